@@ -1,0 +1,28 @@
+"""The promises of the distribution itself: light imports and declared extras."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_xlacheck_import_pulls_nothing_heavy() -> None:
+    code = (
+        "import sys, xlacheck, xlacheck.diagnostics, xlacheck.rules;"
+        "heavy = {'tensorflow', 'numpy', 'transformers', 'torch', 'jax'} & set(sys.modules);"
+        "print(sorted(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_linter_dependencies_stay_light() -> None:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = {d.split(">")[0].split("=")[0].split("<")[0].strip() for d in meta["dependencies"]}
+    assert names == {"libcst", "rich"}
+    trainer = " ".join(meta["optional-dependencies"]["trainer"])
+    assert "transformers>=4.44,<5" in trainer and "tf-keras" in trainer

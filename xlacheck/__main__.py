@@ -1,0 +1,3 @@
+from xlacheck.cli import main
+
+raise SystemExit(main())

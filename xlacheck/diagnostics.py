@@ -1,0 +1,105 @@
+"""The results the library returns: frozen dataclasses, never printed here.
+
+A rule reports a :class:`Diagnostic`; a diagnostic may carry a :class:`Fix`, which is a
+set of text :class:`Edit`\\ s on the original source. Reporters and the fix applier read
+these objects; nothing in this module imports anything heavy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Applicability(str, Enum):
+    """How far a fix can be trusted (ruff's terms)."""
+
+    SAFE = "safe"  # equivalent for every input; applied by --fix
+    UNSAFE = "unsafe"  # may change behaviour; applied only with --unsafe-fixes
+    DISPLAY_ONLY = "display-only"  # shown as a suggestion, never applied
+
+
+class Severity(str, Enum):
+    """What the compiler does with the flagged code."""
+
+    ERROR = "error"  # fails to compile or crashes
+    WRONG_RESULT = "wrong-result"  # compiles, silently differs from eager
+    RECOMPILE = "recompile"  # compiles once per value/shape
+    WARNING = "warning"  # slow or fragile, but correct
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A 1-based line and 0-based column, as in ``ast`` and ruff's output (col shown +1)."""
+
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace source[start:end) (line/column positions) with ``content``."""
+
+    start: Location
+    end: Location
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    message: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    code: str  # stable, e.g. "XLA101"
+    name: str  # kebab-case pattern name, e.g. "tensor-if-without-autograph"
+    message: str
+    start: Location
+    end: Location
+    severity: Severity = Severity.ERROR
+    fix: Fix | None = None
+
+    @property
+    def line(self) -> int:
+        return self.start.line
+
+    @property
+    def col(self) -> int:
+        return self.start.col
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be read or parsed: reported, never raised."""
+
+    path: str
+    message: str
+    line: int = 1
+    col: int = 0
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+    error: FileError | None = None
+    skipped: bool = False  # pre-filter: the file never touches tensorflow/keras/jax/torch
+    cached: bool = False
+    lines: int = 0
+
+
+@dataclass(frozen=True)
+class RunResult:
+    files: tuple[FileResult, ...] = field(default_factory=tuple)
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for f in self.files for d in f.diagnostics)
+
+    @property
+    def errors(self) -> tuple[FileError, ...]:
+        return tuple(f.error for f in self.files if f.error is not None)
