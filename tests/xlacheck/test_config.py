@@ -1,0 +1,183 @@
+"""[tool.xlacheck]: every key changes behaviour; bad keys and values fail with one clear line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_fakes import TF_HEADER, fake_engine  # noqa: F401  (fixture)
+
+from xlacheck.api import check_paths
+from xlacheck.config import CONFIG_KEYS, DEFAULT_EXCLUDE, ConfigError, RuleSelection, Settings, find_config
+from xlacheck.globs import Glob
+
+BODY = TF_HEADER + "y = x.numpy()\nif tf.reduce_any(m):\n    pass\nz = tf.boolean_mask(x, m)\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_engine) -> Path:  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    for rel in ("src/model.py", "tests/test_model.py", "legacy/old.py", "src/gen/auto.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(BODY)
+    return tmp_path
+
+
+def run(project: Path, toml: str) -> set[tuple[str, str]]:
+    (project / "pyproject.toml").write_text("[tool.xlacheck]\n" + toml)
+    settings = Settings.from_pyproject(project).with_overrides(cache=False)
+    return {(d.path, d.code) for d in check_paths(["."], settings).diagnostics}
+
+
+ALL_FILES = {"src/model.py", "tests/test_model.py", "legacy/old.py", "src/gen/auto.py"}
+ALL_CODES = {"XLA101", "XLA201", "XLA301"}
+
+
+def test_no_config_checks_everything(project: Path) -> None:
+    assert run(project, "") == {(f, c) for f in ALL_FILES for c in ALL_CODES}
+
+
+def test_select(project: Path) -> None:
+    assert {c for _, c in run(project, 'select = ["XLA1", "XLA301"]\n')} == {"XLA101", "XLA301"}
+
+
+def test_ignore(project: Path) -> None:
+    assert {c for _, c in run(project, 'ignore = ["XLA3"]\n')} == {"XLA101", "XLA201"}
+
+
+def test_extend_select(project: Path) -> None:
+    assert {c for _, c in run(project, 'select = ["XLA1"]\nextend-select = ["XLA201"]\n')} == {"XLA101", "XLA201"}
+
+
+def test_per_file_ignores(project: Path) -> None:
+    found = run(project, '[tool.xlacheck.per-file-ignores]\n"tests/**" = ["ALL"]\n"src/gen" = ["XLA1", "XLA2"]\n"old.py" = ["XLA301"]\n')
+    assert not any(p.startswith("tests/") for p, _ in found)
+    assert {c for p, c in found if p == "src/gen/auto.py"} == {"XLA301"}
+    assert {c for p, c in found if p == "legacy/old.py"} == {"XLA101", "XLA201"}
+    assert {c for p, c in found if p == "src/model.py"} == ALL_CODES
+
+
+def test_exclude_replaces_the_defaults(project: Path) -> None:
+    (project / "build").mkdir()
+    (project / "build" / "gen.py").write_text(BODY)
+    found = {p for p, _ in run(project, 'exclude = ["legacy", "src/gen/*.py"]\n')}
+    assert found == {"src/model.py", "tests/test_model.py", "build/gen.py"}
+
+
+def test_extend_exclude_keeps_the_defaults(project: Path) -> None:
+    (project / "build").mkdir()
+    (project / "build" / "gen.py").write_text(BODY)
+    found = {p for p, _ in run(project, 'extend-exclude = ["tests"]\n')}
+    assert found == {"src/model.py", "legacy/old.py", "src/gen/auto.py"}
+
+
+def test_cache_dir(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.xlacheck]\ncache-dir = "var/lint-cache"\n')
+    check_paths(["."], Settings.from_pyproject(project))
+    assert list((project / "var" / "lint-cache").rglob("*.json"))
+    assert not (project / ".xlacheck_cache").exists()
+
+
+def test_every_documented_key_is_tested_here_and_in_the_docs() -> None:
+    text = Path(__file__).read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
+    for key in CONFIG_KEYS:
+        assert f"def test_{key.replace('-', '_')}" in text, key
+        assert f"`{key}`" in docs, key
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('selct = ["XLA1"]\n', "unknown key 'selct'; did you mean 'select'?"),
+        ('per-file-ignore = {}\n', "did you mean 'per-file-ignores'?"),
+        ('zzz = 1\n', "known keys: select"),
+        ('select = "XLA1"\n', "select: expected a list of strings"),
+        ('select = ["E501"]\n', "'E501' is not a rule selector"),
+        ('per-file-ignores = ["x"]\n', "per-file-ignores: expected a table"),
+        ('cache-dir = 3\n', "cache-dir: expected a path string"),
+        ("select = [\n", "invalid TOML"),
+    ],
+)
+def test_bad_config_is_one_line_naming_file_and_fix(tmp_path: Path, toml: str, needle: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\n" + toml)
+    with pytest.raises(ConfigError) as info:
+        Settings.from_file(tmp_path / "pyproject.toml")
+    message = str(info.value)
+    assert needle in message and "pyproject.toml" in message and "\n" not in message
+
+
+def test_find_config_walks_up_to_the_first_table(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.xlacheck]\nselect = ["XLA1"]\n')
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no [tool.xlacheck]: skipped
+    deep = tmp_path / "sub" / "a" / "b.py"
+    deep.parent.mkdir()
+    deep.write_text("")
+    assert find_config(deep) == tmp_path / "pyproject.toml"
+    settings = Settings.from_pyproject(deep)
+    assert settings.root == tmp_path.resolve() and settings.select == ("XLA1",)
+
+
+def test_other_toml_files_use_top_level_keys(tmp_path: Path) -> None:
+    (tmp_path / "xlacheck.toml").write_text('ignore = ["XLA2"]\n')
+    assert Settings.from_file(tmp_path / "xlacheck.toml").ignore == ("XLA2",)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        Settings.from_file(tmp_path / "none.toml")
+
+
+@pytest.mark.parametrize(
+    ("layers", "code", "expected"),
+    [
+        ((), "XLA101", True),  # default: everything
+        ((RuleSelection(select=("XLA1",)),), "XLA201", False),
+        ((RuleSelection(select=("XLA1",), ignore=("XLA101",)),), "XLA101", False),  # more specific ignore wins
+        ((RuleSelection(select=("XLA101",), ignore=("XLA1",)),), "XLA101", True),  # more specific select wins
+        ((RuleSelection(select=("XLA1",), ignore=("XLA1",)),), "XLA101", False),  # tie: ignore wins
+        ((RuleSelection(ignore=("XLA1",)), RuleSelection(select=("ALL",))), "XLA101", True),  # later select resets
+        ((RuleSelection(ignore=("XLA1",)), RuleSelection(extend_select=("XLA101",))), "XLA101", True),
+        ((RuleSelection(select=("XLA2",)), RuleSelection(ignore=("XLA201",))), "XLA202", True),
+    ],
+)
+def test_rule_selection_layers_like_ruff(layers: tuple[RuleSelection, ...], code: str, expected: bool) -> None:
+    assert Settings(overrides=layers).is_selected(code) is expected
+
+
+def test_command_line_select_overrides_config_select() -> None:
+    settings = Settings(select=("XLA1",), ignore=("XLA101",)).with_overrides(select=["XLA3"])
+    assert not settings.is_selected("XLA102") and settings.is_selected("XLA301")
+    assert settings.with_overrides(ignore=["XLA301"]).is_selected("XLA301") is False
+
+
+def test_default_excludes_are_documented() -> None:
+    assert {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__"} <= set(DEFAULT_EXCLUDE)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("build", "a/build/x.py", True),
+        ("build", "a/builder/x.py", False),
+        ("*.pyi", "pkg/a.pyi", True),
+        ("tests/*.py", "tests/a.py", True),
+        ("tests/*.py", "tests/sub/a.py", False),
+        ("tests/**/*.py", "tests/sub/deep/a.py", True),
+        ("tests/**/*.py", "tests/a.py", True),
+        ("src/gen", "src/gen/x/y.py", True),
+        ("src/gen/", "src/gen/x.py", True),
+        ("./src/gen", "src/gen/x.py", True),
+        ("test_[ab].py", "t/test_a.py", True),
+        ("test_[!ab].py", "t/test_a.py", False),
+        ("?.py", "pkg/ab.py", False),
+    ],
+)
+def test_globs(pattern: str, path: str, expected: bool) -> None:
+    assert Glob(pattern).matches(path) is expected
+
+
+def test_jobs_must_be_positive() -> None:
+    with pytest.raises(ConfigError, match="--jobs"):
+        Settings(jobs=0)

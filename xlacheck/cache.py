@@ -1,0 +1,146 @@
+"""Content-hash cache of engine results, one small JSON file per source text.
+
+The key is sha256 over the source bytes and a *salt* that changes whenever the answer could:
+xlacheck's version, the selected rule codes and a fingerprint of the analyzer's own code (so an
+edited rule never serves stale results). What is stored is the engine's output before
+suppressions and per-file-ignores (both cheap, and they depend on the path, not the content),
+so two files with the same text share an entry. Writes go to a temporary file in the same folder
+and are renamed into place, so concurrent runs never see a half-written entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import xlacheck
+from xlacheck.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
+
+log = logging.getLogger(__name__)
+FORMAT = "1"  # bump when the stored layout changes
+
+
+@dataclass(frozen=True)
+class CachedLint:
+    diagnostics: tuple[Diagnostic, ...]
+    error: FileError | None
+    lines: int
+
+
+def analyzer_fingerprint() -> str:
+    """sha256 over the analyzer's own files (everything in the package but the CLI layer's)."""
+    package = Path(xlacheck.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in {".py", ".json"} and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def make_salt(selected_codes: Iterable[str], fingerprint: str) -> str:
+    return "\0".join((FORMAT, xlacheck.__version__, ",".join(sorted(selected_codes)), fingerprint))
+
+
+@dataclass(frozen=True)
+class ResultCache:
+    directory: Path
+    salt: str
+
+    def key(self, source: bytes) -> str:
+        return hashlib.sha256(self.salt.encode() + b"\0" + source).hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def load(self, key: str, path: str) -> CachedLint | None:
+        try:
+            data = json.loads(self._entry(key).read_bytes())
+            return _decode(data, path)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            log.debug("ignoring unreadable cache entry %s: %s", key, e)
+            return None
+
+    def store(self, key: str, lint: CachedLint) -> None:
+        entry = self._entry(key)
+        try:
+            self._prepare(entry.parent)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    json.dump(_encode(lint), f, separators=(",", ":"))
+                os.replace(tmp, entry)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError as e:  # a read-only checkout still lints, just without a cache
+            log.debug("cannot write cache entry %s: %s", entry, e)
+
+    def _prepare(self, folder: Path) -> None:
+        if folder.is_dir():
+            return
+        fresh = not self.directory.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        if fresh:
+            # Keep the cache out of version control and backups, as ruff and pytest do.
+            (self.directory / ".gitignore").write_text("# Created by xlacheck\n*\n")
+            (self.directory / "CACHEDIR.TAG").write_text(
+                "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by xlacheck.\n"
+            )
+
+
+def _loc(loc: Location) -> list[int]:
+    return [loc.line, loc.col]
+
+
+def _encode(lint: CachedLint) -> dict[str, Any]:
+    return {
+        "lines": lint.lines,
+        "error": None if lint.error is None else [lint.error.message, lint.error.line, lint.error.col],
+        "diagnostics": [
+            {
+                "c": d.code,
+                "n": d.name,
+                "m": d.message,
+                "s": _loc(d.start),
+                "e": _loc(d.end),
+                "v": d.severity.value,
+                "f": None
+                if d.fix is None
+                else {
+                    "m": d.fix.message,
+                    "a": d.fix.applicability.value,
+                    "e": [[*_loc(e.start), *_loc(e.end), e.content] for e in d.fix.edits],
+                },
+            }
+            for d in lint.diagnostics
+        ],
+    }
+
+
+def _decode(data: dict[str, Any], path: str) -> CachedLint:
+    diagnostics = []
+    for d in data["diagnostics"]:
+        fix = None
+        if d["f"] is not None:
+            fix = Fix(
+                d["f"]["m"],
+                tuple(Edit(Location(a, b), Location(c, e), content) for a, b, c, e, content in d["f"]["e"]),
+                Applicability(d["f"]["a"]),
+            )
+        diagnostics.append(
+            Diagnostic(
+                path, d["c"], d["n"], d["m"], Location(*d["s"]), Location(*d["e"]), Severity(d["v"]), fix
+            )
+        )
+    error = None if data["error"] is None else FileError(path, *data["error"])
+    return CachedLint(tuple(diagnostics), error, data["lines"])

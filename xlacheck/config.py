@@ -1,0 +1,288 @@
+"""Settings: the ``[tool.xlacheck]`` table of pyproject.toml, layered with command-line overrides.
+
+Rule selection follows ruff's resolution: each layer (defaults, config file, command line) may
+``select`` (start over from these), ``extend-select`` (add) and ``ignore`` (remove); within one
+layer the more specific selector wins (``XLA101`` beats ``XLA1`` beats ``ALL``) and, at equal
+specificity, ``ignore`` wins over ``select``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from xlacheck.globs import Glob
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli backport
+    try:
+        import tomli as tomllib
+    except ModuleNotFoundError:
+        tomllib = None  # type: ignore[assignment]
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    ".git",
+    ".hg",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "build",
+    "dist",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".xlacheck_cache",
+)
+DEFAULT_CACHE_DIR = ".xlacheck_cache"
+SELECTOR_RE = re.compile(r"ALL|XLA[0-9]{0,3}")
+
+# Every key of [tool.xlacheck]; docs/configuration.md documents each, tests/xlacheck/test_config.py
+# proves each changes behaviour.
+CONFIG_KEYS: tuple[str, ...] = (
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "cache-dir",
+)
+
+
+class ConfigError(ValueError):
+    """Bad configuration or option: the message is one line naming the source and the fix."""
+
+
+def check_selector(selector: str, source: str) -> str:
+    """Return ``selector`` normalized, or raise naming ``source`` (a flag or a config file key)."""
+    normalized = selector.strip().upper()
+    if not SELECTOR_RE.fullmatch(normalized):
+        raise ConfigError(
+            f"{source}: {selector!r} is not a rule selector; use a code like XLA101, "
+            "a prefix like XLA1 or XLA20, or ALL"
+        )
+    return normalized
+
+
+def _specificity(selector: str) -> int:
+    return 0 if selector == "ALL" else len(selector)
+
+
+def selector_matches(selector: str, code: str) -> bool:
+    return selector == "ALL" or code.startswith(selector)
+
+
+@dataclass(frozen=True)
+class RuleSelection:
+    """One layer of selection; ``select=None`` keeps what earlier layers chose."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+
+    def decide(self, code: str, previous: bool) -> bool:
+        best: tuple[int, bool] | None = None  # (specificity, enabled); ignore wins ties
+        enabling = (*(self.select or ()), *self.extend_select)
+        for selectors, enabled in ((enabling, True), (self.ignore, False)):
+            for selector in selectors:
+                if selector_matches(selector, code):
+                    candidate = (_specificity(selector), enabled)
+                    if best is None or candidate[0] > best[0] or (candidate[0] == best[0] and not enabled):
+                        best = candidate
+        if best is not None:
+            return best[1]
+        return False if self.select is not None else previous
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run needs. Paths in globs are relative to ``root`` (the config's folder)."""
+
+    select: tuple[str, ...] | None = None  # None: every rule (ruff's default is a subset; ours is all)
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    overrides: tuple[RuleSelection, ...] = ()  # later layers, e.g. the command line
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False  # apply exclude to paths named explicitly (pre-commit passes files)
+    cache: bool = True
+    cache_dir: Path | None = None  # None: <root>/.xlacheck_cache
+    jobs: int | None = None  # None: 1 for a few files, else every core
+    root: Path = field(default_factory=Path.cwd)
+    config_file: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.jobs is not None and self.jobs < 1:
+            raise ConfigError(f"--jobs: must be at least 1, got {self.jobs}")
+
+    # -- loading ---------------------------------------------------------------------------
+    @classmethod
+    def from_pyproject(cls, start: str | os.PathLike[str] | None = None) -> Settings:
+        """Settings from the nearest pyproject.toml with a [tool.xlacheck] table at or above ``start``."""
+        found = find_config(Path(start) if start is not None else Path.cwd())
+        if found is None:
+            return cls()
+        return cls.from_file(found)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Settings:
+        """Read ``path``: a pyproject.toml ([tool.xlacheck]) or any other TOML file (top-level keys)."""
+        path = Path(path)
+        data = _read_toml(path)
+        if path.name == "pyproject.toml":
+            table = data.get("tool", {}).get("xlacheck", {})
+            where = f"{path} [tool.xlacheck]"
+        else:
+            table, where = data, str(path)
+        return cls.from_mapping(table, root=path.resolve().parent, source=where, config_file=path)
+
+    @classmethod
+    def from_mapping(
+        cls,
+        table: Mapping[str, Any],
+        *,
+        root: Path,
+        source: str = "[tool.xlacheck]",
+        config_file: Path | None = None,
+    ) -> Settings:
+        for key in table:
+            if key not in CONFIG_KEYS:
+                close = difflib.get_close_matches(key, CONFIG_KEYS, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(CONFIG_KEYS)}"
+                raise ConfigError(f"{source}: unknown key {key!r}; {hint}")
+
+        def codes(key: str) -> tuple[str, ...]:
+            value = _string_list(table[key], f"{source} {key}")
+            return tuple(check_selector(v, f"{source} {key}") for v in value)
+
+        kwargs: dict[str, Any] = {"root": root, "config_file": config_file}
+        if "select" in table:
+            kwargs["select"] = codes("select")
+        if "ignore" in table:
+            kwargs["ignore"] = codes("ignore")
+        if "extend-select" in table:
+            kwargs["extend_select"] = codes("extend-select")
+        if "exclude" in table:
+            kwargs["exclude"] = _string_list(table["exclude"], f"{source} exclude")
+        if "extend-exclude" in table:
+            kwargs["extend_exclude"] = _string_list(table["extend-exclude"], f"{source} extend-exclude")
+        if "cache-dir" in table:
+            value = table["cache-dir"]
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f'{source} cache-dir: expected a path string like ".xlacheck_cache", got {value!r}')
+            kwargs["cache_dir"] = (root / os.path.expanduser(value)).resolve()
+        if "per-file-ignores" in table:
+            value = table["per-file-ignores"]
+            if not isinstance(value, Mapping):
+                raise ConfigError(
+                    f'{source} per-file-ignores: expected a table like {{"tests/**" = ["XLA3"]}}, got {value!r}'
+                )
+            kwargs["per_file_ignores"] = tuple(
+                (
+                    str(glob),
+                    tuple(
+                        check_selector(c, f"{source} per-file-ignores {glob!r}")
+                        for c in _string_list(selectors, f"{source} per-file-ignores {glob!r}")
+                    ),
+                )
+                for glob, selectors in value.items()
+            )
+        return cls(**kwargs)
+
+    # -- overriding ------------------------------------------------------------------------
+    def with_overrides(
+        self,
+        *,
+        select: Sequence[str] | None = None,
+        ignore: Sequence[str] = (),
+        extend_select: Sequence[str] = (),
+        **fields: Any,
+    ) -> Settings:
+        """Layer command-line selection over this one and replace any other fields given."""
+        layer = RuleSelection(
+            select=tuple(select) if select is not None else None,
+            ignore=tuple(ignore),
+            extend_select=tuple(extend_select),
+        )
+        overrides = self.overrides + ((layer,) if layer != RuleSelection() else ())
+        return replace(self, overrides=overrides, **fields)
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def layers(self) -> tuple[RuleSelection, ...]:
+        config = RuleSelection(select=self.select, ignore=self.ignore, extend_select=self.extend_select)
+        return (RuleSelection(select=("ALL",)), config, *self.overrides)
+
+    def is_selected(self, code: str) -> bool:
+        return _is_selected(self.layers, code)
+
+    def selector(self) -> Callable[[str], bool]:
+        layers = self.layers
+        return lambda code: _is_selected(layers, code)
+
+    @property
+    def all_excludes(self) -> tuple[Glob, ...]:
+        return tuple(Glob(p) for p in (*self.exclude, *self.extend_exclude))
+
+    def ignored_for(self, rel_path: str) -> tuple[str, ...]:
+        """Selectors that ``per-file-ignores`` turns off for this root-relative POSIX path."""
+        return tuple(
+            code for pattern, codes in self.per_file_ignores if Glob(pattern).matches(rel_path) for code in codes
+        )
+
+    @property
+    def resolved_cache_dir(self) -> Path:
+        return self.cache_dir if self.cache_dir is not None else self.root / DEFAULT_CACHE_DIR
+
+
+@lru_cache(maxsize=4096)
+def _is_selected(layers: tuple[RuleSelection, ...], code: str) -> bool:
+    enabled = False
+    for layer in layers:
+        enabled = layer.decide(code, enabled)
+    return enabled
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` that has a [tool.xlacheck] table."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            data = _read_toml(candidate)
+            if "xlacheck" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if tomllib is None:  # pragma: no cover - only on Python 3.10 without tomli
+        raise ConfigError(f"{path}: reading TOML on Python 3.10 needs tomli; run `pip install tomli`")
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file; pass an existing pyproject.toml to --config") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read config file ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML ({e}); fix the syntax") from None
+
+
+def _string_list(value: Any, source: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'{source}: expected a list of strings like ["XLA1"], got {value!r}')
+    return tuple(value)

@@ -1,0 +1,31 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
+
+``::error file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::message``; findings that
+compile but are slow or recompile are ``::warning``. Values are escaped as the runner expects
+(``%``, CR and LF everywhere; also ``:`` and ``,`` inside properties).
+"""
+
+from __future__ import annotations
+
+from xlacheck.diagnostics import RunResult, Severity
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(result: RunResult) -> str:
+    out = []
+    for e in result.errors:
+        out.append(f"::error file={_prop(e.path)},line={e.line},col={e.col + 1},title=xlacheck::{_data(e.message)}")
+    for d in result.diagnostics:
+        level = "warning" if d.severity in (Severity.RECOMPILE, Severity.WARNING) else "error"
+        out.append(
+            f"::{level} file={_prop(d.path)},line={d.start.line},col={d.start.col + 1},"
+            f"endLine={d.end.line},endColumn={d.end.col + 1},title={_prop(d.code)}::{_data(d.code + ' ' + d.message)}"
+        )
+    return "".join(line + "\n" for line in out)

@@ -1,0 +1,51 @@
+"""The JSON format fixed in CONTRACTS.md: one object, lines and columns 1-based."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import xlacheck
+from xlacheck.diagnostics import Diagnostic, RunResult
+
+
+def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
+    fix = None
+    if d.fix is not None:
+        fix = {
+            "message": d.fix.message,
+            "applicability": d.fix.applicability.value,
+            "edits": [
+                {
+                    "line": e.start.line,
+                    "column": e.start.col + 1,
+                    "end_line": e.end.line,
+                    "end_column": e.end.col + 1,
+                    "content": e.content,
+                }
+                for e in d.fix.edits
+            ],
+        }
+    return {
+        "path": d.path,
+        "line": d.start.line,
+        "column": d.start.col + 1,
+        "end_line": d.end.line,
+        "end_column": d.end.col + 1,
+        "code": d.code,
+        "name": d.name,
+        "message": d.message,
+        "severity": d.severity.value,
+        "fix": fix,
+    }
+
+
+def render(result: RunResult) -> str:
+    payload = {
+        "version": xlacheck.__version__,
+        "diagnostics": [diagnostic_dict(d) for d in result.diagnostics],
+        "errors": [
+            {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message} for e in result.errors
+        ],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

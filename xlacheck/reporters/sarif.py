@@ -1,0 +1,107 @@
+"""SARIF 2.1.0 (what GitHub code scanning and most IDEs ingest): rule metadata, results, fixes.
+
+Regions use SARIF's default 1-based lines and columns. A fix becomes ``fixes[].artifactChanges``
+with one replacement per edit; files that could not be checked become tool execution
+notifications, so a consumer sees them instead of a silently short result list.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import xlacheck
+from xlacheck.diagnostics import Diagnostic, Location, RunResult, Severity
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _level(severity: Severity) -> str:
+    return "warning" if severity in (Severity.RECOMPILE, Severity.WARNING) else "error"
+
+
+def _region(start: Location, end: Location) -> dict[str, int]:
+    return {"startLine": start.line, "startColumn": start.col + 1, "endLine": end.line, "endColumn": end.col + 1}
+
+
+def _rules() -> list[dict[str, Any]]:
+    from xlacheck.docs_gen import all_rule_docs, rule_markdown
+
+    return [
+        {
+            "id": doc.code,
+            "name": doc.name,
+            "shortDescription": {"text": doc.summary},
+            "fullDescription": {"text": doc.section("What it does")},
+            "help": {"text": doc.section("Why is this bad?"), "markdown": rule_markdown(doc)},
+        }
+        for doc in sorted(all_rule_docs(), key=lambda d: d.code)
+    ]
+
+
+def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
+    artifact = {"uri": d.path.replace("\\", "/")}
+    result: dict[str, Any] = {
+        "ruleId": d.code,
+        "level": _level(d.severity),
+        "message": {"text": d.message},
+        "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(d.start, d.end)}}],
+    }
+    if d.code in index:
+        result["ruleIndex"] = index[d.code]
+    if d.fix is not None:
+        result["fixes"] = [
+            {
+                "description": {"text": f"{d.fix.message} ({d.fix.applicability.value})"},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": artifact,
+                        "replacements": [
+                            {"deletedRegion": _region(e.start, e.end), "insertedContent": {"text": e.content}}
+                            for e in d.fix.edits
+                        ],
+                    }
+                ],
+            }
+        ]
+    return result
+
+
+def render(result: RunResult) -> str:
+    rules = _rules()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": e.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": e.path.replace("\\", "/")},
+                        "region": {"startLine": e.line, "startColumn": e.col + 1},
+                    }
+                }
+            ],
+        }
+        for e in result.errors
+    ]
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "xlacheck",
+                        "version": xlacheck.__version__,
+                        "rules": rules,
+                    }
+                },
+                "invocations": [
+                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                ],
+                "results": [_result(d, index) for d in result.diagnostics],
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,104 @@
+"""``path:line:col: CODE message`` lines and a summary; rich markup when ``color`` is on.
+
+Columns are shown 1-based (the diagnostics hold 0-based ones, like ``ast``). ``[*]`` marks a
+finding whose fix ``--fix`` would apply (or ``--fix --unsafe-fixes`` when that flag is given).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from xlacheck.api import FileFix
+from xlacheck.diagnostics import Diagnostic, FileError, RunResult
+from xlacheck.fixes import is_applicable
+from xlacheck.reporters import ReportOptions
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+        if color:
+            from rich.markup import escape
+
+            self._escape = escape
+
+    def __call__(self, text: str, style: str | None = None) -> str:
+        if not self.color:
+            return text
+        escaped = self._escape(text)
+        return f"[{style}]{escaped}[/{style}]" if style else escaped
+
+
+def diagnostic_line(d: Diagnostic, options: ReportOptions, s: _Style) -> str:
+    fixable = s("[*] ", "cyan") if is_applicable(d, unsafe=options.unsafe_fixes) else ""
+    where = s(d.path, "bold") + s(":") + f"{d.start.line}:{d.start.col + 1}:"
+    return f"{where} {s(d.code, 'bold red')} {fixable}{s(d.message)}"
+
+
+def error_line(e: FileError, s: _Style) -> str:
+    return f"{s(e.path, 'bold')}:{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(e.message)}"
+
+
+def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] = ()) -> str:
+    s = _Style(options.color)
+    out: list[str] = []
+    for file in result.files:
+        if file.error is not None:
+            out.append(error_line(file.error, s))
+        for d in file.diagnostics:
+            out.append(diagnostic_line(d, options, s))
+            if options.show_fixes and d.fix is not None:
+                out.append(s(f"    fix ({d.fix.applicability.value}): {d.fix.message}", "dim"))
+    for fix in fixes:
+        if fix.error is not None:
+            out.append(f"{s(fix.path, 'bold')}: {s('fix not applied:', 'bold yellow')} {s(fix.error)}")
+    if options.quiet:
+        return "".join(line + "\n" for line in out)
+
+    fixed = [f for f in fixes if f.error is None and f.fixed]
+    if options.show_fixes and fixed:
+        out.append(s(f"{'Fixed' if options.fixing else 'Would fix'} {_plural(sum(len(f.fixed) for f in fixed), 'finding')}:", "bold"))
+        for f in fixed:
+            out.append(f"- {s(f.path, 'bold')}:")
+            for (code, name), count in sorted(Counter((d.code, d.name) for d in f.fixed).items()):
+                out.append(f"    {count} × {s(code, 'red')} ({s(name)})")
+    out.extend(summary(result, options, fixes, s))
+    return "".join(line + "\n" for line in out)
+
+
+def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix], s: _Style) -> list[str]:
+    diagnostics = result.diagnostics
+    errors = result.errors
+    n_fixed = sum(len(f.fixed) for f in fixes if f.error is None)
+    lines: list[str] = []
+    if not diagnostics and not errors and not n_fixed:
+        lines.append(s("All checks passed!", "bold green"))
+    elif diagnostics or n_fixed:
+        files = len({d.path for d in diagnostics} | {f.path for f in fixes if f.fixed})
+        text = f"Found {_plural(len(diagnostics) + n_fixed, 'finding')} in {_plural(files, 'file')}"
+        if options.fixing:
+            text += f" ({n_fixed} fixed, {len(diagnostics)} remaining)"
+        lines.append(s(text + ".", "bold"))
+    if errors:
+        lines.append(s(f"{_plural(len(errors), 'file')} could not be checked (see the error lines above).", "bold red"))
+    safe = sum(is_applicable(d, unsafe=False) for d in diagnostics)
+    unsafe_only = sum(is_applicable(d, unsafe=True) for d in diagnostics) - safe
+    if options.unsafe_fixes:
+        safe, unsafe_only = safe + unsafe_only, 0
+        flag = "`--fix --unsafe-fixes`"
+    else:
+        flag = "`--fix`"
+    if safe:
+        hint = f"[*] {safe} fixable with the {flag} option"
+        if unsafe_only:
+            hint += f" ({_plural(unsafe_only, 'hidden fix')} can be enabled with the `--unsafe-fixes` option)"
+        lines.append(s(hint + ".", "cyan"))
+    elif unsafe_only:
+        lines.append(s(f"No fixes available ({_plural(unsafe_only, 'hidden fix')} can be enabled with the `--unsafe-fixes` option).", "cyan"))
+    return lines
+
