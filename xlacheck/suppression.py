@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xlacheck.diagnostics import Diagnostic
 
-_NOQA = re.compile(r"#\s*noqa(?![\w-])(?:\s*:\s*(?P<codes>[A-Za-z]+[0-9]*(?:[\s,]+[A-Za-z]+[0-9]*)*))?", re.I)
+_NOQA = re.compile(r"#\s*noqa(?![\w-])(?:\s*:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?", re.I)
 _IGNORE = re.compile(r"#\s*xlacheck\s*:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
 _ANY_MARKER = re.compile(r"noqa|xlacheck", re.I)
 ALL_CODES: frozenset[str] = frozenset({"ALL"})

@@ -40,7 +40,7 @@ def _doc(what: str) -> str:
     return f"""{what}
 
     ## What it does
-    {what} in code that XLA compiles.
+    {what} Only code that XLA compiles is checked.
 
     ## Why is this bad?
     XLA needs static shapes and no host round-trips.

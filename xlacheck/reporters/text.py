@@ -15,6 +15,11 @@ from xlacheck.fixes import is_applicable
 from xlacheck.reporters import ReportOptions
 
 
+def _one_line(text: str) -> str:
+    """One finding, one line: grep and editors' error parsers depend on it."""
+    return " ".join(text.split())
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -37,11 +42,11 @@ class _Style:
 def diagnostic_line(d: Diagnostic, options: ReportOptions, s: _Style) -> str:
     fixable = s("[*] ", "cyan") if is_applicable(d, unsafe=options.unsafe_fixes) else ""
     where = s(d.path, "bold") + s(":") + f"{d.start.line}:{d.start.col + 1}:"
-    return f"{where} {s(d.code, 'bold red')} {fixable}{s(d.message)}"
+    return f"{where} {s(d.code, 'bold red')} {fixable}{s(_one_line(d.message))}"
 
 
 def error_line(e: FileError, s: _Style) -> str:
-    return f"{s(e.path, 'bold')}:{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(e.message)}"
+    return f"{s(e.path, 'bold')}:{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(_one_line(e.message))}"
 
 
 def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] = ()) -> str:
