@@ -1,0 +1,100 @@
+"""Every rule documents itself (ruff's sections, in order) and docs/rules/ is generated from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_fakes import FAKE_RULES
+
+from xlacheck import rules
+from xlacheck.docs_gen import (
+    DOCS_DIR,
+    REQUIRED_SECTIONS,
+    all_rule_docs,
+    index_markdown,
+    main,
+    rule_doc,
+    rule_markdown,
+    section_problems,
+    stale_pages,
+)
+from xlacheck.rules.base import Rule
+
+
+@pytest.mark.parametrize("rule", rules.ALL_RULES, ids=lambda r: r.code)
+def test_rule_has_all_docstring_sections_in_order(rule: type[Rule]) -> None:
+    doc = rule_doc(rule)
+    assert section_problems(doc.sections) == [], f"{rule.code} ({rule.__module__})"
+    assert doc.summary, f"{rule.code}: '## What it does' needs a first sentence"
+
+
+def test_codes_and_names_are_unique_and_well_formed() -> None:
+    codes = [r.code for r in rules.ALL_RULES]
+    names = [r.name for r in rules.ALL_RULES]
+    assert len(set(codes)) == len(codes) and len(set(names)) == len(names)
+    for rule in rules.ALL_RULES:
+        assert rule.code[:3] == "XLA" and len(rule.code) == 6 and rule.code[3:].isdigit(), rule.code
+        assert rule.name == rule.name.lower() and " " not in rule.name and "_" not in rule.name, rule.name
+
+
+def test_committed_docs_are_up_to_date() -> None:
+    stale = stale_pages(DOCS_DIR, all_rule_docs())
+    assert not stale, f"docs/rules is stale ({', '.join(stale)}); run `python -m xlacheck.docs_gen`"
+
+
+def test_section_checker_catches_missing_extra_misordered_and_empty() -> None:
+    class Bad(Rule):
+        """Summary.
+
+        ## Why is this bad?
+        Because.
+
+        ## What it does
+        Things.
+
+        ## Example
+
+        ## Use instead
+        x
+
+        ## Caveats
+        none
+        """
+
+        code = "XLA999"
+        name = "bad"
+
+    problems = section_problems(rule_doc(Bad).sections)
+    assert "missing section '## Fix safety'" in problems
+    assert "unknown section '## Caveats'" in problems
+    assert any(p.startswith("sections out of order") for p in problems)
+    assert "empty section '## Example'" in problems
+    assert section_problems(rule_doc(FAKE_RULES[0]).sections) == []
+
+
+def test_generator_writes_pages_and_check_mode_detects_staleness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rules, "ALL_RULES", FAKE_RULES)
+    assert main(["--out", str(tmp_path), "--check"]) == 1
+    assert main(["--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{r.code}.md" for r in FAKE_RULES] + ["index.md"])
+    assert main(["--out", str(tmp_path), "--check"]) == 0
+    (tmp_path / "XLA000.md").write_text("orphan")
+    assert main(["--out", str(tmp_path), "--check"]) == 1
+    assert main(["--out", str(tmp_path)]) == 0 and not (tmp_path / "XLA000.md").exists()
+    page = (tmp_path / "XLA301.md").read_text()
+    assert page == rule_markdown(rule_doc(FAKE_RULES[2]))
+    assert [line for line in page.splitlines() if line.startswith("## ")] == [f"## {s}" for s in REQUIRED_SECTIONS]
+    index = (tmp_path / "index.md").read_text()
+    assert index == index_markdown([rule_doc(r) for r in FAKE_RULES])
+    assert "| [XLA301](XLA301.md) | numpy-call | Flags .numpy() calls, host syncs. | yes |" in index
+
+
+def test_generator_refuses_rules_with_bad_docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    class NoDoc(Rule):
+        code = "XLA998"
+        name = "no-doc"
+
+    monkeypatch.setattr(rules, "ALL_RULES", (NoDoc,))
+    assert main(["--out", str(tmp_path)]) == 1
+    assert "XLA998: missing section '## What it does'" in capsys.readouterr().err
