@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 # benchmarks/lint_speed.py; a warm pool costs ~30 ms, a file ~5 ms).
 PARALLEL_MIN_FILES = 48
 # FileError messages of problems in the user's files rather than in xlacheck (exit 1, not 2).
-USER_ERROR_PREFIXES = ("syntax error", "cannot read", "cannot decode", "no such file")
+USER_ERROR_PREFIXES = ("syntax error", "cannot parse", "cannot read", "cannot decode", "no such file")
 
 
 def is_internal_error(error: FileError) -> bool:

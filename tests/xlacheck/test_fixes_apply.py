@@ -188,3 +188,13 @@ def test_a_result_that_does_not_parse_is_never_produced(lines: list[str]) -> Non
         parses = False
     assert outcome.text == (replacement if parses else src)
     assert (outcome.error is None) is parses
+
+
+def test_columns_are_utf8_byte_offsets_as_ast_gives_them() -> None:
+    import ast
+
+    src = "s = 'héllo' + x.numpy()\n"
+    call = ast.parse(src).body[0].value.right  # type: ignore[attr-defined]
+    start, end = call.func.value.end_col_offset, call.end_col_offset  # ".numpy()" in UTF-8 bytes
+    assert apply_fixes(src, [diag(edit(1, start, 1, end, ""))]).text == "s = 'héllo' + x\n"
+    assert apply_fixes(src, [diag(edit(1, 7, 1, 8, ""))]).invalid  # inside the two bytes of "é"
