@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -88,21 +87,14 @@ def fix_paths(
     return _run(paths, settings, _FixMode(unsafe, write))
 
 
-def selected_codes(settings: Settings) -> frozenset[str]:
-    from xlacheck import rules
-
-    return frozenset(rule.code for rule in rules.ALL_RULES if settings.is_selected(rule.code))
-
-
 def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix: _FixMode | None) -> FixRun:
     paths = list(paths) or ["."]
     if settings is None:
         settings = Settings.from_pyproject(paths[0])
     found = discover(paths, settings)
-    selected = selected_codes(settings)
     cache = None
     if settings.cache:
-        cache = ResultCache(settings.resolved_cache_dir, make_salt(selected, analyzer_fingerprint()))
+        cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()))
     plan = _Plan(settings, cache, fix)
     outcomes = _map_files(plan, list(found.files))
     missing = [
@@ -120,10 +112,12 @@ def resolve_jobs(jobs: int | None, files: int) -> int:
 
 def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:
     jobs = min(resolve_jobs(plan.settings.jobs, len(files)), max(len(files), 1))
-    _engine()  # import once here, so forked workers inherit it instead of each importing it
     if jobs <= 1:
-        return [_process(plan, f) for f in files]
+        return [_process(plan, f) for f in files]  # the engine is imported on the first cache miss only
+    _engine()  # import once here, so forked workers inherit it instead of each importing it
     # Several chunks per worker balance uneven file sizes; chunks amortize pickling per task.
+    from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs ~12 ms to import
+
     size = max(1, len(files) // (jobs * 4))
     chunks = [files[i : i + size] for i in range(0, len(files), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -214,5 +208,5 @@ def _fix(
     return remaining, FileFix(file.display, outcome.original, outcome.text, outcome.fixed, error, written)
 
 
-__all__ = ["FileFix", "FixRun", "Settings", "check_paths", "fix_paths", "is_internal_error", "selected_codes"]
+__all__ = ["FileFix", "FixRun", "Settings", "check_paths", "fix_paths", "is_internal_error"]
 

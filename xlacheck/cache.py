@@ -1,8 +1,10 @@
 """Content-hash cache of engine results, one small JSON file per source text.
 
 The key is sha256 over the source bytes and a *salt* that changes whenever the answer could:
-xlacheck's version, the selected rule codes and a fingerprint of the analyzer's own code (so an
-edited rule never serves stale results). What is stored is the engine's output before
+xlacheck's version, the rule selection (the select/ignore layers, which with the rule set
+determine the selected codes, and need no rule import to compute: a warm run never imports the
+engine) and a fingerprint of the package's own code (so an edited rule never serves stale
+results). What is stored is the engine's output before
 suppressions and per-file-ignores (both cheap, and they depend on the path, not the content),
 so two files with the same text share an entry. Writes go to a temporary file in the same folder
 and are renamed into place, so concurrent runs never see a half-written entry.
@@ -14,13 +16,13 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import xlacheck
+from xlacheck.config import RuleSelection
 from xlacheck.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,7 @@ class CachedLint:
 
 
 def analyzer_fingerprint() -> str:
-    """sha256 over the analyzer's own files (everything in the package but the CLI layer's)."""
+    """sha256 over every .py and .json file of the package (rules, engine, op table data)."""
     package = Path(xlacheck.__file__).parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
@@ -45,8 +47,9 @@ def analyzer_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def make_salt(selected_codes: Iterable[str], fingerprint: str) -> str:
-    return "\0".join((FORMAT, xlacheck.__version__, ",".join(sorted(selected_codes)), fingerprint))
+def make_salt(selection: Iterable[RuleSelection], fingerprint: str) -> str:
+    layers = json.dumps([[layer.select, layer.ignore, layer.extend_select] for layer in selection])
+    return "\0".join((FORMAT, xlacheck.__version__, layers, fingerprint))
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class ResultCache:
             return None
 
     def store(self, key: str, lint: CachedLint) -> None:
+        import tempfile  # only runs that write pay for importing it
+
         entry = self._entry(key)
         try:
             self._prepare(entry.parent)

@@ -122,16 +122,19 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _check_known(settings: Settings, args: argparse.Namespace) -> None:
     """A selector no rule matches is a typo: say where it came from (ruff does the same)."""
-    from xlacheck import rules
-
-    codes = [rule.code for rule in rules.ALL_RULES]
     source = str(settings.config_file) if settings.config_file else "config"
     checks = [(s, "--select") for s in args.select or ()] + [(s, "--ignore") for s in args.ignore]
     checks += [(s, "--extend-select") for s in args.extend_select]
     checks += [(s, f"{source} select/ignore/extend-select") for s in (*(settings.select or ()), *settings.ignore, *settings.extend_select)]
     checks += [(s, f"{source} per-file-ignores") for _, selectors in settings.per_file_ignores for s in selectors]
+    checks = [(s, where) for s, where in checks if s not in ("ALL", "XLA")]
+    if not checks:
+        return  # nothing to check: do not pay for importing every rule
+    from xlacheck import rules
+
+    codes = [rule.code for rule in rules.ALL_RULES]
     for selector, where in checks:
-        if selector not in ("ALL", "XLA") and not any(code.startswith(selector) for code in codes):
+        if not any(code.startswith(selector) for code in codes):
             raise UsageError(f"{where}: {selector} matches no rule; see docs/rules/index.md for the codes")
 
 

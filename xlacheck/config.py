@@ -8,7 +8,6 @@ specificity, ``ignore`` wins over ``select``.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -159,6 +158,8 @@ class Settings:
     ) -> Settings:
         for key in table:
             if key not in CONFIG_KEYS:
+                import difflib
+
                 close = difflib.get_close_matches(key, CONFIG_KEYS, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(CONFIG_KEYS)}"
                 raise ConfigError(f"{source}: unknown key {key!r}; {hint}")

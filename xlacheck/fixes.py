@@ -14,12 +14,10 @@ most :data:`MAX_PASSES`). The final text must parse with ``ast.parse`` or nothin
 from __future__ import annotations
 
 import ast
-import difflib
 import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -55,6 +53,8 @@ def encode_source(source: DecodedSource, text: str) -> bytes:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path``'s content without a window where it is half-written; keep its mode."""
+    import tempfile
+
     target = Path(os.path.realpath(path))
     mode = stat.S_IMODE(os.stat(target).st_mode)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".xlacheck-tmp")
@@ -73,6 +73,8 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def unified_diff(path: str, before: str, after: str) -> str:
     """A ``git diff``-style unified diff of one file (empty when nothing changes)."""
+
+    import difflib
 
     def lines(text: str) -> list[str]:
         out = text.splitlines(keepends=True)

@@ -185,3 +185,20 @@ def test_result_is_json_serializable_through_the_reporter(project: Path) -> None
     payload = json.loads(render("json", check_paths(["."], Settings(cache=False))))
     assert [d["code"] for d in payload["diagnostics"]] == ["XLA301", "XLA101"]
     assert os.sep not in payload["diagnostics"][0]["path"] or os.sep == "/"
+
+
+def test_concurrent_runs_share_the_cache_safely(project: Path) -> None:
+    """Several processes filling one cache at once: every entry readable, results identical."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    for i in range(20):
+        (project / "pkg" / f"m{i}.py").write_text(TF_HEADER + f"v{i} = t.numpy()\n")
+    settings = Settings(cache_dir=project / "cache", jobs=1)
+    with ProcessPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(check_paths, [["."]] * 4, [settings] * 4))
+    assert all(r.diagnostics == results[0].diagnostics for r in results)
+    for entry in (project / "cache").rglob("*.json"):
+        json.loads(entry.read_text())
+    assert not list((project / "cache").rglob(".tmp-*"))
+    CALLS.clear()
+    assert check_paths(["."], settings).diagnostics == results[0].diagnostics and CALLS == []
