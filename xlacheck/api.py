@@ -22,9 +22,10 @@ from xlacheck.suppression import filter_suppressed
 
 log = logging.getLogger(__name__)
 
-# Below this many files one process is faster than starting a pool (measured by
-# benchmarks/lint_speed.py; a warm pool costs ~30 ms, a file ~5 ms).
-PARALLEL_MIN_FILES = 48
+# Files needing analysis (cache misses) below which one process beats a pool. A miss costs
+# ~20 ms CPU on the transformers corpus (benchmarks/lint_speed.py); forking workers and shipping
+# results back costs a few of those, so a pool pays off from a dozen or two misses.
+PARALLEL_MIN_FILES = 16
 # FileError messages of problems in the user's files rather than in xlacheck (exit 1, not 2).
 USER_ERROR_PREFIXES = ("syntax error", "cannot parse", "cannot read", "cannot decode", "no such file")
 
@@ -111,21 +112,32 @@ def resolve_jobs(jobs: int | None, files: int) -> int:
 
 
 def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:
-    jobs = min(resolve_jobs(plan.settings.jobs, len(files)), max(len(files), 1))
+    # Skipped, unreadable and cached files are finished here, cheaply; only the rest may go to a
+    # pool, so a warm run never pays for starting one.
+    quick = [_process(plan, f, analyze=False) for f in files]
+    misses = [f for f, outcome in zip(files, quick) if outcome is None]
+    done = [outcome for outcome in quick if outcome is not None]
+    jobs = min(resolve_jobs(plan.settings.jobs, len(misses)), max(len(misses), 1))
     if jobs <= 1:
-        return [_process(plan, f) for f in files]  # the engine is imported on the first cache miss only
+        return done + [_analyzed(plan, f) for f in misses]  # the engine is imported on the first miss only
     _engine()  # import once here, so forked workers inherit it instead of each importing it
     # Several chunks per worker balance uneven file sizes; chunks amortize pickling per task.
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs ~12 ms to import
 
-    size = max(1, len(files) // (jobs * 4))
-    chunks = [files[i : i + size] for i in range(0, len(files), size)]
+    size = max(1, len(misses) // (jobs * 4))
+    chunks = [misses[i : i + size] for i in range(0, len(misses), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return [outcome for chunk in pool.map(_process_chunk, repeat(plan), chunks) for outcome in chunk]
+        return done + [outcome for chunk in pool.map(_process_chunk, repeat(plan), chunks) for outcome in chunk]
 
 
 def _process_chunk(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:
-    return [_process(plan, f) for f in files]
+    return [_analyzed(plan, f) for f in files]
+
+
+def _analyzed(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None]:
+    outcome = _process(plan, file, analyze=True)
+    assert outcome is not None
+    return outcome
 
 
 def _engine():  # type: ignore[no-untyped-def]
@@ -154,7 +166,8 @@ def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence
     return filter_suppressed(text, kept)
 
 
-def _process(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None]:
+def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResult, FileFix | None] | None:
+    """Lint one file; with ``analyze=False``, None when that needs the engine (a miss or a fix)."""
     path = file.display
     try:
         data = file.path.read_bytes()
@@ -169,6 +182,8 @@ def _process(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None]
     cached = lint is not None
     decoded: DecodedSource | None = None
     if lint is None:
+        if not analyze:
+            return None
         try:
             decoded = decode_source(data)
         except (SyntaxError, UnicodeDecodeError) as e:
@@ -184,6 +199,8 @@ def _process(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None]
     diagnostics = _postprocess(plan, file, decoded.text, lint.diagnostics)
     file_fix = None
     if plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in diagnostics):
+        if not analyze:
+            return None
         diagnostics, file_fix = _fix(plan, file, decoded, diagnostics)
     return FileResult(path, diagnostics, lint.error, cached=cached, lines=lines), file_fix
 

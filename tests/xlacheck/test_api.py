@@ -11,6 +11,7 @@ from cli_fakes import CALLS, TF_HEADER, fake_engine  # noqa: F401  (fixture)
 
 from xlacheck.api import check_paths, fix_paths, is_internal_error
 from xlacheck.config import Settings
+from xlacheck.diagnostics import FileResult, RunResult
 
 
 @pytest.fixture
@@ -202,3 +203,18 @@ def test_concurrent_runs_share_the_cache_safely(project: Path) -> None:
     assert not list((project / "cache").rglob(".tmp-*"))
     CALLS.clear()
     assert check_paths(["."], settings).diagnostics == results[0].diagnostics and CALLS == []
+
+
+def test_a_warm_run_never_starts_a_pool(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    for i in range(20):
+        (project / "pkg" / f"m{i}.py").write_text(TF_HEADER + f"v{i} = t.numpy()\n")
+    settings = Settings(cache_dir=project / "cache")  # jobs=None: automatic
+    cold = check_paths(["."], settings)  # 21 misses: a pool
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started for cached files")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    assert check_paths(["."], settings) == RunResult(tuple(FileResult(f.path, f.diagnostics, f.error, f.skipped, not f.skipped, f.lines) for f in cold.files))
