@@ -42,9 +42,14 @@ class RuleDoc:
     @property
     def summary(self) -> str:
         """First sentence of "What it does", for tables and SARIF short descriptions."""
-        first = self.section("What it does").split("\n\n")[0].replace("\n", " ").strip()
-        match = re.match(r"(.+?[.!?])(\s|$)", first)
-        return match.group(1) if match else first
+        first = " ".join(self.section("What it does").split("\n\n")[0].split())
+        in_code = False
+        for i, char in enumerate(first):
+            if char == "`":
+                in_code = not in_code
+            elif char in ".!?" and not in_code and (i + 1 == len(first) or first[i + 1] == " "):
+                return first[: i + 1]
+        return first
 
 
 def parse_sections(doc: str) -> tuple[str, tuple[Section, ...]]:

@@ -98,3 +98,18 @@ def test_generator_refuses_rules_with_bad_docs(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(rules, "ALL_RULES", (NoDoc,))
     assert main(["--out", str(tmp_path)]) == 1
     assert "XLA998: missing section '## What it does'" in capsys.readouterr().err
+
+
+def test_summary_is_the_first_sentence_outside_code_spans() -> None:
+    class Code(Rule):
+        """## What it does
+        Flags `[x for x in t if x > 0.5]` in compiled code. More detail.
+
+        ## Why is this bad?
+        x
+        """
+
+        code = "XLA997"
+        name = "code"
+
+    assert rule_doc(Code).summary == "Flags `[x for x in t if x > 0.5]` in compiled code."
