@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -228,10 +228,6 @@ class Settings:
 
     def is_selected(self, code: str) -> bool:
         return _is_selected(self.layers, code)
-
-    def selector(self) -> Callable[[str], bool]:
-        layers = self.layers
-        return lambda code: _is_selected(layers, code)
 
     @property
     def all_excludes(self) -> tuple[Glob, ...]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import stat
 from pathlib import Path
 
-from hypothesis import given, settings
+import pytest
+
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xlacheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
@@ -182,7 +185,7 @@ def test_a_result_that_does_not_parse_is_never_produced(lines: list[str]) -> Non
     replacement = "\n".join(lines) + "\n"
     outcome = fix_source(src, [diag(edit(1, 0, 2, 0, replacement))], lambda t: [])
     try:
-        compile(replacement, "<fix>", "exec", dont_inherit=True, flags=0x400)  # ast.PyCF_ONLY_AST
+        ast.parse(replacement)
         parses = True
     except SyntaxError:
         parses = False
@@ -191,10 +194,47 @@ def test_a_result_that_does_not_parse_is_never_produced(lines: list[str]) -> Non
 
 
 def test_columns_are_utf8_byte_offsets_as_ast_gives_them() -> None:
-    import ast
-
     src = "s = 'héllo' + x.numpy()\n"
     call = ast.parse(src).body[0].value.right  # type: ignore[attr-defined]
     start, end = call.func.value.end_col_offset, call.end_col_offset  # ".numpy()" in UTF-8 bytes
     assert apply_fixes(src, [diag(edit(1, start, 1, end, ""))]).text == "s = 'héllo' + x\n"
     assert apply_fixes(src, [diag(edit(1, 7, 1, 8, ""))]).invalid  # inside the two bytes of "é"
+
+
+@given(st.lists(st.sampled_from(["x = 1", "if a:", "    pass", "y = (", ")", "def f(:", "é = 2"]), min_size=1, max_size=4))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_file_is_written_only_when_the_fixed_text_parses(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> None:
+    """Through fix_paths: a fix whose result does not parse leaves the file's bytes untouched."""
+    import sys
+    import tempfile
+    import types
+
+    from xlacheck.api import fix_paths
+    from xlacheck.config import Settings
+    from xlacheck.diagnostics import FileResult
+
+    replacement = "\n".join(lines) + "\n"
+
+    def check_source(source: str, path: str, *, select=None) -> FileResult:  # type: ignore[no-untyped-def]
+        if "z = 0" not in source:
+            return FileResult(path)
+        return FileResult(path, (diag(edit(2, 0, 3, 0, replacement)),))
+
+    engine = types.ModuleType("xlacheck.engine")
+    engine.check_source = check_source  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "xlacheck.engine", engine)
+    original = b"import tensorflow as tf\r\nz = 0\r\n"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.py"
+        path.write_bytes(original)
+        run = fix_paths([str(path)], Settings(cache=False, root=Path(folder)))
+        try:
+            ast.parse(replacement)
+            parses = True
+        except SyntaxError:
+            parses = False
+        written = path.read_bytes()
+        if parses:
+            assert written == b"import tensorflow as tf\r\n" + replacement.replace("\n", "\r\n").encode()
+        else:
+            assert written == original and run.fixes[0].error is not None
