@@ -1,9 +1,10 @@
 """Apply the text edits of fixes: one pass at a time, outermost first, never writing broken code.
 
-Positions are :class:`~xlacheck.diagnostics.Location`\\ s as ``ast`` gives them: 1-based lines
-and 0-based columns counted in UTF-8 bytes of the line (``col_offset``), so a rule can take
-them straight from its nodes; they are turned into ``str`` indices here. Lines end at ``\\n``,
-``\\r\\n`` or ``\\r``, as Python's tokenizer counts them.
+Edit positions are :class:`~xlacheck.diagnostics.Location`\\ s with 1-based lines and 0-based
+columns counted in *characters* of the decoded line (``str`` indices), not in the UTF-8 bytes
+``ast`` counts: the rewrites (``xlacheck.rewrites._source``) convert node positions, so an edit
+is plain text surgery here. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``, as Python's tokenizer
+counts them.
 
 A pass takes every applicable fix, the widest first; a fix whose edits overlap an already
 taken one waits for the next pass, when the file has been re-linted and the waiting fix (if
@@ -113,15 +114,6 @@ class _Offsets:
             return len(self.text) if line == len(self.starts) + 1 and col == 0 else None
         start = self.starts[line - 1]
         end = self.starts[line] if line < len(self.starts) else len(self.text)
-        text = self.text[start:end]
-        if not text.isascii():  # ast columns count UTF-8 bytes; str indices count characters
-            encoded = text.encode("utf-8", "surrogatepass")
-            if col > len(encoded):
-                return None
-            try:
-                col = len(encoded[:col].decode("utf-8", "surrogatepass"))
-            except UnicodeDecodeError:  # the column falls inside a multi-byte character
-                return None
         return start + col if start + col <= end else None
 
 
