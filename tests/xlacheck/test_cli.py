@@ -227,3 +227,17 @@ def test_importing_the_cli_pulls_nothing_heavy() -> None:
 def test_python_dash_m_entry_point() -> None:
     out = subprocess.run([sys.executable, "-m", "xlacheck", "--version"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.startswith("xlacheck ")
+
+
+def test_pre_commit_hooks_run_valid_commands() -> None:
+    from xlacheck.cli import build_parser
+
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    ids = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("- id:")]
+    entries = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.strip().startswith("entry:")]
+    assert ids == ["xlacheck", "xlacheck-fix"] and len(entries) == 2
+    for entry in entries:
+        program, *flags = entry.split()
+        args = build_parser().parse_args([*flags, "staged.py"])
+        assert program == "xlacheck" and args.force_exclude and args.paths == ["staged.py"]
+    assert build_parser().parse_args(entries[1].split()[1:]).fix
