@@ -213,3 +213,45 @@ def test_compiler_agrees_with_table(api_name: str, build) -> None:  # type: igno
         assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in message for op in verdict.unsupported), message[:300]
     else:
         assert compiled, message[:300]
+
+
+@pytest.fixture(scope="module")
+def generator():  # type: ignore[no-untyped-def]
+    """tools/generate_op_table.py as a module (tools/ is not a package)."""
+    import importlib.util
+    import signal
+    from pathlib import Path
+
+    pytest.importorskip("tensorflow")
+    path = Path(__file__).resolve().parents[2] / "tools" / "generate_op_table.py"
+    spec = importlib.util.spec_from_file_location("generate_op_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    signal.signal(signal.SIGALRM, module._on_alarm)
+    return module
+
+
+@pytest.mark.tf
+def test_generator_traces_public_functions_to_their_ops(generator) -> None:  # type: ignore[no-untyped-def]
+    import tensorflow as tf
+
+    det = generator.trace_default(tf, "tf.linalg.det", tf.linalg.det)
+    assert det is not None and "MatrixDeterminant" in det.ops
+    resize = generator.trace_default(tf, "tf.image.resize", tf.image.resize)
+    assert resize is not None and "ResizeBilinear" in resize.ops
+    bicubic = generator.graph_ops(tf, tf.image.resize, {**resize.args, "method": "bicubic"})
+    assert "ResizeBicubic" in bicubic
+    assert ("method", "bicubic") in set(generator.variants("tf.image.resize", tf.image.resize, resize.args))
+
+
+@pytest.mark.tf
+def test_generator_kernel_sets_match_the_committed_table(generator) -> None:  # type: ignore[no-untyped-def]
+    import tensorflow as tf
+
+    if tf.__version__ != op_table.table_info()["tensorflow_version"]:
+        pytest.skip("the committed table is for another TensorFlow version: regenerate it")
+    kernels = generator.xla_kernel_ops(tf)
+    raw = generator.raw_op_table(tf, kernels)
+    assert generator.unsupported_set(raw) == op_table.unsupported_raw_ops() & set(raw)
