@@ -677,19 +677,19 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise TraceTimeout
 
 
-def graph_ops(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> frozenset[str]:
-    """Trace ``fn(**args)`` into a tf.function graph; return every op type in it and its nested functions."""
+def bind(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[list[TensorArg], Callable[..., Any]]:
+    """The graph inputs ``args`` holds, and a function of those inputs that calls ``fn(**args)``."""
     slots: list[tuple[str, int | None]] = []  # (parameter, index in a list argument or None)
-    specs = []
+    inputs: list[TensorArg] = []
     for key, value in args.items():
         if isinstance(value, TensorArg):
             slots.append((key, None))
-            specs.append(value.spec(tf))
+            inputs.append(value)
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, TensorArg):
                     slots.append((key, index))
-                    specs.append(item.spec(tf))
+                    inputs.append(item)
 
     def call(*tensors: Any) -> Any:
         kwargs: dict[str, Any] = {}
@@ -714,6 +714,14 @@ def graph_ops(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> frozense
         if out is None:
             return None
         return tf.nest.map_structure(lambda t: t if tf.is_tensor(t) else tf.constant(0), out, expand_composites=True)
+
+    return inputs, call
+
+
+def graph_ops(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> frozenset[str]:
+    """Trace ``fn(**args)`` into a tf.function graph; return every op type in it and its nested functions."""
+    inputs, call = bind(tf, fn, args)
+    specs = [item.spec(tf) for item in inputs]
 
     signal.alarm(TRACE_TIMEOUT_S)
     try:
@@ -949,9 +957,13 @@ def crosscheck(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozenset[s
 # Assembly
 
 
-def api_table(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+def api_table(
+    tf: Any, unsupported: frozenset[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Public name -> entry, and the synthetic arguments each traced entry was traced with."""
     functions = public_functions(tf)
     table: dict[str, dict[str, Any]] = {}
+    traced_args: dict[str, dict[str, Any]] = {}
     for name, fn in sorted(functions.items()):
         generated = generated_op_name(fn)
         traced = trace_default(tf, name, fn)
@@ -987,8 +999,75 @@ def api_table(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]
                     })
             if conditions:
                 entry["conditions"] = conditions
+            traced_args[name] = traced.args
         table[name] = entry
-    return table
+    return table, traced_args
+
+
+BOUNDARY_OPS = frozenset({"_Arg", "_Retval"})  # reported for string inputs/outputs, whatever the ops
+
+
+def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
+    """Lower ``fn(**args)`` to HLO with XLA:CPU from TensorSpecs (no values, so nothing folds).
+
+    Returns ("compiled", []), ("no_kernel", ops the compiler named) or ("other", [error line]).
+    The compiler names only the first unsupported op(s) it meets, not all of them.
+    """
+    inputs, call = bind(tf, fn, args)
+    jitted = tf.function(call, jit_compile=True, autograph=False)
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        jitted.experimental_get_compiler_ir(*[item.spec(tf) for item in inputs])(stage="hlo")
+        return "compiled", []
+    except (Exception, TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+        message = str(error)
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)))
+        if ops:
+            return "no_kernel", ops
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        return "other", [f"{type(error).__name__}: {(lines or [''])[0][:160]}"]
+    finally:
+        signal.alarm(0)
+
+
+def api_compile_check(
+    tf: Any, api: dict[str, dict[str, Any]], traced_args: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """Compile every traced entry with its synthetic inputs and compare with the registry's answer.
+
+    Agreement: no unsupported op predicted and it compiles, or some predicted and the compiler
+    names only predicted ones. A compile that fails for another reason (an input that must be a
+    compile-time constant, a string crossing the function boundary) says nothing about kernels
+    and is counted as inconclusive, by its error line.
+    """
+    functions = public_functions(tf)
+    agree = 0
+    disagreements: list[dict[str, Any]] = []
+    inconclusive: dict[str, list[str]] = {}
+    for name, args in sorted(traced_args.items()):
+        predicted = set(api[name]["unsupported"])
+        outcome, detail = compile_verdict(tf, functions[name], args)
+        named = set(detail) - BOUNDARY_OPS if outcome == "no_kernel" else set()
+        if (outcome == "compiled" and not predicted) or (named and named <= predicted):
+            agree += 1
+        elif outcome == "compiled" or named:
+            record = {"api": name, "predicted_unsupported": sorted(predicted), "compiler": outcome,
+                      "compiler_unsupported": sorted(named)}
+            if outcome == "compiled" and not bind(tf, functions[name], args)[0]:
+                # Every input was a Python constant: Grappler folded the op before XLA saw it.
+                record["note"] = "no graph inputs: constant-folded before XLA; fails when an input is a tensor"
+            disagreements.append(record)
+        else:
+            reason = "string tensor at the function boundary" if outcome == "no_kernel" else detail[0]
+            reason = re.sub(r"__inference_\S+", "__inference_<fn>", reason)
+            reason = re.sub(r"node \S+", "node <n>", reason)
+            inconclusive.setdefault(reason, []).append(name)
+    return {
+        "checked": len(traced_args),
+        "agree": agree,
+        "disagreements": disagreements,
+        "inconclusive": {reason: names for reason, names in sorted(inconclusive.items())},
+    }
 
 
 def generated_date() -> str:
@@ -1002,7 +1081,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     # The unsupported set is judged over the whole registry; the table written lists only
     # tf.raw_ops, ops with an XLA kernel, and the ops public functions create.
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
-    api = api_table(tf, unsupported)
+    api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
     # A few ops the public API creates are registered but not exported under tf.raw_ops
     # (DTensor's Relayout, for one): list them too, so every op an entry names is in the table.
@@ -1021,6 +1100,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     }
     if compile_check:
         table["crosscheck"] = crosscheck(tf, api, unsupported)
+        table["api_compile_check"] = api_compile_check(tf, api, traced_args)
     return table
 
 
@@ -1045,11 +1125,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     n_unsupported = len(unsupported_set(table["raw_ops"]))
     disagreements = [c for c in table.get("crosscheck", ()) if not c["agree"]]
-    print(
+    summary = (
         f"wrote {args.out}: TF {table['tensorflow_version']}, {len(table['raw_ops'])} raw ops "
         f"({n_unsupported} without an XLA_CPU_JIT kernel), {len(table['api'])} API names, "
-        f"{len(disagreements)} cross-check disagreements, {time.monotonic() - start:.0f} s"
+        f"{len(disagreements)} cross-check disagreements"
     )
+    if "api_compile_check" in table:
+        check = table["api_compile_check"]
+        n_inconclusive = sum(len(names) for names in check["inconclusive"].values())
+        summary += (
+            f"; API compile check: {check['agree']}/{check['checked']} agree, "
+            f"{len(check['disagreements'])} disagree, {n_inconclusive} inconclusive"
+        )
+    print(f"{summary}; {time.monotonic() - start:.0f} s")
     return 0
 
 
