@@ -207,6 +207,7 @@ def test_a_file_is_written_only_when_the_fixed_text_parses(monkeypatch: pytest.M
     import tempfile
     import types
 
+    import xlacheck
     from xlacheck.api import fix_paths
     from xlacheck.config import Settings
     from xlacheck.diagnostics import FileResult
@@ -221,6 +222,7 @@ def test_a_file_is_written_only_when_the_fixed_text_parses(monkeypatch: pytest.M
     engine = types.ModuleType("xlacheck.engine")
     engine.check_source = check_source  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "xlacheck.engine", engine)
+    monkeypatch.setattr(xlacheck, "engine", engine, raising=False)  # the real one may be imported already
     original = b"import tensorflow as tf\r\nz = 0\r\n"
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "m.py"
