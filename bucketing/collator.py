@@ -8,6 +8,7 @@ framework imported only when ``return_tensors`` asks for it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -68,16 +69,23 @@ class BucketingCollator:
         return convert(self.collate_np(features), self.return_tensors)
 
     def collate_np(self, features: Sequence[Mapping[str, Any] | DummyRow]) -> dict[str, np.ndarray]:
-        real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
-        real = [features[i] for i in real_positions]
-        dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
+        try:  # the common case, no dummy rows: one pass
+            sequences = [f["input_ids"] for f in features]  # type: ignore[index]
+            real = list(features)
+            real_positions = list(range(len(features)))
+            dummy_buckets: list[int] = []
+        except TypeError:
+            real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
+            real = [features[i] for i in real_positions]
+            dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
+            sequences = [f["input_ids"] for f in real]  # type: ignore[index]
         if not real and not dummy_buckets:
             raise ValueError("BucketingCollator: got an empty batch")
-        sequences = [f["input_ids"] for f in real]  # type: ignore[index]
-        lengths = np.fromiter((len(s) for s in sequences), dtype=np.int64, count=len(sequences))
-        if len(lengths) and int(lengths.max()) > self.spec.max_length:
+        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+        longest = int(lengths.max()) if len(lengths) else 0
+        if longest > self.spec.max_length:
             if self.overlong == "error":
-                raise overlong_error(int(lengths.max()), self.spec, "BucketingCollator")
+                raise overlong_error(longest, self.spec, "BucketingCollator")
             if self.overlong == "drop":
                 # a dropped row's slot stays in the batch as a dummy row: the row count holds
                 keep = lengths <= self.spec.max_length
@@ -85,10 +93,11 @@ class BucketingCollator:
                 sequences = [s for s, k in zip(sequences, keep) if k]
                 real = [r for r, k in zip(real, keep) if k]
                 lengths = lengths[keep]
-        candidates = list(dummy_buckets)
+                longest = int(lengths.max()) if len(lengths) else 0
+        buckets = list(dummy_buckets)
         if len(lengths):
-            candidates.append(self.spec.bucket_index(min(int(lengths.max()), self.spec.max_length)))
-        bucket = max(candidates, default=0)
+            buckets.append(bisect_left(self.spec.boundaries, min(longest, self.spec.max_length)))
+        bucket = max(buckets)
         width = self.spec.boundaries[bucket]
         rows = self.spec.batch_sizes[bucket] if self.pad_rows else len(features)
         if len(features) > rows:
@@ -97,43 +106,54 @@ class BucketingCollator:
                 f"is {rows}; form batches with bucketing.BatchFormer, or use a DataLoader "
                 f"batch_size <= {min(self.spec.batch_sizes)}"
             )
-        truncated = np.minimum(lengths, width)
+        cut = longest > width  # only overlong="truncate" gets here with rows to cut
+        kept = np.minimum(lengths, width) if cut else lengths
+        total = int(kept.sum())
         row_lengths = np.zeros(rows, dtype=np.int64)
-        row_lengths[real_positions] = truncated
+        row_lengths[real_positions] = kept
         positions = np.arange(width)
         if self.padding_side == "right":
             filled = positions[None, :] < row_lengths[:, None]
         else:
             filled = positions[None, :] >= (width - row_lengths)[:, None]
 
-        def pad(values: list[Any], fill: int) -> np.ndarray:
-            out = np.full((rows, width), fill, dtype=self.dtype)
-            out[filled] = _flatten(values, truncated, int(truncated.sum()), self.dtype)
-            return out
-
-        batch: dict[str, np.ndarray] = {"input_ids": pad(sequences, self.pad_token_id)}
+        # every per-token key as one flat array of real tokens, in row order
+        flat = {"input_ids": _flatten(sequences, kept if cut else None, total, self.dtype, "input_ids")}
+        scalars: dict[str, list[Any]] = {}
         first = real[0] if real else {}
         for key in first:
             if key == "input_ids":
                 continue
             values = [f[key] for f in real]  # type: ignore[index]
             if _is_sequence(first[key]):
-                fill = self.label_pad_id if key in LABEL_KEYS else _SEQUENCE_PAD.get(key, 0)
-                batch[key] = pad(values, fill)
+                flat[key] = _flatten(values, kept if cut else None, total, self.dtype, key)
             else:
-                column = np.full(rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(values[0]).dtype)
-                column[real_positions] = values
-                batch[key] = column
-        if "attention_mask" not in batch:
-            batch["attention_mask"] = filled.astype(self.dtype)
+                scalars[key] = values
         if self.masking is not None:
-            special = batch.pop("special_tokens_mask", None)
-            never = ~filled if special is None else (~filled | special.astype(bool))
-            batch["input_ids"], batch["labels"] = mask_tokens_np(
-                batch["input_ids"], self.masking, self._rng, special_tokens_mask=never
+            # masking the real tokens only: padding is never a candidate and costs nothing
+            special = flat.pop("special_tokens_mask", None)
+            flat["input_ids"], flat["labels"] = mask_tokens_np(
+                flat["input_ids"], self.masking, self._rng, special_tokens_mask=special
             )
             if self.label_pad_id != self.masking.ignore_index:
-                batch["labels"][batch["labels"] == self.masking.ignore_index] = self.label_pad_id
+                flat["labels"][flat["labels"] == self.masking.ignore_index] = self.label_pad_id
+        batch: dict[str, np.ndarray] = {}
+        for key, values in flat.items():
+            if key == "input_ids":
+                fill = self.pad_token_id
+            else:
+                fill = self.label_pad_id if key in LABEL_KEYS else _SEQUENCE_PAD.get(key, 0)
+            padded = np.full((rows, width), fill, dtype=self.dtype)
+            padded[filled] = values
+            batch[key] = padded
+        if "attention_mask" not in batch:
+            batch["attention_mask"] = filled.astype(self.dtype)
+        for key, values in scalars.items():
+            column = np.full(
+                rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(values[0]).dtype
+            )
+            column[real_positions] = values
+            batch[key] = column
         if self.sample_weight_key is not None:
             weight = np.zeros(rows, dtype=np.float32)
             weight[real_positions] = 1.0
@@ -145,13 +165,14 @@ def _is_sequence(value: Any) -> bool:
     return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
 
 
-def _flatten(values: list[Any], lengths: np.ndarray, total: int, dtype: Any) -> np.ndarray:
-    """All rows' first ``lengths[i]`` values, concatenated, in one pass."""
+def _flatten(values: list[Any], cut_to: np.ndarray | None, total: int, dtype: Any, key: str) -> np.ndarray:
+    """All rows' values (the first ``cut_to[i]`` of row i, when given) concatenated in one pass."""
     if not values:
         return np.empty(0, dtype=dtype)
-    exact = all(len(v) == n for v, n in zip(values, lengths.tolist()))
-    if not exact:
-        values = [v[:n] for v, n in zip(values, lengths.tolist())]
+    if cut_to is not None:
+        values = [v[:n] for v, n in zip(values, cut_to.tolist())]
+    if sum(map(len, values)) != total:
+        raise ValueError(f"BucketingCollator: {key!r} and 'input_ids' differ in length in some row")
     if isinstance(values[0], np.ndarray):
         return np.concatenate(values).astype(dtype, copy=False)
     return np.fromiter(chain.from_iterable(values), dtype=dtype, count=total)
