@@ -4,8 +4,8 @@ Bucketing has to happen where batches are formed: with random batches nearly eve
 holds one long sequence, so padding each batch to its longest still wastes about half.
 
 Every replica (process, host) runs the same former over the same stream with the same seed,
-so all of them form the same *global* batches in the same order; replica r keeps rows
-``[r * B, (r + 1) * B)`` of each, where B is its bucket's batch size. Every replica is thus on
+so all of them form the same *global* batches (B x num_replicas rows, B the bucket's batch
+size) in the same order; replica r keeps rows r, r + num_replicas, ... of each. Every replica is thus on
 the same shape at every step, as synchronous data parallelism needs. A bucket's last, partial
 global batch is filled with :class:`DummyRow` slots (the collator turns them into rows with
 attention_mask 0, labels -100, sample weight 0), so nothing is dropped and no shape is added.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -28,9 +28,11 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class DummyRow:
     """A placeholder row of ``bucket``: padding only, weight 0. Collators accept it in place of
-    an example."""
+    an example. ``template`` is a real row of the same global batch: a replica whose share
+    holds no real row still learns the batch's keys and dtypes from it (never its values)."""
 
     bucket: int
+    template: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -151,9 +153,9 @@ class BatchFormer:
 
     def _share(self, bucket: int, global_rows: Sequence[T]) -> FormedBatch[T]:
         size = self.spec.batch_sizes[bucket]
-        start = self.replica_index * size
-        mine: list[T | DummyRow] = list(global_rows[start:start + size])
-        mine.extend([DummyRow(bucket)] * (size - len(mine)))
+        # strided, so a partial batch's real rows spread over the replicas
+        mine: list[T | DummyRow] = list(global_rows[self.replica_index::self.num_replicas])
+        mine.extend([DummyRow(bucket, global_rows[0])] * (size - len(mine)))
         return FormedBatch(bucket, tuple(mine))
 
     def num_batches(self, lengths: Iterable[int] | np.ndarray) -> int:

@@ -120,7 +120,7 @@ class BucketingCollator:
         # every per-token key as one flat array of real tokens, in row order
         flat = {"input_ids": _flatten(sequences, kept if cut else None, total, self.dtype, "input_ids")}
         scalars: dict[str, list[Any]] = {}
-        first = real[0] if real else {}
+        first = real[0] if real else _template(features)
         for key in first:
             if key == "input_ids":
                 continue
@@ -150,7 +150,7 @@ class BucketingCollator:
             batch["attention_mask"] = filled.astype(self.dtype)
         for key, values in scalars.items():
             column = np.full(
-                rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(values[0]).dtype
+                rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(first[key]).dtype
             )
             column[real_positions] = values
             batch[key] = column
@@ -159,6 +159,14 @@ class BucketingCollator:
             weight[real_positions] = 1.0
             batch[self.sample_weight_key] = weight
         return batch
+
+
+def _template(features: Sequence[Mapping[str, Any] | DummyRow]) -> Mapping[str, Any]:
+    """The keys of a batch with no real row: from a dummy row's template, else input_ids only."""
+    for f in features:
+        if isinstance(f, DummyRow) and isinstance(f.template, Mapping):
+            return f.template
+    return {"input_ids": []}
 
 
 def _is_sequence(value: Any) -> bool:

@@ -72,13 +72,16 @@ class BucketBatchSampler(Sampler):  # type: ignore[type-arg]
 
 
 class WithDummyRows:
-    """A map-style dataset view whose ``[DummyRow]`` is the DummyRow itself."""
+    """A map-style dataset view that hands DummyRows through to the collator (with their
+    template index resolved to the example, so an all-dummy batch still has its keys)."""
 
     def __init__(self, dataset: Any) -> None:
         self.dataset = dataset
 
     def __getitem__(self, index: int | DummyRow) -> Any:
-        return index if isinstance(index, DummyRow) else self.dataset[index]
+        if isinstance(index, DummyRow):
+            return DummyRow(index.bucket, self.dataset[index.template])
+        return self.dataset[index]
 
     def __len__(self) -> int:
         return len(self.dataset)

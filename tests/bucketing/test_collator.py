@@ -101,3 +101,11 @@ def test_return_tensors_tf() -> None:
     tf = pytest.importorskip("tensorflow")
     batch = BucketingCollator(SPEC, return_tensors="tf")([{"input_ids": [5, 6]}])
     assert isinstance(batch["input_ids"], tf.Tensor) and batch["input_ids"].shape == (3, 4)
+
+
+def test_an_all_dummy_share_keeps_the_keys_of_its_template() -> None:
+    template = {"input_ids": [5, 6], "labels": [5, 6], "idx": 3}
+    batch = BucketingCollator(SPEC)([DummyRow(1, template)] * 3)
+    assert set(batch) == {"input_ids", "labels", "idx", "attention_mask", "sample_weight"}
+    assert batch["input_ids"].shape == (3, 8)
+    assert (batch["labels"] == -100).all() and (batch["sample_weight"] == 0).all()
