@@ -97,7 +97,7 @@ class BucketingCollator:
         buckets = list(dummy_buckets)
         if len(lengths):
             buckets.append(bisect_left(self.spec.boundaries, min(longest, self.spec.max_length)))
-        bucket = max(buckets)
+        bucket = max(buckets, default=0)  # every row dropped: an all-dummy batch of bucket 0
         width = self.spec.boundaries[bucket]
         rows = self.spec.batch_sizes[bucket] if self.pad_rows else len(features)
         if len(features) > rows:

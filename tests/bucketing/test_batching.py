@@ -111,3 +111,31 @@ def test_overlong_is_an_error_by_default_naming_the_option() -> None:
     assert sum(b.num_real for b in kept) == 3
     with pytest.raises(ValueError, match="overlong must be one of"):
         BatchFormer(spec, overlong="clip")  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=specs_and_lengths(), padding_side=st.sampled_from(["right", "left"]), seed=st.integers(0, 5))
+def test_mlm_labels_agree_with_padding_and_originals(
+    case: tuple[BucketSpec, list[int]], padding_side: str, seed: int
+) -> None:
+    from bucketing import MaskingSpec
+
+    spec, lengths = case
+    masking = MaskingSpec(mask_token_id=3, vocab_size=10_000_000, mlm_probability=0.5, pad_token_id=PAD)
+    examples = make_examples(lengths)
+    collator = BucketingCollator(spec, pad_token_id=PAD, padding_side=padding_side, masking=masking, seed=seed)  # type: ignore[arg-type]
+    originals = []
+    for formed in BatchFormer(spec, 8, seed).form(examples):
+        batch = collator(list(formed.rows))
+        mask = batch["attention_mask"].astype(bool)
+        labelled = batch["labels"] != -100
+        assert not (labelled & ~mask).any(), "a padding position carries a label"
+        assert (batch["input_ids"][~mask] == PAD).all()
+        for ids, labels, m, weight in zip(batch["input_ids"], batch["labels"], mask, batch["sample_weight"]):
+            if weight == 0:
+                assert not m.any() and (labels == -100).all()
+                continue
+            restored = np.where(labels != -100, labels, ids)[m]
+            originals.append(tuple(restored.tolist()))
+    # putting the labels back gives every original sequence, once
+    assert sorted(originals) == sorted(tuple(e["input_ids"]) for e in examples)

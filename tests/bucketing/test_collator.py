@@ -94,6 +94,8 @@ def test_overlong_truncate_and_drop() -> None:
     dropped = BucketingCollator(SPEC, overlong="drop")([long, short])
     assert dropped["input_ids"].shape == (3, 4)
     assert dropped["sample_weight"].tolist() == [0.0, 1.0, 0.0]
+    nothing_left = BucketingCollator(SPEC, overlong="drop")([long])
+    assert nothing_left["input_ids"].shape == (3, 4) and not nothing_left["sample_weight"].any()
 
 
 @pytest.mark.tf

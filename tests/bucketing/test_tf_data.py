@@ -95,3 +95,16 @@ def test_rejects_a_dataset_without_the_length_key() -> None:
     ds = tf.data.Dataset.from_tensor_slices({"tokens": tf.constant([[1, 2]])})
     with pytest.raises(ValueError, match="length_key"):
         bucket_batch(ds, BucketSpec((4,), (2,)))
+
+
+def test_composes_with_tf_native_mlm_masking() -> None:
+    from bucketing import MaskingSpec, tf_masking_fn
+
+    masking = MaskingSpec(mask_token_id=3, vocab_size=10_000, mlm_probability=0.5, pad_token_id=PAD)
+    spec = BucketSpec((8, 16), (3, 3))
+    ds = bucket_batch(dataset_of([2, 5, 9, 16, 1]), spec).enumerate().map(tf_masking_fn(masking, seed=0))
+    for features, labels in ds:
+        mask = features["attention_mask"].numpy().astype(bool)
+        labels = labels.numpy()
+        assert (labels[~mask] == -100).all()
+        assert (labels[features["sample_weight"].numpy() == 0] == -100).all()
