@@ -165,7 +165,8 @@ class BatchFormer:
         if overlong.any():
             if self.overlong == "error":
                 raise overlong_error(int(np.asarray(lengths)[overlong].max()), self.spec, "BatchFormer")
-            index = index[~overlong] if self.overlong == "drop" else np.minimum(index, self.spec.num_buckets - 1)
+            last = self.spec.num_buckets - 1
+            index = index[~overlong] if self.overlong == "drop" else np.minimum(index, last)
         counts = np.bincount(index, minlength=self.spec.num_buckets)
         sizes = np.asarray(self.spec.batch_sizes) * self.num_replicas
         return int((-(-counts // sizes)).sum())

@@ -56,7 +56,8 @@ class BucketingCollator:
     def __post_init__(self) -> None:
         if self.return_tensors not in RETURN_TENSORS:
             raise ValueError(
-                f"BucketingCollator.return_tensors must be one of {RETURN_TENSORS}, got {self.return_tensors!r}"
+                f"BucketingCollator.return_tensors must be one of {RETURN_TENSORS}, "
+                f"got {self.return_tensors!r}"
             )
         if self.padding_side not in ("right", "left"):
             raise ValueError(

@@ -9,7 +9,7 @@ host as well. TensorFlow is imported only when this module's function is called.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bucketing.spec import BucketSpec
 
