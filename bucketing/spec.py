@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -125,6 +125,17 @@ class BucketSpec:
     def shapes(self) -> tuple[tuple[int, int], ...]:
         """Every (batch, length) input shape the model can see, one per bucket."""
         return tuple(zip(self.batch_sizes, self.boundaries))
+
+    def to_dict(self) -> dict[str, list[int]]:
+        """JSON-ready form, e.g. for a run manifest; :meth:`from_dict` reads it back."""
+        return {"boundaries": list(self.boundaries), "batch_sizes": list(self.batch_sizes)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BucketSpec:
+        unknown = set(data) - {"boundaries", "batch_sizes"}
+        if unknown:
+            raise ValueError(f"BucketSpec.from_dict: unknown keys {sorted(unknown)}")
+        return cls(tuple(data["boundaries"]), tuple(data["batch_sizes"]))
 
 
 def check_overlong(overlong: str, where: str) -> None:

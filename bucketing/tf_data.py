@@ -114,6 +114,9 @@ def bucket_batch(
             padding_values={k: pad_value(k) for k in prepared_spec},
         )
 
+    # one batch size for every bucket: say so statically (Keras and TPU replicas like it)
+    static_rows = spec.batch_sizes[0] if len(set(spec.batch_sizes)) == 1 else None
+
     def fill_rows(batch: Mapping[str, tf.Tensor]) -> dict[str, tf.Tensor]:
         ids = batch[length_key]
         bucket = bucket_of(tf.shape(ids, out_type=tf.int64)[1])
@@ -121,7 +124,8 @@ def bucket_batch(
         out = {}
         for key, value in batch.items():
             padding = [[0, missing]] + [[0, 0]] * (value.shape.rank - 1)
-            out[key] = tf.pad(value, padding, constant_values=pad_value(key))
+            padded = tf.pad(value, padding, constant_values=pad_value(key))
+            out[key] = tf.ensure_shape(padded, [static_rows] + [None] * (value.shape.rank - 1))
         return out
 
     dataset = dataset.group_by_window(

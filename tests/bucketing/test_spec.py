@@ -50,3 +50,12 @@ def test_fit_needs_exactly_one_batch_rule() -> None:
         BucketSpec.fit([5, 6], 1, batch_size=4, tokens_per_batch=64)
     with pytest.raises(ValueError, match="not a multiple"):
         BucketSpec.fit([5, 6], 1, batch_size=6, batch_multiple=4)
+
+
+def test_dict_round_trip_for_manifests() -> None:
+    import json
+
+    spec = BucketSpec((16, 64), (8, 4))
+    assert BucketSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+    with pytest.raises(ValueError, match="unknown keys"):
+        BucketSpec.from_dict({"boundaries": [1], "batch_sizes": [1], "sizes": [2]})

@@ -108,3 +108,11 @@ def test_composes_with_tf_native_mlm_masking() -> None:
         labels = labels.numpy()
         assert (labels[~mask] == -100).all()
         assert (labels[features["sample_weight"].numpy() == 0] == -100).all()
+
+
+def test_uniform_batch_size_is_static() -> None:
+    spec = BucketSpec((4, 8), (2, 2))
+    out = bucket_batch(dataset_of([1, 5]), spec)
+    assert out.element_spec["input_ids"].shape.as_list() == [2, None]
+    mixed = bucket_batch(dataset_of([1, 5]), BucketSpec((4, 8), (4, 2)))
+    assert mixed.element_spec["input_ids"].shape.as_list() == [None, None]
