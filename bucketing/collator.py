@@ -127,7 +127,9 @@ class BucketingCollator:
                 continue
             values = [f[key] for f in real]  # type: ignore[index]
             if _is_sequence(first[key]):
-                flat[key] = _flatten(values, kept if cut else None, total, self.dtype, key)
+                sample = np.asarray(first[key][:1])
+                dtype = self.dtype if sample.dtype.kind in "iub" or not sample.size else sample.dtype
+                flat[key] = _flatten(values, kept if cut else None, total, dtype, key)
             else:
                 scalars[key] = values
         if self.masking is not None:
@@ -144,7 +146,7 @@ class BucketingCollator:
                 fill = self.pad_token_id
             else:
                 fill = self.label_pad_id if key in LABEL_KEYS else _SEQUENCE_PAD.get(key, 0)
-            padded = np.full((rows, width), fill, dtype=self.dtype)
+            padded = np.full((rows, width), fill, dtype=values.dtype)
             padded[filled] = values
             batch[key] = padded
         if "attention_mask" not in batch:
@@ -155,6 +157,9 @@ class BucketingCollator:
             )
             column[real_positions] = values
             batch[key] = column
+        for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
+            if alias in batch and "labels" not in batch:
+                batch["labels"] = batch.pop(alias)
         if self.sample_weight_key is not None:
             weight = np.zeros(rows, dtype=np.float32)
             weight[real_positions] = 1.0

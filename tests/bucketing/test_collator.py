@@ -40,8 +40,14 @@ def test_a_dummy_row_of_a_larger_bucket_sets_the_shape() -> None:
 
 def test_scalar_keys_are_stacked_with_dummy_labels_ignored() -> None:
     batch = BucketingCollator(SPEC)([{"input_ids": [5], "label": 3, "idx": 7}])
-    assert batch["label"].tolist() == [3, -100, -100]
+    assert batch["labels"].tolist() == [3, -100, -100]  # renamed, as Hugging Face does
     assert batch["idx"].tolist() == [7, 0, 0]
+
+
+def test_float_sequences_keep_their_dtype() -> None:
+    batch = BucketingCollator(SPEC)([{"input_ids": [5, 6], "token_weights": [0.5, 0.25]}])
+    assert batch["token_weights"].dtype == np.float64
+    assert batch["token_weights"][0].tolist() == [0.5, 0.25, 0.0, 0.0]
 
 
 def test_mlm_masking_never_selects_padding_or_special_tokens() -> None:
