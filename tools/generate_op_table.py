@@ -625,6 +625,7 @@ ARG_OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.sparse.map_values": {"*args": [Lazy(lambda tf: tf.math.abs), SPARSE_MATRIX]},
     "tf.bitcast": {"input": FLOAT_MATRIX, "type": Lazy(lambda tf: tf.int32)},
     "tf.identity_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.tuple": {"tensors": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.shape_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.parallel_stack": {"values": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.reverse_sequence": {"input": FLOAT_MATRIX, "seq_lengths": I(2), "seq_axis": 1, "batch_axis": 0},
