@@ -97,21 +97,17 @@ SKIP_TOP_LEVEL = {
 # and accessors of Python-side state: not ops.
 NOT_AN_OP = re.compile(r"\.(enable_|disable_|set_(?!diag)|get_)\w*$")
 
-# Argument values enumerated beyond bool flips: the string-valued arguments whose value picks a
-# different kernel. Keys are canonical API names.
-STRING_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
-    "tf.image.resize": {
-        "method": ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
-                   "mitchellcubic", "nearest"),
-    },
-    "tf.image.resize_with_pad": {
-        "method": ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
-                   "mitchellcubic", "nearest"),
-    },
+# Argument values enumerated beyond bool flips: arguments whose value may pick a different
+# kernel. Keys are canonical API names (and Keras layer names, for constructor arguments).
+RESIZE_METHODS = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5", "mitchellcubic", "nearest")
+VALUE_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "tf.image.resize": {"method": RESIZE_METHODS},
+    "tf.image.resize_with_pad": {"method": RESIZE_METHODS},
     "tf.image.crop_and_resize": {"method": ("bilinear", "nearest")},
     "tf.image.extract_glimpse": {"noise": ("uniform", "gaussian", "zero")},
-    "tf.math.reduce_euclidean_norm": {},
-    "tf.nn.ctc_loss": {},
+    "tf.keras.layers.Resizing": {"interpolation": RESIZE_METHODS},
+    "tf.keras.layers.RandomRotation": {"interpolation": ("bilinear", "nearest")},
+    "tf.keras.layers.RandomZoom": {"interpolation": ("bilinear", "nearest")},
     "tf.random.stateless_uniform": {"alg": ("philox", "threefry", "auto_select")},
     "tf.random.stateless_normal": {"alg": ("philox", "threefry", "auto_select")},
     "tf.norm": {"ord": ("euclidean", "fro", 1, 2, "inf")},
@@ -789,7 +785,7 @@ def variants(name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterato
     for param, default in sorted(default_values(fn).items()):
         if isinstance(default, bool) and param not in base:
             yield param, not default
-    for param, values in sorted(STRING_PROBES.get(name, {}).items()):
+    for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
         default = default_values(fn).get(param)
         for value in values:
             if value != default:
@@ -853,7 +849,11 @@ TRIVIAL_OPS = frozenset({"Const", "Identity", "NoOp"})
 
 
 def trace_probe(tf: Any, body: Callable[[Any], Any]) -> frozenset[str]:
-    return graph_ops(tf, body, {"x": FLOAT_MATRIX}) - {"Placeholder"}
+    return trace_probe_on(tf, body, FLOAT_MATRIX)
+
+
+def trace_probe_on(tf: Any, body: Callable[[Any], Any], example: TensorArg) -> frozenset[str]:
+    return graph_ops(tf, body, {"x": example}) - {"Placeholder"}
 
 
 def class_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
@@ -870,6 +870,71 @@ def class_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, A
         for method, use in sorted(methods.items()):
             used = trace_probe(tf, lambda x: use(construct(x), x))
             record(f"{name}.{method}", used - constructed | (used & {"Identity"}))
+    return entries
+
+
+# Keras layers that wrap ops without an XLA kernel (lookup tables, hashing, image transforms):
+# name -> (constructor arguments, call input). The layer is built outside the traced function,
+# as a model builds it, so an entry holds the ops its call creates.
+KERAS_LAYER_PROBES: dict[str, tuple[dict[str, Any], TensorArg]] = {
+    "StringLookup": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "IntegerLookup": ({"vocabulary": [1, 2]}, I64(2)),
+    "Hashing": ({"num_bins": 4}, STRING_VECTOR),
+    "TextVectorization": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "CategoryEncoding": ({"num_tokens": 4, "output_mode": "multi_hot"}, I(2, 2)),
+    "Discretization": ({"bin_boundaries": [0.5]}, FLOAT_MATRIX),
+    "Normalization": ({"mean": 0.0, "variance": 1.0}, FLOAT_MATRIX),
+    "Resizing": ({"height": 2, "width": 2}, IMAGE),
+    "CenterCrop": ({"height": 2, "width": 2}, IMAGE),
+    "Rescaling": ({"scale": 0.5}, IMAGE),
+    "RandomFlip": ({}, IMAGE),
+    "RandomRotation": ({"factor": 0.1}, IMAGE),
+    "RandomZoom": ({"height_factor": 0.1}, IMAGE),
+    "RandomTranslation": ({"height_factor": 0.1, "width_factor": 0.1}, IMAGE),
+    "RandomCrop": ({"height": 2, "width": 2}, IMAGE),
+    "RandomContrast": ({"factor": 0.1}, IMAGE),
+    "RandomBrightness": ({"factor": 0.1}, IMAGE),
+}
+
+
+def keras_layers() -> tuple[Any, str] | None:
+    """The Keras whose layers are probed: tf_keras (Keras 2, what TF_USE_LEGACY_KERAS=1 gives)."""
+    try:
+        import tf_keras
+    except ImportError:
+        return None
+    return tf_keras.layers, f"tf_keras {tf_keras.__version__}"
+
+
+def keras_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.keras.layers.X`` -> ops of calling the layer (training=True for the random ones)."""
+    keras = keras_layers()
+    if keras is None:
+        logger.warning("tf_keras is not installed: no Keras layer entries")
+        return {}
+    layers, _ = keras
+    entries: dict[str, dict[str, Any]] = {}
+
+    def call_ops(cls: Any, kwargs: dict[str, Any], example: TensorArg) -> frozenset[str]:
+        layer = cls(**kwargs)
+        training = {"training": True} if cls.__name__.startswith("Random") else {}
+        return trace_probe_on(tf, lambda x: layer(x, **training), example)
+
+    for short, (kwargs, example) in sorted(KERAS_LAYER_PROBES.items()):
+        name = f"tf.keras.layers.{short}"
+        cls = getattr(layers, short)
+        ops = call_ops(cls, kwargs, example)
+        entry: dict[str, Any] = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace"}
+        conditions = []
+        for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
+            for value in values:
+                variant = call_ops(cls, {**kwargs, param: value}, example)
+                if variant & unsupported != ops & unsupported:
+                    conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant),
+                                       "unsupported": sorted(variant & unsupported)})
+        if conditions:
+            entry["conditions"] = conditions
+        entries[name] = entry
     return entries
 
 
@@ -892,7 +957,21 @@ def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], An
         tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64)), -1
     )
 
-    return [
+    cases: list[tuple[str, dict[str, Any], Callable[[], Any]]] = []
+    keras = keras_layers()
+    if keras is not None:
+        layers, _ = keras
+        integer_lookup = layers.IntegerLookup(vocabulary=[1, 2])
+        rotation = layers.RandomRotation(0.1)
+        bicubic = layers.Resizing(2, 2, interpolation="bicubic")
+        discretization = layers.Discretization(bin_boundaries=[1.5])
+        cases += [
+            ("tf.keras.layers.IntegerLookup", {}, lambda: integer_lookup(tf.cast(ids, tf.int64))),
+            ("tf.keras.layers.RandomRotation", {}, lambda: rotation(img, training=True)),
+            ("tf.keras.layers.Resizing", {"interpolation": "bicubic"}, lambda: bicubic(img)),
+            ("tf.keras.layers.Discretization", {}, lambda: discretization(v)),
+        ]
+    return cases + [
         ("tf.strings.format", {}, lambda: tf.strings.format("{}", v)),
         ("tf.print", {}, lambda: (tf.print(v), v)[1]),
         ("tf.linalg.det", {}, lambda: tf.linalg.det(x)),
@@ -1108,8 +1187,9 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
-    # A few ops the public API creates are registered but not exported under tf.raw_ops
-    # (DTensor's Relayout, for one): list them too, so every op an entry names is in the table.
+    api.update(keras_entries(tf, unsupported))
+    # An op a public function creates may be registered without a tf.raw_ops export (a static
+    # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
     raw_ops = raw_op_table(tf, kernels, created)
     table: dict[str, Any] = {
@@ -1117,6 +1197,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
         "tensorflow_version": tf.__version__,
         "generated": generated_date(),
         "command": COMMAND,
+        "keras_version": keras[1] if (keras := keras_layers()) else None,
         "backends": {
             device: len(ops) for device, ops in sorted(kernels.items())
         },

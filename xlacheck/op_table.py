@@ -107,9 +107,11 @@ def lookup(api_name: str) -> OpVerdict | None:
 
 
 def table_info() -> dict[str, Any]:
-    """Where the table came from: ``tensorflow_version``, ``generated`` (ISO date), ``command``, ``backends``."""
+    """Where the table came from: ``tensorflow_version``, ``generated`` (ISO date), ``command``,
+    ``backends`` (ops with a kernel per XLA device), ``keras_version`` (the Keras whose layers were probed)."""
     table = _table()
-    return {key: table[key] for key in ("tensorflow_version", "generated", "command", "backends", "schema")}
+    keys = ("tensorflow_version", "generated", "command", "backends", "keras_version", "schema")
+    return {key: table.get(key) for key in keys}
 
 
 def api_names() -> frozenset[str]:
