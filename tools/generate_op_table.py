@@ -9,8 +9,9 @@ What it records, and where each fact comes from:
 * ``raw_ops``: every name in ``dir(tf.raw_ops)`` plus every op that has an XLA kernel, with
   whether TensorFlow's kernel registry holds an ``XLA_CPU_JIT`` / ``XLA_GPU_JIT`` kernel for it
   (``pywrap_xla_ops.get_cpu_kernel_names``; the same list ``KernelList`` gives once the XLA
-  devices are registered). Ops that the tf2xla bridge lowers itself without a kernel
-  (``Placeholder``, TF1 ``Switch``/``Merge`` control flow) are marked ``handled_by_bridge``.
+  devices are registered). An op is unsupported exactly when it has no ``XLA_CPU_JIT`` kernel:
+  even graph plumbing such as ``Placeholder`` or TF1 ``Switch`` fails inside a compiled function
+  (the cross-check compiles both).
 * ``api``: public functions (``tf.linalg.det``, ``tf.image.resize`` ...) mapped to the raw ops
   they create. Each function is traced into a ``tf.function`` graph with small synthetic
   arguments and the ops of the graph (nested functions included) are read back. Functions that
@@ -53,26 +54,6 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_xla_ops.json"
 COMMAND = "python tools/generate_op_table.py"
 SCHEMA_VERSION = 1
-
-# Ops that have no XLA kernel but never reach kernel lookup: the tf2xla bridge turns graph
-# inputs into XLA parameters and functionalizes TF1 control flow (Switch/Merge/Enter..., which
-# tf.function never builds: it emits If/While, which do have kernels) before it looks up kernels.
-BRIDGE_HANDLED = {
-    "Placeholder": "graph input; becomes an XLA parameter",
-    "PlaceholderWithDefault": "graph input; becomes an XLA parameter",
-    "Switch": "TF1 control flow; functionalized into If/While by the bridge",
-    "Merge": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefSwitch": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefMerge": "TF1 control flow; functionalized into If/While by the bridge",
-    "Enter": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefEnter": "TF1 control flow; functionalized into If/While by the bridge",
-    "Exit": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefExit": "TF1 control flow; functionalized into If/While by the bridge",
-    "NextIteration": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefNextIteration": "TF1 control flow; functionalized into If/While by the bridge",
-    "LoopCond": "TF1 control flow; functionalized into If/While by the bridge",
-    "VarHandleOp": "a captured variable becomes a resource argument of the compiled function",
-}
 
 # Namespaces of the public API that hold ops a model, loss or train step calls. tf.io.gfile,
 # tf.summary, tf.data, tf.config, tf.saved_model... are Python-side or host-side APIs that do not
@@ -158,8 +139,6 @@ def raw_op_table(
         }
         if "XLA_TPU_JIT" in kernels:
             record["xla_tpu_jit"] = op in kernels["XLA_TPU_JIT"]
-        if not record["xla_cpu_jit"] and op in BRIDGE_HANDLED:
-            record["handled_by_bridge"] = BRIDGE_HANDLED[op]
         table[op] = record
     return table
 
@@ -178,7 +157,7 @@ def registered_ops(tf: Any) -> frozenset[str]:
 
 def unsupported_set(raw_ops: dict[str, dict[str, Any]]) -> frozenset[str]:
     return frozenset(
-        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"] and "handled_by_bridge" not in rec
+        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"]
     )
 
 
@@ -245,8 +224,17 @@ def generated_op_name(fn: Callable[..., Any]) -> str | None:
     return match.group(1) if match else None
 
 
+# Ops only TF1 graph code creates (control flow v1, reference variables): a static scan meets them
+# in branches that tf.function never takes, since it builds If/While and resource variables.
+TF1_ONLY_OPS = frozenset({
+    "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "RefSwitch", "RefMerge",
+    "RefEnter", "RefExit", "RefNextIteration", "RefIdentity",
+})
+
+
 def static_ops(fn: Callable[..., Any], depth: int = 3) -> set[str]:
-    """Raw ops a function may create: gen_*_ops calls in its source and in the TensorFlow helpers it calls."""
+    """Raw ops a function may create: gen_*_ops calls in its source and in the TensorFlow helpers
+    it calls, less the TF1-only ops."""
     seen: set[int] = set()
     ops: set[str] = set()
 
@@ -272,7 +260,7 @@ def static_ops(fn: Callable[..., Any], depth: int = 3) -> set[str]:
                     visit(callee, level + 1)
 
     visit(fn, 0)
-    return ops
+    return ops - TF1_ONLY_OPS
 
 
 def resolve(expr: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any] | None:
@@ -622,6 +610,10 @@ ARG_OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.bitcast": {"input": FLOAT_MATRIX, "type": Lazy(lambda tf: tf.int32)},
     "tf.identity_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.tuple": {"tensors": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.linalg.experimental.conjugate_gradient": {
+        "operator": Lazy(lambda tf: tf.linalg.LinearOperatorFullMatrix(
+            tf.eye(2), is_self_adjoint=True, is_positive_definite=True)),
+        "rhs": F(2)},
     "tf.shape_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.parallel_stack": {"values": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.reverse_sequence": {"input": FLOAT_MATRIX, "seq_lengths": I(2), "seq_axis": 1, "batch_axis": 0},
@@ -1011,6 +1003,9 @@ def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], An
         ("tf.debugging.check_numerics", {}, lambda: tf.debugging.check_numerics(v, "bad")),
         ("tf.while_loop", {}, lambda: tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), (0, v))[1]),
         ("tf.cond", {}, lambda: tf.cond(v[0] > 1.0, lambda: v * 2.0, lambda: v)),
+        # Graph plumbing without a kernel is not lowered by the bridge inside a function body.
+        ("tf.raw_ops.Switch", {}, lambda: tf.raw_ops.Switch(data=v, pred=v[0] > 1.0)[1]),
+        ("tf.raw_ops.Placeholder", {}, lambda: (tf.raw_ops.Placeholder(dtype=tf.float32, shape=[4]), v)[1]),
     ]
 
 
@@ -1019,7 +1014,10 @@ def crosscheck(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozenset[s
     for name, when, build in crosscheck_cases(tf):
         entry = api.get(name)
         predicted: list[str] | None = None
-        if entry is not None:
+        if name.startswith("tf.raw_ops."):
+            op = name.removeprefix("tf.raw_ops.")
+            predicted = [op] if op in unsupported else []
+        elif entry is not None:
             predicted = entry["unsupported"]
             for condition in entry.get("conditions", ()):
                 if when and condition["argument"] in when and condition["value"] == when[condition["argument"]]:

@@ -74,12 +74,9 @@ def _table() -> dict[str, Any]:
 
 @cache
 def unsupported_raw_ops() -> frozenset[str]:
-    """Raw ops with no XLA_CPU_JIT kernel that the tf2xla bridge does not lower by itself."""
-    return frozenset(
-        op
-        for op, record in _table()["raw_ops"].items()
-        if not record["xla_cpu_jit"] and "handled_by_bridge" not in record
-    )
+    """Raw ops with no XLA_CPU_JIT kernel (graph plumbing such as ``Placeholder`` included:
+    inside a compiled function it fails like any other op without a kernel)."""
+    return frozenset(op for op, record in _table()["raw_ops"].items() if not record["xla_cpu_jit"])
 
 
 @cache
