@@ -18,9 +18,12 @@ What it records, and where each fact comes from:
   cannot be traced with synthetic arguments fall back to a static scan of their source for
   ``gen_*_ops`` calls (``"source": "static"``: ops the function *may* create).
   Bool arguments are flipped, and a few string arguments (``method=``) are enumerated; where that
-  changes the set of ops without an XLA kernel, the entry gets ``conditions``.
-* ``crosscheck``: a sample of functions compiled for real with ``jit_compile=True`` on XLA:CPU,
-  and whether the compiler agreed with the table.
+  changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
+  (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
+  explicit code.
+* ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
+  whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
+  with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH`` to pin it).
 """

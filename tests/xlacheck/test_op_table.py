@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xlacheck import op_table
 
@@ -134,6 +136,27 @@ def test_resize_is_argument_dependent() -> None:
     assert "ScaleAndTranslate" in resize.unsupported_for({"antialias": True})
     assert resize.unsupported_for({"method": "bilinear"}) == ()
     assert resize.unsupported_for({}) == ()
+
+
+CONDITIONAL = sorted(n for n in op_table.api_names() if op_table.lookup(n).conditions)  # type: ignore[union-attr]
+
+
+@given(name=st.sampled_from(CONDITIONAL), data=st.data())
+def test_unsupported_for_combines_measured_conditions(name: str, data: st.DataObject) -> None:
+    verdict = op_table.lookup(name)
+    assert verdict is not None
+    chosen = data.draw(st.lists(st.sampled_from(verdict.conditions), unique_by=lambda c: c.argument))
+    arguments = {c.argument: c.value for c in chosen}
+    result = set(verdict.unsupported_for(arguments))
+    measured = set(verdict.unsupported).union(*(c.unsupported for c in verdict.conditions))
+    assert result <= measured
+    for condition in chosen:
+        # What a condition adds is never lost by combining it with others.
+        assert set(condition.unsupported) - set(verdict.unsupported) <= result
+    if len(chosen) == 1:
+        assert result == set(chosen[0].unsupported)
+    # Arguments the table knows nothing about change nothing.
+    assert verdict.unsupported_for({"no_such_argument": 1}) == verdict.unsupported
 
 
 def test_api_coverage_of_required_namespaces() -> None:
