@@ -66,8 +66,8 @@ API_NAMESPACES = (
     "quantization", "ragged", "random", "sets", "signal", "sparse", "strings",
 )
 SKIP_SUBMODULES = {"gfile"}
-# Top-level tf.* callables that are not ops: they run Python, build objects or change global state.
-SKIP_TOP_LEVEL = {
+# Public callables that are not ops: they run Python, build objects, write files or change global state.
+SKIP_NAMES = {
     "tf.function", "tf.py_func", "tf.autograph", "tf.device", "tf.name_scope", "tf.init_scope",
     "tf.control_dependencies", "tf.get_logger", "tf.executing_eagerly", "tf.inside_function",
     "tf.get_current_name_scope", "tf.get_static_value", "tf.is_tensor", "tf.is_symbolic_tensor",
@@ -187,7 +187,7 @@ def public_functions(tf: Any) -> dict[str, Callable[..., Any]]:
                 ):
                     add_callables(value, name, depth + 1)
             elif callable(value) and not isinstance(value, type) and not NOT_AN_OP.search(name):
-                if name not in SKIP_TOP_LEVEL:
+                if name not in SKIP_NAMES:
                     found[name] = value
 
     for attr in sorted(dir(tf)):
@@ -198,7 +198,7 @@ def public_functions(tf: Any) -> dict[str, Callable[..., Any]]:
         if isinstance(value, types.ModuleType):
             if attr in API_NAMESPACES:
                 add_callables(value, name, 1)
-        elif callable(value) and not isinstance(value, type) and name not in SKIP_TOP_LEVEL:
+        elif callable(value) and not isinstance(value, type) and name not in SKIP_NAMES:
             if not NOT_AN_OP.search(name):
                 found[name] = value
     return found
