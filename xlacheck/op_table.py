@@ -9,12 +9,13 @@ only reads that file (json + functools.cache): no TensorFlow import, so the lint
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
 RAW_OPS_PREFIX = "tf.raw_ops."
+V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 is a different one, not covered
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,9 @@ def unsupported_raw_ops() -> frozenset[str]:
 @cache
 def lookup(api_name: str) -> OpVerdict | None:
     """The verdict for a canonical public name (``"tf.linalg.det"``, ``"tf.raw_ops.MatrixDeterminant"``), or None."""
+    if api_name.startswith(V2_PREFIX):
+        verdict = lookup("tf." + api_name[len(V2_PREFIX):])
+        return None if verdict is None else replace(verdict, api_name=api_name)
     if api_name.startswith(RAW_OPS_PREFIX):
         op = api_name[len(RAW_OPS_PREFIX):]
         if op not in _table()["raw_ops"]:

@@ -83,6 +83,14 @@ def test_matmul_maps_to_matmul_op() -> None:
     assert {"MatMul", "BatchMatMulV2", "BatchMatMulV3"} & set(verdict.raw_ops)
 
 
+def test_compat_v2_names_are_the_v2_api() -> None:
+    verdict = op_table.lookup("tf.compat.v2.linalg.det")
+    assert verdict is not None and verdict.api_name == "tf.compat.v2.linalg.det"
+    assert verdict.unsupported == ("MatrixDeterminant",)
+    assert op_table.lookup("tf.compat.v2.raw_ops.MatMul") is not None
+    assert op_table.lookup("tf.compat.v1.linalg.det") is None  # another API, not in the table
+
+
 def test_unknown_name_is_none() -> None:
     assert op_table.lookup("tf.no_such_function") is None
     assert op_table.lookup("numpy.linalg.det") is None
