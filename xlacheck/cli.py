@@ -81,14 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     run.add_argument("--force-exclude", action="store_true", help="apply exclude to paths named on the command line too")
     run.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
+    run.add_argument("-v", "--verbose", action="store_true", help="log what xlacheck does, tracebacks of internal errors included")
     run.add_argument("--version", action="store_true", help="print the version and exit")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="xlacheck: %(levelname)s: %(message)s")
     try:
         args = build_parser().parse_args(argv)
+        level = logging.DEBUG if args.verbose else logging.WARNING
+        logging.basicConfig(level=level, format="xlacheck: %(levelname)s: %(name)s: %(message)s")
         if args.version:
             print(f"xlacheck {xlacheck.__version__}")
             return 0
@@ -104,9 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except Exception as e:  # an xlacheck bug: say so in one line, the traceback goes to the log
+    except BrokenPipeError:  # `xlacheck | head`: the reader left; stop quietly as other CLIs do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as e:  # an xlacheck bug: one line; --verbose logs the traceback
         log.debug("internal error", exc_info=True)
-        print(f"xlacheck: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr)
+        print(f"xlacheck: internal error: {type(e).__name__}: {e} (rerun with --verbose for the traceback and report it)", file=sys.stderr)
         return 2
 
 

@@ -241,3 +241,19 @@ def test_pre_commit_hooks_run_valid_commands() -> None:
         args = build_parser().parse_args([*flags, "staged.py"])
         assert program == "xlacheck" and args.force_exclude and args.paths == ["staged.py"]
     assert build_parser().parse_args(entries[1].split()[1:]).fix
+
+
+def test_internal_error_is_one_line_and_verbose_shows_the_traceback(project: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import xlacheck.api
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(xlacheck.api, "check_paths", broken)
+    code, out, err = run(capsys, "model.py")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "internal error: RuntimeError: boom" in err
+    import logging
+
+    monkeypatch.setattr(logging.root, "handlers", [])  # basicConfig configures only a bare root logger
+    code, _, err = run(capsys, "-v", "model.py")
+    assert code == 2 and "Traceback" in err
