@@ -1,0 +1,126 @@
+"""Fixes for diagnostics: rewrites that make flagged code compile under XLA, and say when they
+are exactly equivalent.
+
+:func:`attach_fixes` finds the ``ast`` node each diagnostic points at (by its start/end
+position, whatever rule reported it), tries the rewriters registered for that kind of node and
+for its enclosing nodes up to the statement (and the nodes inside it), and fills
+``Diagnostic.fix`` with the first rewrite that applies. Analysis runs on Python's ``ast``;
+libcst is imported only when a candidate fix exists, to check that the fixed file parses and
+round-trips. Each rewriter's module docstring states its equivalence argument.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import logging
+from collections.abc import Callable, Iterator, Sequence
+
+from xlacheck.diagnostics import Diagnostic, Fix, Location
+from xlacheck.rewrites._fix import parses
+from xlacheck.rewrites._source import Source
+
+log = logging.getLogger(__name__)
+
+Rewriter = Callable[[Source, ast.AST], "Fix | None"]
+
+
+def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
+    from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
+    from xlacheck.rewrites.counting import rewrite_counting
+    from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
+    from xlacheck.rewrites.loops import rewrite_loop
+    from xlacheck.rewrites.masked_reduction import rewrite_masked
+
+    # Node kinds each rewriter can start from; tried in this order for each candidate node.
+    return (
+        ((ast.If,), rewrite_if),
+        ((ast.IfExp,), rewrite_ternary),
+        ((ast.Assert,), rewrite_assert),
+        ((ast.Compare,), rewrite_membership),
+        ((ast.Call,), rewrite_builtin_call),
+        ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
+        ((ast.Call,), rewrite_counting),
+        ((ast.Expr, ast.Assign, ast.Call), rewrite_loop),
+    )
+
+
+# Node kinds some rewriter starts from: a diagnostic with none of them nearby needs no libcst.
+CANDIDATE_KINDS = (ast.If, ast.IfExp, ast.Assert, ast.Compare, ast.Call, ast.Subscript, ast.Assign, ast.Expr)
+
+
+def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """The same diagnostics, in the same order, with ``fix`` filled where a rewrite applies."""
+    if not diagnostics:
+        return tuple(diagnostics)
+    src = Source(source, tree)
+    if src.tf is None:  # every rewrite emits tf.* calls
+        return tuple(diagnostics)
+    index = _PositionIndex(src)
+    registry = _registry()
+    out = []
+    for diagnostic in diagnostics:
+        fix = None
+        if diagnostic.fix is None:
+            try:
+                fix = _fix_for(src, index, registry, diagnostic)
+            except Exception:  # a rewriter bug must never break linting
+                log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
+        out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
+    return tuple(out)
+
+
+def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnostic) -> Fix | None:
+    for node in _candidates(src, index, diagnostic):
+        for kinds, rewriter in registry:
+            if isinstance(node, kinds):
+                src.forget_fresh_names()
+                fix = rewriter(src, node)
+                if fix is None:
+                    continue
+                if fix.edits and not parses(src, fix):
+                    log.warning("dropped a %s fix that would not parse", diagnostic.code)
+                    continue
+                return fix
+    return None
+
+
+def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[ast.AST]:
+    """The node at the diagnostic, its ancestors up to the statement, then the nodes inside it."""
+    node = index.at(diagnostic.start, diagnostic.end)
+    if node is None:
+        return
+    seen: set[int] = set()
+    chain = [node]
+    if not isinstance(node, ast.stmt):
+        for parent in src.ancestors(node):
+            chain.append(parent)
+            if isinstance(parent, ast.stmt):
+                break
+    for candidate in [*chain, *(n for n in ast.walk(node) if n is not node)]:
+        if id(candidate) not in seen and isinstance(candidate, CANDIDATE_KINDS):
+            seen.add(id(candidate))
+            yield candidate
+
+
+class _PositionIndex:
+    """Nodes by (start, end) in characters: exact matches first, else the smallest enclosing."""
+
+    def __init__(self, src: Source) -> None:
+        self.src = src
+        self.spans: list[tuple[Location, Location, ast.AST]] = []
+        for node in ast.walk(src.tree):
+            if hasattr(node, "lineno") and getattr(node, "end_lineno", None) is not None:
+                self.spans.append((src.start(node), src.end(node), node))
+
+    def at(self, start: Location, end: Location) -> ast.AST | None:
+        exact = [n for s, e, n in self.spans if s == start and e == end]
+        if exact:
+            return exact[0]  # ast.walk is breadth-first: the outermost of equal spans
+        best, size = None, None
+        for s, e, n in self.spans:  # later entries are deeper: they win ties
+            if s <= start and end <= e:
+                length = self.src.offset(e) - self.src.offset(s)
+                if size is None or length <= size:
+                    best, size = n, length
+        return best

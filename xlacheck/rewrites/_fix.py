@@ -1,0 +1,64 @@
+"""Building a :class:`Fix` from text edits, and checking that the fixed file still parses."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from xlacheck.diagnostics import Applicability, Edit, Fix, Location
+from xlacheck.rewrites._source import Source
+
+
+def replace(src: Source, node: ast.AST, content: str) -> Edit:
+    return Edit(src.start(node), src.end(node), content)
+
+
+def replace_lines(first: int, last: int, content: str) -> Edit:
+    """Replace whole lines first..last (content ends with a newline unless it is empty)."""
+    return Edit(Location(first, 0), Location(last + 1, 0), content)
+
+
+def make_fix(message: str, edits: Sequence[Edit], unsafe: Sequence[str] = ()) -> Fix:
+    """SAFE when no reason against equivalence was found; otherwise UNSAFE, saying why."""
+    reasons = list(dict.fromkeys(unsafe))
+    if reasons:
+        return Fix(f"{message} (unsafe: {'; '.join(reasons)})", tuple(edits), Applicability.UNSAFE)
+    return Fix(message, tuple(edits), Applicability.SAFE)
+
+
+def explain(message: str) -> Fix:
+    """No equivalent rewrite exists: say why and what to do; nothing is ever applied."""
+    return Fix(message, (), Applicability.DISPLAY_ONLY)
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """The text with non-overlapping edits applied (positions as in :mod:`xlacheck.fixes`)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(loc: Location) -> int:
+        if loc.line - 1 >= len(lines):
+            return len(text)
+        return starts[loc.line - 1] + loc.col
+
+    out, cursor = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        start, end = offset(edit.start), offset(edit.end)
+        out += [text[cursor:start], edit.content]
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def parses(src: Source, fix: Fix) -> bool:
+    """The fixed file parses with libcst (imported only here, when a fix exists) and round-trips."""
+    import libcst
+
+    fixed = apply_edits(src.text, fix.edits)
+    try:
+        ast.parse(fixed)
+        return libcst.parse_module(fixed).code == fixed
+    except (SyntaxError, libcst.ParserSyntaxError, ValueError):
+        return False

@@ -1,0 +1,86 @@
+"""Loops whose body grows a Python list or a tensor: unroll when the trip count is static.
+
+Inside ``for i in tf.range(n)`` AutoGraph builds a ``tf.while_loop``: a Python list appended to
+in the body is out of scope (InaccessibleTensorError) and a tensor that grows changes shape from
+one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
+module constants, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
+iteration is traced in order, exactly as eager execution runs it, so lists and growing tensors
+work. The fix is UNSAFE because the loop variable becomes a Python int (arithmetic on it no
+longer makes tensors) and because trace time and program size grow with the trip count; it
+fails at trace time when a dimension is unknown (``None``).
+
+A ``while`` on a tensor condition has no static trip count: explanation only.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import call_name, number_value
+from xlacheck.rewrites._fix import explain, make_fix, replace
+from xlacheck.rewrites._source import Source
+
+TENSOR_WHILE = ("A `while` loop on a tensor condition has a data-dependent trip count, so a Python list filled in "
+                "it (or a tensor grown with tf.concat) has no static shape. Loop over a static maximum length "
+                "with `for i in range(MAX_LEN)`, carry a `done` mask (tf.where(done, previous, new)), and write "
+                "results into a tf.TensorArray(dtype, size=MAX_LEN) or a preallocated tensor.")
+
+
+def _static(src: Source, node: ast.AST) -> str | None:
+    """``node`` as Python code whose value is known at trace time, or None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return src.segment(node)
+    if isinstance(node, ast.Name):
+        bound = src.module_binding(node.id)
+        return node.id if isinstance(bound, ast.Constant) and type(bound.value) is int else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        left, right = _static(src, node.left), _static(src, node.right)
+        if left is None or right is None:
+            return None
+        op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//"}[type(node.op)]
+        return f"{left} {op} {right}"
+    if isinstance(node, ast.Subscript) and isinstance(number_value(node.slice), int):
+        base = node.value
+        if isinstance(base, ast.Call) and call_name(src, base) == "tf.shape" and len(base.args) == 1:
+            return f"{src.segment(base.args[0])}.shape[{src.segment(node.slice)}]"
+        if isinstance(base, ast.Attribute) and base.attr == "shape":
+            return src.segment(node)
+    return None
+
+
+def _grows(node: ast.AST) -> bool:
+    """``xs.append(...)`` or ``x = tf.concat([x, ...])``-like: the loop body grows something."""
+    call = node.value if isinstance(node, (ast.Expr, ast.Assign)) else node
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("append", "extend"):
+        return True
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        name = node.targets[0].id
+        return isinstance(call, ast.Call) and any(
+            isinstance(n, ast.Name) and n.id == name for a in call.args for n in ast.walk(a))
+    return False
+
+
+def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
+    if src.tf is None:
+        return None
+    stmt = src.statement_of(node)
+    if stmt is None or not _grows(stmt):
+        return None
+    for loop in src.ancestors(stmt):
+        if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(loop, ast.While):
+            return explain(TENSOR_WHILE)
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
+            if loop.iter.keywords:
+                return None
+            bounds = [_static(src, a) for a in loop.iter.args]
+            if any(b is None for b in bounds):
+                return explain(TENSOR_WHILE.replace("A `while` loop on a tensor condition", "A tf.range loop "
+                                                    "over a data-dependent count"))
+            reasons = ["unrolls the loop: the loop variable becomes a Python int, and trace time and program "
+                       "size grow with the trip count (fails at trace time if the dimension is unknown)"]
+            return make_fix("Unroll the loop over its static trip count with Python's range()",
+                            [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
+    return None

@@ -1,0 +1,384 @@
+"""Data-dependent selections feeding a reduction, scan or index -> the same computation on the
+full tensor with the mask applied by ``tf.where``.
+
+A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather(x,
+tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.range(len) < n``). Its
+size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops applied
+*after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a loop-carried
+``tf.range(n)`` does not compile at all. Consumers rewritten here:
+
+* reductions ``tf.reduce_sum/mean/max/min(f(s1, s2, ...))`` where every leaf is a selection by
+  the same mask and ``f`` works position by position (arithmetic, elementwise ops, per-example
+  losses): ``reduce_sum(tf.where(m, f(x1, ...), 0))``; the mean divides by ``reduce_sum(cast(m))``.
+  All-false masks: the original ``reduce_mean`` of an empty tensor is 0/0 = NaN and so is the
+  rewrite (``tf.math.divide_no_nan`` would return 0: not equivalent, so it is not used); sums give
+  0, max/min give -inf/+inf, as the original does.
+* scans ``tf.cumsum/cumprod(s)`` (1-D): scan ``tf.where(m, x, identity)``, then select with the
+  mask (a selection as the *last* op compiles and matches eager).
+* ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
+  ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
+
+``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
+is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
+ids (-100) never reach the loss op.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from xlacheck.diagnostics import Edit, Fix
+from xlacheck.rewrites._expr import (
+    ELEMENTWISE_UNARY,
+    SMOOTH_UNARY,
+    arg,
+    atom,
+    call_name,
+    has_kw,
+    is_number,
+    kw,
+    number_value,
+)
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines
+from xlacheck.rewrites._source import Source
+
+BOOL_FUNCS = frozenset(
+    f"tf.{p}{op}" for p in ("", "math.") for op in ("equal", "not_equal", "greater", "greater_equal", "less",
+                                                       "less_equal", "logical_and", "logical_or", "logical_not",
+                                                       "logical_xor", "is_finite", "is_nan", "is_inf")
+) | {"tf.sequence_mask"}
+REDUCTIONS = {f"tf.{p}reduce_{op}": op for p in ("", "math.") for op in ("sum", "mean", "max", "min")}
+SCANS = {"tf.cumsum": "0", "tf.math.cumsum": "0", "tf.math.cumprod": "1", "tf.cumprod": "1"}
+# Per-example losses: (labels parameter position, labels keyword); the result has the labels' shape.
+PER_EXAMPLE_LOSSES = {
+    "tf.nn.sparse_softmax_cross_entropy_with_logits": (0, "labels"),
+    "tf.keras.losses.sparse_categorical_crossentropy": (0, "y_true"),
+    "tf.nn.sigmoid_cross_entropy_with_logits": (0, "labels"),
+    "tf.keras.losses.binary_crossentropy": (0, "y_true"),
+    "tf.keras.losses.categorical_crossentropy": (0, "y_true"),
+    "tf.nn.softmax_cross_entropy_with_logits": (0, "labels"),
+}
+ASSUME_RANK = "assumes the mask has the shape of the per-position values (a lower-rank mask would broadcast " \
+              "against the wrong axes)"
+ASSUME_1D = "assumes a 1-D mask"
+UNSMOOTH = "the per-position values are also computed where the mask is false; a non-finite derivative there " \
+           "turns the gradient NaN"
+
+
+@dataclass(frozen=True)
+class Selection:
+    data: ast.expr  # the tensor selected from
+    mask: str  # source text of the boolean mask
+    mask_node: ast.expr | None
+    chain: tuple[ast.Assign, ...]  # assignments the selection was resolved through
+    ragged: bool = False  # tf.ragged.boolean_mask: rows keep their place, the last mask axis is ragged
+
+
+def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    if isinstance(node, ast.Compare) and not any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
+                                                 for o in node.ops):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return _boolish(src, node.left, depth + 1) and _boolish(src, node.right, depth + 1)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _boolish(src, node.operand, depth + 1)
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in BOOL_FUNCS:
+            return True
+        if name == "tf.cast" and len(node.args) == 2:
+            return src.segment(node.args[1]).endswith(".bool")
+    if isinstance(node, ast.Name) and depth < 6:
+        value = src.local_binding(node.id, node)
+        return value is not None and _boolish(src, value, depth + 1)
+    return False
+
+
+def _resolve(src: Source, node: ast.expr, chain: tuple[ast.Assign, ...]) -> tuple[ast.expr, tuple[ast.Assign, ...]]:
+    """Follow a name to the single assignment that gives it its value."""
+    while isinstance(node, ast.Name):
+        value = src.local_binding(node.id, node)
+        if value is None:
+            break
+        chain += (src.parents[value],)  # type: ignore[assignment]
+        node = value
+    return node, chain
+
+
+def selection(src: Source, node: ast.expr) -> Selection | None:
+    node, chain = _resolve(src, node, ())
+    tf = src.tf
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple, ast.Constant)):
+        if _boolish(src, node.slice):
+            return Selection(node.value, arg(src, node.slice), node.slice, chain)
+        return None
+    if not isinstance(node, ast.Call) or len(node.args) != 2 or node.keywords:
+        return None
+    name = call_name(src, node)
+    data, index = node.args
+    if name in ("tf.boolean_mask", "tf.compat.v1.boolean_mask"):
+        return Selection(data, arg(src, index), index, chain)
+    if name == "tf.ragged.boolean_mask":
+        return Selection(data, arg(src, index), index, chain, ragged=True)
+    if name != "tf.gather":
+        return None
+    index, chain = _resolve(src, index, chain)
+    # tf.where(m)[:, 0], tf.squeeze(tf.where(m), ...), tf.reshape(tf.where(m), [-1]): positions of m.
+    inner = None
+    if isinstance(index, ast.Subscript) and isinstance(index.slice, ast.Tuple) and len(index.slice.elts) == 2:
+        first, second = index.slice.elts
+        if isinstance(first, ast.Slice) and first.lower is None and first.upper is None and number_value(second) == 0:
+            inner = index.value
+    elif isinstance(index, ast.Call) and call_name(src, index) in ("tf.squeeze", "tf.reshape") and index.args:
+        inner = index.args[0]
+    if isinstance(index, ast.Call) and call_name(src, index) == "tf.range" and len(index.args) == 1 \
+            and not index.keywords:
+        limit = index.args[0]
+        return Selection(data, f"{tf}.range({tf}.shape({arg(src, data)})[0]) < {atom(src, limit)}", None, chain)
+    if inner is not None:
+        inner, chain = _resolve(src, inner, chain)
+        if isinstance(inner, ast.Call) and call_name(src, inner) == "tf.where" and len(inner.args) == 1:
+            return Selection(data, arg(src, inner.args[0]), inner.args[0], chain)
+    return None
+
+
+@dataclass
+class _Masked:
+    """An expression over selections, rewritten onto the full tensors."""
+
+    mask: str | None = None
+    mask_node: ast.expr | None = None
+    mask_name: str | None = None  # a temporary holding the mask, once one is introduced
+    data: str | None = None  # the (first) tensor selected from
+    ragged: bool = False
+    chain: tuple[ast.Assign, ...] = ()
+    smooth: bool = True
+    leaves_like_mask: bool = True
+    ok: bool = True
+
+
+def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> str:
+    """The text of ``node`` with every selection replaced by its full tensor. ``role`` is
+    "labels" for the labels of a per-example loss (replaced by 0 where the mask is false) and
+    "logits" for its predictions (whose rank may exceed the mask's: the loss reduces it)."""
+    sel = selection(src, node)
+    if sel is not None:
+        if state.mask is None:
+            state.mask, state.mask_node = sel.mask, sel.mask_node
+        elif state.mask != sel.mask:
+            state.ok = False
+        state.chain += sel.chain
+        data = arg(src, sel.data)
+        state.data = state.data or data
+        state.ragged |= sel.ragged
+        in_mask = sel.mask_node is not None and src.segment(sel.data) in {
+            src.segment(n) for n in ast.walk(sel.mask_node) if isinstance(n, (ast.Name, ast.Attribute))}
+        if role != "logits" and not in_mask:
+            state.leaves_like_mask = False
+        return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)" if role == "labels" else data
+    if is_number(node):
+        return src.segment(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        if isinstance(node.op, ast.Div) and not is_number(node.right):
+            state.smooth = False
+        return f"{_atom_lift(src, node.left, state)} {_OPS[type(node.op)]} {_atom_lift(src, node.right, state)}"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return f"-{_atom_lift(src, node.operand, state)}"
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in ELEMENTWISE_UNARY and len(node.args) == 1 and not node.keywords:
+            state.smooth &= name in SMOOTH_UNARY
+            return f"{src.segment(node.func)}({_lift(src, node.args[0], state)})"
+        if name in PER_EXAMPLE_LOSSES:
+            state.smooth = False
+            position, keyword = PER_EXAMPLE_LOSSES[name]
+            args = [_lift(src, a, state, "labels" if i == position else "logits") for i, a in enumerate(node.args)]
+            for k in node.keywords:
+                if k.arg is None:
+                    state.ok = False
+                elif k.arg == keyword:
+                    args.append(f"{k.arg}={_lift(src, k.value, state, 'labels')}")
+                elif k.arg in ("logits", "y_pred"):
+                    args.append(f"{k.arg}={_lift(src, k.value, state, 'logits')}")
+                else:
+                    args.append(f"{k.arg}={src.segment(k.value)}")
+            return f"{src.segment(node.func)}({', '.join(args)})"
+    state.ok = False
+    return src.segment(node)
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
+    text = _lift(src, node, state)
+    return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
+
+
+def _reduction(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+    op = REDUCTIONS.get(call_name(src, call) or "")
+    axis = kw(call, "axis")
+    if op is None or len(call.args) != 1 or any(k.arg != "axis" for k in call.keywords):
+        return None
+    state = _Masked()
+    values = _lift(src, call.args[0], state)
+    if not state.ok or state.mask is None or state.ragged != (axis is not None):
+        return None  # a ragged selection is reduced along its ragged axis; a flat one over everything
+    if state.ragged and (op not in ("sum", "mean") or not isinstance(number_value(axis), int)):
+        return None  # empty ragged rows reduce to dtype.min/max, not to -inf/+inf
+    tf, reasons = src.tf, []
+    if not state.smooth:
+        reasons.append(UNSMOOTH)
+    if state.ragged:
+        reasons.append("assumes the axis reduced is the ragged one (the mask's last axis)")
+    elif not state.leaves_like_mask:
+        reasons.append(ASSUME_RANK)
+    fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
+    axis_text = f", axis={src.segment(axis)}" if axis is not None else ""
+    if op != "mean" and not state.ragged:
+        return [replace(src, call, f"{tf}.reduce_{op}({tf}.where({state.mask}, {values}, {fill}))")], reasons, state.chain
+    # The mask is used twice and the values' dtype is needed: name them on lines before the statement.
+    stmt = src.statement_of(call)
+    if stmt is None or isinstance(src.scope_of(call), ast.Lambda):
+        return None
+    indent = src.indent_of(stmt)
+    lines = []
+    mask = state.mask
+    if not isinstance(state.mask_node, ast.Name) or state.ragged:
+        mask = src.fresh_name("mask")
+        lines.append(f"{indent}{mask} = {state.mask}\n")
+    if state.ragged:  # the mask covers the leading axes of the data: give it the data's rank
+        lines.append(f"{indent}{mask} = {mask}[(...,) + ({tf}.newaxis,) * (len({state.data}.shape) - "
+                     f"len({mask}.shape))]\n")
+    if mask != state.mask:
+        state = _Masked(mask_name=mask)
+        values = _lift(src, call.args[0], state)
+    masked = src.fresh_name("masked_values")
+    lines.append(f"{indent}{masked} = {tf}.where({mask}, {values}, 0)\n")
+    text = f"{tf}.reduce_sum({masked}{axis_text})"
+    if op == "mean":
+        text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype){axis_text})"
+    insert = Edit(src.line_start(stmt.lineno), src.line_start(stmt.lineno), "".join(lines))
+    return [insert, replace(src, call, text)], reasons, state.chain
+
+
+def _scan(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+    identity = SCANS.get(call_name(src, call) or "")
+    if identity is None or len(call.args) != 1:
+        return None
+    if any(k.arg not in ("exclusive", "reverse") for k in call.keywords) or has_kw(call, "axis"):
+        return None
+    sel = selection(src, call.args[0])
+    if sel is None:
+        return None
+    tf = src.tf
+    extra = "".join(f", {k.arg}={src.segment(k.value)}" for k in call.keywords)
+    text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
+            f"{identity}){extra}), {sel.mask})")
+    return [replace(src, call, text)], [ASSUME_1D], sel.chain
+
+
+def _index(src: Source, sub: ast.Subscript) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+    sel = selection(src, sub.value)
+    if sel is None:
+        return None
+    tf, mask, data = src.tf, sel.mask, arg(src, sel.data)
+    front = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32))"
+    back = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32), reverse=True)"
+    reasons = [ASSUME_1D]
+    index = number_value(sub.slice)
+    if isinstance(index, int):
+        reasons.append("where the original raises (fewer selected entries than the index needs) the fix "
+                       "returns an entry instead")
+        if index == -1:
+            position = f"{tf}.reduce_max({tf}.where({mask}, {tf}.range({tf}.shape({mask})[0]), -1))"
+        else:
+            rank = f"{front} == {index + 1}" if index >= 0 else f"{back} == {-index}"
+            position = f"{tf}.argmax({tf}.cast({tf}.logical_and({mask}, {rank}), {tf}.int32))"
+        return [replace(src, sub, f"{tf}.gather({data}, {position})")], reasons, sel.chain
+    if isinstance(sub.slice, ast.Slice) and sub.slice.step is None:
+        bounds = [(sub.slice.lower, True), (sub.slice.upper, False)]
+        preds = []
+        for bound, lower in bounds:
+            if bound is None:
+                continue
+            value = number_value(bound)
+            if not isinstance(value, int):
+                return None
+            if lower:
+                preds.append(f"{front} > {value}" if value >= 0 else f"{back} <= {-value}")
+            else:
+                preds.append(f"{front} <= {value}" if value >= 0 else f"{back} > {-value}")
+        keep = mask
+        for pred in preds:
+            keep = f"{tf}.logical_and({keep}, {pred})"
+        return [replace(src, sub, f"{tf}.boolean_mask({data}, {keep})")], [ASSUME_1D], sel.chain
+    return None
+
+
+def _consumer(src: Source, node: ast.AST):
+    if isinstance(node, ast.Call):
+        return _reduction(src, node) or _scan(src, node)
+    if isinstance(node, ast.Subscript):
+        return _index(src, node)
+    return None
+
+
+def rewrite_masked(src: Source, node: ast.AST) -> Fix | None:
+    """Rewrite the consumer at ``node``, or, when ``node`` assigns a selection (or the index
+    tensor of one), every consumer of that name. Assignments left unused are deleted."""
+    if src.tf is None:
+        return None
+    consumers: list[ast.AST] = []
+    if isinstance(node, (ast.Call, ast.Subscript)) and _consumer(src, node) is not None:
+        consumers = [node]
+    else:
+        assign = node if isinstance(node, ast.Assign) else src.parents.get(node)
+        if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
+            return None
+        scope = src.scope_of(assign)
+        for load in src.loads_of(assign.targets[0].id, scope):
+            found = next((a for a in [load, *src.ancestors(load)] if _consumer(src, a) is not None), None)
+            if found is None:
+                return None
+            if found not in consumers:
+                consumers.append(found)
+    if not consumers:
+        return None
+    src.forget_fresh_names()  # probing the consumers above named temporaries it did not keep
+    edits: list[Edit] = []
+    reasons: list[str] = []
+    chain: list[ast.Assign] = []
+    for consumer in consumers:
+        result = _consumer(src, consumer)
+        assert result is not None
+        more, why, assigns = result
+        edits += more
+        reasons += why
+        chain += [a for a in assigns if a not in chain]
+    edits += _dead_assignments(src, consumers, chain)
+    return make_fix("Apply the mask with tf.where on the full tensor instead of selecting a data-dependent "
+                    "number of entries", edits, reasons)
+
+
+def _dead_assignments(src: Source, consumers: list[ast.AST], chain: list[ast.Assign]) -> list[Edit]:
+    """Delete the selection's assignments whose names are read only inside the rewritten code."""
+    replaced = [(src.start(c), src.end(c)) for c in consumers]
+    dead: list[ast.Assign] = []
+    for assign in chain:
+        target = assign.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        loads = src.loads_of(target.id, src.scope_of(assign))
+        inside = [any(s <= src.start(ld) and src.end(ld) <= e for s, e in replaced) or
+                  any(d.value is not None and _contains(d, ld) for d in dead) for ld in loads]
+        line = src.lines[assign.lineno - 1]
+        alone = line.strip() == src.segment(assign).strip() and assign.lineno == assign.end_lineno
+        if all(inside) and alone:
+            dead.append(assign)
+    return [replace_lines(a.lineno, a.lineno, "") for a in dead]
+
+
+def _contains(outer: ast.AST, inner: ast.AST) -> bool:
+    return any(n is inner for n in ast.walk(outer))
