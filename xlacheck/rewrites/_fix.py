@@ -18,8 +18,21 @@ def replace_lines(first: int, last: int, content: str) -> Edit:
     return Edit(Location(first, 0), Location(last + 1, 0), content)
 
 
+def _merge_touching(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+    """One edit for edits that touch (a deleted line followed by an insertion there): appliers
+    reject touching edits as ambiguous."""
+    merged: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if merged and merged[-1].end == edit.start:
+            last = merged.pop()
+            edit = Edit(last.start, edit.end, last.content + edit.content)
+        merged.append(edit)
+    return tuple(merged)
+
+
 def make_fix(message: str, edits: Sequence[Edit], unsafe: Sequence[str] = ()) -> Fix:
     """SAFE when no reason against equivalence was found; otherwise UNSAFE, saying why."""
+    edits = _merge_touching(edits)
     reasons = list(dict.fromkeys(unsafe))
     if reasons:
         return Fix(f"{message} (unsafe: {'; '.join(reasons)})", tuple(edits), Applicability.UNSAFE)

@@ -84,6 +84,20 @@ class Source:
             pass
         return found
 
+    def comments_within(self, node: ast.AST) -> list[str]:
+        """Comments inside the node's own text (lost when the node is replaced)."""
+        text = self.segment(node)
+        if "#" not in text:
+            return []
+        found: list[str] = []
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO("(" + text + "\n)").readline):
+                if tok.type == tokenize.COMMENT:
+                    found.append(tok.string)
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            pass
+        return found
+
     # -- structure -----------------------------------------------------------------------------
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         while node in self.parents:

@@ -229,13 +229,16 @@ def _rewrite_assignments(src: Source, node: ast.If, cond: str, reasons: list[str
         for name, (value, _) in branch.items():
             if (_reads(value) & assigned) - {name}:
                 return None
+    # The original evaluates the condition once, before either branch: name it, unless it is read
+    # once and before anything it depends on is assigned.
+    pred = src.fresh_name("pred")
     lines: list[str] = []
-    if len(names) > 1 or _reads(node.test) & assigned:
-        pred = src.fresh_name("pred")
-        lines.append(f"{pred} = {cond}")
-        cond = pred
     for name in names:
-        lines += _select_name(src, node, cond, name, true_branch.get(name), false_branch.get(name), reasons)
+        lines += _select_name(src, node, pred, name, true_branch.get(name), false_branch.get(name), reasons)
+    if sum(line.count(pred) for line in lines) == 1 and (len(lines) == 1 or not _reads(node.test) & assigned):
+        lines = [line.replace(pred, cond) for line in lines]
+    else:
+        lines.insert(0, f"{pred} = {cond}")
     return make_fix("Compute the branch values with tensor ops instead of a Python `if` on a tensor",
                     _block(src, node, node, lines), reasons)
 

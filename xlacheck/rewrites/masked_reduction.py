@@ -143,6 +143,16 @@ def selection(src: Source, node: ast.expr) -> Selection | None:
     return None
 
 
+@dataclass(frozen=True)
+class Rewritten:
+    """One consumer's replacement, the lines to put before its statement, and why it is unsafe."""
+
+    edit: Edit
+    prelude: tuple[str, ...]  # source lines (without indentation or newline)
+    reasons: tuple[str, ...]
+    chain: tuple[ast.Assign, ...]
+
+
 @dataclass
 class _Masked:
     """An expression over selections, rewritten onto the full tensors."""
@@ -216,7 +226,7 @@ def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
     return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
 
 
-def _reduction(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     op = REDUCTIONS.get(call_name(src, call) or "")
     axis = kw(call, "axis")
     if op is None or len(call.args) != 1 or any(k.arg != "axis" for k in call.keywords):
@@ -237,33 +247,30 @@ def _reduction(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tupl
     fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
     axis_text = f", axis={src.segment(axis)}" if axis is not None else ""
     if op != "mean" and not state.ragged:
-        return [replace(src, call, f"{tf}.reduce_{op}({tf}.where({state.mask}, {values}, {fill}))")], reasons, state.chain
+        text = f"{tf}.reduce_{op}({tf}.where({state.mask}, {values}, {fill}))"
+        return Rewritten(replace(src, call, text), (), tuple(reasons), state.chain)
     # The mask is used twice and the values' dtype is needed: name them on lines before the statement.
-    stmt = src.statement_of(call)
-    if stmt is None or isinstance(src.scope_of(call), ast.Lambda):
+    if isinstance(src.scope_of(call), ast.Lambda):
         return None
-    indent = src.indent_of(stmt)
     lines = []
     mask = state.mask
     if not isinstance(state.mask_node, ast.Name) or state.ragged:
         mask = src.fresh_name("mask")
-        lines.append(f"{indent}{mask} = {state.mask}\n")
+        lines.append(f"{mask} = {state.mask}")
     if state.ragged:  # the mask covers the leading axes of the data: give it the data's rank
-        lines.append(f"{indent}{mask} = {mask}[(...,) + ({tf}.newaxis,) * (len({state.data}.shape) - "
-                     f"len({mask}.shape))]\n")
+        lines.append(f"{mask} = {mask}[(...,) + ({tf}.newaxis,) * (len({state.data}.shape) - len({mask}.shape))]")
     if mask != state.mask:
         state = _Masked(mask_name=mask)
         values = _lift(src, call.args[0], state)
     masked = src.fresh_name("masked_values")
-    lines.append(f"{indent}{masked} = {tf}.where({mask}, {values}, 0)\n")
+    lines.append(f"{masked} = {tf}.where({mask}, {values}, 0)")
     text = f"{tf}.reduce_sum({masked}{axis_text})"
     if op == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype){axis_text})"
-    insert = Edit(src.line_start(stmt.lineno), src.line_start(stmt.lineno), "".join(lines))
-    return [insert, replace(src, call, text)], reasons, state.chain
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
 
 
-def _scan(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+def _scan(src: Source, call: ast.Call) -> Rewritten | None:
     identity = SCANS.get(call_name(src, call) or "")
     if identity is None or len(call.args) != 1:
         return None
@@ -276,10 +283,10 @@ def _scan(src: Source, call: ast.Call) -> tuple[list[Edit], list[str], tuple[ast
     extra = "".join(f", {k.arg}={src.segment(k.value)}" for k in call.keywords)
     text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
             f"{identity}){extra}), {sel.mask})")
-    return [replace(src, call, text)], [ASSUME_1D], sel.chain
+    return Rewritten(replace(src, call, text), (), (ASSUME_1D,), sel.chain)
 
 
-def _index(src: Source, sub: ast.Subscript) -> tuple[list[Edit], list[str], tuple[ast.Assign, ...]] | None:
+def _index(src: Source, sub: ast.Subscript) -> Rewritten | None:
     sel = selection(src, sub.value)
     if sel is None:
         return None
@@ -296,7 +303,7 @@ def _index(src: Source, sub: ast.Subscript) -> tuple[list[Edit], list[str], tupl
         else:
             rank = f"{front} == {index + 1}" if index >= 0 else f"{back} == {-index}"
             position = f"{tf}.argmax({tf}.cast({tf}.logical_and({mask}, {rank}), {tf}.int32))"
-        return [replace(src, sub, f"{tf}.gather({data}, {position})")], reasons, sel.chain
+        return Rewritten(replace(src, sub, f"{tf}.gather({data}, {position})"), (), tuple(reasons), sel.chain)
     if isinstance(sub.slice, ast.Slice) and sub.slice.step is None:
         bounds = [(sub.slice.lower, True), (sub.slice.upper, False)]
         preds = []
@@ -313,11 +320,11 @@ def _index(src: Source, sub: ast.Subscript) -> tuple[list[Edit], list[str], tupl
         keep = mask
         for pred in preds:
             keep = f"{tf}.logical_and({keep}, {pred})"
-        return [replace(src, sub, f"{tf}.boolean_mask({data}, {keep})")], [ASSUME_1D], sel.chain
+        return Rewritten(replace(src, sub, f"{tf}.boolean_mask({data}, {keep})"), (), (ASSUME_1D,), sel.chain)
     return None
 
 
-def _consumer(src: Source, node: ast.AST):
+def _consumer(src: Source, node: ast.AST) -> Rewritten | None:
     if isinstance(node, ast.Call):
         return _reduction(src, node) or _scan(src, node)
     if isinstance(node, ast.Subscript):
@@ -330,36 +337,61 @@ def rewrite_masked(src: Source, node: ast.AST) -> Fix | None:
     tensor of one), every consumer of that name. Assignments left unused are deleted."""
     if src.tf is None:
         return None
-    consumers: list[ast.AST] = []
-    if isinstance(node, (ast.Call, ast.Subscript)) and _consumer(src, node) is not None:
-        consumers = [node]
+    if isinstance(node, (ast.Call, ast.Subscript)):
+        result = _consumer(src, node)
+        if result is None:
+            return None
+        # A selection held in a name: rewrite all its consumers at once when possible, so that
+        # the assignment can go; otherwise just this one.
+        chain = result.chain
+        consumers = (_consumers_of(src, chain[0]) if chain else None) or [node]
     else:
         assign = node if isinstance(node, ast.Assign) else src.parents.get(node)
-        if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
+        consumers = _consumers_of(src, assign) if isinstance(assign, ast.Assign) else None
+        if not consumers:
             return None
-        scope = src.scope_of(assign)
-        for load in src.loads_of(assign.targets[0].id, scope):
-            found = next((a for a in [load, *src.ancestors(load)] if _consumer(src, a) is not None), None)
-            if found is None:
-                return None
-            if found not in consumers:
-                consumers.append(found)
-    if not consumers:
-        return None
     src.forget_fresh_names()  # probing the consumers above named temporaries it did not keep
     edits: list[Edit] = []
     reasons: list[str] = []
     chain: list[ast.Assign] = []
+    preludes: dict[int, list[str]] = {}  # statement line -> lines to insert before it
     for consumer in consumers:
         result = _consumer(src, consumer)
-        assert result is not None
-        more, why, assigns = result
-        edits += more
-        reasons += why
-        chain += [a for a in assigns if a not in chain]
+        stmt = src.statement_of(consumer)
+        if result is None or stmt is None:
+            return None
+        # Comments inside the replaced expression move to the lines above its statement.
+        before = [*src.comments_within(consumer), *result.prelude]
+        if before:
+            if not _starts_line(src, stmt):
+                return None
+            preludes.setdefault(stmt.lineno, []).extend(f"{src.indent_of(stmt)}{line}\n" for line in before)
+        edits.append(result.edit)
+        reasons += result.reasons
+        chain += [a for a in result.chain if a not in chain]
+    edits += [Edit(src.line_start(line), src.line_start(line), "".join(text)) for line, text in preludes.items()]
     edits += _dead_assignments(src, consumers, chain)
     return make_fix("Apply the mask with tf.where on the full tensor instead of selecting a data-dependent "
                     "number of entries", edits, reasons)
+
+
+def _starts_line(src: Source, stmt: ast.stmt) -> bool:
+    """Text can be inserted before the statement (it does not follow a `;` or a colon)."""
+    return src.lines[stmt.lineno - 1][: stmt.col_offset].strip() == "" and stmt.col_offset > 0
+
+
+def _consumers_of(src: Source, assign: ast.Assign) -> list[ast.AST] | None:
+    """Every consumer of the name ``assign`` binds, if each read of it is in a rewritable one."""
+    if not (len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
+        return None
+    consumers: list[ast.AST] = []
+    for load in src.loads_of(assign.targets[0].id, src.scope_of(assign)):
+        found = next((a for a in [load, *src.ancestors(load)] if _consumer(src, a) is not None), None)
+        if found is None:
+            return None
+        if found not in consumers:
+            consumers.append(found)
+    return consumers
 
 
 def _dead_assignments(src: Source, consumers: list[ast.AST], chain: list[ast.Assign]) -> list[Edit]:

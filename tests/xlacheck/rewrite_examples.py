@@ -1,0 +1,452 @@
+"""Realistic snippets for the rewrite tests: each flags one line (the ``# flag`` comment) and
+states the fix it expects. Shared by test_rewrites.py (text, safety, idempotence; no TensorFlow)
+and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inputs).
+
+``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
+"pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "mask" (0/1 ints), "bool", or a Python
+value passed as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    source: str
+    applicability: str  # "safe" | "unsafe" | "display-only"
+    contains: tuple[str, ...] = ()  # substrings of the fixed text
+    inputs: tuple = ()
+    grad: bool = False  # compare gradients of the (scalar) output w.r.t. float inputs
+    rtol: float = 1e-5
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+EXAMPLES = (
+    Example(
+        "indicator_halve",
+        '''import tensorflow as tf
+
+
+def damp(t):
+    """Halve activations whose total grows too large."""
+    if tf.reduce_sum(t) > 10:  # flag
+        t = t / 2.0
+    return t
+''',
+        "safe",
+        ("t = t / (1.0 + tf.cast(tf.reduce_sum(t) > 10, t.dtype))",),
+        inputs=(((4, 3), "float"),),
+        grad=True,
+    ),
+    Example(
+        "indicator_augmented_scale",
+        '''import tensorflow as tf
+
+
+def boost_rare(logits, counts):
+    n = tf.reduce_min(counts)
+    if n < 2.0:  # flag
+        logits *= 4.0
+    return logits
+''',
+        "safe",
+        ("logits = logits * (1.0 + 3.0 * tf.cast(n < 2.0, logits.dtype))",),
+        inputs=(((2, 5), "float_nan"), ((5,), "pos")),
+        grad=True,
+    ),
+    Example(
+        "if_else_several_names",
+        '''import tensorflow as tf
+
+
+def adjust(x, y):
+    s = tf.reduce_mean(x)
+    if s > 0.0:  # flag
+        # shrink the positive side
+        x = x * 0.5 - 1.0
+        y -= 1.0
+    else:
+        y = y + 2.0
+    return x, y
+''',
+        "safe",
+        ("pred = s > 0.0", "x = tf.where(pred, x * 0.5 - 1.0, x)", "y = tf.where(pred, y - 1.0, y + 2.0)",
+         "# shrink the positive side"),
+        inputs=(((3,), "float"), ((3,), "float")),
+    ),
+    Example(
+        "closure_accumulator",
+        '''import tensorflow as tf
+
+
+def positive_energy(x):
+    energy = tf.constant(0.0)
+
+    def add(row):
+        nonlocal energy
+        e = tf.reduce_sum(tf.square(row))
+        if tf.reduce_mean(row) > 0:  # flag
+            energy = energy + e
+    for row in tf.unstack(x):
+        add(row)
+    return energy
+''',
+        "safe",
+        ("energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)",),
+        inputs=(((3, 4), "float"),),
+        grad=True,
+    ),
+    Example(
+        "return_branches_cond",
+        '''import tensorflow as tf
+
+
+def robust_loss(err):
+    scale = tf.reduce_mean(tf.abs(err))
+    if scale > 1.0:  # flag
+        return tf.reduce_mean(tf.math.log1p(tf.abs(err)))
+    return tf.reduce_mean(tf.square(err))
+''',
+        "safe",
+        ("return tf.cond(scale > 1.0, lambda: tf.reduce_mean(tf.math.log1p(tf.abs(err))), "
+         "lambda: tf.reduce_mean(tf.square(err)))",),
+        inputs=(((6,), "float"),),
+        grad=True,
+    ),
+    Example(
+        "ternary_membership",
+        '''import tensorflow as tf
+
+SPECIAL_IDS = (0, 1, 2)
+
+
+def token_weight(token_id):
+    return 0.0 if token_id in SPECIAL_IDS else 1.0  # flag
+
+
+def mean_content_loss(token_ids, token_losses):
+    weights = tf.stack([token_weight(t) for t in tf.unstack(token_ids)])
+    return tf.reduce_sum(token_losses * weights) / tf.reduce_sum(weights)
+''',
+        "unsafe",  # token_id comes from tf.unstack: not provably a scalar
+        ("tf.where(tf.reduce_any(tf.equal(token_id, SPECIAL_IDS)), 0.0, 1.0)",),
+        inputs=(((6,), "label"), ((6,), "pos")),
+        extra={"entry": "mean_content_loss"},
+    ),
+    Example(
+        "membership_in_condition",
+        '''import tensorflow as tf
+
+PAD_IDS = (0, 3)
+
+
+def count_content(ids):
+    total = tf.constant(0.0)
+    for t in tf.unstack(ids):
+        if t not in PAD_IDS:  # flag
+            total = total + 1.0
+    return total
+''',
+        "unsafe",
+        ("total = tf.where(tf.logical_not(tf.reduce_any(tf.equal(t, PAD_IDS))), total + 1.0, total)",),
+        inputs=(((5,), "label"),),
+    ),
+    Example(
+        "min_warmup",
+        '''import tensorflow as tf
+
+
+def warmup_lr(step, base_lr=0.1, warmup=100.0):
+    return min(base_lr * (step + 1.0) / warmup, base_lr)  # flag
+''',
+        "unsafe",
+        ("tf.minimum(base_lr * (step + 1.0) / warmup, base_lr)",),
+        inputs=(((), "step"),),
+    ),
+    Example(
+        "max_of_list",
+        '''import tensorflow as tf
+
+
+def worst_member(preds, target):
+    losses = [tf.reduce_mean(tf.square(p - target)) for p in tf.unstack(preds)]
+    return max(losses)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_max(losses)",),
+        inputs=(((3, 2), "float"), ((2,), "float")),
+        grad=True,
+    ),
+    Example(
+        "sorted_best_two",
+        '''import tensorflow as tf
+
+
+def best_two(preds, target):
+    losses = [tf.reduce_mean(tf.abs(p - target)) for p in tf.unstack(preds)]
+    best = sorted(losses)[:2]  # flag
+    return (best[0] + best[1]) / 2.0
+''',
+        "unsafe",
+        ("best = tf.sort(losses)[:2]",),
+        inputs=(((4, 2), "float"), ((2,), "float")),
+    ),
+    Example(
+        "any_generator",
+        '''import tensorflow as tf
+
+
+def any_row_exploded(x):
+    return any(tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x))  # flag
+''',
+        "unsafe",
+        ("tf.reduce_any(tf.cast([tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x)], tf.bool))",),
+        inputs=(((3, 2), "float"),),
+    ),
+    Example(
+        "masked_loss_sparse_ce",
+        '''import tensorflow as tf
+
+
+def token_loss(labels, logits):
+    """Cross-entropy over the labelled tokens only (-1 = ignore)."""
+    loss = tf.reduce_mean(  # flag
+        tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=labels[labels >= 0],
+            logits=logits[labels >= 0],  # keep the vocabulary axis
+        )
+    )
+    return loss
+''',
+        "unsafe",
+        ("mask = labels >= 0", "labels=tf.where(mask, labels, 0)", "# keep the vocabulary axis",
+         "tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(mask, masked_values.dtype))"),
+        inputs=(((2, 3), "label"), ((2, 3, 4), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_sum_with_nan_padding",
+        '''import tensorflow as tf
+
+
+def valid_total(values, valid):
+    kept = tf.boolean_mask(values, valid)
+    return tf.reduce_sum(kept)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.where(valid, values, 0))",),
+        inputs=(((6,), "float_nan"), ((6,), "bool")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_max",
+        '''import tensorflow as tf
+
+
+def peak_positive(x):
+    return tf.reduce_max(x[x > 0.0])  # flag
+''',
+        "safe",
+        ('tf.reduce_max(tf.where(x > 0.0, x, float("-inf")))',),
+        inputs=(((7,), "float"),),
+    ),
+    Example(
+        "masked_cumsum",
+        '''import tensorflow as tf
+
+
+def running_reward(rewards, done):
+    alive = rewards[done < 1]
+    return tf.cumsum(alive, reverse=True)  # flag
+''',
+        "unsafe",
+        ("tf.boolean_mask(tf.cumsum(tf.where(done < 1, rewards, 0), reverse=True), done < 1)",),
+        inputs=(((6,), "float"), ((6,), "mask")),
+        rtol=1e-4,
+    ),
+    Example(
+        "where_gather_last",
+        '''import tensorflow as tf
+
+
+def last_valid_state(states, mask):
+    positions = tf.where(mask > 0)[:, 0]
+    valid = tf.gather(states, positions)
+    return valid[-1]  # flag
+''',
+        "unsafe",
+        ("tf.gather(states, tf.reduce_max(tf.where(mask > 0, tf.range(tf.shape(mask > 0)[0]), -1)))",),
+        inputs=(((5, 2), "float"), ((5,), "mask")),
+        extra={"needs_one_valid": 1},
+    ),
+    Example(
+        "masked_index_and_tail",
+        '''import tensorflow as tf
+
+
+def second_and_tail(x, weights):
+    picked = x[weights > 0.5]
+    return picked[1], picked[-2:]  # flag
+''',
+        "unsafe",
+        ("tf.boolean_mask(x, tf.logical_and(weights > 0.5, tf.cumsum(tf.cast(weights > 0.5, tf.int32), "
+         "reverse=True) <= 2))",),
+        inputs=(((6,), "float"), ((6,), "pos")),
+        extra={"needs_one_valid": 2},
+    ),
+    Example(
+        "ragged_mean_pool",
+        '''import tensorflow as tf
+
+
+def mean_pool(hidden, attention_mask):
+    tokens = tf.ragged.boolean_mask(hidden, tf.cast(attention_mask, tf.bool))
+    return tf.reduce_mean(tokens, axis=1)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_sum(masked_values, axis=1) / tf.reduce_sum(tf.cast(mask, masked_values.dtype), axis=1)",),
+        inputs=(((2, 4, 3), "float"), ((2, 4), "mask")),
+        rtol=1e-4,
+    ),
+    Example(
+        "prefix_sum_in_loop",
+        '''import tensorflow as tf
+
+
+def triangular_energy(x):
+    total = tf.constant(0.0)
+    for i in tf.range(tf.shape(x)[0]):
+        head = tf.range(i + 1)  # flag
+        total += tf.reduce_sum(tf.abs(tf.gather(x, head)))
+    return total
+''',
+        "unsafe",
+        ("total += tf.reduce_sum(tf.where(tf.range(tf.shape(x)[0]) < (i + 1), tf.abs(x), 0))",),
+        inputs=(((5,), "float"),),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "bincount_class_weights",
+        '''import tensorflow as tf
+
+NUM_CLASSES = 4
+
+
+def class_frequencies(labels):
+    counts = tf.math.bincount(labels, minlength=NUM_CLASSES, maxlength=NUM_CLASSES)  # flag
+    return tf.cast(counts, tf.float32) / tf.cast(tf.size(labels), tf.float32)
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(labels, [-1]), NUM_CLASSES, dtype=tf.int32), axis=0)",),
+        inputs=(((7,), "id"),),
+    ),
+    Example(
+        "unrolled_list_collect",
+        '''import tensorflow as tf
+
+
+def cumulative_states(x, decay):
+    state = tf.zeros_like(x[:, 0])
+    states = []
+    for t in tf.range(tf.shape(x)[1]):
+        state = decay * state + x[:, t]
+        states.append(state)  # flag
+    return tf.stack(states, axis=1)
+''',
+        "unsafe",
+        ("for t in range(x.shape[1]):",),
+        inputs=(((2, 4), "float"), ((), 0.9)),
+    ),
+    Example(
+        "grow_by_concat",
+        '''import tensorflow as tf
+
+
+def extend(seq, w):
+    for _ in tf.range(3):
+        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)
+        seq = tf.concat([seq, nxt], axis=1)  # flag
+    return seq
+''',
+        "unsafe",
+        ("for _ in range(3):",),
+        inputs=(((2, 1), "float"), ((), "float")),
+    ),
+    Example(
+        "one_branch_defined",
+        '''import tensorflow as tf
+
+
+def clip_scale(grad, max_norm):
+    norm = tf.norm(grad)
+    if norm > max_norm:  # flag
+        scale = max_norm / norm
+    return grad * scale
+''',
+        "unsafe",
+        ('scale = tf.where(norm > max_norm, max_norm / norm, float("nan"))',),
+        inputs=(((3,), "float"), ((), 0.5)),
+    ),
+    Example(
+        "branch_dtype_cast",
+        '''import tensorflow as tf
+
+
+def soft_targets(labels, smoothing):
+    if smoothing > 0.0:  # flag
+        targets = tf.one_hot(labels, 3) * (1.0 - smoothing) + smoothing / 3
+    else:
+        targets = labels
+    return targets
+''',
+        "unsafe",
+        ("targets = tf.where(smoothing > 0.0, targets, tf.cast(labels, targets.dtype))",),
+        inputs=(((4,), "id"), ((), "smoothing")),
+    ),
+    Example(
+        "assert_labels",
+        '''import tensorflow as tf
+
+
+def checked_loss(labels, logits):
+    assert tf.reduce_all(labels >= 0), "negative label"  # flag
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+''',
+        "unsafe",
+        ('tf.debugging.Assert(tf.reduce_all(labels >= 0), ["negative label"])',),
+        inputs=(((3,), "id"), ((3, 4), "float")),
+    ),
+    Example(
+        "unique_explained",
+        '''import tensorflow as tf
+
+
+def distinct_count(ids):
+    values, _ = tf.unique(ids)  # flag
+    return tf.size(values)
+''',
+        "display-only",
+    ),
+    Example(
+        "tensor_while_explained",
+        '''import tensorflow as tf
+
+
+def decode(start, steps):
+    out = []
+    i = tf.constant(0)
+    while i < steps:
+        out.append(start + i)  # flag
+        i += 1
+    return tf.stack(out)
+''',
+        "display-only",
+    ),
+)
