@@ -399,16 +399,16 @@ def clip_scale(grad, max_norm):
         '''import tensorflow as tf
 
 
-def soft_targets(labels, smoothing):
+def soft_targets(one_hot_labels, smoothing):
     if smoothing > 0.0:  # flag
-        targets = tf.one_hot(labels, 3) * (1.0 - smoothing) + smoothing / 3
+        targets = tf.cast(one_hot_labels, tf.float32) * (1.0 - smoothing) + smoothing / 3
     else:
-        targets = labels
+        targets = one_hot_labels
     return targets
 ''',
-        "unsafe",
-        ("targets = tf.where(smoothing > 0.0, targets, tf.cast(labels, targets.dtype))",),
-        inputs=(((4,), "id"), ((), "smoothing")),
+        "unsafe",  # the else value comes back as float32, not int32
+        ("targets = tf.where(smoothing > 0.0, targets, tf.cast(one_hot_labels, targets.dtype))",),
+        inputs=(((4, 3), "mask"), ((), "smoothing")),
     ),
     Example(
         "assert_labels",

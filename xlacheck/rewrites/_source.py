@@ -72,6 +72,13 @@ class Source:
         line = self.lines[node.lineno - 1]
         return line[: len(line) - len(line.lstrip())]
 
+    def alone_on_lines(self, first: ast.stmt, last: ast.stmt) -> bool:
+        """The statements first..last own their lines (nothing but a comment shares them), so
+        whole lines can be replaced."""
+        head = self.lines[first.lineno - 1]
+        tail = self.lines[last.end_lineno - 1][last.end_col_offset :] if last.end_lineno else ""  # type: ignore[index]
+        return head[: first.col_offset].strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
+
     def comments_in(self, first_line: int, last_line: int) -> list[str]:
         """Comments written on lines first..last (kept when a fix replaces those lines)."""
         chunk = "".join(self.lines[first_line - 1 : last_line])

@@ -127,13 +127,6 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
 
 
 # -- if statements --------------------------------------------------------------------------------
-def _whole_lines(src: Source, first: ast.stmt, last: ast.stmt) -> bool:
-    """The statements occupy their lines alone (so whole lines can be replaced)."""
-    head = src.lines[first.lineno - 1]
-    tail = src.lines[last.end_lineno - 1][last.end_col_offset:] if last.end_lineno else ""  # type: ignore[index]
-    return head[: first.col_offset].strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
-
-
 def _block(src: Source, first: ast.stmt, last: ast.stmt, lines: list[str]) -> list:
     indent = src.indent_of(first)
     comments = [f"{indent}{c}\n" for c in src.comments_in(first.lineno, last.end_lineno or first.lineno)]
@@ -176,7 +169,7 @@ def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -
             text = f'{src.tf}.where({cond}, {arg(src, true)}, float("nan"))'
         else:
             return None
-    if not _whole_lines(src, node, last):
+    if not src.alone_on_lines(node, last):
         return None
     return make_fix("Return one tensor chosen with a tensor op instead of returning from a Python `if`",
                     _block(src, node, last, [f"return {text}"]), reasons)
@@ -217,7 +210,7 @@ def _reads(node: ast.AST) -> set[str]:
 def _rewrite_assignments(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
     true_branch = _branch_assignments(src, node.body)
     false_branch = _branch_assignments(src, node.orelse)
-    if true_branch is None or false_branch is None or not _whole_lines(src, node, node):
+    if true_branch is None or false_branch is None or not src.alone_on_lines(node, node):
         return None
     names = list(dict.fromkeys([*true_branch, *false_branch]))
     if not names:

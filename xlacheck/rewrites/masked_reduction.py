@@ -405,11 +405,12 @@ def _dead_assignments(src: Source, consumers: list[ast.AST], chain: list[ast.Ass
         loads = src.loads_of(target.id, src.scope_of(assign))
         inside = [any(s <= src.start(ld) and src.end(ld) <= e for s, e in replaced) or
                   any(d.value is not None and _contains(d, ld) for d in dead) for ld in loads]
-        line = src.lines[assign.lineno - 1]
-        alone = line.strip() == src.segment(assign).strip() and assign.lineno == assign.end_lineno
-        if all(inside) and alone:
+        if all(inside) and src.alone_on_lines(assign, assign):
             dead.append(assign)
-    return [replace_lines(a.lineno, a.lineno, "") for a in dead]
+    # A comment on a deleted line stays, on a line of its own.
+    return [replace_lines(a.lineno, a.end_lineno or a.lineno,
+                          "".join(f"{src.indent_of(a)}{c}\n" for c in src.comments_in(a.lineno, a.end_lineno or a.lineno)))
+            for a in dead]
 
 
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
