@@ -450,3 +450,47 @@ def decode(start, steps):
         "display-only",
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "keras_loss_object_on_selection",
+        '''import tensorflow as tf
+
+
+class TokenTagger:
+    def __init__(self):
+        self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def loss(self, labels, logits):
+        keep = labels >= 0
+        return self.loss_fn(labels[keep], logits[keep])  # flag
+
+
+def tagging_loss(labels, logits):
+    return TokenTagger().loss(labels, logits)
+''',
+        "unsafe",
+        ("masked_values = tf.where(keep, self.loss_fn.call(tf.where(keep, labels, 0), logits), 0)",
+         "return tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(keep, masked_values.dtype))"),
+        inputs=(((2, 3), "label"), ((2, 3, 4), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_mse_named_intermediate",
+        '''import tensorflow as tf
+
+
+def masked_mse(y_true, y_pred):
+    """Regression loss over the observed targets (NaN = missing)."""
+    observed = tf.math.is_finite(y_true)
+    diff = tf.boolean_mask(y_pred, observed) - tf.boolean_mask(y_true, observed)
+    return tf.reduce_mean(tf.square(diff))  # flag
+''',
+        "unsafe",
+        ("tf.where(observed, tf.square(y_pred - tf.where(observed, y_true, 0)), 0)",),
+        inputs=(((3, 2), "float_nan"), ((3, 2), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+)

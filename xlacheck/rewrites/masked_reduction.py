@@ -50,15 +50,16 @@ BOOL_FUNCS = frozenset(
 ) | {"tf.sequence_mask"}
 REDUCTIONS = {f"tf.{p}reduce_{op}": op for p in ("", "math.") for op in ("sum", "mean", "max", "min")}
 SCANS = {"tf.cumsum": "0", "tf.math.cumsum": "0", "tf.math.cumprod": "1", "tf.cumprod": "1"}
-# Per-example losses: (labels parameter position, labels keyword); the result has the labels' shape.
+# Per-example losses whose labels have the mask's shape (sparse labels): (labels position, keyword).
+# Losses that reduce the last axis of same-shape inputs (MSE, binary cross-entropy) are not
+# per-position over a selection (x[m] is 1-D: they would average the selected entries), so they
+# are not listed.
 PER_EXAMPLE_LOSSES = {
     "tf.nn.sparse_softmax_cross_entropy_with_logits": (0, "labels"),
     "tf.keras.losses.sparse_categorical_crossentropy": (0, "y_true"),
-    "tf.nn.sigmoid_cross_entropy_with_logits": (0, "labels"),
-    "tf.keras.losses.binary_crossentropy": (0, "y_true"),
-    "tf.keras.losses.categorical_crossentropy": (0, "y_true"),
-    "tf.nn.softmax_cross_entropy_with_logits": (0, "labels"),
 }
+# Keras loss classes with the same property; their `call` gives the per-example values.
+KERAS_LOSS_CLASSES = frozenset({"SparseCategoricalCrossentropy"})
 ASSUME_RANK = "assumes the mask has the shape of the per-position values (a lower-rank mask would broadcast " \
               "against the wrong axes)"
 ASSUME_1D = "assumes a 1-D mask"
@@ -166,12 +167,26 @@ class _Masked:
     smooth: bool = True
     leaves_like_mask: bool = True
     ok: bool = True
+    sanitize: bool = False
+
+
+def _mask_operands(src: Source, mask: ast.expr | None) -> set[str]:
+    """Source texts of the names in a mask expression (through the mask's own assignment):
+    a tensor among them has the mask's shape (the mask is computed elementwise from it)."""
+    if mask is None:
+        return set()
+    if isinstance(mask, ast.Name):
+        bound = src.local_binding(mask.id, mask)
+        mask = bound if bound is not None else mask
+    return {src.segment(n) for n in ast.walk(mask) if isinstance(n, (ast.Name, ast.Attribute))}
 
 
 def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> str:
     """The text of ``node`` with every selection replaced by its full tensor. ``role`` is
     "labels" for the labels of a per-example loss (replaced by 0 where the mask is false) and
-    "logits" for its predictions (whose rank may exceed the mask's: the loss reduces it)."""
+    "logits" for its predictions (whose rank may exceed the mask's: the loss reduces it).
+    With ``state.sanitize``, a value the mask is computed from is replaced by 0 where the
+    mask is false too, so that NaN/inf there cannot reach the gradient (0 * inf = NaN)."""
     sel = selection(src, node)
     if sel is not None:
         if state.mask is None:
@@ -182,11 +197,19 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         data = arg(src, sel.data)
         state.data = state.data or data
         state.ragged |= sel.ragged
-        in_mask = sel.mask_node is not None and src.segment(sel.data) in {
-            src.segment(n) for n in ast.walk(sel.mask_node) if isinstance(n, (ast.Name, ast.Attribute))}
+        in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
         if role != "logits" and not in_mask:
             state.leaves_like_mask = False
-        return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)" if role == "labels" else data
+        if role == "labels" or (state.sanitize and in_mask and role == "value"):
+            return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)"
+        return data
+    if isinstance(node, ast.Name):  # an intermediate value: inline its expression
+        bound = src.local_binding(node.id, node)
+        if bound is None:
+            state.ok = False
+            return node.id
+        state.chain += (src.parents[bound],)  # type: ignore[operator]
+        return _lift(src, bound, state, role)
     if is_number(node):
         return src.segment(node)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
@@ -231,7 +254,10 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     axis = kw(call, "axis")
     if op is None or len(call.args) != 1 or any(k.arg != "axis" for k in call.keywords):
         return None
-    state = _Masked()
+    # The mask selects the values themselves when the argument is a selection; otherwise values
+    # the mask is computed from are also zeroed where it is false, before any op touches them.
+    sanitize = selection(src, call.args[0]) is None
+    state = _Masked(sanitize=sanitize)
     values = _lift(src, call.args[0], state)
     if not state.ok or state.mask is None or state.ragged != (axis is not None):
         return None  # a ragged selection is reduced along its ragged axis; a flat one over everything
@@ -260,7 +286,7 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     if state.ragged:  # the mask covers the leading axes of the data: give it the data's rank
         lines.append(f"{mask} = {mask}[(...,) + ({tf}.newaxis,) * (len({state.data}.shape) - len({mask}.shape))]")
     if mask != state.mask:
-        state = _Masked(mask_name=mask)
+        state = _Masked(mask_name=mask, sanitize=sanitize)
         values = _lift(src, call.args[0], state)
     masked = src.fresh_name("masked_values")
     lines.append(f"{masked} = {tf}.where({mask}, {values}, 0)")
@@ -268,6 +294,57 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     if op == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype){axis_text})"
     return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
+
+
+def _keras_loss_reduction(src: Source, func: ast.expr) -> str | None:
+    """"mean" or "sum" when ``func`` names a Keras loss object built in this file from one of
+    KERAS_LOSS_CLASSES (``self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(...)``)."""
+    target = src.segment(func)
+    for node in ast.walk(src.tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        if src.segment(node.targets[0]) != target:
+            continue
+        name = call_name(src, node.value) or ""
+        if not name.startswith("tf.keras.losses.") or name.rsplit(".", 1)[1] not in KERAS_LOSS_CLASSES:
+            return None
+        reduction = kw(node.value, "reduction")
+        text = "" if reduction is None else src.segment(reduction).lower()
+        if text == "" or "sum_over_batch_size" in text or text.endswith(("auto", "auto'", 'auto"')):
+            return "mean"
+        if text.endswith(("sum", "sum'", 'sum"')):
+            return "sum"
+        return None
+    return None
+
+
+def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
+    """``loss_fn(y_true[m], y_pred[m])`` -> masked mean (or sum) of ``loss_fn.call(...)``, the
+    per-example losses Keras reduces in ``__call__`` (no sample weight: it would rescale)."""
+    if len(call.args) != 2 or call.keywords or isinstance(src.scope_of(call), ast.Lambda):
+        return None
+    reduction = _keras_loss_reduction(src, call.func)
+    if reduction is None:
+        return None
+    state = _Masked()
+    _lift(src, call.args[0], state, "labels")
+    if not state.ok or state.mask is None or state.ragged:
+        return None
+    mask, lines = state.mask, []
+    if not isinstance(state.mask_node, ast.Name):
+        mask = src.fresh_name("mask")
+        lines.append(f"{mask} = {state.mask}")
+    state = _Masked(mask_name=mask)
+    y_true = _lift(src, call.args[0], state, "labels")
+    y_pred = _lift(src, call.args[1], state, "logits")
+    if not state.ok:
+        return None
+    tf, masked = src.tf, src.fresh_name("masked_values")
+    lines.append(f"{masked} = {tf}.where({mask}, {src.segment(call.func)}.call({y_true}, {y_pred}), 0)")
+    text = f"{tf}.reduce_sum({masked})"
+    if reduction == "mean":
+        text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype))"
+    return Rewritten(replace(src, call, text), tuple(lines), (UNSMOOTH,), state.chain)
 
 
 def _scan(src: Source, call: ast.Call) -> Rewritten | None:
@@ -326,7 +403,7 @@ def _index(src: Source, sub: ast.Subscript) -> Rewritten | None:
 
 def _consumer(src: Source, node: ast.AST) -> Rewritten | None:
     if isinstance(node, ast.Call):
-        return _reduction(src, node) or _scan(src, node)
+        return _reduction(src, node) or _scan(src, node) or _keras_loss(src, node)
     if isinstance(node, ast.Subscript):
         return _index(src, node)
     return None
