@@ -494,3 +494,27 @@ def masked_mse(y_true, y_pred):
         rtol=1e-4,
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "data_dependent_depth_explained",
+        '''import tensorflow as tf
+
+
+def inferred_targets(labels):
+    depth = tf.reduce_max(labels) + 1
+    return tf.one_hot(labels, depth)  # flag
+''',
+        "display-only",
+    ),
+    Example(
+        "segment_sum_explained",
+        '''import tensorflow as tf
+
+
+def pool(features, graph_ids):
+    return tf.math.segment_sum(features, graph_ids)  # flag
+''',
+        "display-only",
+    ),
+)

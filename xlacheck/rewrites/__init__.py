@@ -31,6 +31,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
     from xlacheck.rewrites.loops import rewrite_loop
     from xlacheck.rewrites.masked_reduction import rewrite_masked
+    from xlacheck.rewrites.static_shapes import rewrite_shape_argument
 
     # Node kinds each rewriter can start from; tried in this order for each candidate node.
     return (
@@ -41,6 +42,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call,), rewrite_builtin_call),
         ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
         ((ast.Call,), rewrite_counting),
+        ((ast.Call,), rewrite_shape_argument),
         ((ast.Expr, ast.Assign, ast.Call), rewrite_loop),
     )
 
