@@ -50,6 +50,9 @@ def test_fix_text_and_safety(example):
         return
     if fix.applicability is Applicability.UNSAFE:
         assert "(unsafe: " in fix.message
+    edits = sorted(fix.edits, key=lambda e: (e.start, e.end))
+    for before, after in zip(edits, edits[1:]):  # appliers reject touching or overlapping edits
+        assert before.end < after.start
     fixed = apply_edits(example.source, fix.edits)
     for piece in example.contains:
         assert piece in fixed, fixed
@@ -167,3 +170,19 @@ def test_attach_fixes_is_fast_when_nothing_is_fixable():
     out = attach_fixes(source, tree, diagnostics)
     assert time.perf_counter() - start < 0.5
     assert all(d.fix is None for d in out)
+
+
+def test_a_diagnostic_on_the_selection_itself_rewrites_its_consumers():
+    """Rules may point at the producer (`x[m]`, `tf.ragged.boolean_mask(...)`), not the reduction."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def pool(hidden, mask):
+            rows = tf.ragged.boolean_mask(hidden, mask > 0)
+            return tf.reduce_sum(rows, axis=1)
+        """)
+    tree = ast.parse(source)
+    producer = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.ragged.boolean_mask")
+    fix = fix_of(source, diagnostic_at(producer))
+    assert fix is not None and fix.edits, fix
+    fixed = apply_edits(source, fix.edits)
+    assert "tf.reduce_sum(masked_values, axis=1)" in fixed and "ragged" not in fixed

@@ -73,6 +73,8 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
 
 
 def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnostic) -> Fix | None:
+    """The first rewrite that edits code; an explanation only when no candidate has one."""
+    advice = None
     for node in _candidates(src, index, diagnostic):
         for kinds, rewriter in registry:
             if isinstance(node, kinds):
@@ -80,11 +82,14 @@ def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnosti
                 fix = rewriter(src, node)
                 if fix is None:
                     continue
-                if fix.edits and not parses(src, fix):
+                if not fix.edits:
+                    advice = advice or fix
+                    continue
+                if not parses(src, fix):
                     log.warning("dropped a %s fix that would not parse", diagnostic.code)
                     continue
                 return fix
-    return None
+    return advice
 
 
 def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[ast.AST]:
