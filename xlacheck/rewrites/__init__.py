@@ -43,12 +43,13 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
         ((ast.Call,), rewrite_counting),
         ((ast.Call,), rewrite_shape_argument),
-        ((ast.Expr, ast.Assign, ast.Call), rewrite_loop),
+        ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
     )
 
 
 # Node kinds some rewriter starts from: a diagnostic with none of them nearby needs no libcst.
-CANDIDATE_KINDS = (ast.If, ast.IfExp, ast.Assert, ast.Compare, ast.Call, ast.Subscript, ast.Assign, ast.Expr)
+CANDIDATE_KINDS = (ast.If, ast.IfExp, ast.Assert, ast.Compare, ast.Call, ast.Subscript, ast.Assign, ast.Expr,
+                   ast.For, ast.While)
 
 
 def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -104,10 +105,24 @@ def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> I
             chain.append(parent)
             if isinstance(parent, ast.stmt):
                 break
-    for candidate in [*chain, *(n for n in ast.walk(node) if n is not node)]:
+    for candidate in [*chain, *_inside(node)]:
         if id(candidate) not in seen and isinstance(candidate, CANDIDATE_KINDS):
             seen.add(id(candidate))
             yield candidate
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _inside(node: ast.AST) -> Iterator[ast.AST]:
+    """Nodes within ``node``; for a compound statement only its header (a finding about a loop
+    or a function is not about every statement in its body)."""
+    for field, value in ast.iter_fields(node):
+        if field in _BLOCKS or field == "decorator_list":
+            continue
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ast.AST):
+                yield from ast.walk(child)
 
 
 class _PositionIndex:

@@ -64,10 +64,16 @@ def _grows(node: ast.AST) -> bool:
 def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None:
         return None
-    stmt = src.statement_of(node)
-    if stmt is None or not _grows(stmt):
-        return None
-    for loop in src.ancestors(stmt):
+    if isinstance(node, (ast.For, ast.While)):  # the finding is about the loop itself
+        if not any(isinstance(s, ast.stmt) and _grows(s) for s in ast.walk(node)):
+            return None
+        loops: list[ast.AST] = [node]
+    else:
+        found = src.statement_of(node)
+        if found is None or not _grows(found):
+            return None
+        loops = list(src.ancestors(found))
+    for loop in loops:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
         if isinstance(loop, ast.While):
