@@ -186,3 +186,11 @@ def test_a_diagnostic_on_the_selection_itself_rewrites_its_consumers():
     assert fix is not None and fix.edits, fix
     fixed = apply_edits(source, fix.edits)
     assert "tf.reduce_sum(masked_values, axis=1)" in fixed and "ragged" not in fixed
+
+
+def test_a_diagnostic_inside_a_branch_rewrites_the_if():
+    source = examples.EXAMPLES[3].source  # closure_accumulator
+    tree = ast.parse(source)
+    inner = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).body[0]
+    fix = fix_of(source, diagnostic_at(inner))
+    assert "energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)" in apply_edits(source, fix.edits)

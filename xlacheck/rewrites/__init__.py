@@ -94,7 +94,8 @@ def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnosti
 
 
 def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[ast.AST]:
-    """The node at the diagnostic, its ancestors up to the statement, then the nodes inside it."""
+    """The node at the diagnostic, its ancestors up to the statement, the nodes inside it, then
+    the `if` whose branch holds that statement."""
     node = index.at(diagnostic.start, diagnostic.end)
     if node is None:
         return
@@ -105,7 +106,11 @@ def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> I
             chain.append(parent)
             if isinstance(parent, ast.stmt):
                 break
-    for candidate in [*chain, *_inside(node)]:
+    # A finding on a statement inside a tensor `if` (a side effect in a branch) is about that `if`.
+    stmt = chain[-1]
+    branch_of = src.parents.get(stmt)
+    enclosing_if = [branch_of] if isinstance(branch_of, ast.If) and stmt is not branch_of.test else []
+    for candidate in [*chain, *_inside(node), *enclosing_if]:
         if id(candidate) not in seen and isinstance(candidate, CANDIDATE_KINDS):
             seen.add(id(candidate))
             yield candidate
