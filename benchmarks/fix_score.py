@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,21 +98,23 @@ def applicable(d: Diagnostic, unsafe: bool) -> bool:
         fix.applicability is Applicability.SAFE or (unsafe and fix.applicability is Applicability.UNSAFE))
 
 
-def apply_fixes(text: str, diagnostics: list[Diagnostic], unsafe: bool) -> tuple[str, list[Diagnostic]]:
+def apply_fixes(text: str, diagnostics: list[Diagnostic], unsafe: bool,
+                lint: Callable[[str], list[Diagnostic]]) -> tuple[str, list[Diagnostic]]:
+    """Apply fixes as `xlacheck --fix` does: passes until nothing changes, re-linting between."""
     try:
-        from xlacheck.fixes import apply_fixes as cli_apply
+        from xlacheck.fixes import fix_source
     except ImportError:
-        cli_apply = None
-    if cli_apply is not None:
-        result = cli_apply(text, diagnostics, unsafe=unsafe)
-        return result.text, list(result.applied)
-    # Until the CLI lands: one pass, widest fix first, skipping fixes that overlap a taken one.
+        fix_source = None
+    if fix_source is not None:
+        outcome = fix_source(text, diagnostics, lint, unsafe=unsafe)
+        return outcome.text, list(outcome.fixed)
+    # Until the CLI stream's applier lands: one pass, widest fix first, skipping overlaps.
     chosen: list[Diagnostic] = []
     taken: list[tuple[Location, Location]] = []
     for d in sorted((d for d in diagnostics if applicable(d, unsafe)),
                     key=lambda d: -sum(len(e.content) + 1 for e in d.fix.edits)):  # type: ignore[union-attr]
         spans = [(e.start, e.end) for e in d.fix.edits]  # type: ignore[union-attr]
-        if any(s < te and ts < e or s == ts for s, e in spans for ts, te in taken):
+        if any(s <= te and ts <= e for s, e in spans for ts, te in taken):
             continue
         taken += spans
         chosen.append(d)
@@ -140,11 +143,14 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool, lo
         user = oracle.strip_case_source(original)
         section = original[original.index(MARKER):]
         path = case["case"] + ".py"
-        diags = engine_diagnostics(user, path) if locator == "engine" else None
-        if diags is None:
-            diags = annotation_diagnostics(user, path, case["expected_lines"])
-        diags = list(attach_fixes(user, ast.parse(user), diags))
-        fixed, applied = apply_fixes(user, diags, unsafe)
+        def lint(text: str, lines: list[int] = case["expected_lines"], path: str = path) -> list[Diagnostic]:
+            found = engine_diagnostics(text, path) if locator == "engine" else None
+            if found is None:  # annotations stand in for the engine: only on the original text
+                found = annotation_diagnostics(text, path, lines) if text == user else []
+            return list(attach_fixes(text, ast.parse(text), found))
+
+        diags = lint(user)
+        fixed, applied = apply_fixes(user, diags, unsafe, lint)
         record = CaseFix(case["case"], case["label"], case["xla_fail"], len(diags),
                          [d.fix.applicability.value for d in applied],  # type: ignore[union-attr]
                          [d.fix.applicability.value for d in diags if d.fix is not None], fixed != user)

@@ -18,7 +18,8 @@ size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and sever
 * ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
   ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
 
-``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
+Masked-out positions contribute exact zeros, so values agree up to the rounding of a reordered
+floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
 is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
 ids (-100) never reach the loss op.
 """
