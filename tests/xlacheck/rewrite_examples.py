@@ -518,3 +518,17 @@ def pool(features, graph_ids):
         "display-only",
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "data_dependent_slice_explained",
+        '''import tensorflow as tf
+
+
+def truncate(x, lengths):
+    n = tf.reduce_max(lengths)
+    return x[:, :n]  # flag
+''',
+        "display-only",
+    ),
+)

@@ -42,7 +42,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call,), rewrite_builtin_call),
         ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
         ((ast.Call,), rewrite_counting),
-        ((ast.Call,), rewrite_shape_argument),
+        ((ast.Call, ast.Subscript), rewrite_shape_argument),
         ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
     )
 

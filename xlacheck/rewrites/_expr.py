@@ -32,7 +32,6 @@ SMOOTH_UNARY = frozenset(
                                                                   "stop_gradient", "identity")
 ) | {"tf.nn.relu", "tf.nn.sigmoid", "tf.nn.tanh"}
 
-COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
 def tf_name(src: Source, node: ast.AST) -> str | None:

@@ -60,7 +60,11 @@ def _is_parameter(src: Source, name: ast.Name) -> bool:
 
 
 def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
-    if not isinstance(node, ast.Call) or src.tf is None:
+    if src.tf is None:
+        return None
+    if isinstance(node, ast.Subscript):
+        return _slice_bound(src, node)
+    if not isinstance(node, ast.Call):
         return None
     name = call_name(src, node)
     if name not in SHAPE_ARGUMENTS:
@@ -74,4 +78,17 @@ def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
         "compiles once per value (and fails when it comes from a variable, a random op or a loop). Use a "
         "static size instead: a Python int or config constant, or `x.shape[k]` of an input (e.g. the number "
         "of classes of the logits, the padded length of the batch), and mask the unused part."
+    )
+
+
+def _slice_bound(src: Source, node: ast.Subscript) -> Fix | None:
+    """``x[:, :n]`` with ``n`` from data: bounded, but one compilation per value of ``n``."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper) if b is not None]
+    if not any(_data_dependent(src, b) for b in bounds):
+        return None
+    return explain(
+        "A slice bound computed from tensor values gives a data-dependent shape: XLA compiles once per "
+        "value. Keep the full static extent and mask the positions past the bound instead "
+        "(tf.where(tf.range(x.shape[k]) < n, x, 0)), or slice to a static length."
     )
