@@ -508,12 +508,24 @@ def inferred_targets(labels):
         "display-only",
     ),
     Example(
-        "segment_sum_explained",
+        "segment_mean_unsorted",
+        '''import tensorflow as tf
+
+
+def graph_mean_pool(features, graph_ids):
+    return tf.math.segment_mean(features, graph_ids)  # flag
+''',
+        "unsafe",
+        ("tf.math.unsorted_segment_mean(features, graph_ids, num_segments=tf.reduce_max(graph_ids) + 1)",),
+        inputs=(((5, 2), "float"), ((5,), "sorted_ids")),
+    ),
+    Example(
+        "segment_max_explained",
         '''import tensorflow as tf
 
 
 def pool(features, graph_ids):
-    return tf.math.segment_sum(features, graph_ids)  # flag
+    return tf.math.segment_max(features, graph_ids)  # flag
 ''',
         "display-only",
     ),

@@ -48,6 +48,7 @@ ELEMENTS = {
     "bool": (np.bool_, st.booleans()),
     "step": (np.float32, st.floats(0, 300, **F32)),
     "smoothing": (np.float32, st.floats(0, 0.5, **F32)),
+    "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
 }
 
 
@@ -58,7 +59,10 @@ def strategy(spec):
             parts.append(st.just(kind))  # a Python value, passed as is
             continue
         dtype, elements = ELEMENTS[kind]
-        parts.append(hnp.arrays(dtype, shape, elements=elements).map(tf.constant))
+        values = hnp.arrays(dtype, shape, elements=elements)
+        if kind == "sorted_ids":
+            values = values.map(np.sort)
+        parts.append(values.map(tf.constant))
     return st.tuples(*parts)
 
 

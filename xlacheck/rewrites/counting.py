@@ -8,8 +8,15 @@ axis=0)`` counts every value in [0, K) exactly as bincount does, and a value out
 gets an all-zero one-hot row, as ``maxlength`` drops values >= K. Negative values differ: the
 original raises, the fix ignores them (UNSAFE for that reason only).
 
-``tf.unique``, ``tf.math.segment_*`` and ragged constructors produce as many rows as the data
-says; no static-shape program returns the same tensor, so they get an explanation only.
+``tf.math.segment_sum/mean/prod(data, ids)`` has no XLA kernel; for sorted ids it equals
+``tf.math.unsorted_segment_*(data, ids, num_segments=tf.reduce_max(ids) + 1)`` (empty segments
+give 0, 0 and 1 in both). The output still has as many rows as the data says, so XLA compiles
+once per value of ``num_segments``: the fix is UNSAFE for that, and because unsorted ids no
+longer raise; its message recommends a static ``num_segments``. ``segment_max/min`` fill empty
+segments differently (0 versus the dtype's lowest value) and get an explanation.
+
+``tf.unique`` and ragged constructors produce as many rows as the data says; no static-shape
+program returns the same tensor, so they get an explanation only.
 """
 
 from __future__ import annotations
@@ -62,6 +69,15 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
                        "tensor. If the values are ids below a known bound K, use "
                        "counts = tf.reduce_sum(tf.one_hot(ids, K), axis=0) and the mask counts > 0 instead of "
                        "the unique list (tf.math.bincount is value-specialized under XLA: avoid it).")
+    if name in SEGMENTS and name.rsplit("_", 1)[1] in ("sum", "mean", "prod") and len(node.args) == 2 \
+            and not node.keywords:
+        data, ids = (arg(src, a) for a in node.args)
+        unsorted = name.replace("segment_", "unsorted_segment_")
+        text = f"{unsorted}({data}, {ids}, num_segments={tf}.reduce_max({ids}) + 1)"
+        reasons = ["the number of segments still comes from the data: XLA compiles once per value (pass a "
+                   "static num_segments, e.g. the largest number of segments per batch, to compile once)",
+                   "unsorted segment ids no longer raise"]
+        return make_fix(f"Use {unsorted}, which has an XLA kernel", [replace(src, node, text)], reasons)
     if name in SEGMENTS:
         return explain("The number of output rows is the largest segment id + 1, known only from the data. "
                        f"Use {name.replace('segment_', 'unsorted_segment_')}(data, ids, num_segments=K) "
