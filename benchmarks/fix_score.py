@@ -211,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help="folder for fixed copies and reports (default: temp)")
     ap.add_argument("-k", default=None, help="only cases whose name contains this")
+    ap.add_argument("--changed-only", action="store_true",
+                    help="run the compiler only on cases the fixer changed (a safety check on other categories)")
     a = ap.parse_args(argv)
     if a.corpus is None or not (a.corpus / "labels.json").exists():
         print("fix_score: no corpus found; pass --corpus PATH/TO/xla_cases", file=sys.stderr)
@@ -230,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         records = prepare(a.corpus, oracle, cases, out / f"fixed_{mode}", mode == "unsafe", locator)
         # Negatives the fixer left untouched need no compiler run: their originals compile.
-        run = [r for r in records if r.failing or r.changed]
+        run = [r for r in records if r.changed or (r.failing and not a.changed_only)]
         for r in records:
             if r not in run:
                 (out / f"fixed_{mode}" / f"{r.case}.py").unlink()
