@@ -544,3 +544,19 @@ def truncate(x, lengths):
         "display-only",
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "float_of_tensor",
+        '''import tensorflow as tf
+
+
+def adaptive_weight(recon, kl):
+    ratio = float(recon / (kl + 1.0))  # flag
+    return recon + 0.5 * ratio * kl
+''',
+        "unsafe",
+        ("ratio = tf.cast(recon / (kl + 1.0), tf.float32)",),
+        inputs=(((), "pos"), ((), "pos")),
+    ),
+)

@@ -1,4 +1,5 @@
-"""Python builtins over tensors -> TensorFlow ops: ``in``, ``min``/``max``, ``sorted``, ``any``/``all``.
+"""Python builtins over tensors -> TensorFlow ops: ``in``, ``min``/``max``, ``sorted``, ``any``/``all``,
+``float``.
 
 AutoGraph does not overload these builtins, so on a symbolic tensor each one asks for a Python
 ``bool`` and fails (``OperatorNotAllowedInGraphError``). Each rewrite below states when it is
@@ -99,6 +100,11 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
         if isinstance(reverse, ast.Constant) and reverse.value is True:
             return f'{tf}.sort({arg(src, call.args[0])}, direction="DESCENDING")'
         return None
+    if fn == "float" and len(call.args) == 1 and not call.keywords and not isinstance(call.args[0], ast.Constant):
+        # What AutoGraph itself does with float(t) in converted code.
+        reasons.append("computes in float32 where float() gave a double-precision Python number (a float64 "
+                       "tensor loses precision, and the result no longer adapts to other operands' dtypes)")
+        return f"{tf}.cast({arg(src, call.args[0])}, {tf}.float32)"
     if fn in ("any", "all") and len(call.args) == 1 and not call.keywords:
         reasons.append("evaluates every element (no short-circuit); an empty iterable gives a float tensor error")
         items = call.args[0]
