@@ -222,10 +222,11 @@ def token_loss(labels, logits):
     )
     return loss
 ''',
-        "unsafe",
+        "safe",
         ("mask = labels >= 0", "labels=tf.where(mask, labels, 0)", "# keep the vocabulary axis",
+         "logits=tf.where(tf.expand_dims(mask, -1), logits, 0)",
          "tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(mask, masked_values.dtype))"),
-        inputs=(((2, 3), "label"), ((2, 3, 4), "float")),
+        inputs=(((2, 3), "label"), ((2, 3, 4), "float_nan")),
         grad=True,
         rtol=1e-4,
     ),
@@ -470,7 +471,8 @@ def tagging_loss(labels, logits):
     return TokenTagger().loss(labels, logits)
 ''',
         "unsafe",
-        ("masked_values = tf.where(keep, self.loss_fn.call(tf.where(keep, labels, 0), logits), 0)",
+        ("masked_values = tf.where(keep, self.loss_fn.call(tf.where(keep, labels, 0), "
+         "tf.where(tf.expand_dims(keep, -1), logits, 0)), 0)",
          "return tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(keep, masked_values.dtype))"),
         inputs=(((2, 3), "label"), ((2, 3, 4), "float")),
         grad=True,

@@ -194,3 +194,16 @@ def test_a_diagnostic_inside_a_branch_rewrites_the_if():
     inner = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).body[0]
     fix = fix_of(source, diagnostic_at(inner))
     assert "energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)" in apply_edits(source, fix.edits)
+
+
+@pytest.mark.parametrize("mask", ["labels[0] >= 0", "tf.reduce_any(labels >= 0, axis=0)"])
+def test_a_mask_not_elementwise_in_the_labels_gives_no_safe_fix(mask):
+    source = textwrap.dedent(f"""\
+        import tensorflow as tf
+        def loss(labels, logits):
+            keep = {mask}
+            return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels[keep], logits[keep]))
+        """)
+    tree = ast.parse(source)
+    fix = fix_of(source, diagnostic_at(tree.body[1].body[1]))
+    assert fix is None or fix.applicability is not Applicability.SAFE

@@ -169,17 +169,32 @@ class _Masked:
     leaves_like_mask: bool = True
     ok: bool = True
     sanitize: bool = False
+    labels_in_mask: bool = False  # the labels of a per-example loss have the mask's shape
+
+
+_ELEMENTWISE_MASK_NODES = (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Name, ast.Attribute, ast.Constant,
+                           ast.Load, ast.cmpop, ast.boolop, ast.operator, ast.unaryop, ast.Call, ast.keyword)
 
 
 def _mask_operands(src: Source, mask: ast.expr | None) -> set[str]:
-    """Source texts of the names in a mask expression (through the mask's own assignment):
-    a tensor among them has the mask's shape (the mask is computed elementwise from it)."""
+    """Source texts of the tensors a mask is computed from elementwise (through the mask's own
+    assignment): each has the mask's shape, since ``x[m]`` needs ``m`` shaped like (a prefix of)
+    ``x`` and an elementwise result of ``x`` has at least ``x``'s shape. Empty when the mask
+    involves anything else (indexing, reductions along an axis, unknown calls)."""
     if mask is None:
         return set()
     if isinstance(mask, ast.Name):
         bound = src.local_binding(mask.id, mask)
         mask = bound if bound is not None else mask
-    return {src.segment(n) for n in ast.walk(mask) if isinstance(n, (ast.Name, ast.Attribute))}
+    for sub in ast.walk(mask):
+        if not isinstance(sub, _ELEMENTWISE_MASK_NODES):
+            return set()
+        if isinstance(sub, ast.Call):
+            name = call_name(src, sub)
+            if not (name in BOOL_FUNCS or name in ELEMENTWISE_UNARY or name == "tf.cast"):
+                return set()
+    return {src.segment(n) for n in ast.walk(mask) if isinstance(n, (ast.Name, ast.Attribute))
+            and not isinstance(src.parents.get(n), ast.Attribute)}
 
 
 def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> str:
@@ -201,6 +216,8 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
         if role != "logits" and not in_mask:
             state.leaves_like_mask = False
+        if role == "labels":
+            state.labels_in_mask = in_mask
         if role == "labels" or (state.sanitize and in_mask and role == "value"):
             return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)"
         return data
@@ -225,24 +242,42 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
             state.smooth &= name in SMOOTH_UNARY
             return f"{src.segment(node.func)}({_lift(src, node.args[0], state)})"
         if name in PER_EXAMPLE_LOSSES:
-            state.smooth = False
             position, keyword = PER_EXAMPLE_LOSSES[name]
-            args = [_lift(src, a, state, "labels" if i == position else "logits") for i, a in enumerate(node.args)]
-            for k in node.keywords:
-                if k.arg is None:
-                    state.ok = False
-                elif k.arg == keyword:
-                    args.append(f"{k.arg}={_lift(src, k.value, state, 'labels')}")
-                elif k.arg in ("logits", "y_pred"):
-                    args.append(f"{k.arg}={_lift(src, k.value, state, 'logits')}")
-                else:
-                    args.append(f"{k.arg}={src.segment(k.value)}")
-            return f"{src.segment(node.func)}({', '.join(args)})"
+            prediction = "y_pred" if keyword == "y_true" else "logits"
+            roles = [(i == position, i == position + 1) for i in range(len(node.args))]
+            roles += [(k.arg == keyword, k.arg == prediction) for k in node.keywords]
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if any(k.arg is None for k in node.keywords) or sum(r[0] for r in roles) != 1 or sum(r[1] for r in roles) != 1:
+                state.ok = False
+                return src.segment(node)
+            labels_at = next(i for i, r in enumerate(roles) if r[0])
+            logits_at = next(i for i, r in enumerate(roles) if r[1])
+            texts = [src.segment(v) for v in values]
+            texts[labels_at], texts[logits_at] = _per_example(src, values[labels_at], values[logits_at], state)
+            names = [""] * len(node.args) + [f"{k.arg}=" for k in node.keywords]
+            return f"{src.segment(node.func)}({', '.join(n + t for n, t in zip(names, texts))})"
     state.ok = False
     return src.segment(node)
 
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def _per_example(src: Source, labels: ast.expr, logits: ast.expr, state: _Masked) -> tuple[str, str]:
+    """Labels and logits of a sparse per-example loss, lifted onto the full tensors.
+
+    Labels are replaced by 0 where the mask is false (a valid id). When the labels provably have
+    the mask's shape (the mask is computed from them), the logits, one axis longer, are replaced
+    by 0 there too: the loss is then computed on finite, valid inputs everywhere, so its
+    derivative at masked-out positions is finite and the outer tf.where zeroes it exactly (with
+    -inf logits left there, 0 * NaN would poison the gradient)."""
+    labels_text = _lift(src, labels, state, "labels")
+    logits_text = _lift(src, logits, state, "logits")
+    if state.labels_in_mask and state.ok:
+        mask = state.mask_name or state.mask
+        return labels_text, f"{src.tf}.where({src.tf}.expand_dims({mask}, -1), {logits_text}, 0)"
+    state.smooth = False
+    return labels_text, logits_text
 
 
 def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
@@ -309,6 +344,8 @@ def _keras_loss_reduction(src: Source, func: ast.expr) -> str | None:
         name = call_name(src, node.value) or ""
         if not name.startswith("tf.keras.losses.") or name.rsplit(".", 1)[1] not in KERAS_LOSS_CLASSES:
             return None
+        if any(k.arg not in ("from_logits", "reduction", "name") for k in node.value.keywords):
+            return None  # ignore_class, axis, dtype: __call__ does more than averaging call()
         reduction = kw(node.value, "reduction")
         text = "" if reduction is None else src.segment(reduction).lower()
         if text == "" or "sum_over_batch_size" in text or text.endswith(("auto", "auto'", 'auto"')):
@@ -336,8 +373,7 @@ def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
         mask = src.fresh_name("mask")
         lines.append(f"{mask} = {state.mask}")
     state = _Masked(mask_name=mask)
-    y_true = _lift(src, call.args[0], state, "labels")
-    y_pred = _lift(src, call.args[1], state, "logits")
+    y_true, y_pred = _per_example(src, call.args[0], call.args[1], state)
     if not state.ok:
         return None
     tf, masked = src.tf, src.fresh_name("masked_values")
@@ -345,7 +381,11 @@ def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
     text = f"{tf}.reduce_sum({masked})"
     if reduction == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype))"
-    return Rewritten(replace(src, call, text), tuple(lines), (UNSMOOTH,), state.chain)
+    reasons = ["calls the loss's `call` directly; Keras' `__call__` also converts the inputs to the loss's "
+               "dtype (different under mixed precision)"]
+    if not (state.smooth and state.leaves_like_mask):
+        reasons.append(UNSMOOTH)
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
 
 
 def _scan(src: Source, call: ast.Call) -> Rewritten | None:
