@@ -207,3 +207,15 @@ def test_a_mask_not_elementwise_in_the_labels_gives_no_safe_fix(mask):
     tree = ast.parse(source)
     fix = fix_of(source, diagnostic_at(tree.body[1].body[1]))
     assert fix is None or fix.applicability is not Applicability.SAFE
+
+
+def test_a_rebound_name_is_not_read_as_its_old_value():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x, m):
+            x = tf.boolean_mask(x, m > 0)
+            return tf.reduce_sum(x), x
+        """)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.reduce_sum")
+    assert fix_of(source, diagnostic_at(call)) is None

@@ -97,10 +97,28 @@ def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
     return False
 
 
+def _binding(src: Source, use: ast.Name) -> ast.expr | None:
+    """The value assigned to ``use``'s name, if the names that value reads still hold the same
+    values at ``use`` (so the expression can be re-evaluated there): ``x = tf.boolean_mask(x, m)``
+    rebinds ``x``, and the rewritten code must not read the new ``x`` as the old one."""
+    value = src.local_binding(use.id, use)
+    if value is None:
+        return None
+    assign = src.parents[value]
+    start, end = (assign.lineno, assign.col_offset), (use.lineno, use.col_offset)
+    reads = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    scope = src.scope_of(use)
+    for sub in ast.walk(scope):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id in reads:
+            if start <= (sub.lineno, sub.col_offset) < end and src.scope_of(sub) is scope:
+                return None
+    return value
+
+
 def _resolve(src: Source, node: ast.expr, chain: tuple[ast.Assign, ...]) -> tuple[ast.expr, tuple[ast.Assign, ...]]:
     """Follow a name to the single assignment that gives it its value."""
     while isinstance(node, ast.Name):
-        value = src.local_binding(node.id, node)
+        value = _binding(src, node)
         if value is None:
             break
         chain += (src.parents[value],)  # type: ignore[assignment]
@@ -222,7 +240,7 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
             return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)"
         return data
     if isinstance(node, ast.Name):  # an intermediate value: inline its expression
-        bound = src.local_binding(node.id, node)
+        bound = _binding(src, node)
         if bound is None:
             state.ok = False
             return node.id
