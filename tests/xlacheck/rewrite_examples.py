@@ -562,3 +562,20 @@ def adaptive_weight(recon, kl):
         inputs=(((), "pos"), ((), "pos")),
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "raise_in_tensor_branch",
+        '''import tensorflow as tf
+
+
+def checked_mean(x):
+    if tf.reduce_any(tf.math.is_nan(x)):  # flag
+        raise ValueError("NaN in the batch")
+    return tf.reduce_mean(x)
+''',
+        "unsafe",
+        ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
+        inputs=(((4,), "float"),),
+    ),
+)

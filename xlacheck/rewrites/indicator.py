@@ -141,10 +141,29 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
         return None  # elif chains: rewrite the innermost first (the linter reports it again)
     reasons: list[str] = []
     cond = condition(src, node.test, reasons)
+    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
+        return _rewrite_raise(src, node, node.body[0], cond, reasons)
     returns = _rewrite_returns(src, node, cond, reasons)
     if returns is not None:
         return returns
     return _rewrite_assignments(src, node, cond, reasons)
+
+
+def _rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, cond: str, reasons: list[str]) -> Fix | None:
+    """``if c: raise E(msg)`` -> ``tf.debugging.Assert(tf.logical_not(c), [msg])``: a check that
+    traces (the `raise` fires at trace time on a symbolic condition). UNSAFE like `assert`."""
+    if not src.alone_on_lines(node, node):
+        return None
+    exc = raise_.exc
+    if isinstance(exc, ast.Call) and exc.args and not exc.keywords:
+        message = src.segment(exc.args[0])
+    else:
+        message = repr(f"{src.segment(exc) if exc is not None else 'error'} (when {src.segment(node.test)})")
+    reasons.append("XLA drops the check: failing inputs no longer raise under jit_compile; eagerly the error "
+                   "type becomes InvalidArgumentError")
+    text = f"{src.tf}.debugging.Assert({src.tf}.logical_not({cond}), [{message}])"
+    return make_fix("Check the tensor condition with tf.debugging.Assert instead of raising from a Python `if`",
+                    _block(src, node, node, [text]), reasons)
 
 
 def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
