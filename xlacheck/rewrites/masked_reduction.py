@@ -75,6 +75,7 @@ class Selection:
     mask_node: ast.expr | None
     chain: tuple[ast.Assign, ...]  # assignments the selection was resolved through
     ragged: bool = False  # tf.ragged.boolean_mask: rows keep their place, the last mask axis is ragged
+    one_d: bool = False  # equals the selection only for a 1-D mask (tf.gather of tf.where(m)[:, 0])
 
 
 def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
@@ -159,7 +160,7 @@ def selection(src: Source, node: ast.expr) -> Selection | None:
     if inner is not None:
         inner, chain = _resolve(src, inner, chain)
         if isinstance(inner, ast.Call) and call_name(src, inner) == "tf.where" and len(inner.args) == 1:
-            return Selection(data, arg(src, inner.args[0]), inner.args[0], chain)
+            return Selection(data, arg(src, inner.args[0]), inner.args[0], chain, one_d=True)
     return None
 
 
@@ -187,6 +188,7 @@ class _Masked:
     leaves_like_mask: bool = True
     ok: bool = True
     sanitize: bool = False
+    one_d: bool = False
     labels_in_mask: bool = False  # the labels of a per-example loss have the mask's shape
 
 
@@ -231,6 +233,7 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         data = arg(src, sel.data)
         state.data = state.data or data
         state.ragged |= sel.ragged
+        state.one_d |= sel.one_d
         in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
         if role != "logits" and not in_mask:
             state.leaves_like_mask = False
@@ -320,6 +323,8 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     tf, reasons = src.tf, []
     if not state.smooth:
         reasons.append(UNSMOOTH)
+    if state.one_d:
+        reasons.append(ASSUME_1D)
     if state.ragged:
         reasons.append("assumes the axis reduced is the ragged one (the mask's last axis)")
     elif not state.leaves_like_mask:
