@@ -2,6 +2,7 @@
 states the fix it expects. Shared by test_rewrites.py (text, safety, idempotence; no TensorFlow)
 and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inputs).
 
+A ``# flag: TEXT`` marker points the diagnostic at the expression starting with TEXT instead.
 ``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
 "pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "mask" (0/1 ints), "bool", or a Python
 value passed as is.
@@ -577,5 +578,49 @@ def checked_mean(x):
         "unsafe",
         ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
         inputs=(((4,), "float"),),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "iterate_rows_in_comprehension",
+        '''import tensorflow as tf
+
+
+def row_normalize(x):
+    rows = [row / tf.reduce_sum(tf.abs(row)) for row in x]  # flag: x]
+    return tf.stack(rows)
+''',
+        "safe",
+        ("rows = [row / tf.reduce_sum(tf.abs(row)) for row in tf.unstack(x)]",),
+        inputs=(((3, 4), "pos"),),
+    ),
+    Example(
+        "zip_tensor_pairs",
+        '''import tensorflow as tf
+
+
+def margin_loss(pos_scores, neg_scores, margin=1.0):
+    terms = [tf.nn.relu(margin - p + n) for p, n in zip(pos_scores, neg_scores)]  # flag: zip(
+    return tf.add_n(terms) / len(terms)
+''',
+        "safe",
+        ("zip(tf.unstack(pos_scores), tf.unstack(neg_scores))",),
+        inputs=(((4,), "float"), ((4,), "float")),
+        grad=True,
+    ),
+    Example(
+        "filtered_sum",
+        '''import tensorflow as tf
+
+
+def positive_rows_total(hidden):
+    kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for
+    return kept
+''',
+        "unsafe",
+        ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float"),),
+        grad=True,
     ),
 )

@@ -36,6 +36,9 @@ _spec = importlib.util.spec_from_file_location("rewrite_examples", Path(__file__
 examples = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
 _spec.loader.exec_module(examples)  # type: ignore[union-attr]
 FIXABLE = [e for e in examples.EXAMPLES if e.applicability != "display-only"]
+_spec_tests = importlib.util.spec_from_file_location("_rewrite_tests", Path(__file__).with_name("test_rewrites.py"))
+_rewrite_tests = importlib.util.module_from_spec(_spec_tests)
+_spec_tests.loader.exec_module(_rewrite_tests)  # type: ignore[union-attr]
 
 F32 = dict(width=32, allow_subnormal=False)
 ELEMENTS = {
@@ -67,12 +70,7 @@ def strategy(spec):
 
 
 def flagged(source: str):
-    from xlacheck.diagnostics import Diagnostic, Location
-
-    line = next(i for i, text in enumerate(source.splitlines(), 1) if text.rstrip().endswith("# flag"))
-    node = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.stmt) and n.lineno == line][-1]
-    return Diagnostic("e.py", "XLA000", "e", "m", Location(node.lineno, node.col_offset),
-                      Location(node.end_lineno, node.end_col_offset))
+    return _rewrite_tests.flagged(source)
 
 
 def entry(namespace: dict, source: str, example) -> object:

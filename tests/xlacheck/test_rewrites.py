@@ -28,9 +28,15 @@ def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
 
 
 def flagged(source: str) -> Diagnostic:
-    """A diagnostic spanning the innermost statement on the line marked ``# flag``."""
-    line = next(i for i, text in enumerate(source.splitlines(), 1) if text.rstrip().endswith("# flag"))
+    """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
+    ``# flag: TEXT``, the expression that starts with TEXT there (as rules point at them)."""
+    line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
+                        if "# flag" in text)
     tree = ast.parse(source)
+    if marker.startswith(":"):
+        col = source.splitlines()[line - 1].index(marker[1:].strip())
+        return diagnostic_at(max((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line
+                                  and n.col_offset == col), key=lambda n: n.end_col_offset))
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
     return diagnostic_at(stmts[-1])
 

@@ -29,6 +29,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
     from xlacheck.rewrites.counting import rewrite_counting
     from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
+    from xlacheck.rewrites.iteration import rewrite_filtered_sum
     from xlacheck.rewrites.loops import rewrite_loop
     from xlacheck.rewrites.masked_reduction import rewrite_masked
     from xlacheck.rewrites.static_shapes import rewrite_shape_argument
@@ -44,12 +45,21 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call,), rewrite_counting),
         ((ast.Call, ast.Subscript), rewrite_shape_argument),
         ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
+        ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
     )
+
+
+def _pointed_registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
+    """Rewriters tried only on the node a diagnostic points at and its ancestors, never on
+    nodes found inside it: an iterated name is a tensor only if the finding says so."""
+    from xlacheck.rewrites.iteration import rewrite_iteration
+
+    return (((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),)
 
 
 # Node kinds some rewriter starts from: a diagnostic with none of them nearby needs no libcst.
 CANDIDATE_KINDS = (ast.If, ast.IfExp, ast.Assert, ast.Compare, ast.Call, ast.Subscript, ast.Assign, ast.Expr,
-                   ast.For, ast.While)
+                   ast.For, ast.While, ast.ListComp, ast.GeneratorExp, ast.Name, ast.Attribute)
 
 
 def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -60,7 +70,7 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
     if src.tf is None:  # every rewrite emits tf.* calls
         return tuple(diagnostics)
     index = _PositionIndex(src)
-    registry = _registry()
+    registry = (_registry(), _pointed_registry())
     out = []
     for diagnostic in diagnostics:
         fix = None
@@ -73,11 +83,12 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
     return tuple(out)
 
 
-def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnostic) -> Fix | None:
+def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic) -> Fix | None:
     """The first rewrite that edits code; an explanation only when no candidate has one."""
     advice = None
-    for node in _candidates(src, index, diagnostic):
-        for kinds, rewriter in registry:
+    everywhere, pointed = registries
+    for node, at_finding in _candidates(src, index, diagnostic):
+        for kinds, rewriter in (*everywhere, *pointed) if at_finding else everywhere:
             if isinstance(node, kinds):
                 src.forget_fresh_names()
                 fix = rewriter(src, node)
@@ -93,9 +104,9 @@ def _fix_for(src: Source, index: _PositionIndex, registry, diagnostic: Diagnosti
     return advice
 
 
-def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[ast.AST]:
-    """The node at the diagnostic, its ancestors up to the statement, the nodes inside it, then
-    the `if` whose branch holds that statement."""
+def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[tuple[ast.AST, bool]]:
+    """The node at the diagnostic and its ancestors up to the statement (flagged True), then the
+    nodes inside it and the `if` whose branch holds that statement (False)."""
     node = index.at(diagnostic.start, diagnostic.end)
     if node is None:
         return
@@ -110,10 +121,11 @@ def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> I
     stmt = chain[-1]
     branch_of = src.parents.get(stmt)
     enclosing_if = [branch_of] if isinstance(branch_of, ast.If) and stmt is not branch_of.test else []
-    for candidate in [*chain, *_inside(node), *enclosing_if]:
+    ordered = [(n, True) for n in chain] + [(n, False) for n in [*_inside(node), *enclosing_if]]
+    for candidate, at_finding in ordered:
         if id(candidate) not in seen and isinstance(candidate, CANDIDATE_KINDS):
             seen.add(id(candidate))
-            yield candidate
+            yield candidate, at_finding
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
