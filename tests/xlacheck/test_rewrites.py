@@ -225,3 +225,11 @@ def test_a_rebound_name_is_not_read_as_its_old_value():
     tree = ast.parse(source)
     call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.reduce_sum")
     assert fix_of(source, diagnostic_at(call)) is None
+
+
+def test_one_zipped_tensor_flagged_unstacks_every_zipped_tensor():
+    source = "import tensorflow as tf\ndef f(a, b):\n    return [x - y for x, y in zip(a, b)]\n"
+    tree = ast.parse(source)
+    first = next(n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "a" and isinstance(n.ctx, ast.Load))
+    fixed = apply_edits(source, fix_of(source, diagnostic_at(first)).edits)
+    assert "zip(tf.unstack(a), tf.unstack(b))" in fixed

@@ -45,6 +45,9 @@ def rewrite_iteration(src: Source, node: ast.AST) -> Fix | None:
         return None
     if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.GeneratorExp, ast.Constant)):
         return None
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("zip", "enumerate"):
+        node = parent  # one tensor zipped: the others are tensors too, or sequences left as they are
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Name) and node.func.id in PYTHON_ITERABLES:
             if node.func.id in ("zip", "enumerate"):  # the finding is about the call: unstack its arguments
