@@ -2,7 +2,7 @@
 states the fix it expects. Shared by test_rewrites.py (text, safety, idempotence; no TensorFlow)
 and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inputs).
 
-A ``# flag: TEXT`` marker points the diagnostic at the expression starting with TEXT instead.
+A ``# flag: TEXT`` marker points the diagnostic at the first expression whose source is TEXT.
 ``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
 "pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "mask" (0/1 ints), "bool", or a Python
 value passed as is.
@@ -588,7 +588,7 @@ EXAMPLES += (
 
 
 def row_normalize(x):
-    rows = [row / tf.reduce_sum(tf.abs(row)) for row in x]  # flag: x]
+    rows = [row / tf.reduce_sum(tf.abs(row)) for row in x]  # flag: x
     return tf.stack(rows)
 ''',
         "safe",
@@ -601,7 +601,7 @@ def row_normalize(x):
 
 
 def margin_loss(pos_scores, neg_scores, margin=1.0):
-    terms = [tf.nn.relu(margin - p + n) for p, n in zip(pos_scores, neg_scores)]  # flag: zip(
+    terms = [tf.nn.relu(margin - p + n) for p, n in zip(pos_scores, neg_scores)]  # flag: zip(pos_scores, neg_scores)
     return tf.add_n(terms) / len(terms)
 ''',
         "safe",
@@ -615,12 +615,45 @@ def margin_loss(pos_scores, neg_scores, margin=1.0):
 
 
 def positive_rows_total(hidden):
-    kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for
+    kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
     return kept
 ''',
         "unsafe",
         ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
         inputs=(((4, 3), "float"),),
+        grad=True,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "list_of_functions_indexed_by_tensor",
+        '''import tensorflow as tf
+
+ACTIVATIONS = [tf.nn.relu, tf.tanh, tf.sigmoid]
+
+
+def activate(x, scores):
+    choice = tf.argmax(scores)
+    return ACTIVATIONS[choice](x)  # flag: ACTIVATIONS[choice]
+''',
+        "unsafe",
+        ("tf.switch_case(tf.cast(choice, tf.int32), [lambda fn=fn: fn(x) for fn in ACTIVATIONS])",),
+        inputs=(((4,), "float"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "list_of_tensors_indexed_by_tensor",
+        '''import tensorflow as tf
+
+
+def pick_scale(x, level):
+    scales = [x, 2.0 * x, 4.0 * x]
+    return scales[level]  # flag: scales[level]
+''',
+        "unsafe",
+        ("tf.gather(tf.stack(scales), level)",),
+        inputs=(((3,), "float"), ((), "level")),
         grad=True,
     ),
 )

@@ -52,6 +52,7 @@ ELEMENTS = {
     "step": (np.float32, st.floats(0, 300, **F32)),
     "smoothing": (np.float32, st.floats(0, 0.5, **F32)),
     "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
+    "level": (np.int32, st.integers(0, 2)),
 }
 
 

@@ -29,14 +29,15 @@ def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
 
 def flagged(source: str) -> Diagnostic:
     """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
-    ``# flag: TEXT``, the expression that starts with TEXT there (as rules point at them)."""
+    ``# flag: TEXT``, the first expression on that line whose source is TEXT (as rules point
+    at sub-expressions)."""
     line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
                         if "# flag" in text)
     tree = ast.parse(source)
     if marker.startswith(":"):
-        col = source.splitlines()[line - 1].index(marker[1:].strip())
-        return diagnostic_at(max((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line
-                                  and n.col_offset == col), key=lambda n: n.end_col_offset))
+        exprs = sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
+                       key=lambda n: n.col_offset)
+        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()))
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
     return diagnostic_at(stmts[-1])
 

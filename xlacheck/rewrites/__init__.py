@@ -51,10 +51,15 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
 
 def _pointed_registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     """Rewriters tried only on the node a diagnostic points at and its ancestors, never on
-    nodes found inside it: an iterated name is a tensor only if the finding says so."""
+    nodes found inside it: an iterated name, or a subscript's index, is a tensor only if the
+    finding says so."""
     from xlacheck.rewrites.iteration import rewrite_iteration
+    from xlacheck.rewrites.list_index import rewrite_list_index
 
-    return (((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),)
+    return (
+        ((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),
+        ((ast.Subscript,), rewrite_list_index),
+    )
 
 
 # Node kinds some rewriter starts from: a diagnostic with none of them nearby needs no libcst.
