@@ -657,3 +657,51 @@ def pick_scale(x, level):
         grad=True,
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "get_value_of_step",
+        '''import tensorflow as tf
+
+STEP = tf.Variable(3.0, trainable=False)
+
+
+def decayed_update(grad):
+    step = tf.keras.backend.get_value(STEP)  # flag
+    return 0.1 / (1.0 + step) * grad
+''',
+        "unsafe",
+        ("step = tf.convert_to_tensor(STEP)",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
+        "numpy_of_variable",
+        '''import tensorflow as tf
+
+LEARNING_RATE = tf.Variable(0.05)
+
+
+def sgd_delta(grad):
+    lr = LEARNING_RATE.numpy()  # flag
+    return -lr * grad
+''',
+        "unsafe",
+        ("lr = tf.convert_to_tensor(LEARNING_RATE)",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
+        "numpy_mean_metric",
+        '''import numpy as np
+import tensorflow as tf
+
+
+def mean_abs_error(y_true, y_pred):
+    per_example = tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
+    return tf.constant(np.mean(per_example), dtype=tf.float32)  # flag
+''',
+        "unsafe",
+        ("return tf.cast(tf.reduce_mean(per_example), tf.float32)",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+        rtol=1e-4,
+    ),
+)

@@ -28,6 +28,7 @@ Rewriter = Callable[[Source, ast.AST], "Fix | None"]
 def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
     from xlacheck.rewrites.counting import rewrite_counting
+    from xlacheck.rewrites.host import rewrite_host_read
     from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
     from xlacheck.rewrites.iteration import rewrite_filtered_sum
     from xlacheck.rewrites.loops import rewrite_loop
@@ -46,6 +47,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call, ast.Subscript), rewrite_shape_argument),
         ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
         ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
+        ((ast.Call,), rewrite_host_read),
     )
 
 
@@ -102,7 +104,7 @@ def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnos
                 if not fix.edits:
                     advice = advice or fix
                     continue
-                if not parses(src, fix):
+                if not parses(fix):
                     log.warning("dropped a %s fix that would not parse", diagnostic.code)
                     continue
                 return fix
@@ -153,14 +155,17 @@ class _PositionIndex:
     def __init__(self, src: Source) -> None:
         self.src = src
         self.spans: list[tuple[Location, Location, ast.AST]] = []
-        for node in ast.walk(src.tree):
+        self.exact: dict[tuple[Location, Location], ast.AST] = {}
+        for node in ast.walk(src.tree):  # breadth-first: the outermost of equal spans is kept
             if hasattr(node, "lineno") and getattr(node, "end_lineno", None) is not None:
-                self.spans.append((src.start(node), src.end(node), node))
+                span = (src.start(node), src.end(node))
+                self.spans.append((*span, node))
+                self.exact.setdefault(span, node)
 
     def at(self, start: Location, end: Location) -> ast.AST | None:
-        exact = [n for s, e, n in self.spans if s == start and e == end]
-        if exact:
-            return exact[0]  # ast.walk is breadth-first: the outermost of equal spans
+        exact = self.exact.get((start, end))
+        if exact is not None:
+            return exact
         best, size = None, None
         for s, e, n in self.spans:  # later entries are deeper: they win ties
             if s <= start and end <= e:

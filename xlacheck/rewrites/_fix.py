@@ -1,8 +1,9 @@
-"""Building a :class:`Fix` from text edits, and checking that the fixed file still parses."""
+"""Building a :class:`Fix` from text edits, and checking that the edits are valid code."""
 
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Sequence
 
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location
@@ -65,13 +66,19 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     return "".join(out)
 
 
-def parses(src: Source, fix: Fix) -> bool:
-    """The fixed file parses with libcst (imported only here, when a fix exists) and round-trips."""
+def parses(fix: Fix) -> bool:
+    """Each edit is valid code on its own: whole replaced lines parse as statements, and an
+    in-line replacement parses as an expression with libcst, the parser format-preserving tools
+    use (imported only here, once a fix exists). Checking edits, not the whole file, keeps this
+    cheap on long files; the fix applier re-parses the file it writes anyway."""
     import libcst
 
-    fixed = apply_edits(src.text, fix.edits)
     try:
-        ast.parse(fixed)
-        return libcst.parse_module(fixed).code == fixed
-    except (SyntaxError, libcst.ParserSyntaxError, ValueError):
+        for edit in fix.edits:
+            if edit.start.col == 0 and edit.end.col == 0:
+                ast.parse(textwrap.dedent(edit.content))
+            else:
+                libcst.parse_expression(edit.content if "\n" not in edit.content else f"({edit.content})")
+    except (SyntaxError, ValueError, libcst.ParserSyntaxError):
         return False
+    return True

@@ -52,10 +52,9 @@ class Source:
 
     def segment(self, node: ast.AST) -> str:
         """The node's exact source text: formatting and comments inside it are kept."""
-        text = ast.get_source_segment(self.text, node)
-        if text is None:  # nodes built by hand have no positions
+        if getattr(node, "end_lineno", None) is None:  # nodes built by hand have no positions
             return ast.unparse(node)
-        return text
+        return self.text[self.offset(self.start(node)) : self.offset(self.end(node))]
 
     def offset(self, loc: Location) -> int:
         """Character offset of a position in the text (for comparing span sizes)."""
