@@ -4,7 +4,7 @@ and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inp
 
 A ``# flag: TEXT`` marker points the diagnostic at the first expression whose source is TEXT.
 ``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
-"pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "mask" (0/1 ints), "bool", or a Python
+"pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "label_some" (the same, never all -1), "mask" (0/1 ints), "bool", or a Python
 value passed as is.
 """
 
@@ -179,8 +179,22 @@ def worst_member(preds, target):
 ''',
         "unsafe",
         ("tf.reduce_max(losses)",),
-        inputs=(((3, 2), "float"), ((2,), "float")),
-        grad=True,
+        inputs=(((3, 2), "float"), ((2,), "float")),  # values only: on ties the gradient is split
+    ),
+    Example(
+        "max_of_two_losses",
+        '''import tensorflow as tf
+
+
+def worst_of_two(pred, target):
+    l1 = tf.reduce_mean(tf.abs(pred - target))
+    l2 = tf.reduce_mean(tf.square(pred - target))
+    return max(l1, l2)  # flag
+''',
+        "unsafe",
+        ("tf.maximum(l1, l2)",),
+        inputs=(((4,), "float"), ((4,), "float")),
+        grad=True,  # ties go to the first argument in both
     ),
     Example(
         "sorted_best_two",
@@ -475,7 +489,7 @@ def tagging_loss(labels, logits):
         ("masked_values = tf.where(keep, self.loss_fn.call(tf.where(keep, labels, 0), "
          "tf.where(tf.expand_dims(keep, -1), logits, 0)), 0)",
          "return tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(keep, masked_values.dtype))"),
-        inputs=(((2, 3), "label"), ((2, 3, 4), "float")),
+        inputs=(((2, 3), "label_some"), ((2, 3, 4), "float")),  # Keras returns [] when nothing is kept
         grad=True,
         rtol=1e-4,
     ),

@@ -46,6 +46,7 @@ ELEMENTS = {
     "float_nan": (np.float32, st.floats(-3, 3, **F32) | st.sampled_from([np.nan, np.inf, -np.inf, 0.0])),
     "pos": (np.float32, st.floats(0.5, 3, **F32)),
     "label": (np.int32, st.integers(-1, 3)),
+    "label_some": (np.int32, st.integers(-1, 3)),
     "id": (np.int32, st.integers(0, 3)),
     "mask": (np.int32, st.integers(0, 1)),
     "bool": (np.bool_, st.booleans()),
@@ -56,6 +57,10 @@ ELEMENTS = {
 }
 
 
+EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,),
+         "id": (0,)}
+
+
 def strategy(spec):
     parts = []
     for shape, kind in spec:
@@ -64,6 +69,10 @@ def strategy(spec):
             continue
         dtype, elements = ELEMENTS[kind]
         values = hnp.arrays(dtype, shape, elements=elements)
+        if kind == "label_some":
+            values = values.filter(lambda a: (a >= 0).any())
+        if kind in EDGES:  # all masked out / none masked out / all zero, drawn first
+            values = st.one_of(*(st.just(np.full(shape, v, dtype)) for v in EDGES[kind]), values)
         if kind == "sorted_ids":
             values = values.map(np.sort)
         parts.append(values.map(tf.constant))

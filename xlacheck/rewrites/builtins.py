@@ -86,6 +86,7 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
         op = "minimum" if fn == "min" else "maximum"
         if len(call.args) == 1:
             reasons.append(NAN_MINMAX.format(op=f"reduce_{fn}", fn=fn))
+            reasons.append(f"on ties the gradient is split among the equal items; Python's {fn}() picks the first")
             return f"{tf}.reduce_{fn}({arg(src, call.args[0])})"
         reasons.append(NAN_MINMAX.format(op=op, fn=fn))
         text = arg(src, call.args[0])

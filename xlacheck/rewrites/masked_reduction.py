@@ -405,7 +405,8 @@ def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
     if reduction == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype))"
     reasons = ["calls the loss's `call` directly; Keras' `__call__` also converts the inputs to the loss's "
-               "dtype (different under mixed precision)"]
+               "dtype (different under mixed precision)",
+               "with nothing selected Keras 3 returns an empty tensor, the fix NaN (0/0)"]
     if not (state.smooth and state.leaves_like_mask):
         reasons.append(UNSMOOTH)
     return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
