@@ -246,3 +246,16 @@ def test_attach_fixes_stays_fast_on_a_long_file_with_many_fixes():
     out = attach_fixes(source, tree, diagnostics)
     assert time.perf_counter() - start < 2.0
     assert all(d.fix is not None for d in out) and len(out) == 100
+
+
+def test_static_sizes_from_shapes_and_attributes_are_not_called_data_dependent():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        class Up(tf.keras.Model):
+            def call(self, images):
+                h, w = images.shape[1], images.shape[2]
+                return tf.image.resize(images, [h * self.scale, w * self.scale], method="bicubic")
+        """)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.image.resize")
+    assert fix_of(source, diagnostic_at(call)) is None

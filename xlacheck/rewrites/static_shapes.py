@@ -46,7 +46,8 @@ def _data_dependent(src: Source, node: ast.AST, depth: int = 0) -> bool:
             bound = src.local_binding(sub.id, sub)
             if bound is not None and _data_dependent(src, bound, depth + 1):
                 return True
-            if bound is None and _is_parameter(src, sub):
+            if bound is None and _is_parameter(src, sub) and sub.id not in ("self", "cls") \
+                    and not isinstance(src.parents.get(sub), ast.Attribute):
                 return True  # flagged by the linter, so a tensor argument: its value is data
     return False
 
