@@ -719,3 +719,24 @@ def mean_abs_error(y_true, y_pred):
         rtol=1e-4,
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "while_without_autograph",
+        '''import tensorflow as tf
+
+
+@tf.autograph.experimental.do_not_convert
+def halve_until_small(x, steps):
+    while tf.reduce_max(tf.abs(x)) > 1.0:  # flag
+        # shrink and count
+        x = x / 2.0
+        steps += 1.0
+    return x, steps
+''',
+        "safe",
+        ("def loop_body(x, steps):", "        # shrink and count", "        return (x, steps)",
+         "(x, steps) = tf.while_loop(lambda x, steps: tf.reduce_max(tf.abs(x)) > 1.0, loop_body, (x, steps))"),
+        inputs=(((3,), "float"), ((), "step")),  # no gradient: XLA needs maximum_iterations for that
+    ),
+)

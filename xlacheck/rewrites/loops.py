@@ -17,9 +17,10 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import call_name, number_value
-from xlacheck.rewrites._fix import explain, make_fix, replace
+from xlacheck.rewrites._expr import call_name, calls_only_tensorflow, number_value
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.builtins import condition
 
 TENSOR_WHILE = ("A `while` loop on a tensor condition has a data-dependent trip count, so a Python list filled in "
                 "it (or a tensor grown with tf.concat) has no static shape. Loop over a static maximum length "
@@ -90,3 +91,54 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
             return make_fix("Unroll the loop over its static trip count with Python's range()",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
+    """``while c: x = f(x)`` (only assignments in the body) -> ``tf.while_loop``.
+
+    Where AutoGraph does not convert the loop (``autograph=False``, ``do_not_convert``), a
+    tensor condition fails while tracing. ``tf.while_loop(cond, body, loop_vars)`` runs the same
+    assignments in the same order while the condition holds, over the names the body assigns;
+    names it only reads are closed over. Values and gradients are those of the original; XLA
+    rejects (loudly) loop variables whose shape or dtype changes between iterations, and, to
+    differentiate through the loop under XLA, needs ``maximum_iterations`` (a loud compile
+    error otherwise: add the bound you know). UNSAFE when the body calls a non-TensorFlow
+    function: its Python side effects run once, while tracing."""
+    if src.tf is None:
+        return None
+    loop = node if isinstance(node, ast.While) else src.parents.get(node)
+    if not isinstance(loop, ast.While) or loop.orelse or (node is not loop and node is not loop.test):
+        return None
+    names: list[str] = []
+    for stmt in loop.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+        else:
+            return None
+        if name not in names:
+            names.append(name)
+    if not names or not all(src.bound_before(n, loop) for n in names) or not src.alone_on_lines(loop, loop):
+        return None
+    reasons: list[str] = []
+    cond = condition(src, loop.test, reasons)
+    for stmt in loop.body:
+        callee = calls_only_tensorflow(src, stmt)
+        if callee is not None:
+            reasons.append(f"Python side effects of `{callee}` run once, while tracing, not once per iteration")
+            break
+    indent = src.indent_of(loop)
+    inner = src.indent_of(loop.body[0])
+    body_fn = src.fresh_name("loop_body")
+    params = ", ".join(names)
+    packed = f"({params},)" if len(names) == 1 else f"({params})"
+    header_end = loop.test.end_lineno or loop.lineno
+    last = loop.body[-1].end_lineno or loop.body[-1].lineno
+    lines = [*(f"{indent}{c}\n" for c in src.comments_in(loop.lineno, header_end)),
+             f"{indent}def {body_fn}({params}):\n",
+             *src.lines[header_end:last],  # the body as written, comments included
+             f"{inner}return {packed}\n",
+             f"{indent}{packed} = {src.tf}.while_loop(lambda {params}: {cond}, {body_fn}, {packed})\n"]
+    return make_fix("Loop with tf.while_loop over the names the body assigns",
+                    [replace_lines(loop.lineno, last, "".join(lines))], reasons)
