@@ -4,7 +4,7 @@ and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inp
 
 A ``# flag: TEXT`` marker points the diagnostic at the first expression whose source is TEXT.
 ``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
-"pos" (>= 0.5), "label" (ids in [-1, 3], -1 = ignore), "label_some" (the same, never all -1), "mask" (0/1 ints), "bool", or a Python
+"pos" (>= 0.5), "unit" ([0, 1]), "label" (ids in [-1, 3], -1 = ignore), "label_some" (the same, never all -1), "mask" (0/1 ints), "bool", or a Python
 value passed as is.
 """
 
@@ -738,5 +738,29 @@ def halve_until_small(x, steps):
         ("def loop_body(x, steps):", "        # shrink and count", "        return (x, steps)",
          "(x, steps) = tf.while_loop(lambda x, steps: tf.reduce_max(tf.abs(x)) > 1.0, loop_body, (x, steps))"),
         inputs=(((3,), "float"), ((), "step")),  # no gradient: XLA needs maximum_iterations for that
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "elif_chain_without_autograph",
+        '''import tensorflow as tf
+
+
+@tf.function(autograph=False)
+def schedule(x, progress):
+    p = tf.reduce_mean(progress)
+    if p < 0.25:  # flag
+        scale = x * 0.0
+    elif p < 0.75:
+        scale = x * 0.5
+    else:
+        scale = x * 1.0
+    return scale
+''',
+        "safe",
+        ("pred = p < 0.25", "pred_2 = p < 0.75", "scale = tf.where(pred, x * 0.0, tf.where(pred_2, x * 0.5, x * 1.0))"),
+        inputs=(((3,), "float"), ((4,), "unit")),
+        grad=True,
     ),
 )

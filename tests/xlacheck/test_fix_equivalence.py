@@ -45,6 +45,7 @@ ELEMENTS = {
     "float": (np.float32, st.floats(-3, 3, **F32) | st.sampled_from([0.0, -0.0, 1.0, -1.0])),
     "float_nan": (np.float32, st.floats(-3, 3, **F32) | st.sampled_from([np.nan, np.inf, -np.inf, 0.0])),
     "pos": (np.float32, st.floats(0.5, 3, **F32)),
+    "unit": (np.float32, st.floats(0, 1, **F32)),
     "label": (np.int32, st.integers(-1, 3)),
     "label_some": (np.int32, st.integers(-1, 3)),
     "id": (np.int32, st.integers(0, 3)),
@@ -148,10 +149,13 @@ def test_fixed_code_compiles_and_matches_eager(example):
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(strategy(example.inputs))
     def check(args):
+        tf.config.run_functions_eagerly(True)  # as the oracle does: the original runs as plain Python
         try:
             expected = original(*args)
         except Exception:  # noqa: BLE001 - inputs the original rejects are outside the claim
             assume(False)
+        finally:
+            tf.config.run_functions_eagerly(False)
         assert_same(expected, fixed(*args), example.rtol)
 
     check()

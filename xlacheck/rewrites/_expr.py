@@ -130,6 +130,9 @@ def like(src: Source, node: ast.AST) -> str | None:
         return None
     if isinstance(node, ast.Call) and call_name(src, node) in ELEMENTWISE_UNARY and len(node.args) == 1:
         return like(src, node.args[0])
+    if isinstance(node, ast.IfExp):  # a selection made by an inner arm of an if/elif chain
+        inner = like(src, node.body)
+        return inner if inner is not None and inner == like(src, node.orelse) else None
     return None
 
 
@@ -142,6 +145,8 @@ def smooth(src: Source, node: ast.AST) -> bool:
         return smooth(src, node.value)
     if isinstance(node, ast.UnaryOp):
         return smooth(src, node.operand)
+    if isinstance(node, ast.IfExp):  # an inner arm's selection: smooth when both values are
+        return smooth(src, node.body) and smooth(src, node.orelse)
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
             return smooth(src, node.left) and smooth(src, node.right)

@@ -137,8 +137,10 @@ def _block(src: Source, first: ast.stmt, last: ast.stmt, lines: list[str]) -> li
 def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.If) or src.tf is None:
         return None
+    while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
+        node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-        return None  # elif chains: rewrite the innermost first (the linter reports it again)
+        return _rewrite_chain(src, node)
     reasons: list[str] = []
     cond = condition(src, node.test, reasons)
     if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
@@ -282,3 +284,45 @@ def _select_name(src: Source, node: ast.If, cond: str, name: str, true: tuple[as
                        "if value's dtype, and tf.where broadcasts their shapes")
         return [f"{name} = {t_text}", f"{name} = {tf}.where({cond}, {name}, {tf}.cast({f_text}, {name}.dtype))"]
     return [f"{name} = " + select(src, cond, node.test, t_node, t_text, f_node, f_text, reasons)]
+
+
+def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
+    """``if a: ... elif b: ... else: ...`` (assignments only) -> nested selections, each
+    condition named once up front (the original evaluates them in order; as pure tensor
+    expressions, evaluating all of them computes the same values)."""
+    arms: list[tuple[ast.expr, Branch]] = []
+    current = node
+    while True:
+        branch = _branch_assignments(src, current.body)
+        if branch is None:
+            return None
+        arms.append((current.test, branch))
+        if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+            current = current.orelse[0]
+            continue
+        final = _branch_assignments(src, current.orelse)
+        if final is None:
+            return None
+        break
+    if not src.alone_on_lines(node, node):
+        return None
+    branches = [b for _, b in arms] + [final]
+    names = list(dict.fromkeys(n for b in branches for n in b))
+    assigned = set(names)
+    if not names or any((_reads(v) & assigned) - {n} for b in branches for n, (v, _) in b.items()):
+        return None
+    if not all(src.bound_before(n, node) or all(n in b for b in branches) for n in names):
+        return None  # a name some arm leaves unbound
+    reasons: list[str] = []
+    preds = [src.fresh_name("pred") for _ in arms]
+    lines = [f"{pred} = {condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
+    for name in names:
+        keep = (ast.copy_location(ast.Name(name, ast.Load()), node), name)
+        acc_node, acc_text = final.get(name, keep)
+        for pred, (test, branch) in reversed(list(zip(preds, arms))):
+            value_node, value_text = branch.get(name, keep)
+            acc_text = select(src, pred, test, value_node, value_text, acc_node, acc_text, reasons)
+            acc_node = ast.copy_location(ast.IfExp(test, value_node, acc_node), node)
+        lines.append(f"{name} = {acc_text}")
+    return make_fix("Compute the values of the if/elif chain with tensor ops", _block(src, node, node, lines),
+                    reasons)
