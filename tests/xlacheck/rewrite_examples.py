@@ -764,3 +764,23 @@ def schedule(x, progress):
         grad=True,
     ),
 )
+
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size",
+        '''import tensorflow as tf
+
+
+def running_max(x):
+    states = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag
+    best = x[0]
+    for i in tf.range(tf.shape(x)[0]):
+        best = tf.maximum(best, x[i])
+        states = states.write(i, best)
+    return states.stack()
+''',
+        "safe",
+        ("states = tf.TensorArray(tf.float32, size=tf.shape(x)[0])",),
+        inputs=(((5,), "float"),),
+    ),
+)

@@ -31,7 +31,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.host import rewrite_host_read
     from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
     from xlacheck.rewrites.iteration import rewrite_filtered_sum
-    from xlacheck.rewrites.loops import rewrite_loop, rewrite_while
+    from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
     from xlacheck.rewrites.masked_reduction import rewrite_masked
     from xlacheck.rewrites.static_shapes import rewrite_shape_argument
 
@@ -47,6 +47,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call, ast.Subscript), rewrite_shape_argument),
         ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
         ((ast.While, ast.expr), rewrite_while),
+        ((ast.Call,), rewrite_tensorarray_size),
         ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
         ((ast.Call,), rewrite_host_read),
     )

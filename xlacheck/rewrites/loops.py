@@ -1,4 +1,7 @@
-"""Loops whose body grows a Python list or a tensor: unroll when the trip count is static.
+"""Loops: unroll growing loops with a static trip count, ``tf.while_loop`` for unconverted
+``while`` loops, and a static size for TensorArrays filled by a counted loop.
+
+Loops whose body grows a Python list or a tensor: unroll when the trip count is static.
 
 Inside ``for i in tf.range(n)`` AutoGraph builds a ``tf.while_loop``: a Python list appended to
 in the body is out of scope (InaccessibleTensorError) and a tensor that grows changes shape from
@@ -50,14 +53,17 @@ def _static(src: Source, node: ast.AST) -> str | None:
     return None
 
 
-def _grows(node: ast.AST) -> bool:
+GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append"})
+
+
+def _grows(src: Source, node: ast.AST) -> bool:
     """``xs.append(...)`` or ``x = tf.concat([x, ...])``-like: the loop body grows something."""
     call = node.value if isinstance(node, (ast.Expr, ast.Assign)) else node
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("append", "extend"):
         return True
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         name = node.targets[0].id
-        return isinstance(call, ast.Call) and any(
+        return isinstance(call, ast.Call) and call_name(src, call) in GROWING_OPS and any(
             isinstance(n, ast.Name) and n.id == name for a in call.args for n in ast.walk(a))
     return False
 
@@ -66,12 +72,12 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None:
         return None
     if isinstance(node, (ast.For, ast.While)):  # the finding is about the loop itself
-        if not any(isinstance(s, ast.stmt) and _grows(s) for s in ast.walk(node)):
+        if not any(isinstance(s, ast.stmt) and _grows(src, s) for s in ast.walk(node)):
             return None
         loops: list[ast.AST] = [node]
     else:
         found = src.statement_of(node)
-        if found is None or not _grows(found):
+        if found is None or not _grows(src, found):
             return None
         loops = list(src.ancestors(found))
     for loop in loops:
@@ -142,3 +148,47 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
              f"{indent}{packed} = {src.tf}.while_loop(lambda {params}: {cond}, {body_fn}, {packed})\n"]
     return make_fix("Loop with tf.while_loop over the names the body assigns",
                     [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+
+
+def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
+    """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` filled by ``ta = ta.write(i, v)``
+    directly in the body of ``for i in tf.range(n)`` (or ``range(n)``) -> ``size=n``.
+
+    Under XLA a dynamically sized TensorArray stacked to an empty tensor (a silent wrong result).
+    The loop writes indices 0..n-1 exactly once, so a TensorArray of static size n holds the same
+    elements in the same places as the grown one: SAFE. ``n`` must be evaluable where the
+    TensorArray is created (its names unchanged in between)."""
+    if src.tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.TensorArray":
+        return None
+    dynamic = next((k.value for k in node.keywords if k.arg == "dynamic_size"), None)
+    if not (isinstance(dynamic, ast.Constant) and dynamic.value is True) or len(node.args) != 1:
+        return None
+    assign = src.parents.get(node)
+    if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
+        return None
+    ta = assign.targets[0].id
+    scope = src.scope_of(assign)
+    writes = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+              and c.func.attr == "write" and isinstance(c.func.value, ast.Name) and c.func.value.id == ta]
+    if len(writes) != 1:
+        return None
+    stmt = src.statement_of(writes[0])
+    loop = src.parents.get(stmt) if stmt is not None else None
+    if not (isinstance(loop, ast.For) and stmt in loop.body and isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
+        return None
+    if not (call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name)
+                                                        and loop.iter.func.id == "range")):
+        return None
+    index = writes[0].args[0] if writes[0].args else None
+    if not (isinstance(index, ast.Name) and index.id == loop.target.id):
+        return None
+    bound = loop.iter.args[0]
+    reads = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in reads
+           and (assign.lineno, assign.col_offset) <= (n.lineno, n.col_offset) < (loop.lineno, loop.col_offset)
+           for n in ast.walk(scope)):
+        return None
+    kept = [f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size")]
+    text = f"{src.segment(node.func)}({', '.join([src.segment(node.args[0]), f'size={src.segment(bound)}', *kept])})"
+    return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
