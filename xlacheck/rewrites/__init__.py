@@ -4,9 +4,10 @@ are exactly equivalent.
 :func:`attach_fixes` finds the ``ast`` node each diagnostic points at (by its start/end
 position, whatever rule reported it), tries the rewriters registered for that kind of node and
 for its enclosing nodes up to the statement (and the nodes inside it), and fills
-``Diagnostic.fix`` with the first rewrite that applies. Analysis runs on Python's ``ast``;
-libcst is imported only when a candidate fix exists, to check that the fixed file parses and
-round-trips. Each rewriter's module docstring states its equivalence argument.
+``Diagnostic.fix`` with the first rewrite that edits code (an explanation only when none does).
+Analysis runs on Python's ``ast``, and kept sub-expressions are copied as written, so their
+formatting and comments survive; libcst is imported only once a fix exists, to check each
+in-line replacement. Each rewriter's module docstring states its equivalence argument.
 """
 
 from __future__ import annotations
@@ -64,11 +65,6 @@ def _pointed_registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),
         ((ast.Subscript,), rewrite_list_index),
     )
-
-
-# Node kinds some rewriter starts from: a diagnostic with none of them nearby needs no libcst.
-CANDIDATE_KINDS = (ast.If, ast.IfExp, ast.Assert, ast.Compare, ast.Call, ast.Subscript, ast.Assign, ast.Expr,
-                   ast.For, ast.While, ast.ListComp, ast.GeneratorExp, ast.Name, ast.Attribute)
 
 
 def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -132,7 +128,7 @@ def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> I
     enclosing_if = [branch_of] if isinstance(branch_of, ast.If) and stmt is not branch_of.test else []
     ordered = [(n, True) for n in chain] + [(n, False) for n in [*_inside(node), *enclosing_if]]
     for candidate, at_finding in ordered:
-        if id(candidate) not in seen and isinstance(candidate, CANDIDATE_KINDS):
+        if id(candidate) not in seen:
             seen.add(id(candidate))
             yield candidate, at_finding
 
