@@ -1,0 +1,450 @@
+"""Which functions XLA compiles, and whether AutoGraph converts them: one scan of the module.
+
+The scan (:func:`scan_module`) visits every node once and records imports, classes, functions,
+lambdas, call edges and the calls that hand a function to a compiler (``tf.function(f)``,
+``model.compile(loss=f)``, ``tf.map_fn(f, ...)``) or to the host (``tf.py_function(f, ...)``,
+``dataset.map(f)``). :func:`infer_contexts` then closes the set of compiled functions over the
+call graph.
+
+Certainty, from strongest to weakest:
+1. ``COMPILED``: a compiler entry point (decorator, wrapper call, Keras method, ``loss=``), or a
+   function such an entry point calls in the same file, or a function nested in one.
+2. ``MAYBE``: a module-level function nobody in the file compiles but that computes with
+   ``tf.*`` ops on its parameters (loss helpers, model utilities). Callers elsewhere usually run
+   it inside a ``tf.function``; rules that are failures in *any* graph use it, others skip it.
+Functions handed to the host (``py_function``, ``dataset.map``) are never compiled.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from xlacheck.analysis.imports import AliasTable
+
+
+class Certainty(IntEnum):
+    NONE = 0
+    MAYBE = 1
+    COMPILED = 2
+
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+# Keras and Hugging Face methods that run inside the compiled train/predict function.
+_KERAS_METHODS = frozenset(
+    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss"}
+)
+_METRIC_METHODS = frozenset({"update_state", "result"})
+
+# Calls whose function argument(s) run inside the caller's graph (inherit the caller's context).
+_GRAPH_HIGHER_ORDER = frozenset(
+    {
+        "tf.map_fn", "tf.vectorized_map", "tf.while_loop", "tf.cond", "tf.switch_case",
+        "tf.case", "tf.scan", "tf.foldl", "tf.foldr", "tf.recompute_grad", "tf.custom_gradient",
+        "tf.nest.map_structure", "tf.compat.v1.while_loop", "tf.compat.v1.cond",
+    }
+)
+# Calls whose function argument runs as Python on the host, not under XLA.
+_HOST_CALLS = frozenset(
+    {"tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.data.Dataset.from_generator",
+     "jax.pure_callback", "jax.debug.callback"}
+)
+# Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
+_PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})
+# Module prefixes whose calls do not make a helper "compute with tensors".
+_NON_COMPUTE_PREFIXES = (
+    "tf.keras", "tf.data", "tf.io", "tf.config", "tf.saved_model", "tf.distribute", "tf.train",
+    "tf.summary", "tf.test", "tf.compat", "tf.experimental", "tf.TensorSpec", "tf.Variable",
+    "tf.Module", "tf.autograph", "tf.get_logger", "tf.executing_eagerly", "tf.function",
+)
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    bases: tuple[str, ...]  # canonical (or plain local) names of the bases
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    # self.<attr> -> the value assigned to it in any method (last wins), for value inference
+    attrs: dict[str, ast.expr] = field(default_factory=dict)
+    keras: bool = False
+    metric: bool = False
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: FunctionNode
+    name: str
+    cls: ClassInfo | None  # set for methods (functions directly in a class body)
+    parent: FunctionInfo | None  # enclosing function, for nested functions and lambdas
+    certainty: Certainty = Certainty.NONE
+    converted: bool = False  # AutoGraph rewrites its control flow
+    jit_entry: bool = False  # handed to the compiler directly: its parameters are call arguments
+    no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
+    host: bool = False  # runs on the host (py_function target, dataset.map function)
+    why: str = ""
+    called_names: set[str] = field(default_factory=set)
+    called_methods: set[str] = field(default_factory=set)
+    uses_tf_compute: bool = False
+    children: list[FunctionInfo] = field(default_factory=list)
+
+    @property
+    def compiled(self) -> bool:
+        return self.certainty is Certainty.COMPILED
+
+
+@dataclass
+class ModuleFacts:
+    aliases: AliasTable
+    functions: list[FunctionInfo]
+    classes: list[ClassInfo]
+    by_node: dict[int, FunctionInfo]
+
+
+@dataclass
+class _Handoff:
+    """A function reference handed to something that decides how it runs."""
+
+    ref: ast.expr
+    role: str  # "jit", "jit-noag", "graph", "host", "pipeline", "compiled"
+    caller: FunctionInfo | None
+    cls: ClassInfo | None
+
+
+def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
+    """'jit' (compiled, converted), 'jit-noag' (compiled, not converted), 'noag' or None."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    name = aliases.resolve(target)
+    if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
+        name = aliases.resolve(dec.args[0])
+    if name is None:
+        return None
+    if name in ("functools.partial",) and isinstance(dec, ast.Call) and dec.args:
+        name = aliases.resolve(dec.args[0]) or ""
+    if name in ("tf.function", "tf.compat.v1.function", "tf.compat.v2.function"):
+        if isinstance(dec, ast.Call):
+            for kw in dec.keywords:
+                if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
+                    return "jit-noag"
+        return "jit"
+    if name in ("jax.jit", "jax.pmap", "jax.vmap", "torch.compile", "torch.jit.script"):
+        return "jit-noag"
+    if name in ("tf.autograph.experimental.do_not_convert",):
+        return "noag"
+    return None
+
+
+def _is_keras_base(base: str) -> bool:
+    if base.startswith("tf.keras."):
+        return True
+    if base.startswith("transformers."):
+        return base.rsplit(".", 1)[-1].startswith("TF")
+    return False
+
+
+class _Scanner:
+    """One pass over the module; everything rules and inference need is gathered here."""
+
+    def __init__(self) -> None:
+        self.aliases = AliasTable()
+        self.functions: list[FunctionInfo] = []
+        self.classes: list[ClassInfo] = []
+        self.by_node: dict[int, FunctionInfo] = {}
+        self.handoffs: list[_Handoff] = []
+        self.decorated: list[tuple[FunctionInfo, str]] = []
+
+    def scan(self, tree: ast.Module) -> None:
+        # Explicit stack: (node, enclosing function, enclosing class for direct methods)
+        # Statement lists are pushed reversed so imports are seen before the code that uses them.
+        stack: list[tuple[ast.AST, FunctionInfo | None, ClassInfo | None]] = [
+            (stmt, None, None) for stmt in reversed(tree.body)
+        ]
+        aliases = self.aliases
+        iter_children = ast.iter_child_nodes
+        while stack:
+            node, func, cls = stack.pop()
+            t = type(node)
+            if t is ast.Call:
+                self._call(node, func, cls)
+            elif t is ast.Import or t is ast.ImportFrom:
+                aliases.add(node)  # type: ignore[arg-type]
+                continue
+            elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.Lambda:
+                info = self._function(node, func, cls)  # type: ignore[arg-type]
+                if t is not ast.Lambda:
+                    for dec in node.decorator_list:  # type: ignore[union-attr]
+                        stack.append((dec, func, cls))
+                    args = node.args  # type: ignore[union-attr]
+                    for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                        stack.append((d, func, cls))
+                    for child in reversed(node.body):  # type: ignore[union-attr]
+                        stack.append((child, info, None))
+                else:
+                    stack.append((node.body, info, None))  # type: ignore[union-attr]
+                continue
+            elif t is ast.ClassDef:
+                cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined]
+                self.classes.append(cinfo)
+                for child in reversed(node.body):  # type: ignore[attr-defined]
+                    stack.append((child, func, cinfo))
+                continue
+            elif t is ast.Assign and func is not None and func.cls is not None:
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if (
+                        type(target) is ast.Attribute
+                        and type(target.value) is ast.Name
+                        and target.value.id == "self"
+                    ):
+                        func.cls.attrs[target.attr] = node.value  # type: ignore[attr-defined]
+            for child in iter_children(node):
+                stack.append((child, func, cls))
+
+    def _base_name(self, base: ast.expr) -> str:
+        resolved = self.aliases.resolve(base)
+        if resolved is not None:
+            return resolved
+        if isinstance(base, ast.Name):
+            return base.id
+        if isinstance(base, ast.Attribute):
+            return base.attr
+        return ""
+
+    def _function(self, node: FunctionNode, parent: FunctionInfo | None, cls: ClassInfo | None) -> FunctionInfo:
+        name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
+        info = FunctionInfo(node, name, cls, parent)
+        if isinstance(node, ast.Lambda):
+            info.no_autograph = True
+        self.functions.append(info)
+        self.by_node[id(node)] = info
+        if parent is not None:
+            parent.children.append(info)
+        if cls is not None:
+            cls.methods.setdefault(name, info)
+        if not isinstance(node, ast.Lambda):
+            for dec in node.decorator_list:
+                role = _decorator_role(dec, self.aliases)
+                if role is not None:
+                    self.decorated.append((info, role))
+        return info
+
+    def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        f = node.func
+        if func is not None:
+            if type(f) is ast.Name:
+                func.called_names.add(f.id)
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
+                func.called_methods.add(f.attr)
+        name = self.aliases.resolve(f)
+        if name is not None:
+            if func is not None and not func.uses_tf_compute and (
+                name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
+            ) and not name.startswith(_NON_COMPUTE_PREFIXES):
+                func.uses_tf_compute = True
+            if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
+                role = "jit"
+                if name != "tf.function":
+                    role = "jit-noag"
+                else:
+                    for kw in node.keywords:
+                        if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
+                            role = "jit-noag"
+                self.handoffs.append(_Handoff(node.args[0], role, func, cls))
+            elif name in _GRAPH_HIGHER_ORDER:
+                for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
+                    self._handoff_refs(arg, "graph", func, cls)
+                for kw in node.keywords:
+                    if kw.arg in ("fn", "true_fn", "false_fn", "cond", "body", "branch_fns", "pred_fn_pairs", "f"):
+                        self._handoff_refs(kw.value, "graph", func, cls)
+            elif name in _HOST_CALLS:
+                target = node.args[0] if node.args else None
+                for kw in node.keywords:
+                    if kw.arg in ("func", "generator", "callback"):
+                        target = kw.value
+                if target is not None:
+                    self.handoffs.append(_Handoff(target, "host", func, cls))
+            elif name.endswith("layers.Lambda") and node.args:
+                self._handoff_refs(node.args[0], "jit-noag", func, cls)
+            return
+        if type(f) is ast.Attribute:
+            attr = f.attr
+            if attr == "compile":
+                for kw in node.keywords:
+                    if kw.arg in ("loss", "metrics", "weighted_metrics"):
+                        self._handoff_refs(kw.value, "compiled", func, cls)
+            elif attr == "run" and node.args:
+                # strategy.run(step_fn, args=...): the replica function is compiled on TPU
+                receiver = f.value
+                text = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+                if "strategy" in text.lower():
+                    self.handoffs.append(_Handoff(node.args[0], "compiled", func, cls))
+            elif attr in _PIPELINE_METHODS and node.args:
+                self._handoff_refs(node.args[0], "pipeline", func, cls)
+
+    def _handoff_refs(self, value: ast.expr, role: str, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            for elt in value.elts:
+                self._handoff_refs(elt, role, func, cls)
+        elif isinstance(value, ast.Dict):
+            for v in value.values:
+                self._handoff_refs(v, role, func, cls)
+        else:
+            self.handoffs.append(_Handoff(value, role, func, cls))
+
+
+def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
+            module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
+            by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+    """Functions a reference may denote: a lambda, a nested or module function, self.method."""
+    if isinstance(ref, ast.Lambda):
+        info = by_node.get(id(ref))
+        return [info] if info is not None else []
+    if isinstance(ref, ast.Call):  # e.g. functools.partial(fn, ...), MyLoss()
+        if ref.args and isinstance(ref.func, (ast.Name, ast.Attribute)):
+            name = ref.func.id if isinstance(ref.func, ast.Name) else ref.func.attr
+            if name == "partial":
+                return _lookup(ref.args[0], caller, cls, module_funcs, classes, by_node)
+        if isinstance(ref.func, ast.Name) and ref.func.id in classes:
+            c = classes[ref.func.id]  # an instance of a class defined here: its __call__/call
+            return [m for n, m in c.methods.items() if n in ("__call__", "call", "update_state", "result")]
+        return []
+    if isinstance(ref, ast.Name):
+        scope = caller
+        while scope is not None:  # nested functions visible from the caller
+            for child in scope.children:
+                if child.name == ref.id:
+                    return [child]
+            scope = scope.parent
+        if ref.id in module_funcs:
+            return [module_funcs[ref.id]]
+        return []
+    if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self":
+        owner = caller.cls if caller is not None and caller.cls is not None else cls
+        if owner is None and caller is not None:
+            scope = caller
+            while scope is not None and scope.cls is None:
+                scope = scope.parent
+            owner = scope.cls if scope is not None else None
+        if owner is not None and ref.attr in owner.methods:
+            return [owner.methods[ref.attr]]
+    return []
+
+
+def _owner_class(info: FunctionInfo) -> ClassInfo | None:
+    scope: FunctionInfo | None = info
+    while scope is not None:
+        if scope.cls is not None:
+            return scope.cls
+        scope = scope.parent
+    return None
+
+
+def infer_contexts(scanner: _Scanner) -> ModuleFacts:
+    functions = scanner.functions
+    module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
+    classes = {c.node.name: c for c in scanner.classes}
+
+    # Keras classes: a Keras/HF base, or a base class defined here that is one (fixed point).
+    changed = True
+    while changed:
+        changed = False
+        for c in scanner.classes:
+            if c.keras:
+                continue
+            if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
+                c.keras = True
+                changed = True
+    for c in scanner.classes:
+        c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
+
+    # (function, converted) work list; a function reached converted from any path is converted
+    work: list[tuple[FunctionInfo, bool, bool, str]] = []  # info, converted, entry, why
+
+    for info, role in scanner.decorated:
+        if role == "noag":
+            info.no_autograph = True
+        elif role == "jit":
+            work.append((info, True, True, "decorated with tf.function"))
+        else:
+            info.no_autograph = True
+            work.append((info, False, True, "jit-compiled without AutoGraph"))
+    for c in scanner.classes:
+        if not c.keras:
+            continue
+        for name, m in c.methods.items():
+            if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS):
+                work.append((m, True, False, f"Keras {name}()"))
+    for h in scanner.handoffs:
+        targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
+        for t in targets:
+            if h.role in ("host", "pipeline"):
+                t.host = True
+            elif h.role == "jit":
+                work.append((t, True, True, "wrapped in tf.function"))
+            elif h.role == "jit-noag":
+                t.no_autograph = True
+                work.append((t, False, True, "compiled without AutoGraph"))
+            elif h.role == "compiled":
+                work.append((t, True, False, "passed to compile()/strategy.run"))
+            # "graph": inherits its caller's context, handled through the call graph below
+            if h.role == "graph" and h.caller is not None:
+                h.caller.called_names.add(t.name) if isinstance(t.node, ast.FunctionDef) else None
+                if isinstance(t.node, ast.Lambda):
+                    t.parent = h.caller  # lambdas already nest; kept for clarity
+
+    seen: dict[int, bool] = {}
+    while work:
+        info, converted, entry, why = work.pop()
+        if info.host:
+            continue
+        conv = converted and not info.no_autograph
+        prev = seen.get(id(info))
+        if prev is not None and (prev or not conv):
+            continue
+        seen[id(info)] = conv
+        info.certainty = Certainty.COMPILED
+        info.converted = info.converted or conv
+        info.jit_entry = info.jit_entry or entry
+        if not info.why:
+            info.why = why
+        for child in info.children:
+            work.append((child, conv, False, f"nested in {info.name}()"))
+        callees: list[FunctionInfo] = []
+        for n in info.called_names:
+            callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
+        owner = _owner_class(info)
+        if owner is not None:
+            for m in info.called_methods:
+                if m in owner.methods:
+                    callees.append(owner.methods[m])
+                else:  # a method inherited from a base class defined in this file
+                    for b in owner.bases:
+                        if b in classes and m in classes[b].methods:
+                            callees.append(classes[b].methods[m])
+                            break
+        for callee in callees:
+            if callee is not info:
+                work.append((callee, conv, False, f"called from {info.name}()"))
+
+    # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
+    maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
+             and not f.host and f.node.args.args]  # type: ignore[union-attr]
+    while maybe:
+        f = maybe.pop()
+        if f.certainty is not Certainty.NONE or f.host:
+            continue
+        f.certainty = Certainty.MAYBE
+        f.converted = not f.no_autograph
+        f.why = "module-level tensor helper (compiled when its caller is)"
+        for child in f.children:
+            if not child.host:
+                maybe.append(child)
+        for n in f.called_names:
+            maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
+    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node)
+
+
+def analyze_module(tree: ast.Module) -> ModuleFacts:
+    scanner = _Scanner()
+    scanner.scan(tree)
+    return infer_contexts(scanner)

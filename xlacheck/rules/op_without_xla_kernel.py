@@ -1,0 +1,92 @@
+"""XLA309: a TensorFlow API whose raw ops have no XLA kernel (from the generated op table)."""
+
+from __future__ import annotations
+
+import ast
+import logging
+from functools import lru_cache
+from typing import Callable
+
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+logger = logging.getLogger(__name__)
+
+# Reported by more specific rules, with better messages.
+_OWNED_ELSEWHERE = frozenset({
+    "tf.print", "tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.as_string",
+})
+
+
+@lru_cache(maxsize=1)
+def _lookup() -> Callable[[str], object] | None:
+    """The op table's lookup, or None while the table is not installed (the rule is then idle)."""
+    try:
+        from xlacheck import op_table
+    except ImportError:
+        logger.warning("xlacheck.op_table is not available: XLA309 is inactive")
+        return None
+    return op_table.lookup
+
+
+class OpWithoutXlaKernel(Rule):
+    """
+    ## What it does
+    Flags calls to TensorFlow APIs whose underlying raw ops have no XLA kernel, according to the
+    op table generated from TensorFlow (`xlacheck/data/tf_xla_ops.json`): for example
+    `tf.linalg.det` (`MatrixDeterminant`), `tf.random.poisson`, `tf.timestamp`,
+    `tf.nn.sampled_softmax_loss` (`LogUniformCandidateSampler`), `tf.histogram_fixed_width`.
+
+    ## Why is this bad?
+    XLA refuses the whole function: `Detected unsupported operations when trying to compile
+    graph ... on XLA_CPU_JIT: MatrixDeterminant (No registered 'MatrixDeterminant' OpKernel for
+    XLA_CPU_JIT devices ...)`.
+
+    ## Example
+    ```python
+    start = tf.timestamp()
+    ```
+
+    ## Use instead
+    ```python
+    # measure time outside the compiled step; for det use tf.linalg.slogdet-free forms such as
+    # 2 * sum(log(diag(cholesky(k)))) = tf.linalg.logdet(k)
+    ```
+
+    ## Fix safety
+    No automatic fix.
+
+    ## References
+    The table records the TensorFlow version and command it was generated with
+    (`xlacheck.op_table.table_info()`).
+    """
+
+    code = "XLA309"
+    name = "op-without-xla-kernel"
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
+                "    return tf.linalg.logdet(k)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
+                "    return tf.linalg.det(k)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        name = call_name(node, ctx)
+        if name is None or not name.startswith("tf.") or name in _OWNED_ELSEWHERE or name.startswith("tf.strings."):
+            return
+        lookup = _lookup()
+        if lookup is None:
+            return
+        verdict = lookup(name)
+        unsupported = getattr(verdict, "unsupported", ()) if verdict is not None else ()
+        if unsupported:
+            ops = ", ".join(unsupported)
+            ctx.report(self, node,
+                       f"{name} uses ops with no XLA kernel ({ops}): compilation fails with 'Detected unsupported "
+                       "operations'; move it out of the compiled function or use an XLA-supported equivalent")
