@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
-    LOOP, PYLIST, PYLIST_EMPTY, TENSOR, ValueEnv, is_tensor, param_flags,
+    DATA, LOOP, PYLIST, PYLIST_EMPTY, RANDOM, TENSOR, ValueEnv, is_tensor, param_flags,
 )
 from xlacheck.rules.base import Rule, RuleContext
 
@@ -49,6 +49,17 @@ def eager_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
         if (isinstance(test.func, ast.Name) and test.func.id == "hasattr" and len(test.args) == 2
                 and isinstance(test.args[1], ast.Constant) and test.args[1].value == "numpy"):
             return True
+    return None
+
+
+def _isinstance_sequence(test: ast.expr) -> str | None:
+    """The name tested by ``isinstance(name, list/tuple)``, else None."""
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+        kinds = test.args[1]
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if names and all(isinstance(n, ast.Name) and n.id in ("list", "tuple", "dict") for n in names):
+            return test.args[0].id
     return None
 
 
@@ -223,6 +234,16 @@ class FunctionWalker:
         if guard is False:
             self._branch(s.body, None)
             return
+        listed = _isinstance_sequence(s.test)
+        if listed is not None:  # `if isinstance(x, (list, tuple)):` x is a Python sequence there
+            saved = self.env.get(listed, 0)
+            self.env[listed] = (saved & ~TENSOR) | PYLIST
+            self.values.invalidate()
+            self._branch(s.body, None)
+            self.env[listed] = saved
+            self.values.invalidate()
+            self._branch(s.orelse, None)
+            return
         tensor = is_tensor(self.values.flags(s.test))
         self._branch(s.body, s if tensor else None)
         self._branch(s.orelse, s if tensor else None)
@@ -241,8 +262,10 @@ class FunctionWalker:
     def _for(self, s: ast.For | ast.AsyncFor) -> None:
         self.expr(s.iter)
         it = s.iter
+        it_flags = self.values.flags(it)
         staged = (isinstance(it, ast.Call) and self.ctx.resolve(it.func) == "tf.range") or (
-            self.ctx.converted and is_tensor(self.values.flags(it))
+            # a computed tensor (not a parameter or layer output, which may be a Python tuple)
+            self.ctx.converted and is_tensor(it_flags) and bool(it_flags & (DATA | LOOP | RANDOM))
         )
         self.depth += 1
         saved_loop = self.loop_flag

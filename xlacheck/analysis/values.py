@@ -30,6 +30,7 @@ VARIABLE = 1024  # a tf.Variable / Keras weight
 CONST = 2048  # a tensor whose value is a compile-time constant (tf.constant of literals)
 LAYER = 4096  # a callable Keras layer / model object
 PYLIST_EMPTY = 8192  # a Python list that code appends to (`xs = []`)
+OPAQUE = 16384  # returned by a layer/user function: a tensor or a structure of tensors (tuple, ModelOutput)
 
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
@@ -60,7 +61,7 @@ LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatte
                         "tf.dynamic_partition", "tf.compat.v1.unstack"})
 _KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
 
-_PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST
+_PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
 _OP_FLAGS = TENSOR | SHAPE | DYNAMIC | LOOP | RANDOM | PARAM | DATA | CONST | VARIABLE | INTCAST
 
 # Parameter names that hold Python values in Keras/HF signatures.
@@ -68,7 +69,13 @@ PYTHON_PARAM_NAMES = frozenset(
     {"self", "cls", "training", "config", "return_dict", "output_attentions", "output_hidden_states",
      "use_cache", "axis", "name", "kwargs", "args", "deterministic", "is_training", "mode"}
 )
-_PY_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "dict", "Dict", "Config", "PretrainedConfig"})
+_PY_TYPE_WORDS = frozenset({"int", "float", "bool", "str", "bytes", "dict", "Dict", "tuple", "Tuple", "list", "List",
+                            "Optional", "Union", "None", "Sequence", "Callable", "Any"})
+# Parameter names that denote Python sizes/options in model code (dims, sizes, counts, rates).
+_PY_NAME_SUFFIXES = ("_dim", "_dims", "_size", "_channels", "_heads", "_eps", "_epsilon", "_rate", "_prob",
+                     "_factor", "_stride", "_layers", "_name", "_fn", "_type", "_mode")
+_PY_NAMES = frozenset({"dim", "dims", "channels", "stride", "eps", "epsilon", "dtype", "padding", "kernel_size",
+                       "num_heads", "groups", "window_size", "patch_size", "dropout", "rate", "scale"})
 
 
 def _annotation_is_python(ann: ast.expr) -> bool | None:
@@ -76,8 +83,9 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
     text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
     if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
         return False
-    head = text.replace("Optional[", "").replace("]", "").replace(" ", "").split("|")
-    if all(h in _PY_ANNOTATIONS or h == "None" or h.endswith("Config") for h in head):
+    words = [w for w in text.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ")
+             .replace(".", " ").split()]
+    if words and all(w in _PY_TYPE_WORDS or w.endswith("Config") for w in words):
         return True
     return None
 
@@ -94,8 +102,8 @@ def param_flags(info: FunctionInfo) -> dict[str, int]:
         name = arg.arg
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
-        if py is True or name in PYTHON_PARAM_NAMES or name.endswith("config") or name.startswith("num_") \
-                or name.startswith("use_") or name.startswith("is_") or name.startswith("output_"):
+        if py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
+                or name.startswith(("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
             out[name] = 0
         elif py is False:
             out[name] = TENSOR | PARAM
@@ -339,25 +347,26 @@ class ValueEnv:
                 return _combine(k & ~PYLIST) if k & TENSOR else k & ~PYLIST
             fk = self.env.get(fid, 0)
             if fk & LAYER:
-                return TENSOR | DATA
+                return TENSOR | OPAQUE
         elif type(f) is ast.Attribute:
             recv = f.value
+            if f.attr.endswith("shape") or f.attr in ("numpy", "item", "tolist", "__len__"):
+                return 0  # get_shape(), batch_shape(): static facts; host copies are not tensors
             if type(recv) is ast.Name and recv.id == "self":
                 if self.self_attr(f.attr) & LAYER:
-                    return TENSOR | DATA
+                    return TENSOR | OPAQUE
             else:
                 rk = self.flags(recv)
                 if rk & TENSOR and not rk & PYLIST:
-                    if f.attr in ("numpy", "item", "tolist", "get_shape", "__len__"):
-                        return 0
                     return _combine(rk | self._args_flags(e)) & ~(BOOL | INTCAST)
                 if rk & LAYER:
-                    return TENSOR | DATA
+                    return TENSOR | OPAQUE
         k = self._args_flags(e)
         if type(f) is ast.Name and f.id == "self":
-            return TENSOR | DATA
+            return TENSOR | OPAQUE
         if k & TENSOR:
-            return TENSOR | DATA | (k & (RANDOM | LOOP | PARAM))
+            # a user function of tensors: its result depends on its inputs, shape unknown
+            return TENSOR | OPAQUE | (k & (RANDOM | LOOP | PARAM | DATA))
         return 0
 
     def _args_flags(self, e: ast.Call) -> int:
@@ -410,19 +419,27 @@ class ValueEnv:
         res = _combine(k & _OP_FLAGS) | TENSOR
         if res & DYNAMIC and last.startswith(_KEEP_DYNAMIC_PREFIXES):
             res &= ~DYNAMIC
-        if name in ("tf.cast", "tf.identity", "tf.stop_gradient", "tf.reshape", "tf.squeeze",
-                    "tf.expand_dims", "tf.stack", "tf.concat", "tf.transpose"):
-            return res & ~INTCAST
-        if k & TENSOR and not (k & SHAPE and not k & DATA and not k & PARAM):
+        if k & TENSOR and (k & (PARAM | VARIABLE | OPAQUE | DATA)) and _consumes_values(last):
             res |= DATA
-        return res & ~INTCAST
+        return res & ~(INTCAST | OPAQUE)
+
+
+# Ops whose result summarises the *values* of their input (a count, an extreme, a position):
+# a shape computed from them depends on data. Elementwise and structural ops keep their inputs' flags.
+_VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cumsum", "cumprod", "top_k",
+                             "bincount", "unique", "searchsorted", "histogram", "norm", "sort", "argsort",
+                             "segment_", "unsorted_segment_", "nonzero", "in_top_k", "math.reduce")
+
+
+def _consumes_values(last: str) -> bool:
+    return last.startswith(_VALUE_CONSUMING_PREFIXES)
 
 
 def _combine(k: int) -> int:
     """Flags of an arithmetic result: a constant only if every input was."""
     if k & TENSOR and k & (DATA | PARAM | SHAPE | VARIABLE | LOOP | RANDOM):
         k &= ~CONST
-    return k & ~(PYLIST_EMPTY | LAYER | BOOL)
+    return k & ~(PYLIST_EMPTY | LAYER | BOOL | OPAQUE)
 
 
 def _target_names(target: ast.expr) -> list[str]:
@@ -448,3 +465,12 @@ def is_tensor(k: int) -> bool:
 def is_data_tensor(k: int) -> bool:
     """A tensor whose value depends on input data (not only on shapes or constants)."""
     return bool(k & TENSOR) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM)) and not k & PYLIST
+
+
+def is_computed_tensor(k: int) -> bool:
+    """A tensor computed inside the function (by an op, a variable read, tf.shape...): not a bare
+    parameter, which may well be a Python value at run time (model code validates Python ints
+    with the same ``if``/``assert``/``raise`` it would use on tensors)."""
+    if not k & TENSOR or k & PYLIST:
+        return False
+    return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST)) or bool(k & SHAPE and not k & PARAM)

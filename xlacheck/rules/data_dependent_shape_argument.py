@@ -106,6 +106,8 @@ class DataDependentShapeArgument(Rule):
             return
         for position, keyword in spec:
             arg = argument(node, position, keyword)
+            if name == "tf.range" and position == 0 and len(node.args) == 1:
+                keyword = "limit"  # tf.range(n): the one positional argument is the limit
             if arg is not None and _bad_flags(ctx.flags(arg), entry):
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "

@@ -22,13 +22,26 @@ def assigned_names(body: list[ast.stmt]) -> set[str]:
     return out
 
 
-def loaded_names(body: list[ast.stmt]) -> set[str]:
-    out: set[str] = set()
+def _reads(name: str, node: ast.AST | None) -> bool:
+    return node is not None and any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(node))
+
+
+def read_before_written(name: str, body: list[ast.stmt]) -> bool:
+    """Is ``name`` read along some path through ``body`` before it is (re)assigned?"""
     for stmt in body:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                out.add(n.id)
-    return out
+        if isinstance(stmt, ast.If):
+            if _reads(name, stmt.test) or read_before_written(name, stmt.body) \
+                    or read_before_written(name, stmt.orelse):
+                return True
+            if name in assigned_names(stmt.body) and name in assigned_names(stmt.orelse):
+                return False
+            continue
+        if _reads(name, stmt):
+            return True
+        if not isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try)) and name in assigned_names([stmt]):
+            return False
+    return False
 
 
 class NameDefinedInOneBranch(Rule):
@@ -64,6 +77,10 @@ class NameDefinedInOneBranch(Rule):
     in_helpers = True
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        perm = tf.range(2)\n        x = x * 2.0\n"
+                "    if tf.reduce_max(x) > 3:\n        perm = tf.range(3)\n        x = x + tf.cast(perm[0], x.dtype)\n"
+                "    return x\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, m):\n"
                 "    coef = 1.0\n    if tf.norm(g) > m:\n        coef = m / tf.norm(g)\n    return g * coef\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, use_clip=True):\n"
@@ -85,7 +102,8 @@ class NameDefinedInOneBranch(Rule):
         one_sided = (body ^ orelse) - set(ctx.values.env)
         if not one_sided:
             return
-        used_after = loaded_names(ctx.following_statements()) & one_sided
+        following = ctx.following_statements()
+        used_after = {n for n in one_sided if read_before_written(n, following)}
         if used_after:
             name = sorted(used_after)[0]
             missing = "else" if name in body else "if"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.values import is_computed_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -40,6 +41,10 @@ class RaiseInTensorBranch(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if x.shape[-1] != 4:\n        raise ValueError('bad width')\n    return x\n"),
     )
+    VALID = VALID + (
+        Example("import tensorflow as tf\ndef pos_embed(embed_dim, grid):\n    if embed_dim % 2 != 0:\n"
+                "        raise ValueError('embed_dim must be even')\n    return tf.concat([grid, grid], axis=1)\n"),
+    )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    if tf.reduce_any(labels < 0):\n        raise ValueError('negative labels')\n"
@@ -47,7 +52,9 @@ class RaiseInTensorBranch(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
-        if ctx.converted and ctx.tensor_branches:
+        if ctx.converted and ctx.tensor_branches and any(
+            is_computed_tensor(ctx.flags(b.test)) for b in ctx.tensor_branches
+        ):
             ctx.report(self, node,
                        "`raise` under a condition on a tensor: AutoGraph traces both branches of the tf.cond, "
                        "so this raises while tracing, for every input; use tf.debugging.assert_*")
