@@ -87,6 +87,7 @@ class FunctionInfo:
     called_names: set[str] = field(default_factory=set)
     called_methods: set[str] = field(default_factory=set)
     uses_tf_compute: bool = False
+    calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
     children: list[FunctionInfo] = field(default_factory=list)
 
     @property
@@ -128,7 +129,7 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
                 if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                     return "jit-noag"
         return "jit"
-    if name in ("jax.jit", "jax.pmap", "jax.vmap", "torch.compile", "torch.jit.script"):
+    if name in ("jax.jit", "jax.pmap", "torch.compile"):  # (torch.jit.script is TorchScript, not XLA)
         return "jit-noag"
     if name in ("tf.autograph.experimental.do_not_convert",):
         return "noag"
@@ -233,8 +234,11 @@ class _Scanner:
         if func is not None:
             if type(f) is ast.Name:
                 func.called_names.add(f.id)
-            elif type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
-                func.called_methods.add(f.attr)
+            elif type(f) is ast.Attribute:
+                if type(f.value) is ast.Name and f.value.id == "self":
+                    func.called_methods.add(f.attr)
+                elif f.attr == "numpy" and not node.args:
+                    func.calls_numpy_method = True
         name = self.aliases.resolve(f)
         if name is not None:
             if func is not None and not func.uses_tf_compute and (
@@ -427,11 +431,12 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 work.append((callee, conv, False, f"called from {info.name}()"))
 
     # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
+    # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
     maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
-             and not f.host and f.node.args.args]  # type: ignore[union-attr]
+             and not f.host and not f.calls_numpy_method and f.node.args.args]  # type: ignore[union-attr]
     while maybe:
         f = maybe.pop()
-        if f.certainty is not Certainty.NONE or f.host:
+        if f.certainty is not Certainty.NONE or f.host or f.calls_numpy_method:
             continue
         f.certainty = Certainty.MAYBE
         f.converted = not f.no_autograph

@@ -9,6 +9,7 @@ the sections What it does / Why is this bad? / Example / Use instead / Fix safet
 from __future__ import annotations
 
 from xlacheck.rules.base import Example, Rule
+from xlacheck.rules.branch_dtype_mismatch import BranchDtypeMismatch
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
 from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
@@ -53,6 +54,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TensorBreakInPythonLoop,
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
+    BranchDtypeMismatch,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,

@@ -45,7 +45,6 @@ class CumulativeOpOnMasked(Rule):
     name = "cumulative-op-on-masked"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(r, m):\n"

@@ -38,7 +38,6 @@ class IterateTensorInPython(Rule):
     code = "XLA106"
     name = "iterate-tensor-in-python"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

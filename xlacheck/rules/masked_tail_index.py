@@ -47,7 +47,6 @@ class MaskedTailIndex(Rule):
     name = "masked-tail-index"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Subscript,)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import logging
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -14,11 +14,12 @@ logger = logging.getLogger(__name__)
 # Reported by more specific rules, with better messages.
 _OWNED_ELSEWHERE = frozenset({
     "tf.print", "tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.as_string",
+    "tf.image.resize", "tf.random.shuffle",
 })
 
 
 @lru_cache(maxsize=1)
-def _lookup() -> Callable[[str], object] | None:
+def _lookup() -> Callable[[str], Any] | None:
     """The op table's lookup, or None while the table is not installed (the rule is then idle)."""
     try:
         from xlacheck import op_table
@@ -84,7 +85,14 @@ class OpWithoutXlaKernel(Rule):
         if lookup is None:
             return
         verdict = lookup(name)
-        unsupported = getattr(verdict, "unsupported", ()) if verdict is not None else ()
+        if verdict is None:
+            return
+        unsupported = verdict.unsupported  # type: ignore[attr-defined]
+        unsupported_for = getattr(verdict, "unsupported_for", None)
+        if unsupported_for is not None:  # argument-dependent verdicts (method="bicubic" ...)
+            literals = {kw.arg: kw.value.value for kw in node.keywords
+                        if kw.arg is not None and isinstance(kw.value, ast.Constant)}
+            unsupported = unsupported_for(literals)
         if unsupported:
             ops = ", ".join(unsupported)
             ctx.report(self, node,

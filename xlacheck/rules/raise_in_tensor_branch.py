@@ -35,7 +35,6 @@ class RaiseInTensorBranch(Rule):
     code = "XLA109"
     name = "raise-in-tensor-branch"
     node_types = (ast.Raise,)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

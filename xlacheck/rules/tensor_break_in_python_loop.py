@@ -41,7 +41,6 @@ class TensorBreakInPythonLoop(Rule):
     code = "XLA110"
     name = "tensor-break-in-python-loop"
     node_types = (ast.Break, ast.Return)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

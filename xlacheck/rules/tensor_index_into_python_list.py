@@ -38,7 +38,6 @@ class TensorIndexIntoPythonList(Rule):
     code = "XLA112"
     name = "tensor-index-into-python-list"
     node_types = (ast.Subscript,)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.layers.Layer):\n    def __init__(self):\n"

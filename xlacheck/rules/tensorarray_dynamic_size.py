@@ -36,7 +36,6 @@ class TensorArrayDynamicSize(Rule):
     name = "tensorarray-dynamic-size"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
-    in_helpers = True
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
