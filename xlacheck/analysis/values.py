@@ -11,6 +11,7 @@ literals, parameters with literal/None defaults or Python type annotations.
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Callable
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo
@@ -31,6 +32,7 @@ CONST = 2048  # a tensor whose value is a compile-time constant (tf.constant of 
 LAYER = 4096  # a callable Keras layer / model object
 PYLIST_EMPTY = 8192  # a Python list that code appends to (`xs = []`)
 OPAQUE = 16384  # returned by a layer/user function: a tensor or a structure of tensors (tuple, ModelOutput)
+OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may be a Python value)
 
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
@@ -61,8 +63,8 @@ LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatte
                         "tf.dynamic_partition", "tf.compat.v1.unstack"})
 _KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
 
-_PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
-_OP_FLAGS = TENSOR | SHAPE | DYNAMIC | LOOP | RANDOM | PARAM | DATA | CONST | VARIABLE | INTCAST
+_PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE | OP
+_OP_FLAGS = TENSOR | SHAPE | DYNAMIC | LOOP | RANDOM | PARAM | DATA | CONST | VARIABLE | INTCAST | OP
 
 # Parameter names that hold Python values in Keras/HF signatures.
 PYTHON_PARAM_NAMES = frozenset(
@@ -91,7 +93,7 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
 
 
 VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
-               | PYLIST | LAYER)
+               | PYLIST | LAYER | OP)
 
 
 def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
@@ -212,7 +214,9 @@ class ValueEnv:
             return _combine(k)
         if t is ast.UnaryOp:
             k = self.flags(e.operand)  # type: ignore[attr-defined]
-            return k | BOOL if isinstance(e.op, ast.Not) and k & TENSOR else k  # type: ignore[attr-defined]
+            if isinstance(e.op, ast.Not):  # type: ignore[attr-defined]
+                return 0 if k & (PYLIST | PYLIST_EMPTY) or not k & TENSOR else k | BOOL
+            return k
         if t is ast.Compare:
             if any(type(op) in (ast.Is, ast.IsNot) for op in e.ops):  # type: ignore[attr-defined]
                 return 0
@@ -224,7 +228,9 @@ class ValueEnv:
         if t is ast.BoolOp:
             k = 0
             for v in e.values:  # type: ignore[attr-defined]
-                k |= self.flags(v)
+                vk = self.flags(v)
+                if not vk & (PYLIST | PYLIST_EMPTY):  # the truth of a list is a Python bool
+                    k |= vk
             return k & _PASS_FLAGS
         if t is ast.IfExp:
             return self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
@@ -358,8 +364,8 @@ class ValueEnv:
                 return TENSOR | OPAQUE
         elif type(f) is ast.Attribute:
             recv = f.value
-            if f.attr.endswith("shape") or f.attr in ("numpy", "item", "tolist", "__len__"):
-                return 0  # get_shape(), batch_shape(): static facts; host copies are not tensors
+            if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
+                return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
             if type(recv) is ast.Name and recv.id == "self":
                 if self.self_attr(f.attr) & LAYER:
                     return TENSOR | OPAQUE
@@ -392,10 +398,12 @@ class ValueEnv:
             return TENSOR | SHAPE
         head = name.split(".", 1)[0]
         if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
-            if head == "np":
-                return 0  # a NumPy array (static when its inputs are)
+            if head == "np" or head in _STDLIB:
+                return 0  # a NumPy array (static when its inputs are); re/math/os return Python values
             k = self._args_flags(e)
             return _combine(k & ~PYLIST) if k & TENSOR else 0
+        if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
+            return 0
         if name.startswith("tf.random.") or name.startswith("jax.random.") or name in ("tf.random_uniform",):
             return TENSOR | RANDOM | DATA
         if name in ("tf.constant", "tf.convert_to_tensor", "jnp.array", "jnp.asarray"):
@@ -424,7 +432,7 @@ class ValueEnv:
         last = name.rsplit(".", 1)[-1]
         if not k & (TENSOR | SHAPE):
             return TENSOR | CONST
-        res = _combine(k & _OP_FLAGS) | TENSOR
+        res = _combine(k & _OP_FLAGS) | TENSOR | OP
         if res & DYNAMIC and last.startswith(_KEEP_DYNAMIC_PREFIXES):
             res &= ~DYNAMIC
         if k & TENSOR and (k & (PARAM | VARIABLE | OPAQUE | DATA)) and _consumes_values(last):
@@ -437,6 +445,25 @@ class ValueEnv:
 _VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cumsum", "cumprod", "top_k",
                              "bincount", "unique", "searchsorted", "histogram", "norm", "sort", "argsort",
                              "segment_", "unsorted_segment_", "nonzero", "in_top_k", "math.reduce")
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"__future__"}
+
+# tf functions returning Python values (bools, dtypes, shapes, config), never tensors.
+_PYTHON_VALUED = frozenset({
+    "tf.is_tensor", "tf.executing_eagerly", "tf.inside_function", "tf.get_static_value", "tf.as_dtype",
+    "tf.dtypes.as_dtype", "tf.TensorShape", "tf.TensorSpec", "tf.is_symbolic_tensor", "tf.get_logger",
+    "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
+    "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
+    "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context",
+})
+_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.")
+
+# Methods tensors do not have: the receiver is a Python container/str, the result a Python value.
+_PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "keys", "values", "get", "pop",
+                             "popitem", "copy", "update", "setdefault", "append", "extend", "insert", "index",
+                             "count", "startswith", "endswith", "format", "join", "lower", "upper", "replace",
+                             "strip", "split"})
 
 
 def _consumes_values(last: str) -> bool:
@@ -481,4 +508,4 @@ def is_computed_tensor(k: int) -> bool:
     with the same ``if``/``assert``/``raise`` it would use on tensors)."""
     if not k & TENSOR or k & PYLIST:
         return False
-    return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST)) or bool(k & SHAPE and not k & PARAM)
+    return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST | OP)) or bool(k & SHAPE and not k & PARAM)

@@ -68,6 +68,13 @@ class RuleContext:
 
         return self.function.certainty is Certainty.COMPILED
 
+    def tensor_value(self, flags: int) -> bool:
+        """Is this certainly a tensor here? In a tensor helper (not known to be compiled) a bare
+        parameter may be a Python value, so only computed tensors count."""
+        from xlacheck.analysis.values import is_computed_tensor, is_tensor
+
+        return is_tensor(flags) if self.certain else is_computed_tensor(flags)
+
     def following_statements(self) -> list[ast.stmt]:
         """Statements after the current one in its own block (for "used after the if" checks)."""
         if not self.blocks:

@@ -72,7 +72,8 @@ class PythonBuiltinOnTensors(Rule):
             return
         for arg in node.args:
             k = ctx.flags(arg)
-            if k & TENSOR and (k & (DATA | PARAM) or not k & SHAPE or k & PYLIST):
+            if k & TENSOR and (k & (DATA | PARAM) or not k & SHAPE or k & PYLIST) and (
+                    ctx.certain or ctx.tensor_value(k & ~PYLIST)):
                 what = "a list of tensors" if k & PYLIST else "a tensor"
                 ctx.report(self, node,
                            f"`{f.id}()` over {what}: AutoGraph does not convert this builtin, so it evaluates "

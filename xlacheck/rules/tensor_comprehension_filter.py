@@ -58,7 +58,7 @@ class TensorComprehensionFilter(Rule):
                     env[name] = k
                 ctx.values.invalidate()
                 for cond in gen.ifs:
-                    if is_tensor(ctx.flags(cond)):
+                    if is_tensor(ctx.flags(cond)) and ctx.tensor_value(ctx.flags(cond)):
                         ctx.report(self, cond,
                                    "comprehension filtered by a tensor condition: AutoGraph does not convert "
                                    "comprehensions, so tracing fails on the Python bool; use a mask "

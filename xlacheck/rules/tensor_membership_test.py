@@ -54,7 +54,8 @@ class TensorMembershipTest(Rule):
         assert isinstance(node, ast.Compare)
         if not any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
             return
-        if is_data_tensor(ctx.flags(node.left)):
+        k = ctx.flags(node.left)
+        if is_data_tensor(k) and ctx.tensor_value(k):
             ctx.report(self, node,
                        "membership test `in` on a tensor: it compares element by element as Python bools, which "
                        "AutoGraph does not convert; use tf.reduce_any(tf.equal(t[..., None], values), -1)")
