@@ -37,6 +37,17 @@ _ALIASES = {"tf.bincount": "tf.math.bincount", "tf.segment_sum": "tf.math.segmen
             "tf.math.unique_with_counts": "tf.unique_with_counts"}
 
 
+def dynamic_shape_reason(name: str) -> str | None:
+    """Why a canonical tf name has a data-dependent output shape (None if it has not)."""
+    name = _ALIASES.get(name, name)
+    why = _EXACT.get(name)
+    if why is None:
+        for prefix, text in _PREFIXES.items():
+            if name.startswith(prefix):
+                return text
+    return why
+
+
 class DataDependentShapeOp(Rule):
     """
     ## What it does
@@ -91,12 +102,6 @@ class DataDependentShapeOp(Rule):
         name = call_name(node, ctx)
         if name is None or not name.startswith("tf."):
             return
-        name = _ALIASES.get(name, name)
-        why = _EXACT.get(name)
-        if why is None:
-            for prefix, text in _PREFIXES.items():
-                if name.startswith(prefix):
-                    why = text
-                    break
+        why = dynamic_shape_reason(name)
         if why is not None:
-            ctx.report(self, node, f"{name}: {why}; XLA needs static shapes")
+            ctx.report(self, node, f"{_ALIASES.get(name, name)}: {why}; XLA needs static shapes")

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +82,8 @@ class OpWithoutXlaKernel(Rule):
         name = call_name(node, ctx)
         if name is None or not name.startswith("tf.") or name in _OWNED_ELSEWHERE or name.startswith("tf.strings."):
             return
+        if dynamic_shape_reason(name) is not None:
+            return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
         lookup = _lookup()
         if lookup is None:
             return
