@@ -6,7 +6,7 @@ analyzes) in the same process, and counts results. Prints files, lines, findings
 kind (syntax errors are expected in test data; "internal error" means an engine bug), the
 lines per CPU-second of both and their ratio (target: check_source >= 25% of bare ast.parse).
 
-    python benchmarks/engine_throughput.py [ROOT] [--only-frameworks] [--show-errors N]
+    python benchmarks/engine_throughput.py [ROOT] [--pattern GLOB] [--only-frameworks] [--show-errors N]
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ from xlacheck.engine import check_source  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", nargs="?", default=sysconfig.get_paths()["purelib"])
+    ap.add_argument("--pattern", default="*.py", help="file name pattern, searched recursively (e.g. 'modeling_tf_*.py')")
     ap.add_argument("--only-frameworks", action="store_true",
                     help="only files mentioning tensorflow/keras/jax/torch (what the CLI pre-filter keeps)")
     ap.add_argument("--show-errors", type=int, default=10, help="print the first N internal errors")
     args = ap.parse_args(argv)
 
-    files = sorted(Path(args.root).rglob("*.py"))
+    files = sorted(Path(args.root).rglob(args.pattern))
     sources: list[tuple[str, str]] = []
     for f in files:
         try:
