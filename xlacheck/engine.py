@@ -16,7 +16,7 @@ from xlacheck.analysis.contexts import Certainty, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.rules import ALL_RULES
-from xlacheck.rules.base import Rule
+from xlacheck.rules.base import ModuleContext, Rule
 
 logger = logging.getLogger(__name__)
 
@@ -85,4 +85,14 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
         outer = envs.get(id(info.parent)) if info.parent is not None else None
         ctx = walk_function(path, info, facts, dispatch, outer, remember)
         out.extend(ctx.diagnostics)
+    module_ctx = ModuleContext(path, facts)
+    for rule in _INSTANCES:
+        if rule.module_level and (select is None or select(rule.code)):
+            try:
+                rule.check_module(module_ctx)
+            except RecursionError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - reported as a FileError naming the rule
+                raise RuleCrash(rule.code, exc) from exc
+    out.extend(module_ctx.diagnostics)
     return out

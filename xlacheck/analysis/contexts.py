@@ -83,6 +83,7 @@ class FunctionInfo:
     certainty: Certainty = Certainty.NONE
     converted: bool = False  # AutoGraph rewrites its control flow
     jit_entry: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit): argument values may be baked in
+    traced_entry: ast.expr | None = None  # the tf.function/jax.jit decorator or wrapper call that traces it
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
@@ -108,6 +109,9 @@ class ModuleFacts:
     classes_by_name: dict[str, ClassInfo] = field(default_factory=dict)
     # flags of the arguments compiled callers pass, per callee and parameter name
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)
+    # call sites for module-level rules: "wrap" (tf.function(...)/jax.jit(...) calls), "batch"
+    # (`.batch(...)`), "local" (calls of plain names), each with the enclosing function
+    sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = field(default_factory=dict)
 
     def callee(self, call: ast.Call, caller: FunctionInfo) -> tuple[FunctionInfo, bool] | None:
         """The same-file function a call invokes, and whether it is a ``self.method`` call."""
@@ -186,6 +190,8 @@ class _Scanner:
         self.by_node: dict[int, FunctionInfo] = {}
         self.handoffs: list[_Handoff] = []
         self.decorated: list[tuple[FunctionInfo, str]] = []
+        # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
+        self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
 
     def scan(self, tree: ast.Module) -> None:
         # Explicit stack: (node, enclosing function, enclosing class for direct methods)
@@ -257,6 +263,8 @@ class _Scanner:
                 role = _decorator_role(dec, self.aliases)
                 if role is not None:
                     self.decorated.append((info, role))
+                    if role != "noag":
+                        info.traced_entry = dec
         return info
 
     def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
@@ -264,17 +272,22 @@ class _Scanner:
         if func is not None:
             if type(f) is ast.Name:
                 func.called_names.add(f.id)
+                self.sites["local"].append((node, func))
             elif type(f) is ast.Attribute:
                 if type(f.value) is ast.Name and f.value.id == "self":
                     func.called_methods.add(f.attr)
                 elif f.attr == "numpy" and not node.args:
                     func.calls_numpy_method = True
+        if type(f) is ast.Attribute and f.attr == "batch":
+            self.sites["batch"].append((node, func))
         name = self.aliases.resolve(f)
         if name is not None:
             if func is not None and not func.uses_tf_compute and (
                 name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
             ) and not name.startswith(_NON_COMPUTE_PREFIXES):
                 func.uses_tf_compute = True
+            if name in ("tf.function", "jax.jit"):
+                self.sites["wrap"].append((node, func))
             if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
                 role = "jit"
                 if name == "jax.jit":
@@ -499,7 +512,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         for n in f.called_names:
             maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
     return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, _parents_first(order),
-                       module_funcs, classes)
+                       module_funcs, classes, {}, scanner.sites)
 
 
 def _parents_first(order: list[FunctionInfo]) -> list[FunctionInfo]:

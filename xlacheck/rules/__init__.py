@@ -9,6 +9,11 @@ the sections What it does / Why is this bad? / Example / Use instead / Fix safet
 from __future__ import annotations
 
 from xlacheck.rules.base import Example, Rule
+from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.compiled_function_created_per_call import CompiledFunctionCreatedPerCall
+from xlacheck.rules.python_state_in_compiled_step import PythonStateInCompiledStep
+from xlacheck.rules.python_value_argument_retrace import PythonValueArgumentRetrace
+from xlacheck.rules.variable_created_in_step import VariableCreatedInStep
 from xlacheck.rules.branch_dtype_mismatch import BranchDtypeMismatch
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
@@ -74,6 +79,12 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
     LookupLayerWithoutKernel,
+    # XLA4xx recompile hazards
+    VariableCreatedInStep,
+    PythonStateInCompiledStep,
+    CompiledFunctionCreatedPerCall,
+    PythonValueArgumentRetrace,
+    BatchWithoutDropRemainder,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

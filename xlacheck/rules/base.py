@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
 if TYPE_CHECKING:
-    from xlacheck.analysis.contexts import FunctionInfo
+    from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
     from xlacheck.analysis.imports import AliasTable
     from xlacheck.analysis.values import ValueEnv
 
@@ -29,16 +29,45 @@ class Example:
     fixed: str | None = None
 
 
-class RuleContext:
+class Reporter:
+    """Collects diagnostics for one file; one finding per (code, line, column)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self._reported: set[tuple[str, int, int]] = set()
+
+    def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
+               severity: Severity | None = None, fix: Fix | None = None) -> None:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        key = (rule.code, line, col)
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
+        self.diagnostics.append(
+            Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
+                       severity or rule.severity, fix)
+        )
+
+
+class ModuleContext(Reporter):
+    """What a module-level rule sees: the facts of the whole file (contexts, call sites)."""
+
+    def __init__(self, path: str, facts: ModuleFacts) -> None:
+        super().__init__(path)
+        self.facts = facts
+
+    def resolve(self, node: ast.expr) -> str | None:
+        return self.facts.aliases.resolve(node)
+
+
+class RuleContext(Reporter):
     """Where the walker stands: the function, its value facts and the enclosing control flow."""
 
-    __slots__ = (
-        "path", "function", "aliases", "values", "tensor_branches", "staged_loops", "python_loops",
-        "blocks", "diagnostics", "_reported",
-    )
-
     def __init__(self, path: str, function: FunctionInfo, aliases: AliasTable, values: ValueEnv) -> None:
-        self.path = path
+        super().__init__(path)
         self.function = function
         self.aliases = aliases
         self.values = values
@@ -46,8 +75,6 @@ class RuleContext:
         self.staged_loops: list[ast.For | ast.While] = []  # loops AutoGraph stages (tf.range, tensor while)
         self.python_loops: list[ast.For] = []  # loops unrolled in Python at trace time
         self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
-        self.diagnostics: list[Diagnostic] = []
-        self._reported: set[tuple[str, int, int]] = set()
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:
@@ -82,21 +109,6 @@ class RuleContext:
         body, index = self.blocks[-1]
         return body[index + 1:]
 
-    # -- output ------------------------------------------------------------------------------
-    def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
-               severity: Severity | None = None, fix: Fix | None = None) -> None:
-        line = getattr(node, "lineno", 1)
-        col = getattr(node, "col_offset", 0)
-        key = (rule.code, line, col)
-        if key in self._reported:
-            return
-        self._reported.add(key)
-        end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
-        self.diagnostics.append(
-            Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
-                       severity or rule.severity, fix)
-        )
-
 
 class Rule:
     """One XLA hazard. Subclasses set the class attributes and implement :meth:`check`."""
@@ -109,10 +121,16 @@ class Rule:
     # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
     # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
     in_helpers: ClassVar[bool] = False
+    # Module-level rules (XLA4xx: how compiled functions are called) set this and implement
+    # :meth:`check_module`, called once per file after the compiled functions were walked.
+    module_level: ClassVar[bool] = False
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def check_module(self, ctx: ModuleContext) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
 

@@ -1,0 +1,95 @@
+"""XLA402: a Python attribute updated inside a compiled step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+
+def _python_number(value: ast.expr | None) -> bool:
+    if isinstance(value, ast.UnaryOp):
+        value = value.operand
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)
+
+
+class PythonStateInCompiledStep(Rule):
+    """
+    ## What it does
+    Flags `self.attr += ...` (or `self.attr = self.attr + ...`) in compiled code when `attr` holds a
+    Python number (it was set to a literal, e.g. `self.step = 0` in `__init__`).
+
+    ## Why is this bad?
+    Python code in a `tf.function` runs only while tracing. The counter is incremented once, its
+    value is frozen into the graph, and later steps keep using it: a learning-rate schedule
+    driven by it never moves. Silent wrong result.
+
+    ## Example
+    ```python
+    self.step += 1
+    lr = 0.1 / self.step
+    ```
+
+    ## Use instead
+    ```python
+    self.step = tf.Variable(0, trainable=False)  # in __init__
+    self.step.assign_add(1)  # in the step
+    lr = 0.1 / tf.cast(self.step, tf.float32)
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "XLA402"
+    name = "python-state-in-compiled-step"
+    severity = Severity.WRONG_RESULT
+    node_types = (ast.AugAssign, ast.Assign)
+
+    VALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = tf.Variable(0.0)\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step.assign_add(1.0)\n"
+                "        return x / self.step\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
+                "        return x / self.step\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if not ctx.certain:
+            return
+        if isinstance(node, ast.AugAssign):
+            target, reads_itself = node.target, True
+        else:
+            assert isinstance(node, ast.Assign)
+            if len(node.targets) != 1:
+                return
+            target = node.targets[0]
+            reads_itself = isinstance(target, ast.Attribute) and any(
+                isinstance(n, ast.Attribute) and n.attr == target.attr and isinstance(n.value, ast.Name)
+                and n.value.id == "self" for n in ast.walk(node.value))
+        if not (reads_itself and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "self"):
+            return
+        cls = ctx.values.cls
+        if cls is None or not _python_number(_init_value(cls.node, target.attr)):
+            return
+        ctx.report(self, node,
+                   f"self.{target.attr} is a Python number updated inside compiled code: this runs once while "
+                   "tracing and the value is frozen into the graph (wrong result); keep it in a tf.Variable")
+
+
+def _init_value(cls: ast.ClassDef, attr: str) -> ast.expr | None:
+    """The value ``__init__`` first assigns to ``self.<attr>``."""
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Assign) and any(
+                    isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+                    and t.value.id == "self" for t in n.targets
+                ):
+                    return n.value
+    return None
