@@ -449,11 +449,10 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 work.append((t, False, xla, "compiled without AutoGraph"))
             elif role == "compiled":
                 work.append((t, True, False, "passed to compile()/strategy.run"))
-            # "graph": inherits its caller's context, handled through the call graph below
-            if role == "graph" and h.caller is not None:
-                h.caller.called_names.add(t.name) if isinstance(t.node, ast.FunctionDef) else None
-                if isinstance(t.node, ast.Lambda):
-                    t.parent = h.caller  # lambdas already nest; kept for clarity
+            # "graph" (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
+            # already nested in the caller; a named function becomes a callee.
+            elif role == "graph" and h.caller is not None and not isinstance(t.node, ast.Lambda):
+                h.caller.called_names.add(t.name)
 
     seen: dict[int, bool] = {}
     order: list[FunctionInfo] = []

@@ -179,8 +179,7 @@ class FunctionWalker:
     # -- statements --------------------------------------------------------------------------
     def block(self, body: Sequence[ast.stmt]) -> None:
         blocks = self.ctx.blocks
-        entry = [body, 0]
-        blocks.append(entry)  # type: ignore[arg-type]
+        blocks.append((body, 0))  # type: ignore[arg-type]
         for i, stmt in enumerate(body):
             blocks[-1] = (body, i)  # type: ignore[assignment]
             self.stmt(stmt)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import Callable
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo
 from xlacheck.analysis.imports import AliasTable
@@ -489,8 +488,6 @@ def _target_names(target: ast.expr) -> list[str]:
         return _target_names(target.value)
     return []
 
-
-target_names: Callable[[ast.expr], list[str]] = _target_names
 
 
 def is_tensor(k: int) -> bool:
