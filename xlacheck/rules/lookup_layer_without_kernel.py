@@ -6,11 +6,20 @@ import ast
 
 from xlacheck.rules.base import Example, Rule, RuleContext
 
-_LAYERS = frozenset({"Hashing", "StringLookup", "IntegerLookup", "TextVectorization"})
+_LAYERS = {
+    "Hashing": "its hash ops have no XLA kernel, so compilation fails",
+    "StringLookup": "its lookup-table ops have no XLA kernel, so compilation fails",
+    "IntegerLookup": "its lookup-table ops have no XLA kernel, so compilation fails",
+    "TextVectorization": "its string and lookup-table ops have no XLA kernel, so compilation fails",
+    "CategoryEncoding": "it counts with tf.math.bincount, which compiles only with the input values baked in "
+                        "(recompiles per value, fails with TensorSpecs)",
+}
+_TABLE_REASON = "its lookup-table ops (LookupTableFindV2) have no XLA kernel, so compilation fails"
 _TABLES = ("tf.lookup.",)
 
 
-def _constructor(value: ast.expr | None, ctx: RuleContext) -> str | None:
+def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, str] | None:
+    """(class name, why it does not compile) for a layer/table built from an XLA-less class."""
     if not isinstance(value, ast.Call):
         return None
     name = ctx.resolve(value.func)
@@ -18,9 +27,9 @@ def _constructor(value: ast.expr | None, ctx: RuleContext) -> str | None:
         return None
     last = name.rsplit(".", 1)[-1]
     if name.startswith("tf.keras") and last in _LAYERS:
-        return last
+        return last, _LAYERS[last]
     if name.startswith(_TABLES) and ("Table" in last or "Vocabulary" in last):
-        return last
+        return last, _TABLE_REASON
     return None
 
 
@@ -28,12 +37,14 @@ class LookupLayerWithoutKernel(Rule):
     """
     ## What it does
     Flags calls, in compiled code, to `self.<attr>` objects built in `__init__`/`build` as Keras
-    `Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization` layers or `tf.lookup` tables
-    (`StaticHashTable`, `StaticVocabularyTable`, ...), including `table.lookup(...)`.
+    `Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization`, `CategoryEncoding` layers
+    or `tf.lookup` tables (`StaticHashTable`, `StaticVocabularyTable`, ...), including
+    `table.lookup(...)`.
 
     ## Why is this bad?
     Their ops (`LookupTableFindV2`, string hashing, `AsString`) have no XLA kernel: the model does
-    not compile under `jit_compile=True` or on a TPU.
+    not compile under `jit_compile=True` or on a TPU. `CategoryEncoding` counts with
+    `tf.math.bincount`, which XLA compiles only by baking in the input values.
 
     ## Example
     ```python
@@ -79,8 +90,7 @@ class LookupLayerWithoutKernel(Rule):
             attr = f.value.attr
         if attr is None or ctx.values.cls is None:
             return
-        kind = _constructor(ctx.values.cls.attrs.get(attr), ctx)
-        if kind is not None:
-            ctx.report(self, node,
-                       f"self.{attr} is a {kind}: its lookup/hash ops have no XLA kernel, so compilation fails; "
-                       "apply it in the input pipeline and feed integer ids")
+        found = _constructor(ctx.values.cls.attrs.get(attr), ctx)
+        if found is not None:
+            kind, why = found
+            ctx.report(self, node, f"self.{attr} is a {kind}: {why}; apply it in the input pipeline instead")

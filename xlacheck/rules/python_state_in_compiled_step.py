@@ -17,8 +17,10 @@ def _python_number(value: ast.expr | None) -> bool:
 class PythonStateInCompiledStep(Rule):
     """
     ## What it does
-    Flags `self.attr += ...` (or `self.attr = self.attr + ...`) in compiled code when `attr` holds a
-    Python number (it was set to a literal, e.g. `self.step = 0` in `__init__`).
+    Flags, in compiled code, updates of Python state that only happen while tracing:
+    `self.attr += ...` (or `self.attr = self.attr + ...`) when `attr` holds a Python number (set
+    to a literal in `__init__`), `self.attr.append(...)` when it holds a Python list, and
+    `global` counters updated with `+=`.
 
     ## Why is this bad?
     Python code in a `tf.function` runs only while tracing. The counter is incremented once, its
@@ -45,7 +47,7 @@ class PythonStateInCompiledStep(Rule):
     code = "XLA402"
     name = "python-state-in-compiled-step"
     severity = Severity.WRONG_RESULT
-    node_types = (ast.AugAssign, ast.Assign)
+    node_types = (ast.AugAssign, ast.Assign, ast.Call)
 
     VALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = tf.Variable(0.0)\n"
@@ -56,10 +58,25 @@ class PythonStateInCompiledStep(Rule):
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
                 "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
                 "        return x / self.step\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        loss = tf.reduce_mean(x)\n"
+                "        self.losses.append(loss)\n        return loss\n"),
+        Example("import tensorflow as tf\nSTEP = 0\n@tf.function(jit_compile=True)\ndef f(x):\n    global STEP\n"
+                "    STEP += 1\n    return x * STEP\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         if not ctx.certain:
+            return
+        if isinstance(node, ast.Call):
+            self._list_append(node, ctx)
+            return
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            if any(isinstance(s, ast.Global) and node.target.id in s.names
+                   for s in ast.walk(ctx.function.node) if isinstance(s, ast.Global)):
+                ctx.report(self, node,
+                           f"global '{node.target.id}' updated inside compiled code: this runs once while tracing, "
+                           "later steps reuse the traced value (wrong result); keep it in a tf.Variable")
             return
         if isinstance(node, ast.AugAssign):
             target, reads_itself = node.target, True
@@ -80,6 +97,19 @@ class PythonStateInCompiledStep(Rule):
         ctx.report(self, node,
                    f"self.{target.attr} is a Python number updated inside compiled code: this runs once while "
                    "tracing and the value is frozen into the graph (wrong result); keep it in a tf.Variable")
+
+
+    def _list_append(self, node: ast.Call, ctx: RuleContext) -> None:
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and f.attr in ("append", "extend") and isinstance(f.value, ast.Attribute)
+                and isinstance(f.value.value, ast.Name) and f.value.value.id == "self"):
+            return
+        cls = ctx.values.cls
+        if cls is None or not isinstance(_init_value(cls.node, f.value.attr), (ast.List, ast.ListComp)):
+            return
+        ctx.report(self, node,
+                   f"self.{f.value.attr}.{f.attr}() inside compiled code runs once while tracing: the list gets one "
+                   "symbolic tensor, not a value per step (wrong result); return the value and collect it outside")
 
 
 def _init_value(cls: ast.ClassDef, attr: str) -> ast.expr | None:
