@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from xlacheck.rules.base import Example, Rule
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
 from xlacheck.rules.compiled_function_created_per_call import CompiledFunctionCreatedPerCall
-from xlacheck.rules.python_state_in_compiled_step import PythonStateInCompiledStep
-from xlacheck.rules.python_value_argument_retrace import PythonValueArgumentRetrace
-from xlacheck.rules.variable_created_in_step import VariableCreatedInStep
-from xlacheck.rules.branch_dtype_mismatch import BranchDtypeMismatch
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
 from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
@@ -31,6 +28,8 @@ from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
 from xlacheck.rules.python_callback_op import PythonCallbackOp
 from xlacheck.rules.python_scalar_of_tensor import PythonScalarOfTensor
 from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectInTensorBranch
+from xlacheck.rules.python_state_in_compiled_step import PythonStateInCompiledStep
+from xlacheck.rules.python_value_argument_retrace import PythonValueArgumentRetrace
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
@@ -44,6 +43,7 @@ from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
+from xlacheck.rules.variable_created_in_step import VariableCreatedInStep
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -59,7 +59,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TensorBreakInPythonLoop,
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
-    BranchDtypeMismatch,
+    BranchTypeMismatch,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,

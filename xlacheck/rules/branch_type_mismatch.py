@@ -1,4 +1,4 @@
-"""XLA113: the two branches of a tensor ``if`` give a variable different dtypes."""
+"""XLA113: the two branches of a tensor ``if`` give a variable different dtypes or structures."""
 
 from __future__ import annotations
 
@@ -47,6 +47,17 @@ def dtype_of(e: ast.expr, ctx: RuleContext) -> str | None:
     return None
 
 
+def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | None:
+    """'a tuple of 2 / of 3' or 'a tuple / a tensor' when the two values evidently differ."""
+    ta, tb = isinstance(a, ast.Tuple), isinstance(b, ast.Tuple)
+    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[union-attr]
+        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[union-attr]
+    for tup, other in ((a, b), (b, a)):
+        if isinstance(tup, ast.Tuple) and isinstance(other, ast.Call) and (ctx.resolve(other.func) or "").startswith("tf."):
+            return "a tuple / a single tensor"
+    return None
+
+
 def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
     out: dict[str, ast.expr] = {}
     for stmt in body:
@@ -55,17 +66,19 @@ def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
     return out
 
 
-class BranchDtypeMismatch(Rule):
+class BranchTypeMismatch(Rule):
     """
     ## What it does
     Flags a variable assigned in both branches of an `if` on a tensor when the two values have
     evidently different dtypes (a float computation in one, integer ids or an int literal in the
+    other) or structures (a tuple in one, a single tensor or a tuple of another length in the
     other), in AutoGraph-converted code.
 
     ## Why is this bad?
-    AutoGraph stages the `if` as `tf.cond`, whose branches must return the same dtypes. Tracing
-    fails: `TypeError: 'targets' has dtype float32 in the main branch, but dtype int32 in the else
-    branch`. Eagerly only one branch runs, so the bug hides until compilation.
+    AutoGraph stages the `if` as `tf.cond`, whose branches must return the same dtypes and
+    nested structures. Tracing fails: `TypeError: 'targets' has dtype float32 in the main branch,
+    but dtype int32 in the else branch` (or "must have the same nested structure"). Eagerly only
+    one branch runs, so the bug hides until compilation.
 
     ## Example
     ```python
@@ -85,7 +98,7 @@ class BranchDtypeMismatch(Rule):
     """
 
     code = "XLA113"
-    name = "branch-dtype-mismatch"
+    name = "branch-type-mismatch"
     node_types = (ast.If,)
     in_helpers = True
 
@@ -99,6 +112,9 @@ class BranchDtypeMismatch(Rule):
                 "    return t\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        n = 1\n    else:\n        n = 0.5\n    return x * n\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        out = (x, x)\n    else:\n        out = tf.identity(x)\n"
+                "    return out\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -107,6 +123,12 @@ class BranchDtypeMismatch(Rule):
             return
         body, orelse = _last_assignments(node.body), _last_assignments(node.orelse)
         for name in sorted(body.keys() & orelse.keys()):
+            shape = _structure_mismatch(body[name], orelse[name], ctx)
+            if shape:
+                ctx.report(self, node,
+                           f"'{name}' is {shape} in the two branches of an `if` on a tensor: AutoGraph makes it a "
+                           "tf.cond, whose branches must have the same nested structure, so tracing fails")
+                return
             a, b = dtype_of(body[name], ctx), dtype_of(orelse[name], ctx)
             if a and b and a != b:
                 ctx.report(self, node,
