@@ -52,6 +52,15 @@ def eager_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
     return None
 
 
+def _is_none_test(test: ast.expr) -> str | None:
+    """The name tested by ``name is None``, else None."""
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return test.left.id
+    return None
+
+
 def _isinstance_sequence(test: ast.expr) -> str | None:
     """The name tested by ``isinstance(name, list/tuple)``, else None."""
     if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
@@ -257,6 +266,16 @@ class FunctionWalker:
             return
         if guard is False:
             self._branch(s.body, None)
+            return
+        none = _is_none_test(s.test)
+        if none is not None:  # `if x is None:` x is None (a Python value) in the body
+            saved = self.env.get(none, 0)
+            self.env[none] = 0
+            self.values.invalidate()
+            self._branch(s.body, None)
+            self.env[none] = self.env.get(none, 0) | saved
+            self.values.invalidate()
+            self._branch(s.orelse, None)
             return
         listed = _isinstance_sequence(s.test)
         if listed is not None:  # `if isinstance(x, (list, tuple)):` x is a Python sequence there

@@ -410,8 +410,13 @@ class ValueEnv:
             return (k & _PASS_FLAGS) | TENSOR if k & TENSOR else TENSOR | CONST
         if name in ("tf.Variable",):
             return TENSOR | VARIABLE
+        if name.startswith("tf.keras.utils."):
+            return 0  # Python structures (unpack_x_y_sample_weight, to_categorical on NumPy, ...)
         if name.startswith("tf.keras") or name.startswith("tf.lookup"):
-            return LAYER if name[9:10].isupper() or ".layers." in name or name.startswith("tf.lookup") else self._generic_op(name, e)
+            last = name.rsplit(".", 1)[-1]
+            if last[:1].isupper() or name.startswith("tf.lookup"):
+                return LAYER  # a layer/model/metric/table object: calling it gives a tensor
+            return self._generic_op(name, e)
         if name in DYNAMIC_FUNCS:
             return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
         if name in ("tf.where", "tf.compat.v1.where_v2", "jnp.where") and len(e.args) == 1 and not e.keywords:
