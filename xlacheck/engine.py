@@ -71,11 +71,7 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     compiled, helpers = _dispatch_tables(select)
-    envs: dict[int, dict[str, int]] = {}
-
-    def remember(info, env):  # type: ignore[no-untyped-def]
-        envs[id(info)] = env
-
+    envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
     out: list[Diagnostic] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
     for info in facts.walk_order:
@@ -83,7 +79,8 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
             continue
         dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
         outer = envs.get(id(info.parent)) if info.parent is not None else None
-        ctx = walk_function(path, info, facts, dispatch, outer, remember)
+        ctx = walk_function(path, info, facts, dispatch, outer)
+        envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
     module_ctx = ModuleContext(path, facts)
     for rule in _INSTANCES:

@@ -10,7 +10,7 @@ inside ``with tf.init_scope():``) runs eagerly and is skipped.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Sequence
+from typing import Sequence
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
@@ -353,7 +353,6 @@ def walk_function(
     facts: ModuleFacts,
     dispatch: dict[type, list[Rule]],
     outer_env: dict[str, int] | None,
-    on_done: Callable[[FunctionInfo, dict[str, int]], None],
 ) -> RuleContext:
     """Walk ``info`` with ``outer_env`` (its closure) plus its parameters; return the context."""
     owner = info.cls
@@ -373,5 +372,4 @@ def walk_function(
         walker.expr(node.body)
     else:
         walker.block(node.body)
-    on_done(info, values.env)
     return ctx
