@@ -492,6 +492,17 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             if callee is not info:
                 work.append((callee, conv, False, f"called from {info.name}()"))
 
+    # Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing
+    # compiled does are input-pipeline code: never tensor helpers.
+    host_work = [f for f in functions if f.host]
+    while host_work:
+        f = host_work.pop()
+        for n in f.called_names:
+            for callee in _lookup(ast.Name(n), f, f.cls, module_funcs, classes, scanner.by_node):
+                if not callee.host and callee.certainty is Certainty.NONE:
+                    callee.host = True
+                    host_work.append(callee)
+
     # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
     # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
     maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute

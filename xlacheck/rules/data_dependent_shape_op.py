@@ -87,6 +87,8 @@ class DataDependentShapeOp(Rule):
                 "    return tf.reduce_sum(tf.one_hot(labels, 3), axis=0)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, ids):\n"
                 "    return tf.math.unsorted_segment_sum(x, ids, num_segments=4)\n"),
+        Example("import tensorflow as tf\ndef to_sparse(ids):\n    return tf.sparse.from_dense(ids)\n"
+                "def make(ds):\n    return ds.map(lambda x: to_sparse(x))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
