@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, ModuleContext, Rule
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of a function body, not descending into nested functions, lambdas or classes."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in ast.iter_child_nodes(n)
+                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
 
 
 class CompiledFunctionCreatedPerCall(Rule):
@@ -48,6 +59,8 @@ class CompiledFunctionCreatedPerCall(Rule):
         Example("import tensorflow as tf\nclass T:\n    def __init__(self, f):\n"
                 "        self.step = tf.function(f, jit_compile=True)\n"),
         Example("import tensorflow as tf\ndef make(f):\n    return tf.function(f, jit_compile=True)\n"),
+        Example("import tensorflow as tf\ndef make(f):\n    fast = tf.function(f, jit_compile=True)\n"
+                "    def run(x):\n        return fast(x)\n    return run\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -61,9 +74,10 @@ class CompiledFunctionCreatedPerCall(Rule):
             if func is None or func.name in ("__init__", "build") or not call.args:
                 continue
             body = func.node.body if not isinstance(func.node, ast.Lambda) else [ast.Expr(func.node.body)]
+            own = list(_own_nodes(body))  # nested functions run later, maybe once: a factory
             local = None
             called_now = False
-            for n in (x for stmt in body for x in ast.walk(stmt)):
+            for n in own:
                 if isinstance(n, ast.Call) and n.func is call:
                     called_now = True
                 elif isinstance(n, ast.Assign) and n.value is call and len(n.targets) == 1 \
@@ -71,7 +85,7 @@ class CompiledFunctionCreatedPerCall(Rule):
                     local = n.targets[0].id
             if local is not None:
                 called_now = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
-                                 for stmt in body for n in ast.walk(stmt))
+                                 for n in own)
             if called_now:
                 ctx.report(self, call,
                            f"a new compiled function is created on every call of {func.name}(): its trace cache "
