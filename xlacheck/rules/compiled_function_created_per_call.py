@@ -11,12 +11,12 @@ from xlacheck.rules.base import Example, ModuleContext, Rule
 
 def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Nodes of a function body, not descending into nested functions, lambdas or classes."""
-    stack: list[ast.AST] = list(body)
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    stack: list[ast.AST] = [s for s in body if not isinstance(s, scopes)]
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(c for c in ast.iter_child_nodes(n)
-                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+        stack.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, scopes))
 
 
 class CompiledFunctionCreatedPerCall(Rule):
