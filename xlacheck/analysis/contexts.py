@@ -21,6 +21,7 @@ import ast
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from xlacheck.analysis import child_nodes
 from xlacheck.analysis.imports import AliasTable
 
 
@@ -200,7 +201,7 @@ class _Scanner:
             (stmt, None, None) for stmt in reversed(tree.body)
         ]
         aliases = self.aliases
-        iter_children = ast.iter_child_nodes
+        iter_children = child_nodes
         while stack:
             node, func, cls = stack.pop()
             t = type(node)

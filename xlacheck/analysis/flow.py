@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Sequence
 
+from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
@@ -114,7 +115,7 @@ class FunctionWalker:
             if t in _COMPREHENSIONS:
                 self._comprehension(n)
                 continue
-            stack.extend(ast.iter_child_nodes(n))
+            stack.extend(child_nodes(n))
 
     def _record_call(self, call: ast.Call) -> None:
         """Remember what this compiled code passes to a same-file function (its parameters' flags)."""
@@ -254,7 +255,7 @@ class FunctionWalker:
                 self.block(case.body)
             self.depth -= 1
         else:
-            for child in ast.iter_child_nodes(s):
+            for child in child_nodes(s):
                 if isinstance(child, ast.expr):
                     self.expr(child)
 

@@ -13,12 +13,14 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
     from xlacheck.analysis.imports import AliasTable
-    from xlacheck.analysis.values import ValueEnv
+    from xlacheck.analysis.values import ValueEnv  # noqa: F401 - annotations only
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class RuleContext(Reporter):
         self.staged_loops: list[ast.For | ast.While] = []  # loops AutoGraph stages (tf.range, tensor while)
         self.python_loops: list[ast.For] = []  # loops unrolled in Python at trace time
         self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
+        self.call_names: dict[int, str | None] = {}  # id(Call) -> canonical name, shared by the rules
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:
@@ -91,15 +94,11 @@ class RuleContext(Reporter):
     @property
     def certain(self) -> bool:
         """The function is known to be compiled (not only a module-level tensor helper)."""
-        from xlacheck.analysis.contexts import Certainty
-
         return self.function.certainty is Certainty.COMPILED
 
     def tensor_value(self, flags: int) -> bool:
         """Is this certainly a tensor here? In a tensor helper (not known to be compiled) a bare
         parameter may be a Python value, so only computed tensors count."""
-        from xlacheck.analysis.values import is_computed_tensor, is_tensor
-
         return is_tensor(flags) if self.certain else is_computed_tensor(flags)
 
     def following_statements(self) -> list[ast.stmt]:
@@ -136,7 +135,12 @@ class Rule:
 
 def call_name(node: ast.Call, ctx: RuleContext) -> str | None:
     """Canonical dotted name of the called function (``tf.boolean_mask``), or None."""
-    return ctx.aliases.resolve(node.func)
+    key = id(node)
+    names = ctx.call_names
+    if key in names:
+        return names[key]
+    name = names[key] = ctx.aliases.resolve(node.func)
+    return name
 
 
 def argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:

@@ -72,8 +72,7 @@ class PythonStateInCompiledStep(Rule):
             self._list_append(node, ctx)
             return
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            if any(isinstance(s, ast.Global) and node.target.id in s.names
-                   for s in ast.walk(ctx.function.node) if isinstance(s, ast.Global)):
+            if node.target.id in _declared_global(ctx.function.node):
                 ctx.report(self, node,
                            f"global '{node.target.id}' updated inside compiled code: this runs once while tracing, "
                            "later steps reuse the traced value (wrong result); keep it in a tf.Variable")
@@ -85,7 +84,10 @@ class PythonStateInCompiledStep(Rule):
             if len(node.targets) != 1:
                 return
             target = node.targets[0]
-            reads_itself = isinstance(target, ast.Attribute) and any(
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"):
+                return
+            reads_itself = any(
                 isinstance(n, ast.Attribute) and n.attr == target.attr and isinstance(n.value, ast.Name)
                 and n.value.id == "self" for n in ast.walk(node.value))
         if not (reads_itself and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
@@ -110,6 +112,18 @@ class PythonStateInCompiledStep(Rule):
         ctx.report(self, node,
                    f"self.{f.value.attr}.{f.attr}() inside compiled code runs once while tracing: the list gets one "
                    "symbolic tensor, not a value per step (wrong result); return the value and collect it outside")
+
+
+_GLOBALS: dict[int, frozenset[str]] = {}
+
+
+def _declared_global(fn: ast.AST) -> frozenset[str]:
+    """Names a function declares ``global`` (cached per function node, most declare none)."""
+    found = _GLOBALS.get(id(fn))
+    if found is None:
+        found = _GLOBALS[id(fn)] = frozenset(
+            name for s in ast.walk(fn) if isinstance(s, ast.Global) for name in s.names)
+    return found
 
 
 def _init_value(cls: ast.ClassDef, attr: str) -> ast.expr | None:
