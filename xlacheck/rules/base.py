@@ -20,7 +20,7 @@ from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
     from xlacheck.analysis.imports import AliasTable
-    from xlacheck.analysis.values import ValueEnv  # noqa: F401 - annotations only
+    from xlacheck.analysis.values import ValueEnv
 
 
 @dataclass(frozen=True)
