@@ -69,6 +69,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
     ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
+    ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
     ("XLA307-invalid-1", "f", lambda: (_f(1.0),), "fails"),
     ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),

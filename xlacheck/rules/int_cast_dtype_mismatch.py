@@ -14,7 +14,7 @@ class IntCastDtypeMismatch(Rule):
     """
     ## What it does
     Flags arithmetic that mixes the result of `int(t)` (inside AutoGraph-converted code) with
-    another tensor, and the use of such a result as a Python list/dict index.
+    another tensor, and the use of such a result as a Python dict/list index.
 
     ## Why is this bad?
     AutoGraph turns `int(t)` into `tf.cast(t, tf.int32)`: it compiles, but the value is now an
@@ -40,7 +40,7 @@ class IntCastDtypeMismatch(Rule):
 
     code = "XLA303"
     name = "int-cast-dtype-mismatch"
-    node_types = (ast.BinOp,)
+    node_types = (ast.BinOp, ast.Subscript)
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(loss, mask):\n"
@@ -49,11 +49,21 @@ class IntCastDtypeMismatch(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(loss, mask):\n"
                 "    n = int(tf.reduce_sum(mask))\n    return tf.reduce_sum(loss * tf.cast(mask, tf.float32)) / n\n"),
+        Example("import tensorflow as tf\nSCALE = {0: 1.0, 1: 0.5}\n@tf.function(jit_compile=True)\ndef f(x, level):\n"
+                "    return x * SCALE[int(tf.reduce_max(level))]\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if not ctx.converted:
+            return
+        if isinstance(node, ast.Subscript):
+            if ctx.flags(node.slice) & INTCAST and not ctx.flags(node.value) & TENSOR:
+                ctx.report(self, node,
+                           "int(t) inside AutoGraph code becomes an int32 tensor, not a Python int: it cannot index a "
+                           "Python dict/list ('Tensor is unhashable'); use tf.gather on a tensor table")
+            return
         assert isinstance(node, ast.BinOp)
-        if not ctx.converted or not isinstance(node.op, _ARITH):
+        if not isinstance(node.op, _ARITH):
             return
         left, right = ctx.flags(node.left), ctx.flags(node.right)
         for a, b in ((left, right), (right, left)):
