@@ -326,6 +326,8 @@ class _Scanner:
                 # strategy.run(step_fn, args=...): the replica function is compiled on TPU
                 receiver = f.value
                 text = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+                if isinstance(receiver, ast.Call):  # tf.distribute.get_strategy().run(...)
+                    text = self.aliases.resolve(receiver.func) or ""
                 if "strategy" in text.lower():
                     self.handoffs.append(_Handoff(node.args[0], "compiled", func, cls))
             elif attr in _PIPELINE_METHODS and node.args:
