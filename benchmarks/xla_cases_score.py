@@ -6,7 +6,7 @@ names back and compares "has at least one finding" with ``labels.json``'s ``xla_
 in a case that compiles is a false positive. Prints precision/recall/F1 for the cond/shape/host/op
 categories together and separately for retrace, per split present locally.
 
-    python benchmarks/xla_cases_score.py [--cases DIR] [--split dev] [--verbose]
+    python benchmarks/xla_cases_score.py [--cases DIR] [--framework tf|jax] [--split dev] [--verbose]
 """
 
 from __future__ import annotations
@@ -39,14 +39,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=Path, default=DEFAULT_CASES, help="xla_cases folder (with oracle.py, tf/, labels.json)")
     ap.add_argument("--split", default=None, help="only this split (default: every split present)")
+    ap.add_argument("--framework", choices=("tf", "jax"), default="tf",
+                    help="which corpus: tf/ + labels.json (default) or jax/ + labels_jax.json")
     ap.add_argument("--verbose", "-v", action="store_true", help="list every misclassified case with its findings")
     args = ap.parse_args(argv)
 
-    labels = json.loads((args.cases / "labels.json").read_text())["cases"]
+    label_file = "labels.json" if args.framework == "tf" else "labels_jax.json"
+    labels = json.loads((args.cases / label_file).read_text())["cases"]
     by_case = {c["case"]: c for c in labels}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "stripped"
-        subprocess.run([sys.executable, str(args.cases / "oracle.py"), "strip", str(args.cases / "tf"), str(out),
+        subprocess.run([sys.executable, str(args.cases / "oracle.py"), "strip", str(args.cases / args.framework), str(out),
                         "--anonymize"], check=True, capture_output=True)
         mapping = json.loads((out / "_mapping.json").read_text())
         findings: dict[str, list[str]] = {}

@@ -85,6 +85,8 @@ class FunctionInfo:
     converted: bool = False  # AutoGraph rewrites its control flow
     jit_entry: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit): argument values may be baked in
     traced_entry: ast.expr | None = None  # the tf.function/jax.jit decorator or wrapper call that traces it
+    jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
+    static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
@@ -132,9 +134,28 @@ class _Handoff:
     """A function reference handed to something that decides how it runs."""
 
     ref: ast.expr
-    role: str  # "jit", "jit-noag", "graph", "host", "pipeline", "compiled"
+    role: str  # "jit", "jit-noag", "jax", "graph", "host", "pipeline", "compiled"
     caller: FunctionInfo | None
     cls: ClassInfo | None
+    call: ast.Call | None = None  # the wrapping call (jax.jit(f, static_argnums=...))
+
+
+def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
+    """Parameter names a jax.jit call marks static (static_argnums / static_argnames)."""
+    if not isinstance(call, ast.Call) or isinstance(info.node, ast.Lambda):
+        return frozenset()
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    out: set[str] = set()
+    for kw in call.keywords:
+        values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+        for v in values:
+            if not isinstance(v, ast.Constant):
+                continue
+            if kw.arg == "static_argnums" and isinstance(v.value, int) and -len(params) <= v.value < len(params):
+                out.add(params[v.value])
+            elif kw.arg == "static_argnames" and isinstance(v.value, str):
+                out.add(v.value)
+    return frozenset(out)
 
 
 def _jit_compile_true(call: ast.expr) -> bool:
@@ -162,8 +183,8 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
                 if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                     return "jit-noag" + suffix
         return "jit" + suffix
-    if name in ("jax.jit", "jax.pmap"):  # JAX has no AutoGraph
-        return "jit-noag+xla"
+    if name in ("jax.jit", "jax.pmap"):  # JAX: no AutoGraph, arguments always traced
+        return "jax"
     if name == "torch.compile":
         # Dynamo falls back to Python at graph breaks, much like AutoGraph staging control flow;
         # (torch.jit.script is TorchScript, not XLA, and is not a context)
@@ -292,14 +313,14 @@ class _Scanner:
             if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
                 role = "jit"
                 if name == "jax.jit":
-                    role = "jit-noag"
+                    role = "jax"
                 else:
                     for kw in node.keywords:
                         if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                             role = "jit-noag"
-                if name == "jax.jit" or _jit_compile_true(node):
+                if _jit_compile_true(node):
                     role += "+xla"
-                self.handoffs.append(_Handoff(node.args[0], role, func, cls))
+                self.handoffs.append(_Handoff(node.args[0], role, func, cls, node))
             elif name in _GRAPH_HIGHER_ORDER:
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
                     self._handoff_refs(arg, "graph", func, cls)
@@ -427,6 +448,10 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         role = role.removesuffix("+xla")
         if role == "noag":
             info.no_autograph = True
+        elif role == "jax":
+            info.no_autograph = info.jax = True
+            info.static_params = _static_params(info, info.traced_entry)
+            work.append((info, False, True, "decorated with jax.jit"))
         elif role == "jit":
             work.append((info, True, xla, "decorated with tf.function"))
         else:
@@ -445,6 +470,10 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         for t in targets:
             if role in ("host", "pipeline"):
                 t.host = True
+            elif role == "jax":
+                t.no_autograph = t.jax = True
+                t.static_params = _static_params(t, h.call)
+                work.append((t, False, True, "wrapped in jax.jit"))
             elif role == "jit":
                 work.append((t, True, xla, "wrapped in tf.function"))
             elif role == "jit-noag":
@@ -477,6 +506,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         if not info.why:
             info.why = why
         for child in info.children:
+            child.jax = child.jax or info.jax
             work.append((child, conv, False, f"nested in {info.name}()"))
         callees: list[FunctionInfo] = []
         for n in info.called_names:
@@ -493,6 +523,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                             break
         for callee in callees:
             if callee is not info:
+                callee.jax = callee.jax or info.jax
                 work.append((callee, conv, False, f"called from {info.name}()"))
 
     # Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing

@@ -104,10 +104,14 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
     out: dict[str, int] = {}
+    jax_entry = info.jax and info.jit_entry  # every argument is traced, except the static ones
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
             out[name] = passed[name] & VALUE_FLAGS
+            continue
+        if jax_entry:
+            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM
             continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None

@@ -18,6 +18,7 @@ from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
+from xlacheck.rules.jax_traced_shape import JaxTracedShape
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
 from xlacheck.rules.loop_grown_tensor import LoopGrownTensor
 from xlacheck.rules.masked_tail_index import MaskedTailIndex
@@ -67,6 +68,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     DataDependentShapeOp,
     DataDependentShapeArgument,
     LoopGrownTensor,
+    JaxTracedShape,
     # XLA3xx host syncs and ops without XLA kernels
     TensorToHostMethod,
     PythonScalarOfTensor,

@@ -11,7 +11,7 @@ from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 class NumpyCallOnTensor(Rule):
     """
     ## What it does
-    Flags `np.<function>(t)` where `t` is a tensor, inside compiled code (Keras `call`,
+    Flags `np.<function>(t)` (and `scipy.*`) where `t` is a tensor, inside compiled code (Keras `call`,
     `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s).
     `tf.experimental.numpy` is TensorFlow and is not flagged.
 
@@ -53,7 +53,7 @@ class NumpyCallOnTensor(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not name.startswith("np."):
+        if name is None or not name.startswith(("np.", "scipy.")):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)

@@ -20,7 +20,7 @@ class PythonStateInCompiledStep(Rule):
     Flags, in compiled code, updates of Python state that only happen while tracing:
     `self.attr += ...` (or `self.attr = self.attr + ...`) when `attr` holds a Python number (set
     to a literal in `__init__`), `self.attr.append(...)` when it holds a Python list, and
-    `global` counters updated with `+=`.
+    `global` counters and module-level containers (`STATE["step"] += 1`) updated with `+=`.
 
     ## Why is this bad?
     Python code in a `tf.function` runs only while tracing. The counter is incremented once, its
@@ -63,6 +63,8 @@ class PythonStateInCompiledStep(Rule):
                 "        self.losses.append(loss)\n        return loss\n"),
         Example("import tensorflow as tf\nSTEP = 0\n@tf.function(jit_compile=True)\ndef f(x):\n    global STEP\n"
                 "    STEP += 1\n    return x * STEP\n"),
+        Example("import jax\nSTATE = {'step': 0}\n@jax.jit\ndef f(x):\n    STATE['step'] += 1\n"
+                "    return x / STATE['step']\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -70,6 +72,14 @@ class PythonStateInCompiledStep(Rule):
             return
         if isinstance(node, ast.Call):
             self._list_append(node, ctx)
+            return
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) \
+                and isinstance(node.target.value, ast.Name) and node.target.value.id not in ctx.values.env:
+            name = node.target.value.id  # a module-level container: STATE["step"] += 1
+            ctx.report(self, node,
+                       f"module-level '{name}' updated inside compiled code: this runs once while tracing, later "
+                       "steps reuse the traced value (wrong result); keep the state in a tf.Variable or thread it "
+                       "through the function's arguments and results")
             return
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             if node.target.id in _declared_global(ctx.function.node):
