@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import is_computed_tensor
+from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -45,14 +45,19 @@ class RaiseInTensorBranch(Rule):
                 "        raise ValueError('embed_dim must be even')\n    return tf.concat([grid, grid], axis=1)\n"),
     )
     INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, limit):\n"
+                "    if limit < 0:\n        raise ValueError('negative limit')\n    return tf.minimum(x, limit)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    if tf.reduce_any(labels < 0):\n        raise ValueError('negative labels')\n"
                 "    return labels\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        # A bare parameter may be a Python value (model code validates config ints this way),
+        # except in an explicit jit_compile/jax.jit entry, whose arguments are tensors.
         if ctx.converted and ctx.tensor_branches and any(
-            is_computed_tensor(ctx.flags(b.test)) for b in ctx.tensor_branches
+            is_computed_tensor(k) or (ctx.function.jit_entry and is_tensor(k))
+            for k in (ctx.flags(b.test) for b in ctx.tensor_branches)
         ):
             ctx.report(self, node,
                        "`raise` under a condition on a tensor: AutoGraph traces both branches of the tf.cond, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import is_computed_tensor
+from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -56,7 +56,8 @@ class TensorAssertStatement(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Assert)
-        if is_computed_tensor(ctx.flags(node.test)):
+        k = ctx.flags(node.test)
+        if is_computed_tensor(k) or (ctx.function.jit_entry and is_tensor(k)):
             ctx.report(self, node,
                        "`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails "
                        "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* "
