@@ -58,10 +58,6 @@ def check_source(source: str, path: str, *, select: Callable[[str], bool] | None
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
                           lines=lines)
-    except RecursionError:
-        logger.warning("%s: expression nesting too deep to analyze", path)
-        return FileResult(path, error=FileError(path, "internal error: expression nesting too deep to analyze"),
-                          lines=lines)
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
     return FileResult(path, tuple(diagnostics), lines=lines)
 
@@ -79,7 +75,13 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
             continue
         dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
         outer = envs.get(id(info.parent)) if info.parent is not None else None
-        ctx = walk_function(path, info, facts, dispatch, outer)
+        try:
+            ctx = walk_function(path, info, facts, dispatch, outer)
+        except RecursionError:
+            # an expression nested ~1000 deep (generated code): skip this function, keep the rest
+            logger.warning("%s:%s: expression nesting too deep to analyze %s()", path,
+                           getattr(info.node, "lineno", 1), info.name)
+            continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
     module_ctx = ModuleContext(path, facts)

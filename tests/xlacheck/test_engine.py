@@ -69,3 +69,17 @@ def test_rule_crash_becomes_file_error_naming_the_rule(monkeypatch: pytest.Monke
     monkeypatch.setattr(engine, "_INSTANCES", engine._INSTANCES + (Exploding(),))
     result = check_source(TWO_FINDINGS, "two.py")
     assert result.error is not None and "XLA999" in result.error.message
+
+
+def test_very_deep_expression_skips_only_its_function() -> None:
+    deep = " + ".join(["a"] * 950)
+    src = (
+        "import tensorflow as tf\n"
+        "@tf.function(jit_compile=True)\n"
+        f"def deep(a):\n    return {deep}\n"
+        "@tf.function(jit_compile=True)\n"
+        "def shallow(a):\n    return a.numpy()\n"
+    )
+    result = check_source(src, "deep.py")
+    assert result.error is None
+    assert [d.code for d in result.diagnostics] == ["XLA301"]
