@@ -9,17 +9,21 @@ What it records, and where each fact comes from:
 * ``raw_ops``: every name in ``dir(tf.raw_ops)`` plus every op that has an XLA kernel, with
   whether TensorFlow's kernel registry holds an ``XLA_CPU_JIT`` / ``XLA_GPU_JIT`` kernel for it
   (``pywrap_xla_ops.get_cpu_kernel_names``; the same list ``KernelList`` gives once the XLA
-  devices are registered). Ops that the tf2xla bridge lowers itself without a kernel
-  (``Placeholder``, TF1 ``Switch``/``Merge`` control flow) are marked ``handled_by_bridge``.
+  devices are registered). An op is unsupported exactly when it has no ``XLA_CPU_JIT`` kernel:
+  even graph plumbing such as ``Placeholder`` or TF1 ``Switch`` fails inside a compiled function
+  (the cross-check compiles both).
 * ``api``: public functions (``tf.linalg.det``, ``tf.image.resize`` ...) mapped to the raw ops
   they create. Each function is traced into a ``tf.function`` graph with small synthetic
   arguments and the ops of the graph (nested functions included) are read back. Functions that
   cannot be traced with synthetic arguments fall back to a static scan of their source for
   ``gen_*_ops`` calls (``"source": "static"``: ops the function *may* create).
   Bool arguments are flipped, and a few string arguments (``method=``) are enumerated; where that
-  changes the set of ops without an XLA kernel, the entry gets ``conditions``.
-* ``crosscheck``: a sample of functions compiled for real with ``jit_compile=True`` on XLA:CPU,
-  and whether the compiler agreed with the table.
+  changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
+  (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
+  explicit code.
+* ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
+  whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
+  with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH`` to pin it).
 """
@@ -32,6 +36,7 @@ import datetime as dt
 import inspect
 import json
 import logging
+import math
 import os
 import re
 import signal
@@ -53,26 +58,6 @@ DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_xla_ops.json"
 COMMAND = "python tools/generate_op_table.py"
 SCHEMA_VERSION = 1
 
-# Ops that have no XLA kernel but never reach kernel lookup: the tf2xla bridge turns graph
-# inputs into XLA parameters and functionalizes TF1 control flow (Switch/Merge/Enter..., which
-# tf.function never builds: it emits If/While, which do have kernels) before it looks up kernels.
-BRIDGE_HANDLED = {
-    "Placeholder": "graph input; becomes an XLA parameter",
-    "PlaceholderWithDefault": "graph input; becomes an XLA parameter",
-    "Switch": "TF1 control flow; functionalized into If/While by the bridge",
-    "Merge": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefSwitch": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefMerge": "TF1 control flow; functionalized into If/While by the bridge",
-    "Enter": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefEnter": "TF1 control flow; functionalized into If/While by the bridge",
-    "Exit": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefExit": "TF1 control flow; functionalized into If/While by the bridge",
-    "NextIteration": "TF1 control flow; functionalized into If/While by the bridge",
-    "RefNextIteration": "TF1 control flow; functionalized into If/While by the bridge",
-    "LoopCond": "TF1 control flow; functionalized into If/While by the bridge",
-    "VarHandleOp": "a captured variable becomes a resource argument of the compiled function",
-}
-
 # Namespaces of the public API that hold ops a model, loss or train step calls. tf.io.gfile,
 # tf.summary, tf.data, tf.config, tf.saved_model... are Python-side or host-side APIs that do not
 # trace into graph ops (or touch the file system when called), so they are not walked.
@@ -81,8 +66,8 @@ API_NAMESPACES = (
     "quantization", "ragged", "random", "sets", "signal", "sparse", "strings",
 )
 SKIP_SUBMODULES = {"gfile"}
-# Top-level tf.* callables that are not ops: they run Python, build objects or change global state.
-SKIP_TOP_LEVEL = {
+# Public callables that are not ops: they run Python, build objects, write files or change global state.
+SKIP_NAMES = {
     "tf.function", "tf.py_func", "tf.autograph", "tf.device", "tf.name_scope", "tf.init_scope",
     "tf.control_dependencies", "tf.get_logger", "tf.executing_eagerly", "tf.inside_function",
     "tf.get_current_name_scope", "tf.get_static_value", "tf.is_tensor", "tf.is_symbolic_tensor",
@@ -96,21 +81,17 @@ SKIP_TOP_LEVEL = {
 # and accessors of Python-side state: not ops.
 NOT_AN_OP = re.compile(r"\.(enable_|disable_|set_(?!diag)|get_)\w*$")
 
-# Argument values enumerated beyond bool flips: the string-valued arguments whose value picks a
-# different kernel. Keys are canonical API names.
-STRING_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
-    "tf.image.resize": {
-        "method": ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
-                   "mitchellcubic", "nearest"),
-    },
-    "tf.image.resize_with_pad": {
-        "method": ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
-                   "mitchellcubic", "nearest"),
-    },
+# Argument values enumerated beyond bool flips: arguments whose value may pick a different
+# kernel. Keys are canonical API names (and Keras layer names, for constructor arguments).
+RESIZE_METHODS = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5", "mitchellcubic", "nearest")
+VALUE_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "tf.image.resize": {"method": RESIZE_METHODS},
+    "tf.image.resize_with_pad": {"method": RESIZE_METHODS},
     "tf.image.crop_and_resize": {"method": ("bilinear", "nearest")},
     "tf.image.extract_glimpse": {"noise": ("uniform", "gaussian", "zero")},
-    "tf.math.reduce_euclidean_norm": {},
-    "tf.nn.ctc_loss": {},
+    "tf.keras.layers.Resizing": {"interpolation": RESIZE_METHODS},
+    "tf.keras.layers.RandomRotation": {"interpolation": ("bilinear", "nearest")},
+    "tf.keras.layers.RandomZoom": {"interpolation": ("bilinear", "nearest")},
     "tf.random.stateless_uniform": {"alg": ("philox", "threefry", "auto_select")},
     "tf.random.stateless_normal": {"alg": ("philox", "threefry", "auto_select")},
     "tf.norm": {"ord": ("euclidean", "fro", 1, 2, "inf")},
@@ -161,8 +142,6 @@ def raw_op_table(
         }
         if "XLA_TPU_JIT" in kernels:
             record["xla_tpu_jit"] = op in kernels["XLA_TPU_JIT"]
-        if not record["xla_cpu_jit"] and op in BRIDGE_HANDLED:
-            record["handled_by_bridge"] = BRIDGE_HANDLED[op]
         table[op] = record
     return table
 
@@ -181,7 +160,7 @@ def registered_ops(tf: Any) -> frozenset[str]:
 
 def unsupported_set(raw_ops: dict[str, dict[str, Any]]) -> frozenset[str]:
     return frozenset(
-        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"] and "handled_by_bridge" not in rec
+        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"]
     )
 
 
@@ -208,7 +187,7 @@ def public_functions(tf: Any) -> dict[str, Callable[..., Any]]:
                 ):
                     add_callables(value, name, depth + 1)
             elif callable(value) and not isinstance(value, type) and not NOT_AN_OP.search(name):
-                if name not in SKIP_TOP_LEVEL:
+                if name not in SKIP_NAMES:
                     found[name] = value
 
     for attr in sorted(dir(tf)):
@@ -219,7 +198,7 @@ def public_functions(tf: Any) -> dict[str, Callable[..., Any]]:
         if isinstance(value, types.ModuleType):
             if attr in API_NAMESPACES:
                 add_callables(value, name, 1)
-        elif callable(value) and not isinstance(value, type) and name not in SKIP_TOP_LEVEL:
+        elif callable(value) and not isinstance(value, type) and name not in SKIP_NAMES:
             if not NOT_AN_OP.search(name):
                 found[name] = value
     return found
@@ -248,8 +227,17 @@ def generated_op_name(fn: Callable[..., Any]) -> str | None:
     return match.group(1) if match else None
 
 
+# Ops only TF1 graph code creates (control flow v1, reference variables): a static scan meets them
+# in branches that tf.function never takes, since it builds If/While and resource variables.
+TF1_ONLY_OPS = frozenset({
+    "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "RefSwitch", "RefMerge",
+    "RefEnter", "RefExit", "RefNextIteration", "RefIdentity",
+})
+
+
 def static_ops(fn: Callable[..., Any], depth: int = 3) -> set[str]:
-    """Raw ops a function may create: gen_*_ops calls in its source and in the TensorFlow helpers it calls."""
+    """Raw ops a function may create: gen_*_ops calls in its source and in the TensorFlow helpers
+    it calls, less the TF1-only ops."""
     seen: set[int] = set()
     ops: set[str] = set()
 
@@ -275,7 +263,7 @@ def static_ops(fn: Callable[..., Any], depth: int = 3) -> set[str]:
                     visit(callee, level + 1)
 
     visit(fn, 0)
-    return ops
+    return ops - TF1_ONLY_OPS
 
 
 def resolve(expr: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any] | None:
@@ -308,6 +296,24 @@ class TensorArg:
         if self.kind == "ragged":
             return tf.RaggedTensorSpec(self.shape, dtype, ragged_rank=1)
         return tf.TensorSpec(self.shape, dtype)
+
+    def example(self, tf: Any) -> Any:
+        """A concrete value (None dims become 2) for calls that cannot take a spec."""
+        shape = [2 if dim is None else dim for dim in self.shape]
+        if self.kind == "ragged":
+            flat = TensorArg(self.dtype, (3,)).example(tf)
+            return tf.RaggedTensor.from_row_lengths(flat, tf.constant([2, 1], tf.int64))
+        if self.kind == "sparse":
+            return tf.sparse.from_dense(TensorArg(self.dtype, tuple(shape)).example(tf))
+        size = math.prod(shape)
+        if self.dtype == "string":
+            return tf.reshape(tf.constant(["ab"] * size), shape)
+        if self.dtype == "bool":
+            return tf.reshape(tf.range(size) % 2 == 0, shape)
+        if self.dtype.startswith(("int", "uint")):  # 0/1: valid as an index into any dim of 2
+            return tf.cast(tf.reshape(tf.range(size) % 2, shape), self.dtype)
+        real = tf.reshape(tf.linspace(0.25, 1.0, size), shape)
+        return tf.cast(tf.complex(real, real) if self.dtype.startswith("complex") else real, self.dtype)
 
 
 @dataclass
@@ -606,6 +612,11 @@ ARG_OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.sparse.map_values": {"*args": [Lazy(lambda tf: tf.math.abs), SPARSE_MATRIX]},
     "tf.bitcast": {"input": FLOAT_MATRIX, "type": Lazy(lambda tf: tf.int32)},
     "tf.identity_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.tuple": {"tensors": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.linalg.experimental.conjugate_gradient": {
+        "operator": Lazy(lambda tf: tf.linalg.LinearOperatorFullMatrix(
+            tf.eye(2), is_self_adjoint=True, is_positive_definite=True)),
+        "rhs": F(2)},
     "tf.shape_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.parallel_stack": {"values": [FLOAT_MATRIX, FLOAT_MATRIX]},
     "tf.reverse_sequence": {"input": FLOAT_MATRIX, "seq_lengths": I(2), "seq_axis": 1, "batch_axis": 0},
@@ -769,7 +780,7 @@ def variants(name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterato
     for param, default in sorted(default_values(fn).items()):
         if isinstance(default, bool) and param not in base:
             yield param, not default
-    for param, values in sorted(STRING_PROBES.get(name, {}).items()):
+    for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
         default = default_values(fn).get(param)
         for value in values:
             if value != default:
@@ -833,7 +844,11 @@ TRIVIAL_OPS = frozenset({"Const", "Identity", "NoOp"})
 
 
 def trace_probe(tf: Any, body: Callable[[Any], Any]) -> frozenset[str]:
-    return graph_ops(tf, body, {"x": FLOAT_MATRIX}) - {"Placeholder"}
+    return trace_probe_on(tf, body, FLOAT_MATRIX)
+
+
+def trace_probe_on(tf: Any, body: Callable[[Any], Any], example: TensorArg) -> frozenset[str]:
+    return graph_ops(tf, body, {"x": example}) - {"Placeholder"}
 
 
 def class_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
@@ -850,6 +865,71 @@ def class_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, A
         for method, use in sorted(methods.items()):
             used = trace_probe(tf, lambda x: use(construct(x), x))
             record(f"{name}.{method}", used - constructed | (used & {"Identity"}))
+    return entries
+
+
+# Keras layers that wrap ops without an XLA kernel (lookup tables, hashing, image transforms):
+# name -> (constructor arguments, call input). The layer is built outside the traced function,
+# as a model builds it, so an entry holds the ops its call creates.
+KERAS_LAYER_PROBES: dict[str, tuple[dict[str, Any], TensorArg]] = {
+    "StringLookup": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "IntegerLookup": ({"vocabulary": [1, 2]}, I64(2)),
+    "Hashing": ({"num_bins": 4}, STRING_VECTOR),
+    "TextVectorization": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "CategoryEncoding": ({"num_tokens": 4, "output_mode": "multi_hot"}, I(2, 2)),
+    "Discretization": ({"bin_boundaries": [0.5]}, FLOAT_MATRIX),
+    "Normalization": ({"mean": 0.0, "variance": 1.0}, FLOAT_MATRIX),
+    "Resizing": ({"height": 2, "width": 2}, IMAGE),
+    "CenterCrop": ({"height": 2, "width": 2}, IMAGE),
+    "Rescaling": ({"scale": 0.5}, IMAGE),
+    "RandomFlip": ({}, IMAGE),
+    "RandomRotation": ({"factor": 0.1}, IMAGE),
+    "RandomZoom": ({"height_factor": 0.1}, IMAGE),
+    "RandomTranslation": ({"height_factor": 0.1, "width_factor": 0.1}, IMAGE),
+    "RandomCrop": ({"height": 2, "width": 2}, IMAGE),
+    "RandomContrast": ({"factor": 0.1}, IMAGE),
+    "RandomBrightness": ({"factor": 0.1}, IMAGE),
+}
+
+
+def keras_layers() -> tuple[Any, str] | None:
+    """The Keras whose layers are probed: tf_keras (Keras 2, what TF_USE_LEGACY_KERAS=1 gives)."""
+    try:
+        import tf_keras
+    except ImportError:
+        return None
+    return tf_keras.layers, f"tf_keras {tf_keras.__version__}"
+
+
+def keras_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.keras.layers.X`` -> ops of calling the layer (training=True for the random ones)."""
+    keras = keras_layers()
+    if keras is None:
+        logger.warning("tf_keras is not installed: no Keras layer entries")
+        return {}
+    layers, _ = keras
+    entries: dict[str, dict[str, Any]] = {}
+
+    def call_ops(cls: Any, kwargs: dict[str, Any], example: TensorArg) -> frozenset[str]:
+        layer = cls(**kwargs)
+        training = {"training": True} if cls.__name__.startswith("Random") else {}
+        return trace_probe_on(tf, lambda x: layer(x, **training), example)
+
+    for short, (kwargs, example) in sorted(KERAS_LAYER_PROBES.items()):
+        name = f"tf.keras.layers.{short}"
+        cls = getattr(layers, short)
+        ops = call_ops(cls, kwargs, example)
+        entry: dict[str, Any] = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace"}
+        conditions = []
+        for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
+            for value in values:
+                variant = call_ops(cls, {**kwargs, param: value}, example)
+                if variant & unsupported != ops & unsupported:
+                    conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant),
+                                       "unsupported": sorted(variant & unsupported)})
+        if conditions:
+            entry["conditions"] = conditions
+        entries[name] = entry
     return entries
 
 
@@ -872,7 +952,21 @@ def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], An
         tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64)), -1
     )
 
-    return [
+    cases: list[tuple[str, dict[str, Any], Callable[[], Any]]] = []
+    keras = keras_layers()
+    if keras is not None:
+        layers, _ = keras
+        integer_lookup = layers.IntegerLookup(vocabulary=[1, 2])
+        rotation = layers.RandomRotation(0.1)
+        bicubic = layers.Resizing(2, 2, interpolation="bicubic")
+        discretization = layers.Discretization(bin_boundaries=[1.5])
+        cases += [
+            ("tf.keras.layers.IntegerLookup", {}, lambda: integer_lookup(tf.cast(ids, tf.int64))),
+            ("tf.keras.layers.RandomRotation", {}, lambda: rotation(img, training=True)),
+            ("tf.keras.layers.Resizing", {"interpolation": "bicubic"}, lambda: bicubic(img)),
+            ("tf.keras.layers.Discretization", {}, lambda: discretization(v)),
+        ]
+    return cases + [
         ("tf.strings.format", {}, lambda: tf.strings.format("{}", v)),
         ("tf.print", {}, lambda: (tf.print(v), v)[1]),
         ("tf.linalg.det", {}, lambda: tf.linalg.det(x)),
@@ -912,6 +1006,9 @@ def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], An
         ("tf.debugging.check_numerics", {}, lambda: tf.debugging.check_numerics(v, "bad")),
         ("tf.while_loop", {}, lambda: tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), (0, v))[1]),
         ("tf.cond", {}, lambda: tf.cond(v[0] > 1.0, lambda: v * 2.0, lambda: v)),
+        # Graph plumbing without a kernel is not lowered by the bridge inside a function body.
+        ("tf.raw_ops.Switch", {}, lambda: tf.raw_ops.Switch(data=v, pred=v[0] > 1.0)[1]),
+        ("tf.raw_ops.Placeholder", {}, lambda: (tf.raw_ops.Placeholder(dtype=tf.float32, shape=[4]), v)[1]),
     ]
 
 
@@ -920,7 +1017,10 @@ def crosscheck(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozenset[s
     for name, when, build in crosscheck_cases(tf):
         entry = api.get(name)
         predicted: list[str] | None = None
-        if entry is not None:
+        if name.startswith("tf.raw_ops."):
+            op = name.removeprefix("tf.raw_ops.")
+            predicted = [op] if op in unsupported else []
+        elif entry is not None:
             predicted = entry["unsupported"]
             for condition in entry.get("conditions", ()):
                 if when and condition["argument"] in when and condition["value"] == when[condition["argument"]]:
@@ -1008,7 +1108,7 @@ BOUNDARY_OPS = frozenset({"_Arg", "_Retval"})  # reported for string inputs/outp
 
 
 def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
-    """Lower ``fn(**args)`` to HLO with XLA:CPU from TensorSpecs (no values, so nothing folds).
+    """Compile ``fn(**args)`` with XLA:CPU from TensorSpecs (no values, so nothing folds).
 
     Returns ("compiled", []), ("no_kernel", ops the compiler named) or ("other", [error line]).
     The compiler names only the first unsupported op(s) it meets, not all of them.
@@ -1017,7 +1117,12 @@ def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tu
     jitted = tf.function(call, jit_compile=True, autograph=False)
     signal.alarm(TRACE_TIMEOUT_S)
     try:
-        jitted.experimental_get_compiler_ir(*[item.spec(tf) for item in inputs])(stage="hlo")
+        if all(item.kind == "dense" for item in inputs):
+            jitted.experimental_get_compiler_ir(*[item.spec(tf) for item in inputs])(stage="hlo")
+        else:
+            # experimental_get_compiler_ir takes no composite specs: run it on small values
+            # instead (they are arguments of the compiled function, so nothing folds either).
+            jitted(*[item.example(tf) for item in inputs])
         return "compiled", []
     except (Exception, TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
         message = str(error)
@@ -1083,8 +1188,9 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
-    # A few ops the public API creates are registered but not exported under tf.raw_ops
-    # (DTensor's Relayout, for one): list them too, so every op an entry names is in the table.
+    api.update(keras_entries(tf, unsupported))
+    # An op a public function creates may be registered without a tf.raw_ops export (a static
+    # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
     raw_ops = raw_op_table(tf, kernels, created)
     table: dict[str, Any] = {
@@ -1092,6 +1198,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
         "tensorflow_version": tf.__version__,
         "generated": generated_date(),
         "command": COMMAND,
+        "keras_version": keras[1] if (keras := keras_layers()) else None,
         "backends": {
             device: len(ops) for device, ops in sorted(kernels.items())
         },

@@ -9,12 +9,13 @@ only reads that file (json + functools.cache): no TensorFlow import, so the lint
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
 RAW_OPS_PREFIX = "tf.raw_ops."
+V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 is a different one, not covered
 
 
 @dataclass(frozen=True)
@@ -74,17 +75,17 @@ def _table() -> dict[str, Any]:
 
 @cache
 def unsupported_raw_ops() -> frozenset[str]:
-    """Raw ops with no XLA_CPU_JIT kernel that the tf2xla bridge does not lower by itself."""
-    return frozenset(
-        op
-        for op, record in _table()["raw_ops"].items()
-        if not record["xla_cpu_jit"] and "handled_by_bridge" not in record
-    )
+    """Raw ops with no XLA_CPU_JIT kernel (graph plumbing such as ``Placeholder`` included:
+    inside a compiled function it fails like any other op without a kernel)."""
+    return frozenset(op for op, record in _table()["raw_ops"].items() if not record["xla_cpu_jit"])
 
 
 @cache
 def lookup(api_name: str) -> OpVerdict | None:
     """The verdict for a canonical public name (``"tf.linalg.det"``, ``"tf.raw_ops.MatrixDeterminant"``), or None."""
+    if api_name.startswith(V2_PREFIX):
+        verdict = lookup("tf." + api_name[len(V2_PREFIX):])
+        return None if verdict is None else replace(verdict, api_name=api_name)
     if api_name.startswith(RAW_OPS_PREFIX):
         op = api_name[len(RAW_OPS_PREFIX):]
         if op not in _table()["raw_ops"]:
@@ -107,9 +108,11 @@ def lookup(api_name: str) -> OpVerdict | None:
 
 
 def table_info() -> dict[str, Any]:
-    """Where the table came from: ``tensorflow_version``, ``generated`` (ISO date), ``command``, ``backends``."""
+    """Where the table came from: ``tensorflow_version``, ``generated`` (ISO date), ``command``,
+    ``backends`` (ops with a kernel per XLA device), ``keras_version`` (the Keras whose layers were probed)."""
     table = _table()
-    return {key: table[key] for key in ("tensorflow_version", "generated", "command", "backends", "schema")}
+    keys = ("tensorflow_version", "generated", "command", "backends", "keras_version", "schema")
+    return {key: table.get(key) for key in keys}
 
 
 def api_names() -> frozenset[str]:
