@@ -30,6 +30,23 @@ def _lookup() -> Callable[[str], Any] | None:
     return op_table.lookup
 
 
+def unsupported_ops(api_name: str, call: ast.Call) -> tuple[str, ...]:
+    """Raw ops without an XLA kernel that this call creates, per the op table (literal keyword
+    arguments select argument-dependent verdicts, e.g. method="bicubic"); () if none or unknown."""
+    lookup = _lookup()
+    if lookup is None:
+        return ()
+    verdict = lookup(api_name)
+    if verdict is None:
+        return ()
+    unsupported_for = getattr(verdict, "unsupported_for", None)
+    if unsupported_for is None:
+        return tuple(verdict.unsupported)
+    literals = {kw.arg: kw.value.value for kw in call.keywords
+                if kw.arg is not None and isinstance(kw.value, ast.Constant)}
+    return tuple(unsupported_for(literals))
+
+
 class OpWithoutXlaKernel(Rule):
     """
     ## What it does
@@ -84,18 +101,7 @@ class OpWithoutXlaKernel(Rule):
             return
         if dynamic_shape_reason(name) is not None:
             return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
-        lookup = _lookup()
-        if lookup is None:
-            return
-        verdict = lookup(name)
-        if verdict is None:
-            return
-        unsupported = verdict.unsupported  # type: ignore[attr-defined]
-        unsupported_for = getattr(verdict, "unsupported_for", None)
-        if unsupported_for is not None:  # argument-dependent verdicts (method="bicubic" ...)
-            literals = {kw.arg: kw.value.value for kw in node.keywords
-                        if kw.arg is not None and isinstance(kw.value, ast.Constant)}
-            unsupported = unsupported_for(literals)
+        unsupported = unsupported_ops(name, node)
         if unsupported:
             ops = ", ".join(unsupported)
             ctx.report(self, node,
