@@ -30,9 +30,10 @@ def _lookup() -> Callable[[str], Any] | None:
     return op_table.lookup
 
 
-def unsupported_ops(api_name: str, call: ast.Call) -> tuple[str, ...]:
+def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
     """Raw ops without an XLA kernel that this call creates, per the op table (literal keyword
-    arguments select argument-dependent verdicts, e.g. method="bicubic"); () if none or unknown."""
+    arguments, plus ``extra`` literals a rule decoded itself, select argument-dependent verdicts,
+    e.g. method="bicubic"); () if none or unknown."""
     lookup = _lookup()
     if lookup is None:
         return ()
@@ -44,6 +45,7 @@ def unsupported_ops(api_name: str, call: ast.Call) -> tuple[str, ...]:
         return tuple(verdict.unsupported)
     literals = {kw.arg: kw.value.value for kw in call.keywords
                 if kw.arg is not None and isinstance(kw.value, ast.Constant)}
+    literals.update(extra or {})
     return tuple(unsupported_for(literals))
 
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 import ast
 
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
-
-_RESIZE_BAD = frozenset({"bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic"})
-_RESIZE_ENUM = {"BICUBIC": "bicubic", "AREA": "area", "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5",
-                "GAUSSIAN": "gaussian", "MITCHELLCUBIC": "mitchellcubic"}
+from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
 
 class UnsupportedOpVariant(Rule):
     """
     ## What it does
-    Flags op calls whose arguments select a variant with no XLA kernel:
-    `tf.image.resize(..., method="bicubic"|"area"|"lanczos*"|"gaussian"|"mitchellcubic")` or
-    `antialias=True`, and `tf.random.shuffle` (1-D shuffles fail at XLA run time).
+    Flags op calls whose arguments select a variant with no XLA kernel: `tf.image.resize` with a
+    method the op table marks unsupported (`"bicubic"`, `"area"`, `"gaussian"`, given by keyword,
+    position or `tf.image.ResizeMethod.*`) or `antialias=True`, and `tf.random.shuffle` (1-D
+    shuffles fail at XLA run time).
 
     ## Why is this bad?
     `ResizeBicubic` and `ScaleAndTranslate` (antialiasing) have no XLA:CPU kernel, so the
@@ -56,20 +54,21 @@ class UnsupportedOpVariant(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name in ("tf.image.resize", "tf.compat.v1.image.resize"):
-            method = argument(node, 2, "method")
-            value = None
+        if name == "tf.image.resize":
+            literals: dict[str, object] = {}
+            method = argument(node, 2, "method")  # by keyword, position or ResizeMethod enum
             if isinstance(method, ast.Constant) and isinstance(method.value, str):
-                value = method.value.lower()
+                literals["method"] = method.value.lower()
             elif isinstance(method, ast.Attribute):
-                value = _RESIZE_ENUM.get(method.attr)
+                literals["method"] = method.attr.lower()
             antialias = argument(node, 4, "antialias")
-            if value in _RESIZE_BAD:
-                ctx.report(self, node, f"tf.image.resize with method='{value}' has no XLA kernel (ResizeBicubic/"
-                                       "ScaleAndTranslate): compilation fails; use 'bilinear' or 'nearest'")
-            elif isinstance(antialias, ast.Constant) and antialias.value is True:
-                ctx.report(self, node, "tf.image.resize with antialias=True needs ScaleAndTranslate, which has no "
-                                       "XLA kernel: compilation fails; drop antialias inside compiled code")
+            if isinstance(antialias, ast.Constant):
+                literals["antialias"] = antialias.value
+            ops = unsupported_ops(name, node, literals)
+            if ops:
+                given = ", ".join(f"{k}={v!r}" for k, v in literals.items())
+                ctx.report(self, node, f"tf.image.resize({given}) needs {', '.join(ops)}, which has no XLA kernel: "
+                                       "compilation fails; use method 'bilinear' or 'nearest' without antialias")
         elif name == "tf.random.shuffle":
             ctx.report(self, node, "tf.random.shuffle of a 1-D tensor fails at XLA run time ('Expected comparison "
                                    "type SIGNED'); use tf.gather(x, tf.argsort(tf.random.uniform(tf.shape(x)[:1])))")
