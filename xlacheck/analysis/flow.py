@@ -201,57 +201,59 @@ class FunctionWalker:
             return
         if t in self.dispatch:
             self._emit(s)
-        if t is ast.Assign:
-            self.expr(s.value)  # type: ignore[attr-defined]
-            for target in s.targets:  # type: ignore[attr-defined]
-                self.expr(target) if type(target) is not ast.Name else None
-            k = self.values.flags(s.value)  # type: ignore[attr-defined]
-            for target in s.targets:  # type: ignore[attr-defined]
-                self.bind(target, k, s.value)  # type: ignore[attr-defined]
-        elif t is ast.AugAssign:
-            self.expr(s.value)  # type: ignore[attr-defined]
-            self.expr(s.target) if type(s.target) is not ast.Name else None  # type: ignore[attr-defined]
-            if type(s.target) is ast.Name:  # type: ignore[attr-defined]
-                name = s.target.id  # type: ignore[attr-defined]
-                k = self.env.get(name, 0) | self.values.flags(s.value)  # type: ignore[attr-defined]
-                self.env[name] = (k & ~(PYLIST | PYLIST_EMPTY)) | (self.loop_flag if k & TENSOR else 0) \
-                    if not self.env.get(name, 0) & PYLIST else self.env.get(name, 0)
+        if isinstance(s, ast.Assign):
+            self.expr(s.value)
+            for target in s.targets:
+                if not isinstance(target, ast.Name):
+                    self.expr(target)
+            k = self.values.flags(s.value)
+            for target in s.targets:
+                self.bind(target, k, s.value)
+        elif isinstance(s, ast.AugAssign):
+            self.expr(s.value)
+            if not isinstance(s.target, ast.Name):
+                self.expr(s.target)
+                return
+            old = self.env.get(s.target.id, 0)
+            if not old & PYLIST:  # `xs += [...]` keeps a list a list
+                k = old | self.values.flags(s.value)
+                self.env[s.target.id] = (k & ~(PYLIST | PYLIST_EMPTY)) | (self.loop_flag if k & TENSOR else 0)
                 self.values.invalidate()
-        elif t is ast.AnnAssign:
-            if s.value is not None:  # type: ignore[attr-defined]
-                self.expr(s.value)  # type: ignore[attr-defined]
-                self.bind(s.target, self.values.flags(s.value), s.value)  # type: ignore[attr-defined]
-        elif t is ast.If:
-            self._if(s)  # type: ignore[arg-type]
-        elif t is ast.For or t is ast.AsyncFor:
-            self._for(s)  # type: ignore[arg-type]
-        elif t is ast.While:
-            self._while(s)  # type: ignore[arg-type]
-        elif t is ast.With or t is ast.AsyncWith:
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.expr(s.value)
+                self.bind(s.target, self.values.flags(s.value), s.value)
+        elif isinstance(s, ast.If):
+            self._if(s)
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            self._for(s)
+        elif isinstance(s, ast.While):
+            self._while(s)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
             eager = False
-            for item in s.items:  # type: ignore[attr-defined]
+            for item in s.items:
                 self.expr(item.context_expr)
                 if isinstance(item.context_expr, ast.Call) and \
                         self.ctx.resolve(item.context_expr.func) == "tf.init_scope":
-                    eager = True
+                    eager = True  # `with tf.init_scope():` runs eagerly
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, 0)
             if not eager:
-                self.block(s.body)  # type: ignore[attr-defined]
-        elif t is ast.Try or t is ast.TryStar:
+                self.block(s.body)
+        elif isinstance(s, (ast.Try, ast.TryStar)):
             self.depth += 1
-            self.block(s.body)  # type: ignore[attr-defined]
-            for h in s.handlers:  # type: ignore[attr-defined]
+            self.block(s.body)
+            for h in s.handlers:
                 if h.name:
                     self.env[h.name] = 0
                 self.block(h.body)
-            self.block(s.orelse)  # type: ignore[attr-defined]
+            self.block(s.orelse)
             self.depth -= 1
-            self.block(s.finalbody)  # type: ignore[attr-defined]
-        elif t is ast.Match:
-            self.expr(s.subject)  # type: ignore[attr-defined]
+            self.block(s.finalbody)
+        elif isinstance(s, ast.Match):
+            self.expr(s.subject)
             self.depth += 1
-            for case in s.cases:  # type: ignore[attr-defined]
+            for case in s.cases:
                 self.block(case.body)
             self.depth -= 1
         else:
