@@ -38,6 +38,8 @@ _KERAS_METHODS = frozenset(
     {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss"}
 )
 _METRIC_METHODS = frozenset({"update_state", "result"})
+# Keras objects whose __call__ runs inside the compiled train step (not initializers: build time).
+_CALLED_IN_STEP_BASES = ("LearningRateSchedule", "Constraint", "Regularizer")
 
 # Calls whose function argument(s) run inside the caller's graph (inherit the caller's context).
 _GRAPH_HIGHER_ORDER = frozenset(
@@ -73,6 +75,7 @@ class ClassInfo:
     attrs: dict[str, ast.expr] = field(default_factory=dict)
     keras: bool = False
     metric: bool = False
+    called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
 
 
 @dataclass(eq=False)
@@ -429,6 +432,8 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 changed = True
     for c in scanner.classes:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
+        c.called_in_step = c.keras and any(
+            b.endswith(_CALLED_IN_STEP_BASES) or (b in classes and classes[b].called_in_step) for b in c.bases)
 
     # AutoGraph finds a lambda's source by its line: with two lambdas on one line it gives up and
     # runs them unconverted (`tf.cond(p, lambda: a, lambda: b)` on one line).
@@ -461,7 +466,8 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         if not c.keras:
             continue
         for name, m in c.methods.items():
-            if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS):
+            if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS) \
+                    or (c.called_in_step and name == "__call__"):
                 work.append((m, True, False, f"Keras {name}()"))
     for h in scanner.handoffs:
         targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)

@@ -63,6 +63,10 @@ class PythonBuiltinOnTensors(Rule):
                 "    best = sorted(losses)[:2]\n    return best[0] + best[1]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if any(v > 0 for v in tf.unstack(x)):\n        x = -x\n    return x\n"),
+        Example("import tensorflow as tf\nclass Warmup(tf.keras.optimizers.schedules.LearningRateSchedule):\n"
+                "    def __init__(self, base, warmup):\n        self.base, self.warmup = base, warmup\n"
+                "    def __call__(self, step):\n"
+                "        return min(self.base * (tf.cast(step, tf.float32) + 1.0) / self.warmup, self.base)\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
