@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Callable
 from enum import IntEnum
 
 from xlacheck.analysis import child_nodes
@@ -127,8 +128,16 @@ class ModuleFacts:
             return (found[0], False) if found else None
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
             owner = _owner_class(caller)
-            if owner is not None and f.attr in owner.methods:
+            if owner is None:
+                return None
+            if f.attr in owner.methods:
                 return owner.methods[f.attr], True
+            # self.block(x) where __init__ set self.block = Block(...), a layer class defined here
+            built = owner.attrs.get(f.attr)
+            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name):
+                layer = self.classes_by_name.get(built.func.id)
+                if layer is not None and "call" in layer.methods:
+                    return layer.methods["call"], True
         return None
 
 
@@ -561,25 +570,63 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 maybe.append(child)
         for n in f.called_names:
             maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
-    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, _parents_first(order),
+    walk = _callers_first(order, lambda f: _callees(f, module_funcs, classes, scanner.by_node))
+    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
                        module_funcs, classes, {}, scanner.sites)
 
 
-def _parents_first(order: list[FunctionInfo]) -> list[FunctionInfo]:
-    """Keep the call order but never walk a nested function before the function enclosing it."""
-    placed: set[int] = set()
+def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
+             by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+    """Same-file functions ``info`` calls: by name, as ``self.method``, or as ``self.layer(...)``
+    where ``self.layer`` was built from a layer class defined in this file (its ``call``)."""
     out: list[FunctionInfo] = []
+    for n in info.called_names:
+        out.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node))
+    owner = _owner_class(info)
+    if owner is not None:
+        for m in info.called_methods:
+            if m in owner.methods:
+                out.append(owner.methods[m])
+                continue
+            built = owner.attrs.get(m)
+            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) and built.func.id in classes:
+                layer = classes[built.func.id].methods.get("call")
+                if layer is not None:
+                    out.append(layer)
+    return out
 
-    def place(info: FunctionInfo) -> None:
-        if id(info) in placed:
-            return
-        if info.parent is not None and info.parent.certainty is not Certainty.NONE:
-            place(info.parent)
-        placed.add(id(info))
-        out.append(info)
 
-    for info in order:
-        place(info)
+def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], list[FunctionInfo]]
+                   ) -> list[FunctionInfo]:
+    """Walk order: a function after the functions enclosing it and, cycles aside, after its
+    callers, so that callees know what they are passed. Ties keep ``order``."""
+    index = {id(f): i for i, f in enumerate(order)}
+    pending: dict[int, int] = {id(f): 0 for f in order}
+    edges: dict[int, list[FunctionInfo]] = {}
+    for f in order:
+        targets = [c for c in callees(f) if id(c) in index and c is not f]
+        targets += [c for c in f.children if id(c) in index]
+        edges[id(f)] = targets
+        for c in targets:
+            pending[id(c)] += 1
+    out: list[FunctionInfo] = []
+    done: set[int] = set()
+    ready = [f for f in order if pending[id(f)] == 0]
+    while len(out) < len(order):
+        if not ready:  # a cycle: release the earliest waiting function, unless its parent waits
+            waiting = [f for f in order if id(f) not in done]
+            ready = [next((f for f in waiting if f.parent is None or id(f.parent) in done
+                           or id(f.parent) not in index), waiting[0])]
+        ready.sort(key=lambda f: index[id(f)], reverse=True)
+        f = ready.pop()
+        if id(f) in done:
+            continue
+        done.add(id(f))
+        out.append(f)
+        for c in edges[id(f)]:
+            pending[id(c)] -= 1
+            if pending[id(c)] == 0 and id(c) not in done:
+                ready.append(c)
     return out
 
 

@@ -382,8 +382,9 @@ class ValueEnv:
         if type(f) is ast.Name and f.id == "self":
             return TENSOR | OPAQUE
         if k & TENSOR:
-            # a user function of tensors: its result depends on its inputs, shape unknown
-            return TENSOR | OPAQUE | (k & (RANDOM | LOOP | PARAM | DATA))
+            # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
+            # so its result is not treated as data-derived; randomness is kept.
+            return TENSOR | OPAQUE | (k & RANDOM)
         return 0
 
     def _args_flags(self, e: ast.Call) -> int:
