@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         positive, flagged = bool(rec["xla_fail"]), bool(found)
         slot = 0 if positive and flagged else 1 if flagged else 2 if positive else 3
         group = "retrace" if rec["category"] == "retrace" else "cond/shape/host/op"
-        for key in ((rec["split"], rec["category"]), (rec["split"], group)):
+        for key in {(rec["split"], rec["category"]), (rec["split"], group)}:  # retrace is both
             counts[key][slot] += 1
         if slot in (1, 2):
             wrong.append(f"  {'FP' if slot == 1 else 'FN'} {rec['split']:7} {case:45} {rec['label']:17} {found}")

@@ -17,10 +17,12 @@ from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.rules import ALL_RULES
 from xlacheck.rules.base import Rule
+from xlacheck.rules.module_base import ModuleRule, run_module_rules
 
 logger = logging.getLogger(__name__)
 
-_INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES)
+_INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclass(cls, ModuleRule))
+_MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
 
 
 def _dispatch_tables(select: Callable[[str], bool] | None) -> tuple[dict[type, list[Rule]], dict[type, list[Rule]]]:
@@ -84,4 +86,5 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
         outer = envs.get(id(info.parent)) if info.parent is not None else None
         ctx = walk_function(path, info, facts.aliases, dispatch, outer, remember)
         out.extend(ctx.diagnostics)
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
     return out

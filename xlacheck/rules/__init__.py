@@ -39,6 +39,11 @@ from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
+from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
+from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
+from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
+from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -74,6 +79,12 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
     LookupLayerWithoutKernel,
+    # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
+    BatchWithoutDropRemainder,
+    PythonScalarToTfFunction,
+    TfFunctionCreatedPerCall,
+    VariableCreatedInCompiledStep,
+    PythonStateMutatedInCompiledStep,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

@@ -1,0 +1,172 @@
+"""XLA406: Python state (``self`` attributes, globals) mutated inside a compiled step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+_STATE_METHODS = frozenset({"__init__", "build", "reset_states", "reset_state"})
+
+
+def _owner(info: FunctionInfo) -> ClassInfo | None:
+    scope: FunctionInfo | None = info
+    while scope is not None:
+        if scope.cls is not None:
+            return scope.cls
+        scope = scope.parent
+    return None
+
+
+def _self_attr(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _python_number(value: ast.expr | None) -> bool:
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)
+
+
+def _python_list(value: ast.expr | None) -> bool:
+    return isinstance(value, (ast.List, ast.Dict)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict"))
+
+
+def _python_attrs(cls: ClassInfo) -> tuple[set[str], set[str]]:
+    """Attributes the class initialises (in any method) to a Python number / a Python list, and never
+    to anything else: ``self.step = 0`` in ``__init__``."""
+    numbers: set[str] = set()
+    lists: set[str] = set()
+    other: set[str] = set()
+    for stmt in ast.walk(cls.node):
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            attr = _self_attr(target)
+            if attr is None:
+                continue
+            if _python_number(stmt.value):
+                numbers.add(attr)
+            elif _python_list(stmt.value):
+                lists.add(attr)
+            elif not _mentions_self_attr(stmt.value, attr):  # `self.step = self.step + 1` keeps the kind
+                other.add(attr)
+    return numbers - other - lists, lists - other - numbers
+
+
+class PythonStateMutatedInCompiledStep(ModuleRule):
+    """
+    ## What it does
+    Flags updates of Python state inside compiled code (a `tf.function`, a Keras
+    `train_step`/`call`): `self.step += 1` or `self.step = self.step + 1` on an attribute that
+    holds a Python number, `global`/`nonlocal` counters, and `self.history.append(...)` on an
+    attribute that holds a Python list.
+
+    ## Why is this bad?
+    Python code in a `tf.function` runs only while tracing. The counter is incremented once
+    (or once per retrace), its value is frozen into the graph as a constant, and every later
+    call reuses it: a learning-rate schedule never moves, a list collects one symbolic tensor.
+    The step compiles and runs; the result is silently wrong. If the frozen value is then
+    passed on as a Python number it also causes retracing.
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True)
+    def train_step(self, x, y):
+        self.step += 1
+        lr = 0.1 / self.step
+    ```
+
+    ## Use instead
+    ```python
+    def __init__(self):
+        self.step = tf.Variable(0.0, trainable=False)
+
+    @tf.function(jit_compile=True)
+    def train_step(self, x, y):
+        self.step.assign_add(1.0)
+        lr = 0.1 / self.step
+    ```
+
+    ## Fix safety
+    No automatic fix: the state must become a `tf.Variable` where it is created.
+    """
+
+    code = "XLA406"
+    name = "python-state-mutated-in-compiled-step"
+    severity = Severity.WRONG_RESULT
+
+    VALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = tf.Variable(0.0)\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step.assign_add(1.0)\n"
+                "        return x / self.step\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
+                "    def fit(self, xs):\n        for x in xs:\n            self.step += 1\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
+                "        return x / self.step\n"),
+        Example("import tensorflow as tf\nCALLS = 0\n@tf.function\ndef f(x):\n    global CALLS\n    CALLS = CALLS + 1\n"
+                "    return x * 2.0\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
+                "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
+                "        return loss\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        compiled = [f for f in ctx.facts.functions if f.certainty is Certainty.COMPILED and not f.host
+                    and f.name not in _STATE_METHODS and not isinstance(f.node, ast.Lambda)]
+        if not compiled:
+            return
+        index = ctx.index
+        kinds: dict[int, tuple[set[str], set[str]]] = {}
+        for info in compiled:
+            cls = _owner(info)
+            if cls is not None and id(cls) not in kinds:
+                kinds[id(cls)] = _python_attrs(cls)
+            numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
+            outer_names: set[str] = set()
+            nodes = list(index.scope_nodes(info.node))
+            for node in nodes:
+                if isinstance(node, (ast.Global, ast.Nonlocal)):
+                    outer_names.update(node.names)
+            for node in nodes:
+                self._check_node(ctx, info, numbers, lists, outer_names, node)
+
+    def _check_node(self, ctx: ModuleContext, info: FunctionInfo, numbers: set[str], lists: set[str],
+                    outer: set[str], node: ast.AST) -> None:
+        where = f"inside compiled code ({info.why})"
+        if isinstance(node, (ast.AugAssign, ast.Assign)):
+            targets = [node.target] if isinstance(node, ast.AugAssign) else node.targets
+            for target in targets:
+                attr = _self_attr(target)
+                if attr is not None and attr in numbers:
+                    if isinstance(node, ast.AugAssign) or _mentions_self_attr(node.value, attr):
+                        ctx.report(self, node, f"`self.{attr}` holds a Python number updated {where}: this runs only "
+                                               "while tracing, so the value freezes after the first trace; keep it in "
+                                               "a tf.Variable and use assign_add()")
+                elif isinstance(target, ast.Name) and target.id in outer:
+                    if isinstance(node, ast.AugAssign) or _mentions_name(node.value, target.id):
+                        ctx.report(self, node, f"global/nonlocal `{target.id}` updated {where}: this runs only while "
+                                               "tracing, so the value freezes after the first trace; keep it in a "
+                                               "tf.Variable")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_MUTATORS:
+            attr = _self_attr(node.func.value)
+            if attr is not None and attr in lists:
+                ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
+                                       "while tracing and collects symbolic tensors, not per-step values; return "
+                                       "the values from the step or write them to a tf.TensorArray/tf.Variable")
+
+
+def _mentions_self_attr(value: ast.expr, attr: str) -> bool:
+    return any(_self_attr(sub) == attr for sub in ast.walk(value) if isinstance(sub, ast.Attribute))
+
+
+def _mentions_name(value: ast.expr, name: str) -> bool:
+    return any(isinstance(sub, ast.Name) and sub.id == name for sub in ast.walk(value))

@@ -1,0 +1,124 @@
+"""XLA405: ``tf.Variable`` or a Keras metric created inside a compiled step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+_METRIC_PREFIX = "tf.keras.metrics."
+# Methods where creating state is the documented pattern (run once, outside the step).
+_STATE_METHODS = frozenset({"__init__", "build"})
+
+
+def _is_creation_guard(test: ast.expr) -> bool:
+    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard."""
+    for sub in ast.walk(test):
+        if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
+            return True
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr":
+            return True
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
+
+
+def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
+    for anc in index.ancestors(node):
+        if anc is func:
+            return False
+        if isinstance(anc, ast.If) and _is_creation_guard(anc.test):
+            return True
+        if isinstance(anc, ast.With):  # tf.init_scope(): lifted out of the graph on purpose
+            for item in anc.items:
+                if isinstance(item.context_expr, ast.Call) and index.aliases.resolve(item.context_expr.func) == "tf.init_scope":
+                    return True
+    return False
+
+
+class VariableCreatedInCompiledStep(ModuleRule):
+    """
+    ## What it does
+    Flags `tf.Variable(...)` and Keras metric objects (`tf.keras.metrics.Mean()`, ...) created
+    inside a compiled function (a `tf.function`, a Keras `train_step`/`call`, a function handed
+    to `strategy.run`) unless the creation is guarded as a singleton (`if self.v is None:`,
+    `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
+
+    ## Why is this bad?
+    `tf.function` allows variables to be created only on the first trace, and it traces twice
+    on that first call to check that no new ones appear. A step that creates a variable on
+    every call fails at once: `ValueError: tf.function only supports singleton tf.Variables
+    created on the first call. Make sure the tf.Variable is only created once or created outside
+    tf.function.` Metrics hold variables, so creating one per step fails the same way (and
+    would reset every step if it did not).
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True)
+    def train_step(w, x, y):
+        running = tf.Variable(0.0, trainable=False)
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    running = tf.Variable(0.0, trainable=False)  # created once, outside the step
+
+    @tf.function(jit_compile=True)
+    def train_step(w, x, y):
+        ...
+        running.assign(0.9 * running + 0.1 * loss)
+    ```
+
+    ## Fix safety
+    No automatic fix: the variable has to move to where the step's owner is created.
+    """
+
+    code = "XLA405"
+    name = "variable-created-in-compiled-step"
+
+    VALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.acc = tf.Variable(0.0)\n"
+                "        self.mean = tf.keras.metrics.Mean()\n    @tf.function\n    def step(self, x):\n"
+                "        self.acc.assign_add(tf.reduce_sum(x))\n        self.mean.update_state(x)\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.v = None\n    @tf.function\n"
+                "    def step(self, x):\n        if self.v is None:\n            self.v = tf.Variable(tf.zeros_like(x))\n"
+                "        return self.v.assign_add(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
+                "    running = tf.Variable(0.0, trainable=False)\n    running.assign_add(tf.reduce_sum(x))\n"
+                "    return running.read_value()\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def train_step(self, data):\n"
+                "        acc = tf.keras.metrics.SparseCategoricalAccuracy()\n        acc.update_state(data[1], self(data[0]))\n"
+                "        return {'acc': acc.result()}\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        compiled = [f for f in ctx.facts.functions if f.certainty is Certainty.COMPILED and not f.host
+                    and f.name not in _STATE_METHODS]
+        if not compiled:
+            return
+        index = ctx.index
+        resolve = ctx.facts.aliases.resolve
+        for info in compiled:
+            for node in index.scope_nodes(info.node):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = resolve(node.func)
+                if name is None:
+                    continue
+                if name in _VARIABLES:
+                    what = "tf.Variable"
+                elif name.startswith(_METRIC_PREFIX) and name[len(_METRIC_PREFIX):][:1].isupper():
+                    what = f"metric {name.rsplit('.', 1)[-1]}"
+                else:
+                    continue
+                if _guarded(index, node, info.node):
+                    continue
+                ctx.report(self, node,
+                           f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
+                           "tf.Variables created on the first call, so this fails (ValueError) or resets every step; "
+                           "create it once outside the step (in __init__/build) and update it with assign()")
