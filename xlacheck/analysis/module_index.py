@@ -139,6 +139,25 @@ class ModuleIndex:
             child = anc
         return out
 
+    def eager_only(self, node: ast.AST) -> bool:
+        """``node`` runs only eagerly (``if tf.executing_eagerly():``, ``with tf.init_scope():``)."""
+        from xlacheck.analysis.flow import eager_guard
+
+        child: ast.AST = node
+        for anc in self.ancestors(node):
+            if isinstance(anc, _SCOPE_NODES):
+                return False
+            if isinstance(anc, ast.If) and child is not anc.test:
+                guard = eager_guard(anc.test, self.aliases)
+                if guard is not None and guard == any(child is s for s in anc.body):
+                    return True
+            if isinstance(anc, ast.With) and any(
+                    isinstance(i.context_expr, ast.Call) and self.aliases.resolve(i.context_expr.func) == "tf.init_scope"
+                    for i in anc.items):
+                return True
+            child = anc
+        return False
+
     def scope_nodes(self, scope: ast.AST) -> Iterator[ast.AST]:
         """Nodes of ``scope``'s own body, not descending into nested functions or classes."""
         body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]

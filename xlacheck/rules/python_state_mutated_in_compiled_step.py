@@ -137,6 +137,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 if isinstance(node, (ast.Global, ast.Nonlocal)):
                     outer_names.update(node.names)
             for node in nodes:
+                if isinstance(node, (ast.AugAssign, ast.Assign, ast.Call)) and index.eager_only(node):
+                    continue
                 self._check_node(ctx, info, numbers, lists, outer_names, node)
 
     def _check_node(self, ctx: ModuleContext, info: FunctionInfo, numbers: set[str], lists: set[str],

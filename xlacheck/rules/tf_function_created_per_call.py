@@ -20,7 +20,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     Flags `tf.function(...)` (call or decorator) evaluated inside a loop, and a `tf.function`
     created inside a function body and then called in that same body, outside any loop, without
     being kept anywhere (not returned, not stored on `self` or in a cache): every call of the
-    enclosing function builds a new `tf.function` and traces it once.
+    enclosing function builds a new `tf.function` and traces it once. When this file calls the
+    enclosing function only outside loops and compiled code (a one-off dry run), it is not
+    flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
+    helpers do.
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -61,6 +64,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\ndef make_step(model):\n    step = tf.function(model.__call__, jit_compile=True)\n"
                 "    return step\n"),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self, f):\n        self.step = tf.function(f)\n"),
+        Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
+                "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -102,7 +107,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
-            self._report_per_call(ctx, where, func.name)
+            if not self._called_only_outside_loops(ctx, index, func):
+                self._report_per_call(ctx, where, func.name)
             return
         if isinstance(node, ast.FunctionDef):
             local = node.name
@@ -120,8 +126,25 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     called_once = True
                 else:
                     return  # escapes (returned, stored, passed on): may be reused
-        if called_once:
+        if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name)
+
+    @staticmethod
+    def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """The file calls ``func`` and never from a loop or compiled code: a one-off (a dry run, a setup step)."""
+        sites = [c for c, _ in index.calls
+                 if (isinstance(c.func, ast.Name) and c.func.id == func.name)
+                 or (isinstance(c.func, ast.Attribute) and c.func.attr == func.name)]
+        if not sites:
+            return False  # called from elsewhere: assume per step, as a loss or predict helper usually is
+        for site in sites:
+            if index.loops_around(site):
+                return False
+            caller = index.function_of(site)
+            info = ctx.facts.by_node.get(id(caller)) if caller is not None else None
+            if info is not None and info.compiled:
+                return False
+        return True
 
     def _report_per_call(self, ctx: ModuleContext, where: ast.AST, owner: str) -> None:
         ctx.report(self, where,

@@ -31,11 +31,7 @@ def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
             return False
         if isinstance(anc, ast.If) and _is_creation_guard(anc.test):
             return True
-        if isinstance(anc, ast.With):  # tf.init_scope(): lifted out of the graph on purpose
-            for item in anc.items:
-                if isinstance(item.context_expr, ast.Call) and index.aliases.resolve(item.context_expr.func) == "tf.init_scope":
-                    return True
-    return False
+    return index.eager_only(node)  # tf.init_scope() / executing_eagerly(): not traced
 
 
 class VariableCreatedInCompiledStep(ModuleRule):
