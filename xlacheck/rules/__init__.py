@@ -40,8 +40,14 @@ from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
+from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
+from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
+from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOutsideStrategyScope
+from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
+from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
 
@@ -80,11 +86,17 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnsupportedOpVariant,
     LookupLayerWithoutKernel,
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
+    DynamicPaddingWithoutMultiple,
     BatchWithoutDropRemainder,
     PythonScalarToTfFunction,
     TfFunctionCreatedPerCall,
     VariableCreatedInCompiledStep,
     PythonStateMutatedInCompiledStep,
+    ServingFunctionWithoutInputSignature,
+    JitCompileUnderTpuStrategy,
+    ModelCreatedOutsideStrategyScope,
+    PythonInputPipelineOnTpu,
+    LocalPathInTpuPipeline,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]
