@@ -65,7 +65,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     Flags updates of Python state inside compiled code (a `tf.function`, a Keras
     `train_step`/`call`): `self.step += 1` or `self.step = self.step + 1` on an attribute that
     holds a Python number, `global`/`nonlocal` counters, and `self.history.append(...)` on an
-    attribute that holds a Python list.
+    attribute that holds a Python list (this last one only in the `tf.function` or Keras method
+    itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose).
 
     ## Why is this bad?
     Python code in a `tf.function` runs only while tracing. The counter is incremented once
@@ -160,7 +161,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                                                "tf.Variable")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_MUTATORS:
             attr = _self_attr(node.func.value)
-            if attr is not None and attr in lists:
+            # only in the step itself: framework helpers reached from call() (add_loss, add_metric)
+            # collect symbolic tensors at trace time on purpose
+            if attr is not None and attr in lists and (info.jit_entry or info.why.startswith("Keras")):
                 ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
                                        "while tracing and collects symbolic tensors, not per-step values; return "
                                        "the values from the step or write them to a tf.TensorArray/tf.Variable")
