@@ -22,8 +22,9 @@ _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 # Canonical names that mean "this file sets up or targets a TPU".
-_TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system",
-              "tf.config.experimental_connect_to_cluster")
+_TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system")
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # Load/Store and operator singletons: nothing to index
+_TPU_HINT = "tpu"  # every name in _TPU_NAMES has it; only such nodes are resolved
 
 
 @dataclass(frozen=True)
@@ -88,15 +89,38 @@ class ModuleIndex:
         self.aliases = facts.aliases
         self.parents: dict[int, ast.AST] = {}
         self.calls: list[tuple[ast.Call, str | None]] = []  # (call, canonical name or None)
+        self.assignments: list[ast.Assign | ast.AugAssign] = []
+        self.outer_declarations: list[ast.Global | ast.Nonlocal] = []
+        self._tpu_refs: list[ast.expr] = []  # names/attributes that may denote a TPU API
         resolve = self.aliases.resolve
+        parents = self.parents
+        AST = ast.AST
         stack: list[ast.AST] = [tree]
+        push = stack.append
         while stack:
             node = stack.pop()
-            for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
-                stack.append(child)
-            if type(node) is ast.Call:
+            for field in node._fields:  # ast.iter_child_nodes, inlined: this walk is the index's cost
+                if field in _LEAF_FIELDS:
+                    continue
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for child in value:
+                        if isinstance(child, AST):
+                            parents[id(child)] = node
+                            push(child)
+                elif isinstance(value, AST):
+                    parents[id(value)] = node
+                    push(value)
+            t = type(node)
+            if t is ast.Call:
                 self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined]
+            elif t is ast.Assign or t is ast.AugAssign:
+                self.assignments.append(node)  # type: ignore[arg-type]
+            elif t is ast.Global or t is ast.Nonlocal:
+                self.outer_declarations.append(node)  # type: ignore[arg-type]
+            elif (t is ast.Attribute and _TPU_HINT in node.attr.lower()) or (  # type: ignore[attr-defined]
+                    t is ast.Name and _TPU_HINT in node.id.lower()):  # type: ignore[attr-defined]
+                self._tpu_refs.append(node)  # type: ignore[arg-type]
         self.calls.sort(key=lambda c: (c[0].lineno, c[0].col_offset))
 
     # -- structure ---------------------------------------------------------------------------
@@ -173,21 +197,15 @@ class ModuleIndex:
     @cached_property
     def uses_tpu(self) -> bool:
         """The file creates or names a TPU strategy/resolver: its code is meant to run on a TPU."""
-        for name in self._all_names:
-            if any(t in name for t in _TPU_NAMES):
+        resolve = self.aliases.resolve
+        for node in self._tpu_refs:
+            outer = node
+            while isinstance(self.parent(outer), ast.Attribute):
+                outer = self.parent(outer)  # type: ignore[assignment]
+            name = resolve(outer)
+            if name is not None and any(t in name for t in _TPU_NAMES):
                 return True
         return False
-
-    @cached_property
-    def _all_names(self) -> set[str]:
-        names: set[str] = set()
-        resolve = self.aliases.resolve
-        for node in ast.walk(self.tree):
-            if isinstance(node, (ast.Attribute, ast.Name)) and not isinstance(self.parent(node), ast.Attribute):
-                name = resolve(node)
-                if name is not None:
-                    names.add(name)
-        return names
 
     @cached_property
     def strategy_calls(self) -> list[ast.Call]:

@@ -121,26 +121,32 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        compiled = [f for f in ctx.facts.functions if f.certainty is Certainty.COMPILED and not f.host
-                    and f.name not in _STATE_METHODS and not isinstance(f.node, ast.Lambda)]
-        if not compiled:
+        if not any(f.certainty is Certainty.COMPILED for f in ctx.facts.functions):
             return
         index = ctx.index
+        declared: dict[int, set[str]] = {}  # function node -> names declared global/nonlocal in it
+        for decl in index.outer_declarations:
+            func = index.function_of(decl)
+            if func is not None:
+                declared.setdefault(id(func), set()).update(decl.names)
+        outer_names = set().union(*declared.values()) if declared else set()
+        candidates: list[ast.AST] = [a for a in index.assignments if _candidate_assignment(a, outer_names)]
+        candidates += [c for c, _ in index.calls
+                       if isinstance(c.func, ast.Attribute) and c.func.attr in _LIST_MUTATORS and _self_attr(c.func.value)]
+        if not candidates:
+            return
         kinds: dict[int, tuple[set[str], set[str]]] = {}
-        for info in compiled:
+        for node in candidates:
+            func = index.function_of(node)
+            info = ctx.facts.by_node.get(id(func)) if func is not None else None
+            if (info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS
+                    or isinstance(info.node, ast.Lambda) or index.eager_only(node)):
+                continue
             cls = _owner(info)
             if cls is not None and id(cls) not in kinds:
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
-            outer_names: set[str] = set()
-            nodes = list(index.scope_nodes(info.node))
-            for node in nodes:
-                if isinstance(node, (ast.Global, ast.Nonlocal)):
-                    outer_names.update(node.names)
-            for node in nodes:
-                if isinstance(node, (ast.AugAssign, ast.Assign, ast.Call)) and index.eager_only(node):
-                    continue
-                self._check_node(ctx, info, numbers, lists, outer_names, node)
+            self._check_node(ctx, info, numbers, lists, declared.get(id(func), set()), node)
 
     def _check_node(self, ctx: ModuleContext, info: FunctionInfo, numbers: set[str], lists: set[str],
                     outer: set[str], node: ast.AST) -> None:
@@ -167,6 +173,20 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
                                        "while tracing and collects symbolic tensors, not per-step values; return "
                                        "the values from the step or write them to a tf.TensorArray/tf.Variable")
+
+
+def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str]) -> bool:
+    """An update of ``self.<attr>`` or of a name some function declares global/nonlocal."""
+    if isinstance(node, ast.AugAssign):
+        target = node.target
+        return _self_attr(target) is not None or (isinstance(target, ast.Name) and target.id in outer_names)
+    for target in node.targets:
+        attr = _self_attr(target)
+        if attr is not None and _mentions_self_attr(node.value, attr):
+            return True
+        if isinstance(target, ast.Name) and target.id in outer_names:
+            return True
+    return False
 
 
 def _mentions_self_attr(value: ast.expr, attr: str) -> bool:

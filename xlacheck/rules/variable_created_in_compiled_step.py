@@ -93,28 +93,25 @@ class VariableCreatedInCompiledStep(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        compiled = [f for f in ctx.facts.functions if f.certainty is Certainty.COMPILED and not f.host
-                    and f.name not in _STATE_METHODS]
-        if not compiled:
+        if not any(f.certainty is Certainty.COMPILED for f in ctx.facts.functions):
             return
         index = ctx.index
-        resolve = ctx.facts.aliases.resolve
-        for info in compiled:
-            for node in index.scope_nodes(info.node):
-                if not isinstance(node, ast.Call):
-                    continue
-                name = resolve(node.func)
-                if name is None:
-                    continue
-                if name in _VARIABLES:
-                    what = "tf.Variable"
-                elif name.startswith(_METRIC_PREFIX) and name[len(_METRIC_PREFIX):][:1].isupper():
-                    what = f"metric {name.rsplit('.', 1)[-1]}"
-                else:
-                    continue
-                if _guarded(index, node, info.node):
-                    continue
-                ctx.report(self, node,
-                           f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
-                           "tf.Variables created on the first call, so this fails (ValueError) or resets every step; "
-                           "create it once outside the step (in __init__/build) and update it with assign()")
+        for node, name in index.calls:
+            if name is None:
+                continue
+            if name in _VARIABLES:
+                what = "tf.Variable"
+            elif name.startswith(_METRIC_PREFIX) and name[len(_METRIC_PREFIX):][:1].isupper():
+                what = f"metric {name.rsplit('.', 1)[-1]}"
+            else:
+                continue
+            func = index.function_of(node)
+            info = ctx.facts.by_node.get(id(func)) if func is not None else None
+            if info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS:
+                continue
+            if _guarded(index, node, info.node):
+                continue
+            ctx.report(self, node,
+                       f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
+                       "tf.Variables created on the first call, so this fails (ValueError) or resets every step; "
+                       "create it once outside the step (in __init__/build) and update it with assign()")
