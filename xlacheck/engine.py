@@ -79,12 +79,13 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
         envs[id(info)] = env
 
     out: list[Diagnostic] = []
-    for info in facts.functions:  # parents come before the functions nested in them
+    # callers before callees (so callees know what they are passed), parents before nested functions
+    for info in facts.walk_order:
         if info.host or info.certainty is Certainty.NONE:
             continue
         dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
         outer = envs.get(id(info.parent)) if info.parent is not None else None
-        ctx = walk_function(path, info, facts.aliases, dispatch, outer, remember)
+        ctx = walk_function(path, info, facts, dispatch, outer, remember)
         out.extend(ctx.diagnostics)
     out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
     return out

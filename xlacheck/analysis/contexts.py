@@ -58,6 +58,8 @@ _NON_COMPUTE_PREFIXES = (
     "tf.keras", "tf.data", "tf.io", "tf.config", "tf.saved_model", "tf.distribute", "tf.train",
     "tf.summary", "tf.test", "tf.compat", "tf.experimental", "tf.TensorSpec", "tf.Variable",
     "tf.Module", "tf.autograph", "tf.get_logger", "tf.executing_eagerly", "tf.function",
+    # TensorFlow's own implementation modules: library internals, not user tensor helpers
+    "tf.python", "tf.lite", "tf.core", "tf.compiler", "tf.tools", "tf.dtensor", "tf.tsl",
 )
 
 
@@ -80,7 +82,7 @@ class FunctionInfo:
     parent: FunctionInfo | None  # enclosing function, for nested functions and lambdas
     certainty: Certainty = Certainty.NONE
     converted: bool = False  # AutoGraph rewrites its control flow
-    jit_entry: bool = False  # handed to the compiler directly: its parameters are call arguments
+    jit_entry: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit): argument values may be baked in
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
@@ -98,9 +100,26 @@ class FunctionInfo:
 @dataclass
 class ModuleFacts:
     aliases: AliasTable
-    functions: list[FunctionInfo]
+    functions: list[FunctionInfo]  # source order
     classes: list[ClassInfo]
     by_node: dict[int, FunctionInfo]
+    walk_order: list[FunctionInfo] = field(default_factory=list)  # callers before callees
+    module_funcs: dict[str, FunctionInfo] = field(default_factory=dict)
+    classes_by_name: dict[str, ClassInfo] = field(default_factory=dict)
+    # flags of the arguments compiled callers pass, per callee and parameter name
+    call_flags: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def callee(self, call: ast.Call, caller: FunctionInfo) -> tuple[FunctionInfo, bool] | None:
+        """The same-file function a call invokes, and whether it is a ``self.method`` call."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
+            return (found[0], False) if found else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            owner = _owner_class(caller)
+            if owner is not None and f.attr in owner.methods:
+                return owner.methods[f.attr], True
+        return None
 
 
 @dataclass
@@ -113,8 +132,16 @@ class _Handoff:
     cls: ClassInfo | None
 
 
+def _jit_compile_true(call: ast.expr) -> bool:
+    return isinstance(call, ast.Call) and any(
+        kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+        for kw in call.keywords)
+
+
 def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
-    """'jit' (compiled, converted), 'jit-noag' (compiled, not converted), 'noag' or None."""
+    """'jit' (compiled, converted), 'jit-noag' (compiled, not converted), 'noag' or None.
+    A '+xla' suffix marks an explicit XLA entry point (jit_compile=True, jax.jit): its arguments'
+    values can be baked into the compiled program."""
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
     if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
@@ -124,13 +151,18 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
     if name in ("functools.partial",) and isinstance(dec, ast.Call) and dec.args:
         name = aliases.resolve(dec.args[0]) or ""
     if name in ("tf.function", "tf.compat.v1.function", "tf.compat.v2.function"):
+        suffix = "+xla" if _jit_compile_true(dec) else ""
         if isinstance(dec, ast.Call):
             for kw in dec.keywords:
                 if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
-                    return "jit-noag"
+                    return "jit-noag" + suffix
+        return "jit" + suffix
+    if name in ("jax.jit", "jax.pmap"):  # JAX has no AutoGraph
+        return "jit-noag+xla"
+    if name == "torch.compile":
+        # Dynamo falls back to Python at graph breaks, much like AutoGraph staging control flow;
+        # (torch.jit.script is TorchScript, not XLA, and is not a context)
         return "jit"
-    if name in ("jax.jit", "jax.pmap", "torch.compile"):  # (torch.jit.script is TorchScript, not XLA)
-        return "jit-noag"
     if name in ("tf.autograph.experimental.do_not_convert",):
         return "noag"
     return None
@@ -214,8 +246,6 @@ class _Scanner:
     def _function(self, node: FunctionNode, parent: FunctionInfo | None, cls: ClassInfo | None) -> FunctionInfo:
         name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
         info = FunctionInfo(node, name, cls, parent)
-        if isinstance(node, ast.Lambda):
-            info.no_autograph = True
         self.functions.append(info)
         self.by_node[id(node)] = info
         if parent is not None:
@@ -247,12 +277,14 @@ class _Scanner:
                 func.uses_tf_compute = True
             if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
                 role = "jit"
-                if name != "tf.function":
+                if name == "jax.jit":
                     role = "jit-noag"
                 else:
                     for kw in node.keywords:
                         if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                             role = "jit-noag"
+                if name == "jax.jit" or _jit_compile_true(node):
+                    role += "+xla"
                 self.handoffs.append(_Handoff(node.args[0], role, func, cls))
             elif name in _GRAPH_HIGHER_ORDER:
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
@@ -361,17 +393,29 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
     for c in scanner.classes:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
 
+    # AutoGraph finds a lambda's source by its line: with two lambdas on one line it gives up and
+    # runs them unconverted (`tf.cond(p, lambda: a, lambda: b)` on one line).
+    lambda_lines: dict[int, int] = {}
+    for f in functions:
+        if isinstance(f.node, ast.Lambda):
+            lambda_lines[f.node.lineno] = lambda_lines.get(f.node.lineno, 0) + 1
+    for f in functions:
+        if isinstance(f.node, ast.Lambda) and lambda_lines[f.node.lineno] > 1:
+            f.no_autograph = True
+
     # (function, converted) work list; a function reached converted from any path is converted
     work: list[tuple[FunctionInfo, bool, bool, str]] = []  # info, converted, entry, why
 
     for info, role in scanner.decorated:
+        xla = role.endswith("+xla")
+        role = role.removesuffix("+xla")
         if role == "noag":
             info.no_autograph = True
         elif role == "jit":
-            work.append((info, True, True, "decorated with tf.function"))
+            work.append((info, True, xla, "decorated with tf.function"))
         else:
             info.no_autograph = True
-            work.append((info, False, True, "jit-compiled without AutoGraph"))
+            work.append((info, False, xla, "jit-compiled without AutoGraph"))
     for c in scanner.classes:
         if not c.keras:
             continue
@@ -380,23 +424,27 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 work.append((m, True, False, f"Keras {name}()"))
     for h in scanner.handoffs:
         targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
+        xla = h.role.endswith("+xla")
+        role = h.role.removesuffix("+xla")
         for t in targets:
-            if h.role in ("host", "pipeline"):
+            if role in ("host", "pipeline"):
                 t.host = True
-            elif h.role == "jit":
-                work.append((t, True, True, "wrapped in tf.function"))
-            elif h.role == "jit-noag":
+            elif role == "jit":
+                work.append((t, True, xla, "wrapped in tf.function"))
+            elif role == "jit-noag":
                 t.no_autograph = True
-                work.append((t, False, True, "compiled without AutoGraph"))
-            elif h.role == "compiled":
+                work.append((t, False, xla, "compiled without AutoGraph"))
+            elif role == "compiled":
                 work.append((t, True, False, "passed to compile()/strategy.run"))
             # "graph": inherits its caller's context, handled through the call graph below
-            if h.role == "graph" and h.caller is not None:
+            if role == "graph" and h.caller is not None:
                 h.caller.called_names.add(t.name) if isinstance(t.node, ast.FunctionDef) else None
                 if isinstance(t.node, ast.Lambda):
                     t.parent = h.caller  # lambdas already nest; kept for clarity
 
     seen: dict[int, bool] = {}
+    order: list[FunctionInfo] = []
+    work.reverse()  # entry points in source order
     while work:
         info, converted, entry, why = work.pop()
         if info.host:
@@ -405,6 +453,8 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         prev = seen.get(id(info))
         if prev is not None and (prev or not conv):
             continue
+        if id(info) not in seen:
+            order.append(info)
         seen[id(info)] = conv
         info.certainty = Certainty.COMPILED
         info.converted = info.converted or conv
@@ -434,10 +484,12 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
     # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
     maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
              and not f.host and not f.calls_numpy_method and f.node.args.args]  # type: ignore[union-attr]
+    maybe.reverse()
     while maybe:
         f = maybe.pop()
         if f.certainty is not Certainty.NONE or f.host or f.calls_numpy_method:
             continue
+        order.append(f)
         f.certainty = Certainty.MAYBE
         f.converted = not f.no_autograph
         f.why = "module-level tensor helper (compiled when its caller is)"
@@ -446,7 +498,26 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 maybe.append(child)
         for n in f.called_names:
             maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
-    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node)
+    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, _parents_first(order),
+                       module_funcs, classes)
+
+
+def _parents_first(order: list[FunctionInfo]) -> list[FunctionInfo]:
+    """Keep the call order but never walk a nested function before the function enclosing it."""
+    placed: set[int] = set()
+    out: list[FunctionInfo] = []
+
+    def place(info: FunctionInfo) -> None:
+        if id(info) in placed:
+            return
+        if info.parent is not None and info.parent.certainty is not Certainty.NONE:
+            place(info.parent)
+        placed.add(id(info))
+        out.append(info)
+
+    for info in order:
+        place(info)
+    return out
 
 
 def analyze_module(tree: ast.Module) -> ModuleFacts:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Sequence
 
-from xlacheck.analysis.contexts import FunctionInfo
+from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
     DATA, LOOP, PYLIST, PYLIST_EMPTY, RANDOM, TENSOR, ValueEnv, is_tensor, param_flags,
@@ -66,8 +66,9 @@ def _isinstance_sequence(test: ast.expr) -> str | None:
 class FunctionWalker:
     """Walks one function body; rules see each subscribed node with the facts valid there."""
 
-    def __init__(self, ctx: RuleContext, dispatch: dict[type, list[Rule]]) -> None:
+    def __init__(self, ctx: RuleContext, dispatch: dict[type, list[Rule]], facts: ModuleFacts | None = None) -> None:
         self.ctx = ctx
+        self.facts = facts
         self.values = ctx.values
         self.env = ctx.values.env
         self.dispatch = dispatch
@@ -99,10 +100,34 @@ class FunctionWalker:
                 continue  # walked as its own function when compiled
             if t in dispatch:
                 self._emit(n)
+            if t is ast.Call and self.facts is not None:
+                self._record_call(n)  # type: ignore[arg-type]
             if t in _COMPREHENSIONS:
                 self._comprehension(n)
                 continue
             stack.extend(ast.iter_child_nodes(n))
+
+    def _record_call(self, call: ast.Call) -> None:
+        """Remember what this compiled code passes to a same-file function (its parameters' flags)."""
+        assert self.facts is not None
+        found = self.facts.callee(call, self.ctx.function)
+        if found is None:
+            return
+        callee, is_method = found
+        node = callee.node
+        if isinstance(node, ast.Lambda):
+            return
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        if is_method or (callee.cls is not None and params and params[0] in ("self", "cls")):
+            params = params[1:]
+        record = self.facts.call_flags.setdefault(id(callee), {})
+        for name, arg in zip(params, call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            record[name] = record.get(name, 0) | self.values.flags(arg)
+        for kw in call.keywords:
+            if kw.arg is not None:
+                record[kw.arg] = record.get(kw.arg, 0) | self.values.flags(kw.value)
 
     def _comprehension(self, node: ast.AST) -> None:
         saved: dict[str, int | None] = {}
@@ -307,7 +332,7 @@ class FunctionWalker:
 def walk_function(
     path: str,
     info: FunctionInfo,
-    aliases: AliasTable,
+    facts: ModuleFacts,
     dispatch: dict[type, list[Rule]],
     outer_env: dict[str, int] | None,
     on_done: Callable[[FunctionInfo, dict[str, int]], None],
@@ -318,11 +343,13 @@ def walk_function(
     while owner is None and scope is not None:
         owner = scope.cls
         scope = scope.parent
+    aliases = facts.aliases
     env = dict(outer_env) if outer_env else {}
-    env.update(param_flags(info))
+    passed = None if info.jit_entry else facts.call_flags.get(id(info))
+    env.update(param_flags(info, passed))
     values = ValueEnv(aliases, owner, env)
     ctx = RuleContext(path, info, aliases, values)
-    walker = FunctionWalker(ctx, dispatch)
+    walker = FunctionWalker(ctx, dispatch, facts)
     node = info.node
     if isinstance(node, ast.Lambda):
         walker.expr(node.body)

@@ -90,8 +90,13 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
     return None
 
 
-def param_flags(info: FunctionInfo) -> dict[str, int]:
-    """Flags of each parameter of a function: tensor unless the signature says Python."""
+VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
+               | PYLIST | LAYER)
+
+
+def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
+    """Flags of each parameter: what compiled callers in this file pass (``passed``) where known,
+    else tensor unless the signature says Python."""
     node = info.node
     args = node.args
     positional = args.posonlyargs + args.args
@@ -100,6 +105,9 @@ def param_flags(info: FunctionInfo) -> dict[str, int]:
     out: dict[str, int] = {}
     for arg, default in pairs:
         name = arg.arg
+        if passed is not None and name in passed:
+            out[name] = passed[name] & VALUE_FLAGS
+            continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
         if py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
