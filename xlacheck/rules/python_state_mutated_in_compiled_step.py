@@ -10,6 +10,7 @@ from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+_REACHED = ("called from", "nested in")  # FunctionInfo.why of functions compiled only through a caller
 _STATE_METHODS = frozenset({"__init__", "build", "reset_states", "reset_state"})
 
 
@@ -169,7 +170,7 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
             attr = _self_attr(node.func.value)
             # only in the step itself: framework helpers reached from call() (add_loss, add_metric)
             # collect symbolic tensors at trace time on purpose
-            if attr is not None and attr in lists and (info.jit_entry or info.why.startswith("Keras")):
+            if attr is not None and attr in lists and not info.why.startswith(_REACHED):
                 ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
                                        "while tracing and collects symbolic tensors, not per-step values; return "
                                        "the values from the step or write them to a tf.TensorArray/tf.Variable")
