@@ -18,6 +18,7 @@ tf = pytest.importorskip("tensorflow")
 
 from xlacheck.engine import check_source  # noqa: E402
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder  # noqa: E402
+from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple  # noqa: E402
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
@@ -78,6 +79,10 @@ def test_variable_created_in_step_fails_and_singleton_guard_compiles() -> None:
     with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):
         bad["step"](tf.constant([1.0, 2.0]))
 
+    bad = _load(VariableCreatedInCompiledStep.INVALID[2].code, "XLA405", flagged=True)  # optimizer in the step
+    with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):
+        bad["step"](tf.Variable([1.0, 2.0]), tf.constant([1.0, 1.0]))
+
     good = _load(VariableCreatedInCompiledStep.VALID[1].code, "XLA405", flagged=False)
     owner = good["T"]()
     x = tf.constant([1.0, 2.0])
@@ -107,3 +112,24 @@ def test_partial_last_batch_compiles_again() -> None:
     good = _load(BatchWithoutDropRemainder.VALID[0].code, "XLA402", flagged=False)
     good["run"](features)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_padding_to_the_longest_compiles_per_length() -> None:
+    lengths = [3, 5, 2, 1, 4, 5, 2, 3] + [17, 2, 9, 3, 1, 4, 6, 2] + [4, 1, 2, 3, 4, 2, 1, 3]  # 3 batches of 8
+    sequences = tf.ragged.constant([[1] * n for n in lengths])
+    ds = tf.data.Dataset.from_tensor_slices(sequences).map(lambda r: r)  # variable-length elements
+
+    @tf.function(jit_compile=True)
+    def step(ids: Any) -> Any:
+        return tf.reduce_sum(ids)
+
+    bad = _load(DynamicPaddingWithoutMultiple.INVALID[5].code, "XLA401", flagged=True)
+    for batch in bad["batches"](ds):
+        step(batch)
+    assert step.experimental_get_tracing_count() == 3  # lengths 5, 17, 4: one compilation each
+
+    good = _load(DynamicPaddingWithoutMultiple.VALID[3].code, "XLA401", flagged=False)
+    fixed_step = tf.function(step.python_function, jit_compile=True)
+    for batch in good["batches"](ds):
+        fixed_step(batch)
+    assert fixed_step.experimental_get_tracing_count() == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, keyword
+from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -37,6 +37,37 @@ def _padding_kind(node: ast.expr | None) -> str | None:
         return None
     if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
         return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
+    return None
+
+
+def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
+    kw = keyword(call, name)
+    if kw is not None:
+        return kw.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def _unknown_dims(shapes: ast.expr | None) -> bool:
+    """``padded_shapes`` absent, or a literal structure with a ``None`` (pad to the longest) in it."""
+    if shapes is None or (isinstance(shapes, ast.Constant) and shapes.value is None):
+        return True
+    if isinstance(shapes, (ast.List, ast.Tuple, ast.Dict, ast.Call)):
+        return any(isinstance(n, ast.Constant) and n.value is None for n in ast.walk(shapes))
+    return False  # a variable: its value is not visible here
+
+
+def _tf_padding(call: ast.Call, name: str | None) -> str | None:
+    """What a tf.data / Keras padding call pads to, when that is "the longest in the batch"."""
+    method = method_name(call)
+    if method == "padded_batch" and call.args and _unknown_dims(_argument(call, 1, "padded_shapes")):
+        return "padded_batch without fixed padded_shapes pads each batch to its longest element"
+    if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
+        return "pad_sequences without maxlen pads to the longest sequence of each call"
+    if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
+            is_true(_argument(call, 5, "pad_to_bucket_boundary"))
+            or not _unknown_dims(_argument(call, 3, "padded_shapes"))):
+        return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
+                "element, not to the bucket boundary")
     return None
 
 
@@ -104,6 +135,9 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
                 "    return tokenizer(texts, padding='max_length', truncation=True, max_length=128, return_tensors='tf')\n"),
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n    return tokenizer(texts, truncation=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[128], drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
+                " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
@@ -118,12 +152,21 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "        return self.tokenizer.pad(features, return_tensors='tf')\n"),
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
                 "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
+        Example("import tensorflow as tf\nids = tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post')\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
+                " [16, 8, 4])\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         multiple = None
         for call, name in ctx.index.calls:
             if has_kwargs_splat(call):
+                continue
+            tf_padding = _tf_padding(call, name)
+            if tf_padding is not None:
+                ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
+                                       "again; pad to fixed shapes (or bucket boundaries / a multiple of 64)")
                 continue
             last = (name or callee_text(call.func)).rsplit(".", 1)[-1]
             padding_kw = keyword(call, "padding")

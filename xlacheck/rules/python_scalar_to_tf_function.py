@@ -14,6 +14,7 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 _NUMBER_BUILTINS = frozenset({"float", "int", "len", "round"})
 # Builtins whose result is a Python number when one argument is.
 _NUMBER_COMBINERS = frozenset({"max", "min", "abs", "sum", "pow"})
+_STDLIB_NUMBER_MODULES = ("math.", "random.")  # (numpy scalars are traced as tensors: not listed)
 _STRONG, _WEAK = 2, 1  # a value known to be a Python number / only a literal constant
 
 
@@ -91,6 +92,8 @@ class _Scope:
             if isinstance(self.scope, ast.Module) or node.id in self.params:
                 return 0
             return self._module_constant(node.id)
+        if isinstance(node, ast.Call) and self._stdlib_number(node.func):
+            return _STRONG  # math.cos(...), random.uniform(...): Python floats
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in _NUMBER_BUILTINS:
                 return _STRONG
@@ -130,13 +133,19 @@ class _Scope:
             return all(self.number(s) or self._neutral(s) for s in (node.left, node.right))
         return False
 
+    def _stdlib_number(self, node: ast.expr) -> bool:
+        name = self.index.aliases.resolve(node)
+        return name is not None and name.startswith(_STDLIB_NUMBER_MODULES)
+
     def _any_tensorish(self, nodes: list[ast.expr]) -> bool:
         for n in nodes:
             for sub in ast.walk(n):
                 if isinstance(sub, ast.Call) and not (
-                        isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS):
+                        isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
+                        or self._stdlib_number(sub.func)):
                     return True
-                if isinstance(sub, ast.Attribute):
+                if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
+                        sub.value):
                     return True  # x.attr: a tensor, a config value... not provably a Python number
         return False
 
@@ -167,6 +176,8 @@ class _Scope:
                 return f"`{sub.id}` counts the iterations of {kind}"
             binds = self.bindings.get(sub.id, ())
             for b in binds:
+                if isinstance(b, (ast.For, ast.AsyncFor)) and b in loops:
+                    return f"`{sub.id}` changes every iteration of the loop that calls it"
                 if not isinstance(b, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     continue
                 if any(self._inside(b, loop) for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))):
@@ -257,6 +268,11 @@ class PythonScalarToTfFunction(ModuleRule):
                 "def epoch(batches, t=4.0):\n    for a, b in batches:\n        loss(a, b, t)\n        t = max(1.0, t * 0.9)\n"),
         Example("import tensorflow as tf\n@tf.function\ndef weighted(x, w):\n    return x * tf.constant(w)\n"
                 "def run(x, counts):\n    total = float(sum(counts))\n    w = [total / c for c in counts]\n    return weighted(x, w)\n"),
+        Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, lr):\n    return x * lr\n"
+                "def train(xs, total):\n    for i, x in enumerate(xs):\n"
+                "        lr = 0.5 * (1 + math.cos(math.pi * i / total))\n        step(x, lr)\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(x, n):\n    return x / n\n"
+                "def run(batches):\n    for x in batches:\n        step(x, len(x))\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -11,6 +11,18 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
 _METRIC_PREFIX = "tf.keras.metrics."
+_OPTIMIZER_PREFIX = "tf.keras.optimizers."
+_OPTIMIZERS = frozenset({"transformers.AdamWeightDecay", "transformers.create_optimizer"})
+_LAYER_PREFIX = "tf.keras.layers."
+_TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
+
+
+def _stateful(name: str, prefix: str) -> bool:
+    """A class (capitalised) under ``prefix``, not a function and not a learning-rate schedule."""
+    rest = name[len(prefix):] if name.startswith(prefix) else ""
+    return bool(rest) and rest.rsplit(".", 1)[-1][:1].isupper() and "schedules" not in rest
+
+
 # Methods where creating state is the documented pattern (run once, outside the step).
 _STATE_METHODS = frozenset({"__init__", "build"})
 
@@ -37,9 +49,9 @@ def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
 class VariableCreatedInCompiledStep(ModuleRule):
     """
     ## What it does
-    Flags `tf.Variable(...)` and Keras metric objects (`tf.keras.metrics.Mean()`, ...) created
-    inside a compiled function (a `tf.function`, a Keras `train_step`/`call`, a function handed
-    to `strategy.run`) unless the creation is guarded as a singleton (`if self.v is None:`,
+    Flags `tf.Variable(...)`, Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
+    optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
+    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
 
     ## Why is this bad?
@@ -47,8 +59,8 @@ class VariableCreatedInCompiledStep(ModuleRule):
     on that first call to check that no new ones appear. A step that creates a variable on
     every call fails at once: `ValueError: tf.function only supports singleton tf.Variables
     created on the first call. Make sure the tf.Variable is only created once or created outside
-    tf.function.` Metrics hold variables, so creating one per step fails the same way (and
-    would reset every step if it did not).
+    tf.function.` Metrics, optimizers (slots, `iterations`) and layers hold variables, so
+    creating one per step fails the same way (and would reset every step if it did not).
 
     ## Example
     ```python
@@ -90,6 +102,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def train_step(self, data):\n"
                 "        acc = tf.keras.metrics.SparseCategoricalAccuracy()\n        acc.update_state(data[1], self(data[0]))\n"
                 "        return {'acc': acc.result()}\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(w, x):\n    opt = tf.keras.optimizers.SGD(0.1)\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(w * x)\n"
+                "    opt.apply_gradients([(tape.gradient(loss, w), w)])\n    return loss\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -101,14 +116,20 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 continue
             if name in _VARIABLES:
                 what = "tf.Variable"
-            elif name.startswith(_METRIC_PREFIX) and name[len(_METRIC_PREFIX):][:1].isupper():
+            elif _stateful(name, _METRIC_PREFIX):
                 what = f"metric {name.rsplit('.', 1)[-1]}"
+            elif _stateful(name, _OPTIMIZER_PREFIX) or name in _OPTIMIZERS:
+                what = f"optimizer {name.rsplit('.', 1)[-1]}"
+            elif _stateful(name, _LAYER_PREFIX):
+                what = f"layer {name.rsplit('.', 1)[-1]}"
             else:
                 continue
             func = index.function_of(node)
             info = ctx.facts.by_node.get(id(func)) if func is not None else None
             if info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS:
                 continue
+            if what.startswith("layer") and not info.why.startswith(_TF_FUNCTION_ENTRY):
+                continue  # layers built inside a Keras call()/helpers are tracked by Keras itself
             if _guarded(index, node, info.node):
                 continue
             ctx.report(self, node,
