@@ -19,6 +19,7 @@ tf = pytest.importorskip("tensorflow")
 from xlacheck.engine import check_source  # noqa: E402
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder  # noqa: E402
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple  # noqa: E402
+from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction  # noqa: E402
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
@@ -133,3 +134,13 @@ def test_padding_to_the_longest_compiles_per_length() -> None:
     for batch in good["batches"](ds):
         fixed_step(batch)
     assert fixed_step.experimental_get_tracing_count() == 1
+
+
+def test_growing_tensor_compiles_every_iteration() -> None:
+    bad = _load(GrowingTensorToTfFunction.INVALID[0].code, "XLA409", flagged=True)
+    out = bad["generate"](tf.constant([[1, 2]], tf.int64), 3)
+    assert out.shape == (1, 5) and bad["next_logits"].experimental_get_tracing_count() == 3
+
+    good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
+    good["generate"](tf.zeros([1, 5], tf.int32), 3)
+    assert good["step"].experimental_get_tracing_count() == 1

@@ -41,6 +41,7 @@ from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
+from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOutsideStrategyScope
@@ -49,6 +50,7 @@ from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
+from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -93,6 +95,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     VariableCreatedInCompiledStep,
     PythonStateMutatedInCompiledStep,
     ServingFunctionWithoutInputSignature,
+    UnknownDimsInJitSignature,
+    GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,
     PythonInputPipelineOnTpu,
