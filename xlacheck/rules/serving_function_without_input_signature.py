@@ -30,7 +30,9 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
     Flags a `tf.function` of this file that is exported without an `input_signature`: it is
     named like a serving function (`serving`, `serve`, `serving_fn`, ...), passed in
     `signatures=` to `tf.saved_model.save`/`model.save`, or asked for
-    `.get_concrete_function()` with no arguments. Functions without inputs are not flagged.
+    `.get_concrete_function()` with no arguments. Functions without inputs, and serving-named
+    functions that this file exports through `get_concrete_function(<TensorSpecs>)`, are not
+    flagged.
 
     ## Why is this bad?
     Without a signature the exported graph is whatever shapes happened to be traced: a served
@@ -67,6 +69,10 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                 "    def serving(self, ids):\n        return self(ids)\n"),
         Example("import tensorflow as tf\n@tf.function\ndef predict(x):\n    return x * 2.0\n"
                 "tf.saved_model.save(m, 'out', signatures=predict.get_concrete_function(tf.TensorSpec([None], tf.float32)))\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    @tf.function\n    def serving(self, ids):\n"
+                "        return self(ids)\n    def export(self, path):\n"
+                "        sig = self.serving.get_concrete_function(tf.TensorSpec([None, None], tf.int32))\n"
+                "        tf.saved_model.save(self, path, signatures={'serving_default': sig})\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    @tf.function\n"
@@ -82,10 +88,14 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
         if not index.tf_functions:
             return
         reported: set[int] = set()
+        specialized = {id(t.wrapper) for c, _ in index.calls
+                       if method_name(c) == "get_concrete_function" and (c.args or c.keywords)
+                       and (t := self._refers_to(index, c.func.value)) is not None}  # type: ignore[attr-defined]
         for name, tfns in index.tf_functions.items():
             if name in _SERVING_NAMES:
                 for tfn in tfns:
-                    self._report(ctx, tfn, f"it is named `{name}`, the serving entry point", reported)
+                    if id(tfn.wrapper) not in specialized:  # exported through get_concrete_function(spec)
+                        self._report(ctx, tfn, f"it is named `{name}`, the serving entry point", reported)
         for call, resolved in index.calls:
             if resolved in _SAVERS or method_name(call) == "save":
                 kw = keyword(call, "signatures")
