@@ -144,3 +144,28 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
     good["generate"](tf.zeros([1, 5], tf.int32), 3)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+_COUNT_COMPILES = """
+import glob, os, sys
+from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
+import tensorflow as tf
+ns = {}
+exec(UnknownDimsInJitSignature.INVALID[0].code, ns)
+ns["run"]([tf.ones([2, n], tf.int32) for n in (3, 5, 7)])
+dumps = glob.glob(os.path.join(sys.argv[1], "*before_optimizations.txt"))
+print(ns["f"].experimental_get_tracing_count(), len(dumps))
+"""
+
+
+def test_none_dims_trace_once_but_compile_per_shape(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])  # the repository, so the child imports this xlacheck
+    env = dict(os.environ, XLA_FLAGS=f"--xla_dump_to={tmp_path}", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=root)
+    out = subprocess.run([sys.executable, "-c", _COUNT_COMPILES, str(tmp_path)], env=env, check=True,
+                         capture_output=True, text=True, timeout=120).stdout.split()
+    traces, compiles = int(out[-2]), int(out[-1])
+    assert traces == 1 and compiles == 3  # one trace, one XLA compilation per sequence length

@@ -9,8 +9,8 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 _SPECS = frozenset({"tf.TensorSpec", "tf.RaggedTensorSpec", "tf.SparseTensorSpec"})
+_RELAX = ("reduce_retracing", "experimental_relax_shapes")
 
 
 def _spec_with_unknown_dims(node: ast.expr, ctx: ModuleContext) -> ast.Call | None:
@@ -32,8 +32,11 @@ def _spec_with_unknown_dims(node: ast.expr, ctx: ModuleContext) -> ast.Call | No
 class UnknownDimsInJitSignature(ModuleRule):
     """
     ## What it does
-    Flags `tf.function(jit_compile=True)` (decorator or call) whose `input_signature` holds a
-    `tf.TensorSpec` with a `None` dimension (or no shape).
+    Flags a `tf.function(jit_compile=True)` of this file that is called in a loop here and is
+    declared to take varying shapes: its `input_signature` holds a `tf.TensorSpec` with a `None`
+    dimension (or no shape), or it sets `reduce_retracing=True` (`experimental_relax_shapes`).
+    A jit function that this file never calls in a loop (a serving entry point) is not flagged:
+    whether its shapes vary is decided elsewhere.
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
@@ -66,28 +69,38 @@ class UnknownDimsInJitSignature(ModuleRule):
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([32, 128], tf.int32)])\n"
-                "def f(ids):\n    return ids + 1\n"),
-        Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
+                "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
                 "def serving(ids):\n    return ids + 1\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
-                "def f(ids):\n    return ids + 1\n"),
+                "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
         Example("import tensorflow as tf\ndef _f(x):\n    return x * 2.0\n"
-                "f = tf.function(_f, jit_compile=True, input_signature=[tf.TensorSpec(None, tf.float32)])\n"),
+                "f = tf.function(_f, jit_compile=True, reduce_retracing=True)\n"
+                "def run(batches):\n    for b in batches:\n        f(b)\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        for call, name in ctx.index.calls:
-            if name not in _TF_FUNCTION:
-                continue
-            jit = keyword(call, "jit_compile")
-            if jit is None or not is_true(jit.value):
-                continue
-            signature = keyword(call, "input_signature")
-            spec = _spec_with_unknown_dims(signature.value, ctx) if signature is not None else None
-            if spec is not None:  # (reduce_retracing=True is not flagged: removing it would not help)
-                ctx.report(self, spec, "input_signature with None dimensions on a jit_compile=True function: it traces "
-                                       "once, but XLA still compiles once per concrete shape that arrives; feed fixed "
-                                       "(or bucketed) shapes and declare them")
-
+        index = ctx.index
+        looped = {id(tfn.wrapper) for call, _ in index.calls
+                  if (tfn := index.tf_function_called(call)) is not None and index.loops_around(call)}
+        if not looped:
+            return
+        for tfns in index.tf_functions.values():
+            for tfn in tfns:
+                if id(tfn.wrapper) not in looped or not is_true(tfn.keyword("jit_compile")):
+                    continue
+                signature = tfn.keyword("input_signature")
+                spec = _spec_with_unknown_dims(signature, ctx) if signature is not None else None
+                if spec is not None:
+                    ctx.report(self, spec, f"input_signature with None dimensions on jit_compile=True function "
+                                           f"`{tfn.name}`, called in a loop: it traces once, but XLA still compiles "
+                                           "once per concrete shape that arrives; feed fixed (or bucketed) shapes and "
+                                           "declare them")
+                    continue
+                relax = next((kw for kw in tfn.wrapper.keywords if kw.arg in _RELAX and is_true(kw.value)), None)  # type: ignore[union-attr]
+                if relax is not None:
+                    ctx.report(self, relax, f"{relax.arg}=True on jit_compile=True function `{tfn.name}`, called in a "
+                                            "loop: tracing is relaxed but XLA still compiles once per concrete shape; "
+                                            "feed fixed (or bucketed) shapes")

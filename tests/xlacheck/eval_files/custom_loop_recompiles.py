@@ -53,6 +53,10 @@ def embed(ids):
     return tf.one_hot(ids, 8)
 
 
+def embed_all(tokenized):
+    return [embed(ids) for ids in tokenized]  # every new length: one more XLA compilation
+
+
 @tf.function(jit_compile=True)
 def next_token(ids):
     return tf.argmax(tf.reduce_sum(tf.one_hot(ids, 8), axis=1), axis=-1, output_type=ids.dtype)
