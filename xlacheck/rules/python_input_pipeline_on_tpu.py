@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import ast
-
-from xlacheck.rules.base import Example
-from xlacheck.diagnostics import Severity
 from xlacheck.analysis.module_index import method_name
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _PYTHON_SOURCES = {
