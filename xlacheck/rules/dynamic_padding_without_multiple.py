@@ -15,7 +15,7 @@ _PADDING_COLLATORS = frozenset({
 })
 _MLM_COLLATORS = frozenset({"DataCollatorForLanguageModeling", "DataCollatorForWholeWordMask"})
 # Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
-_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__"})
+_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
 
 
 def _set(node: ast.expr | None) -> bool:
@@ -136,6 +136,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "    return tokenizer(texts, padding='max_length', truncation=True, max_length=128, return_tensors='tf')\n"),
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n    return tokenizer(texts, truncation=True)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[128], drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>', length=128)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
     )
@@ -153,6 +154,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
                 "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>')\n"),
         Example("import tensorflow as tf\nids = tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post')\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4])\n"),
@@ -183,6 +185,9 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 what = ast.unparse(call.func) + "(...)"
                 if padding_kw is None and isinstance(call.func, ast.Attribute) and call.func.attr == "pad":
                     padding = "longest"  # tokenizer.pad defaults to padding=True
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "enable_padding":
+                    # the `tokenizers` library: pads encode_batch() to the longest unless length= is set
+                    padding = None if _set(_argument(call, 99, "length")) else "longest"
             else:
                 continue
             if padding == "max_length" and not has_max_length:
