@@ -16,11 +16,13 @@ from xlacheck.analysis.contexts import Certainty, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.rules import ALL_RULES
-from xlacheck.rules.base import ModuleContext, Rule
+from xlacheck.rules.base import Rule
+from xlacheck.rules.module_base import ModuleRule, run_module_rules
 
 logger = logging.getLogger(__name__)
 
-_INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES)
+_INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclass(cls, ModuleRule))
+_MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
 
 
 def _dispatch_tables(select: Callable[[str], bool] | None) -> tuple[dict[type, list[Rule]], dict[type, list[Rule]]]:
@@ -84,14 +86,5 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
-    module_ctx = ModuleContext(path, facts)
-    for rule in _INSTANCES:
-        if rule.module_level and (select is None or select(rule.code)):
-            try:
-                rule.check_module(module_ctx)
-            except RecursionError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - reported as a FileError naming the rule
-                raise RuleCrash(rule.code, exc) from exc
-    out.extend(module_ctx.diagnostics)
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
     return out

@@ -65,7 +65,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA205-invalid-3", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
     ("XLA205-valid-1", "f", lambda: (tf.ones([2, 3, 4]),), "compiles"),
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
-    ("XLA401-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
     ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),

@@ -18,7 +18,7 @@ from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
 if TYPE_CHECKING:
-    from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
+    from xlacheck.analysis.contexts import FunctionInfo
     from xlacheck.analysis.imports import AliasTable
     from xlacheck.analysis.values import ValueEnv
 
@@ -52,17 +52,6 @@ class Reporter:
             Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
                        severity or rule.severity, fix)
         )
-
-
-class ModuleContext(Reporter):
-    """What a module-level rule sees: the facts of the whole file (contexts, call sites)."""
-
-    def __init__(self, path: str, facts: ModuleFacts) -> None:
-        super().__init__(path)
-        self.facts = facts
-
-    def resolve(self, node: ast.expr) -> str | None:
-        return self.facts.aliases.resolve(node)
 
 
 class RuleContext(Reporter):
@@ -120,16 +109,10 @@ class Rule:
     # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
     # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
     in_helpers: ClassVar[bool] = False
-    # Module-level rules (XLA4xx: how compiled functions are called) set this and implement
-    # :meth:`check_module`, called once per file after the compiled functions were walked.
-    module_level: ClassVar[bool] = False
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def check_module(self, ctx: ModuleContext) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
 

@@ -12,7 +12,7 @@ class Trainer:
 
     @tf.function(jit_compile=True)
     def step(self, x, y):
-        self.calls += 1  # error: XLA402
+        self.calls += 1  # error: XLA406
         if self.ema is None:
             self.ema = tf.Variable(0.0, trainable=False)
         with tf.GradientTape() as tape:
@@ -24,20 +24,20 @@ class Trainer:
 
 @tf.function(jit_compile=True)
 def scaled_loss(pred, target, scale):
-    seen = tf.Variable(0, trainable=False)  # error: XLA401
+    seen = tf.Variable(0, trainable=False)  # error: XLA405
     seen.assign_add(1)
     return tf.reduce_mean(tf.square(pred - target)) * scale
 
 
 def fit(trainer, features, labels, epochs=2):
-    ds = tf.data.Dataset.from_tensor_slices((features, labels)).batch(8)  # error: XLA405
+    ds = tf.data.Dataset.from_tensor_slices((features, labels)).batch(8)  # error: XLA402
     scale = 1.0
     for epoch in range(epochs):
         for x, y in ds:
             trainer.step(x, y)
-            scaled_loss(x, y, scale)  # error: XLA404
+            scaled_loss(x, y, scale)  # error: XLA403
             scaled_loss(x, y, tf.constant(epoch, tf.float32))
-            scaled_loss(x, y, epoch)  # error: XLA404
+            scaled_loss(x, y, epoch)  # error: XLA403
         scale = scale * 0.5
     return trainer
 
@@ -47,7 +47,7 @@ def fixed_batches(features, labels):
 
 
 def loss_on_the_fly(pred, target):
-    fast = tf.function(lambda a, b: tf.reduce_mean(tf.abs(a - b)), jit_compile=True)  # error: XLA403
+    fast = tf.function(lambda a, b: tf.reduce_mean(tf.abs(a - b)), jit_compile=True)  # error: XLA404
     return fast(pred, target)
 
 
