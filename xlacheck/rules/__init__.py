@@ -9,7 +9,100 @@ the sections What it does / Why is this bad? / Example / Use instead / Fix safet
 from __future__ import annotations
 
 from xlacheck.rules.base import Example, Rule
+from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder
+from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
+from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
+from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
+from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
+from xlacheck.rules.frozen_host_read import FrozenHostRead
+from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
+from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
+from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
+from xlacheck.rules.loop_grown_tensor import LoopGrownTensor
+from xlacheck.rules.masked_tail_index import MaskedTailIndex
+from xlacheck.rules.name_defined_in_one_branch import NameDefinedInOneBranch
+from xlacheck.rules.numpy_call_on_tensor import NumpyCallOnTensor
+from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
+from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
+from xlacheck.rules.python_callback_op import PythonCallbackOp
+from xlacheck.rules.python_scalar_of_tensor import PythonScalarOfTensor
+from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectInTensorBranch
+from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
+from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
+from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
+from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
+from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
+from xlacheck.rules.tensor_comprehension_filter import TensorComprehensionFilter
+from xlacheck.rules.tensor_condition_without_autograph import TensorConditionWithoutAutograph
+from xlacheck.rules.tensor_index_into_python_list import TensorIndexIntoPythonList
+from xlacheck.rules.tensor_membership_test import TensorMembershipTest
+from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
+from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
+from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
+from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
+from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
+from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
+from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
+from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
+from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOutsideStrategyScope
+from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
+from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
+from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
+from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
+from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
+from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
+from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
 
-ALL_RULES: tuple[type[Rule], ...] = ()
+ALL_RULES: tuple[type[Rule], ...] = (
+    # XLA1xx data-dependent control flow
+    TensorConditionWithoutAutograph,
+    TensorAssertStatement,
+    PythonBuiltinOnTensors,
+    TensorMembershipTest,
+    TensorComprehensionFilter,
+    IterateTensorInPython,
+    NameDefinedInOneBranch,
+    ReturnInOneBranch,
+    RaiseInTensorBranch,
+    TensorBreakInPythonLoop,
+    PythonSideEffectInTensorBranch,
+    TensorIndexIntoPythonList,
+    BranchTypeMismatch,
+    # XLA2xx data-dependent shapes
+    MaskedTailIndex,
+    CumulativeOpOnMasked,
+    TensorArrayDynamicSize,
+    DataDependentShapeOp,
+    DataDependentShapeArgument,
+    LoopGrownTensor,
+    JaxTracedShape,
+    # XLA3xx host syncs and ops without XLA kernels
+    TensorToHostMethod,
+    PythonScalarOfTensor,
+    IntCastDtypeMismatch,
+    NumpyCallOnTensor,
+    FrozenHostRead,
+    PythonCallbackOp,
+    TfPrintWithoutKernel,
+    StringOpOnTensor,
+    OpWithoutXlaKernel,
+    UnsupportedOpVariant,
+    LookupLayerWithoutKernel,
+    # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
+    DynamicPaddingWithoutMultiple,
+    BatchWithoutDropRemainder,
+    PythonScalarToTfFunction,
+    TfFunctionCreatedPerCall,
+    VariableCreatedInCompiledStep,
+    PythonStateMutatedInCompiledStep,
+    ServingFunctionWithoutInputSignature,
+    UnknownDimsInJitSignature,
+    GrowingTensorToTfFunction,
+    JitCompileUnderTpuStrategy,
+    ModelCreatedOutsideStrategyScope,
+    PythonInputPipelineOnTpu,
+    LocalPathInTpuPipeline,
+)
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

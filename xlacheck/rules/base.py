@@ -1,9 +1,26 @@
-"""The base every rule derives from (the engine fills in how rules are run)."""
+"""The base every rule derives from, and the context the engine hands to it.
+
+A rule subscribes to node types (``node_types``); the engine walks each compiled function once,
+in source order, keeping the value facts of :mod:`xlacheck.analysis.values` up to date, and
+calls :meth:`Rule.check` for every subscribed node with a :class:`RuleContext` that answers
+"what does this expression hold here?" and "what encloses this node?". Rules never re-walk the
+tree.
+"""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.values import is_computed_tensor, is_tensor
+from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
+
+if TYPE_CHECKING:
+    from xlacheck.analysis.contexts import FunctionInfo
+    from xlacheck.analysis.imports import AliasTable
+    from xlacheck.analysis.values import ValueEnv
 
 
 @dataclass(frozen=True)
@@ -14,8 +31,106 @@ class Example:
     fixed: str | None = None
 
 
+class Reporter:
+    """Collects diagnostics for one file; one finding per (code, line, column)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self._reported: set[tuple[str, int, int]] = set()
+
+    def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
+               severity: Severity | None = None, fix: Fix | None = None) -> None:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        key = (rule.code, line, col)
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
+        self.diagnostics.append(
+            Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
+                       severity or rule.severity, fix)
+        )
+
+
+class RuleContext(Reporter):
+    """Where the walker stands: the function, its value facts and the enclosing control flow."""
+
+    def __init__(self, path: str, function: FunctionInfo, aliases: AliasTable, values: ValueEnv) -> None:
+        super().__init__(path)
+        self.function = function
+        self.aliases = aliases
+        self.values = values
+        self.tensor_branches: list[ast.If | ast.While] = []  # enclosing `if`/`while` on a tensor
+        self.staged_loops: list[ast.For | ast.While] = []  # loops AutoGraph stages (tf.range, tensor while)
+        self.python_loops: list[ast.For] = []  # loops unrolled in Python at trace time
+        self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
+        self.call_names: dict[int, str | None] = {}  # id(Call) -> canonical name, shared by the rules
+
+    # -- facts -------------------------------------------------------------------------------
+    def flags(self, node: ast.AST | None) -> int:
+        return self.values.flags(node)
+
+    def resolve(self, node: ast.expr) -> str | None:
+        return self.aliases.resolve(node)
+
+    @property
+    def converted(self) -> bool:
+        """AutoGraph rewrites this function's control flow (tf.cond/tf.while_loop)."""
+        return self.function.converted
+
+    @property
+    def certain(self) -> bool:
+        """The function is known to be compiled (not only a module-level tensor helper)."""
+        return self.function.certainty is Certainty.COMPILED
+
+    def tensor_value(self, flags: int) -> bool:
+        """Is this certainly a tensor here? In a tensor helper (not known to be compiled) a bare
+        parameter may be a Python value, so only computed tensors count."""
+        return is_tensor(flags) if self.certain else is_computed_tensor(flags)
+
+    def following_statements(self) -> list[ast.stmt]:
+        """Statements after the current one in its own block (for "used after the if" checks)."""
+        if not self.blocks:
+            return []
+        body, index = self.blocks[-1]
+        return body[index + 1:]
+
+
 class Rule:
+    """One XLA hazard. Subclasses set the class attributes and implement :meth:`check`."""
+
     code: ClassVar[str]
     name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.ERROR
+    # Node types the engine dispatches to :meth:`check` (statements and expressions).
+    node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
+    # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
+    # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
+    in_helpers: ClassVar[bool] = False
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def call_name(node: ast.Call, ctx: RuleContext) -> str | None:
+    """Canonical dotted name of the called function (``tf.boolean_mask``), or None."""
+    key = id(node)
+    names = ctx.call_names
+    if key in names:
+        return names[key]
+    name = names[key] = ctx.aliases.resolve(node.func)
+    return name
+
+
+def argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    """The argument passed at ``position`` or as ``keyword=`` (None when absent)."""
+    for kw in node.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    if position < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:position + 1]):
+        return node.args[position]
+    return None

@@ -1,0 +1,89 @@
+"""Engine robustness and cold throughput on a tree of real Python files.
+
+For every ``*.py`` under ROOT (default: this interpreter's site-packages) this reads the file,
+times bare ``ast.parse`` and then :func:`xlacheck.engine.check_source` (which parses again and
+analyzes) in the same process, and counts results. Prints files, lines, findings, FileErrors by
+kind (syntax errors are expected in test data; "internal error" means an engine bug), the
+lines per CPU-second of both and their ratio (target: check_source >= 25% of bare ast.parse).
+
+    python benchmarks/engine_throughput.py [ROOT] [--pattern GLOB] [--only-frameworks] [--show-errors N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import sysconfig
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from xlacheck.engine import check_source  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("root", nargs="?", default=sysconfig.get_paths()["purelib"])
+    ap.add_argument("--pattern", default="*.py", help="file name pattern, searched recursively (e.g. 'modeling_tf_*.py')")
+    ap.add_argument("--only-frameworks", action="store_true",
+                    help="only files mentioning tensorflow/keras/jax/torch (what the CLI pre-filter keeps)")
+    ap.add_argument("--show-errors", type=int, default=10, help="print the first N internal errors")
+    args = ap.parse_args(argv)
+
+    files = sorted(Path(args.root).rglob(args.pattern))
+    sources: list[tuple[str, str]] = []
+    for f in files:
+        try:
+            text = f.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        if args.only_frameworks and not any(w in text for w in ("tensorflow", "keras", "jax", "torch")):
+            continue
+        sources.append((str(f), text))
+
+    warnings.simplefilter("ignore")  # SyntaxWarnings of third-party code are not ours
+    parse_time = 0.0
+    for path, text in sources:
+        t = time.process_time()
+        try:
+            ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
+        parse_time += time.process_time() - t
+
+    check_time = 0.0
+    lines = findings = 0
+    errors: Counter[str] = Counter()
+    internal: list[str] = []
+    codes: Counter[str] = Counter()
+    for path, text in sources:
+        t = time.process_time()
+        result = check_source(text, path)
+        check_time += time.process_time() - t
+        lines += result.lines
+        findings += len(result.diagnostics)
+        codes.update(d.code for d in result.diagnostics)
+        if result.error is not None:
+            kind = result.error.message.split(":", 1)[0]
+            errors[kind] += 1
+            if kind.startswith("internal") and len(internal) < args.show_errors:
+                internal.append(f"  {path}: {result.error.message}")
+
+    print(f"root: {args.root}")
+    print(f"files: {len(sources)}  lines: {lines}  findings: {findings}")
+    print(f"file errors: {dict(errors) or 0}  (internal errors = engine bugs: {sum(v for k, v in errors.items() if k.startswith('internal'))})")
+    if internal:
+        print("\n".join(internal))
+    print(f"ast.parse only : {lines / parse_time:10.0f} lines/CPU-s ({parse_time:.2f} s)")
+    print(f"check_source   : {lines / check_time:10.0f} lines/CPU-s ({check_time:.2f} s)")
+    print(f"ratio check/parse throughput: {parse_time / check_time:.2f} (target >= 0.25)")
+    print(f"findings by code: {dict(sorted(codes.items()))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""The compiler decides: rule examples claimed to fail must fail under XLA, valid ones must compile.
+
+Each case names a rule example (``XLA101-invalid-1``), the function to call and its arguments.
+The example is written to a real module file (AutoGraph needs the source) and imported; then
+- ``fails``: ``tf.function(jit_compile=True)`` raises, or returns something else than eager mode;
+- ``static_fails``: it compiles only with argument values baked in: lowering with TensorSpecs
+  fails ("must be a compile-time constant"), i.e. it recompiles per value (value_specialized);
+- ``compiles``: XLA compiles it and matches eager mode.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+tf = pytest.importorskip("tensorflow")
+
+from xlacheck.rules import ALL_RULES  # noqa: E402
+
+pytestmark = pytest.mark.tf
+
+F = tf.float32
+
+
+def _f(*values: Any) -> Any:
+    return tf.constant(values, F)
+
+
+CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
+    # (example id, entry function, args, claim)
+    ("XLA101-invalid-1", "f", lambda: (_f(1.0, 20.0),), "fails"),
+    ("XLA101-valid-1", "f", lambda: (_f(1.0, 20.0),), "compiles"),
+    ("XLA102-invalid-1", "f", lambda: (tf.constant([1, 2]),), "fails"),
+    ("XLA103-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "fails"),
+    ("XLA103-valid-2", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "compiles"),
+    ("XLA104-invalid-1", "f", lambda: (tf.constant([0, 5, 101]),), "fails"),
+    ("XLA105-invalid-1", "f", lambda: (tf.constant([[1.0, -2.0], [3.0, 4.0]]),), "fails"),
+    ("XLA106-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 4.0]]),), "fails"),
+    ("XLA106-valid-2", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 4.0]]),), "compiles"),
+    ("XLA107-invalid-1", "step", lambda: (_f(1.0, 1.0), _f(3.0, 4.0)), "fails"),
+    ("XLA107-valid-1", "f", lambda: (_f(3.0, 4.0),), "compiles"),
+    ("XLA107-valid-2", "f", lambda: (_f(3.0, 4.0), tf.constant(1.0)), "compiles"),
+    ("XLA108-invalid-1", "loss", lambda: (_f(1.0, 2.0), _f(0.5, 0.5), tf.constant(True)), "fails"),
+    ("XLA108-valid-1", "f", lambda: (_f(1.0, -2.0),), "compiles"),
+    ("XLA109-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "fails"),
+    ("XLA109-invalid-2", "f", lambda: (tf.constant([1, 2]),), "fails"),
+    ("XLA110-invalid-1", "f", lambda: (_f(8.0, 2.0),), "fails"),
+    ("XLA110-valid-1", "f", lambda: (_f(8.0, 2.0),), "compiles"),
+    ("XLA111-invalid-1", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA111-invalid-2", "f", lambda: (tf.constant([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]]),), "fails"),
+    ("XLA113-invalid-1", "targets", lambda: (tf.constant([1, 2]), tf.constant(0.1)), "fails"),
+    ("XLA113-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA201-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0, 3.0, 4.0]]), tf.constant([[1, 1, 0, 0]])), "fails"),
+    ("XLA201-valid-2", "f", lambda: (tf.constant([[1.0, 2.0, 3.0, 4.0]]), tf.constant([[1, 1, 0, 0]])), "compiles"),
+    ("XLA202-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0), tf.constant([1, 0, 1, 1])), "fails"),
+    ("XLA204-invalid-1", "f", lambda: (tf.constant([0, 1, 1, 2]),), "static_fails"),
+    ("XLA204-invalid-3", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[True, False], [True, True]])), "fails"),
+    ("XLA204-valid-1", "f", lambda: (tf.constant([0, 1, 1, 2]),), "compiles"),
+    ("XLA205-invalid-1", "ce", lambda: (tf.constant([0, 1, 2]), tf.fill([3, 5], 0.2)), "static_fails"),
+    ("XLA205-invalid-3", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
+    ("XLA205-valid-1", "f", lambda: (tf.ones([2, 3, 4]),), "compiles"),
+    ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
+    ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
+    ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),
+    ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
+    ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
+    ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
+    ("XLA307-invalid-1", "f", lambda: (_f(1.0),), "fails"),
+    ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),
+    ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
+    ("XLA309-invalid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
+    ("XLA309-valid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "compiles"),
+    ("XLA310-invalid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),
+    ("XLA310-valid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),
+]
+
+
+def _example_source(example_id: str) -> str:
+    code, kind, index = example_id.split("-")
+    rule = next(r for r in ALL_RULES if r.code == code)
+    examples = rule.VALID if kind == "valid" else rule.INVALID
+    return examples[int(index) - 1].code
+
+
+def _load(source: str, tmp_path: Path, name: str) -> Any:
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _jit(fn: Any) -> Any:
+    if getattr(fn, "_jit_compile", None):
+        return fn
+    return tf.function(lambda *a: fn(*a), jit_compile=True)
+
+
+def _same(a: Any, b: Any) -> bool:
+    fa, fb = tf.nest.flatten(a), tf.nest.flatten(b)
+    if len(fa) != len(fb):
+        return False
+    for x, y in zip(fa, fb):
+        x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+        if x.shape != y.shape:
+            return False
+        if x.dtype.is_floating or y.dtype.is_floating:
+            x, y = tf.cast(x, tf.float64), tf.cast(y, tf.float64)
+        if not bool(tf.reduce_all(tf.abs(x - y) <= 1e-5 + 1e-4 * tf.abs(y)) if x.dtype.is_floating else tf.reduce_all(x == y)):
+            return False
+    return True
+
+
+def _eager(fn: Any, args: tuple) -> Any:
+    tf.config.run_functions_eagerly(True)
+    try:
+        return fn(*args)
+    finally:
+        tf.config.run_functions_eagerly(False)
+
+
+@pytest.mark.parametrize(("example_id", "entry", "make_args", "claim"), CASES, ids=[c[0] for c in CASES])
+def test_compiler_agrees(example_id: str, entry: str, make_args: Callable[[], tuple], claim: str,
+                         tmp_path: Path) -> None:
+    module = _load(_example_source(example_id), tmp_path, example_id.replace("-", "_"))
+    fn = getattr(module, entry)
+    args = make_args()
+    if claim == "static_fails":
+        specs = [tf.TensorSpec(a.shape, a.dtype) for a in args]
+        with pytest.raises(Exception, match="compile-time constant"):
+            tf.function(fn, jit_compile=True).experimental_get_compiler_ir(*specs)(stage="hlo")
+        return
+    try:
+        compiled = _jit(fn)(*args)
+    except Exception:  # noqa: BLE001 - any tracing/compilation error is the claimed failure
+        assert claim == "fails", f"{example_id} was claimed to compile"
+        return
+    expected = _eager(getattr(_load(_example_source(example_id), tmp_path, example_id.replace("-", "_") + "_eager"),
+                              entry), args)
+    if claim == "compiles":
+        assert _same(compiled, expected), f"{example_id}: XLA {compiled} != eager {expected}"
+    else:
+        assert not _same(compiled, expected), f"{example_id} compiled and matched eager mode"

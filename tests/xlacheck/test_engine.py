@@ -1,0 +1,85 @@
+"""The engine contract: never raises, sorted findings, select, light imports."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xlacheck import engine
+from xlacheck.engine import check_source
+from xlacheck.rules.base import Rule, RuleContext
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TWO_FINDINGS = (
+    "import tensorflow as tf\n"
+    "@tf.function(jit_compile=True)\n"
+    "def f(x):\n"
+    "    tf.print(x)\n"
+    "    return x.numpy()\n"
+)
+
+
+def test_engine_import_pulls_nothing_heavy() -> None:
+    code = ("import sys, xlacheck.engine;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'tensorflow', 'numpy', 'transformers', 'torch', 'jax', 'libcst'}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_syntax_error_becomes_file_error() -> None:
+    result = check_source("def f(:\n    pass\n", "bad.py")
+    assert result.diagnostics == ()
+    assert result.error is not None and result.error.message.startswith("syntax error")
+    assert result.error.line == 1
+
+
+def test_null_bytes_become_file_error() -> None:
+    result = check_source("x = 1\x00\n", "nul.py")
+    assert result.error is not None
+
+
+def test_findings_sorted_and_select_filters() -> None:
+    result = check_source(TWO_FINDINGS, "two.py")
+    keys = [(d.line, d.col, d.code) for d in result.diagnostics]
+    assert keys == sorted(keys) and {k[2] for k in keys} == {"XLA307", "XLA301"}
+    only = check_source(TWO_FINDINGS, "two.py", select=lambda code: code == "XLA301")
+    assert [d.code for d in only.diagnostics] == ["XLA301"]
+    assert result.lines == 5
+
+
+def test_files_without_framework_imports_are_not_analyzed() -> None:
+    assert check_source("def f(x):\n    return x.numpy()\n", "plain.py").diagnostics == ()
+
+
+def test_rule_crash_becomes_file_error_naming_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Exploding(Rule):
+        code = "XLA999"
+        name = "exploding-rule"
+        node_types = (ast.Call,)
+
+        def check(self, node: ast.AST, ctx: RuleContext) -> None:
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "_INSTANCES", engine._INSTANCES + (Exploding(),))
+    result = check_source(TWO_FINDINGS, "two.py")
+    assert result.error is not None and "XLA999" in result.error.message
+
+
+def test_very_deep_expression_skips_only_its_function() -> None:
+    deep = " + ".join(["a"] * 950)
+    src = (
+        "import tensorflow as tf\n"
+        "@tf.function(jit_compile=True)\n"
+        f"def deep(a):\n    return {deep}\n"
+        "@tf.function(jit_compile=True)\n"
+        "def shallow(a):\n    return a.numpy()\n"
+    )
+    result = check_source(src, "deep.py")
+    assert result.error is None
+    assert [d.code for d in result.diagnostics] == ["XLA301"]

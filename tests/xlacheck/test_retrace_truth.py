@@ -1,0 +1,171 @@
+"""The recompile claims of XLA402-406, proven by running the rules' own examples with TensorFlow.
+
+Each test executes a rule's INVALID example and its VALID counterpart, counts traces with
+``experimental_get_tracing_count()`` (or observes the failure / the frozen value), and checks that
+the linter's verdict matches what TensorFlow did.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # before TensorFlow is imported
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+tf = pytest.importorskip("tensorflow")
+
+from xlacheck.engine import check_source  # noqa: E402
+from xlacheck.rules.batch_without_drop_remainder import BatchWithoutDropRemainder  # noqa: E402
+from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple  # noqa: E402
+from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction  # noqa: E402
+from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
+from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
+from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
+from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep  # noqa: E402
+
+pytestmark = pytest.mark.tf
+
+
+def _load(code: str, rule_code: str, *, flagged: bool) -> dict[str, Any]:
+    """Lint the example (the verdict must be ``flagged``), then execute it as a module."""
+    codes = {d.code for d in check_source(code, "example.py").diagnostics}
+    assert (rule_code in codes) is flagged, codes
+    namespace: dict[str, Any] = {"__name__": "example"}
+    exec(compile(code, "example.py", "exec"), namespace)  # noqa: S102 - the rule's own example
+    return namespace
+
+
+def _batches(n: int) -> list[Any]:
+    return [tf.constant([[1.0, 2.0]]) * float(i + 1) for i in range(n)]
+
+
+def test_python_int_step_retraces_per_value() -> None:
+    bad = _load(PythonScalarToTfFunction.INVALID[0].code, "XLA403", flagged=True)
+    bad["train"](tf.constant([[0.5, 0.5]]), _batches(3))
+    assert bad["step"].experimental_get_tracing_count() == 3  # one trace per step number
+
+    good = _load(PythonScalarToTfFunction.VALID[0].code, "XLA403", flagged=False)
+    good["train"](tf.constant([[0.5, 0.5]]), _batches(3))
+    assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_python_list_retraces_per_value() -> None:
+    bad = _load(PythonScalarToTfFunction.INVALID[2].code, "XLA403", flagged=True)
+    x = tf.constant([1.0, 2.0])
+    for counts in ([1, 2], [2, 2], [3, 1]):
+        bad["run"](x, counts)
+    assert bad["weighted"].experimental_get_tracing_count() == 3
+
+
+def test_tf_function_created_per_call_traces_every_call() -> None:
+    bad = _load(TfFunctionCreatedPerCall.INVALID[0].code, "XLA404", flagged=True)
+    traces = []
+    inner = bad["_loss"]
+    bad["_loss"] = lambda a, b: traces.append(1) or inner(a, b)  # Python runs once per trace
+    a, b = tf.constant([1.0, 2.0]), tf.constant([0.5, 0.5])
+    for _ in range(3):
+        bad["loss"](a, b)
+    assert len(traces) == 3
+
+    good = _load(TfFunctionCreatedPerCall.VALID[0].code, "XLA404", flagged=False)
+    for _ in range(3):
+        good["loss"](a, b)
+    assert good["_fast"].experimental_get_tracing_count() == 1
+
+
+def test_variable_created_in_step_fails_and_singleton_guard_compiles() -> None:
+    bad = _load(VariableCreatedInCompiledStep.INVALID[0].code, "XLA405", flagged=True)
+    with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):
+        bad["step"](tf.constant([1.0, 2.0]))
+
+    bad = _load(VariableCreatedInCompiledStep.INVALID[2].code, "XLA405", flagged=True)  # optimizer in the step
+    with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):
+        bad["step"](tf.Variable([1.0, 2.0]), tf.constant([1.0, 1.0]))
+
+    good = _load(VariableCreatedInCompiledStep.VALID[1].code, "XLA405", flagged=False)
+    owner = good["T"]()
+    x = tf.constant([1.0, 2.0])
+    owner.step(x)
+    assert owner.step(x).numpy().tolist() == [2.0, 4.0]
+
+
+def test_python_counter_in_step_freezes() -> None:
+    bad = _load(PythonStateMutatedInCompiledStep.INVALID[0].code, "XLA406", flagged=True)
+    owner = bad["T"]()
+    x = tf.constant([6.0])
+    results = [float(owner.f(x)[0]) for _ in range(3)]
+    assert results == [6.0, 6.0, 6.0] and owner.step == 1  # eagerly: 6, 3, 2 and step == 3
+
+    good = _load(PythonStateMutatedInCompiledStep.VALID[0].code, "XLA406", flagged=False)
+    owner = good["T"]()
+    assert [float(owner.f(x)[0]) for _ in range(3)] == [6.0, 3.0, 2.0]
+
+
+def test_partial_last_batch_compiles_again() -> None:
+    features = tf.reshape(tf.range(10 * 3, dtype=tf.float32), [10, 3])  # 4 + 4 + 2
+    bad = _load(BatchWithoutDropRemainder.INVALID[0].code, "XLA402", flagged=True)
+    model = bad["Scorer"]()
+    bad["evaluate"](model, features)
+    assert model.score.experimental_get_tracing_count() == 2  # the last batch of 2 is a new shape
+
+    good = _load(BatchWithoutDropRemainder.VALID[0].code, "XLA402", flagged=False)
+    good["run"](features)
+    assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_padding_to_the_longest_compiles_per_length() -> None:
+    lengths = [3, 5, 2, 1, 4, 5, 2, 3] + [17, 2, 9, 3, 1, 4, 6, 2] + [4, 1, 2, 3, 4, 2, 1, 3]  # 3 batches of 8
+    sequences = tf.ragged.constant([[1] * n for n in lengths])
+    ds = tf.data.Dataset.from_tensor_slices(sequences).map(lambda r: r)  # variable-length elements
+
+    @tf.function(jit_compile=True)
+    def step(ids: Any) -> Any:
+        return tf.reduce_sum(ids)
+
+    bad = _load(DynamicPaddingWithoutMultiple.INVALID[5].code, "XLA401", flagged=True)
+    for batch in bad["batches"](ds):
+        step(batch)
+    assert step.experimental_get_tracing_count() == 3  # lengths 5, 17, 4: one compilation each
+
+    good = _load(DynamicPaddingWithoutMultiple.VALID[3].code, "XLA401", flagged=False)
+    fixed_step = tf.function(step.python_function, jit_compile=True)
+    for batch in good["batches"](ds):
+        fixed_step(batch)
+    assert fixed_step.experimental_get_tracing_count() == 1
+
+
+def test_growing_tensor_compiles_every_iteration() -> None:
+    bad = _load(GrowingTensorToTfFunction.INVALID[0].code, "XLA409", flagged=True)
+    out = bad["generate"](tf.constant([[1, 2]], tf.int64), 3)
+    assert out.shape == (1, 5) and bad["next_logits"].experimental_get_tracing_count() == 3
+
+    good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
+    good["generate"](tf.zeros([1, 5], tf.int32), 3)
+    assert good["step"].experimental_get_tracing_count() == 1
+
+
+_COUNT_COMPILES = """
+import glob, os, sys
+from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
+import tensorflow as tf
+ns = {}
+exec(UnknownDimsInJitSignature.INVALID[0].code, ns)
+ns["run"]([tf.ones([2, n], tf.int32) for n in (3, 5, 7)])
+dumps = glob.glob(os.path.join(sys.argv[1], "*before_optimizations.txt"))
+print(ns["f"].experimental_get_tracing_count(), len(dumps))
+"""
+
+
+def test_none_dims_trace_once_but_compile_per_shape(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])  # the repository, so the child imports this xlacheck
+    env = dict(os.environ, XLA_FLAGS=f"--xla_dump_to={tmp_path}", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=root)
+    out = subprocess.run([sys.executable, "-c", _COUNT_COMPILES, str(tmp_path)], env=env, check=True,
+                         capture_output=True, text=True, timeout=120).stdout.split()
+    traces, compiles = int(out[-2]), int(out[-1])
+    assert traces == 1 and compiles == 3  # one trace, one XLA compilation per sequence length

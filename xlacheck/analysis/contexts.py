@@ -1,0 +1,636 @@
+"""Which functions XLA compiles, and whether AutoGraph converts them: one scan of the module.
+
+The scan (:func:`scan_module`) visits every node once and records imports, classes, functions,
+lambdas, call edges and the calls that hand a function to a compiler (``tf.function(f)``,
+``model.compile(loss=f)``, ``tf.map_fn(f, ...)``) or to the host (``tf.py_function(f, ...)``,
+``dataset.map(f)``). :func:`infer_contexts` then closes the set of compiled functions over the
+call graph.
+
+Certainty, from strongest to weakest:
+1. ``COMPILED``: a compiler entry point (decorator, wrapper call, Keras method, ``loss=``), or a
+   function such an entry point calls in the same file, or a function nested in one.
+2. ``MAYBE``: a module-level function nobody in the file compiles but that computes with
+   ``tf.*`` ops on its parameters (loss helpers, model utilities). Callers elsewhere usually run
+   it inside a ``tf.function``; rules that are failures in *any* graph use it, others skip it.
+Functions handed to the host (``py_function``, ``dataset.map``) are never compiled.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Callable
+from enum import IntEnum
+
+from xlacheck.analysis import child_nodes
+from xlacheck.analysis.imports import AliasTable
+
+
+class Certainty(IntEnum):
+    NONE = 0
+    MAYBE = 1
+    COMPILED = 2
+
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+# Keras and Hugging Face methods that run inside the compiled train/predict function.
+_KERAS_METHODS = frozenset(
+    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss"}
+)
+_METRIC_METHODS = frozenset({"update_state", "result"})
+# Keras objects whose __call__ runs inside the compiled train step (not initializers: build time).
+_CALLED_IN_STEP_BASES = ("LearningRateSchedule", "Constraint", "Regularizer")
+
+# Calls whose function argument(s) run inside the caller's graph (inherit the caller's context).
+_GRAPH_HIGHER_ORDER = frozenset(
+    {
+        "tf.map_fn", "tf.vectorized_map", "tf.while_loop", "tf.cond", "tf.switch_case",
+        "tf.case", "tf.scan", "tf.foldl", "tf.foldr", "tf.recompute_grad", "tf.custom_gradient",
+        "tf.nest.map_structure", "tf.compat.v1.while_loop", "tf.compat.v1.cond",
+    }
+)
+# Calls whose function argument runs as Python on the host, not under XLA.
+_HOST_CALLS = frozenset(
+    {"tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.data.Dataset.from_generator",
+     "jax.pure_callback", "jax.debug.callback"}
+)
+# Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
+_PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})
+# Module prefixes whose calls do not make a helper "compute with tensors".
+_NON_COMPUTE_PREFIXES = (
+    "tf.keras", "tf.data", "tf.io", "tf.config", "tf.saved_model", "tf.distribute", "tf.train",
+    "tf.summary", "tf.test", "tf.compat", "tf.experimental", "tf.TensorSpec", "tf.Variable",
+    "tf.Module", "tf.autograph", "tf.get_logger", "tf.executing_eagerly", "tf.function",
+    # TensorFlow's own implementation modules: library internals, not user tensor helpers
+    "tf.python", "tf.lite", "tf.core", "tf.compiler", "tf.tools", "tf.dtensor", "tf.tsl",
+)
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    bases: tuple[str, ...]  # canonical (or plain local) names of the bases
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    # self.<attr> -> the value assigned to it in any method (last wins), for value inference
+    attrs: dict[str, ast.expr] = field(default_factory=dict)
+    keras: bool = False
+    metric: bool = False
+    called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: FunctionNode
+    name: str
+    cls: ClassInfo | None  # set for methods (functions directly in a class body)
+    parent: FunctionInfo | None  # enclosing function, for nested functions and lambdas
+    certainty: Certainty = Certainty.NONE
+    converted: bool = False  # AutoGraph rewrites its control flow
+    jit_entry: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit): argument values may be baked in
+    traced_entry: ast.expr | None = None  # the tf.function/jax.jit decorator or wrapper call that traces it
+    jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
+    static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
+    no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
+    host: bool = False  # runs on the host (py_function target, dataset.map function)
+    why: str = ""
+    called_names: set[str] = field(default_factory=set)
+    called_methods: set[str] = field(default_factory=set)
+    uses_tf_compute: bool = False
+    calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
+    children: list[FunctionInfo] = field(default_factory=list)
+
+    @property
+    def compiled(self) -> bool:
+        return self.certainty is Certainty.COMPILED
+
+
+@dataclass
+class ModuleFacts:
+    aliases: AliasTable
+    functions: list[FunctionInfo]  # source order
+    classes: list[ClassInfo]
+    by_node: dict[int, FunctionInfo]
+    walk_order: list[FunctionInfo] = field(default_factory=list)  # callers before callees
+    module_funcs: dict[str, FunctionInfo] = field(default_factory=dict)
+    classes_by_name: dict[str, ClassInfo] = field(default_factory=dict)
+    # flags of the arguments compiled callers pass, per callee and parameter name
+    call_flags: dict[int, dict[str, int]] = field(default_factory=dict)
+    # call sites for module-level rules: "wrap" (tf.function(...)/jax.jit(...) calls), "batch"
+    # (`.batch(...)`), "local" (calls of plain names), each with the enclosing function
+    sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = field(default_factory=dict)
+
+    def callee(self, call: ast.Call, caller: FunctionInfo) -> tuple[FunctionInfo, bool] | None:
+        """The same-file function a call invokes, and whether it is a ``self.method`` call."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
+            return (found[0], False) if found else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            owner = _owner_class(caller)
+            if owner is None:
+                return None
+            if f.attr in owner.methods:
+                return owner.methods[f.attr], True
+            # self.block(x) where __init__ set self.block = Block(...), a layer class defined here
+            built = owner.attrs.get(f.attr)
+            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name):
+                layer = self.classes_by_name.get(built.func.id)
+                if layer is not None and "call" in layer.methods:
+                    return layer.methods["call"], True
+        return None
+
+
+@dataclass
+class _Handoff:
+    """A function reference handed to something that decides how it runs."""
+
+    ref: ast.expr
+    role: str  # "jit", "jit-noag", "jax", "graph", "host", "pipeline", "compiled"
+    caller: FunctionInfo | None
+    cls: ClassInfo | None
+    call: ast.Call | None = None  # the wrapping call (jax.jit(f, static_argnums=...))
+
+
+def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
+    """Parameter names a jax.jit call marks static (static_argnums / static_argnames)."""
+    if not isinstance(call, ast.Call) or isinstance(info.node, ast.Lambda):
+        return frozenset()
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    out: set[str] = set()
+    for kw in call.keywords:
+        values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+        for v in values:
+            if not isinstance(v, ast.Constant):
+                continue
+            if kw.arg == "static_argnums" and isinstance(v.value, int) and -len(params) <= v.value < len(params):
+                out.add(params[v.value])
+            elif kw.arg == "static_argnames" and isinstance(v.value, str):
+                out.add(v.value)
+    return frozenset(out)
+
+
+def _jit_compile_true(call: ast.expr) -> bool:
+    return isinstance(call, ast.Call) and any(
+        kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+        for kw in call.keywords)
+
+
+def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
+    """'jit' (compiled, converted), 'jit-noag' (compiled, not converted), 'noag' or None.
+    A '+xla' suffix marks an explicit XLA entry point (jit_compile=True, jax.jit): its arguments'
+    values can be baked into the compiled program."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    name = aliases.resolve(target)
+    if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
+        name = aliases.resolve(dec.args[0])
+    if name is None:
+        return None
+    if name in ("functools.partial",) and isinstance(dec, ast.Call) and dec.args:
+        name = aliases.resolve(dec.args[0]) or ""
+    if name in ("tf.function", "tf.compat.v1.function", "tf.compat.v2.function"):
+        suffix = "+xla" if _jit_compile_true(dec) else ""
+        if isinstance(dec, ast.Call):
+            for kw in dec.keywords:
+                if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
+                    return "jit-noag" + suffix
+        return "jit" + suffix
+    if name in ("jax.jit", "jax.pmap"):  # JAX: no AutoGraph, arguments always traced
+        return "jax"
+    if name == "torch.compile":
+        # Dynamo falls back to Python at graph breaks, much like AutoGraph staging control flow;
+        # (torch.jit.script is TorchScript, not XLA, and is not a context)
+        return "jit"
+    if name in ("tf.autograph.experimental.do_not_convert",):
+        return "noag"
+    return None
+
+
+def _is_keras_base(base: str) -> bool:
+    if base.startswith("tf.keras."):
+        return True
+    if base.startswith("transformers."):
+        return base.rsplit(".", 1)[-1].startswith("TF")
+    return False
+
+
+class _Scanner:
+    """One pass over the module; everything rules and inference need is gathered here."""
+
+    def __init__(self) -> None:
+        self.aliases = AliasTable()
+        self.functions: list[FunctionInfo] = []
+        self.classes: list[ClassInfo] = []
+        self.by_node: dict[int, FunctionInfo] = {}
+        self.handoffs: list[_Handoff] = []
+        self.decorated: list[tuple[FunctionInfo, str]] = []
+        # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
+        self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
+
+    def scan(self, tree: ast.Module) -> None:
+        # Explicit stack: (node, enclosing function, enclosing class for direct methods)
+        # Statement lists are pushed reversed so imports are seen before the code that uses them.
+        stack: list[tuple[ast.AST, FunctionInfo | None, ClassInfo | None]] = [
+            (stmt, None, None) for stmt in reversed(tree.body)
+        ]
+        aliases = self.aliases
+        iter_children = child_nodes
+        while stack:
+            node, func, cls = stack.pop()
+            t = type(node)
+            if t is ast.Call:
+                self._call(node, func, cls)
+            elif t is ast.Import or t is ast.ImportFrom:
+                aliases.add(node)  # type: ignore[arg-type]
+                continue
+            elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.Lambda:
+                info = self._function(node, func, cls)  # type: ignore[arg-type]
+                if t is not ast.Lambda:
+                    for dec in node.decorator_list:  # type: ignore[union-attr]
+                        stack.append((dec, func, cls))
+                    args = node.args  # type: ignore[union-attr]
+                    for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                        stack.append((d, func, cls))
+                    for child in reversed(node.body):  # type: ignore[union-attr]
+                        stack.append((child, info, None))
+                else:
+                    stack.append((node.body, info, None))  # type: ignore[union-attr]
+                continue
+            elif t is ast.ClassDef:
+                cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined]
+                self.classes.append(cinfo)
+                for child in reversed(node.body):  # type: ignore[attr-defined]
+                    stack.append((child, func, cinfo))
+                continue
+            elif t is ast.Assign and func is not None and func.cls is not None:
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if (
+                        type(target) is ast.Attribute
+                        and type(target.value) is ast.Name
+                        and target.value.id == "self"
+                    ):
+                        func.cls.attrs[target.attr] = node.value  # type: ignore[attr-defined]
+            for child in iter_children(node):
+                stack.append((child, func, cls))
+
+    def _base_name(self, base: ast.expr) -> str:
+        resolved = self.aliases.resolve(base)
+        if resolved is not None:
+            return resolved
+        if isinstance(base, ast.Name):
+            return base.id
+        if isinstance(base, ast.Attribute):
+            return base.attr
+        return ""
+
+    def _function(self, node: FunctionNode, parent: FunctionInfo | None, cls: ClassInfo | None) -> FunctionInfo:
+        name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
+        info = FunctionInfo(node, name, cls, parent)
+        self.functions.append(info)
+        self.by_node[id(node)] = info
+        if parent is not None:
+            parent.children.append(info)
+        if cls is not None:
+            cls.methods.setdefault(name, info)
+        if not isinstance(node, ast.Lambda):
+            for dec in node.decorator_list:
+                role = _decorator_role(dec, self.aliases)
+                if role is not None:
+                    self.decorated.append((info, role))
+                    if role != "noag":
+                        info.traced_entry = dec
+        return info
+
+    def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        f = node.func
+        if func is not None:
+            if type(f) is ast.Name:
+                func.called_names.add(f.id)
+                self.sites["local"].append((node, func))
+            elif type(f) is ast.Attribute:
+                if type(f.value) is ast.Name and f.value.id == "self":
+                    func.called_methods.add(f.attr)
+                elif f.attr == "numpy" and not node.args:
+                    func.calls_numpy_method = True
+        if type(f) is ast.Attribute and f.attr == "batch":
+            self.sites["batch"].append((node, func))
+        name = self.aliases.resolve(f)
+        if name is not None:
+            if func is not None and not func.uses_tf_compute and (
+                name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
+            ) and not name.startswith(_NON_COMPUTE_PREFIXES):
+                func.uses_tf_compute = True
+            if name in ("tf.function", "jax.jit"):
+                self.sites["wrap"].append((node, func))
+            if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
+                role = "jit"
+                if name == "jax.jit":
+                    role = "jax"
+                else:
+                    for kw in node.keywords:
+                        if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
+                            role = "jit-noag"
+                if _jit_compile_true(node):
+                    role += "+xla"
+                self.handoffs.append(_Handoff(node.args[0], role, func, cls, node))
+            elif name in _GRAPH_HIGHER_ORDER:
+                for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
+                    self._handoff_refs(arg, "graph", func, cls)
+                for kw in node.keywords:
+                    if kw.arg in ("fn", "true_fn", "false_fn", "cond", "body", "branch_fns", "pred_fn_pairs", "f"):
+                        self._handoff_refs(kw.value, "graph", func, cls)
+            elif name in _HOST_CALLS:
+                target = node.args[0] if node.args else None
+                for kw in node.keywords:
+                    if kw.arg in ("func", "generator", "callback"):
+                        target = kw.value
+                if target is not None:
+                    self.handoffs.append(_Handoff(target, "host", func, cls))
+            elif name.endswith("layers.Lambda") and node.args:
+                self._handoff_refs(node.args[0], "jit-noag", func, cls)
+            return
+        if type(f) is ast.Attribute:
+            attr = f.attr
+            if attr == "compile":
+                for kw in node.keywords:
+                    if kw.arg in ("loss", "metrics", "weighted_metrics"):
+                        self._handoff_refs(kw.value, "compiled", func, cls)
+            elif attr == "run" and node.args:
+                # strategy.run(step_fn, args=...): the replica function is compiled on TPU
+                receiver = f.value
+                text = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+                if isinstance(receiver, ast.Call):  # tf.distribute.get_strategy().run(...)
+                    text = self.aliases.resolve(receiver.func) or ""
+                if "strategy" in text.lower():
+                    self.handoffs.append(_Handoff(node.args[0], "compiled", func, cls))
+            elif attr in _PIPELINE_METHODS and node.args:
+                self._handoff_refs(node.args[0], "pipeline", func, cls)
+
+    def _handoff_refs(self, value: ast.expr, role: str, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            for elt in value.elts:
+                self._handoff_refs(elt, role, func, cls)
+        elif isinstance(value, ast.Dict):
+            for v in value.values:
+                self._handoff_refs(v, role, func, cls)
+        else:
+            self.handoffs.append(_Handoff(value, role, func, cls))
+
+
+def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
+            module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
+            by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+    """Functions a reference may denote: a lambda, a nested or module function, self.method."""
+    if isinstance(ref, ast.Lambda):
+        info = by_node.get(id(ref))
+        return [info] if info is not None else []
+    if isinstance(ref, ast.Call):  # e.g. functools.partial(fn, ...), MyLoss()
+        if ref.args and isinstance(ref.func, (ast.Name, ast.Attribute)):
+            name = ref.func.id if isinstance(ref.func, ast.Name) else ref.func.attr
+            if name == "partial":
+                return _lookup(ref.args[0], caller, cls, module_funcs, classes, by_node)
+        if isinstance(ref.func, ast.Name) and ref.func.id in classes:
+            c = classes[ref.func.id]  # an instance of a class defined here: its __call__/call
+            return [m for n, m in c.methods.items() if n in ("__call__", "call", "update_state", "result")]
+        return []
+    if isinstance(ref, ast.Name):
+        scope = caller
+        while scope is not None:  # nested functions visible from the caller
+            for child in scope.children:
+                if child.name == ref.id:
+                    return [child]
+            scope = scope.parent
+        if ref.id in module_funcs:
+            return [module_funcs[ref.id]]
+        return []
+    if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self":
+        owner = caller.cls if caller is not None and caller.cls is not None else cls
+        if owner is None and caller is not None:
+            scope = caller
+            while scope is not None and scope.cls is None:
+                scope = scope.parent
+            owner = scope.cls if scope is not None else None
+        if owner is not None and ref.attr in owner.methods:
+            return [owner.methods[ref.attr]]
+    return []
+
+
+def _owner_class(info: FunctionInfo) -> ClassInfo | None:
+    scope: FunctionInfo | None = info
+    while scope is not None:
+        if scope.cls is not None:
+            return scope.cls
+        scope = scope.parent
+    return None
+
+
+def infer_contexts(scanner: _Scanner) -> ModuleFacts:
+    functions = scanner.functions
+    module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
+    classes = {c.node.name: c for c in scanner.classes}
+
+    # Keras classes: a Keras/HF base, or a base class defined here that is one (fixed point).
+    changed = True
+    while changed:
+        changed = False
+        for c in scanner.classes:
+            if c.keras:
+                continue
+            if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
+                c.keras = True
+                changed = True
+    for c in scanner.classes:
+        c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
+        c.called_in_step = c.keras and any(
+            b.endswith(_CALLED_IN_STEP_BASES) or (b in classes and classes[b].called_in_step) for b in c.bases)
+
+    # AutoGraph finds a lambda's source by its line: with two lambdas on one line it gives up and
+    # runs them unconverted (`tf.cond(p, lambda: a, lambda: b)` on one line).
+    lambda_lines: dict[int, int] = {}
+    for f in functions:
+        if isinstance(f.node, ast.Lambda):
+            lambda_lines[f.node.lineno] = lambda_lines.get(f.node.lineno, 0) + 1
+    for f in functions:
+        if isinstance(f.node, ast.Lambda) and lambda_lines[f.node.lineno] > 1:
+            f.no_autograph = True
+
+    # (function, converted) work list; a function reached converted from any path is converted
+    work: list[tuple[FunctionInfo, bool, bool, str]] = []  # info, converted, entry, why
+
+    for info, role in scanner.decorated:
+        xla = role.endswith("+xla")
+        role = role.removesuffix("+xla")
+        if role == "noag":
+            info.no_autograph = True
+        elif role == "jax":
+            info.no_autograph = info.jax = True
+            info.static_params = _static_params(info, info.traced_entry)
+            work.append((info, False, True, "decorated with jax.jit"))
+        elif role == "jit":
+            work.append((info, True, xla, "decorated with tf.function"))
+        else:
+            info.no_autograph = True
+            work.append((info, False, xla, "jit-compiled without AutoGraph"))
+    for c in scanner.classes:
+        if not c.keras:
+            continue
+        for name, m in c.methods.items():
+            if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS) \
+                    or (c.called_in_step and name == "__call__"):
+                work.append((m, True, False, f"Keras {name}()"))
+    for h in scanner.handoffs:
+        targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
+        xla = h.role.endswith("+xla")
+        role = h.role.removesuffix("+xla")
+        for t in targets:
+            if role in ("host", "pipeline"):
+                t.host = True
+            elif role == "jax":
+                t.no_autograph = t.jax = True
+                t.static_params = _static_params(t, h.call)
+                work.append((t, False, True, "wrapped in jax.jit"))
+            elif role == "jit":
+                work.append((t, True, xla, "wrapped in tf.function"))
+            elif role == "jit-noag":
+                t.no_autograph = True
+                work.append((t, False, xla, "compiled without AutoGraph"))
+            elif role == "compiled":
+                work.append((t, True, False, "passed to compile()/strategy.run"))
+            # "graph" (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
+            # already nested in the caller; a named function becomes a callee.
+            elif role == "graph" and h.caller is not None and not isinstance(t.node, ast.Lambda):
+                h.caller.called_names.add(t.name)
+
+    seen: dict[int, bool] = {}
+    order: list[FunctionInfo] = []
+    work.reverse()  # entry points in source order
+    while work:
+        info, converted, entry, why = work.pop()
+        if info.host:
+            continue
+        conv = converted and not info.no_autograph
+        prev = seen.get(id(info))
+        if prev is not None and (prev or not conv):
+            continue
+        if id(info) not in seen:
+            order.append(info)
+        seen[id(info)] = conv
+        info.certainty = Certainty.COMPILED
+        info.converted = info.converted or conv
+        info.jit_entry = info.jit_entry or entry
+        if not info.why:
+            info.why = why
+        for child in info.children:
+            child.jax = child.jax or info.jax
+            work.append((child, conv, False, f"nested in {info.name}()"))
+        callees: list[FunctionInfo] = []
+        for n in info.called_names:
+            callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
+        owner = _owner_class(info)
+        if owner is not None:
+            for m in info.called_methods:
+                if m in owner.methods:
+                    callees.append(owner.methods[m])
+                else:  # a method inherited from a base class defined in this file
+                    for b in owner.bases:
+                        if b in classes and m in classes[b].methods:
+                            callees.append(classes[b].methods[m])
+                            break
+        for callee in callees:
+            if callee is not info:
+                callee.jax = callee.jax or info.jax
+                work.append((callee, conv, False, f"called from {info.name}()"))
+
+    # Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing
+    # compiled does are input-pipeline code: never tensor helpers.
+    host_work = [f for f in functions if f.host]
+    while host_work:
+        f = host_work.pop()
+        for n in f.called_names:
+            for callee in _lookup(ast.Name(n), f, f.cls, module_funcs, classes, scanner.by_node):
+                if not callee.host and callee.certainty is Certainty.NONE:
+                    callee.host = True
+                    host_work.append(callee)
+
+    # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
+    # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
+    maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
+             and not f.host and not f.calls_numpy_method and f.node.args.args]  # type: ignore[union-attr]
+    maybe.reverse()
+    while maybe:
+        f = maybe.pop()
+        if f.certainty is not Certainty.NONE or f.host or f.calls_numpy_method:
+            continue
+        order.append(f)
+        f.certainty = Certainty.MAYBE
+        f.converted = not f.no_autograph
+        f.why = "module-level tensor helper (compiled when its caller is)"
+        for child in f.children:
+            if not child.host:
+                maybe.append(child)
+        for n in f.called_names:
+            maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
+    walk = _callers_first(order, lambda f: _callees(f, module_funcs, classes, scanner.by_node))
+    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
+                       module_funcs, classes, {}, scanner.sites)
+
+
+def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
+             by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+    """Same-file functions ``info`` calls: by name, as ``self.method``, or as ``self.layer(...)``
+    where ``self.layer`` was built from a layer class defined in this file (its ``call``)."""
+    out: list[FunctionInfo] = []
+    for n in info.called_names:
+        out.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node))
+    owner = _owner_class(info)
+    if owner is not None:
+        for m in info.called_methods:
+            if m in owner.methods:
+                out.append(owner.methods[m])
+                continue
+            built = owner.attrs.get(m)
+            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) and built.func.id in classes:
+                layer = classes[built.func.id].methods.get("call")
+                if layer is not None:
+                    out.append(layer)
+    return out
+
+
+def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], list[FunctionInfo]]
+                   ) -> list[FunctionInfo]:
+    """Walk order: a function after the functions enclosing it and, cycles aside, after its
+    callers, so that callees know what they are passed. Ties keep ``order``."""
+    index = {id(f): i for i, f in enumerate(order)}
+    pending: dict[int, int] = {id(f): 0 for f in order}
+    edges: dict[int, list[FunctionInfo]] = {}
+    for f in order:
+        targets = [c for c in callees(f) if id(c) in index and c is not f]
+        targets += [c for c in f.children if id(c) in index]
+        edges[id(f)] = targets
+        for c in targets:
+            pending[id(c)] += 1
+    out: list[FunctionInfo] = []
+    done: set[int] = set()
+    ready = [f for f in order if pending[id(f)] == 0]
+    while len(out) < len(order):
+        if not ready:  # a cycle: release the earliest waiting function, unless its parent waits
+            waiting = [f for f in order if id(f) not in done]
+            ready = [next((f for f in waiting if f.parent is None or id(f.parent) in done
+                           or id(f.parent) not in index), waiting[0])]
+        ready.sort(key=lambda f: index[id(f)], reverse=True)
+        f = ready.pop()
+        if id(f) in done:
+            continue
+        done.add(id(f))
+        out.append(f)
+        for c in edges[id(f)]:
+            pending[id(c)] -= 1
+            if pending[id(c)] == 0 and id(c) not in done:
+                ready.append(c)
+    return out
+
+
+def analyze_module(tree: ast.Module) -> ModuleFacts:
+    scanner = _Scanner()
+    scanner.scan(tree)
+    return infer_contexts(scanner)

@@ -1,0 +1,378 @@
+"""Walk one compiled function in source order, keep its value facts current, dispatch to rules.
+
+This is the only per-node walk of compiled code: statements update the :class:`ValueEnv`
+(assignments, loop targets), compound statements push what rules ask about (tensor branches,
+staged loops, Python loops), and every node whose type some rule subscribes to is handed to
+those rules. Code guarded by ``if tf.executing_eagerly():`` (or ``hasattr(x, "numpy")``, or
+inside ``with tf.init_scope():``) runs eagerly and is skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Sequence
+
+from xlacheck.analysis import child_nodes
+from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
+from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.values import (
+    DATA, LOOP, PYLIST, PYLIST_EMPTY, RANDOM, TENSOR, ValueEnv, is_tensor, param_flags,
+)
+from xlacheck.rules.base import Rule, RuleContext
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_SKIP_STMTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+_EAGER_CHECKS = frozenset({"tf.executing_eagerly", "tf.compat.v1.executing_eagerly"})
+
+
+class RuleCrash(Exception):
+    """A rule raised: the engine turns this into a FileError naming the rule."""
+
+    def __init__(self, code: str, error: BaseException) -> None:
+        super().__init__(f"{code}: {type(error).__name__}: {error}")
+        self.code = code
+        self.error = error
+
+
+def eager_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
+    """True if ``test`` holds only when running eagerly, False if only in graphs, else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = eager_guard(test.operand, aliases)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return True if any(eager_guard(v, aliases) is True for v in test.values) else None
+    if isinstance(test, ast.Call):
+        name = aliases.resolve(test.func)
+        if name in _EAGER_CHECKS:
+            return True
+        if name == "tf.inside_function":
+            return False
+        if (isinstance(test.func, ast.Name) and test.func.id == "hasattr" and len(test.args) == 2
+                and isinstance(test.args[1], ast.Constant) and test.args[1].value == "numpy"):
+            return True
+    return None
+
+
+def _is_none_test(test: ast.expr) -> str | None:
+    """The name tested by ``name is None``, else None."""
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return test.left.id
+    return None
+
+
+def _isinstance_sequence(test: ast.expr) -> str | None:
+    """The name tested by ``isinstance(name, list/tuple)``, else None."""
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+        kinds = test.args[1]
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if names and all(isinstance(n, ast.Name) and n.id in ("list", "tuple", "dict") for n in names):
+            return test.args[0].id
+    return None
+
+
+class FunctionWalker:
+    """Walks one function body; rules see each subscribed node with the facts valid there."""
+
+    def __init__(self, ctx: RuleContext, dispatch: dict[type, list[Rule]], facts: ModuleFacts | None = None) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.values = ctx.values
+        self.env = ctx.values.env
+        self.dispatch = dispatch
+        self.depth = 0  # inside a branch or loop: assignments merge with what was there
+        self.loop_flag = 0
+
+    # -- dispatch ----------------------------------------------------------------------------
+    def _emit(self, node: ast.AST) -> None:
+        rules = self.dispatch.get(type(node))
+        if rules:
+            for rule in rules:
+                try:
+                    rule.check(node, self.ctx)
+                except RecursionError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reported as a FileError naming the rule
+                    raise RuleCrash(rule.code, exc) from exc
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, node: ast.AST | None) -> None:
+        if node is None:
+            return
+        dispatch = self.dispatch
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            t = type(n)
+            if t is ast.Lambda:
+                continue  # walked as its own function when compiled
+            if t in dispatch:
+                self._emit(n)
+            if t is ast.Call and self.facts is not None:
+                self._record_call(n)  # type: ignore[arg-type]
+            if t in _COMPREHENSIONS:
+                self._comprehension(n)
+                continue
+            stack.extend(child_nodes(n))
+
+    def _record_call(self, call: ast.Call) -> None:
+        """Remember what this compiled code passes to a same-file function (its parameters' flags)."""
+        assert self.facts is not None
+        found = self.facts.callee(call, self.ctx.function)
+        if found is None:
+            return
+        callee, is_method = found
+        node = callee.node
+        if isinstance(node, ast.Lambda):
+            return
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        if is_method or (callee.cls is not None and params and params[0] in ("self", "cls")):
+            params = params[1:]
+        record = self.facts.call_flags.setdefault(id(callee), {})
+        for name, arg in zip(params, call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            record[name] = record.get(name, 0) | self.values.flags(arg)
+        for kw in call.keywords:
+            if kw.arg is not None:
+                record[kw.arg] = record.get(kw.arg, 0) | self.values.flags(kw.value)
+
+    def _comprehension(self, node: ast.AST) -> None:
+        saved: dict[str, int | None] = {}
+        for gen in node.generators:  # type: ignore[attr-defined]
+            self.expr(gen.iter)
+            for name, k in self.values.target_bindings(gen.target, gen.iter):
+                saved.setdefault(name, self.env.get(name))
+                self.env[name] = k
+            self.values.invalidate()
+            for cond in gen.ifs:
+                self.expr(cond)
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key)
+            self.expr(node.value)
+        else:
+            self.expr(node.elt)  # type: ignore[attr-defined]
+        for name, old in saved.items():
+            if old is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = old
+        self.values.invalidate()
+
+    # -- bindings ----------------------------------------------------------------------------
+    def bind(self, target: ast.expr, flags: int, value: ast.expr | None = None) -> None:
+        t = type(target)
+        if t is ast.Name:
+            name = target.id  # type: ignore[attr-defined]
+            flags |= self.loop_flag if flags & TENSOR else 0
+            if self.depth:
+                old = self.env.get(name, 0)
+                # a list stays a list; tensors merge conservatively
+                flags = old | flags
+            self.env[name] = flags
+        elif t is ast.Tuple or t is ast.List:
+            elts = target.elts  # type: ignore[attr-defined]
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(elts) \
+                    and not any(isinstance(e, ast.Starred) for e in elts):
+                for sub, v in zip(elts, value.elts):
+                    self.bind(sub, self.values.flags(v), v)
+            else:
+                item = flags & ~(PYLIST | PYLIST_EMPTY)
+                for sub in elts:
+                    self.bind(sub, item)
+        elif t is ast.Starred:
+            self.bind(target.value, flags | PYLIST)  # type: ignore[attr-defined]
+        self.values.invalidate()
+
+    # -- statements --------------------------------------------------------------------------
+    def block(self, body: Sequence[ast.stmt]) -> None:
+        blocks = self.ctx.blocks
+        blocks.append((body, 0))  # type: ignore[arg-type]
+        for i, stmt in enumerate(body):
+            blocks[-1] = (body, i)  # type: ignore[assignment]
+            self.stmt(stmt)
+        blocks.pop()
+
+    def stmt(self, s: ast.stmt) -> None:
+        t = type(s)
+        if t in _SKIP_STMTS:
+            return
+        if t in self.dispatch:
+            self._emit(s)
+        if isinstance(s, ast.Assign):
+            self.expr(s.value)
+            for target in s.targets:
+                if not isinstance(target, ast.Name):
+                    self.expr(target)
+            k = self.values.flags(s.value)
+            for target in s.targets:
+                self.bind(target, k, s.value)
+        elif isinstance(s, ast.AugAssign):
+            self.expr(s.value)
+            if not isinstance(s.target, ast.Name):
+                self.expr(s.target)
+                return
+            old = self.env.get(s.target.id, 0)
+            if not old & PYLIST:  # `xs += [...]` keeps a list a list
+                k = old | self.values.flags(s.value)
+                self.env[s.target.id] = (k & ~(PYLIST | PYLIST_EMPTY)) | (self.loop_flag if k & TENSOR else 0)
+                self.values.invalidate()
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.expr(s.value)
+                self.bind(s.target, self.values.flags(s.value), s.value)
+        elif isinstance(s, ast.If):
+            self._if(s)
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            self._for(s)
+        elif isinstance(s, ast.While):
+            self._while(s)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            eager = False
+            for item in s.items:
+                self.expr(item.context_expr)
+                if isinstance(item.context_expr, ast.Call) and \
+                        self.ctx.resolve(item.context_expr.func) == "tf.init_scope":
+                    eager = True  # `with tf.init_scope():` runs eagerly
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, 0)
+            if not eager:
+                self.block(s.body)
+        elif isinstance(s, (ast.Try, ast.TryStar)):
+            self.depth += 1
+            self.block(s.body)
+            for h in s.handlers:
+                if h.name:
+                    self.env[h.name] = 0
+                self.block(h.body)
+            self.block(s.orelse)
+            self.depth -= 1
+            self.block(s.finalbody)
+        elif isinstance(s, ast.Match):
+            self.expr(s.subject)
+            self.depth += 1
+            for case in s.cases:
+                self.block(case.body)
+            self.depth -= 1
+        else:
+            for child in child_nodes(s):
+                if isinstance(child, ast.expr):
+                    self.expr(child)
+
+    def _if(self, s: ast.If) -> None:
+        guard = eager_guard(s.test, self.ctx.aliases)
+        self.expr(s.test)
+        if guard is True:
+            self._branch(s.orelse, None)
+            return
+        if guard is False:
+            self._branch(s.body, None)
+            return
+        none = _is_none_test(s.test)
+        if none is not None:  # `if x is None:` x is None (a Python value) in the body
+            saved = self.env.get(none, 0)
+            self.env[none] = 0
+            self.values.invalidate()
+            self._branch(s.body, None)
+            self.env[none] = self.env.get(none, 0) | saved
+            self.values.invalidate()
+            self._branch(s.orelse, None)
+            return
+        listed = _isinstance_sequence(s.test)
+        if listed is not None:  # `if isinstance(x, (list, tuple)):` x is a Python sequence there
+            saved = self.env.get(listed, 0)
+            self.env[listed] = (saved & ~TENSOR) | PYLIST
+            self.values.invalidate()
+            self._branch(s.body, None)
+            self.env[listed] = saved
+            self.values.invalidate()
+            self._branch(s.orelse, None)
+            return
+        tensor = is_tensor(self.values.flags(s.test))
+        self._branch(s.body, s if tensor else None)
+        self._branch(s.orelse, s if tensor else None)
+
+    def _branch(self, body: list[ast.stmt], tensor_if: ast.If | None) -> None:
+        if not body:
+            return
+        if tensor_if is not None:
+            self.ctx.tensor_branches.append(tensor_if)
+        self.depth += 1
+        self.block(body)
+        self.depth -= 1
+        if tensor_if is not None:
+            self.ctx.tensor_branches.pop()
+
+    def _for(self, s: ast.For | ast.AsyncFor) -> None:
+        self.expr(s.iter)
+        it = s.iter
+        it_flags = self.values.flags(it)
+        staged = (isinstance(it, ast.Call) and self.ctx.resolve(it.func) == "tf.range") or (
+            # a computed tensor (not a parameter or layer output, which may be a Python tuple)
+            self.ctx.converted and is_tensor(it_flags) and bool(it_flags & (DATA | LOOP | RANDOM))
+        )
+        self.depth += 1
+        saved_loop = self.loop_flag
+        if staged:
+            self.loop_flag = LOOP
+            self.ctx.staged_loops.append(s)  # type: ignore[arg-type]
+        else:
+            self.ctx.python_loops.append(s)  # type: ignore[arg-type]
+        for name, k in self.values.target_bindings(s.target, s.iter):
+            self.env[name] = k | (LOOP if staged and k & TENSOR else 0) | (self.env.get(name, 0) if self.depth > 1 else 0)
+        self.values.invalidate()
+        self.block(s.body)
+        if staged:
+            self.ctx.staged_loops.pop()
+        else:
+            self.ctx.python_loops.pop()
+        self.loop_flag = saved_loop
+        self.block(s.orelse)
+        self.depth -= 1
+
+    def _while(self, s: ast.While) -> None:
+        self.expr(s.test)
+        staged = self.ctx.converted and is_tensor(self.values.flags(s.test))
+        self.depth += 1
+        saved_loop = self.loop_flag
+        if staged:
+            self.loop_flag = LOOP
+            self.ctx.staged_loops.append(s)
+            self.ctx.tensor_branches.append(s)
+        self.block(s.body)
+        if staged:
+            self.ctx.staged_loops.pop()
+            self.ctx.tensor_branches.pop()
+        self.loop_flag = saved_loop
+        self.block(s.orelse)
+        self.depth -= 1
+
+
+def walk_function(
+    path: str,
+    info: FunctionInfo,
+    facts: ModuleFacts,
+    dispatch: dict[type, list[Rule]],
+    outer_env: dict[str, int] | None,
+) -> RuleContext:
+    """Walk ``info`` with ``outer_env`` (its closure) plus its parameters; return the context."""
+    owner = info.cls
+    scope = info.parent
+    while owner is None and scope is not None:
+        owner = scope.cls
+        scope = scope.parent
+    aliases = facts.aliases
+    env = dict(outer_env) if outer_env else {}
+    passed = None if info.jit_entry else facts.call_flags.get(id(info))
+    env.update(param_flags(info, passed))
+    values = ValueEnv(aliases, owner, env)
+    ctx = RuleContext(path, info, aliases, values)
+    walker = FunctionWalker(ctx, dispatch, facts)
+    node = info.node
+    if isinstance(node, ast.Lambda):
+        walker.expr(node.body)
+    else:
+        walker.block(node.body)
+    return ctx

@@ -1,0 +1,260 @@
+"""Facts about a whole file for rules that look at host code (set-up, pipelines, training loops).
+
+The XLA1xx-3xx rules look inside compiled functions; recompile hazards (XLA4xx) and TPU set-up
+(XLA5xx) mostly live *around* them: ``model.compile(...)``, ``strategy.scope()``, ``ds.batch``,
+the loop that calls a ``tf.function``. :class:`ModuleIndex` gathers, in one walk of the tree,
+what those rules share: a parent map, every call with its canonical name, the ``tf.function``
+objects the file defines, and which distribution strategies it creates. Everything here is
+syntactic plus the file's import table; nothing follows values across files.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator
+
+from xlacheck.analysis.contexts import ModuleFacts
+
+_FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+# Canonical names that mean "this file sets up or targets a TPU".
+_TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system")
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # Load/Store and operator singletons: nothing to index
+_TPU_HINT = "tpu"  # every name in _TPU_NAMES has it; only such nodes are resolved
+
+
+@dataclass(frozen=True)
+class TfFunction:
+    """A ``tf.function`` the file defines: decorated def, or ``name = tf.function(f, ...)``."""
+
+    name: str  # the name callers use (function name, or the assigned name/attribute)
+    wrapper: ast.Call | ast.expr  # the decorator expression or the tf.function(...) call
+    definition: ast.FunctionDef | ast.AsyncFunctionDef | None  # the Python function, when known here
+    is_method: bool  # reached as ``obj.name(...)`` (decorated method or ``self.name = tf.function``)
+
+    @property
+    def has_input_signature(self) -> bool:
+        return isinstance(self.wrapper, ast.Call) and any(
+            kw.arg == "input_signature" and not (isinstance(kw.value, ast.Constant) and kw.value.value is None)
+            for kw in self.wrapper.keywords)
+
+    def keyword(self, name: str) -> ast.expr | None:
+        if isinstance(self.wrapper, ast.Call):
+            for kw in self.wrapper.keywords:
+                if kw.arg == name:
+                    return kw.value
+        return None
+
+
+def is_true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def keyword(call: ast.Call, name: str) -> ast.keyword | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw
+    return None
+
+
+def has_kwargs_splat(call: ast.Call) -> bool:
+    """``f(**options)``: keywords we cannot see may be passed."""
+    return any(kw.arg is None for kw in call.keywords)
+
+
+def method_name(call: ast.Call) -> str | None:
+    """``x.batch(...)`` -> ``"batch"`` (syntactic; the receiver's type is unknown)."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else None
+
+
+def callee_text(node: ast.expr) -> str:
+    """The last name of a call target: ``self.tokenizer.pad`` -> ``pad``; ``tok`` -> ``tok``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+class ModuleIndex:
+    """One walk of the module; the rest is computed lazily, only when a rule asks."""
+
+    def __init__(self, tree: ast.Module, facts: ModuleFacts) -> None:
+        self.tree = tree
+        self.facts = facts
+        self.aliases = facts.aliases
+        self.parents: dict[int, ast.AST] = {}
+        self.calls: list[tuple[ast.Call, str | None]] = []  # (call, canonical name or None)
+        self.assignments: list[ast.Assign | ast.AugAssign] = []
+        self.outer_declarations: list[ast.Global | ast.Nonlocal] = []
+        self._tpu_refs: list[ast.expr] = []  # names/attributes that may denote a TPU API
+        resolve = self.aliases.resolve
+        parents = self.parents
+        AST = ast.AST
+        stack: list[ast.AST] = [tree]
+        push = stack.append
+        while stack:
+            node = stack.pop()
+            for field in node._fields:  # ast.iter_child_nodes, inlined: this walk is the index's cost
+                if field in _LEAF_FIELDS:
+                    continue
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for child in value:
+                        if isinstance(child, AST):
+                            parents[id(child)] = node
+                            push(child)
+                elif isinstance(value, AST):
+                    parents[id(value)] = node
+                    push(value)
+            t = type(node)
+            if t is ast.Call:
+                self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined]
+            elif t is ast.Assign or t is ast.AugAssign:
+                self.assignments.append(node)  # type: ignore[arg-type]
+            elif t is ast.Global or t is ast.Nonlocal:
+                self.outer_declarations.append(node)  # type: ignore[arg-type]
+            elif (t is ast.Attribute and _TPU_HINT in node.attr.lower()) or (  # type: ignore[attr-defined]
+                    t is ast.Name and _TPU_HINT in node.id.lower()):  # type: ignore[attr-defined]
+                self._tpu_refs.append(node)  # type: ignore[arg-type]
+        self.calls.sort(key=lambda c: (c[0].lineno, c[0].col_offset))
+
+    # -- structure ---------------------------------------------------------------------------
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(id(node))
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        current = self.parents.get(id(node))
+        while current is not None:
+            yield current
+            current = self.parents.get(id(current))
+
+    def scope_of(self, node: ast.AST) -> ast.AST:
+        """The innermost function, class or module containing ``node``."""
+        for anc in self.ancestors(node):
+            if isinstance(anc, _SCOPE_NODES):
+                return anc
+        return self.tree
+
+    def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+        for anc in self.ancestors(node):
+            if isinstance(anc, _FUNCTION_NODES):
+                return anc  # type: ignore[return-value]
+            if isinstance(anc, ast.ClassDef):
+                return None
+        return None
+
+    def loops_around(self, node: ast.AST) -> list[ast.AST]:
+        """Loops (statements and comprehensions) enclosing ``node`` inside its own scope."""
+        out: list[ast.AST] = []
+        child: ast.AST = node
+        for anc in self.ancestors(node):
+            if isinstance(anc, _SCOPE_NODES):
+                break
+            if isinstance(anc, (ast.For, ast.AsyncFor)) and child is anc.iter:
+                child = anc
+                continue  # the iterable is evaluated once, before the loop
+            if isinstance(anc, _LOOPS):
+                out.append(anc)
+            child = anc
+        return out
+
+    def eager_only(self, node: ast.AST) -> bool:
+        """``node`` runs only eagerly (``if tf.executing_eagerly():``, ``with tf.init_scope():``)."""
+        from xlacheck.analysis.flow import eager_guard
+
+        child: ast.AST = node
+        for anc in self.ancestors(node):
+            if isinstance(anc, _SCOPE_NODES):
+                return False
+            if isinstance(anc, ast.If) and child is not anc.test:
+                guard = eager_guard(anc.test, self.aliases)
+                if guard is not None and guard == any(child is s for s in anc.body):
+                    return True
+            if isinstance(anc, ast.With) and any(
+                    isinstance(i.context_expr, ast.Call) and self.aliases.resolve(i.context_expr.func) == "tf.init_scope"
+                    for i in anc.items):
+                return True
+            child = anc
+        return False
+
+    def scope_nodes(self, scope: ast.AST) -> Iterator[ast.AST]:
+        """Nodes of ``scope``'s own body, not descending into nested functions or classes."""
+        body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
+        stack: list[ast.AST] = list(reversed(body))
+        while stack:
+            node = stack.pop()
+            yield node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+    # -- what the file sets up ----------------------------------------------------------------
+    @cached_property
+    def uses_tpu(self) -> bool:
+        """The file creates or names a TPU strategy/resolver: its code is meant to run on a TPU."""
+        resolve = self.aliases.resolve
+        for node in self._tpu_refs:
+            outer = node
+            while isinstance(self.parent(outer), ast.Attribute):
+                outer = self.parent(outer)  # type: ignore[assignment]
+            name = resolve(outer)
+            if name is not None and any(t in name for t in _TPU_NAMES):
+                return True
+        return False
+
+    @cached_property
+    def strategy_calls(self) -> list[ast.Call]:
+        """Calls that create a distribution strategy (``tf.distribute.*Strategy(...)``)."""
+        out = []
+        for call, name in self.calls:
+            if name and name.startswith("tf.distribute.") and name.endswith("Strategy"):
+                out.append(call)
+        return out
+
+    @cached_property
+    def tf_functions(self) -> dict[str, list[TfFunction]]:
+        """Every ``tf.function`` the file defines, by the name its callers use."""
+        out: dict[str, list[TfFunction]] = {}
+        resolve = self.aliases.resolve
+        for info in self.facts.functions:
+            node = info.node
+            if isinstance(node, ast.Lambda):
+                continue
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                if resolve(target) in _TF_FUNCTION:
+                    out.setdefault(node.name, []).append(
+                        TfFunction(node.name, dec, node, is_method=info.cls is not None))
+        defs = {f.node.name: f.node for f in self.facts.functions if not isinstance(f.node, ast.Lambda)}
+        for call, name in self.calls:
+            if name not in _TF_FUNCTION or not call.args:
+                continue
+            assign = self.parent(call)
+            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+                continue
+            target = assign.targets[0]
+            wrapped = call.args[0]
+            definition = defs.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+            if isinstance(target, ast.Name):
+                out.setdefault(target.id, []).append(TfFunction(target.id, call, definition, is_method=False))
+            elif isinstance(target, ast.Attribute):
+                out.setdefault(target.attr, []).append(TfFunction(target.attr, call, definition, is_method=True))
+        return out
+
+    def tf_function_called(self, call: ast.Call) -> TfFunction | None:
+        """The file's ``tf.function`` this call invokes (``step(...)``, ``self.step(...)``, ``m.step(...)``)."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            for tfn in self.tf_functions.get(func.id, ()):
+                if not tfn.is_method:
+                    return tfn
+        elif isinstance(func, ast.Attribute):
+            for tfn in self.tf_functions.get(func.attr, ()):
+                if tfn.is_method:
+                    return tfn
+        return None

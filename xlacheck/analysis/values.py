@@ -1,0 +1,518 @@
+"""What an expression holds inside a compiled function: a light forward dataflow of bit flags.
+
+A value is described by a set of flags (an ``int``): ``TENSOR`` for any tensor, plus where its
+value comes from. Rules ask questions such as "is this a tensor whose value depends on data?"
+(``TENSOR`` and ``DATA``) or "is this only a shape?" (``SHAPE``, never a data-dependent value).
+Static facts carry no ``TENSOR`` flag: ``x.shape``, ``x.shape[i]``, ``x.dtype``,
+``len(x.shape)``, ``shape_list(x)`` entries, config attributes, ``self.<attr>`` set to Python
+literals, parameters with literal/None defaults or Python type annotations.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo
+from xlacheck.analysis.imports import AliasTable
+
+TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
+SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
+DYNAMIC = 4  # bounded dynamic shape: boolean-mask result, 1-argument tf.where, tf.unique
+BOOL = 8  # a boolean tensor (usable as a mask)
+LOOP = 16  # changes per iteration of a staged (tf.range / tensor while) loop
+RANDOM = 32  # drawn from tf.random.*
+PYLIST = 64  # a Python list/tuple/dict holding tensors (or layers)
+PARAM = 128  # flows from a parameter of the function
+DATA = 256  # computed by an op from tensor data (not just passed through)
+INTCAST = 512  # int(t) under AutoGraph: an int32 tensor where Python expected an int
+VARIABLE = 1024  # a tf.Variable / Keras weight
+CONST = 2048  # a tensor whose value is a compile-time constant (tf.constant of literals)
+LAYER = 4096  # a callable Keras layer / model object
+PYLIST_EMPTY = 8192  # a Python list that code appends to (`xs = []`)
+OPAQUE = 16384  # returned by a layer/user function: a tensor or a structure of tensors (tuple, ModelOutput)
+OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may be a Python value)
+
+# Attributes that are static facts even on a tensor.
+STATIC_ATTRS = frozenset(
+    {"shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
+     "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
+)
+# tf functions whose result depends only on shapes.
+SHAPE_FUNCS = frozenset(
+    {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.math.reduce_prod_shape",
+     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size"}
+)
+PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
+# Ops returning a bounded dynamic shape (compile on XLA:CPU, but later ops may miscompute).
+DYNAMIC_FUNCS = frozenset(
+    {"tf.boolean_mask", "tf.unique", "tf.math.unique", "tf.image.non_max_suppression", "tf.compat.v1.boolean_mask"}
+)
+# Ops whose result does not depend on the *values* of their tensor arguments.
+VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
+BOOL_FUNCS = frozenset(
+    {"tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",
+     "tf.logical_not", "tf.math.logical_and", "tf.math.logical_or", "tf.math.logical_not",
+     "tf.equal", "tf.not_equal", "tf.greater", "tf.less", "tf.greater_equal", "tf.less_equal",
+     "tf.math.equal", "tf.math.not_equal", "tf.math.greater", "tf.math.less", "tf.reduce_any",
+     "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all", "tf.sequence_mask", "tf.math.is_finite"}
+)
+# Ops returning a Python list of tensors (static length).
+LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatten", "tf.shape_n",
+                        "tf.dynamic_partition", "tf.compat.v1.unstack"})
+_KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
+
+_PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE | OP
+_OP_FLAGS = TENSOR | SHAPE | DYNAMIC | LOOP | RANDOM | PARAM | DATA | CONST | VARIABLE | INTCAST | OP
+
+# Parameter names that hold Python values in Keras/HF signatures.
+PYTHON_PARAM_NAMES = frozenset(
+    {"self", "cls", "training", "config", "return_dict", "output_attentions", "output_hidden_states",
+     "use_cache", "axis", "name", "kwargs", "args", "deterministic", "is_training", "mode"}
+)
+_PY_TYPE_WORDS = frozenset({"int", "float", "bool", "str", "bytes", "dict", "Dict", "tuple", "Tuple", "list", "List",
+                            "Optional", "Union", "None", "Sequence", "Callable", "Any"})
+# Parameter names that denote Python sizes/options in model code (dims, sizes, counts, rates).
+_PY_NAME_SUFFIXES = ("_dim", "_dims", "_size", "_channels", "_heads", "_eps", "_epsilon", "_rate", "_prob",
+                     "_factor", "_stride", "_layers", "_name", "_fn", "_type", "_mode")
+_PY_NAMES = frozenset({"dim", "dims", "channels", "stride", "eps", "epsilon", "dtype", "padding", "kernel_size",
+                       "num_heads", "groups", "window_size", "patch_size", "dropout", "rate", "scale"})
+
+
+def _annotation_is_python(ann: ast.expr) -> bool | None:
+    """True for Python-typed annotations, False for tensor ones, None when unknown."""
+    text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
+    if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
+        return False
+    words = [w for w in text.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ")
+             .replace(".", " ").split()]
+    if words and all(w in _PY_TYPE_WORDS or w.endswith("Config") for w in words):
+        return True
+    return None
+
+
+VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
+               | PYLIST | LAYER | OP)
+
+
+def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
+    """Flags of each parameter: what compiled callers in this file pass (``passed``) where known,
+    else tensor unless the signature says Python."""
+    node = info.node
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+    out: dict[str, int] = {}
+    jax_entry = info.jax and info.jit_entry  # every argument is traced, except the static ones
+    for arg, default in pairs:
+        name = arg.arg
+        if passed is not None and name in passed:
+            out[name] = passed[name] & VALUE_FLAGS
+            continue
+        if jax_entry:
+            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM
+            continue
+        ann = arg.annotation
+        py = _annotation_is_python(ann) if ann is not None else None
+        if py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
+                or name.startswith(("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
+            out[name] = 0
+        elif py is False:
+            out[name] = TENSOR | PARAM
+        elif default is not None and (isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name, ast.Attribute))):
+            out[name] = 0  # literal/None/module-constant default: a Python value
+        else:
+            out[name] = TENSOR | PARAM
+    if args.vararg is not None:
+        out[args.vararg.arg] = 0
+    if args.kwarg is not None:
+        out[args.kwarg.arg] = 0
+    return out
+
+
+class ValueEnv:
+    """Name -> flags for one function, updated statement by statement by the walker."""
+
+    __slots__ = ("aliases", "env", "cls", "_memo", "_self_memo", "_class_by_name")
+
+    def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None) -> None:
+        self.aliases = aliases
+        self.cls = cls
+        self.env: dict[str, int] = dict(env) if env else {}
+        self._memo: dict[int, int] = {}
+        self._self_memo: dict[str, int] = {}
+
+    def invalidate(self) -> None:
+        if self._memo:
+            self._memo.clear()
+
+    # -- self attributes -------------------------------------------------------------------
+    def self_attr(self, attr: str) -> int:
+        cached = self._self_memo.get(attr)
+        if cached is not None:
+            return cached
+        flags = 0
+        if self.cls is not None:
+            value = self.cls.attrs.get(attr)
+            if value is not None:
+                flags = self._init_value_flags(value)
+        self._self_memo[attr] = flags
+        return flags
+
+    def _init_value_flags(self, value: ast.expr) -> int:
+        """Flags of a value assigned to ``self.<attr>`` in __init__/build (evaluated without env)."""
+        if isinstance(value, (ast.List, ast.Tuple, ast.ListComp)):
+            inner = value.elt if isinstance(value, ast.ListComp) else (value.elts[0] if value.elts else None)
+            return PYLIST | (self._init_value_flags(inner) if inner is not None else 0)
+        if isinstance(value, ast.Call):
+            name = self.aliases.resolve(value.func)
+            if name is None:
+                if isinstance(value.func, ast.Attribute) and value.func.attr == "add_weight":
+                    return TENSOR | VARIABLE
+                return LAYER  # an object built here and called later (layer, helper)
+            if name in ("tf.Variable",):
+                return TENSOR | VARIABLE
+            if name.startswith("tf.keras") or name.startswith("tf.lookup"):
+                return LAYER
+            if name.startswith("tf.") and not name.startswith("tf.keras"):
+                return TENSOR | CONST
+        return 0
+
+    # -- expressions -----------------------------------------------------------------------
+    def flags(self, e: ast.AST | None) -> int:
+        if e is None:
+            return 0
+        key = id(e)
+        memo = self._memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        res = self._flags(e)
+        memo[key] = res
+        return res
+
+    def _flags(self, e: ast.AST) -> int:
+        t = type(e)
+        if t is ast.Name:
+            return self.env.get(e.id, 0)  # type: ignore[attr-defined]
+        if t is ast.Constant:
+            return 0
+        if t is ast.Attribute:
+            if e.attr in STATIC_ATTRS:  # type: ignore[attr-defined]
+                return 0
+            base = e.value  # type: ignore[attr-defined]
+            if type(base) is ast.Name:
+                if base.id == "self":
+                    return self.self_attr(e.attr)  # type: ignore[attr-defined]
+                if base.id in self.aliases.names:
+                    return 0  # module attribute: tf.float32, np.pi, config module constant
+            return self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
+        if t is ast.Call:
+            return self._call(e)  # type: ignore[arg-type]
+        if t is ast.BinOp:
+            k = self.flags(e.left) | self.flags(e.right)  # type: ignore[attr-defined]
+            if k & PYLIST and not k & TENSOR:
+                return k
+            return _combine(k)
+        if t is ast.UnaryOp:
+            k = self.flags(e.operand)  # type: ignore[attr-defined]
+            if isinstance(e.op, ast.Not):  # type: ignore[attr-defined]
+                return 0 if k & (PYLIST | PYLIST_EMPTY) or not k & TENSOR else k | BOOL
+            return k
+        if t is ast.Compare:
+            if any(type(op) in (ast.Is, ast.IsNot) for op in e.ops):  # type: ignore[attr-defined]
+                return 0
+            k = self.flags(e.left)  # type: ignore[attr-defined]
+            for c in e.comparators:  # type: ignore[attr-defined]
+                k |= self.flags(c)
+            k = _combine(k & ~PYLIST)
+            return k | BOOL if k & TENSOR else k
+        if t is ast.BoolOp:
+            k = 0
+            for v in e.values:  # type: ignore[attr-defined]
+                vk = self.flags(v)
+                if not vk & (PYLIST | PYLIST_EMPTY):  # the truth of a list is a Python bool
+                    k |= vk
+            return k & _PASS_FLAGS
+        if t is ast.IfExp:
+            return self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+        if t is ast.Subscript:
+            return self._subscript(e)  # type: ignore[arg-type]
+        if t is ast.List or t is ast.Tuple or t is ast.Set:
+            k = 0
+            for elt in e.elts:  # type: ignore[attr-defined]
+                k |= self.flags(elt)
+            if not e.elts and t is ast.List:  # type: ignore[attr-defined]
+                return PYLIST | PYLIST_EMPTY
+            return (k | PYLIST) if k & (TENSOR | LAYER) else k
+        if t is ast.ListComp or t is ast.GeneratorExp or t is ast.SetComp:
+            k = self._comprehension(e, e.elt)  # type: ignore[attr-defined]
+            return (k & _PASS_FLAGS) | PYLIST if k & TENSOR else 0
+        if t is ast.DictComp:
+            k = self._comprehension(e, e.value)  # type: ignore[attr-defined]
+            return PYLIST | (k & _PASS_FLAGS) if k & TENSOR else 0
+        if t is ast.Dict:
+            k = 0
+            for v in e.values:  # type: ignore[attr-defined]
+                k |= self.flags(v)
+            return PYLIST | (k & _PASS_FLAGS) if k & TENSOR else 0
+        if t is ast.Starred:
+            return self.flags(e.value)  # type: ignore[attr-defined]
+        if t is ast.NamedExpr:
+            k = self.flags(e.value)  # type: ignore[attr-defined]
+            self.env[e.target.id] = k  # type: ignore[attr-defined]
+            return k
+        if t is ast.Slice:
+            return self.flags(e.lower) | self.flags(e.upper) | self.flags(e.step)  # type: ignore[attr-defined]
+        return 0
+
+    def _comprehension(self, e: ast.AST, elt: ast.expr) -> int:
+        saved: dict[str, int | None] = {}
+        for gen in e.generators:  # type: ignore[attr-defined]
+            for name, k in self.target_bindings(gen.target, gen.iter):
+                if name not in saved:
+                    saved[name] = self.env.get(name)
+                self.env[name] = k
+        self._memo.clear()
+        res = self.flags(elt)
+        for name, old in saved.items():
+            if old is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = old
+        self._memo.clear()
+        return res
+
+    def target_bindings(self, target: ast.expr, it: ast.expr) -> list[tuple[str, int]]:
+        """(name, flags) for each name a for-target binds when iterating over ``it``."""
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name):
+            elts = target.elts
+            if it.func.id == "enumerate" and len(elts) == 2 and it.args:
+                return [(n, 0) for n in _target_names(elts[0])] + [
+                    (n, self.element_flags(it.args[0])) for n in _target_names(elts[1])]
+            if it.func.id == "zip" and len(elts) == len(it.args):
+                out: list[tuple[str, int]] = []
+                for sub, arg in zip(elts, it.args):
+                    k = self.element_flags(arg)
+                    out.extend((n, k) for n in _target_names(sub))
+                return out
+        k = self.element_flags(it)
+        if isinstance(target, (ast.Tuple, ast.List)):
+            k &= ~(PYLIST | PYLIST_EMPTY)
+        return [(n, k) for n in _target_names(target)]
+
+    def element_flags(self, it: ast.expr) -> int:
+        """Flags of the items obtained by iterating over ``it`` (for-loops, comprehensions)."""
+        if isinstance(it, ast.Call):
+            name = self.aliases.resolve(it.func)
+            if name in ("tf.range",):
+                return TENSOR | LOOP | (self.flags(it) & (DATA | PARAM))
+            if isinstance(it.func, ast.Name) and it.func.id in ("range",):
+                return 0
+            if isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate", "reversed", "sorted"):
+                k = 0
+                for a in it.args:
+                    k |= self.element_flags(a)
+                return k | (PYLIST if k & TENSOR else 0)
+        k = self.flags(it)
+        if k & PYLIST:
+            return k & ~(PYLIST | PYLIST_EMPTY)
+        return k & ~INTCAST
+
+    def _subscript(self, e: ast.Subscript) -> int:
+        base = self.flags(e.value)
+        if base & PYLIST:
+            return base & ~(PYLIST | PYLIST_EMPTY)
+        if base & SHAPE and not base & DATA:
+            return base
+        if not base & TENSOR:
+            return base
+        idx = self.flags(e.slice)
+        if idx & BOOL and idx & TENSOR and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+            return (base | DYNAMIC | DATA) & ~BOOL
+        return base & ~INTCAST
+
+    def _call(self, e: ast.Call) -> int:
+        f = e.func
+        name = self.aliases.resolve(f)
+        if name is not None:
+            return self._named_call(name, e)
+        if type(f) is ast.Name:
+            fid = f.id
+            if fid in ("len",):
+                return SHAPE if self.flags(e.args[0]) & TENSOR else 0 if e.args else 0
+            if fid in ("int", "float") and e.args:
+                k = self.flags(e.args[0])
+                if k & TENSOR and not (k & SHAPE and not k & DATA):
+                    return (k & _PASS_FLAGS) | (INTCAST if fid == "int" else 0)
+                return k & SHAPE
+            if fid == "bool" and e.args:
+                k = self.flags(e.args[0])
+                return k | BOOL if k & TENSOR else 0
+            if fid in ("isinstance", "hasattr", "getattr", "callable", "type", "str", "repr", "id", "range", "print"):
+                return 0
+            if fid in ("list", "tuple", "zip", "enumerate", "sorted", "reversed"):
+                k = 0
+                for a in e.args:
+                    k |= self.flags(a)
+                return k | (PYLIST if k & (TENSOR | LAYER) else 0)
+            if fid in ("max", "min", "sum", "abs", "round"):
+                k = 0
+                for a in e.args:
+                    k |= self.flags(a)
+                return _combine(k & ~PYLIST) if k & TENSOR else k & ~PYLIST
+            fk = self.env.get(fid, 0)
+            if fk & LAYER:
+                return TENSOR | OPAQUE
+        elif type(f) is ast.Attribute:
+            recv = f.value
+            if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
+                return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
+            if type(recv) is ast.Name and recv.id == "self":
+                if self.self_attr(f.attr) & LAYER:
+                    return TENSOR | OPAQUE
+            else:
+                rk = self.flags(recv)
+                if rk & TENSOR and not rk & PYLIST:
+                    return _combine(rk | self._args_flags(e)) & ~(BOOL | INTCAST)
+                if rk & LAYER:
+                    return TENSOR | OPAQUE
+        k = self._args_flags(e)
+        if type(f) is ast.Name and f.id == "self":
+            return TENSOR | OPAQUE
+        if k & TENSOR:
+            # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
+            # so its result is not treated as data-derived; randomness is kept.
+            return TENSOR | OPAQUE | (k & RANDOM)
+        return 0
+
+    def _args_flags(self, e: ast.Call) -> int:
+        k = 0
+        for a in e.args:
+            k |= self.flags(a)
+        for kw in e.keywords:
+            k |= self.flags(kw.value)
+        return k
+
+    def _named_call(self, name: str, e: ast.Call) -> int:
+        if name in PY_SHAPE_FUNCS:
+            return SHAPE
+        if name in SHAPE_FUNCS:
+            return TENSOR | SHAPE
+        head = name.split(".", 1)[0]
+        if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
+            if head == "np" or head in _STDLIB:
+                return 0  # a NumPy array (static when its inputs are); re/math/os return Python values
+            k = self._args_flags(e)
+            return _combine(k & ~PYLIST) if k & TENSOR else 0
+        if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
+            return 0
+        if name.startswith("tf.random.") or name.startswith("jax.random.") or name in ("tf.random_uniform",):
+            return TENSOR | RANDOM | DATA
+        if name in ("tf.constant", "tf.convert_to_tensor", "jnp.array", "jnp.asarray"):
+            k = self.flags(e.args[0]) if e.args else 0
+            return (k & _PASS_FLAGS) | TENSOR if k & TENSOR else TENSOR | CONST
+        if name in ("tf.Variable",):
+            return TENSOR | VARIABLE
+        if name.startswith("tf.keras.utils."):
+            return 0  # Python structures (unpack_x_y_sample_weight, to_categorical on NumPy, ...)
+        if name.startswith("tf.keras") or name.startswith("tf.lookup"):
+            last = name.rsplit(".", 1)[-1]
+            if last[:1].isupper() or name.startswith("tf.lookup"):
+                return LAYER  # a layer/model/metric/table object: calling it gives a tensor
+            return self._generic_op(name, e)
+        if name in DYNAMIC_FUNCS:
+            return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
+        if name in ("tf.where", "tf.compat.v1.where_v2", "jnp.where") and len(e.args) == 1 and not e.keywords:
+            return TENSOR | DYNAMIC | DATA
+        if name in VALUE_FREE_FUNCS:
+            k = self._args_flags(e)
+            return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
+        res = self._generic_op(name, e)
+        if name in LIST_FUNCS:
+            return res | PYLIST
+        if name in BOOL_FUNCS or (name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
+            res |= BOOL
+        return res
+
+    def _generic_op(self, name: str, e: ast.Call) -> int:
+        k = self._args_flags(e)
+        last = name.rsplit(".", 1)[-1]
+        if not k & (TENSOR | SHAPE):
+            return TENSOR | CONST
+        res = _combine(k & _OP_FLAGS) | TENSOR | OP
+        if res & DYNAMIC and last.startswith(_KEEP_DYNAMIC_PREFIXES):
+            res &= ~DYNAMIC
+        if k & TENSOR and (k & (PARAM | VARIABLE | OPAQUE | DATA)) and _consumes_values(last):
+            res |= DATA
+        return res & ~(INTCAST | OPAQUE)
+
+
+# Ops whose result summarises the *values* of their input (a count, an extreme, a position):
+# a shape computed from them depends on data. Elementwise and structural ops keep their inputs' flags.
+_VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cumsum", "cumprod", "top_k",
+                             "bincount", "unique", "searchsorted", "histogram", "norm", "sort", "argsort",
+                             "segment_", "unsorted_segment_", "nonzero", "in_top_k", "math.reduce")
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"__future__"}
+
+# tf functions returning Python values (bools, dtypes, shapes, config), never tensors.
+_PYTHON_VALUED = frozenset({
+    "tf.is_tensor", "tf.executing_eagerly", "tf.inside_function", "tf.get_static_value", "tf.as_dtype",
+    "tf.dtypes.as_dtype", "tf.TensorShape", "tf.TensorSpec", "tf.is_symbolic_tensor", "tf.get_logger",
+    "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
+    "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
+    "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context",
+})
+_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.")
+
+# Methods tensors do not have: the receiver is a Python container/str, the result a Python value.
+_PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "keys", "values", "get", "pop",
+                             "popitem", "copy", "update", "setdefault", "append", "extend", "insert", "index",
+                             "count", "startswith", "endswith", "format", "join", "lower", "upper", "replace",
+                             "strip", "split"})
+
+
+def _consumes_values(last: str) -> bool:
+    return last.startswith(_VALUE_CONSUMING_PREFIXES)
+
+
+def _combine(k: int) -> int:
+    """Flags of an arithmetic result: a constant only if every input was."""
+    if k & TENSOR and k & (DATA | PARAM | SHAPE | VARIABLE | LOOP | RANDOM):
+        k &= ~CONST
+    return k & ~(PYLIST_EMPTY | LAYER | BOOL | OPAQUE)
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: list[str] = []
+        for elt in target.elts:
+            out.extend(_target_names(elt))
+        return out
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+
+def is_tensor(k: int) -> bool:
+    return bool(k & TENSOR) and not k & PYLIST
+
+
+def is_data_tensor(k: int) -> bool:
+    """A tensor whose value depends on input data (not only on shapes or constants)."""
+    return bool(k & TENSOR) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM)) and not k & PYLIST
+
+
+def is_computed_tensor(k: int) -> bool:
+    """A tensor computed inside the function (by an op, a variable read, tf.shape...): not a bare
+    parameter, which may well be a Python value at run time (model code validates Python ints
+    with the same ``if``/``assert``/``raise`` it would use on tensors)."""
+    if not k & TENSOR or k & PYLIST:
+        return False
+    return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST | OP)) or bool(k & SHAPE and not k & PARAM)

@@ -1,0 +1,90 @@
+"""Check one source text: parse, infer contexts and values, run the rules, sort the findings.
+
+Pipeline: ``ast.parse`` -> one scan of the module (imports, classes, functions, call edges) ->
+context inference (which functions XLA compiles) -> one walk per compiled function that keeps
+value facts and dispatches nodes to the rules subscribed to their type -> sorted diagnostics.
+Never raises: parse failures and rule crashes become a :class:`FileError`.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from typing import Callable
+
+from xlacheck.analysis.contexts import Certainty, analyze_module
+from xlacheck.analysis.flow import RuleCrash, walk_function
+from xlacheck.diagnostics import Diagnostic, FileError, FileResult
+from xlacheck.rules import ALL_RULES
+from xlacheck.rules.base import Rule
+from xlacheck.rules.module_base import ModuleRule, run_module_rules
+
+logger = logging.getLogger(__name__)
+
+_INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclass(cls, ModuleRule))
+_MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
+
+
+def _dispatch_tables(select: Callable[[str], bool] | None) -> tuple[dict[type, list[Rule]], dict[type, list[Rule]]]:
+    compiled: dict[type, list[Rule]] = {}
+    helpers: dict[type, list[Rule]] = {}
+    for rule in _INSTANCES:
+        if select is not None and not select(rule.code):
+            continue
+        for t in rule.node_types:
+            compiled.setdefault(t, []).append(rule)
+            if rule.in_helpers:
+                helpers.setdefault(t, []).append(rule)
+    return compiled, helpers
+
+
+def _count_lines(source: str) -> int:
+    if not source:
+        return 0
+    return source.count("\n") + (0 if source.endswith("\n") else 1)
+
+
+def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> FileResult:
+    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered."""
+    lines = _count_lines(source)
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        return FileResult(path, error=FileError(path, f"syntax error: {exc.msg}", exc.lineno or 1,
+                                                max((exc.offset or 1) - 1, 0)), lines=lines)
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+        return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines)
+    try:
+        diagnostics = _check_tree(tree, path, select)
+    except RuleCrash as crash:
+        logger.exception("rule %s crashed on %s", crash.code, path)
+        return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
+                          lines=lines)
+    diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
+    return FileResult(path, tuple(diagnostics), lines=lines)
+
+
+def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None) -> list[Diagnostic]:
+    facts = analyze_module(tree)
+    if not facts.aliases.frameworks:
+        return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
+    compiled, helpers = _dispatch_tables(select)
+    envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
+    out: list[Diagnostic] = []
+    # callers before callees (so callees know what they are passed), parents before nested functions
+    for info in facts.walk_order:
+        if info.host or info.certainty is Certainty.NONE:
+            continue
+        dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
+        outer = envs.get(id(info.parent)) if info.parent is not None else None
+        try:
+            ctx = walk_function(path, info, facts, dispatch, outer)
+        except RecursionError:
+            # an expression nested ~1000 deep (generated code): skip this function, keep the rest
+            logger.warning("%s:%s: expression nesting too deep to analyze %s()", path,
+                           getattr(info.node, "lineno", 1), info.name)
+            continue
+        envs[id(info)] = ctx.values.env
+        out.extend(ctx.diagnostics)
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
+    return out

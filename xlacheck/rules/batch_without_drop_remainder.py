@@ -1,0 +1,192 @@
+"""XLA402: ``Dataset.batch``/``padded_batch`` without ``drop_remainder=True`` feeding compiled code."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# Position of drop_remainder in each batching method.
+_BATCH_METHODS = {"batch": 1, "padded_batch": 3}
+# Dataset methods that keep the batch structure: the dataset flows through them.
+_PASS_THROUGH = frozenset({"prefetch", "cache", "map", "filter", "shuffle", "take", "skip", "repeat", "with_options",
+                           "apply", "enumerate", "ignore_errors", "shard", "concatenate"})
+# Where a dataset enters compiled code.
+_KERAS_LOOPS = frozenset({"fit", "evaluate", "predict"})
+_DISTRIBUTE = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function"})
+_STEP_CALLS = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch", "run"})
+
+
+def _drop_remainder(call: ast.Call, position: int) -> ast.expr | None:
+    kw = keyword(call, "drop_remainder")
+    if kw is not None:
+        return kw.value
+    if len(call.args) > position:
+        return call.args[position]
+    return None
+
+
+def _repeats_forever_before(call: ast.Call) -> bool:
+    """``ds.repeat().batch(n)``: an endless stream has no last, partial batch."""
+    node = call.func.value if isinstance(call.func, ast.Attribute) else None
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "repeat" and (not node.args or (isinstance(node.args[0], ast.Constant)
+                                                             and node.args[0].value in (None, -1))):
+            return True
+        node = node.func.value
+    return False
+
+
+class BatchWithoutDropRemainder(ModuleRule):
+    """
+    ## What it does
+    Flags `dataset.batch(n)` and `dataset.padded_batch(n, ...)` without `drop_remainder=True`
+    when the batched dataset (directly, through a variable, further dataset methods, or a
+    function of this file that returns it) is iterated by a loop that calls a `tf.function` of
+    this file, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
+    `fit`/`evaluate`/`predict` in a file that compiles with `jit_compile=True` or targets a TPU.
+    `ds.repeat().batch(n)` is not flagged (an endless stream has no partial batch).
+    The check is syntactic: `.batch` is recognised by its method name, and the dataset is
+    followed only through names and calls inside this file.
+
+    ## Why is this bad?
+    Unless the number of examples is a multiple of the batch size, the last batch is smaller.
+    Its new shape traces the step again and XLA compiles it again (a whole compilation for one
+    batch, every epoch of evaluation); on a TPU, a batch dimension that is not static can fail
+    outright.
+
+    ## Example
+    ```python
+    ds = tf.data.Dataset.from_tensor_slices(features).batch(4)
+    scores = [model.score(x) for x in ds]
+    ```
+
+    ## Use instead
+    ```python
+    ds = tf.data.Dataset.from_tensor_slices(features).batch(4, drop_remainder=True)
+    # or pad the last batch with dummy rows (weight 0) to keep every example
+    ```
+
+    ## Fix safety
+    No automatic fix: dropping the remainder drops examples, which is wrong for evaluation;
+    padding the last batch needs a mask.
+    """
+
+    code = "XLA402"
+    name = "batch-without-drop-remainder"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n    return x * 2.0\n"
+                "def run(features):\n    ds = tf.data.Dataset.from_tensor_slices(features).batch(4, drop_remainder=True)\n"
+                "    return [step(x) for x in ds]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n    return x * 2.0\n"
+                "def run(features):\n    ds = tf.data.Dataset.from_tensor_slices(features).repeat().batch(4)\n"
+                "    for x in ds.take(100):\n        step(x)\n"),
+        Example("import tensorflow as tf\ndef show(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
+                "        print(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass Scorer(tf.keras.Model):\n    @tf.function(jit_compile=True)\n"
+                "    def score(self, x):\n        return x * 2.0\n"
+                "def evaluate(model, features):\n    ds = tf.data.Dataset.from_tensor_slices(features).batch(4)\n"
+                "    return [model.score(x) for x in ds]\n"),
+        Example("import tensorflow as tf\ndef make(features):\n    return tf.data.Dataset.from_tensor_slices(features).batch(32).prefetch(2)\n"
+                "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', jit_compile=True)\n"
+                "model.fit(make(x_train), epochs=3)\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        candidates = []
+        for call, _ in index.calls:
+            position = _BATCH_METHODS.get(method_name(call) or "")
+            if position is None or not call.args or has_kwargs_splat(call):
+                continue
+            drop = _drop_remainder(call, position)
+            if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):
+                continue  # drop_remainder=True, or a setting the author chose (drop_remainder=is_training)
+            if _repeats_forever_before(call):
+                continue
+            candidates.append(call)
+        if not candidates:
+            return
+        keras_compiled = index.uses_tpu or any(
+            is_true(kw.value) for c, _ in index.calls for kw in c.keywords if kw.arg == "jit_compile")
+        for call in candidates:
+            sink = self._sink(index, call, keras_compiled)
+            if sink is not None:
+                ctx.report(self, call, f"batch without drop_remainder=True feeds {sink}: the last, smaller batch has a "
+                                       "new shape, so the step traces and XLA compiles again (and a TPU needs a static "
+                                       "batch dimension); use drop_remainder=True or pad the last batch")
+
+    # -- following the dataset -------------------------------------------------------------
+    def _sink(self, index: ModuleIndex, start: ast.expr, keras_compiled: bool) -> str | None:
+        """Where the dataset produced by ``start`` ends up (a description), or None."""
+        work: list[tuple[ast.expr, int]] = [(start, 0)]
+        seen: set[int] = set()
+        while work:
+            expr, depth = work.pop()
+            if id(expr) in seen or depth > 6:
+                continue
+            seen.add(id(expr))
+            # climb through chained dataset methods: ds.batch(4).prefetch(2)
+            while True:
+                parent = index.parent(expr)
+                if isinstance(parent, ast.Attribute) and parent.value is expr and parent.attr in _PASS_THROUGH:
+                    call = index.parent(parent)
+                    if isinstance(call, ast.Call) and call.func is parent:
+                        expr = call
+                        continue
+                break
+            parent = index.parent(expr)
+            if isinstance(parent, ast.Call) and expr in parent.args or isinstance(parent, ast.keyword):
+                owner = index.parent(parent) if isinstance(parent, ast.keyword) else parent
+                sink = self._call_sink(index, owner, keras_compiled) if isinstance(owner, ast.Call) else None
+                if sink is not None:
+                    return sink
+            elif isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is expr:
+                body = parent.body if isinstance(parent, ast.For) else [index.parent(parent)]
+                sink = self._loop_sink(index, body, keras_compiled)
+                if sink is not None:
+                    return sink
+            elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+                name = parent.targets[0].id
+                scope = index.function_of(parent) or index.tree
+                for node in index.scope_nodes(scope):
+                    if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
+                            and node.lineno >= parent.lineno:
+                        work.append((node, depth + 1))
+            elif isinstance(parent, ast.Return):
+                func = index.function_of(parent)
+                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for call, _ in index.calls:
+                        if isinstance(call.func, ast.Name) and call.func.id == func.name:
+                            work.append((call, depth + 1))
+        return None
+
+    def _call_sink(self, index: ModuleIndex, call: ast.Call, keras_compiled: bool) -> str | None:
+        name = method_name(call)
+        if name in _DISTRIBUTE:
+            return f"strategy.{name} (compiled per replica)"
+        if name in _KERAS_LOOPS and keras_compiled:
+            return f"Keras {name}() of a jit-compiled/TPU model"
+        tfn = index.tf_function_called(call)
+        if tfn is not None:
+            return f"tf.function `{tfn.name}`"
+        return None
+
+    def _loop_sink(self, index: ModuleIndex, body: list[ast.AST], keras_compiled: bool) -> str | None:
+        for stmt in body:
+            for sub in ast.walk(stmt):
+                if not isinstance(sub, ast.Call):
+                    continue
+                tfn = index.tf_function_called(sub)
+                if tfn is not None:
+                    return f"tf.function `{tfn.name}` called in the loop over it"
+                if method_name(sub) in _STEP_CALLS and (method_name(sub) != "run" or "strategy" in ast.unparse(sub.func).lower()):
+                    return f"{ast.unparse(sub.func)}() called in the loop over it"
+        return None

@@ -1,0 +1,138 @@
+"""XLA113: the two branches of a tensor ``if`` give a variable different dtypes or structures."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from xlacheck.analysis.values import PARAM, is_tensor
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+_FLOAT_OPS = ("tf.one_hot", "tf.nn.softmax", "tf.nn.sigmoid", "tf.nn.log_softmax", "tf.random.uniform",
+              "tf.random.normal", "tf.math.log", "tf.exp", "tf.math.exp", "tf.sigmoid", "tf.tanh", "tf.nn.relu")
+_INT_OPS = ("tf.argmax", "tf.argmin", "tf.math.argmax", "tf.math.argmin", "tf.shape", "tf.size", "tf.rank",
+            "tf.range", "tf.math.count_nonzero")
+# Parameter names that conventionally hold integer ids (the dtype of a bare parameter is unknown).
+_INT_PARAM = re.compile(r"^(labels?|targets?_ids|.*_ids|ids|.*_idx|indices|.*_indices|positions|.*_labels|token_ids?)$")
+
+
+def dtype_of(e: ast.expr, ctx: RuleContext) -> str | None:
+    """'float', 'int' or 'bool' when the expression's dtype is evident, else None."""
+    if isinstance(e, ast.Constant):
+        if isinstance(e.value, bool):
+            return None
+        return "int" if isinstance(e.value, int) else "float" if isinstance(e.value, float) else None
+    if isinstance(e, ast.Name):
+        if ctx.flags(e) & PARAM and _INT_PARAM.match(e.id):
+            return "int"
+        return None
+    if isinstance(e, ast.UnaryOp):
+        return dtype_of(e.operand, ctx)
+    if isinstance(e, ast.BinOp):
+        left, right = dtype_of(e.left, ctx), dtype_of(e.right, ctx)
+        if isinstance(e.op, ast.Div) or "float" in (left, right):
+            return "float"
+        return "int" if left == right == "int" else None
+    if isinstance(e, ast.Call):
+        name = ctx.resolve(e.func)
+        if name in _FLOAT_OPS:
+            return "float"
+        if name in _INT_OPS:
+            return "int"
+        if name == "tf.cast" and len(e.args) > 1:
+            target = ctx.resolve(e.args[1]) or ""
+            for word in ("float", "int", "bool"):
+                if target.startswith(f"tf.{word}") or target.startswith(f"tf.u{word}"):
+                    return word
+    return None
+
+
+def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | None:
+    """'a tuple of 2 / of 3' or 'a tuple / a tensor' when the two values evidently differ."""
+    ta, tb = isinstance(a, ast.Tuple), isinstance(b, ast.Tuple)
+    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[union-attr]
+        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[union-attr]
+    for tup, other in ((a, b), (b, a)):
+        if isinstance(tup, ast.Tuple) and isinstance(other, ast.Call) and (ctx.resolve(other.func) or "").startswith("tf."):
+            return "a tuple / a single tensor"
+    return None
+
+
+def _last_assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    out: dict[str, ast.expr] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            out[stmt.targets[0].id] = stmt.value
+    return out
+
+
+class BranchTypeMismatch(Rule):
+    """
+    ## What it does
+    Flags a variable assigned in both branches of an `if` on a tensor when the two values have
+    evidently different dtypes (a float computation in one, integer ids or an int literal in the
+    other) or structures (a tuple in one, a single tensor or a tuple of another length in the
+    other), in AutoGraph-converted code.
+
+    ## Why is this bad?
+    AutoGraph stages the `if` as `tf.cond`, whose branches must return the same dtypes and
+    nested structures. Tracing fails: `TypeError: 'targets' has dtype float32 in the main branch,
+    but dtype int32 in the else branch` (or "must have the same nested structure"). Eagerly only
+    one branch runs, so the bug hides until compilation.
+
+    ## Example
+    ```python
+    if smoothing > 0.0:
+        targets = tf.one_hot(labels, NUM_CLASSES) * (1.0 - smoothing) + smoothing / NUM_CLASSES
+    else:
+        targets = labels
+    ```
+
+    ## Use instead
+    ```python
+    targets = tf.one_hot(labels, NUM_CLASSES) * (1.0 - smoothing) + smoothing / NUM_CLASSES
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "XLA113"
+    name = "branch-type-mismatch"
+    node_types = (ast.If,)
+    in_helpers = True
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        y = x * 2.0\n    else:\n        y = x / 2.0\n    return y\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\ndef targets(labels, smoothing):\n    if smoothing > 0.0:\n"
+                "        t = tf.one_hot(labels, 4) * (1.0 - smoothing) + smoothing / 4\n    else:\n        t = labels\n"
+                "    return t\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        n = 1\n    else:\n        n = 0.5\n    return x * n\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        out = (x, x)\n    else:\n        out = tf.identity(x)\n"
+                "    return out\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.If)
+        if not ctx.converted or not node.orelse or not is_tensor(ctx.flags(node.test)):
+            return
+        body, orelse = _last_assignments(node.body), _last_assignments(node.orelse)
+        for name in sorted(body.keys() & orelse.keys()):
+            shape = _structure_mismatch(body[name], orelse[name], ctx)
+            if shape:
+                ctx.report(self, node,
+                           f"'{name}' is {shape} in the two branches of an `if` on a tensor: AutoGraph makes it a "
+                           "tf.cond, whose branches must have the same nested structure, so tracing fails")
+                return
+            a, b = dtype_of(body[name], ctx), dtype_of(orelse[name], ctx)
+            if a and b and a != b:
+                ctx.report(self, node,
+                           f"'{name}' is {a} in one branch and {b} in the other of an `if` on a tensor: AutoGraph "
+                           "makes it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
+                           "branches to one dtype")
+                return

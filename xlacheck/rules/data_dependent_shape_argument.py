@@ -1,0 +1,131 @@
+"""XLA205: a shape argument (size, depth, length, slice bound) computed from tensor values."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+
+# op -> (position, keyword) of each argument that must be a compile-time constant
+_SHAPE_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
+    "tf.zeros": ((0, "shape"),), "tf.ones": ((0, "shape"),), "tf.fill": ((0, "dims"),),
+    "tf.reshape": ((1, "shape"),), "tf.tile": ((1, "multiples"),), "tf.broadcast_to": ((1, "shape"),),
+    "tf.range": ((0, "start"), (1, "limit"), (2, "delta")),
+    "tf.one_hot": ((1, "depth"),), "tf.pad": ((1, "paddings"),), "tf.repeat": ((1, "repeats"),),
+    "tf.image.resize": ((1, "size"),), "tf.math.top_k": ((1, "k"),), "tf.nn.top_k": ((1, "k"),),
+    "tf.random.uniform": ((0, "shape"),), "tf.random.normal": ((0, "shape"),),
+    "tf.eye": ((0, "num_rows"), (1, "num_columns")), "tf.slice": ((2, "size"),),
+    "tf.sequence_mask": ((1, "maxlen"),), "tf.linspace": ((2, "num"),),
+    "tf.TensorArray": ((1, "size"),),
+}
+_ALIASES = {"tf.math.range": "tf.range", "tf.compat.v1.image.resize": "tf.image.resize",
+            "tf.experimental.numpy.zeros": "tf.zeros"}
+
+
+def _bad_flags(k: int, jit_entry: bool) -> bool:
+    """Data-derived (or, in a jit entry point, a raw argument value) and not only a shape."""
+    if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM)):
+        return False
+    if k & (DATA | RANDOM | LOOP | VARIABLE):
+        return True
+    return jit_entry and bool(k & PARAM)
+
+
+class DataDependentShapeArgument(Rule):
+    """
+    ## What it does
+    Flags shape arguments computed from tensor **values**: `tf.zeros/ones/fill/reshape/tile/
+    broadcast_to/range` sizes, `tf.one_hot` depth, `tf.pad` paddings, `tf.repeat` repeats,
+    `tf.image.resize` size, `top_k` k, and slice bounds `x[:, :n]`, when they come from a
+    reduction, a random draw, a staged loop variable or (in a jit entry point) an argument value.
+    Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
+
+    ## Why is this bad?
+    XLA needs shapes at compile time. From data, a random op or a loop variable the compile
+    fails ("Input 1 to node `range` with op Range must be a compile-time constant"). From an
+    argument, `jit_compile=True` bakes the value in and recompiles for every new value
+    (`value_specialized`), and it fails outright when traced with `TensorSpec`s.
+
+    ## Example
+    ```python
+    num_classes = tf.reduce_max(labels) + 1
+    targets = tf.one_hot(labels, num_classes)
+    ```
+
+    ## Use instead
+    ```python
+    targets = tf.one_hot(labels, NUM_CLASSES)  # a Python constant from the config
+    ```
+
+    ## Fix safety
+    No automatic fix: the static bound must come from the model's configuration.
+    """
+
+    code = "XLA205"
+    name = "data-dependent-shape-argument"
+    severity = Severity.RECOMPILE
+    node_types = (ast.Call, ast.Subscript)
+    in_helpers = True
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    b, n = tf.shape(x)[0], tf.shape(x)[1]\n    return tf.reshape(x, [b * n, -1])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
+                "    return tf.one_hot(labels, 10)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(iou):\n"
+                "    pos = tf.where(iou > 0.5)[:, 0]\n    return tf.range(tf.size(pos))\n"),
+        Example("import tensorflow as tf\ndef paint(idx, v, height=3, width=4):\n"
+                "    return tf.scatter_nd(idx, v, shape=[height, width])\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
+                "    return tf.one_hot(labels, n) * probs\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, lengths):\n"
+                "    max_len = tf.reduce_max(lengths)\n    return x[:, :max_len]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
+                "    for i in tf.range(1, tf.shape(x)[0] + 1):\n        total += tf.reduce_sum(tf.gather(x, tf.range(i)))\n"
+                "    return total\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(features, target_hw):\n"
+                "    return tf.image.resize(features, target_hw)\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        entry = ctx.function.jit_entry
+        if isinstance(node, ast.Subscript):
+            self._slice(node, ctx, entry)
+            return
+        assert isinstance(node, ast.Call)
+        name = call_name(node, ctx)
+        if name is None:
+            return
+        name = _ALIASES.get(name, name)
+        spec = _SHAPE_ARGS.get(name)
+        if spec is None:
+            return
+        for position, keyword in spec:
+            arg = argument(node, position, keyword)
+            if name == "tf.range" and position == 0 and len(node.args) == 1:
+                keyword = "limit"  # tf.range(n): the one positional argument is the limit
+            if arg is not None and _bad_flags(ctx.flags(arg), entry):
+                ctx.report(self, node,
+                           f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
+                           "so this fails to compile or recompiles for every value; use a static size "
+                           "(config constant, x.shape) or pad to a fixed bound")
+                return
+
+    def _slice(self, node: ast.Subscript, ctx: RuleContext, entry: bool) -> None:
+        if not isinstance(node.ctx, ast.Load) or not ctx.flags(node.value) & TENSOR:
+            return
+        sl = node.slice
+        parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                for bound in (part.lower, part.upper):
+                    if bound is not None and _bad_flags(ctx.flags(bound), entry):
+                        ctx.report(self, node,
+                                   "slice bound computed from tensor values: the result's shape depends on data, "
+                                   "so XLA recompiles for every value (or fails when the bound is not an argument);"
+                                   " slice to a static bound and mask instead")
+                        return

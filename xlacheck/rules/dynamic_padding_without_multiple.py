@@ -1,0 +1,204 @@
+"""XLA401: tokenizer or collator padding to the longest example without ``pad_to_multiple_of``."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# Hugging Face collators that pad each batch to its longest example unless told otherwise.
+_PADDING_COLLATORS = frozenset({
+    "DataCollatorWithPadding", "DataCollatorForTokenClassification", "DataCollatorForSeq2Seq",
+})
+_MLM_COLLATORS = frozenset({"DataCollatorForLanguageModeling", "DataCollatorForWholeWordMask"})
+# Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
+_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
+
+
+def _set(node: ast.expr | None) -> bool:
+    """A keyword given a real value (``None`` means "not set")."""
+    return node is not None and not (isinstance(node, ast.Constant) and node.value is None)
+
+
+def _padding_kind(node: ast.expr | None) -> str | None:
+    """'longest', 'max_length', 'off' for a literal padding argument; None if unknown/absent."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        if node.value is True or node.value == "longest":
+            return "longest"
+        if node.value == "max_length":
+            return "max_length"
+        if node.value is False or node.value == "do_not_pad":
+            return "off"
+        return None
+    if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
+        return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
+    return None
+
+
+def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
+    kw = keyword(call, name)
+    if kw is not None:
+        return kw.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def _unknown_dims(shapes: ast.expr | None) -> bool:
+    """``padded_shapes`` absent, or a literal structure with a ``None`` (pad to the longest) in it."""
+    if shapes is None or (isinstance(shapes, ast.Constant) and shapes.value is None):
+        return True
+    if isinstance(shapes, (ast.List, ast.Tuple, ast.Dict, ast.Call)):
+        return any(isinstance(n, ast.Constant) and n.value is None for n in ast.walk(shapes))
+    return False  # a variable: its value is not visible here
+
+
+def _tf_padding(call: ast.Call, name: str | None) -> str | None:
+    """What a tf.data / Keras padding call pads to, when that is "the longest in the batch"."""
+    method = method_name(call)
+    if method == "padded_batch" and call.args and _unknown_dims(_argument(call, 1, "padded_shapes")):
+        return "padded_batch without fixed padded_shapes pads each batch to its longest element"
+    if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
+        return "pad_sequences without maxlen pads to the longest sequence of each call"
+    if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
+            is_true(_argument(call, 5, "pad_to_bucket_boundary"))
+            or not _unknown_dims(_argument(call, 3, "padded_shapes"))):
+        return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
+                "element, not to the bucket boundary")
+    return None
+
+
+def _is_tokenizer(func: ast.expr) -> bool:
+    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
+        func = func.value
+    return "tokenizer" in callee_text(func).lower()
+
+
+def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
+    nodes: list[ast.AST] = list(call.args) + [kw.value for kw in call.keywords]
+    if not nodes:
+        return None
+    last = max(nodes, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0))
+    at = Location(last.end_lineno or last.lineno, last.end_col_offset or 0)  # type: ignore[attr-defined]
+    return Edit(at, at, text)
+
+
+class DynamicPaddingWithoutMultiple(ModuleRule):
+    """
+    ## What it does
+    Flags padding that follows each batch's longest example with no `pad_to_multiple_of`:
+    tokenizer calls (`tokenizer(...)`, `tokenizer.pad(...)`, `batch_encode_plus`, on an object
+    whose name contains "tokenizer") with `padding=True`/`"longest"`, `tokenizer.pad(...)` with
+    its default padding, Hugging Face collators (`DataCollatorWithPadding`,
+    `DataCollatorForTokenClassification`, `DataCollatorForSeq2Seq`,
+    `DataCollatorForLanguageModeling`, `DataCollatorForWholeWordMask`) built without
+    `pad_to_multiple_of`, and `padding="max_length"` without `max_length`. Tokenizers are
+    recognised by name (syntactic).
+
+    ## Why is this bad?
+    Every distinct sequence length is a new input shape; XLA compiles the step once per shape.
+    Padding to the longest example of each batch yields up to `max_length` different shapes,
+    so training spends its time compiling (on a TPU, minutes per shape). `pad_to_multiple_of=64`
+    (32 or 64 on TPU, 8 on GPU) caps the shapes at `max_length / 64`; bucketing by length wastes
+    even less padding. `padding="max_length"` without `max_length` pads to the tokenizer's
+    `model_max_length`, which a tokenizer trained from scratch leaves unset: then nothing is
+    padded at all. An MLM collator over examples that all have the same length (grouped into
+    fixed blocks) never pads; there the finding is harmless.
+
+    ## Example
+    ```python
+    collator = DataCollatorWithPadding(tokenizer, return_tensors="tf")
+    batch = tokenizer(texts, padding=True, truncation=True, max_length=512)
+    ```
+
+    ## Use instead
+    ```python
+    collator = DataCollatorWithPadding(tokenizer, pad_to_multiple_of=64, return_tensors="tf")
+    batch = tokenizer(texts, padding=True, truncation=True, max_length=512, pad_to_multiple_of=64)
+    ```
+
+    ## Fix safety
+    The fix adds `pad_to_multiple_of=64` (TPU files) or `32`, and is unsafe: batches get longer
+    (more padding), which changes memory use and any code that assumed the longest length.
+    """
+
+    code = "XLA401"
+    name = "dynamic-padding-without-multiple"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
+                "collator = DataCollatorWithPadding(tokenizer, pad_to_multiple_of=64, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
+                "    return tokenizer(texts, padding='max_length', truncation=True, max_length=128, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n    return tokenizer(texts, truncation=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[128], drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>', length=128)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
+                " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
+                "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf')\n",
+                fixed="import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
+                      "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf', pad_to_multiple_of=32)\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
+                "    return tokenizer(texts, padding=True, truncation=True, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\nfrom transformers import DataCollatorForLanguageModeling\n"
+                "collator = DataCollatorForLanguageModeling(tokenizer, mlm_probability=0.15, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\nclass Collate:\n    def __call__(self, features):\n"
+                "        return self.tokenizer.pad(features, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
+                "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>')\n"),
+        Example("import tensorflow as tf\nids = tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post')\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
+                " [16, 8, 4])\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        multiple = None
+        for call, name in ctx.index.calls:
+            if has_kwargs_splat(call):
+                continue
+            tf_padding = _tf_padding(call, name)
+            if tf_padding is not None:
+                ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
+                                       "again; pad to fixed shapes (or bucket boundaries / a multiple of 64)")
+                continue
+            last = (name or callee_text(call.func)).rsplit(".", 1)[-1]
+            padding_kw = keyword(call, "padding")
+            padding = _padding_kind(padding_kw.value if padding_kw else None)
+            has_multiple = _set(kw.value) if (kw := keyword(call, "pad_to_multiple_of")) else False
+            has_max_length = _set(kw.value) if (kw := keyword(call, "max_length")) else False
+            if last in _PADDING_COLLATORS or last in _MLM_COLLATORS:
+                if name is not None and not name.startswith("transformers"):
+                    continue  # a project's own class that happens to share the name
+                what = f"{last}(...)"
+                if padding_kw is None:
+                    padding = "longest"  # the collators' default
+            elif _is_tokenizer(call.func):
+                what = ast.unparse(call.func) + "(...)"
+                if padding_kw is None and isinstance(call.func, ast.Attribute) and call.func.attr == "pad":
+                    padding = "longest"  # tokenizer.pad defaults to padding=True
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "enable_padding":
+                    # the `tokenizers` library: pads encode_batch() to the longest unless length= is set
+                    padding = None if _set(_argument(call, 99, "length")) else "longest"
+            else:
+                continue
+            if padding == "max_length" and not has_max_length:
+                ctx.report(self, call, f"{what} pads with padding='max_length' but no max_length: it pads to the "
+                                       "tokenizer's model_max_length, which tokenizers trained from scratch leave unset "
+                                       "(then nothing is padded and every batch has its own shape); pass max_length=")
+            elif padding == "longest" and not has_multiple:
+                if multiple is None:
+                    multiple = 64 if ctx.index.uses_tpu else 32
+                edit = _insert_after_last_argument(call, f", pad_to_multiple_of={multiple}")
+                fix = Fix(f"Add pad_to_multiple_of={multiple}", (edit,), Applicability.UNSAFE) if edit else None
+                ctx.report(self, call, f"{what} pads each batch to its longest example without pad_to_multiple_of: "
+                                       "every distinct length is a new input shape that XLA compiles again; add "
+                                       f"pad_to_multiple_of={multiple} (or bucket by length)", fix=fix)

@@ -1,0 +1,98 @@
+"""XLA409: a tensor that grows every iteration, passed to a ``tf.function`` in that loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tnp.concatenate", "tnp.append", "tnp.hstack", "tnp.vstack",
+                          "tf.experimental.numpy.concatenate", "tf.pad"})
+
+
+def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.Assign | None:
+    """An assignment ``name = tf.concat([name, ...])`` (or ``tf.pad(name, ...)``) inside ``loop``."""
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        if index.aliases.resolve(node.value.func) not in _GROWING_OPS:
+            continue
+        if any(isinstance(sub, ast.Name) and sub.id == name for arg in node.value.args for sub in ast.walk(arg)):
+            return node
+    return None
+
+
+class GrowingTensorToTfFunction(ModuleRule):
+    """
+    ## What it does
+    Flags a call of a `tf.function` of this file, inside a Python loop, whose argument is
+    re-bound in that loop to a longer version of itself (`ids = tf.concat([ids, next_id], 1)`,
+    `tf.pad(ids, ...)`), as in a token-by-token generation loop.
+
+    ## Why is this bad?
+    Each iteration passes a new shape, so the function traces and XLA compiles it again on every
+    step: generating 100 tokens costs 100 compilations. XLA-friendly generation keeps fixed
+    shapes: a buffer padded to the maximum length (and a fixed-size cache) written with
+    `tf.tensor_scatter_nd_update`/`dynamic_update_slice`, plus a position index.
+
+    ## Example
+    ```python
+    for _ in range(max_new_tokens):
+        logits = next_logits(ids)
+        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)
+    ```
+
+    ## Use instead
+    ```python
+    ids = tf.pad(prompt, [[0, 0], [0, max_new_tokens]])  # fixed shape, filled in place
+    for pos in range(prompt_len, prompt_len + max_new_tokens):
+        logits = next_logits(ids, tf.constant(pos))
+        ids = tf.tensor_scatter_nd_update(ids, ..., tf.argmax(logits, -1, output_type=ids.dtype))
+    ```
+
+    ## Fix safety
+    No automatic fix: the loop must be restructured around a fixed-size buffer.
+    """
+
+    code = "XLA409"
+    name = "growing-tensor-to-tf-function"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(ids, pos):\n    return ids + pos\n"
+                "def generate(ids, n):\n    for i in range(n):\n        out = step(ids, tf.constant(i))\n"
+                "        ids = tf.tensor_scatter_nd_update(ids, [[0, i]], [1])\n    return ids\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"
+                "    return tf.one_hot(ids[:, -1], 10)\n"
+                "def generate(ids, n):\n    for _ in range(n):\n        logits = next_logits(ids)\n"
+                "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
+                "    return ids\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        if not index.tf_functions:
+            return
+        for call, _ in index.calls:
+            tfn = index.tf_function_called(call)
+            if tfn is None:
+                continue
+            loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
+            if not loops:
+                continue
+            for arg in list(call.args) + [kw.value for kw in call.keywords]:
+                if not isinstance(arg, ast.Name):
+                    continue
+                growth = next((g for loop in loops if (g := _grows(index, arg.id, loop)) is not None), None)
+                if growth is not None:
+                    ctx.report(self, arg, f"`{arg.id}` grows every iteration (line {growth.lineno}) and is passed to "
+                                          f"tf.function `{tfn.name}` in the same loop: every step has a new shape, so it "
+                                          "traces and compiles again each iteration; use a fixed-size padded buffer "
+                                          "and a position index")

@@ -1,0 +1,121 @@
+"""XLA207: shapes from traced values under ``jax.jit`` (JAX has no bounded dynamic shapes)."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, RANDOM, SHAPE, TENSOR
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+
+# jnp/lax function -> (position, keyword) of arguments that must be static
+_STATIC_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
+    "jnp.arange": ((0, "start"), (1, "stop"), (2, "step")),
+    "jnp.zeros": ((0, "shape"),), "jnp.ones": ((0, "shape"),), "jnp.empty": ((0, "shape"),),
+    "jnp.full": ((0, "shape"),), "jnp.linspace": ((2, "num"),), "jnp.eye": ((0, "N"), (1, "M")),
+    "jnp.reshape": ((1, "shape"),), "jnp.tile": ((1, "reps"),), "jnp.broadcast_to": ((1, "shape"),),
+    "jax.lax.top_k": ((1, "k"),), "jax.random.normal": ((1, "shape"),), "jax.random.uniform": ((1, "shape"),),
+}
+# functions whose output size is data-dependent unless a static size is given
+_NEED_SIZE = {"jnp.nonzero": "size", "jnp.argwhere": "size", "jnp.flatnonzero": "size", "jnp.unique": "size",
+              "jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+
+
+def _traced(k: int) -> bool:
+    return bool(k & TENSOR) and bool(k & (PARAM | DATA | LOOP | RANDOM | OP)) and not (k & SHAPE and not k & DATA)
+
+
+class JaxTracedShape(Rule):
+    """
+    ## What it does
+    Inside `jax.jit` code, flags shapes that depend on traced values: size arguments of
+    `jnp.arange/zeros/ones/full/reshape/tile`, `lax.top_k`'s `k`, `jnp.repeat` without
+    `total_repeat_length`, `jnp.nonzero/argwhere/unique` without `size=`, `jnp.bincount` without
+    `length=`, boolean-mask indexing `x[mask]` and slices `x[:n]` with traced bounds.
+
+    ## Why is this bad?
+    Unlike TensorFlow on XLA:CPU, JAX neither specializes on argument values nor builds bounded
+    dynamic shapes: these raise `ConcretizationTypeError`, `NonConcreteBooleanIndexError` or
+    `IndexError: Slice entries must be static integers` while tracing.
+
+    ## Example
+    ```python
+    @jax.jit
+    def length_regulate(phoneme_emb, durations):
+        return jnp.repeat(phoneme_emb, durations, axis=0)
+    ```
+
+    ## Use instead
+    ```python
+    @jax.jit
+    def length_regulate(phoneme_emb, durations):
+        return jnp.repeat(phoneme_emb, durations, axis=0, total_repeat_length=MAX_FRAMES)
+    ```
+
+    ## Fix safety
+    No automatic fix: the static bound must come from the model's configuration.
+    """
+
+    code = "XLA207"
+    name = "jax-traced-shape"
+    node_types = (ast.Call, ast.Subscript)
+
+    VALID = (
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
+                "    return jnp.repeat(emb, d, axis=0, total_repeat_length=8)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    return jnp.arange(x.shape[0]) + x[: x.shape[0] // 2].sum()\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
+                "    return jnp.bincount(labels, length=3)\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
+                "    return jnp.repeat(emb, d, axis=0)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(n, offset):\n"
+                "    return jnp.arange(n) + offset\n"),
+        Example("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n@jax.jit\ndef f(loss, valid):\n"
+                "    k = jnp.ceil(jnp.sum(valid) * 0.5).astype(jnp.int32)\n    return lax.top_k(loss, k)[0]\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, labels):\n"
+                "    return jnp.mean(x[labels >= 0])\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if not ctx.function.jax:
+            return
+        if isinstance(node, ast.Subscript):
+            self._subscript(node, ctx)
+            return
+        assert isinstance(node, ast.Call)
+        name = call_name(node, ctx)
+        if name is None:
+            return
+        need = _NEED_SIZE.get(name)
+        if need is not None:
+            given = any(kw.arg == need for kw in node.keywords)
+            if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
+                ctx.report(self, node, f"{name} without `{need}=` under jax.jit: its output size depends on traced "
+                                       f"values, so tracing fails (ConcretizationTypeError); pass a static `{need}`")
+            return
+        for position, keyword in _STATIC_ARGS.get(name, ()):
+            arg = argument(node, position, keyword)
+            if arg is not None and _traced(ctx.flags(arg)):
+                ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
+                                       "(ConcretizationTypeError); use a static bound or static_argnums")
+                return
+
+    def _subscript(self, node: ast.Subscript, ctx: RuleContext) -> None:
+        if not isinstance(node.ctx, ast.Load) or not ctx.flags(node.value) & TENSOR:
+            return
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                if any(b is not None and _traced(ctx.flags(b)) for b in (part.lower, part.upper, part.step)):
+                    ctx.report(self, node, "slice bound is a traced value under jax.jit: 'Slice entries must be static "
+                                           "integers'; use lax.dynamic_slice with a static size")
+                    return
+            else:
+                k = ctx.flags(part)
+                if k & BOOL and k & TENSOR:
+                    ctx.report(self, node, "boolean-mask indexing under jax.jit: the result size depends on data "
+                                           "(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked "
+                                           "reduction")
+                    return

@@ -1,0 +1,104 @@
+"""XLA311: Keras layers and lookup tables, built in ``__init__``, whose call has no XLA kernel."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.rules.base import Example, Rule, RuleContext
+from xlacheck.rules.op_without_xla_kernel import unsupported_ops
+
+# Not a kernel question, so not in the op table: the layer compiles only by value specialization.
+_VALUE_SPECIALIZED = {
+    "CategoryEncoding": "it counts with tf.math.bincount, which compiles only with the input values baked in "
+                        "(recompiles per value, fails with TensorSpecs)",
+}
+
+
+def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Call] | None:
+    if not isinstance(value, ast.Call):
+        return None
+    name = ctx.resolve(value.func)
+    if name is None or not name.startswith(("tf.keras.", "tf.lookup.")):
+        return None
+    return name, value
+
+
+class LookupLayerWithoutKernel(Rule):
+    """
+    ## What it does
+    Flags calls, in compiled code, to `self.<attr>` objects built in `__init__`/`build` from a
+    Keras layer or `tf.lookup` table whose call creates ops without an XLA kernel, according to
+    the op table (`Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization`,
+    `RandomRotation`, `Resizing(interpolation="bicubic")`, `StaticHashTable.lookup`, ...), and
+    to `CategoryEncoding` layers.
+
+    ## Why is this bad?
+    Lookup tables (`LookupTableFindV2`), string hashing and some image ops have no XLA kernel:
+    the model does not compile under `jit_compile=True` or on a TPU. `CategoryEncoding` counts
+    with `tf.math.bincount`, which XLA compiles only by baking in the input values.
+
+    ## Example
+    ```python
+    def call(self, user_ids):
+        return self.embed(self.hash(user_ids))
+    ```
+
+    ## Use instead
+    ```python
+    # apply Hashing/StringLookup in the tf.data pipeline; the model receives integer ids
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "XLA311"
+    name = "lookup-layer-without-kernel"
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.embed = tf.keras.layers.Embedding(16, 4)\n    def call(self, ids):\n        return self.embed(ids)\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.resize = tf.keras.layers.Resizing(8, 8, interpolation='bilinear')\n"
+                "    def call(self, x):\n        return self.resize(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.hash = tf.keras.layers.Hashing(num_bins=16)\n        self.embed = tf.keras.layers.Embedding(16, 4)\n"
+                "    def call(self, ids):\n        return self.embed(self.hash(ids))\n"),
+        Example("import tensorflow as tf\nclass E(tf.keras.layers.Layer):\n    def __init__(self):\n        super().__init__()\n"
+                "        init = tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2]), tf.constant([0, 1]))\n"
+                "        self.table = tf.lookup.StaticHashTable(init, default_value=2)\n"
+                "    def call(self, ids):\n        return self.table.lookup(ids)\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.counts = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode='count')\n"
+                "    def call(self, ids):\n        return self.counts(ids)\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        f = node.func
+        if ctx.values.cls is None or not isinstance(f, ast.Attribute):
+            return
+        if isinstance(f.value, ast.Name) and f.value.id == "self":
+            attr, method = f.attr, ""  # self.layer(x)
+        elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) \
+                and f.value.value.id == "self":
+            attr, method = f.value.attr, f.attr  # self.table.lookup(x)
+        else:
+            return
+        found = _constructor(ctx.values.cls.attrs.get(attr), ctx)
+        if found is None:
+            return
+        name, ctor = found
+        kind = name.rsplit(".", 1)[-1]
+        if not method and kind in _VALUE_SPECIALIZED:
+            ctx.report(self, node, f"self.{attr} is a {kind}: {_VALUE_SPECIALIZED[kind]}; apply it in the input "
+                                   "pipeline instead")
+            return
+        ops = unsupported_ops(f"{name}.{method}" if method else name, ctor)
+        if ops:
+            ctx.report(self, node,
+                       f"self.{attr} is a {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
+                       "compilation fails; apply it in the input pipeline and feed the model its outputs")

@@ -1,0 +1,140 @@
+"""XLA502: model or optimizer created outside ``strategy.scope()`` where a strategy is in use."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import ModuleIndex, method_name
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_MODEL_CONSTRUCTORS = frozenset({
+    "tf.keras.Sequential", "tf.keras.Model", "tf.keras.models.Sequential", "tf.keras.models.Model",
+    "tf.keras.models.load_model", "tf.keras.models.clone_model", "tf.keras.saving.load_model",
+    "transformers.create_optimizer", "transformers.AdamWeightDecay",
+})
+_CONSTRUCTOR_PREFIXES = ("tf.keras.optimizers.", "tf.keras.applications.")
+_TRANSFORMERS_FACTORIES = ("from_pretrained", "from_config")
+
+
+def _is_scope_with(node: ast.AST) -> bool:
+    return isinstance(node, (ast.With, ast.AsyncWith)) and any(
+        isinstance(item.context_expr, ast.Call) and method_name(item.context_expr) == "scope" for item in node.items)
+
+
+class ModelCreatedOutsideStrategyScope(ModuleRule):
+    """
+    ## What it does
+    In a file that creates a distribution strategy (`TPUStrategy`, `MirroredStrategy`, ...),
+    flags Keras models, Hugging Face `TF*` models (`from_pretrained`/`from_config`/a model
+    class of this file) and optimizers created outside `with strategy.scope():`, in a function
+    (or the module) that itself creates the strategy or enters its scope. A call of a function
+    of this file that creates a model counts as a creation, unless that function is only
+    called inside a scope.
+
+    ## Why is this bad?
+    Variables belong to the strategy that was active when they were created. A model built
+    outside the scope keeps ordinary single-device variables: on a TPU they live on the host
+    CPU, `strategy.run` fails ("Trying to create optimizer slot variable under the scope for
+    tf.distribute.TPUStrategy, which is different from the scope used for the original
+    variable") or silently trains one unmirrored copy. The guide's checklist: create the model
+    (and its optimizer) inside `strategy.scope()`.
+
+    ## Example
+    ```python
+    strategy = tf.distribute.TPUStrategy(resolver)
+    model = TFAutoModelForMaskedLM.from_config(config)
+    with strategy.scope():
+        model.compile(optimizer="adam")
+    ```
+
+    ## Use instead
+    ```python
+    strategy = tf.distribute.TPUStrategy(resolver)
+    with strategy.scope():
+        model = TFAutoModelForMaskedLM.from_config(config)
+        model.compile(optimizer="adam")
+    ```
+
+    ## Fix safety
+    No automatic fix: moving code into a `with` block changes indentation and may move other
+    statements.
+    """
+
+    code = "XLA502"
+    name = "model-created-outside-strategy-scope"
+
+    VALID = (
+        Example("import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\nwith strategy.scope():\n"
+                "    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "    optimizer = tf.keras.optimizers.Adam(1e-3)\n"),
+        Example("import tensorflow as tf\ndef build():\n    return tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    with strategy.scope():\n"
+                "        model = build()\n"),
+        Example("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nfrom transformers import TFAutoModelForMaskedLM\n"
+                "strategy = tf.distribute.TPUStrategy()\nmodel = TFAutoModelForMaskedLM.from_config(config)\n"
+                "with strategy.scope():\n    model.compile(optimizer='adam')\n"),
+        Example("import tensorflow as tf\ndef build():\n    return tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    with strategy.scope():\n"
+                "        model = build()\n    optimizer = tf.keras.optimizers.Adam(1e-3)\n"),
+        Example("import tensorflow as tf\ndef build():\n    return tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    model = build()\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        if not index.strategy_calls:
+            return
+        # scopes (function or module) where the author works with a strategy
+        strategy_scopes = {id(index.function_of(c) or index.tree) for c in index.strategy_calls}
+        for node in ast.walk(index.tree):
+            if _is_scope_with(node):
+                strategy_scopes.add(id(index.function_of(node) or index.tree))
+        model_classes = {c.node.name for c in ctx.facts.classes if c.keras and any(
+            "Model" in b or b.rsplit(".", 1)[-1].startswith("TF") for b in c.bases)}
+        creations = [(call, what) for call, name in index.calls
+                     if (what := self._creation(call, name, model_classes)) is not None]
+        factories = self._factories(index, creations)
+        for call, what in creations + [(c, f"`{n}()` (it creates a model)") for c, n in self._factory_calls(index, factories)]:
+            if id(index.function_of(call) or index.tree) not in strategy_scopes:
+                continue
+            if any(_is_scope_with(a) for a in index.ancestors(call)):
+                continue
+            ctx.report(self, call, f"{what} created outside strategy.scope() in code that sets up a distribution "
+                                   "strategy: its variables are not created on the strategy's devices, so training "
+                                   "under the strategy fails or is not replicated; create it inside "
+                                   "`with strategy.scope():`")
+
+    @staticmethod
+    def _creation(call: ast.Call, name: str | None, model_classes: set[str]) -> str | None:
+        if name is not None:
+            last = name.rsplit(".", 1)[-1]
+            if name in _MODEL_CONSTRUCTORS or (name.startswith(_CONSTRUCTOR_PREFIXES) and last[:1].isupper()
+                                               and ".schedules." not in name):  # schedules hold no variables
+                return f"`{name}`"
+            if name.startswith("transformers.") and last in _TRANSFORMERS_FACTORIES:
+                owner = name.split(".")[-2]
+                if owner.startswith("TF"):
+                    return f"`{owner}.{last}`"
+        if isinstance(call.func, ast.Name) and call.func.id in model_classes:
+            return f"model `{call.func.id}`"
+        return None
+
+    @staticmethod
+    def _factories(index: ModuleIndex, creations: list[tuple[ast.Call, str]]) -> set[str]:
+        """Functions of this file that create a model and are not only called inside a scope."""
+        names: set[str] = set()
+        for call, _ in creations:
+            func = index.function_of(call)
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
+                    _is_scope_with(a) for a in index.ancestors(call)):
+                names.add(func.name)
+        return names
+
+    @staticmethod
+    def _factory_calls(index: ModuleIndex, factories: set[str]) -> list[tuple[ast.Call, str]]:
+        return [(call, call.func.id) for call, _ in index.calls
+                if isinstance(call.func, ast.Name) and call.func.id in factories]

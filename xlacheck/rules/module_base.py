@@ -1,0 +1,76 @@
+"""Rules that look at a whole file at once: set-up, input pipelines, training loops.
+
+The engine walks compiled functions node by node for XLA1xx-3xx. Recompile hazards and TPU
+set-up are about the code *around* compiled functions (how a ``tf.function`` is called, where
+the model is created, what feeds ``fit``), so these rules run once per file over the tree, with
+a shared :class:`xlacheck.analysis.module_index.ModuleIndex` built lazily for the first rule that
+asks for it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
+
+from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
+from xlacheck.rules.base import Rule
+
+if TYPE_CHECKING:
+    from xlacheck.analysis.contexts import ModuleFacts
+    from xlacheck.analysis.module_index import ModuleIndex
+
+
+class ModuleContext:
+    """What a module rule sees: the tree, the file's facts and index, and a report function."""
+
+    __slots__ = ("path", "tree", "facts", "_index", "diagnostics")
+
+    def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts) -> None:
+        self.path = path
+        self.tree = tree
+        self.facts = facts
+        self._index: ModuleIndex | None = None
+        self.diagnostics: list[Diagnostic] = []
+
+    @property
+    def index(self) -> ModuleIndex:
+        if self._index is None:
+            from xlacheck.analysis.module_index import ModuleIndex
+
+            self._index = ModuleIndex(self.tree, self.facts)
+        return self._index
+
+    def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
+               severity: Severity | None = None, fix: Fix | None = None) -> None:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
+        self.diagnostics.append(Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
+                                           severity or rule.severity, fix))
+
+
+class ModuleRule(Rule):
+    """A rule that checks the whole module once (dispatched on the ``ast.Module`` node)."""
+
+    node_types: ClassVar[tuple[type[ast.AST], ...]] = (ast.Module,)
+
+    def check_module(self, ctx: ModuleContext) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: ModuleFacts, path: str,
+                     select: Callable[[str], bool] | None) -> list[Diagnostic]:
+    """Run every selected module rule once; a crash becomes the engine's RuleCrash."""
+    from xlacheck.analysis.flow import RuleCrash
+
+    ctx = ModuleContext(path, tree, facts)
+    for rule in rules:
+        if select is not None and not select(rule.code):
+            continue
+        try:
+            rule.check_module(ctx)
+        except RecursionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any rule bug becomes a FileError naming the rule
+            raise RuleCrash(rule.code, exc) from exc
+    return ctx.diagnostics

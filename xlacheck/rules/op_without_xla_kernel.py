@@ -1,0 +1,111 @@
+"""XLA309: a TensorFlow API whose raw ops have no XLA kernel (from the generated op table)."""
+
+from __future__ import annotations
+
+import ast
+import logging
+from functools import lru_cache
+from typing import Any, Callable
+
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
+
+logger = logging.getLogger(__name__)
+
+# Reported by more specific rules, with better messages.
+_OWNED_ELSEWHERE = frozenset({
+    "tf.print", "tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.as_string",
+    "tf.image.resize", "tf.random.shuffle",
+})
+
+
+@lru_cache(maxsize=1)
+def _lookup() -> Callable[[str], Any] | None:
+    """The op table's lookup, or None while the table is not installed (the rule is then idle)."""
+    try:
+        from xlacheck import op_table
+    except ImportError:
+        logger.warning("xlacheck.op_table is not available: XLA309 is inactive")
+        return None
+    return op_table.lookup
+
+
+def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """Raw ops without an XLA kernel that this call creates, per the op table (literal keyword
+    arguments, plus ``extra`` literals a rule decoded itself, select argument-dependent verdicts,
+    e.g. method="bicubic"); () if none or unknown."""
+    lookup = _lookup()
+    if lookup is None:
+        return ()
+    verdict = lookup(api_name)
+    if verdict is None:
+        return ()
+    unsupported_for = getattr(verdict, "unsupported_for", None)
+    if unsupported_for is None:
+        return tuple(verdict.unsupported)
+    literals = {kw.arg: kw.value.value for kw in call.keywords
+                if kw.arg is not None and isinstance(kw.value, ast.Constant)}
+    literals.update(extra or {})
+    return tuple(unsupported_for(literals))
+
+
+class OpWithoutXlaKernel(Rule):
+    """
+    ## What it does
+    Flags calls to TensorFlow APIs whose underlying raw ops have no XLA kernel, according to the
+    op table generated from TensorFlow (`xlacheck/data/tf_xla_ops.json`): for example
+    `tf.linalg.det` (`MatrixDeterminant`), `tf.random.poisson`, `tf.timestamp`,
+    `tf.nn.sampled_softmax_loss` (`LogUniformCandidateSampler`), `tf.histogram_fixed_width`.
+
+    ## Why is this bad?
+    XLA refuses the whole function: `Detected unsupported operations when trying to compile
+    graph ... on XLA_CPU_JIT: MatrixDeterminant (No registered 'MatrixDeterminant' OpKernel for
+    XLA_CPU_JIT devices ...)`.
+
+    ## Example
+    ```python
+    start = tf.timestamp()
+    ```
+
+    ## Use instead
+    ```python
+    # measure time outside the compiled step; for det use tf.linalg.slogdet-free forms such as
+    # 2 * sum(log(diag(cholesky(k)))) = tf.linalg.logdet(k)
+    ```
+
+    ## Fix safety
+    No automatic fix.
+
+    ## References
+    The table records the TensorFlow version and command it was generated with
+    (`xlacheck.op_table.table_info()`).
+    """
+
+    code = "XLA309"
+    name = "op-without-xla-kernel"
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
+                "    return tf.linalg.logdet(k)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
+                "    return tf.linalg.det(k)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        name = call_name(node, ctx)
+        if name is None or not name.startswith("tf.") or name in _OWNED_ELSEWHERE or name.startswith("tf.strings."):
+            return
+        if dynamic_shape_reason(name) is not None:
+            return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
+        unsupported = unsupported_ops(name, node)
+        if unsupported:
+            ops = ", ".join(unsupported)
+            ctx.report(self, node,
+                       f"{name} uses ops with no XLA kernel ({ops}): compilation fails with 'Detected unsupported "
+                       "operations'; move it out of the compiled function or use an XLA-supported equivalent")

@@ -1,0 +1,85 @@
+"""XLA103: max/min/sorted/any/all over tensors."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import PYLIST, SHAPE, TENSOR, DATA, PARAM
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+_BUILTINS = {
+    "max": "tf.maximum / tf.reduce_max",
+    "min": "tf.minimum / tf.reduce_min",
+    "sorted": "tf.sort / tf.math.top_k",
+    "any": "tf.reduce_any",
+    "all": "tf.reduce_all",
+}
+
+
+class PythonBuiltinOnTensors(Rule):
+    """
+    ## What it does
+    Flags the Python builtins `max`, `min`, `sorted`, `any` and `all` applied to tensors or to
+    Python lists of tensors in compiled code.
+
+    ## Why is this bad?
+    AutoGraph converts `if` and `while`, but it does not overload these builtins: they compare
+    tensors with Python truth tests while tracing, which raises
+    `Using a symbolic tf.Tensor as a Python bool is not allowed`.
+
+    ## Example
+    ```python
+    lr = min(base_lr * (step + 1.0) / warmup_steps, base_lr)
+    ```
+
+    ## Use instead
+    ```python
+    lr = tf.minimum(base_lr * (step + 1.0) / warmup_steps, base_lr)
+    ```
+
+    ## Fix safety
+    `max(a, b)` -> `tf.maximum(a, b)` and `min(a, b)` -> `tf.minimum(a, b)` are exact for
+    two numeric arguments; the others need a manual rewrite.
+    """
+
+    code = "XLA103"
+    name = "python-builtin-on-tensors"
+    node_types = (ast.Call,)
+    in_helpers = True
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    n = max(x.shape[0], 1)\n    return x / n\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"
+                "    return x * tf.minimum(step / 100.0, 1.0)\n"),
+        Example("import tensorflow as tf\nfrom transformers.modeling_tf_utils import shape_list\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    n = max(shape_list(x)[1], 8)\n    return x[:, :n]\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"
+                "    lr = min(0.1 * step / 100.0, 0.1)\n    return x * lr\n"),
+        Example("import tensorflow as tf\ndef best_two(preds, target):\n"
+                "    losses = [tf.reduce_mean(tf.square(p - target)) for p in tf.unstack(preds)]\n"
+                "    best = sorted(losses)[:2]\n    return best[0] + best[1]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if any(v > 0 for v in tf.unstack(x)):\n        x = -x\n    return x\n"),
+        Example("import tensorflow as tf\nclass Warmup(tf.keras.optimizers.schedules.LearningRateSchedule):\n"
+                "    def __init__(self, base, warmup):\n        self.base, self.warmup = base, warmup\n"
+                "    def __call__(self, step):\n"
+                "        return min(self.base * (tf.cast(step, tf.float32) + 1.0) / self.warmup, self.base)\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        f = node.func
+        if not isinstance(f, ast.Name) or f.id not in _BUILTINS or f.id in ctx.values.env:
+            return
+        for arg in node.args:
+            k = ctx.flags(arg)
+            if k & TENSOR and (k & (DATA | PARAM) or not k & SHAPE or k & PYLIST) and (
+                    ctx.certain or ctx.tensor_value(k & ~PYLIST)):
+                what = "a list of tensors" if k & PYLIST else "a tensor"
+                ctx.report(self, node,
+                           f"`{f.id}()` over {what}: AutoGraph does not convert this builtin, so it evaluates "
+                           f"a tensor comparison as a Python bool and tracing fails; use {_BUILTINS[f.id]}")
+                return

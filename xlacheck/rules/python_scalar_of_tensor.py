@@ -1,0 +1,75 @@
+"""XLA302: ``int()``/``float()``/``bool()`` of a tensor where AutoGraph cannot turn it into a cast."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import DATA, PARAM, SHAPE, TENSOR, VARIABLE
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+
+def _value_tensor(k: int) -> bool:
+    return bool(k & TENSOR) and (bool(k & (DATA | PARAM | VARIABLE)) or not k & SHAPE)
+
+
+class PythonScalarOfTensor(Rule):
+    """
+    ## What it does
+    Flags `bool(t)` on a tensor in compiled code, and `int(t)`/`float(t)` in compiled code that
+    AutoGraph does not convert (`autograph=False`, `do_not_convert`, lambdas, `jax.jit`).
+
+    ## Why is this bad?
+    Converting a symbolic tensor to a Python number needs its value: tracing fails
+    (`TypeError: int() argument must be ... not 'SymbolicTensor'`, `Using a symbolic tf.Tensor
+    as a Python bool`). Inside AutoGraph-converted code `int(t)`/`float(t)` become
+    `tf.cast(t, tf.int32/float32)` and compile; XLA303 flags what the int32 cast breaks later.
+
+    ## Example
+    ```python
+    @tf.function(autograph=False, jit_compile=True)
+    def adaptive_loss(recon, kl):
+        beta = min(1.0, 0.1 * float(recon / kl))
+    ```
+
+    ## Use instead
+    ```python
+    beta = tf.minimum(1.0, 0.1 * recon / kl)
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "XLA302"
+    name = "python-scalar-of-tensor"
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    n = int(x.shape[1]) // 2\n    return x[:, :n]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(recon, kl, step):\n"
+                "    beta = float(step) / 1000.0\n    return recon + tf.minimum(beta, 1.0) * kl\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(autograph=False, jit_compile=True)\ndef f(recon, kl):\n"
+                "    ratio = float(recon / (kl + 1e-6))\n    return recon + ratio * kl\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    flag = bool(tf.reduce_any(x > 0))\n    return x\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        f = node.func
+        if not isinstance(f, ast.Name) or f.id not in ("int", "float", "bool") or len(node.args) != 1:
+            return
+        if f.id in ctx.values.env:
+            return  # shadowed builtin
+        if not _value_tensor(ctx.flags(node.args[0])):
+            return
+        if f.id == "bool":
+            ctx.report(self, node, "`bool()` of a tensor in compiled code: tracing fails with 'Using a symbolic "
+                                   "tf.Tensor as a Python bool'; keep it a boolean tensor")
+        elif not ctx.converted:
+            ctx.report(self, node,
+                       f"`{f.id}()` of a tensor in code AutoGraph does not convert ({ctx.function.why}): tracing "
+                       f"fails because the value is symbolic; use tf.cast(t, tf.{'int32' if f.id == 'int' else 'float32'})")

@@ -1,0 +1,329 @@
+"""XLA403: a Python number or list whose value changes, passed to a ``tf.function``."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+
+from xlacheck.analysis.module_index import ModuleIndex, TfFunction
+from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# Builtins that always return a Python number on the host.
+_NUMBER_BUILTINS = frozenset({"float", "int", "len", "round"})
+# Builtins whose result is a Python number when one argument is.
+_NUMBER_COMBINERS = frozenset({"max", "min", "abs", "sum", "pow"})
+_STDLIB_NUMBER_MODULES = ("math.", "random.")  # (numpy scalars are traced as tensors: not listed)
+_STRONG, _WEAK = 2, 1  # a value known to be a Python number / only a literal constant
+
+
+class _Scope:
+    """Bindings of one function (or the module) that decide what a name holds."""
+
+    def __init__(self, index: ModuleIndex, scope: ast.AST) -> None:
+        self.index = index
+        self.scope = scope
+        self.bindings: dict[str, list[ast.AST]] = defaultdict(list)  # name -> Assign/AugAssign/For nodes
+        self.params: dict[str, ast.expr | None] = {}  # name -> default (None when no default)
+        self.numeric_params: set[str] = set()
+        self.comprehension_names: set[str] = set()
+        self._visiting: set[str] = set()  # names being classified (cycles: `t = max(1.0, t * decay)`)
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = scope.args
+            positional = args.posonlyargs + args.args
+            defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+            for a, d in list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults)):
+                self.params[a.arg] = d
+                annotation = a.annotation
+                if (isinstance(d, ast.Constant) and type(d.value) in (int, float)) or (
+                        isinstance(annotation, ast.Name) and annotation.id in ("int", "float")):
+                    self.numeric_params.add(a.arg)
+        for node in index.scope_nodes(scope):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    for name in _target_names(target):
+                        self.bindings[name].append(node)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+                self.bindings[node.target.id].append(node)
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                for name in _target_names(node.target):
+                    self.bindings[name].append(node)
+            elif isinstance(node, ast.comprehension):
+                self.comprehension_names.update(_target_names(node.target))
+
+    # -- what a loop variable counts -------------------------------------------------------
+    def counter_loop(self, name: str) -> ast.For | None:
+        """The ``for`` that binds ``name`` to ``range(...)`` values or an ``enumerate`` index."""
+        for node in self.bindings.get(name, ()):
+            if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
+                continue
+            func = node.iter.func
+            if not isinstance(func, ast.Name):
+                continue
+            if func.id == "range" and isinstance(node.target, ast.Name) and node.target.id == name:
+                return node
+            if (func.id == "enumerate" and isinstance(node.target, ast.Tuple) and node.target.elts
+                    and isinstance(node.target.elts[0], ast.Name) and node.target.elts[0].id == name):
+                return node
+        return None
+
+    # -- classification --------------------------------------------------------------------
+    def number(self, node: ast.expr, depth: int = 0) -> int:
+        """_STRONG: certainly a Python number; _WEAK: a literal; 0: unknown or a tensor."""
+        if depth > 8:
+            return 0
+        if isinstance(node, ast.Constant):
+            return _WEAK if type(node.value) in (int, float) else 0
+        if isinstance(node, ast.Name):
+            if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
+                return _STRONG
+            if node.id in self._visiting:
+                return _WEAK  # the other bindings decide
+            values = [b.value for b in self.bindings.get(node.id, ())
+                      if isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None]
+            self._visiting.add(node.id)
+            try:
+                known = bool(values) and all(self.number(v, depth + 1) for v in values)
+            finally:
+                self._visiting.discard(node.id)
+            if known:
+                return _STRONG
+            if isinstance(self.scope, ast.Module) or node.id in self.params:
+                return 0
+            return self._module_constant(node.id)
+        if isinstance(node, ast.Call) and self._stdlib_number(node.func):
+            return _STRONG  # math.cos(...), random.uniform(...): Python floats
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in _NUMBER_BUILTINS:
+                return _STRONG
+            if node.func.id in _NUMBER_COMBINERS and node.args:
+                kinds = [self.number(a, depth + 1) for a in node.args]
+                return _STRONG if all(kinds) or (max(kinds) == _STRONG and not self._any_tensorish(node.args)) else 0
+            return 0
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return self.number(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp):
+            sides = [node.left, node.right]
+            if self._any_tensorish(sides):
+                return 0
+            kinds = [self.number(s, depth + 1) for s in sides]
+            if all(k == _WEAK for k in kinds):
+                return _WEAK
+            # a number combined with a name we know nothing about (a comprehension variable)
+            if _STRONG in kinds and all(k or self._neutral(s) for k, s in zip(kinds, sides)):
+                return _STRONG
+            return 0
+        if isinstance(node, ast.IfExp):
+            kinds = [self.number(node.body, depth + 1), self.number(node.orelse, depth + 1)]
+            return min(kinds)
+        return 0
+
+    def _module_constant(self, name: str) -> int:
+        for stmt in self.index.tree.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                return _WEAK if isinstance(stmt.value, ast.Constant) and type(stmt.value.value) in (int, float) else 0
+        return 0
+
+    def _neutral(self, node: ast.expr) -> bool:
+        """Sub-expressions that are numbers in context: comprehension variables, len()/float() calls."""
+        if isinstance(node, ast.Name):
+            return node.id in self.comprehension_names
+        if isinstance(node, ast.BinOp):
+            return all(self.number(s) or self._neutral(s) for s in (node.left, node.right))
+        return False
+
+    def _stdlib_number(self, node: ast.expr) -> bool:
+        name = self.index.aliases.resolve(node)
+        return name is not None and name.startswith(_STDLIB_NUMBER_MODULES)
+
+    def _any_tensorish(self, nodes: list[ast.expr]) -> bool:
+        for n in nodes:
+            for sub in ast.walk(n):
+                if isinstance(sub, ast.Call) and not (
+                        isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
+                        or self._stdlib_number(sub.func)):
+                    return True
+                if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
+                        sub.value):
+                    return True  # x.attr: a tensor, a config value... not provably a Python number
+        return False
+
+    def python_list(self, node: ast.expr, depth: int = 0) -> bool:
+        """A list/tuple/dict display or comprehension of Python numbers (traced by value)."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return bool(node.elts) and all(self.number(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return bool(node.values) and all(v is not None and self.number(v) for v in node.values)
+        if isinstance(node, ast.ListComp):
+            return bool(self.number(node.elt)) or self._neutral(node.elt) and not self._any_tensorish([node.elt])
+        if isinstance(node, ast.Name) and depth < 4:
+            values = [b.value for b in self.bindings.get(node.id, ()) if isinstance(b, ast.Assign)]
+            return bool(values) and all(self.python_list(v, depth + 1) for v in values)
+        return False
+
+    def varies(self, node: ast.expr, call: ast.Call, depth: int = 0) -> str | None:
+        """Why this value differs between calls of the function (None: constant as far as we see)."""
+        if depth > 8:
+            return None
+        loops = self.index.loops_around(call)
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
+                continue
+            counter = self.counter_loop(sub.id)
+            if counter is not None and counter in loops:
+                kind = "range()" if isinstance(counter.iter, ast.Call) and getattr(counter.iter.func, "id", "") == "range" else "enumerate()"
+                return f"`{sub.id}` counts the iterations of {kind}"
+            binds = self.bindings.get(sub.id, ())
+            for b in binds:
+                if isinstance(b, (ast.For, ast.AsyncFor)) and b in loops:
+                    return f"`{sub.id}` changes every iteration of the loop that calls it"
+                if not isinstance(b, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    continue
+                if any(self._inside(b, loop) for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))):
+                    return f"`{sub.id}` is reassigned in the loop that calls it"
+            if sub.id in self.params and sub is not node and depth > 0:
+                return f"it is computed from the argument `{sub.id}` of the enclosing function"
+            for b in binds:
+                value = getattr(b, "value", None)
+                if isinstance(b, ast.Assign) and value is not None:
+                    why = self.varies(value, call, depth + 1)
+                    if why is not None:
+                        return why
+        return None
+
+    @staticmethod
+    def _inside(node: ast.AST, loop: ast.AST) -> bool:
+        return loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno) and node is not loop  # type: ignore[attr-defined]
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _target_names(elt)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+def _tf_alias(ctx: ModuleContext) -> str | None:
+    for local, canon in ctx.facts.aliases.names.items():
+        if canon == "tf":
+            return local
+    return None
+
+
+class PythonScalarToTfFunction(ModuleRule):
+    """
+    ## What it does
+    Flags a call of a `tf.function` defined in the same file (decorated, or
+    `name = tf.function(f)`) that passes a Python `int`, `float`, list or dict whose value
+    changes from call to call: the counter of a `range()`/`enumerate()` loop, a Python number
+    reassigned in the loop around the call, a number or list computed from the caller's
+    arguments, or literals that differ between call sites. Functions with an `input_signature`
+    are not flagged (their arguments are converted to tensors).
+
+    ## Why is this bad?
+    A `tf.function` keys its trace cache on the *values* of Python arguments: every new step
+    number, temperature or weight list traces the function again and, with
+    `jit_compile=True` or on a TPU, compiles it again with XLA. Training slows to a crawl and
+    TensorFlow warns about excessive retracing only after several. NumPy arrays and tensors are
+    traced by shape and dtype, once.
+
+    ## Example
+    ```python
+    for step, (x, y) in enumerate(batches):
+        w, loss = train_step(w, x, y, step)
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(batches):
+        w, loss = train_step(w, x, y, tf.constant(step))  # or keep it in a tf.Variable
+    ```
+
+    ## Fix safety
+    The fix wraps the argument in `tf.constant(...)` and is unsafe: inside the function the value
+    becomes a tensor, so Python uses of it (`range(n)`, a shape, `0.99 ** step` with an int32
+    tensor) may need changes.
+    """
+
+    code = "XLA403"
+    name = "python-scalar-to-tf-function"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x + tf.cast(i, tf.float32)\n"
+                "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, tf.constant(i))\n    return w\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef scale(x, factor):\n    return x * factor\n"
+                "def run(xs):\n    return [scale(x, 2.0) for x in xs]\n"),
+        Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])\ndef f(i):\n    return i + 1\n"
+                "for i in range(10):\n    f(i)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
+                "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, i)\n    return w\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef loss(a, b, temperature):\n    return tf.reduce_sum(a / temperature - b)\n"
+                "def epoch(batches, t=4.0):\n    for a, b in batches:\n        loss(a, b, t)\n        t = max(1.0, t * 0.9)\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef weighted(x, w):\n    return x * tf.constant(w)\n"
+                "def run(x, counts):\n    total = float(sum(counts))\n    w = [total / c for c in counts]\n    return weighted(x, w)\n"),
+        Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, lr):\n    return x * lr\n"
+                "def train(xs, total):\n    for i, x in enumerate(xs):\n"
+                "        lr = 0.5 * (1 + math.cos(math.pi * i / total))\n        step(x, lr)\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(x, n):\n    return x / n\n"
+                "def run(batches):\n    for x in batches:\n        step(x, len(x))\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        if not index.tf_functions:
+            return
+        scopes: dict[int, _Scope] = {}
+        literal_sites: dict[tuple[int, object], list[tuple[ast.expr, object]]] = defaultdict(list)
+        for call, _ in index.calls:
+            tfn = index.tf_function_called(call)
+            if tfn is None or tfn.has_input_signature:
+                continue
+            scope_node = index.function_of(call) or index.scope_of(call)
+            scope = scopes.get(id(scope_node))
+            if scope is None:
+                scope = scopes[id(scope_node)] = _Scope(index, scope_node)
+            slots: list[tuple[object, ast.expr]] = [(i, a) for i, a in enumerate(call.args) if not isinstance(a, ast.Starred)]
+            slots += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+            for slot, arg in slots:
+                if isinstance(arg, ast.Constant) and type(arg.value) in (int, float):
+                    literal_sites[(id(tfn.wrapper), slot)].append((arg, arg.value))
+                    continue
+                self._check_argument(ctx, scope, call, tfn, arg)
+        for sites in literal_sites.values():
+            if len({value for _, value in sites}) > 1:
+                for arg, value in sites:
+                    ctx.report(self, arg, f"Python literal {value!r} passed to tf.function; other calls pass other "
+                                          "values, and each distinct value traces and compiles the function again; "
+                                          "pass a tensor")
+
+    def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr) -> None:
+        if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name)) and scope.python_list(arg):
+            kind = "list"
+        elif scope.number(arg) == _STRONG:
+            kind = "number"
+        else:
+            return
+        why = scope.varies(arg, call)
+        if why is None:
+            return
+        shown = ast.unparse(arg)
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
+        fix = None
+        tf = _tf_alias(ctx)
+        if tf is not None:
+            start = Location(arg.lineno, arg.col_offset)
+            end = Location(arg.end_lineno or arg.lineno, arg.end_col_offset or arg.col_offset)
+            fix = Fix(f"Pass `{tf}.constant({shown})`",
+                      (Edit(start, start, f"{tf}.constant("), Edit(end, end, ")")), Applicability.UNSAFE)
+        ctx.report(self, arg,
+                   f"Python {kind} `{shown}` passed to tf.function `{tfn.name}` changes between calls ({why}): "
+                   "each new value traces and compiles the function again; pass a tensor (tf.constant / tf.Variable)",
+                   fix=fix)

@@ -1,0 +1,114 @@
+"""XLA111: Python side effects inside a staged branch or loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import PYLIST, PYLIST_EMPTY
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+_LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+
+
+def _declared_outer(fn: ast.AST) -> set[str]:
+    """Names a function declares ``nonlocal`` or ``global`` (its direct body, not nested defs)."""
+    out: set[str] = set()
+    stack = list(getattr(fn, "body", []))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Nonlocal, ast.Global)):
+            out.update(n.names)
+        elif not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stack.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
+    return out
+
+
+class PythonSideEffectInTensorBranch(Rule):
+    """
+    ## What it does
+    Flags, in AutoGraph-converted code, (a) appending to a Python list inside a loop over
+    `tf.range`/a tensor `while`, or inside an `if` on a tensor, and (b) assigning a `nonlocal` or
+    `global` variable inside an `if` on a tensor.
+
+    ## Why is this bad?
+    The staged loop/branch body is traced once as a graph function. A list filled there holds
+    tensors of an inner graph: `InaccessibleTensorError: ... is out of scope and cannot be used
+    here`. A `nonlocal` update is not a loop variable of the `tf.cond`: the code compiles and
+    silently returns a wrong value.
+
+    ## Example
+    ```python
+    outputs = []
+    for t in tf.range(tf.shape(inputs)[1]):
+        out, state = cell(inputs[:, t], state)
+        outputs.append(out)
+    ```
+
+    ## Use instead
+    ```python
+    outputs = tf.TensorArray(tf.float32, size=tf.shape(inputs)[1])
+    for t in tf.range(tf.shape(inputs)[1]):
+        out, state = cell(inputs[:, t], state)
+        outputs = outputs.write(t, out)
+    outputs = tf.transpose(outputs.stack(), [1, 0, 2])
+    ```
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "XLA111"
+    name = "python-side-effect-in-tensor-branch"
+    node_types = (ast.Call, ast.Assign, ast.AugAssign)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    outs = []\n"
+                "    for i in range(3):\n        outs.append(x * i)\n    return tf.stack(outs)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    ta = tf.TensorArray(tf.float32, size=3)\n"
+                "    for i in tf.range(3):\n        ta = ta.write(i, x * tf.cast(i, tf.float32))\n    return ta.stack()\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    outs = []\n"
+                "    for i in tf.range(3):\n        outs.append(x * tf.cast(i, tf.float32))\n    return tf.stack(outs)\n"),
+        Example("import tensorflow as tf\ndef total_pos(x):\n    total = tf.constant(0.0)\n"
+                "    def acc(row):\n        nonlocal total\n        s = tf.reduce_sum(row)\n"
+                "        if s > 0:\n            total = total + s\n"
+                "    for row in tf.unstack(x):\n        acc(row)\n    return total\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return total_pos(x)\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if not ctx.converted:
+            return
+        if isinstance(node, ast.Call):
+            f = node.func
+            if not (ctx.staged_loops or ctx.tensor_branches):
+                return
+            if isinstance(f, ast.Attribute) and f.attr in _LIST_MUTATORS and isinstance(f.value, ast.Name):
+                k = ctx.flags(f.value)
+                if k & (PYLIST | PYLIST_EMPTY):
+                    if not self._list_made_inside(f.value.id, ctx):
+                        ctx.report(self, node,
+                                   f"`{f.value.id}.{f.attr}()` on a Python list inside a staged loop/branch: the "
+                                   "body is traced as an inner graph and its tensors cannot leave it "
+                                   "(InaccessibleTensorError); use tf.TensorArray")
+            return
+        if not ctx.tensor_branches:
+            return
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+        declared = _declared_outer(ctx.function.node)
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in declared:
+                ctx.report(self, node,
+                           f"'{target.id}' is nonlocal/global and assigned under an `if` on a tensor: it is not "
+                           "carried through the tf.cond, so the result is silently wrong; return the value instead")
+                return
+
+    @staticmethod
+    def _list_made_inside(name: str, ctx: RuleContext) -> bool:
+        """A list created inside the innermost staged loop is local to each iteration: fine."""
+        scope = ctx.staged_loops[-1] if ctx.staged_loops else ctx.tensor_branches[-1]
+        for stmt in scope.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                return True
+        return False

@@ -1,0 +1,198 @@
+"""XLA406: Python state (``self`` attributes, globals) mutated inside a compiled step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+_REACHED = ("called from", "nested in")  # FunctionInfo.why of functions compiled only through a caller
+_STATE_METHODS = frozenset({"__init__", "build", "reset_states", "reset_state"})
+
+
+def _owner(info: FunctionInfo) -> ClassInfo | None:
+    scope: FunctionInfo | None = info
+    while scope is not None:
+        if scope.cls is not None:
+            return scope.cls
+        scope = scope.parent
+    return None
+
+
+def _self_attr(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _python_number(value: ast.expr | None) -> bool:
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)
+
+
+def _python_list(value: ast.expr | None) -> bool:
+    return isinstance(value, (ast.List, ast.Dict)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict"))
+
+
+def _python_attrs(cls: ClassInfo) -> tuple[set[str], set[str]]:
+    """Attributes the class initialises (in any method) to a Python number / a Python list, and never
+    to anything else: ``self.step = 0`` in ``__init__``."""
+    numbers: set[str] = set()
+    lists: set[str] = set()
+    other: set[str] = set()
+    for stmt in ast.walk(cls.node):
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            attr = _self_attr(target)
+            if attr is None:
+                continue
+            if _python_number(stmt.value):
+                numbers.add(attr)
+            elif _python_list(stmt.value):
+                lists.add(attr)
+            elif not _mentions_self_attr(stmt.value, attr):  # `self.step = self.step + 1` keeps the kind
+                other.add(attr)
+    return numbers - other - lists, lists - other - numbers
+
+
+class PythonStateMutatedInCompiledStep(ModuleRule):
+    """
+    ## What it does
+    Flags updates of Python state inside compiled code (a `tf.function`, a Keras
+    `train_step`/`call`): `self.step += 1` or `self.step = self.step + 1` on an attribute that
+    holds a Python number, `global`/`nonlocal` counters, and `self.history.append(...)` on an
+    attribute that holds a Python list (this last one only in the `tf.function` or Keras method
+    itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose).
+
+    ## Why is this bad?
+    Python code in a `tf.function` runs only while tracing. The counter is incremented once
+    (or once per retrace), its value is frozen into the graph as a constant, and every later
+    call reuses it: a learning-rate schedule never moves, a list collects one symbolic tensor.
+    The step compiles and runs; the result is silently wrong. If the frozen value is then
+    passed on as a Python number it also causes retracing.
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True)
+    def train_step(self, x, y):
+        self.step += 1
+        lr = 0.1 / self.step
+    ```
+
+    ## Use instead
+    ```python
+    def __init__(self):
+        self.step = tf.Variable(0.0, trainable=False)
+
+    @tf.function(jit_compile=True)
+    def train_step(self, x, y):
+        self.step.assign_add(1.0)
+        lr = 0.1 / self.step
+    ```
+
+    ## Fix safety
+    No automatic fix: the state must become a `tf.Variable` where it is created.
+    """
+
+    code = "XLA406"
+    name = "python-state-mutated-in-compiled-step"
+    severity = Severity.WRONG_RESULT
+
+    VALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = tf.Variable(0.0)\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step.assign_add(1.0)\n"
+                "        return x / self.step\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
+                "    def fit(self, xs):\n        for x in xs:\n            self.step += 1\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
+                "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
+                "        return x / self.step\n"),
+        Example("import tensorflow as tf\nCALLS = 0\n@tf.function\ndef f(x):\n    global CALLS\n    CALLS = CALLS + 1\n"
+                "    return x * 2.0\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
+                "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
+                "        return loss\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        if not any(f.certainty is Certainty.COMPILED for f in ctx.facts.functions):
+            return
+        index = ctx.index
+        declared: dict[int, set[str]] = {}  # function node -> names declared global/nonlocal in it
+        for decl in index.outer_declarations:
+            func = index.function_of(decl)
+            if func is not None:
+                declared.setdefault(id(func), set()).update(decl.names)
+        outer_names = set().union(*declared.values()) if declared else set()
+        candidates: list[ast.AST] = [a for a in index.assignments if _candidate_assignment(a, outer_names)]
+        candidates += [c for c, _ in index.calls
+                       if isinstance(c.func, ast.Attribute) and c.func.attr in _LIST_MUTATORS and _self_attr(c.func.value)]
+        if not candidates:
+            return
+        kinds: dict[int, tuple[set[str], set[str]]] = {}
+        for node in candidates:
+            func = index.function_of(node)
+            info = ctx.facts.by_node.get(id(func)) if func is not None else None
+            if (info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS
+                    or isinstance(info.node, ast.Lambda) or index.eager_only(node)):
+                continue
+            cls = _owner(info)
+            if cls is not None and id(cls) not in kinds:
+                kinds[id(cls)] = _python_attrs(cls)
+            numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
+            self._check_node(ctx, info, numbers, lists, declared.get(id(func), set()), node)
+
+    def _check_node(self, ctx: ModuleContext, info: FunctionInfo, numbers: set[str], lists: set[str],
+                    outer: set[str], node: ast.AST) -> None:
+        where = f"inside compiled code ({info.why})"
+        if isinstance(node, (ast.AugAssign, ast.Assign)):
+            targets = [node.target] if isinstance(node, ast.AugAssign) else node.targets
+            for target in targets:
+                attr = _self_attr(target)
+                if attr is not None and attr in numbers:
+                    if isinstance(node, ast.AugAssign) or _mentions_self_attr(node.value, attr):
+                        ctx.report(self, node, f"`self.{attr}` holds a Python number updated {where}: this runs only "
+                                               "while tracing, so the value freezes after the first trace; keep it in "
+                                               "a tf.Variable and use assign_add()")
+                elif isinstance(target, ast.Name) and target.id in outer:
+                    if isinstance(node, ast.AugAssign) or _mentions_name(node.value, target.id):
+                        ctx.report(self, node, f"global/nonlocal `{target.id}` updated {where}: this runs only while "
+                                               "tracing, so the value freezes after the first trace; keep it in a "
+                                               "tf.Variable")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_MUTATORS:
+            attr = _self_attr(node.func.value)
+            # only in the step itself: framework helpers reached from call() (add_loss, add_metric)
+            # collect symbolic tensors at trace time on purpose
+            if attr is not None and attr in lists and not info.why.startswith(_REACHED):
+                ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
+                                       "while tracing and collects symbolic tensors, not per-step values; return "
+                                       "the values from the step or write them to a tf.TensorArray/tf.Variable")
+
+
+def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str]) -> bool:
+    """An update of ``self.<attr>`` or of a name some function declares global/nonlocal."""
+    if isinstance(node, ast.AugAssign):
+        target = node.target
+        return _self_attr(target) is not None or (isinstance(target, ast.Name) and target.id in outer_names)
+    for target in node.targets:
+        attr = _self_attr(target)
+        if attr is not None and _mentions_self_attr(node.value, attr):
+            return True
+        if isinstance(target, ast.Name) and target.id in outer_names:
+            return True
+    return False
+
+
+def _mentions_self_attr(value: ast.expr, attr: str) -> bool:
+    return any(_self_attr(sub) == attr for sub in ast.walk(value) if isinstance(sub, ast.Attribute))
+
+
+def _mentions_name(value: ast.expr, name: str) -> bool:
+    return any(isinstance(sub, ast.Name) and sub.id == name for sub in ast.walk(value))

@@ -1,0 +1,64 @@
+"""XLA102: an ``assert`` statement on a tensor in compiled code."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import is_computed_tensor, is_tensor
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+
+class TensorAssertStatement(Rule):
+    """
+    ## What it does
+    Flags `assert <tensor condition>` inside compiled code (and in tensor helpers).
+
+    ## Why is this bad?
+    AutoGraph does not convert `assert` statements: tracing asks the symbolic tensor for a Python
+    `bool` and fails with `Using a symbolic tf.Tensor as a Python bool is not allowed`.
+    `tf.debugging.assert_*` compiles, but note that XLA silently drops the check.
+
+    ## Example
+    ```python
+    def checked_loss(labels, logits):
+        assert tf.reduce_all(labels >= 0), "negative label id"
+        return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    ```
+
+    ## Use instead
+    ```python
+    def checked_loss(labels, logits):
+        labels = tf.debugging.assert_non_negative(labels)  # dropped under XLA, checked eagerly
+        ...
+    ```
+
+    ## Fix safety
+    No automatic fix: the checked condition must be re-expressed with a `tf.debugging` op.
+    """
+
+    code = "XLA102"
+    name = "tensor-assert-statement"
+    node_types = (ast.Assert,)
+    in_helpers = True
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    assert x.shape[-1] == 4\n    return x * 2.0\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    tf.debugging.assert_non_negative(x)\n    return x\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
+                "    assert tf.reduce_all(labels >= 0), 'negative'\n    return labels\n"),
+        Example("import tensorflow as tf\ndef loss(labels, logits):\n"
+                "    assert tf.reduce_min(labels) >= 0\n    return tf.reduce_mean(logits)\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Assert)
+        k = ctx.flags(node.test)
+        if is_computed_tensor(k) or (ctx.function.jit_entry and is_tensor(k)):
+            ctx.report(self, node,
+                       "`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails "
+                       "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* "
+                       "(XLA drops the check, eager mode keeps it)")

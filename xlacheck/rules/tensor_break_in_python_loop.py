@@ -1,0 +1,68 @@
+"""XLA110: ``break``/``return`` depending on a tensor inside a Python-unrolled loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+
+class TensorBreakInPythonLoop(Rule):
+    """
+    ## What it does
+    Flags `break` or `return` inside an `if` on a tensor that sits in a `for` loop over a Python
+    iterable (`range(n)`, a list, `tf.unstack(...)`), in AutoGraph-converted code.
+
+    ## Why is this bad?
+    AutoGraph unrolls Python loops at trace time and cannot stop one early on a tensor condition:
+    `NotImplementedError: break and return statements which depend on a TF condition are not
+    supported in Python for loops.` A loop over `tf.range` is staged and may `break`.
+
+    ## Example
+    ```python
+    for _ in range(50):
+        ...
+        if tf.abs(new - old) < 1e-4:
+            break
+    ```
+
+    ## Use instead
+    ```python
+    for _ in tf.range(50):
+        ...
+        if tf.abs(new - old) < 1e-4:
+            break
+    ```
+
+    ## Fix safety
+    Replacing `range` by `tf.range` is safe when the loop body only updates tensors.
+    """
+
+    code = "XLA110"
+    name = "tensor-break-in-python-loop"
+    node_types = (ast.Break, ast.Return)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    for _ in tf.range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
+                "            break\n    return x\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    for _ in range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
+                "            break\n    return x\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if not ctx.converted or not ctx.tensor_branches or not ctx.python_loops:
+            return
+        branch = ctx.tensor_branches[-1]
+        loop = ctx.python_loops[-1]
+        if isinstance(branch, ast.If) and branch.lineno > loop.lineno and (
+            not ctx.staged_loops or ctx.staged_loops[-1].lineno < loop.lineno
+        ):
+            word = "break" if isinstance(node, ast.Break) else "return"
+            ctx.report(self, node,
+                       f"`{word}` depends on a tensor inside a Python-unrolled loop: AutoGraph raises "
+                       "'break and return statements which depend on a TF condition are not supported in "
+                       "Python for loops'; iterate over tf.range instead")

@@ -1,0 +1,84 @@
+"""XLA101: a Python condition on a tensor in compiled code that AutoGraph does not convert."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.values import is_tensor
+from xlacheck.rules.base import Example, Rule, RuleContext
+
+
+class TensorConditionWithoutAutograph(Rule):
+    """
+    ## What it does
+    Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
+    that AutoGraph does not convert: `@tf.function(autograph=False)`,
+    `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
+    `jax.jit` and `torch.compile` functions.
+
+    ## Why is this bad?
+    Without AutoGraph, Python asks the symbolic tensor for a `bool` while tracing and TensorFlow
+    raises `OperatorNotAllowedInGraphError: Using a symbolic tf.Tensor as a Python bool is not
+    allowed` (JAX: `TracerBoolConversionError`). Inside AutoGraph-converted code the same `if`
+    becomes `tf.cond` and compiles, so this rule stays silent there.
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True, autograph=False)
+    def scale(x):
+        if tf.reduce_sum(x) > 10.0:
+            x = x / 2.0
+        return x
+    ```
+
+    ## Use instead
+    ```python
+    @tf.function(jit_compile=True, autograph=False)
+    def scale(x):
+        return x / (1.0 + tf.cast(tf.reduce_sum(x) > 10.0, x.dtype))
+    ```
+
+    ## Fix safety
+    The indicator rewrite is exact for `if c: x = f(x)` when `f(x)` is finite on both paths;
+    otherwise use `tf.where`/`tf.cond` by hand.
+    """
+
+    code = "XLA101"
+    name = "tensor-condition-without-autograph"
+    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 10.0:\n        x = x / 2.0\n    return x\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x, training=False):\n"
+                "    if training:\n        x = x * 2.0\n    return x\n"),
+        Example("import tensorflow as tf\n@tf.function(autograph=False)\ndef f(x):\n"
+                "    if x.shape[0] > 2:\n        x = x[:2]\n    return x\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 10.0:\n        x = x / 2.0\n    return x\n"),
+        Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n"
+                "    @tf.autograph.experimental.do_not_convert\n    def call(self, x):\n"
+                "        return x if tf.reduce_mean(x) > 0 else -x\n"),
+        Example("import tensorflow as tf\nlayer = tf.keras.layers.Lambda(lambda t: t * 2.0 if tf.reduce_max(t) > 1.0 else t)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if ctx.converted:
+            return
+        if isinstance(node, ast.BoolOp):
+            tested = node.values[:-1]  # Python evaluates all but the last operand for truth
+        else:
+            tested = [node.test]  # type: ignore[attr-defined]
+        for test in tested:
+            if is_tensor(ctx.flags(test)):
+                kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
+                        ast.BoolOp: "`and`/`or`"}[type(node)]
+                ctx.report(self, test,
+                           f"{kind} on a tensor in code AutoGraph does not convert ({ctx.function.why}): "
+                           "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; "
+                           "use tf.where/tf.cond or an indicator rewrite")
+                return

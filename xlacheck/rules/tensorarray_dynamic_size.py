@@ -1,0 +1,57 @@
+"""XLA203: ``tf.TensorArray(dynamic_size=True)`` in compiled code."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+
+
+class TensorArrayDynamicSize(Rule):
+    """
+    ## What it does
+    Flags `tf.TensorArray(..., dynamic_size=True)` in compiled code.
+
+    ## Why is this bad?
+    XLA needs the size of a TensorArray up front. With `size=0, dynamic_size=True` filled in a
+    loop, `stack()` under `jit_compile=True` returned an **empty** tensor where eager mode
+    returned the values: a silent wrong result.
+
+    ## Example
+    ```python
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    ```
+
+    ## Use instead
+    ```python
+    ta = tf.TensorArray(tf.float32, size=num_steps)  # a static bound
+    ```
+
+    ## Fix safety
+    No automatic fix: the size must be known.
+    """
+
+    code = "XLA203"
+    name = "tensorarray-dynamic-size"
+    severity = Severity.WRONG_RESULT
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    ta = tf.TensorArray(tf.float32, size=3)\n    return ta.stack()\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n    return ta.stack()\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        if call_name(node, ctx) not in ("tf.TensorArray", "tf.compat.v1.TensorArray"):
+            return
+        dyn = argument(node, 2, "dynamic_size")
+        if isinstance(dyn, ast.Constant) and dyn.value is True:
+            ctx.report(self, node,
+                       "tf.TensorArray with dynamic_size=True under XLA: stack() came back empty under "
+                       "jit_compile (wrong result); give it a static size")

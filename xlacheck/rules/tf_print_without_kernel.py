@@ -1,0 +1,54 @@
+"""XLA307: ``tf.print`` inside compiled code."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+
+class TfPrintWithoutKernel(Rule):
+    """
+    ## What it does
+    Flags `tf.print(...)` in compiled code unless it is guarded by `if tf.executing_eagerly():`.
+
+    ## Why is this bad?
+    `tf.print` is often recommended as "the graph-safe print", but under `jit_compile=True` it
+    fails: `Detected unsupported operations when trying to compile graph ...: StringFormat (No
+    registered 'StringFormat' OpKernel for XLA_CPU_JIT devices)`. A Python `print` runs once at
+    trace time and compiles.
+
+    ## Example
+    ```python
+    tf.print("loss", loss)
+    ```
+
+    ## Use instead
+    ```python
+    return loss  # log it outside the compiled step (Keras logs, callbacks, TensorBoard)
+    ```
+
+    ## Fix safety
+    Deleting the call is safe for the computation but removes the output: unsafe.
+    """
+
+    code = "XLA307"
+    name = "tf-print-without-kernel"
+    node_types = (ast.Call,)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.executing_eagerly():\n        tf.print(x)\n    return x\n"),
+        Example("import tensorflow as tf\ndef report(x):\n    tf.print(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    tf.print('x', x)\n    return x * 2.0\n"),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        if call_name(node, ctx) in ("tf.print", "tf.compat.v1.Print", "tf.Print"):
+            ctx.report(self, node,
+                       "tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; "
+                       "return the value and log it outside the compiled step")

@@ -1,0 +1,138 @@
+"""XLA405: ``tf.Variable`` or a Keras metric created inside a compiled step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+_METRIC_PREFIX = "tf.keras.metrics."
+_OPTIMIZER_PREFIX = "tf.keras.optimizers."
+_OPTIMIZERS = frozenset({"transformers.AdamWeightDecay", "transformers.create_optimizer"})
+_LAYER_PREFIX = "tf.keras.layers."
+_TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
+
+
+def _stateful(name: str, prefix: str) -> bool:
+    """A class (capitalised) under ``prefix``, not a function and not a learning-rate schedule."""
+    rest = name[len(prefix):] if name.startswith(prefix) else ""
+    return bool(rest) and rest.rsplit(".", 1)[-1][:1].isupper() and "schedules" not in rest
+
+
+# Methods where creating state is the documented pattern (run once, outside the step).
+_STATE_METHODS = frozenset({"__init__", "build"})
+
+
+def _is_creation_guard(test: ast.expr) -> bool:
+    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard."""
+    for sub in ast.walk(test):
+        if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
+            return True
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr":
+            return True
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
+
+
+def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
+    for anc in index.ancestors(node):
+        if anc is func:
+            return False
+        if isinstance(anc, ast.If) and _is_creation_guard(anc.test):
+            return True
+    return index.eager_only(node)  # tf.init_scope() / executing_eagerly(): not traced
+
+
+class VariableCreatedInCompiledStep(ModuleRule):
+    """
+    ## What it does
+    Flags `tf.Variable(...)`, Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
+    optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
+    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
+    `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
+
+    ## Why is this bad?
+    `tf.function` allows variables to be created only on the first trace, and it traces twice
+    on that first call to check that no new ones appear. A step that creates a variable on
+    every call fails at once: `ValueError: tf.function only supports singleton tf.Variables
+    created on the first call. Make sure the tf.Variable is only created once or created outside
+    tf.function.` Metrics, optimizers (slots, `iterations`) and layers hold variables, so
+    creating one per step fails the same way (and would reset every step if it did not).
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True)
+    def train_step(w, x, y):
+        running = tf.Variable(0.0, trainable=False)
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    running = tf.Variable(0.0, trainable=False)  # created once, outside the step
+
+    @tf.function(jit_compile=True)
+    def train_step(w, x, y):
+        ...
+        running.assign(0.9 * running + 0.1 * loss)
+    ```
+
+    ## Fix safety
+    No automatic fix: the variable has to move to where the step's owner is created.
+    """
+
+    code = "XLA405"
+    name = "variable-created-in-compiled-step"
+
+    VALID = (
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.acc = tf.Variable(0.0)\n"
+                "        self.mean = tf.keras.metrics.Mean()\n    @tf.function\n    def step(self, x):\n"
+                "        self.acc.assign_add(tf.reduce_sum(x))\n        self.mean.update_state(x)\n"),
+        Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.v = None\n    @tf.function\n"
+                "    def step(self, x):\n        if self.v is None:\n            self.v = tf.Variable(tf.zeros_like(x))\n"
+                "        return self.v.assign_add(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
+                "    running = tf.Variable(0.0, trainable=False)\n    running.assign_add(tf.reduce_sum(x))\n"
+                "    return running.read_value()\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def train_step(self, data):\n"
+                "        acc = tf.keras.metrics.SparseCategoricalAccuracy()\n        acc.update_state(data[1], self(data[0]))\n"
+                "        return {'acc': acc.result()}\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(w, x):\n    opt = tf.keras.optimizers.SGD(0.1)\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(w * x)\n"
+                "    opt.apply_gradients([(tape.gradient(loss, w), w)])\n    return loss\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        if not any(f.certainty is Certainty.COMPILED for f in ctx.facts.functions):
+            return
+        index = ctx.index
+        for node, name in index.calls:
+            if name is None:
+                continue
+            if name in _VARIABLES:
+                what = "tf.Variable"
+            elif _stateful(name, _METRIC_PREFIX):
+                what = f"metric {name.rsplit('.', 1)[-1]}"
+            elif _stateful(name, _OPTIMIZER_PREFIX) or name in _OPTIMIZERS:
+                what = f"optimizer {name.rsplit('.', 1)[-1]}"
+            elif _stateful(name, _LAYER_PREFIX):
+                what = f"layer {name.rsplit('.', 1)[-1]}"
+            else:
+                continue
+            func = index.function_of(node)
+            info = ctx.facts.by_node.get(id(func)) if func is not None else None
+            if info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS:
+                continue
+            if what.startswith("layer") and not info.why.startswith(_TF_FUNCTION_ENTRY):
+                continue  # layers built inside a Keras call()/helpers are tracked by Keras itself
+            if _guarded(index, node, info.node):
+                continue
+            ctx.report(self, node,
+                       f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
+                       "tf.Variables created on the first call, so this fails (ValueError) or resets every step; "
+                       "create it once outside the step (in __init__/build) and update it with assign()")
