@@ -1,7 +1,8 @@
 """The library entry points: lint (and fix) paths, return frozen results, never print.
 
 Per file: read bytes -> pre-filter (no ML framework named: skipped unparsed) -> cache lookup by
-content hash -> engine -> per-file-ignores -> inline suppressions -> (fix passes). Files are
+content hash -> engine -> rewrites attach fixes -> per-file-ignores -> inline suppressions ->
+(fix passes, re-linting the same way between them). Files are
 spread over worker processes in chunks when there are many of them.
 """
 
@@ -151,8 +152,17 @@ def _count_lines(data: bytes) -> int:
 
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
+    """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
+    suppression); what the cache stores, so a warm run keeps the fixes."""
     result = _engine().check_source(text, path, select=plan.settings.is_selected)
-    return CachedLint(tuple(result.diagnostics), result.error, lines)
+    diagnostics = tuple(result.diagnostics)
+    if diagnostics and result.error is None and any(d.fix is None for d in diagnostics):
+        import ast
+
+        from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
+
+        diagnostics = rewrites.attach_fixes(text, ast.parse(text), diagnostics)
+    return CachedLint(diagnostics, result.error, lines)
 
 
 def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import xlacheck
+import xlacheck.rewrites
 import xlacheck.rules
 from xlacheck.diagnostics import (
     Applicability,
@@ -117,6 +118,8 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
     monkeypatch.setitem(sys.modules, "xlacheck.engine", module)
     monkeypatch.setattr(xlacheck, "engine", module, raising=False)
     monkeypatch.setattr(xlacheck.rules, "ALL_RULES", FAKE_RULES)
+    # The real rewrites would attach fixes to the fake findings; these tests pin the CLI layer alone.
+    monkeypatch.setattr(xlacheck.rewrites, "attach_fixes", lambda source, tree, diagnostics: tuple(diagnostics))
     CALLS.clear()
     yield module
     CALLS.clear()

@@ -218,3 +218,31 @@ def test_a_warm_run_never_starts_a_pool(project: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
     assert check_paths(["."], settings) == RunResult(tuple(FileResult(f.path, f.diagnostics, f.error, f.skipped, not f.skipped, f.lines) for f in cold.files))
+
+
+def test_rewrites_attach_fixes_before_suppression_and_into_the_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CONTRACTS.md: attach_fixes runs after check_source and before suppressions; the cache keeps its fixes."""
+    import dataclasses
+
+    import xlacheck.rewrites
+    from xlacheck.diagnostics import Edit, Fix
+
+    seen: list[list[str]] = []
+
+    def attach(source, tree, diagnostics):  # type: ignore[no-untyped-def]
+        seen.append([d.code for d in diagnostics])
+        return tuple(
+            dataclasses.replace(d, fix=Fix("use tf.cond", (Edit(d.start, d.end, "if not tf."),))) if d.fix is None else d
+            for d in diagnostics
+        )
+
+    monkeypatch.setattr(xlacheck.rewrites, "attach_fixes", attach)
+    (project / "pkg" / "model.py").write_text(TF_HEADER + "y = x.numpy()  # noqa\nif tf.reduce_any(m):\n    pass\n")
+    settings = Settings(cache_dir=project / "cache")
+    cold = check_paths(["."], settings)
+    assert seen == [["XLA301", "XLA101"]]  # suppressed XLA301 still went through attach_fixes
+    (d,) = cold.diagnostics
+    assert d.code == "XLA101" and d.fix is not None and d.fix.message == "use tf.cond"
+    assert check_paths(["."], settings).diagnostics == cold.diagnostics and len(seen) == 1  # fixes from the cache
+    fix_paths(["."], Settings(cache=False))
+    assert (project / "pkg" / "model.py").read_text().splitlines()[2] == "if not tf.reduce_any(m):"
