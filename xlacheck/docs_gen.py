@@ -34,7 +34,6 @@ class RuleDoc:
     qualname: str  # module.Class, so a reader can find the source
     preamble: str  # docstring text before the first section
     sections: tuple[Section, ...]
-    has_fix_example: bool
 
     def section(self, title: str) -> str:
         return next((s.body for s in self.sections if s.title == title), "")
@@ -79,7 +78,6 @@ def rule_doc(rule: type) -> RuleDoc:
         qualname=f"{rule.__module__}.{rule.__qualname__}",
         preamble=preamble,
         sections=sections,
-        has_fix_example=any(getattr(e, "fixed", None) is not None for e in getattr(rule, "INVALID", ())),
     )
 
 
@@ -105,14 +103,14 @@ def index_markdown(docs: Sequence[RuleDoc]) -> str:
         "A prefix selects a family: XLA1 data-dependent control flow, XLA2 data-dependent shapes,",
         "XLA3 host syncs and ops without XLA kernels, XLA4 recompile hazards, XLA5 TPU set-up.",
         "",
-        "| Code | Name | What it does | Fix |",
-        "| --- | --- | --- | --- |",
+        "Each page's *Fix safety* section says what `--fix` does for that rule.",
+        "",
+        "| Code | Name | What it does |",
+        "| --- | --- | --- |",
     ]
     for doc in sorted(docs, key=lambda d: d.code):
         summary = doc.summary.replace("|", "\\|")
-        lines.append(
-            f"| [{doc.code}]({doc.code}.md) | {doc.name} | {summary} | {'yes' if doc.has_fix_example else ''} |"
-        )
+        lines.append(f"| [{doc.code}]({doc.code}.md) | {doc.name} | {summary} |")
     return "\n".join(lines) + "\n"
 
 
