@@ -148,25 +148,26 @@ def _inside(node: ast.AST) -> Iterator[ast.AST]:
 
 
 class _PositionIndex:
-    """Nodes by (start, end) in characters: exact matches first, else the smallest enclosing."""
+    """Nodes by (start, end) in characters: exact matches first, else the smallest enclosing.
+
+    Character positions are computed only for nodes whose lines cover the finding: converting
+    every node of the file up front cost more than the rewrites themselves."""
 
     def __init__(self, src: Source) -> None:
         self.src = src
-        self.spans: list[tuple[Location, Location, ast.AST]] = []
-        self.exact: dict[tuple[Location, Location], ast.AST] = {}
-        for node in ast.walk(src.tree):  # breadth-first: the outermost of equal spans is kept
-            if hasattr(node, "lineno") and getattr(node, "end_lineno", None) is not None:
-                span = (src.start(node), src.end(node))
-                self.spans.append((*span, node))
-                self.exact.setdefault(span, node)
+        self.nodes = [  # breadth-first, as src.nodes: the outermost of equal spans comes first
+            n for n in src.nodes if getattr(n, "end_lineno", None) is not None and hasattr(n, "lineno")
+        ]
 
     def at(self, start: Location, end: Location) -> ast.AST | None:
-        exact = self.exact.get((start, end))
-        if exact is not None:
-            return exact
         best, size = None, None
-        for s, e, n in self.spans:  # later entries are deeper: they win ties
-            if s <= start and end <= e:
+        for n in self.nodes:
+            if n.lineno > start.line or n.end_lineno < end.line:  # type: ignore[attr-defined]
+                continue
+            s, e = self.src.start(n), self.src.end(n)
+            if s == start and e == end:
+                return n
+            if s <= start and end <= e:  # later entries are deeper: they win ties
                 length = self.src.offset(e) - self.src.offset(s)
                 if size is None or length <= size:
                     best, size = n, length

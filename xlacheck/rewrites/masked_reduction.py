@@ -359,7 +359,7 @@ def _keras_loss_reduction(src: Source, func: ast.expr) -> str | None:
     """"mean" or "sum" when ``func`` names a Keras loss object built in this file from one of
     KERAS_LOSS_CLASSES (``self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(...)``)."""
     target = src.segment(func)
-    for node in ast.walk(src.tree):
+    for node in src.nodes:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             continue
         if src.segment(node.targets[0]) != target:
