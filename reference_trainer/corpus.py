@@ -28,6 +28,8 @@ _DOCSTRING_MODULES = (
     "zipfile",
 )
 _MIN_DOCUMENT_CHARS = 20
+# pydoc's topics include ASCII tables and rulers; as masked-LM targets they are mostly spaces.
+_MIN_LETTER_SHARE = 0.6
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,13 @@ def iter_documents(config: TrainerConfig) -> Iterator[str]:
         texts = _hf_texts(config)
     else:
         texts = _embedded_texts()
+    embedded = not (config.train_files or config.hf_dataset)
     count = 0
     for text in texts:
         for paragraph in _paragraphs(text):
             if len(paragraph) < _MIN_DOCUMENT_CHARS:
+                continue
+            if embedded and sum(c.isalpha() for c in paragraph) < _MIN_LETTER_SHARE * len(paragraph):
                 continue
             yield paragraph
             count += 1
