@@ -24,6 +24,8 @@ class ModelPreset:
 
 
 MODEL_PRESETS: dict[str, ModelPreset] = {
+    # For tests and smoke runs: compiles in seconds, learns little.
+    "micro": ModelPreset(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64),
     # Small enough that the default run trains visibly in a few minutes on a 2-core CPU.
     "tiny": ModelPreset(hidden_size=128, num_hidden_layers=2, num_attention_heads=2, intermediate_size=512),
     "roberta-base": ModelPreset(

@@ -205,7 +205,7 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     if not data.bucketed:
         shapes.add((per_replica_batch, data.block_length))
     writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "train")) if plan.is_chief else None
-    history = _read_history(out, start_step) if plan.is_chief else []
+    history = _read_history(out, start_step)
     kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
     if observer:
         observer.on_start(TrainStart(start_step, config.train_steps, plan.kind, replicas, plan.jit_compile,
@@ -242,9 +242,9 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
             first_execution = False
             rate = float(totals[3] / seconds)
             lr = float(schedule(step))
-            if plan.is_chief:
-                history.append({"step": step, "loss": loss, "masked_accuracy": accuracy,
-                                "tokens_per_second": rate, "learning_rate": lr})
+            history.append({"step": step, "loss": loss, "masked_accuracy": accuracy,
+                            "tokens_per_second": rate, "learning_rate": lr})
+            if writer is not None:
                 with writer.as_default(step=step):
                     tf.summary.scalar("loss", loss)
                     tf.summary.scalar("perplexity", math.exp(min(loss, 50.0)))
@@ -276,10 +276,9 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
         _save_model(model, storage.join(out, TOKENIZER_DIR), model_dir)
         _write_history(out, history)
         artifacts = [chief_dir, model_dir, storage.join(out, LOG_DIR), _history_path(out)]
-    if not history and plan.is_chief:
+    if not history:
         raise StageError(f"no training history in {out}; delete {chief_dir} and train again")
-    first = history[0] if history else {"loss": math.nan, "masked_accuracy": math.nan}
-    last = history[-1] if history else first
+    first, last = history[0], history[-1]
     result = TrainResult(
         start_step=start_step, final_step=step, first_loss=first["loss"], last_loss=last["loss"],
         first_masked_accuracy=first["masked_accuracy"], last_masked_accuracy=last["masked_accuracy"],
