@@ -15,7 +15,7 @@ from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import StageError, check_fields, require_section, write_section
 from reference_trainer.pipeline import DataSpec, eval_batch_shapes, eval_dataset, eval_steps
-from reference_trainer.shards import verify_prepared
+from reference_trainer.shards import corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
 
 log = logging.getLogger(__name__)
@@ -99,8 +99,7 @@ def evaluate(config: TrainerConfig, runtime: Runtime) -> EvalResult:
             totals += step_totals.numpy()
             histogram += step_histogram.numpy()
     except tf.errors.DataLossError as error:
-        raise StageError(f"an eval shard under {storage.join(out, 'data')} is corrupt "
-                         f"({str(error).splitlines()[0]}); run `prepare` again") from error
+        raise corrupt_shard_error(out, error) from error
     masked = max(totals[1], 1.0)
     loss = float(totals[0] / masked)
     from reference_trainer.tokenizer import load_tokenizer

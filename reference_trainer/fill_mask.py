@@ -62,10 +62,19 @@ def fill_mask(config: TrainerConfig, top_k: int = 5) -> FillMaskResult:
             tmp.cleanup()
 
     predictions = []
+    block_length = prepared["block_length"]
     for prompt in config.fill_mask_prompts or DEFAULT_PROMPTS:
         if tokenizer.mask_token not in prompt:
             raise StageError(f"--fill-mask-prompt {prompt!r} has no {tokenizer.mask_token}; add one")
         encoded = tokenizer(prompt, return_tensors="tf")
+        if encoded["input_ids"].shape[1] > block_length:
+            if config.fill_mask_prompts:
+                raise StageError(
+                    f"--fill-mask-prompt {prompt!r} is {encoded['input_ids'].shape[1]} tokens, more than "
+                    f"the {block_length} positions the model was trained on; shorten it"
+                )
+            log.info("fill-mask: default prompt %r is longer than %d tokens; skipped", prompt, block_length)
+            continue
         logits = model(dict(encoded), training=False).logits[0]
         position = int(np.flatnonzero(encoded["input_ids"][0].numpy() == tokenizer.mask_token_id)[0])
         probs = tf.nn.softmax(logits[position]).numpy()

@@ -65,7 +65,8 @@ def static_check(extra_modules: Sequence[str] = ()) -> PreflightResult:
     if findings:
         raise PreflightFindings(
             f"preflight: xlacheck found {len(findings)} problem(s) in the code this run compiles "
-            f"(first: {findings[0]}); fix them, or rerun with --skip-preflight"
+            f"(first: {findings[0]}); fix them, or rerun with --skip-preflight",
+            tuple(findings),
         )
     log.info("preflight: xlacheck found nothing in %d module(s)", len(paths))
     return result

@@ -135,6 +135,16 @@ def verify_prepared(output_dir: str, section: dict[str, Any]) -> None:
         )
 
 
+def corrupt_shard_error(output_dir: str, error: Exception) -> StageError:
+    """The one-line error for a record that fails its CRC while reading (a DataLossError):
+    the start-up size check catches truncation, a flipped byte only shows here."""
+    detail = str(error).splitlines()[0].split("}}")[-1].strip()
+    return StageError(
+        f"a shard under {storage.join(output_dir, DATA_DIR)} is corrupt ({detail}); "
+        "run `prepare` again into a new --output-dir"
+    )
+
+
 def prepare(config: TrainerConfig) -> PrepareResult:
     out = config.output_dir
     manifest = read_manifest(out)

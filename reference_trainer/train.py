@@ -22,7 +22,7 @@ from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import StageError, check_fields, config_fields, require_section, write_section
 from reference_trainer.pipeline import DataSpec, train_dataset
-from reference_trainer.shards import TOKENIZER_DIR, verify_prepared
+from reference_trainer.shards import TOKENIZER_DIR, corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,10 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     dist_dataset = strategy.distribute_datasets_from_function(dataset_fn)
     fns = make_step_functions(model, optimizer, num_replicas=replicas, jit_compile=plan.jit_compile,
                               vocab_size=prepared["tokenizer"]["vocab_size"])
-    dry_seconds = dry_run(runtime, fns.forward_backward, dist_dataset) if start_step < config.train_steps else 0.0
+    try:
+        dry_seconds = dry_run(runtime, fns.forward_backward, dist_dataset) if start_step < config.train_steps else 0.0
+    except tf.errors.DataLossError as error:
+        raise corrupt_shard_error(out, error) from error
 
     def run_step(batch: Any) -> Any:
         features, labels = batch
@@ -262,10 +265,7 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
                 if kill_after and step >= int(kill_after):
                     os.kill(os.getpid(), signal.SIGKILL)
     except tf.errors.DataLossError as error:
-        raise StageError(
-            f"a shard under {storage.join(out, 'data')} is corrupt ({str(error).splitlines()[0]}); "
-            "run `prepare` again into a new --output-dir"
-        ) from error
+        raise corrupt_shard_error(out, error) from error
     wall = time.perf_counter() - started
     if writer is not None:
         writer.flush()
