@@ -72,9 +72,11 @@ class DataSpec:
 
 def bucket_spec(data: DataSpec, per_replica_batch: int, max_shapes: int, pad_to_multiple_of: int) -> Any:
     """The bucketing package's shape set, fitted to the train length histogram."""
+    import numpy as np
+
     from bucketing import BucketSpec
 
-    lengths = [length for length, count in data.train_lengths for _ in range(count)]
+    lengths = np.repeat([length for length, _ in data.train_lengths], [count for _, count in data.train_lengths])
     return BucketSpec.fit(
         lengths, max_shapes=max_shapes, pad_to_multiple_of=pad_to_multiple_of,
         batch_size=per_replica_batch, max_length=data.block_length,
