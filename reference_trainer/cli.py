@@ -240,6 +240,14 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
         timings[name] = time.perf_counter() - started
         return value
 
+    if stage in ("run", "train"):
+        # Static preflight first: a finding should stop the run before any long stage.
+        if config.skip_preflight:
+            log.warning("preflight: static xlacheck check skipped (--skip-preflight)")
+        else:
+            from reference_trainer.preflight import static_check
+
+            timed("preflight", static_check, config.check_modules)
     if stage in ("run", "prepare"):
         from reference_trainer.shards import prepare
 
@@ -252,12 +260,6 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
     if stage in ("run", "train"):
         from reference_trainer.train import train
 
-        if config.skip_preflight:
-            log.warning("preflight: static xlacheck check skipped (--skip-preflight)")
-        else:
-            from reference_trainer.preflight import static_check
-
-            timed("preflight", static_check, config.check_modules)
         try:
             results["train"] = timed("train", train, config, runtime, observer)
         finally:
