@@ -69,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m reference_trainer",
         description="Run the whole masked-LM path (tokenizer, TFRecord shards, TF-native masking, RoBERTa, "
         "distribution strategy, jit_compile) on this machine exactly as it will run on a TPU.",
+        epilog="Flags go after the stage (or alone, meaning `run`): python -m reference_trainer run --help",
     )
     sub = parser.add_subparsers(dest="stage")
     helps = {
