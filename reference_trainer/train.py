@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import os
+import shutil
 import signal
 import tempfile
 import time
@@ -269,6 +270,8 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     wall = time.perf_counter() - started
     if writer is not None:
         writer.flush()
+    if not plan.is_chief:
+        shutil.rmtree(save_dir, ignore_errors=True)
 
     artifacts: list[str] = []
     model_dir = storage.join(out, MODEL_DIR)
@@ -297,7 +300,17 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
             "batch_shapes": [list(s) for s in result.batch_shapes],
             "tokens_per_second": result.tokens_per_second,
         })
+    if plan.workers > 1:
+        # Other workers must not read the model or manifest before the chief has written them.
+        _barrier(strategy)
     return result
+
+
+def _barrier(strategy: Any) -> None:
+    """Every worker waits here until all have arrived: a one-number all-reduce."""
+    import tensorflow as tf
+
+    strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(lambda: tf.constant(1.0)), axis=None)
 
 
 def _save_model(model: Any, tokenizer_dir: str, model_dir: str) -> None:

@@ -41,7 +41,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_two_workers_train_with_multi_worker_mirrored_strategy(prepared_dir: Path, tmp_path: Path) -> None:
+def test_two_workers_train_and_evaluate_with_multi_worker_mirrored_strategy(prepared_dir: Path, tmp_path: Path) -> None:
     import os
 
     out = copy_prepared(prepared_dir, tmp_path / "run")
@@ -51,7 +51,7 @@ def test_two_workers_train_with_multi_worker_mirrored_strategy(prepared_dir: Pat
         tf_config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": index}}
         env = {**os.environ, "PYTHONPATH": str(REPO), "TF_CONFIG": json.dumps(tf_config)}
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "reference_trainer", "train", "--output-dir", str(out), *TINY_FLAGS],
+            [sys.executable, "-m", "reference_trainer", "run", "--output-dir", str(out), *TINY_FLAGS],
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         ))
     outputs = []
@@ -65,8 +65,11 @@ def test_two_workers_train_with_multi_worker_mirrored_strategy(prepared_dir: Pat
     for proc, output in zip(procs, outputs):
         assert proc.returncode == 0, output
         assert "multi_worker, 2 replica(s)" in output
-    record = json.loads((out / "manifest.json").read_text())["train"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    record = manifest["train"]
     assert (record["strategy"], record["replicas"], record["completed_steps"]) == ("multi_worker", 2, 20)
+    # Both workers evaluated their share in lockstep: every eval token once, none twice.
+    assert manifest["evaluate"]["real_tokens"] == manifest["prepare"]["splits"]["eval"]["tokens"]
     assert record["train_compiles"] == 1 and record["batch_shapes"] == [[4, 32]]
     assert (out / "model" / "tf_model.h5").exists()
     assert not list((out / "checkpoints").glob("worker*"))  # only the chief's copy is kept
