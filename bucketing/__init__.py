@@ -1,7 +1,48 @@
-"""Shape-capped bucketing for XLA: few distinct input shapes, little padding."""
+"""Shape-capped bucketing for XLA: few distinct input shapes, little padding.
+
+numpy is the core; TensorFlow (``bucketing.tf_data``, ``return_tensors="tf"``), PyTorch
+(``bucketing.torch_sampler``, ``"pt"``) and JAX (``"jax"``) are imported only when asked for.
+"""
 
 from __future__ import annotations
 
+from bucketing.batching import BatchFormer, DummyRow, FormedBatch
+from bucketing.boundaries import (
+    ShapeBudget,
+    choose_num_shapes,
+    optimal_boundaries,
+    optimal_padding_by_num_shapes,
+    padded_tokens,
+    padding_fraction,
+    power_of_two_boundaries,
+    quantile_boundaries,
+)
+from bucketing.collator import BucketingCollator
+from bucketing.lengths import sample_lengths
 from bucketing.masking import MaskingSpec, mask_tokens_np, mask_tokens_tf, tf_masking_fn
+from bucketing.report import BucketReport, BucketStats, report
+from bucketing.spec import BucketSpec
 
-__all__ = ["MaskingSpec", "mask_tokens_np", "mask_tokens_tf", "tf_masking_fn"]
+__all__ = [
+    "BatchFormer",
+    "BucketReport",
+    "BucketSpec",
+    "BucketStats",
+    "BucketingCollator",
+    "DummyRow",
+    "FormedBatch",
+    "MaskingSpec",
+    "ShapeBudget",
+    "choose_num_shapes",
+    "mask_tokens_np",
+    "mask_tokens_tf",
+    "optimal_boundaries",
+    "optimal_padding_by_num_shapes",
+    "padded_tokens",
+    "padding_fraction",
+    "power_of_two_boundaries",
+    "quantile_boundaries",
+    "report",
+    "sample_lengths",
+    "tf_masking_fn",
+]

@@ -88,7 +88,10 @@ class MaskingSpec:
 def _candidates_np(
     input_ids: np.ndarray, spec: MaskingSpec, special_tokens_mask: np.ndarray | None
 ) -> np.ndarray:
-    candidates = ~np.isin(input_ids, np.asarray(spec.excluded_ids, dtype=input_ids.dtype))
+    candidates = np.ones(input_ids.shape, dtype=bool)
+    # a few comparisons beat np.isin's sort-based set logic for the handful of special ids
+    for excluded in spec.excluded_ids:
+        candidates &= input_ids != excluded
     if special_tokens_mask is not None:
         candidates &= ~np.asarray(special_tokens_mask, dtype=bool)
     return candidates
@@ -106,17 +109,18 @@ def mask_tokens_np(
         raise TypeError(f"input_ids must be integers, got dtype {ids.dtype}")
     candidates = _candidates_np(ids, spec, special_tokens_mask)
     selected = candidates & (rng.random(ids.shape) < spec.mlm_probability)
-    action = rng.random(ids.shape)
-    to_mask = selected & (action < spec.mask_replace_prob)
-    to_random = (
-        selected
-        & (action >= spec.mask_replace_prob)
-        & (action < spec.mask_replace_prob + spec.random_replace_prob)
-    )
-    random_ids = rng.integers(0, spec.vocab_size, size=ids.shape, dtype=ids.dtype)
-    masked = np.where(to_mask, np.asarray(spec.mask_token_id, dtype=ids.dtype), ids)
-    masked = np.where(to_random, random_ids, masked)
     labels = np.where(selected, ids, np.asarray(spec.ignore_index, dtype=ids.dtype))
+    # step 3's draws only for the selected positions (~15%): the same distribution, less work
+    where_selected = np.flatnonzero(selected)
+    action = rng.random(where_selected.size)
+    to_mask = where_selected[action < spec.mask_replace_prob]
+    to_random = where_selected[
+        (action >= spec.mask_replace_prob)
+        & (action < spec.mask_replace_prob + spec.random_replace_prob)
+    ]
+    masked = ids.copy()
+    masked.flat[to_mask] = spec.mask_token_id
+    masked.flat[to_random] = rng.integers(0, spec.vocab_size, size=to_random.size, dtype=ids.dtype)
     return masked, labels
 
 

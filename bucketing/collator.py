@@ -1,0 +1,215 @@
+"""A Hugging Face-compatible collator that pads every batch to one of ``spec.shapes()``.
+
+It pads with a handful of vectorized numpy operations per batch (one flat copy of all
+tokens, one boolean scatter), instead of a Python loop per row and key, and masks for MLM
+with :func:`bucketing.masking.mask_tokens_np`. Framework conversion happens last, with the
+framework imported only when ``return_tensors`` asks for it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, Literal
+
+import numpy as np
+
+from bucketing.batching import DummyRow
+from bucketing.masking import MaskingSpec, mask_tokens_np
+from bucketing.spec import BucketSpec, Overlong, check_overlong, overlong_error
+
+ReturnTensors = Literal["np", "tf", "pt", "jax"]
+RETURN_TENSORS: tuple[str, ...] = ("np", "tf", "pt", "jax")
+LABEL_KEYS = frozenset({"labels", "label", "label_ids"})
+# what padding holds, per key (HF's tokenizer.pad marks padding as special)
+_SEQUENCE_PAD = {"attention_mask": 0, "token_type_ids": 0, "special_tokens_mask": 1}
+
+
+@dataclass(frozen=True)
+class BucketingCollator:
+    """``collator(features) -> dict`` of arrays shaped like one of ``spec.shapes()``.
+
+    ``features`` is a list of dicts (``input_ids`` and optionally ``attention_mask``,
+    ``token_type_ids``, ``special_tokens_mask``, ``labels``, scalar keys) and
+    :class:`~bucketing.batching.DummyRow` placeholders. The batch goes to the bucket of its
+    longest sequence; with ``pad_rows`` (default) it is filled up to that bucket's batch size
+    with dummy rows (attention_mask 0, labels -100, ``sample_weight`` 0). With ``masking``, the
+    result holds MLM-masked ``input_ids`` and ``labels`` (padding and special tokens never
+    selected), as ``DataCollatorForLanguageModeling`` does.
+    """
+
+    spec: BucketSpec
+    pad_token_id: int = 0
+    return_tensors: ReturnTensors = "np"
+    padding_side: Literal["right", "left"] = "right"
+    masking: MaskingSpec | None = None
+    seed: int | None = None
+    overlong: Overlong = "error"
+    pad_rows: bool = True
+    sample_weight_key: str | None = "sample_weight"
+    label_pad_id: int = -100
+    dtype: Any = np.int64
+    _rng: np.random.Generator = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.return_tensors not in RETURN_TENSORS:
+            raise ValueError(
+                f"BucketingCollator.return_tensors must be one of {RETURN_TENSORS}, "
+                f"got {self.return_tensors!r}"
+            )
+        if self.padding_side not in ("right", "left"):
+            raise ValueError(
+                f"BucketingCollator.padding_side must be 'right' or 'left', got {self.padding_side!r}"
+            )
+        check_overlong(self.overlong, "BucketingCollator")
+        object.__setattr__(self, "_rng", np.random.default_rng(self.seed))
+
+    def __call__(self, features: Sequence[Mapping[str, Any] | DummyRow]) -> dict[str, Any]:
+        return convert(self.collate_np(features), self.return_tensors)
+
+    def collate_np(self, features: Sequence[Mapping[str, Any] | DummyRow]) -> dict[str, np.ndarray]:
+        try:  # the common case, no dummy rows: one pass
+            sequences = [f["input_ids"] for f in features]  # type: ignore[index]
+            real = list(features)
+            real_positions = list(range(len(features)))
+            dummy_buckets: list[int] = []
+        except TypeError:
+            real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
+            real = [features[i] for i in real_positions]
+            dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
+            sequences = [f["input_ids"] for f in real]  # type: ignore[index]
+        if not real and not dummy_buckets:
+            raise ValueError("BucketingCollator: got an empty batch")
+        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+        longest = int(lengths.max()) if len(lengths) else 0
+        if longest > self.spec.max_length:
+            if self.overlong == "error":
+                raise overlong_error(longest, self.spec, "BucketingCollator")
+            if self.overlong == "drop":
+                # a dropped row's slot stays in the batch as a dummy row: the row count holds
+                keep = lengths <= self.spec.max_length
+                real_positions = [p for p, k in zip(real_positions, keep) if k]
+                sequences = [s for s, k in zip(sequences, keep) if k]
+                real = [r for r, k in zip(real, keep) if k]
+                lengths = lengths[keep]
+                longest = int(lengths.max()) if len(lengths) else 0
+        buckets = list(dummy_buckets)
+        if len(lengths):
+            buckets.append(bisect_left(self.spec.boundaries, min(longest, self.spec.max_length)))
+        bucket = max(buckets, default=0)  # every row dropped: an all-dummy batch of bucket 0
+        width = self.spec.boundaries[bucket]
+        rows = self.spec.batch_sizes[bucket] if self.pad_rows else len(features)
+        if len(features) > rows:
+            raise ValueError(
+                f"BucketingCollator: got {len(features)} rows for bucket {bucket} whose batch size "
+                f"is {rows}; form batches with bucketing.BatchFormer, or use a DataLoader "
+                f"batch_size <= {min(self.spec.batch_sizes)}"
+            )
+        cut = longest > width  # only overlong="truncate" gets here with rows to cut
+        kept = np.minimum(lengths, width) if cut else lengths
+        total = int(kept.sum())
+        row_lengths = np.zeros(rows, dtype=np.int64)
+        row_lengths[real_positions] = kept
+        positions = np.arange(width)
+        if self.padding_side == "right":
+            filled = positions[None, :] < row_lengths[:, None]
+        else:
+            filled = positions[None, :] >= (width - row_lengths)[:, None]
+
+        # every per-token key as one flat array of real tokens, in row order
+        flat = {"input_ids": _flatten(sequences, kept if cut else None, total, self.dtype, "input_ids")}
+        scalars: dict[str, list[Any]] = {}
+        first = real[0] if real else _template(features)
+        for key in first:
+            if key == "input_ids":
+                continue
+            values = [f[key] for f in real]  # type: ignore[index]
+            if _is_sequence(first[key]):
+                sample = np.asarray(first[key][:1])
+                dtype = self.dtype if sample.dtype.kind in "iub" or not sample.size else sample.dtype
+                flat[key] = _flatten(values, kept if cut else None, total, dtype, key)
+            else:
+                scalars[key] = values
+        if self.masking is not None:
+            # masking the real tokens only: padding is never a candidate and costs nothing
+            special = flat.pop("special_tokens_mask", None)
+            flat["input_ids"], flat["labels"] = mask_tokens_np(
+                flat["input_ids"], self.masking, self._rng, special_tokens_mask=special
+            )
+            if self.label_pad_id != self.masking.ignore_index:
+                flat["labels"][flat["labels"] == self.masking.ignore_index] = self.label_pad_id
+        batch: dict[str, np.ndarray] = {}
+        for key, values in flat.items():
+            if key == "input_ids":
+                fill = self.pad_token_id
+            else:
+                fill = self.label_pad_id if key in LABEL_KEYS else _SEQUENCE_PAD.get(key, 0)
+            padded = np.full((rows, width), fill, dtype=values.dtype)
+            padded[filled] = values
+            batch[key] = padded
+        if "attention_mask" not in batch:
+            batch["attention_mask"] = filled.astype(self.dtype)
+        for key, values in scalars.items():
+            column = np.full(
+                rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(first[key]).dtype
+            )
+            column[real_positions] = values
+            batch[key] = column
+        for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
+            if alias in batch and "labels" not in batch:
+                batch["labels"] = batch.pop(alias)
+        if self.sample_weight_key is not None:
+            weight = np.zeros(rows, dtype=np.float32)
+            weight[real_positions] = 1.0
+            batch[self.sample_weight_key] = weight
+        return batch
+
+
+def _template(features: Sequence[Mapping[str, Any] | DummyRow]) -> Mapping[str, Any]:
+    """The keys of a batch with no real row: from a dummy row's template, else input_ids only."""
+    for f in features:
+        if isinstance(f, DummyRow) and isinstance(f.template, Mapping):
+            return f.template
+    return {"input_ids": []}
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _flatten(values: list[Any], cut_to: np.ndarray | None, total: int, dtype: Any, key: str) -> np.ndarray:
+    """All rows' values (the first ``cut_to[i]`` of row i, when given) concatenated in one pass."""
+    if not values:
+        return np.empty(0, dtype=dtype)
+    if cut_to is not None:
+        values = [v[:n] for v, n in zip(values, cut_to.tolist())]
+    if sum(map(len, values)) != total:
+        raise ValueError(f"BucketingCollator: {key!r} and 'input_ids' differ in length in some row")
+    if isinstance(values[0], np.ndarray):
+        return np.concatenate(values).astype(dtype, copy=False)
+    return np.fromiter(chain.from_iterable(values), dtype=dtype, count=total)
+
+
+def convert(batch: dict[str, np.ndarray], return_tensors: str) -> dict[str, Any]:
+    """numpy arrays to the requested framework's tensors; the framework is imported here."""
+    if return_tensors == "np":
+        return batch
+    if return_tensors == "tf":
+        import tensorflow as tf
+
+        return {k: tf.convert_to_tensor(v) for k, v in batch.items()}
+    if return_tensors == "pt":
+        try:
+            import torch
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from error
+        return {k: torch.from_numpy(v) for k, v in batch.items()}
+    if return_tensors == "jax":
+        try:
+            import jax.numpy as jnp
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ImportError("return_tensors='jax' needs JAX: pip install jax") from error
+        return {k: jnp.asarray(v) for k, v in batch.items()}
+    raise ValueError(f"return_tensors must be one of {RETURN_TENSORS}, got {return_tensors!r}")

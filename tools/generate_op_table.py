@@ -1,0 +1,1252 @@
+"""Generate xlacheck/data/tf_xla_ops.json: which TensorFlow ops have no XLA kernel, asked of TensorFlow.
+
+One command (needs TensorFlow; xlacheck itself never imports it):
+
+    python tools/generate_op_table.py            # writes xlacheck/data/tf_xla_ops.json
+
+What it records, and where each fact comes from:
+
+* ``raw_ops``: every name in ``dir(tf.raw_ops)`` plus every op that has an XLA kernel, with
+  whether TensorFlow's kernel registry holds an ``XLA_CPU_JIT`` / ``XLA_GPU_JIT`` kernel for it
+  (``pywrap_xla_ops.get_cpu_kernel_names``; the same list ``KernelList`` gives once the XLA
+  devices are registered). An op is unsupported exactly when it has no ``XLA_CPU_JIT`` kernel:
+  even graph plumbing such as ``Placeholder`` or TF1 ``Switch`` fails inside a compiled function
+  (the cross-check compiles both).
+* ``api``: public functions (``tf.linalg.det``, ``tf.image.resize`` ...) mapped to the raw ops
+  they create. Each function is traced into a ``tf.function`` graph with small synthetic
+  arguments and the ops of the graph (nested functions included) are read back. Functions that
+  cannot be traced with synthetic arguments fall back to a static scan of their source for
+  ``gen_*_ops`` calls (``"source": "static"``: ops the function *may* create).
+  Bool arguments are flipped, and a few string arguments (``method=``) are enumerated; where that
+  changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
+  (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
+  explicit code.
+* ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
+  whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
+  with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
+
+The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH`` to pin it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import datetime as dt
+import inspect
+import json
+import logging
+import math
+import os
+import re
+import signal
+import sys
+import textwrap
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+logger = logging.getLogger("generate_op_table")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_xla_ops.json"
+COMMAND = "python tools/generate_op_table.py"
+SCHEMA_VERSION = 1
+
+# Namespaces of the public API that hold ops a model, loss or train step calls. tf.io.gfile,
+# tf.summary, tf.data, tf.config, tf.saved_model... are Python-side or host-side APIs that do not
+# trace into graph ops (or touch the file system when called), so they are not walked.
+API_NAMESPACES = (
+    "audio", "bitwise", "debugging", "image", "io", "linalg", "lookup", "math", "nn",
+    "quantization", "ragged", "random", "sets", "signal", "sparse", "strings",
+)
+SKIP_SUBMODULES = {"gfile"}
+# Public callables that are not ops: they run Python, build objects, write files or change global state.
+SKIP_NAMES = {
+    "tf.function", "tf.py_func", "tf.autograph", "tf.device", "tf.name_scope", "tf.init_scope",
+    "tf.control_dependencies", "tf.get_logger", "tf.executing_eagerly", "tf.inside_function",
+    "tf.get_current_name_scope", "tf.get_static_value", "tf.is_tensor", "tf.is_symbolic_tensor",
+    "tf.make_tensor_proto", "tf.make_ndarray", "tf.import_graph_def", "tf.load_library",
+    "tf.load_op_library", "tf.register_tensor_conversion_function", "tf.group",
+    "tf.no_gradient", "tf.recompute_grad", "tf.custom_gradient", "tf.grad_pass_through",
+    "tf.type_spec_from_value", "tf.convert_to_tensor", "tf.as_dtype", "tf.io.write_graph",
+    "tf.quantization.experimental.quantize_saved_model", "tf.debugging.assert_proper_iterable",
+}
+# Switches of global state (tf.debugging.enable_check_numerics would add ops to every later trace)
+# and accessors of Python-side state: not ops.
+NOT_AN_OP = re.compile(r"\.(enable_|disable_|set_(?!diag)|get_)\w*$")
+
+# Argument values enumerated beyond bool flips: arguments whose value may pick a different
+# kernel. Keys are canonical API names (and Keras layer names, for constructor arguments).
+RESIZE_METHODS = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5", "mitchellcubic", "nearest")
+VALUE_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "tf.image.resize": {"method": RESIZE_METHODS},
+    "tf.image.resize_with_pad": {"method": RESIZE_METHODS},
+    "tf.image.crop_and_resize": {"method": ("bilinear", "nearest")},
+    "tf.image.extract_glimpse": {"noise": ("uniform", "gaussian", "zero")},
+    "tf.keras.layers.Resizing": {"interpolation": RESIZE_METHODS},
+    "tf.keras.layers.RandomRotation": {"interpolation": ("bilinear", "nearest")},
+    "tf.keras.layers.RandomZoom": {"interpolation": ("bilinear", "nearest")},
+    "tf.random.stateless_uniform": {"alg": ("philox", "threefry", "auto_select")},
+    "tf.random.stateless_normal": {"alg": ("philox", "threefry", "auto_select")},
+    "tf.norm": {"ord": ("euclidean", "fro", 1, 2, "inf")},
+    "tf.linalg.norm": {"ord": ("euclidean", "fro", 1, 2, "inf")},
+}
+
+TRACE_TIMEOUT_S = 20
+
+
+# --------------------------------------------------------------------------------------------
+# Raw ops and the kernel registry
+
+
+def xla_kernel_ops(tf: Any) -> dict[str, frozenset[str]]:
+    """Ops with an XLA kernel, per XLA JIT device type, from TensorFlow's kernel registry."""
+    from tensorflow.python.framework import kernels
+
+    # XLA JIT devices register their kernels lazily, on the first compilation.
+    tf.function(lambda x: x + 1.0, jit_compile=True)(tf.constant(1.0))
+    by_device: dict[str, set[str]] = {}
+    for kernel in kernels.get_all_registered_kernels().kernel:
+        if kernel.device_type.startswith("XLA_") and kernel.device_type.endswith("_JIT"):
+            by_device.setdefault(kernel.device_type, set()).add(kernel.op)
+    # Second source of the same fact: the tf2xla bindings. They must agree with the registry.
+    from tensorflow.python.util import pywrap_xla_ops
+
+    cpu = set(pywrap_xla_ops.get_cpu_kernel_names())
+    if cpu != by_device.get("XLA_CPU_JIT", set()):
+        raise RuntimeError(
+            "pywrap_xla_ops.get_cpu_kernel_names() and the KernelList disagree on XLA_CPU_JIT: "
+            f"{sorted(cpu ^ by_device.get('XLA_CPU_JIT', set()))[:10]}"
+        )
+    return {device: frozenset(ops) for device, ops in by_device.items()}
+
+
+def raw_op_table(
+    tf: Any, kernels: dict[str, frozenset[str]], extra: frozenset[str] = frozenset()
+) -> dict[str, dict[str, Any]]:
+    """Every ``tf.raw_ops`` name, every op with an XLA kernel, and ``extra`` (ops the public API creates)."""
+    public = {name for name in dir(tf.raw_ops) if not name.startswith("_")}
+    with_kernel = set().union(*kernels.values())
+    table: dict[str, dict[str, Any]] = {}
+    for op in sorted(public | with_kernel | extra):
+        record: dict[str, Any] = {
+            "public": op in public,
+            "xla_cpu_jit": op in kernels.get("XLA_CPU_JIT", frozenset()),
+            "xla_gpu_jit": op in kernels.get("XLA_GPU_JIT", frozenset()),
+        }
+        if "XLA_TPU_JIT" in kernels:
+            record["xla_tpu_jit"] = op in kernels["XLA_TPU_JIT"]
+        table[op] = record
+    return table
+
+
+def registered_ops(tf: Any) -> frozenset[str]:
+    """Every op in TensorFlow's op registry (a superset of tf.raw_ops: internal and test ops too)."""
+    from tensorflow.core.framework import op_def_pb2
+    from tensorflow.python.client import pywrap_tf_session
+
+    buffer = pywrap_tf_session.TF_GetAllOpList()
+    op_list = op_def_pb2.OpList()
+    op_list.ParseFromString(bytes(pywrap_tf_session.TF_GetBuffer(buffer)))
+    pywrap_tf_session.TF_DeleteBuffer(buffer)
+    return frozenset(op.name for op in op_list.op)
+
+
+def unsupported_set(raw_ops: dict[str, dict[str, Any]]) -> frozenset[str]:
+    return frozenset(
+        op for op, rec in raw_ops.items() if not rec["xla_cpu_jit"]
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Public API discovery
+
+
+def public_functions(tf: Any) -> dict[str, Callable[..., Any]]:
+    """Canonical name -> callable for every public function in the walked namespaces."""
+    found: dict[str, Callable[..., Any]] = {}
+
+    def add_callables(module: Any, prefix: str, depth: int) -> None:
+        for attr in sorted(dir(module)):
+            if attr.startswith("_"):
+                continue
+            try:
+                value = getattr(module, attr)
+            except Exception:  # lazy loaders can fail on optional parts
+                continue
+            name = f"{prefix}.{attr}"
+            if isinstance(value, types.ModuleType):
+                if depth < 2 and attr not in SKIP_SUBMODULES and value.__name__.startswith(
+                    ("tensorflow", "tf_keras")
+                ):
+                    add_callables(value, name, depth + 1)
+            elif callable(value) and not isinstance(value, type) and not NOT_AN_OP.search(name):
+                if name not in SKIP_NAMES:
+                    found[name] = value
+
+    for attr in sorted(dir(tf)):
+        if attr.startswith("_"):
+            continue
+        value = getattr(tf, attr)
+        name = f"tf.{attr}"
+        if isinstance(value, types.ModuleType):
+            if attr in API_NAMESPACES:
+                add_callables(value, name, 1)
+        elif callable(value) and not isinstance(value, type) and name not in SKIP_NAMES:
+            if not NOT_AN_OP.search(name):
+                found[name] = value
+    return found
+
+
+def unwrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+    from tensorflow.python.util import tf_decorator
+
+    _, target = tf_decorator.unwrap(fn)
+    return inspect.unwrap(target)
+
+
+GEN_OP_RE = re.compile(r'_apply_op_helper\(\s*"(\w+)"')
+
+
+def generated_op_name(fn: Callable[..., Any]) -> str | None:
+    """The raw op a gen_*_ops wrapper creates, read from its generated source."""
+    target = unwrap(fn)
+    module = getattr(target, "__module__", "") or ""
+    if ".gen_" not in module:
+        return None
+    try:
+        match = GEN_OP_RE.search(inspect.getsource(target))
+    except (OSError, TypeError):
+        return None
+    return match.group(1) if match else None
+
+
+# Ops only TF1 graph code creates (control flow v1, reference variables): a static scan meets them
+# in branches that tf.function never takes, since it builds If/While and resource variables.
+TF1_ONLY_OPS = frozenset({
+    "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "RefSwitch", "RefMerge",
+    "RefEnter", "RefExit", "RefNextIteration", "RefIdentity",
+})
+
+
+def static_ops(fn: Callable[..., Any], depth: int = 3) -> set[str]:
+    """Raw ops a function may create: gen_*_ops calls in its source and in the TensorFlow helpers
+    it calls, less the TF1-only ops."""
+    seen: set[int] = set()
+    ops: set[str] = set()
+
+    def visit(func: Callable[..., Any], level: int) -> None:
+        target = unwrap(func)
+        if id(target) in seen or not inspect.isfunction(target):
+            return
+        seen.add(id(target))
+        op = generated_op_name(target)
+        if op is not None:
+            ops.add(op)
+            return
+        if not (target.__module__ or "").startswith("tensorflow") or level > depth:
+            return
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+        except (OSError, TypeError, SyntaxError):
+            return
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                callee = resolve(node.func, target.__globals__)
+                if callee is not None:
+                    visit(callee, level + 1)
+
+    visit(fn, 0)
+    return ops - TF1_ONLY_OPS
+
+
+def resolve(expr: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any] | None:
+    if isinstance(expr, ast.Name):
+        value = namespace.get(expr.id)
+    elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        module = namespace.get(expr.value.id)
+        value = getattr(module, expr.attr, None) if isinstance(module, types.ModuleType) else None
+    else:
+        return None
+    return value if callable(value) and not isinstance(value, type) else None
+
+
+# --------------------------------------------------------------------------------------------
+# Tracing public functions with synthetic arguments
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """A synthetic graph input: a dense, sparse (``tf.SparseTensorSpec``) or ragged tensor."""
+
+    dtype: str
+    shape: tuple[int | None, ...]
+    kind: str = "dense"
+
+    def spec(self, tf: Any) -> Any:
+        dtype = getattr(tf, self.dtype)
+        if self.kind == "sparse":
+            return tf.SparseTensorSpec(self.shape, dtype)
+        if self.kind == "ragged":
+            return tf.RaggedTensorSpec(self.shape, dtype, ragged_rank=1)
+        return tf.TensorSpec(self.shape, dtype)
+
+    def example(self, tf: Any) -> Any:
+        """A concrete value (None dims become 2) for calls that cannot take a spec."""
+        shape = [2 if dim is None else dim for dim in self.shape]
+        if self.kind == "ragged":
+            flat = TensorArg(self.dtype, (3,)).example(tf)
+            return tf.RaggedTensor.from_row_lengths(flat, tf.constant([2, 1], tf.int64))
+        if self.kind == "sparse":
+            return tf.sparse.from_dense(TensorArg(self.dtype, tuple(shape)).example(tf))
+        size = math.prod(shape)
+        if self.dtype == "string":
+            return tf.reshape(tf.constant(["ab"] * size), shape)
+        if self.dtype == "bool":
+            return tf.reshape(tf.range(size) % 2 == 0, shape)
+        if self.dtype.startswith(("int", "uint")):  # 0/1: valid as an index into any dim of 2
+            return tf.cast(tf.reshape(tf.range(size) % 2, shape), self.dtype)
+        real = tf.reshape(tf.linspace(0.25, 1.0, size), shape)
+        return tf.cast(tf.complex(real, real) if self.dtype.startswith("complex") else real, self.dtype)
+
+
+@dataclass
+class TraceResult:
+    ops: frozenset[str]
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """A Python value built inside the traced function (lambdas, constants, dicts of specs)."""
+
+    make: Callable[[Any], Any]
+
+
+def F(*shape: int | None) -> TensorArg:
+    return TensorArg("float32", shape)
+
+
+def I(*shape: int | None) -> TensorArg:  # noqa: E743 - reads as the dtype next to F
+    return TensorArg("int32", shape)
+
+
+def I64(*shape: int | None) -> TensorArg:
+    return TensorArg("int64", shape)
+
+
+FLOAT_MATRIX = TensorArg("float32", (2, 2))
+SPARSE_MATRIX = TensorArg("float32", (2, 2), "sparse")
+SPARSE_INT_MATRIX = TensorArg("int64", (2, 2), "sparse")
+RAGGED_MATRIX = TensorArg("float32", (2, None), "ragged")
+STRING_VECTOR = TensorArg("string", (2,))
+PROFILES: tuple[TensorArg, ...] = (
+    FLOAT_MATRIX,
+    TensorArg("float32", (1, 4, 4, 3)),
+    TensorArg("int32", (2, 2)),
+    STRING_VECTOR,
+    TensorArg("float32", (4,)),
+    TensorArg("bool", (2, 2)),
+    TensorArg("int64", (4,)),
+    TensorArg("float32", (2, 3, 4)),
+    TensorArg("complex64", (2, 2)),
+    SPARSE_MATRIX,
+    RAGGED_MATRIX,
+    TensorArg("float32", ()),
+)
+# Namespaces whose functions take composite or string tensors: try those profiles first.
+PREFERRED_PROFILES = (
+    (("tf.sparse.", "tf.sets."), (SPARSE_MATRIX, SPARSE_INT_MATRIX)),
+    (("tf.ragged.",), (RAGGED_MATRIX, TensorArg("int64", (2, None), "ragged"))),
+    (("tf.strings.", "tf.io.decode", "tf.io.encode", "tf.io.parse", "tf.image.decode", "tf.image.encode",
+      "tf.audio.decode"), (STRING_VECTOR, TensorArg("string", ()))),
+)
+
+INT_PARAMS = {
+    "indices", "segment_ids", "ids", "positions", "multiples", "perm", "shift",
+    "lengths", "seq_lengths", "sequence_length", "row_splits", "value_rowids", "row_lengths",
+    "partitions", "bins", "splits", "sorted_sequence_idx", "label_length", "logit_length",
+    "nbins", "block_shape", "paddings", "crops", "box_indices", "box_ind",
+}
+BOOL_PARAMS = {"pred", "condition", "mask", "cond"}
+PY_INT_PARAMS = {
+    "num", "num_or_size_splits", "depth", "k", "num_segments", "num_classes", "num_true",
+    "num_sampled", "range_max", "num_samples", "block_size", "max_output_size", "frame_length",
+    "frame_step", "fft_length", "num_lower", "num_upper", "num_rows", "num_columns",
+    "num_spectrogram_bins", "num_mel_bins", "ksize", "strides", "target_height", "target_width",
+    "offset_height", "offset_width", "dct_type", "n", "count", "num_bits", "window_length",
+    "nrows", "ncols", "bucket_size", "num_buckets", "pool_size", "window_shape", "rate",
+    "dilations", "max_delta", "delta", "lower", "upper", "quality", "min_jpeg_quality",
+    "max_jpeg_quality", "num_spatial_dims",
+}
+SHAPE_PARAMS = {"shape", "dims", "size", "output_shape", "new_size", "target_shape", "sizes",
+                "dense_shape", "crop_size", "input_shape", "batch_shape", "begin", "end"}
+DTYPE_PARAMS = {"dtype", "Tout", "out_type", "output_type", "output_dtype", "to_type", "fn_output_signature"}
+CALLABLE_PARAMS = {"func", "fn", "f", "map_func", "true_fn", "false_fn", "body", "cond_fn"}
+STRING_PARAMS = {
+    "format", "template", "pattern", "rewrite", "sep", "separator", "delimiter", "regex",
+    "filename", "file_pattern", "input_encoding", "output_encoding", "message", "msg",
+}
+
+
+def synthetic_value(param: str, profile: TensorArg) -> Any:
+    """A value for a parameter: a TensorArg (made a graph input) or a Python value."""
+    if param in DTYPE_PARAMS:
+        return "dtype:float32"
+    if param in SHAPE_PARAMS:
+        return [2, 2]
+    if param in PY_INT_PARAMS:
+        return 2
+    if param in CALLABLE_PARAMS:
+        return "callable"
+    if param in {"inp", "inputs", "t_list", "values_list"}:
+        return [profile, profile]
+    if param == "seed":
+        return TensorArg("int32", (2,))
+    if param in {"filters", "filter"}:
+        return TensorArg("float32", (1, 1, profile.shape[-1] if profile.shape and profile.shape[-1] else 1, 2))
+    if param == "value_range":
+        return TensorArg("float32", (2,))
+    if param == "true_classes":
+        return TensorArg("int64", (2, 2))
+    if param == "equation":
+        return "ij,jk->ik"
+    if param in INT_PARAMS:
+        return TensorArg("int32", (2,) if len(profile.shape) < 2 else profile.shape[:1])
+    if param in BOOL_PARAMS:
+        return TensorArg("bool", profile.shape)
+    if param in {"axis", "dim"}:
+        return 0
+    if param in {"axes"}:
+        return [0]
+    if param in {"unique"}:
+        return True
+    if param in {"padding"}:
+        return "SAME"
+    if param in STRING_PARAMS:
+        return "{}" if param == "template" else "a"
+    return profile
+
+
+# Arguments for functions whose parameters synthetic_value cannot guess (shapes that must agree,
+# callables with a contract, feature specs). Only inputs live here: what ops the call creates is
+# still read from the traced graph.
+IMAGE = F(1, 4, 4, 3)
+BOXES = F(3, 4)
+ARG_OVERRIDES: dict[str, dict[str, Any]] = {
+    "tf.nn.conv2d": {"input": IMAGE, "filters": F(1, 1, 3, 2), "strides": 1, "padding": "SAME"},
+    "tf.nn.convolution": {"input": IMAGE, "filters": F(1, 1, 3, 2), "padding": "SAME"},
+    "tf.nn.conv1d": {"input": F(1, 4, 3), "filters": F(1, 3, 2), "stride": 1, "padding": "SAME"},
+    "tf.nn.conv3d": {"input": F(1, 4, 4, 4, 3), "filters": F(1, 1, 1, 3, 2), "strides": [1, 1, 1, 1, 1],
+                     "padding": "SAME"},
+    "tf.nn.conv2d_transpose": {"input": IMAGE, "filters": F(1, 1, 2, 3), "output_shape": [1, 4, 4, 2],
+                               "strides": 1},
+    "tf.nn.conv1d_transpose": {"input": F(1, 4, 3), "filters": F(1, 2, 3), "output_shape": [1, 4, 2],
+                               "strides": 1},
+    "tf.nn.conv3d_transpose": {"input": F(1, 4, 4, 4, 3), "filters": F(1, 1, 1, 2, 3),
+                               "output_shape": [1, 4, 4, 4, 2], "strides": [1, 1, 1, 1, 1]},
+    "tf.nn.conv_transpose": {"input": IMAGE, "filters": F(1, 1, 2, 3), "output_shape": [1, 4, 4, 2],
+                             "strides": 1},
+    "tf.nn.depthwise_conv2d": {"input": IMAGE, "filter": F(1, 1, 3, 1), "strides": [1, 1, 1, 1],
+                               "padding": "SAME"},
+    "tf.nn.separable_conv2d": {"input": IMAGE, "depthwise_filter": F(1, 1, 3, 1),
+                               "pointwise_filter": F(1, 1, 3, 2), "strides": [1, 1, 1, 1], "padding": "SAME"},
+    "tf.nn.atrous_conv2d": {"value": IMAGE, "filters": F(1, 1, 3, 2), "rate": 2, "padding": "SAME"},
+    "tf.nn.atrous_conv2d_transpose": {"value": IMAGE, "filters": F(1, 1, 2, 3), "output_shape": [1, 4, 4, 2],
+                                      "rate": 2, "padding": "SAME"},
+    "tf.nn.dilation2d": {"input": IMAGE, "filters": F(1, 1, 3), "strides": [1, 1, 1, 1], "padding": "SAME",
+                         "data_format": "NHWC", "dilations": [1, 1, 1, 1]},
+    "tf.nn.erosion2d": {"value": IMAGE, "filters": F(1, 1, 3), "strides": [1, 1, 1, 1], "padding": "SAME",
+                        "data_format": "NHWC", "dilations": [1, 1, 1, 1]},
+    "tf.nn.max_pool": {"input": IMAGE, "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.max_pool1d": {"input": F(1, 4, 3), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.max_pool2d": {"input": IMAGE, "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.max_pool3d": {"input": F(1, 4, 4, 4, 3), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.avg_pool": {"input": IMAGE, "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.avg_pool1d": {"input": F(1, 4, 3), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.avg_pool2d": {"input": IMAGE, "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.avg_pool3d": {"input": F(1, 4, 4, 4, 3), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.pool": {"input": IMAGE, "window_shape": [2, 2], "pooling_type": "MAX", "padding": "SAME"},
+    "tf.nn.max_pool_with_argmax": {"input": IMAGE, "ksize": 2, "strides": 2, "padding": "SAME"},
+    "tf.nn.fractional_max_pool": {"value": IMAGE, "pooling_ratio": [1.0, 1.5, 1.5, 1.0]},
+    "tf.nn.fractional_avg_pool": {"value": IMAGE, "pooling_ratio": [1.0, 1.5, 1.5, 1.0]},
+    "tf.nn.dropout": {"x": FLOAT_MATRIX, "rate": 0.5},
+    "tf.nn.experimental.general_dropout": {"x": FLOAT_MATRIX, "rate": 0.5},
+    "tf.nn.experimental.stateless_dropout": {"x": FLOAT_MATRIX, "rate": 0.5, "seed": I(2)},
+    "tf.nn.bias_add": {"value": FLOAT_MATRIX, "bias": F(2)},
+    "tf.nn.moments": {"x": FLOAT_MATRIX, "axes": [0]},
+    "tf.nn.weighted_moments": {"x": FLOAT_MATRIX, "axes": [0], "frequency_weights": FLOAT_MATRIX},
+    "tf.nn.sufficient_statistics": {"x": FLOAT_MATRIX, "axes": [0]},
+    "tf.nn.batch_norm_with_global_normalization": {
+        "input": IMAGE, "mean": F(3), "variance": F(3), "beta": F(3), "gamma": F(3),
+        "variance_epsilon": 1e-3, "scale_after_normalization": True},
+    "tf.nn.sigmoid_cross_entropy_with_logits": {"labels": FLOAT_MATRIX, "logits": FLOAT_MATRIX},
+    "tf.nn.sparse_softmax_cross_entropy_with_logits": {"labels": I(2), "logits": FLOAT_MATRIX},
+    "tf.nn.ctc_loss": {"labels": I(1, 2), "logits": F(3, 1, 4), "label_length": I(1), "logit_length": I(1),
+                       "blank_index": 0},
+    "tf.nn.collapse_repeated": {"labels": I(1, 3), "seq_length": I(1)},
+    "tf.nn.ctc_greedy_decoder": {"inputs": F(3, 1, 4), "sequence_length": I(1)},
+    "tf.nn.ctc_beam_search_decoder": {"inputs": F(3, 1, 4), "sequence_length": I(1)},
+    "tf.nn.in_top_k": {"targets": I(2), "predictions": FLOAT_MATRIX, "k": 1},
+    "tf.math.in_top_k": {"targets": I(2), "predictions": FLOAT_MATRIX, "k": 1},
+    "tf.nn.depth_to_space": {"input": F(1, 2, 2, 4), "block_size": 2},
+    "tf.nn.space_to_batch": {"input": F(1, 4, 4, 3), "block_shape": [2, 2], "paddings": [[0, 0], [0, 0]]},
+    "tf.space_to_batch": {"input": F(1, 4, 4, 3), "block_shape": [2, 2], "paddings": [[0, 0], [0, 0]]},
+    "tf.space_to_batch_nd": {"input": F(1, 4, 4, 3), "block_shape": [2, 2], "paddings": [[0, 0], [0, 0]]},
+    "tf.batch_to_space": {"input": F(4, 2, 2, 3), "block_shape": [2, 2], "crops": [[0, 0], [0, 0]]},
+    "tf.nn.sampled_softmax_loss": {"weights": F(10, 3), "biases": F(10), "labels": I64(2, 1), "inputs": F(2, 3),
+                                   "num_sampled": 2, "num_classes": 10},
+    "tf.nn.nce_loss": {"weights": F(10, 3), "biases": F(10), "labels": I64(2, 1), "inputs": F(2, 3),
+                       "num_sampled": 2, "num_classes": 10},
+    "tf.nn.embedding_lookup_sparse": {"params": F(10, 3), "sp_ids": TensorArg("int64", (2, 2), "sparse"),
+                                      "sp_weights": None},
+    "tf.nn.safe_embedding_lookup_sparse": {"embedding_weights": F(10, 3),
+                                           "sparse_ids": TensorArg("int64", (2, 2), "sparse")},
+    **{f"tf.{ns}.{kind}_candidate_sampler": {
+        "true_classes": I64(2, 1), "num_true": 1, "num_sampled": 2, "unique": True, "range_max": 10,
+        **({"unigrams": [1.0] * 10} if kind == "fixed_unigram" else {})}
+       for ns in ("nn", "random") for kind in ("log_uniform", "uniform", "learned_unigram", "fixed_unigram")},
+    **{f"tf.{ns}.all_candidate_sampler": {"true_classes": I64(2, 1), "num_true": 1, "num_sampled": 2,
+                                          "unique": True} for ns in ("nn", "random")},
+    "tf.nn.compute_accidental_hits": {"true_classes": I64(2, 1), "sampled_candidates": I64(2), "num_true": 1},
+    "tf.pad": {"tensor": FLOAT_MATRIX, "paddings": [[1, 1], [1, 1]]},
+    "tf.range": {"start": TensorArg("int32", ()), "limit": TensorArg("int32", ())},
+    "tf.reverse": {"tensor": FLOAT_MATRIX, "axis": [0]},
+    "tf.roll": {"input": FLOAT_MATRIX, "shift": 1, "axis": 0},
+    "tf.einsum": {"*args": ["ij,jk->ik", FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.linalg.einsum": {"*args": ["ij,jk->ik", FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.tensordot": {"a": FLOAT_MATRIX, "b": FLOAT_MATRIX, "axes": 1},
+    "tf.linalg.tensordot": {"a": FLOAT_MATRIX, "b": FLOAT_MATRIX, "axes": 1},
+    "tf.nn.experimental.general_dropout": {"x": FLOAT_MATRIX, "rate": 0.5,
+                                           "uniform_sampler": Lazy(lambda tf: tf.random.uniform)},
+    **{f"tf.tensor_scatter_nd_{kind}": {"tensor": FLOAT_MATRIX, "indices": I(1, 1), "updates": F(1, 2)}
+       for kind in ("add", "sub", "max", "min", "update")},
+    "tf.scatter_nd": {"indices": I(1, 1), "updates": F(1, 2), "shape": [2, 2]},
+    "tf.fill": {"dims": [2, 2], "value": TensorArg("float32", ())},
+    "tf.case": {"pred_fn_pairs": Lazy(lambda tf: [(tf.constant(True), lambda: tf.constant(1.0))]),
+                "default": Lazy(lambda tf: lambda: tf.constant(0.0))},
+    "tf.switch_case": {"branch_index": TensorArg("int32", ()),
+                       "branch_fns": Lazy(lambda tf: [lambda: tf.constant(1.0), lambda: tf.constant(0.0)])},
+    "tf.while_loop": {"cond": Lazy(lambda tf: lambda i: i < 3), "body": Lazy(lambda tf: lambda i: (i + 1,)),
+                      "loop_vars": [TensorArg("int32", ())]},
+    "tf.image.non_max_suppression": {"boxes": BOXES, "scores": F(3), "max_output_size": 2},
+    "tf.image.non_max_suppression_with_scores": {"boxes": BOXES, "scores": F(3), "max_output_size": 2},
+    "tf.image.non_max_suppression_overlaps": {"overlaps": F(3, 3), "scores": F(3), "max_output_size": 2},
+    "tf.image.non_max_suppression_padded": {"boxes": BOXES, "scores": F(3), "max_output_size": 2},
+    "tf.image.combined_non_max_suppression": {"boxes": F(1, 3, 1, 4), "scores": F(1, 3, 2),
+                                              "max_output_size_per_class": 2, "max_total_size": 2},
+    "tf.image.crop_and_resize": {"image": IMAGE, "boxes": F(1, 4), "box_indices": I(1), "crop_size": [2, 2]},
+    "tf.image.extract_glimpse": {"input": IMAGE, "size": [2, 2], "offsets": F(1, 2)},
+    "tf.image.extract_patches": {"images": IMAGE, "sizes": [1, 2, 2, 1], "strides": [1, 1, 1, 1],
+                                 "rates": [1, 1, 1, 1], "padding": "SAME"},
+    "tf.extract_volume_patches": {"input": F(1, 4, 4, 4, 3), "ksizes": [1, 2, 2, 2, 1],
+                                  "strides": [1, 1, 1, 1, 1], "padding": "SAME"},
+    "tf.image.central_crop": {"image": IMAGE, "central_fraction": 0.5},
+    "tf.image.pad_to_bounding_box": {"image": IMAGE, "offset_height": 1, "offset_width": 1,
+                                     "target_height": 6, "target_width": 6},
+    "tf.image.grayscale_to_rgb": {"images": F(1, 4, 4, 1)},
+    "tf.image.adjust_contrast": {"images": IMAGE, "contrast_factor": 0.5},
+    "tf.image.random_contrast": {"image": IMAGE, "lower": 0.5, "upper": 1.5},
+    "tf.image.stateless_random_contrast": {"image": IMAGE, "lower": 0.5, "upper": 1.5, "seed": I(2)},
+    "tf.image.random_saturation": {"image": IMAGE, "lower": 0.5, "upper": 1.5},
+    "tf.image.stateless_random_saturation": {"image": IMAGE, "lower": 0.5, "upper": 1.5, "seed": I(2)},
+    "tf.image.random_hue": {"image": IMAGE, "max_delta": 0.2},
+    "tf.image.stateless_random_hue": {"image": IMAGE, "max_delta": 0.2, "seed": I(2)},
+    "tf.image.adjust_jpeg_quality": {"image": F(4, 4, 3), "jpeg_quality": 50},
+    "tf.image.random_jpeg_quality": {"image": F(4, 4, 3), "min_jpeg_quality": 40, "max_jpeg_quality": 60},
+    "tf.image.stateless_random_jpeg_quality": {"image": F(4, 4, 3), "min_jpeg_quality": 40,
+                                               "max_jpeg_quality": 60, "seed": I(2)},
+    "tf.image.ssim": {"img1": IMAGE, "img2": IMAGE, "max_val": 1.0, "filter_size": 3},
+    "tf.image.ssim_multiscale": {"img1": F(1, 64, 64, 3), "img2": F(1, 64, 64, 3), "max_val": 1.0,
+                                 "filter_size": 3},
+    "tf.image.sample_distorted_bounding_box": {"image_size": I(3), "bounding_boxes": F(1, 1, 4)},
+    "tf.image.stateless_sample_distorted_bounding_box": {"image_size": I(3), "bounding_boxes": F(1, 1, 4),
+                                                         "seed": I(2)},
+    "tf.image.generate_bounding_box_proposals": {"scores": F(1, 2, 2, 1), "bbox_deltas": F(1, 2, 2, 4),
+                                                 "image_info": F(1, 5), "anchors": F(1, 4)},
+    "tf.image.encode_png": {"image": TensorArg("uint8", (4, 4, 3))},
+    "tf.io.encode_png": {"image": TensorArg("uint8", (4, 4, 3))},
+    "tf.image.encode_jpeg": {"image": TensorArg("uint8", (4, 4, 3))},
+    "tf.io.encode_jpeg": {"image": TensorArg("uint8", (4, 4, 3))},
+    "tf.io.decode_csv": {"records": STRING_VECTOR, "record_defaults": [[0.0], [""]]},
+    "tf.io.parse_example": {"serialized": STRING_VECTOR,
+                            "features": Lazy(lambda tf: {"x": tf.io.FixedLenFeature([1], tf.float32)})},
+    "tf.io.parse_single_example": {"serialized": TensorArg("string", ()),
+                                   "features": Lazy(lambda tf: {"x": tf.io.FixedLenFeature([1], tf.float32)})},
+    "tf.io.parse_sequence_example": {
+        "serialized": STRING_VECTOR,
+        "sequence_features": Lazy(lambda tf: {"x": tf.io.FixedLenSequenceFeature([1], tf.float32)})},
+    "tf.io.parse_single_sequence_example": {
+        "serialized": TensorArg("string", ()),
+        "sequence_features": Lazy(lambda tf: {"x": tf.io.FixedLenSequenceFeature([1], tf.float32)})},
+    "tf.io.write_file": {"filename": TensorArg("string", ()), "contents": TensorArg("string", ())},
+    "tf.dynamic_partition": {"data": F(4), "partitions": I(4), "num_partitions": 2},
+    "tf.dynamic_stitch": {"indices": [I(2), I(2)], "data": [F(2), F(2)]},
+    "tf.linalg.set_diag": {"input": FLOAT_MATRIX, "diagonal": F(2)},
+    "tf.linalg.tridiagonal_matmul": {"diagonals": F(3, 3), "rhs": F(3, 2)},
+    "tf.linalg.tridiagonal_solve": {"diagonals": F(3, 3), "rhs": F(3, 2)},
+    "tf.strings.format": {"template": "{} {}", "inputs": [STRING_VECTOR, FLOAT_MATRIX]},
+    "tf.strings.ngrams": {"data": STRING_VECTOR, "ngram_width": 2},
+    "tf.strings.substr": {"input": STRING_VECTOR, "pos": I(2), "len": I(2)},
+    "tf.strings.unicode_encode": {"input": TensorArg("int32", (2, None), "ragged"), "output_encoding": "UTF-8"},
+    "tf.strings.unicode_split": {"input": STRING_VECTOR, "input_encoding": "UTF-8"},
+    "tf.strings.unicode_split_with_offsets": {"input": STRING_VECTOR, "input_encoding": "UTF-8"},
+    "tf.strings.unicode_transcode": {"input": STRING_VECTOR, "input_encoding": "UTF-8",
+                                     "output_encoding": "UTF-16-BE"},
+    "tf.strings.to_hash_bucket_strong": {"input": STRING_VECTOR, "num_buckets": 4, "key": [1, 2]},
+    "tf.sparse.sparse_dense_matmul": {"sp_a": SPARSE_MATRIX, "b": FLOAT_MATRIX},
+    "tf.sparse.concat": {"axis": 0, "sp_inputs": [SPARSE_MATRIX, SPARSE_MATRIX]},
+    "tf.sparse.split": {"sp_input": SPARSE_MATRIX, "num_split": 2, "axis": 0},
+    "tf.sparse.slice": {"sp_input": SPARSE_MATRIX, "start": [0, 0], "size": [1, 1]},
+    "tf.sparse.fill_empty_rows": {"sp_input": SPARSE_MATRIX, "default_value": 0.0},
+    "tf.sparse.retain": {"sp_input": SPARSE_MATRIX, "to_retain": TensorArg("bool", (None,))},
+    "tf.sparse.mask": {"a": Lazy(lambda tf: tf.IndexedSlices(tf.ones([2, 2]), tf.constant([0, 1]))),
+                       "mask_indices": I(1)},
+    "tf.sparse.to_indicator": {"sp_input": SPARSE_INT_MATRIX, "vocab_size": 4},
+    "tf.sparse.map_values": {"*args": [Lazy(lambda tf: tf.math.abs), SPARSE_MATRIX]},
+    "tf.bitcast": {"input": FLOAT_MATRIX, "type": Lazy(lambda tf: tf.int32)},
+    "tf.identity_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.tuple": {"tensors": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.linalg.experimental.conjugate_gradient": {
+        "operator": Lazy(lambda tf: tf.linalg.LinearOperatorFullMatrix(
+            tf.eye(2), is_self_adjoint=True, is_positive_definite=True)),
+        "rhs": F(2)},
+    "tf.shape_n": {"input": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.parallel_stack": {"values": [FLOAT_MATRIX, FLOAT_MATRIX]},
+    "tf.reverse_sequence": {"input": FLOAT_MATRIX, "seq_lengths": I(2), "seq_axis": 1, "batch_axis": 0},
+    "tf.quantization.quantize": {"input": FLOAT_MATRIX, "min_range": 0.0, "max_range": 1.0,
+                                 "T": Lazy(lambda tf: tf.quint8)},
+    "tf.quantization.quantize_and_dequantize": {"input": FLOAT_MATRIX, "input_min": 0.0, "input_max": 1.0},
+    "tf.quantization.quantize_and_dequantize_v2": {"input": FLOAT_MATRIX, "input_min": 0.0, "input_max": 1.0},
+    "tf.quantization.fake_quant_with_min_max_vars": {"inputs": FLOAT_MATRIX, "min": F(), "max": F()},
+    "tf.math.sobol_sample": {"dim": 2, "num_results": 4},
+    "tf.random.fold_in": {"seed": I(2), "data": 1},
+    "tf.random.experimental.stateless_fold_in": {"seed": I(2), "data": 1},
+    "tf.random.create_rng_state": {"seed": 1, "alg": "philox"},
+    "tf.random.experimental.create_rng_state": {"seed": 1, "alg": "philox"},
+    "tf.random_index_shuffle": {"index": I64(), "seed": I64(3), "max_index": I64()},
+    "tf.math.scalar_mul": {"scalar": 2.0, "x": FLOAT_MATRIX},
+    "tf.scalar_mul": {"scalar": 2.0, "x": FLOAT_MATRIX},
+    "tf.debugging.assert_rank": {"x": FLOAT_MATRIX, "rank": 2},
+    "tf.assert_rank": {"x": FLOAT_MATRIX, "rank": 2},
+    "tf.debugging.assert_rank_at_least": {"x": FLOAT_MATRIX, "rank": 1},
+    "tf.debugging.assert_rank_in": {"x": FLOAT_MATRIX, "ranks": [1, 2]},
+    "tf.debugging.assert_type": {"tensor": FLOAT_MATRIX, "tf_type": Lazy(lambda tf: tf.float32)},
+    "tf.debugging.assert_shapes": {"shapes": Lazy(lambda tf: [])},
+    "tf.Assert": {"condition": TensorArg("bool", ()), "data": [FLOAT_MATRIX]},
+    "tf.debugging.Assert": {"condition": TensorArg("bool", ()), "data": [FLOAT_MATRIX]},
+    "tf.signal.fft3d": {"input": TensorArg("complex64", (2, 2, 2))},
+    "tf.signal.ifft3d": {"input": TensorArg("complex64", (2, 2, 2))},
+    "tf.signal.irfft3d": {"input_tensor": TensorArg("complex64", (2, 2, 2))},
+    "tf.signal.mdct": {"signals": F(16), "frame_length": 8},
+    "tf.fftnd": {"input": TensorArg("complex64", (2, 2)), "fft_length": [2, 2], "axes": [0, 1]},
+    "tf.ifftnd": {"input": TensorArg("complex64", (2, 2)), "fft_length": [2, 2], "axes": [0, 1]},
+    "tf.rfftnd": {"input": FLOAT_MATRIX, "fft_length": [2, 2], "axes": [0, 1]},
+    "tf.irfftnd": {"input": TensorArg("complex64", (2, 2)), "fft_length": [2, 2], "axes": [0, 1]},
+}
+
+KNOWN_PARAMS = (INT_PARAMS | BOOL_PARAMS | PY_INT_PARAMS | SHAPE_PARAMS | DTYPE_PARAMS | CALLABLE_PARAMS
+                | {"inp", "inputs", "seed", "filters", "filter", "value_range", "true_classes", "equation"})
+
+
+def required_params(fn: Callable[..., Any]) -> list[str] | None:
+    from tensorflow.python.util import tf_inspect
+
+    try:
+        spec = tf_inspect.getfullargspec(fn)
+    except TypeError:
+        return None
+    n_defaults = len(spec.defaults or ())
+    required = list(spec.args[: len(spec.args) - n_defaults])
+    required += [p for p in spec.kwonlyargs if p not in (spec.kwonlydefaults or {})]
+    return required
+
+
+def default_values(fn: Callable[..., Any]) -> dict[str, Any]:
+    from tensorflow.python.util import tf_inspect
+
+    try:
+        spec = tf_inspect.getfullargspec(fn)
+    except TypeError:
+        return {}
+    defaults = dict(zip(spec.args[len(spec.args) - len(spec.defaults or ()):], spec.defaults or ()))
+    defaults.update(spec.kwonlydefaults or {})
+    return defaults
+
+
+class TraceTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise TraceTimeout
+
+
+def bind(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[list[TensorArg], Callable[..., Any]]:
+    """The graph inputs ``args`` holds, and a function of those inputs that calls ``fn(**args)``."""
+    slots: list[tuple[str, int | None]] = []  # (parameter, index in a list argument or None)
+    inputs: list[TensorArg] = []
+    for key, value in args.items():
+        if isinstance(value, TensorArg):
+            slots.append((key, None))
+            inputs.append(value)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, TensorArg):
+                    slots.append((key, index))
+                    inputs.append(item)
+
+    def call(*tensors: Any) -> Any:
+        kwargs: dict[str, Any] = {}
+        for key, value in args.items():
+            if isinstance(value, str) and value == "callable":
+                kwargs[key] = lambda *a, **_: a[0] if a else tf.constant(0.0)
+            elif isinstance(value, str) and value.startswith("dtype:"):
+                kwargs[key] = getattr(tf, value.split(":", 1)[1])
+            elif isinstance(value, Lazy):
+                kwargs[key] = value.make(tf)
+            elif isinstance(value, list):
+                kwargs[key] = [item.make(tf) if isinstance(item, Lazy) else item for item in value]
+            else:
+                kwargs[key] = value
+        for (key, index), tensor in zip(slots, tensors):
+            if index is None:
+                kwargs[key] = tensor
+            else:
+                kwargs[key] = [*kwargs[key][:index], tensor, *kwargs[key][index + 1:]]
+        positional = [item for key in list(kwargs) if key.startswith("*") for item in kwargs.pop(key)]
+        out = fn(*positional, **kwargs)
+        if out is None:
+            return None
+        return tf.nest.map_structure(lambda t: t if tf.is_tensor(t) else tf.constant(0), out, expand_composites=True)
+
+    return inputs, call
+
+
+def graph_ops(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> frozenset[str]:
+    """Trace ``fn(**args)`` into a tf.function graph; return every op type in it and its nested functions."""
+    inputs, call = bind(tf, fn, args)
+    specs = [item.spec(tf) for item in inputs]
+
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        concrete = tf.function(call, autograph=False).get_concrete_function(*specs)
+    finally:
+        signal.alarm(0)
+    graph_def = concrete.graph.as_graph_def()
+    ops = {node.op for node in graph_def.node}
+    for function in graph_def.library.function:
+        ops.update(node.op for node in function.node_def)
+    # A node may call a library function by name (TF1-style while bodies in ctc_loss); its body
+    # is already counted, and the generated name is neither an op nor stable across runs.
+    return frozenset(ops - {function.signature.name for function in graph_def.library.function})
+
+
+def trace_default(tf: Any, name: str, fn: Callable[..., Any]) -> TraceResult | None:
+    """Trace with the first synthetic arguments that work: required parameters first, then known optional ones."""
+    if name in ARG_OVERRIDES:
+        try:
+            return TraceResult(graph_ops(tf, fn, ARG_OVERRIDES[name]), ARG_OVERRIDES[name])
+        except (Exception, TraceTimeout) as error:  # noqa: BLE001 - fall back to synthetic arguments
+            logger.warning("override arguments for %s failed: %s", name, str(error).splitlines()[0][:200])
+    required = required_params(fn)
+    if required is None:
+        return None
+    optional = [p for p in default_values(fn) if p in KNOWN_PARAMS and default_values(fn)[p] is None]
+    profiles = PROFILES
+    for prefixes, preferred in PREFERRED_PROFILES:
+        if name.startswith(prefixes):
+            profiles = (*preferred, *PROFILES)
+    for params in (required, required + optional):
+        for profile in profiles:
+            args = {p: synthetic_value(p, profile) for p in params}
+            try:
+                return TraceResult(graph_ops(tf, fn, args), args)
+            except (Exception, TraceTimeout):  # noqa: BLE001 - any failure means "try the next profile"
+                continue
+        if not optional:
+            break
+    return None
+
+
+def variants(name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(argument, value) pairs to trace besides the defaults: every bool flipped, listed strings."""
+    for param, default in sorted(default_values(fn).items()):
+        if isinstance(default, bool) and param not in base:
+            yield param, not default
+    for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
+        default = default_values(fn).get(param)
+        for value in values:
+            if value != default:
+                yield param, value
+
+
+Probe = tuple[Callable[[Any], Any], dict[str, Callable[[Any, Any], Any]]]
+
+
+def class_probes(tf: Any) -> dict[str, Probe]:
+    """Public classes whose construction or methods create ops: name -> (construct, {method: use}).
+
+    ``construct(x)`` builds the object (x is a float32 [2, 2] graph input); ``use(obj, x)`` calls
+    the method. The class entry gets the ops of construction, and each ``Class.method`` entry only
+    the ops the method adds: a table built outside a compiled step is captured by it, not rebuilt.
+    """
+
+    def int_keys(x: Any) -> Any:
+        return tf.cast(tf.reshape(x, [-1]), tf.int64)
+
+    def static_table(x: Any) -> Any:
+        init = tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64))
+        return tf.lookup.StaticHashTable(init, default_value=-1)
+
+    def vocabulary_table(x: Any) -> Any:
+        init = tf.lookup.KeyValueTensorInitializer(tf.constant(["a", "b"]), tf.constant([0, 1], tf.int64))
+        return tf.lookup.StaticVocabularyTable(init, num_oov_buckets=1)
+
+    def dense_table(x: Any) -> Any:
+        return tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1, empty_key=0, deleted_key=-1)
+
+    # A Generator owns a variable, which a traced function may not create: build it once, eagerly.
+    generator = tf.random.Generator.from_seed(1)
+
+    def mutable_table(x: Any) -> Any:
+        return tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, default_value=-1)
+
+    return {
+        "tf.lookup.StaticHashTable": (static_table, {"lookup": lambda t, x: t.lookup(int_keys(x))}),
+        "tf.lookup.StaticVocabularyTable": (
+            vocabulary_table, {"lookup": lambda t, x: t.lookup(tf.constant(["a", "c"]))}
+        ),
+        "tf.lookup.experimental.DenseHashTable": (dense_table, {"lookup": lambda t, x: t.lookup(int_keys(x))}),
+        "tf.lookup.experimental.MutableHashTable": (
+            mutable_table,
+            {"lookup": lambda t, x: t.lookup(int_keys(x)), "insert": lambda t, x: t.insert(int_keys(x), int_keys(x))},
+        ),
+        "tf.random.Generator": (
+            lambda x: generator,
+            {
+                "normal": lambda g, x: g.normal([2]),
+                "uniform": lambda g, x: g.uniform([2]),
+                "truncated_normal": lambda g, x: g.truncated_normal([2]),
+                "binomial": lambda g, x: g.binomial([2], 5.0, 0.5),
+            },
+        ),
+    }
+
+
+TRIVIAL_OPS = frozenset({"Const", "Identity", "NoOp"})
+
+
+def trace_probe(tf: Any, body: Callable[[Any], Any]) -> frozenset[str]:
+    return trace_probe_on(tf, body, FLOAT_MATRIX)
+
+
+def trace_probe_on(tf: Any, body: Callable[[Any], Any], example: TensorArg) -> frozenset[str]:
+    return graph_ops(tf, body, {"x": example}) - {"Placeholder"}
+
+
+def class_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """API entries for the probed classes and their methods (``tf.lookup.StaticHashTable.lookup``)."""
+    entries: dict[str, dict[str, Any]] = {}
+
+    def record(name: str, ops: frozenset[str]) -> None:
+        entries[name] = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace"}
+
+    for name, (construct, methods) in sorted(class_probes(tf).items()):
+        constructed = trace_probe(tf, lambda x: (construct(x), tf.constant(0.0))[1])
+        if constructed - TRIVIAL_OPS:
+            record(name, constructed)
+        for method, use in sorted(methods.items()):
+            used = trace_probe(tf, lambda x: use(construct(x), x))
+            record(f"{name}.{method}", used - constructed | (used & {"Identity"}))
+    return entries
+
+
+# Keras layers that wrap ops without an XLA kernel (lookup tables, hashing, image transforms):
+# name -> (constructor arguments, call input). The layer is built outside the traced function,
+# as a model builds it, so an entry holds the ops its call creates.
+KERAS_LAYER_PROBES: dict[str, tuple[dict[str, Any], TensorArg]] = {
+    "StringLookup": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "IntegerLookup": ({"vocabulary": [1, 2]}, I64(2)),
+    "Hashing": ({"num_bins": 4}, STRING_VECTOR),
+    "TextVectorization": ({"vocabulary": ["a", "b"]}, STRING_VECTOR),
+    "CategoryEncoding": ({"num_tokens": 4, "output_mode": "multi_hot"}, I(2, 2)),
+    "Discretization": ({"bin_boundaries": [0.5]}, FLOAT_MATRIX),
+    "Normalization": ({"mean": 0.0, "variance": 1.0}, FLOAT_MATRIX),
+    "Resizing": ({"height": 2, "width": 2}, IMAGE),
+    "CenterCrop": ({"height": 2, "width": 2}, IMAGE),
+    "Rescaling": ({"scale": 0.5}, IMAGE),
+    "RandomFlip": ({}, IMAGE),
+    "RandomRotation": ({"factor": 0.1}, IMAGE),
+    "RandomZoom": ({"height_factor": 0.1}, IMAGE),
+    "RandomTranslation": ({"height_factor": 0.1, "width_factor": 0.1}, IMAGE),
+    "RandomCrop": ({"height": 2, "width": 2}, IMAGE),
+    "RandomContrast": ({"factor": 0.1}, IMAGE),
+    "RandomBrightness": ({"factor": 0.1}, IMAGE),
+}
+
+
+def keras_layers() -> tuple[Any, str] | None:
+    """The Keras whose layers are probed: tf_keras (Keras 2, what TF_USE_LEGACY_KERAS=1 gives)."""
+    try:
+        import tf_keras
+    except ImportError:
+        return None
+    return tf_keras.layers, f"tf_keras {tf_keras.__version__}"
+
+
+def keras_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.keras.layers.X`` -> ops of calling the layer (training=True for the random ones)."""
+    keras = keras_layers()
+    if keras is None:
+        logger.warning("tf_keras is not installed: no Keras layer entries")
+        return {}
+    layers, _ = keras
+    entries: dict[str, dict[str, Any]] = {}
+
+    def call_ops(cls: Any, kwargs: dict[str, Any], example: TensorArg) -> frozenset[str]:
+        layer = cls(**kwargs)
+        training = {"training": True} if cls.__name__.startswith("Random") else {}
+        return trace_probe_on(tf, lambda x: layer(x, **training), example)
+
+    for short, (kwargs, example) in sorted(KERAS_LAYER_PROBES.items()):
+        name = f"tf.keras.layers.{short}"
+        cls = getattr(layers, short)
+        ops = call_ops(cls, kwargs, example)
+        entry: dict[str, Any] = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace"}
+        conditions = []
+        for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
+            for value in values:
+                variant = call_ops(cls, {**kwargs, param: value}, example)
+                if variant & unsupported != ops & unsupported:
+                    conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant),
+                                       "unsupported": sorted(variant & unsupported)})
+        if conditions:
+            entry["conditions"] = conditions
+        entries[name] = entry
+    return entries
+
+
+# --------------------------------------------------------------------------------------------
+# Cross-check against the compiler
+
+
+UNSUPPORTED_RE = re.compile(r"No registered '(\w+)' OpKernel for XLA_CPU_JIT")
+
+
+def crosscheck_cases(tf: Any) -> list[tuple[str, dict[str, Any], Callable[[], Any]]]:
+    """(api name, arguments that select the table entry or condition, a function compiled under XLA)."""
+    x = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    img = tf.random.stateless_uniform((1, 4, 4, 3), seed=(1, 2))
+    v = tf.constant([3.0, 1.0, 2.0, 1.0])
+    ids = tf.constant([0, 0, 1, 1])
+
+    # Built eagerly, outside the compiled function, as a Keras layer or input pipeline would.
+    table = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64)), -1
+    )
+
+    cases: list[tuple[str, dict[str, Any], Callable[[], Any]]] = []
+    keras = keras_layers()
+    if keras is not None:
+        layers, _ = keras
+        integer_lookup = layers.IntegerLookup(vocabulary=[1, 2])
+        rotation = layers.RandomRotation(0.1)
+        bicubic = layers.Resizing(2, 2, interpolation="bicubic")
+        discretization = layers.Discretization(bin_boundaries=[1.5])
+        cases += [
+            ("tf.keras.layers.IntegerLookup", {}, lambda: integer_lookup(tf.cast(ids, tf.int64))),
+            ("tf.keras.layers.RandomRotation", {}, lambda: rotation(img, training=True)),
+            ("tf.keras.layers.Resizing", {"interpolation": "bicubic"}, lambda: bicubic(img)),
+            ("tf.keras.layers.Discretization", {}, lambda: discretization(v)),
+        ]
+    return cases + [
+        ("tf.strings.format", {}, lambda: tf.strings.format("{}", v)),
+        ("tf.print", {}, lambda: (tf.print(v), v)[1]),
+        ("tf.linalg.det", {}, lambda: tf.linalg.det(x)),
+        ("tf.linalg.slogdet", {}, lambda: tf.linalg.slogdet(x)),
+        ("tf.random.gamma", {}, lambda: tf.random.gamma([2], 1.0)),
+        ("tf.random.poisson", {}, lambda: tf.random.poisson([2], 1.0)),
+        ("tf.image.resize", {"method": "bicubic"}, lambda: tf.image.resize(img, [2, 2], method="bicubic")),
+        ("tf.image.resize", {"antialias": True}, lambda: tf.image.resize(img, [2, 2], antialias=True)),
+        ("tf.image.resize", {}, lambda: tf.image.resize(img, [2, 2])),
+        ("tf.timestamp", {}, lambda: tf.timestamp()),
+        ("tf.histogram_fixed_width", {}, lambda: tf.histogram_fixed_width(v, [0.0, 4.0], nbins=4)),
+        ("tf.random.log_uniform_candidate_sampler", {},
+         lambda: tf.random.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 2, True, 10)[0]),
+        ("tf.strings.as_string", {}, lambda: tf.strings.as_string(v)),
+        ("tf.unique_with_counts", {}, lambda: tf.unique_with_counts(v)[2]),
+        ("tf.math.segment_sum", {}, lambda: tf.math.segment_sum(v, ids)),
+        ("tf.sparse.sparse_dense_matmul", {},
+         lambda: tf.sparse.sparse_dense_matmul(tf.sparse.from_dense(x), x)),
+        ("tf.lookup.StaticHashTable.lookup", {}, lambda: table.lookup(tf.constant([1, 3], tf.int64))),
+        ("tf.nn.ctc_loss", {},
+         lambda: tf.nn.ctc_loss(tf.constant([[1, 2]]), tf.random.stateless_normal((3, 1, 4), seed=(1, 2)),
+                                tf.constant([2]), tf.constant([3]), blank_index=0)),
+        ("tf.image.non_max_suppression", {},
+         lambda: tf.image.non_max_suppression(tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.9, 0.9]]),
+                                              tf.constant([0.9, 0.8]), 2)),
+        ("tf.math.confusion_matrix", {}, lambda: tf.math.confusion_matrix(ids, ids, num_classes=2)),
+        ("tf.searchsorted", {}, lambda: tf.searchsorted(tf.constant([1.0, 2.0, 3.0]), v)),
+        ("tf.linalg.logdet", {}, lambda: tf.linalg.logdet(x)),
+        ("tf.linalg.cholesky", {}, lambda: tf.linalg.cholesky(x)),
+        ("tf.linalg.eigh", {}, lambda: tf.linalg.eigh(x)[0]),
+        ("tf.linalg.svd", {}, lambda: tf.linalg.svd(x)[0]),
+        ("tf.linalg.qr", {}, lambda: tf.linalg.qr(x)[0]),
+        ("tf.random.categorical", {}, lambda: tf.random.categorical(tf.math.log([[0.5, 0.5]]), 3)),
+        ("tf.matmul", {}, lambda: tf.matmul(x, x)),
+        ("tf.unique", {}, lambda: tf.unique(v)[0]),
+        ("tf.math.unsorted_segment_sum", {}, lambda: tf.math.unsorted_segment_sum(v, ids, 2)),
+        ("tf.debugging.check_numerics", {}, lambda: tf.debugging.check_numerics(v, "bad")),
+        ("tf.while_loop", {}, lambda: tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), (0, v))[1]),
+        ("tf.cond", {}, lambda: tf.cond(v[0] > 1.0, lambda: v * 2.0, lambda: v)),
+        # Graph plumbing without a kernel is not lowered by the bridge inside a function body.
+        ("tf.raw_ops.Switch", {}, lambda: tf.raw_ops.Switch(data=v, pred=v[0] > 1.0)[1]),
+        ("tf.raw_ops.Placeholder", {}, lambda: (tf.raw_ops.Placeholder(dtype=tf.float32, shape=[4]), v)[1]),
+    ]
+
+
+def crosscheck(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozenset[str]) -> list[dict[str, Any]]:
+    results = []
+    for name, when, build in crosscheck_cases(tf):
+        entry = api.get(name)
+        predicted: list[str] | None = None
+        if name.startswith("tf.raw_ops."):
+            op = name.removeprefix("tf.raw_ops.")
+            predicted = [op] if op in unsupported else []
+        elif entry is not None:
+            predicted = entry["unsupported"]
+            for condition in entry.get("conditions", ()):
+                if when and condition["argument"] in when and condition["value"] == when[condition["argument"]]:
+                    predicted = condition["unsupported"]
+        error_ops: list[str] = []
+        try:
+            # autograph=False: AutoGraph would re-read these lambdas from the source file.
+            tf.function(build, jit_compile=True, autograph=False)()
+            compiled = True
+        except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+            compiled = False
+            message = str(error)
+            error_ops = sorted(set(UNSUPPORTED_RE.findall(message)))
+            if not error_ops:
+                # Not a missing kernel: keep the error's type and its most informative line.
+                lines = [line.strip() for line in message.splitlines() if line.strip()]
+                key = next((line for line in reversed(lines) if "Error" in line or "error" in line), lines[-1:] or [""])
+                error_ops = [f"<{type(error).__name__}: {key[:200]}>"]
+        record: dict[str, Any] = {
+            "api": name,
+            "when": when,
+            "predicted_unsupported": predicted,
+            "compiled": compiled,
+            "compiler_unsupported": error_ops,
+        }
+        record["agree"] = predicted is not None and (not predicted) == compiled and (
+            compiled or set(error_ops) <= set(predicted) | unsupported
+        )
+        results.append(record)
+    return results
+
+
+# --------------------------------------------------------------------------------------------
+# Assembly
+
+
+def api_table(
+    tf: Any, unsupported: frozenset[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Public name -> entry, and the synthetic arguments each traced entry was traced with."""
+    functions = public_functions(tf)
+    table: dict[str, dict[str, Any]] = {}
+    traced_args: dict[str, dict[str, Any]] = {}
+    for name, fn in sorted(functions.items()):
+        generated = generated_op_name(fn)
+        traced = trace_default(tf, name, fn)
+        if traced is not None:
+            ops, source = set(traced.ops), "trace"
+        elif generated is not None:
+            ops, source = {generated}, "generated"
+        else:
+            ops, source = static_ops(fn), "static"
+            if not ops:
+                logger.info("no ops found for %s", name)
+                continue
+        ops.discard("Placeholder")  # our own synthetic inputs
+        entry: dict[str, Any] = {
+            "raw_ops": sorted(ops),
+            "unsupported": sorted(ops & unsupported),
+            "source": source,
+        }
+        if traced is not None:
+            conditions = []
+            for param, value in variants(name, fn, traced.args):
+                try:
+                    variant_ops = set(graph_ops(tf, fn, {**traced.args, param: value}))
+                except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
+                    continue
+                variant_ops.discard("Placeholder")
+                if variant_ops & unsupported != ops & unsupported:
+                    conditions.append({
+                        "argument": param,
+                        "value": value,
+                        "raw_ops": sorted(variant_ops),
+                        "unsupported": sorted(variant_ops & unsupported),
+                    })
+            if conditions:
+                entry["conditions"] = conditions
+            traced_args[name] = traced.args
+        table[name] = entry
+    return table, traced_args
+
+
+BOUNDARY_OPS = frozenset({"_Arg", "_Retval"})  # reported for string inputs/outputs, whatever the ops
+
+
+def compile_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
+    """Compile ``fn(**args)`` with XLA:CPU from TensorSpecs (no values, so nothing folds).
+
+    Returns ("compiled", []), ("no_kernel", ops the compiler named) or ("other", [error line]).
+    The compiler names only the first unsupported op(s) it meets, not all of them.
+    """
+    inputs, call = bind(tf, fn, args)
+    jitted = tf.function(call, jit_compile=True, autograph=False)
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        if all(item.kind == "dense" for item in inputs):
+            jitted.experimental_get_compiler_ir(*[item.spec(tf) for item in inputs])(stage="hlo")
+        else:
+            # experimental_get_compiler_ir takes no composite specs: run it on small values
+            # instead (they are arguments of the compiled function, so nothing folds either).
+            jitted(*[item.example(tf) for item in inputs])
+        return "compiled", []
+    except (Exception, TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+        message = str(error)
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)))
+        if ops:
+            return "no_kernel", ops
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        return "other", [f"{type(error).__name__}: {(lines or [''])[0][:160]}"]
+    finally:
+        signal.alarm(0)
+
+
+def api_compile_check(
+    tf: Any, api: dict[str, dict[str, Any]], traced_args: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """Compile every traced entry with its synthetic inputs and compare with the registry's answer.
+
+    Agreement: no unsupported op predicted and it compiles, or some predicted and the compiler
+    names only predicted ones. A compile that fails for another reason (an input that must be a
+    compile-time constant, a string crossing the function boundary) says nothing about kernels
+    and is counted as inconclusive, by its error line.
+    """
+    functions = public_functions(tf)
+    agree = 0
+    disagreements: list[dict[str, Any]] = []
+    inconclusive: dict[str, list[str]] = {}
+    for name, args in sorted(traced_args.items()):
+        predicted = set(api[name]["unsupported"])
+        outcome, detail = compile_verdict(tf, functions[name], args)
+        named = set(detail) - BOUNDARY_OPS if outcome == "no_kernel" else set()
+        if (outcome == "compiled" and not predicted) or (named and named <= predicted):
+            agree += 1
+        elif outcome == "compiled" or named:
+            record = {"api": name, "predicted_unsupported": sorted(predicted), "compiler": outcome,
+                      "compiler_unsupported": sorted(named)}
+            if outcome == "compiled" and not bind(tf, functions[name], args)[0]:
+                # Every input was a Python constant: Grappler folded the op before XLA saw it.
+                record["note"] = "no graph inputs: constant-folded before XLA; fails when an input is a tensor"
+            disagreements.append(record)
+        else:
+            reason = "string tensor at the function boundary" if outcome == "no_kernel" else detail[0]
+            reason = re.sub(r"__inference_\S+", "__inference_<fn>", reason)
+            reason = re.sub(r"node \S+", "node <n>", reason)
+            inconclusive.setdefault(reason, []).append(name)
+    return {
+        "checked": len(traced_args),
+        "agree": agree,
+        "disagreements": disagreements,
+        "inconclusive": {reason: names for reason, names in sorted(inconclusive.items())},
+    }
+
+
+def generated_date() -> str:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    return moment.date().isoformat()
+
+
+def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
+    kernels = xla_kernel_ops(tf)
+    # The unsupported set is judged over the whole registry; the table written lists only
+    # tf.raw_ops, ops with an XLA kernel, and the ops public functions create.
+    unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
+    api, traced_args = api_table(tf, unsupported)
+    api.update(class_entries(tf, unsupported))
+    api.update(keras_entries(tf, unsupported))
+    # An op a public function creates may be registered without a tf.raw_ops export (a static
+    # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
+    created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
+    raw_ops = raw_op_table(tf, kernels, created)
+    table: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "tensorflow_version": tf.__version__,
+        "generated": generated_date(),
+        "command": COMMAND,
+        "keras_version": keras[1] if (keras := keras_layers()) else None,
+        "backends": {
+            device: len(ops) for device, ops in sorted(kernels.items())
+        },
+        "raw_ops": raw_ops,
+        "api": api,
+    }
+    if compile_check:
+        table["crosscheck"] = crosscheck(tf, api, unsupported)
+        table["api_compile_check"] = api_compile_check(tf, api, traced_args)
+    return table
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output JSON (default: {DEFAULT_OUT})")
+    parser.add_argument("--no-compile-check", action="store_true",
+                        help="skip compiling the cross-check sample under jit_compile=True")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    try:
+        import tensorflow as tf
+    except ImportError:
+        print("generate_op_table: TensorFlow is not installed; install the [trainer] extra.", file=sys.stderr)
+        return 2
+    tf.get_logger().setLevel(logging.ERROR)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    start = time.monotonic()
+    table = build_table(tf, compile_check=not args.no_compile_check)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    n_unsupported = len(unsupported_set(table["raw_ops"]))
+    disagreements = [c for c in table.get("crosscheck", ()) if not c["agree"]]
+    summary = (
+        f"wrote {args.out}: TF {table['tensorflow_version']}, {len(table['raw_ops'])} raw ops "
+        f"({n_unsupported} without an XLA_CPU_JIT kernel), {len(table['api'])} API names, "
+        f"{len(disagreements)} cross-check disagreements"
+    )
+    if "api_compile_check" in table:
+        check = table["api_compile_check"]
+        n_inconclusive = sum(len(names) for names in check["inconclusive"].values())
+        summary += (
+            f"; API compile check: {check['agree']}/{check['checked']} agree, "
+            f"{len(check['disagreements'])} disagree, {n_inconclusive} inconclusive"
+        )
+    print(f"{summary}; {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,120 @@
+"""Which TensorFlow ops have no XLA kernel, read from data that TensorFlow itself produced.
+
+The data file ``xlacheck/data/tf_xla_ops.json`` is written by ``python tools/generate_op_table.py``
+(see docs/op-table.md): it asks TensorFlow's kernel registry which raw ops have an ``XLA_CPU_JIT``
+kernel and traces the public API (``tf.linalg.det`` ...) to the raw ops it creates. This module
+only reads that file (json + functools.cache): no TensorFlow import, so the linter stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+RAW_OPS_PREFIX = "tf.raw_ops."
+V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 is a different one, not covered
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An argument value that changes which ops without an XLA kernel a function creates.
+
+    ``tf.image.resize(..., method="bicubic")`` creates ``ResizeBicubic``; with the default method
+    it does not. ``unsupported`` is the full set for that call (the other arguments at defaults).
+    """
+
+    argument: str
+    value: Any
+    raw_ops: tuple[str, ...]
+    unsupported: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OpVerdict:
+    """The raw ops a public TensorFlow function creates with default arguments, and which lack an XLA kernel.
+
+    ``source`` says how the ops were found: ``"trace"`` (the function was traced into a graph with
+    sample arguments), ``"generated"`` (a generated op wrapper: exactly one op), ``"static"`` (the
+    function could not be traced; these are the ops its source *may* create), or ``"raw_op"``
+    (``tf.raw_ops.X``). ``conditions`` lists argument values that change ``unsupported``.
+    """
+
+    api_name: str
+    raw_ops: tuple[str, ...]
+    unsupported: tuple[str, ...]
+    source: str = "trace"
+    conditions: tuple[Condition, ...] = ()
+
+    def unsupported_for(self, arguments: dict[str, Any]) -> tuple[str, ...]:
+        """Unsupported ops for a call whose literal keyword arguments are known.
+
+        ``arguments`` maps argument names to literal values seen in the source; arguments not
+        in it are assumed to be at their defaults. Several matching conditions are
+        combined as independent changes (each adds and removes what it did alone).
+        """
+        default = set(self.unsupported)
+        result = set(default)
+        for condition in self.conditions:
+            if condition.argument in arguments and arguments[condition.argument] == condition.value:
+                changed = set(condition.unsupported)
+                # Each condition was measured with only its own argument changed; treat the
+                # effects of several arguments as independent.
+                result = (result - (default - changed)) | (changed - default)
+        return tuple(sorted(result))
+
+
+@cache
+def _table() -> dict[str, Any]:
+    text = resources.files("xlacheck").joinpath("data", "tf_xla_ops.json").read_text(encoding="utf-8")
+    table: dict[str, Any] = json.loads(text)
+    return table
+
+
+@cache
+def unsupported_raw_ops() -> frozenset[str]:
+    """Raw ops with no XLA_CPU_JIT kernel (graph plumbing such as ``Placeholder`` included:
+    inside a compiled function it fails like any other op without a kernel)."""
+    return frozenset(op for op, record in _table()["raw_ops"].items() if not record["xla_cpu_jit"])
+
+
+@cache
+def lookup(api_name: str) -> OpVerdict | None:
+    """The verdict for a canonical public name (``"tf.linalg.det"``, ``"tf.raw_ops.MatrixDeterminant"``), or None."""
+    if api_name.startswith(V2_PREFIX):
+        verdict = lookup("tf." + api_name[len(V2_PREFIX):])
+        return None if verdict is None else replace(verdict, api_name=api_name)
+    if api_name.startswith(RAW_OPS_PREFIX):
+        op = api_name[len(RAW_OPS_PREFIX):]
+        if op not in _table()["raw_ops"]:
+            return None
+        unsupported = (op,) if op in unsupported_raw_ops() else ()
+        return OpVerdict(api_name, (op,), unsupported, source="raw_op")
+    entry = _table()["api"].get(api_name)
+    if entry is None:
+        return None
+    return OpVerdict(
+        api_name=api_name,
+        raw_ops=tuple(entry["raw_ops"]),
+        unsupported=tuple(entry["unsupported"]),
+        source=entry["source"],
+        conditions=tuple(
+            Condition(c["argument"], c["value"], tuple(c["raw_ops"]), tuple(c["unsupported"]))
+            for c in entry.get("conditions", ())
+        ),
+    )
+
+
+def table_info() -> dict[str, Any]:
+    """Where the table came from: ``tensorflow_version``, ``generated`` (ISO date), ``command``,
+    ``backends`` (ops with a kernel per XLA device), ``keras_version`` (the Keras whose layers were probed)."""
+    table = _table()
+    keys = ("tensorflow_version", "generated", "command", "backends", "keras_version", "schema")
+    return {key: table.get(key) for key in keys}
+
+
+def api_names() -> frozenset[str]:
+    """Every public API name the table maps (``tf.raw_ops.*`` excluded)."""
+    return frozenset(_table()["api"])
