@@ -104,3 +104,23 @@ def test_xla_dry_run_failure_stops_with_a_clear_message(prepared_dir: Path, runt
 
     with pytest.raises(PreflightFailed, match=r"XLA dry run failed: one train step on a \(8, 32\) batch"):
         dry_run(runtime, no_xla_kernel, dataset)
+
+
+def test_a_url_output_dir_runs_every_stage_through_gfile(tmp_path: Path, runtime) -> None:  # noqa: ANN001
+    """TensorFlow's in-memory `ram://` filesystem stands in for gs://: nothing may use os paths."""
+    import tensorflow as tf
+
+    from reference_trainer.evaluate import evaluate
+    from reference_trainer.fill_mask import fill_mask
+    from reference_trainer.shards import prepare
+    from reference_trainer.train import train
+
+    config = tiny_config(f"ram://{tmp_path.name}/run", train_steps=10, checkpoint_every=5)
+    prepare(config)
+    assert train(config, runtime).final_step == 10
+    assert evaluate(config, runtime).real_tokens > 0
+    assert fill_mask(config).checked_positions > 0
+    assert {"checkpoints", "data", "logs", "manifest.json", "model", "tokenizer", "train_history.jsonl"} <= set(
+        tf.io.gfile.listdir(config.output_dir)
+    )
+    assert not (tmp_path / "run").exists() and not Path("ram:").exists()
