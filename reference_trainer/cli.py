@@ -92,9 +92,8 @@ def _config(args: argparse.Namespace) -> TrainerConfig:
     output_dir = explicit.get("output_dir", TrainerConfig.output_dir)
     manifest = read_manifest(output_dir)
     base: dict[str, Any] = recorded_config(manifest) if manifest else {}
-    base = {k: tuple(v) if isinstance(v, list) else v for k, v in base.items()}
     # Explicit flags win, so that a contradiction reaches the stage's manifest check.
-    return TrainerConfig(**{**base, **explicit})
+    return TrainerConfig.from_dict({**base, **explicit})
 
 
 class _RichObserver:

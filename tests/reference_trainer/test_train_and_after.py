@@ -43,14 +43,14 @@ def test_evaluate_reports_masked_accuracy_against_the_frequency_baseline(trained
     assert again.loss == pytest.approx(result.loss, rel=1e-5)  # masks fixed by seed
 
 
-def test_fill_mask_reloads_the_saved_directory_without_torch(trained) -> None:  # noqa: ANN001
-    import importlib.util
+def test_fill_mask_reloads_the_saved_directory_without_torch(trained, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    import sys
 
     from reference_trainer.fill_mask import fill_mask
 
+    monkeypatch.setitem(sys.modules, "torch", None)  # any `import torch` now raises ImportError
     out, _ = trained
     result = fill_mask(tiny_config(out, fill_mask_prompts=("The <mask> statement.",)))
-    assert importlib.util.find_spec("torch") is None or True  # works either way; it never imports torch
     assert len(result.predictions) == 1 and len(result.predictions[0].tokens) == 5
     assert result.checked_positions > 0 and 0 <= result.top1 <= result.top5 <= 1
 
