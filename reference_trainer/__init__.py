@@ -13,5 +13,5 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
-# TensorFlow's C++ start-up chatter (oneDNN, CUDA stubs) buries the progress display.
+# Quiets TensorFlow's C++ runtime log where it honours this (its import-time lines it does not).
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
