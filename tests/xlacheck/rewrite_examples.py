@@ -1,0 +1,786 @@
+"""Realistic snippets for the rewrite tests: each flags one line (the ``# flag`` comment) and
+states the fix it expects. Shared by test_rewrites.py (text, safety, idempotence; no TensorFlow)
+and test_fix_equivalence.py (eager original vs XLA-compiled fix on generated inputs).
+
+A ``# flag: TEXT`` marker points the diagnostic at the first expression whose source is TEXT.
+``inputs`` names, per argument, (shape, kind): kind "float", "float_nan" (NaN/inf allowed),
+"pos" (>= 0.5), "unit" ([0, 1]), "label" (ids in [-1, 3], -1 = ignore), "label_some" (the same, never all -1), "mask" (0/1 ints), "bool", or a Python
+value passed as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    source: str
+    applicability: str  # "safe" | "unsafe" | "display-only"
+    contains: tuple[str, ...] = ()  # substrings of the fixed text
+    inputs: tuple = ()
+    grad: bool = False  # compare gradients of the (scalar) output w.r.t. float inputs
+    rtol: float = 1e-5
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+EXAMPLES = (
+    Example(
+        "indicator_halve",
+        '''import tensorflow as tf
+
+
+def damp(t):
+    """Halve activations whose total grows too large."""
+    if tf.reduce_sum(t) > 10:  # flag
+        t = t / 2.0
+    return t
+''',
+        "safe",
+        ("t = t / (1.0 + tf.cast(tf.reduce_sum(t) > 10, t.dtype))",),
+        inputs=(((4, 3), "float"),),
+        grad=True,
+    ),
+    Example(
+        "indicator_augmented_scale",
+        '''import tensorflow as tf
+
+
+def boost_rare(logits, counts):
+    n = tf.reduce_min(counts)
+    if n < 2.0:  # flag
+        logits *= 4.0
+    return logits
+''',
+        "safe",
+        ("logits = logits * (1.0 + 3.0 * tf.cast(n < 2.0, logits.dtype))",),
+        inputs=(((2, 5), "float_nan"), ((5,), "pos")),
+        grad=True,
+    ),
+    Example(
+        "if_else_several_names",
+        '''import tensorflow as tf
+
+
+def adjust(x, y):
+    s = tf.reduce_mean(x)
+    if s > 0.0:  # flag
+        # shrink the positive side
+        x = x * 0.5 - 1.0
+        y -= 1.0
+    else:
+        y = y + 2.0
+    return x, y
+''',
+        "safe",
+        ("pred = s > 0.0", "x = tf.where(pred, x * 0.5 - 1.0, x)", "y = tf.where(pred, y - 1.0, y + 2.0)",
+         "# shrink the positive side"),
+        inputs=(((3,), "float"), ((3,), "float")),
+    ),
+    Example(
+        "closure_accumulator",
+        '''import tensorflow as tf
+
+
+def positive_energy(x):
+    energy = tf.constant(0.0)
+
+    def add(row):
+        nonlocal energy
+        e = tf.reduce_sum(tf.square(row))
+        if tf.reduce_mean(row) > 0:  # flag
+            energy = energy + e
+    for row in tf.unstack(x):
+        add(row)
+    return energy
+''',
+        "safe",
+        ("energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)",),
+        inputs=(((3, 4), "float"),),
+        grad=True,
+    ),
+    Example(
+        "return_branches_cond",
+        '''import tensorflow as tf
+
+
+def robust_loss(err):
+    scale = tf.reduce_mean(tf.abs(err))
+    if scale > 1.0:  # flag
+        return tf.reduce_mean(tf.math.log1p(tf.abs(err)))
+    return tf.reduce_mean(tf.square(err))
+''',
+        "safe",
+        ("return tf.cond(scale > 1.0, lambda: tf.reduce_mean(tf.math.log1p(tf.abs(err))), "
+         "lambda: tf.reduce_mean(tf.square(err)))",),
+        inputs=(((6,), "float"),),
+        grad=True,
+    ),
+    Example(
+        "ternary_membership",
+        '''import tensorflow as tf
+
+SPECIAL_IDS = (0, 1, 2)
+
+
+def token_weight(token_id):
+    return 0.0 if token_id in SPECIAL_IDS else 1.0  # flag
+
+
+def mean_content_loss(token_ids, token_losses):
+    weights = tf.stack([token_weight(t) for t in tf.unstack(token_ids)])
+    return tf.reduce_sum(token_losses * weights) / tf.reduce_sum(weights)
+''',
+        "unsafe",  # token_id comes from tf.unstack: not provably a scalar
+        ("tf.where(tf.reduce_any(tf.equal(token_id, SPECIAL_IDS)), 0.0, 1.0)",),
+        inputs=(((6,), "label"), ((6,), "pos")),
+        extra={"entry": "mean_content_loss"},
+    ),
+    Example(
+        "membership_in_condition",
+        '''import tensorflow as tf
+
+PAD_IDS = (0, 3)
+
+
+def count_content(ids):
+    total = tf.constant(0.0)
+    for t in tf.unstack(ids):
+        if t not in PAD_IDS:  # flag
+            total = total + 1.0
+    return total
+''',
+        "unsafe",
+        ("total = tf.where(tf.logical_not(tf.reduce_any(tf.equal(t, PAD_IDS))), total + 1.0, total)",),
+        inputs=(((5,), "label"),),
+    ),
+    Example(
+        "min_warmup",
+        '''import tensorflow as tf
+
+
+def warmup_lr(step, base_lr=0.1, warmup=100.0):
+    return min(base_lr * (step + 1.0) / warmup, base_lr)  # flag
+''',
+        "unsafe",
+        ("tf.minimum(base_lr * (step + 1.0) / warmup, base_lr)",),
+        inputs=(((), "step"),),
+    ),
+    Example(
+        "max_of_list",
+        '''import tensorflow as tf
+
+
+def worst_member(preds, target):
+    losses = [tf.reduce_mean(tf.square(p - target)) for p in tf.unstack(preds)]
+    return max(losses)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_max(losses)",),
+        inputs=(((3, 2), "float"), ((2,), "float")),  # values only: on ties the gradient is split
+    ),
+    Example(
+        "max_of_two_losses",
+        '''import tensorflow as tf
+
+
+def worst_of_two(pred, target):
+    l1 = tf.reduce_mean(tf.abs(pred - target))
+    l2 = tf.reduce_mean(tf.square(pred - target))
+    return max(l1, l2)  # flag
+''',
+        "unsafe",
+        ("tf.maximum(l1, l2)",),
+        inputs=(((4,), "float"), ((4,), "float")),
+        grad=True,  # ties go to the first argument in both
+    ),
+    Example(
+        "sorted_best_two",
+        '''import tensorflow as tf
+
+
+def best_two(preds, target):
+    losses = [tf.reduce_mean(tf.abs(p - target)) for p in tf.unstack(preds)]
+    best = sorted(losses)[:2]  # flag
+    return (best[0] + best[1]) / 2.0
+''',
+        "unsafe",
+        ("best = tf.sort(losses)[:2]",),
+        inputs=(((4, 2), "float"), ((2,), "float")),
+    ),
+    Example(
+        "any_generator",
+        '''import tensorflow as tf
+
+
+def any_row_exploded(x):
+    return any(tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x))  # flag
+''',
+        "unsafe",
+        ("tf.reduce_any(tf.cast([tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x)], tf.bool))",),
+        inputs=(((3, 2), "float"),),
+    ),
+    Example(
+        "masked_loss_sparse_ce",
+        '''import tensorflow as tf
+
+
+def token_loss(labels, logits):
+    """Cross-entropy over the labelled tokens only (-1 = ignore)."""
+    loss = tf.reduce_mean(  # flag
+        tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=labels[labels >= 0],
+            logits=logits[labels >= 0],  # keep the vocabulary axis
+        )
+    )
+    return loss
+''',
+        "safe",
+        ("mask = labels >= 0", "labels=tf.where(mask, labels, 0)", "# keep the vocabulary axis",
+         "logits=tf.where(tf.expand_dims(mask, -1), logits, 0)",
+         "tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(mask, masked_values.dtype))"),
+        inputs=(((2, 3), "label"), ((2, 3, 4), "float_nan")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_sum_with_nan_padding",
+        '''import tensorflow as tf
+
+
+def valid_total(values, valid):
+    kept = tf.boolean_mask(values, valid)
+    return tf.reduce_sum(kept)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.where(valid, values, 0))",),
+        inputs=(((6,), "float_nan"), ((6,), "bool")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_max",
+        '''import tensorflow as tf
+
+
+def peak_positive(x):
+    return tf.reduce_max(x[x > 0.0])  # flag
+''',
+        "safe",
+        ('tf.reduce_max(tf.where(x > 0.0, x, float("-inf")))',),
+        inputs=(((7,), "float"),),
+    ),
+    Example(
+        "masked_cumsum",
+        '''import tensorflow as tf
+
+
+def running_reward(rewards, done):
+    alive = rewards[done < 1]
+    return tf.cumsum(alive, reverse=True)  # flag
+''',
+        "unsafe",
+        ("tf.boolean_mask(tf.cumsum(tf.where(done < 1, rewards, 0), reverse=True), done < 1)",),
+        inputs=(((6,), "float"), ((6,), "mask")),
+        rtol=1e-4,
+    ),
+    Example(
+        "where_gather_last",
+        '''import tensorflow as tf
+
+
+def last_valid_state(states, mask):
+    positions = tf.where(mask > 0)[:, 0]
+    valid = tf.gather(states, positions)
+    return valid[-1]  # flag
+''',
+        "unsafe",
+        ("tf.gather(states, tf.reduce_max(tf.where(mask > 0, tf.range(tf.shape(mask > 0)[0]), -1)))",),
+        inputs=(((5, 2), "float"), ((5,), "mask")),
+        extra={"needs_one_valid": 1},
+    ),
+    Example(
+        "masked_index_and_tail",
+        '''import tensorflow as tf
+
+
+def second_and_tail(x, weights):
+    picked = x[weights > 0.5]
+    return picked[1], picked[-2:]  # flag
+''',
+        "unsafe",
+        ("tf.boolean_mask(x, tf.logical_and(weights > 0.5, tf.cumsum(tf.cast(weights > 0.5, tf.int32), "
+         "reverse=True) <= 2))",),
+        inputs=(((6,), "float"), ((6,), "pos")),
+        extra={"needs_one_valid": 2},
+    ),
+    Example(
+        "ragged_mean_pool",
+        '''import tensorflow as tf
+
+
+def mean_pool(hidden, attention_mask):
+    tokens = tf.ragged.boolean_mask(hidden, tf.cast(attention_mask, tf.bool))
+    return tf.reduce_mean(tokens, axis=1)  # flag
+''',
+        "unsafe",
+        ("tf.reduce_sum(masked_values, axis=1) / tf.reduce_sum(tf.cast(mask, masked_values.dtype), axis=1)",),
+        inputs=(((2, 4, 3), "float"), ((2, 4), "mask")),
+        rtol=1e-4,
+    ),
+    Example(
+        "prefix_sum_in_loop",
+        '''import tensorflow as tf
+
+
+def triangular_energy(x):
+    total = tf.constant(0.0)
+    for i in tf.range(tf.shape(x)[0]):
+        head = tf.range(i + 1)  # flag
+        total += tf.reduce_sum(tf.abs(tf.gather(x, head)))
+    return total
+''',
+        "unsafe",
+        ("total += tf.reduce_sum(tf.where(tf.range(tf.shape(x)[0]) < (i + 1), tf.abs(x), 0))",),
+        inputs=(((5,), "float"),),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "bincount_class_weights",
+        '''import tensorflow as tf
+
+NUM_CLASSES = 4
+
+
+def class_frequencies(labels):
+    counts = tf.math.bincount(labels, minlength=NUM_CLASSES, maxlength=NUM_CLASSES)  # flag
+    return tf.cast(counts, tf.float32) / tf.cast(tf.size(labels), tf.float32)
+''',
+        "unsafe",
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(labels, [-1]), NUM_CLASSES, dtype=tf.int32), axis=0)",),
+        inputs=(((7,), "id"),),
+    ),
+    Example(
+        "unrolled_list_collect",
+        '''import tensorflow as tf
+
+
+def cumulative_states(x, decay):
+    state = tf.zeros_like(x[:, 0])
+    states = []
+    for t in tf.range(tf.shape(x)[1]):
+        state = decay * state + x[:, t]
+        states.append(state)  # flag
+    return tf.stack(states, axis=1)
+''',
+        "unsafe",
+        ("for t in range(x.shape[1]):",),
+        inputs=(((2, 4), "float"), ((), 0.9)),
+    ),
+    Example(
+        "grow_by_concat",
+        '''import tensorflow as tf
+
+
+def extend(seq, w):
+    for _ in tf.range(3):
+        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)
+        seq = tf.concat([seq, nxt], axis=1)  # flag
+    return seq
+''',
+        "unsafe",
+        ("for _ in range(3):",),
+        inputs=(((2, 1), "float"), ((), "float")),
+    ),
+    Example(
+        "one_branch_defined",
+        '''import tensorflow as tf
+
+
+def clip_scale(grad, max_norm):
+    norm = tf.norm(grad)
+    if norm > max_norm:  # flag
+        scale = max_norm / norm
+    return grad * scale
+''',
+        "unsafe",
+        ('scale = tf.where(norm > max_norm, max_norm / norm, float("nan"))',),
+        inputs=(((3,), "float"), ((), 0.5)),
+    ),
+    Example(
+        "branch_dtype_cast",
+        '''import tensorflow as tf
+
+
+def soft_targets(one_hot_labels, smoothing):
+    if smoothing > 0.0:  # flag
+        targets = tf.cast(one_hot_labels, tf.float32) * (1.0 - smoothing) + smoothing / 3
+    else:
+        targets = one_hot_labels
+    return targets
+''',
+        "unsafe",  # the else value comes back as float32, not int32
+        ("targets = tf.where(smoothing > 0.0, targets, tf.cast(one_hot_labels, targets.dtype))",),
+        inputs=(((4, 3), "mask"), ((), "smoothing")),
+    ),
+    Example(
+        "assert_labels",
+        '''import tensorflow as tf
+
+
+def checked_loss(labels, logits):
+    assert tf.reduce_all(labels >= 0), "negative label"  # flag
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+''',
+        "unsafe",
+        ('tf.debugging.Assert(tf.reduce_all(labels >= 0), ["negative label"])',),
+        inputs=(((3,), "id"), ((3, 4), "float")),
+    ),
+    Example(
+        "unique_explained",
+        '''import tensorflow as tf
+
+
+def distinct_count(ids):
+    values, _ = tf.unique(ids)  # flag
+    return tf.size(values)
+''',
+        "display-only",
+    ),
+    Example(
+        "tensor_while_explained",
+        '''import tensorflow as tf
+
+
+def decode(start, steps):
+    out = []
+    i = tf.constant(0)
+    while i < steps:
+        out.append(start + i)  # flag
+        i += 1
+    return tf.stack(out)
+''',
+        "display-only",
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "keras_loss_object_on_selection",
+        '''import tensorflow as tf
+
+
+class TokenTagger:
+    def __init__(self):
+        self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def loss(self, labels, logits):
+        keep = labels >= 0
+        return self.loss_fn(labels[keep], logits[keep])  # flag
+
+
+def tagging_loss(labels, logits):
+    return TokenTagger().loss(labels, logits)
+''',
+        "unsafe",
+        ("masked_values = tf.where(keep, self.loss_fn.call(tf.where(keep, labels, 0), "
+         "tf.where(tf.expand_dims(keep, -1), logits, 0)), 0)",
+         "return tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(keep, masked_values.dtype))"),
+        inputs=(((2, 3), "label_some"), ((2, 3, 4), "float")),  # Keras returns [] when nothing is kept
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_mse_named_intermediate",
+        '''import tensorflow as tf
+
+
+def masked_mse(y_true, y_pred):
+    """Regression loss over the observed targets (NaN = missing)."""
+    observed = tf.math.is_finite(y_true)
+    diff = tf.boolean_mask(y_pred, observed) - tf.boolean_mask(y_true, observed)
+    return tf.reduce_mean(tf.square(diff))  # flag
+''',
+        "unsafe",
+        ("tf.where(observed, tf.square(y_pred - tf.where(observed, y_true, 0)), 0)",),
+        inputs=(((3, 2), "float_nan"), ((3, 2), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "data_dependent_depth_explained",
+        '''import tensorflow as tf
+
+
+def inferred_targets(labels):
+    depth = tf.reduce_max(labels) + 1
+    return tf.one_hot(labels, depth)  # flag
+''',
+        "display-only",
+    ),
+    Example(
+        "segment_mean_unsorted",
+        '''import tensorflow as tf
+
+
+def graph_mean_pool(features, graph_ids):
+    return tf.math.segment_mean(features, graph_ids)  # flag
+''',
+        "unsafe",
+        ("tf.math.unsorted_segment_mean(features, graph_ids, num_segments=tf.reduce_max(graph_ids) + 1)",),
+        inputs=(((5, 2), "float"), ((5,), "sorted_ids")),
+    ),
+    Example(
+        "segment_max_explained",
+        '''import tensorflow as tf
+
+
+def pool(features, graph_ids):
+    return tf.math.segment_max(features, graph_ids)  # flag
+''',
+        "display-only",
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "data_dependent_slice_explained",
+        '''import tensorflow as tf
+
+
+def truncate(x, lengths):
+    n = tf.reduce_max(lengths)
+    return x[:, :n]  # flag
+''',
+        "display-only",
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "float_of_tensor",
+        '''import tensorflow as tf
+
+
+def adaptive_weight(recon, kl):
+    ratio = float(recon / (kl + 1.0))  # flag
+    return recon + 0.5 * ratio * kl
+''',
+        "unsafe",
+        ("ratio = tf.cast(recon / (kl + 1.0), tf.float32)",),
+        inputs=(((), "pos"), ((), "pos")),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "raise_in_tensor_branch",
+        '''import tensorflow as tf
+
+
+def checked_mean(x):
+    if tf.reduce_any(tf.math.is_nan(x)):  # flag
+        raise ValueError("NaN in the batch")
+    return tf.reduce_mean(x)
+''',
+        "unsafe",
+        ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
+        inputs=(((4,), "float"),),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "iterate_rows_in_comprehension",
+        '''import tensorflow as tf
+
+
+def row_normalize(x):
+    rows = [row / tf.reduce_sum(tf.abs(row)) for row in x]  # flag: x
+    return tf.stack(rows)
+''',
+        "safe",
+        ("rows = [row / tf.reduce_sum(tf.abs(row)) for row in tf.unstack(x)]",),
+        inputs=(((3, 4), "pos"),),
+    ),
+    Example(
+        "zip_tensor_pairs",
+        '''import tensorflow as tf
+
+
+def margin_loss(pos_scores, neg_scores, margin=1.0):
+    terms = [tf.nn.relu(margin - p + n) for p, n in zip(pos_scores, neg_scores)]  # flag: zip(pos_scores, neg_scores)
+    return tf.add_n(terms) / len(terms)
+''',
+        "safe",
+        ("zip(tf.unstack(pos_scores), tf.unstack(neg_scores))",),
+        inputs=(((4,), "float"), ((4,), "float")),
+        grad=True,
+    ),
+    Example(
+        "filtered_sum",
+        '''import tensorflow as tf
+
+
+def positive_rows_total(hidden):
+    kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
+    return kept
+''',
+        "unsafe",
+        ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float"),),
+        grad=True,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "list_of_functions_indexed_by_tensor",
+        '''import tensorflow as tf
+
+ACTIVATIONS = [tf.nn.relu, tf.tanh, tf.sigmoid]
+
+
+def activate(x, scores):
+    choice = tf.argmax(scores)
+    return ACTIVATIONS[choice](x)  # flag: ACTIVATIONS[choice]
+''',
+        "unsafe",
+        ("tf.switch_case(tf.cast(choice, tf.int32), [lambda fn=fn: fn(x) for fn in ACTIVATIONS])",),
+        inputs=(((4,), "float"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "list_of_tensors_indexed_by_tensor",
+        '''import tensorflow as tf
+
+
+def pick_scale(x, level):
+    scales = [x, 2.0 * x, 4.0 * x]
+    return scales[level]  # flag: scales[level]
+''',
+        "unsafe",
+        ("tf.gather(tf.stack(scales), level)",),
+        inputs=(((3,), "float"), ((), "level")),
+        grad=True,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "get_value_of_step",
+        '''import tensorflow as tf
+
+STEP = tf.Variable(3.0, trainable=False)
+
+
+def decayed_update(grad):
+    step = tf.keras.backend.get_value(STEP)  # flag
+    return 0.1 / (1.0 + step) * grad
+''',
+        "unsafe",
+        ("step = tf.convert_to_tensor(STEP)",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
+        "numpy_of_variable",
+        '''import tensorflow as tf
+
+LEARNING_RATE = tf.Variable(0.05)
+
+
+def sgd_delta(grad):
+    lr = LEARNING_RATE.numpy()  # flag
+    return -lr * grad
+''',
+        "unsafe",
+        ("lr = tf.convert_to_tensor(LEARNING_RATE)",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
+        "numpy_mean_metric",
+        '''import numpy as np
+import tensorflow as tf
+
+
+def mean_abs_error(y_true, y_pred):
+    per_example = tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
+    return tf.constant(np.mean(per_example), dtype=tf.float32)  # flag
+''',
+        "unsafe",
+        ("return tf.cast(tf.reduce_mean(per_example), tf.float32)",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+        rtol=1e-4,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "while_without_autograph",
+        '''import tensorflow as tf
+
+
+@tf.autograph.experimental.do_not_convert
+def halve_until_small(x, steps):
+    while tf.reduce_max(tf.abs(x)) > 1.0:  # flag
+        # shrink and count
+        x = x / 2.0
+        steps += 1.0
+    return x, steps
+''',
+        "safe",
+        ("def loop_body(x, steps):", "        # shrink and count", "        return (x, steps)",
+         "(x, steps) = tf.while_loop(lambda x, steps: tf.reduce_max(tf.abs(x)) > 1.0, loop_body, (x, steps))"),
+        inputs=(((3,), "float"), ((), "step")),  # no gradient: XLA needs maximum_iterations for that
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "elif_chain_without_autograph",
+        '''import tensorflow as tf
+
+
+@tf.function(autograph=False)
+def schedule(x, progress):
+    p = tf.reduce_mean(progress)
+    if p < 0.25:  # flag
+        scale = x * 0.0
+    elif p < 0.75:
+        scale = x * 0.5
+    else:
+        scale = x * 1.0
+    return scale
+''',
+        "safe",
+        ("pred = p < 0.25", "pred_2 = p < 0.75", "scale = tf.where(pred, x * 0.0, tf.where(pred_2, x * 0.5, x * 1.0))"),
+        inputs=(((3,), "float"), ((4,), "unit")),
+        grad=True,
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size",
+        '''import tensorflow as tf
+
+
+def running_max(x):
+    states = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag
+    best = x[0]
+    for i in tf.range(tf.shape(x)[0]):
+        best = tf.maximum(best, x[i])
+        states = states.write(i, best)
+    return states.stack()
+''',
+        "safe",
+        ("states = tf.TensorArray(tf.float32, size=tf.shape(x)[0])",),
+        inputs=(((5,), "float"),),
+    ),
+)

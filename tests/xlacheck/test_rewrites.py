@@ -1,0 +1,261 @@
+"""Rewrites without TensorFlow: the fixed text, its safety, that it parses, and idempotence."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from xlacheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from xlacheck.rewrites import attach_fixes
+from xlacheck.rewrites._fix import apply_edits
+
+_spec = importlib.util.spec_from_file_location("rewrite_examples", Path(__file__).with_name("rewrite_examples.py"))
+examples = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
+_spec.loader.exec_module(examples)  # type: ignore[union-attr]
+EXAMPLES = examples.EXAMPLES
+
+
+def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
+    return Diagnostic("example.py", code, "example", "flagged", Location(node.lineno, node.col_offset),
+                      Location(node.end_lineno, node.end_col_offset))
+
+
+def flagged(source: str) -> Diagnostic:
+    """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
+    ``# flag: TEXT``, the first expression on that line whose source is TEXT (as rules point
+    at sub-expressions)."""
+    line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
+                        if "# flag" in text)
+    tree = ast.parse(source)
+    if marker.startswith(":"):
+        exprs = sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
+                       key=lambda n: n.col_offset)
+        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()))
+    stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
+    return diagnostic_at(stmts[-1])
+
+
+def fix_of(source: str, diagnostic: Diagnostic | None = None) -> Fix | None:
+    (result,) = attach_fixes(source, ast.parse(source), [diagnostic or flagged(source)])
+    return result.fix
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.name)
+def test_fix_text_and_safety(example):
+    fix = fix_of(example.source)
+    assert fix is not None
+    assert fix.applicability.value == example.applicability, fix.message
+    if fix.applicability is Applicability.DISPLAY_ONLY:
+        assert not fix.edits and len(fix.message) > 60  # says why and what to do
+        return
+    if fix.applicability is Applicability.UNSAFE:
+        assert "(unsafe: " in fix.message
+    edits = sorted(fix.edits, key=lambda e: (e.start, e.end))
+    for before, after in zip(edits, edits[1:]):  # appliers reject touching or overlapping edits
+        assert before.end < after.start
+    fixed = apply_edits(example.source, fix.edits)
+    for piece in example.contains:
+        assert piece in fixed, fixed
+    ast.parse(fixed)
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.applicability != "display-only"], ids=lambda e: e.name)
+def test_fixed_code_offers_no_further_fix(example):
+    """Idempotence: wherever a diagnostic lands in the fixed code, no fix changes it again."""
+    fixed = apply_edits(example.source, fix_of(example.source).edits)
+    tree = ast.parse(fixed)
+    diagnostics = [diagnostic_at(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    for result in attach_fixes(fixed, tree, diagnostics):
+        assert result.fix is None or not result.fix.edits, (result.line, result.fix.message)
+
+
+def test_diagnostic_on_the_condition_finds_the_if():
+    source = examples.EXAMPLES[0].source
+    tree = ast.parse(source)
+    test = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).test
+    fix = fix_of(source, diagnostic_at(test))
+    assert fix is not None and "tf.cast(tf.reduce_sum(t) > 10, t.dtype)" in apply_edits(source, fix.edits)
+
+
+def test_membership_alone_when_the_diagnostic_points_at_it():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        IDS = (1, 2)
+        def f(t):
+            return 0.0 if t in IDS else 1.0
+        """)
+    tree = ast.parse(source)
+    compare = next(n for n in ast.walk(tree) if isinstance(n, ast.Compare))
+    fix = fix_of(source, diagnostic_at(compare))
+    assert fix.applicability is Applicability.SAFE
+    assert apply_edits(source, fix.edits).splitlines()[3] == \
+        "    return 0.0 if tf.reduce_any(tf.equal(t, IDS)) else 1.0"
+
+
+def test_tensorflow_alias_is_respected():
+    source = textwrap.dedent("""\
+        import tensorflow as tensorflow_api
+        def f(x):
+            return tensorflow_api.reduce_sum(x[x > 0])
+        """)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
+    fixed = apply_edits(source, fix_of(source, diagnostic_at(call)).edits)
+    assert "tensorflow_api.reduce_sum(tensorflow_api.where(x > 0, x, 0))" in fixed
+
+
+def test_non_ascii_columns_are_characters():
+    source = 'import tensorflow as tf\ndef f(x):\n    y = "é"; return min(x, 1.0)\n'
+    tree = ast.parse(source)
+    col = source.splitlines()[2].index("min")
+    diagnostic = Diagnostic("e.py", "X", "x", "m", Location(3, col), Location(3, col + len("min(x, 1.0)")))
+    (result,) = attach_fixes(source, tree, [diagnostic])
+    assert apply_edits(source, result.fix.edits).endswith('return tf.minimum(x, 1.0)\n')
+
+
+def test_elif_and_dependent_branches_get_no_fix():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            if tf.reduce_sum(x) > 0:
+                a = x * 2.0
+                b = a + 1.0
+            else:
+                b = x
+            return b
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
+    assert result.fix is None
+
+
+def test_attach_fixes_keeps_order_and_unrelated_diagnostics():
+    source = EXAMPLES[0].source
+    tree = ast.parse(source)
+    first = Diagnostic("e.py", "XLA999", "other", "m", Location(1, 0), Location(1, 23))
+    existing = Fix("kept", (Edit(Location(1, 0), Location(1, 0), ""),))
+    second = Diagnostic("e.py", "XLA998", "other", "m", Location(1, 0), Location(1, 23), fix=existing)
+    out = attach_fixes(source, tree, [first, flagged(source), second])
+    assert [d.code for d in out] == ["XLA999", "XLA000", "XLA000"][:2] + ["XLA998"]
+    assert out[0].fix is None and out[1].fix is not None and out[2].fix is existing
+
+
+def test_no_tensorflow_import_means_no_fix():
+    source = "def f(x):\n    return min(x, 1)\n"
+    (result,) = attach_fixes(source, ast.parse(source), [diagnostic_at(ast.parse(source).body[0].body[0])])
+    assert result.fix is None
+
+
+def test_libcst_is_not_imported_when_nothing_is_fixable():
+    code = textwrap.dedent("""\
+        import ast, sys
+        from xlacheck.diagnostics import Diagnostic, Location
+        from xlacheck.rewrites import attach_fixes
+        src = "import tensorflow as tf\\n\\ndef f(x):\\n    return tf.strings.format('{}', x)\\n"
+        d = Diagnostic("a.py", "XLA310", "n", "m", Location(4, 11), Location(4, 37))
+        out = attach_fixes(src, ast.parse(src), [d])
+        assert out[0].fix is None
+        assert "libcst" not in sys.modules and "tensorflow" not in sys.modules
+        """)
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_attach_fixes_is_fast_when_nothing_is_fixable():
+    body = "".join(f"    y{i} = tf.reduce_sum(x) * {i}.0\n" for i in range(400))
+    source = "import tensorflow as tf\n\ndef f(x):\n" + body + "    return tf.strings.format('{}', x)\n"
+    tree = ast.parse(source)
+    line = source.count("\n")
+    diagnostics = [Diagnostic("a.py", "XLA310", "n", "m", Location(line, 11), Location(line, 37))] * 20
+    start = time.perf_counter()
+    out = attach_fixes(source, tree, diagnostics)
+    assert time.perf_counter() - start < 0.5
+    assert all(d.fix is None for d in out)
+
+
+def test_a_diagnostic_on_the_selection_itself_rewrites_its_consumers():
+    """Rules may point at the producer (`x[m]`, `tf.ragged.boolean_mask(...)`), not the reduction."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def pool(hidden, mask):
+            rows = tf.ragged.boolean_mask(hidden, mask > 0)
+            return tf.reduce_sum(rows, axis=1)
+        """)
+    tree = ast.parse(source)
+    producer = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.ragged.boolean_mask")
+    fix = fix_of(source, diagnostic_at(producer))
+    assert fix is not None and fix.edits, fix
+    fixed = apply_edits(source, fix.edits)
+    assert "tf.reduce_sum(masked_values, axis=1)" in fixed and "ragged" not in fixed
+
+
+def test_a_diagnostic_inside_a_branch_rewrites_the_if():
+    source = examples.EXAMPLES[3].source  # closure_accumulator
+    tree = ast.parse(source)
+    inner = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).body[0]
+    fix = fix_of(source, diagnostic_at(inner))
+    assert "energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)" in apply_edits(source, fix.edits)
+
+
+@pytest.mark.parametrize("mask", ["labels[0] >= 0", "tf.reduce_any(labels >= 0, axis=0)"])
+def test_a_mask_not_elementwise_in_the_labels_gives_no_safe_fix(mask):
+    source = textwrap.dedent(f"""\
+        import tensorflow as tf
+        def loss(labels, logits):
+            keep = {mask}
+            return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels[keep], logits[keep]))
+        """)
+    tree = ast.parse(source)
+    fix = fix_of(source, diagnostic_at(tree.body[1].body[1]))
+    assert fix is None or fix.applicability is not Applicability.SAFE
+
+
+def test_a_rebound_name_is_not_read_as_its_old_value():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x, m):
+            x = tf.boolean_mask(x, m > 0)
+            return tf.reduce_sum(x), x
+        """)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.reduce_sum")
+    assert fix_of(source, diagnostic_at(call)) is None
+
+
+def test_one_zipped_tensor_flagged_unstacks_every_zipped_tensor():
+    source = "import tensorflow as tf\ndef f(a, b):\n    return [x - y for x, y in zip(a, b)]\n"
+    tree = ast.parse(source)
+    first = next(n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "a" and isinstance(n.ctx, ast.Load))
+    fixed = apply_edits(source, fix_of(source, diagnostic_at(first)).edits)
+    assert "zip(tf.unstack(a), tf.unstack(b))" in fixed
+
+
+def test_attach_fixes_stays_fast_on_a_long_file_with_many_fixes():
+    body = "".join(f"    y{i} = min(tf.reduce_sum(x), {i}.0)\n" for i in range(2000))
+    source = "import tensorflow as tf\n\ndef f(x):\n" + body
+    tree = ast.parse(source)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    diagnostics = [diagnostic_at(n) for n in calls if n.lineno % 20 == 0]
+    start = time.perf_counter()
+    out = attach_fixes(source, tree, diagnostics)
+    assert time.perf_counter() - start < 2.0
+    assert all(d.fix is not None for d in out) and len(out) == 100
+
+
+def test_static_sizes_from_shapes_and_attributes_are_not_called_data_dependent():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        class Up(tf.keras.Model):
+            def call(self, images):
+                h, w = images.shape[1], images.shape[2]
+                return tf.image.resize(images, [h * self.scale, w * self.scale], method="bicubic")
+        """)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.image.resize")
+    assert fix_of(source, diagnostic_at(call)) is None

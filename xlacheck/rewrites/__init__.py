@@ -1,0 +1,173 @@
+"""Fixes for diagnostics: rewrites that make flagged code compile under XLA, and say when they
+are exactly equivalent.
+
+:func:`attach_fixes` finds the ``ast`` node each diagnostic points at (by its start/end
+position, whatever rule reported it), tries the rewriters registered for that kind of node and
+for its enclosing nodes up to the statement (and the nodes inside it), and fills
+``Diagnostic.fix`` with the first rewrite that edits code (an explanation only when none does).
+Analysis runs on Python's ``ast``, and kept sub-expressions are copied as written, so their
+formatting and comments survive; libcst is imported only once a fix exists, to check each
+in-line replacement. Each rewriter's module docstring states its equivalence argument.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import logging
+from collections.abc import Callable, Iterator, Sequence
+
+from xlacheck.diagnostics import Diagnostic, Fix, Location
+from xlacheck.rewrites._fix import parses
+from xlacheck.rewrites._source import Source
+
+log = logging.getLogger(__name__)
+
+Rewriter = Callable[[Source, ast.AST], "Fix | None"]
+
+
+def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
+    from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
+    from xlacheck.rewrites.counting import rewrite_counting
+    from xlacheck.rewrites.host import rewrite_host_read
+    from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
+    from xlacheck.rewrites.iteration import rewrite_filtered_sum
+    from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
+    from xlacheck.rewrites.masked_reduction import rewrite_masked
+    from xlacheck.rewrites.static_shapes import rewrite_shape_argument
+
+    # Node kinds each rewriter can start from; tried in this order for each candidate node.
+    return (
+        ((ast.If,), rewrite_if),
+        ((ast.IfExp,), rewrite_ternary),
+        ((ast.Assert,), rewrite_assert),
+        ((ast.Compare,), rewrite_membership),
+        ((ast.Call,), rewrite_builtin_call),
+        ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
+        ((ast.Call,), rewrite_counting),
+        ((ast.Call, ast.Subscript), rewrite_shape_argument),
+        ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
+        ((ast.While, ast.expr), rewrite_while),
+        ((ast.Call,), rewrite_tensorarray_size),
+        ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
+        ((ast.Call,), rewrite_host_read),
+    )
+
+
+def _pointed_registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
+    """Rewriters tried only on the node a diagnostic points at and its ancestors, never on
+    nodes found inside it: an iterated name, or a subscript's index, is a tensor only if the
+    finding says so."""
+    from xlacheck.rewrites.iteration import rewrite_iteration
+    from xlacheck.rewrites.list_index import rewrite_list_index
+
+    return (
+        ((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),
+        ((ast.Subscript,), rewrite_list_index),
+    )
+
+
+def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """The same diagnostics, in the same order, with ``fix`` filled where a rewrite applies."""
+    if not diagnostics:
+        return tuple(diagnostics)
+    src = Source(source, tree)
+    if src.tf is None:  # every rewrite emits tf.* calls
+        return tuple(diagnostics)
+    index = _PositionIndex(src)
+    registry = (_registry(), _pointed_registry())
+    out = []
+    for diagnostic in diagnostics:
+        fix = None
+        if diagnostic.fix is None:
+            try:
+                fix = _fix_for(src, index, registry, diagnostic)
+            except Exception:  # a rewriter bug must never break linting
+                log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
+        out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
+    return tuple(out)
+
+
+def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic) -> Fix | None:
+    """The first rewrite that edits code; an explanation only when no candidate has one."""
+    advice = None
+    everywhere, pointed = registries
+    for node, at_finding in _candidates(src, index, diagnostic):
+        for kinds, rewriter in (*everywhere, *pointed) if at_finding else everywhere:
+            if isinstance(node, kinds):
+                src.forget_fresh_names()
+                fix = rewriter(src, node)
+                if fix is None:
+                    continue
+                if not fix.edits:
+                    advice = advice or fix
+                    continue
+                if not parses(fix):
+                    log.warning("dropped a %s fix that would not parse", diagnostic.code)
+                    continue
+                return fix
+    return advice
+
+
+def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[tuple[ast.AST, bool]]:
+    """The node at the diagnostic and its ancestors up to the statement (flagged True), then the
+    nodes inside it and the `if` whose branch holds that statement (False)."""
+    node = index.at(diagnostic.start, diagnostic.end)
+    if node is None:
+        return
+    seen: set[int] = set()
+    chain = [node]
+    if not isinstance(node, ast.stmt):
+        for parent in src.ancestors(node):
+            chain.append(parent)
+            if isinstance(parent, ast.stmt):
+                break
+    # A finding on a statement inside a tensor `if` (a side effect in a branch) is about that `if`.
+    stmt = chain[-1]
+    branch_of = src.parents.get(stmt)
+    enclosing_if = [branch_of] if isinstance(branch_of, ast.If) and stmt is not branch_of.test else []
+    ordered = [(n, True) for n in chain] + [(n, False) for n in [*_inside(node), *enclosing_if]]
+    for candidate, at_finding in ordered:
+        if id(candidate) not in seen:
+            seen.add(id(candidate))
+            yield candidate, at_finding
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _inside(node: ast.AST) -> Iterator[ast.AST]:
+    """Nodes within ``node``; for a compound statement only its header (a finding about a loop
+    or a function is not about every statement in its body)."""
+    for field, value in ast.iter_fields(node):
+        if field in _BLOCKS or field == "decorator_list":
+            continue
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ast.AST):
+                yield from ast.walk(child)
+
+
+class _PositionIndex:
+    """Nodes by (start, end) in characters: exact matches first, else the smallest enclosing."""
+
+    def __init__(self, src: Source) -> None:
+        self.src = src
+        self.spans: list[tuple[Location, Location, ast.AST]] = []
+        self.exact: dict[tuple[Location, Location], ast.AST] = {}
+        for node in ast.walk(src.tree):  # breadth-first: the outermost of equal spans is kept
+            if hasattr(node, "lineno") and getattr(node, "end_lineno", None) is not None:
+                span = (src.start(node), src.end(node))
+                self.spans.append((*span, node))
+                self.exact.setdefault(span, node)
+
+    def at(self, start: Location, end: Location) -> ast.AST | None:
+        exact = self.exact.get((start, end))
+        if exact is not None:
+            return exact
+        best, size = None, None
+        for s, e, n in self.spans:  # later entries are deeper: they win ties
+            if s <= start and end <= e:
+                length = self.src.offset(e) - self.src.offset(s)
+                if size is None or length <= size:
+                    best, size = n, length
+        return best

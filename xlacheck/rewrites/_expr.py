@@ -1,0 +1,196 @@
+"""Facts about expressions that decide which rewrite is exact, and how to print the new code.
+
+Everything here is syntactic and conservative: "provably scalar", "provably the same shape and
+dtype as x", "cheap and with finite derivatives". A rewrite that cannot establish the fact it
+needs for equivalence is offered as UNSAFE with the reason, never silently as SAFE.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.rewrites._source import Source, dotted
+
+# Reductions that give a scalar when called without an axis.
+FULL_REDUCTIONS = frozenset(
+    f"{prefix}reduce_{op}"
+    for prefix in ("tf.", "tf.math.")
+    for op in ("sum", "mean", "max", "min", "prod", "any", "all", "std", "variance", "logsumexp", "euclidean_norm")
+) | {"tf.norm", "tf.linalg.norm", "tf.size", "tf.rank", "tf.math.count_nonzero", "tf.math.reduce_euclidean_norm"}
+
+# Elementwise unary tf functions: the result has the argument's shape and dtype.
+ELEMENTWISE_UNARY = frozenset(
+    f"{prefix}{op}"
+    for prefix in ("tf.", "tf.math.")
+    for op in ("abs", "negative", "square", "sqrt", "exp", "log", "log1p", "tanh", "sigmoid", "sign", "floor",
+               "ceil", "round", "rsqrt", "sin", "cos", "reciprocal", "softplus", "stop_gradient")
+) | {"tf.nn.relu", "tf.nn.sigmoid", "tf.nn.softplus", "tf.nn.tanh", "tf.identity", "tf.stop_gradient"}
+# ... of which these have a finite derivative wherever they are finite (safe under tf.where).
+SMOOTH_UNARY = frozenset(
+    f"{prefix}{op}" for prefix in ("tf.", "tf.math.") for op in ("abs", "negative", "square", "tanh", "sigmoid",
+                                                                  "sign", "floor", "ceil", "round", "sin", "cos",
+                                                                  "stop_gradient", "identity")
+) | {"tf.nn.relu", "tf.nn.sigmoid", "tf.nn.tanh"}
+
+
+
+def tf_name(src: Source, node: ast.AST) -> str | None:
+    """``tf.math.reduce_sum`` for a call target spelled with this file's TensorFlow alias."""
+    name = dotted(node)
+    if name is None or src.tf is None:
+        return None
+    head, _, rest = name.partition(".")
+    if head != src.tf or not rest:
+        return None
+    return "tf." + rest
+
+
+def call_name(src: Source, node: ast.AST) -> str | None:
+    return tf_name(src, node.func) if isinstance(node, ast.Call) else None
+
+
+def is_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def number_value(node: ast.AST) -> float | None:
+    if not is_number(node):
+        return None
+    if isinstance(node, ast.UnaryOp):
+        value = node.operand.value  # type: ignore[attr-defined]
+        return -value if isinstance(node.op, ast.USub) else value
+    return node.value  # type: ignore[attr-defined]
+
+
+def has_kw(call: ast.Call, *names: str) -> bool:
+    return any(k.arg in names for k in call.keywords)
+
+
+def kw(call: ast.Call, name: str) -> ast.expr | None:
+    for k in call.keywords:
+        if k.arg == name:
+            return k.value
+    return None
+
+
+# -- scalars, shapes, dtypes -------------------------------------------------------------------
+def is_scalar(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """Provably a rank-0 value (tensor or Python number)."""
+    if depth > 8:
+        return False
+    if is_number(node) or (isinstance(node, ast.Constant) and isinstance(node.value, bool)):
+        return True
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in FULL_REDUCTIONS and len(node.args) == 1 and not has_kw(node, "axis", "keepdims", "ord"):
+            return True
+        if name in ELEMENTWISE_UNARY and len(node.args) == 1:
+            return is_scalar(src, node.args[0], depth + 1)
+        if name == "tf.cast" and node.args:
+            return is_scalar(src, node.args[0], depth + 1)
+        if name in ("tf.logical_and", "tf.logical_or", "tf.math.logical_and", "tf.math.logical_or"):
+            return all(is_scalar(src, a, depth + 1) for a in node.args)
+        if name in ("tf.logical_not", "tf.math.logical_not") and node.args:
+            return is_scalar(src, node.args[0], depth + 1)
+        return False
+    if isinstance(node, ast.Compare):
+        return all(is_scalar(src, o, depth + 1) for o in [node.left, *node.comparators])
+    if isinstance(node, ast.BoolOp):
+        return all(is_scalar(src, v, depth + 1) for v in node.values)
+    if isinstance(node, ast.UnaryOp):
+        return is_scalar(src, node.operand, depth + 1)
+    if isinstance(node, ast.BinOp):
+        return is_scalar(src, node.left, depth + 1) and is_scalar(src, node.right, depth + 1)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return True  # x.shape[i]: a static Python int (or None)
+    if isinstance(node, ast.Name):
+        value = src.local_binding(node.id, node)
+        if value is None:
+            value = src.module_binding(node.id) if src.scope_of(node) is not src.tree else None
+            return value is not None and is_number(value)
+        return is_scalar(src, value, depth + 1)
+    return False
+
+
+def like(src: Source, node: ast.AST) -> str | None:
+    """The name ``n`` when ``node`` provably has the shape and dtype of the tensor ``n``:
+    ``n`` itself, or an elementwise expression of ``n`` with Python numbers and scalars."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return like(src, node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        left, right = like(src, node.left), like(src, node.right)
+        if left is not None and (right == left or is_scalar(src, node.right)):
+            return left
+        if right is not None and is_scalar(src, node.left):
+            return right
+        return None
+    if isinstance(node, ast.Call) and call_name(src, node) in ELEMENTWISE_UNARY and len(node.args) == 1:
+        return like(src, node.args[0])
+    if isinstance(node, ast.IfExp):  # a selection made by an inner arm of an if/elif chain
+        inner = like(src, node.body)
+        return inner if inner is not None and inner == like(src, node.orelse) else None
+    return None
+
+
+def smooth(src: Source, node: ast.AST) -> bool:
+    """Cheap to evaluate and, wherever its value is finite, with a finite derivative: then
+    computing it in the branch ``tf.where`` does not take leaves values and gradients exact."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return smooth(src, node.value)
+    if isinstance(node, ast.UnaryOp):
+        return smooth(src, node.operand)
+    if isinstance(node, ast.IfExp):  # an inner arm's selection: smooth when both values are
+        return smooth(src, node.body) and smooth(src, node.orelse)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            return smooth(src, node.left) and smooth(src, node.right)
+        if isinstance(node.op, ast.Div):
+            value = number_value(node.right)
+            return value is not None and value != 0 and smooth(src, node.left)
+        return False
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in SMOOTH_UNARY or name in ("tf.minimum", "tf.maximum", "tf.math.minimum", "tf.math.maximum",
+                                            "tf.cast", "tf.zeros_like", "tf.ones_like"):
+            return all(smooth(src, a) for a in node.args) and (not node.keywords or name == "tf.cast")
+        return False
+    return False
+
+
+def calls_only_tensorflow(src: Source, node: ast.AST) -> str | None:
+    """None when every call in ``node`` is a ``tf.*`` function; else the first other callee,
+    whose Python side effects would run once per branch when ``tf.cond`` traces both."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and call_name(src, sub) is None:
+            return ast.unparse(sub.func)
+    return None
+
+
+# -- printing ----------------------------------------------------------------------------------
+_ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Tuple, ast.Dict,
+          ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def atom(src: Source, node: ast.AST, text: str | None = None) -> str:
+    """The node's text, parenthesized unless it is an atom (safe as an operand anywhere)."""
+    text = src.segment(node) if text is None else text
+    if isinstance(node, _ATOMS) and not (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+                                         and str(node.value).startswith("-")):
+        return text
+    return f"({text})"
+
+
+def arg(src: Source, node: ast.AST, text: str | None = None) -> str:
+    """The node's text as a call argument (parenthesized only where a bare form would not parse)."""
+    text = src.segment(node) if text is None else text
+    if isinstance(node, (ast.NamedExpr, ast.Starred)) or (isinstance(node, ast.Tuple) and not text.startswith("(")):
+        return f"({text})"
+    if "\n" in text and not text.startswith(("(", "[", "{")) and not isinstance(node, ast.Call):
+        return f"({text})"
+    return text

@@ -1,0 +1,84 @@
+"""Building a :class:`Fix` from text edits, and checking that the edits are valid code."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from collections.abc import Sequence
+
+from xlacheck.diagnostics import Applicability, Edit, Fix, Location
+from xlacheck.rewrites._source import Source
+
+
+def replace(src: Source, node: ast.AST, content: str) -> Edit:
+    return Edit(src.start(node), src.end(node), content)
+
+
+def replace_lines(first: int, last: int, content: str) -> Edit:
+    """Replace whole lines first..last (content ends with a newline unless it is empty)."""
+    return Edit(Location(first, 0), Location(last + 1, 0), content)
+
+
+def _merge_touching(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+    """One edit for edits that touch (a deleted line followed by an insertion there): appliers
+    reject touching edits as ambiguous."""
+    merged: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if merged and merged[-1].end == edit.start:
+            last = merged.pop()
+            edit = Edit(last.start, edit.end, last.content + edit.content)
+        merged.append(edit)
+    return tuple(merged)
+
+
+def make_fix(message: str, edits: Sequence[Edit], unsafe: Sequence[str] = ()) -> Fix:
+    """SAFE when no reason against equivalence was found; otherwise UNSAFE, saying why."""
+    edits = _merge_touching(edits)
+    reasons = list(dict.fromkeys(unsafe))
+    if reasons:
+        return Fix(f"{message} (unsafe: {'; '.join(reasons)})", tuple(edits), Applicability.UNSAFE)
+    return Fix(message, tuple(edits), Applicability.SAFE)
+
+
+def explain(message: str) -> Fix:
+    """No equivalent rewrite exists: say why and what to do; nothing is ever applied."""
+    return Fix(message, (), Applicability.DISPLAY_ONLY)
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """The text with non-overlapping edits applied (positions as in :mod:`xlacheck.fixes`)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(loc: Location) -> int:
+        if loc.line - 1 >= len(lines):
+            return len(text)
+        return starts[loc.line - 1] + loc.col
+
+    out, cursor = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        start, end = offset(edit.start), offset(edit.end)
+        out += [text[cursor:start], edit.content]
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def parses(fix: Fix) -> bool:
+    """Each edit is valid code on its own: whole replaced lines parse as statements, and an
+    in-line replacement parses as an expression with libcst, the parser format-preserving tools
+    use (imported only here, once a fix exists). Checking edits, not the whole file, keeps this
+    cheap on long files; the fix applier re-parses the file it writes anyway."""
+    import libcst
+
+    try:
+        for edit in fix.edits:
+            if edit.start.col == 0 and edit.end.col == 0:
+                ast.parse(textwrap.dedent(edit.content))
+            else:
+                libcst.parse_expression(edit.content if "\n" not in edit.content else f"({edit.content})")
+    except (SyntaxError, ValueError, libcst.ParserSyntaxError):
+        return False
+    return True

@@ -1,0 +1,260 @@
+"""One file as the rewriters see it: its ``ast``, positions in characters, scopes and bindings.
+
+Rewriters analyse Python's ``ast`` (cheap, already parsed by the engine) and emit text edits.
+Positions here are what :mod:`xlacheck.fixes` applies: 1-based lines, 0-based columns counted in
+characters of the decoded line (``ast`` counts UTF-8 bytes, so columns are converted).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import tokenize
+from collections.abc import Iterator
+
+from xlacheck.diagnostics import Location
+
+Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
+
+
+class Source:
+    """The text and tree of one file plus the lookups every rewriter needs."""
+
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self.text = text
+        self.tree = tree
+        self.lines = text.splitlines(keepends=True)
+        self.parents: dict[ast.AST, ast.AST] = {}
+        for parent in ast.walk(tree):
+            for child in ast.iter_child_nodes(parent):
+                self.parents[child] = parent
+        self.tf = _tensorflow_alias(tree)
+        self._names: set[str] | None = None
+        self._taken: set[str] = set()
+        self._starts: list[int] | None = None
+
+    # -- positions -----------------------------------------------------------------------------
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        if lineno - 1 >= len(self.lines):
+            return byte_col
+        line = self.lines[lineno - 1]
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def start(self, node: ast.AST) -> Location:
+        return Location(node.lineno, self.char_col(node.lineno, node.col_offset))  # type: ignore[attr-defined]
+
+    def end(self, node: ast.AST) -> Location:
+        end_line = node.end_lineno  # type: ignore[attr-defined]
+        return Location(end_line, self.char_col(end_line, node.end_col_offset))  # type: ignore[attr-defined]
+
+    def segment(self, node: ast.AST) -> str:
+        """The node's exact source text: formatting and comments inside it are kept."""
+        if getattr(node, "end_lineno", None) is None:  # nodes built by hand have no positions
+            return ast.unparse(node)
+        return self.text[self.offset(self.start(node)) : self.offset(self.end(node))]
+
+    def offset(self, loc: Location) -> int:
+        """Character offset of a position in the text (for comparing span sizes)."""
+        if self._starts is None:
+            self._starts = [0]
+            for line in self.lines:
+                self._starts.append(self._starts[-1] + len(line))
+        return self._starts[min(loc.line - 1, len(self._starts) - 1)] + loc.col
+
+    def line_start(self, lineno: int) -> Location:
+        return Location(lineno, 0)
+
+    def indent_of(self, node: ast.stmt) -> str:
+        line = self.lines[node.lineno - 1]
+        return line[: len(line) - len(line.lstrip())]
+
+    def alone_on_lines(self, first: ast.stmt, last: ast.stmt) -> bool:
+        """The statements first..last own their lines (nothing but a comment shares them), so
+        whole lines can be replaced."""
+        head = self.lines[first.lineno - 1]
+        tail = self.lines[last.end_lineno - 1][last.end_col_offset :] if last.end_lineno else ""  # type: ignore[index]
+        return head[: first.col_offset].strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
+
+    def comments_in(self, first_line: int, last_line: int) -> list[str]:
+        """Comments written on lines first..last (kept when a fix replaces those lines)."""
+        chunk = "".join(self.lines[first_line - 1 : last_line])
+        found: list[str] = []
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(chunk).readline):
+                if tok.type == tokenize.COMMENT:
+                    found.append(tok.string)
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            pass
+        return found
+
+    def comments_within(self, node: ast.AST) -> list[str]:
+        """Comments inside the node's own text (lost when the node is replaced)."""
+        text = self.segment(node)
+        if "#" not in text:
+            return []
+        found: list[str] = []
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO("(" + text + "\n)").readline):
+                if tok.type == tokenize.COMMENT:
+                    found.append(tok.string)
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            pass
+        return found
+
+    # -- structure -----------------------------------------------------------------------------
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        while node in self.parents:
+            node = self.parents[node]
+            yield node
+
+    def statement_of(self, node: ast.AST) -> ast.stmt | None:
+        if isinstance(node, ast.stmt):
+            return node
+        for parent in self.ancestors(node):
+            if isinstance(parent, ast.stmt):
+                return parent
+        return None
+
+    def scope_of(self, node: ast.AST) -> Scope:
+        for parent in self.ancestors(node):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return parent
+        return self.tree
+
+    def body_containing(self, stmt: ast.stmt) -> list[ast.stmt] | None:
+        parent = self.parents.get(stmt)
+        if parent is None:
+            return None
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(s is stmt for s in block):
+                return block
+        return None
+
+    def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
+        block = self.body_containing(stmt)
+        if block is None:
+            return None
+        for i, s in enumerate(block):
+            if s is stmt:
+                return block[i + 1] if i + 1 < len(block) else None
+        return None
+
+    # -- names -----------------------------------------------------------------------------------
+    def bound_before(self, name: str, node: ast.AST) -> bool:
+        """Whether ``name`` has a value when ``node`` runs: a parameter, an earlier store in
+        the same function, a global/nonlocal declaration or a module-level binding."""
+        scope = self.scope_of(node)
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = scope.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            params += [a for a in (args.vararg, args.kwarg) if a is not None]
+            if any(p.arg == name for p in params):
+                return True
+        here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        for sub in ast.walk(scope):
+            if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
+                return True
+            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
+                if (sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope:
+                    return True
+        if scope is not self.tree:
+            return self.module_binding(name) is not None or self._bound_in_enclosing(name, scope)
+        return False
+
+    def _bound_in_enclosing(self, name: str, scope: ast.AST) -> bool:
+        """Bound directly in an enclosing function (a closure variable)."""
+        outer = self.scope_of(scope)
+        while not isinstance(outer, ast.Module):
+            args = outer.args
+            if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+                return True
+            if any(isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store)
+                   and self.scope_of(sub) is outer for sub in ast.walk(outer)):
+                return True
+            outer = self.scope_of(outer)
+        return False
+
+    def module_binding(self, name: str) -> ast.expr | None:
+        """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment)."""
+        value = None
+        for stmt in self.tree.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                value = stmt.value
+        return value
+
+    def local_binding(self, name: str, node: ast.AST) -> ast.expr | None:
+        """The value of the single assignment ``name = value`` that reaches ``node`` in its
+        function, when exactly one plain assignment to ``name`` precedes ``node`` there."""
+        scope = self.scope_of(node)
+        here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        found: list[ast.Assign] = []
+        for sub in ast.walk(scope):
+            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
+                parent = self.parents.get(sub)
+                if not (isinstance(parent, ast.Assign) and parent.targets == [sub]):
+                    if self.scope_of(sub) is scope:
+                        return None  # tuple unpacking, loop target, augmented assignment: unknown
+                    continue
+                if self.scope_of(sub) is scope:
+                    found.append(parent)
+        before = [a for a in found if (a.lineno, a.col_offset) < here]
+        if len(found) == 1 and len(before) == 1:
+            return before[0].value
+        return None
+
+    def loads_of(self, name: str, scope: ast.AST) -> list[ast.Name]:
+        return [
+            sub
+            for sub in ast.walk(scope)
+            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
+        ]
+
+    def forget_fresh_names(self) -> None:
+        """Start a new fix: temporaries handed out for an earlier (probed or other) fix are free."""
+        self._taken.clear()
+
+    def fresh_name(self, base: str) -> str:
+        """A name no identifier in the file uses (so an inserted temporary shadows nothing)."""
+        if self._names is None:
+            self._names = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)}
+            self._names |= {a.arg for a in ast.walk(self.tree) if isinstance(a, ast.arg)}
+            self._names |= {
+                f.name for f in ast.walk(self.tree) if isinstance(f, (ast.FunctionDef, ast.ClassDef))
+            }
+        candidate, i = base, 1
+        while candidate in self._names or candidate in self._taken or keyword.iskeyword(candidate):
+            i += 1
+            candidate = f"{base}_{i}"
+        self._taken.add(candidate)
+        return candidate
+
+
+def _tensorflow_alias(tree: ast.Module) -> str | None:
+    """The name this file imports TensorFlow under (``tf`` for ``import tensorflow as tf``)."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tensorflow":
+                    return alias.asname or "tensorflow"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tensorflow" and alias.asname:
+                    return alias.asname
+    return None
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None

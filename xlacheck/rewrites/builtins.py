@@ -1,0 +1,149 @@
+"""Python builtins over tensors -> TensorFlow ops: ``in``, ``min``/``max``, ``sorted``, ``any``/``all``,
+``float``.
+
+AutoGraph does not overload these builtins, so on a symbolic tensor each one asks for a Python
+``bool`` and fails (``OperatorNotAllowedInGraphError``). Each rewrite below states when it is
+exactly equivalent; the condition converter is shared with the ``if``/ternary rewrites.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import arg, atom, is_number
+from xlacheck.rewrites._fix import make_fix, replace
+from xlacheck.rewrites._source import Source
+
+NAN_MINMAX = (
+    "differs when an argument is NaN (tf.{op} returns NaN, Python's {fn}() keeps the earlier argument) "
+    "and gives a tensor where {fn}() could return a Python number"
+)
+
+
+def _literal_numbers(src: Source, node: ast.AST) -> bool:
+    """A tuple/list/set literal of numbers, directly or through a module constant."""
+    if isinstance(node, ast.Name):
+        bound = src.module_binding(node.id)
+        if bound is None:
+            return False
+        node = bound
+    return isinstance(node, (ast.Tuple, ast.List)) and bool(node.elts) and all(is_number(e) for e in node.elts)
+
+
+def membership(src: Source, node: ast.Compare, reasons: list[str]) -> str | None:
+    """``x in C`` -> ``tf.reduce_any(tf.equal(x, C))``.
+
+    Equivalence: Python's ``x in (c1, c2, ...)`` is ``any(x is ci or x == ci)``; a tensor is
+    never identical to a number, so it is ``any(x == ci)``, and a tensor ``x`` in an ``if``
+    must hold one element, so this equals the reduction of the broadcast comparison (NaN
+    compares unequal in both). Exact when C is a literal collection of numbers; for other
+    containers (sets, dicts, tensors of other dtypes) the conversion may differ.
+    """
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        return None
+    tf = src.tf
+    container = node.comparators[0]
+    if not _literal_numbers(src, container):
+        reasons.append(f"cannot see that {src.segment(container)} is a tuple of numbers")
+    text = f"{tf}.reduce_any({tf}.equal({arg(src, node.left)}, {arg(src, container)}))"
+    return f"{tf}.logical_not({text})" if isinstance(node.ops[0], ast.NotIn) else text
+
+
+def condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
+    """A boolean Python expression over tensors, as one tensor expression.
+
+    ``and``/``or``/``not`` become ``tf.logical_*`` (equal truth values; the tensor version
+    evaluates every operand, which matters only for operands with side effects), ``in``,
+    ``any``/``all``/``min``/``max`` become their tensor ops; everything else is kept as written.
+    """
+    tf = src.tf
+    if isinstance(node, ast.BoolOp):
+        op = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
+        parts = [condition(src, v, reasons) for v in node.values]
+        text = parts[0]
+        for part in parts[1:]:
+            text = f"{tf}.{op}({text}, {part})"
+        return text
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return f"{tf}.logical_not({condition(src, node.operand, reasons)})"
+    if isinstance(node, ast.Compare):
+        converted = membership(src, node, reasons)
+        if converted is not None:
+            return converted
+    if isinstance(node, ast.Call):
+        converted = builtin_call(src, node, reasons)
+        if converted is not None:
+            return converted
+    return arg(src, node)
+
+
+def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
+    if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    fn, tf = call.func.id, src.tf
+    if fn in ("min", "max") and not call.keywords and call.args:
+        op = "minimum" if fn == "min" else "maximum"
+        if len(call.args) == 1:
+            reasons.append(NAN_MINMAX.format(op=f"reduce_{fn}", fn=fn))
+            reasons.append(f"on ties the gradient is split among the equal items; Python's {fn}() picks the first")
+            return f"{tf}.reduce_{fn}({arg(src, call.args[0])})"
+        reasons.append(NAN_MINMAX.format(op=op, fn=fn))
+        text = arg(src, call.args[0])
+        for other in call.args[1:]:
+            text = f"{tf}.{op}({text}, {arg(src, other)})"
+        return text
+    if fn == "sorted" and len(call.args) == 1 and all(k.arg == "reverse" for k in call.keywords):
+        reasons.append("returns a tensor instead of a list, and NaN sorts differently")
+        reverse = next((k.value for k in call.keywords), None)
+        if reverse is None or (isinstance(reverse, ast.Constant) and reverse.value is False):
+            return f"{tf}.sort({arg(src, call.args[0])})"
+        if isinstance(reverse, ast.Constant) and reverse.value is True:
+            return f'{tf}.sort({arg(src, call.args[0])}, direction="DESCENDING")'
+        return None
+    if fn == "float" and len(call.args) == 1 and not call.keywords and not isinstance(call.args[0], ast.Constant):
+        # What AutoGraph itself does with float(t) in converted code.
+        reasons.append("computes in float32 where float() gave a double-precision Python number (a float64 "
+                       "tensor loses precision, and the result no longer adapts to other operands' dtypes)")
+        return f"{tf}.cast({arg(src, call.args[0])}, {tf}.float32)"
+    if fn in ("any", "all") and len(call.args) == 1 and not call.keywords:
+        reasons.append("evaluates every element (no short-circuit); an empty iterable gives a float tensor error")
+        items = call.args[0]
+        if isinstance(items, ast.GeneratorExp):  # tensors are built from lists, not generators
+            text = f"[{src.segment(items.elt)} {_comprehension_text(src, items)}]"
+        else:
+            text = arg(src, items)
+        return f"{tf}.reduce_{fn}({tf}.cast({text}, {tf}.bool))"
+    return None
+
+
+def _comprehension_text(src: Source, node: ast.GeneratorExp) -> str:
+    parts = []
+    for gen in node.generators:
+        part = f"for {src.segment(gen.target)} in {atom(src, gen.iter)}"
+        part += "".join(f" if {src.segment(c)}" for c in gen.ifs)
+        parts.append(("async " if gen.is_async else "") + part)
+    return " ".join(parts)
+
+
+def rewrite_membership(src: Source, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.Compare) or src.tf is None:
+        return None
+    reasons: list[str] = []
+    text = membership(src, node, reasons)
+    if text is None:
+        return None
+    return make_fix("Test membership with tensor ops: `tf.reduce_any(tf.equal(x, values))`",
+                    [replace(src, node, text)], reasons)
+
+
+def rewrite_builtin_call(src: Source, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.Call) or src.tf is None:
+        return None
+    reasons: list[str] = []
+    text = builtin_call(src, node, reasons)
+    if text is None:
+        return None
+    fn = node.func.id  # type: ignore[attr-defined]
+    return make_fix(f"Replace Python's `{fn}()` on tensors with the TensorFlow op",
+                    [replace(src, node, text)], reasons)

@@ -1,0 +1,328 @@
+"""Python conditionals on tensors -> ``tf.where``, indicator arithmetic or ``tf.cond``.
+
+Which form is emitted, and why it is exact:
+
+* indicator arithmetic, ``x / (1.0 + tf.cast(c, x.dtype))`` for ``if c: x = x / 2.0`` (and
+  ``x * L``, ``x / L`` for integer-valued float literals L, 2 <= |L| <= 2048): with ``c`` in
+  {0, 1} the divisor is exactly 1.0 or L (small integers are exact in every float dtype), and
+  ``x / 1.0 == x`` bit for bit, NaN and inf included; the derivative is the same too.
+* ``tf.where(c, a, b)`` when both branches are cheap and *smooth* (``+ - *``, division by a
+  non-zero literal, smooth elementwise ops): both are computed, so a branch with a non-finite
+  derivative (``max_norm / norm`` at ``norm == 0``, ``log``, ``sqrt``) would leak NaN into the
+  gradient through the branch not taken (0 * inf); smooth branches cannot. Exact when the
+  condition is provably a scalar and both branches provably share shape and dtype; otherwise
+  the fix is UNSAFE (``tf.where`` broadcasts, Python picks one value as is).
+* ``tf.cond(c, lambda: a, lambda: b)`` for every other branch: only the taken branch runs, so
+  values and gradients are those of the original; XLA rejects branches whose dtypes or shapes
+  differ at compile time (loudly). UNSAFE when a branch calls a non-TensorFlow function, whose
+  Python side effects run for both branches while tracing.
+
+A name assigned in one branch only and unbound before, a function that returns in one branch
+only (None otherwise), and branches of different dtypes have no equivalent tensor form: those
+fixes are UNSAFE and say what they do instead (NaN where the original has no value; the other
+branch cast to the first one's dtype).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import (
+    arg,
+    atom,
+    call_name,
+    calls_only_tensorflow,
+    is_number,
+    is_scalar,
+    like,
+    number_value,
+    smooth,
+)
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines
+from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.builtins import condition
+
+NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
+SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
+FLOAT_MAKERS = frozenset({"tf.one_hot", "tf.nn.softmax", "tf.random.uniform", "tf.random.normal", "tf.sigmoid",
+                          "tf.nn.sigmoid", "tf.math.sigmoid", "tf.linspace"})
+
+
+def _same_kind(src: Source, a: ast.AST, b: ast.AST) -> bool:
+    if is_number(a) and is_number(b):
+        return type(number_value(a)) is type(number_value(b))
+    name = like(src, a)
+    return name is not None and name == like(src, b)
+
+
+def _floatish(src: Source, node: ast.AST) -> bool:
+    """Evidently a float tensor: built from tf.one_hot/softmax/... or float literals."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and call_name(src, sub) in FLOAT_MAKERS:
+            return True
+    return isinstance(node, ast.BinOp) and any(
+        isinstance(s, ast.Constant) and isinstance(s.value, float) for s in ast.walk(node)
+    )
+
+
+def _indicator(src: Source, cond: str, target: str, value: ast.AST) -> str | None:
+    """``x / L`` or ``x * L`` (taken when c holds; x otherwise) as indicator arithmetic."""
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Div, ast.Mult))):
+        return None
+    if not (isinstance(value.left, ast.Name) and value.left.id == target):
+        return None
+    factor = number_value(value.right)
+    if not isinstance(factor, float) or factor != int(factor) or not 2 <= abs(factor) <= 2048:
+        return None
+    op = "/" if isinstance(value.op, ast.Div) else "*"
+    indicator = f"{src.tf}.cast({cond}, {target}.dtype)"
+    scale = indicator if factor == 2.0 else f"{factor - 1.0!r} * {indicator}"
+    return f"{target} {op} (1.0 + {scale})"
+
+
+def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: str, false: ast.AST,
+           f_text: str, reasons: list[str]) -> str:
+    """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
+    tf = src.tf
+    if smooth(src, true) and smooth(src, false):
+        if not is_scalar(src, cond_node):
+            reasons.append(NOT_SCALAR)
+        if not _same_kind(src, true, false):
+            reasons.append(SHAPES.format(a=t_text, b=f_text))
+        return f"{tf}.where({cond}, {t_text}, {f_text})"
+    for branch in (true, false):
+        callee = calls_only_tensorflow(src, branch)
+        if callee is not None:
+            reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
+            break
+    return f"{tf}.cond({cond}, lambda: {t_text}, lambda: {f_text})"
+
+
+# -- ternary ------------------------------------------------------------------------------------
+def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.IfExp) or src.tf is None:
+        return None
+    reasons: list[str] = []
+    cond = condition(src, node.test, reasons)
+    text = select(src, cond, node.test, node.body, arg(src, node.body), node.orelse, arg(src, node.orelse), reasons)
+    return make_fix("Select the value with a tensor op instead of a Python conditional expression",
+                    [replace(src, node, text)], reasons)
+
+
+# -- assert ---------------------------------------------------------------------------------------
+def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
+    """``assert c, msg`` -> ``tf.debugging.Assert(c, [msg])``. Never equivalent: under
+    ``jit_compile`` XLA drops the check (inputs that fail it return values instead of
+    raising), and eagerly it raises InvalidArgumentError rather than AssertionError."""
+    if not isinstance(node, ast.Assert) or src.tf is None:
+        return None
+    reasons = ["XLA drops the check: failing inputs no longer raise under jit_compile; eagerly the error "
+               "type becomes InvalidArgumentError"]
+    cond = condition(src, node.test, reasons)
+    message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
+    text = f"{src.tf}.debugging.Assert({cond}, [{message}])"
+    return make_fix("Check the tensor condition with tf.debugging.Assert (traceable)",
+                    [replace(src, node, text)], reasons)
+
+
+# -- if statements --------------------------------------------------------------------------------
+def _block(src: Source, first: ast.stmt, last: ast.stmt, lines: list[str]) -> list:
+    indent = src.indent_of(first)
+    comments = [f"{indent}{c}\n" for c in src.comments_in(first.lineno, last.end_lineno or first.lineno)]
+    return [replace_lines(first.lineno, last.end_lineno or first.lineno,
+                          "".join(comments) + "".join(f"{indent}{line}\n" for line in lines))]
+
+
+def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.If) or src.tf is None:
+        return None
+    while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
+        node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
+    if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        return _rewrite_chain(src, node)
+    reasons: list[str] = []
+    cond = condition(src, node.test, reasons)
+    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
+        return _rewrite_raise(src, node, node.body[0], cond, reasons)
+    returns = _rewrite_returns(src, node, cond, reasons)
+    if returns is not None:
+        return returns
+    return _rewrite_assignments(src, node, cond, reasons)
+
+
+def _rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, cond: str, reasons: list[str]) -> Fix | None:
+    """``if c: raise E(msg)`` -> ``tf.debugging.Assert(tf.logical_not(c), [msg])``: a check that
+    traces (the `raise` fires at trace time on a symbolic condition). UNSAFE like `assert`."""
+    if not src.alone_on_lines(node, node):
+        return None
+    exc = raise_.exc
+    if isinstance(exc, ast.Call) and exc.args and not exc.keywords:
+        message = src.segment(exc.args[0])
+    else:
+        message = repr(f"{src.segment(exc) if exc is not None else 'error'} (when {src.segment(node.test)})")
+    reasons.append("XLA drops the check: failing inputs no longer raise under jit_compile; eagerly the error "
+                   "type becomes InvalidArgumentError")
+    text = f"{src.tf}.debugging.Assert({src.tf}.logical_not({cond}), [{message}])"
+    return make_fix("Check the tensor condition with tf.debugging.Assert instead of raising from a Python `if`",
+                    _block(src, node, node, [text]), reasons)
+
+
+def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
+    if not (len(node.body) == 1 and isinstance(node.body[0], ast.Return) and node.body[0].value is not None):
+        return None
+    true = node.body[0].value
+    last: ast.stmt = node
+    if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.Return) and node.orelse[0].value is not None:
+        false = node.orelse[0].value
+        text = select(src, cond, node.test, true, arg(src, true), false, arg(src, false), reasons)
+    elif node.orelse:
+        return None
+    else:
+        nxt = src.next_statement(node)
+        scope = src.scope_of(node)
+        if isinstance(nxt, ast.Return) and nxt.value is not None:
+            text = select(src, cond, node.test, true, arg(src, true), nxt.value, arg(src, nxt.value), reasons)
+            last = nxt
+        elif nxt is None and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and scope.body[-1] is node:
+            reasons.append("the original returns None when the condition is false; this returns NaN there "
+                           "(write the value you mean, e.g. 0.0, in an else branch)")
+            text = f'{src.tf}.where({cond}, {arg(src, true)}, float("nan"))'
+        else:
+            return None
+    if not src.alone_on_lines(node, last):
+        return None
+    return make_fix("Return one tensor chosen with a tensor op instead of returning from a Python `if`",
+                    _block(src, node, last, [f"return {text}"]), reasons)
+
+
+Branch = dict[str, tuple[ast.expr, str]]  # name -> (value for analysis, value as source text)
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+        ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+
+
+def _branch_assignments(src: Source, body: list[ast.stmt]) -> Branch | None:
+    """The values a branch made only of single-name assignments gives (each name once)."""
+    out: Branch = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name, value, text = stmt.targets[0].id, stmt.value, arg(src, stmt.value)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and type(stmt.op) in _OPS:
+            name = stmt.target.id
+            # x op= v is x = x op (v): analysed as that expression, positioned at the statement.
+            value = ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(name, ast.Load()), stmt), stmt.op,
+                                                stmt.value), stmt)
+            text = f"{name} {_OPS[type(stmt.op)]} {atom(src, stmt.value)}"
+        elif isinstance(stmt, ast.Pass):
+            continue
+        else:
+            return None
+        if name in out:
+            return None
+        out[name] = (value, text)
+    return out
+
+
+def _reads(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _rewrite_assignments(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
+    true_branch = _branch_assignments(src, node.body)
+    false_branch = _branch_assignments(src, node.orelse)
+    if true_branch is None or false_branch is None or not src.alone_on_lines(node, node):
+        return None
+    names = list(dict.fromkeys([*true_branch, *false_branch]))
+    if not names:
+        return None
+    # Every value may read only names the `if` does not assign, or the name it assigns itself:
+    # then each name can be selected on its own, in any order, exactly as the branch computes it.
+    assigned = set(names)
+    for branch in (true_branch, false_branch):
+        for name, (value, _) in branch.items():
+            if (_reads(value) & assigned) - {name}:
+                return None
+    # The original evaluates the condition once, before either branch: name it, unless it is read
+    # once and before anything it depends on is assigned.
+    pred = src.fresh_name("pred")
+    lines: list[str] = []
+    for name in names:
+        lines += _select_name(src, node, pred, name, true_branch.get(name), false_branch.get(name), reasons)
+    if sum(line.count(pred) for line in lines) == 1 and (len(lines) == 1 or not _reads(node.test) & assigned):
+        lines = [line.replace(pred, cond) for line in lines]
+    else:
+        lines.insert(0, f"{pred} = {cond}")
+    return make_fix("Compute the branch values with tensor ops instead of a Python `if` on a tensor",
+                    _block(src, node, node, lines), reasons)
+
+
+def _select_name(src: Source, node: ast.If, cond: str, name: str, true: tuple[ast.expr, str] | None,
+                 false: tuple[ast.expr, str] | None, reasons: list[str]) -> list[str]:
+    tf = src.tf
+    defined = src.bound_before(name, node)
+    if true is None or false is None:
+        if not defined:
+            value, text = true or false  # type: ignore[misc]
+            side = "false" if false is None else "true"
+            reasons.append(f"`{name}` has no value when the condition is {side} (the original raises "
+                           f"UnboundLocalError there); the fix gives NaN there: assign the value you mean "
+                           f"in an else branch")
+            pair = (text, 'float("nan")') if false is None else ('float("nan")', text)
+            return [f"{name} = {tf}.where({cond}, {pair[0]}, {pair[1]})"]
+        keep = (ast.copy_location(ast.Name(name, ast.Load()), node), name)
+        if false is None:
+            indicator = _indicator(src, cond, name, true[0])  # type: ignore[index]
+            if indicator is not None:
+                if not is_scalar(src, node.test):
+                    reasons.append(NOT_SCALAR)
+                return [f"{name} = {indicator}"]
+        true, false = true or keep, false or keep
+    (t_node, t_text), (f_node, f_text) = true, false  # type: ignore[misc]
+    if _floatish(src, t_node) != _floatish(src, f_node) and isinstance(f_node, ast.Name) and f_node.id != name:
+        reasons.append("the branches evidently have different dtypes: the fix casts the else value to the "
+                       "if value's dtype, and tf.where broadcasts their shapes")
+        return [f"{name} = {t_text}", f"{name} = {tf}.where({cond}, {name}, {tf}.cast({f_text}, {name}.dtype))"]
+    return [f"{name} = " + select(src, cond, node.test, t_node, t_text, f_node, f_text, reasons)]
+
+
+def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
+    """``if a: ... elif b: ... else: ...`` (assignments only) -> nested selections, each
+    condition named once up front (the original evaluates them in order; as pure tensor
+    expressions, evaluating all of them computes the same values)."""
+    arms: list[tuple[ast.expr, Branch]] = []
+    current = node
+    while True:
+        branch = _branch_assignments(src, current.body)
+        if branch is None:
+            return None
+        arms.append((current.test, branch))
+        if len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+            current = current.orelse[0]
+            continue
+        final = _branch_assignments(src, current.orelse)
+        if final is None:
+            return None
+        break
+    if not src.alone_on_lines(node, node):
+        return None
+    branches = [b for _, b in arms] + [final]
+    names = list(dict.fromkeys(n for b in branches for n in b))
+    assigned = set(names)
+    if not names or any((_reads(v) & assigned) - {n} for b in branches for n, (v, _) in b.items()):
+        return None
+    if not all(src.bound_before(n, node) or all(n in b for b in branches) for n in names):
+        return None  # a name some arm leaves unbound
+    reasons: list[str] = []
+    preds = [src.fresh_name("pred") for _ in arms]
+    lines = [f"{pred} = {condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
+    for name in names:
+        keep = (ast.copy_location(ast.Name(name, ast.Load()), node), name)
+        acc_node, acc_text = final.get(name, keep)
+        for pred, (test, branch) in reversed(list(zip(preds, arms))):
+            value_node, value_text = branch.get(name, keep)
+            acc_text = select(src, pred, test, value_node, value_text, acc_node, acc_text, reasons)
+            acc_node = ast.copy_location(ast.IfExp(test, value_node, acc_node), node)
+        lines.append(f"{name} = {acc_text}")
+    return make_fix("Compute the values of the if/elif chain with tensor ops", _block(src, node, node, lines),
+                    reasons)

@@ -1,0 +1,559 @@
+"""Data-dependent selections feeding a reduction, scan or index -> the same computation on the
+full tensor with the mask applied by ``tf.where``.
+
+A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather(x,
+tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.range(len) < n``). Its
+size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops applied
+*after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a loop-carried
+``tf.range(n)`` does not compile at all. Consumers rewritten here:
+
+* reductions ``tf.reduce_sum/mean/max/min(f(s1, s2, ...))`` where every leaf is a selection by
+  the same mask and ``f`` works position by position (arithmetic, elementwise ops, per-example
+  losses): ``reduce_sum(tf.where(m, f(x1, ...), 0))``; the mean divides by ``reduce_sum(cast(m))``.
+  All-false masks: the original ``reduce_mean`` of an empty tensor is 0/0 = NaN and so is the
+  rewrite (``tf.math.divide_no_nan`` would return 0: not equivalent, so it is not used); sums give
+  0, max/min give -inf/+inf, as the original does.
+* scans ``tf.cumsum/cumprod(s)`` (1-D): scan ``tf.where(m, x, identity)``, then select with the
+  mask (a selection as the *last* op compiles and matches eager).
+* ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
+  ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
+
+Masked-out positions contribute exact zeros, so values agree up to the rounding of a reordered
+floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
+is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
+ids (-100) never reach the loss op.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from xlacheck.diagnostics import Edit, Fix
+from xlacheck.rewrites._expr import (
+    ELEMENTWISE_UNARY,
+    SMOOTH_UNARY,
+    arg,
+    atom,
+    call_name,
+    has_kw,
+    is_number,
+    kw,
+    number_value,
+)
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines
+from xlacheck.rewrites._source import Source
+
+BOOL_FUNCS = frozenset(
+    f"tf.{p}{op}" for p in ("", "math.") for op in ("equal", "not_equal", "greater", "greater_equal", "less",
+                                                       "less_equal", "logical_and", "logical_or", "logical_not",
+                                                       "logical_xor", "is_finite", "is_nan", "is_inf")
+) | {"tf.sequence_mask"}
+REDUCTIONS = {f"tf.{p}reduce_{op}": op for p in ("", "math.") for op in ("sum", "mean", "max", "min")}
+SCANS = {"tf.cumsum": "0", "tf.math.cumsum": "0", "tf.math.cumprod": "1", "tf.cumprod": "1"}
+# Per-example losses whose labels have the mask's shape (sparse labels): (labels position, keyword).
+# Losses that reduce the last axis of same-shape inputs (MSE, binary cross-entropy) are not
+# per-position over a selection (x[m] is 1-D: they would average the selected entries), so they
+# are not listed.
+PER_EXAMPLE_LOSSES = {
+    "tf.nn.sparse_softmax_cross_entropy_with_logits": (0, "labels"),
+    "tf.keras.losses.sparse_categorical_crossentropy": (0, "y_true"),
+}
+# Keras loss classes with the same property; their `call` gives the per-example values.
+KERAS_LOSS_CLASSES = frozenset({"SparseCategoricalCrossentropy"})
+ASSUME_RANK = "assumes the mask has the shape of the per-position values (a lower-rank mask would broadcast " \
+              "against the wrong axes)"
+ASSUME_1D = "assumes a 1-D mask"
+UNSMOOTH = "the per-position values are also computed where the mask is false; a non-finite derivative there " \
+           "turns the gradient NaN"
+
+
+@dataclass(frozen=True)
+class Selection:
+    data: ast.expr  # the tensor selected from
+    mask: str  # source text of the boolean mask
+    mask_node: ast.expr | None
+    chain: tuple[ast.Assign, ...]  # assignments the selection was resolved through
+    ragged: bool = False  # tf.ragged.boolean_mask: rows keep their place, the last mask axis is ragged
+    one_d: bool = False  # equals the selection only for a 1-D mask (tf.gather of tf.where(m)[:, 0])
+
+
+def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    if isinstance(node, ast.Compare) and not any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot))
+                                                 for o in node.ops):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return _boolish(src, node.left, depth + 1) and _boolish(src, node.right, depth + 1)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _boolish(src, node.operand, depth + 1)
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in BOOL_FUNCS:
+            return True
+        if name == "tf.cast" and len(node.args) == 2:
+            return src.segment(node.args[1]).endswith(".bool")
+    if isinstance(node, ast.Name) and depth < 6:
+        value = src.local_binding(node.id, node)
+        return value is not None and _boolish(src, value, depth + 1)
+    return False
+
+
+def _binding(src: Source, use: ast.Name) -> ast.expr | None:
+    """The value assigned to ``use``'s name, if the names that value reads still hold the same
+    values at ``use`` (so the expression can be re-evaluated there): ``x = tf.boolean_mask(x, m)``
+    rebinds ``x``, and the rewritten code must not read the new ``x`` as the old one."""
+    value = src.local_binding(use.id, use)
+    if value is None:
+        return None
+    assign = src.parents[value]
+    start, end = (assign.lineno, assign.col_offset), (use.lineno, use.col_offset)
+    reads = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    scope = src.scope_of(use)
+    for sub in ast.walk(scope):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id in reads:
+            if start <= (sub.lineno, sub.col_offset) < end and src.scope_of(sub) is scope:
+                return None
+    return value
+
+
+def _resolve(src: Source, node: ast.expr, chain: tuple[ast.Assign, ...]) -> tuple[ast.expr, tuple[ast.Assign, ...]]:
+    """Follow a name to the single assignment that gives it its value."""
+    while isinstance(node, ast.Name):
+        value = _binding(src, node)
+        if value is None:
+            break
+        chain += (src.parents[value],)  # type: ignore[assignment]
+        node = value
+    return node, chain
+
+
+def selection(src: Source, node: ast.expr) -> Selection | None:
+    node, chain = _resolve(src, node, ())
+    tf = src.tf
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple, ast.Constant)):
+        if _boolish(src, node.slice):
+            return Selection(node.value, arg(src, node.slice), node.slice, chain)
+        return None
+    if not isinstance(node, ast.Call) or len(node.args) != 2 or node.keywords:
+        return None
+    name = call_name(src, node)
+    data, index = node.args
+    if name in ("tf.boolean_mask", "tf.compat.v1.boolean_mask"):
+        return Selection(data, arg(src, index), index, chain)
+    if name == "tf.ragged.boolean_mask":
+        return Selection(data, arg(src, index), index, chain, ragged=True)
+    if name != "tf.gather":
+        return None
+    index, chain = _resolve(src, index, chain)
+    # tf.where(m)[:, 0], tf.squeeze(tf.where(m), ...), tf.reshape(tf.where(m), [-1]): positions of m.
+    inner = None
+    if isinstance(index, ast.Subscript) and isinstance(index.slice, ast.Tuple) and len(index.slice.elts) == 2:
+        first, second = index.slice.elts
+        if isinstance(first, ast.Slice) and first.lower is None and first.upper is None and number_value(second) == 0:
+            inner = index.value
+    elif isinstance(index, ast.Call) and call_name(src, index) in ("tf.squeeze", "tf.reshape") and index.args:
+        inner = index.args[0]
+    if isinstance(index, ast.Call) and call_name(src, index) == "tf.range" and len(index.args) == 1 \
+            and not index.keywords:
+        limit = index.args[0]
+        return Selection(data, f"{tf}.range({tf}.shape({arg(src, data)})[0]) < {atom(src, limit)}", None, chain)
+    if inner is not None:
+        inner, chain = _resolve(src, inner, chain)
+        if isinstance(inner, ast.Call) and call_name(src, inner) == "tf.where" and len(inner.args) == 1:
+            return Selection(data, arg(src, inner.args[0]), inner.args[0], chain, one_d=True)
+    return None
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    """One consumer's replacement, the lines to put before its statement, and why it is unsafe."""
+
+    edit: Edit
+    prelude: tuple[str, ...]  # source lines (without indentation or newline)
+    reasons: tuple[str, ...]
+    chain: tuple[ast.Assign, ...]
+
+
+@dataclass
+class _Masked:
+    """An expression over selections, rewritten onto the full tensors."""
+
+    mask: str | None = None
+    mask_node: ast.expr | None = None
+    mask_name: str | None = None  # a temporary holding the mask, once one is introduced
+    data: str | None = None  # the (first) tensor selected from
+    ragged: bool = False
+    chain: tuple[ast.Assign, ...] = ()
+    smooth: bool = True
+    leaves_like_mask: bool = True
+    ok: bool = True
+    sanitize: bool = False
+    one_d: bool = False
+    labels_in_mask: bool = False  # the labels of a per-example loss have the mask's shape
+
+
+_ELEMENTWISE_MASK_NODES = (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Name, ast.Attribute, ast.Constant,
+                           ast.Load, ast.cmpop, ast.boolop, ast.operator, ast.unaryop, ast.Call, ast.keyword)
+
+
+def _mask_operands(src: Source, mask: ast.expr | None) -> set[str]:
+    """Source texts of the tensors a mask is computed from elementwise (through the mask's own
+    assignment): each has the mask's shape, since ``x[m]`` needs ``m`` shaped like (a prefix of)
+    ``x`` and an elementwise result of ``x`` has at least ``x``'s shape. Empty when the mask
+    involves anything else (indexing, reductions along an axis, unknown calls)."""
+    if mask is None:
+        return set()
+    if isinstance(mask, ast.Name):
+        bound = src.local_binding(mask.id, mask)
+        mask = bound if bound is not None else mask
+    for sub in ast.walk(mask):
+        if not isinstance(sub, _ELEMENTWISE_MASK_NODES):
+            return set()
+        if isinstance(sub, ast.Call):
+            name = call_name(src, sub)
+            if not (name in BOOL_FUNCS or name in ELEMENTWISE_UNARY or name == "tf.cast"):
+                return set()
+    return {src.segment(n) for n in ast.walk(mask) if isinstance(n, (ast.Name, ast.Attribute))
+            and not isinstance(src.parents.get(n), ast.Attribute)}
+
+
+def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> str:
+    """The text of ``node`` with every selection replaced by its full tensor. ``role`` is
+    "labels" for the labels of a per-example loss (replaced by 0 where the mask is false) and
+    "logits" for its predictions (whose rank may exceed the mask's: the loss reduces it).
+    With ``state.sanitize``, a value the mask is computed from is replaced by 0 where the
+    mask is false too, so that NaN/inf there cannot reach the gradient (0 * inf = NaN)."""
+    sel = selection(src, node)
+    if sel is not None:
+        if state.mask is None:
+            state.mask, state.mask_node = sel.mask, sel.mask_node
+        elif state.mask != sel.mask:
+            state.ok = False
+        state.chain += sel.chain
+        data = arg(src, sel.data)
+        state.data = state.data or data
+        state.ragged |= sel.ragged
+        state.one_d |= sel.one_d
+        in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
+        if role != "logits" and not in_mask:
+            state.leaves_like_mask = False
+        if role == "labels":
+            state.labels_in_mask = in_mask
+        if role == "labels" or (state.sanitize and in_mask and role == "value"):
+            return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)"
+        return data
+    if isinstance(node, ast.Name):  # an intermediate value: inline its expression
+        bound = _binding(src, node)
+        if bound is None:
+            state.ok = False
+            return node.id
+        state.chain += (src.parents[bound],)  # type: ignore[operator]
+        return _lift(src, bound, state, role)
+    if is_number(node):
+        return src.segment(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        if isinstance(node.op, ast.Div) and not is_number(node.right):
+            state.smooth = False
+        return f"{_atom_lift(src, node.left, state)} {_OPS[type(node.op)]} {_atom_lift(src, node.right, state)}"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return f"-{_atom_lift(src, node.operand, state)}"
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in ELEMENTWISE_UNARY and len(node.args) == 1 and not node.keywords:
+            state.smooth &= name in SMOOTH_UNARY
+            return f"{src.segment(node.func)}({_lift(src, node.args[0], state)})"
+        if name in PER_EXAMPLE_LOSSES:
+            position, keyword = PER_EXAMPLE_LOSSES[name]
+            prediction = "y_pred" if keyword == "y_true" else "logits"
+            roles = [(i == position, i == position + 1) for i in range(len(node.args))]
+            roles += [(k.arg == keyword, k.arg == prediction) for k in node.keywords]
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if any(k.arg is None for k in node.keywords) or sum(r[0] for r in roles) != 1 or sum(r[1] for r in roles) != 1:
+                state.ok = False
+                return src.segment(node)
+            labels_at = next(i for i, r in enumerate(roles) if r[0])
+            logits_at = next(i for i, r in enumerate(roles) if r[1])
+            texts = [src.segment(v) for v in values]
+            texts[labels_at], texts[logits_at] = _per_example(src, values[labels_at], values[logits_at], state)
+            names = [""] * len(node.args) + [f"{k.arg}=" for k in node.keywords]
+            return f"{src.segment(node.func)}({', '.join(n + t for n, t in zip(names, texts))})"
+    state.ok = False
+    return src.segment(node)
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def _per_example(src: Source, labels: ast.expr, logits: ast.expr, state: _Masked) -> tuple[str, str]:
+    """Labels and logits of a sparse per-example loss, lifted onto the full tensors.
+
+    Labels are replaced by 0 where the mask is false (a valid id). When the labels provably have
+    the mask's shape (the mask is computed from them), the logits, one axis longer, are replaced
+    by 0 there too: the loss is then computed on finite, valid inputs everywhere, so its
+    derivative at masked-out positions is finite and the outer tf.where zeroes it exactly (with
+    -inf logits left there, 0 * NaN would poison the gradient)."""
+    labels_text = _lift(src, labels, state, "labels")
+    logits_text = _lift(src, logits, state, "logits")
+    if state.labels_in_mask and state.ok:
+        mask = state.mask_name or state.mask
+        return labels_text, f"{src.tf}.where({src.tf}.expand_dims({mask}, -1), {logits_text}, 0)"
+    state.smooth = False
+    return labels_text, logits_text
+
+
+def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
+    text = _lift(src, node, state)
+    return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
+
+
+def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
+    op = REDUCTIONS.get(call_name(src, call) or "")
+    axis = kw(call, "axis")
+    if op is None or len(call.args) != 1 or any(k.arg != "axis" for k in call.keywords):
+        return None
+    # The mask selects the values themselves when the argument is a selection; otherwise values
+    # the mask is computed from are also zeroed where it is false, before any op touches them.
+    sanitize = selection(src, call.args[0]) is None
+    state = _Masked(sanitize=sanitize)
+    values = _lift(src, call.args[0], state)
+    if not state.ok or state.mask is None or state.ragged != (axis is not None):
+        return None  # a ragged selection is reduced along its ragged axis; a flat one over everything
+    if state.ragged and (op not in ("sum", "mean") or not isinstance(number_value(axis), int)):
+        return None  # empty ragged rows reduce to dtype.min/max, not to -inf/+inf
+    tf, reasons = src.tf, []
+    if not state.smooth:
+        reasons.append(UNSMOOTH)
+    if state.one_d:
+        reasons.append(ASSUME_1D)
+    if state.ragged:
+        reasons.append("assumes the axis reduced is the ragged one (the mask's last axis)")
+    elif not state.leaves_like_mask:
+        reasons.append(ASSUME_RANK)
+    fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
+    axis_text = f", axis={src.segment(axis)}" if axis is not None else ""
+    if op != "mean" and not state.ragged:
+        text = f"{tf}.reduce_{op}({tf}.where({state.mask}, {values}, {fill}))"
+        return Rewritten(replace(src, call, text), (), tuple(reasons), state.chain)
+    # The mask is used twice and the values' dtype is needed: name them on lines before the statement.
+    if isinstance(src.scope_of(call), ast.Lambda):
+        return None
+    lines = []
+    mask = state.mask
+    if not isinstance(state.mask_node, ast.Name) or state.ragged:
+        mask = src.fresh_name("mask")
+        lines.append(f"{mask} = {state.mask}")
+    if state.ragged:  # the mask covers the leading axes of the data: give it the data's rank
+        lines.append(f"{mask} = {mask}[(...,) + ({tf}.newaxis,) * (len({state.data}.shape) - len({mask}.shape))]")
+    if mask != state.mask:
+        state = _Masked(mask_name=mask, sanitize=sanitize)
+        values = _lift(src, call.args[0], state)
+    masked = src.fresh_name("masked_values")
+    lines.append(f"{masked} = {tf}.where({mask}, {values}, 0)")
+    text = f"{tf}.reduce_sum({masked}{axis_text})"
+    if op == "mean":
+        text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype){axis_text})"
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
+
+
+def _keras_loss_reduction(src: Source, func: ast.expr) -> str | None:
+    """"mean" or "sum" when ``func`` names a Keras loss object built in this file from one of
+    KERAS_LOSS_CLASSES (``self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(...)``)."""
+    target = src.segment(func)
+    for node in ast.walk(src.tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        if src.segment(node.targets[0]) != target:
+            continue
+        name = call_name(src, node.value) or ""
+        if not name.startswith("tf.keras.losses.") or name.rsplit(".", 1)[1] not in KERAS_LOSS_CLASSES:
+            return None
+        if any(k.arg not in ("from_logits", "reduction", "name") for k in node.value.keywords):
+            return None  # ignore_class, axis, dtype: __call__ does more than averaging call()
+        reduction = kw(node.value, "reduction")
+        text = "" if reduction is None else src.segment(reduction).lower()
+        if text == "" or "sum_over_batch_size" in text or text.endswith(("auto", "auto'", 'auto"')):
+            return "mean"
+        if text.endswith(("sum", "sum'", 'sum"')):
+            return "sum"
+        return None
+    return None
+
+
+def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
+    """``loss_fn(y_true[m], y_pred[m])`` -> masked mean (or sum) of ``loss_fn.call(...)``, the
+    per-example losses Keras reduces in ``__call__`` (no sample weight: it would rescale)."""
+    if len(call.args) != 2 or call.keywords or isinstance(src.scope_of(call), ast.Lambda):
+        return None
+    reduction = _keras_loss_reduction(src, call.func)
+    if reduction is None:
+        return None
+    state = _Masked()
+    _lift(src, call.args[0], state, "labels")
+    if not state.ok or state.mask is None or state.ragged:
+        return None
+    mask, lines = state.mask, []
+    if not isinstance(state.mask_node, ast.Name):
+        mask = src.fresh_name("mask")
+        lines.append(f"{mask} = {state.mask}")
+    state = _Masked(mask_name=mask)
+    y_true, y_pred = _per_example(src, call.args[0], call.args[1], state)
+    if not state.ok:
+        return None
+    tf, masked = src.tf, src.fresh_name("masked_values")
+    lines.append(f"{masked} = {tf}.where({mask}, {src.segment(call.func)}.call({y_true}, {y_pred}), 0)")
+    text = f"{tf}.reduce_sum({masked})"
+    if reduction == "mean":
+        text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype))"
+    reasons = ["calls the loss's `call` directly; Keras' `__call__` also converts the inputs to the loss's "
+               "dtype (different under mixed precision)",
+               "with nothing selected Keras 3 returns an empty tensor, the fix NaN (0/0)"]
+    if not (state.smooth and state.leaves_like_mask):
+        reasons.append(UNSMOOTH)
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
+
+
+def _scan(src: Source, call: ast.Call) -> Rewritten | None:
+    identity = SCANS.get(call_name(src, call) or "")
+    if identity is None or len(call.args) != 1:
+        return None
+    if any(k.arg not in ("exclusive", "reverse") for k in call.keywords) or has_kw(call, "axis"):
+        return None
+    sel = selection(src, call.args[0])
+    if sel is None:
+        return None
+    tf = src.tf
+    extra = "".join(f", {k.arg}={src.segment(k.value)}" for k in call.keywords)
+    text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
+            f"{identity}){extra}), {sel.mask})")
+    return Rewritten(replace(src, call, text), (), (ASSUME_1D,), sel.chain)
+
+
+def _index(src: Source, sub: ast.Subscript) -> Rewritten | None:
+    sel = selection(src, sub.value)
+    if sel is None:
+        return None
+    tf, mask, data = src.tf, sel.mask, arg(src, sel.data)
+    front = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32))"
+    back = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32), reverse=True)"
+    reasons = [ASSUME_1D]
+    index = number_value(sub.slice)
+    if isinstance(index, int):
+        reasons.append("where the original raises (fewer selected entries than the index needs) the fix "
+                       "returns an entry instead")
+        if index == -1:
+            position = f"{tf}.reduce_max({tf}.where({mask}, {tf}.range({tf}.shape({mask})[0]), -1))"
+        else:
+            rank = f"{front} == {index + 1}" if index >= 0 else f"{back} == {-index}"
+            position = f"{tf}.argmax({tf}.cast({tf}.logical_and({mask}, {rank}), {tf}.int32))"
+        return Rewritten(replace(src, sub, f"{tf}.gather({data}, {position})"), (), tuple(reasons), sel.chain)
+    if isinstance(sub.slice, ast.Slice) and sub.slice.step is None:
+        bounds = [(sub.slice.lower, True), (sub.slice.upper, False)]
+        preds = []
+        for bound, lower in bounds:
+            if bound is None:
+                continue
+            value = number_value(bound)
+            if not isinstance(value, int):
+                return None
+            if lower:
+                preds.append(f"{front} > {value}" if value >= 0 else f"{back} <= {-value}")
+            else:
+                preds.append(f"{front} <= {value}" if value >= 0 else f"{back} > {-value}")
+        keep = mask
+        for pred in preds:
+            keep = f"{tf}.logical_and({keep}, {pred})"
+        return Rewritten(replace(src, sub, f"{tf}.boolean_mask({data}, {keep})"), (), (ASSUME_1D,), sel.chain)
+    return None
+
+
+def _consumer(src: Source, node: ast.AST) -> Rewritten | None:
+    if isinstance(node, ast.Call):
+        return _reduction(src, node) or _scan(src, node) or _keras_loss(src, node)
+    if isinstance(node, ast.Subscript):
+        return _index(src, node)
+    return None
+
+
+def rewrite_masked(src: Source, node: ast.AST) -> Fix | None:
+    """Rewrite the consumer at ``node``, or, when ``node`` assigns a selection (or the index
+    tensor of one), every consumer of that name. Assignments left unused are deleted."""
+    if src.tf is None:
+        return None
+    if isinstance(node, (ast.Call, ast.Subscript)):
+        result = _consumer(src, node)
+        if result is None:
+            return None
+        # A selection held in a name: rewrite all its consumers at once when possible, so that
+        # the assignment can go; otherwise just this one.
+        chain = result.chain
+        consumers = (_consumers_of(src, chain[0]) if chain else None) or [node]
+    else:
+        assign = node if isinstance(node, ast.Assign) else src.parents.get(node)
+        consumers = _consumers_of(src, assign) if isinstance(assign, ast.Assign) else None
+        if not consumers:
+            return None
+    src.forget_fresh_names()  # probing the consumers above named temporaries it did not keep
+    edits: list[Edit] = []
+    reasons: list[str] = []
+    chain: list[ast.Assign] = []
+    preludes: dict[int, list[str]] = {}  # statement line -> lines to insert before it
+    for consumer in consumers:
+        result = _consumer(src, consumer)
+        stmt = src.statement_of(consumer)
+        if result is None or stmt is None:
+            return None
+        # Comments inside the replaced expression move to the lines above its statement.
+        before = [*src.comments_within(consumer), *result.prelude]
+        if before:
+            if not _starts_line(src, stmt):
+                return None
+            preludes.setdefault(stmt.lineno, []).extend(f"{src.indent_of(stmt)}{line}\n" for line in before)
+        edits.append(result.edit)
+        reasons += result.reasons
+        chain += [a for a in result.chain if a not in chain]
+    edits += [Edit(src.line_start(line), src.line_start(line), "".join(text)) for line, text in preludes.items()]
+    edits += _dead_assignments(src, consumers, chain)
+    return make_fix("Apply the mask with tf.where on the full tensor instead of selecting a data-dependent "
+                    "number of entries", edits, reasons)
+
+
+def _starts_line(src: Source, stmt: ast.stmt) -> bool:
+    """Text can be inserted before the statement (it does not follow a `;` or a colon)."""
+    return src.lines[stmt.lineno - 1][: stmt.col_offset].strip() == "" and stmt.col_offset > 0
+
+
+def _consumers_of(src: Source, assign: ast.Assign) -> list[ast.AST] | None:
+    """Every consumer of the name ``assign`` binds, if each read of it is in a rewritable one."""
+    if not (len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
+        return None
+    consumers: list[ast.AST] = []
+    for load in src.loads_of(assign.targets[0].id, src.scope_of(assign)):
+        found = next((a for a in [load, *src.ancestors(load)] if _consumer(src, a) is not None), None)
+        if found is None:
+            return None
+        if found not in consumers:
+            consumers.append(found)
+    return consumers
+
+
+def _dead_assignments(src: Source, consumers: list[ast.AST], chain: list[ast.Assign]) -> list[Edit]:
+    """Delete the selection's assignments whose names are read only inside the rewritten code."""
+    replaced = [(src.start(c), src.end(c)) for c in consumers]
+    dead: list[ast.Assign] = []
+    for assign in chain:
+        target = assign.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        loads = src.loads_of(target.id, src.scope_of(assign))
+        inside = [any(s <= src.start(ld) and src.end(ld) <= e for s, e in replaced) or
+                  any(d.value is not None and _contains(d, ld) for d in dead) for ld in loads]
+        if all(inside) and src.alone_on_lines(assign, assign):
+            dead.append(assign)
+    # A comment on a deleted line stays, on a line of its own.
+    return [replace_lines(a.lineno, a.end_lineno or a.lineno,
+                          "".join(f"{src.indent_of(a)}{c}\n" for c in src.comments_in(a.lineno, a.end_lineno or a.lineno)))
+            for a in dead]
+
+
+def _contains(outer: ast.AST, inner: ast.AST) -> bool:
+    return any(n is inner for n in ast.walk(outer))

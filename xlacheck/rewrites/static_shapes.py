@@ -1,0 +1,95 @@
+"""Shape arguments computed from tensor values: explanation only.
+
+``tf.one_hot(depth=...)``, ``tf.zeros/ones/fill(shape)``, ``tf.pad(paddings)``,
+``tf.reshape(shape)``, ``tf.tile``, ``tf.repeat``, ``tf.range`` and ``tf.image.resize(size)``
+with a size derived from data compile only because ``jit_compile`` turns the argument *values*
+into compile-time constants: one compilation per new value, and a failure when the value comes
+from a variable, a random op or a loop. The output shape itself depends on the data, so no
+rewrite returns the same tensor; the fix says how to make the size static.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import call_name, kw
+from xlacheck.rewrites._fix import explain
+from xlacheck.rewrites._source import Source
+
+# op -> (position, keyword) of its shape-like argument
+SHAPE_ARGUMENTS = {
+    "tf.one_hot": (1, "depth"),
+    "tf.zeros": (0, "shape"),
+    "tf.ones": (0, "shape"),
+    "tf.fill": (0, "dims"),
+    "tf.pad": (1, "paddings"),
+    "tf.reshape": (1, "shape"),
+    "tf.tile": (1, "multiples"),
+    "tf.repeat": (1, "repeats"),
+    "tf.range": (0, "limit"),
+    "tf.image.resize": (1, "size"),
+    "tf.random.uniform": (0, "shape"),
+    "tf.random.normal": (0, "shape"),
+}
+STATIC_CALLS = frozenset({"tf.shape", "tf.size", "tf.rank"})
+
+
+def _data_dependent(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """Whether the argument is computed by a TensorFlow op from tensor values (not shapes)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = call_name(src, sub)
+            if name is not None and name not in STATIC_CALLS and not name.startswith("tf.TensorShape"):
+                return True
+        if isinstance(sub, ast.Name) and depth < 4:
+            bound = src.local_binding(sub.id, sub)
+            if bound is not None and _data_dependent(src, bound, depth + 1):
+                return True
+            if bound is None and _is_parameter(src, sub) and sub.id not in ("self", "cls") \
+                    and not isinstance(src.parents.get(sub), ast.Attribute):
+                return True  # flagged by the linter, so a tensor argument: its value is data
+    return False
+
+
+def _is_parameter(src: Source, name: ast.Name) -> bool:
+    scope = src.scope_of(name)
+    if isinstance(scope, ast.Module):
+        return False
+    args = scope.args
+    return any(a.arg == name.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+
+
+def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
+    if src.tf is None:
+        return None
+    if isinstance(node, ast.Subscript):
+        return _slice_bound(src, node)
+    if not isinstance(node, ast.Call):
+        return None
+    name = call_name(src, node)
+    if name not in SHAPE_ARGUMENTS:
+        return None
+    position, keyword = SHAPE_ARGUMENTS[name]
+    argument = node.args[position] if len(node.args) > position else kw(node, keyword)
+    if argument is None or not _data_dependent(src, argument):
+        return None
+    return explain(
+        f"`{keyword}` of {name} is computed from tensor values, so the output shape depends on the data: XLA "
+        "compiles once per value (and fails when it comes from a variable, a random op or a loop). Use a "
+        "static size instead: a Python int or config constant, or `x.shape[k]` of an input (e.g. the number "
+        "of classes of the logits, the padded length of the batch), and mask the unused part."
+    )
+
+
+def _slice_bound(src: Source, node: ast.Subscript) -> Fix | None:
+    """``x[:, :n]`` with ``n`` from data: bounded, but one compilation per value of ``n``."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper) if b is not None]
+    if not any(_data_dependent(src, b) for b in bounds):
+        return None
+    return explain(
+        "A slice bound computed from tensor values gives a data-dependent shape: XLA compiles once per "
+        "value. Keep the full static extent and mask the positions past the bound instead "
+        "(tf.where(tf.range(x.shape[k]) < n, x, 0)), or slice to a static length."
+    )
