@@ -262,6 +262,9 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
                 manager.save(checkpoint_number=step)
                 if plan.is_chief:
                     _write_history(out, history)
+                    write_section(out, "train", {
+                        "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
+                    })
                     log.debug("checkpoint at step %d", step)
                 if kill_after and step >= int(kill_after):
                     os.kill(os.getpid(), signal.SIGKILL)

@@ -23,8 +23,13 @@ def test_a_run_killed_after_a_checkpoint_resumes_to_the_same_final_step(prepared
     killed = run_cli(flags, env={KILL_AFTER_CHECKPOINT_ENV: "10"})
     assert killed.returncode == -signal.SIGKILL, killed.stdout + killed.stderr
     record = json.loads((out / "manifest.json").read_text())["train"]
-    assert (record["finished"], record["completed_steps"]) == (False, 0)
+    assert (record["finished"], record["completed_steps"]) == (False, 10)
     assert [p.name for p in (out / "checkpoints").glob("ckpt-*.index")] == ["ckpt-10.index"]
+    from reference_trainer.evaluate import load_trained_model
+    from reference_trainer.manifest import StageError
+
+    with pytest.raises(StageError, match=r"stopped at step 10; run `train` again to resume"):
+        load_trained_model(str(out))
 
     resumed = run_cli(flags)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
