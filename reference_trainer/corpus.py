@@ -64,8 +64,11 @@ def _paragraphs(text: str) -> Iterator[str]:
 def _embedded_texts() -> Iterator[str]:
     import importlib
 
-    from pydoc_data.topics import topics
-
+    try:
+        from pydoc_data.topics import topics
+    except ImportError:  # some distributions package pydoc's data separately
+        log.warning("pydoc_data is not installed: the embedded corpus is standard-library docstrings only")
+        topics = {}
     for name in sorted(topics):
         yield topics[name]
     for module_name in _DOCSTRING_MODULES:
@@ -103,7 +106,7 @@ def _hf_texts(config: TrainerConfig) -> Iterator[str]:
     name = config.hf_dataset
     assert name is not None
     try:
-        if os.path.isdir(name):
+        if os.path.isdir(name) and _saved_to_disk(name):
             loaded = datasets.load_from_disk(name)
             if isinstance(loaded, datasets.DatasetDict):
                 if config.hf_split not in loaded:
@@ -129,6 +132,12 @@ def _hf_texts(config: TrainerConfig) -> Iterator[str]:
         )
     for row in loaded:
         yield row[config.hf_text_column] or ""
+
+
+def _saved_to_disk(path: str) -> bool:
+    """A directory written by ``save_to_disk`` (a Dataset or a DatasetDict); any other directory
+    of data files goes to ``load_dataset``, which reads csv/json/parquet/text files offline."""
+    return any(os.path.exists(os.path.join(path, marker)) for marker in ("state.json", "dataset_dict.json"))
 
 
 def iter_documents(config: TrainerConfig) -> Iterator[str]:

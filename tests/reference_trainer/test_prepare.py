@@ -86,7 +86,11 @@ def test_text_files_and_a_saved_hf_dataset_are_corpora(tmp_path: Path) -> None:
     rows = [{"text": line} for line in text.splitlines()]
     datasets.DatasetDict({"train": datasets.Dataset.from_list(rows)}).save_to_disk(str(tmp_path / "hf"))
     from_hf = prepare(tiny_config(tmp_path / "hfrun", hf_dataset=str(tmp_path / "hf"), max_documents=None))
+    (tmp_path / "hf_files").mkdir()
+    datasets.Dataset.from_list(rows).to_json(str(tmp_path / "hf_files" / "part.jsonl"))
+    from_data_files = prepare(tiny_config(tmp_path / "jsonrun", hf_dataset=str(tmp_path / "hf_files"), max_documents=None))
     assert from_files.train_records > 0 and from_hf.train_records > 0
+    assert from_data_files.train_tokens == from_hf.train_tokens  # same rows, same documents
     with pytest.raises(StageError, match="--train-files .* matches no file"):
         prepare(tiny_config(tmp_path / "none", train_files=(str(tmp_path / "*.md"),)))
     with pytest.raises(StageError, match="--hf-dataset 'no_such_dataset_xyz' could not be loaded offline"):
