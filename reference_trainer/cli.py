@@ -1,0 +1,285 @@
+"""``python -m reference_trainer [run|prepare|train|evaluate|fill-mask] [flags]``: the only module that prints.
+
+``run`` (the default) does every stage. A stage started on an output directory that already has
+a manifest takes the recorded config and applies only the flags given explicitly; a flag that
+contradicts what an earlier stage recorded is one clear error naming the flag and the fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from reference_trainer.config import JIT_CHOICES, MODEL_PRESETS, TrainerConfig
+
+STAGES = ("run", "prepare", "train", "evaluate", "fill-mask")
+log = logging.getLogger("reference_trainer")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    c = common.add_argument
+    c("--output-dir", help="run directory, local or gs:// (default: reference_trainer_run)")
+    data = common.add_argument_group("data (recorded by `prepare`)")
+    d = data.add_argument
+    d("--train-files", nargs="+", help="text files or globs (local or gs://) instead of the embedded corpus")
+    d("--hf-dataset", help="a Hugging Face dataset already on this machine: a save_to_disk directory or a cached name")
+    d("--hf-config", help="the dataset's configuration, e.g. wikitext-2-raw-v1")
+    d("--hf-split", help="split to read (default: train)")
+    d("--hf-text-column", help="text column (default: text)")
+    d("--hf-cache-dir", help="datasets cache directory to read offline")
+    d("--max-documents", type=int, help="use at most this many documents")
+    d("--eval-fraction", type=float, help="share of documents held out for evaluation (default 0.05)")
+    d("--vocab-size", type=int, help="Unigram vocabulary size (default 4096)")
+    d("--block-length", type=int, help="tokens per block, or the longest sequence with --bucketing (default 64)")
+    d("--bucketing", action="store_true", help="one record per document, batched by the bucketing package")
+    d("--max-shapes", type=int, help="with --bucketing: at most this many batch shapes (default 4)")
+    d("--pad-to-multiple-of", type=int, help="with --bucketing: bucket lengths are multiples of this (default 8)")
+    d("--records-per-shard", type=int, help="records per TFRecord shard (default 2048)")
+    model = common.add_argument_group("model and training (recorded by `train`)")
+    m = model.add_argument
+    m("--model-preset", choices=sorted(MODEL_PRESETS), help="RoBERTa size (default tiny)")
+    m("--batch-size", type=int, help="global batch size (default 32)")
+    m("--train-steps", type=int, help="optimizer steps (default 600)")
+    m("--warmup-steps", type=int, help="linear warmup steps, fewer than --train-steps (default 60)")
+    m("--learning-rate", type=float, help="peak learning rate (default 1e-3)")
+    m("--weight-decay", type=float, help="AdamW weight decay (default 0.01)")
+    m("--mlm-probability", type=float, help="share of tokens selected for masking (default 0.15)")
+    m("--seed", type=int, help="shuffle and masking seed (default 0)")
+    m("--shuffle-buffer", type=int, help="records in the shuffle buffer (default 10000)")
+    runtime = common.add_argument_group("runtime (may change when resuming)")
+    r = runtime.add_argument
+    r("--steps-per-execution", type=int, help="train steps per host call (default 20)")
+    r("--checkpoint-every", type=int, help="checkpoint every N steps (default 100)")
+    r("--jit-compile", choices=JIT_CHOICES, help="XLA for the train step: auto = on for CPU/GPU, off on TPU")
+    r("--tpu", help="TPU name (or `local`); also read from TPU_NAME")
+    r("--skip-preflight", action="store_true", help="train without the xlacheck static preflight")
+    r("--check-module", dest="check_modules", action="append", metavar="PATH",
+      help="also lint this model/loss module with xlacheck before training (repeatable)")
+    r("--fill-mask-prompt", dest="fill_mask_prompts", action="append", metavar="TEXT",
+      help="a prompt containing <mask> for the fill-mask check (repeatable)")
+    r("--log-level", default="INFO", help="logging level (default INFO)")
+    r("--no-progress", action="store_true", help="no live progress bar (logs only)")
+
+    parser = argparse.ArgumentParser(
+        prog="python -m reference_trainer",
+        description="Run the whole masked-LM path (tokenizer, TFRecord shards, TF-native masking, RoBERTa, "
+        "distribution strategy, jit_compile) on this machine exactly as it will run on a TPU.",
+        epilog="Flags go after the stage (or alone, meaning `run`): python -m reference_trainer run --help",
+    )
+    sub = parser.add_subparsers(dest="stage")
+    helps = {
+        "run": "every stage (the default)", "prepare": "corpus -> tokenizer -> TFRecord shards + manifest",
+        "train": "train (resumes from the last checkpoint)", "evaluate": "masked accuracy and perplexity on eval",
+        "fill-mask": "reload the saved model and fill masks",
+    }
+    for stage in STAGES:
+        sub.add_parser(stage, parents=[common], help=helps[stage], argument_default=argparse.SUPPRESS)
+    return parser
+
+
+def _config(args: argparse.Namespace) -> TrainerConfig:
+    from reference_trainer.manifest import read_manifest, recorded_config
+
+    explicit = {k: v for k, v in vars(args).items() if k not in ("stage", "log_level", "no_progress")}
+    for key in ("train_files", "check_modules", "fill_mask_prompts"):
+        if key in explicit:
+            explicit[key] = tuple(explicit[key])
+    output_dir = explicit.get("output_dir", TrainerConfig.output_dir)
+    manifest = read_manifest(output_dir)
+    base: dict[str, Any] = recorded_config(manifest) if manifest else {}
+    # Explicit flags win, so that a contradiction reaches the stage's manifest check.
+    return TrainerConfig.from_dict({**base, **explicit})
+
+
+class _RichObserver:
+    """Live progress: a bar with loss, masked accuracy, tokens/s and ETA."""
+
+    def __init__(self, console: Any, enabled: bool) -> None:
+        self.console = console
+        self.enabled = enabled
+        self.progress: Any = None
+        self.task: Any = None
+
+    def on_start(self, start: Any) -> None:
+        self.console.print(
+            f"[bold]train[/]: {start.strategy} strategy, {start.replicas} replica(s), jit_compile="
+            f"{'on' if start.jit_compile else 'off'} ({start.jit_reason}); XLA dry run "
+            f"{start.dry_run_seconds:.1f} s; steps {start.start_step} -> {start.total_steps}"
+        )
+        if not self.enabled:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.progress = Progress(
+            TextColumn("[bold blue]train"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("loss {task.fields[loss]}  acc {task.fields[acc]}  {task.fields[rate]} tok/s"),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=self.console,
+        )
+        self.progress.start()
+        self.task = self.progress.add_task("train", total=start.total_steps, completed=start.start_step,
+                                           loss="-", acc="-", rate="-")
+
+    def on_progress(self, p: Any) -> None:
+        if self.progress is None:
+            log.info("step %d/%d loss %.4f masked acc %.3f %.0f tok/s lr %.2e", p.step, p.total_steps, p.loss,
+                     p.masked_accuracy, p.tokens_per_second, p.learning_rate)
+            return
+        self.progress.update(self.task, completed=p.step, loss=f"{p.loss:.3f}", acc=f"{p.masked_accuracy:.3f}",
+                             rate=f"{p.tokens_per_second:,.0f}")
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], artifacts: list[str]) -> None:
+    from rich.table import Table
+
+    table = Table(title="reference_trainer summary", show_lines=False)
+    table.add_column("figure")
+    table.add_column("value")
+    table.add_column("check")
+    ok, bad = "[green]ok[/]", "[red]NO[/]"
+    prep = results.get("prepare")
+    if prep:
+        table.add_row("data", f"{prep.train_records} train / {prep.eval_records} eval records ({prep.layout}), "
+                      f"{prep.train_tokens:,} train tokens, vocab {prep.vocab_size}", "reused" if prep.reused else "")
+    tr = results.get("train")
+    if tr:
+        table.add_row("train loss (first -> last execution)", f"{tr.first_loss:.3f} -> {tr.last_loss:.3f}",
+                      ok if tr.last_loss < tr.first_loss else bad)
+        table.add_row("train masked accuracy (first -> last)",
+                      f"{tr.first_masked_accuracy:.3f} -> {tr.last_masked_accuracy:.3f}", "")
+        table.add_row("steps", f"{tr.start_step} -> {tr.final_step}" + (" (resumed)" if tr.start_step else ""), "")
+        shapes = ", ".join(f"{b}x{n}" for b, n in tr.batch_shapes)
+        table.add_row("train compiles vs distinct batch shapes", f"{tr.train_compiles} vs {len(tr.batch_shapes)} ({shapes})",
+                      ok if tr.train_compiles == len(tr.batch_shapes) else bad)
+        table.add_row("jit_compile", f"{'on' if tr.jit_compile else 'off'} ({tr.jit_reason})", "")
+        table.add_row("strategy", f"{tr.strategy}, {tr.replicas} replica(s)", "")
+        table.add_row("real tokens/s (after compile)", f"{tr.tokens_per_second:,.0f}", "")
+        table.add_row("real tokens/s (incl. compile)", f"{tr.tokens_per_second_with_compile:,.0f}", "")
+        table.add_row("XLA dry run", f"{tr.dry_run_seconds:.1f} s", "")
+    ev = results.get("evaluate")
+    if ev:
+        table.add_row("eval masked accuracy vs frequency baseline",
+                      f"{ev.masked_accuracy:.3f} vs {ev.frequency_baseline:.3f} (always {ev.most_frequent_token!r})",
+                      ok if ev.masked_accuracy > ev.frequency_baseline else bad)
+        table.add_row("eval loss / perplexity", f"{ev.loss:.3f} / {ev.perplexity:.1f} on {ev.masked_tokens:,} masked tokens", "")
+        table.add_row("eval compiles vs batch shapes", f"{ev.eval_compiles} vs {len(ev.batch_shapes)}",
+                      ok if ev.eval_compiles == len(ev.batch_shapes) else bad)
+    fm = results.get("fill_mask")
+    if fm:
+        table.add_row("fill-mask (reloaded model)", f"top-1 {fm.top1:.3f}, top-5 {fm.top5:.3f} on {fm.checked_positions} eval positions", "")
+    for stage, seconds in timings.items():
+        table.add_row(f"time: {stage}", f"{seconds:.1f} s", "")
+    for path in artifacts:
+        table.add_row("artifact", path, "")
+    console.print(table)
+    if fm:
+        for prediction in fm.predictions:
+            guesses = ", ".join(f"{t!r} {s:.2f}" for t, s in zip(prediction.tokens, prediction.scores))
+            console.print(f"  [bold]{prediction.prompt}[/] -> {guesses}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import sys
+
+    from rich.console import Console
+    from rich.logging import RichHandler
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in STAGES and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "run")
+    args = _parser().parse_args(argv)
+    console = Console(stderr=False)
+    logging.basicConfig(level=args.log_level.upper() if hasattr(args, "log_level") else "INFO", format="%(message)s",
+                        handlers=[RichHandler(console=console, show_path=False)], force=True)
+    for noisy in ("absl", "tensorflow", "h5py", "matplotlib"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+    from reference_trainer.manifest import StageError
+
+    observer = _RichObserver(console, enabled=not getattr(args, "no_progress", False))
+    try:
+        return _run(args, console, observer)
+    except (StageError, ValueError) as error:
+        observer.close()
+        console.print(f"[red]error:[/] {error}", soft_wrap=True)
+        findings = getattr(error, "findings", ())
+        for finding in findings:
+            console.print(f"  {finding}", soft_wrap=True)
+        return 1
+    finally:
+        observer.close()
+
+
+def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int:
+    stage = args.stage
+    jit = getattr(args, "jit_compile", TrainerConfig.jit_compile)
+    runtime = None
+    if stage in ("run", "train", "evaluate"):
+        from reference_trainer.strategy import resolve_strategy
+
+        # First TensorFlow work of the process: MultiWorkerMirroredStrategy requires it.
+        runtime = resolve_strategy(getattr(args, "tpu", None), jit)
+    config = _config(args)
+    results: dict[str, Any] = {}
+    timings: dict[str, float] = {}
+    artifacts: list[str] = []
+
+    def timed(name: str, fn: Any, *fn_args: Any) -> Any:
+        started = time.perf_counter()
+        value = fn(*fn_args)
+        timings[name] = time.perf_counter() - started
+        return value
+
+    if stage in ("run", "train"):
+        # Static preflight first: a finding should stop the run before any long stage.
+        if config.skip_preflight:
+            log.warning("preflight: static xlacheck check skipped (--skip-preflight)")
+        else:
+            from reference_trainer.preflight import static_check
+
+            timed("preflight", static_check, config.check_modules)
+    if stage in ("run", "prepare"):
+        from reference_trainer.shards import prepare
+
+        if runtime is not None and runtime.plan.workers > 1:
+            from reference_trainer.manifest import require_section
+
+            require_section(config.output_dir, "prepare", "prepare")
+        results["prepare"] = timed("prepare", prepare, config)
+        artifacts += results["prepare"].artifacts[:2]
+    if stage in ("run", "train"):
+        from reference_trainer.train import train
+
+        try:
+            results["train"] = timed("train", train, config, runtime, observer)
+        finally:
+            observer.close()
+        artifacts += results["train"].artifacts
+        if runtime is not None and runtime.plan.is_chief:
+            from reference_trainer import storage
+            from reference_trainer.plot import plot_loss
+
+            png = plot_loss(results["train"].history, storage.join(config.output_dir, "loss.png"),
+                            f"{config.model_preset} RoBERTa, {config.output_dir}")
+            if png:
+                artifacts.append(png)
+    if stage in ("run", "evaluate"):
+        from reference_trainer.evaluate import evaluate
+
+        results["evaluate"] = timed("evaluate", evaluate, config, runtime)
+    if stage in ("run", "fill-mask") and (runtime is None or runtime.plan.is_chief):
+        from reference_trainer.fill_mask import fill_mask
+
+        results["fill_mask"] = timed("fill-mask", fill_mask, config)
+    _summary(console, results, timings, artifacts)
+    return 0
