@@ -21,7 +21,9 @@ def _one_line(text: str) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}{'es' if word.endswith(('x', 's', 'sh', 'ch')) else 's'}"
 
 
 class _Style:
