@@ -127,7 +127,7 @@ class ModuleFacts:
             found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
             return (found[0], False) if found else None
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
-            owner = _owner_class(caller)
+            owner = owner_class(caller)
             if owner is None:
                 return None
             if f.attr in owner.methods:
@@ -415,7 +415,8 @@ def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
     return []
 
 
-def _owner_class(info: FunctionInfo) -> ClassInfo | None:
+def owner_class(info: FunctionInfo) -> ClassInfo | None:
+    """The class a function (or a function nested in a method) belongs to."""
     scope: FunctionInfo | None = info
     while scope is not None:
         if scope.cls is not None:
@@ -526,7 +527,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         callees: list[FunctionInfo] = []
         for n in info.called_names:
             callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
-        owner = _owner_class(info)
+        owner = owner_class(info)
         if owner is not None:
             for m in info.called_methods:
                 if m in owner.methods:
@@ -582,7 +583,7 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
     out: list[FunctionInfo] = []
     for n in info.called_names:
         out.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node))
-    owner = _owner_class(info)
+    owner = owner_class(info)
     if owner is not None:
         for m in info.called_methods:
             if m in owner.methods:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
+from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo, owner_class
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -12,15 +12,6 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 _LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 _REACHED = ("called from", "nested in")  # FunctionInfo.why of functions compiled only through a caller
 _STATE_METHODS = frozenset({"__init__", "build", "reset_states", "reset_state"})
-
-
-def _owner(info: FunctionInfo) -> ClassInfo | None:
-    scope: FunctionInfo | None = info
-    while scope is not None:
-        if scope.cls is not None:
-            return scope.cls
-        scope = scope.parent
-    return None
 
 
 def _self_attr(node: ast.expr) -> str | None:
@@ -143,7 +134,7 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
             if (info is None or info.certainty is not Certainty.COMPILED or info.host or info.name in _STATE_METHODS
                     or isinstance(info.node, ast.Lambda) or index.eager_only(node)):
                 continue
-            cls = _owner(info)
+            cls = owner_class(info)
             if cls is not None and id(cls) not in kinds:
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
