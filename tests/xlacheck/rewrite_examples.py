@@ -164,9 +164,38 @@ def count_content(ids):
 def warmup_lr(step, base_lr=0.1, warmup=100.0):
     return min(base_lr * (step + 1.0) / warmup, base_lr)  # flag
 ''',
-        "unsafe",
-        ("tf.minimum(base_lr * (step + 1.0) / warmup, base_lr)",),
+        "unsafe",  # base_lr is a Python number: min() may return it, the fix returns a tensor
+        ("tf.where(base_lr < (base_lr * (step + 1.0) / warmup), base_lr, base_lr * (step + 1.0) / warmup)",),
         inputs=(((), "step"),),
+    ),
+    Example(
+        "min_of_two_means",
+        '''import tensorflow as tf
+
+
+def tighter_bound(a, b):
+    mean_a = tf.reduce_mean(a)
+    half_b = tf.reduce_sum(b) / 2.0
+    return min(mean_a, half_b) * 2.0  # flag: min(mean_a, half_b)
+''',
+        "safe",
+        ("return tf.where(half_b < mean_a, half_b, mean_a) * 2.0",),
+        inputs=(((3,), "tie"), ((3,), "tie")),  # ties, NaN and inf: Python keeps the first argument
+        grad=True,
+    ),
+    Example(
+        "min_log_argument",
+        '''import tensorflow as tf
+
+
+def capped_log_likelihood(p, cap):
+    ll = tf.reduce_sum(tf.math.log(p))
+    limit = tf.reduce_sum(cap)
+    return min(ll, limit)  # flag
+''',
+        "unsafe",  # gradients only: log's derivative at 0 is inf, 0 * inf = NaN through tf.where
+        ("return tf.where(limit < ll, limit, ll)",),
+        inputs=(((3,), "tie"), ((2,), "tie")),  # values are exact, NaN and ties included
     ),
     Example(
         "max_of_list",
@@ -191,8 +220,8 @@ def worst_of_two(pred, target):
     l2 = tf.reduce_mean(tf.square(pred - target))
     return max(l1, l2)  # flag
 ''',
-        "unsafe",
-        ("tf.maximum(l1, l2)",),
+        "unsafe",  # gradients only: d square / dx is inf at inf, and 0 * inf = NaN through tf.where
+        ("return tf.where(l2 > l1, l2, l1)",),
         inputs=(((4,), "float"), ((4,), "float")),
         grad=True,  # ties go to the first argument in both
     ),
@@ -218,9 +247,9 @@ def best_two(preds, target):
 def any_row_exploded(x):
     return any(tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x))  # flag
 ''',
-        "unsafe",
+        "safe",
         ("tf.reduce_any(tf.cast([tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x)], tf.bool))",),
-        inputs=(((3, 2), "float"),),
+        inputs=(((3, 2), "float_nan"),),
     ),
     Example(
         "masked_loss_sparse_ce",
@@ -376,9 +405,25 @@ def cumulative_states(x, decay):
         states.append(state)  # flag
     return tf.stack(states, axis=1)
 ''',
-        "unsafe",
+        "safe",  # t only indexes: a Python int and an int32 scalar select the same column
         ("for t in range(x.shape[1]):",),
-        inputs=(((2, 4), "float"), ((), 0.9)),
+        inputs=(((2, 4), "float_nan"), ((), 0.9)),
+        grad=True,
+    ),
+    Example(
+        "unrolled_step_arithmetic",
+        '''import tensorflow as tf
+
+
+def position_weighted(x):
+    columns = []
+    for t in tf.range(tf.shape(x)[1]):
+        columns.append(x[:, t] * tf.cast(t + 1, x.dtype))  # flag
+    return tf.stack(columns, axis=1)
+''',
+        "unsafe",  # t + 1 is a Python int here, an int32 tensor eagerly
+        ("for t in range(x.shape[1]):",),
+        inputs=(((2, 3), "float_nan"),),
     ),
     Example(
         "grow_by_concat",
@@ -391,9 +436,9 @@ def extend(seq, w):
         seq = tf.concat([seq, nxt], axis=1)  # flag
     return seq
 ''',
-        "unsafe",
+        "safe",
         ("for _ in range(3):",),
-        inputs=(((2, 1), "float"), ((), "float")),
+        inputs=(((2, 1), "float_nan"), ((), "float_nan")),
     ),
     Example(
         "one_branch_defined",

@@ -117,7 +117,7 @@ def test_non_ascii_columns_are_characters():
     col = source.splitlines()[2].index("min")
     diagnostic = Diagnostic("e.py", "X", "x", "m", Location(3, col), Location(3, col + len("min(x, 1.0)")))
     (result,) = attach_fixes(source, tree, [diagnostic])
-    assert apply_edits(source, result.fix.edits).endswith('return tf.minimum(x, 1.0)\n')
+    assert apply_edits(source, result.fix.edits).endswith('return tf.where(1.0 < x, 1.0, x)\n')
 
 
 def test_elif_and_dependent_branches_get_no_fix():
