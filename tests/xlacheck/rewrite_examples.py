@@ -310,9 +310,42 @@ def running_reward(rewards, done):
     alive = rewards[done < 1]
     return tf.cumsum(alive, reverse=True)  # flag
 ''',
-        "unsafe",
-        ("tf.boolean_mask(tf.cumsum(tf.where(done < 1, rewards, 0), reverse=True), done < 1)",),
-        inputs=(((6,), "float"), ((6,), "mask")),
+        "safe",
+        ("    mask = done < 1\n    rewards.shape[:mask.shape.rank].assert_is_compatible_with(mask.shape.with_rank_at_least(1))\n",
+         "flat_values = tf.reshape(tf.where(mask[(...,) + (tf.newaxis,) * (rewards.shape.rank - mask.shape.rank)], "
+         "rewards, 0), tf.concat([[-1], tf.shape(rewards)[mask.shape.rank:]], 0))",
+         "return tf.boolean_mask(tf.cumsum(flat_values, reverse=True), flat_mask)"),
+        inputs=(((6,), "float_nan"), ((6,), "mask")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_row_cumprod",
+        '''import tensorflow as tf
+
+
+def growth_of_kept_rows(factors, keep):
+    rows = tf.boolean_mask(factors, keep > 0)
+    return tf.math.cumprod(rows, exclusive=True)  # flag
+''',
+        "unsafe",  # gradients only: cumprod's gradient is NaN at an inf next to a masked-out row
+        ("return tf.boolean_mask(tf.math.cumprod(flat_values, exclusive=True), flat_mask)",),
+        inputs=(((4, 3), "float"), ((4,), "mask")),  # a rank-1 mask over rows: the scan runs over kept rows
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_cumsum_2d_mask",
+        '''import tensorflow as tf
+
+
+def running_positive_total(x):
+    return tf.cumsum(x[x > 0.0])  # flag
+''',
+        "safe",  # a rank-2 mask: the selection is row-major over both axes
+        ("flat_mask = tf.reshape(mask, [-1])",),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
         rtol=1e-4,
     ),
     Example(

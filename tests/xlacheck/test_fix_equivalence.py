@@ -201,3 +201,23 @@ def any_big(x):
     empty = tf.zeros([0, 2])
     assert bool(tf.function(fixed, jit_compile=True)(empty)) is False
     assert entry(load("original_any_empty", source), source, _example("any_generator"))(empty) is False
+
+
+@pytest.mark.parametrize("keep", [(0, 0, 0), (1, 1, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0)])
+@pytest.mark.parametrize("values", [(np.inf, 0.0, 2.0), (np.nan, -1.0, np.inf), (-np.inf, np.inf, 0.0)])
+def test_masked_cumsum_exact_with_nonfinite_values_next_to_masked_rows(values, keep):
+    """The SAFE scan rewrite on the inputs where a product scan's gradient breaks: inf/NaN at
+    selected and masked-out positions, all masked, none masked. Values and gradients equal."""
+    source = '''import tensorflow as tf
+
+
+def running(x, keep):
+    return tf.cumsum(x[keep > 0], exclusive=True, reverse=True)  # flag
+'''
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    name = f"scan_{abs(hash((values, keep)))}"
+    original = with_gradients(load(f"original_{name}", source)["running"])
+    fixed = with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))["running"])
+    args = (tf.constant(values, tf.float32), tf.constant(keep))
+    assert_same(original(*args), tf.function(fixed, jit_compile=True)(*args), 1e-6)
