@@ -77,7 +77,8 @@ def adjust(x, y):
         "safe",
         ("pred = s > 0.0", "x = tf.where(pred, x * 0.5 - 1.0, x)", "y = tf.where(pred, y - 1.0, y + 2.0)",
          "# shrink the positive side"),
-        inputs=(((3,), "float"), ((3,), "float")),
+        inputs=(((3,), "float_nan"), ((3,), "float_nan")),
+        grad=True,
     ),
     Example(
         "closure_accumulator",
@@ -96,9 +97,24 @@ def positive_energy(x):
         add(row)
     return energy
 ''',
-        "safe",
-        ("energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)",),
+        "unsafe",  # gradients only: e = sum(square(row)) gets a zero gradient, NaN at an inf row (0 * inf)
+        ("energy = tf.cond(tf.reduce_mean(row) > 0, lambda: energy + e, lambda: energy)",),
         inputs=(((3, 4), "float"),),
+        grad=True,
+    ),
+    Example(
+        "ternary_nonlinear_branch",
+        '''import tensorflow as tf
+
+
+def soft_floor(x):
+    return tf.square(x) if tf.reduce_sum(x) < 0.0 else x  # flag
+''',
+        "safe",  # tf.where would differentiate tf.square at an untaken inf: 0 * inf = NaN. (A
+        # reduce_max condition would not do here: XLA's max of an all-NaN vector is not NaN, so
+        # the condition itself differs from eager, whatever the fix.)
+        ("return tf.cond(tf.reduce_sum(x) < 0.0, lambda: tf.square(x), lambda: x)",),
+        inputs=(((3,), "float_nan"),),
         grad=True,
     ),
     Example(
@@ -115,7 +131,7 @@ def robust_loss(err):
         "safe",
         ("return tf.cond(scale > 1.0, lambda: tf.reduce_mean(tf.math.log1p(tf.abs(err))), "
          "lambda: tf.reduce_mean(tf.square(err)))",),
-        inputs=(((6,), "float"),),
+        inputs=(((6,), "float_nan"),),
         grad=True,
     ),
     Example(

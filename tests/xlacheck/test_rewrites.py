@@ -200,7 +200,8 @@ def test_a_diagnostic_inside_a_branch_rewrites_the_if():
     tree = ast.parse(source)
     inner = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).body[0]
     fix = fix_of(source, diagnostic_at(inner))
-    assert "energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)" in apply_edits(source, fix.edits)
+    assert "energy = tf.cond(tf.reduce_mean(row) > 0, lambda: energy + e, lambda: energy)" in apply_edits(
+        source, fix.edits)
 
 
 @pytest.mark.parametrize("mask", ["labels[0] >= 0", "tf.reduce_any(labels >= 0, axis=0)"])

@@ -182,14 +182,13 @@ def linear(src: Source, node: ast.AST, depth: int = 0) -> bool:
         bound = src.local_binding(node.id, node)
         if bound is not None:
             return linear(src, bound, depth + 1)
-        scope = src.scope_of(node)
-        return (isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                and node.id not in src.stores_in(scope)  # an argument never reassigned
-                and node.id in {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)})
+        return _argument_value(src, node)
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return linear(src, node.operand, depth + 1)
+    if isinstance(node, ast.IfExp):  # an inner arm's selection: its gradient routes the upstream one
+        return linear(src, node.body, depth + 1) and linear(src, node.orelse, depth + 1)
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.Add, ast.Sub)):
             return linear(src, node.left, depth + 1) and linear(src, node.right, depth + 1)
@@ -203,6 +202,45 @@ def linear(src: Source, node: ast.AST, depth: int = 0) -> bool:
     if isinstance(node, ast.Call):
         return call_name(src, node) in LINEAR_CALLS and len(node.args) == 1 and all(
             k.arg in ("dtype", "name") for k in node.keywords) and linear(src, node.args[0], depth + 1)
+    return False
+
+
+def _argument_value(src: Source, node: ast.Name) -> bool:
+    """``node`` reads the value its function was called with: a parameter that no statement
+    before the read reassigns, and no loop around the read could reassign later."""
+    scope = src.scope_of(node)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    if node.id not in {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}:
+        return False
+    stores = src.stores_in(scope).get(node.id, [])
+    if not stores:
+        return True
+    read = src.statement_of(node)
+    if read is None or any(isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.comprehension))
+                           for a in src.ancestors(node)):
+        return False
+    here = (read.lineno, read.col_offset)
+    for store in stores:
+        stmt = src.statement_of(store)
+        if stmt is None or ((stmt.lineno, stmt.col_offset) < here and not _other_branch(src, stmt, read)):
+            return False
+    return True
+
+
+def _other_branch(src: Source, first: ast.stmt, second: ast.stmt) -> bool:
+    """``first`` and ``second`` sit in different branches of one ``if``: neither runs before the other."""
+    path_first = [first, *src.ancestors(first)]
+    path_second = [second, *src.ancestors(second)]
+    on_second = {id(n): i for i, n in enumerate(path_second)}
+    for i, node in enumerate(path_first):
+        if id(node) in on_second:
+            j = on_second[id(node)]
+            if not isinstance(node, ast.If) or i == 0 or j == 0:
+                return False
+            a, b = path_first[i - 1], path_second[j - 1]
+            return (any(x is a for x in node.body) and any(x is b for x in node.orelse)) or (
+                any(x is a for x in node.orelse) and any(x is b for x in node.body))
     return False
 
 

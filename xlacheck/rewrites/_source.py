@@ -217,7 +217,8 @@ class Source:
                 continue
             if self.scope_of(sub) is scope:
                 found.append(parent)
-        before = [a for a in found if (a.lineno, a.col_offset) < here]
+        # An assignment binds reads after it, not those in its own right-hand side (`x = f(x)`).
+        before = [a for a in found if (a.end_lineno, a.end_col_offset) <= here]
         if len(found) == 1 and len(before) == 1:
             return before[0].value
         return None
