@@ -103,6 +103,28 @@ def positive_energy(x):
         grad=True,
     ),
     Example(
+        "closure_sum_accumulator",
+        '''import tensorflow as tf
+
+
+def positive_row_total(x):
+    total = tf.constant(0.0)
+
+    def accumulate(row):
+        nonlocal total
+        s = tf.reduce_sum(row)
+        if s > 0:  # flag
+            total = total + s
+    for row in tf.unstack(x):
+        accumulate(row)
+    return total
+''',
+        "safe",  # total is read by both branches (its real gradient plus an exact zero); s is linear
+        ("total = tf.where(s > 0, total + s, total)",),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
         "ternary_nonlinear_branch",
         '''import tensorflow as tf
 

@@ -170,14 +170,18 @@ LINEAR_CALLS = frozenset(
 ) | {"tf.cast"}
 
 
-def linear(src: Source, node: ast.AST, depth: int = 0) -> bool:
+def linear(src: Source, node: ast.AST, depth: int = 0, leaves: frozenset[str] = frozenset()) -> bool:
     """A linear function of the enclosing function's inputs: sums, means, negation, scaling by a
     literal, names assigned from such expressions (arguments are leaves). Its derivative is a
     constant, so an exact zero gradient (what ``tf.where`` sends to the value it does not
     select) stays exactly zero for every input, NaN and inf included; through ``log`` at 0,
-    ``square`` at inf or ``reduce_max`` of a NaN it would become NaN (0 * inf)."""
+    ``square`` at inf or ``reduce_max`` of a NaN it would become NaN (0 * inf). ``leaves``: names
+    taken as inputs whatever computed them (a name both branches of a selection read gets its
+    real gradient from the taken one, plus an exact zero)."""
     if depth > 8:
         return False
+    if isinstance(node, ast.Name) and node.id in leaves:
+        return True
     if isinstance(node, ast.Name):
         bound = src.local_binding(node.id, node)
         if bound is not None:
@@ -186,22 +190,22 @@ def linear(src: Source, node: ast.AST, depth: int = 0) -> bool:
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return linear(src, node.operand, depth + 1)
+        return linear(src, node.operand, depth + 1, leaves)
     if isinstance(node, ast.IfExp):  # an inner arm's selection: its gradient routes the upstream one
-        return linear(src, node.body, depth + 1) and linear(src, node.orelse, depth + 1)
+        return linear(src, node.body, depth + 1, leaves) and linear(src, node.orelse, depth + 1, leaves)
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.Add, ast.Sub)):
-            return linear(src, node.left, depth + 1) and linear(src, node.right, depth + 1)
+            return linear(src, node.left, depth + 1, leaves) and linear(src, node.right, depth + 1, leaves)
         if isinstance(node.op, ast.Mult):
-            return (is_number(node.left) and linear(src, node.right, depth + 1)) or (
-                is_number(node.right) and linear(src, node.left, depth + 1))
+            return (is_number(node.left) and linear(src, node.right, depth + 1, leaves)) or (
+                is_number(node.right) and linear(src, node.left, depth + 1, leaves))
         if isinstance(node.op, ast.Div):
             value = number_value(node.right)
-            return value is not None and value != 0 and linear(src, node.left, depth + 1)
+            return value is not None and value != 0 and linear(src, node.left, depth + 1, leaves)
         return False
     if isinstance(node, ast.Call):
         return call_name(src, node) in LINEAR_CALLS and len(node.args) == 1 and all(
-            k.arg in ("dtype", "name") for k in node.keywords) and linear(src, node.args[0], depth + 1)
+            k.arg in ("dtype", "name") for k in node.keywords) and linear(src, node.args[0], depth + 1, leaves)
     return False
 
 

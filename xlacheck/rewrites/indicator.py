@@ -100,7 +100,8 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
     """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
     tf = src.tf
     scalar = is_scalar(src, cond_node)
-    exact_gradients = linear(src, true) and linear(src, false)
+    shared = _read_names(true) & _read_names(false)
+    exact_gradients = linear(src, true, leaves=shared) and linear(src, false, leaves=shared)
     if smooth(src, true) and smooth(src, false) and (exact_gradients or not scalar):
         if not scalar:
             reasons.append(NOT_SCALAR)
@@ -114,18 +115,26 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
         if callee is not None:
             reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
             break
-    if not all(_captures_linear(src, branch) for branch in (true, false)):
+    if not all(_captures_linear(src, branch, shared) for branch in (true, false)):
         reasons.append(COND_GRADIENT)
     return f"{tf}.cond({cond}, lambda: {t_text}, lambda: {f_text})"
 
 
-def _captures_linear(src: Source, branch: ast.AST) -> bool:
-    """Every tensor the branch reads from outside (a name) is linear in the function's inputs.
-    ``tf.cond`` computes the branch's own ops only when it is taken, but sends an exact zero
-    gradient to the tensors the branch not taken captures, and that zero becomes NaN through a
-    non-linear op that computed them (0 * inf)."""
+def _read_names(node: ast.AST) -> frozenset[str]:
+    """Names read as values (not as the functions called)."""
+    funcs = {id(n) for sub in ast.walk(node) if isinstance(sub, ast.Call) for n in ast.walk(sub.func)}
+    return frozenset(n.id for n in ast.walk(node)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
+
+
+def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bool:
+    """Every tensor the branch reads from outside (a name) is linear in the function's inputs,
+    or read by both branches. ``tf.cond`` computes the branch's own ops only when it is taken,
+    but sends an exact zero gradient to the tensors the branch not taken captures, and that zero
+    becomes NaN through a non-linear op that computed them (0 * inf); a tensor both branches
+    read gets its real gradient from the taken one."""
     funcs = {id(n) for sub in ast.walk(branch) if isinstance(sub, ast.Call) for n in ast.walk(sub.func)}
-    return all(linear(src, n) for n in ast.walk(branch)
+    return all(linear(src, n, leaves=shared) for n in ast.walk(branch)
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
 
 
