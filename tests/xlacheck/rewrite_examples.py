@@ -77,7 +77,8 @@ def adjust(x, y):
         "safe",
         ("pred = s > 0.0", "x = tf.where(pred, x * 0.5 - 1.0, x)", "y = tf.where(pred, y - 1.0, y + 2.0)",
          "# shrink the positive side"),
-        inputs=(((3,), "float"), ((3,), "float")),
+        inputs=(((3,), "float_nan"), ((3,), "float_nan")),
+        grad=True,
     ),
     Example(
         "closure_accumulator",
@@ -96,9 +97,46 @@ def positive_energy(x):
         add(row)
     return energy
 ''',
-        "safe",
-        ("energy = tf.where(tf.reduce_mean(row) > 0, energy + e, energy)",),
+        "unsafe",  # gradients only: e = sum(square(row)) gets a zero gradient, NaN at an inf row (0 * inf)
+        ("energy = tf.cond(tf.reduce_mean(row) > 0, lambda: energy + e, lambda: energy)",),
         inputs=(((3, 4), "float"),),
+        grad=True,
+    ),
+    Example(
+        "closure_sum_accumulator",
+        '''import tensorflow as tf
+
+
+def positive_row_total(x):
+    total = tf.constant(0.0)
+
+    def accumulate(row):
+        nonlocal total
+        s = tf.reduce_sum(row)
+        if s > 0:  # flag
+            total = total + s
+    for row in tf.unstack(x):
+        accumulate(row)
+    return total
+''',
+        "safe",  # total is read by both branches (its real gradient plus an exact zero); s is linear
+        ("total = tf.where(s > 0, total + s, total)",),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "ternary_nonlinear_branch",
+        '''import tensorflow as tf
+
+
+def soft_floor(x):
+    return tf.square(x) if tf.reduce_sum(x) < 0.0 else x  # flag
+''',
+        "safe",  # tf.where would differentiate tf.square at an untaken inf: 0 * inf = NaN. (A
+        # reduce_max condition would not do here: XLA's max of an all-NaN vector is not NaN, so
+        # the condition itself differs from eager, whatever the fix.)
+        ("return tf.cond(tf.reduce_sum(x) < 0.0, lambda: tf.square(x), lambda: x)",),
+        inputs=(((3,), "float_nan"),),
         grad=True,
     ),
     Example(
@@ -115,7 +153,7 @@ def robust_loss(err):
         "safe",
         ("return tf.cond(scale > 1.0, lambda: tf.reduce_mean(tf.math.log1p(tf.abs(err))), "
          "lambda: tf.reduce_mean(tf.square(err)))",),
-        inputs=(((6,), "float"),),
+        inputs=(((6,), "float_nan"),),
         grad=True,
     ),
     Example(
@@ -164,9 +202,38 @@ def count_content(ids):
 def warmup_lr(step, base_lr=0.1, warmup=100.0):
     return min(base_lr * (step + 1.0) / warmup, base_lr)  # flag
 ''',
-        "unsafe",
-        ("tf.minimum(base_lr * (step + 1.0) / warmup, base_lr)",),
+        "unsafe",  # base_lr is a Python number: min() may return it, the fix returns a tensor
+        ("tf.where(base_lr < (base_lr * (step + 1.0) / warmup), base_lr, base_lr * (step + 1.0) / warmup)",),
         inputs=(((), "step"),),
+    ),
+    Example(
+        "min_of_two_means",
+        '''import tensorflow as tf
+
+
+def tighter_bound(a, b):
+    mean_a = tf.reduce_mean(a)
+    half_b = tf.reduce_sum(b) / 2.0
+    return min(mean_a, half_b) * 2.0  # flag: min(mean_a, half_b)
+''',
+        "safe",
+        ("return tf.where(half_b < mean_a, half_b, mean_a) * 2.0",),
+        inputs=(((3,), "tie"), ((3,), "tie")),  # ties, NaN and inf: Python keeps the first argument
+        grad=True,
+    ),
+    Example(
+        "min_log_argument",
+        '''import tensorflow as tf
+
+
+def capped_log_likelihood(p, cap):
+    ll = tf.reduce_sum(tf.math.log(p))
+    limit = tf.reduce_sum(cap)
+    return min(ll, limit)  # flag
+''',
+        "unsafe",  # gradients only: log's derivative at 0 is inf, 0 * inf = NaN through tf.where
+        ("return tf.where(limit < ll, limit, ll)",),
+        inputs=(((3,), "tie"), ((2,), "tie")),  # values are exact, NaN and ties included
     ),
     Example(
         "max_of_list",
@@ -191,8 +258,8 @@ def worst_of_two(pred, target):
     l2 = tf.reduce_mean(tf.square(pred - target))
     return max(l1, l2)  # flag
 ''',
-        "unsafe",
-        ("tf.maximum(l1, l2)",),
+        "unsafe",  # gradients only: d square / dx is inf at inf, and 0 * inf = NaN through tf.where
+        ("return tf.where(l2 > l1, l2, l1)",),
         inputs=(((4,), "float"), ((4,), "float")),
         grad=True,  # ties go to the first argument in both
     ),
@@ -218,9 +285,9 @@ def best_two(preds, target):
 def any_row_exploded(x):
     return any(tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x))  # flag
 ''',
-        "unsafe",
+        "safe",
         ("tf.reduce_any(tf.cast([tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x)], tf.bool))",),
-        inputs=(((3, 2), "float"),),
+        inputs=(((3, 2), "float_nan"),),
     ),
     Example(
         "masked_loss_sparse_ce",
@@ -281,9 +348,42 @@ def running_reward(rewards, done):
     alive = rewards[done < 1]
     return tf.cumsum(alive, reverse=True)  # flag
 ''',
-        "unsafe",
-        ("tf.boolean_mask(tf.cumsum(tf.where(done < 1, rewards, 0), reverse=True), done < 1)",),
-        inputs=(((6,), "float"), ((6,), "mask")),
+        "safe",
+        ("    mask = done < 1\n    rewards.shape[:mask.shape.rank].assert_is_compatible_with(mask.shape.with_rank_at_least(1))\n",
+         "flat_values = tf.reshape(tf.where(mask[(...,) + (tf.newaxis,) * (rewards.shape.rank - mask.shape.rank)], "
+         "rewards, 0), tf.concat([[-1], tf.shape(rewards)[mask.shape.rank:]], 0))",
+         "return tf.boolean_mask(tf.cumsum(flat_values, reverse=True), flat_mask)"),
+        inputs=(((6,), "float_nan"), ((6,), "mask")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_row_cumprod",
+        '''import tensorflow as tf
+
+
+def growth_of_kept_rows(factors, keep):
+    rows = tf.boolean_mask(factors, keep > 0)
+    return tf.math.cumprod(rows, exclusive=True)  # flag
+''',
+        "unsafe",  # gradients only: cumprod's gradient is NaN at an inf next to a masked-out row
+        ("return tf.boolean_mask(tf.math.cumprod(flat_values, exclusive=True), flat_mask)",),
+        inputs=(((4, 3), "float"), ((4,), "mask")),  # a rank-1 mask over rows: the scan runs over kept rows
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "masked_cumsum_2d_mask",
+        '''import tensorflow as tf
+
+
+def running_positive_total(x):
+    return tf.cumsum(x[x > 0.0])  # flag
+''',
+        "safe",  # a rank-2 mask: the selection is row-major over both axes
+        ("flat_mask = tf.reshape(mask, [-1])",),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
         rtol=1e-4,
     ),
     Example(
@@ -376,9 +476,25 @@ def cumulative_states(x, decay):
         states.append(state)  # flag
     return tf.stack(states, axis=1)
 ''',
-        "unsafe",
+        "safe",  # t only indexes: a Python int and an int32 scalar select the same column
         ("for t in range(x.shape[1]):",),
-        inputs=(((2, 4), "float"), ((), 0.9)),
+        inputs=(((2, 4), "float_nan"), ((), 0.9)),
+        grad=True,
+    ),
+    Example(
+        "unrolled_step_arithmetic",
+        '''import tensorflow as tf
+
+
+def position_weighted(x):
+    columns = []
+    for t in tf.range(tf.shape(x)[1]):
+        columns.append(x[:, t] * tf.cast(t + 1, x.dtype))  # flag
+    return tf.stack(columns, axis=1)
+''',
+        "unsafe",  # t + 1 is a Python int here, an int32 tensor eagerly
+        ("for t in range(x.shape[1]):",),
+        inputs=(((2, 3), "float_nan"),),
     ),
     Example(
         "grow_by_concat",
@@ -391,9 +507,9 @@ def extend(seq, w):
         seq = tf.concat([seq, nxt], axis=1)  # flag
     return seq
 ''',
-        "unsafe",
+        "safe",
         ("for _ in range(3):",),
-        inputs=(((2, 1), "float"), ((), "float")),
+        inputs=(((2, 1), "float_nan"), ((), "float_nan")),
     ),
     Example(
         "one_branch_defined",

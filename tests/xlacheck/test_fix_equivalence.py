@@ -55,10 +55,11 @@ ELEMENTS = {
     "smoothing": (np.float32, st.floats(0, 0.5, **F32)),
     "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
     "level": (np.int32, st.integers(0, 2)),
+    "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
 }
 
 
-EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,),
+EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,), "tie": (1.0, np.nan),
          "id": (0,)}
 
 
@@ -160,3 +161,63 @@ def test_fixed_code_compiles_and_matches_eager(example):
 
     check()
     assert fixed.experimental_get_tracing_count() == 1  # values varied, the program did not
+
+
+def _example(name):
+    return next(e for e in FIXABLE if e.name == name)
+
+
+@pytest.mark.parametrize("a, b", [
+    ([1.0, 1.0, 1.0], [1.0, 1.0, 0.0]),  # a tie: Python's min() keeps the first argument, and so does tf.where
+    ([np.nan, 0.0, 0.0], [1.0, 1.0, 1.0]),  # NaN first: every comparison is False, the first argument is kept
+    ([0.0, 0.0, 0.0], [np.nan, 1.0, 1.0]),  # NaN second: kept out
+    ([np.inf, 0.0, 0.0], [-np.inf, 0.0, 0.0]),
+])
+def test_min_select_matches_python_on_ties_nan_and_inf(a, b):
+    """Hand-picked inputs for the SAFE ``min(a, b)`` -> ``tf.where(b < a, b, a)``: values and
+    gradients (which go to the argument Python returns, the first one on a tie) are equal."""
+    original, fixed = versions(_example("min_of_two_means"))
+    args = (tf.constant(a, tf.float32), tf.constant(b, tf.float32))
+    tf.config.run_functions_eagerly(True)
+    try:
+        expected = original(*args)
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert_same(expected, fixed(*args), 1e-6)
+
+
+def test_any_over_an_empty_generator_is_false_like_python():
+    """``any(...)`` of no elements is False and ``all(...)`` True: the list of no elements converts
+    to an empty tensor, whose reductions give the same."""
+    source = '''import tensorflow as tf
+
+
+def any_big(x):
+    return any(tf.reduce_max(tf.abs(r)) > 2.0 for r in tf.unstack(x))  # flag
+'''
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe"
+    fixed = entry(load("fixed_any_empty", apply_edits(source, diagnostic.fix.edits)), source, _example("any_generator"))
+    empty = tf.zeros([0, 2])
+    assert bool(tf.function(fixed, jit_compile=True)(empty)) is False
+    assert entry(load("original_any_empty", source), source, _example("any_generator"))(empty) is False
+
+
+@pytest.mark.parametrize("keep", [(0, 0, 0), (1, 1, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0)])
+@pytest.mark.parametrize("values", [(np.inf, 0.0, 2.0), (np.nan, -1.0, np.inf), (-np.inf, np.inf, 0.0)])
+def test_masked_cumsum_exact_with_nonfinite_values_next_to_masked_rows(values, keep):
+    """The SAFE scan rewrite on the inputs where a product scan's gradient breaks: inf/NaN at
+    selected and masked-out positions, all masked, none masked. Values and gradients equal."""
+    source = '''import tensorflow as tf
+
+
+def running(x, keep):
+    return tf.cumsum(x[keep > 0], exclusive=True, reverse=True)  # flag
+'''
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    name = f"scan_{abs(hash((values, keep)))}"
+    original = with_gradients(load(f"original_{name}", source)["running"])
+    fixed = with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))["running"])
+    args = (tf.constant(values, tf.float32), tf.constant(keep))
+    assert_same(original(*args), tf.function(fixed, jit_compile=True)(*args), 1e-6)

@@ -163,6 +163,109 @@ def smooth(src: Source, node: ast.AST) -> bool:
     return False
 
 
+# Ops whose derivative is a constant, finite for every input (NaN and inf included).
+LINEAR_CALLS = frozenset(
+    f"{prefix}{op}" for prefix in ("tf.", "tf.math.") for op in ("reduce_sum", "reduce_mean", "negative", "identity",
+                                                                  "stop_gradient")
+) | {"tf.cast"}
+
+
+def linear(src: Source, node: ast.AST, depth: int = 0, leaves: frozenset[str] = frozenset()) -> bool:
+    """A linear function of the enclosing function's inputs: sums, means, negation, scaling by a
+    literal, names assigned from such expressions (arguments are leaves). Its derivative is a
+    constant, so an exact zero gradient (what ``tf.where`` sends to the value it does not
+    select) stays exactly zero for every input, NaN and inf included; through ``log`` at 0,
+    ``square`` at inf or ``reduce_max`` of a NaN it would become NaN (0 * inf). ``leaves``: names
+    taken as inputs whatever computed them (a name both branches of a selection read gets its
+    real gradient from the taken one, plus an exact zero)."""
+    if depth > 8:
+        return False
+    if isinstance(node, ast.Name) and node.id in leaves:
+        return True
+    if isinstance(node, ast.Name):
+        bound = src.local_binding(node.id, node)
+        if bound is not None:
+            return linear(src, bound, depth + 1)
+        return _argument_value(src, node)
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return linear(src, node.operand, depth + 1, leaves)
+    if isinstance(node, ast.IfExp):  # an inner arm's selection: its gradient routes the upstream one
+        return linear(src, node.body, depth + 1, leaves) and linear(src, node.orelse, depth + 1, leaves)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            return linear(src, node.left, depth + 1, leaves) and linear(src, node.right, depth + 1, leaves)
+        if isinstance(node.op, ast.Mult):
+            return (is_number(node.left) and linear(src, node.right, depth + 1, leaves)) or (
+                is_number(node.right) and linear(src, node.left, depth + 1, leaves))
+        if isinstance(node.op, ast.Div):
+            value = number_value(node.right)
+            return value is not None and value != 0 and linear(src, node.left, depth + 1, leaves)
+        return False
+    if isinstance(node, ast.Call):
+        return call_name(src, node) in LINEAR_CALLS and len(node.args) == 1 and all(
+            k.arg in ("dtype", "name") for k in node.keywords) and linear(src, node.args[0], depth + 1, leaves)
+    return False
+
+
+def _argument_value(src: Source, node: ast.Name) -> bool:
+    """``node`` reads the value its function was called with: a parameter that no statement
+    before the read reassigns, and no loop around the read could reassign later."""
+    scope = src.scope_of(node)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    if node.id not in {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}:
+        return False
+    stores = src.stores_in(scope).get(node.id, [])
+    if not stores:
+        return True
+    read = src.statement_of(node)
+    if read is None or any(isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.comprehension))
+                           for a in src.ancestors(node)):
+        return False
+    here = (read.lineno, read.col_offset)
+    for store in stores:
+        stmt = src.statement_of(store)
+        if stmt is None or ((stmt.lineno, stmt.col_offset) < here and not _other_branch(src, stmt, read)):
+            return False
+    return True
+
+
+def _other_branch(src: Source, first: ast.stmt, second: ast.stmt) -> bool:
+    """``first`` and ``second`` sit in different branches of one ``if``: neither runs before the other."""
+    path_first = [first, *src.ancestors(first)]
+    path_second = [second, *src.ancestors(second)]
+    on_second = {id(n): i for i, n in enumerate(path_second)}
+    for i, node in enumerate(path_first):
+        if id(node) in on_second:
+            j = on_second[id(node)]
+            if not isinstance(node, ast.If) or i == 0 or j == 0:
+                return False
+            a, b = path_first[i - 1], path_second[j - 1]
+            return (any(x is a for x in node.body) and any(x is b for x in node.orelse)) or (
+                any(x is a for x in node.orelse) and any(x is b for x in node.body))
+    return False
+
+
+def scalar_tensor(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """Provably a rank-0 *tensor* (not a Python number): a scalar with a TensorFlow op in it."""
+    if depth > 8 or not is_scalar(src, node):
+        return False
+    if isinstance(node, ast.Call):
+        return call_name(src, node) is not None
+    if isinstance(node, ast.BinOp):
+        return scalar_tensor(src, node.left, depth + 1) or scalar_tensor(src, node.right, depth + 1)
+    if isinstance(node, ast.UnaryOp):
+        return scalar_tensor(src, node.operand, depth + 1)
+    if isinstance(node, ast.Compare):
+        return any(scalar_tensor(src, o, depth + 1) for o in [node.left, *node.comparators])
+    if isinstance(node, ast.Name):
+        bound = src.local_binding(node.id, node)
+        return bound is not None and scalar_tensor(src, bound, depth + 1)
+    return False
+
+
 def calls_only_tensorflow(src: Source, node: ast.AST) -> str | None:
     """None when every call in ``node`` is a ``tf.*`` function; else the first other callee,
     whose Python side effects would run once per branch when ``tf.cond`` traces both."""

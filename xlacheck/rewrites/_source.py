@@ -37,6 +37,7 @@ class Source:
         self._names: set[str] | None = None
         self._taken: set[str] = set()
         self._starts: list[int] | None = None
+        self._stores: dict[int, dict[str, list[ast.Name]]] = {}
 
     # -- positions -----------------------------------------------------------------------------
     def char_col(self, lineno: int, byte_col: int) -> int:
@@ -190,22 +191,34 @@ class Source:
                 value = stmt.value
         return value
 
+    def stores_in(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
+        """Every name stored anywhere under ``scope`` (nested scopes included), by name; one
+        walk per scope, kept: bindings are looked up once per name per finding."""
+        found = self._stores.get(id(scope))
+        if found is None:
+            found = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    found.setdefault(sub.id, []).append(sub)
+            self._stores[id(scope)] = found
+        return found
+
     def local_binding(self, name: str, node: ast.AST) -> ast.expr | None:
         """The value of the single assignment ``name = value`` that reaches ``node`` in its
         function, when exactly one plain assignment to ``name`` precedes ``node`` there."""
         scope = self.scope_of(node)
         here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
         found: list[ast.Assign] = []
-        for sub in ast.walk(scope):
-            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
-                parent = self.parents.get(sub)
-                if not (isinstance(parent, ast.Assign) and parent.targets == [sub]):
-                    if self.scope_of(sub) is scope:
-                        return None  # tuple unpacking, loop target, augmented assignment: unknown
-                    continue
+        for sub in self.stores_in(scope).get(name, ()):
+            parent = self.parents.get(sub)
+            if not (isinstance(parent, ast.Assign) and parent.targets == [sub]):
                 if self.scope_of(sub) is scope:
-                    found.append(parent)
-        before = [a for a in found if (a.lineno, a.col_offset) < here]
+                    return None  # tuple unpacking, loop target, augmented assignment: unknown
+                continue
+            if self.scope_of(sub) is scope:
+                found.append(parent)
+        # An assignment binds reads after it, not those in its own right-hand side (`x = f(x)`).
+        before = [a for a in found if (a.end_lineno, a.end_col_offset) <= here]
         if len(found) == 1 and len(before) == 1:
             return before[0].value
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, atom, is_number
+from xlacheck.rewrites._expr import arg, atom, calls_only_tensorflow, is_number, is_scalar, linear, scalar_tensor
 from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source
 
@@ -88,6 +88,8 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
             reasons.append(NAN_MINMAX.format(op=f"reduce_{fn}", fn=fn))
             reasons.append(f"on ties the gradient is split among the equal items; Python's {fn}() picks the first")
             return f"{tf}.reduce_{fn}({arg(src, call.args[0])})"
+        if len(call.args) == 2 and all(calls_only_tensorflow(src, a) is None for a in call.args):
+            return _pairwise_select(src, fn, call.args[0], call.args[1], reasons)
         reasons.append(NAN_MINMAX.format(op=op, fn=fn))
         text = arg(src, call.args[0])
         for other in call.args[1:]:
@@ -107,14 +109,50 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
                        "tensor loses precision, and the result no longer adapts to other operands' dtypes)")
         return f"{tf}.cast({arg(src, call.args[0])}, {tf}.float32)"
     if fn in ("any", "all") and len(call.args) == 1 and not call.keywords:
-        reasons.append("evaluates every element (no short-circuit); an empty iterable gives a float tensor error")
         items = call.args[0]
         if isinstance(items, ast.GeneratorExp):  # tensors are built from lists, not generators
+            if not (is_scalar(src, items.elt) and calls_only_tensorflow(src, items) is None
+                    and all(not gen.is_async for gen in items.generators)):
+                reasons.append("evaluates every element (no short-circuit): an element after the deciding one "
+                               "is computed, and its side effects or errors happen")
             text = f"[{src.segment(items.elt)} {_comprehension_text(src, items)}]"
         else:
+            reasons.append("cannot see the elements: a Python container of non-tensors, or of tensors of "
+                           "different shapes, converts differently")
             text = arg(src, items)
         return f"{tf}.reduce_{fn}({tf}.cast({text}, {tf}.bool))"
     return None
+
+
+def _pairwise_select(src: Source, fn: str, first: ast.expr, second: ast.expr, reasons: list[str]) -> str:
+    """``min(a, b)`` -> ``tf.where(b < a, b, a)``; ``max(a, b)`` -> ``tf.where(b > a, b, a)``.
+
+    Equivalence: CPython's ``min(a, b)`` is ``b if b < a else a`` (``max``: ``b > a``): the
+    second argument replaces the first only when the comparison is true, so ties keep the first,
+    and a comparison with NaN is False in both, so NaN handling is the same too. ``tf.where`` of
+    that comparison selects the same argument, and its gradient goes to the selected one (ties
+    included). Values are exact when both arguments are provably rank-0 tensors: their dtypes
+    are then equal (the original's ``b < a`` raises on mixed dtypes) and nothing broadcasts.
+    UNSAFE otherwise: ``min()`` may return a Python number (a tensor here: later arithmetic on it
+    is done in the tensor's dtype), and one-element tensors of different ranks broadcast.
+    Gradients (with respect to the function's inputs): ``tf.where`` sends an exact zero to the
+    argument it does not select, where Python's ``min()`` leaves it unconnected. That zero stays
+    zero through linear computations (:func:`linear`: sums, means, scaling by literals) for every
+    input; through ``log`` at 0, ``square`` at inf or ``reduce_max`` of a NaN it becomes NaN
+    (0 * inf). So the fix is SAFE only when both arguments are also linear; otherwise it is
+    UNSAFE for differentiated code, and its values stay exact.
+    """
+    tf, cmp = src.tf, "<" if fn == "min" else ">"
+    if not all(scalar_tensor(src, a) for a in (first, second)):
+        reasons.append(f"{fn}() may return a Python number (a tensor here, so later arithmetic on it is done in "
+                       f"the tensor's dtype), or compare one-element tensors of different ranks (tf.where "
+                       f"broadcasts them)")
+    if not all(linear(src, a) for a in (first, second)):
+        reasons.append(f"gradients only (values are exact): the argument {fn}() does not return gets a zero "
+                       f"gradient through tf.where, which becomes NaN where its computation has a non-finite "
+                       f"derivative (0 * inf: log at 0, square at inf)")
+    a, b = src.segment(first), src.segment(second)
+    return f"{tf}.where({atom(src, second)} {cmp} {atom(src, first)}, {arg(src, second, b)}, {arg(src, first, a)})"
 
 
 def _comprehension_text(src: Source, node: ast.GeneratorExp) -> str:

@@ -6,16 +6,25 @@ Which form is emitted, and why it is exact:
   ``x * L``, ``x / L`` for integer-valued float literals L, 2 <= |L| <= 2048): with ``c`` in
   {0, 1} the divisor is exactly 1.0 or L (small integers are exact in every float dtype), and
   ``x / 1.0 == x`` bit for bit, NaN and inf included; the derivative is the same too.
-* ``tf.where(c, a, b)`` when both branches are cheap and *smooth* (``+ - *``, division by a
-  non-zero literal, smooth elementwise ops): both are computed, so a branch with a non-finite
-  derivative (``max_norm / norm`` at ``norm == 0``, ``log``, ``sqrt``) would leak NaN into the
-  gradient through the branch not taken (0 * inf); smooth branches cannot. Exact when the
-  condition is provably a scalar and both branches provably share shape and dtype; otherwise
-  the fix is UNSAFE (``tf.where`` broadcasts, Python picks one value as is).
+* ``tf.where(c, a, b)`` when both branches are *linear* in the function's inputs (``+ -``,
+  scaling by a literal, sums and means, names assigned from those: :func:`linear`). Both are
+  computed, and ``tf.where`` sends an exact zero gradient to the branch not taken. Backpropagated
+  through a linear computation that zero stays zero for every input, NaN and inf included, so
+  values and gradients are exact when the condition is provably a scalar and both branches
+  provably share shape and dtype; otherwise the fix is UNSAFE (``tf.where`` broadcasts, Python
+  picks one value as is). Through a non-linear op it does not: ``tf.square`` at inf gives
+  0 * inf = NaN, ``max_norm / norm`` at ``norm == 0`` and ``log`` too, so such branches go to
+  ``tf.cond`` when the condition is a scalar. (Before, merely *smooth* branches, such as
+  ``tf.square(x)``, used ``tf.where`` and were called safe: their gradient was NaN at inf or NaN
+  inputs where the original's was finite.) A non-scalar condition keeps ``tf.where`` (the only
+  elementwise form) and says both reasons.
 * ``tf.cond(c, lambda: a, lambda: b)`` for every other branch: only the taken branch runs, so
-  values and gradients are those of the original; XLA rejects branches whose dtypes or shapes
-  differ at compile time (loudly). UNSAFE when a branch calls a non-TensorFlow function, whose
-  Python side effects run for both branches while tracing.
+  values are those of the original, and so are gradients as long as every tensor a branch reads
+  from outside is linear in the function's inputs (``tf.cond`` sends a zero gradient to what the
+  untaken branch captures: ``e = tf.reduce_sum(tf.square(row))`` read by ``energy + e`` turns it
+  NaN at an inf row, so that fix is UNSAFE for gradients only). XLA rejects branches whose
+  dtypes or shapes differ at compile time (loudly). UNSAFE when a branch calls a
+  non-TensorFlow function, whose Python side effects run for both branches while tracing.
 
 A name assigned in one branch only and unbound before, a function that returns in one branch
 only (None otherwise), and branches of different dtypes have no equivalent tensor form: those
@@ -36,6 +45,7 @@ from xlacheck.rewrites._expr import (
     is_number,
     is_scalar,
     like,
+    linear,
     number_value,
     smooth,
 )
@@ -45,6 +55,10 @@ from xlacheck.rewrites.builtins import condition
 
 NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
 SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
+WHERE_GRADIENT = ("gradients only: tf.where sends a zero gradient to the branch not taken, and a non-linear op "
+                  "there turns it NaN at inf or NaN inputs (0 * inf)")
+COND_GRADIENT = ("gradients only: the branch not taken captures a tensor computed by a non-linear op outside it; "
+                 "tf.cond sends it a zero gradient, which that op turns NaN at inf or NaN inputs (0 * inf)")
 FLOAT_MAKERS = frozenset({"tf.one_hot", "tf.nn.softmax", "tf.random.uniform", "tf.random.normal", "tf.sigmoid",
                           "tf.nn.sigmoid", "tf.math.sigmoid", "tf.linspace"})
 
@@ -85,18 +99,43 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
            f_text: str, reasons: list[str]) -> str:
     """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
     tf = src.tf
-    if smooth(src, true) and smooth(src, false):
-        if not is_scalar(src, cond_node):
+    scalar = is_scalar(src, cond_node)
+    shared = _read_names(true) & _read_names(false)
+    exact_gradients = linear(src, true, leaves=shared) and linear(src, false, leaves=shared)
+    if smooth(src, true) and smooth(src, false) and (exact_gradients or not scalar):
+        if not scalar:
             reasons.append(NOT_SCALAR)
         if not _same_kind(src, true, false):
             reasons.append(SHAPES.format(a=t_text, b=f_text))
+        if not exact_gradients:
+            reasons.append(WHERE_GRADIENT)
         return f"{tf}.where({cond}, {t_text}, {f_text})"
     for branch in (true, false):
         callee = calls_only_tensorflow(src, branch)
         if callee is not None:
             reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
             break
+    if not all(_captures_linear(src, branch, shared) for branch in (true, false)):
+        reasons.append(COND_GRADIENT)
     return f"{tf}.cond({cond}, lambda: {t_text}, lambda: {f_text})"
+
+
+def _read_names(node: ast.AST) -> frozenset[str]:
+    """Names read as values (not as the functions called)."""
+    funcs = {id(n) for sub in ast.walk(node) if isinstance(sub, ast.Call) for n in ast.walk(sub.func)}
+    return frozenset(n.id for n in ast.walk(node)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
+
+
+def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bool:
+    """Every tensor the branch reads from outside (a name) is linear in the function's inputs,
+    or read by both branches. ``tf.cond`` computes the branch's own ops only when it is taken,
+    but sends an exact zero gradient to the tensors the branch not taken captures, and that zero
+    becomes NaN through a non-linear op that computed them (0 * inf); a tensor both branches
+    read gets its real gradient from the taken one."""
+    funcs = {id(n) for sub in ast.walk(branch) if isinstance(sub, ast.Call) for n in ast.walk(sub.func)}
+    return all(linear(src, n, leaves=shared) for n in ast.walk(branch)
+               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
 
 
 # -- ternary ------------------------------------------------------------------------------------
@@ -211,8 +250,9 @@ def _branch_assignments(src: Source, body: list[ast.stmt]) -> Branch | None:
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and type(stmt.op) in _OPS:
             name = stmt.target.id
             # x op= v is x = x op (v): analysed as that expression, positioned at the statement.
-            value = ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(name, ast.Load()), stmt), stmt.op,
-                                                stmt.value), stmt)
+            read = ast.copy_location(ast.Name(name, ast.Load()), stmt)
+            value = ast.copy_location(ast.BinOp(read, stmt.op, stmt.value), stmt)
+            src.parents[read] = src.parents[value] = stmt  # scope and bindings resolve at the statement
             text = f"{name} {_OPS[type(stmt.op)]} {atom(src, stmt.value)}"
         elif isinstance(stmt, ast.Pass):
             continue
@@ -270,7 +310,9 @@ def _select_name(src: Source, node: ast.If, cond: str, name: str, true: tuple[as
                            f"in an else branch")
             pair = (text, 'float("nan")') if false is None else ('float("nan")', text)
             return [f"{name} = {tf}.where({cond}, {pair[0]}, {pair[1]})"]
-        keep = (ast.copy_location(ast.Name(name, ast.Load()), node), name)
+        keep_node = ast.copy_location(ast.Name(name, ast.Load()), node)
+        src.parents[keep_node] = node  # reads `name` where the `if` starts: scope and bindings resolve there
+        keep = (keep_node, name)
         if false is None:
             indicator = _indicator(src, cond, name, true[0])  # type: ignore[index]
             if indicator is not None:
@@ -317,7 +359,9 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
     preds = [src.fresh_name("pred") for _ in arms]
     lines = [f"{pred} = {condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
     for name in names:
-        keep = (ast.copy_location(ast.Name(name, ast.Load()), node), name)
+        keep_node = ast.copy_location(ast.Name(name, ast.Load()), node)
+        src.parents[keep_node] = node  # reads `name` where the `if` starts: scope and bindings resolve there
+        keep = (keep_node, name)
         acc_node, acc_text = final.get(name, keep)
         for pred, (test, branch) in reversed(list(zip(preds, arms))):
             value_node, value_text = branch.get(name, keep)

@@ -8,9 +8,14 @@ in the body is out of scope (InaccessibleTensorError) and a tensor that grows ch
 one iteration to the next, which XLA rejects. When ``n`` is known at trace time (int literals,
 module constants, ``x.shape[k]``), iterating over Python's ``range`` unrolls the loop: every
 iteration is traced in order, exactly as eager execution runs it, so lists and growing tensors
-work. The fix is UNSAFE because the loop variable becomes a Python int (arithmetic on it no
-longer makes tensors) and because trace time and program size grow with the trip count; it
-fails at trace time when a dimension is unknown (``None``).
+work. Eagerly the loop variable is a scalar int32 tensor; unrolled it is the Python int of the
+same value. The fix is SAFE when the loop variable is unused or only indexes
+(``x[:, t]``, ``outputs[t]``): a Python int and an int32 scalar tensor select the same entries
+(tensors and lists both accept either), so every value and gradient is that of the eager loop.
+Otherwise it is UNSAFE: arithmetic on a Python int no longer makes tensors (``t / 2`` is a
+Python float, ``x * t`` converts ``t`` to ``x``'s dtype where the original raises). Trace time
+and program size grow with the trip count, and an unknown dimension (``None``) fails loudly at
+trace time; neither changes a value, so neither makes the fix unsafe, but the message says so.
 
 A ``while`` on a tensor condition has no static trip count: explanation only.
 """
@@ -68,6 +73,26 @@ def _grows(src: Source, node: ast.AST) -> bool:
     return False
 
 
+def _only_indexes(loop: ast.For) -> bool:
+    """The loop variable is a plain name that the body reads only as a subscript index
+    (``x[t]``, ``x[:, t]``) and never rebinds, or not at all."""
+    if not isinstance(loop.target, ast.Name):
+        return False
+    name = loop.target.id
+    index_uses: set[int] = set()
+    for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(node, ast.Subscript):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            index_uses.update(id(p) for p in parts if isinstance(p, ast.Name) and p.id == name)
+    for node in ast.walk(ast.Module(body=loop.body + loop.orelse, type_ignores=[])):
+        if isinstance(node, ast.Name) and node.id == name and (
+                not isinstance(node.ctx, ast.Load) or id(node) not in index_uses):
+            return False
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False  # a closure could capture the variable: keep it simple
+    return True
+
+
 def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None:
         return None
@@ -92,9 +117,11 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
             if any(b is None for b in bounds):
                 return explain(TENSOR_WHILE.replace("A `while` loop on a tensor condition", "A tf.range loop "
                                                     "over a data-dependent count"))
-            reasons = ["unrolls the loop: the loop variable becomes a Python int, and trace time and program "
-                       "size grow with the trip count (fails at trace time if the dimension is unknown)"]
-            return make_fix("Unroll the loop over its static trip count with Python's range()",
+            reasons = [] if _only_indexes(loop) else [
+                "the loop variable becomes a Python int, and it is used other than as an index"]
+            return make_fix("Unroll the loop over its static trip count with Python's range() (trace time and "
+                            "program size grow with the trip count; fails at trace time if the dimension is "
+                            "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
 

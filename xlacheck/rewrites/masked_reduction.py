@@ -13,8 +13,8 @@ size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and sever
   All-false masks: the original ``reduce_mean`` of an empty tensor is 0/0 = NaN and so is the
   rewrite (``tf.math.divide_no_nan`` would return 0: not equivalent, so it is not used); sums give
   0, max/min give -inf/+inf, as the original does.
-* scans ``tf.cumsum/cumprod(s)`` (1-D): scan ``tf.where(m, x, identity)``, then select with the
-  mask (a selection as the *last* op compiles and matches eager).
+* scans ``tf.cumsum/cumprod(s)``: scan ``tf.where(m, x, identity)`` flattened over the mask's
+  axes, then select with the flat mask (a selection as the *last* op compiles and matches eager).
 * ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
   ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
 
@@ -413,19 +413,59 @@ def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
 
 
 def _scan(src: Source, call: ast.Call) -> Rewritten | None:
+    """``tf.cumsum(x[m])`` -> scan the full tensor with the masked-out entries set to the scan's
+    identity, flattened over the mask's axes, then select.
+
+    ``x[m]`` (``tf.boolean_mask``) of a rank-k mask lists the selected entries of ``x``'s first k
+    axes in row-major order, so it equals ``tf.boolean_mask(flat, tf.reshape(m, [-1]))`` with
+    ``flat`` = ``x`` reshaped to ``[-1] + x.shape[k:]``. The scan (along axis 0, the only axis
+    ``x[m]`` has of data-dependent length) of the full ``flat``, with masked-out rows set to 0 (1
+    for products), holds at every selected row the sum (product) of the selected rows up to it:
+    adding exact zeros and multiplying by exact ones changes nothing, ``reverse`` and ``exclusive``
+    included, and masked-out NaN/inf never enter (``tf.where``, not ``* m``). A sum's gradient is
+    linear and sends exact zeros to the masked-out entries, so values and gradients are those of
+    the original for every mask rank and input (checked on every inf/NaN/0 combination), up to
+    the rounding of the order XLA scans in. ``cumprod`` is UNSAFE for gradients only: TensorFlow
+    differentiates it as ``cumsum(out * grad, reverse) / x`` over the whole scan, so an inf
+    product at a masked-out row gives 0 * inf = NaN where the original has none. The first line
+    repeats the shape check ``x[m]`` makes (``tf.boolean_mask`` runs the same
+    ``assert_is_compatible_with``), so a mask of the wrong shape still raises instead of
+    broadcasting. Selections that are exact only for a 1-D mask (``tf.gather(x, tf.where(m)[:, 0])``
+    repeats rows for a higher-rank mask) stay UNSAFE."""
     identity = SCANS.get(call_name(src, call) or "")
     if identity is None or len(call.args) != 1:
         return None
     if any(k.arg not in ("exclusive", "reverse") for k in call.keywords) or has_kw(call, "axis"):
         return None
     sel = selection(src, call.args[0])
-    if sel is None:
+    if sel is None or sel.ragged or isinstance(src.scope_of(call), ast.Lambda):
         return None
     tf = src.tf
     extra = "".join(f", {k.arg}={src.segment(k.value)}" for k in call.keywords)
-    text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
-            f"{identity}){extra}), {sel.mask})")
-    return Rewritten(replace(src, call, text), (), (ASSUME_1D,), sel.chain)
+    if sel.one_d:
+        text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
+                f"{identity}){extra}), {sel.mask})")
+        return Rewritten(replace(src, call, text), (), (ASSUME_1D,), sel.chain)
+    lines = []
+    mask, data = sel.mask, arg(src, sel.data)
+    if not isinstance(sel.mask_node, ast.Name):
+        mask = src.fresh_name("mask")
+        lines.append(f"{mask} = {sel.mask}")
+    if not isinstance(sel.data, ast.Name):
+        data = src.fresh_name("values")
+        lines.append(f"{data} = {src.segment(sel.data)}")
+    flat_mask, flat_values = src.fresh_name("flat_mask"), src.fresh_name("flat_values")
+    lines += [
+        f"{data}.shape[:{mask}.shape.rank].assert_is_compatible_with({mask}.shape.with_rank_at_least(1))",
+        f"{flat_mask} = {tf}.reshape({mask}, [-1])",
+        f"{flat_values} = {tf}.reshape({tf}.where({mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - "
+        f"{mask}.shape.rank)], {data}, {identity}), {tf}.concat([[-1], {tf}.shape({data})[{mask}.shape.rank:]], 0))",
+    ]
+    text = f"{tf}.boolean_mask({src.segment(call.func)}({flat_values}{extra}), {flat_mask})"
+    reasons = () if identity == "0" else (
+        "gradients only (values are exact): TensorFlow's cumprod gradient sums products over the whole scan and "
+        "divides by the entries, so an inf or NaN next to a masked-out row turns it NaN (0 * inf)",)
+    return Rewritten(replace(src, call, text), tuple(lines), reasons, sel.chain)
 
 
 def _index(src: Source, sub: ast.Subscript) -> Rewritten | None:
