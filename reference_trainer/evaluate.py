@@ -46,12 +46,8 @@ def load_trained_model(output_dir: str) -> Any:
             "again to resume it before evaluating"
         )
     model_dir = storage.join(output_dir, trained["model_dir"])
-    tmp = storage.local_copy(model_dir)
-    try:
-        return TFAutoModelForMaskedLM.from_pretrained(tmp.name if tmp else model_dir)
-    finally:
-        if tmp:
-            tmp.cleanup()
+    with storage.local_copy(model_dir) as local:
+        return TFAutoModelForMaskedLM.from_pretrained(local)
 
 
 def evaluate(config: TrainerConfig, runtime: Runtime) -> EvalResult:

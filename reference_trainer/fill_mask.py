@@ -50,16 +50,12 @@ def fill_mask(config: TrainerConfig, top_k: int = 5) -> FillMaskResult:
     _, prepared = require_section(out, "prepare", "prepare")
     _, trained = require_section(out, "train", "train")
     model_dir = storage.join(out, trained["model_dir"])
-    tmp = storage.local_copy(model_dir)
-    local = tmp.name if tmp else model_dir
     try:
-        tokenizer = AutoTokenizer.from_pretrained(local)
-        model = TFAutoModelForMaskedLM.from_pretrained(local)
+        with storage.local_copy(model_dir) as local:
+            tokenizer = AutoTokenizer.from_pretrained(local)
+            model = TFAutoModelForMaskedLM.from_pretrained(local)
     except OSError as error:
         raise StageError(f"{model_dir} does not hold a loadable model and tokenizer ({error}); run `train` again") from error
-    finally:
-        if tmp:
-            tmp.cleanup()
 
     predictions = []
     block_length = prepared["block_length"]

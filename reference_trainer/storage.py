@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import posixpath
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlparse
 
 
@@ -65,16 +67,18 @@ def copy_tree(local_dir: str, target_dir: str) -> None:
             g.copy(os.path.join(root, name), join(dest_root, name), overwrite=True)
 
 
-def local_copy(source_dir: str) -> tempfile.TemporaryDirectory[str] | None:
-    """For a URL, download ``source_dir`` into a temporary directory (libraries such as
-    transformers' ``from_pretrained`` read local paths only); ``None`` for a local path."""
+@contextmanager
+def local_copy(source_dir: str) -> Iterator[str]:
+    """A local path holding ``source_dir``: the path itself when it is local, else a temporary
+    download of it, removed on exit (transformers' ``from_pretrained`` reads local paths only)."""
     if not is_url(source_dir):
-        return None
-    tmp = tempfile.TemporaryDirectory(prefix="reference_trainer_")
-    g = gfile()
-    for root, _dirs, files in g.walk(source_dir):
-        rel = root[len(source_dir):].lstrip("/")
-        os.makedirs(os.path.join(tmp.name, rel), exist_ok=True)
-        for name in files:
-            g.copy(join(root, name), os.path.join(tmp.name, rel, name), overwrite=True)
-    return tmp
+        yield source_dir
+        return
+    with tempfile.TemporaryDirectory(prefix="reference_trainer_") as tmp:
+        g = gfile()
+        for root, _dirs, files in g.walk(source_dir):
+            rel = root[len(source_dir):].lstrip("/")
+            os.makedirs(os.path.join(tmp, rel), exist_ok=True)
+            for name in files:
+                g.copy(join(root, name), os.path.join(tmp, rel, name), overwrite=True)
+        yield tmp

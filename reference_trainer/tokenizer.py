@@ -105,9 +105,5 @@ def file_sha256(tokenizer_dir: str) -> str:
 def load_tokenizer(tokenizer_dir: str) -> Any:
     from transformers import AutoTokenizer
 
-    tmp = storage.local_copy(tokenizer_dir)
-    try:
-        return AutoTokenizer.from_pretrained(tmp.name if tmp else tokenizer_dir)
-    finally:
-        if tmp:
-            tmp.cleanup()
+    with storage.local_copy(tokenizer_dir) as local:
+        return AutoTokenizer.from_pretrained(local)
