@@ -9,6 +9,7 @@ import pytest
 from xlacheck.engine import check_source
 from xlacheck.rules import ALL_RULES
 from xlacheck.rules.base import Example, Rule
+from xlacheck.rules.module_base import ModuleRule
 
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety")
 
@@ -42,7 +43,7 @@ def test_rule_contract(rule: type[Rule]) -> None:
     assert all(p >= 0 for p in positions), f"missing sections in {rule.code}"
     assert positions == sorted(positions), f"sections out of order in {rule.code}"
     assert rule.VALID and rule.INVALID
-    assert rule.node_types or rule.module_level
+    assert rule.node_types or issubclass(rule, ModuleRule)  # dispatched per node, or run once per file
 
 
 def test_codes_and_names_are_unique() -> None:

@@ -10,27 +10,24 @@ asks for it.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
-from xlacheck.rules.base import Rule
+from xlacheck.diagnostics import Diagnostic
+from xlacheck.rules.base import Reporter, Rule
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import ModuleFacts
     from xlacheck.analysis.module_index import ModuleIndex
 
 
-class ModuleContext:
-    """What a module rule sees: the tree, the file's facts and index, and a report function."""
-
-    __slots__ = ("path", "tree", "facts", "_index", "diagnostics")
+class ModuleContext(Reporter):
+    """What a module rule sees: the tree, the file's facts and index; reports as every rule does."""
 
     def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts) -> None:
-        self.path = path
+        super().__init__(path)
         self.tree = tree
         self.facts = facts
         self._index: ModuleIndex | None = None
-        self.diagnostics: list[Diagnostic] = []
 
     @property
     def index(self) -> ModuleIndex:
@@ -40,19 +37,10 @@ class ModuleContext:
             self._index = ModuleIndex(self.tree, self.facts)
         return self._index
 
-    def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
-               severity: Severity | None = None, fix: Fix | None = None) -> None:
-        line = getattr(node, "lineno", 1)
-        col = getattr(node, "col_offset", 0)
-        end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
-        self.diagnostics.append(Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
-                                           severity or rule.severity, fix))
-
 
 class ModuleRule(Rule):
-    """A rule that checks the whole module once (dispatched on the ``ast.Module`` node)."""
-
-    node_types: ClassVar[tuple[type[ast.AST], ...]] = (ast.Module,)
+    """A rule that checks the whole module once, after the compiled functions were walked; the
+    engine keeps these out of its per-node dispatch and calls :func:`run_module_rules`."""
 
     def check_module(self, ctx: ModuleContext) -> None:  # pragma: no cover - interface
         raise NotImplementedError
