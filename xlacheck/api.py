@@ -154,14 +154,12 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
-    result = _engine().check_source(text, path, select=plan.settings.is_selected)
+    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected)
     diagnostics = tuple(result.diagnostics)
-    if diagnostics and result.error is None and any(d.fix is None for d in diagnostics):
-        import ast
-
+    if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):
         from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
 
-        diagnostics = rewrites.attach_fixes(text, ast.parse(text), diagnostics)
+        diagnostics = rewrites.attach_fixes(text, tree, diagnostics)
     return CachedLint(diagnostics, result.error, lines)
 
 

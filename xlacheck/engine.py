@@ -46,22 +46,30 @@ def _count_lines(source: str) -> int:
 
 def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> FileResult:
     """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered."""
+    return check_source_and_tree(source, path, select=select)[0]
+
+
+def check_source_and_tree(
+    source: str, path: str, *, select: Callable[[str], bool] | None = None
+) -> tuple[FileResult, ast.Module | None]:
+    """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
+    attaches fixes does not parse the file a second time."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
         return FileResult(path, error=FileError(path, f"syntax error: {exc.msg}", exc.lineno or 1,
-                                                max((exc.offset or 1) - 1, 0)), lines=lines)
+                                                max((exc.offset or 1) - 1, 0)), lines=lines), None
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
-        return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines)
+        return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
     try:
         diagnostics = _check_tree(tree, path, select)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
-                          lines=lines)
+                          lines=lines), tree
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
-    return FileResult(path, tuple(diagnostics), lines=lines)
+    return FileResult(path, tuple(diagnostics), lines=lines), tree
 
 
 def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None) -> list[Diagnostic]:

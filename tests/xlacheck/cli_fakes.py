@@ -111,10 +111,16 @@ def check_source(source: str, path: str, *, select: Callable[[str], bool] | None
     return FileResult(path, tuple(kept), lines=lines)
 
 
+def check_source_and_tree(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> tuple[FileResult, ast.Module | None]:
+    result = check_source(source, path, select=select)
+    return result, None if result.error is not None else ast.parse(source)
+
+
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
     module = types.ModuleType("xlacheck.engine")
     module.check_source = check_source  # type: ignore[attr-defined]
+    module.check_source_and_tree = check_source_and_tree  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "xlacheck.engine", module)
     monkeypatch.setattr(xlacheck, "engine", module, raising=False)
     monkeypatch.setattr(xlacheck.rules, "ALL_RULES", FAKE_RULES)

@@ -214,13 +214,13 @@ def test_a_file_is_written_only_when_the_fixed_text_parses(monkeypatch: pytest.M
 
     replacement = "\n".join(lines) + "\n"
 
-    def check_source(source: str, path: str, *, select=None) -> FileResult:  # type: ignore[no-untyped-def]
+    def check_source_and_tree(source: str, path: str, *, select=None):  # type: ignore[no-untyped-def]
         if "z = 0" not in source:
-            return FileResult(path)
-        return FileResult(path, (diag(edit(2, 0, 3, 0, replacement)),))
+            return FileResult(path), None
+        return FileResult(path, (diag(edit(2, 0, 3, 0, replacement)),)), None  # the finding carries its fix
 
     engine = types.ModuleType("xlacheck.engine")
-    engine.check_source = check_source  # type: ignore[attr-defined]
+    engine.check_source_and_tree = check_source_and_tree  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "xlacheck.engine", engine)
     monkeypatch.setattr(xlacheck, "engine", engine, raising=False)  # the real one may be imported already
     original = b"import tensorflow as tf\r\nz = 0\r\n"
