@@ -1,22 +1,47 @@
 """Counting and grouping ops whose output size depends on the data.
 
-``tf.math.bincount`` with ``minlength == maxlength == K`` has a static size in principle, but
-XLA still specializes on the argument values (the oracle labels it ``value_specialized``:
-one compilation per new input, and no compilation at all from a variable or random input), so
-it is never offered as a fix. The one-hot sum is: ``tf.reduce_sum(tf.one_hot(ids, K, dtype=...),
-axis=0)`` counts every value in [0, K) exactly as bincount does, and a value outside [0, K)
-gets an all-zero one-hot row, as ``maxlength`` drops values >= K. Negative values differ: the
-original raises, the fix ignores them (UNSAFE for that reason only).
+``tf.math.bincount(ids, minlength=K, maxlength=K[, dtype=D])`` is value-specialized under XLA
+even with ``minlength == maxlength`` (one compilation per new input, none from a variable or
+random input). It becomes ``tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]),
+K, dtype=D), axis=0)``, exact (SAFE) wherever the original returns, when ``K`` is a Python int
+in [0, 2**31) the reader can see (a literal or a module constant assigned once):
 
-``tf.math.segment_sum/mean/prod(data, ids)`` has no XLA kernel; for sorted ids it equals
-``tf.math.unsorted_segment_*(data, ids, num_segments=tf.reduce_max(ids) + 1)`` (empty segments
-give 0, 0 and 1 in both). The output still has as many rows as the data says, so XLA compiles
-once per value of ``num_segments``: the fix is UNSAFE for that, and because unsorted ids no
-longer raise; its message recommends a static ``num_segments``. ``segment_max/min`` fill empty
-segments differently (0 versus the dtype's lowest value) and get an explanation.
+* bincount flattens ``ids`` of any rank (``reshape(-1)``), counts each value v in [0, K) in
+  bin v and drops values >= K (``maxlength``); the one-hot row of such a value is all zeros;
+* negative ids raise (InvalidArgumentError from DenseBincount, for int32/int64 tensors, lists
+  and arrays, whatever ``dtype``); there the fix, which does not count them, is unconstrained;
+* float and bool ids are cast to int32 by bincount (truncation); it returns only when every
+  cast value is >= 0, i.e. -1 < v < 2**31 (NaN, inf and larger values cast to INT_MIN and
+  raise), and there the int64 cast truncates to the same value. The int64 cast keeps int64
+  ids >= 2**31 out of range, as bincount does (an int32 cast would wrap them into a bin);
+* the result has bincount's dtype: ``D`` when given (int32, int64, float32 and float64 are
+  accepted; float16, bool, int8 ... raise), int32 by default; float counts are sums of ones;
+* empty ``ids`` give K zeros in both; K = 0 gives an empty vector in both.
 
-``tf.unique`` and ragged constructors produce as many rows as the data says; no static-shape
-program returns the same tensor, so they get an explanation only.
+A ``K`` that is not a visible Python int stays UNSAFE: bincount accepts an int64 tensor ``K``
+with int64 ids, ``tf.one_hot`` rejects it. SparseTensor ids (which bincount counts by their
+stored values) make the fix raise; ragged ids are counted alike by both.
+
+``tf.math.segment_sum/mean/prod(data, ids)`` has no XLA kernel. With ``n = max(ids) + 1``
+(0 for empty ids: ``tf.reduce_max`` of an empty int tensor is the dtype's minimum, hence the
+``tf.maximum(..., 0)``) it equals ``tf.math.unsorted_segment_*(data, ids, num_segments=n)``
+wherever the original returns: the original raises for unsorted, negative or 2-D ids and for
+ids not matching the data's rows, and for sorted ids both give n rows shaped like the data's
+rows, in the data's dtype, with 0, 0 and 1 for the ids that do not occur, and the same
+gradients w.r.t. ``data`` (NaN, inf and zeros included: checked by running). The ids are cast
+to int64: ``n`` = 2**31 for an int32 id 2**31 - 1 (the original returns such a tensor when the
+data's rows are empty) and the kernel takes ``num_segments`` in the ids' dtype. The fix is
+SAFE when ``ids`` is a plain name (it is read twice) and, for ``segment_mean``, when the data
+is provably floating: on integer data segment_mean truncates and keeps the dtype while
+unsorted_segment_mean divides into a float, and it rejects complex data. ``num_segments``
+still comes from the data, so XLA compiles once per value of it (value-specialized code); the
+message recommends a static ``num_segments``. ``segment_max/min`` fill empty segments
+differently (0 versus the dtype's lowest value) and get an explanation.
+
+``tf.unique`` produces as many rows as the data says; no static-shape program returns the same
+tensor, so it gets an explanation only. Ragged tensors made dense at once
+(``from_row_lengths/from_row_splits(...).to_tensor()``) are rewritten in
+:mod:`xlacheck.rewrites.ragged`; other ragged uses get an explanation.
 """
 
 from __future__ import annotations
@@ -24,46 +49,103 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw
+from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
 from xlacheck.rewrites._fix import explain, make_fix, replace
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
 RAGGED_PREFIXES = ("tf.RaggedTensor.from_", "tf.ragged.")
+FLOAT_DTYPES = frozenset(f"tf.{t}" for t in ("float16", "bfloat16", "float32", "float64", "half", "double"))
 
 
-def _static_int(src: Source, node: ast.AST) -> bool:
-    """A Python int the reader can see: a literal or a module constant bound to one."""
+def _static_int(src: Source, node: ast.AST) -> int | None:
+    """The value of a Python int the reader can see: a literal, or a module constant assigned
+    exactly once in the file and not shadowed by a parameter of an enclosing function."""
     if isinstance(node, ast.Name):
+        stores = src.stores_in(src.tree).get(node.id, [])
         bound = src.module_binding(node.id)
-        node = bound if bound is not None else node
-    return isinstance(node, ast.Constant) and type(node.value) is int
+        if len(stores) != 1 or bound is None or src.scope_of(stores[0]) is not src.tree:
+            return None
+        if any(isinstance(a, ast.alias) and (a.asname or a.name) == node.id for a in src.nodes):
+            return None
+        for scope in src.ancestors(node):
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
+                    a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
+                return None
+        node = bound
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _floating(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """Provably a floating-point tensor: ``tf.cast(x, tf.float32)`` (any float dtype), a call
+    with ``dtype=tf.float32``, or a name assigned once from one of those."""
+    if depth > 8:
+        return False
+    if isinstance(node, ast.Name):
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _floating(src, bound, depth + 1)
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        dtype = kw(node, "dtype")
+        if name == "tf.cast" and dtype is None and len(node.args) == 2:
+            dtype = node.args[1]
+        return name is not None and dtype is not None and tf_name(src, dtype) in FLOAT_DTYPES
+    return False
+
+
+def _bincount(src: Source, node: ast.Call) -> Fix | None:
+    tf = src.tf
+    low, high = kw(node, "minlength"), kw(node, "maxlength")
+    allowed = {"minlength", "maxlength", "dtype"}
+    if len(node.args) != 1 or low is None or high is None or any(k.arg not in allowed for k in node.keywords):
+        return explain("bincount's output length depends on the largest value, and XLA specializes on the "
+                       "values even with minlength == maxlength: count with "
+                       "tf.reduce_sum(tf.one_hot(ids, K), axis=0) for a static number of classes K")
+    if src.segment(low) != src.segment(high):
+        return None
+    dtype = kw(node, "dtype")
+    dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
+    reasons = []
+    depth = _static_int(src, low)
+    if depth is None or not 0 <= depth < 2**31:
+        reasons.append(f"`{src.segment(low)}` is not a Python int the fixer can see (bincount also accepts an "
+                       "int64 tensor length with int64 ids, tf.one_hot does not)")
+    ids = arg(src, node.args[0])
+    text = (f"{tf}.reduce_sum({tf}.one_hot({tf}.reshape({tf}.cast({ids}, {tf}.int64), [-1]), {src.segment(low)}, "
+            f"dtype={dtype_text}), axis=0)")
+    return make_fix("Count with a one-hot sum of static depth (bincount is value-specialized under XLA; negative "
+                    "ids, which raise in bincount, are not counted)", [replace(src, node, text)], reasons)
+
+
+def _segment(src: Source, node: ast.Call, name: str) -> Fix:
+    tf = src.tf
+    data_node, ids_node = node.args
+    data, ids = arg(src, data_node), arg(src, ids_node)
+    unsorted = name.replace("segment_", "unsorted_segment_")
+    ids64 = f"{tf}.cast({ids}, {tf}.int64)"
+    text = f"{unsorted}({data}, {ids64}, num_segments={tf}.maximum({tf}.reduce_max({ids64}) + 1, 0))"
+    reasons = []
+    if not isinstance(ids_node, ast.Name):
+        reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
+    if name.endswith("_mean") and not _floating(src, data_node):
+        reasons.append("the data may be integer or complex: segment_mean truncates integer means and keeps the "
+                       "dtype, unsorted_segment_mean returns a float and rejects complex data")
+    return make_fix(f"Use {unsorted}, which has an XLA kernel (unsorted or negative ids, which raise in the "
+                    "original, are no longer checked; num_segments still comes from the data, so XLA compiles "
+                    "once per value: pass a static num_segments to compile once)",
+                    [replace(src, node, text)], reasons)
 
 
 def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call) or src.tf is None:
         return None
     name = call_name(src, node) or ""
-    tf = src.tf
     if name in ("tf.math.bincount", "tf.bincount"):
-        low, high = kw(node, "minlength"), kw(node, "maxlength")
-        allowed = {"minlength", "maxlength", "dtype"}
-        if len(node.args) != 1 or low is None or high is None or any(k.arg not in allowed for k in node.keywords):
-            return explain("bincount's output length depends on the largest value, and XLA specializes on the "
-                           "values even with minlength == maxlength: count with "
-                           "tf.reduce_sum(tf.one_hot(ids, K), axis=0) for a static number of classes K")
-        if src.segment(low) != src.segment(high):
-            return None
-        dtype = kw(node, "dtype")
-        dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
-        reasons = ["negative values raise in the original and are not counted by the fix"]
-        if not _static_int(src, low):
-            reasons.append(f"`{src.segment(low)}` must be a Python int (a tensor depth is value-specialized too)")
-        ids = arg(src, node.args[0])
-        text = f"{tf}.reduce_sum({tf}.one_hot({tf}.reshape({ids}, [-1]), {src.segment(low)}, dtype={dtype_text}), axis=0)"
-        return make_fix("Count with a one-hot sum of static depth (bincount is value-specialized under XLA)",
-                        [replace(src, node, text)], reasons)
+        return _bincount(src, node)
     if name in UNIQUE:
         return explain("The number of unique values depends on the data, so no fixed-size op returns the same "
                        "tensor. If the values are ids below a known bound K, use "
@@ -71,19 +153,14 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
                        "the unique list (tf.math.bincount is value-specialized under XLA: avoid it).")
     if name in SEGMENTS and name.rsplit("_", 1)[1] in ("sum", "mean", "prod") and len(node.args) == 2 \
             and not node.keywords:
-        data, ids = (arg(src, a) for a in node.args)
-        unsorted = name.replace("segment_", "unsorted_segment_")
-        text = f"{unsorted}({data}, {ids}, num_segments={tf}.reduce_max({ids}) + 1)"
-        reasons = ["the number of segments still comes from the data: XLA compiles once per value (pass a "
-                   "static num_segments, e.g. the largest number of segments per batch, to compile once)",
-                   "unsorted segment ids no longer raise"]
-        return make_fix(f"Use {unsorted}, which has an XLA kernel", [replace(src, node, text)], reasons)
+        return _segment(src, node, name)
     if name in SEGMENTS:
         return explain("The number of output rows is the largest segment id + 1, known only from the data. "
                        f"Use {name.replace('segment_', 'unsorted_segment_')}(data, ids, num_segments=K) "
                        "with a static K (e.g. the batch's maximum number of graphs) and mask the unused rows.")
     if name.startswith(RAGGED_PREFIXES):
-        return explain("Ragged tensors have data-dependent row lengths and have no XLA kernels. Keep the "
-                       "data dense and padded to a static length, with a mask of valid positions, and "
-                       "reduce with the mask (tf.where(mask, x, 0)).")
+        return rewrite_ragged_to_tensor(src, node) or explain(
+            "Ragged tensors have data-dependent row lengths and have no XLA kernels. Keep the "
+            "data dense and padded to a static length, with a mask of valid positions, and "
+            "reduce with the mask (tf.where(mask, x, 0)).")
     return None
