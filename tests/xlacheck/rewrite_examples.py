@@ -459,9 +459,35 @@ def class_frequencies(labels):
     counts = tf.math.bincount(labels, minlength=NUM_CLASSES, maxlength=NUM_CLASSES)  # flag
     return tf.cast(counts, tf.float32) / tf.cast(tf.size(labels), tf.float32)
 ''',
-        "unsafe",
-        ("tf.reduce_sum(tf.one_hot(tf.reshape(labels, [-1]), NUM_CLASSES, dtype=tf.int32), axis=0)",),
-        inputs=(((7,), "id"),),
+        "safe",  # negative labels raise in bincount (skipped draws); labels >= 4 are dropped by both
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(labels, tf.int64), [-1]), NUM_CLASSES, dtype=tf.int32), "
+         "axis=0)",),
+        inputs=(((7,), "bin"),),
+    ),
+    Example(
+        "bincount_float_histogram_2d",
+        '''import tensorflow as tf
+
+
+def token_histogram(token_ids):
+    """Per-batch histogram of the first three token ids, as float weights."""
+    return tf.math.bincount(token_ids, minlength=3, maxlength=3, dtype=tf.float32)  # flag
+''',
+        "safe",
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(token_ids, tf.int64), [-1]), 3, dtype=tf.float32), axis=0)",),
+        inputs=(((2, 4), "bin"),),
+    ),
+    Example(
+        "bincount_depth_argument",
+        '''import tensorflow as tf
+
+
+def histogram(ids, bins):
+    return tf.math.bincount(ids, minlength=bins, maxlength=bins)  # flag
+''',
+        "unsafe",  # bins could be an int64 tensor, which bincount accepts with int64 ids and one_hot rejects
+        ("tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), bins, dtype=tf.int32)",),
+        inputs=(((6,), "bin"), ((), 4)),
     ),
     Example(
         "unrolled_list_collect",
@@ -648,9 +674,67 @@ def inferred_targets(labels):
 def graph_mean_pool(features, graph_ids):
     return tf.math.segment_mean(features, graph_ids)  # flag
 ''',
-        "unsafe",
-        ("tf.math.unsorted_segment_mean(features, graph_ids, num_segments=tf.reduce_max(graph_ids) + 1)",),
+        "unsafe",  # integer features: segment_mean truncates, unsorted_segment_mean returns floats
+        ("tf.math.unsorted_segment_mean(features, tf.cast(graph_ids, tf.int64), "
+         "num_segments=tf.maximum(tf.reduce_max(tf.cast(graph_ids, tf.int64)) + 1, 0))",),
         inputs=(((5, 2), "float"), ((5,), "sorted_ids")),
+        grad=True,
+    ),
+    Example(
+        "segment_sum_graph_pool",
+        '''import tensorflow as tf
+
+
+def graph_readout(node_states, graph_ids):
+    """Sum the node states of each graph of a batch (ids sorted, as a graph batcher emits them)."""
+    pooled = tf.math.segment_sum(node_states, graph_ids)  # flag
+    return tf.nn.tanh(pooled)
+''',
+        "safe",
+        ("pooled = tf.math.unsorted_segment_sum(node_states, tf.cast(graph_ids, tf.int64), "
+         "num_segments=tf.maximum(tf.reduce_max(tf.cast(graph_ids, tf.int64)) + 1, 0))",),
+        inputs=(((6, 2, 2), "float_nan"), ((6,), "sorted_ids")),
+        grad=True,
+    ),
+    Example(
+        "segment_prod_survival",
+        '''import tensorflow as tf
+
+
+def sequence_survival(keep_prob, seq_ids):
+    """Probability that every step of each sequence survives."""
+    return tf.math.segment_prod(keep_prob, seq_ids)  # flag
+''',
+        "safe",
+        ("tf.math.unsorted_segment_prod(keep_prob, tf.cast(seq_ids, tf.int64), ",),
+        inputs=(((6,), "tie"), ((6,), "sorted_ids")),
+        grad=True,
+    ),
+    Example(
+        "segment_mean_of_float_cast",
+        '''import tensorflow as tf
+
+
+def mean_per_segment(scores, segment_ids):
+    scores = tf.cast(scores, tf.float32)
+    return tf.math.segment_mean(scores, segment_ids)  # flag
+''',
+        "safe",  # provably float data: segment_mean and unsorted_segment_mean agree
+        ("tf.math.unsorted_segment_mean(scores, tf.cast(segment_ids, tf.int64), ",),
+        inputs=(((5,), "float_nan"), ((5,), "sorted_ids")),
+        grad=True,
+    ),
+    Example(
+        "segment_sum_ids_expression",
+        '''import tensorflow as tf
+
+
+def pool_rows(x, ids):
+    return tf.math.segment_sum(x, ids - 1)  # flag
+''',
+        "unsafe",  # `ids - 1` is written twice
+        ("tf.math.unsorted_segment_sum(x, tf.cast(ids - 1, tf.int64), ",),
+        inputs=(((4,), "float"), ((4,), "sorted_ids")),
     ),
     Example(
         "segment_max_explained",
@@ -898,5 +982,65 @@ def running_max(x):
         "safe",
         ("states = tf.TensorArray(tf.float32, size=tf.shape(x)[0])",),
         inputs=(((5,), "float"),),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "ragged_row_lengths_to_tensor",
+        '''import tensorflow as tf
+
+
+def split_sentences(flat_tokens, sentence_lengths):
+    """Token embeddings of a flat stream, one padded row per sentence."""
+    sentences = tf.RaggedTensor.from_row_lengths(flat_tokens, sentence_lengths)  # flag
+    return sentences.to_tensor(default_value=-1.0)
+''',
+        "safe",
+        ("row_lengths = tf.convert_to_tensor(sentence_lengths, dtype_hint=tf.int64)",
+         "cols = tf.range(tf.maximum(tf.reduce_max(row_lengths), 0))",
+         "return tf.gather(tf.concat([values, tf.broadcast_to(tf.convert_to_tensor(-1.0, values.dtype), "
+         "tf.concat([[1], tf.shape(values)[1:]], 0))], 0), take)"),
+        inputs=(((6, 2), "float_nan"), ((3,), "row_lengths:6")),
+        grad=True,
+    ),
+    Example(
+        "ragged_row_splits_chained",
+        '''import tensorflow as tf
+
+
+def pad_segments(values, splits):
+    return tf.RaggedTensor.from_row_splits(values, splits).to_tensor()  # flag
+''',
+        "safe",
+        ('tf.debugging.assert_equal(row_splits[0], tf.zeros([], row_splits.dtype), message="row splits must start at 0")',
+         "take = tf.where(cols < row_lengths[:, None], row_splits[:-1, None] + cols, "
+         "tf.shape(values_2, out_type=row_splits.dtype)[0])",
+         "return tf.gather(tf.concat([values_2, tf.broadcast_to(tf.zeros([], values_2.dtype), "),
+        inputs=(((5,), "float_nan"), ((4,), "row_splits:5")),
+        grad=True,
+    ),
+    Example(
+        "ragged_row_lengths_expression_arguments",
+        '''import tensorflow as tf
+
+
+def pad_flat(x, lengths):
+    return tf.RaggedTensor.from_row_lengths(tf.reshape(x, [-1]), lengths).to_tensor(0.5)  # flag
+''',
+        "unsafe",  # tf.reshape(x, [-1]) now runs before the rest of the return statement
+        ("values = tf.convert_to_tensor(tf.reshape(x, [-1]))",),
+        inputs=(((2, 3), "float"), ((2,), "row_lengths:6")),
+        grad=True,
+    ),
+    Example(
+        "ragged_value_rowids_explained",
+        '''import tensorflow as tf
+
+
+def rows(values, rowids):
+    return tf.RaggedTensor.from_value_rowids(values, rowids).to_tensor()  # flag
+''',
+        "display-only",
     ),
 )

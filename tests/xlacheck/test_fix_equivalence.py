@@ -49,6 +49,7 @@ ELEMENTS = {
     "label": (np.int32, st.integers(-1, 3)),
     "label_some": (np.int32, st.integers(-1, 3)),
     "id": (np.int32, st.integers(0, 3)),
+    "bin": (np.int32, st.integers(-1, 5)),  # bincount ids: negative (the original raises), in range, past maxlength
     "mask": (np.int32, st.integers(0, 1)),
     "bool": (np.bool_, st.booleans()),
     "step": (np.float32, st.floats(0, 300, **F32)),
@@ -60,7 +61,17 @@ ELEMENTS = {
 
 
 EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,), "tie": (1.0, np.nan),
-         "id": (0,)}
+         "id": (0,), "bin": (-1, 0, 5)}
+
+
+def partition(shape, kind):
+    """``row_lengths:N`` / ``row_splits:N``: a valid ragged partition of N values into the rows
+    the shape says, empty rows and all values in one row included (invalid ones only raise)."""
+    form, total = kind.split(":")
+    rows = shape[0] - (form == "row_splits")
+    cuts = st.lists(st.integers(0, int(total)), min_size=rows - 1, max_size=rows - 1).map(sorted)
+    bounds = cuts.map(lambda c: np.array([0, *c, int(total)], np.int32))
+    return bounds.map(np.diff if form == "row_lengths" else (lambda b: b))
 
 
 def strategy(spec):
@@ -68,6 +79,9 @@ def strategy(spec):
     for shape, kind in spec:
         if not isinstance(kind, str):
             parts.append(st.just(kind))  # a Python value, passed as is
+            continue
+        if kind.startswith(("row_lengths:", "row_splits:")):
+            parts.append(partition(shape, kind).map(tf.constant))
             continue
         dtype, elements = ELEMENTS[kind]
         values = hnp.arrays(dtype, shape, elements=elements)
@@ -221,3 +235,104 @@ def running(x, keep):
     fixed = with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))["running"])
     args = (tf.constant(values, tf.float32), tf.constant(keep))
     assert_same(original(*args), tf.function(fixed, jit_compile=True)(*args), 1e-6)
+
+
+def _fixed_pair(name: str, source: str, grad: bool = False):
+    """(original, fixed under XLA) for a one-function source whose flagged fix must be SAFE."""
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    fn = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    original = load(f"original_{name}", source)[fn]
+    fixed = load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[fn]
+    if grad:
+        original, fixed = with_gradients(original), with_gradients(fixed)
+    return original, fixed
+
+
+def _assert_refines(original, fixed, args):
+    """Where the original returns eagerly, the fix returns the same eagerly and under XLA."""
+    tf.config.run_functions_eagerly(True)
+    try:
+        expected = original(*args)
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert_same(expected, fixed(*args), 1e-6)
+    assert_same(expected, tf.function(fixed, jit_compile=True)(*args), 1e-6)
+
+
+@pytest.mark.parametrize("ids", [
+    tf.constant([0, 2**31 + 1, 2, 2**32], tf.int64),  # int64 ids past int32: dropped, not wrapped into a bin
+    tf.constant([-0.5, 0.9, 2.9, 7.0]),  # float ids: bincount truncates them to int32
+    tf.constant([True, False, True]),
+    tf.zeros([0], tf.int32),  # no ids: K zeros
+    tf.constant([[[0, 1], [2, 9]]]),  # any rank is flattened
+])
+def test_bincount_one_hot_matches_on_dtypes_and_ranks_hypothesis_does_not_draw(ids):
+    source = '''import tensorflow as tf
+
+
+def count(ids):
+    return tf.math.bincount(ids, minlength=3, maxlength=3, dtype=tf.float64)  # flag
+'''
+    _assert_refines(*_fixed_pair(f"bincount_{ids.dtype.name}_{ids.shape.rank}_{ids.shape.num_elements()}", source),
+                    (ids,))
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "prod"])
+@pytest.mark.parametrize("data, ids", [
+    (np.zeros([0, 3], np.float32), np.zeros([0], np.int32)),  # no ids: no rows (reduce_max of nothing is INT_MIN)
+    (np.array([[np.nan, 1.0], [0.0, np.inf], [-0.0, 2.0], [-np.inf, 0.0]], np.float32),
+     np.array([1, 1, 4, 4], np.int64)),  # int64 ids; segments 0, 2 and 3 empty (0, 0 and 1)
+    (np.arange(12, dtype=np.float32).reshape(3, 2, 2) - 4.0, np.array([0, 2, 2], np.int32)),  # rank-3 data
+])
+def test_segment_ops_match_unsorted_on_edge_inputs(op, data, ids):
+    """Values and gradients of the SAFE segment rewrite on empty ids, int64 ids, empty segments
+    between used ones, NaN/inf/zero data and rank-3 data."""
+    cast = "    data = tf.cast(data, tf.float32)\n" if op == "mean" else ""  # mean is SAFE on float data only
+    source = f'''import tensorflow as tf
+
+
+def pool(data, ids):
+{cast}    return tf.math.segment_{op}(data, ids)  # flag
+'''
+    name = f"segment_{op}_{abs(hash((data.tobytes(), data.shape, ids.tobytes(), ids.dtype.name)))}"
+    _assert_refines(*_fixed_pair(name, source, grad=True), (tf.constant(data), tf.constant(ids)))
+
+
+@pytest.mark.parametrize("op", ["sum", "prod"])
+def test_segment_rewrite_builds_2_31_empty_rows_like_the_original(op):
+    """An int32 id 2**31 - 1 on rows of size 0: the original returns a [2**31, 0] tensor, so
+    num_segments must be computed in int64 (values only: the tape cannot seed that gradient;
+    unsorted_segment_mean would also count ids in a 2**31-entry vector, 8 GiB)."""
+    source = f'''import tensorflow as tf
+
+
+def pool(data, ids):
+    return tf.math.segment_{op}(data, ids)  # flag
+'''
+    _assert_refines(*_fixed_pair(f"segment_{op}_2_31", source), (tf.zeros([1, 0]), tf.constant([2**31 - 1])))
+
+
+@pytest.mark.parametrize("values, partition, fill", [
+    (np.zeros([0], np.float32), np.zeros([0], np.int32), 1.0),  # no rows: [0, 0]
+    (np.zeros([0, 3], np.float32), np.array([0, 0], np.int64), 1.0),  # only empty rows: [2, 0, 3]
+    (np.arange(24, dtype=np.float32).reshape(4, 2, 3), np.array([1, 0, 3], np.int64), np.nan),  # rank 3
+    (np.array([np.inf, np.nan, -1.0], np.float32), np.array([3], np.int32), -np.inf),  # one full row
+])
+@pytest.mark.parametrize("form", ["row_lengths", "row_splits"])
+def test_ragged_padding_matches_to_tensor_on_edge_partitions(values, partition, fill, form):
+    """The SAFE ragged rewrite, values and gradients (w.r.t. the values and the default), on the
+    partitions hypothesis does not draw: no rows, only empty rows (empty values: the padding
+    index must stay in range eagerly), int64 partitions, rank-3 values, NaN/inf."""
+    if form == "row_splits":
+        partition = np.concatenate([[0], np.cumsum(partition)]).astype(partition.dtype)
+    source = f'''import tensorflow as tf
+
+
+def pad(values, partition, fill):
+    rows = tf.RaggedTensor.from_{form}(values, partition)  # flag
+    return rows.to_tensor(default_value=fill)
+'''
+    name = f"ragged_{form}_{abs(hash((values.shape, partition.tobytes(), partition.dtype.name, str(fill))))}"
+    args = (tf.constant(values), tf.constant(partition), tf.constant(fill, tf.float32))
+    _assert_refines(*_fixed_pair(name, source, grad=True), args)

@@ -25,18 +25,20 @@ stored values) make the fix raise; ragged ids are counted alike by both.
 ``tf.math.segment_sum/mean/prod(data, ids)`` has no XLA kernel. With ``n = max(ids) + 1``
 (0 for empty ids: ``tf.reduce_max`` of an empty int tensor is the dtype's minimum, hence the
 ``tf.maximum(..., 0)``) it equals ``tf.math.unsorted_segment_*(data, ids, num_segments=n)``
-wherever the original returns: the original raises for unsorted, negative or 2-D ids and for
-ids not matching the data's rows, and for sorted ids both give n rows shaped like the data's
-rows, in the data's dtype, with 0, 0 and 1 for the ids that do not occur, and the same
-gradients w.r.t. ``data`` (NaN, inf and zeros included: checked by running). The ids are cast
-to int64: ``n`` = 2**31 for an int32 id 2**31 - 1 (the original returns such a tensor when the
-data's rows are empty) and the kernel takes ``num_segments`` in the ids' dtype. The fix is
-SAFE when ``ids`` is a plain name (it is read twice) and, for ``segment_mean``, when the data
-is provably floating: on integer data segment_mean truncates and keeps the dtype while
-unsorted_segment_mean divides into a float, and it rejects complex data. ``num_segments``
-still comes from the data, so XLA compiles once per value of it (value-specialized code); the
-message recommends a static ``num_segments``. ``segment_max/min`` fill empty segments
-differently (0 versus the dtype's lowest value) and get an explanation.
+wherever the original returns. The original raises for unsorted, negative or 2-D ids and for
+ids not matching the data's rows; for sorted ids both give n rows shaped like the data's rows,
+with 0, 0 and 1 for the ids that do not occur, and the same gradients w.r.t. ``data`` (NaN,
+inf and zeros included: checked by running). The ids are cast to int64: ``n`` is 2**31 for an
+int32 id 2**31 - 1 (the original returns such a tensor when the data's rows are empty), and
+the kernel takes ``num_segments`` in the ids' dtype. The fix is SAFE when ``ids`` is a plain
+name (it is read twice) and, for ``segment_mean``, when the data is provably floating: on
+integer data segment_mean truncates and keeps the dtype while unsorted_segment_mean divides
+into a float, and it rejects complex data (it also counts the ids per segment in a vector of
+``n`` entries: 8 GiB for n = 2**31 over empty rows, where segment_mean needs none). Sums and
+products keep the data's dtype, integer and complex included. ``num_segments`` still comes
+from the data, so XLA compiles once per value of it (value-specialized code); the message
+recommends a static ``num_segments``. ``segment_max/min`` fill empty segments differently (0
+versus the dtype's lowest value) and get an explanation.
 
 ``tf.unique`` produces as many rows as the data says; no static-shape program returns the same
 tensor, so it gets an explanation only. Ragged tensors made dense at once
