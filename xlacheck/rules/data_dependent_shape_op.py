@@ -74,7 +74,27 @@ class DataDependentShapeOp(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    Safe fixes, exact wherever the original returns (where it raises, the fix is unconstrained):
+    - `tf.math.bincount(ids, minlength=K, maxlength=K[, dtype=D])` becomes
+      `tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), K, dtype=D), axis=0)`
+      when K is a Python int literal or module constant; negative ids, which raise in bincount,
+      are not counted. Any other K makes it unsafe (bincount accepts an int64 tensor K with
+      int64 ids, `tf.one_hot` does not).
+    - `tf.math.segment_sum/prod(data, ids)` (and `segment_mean` of provably float data) becomes
+      `tf.math.unsorted_segment_*` with `num_segments=max(ids) + 1` (0 for empty ids), ids in
+      int64; unsorted or negative ids, which raise in the original, are no longer checked. It
+      is unsafe when `ids` is an expression (written twice) and for `segment_mean` of data that
+      may be integer or complex. `num_segments` still comes from the data: XLA compiles once
+      per value of it.
+    - `tf.RaggedTensor.from_row_lengths/from_row_splits(values, p).to_tensor([default])`,
+      chained or through a name read only by `.to_tensor`, becomes a gather from the values
+      with a padding row; the partition checks stay as `tf.debugging` assertions (XLA drops
+      them). The width is still `max(lengths)`: XLA compiles once per value of it. Unsafe when,
+      in the chained form, the values or partition are expressions (computed earlier).
+
+    Other ops get an explanation only: `segment_max/min` fill empty segments differently from
+    their unsorted forms, and `tf.unique_with_counts`, sparse, set and other ragged ops have no
+    static-shape equivalent.
     """
 
     code = "XLA204"
