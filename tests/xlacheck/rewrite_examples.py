@@ -1013,7 +1013,8 @@ def pad_segments(values, splits):
     return tf.RaggedTensor.from_row_splits(values, splits).to_tensor()  # flag
 ''',
         "safe",
-        ('tf.debugging.assert_equal(row_splits[0], tf.zeros([], row_splits.dtype), message="row splits must start at 0")',
+        ('tf.debugging.assert_equal(row_splits[0], tf.zeros([], row_splits.dtype), '
+         'message="row splits must start at 0")',
          "take = tf.where(cols < row_lengths[:, None], row_splits[:-1, None] + cols, "
          "tf.shape(values_2, out_type=row_splits.dtype)[0])",
          "return tf.gather(tf.concat([values_2, tf.broadcast_to(tf.zeros([], values_2.dtype), "),

@@ -127,7 +127,8 @@ def _prelude(src: Source, values: str, part: str, splits: bool) -> tuple[list[st
         n = nvals.format(p=spl)
         lines += [f"{spl} = {tf}.convert_to_tensor({part}, dtype_hint={tf}.int64)",
                   f"{lens} = {spl}[1:] - {spl}[:-1]",
-                  f'{tf}.debugging.assert_equal({spl}[0], {tf}.zeros([], {spl}.dtype), message="row splits must start at 0")',
+                  f"{tf}.debugging.assert_equal({spl}[0], {tf}.zeros([], {spl}.dtype), "
+                  f'message="row splits must start at 0")',
                   f'{tf}.debugging.assert_non_negative({lens}, message="row splits must not decrease")',
                   f'{tf}.debugging.assert_equal({spl}[-1], {n}, message="row splits must end at the number of values")']
         starts = f"{spl}[:-1, None]"
@@ -195,6 +196,7 @@ def rewrite_ragged_to_tensor(src: Source, node: ast.AST) -> Fix | None:
         comments = "".join(f"{indent}{c}\n" for c in src.comments_in(anchor.lineno, anchor.end_lineno or anchor.lineno))
         edits = [replace_lines(anchor.lineno, anchor.end_lineno or anchor.lineno, comments + prelude),
                  replace(src, use, dense)]
-    return make_fix("Pad the rows with a gather instead of a ragged tensor (no ragged ops; the width is still "
-                    "max(lengths), so XLA compiles once per value of it: pad to a static width to compile once)",
+    return make_fix("Pad the rows with a gather instead of a ragged tensor (no ragged ops; the partition checks "
+                    "stay as tf.debugging assertions, which XLA drops; the width is still max(lengths), so XLA "
+                    "compiles once per value of it: pad to a static width to compile once)",
                     edits, reasons)
