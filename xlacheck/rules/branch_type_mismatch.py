@@ -94,7 +94,9 @@ class BranchTypeMismatch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    The fix is the `tf.where`/`tf.cond` rewrite of XLA101. It is safe only when both branches
+    provably share dtype and shape; with evidently different dtypes it casts the `else` value to the
+    `if` value's dtype, which changes what the original returns on that path: unsafe.
     """
 
     code = "XLA113"

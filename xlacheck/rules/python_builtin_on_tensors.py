@@ -38,8 +38,13 @@ class PythonBuiltinOnTensors(Rule):
     ```
 
     ## Fix safety
-    `max(a, b)` -> `tf.maximum(a, b)` and `min(a, b)` -> `tf.minimum(a, b)` are exact for
-    two numeric arguments; the others need a manual rewrite.
+    Fixes are offered for two-argument `min`/`max`, one-argument `min`/`max`, `sorted`, and
+    `any`/`all` of a generator. `min(a, b)` -> `tf.where(b < a, b, a)` is safe when both arguments
+    are provably rank-0 tensors computed linearly from the inputs (CPython keeps the first argument
+    on ties and NaN, and so does this form). It is unsafe when an argument may be a Python number
+    (`min` may return it, the fix returns a tensor), for non-linear arguments (gradients at inf),
+    and for `sorted` (a tensor instead of a list; NaN order). `any`/`all` of rank-0 TensorFlow-only
+    elements is safe; otherwise the missing short-circuit makes it unsafe.
     """
 
     code = "XLA103"

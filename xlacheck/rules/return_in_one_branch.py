@@ -39,7 +39,9 @@ class ReturnInOneBranch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    The fix returns `tf.where(c, value, nan)` (or `tf.cond`) and is unsafe: where the condition is
+    false the original returns `None`, a value callers can see, and the fix returns NaN. Write the
+    value you mean (often `0.0`) in an `else` branch.
     """
 
     code = "XLA108"
