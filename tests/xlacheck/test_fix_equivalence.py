@@ -56,11 +56,13 @@ ELEMENTS = {
     "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
     "level": (np.int32, st.integers(0, 2)),
     "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
+    "count": (np.int32, st.integers(-2, 5)),  # a loop bound: negative, zero and a few steps
+    "count_positive": (np.int32, st.integers(1, 5)),
 }
 
 
 EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,), "tie": (1.0, np.nan),
-         "id": (0,)}
+         "id": (0,), "count": (0, 1, 2)}
 
 
 def strategy(spec):

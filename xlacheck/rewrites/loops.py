@@ -17,7 +17,10 @@ Python float, ``x * t`` converts ``t`` to ``x``'s dtype where the original raise
 and program size grow with the trip count, and an unknown dimension (``None``) fails loudly at
 trace time; neither changes a value, so neither makes the fix unsafe, but the message says so.
 
-A ``while`` on a tensor condition has no static trip count: explanation only.
+A ``while`` on a tensor condition that counts (``i = tf.constant(i0)``, ``while i < N``, ``i += 1``)
+and collects one value per iteration in a list becomes a ``tf.TensorArray`` of the exact trip count
+(:func:`rewrite_counted_list_loop`); any other ``while`` that grows something has a data-dependent
+trip count and gets an explanation only.
 """
 
 from __future__ import annotations
@@ -31,10 +34,19 @@ from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.builtins import condition
 
-TENSOR_WHILE = ("A `while` loop on a tensor condition has a data-dependent trip count, so a Python list filled in "
-                "it (or a tensor grown with tf.concat) has no static shape. Loop over a static maximum length "
-                "with `for i in range(MAX_LEN)`, carry a `done` mask (tf.where(done, previous, new)), and write "
-                "results into a tf.TensorArray(dtype, size=MAX_LEN) or a preallocated tensor.")
+_STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
+                  "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
+                  "tf.concat changes shape between iterations, which XLA rejects. The trip count is known only at "
+                  "run time, so the collected result's length is data, and no fixed-shape program returns it. ")
+TENSOR_WHILE = _STAGED_GROWTH.format(loop="A `while` loop on a tensor condition") + (
+    "Loop over a static maximum instead, `for step in range(MAX_LEN)`, carry a `done` mask "
+    "(`token = tf.where(done, pad_id, new_token)`; `done = done | (token == stop_id)`) and write every step into "
+    "a tf.TensorArray(dtype, size=MAX_LEN): the result then always has MAX_LEN entries, padded after `done`. "
+    "A counted loop (`i = tf.constant(0)`, `while i < n:`, one `i += 1` and one `append`, then tf.stack) is "
+    "rewritten to a tf.TensorArray of its exact trip count.")
+TENSOR_RANGE = _STAGED_GROWTH.format(loop="A tf.range loop over a data-dependent count") + (
+    "Write into a tf.TensorArray(dtype, size=n) at the loop index and stack it (under XLA that compiles once "
+    "per value of n), or loop over a static maximum with a mask.")
 
 
 def _static(src: Source, node: ast.AST) -> str | None:
@@ -117,8 +129,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                 return None
             bounds = [_static(src, a) for a in loop.iter.args]
             if any(b is None for b in bounds):
-                return explain(TENSOR_WHILE.replace("A `while` loop on a tensor condition", "A tf.range loop "
-                                                    "over a data-dependent count"))
+                return explain(TENSOR_RANGE)
             reasons = [] if _only_indexes(loop) else [
                 "the loop variable becomes a Python int, and it is used other than as an index"]
             return make_fix("Unroll the loop over its static trip count with Python's range() (trace time and "
@@ -384,6 +395,15 @@ def _keras_layer_attributes(src: Source, loop: ast.While) -> set[str]:
             and call_name(src, values[0]) in _PURE_KERAS_LAYERS and not has_kw(values[0], "activity_regularizer")}
 
 
+def _local(name: str, scope: ast.AST) -> bool:
+    """``name`` is a parameter of, or assigned in, the function ``scope``."""
+    if isinstance(scope, ast.Module):
+        return False
+    params = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
+    return name in params or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                                 for n in ast.walk(scope))
+
+
 def _last_store(block: list[ast.stmt], name: str) -> int | None:
     """Index of the last statement in ``block`` that binds ``name`` anywhere inside it."""
     found = None
@@ -559,6 +579,8 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
                            f"`{src.segment(node.func)}` run once, not once per iteration")
             break
     static_bound = _int_literal(bound)
+    if static_bound is None and isinstance(bound, ast.Name) and not _local(bound.id, scope):
+        static_bound = _int_literal(src.module_binding(bound.id) or bound)  # a module constant
     if axis == 0 and not (static_bound is not None and static_bound > i0):
         reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
                        f"vector, and the fix an empty {dtype} TensorArray stack")
@@ -584,8 +606,13 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
                       f"{inner}{name} = {name}.write({index}, {arg(src, value)}){tail}\n"),
         replace(src, stack, stacked),
     ]
-    compiles = "compiles once" if static_bound is not None else (
-        f"compiles once per value of `{bound_text}`, the TensorArray's size (value-specialized)")
+    if static_bound is not None:
+        compiles = "compiles once"
+    elif _int32_count(src, bound) or isinstance(bound, ast.Subscript):
+        compiles = "compiles once per input shape"
+    else:
+        compiles = (f"compiles once per value of `{bound_text}`, the TensorArray's size: value-specialized, "
+                    "as the result's shape is that value")
     trips = f"max({bound_text} - {i0}, 0)" if i0 else f"max({bound_text}, 0)"
     return make_fix(f"Collect `{name}` in a tf.TensorArray({dtype}) sized to the loop's trip count, {trips} "
                     f"(under XLA the function {compiles})", edits, reasons)
