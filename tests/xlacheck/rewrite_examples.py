@@ -939,9 +939,10 @@ def greedy_tags(first_tag, max_steps):
     return TAGGER(first_tag, max_steps)
 ''',
         "safe",
-        ("        # one [batch] tensor per step\n        tag = first_tag",
-         "num_steps = tf.reshape(tf.maximum(max_steps, step) - step, [])",
-         "tags = tf.TensorArray(tf.int32, size=num_steps)\n        while step < max_steps:\n"
+        ("        tag = first_tag\n        step = tf.constant(0)\n"
+         "        num_steps = tf.reshape(tf.maximum(max_steps, step) - step, [])\n"
+         "        # one [batch] tensor per step\n"
+         "        tags = tf.TensorArray(tf.int32, size=num_steps)\n        while step < max_steps:\n"
          "            tf.autograph.experimental.set_loop_options(maximum_iterations=num_steps)",
          "tags = tags.write(step, tag)  # flag",
          "return tf.experimental.numpy.moveaxis(tags.stack(), 0, 1)"),

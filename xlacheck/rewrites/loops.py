@@ -31,7 +31,7 @@ from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import (ELEMENTWISE_UNARY, arg, call_name, calls_only_tensorflow, has_kw, is_number, kw,
                                      number_value, tf_name)
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
-from xlacheck.rewrites._source import Source
+from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
@@ -508,9 +508,9 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
                 src.segment(node) in {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}:
             return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.startswith(
-                "assign") and {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)} & bound_names:
-            return None
+        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
+            return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
     if len(bindings.get(counter, ())) != 1 or name in bindings or bound_names & set(bindings):
         return None
     if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
@@ -595,12 +595,12 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
         f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"
     tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")
     edits = [
-        replace_lines(made.lineno, made.end_lineno, "".join(
-            f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))),
+        replace_lines(made.lineno, made.end_lineno, ""),
         Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
              f"{indent}{steps} = {tf}.reshape({tf}.maximum({bound_text}, {counter}) - {counter}, [])\n"
-             f"{indent}{name} = {tf}.TensorArray({tf}.{dtype}, size={steps})\n"),
-        Edit(Location(test.end_lineno + 1, 0), Location(test.end_lineno + 1, 0),
+             + "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))  # about the list
+             + f"{indent}{name} = {tf}.TensorArray({tf}.{dtype}, size={steps})\n"),
+        Edit(Location(loop.body[0].lineno, 0), Location(loop.body[0].lineno, 0),
              f"{inner}{tf}.autograph.experimental.set_loop_options(maximum_iterations={steps})\n"),
         replace_lines(append.lineno, append.end_lineno,
                       f"{inner}{name} = {name}.write({index}, {arg(src, value)}){tail}\n"),
