@@ -304,6 +304,7 @@ def f(x, n):
     ("tf.cast(x, tf.float32) * 2.0", "x * 2.0", "display-only"),  # the dtype of x is not certain
     ("tf.cast(x, tf.float32) * 2.0", "tf.one_hot(x, 4, 1, 0)", "display-only"),  # on/off values set the dtype
     ("tf.cast(x, tf.float32) * 2.0", "tf.argmax(x, -1)", "safe"),  # int64 by default
+    ("def f(x, n):", "@tf.function(autograph=False)\ndef f(x, n):", "display-only"),  # not converted
 ])
 def test_counted_while_rewrite_applies_only_to_the_exact_pattern(old, new, expected):
     source = _COUNTED

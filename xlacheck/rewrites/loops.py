@@ -395,6 +395,18 @@ def _keras_layer_attributes(src: Source, loop: ast.While) -> set[str]:
             and call_name(src, values[0]) in _PURE_KERAS_LAYERS and not has_kw(values[0], "activity_regularizer")}
 
 
+def _not_converted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Decorated with ``tf.function(autograph=False)`` or ``do_not_convert``."""
+    for decorator in function.decorator_list:
+        if "do_not_convert" in ast.unparse(decorator):
+            return True
+        if isinstance(decorator, ast.Call) and any(
+                k.arg == "autograph" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in decorator.keywords):
+            return True
+    return False
+
+
 def _local(name: str, scope: ast.AST) -> bool:
     """``name`` is a parameter of, or assigned in, the function ``scope``."""
     if isinstance(scope, ast.Module):
@@ -422,7 +434,8 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     ``i += 1`` in its body, then ``tf.stack(L, axis=k)`` -> a ``tf.TensorArray`` of the loop's
     trip count. A str is an explanation (the loop counts, but the rewrite is not certain).
 
-    Pattern (anything else keeps the general explanation): ``L = []`` and the counter bound before
+    Pattern, in AutoGraph-converted code (anything else keeps the general explanation; a value
+    whose dtype is not certain gets a specific one): ``L = []`` and the counter bound before
     the loop in its block, nothing rebinding them in between; in the body, at top level, exactly
     one ``L.append(v)`` and one ``i += 1`` / ``i = i + 1``, no other binding of ``i`` or ``L``, no
     other use of ``L``, no break/continue/return/yield, no nested function; after the loop ``L``
@@ -430,8 +443,8 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
 
     The rewrite::
 
-        num_steps = tf.reshape(tf.maximum(N, i) - i, [])   # just before the loop
-        L = tf.TensorArray(D, size=num_steps)
+        num_steps = tf.reshape(tf.maximum(N, i) - i, [])   # just before the loop (`L = []` goes)
+        L = tf.TensorArray(D, size=num_steps)               # below the comments of `L = []`
         while i < N:
             tf.autograph.experimental.set_loop_options(maximum_iterations=num_steps)
             ...
@@ -478,6 +491,8 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     test = loop.test
     if tf is None or block is None or loop.orelse or not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return None
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
     if isinstance(test.ops[0], ast.Lt) and isinstance(test.left, ast.Name):
         counter, bound = test.left.id, test.comparators[0]
     elif isinstance(test.ops[0], ast.Gt) and isinstance(test.comparators[0], ast.Name):
