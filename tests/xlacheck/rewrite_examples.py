@@ -900,3 +900,148 @@ def running_max(x):
         inputs=(((5,), "float"),),
     ),
 )
+
+# Counted `while` loops that fill a Python list -> tf.TensorArray of the exact trip count (loops.py).
+EXAMPLES += (
+    Example(
+        "counted_while_keras_decoder",
+        '''import tensorflow as tf
+
+VOCAB = 6
+
+
+class GreedyTagger(tf.keras.layers.Layer):
+    """Feeds each predicted tag back in as the next input."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.embed = tf.keras.layers.Embedding(
+            VOCAB, 3, embeddings_initializer=tf.keras.initializers.RandomNormal(seed=1))
+        self.head = tf.keras.layers.Dense(VOCAB, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=2))
+
+    def call(self, first_tag, max_steps):
+        tags = []  # one [batch] tensor per step
+        tag = first_tag
+        step = tf.constant(0)
+        while step < max_steps:
+            scores = self.head(self.embed(tag))
+            tag = tf.argmax(scores, axis=-1, output_type=tf.int32)
+            tags.append(tag)  # flag
+            step += 1
+        return tf.stack(tags, axis=1)
+
+
+TAGGER = GreedyTagger()
+TAGGER(tf.zeros([4], tf.int32), 1)  # build the weights eagerly, once
+
+
+def greedy_tags(first_tag, max_steps):
+    return TAGGER(first_tag, max_steps)
+''',
+        "safe",
+        ("        tag = first_tag\n        step = tf.constant(0)\n"
+         "        num_steps = tf.reshape(tf.maximum(max_steps, step) - step, [])\n"
+         "        # one [batch] tensor per step\n"
+         "        tags = tf.TensorArray(tf.int32, size=num_steps)\n        while step < max_steps:\n"
+         "            tf.autograph.experimental.set_loop_options(maximum_iterations=num_steps)",
+         "tags = tags.write(step, tag)  # flag",
+         "return tf.experimental.numpy.moveaxis(tags.stack(), 0, 1)"),
+        inputs=(((4,), "id"), ((), "count")),
+    ),
+    Example(
+        "counted_while_from_one_append_after_increment",
+        '''import tensorflow as tf
+
+
+def rollout(state, horizon):
+    """Every state a damped system visits after the first step, time on the last axis."""
+    visited = []
+    t = tf.constant(1)
+    while t < horizon:
+        t += 1
+        state = tf.cast(tf.tanh(state * 0.9 + 0.1), tf.float32)
+        visited.append(state)  # flag
+    return tf.stack(visited, axis=-1)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(horizon, t) - t, [])", "visited = tf.TensorArray(tf.float32, size=num_steps)",
+         "visited = visited.write(t - 2, state)  # flag",
+         "return tf.experimental.numpy.moveaxis(visited.stack(), 0, -1)"),
+        inputs=(((2, 3), "float_nan"), ((), "count")),
+        grad=True,
+    ),
+    Example(
+        "counted_while_python_counter_over_rows",
+        '''import tensorflow as tf
+
+
+def row_energies(x):
+    energies = []
+    r = 0
+    while r < tf.shape(x)[0]:
+        energies.append(tf.reduce_sum(tf.square(tf.cast(x[r], tf.float32)) * 0.5))  # flag
+        r = r + 1
+    return tf.stack(energies, axis=-1)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(tf.shape(x)[0], r) - r, [])",
+         "energies = energies.write(r, tf.reduce_sum(tf.square(tf.cast(x[r], tf.float32)) * 0.5))  # flag",
+         "return tf.experimental.numpy.moveaxis(energies.stack(), 0, -1)"),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "counted_while_static_bound_axis_0",
+        '''import tensorflow as tf
+
+
+def one_hot_walk(start):
+    """The one-hot codes of four successive positions on a ring of 5."""
+    codes = []
+    k = tf.constant(0)
+    while k < 4:
+        codes.append(tf.one_hot((start + k) % 5, 5))  # flag
+        k += 1
+    return tf.stack(codes)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(4, k) - k, [])", "codes = tf.TensorArray(tf.float32, size=num_steps)",
+         "return codes.stack()"),
+        inputs=(((3,), "id"),),
+    ),
+    Example(
+        "counted_while_axis_0_may_run_zero_times",
+        '''import tensorflow as tf
+
+
+def threshold_masks(scores, length):
+    """masks[n] marks the scores above n."""
+    masks = []
+    n = tf.constant(0)
+    while n < length:
+        masks.append(tf.cast(scores, tf.float32) > tf.cast(n, tf.float32))  # flag
+        n += 1
+    return tf.stack(masks)
+''',
+        "unsafe",
+        ("masks = tf.TensorArray(tf.bool, size=num_steps)",
+         "masks = masks.write(n, tf.cast(scores, tf.float32) > tf.cast(n, tf.float32))", "return masks.stack()"),
+        inputs=(((2, 3), "float"), ((), "count_positive")),  # the stated reason: never zero times
+    ),
+    Example(
+        "uncounted_while_explained",
+        '''import tensorflow as tf
+
+
+def until_stop(logits_fn, token, stop_id):
+    tokens = []
+    done = tf.constant(False)
+    while not done:
+        token = tf.argmax(logits_fn(token), axis=-1, output_type=tf.int32)
+        tokens.append(token)  # flag
+        done = tf.reduce_all(token == stop_id)
+    return tf.stack(tokens, axis=1)
+''',
+        "display-only",
+    ),
+)

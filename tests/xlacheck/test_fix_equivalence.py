@@ -56,11 +56,13 @@ ELEMENTS = {
     "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
     "level": (np.int32, st.integers(0, 2)),
     "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
+    "count": (np.int32, st.integers(-2, 5)),  # a loop bound: negative, zero and a few steps
+    "count_positive": (np.int32, st.integers(1, 5)),
 }
 
 
 EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,), "tie": (1.0, np.nan),
-         "id": (0,)}
+         "id": (0,), "count": (0, 1, 2)}
 
 
 def strategy(spec):
@@ -131,13 +133,16 @@ def versions(example):
     return _COMPILED[example.name]
 
 
-def assert_same(expected, actual, rtol):
+def assert_same(expected, actual, rtol, same_dtype=True):
+    """Equal shapes and values (NaN where NaN), and equal dtypes unless the fix is UNSAFE for a
+    dtype change (``min()`` that may return a Python float, a branch cast to another dtype)."""
     expected = tf.nest.flatten(expected)
     actual = tf.nest.flatten(actual)
     assert len(expected) == len(actual)
     for e, a in zip(expected, actual):
         e, a = np.asarray(e), np.asarray(a)
         assert e.shape == a.shape, (e.shape, a.shape)
+        assert not same_dtype or e.dtype == a.dtype, (e.dtype, a.dtype)
         np.testing.assert_allclose(a.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=1e-5,
                                    equal_nan=True)
 
@@ -157,7 +162,7 @@ def test_fixed_code_compiles_and_matches_eager(example):
             assume(False)
         finally:
             tf.config.run_functions_eagerly(False)
-        assert_same(expected, fixed(*args), example.rtol)
+        assert_same(expected, fixed(*args), example.rtol, same_dtype=example.applicability == "safe")
 
     check()
     assert fixed.experimental_get_tracing_count() == 1  # values varied, the program did not
@@ -221,3 +226,37 @@ def running(x, keep):
     fixed = with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))["running"])
     args = (tf.constant(values, tf.float32), tf.constant(keep))
     assert_same(original(*args), tf.function(fixed, jit_compile=True)(*args), 1e-6)
+
+
+def test_stacking_no_elements_raises_except_on_axis_0():
+    """The facts the counted-loop rewrite relies on: a loop that ran zero times makes the original's
+    ``tf.stack([], axis=k)`` raise for k != 0 (outside the claim), and return an empty float32
+    vector for k == 0, which a TensorArray of another dtype or element shape does not reproduce
+    (that fix is UNSAFE unless the loop provably runs)."""
+    empty = tf.stack([])
+    assert empty.dtype == tf.float32 and empty.shape == (0,)
+    for axis in (1, -1, 2):
+        with pytest.raises(IndexError):
+            tf.stack([], axis=axis)
+
+
+@pytest.mark.parametrize("horizon", [
+    tf.constant([4]),  # a one-element rank-1 bound: bool() accepts it, the size is reshaped to a scalar
+    tf.constant(2), tf.constant(3),
+    np.int64(3), np.float64(4.5), 2**32 + 3,  # converted to int32 by `t < horizon` as by tf.maximum: 3, 4, 3
+])
+def test_counted_loop_trip_count_matches_python_for_odd_bounds(horizon):
+    """The TensorArray's size equals the number of iterations the Python loop runs for bounds that
+    hypothesis does not draw. Python and NumPy numbers are checked eagerly (tf.function turns them
+    into constants or tensors of their own dtype, for the original loop condition as well); tensors
+    also under XLA."""
+    example = _example("counted_while_from_one_append_after_increment")
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    original = with_gradients(entry(load("original_odd_bounds", example.source), example.source, example))
+    fixed = with_gradients(entry(load("fixed_odd_bounds", apply_edits(example.source, diagnostic.fix.edits)),
+                                 example.source, example))
+    state = tf.constant([[0.5, np.inf, -1.0], [np.nan, 0.0, 2.0]])
+    expected = original(state, horizon)
+    assert_same(expected, fixed(state, horizon), 1e-6)
+    if tf.is_tensor(horizon):
+        assert_same(expected, tf.function(fixed, jit_compile=True)(state, horizon), 1e-5)

@@ -29,7 +29,10 @@ class TensorArrayDynamicSize(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the size must be known.
+    When the TensorArray is filled by `ta = ta.write(i, v)` directly in the body of
+    `for i in tf.range(n)`, `size=0, dynamic_size=True` becomes `size=n`. The loop writes
+    indices 0..n-1 once each, so the elements are the same, and the fix is safe. Otherwise there
+    is no automatic fix, because the size must be known.
     """
 
     code = "XLA203"
