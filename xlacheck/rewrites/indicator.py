@@ -26,10 +26,24 @@ Which form is emitted, and why it is exact:
   dtypes or shapes differ at compile time (loudly). UNSAFE when a branch calls a
   non-TensorFlow function, whose Python side effects run for both branches while tracing.
 
-A name assigned in one branch only and unbound before, a function that returns in one branch
-only (None otherwise), and branches of different dtypes have no equivalent tensor form: those
-fixes are UNSAFE and say what they do instead (NaN where the original has no value; the other
-branch cast to the first one's dtype).
+Each form is SAFE only with a provably boolean condition (``tf.where`` rejects a number, and
+``tf.cast`` would read it as it is) and no ``and``/``or`` in it (the original skips operands that
+the fix evaluates).
+
+A name assigned in one branch only and unbound before gets NaN where the branch does not bind
+it. That is SAFE when the original provably raises UnboundLocalError on every such path
+(:func:`_unbound_reasons`): the name is local and bound nowhere else in the function, the
+``if`` is in no loop and no ``try``, no handler in the file catches the error, nothing calls
+``locals()``/``eval``, and the code after the ``if`` reads the name before it can return. The
+fix is then unconstrained there, and where the branch runs ``tf.where(c, v, nan)`` is ``v``:
+same value, dtype (``v`` a float tensor), shape (``c`` scalar, or ``tf.reduce_any(c)``, which is
+True wherever ``bool(c)`` is) and gradient (the taken side of ``tf.where`` gets all of it).
+``assert c, "msg"`` and ``if c: raise E("msg")`` become ``tf.debugging.Assert``: SAFE when the
+condition converts exactly (:func:`truth`) and the message is a literal (see
+:func:`rewrite_assert`). A function that returns in one branch only (None otherwise) and
+branches of different dtypes have no equivalent tensor form: those fixes are UNSAFE and say
+what they do instead (NaN where the original returns None; the else value cast to the if
+value's dtype).
 """
 
 from __future__ import annotations
@@ -60,6 +74,8 @@ from xlacheck.rewrites.builtins import condition
 NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
 NOT_BOOL = ("cannot prove the condition is a boolean: tf.where needs one, and tf.cast reads a number as it is "
             "where Python's `if` takes its truth value")
+LAZY = ("the original stops evaluating `and`/`or` operands once the outcome is decided, also on inputs "
+        "where it goes on normally; the fix evaluates all of them (their side effects and errors)")
 SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
 WHERE_GRADIENT = ("gradients only: tf.where sends a zero gradient to the branch not taken, and a non-linear op "
                   "there turns it NaN at inf or NaN inputs (0 * inf)")
@@ -108,6 +124,8 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
     scalar = is_scalar(src, cond_node)
     if not boolean(src, cond_node):
         reasons.append(NOT_BOOL)
+    if _lazy_operands(cond_node, True) or _lazy_operands(cond_node, False):  # both outcomes go on normally
+        reasons.append(LAZY)
     shared = _read_names(true) & _read_names(false)
     exact_gradients = linear(src, true, leaves=shared) and linear(src, false, leaves=shared)
     if smooth(src, true) and smooth(src, false) and (exact_gradients or not scalar):
@@ -249,8 +267,7 @@ def truth(src: Source, node: ast.expr, raising: bool, reasons: list[str]) -> str
         else:
             text = f"{src.tf}.reduce_any({text})"
     if _lazy_operands(node, raising):
-        reasons.append("the original stops evaluating `and`/`or` operands once the outcome is decided, also where "
-                       "it goes on normally; the fix evaluates all of them (their side effects and errors)")
+        reasons.append(LAZY)
     return text
 
 
@@ -511,12 +528,15 @@ def _select_name(src: Source, node: ast.If, cond: str, name: str, true: tuple[as
                     reasons.append(NOT_SCALAR)
                 if not boolean(src, node.test):
                     reasons.append(NOT_BOOL)
+                if _lazy_operands(node.test, True) or _lazy_operands(node.test, False):
+                    reasons.append(LAZY)
                 return [f"{name} = {indicator}"]
         true, false = true or keep, false or keep
     (t_node, t_text), (f_node, f_text) = true, false  # type: ignore[misc]
     if _floatish(src, t_node) != _floatish(src, f_node) and isinstance(f_node, ast.Name) and f_node.id != name:
-        reasons.append("the branches evidently have different dtypes: the fix casts the else value to the "
-                       "if value's dtype, and tf.where broadcasts their shapes")
+        reasons.append("the branches evidently have different dtypes: where the condition is false the original "
+                       "keeps the else value's dtype, the fix casts it to the if value's dtype (and tf.where "
+                       "broadcasts their shapes)")
         return [f"{name} = {t_text}", f"{name} = {tf}.where({cond}, {name}, {tf}.cast({f_text}, {name}.dtype))"]
     return [f"{name} = " + select(src, cond, node.test, t_node, t_text, f_node, f_text, reasons)]
 
@@ -715,15 +735,16 @@ def _unbound_reasons(src: Source, node: ast.If, name: str, value: ast.expr, side
     if not is_scalar(src, node.test) and isinstance(node.test, (ast.BoolOp, ast.UnaryOp)):
         reasons.append(NOT_SCALAR)
     if _lazy_operands(node.test, side == "true"):
-        reasons.append("the original stops evaluating `and`/`or` operands once the outcome is decided, also where "
-                       "it goes on normally; the fix evaluates all of them (their side effects and errors)")
+        reasons.append(LAZY)
     return reasons
 
 
 def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
     """``if a: ... elif b: ... else: ...`` (assignments only) -> nested selections, each
     condition named once up front (the original evaluates them in order; as pure tensor
-    expressions, evaluating all of them computes the same values)."""
+    expressions, evaluating all of them computes the same values). UNSAFE when a later
+    condition calls non-TensorFlow code or indexes (side effects, or an error where the original
+    never evaluates it)."""
     arms: list[tuple[ast.expr, Branch]] = []
     current = node
     while True:
@@ -748,6 +769,11 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
     if not all(_local_bound_before(src, n, node) or all(n in b for b in branches) for n in names):
         return None  # a name some arm leaves unbound
     reasons: list[str] = []
+    for test, _ in arms[1:]:  # evaluated up front, where the original evaluates it only if earlier ones fail
+        callee = calls_only_tensorflow(src, test)
+        if callee is not None or any(isinstance(n, ast.Subscript) for n in ast.walk(test)):
+            reasons.append(f"the fix evaluates every `elif` condition, the original only those reached: "
+                           f"`{src.segment(test)}` may have side effects or raise (a call or an index)")
     preds = [src.fresh_name("pred") for _ in arms]
     lines = [f"{pred} = {condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
     for name in names:
