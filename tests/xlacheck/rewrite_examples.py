@@ -522,9 +522,41 @@ def clip_scale(grad, max_norm):
         scale = max_norm / norm
     return grad * scale
 ''',
-        "unsafe",
-        ('scale = tf.where(norm > max_norm, max_norm / norm, float("nan"))',),
-        inputs=(((3,), "float"), ((), 0.5)),
+        "safe",  # every path with the condition false reads `scale` unbound: the original raises there
+        ('scale = tf.where(tf.reduce_any(norm > max_norm), max_norm / norm, float("nan"))',),
+        inputs=(((3,), "float_nan"), ((), 0.5)),
+        grad=True,
+    ),
+    Example(
+        "one_branch_defined_python_number",
+        '''import tensorflow as tf
+
+
+def warmup_factor(step, warmup):
+    if step < warmup:  # flag
+        factor = 0.5
+    return step * factor
+''',
+        "unsafe",  # the original binds a Python float; tf.where makes it a tensor
+        ('factor = tf.where(tf.reduce_any(step < warmup), 0.5, float("nan"))',),
+        inputs=(((), "step"), ((), "step")),
+    ),
+    Example(
+        "one_branch_defined_read_conditionally",
+        """import tensorflow as tf
+
+
+def damp(x, limit, steps):
+    peak = tf.reduce_max(tf.abs(x))
+    if peak > limit:  # flag
+        ratio = limit / peak
+    for _ in range(steps):
+        x = x * ratio
+    return x
+""",
+        "unsafe",  # with steps == 0 the original returns without reading `ratio`: no raise to refine
+        ('ratio = tf.where(tf.reduce_any(peak > limit), limit / peak, float("nan"))',),
+        inputs=(((3,), "float"), ((), "pos"), ((), 2)),
     ),
     Example(
         "branch_dtype_cast",
@@ -551,9 +583,38 @@ def checked_loss(labels, logits):
     assert tf.reduce_all(labels >= 0), "negative label"  # flag
     return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
 ''',
-        "unsafe",
+        "safe",  # where the original returns the condition held: the Assert passes and computes nothing
         ('tf.debugging.Assert(tf.reduce_all(labels >= 0), ["negative label"])',),
-        inputs=(((3,), "id"), ((3, 4), "float")),
+        inputs=(((3,), "label"), ((3, 4), "float_nan")),
+        grad=True,
+    ),
+    Example(
+        "assert_finite_loss",
+        '''import tensorflow as tf
+
+
+def guarded_mse(y_true, y_pred):
+    loss = tf.reduce_mean(tf.square(y_true - y_pred))
+    assert tf.math.is_finite(loss), "loss diverged"  # flag
+    return loss
+''',
+        "safe",  # is_finite(loss) is not proven rank-0: reduce_any is bool() wherever bool() returns
+        ('tf.debugging.Assert(tf.reduce_any(tf.math.is_finite(loss)), ["loss diverged"])',),
+        inputs=(((2, 3), "float_nan"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "assert_formatted_message",
+        '''import tensorflow as tf
+
+
+def checked_probs(p):
+    assert tf.reduce_all(p >= 0.0), f"negative probability, total {tf.reduce_sum(p)}"  # flag
+    return p / tf.reduce_sum(p)
+''',
+        "unsafe",  # the f-string runs on every call in the fix, only on failure in the original
+        ('tf.debugging.Assert(tf.reduce_all(p >= 0.0), [f"negative probability, total {tf.reduce_sum(p)}"])',),
+        inputs=(((4,), "unit"),),
     ),
     Example(
         "unique_explained",
@@ -705,9 +766,32 @@ def checked_mean(x):
         raise ValueError("NaN in the batch")
     return tf.reduce_mean(x)
 ''',
-        "unsafe",
+        "safe",  # where the original returns the condition was false: the Assert passes
+        ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
+        inputs=(((4,), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "raise_caught_by_caller",
+        '''import tensorflow as tf
+
+
+def checked_mean(x):
+    if tf.reduce_any(tf.math.is_nan(x)):  # flag
+        raise ValueError("NaN in the batch")
+    return tf.reduce_mean(x)
+
+
+def robust_mean(x):
+    try:
+        return checked_mean(x)
+    except ValueError:
+        return tf.constant(0.0)
+''',
+        "unsafe",  # the caller turns the raise into a normal return of 0.0; the fix (under XLA) returns NaN
         ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
         inputs=(((4,), "float"),),
+        extra={"entry": "checked_mean"},
     ),
 )
 
@@ -748,8 +832,34 @@ def positive_rows_total(hidden):
     kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
     return kept
 ''',
-        "unsafe",
+        "safe",  # the original raises when nothing is kept (tf.add_n([])); otherwise the zeros add nothing
         ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "filtered_python_sum",
+        '''import tensorflow as tf
+
+
+def positive_rows_total(hidden):
+    return sum([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
+''',
+        "unsafe",  # nothing kept: the original returns the int 0, the fix a tensor of zeros
+        ("sum([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "filtered_sum_nonlinear_item",
+        '''import tensorflow as tf
+
+
+def positive_row_energy(hidden):
+    return tf.add_n([tf.square(h) for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [tf.square(h) for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
+''',
+        "unsafe",  # gradients only: square of a dropped inf row times the zero gradient is NaN
+        ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, tf.square(h), 0) for h in tf.unstack(hidden)])",),
         inputs=(((4, 3), "float"),),
         grad=True,
     ),

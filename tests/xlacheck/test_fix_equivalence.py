@@ -260,3 +260,90 @@ def test_counted_loop_trip_count_matches_python_for_odd_bounds(horizon):
     assert_same(expected, fixed(state, horizon), 1e-6)
     if tf.is_tensor(horizon):
         assert_same(expected, tf.function(fixed, jit_compile=True)(state, horizon), 1e-5)
+
+
+def _fixed_three_ways(source, name, entry_name):
+    """The SAFE fix of ``source``: (original, [fixed eagerly, in a tf.function, under XLA])."""
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    original = load(f"original_{name}", source)[entry_name]
+    fixed = load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[entry_name]
+    return original, [fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)]
+
+
+_CHECKS = {
+    "one_element_assert": ('''import tensorflow as tf
+
+
+def scaled(x):
+    assert x[:1] > 0.0, "the first entry must be positive"  # flag
+    return x * 2.0
+''', [[1.0, -2.0], [np.inf, np.nan]]),
+    "numeric_assert": ('''import tensorflow as tf
+
+
+def normalized(x):
+    assert tf.reduce_sum(x), "the signal sums to zero"  # flag
+    return x / tf.reduce_sum(x)
+''', [[np.nan, 1.0], [np.inf, 0.0], [2.0, -1.0]]),
+    "one_element_raise": ('''import tensorflow as tf
+
+
+def scaled(x):
+    if x[:1] < 0.0:  # flag
+        raise ValueError("the first entry must not be negative")
+    return x * 2.0
+''', [[1.0, -2.0], [], [np.nan, 1.0]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CHECKS))
+def test_check_fixes_pass_wherever_the_original_returns(name):
+    """The Assert of a SAFE check fix passes, eagerly, in a tf.function (where Assert rejects a
+    shape-[1] condition: the fix reduces it) and under XLA, on inputs where the original returns:
+    one-element and empty conditions, NaN (true) and a numeric condition. Where the original
+    raises, the fix raises too outside XLA (the check is kept)."""
+    source, inputs = _CHECKS[name]
+    original, fixed_versions = _fixed_three_ways(source, f"check_{name}", source.split("def ")[1].split("(")[0])
+    for values in inputs:
+        x = tf.constant(values, tf.float32)
+        expected = original(x)
+        for fixed in fixed_versions:
+            assert_same(expected, fixed(x), 1e-6)
+    failing = tf.constant([-1.0, 1.0] if name != "numeric_assert" else [1.0, -1.0])
+    with pytest.raises((AssertionError, ValueError)):
+        original(failing)
+    for fixed in fixed_versions[:2]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            fixed(failing)
+
+
+@pytest.mark.parametrize("grad_values", [[3.0, 4.0, 0.0], [np.inf, 1.0, 0.0], [1e30, -1e30, 2.0], [-5.0, 0.0, 0.0]])
+def test_one_branch_name_exact_where_the_original_returns(grad_values):
+    """``if norm > max_norm: coef = max_norm / norm`` then ``grad * coef``: wherever the
+    original returns (norm > max_norm), values and gradients of the NaN-poisoned fix are equal,
+    inf included (the taken branch of tf.where gets the whole gradient)."""
+    source = _example("one_branch_defined").source
+    original, fixed_versions = _fixed_three_ways(source, "one_branch_hand", "clip_scale")
+    args = (tf.constant(grad_values, tf.float32), 0.5)
+    expected = with_gradients(original)(*args)
+    for fixed in fixed_versions:
+        assert_same(expected, with_gradients(fixed)(*args), 1e-6)
+    with pytest.raises(UnboundLocalError):
+        original(tf.constant([0.1, 0.0, 0.0]), 0.5)
+
+
+@pytest.mark.parametrize("rows", [
+    [[1.0, 2.0], [-3.0, np.inf], [np.nan, 1.0]],  # one kept row; inf and NaN in dropped rows
+    [[np.inf, 1.0], [-0.0, 0.5], [-np.inf, -1.0]],  # inf in kept rows, a -0.0 entry
+    [[2.0, 2.0], [1.0, 1.0], [0.5, 0.5]],  # every row kept
+])
+def test_filtered_add_n_exact_with_nonfinite_rows(rows):
+    """The SAFE filtered ``tf.add_n``: dropped rows with inf/NaN add exact zeros and get zero
+    gradients; kept rows sum as before."""
+    source = _example("filtered_sum").source
+    original, fixed_versions = _fixed_three_ways(source, f"filtered_{abs(hash(str(rows)))}", "positive_rows_total")
+    x = tf.constant(rows, tf.float32)
+    expected = with_gradients(original)(x)
+    for fixed in fixed_versions:
+        assert_same(expected, with_gradients(fixed)(x), 1e-6)

@@ -94,9 +94,10 @@ class BranchTypeMismatch(Rule):
     ```
 
     ## Fix safety
-    The fix is the `tf.where`/`tf.cond` rewrite of XLA101. It is safe only when both branches
-    provably share dtype and shape; with evidently different dtypes it casts the `else` value to the
-    `if` value's dtype, which changes what the original returns on that path: unsafe.
+    Unsafe: the fix computes the `if` value, then selects with
+    `tf.where(c, value, tf.cast(other, value.dtype))`. Where the condition is false, the
+    original keeps the else value's dtype, and the fix casts it. `tf.where` also broadcasts the
+    two shapes.
     """
 
     code = "XLA113"

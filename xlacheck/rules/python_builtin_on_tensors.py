@@ -38,13 +38,12 @@ class PythonBuiltinOnTensors(Rule):
     ```
 
     ## Fix safety
-    Fixes are offered for two-argument `min`/`max`, one-argument `min`/`max`, `sorted`, and
-    `any`/`all` of a generator. `min(a, b)` -> `tf.where(b < a, b, a)` is safe when both arguments
-    are provably rank-0 tensors computed linearly from the inputs (CPython keeps the first argument
-    on ties and NaN, and so does this form). It is unsafe when an argument may be a Python number
-    (`min` may return it, the fix returns a tensor), for non-linear arguments (gradients at inf),
-    and for `sorted` (a tensor instead of a list; NaN order). `any`/`all` of rank-0 TensorFlow-only
-    elements is safe; otherwise the missing short-circuit makes it unsafe.
+    `min(a, b)` becomes `tf.where(b < a, b, a)` and `max(a, b)` becomes `tf.where(b > a, b, a)`,
+    CPython's own choice, with ties and NaN included. The fix is safe when both arguments are
+    provably rank-0 tensors computed linearly from the inputs. Otherwise it is unsafe: `min()`
+    may return a Python number, and a non-linear argument gets a zero gradient that can turn NaN.
+    `max(a, b, c)`, `min(xs)` and `sorted(xs)` are unsafe (NaN handling, and a tensor instead of
+    a list). `any`/`all` of rank-0 TensorFlow expressions are safe.
     """
 
     code = "XLA103"

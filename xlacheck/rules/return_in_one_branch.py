@@ -39,9 +39,9 @@ class ReturnInOneBranch(Rule):
     ```
 
     ## Fix safety
-    The fix returns `tf.where(c, value, nan)` (or `tf.cond`) and is unsafe: where the condition is
-    false the original returns `None`, a value callers can see, and the fix returns NaN. Write the
-    value you mean (often `0.0`) in an `else` branch.
+    Unsafe: `if c: return a` at the end of a function becomes `return tf.where(c, a, float("nan"))`.
+    Where the condition is false the original returns `None`, and the fix returns NaN. Write
+    the value you mean (for a warm-up term, 0.0) in an `else` branch.
     """
 
     code = "XLA108"
