@@ -67,7 +67,7 @@ from xlacheck.rewrites._expr import (
     smooth,
     tf_name,
 )
-from xlacheck.rewrites._fix import make_fix, replace, replace_lines
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
 
@@ -77,6 +77,8 @@ NOT_BOOL = ("cannot prove the condition is a boolean: tf.where needs one, and tf
 LAZY = ("the original stops evaluating `and`/`or` operands once the outcome is decided, also on inputs "
         "where it goes on normally; the fix evaluates all of them (their side effects and errors)")
 SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
+STRUCTURE = ("a branch is a tuple, list or dict literal and the other is not one of the same length: tf.where "
+             "would stack it into one tensor, and tf.cond raises while tracing on branches of different structure")
 WHERE_GRADIENT = ("gradients only: tf.where sends a zero gradient to the branch not taken, and a non-linear op "
                   "there turns it NaN at inf or NaN inputs (0 * inf)")
 COND_GRADIENT = ("gradients only: the branch not taken captures a tensor computed by a non-linear op outside it; "
@@ -117,6 +119,16 @@ def _indicator(src: Source, cond: str, target: str, value: ast.AST) -> str | Non
     return f"{target} {op} (1.0 + {scale})"
 
 
+def _fix_or_explain(message: str, edits, reasons: list[str]) -> Fix:
+    """The fix, or only an explanation when its branches differ in structure: no tensor form of
+    such an `if` exists, and the rewrite would fail while tracing."""
+    if STRUCTURE in reasons:
+        return explain("The branches give values of different structure (a tuple and a tensor, or tuples of "
+                       "different lengths); tf.cond and tf.where need one structure. Make both branches return "
+                       "the same structure, e.g. pad the shorter tuple with zeros of the right shape.")
+    return make_fix(message, edits, reasons)
+
+
 def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: str, false: ast.AST,
            f_text: str, reasons: list[str]) -> str:
     """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
@@ -126,6 +138,13 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
         reasons.append(NOT_BOOL)
     if _lazy_operands(cond_node, True) or _lazy_operands(cond_node, False):  # both outcomes go on normally
         reasons.append(LAZY)
+    containers = (ast.Tuple, ast.List, ast.Dict, ast.Set)
+    if isinstance(true, containers) or isinstance(false, containers):
+        # tf.where converts a tuple or list to one stacked tensor; tf.cond needs one nested
+        # structure in both branches, and raises while tracing (where the original returns) if not.
+        same = (type(true) is type(false) is ast.Tuple and len(true.elts) == len(false.elts))  # type: ignore[attr-defined]
+        if not same:
+            reasons.append(STRUCTURE)
     shared = _read_names(true) & _read_names(false)
     exact_gradients = linear(src, true, leaves=shared) and linear(src, false, leaves=shared)
     if smooth(src, true) and smooth(src, false) and (exact_gradients or not scalar):
@@ -171,7 +190,7 @@ def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
     reasons: list[str] = []
     cond = condition(src, node.test, reasons)
     text = select(src, cond, node.test, node.body, arg(src, node.body), node.orelse, arg(src, node.orelse), reasons)
-    return make_fix("Select the value with a tensor op instead of a Python conditional expression",
+    return _fix_or_explain("Select the value with a tensor op instead of a Python conditional expression",
                     [replace(src, node, text)], reasons)
 
 
@@ -429,7 +448,7 @@ def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -
             return None
     if not src.alone_on_lines(node, last):
         return None
-    return make_fix("Return one tensor chosen with a tensor op instead of returning from a Python `if`",
+    return _fix_or_explain("Return one tensor chosen with a tensor op instead of returning from a Python `if`",
                     _block(src, node, last, [f"return {text}"]), reasons)
 
 
@@ -494,7 +513,7 @@ def _rewrite_assignments(src: Source, node: ast.If, cond: str, reasons: list[str
     poisoned = [n for n in names if (n not in true_branch or n not in false_branch)
                 and not _local_bound_before(src, n, node)]
     note = "".join(f"; `{n}` is NaN where the original raises UnboundLocalError" for n in poisoned)
-    return make_fix(f"Compute the branch values with tensor ops instead of a Python `if` on a tensor{note}",
+    return _fix_or_explain(f"Compute the branch values with tensor ops instead of a Python `if` on a tensor{note}",
                     _block(src, node, node, lines), reasons)
 
 
@@ -786,5 +805,5 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
             acc_text = select(src, pred, test, value_node, value_text, acc_node, acc_text, reasons)
             acc_node = ast.copy_location(ast.IfExp(test, value_node, acc_node), node)
         lines.append(f"{name} = {acc_text}")
-    return make_fix("Compute the values of the if/elif chain with tensor ops", _block(src, node, node, lines),
+    return _fix_or_explain("Compute the values of the if/elif chain with tensor ops", _block(src, node, node, lines),
                     reasons)

@@ -51,6 +51,10 @@ class TensorComprehensionFilter(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
                 "    kept = [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]\n    return tf.add_n(kept)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
+                "    return tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])\n",
+                fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
+                      "    return tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
