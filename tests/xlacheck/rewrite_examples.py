@@ -1154,4 +1154,18 @@ def until_stop(logits_fn, token, stop_id):
 ''',
         "display-only",
     ),
+    Example(
+        "branches_of_different_structure_explained",
+        '''import tensorflow as tf
+
+
+def features(x):
+    if tf.reduce_sum(x) > 0:  # flag
+        out = (x, tf.square(x))
+    else:
+        out = tf.identity(x)
+    return out
+''',
+        "display-only",  # no tensor form: tf.cond raises on a tuple against a tensor, tf.where stacks the tuple
+    ),
 )
