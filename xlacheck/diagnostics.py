@@ -14,7 +14,7 @@ from enum import Enum
 class Applicability(str, Enum):
     """How far a fix can be trusted (ruff's terms)."""
 
-    SAFE = "safe"  # equivalent for every input; applied by --fix
+    SAFE = "safe"  # equal wherever the original returns (docs/fixes.md); applied by --fix
     UNSAFE = "unsafe"  # may change behaviour; applied only with --unsafe-fixes
     DISPLAY_ONLY = "display-only"  # shown as a suggestion, never applied
 

@@ -548,9 +548,41 @@ def clip_scale(grad, max_norm):
         scale = max_norm / norm
     return grad * scale
 ''',
-        "unsafe",
-        ('scale = tf.where(norm > max_norm, max_norm / norm, float("nan"))',),
-        inputs=(((3,), "float"), ((), 0.5)),
+        "safe",  # every path with the condition false reads `scale` unbound: the original raises there
+        ('scale = tf.where(tf.reduce_any(norm > max_norm), max_norm / norm, float("nan"))',),
+        inputs=(((3,), "float_nan"), ((), 0.5)),
+        grad=True,
+    ),
+    Example(
+        "one_branch_defined_python_number",
+        '''import tensorflow as tf
+
+
+def warmup_factor(step, warmup):
+    if step < warmup:  # flag
+        factor = 0.5
+    return step * factor
+''',
+        "unsafe",  # the original binds a Python float; tf.where makes it a tensor
+        ('factor = tf.where(tf.reduce_any(step < warmup), 0.5, float("nan"))',),
+        inputs=(((), "step"), ((), "step")),
+    ),
+    Example(
+        "one_branch_defined_read_conditionally",
+        """import tensorflow as tf
+
+
+def damp(x, limit, steps):
+    peak = tf.reduce_max(tf.abs(x))
+    if peak > limit:  # flag
+        ratio = limit / peak
+    for _ in range(steps):
+        x = x * ratio
+    return x
+""",
+        "unsafe",  # with steps == 0 the original returns without reading `ratio`: no raise to refine
+        ('ratio = tf.where(tf.reduce_any(peak > limit), limit / peak, float("nan"))',),
+        inputs=(((3,), "float"), ((), "pos"), ((), 2)),
     ),
     Example(
         "branch_dtype_cast",
@@ -577,9 +609,38 @@ def checked_loss(labels, logits):
     assert tf.reduce_all(labels >= 0), "negative label"  # flag
     return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
 ''',
-        "unsafe",
+        "safe",  # where the original returns the condition held: the Assert passes and computes nothing
         ('tf.debugging.Assert(tf.reduce_all(labels >= 0), ["negative label"])',),
-        inputs=(((3,), "id"), ((3, 4), "float")),
+        inputs=(((3,), "label"), ((3, 4), "float_nan")),
+        grad=True,
+    ),
+    Example(
+        "assert_finite_loss",
+        '''import tensorflow as tf
+
+
+def guarded_mse(y_true, y_pred):
+    loss = tf.reduce_mean(tf.square(y_true - y_pred))
+    assert tf.math.is_finite(loss), "loss diverged"  # flag
+    return loss
+''',
+        "safe",  # is_finite(loss) is not proven rank-0: reduce_any is bool() wherever bool() returns
+        ('tf.debugging.Assert(tf.reduce_any(tf.math.is_finite(loss)), ["loss diverged"])',),
+        inputs=(((2, 3), "float_nan"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "assert_formatted_message",
+        '''import tensorflow as tf
+
+
+def checked_probs(p):
+    assert tf.reduce_all(p >= 0.0), f"negative probability, total {tf.reduce_sum(p)}"  # flag
+    return p / tf.reduce_sum(p)
+''',
+        "unsafe",  # the f-string runs on every call in the fix, only on failure in the original
+        ('tf.debugging.Assert(tf.reduce_all(p >= 0.0), [f"negative probability, total {tf.reduce_sum(p)}"])',),
+        inputs=(((4,), "unit"),),
     ),
     Example(
         "unique_explained",
@@ -789,9 +850,32 @@ def checked_mean(x):
         raise ValueError("NaN in the batch")
     return tf.reduce_mean(x)
 ''',
-        "unsafe",
+        "safe",  # where the original returns the condition was false: the Assert passes
+        ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
+        inputs=(((4,), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "raise_caught_by_caller",
+        '''import tensorflow as tf
+
+
+def checked_mean(x):
+    if tf.reduce_any(tf.math.is_nan(x)):  # flag
+        raise ValueError("NaN in the batch")
+    return tf.reduce_mean(x)
+
+
+def robust_mean(x):
+    try:
+        return checked_mean(x)
+    except ValueError:
+        return tf.constant(0.0)
+''',
+        "unsafe",  # the caller turns the raise into a normal return of 0.0; the fix (under XLA) returns NaN
         ('tf.debugging.Assert(tf.logical_not(tf.reduce_any(tf.math.is_nan(x))), ["NaN in the batch"])',),
         inputs=(((4,), "float"),),
+        extra={"entry": "checked_mean"},
     ),
 )
 
@@ -832,8 +916,34 @@ def positive_rows_total(hidden):
     kept = tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
     return kept
 ''',
-        "unsafe",
+        "safe",  # the original raises when nothing is kept (tf.add_n([])); otherwise the zeros add nothing
         ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "filtered_python_sum",
+        '''import tensorflow as tf
+
+
+def positive_rows_total(hidden):
+    return sum([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
+''',
+        "unsafe",  # nothing kept: the original returns the int 0, the fix a tensor of zeros
+        ("sum([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "filtered_sum_nonlinear_item",
+        '''import tensorflow as tf
+
+
+def positive_row_energy(hidden):
+    return tf.add_n([tf.square(h) for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])  # flag: [tf.square(h) for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]
+''',
+        "unsafe",  # gradients only: square of a dropped inf row times the zero gradient is NaN
+        ("tf.add_n([tf.where(tf.reduce_sum(h) > 0, tf.square(h), 0) for h in tf.unstack(hidden)])",),
         inputs=(((4, 3), "float"),),
         grad=True,
     ),
@@ -982,6 +1092,165 @@ def running_max(x):
         "safe",
         ("states = tf.TensorArray(tf.float32, size=tf.shape(x)[0])",),
         inputs=(((5,), "float"),),
+    ),
+)
+
+# Counted `while` loops that fill a Python list -> tf.TensorArray of the exact trip count (loops.py).
+EXAMPLES += (
+    Example(
+        "counted_while_keras_decoder",
+        '''import tensorflow as tf
+
+VOCAB = 6
+
+
+class GreedyTagger(tf.keras.layers.Layer):
+    """Feeds each predicted tag back in as the next input."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.embed = tf.keras.layers.Embedding(
+            VOCAB, 3, embeddings_initializer=tf.keras.initializers.RandomNormal(seed=1))
+        self.head = tf.keras.layers.Dense(VOCAB, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=2))
+
+    def call(self, first_tag, max_steps):
+        tags = []  # one [batch] tensor per step
+        tag = first_tag
+        step = tf.constant(0)
+        while step < max_steps:
+            scores = self.head(self.embed(tag))
+            tag = tf.argmax(scores, axis=-1, output_type=tf.int32)
+            tags.append(tag)  # flag
+            step += 1
+        return tf.stack(tags, axis=1)
+
+
+TAGGER = GreedyTagger()
+TAGGER(tf.zeros([4], tf.int32), 1)  # build the weights eagerly, once
+
+
+def greedy_tags(first_tag, max_steps):
+    return TAGGER(first_tag, max_steps)
+''',
+        "safe",
+        ("        tag = first_tag\n        step = tf.constant(0)\n"
+         "        num_steps = tf.reshape(tf.maximum(max_steps, step) - step, [])\n"
+         "        # one [batch] tensor per step\n"
+         "        tags = tf.TensorArray(tf.int32, size=num_steps)\n        while step < max_steps:\n"
+         "            tf.autograph.experimental.set_loop_options(maximum_iterations=num_steps)",
+         "tags = tags.write(step, tag)  # flag",
+         "return tf.experimental.numpy.moveaxis(tags.stack(), 0, 1)"),
+        inputs=(((4,), "id"), ((), "count")),
+    ),
+    Example(
+        "counted_while_from_one_append_after_increment",
+        '''import tensorflow as tf
+
+
+def rollout(state, horizon):
+    """Every state a damped system visits after the first step, time on the last axis."""
+    visited = []
+    t = tf.constant(1)
+    while t < horizon:
+        t += 1
+        state = tf.cast(tf.tanh(state * 0.9 + 0.1), tf.float32)
+        visited.append(state)  # flag
+    return tf.stack(visited, axis=-1)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(horizon, t) - t, [])", "visited = tf.TensorArray(tf.float32, size=num_steps)",
+         "visited = visited.write(t - 2, state)  # flag",
+         "return tf.experimental.numpy.moveaxis(visited.stack(), 0, -1)"),
+        inputs=(((2, 3), "float_nan"), ((), "count")),
+        grad=True,
+    ),
+    Example(
+        "counted_while_python_counter_over_rows",
+        '''import tensorflow as tf
+
+
+def row_energies(x):
+    energies = []
+    r = 0
+    while r < tf.shape(x)[0]:
+        energies.append(tf.reduce_sum(tf.square(tf.cast(x[r], tf.float32)) * 0.5))  # flag
+        r = r + 1
+    return tf.stack(energies, axis=-1)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(tf.shape(x)[0], r) - r, [])",
+         "energies = energies.write(r, tf.reduce_sum(tf.square(tf.cast(x[r], tf.float32)) * 0.5))  # flag",
+         "return tf.experimental.numpy.moveaxis(energies.stack(), 0, -1)"),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "counted_while_static_bound_axis_0",
+        '''import tensorflow as tf
+
+
+def one_hot_walk(start):
+    """The one-hot codes of four successive positions on a ring of 5."""
+    codes = []
+    k = tf.constant(0)
+    while k < 4:
+        codes.append(tf.one_hot((start + k) % 5, 5))  # flag
+        k += 1
+    return tf.stack(codes)
+''',
+        "safe",
+        ("num_steps = tf.reshape(tf.maximum(4, k) - k, [])", "codes = tf.TensorArray(tf.float32, size=num_steps)",
+         "return codes.stack()"),
+        inputs=(((3,), "id"),),
+    ),
+    Example(
+        "counted_while_axis_0_may_run_zero_times",
+        '''import tensorflow as tf
+
+
+def threshold_masks(scores, length):
+    """masks[n] marks the scores above n."""
+    masks = []
+    n = tf.constant(0)
+    while n < length:
+        masks.append(tf.cast(scores, tf.float32) > tf.cast(n, tf.float32))  # flag
+        n += 1
+    return tf.stack(masks)
+''',
+        "unsafe",
+        ("masks = tf.TensorArray(tf.bool, size=num_steps)",
+         "masks = masks.write(n, tf.cast(scores, tf.float32) > tf.cast(n, tf.float32))", "return masks.stack()"),
+        inputs=(((2, 3), "float"), ((), "count_positive")),  # the stated reason: never zero times
+    ),
+    Example(
+        "uncounted_while_explained",
+        '''import tensorflow as tf
+
+
+def until_stop(logits_fn, token, stop_id):
+    tokens = []
+    done = tf.constant(False)
+    while not done:
+        token = tf.argmax(logits_fn(token), axis=-1, output_type=tf.int32)
+        tokens.append(token)  # flag
+        done = tf.reduce_all(token == stop_id)
+    return tf.stack(tokens, axis=1)
+''',
+        "display-only",
+    ),
+    Example(
+        "branches_of_different_structure_explained",
+        '''import tensorflow as tf
+
+
+def features(x):
+    if tf.reduce_sum(x) > 0:  # flag
+        out = (x, tf.square(x))
+    else:
+        out = tf.identity(x)
+    return out
+''',
+        "display-only",  # no tensor form: tf.cond raises on a tuple against a tensor, tf.where stacks the tuple
     ),
 )
 

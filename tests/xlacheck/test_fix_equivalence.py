@@ -57,11 +57,13 @@ ELEMENTS = {
     "sorted_ids": (np.int32, st.integers(0, 2)),  # sorted after drawing
     "level": (np.int32, st.integers(0, 2)),
     "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
+    "count": (np.int32, st.integers(-2, 5)),  # a loop bound: negative, zero and a few steps
+    "count_positive": (np.int32, st.integers(1, 5)),
 }
 
 
 EDGES = {"label": (-1, 2), "label_some": (2,), "mask": (0, 1), "bool": (False, True), "float": (0.0,), "float_nan": (np.nan,), "tie": (1.0, np.nan),
-         "id": (0,), "bin": (-1, 0, 5)}
+         "id": (0,), "count": (0, 1, 2), "bin": (-1, 0, 5)}
 
 
 def partition(shape, kind):
@@ -145,13 +147,16 @@ def versions(example):
     return _COMPILED[example.name]
 
 
-def assert_same(expected, actual, rtol):
+def assert_same(expected, actual, rtol, same_dtype=True):
+    """Equal shapes and values (NaN where NaN), and equal dtypes unless the fix is UNSAFE for a
+    dtype change (``min()`` that may return a Python float, a branch cast to another dtype)."""
     expected = tf.nest.flatten(expected)
     actual = tf.nest.flatten(actual)
     assert len(expected) == len(actual)
     for e, a in zip(expected, actual):
         e, a = np.asarray(e), np.asarray(a)
         assert e.shape == a.shape, (e.shape, a.shape)
+        assert not same_dtype or e.dtype == a.dtype, (e.dtype, a.dtype)
         np.testing.assert_allclose(a.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=1e-5,
                                    equal_nan=True)
 
@@ -171,7 +176,7 @@ def test_fixed_code_compiles_and_matches_eager(example):
             assume(False)
         finally:
             tf.config.run_functions_eagerly(False)
-        assert_same(expected, fixed(*args), example.rtol)
+        assert_same(expected, fixed(*args), example.rtol, same_dtype=example.applicability == "safe")
 
     check()
     assert fixed.experimental_get_tracing_count() == 1  # values varied, the program did not
@@ -237,28 +242,141 @@ def running(x, keep):
     assert_same(original(*args), tf.function(fixed, jit_compile=True)(*args), 1e-6)
 
 
-def _fixed_pair(name: str, source: str, grad: bool = False):
-    """(original, fixed under XLA) for a one-function source whose flagged fix must be SAFE."""
+def test_stacking_no_elements_raises_except_on_axis_0():
+    """The facts the counted-loop rewrite relies on: a loop that ran zero times makes the original's
+    ``tf.stack([], axis=k)`` raise for k != 0 (outside the claim), and return an empty float32
+    vector for k == 0, which a TensorArray of another dtype or element shape does not reproduce
+    (that fix is UNSAFE unless the loop provably runs)."""
+    empty = tf.stack([])
+    assert empty.dtype == tf.float32 and empty.shape == (0,)
+    for axis in (1, -1, 2):
+        with pytest.raises(IndexError):
+            tf.stack([], axis=axis)
+
+
+@pytest.mark.parametrize("horizon", [
+    tf.constant([4]),  # a one-element rank-1 bound: bool() accepts it, the size is reshaped to a scalar
+    tf.constant(2), tf.constant(3),
+    np.int64(3), np.float64(4.5), 2**32 + 3,  # converted to int32 by `t < horizon` as by tf.maximum: 3, 4, 3
+])
+def test_counted_loop_trip_count_matches_python_for_odd_bounds(horizon):
+    """The TensorArray's size equals the number of iterations the Python loop runs for bounds that
+    hypothesis does not draw. Python and NumPy numbers are checked eagerly (tf.function turns them
+    into constants or tensors of their own dtype, for the original loop condition as well); tensors
+    also under XLA."""
+    example = _example("counted_while_from_one_append_after_increment")
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    original = with_gradients(entry(load("original_odd_bounds", example.source), example.source, example))
+    fixed = with_gradients(entry(load("fixed_odd_bounds", apply_edits(example.source, diagnostic.fix.edits)),
+                                 example.source, example))
+    state = tf.constant([[0.5, np.inf, -1.0], [np.nan, 0.0, 2.0]])
+    expected = original(state, horizon)
+    assert_same(expected, fixed(state, horizon), 1e-6)
+    if tf.is_tensor(horizon):
+        assert_same(expected, tf.function(fixed, jit_compile=True)(state, horizon), 1e-5)
+
+
+def _fixed_three_ways(source, name, entry_name):
+    """The SAFE fix of ``source``: (original, [fixed eagerly, in a tf.function, under XLA])."""
     (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
     assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
-    fn = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
-    original = load(f"original_{name}", source)[fn]
-    fixed = load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[fn]
-    if grad:
-        original, fixed = with_gradients(original), with_gradients(fixed)
-    return original, fixed
+    original = load(f"original_{name}", source)[entry_name]
+    fixed = load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[entry_name]
+    return original, [fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)]
 
 
-def _assert_refines(original, fixed, args):
-    """Where the original returns eagerly, the fix returns the same eagerly and under XLA."""
+_CHECKS = {
+    "one_element_assert": ('''import tensorflow as tf
+
+
+def scaled(x):
+    assert x[:1] > 0.0, "the first entry must be positive"  # flag
+    return x * 2.0
+''', [[1.0, -2.0], [np.inf, np.nan]]),
+    "numeric_assert": ('''import tensorflow as tf
+
+
+def normalized(x):
+    assert tf.reduce_sum(x), "the signal sums to zero"  # flag
+    return x / tf.reduce_sum(x)
+''', [[np.nan, 1.0], [np.inf, 0.0], [2.0, -1.0]]),
+    "one_element_raise": ('''import tensorflow as tf
+
+
+def scaled(x):
+    if x[:1] < 0.0:  # flag
+        raise ValueError("the first entry must not be negative")
+    return x * 2.0
+''', [[1.0, -2.0], [], [np.nan, 1.0]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CHECKS))
+def test_check_fixes_pass_wherever_the_original_returns(name):
+    """The Assert of a SAFE check fix passes, eagerly, in a tf.function (where Assert rejects a
+    shape-[1] condition: the fix reduces it) and under XLA, on inputs where the original returns:
+    one-element and empty conditions, NaN (true) and a numeric condition. Where the original
+    raises, the fix raises too outside XLA (the check is kept)."""
+    source, inputs = _CHECKS[name]
+    original, fixed_versions = _fixed_three_ways(source, f"check_{name}", source.split("def ")[1].split("(")[0])
+    for values in inputs:
+        x = tf.constant(values, tf.float32)
+        expected = original(x)
+        for fixed in fixed_versions:
+            assert_same(expected, fixed(x), 1e-6)
+    failing = tf.constant([-1.0, 1.0] if name != "numeric_assert" else [1.0, -1.0])
+    with pytest.raises((AssertionError, ValueError)):
+        original(failing)
+    for fixed in fixed_versions[:2]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            fixed(failing)
+
+
+@pytest.mark.parametrize("grad_values", [[3.0, 4.0, 0.0], [np.inf, 1.0, 0.0], [1e30, -1e30, 2.0], [-5.0, 0.0, 0.0]])
+def test_one_branch_name_exact_where_the_original_returns(grad_values):
+    """``if norm > max_norm: coef = max_norm / norm`` then ``grad * coef``: wherever the
+    original returns (norm > max_norm), values and gradients of the NaN-poisoned fix are equal,
+    inf included (the taken branch of tf.where gets the whole gradient)."""
+    source = _example("one_branch_defined").source
+    original, fixed_versions = _fixed_three_ways(source, "one_branch_hand", "clip_scale")
+    args = (tf.constant(grad_values, tf.float32), 0.5)
+    expected = with_gradients(original)(*args)
+    for fixed in fixed_versions:
+        assert_same(expected, with_gradients(fixed)(*args), 1e-6)
+    with pytest.raises(UnboundLocalError):
+        original(tf.constant([0.1, 0.0, 0.0]), 0.5)
+
+
+@pytest.mark.parametrize("rows", [
+    [[1.0, 2.0], [-3.0, np.inf], [np.nan, 1.0]],  # one kept row; inf and NaN in dropped rows
+    [[np.inf, 1.0], [-0.0, 0.5], [-np.inf, -1.0]],  # inf in kept rows, a -0.0 entry
+    [[2.0, 2.0], [1.0, 1.0], [0.5, 0.5]],  # every row kept
+])
+def test_filtered_add_n_exact_with_nonfinite_rows(rows):
+    """The SAFE filtered ``tf.add_n``: dropped rows with inf/NaN add exact zeros and get zero
+    gradients; kept rows sum as before."""
+    source = _example("filtered_sum").source
+    original, fixed_versions = _fixed_three_ways(source, f"filtered_{abs(hash(str(rows)))}", "positive_rows_total")
+    x = tf.constant(rows, tf.float32)
+    expected = with_gradients(original)(x)
+    for fixed in fixed_versions:
+        assert_same(expected, with_gradients(fixed)(x), 1e-6)
+
+
+def _assert_refines(source: str, name: str, args, grad: bool = False):
+    """The SAFE fix of a one-function source: where the original returns eagerly, the fix
+    returns the same (values, dtypes and, with ``grad``, gradients) eagerly, in a tf.function
+    and under XLA."""
+    entry_name = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    original, fixed_versions = _fixed_three_ways(source, name, entry_name)
+    wrap = with_gradients if grad else (lambda fn: fn)
     tf.config.run_functions_eagerly(True)
     try:
-        expected = original(*args)
+        expected = wrap(original)(*args)
     finally:
         tf.config.run_functions_eagerly(False)
-    assert_same(expected, fixed(*args), 1e-6)
-    assert_same(expected, tf.function(fixed, jit_compile=True)(*args), 1e-6)
-
+    for fixed in fixed_versions:
+        assert_same(expected, wrap(fixed)(*args), 1e-6)
 
 @pytest.mark.parametrize("ids", [
     tf.constant([0, 2**31 + 1, 2, 2**32], tf.int64),  # int64 ids past int32: dropped, not wrapped into a bin
@@ -274,8 +392,7 @@ def test_bincount_one_hot_matches_on_dtypes_and_ranks_hypothesis_does_not_draw(i
 def count(ids):
     return tf.math.bincount(ids, minlength=3, maxlength=3, dtype=tf.float64)  # flag
 '''
-    _assert_refines(*_fixed_pair(f"bincount_{ids.dtype.name}_{ids.shape.rank}_{ids.shape.num_elements()}", source),
-                    (ids,))
+    _assert_refines(source, f"bincount_{ids.dtype.name}_{ids.shape.rank}_{ids.shape.num_elements()}", (ids,))
 
 
 @pytest.mark.parametrize("op", ["sum", "mean", "prod"])
@@ -296,7 +413,7 @@ def pool(data, ids):
 {cast}    return tf.math.segment_{op}(data, ids)  # flag
 '''
     name = f"segment_{op}_{abs(hash((data.tobytes(), data.shape, ids.tobytes(), ids.dtype.name)))}"
-    _assert_refines(*_fixed_pair(name, source, grad=True), (tf.constant(data), tf.constant(ids)))
+    _assert_refines(source, name, (tf.constant(data), tf.constant(ids)), grad=True)
 
 
 @pytest.mark.parametrize("op", ["sum", "prod"])
@@ -310,7 +427,7 @@ def test_segment_rewrite_builds_2_31_empty_rows_like_the_original(op):
 def pool(data, ids):
     return tf.math.segment_{op}(data, ids)  # flag
 '''
-    _assert_refines(*_fixed_pair(f"segment_{op}_2_31", source), (tf.zeros([1, 0]), tf.constant([2**31 - 1])))
+    _assert_refines(source, f"segment_{op}_2_31", (tf.zeros([1, 0]), tf.constant([2**31 - 1])))
 
 
 @pytest.mark.parametrize("values, partition, fill", [
@@ -335,4 +452,4 @@ def pad(values, partition, fill):
 '''
     name = f"ragged_{form}_{abs(hash((values.shape, partition.tobytes(), partition.dtype.name, str(fill))))}"
     args = (tf.constant(values), tf.constant(partition), tf.constant(fill, tf.float32))
-    _assert_refines(*_fixed_pair(name, source, grad=True), args)
+    _assert_refines(source, name, args, grad=True)

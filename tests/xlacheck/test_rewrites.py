@@ -260,3 +260,69 @@ def test_static_sizes_from_shapes_and_attributes_are_not_called_data_dependent()
     tree = ast.parse(source)
     call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.image.resize")
     assert fix_of(source, diagnostic_at(call)) is None
+
+
+_COUNTED = '''import tensorflow as tf
+N = 3
+def f(x, n):
+    out = []
+    i = tf.constant(0)
+    while i < n:
+        out.append(tf.cast(x, tf.float32) * 2.0)
+        i += 1
+    return tf.stack(out, axis=1)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("i < n", "i < n", "safe"),
+    ("i < n", "n > i", "safe"),
+    ("i += 1", "i = 1 + i", "safe"),
+    ("i < n", "i < N", "safe"),
+    ("axis=1)", "axis=-2)", "safe"),
+    ("axis=1)", "axis=0)", "unsafe"),  # zero iterations: tf.stack([]) is an empty float32 vector
+    ("i < n", "i < 3", "safe"),  # ... unless the loop provably runs
+    ("    i = tf.constant(0)\n    while i < n:\n", "    N = 4\n    i = tf.constant(0)\n    while i < N:\n", "safe"),
+    (("i < n", "axis=1)"), ("i < N", "axis=0)"), "safe"),  # the module constant 3 > 0: the loop runs
+    (("    i = tf.constant(0)\n    while i < n:\n", "axis=1)"),
+     ("    N = n\n    i = tf.constant(0)\n    while i < N:\n", "axis=0)"), "unsafe"),  # a local N, not the constant
+    ("        i += 1\n", "        i += 1\n        print(i)\n", "unsafe"),  # runs once per trace
+    ("i < n", "i <= n", "display-only"),
+    ("i += 1", "i += 2", "display-only"),
+    ("        i += 1\n", "        i += 1\n        i += 1\n", "display-only"),
+    ("        i += 1\n", "        i += 1\n        out.append(x)\n", "display-only"),
+    ("        i += 1\n", "        i += 1\n        if i > 2:\n            break\n", "display-only"),
+    ("        i += 1\n", "        i += 1\n        n = n - 1\n", "display-only"),
+    ("        i += 1\n", "        i += 1\n        n.assign_sub(1)\n", "display-only"),
+    ("axis=1)", "axis=k)", "display-only"),
+    ("tf.stack(out, axis=1)", "tf.stack(out, axis=1), len(out)", "display-only"),
+    ("    i = tf.constant(0)\n", "    i = tf.constant(0)\n    i = i + 0\n", "display-only"),
+    ("tf.constant(0)", "tf.constant(0, tf.int64)", "display-only"),
+    ("tf.constant(0)", "0", "display-only"),  # a Python counter compares in n's dtype (float n: ceil)
+    ("tf.constant(0)", "0\n    n = tf.shape(x)[0]", "display-only"),  # ... n is a name here, not the shape
+    ("i < n", "i < tf.shape(x)[0]", "safe"),
+    ("tf.cast(x, tf.float32) * 2.0", "x * 2.0", "display-only"),  # the dtype of x is not certain
+    ("tf.cast(x, tf.float32) * 2.0", "tf.one_hot(x, 4, 1, 0)", "display-only"),  # on/off values set the dtype
+    ("tf.cast(x, tf.float32) * 2.0", "tf.argmax(x, -1)", "safe"),  # int64 by default
+    ("def f(x, n):", "@tf.function(autograph=False)\ndef f(x, n):", "display-only"),  # not converted
+])
+def test_counted_while_rewrite_applies_only_to_the_exact_pattern(old, new, expected):
+    source = _COUNTED
+    for before, after in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
+        assert before in source
+        source = source.replace(before, after)
+    tree = ast.parse(source)
+    append = next(n for n in ast.walk(tree) if isinstance(n, ast.Expr) and ".append(" in ast.unparse(n)
+                  and isinstance(n.value, ast.Call) and ast.unparse(n.value.func).startswith("out."))
+    fix = fix_of(source, diagnostic_at(append, "XLA111"))
+    assert fix is not None and fix.applicability.value == expected, (fix.applicability.value, fix.message)
+
+
+def test_counted_while_fix_relints_clean():
+    """The rewritten decoder triggers no finding (XLA111 gone, no XLA203 for a dynamic size)."""
+    from xlacheck.engine import check_source
+
+    example = next(e for e in EXAMPLES if e.name == "counted_while_keras_decoder")
+    assert [d.code for d in check_source(example.source, "tagger.py").diagnostics] == ["XLA111"]
+    fixed = apply_edits(example.source, fix_of(example.source).edits)
+    assert check_source(fixed, "tagger.py").diagnostics == ()

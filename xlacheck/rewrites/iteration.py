@@ -8,9 +8,8 @@ AutoGraph converts statements, not comprehensions, and does not overload ``zip``
   trace time, loudly.
 * ``[e for t in items if <tensor condition>]`` asks the tensor for a Python bool. When the
   list is summed (``tf.add_n``, ``sum``), dropping an item equals adding zeros in its place:
-  ``[tf.where(c, e, 0) for t in items]``. ``tf.where`` (not ``e * cast(c)``) keeps NaN/inf in
-  dropped items out of the sum. UNSAFE only because an all-dropped list differs: ``tf.add_n([])``
-  raises and ``sum([])`` is the int 0, while the rewrite gives zeros of the items' shape.
+  ``[tf.where(c, e, 0) for t in items]`` (see :func:`rewrite_filtered_sum` for when that is
+  exact). ``tf.where`` (not ``e * cast(c)``) keeps NaN/inf in dropped items out of the sum.
 """
 
 from __future__ import annotations
@@ -18,10 +17,11 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, is_scalar
+from xlacheck.rewrites._expr import arg, call_name, is_scalar, like, linear
 from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
+from xlacheck.rewrites.indicator import boolean
 
 # Iterables that are already Python sequences (iterating them is fine).
 PYTHON_ITERABLES = frozenset({"range", "enumerate", "zip", "reversed", "list", "tuple", "sorted", "dict", "set"})
@@ -69,6 +69,22 @@ def _sequence(src: Source, node: ast.AST) -> bool:
 
 
 def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
+    """``tf.add_n([e for t in items if c])`` -> ``tf.add_n([tf.where(c, e, 0) for t in items])``.
+
+    SAFE when (checked statically): the sum is ``tf.add_n``, the items are ``tf.unstack(x)`` (one
+    shape and dtype), ``e`` is an elementwise expression of ``t`` that is linear (``t``, ``-t``,
+    ``t * 2.0``, ...), and the filter is one boolean test with no ``and``/``or``. Where the
+    original returns, at least one item is kept (``tf.add_n([])`` raises ValueError), and then:
+    each kept item contributes ``e`` as before, each dropped one exact zeros of the same shape
+    and dtype (``tf.where`` selects, so NaN/inf in a dropped ``e`` stay out), and ``a + 0 == a``,
+    so the sum is the same up to the order of the additions (and the sign of a zero sum: -0.0 +
+    0 is +0.0). ``tf.where`` sends a dropped item an exact zero gradient, and through a linear
+    ``e`` it stays zero, as the original's unconnected gradient is. The filter is evaluated once
+    per item, as in the original; a condition not provably rank-0 is wrapped in
+    ``tf.reduce_any`` (``bool()`` of a one-element tensor is its element, of an empty one
+    False). UNSAFE otherwise, and always for builtin ``sum``: with every item dropped the
+    original returns the int 0, the rewrite a tensor of zeros.
+    """
     if src.tf is None or not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         return None
     if len(node.generators) != 1 or not node.generators[0].ifs or node.generators[0].is_async:
@@ -80,17 +96,37 @@ def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
     if name not in ("tf.add_n", "tf.math.add_n", "sum"):
         return None
     gen = node.generators[0]
-    reasons = [("where no item passes the filter the original raises (tf.add_n of an empty list)" if name != "sum"
-                else "where no item passes the filter the original returns the int 0") +
-               "; the rewrite gives zeros of the items' shape"]
+    reasons = []
+    if name == "sum":
+        reasons.append("where no item passes the filter the original returns the int 0; the rewrite gives a tensor "
+                       "of zeros of the items' shape")
     test: ast.expr = gen.ifs[0] if len(gen.ifs) == 1 else ast.BoolOp(ast.And(), gen.ifs)
     if len(gen.ifs) > 1:
         src.parents[test] = gen
         for sub in gen.ifs:
             src.parents[sub] = test
     cond = condition(src, test, reasons)
-    if not all(is_scalar(src, c) for c in gen.ifs):
-        reasons.append("cannot prove the filter condition is a scalar; tf.where would broadcast it")
+    if not is_scalar(src, test):
+        if isinstance(test, (ast.BoolOp, ast.UnaryOp)):
+            reasons.append("cannot prove the filter condition is a scalar; tf.where would broadcast it")
+        else:
+            cond = f"{src.tf}.reduce_any({cond})"
+    if not boolean(src, test):
+        reasons.append("cannot prove the filter condition is a boolean (tf.where needs one)")
+    if any(isinstance(n, (ast.BoolOp, ast.IfExp)) or (isinstance(n, ast.Compare) and len(n.ops) > 1)
+           for n in ast.walk(test)):
+        reasons.append("the original stops evaluating the filter's `and`/`or` operands once an item is decided; "
+                       "the fix evaluates all of them (their side effects and errors)")
+    target = gen.target.id if isinstance(gen.target, ast.Name) else None
+    if not (isinstance(gen.iter, ast.Call) and call_name(src, gen.iter) == "tf.unstack"):
+        reasons.append("cannot prove every item has one shape and dtype (they do when iterating tf.unstack(x)): "
+                       "tf.add_n of the dropped items' zeros may raise where the kept items alone add up")
+    if target is None or like(src, node.elt) != target:
+        reasons.append("cannot prove each summed value is an elementwise expression of the item (its shape and "
+                       "dtype, and no error for a dropped item)")
+    elif not linear(src, node.elt, leaves=frozenset(n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name))):
+        reasons.append("gradients only: a dropped item's value gets a zero gradient through tf.where, which a "
+                       "non-linear op turns NaN at inf or NaN items (0 * inf)")
     item = f"{src.tf}.where({cond}, {arg(src, node.elt)}, 0)"
     text = f"[{item} for {src.segment(gen.target)} in {src.segment(gen.iter)}]"
     return make_fix("Sum every item, with zeros where the tensor filter drops one", [replace(src, node, text)],

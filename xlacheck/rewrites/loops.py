@@ -17,23 +17,36 @@ Python float, ``x * t`` converts ``t`` to ``x``'s dtype where the original raise
 and program size grow with the trip count, and an unknown dimension (``None``) fails loudly at
 trace time; neither changes a value, so neither makes the fix unsafe, but the message says so.
 
-A ``while`` on a tensor condition has no static trip count: explanation only.
+A ``while`` on a tensor condition that counts (``i = tf.constant(i0)``, ``while i < N``, ``i += 1``)
+and collects one value per iteration in a list becomes a ``tf.TensorArray`` of the exact trip count
+(:func:`rewrite_counted_list_loop`); any other ``while`` that grows something has a data-dependent
+trip count and gets an explanation only.
 """
 
 from __future__ import annotations
 
 import ast
 
-from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import call_name, calls_only_tensorflow, number_value
+from xlacheck.diagnostics import Edit, Fix, Location
+from xlacheck.rewrites._expr import (ELEMENTWISE_UNARY, arg, call_name, calls_only_tensorflow, has_kw, is_number, kw,
+                                     number_value, tf_name)
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
-from xlacheck.rewrites._source import Source
+from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
 
-TENSOR_WHILE = ("A `while` loop on a tensor condition has a data-dependent trip count, so a Python list filled in "
-                "it (or a tensor grown with tf.concat) has no static shape. Loop over a static maximum length "
-                "with `for i in range(MAX_LEN)`, carry a `done` mask (tf.where(done, previous, new)), and write "
-                "results into a tf.TensorArray(dtype, size=MAX_LEN) or a preallocated tensor.")
+_STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
+                  "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
+                  "tf.concat changes shape between iterations, which XLA rejects. The trip count is known only at "
+                  "run time, so the collected result's length is data, and no fixed-shape program returns it. ")
+TENSOR_WHILE = _STAGED_GROWTH.format(loop="A `while` loop on a tensor condition") + (
+    "Loop over a static maximum instead, `for step in range(MAX_LEN)`, carry a `done` mask "
+    "(`token = tf.where(done, pad_id, new_token)`; `done = done | (token == stop_id)`) and write every step into "
+    "a tf.TensorArray(dtype, size=MAX_LEN): the result then always has MAX_LEN entries, padded after `done`. "
+    "A counted loop (`i = tf.constant(0)`, `while i < n:`, one `i += 1` and one `append`, then tf.stack) is "
+    "rewritten to a tf.TensorArray of its exact trip count.")
+TENSOR_RANGE = _STAGED_GROWTH.format(loop="A tf.range loop over a data-dependent count") + (
+    "Write into a tf.TensorArray(dtype, size=n) at the loop index and stack it (under XLA that compiles once "
+    "per value of n), or loop over a static maximum with a mask.")
 
 
 def _static(src: Source, node: ast.AST) -> str | None:
@@ -109,14 +122,14 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
         if isinstance(loop, ast.While):
-            return explain(TENSOR_WHILE)
+            fix = rewrite_counted_list_loop(src, loop)
+            return explain(fix) if isinstance(fix, str) else fix or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
             if loop.iter.keywords:
                 return None
             bounds = [_static(src, a) for a in loop.iter.args]
             if any(b is None for b in bounds):
-                return explain(TENSOR_WHILE.replace("A `while` loop on a tensor condition", "A tf.range loop "
-                                                    "over a data-dependent count"))
+                return explain(TENSOR_RANGE)
             reasons = [] if _only_indexes(loop) else [
                 "the loop variable becomes a Python int, and it is used other than as an index"]
             return make_fix("Unroll the loop over its static trip count with Python's range() (trace time and "
@@ -219,3 +232,412 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
     kept = [f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size")]
     text = f"{src.segment(node.func)}({', '.join([src.segment(node.args[0]), f'size={src.segment(bound)}', *kept])})"
     return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
+
+
+# -- a counted `while` that fills a Python list -> tf.TensorArray ------------------------------------
+_DTYPES = frozenset({"bool", "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+                     "uint8", "uint16", "uint32", "uint64"})
+# Calls whose result dtype is a dtype argument (position, keyword) or, when it is absent, a default.
+_DTYPE_ARGUMENT = {
+    **{f"tf.{m}{op}": (2, "output_type", "int64") for m in ("", "math.") for op in ("argmax", "argmin")},
+    "tf.cast": (1, "dtype", None), "tf.dtypes.cast": (1, "dtype", None),
+    "tf.one_hot": (5, "dtype", "float32"),  # only without on_value/off_value, which set the dtype
+    "tf.random.categorical": (2, "dtype", "int64"),
+    "tf.random.uniform": (3, "dtype", "float32"), "tf.random.normal": (3, "dtype", "float32"),
+    "tf.zeros": (1, "dtype", "float32"), "tf.ones": (1, "dtype", "float32"),
+}
+_BOOL_CALLS = frozenset(
+    f"tf.{m}{op}" for m in ("", "math.") for op in ("logical_and", "logical_or", "logical_not", "logical_xor", "equal",
+                                                     "not_equal", "less", "less_equal", "greater", "greater_equal",
+                                                     "reduce_any", "reduce_all")
+) | {"tf.math.is_nan", "tf.math.is_inf", "tf.math.is_finite"}
+# The result has the first argument's dtype (real dtypes only: `abs` of a complex is real).
+_SAME_DTYPE_CALLS = ELEMENTWISE_UNARY | {"tf.nn.softmax", "tf.nn.log_softmax", "tf.math.softmax"} | frozenset(
+    f"tf.{m}reduce_{op}" for m in ("", "math.") for op in ("sum", "mean", "max", "min", "prod"))
+# Built-in Keras layers whose call has no Python side effect but building (once: on the first eager
+# call, or while tracing): calling them once per trace or once per iteration is the same.
+_PURE_KERAS_LAYERS = frozenset(f"tf.keras.layers.{n}" for n in (
+    "Dense", "Embedding", "LayerNormalization", "Conv1D", "Conv2D", "Activation", "Flatten", "Reshape"))
+
+
+def _dtype_name(src: Source, node: ast.AST | None) -> str | None:
+    """``int32`` for ``tf.int32`` / ``tf.dtypes.int32`` spelled with this file's alias."""
+    name = tf_name(src, node) if node is not None else None
+    if name is None:
+        return None
+    short = name.removeprefix("tf.dtypes.").removeprefix("tf.")
+    return short if short in _DTYPES and "." not in short else None
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    value = kw(call, keyword)
+    return call.args[position] if value is None and len(call.args) > position else value
+
+
+def _certain_dtype(src: Source, node: ast.AST, bound: dict[str, tuple[int, ast.expr]], before: int,
+                   depth: int = 0) -> str | None:
+    """The dtype ``node`` certainly has whenever it evaluates without raising, or None.
+
+    Names are followed only to their single binding earlier in the loop body (``bound``: name ->
+    (statement index, value); ``before``: the index of the statement reading them)."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Name):
+        found = bound.get(node.id)
+        if found is None or found[0] >= before:
+            return None
+        return _certain_dtype(src, found[1], bound, found[0], depth + 1)
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in _DTYPE_ARGUMENT:
+            position, keyword, default = _DTYPE_ARGUMENT[name]
+            given = _argument(node, position, keyword)
+            if given is not None:
+                return _dtype_name(src, given)
+            if name == "tf.one_hot" and (_argument(node, 2, "on_value") or _argument(node, 3, "off_value")):
+                return None
+            return default
+        if name in _BOOL_CALLS:
+            return "bool"
+        if name in _SAME_DTYPE_CALLS and node.args:
+            return _certain_dtype(src, node.args[0], bound, before, depth + 1)
+        return None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and not isinstance(
+            node.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
+        # A tensor on the left compares elementwise (the right side is converted to its dtype or
+        # the comparison raises): a bool tensor.
+        return "bool" if _certain_dtype(src, node.left, bound, before, depth + 1) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        # A tensor combined with a literal or a tensor of the same dtype keeps its dtype (the
+        # literal is converted to it, or the operation raises).
+        left = None if is_number(node.left) else _certain_dtype(src, node.left, bound, before, depth + 1)
+        right = None if is_number(node.right) else _certain_dtype(src, node.right, bound, before, depth + 1)
+        if left and (right == left or is_number(node.right)):
+            return left
+        if right and is_number(node.left):
+            return right
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _certain_dtype(src, node.operand, bound, before, depth + 1)
+    return None
+
+
+def _is_increment(stmt: ast.stmt, counter: str) -> bool:
+    """``i += 1`` or ``i = i + 1``."""
+    if isinstance(stmt, ast.AugAssign):
+        return (isinstance(stmt.target, ast.Name) and stmt.target.id == counter and isinstance(stmt.op, ast.Add)
+                and _int_literal(stmt.value) == 1)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+            and stmt.targets[0].id == counter and isinstance(stmt.value, ast.BinOp) \
+            and isinstance(stmt.value.op, ast.Add):
+        operands = (stmt.value.left, stmt.value.right)
+        return any(isinstance(a, ast.Name) and a.id == counter and _int_literal(b) == 1
+                   for a, b in (operands, operands[::-1]))
+    return False
+
+
+def _int_literal(node: ast.AST) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _counter_start(src: Source, value: ast.expr) -> tuple[int, bool] | None:
+    """(i0, is_tensor) for ``i = i0`` (a Python int) or ``i = tf.constant(i0)`` (an int32 scalar),
+    i0 a non-negative int literal."""
+    start = _int_literal(value)
+    if start is not None:
+        return (start, False) if start >= 0 else None
+    if isinstance(value, ast.Call) and call_name(src, value) == "tf.constant" and len(value.args) in (1, 2):
+        start = _int_literal(value.args[0])
+        dtype = _argument(value, 1, "dtype")
+        if {k.arg for k in value.keywords} <= {"dtype"} and start is not None and start >= 0 and (
+                dtype is None or _dtype_name(src, dtype) == "int32"):
+            return start, True
+    return None
+
+
+def _int32_count(src: Source, node: ast.AST) -> bool:
+    """``tf.shape(x)[k]`` or ``tf.size(x)``: an int32 scalar tensor."""
+    if isinstance(node, ast.Subscript) and _int_literal(node.slice) is not None:
+        return isinstance(node.value, ast.Call) and call_name(src, node.value) == "tf.shape" and \
+            len(node.value.args) == 1 and not node.value.keywords
+    return isinstance(node, ast.Call) and call_name(src, node) == "tf.size" and len(node.args) == 1 \
+        and not node.keywords
+
+
+def _pure_bound(src: Source, node: ast.AST) -> bool:
+    """The loop bound reads names only (no call with side effects): evaluating it once more, just
+    before the loop, gives the value the loop's first test sees."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _pure_bound(src, node.value)
+    if _int32_count(src, node):
+        inner = node.value if isinstance(node, ast.Subscript) else node
+        return isinstance(inner.args[0], ast.Name)  # type: ignore[attr-defined]
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+        node.value.attr == "shape" and isinstance(node.value.value, ast.Name) and _int_literal(node.slice) is not None
+
+
+def _keras_layer_attributes(src: Source, loop: ast.While) -> set[str]:
+    """Attributes ``self.X`` that the enclosing class assigns exactly once, to a built-in Keras
+    layer from _PURE_KERAS_LAYERS built without an activity regularizer (which adds a loss per call)."""
+    cls = next((a for a in src.ancestors(loop) if isinstance(a, ast.ClassDef)), None)
+    if cls is None:
+        return set()
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(cls):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                assigned.setdefault(target.attr, []).append(node.value if isinstance(node, ast.Assign) else target)
+    return {name for name, values in assigned.items() if len(values) == 1 and isinstance(values[0], ast.Call)
+            and call_name(src, values[0]) in _PURE_KERAS_LAYERS and not has_kw(values[0], "activity_regularizer")}
+
+
+def _not_converted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Decorated with ``tf.function(autograph=False)`` or ``do_not_convert``."""
+    for decorator in function.decorator_list:
+        if "do_not_convert" in ast.unparse(decorator):
+            return True
+        if isinstance(decorator, ast.Call) and any(
+                k.arg == "autograph" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in decorator.keywords):
+            return True
+    return False
+
+
+def _local(name: str, scope: ast.AST) -> bool:
+    """``name`` is a parameter of, or assigned in, the function ``scope``."""
+    if isinstance(scope, ast.Module):
+        return False
+    params = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
+    return name in params or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                                 for n in ast.walk(scope))
+
+
+def _last_store(block: list[ast.stmt], name: str) -> int | None:
+    """Index of the last statement in ``block`` that binds ``name`` anywhere inside it."""
+    found = None
+    for k, stmt in enumerate(block):
+        if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(stmt)):
+            found = k
+    return found
+
+
+def _reads(stmts: list[ast.stmt], name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for s in stmts for n in ast.walk(s))
+
+
+def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
+    """``L = []``, ``i = tf.constant(i0)``, ``while i < N:`` with one ``L.append(v)`` and one
+    ``i += 1`` in its body, then ``tf.stack(L, axis=k)`` -> a ``tf.TensorArray`` of the loop's
+    trip count. A str is an explanation (the loop counts, but the rewrite is not certain).
+
+    Pattern, in AutoGraph-converted code (anything else keeps the general explanation; a value
+    whose dtype is not certain gets a specific one): ``L = []`` and the counter bound before
+    the loop in its block, nothing rebinding them in between; in the body, at top level, exactly
+    one ``L.append(v)`` and one ``i += 1`` / ``i = i + 1``, no other binding of ``i`` or ``L``, no
+    other use of ``L``, no break/continue/return/yield, no nested function; after the loop ``L``
+    is read once, as ``tf.stack(L)`` / ``tf.stack(L, axis=k)`` with a literal k.
+
+    The rewrite::
+
+        num_steps = tf.reshape(tf.maximum(N, i) - i, [])   # just before the loop (`L = []` goes)
+        L = tf.TensorArray(D, size=num_steps)               # below the comments of `L = []`
+        while i < N:
+            tf.autograph.experimental.set_loop_options(maximum_iterations=num_steps)
+            ...
+            L = L.write(i - i0, v)                          # i - (i0 + 1) after the increment
+        ... L.stack() ...                                   # moveaxis(L.stack(), 0, k) for k != 0
+
+    Equivalence (each step checked by running TensorFlow 2.21):
+
+    * Trip count. With ``i = tf.constant(i0)`` (int32), ``i < N`` converts N to int32 exactly as
+      ``tf.maximum(N, i)`` does (the same op conversion: numpy floats truncate, Python ints wrap,
+      any other tensor dtype raises in the original), so the loop runs ``max(N, i0) - i0`` times:
+      no overflow for i0 >= 0, zero when N <= i0 (NaN converts to INT_MIN: zero, as the
+      original). A one-element N of rank 1 passes ``bool()`` in the original; ``tf.reshape(.., [])``
+      makes the size a scalar for it. With a Python-int counter, ``i < N`` compares in N's dtype
+      (a float N runs ceil(N - i0) times), so N must be provably int32 (``tf.shape(x)[k]``,
+      ``tf.size(x)``). N is evaluated once more, just before the loop: it must read names only,
+      which the body does not rebind or ``.assign``.
+    * Elements. The iteration with counter value i writes index i - i0 (the append runs before
+      the increment; i - i0 - 1 after it): indices 0..n-1, once each, in the order of the appends,
+      so ``L.stack()`` equals ``tf.stack(list)``. Elements of different shapes make the original's
+      ``tf.stack`` raise (unconstrained).
+    * dtype. ``TensorArray.write`` raises on a dtype mismatch where ``tf.stack`` would not, so D
+      must be certain: it is inferred only from the appended value's own binding in the body
+      (``tf.argmax(output_type=)``, ``tf.cast``, ``tf.one_hot``, comparisons, ...); otherwise the
+      loop gets an explanation.
+    * Axis. ``tf.stack(L, axis=k)`` inserts the new axis at k (negative k counted from the end of
+      the result); ``tf.experimental.numpy.moveaxis(L.stack(), 0, k)`` moves it there, and
+      compiles under XLA.
+    * Zero iterations. ``tf.stack([], axis=k)`` raises IndexError for k != 0 (unconstrained); for
+      k == 0 it returns an empty float32 vector, which the TensorArray (dtype D, element shape)
+      does not reproduce: SAFE only when N and i0 are literals with N > i0, else UNSAFE.
+    * Gradients. The body runs as before; under XLA, differentiating a while loop needs
+      ``maximum_iterations``, which ``set_loop_options`` gives as the exact trip count (a no-op
+      eagerly). The values written are differentiable like the appended ones.
+    * Side effects. Eagerly the fixed loop runs the body as often as the original. Inside
+      tf.function, AutoGraph traces the body once: calls other than TensorFlow functions and
+      built-in Keras layers (whose only Python side effect, building, happens once either way)
+      make the fix UNSAFE.
+    * XLA needs the TensorArray's size at compile time: with a tensor N the function compiles
+      once per value of N (value-specialized), with a literal N once.
+    """
+    tf = src.tf
+    block = src.body_containing(loop)
+    test = loop.test
+    if tf is None or block is None or loop.orelse or not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
+    if isinstance(test.ops[0], ast.Lt) and isinstance(test.left, ast.Name):
+        counter, bound = test.left.id, test.comparators[0]
+    elif isinstance(test.ops[0], ast.Gt) and isinstance(test.comparators[0], ast.Name):
+        counter, bound = test.comparators[0].id, test.left
+    else:
+        return None
+    appends = [k for k, s in enumerate(loop.body) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+               and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
+               and isinstance(s.value.func.value, ast.Name) and len(s.value.args) == 1 and not s.value.keywords]
+    increments = [k for k, s in enumerate(loop.body) if _is_increment(s, counter)]
+    if len(appends) != 1 or len(increments) != 1:
+        return None
+    append = loop.body[appends[0]]
+    call = append.value  # type: ignore[attr-defined]
+    name = call.func.value.id
+    value = call.args[0]
+    if name == counter:
+        return None
+    body = ast.Module(body=loop.body, type_ignores=[])
+    bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    bindings: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(body):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global,
+                             ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.setdefault(node.id, []).append(node)
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
+                src.segment(node) in {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}:
+            return None
+        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
+            return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
+    if len(bindings.get(counter, ())) != 1 or name in bindings or bound_names & set(bindings):
+        return None
+    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
+        return None
+    if not _pure_bound(src, bound) or name in bound_names or counter in bound_names:
+        return None
+    # Bindings before the loop, in its block.
+    here = next(k for k, s in enumerate(block) if s is loop)
+    list_at, counter_at = _last_store(block[:here], name), _last_store(block[:here], counter)
+    if list_at is None or counter_at is None:
+        return None
+    made = block[list_at]
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
+            and isinstance(made.value, ast.List) and not made.value.elts) or _reads(block[list_at + 1:here], name):
+        return None
+    counted = block[counter_at]
+    start = _counter_start(src, counted.value) if isinstance(counted, ast.Assign) and len(counted.targets) == 1 \
+        and isinstance(counted.targets[0], ast.Name) else None
+    if start is None:
+        return None
+    i0, tensor_counter = start
+    if not tensor_counter and not _int32_count(src, bound):
+        return None  # a Python-int counter compares in N's dtype: a float N would run ceil(N - i0) times
+    # After the loop: one read, tf.stack(L[, axis=k]), in a later statement of the block.
+    scope = src.scope_of(loop)
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and {name, counter} & set(n.names) for n in ast.walk(scope)):
+        return None
+    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
+    later = [n for n in reads if n is not call.func.value]
+    if len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
+        return None
+    stack = src.parents.get(later[0])
+    if not (isinstance(stack, ast.Call) and call_name(src, stack) == "tf.stack" and stack.args
+            and stack.args[0] is later[0] and len(stack.args) <= 2 and {k.arg for k in stack.keywords} <= {"axis"}
+            and src.scope_of(stack) is scope):
+        return None
+    axis_node = _argument(stack, 1, "axis")
+    axis = 0 if axis_node is None else number_value(axis_node)
+    if type(axis) is not int:
+        return None
+    after = (loop.end_lineno, loop.end_col_offset)
+    if not any(s is src.statement_of(stack) or any(a is s for a in src.ancestors(stack)) for s in block[here + 1:]):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == name and after <= (n.lineno, n.col_offset) < (
+            stack.lineno, stack.col_offset) for n in ast.walk(scope)):
+        return None
+    dtype = _certain_dtype(src, value, _body_bindings(loop, bindings), appends[0])
+    if dtype is None:
+        return (f"This `while` counts with `{counter}`, so `{name}` could be a tf.TensorArray(DTYPE, "
+                f"size=tf.maximum({src.segment(bound)}, {counter}) - {counter}) written at the iteration index and "
+                f"stacked with .stack(); it is not rewritten automatically because the dtype of "
+                f"`{src.segment(value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
+                "appended value with an explicit dtype (tf.cast(..., tf.float32), tf.argmax(..., "
+                "output_type=tf.int32)) to get the fix.")
+    if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
+            and loop.body[0].lineno > test.end_lineno):
+        return None
+    # Edits.
+    reasons: list[str] = []
+    layers = _keras_layer_attributes(src, loop)
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self" and node.func.attr in layers):
+            reasons.append(f"inside tf.function the body is traced once: Python side effects of "
+                           f"`{src.segment(node.func)}` run once, not once per iteration")
+            break
+    static_bound = _int_literal(bound)
+    if static_bound is None and isinstance(bound, ast.Name) and not _local(bound.id, scope):
+        static_bound = _int_literal(src.module_binding(bound.id) or bound)  # a module constant
+    if axis == 0 and not (static_bound is not None and static_bound > i0):
+        reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
+                       f"vector, and the fix an empty {dtype} TensorArray stack")
+    indent, inner = src.indent_of(loop), src.indent_of(loop.body[0])
+    steps = src.fresh_name("num_steps")
+    bound_text = src.segment(bound)
+    if appends[0] < increments[0]:
+        index = counter if i0 == 0 else f"{counter} - {i0}"
+    else:
+        index = f"{counter} - {i0 + 1}"
+    stacked = f"{name}.stack()" if axis == 0 else \
+        f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"
+    tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")
+    edits = [
+        replace_lines(made.lineno, made.end_lineno, ""),
+        Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
+             f"{indent}{steps} = {tf}.reshape({tf}.maximum({bound_text}, {counter}) - {counter}, [])\n"
+             + "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))  # about the list
+             + f"{indent}{name} = {tf}.TensorArray({tf}.{dtype}, size={steps})\n"),
+        Edit(Location(loop.body[0].lineno, 0), Location(loop.body[0].lineno, 0),
+             f"{inner}{tf}.autograph.experimental.set_loop_options(maximum_iterations={steps})\n"),
+        replace_lines(append.lineno, append.end_lineno,
+                      f"{inner}{name} = {name}.write({index}, {arg(src, value)}){tail}\n"),
+        replace(src, stack, stacked),
+    ]
+    if static_bound is not None:
+        compiles = "compiles once"
+    elif _int32_count(src, bound) or isinstance(bound, ast.Subscript):
+        compiles = "compiles once per input shape"
+    else:
+        compiles = (f"compiles once per value of `{bound_text}`, the TensorArray's size: value-specialized, "
+                    "as the result's shape is that value")
+    trips = f"max({bound_text} - {i0}, 0)" if i0 else f"max({bound_text}, 0)"
+    return make_fix(f"Collect `{name}` in a tf.TensorArray({dtype}) sized to the loop's trip count, {trips} "
+                    f"(under XLA the function {compiles})", edits, reasons)
+
+
+def _body_bindings(loop: ast.While, bindings: dict[str, list[ast.Name]]) -> dict[str, tuple[int, ast.expr]]:
+    """Names bound exactly once in the loop body, by a top-level ``name = value``: (index, value)."""
+    found: dict[str, tuple[int, ast.expr]] = {}
+    for k, stmt in enumerate(loop.body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and len(bindings.get(stmt.targets[0].id, ())) == 1:
+            found[stmt.targets[0].id] = (k, stmt.value)
+    return found

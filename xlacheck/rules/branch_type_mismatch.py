@@ -94,7 +94,10 @@ class BranchTypeMismatch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    Unsafe: the fix computes the `if` value, then selects with
+    `tf.where(c, value, tf.cast(other, value.dtype))`. Where the condition is false, the
+    original keeps the else value's dtype, and the fix casts it. `tf.where` also broadcasts the
+    two shapes.
     """
 
     code = "XLA113"

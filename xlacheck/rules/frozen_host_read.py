@@ -33,7 +33,8 @@ class FrozenHostRead(Rule):
     ```
 
     ## Fix safety
-    Replacing `K.get_value(v)` by `v` (or `tf.convert_to_tensor(v)`) is safe for variables.
+    `K.get_value(v)` -> `tf.convert_to_tensor(v)` reads the variable when the program runs. It is
+    unsafe by the letter: the result is a tensor, not a NumPy value (NumPy calls on it fail).
     """
 
     code = "XLA305"

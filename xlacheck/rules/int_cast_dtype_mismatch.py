@@ -35,7 +35,9 @@ class IntCastDtypeMismatch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    The fix offered for a list indexed by the int tensor (`tf.gather(tf.stack(items), i)`) is
+    unsafe: Python counts negative indices from the end, and the items must share one shape and
+    dtype. Casting back to the float dtype is the author's choice: no automatic fix for that.
     """
 
     code = "XLA303"

@@ -29,7 +29,9 @@ class LoopGrownTensor(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `for i in tf.range(N)` with `N` known at trace time -> `for i in range(N)` (the loop unrolls
+    and runs as eagerly) is safe when the loop variable is unused or only indexes; unsafe when it
+    is used in arithmetic (a Python int instead of an int32 tensor).
     """
 
     code = "XLA206"

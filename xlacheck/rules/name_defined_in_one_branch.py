@@ -68,7 +68,15 @@ class NameDefinedInOneBranch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the value of the missing branch is a modelling decision.
+    The fix gives the name NaN where the branch does not bind it:
+    `coef = tf.where(norm > max_norm, max_norm / norm, float("nan"))`. It is safe when the
+    original provably raises `UnboundLocalError` there. That holds when the name is bound
+    nowhere else in the function, the `if` is in no loop and no `try`, no `except` in the file
+    catches the error, nothing calls `locals()`/`eval`, and the code after the `if` reads the name
+    before it can return. Where the branch runs, the value, dtype, shape and gradient are the
+    original's, so the value must be provably a float tensor and the condition a scalar boolean
+    (or is reduced with `tf.reduce_any`). Otherwise the fix is unsafe and says which proof is
+    missing. The value for the missing branch (1.0 for clipping) is then yours to write.
     """
 
     code = "XLA107"

@@ -30,8 +30,9 @@ class NumpyCallOnTensor(Rule):
     ```
 
     ## Fix safety
-    Replacing `np.` by the same-named `tf.experimental.numpy` function is usually exact but not
-    for every function; no automatic fix.
+    NumPy reductions and elementwise functions on tensors -> the same-named TensorFlow op is
+    unsafe: the result is a tensor, not a NumPy value, it keeps the input's dtype where NumPy may
+    give float64, and float sums may round differently.
     """
 
     code = "XLA304"

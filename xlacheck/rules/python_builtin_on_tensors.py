@@ -38,8 +38,12 @@ class PythonBuiltinOnTensors(Rule):
     ```
 
     ## Fix safety
-    `max(a, b)` -> `tf.maximum(a, b)` and `min(a, b)` -> `tf.minimum(a, b)` are exact for
-    two numeric arguments; the others need a manual rewrite.
+    `min(a, b)` becomes `tf.where(b < a, b, a)` and `max(a, b)` becomes `tf.where(b > a, b, a)`,
+    CPython's own choice, with ties and NaN included. The fix is safe when both arguments are
+    provably rank-0 tensors computed linearly from the inputs. Otherwise it is unsafe: `min()`
+    may return a Python number, and a non-linear argument gets a zero gradient that can turn NaN.
+    `max(a, b, c)`, `min(xs)` and `sorted(xs)` are unsafe (NaN handling, and a tensor instead of
+    a list). `any`/`all` of rank-0 TensorFlow expressions are safe.
     """
 
     code = "XLA103"

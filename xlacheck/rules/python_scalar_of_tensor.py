@@ -37,7 +37,8 @@ class PythonScalarOfTensor(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `float(t)` -> `tf.cast(t, tf.float32)` (what AutoGraph does) is unsafe: a float32 tensor
+    instead of a double-precision Python number. `int(t)` and `bool(t)` get no fix.
     """
 
     code = "XLA302"

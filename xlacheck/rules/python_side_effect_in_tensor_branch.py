@@ -54,7 +54,26 @@ class PythonSideEffectInTensorBranch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    A list filled in a loop gets a rewrite when the loop's trip count is certain:
+
+    - `for t in tf.range(N)` with `N` known at trace time (literals, module constants,
+      `tf.shape(x)[k]`, read as `x.shape[k]`) is unrolled over `range(N)`. Safe when `t` is unused
+      or only indexes; unsafe when `t` is used otherwise (it becomes a Python int).
+    - A counted `while`: `L = []` and `i = tf.constant(i0)` before it, `while i < N:` with one
+      `L.append(v)` and one `i += 1` in its body, then `tf.stack(L, axis=k)`. It becomes
+      `L = tf.TensorArray(D, size=max(N, i0) - i0)`, `L = L.write(<iteration index>, v)` and
+      `L.stack()` (moved to axis k). Safe when `v`'s dtype `D` is certain from its own binding
+      (`tf.argmax(..., output_type=...)`, `tf.cast`, `tf.one_hot`, a comparison, ...), the body
+      calls only TensorFlow functions and built-in Keras layers, and either `k != 0` (with no
+      elements the original's `tf.stack(L, axis=k)` raises) or `N` is a literal above `i0` (with
+      no elements, `tf.stack([])` is an empty float32 vector). Unsafe otherwise, and the message
+      says why. With a tensor `N`, XLA compiles the function once per value of `N`, because the
+      result's shape is that value.
+    - Any other `while` that fills a list gets an explanation only. Loop over a static maximum
+      with a `done` mask instead.
+
+    A `nonlocal` or `global` assignment under a tensor `if` gets the fix of that `if`, which is
+    `tf.where` or `tf.cond`, with their safety conditions.
     """
 
     code = "XLA111"

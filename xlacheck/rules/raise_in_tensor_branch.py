@@ -29,7 +29,13 @@ class RaiseInTensorBranch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `if c: raise E("msg")` (the raise alone, no `else`) becomes
+    `tf.debugging.Assert(tf.logical_not(c), ["msg"])`. The fix is safe: wherever the original
+    returns, the condition was false, so the Assert passes and changes nothing. Where the original
+    raises, XLA drops the check under `jit_compile`, and eagerly or in a `tf.function` the error
+    is `InvalidArgumentError` instead of `E`. Unsafe when the message is not a string literal
+    (the fix evaluates it on every call), when an `and`/`or` could skip operands on a passing
+    input, or when a `try` or an `except` in the file could catch `E` (then the original returns).
     """
 
     code = "XLA109"

@@ -39,7 +39,9 @@ class ReturnInOneBranch(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    Unsafe: `if c: return a` at the end of a function becomes `return tf.where(c, a, float("nan"))`.
+    Where the condition is false the original returns `None`, and the fix returns NaN. Write
+    the value you mean (for a warm-up term, 0.0) in an `else` branch.
     """
 
     code = "XLA108"

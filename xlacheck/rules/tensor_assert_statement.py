@@ -33,7 +33,17 @@ class TensorAssertStatement(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the checked condition must be re-expressed with a `tf.debugging` op.
+    `assert c, "msg"` becomes `tf.debugging.Assert(c, ["msg"])`. The fix is safe (for plain
+    `python`; `python -O` skips the original assert, the fix still checks outside XLA): wherever
+    the original returns, the condition held, so the Assert passes and changes nothing. A
+    condition that is not provably rank-0 is wrapped in `tf.reduce_any` (Python's `bool()` of a
+    one-element tensor is its element, of an empty one False); a number becomes
+    `tf.not_equal(c, 0)`, which is `bool()` for every real and complex dtype, NaN included.
+    Where the original raises, the fix differs: XLA drops the check under `jit_compile`, and
+    eagerly or in a `tf.function` it raises `InvalidArgumentError`, not `AssertionError`.
+    Unsafe when the message is not a string literal (the fix evaluates it every time), when an
+    `and`/`or` could skip operands on a passing input, when a `try` or an `except` in the file
+    could catch the `AssertionError`, or when the condition is not provably a boolean or a number.
     """
 
     code = "XLA102"

@@ -35,7 +35,8 @@ class TensorBreakInPythonLoop(Rule):
     ```
 
     ## Fix safety
-    Replacing `range` by `tf.range` is safe when the loop body only updates tensors.
+    No automatic fix: whether the loop can become a `tf.range` loop, with its variables carried
+    as tensors, depends on what the body does with Python values.
     """
 
     code = "XLA110"

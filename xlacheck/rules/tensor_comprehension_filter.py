@@ -30,7 +30,13 @@ class TensorComprehensionFilter(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the kept items change shape.
+    When the filtered list is summed, `tf.add_n([e for t in tf.unstack(x) if c])` becomes
+    `tf.add_n([tf.where(c, e, 0) for t in tf.unstack(x)])`. The fix is safe when `e` is a linear
+    elementwise expression of the item (`t`, `2.0 * t`) and `c` one boolean test with no
+    `and`/`or`. Where the original returns, at least one item is kept (`tf.add_n([])` raises),
+    dropped items add exact zeros, and they get a zero gradient. With builtin `sum` it is unsafe:
+    when no item is kept, the original returns the int 0 and the fix returns a tensor of zeros.
+    Other comprehensions have no automatic fix, because the kept items change shape.
     """
 
     code = "XLA105"
@@ -45,6 +51,10 @@ class TensorComprehensionFilter(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
                 "    kept = [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]\n    return tf.add_n(kept)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
+                "    return tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])\n",
+                fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
+                      "    return tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

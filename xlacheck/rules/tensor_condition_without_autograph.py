@@ -39,8 +39,13 @@ class TensorConditionWithoutAutograph(Rule):
     ```
 
     ## Fix safety
-    The indicator rewrite is exact for `if c: x = f(x)` when `f(x)` is finite on both paths;
-    otherwise use `tf.where`/`tf.cond` by hand.
+    `if c: x = f(x)`, `a if c else b` and `if c: return a` / `return b` become indicator
+    arithmetic (`x / (1.0 + tf.cast(c, x.dtype))`), `tf.where` (branches linear in the inputs) or
+    `tf.cond` (anything else). The fix is safe when the condition is provably a scalar and both
+    branches provably share shape and dtype; unsafe, with the reason, when a one-element condition
+    of higher rank could broadcast, when `tf.where` would broadcast branches of different shapes,
+    when `tf.cond` would run a non-TensorFlow function's side effects for both branches, or when a
+    zero gradient sent to the branch not taken would meet a non-linear op (NaN at inf).
     """
 
     code = "XLA101"

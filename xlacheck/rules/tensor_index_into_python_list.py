@@ -32,7 +32,10 @@ class TensorIndexIntoPythonList(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `items[i](x)` -> `tf.switch_case` and `items[i]` -> `tf.gather(tf.stack(items), i)` are
+    unsafe: Python counts negative indices from the end (a value the fix does not return), and
+    `tf.switch_case` traces every branch, so unbuilt layers are built while tracing, in another
+    order.
     """
 
     code = "XLA112"

@@ -30,7 +30,9 @@ class TensorMembershipTest(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `x in (0, 101, 102)` -> `tf.reduce_any(tf.equal(x, (0, 101, 102)))` is safe for a literal
+    tuple of numbers (a tensor is never identical to a number, so Python's `in` is `any(x == c)`);
+    unsafe when the container cannot be seen (a set, a dict, a tensor).
     """
 
     code = "XLA104"

@@ -32,7 +32,9 @@ class TensorToHostMethod(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    `.numpy()` / `.item()` -> `tf.convert_to_tensor(x)` is unsafe: the result is a tensor, not a
+    NumPy value (NumPy calls on it fail, and it keeps the input's dtype where NumPy may give
+    float64).
     """
 
     code = "XLA301"

@@ -29,7 +29,10 @@ class TensorArrayDynamicSize(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the size must be known.
+    When the TensorArray is filled by `ta = ta.write(i, v)` directly in the body of
+    `for i in tf.range(n)`, `size=0, dynamic_size=True` becomes `size=n`. The loop writes
+    indices 0..n-1 once each, so the elements are the same, and the fix is safe. Otherwise there
+    is no automatic fix, because the size must be known.
     """
 
     code = "XLA203"
@@ -44,6 +47,12 @@ class TensorArrayDynamicSize(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n    return ta.stack()\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n"
+                "    for i in tf.range(tf.shape(x)[0]):\n        ta = ta.write(i, 2.0 * x[i])\n    return ta.stack()\n",
+                fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                      "    ta = tf.TensorArray(tf.float32, size=tf.shape(x)[0])\n"
+                      "    for i in tf.range(tf.shape(x)[0]):\n        ta = ta.write(i, 2.0 * x[i])\n    return ta.stack()\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

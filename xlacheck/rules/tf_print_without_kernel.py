@@ -29,7 +29,8 @@ class TfPrintWithoutKernel(Rule):
     ```
 
     ## Fix safety
-    Deleting the call is safe for the computation but removes the output: unsafe.
+    No automatic fix: deleting the call keeps every value but removes the output the author wanted;
+    move the logging out of the compiled step.
     """
 
     code = "XLA307"

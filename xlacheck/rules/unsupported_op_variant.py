@@ -33,7 +33,8 @@ class UnsupportedOpVariant(Rule):
     ```
 
     ## Fix safety
-    Changing the interpolation changes the numbers: unsafe, offered for display only.
+    No automatic fix: changing the interpolation (`bicubic` -> `bilinear`) changes the numbers;
+    the message names the variant that has an XLA kernel.
     """
 
     code = "XLA310"
