@@ -452,8 +452,7 @@ def discounted_returns(rewards, valid):
 ''',
         "safe",
         ("# the row each mask entry reads; masked-out entries read an extra row of 0s",
-         "flat_values = tf.gather(tf.concat([rewards, tf.zeros(tf.concat([[1], tf.shape(rewards)[1:]], 0), "
-         "rewards.dtype)], 0), rows)",
+         "flat_values = tf.gather(tf.pad(rewards, [[0, 1]] + [[0, 0]] * (rewards.shape.rank - 1)), rows)",
          "return tf.boolean_mask(tf.math.cumsum(flat_values, reverse=True), flat_mask)"),
         inputs=(((6,), "float_nan"), ((6,), "mask")),
         grad=True,

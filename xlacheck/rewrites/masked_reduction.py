@@ -522,7 +522,9 @@ def _flatten(src: Source, sel: Selection, fill: str, at: ast.AST, shared: Shared
     selected row to exist), so ``flat_values`` gathers those rows, and masked-out positions read an
     extra row of ``fill`` appended to ``x``: reading ``x`` there could raise where the original
     (which reads only selected rows) returns, e.g. for an ``x`` with no rows and nothing selected.
-    The gradient of the extra row is dropped, so whatever is computed from it never reaches ``x``."""
+    The gradient of the extra row is dropped, so whatever is computed from it never reaches ``x``
+    (``tf.pad``, not ``tf.concat``: its gradient is dense, and XLA cannot densify the sparse
+    gradient ``tf.concat`` passes on to an ``x`` with no rows)."""
     tf = src.tf
     stmt = src.statement_of(at)
     key = (id(stmt), sel.mask, src.segment(sel.data), fill)
@@ -539,13 +541,13 @@ def _flatten(src: Source, sel: Selection, fill: str, at: ast.AST, shared: Shared
     if sel.rows:
         rows = src.fresh_name("rows")
         fill = fill or "0"
-        extra = f"{tf}.{'ones' if fill == '1' else 'zeros'}({tf}.concat([[1], {tf}.shape({data})[1:]], 0), {data}.dtype)"
+        ones = ", constant_values=1" if fill == "1" else ""
         lines += [
             f"{flat_mask} = {tf}.reshape({mask}, [-1])",
             f"# the row each mask entry reads; masked-out entries read an extra row of {fill}s",
             f"{rows} = {tf}.where({flat_mask}, {tf}.range({tf}.size({mask})) // {tf}.maximum({tf}.reduce_prod("
             f"{tf}.shape({mask})[1:]), 1), {tf}.shape({data})[0])",
-            f"{flat_values} = {tf}.gather({tf}.concat([{data}, {extra}], 0), {rows})",
+            f"{flat_values} = {tf}.gather({tf}.pad({data}, [[0, 1]] + [[0, 0]] * ({data}.shape.rank - 1){ones}), {rows})",
         ]
     else:
         full = data if fill == "" else (f"{tf}.where({mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - "
