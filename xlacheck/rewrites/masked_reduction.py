@@ -2,25 +2,24 @@
 full tensor with the mask applied by ``tf.where``.
 
 A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather(x,
-tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.range(len) < n``). Its
-size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops applied
-*after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a loop-carried
-``tf.range(n)`` does not compile at all. Consumers rewritten here:
+tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.sequence_mask(n, len(x))``).
+Its size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops
+applied *after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a
+loop-carried ``tf.range(n)`` does not compile at all. Consumers rewritten here:
 
 * reductions ``tf.reduce_sum/mean/max/min(f(s1, s2, ...))`` where every leaf is a selection by
   the same mask and ``f`` works position by position (arithmetic, elementwise ops, per-example
   losses): ``reduce_sum(tf.where(m, f(x1, ...), 0))``; the mean divides by ``reduce_sum(cast(m))``.
   All-false masks: the original ``reduce_mean`` of an empty tensor is 0/0 = NaN and so is the
   rewrite (``tf.math.divide_no_nan`` would return 0: not equivalent, so it is not used); sums give
-  0, max/min give -inf/+inf, as the original does.
-* scans ``tf.cumsum/cumprod(s)``: scan ``tf.where(m, x, identity)`` flattened over the mask's
-  axes, then select with the flat mask (a selection as the *last* op compiles and matches eager).
-* ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
-  ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
+  0, max/min give -inf/+inf, as the original does. The first ``n`` rows: see
+  ``_first_rows_reduction``.
+* scans ``tf.cumsum/cumprod(s)`` and ``s[i]``, ``s[a:b]`` with literal bounds: on the selection
+  flattened over the mask's axes (``_flatten``), for every mask rank; see ``_scan``, ``_index``.
 
 Masked-out positions contribute exact zeros, so values agree up to the rounding of a reordered
-floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
-is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
+floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of
+``x * m``: masked-out entries may hold NaN/inf (0 * inf is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
 ids (-100) never reach the loss op.
 """
 
@@ -611,8 +610,9 @@ def _index(src: Source, sub: ast.Subscript, shared: Shared) -> Rewritten | None:
     ``tf.boolean_mask`` send each picked row its gradient and exact zeros elsewhere, as the
     original does. Where the original raises (fewer selected entries than ``s[i]`` needs, a
     negative index with nothing selected) no position qualifies and the fix gathers at -1:
-    eagerly on CPU that raises too (``indices = -1 is not in [0, n)``); under XLA the gather
-    clamps and returns the first row of ``flat_values``."""
+    eagerly on CPU that raises too (``indices = -1 is not in [0, n)``) unless the rows are
+    empty; under XLA the gather clamps and returns the first row of ``flat_values`` (zeros
+    when there is none)."""
     if isinstance(src.scope_of(sub), ast.Lambda) or not isinstance(sub.ctx, ast.Load):
         return None
     sel = selection(src, sub.value)
