@@ -33,7 +33,6 @@ from xlacheck.rewrites._expr import (
     ELEMENTWISE_UNARY,
     SMOOTH_UNARY,
     arg,
-    atom,
     call_name,
     has_kw,
     is_number,
