@@ -322,7 +322,7 @@ def valid_total(values, valid):
     return tf.reduce_sum(kept)  # flag
 ''',
         "unsafe",
-        ("tf.reduce_sum(tf.where(valid, values, 0))",),
+        ("tf.reduce_sum(tf.where(tf.cast(valid, tf.bool), values, 0))",),
         inputs=(((6,), "float_nan"), ((6,), "bool")),
         grad=True,
         rtol=1e-4,
@@ -391,15 +391,36 @@ def running_positive_total(x):
         '''import tensorflow as tf
 
 
-def last_valid_state(states, mask):
-    positions = tf.where(mask > 0)[:, 0]
+def last_valid_state(states, keep):
+    positions = tf.where(keep > 0)[:, 0]
     valid = tf.gather(states, positions)
     return valid[-1]  # flag
 ''',
-        "unsafe",
-        ("tf.gather(states, tf.reduce_max(tf.where(mask > 0, tf.range(tf.shape(mask > 0)[0]), -1)))",),
-        inputs=(((5, 2), "float"), ((5,), "mask")),
-        extra={"needs_one_valid": 1},
+        "safe",  # the rows of the true entries, for every mask rank; nothing selected raises in both
+        ("rows = tf.where(flat_mask, tf.range(tf.size(mask)) // tf.maximum(tf.reduce_prod(tf.shape(mask)[1:]), 1), "
+         "tf.shape(states)[0])",
+         "return tf.gather(flat_values, tf.reduce_max(tf.where(flat_mask, tf.range(tf.size(flat_mask)), -1)))"),
+        inputs=(((5, 2), "float_nan"), ((5,), "mask")),
+        grad=True,
+    ),
+    Example(
+        "masked_last_valid_token",
+        '''import tensorflow as tf
+
+
+def last_token_state(hidden, attention_mask):
+    """Hidden state of the last real token of a packed batch (row-major over batch and time)."""
+    valid = hidden[attention_mask > 0]
+    return valid[-1]  # flag
+''',
+        "safe",  # a rank-2 mask over [batch, time]: positions are counted in the flattened mask
+        ("    mask = attention_mask > 0\n"
+         "    hidden.shape[:mask.shape.rank].assert_is_compatible_with(mask.shape.with_rank_at_least(1))\n"
+         "    flat_mask = tf.reshape(mask, [-1])\n"
+         "    flat_values = tf.reshape(hidden, tf.concat([[-1], tf.shape(hidden)[mask.shape.rank:]], 0))\n"
+         "    return tf.gather(flat_values, tf.reduce_max(tf.where(flat_mask, tf.range(tf.size(flat_mask)), -1)))",),
+        inputs=(((2, 3, 4), "float_nan"), ((2, 3), "mask")),
+        grad=True,
     ),
     Example(
         "masked_index_and_tail",
@@ -410,11 +431,48 @@ def second_and_tail(x, weights):
     picked = x[weights > 0.5]
     return picked[1], picked[-2:]  # flag
 ''',
-        "unsafe",
-        ("tf.boolean_mask(x, tf.logical_and(weights > 0.5, tf.cumsum(tf.cast(weights > 0.5, tf.int32), "
+        "safe",  # one flattening shared by both consumers; too few picked entries raise in both
+        ("return tf.gather(flat_values, tf.reduce_max(tf.where(tf.logical_and(flat_mask, "
+         "tf.cumsum(tf.cast(flat_mask, tf.int32)) == 2), tf.range(tf.size(flat_mask)), -1))), "
+         "tf.boolean_mask(flat_values, tf.logical_and(flat_mask, tf.cumsum(tf.cast(flat_mask, tf.int32), "
          "reverse=True) <= 2))",),
-        inputs=(((6,), "float"), ((6,), "pos")),
-        extra={"needs_one_valid": 2},
+        inputs=(((6,), "float_nan"), ((6,), "unit")),
+        grad=True,
+    ),
+    Example(
+        "where_gather_cumsum",
+        '''import tensorflow as tf
+
+
+def discounted_returns(rewards, valid):
+    """Reward-to-go over the valid steps only."""
+    idx = tf.where(valid > 0)[:, 0]
+    selected = tf.gather(rewards, idx)
+    return tf.math.cumsum(selected, reverse=True)  # flag
+''',
+        "safe",
+        ("# the row each mask entry reads; masked-out entries read an extra row of 0s",
+         "flat_values = tf.gather(tf.pad(rewards, [[0, 1]] + [[0, 0]] * (rewards.shape.rank - 1)), rows)",
+         "return tf.boolean_mask(tf.math.cumsum(flat_values, reverse=True), flat_mask)"),
+        inputs=(((6,), "float_nan"), ((6,), "mask")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "where_gather_cumsum_2d_mask",
+        '''import tensorflow as tf
+
+
+def team_returns(step_rewards, alive):
+    """Running reward per live (step, agent) pair: a step's reward counts once per live agent."""
+    idx = tf.where(alive)[:, 0]
+    return tf.cumsum(tf.gather(step_rewards, idx), exclusive=True)  # flag
+''',
+        "safe",  # alive is [steps, agents], step_rewards [steps, 2]: tf.where(alive)[:, 0] repeats rows
+        ("tf.cast(alive, tf.bool)", "return tf.boolean_mask(tf.cumsum(flat_values, exclusive=True), flat_mask)"),
+        inputs=(((3, 2), "float_nan"), ((3, 4), "mask")),
+        grad=True,
+        rtol=1e-4,
     ),
     Example(
         "ragged_mean_pool",
@@ -442,9 +500,27 @@ def triangular_energy(x):
         total += tf.reduce_sum(tf.abs(tf.gather(x, head)))
     return total
 ''',
-        "unsafe",
-        ("total += tf.reduce_sum(tf.where(tf.range(tf.shape(x)[0]) < (i + 1), tf.abs(x), 0))",),
-        inputs=(((5,), "float"),),
+        "safe",
+        ("mask = tf.sequence_mask(i + 1, tf.shape(x, out_type=tf.int64)[0])[(...,) + (tf.newaxis,) * (x.shape.rank - 1)]",
+         "masked_values = tf.where(mask, tf.abs(tf.where(mask, x, 0)), 0)",
+         "total += tf.reduce_sum(masked_values)"),
+        inputs=(((5,), "float_nan"),),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "log_likelihood_of_first_rows",
+        '''import tensorflow as tf
+
+
+def head_log_likelihood(probs, n):
+    """Log-likelihood of the first n decoded steps (probs: [steps, beams])."""
+    head = tf.gather(probs, tf.range(n))
+    return tf.reduce_sum(tf.math.log(head))  # flag
+''',
+        "safe",  # log(0) = -inf at a masked-out row: the inner tf.where keeps its NaN gradient from x
+        ("masked_values = tf.where(mask, tf.math.log(tf.where(mask, probs, 0)), 0)",),
+        inputs=(((4, 3), "unit"), ((), "level")),
         grad=True,
         rtol=1e-4,
     ),

@@ -453,3 +453,84 @@ def pad(values, partition, fill):
     name = f"ragged_{form}_{abs(hash((values.shape, partition.tobytes(), partition.dtype.name, str(fill))))}"
     args = (tf.constant(values), tf.constant(partition), tf.constant(fill, tf.float32))
     _assert_refines(source, name, args, grad=True)
+
+
+def _run_both(source: str, fn: str, args, name: str):
+    """(original eagerly, fixed under XLA), each with gradients; None for a side that raises."""
+    (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    original = with_gradients(load(f"original_{name}", source)[fn])
+    fixed = tf.function(with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[fn]),
+                        jit_compile=True)
+    try:
+        expected = original(*args)
+    except tf.errors.InvalidArgumentError:
+        expected = None
+    return expected, fixed(*args)
+
+
+_X = np.arange(24, dtype=np.float32)
+_X[[1, 6]], _X[[4, 11]] = np.inf, np.nan  # non-finite entries at selected and masked-out positions
+
+
+@pytest.mark.parametrize("mask_shape, x_shape", [((6,), (6, 4)), ((4, 6), (4, 6)), ((2, 3, 4), (2, 3, 4)),
+                                                 ((2, 3), (2, 3, 4))])
+@pytest.mark.parametrize("index", ["[-1]", "[0]", "[-3]", "[2:]", "[-2:]", "[1:-1]"])
+def test_masked_index_exact_for_every_mask_rank(mask_shape, x_shape, index):
+    """s[i] / s[a:b] of x[m]: values, dtype, shape and gradients of the original for masks of rank
+    1 to 3, with inf/NaN at selected and masked-out rows; where the original raises (too few
+    selected entries) the compiled fix returns a row instead, which the contract allows."""
+    source = f'''import tensorflow as tf
+
+
+def pick(x, m):
+    s = x[m > 0]
+    return s{index}  # flag
+'''
+    x = tf.constant(_X[: int(np.prod(x_shape))].reshape(x_shape))
+    for keep in (np.zeros(mask_shape), np.ones(mask_shape), np.arange(np.prod(mask_shape)).reshape(mask_shape) % 3):
+        name = f"index_{abs(hash((mask_shape, x_shape, index, keep.tobytes())))}"
+        expected, actual = _run_both(source, "pick", (x, tf.constant(keep, tf.int32)), name)
+        if expected is not None:
+            assert expected[0].dtype == actual[0].dtype
+            assert_same(expected, actual, 1e-6)
+
+
+@pytest.mark.parametrize("mask, rows", [
+    ([1, 0, 1, 1], 4), ([1, 0, 1, 1], 6),  # x longer than the mask: the original reads only selected rows
+    ([1, 1, 0, 0], 2),  # x shorter than the mask, nothing selected past its end
+    ([0, 0, 0], 0),  # x without rows and nothing selected: the original returns an empty tensor
+    ([[1, 0, 1], [0, 0, 0], [1, 1, 1]], 3),  # a rank-2 mask: tf.where(m)[:, 0] repeats rows
+])
+def test_where_gather_cumsum_exact_for_any_mask_and_length(mask, rows):
+    """The SAFE rewrite of cumsum(tf.gather(x, tf.where(m)[:, 0])) on the shapes gather allows:
+    the masked-out positions read the appended row of zeros, never x, so nothing raises where
+    the original returns, and inf/NaN in unselected rows reach neither values nor gradients."""
+    source = '''import tensorflow as tf
+
+
+def returns(rewards, valid):
+    idx = tf.where(valid > 0)[:, 0]
+    return tf.math.cumsum(tf.gather(rewards, idx), reverse=True)  # flag
+'''
+    x = tf.constant(np.resize(np.array([1.0, np.inf, -2.0, np.nan, 0.5, 3.0], np.float32), (rows, 2)))
+    expected, actual = _run_both(source, "returns", (x, tf.constant(mask)), f"gather_{abs(hash((str(mask), rows)))}")
+    if np.asarray(mask).sum() and rows:  # otherwise the sum is over nothing; both empty
+        assert expected is not None
+    assert_same(expected, actual, 1e-6)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4])
+@pytest.mark.parametrize("op", ["tf.square", "tf.math.log", "tf.math.reciprocal"])
+def test_first_rows_reduction_exact_with_nonfinite_rows(op, n):
+    """reduce_sum(f(tf.gather(x, tf.range(n)))) for x of rank 2 with inf/NaN/0 in rows past n
+    (where f's derivative is NaN or inf) and before it: values and gradients as the original."""
+    source = f'''import tensorflow as tf
+
+
+def head_energy(x, n):
+    return tf.reduce_sum({op}(tf.gather(x, tf.range(n))))  # flag
+'''
+    x = tf.constant([[1.0, 2.0], [0.5, np.inf], [3.0, 0.0], [np.nan, -np.inf]], tf.float32)
+    expected, actual = _run_both(source, "head_energy", (x, tf.constant(n)), f"head_{op.replace('.', '_')}_{n}")
+    assert_same(expected, actual, 1e-6)

@@ -2,25 +2,24 @@
 full tensor with the mask applied by ``tf.where``.
 
 A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather(x,
-tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.range(len) < n``). Its
-size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops applied
-*after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a loop-carried
-``tf.range(n)`` does not compile at all. Consumers rewritten here:
+tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.sequence_mask(n, len(x))``).
+Its size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops
+applied *after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a
+loop-carried ``tf.range(n)`` does not compile at all. Consumers rewritten here:
 
 * reductions ``tf.reduce_sum/mean/max/min(f(s1, s2, ...))`` where every leaf is a selection by
   the same mask and ``f`` works position by position (arithmetic, elementwise ops, per-example
   losses): ``reduce_sum(tf.where(m, f(x1, ...), 0))``; the mean divides by ``reduce_sum(cast(m))``.
   All-false masks: the original ``reduce_mean`` of an empty tensor is 0/0 = NaN and so is the
   rewrite (``tf.math.divide_no_nan`` would return 0: not equivalent, so it is not used); sums give
-  0, max/min give -inf/+inf, as the original does.
-* scans ``tf.cumsum/cumprod(s)``: scan ``tf.where(m, x, identity)`` flattened over the mask's
-  axes, then select with the flat mask (a selection as the *last* op compiles and matches eager).
-* ``s[i]`` and ``s[a:b]`` with literal bounds (1-D mask): the position in the selection is
-  ``cumsum(m)`` (from the front) or ``cumsum(m, reverse=True)`` (from the back).
+  0, max/min give -inf/+inf, as the original does. The first ``n`` rows: see
+  ``_first_rows_reduction``.
+* scans ``tf.cumsum/cumprod(s)`` and ``s[i]``, ``s[a:b]`` with literal bounds: on the selection
+  flattened over the mask's axes (``_flatten``), for every mask rank; see ``_scan``, ``_index``.
 
 Masked-out positions contribute exact zeros, so values agree up to the rounding of a reordered
-floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of ``x * m``: masked-out entries may hold NaN/inf (0 * inf
-is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
+floating-point sum (XLA reorders reductions anyway). ``tf.where(m, x, 0)`` is used instead of
+``x * m``: masked-out entries may hold NaN/inf (0 * inf is NaN). Labels of per-example losses are replaced by 0 where the mask is false so that ignore
 ids (-100) never reach the loss op.
 """
 
@@ -34,7 +33,6 @@ from xlacheck.rewrites._expr import (
     ELEMENTWISE_UNARY,
     SMOOTH_UNARY,
     arg,
-    atom,
     call_name,
     has_kw,
     is_number,
@@ -63,7 +61,11 @@ PER_EXAMPLE_LOSSES = {
 KERAS_LOSS_CLASSES = frozenset({"SparseCategoricalCrossentropy"})
 ASSUME_RANK = "assumes the mask has the shape of the per-position values (a lower-rank mask would broadcast " \
               "against the wrong axes)"
-ASSUME_1D = "assumes a 1-D mask"
+ROWS_AS_MASK = "computes tf.gather(x, tf.where(m)[:, 0]) as x masked by m, which assumes a 1-D mask as long as x"
+FILL_TIES = "gradients only: a selected value equal to the fill of the masked-out positions (-inf for a max, " \
+            "+inf for a min) ties with them, and the reduction splits its gradient among the ties"
+NAN_EXTREMES = "a NaN among the selected values: eagerly tf.reduce_max/min return NaN, compiled by XLA they skip it"
+INT_MEAN = "for integer values the mean becomes a float64 (int / int in TensorFlow); the original stays an integer"
 UNSMOOTH = "the per-position values are also computed where the mask is false; a non-finite derivative there " \
            "turns the gradient NaN"
 
@@ -75,7 +77,9 @@ class Selection:
     mask_node: ast.expr | None
     chain: tuple[ast.Assign, ...]  # assignments the selection was resolved through
     ragged: bool = False  # tf.ragged.boolean_mask: rows keep their place, the last mask axis is ragged
-    one_d: bool = False  # equals the selection only for a 1-D mask (tf.gather of tf.where(m)[:, 0])
+    rows: bool = False  # tf.gather(x, tf.where(m)[:, 0]): the ROW of every true entry of m, in row-major order
+    one_d: bool = False  # ... spelled with tf.squeeze/tf.reshape: those rows only for a 1-D mask
+    first_axis: bool = False  # tf.gather(x, tf.range(n)): a 1-D mask over data's first axis, by construction
 
 
 def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
@@ -127,6 +131,13 @@ def _resolve(src: Source, node: ast.expr, chain: tuple[ast.Assign, ...]) -> tupl
     return node, chain
 
 
+def _mask_text(src: Source, mask: ast.expr) -> str:
+    """The mask as a boolean tensor: ``tf.boolean_mask`` and one-argument ``tf.where`` also take
+    numbers (nonzero = true, NaN included), which ``tf.cast(m, tf.bool)`` reproduces and
+    ``tf.where(m, ...)`` with three arguments would reject."""
+    return arg(src, mask) if _boolish(src, mask) else f"{src.tf}.cast({src.segment(mask)}, {src.tf}.bool)"
+
+
 def selection(src: Source, node: ast.expr) -> Selection | None:
     node, chain = _resolve(src, node, ())
     tf = src.tf
@@ -139,28 +150,31 @@ def selection(src: Source, node: ast.expr) -> Selection | None:
     name = call_name(src, node)
     data, index = node.args
     if name in ("tf.boolean_mask", "tf.compat.v1.boolean_mask"):
-        return Selection(data, arg(src, index), index, chain)
+        return Selection(data, _mask_text(src, index), index, chain)
     if name == "tf.ragged.boolean_mask":
         return Selection(data, arg(src, index), index, chain, ragged=True)
     if name != "tf.gather":
         return None
     index, chain = _resolve(src, index, chain)
-    # tf.where(m)[:, 0], tf.squeeze(tf.where(m), ...), tf.reshape(tf.where(m), [-1]): positions of m.
-    inner = None
+    if isinstance(index, ast.Call) and call_name(src, index) == "tf.range" and len(index.args) == 1 \
+            and not index.keywords:
+        # gather(x, range(n)) is the first n rows (range raises for n < 0, gather for n > len(x)).
+        # The limit is compared in int64 so that an int64 n is neither rejected nor truncated.
+        limit = f"{tf}.sequence_mask({arg(src, index.args[0])}, {tf}.shape({arg(src, data)}, out_type={tf}.int64)[0])"
+        return Selection(data, limit, None, chain, first_axis=True)
+    # tf.where(m)[:, 0]: the row of every true entry of m. tf.squeeze(tf.where(m), ...) and
+    # tf.reshape(tf.where(m), [-1]) are those rows only for a 1-D mask.
+    inner, rows = None, False
     if isinstance(index, ast.Subscript) and isinstance(index.slice, ast.Tuple) and len(index.slice.elts) == 2:
         first, second = index.slice.elts
         if isinstance(first, ast.Slice) and first.lower is None and first.upper is None and number_value(second) == 0:
-            inner = index.value
+            inner, rows = index.value, True
     elif isinstance(index, ast.Call) and call_name(src, index) in ("tf.squeeze", "tf.reshape") and index.args:
         inner = index.args[0]
-    if isinstance(index, ast.Call) and call_name(src, index) == "tf.range" and len(index.args) == 1 \
-            and not index.keywords:
-        limit = index.args[0]
-        return Selection(data, f"{tf}.range({tf}.shape({arg(src, data)})[0]) < {atom(src, limit)}", None, chain)
     if inner is not None:
         inner, chain = _resolve(src, inner, chain)
         if isinstance(inner, ast.Call) and call_name(src, inner) == "tf.where" and len(inner.args) == 1:
-            return Selection(data, arg(src, inner.args[0]), inner.args[0], chain, one_d=True)
+            return Selection(data, _mask_text(src, inner.args[0]), inner.args[0], chain, rows=True, one_d=not rows)
     return None
 
 
@@ -182,13 +196,16 @@ class _Masked:
     mask_node: ast.expr | None = None
     mask_name: str | None = None  # a temporary holding the mask, once one is introduced
     data: str | None = None  # the (first) tensor selected from
+    data_node: ast.expr | None = None
     ragged: bool = False
     chain: tuple[ast.Assign, ...] = ()
     smooth: bool = True
     leaves_like_mask: bool = True
     ok: bool = True
     sanitize: bool = False
-    one_d: bool = False
+    sanitize_all: bool = False  # replace every selected value by 0 where the mask is false
+    rows: bool = False
+    first_axis: bool = False
     labels_in_mask: bool = False  # the labels of a per-example loss have the mask's shape
 
 
@@ -232,14 +249,16 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         state.chain += sel.chain
         data = arg(src, sel.data)
         state.data = state.data or data
+        state.data_node = state.data_node or sel.data
         state.ragged |= sel.ragged
-        state.one_d |= sel.one_d
+        state.rows |= sel.rows
+        state.first_axis |= sel.first_axis
         in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
         if role != "logits" and not in_mask:
             state.leaves_like_mask = False
         if role == "labels":
             state.labels_in_mask = in_mask
-        if role == "labels" or (state.sanitize and in_mask and role == "value"):
+        if role == "labels" or (role == "value" and (state.sanitize_all or (state.sanitize and in_mask))):
             return f"{src.tf}.where({state.mask_name or sel.mask}, {data}, 0)"
         return data
     if isinstance(node, ast.Name):  # an intermediate value: inline its expression
@@ -306,6 +325,30 @@ def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
     return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
 
 
+def _excludes_fill(src: Source, node: ast.expr, op: str) -> bool:
+    """``node`` is ``x[m]`` (or ``tf.boolean_mask(x, m)``) whose mask admits neither NaN nor the
+    fill of a max (min): ``x > c`` / ``x >= c`` (``x < c`` / ``x <= c``) with a literal ``c``, or
+    ``tf.math.is_finite(x)``. Then no selected value ties with the fill (which would share the
+    gradient) and none is NaN (which eager reductions propagate and XLA's skip)."""
+    sel = selection(src, node)
+    mask = sel.mask_node if sel is not None else None
+    if isinstance(mask, ast.Name):
+        mask = src.local_binding(mask.id, mask)
+    if mask is None:
+        return False
+    data = src.segment(sel.data)
+    if isinstance(mask, ast.Call) and call_name(src, mask) in ("tf.math.is_finite", "tf.is_finite"):
+        return len(mask.args) == 1 and src.segment(mask.args[0]) == data
+    if not (isinstance(mask, ast.Compare) and len(mask.ops) == 1):
+        return False
+    left, right, cmp = mask.left, mask.comparators[0], type(mask.ops[0])
+    if is_number(left):  # c < x is x > c
+        left, right = right, left
+        cmp = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}.get(cmp, cmp)
+    wanted = (ast.Gt, ast.GtE) if op == "max" else (ast.Lt, ast.LtE)
+    return src.segment(left) == data and is_number(right) and cmp in wanted
+
+
 def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     op = REDUCTIONS.get(call_name(src, call) or "")
     axis = kw(call, "axis")
@@ -323,12 +366,16 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     tf, reasons = src.tf, []
     if not state.smooth:
         reasons.append(UNSMOOTH)
-    if state.one_d:
-        reasons.append(ASSUME_1D)
+    if state.first_axis:
+        return _first_rows_reduction(src, call, op, axis, state)
+    if state.rows:
+        reasons.append(ROWS_AS_MASK)
     if state.ragged:
         reasons.append("assumes the axis reduced is the ragged one (the mask's last axis)")
     elif not state.leaves_like_mask:
         reasons.append(ASSUME_RANK)
+    if op in ("max", "min") and not _excludes_fill(src, call.args[0], op):
+        reasons += [FILL_TIES, NAN_EXTREMES]
     fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
     axis_text = f", axis={src.segment(axis)}" if axis is not None else ""
     if op != "mean" and not state.ragged:
@@ -339,7 +386,7 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
         return None
     lines = []
     mask = state.mask
-    if not isinstance(state.mask_node, ast.Name) or state.ragged:
+    if not state.mask.isidentifier() or state.ragged:
         mask = src.fresh_name("mask")
         lines.append(f"{mask} = {state.mask}")
     if state.ragged:  # the mask covers the leading axes of the data: give it the data's rank
@@ -352,6 +399,43 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
     text = f"{tf}.reduce_sum({masked}{axis_text})"
     if op == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({mask}, {masked}.dtype){axis_text})"
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
+
+
+def _first_rows_reduction(src: Source, call: ast.Call, op: str, axis: ast.expr | None,
+                          state: _Masked) -> Rewritten | None:
+    """``tf.reduce_sum(f(tf.gather(x, tf.range(n))))`` -> the reduction of ``f(x)`` with the rows
+    from ``n`` on masked out.
+
+    ``tf.gather(x, tf.range(n))`` is the first ``n`` rows of ``x`` (``tf.range`` raises for
+    ``n < 0``, ``tf.gather`` for ``n > len(x)``), whatever ``x``'s rank: the mask ``tf.sequence_mask(n, len(x))`` is 1-D over
+    ``x``'s first axis by construction and is given ``x``'s rank, so it never broadcasts against
+    another axis. Every selected value is replaced by 0 where the mask is false before ``f`` sees
+    it and ``f``'s result again after (``f`` only combines these values and literals, position
+    by position, so it has ``x``'s shape): the values equal the original's at the first ``n``
+    rows and are the fill elsewhere, so the sum (mean: over the count of the broadcast mask,
+    max/min: with -inf/+inf fills) equals the original's up to the rounding of a reordered sum.
+    Gradients: the outer ``tf.where`` sends 0 to ``f`` at masked-out rows, and the inner one sends
+    ``x`` exactly 0 there whatever ``f``'s derivative at 0 (``log``, a division: 0 * inf = NaN is
+    dropped by the select), as the original, which never reads those rows, does. The limit is
+    compared in int64, so an int64 ``n`` is neither rejected nor truncated."""
+    if axis is not None or isinstance(src.scope_of(call), ast.Lambda) or state.mask is None:
+        return None
+    tf, data, reasons = src.tf, state.data, []
+    mask, masked = src.fresh_name("mask"), src.fresh_name("masked_values")
+    lines = [f"{mask} = {state.mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - 1)]"]
+    state = _Masked(mask_name=mask, sanitize_all=True)
+    values = _lift(src, call.args[0], state)
+    fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
+    lines.append(f"{masked} = {tf}.where({mask}, {values}, {fill})")
+    text = f"{tf}.reduce_{'sum' if op == 'mean' else op}({masked})"
+    if op == "mean":
+        text += f" / {tf}.reduce_sum({tf}.cast({tf}.broadcast_to({mask}, {tf}.shape({masked})), {masked}.dtype))"
+        reasons.append(INT_MEAN)
+    if op in ("max", "min"):
+        reasons += [FILL_TIES, NAN_EXTREMES]
+    if not isinstance(state.data_node, (ast.Name, ast.Attribute)):
+        reasons.append("the expression selected from is evaluated twice (for the mask and for the values)")
     return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
 
 
@@ -412,26 +496,87 @@ def _keras_loss(src: Source, call: ast.Call) -> Rewritten | None:
     return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), state.chain)
 
 
-def _scan(src: Source, call: ast.Call) -> Rewritten | None:
-    """``tf.cumsum(x[m])`` -> scan the full tensor with the masked-out entries set to the scan's
-    identity, flattened over the mask's axes, then select.
+# Prelude lines already emitted for a statement: (statement, mask, data, fill) -> (flat mask, flat values),
+# so that two consumers of one selection in one statement (`s[0], s[-1]`) share them.
+Shared = dict[tuple[int, str, str, str], tuple[str, str]]
 
-    ``x[m]`` (``tf.boolean_mask``) of a rank-k mask lists the selected entries of ``x``'s first k
-    axes in row-major order, so it equals ``tf.boolean_mask(flat, tf.reshape(m, [-1]))`` with
-    ``flat`` = ``x`` reshaped to ``[-1] + x.shape[k:]``. The scan (along axis 0, the only axis
-    ``x[m]`` has of data-dependent length) of the full ``flat``, with masked-out rows set to 0 (1
-    for products), holds at every selected row the sum (product) of the selected rows up to it:
-    adding exact zeros and multiplying by exact ones changes nothing, ``reverse`` and ``exclusive``
-    included, and masked-out NaN/inf never enter (``tf.where``, not ``* m``). A sum's gradient is
-    linear and sends exact zeros to the masked-out entries, so values and gradients are those of
-    the original for every mask rank and input (checked on every inf/NaN/0 combination), up to
-    the rounding of the order XLA scans in. ``cumprod`` is UNSAFE for gradients only: TensorFlow
+
+def _flatten(src: Source, sel: Selection, fill: str, at: ast.AST, shared: Shared,
+             lines: list[str]) -> tuple[str, str]:
+    """Names ``(flat_mask, flat_values)``, defined by lines appended to ``lines``, such that
+    ``tf.boolean_mask(flat_values, flat_mask)`` is the selection: ``flat_mask`` has one entry per
+    entry of the mask, ``flat_values`` the data row that entry selects (``fill`` where it is false).
+
+    ``x[m]`` / ``tf.boolean_mask(x, m)`` with a rank-k mask lists the selected entries of ``x``'s
+    first k axes in row-major order, so ``flat_values`` is ``x`` reshaped to ``[-1] + shape(x)[k:]``
+    (masked-out rows set to ``fill`` with ``tf.where``, which never lets their NaN/inf through;
+    an empty ``fill`` keeps them, for consumers that read selected rows only).
+    The first line repeats the shape check ``tf.boolean_mask`` makes (the same
+    ``assert_is_compatible_with``), so a mask of the wrong shape still raises instead of broadcasting.
+
+    ``tf.gather(x, tf.where(m)[:, 0])`` lists, for every true entry of m in row-major order, the
+    ROW of ``x`` at that entry's first coordinate: position p of the flat mask lies in row
+    ``p // prod(shape(m)[1:])``. ``x`` need not have m's shape (the original only needs every
+    selected row to exist), so ``flat_values`` gathers those rows, and masked-out positions read an
+    extra row of ``fill`` appended to ``x``: reading ``x`` there could raise where the original
+    (which reads only selected rows) returns, e.g. for an ``x`` with no rows and nothing selected.
+    The gradient of the extra row is dropped, so whatever is computed from it never reaches ``x``
+    (``tf.pad``, not ``tf.concat``: its gradient is dense, and XLA cannot densify the sparse
+    gradient ``tf.concat`` passes on to an ``x`` with no rows)."""
+    tf = src.tf
+    stmt = src.statement_of(at)
+    key = (id(stmt), sel.mask, src.segment(sel.data), fill)
+    if key in shared:
+        return shared[key]
+    mask, data = sel.mask, src.segment(sel.data)
+    if not mask.isidentifier():
+        mask = src.fresh_name("mask")
+        lines.append(f"{mask} = {sel.mask}")
+    if not data.isidentifier():
+        data = src.fresh_name("values")
+        lines.append(f"{data} = {src.segment(sel.data)}")
+    flat_mask, flat_values = src.fresh_name("flat_mask"), src.fresh_name("flat_values")
+    if sel.rows:
+        rows = src.fresh_name("rows")
+        fill = fill or "0"
+        ones = ", constant_values=1" if fill == "1" else ""
+        lines += [
+            f"{flat_mask} = {tf}.reshape({mask}, [-1])",
+            f"# the row each mask entry reads; masked-out entries read an extra row of {fill}s",
+            f"{rows} = {tf}.where({flat_mask}, {tf}.range({tf}.size({mask})) // {tf}.maximum({tf}.reduce_prod("
+            f"{tf}.shape({mask})[1:]), 1), {tf}.shape({data})[0])",
+            f"{flat_values} = {tf}.gather({tf}.pad({data}, [[0, 1]] + [[0, 0]] * ({data}.shape.rank - 1){ones}), {rows})",
+        ]
+    else:
+        full = data if fill == "" else (f"{tf}.where({mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - "
+                                         f"{mask}.shape.rank)], {data}, {fill})")
+        lines += [
+            f"{data}.shape[:{mask}.shape.rank].assert_is_compatible_with({mask}.shape.with_rank_at_least(1))",
+            f"{flat_mask} = {tf}.reshape({mask}, [-1])",
+            f"{flat_values} = {tf}.reshape({full}, {tf}.concat([[-1], {tf}.shape({data})[{mask}.shape.rank:]], 0))",
+        ]
+    shared[key] = (flat_mask, flat_values)
+    return flat_mask, flat_values
+
+
+SQUEEZED_ROWS = "tf.squeeze/tf.reshape of tf.where(m) list the rows of m's true entries only for a 1-D mask " \
+                "(tf.squeeze without an axis not even then, for a single true entry)"
+
+
+def _scan(src: Source, call: ast.Call, shared: Shared) -> Rewritten | None:
+    """``tf.cumsum(x[m])`` -> scan the full tensor with the masked-out entries set to the scan's
+    identity, flattened over the mask's axes (see ``_flatten``), then select.
+
+    The scan (along axis 0, the only axis the selection has of data-dependent length) of
+    ``flat_values``, whose masked-out rows are 0 (1 for products), holds at every selected row the
+    sum (product) of the selected rows up to it: adding exact zeros and multiplying by exact ones
+    changes nothing, ``reverse`` and ``exclusive`` included, and masked-out NaN/inf never enter. A
+    sum's gradient is linear and sends exact zeros to the masked-out entries, so values and
+    gradients are those of the original for every mask rank and input (checked on every
+    inf/NaN/0 combination), up to the rounding of the order XLA scans in; a selection as the last
+    op compiles and matches eager. ``cumprod`` is UNSAFE for gradients only: TensorFlow
     differentiates it as ``cumsum(out * grad, reverse) / x`` over the whole scan, so an inf
-    product at a masked-out row gives 0 * inf = NaN where the original has none. The first line
-    repeats the shape check ``x[m]`` makes (``tf.boolean_mask`` runs the same
-    ``assert_is_compatible_with``), so a mask of the wrong shape still raises instead of
-    broadcasting. Selections that are exact only for a 1-D mask (``tf.gather(x, tf.where(m)[:, 0])``
-    repeats rows for a higher-rank mask) stay UNSAFE."""
+    product at a masked-out row gives 0 * inf = NaN where the original has none."""
     identity = SCANS.get(call_name(src, call) or "")
     if identity is None or len(call.args) != 1:
         return None
@@ -440,77 +585,73 @@ def _scan(src: Source, call: ast.Call) -> Rewritten | None:
     sel = selection(src, call.args[0])
     if sel is None or sel.ragged or isinstance(src.scope_of(call), ast.Lambda):
         return None
-    tf = src.tf
+    tf, lines = src.tf, []
+    flat_mask, flat_values = _flatten(src, sel, identity, call, shared, lines)
     extra = "".join(f", {k.arg}={src.segment(k.value)}" for k in call.keywords)
-    if sel.one_d:
-        text = (f"{tf}.boolean_mask({src.segment(call.func)}({tf}.where({sel.mask}, {arg(src, sel.data)}, "
-                f"{identity}){extra}), {sel.mask})")
-        return Rewritten(replace(src, call, text), (), (ASSUME_1D,), sel.chain)
-    lines = []
-    mask, data = sel.mask, arg(src, sel.data)
-    if not isinstance(sel.mask_node, ast.Name):
-        mask = src.fresh_name("mask")
-        lines.append(f"{mask} = {sel.mask}")
-    if not isinstance(sel.data, ast.Name):
-        data = src.fresh_name("values")
-        lines.append(f"{data} = {src.segment(sel.data)}")
-    flat_mask, flat_values = src.fresh_name("flat_mask"), src.fresh_name("flat_values")
-    lines += [
-        f"{data}.shape[:{mask}.shape.rank].assert_is_compatible_with({mask}.shape.with_rank_at_least(1))",
-        f"{flat_mask} = {tf}.reshape({mask}, [-1])",
-        f"{flat_values} = {tf}.reshape({tf}.where({mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - "
-        f"{mask}.shape.rank)], {data}, {identity}), {tf}.concat([[-1], {tf}.shape({data})[{mask}.shape.rank:]], 0))",
-    ]
     text = f"{tf}.boolean_mask({src.segment(call.func)}({flat_values}{extra}), {flat_mask})"
-    reasons = () if identity == "0" else (
-        "gradients only (values are exact): TensorFlow's cumprod gradient sums products over the whole scan and "
-        "divides by the entries, so an inf or NaN next to a masked-out row turns it NaN (0 * inf)",)
-    return Rewritten(replace(src, call, text), tuple(lines), reasons, sel.chain)
+    reasons = [SQUEEZED_ROWS] if sel.one_d else []
+    if identity == "1":
+        reasons.append("gradients only (values are exact): TensorFlow's cumprod gradient sums products over the "
+                       "whole scan and divides by the entries, so an inf or NaN next to a masked-out row turns it "
+                       "NaN (0 * inf)")
+    return Rewritten(replace(src, call, text), tuple(lines), tuple(reasons), sel.chain)
 
 
-def _index(src: Source, sub: ast.Subscript) -> Rewritten | None:
-    sel = selection(src, sub.value)
-    if sel is None:
+def _index(src: Source, sub: ast.Subscript, shared: Shared) -> Rewritten | None:
+    """``s[i]`` and ``s[a:b]`` (literal ints) of a selection -> the same rows picked from
+    ``flat_values`` (see ``_flatten``) by their position among the true entries of ``flat_mask``:
+    ``cumsum(flat_mask)`` counts them from the front, ``cumsum(flat_mask, reverse=True)`` from
+    the back. ``s[i]`` is the one row whose count is ``i + 1`` (``-i`` from the back), gathered
+    at the largest position that qualifies (for ``s[-1]``, the last true entry); the dtype and
+    the shape (``shape(x)[k:]``) are those of the original. ``s[a:b]`` keeps the rows whose
+    count is in range (a negative or too large bound clamps exactly as Python's slice does) and
+    selects them as the last op, which compiles and matches eager. Gradients: ``tf.gather`` and
+    ``tf.boolean_mask`` send each picked row its gradient and exact zeros elsewhere, as the
+    original does. Where the original raises (fewer selected entries than ``s[i]`` needs, a
+    negative index with nothing selected) no position qualifies and the fix gathers at -1:
+    eagerly on CPU that raises too (``indices = -1 is not in [0, n)``) unless the rows are
+    empty; under XLA the gather clamps and returns the first row of ``flat_values`` (zeros
+    when there is none)."""
+    if isinstance(src.scope_of(sub), ast.Lambda) or not isinstance(sub.ctx, ast.Load):
         return None
-    tf, mask, data = src.tf, sel.mask, arg(src, sel.data)
-    front = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32))"
-    back = f"{tf}.cumsum({tf}.cast({mask}, {tf}.int32), reverse=True)"
-    reasons = [ASSUME_1D]
+    sel = selection(src, sub.value)
+    if sel is None or sel.ragged:
+        return None
     index = number_value(sub.slice)
+    if not isinstance(index, int):
+        if not isinstance(sub.slice, ast.Slice) or sub.slice.step is not None:
+            return None
+        bounds = [number_value(b) if b is not None else None for b in (sub.slice.lower, sub.slice.upper)]
+        if any(b is not None and not isinstance(b, int) for b in bounds) or \
+                any(b is None and n is not None for b, n in zip(bounds, (sub.slice.lower, sub.slice.upper))):
+            return None
+    tf, lines = src.tf, []
+    flat_mask, flat_values = _flatten(src, sel, "", sub, shared, lines)
+    front = f"{tf}.cumsum({tf}.cast({flat_mask}, {tf}.int32))"
+    back = f"{tf}.cumsum({tf}.cast({flat_mask}, {tf}.int32), reverse=True)"
+    reasons = [SQUEEZED_ROWS] if sel.one_d else []
     if isinstance(index, int):
-        reasons.append("where the original raises (fewer selected entries than the index needs) the fix "
-                       "returns an entry instead")
-        if index == -1:
-            position = f"{tf}.reduce_max({tf}.where({mask}, {tf}.range({tf}.shape({mask})[0]), -1))"
-        else:
-            rank = f"{front} == {index + 1}" if index >= 0 else f"{back} == {-index}"
-            position = f"{tf}.argmax({tf}.cast({tf}.logical_and({mask}, {rank}), {tf}.int32))"
-        return Rewritten(replace(src, sub, f"{tf}.gather({data}, {position})"), (), tuple(reasons), sel.chain)
-    if isinstance(sub.slice, ast.Slice) and sub.slice.step is None:
-        bounds = [(sub.slice.lower, True), (sub.slice.upper, False)]
-        preds = []
-        for bound, lower in bounds:
-            if bound is None:
-                continue
-            value = number_value(bound)
-            if not isinstance(value, int):
-                return None
-            if lower:
-                preds.append(f"{front} > {value}" if value >= 0 else f"{back} <= {-value}")
-            else:
-                preds.append(f"{front} <= {value}" if value >= 0 else f"{back} > {-value}")
-        keep = mask
-        for pred in preds:
-            keep = f"{tf}.logical_and({keep}, {pred})"
-        return Rewritten(replace(src, sub, f"{tf}.boolean_mask({data}, {keep})"), (), (ASSUME_1D,), sel.chain)
-    return None
+        keep = flat_mask if index == -1 else f"{tf}.logical_and({flat_mask}, " + (
+            f"{front} == {index + 1})" if index >= 0 else f"{back} == {-index})")
+        position = f"{tf}.reduce_max({tf}.where({keep}, {tf}.range({tf}.size({flat_mask})), -1))"
+        return Rewritten(replace(src, sub, f"{tf}.gather({flat_values}, {position})"), tuple(lines),
+                         tuple(reasons), sel.chain)
+    lower, upper = bounds
+    keep = flat_mask
+    if lower is not None:
+        keep = f"{tf}.logical_and({keep}, {f'{front} > {lower}' if lower >= 0 else f'{back} <= {-lower}'})"
+    if upper is not None:
+        keep = f"{tf}.logical_and({keep}, {f'{front} <= {upper}' if upper >= 0 else f'{back} > {-upper}'})"
+    return Rewritten(replace(src, sub, f"{tf}.boolean_mask({flat_values}, {keep})"), tuple(lines), tuple(reasons),
+                     sel.chain)
 
 
-def _consumer(src: Source, node: ast.AST) -> Rewritten | None:
+def _consumer(src: Source, node: ast.AST, shared: Shared | None = None) -> Rewritten | None:
+    shared = {} if shared is None else shared
     if isinstance(node, ast.Call):
-        return _reduction(src, node) or _scan(src, node) or _keras_loss(src, node)
+        return _reduction(src, node) or _scan(src, node, shared) or _keras_loss(src, node)
     if isinstance(node, ast.Subscript):
-        return _index(src, node)
+        return _index(src, node, shared)
     return None
 
 
@@ -537,8 +678,9 @@ def rewrite_masked(src: Source, node: ast.AST) -> Fix | None:
     reasons: list[str] = []
     chain: list[ast.Assign] = []
     preludes: dict[int, list[str]] = {}  # statement line -> lines to insert before it
+    shared: Shared = {}
     for consumer in consumers:
-        result = _consumer(src, consumer)
+        result = _consumer(src, consumer, shared)
         stmt = src.statement_of(consumer)
         if result is None or stmt is None:
             return None

@@ -38,7 +38,15 @@ class CumulativeOpOnMasked(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the masked version keeps the original length.
+    `tf.cumsum(s)` (with `reverse`/`exclusive`) of `s = x[m]`, `tf.boolean_mask(x, m)`,
+    `tf.gather(x, tf.where(m)[:, 0])` or `tf.gather(x, tf.range(n))` is fixed safely for every
+    rank of the mask: the fix scans the full tensor, flattened over the mask's axes, with exact
+    zeros at masked-out positions, and selects as the last op (which compiles and matches eager).
+    For `tf.where(m)[:, 0]` the masked-out positions read an appended row of zeros, never `x`, so
+    the fix raises nowhere the original returns. `tf.cumprod` gets the same fix with ones; it is
+    unsafe for gradients only (TensorFlow's cumprod gradient divides by the entries, and an inf
+    product at a masked-out row gives 0 * inf = NaN). `tf.scan` and `cumulative_logsumexp` get no
+    fix.
     """
 
     code = "XLA202"

@@ -60,7 +60,14 @@ class DataDependentShapeArgument(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the static bound must come from the model's configuration.
+    `idx = tf.range(n)` that only feeds `tf.reduce_sum/mean/max/min(f(tf.gather(x, idx)))` (`f`
+    elementwise) is fixed as a reduction over all of `x` with the rows from `n` on masked out
+    (`tf.sequence_mask(n, len(x))`, given `x`'s rank). `x` is zeroed there before `f` and the
+    result after it, so values and gradients equal the original's for every rank of `x`, inf and
+    NaN in the masked-out rows included: this is safe for sums. A mean is unsafe (integer `x`
+    gives a float64 mean), and so are max/min (a selected -inf ties with the fill and shares its
+    gradient; XLA's max skips a NaN that eager returns). Other shape arguments get no automatic
+    fix: the static bound must come from the model's configuration.
     """
 
     code = "XLA205"

@@ -40,7 +40,14 @@ class MaskedTailIndex(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    Safe, for `s[i]` and `s[a:b]` with literal bounds, when `s` is `x[m]`, `tf.boolean_mask(x, m)`
+    or `tf.gather(x, tf.where(m)[:, 0])`, for every rank of the mask. The fix flattens `x` over the
+    mask's axes (after the shape check `tf.boolean_mask` itself makes) and picks the rows by their
+    count among the true entries (`tf.cumsum` of the flat mask, from the front or the back), so
+    values, dtype, shape and gradients are the original's. Where the original raises (fewer
+    selected entries than the index needs) the fix gathers at -1: eagerly on CPU that raises too
+    (unless the rows are empty), under XLA it returns the first row. `tf.squeeze`/`tf.reshape` of `tf.where(m)` are the rows of
+    the true entries only for a 1-D mask, so those fixes are unsafe.
     """
 
     code = "XLA201"
