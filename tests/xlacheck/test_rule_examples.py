@@ -49,3 +49,32 @@ def test_rule_contract(rule: type[Rule]) -> None:
 def test_codes_and_names_are_unique() -> None:
     assert len({r.code for r in ALL_RULES}) == len(ALL_RULES)
     assert len({r.name for r in ALL_RULES}) == len(ALL_RULES)
+
+
+def _offered(rule: type[Rule]) -> set[str]:
+    """Applicabilities of the fixes attached to this rule's findings on its INVALID examples."""
+    import ast
+
+    from xlacheck.rewrites import attach_fixes
+
+    offered = set()
+    for example in rule.INVALID:
+        result = check_source(example.code, f"{rule.code}_invalid.py")
+        for diagnostic in attach_fixes(example.code, ast.parse(example.code), result.diagnostics):
+            if diagnostic.code == rule.code and diagnostic.fix is not None:
+                offered.add(diagnostic.fix.applicability.value)
+    return offered - {"display-only"}
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_fix_safety_section_matches_the_fixes_offered(rule: type[Rule]) -> None:
+    """The generated docs must not say "No automatic fix" for a rule whose findings get one, nor
+    describe a fix that is never offered; and they name every applicability offered."""
+    section = (rule.__doc__ or "").split("## Fix safety", 1)[1].split("## ", 1)[0]
+    offered = _offered(rule)
+    if not offered:
+        assert section.strip().startswith("No automatic fix"), section
+        return
+    assert not section.strip().startswith("No automatic fix"), (offered, section)
+    for applicability in offered:
+        assert re.search(rf"\b{applicability}\b", section, re.IGNORECASE), (applicability, section)

@@ -39,7 +39,7 @@ class CumulativeOpOnMasked(Rule):
 
     ## Fix safety
     `tf.cumsum(s)` (with `reverse`/`exclusive`) of `s = x[m]`, `tf.boolean_mask(x, m)`,
-    `tf.gather(x, tf.where(m)[:, 0])` or `tf.gather(x, tf.range(n))` is fixed safely for every
+    `tf.gather(x, tf.where(m)[:, 0])` or `tf.gather(x, tf.range(n))` gets a safe fix for every
     rank of the mask: the fix scans the full tensor, flattened over the mask's axes, with exact
     zeros at masked-out positions, and selects as the last op (which compiles and matches eager).
     For `tf.where(m)[:, 0]` the masked-out positions read an appended row of zeros, never `x`, so
