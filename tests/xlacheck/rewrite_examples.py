@@ -340,6 +340,30 @@ def peak_positive(x):
         inputs=(((7,), "float"),),
     ),
     Example(
+        "masked_mean_of_unknown_dtype",
+        '''import tensorflow as tf
+
+
+def mean_positive_count(counts):
+    return tf.reduce_mean(counts[counts > 0])  # flag
+''',
+        "unsafe",  # an int32 `counts` gives a truncated int mean in the original, a float64 in the fix
+        ("tf.reduce_sum(masked_values) / tf.reduce_sum(tf.cast(mask, masked_values.dtype))",),
+        inputs=(((6,), "float"),),  # the stated reason left out: float counts
+    ),
+    Example(
+        "masked_max_of_unknown_dtype",
+        '''import tensorflow as tf
+
+
+def largest_positive_id(ids):
+    return tf.reduce_max(ids[ids > 0])  # flag
+''',
+        "unsafe",  # integer ids: tf.where(m, ids, float("-inf")) raises
+        ('tf.reduce_max(tf.where(ids > 0, ids, float("-inf")))',),
+        inputs=(((6,), "float"),),
+    ),
+    Example(
         "masked_cumsum",
         '''import tensorflow as tf
 

@@ -326,3 +326,13 @@ def test_counted_while_fix_relints_clean():
     assert [d.code for d in check_source(example.source, "tagger.py").diagnostics] == ["XLA111"]
     fixed = apply_edits(example.source, fix_of(example.source).edits)
     assert check_source(fixed, "tagger.py").diagnostics == ()
+
+
+def test_masked_mean_and_extremes_say_why_integers_differ():
+    """A mean written as sum / count divides integers into a float64, and a -inf fill raises for
+    them: without proof that the values are floating, both fixes are unsafe and say so; a float
+    literal in the mask (``x > 0.0`` raises for integer tensors) or a loss op is proof."""
+    by_name = {e.name: e for e in EXAMPLES}
+    assert "floating-point" in fix_of(by_name["masked_mean_of_unknown_dtype"].source).message
+    assert "fill raises" in fix_of(by_name["masked_max_of_unknown_dtype"].source).message
+    assert fix_of(by_name["masked_max"].source).applicability is Applicability.SAFE  # x[x > 0.0]

@@ -51,15 +51,15 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
+from xlacheck.rewrites._expr import arg, call_name, kw
 from xlacheck.rewrites._fix import explain, make_fix, replace
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
 
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
 RAGGED_PREFIXES = ("tf.RaggedTensor.from_", "tf.ragged.")
-FLOAT_DTYPES = frozenset(f"tf.{t}" for t in ("float16", "bfloat16", "float32", "float64", "half", "double"))
 
 
 def _static_int(src: Source, node: ast.AST) -> int | None:
@@ -80,23 +80,6 @@ def _static_int(src: Source, node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
-
-
-def _floating(src: Source, node: ast.AST, depth: int = 0) -> bool:
-    """Provably a floating-point tensor: ``tf.cast(x, tf.float32)`` (any float dtype), a call
-    with ``dtype=tf.float32``, or a name assigned once from one of those."""
-    if depth > 8:
-        return False
-    if isinstance(node, ast.Name):
-        bound = src.local_binding(node.id, node)
-        return bound is not None and _floating(src, bound, depth + 1)
-    if isinstance(node, ast.Call):
-        name = call_name(src, node)
-        dtype = kw(node, "dtype")
-        if name == "tf.cast" and dtype is None and len(node.args) == 2:
-            dtype = node.args[1]
-        return name is not None and dtype is not None and tf_name(src, dtype) in FLOAT_DTYPES
-    return False
 
 
 def _bincount(src: Source, node: ast.Call) -> Fix | None:
@@ -133,7 +116,7 @@ def _segment(src: Source, node: ast.Call, name: str) -> Fix:
     reasons = []
     if not isinstance(ids_node, ast.Name):
         reasons.append(f"`{src.segment(ids_node)}` is evaluated twice")
-    if name.endswith("_mean") and not _floating(src, data_node):
+    if name.endswith("_mean") and not is_floating(certain_dtype(src, data_node)):
         reasons.append("the data may be integer or complex: segment_mean truncates integer means and keeps the "
                        "dtype, unsorted_segment_mean returns a float and rejects complex data")
     return make_fix(f"Use {unsorted}, which has an XLA kernel (unsorted or negative ids, which raise in the "

@@ -70,6 +70,7 @@ from xlacheck.rewrites._expr import (
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
+from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 
 NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
 NOT_BOOL = ("cannot prove the condition is a boolean: tf.where needs one, and tf.cast reads a number as it is "
@@ -566,8 +567,6 @@ TENSOR_CALLS = FULL_REDUCTIONS | ELEMENTWISE_UNARY | frozenset(
     for op in ("cast", "constant", "convert_to_tensor", "matmul", "reshape", "zeros_like", "ones_like", "maximum",
                "minimum", "add", "subtract", "multiply", "divide", "truediv", "where", "norm")
 )
-SAME_DTYPE_REDUCTIONS = frozenset(f"{prefix}reduce_{op}" for prefix in ("tf.", "tf.math.")
-                                  for op in ("sum", "mean", "max", "min", "prod"))
 DYNAMIC_SCOPE = frozenset({"locals", "vars", "dir", "exec", "eval", "globals"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -590,36 +589,19 @@ def _tensor(src: Source, node: ast.AST, depth: int = 0) -> bool:
     return False
 
 
-def _float_tensor(src: Source, node: ast.AST, depth: int = 0) -> bool:
-    """Provably a floating (or complex) tensor: ``/`` with a tensor operand (true division gives
-    float64 for int32, float32 for smaller ints, the operand's dtype for floats), ``tf.norm``, or
-    arithmetic and elementwise ops on such a tensor (TensorFlow's binary ops keep the one dtype
-    of their operands, or raise). ``tf.where(c, v, float("nan"))`` keeps the dtype of such a
-    ``v`` (float16, bfloat16, float32, float64, complex64, complex128: checked) and raises for
-    integer ``v``."""
-    if depth > 8:
-        return False
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.Div):
-            return _tensor(src, node.left) or _tensor(src, node.right)
-        if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Pow)):
-            return _float_tensor(src, node.left, depth + 1) or _float_tensor(src, node.right, depth + 1)
-        return False
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _float_tensor(src, node.operand, depth + 1)
-    if isinstance(node, ast.Call):
-        name = call_name(src, node)
-        if name in ("tf.norm", "tf.linalg.norm"):
-            return True
-        if name == "tf.cast" and len(node.args) == 2:
-            return tf_name(src, node.args[1]) in ("tf.float16", "tf.bfloat16", "tf.float32", "tf.float64")
-        return (name in ELEMENTWISE_UNARY or name in SAME_DTYPE_REDUCTIONS) and len(node.args) >= 1 and \
-            _float_tensor(src, node.args[0], depth + 1)
+def _float_tensor(src: Source, node: ast.AST) -> bool:
+    """Provably a floating (or complex) tensor: a dtype :func:`certain_dtype` reads as floating,
+    or ``/`` with a provable tensor operand (true division gives float64 for int32, float32 for
+    smaller ints, the operand's dtype for floats and complex). ``tf.where(c, v, float("nan"))``
+    keeps the dtype of such a ``v`` (float16, bfloat16, float32, float64, complex64, complex128:
+    checked) and raises for integer ``v``."""
     if isinstance(node, ast.Name):
         bound = src.local_binding(node.id, node)
-        return bound is not None and _float_tensor(src, bound, depth + 1)
-    return False
-
+        return bound is not None and _float_tensor(src, bound)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and (_tensor(src, node.left)
+                                                                          or _tensor(src, node.right)):
+        return True
+    return is_floating(certain_dtype(src, node))
 
 def _local_bound_before(src: Source, name: str, node: ast.If) -> bool:
     """Whether ``name`` has a value when the ``if`` runs. The ``if`` assigns it, so inside a

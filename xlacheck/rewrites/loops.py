@@ -28,11 +28,11 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import (ELEMENTWISE_UNARY, arg, call_name, calls_only_tensorflow, has_kw, is_number, kw,
-                                     number_value, tf_name)
+from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
+from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -235,91 +235,10 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
 
 
 # -- a counted `while` that fills a Python list -> tf.TensorArray ------------------------------------
-_DTYPES = frozenset({"bool", "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
-                     "uint8", "uint16", "uint32", "uint64"})
-# Calls whose result dtype is a dtype argument (position, keyword) or, when it is absent, a default.
-_DTYPE_ARGUMENT = {
-    **{f"tf.{m}{op}": (2, "output_type", "int64") for m in ("", "math.") for op in ("argmax", "argmin")},
-    "tf.cast": (1, "dtype", None), "tf.dtypes.cast": (1, "dtype", None),
-    "tf.one_hot": (5, "dtype", "float32"),  # only without on_value/off_value, which set the dtype
-    "tf.random.categorical": (2, "dtype", "int64"),
-    "tf.random.uniform": (3, "dtype", "float32"), "tf.random.normal": (3, "dtype", "float32"),
-    "tf.zeros": (1, "dtype", "float32"), "tf.ones": (1, "dtype", "float32"),
-}
-_BOOL_CALLS = frozenset(
-    f"tf.{m}{op}" for m in ("", "math.") for op in ("logical_and", "logical_or", "logical_not", "logical_xor", "equal",
-                                                     "not_equal", "less", "less_equal", "greater", "greater_equal",
-                                                     "reduce_any", "reduce_all")
-) | {"tf.math.is_nan", "tf.math.is_inf", "tf.math.is_finite"}
-# The result has the first argument's dtype (real dtypes only: `abs` of a complex is real).
-_SAME_DTYPE_CALLS = ELEMENTWISE_UNARY | {"tf.nn.softmax", "tf.nn.log_softmax", "tf.math.softmax"} | frozenset(
-    f"tf.{m}reduce_{op}" for m in ("", "math.") for op in ("sum", "mean", "max", "min", "prod"))
 # Built-in Keras layers whose call has no Python side effect but building (once: on the first eager
 # call, or while tracing): calling them once per trace or once per iteration is the same.
 _PURE_KERAS_LAYERS = frozenset(f"tf.keras.layers.{n}" for n in (
     "Dense", "Embedding", "LayerNormalization", "Conv1D", "Conv2D", "Activation", "Flatten", "Reshape"))
-
-
-def _dtype_name(src: Source, node: ast.AST | None) -> str | None:
-    """``int32`` for ``tf.int32`` / ``tf.dtypes.int32`` spelled with this file's alias."""
-    name = tf_name(src, node) if node is not None else None
-    if name is None:
-        return None
-    short = name.removeprefix("tf.dtypes.").removeprefix("tf.")
-    return short if short in _DTYPES and "." not in short else None
-
-
-def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    value = kw(call, keyword)
-    return call.args[position] if value is None and len(call.args) > position else value
-
-
-def _certain_dtype(src: Source, node: ast.AST, bound: dict[str, tuple[int, ast.expr]], before: int,
-                   depth: int = 0) -> str | None:
-    """The dtype ``node`` certainly has whenever it evaluates without raising, or None.
-
-    Names are followed only to their single binding earlier in the loop body (``bound``: name ->
-    (statement index, value); ``before``: the index of the statement reading them)."""
-    if depth > 8:
-        return None
-    if isinstance(node, ast.Name):
-        found = bound.get(node.id)
-        if found is None or found[0] >= before:
-            return None
-        return _certain_dtype(src, found[1], bound, found[0], depth + 1)
-    if isinstance(node, ast.Call):
-        name = call_name(src, node)
-        if name in _DTYPE_ARGUMENT:
-            position, keyword, default = _DTYPE_ARGUMENT[name]
-            given = _argument(node, position, keyword)
-            if given is not None:
-                return _dtype_name(src, given)
-            if name == "tf.one_hot" and (_argument(node, 2, "on_value") or _argument(node, 3, "off_value")):
-                return None
-            return default
-        if name in _BOOL_CALLS:
-            return "bool"
-        if name in _SAME_DTYPE_CALLS and node.args:
-            return _certain_dtype(src, node.args[0], bound, before, depth + 1)
-        return None
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and not isinstance(
-            node.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
-        # A tensor on the left compares elementwise (the right side is converted to its dtype or
-        # the comparison raises): a bool tensor.
-        return "bool" if _certain_dtype(src, node.left, bound, before, depth + 1) else None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-        # A tensor combined with a literal or a tensor of the same dtype keeps its dtype (the
-        # literal is converted to it, or the operation raises).
-        left = None if is_number(node.left) else _certain_dtype(src, node.left, bound, before, depth + 1)
-        right = None if is_number(node.right) else _certain_dtype(src, node.right, bound, before, depth + 1)
-        if left and (right == left or is_number(node.right)):
-            return left
-        if right and is_number(node.left):
-            return right
-        return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return _certain_dtype(src, node.operand, bound, before, depth + 1)
-    return None
 
 
 def _is_increment(stmt: ast.stmt, counter: str) -> bool:
@@ -348,9 +267,9 @@ def _counter_start(src: Source, value: ast.expr) -> tuple[int, bool] | None:
         return (start, False) if start >= 0 else None
     if isinstance(value, ast.Call) and call_name(src, value) == "tf.constant" and len(value.args) in (1, 2):
         start = _int_literal(value.args[0])
-        dtype = _argument(value, 1, "dtype")
+        dtype = argument(value, 1, "dtype")
         if {k.arg for k in value.keywords} <= {"dtype"} and start is not None and start >= 0 and (
-                dtype is None or _dtype_name(src, dtype) == "int32"):
+                dtype is None or dtype_name(src, dtype) == "int32"):
             return start, True
     return None
 
@@ -562,7 +481,7 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
             and stack.args[0] is later[0] and len(stack.args) <= 2 and {k.arg for k in stack.keywords} <= {"axis"}
             and src.scope_of(stack) is scope):
         return None
-    axis_node = _argument(stack, 1, "axis")
+    axis_node = argument(stack, 1, "axis")
     axis = 0 if axis_node is None else number_value(axis_node)
     if type(axis) is not int:
         return None
@@ -572,7 +491,8 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     if any(isinstance(n, ast.Name) and n.id == name and after <= (n.lineno, n.col_offset) < (
             stack.lineno, stack.col_offset) for n in ast.walk(scope)):
         return None
-    dtype = _certain_dtype(src, value, _body_bindings(loop, bindings), appends[0])
+    dtype = certain_dtype(src, value, _body_resolver(loop, _body_bindings(loop, bindings)))
+    dtype = dtype if dtype in DTYPES else None  # the TensorArray needs the exact dtype
     if dtype is None:
         return (f"This `while` counts with `{counter}`, so `{name}` could be a tf.TensorArray(DTYPE, "
                 f"size=tf.maximum({src.segment(bound)}, {counter}) - {counter}) written at the iteration index and "
@@ -641,3 +561,17 @@ def _body_bindings(loop: ast.While, bindings: dict[str, list[ast.Name]]) -> dict
                 and len(bindings.get(stmt.targets[0].id, ())) == 1:
             found[stmt.targets[0].id] = (k, stmt.value)
     return found
+
+
+def _body_resolver(loop: ast.While, found: dict[str, tuple[int, ast.expr]]):
+    """Resolve a name read in the loop body to its single top-level binding in an earlier
+    statement of the body (a binding later in the body, or outside it, is not certain)."""
+
+    def resolve(name: ast.Name) -> ast.expr | None:
+        binding = found.get(name.id)
+        if binding is None:
+            return None
+        reader = next((k for k, stmt in enumerate(loop.body) if any(n is name for n in ast.walk(stmt))), None)
+        return binding[1] if reader is not None and binding[0] < reader else None
+
+    return resolve

@@ -41,6 +41,7 @@ from xlacheck.rewrites._expr import (
 )
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 
 BOOL_FUNCS = frozenset(
     f"tf.{p}{op}" for p in ("", "math.") for op in ("equal", "not_equal", "greater", "greater_equal", "less",
@@ -65,7 +66,9 @@ ROWS_AS_MASK = "computes tf.gather(x, tf.where(m)[:, 0]) as x masked by m, which
 FILL_TIES = "gradients only: a selected value equal to the fill of the masked-out positions (-inf for a max, " \
             "+inf for a min) ties with them, and the reduction splits its gradient among the ties"
 NAN_EXTREMES = "a NaN among the selected values: eagerly tf.reduce_max/min return NaN, compiled by XLA they skip it"
-INT_MEAN = "for integer values the mean becomes a float64 (int / int in TensorFlow); the original stays an integer"
+INT_MEAN = "cannot prove the values are floating-point: for integers the mean becomes a float64 (int / int in " \
+           "TensorFlow) where the original's stays an integer"
+INT_FILL = "cannot prove the values are floating-point: for integers the -inf/+inf fill raises where the original returns"
 UNSMOOTH = "the per-position values are also computed where the mask is false; a non-finite derivative there " \
            "turns the gradient NaN"
 
@@ -325,6 +328,23 @@ def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
     return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
 
 
+def _floating_values(src: Source, node: ast.expr) -> bool:
+    """The reduced values are floating-point wherever the original returns: their dtype reads as
+    floating, or they are ``x[m]`` with a mask comparing ``x`` itself with a float literal
+    (``x > 0.0`` raises TypeError for integer and bool tensors)."""
+    if is_floating(certain_dtype(src, node)):
+        return True
+    sel = selection(src, node)
+    mask = sel.mask_node if sel is not None else None
+    if isinstance(mask, ast.Name):
+        mask = src.local_binding(mask.id, mask)
+    if not (isinstance(mask, ast.Compare) and len(mask.ops) == 1):
+        return False
+    sides = (mask.left, mask.comparators[0])
+    data = src.segment(sel.data)  # type: ignore[union-attr]
+    return any(src.segment(a) == data and isinstance(number_value(b), float) for a, b in (sides, sides[::-1]))
+
+
 def _excludes_fill(src: Source, node: ast.expr, op: str) -> bool:
     """``node`` is ``x[m]`` (or ``tf.boolean_mask(x, m)``) whose mask admits neither NaN nor the
     fill of a max (min): ``x > c`` / ``x >= c`` (``x < c`` / ``x <= c``) with a literal ``c``, or
@@ -376,6 +396,8 @@ def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
         reasons.append(ASSUME_RANK)
     if op in ("max", "min") and not _excludes_fill(src, call.args[0], op):
         reasons += [FILL_TIES, NAN_EXTREMES]
+    if op in ("mean", "max", "min") and not _floating_values(src, call.args[0]):
+        reasons.append(INT_MEAN if op == "mean" else INT_FILL)
     fill = {"sum": "0", "mean": "0", "max": 'float("-inf")', "min": 'float("inf")'}[op]
     axis_text = f", axis={src.segment(axis)}" if axis is not None else ""
     if op != "mean" and not state.ragged:
@@ -431,7 +453,8 @@ def _first_rows_reduction(src: Source, call: ast.Call, op: str, axis: ast.expr |
     text = f"{tf}.reduce_{'sum' if op == 'mean' else op}({masked})"
     if op == "mean":
         text += f" / {tf}.reduce_sum({tf}.cast({tf}.broadcast_to({mask}, {tf}.shape({masked})), {masked}.dtype))"
-        reasons.append(INT_MEAN)
+    if op in ("mean", "max", "min") and not _floating_values(src, call.args[0]):
+        reasons.append(INT_MEAN if op == "mean" else INT_FILL)
     if op in ("max", "min"):
         reasons += [FILL_TIES, NAN_EXTREMES]
     if not isinstance(state.data_node, (ast.Name, ast.Attribute)):
