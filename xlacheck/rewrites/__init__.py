@@ -30,7 +30,8 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
     from xlacheck.rewrites.counting import rewrite_counting
     from xlacheck.rewrites.host import rewrite_host_read
-    from xlacheck.rewrites.indicator import rewrite_assert, rewrite_if, rewrite_ternary
+    from xlacheck.rewrites.checks import rewrite_assert
+    from xlacheck.rewrites.indicator import rewrite_if, rewrite_ternary
     from xlacheck.rewrites.iteration import rewrite_filtered_sum
     from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
     from xlacheck.rewrites.masked_reduction import rewrite_masked

@@ -82,3 +82,10 @@ def parses(fix: Fix) -> bool:
     except (SyntaxError, ValueError, libcst.ParserSyntaxError):
         return False
     return True
+
+
+def replace_block(src: Source, first: ast.stmt, last: ast.stmt, lines: list[str]) -> list:
+    indent = src.indent_of(first)
+    comments = [f"{indent}{c}\n" for c in src.comments_in(first.lineno, last.end_lineno or first.lineno)]
+    return [replace_lines(first.lineno, last.end_lineno or first.lineno,
+                          "".join(comments) + "".join(f"{indent}{line}\n" for line in lines))]

@@ -21,7 +21,7 @@ from xlacheck.rewrites._expr import arg, call_name, is_scalar, like, linear
 from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
-from xlacheck.rewrites.indicator import boolean
+from xlacheck.rewrites.truth import boolean
 
 # Iterables that are already Python sequences (iterating them is fine).
 PYTHON_ITERABLES = frozenset({"range", "enumerate", "zip", "reversed", "list", "tuple", "sorted", "dict", "set"})

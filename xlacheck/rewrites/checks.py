@@ -1,0 +1,81 @@
+"""``assert <tensor>`` and ``if <tensor>: raise E("msg")`` -> ``tf.debugging.Assert``.
+
+Where the original returns, the check held, so the Assert passes and changes nothing: SAFE when
+the condition converts exactly (:func:`xlacheck.rewrites.truth.truth`), the message is a string
+literal and no handler could catch the exception. XLA drops the check; eagerly and in
+``tf.function`` a failing input raises InvalidArgumentError instead.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._fix import make_fix, replace, replace_block
+from xlacheck.rewrites._source import Source, dotted
+from xlacheck.rewrites.handlers import who_catches
+from xlacheck.rewrites.truth import truth
+
+CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
+              "InvalidArgumentError instead of {exc}")
+
+
+def _literal_message(node: ast.AST | None) -> bool:
+    return node is None or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
+
+
+def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
+    """``assert c, "msg"`` -> ``tf.debugging.Assert(c, ["msg"])``.
+
+    SAFE under the contract (plain ``python``, not ``-O``): on every input where the original
+    returns, ``bool(c)`` was true, and so is the converted condition (:func:`xlacheck.rewrites.truth.truth`), so the
+    Assert passes, computes nothing and runs no Python code; the condition is evaluated once, as
+    in the original. Where the original raises the fix is unconstrained: XLA drops the check,
+    and outside XLA it raises InvalidArgumentError. UNSAFE when the message is not a string
+    literal (Python evaluates it only when the assert fails; the fix every time), when an
+    exception handler could catch the AssertionError (then the original returns on failing
+    inputs), or when :func:`xlacheck.rewrites.truth.truth` cannot convert the condition exactly."""
+    if not isinstance(node, ast.Assert) or src.tf is None:
+        return None
+    reasons: list[str] = []
+    cond = truth(src, node.test, False, reasons)
+    if _literal_message(node.msg):
+        message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
+    else:
+        message = src.segment(node.msg)
+        reasons.append("the message is not a string literal: Python evaluates it only when the assert fails, the fix "
+                       "every time (its side effects and errors)")
+    catcher = who_catches(src, node, "AssertionError")
+    if catcher:
+        reasons.append(catcher)
+    text = f"{src.tf}.debugging.Assert({cond}, [{message}])"
+    return make_fix(f"Check the tensor condition with tf.debugging.Assert ({CHECK_NOTE.format(exc='AssertionError')})",
+                    [replace(src, node, text)], reasons)
+
+
+def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
+    """``if c: raise E("msg")`` -> ``tf.debugging.Assert(tf.logical_not(c), ["msg"])``: SAFE on
+    the same argument as :func:`rewrite_assert`, with the roles of true and false swapped: where
+    the original returns, ``bool(c)`` was false, so the Assert passes. UNSAFE when the
+    exception's message is not a literal (evaluated on every call, not only when raising), or a
+    handler could catch E."""
+    if not src.alone_on_lines(node, node):
+        return None
+    reasons: list[str] = []
+    cond = truth(src, node.test, True, reasons)
+    exc = raise_.exc
+    kind = dotted(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else None
+    if isinstance(exc, ast.Call) and exc.args and not exc.keywords and not isinstance(exc.args[0], ast.Starred):
+        message = src.segment(exc.args[0])
+        if not _literal_message(exc.args[0]):
+            reasons.append("the exception's message is not a string literal: Python evaluates it only when raising, "
+                           "the fix every time (its side effects and errors)")
+    else:
+        message = repr(f"{src.segment(exc) if exc is not None else 'error'} (when {src.segment(node.test)})")
+    catcher = who_catches(src, node, kind.rpartition(".")[2] if kind else "exception")
+    if catcher:
+        reasons.append(catcher)
+    text = f"{src.tf}.debugging.Assert({src.tf}.logical_not({cond}), [{message}])"
+    note = CHECK_NOTE.format(exc=kind or "the raised exception")
+    return make_fix(f"Check the tensor condition with tf.debugging.Assert instead of raising from a Python `if` "
+                    f"({note})", replace_block(src, node, node, [text]), reasons)
