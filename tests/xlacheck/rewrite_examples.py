@@ -956,6 +956,37 @@ def checked_mean(x):
         grad=True,
     ),
     Example(
+        "raise_behind_a_none_guard",
+        '''import tensorflow as tf
+
+
+def ctc_ready(logits, labels=None):
+    if labels is not None and tf.reduce_max(labels) >= 4:  # flag
+        raise ValueError("label values must be below the vocabulary size")
+    return tf.nn.log_softmax(logits)
+''',
+        "safe",  # the None check stays Python and runs first, so labels=None never reaches reduce_max
+        ("    if labels is not None:\n        tf.debugging.Assert(tf.logical_not(tf.reduce_max(labels) >= 4), "
+         "[\"label values must be below the vocabulary size\"])",),
+        inputs=(((2, 4), "float"), ((3,), "id")),
+        grad=True,
+    ),
+    Example(
+        "assert_behind_a_none_guard",
+        '''import tensorflow as tf
+
+
+def weighted(x, weights):
+    assert weights is not None and tf.reduce_all(weights >= 0.0), "weights must be non-negative"  # flag
+    return x * weights
+''',
+        "safe",  # `assert weights is not None` stays a Python assert and runs first
+        ("    assert weights is not None, \"weights must be non-negative\"\n"
+         "    tf.debugging.Assert(tf.reduce_all(weights >= 0.0), [\"weights must be non-negative\"])",),
+        inputs=(((3,), "float"), ((3,), "unit")),
+        grad=True,
+    ),
+    Example(
         "raise_caught_by_caller",
         '''import tensorflow as tf
 

@@ -534,3 +534,22 @@ def head_energy(x, n):
     x = tf.constant([[1.0, 2.0], [0.5, np.inf], [3.0, 0.0], [np.nan, -np.inf]], tf.float32)
     expected, actual = _run_both(source, "head_energy", (x, tf.constant(n)), f"head_{op.replace('.', '_')}_{n}")
     assert_same(expected, actual, 1e-6)
+
+
+def test_guarded_check_never_reads_the_tensor_where_the_guard_stops_it():
+    """``if labels is not None and tf.reduce_max(labels) >= V: raise``: the fix keeps the None
+    check in Python, first, so ``labels=None`` (the inference call) returns as in the original,
+    eagerly, in a tf.function and under XLA, instead of reaching ``tf.reduce_max(None)``."""
+    example = _example("raise_behind_a_none_guard")
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    original = load("original_guarded", example.source)["ctc_ready"]
+    fixed = load("fixed_guarded", apply_edits(example.source, diagnostic.fix.edits))["ctc_ready"]
+    logits = tf.constant([[0.5, -1.0, 2.0, 0.0]])
+    expected = original(logits, None)
+    for version in (fixed, tf.function(fixed), tf.function(fixed, jit_compile=True)):
+        assert_same(expected, version(logits, None), 1e-6)
+    with pytest.raises(ValueError):
+        original(logits, tf.constant([5]))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        fixed(logits, tf.constant([5]))

@@ -4,6 +4,11 @@ Where the original returns, the check held, so the Assert passes and changes not
 the condition converts exactly (:func:`xlacheck.rewrites.truth.truth`), the message is a string
 literal and no handler could catch the exception. XLA drops the check; eagerly and in
 ``tf.function`` a failing input raises InvalidArgumentError instead.
+
+Leading Python-level guards of an ``and`` (``labels is not None and tf.reduce_max(labels) >= V``)
+stay Python: ``if labels is not None: tf.debugging.Assert(...)``. Python evaluates them first and
+skips the rest when they are false, and so does the fix, which therefore never reads the tensor
+condition where the original does not (``tf.reduce_max(None)`` would raise).
 """
 
 from __future__ import annotations
@@ -18,6 +23,34 @@ from xlacheck.rewrites.truth import truth
 
 CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
               "InvalidArgumentError instead of {exc}")
+
+
+_GUARD_CALLS = frozenset({"isinstance", "hasattr", "callable"})
+
+
+def _python_guard(node: ast.AST) -> bool:
+    """A Python bool whatever the tensors involved: ``x is None``, ``x is not None``,
+    ``isinstance``/``hasattr``/``callable``, or ``not`` of one."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _python_guard(node.operand)
+    if isinstance(node, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _GUARD_CALLS
+
+
+def split_guards(test: ast.expr) -> tuple[list[ast.expr], ast.expr]:
+    """(the leading Python-level guards of a top-level ``and``, the one tensor condition after
+    them); no guards when the condition has another form."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        guards: list[ast.expr] = []
+        for value in test.values:
+            if not _python_guard(value):
+                break
+            guards.append(value)
+        rest = test.values[len(guards):]
+        if guards and len(rest) == 1:
+            return guards, rest[0]
+    return [], test
 
 
 def _literal_message(node: ast.AST | None) -> bool:
@@ -38,7 +71,10 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Assert) or src.tf is None:
         return None
     reasons: list[str] = []
-    cond = truth(src, node.test, False, reasons)
+    guards, test = split_guards(node.test)
+    if _python_guard(test) or (guards and not src.alone_on_lines(node, node)):
+        return None  # a Python-level condition is no tensor check
+    cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
         message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
     else:
@@ -49,8 +85,12 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     if catcher:
         reasons.append(catcher)
     text = f"{src.tf}.debugging.Assert({cond}, [{message}])"
-    return make_fix(f"Check the tensor condition with tf.debugging.Assert ({CHECK_NOTE.format(exc='AssertionError')})",
-                    [replace(src, node, text)], reasons)
+    note = f"Check the tensor condition with tf.debugging.Assert ({CHECK_NOTE.format(exc='AssertionError')})"
+    if guards:  # the Python-level part stays a Python assert, checked first as before
+        python_part = " and ".join(src.segment(g) for g in guards)
+        tail = f", {src.segment(node.msg)}" if node.msg is not None else ""
+        return make_fix(note, replace_block(src, node, node, [f"assert {python_part}{tail}", text]), reasons)
+    return make_fix(note, [replace(src, node, text)], reasons)
 
 
 def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
@@ -62,7 +102,10 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
     if not src.alone_on_lines(node, node):
         return None
     reasons: list[str] = []
-    cond = truth(src, node.test, True, reasons)
+    guards, test = split_guards(node.test)
+    if _python_guard(test):
+        return None  # a Python-level condition is no tensor check
+    cond = truth(src, test, True, reasons)
     exc = raise_.exc
     kind = dotted(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else None
     if isinstance(exc, ast.Call) and exc.args and not exc.keywords and not isinstance(exc.args[0], ast.Starred):
@@ -77,5 +120,8 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
         reasons.append(catcher)
     text = f"{src.tf}.debugging.Assert({src.tf}.logical_not({cond}), [{message}])"
     note = CHECK_NOTE.format(exc=kind or "the raised exception")
+    lines = [text]
+    if guards:  # the Python-level part stays a Python `if`, evaluated first as before
+        lines = [f"if {' and '.join(src.segment(g) for g in guards)}:", f"    {text}"]
     return make_fix(f"Check the tensor condition with tf.debugging.Assert instead of raising from a Python `if` "
-                    f"({note})", replace_block(src, node, node, [text]), reasons)
+                    f"({note})", replace_block(src, node, node, lines), reasons)

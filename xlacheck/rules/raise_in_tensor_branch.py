@@ -36,6 +36,8 @@ class RaiseInTensorBranch(Rule):
     is `InvalidArgumentError` instead of `E`. Unsafe when the message is not a string literal
     (the fix evaluates it on every call), when an `and`/`or` could skip operands on a passing
     input, or when a `try` or an `except` in the file could catch `E` (then the original returns).
+    Leading Python-level guards (`labels is not None and ...`) stay a Python `if` around the
+    Assert, so the tensor condition is read only where the original reads it.
     """
 
     code = "XLA109"

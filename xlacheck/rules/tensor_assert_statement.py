@@ -44,6 +44,7 @@ class TensorAssertStatement(Rule):
     Unsafe when the message is not a string literal (the fix evaluates it every time), when an
     `and`/`or` could skip operands on a passing input, when a `try` or an `except` in the file
     could catch the `AssertionError`, or when the condition is not provably a boolean or a number.
+    Leading Python-level guards (`w is not None and ...`) stay a Python `assert` before the Assert.
     """
 
     code = "XLA102"
