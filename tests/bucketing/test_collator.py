@@ -111,6 +111,21 @@ def test_return_tensors_tf() -> None:
     assert isinstance(batch["input_ids"], tf.Tensor) and batch["input_ids"].shape == (3, 4)
 
 
+def test_return_tensors_jax_matches_numpy() -> None:
+    """``"jax"`` gives jax arrays with the NumPy batch's values and shapes. Their dtypes are
+    JAX's canonical ones: without ``jax_enable_x64`` (the default) JAX stores the int64 ids and
+    masks as int32, which holds every token id a vocabulary has."""
+    jax = pytest.importorskip("jax")
+    features = [{"input_ids": [5, 6], "labels": [5, 6]}, {"input_ids": [7], "labels": [-100]}]
+    expected = BucketingCollator(SPEC)(features)
+    batch = BucketingCollator(SPEC, return_tensors="jax")(features)
+    assert set(batch) == set(expected)
+    for key, value in expected.items():
+        assert isinstance(batch[key], jax.Array)
+        assert batch[key].dtype == jax.dtypes.canonicalize_dtype(value.dtype) and batch[key].shape == value.shape
+        assert (batch[key] == value).all()
+
+
 def test_an_all_dummy_share_keeps_the_keys_of_its_template() -> None:
     template = {"input_ids": [5, 6], "labels": [5, 6], "idx": 3}
     batch = BucketingCollator(SPEC)([DummyRow(1, template)] * 3)
