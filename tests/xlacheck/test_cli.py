@@ -255,5 +255,6 @@ def test_internal_error_is_one_line_and_verbose_shows_the_traceback(project: Pat
     import logging
 
     monkeypatch.setattr(logging.root, "handlers", [])  # basicConfig configures only a bare root logger
+    monkeypatch.setattr(logging.root, "level", logging.root.level)  # -v sets DEBUG: restore it after
     code, _, err = run(capsys, "-v", "model.py")
     assert code == 2 and "Traceback" in err
