@@ -336,3 +336,34 @@ def test_masked_mean_and_extremes_say_why_integers_differ():
     assert "floating-point" in fix_of(by_name["masked_mean_of_unknown_dtype"].source).message
     assert "fill raises" in fix_of(by_name["masked_max_of_unknown_dtype"].source).message
     assert fix_of(by_name["masked_max"].source).applicability is Applicability.SAFE  # x[x > 0.0]
+
+
+def test_a_parameter_shadowing_a_module_constant_is_not_that_constant():
+    """``LIMIT = 2.0`` at module level proves nothing about a parameter named ``LIMIT``: it may
+    be a vector (then tf.where broadcasts) or a tensor bound (then ``range(N)`` fails)."""
+    shadowed_bound = '''import tensorflow as tf
+
+LIMIT = 2.0
+
+
+def damp(t, LIMIT):
+    if tf.reduce_sum(t) > LIMIT:  # flag
+        t = t / 2.0
+    return t
+'''
+    assert fix_of(shadowed_bound).applicability is Applicability.UNSAFE
+    assert fix_of(shadowed_bound.replace("def damp(t, LIMIT)", "def damp(t)")).applicability is Applicability.SAFE
+    shadowed_count = '''import tensorflow as tf
+
+STEPS = 3
+
+
+def collect(x, STEPS):
+    out = []
+    for t in tf.range(STEPS):
+        out.append(x[t])  # flag
+    return tf.stack(out)
+'''
+    assert fix_of(shadowed_count).applicability is Applicability.DISPLAY_ONLY
+    unshadowed = fix_of(shadowed_count.replace("def collect(x, STEPS)", "def collect(x)"))
+    assert unshadowed.applicability is Applicability.SAFE and unshadowed.edits

@@ -64,6 +64,16 @@ def number_value(node: ast.AST) -> float | None:
     return node.value  # type: ignore[attr-defined]
 
 
+def static_int(src: Source, node: ast.AST) -> int | None:
+    """The value of a Python int the reader can see: a literal, or a module constant
+    (:meth:`Source.module_constant`) bound to one."""
+    if isinstance(node, ast.Name):
+        node = src.module_constant(node)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
 def has_kw(call: ast.Call, *names: str) -> bool:
     return any(k.arg in names for k in call.keywords)
 
@@ -108,7 +118,7 @@ def is_scalar(src: Source, node: ast.AST, depth: int = 0) -> bool:
     if isinstance(node, ast.Name):
         value = src.local_binding(node.id, node)
         if value is None:
-            value = src.module_binding(node.id) if src.scope_of(node) is not src.tree else None
+            value = src.module_constant(node) if src.scope_of(node) is not src.tree else None
             return value is not None and is_number(value)
         return is_scalar(src, value, depth + 1)
     return False

@@ -191,6 +191,22 @@ class Source:
                 value = stmt.value
         return value
 
+    def module_constant(self, node: ast.Name) -> ast.expr | None:
+        """The value a read of ``node`` certainly has when it names a module constant: ``name``
+        is assigned exactly once in the file, at module level, is not an import alias, and no
+        enclosing function takes a parameter of that name; None otherwise."""
+        stores = self.stores_in(self.tree).get(node.id, [])
+        bound = self.module_binding(node.id)
+        if len(stores) != 1 or bound is None or self.scope_of(stores[0]) is not self.tree:
+            return None
+        if any(isinstance(a, ast.alias) and (a.asname or a.name) == node.id for a in self.nodes):
+            return None
+        for scope in self.ancestors(node):
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
+                    a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
+                return None
+        return bound
+
     def stores_in(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
         """Every name stored anywhere under ``scope`` (nested scopes included), by name; one
         walk per scope, kept: bindings are looked up once per name per finding."""

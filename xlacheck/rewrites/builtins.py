@@ -24,7 +24,7 @@ NAN_MINMAX = (
 def _literal_numbers(src: Source, node: ast.AST) -> bool:
     """A tuple/list/set literal of numbers, directly or through a module constant."""
     if isinstance(node, ast.Name):
-        bound = src.module_binding(node.id)
+        bound = src.module_constant(node)
         if bound is None:
             return False
         node = bound

@@ -51,7 +51,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw
+from xlacheck.rewrites._expr import arg, call_name, kw, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
@@ -60,26 +60,6 @@ from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
 UNIQUE = frozenset({"tf.unique", "tf.math.unique", "tf.unique_with_counts", "tf.math.unique_with_counts"})
 SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "min", "prod"))
 RAGGED_PREFIXES = ("tf.RaggedTensor.from_", "tf.ragged.")
-
-
-def _static_int(src: Source, node: ast.AST) -> int | None:
-    """The value of a Python int the reader can see: a literal, or a module constant assigned
-    exactly once in the file and not shadowed by a parameter of an enclosing function."""
-    if isinstance(node, ast.Name):
-        stores = src.stores_in(src.tree).get(node.id, [])
-        bound = src.module_binding(node.id)
-        if len(stores) != 1 or bound is None or src.scope_of(stores[0]) is not src.tree:
-            return None
-        if any(isinstance(a, ast.alias) and (a.asname or a.name) == node.id for a in src.nodes):
-            return None
-        for scope in src.ancestors(node):
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
-                    a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
-                return None
-        node = bound
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    return None
 
 
 def _bincount(src: Source, node: ast.Call) -> Fix | None:
@@ -95,7 +75,7 @@ def _bincount(src: Source, node: ast.Call) -> Fix | None:
     dtype = kw(node, "dtype")
     dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
     reasons = []
-    depth = _static_int(src, low)
+    depth = static_int(src, low)
     if depth is None or not 0 <= depth < 2**31:
         reasons.append(f"`{src.segment(low)}` is not a Python int the fixer can see (bincount also accepts an "
                        "int64 tensor length with int64 ids, tf.one_hot does not)")

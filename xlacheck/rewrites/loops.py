@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value
+from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
@@ -54,8 +54,7 @@ def _static(src: Source, node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return src.segment(node)
     if isinstance(node, ast.Name):
-        bound = src.module_binding(node.id)
-        return node.id if isinstance(bound, ast.Constant) and type(bound.value) is int else None
+        return node.id if static_int(src, node) is not None else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
         left, right = _static(src, node.left), _static(src, node.right)
         if left is None or right is None:
@@ -326,15 +325,6 @@ def _not_converted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def _local(name: str, scope: ast.AST) -> bool:
-    """``name`` is a parameter of, or assigned in, the function ``scope``."""
-    if isinstance(scope, ast.Module):
-        return False
-    params = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
-    return name in params or any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-                                 for n in ast.walk(scope))
-
-
 def _last_store(block: list[ast.stmt], name: str) -> int | None:
     """Index of the last statement in ``block`` that binds ``name`` anywhere inside it."""
     found = None
@@ -513,9 +503,7 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
             reasons.append(f"inside tf.function the body is traced once: Python side effects of "
                            f"`{src.segment(node.func)}` run once, not once per iteration")
             break
-    static_bound = _int_literal(bound)
-    if static_bound is None and isinstance(bound, ast.Name) and not _local(bound.id, scope):
-        static_bound = _int_literal(src.module_binding(bound.id) or bound)  # a module constant
+    static_bound = static_int(src, bound)  # a literal or a module constant
     if axis == 0 and not (static_bound is not None and static_bound > i0):
         reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
                        f"vector, and the fix an empty {dtype} TensorArray stack")
