@@ -328,21 +328,37 @@ def _atom_lift(src: Source, node: ast.expr, state: _Masked) -> str:
     return text if isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.Constant)) else f"({text})"
 
 
+def _selection_mask(src: Source, node: ast.expr) -> tuple[str, ast.expr] | None:
+    """(the selected tensor's source text, its mask expression) when ``node`` is ``x[m]`` (or
+    ``tf.boolean_mask(x, m)``), with a mask held in a name followed to its value."""
+    sel = selection(src, node)
+    mask = sel.mask_node if sel is not None else None
+    if isinstance(mask, ast.Name):
+        mask = src.local_binding(mask.id, mask)
+    return None if mask is None else (src.segment(sel.data), mask)  # type: ignore[union-attr]
+
+
+def _compared_with_literal(src: Source, mask: ast.expr, data: str) -> tuple[type, ast.expr] | None:
+    """(the comparison, the literal) when ``mask`` compares ``data`` with a number literal,
+    written with ``data`` on the left (``c < x`` is ``x > c``)."""
+    if not (isinstance(mask, ast.Compare) and len(mask.ops) == 1):
+        return None
+    left, right, cmp = mask.left, mask.comparators[0], type(mask.ops[0])
+    if is_number(left):
+        left, right = right, left
+        cmp = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}.get(cmp, cmp)
+    return (cmp, right) if src.segment(left) == data and is_number(right) else None
+
+
 def _floating_values(src: Source, node: ast.expr) -> bool:
     """The reduced values are floating-point wherever the original returns: their dtype reads as
     floating, or they are ``x[m]`` with a mask comparing ``x`` itself with a float literal
     (``x > 0.0`` raises TypeError for integer and bool tensors)."""
     if is_floating(certain_dtype(src, node)):
         return True
-    sel = selection(src, node)
-    mask = sel.mask_node if sel is not None else None
-    if isinstance(mask, ast.Name):
-        mask = src.local_binding(mask.id, mask)
-    if not (isinstance(mask, ast.Compare) and len(mask.ops) == 1):
-        return False
-    sides = (mask.left, mask.comparators[0])
-    data = src.segment(sel.data)  # type: ignore[union-attr]
-    return any(src.segment(a) == data and isinstance(number_value(b), float) for a, b in (sides, sides[::-1]))
+    found = _selection_mask(src, node)
+    compared = _compared_with_literal(src, found[1], found[0]) if found else None
+    return compared is not None and isinstance(number_value(compared[1]), float)
 
 
 def _excludes_fill(src: Source, node: ast.expr, op: str) -> bool:
@@ -350,23 +366,14 @@ def _excludes_fill(src: Source, node: ast.expr, op: str) -> bool:
     fill of a max (min): ``x > c`` / ``x >= c`` (``x < c`` / ``x <= c``) with a literal ``c``, or
     ``tf.math.is_finite(x)``. Then no selected value ties with the fill (which would share the
     gradient) and none is NaN (which eager reductions propagate and XLA's skip)."""
-    sel = selection(src, node)
-    mask = sel.mask_node if sel is not None else None
-    if isinstance(mask, ast.Name):
-        mask = src.local_binding(mask.id, mask)
-    if mask is None:
+    found = _selection_mask(src, node)
+    if found is None:
         return False
-    data = src.segment(sel.data)
+    data, mask = found
     if isinstance(mask, ast.Call) and call_name(src, mask) in ("tf.math.is_finite", "tf.is_finite"):
         return len(mask.args) == 1 and src.segment(mask.args[0]) == data
-    if not (isinstance(mask, ast.Compare) and len(mask.ops) == 1):
-        return False
-    left, right, cmp = mask.left, mask.comparators[0], type(mask.ops[0])
-    if is_number(left):  # c < x is x > c
-        left, right = right, left
-        cmp = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}.get(cmp, cmp)
-    wanted = (ast.Gt, ast.GtE) if op == "max" else (ast.Lt, ast.LtE)
-    return src.segment(left) == data and is_number(right) and cmp in wanted
+    compared = _compared_with_literal(src, mask, data)
+    return compared is not None and compared[0] in ((ast.Gt, ast.GtE) if op == "max" else (ast.Lt, ast.LtE))
 
 
 def _reduction(src: Source, call: ast.Call) -> Rewritten | None:
