@@ -11,14 +11,16 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import repeat
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
 from xlacheck.config import Settings
-from xlacheck.diagnostics import Diagnostic, FileError, FileResult, RunResult
+from xlacheck.diagnostics import Diagnostic, FileError, FileResult, Location, RunResult
 from xlacheck.discovery import SourceFile, discover, mentions_ml_framework
 from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_source, is_applicable, write_atomic
+from xlacheck.notebook import Notebook, NotebookError, is_notebook
+from xlacheck.notebook import read as read_notebook
 from xlacheck.suppression import filter_suppressed
 
 log = logging.getLogger(__name__)
@@ -184,6 +186,34 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
     lines = _count_lines(data)
     if not mentions_ml_framework(data):
         return FileResult(path, skipped=True, lines=lines), None
+    notebook: Notebook | None = None
+    if is_notebook(path):
+        try:
+            notebook = read_notebook(data)
+        except NotebookError as e:
+            return FileResult(path, error=FileError(path, f"cannot read notebook: {e}"), lines=lines), None
+        if notebook is None:  # an R or Julia notebook
+            return FileResult(path, skipped=True, lines=lines), None
+    result, file_fix = _process_source(plan, file, data, lines, notebook, analyze=analyze) or (None, None)
+    if result is None:
+        return None
+    if notebook is not None:
+        result = _to_cells(notebook, result)
+        if file_fix is not None:
+            file_fix = replace(file_fix, fixed=tuple(_diagnostic_to_cells(notebook, d) for d in file_fix.fixed))
+    return result, file_fix
+
+
+def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:
+    if notebook is not None:
+        return DecodedSource(notebook.source, "utf-8", "\n")
+    return decode_source(data)
+
+
+def _process_source(
+    plan: _Plan, file: SourceFile, data: bytes, lines: int, notebook: Notebook | None, *, analyze: bool
+) -> tuple[FileResult, FileFix | None] | None:
+    path = file.display
 
     key = plan.cache.key(data) if plan.cache is not None else ""
     lint = plan.cache.load(key, path) if plan.cache is not None else None
@@ -193,7 +223,7 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
         if not analyze:
             return None
         try:
-            decoded = decode_source(data)
+            decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None
         lint = _engine_lint(plan, decoded.text, path, lines)
@@ -203,18 +233,22 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
         return FileResult(path, (), lint.error, cached=cached, lines=lines), None
 
     if decoded is None:
-        decoded = decode_source(data)  # a cache hit with findings: suppressions need the text
+        decoded = _decode(data, notebook)  # a cache hit with findings: suppressions need the text
     diagnostics = _postprocess(plan, file, decoded.text, lint.diagnostics)
     file_fix = None
     if plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in diagnostics):
         if not analyze:
             return None
-        diagnostics, file_fix = _fix(plan, file, decoded, diagnostics)
+        diagnostics, file_fix = _fix(plan, file, decoded, diagnostics, notebook)
     return FileResult(path, diagnostics, lint.error, cached=cached, lines=lines), file_fix
 
 
 def _fix(
-    plan: _Plan, file: SourceFile, decoded: DecodedSource, diagnostics: tuple[Diagnostic, ...]
+    plan: _Plan,
+    file: SourceFile,
+    decoded: DecodedSource,
+    diagnostics: tuple[Diagnostic, ...],
+    notebook: Notebook | None = None,
 ) -> tuple[tuple[Diagnostic, ...], FileFix]:
     assert plan.fix is not None
 
@@ -223,14 +257,43 @@ def _fix(
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False
+    original, text = outcome.original, outcome.text
+    if notebook is not None and outcome.changed and error is None:
+        try:  # the diff and the file show the notebook's JSON, only the fixed cells' source changed
+            original, text = notebook.raw, notebook.with_source(outcome.text)
+        except NotebookError as e:
+            error = f"cannot write the fixes into the notebook: {e}"
     if outcome.changed and plan.fix.write and error is None:
         try:
-            write_atomic(file.path, encode_source(decoded, outcome.text))
+            data = text.encode("utf-8") if notebook is not None else encode_source(decoded, text)
+            write_atomic(file.path, data)
             written = True
         except (OSError, UnicodeEncodeError) as e:
             error = f"cannot write fixed file: {e}"
     remaining = outcome.remaining if error is None else diagnostics
-    return remaining, FileFix(file.display, outcome.original, outcome.text, outcome.fixed, error, written)
+    return remaining, FileFix(file.display, original, text, outcome.fixed, error, written)
+
+
+def _to_cells(notebook: Notebook, result: FileResult) -> FileResult:
+    """Positions in the joined cells -> (cell, line in cell); columns are the same."""
+    error = result.error
+    if error is not None:
+        cell, line = notebook.position(error.line)
+        error = replace(error, line=line, cell=cell)
+    return replace(result, diagnostics=tuple(_diagnostic_to_cells(notebook, d) for d in result.diagnostics), error=error)
+
+
+def _diagnostic_to_cells(notebook: Notebook, d: Diagnostic) -> Diagnostic:
+    cell, line = notebook.position(d.start.line)
+    shift = line - d.start.line
+
+    def moved(loc: Location) -> Location:
+        return Location(loc.line + shift, loc.col)
+
+    fix = d.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(replace(e, start=moved(e.start), end=moved(e.end)) for e in fix.edits))
+    return replace(d, start=moved(d.start), end=moved(d.end), fix=fix, cell=cell)
 
 
 __all__ = ["FileFix", "FixRun", "Settings", "check_paths", "fix_paths", "is_internal_error"]

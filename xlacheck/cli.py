@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     sel.add_argument("--extend-select", type=_selectors("--extend-select"), action="extend", default=[],
                      metavar="CODES", help="check these rules in addition to the selected ones")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    out.add_argument("--output-format", "--format", dest="format", choices=FORMATS, default="text",
+                     help="output format (default: text); --format is an alias")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
     out.add_argument("--show-fixes", action="store_true", help="show each finding's fix and what --fix changed")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")

@@ -62,6 +62,7 @@ class Diagnostic:
     end: Location
     severity: Severity = Severity.ERROR
     fix: Fix | None = None
+    cell: int | None = None  # a notebook's cell (1-based, as ruff counts); lines are then the cell's
 
     @property
     def line(self) -> int:
@@ -80,6 +81,7 @@ class FileError:
     message: str
     line: int = 1
     col: int = 0
+    cell: int | None = None  # a notebook's cell, as in Diagnostic
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,9 @@ from xlacheck.config import Settings
 ML_MENTION = re.compile(rb"\b(?:tensorflow|keras|tf_keras|jax|flax|torch|transformers)\b")
 
 
+SOURCE_SUFFIXES = (".py", ".ipynb")  # what a folder walk picks up (ruff's default, .pyi aside)
+
+
 def mentions_ml_framework(source: bytes) -> bool:
     return ML_MENTION.search(source) is not None
 
@@ -64,7 +67,7 @@ def discover(paths: list[str | os.PathLike[str]], settings: Settings) -> Discove
                 continue
             if entry.is_dir(follow_symlinks=False):
                 walk(path)
-            elif entry.name.endswith(".py") and entry.is_file():
+            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
                 add(path)
 
     for given in paths:

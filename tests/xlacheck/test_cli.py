@@ -92,7 +92,7 @@ def test_command_line_overrides_config(project: Path, capsys) -> None:  # type: 
         (("--select", "XLA9"), "--select: XLA9 matches no rule"),
         (("--ignore", "E501"), "argument --ignore: 'E501' is not a rule selector"),
         (("--jobs", "zero"), "argument --jobs: 'zero' is not a positive number"),
-        (("--format", "xml"), "argument --format: invalid choice: 'xml'"),
+        (("--format", "xml"), "argument --output-format/--format: invalid choice: 'xml'"),
         (("--frobnicate",), "unrecognized arguments: --frobnicate"),
         (("--config", "missing.toml"), "missing.toml: no such config file"),
         (("--statistics", "--format", "sarif"), "--statistics prints text or json"),

@@ -37,6 +37,7 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
         "message": d.message,
         "severity": d.severity.value,
         "fix": fix,
+        "cell": d.cell,  # a notebook's cell (1-based over all cells, as ruff); lines are the cell's
     }
 
 
@@ -45,7 +46,7 @@ def render(result: RunResult) -> str:
         "version": xlacheck.__version__,
         "diagnostics": [diagnostic_dict(d) for d in result.diagnostics],
         "errors": [
-            {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message} for e in result.errors
+            {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message, "cell": e.cell} for e in result.errors
         ],
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

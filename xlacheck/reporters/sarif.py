@@ -47,6 +47,8 @@ def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
         "message": {"text": d.message},
         "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(d.start, d.end)}}],
     }
+    if d.cell is not None:  # SARIF has no cells: the region's lines count from the cell's first line
+        result["locations"][0]["properties"] = {"cell": d.cell}
     if d.code in index:
         result["ruleIndex"] = index[d.code]
     if d.fix is not None:

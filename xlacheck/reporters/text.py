@@ -41,14 +41,19 @@ class _Style:
         return f"[{style}]{escaped}[/{style}]" if style else escaped
 
 
+def _cell(cell: int | None) -> str:
+    """ruff's notebook positions: ``nb.ipynb:cell 3:2:5``."""
+    return "" if cell is None else f"cell {cell}:"
+
+
 def diagnostic_line(d: Diagnostic, options: ReportOptions, s: _Style) -> str:
     fixable = s("[*] ", "cyan") if is_applicable(d, unsafe=options.unsafe_fixes) else ""
-    where = s(d.path, "bold") + s(":") + f"{d.start.line}:{d.start.col + 1}:"
+    where = s(d.path, "bold") + s(":") + f"{_cell(d.cell)}{d.start.line}:{d.start.col + 1}:"
     return f"{where} {s(d.code, 'bold red')} {fixable}{s(_one_line(d.message))}"
 
 
 def error_line(e: FileError, s: _Style) -> str:
-    return f"{s(e.path, 'bold')}:{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(_one_line(e.message))}"
+    return f"{s(e.path, 'bold')}:{_cell(e.cell)}{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(_one_line(e.message))}"
 
 
 def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] = ()) -> str:

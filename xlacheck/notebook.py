@@ -1,0 +1,199 @@
+"""Jupyter notebooks (``.ipynb``): lint the code cells as one module, report ``cell N`` positions.
+
+The code cells are joined into one Python text (so an import in cell 1 serves cell 5, as in the
+kernel), with a boundary comment line between cells. IPython syntax is replaced line for line by
+a placeholder comment, so line numbers stay those of the cell: line magics (``%pip``), shell
+lines (``!ls``, ``x = !ls``), help lines (``obj?``, ``?obj``) and the bodies of cell magics
+other than the Python ones (``%%time``, ``%%timeit``, ``%%capture``, ...). A cell that parses
+as Python is left as it is, so a docstring line ending in ``?`` is never touched.
+
+Positions: cells are numbered as ruff numbers them (1-based over *all* cells, markdown
+included); lines are 1-based within the cell, columns are unchanged. Fixes are applied to the
+joined text and written back into each changed cell's ``source`` only: the notebook is
+re-serialized in the layout it was read in (indent, key order, ``ensure_ascii``, final
+newline), which is checked when the file is read by reproducing it byte for byte; a notebook
+in another layout is linted but not fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any
+
+SUFFIX = ".ipynb"
+# Not Python source, so no user cell holds them at the start of a line (checked on reading).
+_BOUNDARY = "#\u241e xlacheck cell boundary"
+_PLACEHOLDER = "#\u241f"
+_PLACEHOLDER_LINE = re.compile(r"^[ \t]*#\u241f(\d+)$")
+# Cell magics whose body is Python (IPython runs it); every other cell magic's body is not.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "snakeviz", "memit"})
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE_MAGIC = re.compile(r"^\s*(?:[%!?]|[\w.]+\?{1,2}\s*$|[\w.,\s\[\]()*]+=\s*[%!])")
+
+
+class NotebookError(ValueError):
+    """The file is not a notebook we can read: one line, without the path (the caller adds it)."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    indent: int | str | None
+    ensure_ascii: bool
+    final_newline: bool
+
+
+@dataclass(frozen=True)
+class Notebook:
+    raw: str  # the file's text
+    data: dict[str, Any]
+    cells: tuple[int, ...]  # index in data["cells"] of each code cell, in order
+    source: str  # the joined Python text that is linted
+    starts: tuple[int, ...]  # first line of each code cell in ``source`` (1-based)
+    magics: tuple[str, ...]  # the original lines that placeholders stand for
+
+    def position(self, line: int) -> tuple[int, int]:
+        """(cell number as ruff counts it, line within the cell) of a line of ``source``."""
+        k = max(bisect_right(self.starts, line) - 1, 0)
+        return self.cells[k] + 1, line - self.starts[k] + 1
+
+    def with_source(self, fixed: str) -> str:
+        """The notebook's text with ``fixed`` (``source`` after fixes) written back into its cells."""
+        layout = _layout(self.raw, self.data)  # only fixing pays for finding it
+        if layout is None:
+            raise NotebookError("its JSON layout is not one xlacheck can reproduce byte for byte; fix it by hand")
+        pieces = re.split(f"(?m)^{re.escape(_BOUNDARY)}\n", fixed)
+        if len(pieces) != len(self.cells):
+            raise NotebookError("the fixes moved a cell boundary; fix it by hand")
+        data = json.loads(self.raw)  # a fresh copy, same key order
+        for index, piece in zip(self.cells, pieces):
+            cell = data["cells"][index]
+            before = _cell_text(cell)
+            text = _restore(piece, self.magics)
+            if not before.endswith("\n") and text.endswith("\n"):
+                text = text[:-1]
+            if text != before:
+                cell["source"] = _split_lines(text) if isinstance(cell["source"], list) else text
+        return _dump(data, layout)
+
+
+def is_notebook(path: str) -> bool:
+    return path.endswith(SUFFIX)
+
+
+def read(raw: bytes) -> Notebook | None:
+    """Parse a notebook file; None when its kernel is not Python. Raises :class:`NotebookError`."""
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text)
+    except UnicodeDecodeError as e:
+        raise NotebookError(f"not UTF-8 (byte {e.start}); notebooks are UTF-8 JSON") from None
+    except json.JSONDecodeError as e:
+        raise NotebookError(f"invalid JSON at line {e.lineno} column {e.colno} ({e.msg}); is it a notebook?") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError('no "cells" list; is it a Jupyter notebook (nbformat 4)?')
+    if not _is_python(data.get("metadata")):
+        return None
+    cells: list[int] = []
+    parts: list[str] = []
+    starts: list[int] = []
+    magics: list[str] = []
+    line = 1
+    for index, cell in enumerate(data["cells"]):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _cell_text(cell)
+        if _BOUNDARY in source or _PLACEHOLDER in source:
+            raise NotebookError(f"cell {index + 1} holds xlacheck's reserved characters U+241E/U+241F")
+        python = _python_lines(source, magics)
+        if not python.endswith("\n"):
+            python += "\n"
+        cells.append(index)
+        starts.append(line)
+        parts.append(python)
+        line += len(_split_lines(python)) + 1  # and the boundary line
+    joined = (_BOUNDARY + "\n").join(parts)
+    return Notebook(text, data, tuple(cells), joined, tuple(starts), tuple(magics))
+
+
+def _is_python(metadata: Any) -> bool:
+    if not isinstance(metadata, dict):
+        return True
+    for table, key in (("language_info", "name"), ("kernelspec", "language")):
+        value = metadata.get(table, {}).get(key) if isinstance(metadata.get(table), dict) else None
+        if isinstance(value, str):
+            return value.lower() == "python"
+    return True
+
+
+def _cell_text(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        return "".join(s for s in source if isinstance(s, str))
+    return source if isinstance(source, str) else ""
+
+
+def _python_lines(source: str, magics: list[str]) -> str:
+    """``source`` with its IPython lines replaced by placeholders (appended to ``magics``)."""
+    import ast
+
+    try:
+        ast.parse(source)
+        return source
+    except (SyntaxError, ValueError):
+        pass
+    lines = _split_lines(source)
+
+    def placeholder(k: int) -> None:
+        body = lines[k].rstrip("\r\n")
+        ending = lines[k][len(body) :]
+        indent = body[: len(body) - len(body.lstrip())]
+        lines[k] = f"{indent}{_PLACEHOLDER}{len(magics)}{ending}"
+        magics.append(body)
+
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        name = first[2:].split(None, 1)[0] if first[2:].strip() else ""
+        placeholder(0)
+        if name not in PYTHON_CELL_MAGICS:
+            for k in range(1, len(lines)):
+                placeholder(k)
+            return "".join(lines)
+    continued = False
+    for k, text in enumerate(lines):
+        if continued or _LINE_MAGIC.match(text):
+            continued = text.rstrip("\r\n").endswith("\\")
+            placeholder(k)
+    return "".join(lines)
+
+
+def _restore(text: str, magics: tuple[str, ...]) -> str:
+    out = []
+    for line in _split_lines(text):
+        body = line.rstrip("\r\n")
+        match = _PLACEHOLDER_LINE.match(body)
+        out.append(magics[int(match.group(1))] + line[len(body) :] if match else line)
+    return "".join(out)
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their endings, split where Python's tokenizer splits (not at \\f or U+2028)."""
+    return _LINE.findall(text)
+
+
+def _dump(data: dict[str, Any], layout: _Layout) -> str:
+    text = json.dumps(data, indent=layout.indent, ensure_ascii=layout.ensure_ascii)
+    return text + "\n" if layout.final_newline else text
+
+
+def _layout(raw: str, data: dict[str, Any]) -> _Layout | None:
+    """The json.dumps settings that reproduce ``raw`` exactly (Jupyter: indent 1, not ASCII-only)."""
+    for indent in (1, 2, 4, None, "\t", 3):
+        for ensure_ascii in (False, True):
+            for final_newline in (True, False):
+                layout = _Layout(indent, ensure_ascii, final_newline)
+                if _dump(data, layout) == raw:
+                    return layout
+    return None
