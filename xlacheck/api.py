@@ -91,6 +91,26 @@ def fix_paths(
     return _run(paths, settings, _FixMode(unsafe, write))
 
 
+def lint_stdin(
+    data: bytes, filename: str, settings: Settings | None = None, *, fix: bool = False, unsafe: bool = False
+) -> FixRun:
+    """Lint ``data`` (read from stdin) as if it were ``filename`` (which need not exist): its
+    config, per-file-ignores and kind (``.ipynb``) apply. Fixes are computed, never written."""
+    from pathlib import Path
+
+    if settings is None:
+        settings = Settings.from_pyproject(".")
+    path = Path(os.path.abspath(filename))
+    try:
+        rel = path.relative_to(settings.root.resolve()).as_posix()
+    except ValueError:
+        rel = path.as_posix().lstrip("/")
+    file = SourceFile(path, filename, rel, stdin=data)
+    plan = _Plan(settings, None, _FixMode(unsafe, write=False) if fix else None)
+    result, file_fix = _analyzed(plan, file)
+    return FixRun(RunResult((result,)), (file_fix,) if file_fix is not None else ())
+
+
 def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix: _FixMode | None) -> FixRun:
     paths = list(paths) or ["."]
     if settings is None:
@@ -180,7 +200,7 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
     """Lint one file; with ``analyze=False``, None when that needs the engine (a miss or a fix)."""
     path = file.display
     try:
-        data = file.path.read_bytes()
+        data = file.stdin if file.stdin is not None else file.path.read_bytes()
     except OSError as e:
         return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None
     lines = _count_lines(data)

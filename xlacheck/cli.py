@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     out = p.add_argument_group("output")
     out.add_argument("--output-format", "--format", dest="format", choices=FORMATS, default="text",
                      help="output format (default: text); --format is an alias")
+    out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
     out.add_argument("--show-fixes", action="store_true", help="show each finding's fix and what --fix changed")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
@@ -81,14 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes (default: 1 for a few files, else all cores)")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     run.add_argument("--force-exclude", action="store_true", help="apply exclude to paths named on the command line too")
+    run.add_argument("--no-respect-gitignore", action="store_true", help="also check files that .gitignore names")
+    run.add_argument("--stdin-filename", metavar="NAME",
+                     help="with PATH `-`: the file name the text read from stdin stands for (config, notebooks)")
     run.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
-    run.add_argument("-v", "--verbose", action="store_true", help="log what xlacheck does, tracebacks of internal errors included")
+    run.add_argument("--list-rules", action="store_true",
+                     help="list every rule (code, name, family, fix) and exit; same as `xlacheck rule --all`")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="on stderr: each file and what happened to it (analyzed, cached, skipped), counts and time; "
+                     "tracebacks of internal errors")
     run.add_argument("--version", action="store_true", help="print the version and exit")
     return p
 
 
+def build_rule_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="xlacheck rule", description="Show one rule's documentation, or list every rule.")
+    p.add_argument("code", nargs="?", metavar="CODE", help="a rule code or name, e.g. XLA101")
+    p.add_argument("--all", action="store_true", help="list every rule: code, name, family, fix availability")
+    p.add_argument("--output-format", "--format", dest="format", choices=("text", "json"), default="text")
+    return p
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["rule"]:
+            return _rule_command(build_rule_parser().parse_args(argv[1:]))
         args = build_parser().parse_args(argv)
         level = logging.DEBUG if args.verbose else logging.WARNING
         logging.basicConfig(level=level, format="xlacheck: %(levelname)s: %(name)s: %(message)s")
@@ -97,6 +116,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.explain:
             return _explain(args.explain)
+        if args.list_rules:
+            return _list_rules(args.format)
+        if "-" in args.paths and len(args.paths) > 1:
+            raise UsageError("`-` (read stdin) cannot be mixed with other paths; run them separately")
+        if args.stdin_filename and args.paths != ["-"]:
+            raise UsageError("--stdin-filename names the text read from stdin; pass `-` as the only PATH")
         if args.statistics and args.format not in ("text", "json"):
             raise UsageError(f"--statistics prints text or json, not {args.format}; drop --format {args.format}")
         return _lint(args)
@@ -117,13 +142,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    base = Settings.from_file(args.config) if args.config else Settings.from_pyproject(args.paths[0] if args.paths else ".")
+    start = args.paths[0] if args.paths and args.paths != ["-"] else (args.stdin_filename or ".")
+    base = Settings.from_file(args.config) if args.config else Settings.from_pyproject(_existing_parent(start))
     fields: dict[str, object] = {"cache": base.cache and not args.no_cache, "force_exclude": args.force_exclude}
+    if args.no_respect_gitignore:
+        fields["respect_gitignore"] = False
     if args.jobs is not None:
         fields["jobs"] = args.jobs
     settings = base.with_overrides(select=args.select, ignore=args.ignore, extend_select=args.extend_select, **fields)
     _check_known(settings, args)
     return settings
+
+
+def _existing_parent(path: str) -> str:
+    """Where to look for pyproject.toml: the path, or its nearest existing folder (a stdin name may not exist)."""
+    candidate = os.path.abspath(path)
+    while not os.path.exists(candidate) and os.path.dirname(candidate) != candidate:
+        candidate = os.path.dirname(candidate)
+    return candidate
 
 
 def _check_known(settings: Settings, args: argparse.Namespace) -> None:
@@ -150,7 +186,14 @@ def _color() -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
-def _write(text: str, color: bool) -> None:
+def _write(text: str, color: bool, output_file: str | None = None) -> None:
+    if output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise UsageError(f"--output-file {output_file}: cannot write ({e.strerror}); check the folder exists and is writable") from None
+        return
     if not text:
         return
     if color:
@@ -166,12 +209,17 @@ def _lint(args: argparse.Namespace) -> int:
     from xlacheck.reporters import render
     from xlacheck.reporters import statistics
 
+    import time
+
+    started = time.perf_counter()
     settings = _settings(args)
     paths = args.paths or ["."]
-    color = _color() and args.format == "text"
+    color = _color() and args.format == "text" and args.output_file is None
     options = ReportOptions(
         unsafe_fixes=args.unsafe_fixes, show_fixes=args.show_fixes, quiet=args.quiet, color=color, fixing=args.fix and not args.diff
     )
+    if paths == ["-"]:
+        return _stdin(args, settings, options)
     if args.diff:
         return _diff(api.fix_paths(paths, settings, unsafe=args.unsafe_fixes, write=False), args)
     fixes: tuple[api.FileFix, ...] = ()
@@ -180,12 +228,112 @@ def _lint(args: argparse.Namespace) -> int:
         result, fixes = run.result, run.fixes
     else:
         result = api.check_paths(paths, settings)
+    if args.verbose:
+        _verbose_summary(result, time.perf_counter() - started)
 
     if args.statistics:
-        _write(statistics.render(result, args.format, unsafe_fixes=args.unsafe_fixes), False)
+        _write(statistics.render(result, args.format, unsafe_fixes=args.unsafe_fixes), False, args.output_file)
     else:
-        _write(render(args.format, result, options, fixes), color)
+        _write(render(args.format, result, options, fixes), color, args.output_file)
     return _exit_code(result, args.exit_zero)
+
+
+def _verbose_summary(result, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    """-v: what happened to each file, then the counts and the time (on stderr)."""
+    counts = {"analyzed": 0, "from cache": 0, "skipped (names no ML framework)": 0, "not checked": 0}
+    for f in result.files:
+        what = (
+            "not checked" if f.error is not None and not f.diagnostics
+            else "skipped (names no ML framework)" if f.skipped
+            else "from cache" if f.cached
+            else "analyzed"
+        )
+        counts[what] += 1
+        print(f"xlacheck: {f.path}: {what}", file=sys.stderr)
+    parts = ", ".join(f"{n} {what}" for what, n in counts.items() if n)
+    n = len(result.files)
+    print(f"xlacheck: {n} file{'' if n == 1 else 's'} ({parts or 'none'}) in {seconds:.2f} s", file=sys.stderr)
+
+
+def _stdin(args: argparse.Namespace, settings: Settings, options: ReportOptions) -> int:
+    """`xlacheck -`: lint stdin as --stdin-filename; with --fix the fixed text goes to stdout
+    and the report to stderr (ruff's convention), so an editor can pipe a buffer through it."""
+    from xlacheck import api
+    from xlacheck.reporters import render
+
+    if args.diff:
+        raise UsageError("--diff with stdin: use --fix (it prints the fixed text) or a file path")
+    data = sys.stdin.buffer.read()
+    name = args.stdin_filename or "-"
+    fixing = args.fix
+    run = api.lint_stdin(data, name, settings, fix=fixing, unsafe=args.unsafe_fixes)
+    if fixing:
+        fixed = next((f for f in run.fixes if f.error is None), None)
+        sys.stdout.buffer.write(fixed.text.encode("utf-8") if fixed is not None else data)
+        sys.stdout.flush()
+        report = render(args.format, run.result, replace_options(options, color=False), run.fixes)
+        sys.stderr.write(report)
+    else:
+        _write(render(args.format, run.result, options, run.fixes), options.color, args.output_file)
+    return _exit_code(run.result, args.exit_zero)
+
+
+def replace_options(options: ReportOptions, **changes: object) -> ReportOptions:
+    from dataclasses import replace
+
+    return replace(options, **changes)  # type: ignore[arg-type]
+
+
+_FAMILIES = {
+    "XLA0": "xlacheck itself",
+    "XLA1": "data-dependent control flow",
+    "XLA2": "data-dependent shapes",
+    "XLA3": "host syncs and ops without XLA kernels",
+    "XLA4": "recompile hazards",
+    "XLA5": "TPU set-up",
+}
+
+
+def _rule_rows() -> list[dict[str, str]]:
+    from xlacheck.docs_gen import all_rule_docs
+
+    rows = []
+    for doc in sorted(all_rule_docs(), key=lambda d: d.code):
+        safety = doc.section("Fix safety").strip()
+        rows.append({
+            "code": doc.code,
+            "name": doc.name,
+            "family": _FAMILIES.get(doc.code[:4], doc.code[:4]),
+            # "sometimes": a fix is offered where the rule can prove one (each page's Fix safety says when)
+            "fix": "none" if safety.startswith("No automatic fix") else "sometimes",
+            "summary": doc.summary,
+        })
+    return rows
+
+
+def _list_rules(fmt: str) -> int:
+    if fmt not in ("text", "json"):
+        raise UsageError(f"the rule list prints text or json, not {fmt}")
+    rows = _rule_rows()
+    if fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return 0
+    name_w = max((len(r["name"]) for r in rows), default=4)
+    fam_w = max((len(r["family"]) for r in rows), default=6)
+    sys.stdout.write(f"{'code':<7} {'name':<{name_w}} {'family':<{fam_w}} fix\n")
+    for r in rows:
+        sys.stdout.write(f"{r['code']:<7} {r['name']:<{name_w}} {r['family']:<{fam_w}} {r['fix']}\n")
+    return 0
+
+
+def _rule_command(args: argparse.Namespace) -> int:
+    if args.all:
+        return _list_rules(args.format)
+    if not args.code:
+        raise UsageError("xlacheck rule: name a rule (xlacheck rule XLA101) or pass --all")
+    return _explain(args.code)
 
 
 def _exit_code(result, exit_zero: bool) -> int:  # type: ignore[no-untyped-def]

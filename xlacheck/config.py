@@ -56,6 +56,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "exclude",
     "extend-exclude",
     "cache-dir",
+    "respect-gitignore",
 )
 
 
@@ -116,6 +117,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     force_exclude: bool = False  # apply exclude to paths named explicitly (pre-commit passes files)
+    respect_gitignore: bool = True  # skip what .gitignore files name, as ruff does
     cache: bool = True
     cache_dir: Path | None = None  # None: <root>/.xlacheck_cache
     jobs: int | None = None  # None: 1 for a few files, else every core
@@ -184,6 +186,11 @@ class Settings:
             if not isinstance(value, str) or not value:
                 raise ConfigError(f'{source} cache-dir: expected a path string like ".xlacheck_cache", got {value!r}')
             kwargs["cache_dir"] = (root / os.path.expanduser(value)).resolve()
+        if "respect-gitignore" in table:
+            value = table["respect-gitignore"]
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source} respect-gitignore: expected true or false, got {value!r}")
+            kwargs["respect_gitignore"] = value
         if "per-file-ignores" in table:
             value = table["per-file-ignores"]
             if not isinstance(value, Mapping):

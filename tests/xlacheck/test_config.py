@@ -96,6 +96,7 @@ def test_every_documented_key_is_tested_here_and_in_the_docs() -> None:
         ('select = ["E501"]\n', "'E501' is not a rule selector"),
         ('per-file-ignores = ["x"]\n', "per-file-ignores: expected a table"),
         ('cache-dir = 3\n', "cache-dir: expected a path string"),
+        ('respect-gitignore = "yes"\n', "respect-gitignore: expected true or false"),
         ("select = [\n", "invalid TOML"),
     ],
 )
@@ -181,3 +182,11 @@ def test_globs(pattern: str, path: str, expected: bool) -> None:
 def test_jobs_must_be_positive() -> None:
     with pytest.raises(ConfigError, match="--jobs"):
         Settings(jobs=0)
+
+
+def test_respect_gitignore(project: Path) -> None:
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("legacy/\n*.py\n!model.py\n!test_*.py\n")
+    (project / "src" / ".gitignore").write_text("model.py\n")  # the deeper file wins
+    assert {p for p, _ in run(project, "")} == {"tests/test_model.py"}
+    assert {p for p, _ in run(project, "respect-gitignore = false\n")} == ALL_FILES
