@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
@@ -21,7 +22,7 @@ from xlacheck.discovery import SourceFile, discover, mentions_ml_framework
 from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_source, is_applicable, write_atomic
 from xlacheck.notebook import Notebook, NotebookError, is_notebook
 from xlacheck.notebook import read as read_notebook
-from xlacheck.suppression import filter_suppressed
+from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +194,23 @@ def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence
         if plan.settings.is_selected(d.code)
         if not any(d.code.startswith(s) or s == "ALL" for s in ignored)
     ]
-    return filter_suppressed(text, kept)
+    return check_suppressions(
+        text, file.display, kept, is_selected=plan.settings.is_selected, known_codes=_known_codes, ignored=ignored
+    )
+
+
+def _known_codes() -> frozenset[str]:
+    from xlacheck import rules
+
+    return frozenset(r.code for r in rules.ALL_RULES) | {r.code for r in SUPPRESSION_RULES}
+
+
+_DIRECTIVE = re.compile(rb"noqa|xlacheck", re.I)
+
+
+def _checks_directives(plan: _Plan, data: bytes) -> bool:
+    """Might XLA001/XLA002 report something in a file with no other finding? (cheap byte scan)"""
+    return any(plan.settings.is_selected(r.code) for r in SUPPRESSION_RULES) and _DIRECTIVE.search(data) is not None
 
 
 def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResult, FileFix | None] | None:
@@ -249,7 +266,7 @@ def _process_source(
         lint = _engine_lint(plan, decoded.text, path, lines)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
-    if not lint.diagnostics:
+    if not lint.diagnostics and not _checks_directives(plan, data):
         return FileResult(path, (), lint.error, cached=cached, lines=lines), None
 
     if decoded is None:

@@ -173,8 +173,9 @@ def _check_known(settings: Settings, args: argparse.Namespace) -> None:
     if not checks:
         return  # nothing to check: do not pay for importing every rule
     from xlacheck import rules
+    from xlacheck.suppression import SUPPRESSION_RULES
 
-    codes = [rule.code for rule in rules.ALL_RULES]
+    codes = [rule.code for rule in rules.ALL_RULES] + [rule.code for rule in SUPPRESSION_RULES]
     for selector, where in checks:
         if not any(code.startswith(selector) for code in codes):
             raise UsageError(f"{where}: {selector} matches no rule; see docs/rules/index.md for the codes")
@@ -308,7 +309,13 @@ def _rule_rows() -> list[dict[str, str]]:
             "fix": "none" if safety.startswith("No automatic fix") else "sometimes",
             "summary": doc.summary,
         })
-    return rows
+    from xlacheck.suppression import SUPPRESSION_RULES
+
+    own = [
+        {"code": r.code, "name": r.name, "family": _FAMILIES["XLA0"], "fix": "none", "summary": r.summary}
+        for r in SUPPRESSION_RULES
+    ]
+    return own + rows
 
 
 def _list_rules(fmt: str) -> int:
@@ -369,7 +376,13 @@ def _explain(code: str) -> int:
     from xlacheck import rules
     from xlacheck.docs_gen import rule_doc, rule_markdown
 
+    from xlacheck.suppression import SUPPRESSION_RULES
+
     wanted = code.strip().upper()
+    own = [r for r in SUPPRESSION_RULES if r.code == wanted or r.name == code.strip()]
+    if own:
+        sys.stdout.write(f"# {own[0].code} {own[0].name}\n\n{own[0].summary}\n\n{own[0].doc}\n")
+        return 0
     match = [r for r in rules.ALL_RULES if r.code == wanted or r.name == code.strip()]
     if not match:
         known = ", ".join(r.code for r in rules.ALL_RULES) or "none registered"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from xlacheck.globs import Glob
+from xlacheck.suppression import DEFAULT_OFF
 
 try:  # Python >= 3.11
     import tomllib
@@ -231,7 +232,8 @@ class Settings:
     @property
     def layers(self) -> tuple[RuleSelection, ...]:
         config = RuleSelection(select=self.select, ignore=self.ignore, extend_select=self.extend_select)
-        return (RuleSelection(select=("ALL",)), config, *self.overrides)
+        # Every rule but the default-off ones (XLA001, as ruff's RUF100); `select = ["ALL"]` enables it.
+        return (RuleSelection(select=("ALL",), ignore=DEFAULT_OFF), config, *self.overrides)
 
     def is_selected(self, code: str) -> bool:
         return _is_selected(self.layers, code)

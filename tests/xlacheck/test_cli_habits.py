@@ -80,12 +80,12 @@ def test_rule_listing_text_and_json(capsys) -> None:  # type: ignore[no-untyped-
     code, out, _ = run(capsys, "rule", "--all")
     lines = out.splitlines()
     assert code == 0 and lines[0].split() == ["code", "name", "family", "fix"]
-    assert len(lines) == len(rules.ALL_RULES) + 1
+    assert len(lines) == len(rules.ALL_RULES) + 3  # header, XLA001, XLA002
     code, same, _ = run(capsys, "--list-rules")
     assert same == out
     code, out, _ = run(capsys, "rule", "--all", "--output-format", "json")
     listed = json.loads(out)
-    assert [r["code"] for r in listed] == sorted(r.code for r in rules.ALL_RULES)
+    assert [r["code"] for r in listed] == ["XLA001", "XLA002", *sorted(r.code for r in rules.ALL_RULES)]
     by_code = {r["code"]: r for r in listed}
     assert by_code["XLA101"]["family"] == "data-dependent control flow"
     assert {r["fix"] for r in listed} <= {"none", "sometimes"} and set(listed[0]) >= {"code", "name", "family", "fix"}
@@ -114,3 +114,38 @@ def test_verbose_says_what_happened_to_each_file(project: Path, capsys) -> None:
         logging.getLogger().setLevel(logging.WARNING)
     assert "xlacheck: model.py: from cache" in err and "xlacheck: plain.py: skipped (names no ML framework)" in err
     assert "xlacheck: 2 files (1 from cache, 1 skipped (names no ML framework)) in " in err
+
+
+def test_unknown_noqa_codes_are_reported_by_default(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (project / "model.py").write_text(TF_HEADER + "y = x.numpy()  # noqa: XLA3O1, E501\nz = 1  # xlacheck: ignore[XLA999]\n")
+    code, out, _ = run(capsys, "--no-cache", "model.py")
+    assert code == 1
+    assert "model.py:2:16: XLA002 unknown rule code XLA3 in a suppression comment" not in out  # XLA3 is a family
+    assert "model.py:3:8: XLA002 unknown rule code XLA999 in a suppression comment" in out
+    assert "E501" not in out.replace("XLA3O1, E501", "")  # other tools' codes are theirs
+    assert "XLA001" not in out  # off by default
+
+
+def test_unused_suppressions_when_selected(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (project / "model.py").write_text(
+        TF_HEADER
+        + "y = x.numpy()  # noqa: XLA301\n"  # used
+        + "z = 1  # noqa: XLA301, F401\n"  # XLA301 unused; F401 is another tool's
+        + "w = 2  # xlacheck: ignore\n"  # unused
+        + "v = 3  # noqa\n"  # bare noqa: may serve another linter, never reported
+        + "u = x.numpy()  # noqa: XLA101\n"  # unused (and XLA301 stays reported)
+    )
+    code, out, _ = run(capsys, "--no-cache", "--extend-select", "XLA001", "model.py")
+    lines = [line for line in out.splitlines() if "XLA0" in line or "XLA3" in line]
+    assert lines == [
+        "model.py:3:8: XLA001 unused suppression (XLA301): nothing is reported here; remove it",
+        "model.py:4:8: XLA001 unused suppression (`# xlacheck: ignore`): nothing is reported here; remove it",
+        "model.py:6:6: XLA301 [*] `.numpy()` syncs with the host",
+        "model.py:6:16: XLA001 unused suppression (XLA101): nothing is reported here; remove it",
+    ]
+    # a code whose rule is not selected is not judged
+    _, out, _ = run(capsys, "--no-cache", "--extend-select", "XLA001", "--ignore", "XLA301", "model.py")
+    assert "(XLA301)" not in out
+    # select = ALL turns it on, as in ruff
+    _, out, _ = run(capsys, "--no-cache", "--select", "ALL", "model.py")
+    assert "XLA001 unused suppression (XLA101)" in out
