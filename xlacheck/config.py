@@ -19,13 +19,6 @@ from typing import Any
 from xlacheck.globs import Glob
 from xlacheck.suppression import DEFAULT_OFF
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli backport
-    try:
-        import tomli as tomllib
-    except ModuleNotFoundError:
-        tomllib = None  # type: ignore[assignment]
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".git",
@@ -268,15 +261,29 @@ def find_config(start: Path) -> Path | None:
     for candidate_dir in (directory, *directory.parents):
         candidate = candidate_dir / "pyproject.toml"
         if candidate.is_file():
+            if not _may_hold_table(candidate):
+                continue  # no "xlacheck" in it at all: skip parsing (and importing tomllib)
             data = _read_toml(candidate)
             if "xlacheck" in data.get("tool", {}):
                 return candidate
     return None
 
 
+def _may_hold_table(path: Path) -> bool:
+    try:
+        return b"xlacheck" in path.read_bytes()
+    except OSError:
+        return True  # let _read_toml report it
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
-    if tomllib is None:  # pragma: no cover - only on Python 3.10 without tomli
-        raise ConfigError(f"{path}: reading TOML on Python 3.10 needs tomli; run `pip install tomli`")
+    try:  # imported here: a run without a config file never pays for it (and datetime)
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli backport
+        try:
+            import tomli as tomllib
+        except ModuleNotFoundError:
+            raise ConfigError(f"{path}: reading TOML on Python 3.10 needs tomli; run `pip install tomli`") from None
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
