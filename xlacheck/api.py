@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 # results back costs a few of those, so a pool pays off from a dozen or two misses.
 PARALLEL_MIN_FILES = 16
 # FileError messages of problems in the user's files rather than in xlacheck (exit 1, not 2).
-USER_ERROR_PREFIXES = ("syntax error", "cannot parse", "cannot read", "cannot decode", "no such file")
+USER_ERROR_PREFIXES = (
+    "syntax error", "cannot parse", "cannot read", "cannot decode", "no such file", "cannot analyze",
+)
 
 
 def is_internal_error(error: FileError) -> bool:
@@ -125,6 +127,7 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
     missing = [
         (FileResult(p, error=FileError(p, "no such file or directory; check the path")), None) for p in found.missing
     ]
+    missing += [(FileResult(p, error=FileError(p, message)), None) for p, message in found.unreadable]
     results = sorted([*outcomes, *missing], key=lambda o: o[0].path)
     return FixRun(RunResult(tuple(r for r, _ in results)), tuple(f for _, f in results if f is not None))
 
@@ -183,7 +186,7 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
         from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
 
         diagnostics = rewrites.attach_fixes(text, tree, diagnostics)
-    return CachedLint(diagnostics, result.error, lines)
+    return CachedLint(diagnostics, result.error, lines, result.incomplete)
 
 
 def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -269,7 +272,7 @@ def _process_source(
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not _checks_directives(plan, data):
-        return FileResult(path, (), lint.error, cached=cached, lines=lines), None
+        return FileResult(path, (), lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), None
 
     if decoded is None:
         decoded = _decode(data, notebook)  # a cache hit with findings: suppressions need the text
@@ -279,7 +282,7 @@ def _process_source(
         if not analyze:
             return None
         diagnostics, file_fix = _fix(plan, file, decoded, diagnostics, notebook)
-    return FileResult(path, diagnostics, lint.error, cached=cached, lines=lines), file_fix
+    return FileResult(path, diagnostics, lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), file_fix
 
 
 def _fix(
@@ -302,6 +305,10 @@ def _fix(
             original, text = notebook.raw, notebook.with_source(outcome.text)
         except NotebookError as e:
             error = f"cannot write the fixes into the notebook: {e}"
+    if outcome.changed and plan.fix.write and error is None and (mode := _read_only_mode(file.path)) is not None:
+        # A read-only file is a statement (generated code, a vendored copy): refuse, as editors do,
+        # rather than replace it behind the user's back (write_atomic renames, which would succeed).
+        error = f"the file is read-only (mode {mode:o}); make it writable (chmod u+w) to let --fix change it"
     if outcome.changed and plan.fix.write and error is None:
         try:
             data = text.encode("utf-8") if notebook is not None else encode_source(decoded, text)
@@ -313,13 +320,31 @@ def _fix(
     return remaining, FileFix(file.display, original, text, outcome.fixed, error, written)
 
 
+def _read_only_mode(path: os.PathLike[str]) -> int | None:
+    """The permission bits of a file nobody may write (or this user may not), else None."""
+    import stat
+
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None  # the write reports it
+    if mode & 0o222 == 0 or not os.access(path, os.W_OK):
+        return mode
+    return None
+
+
 def _to_cells(notebook: Notebook, result: FileResult) -> FileResult:
     """Positions in the joined cells -> (cell, line in cell); columns are the same."""
-    error = result.error
-    if error is not None:
+    def error_to_cells(error: FileError) -> FileError:
         cell, line = notebook.position(error.line)
-        error = replace(error, line=line, cell=cell)
-    return replace(result, diagnostics=tuple(_diagnostic_to_cells(notebook, d) for d in result.diagnostics), error=error)
+        return replace(error, line=line, cell=cell)
+
+    return replace(
+        result,
+        diagnostics=tuple(_diagnostic_to_cells(notebook, d) for d in result.diagnostics),
+        error=None if result.error is None else error_to_cells(result.error),
+        incomplete=tuple(error_to_cells(e) for e in result.incomplete),
+    )
 
 
 def _diagnostic_to_cells(notebook: Notebook, d: Diagnostic) -> Diagnostic:

@@ -26,7 +26,7 @@ from xlacheck.config import RuleSelection
 from xlacheck.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
 
 log = logging.getLogger(__name__)
-FORMAT = "1"  # bump when the stored layout changes
+FORMAT = "2"  # bump when the stored layout changes (2: "incomplete", the functions not analyzed)
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class CachedLint:
     diagnostics: tuple[Diagnostic, ...]
     error: FileError | None
     lines: int
+    incomplete: tuple[FileError, ...] = ()  # functions not analyzed (engine limits)
 
 
 def analyzer_fingerprint() -> str:
@@ -111,6 +112,7 @@ def _encode(lint: CachedLint) -> dict[str, Any]:
     return {
         "lines": lint.lines,
         "error": None if lint.error is None else [lint.error.message, lint.error.line, lint.error.col],
+        "incomplete": [[e.message, e.line, e.col] for e in lint.incomplete],
         "diagnostics": [
             {
                 "c": d.code,
@@ -148,4 +150,5 @@ def _decode(data: dict[str, Any], path: str) -> CachedLint:
             )
         )
     error = None if data["error"] is None else FileError(path, *data["error"])
-    return CachedLint(tuple(diagnostics), error, data["lines"])
+    incomplete = tuple(FileError(path, *e) for e in data.get("incomplete", ()))
+    return CachedLint(tuple(diagnostics), error, data["lines"], incomplete)

@@ -137,10 +137,18 @@ class Settings:
         path = Path(path)
         data = _read_toml(path)
         if path.name == "pyproject.toml":
-            table = data.get("tool", {}).get("xlacheck", {})
+            tool = data.get("tool", {})
+            if not isinstance(tool, Mapping):
+                raise ConfigError(f"{path}: `tool` must be a table (`[tool.xlacheck]` holds xlacheck's settings), got {tool!r}")
+            table = tool.get("xlacheck", {})
             where = f"{path} [tool.xlacheck]"
         else:
             table, where = data, str(path)
+        if not isinstance(table, Mapping):
+            raise ConfigError(
+                f'{where}: expected a table of settings, got {table!r}; write `[tool.xlacheck]` on its own line '
+                'with keys below it, e.g. select = ["XLA1"] (an empty table turns xlacheck on with defaults)'
+            )
         return cls.from_mapping(table, root=path.resolve().parent, source=where, config_file=path)
 
     @classmethod
@@ -172,9 +180,9 @@ class Settings:
         if "extend-select" in table:
             kwargs["extend_select"] = codes("extend-select")
         if "exclude" in table:
-            kwargs["exclude"] = _string_list(table["exclude"], f"{source} exclude")
+            kwargs["exclude"] = _string_list(table["exclude"], f"{source} exclude", PATH_EXAMPLE)
         if "extend-exclude" in table:
-            kwargs["extend_exclude"] = _string_list(table["extend-exclude"], f"{source} extend-exclude")
+            kwargs["extend_exclude"] = _string_list(table["extend-exclude"], f"{source} extend-exclude", PATH_EXAMPLE)
         if "cache-dir" in table:
             value = table["cache-dir"]
             if not isinstance(value, str) or not value:
@@ -257,16 +265,24 @@ def _is_selected(layers: tuple[RuleSelection, ...], code: str) -> bool:
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` that has a [tool.xlacheck] table."""
     start = start.resolve()
-    directory = start if start.is_dir() else start.parent
+    directory = start if _is(start, Path.is_dir) else start.parent
     for candidate_dir in (directory, *directory.parents):
         candidate = candidate_dir / "pyproject.toml"
-        if candidate.is_file():
+        # An unreadable folder cannot be searched; the paths below it are reported by the run itself.
+        if _is(candidate, Path.is_file):
             if not _may_hold_table(candidate):
                 continue  # no "xlacheck" in it at all: skip parsing (and importing tomllib)
-            data = _read_toml(candidate)
-            if "xlacheck" in data.get("tool", {}):
+            tool = _read_toml(candidate).get("tool", {})
+            if isinstance(tool, Mapping) and "xlacheck" in tool:
                 return candidate
     return None
+
+
+def _is(path: Path, test: Any) -> bool:
+    try:
+        return bool(test(path))
+    except OSError:  # PermissionError on Python < 3.12 for a path inside an unreadable folder
+        return False
 
 
 def _may_hold_table(path: Path) -> bool:
@@ -293,9 +309,16 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read config file ({e.strerror})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML ({e}); fix the syntax") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: not UTF-8 (byte {e.start}: {e.object[e.start:e.start + 1]!r}); TOML files are "
+                          "UTF-8: re-save it as UTF-8") from None
 
 
-def _string_list(value: Any, source: str) -> tuple[str, ...]:
+PATH_EXAMPLE = '["build", "src/legacy/**"]'
+CODE_EXAMPLE = '["XLA1"]'
+
+
+def _string_list(value: Any, source: str, example: str = CODE_EXAMPLE) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f'{source}: expected a list of strings like ["XLA1"], got {value!r}')
+        raise ConfigError(f"{source}: expected a list of strings like {example}, got {value!r}")
     return tuple(value)

@@ -92,6 +92,9 @@ class FileResult:
     skipped: bool = False  # pre-filter: the file never touches tensorflow/keras/jax/torch
     cached: bool = False
     lines: int = 0
+    # Parts of a checked file that were not analyzed (a function nested too deep): its findings
+    # there are missing, so each is reported as an error too (issue 15: nothing skipped silently).
+    incomplete: tuple[FileError, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,4 +107,5 @@ class RunResult:
 
     @property
     def errors(self) -> tuple[FileError, ...]:
-        return tuple(f.error for f in self.files if f.error is not None)
+        """Files that could not be checked, and parts of files that could not be analyzed."""
+        return tuple(e for f in self.files for e in ((f.error,) if f.error is not None else ()) + f.incomplete)

@@ -48,6 +48,9 @@ class Discovery:
     files: tuple[SourceFile, ...]
     missing: tuple[str, ...]  # paths given that do not exist
     gitignored: int = 0  # entries skipped because a .gitignore names them
+    # (display path, message) of what could not be read while walking or as given: an unreadable
+    # folder, a symlink loop; reported as errors (exit 1), never skipped silently
+    unreadable: tuple[tuple[str, str], ...] = ()
 
 
 class GitIgnore:
@@ -102,6 +105,7 @@ def discover(paths: list[str | os.PathLike[str]], settings: Settings) -> Discove
     missing: list[str] = []
     gitignore = GitIgnore() if settings.respect_gitignore else None
     gitignored = 0
+    unreadable: list[tuple[str, str]] = []
 
     def rel_to_root(path: Path) -> str:
         try:
@@ -115,8 +119,10 @@ def discover(paths: list[str | os.PathLike[str]], settings: Settings) -> Discove
 
     def walk(directory: Path) -> None:
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
+            with os.scandir(directory) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as e:
+            unreadable.append((_display(directory, cwd), f"cannot read directory: {e.strerror or e}"))
             return
         for entry in entries:
             path = directory / entry.name
@@ -135,11 +141,22 @@ def discover(paths: list[str | os.PathLike[str]], settings: Settings) -> Discove
                 walk(path)
             elif entry.is_file():
                 add(path)
+            elif entry.is_symlink() and not entry.name.startswith(".#"):  # a .py link to nowhere, or a loop
+                # (".#name.py" is an editor's lock file, a dangling link by design)
+                unreadable.append((_display(path, cwd), f"cannot read file: {_stat_error(path)}"))
 
     for given in paths:
         path = Path(os.path.abspath(given))
-        if not path.exists():
-            missing.append(os.fspath(given))
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            if os.path.islink(path):  # a dangling link is not a typo in the path
+                unreadable.append((os.fspath(given), "cannot read file: it is a symbolic link to a missing file"))
+            else:
+                missing.append(os.fspath(given))
+            continue
+        except OSError as e:  # a symlink loop (ELOOP), a path through a file (ENOTDIR), no permission
+            unreadable.append((os.fspath(given), f"cannot read path: {e.strerror or e}"))
             continue
         if settings.force_exclude and any(glob.matches(rel_to_root(path)) for glob in excludes):
             continue
@@ -149,7 +166,17 @@ def discover(paths: list[str | os.PathLike[str]], settings: Settings) -> Discove
             walk(path)
         else:
             add(path)
-    return Discovery(tuple(sorted(seen.values(), key=lambda f: f.display)), tuple(missing), gitignored)
+    return Discovery(
+        tuple(sorted(seen.values(), key=lambda f: f.display)), tuple(missing), gitignored, tuple(unreadable)
+    )
+
+
+def _stat_error(path: Path) -> str:
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.strerror or str(e)
+    return "not a regular file"
 
 
 def _gitignored_or_below(gitignore: GitIgnore, path: Path) -> bool:

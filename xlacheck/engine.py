@@ -20,6 +20,7 @@ from xlacheck.rules.base import Rule
 from xlacheck.rules.module_base import ModuleRule, run_module_rules
 
 logger = logging.getLogger(__name__)
+SKIPPED_FUNCTION = "cannot analyze function"  # FileError prefix: a user-side limit, exit 1 (api.USER_ERROR_PREFIXES)
 
 _INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclass(cls, ModuleRule))
 _MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
@@ -62,17 +63,20 @@ def check_source_and_tree(
                                                 max((exc.offset or 1) - 1, 0)), lines=lines), None
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
         return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
+    skipped: list[FileError] = []
     try:
-        diagnostics = _check_tree(tree, path, select)
+        diagnostics = _check_tree(tree, path, select, skipped)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
                           lines=lines), tree
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
-    return FileResult(path, tuple(diagnostics), lines=lines), tree
+    return FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped)), tree
 
 
-def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None) -> list[Diagnostic]:
+def _check_tree(
+    tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError]
+) -> list[Diagnostic]:
     facts = analyze_module(tree)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
@@ -88,9 +92,13 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
         try:
             ctx = walk_function(path, info, facts, dispatch, outer)
         except RecursionError:
-            # an expression nested ~1000 deep (generated code): skip this function, keep the rest
-            logger.warning("%s:%s: expression nesting too deep to analyze %s()", path,
-                           getattr(info.node, "lineno", 1), info.name)
+            # an expression nested ~1000 deep (generated code, a sum of hundreds of terms): skip
+            # this function, keep the rest, and say so in the run's errors
+            line = getattr(info.node, "lineno", 1)
+            logger.debug("%s:%s: expression nesting too deep to analyze %s()", path, line, info.name)
+            skipped.append(FileError(path, f"{SKIPPED_FUNCTION} {info.name}(): an expression is nested too deep "
+                                     "(e.g. a sum of hundreds of terms), so its findings are missing; split the "
+                                     "expression or exclude the file", line, getattr(info.node, "col_offset", 0)))
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)

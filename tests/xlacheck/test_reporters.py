@@ -97,10 +97,10 @@ def test_json(fake_engine) -> None:  # noqa: F811
     payload = json.loads(text)
     assert set(payload) == {"version", "diagnostics", "errors"}
     first = payload["diagnostics"][0]
-    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "name", "message", "severity", "fix"}
+    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "name", "message", "severity", "fix", "cell"}
     assert set(first["fix"]) == {"message", "applicability", "edits"}
     assert set(first["fix"]["edits"][0]) == {"line", "column", "end_line", "end_column", "content"}
-    assert payload["errors"] == [{"path": "src/broken.py", "line": 3, "column": 8, "message": "syntax error: invalid syntax"}]
+    assert payload["errors"] == [{"path": "src/broken.py", "line": 3, "column": 8, "message": "syntax error: invalid syntax", "cell": None}]
 
 
 def test_sarif(fake_engine) -> None:  # noqa: F811

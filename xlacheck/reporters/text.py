@@ -62,6 +62,8 @@ def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] =
     for file in result.files:
         if file.error is not None:
             out.append(error_line(file.error, s))
+        for e in file.incomplete:
+            out.append(error_line(e, s))
         for d in file.diagnostics:
             out.append(diagnostic_line(d, options, s))
             if options.show_fixes and d.fix is not None:
@@ -86,6 +88,8 @@ def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] =
 def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix], s: _Style) -> list[str]:
     diagnostics = result.diagnostics
     errors = result.errors
+    unchecked = [f for f in result.files if f.error is not None]
+    partial = [f for f in result.files if f.error is None and f.incomplete]
     n_fixed = sum(len(f.fixed) for f in fixes if f.error is None)
     lines: list[str] = []
     if not diagnostics and not errors and not n_fixed:
@@ -96,10 +100,19 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
         if options.fixing:
             text += f" ({n_fixed} fixed, {len(diagnostics)} remaining)"
         lines.append(s(text + ".", "bold"))
-    if errors:
-        lines.append(s(f"{_plural(len(errors), 'file')} could not be checked (see the error lines above).", "bold red"))
-    safe = sum(is_applicable(d, unsafe=False) for d in diagnostics)
-    unsafe_only = sum(is_applicable(d, unsafe=True) for d in diagnostics) - safe
+    if unchecked:
+        lines.append(s(f"{_plural(len(unchecked), 'file')} could not be checked (see the error lines above).", "bold red"))
+    if partial:
+        parts = sum(len(f.incomplete) for f in partial)
+        lines.append(s(f"{_plural(len(partial), 'file')} checked only in part: {_plural(parts, 'function')} "
+                       "not analyzed (see the error lines above).", "bold red"))
+    # Findings in files whose fixes could not be applied are not "fixable" by rerunning --fix.
+    failed = {f.path for f in fixes if f.error is not None}
+    if failed:
+        lines.append(s(f"{_plural(len(failed), 'file')} could not be fixed (see `fix not applied` above).", "bold yellow"))
+    fixable = [d for d in diagnostics if d.path not in failed]
+    safe = sum(is_applicable(d, unsafe=False) for d in fixable)
+    unsafe_only = sum(is_applicable(d, unsafe=True) for d in fixable) - safe
     if options.unsafe_fixes:
         safe, unsafe_only = safe + unsafe_only, 0
         flag = "`--fix --unsafe-fixes`"
