@@ -109,7 +109,7 @@ def test_sarif(fake_engine) -> None:  # noqa: F811
     log = json.loads(text)
     run = log["runs"][0]
     assert log["version"] == "2.1.0"
-    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["XLA101", "XLA201", "XLA301", "XLA302", "XLA401"]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["XLA001", "XLA002", "XLA101", "XLA201", "XLA301", "XLA302", "XLA401"]
     by_id = {r["ruleId"]: r for r in run["results"]}
     assert run["tool"]["driver"]["rules"][by_id["XLA301"]["ruleIndex"]]["id"] == "XLA301"
     replacements = by_id["XLA201"]["fixes"][0]["artifactChanges"][0]["replacements"]

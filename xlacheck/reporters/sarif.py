@@ -26,8 +26,13 @@ def _region(start: Location, end: Location) -> dict[str, int]:
 
 def _rules() -> list[dict[str, Any]]:
     from xlacheck.docs_gen import all_rule_docs, rule_markdown
+    from xlacheck.suppression import SUPPRESSION_RULES
 
-    return [
+    own = [
+        {"id": r.code, "name": r.name, "shortDescription": {"text": r.summary}, "fullDescription": {"text": r.doc}}
+        for r in SUPPRESSION_RULES
+    ]
+    return own + [
         {
             "id": doc.code,
             "name": doc.name,
