@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from itertools import repeat
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
@@ -20,9 +21,10 @@ from xlacheck.config import Settings
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult, Location, RunResult
 from xlacheck.discovery import SourceFile, discover, mentions_ml_framework
 from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_source, is_applicable, write_atomic
-from xlacheck.notebook import Notebook, NotebookError, is_notebook
-from xlacheck.notebook import read as read_notebook
 from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions
+
+if TYPE_CHECKING:
+    from xlacheck.notebook import Notebook
 
 log = logging.getLogger(__name__)
 
@@ -229,9 +231,11 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
     if not mentions_ml_framework(data):
         return FileResult(path, skipped=True, lines=lines), None
     notebook: Notebook | None = None
-    if is_notebook(path):
+    if path.endswith(".ipynb"):
+        from xlacheck.notebook import NotebookError, read  # only runs that meet a notebook import it
+
         try:
-            notebook = read_notebook(data)
+            notebook = read(data)
         except NotebookError as e:
             return FileResult(path, error=FileError(path, f"cannot read notebook: {e}"), lines=lines), None
         if notebook is None:  # an R or Julia notebook
@@ -301,6 +305,8 @@ def _fix(
     error, written = outcome.error, False
     original, text = outcome.original, outcome.text
     if notebook is not None and outcome.changed and error is None:
+        from xlacheck.notebook import NotebookError
+
         try:  # the diff and the file show the notebook's JSON, only the fixed cells' source changed
             original, text = notebook.raw, notebook.with_source(outcome.text)
         except NotebookError as e:

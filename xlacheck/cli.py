@@ -55,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="xlacheck",
         description="Find what breaks or slows XLA in TensorFlow/Keras code, before it reaches a TPU.",
-        epilog="Exit status: 0 clean, 1 findings, 2 usage/configuration/internal error.",
+        epilog="Exit status: 0 clean, 1 findings, 2 usage/configuration/internal error. "
+        "Rules: `xlacheck rule --all` lists them, `xlacheck rule XLA101` explains one.",
     )
     p.add_argument("paths", nargs="*", default=[], metavar="PATH", help="files or folders to check (default: .)")
     sel = p.add_argument_group("rule selection (codes or prefixes: XLA101, XLA1, ALL)")
