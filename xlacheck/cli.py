@@ -273,14 +273,14 @@ def _stdin(args: argparse.Namespace, settings: Settings, options: ReportOptions)
         fixed = next((f for f in run.fixes if f.error is None), None)
         sys.stdout.buffer.write(fixed.text.encode("utf-8") if fixed is not None else data)
         sys.stdout.flush()
-        report = render(args.format, run.result, replace_options(options, color=False), run.fixes)
+        report = render(args.format, run.result, _replace_options(options, color=False), run.fixes)
         sys.stderr.write(report)
     else:
         _write(render(args.format, run.result, options, run.fixes), options.color, args.output_file)
     return _exit_code(run.result, args.exit_zero)
 
 
-def replace_options(options: ReportOptions, **changes: object) -> ReportOptions:
+def _replace_options(options: ReportOptions, **changes: object) -> ReportOptions:
     from dataclasses import replace
 
     return replace(options, **changes)  # type: ignore[arg-type]

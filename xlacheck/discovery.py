@@ -58,7 +58,6 @@ class GitIgnore:
 
     def __init__(self) -> None:
         self._specs: dict[Path, tuple[tuple[Path, Any], ...]] = {}  # folder -> (base, spec), deepest last
-        self._roots: dict[Path, Path | None] = {}
 
     def _own(self, folder: Path) -> tuple[tuple[Path, Any], ...]:
         import pathspec
