@@ -1,8 +1,9 @@
 """Jupyter notebooks (``.ipynb``): lint the code cells as one module, report ``cell N`` positions.
 
 The code cells are joined into one Python text (so an import in cell 1 serves cell 5, as in the
-kernel), with a boundary comment line between cells. IPython syntax is replaced line for line by
-a placeholder comment, so line numbers stay those of the cell: line magics (``%pip``), shell
+kernel), with a boundary comment line between cells. IPython syntax is replaced line for line
+(``pass`` plus a marker comment for a line magic, so an indented ``!pip install`` still fills
+its block; a marker comment for other lines), so line numbers stay those of the cell: line magics (``%pip``), shell
 lines (``!ls``, ``x = !ls``), help lines (``obj?``, ``?obj``) and the bodies of cell magics
 other than the Python ones (``%%time``, ``%%timeit``, ``%%capture``, ...). A cell that parses
 as Python is left as it is, so a docstring line ending in ``?`` is never touched.
@@ -27,7 +28,7 @@ SUFFIX = ".ipynb"
 # Not Python source, so no user cell holds them at the start of a line (checked on reading).
 _BOUNDARY = "#\u241e xlacheck cell boundary"
 _PLACEHOLDER = "#\u241f"
-_PLACEHOLDER_LINE = re.compile(r"^[ \t]*#\u241f(\d+)$")
+_PLACEHOLDER_LINE = re.compile(r"^[ \t]*(?:pass  )?#\u241f(\d+)$")
 # Cell magics whose body is Python (IPython runs it); every other cell magic's body is not.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "snakeviz", "memit"})
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -146,11 +147,13 @@ def _python_lines(source: str, magics: list[str]) -> str:
         pass
     lines = _split_lines(source)
 
-    def placeholder(k: int) -> None:
+    def placeholder(k: int, statement: bool = False) -> None:
+        """A line magic becomes ``pass`` at its indentation (so ``if x:`` + ``!cmd`` stays a block);
+        other lines (cell-magic bodies, continuations) become a comment, whatever their indent."""
         body = lines[k].rstrip("\r\n")
         ending = lines[k][len(body) :]
         indent = body[: len(body) - len(body.lstrip())]
-        lines[k] = f"{indent}{_PLACEHOLDER}{len(magics)}{ending}"
+        lines[k] = f"{indent}pass  {_PLACEHOLDER}{len(magics)}{ending}" if statement else f"{_PLACEHOLDER}{len(magics)}{ending}"
         magics.append(body)
 
     first = lines[0].strip() if lines else ""
@@ -164,8 +167,8 @@ def _python_lines(source: str, magics: list[str]) -> str:
     continued = False
     for k, text in enumerate(lines):
         if continued or _LINE_MAGIC.match(text):
+            placeholder(k, statement=not continued)
             continued = text.rstrip("\r\n").endswith("\\")
-            placeholder(k)
     return "".join(lines)
 
 

@@ -75,14 +75,27 @@ def test_magics_keep_line_numbers_and_are_never_linted() -> None:
     parsed = notebook.read(text.encode())
     assert parsed is not None
     lines = parsed.source.splitlines()
-    # cell 2 starts at line 1; its magics became comments on the same lines
-    assert lines[0].startswith("#") and lines[1] == "import tensorflow as tf" and lines[2].startswith("#")
+    # cell 2 starts at line 1; its magics became `pass` (plus a marker comment) on the same lines
+    assert lines[0].startswith("pass  #") and lines[1] == "import tensorflow as tf" and lines[2].startswith("pass  #")
     assert parsed.position(2) == (2, 2) and parsed.position(5) == (3, 1)
     # cell 4 (%%bash) is all placeholders; cell 5's %%time body is Python, its help and shell lines are not
     import ast
 
     ast.parse(parsed.source)  # the joined text is Python
     assert "echo" not in parsed.source and "w = x.numpy()" in parsed.source and "!ls" not in parsed.source
+
+
+def test_indented_magics_keep_their_block_and_round_trip(nb: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    cell = ["import tensorflow as tf\n", "if True:\n", "    !pip install \\\n", "  -q keras\n", "y = x.numpy()\n"]
+    before = _write(nb, [_cell("code", cell)])
+    parsed = notebook.read(before.encode())
+    assert parsed is not None
+    import ast
+
+    ast.parse(parsed.source)  # the indented shell line became `pass`, its continuation a comment
+    code, out, _ = run(capsys, "--no-cache", "--fix", "nb.ipynb")
+    assert code == 0 and "error" not in out
+    assert nb.read_text(encoding="utf-8") == before.replace("x.numpy()", "x")
 
 
 def test_a_cell_that_parses_is_never_rewritten() -> None:
