@@ -1,12 +1,13 @@
 """Jupyter notebooks (``.ipynb``): lint the code cells as one module, report ``cell N`` positions.
 
 The code cells are joined into one Python text (so an import in cell 1 serves cell 5, as in the
-kernel), with a boundary comment line between cells. IPython syntax is replaced line for line
-(``pass`` plus a marker comment for a line magic, so an indented ``!pip install`` still fills
-its block; a marker comment for other lines), so line numbers stay those of the cell: line magics (``%pip``), shell
-lines (``!ls``, ``x = !ls``), help lines (``obj?``, ``?obj``) and the bodies of cell magics
-other than the Python ones (``%%time``, ``%%timeit``, ``%%capture``, ...). A cell that parses
-as Python is left as it is, so a docstring line ending in ``?`` is never touched.
+kernel), with a boundary comment line between cells. IPython syntax is replaced line for line,
+so line numbers stay those of the cell: line magics (``%pip``), shell lines (``!ls``,
+``x = !ls``) and help lines (``obj?``, ``?obj``) become ``pass`` plus a marker comment (so an
+indented ``!pip install`` still fills its block); the bodies of cell magics other than the
+Python ones (``%%time``, ``%%timeit``, ``%%capture``, ...) and continuation lines become a
+marker comment. A cell that parses as Python is left as it is, so a docstring line ending in
+``?`` is never touched.
 
 Positions: cells are numbered as ruff numbers them (1-based over *all* cells, markdown
 included); lines are 1-based within the cell, columns are unchanged. Fixes are applied to the
