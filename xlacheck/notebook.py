@@ -12,9 +12,9 @@ marker comment. A cell that parses as Python is left as it is, so a docstring li
 Positions: cells are numbered as ruff numbers them (1-based over *all* cells, markdown
 included); lines are 1-based within the cell, columns are unchanged. Fixes are applied to the
 joined text and written back into each changed cell's ``source`` only: the notebook is
-re-serialized in the layout it was read in (indent, key order, ``ensure_ascii``, final
-newline), which is checked when the file is read by reproducing it byte for byte; a notebook
-in another layout is linted but not fixed.
+re-serialized in the layout it was read in (indent, key order, ``ensure_ascii``, Colab's
+``\\u003c``-style escapes, final newline). Before writing, xlacheck checks that this layout
+reproduces the unchanged file byte for byte; a notebook in another layout is linted but not fixed.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ class _Layout:
     indent: int | str | None
     ensure_ascii: bool
     final_newline: bool
+    html_escape: bool = False  # Colab writes <, > and & as \u003c, \u003e, \u0026
 
 
 @dataclass(frozen=True)
@@ -189,15 +190,20 @@ def _split_lines(text: str) -> list[str]:
 
 def _dump(data: dict[str, Any], layout: _Layout) -> str:
     text = json.dumps(data, indent=layout.indent, ensure_ascii=layout.ensure_ascii)
+    if layout.html_escape:  # outside strings JSON has none of these characters
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return text + "\n" if layout.final_newline else text
 
 
 def _layout(raw: str, data: dict[str, Any]) -> _Layout | None:
-    """The json.dumps settings that reproduce ``raw`` exactly (Jupyter: indent 1, not ASCII-only)."""
+    """The json.dumps settings that reproduce ``raw`` exactly (Jupyter: indent 1, not ASCII-only;
+    Colab: indent 2, ASCII-only, HTML characters escaped)."""
+    escapes = (False, True) if re.search(r"\\u00(?:3[ce]|26)", raw) else (False,)
     for indent in (1, 2, 4, None, "\t", 3):
         for ensure_ascii in (False, True):
             for final_newline in (True, False):
-                layout = _Layout(indent, ensure_ascii, final_newline)
-                if _dump(data, layout) == raw:
-                    return layout
+                for html_escape in escapes:
+                    layout = _Layout(indent, ensure_ascii, final_newline, html_escape)
+                    if _dump(data, layout) == raw:
+                        return layout
     return None

@@ -132,6 +132,20 @@ def test_other_json_layouts_round_trip(nb: Path, capsys, indent: int) -> None:  
     assert nb.read_text(encoding="utf-8") == before.replace("x.numpy()", "x")
 
 
+def test_colab_layout_round_trips(nb: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # As Colab saves: indent 2, keys in Colab's order (not sorted), ASCII only, <, > and & escaped
+    cells = [{"metadata": {"id": "x", "colab_type": "code"}, "cell_type": "code",
+              "source": ["import tensorflow as tf\n", "y = x.numpy() if a > 0 else 1  # é & <b>\n"],
+              "execution_count": 0, "outputs": []}]
+    text = json.dumps({"cells": cells, "metadata": {"colab": {"name": "a<b>.ipynb"}}, "nbformat": 4,
+                       "nbformat_minor": 0}, indent=2, ensure_ascii=True)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") + "\n"
+    nb.write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", "--fix", "nb.ipynb")
+    assert "fix not applied" not in out
+    assert nb.read_text(encoding="utf-8") == text.replace("x.numpy()", "x")
+
+
 def test_unreproducible_layout_is_linted_not_fixed(nb: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     cells = [_cell("code", ["import tensorflow as tf\n", "y = x.numpy()\n"])]
     text = _write(nb, cells).replace('"cells": [', '"cells":   [')
