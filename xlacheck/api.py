@@ -343,7 +343,7 @@ def _to_cells(notebook: Notebook, result: FileResult) -> FileResult:
     """Positions in the joined cells -> (cell, line in cell); columns are the same."""
     def error_to_cells(error: FileError) -> FileError:
         cell, line = notebook.position(error.line)
-        return replace(error, line=line, cell=cell)
+        return replace(error, line=line, col=error.col + notebook.column_shift(error.line), cell=cell)
 
     return replace(
         result,
@@ -358,7 +358,7 @@ def _diagnostic_to_cells(notebook: Notebook, d: Diagnostic) -> Diagnostic:
     shift = line - d.start.line
 
     def moved(loc: Location) -> Location:
-        return Location(loc.line + shift, loc.col)
+        return Location(loc.line + shift, loc.col + notebook.column_shift(loc.line))
 
     fix = d.fix
     if fix is not None:

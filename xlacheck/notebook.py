@@ -34,6 +34,13 @@ _PLACEHOLDER_LINE = re.compile(r"^[ \t]*(?:pass  )?#\u241f(\d+)$")
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "snakeviz", "memit"})
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _LINE_MAGIC = re.compile(r"^\s*(?:[%!?]|[\w.]+\?{1,2}\s*$|[\w.,\s\[\]()*]+=\s*[%!])")
+# IPython's automagics and shell aliases written without % (`ls data/`, `pip install x`, `cd ..`):
+# only in a cell that does not parse, and only when what follows cannot continue a Python expression.
+_AUTOMAGIC = re.compile(
+    r"^\s*(?:ls|ll|cd|pwd|cat|cp|mv|rm|mkdir|rmdir|pip|conda|load_ext|reload_ext|matplotlib|pylab|env|"
+    r"who|whos|history|run|alias|pushd|popd|autoreload|aimport|tensorboard)"
+    r"(?:[ \t]+(?![=(,\[:+*/%<>&|^-]|\.[A-Za-z_])\S[^\n]*)?[ \t]*\r?\n?$"
+)
 
 
 class NotebookError(ValueError):
@@ -56,6 +63,18 @@ class Notebook:
     source: str  # the joined Python text that is linted
     starts: tuple[int, ...]  # first line of each code cell in ``source`` (1-based)
     magics: tuple[str, ...]  # the original lines that placeholders stand for
+    # IPython strips a cell's leading indentation (its first line's) from every line that has it:
+    # per cell that prefix ("" when none); columns of those lines shift back by its length
+    indents: tuple[str, ...] = ()
+    shifted: frozenset[int] = frozenset()  # lines of ``source`` whose indentation was stripped
+    unfixable: frozenset[int] = frozenset()  # cells whose stripped indentation cannot be put back exactly
+
+    def column_shift(self, line: int) -> int:
+        """How many columns to add to a column on ``line`` of ``source`` to get the cell's column."""
+        if line not in self.shifted:
+            return 0
+        k = max(bisect_right(self.starts, line) - 1, 0)
+        return len(self.indents[k])
 
     def position(self, line: int) -> tuple[int, int]:
         """(cell number as ruff counts it, line within the cell) of a line of ``source``."""
@@ -71,12 +90,17 @@ class Notebook:
         if len(pieces) != len(self.cells):
             raise NotebookError("the fixes moved a cell boundary; fix it by hand")
         data = json.loads(self.raw)  # a fresh copy, same key order
-        for index, piece in zip(self.cells, pieces):
+        for k, (index, piece) in enumerate(zip(self.cells, pieces)):
             cell = data["cells"][index]
             before = _cell_text(cell)
             text = _restore(piece, self.magics)
             if not before.endswith("\n") and text.endswith("\n"):
                 text = text[:-1]
+            if text == _dedent(before)[1]:
+                continue  # unchanged (compared before indentation goes back, which may not be exact)
+            if index in self.unfixable:
+                raise NotebookError(f"cell {index + 1}'s indentation cannot be restored exactly; fix it by hand")
+            text = _indent(text, self.indents[k])
             if text != before:
                 cell["source"] = _split_lines(text) if isinstance(cell["source"], list) else text
         return _dump(data, layout)
@@ -103,6 +127,9 @@ def read(raw: bytes) -> Notebook | None:
     parts: list[str] = []
     starts: list[int] = []
     magics: list[str] = []
+    indents: list[str] = []
+    shifted: set[int] = set()
+    unfixable: set[int] = set()
     line = 1
     for index, cell in enumerate(data["cells"]):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -110,6 +137,11 @@ def read(raw: bytes) -> Notebook | None:
         source = _cell_text(cell)
         if _BOUNDARY in source or _PLACEHOLDER in source:
             raise NotebookError(f"cell {index + 1} holds xlacheck's reserved characters U+241E/U+241F")
+        prefix, source, stripped = _dedent(source)
+        indents.append(prefix)
+        shifted.update(line + k for k in stripped)
+        if prefix and _indent(source, prefix) != _cell_text(cell):
+            unfixable.add(index)
         python = _python_lines(source, magics)
         if not python.endswith("\n"):
             python += "\n"
@@ -118,7 +150,31 @@ def read(raw: bytes) -> Notebook | None:
         parts.append(python)
         line += len(_split_lines(python)) + 1  # and the boundary line
     joined = (_BOUNDARY + "\n").join(parts)
-    return Notebook(text, data, tuple(cells), joined, tuple(starts), tuple(magics))
+    return Notebook(
+        text, data, tuple(cells), joined, tuple(starts), tuple(magics), tuple(indents), frozenset(shifted),
+        frozenset(unfixable),
+    )
+
+
+def _dedent(source: str) -> tuple[str, str, list[int]]:
+    """IPython's ``leading_indent``: the first line's indentation, removed from every line that
+    starts with it. Returns (prefix, text, 0-based numbers of the lines it was removed from)."""
+    match = re.match(r"[ \t]+", source)
+    if match is None:
+        return "", source, []
+    prefix = match.group()
+    lines = _split_lines(source)
+    stripped = [k for k, text in enumerate(lines) if text.startswith(prefix)]
+    for k in stripped:
+        lines[k] = lines[k][len(prefix) :]
+    return prefix, "".join(lines), stripped
+
+
+def _indent(text: str, prefix: str) -> str:
+    """The inverse of :func:`_dedent` for every line but blank ones (checked when reading)."""
+    if not prefix:
+        return text
+    return "".join(prefix + line if line.strip() else line for line in _split_lines(text))
 
 
 def _is_python(metadata: Any) -> bool:
@@ -168,7 +224,7 @@ def _python_lines(source: str, magics: list[str]) -> str:
             return "".join(lines)
     continued = False
     for k, text in enumerate(lines):
-        if continued or _LINE_MAGIC.match(text):
+        if continued or _LINE_MAGIC.match(text) or _AUTOMAGIC.match(text):
             placeholder(k, statement=not continued)
             continued = text.rstrip("\r\n").endswith("\\")
     return "".join(lines)

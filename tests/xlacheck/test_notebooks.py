@@ -98,6 +98,23 @@ def test_indented_magics_keep_their_block_and_round_trip(nb: Path, capsys) -> No
     assert nb.read_text(encoding="utf-8") == before.replace("x.numpy()", "x")
 
 
+def test_ipython_leading_indent_and_automagics(nb: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # IPython strips a cell's leading indentation and runs `ls data/`, `cd ..`, `pip install x`
+    # (found in tensorflow/docs notebooks: guide/data.ipynb, hub/.../wav2vec2_saved_model_finetuning.ipynb)
+    cells = [
+        _cell("code", ["import tensorflow as tf\n", "ls ./data/train/\n", "cd ..\n", "pip install -q x\n"]),
+        _cell("code", ["  for x in xs:\n", "    y = x.numpy()\n", "\n", "  z = 1\n"]),
+    ]
+    before = _write(nb, cells)
+    code, out, _ = run(capsys, "--no-cache")
+    assert code == 1 and "error" not in out
+    assert "nb.ipynb:cell 2:2:10: XLA301" in out  # the cell's own column, indentation included
+    run(capsys, "--no-cache", "--fix", "nb.ipynb")
+    assert nb.read_text(encoding="utf-8") == before.replace("x.numpy()", "x")
+    parsed = notebook.read(b'{"cells": [{"cell_type": "code", "source": "ls = [1]\\nls == 2\\nls (\\n"}]}')
+    assert parsed is not None and "ls = [1]" in parsed.source and "ls == 2" in parsed.source  # Python, kept
+
+
 def test_a_cell_that_parses_is_never_rewritten() -> None:
     source = 'def f():\n    """Is it?\n    really?"""\n'
     parsed = notebook.read(json.dumps({"cells": [_cell("code", source)]}).encode())
