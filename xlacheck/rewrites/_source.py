@@ -2,7 +2,8 @@
 
 Rewriters analyse Python's ``ast`` (cheap, already parsed by the engine) and emit text edits.
 Positions here are what :mod:`xlacheck.fixes` applies: 1-based lines, 0-based columns counted in
-characters of the decoded line (``ast`` counts UTF-8 bytes, so columns are converted).
+characters of the decoded line (``ast`` counts UTF-8 bytes, so columns are converted through the
+file's :class:`xlacheck.positions.LineTable`, which numbers lines as Python does).
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import ast
 import io
 import keyword
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, TypeVar
 
 from xlacheck.diagnostics import Location
+from xlacheck.positions import LineTable
 
 Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
+T = TypeVar("T")
 
 
 class Source:
@@ -24,7 +28,8 @@ class Source:
     def __init__(self, text: str, tree: ast.Module) -> None:
         self.text = text
         self.tree = tree
-        self.lines = text.splitlines(keepends=True)
+        self.table = LineTable(text)
+        self.lines = self.table.lines()  # line ends kept; split only where Python splits
         # One breadth-first walk serves every lookup (parents, positions, names): whole-tree
         # walks per finding made attach_fixes a third of a cold lint.
         self.nodes: list[ast.AST] = [tree]
@@ -36,17 +41,12 @@ class Source:
         self.tf = _tensorflow_alias(tree)
         self._names: set[str] | None = None
         self._taken: set[str] = set()
-        self._starts: list[int] | None = None
         self._stores: dict[int, dict[str, list[ast.Name]]] = {}
+        self._memo: dict[Hashable, Any] = {}
 
     # -- positions -----------------------------------------------------------------------------
     def char_col(self, lineno: int, byte_col: int) -> int:
-        if lineno - 1 >= len(self.lines):
-            return byte_col
-        line = self.lines[lineno - 1]
-        if line.isascii():
-            return byte_col
-        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+        return self.table.char_col(lineno, byte_col)
 
     def start(self, node: ast.AST) -> Location:
         return Location(node.lineno, self.char_col(node.lineno, node.col_offset))  # type: ignore[attr-defined]
@@ -62,30 +62,43 @@ class Source:
         return self.text[self.offset(self.start(node)) : self.offset(self.end(node))]
 
     def offset(self, loc: Location) -> int:
-        """Character offset of a position in the text (for comparing span sizes)."""
-        if self._starts is None:
-            self._starts = [0]
-            for line in self.lines:
-                self._starts.append(self._starts[-1] + len(line))
-        return self._starts[min(loc.line - 1, len(self._starts) - 1)] + loc.col
+        """Character offset of a position in the text (clamped to the text)."""
+        found = self.table.offset(loc.line, loc.col)
+        if found is not None:
+            return found
+        if loc.line > self.table.line_count:
+            return len(self.text)
+        return self.table.offset(loc.line, 0) + len(self.table.line(loc.line, keepends=True))  # type: ignore[operator]
 
     def line_start(self, lineno: int) -> Location:
         return Location(lineno, 0)
 
     def indent_of(self, node: ast.stmt) -> str:
-        line = self.lines[node.lineno - 1]
-        return line[: len(line) - len(line.lstrip())]
+        """The indentation Python counts on the node's line: the leading whitespace after the
+        last form feed, which resets the tokenizer's column to zero."""
+        lead = self._leading_whitespace(node.lineno)
+        return lead[lead.rfind("\f") + 1 :]
+
+    def page_break_of(self, node: ast.stmt) -> str:
+        """The leading whitespace up to and including the last form feed on the node's line
+        (``""`` without one): a fix that replaces the line writes it back in front."""
+        lead = self._leading_whitespace(node.lineno)
+        return lead[: lead.rfind("\f") + 1]
+
+    def _leading_whitespace(self, lineno: int) -> str:
+        line = self.table.line(lineno)
+        return line[: len(line) - len(line.lstrip(" \t\f"))]
 
     def alone_on_lines(self, first: ast.stmt, last: ast.stmt) -> bool:
         """The statements first..last own their lines (nothing but a comment shares them), so
         whole lines can be replaced."""
-        head = self.lines[first.lineno - 1]
-        tail = self.lines[last.end_lineno - 1][last.end_col_offset :] if last.end_lineno else ""  # type: ignore[index]
-        return head[: first.col_offset].strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
+        head = self.table.line(first.lineno)[: self.start(first).col]
+        tail = self.table.line(last.end_lineno)[self.end(last).col :] if last.end_lineno else ""
+        return head.strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
 
     def comments_in(self, first_line: int, last_line: int) -> list[str]:
         """Comments written on lines first..last (kept when a fix replaces those lines)."""
-        chunk = "".join(self.lines[first_line - 1 : last_line])
+        chunk = "".join(self.lines[first_line - 1 : last_line])  # lines as Python counts them
         found: list[str] = []
         try:
             for tok in tokenize.generate_tokens(io.StringIO(chunk).readline):
@@ -108,6 +121,14 @@ class Source:
         except (tokenize.TokenError, IndentationError, SyntaxError):
             pass
         return found
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per file and key: a whole-file lookup that every finding asks
+        again (which handlers could catch an exception, what a scope declares global) must not
+        scan the file once per finding, or thousands of findings make the fix path quadratic."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[no-any-return]
 
     # -- structure -----------------------------------------------------------------------------
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
