@@ -5,9 +5,11 @@ feeds (issue 10 item 3)."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -265,3 +267,133 @@ def _variant(kind: str, text: str) -> str:
 def _tabify(line: str) -> str:
     stripped = line.lstrip(" ")
     return "\t" * ((len(line) - len(stripped)) // 4) + stripped
+
+
+# -- the position index: a lookup per finding, not a scan of the file -----------------------------
+
+
+def _smallest_enclosing(src, start: Location, end: Location):  # type: ignore[no-untyped-def]
+    """The old scan, as the reference: exact span first (outermost), else the smallest enclosing
+    (the deepest of equal ones)."""
+    best, size = None, None
+    for n in src.nodes:
+        if getattr(n, "end_lineno", None) is None or not hasattr(n, "lineno"):
+            continue
+        s, e = src.start(n), src.end(n)
+        if s == start and e == end:
+            return n
+        if s <= start and end <= e:
+            length = src.offset(e) - src.offset(s)
+            if size is None or length <= size:
+                best, size = n, length
+    return best
+
+
+def test_the_position_index_finds_what_a_scan_of_every_node_finds() -> None:
+    import random
+
+    from xlacheck.rewrites import _PositionIndex
+    from xlacheck.rewrites._source import Source
+
+    files = sorted((Path(__file__).parent / "eval_files").glob("*.py"))[:12]
+    sources = [f.read_text() for f in files] + [_variant("form-feed", IF_IN_FUNCTION), INLINE_FIXES[3].values[0]]
+    rnd = random.Random(0)
+    checked = 0
+    for text in sources:
+        src = Source(text, ast.parse(text))
+        index = _PositionIndex(src)
+        spans = [(src.start(n), src.end(n)) for n in src.nodes if getattr(n, "end_lineno", None) is not None]
+        # every node's own span, and spans between two positions that match no node
+        queries = rnd.sample(spans, min(len(spans), 150))
+        queries += [(min(a[0], b[1]), max(a[0], b[1])) for a, b in (rnd.sample(spans, 2) for _ in range(100))]
+        for start, end in queries:
+            assert index.at(start, end) is _smallest_enclosing(src, start, end), (start, end)
+            checked += 1
+    assert checked > 1000
+
+
+# -- every rewrite, on every kind of line ---------------------------------------------------------
+
+_spec = importlib.util.spec_from_file_location("rewrite_examples", Path(__file__).with_name("rewrite_examples.py"))
+_examples = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))  # type: ignore[arg-type]
+_spec.loader.exec_module(_examples)  # type: ignore[union-attr]
+REWRITE_EXAMPLES = _examples.EXAMPLES
+MARK = "é"
+
+
+def _accented(text: str) -> str:
+    """Every name the file binds (assignments, loop targets, parameters) spelled with a trailing
+    ``é``, wherever it is read or written: columns after it differ in bytes and characters."""
+    tree = ast.parse(text)
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    bound -= {a.asname or a.name.partition(".")[0] for a in ast.walk(tree) if isinstance(a, ast.alias)}
+    table = LineTable(text)
+    ends = sorted({(n.lineno, n.col_offset + len(n.id)) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in bound}
+                  | {(a.lineno, a.col_offset + len(a.arg)) for a in ast.walk(tree) if isinstance(a, ast.arg) and a.arg in bound})
+    out, cursor = [], 0
+    for line, col in ends:
+        at = table.offset(line, col)
+        assert at is not None
+        out += [text[cursor:at], MARK]
+        cursor = at
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def _flagged(source: str) -> Diagnostic:
+    """As test_rewrites.flagged, in character columns and Python's line numbers."""
+    table = LineTable(source)
+    line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(table.lines(), 1) if "# flag" in text)
+    tree = ast.parse(source)
+    if marker.strip().startswith(":"):
+        wanted = marker.strip()[1:].strip()
+        node = next(n for n in sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
+                                      key=lambda n: n.col_offset)
+                    if ast.get_source_segment(source, n).replace(MARK, "") == wanted)  # type: ignore[union-attr]
+    else:
+        node = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line][-1]
+    return Diagnostic("example.py", "XLA000", "example", "flagged", table.char_location(node.lineno, node.col_offset),
+                      table.char_location(node.end_lineno, node.end_col_offset))
+
+
+def _reserving(source: str, names: set[str]) -> str:
+    """The source with a last line that reads ``names``, so fresh names avoid them in both
+    spellings of a file (else ``values_2`` in one is ``values`` in the other)."""
+    return source + f"RESERVED = [{', '.join(sorted(names))}]\n"
+
+
+def _rewritten(source: str) -> str | None:
+    (diagnostic,) = rewrites.attach_fixes(source, ast.parse(source), [_flagged(source)])
+    if diagnostic.fix is None or not diagnostic.fix.edits:
+        return None
+    result = apply_fixes(source, [diagnostic], unsafe=True, newline=decode_source(source.encode()).newline)
+    assert result.applied, result
+    return result.text
+
+
+@pytest.mark.parametrize("variant", ["crlf", "cr", "form-feed", "tabs", "non-ascii"])
+def test_every_rewrite_example_gives_the_same_fix_on_every_kind_of_line(variant: str) -> None:
+    checked, wrong = 0, []
+    for example in REWRITE_EXAMPLES:
+        source = example.source
+        if variant == "non-ascii":
+            if "nonlocal" in source or "global" in source:
+                continue  # declared names are not renamed: the renamed program would mean something else
+            names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+            expected = _rewritten(_reserving(source, names))
+            got = _rewritten(_reserving(_accented(source), names))
+            same = got is not None and expected is not None and got.replace(MARK, "") == expected
+        else:
+            expected = _rewritten(source)
+            got = _rewritten(_variant(variant, source))
+            same = expected is not None and got == _variant(variant, expected)
+        if expected is None:
+            continue  # an explanation, no edit
+        checked += 1
+        if got is not None:
+            ast.parse(got)
+        if not same:
+            wrong.append(example.name)
+    assert checked > 60
+    assert not wrong, wrong

@@ -153,30 +153,35 @@ class _PositionIndex:
     """Nodes by span: the outermost node whose span is exactly the finding's, else the innermost
     node that encloses it.
 
-    Built once per file, in O(n log n): the exact spans go in a dict, and every positioned node
-    is listed in source order with the node whose span encloses it (the spans of an ``ast``
-    nest), so a lookup is a dict hit or a bisection and a walk up at most the nesting depth.
-    Scanning every node per finding made a file with thousands of findings quadratic (issue 15).
-    Spans are compared in ``ast``'s own (line, byte column) terms: the finding's character
-    columns are converted back through the line table, so no node's position is converted."""
+    Built once per file, in O(n log n): the exact spans go in a dict, and (on the first finding
+    that matches no node exactly) every positioned node is listed in source order with the node
+    whose span encloses it (the spans of an ``ast`` nest), so a lookup is a dict hit or a
+    bisection and a walk up at most the nesting depth. Scanning every node per finding made a
+    file with thousands of findings quadratic (issue 15). Spans are compared in ``ast``'s own
+    (line, byte column) terms: the finding's character columns are converted back through the
+    line table, so no node's position is ever converted."""
 
     def __init__(self, src: Source) -> None:
         self.table = src.table
+        self.positioned = [  # breadth-first, as src.nodes: the outermost of equal spans comes first
+            n for n in src.nodes if getattr(n, "end_lineno", None) is not None and hasattr(n, "lineno")
+        ]
         self.exact: dict[tuple[int, int, int, int], ast.AST] = {}
-        spans: list[tuple[tuple[int, int], tuple[int, int], int, ast.AST]] = []
-        for order, n in enumerate(src.nodes):  # breadth-first: the outermost of equal spans comes first
-            end_line = getattr(n, "end_lineno", None)
-            if end_line is None or not hasattr(n, "lineno"):
-                continue
-            start, end = (n.lineno, n.col_offset), (end_line, n.end_col_offset)  # type: ignore[attr-defined]
-            self.exact.setdefault((*start, *end), n)
-            spans.append((start, end, order, n))
-        # Pre-order of the nesting: by start, the longer of two spans first, then outer before inner.
-        spans.sort(key=lambda s: (s[0], -s[1][0], -s[1][1], s[2]))
-        self.starts = [s[0] for s in spans]
-        self.ends = [s[1] for s in spans]
-        self.nodes = [s[3] for s in spans]
+        for n in reversed(self.positioned):  # the first of equal spans is written last, and stays
+            self.exact[n.lineno, n.col_offset, n.end_lineno, n.end_col_offset] = n  # type: ignore[attr-defined]
+        self.starts: list[tuple[int, int]] = []
+        self.ends: list[tuple[int, int]] = []
+        self.nodes: list[ast.AST] = []
         self.enclosing: list[int] = []  # index of the closest span that holds this one, -1 for none
+
+    def _nest(self) -> None:
+        """Pre-order of the nesting: by start, the longer of two spans first, then outer before inner."""
+        spans = sorted(
+            ((n.lineno, n.col_offset), (-n.end_lineno, -n.end_col_offset), order, n)  # type: ignore[attr-defined]
+            for order, n in enumerate(self.positioned))
+        self.starts = [s[0] for s in spans]
+        self.ends = [(-s[1][0], -s[1][1]) for s in spans]
+        self.nodes = [s[3] for s in spans]
         open_spans: list[int] = []
         for i, end in enumerate(self.ends):
             while open_spans and self.ends[open_spans[-1]] < end:  # closes before this one ends
@@ -190,6 +195,8 @@ class _PositionIndex:
         hit = self.exact.get((*s, *e))
         if hit is not None:
             return hit
+        if not self.nodes:
+            self._nest()
         # Every span that holds the finding starts at or before it, so it holds the last span
         # that starts there too: walk out from that one to the first span that reaches the end.
         i = bisect.bisect_right(self.starts, s) - 1

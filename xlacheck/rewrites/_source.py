@@ -79,6 +79,11 @@ class Source:
         lead = self._leading_whitespace(node.lineno)
         return lead[lead.rfind("\f") + 1 :]
 
+    def indent_step(self, node: ast.stmt) -> str:
+        """One more level of indentation, as the node's line writes it: a tab where it indents
+        with tabs (mixing in spaces would still parse, but no one writes it), else four spaces."""
+        return "\t" if "\t" in self.indent_of(node) else "    "
+
     def page_break_of(self, node: ast.stmt) -> str:
         """The leading whitespace up to and including the last form feed on the node's line
         (``""`` without one): a fix that replaces the line writes it back in front."""
@@ -151,23 +156,33 @@ class Source:
         return self.tree
 
     def body_containing(self, stmt: ast.stmt) -> list[ast.stmt] | None:
+        found = self._block_position(stmt)
+        return found[0] if found is not None else None
+
+    def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
+        found = self._block_position(stmt)
+        if found is None:
+            return None
+        block, i = found
+        return block[i + 1] if i + 1 < len(block) else None
+
+    def _block_position(self, stmt: ast.stmt) -> tuple[list[ast.stmt], int] | None:
+        """The statement list holding ``stmt`` and its index there; the parent's blocks are
+        indexed once (a scan per finding is quadratic in a function of thousands of them)."""
         parent = self.parents.get(stmt)
         if parent is None:
             return None
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(parent, field, None)
-            if isinstance(block, list) and any(s is stmt for s in block):
-                return block
-        return None
 
-    def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
-        block = self.body_containing(stmt)
-        if block is None:
-            return None
-        for i, s in enumerate(block):
-            if s is stmt:
-                return block[i + 1] if i + 1 < len(block) else None
-        return None
+        def index() -> dict[int, tuple[list[ast.stmt], int]]:
+            found: dict[int, tuple[list[ast.stmt], int]] = {}
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(parent, field, None)
+                if isinstance(block, list):
+                    for i, s in enumerate(block):
+                        found.setdefault(id(s), (block, i))
+            return found
+
+        return self.memo(("blocks", id(parent)), index).get(id(stmt))
 
     # -- names -----------------------------------------------------------------------------------
     def bound_before(self, name: str, node: ast.AST) -> bool:
@@ -181,12 +196,11 @@ class Source:
             if any(p.arg == name for p in params):
                 return True
         here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        for sub in ast.walk(scope):
-            if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
-                return True
-            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
-                if (sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope:
-                    return True
+        if name in self.declared_outside(scope):
+            return True
+        if any((sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope
+               for sub in self.stores_in(scope).get(name, ())):
+            return True
         if scope is not self.tree:
             return self.module_binding(name) is not None or self._bound_in_enclosing(name, scope)
         return False
@@ -198,19 +212,29 @@ class Source:
             args = outer.args
             if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
                 return True
-            if any(isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store)
-                   and self.scope_of(sub) is outer for sub in ast.walk(outer)):
+            if any(self.scope_of(sub) is outer for sub in self.stores_in(outer).get(name, ())):
                 return True
             outer = self.scope_of(outer)
         return False
 
     def module_binding(self, name: str) -> ast.expr | None:
         """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment)."""
-        value = None
-        for stmt in self.tree.body:
-            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-                value = stmt.value
-        return value
+
+        def bindings() -> dict[str, ast.expr]:
+            found: dict[str, ast.expr] = {}
+            for stmt in self.tree.body:
+                if isinstance(stmt, ast.Assign):
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            found[t.id] = stmt.value
+            return found
+
+        return self.memo("module bindings", bindings).get(name)
+
+    def declared_outside(self, scope: ast.AST) -> frozenset[str]:
+        """Names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` declares."""
+        return self.memo(("declared", id(scope)), lambda: frozenset(
+            name for s in ast.walk(scope) if isinstance(s, (ast.Global, ast.Nonlocal)) for name in s.names))
 
     def module_constant(self, node: ast.Name) -> ast.expr | None:
         """The value a read of ``node`` certainly has when it names a module constant: ``name``
@@ -220,7 +244,9 @@ class Source:
         bound = self.module_binding(node.id)
         if len(stores) != 1 or bound is None or self.scope_of(stores[0]) is not self.tree:
             return None
-        if any(isinstance(a, ast.alias) and (a.asname or a.name) == node.id for a in self.nodes):
+        aliases = self.memo("import aliases", lambda: frozenset(
+            a.asname or a.name for a in self.nodes if isinstance(a, ast.alias)))
+        if node.id in aliases:
             return None
         for scope in self.ancestors(node):
             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
@@ -261,11 +287,16 @@ class Source:
         return None
 
     def loads_of(self, name: str, scope: ast.AST) -> list[ast.Name]:
-        return [
-            sub
-            for sub in ast.walk(scope)
-            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
-        ]
+        """Every read of ``name`` under ``scope`` (nested scopes included); one walk per scope."""
+
+        def loads() -> dict[str, list[ast.Name]]:
+            found: dict[str, list[ast.Name]] = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    found.setdefault(sub.id, []).append(sub)
+            return found
+
+        return list(self.memo(("loads", id(scope)), loads).get(name, ()))
 
     def forget_fresh_names(self) -> None:
         """Start a new fix: temporaries handed out for an earlier (probed or other) fix are free."""

@@ -60,19 +60,13 @@ def local_bound_before(src: Source, name: str, node: ast.If) -> bool:
     bindings never reach it (the original raises UnboundLocalError), only parameters and
     earlier stores do."""
     scope = src.scope_of(node)
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in src.memo(
-            (_declared_outside, id(scope)), lambda: _declared_outside(scope)):
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in src.declared_outside(scope):
         return src.bound_before(name, node)
     args = scope.args
     if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
         return True
     here = (node.lineno, node.col_offset)
     return any((s.lineno, s.col_offset) < here and src.scope_of(s) is scope for s in src.stores_in(scope).get(name, ()))
-
-
-def _declared_outside(scope: ast.AST) -> frozenset[str]:
-    """Names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` declares."""
-    return frozenset(name for s in ast.walk(scope) if isinstance(s, (ast.Global, ast.Nonlocal)) for name in s.names)
 
 
 def _other_binding(src: Source, func: ast.AST, name: str, assign: ast.stmt) -> int | None:
