@@ -66,9 +66,10 @@ class Source:
         found = self.table.offset(loc.line, loc.col)
         if found is not None:
             return found
-        if loc.line > self.table.line_count:
-            return len(self.text)
-        return self.table.offset(loc.line, 0) + len(self.table.line(loc.line, keepends=True))  # type: ignore[operator]
+        if loc.line < 1:
+            return 0
+        after = self.table.offset(loc.line + 1, 0)  # a column past the line's end: the line's end
+        return len(self.text) if after is None else after
 
     def line_start(self, lineno: int) -> Location:
         return Location(lineno, 0)
