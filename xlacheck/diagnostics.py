@@ -30,7 +30,14 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, order=True)
 class Location:
-    """A 1-based line and 0-based column, as in ``ast`` and ruff's output (col shown +1)."""
+    """A 1-based line and a 0-based column counted in characters (code points) of that line.
+
+    Lines are Python's (they end at ``\\r\\n``, ``\\r`` or ``\\n``, never at a form feed);
+    every reporter shows the column 1-based, as ruff does, so ``col=0`` is shown as column 1.
+    ``ast`` counts columns in UTF-8 bytes: rules report ``ast`` positions, and the engine converts
+    every diagnostic (and the edits of fixes rules build) once, through
+    :class:`xlacheck.positions.LineTable`, before anything else sees it.
+    """
 
     line: int
     col: int
@@ -38,7 +45,7 @@ class Location:
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace source[start:end) (line/column positions) with ``content``."""
+    """Replace source[start:end) (line/character-column positions) with ``content``."""
 
     start: Location
     end: Location
@@ -80,7 +87,7 @@ class FileError:
     path: str
     message: str
     line: int = 1
-    col: int = 0
+    col: int = 0  # 0-based characters, as Location.col (SyntaxError.offset - 1 for str sources)
     cell: int | None = None  # a notebook's cell, as in Diagnostic
 
 

@@ -2,7 +2,8 @@
 
 Pipeline: ``ast.parse`` -> one scan of the module (imports, classes, functions, call edges) ->
 context inference (which functions XLA compiles) -> one walk per compiled function that keeps
-value facts and dispatches nodes to the rules subscribed to their type -> sorted diagnostics.
+value facts and dispatches nodes to the rules subscribed to their type -> columns converted from
+``ast``'s UTF-8 bytes to characters (:mod:`xlacheck.positions`) -> sorted diagnostics.
 Never raises: parse failures and rule crashes become a :class:`FileError`.
 """
 
@@ -15,6 +16,7 @@ from typing import Callable
 from xlacheck.analysis.contexts import Certainty, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
+from xlacheck.positions import diagnostics_in_characters
 from xlacheck.rules import ALL_RULES
 from xlacheck.rules.base import Rule
 from xlacheck.rules.module_base import ModuleRule, run_module_rules
@@ -70,6 +72,8 @@ def check_source_and_tree(
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
                           lines=lines), tree
+    # Rules report ast's UTF-8 byte columns; from here on every column counts characters.
+    diagnostics = diagnostics_in_characters(source, diagnostics)
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
     return FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped)), tree
 

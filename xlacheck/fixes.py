@@ -4,7 +4,7 @@ Edit positions are :class:`~xlacheck.diagnostics.Location`\\ s with 1-based line
 columns counted in *characters* of the decoded line (``str`` indices), not in the UTF-8 bytes
 ``ast`` counts: the rewrites (``xlacheck.rewrites._source``) convert node positions, so an edit
 is plain text surgery here. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``, as Python's tokenizer
-counts them.
+counts them (:class:`xlacheck.positions.LineTable`; never at a form feed).
 
 A pass takes every applicable fix, the widest first; a fix whose edits overlap an already
 taken one waits for the next pass, when the file has been re-linted and the waiting fix (if
@@ -15,9 +15,9 @@ most :data:`MAX_PASSES`). The final text must parse with ``ast.parse`` or nothin
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import os
-import re
 import stat
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xlacheck.diagnostics import Applicability, Diagnostic
+from xlacheck.positions import LINE_END, LineTable
 
 MAX_PASSES = 10
-_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 # -- reading and writing source files, keeping encoding, BOM, newlines and permissions ----------
@@ -44,7 +44,7 @@ def decode_source(data: bytes) -> DecodedSource:
     text = data.decode(encoding)
     if encoding == "utf-8-sig" or text.startswith("\ufeff"):
         encoding, text = "utf-8-sig", text.removeprefix("\ufeff")
-    match = _LINE_END.search(text)
+    match = LINE_END.search(text)
     return DecodedSource(text, encoding, match.group() if match else "\n")
 
 
@@ -78,7 +78,7 @@ def unified_diff(path: str, before: str, after: str) -> str:
     import difflib
 
     def lines(text: str) -> list[str]:
-        out = text.splitlines(keepends=True)
+        out = LineTable(text).lines()  # Python's lines: a form feed does not end one
         if out and not out[-1].endswith(("\n", "\r")):
             out[-1] += "\n\\ No newline at end of file\n"
         return out
@@ -102,27 +102,12 @@ class PassResult:
     invalid: tuple[Diagnostic, ...]  # edits outside the text or overlapping each other: never applied
 
 
-class _Offsets:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0] + [m.end() for m in _LINE_END.finditer(text)]
-
-    def of(self, line: int, col: int) -> int | None:
-        if line < 1 or col < 0:
-            return None
-        if line > len(self.starts):
-            return len(self.text) if line == len(self.starts) + 1 and col == 0 else None
-        start = self.starts[line - 1]
-        end = self.starts[line] if line < len(self.starts) else len(self.text)
-        return start + col if start + col <= end else None
-
-
-def _spans(diagnostic: Diagnostic, offsets: _Offsets) -> list[tuple[int, int, str]] | None:
+def _spans(diagnostic: Diagnostic, table: LineTable) -> list[tuple[int, int, str]] | None:
     assert diagnostic.fix is not None
     spans = []
     for edit in diagnostic.fix.edits:
-        start = offsets.of(edit.start.line, edit.start.col)
-        end = offsets.of(edit.end.line, edit.end.col)
+        start = table.offset(edit.start.line, edit.start.col)
+        end = table.offset(edit.end.line, edit.end.col)
         if start is None or end is None or end < start:
             return None
         spans.append((start, end, edit.content))
@@ -140,8 +125,33 @@ def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
     return s1 < e2 and s2 < e1
 
 
+class _Taken:
+    """The spans taken so far in a pass, sorted by start. No two of them overlap, so their starts
+    differ and a new span can only overlap the one starting before it or those starting inside
+    it, the first of which settles the question: a bisection, not a scan of every taken span
+    (thousands of fixes in one file made the scan quadratic)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.spans: list[tuple[int, int, str]] = []
+
+    def overlaps(self, span: tuple[int, int, str]) -> bool:
+        for i in range(max(bisect.bisect_left(self.starts, span[0]) - 1, 0), len(self.spans)):
+            other = self.spans[i]
+            if other[0] > span[1]:
+                return False
+            if _overlap(span, other):
+                return True
+        return False
+
+    def add(self, span: tuple[int, int, str]) -> None:
+        i = bisect.bisect_left(self.starts, span[0])
+        self.starts.insert(i, span[0])
+        self.spans.insert(i, span)
+
+
 def _normalize_newlines(content: str, newline: str) -> str:
-    return content if newline == "\n" else _LINE_END.sub(newline, content)
+    return content if newline == "\n" else LINE_END.sub(newline, content)
 
 
 def _sort_key(item: tuple[Diagnostic, list[tuple[int, int, str]]]) -> tuple[object, ...]:
@@ -155,26 +165,27 @@ def apply_fixes(
     text: str, diagnostics: Iterable[Diagnostic], *, unsafe: bool = False, newline: str = "\n"
 ) -> PassResult:
     """Apply, in one pass, every applicable fix that does not overlap a wider one."""
-    offsets = _Offsets(text)
+    table = LineTable(text)
     candidates, invalid = [], []
     for diagnostic in diagnostics:
         if not is_applicable(diagnostic, unsafe=unsafe):
             continue
-        spans = _spans(diagnostic, offsets)
+        spans = _spans(diagnostic, table)
         if spans is None:
             invalid.append(diagnostic)
         else:
             candidates.append((diagnostic, spans))
-    taken: list[tuple[int, int, str]] = []
+    taken = _Taken()
     applied, deferred = [], []
     for diagnostic, spans in sorted(candidates, key=_sort_key):
-        if any(_overlap(s, t) for s in spans for t in taken):
+        if any(taken.overlaps(s) for s in spans):
             deferred.append(diagnostic)
             continue
-        taken.extend(spans)
+        for span in spans:
+            taken.add(span)
         applied.append(diagnostic)
     pieces, cursor = [], 0
-    for start, end, content in sorted(taken):
+    for start, end, content in taken.spans:
         pieces += [text[cursor:start], _normalize_newlines(content, newline)]
         cursor = end
     pieces.append(text[cursor:])

@@ -25,6 +25,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
+from xlacheck.positions import LineTable
+
 SUFFIX = ".ipynb"
 # Not Python source, so no user cell holds them at the start of a line (checked on reading).
 _BOUNDARY = "#\u241e xlacheck cell boundary"
@@ -32,7 +34,6 @@ _PLACEHOLDER = "#\u241f"
 _PLACEHOLDER_LINE = re.compile(r"^[ \t]*(?:pass  )?#\u241f(\d+)$")
 # Cell magics whose body is Python (IPython runs it); every other cell magic's body is not.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "snakeviz", "memit"})
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _LINE_MAGIC = re.compile(r"^\s*(?:[%!?]|[\w.]+\?{1,2}\s*$|[\w.,\s\[\]()*]+=\s*[%!])")
 # IPython's automagics and shell aliases written without % (`ls data/`, `pip install x`, `cd ..`):
 # only in a cell that does not parse, and only when what follows cannot continue a Python expression.
@@ -240,8 +241,8 @@ def _restore(text: str, magics: tuple[str, ...]) -> str:
 
 
 def _split_lines(text: str) -> list[str]:
-    """Lines with their endings, split where Python's tokenizer splits (not at \\f or U+2028)."""
-    return _LINE.findall(text)
+    """Lines with their endings, split where Python's tokenizer splits (the one line table)."""
+    return LineTable(text).lines()
 
 
 def _dump(data: dict[str, Any], layout: _Layout) -> str:

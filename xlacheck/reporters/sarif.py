@@ -1,6 +1,10 @@
 """SARIF 2.1.0 (what GitHub code scanning and most IDEs ingest): rule metadata, results, fixes.
 
-Regions use SARIF's default 1-based lines and columns. A fix becomes ``fixes[].artifactChanges``
+Regions use 1-based lines and columns, and the run states how they are counted, as a consumer
+cannot guess it: columns in code points (``columnKind``, the same characters ruff and the other
+formats count; UTF-16 code units would differ after an emoji) and lines ended by ``\\r\\n``,
+``\\r`` or ``\\n``, as Python ends them (``newlineSequences``; SARIF's default leaves out a lone
+``\\r``). A fix becomes ``fixes[].artifactChanges``
 with one replacement per edit; files that could not be checked become tool execution
 notifications, so a consumer sees them instead of a silently short result list.
 """
@@ -104,6 +108,8 @@ def render(result: RunResult) -> str:
                         "rules": rules,
                     }
                 },
+                "columnKind": "unicodeCodePoints",
+                "newlineSequences": ["\r\n", "\r", "\n"],
                 "invocations": [
                     {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
                 ],

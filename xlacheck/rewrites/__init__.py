@@ -13,6 +13,7 @@ in-line replacement. Each rewriter's module docstring states its equivalence arg
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import logging
 from collections.abc import Callable, Iterator, Sequence
@@ -149,27 +150,58 @@ def _inside(node: ast.AST) -> Iterator[ast.AST]:
 
 
 class _PositionIndex:
-    """Nodes by (start, end) in characters: exact matches first, else the smallest enclosing.
+    """Nodes by span: the outermost node whose span is exactly the finding's, else the innermost
+    node that encloses it.
 
-    Character positions are computed only for nodes whose lines cover the finding: converting
-    every node of the file up front cost more than the rewrites themselves."""
+    Built once per file, in O(n log n): the exact spans go in a dict, and (on the first finding
+    that matches no node exactly) every positioned node is listed in source order with the node
+    whose span encloses it (the spans of an ``ast`` nest), so a lookup is a dict hit or a
+    bisection and a walk up at most the nesting depth. Scanning every node per finding made a
+    file with thousands of findings quadratic (issue 15). Spans are compared in ``ast``'s own
+    (line, byte column) terms: the finding's character columns are converted back through the
+    line table, so no node's position is ever converted."""
 
     def __init__(self, src: Source) -> None:
-        self.src = src
-        self.nodes = [  # breadth-first, as src.nodes: the outermost of equal spans comes first
+        self.table = src.table
+        self.positioned = [  # breadth-first, as src.nodes: the outermost of equal spans comes first
             n for n in src.nodes if getattr(n, "end_lineno", None) is not None and hasattr(n, "lineno")
         ]
+        self.exact: dict[tuple[int, int, int, int], ast.AST] = {}
+        for n in reversed(self.positioned):  # the first of equal spans is written last, and stays
+            self.exact[n.lineno, n.col_offset, n.end_lineno, n.end_col_offset] = n  # type: ignore[attr-defined]
+        self.starts: list[tuple[int, int]] = []
+        self.ends: list[tuple[int, int]] = []
+        self.nodes: list[ast.AST] = []
+        self.enclosing: list[int] = []  # index of the closest span that holds this one, -1 for none
+
+    def _nest(self) -> None:
+        """Pre-order of the nesting: by start, the longer of two spans first, then outer before inner."""
+        spans = sorted(
+            ((n.lineno, n.col_offset), (-n.end_lineno, -n.end_col_offset), order, n)  # type: ignore[attr-defined]
+            for order, n in enumerate(self.positioned))
+        self.starts = [s[0] for s in spans]
+        self.ends = [(-s[1][0], -s[1][1]) for s in spans]
+        self.nodes = [s[3] for s in spans]
+        open_spans: list[int] = []
+        for i, end in enumerate(self.ends):
+            while open_spans and self.ends[open_spans[-1]] < end:  # closes before this one ends
+                open_spans.pop()
+            self.enclosing.append(open_spans[-1] if open_spans else -1)
+            open_spans.append(i)
 
     def at(self, start: Location, end: Location) -> ast.AST | None:
-        best, size = None, None
-        for n in self.nodes:
-            if n.lineno > start.line or n.end_lineno < end.line:  # type: ignore[attr-defined]
-                continue
-            s, e = self.src.start(n), self.src.end(n)
-            if s == start and e == end:
-                return n
-            if s <= start and end <= e:  # later entries are deeper: they win ties
-                length = self.src.offset(e) - self.src.offset(s)
-                if size is None or length <= size:
-                    best, size = n, length
-        return best
+        s = (start.line, self.table.byte_col(start.line, start.col))
+        e = (end.line, self.table.byte_col(end.line, end.col))
+        hit = self.exact.get((*s, *e))
+        if hit is not None:
+            return hit
+        if not self.nodes:
+            self._nest()
+        # Every span that holds the finding starts at or before it, so it holds the last span
+        # that starts there too: walk out from that one to the first span that reaches the end.
+        i = bisect.bisect_right(self.starts, s) - 1
+        while i >= 0:
+            if e <= self.ends[i]:
+                return self.nodes[i]
+            i = self.enclosing[i]
+        return None

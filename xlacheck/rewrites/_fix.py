@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from collections.abc import Sequence
 
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location
+from xlacheck.positions import LineTable
 from xlacheck.rewrites._source import Source
 
 
@@ -47,15 +49,13 @@ def explain(message: str) -> Fix:
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """The text with non-overlapping edits applied (positions as in :mod:`xlacheck.fixes`)."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    table = LineTable(text)
 
     def offset(loc: Location) -> int:
-        if loc.line - 1 >= len(lines):
-            return len(text)
-        return starts[loc.line - 1] + loc.col
+        found = table.offset(loc.line, loc.col)
+        if found is None:
+            raise ValueError(f"edit position {loc.line}:{loc.col} is outside the text")
+        return found
 
     out, cursor = [], 0
     for edit in sorted(edits, key=lambda e: (e.start, e.end)):
@@ -64,6 +64,11 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
         cursor = end
     out.append(text[cursor:])
     return "".join(out)
+
+
+# Leading whitespace up to a line's last form feed, which resets the tokenizer's column: Python
+# ignores it, textwrap.dedent does not.
+_PAGE_BREAK = re.compile(r"^[ \t\f]*\f", re.MULTILINE)
 
 
 def parses(fix: Fix) -> bool:
@@ -76,7 +81,7 @@ def parses(fix: Fix) -> bool:
     try:
         for edit in fix.edits:
             if edit.start.col == 0 and edit.end.col == 0:
-                ast.parse(textwrap.dedent(edit.content))
+                ast.parse(textwrap.dedent(_PAGE_BREAK.sub("", edit.content)))
             else:
                 libcst.parse_expression(edit.content if "\n" not in edit.content else f"({edit.content})")
     except (SyntaxError, ValueError, libcst.ParserSyntaxError):
@@ -87,5 +92,5 @@ def parses(fix: Fix) -> bool:
 def replace_block(src: Source, first: ast.stmt, last: ast.stmt, lines: list[str]) -> list:
     indent = src.indent_of(first)
     comments = [f"{indent}{c}\n" for c in src.comments_in(first.lineno, last.end_lineno or first.lineno)]
-    return [replace_lines(first.lineno, last.end_lineno or first.lineno,
-                          "".join(comments) + "".join(f"{indent}{line}\n" for line in lines))]
+    return [replace_lines(first.lineno, last.end_lineno or first.lineno, src.page_break_of(first)
+                          + "".join(comments) + "".join(f"{indent}{line}\n" for line in lines))]

@@ -2,7 +2,8 @@
 
 Rewriters analyse Python's ``ast`` (cheap, already parsed by the engine) and emit text edits.
 Positions here are what :mod:`xlacheck.fixes` applies: 1-based lines, 0-based columns counted in
-characters of the decoded line (``ast`` counts UTF-8 bytes, so columns are converted).
+characters of the decoded line (``ast`` counts UTF-8 bytes, so columns are converted through the
+file's :class:`xlacheck.positions.LineTable`, which numbers lines as Python does).
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import ast
 import io
 import keyword
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, TypeVar
 
 from xlacheck.diagnostics import Location
+from xlacheck.positions import LineTable
 
 Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
+T = TypeVar("T")
 
 
 class Source:
@@ -24,7 +28,8 @@ class Source:
     def __init__(self, text: str, tree: ast.Module) -> None:
         self.text = text
         self.tree = tree
-        self.lines = text.splitlines(keepends=True)
+        self.table = LineTable(text)
+        self.lines = self.table.lines()  # line ends kept; split only where Python splits
         # One breadth-first walk serves every lookup (parents, positions, names): whole-tree
         # walks per finding made attach_fixes a third of a cold lint.
         self.nodes: list[ast.AST] = [tree]
@@ -36,17 +41,12 @@ class Source:
         self.tf = _tensorflow_alias(tree)
         self._names: set[str] | None = None
         self._taken: set[str] = set()
-        self._starts: list[int] | None = None
         self._stores: dict[int, dict[str, list[ast.Name]]] = {}
+        self._memo: dict[Hashable, Any] = {}
 
     # -- positions -----------------------------------------------------------------------------
     def char_col(self, lineno: int, byte_col: int) -> int:
-        if lineno - 1 >= len(self.lines):
-            return byte_col
-        line = self.lines[lineno - 1]
-        if line.isascii():
-            return byte_col
-        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+        return self.table.char_col(lineno, byte_col)
 
     def start(self, node: ast.AST) -> Location:
         return Location(node.lineno, self.char_col(node.lineno, node.col_offset))  # type: ignore[attr-defined]
@@ -62,30 +62,49 @@ class Source:
         return self.text[self.offset(self.start(node)) : self.offset(self.end(node))]
 
     def offset(self, loc: Location) -> int:
-        """Character offset of a position in the text (for comparing span sizes)."""
-        if self._starts is None:
-            self._starts = [0]
-            for line in self.lines:
-                self._starts.append(self._starts[-1] + len(line))
-        return self._starts[min(loc.line - 1, len(self._starts) - 1)] + loc.col
+        """Character offset of a position in the text (clamped to the text)."""
+        found = self.table.offset(loc.line, loc.col)
+        if found is not None:
+            return found
+        if loc.line < 1:
+            return 0
+        after = self.table.offset(loc.line + 1, 0)  # a column past the line's end: the line's end
+        return len(self.text) if after is None else after
 
     def line_start(self, lineno: int) -> Location:
         return Location(lineno, 0)
 
     def indent_of(self, node: ast.stmt) -> str:
-        line = self.lines[node.lineno - 1]
-        return line[: len(line) - len(line.lstrip())]
+        """The indentation Python counts on the node's line: the leading whitespace after the
+        last form feed, which resets the tokenizer's column to zero."""
+        lead = self._leading_whitespace(node.lineno)
+        return lead[lead.rfind("\f") + 1 :]
+
+    def indent_step(self, node: ast.stmt) -> str:
+        """One more level of indentation, as the node's line writes it: a tab where it indents
+        with tabs (mixing in spaces would still parse, but no one writes it), else four spaces."""
+        return "\t" if "\t" in self.indent_of(node) else "    "
+
+    def page_break_of(self, node: ast.stmt) -> str:
+        """The leading whitespace up to and including the last form feed on the node's line
+        (``""`` without one): a fix that replaces the line writes it back in front."""
+        lead = self._leading_whitespace(node.lineno)
+        return lead[: lead.rfind("\f") + 1]
+
+    def _leading_whitespace(self, lineno: int) -> str:
+        line = self.table.line(lineno)
+        return line[: len(line) - len(line.lstrip(" \t\f"))]
 
     def alone_on_lines(self, first: ast.stmt, last: ast.stmt) -> bool:
         """The statements first..last own their lines (nothing but a comment shares them), so
         whole lines can be replaced."""
-        head = self.lines[first.lineno - 1]
-        tail = self.lines[last.end_lineno - 1][last.end_col_offset :] if last.end_lineno else ""  # type: ignore[index]
-        return head[: first.col_offset].strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
+        head = self.table.line(first.lineno)[: self.start(first).col]
+        tail = self.table.line(last.end_lineno)[self.end(last).col :] if last.end_lineno else ""
+        return head.strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
 
     def comments_in(self, first_line: int, last_line: int) -> list[str]:
         """Comments written on lines first..last (kept when a fix replaces those lines)."""
-        chunk = "".join(self.lines[first_line - 1 : last_line])
+        chunk = "".join(self.lines[first_line - 1 : last_line])  # lines as Python counts them
         found: list[str] = []
         try:
             for tok in tokenize.generate_tokens(io.StringIO(chunk).readline):
@@ -109,6 +128,14 @@ class Source:
             pass
         return found
 
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per file and key: a whole-file lookup that every finding asks
+        again (which handlers could catch an exception, what a scope declares global) must not
+        scan the file once per finding, or thousands of findings make the fix path quadratic."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[no-any-return]
+
     # -- structure -----------------------------------------------------------------------------
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         while node in self.parents:
@@ -130,23 +157,33 @@ class Source:
         return self.tree
 
     def body_containing(self, stmt: ast.stmt) -> list[ast.stmt] | None:
+        found = self._block_position(stmt)
+        return found[0] if found is not None else None
+
+    def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
+        found = self._block_position(stmt)
+        if found is None:
+            return None
+        block, i = found
+        return block[i + 1] if i + 1 < len(block) else None
+
+    def _block_position(self, stmt: ast.stmt) -> tuple[list[ast.stmt], int] | None:
+        """The statement list holding ``stmt`` and its index there; the parent's blocks are
+        indexed once (a scan per finding is quadratic in a function of thousands of them)."""
         parent = self.parents.get(stmt)
         if parent is None:
             return None
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(parent, field, None)
-            if isinstance(block, list) and any(s is stmt for s in block):
-                return block
-        return None
 
-    def next_statement(self, stmt: ast.stmt) -> ast.stmt | None:
-        block = self.body_containing(stmt)
-        if block is None:
-            return None
-        for i, s in enumerate(block):
-            if s is stmt:
-                return block[i + 1] if i + 1 < len(block) else None
-        return None
+        def index() -> dict[int, tuple[list[ast.stmt], int]]:
+            found: dict[int, tuple[list[ast.stmt], int]] = {}
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(parent, field, None)
+                if isinstance(block, list):
+                    for i, s in enumerate(block):
+                        found.setdefault(id(s), (block, i))
+            return found
+
+        return self.memo(("blocks", id(parent)), index).get(id(stmt))
 
     # -- names -----------------------------------------------------------------------------------
     def bound_before(self, name: str, node: ast.AST) -> bool:
@@ -160,12 +197,11 @@ class Source:
             if any(p.arg == name for p in params):
                 return True
         here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        for sub in ast.walk(scope):
-            if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
-                return True
-            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
-                if (sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope:
-                    return True
+        if name in self.declared_outside(scope):
+            return True
+        if any((sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope
+               for sub in self.stores_in(scope).get(name, ())):
+            return True
         if scope is not self.tree:
             return self.module_binding(name) is not None or self._bound_in_enclosing(name, scope)
         return False
@@ -177,19 +213,29 @@ class Source:
             args = outer.args
             if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
                 return True
-            if any(isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store)
-                   and self.scope_of(sub) is outer for sub in ast.walk(outer)):
+            if any(self.scope_of(sub) is outer for sub in self.stores_in(outer).get(name, ())):
                 return True
             outer = self.scope_of(outer)
         return False
 
     def module_binding(self, name: str) -> ast.expr | None:
         """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment)."""
-        value = None
-        for stmt in self.tree.body:
-            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-                value = stmt.value
-        return value
+
+        def bindings() -> dict[str, ast.expr]:
+            found: dict[str, ast.expr] = {}
+            for stmt in self.tree.body:
+                if isinstance(stmt, ast.Assign):
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            found[t.id] = stmt.value
+            return found
+
+        return self.memo("module bindings", bindings).get(name)
+
+    def declared_outside(self, scope: ast.AST) -> frozenset[str]:
+        """Names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` declares."""
+        return self.memo(("declared", id(scope)), lambda: frozenset(
+            name for s in ast.walk(scope) if isinstance(s, (ast.Global, ast.Nonlocal)) for name in s.names))
 
     def module_constant(self, node: ast.Name) -> ast.expr | None:
         """The value a read of ``node`` certainly has when it names a module constant: ``name``
@@ -199,7 +245,9 @@ class Source:
         bound = self.module_binding(node.id)
         if len(stores) != 1 or bound is None or self.scope_of(stores[0]) is not self.tree:
             return None
-        if any(isinstance(a, ast.alias) and (a.asname or a.name) == node.id for a in self.nodes):
+        aliases = self.memo("import aliases", lambda: frozenset(
+            a.asname or a.name for a in self.nodes if isinstance(a, ast.alias)))
+        if node.id in aliases:
             return None
         for scope in self.ancestors(node):
             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
@@ -240,11 +288,16 @@ class Source:
         return None
 
     def loads_of(self, name: str, scope: ast.AST) -> list[ast.Name]:
-        return [
-            sub
-            for sub in ast.walk(scope)
-            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
-        ]
+        """Every read of ``name`` under ``scope`` (nested scopes included); one walk per scope."""
+
+        def loads() -> dict[str, list[ast.Name]]:
+            found: dict[str, list[ast.Name]] = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    found.setdefault(sub.id, []).append(sub)
+            return found
+
+        return list(self.memo(("loads", id(scope)), loads).get(name, ()))
 
     def forget_fresh_names(self) -> None:
         """Start a new fix: temporaries handed out for an earlier (probed or other) fix are free."""

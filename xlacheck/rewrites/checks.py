@@ -122,6 +122,6 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
     note = CHECK_NOTE.format(exc=kind or "the raised exception")
     lines = [text]
     if guards:  # the Python-level part stays a Python `if`, evaluated first as before
-        lines = [f"if {' and '.join(src.segment(g) for g in guards)}:", f"    {text}"]
+        lines = [f"if {' and '.join(src.segment(g) for g in guards)}:", f"{src.indent_step(node)}{text}"]
     return make_fix(f"Check the tensor condition with tf.debugging.Assert instead of raising from a Python `if` "
                     f"({note})", replace_block(src, node, node, lines), reasons)

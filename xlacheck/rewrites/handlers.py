@@ -48,6 +48,12 @@ def who_catches(src: Source, node: ast.AST, exc: str) -> str | None:
             break
         if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))):
             return "it is inside a try statement, which may turn the original's exception into a normal return"
+    return src.memo((who_catches, exc), lambda: _caught_in_file(src, exc, mro))
+
+
+def _caught_in_file(src: Source, exc: str, mro: frozenset[str] | None) -> str | None:
+    """Any ``except``/``suppress`` of the file that could catch ``exc`` (the same for every
+    finding: computed once per file and exception)."""
     classes = {n.name for n in src.nodes if isinstance(n, ast.ClassDef)}
     for sub in src.nodes:
         if isinstance(sub, ast.ExceptHandler) and _catches(src, sub.type, mro, classes):

@@ -35,7 +35,11 @@ GET_VALUE = frozenset({"tf.keras.backend.get_value", "tf.compat.v1.keras.backend
 
 
 def _numpy_alias(src: Source) -> str | None:
-    for node in src.tree.body:
+    return src.memo(_numpy_alias, lambda: _find_numpy_alias(src.tree))
+
+
+def _find_numpy_alias(tree: ast.Module) -> str | None:
+    for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "numpy":

@@ -60,15 +60,13 @@ def local_bound_before(src: Source, name: str, node: ast.If) -> bool:
     bindings never reach it (the original raises UnboundLocalError), only parameters and
     earlier stores do."""
     scope = src.scope_of(node)
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or any(
-            isinstance(s, (ast.Global, ast.Nonlocal)) and name in s.names for s in ast.walk(scope)):
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in src.declared_outside(scope):
         return src.bound_before(name, node)
     args = scope.args
     if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
         return True
     here = (node.lineno, node.col_offset)
-    return any(isinstance(s, ast.Name) and s.id == name and isinstance(s.ctx, ast.Store)
-               and (s.lineno, s.col_offset) < here and src.scope_of(s) is scope for s in ast.walk(scope))
+    return any((s.lineno, s.col_offset) < here and src.scope_of(s) is scope for s in src.stores_in(scope).get(name, ()))
 
 
 def _other_binding(src: Source, func: ast.AST, name: str, assign: ast.stmt) -> int | None:
