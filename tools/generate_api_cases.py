@@ -8,6 +8,10 @@ positive ``op_api_<name>.py``, any other a near-miss negative ``neg_op_api_<name
 then labels the case (``oracle.py label``); a label that disagrees with the file name is a table
 error worth reporting, not a case to rename silently.
 
+Probes are dropped when the function cannot run eagerly on CPU at all (the oracle needs an eager
+reference): ``tf.parallel_stack`` (graph-only) and ``tf.signal.rfftnd`` (no CPU kernel for
+``RFFTND`` in TF 2.21).
+
 The split of a generated case is decided by its name like every other case
 (``eval_cases/split.py``), before it is labelled.
 
@@ -82,8 +86,6 @@ PROBES = (
     Probe("tf.image.extract_patches",
           "tf.image.extract_patches(x, [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], 'VALID')", "img",
           "a patch embedding", reduce="tf.reduce_mean({}, axis=[1, 2, 3])"),
-    Probe("tf.signal.rfftnd", "tf.abs(tf.signal.rfftnd(x, fft_length=[16], axes=[-1]))", "seq",
-          "an n-d spectral feature"),
     Probe("tf.signal.stft", "tf.abs(tf.signal.stft(x, frame_length=8, frame_step=4))", "seq",
           "a spectrogram front end", reduce="tf.reduce_sum({}, axis=[-1, -2])"),
     Probe("tf.math.segment_mean", "tf.math.segment_mean(tf.transpose(x), [0, 0, 0, 1, 1, 1])", "pos",
@@ -104,10 +106,13 @@ PROBES = (
           "Poisson noise augmentation"),
     Probe("tf.random.stateless_normal", "x + tf.random.stateless_normal(tf.shape(x), [1, 2])", "pos",
           "Gaussian noise augmentation"),
-    Probe("tf.parallel_stack", "tf.parallel_stack([x, x * 2.0])", "pos", "a stacked two-view batch",
-          reduce="tf.reduce_sum({}, axis=[0, 2])"),
     Probe("tf.stack", "tf.stack([x, x * 2.0])", "pos", "a stacked two-view batch",
           reduce="tf.reduce_sum({}, axis=[0, 2])"),
+    Probe("tf.math.special.spence", "tf.math.special.spence(x)", "pos", "a dilogarithm feature"),
+    Probe("tf.nn.erosion2d",
+          "tf.nn.erosion2d(x, tf.zeros([3, 3, 2]), strides=[1, 1, 1, 1], padding='SAME', "
+          "data_format='NHWC', dilations=[1, 1, 1, 1])", "img", "a morphological-erosion layer",
+          reduce="tf.reduce_mean({}, axis=[1, 2, 3])"),
 )
 
 TEMPLATES = ("layer", "loss", "helper")

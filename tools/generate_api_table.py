@@ -223,6 +223,7 @@ def class_kind(tf: Any, cls: type) -> str:
 
 
 DOC_RULES = (
+    (re.compile(r"\bnumpy\b|\bndarray\b|\bPython (bool|int|float|scalar|list|value|object)", re.I), "python"),
     (re.compile(r"\bstring\b.{0,20}`?Tensor`?|`Tensor` of type `?string", re.I), "string_tensor"),
     (re.compile(r"\bTensorShape\b|\bstatic shape\b|tuple of integers|tuple of ints", re.I), "static_shape"),
     (re.compile(r"\bVariable\b", re.I), "variable"),
@@ -354,6 +355,27 @@ def as_graph_input(value: Any) -> got.TensorArg:
     return got.TensorArg("int32", (len(value),))
 
 
+def python_value_for(value: got.TensorArg) -> Any:
+    if not value.shape:
+        return 2
+    return [1] * (value.shape[0] or 1)
+
+
+def const_tensor_params(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> list[str]:
+    """Integer tensor arguments of a call that fails with "must be a compile-time constant" and
+    compiles once that argument (alone) is a Python value."""
+    found = []
+    for param, value in args.items():
+        if not (isinstance(value, got.TensorArg) and value.kind == "dense" and value.dtype.startswith("int")
+                and len(value.shape) <= 1):
+            continue
+        trial = dict(args)
+        trial[param] = python_value_for(value)
+        if compile_outcome(tf, fn, trial)[0] == "compiled":
+            found.append(param)
+    return found
+
+
 def probe_const_args(tf: Any, fn: Callable[..., Any], args: dict[str, Any],
                      raw_const: dict[str, set[str]]) -> tuple[list[str], list[str]]:
     """(const_args, py_args) of a call whose baseline compiles."""
@@ -476,8 +498,15 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
                 entry["xla"] = False
                 entry["unsupported"] = detail.split(",")
             elif outcome == "const":
-                entry["xla"] = False
-                entry["const_in_default_call"] = True
+                # An integer argument the synthetic call made a tensor must be a constant: find
+                # which by giving each one a Python value instead.
+                const = const_tensor_params(tf, obj, traced.args)
+                if const:
+                    entry["xla"] = True
+                    entry["const_args"] = const
+                else:
+                    entry["xla"] = False
+                    entry["const_in_default_call"] = True
         entries[name] = entry
         if len(entries) % 200 == 0:
             logger.info("%d/%d entries, %.0fs", len(entries), len(callables), time.time() - started)
