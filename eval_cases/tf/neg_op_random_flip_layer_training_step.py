@@ -1,4 +1,4 @@
-"""Source: https://github.com/keras-team/keras/issues/15655 ([TPU, keras preprocessing layer] RandomFlip: "StatelessRandomUniformV2 must be a compile-time constant" inside the compiled train function)."""
+"""Source: https://github.com/keras-team/keras/issues/15655 (near miss, RandomFlip compiles on TF 2.21 XLA:CPU: [TPU, keras preprocessing layer] RandomFlip: "StatelessRandomUniformV2 must be a compile-time constant" inside the compiled train function)."""
 import tensorflow as tf
 
 model = tf.keras.Sequential([
@@ -10,7 +10,7 @@ model = tf.keras.Sequential([
 
 @tf.function(jit_compile=True)
 def augmented_features(images):
-    return model(images, training=True)  # XLA: op
+    return model(images, training=True)
 
 
 # --- oracle ---

@@ -1,4 +1,4 @@
-"""Source: https://github.com/tensorflow/tensorflow/issues/105648 (near miss: the mask lengths are drawn with Python's random at trace time and the maxlen is the static sequence length, so the compiled graph only holds constants)."""
+"""Source: https://github.com/tensorflow/tensorflow/issues/105648 (the mask lengths are drawn with Python's random while tracing, so the compiled model reuses one draw while eager code draws anew: compiled results differ)."""
 import random
 
 import tensorflow as tf
@@ -12,7 +12,7 @@ class TestModel(tf.keras.Model):
 
     def call(self, x):
         embedded = self.embedding(x)
-        lengths = tf.constant([random.randint(1, x.shape[1]) for _ in range(x.shape[0])])
+        lengths = tf.constant([random.randint(1, x.shape[1]) for _ in range(x.shape[0])])  # XLA: shape
         mask = tf.sequence_mask(lengths, maxlen=x.shape[1])
         embedded = embedded * tf.cast(mask[:, :, None], embedded.dtype)
         return self.dense(tf.reduce_sum(embedded, axis=1))
