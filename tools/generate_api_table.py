@@ -356,18 +356,19 @@ def as_graph_input(value: Any) -> got.TensorArg:
 
 
 def python_value_for(value: got.TensorArg) -> Any:
+    one: Any = 2.0 if value.dtype.startswith(("float", "bfloat")) else 2
     if not value.shape:
-        return 2
-    return [1] * (value.shape[0] or 1)
+        return one
+    return [one // 2 if isinstance(one, int) else 1.0] * (value.shape[0] or 1)
 
 
 def const_tensor_params(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> list[str]:
-    """Integer tensor arguments of a call that fails with "must be a compile-time constant" and
-    compiles once that argument (alone) is a Python value."""
+    """Scalar or vector numeric tensor arguments of a call that fails with "must be a compile-time
+    constant" and compiles once that argument (alone) is a Python value."""
     found = []
     for param, value in args.items():
-        if not (isinstance(value, got.TensorArg) and value.kind == "dense" and value.dtype.startswith("int")
-                and len(value.shape) <= 1):
+        if not (isinstance(value, got.TensorArg) and value.kind == "dense" and len(value.shape) <= 1
+                and value.dtype.startswith(("int", "float", "bfloat"))):
             continue
         trial = dict(args)
         trial[param] = python_value_for(value)
