@@ -1,7 +1,8 @@
 """Score xlacheck against the compiler-labelled corpora, train and validation figures apart.
 
-For every corpus the cases are stripped with ``oracle.py strip DIR TMP --anonymize`` (the linter
-sees no names, no ``# XLA:`` annotations and no oracle section), every stripped file is linted with
+For every corpus the cases are stripped as ``oracle.py strip DIR TMP --anonymize`` does (the
+linter sees no names, no ``# XLA:`` annotations and no oracle section; line numbers are kept),
+every stripped file is linted with
 :func:`xlacheck.engine.check_source`, and "has at least one finding" is compared with the oracle's
 ``xla_fail``. A finding in a case that compiles is a false positive. Figures are file level, per
 category (cond/shape/host/op, their union, and retrace), per corpus and per split.
@@ -34,11 +35,13 @@ A figure on ``train`` cases is not evidence of recall: rule authors read those c
 from __future__ import annotations
 
 import argparse
+import hashlib
+import io
 import json
 import os
-import subprocess
+import re
 import sys
-import tempfile
+import tokenize
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +52,8 @@ sys.path.insert(0, str(ROOT))
 from xlacheck.engine import check_source  # noqa: E402
 
 SHARED_EVAL = Path(os.environ.get("XLACHECK_SHARED_EVAL", "/work/shared/eval"))
-ORACLE = SHARED_EVAL / "xla_cases" / "oracle.py"
+ORACLE_MARKER = "# --- oracle ---"
+ANNOTATION = re.compile(r"#\s*XLA:\s*(\w+)")
 MAIN_CATEGORIES = ("cond", "shape", "host", "op")
 MAIN_GROUP = "cond/shape/host/op"
 ORDER = (*MAIN_CATEGORIES, MAIN_GROUP, "retrace")
@@ -81,20 +85,42 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
     return p, r
 
 
+def strip_case_source(src: str) -> str:
+    """The linter's input: the oracle section dropped and the ``# XLA:`` comments removed in place
+    (the same text as ``oracle.py strip``; line numbers of the user code are unchanged)."""
+    kept = []
+    for line in src.splitlines(keepends=True):
+        if line.rstrip() == ORACLE_MARKER:
+            break
+        kept.append(line)
+    text = "".join(kept)
+    starts = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT and ANNOTATION.search(tok.string):
+                starts.add(tok.start)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    lines = text.splitlines(keepends=True)
+    for line_no, col in starts:
+        line = lines[line_no - 1]
+        lines[line_no - 1] = line[:col].rstrip() + ("\n" if line.endswith("\n") else "")
+    return "".join(lines).rstrip("\n") + "\n"
+
+
 def lint_corpus(corpus: Corpus) -> dict[str, list[str]]:
-    """Case name -> ``["line:CODE", ...]`` for every case file of the corpus, linted anonymized."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "stripped"
-        subprocess.run([sys.executable, str(ORACLE), "strip", str(corpus.cases_dir), str(out), "--anonymize"],
-                       check=True, capture_output=True)
-        mapping = json.loads((out / "_mapping.json").read_text())
-        findings: dict[str, list[str]] = {}
-        for hashed, case in mapping.items():
-            path = out / f"{hashed}.py"
-            result = check_source(path.read_text(), str(path))
-            if result.error is not None:
-                print(f"ERROR {corpus.name} {case}: {result.error.message}", file=sys.stderr)
-            findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]
+    """Case name -> ``["line:CODE", ...]`` for every case file of the corpus, linted under an
+    anonymous name (``case_<sha1>.py``, as ``oracle.py strip --anonymize`` names them)."""
+    findings: dict[str, list[str]] = {}
+    for path in sorted(corpus.cases_dir.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        case = path.stem
+        hashed = "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py"
+        result = check_source(strip_case_source(path.read_text(encoding="utf-8")), hashed)
+        if result.error is not None:
+            print(f"ERROR {corpus.name} {case}: {result.error.message}", file=sys.stderr)
+        findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]
     return findings
 
 

@@ -102,3 +102,17 @@ def test_scorer_reports_train_and_validation_apart():
     n_scored = sum(1 for rec in LABELS if rec.get("xla_fail") is not None)
     assert counted[("train", "cond/shape/host/op")] + counted[("validation", "cond/shape/host/op")] + counted.get(
         ("train", "retrace"), 0) + counted.get(("validation", "retrace"), 0) == n_scored
+
+
+def test_scorer_strips_cases_exactly_as_the_oracle(tmp_path):
+    """The scorer strips in-process (no shared checkout needed); it must give the oracle's text."""
+    oracle = Path("/work/shared/eval/xla_cases/oracle.py")
+    if not oracle.exists():
+        pytest.skip("the shared oracle is not available here")
+    score = _load("xla_cases_score_under_test", ROOT / "benchmarks" / "xla_cases_score.py")
+    for folder in ("tf", "jax"):
+        out = tmp_path / folder
+        subprocess.run([sys.executable, str(oracle), "strip", str(CASES / folder), str(out)], check=True,
+                       capture_output=True)
+        for path in sorted((CASES / folder).glob("*.py")):
+            assert score.strip_case_source(path.read_text()) == (out / path.name).read_text(), path.name
