@@ -20,6 +20,14 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
   ``False`` with ``grad_unsupported`` naming the ops without a kernel), ``dynamic_shape`` (the
   result has a data-dependent dimension).
 
+``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
+(``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs,
+``const_args`` = arguments ``jax.jit`` needs as static (concrete) values, ``xla`` = the call
+compiles under ``jax.jit`` with its array arguments traced, and ``dynamic_shape`` = it fails there
+with a concretization error because its result shape depends on the data (``jnp.nonzero``). Those
+facts hold for the probing call (``called_with`` in the file): ``jax.numpy.where`` was probed with
+one array, the data-dependent form.
+
 Names that are the same Python object as another (``tf.compat.v1.reshape`` is ``tf.reshape``)
 resolve to the canonical entry (``canonical``). This module only reads the file (json +
 functools.cache, on first use): no TensorFlow import, so the linter stays fast. The kernel table
@@ -74,13 +82,36 @@ def _entries() -> dict[str, dict[str, Any]]:
     return entries
 
 
+_DATA_DEPENDENT_ERRORS = frozenset({"ConcretizationTypeError", "NonConcreteBooleanIndexError"})
+
+
+@cache
+def _jax_entries() -> dict[str, dict[str, Any]]:
+    text = resources.files("xlacheck").joinpath("data", "jax_api.json").read_text(encoding="utf-8")
+    raw: dict[str, dict[str, Any]] = json.loads(text)["entries"]
+    entries: dict[str, dict[str, Any]] = {}
+    for name, entry in raw.items():
+        if "alias_of" in entry:
+            entries[name] = entry
+            continue
+        converted: dict[str, Any] = {"returns": entry.get("returns", "unknown"), "by": entry.get("by", "none")}
+        if "jit" in entry:
+            converted["xla"] = entry["jit"]
+        if entry.get("static_args"):
+            converted["const_args"] = entry["static_args"]
+        if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
+            converted["dynamic_shape"] = True
+        entries[name] = converted
+    return entries
+
+
 @cache
 def lookup(name: str) -> ApiFact | None:
     """Facts for a public dotted name (``"tf.shape"``, ``"tf.keras.backend.int_shape"``,
     ``"keras.ops.shape"``, ``"tf.raw_ops.Reshape"``), or None when the table does not hold it."""
     if name.startswith(_V2_PREFIX):
         name = "tf." + name[len(_V2_PREFIX):]
-    entries = _entries()
+    entries = _jax_entries() if name.startswith("jax.") else _entries()
     entry = entries.get(name)
     if entry is None:
         return None
@@ -121,8 +152,8 @@ def returns(name: str) -> str | None:
 
 
 def names() -> frozenset[str]:
-    """Every name the table holds, aliases included."""
-    return frozenset(_entries())
+    """Every name the tables hold (TensorFlow/Keras and JAX), aliases included."""
+    return frozenset(_entries()) | frozenset(_jax_entries())
 
 
 def table_info() -> dict[str, Any]:

@@ -205,3 +205,32 @@ def test_sampled_gradient_verdicts_reproduce(tf):
         assert gen.compile_outcome(tf, fn, traced.args)[0] == "compiled", name
         outcome, _ = gen.compile_outcome(tf, fn, traced.args, grad=True)
         assert (outcome == "compiled") == ENTRIES[name]["grad_xla"], (name, outcome)
+
+
+# --------------------------------------------------------------------------------------------
+# JAX (xlacheck/data/jax_api.json)
+
+
+def test_jax_facts():
+    nonzero = api_table.lookup("jax.numpy.nonzero")
+    assert nonzero is not None and nonzero.dynamic_shape and nonzero.xla is False
+    assert api_table.lookup("jax.numpy.reshape").needs_constant("shape")
+    assert api_table.lookup("jax.numpy.repeat").needs_constant("repeats")
+    assert api_table.lookup("jax.numpy.shape").returns == "python"
+    assert api_table.lookup("jax.numpy.tanh").returns == "tensor"
+    assert api_table.lookup("jax.numpy.no_such") is None
+
+
+def test_jax_facts_reproduce():
+    """Re-check a sample against JAX itself (skipped without JAX)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.arange(4.0)
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(jnp.nonzero)(x)
+    with pytest.raises(Exception):
+        jax.jit(lambda s: jnp.zeros(s))(jnp.asarray(3))
+    assert jax.jit(lambda a: jnp.zeros(3) + a)(x[:3]).shape == (3,)
+    entries = json.loads((ROOT / "xlacheck" / "data" / "jax_api.json").read_text())["entries"]
+    static = sorted(n for n, e in entries.items() if e.get("static_args") and n.startswith("jax.numpy."))
+    assert len(static) >= 20
