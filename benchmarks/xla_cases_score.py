@@ -1,22 +1,49 @@
-"""Score xlacheck against the compiler-labelled corpus (file level, per category).
+"""Score xlacheck against the compiler-labelled corpora, train and validation figures apart.
 
-Runs ``oracle.py strip tf TMP --anonymize`` (the linter sees no names, annotations or oracle
-section), lints every stripped file with :func:`xlacheck.engine.check_source`, maps the hashed
-names back and compares "has at least one finding" with ``labels.json``'s ``xla_fail``. A finding
-in a case that compiles is a false positive. Prints precision/recall/F1 for the cond/shape/host/op
-categories together and separately for retrace, per split present locally.
+For every corpus the cases are stripped as ``oracle.py strip DIR TMP --anonymize`` does (the
+linter sees no names, no ``# XLA:`` annotations and no oracle section; line numbers are kept),
+every stripped file is linted with
+:func:`xlacheck.engine.check_source`, and "has at least one finding" is compared with the oracle's
+``xla_fail``. A finding in a case that compiles is a false positive. Figures are file level, per
+category (cond/shape/host/op, their union, and retrace), per corpus and per split.
 
-    python benchmarks/xla_cases_score.py [--cases DIR] [--framework tf|jax] [--split dev] [--verbose]
+Corpora (each one is scored when it is present):
+
+========== ==================================================== =====================================
+name       cases                                                split
+========== ==================================================== =====================================
+shared     ../shared/eval/xla_cases/tf + labels.json            its ``dev`` half is ``train`` (rules
+                                                                were written reading it); the
+                                                                heldout half is not available here
+shared-jax ../shared/eval/xla_cases/jax + labels_jax.json       same
+real       ../shared/eval/real_cases/tf + labels.json           ``dev`` -> ``train``
+repo       eval_cases/tf + eval_cases/labels.json               eval_cases/split.json (by a hash of
+                                                                the file name, see eval_cases/README)
+repo-jax   eval_cases/jax + eval_cases/labels_jax.json          eval_cases/split.json
+========== ==================================================== =====================================
+
+A figure on ``train`` cases is not evidence of recall: rule authors read those cases. Only the
+``validation`` rows are.
+
+    python benchmarks/xla_cases_score.py                      # every corpus, plain table
+    python benchmarks/xla_cases_score.py --markdown           # the table in docs/known-results.md
+    python benchmarks/xla_cases_score.py --corpus repo -v     # one corpus, list the misses
+    python benchmarks/xla_cases_score.py --corpus repo --split train -v   # never -v on validation
+                                                              # while writing rules
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import io
 import json
-import subprocess
+import os
+import re
 import sys
-import tempfile
+import tokenize
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,68 +51,156 @@ sys.path.insert(0, str(ROOT))
 
 from xlacheck.engine import check_source  # noqa: E402
 
-DEFAULT_CASES = Path("/work/shared/eval/xla_cases")
+SHARED_EVAL = Path(os.environ.get("XLACHECK_SHARED_EVAL", "/work/shared/eval"))
+ORACLE_MARKER = "# --- oracle ---"
+ANNOTATION = re.compile(r"#\s*XLA:\s*(\w+)")
 MAIN_CATEGORIES = ("cond", "shape", "host", "op")
+MAIN_GROUP = "cond/shape/host/op"
+ORDER = (*MAIN_CATEGORIES, MAIN_GROUP, "retrace")
+SPLIT_NAMES = {"dev": "train", "heldout": "validation"}  # the shared corpora's names for the same idea
 
 
-def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    cases_dir: Path        # folder of case files
+    labels: Path           # oracle output
+    split_file: Path | None = None  # {"tf/name.py": "train" | "validation"}; None: use labels' split
+
+
+def corpora() -> list[Corpus]:
+    repo = ROOT / "eval_cases"
+    return [
+        Corpus("shared", SHARED_EVAL / "xla_cases" / "tf", SHARED_EVAL / "xla_cases" / "labels.json"),
+        Corpus("shared-jax", SHARED_EVAL / "xla_cases" / "jax", SHARED_EVAL / "xla_cases" / "labels_jax.json"),
+        Corpus("real", SHARED_EVAL / "real_cases" / "tf", SHARED_EVAL / "real_cases" / "labels.json"),
+        Corpus("repo", repo / "tf", repo / "labels.json", repo / "split.json"),
+        Corpus("repo-jax", repo / "jax", repo / "labels_jax.json", repo / "split.json"),
+    ]
+
+
+def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
     p = tp / (tp + fp) if tp + fp else 1.0
     r = tp / (tp + fn) if tp + fn else 1.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
+    return p, r
+
+
+def strip_case_source(src: str) -> str:
+    """The linter's input: the oracle section dropped and the ``# XLA:`` comments removed in place
+    (the same text as ``oracle.py strip``; line numbers of the user code are unchanged)."""
+    kept = []
+    for line in src.splitlines(keepends=True):
+        if line.rstrip() == ORACLE_MARKER:
+            break
+        kept.append(line)
+    text = "".join(kept)
+    starts = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT and ANNOTATION.search(tok.string):
+                starts.add(tok.start)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    lines = text.splitlines(keepends=True)
+    for line_no, col in starts:
+        line = lines[line_no - 1]
+        lines[line_no - 1] = line[:col].rstrip() + ("\n" if line.endswith("\n") else "")
+    return "".join(lines).rstrip("\n") + "\n"
+
+
+def lint_corpus(corpus: Corpus) -> dict[str, list[str]]:
+    """Case name -> ``["line:CODE", ...]`` for every case file of the corpus, linted under an
+    anonymous name (``case_<sha1>.py``, as ``oracle.py strip --anonymize`` names them)."""
+    findings: dict[str, list[str]] = {}
+    for path in sorted(corpus.cases_dir.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        case = path.stem
+        hashed = "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py"
+        result = check_source(strip_case_source(path.read_text(encoding="utf-8")), hashed)
+        if result.error is not None:
+            print(f"ERROR {corpus.name} {case}: {result.error.message}", file=sys.stderr)
+        findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]
+    return findings
+
+
+def split_of(corpus: Corpus, rec: dict, split_map: dict[str, str] | None) -> str:
+    if split_map is not None:
+        key = f"{corpus.cases_dir.name}/{Path(rec['file']).name}"
+        if key not in split_map:
+            raise SystemExit(f"{corpus.split_file}: no split for {key}; run `python eval_cases/split.py --write`")
+        return split_map[key]
+    return SPLIT_NAMES.get(rec.get("split") or "dev", rec.get("split") or "dev")
+
+
+def score(corpus: Corpus, only_split: str | None = None):
+    """Return ({(split, category): [tp, fp, fn, tn]}, [misclassified lines])."""
+    labels = json.loads(corpus.labels.read_text())["cases"]
+    split_map = json.loads(corpus.split_file.read_text()) if corpus.split_file else None
+    findings = lint_corpus(corpus)
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    wrong: list[str] = []
+    for rec in sorted(labels, key=lambda r: r["case"]):
+        if rec.get("xla_fail") is None:  # eager_error / harness_error: the case itself is broken
+            continue
+        found = findings.get(rec["case"])
+        if found is None:
+            raise SystemExit(f"{corpus.labels}: case {rec['case']} has a label but no file in {corpus.cases_dir}")
+        split = split_of(corpus, rec, split_map)
+        if only_split and split != only_split:
+            continue
+        positive, flagged = bool(rec["xla_fail"]), bool(found)
+        slot = 0 if positive and flagged else 1 if flagged else 2 if positive else 3
+        group = "retrace" if rec["category"] == "retrace" else MAIN_GROUP
+        for key in {(split, rec["category"]), (split, group)}:  # retrace is both
+            counts[key][slot] += 1
+        if slot in (1, 2):
+            wrong.append(f"  {'FP' if slot == 1 else 'FN'} {corpus.name:10} {split:10} {rec['case']:50} "
+                         f"{rec['label']:17} {found}")
+    return counts, wrong
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=Path, default=DEFAULT_CASES, help="xla_cases folder (with oracle.py, tf/, labels.json)")
-    ap.add_argument("--split", default=None, help="only this split (default: every split present)")
-    ap.add_argument("--framework", choices=("tf", "jax"), default="tf",
-                    help="which corpus: tf/ + labels.json (default) or jax/ + labels_jax.json")
-    ap.add_argument("--verbose", "-v", action="store_true", help="list every misclassified case with its findings")
+    ap.add_argument("--corpus", action="append", choices=[c.name for c in corpora()],
+                    help="score only this corpus (repeatable; default: every corpus present)")
+    ap.add_argument("--split", choices=("train", "validation"), default=None, help="only this split")
+    ap.add_argument("--markdown", action="store_true", help="print a markdown table (docs/known-results.md)")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="list every misclassified case with its findings (do not read validation misses "
+                         "while writing rules: add --split train)")
     args = ap.parse_args(argv)
 
-    label_file = "labels.json" if args.framework == "tf" else "labels_jax.json"
-    labels = json.loads((args.cases / label_file).read_text())["cases"]
-    by_case = {c["case"]: c for c in labels}
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "stripped"
-        subprocess.run([sys.executable, str(args.cases / "oracle.py"), "strip", str(args.cases / args.framework), str(out),
-                        "--anonymize"], check=True, capture_output=True)
-        mapping = json.loads((out / "_mapping.json").read_text())
-        findings: dict[str, list[str]] = {}
-        for hashed, case in mapping.items():
-            path = out / f"{hashed}.py"
-            result = check_source(path.read_text(), str(path))
-            if result.error is not None:
-                print(f"ERROR {case}: {result.error.message}")
-            findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]
-
-    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # tp fp fn tn
-    wrong: list[str] = []
-    for case, found in sorted(findings.items()):
-        rec = by_case.get(case)
-        if rec is None or (args.split and rec["split"] != args.split):
+    selected = [c for c in corpora() if (args.corpus is None or c.name in args.corpus)]
+    rows: list[tuple] = []
+    wrong_all: list[str] = []
+    for corpus in selected:
+        if not corpus.labels.exists() or not corpus.cases_dir.is_dir():
+            if args.corpus:
+                raise SystemExit(f"corpus {corpus.name}: {corpus.labels} or {corpus.cases_dir} is missing")
             continue
-        positive, flagged = bool(rec["xla_fail"]), bool(found)
-        slot = 0 if positive and flagged else 1 if flagged else 2 if positive else 3
-        group = "retrace" if rec["category"] == "retrace" else "cond/shape/host/op"
-        for key in {(rec["split"], rec["category"]), (rec["split"], group)}:  # retrace is both
-            counts[key][slot] += 1
-        if slot in (1, 2):
-            wrong.append(f"  {'FP' if slot == 1 else 'FN'} {rec['split']:7} {case:45} {rec['label']:17} {found}")
+        counts, wrong = score(corpus, args.split)
+        wrong_all += wrong
+        for split in sorted({k[0] for k in counts}):
+            for cat in ORDER:
+                if (split, cat) in counts:
+                    tp, fp, fn, tn = counts[(split, cat)]
+                    rows.append((corpus.name, split, cat, tp + fp + fn + tn, tp, fp, fn, *_prf(tp, fp, fn)))
 
-    print(f"{'split':8}{'category':20}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}{'F1':>7}")
-    order = list(MAIN_CATEGORIES) + ["cond/shape/host/op", "retrace"]
-    for split in sorted({k[0] for k in counts}):
-        for cat in order:
-            if (split, cat) not in counts:
-                continue
-            tp, fp, fn, tn = counts[(split, cat)]
-            p, r, f = _prf(tp, fp, fn)
-            print(f"{split:8}{cat:20}{tp + fp + fn + tn:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}{f:>7.3f}")
-    if args.verbose and wrong:
+    if args.markdown:
+        print("| corpus | split | category | n | tp | fp | fn | precision | recall |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, split, cat, n, tp, fp, fn, p, r in rows:
+            bold = "**" if cat in (MAIN_GROUP, "retrace") else ""
+            print(f"| {name} | {split} | {bold}{cat}{bold} | {n} | {tp} | {fp} | {fn} | {bold}{p:.3f}{bold} "
+                  f"| {bold}{r:.3f}{bold} |")
+    else:
+        print(f"{'corpus':11}{'split':11}{'category':20}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
+        for name, split, cat, n, tp, fp, fn, p, r in rows:
+            print(f"{name:11}{split:11}{cat:20}{n:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
+    if args.verbose and wrong_all:
         print("misclassified:")
-        print("\n".join(wrong))
+        print("\n".join(wrong_all))
     return 0
 
 

@@ -1,0 +1,25 @@
+"""Source: https://github.com/jax-ml/jax/issues/3701 (an unhashable dataclass passed as a static argument to jax.jit: retraced on every call, and rejected by current JAX)."""
+import dataclasses
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclasses.dataclass
+class Config:
+    scale: float
+
+
+@partial(jax.jit, static_argnums=1)
+def do_stuff(data, config):  # XLA: retrace
+    return data * config.scale
+
+
+# --- oracle ---
+def ENTRY():
+    return do_stuff, (jnp.array([1.0, 2.0]), Config(2.0))
+
+
+def ALT_ARGS():
+    return [(jnp.array([1.0, 3.0]), Config(2.0))]

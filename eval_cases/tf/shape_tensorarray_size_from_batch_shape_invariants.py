@@ -1,0 +1,29 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/117883 (shape mismatch with a TensorArray sized by tf.shape(x)[0] in a while_loop with shape_invariants under jit_compile)."""
+import tensorflow as tf
+
+
+class TestModel(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1 = tf.keras.layers.Dense(8)
+
+    def call(self, x):
+        batch_size = tf.shape(x)[0]
+        ta = tf.TensorArray(tf.float32, size=batch_size, clear_after_read=False)
+
+        def body(i, ta):
+            return i + 1, ta.write(i, self.d1(x[i:i + 1, :]))
+
+        _, ta = tf.while_loop(lambda i, ta: i < batch_size, body, [tf.constant(0), ta],
+                              shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 1, 8])])  # XLA: shape
+        return tf.reshape(ta.stack(), [batch_size, 8])
+
+
+# --- oracle ---
+_KEEP = []
+
+
+def ENTRY():
+    m = TestModel()
+    _KEEP.append(m)
+    return m, (tf.reshape(tf.range(12, dtype=tf.float32) / 12.0, [3, 4]),)

@@ -1,0 +1,587 @@
+"""Generate xlacheck/data/tf_api.json: what each public TensorFlow/Keras callable returns, which of
+its arguments XLA needs as compile-time constants, and whether its gradient compiles, asked of the
+frameworks themselves.
+
+One command (needs TensorFlow, tf-keras and Keras 3; xlacheck itself never imports them):
+
+    python tools/generate_api_table.py                # writes xlacheck/data/tf_api.json (~10 min)
+    python tools/generate_api_table.py --limit 50     # a quick partial run, for development
+
+What it records per public name (``tf.*``, ``tf.compat.v1.*``, ``tf.raw_ops.*``, ``tf.keras.*``
+(tf-keras), ``keras.*`` (Keras 3: ``keras.ops``, ``keras.backend``, ...)), and where each fact
+comes from (the ``by`` fields say which source decided it, per entry):
+
+* ``returns``: ``tensor`` / ``string_tensor`` / ``variable`` / ``static_shape`` / ``python`` /
+  ``object`` / ``layer`` / ``none`` / ``unknown``.
+  - ``call``: the function was called inside a ``tf.function`` graph on small symbolic inputs
+    (the synthetic arguments of ``tools/generate_op_table.py``) and the result was inspected:
+    what compiled code really gets back.
+  - ``op_def``: ``tf.raw_ops.X``: the op's registered output types.
+  - ``class``: a class; its instances (``variable`` for tf.Variable subclasses, ``layer`` for
+    Keras layers, ``static_shape`` for TensorShape, else ``object``).
+  - ``doc``: the "Returns:" section of the docstring (functions that were not called: they
+    touch files, global state or the network, or no synthetic arguments fit).
+* ``dynamic_shape``: the result has an unknown dimension although every input shape was fully
+  known (a data-dependent shape: ``tf.where(x)``, ``tf.unique``); from the symbolic call.
+* ``const_args``: arguments that must be compile-time constants under XLA: each integer-valued
+  argument of a traced call is made a graph input (a ``TensorSpec``, so it has no value) and the
+  function is compiled with ``jit_compile=True`` (``experimental_get_compiler_ir(...)(stage="hlo")``);
+  ``must be a compile-time constant`` in the error marks the argument. ``py_args``: arguments that
+  cannot be a tensor at all (tracing raises once they are one). ``tf.raw_ops`` entries get
+  ``const_inputs`` from the same errors ("Input 1 to node `Reshape` with op Reshape ...").
+* ``xla``: the forward compiles (``true``) or fails (``false``) with the traced arguments,
+  ``grad_xla``: the gradient of the sum of its float outputs w.r.t. its float inputs compiles
+  (``true``), fails (``false``, ``grad_unsupported`` names the ops), or there is no gradient
+  (``null`` with ``grad: "none"``). An op whose forward compiles can have a backward without a
+  kernel.
+* ``alias_of``: the canonical name when this name is the same Python object as another
+  (``tf.compat.v1.reshape`` is ``tf.reshape``); its facts are the canonical entry's.
+
+The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import logging
+import os
+import re
+import signal
+import sys
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate_op_table as got  # noqa: E402  (the synthetic-argument machinery is shared)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_api.json"
+COMMAND = "python tools/generate_api_table.py"
+SCHEMA_VERSION = 1
+logger = logging.getLogger("generate_api_table")
+
+# Namespaces that are walked but never called: they read or write files, start servers, change
+# global configuration, download data or weights, or build whole programs.
+NO_CALL_SEGMENTS = frozenset({
+    "config", "data", "distribute", "saved_model", "gfile", "summary", "tpu", "profiler", "train",
+    "lite", "dtensor", "dlpack", "feature_column", "estimator", "app", "flags", "logging", "sysconfig",
+    "test", "version", "errors", "autograph", "utils", "datasets", "applications", "callbacks", "models",
+    "saving", "preprocessing", "export", "mixed_precision", "distribution", "optimizers", "tree",
+    "visualization", "wrappers", "quantizers", "experimental", "layers", "metrics", "losses", "rnn_cell",
+    "io", "user_ops", "queue", "tools", "legacy", "checkpoint", "initializers", "regularizers",
+    "constraints", "file_io", "image_dataset", "python_io", "resource_loader", "nest", "types",
+})
+NO_CALL_FUNCS = re.compile(
+    r"^(Session|InteractiveSession|disable_|enable_|reset_default_graph|set_|py_func|numpy_function|"
+    r"py_function|while_loop|cond|switch_case|case|map_fn|scan|foldl|foldr|vectorized_map|function|"
+    r"Graph|Module|recompute_grad|custom_gradient|print|Print|load|save|write|read|make_|get_|"
+    r"add_to_collection|clear_session|device|name_scope|variable_scope|init_scope|control_dependencies|"
+    r"executing_eagerly|run_functions_eagerly|placeholder|import_graph_def|register)"
+)
+
+
+# Where the symbolic call is tried (tensor functions); elsewhere the docstring decides.
+CALL_ROOTS = ("tf", "tf.compat.v1", "keras.ops", "keras.backend", "keras.activations", "keras.random",
+              "tf.keras.backend", "tf.keras.activations", "tf.compat.v1.keras.backend")
+CALL_NAMESPACES = ("math", "nn", "linalg", "image", "signal", "random", "strings", "sparse", "ragged", "sets",
+                   "bitwise", "debugging", "audio", "quantization", "dtypes")
+
+
+def no_call(name: str) -> bool:
+    """Names that are not called: outside the tensor namespaces, or they read or write files,
+    start servers, change global configuration, download data or weights, or build programs."""
+    segments = name.split(".")
+    parent = ".".join(segments[:-1])
+    in_scope = parent in CALL_ROOTS or any(
+        parent == f"{root}.{ns}" for root in ("tf", "tf.compat.v1") for ns in CALL_NAMESPACES)
+    return not in_scope or bool(NO_CALL_FUNCS.search(segments[-1]) or NO_CALL_SEGMENTS.intersection(segments[1:-1]))
+
+
+# Keras 3 submodules that hold tensor functions or objects model code uses.
+KERAS_MODULES = ("keras", "keras.ops", "keras.backend", "keras.layers", "keras.losses", "keras.activations",
+                 "keras.random", "keras.metrics", "keras.initializers", "keras.regularizers")
+MAX_DEPTH = 4
+CALL_TIMEOUT_S = 15
+
+CONST_ERROR = re.compile(r"must be a compile-time constant")
+CONST_NODE = re.compile(r"Input (\d+) to node `[^`]*` with op (\w+) must be a compile-time constant")
+UNSUPPORTED_RE = got.UNSUPPORTED_RE
+
+
+# --------------------------------------------------------------------------------------------
+# Walking the public API
+
+
+def walk(root: Any, prefix: str, depth: int, found: dict[str, Any], seen_modules: set[int],
+         skip: tuple[str, ...] = ()) -> None:
+    """Public callables under ``root`` (functions, classes, builtins), recursively through modules."""
+    if id(root) in seen_modules and depth > 0:
+        return
+    seen_modules.add(id(root))
+    try:
+        names = sorted(dir(root))
+    except Exception:  # noqa: BLE001 - lazy loaders
+        return
+    for attr in names:
+        if attr.startswith("_"):
+            continue
+        name = f"{prefix}.{attr}"
+        if name in skip:
+            continue
+        try:
+            value = getattr(root, attr)
+        except Exception:  # noqa: BLE001 - optional parts that fail to import
+            continue
+        if isinstance(value, types.ModuleType):
+            module_name = getattr(value, "__name__", "")
+            if depth < MAX_DEPTH and module_name.startswith(("tensorflow", "tf_keras", "keras")):
+                walk(value, name, depth + 1, found, seen_modules, skip)
+        elif callable(value):
+            found[name] = value
+
+
+def public_callables(tf: Any, keras: Any | None, limit: int | None) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    walk(tf, "tf", 0, found, set(), skip=("tf.compat", "tf.raw_ops"))
+    walk(tf.compat.v1, "tf.compat.v1", 1, found, set(), skip=("tf.compat.v1.compat",))
+    if keras is not None:
+        for module_name in KERAS_MODULES:
+            module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
+            walk(module, module_name, MAX_DEPTH - 1, found, set())
+    names = sorted(found)
+    if limit:
+        # a spread-out sample, so that --limit still touches every namespace
+        step = max(1, len(names) // limit)
+        names = names[::step][:limit]
+    return {n: found[n] for n in names}
+
+
+def identity_key(obj: Any) -> int:
+    try:
+        return id(got.unwrap(obj))
+    except Exception:  # noqa: BLE001
+        return id(obj)
+
+
+# --------------------------------------------------------------------------------------------
+# What a value is
+
+
+def value_kind(tf: Any, value: Any) -> str:
+    """The kind of a value as compiled code sees it."""
+    import numpy as np
+
+    if value is None:
+        return "none"
+    if isinstance(value, tf.Variable) or type(value).__name__ in {"Variable", "KerasVariable", "AutoCastVariable"}:
+        return "variable"
+    if isinstance(value, tf.TensorShape):
+        return "static_shape"
+    if tf.is_tensor(value) or isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
+        dtype = getattr(value, "dtype", None)
+        return "string_tensor" if dtype == tf.string else "tensor"
+    if isinstance(value, (bool, int, float, complex, str, bytes, np.generic, np.ndarray, tf.DType)):
+        return "python"
+    if isinstance(value, (tuple, list)):
+        if value and all(isinstance(v, (int, type(None))) and not isinstance(v, bool) for v in value):
+            return "static_shape"
+        kinds = {value_kind(tf, v) for v in value}
+        if len(kinds) == 1:
+            return kinds.pop()
+        if kinds <= {"tensor", "string_tensor", "none"}:
+            return "tensor"
+        return "object" if not kinds else sorted(kinds)[0]
+    if isinstance(value, dict):
+        kinds = {value_kind(tf, v) for v in value.values()}
+        return kinds.pop() if len(kinds) == 1 else "object"
+    return "object"
+
+
+def class_kind(tf: Any, cls: type) -> str:
+    try:
+        if issubclass(cls, tf.Variable):
+            return "variable"
+        if issubclass(cls, tf.TensorShape):
+            return "static_shape"
+        if issubclass(cls, tf.keras.layers.Layer):
+            return "layer"
+    except TypeError:
+        return "object"
+    if cls.__module__.startswith("keras") and any(base.__name__ == "Layer" for base in cls.__mro__):
+        return "layer"
+    if any(base.__name__ in {"Variable", "KerasVariable"} for base in cls.__mro__):
+        return "variable"
+    return "object"
+
+
+DOC_RULES = (
+    (re.compile(r"\bnumpy\b|\bndarray\b|\bPython (bool|int|float|scalar|list|value|object)", re.I), "python"),
+    (re.compile(r"\bstring\b.{0,20}`?Tensor`?|`Tensor` of type `?string", re.I), "string_tensor"),
+    (re.compile(r"\bTensorShape\b|\bstatic shape\b|tuple of integers|tuple of ints", re.I), "static_shape"),
+    (re.compile(r"\bVariable\b", re.I), "variable"),
+    (re.compile(r"`?(Tensor|SparseTensor|RaggedTensor)`?|\btensor\b", re.I), "tensor"),
+    (re.compile(r"\b(Python|bool|boolean|int|integer|float|string|str|list|dict|NumPy|numpy|ndarray)\b", re.I),
+     "python"),
+)
+RETURNS_SECTION = re.compile(r"\n\s*Returns?:\s*\n(.*?)(\n\s*\n\s*[A-Z][A-Za-z ]+:\s*\n|\Z)", re.S)
+
+
+def doc_kind(obj: Any) -> str | None:
+    doc = inspect.getdoc(obj) or ""
+    match = RETURNS_SECTION.search("\n" + doc)
+    if not match:
+        return None
+    text = " ".join(match.group(1).split())[:300]
+    for pattern, kind in DOC_RULES:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Calling, compiling
+
+
+def _alarm(seconds: int) -> None:
+    signal.alarm(seconds)
+
+
+def symbolic_call(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, bool]:
+    """Call ``fn(**args)`` inside a tf.function graph on symbolic inputs; (kind, dynamic_shape)."""
+    captured: dict[str, Any] = {}
+
+    def spy(*a: Any, **k: Any) -> Any:
+        out = fn(*a, **k)
+        captured["kind"] = value_kind(tf, out)
+        static_inputs = all(t.kind == "dense" and None not in t.shape for t in inputs)
+        dynamic = False
+        if static_inputs:
+            for t in tf.nest.flatten(out, expand_composites=False):
+                if tf.is_tensor(t) and t.shape.rank is not None and None in t.shape.as_list():
+                    dynamic = True
+        captured["dynamic"] = dynamic
+        return out
+
+    inputs, call = got.bind(tf, spy, args)
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
+    finally:
+        signal.alarm(0)
+    return captured["kind"], captured["dynamic"]
+
+
+def compile_outcome(tf: Any, fn: Callable[..., Any], args: dict[str, Any], grad: bool = False) -> tuple[str, str]:
+    """Compile ``fn(**args)`` (or its gradient) with XLA:CPU from TensorSpecs.
+
+    Returns (outcome, detail): ``compiled``, ``const`` (detail: the error line), ``no_kernel``
+    (detail: comma-separated ops), ``no_grad``, ``trace`` (tracing raised before XLA) or ``other``.
+    """
+    inputs, call = got.bind(tf, fn, args)
+    float_slots = [i for i, t in enumerate(inputs) if t.dtype.startswith("float") and t.kind == "dense"]
+    if grad and not float_slots:
+        return "no_grad", ""
+
+    def body(*tensors: Any) -> Any:
+        if not grad:
+            return call(*tensors)
+        watched = [tensors[i] for i in float_slots]
+        with tf.GradientTape() as tape:
+            tape.watch(watched)
+            out = call(*tensors)
+            floats = [t for t in tf.nest.flatten(out) if tf.is_tensor(t) and t.dtype.is_floating]
+            if not floats:
+                raise LookupError("no float output")
+            total = tf.add_n([tf.reduce_sum(t) for t in floats])
+        grads = tape.gradient(total, watched)
+        kept = [g for g in grads if g is not None]
+        if not kept:
+            raise LookupError("no gradient")
+        return kept
+
+    if not all(t.kind == "dense" for t in inputs):
+        return "other", "composite inputs"
+    jitted = tf.function(body, jit_compile=True, autograph=False)
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        jitted.experimental_get_compiler_ir(*[t.spec(tf) for t in inputs])(stage="hlo")
+        return "compiled", ""
+    except LookupError:
+        return "no_grad", ""
+    except (Exception, got.TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict
+        message = str(error)
+        if CONST_ERROR.search(message):
+            match = CONST_NODE.search(message)
+            return "const", f"{match.group(2)}:{match.group(1)}" if match else ""
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)) - got.BOUNDARY_OPS)
+        if ops:
+            return "no_kernel", ",".join(ops)
+        if "XLA" in message or "xla" in message or "compil" in message:
+            return "other", message.splitlines()[0][:120]
+        return "trace", f"{type(error).__name__}"
+    finally:
+        signal.alarm(0)
+
+
+def integer_params(args: dict[str, Any]) -> list[str]:
+    """Arguments of a traced call that carry integers: candidates for compile-time constants."""
+    out = []
+    for key, value in args.items():
+        if key.startswith("*"):
+            continue
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int) or (isinstance(value, list) and value and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            out.append(key)
+        elif isinstance(value, got.TensorArg) and value.dtype.startswith("int") and value.kind == "dense":
+            out.append(key)
+    return out
+
+
+def as_graph_input(value: Any) -> got.TensorArg:
+    if isinstance(value, got.TensorArg):
+        return value
+    if isinstance(value, int):
+        return got.TensorArg("int32", ())
+    return got.TensorArg("int32", (len(value),))
+
+
+def python_value_for(value: got.TensorArg) -> Any:
+    one: Any = 2.0 if value.dtype.startswith(("float", "bfloat")) else 2
+    if not value.shape:
+        return one
+    return [one // 2 if isinstance(one, int) else 1.0] * (value.shape[0] or 1)
+
+
+def const_tensor_params(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> list[str]:
+    """Scalar or vector numeric tensor arguments of a call that fails with "must be a compile-time
+    constant" and compiles once that argument (alone) is a Python value."""
+    found = []
+    for param, value in args.items():
+        if not (isinstance(value, got.TensorArg) and value.kind == "dense" and len(value.shape) <= 1
+                and value.dtype.startswith(("int", "float", "bfloat"))):
+            continue
+        trial = dict(args)
+        trial[param] = python_value_for(value)
+        if compile_outcome(tf, fn, trial)[0] == "compiled":
+            found.append(param)
+    return found
+
+
+def probe_const_args(tf: Any, fn: Callable[..., Any], args: dict[str, Any],
+                     raw_const: dict[str, set[str]]) -> tuple[list[str], list[str]]:
+    """(const_args, py_args) of a call whose baseline compiles."""
+    const, python_only = [], []
+    for param in integer_params(args):
+        trial = dict(args)
+        trial[param] = as_graph_input(args[param])
+        if isinstance(args[param], got.TensorArg):
+            # already a graph input in the baseline, which compiled: not a constant
+            continue
+        outcome, detail = compile_outcome(tf, fn, trial)
+        if outcome == "const":
+            const.append(param)
+            if detail:
+                op, index = detail.split(":")
+                raw_const.setdefault(op, set()).add(index)
+        elif outcome == "trace":
+            python_only.append(param)
+    return const, python_only
+
+
+# --------------------------------------------------------------------------------------------
+# Building the table
+
+
+def raw_op_entries(tf: Any) -> dict[str, dict[str, Any]]:
+    from tensorflow.python.framework import op_def_registry
+
+    out: dict[str, dict[str, Any]] = {}
+    for attr in sorted(dir(tf.raw_ops)):
+        if attr.startswith("_"):
+            continue
+        op_def = op_def_registry.get(attr)
+        if op_def is None:
+            continue
+        kinds = set()
+        for arg in op_def.output_arg:
+            if arg.type == 7:  # DT_STRING
+                kinds.add("string_tensor")
+            elif arg.type == 20:  # DT_RESOURCE
+                kinds.add("variable")
+            else:
+                kinds.add("tensor")
+        returns = "none" if not op_def.output_arg else ("tensor" if len(kinds) > 1 else kinds.pop())
+        out[f"tf.raw_ops.{attr}"] = {"returns": returns, "by": "op_def"}
+    return out
+
+
+def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: bool) -> dict[str, Any]:
+    from tensorflow.python.framework import op_def_registry
+
+    callables = public_callables(tf, keras, limit)
+    entries: dict[str, dict[str, Any]] = {}
+    canonical_by_id: dict[int, str] = {}
+    raw_const: dict[str, set[str]] = {}
+    stats = {"walked": len(callables), "called": 0, "doc": 0, "class": 0, "unknown": 0, "compiled": 0,
+             "const_probed": 0, "grad_probed": 0}
+    started = time.time()
+    # canonical = the shortest name (tf.reshape before tf.compat.v1.reshape)
+    for name in sorted(callables, key=lambda n: (n.count("."), len(n), n)):
+        obj = callables[name]
+        key = identity_key(obj)
+        if key in canonical_by_id:
+            entries[name] = {"alias_of": canonical_by_id[key]}
+            continue
+        canonical_by_id[key] = name
+        entry: dict[str, Any] = {}
+        if isinstance(obj, type):
+            entry.update(returns=class_kind(tf, obj), by="class")
+            stats["class"] += 1
+            entries[name] = entry
+            continue
+        traced = None
+        if not no_call(name):
+            try:
+                traced = got.trace_default(tf, name, obj)
+            except (Exception, got.TraceTimeout):  # noqa: BLE001
+                traced = None
+        if traced is not None:
+            try:
+                kind, dynamic = symbolic_call(tf, obj, traced.args)
+                entry.update(returns=kind, by="call")
+                if dynamic:
+                    entry["dynamic_shape"] = True
+                stats["called"] += 1
+            except (Exception, got.TraceTimeout):  # noqa: BLE001
+                traced = None
+        if traced is None:
+            kind = doc_kind(obj)
+            if kind:
+                entry.update(returns=kind, by="doc")
+                stats["doc"] += 1
+            else:
+                entry.update(returns="unknown", by="none")
+                stats["unknown"] += 1
+        elif not skip_compile and entry.get("returns") in {"tensor", "variable"}:
+            outcome, detail = compile_outcome(tf, obj, traced.args)
+            stats["compiled"] += 1
+            if outcome == "compiled":
+                entry["xla"] = True
+                const, python_only = probe_const_args(tf, obj, traced.args, raw_const)
+                stats["const_probed"] += 1
+                if const:
+                    entry["const_args"] = const
+                if python_only:
+                    entry["py_args"] = python_only
+                g_outcome, g_detail = compile_outcome(tf, obj, traced.args, grad=True)
+                stats["grad_probed"] += 1
+                if g_outcome == "compiled":
+                    entry["grad_xla"] = True
+                elif g_outcome == "no_kernel":
+                    entry["grad_xla"] = False
+                    entry["grad_unsupported"] = g_detail.split(",")
+                elif g_outcome == "no_grad":
+                    entry["grad"] = "none"
+                elif g_outcome == "const":
+                    entry["grad_xla"] = False
+                    entry["grad_const"] = True
+            elif outcome == "no_kernel":
+                entry["xla"] = False
+                entry["unsupported"] = detail.split(",")
+            elif outcome == "const":
+                # An integer argument the synthetic call made a tensor must be a constant: find
+                # which by giving each one a Python value instead.
+                const = const_tensor_params(tf, obj, traced.args)
+                if const:
+                    entry["xla"] = True
+                    entry["const_args"] = const
+                else:
+                    entry["xla"] = False
+                    entry["const_in_default_call"] = True
+        entries[name] = entry
+        if len(entries) % 200 == 0:
+            logger.info("%d/%d entries, %.0fs", len(entries), len(callables), time.time() - started)
+
+    raw = raw_op_entries(tf)
+    for op, indices in sorted(raw_const.items()):
+        op_def = op_def_registry.get(op)
+        key = f"tf.raw_ops.{op}"
+        if op_def is None or key not in raw:
+            continue
+        names = [op_def.input_arg[int(i)].name for i in sorted(indices, key=int) if int(i) < len(op_def.input_arg)]
+        raw[key]["const_inputs"] = names
+    entries.update(raw)
+
+    import tf_keras  # noqa: F401 - version only
+
+    counts: dict[str, int] = {}
+    for entry in entries.values():
+        if "alias_of" in entry:
+            counts["alias"] = counts.get("alias", 0) + 1
+        else:
+            counts[entry["returns"]] = counts.get(entry["returns"], 0) + 1
+    return {
+        "schema": SCHEMA_VERSION,
+        "command": COMMAND,
+        "generated": got.generated_date(),
+        "tensorflow_version": tf.__version__,
+        "tf_keras_version": sys.modules["tf_keras"].__version__,
+        "keras_version": getattr(keras, "__version__", None),
+        "backend": "XLA_CPU_JIT",
+        "stats": {**stats, "entries": len(entries), "returns": dict(sorted(counts.items()))},
+        "entries": dict(sorted(entries.items())),
+    }
+
+
+def write_compact(table: dict[str, Any], path: Path) -> None:
+    """One line per entry: small diffs, fast to load."""
+    head = {k: v for k, v in table.items() if k != "entries"}
+    lines = ["{"]
+    for key, value in head.items():
+        lines.append(f" {json.dumps(key)}: {json.dumps(value, sort_keys=True)},")
+    lines.append(' "entries": {')
+    items = list(table["entries"].items())
+    for i, (name, entry) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        lines.append(f"  {json.dumps(name)}: {json.dumps(entry, sort_keys=True, separators=(',', ':'))}{comma}")
+    lines.append(" }")
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--limit", type=int, default=None, help="probe only a spread-out sample of N names")
+    ap.add_argument("--no-compile", action="store_true", help="skip the XLA compile probes (returns only)")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    logging.getLogger("generate_op_table").setLevel(logging.ERROR)
+    signal.signal(signal.SIGALRM, got._on_alarm)
+
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+    try:
+        import keras
+    except ImportError:  # pragma: no cover - Keras 3 is optional
+        keras = None
+    table = build_table(tf, keras, args.limit, args.no_compile)
+    write_compact(table, args.out)
+    print(f"wrote {args.out}: {json.dumps(table['stats'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

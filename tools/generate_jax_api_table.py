@@ -1,0 +1,182 @@
+"""Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` and ``jax.lax``,
+what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
+
+    python tools/generate_jax_api_table.py        # ~2 min, needs jax
+
+Per function (``by`` says how each fact was decided):
+
+* ``returns``: ``tensor`` (a jax Array or a tuple of them), ``python``, ``none``, ``object``,
+  ``unknown``; decided by calling the function on small synthetic inputs (``by: "call"``), or not
+  at all (``by: "none"``: no synthetic arguments fit).
+* ``jit``: ``true`` when the call compiles under ``jax.jit`` with every array argument traced and
+  every integer argument a Python value (closed over); ``false`` with ``jit_error`` (the error
+  class) otherwise. ``ConcretizationTypeError`` / ``NonConcreteBooleanIndexError`` there means
+  the result has a data-dependent shape (``jnp.nonzero``, ``jnp.unique`` without ``size=``).
+* ``called_with``: the arguments of the probing call (``"array"`` for a positional array); ``jit``
+  and ``static_args`` hold for that call (``jnp.where(x)`` with one array has a data-dependent
+  shape, ``jnp.where(c, x, y)`` does not).
+* ``static_args``: integer arguments that must be concrete: the call compiles with the argument
+  closed over as a Python int, and fails once it is passed as a traced array.
+
+xlacheck reads the file through :mod:`xlacheck.api_table` (``lookup("jax.numpy.nonzero")``); no
+JAX import there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "jax_api.json"
+SCHEMA_VERSION = 1
+
+INT_PARAMS = {"n", "k", "num", "N", "M", "length", "size", "repeats", "num_segments", "total_repeat_length",
+              "shift", "offset", "ndmin", "deg", "dimension", "index", "num_or_size_splits", "indices_or_sections",
+              "start_index", "slice_size", "limit", "stop", "start", "step", "kth", "sections", "decimals",
+              "reps", "new_sizes", "limit_indices", "start_indices", "strides", "operand_size"}
+AXIS_PARAMS = {"axis", "axis1", "axis2", "source", "destination", "dimension", "axes"}
+SHAPE_PARAMS = {"shape", "newshape", "new_shape", "sizes", "broadcast_sizes", "out_shape"}
+SKIP = {"jax.numpy.load", "jax.numpy.save", "jax.numpy.savez", "jax.numpy.fromfile", "jax.numpy.fromfunction",
+        "jax.numpy.frompyfunc", "jax.numpy.vectorize", "jax.numpy.piecewise", "jax.numpy.printoptions",
+        "jax.numpy.set_printoptions", "jax.lax.while_loop", "jax.lax.fori_loop", "jax.lax.scan", "jax.lax.cond",
+        "jax.lax.switch", "jax.lax.map", "jax.lax.custom_root", "jax.lax.custom_linear_solve",
+        "jax.lax.associative_scan", "jax.lax.reduce", "jax.lax.reduce_window", "jax.lax.sort_key_val"}
+
+
+def synthetic(param: inspect.Parameter, jnp: Any) -> Any:
+    name = param.name
+    if name in SHAPE_PARAMS:
+        return (2, 2)
+    if name in AXIS_PARAMS:
+        return 0
+    if name in INT_PARAMS:
+        return 2
+    if name == "dtype":
+        return jnp.float32
+    return jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
+
+
+def kind_of(value: Any, jax: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, jax.Array):
+        return "tensor"
+    if isinstance(value, (tuple, list)) and value and all(isinstance(v, jax.Array) for v in value):
+        return "tensor"
+    if isinstance(value, (bool, int, float, complex, str, tuple)):
+        return "python"
+    return "object"
+
+
+def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
+    try:
+        sig = inspect.signature(fn)
+        required = [p for p in sig.parameters.values() if p.default is p.empty
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        candidates = [{p.name: synthetic(p, jnp) for p in required}]
+    except (TypeError, ValueError):  # ufunc objects (jnp.tanh, jnp.add) have no signature
+        candidates = []
+    array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
+    candidates += [{"__0": array}, {"__0": array, "__1": array}]
+    out = args = None
+    for trial in candidates:
+        positional = [v for k, v in trial.items() if k.startswith("__")]
+        keywords = {k: v for k, v in trial.items() if not k.startswith("__")}
+        try:
+            out = fn(*positional, **keywords)
+            args = trial
+            break
+        except Exception:  # noqa: BLE001 - try the next synthetic arguments
+            continue
+    if args is None:
+        return {"returns": "unknown", "by": "none"}
+    entry: dict[str, Any] = {"returns": kind_of(out, jax), "by": "call"}
+    # the facts below hold for this call: jnp.where with one array is data-dependent, with three it is not
+    entry["called_with"] = [k if not k.startswith("__") else "array" for k in args]
+    arrays = {k: v for k, v in args.items() if isinstance(v, jax.Array)}
+    statics = {k: v for k, v in args.items() if k not in arrays}
+
+    def call(**kw: Any) -> Any:
+        positional = [kw.pop(k) for k in sorted(k for k in kw if k.startswith("__"))]
+        return fn(*positional, **kw)
+
+    def run(traced: dict[str, Any], closed: dict[str, Any]) -> str | None:
+        try:
+            jax.jit(lambda **kw: call(**kw, **closed))(**traced)
+            return None
+        except Exception as error:  # noqa: BLE001 - the error class is the verdict
+            return type(error).__name__
+
+    error = run(arrays, statics)
+    entry["jit"] = error is None
+    if error is not None:
+        entry["jit_error"] = error
+        return entry
+    static_args = []
+    for key, value in statics.items():
+        if isinstance(value, bool) or not isinstance(value, (int, tuple)) or key == "dtype":
+            continue
+        traced = dict(arrays)
+        traced[key] = jnp.asarray(value)
+        closed = {k: v for k, v in statics.items() if k != key}
+        if run(traced, closed) is not None:
+            static_args.append(key)
+    if static_args:
+        entry["static_args"] = static_args
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args(argv)
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    import jax
+    import jax.numpy as jnp
+
+    entries: dict[str, Any] = {}
+    seen: dict[int, str] = {}
+    for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax)):
+        for attr in sorted(dir(module)):
+            if attr.startswith("_"):
+                continue
+            name = f"{module_name}.{attr}"
+            obj = getattr(module, attr)
+            if not callable(obj) or name in SKIP:
+                continue
+            if id(obj) in seen:
+                entries[name] = {"alias_of": seen[id(obj)]}
+                continue
+            seen[id(obj)] = name
+            if isinstance(obj, type):
+                entries[name] = {"returns": "object", "by": "class"}
+                continue
+            entries[name] = probe(name, obj, jax, jnp)
+    stats = {"entries": len(entries),
+             "called": sum(e.get("by") == "call" for e in entries.values()),
+             "jit_false": sum(e.get("jit") is False for e in entries.values()),
+             "static_args": sum(bool(e.get("static_args")) for e in entries.values())}
+    table = {"schema": SCHEMA_VERSION, "command": "python tools/generate_jax_api_table.py",
+             "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
+    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
+    lines.append(' "entries": {')
+    items = sorted(entries.items())
+    lines += [f"  {json.dumps(n)}: {json.dumps(e, sort_keys=True, separators=(',', ':'))}{',' if i < len(items) - 1 else ''}"
+              for i, (n, e) in enumerate(items)]
+    lines += [" }", "}"]
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out}: {json.dumps(stats)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""What a public TensorFlow / Keras callable returns and what XLA needs of its arguments, read from
+data that the frameworks themselves produced.
+
+The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generate_api_table.py``
+(TensorFlow, tf-keras and Keras 3 installed): every public callable of ``tf.*``,
+``tf.compat.v1.*``, ``tf.raw_ops.*``, ``tf.keras.*`` and ``keras.*`` (``keras.ops``,
+``keras.backend``, ...), with
+
+* ``returns``: ``"tensor"``, ``"string_tensor"``, ``"variable"``, ``"static_shape"`` (a
+  ``TensorShape`` or a tuple of ints), ``"python"`` (a Python/NumPy value: on a symbolic input
+  it is computed at trace time), ``"layer"``, ``"object"``, ``"none"`` or ``"unknown"``; and
+  ``returns_by``, how that was decided: ``"call"`` (called on symbolic inputs inside a
+  ``tf.function``), ``"op_def"`` (a raw op's registered outputs), ``"class"`` (a class: what its
+  instances are) or ``"doc"`` (the docstring's Returns section). Trust ``call`` and ``op_def``;
+  ``doc`` is a hint.
+* ``const_args``: arguments that XLA needs as compile-time constants (compiling the function with
+  that argument fed as a value-less tensor failed with "must be a compile-time constant");
+  ``py_args``: arguments that cannot be tensors at all; ``const_inputs`` for raw ops.
+* ``xla`` (the forward compiled with small inputs), ``grad_xla`` (its gradient compiled;
+  ``False`` with ``grad_unsupported`` naming the ops without a kernel), ``dynamic_shape`` (the
+  result has a data-dependent dimension).
+
+``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
+(``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs,
+``const_args`` = arguments ``jax.jit`` needs as static (concrete) values, ``xla`` = the call
+compiles under ``jax.jit`` with its array arguments traced, and ``dynamic_shape`` = it fails there
+with a concretization error because its result shape depends on the data (``jnp.nonzero``). Those
+facts hold for the probing call (``called_with`` in the file): ``jax.numpy.where`` was probed with
+one array, the data-dependent form.
+
+Names that are the same Python object as another (``tf.compat.v1.reshape`` is ``tf.reshape``)
+resolve to the canonical entry (``canonical``). This module only reads the file (json +
+functools.cache, on first use): no TensorFlow import, so the linter stays fast. The kernel table
+(which raw ops have an XLA kernel, per public function) stays in :mod:`xlacheck.op_table`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+RETURN_KINDS = frozenset({"tensor", "string_tensor", "variable", "static_shape", "python", "layer", "object",
+                          "none", "unknown"})
+_V2_PREFIX = "tf.compat.v2."
+
+
+@dataclass(frozen=True)
+class ApiFact:
+    """Facts about one public callable. ``None`` means "not measured"."""
+
+    name: str
+    canonical: str
+    returns: str
+    returns_by: str
+    const_args: tuple[str, ...] = ()
+    py_args: tuple[str, ...] = ()
+    const_inputs: tuple[str, ...] = ()
+    xla: bool | None = None
+    grad_xla: bool | None = None
+    grad_unsupported: tuple[str, ...] = ()
+    has_gradient: bool | None = None
+    dynamic_shape: bool = False
+    unsupported: tuple[str, ...] = ()
+
+    @property
+    def is_tensor_valued(self) -> bool:
+        """Known (by calling it or from the op definition) to return a tensor in compiled code."""
+        return self.returns in {"tensor", "string_tensor"} and self.returns_by in {"call", "op_def"}
+
+    def needs_constant(self, argument: str) -> bool:
+        """True when XLA needs ``argument`` as a compile-time constant (or a Python value)."""
+        return argument in self.const_args or argument in self.py_args or argument in self.const_inputs
+
+
+@cache
+def _entries() -> dict[str, dict[str, Any]]:
+    text = resources.files("xlacheck").joinpath("data", "tf_api.json").read_text(encoding="utf-8")
+    entries: dict[str, dict[str, Any]] = json.loads(text)["entries"]
+    return entries
+
+
+_DATA_DEPENDENT_ERRORS = frozenset({"ConcretizationTypeError", "NonConcreteBooleanIndexError"})
+
+
+@cache
+def _jax_entries() -> dict[str, dict[str, Any]]:
+    text = resources.files("xlacheck").joinpath("data", "jax_api.json").read_text(encoding="utf-8")
+    raw: dict[str, dict[str, Any]] = json.loads(text)["entries"]
+    entries: dict[str, dict[str, Any]] = {}
+    for name, entry in raw.items():
+        if "alias_of" in entry:
+            entries[name] = entry
+            continue
+        converted: dict[str, Any] = {"returns": entry.get("returns", "unknown"), "by": entry.get("by", "none")}
+        if "jit" in entry:
+            converted["xla"] = entry["jit"]
+        if entry.get("static_args"):
+            converted["const_args"] = entry["static_args"]
+        if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
+            converted["dynamic_shape"] = True
+        entries[name] = converted
+    return entries
+
+
+@cache
+def lookup(name: str) -> ApiFact | None:
+    """Facts for a public dotted name (``"tf.shape"``, ``"tf.keras.backend.int_shape"``,
+    ``"keras.ops.shape"``, ``"tf.raw_ops.Reshape"``), or None when the table does not hold it."""
+    if name.startswith(_V2_PREFIX):
+        name = "tf." + name[len(_V2_PREFIX):]
+    entries = _jax_entries() if name.startswith("jax.") else _entries()
+    entry = entries.get(name)
+    if entry is None:
+        return None
+    canonical = name
+    seen = {name}
+    while "alias_of" in entry:
+        canonical = entry["alias_of"]
+        if canonical in seen or canonical not in entries:
+            return None
+        seen.add(canonical)
+        entry = entries[canonical]
+    has_gradient = None
+    if entry.get("grad") == "none":
+        has_gradient = False
+    elif "grad_xla" in entry:
+        has_gradient = True
+    return ApiFact(
+        name=name,
+        canonical=canonical,
+        returns=entry.get("returns", "unknown"),
+        returns_by=entry.get("by", "none"),
+        const_args=tuple(entry.get("const_args", ())),
+        py_args=tuple(entry.get("py_args", ())),
+        const_inputs=tuple(entry.get("const_inputs", ())),
+        xla=entry.get("xla"),
+        grad_xla=entry.get("grad_xla"),
+        grad_unsupported=tuple(entry.get("grad_unsupported", ())),
+        has_gradient=has_gradient,
+        dynamic_shape=bool(entry.get("dynamic_shape", False)),
+        unsupported=tuple(entry.get("unsupported", ())),
+    )
+
+
+def returns(name: str) -> str | None:
+    """The return kind of ``name`` (see the module docstring), or None when unknown to the table."""
+    fact = lookup(name)
+    return None if fact is None else fact.returns
+
+
+def names() -> frozenset[str]:
+    """Every name the tables hold (TensorFlow/Keras and JAX), aliases included."""
+    return frozenset(_entries()) | frozenset(_jax_entries())
+
+
+def table_info() -> dict[str, Any]:
+    """Where the table came from: versions, ``generated`` date, ``command``, ``stats``."""
+    text = resources.files("xlacheck").joinpath("data", "tf_api.json").read_text(encoding="utf-8")
+    table = json.loads(text)
+    return {key: value for key, value in table.items() if key != "entries"}
