@@ -7,6 +7,11 @@ in a case that compiles is a false positive. Prints precision/recall/F1 for the 
 categories together and separately for retrace, per split present locally.
 
     python benchmarks/xla_cases_score.py [--cases DIR] [--framework tf|jax] [--split dev] [--verbose]
+    python benchmarks/xla_cases_score.py --cases eval_cases/tf_retrace --split dev   # our own retrace cases
+
+A folder without ``oracle.py`` (such as ``eval_cases/tf_retrace/``) holds the case files and their
+``labels.json`` directly; its ``split.json`` (case -> dev/validation, fixed by a hash of the file
+name before labelling) replaces the oracle's split.
 """
 
 from __future__ import annotations
@@ -47,10 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     label_file = "labels.json" if args.framework == "tf" else "labels_jax.json"
     labels = json.loads((args.cases / label_file).read_text())["cases"]
     by_case = {c["case"]: c for c in labels}
+    own = not (args.cases / "oracle.py").exists()  # a folder of our own cases, labelled by the shared oracle
+    oracle = DEFAULT_CASES / "oracle.py" if own else args.cases / "oracle.py"
+    case_dir = args.cases if own else args.cases / args.framework
+    if (args.cases / "split.json").exists():
+        for case, split in json.loads((args.cases / "split.json").read_text()).items():
+            if case in by_case:
+                by_case[case]["split"] = split
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "stripped"
-        subprocess.run([sys.executable, str(args.cases / "oracle.py"), "strip", str(args.cases / args.framework), str(out),
-                        "--anonymize"], check=True, capture_output=True)
+        subprocess.run([sys.executable, str(oracle), "strip", str(case_dir), str(out), "--anonymize"],
+                       check=True, capture_output=True)
         mapping = json.loads((out / "_mapping.json").read_text())
         findings: dict[str, list[str]] = {}
         for hashed, case in mapping.items():
