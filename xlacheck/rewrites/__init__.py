@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from xlacheck.diagnostics import Diagnostic, Fix, Location
 from xlacheck.rewrites._fix import parses
+from xlacheck.rewrites._framework import Frameworks
 from xlacheck.rewrites._source import Source
 
 log = logging.getLogger(__name__)
@@ -77,20 +78,24 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
         return tuple(diagnostics)
     index = _PositionIndex(src)
     registry = (_registry(), _pointed_registry())
+    frameworks = Frameworks(src)
     out = []
     for diagnostic in diagnostics:
         fix = None
         if diagnostic.fix is None:
             try:
-                fix = _fix_for(src, index, registry, diagnostic)
+                fix = _fix_for(src, index, registry, diagnostic, frameworks)
             except Exception:  # a rewriter bug must never break linting
                 log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
         out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
     return tuple(out)
 
 
-def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic) -> Fix | None:
-    """The first rewrite that edits code; an explanation only when no candidate has one."""
+def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic,
+             frameworks: Frameworks) -> Fix | None:
+    """The first rewrite that edits code; an explanation only when no candidate has one. A
+    rewrite that would bring another framework into the code it edits (``tf.cond`` in a
+    ``jax.jit`` function) is never offered."""
     advice = None
     everywhere, pointed = registries
     for node, at_finding in _candidates(src, index, diagnostic):
@@ -105,6 +110,8 @@ def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnos
                     continue
                 if not parses(fix):
                     log.warning("dropped a %s fix that would not parse", diagnostic.code)
+                    continue
+                if frameworks.foreign(node, fix.edits) is not None:
                     continue
                 return fix
     return advice
