@@ -98,11 +98,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     self._check_creation(ctx, index, node, dec)
 
     def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.AST) -> None:
+        if isinstance(where, ast.Call) and any(kw.arg == "experimental_implements" for kw in where.keywords):
+            return  # a TFLite composite op: traced inside the caller's trace, by design
+        func = index.function_of(node)
+        if func is not None and self._runs_traced(ctx, index, func):
+            return  # created while an outer tf.function traces: once per outer trace, not per step
         if index.loops_around(node):
             ctx.report(self, where, "tf.function created inside a loop: each iteration builds a new function with an "
                                     "empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
-        func = index.function_of(node)
         if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
             return
         parent = index.parent(node)
@@ -116,18 +120,47 @@ class TfFunctionCreatedPerCall(ModuleRule):
             local = parent.targets[0].id
         else:
             return  # stored on self, in a dict, returned...: kept, so traced once
-        called_once = False
+        called_once = reused = False
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
                 if isinstance(use, ast.Call) and use.func is sub:
                     if index.loops_around(use) or index.function_of(use) is not func:
-                        return  # created once per call, reused many times: fine
-                    called_once = True
+                        reused = True  # created once per call, reused many times inside it
+                    else:
+                        called_once = True
                 else:
                     return  # escapes (returned, stored, passed on): may be reused
+        if reused:
+            # Fine for a function that runs once (a training loop); a new compile per call when this
+            # file calls the enclosing function over and over (predictions per batch of data sets).
+            if self._called_in_loop(index, func):
+                ctx.report(self, where, f"tf.function created inside `{func.name}()`, which this file calls in a loop: "
+                                        "each call builds a new function with an empty trace cache and compiles it "
+                                        "again; create the tf.function once (__init__, module level or a cache)")
+            return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name)
+
+    @staticmethod
+    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST) -> bool:
+        """``func`` (or a function around it) is traced by a tf.function / strategy.run here."""
+        while func is not None:
+            info = ctx.facts.by_node.get(id(func))
+            if info is not None and info.compiled and not info.jax:
+                return True
+            func = index.function_of(func)
+        return False
+
+    @staticmethod
+    def _sites(index: ModuleIndex, func: ast.AST) -> list[ast.Call]:
+        name = getattr(func, "name", None)
+        return [c for c, _ in index.calls
+                if (isinstance(c.func, ast.Name) and c.func.id == name)
+                or (isinstance(c.func, ast.Attribute) and c.func.attr == name)]
+
+    def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
+        return any(index.loops_around(site) for site in self._sites(index, func))
 
     @staticmethod
     def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
