@@ -124,7 +124,7 @@ def test_padding_to_the_longest_compiles_per_length() -> None:
     def step(ids: Any) -> Any:
         return tf.reduce_sum(ids)
 
-    bad = _load(DynamicPaddingWithoutMultiple.INVALID[5].code, "XLA401", flagged=True)
+    bad = _load(DynamicPaddingWithoutMultiple.INVALID[4].code, "XLA401", flagged=True)
     for batch in bad["batches"](ds):
         step(batch)
     assert step.experimental_get_tracing_count() == 3  # lengths 5, 17, 4: one compilation each
@@ -144,6 +144,14 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
     good["generate"](tf.zeros([1, 5], tf.int32), 3)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_growing_list_of_tensors_traces_per_length() -> None:
+    """A Python list of tensors is traced as a structure: one more element is a new trace."""
+    bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True)
+    table = tf.reshape(tf.range(12, dtype=tf.float32), [4, 3])
+    history = bad["decode"](table, tf.constant(1), 3)
+    assert len(history) == 4 and bad["next_id"].experimental_get_tracing_count() == 3
 
 
 _COUNT_COMPILES = """
