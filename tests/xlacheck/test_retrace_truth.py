@@ -146,6 +146,30 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     assert good["step"].experimental_get_tracing_count() == 1
 
 
+@pytest.mark.parametrize("index", [5, 6, 7])
+def test_strings_new_objects_and_helper_floats_retrace_per_call(index: int) -> None:
+    """An f-string of the step, a new identity-compared object and a float from a Python helper:
+    each call of the loop traces again. A frozen dataclass (value equality) and a helper that
+    returns a tensor trace once."""
+    xs = [tf.constant([1.0, 2.0]) * float(i) for i in range(3)]
+    bad = _load(PythonScalarToTfFunction.INVALID[index].code, "XLA403", flagged=True)
+    fn = {5: "scaled", 6: "hinge", 7: "update"}[index]
+    {5: lambda: bad["run"](xs), 6: lambda: bad["losses"](xs), 7: lambda: bad["train"](xs[0], xs)}[index]()
+    assert bad[fn].experimental_get_tracing_count() == 3
+
+
+@pytest.mark.parametrize("index", [3, 4])
+def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None:
+    xs = [tf.constant([1.0, 2.0]) * float(i) for i in range(3)]
+    good = _load(PythonScalarToTfFunction.VALID[index].code, "XLA403", flagged=False)
+    if index == 3:
+        good["losses"](xs)
+        assert good["hinge"].experimental_get_tracing_count() == 1
+    else:
+        good["train"](xs[0], xs)
+        assert good["update"].experimental_get_tracing_count() == 1
+
+
 def test_growing_list_of_tensors_traces_per_length() -> None:
     """A Python list of tensors is traced as a structure: one more element is a new trace."""
     bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True)

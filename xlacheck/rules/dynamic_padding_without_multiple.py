@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import ModuleIndex, callee_text, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules._recompile_scope import in_test, per_batch
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -69,39 +70,6 @@ def _tf_padding(call: ast.Call, name: str | None) -> str | None:
         return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
                 "element, not to the bucket boundary")
     return None
-
-
-_PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
-
-
-def _in_test(index: ModuleIndex, node: ast.AST) -> bool:
-    """Inside a test function or class (a few steps: extra compiles are not a hazard there)."""
-    for anc in index.ancestors(node):
-        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and anc.name.lower().startswith("test"):
-            return True
-    return False
-
-
-def _per_batch(index: ModuleIndex, call: ast.Call) -> bool:
-    """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
-    method, or a function this file calls in a loop or hands to ``map``/``collate_fn=``."""
-    if index.loops_around(call):
-        return True
-    func = index.function_of(call)
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    if func.name in _PER_BATCH_METHODS or "collat" in func.name.lower() or "batch" in func.name.lower():
-        return True
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in index.scope_nodes(func)):
-        return True
-    for site, _ in index.calls:
-        callee = site.func.attr if isinstance(site.func, ast.Attribute) else getattr(site.func, "id", None)
-        if callee == func.name and index.loops_around(site):
-            return True
-        if any(isinstance(a, (ast.Name, ast.Attribute)) and (getattr(a, "id", None) or getattr(a, "attr", None)) == func.name
-               for a in [*site.args, *(k.value for k in site.keywords)]) and callee in ("map", "DataLoader", "from_generator"):
-            return True
-    return False
 
 
 def _is_tokenizer(func: ast.expr) -> bool:
@@ -204,7 +172,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         multiple = None
         torch_xla = any(name.startswith("torch_xla") for name in ctx.facts.aliases.names.values())
         for call, name in ctx.index.calls:
-            if has_kwargs_splat(call) or _in_test(ctx.index, call):
+            if has_kwargs_splat(call) or in_test(ctx.index, ctx.path, call):
                 continue
             returns = keyword(call, "return_tensors")
             if returns is not None and isinstance(returns.value, ast.Constant) and returns.value.value == "pt" \
@@ -212,7 +180,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 continue  # PyTorch tensors in a file that never uses torch_xla: eager PyTorch, no XLA
             tf_padding = _tf_padding(call, name)
             if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
-                    and not _per_batch(ctx.index, call):
+                    and not per_batch(ctx.index, call):
                 continue  # one call over the whole corpus: one global length, one shape
             if tf_padding is not None:
                 ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
@@ -234,7 +202,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 if padding_kw is None and method == "pad":
                     padding = "longest"  # tokenizer.pad defaults to padding=True
                 # pad() is what collators call per batch; enable_padding() sets up every later batch
-                if method not in ("pad", "enable_padding") and not _per_batch(ctx.index, call):
+                if method not in ("pad", "enable_padding") and not per_batch(ctx.index, call):
                     continue  # tokenizing a whole corpus at once pads it to one global length
                 if isinstance(call.func, ast.Attribute) and call.func.attr == "enable_padding":
                     # the `tokenizers` library: pads encode_batch() to the longest unless length= is set
