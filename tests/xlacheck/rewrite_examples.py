@@ -1159,6 +1159,33 @@ def mean_abs_error(y_true, y_pred):
         inputs=(((3, 2), "float"), ((3, 2), "float")),
         rtol=1e-4,
     ),
+    Example(
+        "numpy_then_ndarray_reduction",
+        # The broken fix this guards against: tf.convert_to_tensor(err).max() (no .max on a tensor).
+        '''import tensorflow as tf
+
+
+def worst_error(y_true, y_pred):
+    err = tf.abs(y_true - y_pred)
+    return err.numpy().max(axis=-1)  # flag: err.numpy()
+''',
+        "unsafe",
+        ("return tf.reduce_max(err, axis=-1)",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+    ),
+    Example(
+        "numpy_then_astype",
+        '''import tensorflow as tf
+
+
+def rounded_scores(logits):
+    probs = tf.nn.softmax(logits)
+    return probs.numpy().astype("float64") * 100.0  # flag: probs.numpy()
+''',
+        "unsafe",
+        ('return tf.cast(probs, "float64") * 100.0',),
+        inputs=(((2, 3), "float"),),
+    ),
 )
 
 EXAMPLES += (

@@ -65,17 +65,24 @@ class Frameworks:
         return len(set(self.names.values())) > 1
 
     def of(self, node: ast.AST) -> str | None:
-        """"jax", "tf" or None (undecided) for the code around ``node``."""
+        """"jax", "tf" or None (undecided) for the code around ``node``: the innermost enclosing
+        function that a decorator or a compiler call decides (hard evidence: a helper nested in a
+        ``jax.jit`` function is traced by JAX whatever it calls), else the innermost one whose body
+        uses the names of one framework only."""
         if not self.mixed:
             return next(iter(self.names.values()), None)
-        for scope in [node, *self.src.ancestors(node)]:
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                fw = self._function(scope)
-                if fw is not None:
-                    return fw
+        functions = [f for f in [node, *self.src.ancestors(node)] if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for func in functions:
+            fw = self._hard(func)
+            if fw is not None:
+                return fw
+        for func in functions:
+            fw = self._soft(func)
+            if fw is not None:
+                return fw
         return None
 
-    def _function(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    def _hard(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         key = id(func)
         if key not in self._by_function:
             self._by_function[key] = self._decide(func)
@@ -88,8 +95,9 @@ class Frameworks:
                 fw = self.names.get(_root(dec.args[0]) or "")
             if fw is not None:
                 return fw
-        if func.name in self._compiled_as:
-            return self._compiled_as[func.name]
+        return self._compiled_as.get(func.name)
+
+    def _soft(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         used = {self.names[n.id] for n in ast.walk(func) if isinstance(n, ast.Name) and n.id in self.names}
         return used.pop() if len(used) == 1 else None
 
