@@ -22,6 +22,7 @@ values tried, recompiling per value); such a pass is not a fix, so the summary c
 
     python benchmarks/fix_score.py --corpus ../shared/eval/xla_cases        # both modes
     python benchmarks/fix_score.py --mode unsafe --out /tmp/fix_score
+    python benchmarks/fix_score.py --corpus ../shared/eval/real_cases --categories cond,shape,host,op --mode unsafe
 """
 
 from __future__ import annotations
@@ -50,8 +51,15 @@ def find_corpus() -> Path | None:
     return None
 
 
+def oracle_path(corpus: Path) -> Path:
+    """The corpus's own oracle, else the shared one (``real_cases`` uses the xla_cases oracle)."""
+    own = corpus / "oracle.py"
+    shared = find_corpus()
+    return own if own.exists() or shared is None else shared / "oracle.py"
+
+
 def load_oracle(corpus: Path):
-    spec = importlib.util.spec_from_file_location("xla_oracle", corpus / "oracle.py")
+    spec = importlib.util.spec_from_file_location("xla_oracle", oracle_path(corpus))
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
@@ -114,7 +122,7 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool) ->
 
 def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int) -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1")
-    cmd = ["nice", "-n", "5", sys.executable, str(corpus / "oracle.py"), "check-fix", str(corpus / "tf"),
+    cmd = ["nice", "-n", "5", sys.executable, str(oracle_path(corpus)), "check-fix", str(corpus / "tf"),
            str(fixed_dir), "--out", str(report), "--jobs", str(jobs)]
     print("$", " ".join(cmd), flush=True)
     subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL)
