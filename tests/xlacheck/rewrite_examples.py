@@ -1186,6 +1186,59 @@ def rounded_scores(logits):
         ('return tf.cast(probs, "float64") * 100.0',),
         inputs=(((2, 3), "float"),),
     ),
+    Example(
+        "numpy_returned_in_a_tuple",
+        '''import tensorflow as tf
+
+
+def loss_and_ids(logits, labels):
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    predicted = tf.argmax(logits, axis=-1).numpy()  # flag: tf.argmax(logits, axis=-1).numpy()
+    return loss, predicted
+''',
+        "unsafe",
+        ("predicted = tf.argmax(logits, axis=-1)  # flag",),
+        inputs=(((3, 4), "float"), ((3,), "id")),
+    ),
+    Example(
+        "print_in_compiled_step",
+        '''import tensorflow as tf
+
+
+def normalized_logits(logits):
+    tf.print("max logit:", tf.reduce_max(logits))  # flag
+    return logits - tf.reduce_logsumexp(logits, axis=-1, keepdims=True)
+''',
+        "unsafe",
+        ("    if tf.executing_eagerly():\n        tf.print(\"max logit:\", tf.reduce_max(logits))\n",),
+        inputs=(((2, 3), "float"),),
+    ),
+    Example(
+        "unravel_index_of_a_peak",
+        '''import tensorflow as tf
+
+
+def heatmap_peak(heatmap):
+    h, w = tf.shape(heatmap)[0], tf.shape(heatmap)[1]
+    flat = tf.argmax(tf.reshape(heatmap, [-1]), output_type=tf.int32)
+    return tf.unravel_index(flat, tf.stack([h, w]))  # flag: tf.unravel_index(flat, tf.stack([h, w]))
+''',
+        "unsafe",
+        ("tf.math.cumprod(tf.stack([h, w]), exclusive=True, reverse=True)",),
+        inputs=(((4, 5), "float"),),
+    ),
+    Example(
+        "unravel_index_of_many",
+        '''import tensorflow as tf
+
+
+def cells(ids):
+    return tf.unravel_index(ids, [2, 3, 4])  # flag: tf.unravel_index(ids, [2, 3, 4])
+''',
+        "unsafe",
+        ("tf.math.floormod(",),
+        inputs=(((5,), "cell"),),
+    ),
 )
 
 EXAMPLES += (

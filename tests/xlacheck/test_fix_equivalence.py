@@ -60,6 +60,7 @@ ELEMENTS = {
     "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
     "count": (np.int32, st.integers(-2, 5)),  # a loop bound: negative, zero and a few steps
     "count_positive": (np.int32, st.integers(1, 5)),
+    "cell": (np.int32, st.integers(0, 23)),  # flat indices into a [2, 3, 4] grid
 }
 
 

@@ -34,6 +34,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.checks import rewrite_assert
     from xlacheck.rewrites.indicator import rewrite_if, rewrite_ternary
     from xlacheck.rewrites.iteration import rewrite_filtered_sum
+    from xlacheck.rewrites.kernels import rewrite_print, rewrite_unravel_index
     from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
     from xlacheck.rewrites.masked_reduction import rewrite_masked
     from xlacheck.rewrites.static_shapes import rewrite_shape_argument
@@ -53,6 +54,8 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call,), rewrite_tensorarray_size),
         ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
         ((ast.Call,), rewrite_host_read),
+        ((ast.Expr,), rewrite_print),
+        ((ast.Call,), rewrite_unravel_index),
     )
 
 

@@ -16,8 +16,9 @@ The common path must keep working: a NumPy array has methods a tensor lacks (``.
 number. So the rewrite looks at what consumes the value read (directly, or through the one name
 it is assigned to): an ndarray reduction method becomes the TensorFlow reduction of the original
 tensor (``err.numpy().max()`` -> ``tf.reduce_max(err)``), ``.astype(d)`` becomes ``tf.cast``,
-operators, indexing, ``.shape``/``.dtype`` and TensorFlow calls are kept, and any other consumer
-(another method, formatting, ``str``/``repr``/``len``/``list``, a dict key) gets no fix.
+operators, indexing, ``.shape``/``.dtype``, TensorFlow calls and returning it (also inside a
+tuple) are kept, ``print(x.numpy())`` prints the tensor, and any other consumer (another method,
+formatting, ``str``/``repr``/``len``/``list``, a dict key) gets no fix.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw
+from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source, dotted
 
 TENSOR_NOT_NUMPY = ("the result is a tensor, not a NumPy value (NumPy calls on it fail; it keeps the input's "
                     "dtype where NumPy may give float64)")
+PRINTS_TENSOR = ("print shows the tensor: its value when run eagerly, a symbolic tensor once, at trace time, in "
+                 "compiled code (not the array at every step)")
 # NumPy function -> TensorFlow function with the same arguments (positional and axis/keepdims).
 NUMPY_TO_TF = {
     "mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "amax": "reduce_max",
@@ -87,8 +90,13 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
         if text is None:
             return None
         return make_fix(message, [replace(src, call, text)], [TENSOR_NOT_NUMPY])
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print" \
+            and node in parent.args:
+        return make_fix("Print the tensor itself", [replace(src, node, src.segment(value))], [PRINTS_TENSOR])
     if not _tensor_consumer(src, node):
         return None
+    if isinstance(value, ast.Call) and (call_name(src, value) or "").startswith("tf."):
+        return make_fix(message, [replace(src, node, src.segment(value))], [TENSOR_NOT_NUMPY])  # already a tensor
     return make_fix(message, [replace(src, node, f"{tf}.convert_to_tensor({arg(src, value)})")], [TENSOR_NOT_NUMPY])
 
 
@@ -109,8 +117,10 @@ def _method_as_op(src: Source, call: ast.Call, method: str, value: str) -> str |
 def _tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
     """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path)."""
     parent = src.parents.get(node)
-    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp)):
+    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
+    if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
+        return _tensor_consumer(src, parent, follow)  # an element: whatever takes the container takes it
     if isinstance(parent, ast.Subscript):
         return parent.value is node
     if isinstance(parent, ast.Attribute):
@@ -118,7 +128,7 @@ def _tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
     if isinstance(parent, ast.keyword):
         parent = src.parents.get(parent)
     if isinstance(parent, ast.Call) and parent.func is not node:
-        name = call_name(src, parent.func) or ""
+        name = tf_name(src, parent.func) or ""
         return name.startswith("tf.") or (isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
     if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         scope = src.scope_of(parent)
