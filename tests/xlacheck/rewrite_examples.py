@@ -1187,6 +1187,34 @@ def rounded_scores(logits):
         inputs=(((2, 3), "float"),),
     ),
     Example(
+        "gather_nd_where_cumsum",
+        '''import tensorflow as tf
+
+
+def running_valid_total(x, keep):
+    idx = tf.where(keep)
+    return tf.cumsum(tf.gather_nd(x, idx))  # flag: tf.cumsum(tf.gather_nd(x, idx))
+''',
+        "safe",
+        ("return tf.boolean_mask(tf.cumsum(flat_values), flat_mask)",),
+        inputs=(((3, 4), "float"), ((3, 4), "bool")),
+        grad=True,
+    ),
+    Example(
+        "gather_nd_where_rows_mean",
+        '''import tensorflow as tf
+
+
+def mean_kept_rows(x, keep):
+    rows = tf.gather_nd(x, tf.where(keep))
+    return tf.reduce_mean(rows * 2.0)  # flag
+''',
+        "unsafe",  # the mask's rank and the values' dtype are not visible here
+        ("tf.reduce_sum(tf.cast(",),
+        inputs=(((4, 3), "float"), ((4, 3), "bool")),
+        grad=True,
+    ),
+    Example(
         "numpy_returned_in_a_tuple",
         '''import tensorflow as tf
 
