@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     by_case = {c["case"]: c for c in labels}
     own = not (args.cases / "oracle.py").exists()  # a folder of our own cases, labelled by the shared oracle
     oracle = DEFAULT_CASES / "oracle.py" if own else args.cases / "oracle.py"
-    case_dir = args.cases if own else args.cases / args.framework
+    case_dir = args.cases / args.framework if (args.cases / args.framework).is_dir() else args.cases
     if (args.cases / "split.json").exists():
         for case, split in json.loads((args.cases / "split.json").read_text()).items():
             if case in by_case:

@@ -158,11 +158,16 @@ def test_strings_new_objects_and_helper_floats_retrace_per_call(index: int) -> N
     assert bad[fn].experimental_get_tracing_count() == 3
 
 
-@pytest.mark.parametrize("index", [3, 4])
+@pytest.mark.parametrize("index", [3, 4, 5])
 def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None:
+    """A loop counter rebound to a tensor before the call, a NamedTuple made per call (traced by
+    the values of its fields) and a schedule computed as a tensor: one trace."""
     xs = [tf.constant([1.0, 2.0]) * float(i) for i in range(3)]
     good = _load(PythonScalarToTfFunction.VALID[index].code, "XLA403", flagged=False)
     if index == 3:
+        good["train"](xs[0], 3)
+        assert good["update"].experimental_get_tracing_count() == 1
+    elif index == 4:
         good["losses"](xs)
         assert good["hinge"].experimental_get_tracing_count() == 1
     else:

@@ -76,6 +76,9 @@ class _Scope:
         if isinstance(node, ast.Constant):
             return _WEAK if type(node.value) in (int, float) else 0
         if isinstance(node, ast.Name):
+            rebound = self._rebound_in_loop(node)
+            if rebound is not None:  # `step = tf.convert_to_tensor(step)` before the use: that value reaches it
+                return self.number(rebound, depth + 1) if rebound is not node else 0
             if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
                 return _STRONG
             if node.id in self._visiting:
@@ -122,6 +125,19 @@ class _Scope:
             kinds = [self.number(node.body, depth + 1), self.number(node.orelse, depth + 1)]
             return min(kinds)
         return 0
+
+    def _rebound_in_loop(self, use: ast.Name) -> ast.expr | None:
+        """The value of the last plain assignment to ``use.id`` inside the loop that counts it and
+        before ``use`` (the definition that reaches ``use`` in that iteration)."""
+        loop = self.counter_loop(use.id)
+        if loop is None:
+            return None
+        last = None
+        for b in self.bindings.get(use.id, ()):
+            if isinstance(b, ast.Assign) and _inside(b, loop) and (b.end_lineno or b.lineno) < use.lineno:
+                if last is None or b.lineno > last.lineno:
+                    last = b
+        return last.value if last is not None else None
 
     def index_function(self, name: str) -> ast.FunctionDef | None:
         """The module-level ``def name`` of this file (not a tf.function)."""
@@ -274,6 +290,10 @@ def _identity_keyed(cls: ast.ClassDef) -> bool:
     return all(isinstance(b, ast.Name) and b.id == "object" for b in cls.bases) and not cls.keywords
 
 
+def _inside(node: ast.AST, loop: ast.AST) -> bool:
+    return loop.lineno < node.lineno <= (loop.end_lineno or loop.lineno)  # type: ignore[attr-defined]
+
+
 def _target_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Name):
         return [target.id]
@@ -342,6 +362,10 @@ class PythonScalarToTfFunction(ModuleRule):
                 "def run(xs):\n    return [scale(x, 2.0) for x in xs]\n"),
         Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])\ndef f(i):\n    return i + 1\n"
                 "for i in range(10):\n    f(i)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(grad, step):\n"
+                "    return -0.01 * tf.cast(step, tf.float32) * grad\n"
+                "def train(grad, steps):\n    for step in range(steps):\n"
+                "        step = tf.convert_to_tensor(step, dtype=tf.int64)\n        update(grad, step)\n"),
         Example("import typing\nimport tensorflow as tf\nclass Margin(typing.NamedTuple):\n    m: float\n"
                 "@tf.function(jit_compile=True)\ndef hinge(s, cfg):\n    return tf.nn.relu(cfg.m - s)\n"
                 "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n"),
