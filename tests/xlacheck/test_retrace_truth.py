@@ -175,6 +175,40 @@ def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None
         assert good["update"].experimental_get_tracing_count() == 1
 
 
+@pytest.mark.parametrize("index", [4, 5])
+def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> None:
+    """A tf.function built in __init__, or a @tf.function method, belongs to the instance: a new
+    object per call traces again (counted by the Python body's runs, which happen only while
+    tracing); one object reused traces once."""
+    bad = _load(TfFunctionCreatedPerCall.INVALID[index].code, "XLA404", flagged=True)
+    cls_name, method = ("Detector", "forward") if index == 4 else ("Scorer", "score")
+    cls = bad[cls_name]
+    traced = []
+    original = getattr(cls, method)
+    python_fn = getattr(original, "python_function", original)
+
+    def counting(self, x):
+        traced.append(1)
+        return python_fn(self, x)
+
+    setattr(cls, method, tf.function(counting, jit_compile=True) if index == 5 else counting)
+    x = tf.constant([[1.0, 2.0]])
+    if index == 4:
+        for _ in range(3):
+            bad["detect"](x)
+    else:
+        bad["score_all"]([x, x, x])
+    assert len(traced) == 3
+
+    good = _load(TfFunctionCreatedPerCall.VALID[4].code, "XLA404", flagged=False)
+    traced.clear()
+    good["Detector"].forward = counting
+    detector = good["Detector"]()
+    for _ in range(3):
+        detector._forward(x)
+    assert len(traced) == 1
+
+
 def test_growing_list_of_tensors_traces_per_length() -> None:
     """A Python list of tensors is traced as a structure: one more element is a new trace."""
     bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True)

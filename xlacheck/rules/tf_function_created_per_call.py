@@ -23,7 +23,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
     enclosing function builds a new `tf.function` and traces it once. When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
-    helpers do.
+    helpers do. The same holds for objects of a class of this file that owns a tf.function per
+    instance (a `@tf.function` method, or `self.f = tf.function(...)`): one built in a loop, or
+    on every call of a function that uses it there without keeping it, compiles again each time.
+    No finding where the tf.function is created while an outer tf.function or `strategy.run`
+    traces (once per outer trace), or for TFLite composites (`experimental_implements`).
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -64,6 +68,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\ndef make_step(model):\n    step = tf.function(model.__call__, jit_compile=True)\n"
                 "    return step\n"),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self, f):\n        self.step = tf.function(f)\n"),
+        Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
+                "        self._forward = tf.function(self.forward, jit_compile=True)\n"
+                "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
+                "DETECTOR = Detector()\ndef detect(x):\n    return DETECTOR._forward(x)\n"
+                "def make_detector():\n    detector = Detector()\n    return detector\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
     )
@@ -75,6 +84,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "        step = tf.function(lambda v: model(v))\n        step(x)\n"),
         Example("import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
                 "    def run(v):\n        return model(v)\n    return run(x)\n"),
+        Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
+                "        self._forward = tf.function(self.forward, jit_compile=True)\n"
+                "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
+                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n"),
+        Example("import tensorflow as tf\nclass Scorer:\n    @tf.function(jit_compile=True)\n"
+                "    def score(self, x):\n        return x * 2.0\n"
+                "def score_all(xs):\n    return [Scorer().score(x) for x in xs]\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -88,6 +104,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 outer = index.parent(call)
                 if isinstance(outer, ast.Call) and outer.func is call:
                     self._check_creation(ctx, index, outer, call)
+        self._check_instances(ctx, index)
         for info in ctx.facts.functions:
             node = info.node
             if isinstance(node, ast.Lambda) or info.parent is None:
@@ -141,6 +158,63 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name)
+
+    # -- objects that own tf.functions, constructed per call --------------------------------
+    @staticmethod
+    def _compiling_classes(index: ModuleIndex) -> dict[str, str]:
+        """Classes of this file that own a tf.function per instance (a decorated method, or
+        ``self.f = tf.function(...)`` in a method): class name -> the tf.function's name."""
+        out: dict[str, str] = {}
+        for tfns in index.tf_functions.values():
+            for tfn in tfns:
+                anchor = tfn.definition if tfn.definition is not None and tfn.is_method else tfn.wrapper
+                func = anchor if isinstance(anchor, (ast.FunctionDef, ast.AsyncFunctionDef)) else index.function_of(anchor)
+                owner = index.parent(func) if func is not None else None
+                if isinstance(owner, ast.ClassDef) and tfn.is_method:
+                    out.setdefault(owner.name, tfn.name)
+        return out
+
+    def _check_instances(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``Detector().detect(x)`` per call: each new object holds a new tf.function with an empty
+        trace cache (bound per instance), so every call of the enclosing function compiles again."""
+        classes = self._compiling_classes(index)
+        if not classes:
+            return
+        for call, _ in index.calls:
+            if not (isinstance(call.func, ast.Name) and call.func.id in classes):
+                continue
+            func = index.function_of(call)
+            in_loop = bool(index.loops_around(call))
+            if func is None or isinstance(func, ast.Lambda):
+                if not in_loop:
+                    continue  # module level, once
+            elif not in_loop and (func.name in _ONCE_FUNCTIONS or func.name.startswith("test")
+                                  or self._runs_traced(ctx, index, func)
+                                  or not self._used_here_only(index, call, func)
+                                  or self._called_only_outside_loops(ctx, index, func)):
+                continue
+            owner = f"`{func.name}()`" if func is not None and not isinstance(func, ast.Lambda) else "the loop"
+            ctx.report(self, call, f"a new `{call.func.id}` is built on every call of {owner}"
+                                   f"{' (in a loop)' if in_loop else ''}: its tf.function `{classes[call.func.id]}` "
+                                   "belongs to the instance, so each new object traces and compiles it again; build "
+                                   "the object once and reuse it")
+
+    @staticmethod
+    def _used_here_only(index: ModuleIndex, call: ast.Call, func: ast.AST) -> bool:
+        """The new object is used in ``func`` to call a method and does not escape it (not
+        returned, stored or passed on: then it may be reused)."""
+        parent = index.parent(call)
+        if isinstance(parent, ast.Attribute):
+            return True  # Cls(...).method(...)
+        if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name, used = parent.targets[0].id, False
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load):
+                if not isinstance(index.parent(sub), ast.Attribute):
+                    return False  # returned, stored, passed to a call: it escapes
+                used = True
+        return used
 
     @staticmethod
     def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST) -> bool:
