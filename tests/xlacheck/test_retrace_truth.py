@@ -146,15 +146,15 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     assert good["step"].experimental_get_tracing_count() == 1
 
 
-@pytest.mark.parametrize("index", [5, 6, 7])
+@pytest.mark.parametrize("index", [5, 6, 7, 8])
 def test_strings_new_objects_and_helper_floats_retrace_per_call(index: int) -> None:
-    """An f-string of the step, a new identity-compared object and a float from a Python helper:
-    each call of the loop traces again. A frozen dataclass (value equality) and a helper that
-    returns a tensor trace once."""
-    xs = [tf.constant([1.0, 2.0]) * float(i) for i in range(3)]
+    """An f-string of the step, a new object of a class of this file, a new Keras layer and a float
+    from a Python helper: each call of the loop traces again."""
+    xs = [tf.constant([[1.0, 2.0]]) * float(i) for i in range(3)]
     bad = _load(PythonScalarToTfFunction.INVALID[index].code, "XLA403", flagged=True)
-    fn = {5: "scaled", 6: "hinge", 7: "update"}[index]
-    {5: lambda: bad["run"](xs), 6: lambda: bad["losses"](xs), 7: lambda: bad["train"](xs[0], xs)}[index]()
+    fn = {5: "scaled", 6: "hinge", 7: "apply", 8: "update"}[index]
+    {5: lambda: bad["run"](xs), 6: lambda: bad["losses"](xs), 7: lambda: bad["run"](xs),
+     8: lambda: bad["train"](xs[0], xs)}[index]()
     assert bad[fn].experimental_get_tracing_count() == 3
 
 

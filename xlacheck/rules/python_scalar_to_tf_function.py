@@ -149,8 +149,16 @@ class _Scope:
         return None
 
     def new_object(self, node: ast.expr) -> str | None:
-        """``Cls(...)`` of a class of this file that keeps identity equality: the name of the class."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        """``Cls(...)`` of a class of this file, or a Keras object (layer, optimizer, metric, loss,
+        model): tf.function keys traces on them by identity. The name of the class. (A new
+        ``tf.Variable`` per call traces once: variables are traced by shape and dtype.)"""
+        if not isinstance(node, ast.Call):
+            return None
+        resolved = self.index.aliases.resolve(node.func) or ""
+        last = resolved.rsplit(".", 1)[-1]
+        if resolved.startswith(("tf.keras.", "keras.")) and last[:1].isupper():
+            return last
+        if not isinstance(node.func, ast.Name):
             return None
         for stmt in self.index.tree.body:
             if isinstance(stmt, ast.ClassDef) and stmt.name == node.func.id:
@@ -320,10 +328,11 @@ class PythonScalarToTfFunction(ModuleRule):
     a `range()`/`enumerate()` loop, a Python number reassigned in the loop around the call, a
     number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
     list computed from the caller's arguments, or literals that differ between call sites. Also
-    flags a new object of a class of this file (not a NamedTuple) created at the call in a loop
-    or on every call of the enclosing function: tf.function keys traces on such objects by
-    identity, even when the class defines `__eq__`/`__hash__` or is a frozen dataclass (measured
-    on TF 2.21). Functions with an `input_signature` are not flagged (their arguments are
+    flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
+    optimizer, metric, loss, model) created at the call in a loop or on every call of the
+    enclosing function: tf.function keys traces on such objects by identity, even when the class
+    defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
+    `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
     converted to tensors).
 
     ## Why is this bad?
@@ -391,6 +400,8 @@ class PythonScalarToTfFunction(ModuleRule):
         Example("import tensorflow as tf\nclass Margin:\n    def __init__(self, m):\n        self.m = m\n"
                 "@tf.function(jit_compile=True)\ndef hinge(s, cfg):\n    return tf.nn.relu(cfg.m - s)\n"
                 "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef apply(x, loss_fn):\n    return loss_fn(x, 2.0 * x)\n"
+                "def run(xs):\n    return [apply(x, tf.keras.losses.Huber()) for x in xs]\n"),
         Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
                 "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
                 "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
