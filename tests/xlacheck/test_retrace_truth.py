@@ -240,3 +240,35 @@ def test_none_dims_trace_once_but_compile_per_shape(tmp_path: Any) -> None:
                          capture_output=True, text=True, timeout=120).stdout.split()
     traces, compiles = int(out[-2]), int(out[-1])
     assert traces == 1 and compiles == 3  # one trace, one XLA compilation per sequence length
+
+
+def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once() -> None:
+    """XLA404 on jax.jit: the cache is keyed on the wrapped callable (measured by the Python body's
+    runs, which happen only while tracing)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    bad = _load(TfFunctionCreatedPerCall.INVALID[-1].code, "XLA404", flagged=True)
+    good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
+    traced = []
+    good_fn = good["_mse"]
+
+    def counting(x, y):
+        traced.append(1)
+        return good_fn(x, y)
+
+    good["mse"].__globals__["_mse"] = counting
+    for _ in range(3):
+        good["mse"](jnp.ones(3), jnp.zeros(3))
+    assert len(traced) == 1
+    traced.clear()
+    real_mean = jnp.mean
+
+    def counting_mean(v):
+        traced.append(1)
+        return real_mean(v)
+
+    bad["jnp"] = type("jnp", (), {"mean": staticmethod(counting_mean)})
+    for _ in range(3):
+        bad["weighted_mse"](jnp.ones(3), jnp.zeros(3), 2.0)
+    assert len(traced) == 3
+    del jax
