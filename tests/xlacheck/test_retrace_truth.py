@@ -272,3 +272,13 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
         bad["weighted_mse"](jnp.ones(3), jnp.zeros(3), 2.0)
     assert len(traced) == 3
     del jax
+
+
+def test_a_module_level_counter_item_freezes_inside_jax_jit() -> None:
+    """XLA406 on ``STATE["step"] += 1`` in a jax.jit step: it runs once, while tracing."""
+    jnp = pytest.importorskip("jax.numpy")
+    bad = _load(PythonStateMutatedInCompiledStep.INVALID[2].code, "XLA406", flagged=True)
+    w = jnp.ones(2)
+    for _ in range(3):
+        w = bad["train_step"](w, jnp.ones(2))
+    assert bad["STATE"]["step"] == 1  # not 3: the learning rate never moved
