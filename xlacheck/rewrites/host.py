@@ -87,8 +87,8 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
         if not (isinstance(call, ast.Call) and call.func is parent):
             return None  # `.numpy().size`, `.real`...: an ndarray attribute a tensor lacks
         text = _method_as_op(src, call, parent.attr, arg(src, value))
-        if text is None:
-            return None
+        if text is None or not _tensor_consumer(src, call):
+            return None  # (`err.numpy().max().item()`: the reduced value must suit its reader too)
         return make_fix(message, [replace(src, call, text)], [TENSOR_NOT_NUMPY])
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print" \
             and node in parent.args:
