@@ -263,27 +263,49 @@ _ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
 
 
 def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
-    """Every ``return`` of ``func`` gives Python arithmetic over its inputs (numbers in, number out):
-    constants, names, operators, and number builtins or ``math``/``random`` calls only."""
+    """Every ``return`` of ``func`` gives Python arithmetic over its parameters (numbers in, number
+    out): constants, parameters, local names assigned such arithmetic, operators, and number
+    builtins or ``math``/``random`` calls only."""
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    assigned: dict[str, list[ast.expr]] = {}
+    for n in index.scope_nodes(func):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Name):
+                        assigned.setdefault(sub.id, []).append(n.value if n.value is not None else t)
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.NamedExpr)):
+            return False  # loop targets, context managers, walrus: not followed
     returns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
-    if not returns:
+    if not returns or any(r.value is None for r in returns):
         return False
-    for ret in returns:
-        if ret.value is None:
+    return all(_arithmetic(index, r.value, params, assigned, 0) for r in returns)
+
+
+def _arithmetic(index: ModuleIndex, node: ast.expr, params: set[str], assigned: dict[str, list[ast.expr]],
+                depth: int) -> bool:
+    if depth > 3:
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = index.aliases.resolve(sub.func) or ""
+            if not ((isinstance(sub.func, ast.Name) and sub.func.id in _ARITHMETIC_CALLS)
+                    or name.startswith(_STDLIB_NUMBER_MODULES)):
+                return False
+        elif isinstance(sub, ast.Attribute):
+            if not (index.aliases.resolve(sub) or "").startswith(_STDLIB_NUMBER_MODULES):
+                return False
+        elif isinstance(sub, (ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Lambda, ast.JoinedStr)):
             return False
-        for sub in ast.walk(ret.value):
-            if isinstance(sub, ast.Call):
-                name = index.aliases.resolve(sub.func) or ""
-                if not ((isinstance(sub.func, ast.Name) and sub.func.id in _ARITHMETIC_CALLS)
-                        or name.startswith(_STDLIB_NUMBER_MODULES)):
+        elif isinstance(sub, ast.Constant) and not isinstance(sub.value, (int, float)):
+            return False
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in _ARITHMETIC_CALLS:
+            if sub.id in assigned:
+                if not all(_arithmetic(index, v, params, assigned, depth + 1) for v in assigned[sub.id]):
                     return False
-            elif isinstance(sub, ast.Attribute):
-                if not (index.aliases.resolve(sub) or "").startswith(_STDLIB_NUMBER_MODULES):
-                    return False
-            elif isinstance(sub, (ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Lambda, ast.JoinedStr)):
-                return False
-            elif isinstance(sub, ast.Constant) and not isinstance(sub.value, (int, float)):
-                return False
+            elif sub.id not in params and index.aliases.resolve(sub) is None:
+                return False  # a module global or builtin we cannot see the value of
     return True
 
 
