@@ -20,6 +20,8 @@ real       ../shared/eval/real_cases/tf + labels.json           ``dev`` -> ``tra
 repo       eval_cases/tf + eval_cases/labels.json               eval_cases/split.json (by a hash of
                                                                 the file name, see eval_cases/README)
 repo-jax   eval_cases/jax + eval_cases/labels_jax.json          eval_cases/split.json
+repo-      eval_cases/tf_retrace + its labels.json              eval_cases/tf_retrace/split.json
+retrace                                                         (``dev`` -> ``train``)
 ========== ==================================================== =====================================
 
 A figure on ``train`` cases is not evidence of recall: rule authors read those cases. Only the
@@ -76,6 +78,8 @@ def corpora() -> list[Corpus]:
         Corpus("real", SHARED_EVAL / "real_cases" / "tf", SHARED_EVAL / "real_cases" / "labels.json"),
         Corpus("repo", repo / "tf", repo / "labels.json", repo / "split.json"),
         Corpus("repo-jax", repo / "jax", repo / "labels_jax.json", repo / "split.json"),
+        Corpus("repo-retrace", repo / "tf_retrace", repo / "tf_retrace" / "labels.json",
+               repo / "tf_retrace" / "split.json"),
     ]
 
 
@@ -126,10 +130,12 @@ def lint_corpus(corpus: Corpus) -> dict[str, list[str]]:
 
 def split_of(corpus: Corpus, rec: dict, split_map: dict[str, str] | None) -> str:
     if split_map is not None:
+        # eval_cases/split.json keys "tf/name.py"; eval_cases/tf_retrace/split.json keys the case name
         key = f"{corpus.cases_dir.name}/{Path(rec['file']).name}"
-        if key not in split_map:
+        split = split_map.get(key, split_map.get(rec["case"]))
+        if split is None:
             raise SystemExit(f"{corpus.split_file}: no split for {key}; run `python eval_cases/split.py --write`")
-        return split_map[key]
+        return SPLIT_NAMES.get(split, split)
     return SPLIT_NAMES.get(rec.get("split") or "dev", rec.get("split") or "dev")
 
 
@@ -195,9 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {split} | {bold}{cat}{bold} | {n} | {tp} | {fp} | {fn} | {bold}{p:.3f}{bold} "
                   f"| {bold}{r:.3f}{bold} |")
     else:
-        print(f"{'corpus':11}{'split':11}{'category':20}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
+        print(f"{'corpus':14}{'split':11}{'category':20}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
         for name, split, cat, n, tp, fp, fn, p, r in rows:
-            print(f"{name:11}{split:11}{cat:20}{n:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
+            print(f"{name:14}{split:11}{cat:20}{n:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
     if args.verbose and wrong_all:
         print("misclassified:")
         print("\n".join(wrong_all))

@@ -1159,6 +1159,114 @@ def mean_abs_error(y_true, y_pred):
         inputs=(((3, 2), "float"), ((3, 2), "float")),
         rtol=1e-4,
     ),
+    Example(
+        "numpy_then_ndarray_reduction",
+        # The broken fix this guards against: tf.convert_to_tensor(err).max() (no .max on a tensor).
+        '''import tensorflow as tf
+
+
+def worst_error(y_true, y_pred):
+    err = tf.abs(y_true - y_pred)
+    return err.numpy().max(axis=-1)  # flag: err.numpy()
+''',
+        "unsafe",
+        ("return tf.reduce_max(err, axis=-1)",),
+        inputs=(((3, 2), "float"), ((3, 2), "float")),
+    ),
+    Example(
+        "numpy_then_astype",
+        '''import tensorflow as tf
+
+
+def rounded_scores(logits):
+    probs = tf.nn.softmax(logits)
+    return probs.numpy().astype("float64") * 100.0  # flag: probs.numpy()
+''',
+        "unsafe",
+        ('return tf.cast(probs, "float64") * 100.0',),
+        inputs=(((2, 3), "float"),),
+    ),
+    Example(
+        "gather_nd_where_cumsum",
+        '''import tensorflow as tf
+
+
+def running_valid_total(x, keep):
+    idx = tf.where(keep)
+    return tf.cumsum(tf.gather_nd(x, idx))  # flag: tf.cumsum(tf.gather_nd(x, idx))
+''',
+        "safe",
+        ("return tf.boolean_mask(tf.cumsum(flat_values), flat_mask)",),
+        inputs=(((3, 4), "float"), ((3, 4), "bool")),
+        grad=True,
+    ),
+    Example(
+        "gather_nd_where_rows_mean",
+        '''import tensorflow as tf
+
+
+def mean_kept_rows(x, keep):
+    rows = tf.gather_nd(x, tf.where(keep))
+    return tf.reduce_mean(rows * 2.0)  # flag
+''',
+        "unsafe",  # the mask's rank and the values' dtype are not visible here
+        ("tf.reduce_sum(tf.cast(",),
+        inputs=(((4, 3), "float"), ((4, 3), "bool")),
+        grad=True,
+    ),
+    Example(
+        "numpy_returned_in_a_tuple",
+        '''import tensorflow as tf
+
+
+def loss_and_ids(logits, labels):
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    predicted = tf.argmax(logits, axis=-1).numpy()  # flag: tf.argmax(logits, axis=-1).numpy()
+    return loss, predicted
+''',
+        "unsafe",
+        ("predicted = tf.argmax(logits, axis=-1)  # flag",),
+        inputs=(((3, 4), "float"), ((3,), "id")),
+    ),
+    Example(
+        "print_in_compiled_step",
+        '''import tensorflow as tf
+
+
+def normalized_logits(logits):
+    tf.print("max logit:", tf.reduce_max(logits))  # flag
+    return logits - tf.reduce_logsumexp(logits, axis=-1, keepdims=True)
+''',
+        "unsafe",
+        ("    if tf.executing_eagerly():\n        tf.print(\"max logit:\", tf.reduce_max(logits))\n",),
+        inputs=(((2, 3), "float"),),
+    ),
+    Example(
+        "unravel_index_of_a_peak",
+        '''import tensorflow as tf
+
+
+def heatmap_peak(heatmap):
+    h, w = tf.shape(heatmap)[0], tf.shape(heatmap)[1]
+    flat = tf.argmax(tf.reshape(heatmap, [-1]), output_type=tf.int32)
+    return tf.unravel_index(flat, tf.stack([h, w]))  # flag: tf.unravel_index(flat, tf.stack([h, w]))
+''',
+        "unsafe",
+        ("tf.math.cumprod(tf.stack([h, w]), exclusive=True, reverse=True)",),
+        inputs=(((4, 5), "float"),),
+    ),
+    Example(
+        "unravel_index_of_many",
+        '''import tensorflow as tf
+
+
+def cells(ids):
+    return tf.unravel_index(ids, [2, 3, 4])  # flag: tf.unravel_index(ids, [2, 3, 4])
+''',
+        "unsafe",
+        ("tf.math.floormod(",),
+        inputs=(((5,), "cell"),),
+    ),
 )
 
 EXAMPLES += (

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # before TensorFlow is imported (tf.keras = Keras 2)
 tf = pytest.importorskip("tensorflow")
 np = pytest.importorskip("numpy")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
@@ -59,6 +60,7 @@ ELEMENTS = {
     "tie": (np.float32, st.sampled_from([-1.0, 0.0, 1.0, 2.0, np.nan, np.inf, -np.inf])),  # frequent ties
     "count": (np.int32, st.integers(-2, 5)),  # a loop bound: negative, zero and a few steps
     "count_positive": (np.int32, st.integers(1, 5)),
+    "cell": (np.int32, st.integers(0, 23)),  # flat indices into a [2, 3, 4] grid
 }
 
 
@@ -180,6 +182,41 @@ def test_fixed_code_compiles_and_matches_eager(example):
 
     check()
     assert fixed.experimental_get_tracing_count() == 1  # values varied, the program did not
+
+
+@pytest.mark.parametrize("example", FIXABLE, ids=lambda e: e.name)
+def test_fixed_code_runs_eagerly_like_the_original(example):
+    """The common path: the fixed code, run eagerly as plain Python (no tf.function, as a user
+    debugging it or a CPU run would), returns what the original returns on the example inputs.
+    A fix that compiles but breaks eager code (``tf.convert_to_tensor(err).max()``: no ``.max``
+    on a tensor) fails here. UNSAFE fixes are held to the inputs their stated reasons leave
+    equivalent, as in the XLA comparison."""
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    fixed_source = apply_edits(example.source, diagnostic.fix.edits)
+    original = entry(load(f"eager_original_{example.name}", example.source), example.source, example)
+    fixed = entry(load(f"eager_fixed_{example.name}", fixed_source), fixed_source, example)
+
+    @settings(max_examples=5, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(strategy(example.inputs))
+    def check(args):
+        tf.config.run_functions_eagerly(True)
+        try:
+            try:
+                expected = original(*args)
+            except Exception:  # noqa: BLE001 - inputs the original rejects are outside the claim
+                assume(False)
+            actual = fixed(*args)  # must not raise where the original returned
+        finally:
+            tf.config.run_functions_eagerly(False)
+        if example.applicability == "unsafe":
+            # A stated difference (e.g. "nothing kept: the original returns the int 0, the fix a
+            # tensor of zeros"): a Python number where the fix gives a tensor of that value.
+            expected = tf.nest.map_structure(
+                lambda e, a: np.broadcast_to(np.asarray(e), np.shape(a)) if np.ndim(e) == 0 else e, expected, actual)
+        assert_same(expected, actual, example.rtol, same_dtype=example.applicability == "safe")
+
+    check()
 
 
 def _example(name):

@@ -124,7 +124,7 @@ def test_padding_to_the_longest_compiles_per_length() -> None:
     def step(ids: Any) -> Any:
         return tf.reduce_sum(ids)
 
-    bad = _load(DynamicPaddingWithoutMultiple.INVALID[5].code, "XLA401", flagged=True)
+    bad = _load(DynamicPaddingWithoutMultiple.INVALID[4].code, "XLA401", flagged=True)
     for batch in bad["batches"](ds):
         step(batch)
     assert step.experimental_get_tracing_count() == 3  # lengths 5, 17, 4: one compilation each
@@ -144,6 +144,77 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
     good["generate"](tf.zeros([1, 5], tf.int32), 3)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("index", [5, 6, 7, 8])
+def test_strings_new_objects_and_helper_floats_retrace_per_call(index: int) -> None:
+    """An f-string of the step, a new object of a class of this file, a new Keras layer and a float
+    from a Python helper: each call of the loop traces again."""
+    xs = [tf.constant([[1.0, 2.0]]) * float(i) for i in range(3)]
+    bad = _load(PythonScalarToTfFunction.INVALID[index].code, "XLA403", flagged=True)
+    fn = {5: "scaled", 6: "hinge", 7: "apply", 8: "update"}[index]
+    {5: lambda: bad["run"](xs), 6: lambda: bad["losses"](xs), 7: lambda: bad["run"](xs),
+     8: lambda: bad["train"](xs[0], xs)}[index]()
+    assert bad[fn].experimental_get_tracing_count() == 3
+
+
+@pytest.mark.parametrize("index", [3, 4, 5])
+def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None:
+    """A loop counter rebound to a tensor before the call, a NamedTuple made per call (traced by
+    the values of its fields) and a schedule computed as a tensor: one trace."""
+    xs = [tf.constant([1.0, 2.0]) * float(i) for i in range(3)]
+    good = _load(PythonScalarToTfFunction.VALID[index].code, "XLA403", flagged=False)
+    if index == 3:
+        good["train"](xs[0], 3)
+        assert good["update"].experimental_get_tracing_count() == 1
+    elif index == 4:
+        good["losses"](xs)
+        assert good["hinge"].experimental_get_tracing_count() == 1
+    else:
+        good["train"](xs[0], xs)
+        assert good["update"].experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("index", [4, 5])
+def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> None:
+    """A tf.function built in __init__, or a @tf.function method, belongs to the instance: a new
+    object per call traces again (counted by the Python body's runs, which happen only while
+    tracing); one object reused traces once."""
+    bad = _load(TfFunctionCreatedPerCall.INVALID[index].code, "XLA404", flagged=True)
+    cls_name, method = ("Detector", "forward") if index == 4 else ("Scorer", "score")
+    cls = bad[cls_name]
+    traced = []
+    original = getattr(cls, method)
+    python_fn = getattr(original, "python_function", original)
+
+    def counting(self, x):
+        traced.append(1)
+        return python_fn(self, x)
+
+    setattr(cls, method, tf.function(counting, jit_compile=True) if index == 5 else counting)
+    x = tf.constant([[1.0, 2.0]])
+    if index == 4:
+        for _ in range(3):
+            bad["detect"](x)
+    else:
+        bad["score_all"]([x, x, x])
+    assert len(traced) == 3
+
+    good = _load(TfFunctionCreatedPerCall.VALID[4].code, "XLA404", flagged=False)
+    traced.clear()
+    good["Detector"].forward = counting
+    detector = good["Detector"]()
+    for _ in range(3):
+        detector._forward(x)
+    assert len(traced) == 1
+
+
+def test_growing_list_of_tensors_traces_per_length() -> None:
+    """A Python list of tensors is traced as a structure: one more element is a new trace."""
+    bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True)
+    table = tf.reshape(tf.range(12, dtype=tf.float32), [4, 3])
+    history = bad["decode"](table, tf.constant(1), 3)
+    assert len(history) == 4 and bad["next_id"].experimental_get_tracing_count() == 3
 
 
 _COUNT_COMPILES = """
@@ -169,3 +240,45 @@ def test_none_dims_trace_once_but_compile_per_shape(tmp_path: Any) -> None:
                          capture_output=True, text=True, timeout=120).stdout.split()
     traces, compiles = int(out[-2]), int(out[-1])
     assert traces == 1 and compiles == 3  # one trace, one XLA compilation per sequence length
+
+
+def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once() -> None:
+    """XLA404 on jax.jit: the cache is keyed on the wrapped callable (measured by the Python body's
+    runs, which happen only while tracing)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    bad = _load(TfFunctionCreatedPerCall.INVALID[-1].code, "XLA404", flagged=True)
+    good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
+    traced = []
+    good_fn = good["_mse"]
+
+    def counting(x, y):
+        traced.append(1)
+        return good_fn(x, y)
+
+    good["mse"].__globals__["_mse"] = counting
+    for _ in range(3):
+        good["mse"](jnp.ones(3), jnp.zeros(3))
+    assert len(traced) == 1
+    traced.clear()
+    real_mean = jnp.mean
+
+    def counting_mean(v):
+        traced.append(1)
+        return real_mean(v)
+
+    bad["jnp"] = type("jnp", (), {"mean": staticmethod(counting_mean)})
+    for _ in range(3):
+        bad["weighted_mse"](jnp.ones(3), jnp.zeros(3), 2.0)
+    assert len(traced) == 3
+    del jax
+
+
+def test_a_module_level_counter_item_freezes_inside_jax_jit() -> None:
+    """XLA406 on ``STATE["step"] += 1`` in a jax.jit step: it runs once, while tracing."""
+    jnp = pytest.importorskip("jax.numpy")
+    bad = _load(PythonStateMutatedInCompiledStep.INVALID[2].code, "XLA406", flagged=True)
+    w = jnp.ones(2)
+    for _ in range(3):
+        w = bad["train_step"](w, jnp.ones(2))
+    assert bad["STATE"]["step"] == 1  # not 3: the learning rate never moved

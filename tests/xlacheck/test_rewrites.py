@@ -367,3 +367,56 @@ def collect(x, STEPS):
     assert fix_of(shadowed_count).applicability is Applicability.DISPLAY_ONLY
     unshadowed = fix_of(shadowed_count.replace("def collect(x, STEPS)", "def collect(x)"))
     assert unshadowed.applicability is Applicability.SAFE and unshadowed.edits
+
+
+# -- a fix uses only the framework of the function it edits ----------------------------------------
+_FIXABLE = [e for e in EXAMPLES if e.applicability != "display-only"]
+
+
+def _as_jax(source: str) -> str:
+    """The example's functions (methods and nested ones too) decorated with ``jax.jit`` in a file
+    that imports both frameworks."""
+    lines = source.splitlines(keepends=True)
+    out = ["import jax\n", "import jax.numpy as jnp\n"]
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("def ", "@")) and not out[-1].lstrip().startswith("@"):
+            out.append(line[: len(line) - len(stripped)] + "@jax.jit\n")
+        out.append(line)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("example", _FIXABLE, ids=lambda e: e.name)
+def test_a_fix_never_brings_tensorflow_into_a_jax_function(example):
+    """Every rewrite, applied where the same code sits in a ``jax.jit`` function of a file that also
+    imports TensorFlow, either offers nothing or edits without ``tf.*`` (the fixes used to insert
+    ``tf.cond`` and ``tf.gather(tf.stack(...))`` into JAX code)."""
+    source = _as_jax(example.source)
+    fix = fix_of(source)
+    if fix is None or not fix.edits:
+        return
+    for edit in fix.edits:
+        assert "tf." not in edit.content, edit.content
+
+
+@pytest.mark.parametrize("example", _FIXABLE, ids=lambda e: e.name)
+def test_a_fix_brings_no_other_framework_into_tensorflow_code(example):
+    """The fixed TensorFlow function names no module of another framework more often than the
+    original did (no NumPy/JAX call is introduced; the NumPy rewrite removes them)."""
+    fixed = apply_edits(example.source, fix_of(example.source).edits)
+    others = {a.asname or a.name for n in ast.walk(ast.parse(example.source)) if isinstance(n, ast.Import)
+              for a in n.names if a.name.split(".")[0] in ("numpy", "jax", "torch")}
+    for alias in others:
+        assert fixed.count(f"{alias}.") <= example.source.count(f"{alias}."), fixed
+
+
+def test_ndarray_only_consumers_of_a_host_read_get_no_fix():
+    """``.numpy().tolist()``, formatting and ``len`` need a NumPy value: replacing the read with a
+    tensor would break every eager call, so no fix is offered there."""
+    for body in ("return ids.numpy().tolist()  # flag: ids.numpy()",
+                 "return f'{ids.numpy()}'  # flag: ids.numpy()",
+                 "return len(ids.numpy())  # flag: ids.numpy()",
+                 "v = ids.numpy()  # flag: ids.numpy()\n    return v.tolist()"):
+        source = f"import tensorflow as tf\n\n\ndef top(logits):\n    ids = tf.argmax(logits, axis=-1)\n    {body}\n"
+        fix = fix_of(source)
+        assert fix is None or not fix.edits, (body, fix)

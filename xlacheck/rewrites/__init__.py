@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from xlacheck.diagnostics import Diagnostic, Fix, Location
 from xlacheck.rewrites._fix import parses
+from xlacheck.rewrites._framework import Frameworks
 from xlacheck.rewrites._source import Source
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
     from xlacheck.rewrites.checks import rewrite_assert
     from xlacheck.rewrites.indicator import rewrite_if, rewrite_ternary
     from xlacheck.rewrites.iteration import rewrite_filtered_sum
+    from xlacheck.rewrites.kernels import rewrite_print, rewrite_unravel_index
     from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
     from xlacheck.rewrites.masked_reduction import rewrite_masked
     from xlacheck.rewrites.static_shapes import rewrite_shape_argument
@@ -53,6 +55,8 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Call,), rewrite_tensorarray_size),
         ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
         ((ast.Call,), rewrite_host_read),
+        ((ast.Expr,), rewrite_print),
+        ((ast.Call,), rewrite_unravel_index),
     )
 
 
@@ -78,20 +82,24 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
         return tuple(diagnostics)
     index = _PositionIndex(src)
     registry = (_registry(), _pointed_registry())
+    frameworks = Frameworks(src)
     out = []
     for diagnostic in diagnostics:
         fix = None
         if diagnostic.fix is None:
             try:
-                fix = _fix_for(src, index, registry, diagnostic)
+                fix = _fix_for(src, index, registry, diagnostic, frameworks)
             except Exception:  # a rewriter bug must never break linting
                 log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
         out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
     return tuple(out)
 
 
-def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic) -> Fix | None:
-    """The first rewrite that edits code; an explanation only when no candidate has one."""
+def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic,
+             frameworks: Frameworks) -> Fix | None:
+    """The first rewrite that edits code; an explanation only when no candidate has one. A
+    rewrite that would bring another framework into the code it edits (``tf.cond`` in a
+    ``jax.jit`` function) is never offered."""
     advice = None
     everywhere, pointed = registries
     for node, at_finding in _candidates(src, index, diagnostic):
@@ -106,6 +114,8 @@ def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnos
                     continue
                 if not parses(fix):
                     log.warning("dropped a %s fix that would not parse", diagnostic.code)
+                    continue
+                if frameworks.foreign(node, fix.edits) is not None:
                     continue
                 return fix
     return advice

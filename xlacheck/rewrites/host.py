@@ -10,6 +10,15 @@
 
 All UNSAFE: the result is a tensor, not a NumPy value (NumPy calls on it fail, and it keeps
 the input's dtype where NumPy may give float64), and float sums may round differently.
+
+The common path must keep working: a NumPy array has methods a tensor lacks (``.max()``,
+``.tolist()``, ``.astype()``), and an f-string or ``str()`` of a tensor is not the text of the
+number. So the rewrite looks at what consumes the value read (directly, or through the one name
+it is assigned to): an ndarray reduction method becomes the TensorFlow reduction of the original
+tensor (``err.numpy().max()`` -> ``tf.reduce_max(err)``), ``.astype(d)`` becomes ``tf.cast``,
+operators, indexing, ``.shape``/``.dtype``, TensorFlow calls and returning it (also inside a
+tuple) are kept, ``print(x.numpy())`` prints the tensor, and any other consumer (another method,
+formatting, ``str``/``repr``/``len``/``list``, a dict key) gets no fix.
 """
 
 from __future__ import annotations
@@ -17,12 +26,14 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw
+from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source, dotted
 
 TENSOR_NOT_NUMPY = ("the result is a tensor, not a NumPy value (NumPy calls on it fail; it keeps the input's "
                     "dtype where NumPy may give float64)")
+PRINTS_TENSOR = ("print shows the tensor: its value when run eagerly, a symbolic tensor once, at trace time, in "
+                 "compiled code (not the array at every step)")
 # NumPy function -> TensorFlow function with the same arguments (positional and axis/keepdims).
 NUMPY_TO_TF = {
     "mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "amax": "reduce_max",
@@ -47,21 +58,86 @@ def _find_numpy_alias(tree: ast.Module) -> str | None:
     return None
 
 
+# ndarray method -> TensorFlow reduction with the same axis/keepdims semantics.
+NDARRAY_REDUCTIONS = {
+    "max": "reduce_max", "min": "reduce_min", "sum": "reduce_sum", "mean": "reduce_mean", "prod": "reduce_prod",
+    "any": "reduce_any", "all": "reduce_all", "std": "math.reduce_std", "var": "math.reduce_variance",
+}
+# Attributes a tensor has with the meaning the ndarray's has.
+SHARED_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "T"})
+# Python builtins that accept a (scalar) tensor eagerly as they accept a NumPy value.
+TENSOR_BUILTINS = frozenset({"float", "int", "bool", "abs"})
+
+
 def rewrite_host_read(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.Call):
         return None
     tf = src.tf
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in ("numpy", "item") and not node.args and not node.keywords:
-        text = f"{tf}.convert_to_tensor({arg(src, func.value)})"
-        return make_fix(f"Read the value inside the program instead of calling `.{func.attr}()`",
-                        [replace(src, node, text)], [TENSOR_NOT_NUMPY])
+        return _read_fix(src, node, func.value, f"Read the value inside the program instead of calling `.{func.attr}()`")
     if (call_name(src, func) in GET_VALUE or (dotted(func) or "").endswith("backend.get_value")) \
             and len(node.args) == 1 and not node.keywords:
-        text = f"{tf}.convert_to_tensor({arg(src, node.args[0])})"
-        return make_fix("Read the variable when the program runs instead of freezing it at trace time",
-                        [replace(src, node, text)], [TENSOR_NOT_NUMPY])
+        return _read_fix(src, node, node.args[0], "Read the variable when the program runs instead of freezing it at trace time")
     return _numpy_call(src, node)
+
+
+def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix | None:
+    """``node`` (a host read of ``value``) -> the tensor, with its consumer adapted or no fix."""
+    tf = src.tf
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr not in SHARED_ATTRIBUTES:
+        call = src.parents.get(parent)
+        if not (isinstance(call, ast.Call) and call.func is parent):
+            return None  # `.numpy().size`, `.real`...: an ndarray attribute a tensor lacks
+        text = _method_as_op(src, call, parent.attr, arg(src, value))
+        if text is None or not _tensor_consumer(src, call):
+            return None  # (`err.numpy().max().item()`: the reduced value must suit its reader too)
+        return make_fix(message, [replace(src, call, text)], [TENSOR_NOT_NUMPY])
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print" \
+            and node in parent.args:
+        return make_fix("Print the tensor itself", [replace(src, node, src.segment(value))], [PRINTS_TENSOR])
+    if not _tensor_consumer(src, node):
+        return None
+    if isinstance(value, ast.Call) and (call_name(src, value) or "").startswith("tf."):
+        return make_fix(message, [replace(src, node, src.segment(value))], [TENSOR_NOT_NUMPY])  # already a tensor
+    return make_fix(message, [replace(src, node, f"{tf}.convert_to_tensor({arg(src, value)})")], [TENSOR_NOT_NUMPY])
+
+
+def _method_as_op(src: Source, call: ast.Call, method: str, value: str) -> str | None:
+    """``value.numpy().method(...)`` as a TensorFlow call on the tensor, when one means the same."""
+    tf = src.tf
+    if method in NDARRAY_REDUCTIONS:
+        if len(call.args) > 1 or any(k.arg not in ("axis", "keepdims") for k in call.keywords):
+            return None  # out=, dtype=, ddof=, initial=, where=: no TensorFlow counterpart here
+        parts = [value, *(f"axis={src.segment(a)}" for a in call.args)]
+        parts += [f"{k.arg}={src.segment(k.value)}" for k in call.keywords]
+        return f"{tf}.{NDARRAY_REDUCTIONS[method]}({', '.join(parts)})"
+    if method == "astype" and len(call.args) == 1 and not call.keywords:
+        return f"{tf}.cast({value}, {src.segment(call.args[0])})"
+    return None
+
+
+def _tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
+    """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path)."""
+    parent = src.parents.get(node)
+    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
+        return True
+    if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
+        return _tensor_consumer(src, parent, follow)  # an element: whatever takes the container takes it
+    if isinstance(parent, ast.Subscript):
+        return parent.value is node
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in SHARED_ATTRIBUTES
+    if isinstance(parent, ast.keyword):
+        parent = src.parents.get(parent)
+    if isinstance(parent, ast.Call) and parent.func is not node:
+        name = tf_name(src, parent.func) or ""
+        return name.startswith("tf.") or (isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
+    if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        scope = src.scope_of(parent)
+        return all(_tensor_consumer(src, use, follow=False) for use in src.loads_of(parent.targets[0].id, scope))
+    return False
 
 
 def _numpy_call(src: Source, node: ast.Call) -> Fix | None:

@@ -1,8 +1,9 @@
 """Data-dependent selections feeding a reduction, scan or index -> the same computation on the
 full tensor with the mask applied by ``tf.where``.
 
-A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather(x,
-tf.where(m)[:, 0])`` or ``tf.gather(x, tf.range(n))`` (the mask ``tf.sequence_mask(n, len(x))``).
+A *selection* is ``x[m]`` (``m`` boolean), ``tf.boolean_mask(x, m)``, ``tf.gather_nd(x,
+tf.where(m))`` (the same entries in the same order), ``tf.gather(x, tf.where(m)[:, 0])`` or
+``tf.gather(x, tf.range(n))`` (the mask ``tf.sequence_mask(n, len(x))``).
 Its size depends on the data, so XLA:CPU gives it a bounded dynamic shape, and several ops
 applied *after* it miscompute (``valid[-1]``, ``cumsum``, slices of the tail) or crash; a
 loop-carried ``tf.range(n)`` does not compile at all. Consumers rewritten here:
@@ -156,6 +157,14 @@ def selection(src: Source, node: ast.expr) -> Selection | None:
         return Selection(data, _mask_text(src, index), index, chain)
     if name == "tf.ragged.boolean_mask":
         return Selection(data, arg(src, index), index, chain, ragged=True)
+    if name == "tf.gather_nd":
+        # gather_nd(x, tf.where(m)): the entries of x at the true positions of m, in row-major
+        # order, which is boolean_mask(x, m) (tf.where lists coordinates of every axis of m).
+        where, chain = _resolve(src, index, chain)
+        if isinstance(where, ast.Call) and call_name(src, where) == "tf.where" and len(where.args) == 1 \
+                and not where.keywords:
+            return Selection(data, _mask_text(src, where.args[0]), where.args[0], chain)
+        return None
     if name != "tf.gather":
         return None
     index, chain = _resolve(src, index, chain)

@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -48,7 +49,8 @@ class BatchWithoutDropRemainder(ModuleRule):
     function of this file that returns it) is iterated by a loop that calls a `tf.function` of
     this file, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
     `fit`/`evaluate`/`predict` in a file that compiles with `jit_compile=True` or targets a TPU.
-    `ds.repeat().batch(n)` is not flagged (an endless stream has no partial batch).
+    `ds.repeat().batch(n)` is not flagged (an endless stream has no partial batch), nor are
+    test files and test functions (a few steps: one more compilation costs nothing there).
     The check is syntactic: `.batch` is recognised by its method name, and the dataset is
     followed only through names and calls inside this file.
 
@@ -104,8 +106,8 @@ class BatchWithoutDropRemainder(ModuleRule):
         candidates = []
         for call, _ in index.calls:
             position = _BATCH_METHODS.get(method_name(call) or "")
-            if position is None or not call.args or has_kwargs_splat(call):
-                continue
+            if position is None or not call.args or has_kwargs_splat(call) or in_test(index, ctx.path, call):
+                continue  # (a test runs a few steps: one more compile is no hazard there)
             drop = _drop_remainder(call, position)
             if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):
                 continue  # drop_remainder=True, or a setting the author chose (drop_remainder=is_training)

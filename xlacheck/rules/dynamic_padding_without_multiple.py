@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules._recompile_scope import in_test, per_batch
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -89,23 +90,25 @@ def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
 class DynamicPaddingWithoutMultiple(ModuleRule):
     """
     ## What it does
-    Flags padding that follows each batch's longest example with no `pad_to_multiple_of`:
-    tokenizer calls (`tokenizer(...)`, `tokenizer.pad(...)`, `batch_encode_plus`, on an object
-    whose name contains "tokenizer") with `padding=True`/`"longest"`, `tokenizer.pad(...)` with
-    its default padding, Hugging Face collators (`DataCollatorWithPadding`,
+    Flags padding that follows each batch's longest example with no `pad_to_multiple_of`, where
+    it runs once per batch: Hugging Face collators (`DataCollatorWithPadding`,
     `DataCollatorForTokenClassification`, `DataCollatorForSeq2Seq`,
     `DataCollatorForLanguageModeling`, `DataCollatorForWholeWordMask`) built without
-    `pad_to_multiple_of`, and `padding="max_length"` without `max_length`. Tokenizers are
-    recognised by name (syntactic).
+    `pad_to_multiple_of`; `tokenizer.pad(...)` with its default padding; tokenizer calls
+    (`tokenizer(...)`, `batch_encode_plus`, on an object whose name contains "tokenizer") with
+    `padding=True`/`"longest"` and Keras `pad_sequences` without `maxlen` when they run per batch
+    (in a loop or comprehension, a generator, a collator-like function, or a function this file
+    calls in a loop or hands to `map`/`DataLoader`); and `padded_batch`/`bucket_by_sequence_length`
+    that pad to the longest element. Padding a whole corpus in one call gives one length and is
+    not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
+    nor test functions. Tokenizers are recognised by name (syntactic).
 
     ## Why is this bad?
     Every distinct sequence length is a new input shape; XLA compiles the step once per shape.
     Padding to the longest example of each batch yields up to `max_length` different shapes,
     so training spends its time compiling (on a TPU, minutes per shape). `pad_to_multiple_of=64`
     (32 or 64 on TPU, 8 on GPU) caps the shapes at `max_length / 64`; bucketing by length wastes
-    even less padding. `padding="max_length"` without `max_length` pads to the tokenizer's
-    `model_max_length`, which a tokenizer trained from scratch leaves unset: then nothing is
-    padded at all. An MLM collator over examples that all have the same length (grouped into
+    even less padding (`padding="max_length"` pads every batch to one length). An MLM collator over examples that all have the same length (grouped into
     fixed blocks) never pads; there the finding is harmless.
 
     ## Example
@@ -137,6 +140,12 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n    return tokenizer(texts, truncation=True)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[128], drop_remainder=True)\n"),
         Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>', length=128)\n"),
+        Example("import tensorflow as tf\nids = tf.keras.preprocessing.sequence.pad_sequences(corpus, padding='post')\n"
+                "ds = tf.data.Dataset.from_tensor_slices(ids).batch(64, drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
+                "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
+        Example("import tensorflow as tf\nimport torch\ndef compare(tokenizer, model, texts):\n"
+                "    for t in texts:\n        model(**tokenizer([t], padding=True, return_tensors='pt'))\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
     )
@@ -145,27 +154,34 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf')\n",
                 fixed="import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
                       "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf', pad_to_multiple_of=32)\n"),
-        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
-                "    return tokenizer(texts, padding=True, truncation=True, return_tensors='tf')\n"),
+        Example("import tensorflow as tf\ndef encode(tokenizer, batches):\n"
+                "    for texts in batches:\n        yield tokenizer(texts, padding=True, truncation=True, return_tensors='tf')\n"),
         Example("import tensorflow as tf\nfrom transformers import DataCollatorForLanguageModeling\n"
                 "collator = DataCollatorForLanguageModeling(tokenizer, mlm_probability=0.15, return_tensors='tf')\n"),
         Example("import tensorflow as tf\nclass Collate:\n    def __call__(self, features):\n"
                 "        return self.tokenizer.pad(features, return_tensors='tf')\n"),
-        Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
-                "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
         Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>')\n"),
-        Example("import tensorflow as tf\nids = tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post')\n"),
+        Example("import tensorflow as tf\ndef batches(chunks):\n"
+                "    return [tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post') for seqs in chunks]\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4])\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         multiple = None
+        torch_xla = any(name.startswith("torch_xla") for name in ctx.facts.aliases.names.values())
         for call, name in ctx.index.calls:
-            if has_kwargs_splat(call):
+            if has_kwargs_splat(call) or in_test(ctx.index, ctx.path, call):
                 continue
+            returns = keyword(call, "return_tensors")
+            if returns is not None and isinstance(returns.value, ast.Constant) and returns.value.value == "pt" \
+                    and not torch_xla:
+                continue  # PyTorch tensors in a file that never uses torch_xla: eager PyTorch, no XLA
             tf_padding = _tf_padding(call, name)
+            if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
+                    and not per_batch(ctx.index, call):
+                continue  # one call over the whole corpus: one global length, one shape
             if tf_padding is not None:
                 ctx.report(self, call, f"{tf_padding}: every distinct length is a new input shape that XLA compiles "
                                        "again; pad to fixed shapes (or bucket boundaries / a multiple of 64)")
@@ -174,7 +190,6 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             padding_kw = keyword(call, "padding")
             padding = _padding_kind(padding_kw.value if padding_kw else None)
             has_multiple = _set(kw.value) if (kw := keyword(call, "pad_to_multiple_of")) else False
-            has_max_length = _set(kw.value) if (kw := keyword(call, "max_length")) else False
             if last in _PADDING_COLLATORS or last in _MLM_COLLATORS:
                 if name is not None and not name.startswith("transformers"):
                     continue  # a project's own class that happens to share the name
@@ -183,18 +198,18 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                     padding = "longest"  # the collators' default
             elif _is_tokenizer(call.func):
                 what = ast.unparse(call.func) + "(...)"
-                if padding_kw is None and isinstance(call.func, ast.Attribute) and call.func.attr == "pad":
+                method = call.func.attr if isinstance(call.func, ast.Attribute) else None
+                if padding_kw is None and method == "pad":
                     padding = "longest"  # tokenizer.pad defaults to padding=True
+                # pad() is what collators call per batch; enable_padding() sets up every later batch
+                if method not in ("pad", "enable_padding") and not per_batch(ctx.index, call):
+                    continue  # tokenizing a whole corpus at once pads it to one global length
                 if isinstance(call.func, ast.Attribute) and call.func.attr == "enable_padding":
                     # the `tokenizers` library: pads encode_batch() to the longest unless length= is set
                     padding = None if _set(_argument(call, 99, "length")) else "longest"
             else:
                 continue
-            if padding == "max_length" and not has_max_length:
-                ctx.report(self, call, f"{what} pads with padding='max_length' but no max_length: it pads to the "
-                                       "tokenizer's model_max_length, which tokenizers trained from scratch leave unset "
-                                       "(then nothing is padded and every batch has its own shape); pass max_length=")
-            elif padding == "longest" and not has_multiple:
+            if padding == "longest" and not has_multiple:
                 if multiple is None:
                     multiple = 64 if ctx.index.uses_tpu else 32
                 edit = _insert_after_last_argument(call, f", pad_to_multiple_of={multiple}")

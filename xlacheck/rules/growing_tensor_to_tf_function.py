@@ -13,9 +13,25 @@ _GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tnp.concatenate", "tnp.appen
                           "tf.experimental.numpy.concatenate", "tf.pad"})
 
 
-def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.Assign | None:
-    """An assignment ``name = tf.concat([name, ...])`` (or ``tf.pad(name, ...)``) inside ``loop``."""
+_LIST_GROWERS = frozenset({"append", "extend", "insert"})
+
+
+def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr | None:
+    """Where ``name`` gets longer inside ``loop``: ``name = tf.concat([name, ...])`` (or
+    ``tf.pad(name, ...)``), or, for a Python list of tensors, ``name.append(...)``,
+    ``name.extend(...)``, ``name += [...]``, ``name = name + [...]``."""
     for node in ast.walk(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_GROWERS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return node
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                and node.target.id == name and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
+            return node
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
+                and isinstance(node.value.left, ast.Name) and node.value.left.id == name \
+                and isinstance(node.value.right, (ast.List, ast.Tuple)):
+            return node
         if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
             continue
         if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
@@ -30,9 +46,10 @@ def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.Assign | None:
 class GrowingTensorToTfFunction(ModuleRule):
     """
     ## What it does
-    Flags a call of a `tf.function` of this file, inside a Python loop, whose argument is
-    re-bound in that loop to a longer version of itself (`ids = tf.concat([ids, next_id], 1)`,
-    `tf.pad(ids, ...)`), as in a token-by-token generation loop.
+    Flags a call of a `tf.function` of this file, inside a Python loop, whose argument (or a
+    tensor built from it, `tf.stack(tokens)`) gets longer in that loop: re-bound to a longer
+    version of itself (`ids = tf.concat([ids, next_id], 1)`, `tf.pad(ids, ...)`), or a Python
+    list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop.
 
     ## Why is this bad?
     Each iteration passes a new shape, so the function traces and XLA compiles it again on every
@@ -74,6 +91,10 @@ class GrowingTensorToTfFunction(ModuleRule):
                 "def generate(ids, n):\n    for _ in range(n):\n        logits = next_logits(ids)\n"
                 "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
                 "    return ids\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_id(table, history):\n"
+                "    return tf.argmax(tf.gather(table, tf.stack(history))[-1], output_type=tf.int32)\n"
+                "def decode(table, start, n):\n    history = [start]\n    for _ in range(n):\n"
+                "        history.append(next_id(table, history))\n    return history\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -88,11 +109,17 @@ class GrowingTensorToTfFunction(ModuleRule):
             if not loops:
                 continue
             for arg in list(call.args) + [kw.value for kw in call.keywords]:
-                if not isinstance(arg, ast.Name):
+                # the value itself, or a tensor made of it (tf.stack(tokens), tf.constant(history))
+                names = [arg] if isinstance(arg, ast.Name) else [
+                    a for a in arg.args if isinstance(a, ast.Name)] if isinstance(arg, ast.Call) else []
+                for name in names:
+                    growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None), None)
+                    if growth is not None:
+                        break
+                else:
                     continue
-                growth = next((g for loop in loops if (g := _grows(index, arg.id, loop)) is not None), None)
                 if growth is not None:
-                    ctx.report(self, arg, f"`{arg.id}` grows every iteration (line {growth.lineno}) and is passed to "
+                    ctx.report(self, arg, f"`{name.id}` grows every iteration (line {growth.lineno}) and is passed to "
                                           f"tf.function `{tfn.name}` in the same loop: every step has a new shape, so it "
                                           "traces and compiles again each iteration; use a fixed-size padded buffer "
                                           "and a position index")

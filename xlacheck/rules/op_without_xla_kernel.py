@@ -74,7 +74,9 @@ class OpWithoutXlaKernel(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    No automatic fix in general. `tf.unravel_index(i, dims)` gets an unsafe fix: integer division
+    by the strides `tf.math.cumprod(dims, exclusive=True, reverse=True)`, equal for indices in
+    `[0, prod(dims))` (outside it the original raises eagerly and the fix wraps around).
 
     ## References
     The table records the TensorFlow version and command it was generated with

@@ -76,6 +76,9 @@ class _Scope:
         if isinstance(node, ast.Constant):
             return _WEAK if type(node.value) in (int, float) else 0
         if isinstance(node, ast.Name):
+            rebound = self._rebound_in_loop(node)
+            if rebound is not None:  # `step = tf.convert_to_tensor(step)` before the use: that value reaches it
+                return self.number(rebound, depth + 1) if rebound is not node else 0
             if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
                 return _STRONG
             if node.id in self._visiting:
@@ -97,6 +100,10 @@ class _Scope:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in _NUMBER_BUILTINS:
                 return _STRONG
+            helper = self.index_function(node.func.id)
+            if helper is not None and _returns_arithmetic(self.index, helper) and node.args and all(
+                    self.number(a, depth + 1) for a in [*node.args, *(k.value for k in node.keywords)]):
+                return _STRONG  # schedule(step): a function of this file doing Python arithmetic on numbers
             if node.func.id in _NUMBER_COMBINERS and node.args:
                 kinds = [self.number(a, depth + 1) for a in node.args]
                 return _STRONG if all(kinds) or (max(kinds) == _STRONG and not self._any_tensorish(node.args)) else 0
@@ -118,6 +125,57 @@ class _Scope:
             kinds = [self.number(node.body, depth + 1), self.number(node.orelse, depth + 1)]
             return min(kinds)
         return 0
+
+    def _rebound_in_loop(self, use: ast.Name) -> ast.expr | None:
+        """The value of the last plain assignment to ``use.id`` inside the loop that counts it and
+        before ``use`` (the definition that reaches ``use`` in that iteration)."""
+        loop = self.counter_loop(use.id)
+        if loop is None:
+            return None
+        last = None
+        for b in self.bindings.get(use.id, ()):
+            if isinstance(b, ast.Assign) and _inside(b, loop) and (b.end_lineno or b.lineno) < use.lineno:
+                if last is None or b.lineno > last.lineno:
+                    last = b
+        return last.value if last is not None else None
+
+    def index_function(self, name: str) -> ast.FunctionDef | None:
+        """The module-level ``def name`` of this file (not a tf.function)."""
+        if name in self.index.tf_functions:
+            return None
+        for stmt in self.index.tree.body:
+            if isinstance(stmt, ast.FunctionDef) and stmt.name == name and not stmt.decorator_list:
+                return stmt
+        return None
+
+    def new_object(self, node: ast.expr) -> str | None:
+        """``Cls(...)`` of a class of this file, or a Keras object (layer, optimizer, metric, loss,
+        model): tf.function keys traces on them by identity. The name of the class. (A new
+        ``tf.Variable`` per call traces once: variables are traced by shape and dtype.)"""
+        if not isinstance(node, ast.Call):
+            return None
+        resolved = self.index.aliases.resolve(node.func) or ""
+        last = resolved.rsplit(".", 1)[-1]
+        if resolved.startswith(("tf.keras.", "keras.")) and last[:1].isupper():
+            return last
+        if not isinstance(node.func, ast.Name):
+            return None
+        for stmt in self.index.tree.body:
+            if isinstance(stmt, ast.ClassDef) and stmt.name == node.func.id:
+                return stmt.name if _identity_keyed(stmt) else None
+        return None
+
+    def text(self, node: ast.expr) -> bool:
+        """A string built from values at run time (an f-string, ``str(x)``, ``"..." % x``, ``.format``)."""
+        if isinstance(node, ast.JoinedStr):
+            return any(isinstance(v, ast.FormattedValue) for v in node.values)
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in ("str", "repr"):
+                return True
+            return isinstance(node.func, ast.Attribute) and node.func.attr == "format" and isinstance(
+                node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
+        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(
+            node.left, ast.Constant) and isinstance(node.left.value, str)
 
     def _module_constant(self, name: str) -> int:
         for stmt in self.index.tree.body:
@@ -167,9 +225,13 @@ class _Scope:
         if depth > 8:
             return None
         loops = self.index.loops_around(call)
+        comprehension_targets = {name for loop in loops if isinstance(loop, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+                                 for gen in loop.generators for name in _target_names(gen.target)}
         for sub in ast.walk(node):
             if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
                 continue
+            if sub.id in comprehension_targets:
+                return f"`{sub.id}` changes every iteration of the comprehension that calls it"
             counter = self.counter_loop(sub.id)
             if counter is not None and counter in loops:
                 kind = "range()" if isinstance(counter.iter, ast.Call) and getattr(counter.iter.func, "id", "") == "range" else "enumerate()"
@@ -197,6 +259,71 @@ class _Scope:
         return loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno) and node is not loop  # type: ignore[attr-defined]
 
 
+_ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
+
+
+def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
+    """Every ``return`` of ``func`` gives Python arithmetic over its parameters (numbers in, number
+    out): constants, parameters, local names assigned such arithmetic, operators, and number
+    builtins or ``math``/``random`` calls only."""
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    assigned: dict[str, list[ast.expr]] = {}
+    for n in index.scope_nodes(func):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Name):
+                        assigned.setdefault(sub.id, []).append(n.value if n.value is not None else t)
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.NamedExpr)):
+            return False  # loop targets, context managers, walrus: not followed
+    returns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
+    if not returns or any(r.value is None for r in returns):
+        return False
+    return all(_arithmetic(index, r.value, params, assigned, 0) for r in returns)
+
+
+def _arithmetic(index: ModuleIndex, node: ast.expr, params: set[str], assigned: dict[str, list[ast.expr]],
+                depth: int) -> bool:
+    if depth > 3:
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = index.aliases.resolve(sub.func) or ""
+            if not ((isinstance(sub.func, ast.Name) and sub.func.id in _ARITHMETIC_CALLS)
+                    or name.startswith(_STDLIB_NUMBER_MODULES)):
+                return False
+        elif isinstance(sub, ast.Attribute):
+            if not (index.aliases.resolve(sub) or "").startswith(_STDLIB_NUMBER_MODULES):
+                return False
+        elif isinstance(sub, (ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Lambda, ast.JoinedStr)):
+            return False
+        elif isinstance(sub, ast.Constant) and not isinstance(sub.value, (int, float)):
+            return False
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in _ARITHMETIC_CALLS:
+            if sub.id in assigned:
+                if not all(_arithmetic(index, v, params, assigned, depth + 1) for v in assigned[sub.id]):
+                    return False
+            elif sub.id not in params and index.aliases.resolve(sub) is None:
+                return False  # a module global or builtin we cannot see the value of
+    return True
+
+
+def _identity_keyed(cls: ast.ClassDef) -> bool:
+    """tf.function keys a trace on such an instance by identity. Measured on TF 2.21: a plain
+    class, one defining ``__eq__``/``__hash__`` and a frozen dataclass all trace once per new
+    object; a NamedTuple is a nest and traces by the values of its fields. So: any class of this
+    file except NamedTuples, ``__tf_tracing_type__`` implementers and classes with a base we
+    cannot see (an ExtensionType, a TypeSpec...)."""
+    if any(n.name == "__tf_tracing_type__" for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        return False
+    return all(isinstance(b, ast.Name) and b.id == "object" for b in cls.bases) and not cls.keywords
+
+
+def _inside(node: ast.AST, loop: ast.AST) -> bool:
+    return loop.lineno < node.lineno <= (loop.end_lineno or loop.lineno)  # type: ignore[attr-defined]
+
+
 def _target_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Name):
         return [target.id]
@@ -218,11 +345,17 @@ class PythonScalarToTfFunction(ModuleRule):
     """
     ## What it does
     Flags a call of a `tf.function` defined in the same file (decorated, or
-    `name = tf.function(f)`) that passes a Python `int`, `float`, list or dict whose value
-    changes from call to call: the counter of a `range()`/`enumerate()` loop, a Python number
-    reassigned in the loop around the call, a number or list computed from the caller's
-    arguments, or literals that differ between call sites. Functions with an `input_signature`
-    are not flagged (their arguments are converted to tensors).
+    `name = tf.function(f)`) that passes a Python `int`, `float`, list, dict or run-time string
+    (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
+    a `range()`/`enumerate()` loop, a Python number reassigned in the loop around the call, a
+    number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
+    list computed from the caller's arguments, or literals that differ between call sites. Also
+    flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
+    optimizer, metric, loss, model) created at the call in a loop or on every call of the
+    enclosing function: tf.function keys traces on such objects by identity, even when the class
+    defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
+    `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
+    converted to tensors).
 
     ## Why is this bad?
     A `tf.function` keys its trace cache on the *values* of Python arguments: every new step
@@ -260,6 +393,17 @@ class PythonScalarToTfFunction(ModuleRule):
                 "def run(xs):\n    return [scale(x, 2.0) for x in xs]\n"),
         Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])\ndef f(i):\n    return i + 1\n"
                 "for i in range(10):\n    f(i)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(grad, step):\n"
+                "    return -0.01 * tf.cast(step, tf.float32) * grad\n"
+                "def train(grad, steps):\n    for step in range(steps):\n"
+                "        step = tf.convert_to_tensor(step, dtype=tf.int64)\n        update(grad, step)\n"),
+        Example("import typing\nimport tensorflow as tf\nclass Margin(typing.NamedTuple):\n    m: float\n"
+                "@tf.function(jit_compile=True)\ndef hinge(s, cfg):\n    return tf.nn.relu(cfg.m - s)\n"
+                "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n"),
+        Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    step = tf.cast(step, tf.float32)\n"
+                "    return base * tf.minimum(1.0, (step + 1.0) / 4.0)\n"
+                "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
+                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -273,6 +417,16 @@ class PythonScalarToTfFunction(ModuleRule):
                 "        lr = 0.5 * (1 + math.cos(math.pi * i / total))\n        step(x, lr)\n"),
         Example("import tensorflow as tf\n@tf.function\ndef step(x, n):\n    return x / n\n"
                 "def run(batches):\n    for x in batches:\n        step(x, len(x))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef scaled(x, tag):\n    return x * 2.0\n"
+                "def run(xs):\n    return [scaled(x, f'step_{i}') for i, x in enumerate(xs)]\n"),
+        Example("import tensorflow as tf\nclass Margin:\n    def __init__(self, m):\n        self.m = m\n"
+                "@tf.function(jit_compile=True)\ndef hinge(s, cfg):\n    return tf.nn.relu(cfg.m - s)\n"
+                "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef apply(x, loss_fn):\n    return loss_fn(x, 2.0 * x)\n"
+                "def run(xs):\n    return [apply(x, tf.keras.losses.Huber()) for x in xs]\n"),
+        Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
+                "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
+                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -304,10 +458,16 @@ class PythonScalarToTfFunction(ModuleRule):
                                           "pass a tensor")
 
     def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr) -> None:
+        cls = scope.new_object(arg)
+        if cls is not None:
+            self._report_new_object(ctx, scope, call, tfn, arg, cls)
+            return
         if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name)) and scope.python_list(arg):
-            kind = "list"
+            kind = "dict" if isinstance(arg, ast.Dict) else "list"
         elif scope.number(arg) == _STRONG:
             kind = "number"
+        elif scope.text(arg):
+            kind = "string"
         else:
             return
         why = scope.varies(arg, call)
@@ -318,12 +478,28 @@ class PythonScalarToTfFunction(ModuleRule):
             shown = shown[:37] + "..."
         fix = None
         tf = _tf_alias(ctx)
-        if tf is not None:
+        if tf is not None and kind in ("number", "list"):
             start = Location(arg.lineno, arg.col_offset)
             end = Location(arg.end_lineno or arg.lineno, arg.end_col_offset or arg.col_offset)
             fix = Fix(f"Pass `{tf}.constant({shown})`",
                       (Edit(start, start, f"{tf}.constant("), Edit(end, end, ")")), Applicability.UNSAFE)
+        advice = ("pass a tensor (tf.constant / tf.Variable)" if kind != "string"
+                  else "keep strings out of the compiled function's arguments")
         ctx.report(self, arg,
                    f"Python {kind} `{shown}` passed to tf.function `{tfn.name}` changes between calls ({why}): "
-                   "each new value traces and compiles the function again; pass a tensor (tf.constant / tf.Variable)",
+                   f"each new value traces and compiles the function again; {advice}",
                    fix=fix)
+
+    def _report_new_object(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
+                           arg: ast.expr, cls: str) -> None:
+        """``step(x, Config(...))``: a new object per call is a new trace key, whatever its fields."""
+        func = ctx.index.function_of(call)
+        if ctx.index.loops_around(call):
+            where = "in a loop"
+        elif isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.name not in ("__init__", "main"):
+            where = f"on every call of `{func.name}()`"
+        else:
+            return  # module level or a one-off: one object, one trace
+        ctx.report(self, arg, f"a new `{cls}` object is passed to tf.function `{tfn.name}` {where}: `{cls}` compares "
+                              "by identity, so every new object traces and compiles the function again; create it "
+                              "once and reuse it, or pass its numbers as tensors")

@@ -55,8 +55,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     """
     ## What it does
     Flags updates of Python state inside compiled code (a `tf.function`, a Keras
-    `train_step`/`call`): `self.step += 1` or `self.step = self.step + 1` on an attribute that
-    holds a Python number, `global`/`nonlocal` counters, and `self.history.append(...)` on an
+    `train_step`/`call`, a `jax.jit` function): `self.step += 1` or `self.step = self.step + 1` on
+    an attribute that holds a Python number, `global`/`nonlocal` counters, items of a module-level
+    Python dict/list (`STATE["step"] += 1`), and `self.history.append(...)` on an
     attribute that holds a Python list (this last one only in the `tf.function` or Keras method
     itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose).
 
@@ -100,6 +101,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 "        return x / self.step\n"),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
                 "    def fit(self, xs):\n        for x in xs:\n            self.step += 1\n"),
+        Example("import jax\nSTATE = {'step': 0}\n@jax.jit\ndef train_step(w, g, STATE):\n"
+                "    return w - 0.1 * g\ndef train(w, gs):\n    for g in gs:\n        STATE['step'] += 1\n"
+                "        w = train_step(w, g, {})\n    return w\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
@@ -107,6 +111,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 "        return x / self.step\n"),
         Example("import tensorflow as tf\nCALLS = 0\n@tf.function\ndef f(x):\n    global CALLS\n    CALLS = CALLS + 1\n"
                 "    return x * 2.0\n"),
+        Example("import jax\nimport jax.numpy as jnp\nSTATE = {'step': 0}\n@jax.jit\ndef train_step(w, g):\n"
+                "    STATE['step'] += 1\n    return w - 0.1 / STATE['step'] * g\n"),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
                 "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
                 "        return loss\n"),
@@ -122,7 +128,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
             if func is not None:
                 declared.setdefault(id(func), set()).update(decl.names)
         outer_names = set().union(*declared.values()) if declared else set()
-        candidates: list[ast.AST] = [a for a in index.assignments if _candidate_assignment(a, outer_names)]
+        containers = _module_containers(index.tree)
+        candidates: list[ast.AST] = [a for a in index.assignments
+                                     if _candidate_assignment(a, outer_names) or _container_item_update(a, containers)]
         candidates += [c for c, _ in index.calls
                        if isinstance(c.func, ast.Attribute) and c.func.attr in _LIST_MUTATORS and _self_attr(c.func.value)]
         if not candidates:
@@ -138,6 +146,14 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
             if cls is not None and id(cls) not in kinds:
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
+            if isinstance(node, ast.AugAssign) and _container_item_update(node, containers) \
+                    and not _bound_locally(index, func, node.target.value.id):  # type: ignore[attr-defined]
+                name = node.target.value.id  # type: ignore[attr-defined]
+                ctx.report(self, node, f"item of the module-level Python container `{name}` updated inside compiled "
+                                       f"code ({info.why}): this runs only while tracing, so the value freezes after "
+                                       "the first trace (and JAX/TF bake it in as a constant); keep the state in "
+                                       "the step's arguments and results (or a tf.Variable)")
+                continue
             self._check_node(ctx, info, numbers, lists, declared.get(id(func), set()), node)
 
     def _check_node(self, ctx: ModuleContext, info: FunctionInfo, numbers: set[str], lists: set[str],
@@ -165,6 +181,31 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
                                        "while tracing and collects symbolic tensors, not per-step values; return "
                                        "the values from the step or write them to a tf.TensorArray/tf.Variable")
+
+
+def _module_containers(tree: ast.Module) -> set[str]:
+    """Module-level names bound (only) to a dict/list display: Python containers of state."""
+    bound: dict[str, bool] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = bound.get(target.id, True) and isinstance(stmt.value, (ast.Dict, ast.List))
+    return {name for name, container in bound.items() if container}
+
+
+def _container_item_update(node: ast.Assign | ast.AugAssign, containers: set[str]) -> bool:
+    """``STATE["step"] += 1`` on a module-level dict/list."""
+    return isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) \
+        and isinstance(node.target.value, ast.Name) and node.target.value.id in containers
+
+
+def _bound_locally(index, func: ast.AST, name: str) -> bool:
+    """``name`` is a parameter or assigned in ``func`` (so it is not the module's container)."""
+    args = getattr(func, "args", None)
+    if args is not None and name in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}:
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in index.scope_nodes(func))
 
 
 def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str]) -> bool:

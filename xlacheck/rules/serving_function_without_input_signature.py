@@ -30,8 +30,10 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
     Flags a `tf.function` of this file that is exported without an `input_signature`: it is
     named like a serving function (`serving`, `serve`, `serving_fn`, ...), passed in
     `signatures=` to `tf.saved_model.save`/`model.save`, or asked for
-    `.get_concrete_function()` with no arguments. Functions without inputs, and serving-named
-    functions that this file exports through `get_concrete_function(<TensorSpecs>)`, are not
+    `.get_concrete_function()` with no arguments. Functions without inputs, serving-named
+    functions that this file exports through `get_concrete_function(<TensorSpecs>)` (every
+    function of that name: several classes often each have a `serve`), and serving-named
+    functions that other code in the file calls (a helper of the exported function) are not
     flagged.
 
     ## Why is this bad?
@@ -88,13 +90,16 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
         if not index.tf_functions:
             return
         reported: set[int] = set()
+        # Exported through get_concrete_function(<specs>): every tf.function the call may name (a
+        # file often has several classes with a `serve` method, each exported this way).
         specialized = {id(t.wrapper) for c, _ in index.calls
                        if method_name(c) == "get_concrete_function" and (c.args or c.keywords)
-                       and (t := self._refers_to(index, c.func.value)) is not None}  # type: ignore[attr-defined]
+                       for t in self._all_referred(index, c.func.value)}  # type: ignore[attr-defined]
+        called = self._called_names(index)
         for name, tfns in index.tf_functions.items():
-            if name in _SERVING_NAMES:
+            if name in _SERVING_NAMES and name not in called:  # called by other code: a helper, not the entry point
                 for tfn in tfns:
-                    if id(tfn.wrapper) not in specialized:  # exported through get_concrete_function(spec)
+                    if id(tfn.wrapper) not in specialized:
                         self._report(ctx, tfn, f"it is named `{name}`, the serving entry point", reported)
         for call, resolved in index.calls:
             if resolved in _SAVERS or method_name(call) == "save":
@@ -110,6 +115,25 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                 tfn = self._refers_to(index, call.func.value)  # type: ignore[attr-defined]
                 if tfn is not None:
                     self._report(ctx, tfn, "get_concrete_function() is called without example inputs", reported)
+
+    @staticmethod
+    def _all_referred(index: ModuleIndex, node: ast.expr | None) -> list[TfFunction]:
+        if isinstance(node, ast.Name):
+            return [t for t in index.tf_functions.get(node.id, ()) if not t.is_method]
+        if isinstance(node, ast.Attribute):
+            return [t for t in index.tf_functions.get(node.attr, ()) if t.is_method]
+        return []
+
+    @staticmethod
+    def _called_names(index: ModuleIndex) -> set[str]:
+        """Names of functions this file calls directly (``serve(x)``, ``self.serve(x)``)."""
+        out: set[str] = set()
+        for call, _ in index.calls:
+            if isinstance(call.func, ast.Name):
+                out.add(call.func.id)
+            elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+                out.add(call.func.attr)
+        return out
 
     @staticmethod
     def _refers_to(index: ModuleIndex, node: ast.expr | None) -> TfFunction | None:

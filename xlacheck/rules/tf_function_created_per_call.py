@@ -10,6 +10,13 @@ from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+# Every compiler wrapper whose cache lives on the object it returns (jax.jit keys its cache on the
+# wrapped callable too: a new lambda or closure per call compiles again).
+_COMPILERS = _TF_FUNCTION | {"jax.jit", "jax.pmap"}
+
+
+def _shown(kind: str) -> str:
+    return kind if kind.startswith("jax.") else "tf.function"
 # Functions that run once per object or per program: creating a tf.function there is the fix.
 _ONCE_FUNCTIONS = frozenset({"__init__", "build", "setUp", "setUpClass", "main", "__post_init__"})
 
@@ -23,7 +30,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
     enclosing function builds a new `tf.function` and traces it once. When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
-    helpers do.
+    helpers do. The same holds for objects of a class of this file that owns a tf.function per
+    instance (a `@tf.function` method, or `self.f = tf.function(...)`): one built in a loop, or
+    on every call of a function that uses it there without keeping it, compiles again each time.
+    No finding where the tf.function is created while an outer tf.function or `strategy.run`
+    traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
+    for `jax.jit`/`jax.pmap` of a lambda or a function defined in the enclosing function (JAX
+    caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache).
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -64,6 +77,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\ndef make_step(model):\n    step = tf.function(model.__call__, jit_compile=True)\n"
                 "    return step\n"),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self, f):\n        self.step = tf.function(f)\n"),
+        Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
+                "        self._forward = tf.function(self.forward, jit_compile=True)\n"
+                "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
+                "DETECTOR = Detector()\ndef detect(x):\n    return DETECTOR._forward(x)\n"
+                "def make_detector():\n    detector = Detector()\n    return detector\n"),
+        Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
+                "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
     )
@@ -75,12 +95,21 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "        step = tf.function(lambda v: model(v))\n        step(x)\n"),
         Example("import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
                 "    def run(v):\n        return model(v)\n    return run(x)\n"),
+        Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
+                "        self._forward = tf.function(self.forward, jit_compile=True)\n"
+                "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
+                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n"),
+        Example("import tensorflow as tf\nclass Scorer:\n    @tf.function(jit_compile=True)\n"
+                "    def score(self, x):\n        return x * 2.0\n"
+                "def score_all(xs):\n    return [Scorer().score(x) for x in xs]\n"),
+        Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
+                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n"),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
         for call, name in index.calls:
-            if name not in _TF_FUNCTION:
+            if name not in _COMPILERS:
                 continue
             if call.args:
                 self._check_creation(ctx, index, call, call)
@@ -88,27 +117,40 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 outer = index.parent(call)
                 if isinstance(outer, ast.Call) and outer.func is call:
                     self._check_creation(ctx, index, outer, call)
+        self._check_instances(ctx, index)
         for info in ctx.facts.functions:
             node = info.node
             if isinstance(node, ast.Lambda) or info.parent is None:
                 continue
             for dec in node.decorator_list:
                 target = dec.func if isinstance(dec, ast.Call) else dec
-                if index.aliases.resolve(target) in _TF_FUNCTION:
+                if index.aliases.resolve(target) in _COMPILERS:
                     self._check_creation(ctx, index, node, dec)
 
     def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.AST) -> None:
-        if index.loops_around(node):
-            ctx.report(self, where, "tf.function created inside a loop: each iteration builds a new function with an "
-                                    "empty trace cache, so it traces and compiles again; create it once, before the loop")
-            return
+        if isinstance(where, ast.Call) and any(kw.arg == "experimental_implements" for kw in where.keywords):
+            return  # a TFLite composite op: traced inside the caller's trace, by design
+        kind = index.aliases.resolve(where.func if isinstance(where, ast.Call) else where) or "tf.function"
+        if kind.startswith("jax."):
+            # jax.jit caches on the wrapped callable: jax.jit(module_fn) again hits the cache (measured:
+            # one trace for 3 wrappers); a lambda or a function defined here is new on every call.
+            wrapped = node.args[0] if isinstance(node, ast.Call) and node.args else node
+            if not (isinstance(wrapped, (ast.Lambda, ast.FunctionDef)) or (
+                    isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))):
+                return
         func = index.function_of(node)
+        if func is not None and self._runs_traced(ctx, index, func):
+            return  # created while an outer tf.function traces: once per outer trace, not per step
+        if index.loops_around(node):
+            ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
+                                    "an empty trace cache, so it traces and compiles again; create it once, before the loop")
+            return
         if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
             return
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func):
-                self._report_per_call(ctx, where, func.name)
+                self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
             local = node.name
@@ -116,18 +158,113 @@ class TfFunctionCreatedPerCall(ModuleRule):
             local = parent.targets[0].id
         else:
             return  # stored on self, in a dict, returned...: kept, so traced once
-        called_once = False
+        called_once = reused = False
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
                 if isinstance(use, ast.Call) and use.func is sub:
                     if index.loops_around(use) or index.function_of(use) is not func:
-                        return  # created once per call, reused many times: fine
-                    called_once = True
+                        reused = True  # created once per call, reused many times inside it
+                    else:
+                        called_once = True
                 else:
                     return  # escapes (returned, stored, passed on): may be reused
+        if reused:
+            # Fine for a function that runs once (a training loop); a new compile per call when this
+            # file calls the enclosing function over and over (predictions per batch of data sets).
+            if self._called_in_loop(index, func):
+                ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
+                                        "each call builds a new function with an empty trace cache and compiles it "
+                                        "again; create the tf.function once (__init__, module level or a cache)")
+            return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
-            self._report_per_call(ctx, where, func.name)
+            self._report_per_call(ctx, where, func.name, kind)
+
+    # -- objects that own tf.functions, constructed per call --------------------------------
+    @staticmethod
+    def _compiling_classes(index: ModuleIndex) -> dict[str, str]:
+        """Classes of this file that own a tf.function per instance (a decorated method, or
+        ``self.f = tf.function(...)`` in a method): class name -> the tf.function's name."""
+        out: dict[str, str] = {}
+        for tfns in index.tf_functions.values():
+            for tfn in tfns:
+                anchor = tfn.definition if tfn.definition is not None and tfn.is_method else tfn.wrapper
+                func = anchor if isinstance(anchor, (ast.FunctionDef, ast.AsyncFunctionDef)) else index.function_of(anchor)
+                owner = index.parent(func) if func is not None else None
+                if isinstance(owner, ast.ClassDef) and tfn.is_method:
+                    out.setdefault(owner.name, tfn.name)
+        return out
+
+    def _check_instances(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``Detector().detect(x)`` per call: each new object holds a new tf.function with an empty
+        trace cache (bound per instance), so every call of the enclosing function compiles again."""
+        classes = self._compiling_classes(index)
+        if not classes:
+            return
+        for call, _ in index.calls:
+            if not (isinstance(call.func, ast.Name) and call.func.id in classes):
+                continue
+            func = index.function_of(call)
+            in_loop = bool(index.loops_around(call))
+            if func is None or isinstance(func, ast.Lambda):
+                if not in_loop:
+                    continue  # module level, once
+            elif not in_loop and (func.name in _ONCE_FUNCTIONS or func.name.startswith("test")
+                                  or self._runs_traced(ctx, index, func)
+                                  or not self._used_here_only(index, call, func)
+                                  or self._called_only_outside_loops(ctx, index, func)):
+                continue
+            owner = f"`{func.name}()`" if func is not None and not isinstance(func, ast.Lambda) else "the loop"
+            ctx.report(self, call, f"a new `{call.func.id}` is built on every call of {owner}"
+                                   f"{' (in a loop)' if in_loop else ''}: its tf.function `{classes[call.func.id]}` "
+                                   "belongs to the instance, so each new object traces and compiles it again; build "
+                                   "the object once and reuse it")
+
+    @staticmethod
+    def _used_here_only(index: ModuleIndex, call: ast.Call, func: ast.AST) -> bool:
+        """The new object is used in ``func`` to call a method and does not escape it (not
+        returned, stored or passed on: then it may be reused)."""
+        parent = index.parent(call)
+        if isinstance(parent, ast.Attribute):
+            return True  # Cls(...).method(...)
+        if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name, used = parent.targets[0].id, False
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load):
+                if not isinstance(index.parent(sub), ast.Attribute):
+                    return False  # returned, stored, passed to a call: it escapes
+                used = True
+        return used
+
+    @staticmethod
+    def _defined_locally(index: ModuleIndex, name: ast.Name) -> bool:
+        func = index.function_of(name)
+        return func is not None and any(
+            isinstance(n, (ast.FunctionDef, ast.Lambda)) and getattr(n, "name", None) == name.id
+            or isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)
+            and isinstance(n.value, ast.Lambda)
+            for n in index.scope_nodes(func))
+
+    @staticmethod
+    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST) -> bool:
+        """``func`` (or a function around it) is traced by a tf.function / strategy.run here."""
+        while func is not None:
+            info = ctx.facts.by_node.get(id(func))
+            if info is not None and info.compiled:
+                return True
+            func = index.function_of(func)
+        return False
+
+    @staticmethod
+    def _sites(index: ModuleIndex, func: ast.AST) -> list[ast.Call]:
+        name = getattr(func, "name", None)
+        return [c for c, _ in index.calls
+                if (isinstance(c.func, ast.Name) and c.func.id == name)
+                or (isinstance(c.func, ast.Attribute) and c.func.attr == name)]
+
+    def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
+        return any(index.loops_around(site) for site in self._sites(index, func))
 
     @staticmethod
     def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -146,8 +283,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 return False
         return True
 
-    def _report_per_call(self, ctx: ModuleContext, where: ast.AST, owner: str) -> None:
+    def _report_per_call(self, ctx: ModuleContext, where: ast.AST, owner: str, kind: str = "tf.function") -> None:
         ctx.report(self, where,
-                   f"tf.function created inside `{owner}()` and called once per call: every call of `{owner}()` "
+                   f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    "tf.function once (module level, __init__, or a cache)")

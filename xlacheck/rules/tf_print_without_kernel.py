@@ -29,8 +29,10 @@ class TfPrintWithoutKernel(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: deleting the call keeps every value but removes the output the author wanted;
-    move the logging out of the compiled step.
+    The fix guards a `tf.print` statement with `if tf.executing_eagerly():` and is unsafe: every
+    value is kept, but compiled (and plain `tf.function`) code no longer prints; it prints when the
+    code runs eagerly (`tf.config.run_functions_eagerly(True)`). Moving the logging out of the
+    compiled step keeps it.
     """
 
     code = "XLA307"

@@ -35,8 +35,9 @@ class UnknownDimsInJitSignature(ModuleRule):
     Flags a `tf.function(jit_compile=True)` of this file that is called in a loop here and is
     declared to take varying shapes: its `input_signature` holds a `tf.TensorSpec` with a `None`
     dimension (or no shape), or it sets `reduce_retracing=True` (`experimental_relax_shapes`).
-    A jit function that this file never calls in a loop (a serving entry point) is not flagged:
-    whether its shapes vary is decided elsewhere.
+    A jit function that this file never calls in a loop (a serving entry point, a step called
+    from elsewhere) is not flagged: whether its shapes vary is decided elsewhere, and a function
+    fed one padded shape compiles once (the compiler-labelled corpus has such a case).
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
@@ -72,6 +73,11 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
                 "def serving(ids):\n    return ids + 1\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)])\n"
+                "def encode(x):\n    return tf.reduce_sum(x, axis=1)\n"
+                "def encode_padded(x):\n    return encode(tf.pad(x, [[0, 0], [0, 8 - x.shape[1]]]))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 128], tf.int32)])\n"
+                "def eval_step(ids):\n    return tf.reduce_sum(ids, axis=1)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
