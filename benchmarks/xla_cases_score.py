@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     by_case = {c["case"]: c for c in labels}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "stripped"
-        subprocess.run([sys.executable, str(args.cases / "oracle.py"), "strip", str(args.cases / args.framework), str(out),
+        # real_cases shares xla_cases' oracle (same conventions); use the one next to the cases if any
+        oracle = args.cases / "oracle.py" if (args.cases / "oracle.py").exists() else DEFAULT_CASES / "oracle.py"
+        subprocess.run([sys.executable, str(oracle), "strip", str(args.cases / args.framework), str(out),
                         "--anonymize"], check=True, capture_output=True)
         mapping = json.loads((out / "_mapping.json").read_text())
         findings: dict[str, list[str]] = {}
