@@ -12,7 +12,7 @@ import ast
 import logging
 from typing import Callable
 
-from xlacheck.analysis.contexts import Certainty, analyze_module
+from xlacheck.analysis.contexts import Certainty, Level, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.rules import ALL_RULES
@@ -25,17 +25,16 @@ _INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclas
 _MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
 
 
-def _dispatch_tables(select: Callable[[str], bool] | None) -> tuple[dict[type, list[Rule]], dict[type, list[Rule]]]:
-    compiled: dict[type, list[Rule]] = {}
-    helpers: dict[type, list[Rule]] = {}
+def _dispatch_tables(select: Callable[[str], bool] | None) -> dict[Level, dict[type, list[Rule]]]:
+    """Per evidence level, node type -> the selected rules that fire at that level."""
+    tables: dict[Level, dict[type, list[Rule]]] = {level: {} for level in Level}
     for rule in _INSTANCES:
         if select is not None and not select(rule.code):
             continue
-        for t in rule.node_types:
-            compiled.setdefault(t, []).append(rule)
-            if rule.in_helpers:
-                helpers.setdefault(t, []).append(rule)
-    return compiled, helpers
+        for level in rule.fire_levels():
+            for t in rule.node_types:
+                tables[level].setdefault(t, []).append(rule)
+    return tables
 
 
 def _count_lines(source: str) -> int:
@@ -76,14 +75,14 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
     facts = analyze_module(tree)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
-    compiled, helpers = _dispatch_tables(select)
+    tables = _dispatch_tables(select)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
     out: list[Diagnostic] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
     for info in facts.walk_order:
         if info.host or info.certainty is Certainty.NONE:
             continue
-        dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
+        dispatch = tables[info.level]
         outer = envs.get(id(info.parent)) if info.parent is not None else None
         try:
             ctx = walk_function(path, info, facts, dispatch, outer)

@@ -6,14 +6,26 @@ value comes from. Rules ask questions such as "is this a tensor whose value depe
 Static facts carry no ``TENSOR`` flag: ``x.shape``, ``x.shape[i]``, ``x.dtype``,
 ``len(x.shape)``, ``shape_list(x)`` entries, config attributes, ``self.<attr>`` set to Python
 literals, parameters with literal/None defaults or Python type annotations.
+
+The law: **unknown is not a tensor**. A value is a tensor (:func:`is_tensor`) only with
+evidence: produced by a framework op, a variable, a tensor-annotated parameter, a parameter of a
+traced entry point (``tf.function``/``jax.jit``) or of a Keras method without Python evidence,
+or what callers in this file pass. ``OPAQUE`` marks "a tensor *or a structure of tensors*"
+(a Keras ``call`` argument, a layer's or an unknown function's result): arithmetic, comparisons
+and framework ops on it prove a tensor, iterating it or testing its truth does not. A parameter
+of a helper that no compiled caller in this file passes a tensor to is unknown (0). Evidence of
+a Python value: literals, annotations, defaults, names of Python options, the ``Args:`` section of
+the docstring, ``len()``, ``.shape``/``.dtype``/``ndim`` pieces, membership tests on containers,
+items of Python containers.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 
-from xlacheck.analysis.contexts import ClassInfo, FunctionInfo
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
@@ -41,7 +53,8 @@ STATIC_ATTRS = frozenset(
 # tf functions whose result depends only on shapes.
 SHAPE_FUNCS = frozenset(
     {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.math.reduce_prod_shape",
-     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size"}
+     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size",
+     "tf.keras.ops.shape", "tf.keras.backend.shape", "tf.keras.ops.size"}
 )
 PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
 # Ops returning a bounded dynamic shape (compile on XLA:CPU, but later ops may miscompute).
@@ -95,9 +108,39 @@ VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | 
                | PYLIST | LAYER | OP)
 
 
+# Words that open a docstring's description of a Python-typed argument ("num_heads: int, ...",
+# "training (bool): ...", "sizes: A list of ints", "An integer, ...", "Python bool").
+_DOC_ARG = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$")
+_DOC_PY_TYPES = re.compile(
+    r"^(?:optional[, ]+)?(?:a |an |the )?(?:python |static |concrete )?(?:int|integer|float|bool|boolean|str|string|"
+    r"list|tuple|dict|callable|function|sequence of int|list of int|tuple of int|number|positive int|"
+    r"non-negative int|dtype|data format|config)\b", re.I)
+_DOC_TENSOR = re.compile(r"tensor|array|ndarray", re.I)
+
+
+def docstring_python_params(node: ast.AST) -> frozenset[str]:
+    """Parameters whose docstring entry (Google/NumPy ``Args:`` style) says they are Python values."""
+    body = getattr(node, "body", None)
+    if not body or not isinstance(body[0], ast.Expr) or not isinstance(body[0].value, ast.Constant) \
+            or not isinstance(body[0].value.value, str):
+        return frozenset()
+    out: set[str] = set()
+    for line in body[0].value.value.splitlines():
+        m = _DOC_ARG.match(line)
+        if m is None:
+            continue
+        typ, text = (m.group(2) or "").strip(), m.group(3).strip()
+        desc = typ or text
+        if _DOC_PY_TYPES.match(desc) and not _DOC_TENSOR.search(desc.split(".")[0]):
+            out.add(m.group(1))
+    return frozenset(out)
+
+
 def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
-    """Flags of each parameter: what compiled callers in this file pass (``passed``) where known,
-    else tensor unless the signature says Python."""
+    """Flags of each parameter. Unknown is not a tensor: what compiled callers in this file pass
+    (``passed``) where known; else a tensor only with evidence (a tensor annotation, a traced
+    entry point, a Keras method), never against Python evidence (annotation, default, option
+    names, the docstring)."""
     node = info.node
     args = node.args
     positional = args.posonlyargs + args.args
@@ -105,6 +148,10 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
     out: dict[str, int] = {}
     jax_entry = info.jax and info.jit_entry  # every argument is traced, except the static ones
+    # Evidence that a bare parameter holds a tensor (or a structure of tensors): a traced entry
+    # (tf.function / jax.jit decorator or wrapper) or a Keras method the train step calls.
+    entry = info.traced_args or info.jit_entry or info.keras_method
+    documented = docstring_python_params(node) if not isinstance(node, ast.Lambda) else frozenset()
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
@@ -115,15 +162,24 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
-        if py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
+        if py is True or name in documented or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
                 or name.startswith(("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
             out[name] = 0
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and (isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name, ast.Attribute))):
             out[name] = 0  # literal/None/module-constant default: a Python value
-        else:
+        elif info.jit_entry:
+            out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
+        elif entry:
+            out[name] = TENSOR | PARAM | OPAQUE  # a tensor or a structure of tensors
+        elif info.level is Level.HELPER:
+            # a module-level tensor helper nothing here calls: its callers (elsewhere) pass
+            # tensors unless the signature or the docstring says otherwise; rules fire in
+            # helpers only for patterns that fail in every graph (Rule.in_helpers)
             out[name] = TENSOR | PARAM
+        else:
+            out[name] = 0  # unknown is not a tensor
     if args.vararg is not None:
         out[args.vararg.arg] = 0
     if args.kwarg is not None:
@@ -223,6 +279,14 @@ class ValueEnv:
         if t is ast.Compare:
             if any(type(op) in (ast.Is, ast.IsNot) for op in e.ops):  # type: ignore[attr-defined]
                 return 0
+            if any(type(op) in (ast.In, ast.NotIn) for op in e.ops):  # type: ignore[attr-defined]
+                # `k in d`: a Python bool unless the container is a proven tensor
+                k = 0
+                for c in e.comparators:  # type: ignore[attr-defined]
+                    ck = self.flags(c)
+                    if is_tensor(ck):
+                        k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
+                return _combine(k) | BOOL if k else 0
             k = self.flags(e.left)  # type: ignore[attr-defined]
             for c in e.comparators:  # type: ignore[attr-defined]
                 k |= self.flags(c)
@@ -318,6 +382,8 @@ class ValueEnv:
         k = self.flags(it)
         if k & PYLIST:
             return k & ~(PYLIST | PYLIST_EMPTY)
+        if k & OPAQUE:
+            return 0  # items of a tensor-or-structure: unknown
         return k & ~INTCAST
 
     def _subscript(self, e: ast.Subscript) -> int:
@@ -465,8 +531,17 @@ _PYTHON_VALUED = frozenset({
     "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
     "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
     "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context",
+    # Keras: static rank, static shape, dtype names and predicates are Python values
+    "tf.keras.backend.ndim", "tf.keras.ops.ndim", "tf.keras.backend.int_shape", "tf.keras.backend.dtype",
+    "tf.keras.backend.standardize_dtype", "tf.keras.backend.is_tensor", "tf.keras.ops.is_tensor",
+    "tf.keras.backend.backend", "tf.keras.config.backend", "tf.keras.backend.is_float_dtype",
+    "tf.keras.backend.is_int_dtype", "tf.keras.utils.is_keras_tensor", "tf.keras.backend.learning_phase",
+    "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
+    "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
+    "tf.rank_static", "tf.shape.rank", "tf.debugging.is_numeric_tensor", "tf.is_symbolic_tensor",
 })
-_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.")
+_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
+                           "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
 
 # Methods tensors do not have: the receiver is a Python container/str, the result a Python value.
 _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "keys", "values", "get", "pop",
@@ -501,12 +576,13 @@ def _target_names(target: ast.expr) -> list[str]:
 
 
 def is_tensor(k: int) -> bool:
-    return bool(k & TENSOR) and not k & PYLIST
+    """Proven to be a tensor (not a Python container, not a tensor-or-structure)."""
+    return bool(k & TENSOR) and not k & (PYLIST | OPAQUE)
 
 
 def is_data_tensor(k: int) -> bool:
     """A tensor whose value depends on input data (not only on shapes or constants)."""
-    return bool(k & TENSOR) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM)) and not k & PYLIST
+    return is_tensor(k) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM))
 
 
 def is_computed_tensor(k: int) -> bool:

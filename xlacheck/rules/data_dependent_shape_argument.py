@@ -88,7 +88,8 @@ class DataDependentShapeArgument(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
-                "    return tf.one_hot(labels, n) * probs\n"),
+                "    return tf.one_hot(labels, n) * probs\n"
+                "@tf.function(jit_compile=True)\ndef step(labels, probs):\n    return ce(labels, probs)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, lengths):\n"
                 "    max_len = tf.reduce_max(lengths)\n    return x[:, :max_len]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
