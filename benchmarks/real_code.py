@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             text = path.read_text(encoding="utf-8", errors="replace")
             counts["files"] += 1
             counts["lines"] += text.count("\n")
-            result = check_source(text, str(path), select=select)
+            result = check_source(text, str(path), select=select, preview=args.preview)
             rel = f"{name}:{path.relative_to(base)}"
             for d in result.diagnostics:
                 verdict = judged.get((rel, d.start.line, d.code))

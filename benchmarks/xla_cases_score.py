@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--framework", choices=("tf", "jax"), default="tf",
                     help="which corpus: tf/ + labels.json (default) or jax/ + labels_jax.json")
     ap.add_argument("--verbose", "-v", action="store_true", help="list every misclassified case with its findings")
+    ap.add_argument("--preview", action="store_true", help="also run the rules and levels behind --preview")
     args = ap.parse_args(argv)
 
     label_file = "labels.json" if args.framework == "tf" else "labels_jax.json"
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         findings: dict[str, list[str]] = {}
         for hashed, case in mapping.items():
             path = out / f"{hashed}.py"
-            result = check_source(path.read_text(), str(path))
+            result = check_source(path.read_text(), str(path), preview=args.preview)
             if result.error is not None:
                 print(f"ERROR {case}: {result.error.message}")
             findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]

@@ -25,13 +25,17 @@ _INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclas
 _MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
 
 
-def _dispatch_tables(select: Callable[[str], bool] | None) -> dict[Level, dict[type, list[Rule]]]:
-    """Per evidence level, node type -> the selected rules that fire at that level."""
+def _dispatch_tables(select: Callable[[str], bool] | None, preview: bool = False
+                     ) -> dict[Level, dict[type, list[Rule]]]:
+    """Per evidence level, node type -> the selected rules that fire at that level (``preview``:
+    also the rules and levels behind --preview)."""
     tables: dict[Level, dict[type, list[Rule]]] = {level: {} for level in Level}
     for rule in _INSTANCES:
         if select is not None and not select(rule.code):
             continue
-        for level in rule.fire_levels():
+        if rule.preview and not preview:
+            continue
+        for level in rule.fire_levels() | (rule.preview_levels if preview else frozenset()):
             for t in rule.node_types:
                 tables[level].setdefault(t, []).append(rule)
     return tables
@@ -43,13 +47,15 @@ def _count_lines(source: str) -> int:
     return source.count("\n") + (0 if source.endswith("\n") else 1)
 
 
-def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> FileResult:
-    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered."""
-    return check_source_and_tree(source, path, select=select)[0]
+def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
+                 preview: bool = False) -> FileResult:
+    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
+    ``preview`` also runs the rules and evidence levels behind ``--preview``."""
+    return check_source_and_tree(source, path, select=select, preview=preview)[0]
 
 
 def check_source_and_tree(
-    source: str, path: str, *, select: Callable[[str], bool] | None = None
+    source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
@@ -62,7 +68,7 @@ def check_source_and_tree(
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
         return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
     try:
-        diagnostics = _check_tree(tree, path, select)
+        diagnostics = _check_tree(tree, path, select, preview)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
@@ -71,11 +77,12 @@ def check_source_and_tree(
     return FileResult(path, tuple(diagnostics), lines=lines), tree
 
 
-def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None) -> list[Diagnostic]:
+def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None,
+                preview: bool = False) -> list[Diagnostic]:
     facts = analyze_module(tree)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
-    tables = _dispatch_tables(select)
+    tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
     out: list[Diagnostic] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
