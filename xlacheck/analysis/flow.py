@@ -128,7 +128,8 @@ class FunctionWalker:
         if isinstance(node, ast.Lambda):
             return
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        if is_method or (callee.cls is not None and params and params[0] in ("self", "cls")):
+        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+        if not static and (is_method or (callee.cls is not None and params and params[0] in ("self", "cls"))):
             params = params[1:]
         record = self.facts.call_flags.setdefault(id(callee), {})
         for name, arg in zip(params, call.args):

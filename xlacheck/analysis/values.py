@@ -382,9 +382,7 @@ class ValueEnv:
         k = self.flags(it)
         if k & PYLIST:
             return k & ~(PYLIST | PYLIST_EMPTY)
-        if k & OPAQUE:
-            return 0  # items of a tensor-or-structure: unknown
-        return k & ~INTCAST
+        return k & ~INTCAST  # items of a tensor-or-structure (OPAQUE) are tensors-or-structures
 
     def _subscript(self, e: ast.Subscript) -> int:
         base = self.flags(e.value)
@@ -410,6 +408,8 @@ class ValueEnv:
                 return SHAPE if self.flags(e.args[0]) & TENSOR else 0 if e.args else 0
             if fid in ("int", "float") and e.args:
                 k = self.flags(e.args[0])
+                if k & OPAQUE:
+                    return 0  # int() of a tensor-or-structure: a Python number unless proven otherwise
                 if k & TENSOR and not (k & SHAPE and not k & DATA):
                     return (k & _PASS_FLAGS) | (INTCAST if fid == "int" else 0)
                 return k & SHAPE
