@@ -226,6 +226,20 @@ def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
     return frozenset(out)
 
 
+def _partial_bound(info: FunctionInfo, ref: ast.expr) -> frozenset[str]:
+    """Parameters that ``functools.partial(f, a, k=v)`` binds before the tracer sees ``f``: Python
+    values closed over, never traced."""
+    if not isinstance(ref, ast.Call) or not ref.args or isinstance(info.node, ast.Lambda):
+        return frozenset()
+    f = ref.func
+    if not ((isinstance(f, ast.Name) and f.id == "partial") or (isinstance(f, ast.Attribute) and f.attr == "partial")):
+        return frozenset()
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    bound = {kw.arg for kw in ref.keywords if kw.arg is not None}
+    bound.update(params[:len(ref.args) - 1])
+    return frozenset(bound)
+
+
 def _jit_compile_true(call: ast.expr) -> bool:
     return isinstance(call, ast.Call) and any(
         kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
@@ -575,11 +589,12 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
         level = Level.CERTAIN if h.xla else Level.LIKELY
         for t in targets:
+            t.static_params |= _partial_bound(t, h.ref)
             if h.role in (Role.HOST, Role.PIPELINE):
                 t.host = True
             elif h.role is Role.JAX:
                 t.no_autograph = t.jax = t.traced_args = True
-                t.static_params = _static_params(t, h.call)
+                t.static_params |= _static_params(t, h.call)
                 work.append((t, False, True, level, "wrapped in jax.jit", h.line))
             elif h.role is Role.TF_FUNCTION:
                 t.traced_args = True
@@ -641,6 +656,12 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 callee.jax = callee.jax or info.jax
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
+    # A metric whose own methods read `.numpy()` (outside an eager guard) is written to run
+    # eagerly (Keras runs such metrics with run_eagerly): its methods are not compiled.
+    eager_metrics = {id(f.cls) for f in functions if f.cls is not None and f.cls.metric and f.calls_numpy_method}
+    for c in scanner.classes:
+        if id(c) in eager_metrics:
+            c.host = True
     # Host-graph evidence beats LIKELY (never an explicit jit_compile=True/jax.jit path):
     # methods of preprocessing layers/tokenizers, serving exports, string processing.
     for f in functions:

@@ -54,9 +54,12 @@ STATIC_ATTRS = frozenset(
 SHAPE_FUNCS = frozenset(
     {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.math.reduce_prod_shape",
      "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size",
-     "tf.keras.ops.shape", "tf.keras.backend.shape", "tf.keras.ops.size"}
+     "tf.keras.backend.shape", "tf.keras.ops.size"}
 )
-PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
+# Static shapes as Python tuples (an entry is an int, or a bounded tensor for a dynamic dim):
+# Keras 3's ops.shape, Keras' int_shape.
+PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list",
+                            "tf.keras.ops.shape", "tf.keras.backend.int_shape"})
 # Ops returning a bounded dynamic shape (compile on XLA:CPU, but later ops may miscompute).
 DYNAMIC_FUNCS = frozenset(
     {"tf.boolean_mask", "tf.unique", "tf.math.unique", "tf.image.non_max_suppression", "tf.compat.v1.boolean_mask"}
@@ -157,8 +160,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if passed is not None and name in passed:
             out[name] = passed[name] & VALUE_FLAGS
             continue
+        if name in info.static_params:  # jax static_argnums/argnames, functools.partial-bound
+            out[name] = 0
+            continue
         if jax_entry:
-            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM
+            # an array or a pytree of arrays (whose fields may be static metadata): proven by use
+            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM | OPAQUE
             continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
