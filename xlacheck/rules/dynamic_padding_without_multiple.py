@@ -182,6 +182,10 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 if padding_kw is None:
                     padding = "longest"  # the collators' default
             elif _is_tokenizer(call.func):
+                rt = keyword(call, "return_tensors")
+                if rt is not None and isinstance(rt.value, ast.Constant) and rt.value.value == "pt" \
+                        and not any(v.startswith("torch_xla") for v in ctx.facts.aliases.names.values()):
+                    continue  # PyTorch tensors in a file without torch_xla: eager PyTorch, no XLA compile
                 what = ast.unparse(call.func) + "(...)"
                 if padding_kw is None and isinstance(call.func, ast.Attribute) and call.func.attr == "pad":
                     padding = "longest"  # tokenizer.pad defaults to padding=True
