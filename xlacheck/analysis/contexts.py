@@ -554,7 +554,10 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
     # Serving/TFLite exports: functions whose concrete function is taken or that are passed as
     # `signatures=`: traced with TensorSpecs into a SavedModel graph, not compiled by XLA.
     for ref, caller, cls in scanner.exports:
-        for t in _lookup(ref, caller, cls, module_funcs, classes, scanner.by_node):
+        found = _lookup(ref, caller, cls, module_funcs, classes, scanner.by_node)
+        if not found and isinstance(ref, ast.Attribute):  # model.train.get_concrete_function(): any class's `train`
+            found = [c.methods[ref.attr] for c in scanner.classes if ref.attr in c.methods]
+        for t in found:
             t.exported = True
 
     # Work list: (function, converted, explicit XLA entry, level, why, evidence line). A

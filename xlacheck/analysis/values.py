@@ -95,9 +95,20 @@ _PY_NAMES = frozenset({"dim", "dims", "channels", "stride", "eps", "epsilon", "d
                        "num_heads", "groups", "window_size", "patch_size", "dropout", "rate", "scale"})
 
 
+_CONTAINER_ANNOTATIONS = ("List", "list", "Sequence", "Tuple", "tuple", "Dict", "dict", "Mapping", "Iterable",
+                          "MutableMapping", "MutableSequence", "Set", "set", "typing.List", "typing.Sequence",
+                          "typing.Tuple", "typing.Dict", "typing.Mapping", "collections.abc.Sequence")
+
+
 def _annotation_is_python(ann: ast.expr) -> bool | None:
-    """True for Python-typed annotations, False for tensor ones, None when unknown."""
+    """True for Python-typed annotations (containers of tensors included), False for tensor ones,
+    None when unknown."""
     text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
+    inner = text
+    while inner.startswith(("Optional[", "typing.Optional[")) and inner.endswith("]"):
+        inner = inner[inner.index("[") + 1:-1]
+    if inner.split("[", 1)[0] in _CONTAINER_ANNOTATIONS:
+        return True  # a Python list/tuple/dict (of tensors or not): a Python container
     if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
         return False
     words = [w for w in text.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ")
@@ -477,10 +488,16 @@ class ValueEnv:
         if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
             if head == "np" or head in _STDLIB:
                 return 0  # a NumPy array (static when its inputs are); re/math/os return Python values
+            # a function of another module (the project's own, a third-party library): a tensor or
+            # a structure, whose data-dependence is unknown (a shape_list() returns static shapes)
             k = self._args_flags(e)
-            return _combine(k & ~PYLIST) if k & TENSOR else 0
+            return TENSOR | OPAQUE | (k & RANDOM) if k & TENSOR else 0
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
+        if name.startswith("tf.python."):
+            # TensorFlow's implementation modules: not public ops; like a user function
+            k = self._args_flags(e)
+            return TENSOR | OPAQUE if k & TENSOR else 0
         if name.startswith("tf.random.") or name.startswith("jax.random.") or name in ("tf.random_uniform",):
             return TENSOR | RANDOM | DATA
         if name in ("tf.constant", "tf.convert_to_tensor", "jnp.array", "jnp.asarray"):
@@ -546,6 +563,7 @@ _PYTHON_VALUED = frozenset({
     "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
     "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
     "tf.rank_static", "tf.shape.rank", "tf.debugging.is_numeric_tensor", "tf.is_symbolic_tensor",
+    "tf.compat.v1.get_default_graph", "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")

@@ -140,10 +140,6 @@ class DataDependentShapeOp(Rule):
     name = "data-dependent-shape-op"
     node_types = (ast.Call,)
     in_helpers = True
-    # A compile-failure claim: in module-level helpers nothing here compiles, 22 of 22 real-code
-    # findings were tf.data preprocessing (docs/known-results.md section 6), so there only with --preview.
-    levels = frozenset({Level.CERTAIN, Level.LIKELY})
-    preview_levels = frozenset({Level.HELPER})
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"

@@ -6,6 +6,7 @@ import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
+from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -105,6 +106,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
         func = index.function_of(node)
         if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
             return
+        info = ctx.facts.by_node.get(id(func))
+        if info is not None and info.level >= Level.LIKELY:
+            return  # created while its enclosing function is traced (Keras call, strategy.run): once per trace
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func):
