@@ -16,8 +16,10 @@ Functions handed to the host (``py_function``, ``dataset.map``) are never compil
 
 Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.levels``):
 - ``CERTAIN``: ``jit_compile=True`` functions, ``jax.jit``, and what they call or nest;
-- ``LIKELY``: Keras ``call``/``train_step``/losses/metrics, plain ``tf.function``,
-  ``compile(loss=...)``, ``strategy.run`` replica functions, and what they call;
+- ``LIKELY``: Keras ``call``/``train_step``/losses/metrics, ``compile(loss=...)``,
+  ``strategy.run`` replica functions, and what they call;
+- ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
+  AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
 - ``HOST``: traced into a host-side graph XLA never compiles: ``dataset.map/filter/...``
   functions, ``py_function`` targets, preprocessing layers and tokenizers, serving/TFLite export
@@ -51,8 +53,9 @@ class Level(IntEnum):
     EAGER = 0
     HOST = 1
     HELPER = 2
-    LIKELY = 3
-    CERTAIN = 4
+    GRAPH = 3
+    LIKELY = 4
+    CERTAIN = 5
 
 
 class Role(Enum):
@@ -565,7 +568,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
     work: list[tuple[FunctionInfo, bool, bool, Level, str, int]] = []
 
     for info, role, xla, line in scanner.decorated:
-        level = Level.CERTAIN if xla else Level.LIKELY
+        level = Level.CERTAIN if xla else Level.GRAPH
         if role is Role.NOAG:
             info.no_autograph = True
             continue
@@ -590,7 +593,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 work.append((m, True, False, Level.LIKELY, f"Keras {name}()", m.node.lineno))
     for h in scanner.handoffs:
         targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
-        level = Level.CERTAIN if h.xla else Level.LIKELY
+        level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
         for t in targets:
             t.static_params |= _partial_bound(t, h.ref)
             if h.role in (Role.HOST, Role.PIPELINE):

@@ -109,7 +109,7 @@ class Rule:
     # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
     # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
     in_helpers: ClassVar[bool] = False
-    # The evidence levels (analysis.contexts.Level) the rule fires at; None: CERTAIN and LIKELY,
+    # The evidence levels (analysis.contexts.Level) the rule fires at; None: CERTAIN, LIKELY, GRAPH,
     # plus HELPER when ``in_helpers``. A compile-failure claim never fires at HOST or EAGER.
     levels: ClassVar[frozenset[Level] | None] = None
     # Off by default (below 90% true findings on real code, docs/known-results.md): ``--preview``.
@@ -121,7 +121,7 @@ class Rule:
     def fire_levels(cls) -> frozenset[Level]:
         if cls.levels is not None:
             return cls.levels
-        return frozenset({Level.CERTAIN, Level.LIKELY} | ({Level.HELPER} if cls.in_helpers else set()))
+        return frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH} | ({Level.HELPER} if cls.in_helpers else set()))
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 

@@ -27,9 +27,10 @@ _ALIASES = {"tf.math.range": "tf.range", "tf.compat.v1.image.resize": "tf.image.
 
 def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
     """Data-derived (or, in a jit entry point, a raw argument value) and not only a shape. In a
-    module-level helper nothing here compiles, sizes drawn at random are input-pipeline
-    augmentation (crops, cutout, jitter: all 22 such findings on real code, docs/known-results.md
-    section 6), so only sizes computed from the data count there."""
+    module-level helper nothing here compiles or a plain tf.function (neither a model method nor
+    jit-compiled), sizes drawn at random are input-pipeline augmentation (crops, cutout, grid
+    masks, jitter: every such finding on real code, docs/known-results.md section 6), so only
+    sizes computed from the data count there."""
     if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM)):
         return False
     if helper and k & RANDOM:
@@ -122,7 +123,7 @@ class DataDependentShapeArgument(Rule):
             arg = argument(node, position, keyword)
             if name == "tf.range" and position == 0 and len(node.args) == 1:
                 keyword = "limit"  # tf.range(n): the one positional argument is the limit
-            if arg is not None and _bad_flags(ctx.flags(arg), entry, ctx.function.level is Level.HELPER):
+            if arg is not None and _bad_flags(ctx.flags(arg), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
                            "so this fails to compile or recompiles for every value; use a static size "
@@ -137,7 +138,7 @@ class DataDependentShapeArgument(Rule):
         for part in parts:
             if isinstance(part, ast.Slice):
                 for bound in (part.lower, part.upper):
-                    if bound is not None and _bad_flags(ctx.flags(bound), entry, ctx.function.level is Level.HELPER):
+                    if bound is not None and _bad_flags(ctx.flags(bound), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
                         ctx.report(self, node,
                                    "slice bound computed from tensor values: the result's shape depends on data, "
                                    "so XLA recompiles for every value (or fails when the bound is not an argument);"

@@ -107,7 +107,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
             return
         info = ctx.facts.by_node.get(id(func))
-        if info is not None and info.level >= Level.LIKELY:
+        if info is not None and info.level >= Level.GRAPH:
             return  # created while its enclosing function is traced (Keras call, strategy.run): once per trace
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
