@@ -79,7 +79,7 @@ def check_source_and_tree(
 
 def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None,
                 preview: bool = False) -> list[Diagnostic]:
-    facts = analyze_module(tree)
+    facts = analyze_module(tree, path)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     tables = _dispatch_tables(select, preview)

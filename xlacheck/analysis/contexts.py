@@ -38,7 +38,7 @@ from enum import Enum, IntEnum
 
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES
+from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES, autograph_converts, module_name
 
 
 class Certainty(IntEnum):
@@ -149,6 +149,7 @@ class FunctionInfo:
     called_methods: set[str] = field(default_factory=set)
     uses_tf_compute: bool = False
     calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
+    self_numpy: set[str] = field(default_factory=set)  # `self.<attr>.numpy()`: attributes read into NumPy
     children: list[FunctionInfo] = field(default_factory=list)
     level: Level = Level.EAGER  # evidence that XLA compiles it (see Level)
     evidence_line: int = 0  # the line of that evidence (decorator, wrapper call, class, caller)
@@ -385,6 +386,9 @@ class _Scanner:
                     func.called_methods.add(f.attr)
                 elif f.attr == "numpy" and not node.args:
                     func.calls_numpy_method = True
+                    recv = f.value
+                    if type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id == "self":
+                        func.self_numpy.add(recv.attr)
         if type(f) is ast.Attribute and f.attr == "batch":
             self.sites["batch"].append((node, func))
         name = self.aliases.resolve(f)
@@ -585,6 +589,13 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             work.append((info, False, xla, level, "jit-compiled without AutoGraph", line))
     for c in scanner.classes:
         if not c.keras:
+            # Hugging Face's TF loss mixins (TFTokenClassificationLoss...): the model's call()
+            # computes its loss through hf_compute_loss, whatever class the mixin is defined in
+            m = c.methods.get("hf_compute_loss")
+            if m is not None:
+                m.keras_method = True
+                work.append((m, True, False, Level.LIKELY, "hf_compute_loss(), called from a model's call()",
+                             m.node.lineno))
             continue
         for name, m in c.methods.items():
             if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS) \
@@ -662,12 +673,15 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
                 callee.jax = callee.jax or info.jax
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
-    # A metric whose own methods read `.numpy()` (outside an eager guard) is written to run
-    # eagerly (Keras runs such metrics with run_eagerly): its methods are not compiled.
-    eager_metrics = {id(f.cls) for f in functions if f.cls is not None and f.cls.metric and f.calls_numpy_method}
+    # A metric that reads its own state variables into NumPy (`self.total.numpy()`) computes its
+    # result in Python: it can only run eagerly (run_eagerly), so its methods are not compiled.
     for c in scanner.classes:
-        if id(c) in eager_metrics:
-            c.host = True
+        if c.metric:
+            state = {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
+                (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
+                or scanner.aliases.resolve(v.func) == "tf.Variable")}
+            if any(m.self_numpy & state for m in functions if owner_class(m) is c):
+                c.host = True
     # Host-graph evidence beats LIKELY (never an explicit jit_compile=True/jax.jit path):
     # methods of preprocessing layers/tokenizers, serving exports, string processing.
     for f in functions:
@@ -775,7 +789,17 @@ def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], 
     return out
 
 
-def analyze_module(tree: ast.Module) -> ModuleFacts:
+def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
+    """The module's facts. ``path`` locates its package: AutoGraph converts no function of a
+    module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...)."""
     scanner = _Scanner()
     scanner.scan(tree)
-    return infer_contexts(scanner)
+    facts = infer_contexts(scanner)
+    module = module_name(path) if path else None
+    if module is not None and not autograph_converts(module):
+        for f in facts.functions:
+            f.converted = False
+            f.no_autograph = True
+            if f.certainty is not Certainty.NONE:
+                f.why += f" (not converted: AutoGraph does not convert module {module})"
+    return facts

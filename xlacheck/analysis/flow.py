@@ -369,6 +369,7 @@ def walk_function(
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
     env.update(param_flags(info, passed))
     values = ValueEnv(aliases, owner, env)
+    values.converted = info.converted
     ctx = RuleContext(path, info, aliases, values)
     walker = FunctionWalker(ctx, dispatch, facts)
     node = info.node

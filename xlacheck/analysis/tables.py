@@ -36,11 +36,41 @@ GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.num
 
 
 @cache
-def autograph_skip_modules() -> tuple[str, ...]:
-    """Module prefixes AutoGraph never converts (its do-not-convert list, read from TensorFlow by
-    ``tools/generate_autograph_table.py``). Empty if the table is missing."""
+def _autograph_rules() -> tuple[tuple[str, str], ...]:
     try:
         text = resources.files("xlacheck").joinpath("data", "autograph_do_not_convert.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         return ()
-    return tuple(json.loads(text)["modules"])
+    return tuple((r["action"], r["module"]) for r in json.loads(text)["rules"])
+
+
+def autograph_skip_modules() -> tuple[str, ...]:
+    """Module prefixes AutoGraph never converts (its do-not-convert list, read from TensorFlow by
+    ``tools/generate_autograph_table.py``). Empty if the table is missing."""
+    return tuple(m for a, m in _autograph_rules() if a == "do_not_convert")
+
+
+def autograph_converts(module: str) -> bool:
+    """Whether AutoGraph converts functions defined in ``module`` (dotted name): the first of
+    its ordered rules whose prefix matches decides, as in ``config_lib.Rule.get_action``."""
+    for action, prefix in _autograph_rules():
+        if module == prefix or module.startswith(prefix + "."):
+            return action == "convert"
+    return True
+
+
+@cache
+def module_name(path: str) -> str | None:
+    """The dotted module name of a file from its package folders (``__init__.py`` up the tree),
+    or None when the file is not in a package or does not exist."""
+    import os
+
+    parent, base = os.path.split(os.path.abspath(path))
+    name, ext = os.path.splitext(base)
+    if ext != ".py" or not os.path.isfile(os.path.join(parent, "__init__.py")):
+        return None
+    parts = [] if name == "__init__" else [name]
+    while os.path.isfile(os.path.join(parent, "__init__.py")):
+        parent, pkg = os.path.split(parent)
+        parts.append(pkg)
+    return ".".join(reversed(parts))

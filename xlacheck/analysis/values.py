@@ -208,11 +208,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
-    __slots__ = ("aliases", "env", "cls", "_memo", "_self_memo", "_class_by_name")
+    __slots__ = ("aliases", "env", "cls", "converted", "_memo", "_self_memo", "_class_by_name")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None) -> None:
         self.aliases = aliases
         self.cls = cls
+        self.converted = False  # AutoGraph converts the function: `a if t else b` on a tensor is a tf.cond
         self.env: dict[str, int] = dict(env) if env else {}
         self._memo: dict[int, int] = {}
         self._self_memo: dict[str, int] = {}
@@ -318,7 +319,16 @@ class ValueEnv:
                     k |= vk
             return k & _PASS_FLAGS
         if t is ast.IfExp:
-            return self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+            k = self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+            tk = self.flags(e.test)  # type: ignore[attr-defined]
+            if self.converted and is_tensor(tk):
+                # AutoGraph stages it as tf.cond: the result is the cond's output, a tensor; its
+                # value depends on data when the predicate does (XLA folds a constant predicate)
+                k = (k & ~(PYLIST | PYLIST_EMPTY | LAYER | OPAQUE)) | TENSOR | OP
+                if tk & (DATA | PARAM | RANDOM | VARIABLE | LOOP):
+                    k = (k & ~CONST) | DATA
+                return k
+            return k
         if t is ast.Subscript:
             return self._subscript(e)  # type: ignore[arg-type]
         if t is ast.List or t is ast.Tuple or t is ast.Set:
