@@ -33,12 +33,17 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable
 from enum import Enum, IntEnum
+from typing import Callable
 
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES, autograph_converts, module_name
+from xlacheck.analysis.tables import (
+    JAX_JIT_NAMES,
+    TF_FUNCTION_NAMES,
+    autograph_converts,
+    module_name,
+)
 
 
 class Certainty(IntEnum):

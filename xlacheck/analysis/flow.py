@@ -16,7 +16,15 @@ from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
-    DATA, LOOP, PYLIST, PYLIST_EMPTY, RANDOM, TENSOR, ValueEnv, is_tensor, param_flags,
+    DATA,
+    LOOP,
+    PYLIST,
+    PYLIST_EMPTY,
+    RANDOM,
+    TENSOR,
+    ValueEnv,
+    is_tensor,
+    param_flags,
 )
 from xlacheck.rules.base import Rule, RuleContext
 

@@ -27,6 +27,7 @@ import sys
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.tables import BOOL_FUNCS
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
 SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
@@ -66,13 +67,6 @@ DYNAMIC_FUNCS = frozenset(
 )
 # Ops whose result does not depend on the *values* of their tensor arguments.
 VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
-BOOL_FUNCS = frozenset(
-    {"tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",
-     "tf.logical_not", "tf.math.logical_and", "tf.math.logical_or", "tf.math.logical_not",
-     "tf.equal", "tf.not_equal", "tf.greater", "tf.less", "tf.greater_equal", "tf.less_equal",
-     "tf.math.equal", "tf.math.not_equal", "tf.math.greater", "tf.math.less", "tf.reduce_any",
-     "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all", "tf.sequence_mask", "tf.math.is_finite"}
-)
 # Ops returning a Python list of tensors (static length).
 LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatten", "tf.shape_n",
                         "tf.dynamic_partition", "tf.compat.v1.unstack"})
@@ -572,8 +566,7 @@ _PYTHON_VALUED = frozenset({
     "tf.keras.backend.is_int_dtype", "tf.keras.utils.is_keras_tensor", "tf.keras.backend.learning_phase",
     "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
     "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
-    "tf.rank_static", "tf.shape.rank", "tf.debugging.is_numeric_tensor", "tf.is_symbolic_tensor",
-    "tf.compat.v1.get_default_graph", "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
+    "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph", "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")

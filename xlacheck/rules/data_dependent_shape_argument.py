@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
 from xlacheck.diagnostics import Severity
-from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 # op -> (position, keyword) of each argument that must be a compile-time constant

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 # The families this rule explains (the op table decides, per op, whether a call fails):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.analysis.module_index import (
+    callee_text,
+    has_kwargs_splat,
+    is_true,
+    keyword,
+    method_name,
+)
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule

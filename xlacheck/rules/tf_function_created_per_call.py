@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.diagnostics import Severity
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
+from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 # Functions that run once per object or per program: creating a tf.function there is the fix.
 _ONCE_FUNCTIONS = frozenset({"__init__", "build", "setUp", "setUpClass", "main", "__post_init__"})
 
