@@ -802,9 +802,14 @@ def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
     facts = infer_contexts(scanner)
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
+        # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is
+        # framework code written for that: its `if`s are meant for Python values, and it runs
+        # under its authors' own graph and XLA tests. Not converted, and not the user's
+        # compiled code: no rule fires there.
         for f in facts.functions:
             f.converted = False
             f.no_autograph = True
-            if f.certainty is not Certainty.NONE:
-                f.why += f" (not converted: AutoGraph does not convert module {module})"
+            f.host = True
+            f.level = Level.HOST
+            f.why = f"in {module}, a module AutoGraph does not convert (framework code)"
     return facts

@@ -498,8 +498,8 @@ class ValueEnv:
             return TENSOR | OPAQUE | (k & RANDOM) if k & TENSOR else 0
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
-        if name.startswith("tf.python."):
-            # TensorFlow's implementation modules: not public ops; like a user function
+        if name.startswith(("tf.python.", "tf.keras.src.", "tf.keras.engine.", "tf.keras.layers.rnn.")):
+            # TensorFlow's and Keras' implementation modules: not public ops; like a user function
             k = self._args_flags(e)
             return TENSOR | OPAQUE if k & TENSOR else 0
         if name.startswith("tf.random.") or name.startswith("jax.random.") or name in ("tf.random_uniform",):
@@ -523,6 +523,11 @@ class ValueEnv:
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
+        if head == "tf" and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF) and name not in _op_api():
+            # a tf.* name the generated op table never traced into ops (tf.__internal__.*,
+            # executing_eagerly_outside_functions, classes): its return kind is unknown
+            k = self._args_flags(e)
+            return TENSOR | OPAQUE if k & TENSOR else 0
         res = self._generic_op(name, e)
         if name in LIST_FUNCS:
             return res | PYLIST
@@ -576,6 +581,19 @@ _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "key
                              "popitem", "copy", "update", "setdefault", "append", "extend", "insert", "index",
                              "count", "startswith", "endswith", "format", "join", "lower", "upper", "replace",
                              "strip", "split"})
+
+
+# tf.* names handled above or outside the op table's scope (tf.compat.v1 and Keras are not traced
+# by tools/generate_op_table.py): their kinds come from the tables in this module.
+_UNTABLED_TF = ("tf.compat.", "tf.keras.", "tf.raw_ops.", "tf.random.", "tf.experimental.numpy.")
+_KNOWN_TF = SHAPE_FUNCS | DYNAMIC_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_FUNCS | frozenset(
+    {"tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.where"})
+
+
+def _op_api() -> frozenset[str]:
+    from xlacheck.op_table import api_names
+
+    return api_names()
 
 
 def _consumes_values(last: str) -> bool:
