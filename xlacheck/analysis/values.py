@@ -48,7 +48,7 @@ OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may 
 
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
-    {"shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
+    {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
      "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
 )
 # tf functions whose result depends only on shapes.
