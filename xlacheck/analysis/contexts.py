@@ -167,6 +167,11 @@ class FunctionInfo:
     def compiled(self) -> bool:
         return self.certainty is Certainty.COMPILED
 
+    @property
+    def evidence(self) -> str:
+        """Why this function is taken for compiled code, for messages: "Keras call() at line 12"."""
+        return f"{self.why} at line {self.evidence_line}" if self.evidence_line else self.why
+
 
 @dataclass
 class ModuleFacts:

@@ -127,7 +127,7 @@ class DataDependentShapeArgument(Rule):
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
                            "so this fails to compile or recompiles for every value; use a static size "
-                           "(config constant, x.shape) or pad to a fixed bound")
+                           f"(config constant, x.shape) or pad to a fixed bound (compiled: {ctx.function.evidence})")
                 return
 
     def _slice(self, node: ast.Subscript, ctx: RuleContext, entry: bool) -> None:
@@ -142,5 +142,5 @@ class DataDependentShapeArgument(Rule):
                         ctx.report(self, node,
                                    "slice bound computed from tensor values: the result's shape depends on data, "
                                    "so XLA recompiles for every value (or fails when the bound is not an argument);"
-                                   " slice to a static bound and mask instead")
+                                   f" slice to a static bound and mask instead (compiled: {ctx.function.evidence})")
                         return

@@ -180,9 +180,9 @@ class DataDependentShapeOp(Rule):
             consumer = _ragged_consumer(node, ctx)
             if consumer is not None:
                 ctx.report(self, node, f"{name} builds a ragged tensor that is then made dense or reduced by "
-                                       f"{consumer}: this fails under XLA; XLA needs static shapes")
+                                       f"{consumer}: this fails under XLA; XLA needs static shapes (compiled: {ctx.function.evidence})")
             return
         ops = failing_ops(name, node)
         if ops:
             ctx.report(self, node, f"{name}: {why} ({', '.join(ops)}, per the generated op table); "
-                                   "XLA needs static shapes")
+                                   f"XLA needs static shapes (compiled: {ctx.function.evidence})")
