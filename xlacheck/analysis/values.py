@@ -523,7 +523,7 @@ class ValueEnv:
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
-        if head == "tf" and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF) and name not in _op_api():
+        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF):
             # a tf.* name the generated op table never traced into ops (tf.__internal__.*,
             # executing_eagerly_outside_functions, classes): its return kind is unknown
             k = self._args_flags(e)
@@ -590,10 +590,16 @@ _KNOWN_TF = SHAPE_FUNCS | DYNAMIC_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_F
     {"tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.where"})
 
 
-def _op_api() -> frozenset[str]:
-    from xlacheck.op_table import api_names
+_OP_API: list[frozenset[str]] = []
 
-    return api_names()
+
+def _op_api() -> frozenset[str]:
+    """Public tf.* names the generated op table traced into raw ops (loaded on first use)."""
+    if not _OP_API:
+        from xlacheck.op_table import api_names
+
+        _OP_API.append(api_names())
+    return _OP_API[0]
 
 
 def _consumes_values(last: str) -> bool:
