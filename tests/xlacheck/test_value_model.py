@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from xlacheck.analysis.contexts import Level, analyze_module
-from xlacheck.analysis.tables import autograph_converts, autograph_skip_modules, module_name
+from xlacheck.analysis.tables import (
+    autograph_converts,
+    autograph_skip_modules,
+    module_name,
+)
 from xlacheck.engine import check_source
 
 TF = "import tensorflow as tf\n"
