@@ -59,6 +59,11 @@ class NumpyCallOnTensor(Rule):
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)
             if k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+                if ctx.function.jax:  # in JAX's terms
+                    ctx.report(self, node,
+                               f"{name} on a traced array under jax.jit ({ctx.function.why}): NumPy needs concrete "
+                               "values (TracerArrayConversionError); use the jnp.* / jax.lax op")
+                    return
                 ctx.report(self, node,
                            f"{name} on a tensor inside compiled code ({ctx.function.why}): NumPy needs concrete "
                            "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the tf.* op")
