@@ -112,7 +112,7 @@ def strip_case_source(src: str) -> str:
     return "".join(lines).rstrip("\n") + "\n"
 
 
-def lint_corpus(corpus: Corpus) -> dict[str, list[str]]:
+def lint_corpus(corpus: Corpus, preview: bool = False) -> dict[str, list[str]]:
     """Case name -> ``["line:CODE", ...]`` for every case file of the corpus, linted under an
     anonymous name (``case_<sha1>.py``, as ``oracle.py strip --anonymize`` names them)."""
     findings: dict[str, list[str]] = {}
@@ -121,7 +121,7 @@ def lint_corpus(corpus: Corpus) -> dict[str, list[str]]:
             continue
         case = path.stem
         hashed = "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py"
-        result = check_source(strip_case_source(path.read_text(encoding="utf-8")), hashed)
+        result = check_source(strip_case_source(path.read_text(encoding="utf-8")), hashed, preview=preview)
         if result.error is not None:
             print(f"ERROR {corpus.name} {case}: {result.error.message}", file=sys.stderr)
         findings[case] = [f"{d.line}:{d.code}" for d in result.diagnostics]
@@ -139,11 +139,11 @@ def split_of(corpus: Corpus, rec: dict, split_map: dict[str, str] | None) -> str
     return SPLIT_NAMES.get(rec.get("split") or "dev", rec.get("split") or "dev")
 
 
-def score(corpus: Corpus, only_split: str | None = None):
+def score(corpus: Corpus, only_split: str | None = None, preview: bool = False):
     """Return ({(split, category): [tp, fp, fn, tn]}, [misclassified lines])."""
     labels = json.loads(corpus.labels.read_text())["cases"]
     split_map = json.loads(corpus.split_file.read_text()) if corpus.split_file else None
-    findings = lint_corpus(corpus)
+    findings = lint_corpus(corpus, preview)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     wrong: list[str] = []
     for rec in sorted(labels, key=lambda r: r["case"]):
@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="list every misclassified case with its findings (do not read validation misses "
                          "while writing rules: add --split train)")
+    ap.add_argument("--preview", action="store_true", help="also run the rules and levels behind --preview")
     args = ap.parse_args(argv)
 
     selected = [c for c in corpora() if (args.corpus is None or c.name in args.corpus)]
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.corpus:
                 raise SystemExit(f"corpus {corpus.name}: {corpus.labels} or {corpus.cases_dir} is missing")
             continue
-        counts, wrong = score(corpus, args.split)
+        counts, wrong = score(corpus, args.split, args.preview)
         wrong_all += wrong
         for split in sorted({k[0] for k in counts}):
             for cat in ORDER:

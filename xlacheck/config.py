@@ -117,6 +117,7 @@ class Settings:
     jobs: int | None = None  # None: 1 for a few files, else every core
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
+    preview: bool = False  # also run the rules and evidence levels behind --preview
 
     def __post_init__(self) -> None:
         if self.jobs is not None and self.jobs < 1:

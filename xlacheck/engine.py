@@ -13,7 +13,7 @@ import ast
 import logging
 from typing import Callable
 
-from xlacheck.analysis.contexts import Certainty, analyze_module
+from xlacheck.analysis.contexts import Certainty, Level, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.positions import diagnostics_in_characters
@@ -28,17 +28,20 @@ _INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclas
 _MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
 
 
-def _dispatch_tables(select: Callable[[str], bool] | None) -> tuple[dict[type, list[Rule]], dict[type, list[Rule]]]:
-    compiled: dict[type, list[Rule]] = {}
-    helpers: dict[type, list[Rule]] = {}
+def _dispatch_tables(select: Callable[[str], bool] | None, preview: bool = False
+                     ) -> dict[Level, dict[type, list[Rule]]]:
+    """Per evidence level, node type -> the selected rules that fire at that level (``preview``:
+    also the rules and levels behind --preview)."""
+    tables: dict[Level, dict[type, list[Rule]]] = {level: {} for level in Level}
     for rule in _INSTANCES:
         if select is not None and not select(rule.code):
             continue
-        for t in rule.node_types:
-            compiled.setdefault(t, []).append(rule)
-            if rule.in_helpers:
-                helpers.setdefault(t, []).append(rule)
-    return compiled, helpers
+        if rule.preview and not preview:
+            continue
+        for level in rule.fire_levels() | (rule.preview_levels if preview else frozenset()):
+            for t in rule.node_types:
+                tables[level].setdefault(t, []).append(rule)
+    return tables
 
 
 def _count_lines(source: str) -> int:
@@ -47,13 +50,15 @@ def _count_lines(source: str) -> int:
     return source.count("\n") + (0 if source.endswith("\n") else 1)
 
 
-def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> FileResult:
-    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered."""
-    return check_source_and_tree(source, path, select=select)[0]
+def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
+                 preview: bool = False) -> FileResult:
+    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
+    ``preview`` also runs the rules and evidence levels behind ``--preview``."""
+    return check_source_and_tree(source, path, select=select, preview=preview)[0]
 
 
 def check_source_and_tree(
-    source: str, path: str, *, select: Callable[[str], bool] | None = None
+    source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
@@ -67,7 +72,7 @@ def check_source_and_tree(
         return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
     skipped: list[FileError] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped)
+        diagnostics = _check_tree(tree, path, select, skipped, preview)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
@@ -79,19 +84,20 @@ def check_source_and_tree(
 
 
 def _check_tree(
-    tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError]
+    tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
+    preview: bool = False,
 ) -> list[Diagnostic]:
-    facts = analyze_module(tree)
+    facts = analyze_module(tree, path)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
-    compiled, helpers = _dispatch_tables(select)
+    tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
     out: list[Diagnostic] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
     for info in facts.walk_order:
         if info.host or info.certainty is Certainty.NONE:
             continue
-        dispatch = compiled if info.certainty is Certainty.COMPILED else helpers
+        dispatch = tables[info.level]
         outer = envs.get(id(info.parent)) if info.parent is not None else None
         try:
             ctx = walk_function(path, info, facts, dispatch, outer)

@@ -13,23 +13,78 @@ Certainty, from strongest to weakest:
    ``tf.*`` ops on its parameters (loss helpers, model utilities). Callers elsewhere usually run
    it inside a ``tf.function``; rules that are failures in *any* graph use it, others skip it.
 Functions handed to the host (``py_function``, ``dataset.map``) are never compiled.
+
+Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.levels``):
+- ``CERTAIN``: ``jit_compile=True`` functions, ``jax.jit``, and what they call or nest;
+- ``LIKELY``: Keras ``call``/``train_step``/losses/metrics, ``compile(loss=...)``,
+  ``strategy.run`` replica functions, and what they call;
+- ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
+  AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
+- ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
+- ``HOST``: traced into a host-side graph XLA never compiles: ``dataset.map/filter/...``
+  functions, ``py_function`` targets, preprocessing layers and tokenizers, serving/TFLite export
+  functions (``get_concrete_function``/``signatures=``), string processing;
+- ``EAGER``: everything else (module level, ``__init__``, callbacks).
+A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInfo.why` and
+:attr:`FunctionInfo.evidence_line` name the evidence ("decorated with tf.function(jit_compile=True)", line).
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from enum import Enum, IntEnum
 from typing import Callable
-from enum import IntEnum
 
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.tables import (
+    JAX_JIT_NAMES,
+    TF_FUNCTION_NAMES,
+    autograph_converts,
+    module_name,
+)
 
 
 class Certainty(IntEnum):
     NONE = 0
     MAYBE = 1
     COMPILED = 2
+
+
+class Level(IntEnum):
+    """How strong the evidence is that XLA compiles a function (see the module docstring)."""
+
+    EAGER = 0
+    HOST = 1
+    HELPER = 2
+    GRAPH = 3
+    LIKELY = 4
+    CERTAIN = 5
+
+
+class Role(Enum):
+    """What a call that takes a function does with it."""
+
+    TF_FUNCTION = "tf.function"  # traced, AutoGraph-converted
+    TF_FUNCTION_NOAG = "tf.function(autograph=False)"  # traced, not converted
+    JAX = "jax.jit"
+    NOAG = "do_not_convert"  # not converted, not traced by itself
+    GRAPH = "graph"  # runs in its caller's graph (tf.map_fn, tf.cond bodies)
+    HOST = "host"  # runs as Python on the host (py_function)
+    PIPELINE = "pipeline"  # a tf.data function: a host-side graph
+    COMPILED = "compiled"  # compile(loss=...), strategy.run(...)
+
+
+# Keras/keras-hub base classes whose subclasses run in the input pipeline (tf.data), not in the
+# compiled step: preprocessing layers, tokenizers, converters.
+_HOST_BASE_SUFFIXES = ("PreprocessingLayer", "Tokenizer", "Preprocessor", "ImageConverter", "AudioConverter",
+                       "VideoConverter", "TextVectorization", "StringLookup", "IntegerLookup", "Hashing",
+                       "CategoryEncoding", "Discretization", "Normalization")
+# Module prefixes of string/text processing: no XLA kernels exist, so code that runs them is
+# host-side preprocessing (unless an explicit jit_compile=True entry says otherwise).
+_STRING_PREFIXES = ("tf.strings.", "tensorflow_text.", "tf_text.", "text.", "tf.io.decode_", "tf.io.parse_",
+                    "tf.image.decode_", "tf.io.read_file", "tf.compat.v1.string_")
 
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -75,6 +130,7 @@ class ClassInfo:
     # self.<attr> -> the value assigned to it in any method (last wins), for value inference
     attrs: dict[str, ast.expr] = field(default_factory=dict)
     keras: bool = False
+    host: bool = False  # a preprocessing layer / tokenizer: runs in the input pipeline
     metric: bool = False
     called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
 
@@ -98,11 +154,23 @@ class FunctionInfo:
     called_methods: set[str] = field(default_factory=set)
     uses_tf_compute: bool = False
     calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
+    self_numpy: set[str] = field(default_factory=set)  # `self.<attr>.numpy()`: attributes read into NumPy
     children: list[FunctionInfo] = field(default_factory=list)
+    level: Level = Level.EAGER  # evidence that XLA compiles it (see Level)
+    evidence_line: int = 0  # the line of that evidence (decorator, wrapper call, class, caller)
+    keras_method: bool = False  # call/train_step/... of a Keras class: its arguments are tensors (or structures)
+    traced_args: bool = False  # a tracer passes it tensors (tf.function/jax.jit target, tf.map_fn body)
+    uses_strings: bool = False  # runs string/text ops (tf.strings, tensorflow_text, decode/parse)
+    exported: bool = False  # exported as a serving signature (get_concrete_function, signatures=)
 
     @property
     def compiled(self) -> bool:
         return self.certainty is Certainty.COMPILED
+
+    @property
+    def evidence(self) -> str:
+        """Why this function is taken for compiled code, for messages: "Keras call() at line 12"."""
+        return f"{self.why} at line {self.evidence_line}" if self.evidence_line else self.why
 
 
 @dataclass
@@ -146,10 +214,12 @@ class _Handoff:
     """A function reference handed to something that decides how it runs."""
 
     ref: ast.expr
-    role: str  # "jit", "jit-noag", "jax", "graph", "host", "pipeline", "compiled"
+    role: Role
     caller: FunctionInfo | None
     cls: ClassInfo | None
     call: ast.Call | None = None  # the wrapping call (jax.jit(f, static_argnums=...))
+    xla: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit)
+    line: int = 0
 
 
 def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
@@ -170,16 +240,29 @@ def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
     return frozenset(out)
 
 
+def _partial_bound(info: FunctionInfo, ref: ast.expr) -> frozenset[str]:
+    """Parameters that ``functools.partial(f, a, k=v)`` binds before the tracer sees ``f``: Python
+    values closed over, never traced."""
+    if not isinstance(ref, ast.Call) or not ref.args or isinstance(info.node, ast.Lambda):
+        return frozenset()
+    f = ref.func
+    if not ((isinstance(f, ast.Name) and f.id == "partial") or (isinstance(f, ast.Attribute) and f.attr == "partial")):
+        return frozenset()
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    bound = {kw.arg for kw in ref.keywords if kw.arg is not None}
+    bound.update(params[:len(ref.args) - 1])
+    return frozenset(bound)
+
+
 def _jit_compile_true(call: ast.expr) -> bool:
     return isinstance(call, ast.Call) and any(
         kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
         for kw in call.keywords)
 
 
-def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
-    """'jit' (compiled, converted), 'jit-noag' (compiled, not converted), 'noag' or None.
-    A '+xla' suffix marks an explicit XLA entry point (jit_compile=True, jax.jit): its arguments'
-    values can be baked into the compiled program."""
+def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | None:
+    """The role a decorator gives its function, and whether it is an explicit XLA entry point
+    (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program)."""
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
     if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
@@ -188,21 +271,21 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> str | None:
         return None
     if name in ("functools.partial",) and isinstance(dec, ast.Call) and dec.args:
         name = aliases.resolve(dec.args[0]) or ""
-    if name in ("tf.function", "tf.compat.v1.function", "tf.compat.v2.function"):
-        suffix = "+xla" if _jit_compile_true(dec) else ""
+    if name in TF_FUNCTION_NAMES:
+        xla = _jit_compile_true(dec)
         if isinstance(dec, ast.Call):
             for kw in dec.keywords:
                 if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
-                    return "jit-noag" + suffix
-        return "jit" + suffix
-    if name in ("jax.jit", "jax.pmap"):  # JAX: no AutoGraph, arguments always traced
-        return "jax"
+                    return Role.TF_FUNCTION_NOAG, xla
+        return Role.TF_FUNCTION, xla
+    if name in JAX_JIT_NAMES:  # JAX: no AutoGraph, arguments always traced
+        return Role.JAX, True
     if name == "torch.compile":
         # Dynamo falls back to Python at graph breaks, much like AutoGraph staging control flow;
         # (torch.jit.script is TorchScript, not XLA, and is not a context)
-        return "jit"
+        return Role.TF_FUNCTION, False
     if name in ("tf.autograph.experimental.do_not_convert",):
-        return "noag"
+        return Role.NOAG, False
     return None
 
 
@@ -223,7 +306,8 @@ class _Scanner:
         self.classes: list[ClassInfo] = []
         self.by_node: dict[int, FunctionInfo] = {}
         self.handoffs: list[_Handoff] = []
-        self.decorated: list[tuple[FunctionInfo, str]] = []
+        self.decorated: list[tuple[FunctionInfo, Role, bool, int]] = []
+        self.exports: list[tuple[ast.expr, FunctionInfo | None, ClassInfo | None]] = []  # serving exports
         # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
         self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
 
@@ -296,8 +380,8 @@ class _Scanner:
             for dec in node.decorator_list:
                 role = _decorator_role(dec, self.aliases)
                 if role is not None:
-                    self.decorated.append((info, role))
-                    if role != "noag":
+                    self.decorated.append((info, role[0], role[1], dec.lineno))
+                    if role[0] is not Role.NOAG:
                         info.traced_entry = dec
         return info
 
@@ -312,6 +396,9 @@ class _Scanner:
                     func.called_methods.add(f.attr)
                 elif f.attr == "numpy" and not node.args:
                     func.calls_numpy_method = True
+                    recv = f.value
+                    if type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id == "self":
+                        func.self_numpy.add(recv.attr)
         if type(f) is ast.Attribute and f.attr == "batch":
             self.sites["batch"].append((node, func))
         name = self.aliases.resolve(f)
@@ -322,39 +409,50 @@ class _Scanner:
                 func.uses_tf_compute = True
             if name in ("tf.function", "jax.jit"):
                 self.sites["wrap"].append((node, func))
-            if name in ("tf.function", "jax.jit", "torch.compile") and node.args:
-                role = "jit"
-                if name == "jax.jit":
-                    role = "jax"
+            if func is not None and not func.uses_strings and name.startswith(_STRING_PREFIXES):
+                func.uses_strings = True
+            if (name in TF_FUNCTION_NAMES or name in JAX_JIT_NAMES or name == "torch.compile") and node.args:
+                role = Role.TF_FUNCTION
+                xla = _jit_compile_true(node)
+                if name in JAX_JIT_NAMES:
+                    role, xla = Role.JAX, True
                 else:
                     for kw in node.keywords:
                         if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
-                            role = "jit-noag"
-                if _jit_compile_true(node):
-                    role += "+xla"
-                self.handoffs.append(_Handoff(node.args[0], role, func, cls, node))
+                            role = Role.TF_FUNCTION_NOAG
+                self.handoffs.append(_Handoff(node.args[0], role, func, cls, node, xla, node.lineno))
             elif name in _GRAPH_HIGHER_ORDER:
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
-                    self._handoff_refs(arg, "graph", func, cls)
+                    self._handoff_refs(arg, Role.GRAPH, func, cls, node)
                 for kw in node.keywords:
                     if kw.arg in ("fn", "true_fn", "false_fn", "cond", "body", "branch_fns", "pred_fn_pairs", "f"):
-                        self._handoff_refs(kw.value, "graph", func, cls)
+                        self._handoff_refs(kw.value, Role.GRAPH, func, cls, node)
+            elif name in ("tf.saved_model.save", "tf.lite.TFLiteConverter.from_concrete_functions"):
+                for kw in node.keywords:
+                    if kw.arg == "signatures":
+                        self._exports(kw.value, func, cls)
             elif name in _HOST_CALLS:
                 target = node.args[0] if node.args else None
                 for kw in node.keywords:
                     if kw.arg in ("func", "generator", "callback"):
                         target = kw.value
                 if target is not None:
-                    self.handoffs.append(_Handoff(target, "host", func, cls))
+                    self.handoffs.append(_Handoff(target, Role.HOST, func, cls, line=node.lineno))
             elif name.endswith("layers.Lambda") and node.args:
-                self._handoff_refs(node.args[0], "jit-noag", func, cls)
+                self._handoff_refs(node.args[0], Role.TF_FUNCTION_NOAG, func, cls, node)
             return
         if type(f) is ast.Attribute:
             attr = f.attr
-            if attr == "compile":
+            if attr == "get_concrete_function":
+                self.exports.append((f.value, func, cls))  # f.get_concrete_function(TensorSpec...): exported
+            elif attr == "save" and any(kw.arg == "signatures" for kw in node.keywords):
+                for kw in node.keywords:
+                    if kw.arg == "signatures":
+                        self._exports(kw.value, func, cls)
+            elif attr == "compile":
                 for kw in node.keywords:
                     if kw.arg in ("loss", "metrics", "weighted_metrics"):
-                        self._handoff_refs(kw.value, "compiled", func, cls)
+                        self._handoff_refs(kw.value, Role.COMPILED, func, cls, node)
             elif attr == "run" and node.args:
                 # strategy.run(step_fn, args=...): the replica function is compiled on TPU
                 receiver = f.value
@@ -362,19 +460,27 @@ class _Scanner:
                 if isinstance(receiver, ast.Call):  # tf.distribute.get_strategy().run(...)
                     text = self.aliases.resolve(receiver.func) or ""
                 if "strategy" in text.lower():
-                    self.handoffs.append(_Handoff(node.args[0], "compiled", func, cls))
+                    self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, line=node.lineno))
             elif attr in _PIPELINE_METHODS and node.args:
-                self._handoff_refs(node.args[0], "pipeline", func, cls)
+                self._handoff_refs(node.args[0], Role.PIPELINE, func, cls, node)
 
-    def _handoff_refs(self, value: ast.expr, role: str, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+    def _exports(self, value: ast.expr, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        values = value.values if isinstance(value, ast.Dict) else [value]
+        for v in values:
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "get_concrete_function":
+                v = v.func.value
+            self.exports.append((v, func, cls))
+
+    def _handoff_refs(self, value: ast.expr, role: Role, func: FunctionInfo | None, cls: ClassInfo | None,
+                      call: ast.Call | None = None) -> None:
         if isinstance(value, (ast.List, ast.Tuple)):
             for elt in value.elts:
-                self._handoff_refs(elt, role, func, cls)
+                self._handoff_refs(elt, role, func, cls, call)
         elif isinstance(value, ast.Dict):
             for v in value.values:
-                self._handoff_refs(v, role, func, cls)
+                self._handoff_refs(v, role, func, cls, call)
         else:
-            self.handoffs.append(_Handoff(value, role, func, cls))
+            self.handoffs.append(_Handoff(value, role, func, cls, call, line=getattr(call, "lineno", 0)))
 
 
 def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
@@ -440,6 +546,13 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
                 c.keras = True
                 changed = True
+    changed = True
+    while changed:  # preprocessing layers, tokenizers: run in the input pipeline (fixed point)
+        changed = False
+        for c in scanner.classes:
+            if not c.host and any(b.rsplit(".", 1)[-1].endswith(_HOST_BASE_SUFFIXES)
+                                  or (b in classes and classes[b].host) for b in c.bases):
+                c.host = changed = True
     for c in scanner.classes:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
         c.called_in_step = c.keras and any(
@@ -455,75 +568,103 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         if isinstance(f.node, ast.Lambda) and lambda_lines[f.node.lineno] > 1:
             f.no_autograph = True
 
-    # (function, converted) work list; a function reached converted from any path is converted
-    work: list[tuple[FunctionInfo, bool, bool, str]] = []  # info, converted, entry, why
+    # Serving/TFLite exports: functions whose concrete function is taken or that are passed as
+    # `signatures=`: traced with TensorSpecs into a SavedModel graph, not compiled by XLA.
+    for ref, caller, cls in scanner.exports:
+        found = _lookup(ref, caller, cls, module_funcs, classes, scanner.by_node)
+        if not found and isinstance(ref, ast.Attribute):  # model.train.get_concrete_function(): any class's `train`
+            found = [c.methods[ref.attr] for c in scanner.classes if ref.attr in c.methods]
+        for t in found:
+            t.exported = True
 
-    for info, role in scanner.decorated:
-        xla = role.endswith("+xla")
-        role = role.removesuffix("+xla")
-        if role == "noag":
+    # Work list: (function, converted, explicit XLA entry, level, why, evidence line). A
+    # function reached converted from any path is converted; its level is the best evidence.
+    work: list[tuple[FunctionInfo, bool, bool, Level, str, int]] = []
+
+    for info, role, xla, line in scanner.decorated:
+        level = Level.CERTAIN if xla else Level.GRAPH
+        if role is Role.NOAG:
             info.no_autograph = True
-        elif role == "jax":
+            continue
+        info.traced_args = True
+        if role is Role.JAX:
             info.no_autograph = info.jax = True
             info.static_params = _static_params(info, info.traced_entry)
-            work.append((info, False, True, "decorated with jax.jit"))
-        elif role == "jit":
-            work.append((info, True, xla, "decorated with tf.function"))
+            work.append((info, False, True, level, "decorated with jax.jit", line))
+        elif role is Role.TF_FUNCTION:
+            work.append((info, True, xla, level, "decorated with tf.function" + ("(jit_compile=True)" if xla else ""),
+                         line))
         else:
             info.no_autograph = True
-            work.append((info, False, xla, "jit-compiled without AutoGraph"))
+            work.append((info, False, xla, level, "jit-compiled without AutoGraph", line))
     for c in scanner.classes:
         if not c.keras:
+            # Hugging Face's TF loss mixins (TFTokenClassificationLoss...): the model's call()
+            # computes its loss through hf_compute_loss, whatever class the mixin is defined in
+            m = c.methods.get("hf_compute_loss")
+            if m is not None:
+                m.keras_method = True
+                work.append((m, True, False, Level.LIKELY, "hf_compute_loss(), called from a model's call()",
+                             m.node.lineno))
             continue
         for name, m in c.methods.items():
             if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS) \
                     or (c.called_in_step and name == "__call__"):
-                work.append((m, True, False, f"Keras {name}()"))
+                m.keras_method = True
+                work.append((m, True, False, Level.LIKELY, f"Keras {name}()", m.node.lineno))
     for h in scanner.handoffs:
         targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
-        xla = h.role.endswith("+xla")
-        role = h.role.removesuffix("+xla")
+        level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
         for t in targets:
-            if role in ("host", "pipeline"):
+            t.static_params |= _partial_bound(t, h.ref)
+            if h.role in (Role.HOST, Role.PIPELINE):
                 t.host = True
-            elif role == "jax":
-                t.no_autograph = t.jax = True
-                t.static_params = _static_params(t, h.call)
-                work.append((t, False, True, "wrapped in jax.jit"))
-            elif role == "jit":
-                work.append((t, True, xla, "wrapped in tf.function"))
-            elif role == "jit-noag":
-                t.no_autograph = True
-                work.append((t, False, xla, "compiled without AutoGraph"))
-            elif role == "compiled":
-                work.append((t, True, False, "passed to compile()/strategy.run"))
-            # "graph" (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
-            # already nested in the caller; a named function becomes a callee.
-            elif role == "graph" and h.caller is not None and not isinstance(t.node, ast.Lambda):
-                h.caller.called_names.add(t.name)
+            elif h.role is Role.JAX:
+                t.no_autograph = t.jax = t.traced_args = True
+                t.static_params |= _static_params(t, h.call)
+                work.append((t, False, True, level, "wrapped in jax.jit", h.line))
+            elif h.role is Role.TF_FUNCTION:
+                t.traced_args = True
+                work.append((t, True, h.xla, level, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""),
+                             h.line))
+            elif h.role is Role.TF_FUNCTION_NOAG:
+                t.no_autograph = t.traced_args = True
+                work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
+            elif h.role is Role.COMPILED:
+                t.traced_args = True
+                work.append((t, True, False, level, "passed to compile()/strategy.run", h.line))
+            # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
+            # already nested in the caller; a named function becomes a callee. TF passes it
+            # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
+            elif h.role is Role.GRAPH:
+                if h.call is not None and not (isinstance(h.call.func, ast.Attribute) and h.call.func.attr == "map_structure"):
+                    t.traced_args = True
+                if h.caller is not None and not isinstance(t.node, ast.Lambda):
+                    h.caller.called_names.add(t.name)
 
-    seen: dict[int, bool] = {}
+    seen: dict[int, tuple[bool, Level]] = {}
     order: list[FunctionInfo] = []
     work.reverse()  # entry points in source order
     while work:
-        info, converted, entry, why = work.pop()
+        info, converted, entry, level, why, line = work.pop()
         if info.host:
             continue
         conv = converted and not info.no_autograph
         prev = seen.get(id(info))
-        if prev is not None and (prev or not conv):
+        if prev is not None and (prev[0] or not conv) and prev[1] >= level:
             continue
-        if id(info) not in seen:
+        if prev is None:
             order.append(info)
-        seen[id(info)] = conv
+        seen[id(info)] = (conv or (prev is not None and prev[0]), max(level, prev[1]) if prev else level)
         info.certainty = Certainty.COMPILED
         info.converted = info.converted or conv
         info.jit_entry = info.jit_entry or entry
-        if not info.why:
-            info.why = why
+        if level > info.level:
+            info.level = level
+            info.why, info.evidence_line = why, line
         for child in info.children:
             child.jax = child.jax or info.jax
-            work.append((child, conv, False, f"nested in {info.name}()"))
+            work.append((child, conv, False, level, f"nested in {info.name}()", info.node.lineno))
         callees: list[FunctionInfo] = []
         for n in info.called_names:
             callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
@@ -540,7 +681,33 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
         for callee in callees:
             if callee is not info:
                 callee.jax = callee.jax or info.jax
-                work.append((callee, conv, False, f"called from {info.name}()"))
+                work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
+
+    # A metric that reads its own state variables into NumPy (`self.total.numpy()`) computes its
+    # result in Python: it can only run eagerly (run_eagerly), so its methods are not compiled.
+    for c in scanner.classes:
+        if c.metric:
+            state = {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
+                (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
+                or scanner.aliases.resolve(v.func) == "tf.Variable")}
+            if any(m.self_numpy & state for m in functions if owner_class(m) is c):
+                c.host = True
+    # Host-graph evidence beats LIKELY (never an explicit jit_compile=True/jax.jit path):
+    # methods of preprocessing layers/tokenizers, serving exports, string processing.
+    for f in functions:
+        if f.level is Level.CERTAIN or f.host:
+            continue
+        owner = owner_class(f)
+        if (owner is not None and owner.host) or f.exported or f.uses_strings:
+            f.host = True
+            f.level = Level.HOST
+            stack = list(f.children)
+            while stack:
+                child = stack.pop()
+                if child.level is not Level.CERTAIN and not child.host:
+                    child.host = True
+                    child.level = Level.HOST
+                    stack.extend(child.children)
 
     # Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing
     # compiled does are input-pipeline code: never tensor helpers.
@@ -564,6 +731,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             continue
         order.append(f)
         f.certainty = Certainty.MAYBE
+        f.level = Level.HELPER
         f.converted = not f.no_autograph
         f.why = "module-level tensor helper (compiled when its caller is)"
         for child in f.children:
@@ -631,7 +799,22 @@ def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], 
     return out
 
 
-def analyze_module(tree: ast.Module) -> ModuleFacts:
+def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
+    """The module's facts. ``path`` locates its package: AutoGraph converts no function of a
+    module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...)."""
     scanner = _Scanner()
     scanner.scan(tree)
-    return infer_contexts(scanner)
+    facts = infer_contexts(scanner)
+    module = module_name(path) if path else None
+    if module is not None and not autograph_converts(module):
+        # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is
+        # framework code written for that: its `if`s are meant for Python values, and it runs
+        # under its authors' own graph and XLA tests. Not converted, and not the user's
+        # compiled code: no rule fires there.
+        for f in facts.functions:
+            f.converted = False
+            f.no_autograph = True
+            f.host = True
+            f.level = Level.HOST
+            f.why = f"in {module}, a module AutoGraph does not convert (framework code)"
+    return facts

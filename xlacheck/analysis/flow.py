@@ -16,7 +16,15 @@ from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
-    DATA, LOOP, PYLIST, PYLIST_EMPTY, RANDOM, TENSOR, ValueEnv, is_tensor, param_flags,
+    DATA,
+    LOOP,
+    PYLIST,
+    PYLIST_EMPTY,
+    RANDOM,
+    TENSOR,
+    ValueEnv,
+    is_tensor,
+    param_flags,
 )
 from xlacheck.rules.base import Rule, RuleContext
 
@@ -128,7 +136,8 @@ class FunctionWalker:
         if isinstance(node, ast.Lambda):
             return
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        if is_method or (callee.cls is not None and params and params[0] in ("self", "cls")):
+        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+        if not static and (is_method or (callee.cls is not None and params and params[0] in ("self", "cls"))):
             params = params[1:]
         record = self.facts.call_flags.setdefault(id(callee), {})
         for name, arg in zip(params, call.args):
@@ -368,6 +377,7 @@ def walk_function(
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
     env.update(param_flags(info, passed))
     values = ValueEnv(aliases, owner, env)
+    values.converted = info.converted
     ctx = RuleContext(path, info, aliases, values)
     walker = FunctionWalker(ctx, dispatch, facts)
     node = info.node

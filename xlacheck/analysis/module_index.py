@@ -16,11 +16,11 @@ from functools import cached_property
 from typing import Iterator
 
 from xlacheck.analysis.contexts import ModuleFacts
+from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 
 _FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 # Canonical names that mean "this file sets up or targets a TPU".
 _TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system")
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # Load/Store and operator singletons: nothing to index

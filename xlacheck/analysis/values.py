@@ -6,15 +6,28 @@ value comes from. Rules ask questions such as "is this a tensor whose value depe
 Static facts carry no ``TENSOR`` flag: ``x.shape``, ``x.shape[i]``, ``x.dtype``,
 ``len(x.shape)``, ``shape_list(x)`` entries, config attributes, ``self.<attr>`` set to Python
 literals, parameters with literal/None defaults or Python type annotations.
+
+The law: **unknown is not a tensor**. A value is a tensor (:func:`is_tensor`) only with
+evidence: produced by a framework op, a variable, a tensor-annotated parameter, a parameter of a
+traced entry point (``tf.function``/``jax.jit``) or of a Keras method without Python evidence,
+or what callers in this file pass. ``OPAQUE`` marks "a tensor *or a structure of tensors*"
+(a Keras ``call`` argument, a layer's or an unknown function's result): arithmetic, comparisons
+and framework ops on it prove a tensor, iterating it or testing its truth does not. A parameter
+of a helper that no compiled caller in this file passes a tensor to is unknown (0). Evidence of
+a Python value: literals, annotations, defaults, names of Python options, the ``Args:`` section of
+the docstring, ``len()``, ``.shape``/``.dtype``/``ndim`` pieces, membership tests on containers,
+items of Python containers.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 
-from xlacheck.analysis.contexts import ClassInfo, FunctionInfo
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.tables import BOOL_FUNCS
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
 SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
@@ -35,28 +48,25 @@ OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may 
 
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
-    {"shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
+    {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
      "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
 )
 # tf functions whose result depends only on shapes.
 SHAPE_FUNCS = frozenset(
     {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.math.reduce_prod_shape",
-     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size"}
+     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size",
+     "tf.keras.backend.shape", "tf.keras.ops.size"}
 )
-PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
+# Static shapes as Python tuples (an entry is an int, or a bounded tensor for a dynamic dim):
+# Keras 3's ops.shape, Keras' int_shape.
+PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list",
+                            "tf.keras.ops.shape", "tf.keras.backend.int_shape"})
 # Ops returning a bounded dynamic shape (compile on XLA:CPU, but later ops may miscompute).
 DYNAMIC_FUNCS = frozenset(
     {"tf.boolean_mask", "tf.unique", "tf.math.unique", "tf.image.non_max_suppression", "tf.compat.v1.boolean_mask"}
 )
 # Ops whose result does not depend on the *values* of their tensor arguments.
 VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
-BOOL_FUNCS = frozenset(
-    {"tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",
-     "tf.logical_not", "tf.math.logical_and", "tf.math.logical_or", "tf.math.logical_not",
-     "tf.equal", "tf.not_equal", "tf.greater", "tf.less", "tf.greater_equal", "tf.less_equal",
-     "tf.math.equal", "tf.math.not_equal", "tf.math.greater", "tf.math.less", "tf.reduce_any",
-     "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all", "tf.sequence_mask", "tf.math.is_finite"}
-)
 # Ops returning a Python list of tensors (static length).
 LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatten", "tf.shape_n",
                         "tf.dynamic_partition", "tf.compat.v1.unstack"})
@@ -79,9 +89,20 @@ _PY_NAMES = frozenset({"dim", "dims", "channels", "stride", "eps", "epsilon", "d
                        "num_heads", "groups", "window_size", "patch_size", "dropout", "rate", "scale"})
 
 
+_CONTAINER_ANNOTATIONS = ("List", "list", "Sequence", "Tuple", "tuple", "Dict", "dict", "Mapping", "Iterable",
+                          "MutableMapping", "MutableSequence", "Set", "set", "typing.List", "typing.Sequence",
+                          "typing.Tuple", "typing.Dict", "typing.Mapping", "collections.abc.Sequence")
+
+
 def _annotation_is_python(ann: ast.expr) -> bool | None:
-    """True for Python-typed annotations, False for tensor ones, None when unknown."""
+    """True for Python-typed annotations (containers of tensors included), False for tensor ones,
+    None when unknown."""
     text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
+    inner = text
+    while inner.startswith(("Optional[", "typing.Optional[")) and inner.endswith("]"):
+        inner = inner[inner.index("[") + 1:-1]
+    if inner.split("[", 1)[0] in _CONTAINER_ANNOTATIONS:
+        return True  # a Python list/tuple/dict (of tensors or not): a Python container
     if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
         return False
     words = [w for w in text.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ")
@@ -95,9 +116,39 @@ VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | 
                | PYLIST | LAYER | OP)
 
 
+# Words that open a docstring's description of a Python-typed argument ("num_heads: int, ...",
+# "training (bool): ...", "sizes: A list of ints", "An integer, ...", "Python bool").
+_DOC_ARG = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$")
+_DOC_PY_TYPES = re.compile(
+    r"^(?:optional[, ]+)?(?:a |an |the )?(?:python |static |concrete )?(?:int|integer|float|bool|boolean|str|string|"
+    r"list|tuple|dict|callable|function|sequence of int|list of int|tuple of int|number|positive int|"
+    r"non-negative int|dtype|data format|config)\b", re.I)
+_DOC_TENSOR = re.compile(r"tensor|array|ndarray", re.I)
+
+
+def docstring_python_params(node: ast.AST) -> frozenset[str]:
+    """Parameters whose docstring entry (Google/NumPy ``Args:`` style) says they are Python values."""
+    body = getattr(node, "body", None)
+    if not body or not isinstance(body[0], ast.Expr) or not isinstance(body[0].value, ast.Constant) \
+            or not isinstance(body[0].value.value, str):
+        return frozenset()
+    out: set[str] = set()
+    for line in body[0].value.value.splitlines():
+        m = _DOC_ARG.match(line)
+        if m is None:
+            continue
+        typ, text = (m.group(2) or "").strip(), m.group(3).strip()
+        desc = typ or text
+        if _DOC_PY_TYPES.match(desc) and not _DOC_TENSOR.search(desc.split(".")[0]):
+            out.add(m.group(1))
+    return frozenset(out)
+
+
 def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dict[str, int]:
-    """Flags of each parameter: what compiled callers in this file pass (``passed``) where known,
-    else tensor unless the signature says Python."""
+    """Flags of each parameter. Unknown is not a tensor: what compiled callers in this file pass
+    (``passed``) where known; else a tensor only with evidence (a tensor annotation, a traced
+    entry point, a Keras method), never against Python evidence (annotation, default, option
+    names, the docstring)."""
     node = info.node
     args = node.args
     positional = args.posonlyargs + args.args
@@ -105,25 +156,42 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
     out: dict[str, int] = {}
     jax_entry = info.jax and info.jit_entry  # every argument is traced, except the static ones
+    # Evidence that a bare parameter holds a tensor (or a structure of tensors): a traced entry
+    # (tf.function / jax.jit decorator or wrapper) or a Keras method the train step calls.
+    entry = info.traced_args or info.jit_entry or info.keras_method
+    documented = docstring_python_params(node) if not isinstance(node, ast.Lambda) else frozenset()
     for arg, default in pairs:
         name = arg.arg
         if passed is not None and name in passed:
             out[name] = passed[name] & VALUE_FLAGS
             continue
+        if name in info.static_params:  # jax static_argnums/argnames, functools.partial-bound
+            out[name] = 0
+            continue
         if jax_entry:
-            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM
+            # an array or a pytree of arrays (whose fields may be static metadata): proven by use
+            out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM | OPAQUE
             continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
-        if py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
+        if py is True or name in documented or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
                 or name.startswith(("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
             out[name] = 0
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and (isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name, ast.Attribute))):
             out[name] = 0  # literal/None/module-constant default: a Python value
-        else:
+        elif info.jit_entry:
+            out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
+        elif entry:
+            out[name] = TENSOR | PARAM | OPAQUE  # a tensor or a structure of tensors
+        elif info.level is Level.HELPER:
+            # a module-level tensor helper nothing here calls: its callers (elsewhere) pass
+            # tensors unless the signature or the docstring says otherwise; rules fire in
+            # helpers only for patterns that fail in every graph (Rule.in_helpers)
             out[name] = TENSOR | PARAM
+        else:
+            out[name] = 0  # unknown is not a tensor
     if args.vararg is not None:
         out[args.vararg.arg] = 0
     if args.kwarg is not None:
@@ -134,11 +202,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
-    __slots__ = ("aliases", "env", "cls", "_memo", "_self_memo", "_class_by_name")
+    __slots__ = ("aliases", "env", "cls", "converted", "_memo", "_self_memo", "_class_by_name")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None) -> None:
         self.aliases = aliases
         self.cls = cls
+        self.converted = False  # AutoGraph converts the function: `a if t else b` on a tensor is a tf.cond
         self.env: dict[str, int] = dict(env) if env else {}
         self._memo: dict[int, int] = {}
         self._self_memo: dict[str, int] = {}
@@ -223,6 +292,14 @@ class ValueEnv:
         if t is ast.Compare:
             if any(type(op) in (ast.Is, ast.IsNot) for op in e.ops):  # type: ignore[attr-defined]
                 return 0
+            if any(type(op) in (ast.In, ast.NotIn) for op in e.ops):  # type: ignore[attr-defined]
+                # `k in d`: a Python bool unless the container is a proven tensor
+                k = 0
+                for c in e.comparators:  # type: ignore[attr-defined]
+                    ck = self.flags(c)
+                    if is_tensor(ck):
+                        k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
+                return _combine(k) | BOOL if k else 0
             k = self.flags(e.left)  # type: ignore[attr-defined]
             for c in e.comparators:  # type: ignore[attr-defined]
                 k |= self.flags(c)
@@ -236,7 +313,16 @@ class ValueEnv:
                     k |= vk
             return k & _PASS_FLAGS
         if t is ast.IfExp:
-            return self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+            k = self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+            tk = self.flags(e.test)  # type: ignore[attr-defined]
+            if self.converted and is_tensor(tk):
+                # AutoGraph stages it as tf.cond: the result is the cond's output, a tensor; its
+                # value depends on data when the predicate does (XLA folds a constant predicate)
+                k = (k & ~(PYLIST | PYLIST_EMPTY | LAYER | OPAQUE)) | TENSOR | OP
+                if tk & (DATA | PARAM | RANDOM | VARIABLE | LOOP):
+                    k = (k & ~CONST) | DATA
+                return k
+            return k
         if t is ast.Subscript:
             return self._subscript(e)  # type: ignore[arg-type]
         if t is ast.List or t is ast.Tuple or t is ast.Set:
@@ -318,7 +404,7 @@ class ValueEnv:
         k = self.flags(it)
         if k & PYLIST:
             return k & ~(PYLIST | PYLIST_EMPTY)
-        return k & ~INTCAST
+        return k & ~INTCAST  # items of a tensor-or-structure (OPAQUE) are tensors-or-structures
 
     def _subscript(self, e: ast.Subscript) -> int:
         base = self.flags(e.value)
@@ -344,6 +430,8 @@ class ValueEnv:
                 return SHAPE if self.flags(e.args[0]) & TENSOR else 0 if e.args else 0
             if fid in ("int", "float") and e.args:
                 k = self.flags(e.args[0])
+                if k & OPAQUE:
+                    return 0  # int() of a tensor-or-structure: a Python number unless proven otherwise
                 if k & TENSOR and not (k & SHAPE and not k & DATA):
                     return (k & _PASS_FLAGS) | (INTCAST if fid == "int" else 0)
                 return k & SHAPE
@@ -404,10 +492,16 @@ class ValueEnv:
         if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
             if head == "np" or head in _STDLIB:
                 return 0  # a NumPy array (static when its inputs are); re/math/os return Python values
+            # a function of another module (the project's own, a third-party library): a tensor or
+            # a structure, whose data-dependence is unknown (a shape_list() returns static shapes)
             k = self._args_flags(e)
-            return _combine(k & ~PYLIST) if k & TENSOR else 0
+            return TENSOR | OPAQUE | (k & RANDOM) if k & TENSOR else 0
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
+        if name.startswith(("tf.python.", "tf.keras.src.", "tf.keras.engine.", "tf.keras.layers.rnn.")):
+            # TensorFlow's and Keras' implementation modules: not public ops; like a user function
+            k = self._args_flags(e)
+            return TENSOR | OPAQUE if k & TENSOR else 0
         if name.startswith("tf.random.") or name.startswith("jax.random.") or name in ("tf.random_uniform",):
             return TENSOR | RANDOM | DATA
         if name in ("tf.constant", "tf.convert_to_tensor", "jnp.array", "jnp.asarray"):
@@ -429,6 +523,11 @@ class ValueEnv:
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
+        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF):
+            # a tf.* name the generated op table never traced into ops (tf.__internal__.*,
+            # executing_eagerly_outside_functions, classes): its return kind is unknown
+            k = self._args_flags(e)
+            return TENSOR | OPAQUE if k & TENSOR else 0
         res = self._generic_op(name, e)
         if name in LIST_FUNCS:
             return res | PYLIST
@@ -465,14 +564,42 @@ _PYTHON_VALUED = frozenset({
     "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
     "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
     "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context",
+    # Keras: static rank, static shape, dtype names and predicates are Python values
+    "tf.keras.backend.ndim", "tf.keras.ops.ndim", "tf.keras.backend.int_shape", "tf.keras.backend.dtype",
+    "tf.keras.backend.standardize_dtype", "tf.keras.backend.is_tensor", "tf.keras.ops.is_tensor",
+    "tf.keras.backend.backend", "tf.keras.config.backend", "tf.keras.backend.is_float_dtype",
+    "tf.keras.backend.is_int_dtype", "tf.keras.utils.is_keras_tensor", "tf.keras.backend.learning_phase",
+    "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
+    "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
+    "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph", "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
-_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.")
+_PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
+                           "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
 
 # Methods tensors do not have: the receiver is a Python container/str, the result a Python value.
 _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "keys", "values", "get", "pop",
                              "popitem", "copy", "update", "setdefault", "append", "extend", "insert", "index",
                              "count", "startswith", "endswith", "format", "join", "lower", "upper", "replace",
                              "strip", "split"})
+
+
+# tf.* names handled above or outside the op table's scope (tf.compat.v1 and Keras are not traced
+# by tools/generate_op_table.py): their kinds come from the tables in this module.
+_UNTABLED_TF = ("tf.compat.", "tf.keras.", "tf.raw_ops.", "tf.random.", "tf.experimental.numpy.")
+_KNOWN_TF = SHAPE_FUNCS | DYNAMIC_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_FUNCS | frozenset(
+    {"tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.where"})
+
+
+_OP_API: list[frozenset[str]] = []
+
+
+def _op_api() -> frozenset[str]:
+    """Public tf.* names the generated op table traced into raw ops (loaded on first use)."""
+    if not _OP_API:
+        from xlacheck.op_table import api_names
+
+        _OP_API.append(api_names())
+    return _OP_API[0]
 
 
 def _consumes_values(last: str) -> bool:
@@ -501,12 +628,13 @@ def _target_names(target: ast.expr) -> list[str]:
 
 
 def is_tensor(k: int) -> bool:
-    return bool(k & TENSOR) and not k & PYLIST
+    """Proven to be a tensor (not a Python container, not a tensor-or-structure)."""
+    return bool(k & TENSOR) and not k & (PYLIST | OPAQUE)
 
 
 def is_data_tensor(k: int) -> bool:
     """A tensor whose value depends on input data (not only on shapes or constants)."""
-    return bool(k & TENSOR) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM)) and not k & PYLIST
+    return is_tensor(k) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM))
 
 
 def is_computed_tensor(k: int) -> bool:

@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.contexts import Certainty, Level
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
@@ -109,6 +109,19 @@ class Rule:
     # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
     # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
     in_helpers: ClassVar[bool] = False
+    # The evidence levels (analysis.contexts.Level) the rule fires at; None: CERTAIN, LIKELY, GRAPH,
+    # plus HELPER when ``in_helpers``. A compile-failure claim never fires at HOST or EAGER.
+    levels: ClassVar[frozenset[Level] | None] = None
+    # Off by default (below 90% true findings on real code, docs/known-results.md): ``--preview``.
+    preview: ClassVar[bool] = False
+    # Levels the rule fires at only with --preview (below 90% true findings on real code there).
+    preview_levels: ClassVar[frozenset[Level]] = frozenset()
+
+    @classmethod
+    def fire_levels(cls) -> frozenset[Level]:
+        if cls.levels is not None:
+            return cls.levels
+        return frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH} | ({Level.HELPER} if cls.in_helpers else set()))
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 

@@ -112,7 +112,8 @@ class BranchTypeMismatch(Rule):
     INVALID = (
         Example("import tensorflow as tf\ndef targets(labels, smoothing):\n    if smoothing > 0.0:\n"
                 "        t = tf.one_hot(labels, 4) * (1.0 - smoothing) + smoothing / 4\n    else:\n        t = labels\n"
-                "    return t\n"),
+                "    return t\n"
+                "@tf.function(jit_compile=True)\ndef step(labels, s):\n    return targets(labels, tf.reduce_mean(s))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        n = 1\n    else:\n        n = 0.5\n    return x * n\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

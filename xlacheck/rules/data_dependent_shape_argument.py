@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
@@ -24,9 +25,15 @@ _ALIASES = {"tf.math.range": "tf.range", "tf.compat.v1.image.resize": "tf.image.
             "tf.experimental.numpy.zeros": "tf.zeros"}
 
 
-def _bad_flags(k: int, jit_entry: bool) -> bool:
-    """Data-derived (or, in a jit entry point, a raw argument value) and not only a shape."""
+def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
+    """Data-derived (or, in a jit entry point, a raw argument value) and not only a shape. In a
+    module-level helper nothing here compiles or a plain tf.function (neither a model method nor
+    jit-compiled), sizes drawn at random are input-pipeline augmentation (crops, cutout, grid
+    masks, jitter: every such finding on real code, docs/known-results.md section 6), so only
+    sizes computed from the data count there."""
     if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM)):
+        return False
+    if helper and k & RANDOM:
         return False
     if k & (DATA | RANDOM | LOOP | VARIABLE):
         return True
@@ -88,7 +95,8 @@ class DataDependentShapeArgument(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
-                "    return tf.one_hot(labels, n) * probs\n"),
+                "    return tf.one_hot(labels, n) * probs\n"
+                "@tf.function(jit_compile=True)\ndef step(labels, probs):\n    return ce(labels, probs)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, lengths):\n"
                 "    max_len = tf.reduce_max(lengths)\n    return x[:, :max_len]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
@@ -115,11 +123,11 @@ class DataDependentShapeArgument(Rule):
             arg = argument(node, position, keyword)
             if name == "tf.range" and position == 0 and len(node.args) == 1:
                 keyword = "limit"  # tf.range(n): the one positional argument is the limit
-            if arg is not None and _bad_flags(ctx.flags(arg), entry):
+            if arg is not None and _bad_flags(ctx.flags(arg), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
                            "so this fails to compile or recompiles for every value; use a static size "
-                           "(config constant, x.shape) or pad to a fixed bound")
+                           f"(config constant, x.shape) or pad to a fixed bound (compiled: {ctx.function.evidence})")
                 return
 
     def _slice(self, node: ast.Subscript, ctx: RuleContext, entry: bool) -> None:
@@ -130,9 +138,9 @@ class DataDependentShapeArgument(Rule):
         for part in parts:
             if isinstance(part, ast.Slice):
                 for bound in (part.lower, part.upper):
-                    if bound is not None and _bad_flags(ctx.flags(bound), entry):
+                    if bound is not None and _bad_flags(ctx.flags(bound), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
                         ctx.report(self, node,
                                    "slice bound computed from tensor values: the result's shape depends on data, "
                                    "so XLA recompiles for every value (or fails when the bound is not an argument);"
-                                   " slice to a static bound and mask instead")
+                                   f" slice to a static bound and mask instead (compiled: {ctx.function.evidence})")
                         return

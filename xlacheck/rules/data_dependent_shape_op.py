@@ -6,55 +6,93 @@ import ast
 
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
-_EXACT = {
-    "tf.unique_with_counts": "tf.unique_with_counts has a data-dependent output size",
+# The families this rule explains (the op table decides, per op, whether a call fails):
+# canonical-name prefix -> why its failing ops fail.
+_FAMILIES = (
+    ("tf.math.segment_", "sorted segment ops produce one row per segment id value"),
+    ("tf.unique_with_counts", "tf.unique_with_counts has a data-dependent output size"),
+    ("tf.ragged.", "ragged ops have data-dependent row lengths"),
+    ("tf.RaggedTensor.", "ragged ops have data-dependent row lengths"),
+    ("tf.sets.", "set ops have data-dependent output sizes"),
+    ("tf.sparse.", "this sparse op has no XLA kernel"),
+    ("tf.SparseTensor", "this sparse op has no XLA kernel"),
+    ("tf.strings.split", "returns a ragged tensor"),
+)
+# Compiles, but only by baking its inputs' values into the program (measured by the compiler-
+# labelled cases: value_specialized), so XLA recompiles per value.
+_VALUE_SPECIALIZED = {
     "tf.math.bincount": "tf.math.bincount needs its inputs' values (even with minlength == maxlength): "
                         "compiles only by value specialization, recompiling per value",
-    "tf.math.segment_sum": "sorted segment ops produce one row per segment id value",
-    "tf.math.segment_mean": "sorted segment ops produce one row per segment id value",
-    "tf.math.segment_max": "sorted segment ops produce one row per segment id value",
-    "tf.math.segment_min": "sorted segment ops produce one row per segment id value",
-    "tf.math.segment_prod": "sorted segment ops produce one row per segment id value",
-    "tf.RaggedTensor.from_row_lengths": "ragged tensors are not supported by XLA",
-    "tf.RaggedTensor.from_value_rowids": "ragged tensors are not supported by XLA",
-    "tf.RaggedTensor.from_row_splits": "ragged tensors are not supported by XLA",
-    "tf.RaggedTensor.from_tensor": "ragged tensors are not supported by XLA",
-    "tf.RaggedTensor.from_nested_row_lengths": "ragged tensors are not supported by XLA",
-    "tf.strings.split": "returns a ragged tensor",
-    "tf.sparse.from_dense": "sparse tensors are not supported by XLA",
-    "tf.sparse.to_dense": "sparse tensors are not supported by XLA",
-    "tf.sparse.sparse_dense_matmul": "sparse tensors are not supported by XLA",
-    "tf.sparse.reduce_sum": "sparse tensors are not supported by XLA",
-    "tf.SparseTensor": "sparse tensors are not supported by XLA",
-    "tf.sparse.SparseTensor": "sparse tensors are not supported by XLA",
-}
-_PREFIXES = {
-    "tf.ragged.": "ragged tensors are not supported by XLA",
-    "tf.sets.": "set ops have data-dependent output sizes",
-    "tf.sparse.": "sparse tensors are not supported by XLA",
 }
 _ALIASES = {"tf.bincount": "tf.math.bincount", "tf.segment_sum": "tf.math.segment_sum",
-            "tf.math.unique_with_counts": "tf.unique_with_counts"}
+            "tf.math.unique_with_counts": "tf.unique_with_counts", "tf.sparse.SparseTensor": "tf.SparseTensor",
+            "tf.sparse.matmul": "tf.sparse.sparse_dense_matmul"}
+# Ragged constructors compile (they are dense ops on values and row partitions); what fails is
+# making the ragged tensor dense (RaggedTensorToTensor has no XLA kernel) or reducing over its
+# ragged dimension (the reduction builds a Range whose size is the data-dependent row count).
+RAGGED_CONSTRUCTORS = frozenset({
+    "tf.RaggedTensor.from_row_lengths", "tf.RaggedTensor.from_value_rowids", "tf.RaggedTensor.from_row_splits",
+    "tf.RaggedTensor.from_tensor", "tf.RaggedTensor.from_nested_row_lengths", "tf.RaggedTensor.from_row_starts",
+    "tf.RaggedTensor.from_row_limits", "tf.RaggedTensor.from_nested_row_splits", "tf.ragged.boolean_mask",
+    "tf.ragged.constant", "tf.ragged.stack", "tf.ragged.range",
+})
+_RAGGED_REDUCTIONS = ("tf.reduce_", "tf.math.reduce_")
+
+
+def _family(name: str) -> str | None:
+    for prefix, why in _FAMILIES:
+        if name.startswith(prefix):
+            return why
+    return None
 
 
 def dynamic_shape_reason(name: str) -> str | None:
-    """Why a canonical tf name has a data-dependent output shape (None if it has not)."""
+    """Why a canonical tf name belongs to the data-dependent-shape families (None if it does not).
+    Whether a given call fails is decided per op by :func:`failing_ops`."""
     name = _ALIASES.get(name, name)
-    why = _EXACT.get(name)
-    if why is None:
-        for prefix, text in _PREFIXES.items():
-            if name.startswith(prefix):
-                return text
-    return why
+    return _VALUE_SPECIALIZED.get(name) or _family(name)
+
+
+def failing_ops(name: str, node: ast.Call) -> tuple[str, ...]:
+    """Raw ops without an XLA kernel this call creates, from the generated op table."""
+    from xlacheck.rules.op_without_xla_kernel import unsupported_ops
+
+    return unsupported_ops(_ALIASES.get(name, name), node)
+
+
+def _ragged_consumer(node: ast.Call, ctx: RuleContext) -> str | None:
+    """How the ragged tensor built by ``node`` is made dense or reduced in this function (chained,
+    or through a name it is assigned to), or None."""
+    holders: set[str] = set()
+    for stmt in ast.walk(ctx.function.node):
+        if isinstance(stmt, ast.Assign) and stmt.value is node:
+            holders.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+
+    def is_ragged(e: ast.AST) -> bool:
+        return e is node or (isinstance(e, ast.Name) and e.id in holders)
+
+    for n in ast.walk(ctx.function.node):
+        if not isinstance(n, ast.Call):
+            continue
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "to_tensor" and is_ragged(n.func.value):
+            return ".to_tensor() (RaggedTensorToTensor has no XLA kernel)"
+        callee = ctx.aliases.resolve(n.func) or ""
+        if callee.startswith(_RAGGED_REDUCTIONS) and n.args and is_ragged(n.args[0]):
+            return f"{callee} over its ragged dimension (a Range whose size is the data-dependent row count)"
+    return None
 
 
 class DataDependentShapeOp(Rule):
     """
     ## What it does
     Flags ops whose output shape depends on the values of their inputs and that XLA rejects or
-    only compiles by specializing on values: `tf.unique_with_counts`, `tf.math.bincount`, the
-    sorted `tf.math.segment_*` ops, `tf.ragged.*`/`tf.RaggedTensor`, `tf.sparse.*`, `tf.sets.*`,
-    `tf.strings.split`.
+    only compiles by specializing on values, per op from the generated op table
+    (`docs/op-table.md`): `tf.unique_with_counts`, the sorted `tf.math.segment_*` ops,
+    `tf.sparse.sparse_dense_matmul`/`reshape`/`split`/`concat`/`reorder`/`fill_empty_rows`/
+    `reduce_*`, `tf.sets.*`, `tf.strings.split`; ragged tensors made dense (`.to_tensor()`) or
+    reduced over their ragged dimension; and `tf.math.bincount` (value-specialized). Sparse and
+    ragged constructors, `tf.sparse.to_dense`/`from_dense`, `.flat_values` and
+    `tf.ragged.boolean_mask` compile and are not flagged.
 
     ## Why is this bad?
     XLA needs every shape at compile time. These ops fail with "must be a compile-time constant"
@@ -109,6 +147,10 @@ class DataDependentShapeOp(Rule):
                 "    return tf.math.unsorted_segment_sum(x, ids, num_segments=4)\n"),
         Example("import tensorflow as tf\ndef to_sparse(ids):\n    return tf.sparse.from_dense(ids)\n"
                 "def make(ds):\n    return ds.map(lambda x: to_sparse(x))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return tf.sparse.to_dense(tf.sparse.from_dense(x))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return tf.RaggedTensor.from_tensor(x, lengths=[1, 2]).flat_values\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -117,6 +159,8 @@ class DataDependentShapeOp(Rule):
                 "        return tf.math.segment_sum(x, ids)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
                 "    return tf.reduce_mean(tf.ragged.boolean_mask(h, m), axis=1)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(st):\n"
+                "    return tf.sparse.to_dense(tf.sparse.reorder(st))\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -124,6 +168,21 @@ class DataDependentShapeOp(Rule):
         name = call_name(node, ctx)
         if name is None or not name.startswith("tf."):
             return
-        why = dynamic_shape_reason(name)
-        if why is not None:
-            ctx.report(self, node, f"{_ALIASES.get(name, name)}: {why}; XLA needs static shapes")
+        name = _ALIASES.get(name, name)
+        special = _VALUE_SPECIALIZED.get(name)
+        if special is not None:
+            ctx.report(self, node, f"{name}: {special}; XLA needs static shapes")
+            return
+        why = _family(name)
+        if why is None:
+            return
+        if name in RAGGED_CONSTRUCTORS:
+            consumer = _ragged_consumer(node, ctx)
+            if consumer is not None:
+                ctx.report(self, node, f"{name} builds a ragged tensor that is then made dense or reduced by "
+                                       f"{consumer}: this fails under XLA; XLA needs static shapes (compiled: {ctx.function.evidence})")
+            return
+        ops = failing_ops(name, node)
+        if ops:
+            ctx.report(self, node, f"{name}: {why} ({', '.join(ops)}, per the generated op table); "
+                                   f"XLA needs static shapes (compiled: {ctx.function.evidence})")

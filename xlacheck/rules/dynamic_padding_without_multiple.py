@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import callee_text, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.analysis.module_index import (
+    callee_text,
+    has_kwargs_splat,
+    is_true,
+    keyword,
+    method_name,
+)
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._recompile_scope import in_test, per_batch
 from xlacheck.rules.base import Example
@@ -197,6 +203,10 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 if padding_kw is None:
                     padding = "longest"  # the collators' default
             elif _is_tokenizer(call.func):
+                rt = keyword(call, "return_tensors")
+                if rt is not None and isinstance(rt.value, ast.Constant) and rt.value.value == "pt" \
+                        and not any(v.startswith("torch_xla") for v in ctx.facts.aliases.names.values()):
+                    continue  # PyTorch tensors in a file without torch_xla: eager PyTorch, no XLA compile
                 what = ast.unparse(call.func) + "(...)"
                 method = call.func.attr if isinstance(call.func, ast.Attribute) else None
                 if padding_kw is None and method == "pad":

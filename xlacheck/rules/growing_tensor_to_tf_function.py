@@ -5,12 +5,10 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-
-_GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tnp.concatenate", "tnp.append", "tnp.hstack", "tnp.vstack",
-                          "tf.experimental.numpy.concatenate", "tf.pad"})
 
 
 _LIST_GROWERS = frozenset({"append", "extend", "insert"})

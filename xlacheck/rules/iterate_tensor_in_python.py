@@ -56,6 +56,8 @@ class IterateTensorInPython(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if ctx.function.jax:
+            return  # a JAX array with a static leading dim iterates (unrolls) under jax.jit
         if isinstance(node, ast.For):
             if not ctx.converted:
                 self._check_iter(node.iter, ctx)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.module_index import ModuleIndex, is_true, method_name
+from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 # Strategies that run on CPU/GPU: a file that creates one also runs where jit_compile helps.
 _OTHER_STRATEGIES = ("MirroredStrategy", "OneDeviceStrategy", "MultiWorkerMirroredStrategy",
                      "CentralStorageStrategy", "ParameterServerStrategy", "tf.distribute.get_strategy")

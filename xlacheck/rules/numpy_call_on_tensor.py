@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import DATA, PARAM, SHAPE, TENSOR, VARIABLE
+from xlacheck.analysis.values import DATA, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 
@@ -58,7 +58,12 @@ class NumpyCallOnTensor(Rule):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)
-            if k & TENSOR and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+            if k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+                if ctx.function.jax:  # in JAX's terms
+                    ctx.report(self, node,
+                               f"{name} on a traced array under jax.jit ({ctx.function.why}): NumPy needs concrete "
+                               "values (TracerArrayConversionError); use the jnp.* / jax.lax op")
+                    return
                 ctx.report(self, node,
                            f"{name} on a tensor inside compiled code ({ctx.function.why}): NumPy needs concrete "
                            "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the tf.* op")

@@ -110,4 +110,5 @@ class OpWithoutXlaKernel(Rule):
             ops = ", ".join(unsupported)
             ctx.report(self, node,
                        f"{name} uses ops with no XLA kernel ({ops}): compilation fails with 'Detected unsupported "
-                       "operations'; move it out of the compiled function or use an XLA-supported equivalent")
+                       f"operations'; move it out of the compiled function or use an XLA-supported equivalent "
+                       f"(compiled: {ctx.function.evidence})")

@@ -58,7 +58,8 @@ class ReturnInOneBranch(Rule):
     INVALID = (
         Example("import tensorflow as tf\ndef kl(mu, done):\n    if done:\n"
                 "        return tf.reduce_mean(tf.square(mu))\n"
-                "def loss(x, mu, done):\n    return tf.reduce_mean(x) + kl(mu, done)\n"),
+                "def loss(x, mu, done):\n    return tf.reduce_mean(x) + kl(mu, done)\n"
+                "@tf.function(jit_compile=True)\ndef step(x, mu):\n    return loss(x, mu, tf.reduce_any(x > 0))\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

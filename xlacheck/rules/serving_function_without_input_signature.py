@@ -96,6 +96,17 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                        if method_name(c) == "get_concrete_function" and (c.args or c.keywords)
                        for t in self._all_referred(index, c.func.value)}  # type: ignore[attr-defined]
         called = self._called_names(index)
+        # A class that exports through get_concrete_function(TensorSpec...) on any of its methods
+        # states its signatures there: its `serve`-named methods are exported that way or are
+        # internal helpers (the documented exemption), whichever class comes first in the file.
+        for cls in ast.walk(ctx.tree):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            if any(isinstance(c, ast.Call) and method_name(c) == "get_concrete_function" and (c.args or c.keywords)
+                   for c in ast.walk(cls)):
+                methods = {id(m) for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                specialized.update(id(t.wrapper) for tfns in index.tf_functions.values() for t in tfns
+                                   if t.definition is not None and id(t.definition) in methods)
         for name, tfns in index.tf_functions.items():
             if name in _SERVING_NAMES and name not in called:  # called by other code: a helper, not the entry point
                 for tfn in tfns:

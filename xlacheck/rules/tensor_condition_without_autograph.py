@@ -82,6 +82,11 @@ class TensorConditionWithoutAutograph(Rule):
             if is_tensor(ctx.flags(test)):
                 kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
                         ast.BoolOp: "`and`/`or`"}[type(node)]
+                if ctx.function.jax:  # say it in JAX's terms: no AutoGraph, no tf.Tensor there
+                    ctx.report(self, test,
+                               f"{kind} on a traced array under jax.jit ({ctx.function.why}): tracing fails with "
+                               "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop")
+                    return
                 ctx.report(self, test,
                            f"{kind} on a tensor in code AutoGraph does not convert ({ctx.function.why}): "
                            "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; "

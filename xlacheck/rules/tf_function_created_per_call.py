@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_TF_FUNCTION = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 # Every compiler wrapper whose cache lives on the object it returns (jax.jit keys its cache on the
 # wrapped callable too: a new lambda or closure per call compiles again).
-_COMPILERS = _TF_FUNCTION | {"jax.jit", "jax.pmap"}
+_COMPILERS = _TF_FUNCTION | JAX_JIT_NAMES
 
 
 def _shown(kind: str) -> str:
     return kind if kind.startswith("jax.") else "tf.function"
+
+
 # Functions that run once per object or per program: creating a tf.function there is the fix.
 _ONCE_FUNCTIONS = frozenset({"__init__", "build", "setUp", "setUpClass", "main", "__post_init__"})
 
@@ -147,6 +150,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS or func.name.startswith("test"):
             return
+        info = ctx.facts.by_node.get(id(func))
+        if info is not None and info.level >= Level.GRAPH:
+            return  # created while its enclosing function is traced (Keras call, strategy.run): once per trace
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func):

@@ -1,0 +1,176 @@
+"""xlacheck on real code it was not tuned on: findings per rule and per 10k lines, against a judged list.
+
+Corpora (local copies; nothing here is committed to the repository):
+
+- ``tensorflow/models``: ``official/`` and ``orbit/`` of the ``tf-models-official==2.20.0`` wheel;
+- ``tensorflow/addons``: the ``tensorflow-addons==0.23.0`` wheel;
+- ``keras-team/keras-hub``, ``tensorflow/examples``, ``google/flax`` (``examples/`` only): HEAD
+  snapshots fetched as bare git mirrors under ``/work/.mirror/<owner>+<name>/repo``;
+- ``tensorflow/recommenders``, ``google-research/big_vision``: added later as code the rules
+  were not written on (HEAD snapshots, as above).
+
+``--prepare`` builds the cache (``pip download --no-deps`` + unzip for the wheels, ``git
+archive`` out of the mirrors; fetch the mirrors first). Each corpus is linted in-process with
+:func:`xlacheck.engine.check_source` (the rules the CLI runs by default, or every rule with
+``--preview``), and each finding is looked up in the judged list, the table of
+``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
+
+    python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--list] [--unjudged]
+
+Prints, per corpus: files, lines, findings, judged true, judged false, unjudged, and true/false
+per 10k lines; then findings per rule (all corpora) with their judged precision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from xlacheck.engine import check_source  # noqa: E402
+from xlacheck.rules import ALL_RULES  # noqa: E402
+
+DEFAULT_ROOT = Path(os.environ.get("XLACHECK_REAL_CODE", "/work/scratch_precision/corpora"))
+MIRRORS = Path("/work/.mirror")
+KNOWN = ROOT / "docs" / "known-results.md"
+
+# name -> (how to get it, folder under the root, sub-folders that are the corpus)
+CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "tensorflow/models": ("pip:tf-models-official==2.20.0", "wheels/tfmodels", ("official", "orbit")),
+    "keras-team/keras-hub": ("git:keras-team+keras-hub", "keras-team+keras-hub", ("",)),
+    "tensorflow/addons": ("pip:tensorflow-addons==0.23.0", "wheels/addons", ("tensorflow_addons",)),
+    "tensorflow/examples": ("git:tensorflow+examples", "tensorflow+examples", ("",)),
+    "google/flax": ("git:google+flax:examples", "google+flax", ("examples",)),
+    # added after the rules were changed, run once as code nobody tuned on (docs/known-results.md)
+    "tensorflow/recommenders": ("git:tensorflow+recommenders", "tensorflow+recommenders", ("",)),
+    "google-research/big_vision": ("git:google-research+big_vision", "google-research+big_vision", ("",)),
+}
+
+_ROW = re.compile(r"^\|\s*`?([\w./+-]+:[^|`]+?):(\d+)`?\s*\|\s*(XLA\d+)\s*\|\s*(true|false)\s*\|")
+
+
+def prepare(root: Path) -> None:
+    """Download the wheels and export the git snapshots into ``root`` (idempotent)."""
+    for source, folder, _ in CORPORA.values():
+        dest = root / folder
+        if dest.exists():
+            continue
+        kind, _, what = source.partition(":")
+        if kind == "pip":
+            cache = root / "wheels"
+            cache.mkdir(parents=True, exist_ok=True)
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", what, "-d", str(cache)],
+                           check=True)
+            dist = what.split("==")[0].replace("-", "_")
+            wheel = next(cache.glob(f"{dist}-*.whl"))
+            with zipfile.ZipFile(wheel) as z:
+                z.extractall(dest)
+        else:
+            repo, _, sub = what.partition(":")
+            git_dir = MIRRORS / repo / "repo"
+            if not git_dir.exists():
+                raise SystemExit(f"{git_dir}: no mirror; fetch github:{repo.replace('+', '/')} first")
+            dest.mkdir(parents=True)
+            archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "HEAD", *([sub] if sub else [])],
+                                     check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
+def load_judged(path: Path = KNOWN) -> dict[tuple[str, int, str], tuple[bool, str]]:
+    """(corpus:path, line, code) -> (true?, the row's text) from docs/known-results.md."""
+    judged: dict[tuple[str, int, str], tuple[bool, str]] = {}
+    if not path.exists():
+        return judged
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = _ROW.match(line)
+        if m:
+            judged[(m.group(1), int(m.group(2)), m.group(3))] = (m.group(4) == "true", line)
+    return judged
+
+
+def _files(base: Path, subs: tuple[str, ...]) -> list[Path]:
+    out: list[Path] = []
+    for sub in subs:
+        out.extend(sorted((base / sub).rglob("*.py")))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="corpus cache folder (env XLACHECK_REAL_CODE)")
+    ap.add_argument("--prepare", action="store_true", help="download/export the corpora into --root first")
+    ap.add_argument("--preview", action="store_true", help="also run the rules behind --preview")
+    ap.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
+    ap.add_argument("--list", action="store_true", help="print every finding with its verdict")
+    ap.add_argument("--unjudged", action="store_true", help="print only findings not in the judged list")
+    args = ap.parse_args(argv)
+    if args.prepare:
+        prepare(args.root)
+    preview_codes = {r.code for r in ALL_RULES if getattr(r, "preview", False)}
+    select = None if args.preview else (lambda code: code not in preview_codes)
+    judged = load_judged()
+
+    per_rule: dict[str, Counter[str]] = defaultdict(Counter)
+    header = f"{'corpus':24}{'files':>7}{'lines':>9}{'found':>7}{'true':>6}{'false':>7}{'unjdg':>7}" \
+             f"{'true/10k':>10}{'false/10k':>11}{'s':>7}"
+    rows: list[str] = []
+    totals = Counter()
+    listing: list[str] = []
+    for name, (_, folder, subs) in CORPORA.items():
+        if args.corpus and name not in args.corpus:
+            continue
+        base = args.root / folder
+        if not base.exists():
+            print(f"{name}: {base} missing; run with --prepare", file=sys.stderr)
+            continue
+        counts = Counter()
+        t0 = time.perf_counter()
+        for path in _files(base, subs):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            counts["files"] += 1
+            counts["lines"] += text.count("\n")
+            result = check_source(text, str(path), select=select, preview=args.preview)
+            rel = f"{name}:{path.relative_to(base)}"
+            for d in result.diagnostics:
+                verdict = judged.get((rel, d.start.line, d.code))
+                counts["found"] += 1
+                key = "unjudged" if verdict is None else ("true" if verdict[0] else "false")
+                counts[key] += 1
+                per_rule[d.code][key] += 1
+                if args.list or (args.unjudged and verdict is None):
+                    listing.append(f"{rel}:{d.start.line}:{d.start.col + 1}: {d.code} [{key}] {d.message[:110]}")
+        secs = time.perf_counter() - t0
+        totals.update(counts)
+        per10k = 1e4 / max(counts["lines"], 1)
+        rows.append(f"{name:24}{counts['files']:>7}{counts['lines']:>9}{counts['found']:>7}{counts['true']:>6}"
+                    f"{counts['false']:>7}{counts['unjudged']:>7}{counts['true'] * per10k:>10.2f}"
+                    f"{counts['false'] * per10k:>11.2f}{secs:>7.1f}")
+    per10k = 1e4 / max(totals["lines"], 1)
+    rows.append(f"{'all':24}{totals['files']:>7}{totals['lines']:>9}{totals['found']:>7}{totals['true']:>6}"
+                f"{totals['false']:>7}{totals['unjudged']:>7}{totals['true'] * per10k:>10.2f}"
+                f"{totals['false'] * per10k:>11.2f}")
+    if listing:
+        print("\n".join(listing))
+    print(header)
+    print("\n".join(rows))
+    print(f"\n{'rule':8}{'found':>7}{'true':>6}{'false':>7}{'unjdg':>7}{'precision':>11}")
+    for code in sorted(per_rule):
+        c = per_rule[code]
+        decided = c["true"] + c["false"]
+        prec = f"{c['true'] / decided:.2f}" if decided else "-"
+        found = c["true"] + c["false"] + c["unjudged"]
+        print(f"{code:8}{found:>7}{c['true']:>6}{c['false']:>7}{c['unjudged']:>7}{prec:>11}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""The value and context model on the forms real code uses (docs/known-results.md section 6):
+unknown is not a tensor, Python evidence wins, host-graph code is not compiled code."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis.contexts import Level, analyze_module
+from xlacheck.analysis.tables import (
+    autograph_converts,
+    autograph_skip_modules,
+    module_name,
+)
+from xlacheck.engine import check_source
+
+TF = "import tensorflow as tf\n"
+
+
+def codes(source: str, path: str = "t.py") -> list[tuple[int, str]]:
+    result = check_source(source, path)
+    assert result.error is None, result.error
+    return [(d.line, d.code) for d in result.diagnostics]
+
+
+@pytest.mark.parametrize("source", [
+    # K.ndim is a Python int (tensorflow_addons crf.py)
+    TF + "class L(tf.keras.layers.Layer):\n    def call(self, x, mask):\n"
+         "        if tf.keras.backend.ndim(mask) != 2:\n            raise ValueError('rank')\n        return x\n",
+    # membership on a dict and isinstance are Python bools (keras-hub non_max_supression.py)
+    TF + "class L(tf.keras.layers.Layer):\n    def call(self, boxes):\n"
+         "        if 'labels' not in boxes:\n            raise ValueError('labels')\n        return boxes['boxes']\n",
+    # a library's own XLA guard: a Python bool from an internal helper (tensorflow_addons decoder.py)
+    TF + "from tensorflow.python.ops import control_flow_util\n"
+         "class L(tf.keras.layers.Layer):\n    def call(self, x, n=None):\n"
+         "        is_xla = not tf.executing_eagerly() and control_flow_util.GraphOrParentsInXlaContext(\n"
+         "            tf.compat.v1.get_default_graph())\n"
+         "        if n is None and is_xla:\n            raise ValueError('n is required for XLA')\n        return x\n",
+    # items of a Keras call argument are tensors-or-structures: iterating them proves nothing
+    TF + "class L(tf.keras.layers.Layer):\n    def call(self, inputs):\n"
+         "        levels = [int(k[1]) for k in inputs]\n        return max(levels)\n",
+    # a helper's parameter documented as int is a Python value (keras-hub vit_layers.py)
+    TF + "def rel_pos(q_size, k_size, table):\n    \"\"\"Args:\n        q_size: int, query size.\n"
+         "        k_size: int, key size.\n    \"\"\"\n    n = max(q_size, k_size)\n    return table[:n]\n"
+         "class L(tf.keras.layers.Layer):\n    def call(self, x):\n        return rel_pos(self.q, self.k, x)\n",
+    # Keras 3 ops.shape is a tuple of static ints (keras-hub d_fine_attention.py)
+    "import keras\nfrom keras import ops\nclass L(keras.layers.Layer):\n    def call(self, ref):\n"
+    "        if ops.shape(ref)[-1] == 4:\n            raise NotImplementedError\n        return ref\n",
+    # sparse to_dense/from_dense compile (checked with jit_compile=True)
+    TF + "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.sparse.to_dense(tf.sparse.from_dense(x))\n",
+    # functools.partial-bound arguments are static under jax.jit (flax wmt train.py)
+    "import functools\nimport jax\nimport jax.numpy as jnp\n"
+    "def init_cache(x, max_len):\n    return jnp.ones((x.shape[0], max_len))\n"
+    "p = jax.jit(functools.partial(init_cache, max_len=16))\n",
+    # a pytree field of a jax.jit argument may be static metadata (flax imagenet train.py)
+    "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(state, x):\n    scale = state.dynamic_scale\n"
+    "    if scale:\n        x = x * 2\n    return jnp.sum(x)\n",
+])
+def test_python_values_are_not_tensors(source: str) -> None:
+    assert codes(source) == []
+
+
+@pytest.mark.parametrize("source", [
+    # a tf.data map function, a preprocessing layer and a serving export are host-side graphs
+    TF + "def aug(x):\n    n = tf.random.uniform([], 1, 5, tf.int32)\n    return tf.zeros([n])\n"
+         "def make(ds):\n    return ds.map(aug)\n",
+    TF + "class Tok(tf.keras.layers.experimental.preprocessing.PreprocessingLayer):\n"
+         "    def call(self, s):\n        return tf.strings.split(s)\n",
+    TF + "class M(tf.Module):\n    @tf.function\n    def serve(self, x):\n        return tf.io.parse_example(x, {})\n"
+         "m = M()\nsig = m.serve.get_concrete_function(tf.TensorSpec([None], tf.string))\n",
+    # random sizes in a plain tf.function outside model code are augmentation (efficientdet gridmask.py)
+    TF + "@tf.function\ndef mask(img):\n    d = tf.random.uniform([], 2, 5, tf.int32)\n    return tf.ones([d, d])\n",
+])
+def test_host_graph_code_is_not_flagged_for_compile_failures(source: str) -> None:
+    assert codes(source) == []
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # data-dependent size under an explicit XLA entry (the evidence is certain)
+    (TF + "@tf.function(jit_compile=True)\ndef f(x, labels):\n    n = tf.reduce_max(labels) + 1\n"
+          "    return tf.one_hot(labels, n)\n", [(5, "XLA205")]),
+    # a staticmethod helper gets its caller's argument kinds (Longformer _get_global_attn_indices)
+    (TF + "class L(tf.keras.layers.Layer):\n    def call(self, inputs):\n        (h, g) = inputs\n"
+          "        r = self._idx(g)\n        return h\n    @staticmethod\n    def _idx(g):\n"
+          "        n = tf.reduce_max(tf.math.count_nonzero(g, axis=1))\n        return tf.range(n)\n", [(10, "XLA205")]),
+    # a ragged tensor made dense fails (RaggedTensorToTensor has no XLA kernel)
+    (TF + "@tf.function(jit_compile=True)\ndef f(v, n):\n"
+          "    return tf.RaggedTensor.from_row_lengths(v, n).to_tensor()\n", [(4, "XLA204")]),
+    # an op the op table lists without a kernel
+    (TF + "@tf.function(jit_compile=True)\ndef f(st):\n    return tf.sparse.to_dense(tf.sparse.reorder(st))\n",
+     [(4, "XLA204")]),
+    # Hugging Face loss mixins: hf_compute_loss runs in the model's call (modeling_tf_utils.py)
+    (TF + "class Loss:\n    def hf_compute_loss(self, labels, logits):\n"
+          "        if tf.executing_eagerly():\n            tf.print('eager only')\n"
+          "        if tf.math.reduce_any(labels == -1):\n            tf.print('deprecated')\n"
+          "        return tf.reduce_mean(logits)\n", [(7, "XLA307")]),
+])
+def test_proven_tensors_in_compiled_code_are_flagged(source: str, expected: list[tuple[int, str]]) -> None:
+    assert codes(source) == expected
+
+
+def test_levels_name_their_evidence() -> None:
+    tree = ast.parse(TF + "@tf.function(jit_compile=True)\ndef f(x):\n    return g(x)\n"
+                     "def g(x):\n    return x\n@tf.function\ndef h(x):\n    return x\n"
+                     "class L(tf.keras.layers.Layer):\n    def call(self, x):\n        return x\n")
+    by_name = {f.name: f for f in analyze_module(tree).functions}
+    assert by_name["f"].level is Level.CERTAIN and by_name["f"].evidence == "decorated with tf.function(jit_compile=True) at line 2"
+    assert by_name["g"].level is Level.CERTAIN and by_name["g"].evidence == "called from f() at line 3"
+    assert by_name["h"].level is Level.GRAPH
+    assert by_name["call"].level is Level.LIKELY
+
+
+def test_autograph_do_not_convert_table_is_read_from_tensorflow_output() -> None:
+    skip = autograph_skip_modules()
+    assert "tensorflow" in skip and "keras" in skip and "numpy" in skip
+    assert not autograph_converts("keras.src.layers.core.dense")
+    assert autograph_converts("keras_hub.src.models.bert")  # a prefix is a module path, not a string prefix
+    assert autograph_converts("my_project.model")
+
+
+def test_framework_modules_are_not_user_compiled_code(tmp_path: Path) -> None:
+    pkg = tmp_path / "keras" / "src"
+    pkg.mkdir(parents=True)
+    (tmp_path / "keras" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    path = pkg / "layer.py"
+    source = TF + "@tf.function(jit_compile=True)\ndef f(x):\n    tf.print(x)\n    return x\n"
+    path.write_text(source)
+    assert module_name(str(path)) == "keras.src.layer"
+    assert codes(source, str(path)) == []
+    assert codes(source, str(tmp_path / "user.py")) == [(4, "XLA307")]

@@ -1,0 +1,76 @@
+"""Hand-kept API name tables that the analysis and the rules share (one home per table).
+
+Generated tables live elsewhere and are read, never copied:
+- which TensorFlow ops have an XLA kernel: ``xlacheck/data/tf_xla_ops.json`` (``tools/generate_op_table.py``,
+  read through :mod:`xlacheck.op_table`);
+- AutoGraph's do-not-convert module list: ``xlacheck/data/autograph_do_not_convert.json``
+  (``tools/generate_autograph_table.py``, read through :func:`autograph_skip_modules`).
+
+Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
+- :data:`TF_FUNCTION_NAMES`, :data:`JAX_JIT_NAMES`: the spellings of the tracers;
+- :data:`BOOL_FUNCS`: ops that return boolean tensors (masks);
+- :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append).
+Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
+
+BOOL_FUNCS = frozenset({
+    "tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",
+    "tf.logical_not", "tf.math.logical_and", "tf.math.logical_or", "tf.math.logical_not", "tf.math.logical_xor",
+    "tf.equal", "tf.not_equal", "tf.greater", "tf.less", "tf.greater_equal", "tf.less_equal",
+    "tf.math.equal", "tf.math.not_equal", "tf.math.greater", "tf.math.less", "tf.math.greater_equal",
+    "tf.math.less_equal", "tf.reduce_any", "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all",
+    "tf.sequence_mask", "tf.math.in_top_k", "tf.debugging.is_numeric_tensor",
+})
+
+GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
+                         "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
+
+
+@cache
+def _autograph_rules() -> tuple[tuple[str, str], ...]:
+    try:
+        text = resources.files("xlacheck").joinpath("data", "autograph_do_not_convert.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return ()
+    return tuple((r["action"], r["module"]) for r in json.loads(text)["rules"])
+
+
+def autograph_skip_modules() -> tuple[str, ...]:
+    """Module prefixes AutoGraph never converts (its do-not-convert list, read from TensorFlow by
+    ``tools/generate_autograph_table.py``). Empty if the table is missing."""
+    return tuple(m for a, m in _autograph_rules() if a == "do_not_convert")
+
+
+def autograph_converts(module: str) -> bool:
+    """Whether AutoGraph converts functions defined in ``module`` (dotted name): the first of
+    its ordered rules whose prefix matches decides, as in ``config_lib.Rule.get_action``."""
+    for action, prefix in _autograph_rules():
+        if module == prefix or module.startswith(prefix + "."):
+            return action == "convert"
+    return True
+
+
+@cache
+def module_name(path: str) -> str | None:
+    """The dotted module name of a file from its package folders (``__init__.py`` up the tree),
+    or None when the file is not in a package or does not exist."""
+    import os
+
+    parent, base = os.path.split(os.path.abspath(path))
+    name, ext = os.path.splitext(base)
+    if ext != ".py" or not os.path.isfile(os.path.join(parent, "__init__.py")):
+        return None
+    parts = [] if name == "__init__" else [name]
+    while os.path.isfile(os.path.join(parent, "__init__.py")):
+        parent, pkg = os.path.split(parent)
+        parts.append(pkg)
+    return ".".join(reversed(parts))
