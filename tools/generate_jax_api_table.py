@@ -108,7 +108,7 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
 
     def run(traced: dict[str, Any], closed: dict[str, Any]) -> str | None:
         try:
-            jax.jit(lambda **kw: call(**kw, **closed))(**traced)
+            jax.jit(lambda **kw: call(**kw, **closed))(**traced)  # noqa: XLA404 - one probe per op, compiled once on purpose
             return None
         except Exception as error:  # noqa: BLE001 - the error class is the verdict
             return type(error).__name__

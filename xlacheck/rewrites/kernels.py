@@ -34,8 +34,8 @@ def rewrite_print(src: Source, node: ast.AST) -> Fix | None:
         return None
     if not src.alone_on_lines(node, node) or _eager_guarded(src, node):
         return None
-    body = src.segment(node).splitlines()
-    lines = [f"if {src.tf}.executing_eagerly():", *("    " + line if i == 0 else "    " + line for i, line in enumerate(body))]
+    step = src.indent_step(node)
+    lines = [f"if {src.tf}.executing_eagerly():", *(step + line for line in src.segment(node).splitlines())]
     return make_fix("Print only when running eagerly (tf.print has no XLA kernel)",
                     replace_block(src, node, node, lines), [PRINT_ONLY_EAGERLY])
 
