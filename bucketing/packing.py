@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bucketing.spec import Overlong, check_overlong
+from bucketing.spec import BucketSpec, Overlong, check_overlong
 
 IGNORE_INDEX = -100
 
@@ -172,6 +172,56 @@ def plan_packing(
     return PackingPlan(max_length, array, row, segment, offset, num_rows)
 
 
+def plan_next_fit(
+    lengths: Iterable[int] | np.ndarray, max_length: int, *, max_segments: int | None = None
+) -> PackingPlan:
+    """Pack in the given order, opening a new row when the next example does not fit.
+
+    For a fixed order, no contiguous grouping uses fewer rows, so examples listed row by row
+    from any plan (as :func:`pack_batches` yields them) never need more rows than that plan
+    gave them: the collator's fallback when best-fit decreasing on a batch needs more rows.
+    """
+    plan = plan_packing(lengths, max_length, max_segments=max_segments)  # validates the input
+    n = plan.lengths.size
+    row = np.empty(n, dtype=np.int64)
+    segment = np.empty(n, dtype=np.int64)
+    offset = np.empty(n, dtype=np.int64)
+    cap = max_segments if max_segments is not None else max_length
+    current, fill, count = -1, max_length, cap
+    for index, length in enumerate(plan.lengths.tolist()):
+        if fill + length > max_length or count >= cap:
+            current, fill, count = current + 1, 0, 0
+        row[index], offset[index] = current, fill
+        count += 1
+        segment[index] = count
+        fill += length
+    return PackingPlan(max_length, plan.lengths, row, segment, offset, current + 1)
+
+
+def pack_batches(
+    lengths: Iterable[int] | np.ndarray,
+    spec: BucketSpec,
+    *,
+    max_segments: int | None = None,
+    seed: int | None = None,
+    overlong: Overlong = "error",
+) -> list[list[int]]:
+    """Example indices of each batch: the dataset packed into rows of ``spec.max_length`` by
+    best-fit decreasing, rows grouped ``spec.batch_sizes[-1]`` at a time, examples listed row
+    by row. Feed each list to :class:`PackingCollator` (it re-packs them into at most that many
+    rows, or fewer, narrower ones where a smaller bucket holds them). It is a valid
+    ``batch_sampler`` for a PyTorch ``DataLoader``; vary ``seed`` per epoch for new batches.
+    Dropped examples (``overlong="drop"``) are left out.
+    """
+    plan = plan_packing(lengths, spec.max_length, max_segments=max_segments, seed=seed, overlong=overlong)
+    per_batch = spec.batch_sizes[-1]
+    rows = plan.rows()
+    return [
+        [index for row in rows[start:start + per_batch] for index in row]
+        for start in range(0, len(rows), per_batch)
+    ]
+
+
 # ---- building the packed arrays -----------------------------------------------------------
 
 _SEQUENCE_PAD = {"attention_mask": 0, "token_type_ids": 0, "special_tokens_mask": 1}
@@ -193,13 +243,13 @@ def pack_features(
     """The packed batch of ``features`` (dicts with ``input_ids``) laid out as ``plan`` says.
 
     Returns ``input_ids``, ``segment_ids`` (0 = padding), ``position_ids`` (0, 1, ... per
-    segment; ``pad_position_id`` at padding), ``attention_mask`` (1 on real tokens: the 2-D
-    padding mask, *not* enough to keep segments apart, see :mod:`bucketing.packing_masks`),
-    ``segment_starts`` (rows x max_segments: the first token of each segment, 0 where none,
+    segment; ``pad_position_id`` at padding), ``segment_starts`` (rows x max_segments: the first token of each segment, 0 where none,
     for segment-indexed pooling), every other per-token key packed the same way (labels padded
     with ``label_pad_id``), and every scalar key (one per example, e.g. a class label) as a
     rows x max_segments array, column ``s - 1`` for segment ``s`` (``label_pad_id`` for labels
-    and 0 for other keys where a row has fewer segments). With ``causal_lm`` and no ``labels``
+    and 0 for other keys where a row has fewer segments). No ``attention_mask`` comes out and
+    an input one is not packed: a 2-D padding mask lets every token see its row's other
+    examples; build the mask from ``segment_ids`` (:mod:`bucketing.packing_masks`). With ``causal_lm`` and no ``labels``
     key, ``labels`` are the input ids with ``label_pad_id`` at padding and at the first token
     of every segment: HF causal LMs shift labels left, so that position would otherwise ask
     the last token of one example to predict the first token of the next.
@@ -238,6 +288,8 @@ def pack_features(
     first = features[int(kept[0])] if kept.size else features[0] if features else {"input_ids": []}
     per_segment: dict[str, np.ndarray] = {}
     for key in first:
+        if key == "attention_mask":
+            continue
         value = first[key]
         if _is_sequence(value):
             pieces = [np.asarray(features[i][key]) for i in kept.tolist()]
@@ -272,7 +324,6 @@ def pack_features(
     segment_ids = scatter(np.repeat(plan.segment[kept], kept_lengths), 0, dtype)
     batch["segment_ids"] = segment_ids
     batch["position_ids"] = scatter(within, pad_position_id, dtype)
-    batch["attention_mask"] = (segment_ids > 0).astype(dtype)
     segment_starts = np.zeros((rows, segments), dtype=dtype)
     segment_starts[plan.row[kept], plan.segment[kept] - 1] = plan.offset[kept]
     batch["segment_starts"] = segment_starts

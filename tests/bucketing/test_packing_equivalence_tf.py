@@ -104,7 +104,7 @@ def test_a_padding_only_mask_leaks_across_segments_and_fails(model_type):
     leaking = tf.function(
         lambda ids, mask, pos: model(ids, attention_mask=mask, position_ids=pos, training=False).logits,
         jit_compile=True,
-    )(tf.constant(batch["input_ids"]), tf.constant(batch["attention_mask"]), tf.constant(positions)).numpy()
+    )(tf.constant(batch["input_ids"]), tf.constant((batch["segment_ids"] > 0).astype(np.int64)), tf.constant(positions)).numpy()
     assert _max_difference(leaking, _alone_logits(model, features), plan) > 1000 * ATOL
 
 

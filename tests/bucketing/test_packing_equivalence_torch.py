@@ -117,7 +117,7 @@ def test_a_padding_only_mask_leaks_across_segments_and_fails(model_type):
     positions = hf_position_ids(batch["position_ids"], batch["segment_ids"], model_type, model.config.pad_token_id)
     with torch.no_grad():
         leaking = model(torch.from_numpy(batch["input_ids"]),
-                        attention_mask=torch.from_numpy(batch["attention_mask"]),
+                        attention_mask=torch.from_numpy((batch["segment_ids"] > 0).astype(np.int64)),
                         position_ids=torch.from_numpy(positions)).logits.numpy()
     assert _max_difference(leaking, _alone_logits(model, features), plan) > 1000 * ATOL
 
