@@ -147,3 +147,30 @@ def test_packed_logits_equal_one_by_one_on_torch_xla(model_type):
     packed = _packed_logits(model, batch, device)
     torch_xla.sync()
     assert _max_difference(packed.cpu().numpy(), alone, plan) < ATOL
+
+
+@torch.no_grad()
+def test_segment_pooling_gives_each_example_its_own_pooled_output():
+    """Classification: one label per segment; the [CLS] of segment s sits at segment_starts[:, s-1].
+    Pooling the packed hidden states there gives each example the pooled output it gets alone."""
+    common = dict(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                  intermediate_size=64, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+                  initializer_range=0.2, max_position_embeddings=WIDTH)
+    torch.manual_seed(0)
+    model = transformers.BertModel._from_config(transformers.BertConfig(**common), attn_implementation="eager").eval()
+    rng = np.random.default_rng(2)
+    lengths = rng.integers(2, 24, 9)
+    features = [{"input_ids": rng.integers(5, VOCAB, n).tolist(), "label": i % 3} for i, n in enumerate(lengths)]
+    plan = plan_packing(lengths, WIDTH, max_segments=4, seed=0)
+    batch = pack_features(features, plan, max_segments=4)
+    extra = torch_packed_inputs(torch.from_numpy(batch["segment_ids"]), torch.from_numpy(batch["position_ids"]),
+                                "bert")
+    hidden = model(torch.from_numpy(batch["input_ids"]), **extra).last_hidden_state
+    starts = torch.from_numpy(batch["segment_starts"])  # (rows, max_segments)
+    cls = hidden[torch.arange(hidden.shape[0])[:, None], starts]  # (rows, max_segments, hidden)
+    pooled = model.pooler.activation(model.pooler.dense(cls))
+    for i, f in enumerate(features):
+        alone = model(torch.tensor([f["input_ids"]])).pooler_output[0]
+        r, s = int(plan.row[i]), int(plan.segment[i])
+        assert batch["labels"][r, s - 1] == f["label"]
+        assert float((pooled[r, s - 1] - alone).abs().max()) < ATOL
