@@ -19,6 +19,7 @@ sorted list searched with ``bisect``. Every plan reports the bin-packing lower b
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -79,7 +80,7 @@ class PackingPlan:
         kept = np.flatnonzero(self.row >= 0)
         order = kept[np.lexsort((self.segment[kept], self.row[kept]))]
         bounds = np.searchsorted(self.row[order], np.arange(self.num_rows + 1))
-        return tuple(tuple(int(i) for i in order[a:b]) for a, b in zip(bounds[:-1], bounds[1:]))
+        return tuple(tuple(int(i) for i in order[a:b]) for a, b in itertools.pairwise(bounds))
 
 
 def plan_packing(

@@ -32,8 +32,18 @@ import numpy as np
 
 from bucketing.collator import RETURN_TENSORS, ReturnTensors, convert
 from bucketing.masking import MaskingSpec, mask_tokens_np
-from bucketing.packing import IGNORE_INDEX, PackingPlan, pack_features, plan_next_fit, plan_packing
-from bucketing.packing_masks import block_diagonal_mask_np, hf_position_ids, segment_mask_np
+from bucketing.packing import (
+    IGNORE_INDEX,
+    PackingPlan,
+    pack_features,
+    plan_next_fit,
+    plan_packing,
+)
+from bucketing.packing_masks import (
+    block_diagonal_mask_np,
+    hf_position_ids,
+    segment_mask_np,
+)
 from bucketing.spec import BucketSpec, Overlong, check_overlong
 
 AttentionMaskForm = Literal["none", "segment", "additive"]

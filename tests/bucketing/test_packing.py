@@ -126,11 +126,11 @@ def test_overlong_policies():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(lengths=[1, 0], max_length=4), "every length must be >= 1, got 0 at index 1"),
-        (dict(lengths=[1], max_length=0), "max_length must be a positive integer"),
-        (dict(lengths=[1], max_length=4, max_segments=0), "max_segments must be >= 1"),
-        (dict(lengths=[[1]], max_length=4), "lengths must be 1-D"),
-        (dict(lengths=[1], max_length=4, overlong="wrap"), "overlong must be one of"),
+        ({"lengths": [1, 0], "max_length": 4}, "every length must be >= 1, got 0 at index 1"),
+        ({"lengths": [1], "max_length": 0}, "max_length must be a positive integer"),
+        ({"lengths": [1], "max_length": 4, "max_segments": 0}, "max_segments must be >= 1"),
+        ({"lengths": [[1]], "max_length": 4}, "lengths must be 1-D"),
+        ({"lengths": [1], "max_length": 4, "overlong": "wrap"}, "overlong must be one of"),
     ],
 )
 def test_bad_input_one_line_errors(kwargs, message):

@@ -81,7 +81,7 @@ def test_roberta_positions_and_additive_mask():
     assert batch["attention_mask"].shape == (1, 1, 8, 8)
 
 
-@pytest.mark.parametrize("kwargs", [dict(return_tensors="torch"), dict(attention_mask="2d"), dict(max_segments=0)])
+@pytest.mark.parametrize("kwargs", [{"return_tensors": "torch"}, {"attention_mask": "2d"}, {"max_segments": 0}])
 def test_bad_configuration(kwargs):
     with pytest.raises(ValueError, match="PackingCollator"):
         PackingCollator(BucketSpec((8,), (1,)), **kwargs)

@@ -18,9 +18,9 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 tf = pytest.importorskip("tensorflow")
 transformers = pytest.importorskip("transformers")
 
-from bucketing.packing import pack_features, plan_packing  # noqa: E402
-from bucketing.packing_masks import hf_position_ids  # noqa: E402
-from bucketing.packing_models import tf_packed_masked_lm_logits  # noqa: E402
+from bucketing.packing import pack_features, plan_packing
+from bucketing.packing_masks import hf_position_ids
+from bucketing.packing_models import tf_packed_masked_lm_logits
 
 ATOL = 1e-5
 WIDTH = 48
@@ -28,11 +28,11 @@ VOCAB = 97
 
 
 def _model(model_type: str):
-    common = dict(
-        vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-        intermediate_size=64, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
-        initializer_range=0.2,
-    )
+    common = {
+        "vocab_size": VOCAB, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "intermediate_size": 64, "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+        "initializer_range": 0.2,
+    }
     tf.random.set_seed(0)
     if model_type == "bert":
         return transformers.TFBertForMaskedLM(transformers.BertConfig(max_position_embeddings=WIDTH, **common))

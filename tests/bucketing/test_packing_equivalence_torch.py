@@ -18,9 +18,9 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from bucketing.packing import pack_features, plan_packing  # noqa: E402
-from bucketing.packing_masks import hf_position_ids  # noqa: E402
-from bucketing.packing_models import torch_packed_inputs  # noqa: E402
+from bucketing.packing import pack_features, plan_packing
+from bucketing.packing_masks import hf_position_ids
+from bucketing.packing_models import torch_packed_inputs
 
 ATOL = 1e-5
 WIDTH = 48
@@ -28,11 +28,11 @@ VOCAB = 97
 
 
 def _model(model_type: str, attn_implementation: str = "eager"):
-    common = dict(
-        vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-        intermediate_size=64, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
-        initializer_range=0.2,
-    )
+    common = {
+        "vocab_size": VOCAB, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "intermediate_size": 64, "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+        "initializer_range": 0.2,
+    }
     torch.manual_seed(0)
     if model_type == "bert":
         config = transformers.BertConfig(max_position_embeddings=WIDTH, **common)
@@ -153,9 +153,9 @@ def test_packed_logits_equal_one_by_one_on_torch_xla(model_type):
 def test_segment_pooling_gives_each_example_its_own_pooled_output():
     """Classification: one label per segment; the [CLS] of segment s sits at segment_starts[:, s-1].
     Pooling the packed hidden states there gives each example the pooled output it gets alone."""
-    common = dict(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                  intermediate_size=64, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
-                  initializer_range=0.2, max_position_embeddings=WIDTH)
+    common = {"vocab_size": VOCAB, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+                  "intermediate_size": 64, "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+                  "initializer_range": 0.2, "max_position_embeddings": WIDTH}
     torch.manual_seed(0)
     model = transformers.BertModel._from_config(transformers.BertConfig(**common), attn_implementation="eager").eval()
     rng = np.random.default_rng(2)

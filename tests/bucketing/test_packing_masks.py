@@ -7,7 +7,11 @@ import os
 import numpy as np
 import pytest
 
-from bucketing.packing_masks import block_diagonal_mask_np, hf_position_ids, segment_mask_np
+from bucketing.packing_masks import (
+    block_diagonal_mask_np,
+    hf_position_ids,
+    segment_mask_np,
+)
 
 SEGMENTS = np.array([[1, 1, 2, 2, 2, 0], [1, 2, 3, 0, 0, 0]])
 POSITIONS = np.array([[0, 1, 0, 1, 2, 0], [0, 0, 0, 0, 0, 0]])

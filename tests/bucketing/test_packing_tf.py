@@ -10,8 +10,8 @@ import pytest
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 tf = pytest.importorskip("tensorflow")
 
-from bucketing import BucketSpec, PackingCollator  # noqa: E402
-from bucketing.packing_tf import packed_dataset  # noqa: E402
+from bucketing import BucketSpec, PackingCollator
+from bucketing.packing_tf import packed_dataset
 
 
 def test_static_shapes_and_every_token_once():

@@ -11,8 +11,8 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 tf = pytest.importorskip("tensorflow")
 transformers = pytest.importorskip("transformers")
 
-from bucketing import BucketSpec, MaskingSpec, PackingCollator, pack_batches  # noqa: E402
-from bucketing.packing_models import tf_packed_masked_lm_logits  # noqa: E402
+from bucketing import BucketSpec, MaskingSpec, PackingCollator, pack_batches
+from bucketing.packing_models import tf_packed_masked_lm_logits
 
 
 def test_packed_training_step_compiles_at_most_once_per_shape():
