@@ -20,7 +20,14 @@ from bucketing.boundaries import (
 from bucketing.collator import BucketingCollator
 from bucketing.lengths import sample_lengths
 from bucketing.masking import MaskingSpec, mask_tokens_np, mask_tokens_tf, tf_masking_fn
-from bucketing.packing import PackingPlan, pack_batches, pack_features, plan_next_fit, plan_packing
+from bucketing.packing import (
+    PackedBatchSampler,
+    PackingPlan,
+    pack_batches,
+    pack_features,
+    plan_next_fit,
+    plan_packing,
+)
 from bucketing.packing_collator import PackingCollator
 from bucketing.report import BucketReport, BucketStats, report
 from bucketing.spec import BucketSpec
@@ -34,6 +41,7 @@ __all__ = [
     "DummyRow",
     "FormedBatch",
     "MaskingSpec",
+    "PackedBatchSampler",
     "PackingCollator",
     "PackingPlan",
     "ShapeBudget",

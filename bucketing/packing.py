@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,6 +221,47 @@ def pack_batches(
         [index for row in rows[start:start + per_batch] for index in row]
         for start in range(0, len(rows), per_batch)
     ]
+
+
+class PackedBatchSampler:
+    """:func:`pack_batches` per epoch, for a PyTorch ``DataLoader(batch_sampler=...)`` or any loop:
+    call :meth:`set_epoch` each epoch (as with ``DistributedSampler``) for a new packing; the
+    same ``seed`` and epoch give the same batches. Single-process (one replica)."""
+
+    def __init__(
+        self,
+        lengths: Iterable[int] | np.ndarray,
+        spec: BucketSpec,
+        *,
+        max_segments: int | None = None,
+        seed: int = 0,
+        overlong: Overlong = "error",
+    ) -> None:
+        self.lengths = np.asarray(lengths if isinstance(lengths, np.ndarray) else list(lengths))
+        self.spec = spec
+        self.max_segments = max_segments
+        self.seed = seed
+        self.overlong = overlong
+        self.epoch = 0
+        self._cache: tuple[int, list[list[int]]] | None = None
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+
+    def batches(self) -> list[list[int]]:
+        if self._cache is None or self._cache[0] != self.epoch:
+            batches = pack_batches(
+                self.lengths, self.spec, max_segments=self.max_segments,
+                seed=self.seed * 1_000_003 + self.epoch, overlong=self.overlong,
+            )
+            self._cache = (self.epoch, batches)
+        return self._cache[1]
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.batches())
+
+    def __len__(self) -> int:
+        return len(self.batches())
 
 
 # ---- building the packed arrays -----------------------------------------------------------

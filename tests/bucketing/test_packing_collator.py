@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bucketing.masking import MaskingSpec
-from bucketing.packing import pack_batches, plan_next_fit, plan_packing
+from bucketing.packing import PackedBatchSampler, pack_batches, plan_next_fit, plan_packing
 from bucketing.packing_collator import PackingCollator
 from bucketing.packing_masks import segment_mask_np
 from bucketing.spec import BucketSpec
@@ -99,9 +99,24 @@ def test_torch_dataloader_with_pack_batches():
 
     lengths = [5, 9, 3, 12, 7, 2, 16, 4]
     spec = BucketSpec((16,), (2,))
-    loader = DataLoader(_examples(lengths), batch_sampler=pack_batches(lengths, spec, seed=0),
+    sampler = PackedBatchSampler(lengths, spec, seed=0)
+    loader = DataLoader(_examples(lengths), batch_sampler=sampler,
                         collate_fn=PackingCollator(spec, return_tensors="pt"))
     batches = list(loader)
+    assert len(loader) == len(batches)
     assert all(tuple(b["input_ids"].shape) == (2, 16) for b in batches)
     assert sum(int((b["segment_ids"] > 0).sum()) for b in batches) == sum(lengths)
     assert all(isinstance(b["input_ids"], torch.Tensor) for b in batches)
+
+
+def test_sampler_new_packing_per_epoch_and_reproducible():
+    lengths = np.random.default_rng(0).integers(1, 30, 200)
+    spec = BucketSpec((64,), (4,))
+    sampler = PackedBatchSampler(lengths, spec, seed=3)
+    first = list(sampler)
+    sampler.set_epoch(1)
+    second = list(sampler)
+    assert first != second
+    assert sorted(i for b in second for i in b) == list(range(200))
+    sampler.set_epoch(0)
+    assert list(sampler) == first == list(PackedBatchSampler(lengths, spec, seed=3))
