@@ -8,7 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bucketing.masking import MaskingSpec
-from bucketing.packing import PackedBatchSampler, pack_batches, plan_next_fit, plan_packing
+from bucketing.packing import (
+    PackedBatchSampler,
+    pack_batches,
+    plan_next_fit,
+    plan_packing,
+)
 from bucketing.packing_collator import PackingCollator
 from bucketing.packing_masks import segment_mask_np
 from bucketing.spec import BucketSpec
