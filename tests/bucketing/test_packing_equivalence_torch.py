@@ -67,15 +67,12 @@ def _max_difference(packed: np.ndarray, alone: list[np.ndarray], plan) -> float:
 
 @torch.no_grad()
 def _packed_logits(model, batch, device=None):
+    # the mask is built where the model runs (on the XLA device: inside its graph)
     config = model.config
-    ids = torch.from_numpy(batch["input_ids"])
-    extra = torch_packed_inputs(
-        torch.from_numpy(batch["segment_ids"]), torch.from_numpy(batch["position_ids"]),
-        config.model_type, config.pad_token_id,
+    ids, segment_ids, position_ids = (
+        torch.from_numpy(batch[k]).to(device or "cpu") for k in ("input_ids", "segment_ids", "position_ids")
     )
-    if device is not None:
-        ids = ids.to(device)
-        extra = {k: v.to(device) for k, v in extra.items()}
+    extra = torch_packed_inputs(segment_ids, position_ids, config.model_type, config.pad_token_id)
     return model(ids, **extra).logits
 
 
