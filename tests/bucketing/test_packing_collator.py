@@ -125,3 +125,11 @@ def test_sampler_new_packing_per_epoch_and_reproducible():
     assert sorted(i for b in second for i in b) == list(range(200))
     sampler.set_epoch(0)
     assert list(sampler) == first == list(PackedBatchSampler(lengths, spec, seed=3))
+
+
+def test_falls_back_to_the_given_order_when_best_fit_needs_more_rows():
+    # BFD on 5,4,3,3,3,2 into rows of 10 needs 3 rows (5+4 | 3+3+3 | 2); listed as the rows
+    # 5+3+2 | 4+3+3 (what pack_batches yields) they fit the batch's 2
+    assert plan_packing([5, 3, 2, 4, 3, 3], 10).num_rows == 3
+    batch = PackingCollator(BucketSpec((10,), (2,)))(_examples([5, 3, 2, 4, 3, 3]))
+    assert batch["segment_ids"].tolist() == [[1, 1, 1, 1, 1, 2, 2, 2, 3, 3], [1, 1, 1, 1, 2, 2, 2, 3, 3, 3]]
