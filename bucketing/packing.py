@@ -206,6 +206,8 @@ def pack_batches(
     max_segments: int | None = None,
     seed: int | None = None,
     overlong: Overlong = "error",
+    num_replicas: int = 1,
+    rank: int = 0,
 ) -> list[list[int]]:
     """Example indices of each batch: the dataset packed into rows of ``spec.max_length`` by
     best-fit decreasing, rows grouped ``spec.batch_sizes[-1]`` at a time, examples listed row
@@ -213,12 +215,25 @@ def pack_batches(
     rows, or fewer, narrower ones where a smaller bucket holds them). It is a valid
     ``batch_sampler`` for a PyTorch ``DataLoader``; vary ``seed`` per epoch for new batches.
     Dropped examples (``overlong="drop"``) are left out.
+
+    Replicas: every replica computes the same plan (same lengths and seed) and takes rows
+    ``rank, rank + num_replicas, ...`` of each global batch of ``batch_sizes[-1] *
+    num_replicas`` rows, so all replicas have the same number of steps. Only a one-bucket spec
+    is allowed then: with several, replicas could pick different buckets at the same step. A
+    replica's share of the last global batch may be empty: the collator makes it dummy rows.
     """
+    if num_replicas < 1 or not 0 <= rank < num_replicas:
+        raise ValueError(f"pack_batches: need num_replicas >= 1 and 0 <= rank < num_replicas, got {num_replicas}, {rank}")
+    if num_replicas > 1 and spec.num_buckets > 1:
+        raise ValueError(
+            f"pack_batches: with num_replicas={num_replicas} give a one-bucket spec (got {spec.num_buckets} "
+            "buckets), so every replica is on the same shape at every step"
+        )
     plan = plan_packing(lengths, spec.max_length, max_segments=max_segments, seed=seed, overlong=overlong)
-    per_batch = spec.batch_sizes[-1]
+    per_batch = spec.batch_sizes[-1] * num_replicas
     rows = plan.rows()
     return [
-        [index for row in rows[start:start + per_batch] for index in row]
+        [index for row in rows[start:start + per_batch][rank::num_replicas] for index in row]
         for start in range(0, len(rows), per_batch)
     ]
 
@@ -226,7 +241,8 @@ def pack_batches(
 class PackedBatchSampler:
     """:func:`pack_batches` per epoch, for a PyTorch ``DataLoader(batch_sampler=...)`` or any loop:
     call :meth:`set_epoch` each epoch (as with ``DistributedSampler``) for a new packing; the
-    same ``seed`` and epoch give the same batches. Single-process (one replica)."""
+    same ``seed`` and epoch give the same batches; ``num_replicas``/``rank`` as in
+    :func:`pack_batches`."""
 
     def __init__(
         self,
@@ -236,7 +252,11 @@ class PackedBatchSampler:
         max_segments: int | None = None,
         seed: int = 0,
         overlong: Overlong = "error",
+        num_replicas: int = 1,
+        rank: int = 0,
     ) -> None:
+        self.num_replicas = num_replicas
+        self.rank = rank
         self.lengths = np.asarray(lengths if isinstance(lengths, np.ndarray) else list(lengths))
         self.spec = spec
         self.max_segments = max_segments
@@ -253,6 +273,7 @@ class PackedBatchSampler:
             batches = pack_batches(
                 self.lengths, self.spec, max_segments=self.max_segments,
                 seed=self.seed * 1_000_003 + self.epoch, overlong=self.overlong,
+                num_replicas=self.num_replicas, rank=self.rank,
             )
             self._cache = (self.epoch, batches)
         return self._cache[1]

@@ -17,6 +17,11 @@ token), "segment" (``(rows, L, L)`` 0/1, what HF's PyTorch encoders take as
 ``attention_mask``) or "additive" (``(rows, 1, L, L)`` float32). A 2-D padding mask is never
 produced: it would let every token attend to its row's other examples.
 
+An empty ``features`` list gives a batch of dummy rows in the widest shape (a replica's empty
+share of the last global batch, see :func:`bucketing.packing.pack_batches`); it has no
+per-segment scalar keys (no example to take them from), labels only with ``masking`` or
+``causal_lm``.
+
 ``max_segments`` (default 64) caps the examples per row, so the per-segment arrays have a
 static shape; a low cap costs padding on short texts (stdlib docstrings, ``benchmarks/
 bucketing.py`` section 1b: 17% padding with 16, 2.1% with 64).
@@ -91,8 +96,8 @@ class PackingCollator:
 
     def plan(self, lengths: Sequence[int]) -> tuple[int, PackingPlan]:
         """The bucket and the packing of a batch of ``lengths``."""
-        if not len(lengths):
-            raise ValueError("PackingCollator: got an empty batch")
+        if not len(lengths):  # a replica's empty share of the last global batch: dummy rows only
+            return self.spec.num_buckets - 1, plan_packing([], self.spec.max_length)
         widest = plan_packing(lengths, self.spec.max_length, max_segments=self.max_segments,
                               overlong=self.overlong)
         longest = int(widest.lengths.max())

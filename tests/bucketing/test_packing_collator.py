@@ -133,3 +133,25 @@ def test_falls_back_to_the_given_order_when_best_fit_needs_more_rows():
     assert plan_packing([5, 3, 2, 4, 3, 3], 10).num_rows == 3
     batch = PackingCollator(BucketSpec((10,), (2,)))(_examples([5, 3, 2, 4, 3, 3]))
     assert batch["segment_ids"].tolist() == [[1, 1, 1, 1, 1, 2, 2, 2, 3, 3], [1, 1, 1, 1, 2, 2, 2, 3, 3, 3]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 32), min_size=1, max_size=80), st.integers(1, 4))
+def test_replicas_split_every_global_batch_and_keep_in_step(lengths, num_replicas):
+    spec = BucketSpec((32,), (2,))
+    collator = PackingCollator(spec, max_segments=8)
+    examples = _examples(lengths)
+    shards = [pack_batches(lengths, spec, max_segments=8, seed=0, num_replicas=num_replicas, rank=r)
+              for r in range(num_replicas)]
+    assert len({len(s) for s in shards}) == 1  # the same number of steps on every replica
+    assert sorted(i for s in shards for b in s for i in b) == list(range(len(lengths)))
+    for step in zip(*shards):
+        for indices in step:  # an empty share becomes dummy rows of the same shape
+            batch = collator([examples[i] for i in indices])
+            assert batch["input_ids"].shape == (2, 32)
+            assert int((batch["segment_ids"] > 0).sum()) == sum(lengths[i] for i in indices)
+
+
+def test_replicas_need_a_one_bucket_spec():
+    with pytest.raises(ValueError, match="one-bucket spec"):
+        pack_batches([3, 4], BucketSpec((8, 16), (2, 2)), num_replicas=2, rank=0)
