@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from bucketing import (  # noqa: E402
+from bucketing import (
     BatchFormer,
     BucketingCollator,
     BucketSpec,
