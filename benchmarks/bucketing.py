@@ -188,6 +188,54 @@ def section_padding(corpora: list[Corpus], console) -> None:
     console.print(table)
 
 
+# ---- section 1b: packing ---------------------------------------------------------------
+
+def packed_pipeline(corpus: Corpus, spec: BucketSpec, max_segments: int) -> tuple[float, int, int, float]:
+    """pack_batches + PackingCollator over the whole corpus: (padding incl. dummy rows,
+    distinct shapes, rows, seconds)."""
+    from bucketing import PackingCollator, pack_batches
+
+    ids = corpus.token_ids or tuple(np.ones(n, dtype=np.int64) for n in corpus.lengths.tolist())
+    examples = [{"input_ids": i} for i in ids]
+    collator = PackingCollator(spec, max_segments=max_segments)
+    started = time.perf_counter()
+    slots, rows, shapes = 0, 0, set()
+    for indices in pack_batches(corpus.lengths, spec, max_segments=max_segments, seed=0):
+        batch = collator([examples[i] for i in indices])
+        shape = batch["input_ids"].shape
+        shapes.add(shape)
+        slots += shape[0] * shape[1]
+        rows += int((batch["segment_ids"] > 0).any(axis=1).sum())
+    seconds = time.perf_counter() - started
+    return 1 - corpus.lengths.sum() / slots, len(shapes), rows, seconds
+
+
+def section_packing(corpora: list[Corpus], console) -> None:
+    """Packing (best-fit decreasing, segment ids, dummy rows to a static batch) beside the
+    bin-packing lower bound ceil(tokens / 512) rows, on the same distributions as section 1."""
+    from rich.table import Table
+
+    table = Table(title=f"1b. packing into rows of {MAX_LENGTH}: padding / shapes (rows used; lower bound rows)")
+    table.add_column("scheme")
+    for c in corpora:
+        table.add_column(f"{c.name} (n={len(c.lengths)})", justify="right")
+    lower = []
+    for c in corpora:
+        bound = -(-int(c.lengths.sum()) // MAX_LENGTH)
+        lower.append(f"{1 - c.lengths.sum() / (bound * MAX_LENGTH):6.2%} / {1:4d} ({bound} rows)")
+    table.add_row("bin-packing lower bound (no dummy rows)", *lower)
+    for name, spec, segments in (
+        (f"packed, 1 shape ({BATCH}x{MAX_LENGTH}), <=16 per row", BucketSpec((MAX_LENGTH,), (BATCH,)), 16),
+        (f"packed, 1 shape ({BATCH}x{MAX_LENGTH}), <=64 per row", BucketSpec((MAX_LENGTH,), (BATCH,)), 64),
+    ):
+        cells = []
+        for c in corpora:
+            fraction, shapes, rows, seconds = packed_pipeline(c, spec, segments)
+            cells.append(f"{fraction:6.2%} / {shapes:4d} ({rows} rows, {seconds:.1f}s)")
+        table.add_row(name, *cells)
+    console.print(table)
+
+
 # ---- section 2: boundaries at equal K ---------------------------------------------------
 
 def section_equal_k(corpora: list[Corpus], max_k: int, console) -> None:
@@ -319,11 +367,25 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
                         "weights": batch["attention_mask"].astype(np.float32)})
         return out
 
+    def packed_scheme() -> list[dict[str, np.ndarray]]:
+        # the toy model is per-token (no attention), so segment ids need not reach it
+        from bucketing import PackingCollator, pack_batches
+
+        packed_spec = BucketSpec((MAX_LENGTH,), (BATCH,))
+        collator = PackingCollator(packed_spec)
+        out = []
+        for indices in pack_batches(lengths, packed_spec, max_segments=64, seed=0):
+            batch = collator([{"input_ids": sequences[i]} for i in indices])
+            out.append({"input_ids": batch["input_ids"].astype(np.int32),
+                        "weights": (batch["segment_ids"] > 0).astype(np.float32)})
+        return out
+
     schemes = {
         "pad to max_length 512": lambda: random_scheme(lambda b: MAX_LENGTH),
         "pad longest (random batches)": lambda: random_scheme(lambda b: int(b.max())),
         "pad_to_multiple_of 64 (random)": lambda: random_scheme(lambda b: min(-(-int(b.max()) // 64) * 64, MAX_LENGTH)),
         f"ours K={K}": our_scheme,
+        f"packed {BATCH}x{MAX_LENGTH} (1 shape)": packed_scheme,
     }
     from rich.table import Table
 
@@ -372,7 +434,7 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
         anchor = anchor or tokens_per_second
         table.add_row(
             name, str(step.experimental_get_tracing_count()),
-            str(len(spec.shapes())) if name.startswith("ours") else "-",
+            str(len(spec.shapes())) if name.startswith("ours") else "1" if name.startswith("packed") else "-",
             f"{compile_seconds:.1f}", f"{seconds:.1f}", f"{tokens_per_second / 1e3:.0f}k",
             f"{steady_tokens / max(steady_seconds, 1e-9) / 1e3:.0f}k", f"{tokens_per_second / anchor:.2f}x",
         )
@@ -382,6 +444,7 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small inputs: a smoke run of every section")
+    parser.add_argument("--packing-only", action="store_true", help="section 1b (packing) only")
     args = parser.parse_args(argv)
     from rich.console import Console
 
@@ -389,7 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     corpora, tokenizer = build_corpora(args.quick)
     console.print(f"corpora and tokenizer ready in {time.perf_counter() - started:.1f}s")
+    if args.packing_only:
+        section_packing(corpora, console)
+        return 0
     section_padding(corpora, console)
+    section_packing(corpora, console)
     section_equal_k(corpora, 4 if args.quick else 16, console)
     section_collation(corpora[1], tokenizer, console, repeats=1 if args.quick else 3)
     section_training(corpora[0], console, 128 if args.quick else 3200, 32 if args.quick else 128)

@@ -20,6 +20,15 @@ from bucketing.boundaries import (
 from bucketing.collator import BucketingCollator
 from bucketing.lengths import sample_lengths
 from bucketing.masking import MaskingSpec, mask_tokens_np, mask_tokens_tf, tf_masking_fn
+from bucketing.packing import (
+    PackedBatchSampler,
+    PackingPlan,
+    pack_batches,
+    pack_features,
+    plan_next_fit,
+    plan_packing,
+)
+from bucketing.packing_collator import PackingCollator
 from bucketing.report import BucketReport, BucketStats, report
 from bucketing.spec import BucketSpec
 
@@ -32,14 +41,21 @@ __all__ = [
     "DummyRow",
     "FormedBatch",
     "MaskingSpec",
+    "PackedBatchSampler",
+    "PackingCollator",
+    "PackingPlan",
     "ShapeBudget",
     "choose_num_shapes",
     "mask_tokens_np",
     "mask_tokens_tf",
     "optimal_boundaries",
     "optimal_padding_by_num_shapes",
+    "pack_batches",
+    "pack_features",
     "padded_tokens",
     "padding_fraction",
+    "plan_next_fit",
+    "plan_packing",
     "power_of_two_boundaries",
     "quantile_boundaries",
     "report",
