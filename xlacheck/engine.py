@@ -44,13 +44,16 @@ def _count_lines(source: str) -> int:
     return source.count("\n") + (0 if source.endswith("\n") else 1)
 
 
-def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> FileResult:
-    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered."""
-    return check_source_and_tree(source, path, select=select)[0]
+def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
+                 torch_xla: bool = False) -> FileResult:
+    """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
+    ``torch_xla``: the caller declares that this file's torch code runs on an XLA device (training
+    steps and module forwards count as torch_xla steps without a torch_xla import)."""
+    return check_source_and_tree(source, path, select=select, torch_xla=torch_xla)[0]
 
 
 def check_source_and_tree(
-    source: str, path: str, *, select: Callable[[str], bool] | None = None
+    source: str, path: str, *, select: Callable[[str], bool] | None = None, torch_xla: bool = False
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
@@ -63,7 +66,7 @@ def check_source_and_tree(
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
         return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
     try:
-        diagnostics = _check_tree(tree, path, select)
+        diagnostics = _check_tree(tree, path, select, torch_xla)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
@@ -72,7 +75,8 @@ def check_source_and_tree(
     return FileResult(path, tuple(diagnostics), lines=lines), tree
 
 
-def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None) -> list[Diagnostic]:
+def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | None,
+                torch_xla: bool = False) -> list[Diagnostic]:
     facts = analyze_module(tree)
     if not facts.aliases.frameworks:
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
@@ -94,5 +98,5 @@ def _check_tree(tree: ast.Module, path: str, select: Callable[[str], bool] | Non
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
-    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla))  # XLA4xx/5xx: code around compiled functions
     return out
