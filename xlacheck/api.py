@@ -96,7 +96,8 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
     found = discover(paths, settings)
     cache = None
     if settings.cache:
-        cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()))
+        cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()
+                                                                           + ("+torch-xla" if settings.torch_xla else "")))
     plan = _Plan(settings, cache, fix)
     outcomes = _map_files(plan, list(found.files))
     missing = [
@@ -154,7 +155,8 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
-    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected)
+    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected,
+                                                       torch_xla=plan.settings.torch_xla)
     diagnostics = tuple(result.diagnostics)
     if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):
         from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite

@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", metavar="FILE", help="a pyproject.toml ([tool.xlacheck]) or a TOML file of the same keys")
     run.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes (default: 1 for a few files, else all cores)")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    run.add_argument("--torch-xla", action="store_true",
+                     help="the torch code runs on XLA devices: training steps, no_grad functions and module forwards "
+                          "count as torch_xla steps without a torch_xla import (config: torch-xla = true)")
     run.add_argument("--force-exclude", action="store_true", help="apply exclude to paths named on the command line too")
     run.add_argument("--explain", metavar="CODE", help="print the documentation of a rule and exit")
     run.add_argument("-v", "--verbose", action="store_true", help="log what xlacheck does, tracebacks of internal errors included")
@@ -117,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _settings(args: argparse.Namespace) -> Settings:
     base = Settings.from_file(args.config) if args.config else Settings.from_pyproject(args.paths[0] if args.paths else ".")
-    fields: dict[str, object] = {"cache": base.cache and not args.no_cache, "force_exclude": args.force_exclude}
+    fields: dict[str, object] = {"cache": base.cache and not args.no_cache, "force_exclude": args.force_exclude,
+                                 "torch_xla": base.torch_xla or args.torch_xla}
     if args.jobs is not None:
         fields["jobs"] = args.jobs
     settings = base.with_overrides(select=args.select, ignore=args.ignore, extend_select=args.extend_select, **fields)

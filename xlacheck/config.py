@@ -56,6 +56,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "exclude",
     "extend-exclude",
     "cache-dir",
+    "torch-xla",
 )
 
 
@@ -118,6 +119,7 @@ class Settings:
     force_exclude: bool = False  # apply exclude to paths named explicitly (pre-commit passes files)
     cache: bool = True
     cache_dir: Path | None = None  # None: <root>/.xlacheck_cache
+    torch_xla: bool = False  # the project's torch code runs on XLA devices (docs/torch.md)
     jobs: int | None = None  # None: 1 for a few files, else every core
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
@@ -184,6 +186,11 @@ class Settings:
             if not isinstance(value, str) or not value:
                 raise ConfigError(f'{source} cache-dir: expected a path string like ".xlacheck_cache", got {value!r}')
             kwargs["cache_dir"] = (root / os.path.expanduser(value)).resolve()
+        if "torch-xla" in table:
+            value = table["torch-xla"]
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source} torch-xla: expected true or false, got {value!r}")
+            kwargs["torch_xla"] = value
         if "per-file-ignores" in table:
             value = table["per-file-ignores"]
             if not isinstance(value, Mapping):

@@ -220,16 +220,52 @@ class _Builder:
         return out
 
     # -- steps -----------------------------------------------------------------------------
+    def _device_loader_names(self) -> dict[int, set[str]]:
+        """Per function (id of its node; the module is id(tree)), the names that hold a device
+        loader: assigned from ``MpDeviceLoader(...)``/``.per_device_loader(...)``, or a parameter
+        that a same-file call passes such a name to."""
+        def is_device_loader(e: ast.expr) -> bool:
+            return isinstance(e, ast.Call) and (self.resolve(e.func) in DEVICE_LOADERS or (
+                isinstance(e.func, ast.Attribute) and e.func.attr == "per_device_loader"))
+
+        held: set[str] = set()  # names (and self.attrs) assigned a device loader anywhere in the file
+        for n in ast.walk(self.tree):
+            if isinstance(n, ast.Assign) and is_device_loader(n.value):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        held.add(t.id)
+                    elif isinstance(t, ast.Attribute):
+                        held.add("self." + t.attr)
+        out: dict[int, set[str]] = {}
+        for n in ast.walk(self.tree):
+            if not isinstance(n, ast.Call):
+                continue
+            for f in self._lookup(n.func):
+                if isinstance(f.node, ast.Lambda):
+                    continue
+                params = [a.arg for a in f.node.args.posonlyargs + f.node.args.args]
+                if params and params[0] == "self" and isinstance(n.func, ast.Attribute):
+                    params = params[1:]
+                for p, a in zip(params, n.args):
+                    text = a.id if isinstance(a, ast.Name) else ("self." + a.attr if isinstance(a, ast.Attribute)
+                                                                  and isinstance(a.value, ast.Name) and a.value.id == "self" else "")
+                    if text in held or is_device_loader(a):
+                        out.setdefault(id(f.node), set()).add(p)
+        out[id(self.tree)] = held
+        return out
+
     def find_steps(self) -> None:
         out = self.out
+        self.device_loaders = self._device_loader_names()
         steps: list[Step] = []
         funcs = [f for f in self.facts.functions if not isinstance(f.node, ast.Lambda)]
         owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc]
         accelerate_tpu = self._names_xla_distributed_type()
         for owner, body in owners:
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
+            loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
             for loop in _own_loops(body):
-                why = self._loop_step(loop, creates_device, accelerate_tpu)
+                why = self._loop_step(loop, creates_device, accelerate_tpu, loaders)
                 if why:
                     steps.append(Step(loop, why, owner, loop))
                     out.loops.append((loop, owner, why))
@@ -269,9 +305,20 @@ class _Builder:
                     return True
         return False
 
-    def _loop_step(self, loop: ast.For | ast.While, creates_device: bool, accelerate_tpu: bool) -> str:
+    def _loop_step(self, loop: ast.For | ast.While, creates_device: bool, accelerate_tpu: bool,
+                   loaders: set[str] = frozenset()) -> str:  # type: ignore[assignment]
         if not (self.out.xla_file or self.out.declared):
             return ""
+        if isinstance(loop, ast.For) and self.out.xla_file:
+            it = loop.iter
+            while isinstance(it, ast.Call) and it.args and (
+                    isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "iter")
+                    or self.resolve(it.func) in ("itertools.islice", "enumerate")):
+                it = it.args[0]
+            text = it.id if isinstance(it, ast.Name) else ("self." + it.attr if isinstance(it, ast.Attribute)
+                                                            and isinstance(it.value, ast.Name) and it.value.id == "self" else "")
+            if text and text in loaders:
+                return "iterates an MpDeviceLoader"
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call):
             it = loop.iter
             name = self.resolve(it.func)
