@@ -37,7 +37,7 @@ from importlib import resources
 import json
 from typing import Iterator
 
-from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -387,7 +387,8 @@ class _Builder:
             owner = owners[key]
             ranges = regions[key]
             env = self._initial_env(owner)
-            _Walker(self, ranges, env).run(owner)
+            info = self.facts.by_node.get(key)
+            _Walker(self, ranges, env, owner_class(info) if info is not None else None).run(owner)
         return out
 
     def _used_as_tensor(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -514,8 +515,9 @@ def _contains(outer: ast.AST, inner: ast.AST) -> bool:
 class _Walker:
     """Statements of one owner in source order; flags for expressions, recorded in step regions."""
 
-    def __init__(self, b: _Builder, steps: list[Step], env: dict[str, int]) -> None:
+    def __init__(self, b: _Builder, steps: list[Step], env: dict[str, int], cls: ClassInfo | None = None) -> None:
         self.b = b
+        self.cls = cls  # the class whose method this is: its self.<layer> attributes are modules
         self.steps = steps
         self.env = env
         self.active: list[Step] = []
@@ -662,6 +664,15 @@ class _Walker:
             return self.call(e)
         if isinstance(e, ast.Attribute):
             v = self.expr(e.value)
+            if (self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self"
+                    and self.cls.node.name in b.module_classes):
+                built = self.cls.attrs.get(e.attr)
+                if isinstance(built, ast.Call):
+                    name = b.resolve(built.func)
+                    if (name is not None and name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
+                            and not name.startswith("torch.nn.functional.")) or (
+                            isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
+                        return MODULE  # self.layer = nn.Linear(...) in __init__
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
                 return 0
             if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
@@ -716,7 +727,16 @@ class _Walker:
         if isinstance(e, ast.Starred):
             self.expr(e.value)
             return 0
-        if isinstance(e, (ast.Lambda, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            saved = dict(self.env)
+            for gen in e.generators:
+                self.bind(gen.target, _item_flags(self.expr(gen.iter), gen.iter, self), None)
+                for cond in gen.ifs:
+                    self.expr(cond)
+            self.expr(e.elt)
+            self.env = saved  # comprehension variables do not leak
+            return 0
+        if isinstance(e, (ast.Lambda, ast.DictComp)):
             return 0
         for c in ast.iter_child_nodes(e):
             if isinstance(c, ast.expr):
@@ -727,6 +747,8 @@ class _Walker:
         b = self.b
         f = c.func
         recv = self.expr(f.value) if isinstance(f, ast.Attribute) else 0
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            self.expr(f)  # self.layer: a module attribute?
         args = [self.expr(a) for a in c.args]
         for kw in c.keywords:
             self.expr(kw.value)
@@ -752,6 +774,9 @@ class _Walker:
                 b.param_flags[id(node)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
         if name is not None:
             return self.named_call(name, c, args)
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
+                f.attr in b.module_names or b.out.of(f) & MODULE):
+            return OUT  # self.layer(x)
         if isinstance(f, ast.Attribute):
             m = f.attr
             if m == "to" or m in ("cuda", "xla"):
@@ -797,10 +822,11 @@ class _Walker:
                 return STEP_INT if f.id == "int" else HOST
             if f.id in ("len", "max", "min", "sum", "abs", "round") and any(a & STEP_INT for a in args):
                 return STEP_INT
+            if f.id == "len" and len(c.args) == 1 and isinstance(c.args[0], ast.Name) and self.active and \
+                    c.args[0].id in _grown_in(self.active[-1].node):
+                return STEP_INT  # len() of a container the step itself grows: a new value every step
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and f.attr in b.module_names:
-            return OUT
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
             return OUT
         return 0
@@ -842,6 +868,12 @@ class _Walker:
                 return OUT
             return TENSOR
         return 0
+
+
+def _grown_in(node: ast.AST) -> set[str]:
+    """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
+    return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
+            and c.func.attr in ("append", "extend", "add", "update", "insert") and isinstance(c.func.value, ast.Name)}
 
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
