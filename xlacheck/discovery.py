@@ -15,7 +15,7 @@ from pathlib import Path
 from xlacheck.config import Settings
 
 # A file that never names one of these cannot hold an XLA hazard we detect: skip it unparsed.
-ML_MENTION = re.compile(rb"\b(?:tensorflow|keras|tf_keras|jax|flax|torch|transformers)\b")
+ML_MENTION = re.compile(rb"\b(?:tensorflow|keras|tf_keras|jax|flax|torch|torch_xla|transformers)\b")
 
 
 def mentions_ml_framework(source: bytes) -> bool:

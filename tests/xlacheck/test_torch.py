@@ -243,3 +243,11 @@ def test_compiler_agrees_with_labels_and_xlacheck(name: str, tmp_path: Path) -> 
     assert bool(flags) == bool(label["xla_fail"]), (flags, label["label"])
     source = (CASES / "cases" / name).read_text().split("# --- oracle ---")[0]
     assert bool(check_source(source, name, torch_xla=True).diagnostics) == bool(flags)
+
+
+def test_prefilter_and_frameworks_let_torch_xla_only_files_through() -> None:
+    from xlacheck.discovery import ML_MENTION
+
+    src = b"import torch_xla.core.xla_model as xm\n"
+    assert ML_MENTION.search(src)
+    assert "torch" in analyze_module(ast.parse(src.decode())).aliases.frameworks

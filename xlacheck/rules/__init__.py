@@ -58,6 +58,7 @@ from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWit
 from xlacheck.rules.torch_host_sync_in_step import TorchHostSyncInStep
 from xlacheck.rules.torch_loop_without_sync import TorchLoopWithoutSync
 from xlacheck.rules.torch_op_without_lowering import TorchOpWithoutLowering
+from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerStepWithoutReduce
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 
@@ -118,6 +119,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchDataLoaderWithoutDropLast,
     TorchLoopWithoutSync,
     TorchSaveOfXlaTensors,
+    TorchOptimizerStepWithoutReduce,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]
