@@ -59,14 +59,14 @@ def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool
             if slot in (1, 2):
                 wrong.append(f"  {'FP' if slot == 1 else 'FN'} {split:6} {f.name:50} {rec['label']:12} {found}")
     print(f"== {name} ({'declared --torch-xla' if declare else 'not declared'})")
-    print(f"{'split':8}{'category':12}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
+    print(f"{'split':12}{'category':12}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
     for split in sorted({k[0] for k in counts}):
         for cat in CATEGORIES + ("all",):
             if (split, cat) not in counts:
                 continue
             tp, fp, fn, tn = counts[(split, cat)]
             p, r = _prf(tp, fp, fn)
-            print(f"{split:8}{cat:12}{tp + fp + fn + tn:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
+            print(f"{split:12}{cat:12}{tp + fp + fn + tn:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
     if verbose and wrong:
         print("\n".join(wrong))
 

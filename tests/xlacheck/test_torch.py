@@ -251,3 +251,10 @@ def test_prefilter_and_frameworks_let_torch_xla_only_files_through() -> None:
     src = b"import torch_xla.core.xla_model as xm\n"
     assert ML_MENTION.search(src)
     assert "torch" in analyze_module(ast.parse(src.decode())).aliases.frameworks
+
+
+def test_repeat_interleave_with_a_python_repeats_keyword_is_static() -> None:
+    """transformers' DiTCodecEmbedding: repeats=self.repeats (an int from __init__) is not the one-argument form."""
+    src = XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), repeats=3, dim=1)")
+    assert _codes(src) == []
+    assert _codes(XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), y.long(), dim=0)")) == ["XLA250"]

@@ -92,6 +92,9 @@ _NOT_TENSOR_FIRST = frozenset({"zeros", "ones", "full", "empty", "arange", "rand
                                "hstack", "vstack", "concat", "concatenate", "meshgrid", "broadcast_tensors", "einsum",
                                "block_diag", "cartesian_prod", "full_like", "scalar_tensor", "normal", "poisson",
                                "bernoulli", "manual_seed", "where", "result_type", "tril_indices", "triu_indices"})
+# Casts and copies: on a tensor or a batch item they give a tensor (not in the op table: no ATen schema).
+_CASTS = frozenset({"long", "int", "float", "bool", "half", "double", "bfloat16", "type_as", "contiguous", "detach",
+                    "clone"})
 _MODULE_USE_METHODS = frozenset({"parameters", "named_parameters", "state_dict", "load_state_dict", "train",
                                  "eval", "modules", "named_modules", "zero_grad", "children", "buffers"})
 _ND_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
@@ -793,7 +796,7 @@ class _Walker:
                 return HOST
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
-            if recv & TENSOR or (recv & STRUCT and m in tensor_methods()) or m in proving_methods():
+            if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
                 if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",
                                            "logical_and", "logical_or", "logical_not", "isin"):
                     return TENSOR | BOOL
@@ -802,7 +805,7 @@ class _Walker:
                 if m in tensor_methods():
                     return TENSOR | (recv & BOOL if m in ("clone", "detach", "view", "reshape", "flatten", "to",
                                                          "contiguous", "squeeze", "unsqueeze", "expand", "t", "transpose", "permute") else 0)
-                return 0
+                return TENSOR if recv & TENSOR or m in _CASTS else 0
             if recv & MODULE:
                 if m in ("forward", "__call__"):
                     return OUT

@@ -120,7 +120,8 @@ class TorchDataDependentShape(ModuleRule):
                 for kw in node.keywords:
                     if kw.arg == "repeats":
                         repeats = kw.value
-                hit = repeats is not None and torch.tensor(repeats) or (not method and len(node.args) == 1)
+                one_arg_form = not method and len(node.args) == 1 and not node.keywords  # repeat_interleave(counts)
+                hit = (repeats is not None and torch.tensor(repeats)) or (one_arg_form and torch.tensor(node.args[0]))
             elif leaf in _REWRITE and (table_name in dd or f"torch.{leaf}" in dd):
                 hit = leaf != "nonzero" or not any(kw.arg == "as_tuple" for kw in node.keywords) or True
             if hit:
