@@ -38,7 +38,7 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 
 def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool, splits: dict[str, str] | None,
-           verbose: bool) -> None:
+           verbose: bool, show_validation: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(oracle), "strip", str(cases_dir), tmp], check=True, capture_output=True)
         counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -56,7 +56,7 @@ def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool
             cat = rec.get("category") or f.name.removeprefix("neg_").split("_")[0]
             for key in ((split, cat), (split, "all")):
                 counts[key][slot] += 1
-            if slot in (1, 2):
+            if slot in (1, 2) and (split != "validation" or show_validation):
                 wrong.append(f"  {'FP' if slot == 1 else 'FN'} {split:6} {f.name:50} {rec['label']:12} {found}")
     print(f"== {name} ({'declared --torch-xla' if declare else 'not declared'})")
     print(f"{'split':12}{'category':12}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=SHARED)
     ap.add_argument("--own", type=Path, default=OWN)
     ap.add_argument("--no-declare", action="store_true", help="lint without the --torch-xla declaration")
-    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--verbose", "-v", action="store_true", help="list misclassified cases (validation ones hidden)")
+    ap.add_argument("--show-validation", action="store_true",
+                    help="also list misclassified validation cases (not while writing rules)")
     args = ap.parse_args(argv)
     oracle = args.shared / "oracle_torch.py"
     declare = not args.no_declare
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.own / "labels.json").exists():
         splits = json.loads((args.own / "split.json").read_text())
         _score("own cases (eval_cases/torch_xla)", args.own / "cases", json.loads((args.own / "labels.json").read_text()),
-               oracle, declare, splits, args.verbose)
+               oracle, declare, splits, args.verbose, args.show_validation)
     return 0
 
 

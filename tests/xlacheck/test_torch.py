@@ -258,3 +258,37 @@ def test_repeat_interleave_with_a_python_repeats_keyword_is_static() -> None:
     src = XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), repeats=3, dim=1)")
     assert _codes(src) == []
     assert _codes(XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), y.long(), dim=0)")) == ["XLA250"]
+
+
+def test_own_cases_are_labelled_and_split_by_name_hash() -> None:
+    """eval_cases/torch_xla: every case labelled by the oracle, the split fixed by sha1(name) before labelling."""
+    import hashlib
+
+    names = sorted(p.name for p in (CASES / "cases").glob("*.py"))
+    labels = json.loads((CASES / "labels.json").read_text())
+    split = json.loads((CASES / "split.json").read_text())
+    assert len(names) >= 40 and set(labels) == set(names) == set(split)
+    for name in names:
+        assert split[name] == ("validation" if int(hashlib.sha1(name.encode()).hexdigest(), 16) % 3 == 0 else "train")
+        assert labels[name]["xla_fail"] != name.startswith("neg_"), (name, labels[name]["label"])
+        assert "Source: " in (CASES / "cases" / name).read_text().split('"""')[1], name
+
+
+def test_a_function_that_loops_over_steps_is_not_itself_a_step() -> None:
+    """accelerate's examples read `total_loss.item()` once per epoch, after the step loop: not in a step."""
+    src = """
+    import torch
+    def training_function(model, optimizer, loader, epochs, log):
+        for epoch in range(epochs):
+            total_loss = 0
+            for batch in loader:
+                outputs = model(**batch)
+                loss = outputs.loss
+                total_loss += loss.detach().float()
+                loss.backward()
+                optimizer.step()
+                log(loss.item())
+            log(total_loss.item())
+    """
+    diags = check_source(textwrap.dedent(src), "t.py", torch_xla=True).diagnostics
+    assert [(d.code, d.line) for d in diags] == [("XLA350", 12)]

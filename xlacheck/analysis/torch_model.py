@@ -267,11 +267,14 @@ class _Builder:
         for owner, body in owners:
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
             loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
-            for loop in _own_loops(body):
-                why = self._loop_step(loop, creates_device, accelerate_tpu, loaders)
-                if why:
-                    steps.append(Step(loop, why, owner, loop))
-                    out.loops.append((loop, owner, why))
+            # the innermost loop that qualifies is the step: an epoch loop around it is not
+            found = [(loop, why) for loop in _all_loops(body)
+                     if (why := self._loop_step(loop, creates_device, accelerate_tpu, loaders))]
+            for loop, why in found:
+                if any(other is not loop and _contains(loop, other) for other, _ in found):
+                    continue
+                steps.append(Step(loop, why, owner, loop))
+                out.loops.append((loop, owner, why))
             for w in _own_withs(body):
                 for item in w.items:
                     e = item.context_expr
@@ -357,7 +360,8 @@ class _Builder:
                 return f"decorated with @{name} (torch code declared to run on XLA)"
         if not self.out.declared:
             return ""
-        if _trains(node, self, own=True):
+        if _trains(node, self, own=True) and not any(_trains(loop, self) for loop in _own_loops(node.body)):
+            # (a function whose loop trains is not one step: the loop body is, see _loop_step)
             return "a training step (backward and optimizer step; torch code declared to run on XLA)"
         if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
@@ -497,6 +501,10 @@ def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
         if isinstance(s, (ast.For, ast.While)) and not any(_contains(o, s) for o in out):
             out.append(s)
     return out
+
+
+def _all_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
+    return [s for s in _own_statements(body) if isinstance(s, (ast.For, ast.While))]
 
 
 def _own_withs(body: list[ast.stmt]) -> list[ast.With]:
