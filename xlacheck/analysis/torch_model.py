@@ -722,6 +722,8 @@ class _Walker:
             fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
             if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
                 return TENSOR | BOOL
+            if any(f & STRUCT for f in fs) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):
+                return TENSOR | BOOL  # a ModelOutput, tuple or dict cannot be ordered against a number: a tensor
             return 0
         if isinstance(e, ast.BoolOp):
             for v in e.values:
@@ -788,6 +790,8 @@ class _Walker:
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE):
             return OUT  # self.layer(x)
+        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
+            return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
             m = f.attr
             if m == "to" or m in ("cuda", "xla"):
@@ -821,8 +825,6 @@ class _Walker:
                     return TENSOR | LONG
                 return 0
             return 0
-        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers", "choice") and not recv & TENSOR:
-            return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Name):
             if f.id in b.module_classes:
                 return MODULE

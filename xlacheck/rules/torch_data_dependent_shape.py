@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BOOL, LONG, TENSOR, op_table
+from xlacheck.analysis.torch_model import BOOL, STRUCT, op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -95,7 +95,8 @@ class TorchDataDependentShape(ModuleRule):
             return
         dd = data_dependent_ops()
         for node in torch.nodes:
-            if isinstance(node, ast.Subscript) and torch.tensor(node.value):
+            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or torch.of(node.value) & STRUCT):
+                # (a model output or batch indexed by a bool tensor must be a tensor: a structure would raise)
                 index = node.slice
                 if torch.of(index) & BOOL and torch.tensor(index):
                     kind = "setitem" if isinstance(node.ctx, ast.Store) else "getitem"
