@@ -292,3 +292,19 @@ def test_a_function_that_loops_over_steps_is_not_itself_a_step() -> None:
     """
     diags = check_source(textwrap.dedent(src), "t.py", torch_xla=True).diagnostics
     assert [(d.code, d.line) for d in diags] == [("XLA350", 12)]
+
+
+def test_cli_torch_xla_flag(tmp_path: Path) -> None:
+    from xlacheck.cli import main
+
+    step = tmp_path / "step.py"
+    step.write_text(textwrap.dedent("""
+    import torch
+    def train_step(model, opt, x):
+        loss = torch.relu(model(x)).sum()
+        loss.backward()
+        opt.step()
+        return loss.item()
+    """))
+    assert main([str(step), "--no-cache", "-q"]) == 0
+    assert main([str(step), "--no-cache", "-q", "--torch-xla"]) == 1
