@@ -155,8 +155,9 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
-    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected,
-                                                       torch_xla=plan.settings.torch_xla)
+    # torch_xla only when declared: engines (and test fakes) without the keyword keep working
+    declared = {"torch_xla": True} if plan.settings.torch_xla else {}
+    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected, **declared)
     diagnostics = tuple(result.diagnostics)
     if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):
         from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
