@@ -124,7 +124,8 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
     cache = None
     if settings.cache:
         cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()
-                                                                             + ("+preview" if settings.preview else "")))
+                                                                             + ("+preview" if settings.preview else "")
+                                                                             + ("+torch-xla" if settings.torch_xla else "")))
     plan = _Plan(settings, cache, fix)
     outcomes = _map_files(plan, list(found.files))
     missing = [
@@ -183,7 +184,12 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
-    extra = {"preview": True} if plan.settings.preview else {}  # --preview: rules/levels below 90% on real code
+    # keywords only when set: engines (and test fakes) without them keep working
+    extra: dict[str, bool] = {}
+    if plan.settings.preview:
+        extra["preview"] = True  # --preview: rules/levels below 90% on real code
+    if plan.settings.torch_xla:
+        extra["torch_xla"] = True  # declared: torch code runs on XLA devices
     result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected, **extra)
     diagnostics = tuple(result.diagnostics)
     if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):

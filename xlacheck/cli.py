@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     run.add_argument("--preview", action="store_true",
                      help="also run rules and evidence levels that are below 90%% true on real code (docs/known-results.md)")
+    run.add_argument("--torch-xla", action="store_true",
+                     help="the torch code runs on XLA devices: training steps, no_grad functions and module forwards "
+                          "count as torch_xla steps without a torch_xla import (config: torch-xla = true)")
     run.add_argument("--force-exclude", action="store_true", help="apply exclude to paths named on the command line too")
     run.add_argument("--no-respect-gitignore", action="store_true", help="also check files that .gitignore names")
     run.add_argument("--stdin-filename", metavar="NAME",
@@ -148,7 +151,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     start = args.paths[0] if args.paths and args.paths != ["-"] else (args.stdin_filename or ".")
     base = Settings.from_file(args.config) if args.config else Settings.from_pyproject(_existing_parent(start))
     fields: dict[str, object] = {"cache": base.cache and not args.no_cache, "force_exclude": args.force_exclude,
-                                 "preview": getattr(args, "preview", False)}
+                                 "preview": getattr(args, "preview", False),
+                                 "torch_xla": base.torch_xla or getattr(args, "torch_xla", False)}
     if args.no_respect_gitignore:
         fields["respect_gitignore"] = False
     if args.jobs is not None:

@@ -51,6 +51,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "extend-exclude",
     "cache-dir",
     "respect-gitignore",
+    "torch-xla",
 )
 
 
@@ -114,6 +115,7 @@ class Settings:
     respect_gitignore: bool = True  # skip what .gitignore files name, as ruff does
     cache: bool = True
     cache_dir: Path | None = None  # None: <root>/.xlacheck_cache
+    torch_xla: bool = False  # the project's torch code runs on XLA devices (docs/torch.md)
     jobs: int | None = None  # None: 1 for a few files, else every core
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
@@ -194,6 +196,11 @@ class Settings:
             if not isinstance(value, bool):
                 raise ConfigError(f"{source} respect-gitignore: expected true or false, got {value!r}")
             kwargs["respect_gitignore"] = value
+        if "torch-xla" in table:
+            value = table["torch-xla"]
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source} torch-xla: expected true or false, got {value!r}")
+            kwargs["torch_xla"] = value
         if "per-file-ignores" in table:
             value = table["per-file-ignores"]
             if not isinstance(value, Mapping):

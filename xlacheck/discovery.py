@@ -25,7 +25,7 @@ from xlacheck.config import Settings
 log = logging.getLogger("xlacheck")
 
 # A file that never names one of these cannot hold an XLA hazard we detect: skip it unparsed.
-ML_MENTION = re.compile(rb"\b(?:tensorflow|keras|tf_keras|jax|flax|torch|transformers)\b")
+ML_MENTION = re.compile(rb"\b(?:tensorflow|keras|tf_keras|jax|flax|torch|torch_xla|transformers)\b")
 
 
 SOURCE_SUFFIXES = (".py", ".ipynb")  # what a folder walk picks up (ruff's default, .pyi aside)

@@ -51,14 +51,17 @@ def _count_lines(source: str) -> int:
 
 
 def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
-                 preview: bool = False) -> FileResult:
+                 preview: bool = False, torch_xla: bool = False) -> FileResult:
     """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
-    ``preview`` also runs the rules and evidence levels behind ``--preview``."""
-    return check_source_and_tree(source, path, select=select, preview=preview)[0]
+    ``preview`` also runs the rules and evidence levels behind ``--preview``. ``torch_xla``: the
+    caller declares that this file's torch code runs on an XLA device (training steps and module
+    forwards count as torch_xla steps without a torch_xla import)."""
+    return check_source_and_tree(source, path, select=select, preview=preview, torch_xla=torch_xla)[0]
 
 
 def check_source_and_tree(
-    source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False
+    source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
+    torch_xla: bool = False,
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
@@ -72,7 +75,7 @@ def check_source_and_tree(
         return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
     skipped: list[FileError] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped, preview)
+        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
@@ -85,7 +88,7 @@ def check_source_and_tree(
 
 def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
-    preview: bool = False,
+    preview: bool = False, torch_xla: bool = False,
 ) -> list[Diagnostic]:
     facts = analyze_module(tree, path)
     if not facts.aliases.frameworks:
@@ -112,5 +115,5 @@ def _check_tree(
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
-    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select))  # XLA4xx/5xx: code around compiled functions
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla))  # XLA4xx/5xx: code around compiled functions
     return out

@@ -111,7 +111,8 @@ def check_source(source: str, path: str, *, select: Callable[[str], bool] | None
     return FileResult(path, tuple(kept), lines=lines)
 
 
-def check_source_and_tree(source: str, path: str, *, select: Callable[[str], bool] | None = None) -> tuple[FileResult, ast.Module | None]:
+def check_source_and_tree(source: str, path: str, *, select: Callable[[str], bool] | None = None,
+                          torch_xla: bool = False) -> tuple[FileResult, ast.Module | None]:
     result = check_source(source, path, select=select)
     return result, None if result.error is not None else ast.parse(source)
 

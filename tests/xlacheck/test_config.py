@@ -78,6 +78,26 @@ def test_cache_dir(project: Path) -> None:
     assert not (project / ".xlacheck_cache").exists()
 
 
+TORCH_STEP = (
+    "import torch\nimport torch.nn.functional as F\n"
+    "def train_step(model, opt, x, y):\n    loss = F.cross_entropy(model(x), y)\n    loss.backward()\n"
+    "    opt.step()\n    print(loss.item())\n"
+)
+
+
+def test_torch_xla(tmp_path: Path) -> None:
+    """A plain torch training step is a torch_xla step only when the project says it runs on XLA."""
+    (tmp_path / "step.py").write_text(TORCH_STEP)
+    (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\n")
+    plain = check_paths([tmp_path], Settings.from_pyproject(tmp_path))
+    (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\ntorch-xla = true\n")
+    declared = check_paths([tmp_path], Settings.from_pyproject(tmp_path))
+    codes = lambda run: [d.code for d in run.diagnostics]  # noqa: E731
+    assert codes(plain) == [] and codes(declared) == ["XLA350"]
+    with pytest.raises(ConfigError, match="torch-xla: expected true or false"):
+        Settings.from_mapping({"torch-xla": "yes"}, root=tmp_path)
+
+
 def test_every_documented_key_is_tested_here_and_in_the_docs() -> None:
     text = Path(__file__).read_text()
     docs = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()

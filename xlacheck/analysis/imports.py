@@ -88,7 +88,7 @@ class AliasTable:
             self.frameworks.add("tf")
         elif head in ("jax", "jnp"):
             self.frameworks.add("jax")
-        elif head == "torch":
+        elif head in ("torch", "torch_xla"):
             self.frameworks.add("torch")
 
     def resolve(self, node: ast.expr) -> str | None:

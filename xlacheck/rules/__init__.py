@@ -53,6 +53,14 @@ from xlacheck.rules.serving_function_without_input_signature import ServingFunct
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
+from xlacheck.rules.torch_data_dependent_shape import TorchDataDependentShape
+from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWithoutDropLast
+from xlacheck.rules.torch_host_sync_in_step import TorchHostSyncInStep
+from xlacheck.rules.torch_loop_without_sync import TorchLoopWithoutSync
+from xlacheck.rules.torch_op_without_lowering import TorchOpWithoutLowering
+from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerStepWithoutReduce
+from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
+from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -103,6 +111,15 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ModelCreatedOutsideStrategyScope,
     PythonInputPipelineOnTpu,
     LocalPathInTpuPipeline,
+    # PyTorch/XLA (module rules over xlacheck.analysis.torch_model): x50 and up in each family
+    TorchDataDependentShape,
+    TorchHostSyncInStep,
+    TorchOpWithoutLowering,
+    TorchStepVaryingPythonInt,
+    TorchDataLoaderWithoutDropLast,
+    TorchLoopWithoutSync,
+    TorchSaveOfXlaTensors,
+    TorchOptimizerStepWithoutReduce,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

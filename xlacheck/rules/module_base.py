@@ -18,16 +18,28 @@ from xlacheck.rules.base import Reporter, Rule
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import ModuleFacts
     from xlacheck.analysis.module_index import ModuleIndex
+    from xlacheck.analysis.torch_model import TorchFacts
 
 
 class ModuleContext(Reporter):
     """What a module rule sees: the tree, the file's facts and index; reports as every rule does."""
 
-    def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts) -> None:
+    def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts, *, torch_xla: bool = False) -> None:
         super().__init__(path)
         self.tree = tree
         self.facts = facts
+        self.torch_xla = torch_xla  # the caller declared that this project's torch code runs on XLA
         self._index: ModuleIndex | None = None
+        self._torch: TorchFacts | None = None
+
+    @property
+    def torch(self) -> TorchFacts:
+        """PyTorch/XLA steps and proven torch values (xlacheck.analysis.torch_model), built once."""
+        if self._torch is None:
+            from xlacheck.analysis.torch_model import build_torch_facts
+
+            self._torch = build_torch_facts(self.tree, self.facts, self.torch_xla)
+        return self._torch
 
     @property
     def index(self) -> ModuleIndex:
@@ -47,11 +59,11 @@ class ModuleRule(Rule):
 
 
 def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: ModuleFacts, path: str,
-                     select: Callable[[str], bool] | None) -> list[Diagnostic]:
+                     select: Callable[[str], bool] | None, *, torch_xla: bool = False) -> list[Diagnostic]:
     """Run every selected module rule once; a crash becomes the engine's RuleCrash."""
     from xlacheck.analysis.flow import RuleCrash
 
-    ctx = ModuleContext(path, tree, facts)
+    ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla)
     for rule in rules:
         if select is not None and not select(rule.code):
             continue

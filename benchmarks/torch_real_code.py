@@ -1,0 +1,50 @@
+"""Lint real PyTorch code and list every finding, to judge by hand (docs/known-results.md, PyTorch).
+
+    python benchmarks/torch_real_code.py GLOB... [--torch-xla]
+
+Each file is linted with :func:`xlacheck.engine.check_source` (``torch_xla=True`` with
+``--torch-xla``: the project declares its torch code runs on XLA). Prints ``path:line:col: CODE
+message`` per finding, then the number of lines and findings, findings per rule and per 10k lines.
+The globs used for known-results: transformers' ``models/*/modeling_[!tf]*.py`` (in an environment
+with transformers 4.57), and snapshots of pytorch/xla (``examples/**``, ``test/test_train_*.py``),
+huggingface/accelerate (``examples/**``) and huggingface/optimum-tpu (``**/*.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from xlacheck.engine import check_source  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("globs", nargs="+")
+    ap.add_argument("--torch-xla", action="store_true", help="declare that the torch code runs on XLA")
+    args = ap.parse_args(argv)
+    lines = 0
+    per_rule: Counter[str] = Counter()
+    for pattern in args.globs:
+        for path in sorted(glob.glob(pattern, recursive=True)):
+            source = Path(path).read_text(errors="replace")
+            lines += source.count("\n")
+            result = check_source(source, path, torch_xla=args.torch_xla)
+            if result.error is not None:
+                print(f"{path}: error: {result.error.message}")
+            for d in result.diagnostics:
+                per_rule[d.code] += 1
+                print(f"{path}:{d.line}:{d.col + 1}: {d.code} {d.message}")
+    total = sum(per_rule.values())
+    print(f"{lines} lines, {total} findings ({total / max(lines, 1) * 1e4:.2f} per 10k lines): "
+          + ", ".join(f"{code} {n}" for code, n in sorted(per_rule.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

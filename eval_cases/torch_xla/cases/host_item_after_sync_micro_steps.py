@@ -1,0 +1,53 @@
+"""host_item_after_sync_micro_steps (written as neg_host_item_after_sync_micro_steps; the oracle measured the read as a transfer inside the step every step: it blocks on the device even though the graph already ran. Renamed after labelling. XLA350 deliberately does not flag reads after a sync, the documented log-every-N pattern).
+
+Source: pytorch/xla issue #2296: the read moved after `torch_xla.sync()` (the graph already ran; is the read still a transfer inside the step? the oracle decides).
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch_xla
+
+
+class Classifier(nn.Module):
+    def __init__(self, d_in=16, hidden=32, n_classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, hidden)
+        self.fc2 = nn.Linear(hidden, n_classes)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+
+history = []
+
+
+def make_train_step(model, opt, device, micro=2):
+    def train_step(x, y):
+        for _ in range(micro):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+            history.append(loss.item())  # XLA: host
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed, b=8, d=16):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(b, d, generator=g).to(device), torch.randint(0, 4, (b,), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Classifier().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return make_train_step(model, opt, device), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]
+
+MARK_STEP = False  # the case syncs itself

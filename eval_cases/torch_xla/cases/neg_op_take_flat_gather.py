@@ -1,0 +1,46 @@
+"""neg_op_take_flat_gather (written as op_take_flat_gather; torch_xla 2.9 lowers torch.take: the oracle labelled it ok, renamed after labelling).
+
+Source: pytorch/xla issue #1412 (IR compilation takes 25 minutes; the culprit was torch.take).
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Classifier(nn.Module):
+    def __init__(self, d_in=16, hidden=32, n_classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, hidden)
+        self.fc2 = nn.Linear(hidden, n_classes)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+
+def make_train_step(model, opt, device):
+    def train_step(x, y):
+        opt.zero_grad()
+        idx = (torch.arange(x.shape[0] * 4, device=x.device) * 3) % x.numel()
+        picked = torch.take(x, idx).view(x.shape[0], 4)
+        loss = F.cross_entropy(model(x), y) + picked.mean()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed, b=8, d=16):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(b, d, generator=g).to(device), torch.randint(0, 4, (b,), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Classifier().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return make_train_step(model, opt, device), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]

@@ -1,0 +1,47 @@
+"""shape_repeat_interleave_counts.
+
+Source: huggingface/trl PR #2001 (OrpoTrainer on TPU: too many dynamic shapes and data transfers trigger recompilation); expanding rows by a per-row tensor count.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Classifier(nn.Module):
+    def __init__(self, d_in=16, hidden=32, n_classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, hidden)
+        self.fc2 = nn.Linear(hidden, n_classes)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+
+def make_train_step(model, opt, device):
+    def train_step(x, y):
+        opt.zero_grad()
+        counts = (y % 2) + 1
+        xs = torch.repeat_interleave(x, counts, dim=0)  # XLA: shape
+        ys = torch.repeat_interleave(y, counts, dim=0)  # XLA: shape
+        loss = F.cross_entropy(model(xs), ys)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed, b=8, d=16):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(b, d, generator=g).to(device), torch.randint(0, 4, (b,), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Classifier().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return make_train_step(model, opt, device), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]

@@ -1,0 +1,310 @@
+"""PyTorch/XLA support: the torch adapter of the value/context model, the generated op table, and
+the compiler's word on a sample of the case corpus.
+
+The tests that need torch_xla run it in a subprocess: the interpreter of this test run when it
+has torch_xla (the ``[torch-xla]`` extra), else the one named by ``XLACHECK_TORCH_XLA_PYTHON``
+(for example ``/work/.venv-xla/bin/python``); without either they are skipped with the reason.
+xlacheck itself never imports torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis.contexts import analyze_module
+from xlacheck.analysis.torch_model import TENSOR, build_torch_facts, op_table
+from xlacheck.engine import check_source
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "eval_cases" / "torch_xla"
+
+
+def _codes(src: str, *, declared: bool = False) -> list[str]:
+    return [d.code for d in check_source(textwrap.dedent(src), "t.py", torch_xla=declared).diagnostics]
+
+
+XLA_LOOP = """
+import torch
+import torch_xla
+import torch_xla.core.xla_model as xm
+import torch.nn.functional as F
+
+def train(model, loader, opt, log):
+    device = torch_xla.device()
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = F.cross_entropy(model(x), y)
+        {line}
+        loss.backward()
+        opt.step()
+        xm.mark_step()
+"""
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("log(loss.item())", "XLA350"),
+    ("print(loss)", "XLA350"),
+    ("log(float(loss))", "XLA350"),
+    ("log(loss.detach().cpu().numpy())", "XLA350"),
+    ("logp = F.log_softmax(model(x), -1); keep = logp.argmax(-1) != 0; loss = loss + logp[keep].sum()", "XLA250"),
+    ("loss = loss + torch.median(loss)", "XLA351"),
+    ("loss = loss + torch.unique(y).float().sum()", "XLA250"),
+])
+def test_findings_in_a_proven_step(line: str, code: str) -> None:
+    assert code in _codes(XLA_LOOP.replace("{line}", line))
+
+
+@pytest.mark.parametrize("line", [
+    "xm.add_step_closure(log, args=(loss,))",  # the recommended fix: runs after the step's graph
+    "log(loss)",  # an unknown function of a tensor: no read proven
+    "log(x.shape[0])",  # a static fact
+    "loss = loss + torch.kthvalue(loss.reshape(1), 1).values.sum()",  # lowered per the table
+    "loss = torch.where(torch.isnan(loss), torch.zeros_like(loss), loss)",  # three-argument where
+])
+def test_no_finding_for_what_lowers_or_stays_on_the_device(line: str) -> None:
+    assert _codes(XLA_LOOP.replace("{line}", line)) == []
+
+
+def test_a_read_after_the_sync_is_not_a_cut() -> None:
+    src = XLA_LOOP.replace("        xm.mark_step()\n", "        xm.mark_step()\n        log(loss.item())\n")
+    assert _codes(src.replace("{line}", "pass")) == []
+
+
+def test_no_step_without_proof() -> None:
+    """A torch training step in a file that never names torch_xla is not a torch_xla step, unless declared."""
+    src = """
+    import torch
+    import torch.nn.functional as F
+    def train_step(model, opt, x, y):
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+    """
+    assert _codes(src) == []
+    assert _codes(src, declared=True) == ["XLA350"]
+
+
+def test_unknown_values_are_not_tensors() -> None:
+    src = textwrap.dedent("""
+    import torch
+    import torch_xla
+    def train(model, loader, opt, stats):
+        for batch in loader:
+            n = stats.item()
+            if batch:
+                pass
+            loss = model(batch).sum()
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+    """)
+    tree = ast.parse(src)
+    facts = build_torch_facts(tree, analyze_module(tree))
+    assert facts.steps, "the loop that syncs is a step"
+    names = {n.id: facts.of(n) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in ("stats", "batch")}
+    assert not any(v & TENSOR for v in names.values())
+    assert _codes(src) == []
+
+
+def test_module_forward_is_a_step_only_when_declared() -> None:
+    src = """
+    import torch
+    from torch import nn
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+        def forward(self, x):
+            h = self.fc(x)
+            if h.sum() > 0:
+                h = -h
+            return h
+    """
+    assert _codes(src) == []
+    assert _codes(src, declared=True) == ["XLA350"]
+
+
+def test_torch_compile_openxla_is_a_step() -> None:
+    src = """
+    import torch
+    @torch.compile(backend="openxla")
+    def step(x):
+        y = torch.relu(x)
+        return y[y > 0].sum()
+    """
+    assert _codes(src) == ["XLA250"]
+
+
+# -- the generated table -------------------------------------------------------------------------
+def test_table_header_and_measured_facts() -> None:
+    table = op_table()
+    assert table["torch_version"].startswith("2.9.0") and table["torch_xla_version"] == "2.9.0"
+    ops = table["ops"]
+    assert len(ops) > 900
+    for name in ("torch.median", "torch.histc", "torch.bucketize", "torch.isin", "torch.linalg.det",
+                 "torch.nonzero", "torch.masked_select", "torch.unique", "torch.bincount"):
+        assert ops[name]["status"] == "fallback", name
+    for name in ("torch.kthvalue", "torch.cumsum", "torch.topk", "torch.sort", "torch.matmul"):
+        assert ops[name]["status"] == "lowered", name
+    rows = {json.dumps(r["when"], sort_keys=True): r["status"] for r in table["argument_dependent"]["torch.multinomial"]}
+    assert rows['{"num_samples": 1}'] == "lowered" and rows['{"num_samples": 2}'] == "fallback"
+
+
+def _torch_xla_python() -> str:
+    if importlib.util.find_spec("torch_xla") is not None:
+        return sys.executable
+    other = os.environ.get("XLACHECK_TORCH_XLA_PYTHON")
+    if other and Path(other).exists():
+        return other
+    pytest.skip("torch_xla is not installed here: install the [torch-xla] extra or set XLACHECK_TORCH_XLA_PYTHON "
+                "to a Python that has torch==2.9.0 and torch_xla==2.9.0")
+
+
+SAMPLE_OPS = ("torch.median", "torch.histc", "torch.isin", "torch.nonzero", "torch.unique", "torch.cumsum",
+              "torch.kthvalue", "Tensor.masked_fill", "torch.nn.functional.grid_sample", "torch.topk",
+              "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2")
+
+
+def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
+    python = _torch_xla_python()
+    names = tmp_path / "names.json"
+    names.write_text(json.dumps(SAMPLE_OPS))
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "PJRT_DEVICE": "CPU"}
+    subprocess.run([python, str(ROOT / "tools" / "generate_torch_table.py"), "--worker", str(names), str(out)],
+                   check=True, env=env, timeout=900, capture_output=True)
+    table = op_table()
+    got = {r["name"]: r for r in map(json.loads, out.read_text().splitlines()) if "name" in r}
+    for name in SAMPLE_OPS:
+        if name.startswith("probe:"):
+            op, i = name[6:].rsplit("#", 1)
+            expected = table["argument_dependent"][op][int(i)]["status"]
+        else:
+            expected = table["ops"][name]["status"]
+        assert got[name]["status"] == expected, (name, got[name])
+
+
+# -- the compiler labels a sample of the corpus (an independent harness, not the shared oracle) ------
+_HARNESS = r'''
+import importlib.util, json, sys
+import torch, torch_xla
+import torch_xla.debug.metrics as met
+device = torch_xla.device()  # before any CPU autograd
+spec = importlib.util.spec_from_file_location("case", sys.argv[1])
+case = importlib.util.module_from_spec(spec); spec.loader.exec_module(case)
+torch.manual_seed(0)
+fn, args = case.ENTRY(device)
+steps = [args] * getattr(case, "REPEAT", 3) + list(case.ALT_ARGS(device) if hasattr(case, "ALT_ARGS") else [])
+sync = getattr(case, "MARK_STEP", True)
+torch_xla.sync(); met.clear_all()
+def count(name):
+    data = met.metric_data(name)
+    return data[0] if data else 0
+def aten():
+    return {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::") and n != "aten::_local_scalar_dense"}
+fail = []
+for i, a in enumerate(steps):
+    c0, t0, a0 = count("CompileTime"), count("TransferFromDeviceTime"), aten()
+    fn(*a)
+    t1 = count("TransferFromDeviceTime")
+    if sync:
+        torch_xla.sync()
+    if i >= 2:
+        if count("CompileTime") > c0: fail.append("recompile")
+        if t1 > t0: fail.append("host_sync")
+    if aten() != a0: fail.append("fallback")
+print(json.dumps(sorted(set(fail))))
+'''
+
+SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_device.py",
+                "op_median_robust_loss.py", "neg_op_mean_robust_loss.py", "shape_masked_select_confident.py",
+                "neg_shape_masked_sum_confident.py")
+
+
+@pytest.mark.parametrize("name", SAMPLE_CASES)
+def test_compiler_agrees_with_labels_and_xlacheck(name: str, tmp_path: Path) -> None:
+    python = _torch_xla_python()
+    harness = tmp_path / "harness.py"
+    harness.write_text(_HARNESS)
+    proc = subprocess.run([python, str(harness), str(CASES / "cases" / name)], env={**os.environ, "PJRT_DEVICE": "CPU"},
+                          capture_output=True, text=True, timeout=900, check=True)
+    flags = json.loads(proc.stdout.strip().splitlines()[-1])
+    label = json.loads((CASES / "labels.json").read_text())[name]
+    assert bool(flags) == bool(label["xla_fail"]), (flags, label["label"])
+    source = (CASES / "cases" / name).read_text().split("# --- oracle ---")[0]
+    assert bool(check_source(source, name, torch_xla=True).diagnostics) == bool(flags)
+
+
+def test_prefilter_and_frameworks_let_torch_xla_only_files_through() -> None:
+    from xlacheck.discovery import ML_MENTION
+
+    src = b"import torch_xla.core.xla_model as xm\n"
+    assert ML_MENTION.search(src)
+    assert "torch" in analyze_module(ast.parse(src.decode())).aliases.frameworks
+
+
+def test_repeat_interleave_with_a_python_repeats_keyword_is_static() -> None:
+    """transformers' DiTCodecEmbedding: repeats=self.repeats (an int from __init__) is not the one-argument form."""
+    src = XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), repeats=3, dim=1)")
+    assert _codes(src) == []
+    assert _codes(XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), y.long(), dim=0)")) == ["XLA250"]
+
+
+def test_own_cases_are_labelled_and_split_by_name_hash() -> None:
+    """eval_cases/torch_xla: every case labelled by the oracle, the split fixed by sha1(name) before labelling."""
+    import hashlib
+
+    names = sorted(p.name for p in (CASES / "cases").glob("*.py"))
+    labels = json.loads((CASES / "labels.json").read_text())
+    split = json.loads((CASES / "split.json").read_text())
+    assert len(names) >= 40 and set(labels) == set(names) == set(split)
+    for name in names:
+        assert split[name] == ("validation" if int(hashlib.sha1(name.encode()).hexdigest(), 16) % 3 == 0 else "train")
+        assert labels[name]["xla_fail"] != name.startswith("neg_"), (name, labels[name]["label"])
+        assert "Source: " in (CASES / "cases" / name).read_text().split('"""')[1], name
+
+
+def test_a_function_that_loops_over_steps_is_not_itself_a_step() -> None:
+    """accelerate's examples read `total_loss.item()` once per epoch, after the step loop: not in a step."""
+    src = """
+    import torch
+    def training_function(model, optimizer, loader, epochs, log):
+        for epoch in range(epochs):
+            total_loss = 0
+            for batch in loader:
+                outputs = model(**batch)
+                loss = outputs.loss
+                total_loss += loss.detach().float()
+                loss.backward()
+                optimizer.step()
+                log(loss.item())
+            log(total_loss.item())
+    """
+    diags = check_source(textwrap.dedent(src), "t.py", torch_xla=True).diagnostics
+    assert [(d.code, d.line) for d in diags] == [("XLA350", 12)]
+
+
+def test_cli_torch_xla_flag(tmp_path: Path) -> None:
+    from xlacheck.cli import main
+
+    step = tmp_path / "step.py"
+    step.write_text(textwrap.dedent("""
+    import torch
+    def train_step(model, opt, x):
+        loss = torch.relu(model(x)).sum()
+        loss.backward()
+        opt.step()
+        return loss.item()
+    """))
+    assert main([str(step), "--no-cache", "-q"]) == 0
+    assert main([str(step), "--no-cache", "-q", "--torch-xla"]) == 1

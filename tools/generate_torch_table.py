@@ -1,0 +1,644 @@
+"""Generate xlacheck/data/torch_xla_ops.json: which PyTorch ops torch_xla lowers, asked of torch_xla.
+
+One command (needs torch and torch_xla; xlacheck itself never imports them):
+
+    PJRT_DEVICE=CPU nice python tools/generate_torch_table.py     # writes the JSON and docs/torch-op-table.md
+
+What it records, and where each fact comes from:
+
+* ``ops``: every public ``torch.*``, ``torch.linalg.*``, ``torch.fft.*``, ``torch.special.*``,
+  ``Tensor.*`` and ``torch.nn.functional.*`` callable that could be called. Arguments come from
+  the op's ATen schemas (``torch._C._jit_get_schemas_for_operator``: each required argument is
+  filled by its declared type, tensors from a few shape/dtype variants) or, for Python-level
+  functions such as ``F.interpolate``, from ``inspect.signature`` and the parameter names. The
+  first argument set that runs eagerly on the CPU is replayed on the XLA device between
+  ``met.clear_all()`` and ``torch_xla.sync()``. Status: ``lowered`` (no ``aten::`` counter
+  moved), ``fallback`` (an ``aten::`` counter moved, ``aten::_local_scalar_dense`` aside: that
+  one is a value read, recorded as ``reads_value``), ``xla_error`` (the CPU call ran, the XLA one
+  raised). Ops whose output shape changed between two CPU inputs of the same shape are
+  ``data_dependent_shape``.
+* ``argument_dependent``: explicit probes where the lowering depends on an argument (``num_samples``
+  of ``multinomial``, the ``output_size`` of adaptive pooling, ``interpolate``'s ``mode`` ...); each
+  variant is run like the ops above and keeps its own status.
+* ``not_exercised``: every candidate that could not be called, with the reason (no argument set
+  ran on the CPU, no schema and no signature, a factory or I/O function that takes no tensor ...).
+
+Only forward calls are probed (a backward can fall back where the forward lowers; the
+argument-dependent probes also run the backward of adaptive pooling). Each batch of ops runs in a
+subprocess, so a crash costs one op, which is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import inspect
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "torch_xla_ops.json"
+DEFAULT_DOC = REPO_ROOT / "docs" / "torch-op-table.md"
+COMMAND = "PJRT_DEVICE=CPU python tools/generate_torch_table.py"
+SCHEMA_VERSION = 1
+
+# Names that are not ops (I/O, configuration, RNG state, type queries, Python utilities): never probed.
+_SKIP_PREFIXES = ("set_", "get_", "is_", "use_", "manual_seed", "seed", "initial_seed", "load", "save",
+                  "compile", "jit", "vmap", "cond", "export", "from_", "can_cast", "promote_types", "result_type",
+                  "typename", "sym_", "empty_", "_")
+_SKIP_NAMES = frozenset({
+    "Generator", "Size", "Tensor", "autocast", "enable_grad", "no_grad", "inference_mode", "device", "dtype",
+    "layout", "memory_format", "finfo", "iinfo", "numel", "typename", "classproperty", "chunk_size",
+    "align_tensors", "broadcast_shapes", "block_diag", "cpu", "cuda", "mps", "xpu", "data_ptr", "storage",
+    "untyped_storage", "pin_memory", "share_memory_", "record_stream", "register_hook", "backward", "numpy",
+    "tolist", "item", "to", "type", "element_size", "dim", "size", "stride", "storage_offset", "is_contiguous",
+    "get_device", "new_tensor", "apply_", "map_", "map2_", "requires_grad_", "retain_grad", "detach_",
+    "to_sparse", "to_dense", "to_mkldnn", "dequantize", "q_scale", "q_zero_point", "int_repr",
+})
+F_SKIP = frozenset({"handle_torch_function", "has_torch_function", "has_torch_function_unary",
+                    "has_torch_function_variadic", "boolean_dispatch", "assert_int_or_pair", "Callable",
+                    "Optional", "Union", "List", "Tuple", "TYPE_CHECKING", "importlib", "math", "warnings",
+                    "DType", "BroadcastingList1", "BroadcastingList2", "BroadcastingList3", "Tensor"})
+
+# Tensor variants tried in order for Tensor arguments: (shape, dtype kind).
+TENSOR_VARIANTS = (((3, 4), "float"), ((4, 4), "float"), ((2, 3, 8, 8), "float"), ((6,), "float"),
+                   ((3, 4), "long"), ((3, 4), "bool"), ((2, 3, 8), "float"), ((4, 4), "complex"))
+
+
+# ---------------------------------------------------------------------------------------------
+# argument generation (runs inside the worker, torch imported)
+# ---------------------------------------------------------------------------------------------
+def _tensor(torch: Any, shape: tuple[int, ...], kind: str, seed: int) -> Any:
+    g = torch.Generator().manual_seed(seed)
+    if kind == "long":
+        return torch.randint(0, 3, shape, generator=g)
+    if kind == "bool":
+        return torch.rand(shape, generator=g) > 0.5
+    if kind == "complex":
+        return torch.complex(torch.rand(shape, generator=g), torch.rand(shape, generator=g))
+    base = torch.rand(shape, generator=g) * 0.8 + 0.1
+    if seed % 2:  # second input: same shape, about half the values zero (moves data-dependent shapes)
+        base = base * (torch.rand(shape, generator=g) > 0.5)
+    if len(shape) == 2 and shape[0] == shape[1]:
+        base = base + torch.eye(shape[0]) * shape[0]  # well conditioned for linalg
+    return base
+
+
+def _schema_value(torch: Any, arg: Any, variant: tuple, seed: int) -> tuple[bool, Any]:
+    """(supplied, value) for one schema argument; (False, None) leaves it at its default."""
+    t = str(arg.type)
+    name = arg.name
+    if t.startswith("Optional[") or arg.default_value is not None or arg.kwarg_only and arg.default_value is not None:
+        return False, None  # optional or defaulted: leave it at its default
+    t = {"List[int]": "int[]", "List[Tensor]": "Tensor[]", "List[float]": "float[]", "List[Optional[Tensor]]": "Tensor?[]",
+         "number": "Scalar", "Device": "Device"}.get(t, t)
+    if t == "Device":
+        raise TypeError("device argument")
+    shape, kind = variant
+    if t in ("Tensor", "Tensor?"):
+        if name in ("index", "indices") and kind != "long":
+            return True, torch.zeros(shape, dtype=torch.long)
+        if name in ("target", "labels"):
+            return True, torch.zeros(shape[:1], dtype=torch.long)
+        return True, _tensor(torch, shape, kind, seed)
+    if t in ("Tensor[]", "Tensor?[]", "List[Tensor]", "List[Optional[Tensor]]"):
+        return True, [_tensor(torch, shape, kind, seed), _tensor(torch, shape, kind, seed + 2)]
+    if t in ("int", "SymInt"):
+        return True, {"dim": 0, "num_samples": 1, "k": 1, "diagonal": 0, "n": 2, "groups": 1,
+                      "repeats": 2, "chunks": 2, "sections": 2, "split_size": 2, "p": 2}.get(name, 1)
+    if t == "float[]":
+        return True, [0.5]
+    if t.startswith(("int[", "SymInt[")):
+        return True, {"size": [2, 2], "dim": [0], "dims": [0], "kernel_size": [2, 2], "output_size": [1, 1],
+                      "stride": [1, 1], "padding": [0, 0], "dilation": [1, 1], "shape": [-1],
+                      "repeats": [1, 1], "pad": [1, 1], "perm": [1, 0], "normalized_shape": [shape[-1]]}.get(name, [1])
+    if t in ("float", "Scalar", "number"):
+        return True, 0.5 if name not in ("p",) else 2.0
+    if t == "bool":
+        return True, False
+    if t == "ScalarType":
+        return True, torch.float32
+    if t == "str":
+        return True, {"reduce": "sum", "reduction": "mean", "mode": "reflect", "approximate": "none",
+                      "rounding_mode": "floor", "side": "left", "equation": "ij->ji", "norm": "backward"}.get(name, "sum")
+    raise TypeError(f"no value for {t}")
+
+
+def _schema_calls(torch: Any, op: str, seed: int) -> list[tuple[list, dict, str]]:
+    """Candidate (args, kwargs, description) lists for an ATen op, one per overload and variant."""
+    out = []
+    for schema in torch._C._jit_get_schemas_for_operator(f"aten::{op}"):
+        if schema.overload_name.startswith("out") or schema.overload_name.endswith("_out") or "out" in [a.name for a in schema.arguments if a.kwarg_only]:
+            continue
+        for variant in TENSOR_VARIANTS:
+            args: list = []
+            kwargs: dict = {}
+            try:
+                for a in schema.arguments:
+                    supplied, value = _schema_value(torch, a, variant, seed)
+                    if not supplied:
+                        continue
+                    if a.kwarg_only:
+                        kwargs[a.name] = value
+                    else:
+                        args.append(value)
+            except TypeError:
+                break
+            out.append((args, kwargs, f"{schema.overload_name or 'default'} {variant[0]} {variant[1]}"))
+    return out
+
+
+_F_TENSOR_NAMES = ("input", "x", "weight", "target", "tensor", "log_probs", "targets", "anchor", "positive",
+                   "negative", "input1", "input2", "x1", "x2", "query", "key", "value", "theta", "grid", "A", "B",
+                   "tensor1", "tensor2", "indices", "offsets", "bias", "other", "running_mean", "running_var")
+
+
+def _signature_calls(torch: Any, fn: Any, seed: int) -> list[tuple[list, dict, str]]:
+    """Candidate calls from a Python signature: parameters without defaults, filled by name."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    out = []
+    for variant in TENSOR_VARIANTS[:4]:
+        shape, kind = variant
+        args: list = []
+        ok = True
+        for p in sig.parameters.values():
+            if p.default is not inspect.Parameter.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            n = p.name
+            if n in ("target", "targets") and kind == "float" and "loss" in fn.__name__ and "nll" in fn.__name__ or fn.__name__ in ("cross_entropy",):
+                args.append(torch.zeros(shape[:1], dtype=torch.long) if n == "target" else _tensor(torch, shape, kind, seed))
+            elif n in ("indices",):
+                args.append(torch.zeros(shape, dtype=torch.long))
+            elif n in _F_TENSOR_NAMES or n.startswith("input") or n.startswith("tensor"):
+                args.append(_tensor(torch, shape, kind, seed))
+            elif n in ("num_classes", "output_size", "kernel_size", "size", "normalized_shape", "dim", "pad",
+                       "upscale_factor", "downscale_factor", "groups", "num_groups", "stride", "p", "lambd"):
+                args.append({"normalized_shape": [shape[-1]], "pad": (1, 1), "num_groups": 1, "p": 0.5,
+                             "lambd": 0.5, "dim": 0}.get(n, 1 if n != "kernel_size" else 2))
+            else:
+                ok = False
+                break
+        if ok:
+            out.append((args, {}, f"signature {shape} {kind}"))
+    return out
+
+
+def _shapes(torch: Any, value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return tuple(value.shape)
+    if isinstance(value, (tuple, list)):
+        return [_shapes(torch, v) for v in value]
+    return type(value).__name__
+
+
+def _to(torch: Any, value: Any, device: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, list):
+        return [_to(torch, v, device) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_to(torch, v, device) for v in value)
+    if isinstance(value, dict):
+        return {k: _to(torch, v, device) for k, v in value.items()}
+    return value
+
+
+def _xla_run(torch: Any, met: Any, torch_xla: Any, call: Any) -> dict:
+    """Run ``call()`` on the XLA device; the aten counters that moved say whether it fell back."""
+    torch_xla.sync()
+    met.clear_all()
+    try:
+        result = call()
+        torch_xla.sync()
+    except Exception as exc:  # noqa: BLE001 - every failure is a table fact
+        return {"status": "xla_error", "error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"}
+    counters = {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")}
+    fallback = sorted(n for n in counters if n != "aten::_local_scalar_dense")
+    rec: dict = {"status": "fallback" if fallback else "lowered"}
+    if fallback:
+        rec["aten"] = fallback
+    if "aten::_local_scalar_dense" in counters:
+        rec["reads_value"] = True
+    del result
+    return rec
+
+
+def _resolve(torch: Any, qual: str) -> Any:
+    if qual.startswith("Tensor."):
+        return getattr(torch.Tensor, qual.split(".", 1)[1])
+    obj: Any = torch
+    for part in qual.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _aten_name(qual: str) -> str:
+    ns, _, leaf = qual.rpartition(".")
+    prefix = {"torch.linalg": "linalg_", "torch.fft": "fft_", "torch.special": "special_"}.get(ns, "")
+    return prefix + leaf
+
+
+def explicit_calls(torch: Any, qual: str, seed: int) -> list[tuple[list, dict, str]]:
+    """Hand-written arguments for ops the schema/signature generator cannot call (wrappers whose
+    ATen op has another name, ops that need index tensors or matching shapes)."""
+    F = torch.nn.functional
+    ids = torch.tensor([0, 2, 1, 2, 0, 3]) if seed % 2 == 0 else torch.tensor([1, 1, 1, 1, 1, 1])
+    x = _tensor(torch, (2, 3, 8, 8), "float", seed)
+    table = {
+        "torch.unique": ([ids], {}), "Tensor.unique": ([ids], {}), "torch.unique_consecutive": ([ids], {}),
+        "Tensor.unique_consecutive": ([ids], {}), "torch.bincount": ([ids], {}), "Tensor.bincount": ([ids], {}),
+        "torch.nn.functional.grid_sample": ([x, torch.zeros(2, 4, 4, 2)], {"align_corners": False}),
+        "torch.nn.functional.ctc_loss": ([torch.randn(6, 2, 5).log_softmax(2), torch.tensor([[1, 2], [3, 1]]),
+                                          torch.tensor([6, 6]), torch.tensor([2, 2])], {}),
+        "torch.nn.functional.embedding_bag": ([torch.tensor([[0, 1], [2, 3]]), torch.rand(5, 4)], {}),
+        "torch.nn.functional.embedding": ([torch.tensor([[0, 1], [2, 3]]), torch.rand(5, 4)], {}),
+        "torch.masked_select": ([x, x > 0.5], {}), "Tensor.masked_select": ([x, x > 0.5], {}),
+        "torch.nn.functional.cross_entropy": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
+        "torch.nn.functional.nll_loss": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
+        "torch.nn.functional.one_hot": ([ids], {"num_classes": 4}),
+    }
+    if qual not in table:
+        return []
+    args, kwargs = table[qual]
+    return [(args, kwargs, "explicit")]
+
+
+def probe_op(torch: Any, met: Any, torch_xla: Any, qual: str) -> dict:
+    fn = _resolve(torch, qual)
+    method = qual.startswith("Tensor.")
+    is_functional = qual.startswith("torch.nn.functional.")
+    cands = explicit_calls(torch, qual, 0)
+    if cands:
+        return _probe_calls(torch, met, torch_xla, qual, fn, method, cands,
+                            lambda: explicit_calls(torch, qual, 1)[0])
+    cands = [] if is_functional else _schema_calls(torch, _aten_name(qual), 0)
+    if not cands:
+        cands = _signature_calls(torch, fn, 0)
+        if not cands:
+            return {"status": "not_exercised", "reason": "no ATen schema and no usable signature"}
+    return _probe_calls(torch, met, torch_xla, qual, fn, method, cands, None)
+
+
+def _probe_calls(torch: Any, met: Any, torch_xla: Any, qual: str, fn: Any, method: bool, cands: list,
+                 second_input: Any) -> dict:
+    cpu = torch.device("cpu")
+    dev = torch_xla.device()
+    errors = []
+    for args, kwargs, desc in cands[:24]:
+        if method and (not args or not isinstance(args[0], torch.Tensor)):
+            continue
+        factory = not method and not any(isinstance(a, (torch.Tensor, list)) for a in list(args) + list(kwargs.values()))
+
+        def make(a: list, k: dict, device: Any) -> Any:
+            a, k = _to(torch, a, device), _to(torch, k, device)
+            if method:
+                return lambda: getattr(a[0], qual.split(".", 1)[1])(*a[1:], **k)
+            if factory:
+                k = {**k, "device": device}  # a factory: create the result on the device under test
+            return lambda: fn(*a, **k)
+
+        try:
+            with torch.no_grad():
+                first = make(args, kwargs, cpu)()
+        except Exception as exc:  # noqa: BLE001
+            errors.append(f"{type(exc).__name__}")
+            continue
+        rec = _xla_run(torch, met, torch_xla, make(args, kwargs, dev))
+        rec["args"] = desc
+        # a second CPU input of the same shapes with other values: does the output shape move?
+        try:
+            if second_input is not None:
+                args2, kwargs2, _ = second_input()
+            else:
+                args2 = [_reseed(torch, a) for a in args]
+                kwargs2 = {k: _reseed(torch, v) for k, v in kwargs.items()}
+            with torch.no_grad():
+                second = make(args2, kwargs2, cpu)()
+            if _shapes(torch, first) != _shapes(torch, second):
+                rec["data_dependent_shape"] = True
+        except Exception:  # noqa: BLE001 - the second input is only a probe
+            pass
+        return rec
+    return {"status": "not_exercised", "reason": "no argument set ran on the CPU (" + ",".join(sorted(set(errors))[:4]) + ")"}
+
+
+def _reseed(torch: Any, value: Any) -> Any:
+    if isinstance(value, torch.Tensor) and value.dtype.is_floating_point:
+        g = torch.Generator().manual_seed(1)
+        return value * (torch.rand(value.shape, generator=g) > 0.5)
+    if isinstance(value, torch.Tensor) and value.dtype == torch.bool:
+        return torch.zeros_like(value).index_fill_(0, torch.tensor([0]), True) if value.dim() else value
+    if isinstance(value, list):
+        return [_reseed(torch, v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# argument-dependent probes: the same op, different literal arguments
+# ---------------------------------------------------------------------------------------------
+def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
+    """op -> [(condition, make(device) -> thunk)]; the condition names the literal arguments."""
+    F = torch.nn.functional
+
+    def t(*shape: int) -> Any:
+        return _tensor(torch, shape, "float", 0)
+
+    def grad(fn: Any) -> Any:  # forward and backward
+        def run(x: Any) -> Any:
+            x = x.clone().requires_grad_(True)
+            y = fn(x)
+            y.sum().backward()
+            return x.grad
+        return run
+
+    def on(make: Any) -> Any:
+        return make
+
+    p = torch.softmax(t(4, 10), -1)
+    img = t(2, 3, 8, 8)
+    seq = t(2, 3, 8)
+    x = t(3, 4)
+    probes: dict[str, list[tuple[dict, Any]]] = {
+        "torch.multinomial": [
+            ({"num_samples": 1}, on(lambda d: lambda: torch.multinomial(p.to(d), 1))),
+            ({"num_samples": 2}, on(lambda d: lambda: torch.multinomial(p.to(d), 2))),
+            ({"num_samples": 2, "replacement": True}, on(lambda d: lambda: torch.multinomial(p.to(d), 2, True))),
+        ],
+        "torch.nn.functional.adaptive_avg_pool2d": [
+            ({"output_size": 1}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 1))(img.to(d)))),
+            ({"output_size": "divides input (8->4)"}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 4))(img.to(d)))),
+            ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 3))(img.to(d)))),
+        ],
+        "torch.nn.functional.adaptive_max_pool2d": [
+            ({"output_size": 1}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 1))),
+            ({"output_size": "divides input (8->4)"}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 4))),
+            ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 3))),
+        ],
+        "torch.nn.functional.adaptive_avg_pool1d": [
+            ({"output_size": 1}, on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 1))),
+            ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 3))),
+        ],
+        "torch.nn.functional.interpolate": [
+            ({"mode": m}, on(lambda d, m=m: lambda: F.interpolate(img.to(d), size=(5, 5), mode=m)))
+            for m in ("nearest", "bilinear", "bicubic", "area", "nearest-exact")
+        ],
+        "torch.nn.functional.pad": [
+            ({"mode": m}, on(lambda d, m=m: lambda: F.pad(img.to(d), (1, 1, 1, 1), mode=m)))
+            for m in ("constant", "reflect", "replicate", "circular")
+        ],
+        "torch.nn.functional.one_hot": [
+            ({"num_classes": "given"}, on(lambda d: lambda: F.one_hot(torch.tensor([0, 2, 1]).to(d), 4))),
+            ({"num_classes": "absent"}, on(lambda d: lambda: F.one_hot(torch.tensor([0, 2, 1]).to(d)))),
+        ],
+        "torch.repeat_interleave": [
+            ({"repeats": "int"}, on(lambda d: lambda: torch.repeat_interleave(x.to(d), 2, dim=0))),
+            ({"repeats": "tensor"}, on(lambda d: lambda: torch.repeat_interleave(x.to(d), torch.tensor([1, 2, 1]).to(d), dim=0))),
+        ],
+        "torch.where": [
+            ({"arguments": 3}, on(lambda d: lambda: torch.where(x.to(d) > 0.5, x.to(d), 0.0))),
+            ({"arguments": 1}, on(lambda d: lambda: torch.where(x.to(d) > 0.5))),
+        ],
+        "Tensor.__getitem__": [
+            ({"index": "int slice"}, on(lambda d: lambda: x.to(d)[1:3])),
+            ({"index": "long tensor"}, on(lambda d: lambda: x.to(d)[torch.tensor([0, 2]).to(d)])),
+            ({"index": "bool tensor"}, on(lambda d: lambda: x.to(d)[x.to(d) > 0.5])),
+        ],
+        "Tensor.__setitem__": [
+            ({"index": "bool tensor"}, on(lambda d: lambda: x.to(d).clone().__setitem__(x.to(d) > 0.5, 0.0))),
+            ({"index": "long tensor"}, on(lambda d: lambda: x.to(d).clone().__setitem__(torch.tensor([0, 2]).to(d), 0.0))),
+        ],
+        "torch.topk": [
+            ({"k": "literal"}, on(lambda d: lambda: torch.topk(x.to(d), 2))),
+        ],
+        "torch.max": [
+            ({"dim": "absent"}, on(lambda d: lambda: torch.max(x.to(d)))),
+            ({"dim": "given"}, on(lambda d: lambda: torch.max(x.to(d), 1))),
+        ],
+        "torch.nn.functional.embedding_bag": [
+            ({"mode": m}, on(lambda d, m=m: lambda: F.embedding_bag(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d), mode=m)))
+            for m in ("sum", "mean", "max")
+        ],
+    }
+    return probes
+
+
+# ---------------------------------------------------------------------------------------------
+# enumeration and the worker protocol
+# ---------------------------------------------------------------------------------------------
+def candidates(torch: Any) -> list[str]:
+    names: list[str] = []
+    for ns, mod in (("torch", torch), ("torch.linalg", torch.linalg), ("torch.fft", torch.fft),
+                    ("torch.special", torch.special), ("torch.nn.functional", torch.nn.functional)):
+        for n in sorted(dir(mod)):
+            if n.startswith(_SKIP_PREFIXES) or n in _SKIP_NAMES or n in F_SKIP or n[0].isupper():
+                continue
+            obj = getattr(mod, n, None)
+            if not callable(obj) or isinstance(obj, type):
+                continue
+            if ns == "torch.nn.functional" and getattr(obj, "__module__", "") not in ("torch.nn.functional", "torch._C._nn", None) \
+                    and not type(obj).__name__ == "builtin_function_or_method":
+                continue
+            if ns == "torch" and not (type(obj).__name__ == "builtin_function_or_method"
+                                      or getattr(obj, "__module__", "") in ("torch.functional", "torch")):
+                continue
+            names.append(f"{ns}.{n}")
+    for n in sorted(dir(torch.Tensor)):
+        if n.startswith("_") or n in _SKIP_NAMES or n.startswith(_SKIP_PREFIXES[:-1]):
+            continue
+        if callable(getattr(torch.Tensor, n, None)):
+            names.append(f"Tensor.{n}")
+    return names
+
+
+def worker(names: list[str], out_path: str) -> None:
+    import torch
+    import torch_xla
+    import torch_xla.debug.metrics as met
+
+    torch_xla.device()  # before any CPU autograd (see eval/torch_xla_cases/README.md)
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    probes = arg_probes(torch)
+    with open(out_path, "a") as out:
+        for name in names:
+            out.write(json.dumps({"start": name}) + "\n")
+            out.flush()
+            if name.startswith("probe:"):
+                op, index = name[6:].rsplit("#", 1)
+                cond, make = probes[op][int(index)]
+                rec = _xla_run(torch, met, torch_xla, make(torch_xla.device()))
+                rec["when"] = cond
+                try:
+                    make(torch.device("cpu"))()
+                except Exception as exc:  # noqa: BLE001
+                    rec = {"status": "not_exercised", "reason": f"CPU run raised {type(exc).__name__}", "when": cond}
+            else:
+                try:
+                    rec = probe_op(torch, met, torch_xla, name)
+                except Exception as exc:  # noqa: BLE001
+                    rec = {"status": "not_exercised", "reason": f"probe raised {type(exc).__name__}"}
+            out.write(json.dumps({"name": name, **rec}) + "\n")
+            out.flush()
+
+
+def _run_all(names: list[str], scratch: Path, batch: int) -> dict[str, dict]:
+    results: dict[str, dict] = {}
+    todo = list(names)
+    while todo:
+        chunk, todo = todo[:batch], todo[batch:]
+        part = scratch / "part.jsonl"
+        part.write_text("")
+        (scratch / "names.json").write_text(json.dumps(chunk))
+        proc = subprocess.run([sys.executable, __file__, "--worker", str(scratch / "names.json"), str(part)],
+                              capture_output=True, text=True, timeout=1800)
+        started = None
+        for line in part.read_text().splitlines():
+            rec = json.loads(line)
+            if "start" in rec:
+                started = rec["start"]
+            else:
+                results[rec.pop("name")] = rec
+                started = None
+        if started is not None:  # the worker died inside this op
+            results[started] = {"status": "not_exercised", "reason": f"the process crashed (exit {proc.returncode})"}
+        done = {n for n in chunk if n in results}
+        todo = [n for n in chunk if n not in done] + todo
+        print(f"{len(results)}/{len(names)} ops", file=sys.stderr, flush=True)
+    return results
+
+
+def build(batch: int, limit: int | None) -> dict:
+    import torch
+    import torch_xla
+
+    names = candidates(torch)
+    if limit:
+        names = names[:limit]
+    probes = arg_probes(torch)
+    probe_names = [f"probe:{op}#{i}" for op, variants in probes.items() for i in range(len(variants))]
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    started = time.time()
+    results = _run_all(names + probe_names, scratch, batch)
+    ops: dict[str, dict] = {}
+    not_exercised: dict[str, str] = {}
+    for name in names:
+        rec = results[name]
+        if rec["status"] == "not_exercised":
+            not_exercised[name] = rec["reason"]
+            continue
+        entry = {"status": rec["status"]}
+        for k in ("aten", "reads_value", "data_dependent_shape", "error"):
+            if k in rec:
+                entry[k] = rec[k]
+        entry["args"] = rec.get("args", "")
+        ops[name] = entry
+    arg_dep: dict[str, list[dict]] = {}
+    for op, variants in probes.items():
+        rows = []
+        for i in range(len(variants)):
+            rec = results[f"probe:{op}#{i}"]
+            row = {"when": rec.pop("when", variants[i][0]), "status": rec["status"]}
+            if "aten" in rec:
+                row["aten"] = rec["aten"]
+            if rec.get("reads_value"):
+                row["reads_value"] = True
+            rows.append(row)
+        arg_dep[op] = rows
+    return {
+        "schema": SCHEMA_VERSION,
+        "command": COMMAND,
+        "torch_version": torch.__version__,
+        "torch_xla_version": torch_xla.__version__,
+        "device": "PJRT_DEVICE=" + os.environ.get("PJRT_DEVICE", "?"),
+        "generated": dt.datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())), dt.timezone.utc).strftime("%Y-%m-%d"),
+        "seconds": round(time.time() - started),
+        "ops": ops,
+        "argument_dependent": arg_dep,
+        "not_exercised": not_exercised,
+    }
+
+
+def write_doc(table: dict, path: Path) -> None:
+    ops = table["ops"]
+    by = {s: sorted(n for n, e in ops.items() if e["status"] == s) for s in ("lowered", "fallback", "xla_error")}
+    dd = sorted(n for n, e in ops.items() if e.get("data_dependent_shape"))
+    rv = sorted(n for n, e in ops.items() if e.get("reads_value"))
+    lines = [
+        "# PyTorch ops on torch_xla: lowered or CPU fallback",
+        "",
+        f"Generated by `{table['command']}` (torch {table['torch_version']}, torch_xla {table['torch_xla_version']}, "
+        f"{table['device']}, {table['generated']}, {table['seconds']} s). Data: `xlacheck/data/torch_xla_ops.json`; "
+        "rules XLA351 and XLA250 read it. Do not edit by hand: rerun the generator.",
+        "",
+        "Each op was called once on the XLA device with arguments built from its ATen schema (or its Python "
+        "signature) after the same call ran on the CPU. *Fallback*: an `aten::` counter of "
+        "`torch_xla.debug.metrics` moved (the op ran on the CPU, its inputs were transferred); "
+        "`aten::_local_scalar_dense` alone is a value read (a host sync), listed separately. Only the forward "
+        "call is probed, with one argument set: an op can lower here and fall back for other dtypes or "
+        "arguments. Argument-dependent ops were probed with each listed argument.",
+        "",
+        "| | count |",
+        "|---|---|",
+        f"| candidates | {len(ops) + len(table['not_exercised'])} |",
+        f"| exercised | {len(ops)} |",
+        f"| lowered | {len(by['lowered'])} |",
+        f"| CPU fallback | {len(by['fallback'])} |",
+        f"| raised on XLA only | {len(by['xla_error'])} |",
+        f"| read a value back (`_local_scalar_dense`) | {len(rv)} |",
+        f"| data-dependent output shape | {len(dd)} |",
+        f"| argument-dependent (probed) | {sum(1 for r in table['argument_dependent'].values() if len({x['status'] for x in r}) > 1)} of {len(table['argument_dependent'])} |",
+        f"| not exercised | {len(table['not_exercised'])} |",
+        "",
+        "## CPU fallback",
+        "",
+    ]
+    lines += [f"- `{n}` ({', '.join(ops[n].get('aten', []))})" for n in by["fallback"]]
+    lines += ["", "## Argument-dependent", ""]
+    for op, rows in table["argument_dependent"].items():
+        lines.append(f"- `{op}`: " + "; ".join(
+            f"{', '.join(f'{k}={v}' for k, v in r['when'].items())}: {r['status']}" for r in rows))
+    lines += ["", "## Data-dependent output shape", ""] + [f"- `{n}` ({ops[n]['status']})" for n in dd]
+    lines += ["", "## Read a value back to the host", ""] + [f"- `{n}`" for n in rv]
+    lines += ["", "## Raised on XLA only", ""] + [f"- `{n}`: {ops[n].get('error', '')}" for n in by["xla_error"]]
+    lines += ["", "## Not exercised (and why)", ""]
+    reasons: dict[str, list[str]] = {}
+    for n, r in table["not_exercised"].items():
+        reasons.setdefault(r, []).append(n)
+    for r, ns in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"- {r}: {len(ns)} (" + ", ".join(f"`{n}`" for n in ns[:40]) + (", ..." if len(ns) > 40 else "") + ")")
+    lines += ["", "## Lowered", "", ", ".join(f"`{n}`" for n in by["lowered"]), ""]
+    path.write_text("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
+    ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
+    ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
+    ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        worker(json.loads(Path(args.worker[0]).read_text()), args.worker[1])
+        return 0
+    if os.environ.get("PJRT_DEVICE") is None:
+        os.environ["PJRT_DEVICE"] = "CPU"
+    table = build(args.batch, args.limit)
+    args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")
+    write_doc(table, args.doc)
+    print(f"wrote {args.out} ({len(table['ops'])} ops, {len(table['not_exercised'])} not exercised) and {args.doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,908 @@
+"""The PyTorch/XLA adapter of the value/context model: which code runs in a torch_xla step, and
+which values there are proven torch tensors.
+
+It reads the facts the shared scan already gathered (:class:`~xlacheck.analysis.contexts.ModuleFacts`:
+aliases, functions, classes, call edges) and adds what is specific to PyTorch. Precision first:
+nothing is a tensor or a step unless the code proves it.
+
+Steps (code that torch_xla traces lazily and executes at each sync):
+
+* in a file that imports ``torch_xla``: the body of a loop that syncs (``torch_xla.sync()``,
+  ``xm.mark_step()``, ``xm.optimizer_step(...)``) or iterates an ``MpDeviceLoader`` /
+  ``ParallelLoader.per_device_loader``; the body of ``with torch_xla.step():``; functions passed to
+  or decorated with ``torch_xla.compile``; a training loop (``loss.backward()`` and an optimizer
+  step) in a function that creates the XLA device (``torch_xla.device()``, ``xm.xla_device()``);
+  an ``accelerate`` training loop (``accelerator.backward``) in a file that names the XLA/TPU
+  distributed type;
+* functions decorated with or wrapped in ``torch.compile(backend="openxla")``;
+* when the caller *declares* that the project's torch code runs on XLA (``torch_xla=True``, the
+  ``--torch-xla`` flag): training-step functions (``.backward()`` and an optimizer step), functions
+  decorated with ``torch.no_grad()``/``torch.inference_mode()``, ``forward`` methods of
+  ``nn.Module`` subclasses defined in the file;
+* and, transitively, same-file functions called from step code.
+
+Values (flags of :data:`TENSOR`, :data:`OUT`, ...): results of ``torch.*`` ops and of tensor
+methods on proven tensors, arithmetic with a proven tensor, model outputs (a module proven by its
+construction or use), batches drawn from a ``DataLoader``/``MpDeviceLoader`` and ``.to(device)``
+results. Unknown values (a parameter nobody proves, a call of an unknown function) are never
+tensors.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+import json
+from typing import Iterator
+
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
+
+TENSOR = 1  # proven torch tensor
+BOOL = 2  # a boolean tensor (a mask)
+OUT = 4  # a module's output: a tensor or a structure of tensors (ModelOutput, tuple, dict)
+MODULE = 8  # an nn.Module instance
+LOADER = 16  # a DataLoader / MpDeviceLoader / per_device_loader
+BATCH = 32  # drawn from a loader: a tensor or a structure of tensors
+STEP_INT = 64  # a Python int that changes from step to step (random draw, a value read from a tensor)
+LONG = 128  # an integer tensor (indices)
+OPTIMIZER = 256  # a torch.optim optimizer
+DEVICE = 512  # an XLA device object
+HOST = 1024  # a Python number read back from a tensor (.item(), float(t))
+
+STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
+
+SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
+# Calls that execute the pending graph (a value read after one does not cut the step).
+GRAPH_SYNCS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"})
+XLA_DEVICE_CALLS = frozenset({"torch_xla.device", "torch_xla.core.xla_model.xla_device", "torch_xla.xla_device"})
+DEVICE_LOADERS = frozenset({"torch_xla.distributed.parallel_loader.MpDeviceLoader",
+                            "torch_xla.distributed.parallel_loader.ParallelLoader"})
+_STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
+_LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
+
+# Tensor methods whose result is not a tensor (Python values, sizes, devices, host copies).
+NON_TENSOR_METHODS = frozenset({
+    "item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
+    "get_device", "stride", "storage_offset", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
+    "equal", "type", "untyped_storage", "storage", "backward", "register_hook", "tolist", "is_set_to",
+    "is_same_size", "is_nonzero", "is_pinned", "is_shared", "has_names", "is_coalesced", "dim_order",
+    "__len__", "apply_", "map_", "cpu_", "requires_grad_", "retain_grad", "share_memory_", "record_stream",
+})
+# Methods torch.Tensor shares with NumPy arrays, Python containers and strings: calling one does
+# not prove the receiver is a tensor.
+_SHARED_METHOD_NAMES = frozenset({
+    "all", "any", "argmax", "argmin", "argsort", "astype", "byteswap", "choose", "clip", "compress", "conj",
+    "copy", "cumprod", "cumsum", "diagonal", "dot", "dump", "dumps", "fill", "flatten", "getfield", "item",
+    "itemset", "max", "mean", "min", "nonzero", "partition", "prod", "put", "ravel", "repeat", "reshape",
+    "resize", "round", "searchsorted", "setfield", "sort", "squeeze", "std", "sum", "swapaxes", "take",
+    "tobytes", "tofile", "tolist", "trace", "transpose", "var", "view", "count", "index", "append", "extend",
+    "pop", "remove", "insert", "reverse", "clear", "get", "items", "keys", "values", "update", "split",
+    "join", "strip", "replace", "format", "lower", "upper", "startswith", "endswith", "encode", "decode",
+    "to", "add", "sub", "mul", "div", "abs", "exp", "log", "sqrt", "pow", "sin", "cos", "tanh", "floor",
+    "ceil", "real", "imag", "apply", "map", "eval", "train", "cuda", "cpu", "half", "double", "float", "int",
+    "long", "bool", "type", "numpy", "size", "new", "zero_", "norm", "unique", "masked_select",
+})
+# Names that denote a model when called (``model(x)``): the output is a tensor or a ModelOutput.
+_MODEL_NAMES = frozenset({"model", "net", "network", "module", "encoder", "decoder", "classifier"})
+# torch functions whose first argument is a size or a Python value, not an input tensor.
+_NOT_TENSOR_FIRST = frozenset({"zeros", "ones", "full", "empty", "arange", "rand", "randn", "randint", "randperm",
+                               "eye", "linspace", "logspace", "tensor", "as_tensor", "from_numpy", "cat", "stack",
+                               "hstack", "vstack", "concat", "concatenate", "meshgrid", "broadcast_tensors", "einsum",
+                               "block_diag", "cartesian_prod", "full_like", "scalar_tensor", "normal", "poisson",
+                               "bernoulli", "manual_seed", "where", "result_type", "tril_indices", "triu_indices"})
+# Casts and copies: on a tensor or a batch item they give a tensor (not in the op table: no ATen schema).
+_CASTS = frozenset({"long", "int", "float", "bool", "half", "double", "bfloat16", "type_as", "contiguous", "detach",
+                    "clone"})
+_MODULE_USE_METHODS = frozenset({"parameters", "named_parameters", "state_dict", "load_state_dict", "train",
+                                 "eval", "modules", "named_modules", "zero_grad", "children", "buffers"})
+_ND_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+_NON_TENSOR_TORCH = frozenset({
+    "torch.is_tensor", "torch.numel", "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.device",
+    "torch.Size", "torch.finfo", "torch.iinfo", "torch.manual_seed", "torch.save", "torch.load", "torch.compile",
+    "torch.is_floating_point", "torch.is_complex", "torch.equal", "torch.set_grad_enabled", "torch.autocast",
+    "torch.get_default_dtype", "torch.is_grad_enabled", "torch.is_nonzero", "torch.Generator", "torch.dtype",
+    "torch.nn.functional.has_torch_function",
+})
+_RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.random.randint", "np.random.randint",
+                               "random.choice"})
+
+
+@cache
+def op_table() -> dict:
+    """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
+    text = resources.files("xlacheck.data").joinpath("torch_xla_ops.json").read_text()
+    return json.loads(text)
+
+
+@cache
+def tensor_methods() -> frozenset[str]:
+    return frozenset(n.split(".", 1)[1] for n in op_table()["ops"] if n.startswith("Tensor."))
+
+
+@cache
+def proving_methods() -> frozenset[str]:
+    """Tensor methods no NumPy array, container or string has: a call proves a tensor receiver."""
+    return frozenset(m for m in tensor_methods() if m not in _SHARED_METHOD_NAMES and m not in NON_TENSOR_METHODS)
+
+
+def canonical(name: str | None) -> str | None:
+    """``torch_xla.core.xla_model`` imported as ``xm`` resolves to its full path already; keep the
+    deprecated spellings and the short ones on one name."""
+    if name is None:
+        return None
+    for short, full in (("torch_xla.core.xla_model.", "torch_xla.core.xla_model."),):
+        if name.startswith(short):
+            return full + name[len(short):]
+    return name
+
+
+@dataclass(eq=False)
+class Step:
+    """One piece of step code: a function, or the body of a loop/with block."""
+
+    node: ast.AST  # the FunctionDef, the loop or the With
+    why: str
+    owner: ast.AST | None  # the function (or module) whose statements hold the region
+    loop: ast.For | ast.While | None = None
+
+
+@dataclass
+class TorchFacts:
+    """What the torch rules read: the steps and each expression's flags there."""
+
+    xla_file: bool  # imports torch_xla
+    declared: bool  # the caller declared that torch code runs on XLA
+    steps: list[Step] = field(default_factory=list)
+    flags: dict[int, int] = field(default_factory=dict)  # id(expr) -> flags, for expressions in step code
+    step_of: dict[int, Step] = field(default_factory=dict)  # id(node) -> its step, for every node in step code
+    nodes: list[ast.AST] = field(default_factory=list)  # every node in step code, source order
+    loops: list[tuple[ast.For | ast.While, ast.AST | None, str]] = field(default_factory=list)  # training loops
+    module_names: set[str] = field(default_factory=set)
+    env_at: dict[int, dict[str, int]] = field(default_factory=dict)  # id(stmt) -> names before it (step code)
+    stmt_of: dict[int, ast.stmt] = field(default_factory=dict)  # id(node) -> innermost statement (step code)
+    call_ops: dict[int, str] = field(default_factory=dict)  # id(Call) -> "torch.x" / "Tensor.x" (tensor receiver proven)
+    after_sync: set[int] = field(default_factory=set)  # ids of step statements that run after a sync in the same iteration
+
+    def of(self, node: ast.AST | None) -> int:
+        return self.flags.get(id(node), 0) if node is not None else 0
+
+    def tensor(self, node: ast.AST | None) -> bool:
+        return bool(self.of(node) & TENSOR)
+
+    def in_step(self, node: ast.AST) -> Step | None:
+        return self.step_of.get(id(node))
+
+
+def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            yield n
+
+
+class _Builder:
+    def __init__(self, tree: ast.Module, facts: ModuleFacts, declared: bool) -> None:
+        self.tree = tree
+        self.facts = facts
+        self.aliases = facts.aliases
+        self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
+                              declared=declared)
+        self.module_classes = self._module_classes()
+        self.module_names = self._module_names()
+        self.out.module_names = self.module_names
+        self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
+
+    # -- names -----------------------------------------------------------------------------
+    def resolve(self, node: ast.expr) -> str | None:
+        return canonical(self.aliases.resolve(node))
+
+    def _module_classes(self) -> set[str]:
+        out: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for c in self.facts.classes:
+                name = c.node.name
+                if name in out:
+                    continue
+                if any(b.startswith("torch.nn.") or b.startswith("transformers.") and b.endswith(("Model", "PreTrainedModel"))
+                       or b in out for b in c.bases):
+                    out.add(name)
+                    changed = True
+        return out
+
+    def _module_names(self) -> set[str]:
+        """Names used as nn.Modules anywhere in the file (``model.parameters()``, ``net.train()``)."""
+        out: set[str] = set()
+        for call in _calls_in(self.tree):
+            f = call.func
+            if isinstance(f, ast.Attribute) and f.attr in _MODULE_USE_METHODS and isinstance(f.value, ast.Name) \
+                    and not (f.attr == "zero_grad" and "opt" in f.value.id.lower()):
+                out.add(f.value.id)
+        return out
+
+    # -- steps -----------------------------------------------------------------------------
+    def _device_loader_names(self) -> dict[int, set[str]]:
+        """Per function (id of its node; the module is id(tree)), the names that hold a device
+        loader: assigned from ``MpDeviceLoader(...)``/``.per_device_loader(...)``, or a parameter
+        that a same-file call passes such a name to."""
+        def is_device_loader(e: ast.expr) -> bool:
+            return isinstance(e, ast.Call) and (self.resolve(e.func) in DEVICE_LOADERS or (
+                isinstance(e.func, ast.Attribute) and e.func.attr == "per_device_loader"))
+
+        held: set[str] = set()  # names (and self.attrs) assigned a device loader anywhere in the file
+        for n in ast.walk(self.tree):
+            if isinstance(n, ast.Assign) and is_device_loader(n.value):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        held.add(t.id)
+                    elif isinstance(t, ast.Attribute):
+                        held.add("self." + t.attr)
+        out: dict[int, set[str]] = {}
+        for n in ast.walk(self.tree):
+            if not isinstance(n, ast.Call):
+                continue
+            for f in self._lookup(n.func):
+                if isinstance(f.node, ast.Lambda):
+                    continue
+                params = [a.arg for a in f.node.args.posonlyargs + f.node.args.args]
+                if params and params[0] == "self" and isinstance(n.func, ast.Attribute):
+                    params = params[1:]
+                for p, a in zip(params, n.args):
+                    text = a.id if isinstance(a, ast.Name) else ("self." + a.attr if isinstance(a, ast.Attribute)
+                                                                  and isinstance(a.value, ast.Name) and a.value.id == "self" else "")
+                    if text in held or is_device_loader(a):
+                        out.setdefault(id(f.node), set()).add(p)
+        out[id(self.tree)] = held
+        return out
+
+    def find_steps(self) -> None:
+        out = self.out
+        self.device_loaders = self._device_loader_names()
+        steps: list[Step] = []
+        funcs = [f for f in self.facts.functions if not isinstance(f.node, ast.Lambda)]
+        owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc]
+        accelerate_tpu = self._names_xla_distributed_type()
+        for owner, body in owners:
+            creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
+            loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
+            # the innermost loop that qualifies is the step: an epoch loop around it is not
+            found = [(loop, why) for loop in _all_loops(body)
+                     if (why := self._loop_step(loop, creates_device, accelerate_tpu, loaders))]
+            for loop, why in found:
+                if any(other is not loop and _contains(loop, other) for other, _ in found):
+                    continue
+                steps.append(Step(loop, why, owner, loop))
+                out.loops.append((loop, owner, why))
+            for w in _own_withs(body):
+                for item in w.items:
+                    e = item.context_expr
+                    if isinstance(e, ast.Call) and self.resolve(e.func) == "torch_xla.step":
+                        steps.append(Step(w, "inside `with torch_xla.step()`", owner))
+        for f in funcs:
+            why = self._function_step(f)
+            if why:
+                steps.append(Step(f.node, why, f.node))
+        for call in _calls_in(self.tree):
+            name = self.resolve(call.func)
+            if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
+                for f in self._lookup(call.args[0]):
+                    steps.append(Step(f.node, f"passed to {name}" + ("(backend='openxla')" if name == "torch.compile" else ""), f.node))
+        # callees of step code, transitively (same file)
+        seen = {id(s.node) for s in steps if not isinstance(s.node, (ast.For, ast.While, ast.With))}
+        work = list(steps)
+        while work:
+            s = work.pop()
+            for call in _calls_in(s.node):
+                for f in self._lookup(call.func):
+                    if id(f.node) not in seen and f.node is not s.node:
+                        seen.add(id(f.node))
+                        new = Step(f.node, f"called from step code ({s.why})", f.node)
+                        steps.append(new)
+                        work.append(new)
+        out.steps = steps
+
+    def _names_xla_distributed_type(self) -> bool:
+        for n in ast.walk(self.tree):
+            if isinstance(n, ast.Attribute) and n.attr in ("XLA", "TPU") and isinstance(n.value, (ast.Name, ast.Attribute)):
+                base = self.resolve(n.value) or ""
+                if base.endswith("DistributedType"):
+                    return True
+        return False
+
+    def _loop_step(self, loop: ast.For | ast.While, creates_device: bool, accelerate_tpu: bool,
+                   loaders: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+        if not (self.out.xla_file or self.out.declared):
+            return ""
+        if isinstance(loop, ast.For) and self.out.xla_file:
+            it = loop.iter
+            while isinstance(it, ast.Call) and it.args and (
+                    isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "iter")
+                    or self.resolve(it.func) in ("itertools.islice", "enumerate")):
+                it = it.args[0]
+            text = it.id if isinstance(it, ast.Name) else ("self." + it.attr if isinstance(it, ast.Attribute)
+                                                            and isinstance(it.value, ast.Name) and it.value.id == "self" else "")
+            if text and text in loaders:
+                return "iterates an MpDeviceLoader"
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call):
+            it = loop.iter
+            name = self.resolve(it.func)
+            if name in DEVICE_LOADERS or (isinstance(it.func, ast.Attribute) and it.func.attr == "per_device_loader"):
+                return "iterates an MpDeviceLoader"
+            if name == "enumerate" or (isinstance(it.func, ast.Name) and it.func.id == "enumerate"):
+                if it.args and isinstance(it.args[0], ast.Call) and (
+                        self.resolve(it.args[0].func) in DEVICE_LOADERS
+                        or isinstance(it.args[0].func, ast.Attribute) and it.args[0].func.attr == "per_device_loader"):
+                    return "iterates an MpDeviceLoader"
+        syncs = [c for c in _calls_in(loop) if self.resolve(c.func) in SYNC_CALLS]
+        if syncs and self.out.xla_file:
+            return "a loop that calls " + (self.resolve(syncs[0].func) or "").replace("torch_xla.core.xla_model.", "xm.")
+        if _trains(loop, self) and (creates_device and self.out.xla_file or self.out.declared):
+            return "a training loop on the XLA device"
+        if accelerate_tpu and any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
+                                  and isinstance(c.func.value, ast.Name) and "accelerator" in c.func.value.id
+                                  for c in _calls_in(loop)):
+            return "an accelerate training loop (XLA distributed type)"
+        return ""
+
+    def _function_step(self, f: FunctionInfo) -> str:
+        node = f.node
+        assert not isinstance(node, ast.Lambda)
+        for dec in node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            name = self.resolve(target)
+            if name == "torch_xla.compile":
+                return "decorated with @torch_xla.compile"
+            if name == "torch.compile" and isinstance(dec, ast.Call) and _openxla(dec):
+                return "decorated with torch.compile(backend='openxla')"
+            if self.out.declared and name in _STEP_DECORATORS and _uses_torch(node, self):
+                return f"decorated with @{name} (torch code declared to run on XLA)"
+        if not self.out.declared:
+            return ""
+        if _trains(node, self, own=True) and not any(_trains(loop, self) for loop in _own_loops(node.body)):
+            # (a function whose loop trains is not one step: the loop body is, see _loop_step)
+            return "a training step (backward and optimizer step; torch code declared to run on XLA)"
+        if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
+            return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
+        return ""
+
+    def _lookup(self, ref: ast.expr) -> list[FunctionInfo]:
+        facts = self.facts
+        if isinstance(ref, ast.Name):
+            hits = [f for f in facts.functions if f.name == ref.id and not isinstance(f.node, ast.Lambda)]
+            return hits[:1] if len(hits) == 1 else [h for h in hits if h.parent is None and h.cls is None][:1]
+        if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self":
+            hits = [f for f in facts.functions if f.name == ref.attr and f.cls is not None]
+            return hits[:1] if len(hits) == 1 else []
+        return []
+
+    # -- values ----------------------------------------------------------------------------
+    def run(self) -> TorchFacts:
+        self.find_steps()
+        out = self.out
+        if not out.steps:
+            return out
+        regions: dict[int, list[Step]] = {}
+        for s in out.steps:
+            regions.setdefault(id(s.owner), []).append(s)
+        owners = {id(self.tree): self.tree} | {id(f.node): f.node for f in self.facts.functions}
+        # callers before callees, so parameters get what step callers pass
+        order = sorted(regions, key=lambda k: (getattr(owners[k], "lineno", 0) if not _is_step_function(regions[k]) else 10**9
+                                               + getattr(owners[k], "lineno", 0)))
+        for key in order:
+            owner = owners[key]
+            ranges = regions[key]
+            env = self._initial_env(owner)
+            info = self.facts.by_node.get(key)
+            _Walker(self, ranges, env, owner_class(info) if info is not None else None).run(owner)
+        return out
+
+    def _used_as_tensor(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """Parameters passed as the input tensor of a torch op (``torch.relu(x)``, ``F.cross_entropy(logits,
+        y)``) anywhere in the function and never reassigned: the op proves they are tensors."""
+        assigned = {t.id for n in _own_statements(owner.body) for t in _assigned_names(n)}
+        out: set[str] = set()
+        for c in _own_calls(owner.body):
+            name = self.resolve(c.func)
+            if name is None or not name.startswith("torch.") or name.rsplit(".", 1)[-1] in _NOT_TENSOR_FIRST:
+                continue
+            if name not in op_table()["ops"] and not name.startswith(_ND_NAMESPACES):
+                continue
+            n_inputs = 2 if name.rsplit(".", 1)[-1].endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
+            for a in c.args[:n_inputs]:
+                if isinstance(a, ast.Name) and a.id not in assigned:
+                    out.add(a.id)
+        return out
+
+    def _initial_env(self, owner: ast.AST) -> dict[str, int]:
+        env: dict[str, int] = {}
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            passed = self.param_flags.get(id(owner), {})
+            proven = self._used_as_tensor(owner)
+            for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs:
+                flags = passed.get(a.arg, 0)
+                if a.arg in proven:
+                    flags |= TENSOR
+                if a.arg in self.module_names:
+                    flags |= MODULE
+                ann = a.annotation
+                if ann is not None and (self.resolve(ann) == "torch.Tensor"):
+                    flags |= TENSOR
+                env[a.arg] = flags
+        return env
+
+
+def _assigned_names(s: ast.stmt) -> list[ast.Name]:
+    targets: list[ast.expr] = []
+    if isinstance(s, ast.Assign):
+        targets = list(s.targets)
+    elif isinstance(s, (ast.AugAssign, ast.AnnAssign)):
+        targets = [s.target]
+    elif isinstance(s, (ast.For, ast.AsyncFor)):
+        targets = [s.target]
+    out = []
+    for t in targets:
+        out.extend(n for n in ast.walk(t) if isinstance(n, ast.Name))
+    return out
+
+
+def _is_step_function(steps: list[Step]) -> bool:
+    return any(s.node is s.owner for s in steps)
+
+
+def _openxla(call: ast.Call) -> bool:
+    return any(kw.arg == "backend" and isinstance(kw.value, ast.Constant) and kw.value.value == "openxla"
+               for kw in call.keywords)
+
+
+def _uses_torch(node: ast.AST, b: _Builder) -> bool:
+    return any((b.resolve(c.func) or "").startswith("torch.") for c in _calls_in(node))
+
+
+def _trains(node: ast.AST, b: _Builder, own: bool = False) -> bool:
+    """``x.backward()`` and an optimizer step (``opt.step()``, ``xm.optimizer_step(opt)``);
+    ``own``: in the function's own statements, not in functions nested in it."""
+    backward = step = False
+    calls = _own_calls(node.body) if own and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else _calls_in(node)
+    for c in calls:
+        f = c.func
+        if isinstance(f, ast.Attribute) and f.attr == "backward":
+            backward = True
+        if isinstance(f, ast.Attribute) and f.attr == "step" and isinstance(f.value, ast.Name) \
+                and ("opt" in f.value.id.lower()):
+            step = True
+        if b.resolve(f) == "torch_xla.core.xla_model.optimizer_step":
+            step = True
+    return backward and step
+
+
+def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of a body, nested compound statements included, nested functions/classes not."""
+    stack = list(reversed(body))
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for fname in ("body", "orelse", "finalbody", "handlers"):
+            sub = getattr(s, fname, None)
+            if isinstance(sub, list):
+                stack.extend(reversed([x for x in sub if isinstance(x, (ast.stmt, ast.excepthandler))]))  # type: ignore[misc]
+        if isinstance(s, ast.Match):
+            for case in s.cases:
+                stack.extend(reversed(case.body))
+
+
+def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
+    """Outermost loops that train: nested loops inside a step loop belong to that step."""
+    out: list[ast.For | ast.While] = []
+    for s in _own_statements(body):
+        if isinstance(s, (ast.For, ast.While)) and not any(_contains(o, s) for o in out):
+            out.append(s)
+    return out
+
+
+def _all_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
+    return [s for s in _own_statements(body) if isinstance(s, (ast.For, ast.While))]
+
+
+def _own_withs(body: list[ast.stmt]) -> list[ast.With]:
+    return [s for s in _own_statements(body) if isinstance(s, ast.With)]
+
+
+def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
+    for s in _own_statements(body):
+        for c in ast.iter_child_nodes(s):
+            if isinstance(c, ast.expr):
+                yield from (n for n in ast.walk(c) if isinstance(n, ast.Call))
+
+
+def _contains(outer: ast.AST, inner: ast.AST) -> bool:
+    return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
+            and outer is not inner)
+
+
+class _Walker:
+    """Statements of one owner in source order; flags for expressions, recorded in step regions."""
+
+    def __init__(self, b: _Builder, steps: list[Step], env: dict[str, int], cls: ClassInfo | None = None) -> None:
+        self.b = b
+        self.cls = cls  # the class whose method this is: its self.<layer> attributes are modules
+        self.steps = steps
+        self.env = env
+        self.active: list[Step] = []
+        self.synced = False  # a sync ran earlier in this iteration of the step
+
+    def run(self, owner: ast.AST) -> None:
+        body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        whole = [s for s in self.steps if s.node is owner]
+        if whole:
+            self.active.append(whole[0])
+        self.block(body)
+
+    # statements
+    def block(self, body: list[ast.stmt]) -> None:
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s: ast.stmt) -> None:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return
+        entered = [st for st in self.steps if st.node is s]
+        if entered and not self.active:
+            self.active.append(entered[0])
+        else:
+            entered = []
+        if self.active:
+            self.record(s)
+            self.b.out.env_at[id(s)] = dict(self.env)
+        if isinstance(s, ast.Assign):
+            v = self.expr(s.value)
+            for t in s.targets:
+                self.bind(t, v, s.value)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.bind(s.target, self.expr(s.value), s.value)
+        elif isinstance(s, ast.AugAssign):
+            v = self.expr(s.value)
+            if isinstance(s.target, ast.Name):
+                old = self.env.get(s.target.id, 0)
+                self.env[s.target.id] = old | (v & (TENSOR | HOST)) if (old or v & TENSOR) else 0
+            else:
+                self.expr(s.target)
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            it = self.expr(s.iter)
+            if (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "enumerate"
+                    and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
+                self.bind(s.target.elts[0], 0, None)  # the index
+                self.bind(s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self), None)
+            else:
+                self.bind(s.target, _item_flags(it, s.iter, self), None)
+            self.loop_body(s)
+        elif isinstance(s, ast.While):
+            self.expr(s.test)
+            self.loop_body(s)
+        elif isinstance(s, ast.If):
+            self.expr(s.test)
+            self.block(s.body)
+            self.block(s.orelse)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                v = self.expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, 0 if not v & LOADER else v, None)
+            self.block(s.body)
+        elif isinstance(s, ast.Try):
+            self.block(s.body)
+            for h in s.handlers:
+                self.block(h.body)
+            self.block(s.orelse)
+            self.block(s.finalbody)
+        else:
+            for c in ast.iter_child_nodes(s):
+                if isinstance(c, ast.expr):
+                    self.expr(c)
+        if entered:
+            self.active.pop()
+        if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
+                self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
+            self.synced = True
+
+    def loop_body(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
+        # twice: names assigned late in the body reach its start on the next iteration
+        snapshot = dict(self.env)
+        active = self.active
+        self.active = []
+        synced = self.synced
+        self.synced = False
+        self.block(s.body)
+        self.active = active
+        self.synced = False
+        for k, v in self.env.items():
+            if k in snapshot and snapshot[k] != v:
+                self.env[k] = snapshot[k] & v  # proven on every path only
+        self.block(s.body)
+        self.synced = synced
+        self.block(s.orelse)
+
+    def record(self, s: ast.stmt) -> None:
+        """Map the statement and its own expressions (not nested statements) to the step."""
+        step = self.active[-1]
+        out = self.b.out
+        if self.synced:
+            out.after_sync.add(id(s))
+        todo: list[ast.AST] = [s]
+        while todo:
+            n = todo.pop()
+            if id(n) in out.step_of:
+                continue
+            out.step_of[id(n)] = step
+            out.stmt_of[id(n)] = s
+            out.nodes.append(n)
+            for c in ast.iter_child_nodes(n):
+                if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:
+                    continue
+                todo.append(c)
+
+    def bind(self, target: ast.expr, flags: int, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = flags
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            item = _item_flags(flags, value, self)
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts):
+                    self.bind(t, self.b.out.of(v), v)
+                return
+            for t in target.elts:
+                self.bind(t.value if isinstance(t, ast.Starred) else t, item, None)
+        else:
+            self.expr(target)
+
+    # expressions
+    def expr(self, e: ast.expr) -> int:
+        f = self._expr(e)
+        self.b.out.flags[id(e)] = f
+        return f
+
+    def _expr(self, e: ast.expr) -> int:  # noqa: C901 - one dispatch over expression kinds
+        b = self.b
+        if isinstance(e, ast.Name):
+            return self.env.get(e.id, MODULE if e.id in b.module_names else 0)
+        if isinstance(e, ast.Constant):
+            return 0
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        if isinstance(e, ast.Attribute):
+            v = self.expr(e.value)
+            if (self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self"
+                    and self.cls.node.name in b.module_classes):
+                built = self.cls.attrs.get(e.attr)
+                if isinstance(built, ast.Call):
+                    name = b.resolve(built.func)
+                    if (name is not None and name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
+                            and not name.startswith("torch.nn.functional.")) or (
+                            isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
+                        return MODULE  # self.layer = nn.Linear(...) in __init__
+            if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
+                return 0
+            if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
+                return TENSOR | (v & (BOOL | LONG)) if e.attr not in ("indices",) else TENSOR | LONG
+            if v & STRUCT and e.attr not in ("keys", "items", "values", "get", "to"):
+                return TENSOR
+            if v & MODULE and e.attr not in _MODULE_USE_METHODS:
+                return MODULE if e.attr[:1].islower() and e.attr not in ("weight", "bias") else (TENSOR if e.attr in ("weight", "bias") else 0)
+            return 0
+        if isinstance(e, ast.Subscript):
+            v = self.expr(e.value)
+            i = self.expr(e.slice)
+            if v & TENSOR:
+                return TENSOR | (v & (BOOL | LONG))
+            if v & STRUCT:
+                return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
+            return 0 if not i else 0
+        if isinstance(e, ast.BinOp):
+            l, r = self.expr(e.left), self.expr(e.right)
+            if (l | r) & TENSOR:
+                bits = TENSOR
+                if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (l & BOOL or r & BOOL):
+                    bits |= BOOL
+                return bits
+            if (l | r) & STEP_INT and not (l | r) & (TENSOR | OUT):
+                return STEP_INT
+            if (l | r) & HOST:
+                return HOST
+            return 0
+        if isinstance(e, ast.UnaryOp):
+            v = self.expr(e.operand)
+            if isinstance(e.op, ast.Not):
+                return 0
+            return v & (TENSOR | BOOL | STEP_INT | HOST)
+        if isinstance(e, ast.Compare):
+            fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+            if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
+                return TENSOR | BOOL
+            if any(f & STRUCT for f in fs) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):
+                return TENSOR | BOOL  # a ModelOutput, tuple or dict cannot be ordered against a number: a tensor
+            return 0
+        if isinstance(e, ast.BoolOp):
+            for v in e.values:
+                self.expr(v)
+            return 0
+        if isinstance(e, ast.IfExp):
+            self.expr(e.test)
+            a, c = self.expr(e.body), self.expr(e.orelse)
+            return a & c
+        if isinstance(e, (ast.Tuple, ast.List)):
+            for x in e.elts:
+                self.expr(x)
+            return 0
+        if isinstance(e, ast.Starred):
+            self.expr(e.value)
+            return 0
+        if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            saved = dict(self.env)
+            for gen in e.generators:
+                self.bind(gen.target, _item_flags(self.expr(gen.iter), gen.iter, self), None)
+                for cond in gen.ifs:
+                    self.expr(cond)
+            self.expr(e.elt)
+            self.env = saved  # comprehension variables do not leak
+            return 0
+        if isinstance(e, (ast.Lambda, ast.DictComp)):
+            return 0
+        for c in ast.iter_child_nodes(e):
+            if isinstance(c, ast.expr):
+                self.expr(c)
+        return 0
+
+    def call(self, c: ast.Call) -> int:
+        b = self.b
+        f = c.func
+        recv = self.expr(f.value) if isinstance(f, ast.Attribute) else 0
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            self.expr(f)  # self.layer: a module attribute?
+        args = [self.expr(a) for a in c.args]
+        for kw in c.keywords:
+            self.expr(kw.value)
+        name = b.resolve(f)
+        if name is not None and name.startswith("torch."):
+            b.out.call_ops[id(c)] = name
+        elif isinstance(f, ast.Attribute) and recv & TENSOR:
+            b.out.call_ops[id(c)] = "Tensor." + f.attr
+        # same-file function called from step code: its parameters get what is passed here
+        if self.active:
+            for target in b._lookup(f):
+                node = target.node
+                if isinstance(node, ast.Lambda):
+                    continue
+                params = [a.arg for a in node.args.posonlyargs + node.args.args]
+                if params and params[0] == "self" and isinstance(f, ast.Attribute):
+                    params = params[1:]
+                proven = {p: a for p, a in zip(params, args)}
+                for kw in c.keywords:
+                    if kw.arg:
+                        proven[kw.arg] = self.b.out.of(kw.value) if kw.value is not None else 0
+                old = b.param_flags.get(id(node))
+                b.param_flags[id(node)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+        if name is not None:
+            return self.named_call(name, c, args)
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
+                f.attr in b.module_names or b.out.of(f) & MODULE):
+            return OUT  # self.layer(x)
+        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
+            return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
+        if isinstance(f, ast.Attribute):
+            m = f.attr
+            if m == "to" or m in ("cuda", "xla"):
+                if recv & MODULE:
+                    return MODULE
+                if recv & (TENSOR | STRUCT):
+                    return recv
+                if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
+                    return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
+                return 0
+            if m == "per_device_loader":
+                return LOADER
+            if m in ("item",) and recv & (TENSOR | STRUCT):
+                return HOST
+            if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
+                return 0
+            if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
+                if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",
+                                           "logical_and", "logical_or", "logical_not", "isin"):
+                    return TENSOR | BOOL
+                if m in ("long", "int", "argmax", "argmin", "argsort", "nonzero"):
+                    return TENSOR | LONG
+                if m in tensor_methods():
+                    return TENSOR | (recv & BOOL if m in ("clone", "detach", "view", "reshape", "flatten", "to",
+                                                         "contiguous", "squeeze", "unsqueeze", "expand", "t", "transpose", "permute") else 0)
+                return TENSOR if recv & TENSOR or m in _CASTS else 0
+            if recv & MODULE:
+                if m in ("forward", "__call__"):
+                    return OUT
+                if m in ("generate",):
+                    return TENSOR | LONG
+                return 0
+            return 0
+        if isinstance(f, ast.Name):
+            if f.id in b.module_classes:
+                return MODULE
+            if f.id in b.module_names or self.env.get(f.id, 0) & MODULE or (
+                    f.id in _MODEL_NAMES and not self.env.get(f.id, 0) & (TENSOR | STRUCT)):
+                return OUT
+            if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
+                return STEP_INT if f.id == "int" else HOST
+            if f.id in ("len", "max", "min", "sum", "abs", "round") and any(a & STEP_INT for a in args):
+                return STEP_INT
+            if f.id == "len" and len(c.args) == 1 and isinstance(c.args[0], ast.Name) and self.active and \
+                    c.args[0].id in _grown_in(self.active[-1].node):
+                return STEP_INT  # len() of a container the step itself grows: a new value every step
+            if f.id in ("max", "min") and any(a & (HOST) for a in args):
+                return HOST
+        if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
+            return OUT
+        return 0
+
+    def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
+        b = self.b
+        if name in XLA_DEVICE_CALLS:
+            return DEVICE
+        if name in _LOADER_CALLS:
+            return LOADER
+        if name in _RANDOM_INT_CALLS:
+            return STEP_INT
+        if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
+            return OPTIMIZER
+        if name.startswith("torch.nn.") and not name.startswith("torch.nn.functional.") and not name.startswith("torch.nn.utils."):
+            leaf = name.rsplit(".", 1)[-1]
+            if leaf[:1].isupper():
+                return MODULE
+            return 0
+        if name.startswith("transformers.") and name.endswith(".from_pretrained"):
+            return MODULE if "Tokenizer" not in name and "Config" not in name and "Processor" not in name else 0
+        if name in _NON_TENSOR_TORCH:
+            return 0
+        if name == "torch.nn.utils.clip_grad_norm_":
+            return TENSOR
+        if name.startswith("torch.") and (name in op_table()["ops"] or name.startswith(_ND_NAMESPACES)
+                                          or name.rsplit(".", 1)[-1] in ("tensor", "as_tensor", "from_numpy")):
+            leaf = name.rsplit(".", 1)[-1]
+            if leaf in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "isin", "logical_and",
+                        "logical_or", "logical_not", "isclose", "bernoulli") and leaf != "bernoulli":
+                return TENSOR | BOOL
+            if leaf in ("argmax", "argmin", "argsort", "randint", "randperm", "nonzero", "multinomial", "arange"):
+                return TENSOR | LONG
+            if name in ("torch.max", "torch.min", "torch.sort", "torch.topk", "torch.kthvalue", "torch.median", "torch.mode") \
+                    and len(c.args) + len(c.keywords) > 1:
+                return OUT  # (values, indices)
+            if name in ("torch.split", "torch.chunk", "torch.unbind", "torch.meshgrid", "torch.where") and not (
+                    name == "torch.where" and len(c.args) == 3):
+                return OUT
+            return TENSOR
+        return 0
+
+
+def _grown_in(node: ast.AST) -> set[str]:
+    """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
+    return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
+            and c.func.attr in ("append", "extend", "add", "update", "insert") and isinstance(c.func.value, ast.Name)}
+
+
+def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
+    """What iterating a value (or unpacking it) gives."""
+    if flags & LOADER:
+        return BATCH
+    if flags & (BATCH | OUT):
+        return BATCH
+    if flags & TENSOR:
+        return TENSOR
+    return 0
+
+
+def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:
+    """The torch adapter's facts for one file (empty unless the file uses torch)."""
+    if "torch" not in facts.aliases.frameworks and not any(
+            v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()):
+        return TorchFacts(False, declared)
+    return _Builder(tree, facts, declared).run()

@@ -1,0 +1,123 @@
+"""XLA451: a DataLoader without ``drop_last=True`` feeding a torch_xla training loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.torch_model import DEVICE_LOADERS
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+
+def _target_name(t: ast.expr) -> str | None:
+    if isinstance(t, ast.Name):
+        return t.id
+    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+        return "self." + t.attr
+    return None
+
+
+def _names_in(e: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+            out.add("self." + n.attr)
+    return out
+
+
+class TorchDataLoaderWithoutDropLast(ModuleRule):
+    """
+    ## What it does
+    Flags `torch.utils.data.DataLoader(...)` without `drop_last=True` (and without a
+    `batch_sampler`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
+    is iterated by a training loop proven to run on an XLA device (a file that imports
+    torch_xla; see docs/torch.md). Loaders built with `**kwargs` are skipped (the flag may be
+    inside).
+
+    ## Why is this bad?
+    Unless the dataset size is a multiple of the batch size, the last batch of every epoch is
+    smaller. Its new shape is a new graph: torch_xla compiles the whole training step again
+    (and again for evaluation), a full compilation for one batch.
+
+    ## Example
+    ```python
+    loader = DataLoader(ds, batch_size=32, shuffle=True)
+    for x, y in pl.MpDeviceLoader(loader, device):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    loader = DataLoader(ds, batch_size=32, shuffle=True, drop_last=True)
+    # for evaluation, pad the last batch to the full size and mask the padding
+    ```
+
+    ## Fix safety
+    No automatic fix: dropping the last batch drops examples, which is wrong for evaluation.
+    """
+
+    code = "XLA451"
+    name = "torch-dataloader-without-drop-last"
+    severity = Severity.RECOMPILE
+    VALID = (
+        Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
+                "from torch.utils.data import DataLoader\ndef train(ds, model, opt, device):\n"
+                "    loader = DataLoader(ds, batch_size=32, shuffle=True, drop_last=True)\n"
+                "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
+                "        loss.backward()\n        opt.step()\n"),
+    )
+    INVALID = (
+        Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
+                "from torch.utils.data import DataLoader\ndef train(ds, model, opt, device):\n"
+                "    loader = DataLoader(ds, batch_size=32, shuffle=True)\n"
+                "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
+                "        loss.backward()\n        opt.step()\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        torch = ctx.torch
+        if not torch.xla_file or not torch.loops:
+            return
+        resolve = ctx.facts.aliases.resolve
+        loaders: list[tuple[ast.Call, str]] = []
+        wrapped: dict[str, str] = {}  # device loader name -> the loader it wraps
+        for node in ast.walk(ctx.tree):
+            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call) or len(node.targets) != 1:
+                continue
+            name = _target_name(node.targets[0])
+            if name is None:
+                continue
+            called = resolve(node.value.func)
+            if called == "torch.utils.data.DataLoader":
+                loaders.append((node.value, name))
+            elif called in DEVICE_LOADERS and node.value.args:
+                for inner in _names_in(node.value.args[0]):
+                    wrapped[name] = inner
+        for call, name in loaders:
+            keywords = {kw.arg for kw in call.keywords}
+            if None in keywords or "batch_sampler" in keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            drop = next((kw.value for kw in call.keywords if kw.arg == "drop_last"), None)
+            if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):
+                continue
+            if len(call.args) > 1 and isinstance(call.args[1], ast.Constant) and call.args[1].value is None:
+                continue  # batch_size=None: no batching
+            for kw in call.keywords:
+                if kw.arg == "batch_size" and isinstance(kw.value, ast.Constant) and kw.value.value in (None, 1):
+                    break
+            else:
+                if self._feeds_step(name, wrapped, torch.loops):
+                    ctx.report(self, call, "this DataLoader keeps a smaller last batch (drop_last is not True) and "
+                                           "feeds a torch_xla training loop: the last batch's shape compiles the "
+                                           "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
+
+    @staticmethod
+    def _feeds_step(name: str, wrapped: dict[str, str], loops: list) -> bool:
+        aliases = {name} | {w for w, inner in wrapped.items() if inner == name}
+        for loop, _owner, _why in loops:
+            if isinstance(loop, ast.For) and _names_in(loop.iter) & aliases:
+                return True
+        return False

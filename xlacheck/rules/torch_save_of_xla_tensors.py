@@ -1,0 +1,84 @@
+"""XLA551: ``torch.save`` of a model or tensors that live on the XLA device."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.torch_model import XLA_DEVICE_CALLS
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+
+class TorchSaveOfXlaTensors(ModuleRule):
+    """
+    ## What it does
+    Flags `torch.save(x.state_dict(), ...)` (or of a module moved to the device) in a file
+    that creates the XLA device and moves a module there, unless the saved value is moved to
+    the CPU first (`.cpu()`, `xm._maybe_convert_to_cpu`).
+
+    ## Why is this bad?
+    `torch.save` of XLA tensors serializes device tensors: every process of a multi-core run
+    writes the file, and loading it needs an XLA device (on a machine without one the load
+    fails, or restores tensors on the wrong device). `xm.save` moves the data to the CPU and
+    writes once, from the master ordinal.
+
+    ## Example
+    ```python
+    model = Net().to(xm.xla_device())
+    ...
+    torch.save(model.state_dict(), "model.pt")
+    ```
+
+    ## Use instead
+    ```python
+    xm.save(model.state_dict(), "model.pt")
+    ```
+
+    ## Fix safety
+    No automatic fix: `xm.save` writes from the master ordinal only, which changes what a
+    per-process checkpoint scheme gets.
+    """
+
+    code = "XLA551"
+    name = "torch-save-of-xla-tensors"
+    severity = Severity.WARNING
+    VALID = (
+        Example("import torch\nimport torch_xla.core.xla_model as xm\ndef run(model):\n    device = xm.xla_device()\n"
+                "    model = model.to(device)\n    xm.save(model.state_dict(), 'm.pt')\n"),
+        Example("import torch\ndef run(model):\n    torch.save(model.state_dict(), 'm.pt')\n"),
+    )
+    INVALID = (
+        Example("import torch\nimport torch_xla.core.xla_model as xm\ndef run(model):\n    device = xm.xla_device()\n"
+                "    model = model.to(device)\n    torch.save(model.state_dict(), 'm.pt')\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        torch = ctx.torch
+        if not torch.xla_file:
+            return
+        resolve = ctx.facts.aliases.resolve
+        calls = [n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call)]
+        if not any(resolve(c.func) in XLA_DEVICE_CALLS for c in calls):
+            return
+        moved = {c.func.value.id for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "to"
+                 and isinstance(c.func.value, ast.Name) and c.func.value.id in torch.module_names}
+        moved |= {t.id for n in ast.walk(ctx.tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                  and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "to"
+                  for t in n.targets if isinstance(t, ast.Name)} & torch.module_names
+        if not moved:
+            return
+        for c in calls:
+            if resolve(c.func) != "torch.save" or not c.args:
+                continue
+            obj = c.args[0]
+            if any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "cpu"
+                                                or "convert_to_cpu" in ast.unparse(n.func)) for n in ast.walk(obj)):
+                continue
+            saved = {n.func.value.id for n in ast.walk(obj) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                     and n.func.attr == "state_dict" and isinstance(n.func.value, ast.Name)}
+            if isinstance(obj, ast.Name):
+                saved.add(obj.id)
+            if saved & moved:
+                ctx.report(self, c, "torch.save of a model that lives on the XLA device: every process writes device "
+                                    "tensors that need an XLA device to load; use xm.save (CPU copy, master ordinal)")

@@ -1,0 +1,108 @@
+"""XLA450: a Python int that changes every step used as a slice bound or tensor size in a torch_xla step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.torch_model import HOST, STEP_INT
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# Factories and view ops whose int arguments become shapes (baked into the graph).
+_SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty", "torch.arange", "torch.rand",
+                       "torch.randn", "torch.randint", "torch.eye", "torch.linspace",
+                       "torch.nn.functional.one_hot", "Tensor.view", "Tensor.reshape", "Tensor.expand",
+                       "Tensor.narrow", "Tensor.topk", "torch.topk", "Tensor.new_zeros", "Tensor.new_ones",
+                       "Tensor.new_full", "Tensor.repeat", "torch.narrow", "Tensor.unfold"})
+
+
+def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
+    """The sub-expression that carries a per-step Python int, if any."""
+    if node is None:
+        return None
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Name, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST):
+            return n
+    return None
+
+
+class TorchStepVaryingPythonInt(ModuleRule):
+    """
+    ## What it does
+    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`,
+    or read from a tensor with `int(t)`/`.item()`) used, inside a torch_xla step, as a slice
+    bound of a torch tensor (`x[:, :n]`, `img[:, :, i:i + 6]`) or as a size argument of a tensor
+    factory or view (`torch.zeros(b, n)`, `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`,
+    `x.topk(k)`).
+
+    ## Why is this bad?
+    torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
+    compiled program. A value that changes every step gives a new graph, and a new compilation,
+    every step, even when the result's shape stays the same (a random crop offset). Measured by
+    the oracle in eval/torch_xla_cases: `recompile_random_crop_offset`,
+    `recompile_truncate_to_batch_max`.
+
+    ## Example
+    ```python
+    i, j = random.randrange(0, 3), random.randrange(0, 3)
+    crop = img[:, :, i:i + 6, j:j + 6]
+    ```
+
+    ## Use instead
+    ```python
+    # draw the offsets on the device and gather with them (one graph for every offset)
+    i = torch.randint(0, 3, (), device=img.device)
+    rows = (i + torch.arange(6, device=img.device))
+    crop = img.index_select(2, rows)
+    # or pad to a fixed length / a few bucket lengths instead of truncating to the batch maximum
+    ```
+
+    ## Fix safety
+    No automatic fix: a device-side offset changes the random stream, and padding changes
+    what the model sees.
+    """
+
+    code = "XLA450"
+    name = "torch-step-varying-python-int"
+    severity = Severity.RECOMPILE
+    VALID = (
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, size):\n    for img, y in loader:\n"
+                "        crop = torch.relu(img)[:, :, 1:1 + size]\n        loss = model(crop).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+    )
+    INVALID = (
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for img, y in loader:\n        i = random.randrange(0, 3)\n        crop = torch.relu(img)[:, :, i:i + 6]\n"
+                "        loss = model(crop).sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        torch = ctx.torch
+        if not torch.steps:
+            return
+        flags = torch.flags
+        for node in torch.nodes:
+            if isinstance(node, ast.Subscript) and torch.tensor(node.value):
+                parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                for p in parts:
+                    if isinstance(p, ast.Slice):
+                        hit = _varies(p.lower, flags) or _varies(p.upper, flags)
+                        if hit is not None:
+                            ctx.report(self, node, "a Python int that changes every step is a slice bound of a torch "
+                                                   "tensor: torch_xla bakes it into the graph and compiles a new one "
+                                                   "for each value; use a fixed size (pad) or a device-side index")
+                            break
+            elif isinstance(node, ast.Call):
+                op = torch.call_ops.get(id(node))
+                if op not in _SIZE_OPS:
+                    continue
+                args = node.args[1:] if op in ("torch.nn.functional.one_hot", "torch.narrow", "torch.topk") else node.args
+                if op in ("torch.full",):
+                    args = node.args[:1]
+                sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in ("size", "num_classes", "k", "end", "length")]
+                hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
+                if hit is not None and not torch.tensor(hit):
+                    ctx.report(self, node, f"a Python int that changes every step sets a size of `{op.replace('Tensor.', 'tensor.')}`: "
+                                           "torch_xla compiles a new graph for each value; use a fixed size "
+                                           "(pad, a few buckets) or keep the value on the device")
