@@ -70,7 +70,9 @@ def test_kill_after_a_checkpoint_then_resume_reaches_the_same_losses(full_run: t
     killed = run_cli(["run", "--output-dir", str(out), *TINY_FLAGS], REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT="10")
     assert killed.returncode == -9, killed.stdout[-2000:] + killed.stderr[-2000:]
     assert manifest(out)["train"]["completed_steps"] == 10 and not manifest(out)["train"]["finished"]
-    resumed = run_cli(["train", "--output-dir", str(out), "--no-progress"])
+    # runtime flags are not recorded: give the same logging and checkpoint cadence again
+    resumed = run_cli(["train", "--output-dir", str(out), "--steps-per-execution", "5", "--checkpoint-every", "10",
+                       "--skip-preflight", "--no-progress"])
     assert resumed.returncode == 0, resumed.stdout[-4000:] + resumed.stderr[-4000:]
     assert "(resumed)" in resumed.stdout
     record = manifest(out)["train"]
@@ -96,11 +98,12 @@ def test_a_tampered_pickle_in_a_checkpoint_is_refused_before_it_runs(full_run: t
     marker = tmp_path / "pwned"
     os.environ["EVIL_MARKER"] = str(marker)
     try:
-        (out / "checkpoints" / "step-00000020" / "optimizer.pt").write_bytes(pickle.dumps({"state": _Evil()}))
+        (out / "checkpoints" / "step-00000010" / "optimizer.pt").write_bytes(pickle.dumps({"state": _Evil()}))
     finally:
         del os.environ["EVIL_MARKER"]
-    # resuming reads the newest checkpoint: more steps than it holds
-    proc = run_cli(["train", "--output-dir", str(out), "--train-steps", "30", "--no-progress"])
+    # resuming reads the newest checkpoint: the tampered one once step 20's is gone
+    shutil.rmtree(out / "checkpoints" / "step-00000020")
+    proc = run_cli(["train", "--output-dir", str(out), "--skip-preflight", "--no-progress"])
     assert proc.returncode == 1
     message = " ".join(proc.stdout.split())
     assert "optimizer.pt was refused by torch.load(weights_only=True)" in message
