@@ -303,7 +303,9 @@ def _safe_torch_load(path: str) -> Any:
         try:
             return torch.load(handle, map_location="cpu", weights_only=True)
         except (pickle.UnpicklingError, RuntimeError, AttributeError, TypeError, EOFError) as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            # torch's message suggests weights_only=False; name only what it refused
+            lines = [line.strip() for line in str(error).splitlines() if "Unsupported" in line or "unpickler" in line.lower()]
+            first = lines[-1] if lines else type(error).__name__
             raise UnsafeCheckpoint(
                 f"{path} was refused by torch.load(weights_only=True): it holds more than tensors and "
                 f"plain containers, which could run code when unpickled ({first}); this run never loads "
@@ -392,6 +394,10 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         model.tie_weights()
         log.info("resuming from %s at step %d of %d", checkpoints[-1][1], start_step, config.train_steps)
     model.to(device)
+    # Moving CPU parameters to an XLA device makes new Parameter objects, one per module: the
+    # LM head's decoder would no longer share the word embeddings (and save_pretrained, which
+    # writes only one of them, would drop what the decoder learned). Tie them again here.
+    model.tie_weights()
     model.train()
     optimizer, scheduler = build_torch_optimizer(config, model)
     if optimizer_state is not None:
@@ -499,6 +505,10 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         if is_master:  # only the master reads values back (its closures), so its window is exact
             transfers += _metric_count("TransferFromDeviceTime") - transfers_before
         step += 1
+        if replicas > 1 and step == start_step + 1:
+            # XLA's CPU collectives abort when the replicas reach an all-reduce more than 10 s
+            # apart; each replica compiles its first step on its own, so start those together.
+            xm.rendezvous("reference_trainer.first_step_traced")
         window.append(totals)
         if (step % config.steps_per_execution == 0 or step >= config.train_steps) and is_master:
             xm.add_step_closure(report, args=(step, list(window), config.learning_rate * lr_factor(
@@ -633,6 +643,7 @@ def evaluate(config: TrainerConfig) -> TorchEvalResult:
     vocab_size = prepared["tokenizer"]["vocab_size"]
     spec = batch_spec(data, config.batch_size // replicas, config.max_shapes, config.pad_to_multiple_of)
     model = load_saved_model(out).to(device)
+    model.tie_weights()
     model.eval()
     autocast = torch.bfloat16 if config.precision == "bf16" else None
     loader = eval_loader(data, read_split(data.eval_files), spec, seed=config.seed, num_replicas=replicas, rank=rank)
