@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from dataclasses import asdict
 from typing import Any
@@ -65,9 +66,23 @@ class _LogObserver:
                  p.masked_accuracy, p.tokens_per_second, p.learning_rate)
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
 def _replica(index: int, config_dict: dict[str, Any], stage: str, log_level: str) -> None:
     """``torch_xla.launch`` target: one replica (process or thread per device)."""
     import torch_xla.runtime as xr
+
+    # On the CPU the replicas are threads of one process: import the heavy, lazily-importing
+    # modules (transformers' model classes) one thread at a time.
+    with _IMPORT_LOCK:
+        import safetensors.torch  # noqa: F401
+        import transformers.models.roberta.modeling_roberta  # noqa: F401
+        from torch.utils import tensorboard  # noqa: F401
+        from transformers import AutoTokenizer, RobertaForMaskedLM  # noqa: F401
+
+        import reference_trainer.torch_data  # noqa: F401
+        import reference_trainer.torch_train  # noqa: F401
 
     logging.basicConfig(level=log_level, format="%(message)s")
     config = TrainerConfig.from_dict(config_dict)

@@ -29,6 +29,7 @@ import pickle
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -153,6 +154,32 @@ class TorchEvalResult:
     eval_compiles: int
     batch_shapes: tuple[tuple[int, int], ...]
     replicas: int
+
+
+# --------------------------------------------------------------------------- barriers
+
+_BARRIERS: dict[str, threading.Barrier] = {}
+_BARRIERS_LOCK = threading.Lock()
+
+
+def barrier(tag: str) -> None:
+    """Every replica waits here.
+
+    torch_xla runs a process's devices as threads (``CPU_NUM_DEVICES=2``); ``xm.rendezvous`` is an
+    all-reduce, and XLA's CPU collectives abort the process when the participants arrive more
+    than 10 s apart (a replica still building its model, or compiling). So threads of one
+    process meet at a host barrier first; processes then meet with ``xm.rendezvous``.
+    """
+    import torch_xla.core.xla_model as xm
+    import torch_xla.runtime as xr
+
+    local = int(xr.addressable_runtime_device_count())
+    if local > 1:
+        with _BARRIERS_LOCK:
+            shared = _BARRIERS.setdefault(tag, threading.Barrier(local))
+        shared.wait()
+    if xr.world_size() > local:
+        xm.rendezvous(tag)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -479,7 +506,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
     local_devices = int(xr.addressable_runtime_device_count()) if replicas > 1 else 1
     per_step = local_devices == 1
     if replicas > 1:
-        xm.rendezvous("reference_trainer.loop_start")
+        barrier("reference_trainer.loop_start")
     loop_compiles_before = _metric_count("CompileTime")
     seen: set[tuple[int, int]] = set()
     recompile_steps: list[int] = []
@@ -508,7 +535,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         if replicas > 1 and step == start_step + 1:
             # XLA's CPU collectives abort when the replicas reach an all-reduce more than 10 s
             # apart; each replica compiles its first step on its own, so start those together.
-            xm.rendezvous("reference_trainer.first_step_traced")
+            barrier("reference_trainer.first_step_traced")
         window.append(totals)
         if (step % config.steps_per_execution == 0 or step >= config.train_steps) and is_master:
             xm.add_step_closure(report, args=(step, list(window), config.learning_rate * lr_factor(
@@ -531,6 +558,8 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         if clock["error"]:
             raise StageError(str(clock["error"]))
         if checkpoint_due:
+            if replicas > 1:
+                barrier("reference_trainer.checkpoint")
             save_checkpoint(out, step, model, optimizer, scheduler, history, is_master)
             if is_master:
                 write_section(out, "train", {
@@ -543,7 +572,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
                 syncs += 1
     wall = time.perf_counter() - started
     if replicas > 1:
-        xm.rendezvous("reference_trainer.loop_end")
+        barrier("reference_trainer.loop_end")
     if not per_step:
         compiles = _metric_count("CompileTime") - loop_compiles_before
     fallbacks_after = _aten_counters()
@@ -583,7 +612,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
             "accounting": asdict(accounting), "tokens_per_second": result.tokens_per_second,
         })
     if replicas > 1:
-        xm.rendezvous("reference_trainer.train_done")
+        barrier("reference_trainer.train_done")
     return result
 
 
@@ -661,6 +690,8 @@ def evaluate(config: TrainerConfig) -> TorchEvalResult:
     torch_xla.sync()
     eval_compiles = _metric_count("CompileTime") - compiles_before
     local = np.concatenate([totals.cpu().numpy(), histogram.cpu().numpy()])
+    if replicas > 1:
+        barrier("reference_trainer.eval_done")
     summed = xm.mesh_reduce("reference_trainer.eval", local, lambda parts: np.sum(parts, axis=0)) if replicas > 1 else local
     totals_np, histogram_np = summed[:TOTALS], summed[TOTALS:]
     masked = max(float(totals_np[1]), 1.0)

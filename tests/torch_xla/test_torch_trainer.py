@@ -81,9 +81,10 @@ def test_kill_after_a_checkpoint_then_resume_reaches_the_same_losses(full_run: t
     ours = [json.loads(line) for line in (out / "train_history.jsonl").read_text().splitlines()]
     theirs = [json.loads(line) for line in (reference / "train_history.jsonl").read_text().splitlines()]
     assert [r["step"] for r in ours] == [r["step"] for r in theirs]
-    # same batches and masks after the resume: the losses match the uninterrupted run
+    # same batches and masks after the resume: the losses match the uninterrupted run (XLA CPU
+    # is not bitwise deterministic from run to run: ~1e-3 apart was seen; other batches differ by >0.05)
     for a, b in zip(ours, theirs):
-        assert a["loss"] == pytest.approx(b["loss"], rel=1e-4, abs=1e-4)
+        assert a["loss"] == pytest.approx(b["loss"], abs=5e-3)
 
 
 class _Evil:
