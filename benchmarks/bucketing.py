@@ -15,7 +15,14 @@ Sections:
    DataCollatorWithPadding on the same sequences;
 4. a tiny Keras model trained with ``jit_compile=True`` on each scheme: compilations
    (tracing count of a ``reduce_retracing=False`` step: one trace = one XLA compile) and real
-   tokens/s including compile time.
+   tokens/s including compile time;
+5. the same model in PyTorch on torch_xla (``PJRT_DEVICE=CPU``), batches through a
+   ``DataLoader`` (ours: ``BucketBatchSampler`` + ``BucketingCollator(return_tensors="pt")``)
+   and ``MpDeviceLoader``: compilations counted by torch_xla's ``CompileTime`` metric, padding %
+   and real tokens/s. It runs in its own process (``--torch-xla``), never beside TensorFlow;
+   a full run starts it when torch_xla is installed.
+
+    PJRT_DEVICE=CPU python benchmarks/bucketing.py --torch-xla [--quick]   # section 5 only
 """
 
 from __future__ import annotations
@@ -441,10 +448,129 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
     console.print(table)
 
 
+# ---- section 5: the same model on torch_xla --------------------------------------------
+
+def section_torch_xla(corpus: Corpus, console, num_sequences: int, width: int) -> None:
+    import torch
+    import torch_xla
+    import torch_xla.core.xla_model as xm
+    import torch_xla.debug.metrics as met
+    import torch_xla.distributed.parallel_loader as pl
+    from torch.utils.data import DataLoader
+
+    from bucketing.torch_sampler import BucketBatchSampler, WithDummyRows
+
+    device = torch_xla.device()  # before any backward of this process
+    lengths = corpus.lengths[:num_sequences]
+    rng = np.random.default_rng(0)
+    dataset = [{"input_ids": rng.integers(5, 8000, n)} for n in lengths]
+    real = int(lengths.sum())
+    spec = BucketSpec.fit(lengths, K, MULTIPLE, batch_size=BATCH, max_length=MAX_LENGTH)
+
+    class RandomBatches:
+        """The random batches of sections 1 and 4, each padded to ``width(lengths)``."""
+
+        def __init__(self, width: Callable[[np.ndarray], int]) -> None:
+            self.width = width
+
+        def __iter__(self):
+            for rows in random_batches(len(lengths)):
+                ids = np.zeros((len(rows), self.width(lengths[rows])), np.int64)
+                for r, i in enumerate(rows):
+                    ids[r, :lengths[i]] = dataset[i]["input_ids"]
+                yield {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy((ids != 0).astype(np.int64))}
+
+    def ours():
+        collator = BucketingCollator(spec, return_tensors="pt", sample_weight_key=None)
+        sampler = BucketBatchSampler(lengths, spec, shuffle=True, seed=0)
+        return DataLoader(WithDummyRows(dataset), batch_sampler=sampler, collate_fn=collator)
+
+    schemes = {
+        "pad to max_length 512": lambda: RandomBatches(lambda b: MAX_LENGTH),
+        "pad longest (random batches)": lambda: RandomBatches(lambda b: int(b.max())),
+        "pad_to_multiple_of 64 (random)": lambda: RandomBatches(lambda b: min(-(-int(b.max()) // 64) * 64, MAX_LENGTH)),
+        f"ours K={K}": ours,
+    }
+    from rich.table import Table
+
+    table = Table(title=f"5. the same model in PyTorch on torch_xla ({device}), {len(lengths)} sequences of "
+                        f"{corpus.name}, 1 epoch, DataLoader + MpDeviceLoader")
+    for column in ("scheme", "compilations (CompileTime)", "declared shapes", "padding %", "compile s", "total s",
+                   "real tokens/s incl. compile", "steady real tokens/s", "x pad-to-max (incl. compile)"):
+        table.add_column(column, justify="right" if column != "scheme" else "left")
+    anchor = None
+    for name, make in schemes.items():
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(
+            torch.nn.Embedding(8000, width), torch.nn.Linear(width, 4 * width), torch.nn.GELU(),
+            torch.nn.Linear(4 * width, 256),
+        ).to(device)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        torch_xla.sync()
+        xm.wait_device_ops()
+
+        def count() -> int:
+            data = met.metric_data("CompileTime")
+            return int(data[0]) if data else 0
+
+        first = count()
+        compile_seconds = steady_seconds = 0.0
+        steady_tokens = padded_tokens = 0
+        iterator = iter(pl.MpDeviceLoader(make(), device))
+        while True:
+            start = time.perf_counter()
+            before = count()
+            try:
+                batch = next(iterator)  # the previous step's sync happened here
+            except StopIteration:
+                break
+            weights = batch["attention_mask"].float()
+            logits = model(batch["input_ids"])
+            per_token = torch.nn.functional.cross_entropy(
+                logits.reshape(-1, 256), (batch["input_ids"] % 256).reshape(-1), reduction="none")
+            loss = (per_token * weights.reshape(-1)).sum() / weights.sum().clamp(min=1.0)
+            loss.backward()
+            xm.optimizer_step(optimizer)
+            optimizer.zero_grad(set_to_none=True)
+            torch_xla.sync()
+            xm.wait_device_ops()  # wait for the step: times are per step
+            elapsed = time.perf_counter() - start
+            shape = tuple(batch["input_ids"].shape)
+            padded_tokens += shape[0] * shape[1]
+            if count() > before:  # a new shape: trace + XLA compile
+                compile_seconds += elapsed
+            else:
+                steady_seconds += elapsed
+                steady_tokens += int((batch["attention_mask"].cpu() > 0).sum())  # after the step: not timed in it
+        seconds = compile_seconds + steady_seconds
+        tokens_per_second = real / seconds
+        anchor = anchor or tokens_per_second
+        table.add_row(
+            name, str(count() - first), str(len(spec.shapes())) if name.startswith("ours") else "-",
+            f"{100 * (1 - real / padded_tokens):.1f}", f"{compile_seconds:.1f}", f"{seconds:.1f}",
+            f"{tokens_per_second / 1e3:.1f}k", f"{steady_tokens / max(steady_seconds, 1e-9) / 1e3:.1f}k",
+            f"{tokens_per_second / anchor:.2f}x",
+        )
+    console.print(table)
+
+
+def _torch_xla_in_subprocess(quick: bool, console) -> None:
+    """Section 5 in its own process: torch_xla's runtime never shares a process with TF."""
+    import importlib.util
+    import subprocess
+
+    if importlib.util.find_spec("torch_xla") is None:
+        console.print("5. torch_xla: not installed (pip install \".[torch-xla]\"); section skipped")
+        return
+    env = {**os.environ, "PJRT_DEVICE": os.environ.get("PJRT_DEVICE", "CPU")}
+    subprocess.run([sys.executable, __file__, "--torch-xla", *(["--quick"] if quick else [])], env=env, check=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small inputs: a smoke run of every section")
     parser.add_argument("--packing-only", action="store_true", help="section 1b (packing) only")
+    parser.add_argument("--torch-xla", action="store_true", help="only section 5 (PyTorch on torch_xla)")
     args = parser.parse_args(argv)
     from rich.console import Console
 
@@ -455,11 +581,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.packing_only:
         section_packing(corpora, console)
         return 0
+    if args.torch_xla:
+        section_torch_xla(corpora[0], console, 128 if args.quick else 3200, 32 if args.quick else 128)
+        console.print(f"total {time.perf_counter() - started:.0f}s")
+        return 0
     section_padding(corpora, console)
     section_packing(corpora, console)
     section_equal_k(corpora, 4 if args.quick else 16, console)
     section_collation(corpora[1], tokenizer, console, repeats=1 if args.quick else 3)
     section_training(corpora[0], console, 128 if args.quick else 3200, 32 if args.quick else 128)
+    sys.stdout.flush()
+    _torch_xla_in_subprocess(args.quick, console)
     console.print(f"total {time.perf_counter() - started:.0f}s")
     return 0
 

@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     m("--mlm-probability", type=float, help="share of tokens selected for masking (default 0.15)")
     m("--seed", type=int, help="shuffle and masking seed (default 0)")
     m("--shuffle-buffer", type=int, help="records in the shuffle buffer (default 10000)")
+    m("--framework", choices=("tf", "torch"), help="tf (default): TensorFlow/Keras; torch: PyTorch/XLA on torch_xla.device()")
+    m("--precision", choices=("fp32", "bf16"), help="torch only: bf16 autocast (loss and logits in float32)")
     runtime = common.add_argument_group("runtime (may change when resuming)")
     r = runtime.add_argument
     r("--steps-per-execution", type=int, help="train steps per host call (default 20)")
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
       help="also lint this model/loss module with xlacheck before training (repeatable)")
     r("--fill-mask-prompt", dest="fill_mask_prompts", action="append", metavar="TEXT",
       help="a prompt containing <mask> for the fill-mask check (repeatable)")
+    r("--accelerate", action="store_true", help="torch only: run the train loop under Hugging Face accelerate")
     r("--log-level", default="INFO", help="logging level (default INFO)")
     r("--no-progress", action="store_true", help="no live progress bar (logs only)")
 
@@ -220,8 +223,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         observer.close()
 
 
+def _framework(args: argparse.Namespace) -> str:
+    """The explicit --framework, else the one a local run directory's manifest recorded."""
+    from reference_trainer import storage
+    from reference_trainer.manifest import read_manifest
+
+    if hasattr(args, "framework"):
+        return str(args.framework)
+    output_dir = getattr(args, "output_dir", TrainerConfig.output_dir)
+    manifest = None if storage.is_url(output_dir) else read_manifest(output_dir)
+    return str(((manifest or {}).get("train") or {}).get("config", {}).get("framework", "tf"))
+
+
 def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int:
     stage = args.stage
+    if _framework(args) == "torch":
+        from reference_trainer.torch_cli import run_torch
+
+        return run_torch(args.stage, _config(args), console, observer)
     jit = getattr(args, "jit_compile", TrainerConfig.jit_compile)
     runtime = None
     if stage in ("run", "train", "evaluate"):

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 JIT_CHOICES = ("auto", "on", "off")
+FRAMEWORK_CHOICES = ("tf", "torch")
+PRECISION_CHOICES = ("fp32", "bf16")
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class TrainerConfig:
     mlm_probability: float = 0.15
     seed: int = 0
     shuffle_buffer: int = 10_000
+    framework: str = "tf"  # tf: TensorFlow/Keras; torch: PyTorch/XLA (reference_trainer.torch_train)
+    precision: str = "fp32"  # bf16: autocast on torch_xla (torch only)
     # runtime: may change between a run and its resumption
     steps_per_execution: int = 20
     checkpoint_every: int = 100
@@ -74,6 +78,7 @@ class TrainerConfig:
     skip_preflight: bool = False
     check_modules: tuple[str, ...] = field(default_factory=tuple)
     fill_mask_prompts: tuple[str, ...] = ()
+    accelerate: bool = False  # torch only: the same loop under Hugging Face accelerate
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "train_files", tuple(self.train_files))
@@ -89,6 +94,12 @@ class TrainerConfig:
             )
         if self.jit_compile not in JIT_CHOICES:
             raise ValueError(f"--jit-compile must be one of {JIT_CHOICES}, got {self.jit_compile!r}")
+        if self.framework not in FRAMEWORK_CHOICES:
+            raise ValueError(f"--framework must be one of {FRAMEWORK_CHOICES}, got {self.framework!r}")
+        if self.precision not in PRECISION_CHOICES:
+            raise ValueError(f"--precision must be one of {PRECISION_CHOICES}, got {self.precision!r}")
+        if self.framework != "torch" and (self.precision != "fp32" or self.accelerate):
+            raise ValueError("--precision bf16 and --accelerate need --framework torch")
         positive = (
             "vocab_size", "block_length", "max_shapes", "pad_to_multiple_of", "records_per_shard",
             "batch_size", "train_steps", "steps_per_execution", "checkpoint_every",
@@ -149,7 +160,7 @@ DATA_FIELDS = (
 # Fields whose change makes a checkpoint a different model or a different optimisation.
 TRAIN_FIELDS = (
     "model_preset", "batch_size", "train_steps", "warmup_steps", "learning_rate", "weight_decay",
-    "mlm_probability", "seed", "shuffle_buffer",
+    "mlm_probability", "seed", "shuffle_buffer", "framework", "precision",
 )
 
 

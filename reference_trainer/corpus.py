@@ -84,14 +84,14 @@ def _embedded_texts() -> Iterator[str]:
 
 
 def _file_texts(patterns: tuple[str, ...]) -> Iterator[str]:
-    import tensorflow as tf
+    from reference_trainer import storage
 
     for pattern in patterns:
-        paths = sorted(tf.io.gfile.glob(pattern))
+        paths = sorted(storage.gfile().glob(pattern))
         if not paths:
             raise StageError(f"--train-files {pattern!r} matches no file; check the path or glob")
         for path in paths:
-            with tf.io.gfile.GFile(path, "r") as handle:
+            with storage.gfile().GFile(path, "r") as handle:
                 yield handle.read()
 
 

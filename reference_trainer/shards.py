@@ -73,28 +73,29 @@ def truncated(sequences: Iterator[list[int]], max_length: int, eos_id: int) -> I
 
 
 def _write_split(records: Iterator[list[int]], output_dir: str, split: str, per_shard: int) -> dict[str, Any]:
-    import tensorflow as tf
+    """TFRecord shards of ``tf.train.Example`` (``input_ids``: Int64List), written without
+    TensorFlow by :mod:`reference_trainer.tfrecord` (byte-identical to ``tf.io.TFRecordWriter``)."""
+    from reference_trainer.tfrecord import encode_int64_example, write_records
 
     shards: list[dict[str, Any]] = []
     lengths: Counter[int] = Counter()
-    writer = None
+    handle: Any = None
     current = 0
 
     def close() -> None:
-        if writer is not None:
-            writer.close()
+        if handle is not None:
+            handle.close()
             path = storage.join(output_dir, shards[-1]["file"])
             shards[-1].update(records=current, bytes=storage.size(path))
 
     for ids in records:
-        if writer is None or current == per_shard:
+        if handle is None or current == per_shard:
             close()
             name = f"{DATA_DIR}/{split}-{len(shards):05d}.tfrecord"
             shards.append({"file": name})
-            writer = tf.io.TFRecordWriter(storage.join(output_dir, name))
+            handle = storage.gfile().GFile(storage.join(output_dir, name), "wb")
             current = 0
-        feature = {"input_ids": tf.train.Feature(int64_list=tf.train.Int64List(value=ids))}
-        writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+        write_records(handle, [encode_int64_example("input_ids", ids)])
         lengths[len(ids)] += 1
         current += 1
     close()

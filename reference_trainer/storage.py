@@ -1,4 +1,5 @@
-"""Paths that may be local or a URL (``gs://...``), all through ``tf.io.gfile``.
+"""Paths that may be local or a URL (``gs://...``): URLs through ``tf.io.gfile``, local paths
+through the standard library (so the PyTorch path and a local run never import TensorFlow).
 
 Whether a path is remote is decided by its URL scheme, never by a substring such as ``"gs"``
 (the reference scripts treated any output directory containing "gs" as a bucket).
@@ -6,11 +7,15 @@ Whether a path is remote is decided by its URL scheme, never by a substring such
 
 from __future__ import annotations
 
+import glob
 import os
 import posixpath
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Any
 from urllib.parse import urlparse
 
 
@@ -24,10 +29,70 @@ def join(base: str, *parts: str) -> str:
     return posixpath.join(base, *parts) if is_url(base) else os.path.join(base, *parts)
 
 
-def gfile():  # noqa: ANN201 - tf.io.gfile has no importable type
-    import tensorflow as tf
+class _LocalFiles:
+    """The subset of ``tf.io.gfile`` this package uses, for local paths, on the standard library."""
 
-    return tf.io.gfile
+    @staticmethod
+    def GFile(path: str, mode: str = "r") -> Any:  # noqa: N802 - tf.io.gfile's name
+        return open(path, mode) if "b" in mode else open(path, mode, encoding="utf-8")
+
+    @staticmethod
+    def exists(path: str) -> bool:
+        return os.path.exists(path)
+
+    @staticmethod
+    def makedirs(path: str) -> None:
+        os.makedirs(path, exist_ok=True)
+
+    @staticmethod
+    def rename(src: str, dst: str, overwrite: bool = False) -> None:
+        if not overwrite and os.path.exists(dst):
+            raise FileExistsError(dst)
+        os.replace(src, dst)
+
+    @staticmethod
+    def stat(path: str) -> Any:
+        return SimpleNamespace(length=os.stat(path).st_size)
+
+    @staticmethod
+    def copy(src: str, dst: str, overwrite: bool = False) -> None:
+        if not overwrite and os.path.exists(dst):
+            raise FileExistsError(dst)
+        shutil.copyfile(src, dst)
+
+    @staticmethod
+    def listdir(path: str) -> list[str]:
+        return os.listdir(path)
+
+    @staticmethod
+    def glob(pattern: str) -> list[str]:
+        return glob.glob(pattern)
+
+    @staticmethod
+    def walk(path: str) -> Iterator[tuple[str, list[str], list[str]]]:
+        return os.walk(path)
+
+
+class _Files:
+    """``tf.io.gfile`` for URLs, :class:`_LocalFiles` for local paths, chosen per call by the
+    first path argument (TensorFlow is imported only when a URL is used)."""
+
+    def __getattr__(self, name: str) -> Any:
+        def call(path: str, *args: Any, **kwargs: Any) -> Any:
+            if is_url(path) or (args and isinstance(args[0], str) and is_url(args[0])):
+                import tensorflow as tf
+
+                return getattr(tf.io.gfile, name)(path, *args, **kwargs)
+            return getattr(_LocalFiles, name)(path, *args, **kwargs)
+
+        return call
+
+
+_FILES = _Files()
+
+
+def gfile() -> Any:
+    return _FILES
 
 
 def exists(path: str) -> bool:

@@ -96,9 +96,7 @@ def describe(fast: Any, path: str, digest: str) -> TokenizerInfo:
 
 
 def file_sha256(tokenizer_dir: str) -> str:
-    import tensorflow as tf
-
-    with tf.io.gfile.GFile(storage.join(tokenizer_dir, TOKENIZER_FILE), "rb") as handle:
+    with storage.gfile().GFile(storage.join(tokenizer_dir, TOKENIZER_FILE), "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
 
 

@@ -1,0 +1,62 @@
+"""PyTorch/XLA tests: skipped unless torch_xla (the [torch-xla] extra) is installed.
+
+Everything that touches an XLA device runs in a subprocess with ``PJRT_DEVICE=CPU``: torch_xla's
+runtime is per process (and must exist before any CPU backward), and TensorFlow, which other
+test folders import, never shares a process with it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+# Found, never imported here: importing torch_xla in a process that has loaded TensorFlow aborts
+# it (measured with TF 2.21 + torch_xla 2.9.0), and other test folders import TensorFlow.
+if importlib.util.find_spec("torch_xla") is None:
+    pytest.skip("torch_xla is not installed (pip install \".[torch-xla]\")", allow_module_level=True)
+pytest.importorskip("transformers")
+pytest.importorskip("safetensors")
+
+REPO = Path(__file__).resolve().parents[2]
+TINY_FLAGS = [
+    "--framework", "torch", "--max-documents", "400", "--vocab-size", "300", "--block-length", "32",
+    "--records-per-shard", "40", "--model-preset", "micro", "--batch-size", "8", "--train-steps", "20",
+    "--warmup-steps", "2", "--steps-per-execution", "5", "--checkpoint-every", "10", "--learning-rate", "2e-3",
+    "--shuffle-buffer", "200", "--skip-preflight", "--no-progress",
+]
+
+
+def xla_env(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PJRT_DEVICE": "CPU", "TF_CPP_MIN_LOG_LEVEL": "2",
+           "TRANSFORMERS_VERBOSITY": "error", **extra}
+    env.pop("CPU_NUM_DEVICES", None) if "CPU_NUM_DEVICES" not in extra else None
+    return env
+
+
+def run_cli(args: list[str], timeout: float = 600, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reference_trainer", *args], cwd=REPO, env=xla_env(**env), capture_output=True,
+        text=True, timeout=timeout,
+    )
+
+
+def run_snippet(code: str, timeout: float = 600, **env: str) -> dict:
+    """Run ``code`` in a fresh torch_xla process; it prints one JSON line last."""
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], cwd=REPO, env=xla_env(**env), capture_output=True,
+        text=True, timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def manifest(run_dir: Path) -> dict:
+    return json.loads((run_dir / "manifest.json").read_text())
