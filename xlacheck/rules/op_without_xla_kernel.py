@@ -93,9 +93,23 @@ class OpWithoutXlaKernel(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
-                "    return tf.linalg.det(k)\n"),
+                "    return tf.linalg.det(k)\n",
+                expected=(
+                    (4, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 2)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n"),
+                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n",
+                expected=(
+                    (4, 13, "tf.timestamp uses ops with no XLA kernel (Timestamp): compilation fails with 'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            'equivalent (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                    (5, 15, "tf.timestamp uses ops with no XLA kernel (Timestamp): compilation fails with 'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            'equivalent (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

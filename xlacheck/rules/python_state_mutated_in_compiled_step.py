@@ -108,14 +108,35 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
                 "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
-                "        return x / self.step\n"),
+                "        return x / self.step\n",
+                expected=(
+                    (7, 9, '`self.step` holds a Python number updated inside compiled code (decorated with '
+                           'tf.function(jit_compile=True)): this runs only while tracing, so the value freezes after '
+                           'the first trace; keep it in a tf.Variable and use assign_add()'),
+                )),
         Example("import tensorflow as tf\nCALLS = 0\n@tf.function\ndef f(x):\n    global CALLS\n    CALLS = CALLS + 1\n"
-                "    return x * 2.0\n"),
+                "    return x * 2.0\n",
+                expected=(
+                    (6, 5, 'global/nonlocal `CALLS` updated inside compiled code (decorated with tf.function): this '
+                           'runs only while tracing, so the value freezes after the first trace; keep it in a '
+                           'tf.Variable'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\nSTATE = {'step': 0}\n@jax.jit\ndef train_step(w, g):\n"
-                "    STATE['step'] += 1\n    return w - 0.1 / STATE['step'] * g\n"),
+                "    STATE['step'] += 1\n    return w - 0.1 / STATE['step'] * g\n",
+                expected=(
+                    (6, 5, 'item of the module-level Python container `STATE` updated inside compiled code '
+                           '(decorated with jax.jit): this runs only while tracing, so the value freezes after the '
+                           "first trace (and JAX/TF bake it in as a constant); keep the state in the step's "
+                           'arguments and results (or a tf.Variable)'),
+                )),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
                 "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
-                "        return loss\n"),
+                "        return loss\n",
+                expected=(
+                    (8, 9, '`self.losses.append(...)` on a Python list inside compiled code (decorated with '
+                           'tf.function): it runs only while tracing and collects symbolic tensors, not per-step '
+                           'values; return the values from the step or write them to a tf.TensorArray/tf.Variable'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -141,10 +141,19 @@ class TorchOpWithoutLowering(ModuleRule):
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
                 "        probs = torch.softmax(model(ids)[:, -1], -1)\n        nxt = torch.multinomial(probs, 2)[:, 1:]\n"
-                "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n"),
+                "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n",
+                expected=(
+                    (6, 15, '`torch.multinomial` has no XLA lowering in torch_xla 2.9.0 (argument-dependent: falls '
+                            'back with these arguments): it runs on the CPU, with a transfer each way, inside the '
+                            'step'),
+                )),
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
                 "        h = torch.relu(x)\n        loss = (h - torch.median(h)).abs().mean()\n        loss.backward()\n"
-                "        opt.step()\n        torch_xla.sync()\n"),
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (6, 21, '`torch.median` has no XLA lowering in torch_xla 2.9.0 (aten::median): it runs on the '
+                            'CPU, with a transfer each way, inside the step'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
