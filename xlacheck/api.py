@@ -182,7 +182,7 @@ def _count_lines(data: bytes) -> int:
 
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
-    """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
+    """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
     extra: dict[str, bool] = {}

@@ -1,4 +1,4 @@
-"""The JSON format fixed in CONTRACTS.md: one object, lines and columns 1-based."""
+"""The JSON format documented in docs/cli.md (## Formats): one object, lines and columns 1-based."""
 
 from __future__ import annotations
 

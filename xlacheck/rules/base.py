@@ -56,7 +56,7 @@ def _dedent(text: str) -> str:
     return text[1:] if text.startswith("\n") else text
 
 
-class Reporter:
+class FindingCollector:
     """Collects diagnostics for one file; one finding per (code, line, column)."""
 
     def __init__(self, path: str) -> None:
@@ -79,7 +79,7 @@ class Reporter:
         )
 
 
-class RuleContext(Reporter):
+class RuleContext(FindingCollector):
     """Where the walker stands: the function, its value facts and the enclosing control flow."""
 
     def __init__(self, path: str, function: FunctionInfo, aliases: AliasTable, values: ValueEnv) -> None:
