@@ -13,8 +13,8 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
 from xlacheck.config import Settings
@@ -171,7 +171,7 @@ def _analyzed(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None
     return outcome
 
 
-def _engine():  # type: ignore[no-untyped-def]
+def _engine():
     from xlacheck import engine
 
     return engine

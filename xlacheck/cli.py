@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}; see `xlacheck --help`")
 
 
-def _selectors(flag: str):  # type: ignore[no-untyped-def]
+def _selectors(flag: str):
     def parse(value: str) -> list[str]:
         try:
             return [check_selector(v, flag) for v in value.split(",") if v.strip()]
@@ -214,11 +214,10 @@ def _write(text: str, color: bool, output_file: str | None = None) -> None:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from xlacheck import api
-    from xlacheck.reporters import render
-    from xlacheck.reporters import statistics
-
     import time
+
+    from xlacheck import api
+    from xlacheck.reporters import render, statistics
 
     started = time.perf_counter()
     settings = _settings(args)
@@ -247,7 +246,7 @@ def _lint(args: argparse.Namespace) -> int:
     return _exit_code(result, args.exit_zero)
 
 
-def _verbose_summary(result, seconds: float) -> None:  # type: ignore[no-untyped-def]
+def _verbose_summary(result, seconds: float) -> None:
     """-v: what happened to each file, then the counts and the time (on stderr)."""
     counts = {"analyzed": 0, "from cache": 0, "skipped (names no ML framework)": 0, "not checked": 0}
     for f in result.files:
@@ -351,7 +350,7 @@ def _rule_command(args: argparse.Namespace) -> int:
     return _explain(args.code)
 
 
-def _exit_code(result, exit_zero: bool) -> int:  # type: ignore[no-untyped-def]
+def _exit_code(result, exit_zero: bool) -> int:
     from xlacheck.api import is_internal_error
 
     if any(is_internal_error(e) for e in result.errors):
@@ -361,7 +360,7 @@ def _exit_code(result, exit_zero: bool) -> int:  # type: ignore[no-untyped-def]
     return 1 if result.diagnostics or result.errors else 0
 
 
-def _diff(run, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _diff(run, args: argparse.Namespace) -> int:
     from xlacheck.api import is_internal_error
     from xlacheck.fixes import unified_diff
 
@@ -383,7 +382,6 @@ def _diff(run, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
 def _explain(code: str) -> int:
     from xlacheck import rules
     from xlacheck.docs_gen import rule_doc, rule_markdown
-
     from xlacheck.suppression import SUPPRESSION_RULES
 
     wanted = code.strip().upper()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
@@ -191,8 +192,10 @@ class BatchWithoutDropRemainder(ModuleRule):
             return f"tf.function `{tfn.name}`"
         return None
 
-    def _loop_sink(self, index: ModuleIndex, body: list[ast.AST], keras_compiled: bool) -> str | None:
+    def _loop_sink(self, index: ModuleIndex, body: Sequence[ast.AST | None], keras_compiled: bool) -> str | None:
         for stmt in body:
+            if stmt is None:
+                continue
             for sub in ast.walk(stmt):
                 if not isinstance(sub, ast.Call):
                     continue

@@ -50,8 +50,8 @@ def dtype_of(e: ast.expr, ctx: RuleContext) -> str | None:
 def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | None:
     """'a tuple of 2 / of 3' or 'a tuple / a tensor' when the two values evidently differ."""
     ta, tb = isinstance(a, ast.Tuple), isinstance(b, ast.Tuple)
-    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[union-attr]
-        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[union-attr]
+    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[attr-defined]
+        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[attr-defined]
     for tup, other in ((a, b), (b, a)):
         if isinstance(tup, ast.Tuple) and isinstance(other, ast.Call) and (ctx.resolve(other.func) or "").startswith("tf."):
             return "a tuple / a single tensor"

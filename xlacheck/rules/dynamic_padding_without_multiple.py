@@ -85,11 +85,11 @@ def _is_tokenizer(func: ast.expr) -> bool:
 
 
 def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
-    nodes: list[ast.AST] = list(call.args) + [kw.value for kw in call.keywords]
+    nodes: list[ast.expr] = list(call.args) + [kw.value for kw in call.keywords]
     if not nodes:
         return None
     last = max(nodes, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0))
-    at = Location(last.end_lineno or last.lineno, last.end_col_offset or 0)  # type: ignore[attr-defined]
+    at = Location(last.end_lineno or last.lineno, last.end_col_offset or 0)
     return Edit(at, at, text)
 
 

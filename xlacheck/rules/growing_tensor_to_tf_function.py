@@ -10,7 +10,6 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-
 _LIST_GROWERS = frozenset({"append", "extend", "insert"})
 
 

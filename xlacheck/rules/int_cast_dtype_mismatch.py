@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import INTCAST, TENSOR, CONST
+from xlacheck.analysis.values import CONST, INTCAST, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)

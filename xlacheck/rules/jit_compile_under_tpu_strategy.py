@@ -33,7 +33,7 @@ def _removal(call: ast.Call, kw: ast.keyword) -> Edit:
     if i > 0:
         prev = items[i - 1]
         prev_end = prev.value if isinstance(prev, ast.keyword) else prev
-        start = Location(prev_end.end_lineno or 0, prev_end.end_col_offset or 0)  # type: ignore[union-attr]
+        start = Location(prev_end.end_lineno or 0, prev_end.end_col_offset or 0)  # type: ignore[attr-defined]
         return Edit(start, end, "")
     start = Location(kw.lineno, kw.col_offset)
     if len(items) > 1:

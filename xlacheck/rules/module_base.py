@@ -10,7 +10,8 @@ asks for it.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from xlacheck.diagnostics import Diagnostic
 from xlacheck.rules.base import FindingCollector, Rule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import PYLIST, SHAPE, TENSOR, DATA, PARAM
+from xlacheck.analysis.values import DATA, PARAM, PYLIST, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _BUILTINS = {

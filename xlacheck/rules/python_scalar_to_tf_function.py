@@ -278,9 +278,10 @@ def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.NamedExpr)):
             return False  # loop targets, context managers, walrus: not followed
     returns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
-    if not returns or any(r.value is None for r in returns):
+    values = [r.value for r in returns if r.value is not None]
+    if not returns or len(values) != len(returns):
         return False
-    return all(_arithmetic(index, r.value, params, assigned, 0) for r in returns)
+    return all(_arithmetic(index, value, params, assigned, 0) for value in values)
 
 
 def _arithmetic(index: ModuleIndex, node: ast.expr, params: set[str], assigned: dict[str, list[ast.expr]],

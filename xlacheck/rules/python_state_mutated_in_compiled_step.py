@@ -168,8 +168,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
             if isinstance(node, ast.AugAssign) and _container_item_update(node, containers) \
-                    and not _bound_locally(index, func, node.target.value.id):  # type: ignore[attr-defined]
-                name = node.target.value.id  # type: ignore[attr-defined]
+                    and not _bound_locally(index, func, node.target.value.id):  # type: ignore[arg-type, union-attr]
+                name = node.target.value.id  # type: ignore[union-attr]
                 ctx.report(self, node, f"item of the module-level Python container `{name}` updated inside compiled "
                                        f"code ({info.why}): this runs only while tracing, so the value freezes after "
                                        "the first trace (and JAX/TF bake it in as a constant); keep the state in "
@@ -234,11 +234,11 @@ def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str
     if isinstance(node, ast.AugAssign):
         target = node.target
         return _self_attr(target) is not None or (isinstance(target, ast.Name) and target.id in outer_names)
-    for target in node.targets:
-        attr = _self_attr(target)
+    for each in node.targets:
+        attr = _self_attr(each)
         if attr is not None and _mentions_self_attr(node.value, attr):
             return True
-        if isinstance(target, ast.Name) and target.id in outer_names:
+        if isinstance(each, ast.Name) and each.id in outer_names:
             return True
     return False
 

@@ -47,8 +47,6 @@ class RaiseInTensorBranch(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if x.shape[-1] != 4:\n        raise ValueError('bad width')\n    return x\n"),
-    )
-    VALID = VALID + (
         Example("import tensorflow as tf\ndef pos_embed(embed_dim, grid):\n    if embed_dim % 2 != 0:\n"
                 "        raise ValueError('embed_dim must be even')\n    return tf.concat([grid, grid], axis=1)\n"),
     )

@@ -136,11 +136,11 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                     continue
                 values = kw.value.values if isinstance(kw.value, ast.Dict) else [kw.value]
                 for value in values:
-                    tfn = self._refers_to(index, value)
-                    if tfn is not None:
-                        self._report(ctx, tfn, "it is exported through signatures=", reported)
+                    exported = self._refers_to(index, value)
+                    if exported is not None:
+                        self._report(ctx, exported, "it is exported through signatures=", reported)
             elif method_name(call) == "get_concrete_function" and not call.args and not call.keywords:
-                tfn = self._refers_to(index, call.func.value)  # type: ignore[attr-defined]
+                tfn = self._refers_to(index, call.func.value)  # type: ignore[attr-defined, assignment]
                 if tfn is not None:
                     self._report(ctx, tfn, "get_concrete_function() is called without example inputs", reported)
 

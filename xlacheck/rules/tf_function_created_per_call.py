@@ -6,7 +6,8 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES as _TF_FUNCTION
+from xlacheck.analysis.tables import JAX_JIT_NAMES
+from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -164,7 +165,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 if index.aliases.resolve(target) in _COMPILERS:
                     self._check_creation(ctx, index, node, dec)
 
-    def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.AST) -> None:
+    def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.expr) -> None:
         if isinstance(where, ast.Call) and any(kw.arg == "experimental_implements" for kw in where.keywords):
             return  # a TFLite composite op: traced inside the caller's trace, by design
         kind = index.aliases.resolve(where.func if isinstance(where, ast.Call) else where) or "tf.function"
@@ -287,7 +288,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             for n in index.scope_nodes(func))
 
     @staticmethod
-    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST) -> bool:
+    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST | None) -> bool:
         """``func`` (or a function around it) is traced by a tf.function / strategy.run here."""
         while func is not None:
             info = ctx.facts.by_node.get(id(func))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BOOL, STRUCT, TENSOR, TorchFacts
+from xlacheck.analysis.torch_model import STRUCT, TENSOR, TorchFacts
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import TENSOR, TorchFacts, op_table
+from xlacheck.analysis.torch_model import TorchFacts, op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -19,7 +19,7 @@ def _literal(node: ast.expr | None) -> object:
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) for e in node.elts):
-        return tuple(e.value for e in node.elts)  # type: ignore[union-attr]
+        return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
     return _UNKNOWN
 
 
