@@ -265,7 +265,8 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | N
     (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program)."""
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
-    if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
+    if (name is None and isinstance(target, ast.Name) and target.id in ("partial",)
+            and isinstance(dec, ast.Call) and dec.args):
         name = aliases.resolve(dec.args[0])
     if name is None:
         return None
@@ -637,7 +638,8 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             # already nested in the caller; a named function becomes a callee. TF passes it
             # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
             elif h.role is Role.GRAPH:
-                if h.call is not None and not (isinstance(h.call.func, ast.Attribute) and h.call.func.attr == "map_structure"):
+                func = h.call.func if h.call is not None else None
+                if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
                     t.traced_args = True
                 if h.caller is not None and not isinstance(t.node, ast.Lambda):
                     h.caller.called_names.add(t.name)
