@@ -28,7 +28,6 @@ import argparse
 import inspect
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 

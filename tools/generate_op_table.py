@@ -477,7 +477,6 @@ ARG_OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.nn.fractional_max_pool": {"value": IMAGE, "pooling_ratio": [1.0, 1.5, 1.5, 1.0]},
     "tf.nn.fractional_avg_pool": {"value": IMAGE, "pooling_ratio": [1.0, 1.5, 1.5, 1.0]},
     "tf.nn.dropout": {"x": FLOAT_MATRIX, "rate": 0.5},
-    "tf.nn.experimental.general_dropout": {"x": FLOAT_MATRIX, "rate": 0.5},
     "tf.nn.experimental.stateless_dropout": {"x": FLOAT_MATRIX, "rate": 0.5, "seed": I(2)},
     "tf.nn.bias_add": {"value": FLOAT_MATRIX, "bias": F(2)},
     "tf.nn.moments": {"x": FLOAT_MATRIX, "axes": [0]},

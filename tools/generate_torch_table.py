@@ -249,7 +249,6 @@ def _aten_name(qual: str) -> str:
 def explicit_calls(torch: Any, qual: str, seed: int) -> list[tuple[list, dict, str]]:
     """Hand-written arguments for ops the schema/signature generator cannot call (wrappers whose
     ATen op has another name, ops that need index tensors or matching shapes)."""
-    F = torch.nn.functional
     ids = torch.tensor([0, 2, 1, 2, 0, 3]) if seed % 2 == 0 else torch.tensor([1, 1, 1, 1, 1, 1])
     x = _tensor(torch, (2, 3, 8, 8), "float", seed)
     table = {

@@ -13,8 +13,8 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
 from xlacheck.config import Settings
@@ -171,7 +171,7 @@ def _analyzed(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None
     return outcome
 
 
-def _engine():  # type: ignore[no-untyped-def]
+def _engine():
     from xlacheck import engine
 
     return engine
@@ -182,7 +182,7 @@ def _count_lines(data: bytes) -> int:
 
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
-    """Engine findings with the rewrites' fixes attached (CONTRACTS.md: after check_source, before
+    """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
     extra: dict[str, bool] = {}

@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}; see `xlacheck --help`")
 
 
-def _selectors(flag: str):  # type: ignore[no-untyped-def]
+def _selectors(flag: str):
     def parse(value: str) -> list[str]:
         try:
             return [check_selector(v, flag) for v in value.split(",") if v.strip()]
@@ -76,18 +76,24 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     fix = p.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply safe fixes in place")
-    fix.add_argument("--unsafe-fixes", action="store_true", help="also apply (and count) fixes that may change behaviour")
-    fix.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing (exit 1 if any)")
+    fix.add_argument("--unsafe-fixes", action="store_true",
+                     help="also apply (and count) fixes that may change behaviour")
+    fix.add_argument("--diff", action="store_true",
+                     help="print the fixes as a unified diff; write nothing (exit 1 if any)")
     run = p.add_argument_group("run")
-    run.add_argument("--config", metavar="FILE", help="a pyproject.toml ([tool.xlacheck]) or a TOML file of the same keys")
-    run.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes (default: 1 for a few files, else all cores)")
+    run.add_argument("--config", metavar="FILE",
+                     help="a pyproject.toml ([tool.xlacheck]) or a TOML file of the same keys")
+    run.add_argument("--jobs", type=_positive_int, metavar="N",
+                     help="worker processes (default: 1 for a few files, else all cores)")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     run.add_argument("--preview", action="store_true",
-                     help="also run rules and evidence levels that are below 90%% true on real code (docs/known-results.md)")
+                     help="also run rules and evidence levels that are below 90%% true on real code "
+                          "(docs/known-results.md)")
     run.add_argument("--torch-xla", action="store_true",
                      help="the torch code runs on XLA devices: training steps, no_grad functions and module forwards "
                           "count as torch_xla steps without a torch_xla import (config: torch-xla = true)")
-    run.add_argument("--force-exclude", action="store_true", help="apply exclude to paths named on the command line too")
+    run.add_argument("--force-exclude", action="store_true",
+                     help="apply exclude to paths named on the command line too")
     run.add_argument("--no-respect-gitignore", action="store_true", help="also check files that .gitignore names")
     run.add_argument("--stdin-filename", metavar="NAME",
                      help="with PATH `-`: the file name the text read from stdin stands for (config, notebooks)")
@@ -143,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as e:  # an xlacheck bug: one line; --verbose logs the traceback
         log.debug("internal error", exc_info=True)
-        print(f"xlacheck: internal error: {type(e).__name__}: {e} (rerun with --verbose for the traceback and report it)", file=sys.stderr)
+        print(f"xlacheck: internal error: {type(e).__name__}: {e} "
+              "(rerun with --verbose for the traceback and report it)", file=sys.stderr)
         return 2
 
 
@@ -175,7 +182,8 @@ def _check_known(settings: Settings, args: argparse.Namespace) -> None:
     source = str(settings.config_file) if settings.config_file else "config"
     checks = [(s, "--select") for s in args.select or ()] + [(s, "--ignore") for s in args.ignore]
     checks += [(s, "--extend-select") for s in args.extend_select]
-    checks += [(s, f"{source} select/ignore/extend-select") for s in (*(settings.select or ()), *settings.ignore, *settings.extend_select)]
+    selectors = (*(settings.select or ()), *settings.ignore, *settings.extend_select)
+    checks += [(s, f"{source} select/ignore/extend-select") for s in selectors]
     checks += [(s, f"{source} per-file-ignores") for _, selectors in settings.per_file_ignores for s in selectors]
     checks = [(s, where) for s, where in checks if s not in ("ALL", "XLA")]
     if not checks:
@@ -201,7 +209,8 @@ def _write(text: str, color: bool, output_file: str | None = None) -> None:
             with open(output_file, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            raise UsageError(f"--output-file {output_file}: cannot write ({e.strerror}); check the folder exists and is writable") from None
+            raise UsageError(f"--output-file {output_file}: cannot write ({e.strerror}); "
+                             "check the folder exists and is writable") from None
         return
     if not text:
         return
@@ -214,18 +223,18 @@ def _write(text: str, color: bool, output_file: str | None = None) -> None:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from xlacheck import api
-    from xlacheck.reporters import render
-    from xlacheck.reporters import statistics
-
     import time
+
+    from xlacheck import api
+    from xlacheck.reporters import render, statistics
 
     started = time.perf_counter()
     settings = _settings(args)
     paths = args.paths or ["."]
     color = _color() and args.format == "text" and args.output_file is None
     options = ReportOptions(
-        unsafe_fixes=args.unsafe_fixes, show_fixes=args.show_fixes, quiet=args.quiet, color=color, fixing=args.fix and not args.diff
+        unsafe_fixes=args.unsafe_fixes, show_fixes=args.show_fixes, quiet=args.quiet, color=color,
+        fixing=args.fix and not args.diff
     )
     if paths == ["-"]:
         return _stdin(args, settings, options)
@@ -247,7 +256,7 @@ def _lint(args: argparse.Namespace) -> int:
     return _exit_code(result, args.exit_zero)
 
 
-def _verbose_summary(result, seconds: float) -> None:  # type: ignore[no-untyped-def]
+def _verbose_summary(result, seconds: float) -> None:
     """-v: what happened to each file, then the counts and the time (on stderr)."""
     counts = {"analyzed": 0, "from cache": 0, "skipped (names no ML framework)": 0, "not checked": 0}
     for f in result.files:
@@ -351,7 +360,7 @@ def _rule_command(args: argparse.Namespace) -> int:
     return _explain(args.code)
 
 
-def _exit_code(result, exit_zero: bool) -> int:  # type: ignore[no-untyped-def]
+def _exit_code(result, exit_zero: bool) -> int:
     from xlacheck.api import is_internal_error
 
     if any(is_internal_error(e) for e in result.errors):
@@ -361,7 +370,7 @@ def _exit_code(result, exit_zero: bool) -> int:  # type: ignore[no-untyped-def]
     return 1 if result.diagnostics or result.errors else 0
 
 
-def _diff(run, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _diff(run, args: argparse.Namespace) -> int:
     from xlacheck.api import is_internal_error
     from xlacheck.fixes import unified_diff
 
@@ -374,7 +383,8 @@ def _diff(run, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
         print(f"{e.path}:{e.line}:{e.col + 1}: error: {e.message}", file=sys.stderr)
     count = sum(len(f.fixed) for f in changed)
     if not args.quiet:
-        print(f"Would fix {count} finding{'' if count == 1 else 's'}." if count else "No fixes to apply.", file=sys.stderr)
+        print(f"Would fix {count} finding{'' if count == 1 else 's'}." if count else "No fixes to apply.",
+              file=sys.stderr)
     if any(is_internal_error(e) for e in run.result.errors):
         return 2
     return 1 if changed and not args.exit_zero else 0
@@ -383,7 +393,6 @@ def _diff(run, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
 def _explain(code: str) -> int:
     from xlacheck import rules
     from xlacheck.docs_gen import rule_doc, rule_markdown
-
     from xlacheck.suppression import SUPPRESSION_RULES
 
     wanted = code.strip().upper()

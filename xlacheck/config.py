@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -18,7 +19,6 @@ from typing import Any
 
 from xlacheck.globs import Glob
 from xlacheck.suppression import DEFAULT_OFF
-
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".git",
@@ -301,9 +301,10 @@ def _may_hold_table(path: Path) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:  # imported here: a run without a config file never pays for it (and datetime)
+    # imported here: a run without a config file never pays for it (and datetime)
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli backport
+    else:  # pragma: no cover - Python 3.10 needs the tomli backport
         try:
             import tomli as tomllib
         except ModuleNotFoundError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from xlacheck.analysis.contexts import Certainty, Level, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 
 def _translate(pattern: str) -> str:
@@ -66,7 +66,7 @@ class Glob:
         return bool(regex.match(rel_path if self.anchored else name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     cleaned = pattern.strip()
     if cleaned.startswith("./"):

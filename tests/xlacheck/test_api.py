@@ -221,7 +221,7 @@ def test_a_warm_run_never_starts_a_pool(project: Path, monkeypatch: pytest.Monke
 
 
 def test_rewrites_attach_fixes_before_suppression_and_into_the_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """CONTRACTS.md: attach_fixes runs after check_source and before suppressions; the cache keeps its fixes."""
+    """docs/cli.md (## Fixes): attach_fixes runs after check_source and before suppressions; the cache keeps its fixes."""
     import dataclasses
 
     import xlacheck.rewrites

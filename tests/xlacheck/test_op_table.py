@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from xlacheck import op_table
 
-
 # ---------------------------------------------------------------------------------------------
 # Loader (no TensorFlow needed)
 

@@ -17,7 +17,7 @@ import pytest
 from xlacheck import rewrites
 from xlacheck.api import fix_paths
 from xlacheck.config import Settings
-from xlacheck.diagnostics import Diagnostic, Location, RunResult, FileResult
+from xlacheck.diagnostics import Diagnostic, FileResult, Location, RunResult
 from xlacheck.engine import check_source_and_tree
 from xlacheck.fixes import apply_fixes, decode_source, fix_source, unified_diff
 from xlacheck.positions import LineTable

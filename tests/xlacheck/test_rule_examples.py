@@ -30,6 +30,14 @@ def test_rule_example(rule: type[Rule], kind: str, example: Example) -> None:
     codes = [d.code for d in result.diagnostics]
     if kind == "invalid":
         assert rule.code in codes, f"{rule.code} not reported; got {codes}"
+        found = tuple((d.start.line, d.start.col + 1, d.message) for d in result.diagnostics if d.code == rule.code)
+        if example.expected is None:
+            pytest.fail(
+                f"{rule.code}: an INVALID example without pins. Review these findings and, if each is right, "
+                f"add them to the Example as expected=((line, column, message), ...), 1-based as reporters "
+                f"show them:\n    expected={found!r}"
+            )
+        assert found == example.expected, f"{rule.code} findings (line, column, message) differ from the pins"
     else:
         assert rule.code not in codes, [d.message for d in result.diagnostics if d.code == rule.code]
 
@@ -78,3 +86,30 @@ def test_fix_safety_section_matches_the_fixes_offered(rule: type[Rule]) -> None:
     assert not section.strip().startswith("No automatic fix"), (offered, section)
     for applicability in offered:
         assert re.search(rf"\b{applicability}\b", section, re.IGNORECASE), (applicability, section)
+
+
+def test_an_invalid_example_without_pins_fails_and_says_how_to_pin_it() -> None:
+    rule = next(r for r in ALL_RULES if r.code == "XLA309")
+    unpinned = Example(rule.INVALID[0].code)
+    with pytest.raises(pytest.fail.Exception, match=r"expected=\(\(4, 12, .tf\.linalg\.det uses ops"):
+        test_rule_example(rule, "invalid", unpinned)
+
+
+def test_a_wrong_pin_fails() -> None:
+    rule = next(r for r in ALL_RULES if r.code == "XLA309")
+    (line, column, message), = rule.INVALID[0].expected or ()
+    with pytest.raises(AssertionError, match="differ from the pins"):
+        test_rule_example(rule, "invalid", Example(rule.INVALID[0].code, expected=((line, column + 1, message),)))
+
+
+def test_examples_may_be_indented_triple_quoted_strings() -> None:
+    example = Example("""
+        import tensorflow as tf
+        @tf.function(jit_compile=True)
+        def f(k):
+            return tf.linalg.det(k)
+        """, expected=[(4, 12, "m")])
+    assert example.code == ("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
+                            "    return tf.linalg.det(k)\n")
+    assert example.expected == ((4, 12, "m"),)
+    assert example == Example(example.code, expected=((4, 12, "m"),))

@@ -32,9 +32,9 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Callable
 
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.imports import AliasTable
@@ -265,7 +265,8 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | N
     (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program)."""
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
-    if name is None and isinstance(target, ast.Name) and target.id in ("partial",) and isinstance(dec, ast.Call) and dec.args:
+    if (name is None and isinstance(target, ast.Name) and target.id in ("partial",)
+            and isinstance(dec, ast.Call) and dec.args):
         name = aliases.resolve(dec.args[0])
     if name is None:
         return None
@@ -322,26 +323,26 @@ class _Scanner:
         while stack:
             node, func, cls = stack.pop()
             t = type(node)
-            if t is ast.Call:
-                self._call(node, func, cls)
+            if t is ast.Call:  # type identity, not isinstance: the hot loop of every file
+                self._call(node, func, cls)  # type: ignore[arg-type]
             elif t is ast.Import or t is ast.ImportFrom:
                 aliases.add(node)  # type: ignore[arg-type]
                 continue
             elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.Lambda:
                 info = self._function(node, func, cls)  # type: ignore[arg-type]
                 if t is not ast.Lambda:
-                    for dec in node.decorator_list:  # type: ignore[union-attr]
+                    for dec in node.decorator_list:  # type: ignore[attr-defined]
                         stack.append((dec, func, cls))
-                    args = node.args  # type: ignore[union-attr]
+                    args = node.args  # type: ignore[attr-defined]
                     for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
                         stack.append((d, func, cls))
-                    for child in reversed(node.body):  # type: ignore[union-attr]
+                    for child in reversed(node.body):  # type: ignore[attr-defined]
                         stack.append((child, info, None))
                 else:
-                    stack.append((node.body, info, None))  # type: ignore[union-attr]
+                    stack.append((node.body, info, None))  # type: ignore[attr-defined]
                 continue
             elif t is ast.ClassDef:
-                cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined]
+                cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined, arg-type]
                 self.classes.append(cinfo)
                 for child in reversed(node.body):  # type: ignore[attr-defined]
                     stack.append((child, func, cinfo))
@@ -637,7 +638,8 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             # already nested in the caller; a named function becomes a callee. TF passes it
             # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
             elif h.role is Role.GRAPH:
-                if h.call is not None and not (isinstance(h.call.func, ast.Attribute) and h.call.func.attr == "map_structure"):
+                func = h.call.func if h.call is not None else None
+                if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
                     t.traced_args = True
                 if h.caller is not None and not isinstance(t.node, ast.Lambda):
                     h.caller.called_names.add(t.name)
@@ -670,13 +672,13 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
             callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
         owner = owner_class(info)
         if owner is not None:
-            for m in info.called_methods:
-                if m in owner.methods:
-                    callees.append(owner.methods[m])
+            for method in info.called_methods:
+                if method in owner.methods:
+                    callees.append(owner.methods[method])
                 else:  # a method inherited from a base class defined in this file
                     for b in owner.bases:
-                        if b in classes and m in classes[b].methods:
-                            callees.append(classes[b].methods[m])
+                        if b in classes and method in classes[b].methods:
+                            callees.append(classes[b].methods[method])
                             break
         for callee in callees:
             if callee is not info:
@@ -723,7 +725,7 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
     # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
     # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
     maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
-             and not f.host and not f.calls_numpy_method and f.node.args.args]  # type: ignore[union-attr]
+             and not f.host and not f.calls_numpy_method and f.node.args.args]
     maybe.reverse()
     while maybe:
         f = maybe.pop()

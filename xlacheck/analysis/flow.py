@@ -10,7 +10,7 @@ inside ``with tf.init_scope():``) runs eagerly and is skipped.
 from __future__ import annotations
 
 import ast
-from typing import Sequence
+from collections.abc import Sequence
 
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts

@@ -11,9 +11,9 @@ syntactic plus the file's import table; nothing follows values across files.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator
 
 from xlacheck.analysis.contexts import ModuleFacts
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
@@ -113,7 +113,7 @@ class ModuleIndex:
                     push(value)
             t = type(node)
             if t is ast.Call:
-                self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined]
+                self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined, arg-type]
             elif t is ast.Assign or t is ast.AugAssign:
                 self.assignments.append(node)  # type: ignore[arg-type]
             elif t is ast.Global or t is ast.Nonlocal:
@@ -143,7 +143,7 @@ class ModuleIndex:
     def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
         for anc in self.ancestors(node):
             if isinstance(anc, _FUNCTION_NODES):
-                return anc  # type: ignore[return-value]
+                return anc
             if isinstance(anc, ast.ClassDef):
                 return None
         return None

@@ -31,11 +31,11 @@ tensors.
 from __future__ import annotations
 
 import ast
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-import json
-from typing import Iterator
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 
@@ -66,7 +66,7 @@ _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
 NON_TENSOR_METHODS = frozenset({
     "item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
     "get_device", "stride", "storage_offset", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
-    "equal", "type", "untyped_storage", "storage", "backward", "register_hook", "tolist", "is_set_to",
+    "equal", "type", "untyped_storage", "storage", "backward", "register_hook", "is_set_to",
     "is_same_size", "is_nonzero", "is_pinned", "is_shared", "has_names", "is_coalesced", "dim_order",
     "__len__", "apply_", "map_", "cpu_", "requires_grad_", "retain_grad", "share_memory_", "record_stream",
 })
@@ -262,7 +262,7 @@ class _Builder:
         self.device_loaders = self._device_loader_names()
         steps: list[Step] = []
         funcs = [f for f in self.facts.functions if not isinstance(f.node, ast.Lambda)]
-        owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc]
+        owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc, assignment]
         accelerate_tpu = self._names_xla_distributed_type()
         for owner, body in owners:
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
@@ -441,7 +441,7 @@ def _assigned_names(s: ast.stmt) -> list[ast.Name]:
         targets = [s.target]
     elif isinstance(s, (ast.For, ast.AsyncFor)):
         targets = [s.target]
-    out = []
+    out: list[ast.Name] = []
     for t in targets:
         out.extend(n for n in ast.walk(t) if isinstance(n, ast.Name))
     return out
@@ -702,15 +702,15 @@ class _Walker:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
             return 0 if not i else 0
         if isinstance(e, ast.BinOp):
-            l, r = self.expr(e.left), self.expr(e.right)
-            if (l | r) & TENSOR:
+            lf, rf = self.expr(e.left), self.expr(e.right)
+            if (lf | rf) & TENSOR:
                 bits = TENSOR
-                if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (l & BOOL or r & BOOL):
+                if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf & BOOL or rf & BOOL):
                     bits |= BOOL
                 return bits
-            if (l | r) & STEP_INT and not (l | r) & (TENSOR | OUT):
+            if (lf | rf) & STEP_INT and not (lf | rf) & (TENSOR | OUT):
                 return STEP_INT
-            if (l | r) & HOST:
+            if (lf | rf) & HOST:
                 return HOST
             return 0
         if isinstance(e, ast.UnaryOp):
@@ -726,16 +726,16 @@ class _Walker:
                 return TENSOR | BOOL  # a ModelOutput, tuple or dict cannot be ordered against a number: a tensor
             return 0
         if isinstance(e, ast.BoolOp):
-            for v in e.values:
-                self.expr(v)
+            for operand in e.values:
+                self.expr(operand)
             return 0
         if isinstance(e, ast.IfExp):
             self.expr(e.test)
             a, c = self.expr(e.body), self.expr(e.orelse)
             return a & c
         if isinstance(e, (ast.Tuple, ast.List)):
-            for x in e.elts:
-                self.expr(x)
+            for elt in e.elts:
+                self.expr(elt)
             return 0
         if isinstance(e, ast.Starred):
             self.expr(e.value)
@@ -751,9 +751,9 @@ class _Walker:
             return 0
         if isinstance(e, (ast.Lambda, ast.DictComp)):
             return 0
-        for c in ast.iter_child_nodes(e):
-            if isinstance(c, ast.expr):
-                self.expr(c)
+        for child in ast.iter_child_nodes(e):
+            if isinstance(child, ast.expr):
+                self.expr(child)
         return 0
 
     def call(self, c: ast.Call) -> int:
@@ -845,7 +845,6 @@ class _Walker:
         return 0
 
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
-        b = self.b
         if name in XLA_DEVICE_CALLS:
             return DEVICE
         if name in _LOADER_CALLS:

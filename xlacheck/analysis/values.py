@@ -48,8 +48,8 @@ OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may 
 
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
-    {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable", "is_tensor_like",
-     "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
+    {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable",
+     "is_tensor_like", "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
 )
 # tf functions whose result depends only on shapes.
 SHAPE_FUNCS = frozenset(
@@ -179,7 +179,8 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = 0
         elif py is False:
             out[name] = TENSOR | PARAM
-        elif default is not None and (isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name, ast.Attribute))):
+        elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
+                                                          ast.Attribute)):
             out[name] = 0  # literal/None/module-constant default: a Python value
         elif info.jit_entry:
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
@@ -563,7 +564,8 @@ _PYTHON_VALUED = frozenset({
     "tf.dtypes.as_dtype", "tf.TensorShape", "tf.TensorSpec", "tf.is_symbolic_tensor", "tf.get_logger",
     "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
     "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
-    "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context",
+    "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy",
+    "tf.distribute.in_cross_replica_context",
     # Keras: static rank, static shape, dtype names and predicates are Python values
     "tf.keras.backend.ndim", "tf.keras.ops.ndim", "tf.keras.backend.int_shape", "tf.keras.backend.dtype",
     "tf.keras.backend.standardize_dtype", "tf.keras.backend.is_tensor", "tf.keras.ops.is_tensor",
@@ -571,7 +573,8 @@ _PYTHON_VALUED = frozenset({
     "tf.keras.backend.is_int_dtype", "tf.keras.utils.is_keras_tensor", "tf.keras.backend.learning_phase",
     "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
     "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
-    "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph", "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
+    "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph", "tf.get_default_graph",
+    "tf.compat.v1.executing_eagerly",
 })
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")

@@ -25,11 +25,13 @@ def _cell(cell: int | None) -> str:
 def render(result: RunResult) -> str:
     out = []
     for e in result.errors:
-        out.append(f"::error file={_prop(e.path)},line={e.line},col={e.col + 1},title=xlacheck::{_data(_cell(e.cell) + e.message)}")
+        out.append(f"::error file={_prop(e.path)},line={e.line},col={e.col + 1},"
+                   f"title=xlacheck::{_data(_cell(e.cell) + e.message)}")
     for d in result.diagnostics:
         level = "warning" if d.severity in (Severity.RECOMPILE, Severity.WARNING) else "error"
         out.append(
             f"::{level} file={_prop(d.path)},line={d.start.line},col={d.start.col + 1},"
-            f"endLine={d.end.line},endColumn={d.end.col + 1},title={_prop(d.code)}::{_data(_cell(d.cell) + d.code + ' ' + d.message)}"
+            f"endLine={d.end.line},endColumn={d.end.col + 1},"
+            f"title={_prop(d.code)}::{_data(_cell(d.cell) + d.code + ' ' + d.message)}"
         )
     return "".join(line + "\n" for line in out)

@@ -1,4 +1,4 @@
-"""The JSON format fixed in CONTRACTS.md: one object, lines and columns 1-based."""
+"""The JSON format documented in docs/cli.md (## Formats): one object, lines and columns 1-based."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def render(result: RunResult) -> str:
         "version": xlacheck.__version__,
         "diagnostics": [diagnostic_dict(d) for d in result.diagnostics],
         "errors": [
-            {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message, "cell": e.cell} for e in result.errors
+            {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message, "cell": e.cell}
+            for e in result.errors
         ],
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

@@ -53,7 +53,8 @@ def diagnostic_line(d: Diagnostic, options: ReportOptions, s: _Style) -> str:
 
 
 def error_line(e: FileError, s: _Style) -> str:
-    return f"{s(e.path, 'bold')}:{_cell(e.cell)}{e.line}:{e.col + 1}: {s('error:', 'bold red')} {s(_one_line(e.message))}"
+    where = f"{s(e.path, 'bold')}:{_cell(e.cell)}{e.line}:{e.col + 1}"
+    return f"{where}: {s('error:', 'bold red')} {s(_one_line(e.message))}"
 
 
 def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] = ()) -> str:
@@ -76,7 +77,8 @@ def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] =
 
     fixed = [f for f in fixes if f.error is None and f.fixed]
     if options.show_fixes and fixed:
-        out.append(s(f"{'Fixed' if options.fixing else 'Would fix'} {_plural(sum(len(f.fixed) for f in fixed), 'finding')}:", "bold"))
+        total = _plural(sum(len(f.fixed) for f in fixed), "finding")
+        out.append(s(f"{'Fixed' if options.fixing else 'Would fix'} {total}:", "bold"))
         for f in fixed:
             out.append(f"- {s(f.path, 'bold')}:")
             for (code, name), count in sorted(Counter((d.code, d.name) for d in f.fixed).items()):
@@ -101,7 +103,8 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
             text += f" ({n_fixed} fixed, {len(diagnostics)} remaining)"
         lines.append(s(text + ".", "bold"))
     if unchecked:
-        lines.append(s(f"{_plural(len(unchecked), 'file')} could not be checked (see the error lines above).", "bold red"))
+        lines.append(s(f"{_plural(len(unchecked), 'file')} could not be checked (see the error lines above).",
+                       "bold red"))
     if partial:
         parts = sum(len(f.incomplete) for f in partial)
         lines.append(s(f"{_plural(len(partial), 'file')} checked only in part: {_plural(parts, 'function')} "
@@ -109,7 +112,8 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
     # Findings in files whose fixes could not be applied are not "fixable" by rerunning --fix.
     failed = {f.path for f in fixes if f.error is not None}
     if failed:
-        lines.append(s(f"{_plural(len(failed), 'file')} could not be fixed (see `fix not applied` above).", "bold yellow"))
+        lines.append(s(f"{_plural(len(failed), 'file')} could not be fixed (see `fix not applied` above).",
+                       "bold yellow"))
     fixable = [d for d in diagnostics if d.path not in failed]
     safe = sum(is_applicable(d, unsafe=False) for d in fixable)
     unsafe_only = sum(is_applicable(d, unsafe=True) for d in fixable) - safe
@@ -124,6 +128,7 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
             hint += f" ({_plural(unsafe_only, 'hidden fix')} can be enabled with the `--unsafe-fixes` option)"
         lines.append(s(hint + ".", "cyan"))
     elif unsafe_only:
-        lines.append(s(f"No fixes available ({_plural(unsafe_only, 'hidden fix')} can be enabled with the `--unsafe-fixes` option).", "cyan"))
+        hidden = _plural(unsafe_only, "hidden fix")
+        lines.append(s(f"No fixes available ({hidden} can be enabled with the `--unsafe-fixes` option).", "cyan"))
     return lines
 

@@ -10,6 +10,7 @@ tree.
 from __future__ import annotations
 
 import ast
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,15 +24,39 @@ if TYPE_CHECKING:
     from xlacheck.analysis.values import ValueEnv
 
 
+# One expected finding of an INVALID example: (line, column, message), line and column 1-based,
+# the column counted in characters as every reporter shows it.
+Expected = tuple[int, int, str]
+
+
 @dataclass(frozen=True)
 class Example:
-    """Source for a rule's own test. An invalid example may state the expected fixed text."""
+    """Source for a rule's own test (``tests/xlacheck/test_rule_examples.py``).
+
+    ``code`` (and ``fixed``) may be written as an indented triple-quoted string: the example
+    dedents it and drops one leading newline, so the line after the opening quotes is line 1.
+    An INVALID example pins every finding of its rule in ``expected`` as (line, column, message),
+    1-based, columns in characters as the reporters show them; it may state the fixed text.
+    """
 
     code: str
     fixed: str | None = None
+    expected: tuple[Expected, ...] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _dedent(self.code))
+        if self.fixed is not None:
+            object.__setattr__(self, "fixed", _dedent(self.fixed))
+        if self.expected is not None:
+            object.__setattr__(self, "expected", tuple(tuple(e) for e in self.expected))
 
 
-class Reporter:
+def _dedent(text: str) -> str:
+    text = textwrap.dedent(text)
+    return text[1:] if text.startswith("\n") else text
+
+
+class FindingCollector:
     """Collects diagnostics for one file; one finding per (code, line, column)."""
 
     def __init__(self, path: str) -> None:
@@ -54,7 +79,7 @@ class Reporter:
         )
 
 
-class RuleContext(Reporter):
+class RuleContext(FindingCollector):
     """Where the walker stands: the function, its value facts and the enclosing control flow."""
 
     def __init__(self, path: str, function: FunctionInfo, aliases: AliasTable, values: ValueEnv) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
@@ -95,10 +96,20 @@ class BatchWithoutDropRemainder(ModuleRule):
         Example("import tensorflow as tf\nclass Scorer(tf.keras.Model):\n    @tf.function(jit_compile=True)\n"
                 "    def score(self, x):\n        return x * 2.0\n"
                 "def evaluate(model, features):\n    ds = tf.data.Dataset.from_tensor_slices(features).batch(4)\n"
-                "    return [model.score(x) for x in ds]\n"),
+                "    return [model.score(x) for x in ds]\n",
+                expected=(
+                    (7, 10, 'batch without drop_remainder=True feeds tf.function `score` called in the loop over it: '
+                            'the last, smaller batch has a new shape, so the step traces and XLA compiles again (and '
+                            'a TPU needs a static batch dimension); use drop_remainder=True or pad the last batch'),
+                )),
         Example("import tensorflow as tf\ndef make(features):\n    return tf.data.Dataset.from_tensor_slices(features).batch(32).prefetch(2)\n"
                 "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', jit_compile=True)\n"
-                "model.fit(make(x_train), epochs=3)\n"),
+                "model.fit(make(x_train), epochs=3)\n",
+                expected=(
+                    (3, 12, 'batch without drop_remainder=True feeds Keras fit() of a jit-compiled/TPU model: the '
+                            'last, smaller batch has a new shape, so the step traces and XLA compiles again (and a '
+                            'TPU needs a static batch dimension); use drop_remainder=True or pad the last batch'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -181,8 +192,10 @@ class BatchWithoutDropRemainder(ModuleRule):
             return f"tf.function `{tfn.name}`"
         return None
 
-    def _loop_sink(self, index: ModuleIndex, body: list[ast.AST], keras_compiled: bool) -> str | None:
+    def _loop_sink(self, index: ModuleIndex, body: Sequence[ast.AST | None], keras_compiled: bool) -> str | None:
         for stmt in body:
+            if stmt is None:
+                continue
             for sub in ast.walk(stmt):
                 if not isinstance(sub, ast.Call):
                     continue

@@ -50,8 +50,8 @@ def dtype_of(e: ast.expr, ctx: RuleContext) -> str | None:
 def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | None:
     """'a tuple of 2 / of 3' or 'a tuple / a tensor' when the two values evidently differ."""
     ta, tb = isinstance(a, ast.Tuple), isinstance(b, ast.Tuple)
-    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[union-attr]
-        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[union-attr]
+    if ta and tb and len(a.elts) != len(b.elts):  # type: ignore[attr-defined]
+        return f"a tuple of {len(a.elts)} / a tuple of {len(b.elts)}"  # type: ignore[attr-defined]
     for tup, other in ((a, b), (b, a)):
         if isinstance(tup, ast.Tuple) and isinstance(other, ast.Call) and (ctx.resolve(other.func) or "").startswith("tf."):
             return "a tuple / a single tensor"
@@ -113,12 +113,26 @@ class BranchTypeMismatch(Rule):
         Example("import tensorflow as tf\ndef targets(labels, smoothing):\n    if smoothing > 0.0:\n"
                 "        t = tf.one_hot(labels, 4) * (1.0 - smoothing) + smoothing / 4\n    else:\n        t = labels\n"
                 "    return t\n"
-                "@tf.function(jit_compile=True)\ndef step(labels, s):\n    return targets(labels, tf.reduce_mean(s))\n"),
+                "@tf.function(jit_compile=True)\ndef step(labels, s):\n    return targets(labels, tf.reduce_mean(s))\n",
+                expected=(
+                    (3, 5, "'t' is float in one branch and int in the other of an `if` on a tensor: AutoGraph makes "
+                           'it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both '
+                           'branches to one dtype'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if tf.reduce_sum(x) > 0:\n        n = 1\n    else:\n        n = 0.5\n    return x * n\n"),
+                "    if tf.reduce_sum(x) > 0:\n        n = 1\n    else:\n        n = 0.5\n    return x * n\n",
+                expected=(
+                    (4, 5, "'n' is int in one branch and float in the other of an `if` on a tensor: AutoGraph makes "
+                           'it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both '
+                           'branches to one dtype'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        out = (x, x)\n    else:\n        out = tf.identity(x)\n"
-                "    return out\n"),
+                "    return out\n",
+                expected=(
+                    (4, 5, "'out' is a tuple / a single tensor in the two branches of an `if` on a tensor: AutoGraph "
+                           'makes it a tf.cond, whose branches must have the same nested structure, so tracing fails'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -60,10 +60,20 @@ class CumulativeOpOnMasked(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(r, m):\n"
-                "    return tf.cumsum(r[m < 1])\n"),
+                "    return tf.cumsum(r[m < 1])\n",
+                expected=(
+                    (4, 12, 'tf.cumsum over a tensor whose length depends on data (boolean mask / tf.where): XLA '
+                            'runs it over the padded bound, which returned wrong/empty results or crashed on '
+                            'XLA:CPU; multiply by the mask instead of dropping elements'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(r, v):\n"
                 "    idx = tf.where(v > 0)[:, 0]\n    sel = tf.gather(r, idx)\n"
-                "    return tf.math.cumsum(sel, reverse=True)\n"),
+                "    return tf.math.cumsum(sel, reverse=True)\n",
+                expected=(
+                    (6, 12, 'tf.math.cumsum over a tensor whose length depends on data (boolean mask / tf.where): '
+                            'XLA runs it over the padded bound, which returned wrong/empty results or crashed on '
+                            'XLA:CPU; multiply by the mask instead of dropping elements'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

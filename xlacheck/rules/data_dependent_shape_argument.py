@@ -96,14 +96,37 @@ class DataDependentShapeArgument(Rule):
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
                 "    return tf.one_hot(labels, n) * probs\n"
-                "@tf.function(jit_compile=True)\ndef step(labels, probs):\n    return ce(labels, probs)\n"),
+                "@tf.function(jit_compile=True)\ndef step(labels, probs):\n    return ce(labels, probs)\n",
+                expected=(
+                    (4, 12, '`depth` of tf.one_hot is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: called from step() at line 6)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, lengths):\n"
-                "    max_len = tf.reduce_max(lengths)\n    return x[:, :max_len]\n"),
+                "    max_len = tf.reduce_max(lengths)\n    return x[:, :max_len]\n",
+                expected=(
+                    (5, 12, "slice bound computed from tensor values: the result's shape depends on data, so XLA "
+                            'recompiles for every value (or fails when the bound is not an argument); slice to a '
+                            'static bound and mask instead (compiled: decorated with tf.function(jit_compile=True) '
+                            'at line 2)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
                 "    for i in tf.range(1, tf.shape(x)[0] + 1):\n        total += tf.reduce_sum(tf.gather(x, tf.range(i)))\n"
-                "    return total\n"),
+                "    return total\n",
+                expected=(
+                    (6, 45, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(features, target_hw):\n"
-                "    return tf.image.resize(features, target_hw)\n"),
+                "    return tf.image.resize(features, target_hw)\n",
+                expected=(
+                    (4, 12, '`size` of tf.image.resize is computed from tensor values: XLA needs it at compile time, '
+                            'so this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

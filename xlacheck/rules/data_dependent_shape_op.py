@@ -154,13 +154,34 @@ class DataDependentShapeOp(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
-                "    return tf.math.bincount(labels, minlength=3, maxlength=3)\n"),
+                "    return tf.math.bincount(labels, minlength=3, maxlength=3)\n",
+                expected=(
+                    (4, 12, "tf.math.bincount: tf.math.bincount needs its inputs' values (even with minlength == "
+                            'maxlength): compiles only by value specialization, recompiling per value; XLA needs '
+                            'static shapes'),
+                )),
         Example("import tensorflow as tf\nclass P(tf.keras.layers.Layer):\n    def call(self, x, ids):\n"
-                "        return tf.math.segment_sum(x, ids)\n"),
+                "        return tf.math.segment_sum(x, ids)\n",
+                expected=(
+                    (4, 16, 'tf.math.segment_sum: sorted segment ops produce one row per segment id value '
+                            '(SegmentSum, per the generated op table); XLA needs static shapes (compiled: Keras '
+                            'call() at line 3)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
-                "    return tf.reduce_mean(tf.ragged.boolean_mask(h, m), axis=1)\n"),
+                "    return tf.reduce_mean(tf.ragged.boolean_mask(h, m), axis=1)\n",
+                expected=(
+                    (4, 27, 'tf.ragged.boolean_mask builds a ragged tensor that is then made dense or reduced by '
+                            'tf.reduce_mean over its ragged dimension (a Range whose size is the data-dependent row '
+                            'count): this fails under XLA; XLA needs static shapes (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(st):\n"
-                "    return tf.sparse.to_dense(tf.sparse.reorder(st))\n"),
+                "    return tf.sparse.to_dense(tf.sparse.reorder(st))\n",
+                expected=(
+                    (4, 31, 'tf.sparse.reorder: this sparse op has no XLA kernel (SparseReorder, per the generated '
+                            'op table); XLA needs static shapes (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -85,11 +85,11 @@ def _is_tokenizer(func: ast.expr) -> bool:
 
 
 def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
-    nodes: list[ast.AST] = list(call.args) + [kw.value for kw in call.keywords]
+    nodes: list[ast.expr] = list(call.args) + [kw.value for kw in call.keywords]
     if not nodes:
         return None
     last = max(nodes, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0))
-    at = Location(last.end_lineno or last.lineno, last.end_col_offset or 0)  # type: ignore[attr-defined]
+    at = Location(last.end_lineno or last.lineno, last.end_col_offset or 0)
     return Edit(at, at, text)
 
 
@@ -159,19 +159,59 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
                 "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf')\n",
                 fixed="import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
-                      "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf', pad_to_multiple_of=32)\n"),
+                      "collator = DataCollatorWithPadding(tokenizer, return_tensors='tf', pad_to_multiple_of=32)\n",
+                expected=(
+                    (3, 12, 'DataCollatorWithPadding(...) pads each batch to its longest example without '
+                            'pad_to_multiple_of: every distinct length is a new input shape that XLA compiles again; '
+                            'add pad_to_multiple_of=32 (or bucket by length)'),
+                )),
         Example("import tensorflow as tf\ndef encode(tokenizer, batches):\n"
-                "    for texts in batches:\n        yield tokenizer(texts, padding=True, truncation=True, return_tensors='tf')\n"),
+                "    for texts in batches:\n        yield tokenizer(texts, padding=True, truncation=True, return_tensors='tf')\n",
+                expected=(
+                    (4, 15, 'tokenizer(...) pads each batch to its longest example without pad_to_multiple_of: every '
+                            'distinct length is a new input shape that XLA compiles again; add pad_to_multiple_of=32 '
+                            '(or bucket by length)'),
+                )),
         Example("import tensorflow as tf\nfrom transformers import DataCollatorForLanguageModeling\n"
-                "collator = DataCollatorForLanguageModeling(tokenizer, mlm_probability=0.15, return_tensors='tf')\n"),
+                "collator = DataCollatorForLanguageModeling(tokenizer, mlm_probability=0.15, return_tensors='tf')\n",
+                expected=(
+                    (3, 12, 'DataCollatorForLanguageModeling(...) pads each batch to its longest example without '
+                            'pad_to_multiple_of: every distinct length is a new input shape that XLA compiles again; '
+                            'add pad_to_multiple_of=32 (or bucket by length)'),
+                )),
         Example("import tensorflow as tf\nclass Collate:\n    def __call__(self, features):\n"
-                "        return self.tokenizer.pad(features, return_tensors='tf')\n"),
-        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
-        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>')\n"),
+                "        return self.tokenizer.pad(features, return_tensors='tf')\n",
+                expected=(
+                    (4, 16, 'self.tokenizer.pad(...) pads each batch to its longest example without '
+                            'pad_to_multiple_of: every distinct length is a new input shape that XLA compiles again; '
+                            'add pad_to_multiple_of=32 (or bucket by length)'),
+                )),
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n",
+                expected=(
+                    (3, 12, 'padded_batch without fixed padded_shapes pads each batch to its longest element: every '
+                            'distinct length is a new input shape that XLA compiles again; pad to fixed shapes (or '
+                            'bucket boundaries / a multiple of 64)'),
+                )),
+        Example("import tensorflow as tf\ndef prepare(tokenizer):\n    tokenizer.enable_padding(pad_id=1, pad_token='<pad>')\n",
+                expected=(
+                    (3, 5, 'tokenizer.enable_padding(...) pads each batch to its longest example without '
+                           'pad_to_multiple_of: every distinct length is a new input shape that XLA compiles again; '
+                           'add pad_to_multiple_of=32 (or bucket by length)'),
+                )),
         Example("import tensorflow as tf\ndef batches(chunks):\n"
-                "    return [tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post') for seqs in chunks]\n"),
+                "    return [tf.keras.preprocessing.sequence.pad_sequences(seqs, padding='post') for seqs in chunks]\n",
+                expected=(
+                    (3, 13, 'pad_sequences without maxlen pads to the longest sequence of each call: every distinct '
+                            'length is a new input shape that XLA compiles again; pad to fixed shapes (or bucket '
+                            'boundaries / a multiple of 64)'),
+                )),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
-                " [16, 8, 4])\n"),
+                " [16, 8, 4])\n",
+                expected=(
+                    (3, 12, 'bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its '
+                            'longest element, not to the bucket boundary: every distinct length is a new input shape '
+                            'that XLA compiles again; pad to fixed shapes (or bucket boundaries / a multiple of 64)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -49,7 +49,12 @@ class FrozenHostRead(Rule):
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = tf.Variable(0.0)\n"
                 "    @tf.function(jit_compile=True)\n    def f(self, x):\n"
-                "        step = tf.keras.backend.get_value(self.step)\n        return x / (1.0 + step)\n"),
+                "        step = tf.keras.backend.get_value(self.step)\n        return x / (1.0 + step)\n",
+                expected=(
+                    (7, 16, 'tf.keras.backend.get_value inside compiled code runs once at trace time: the value is '
+                            'frozen into the graph and never changes between steps (wrong result); use the '
+                            'variable/tensor directly'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

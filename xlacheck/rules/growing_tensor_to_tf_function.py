@@ -10,7 +10,6 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-
 _LIST_GROWERS = frozenset({"append", "extend", "insert"})
 
 
@@ -88,11 +87,21 @@ class GrowingTensorToTfFunction(ModuleRule):
                 "    return tf.one_hot(ids[:, -1], 10)\n"
                 "def generate(ids, n):\n    for _ in range(n):\n        logits = next_logits(ids)\n"
                 "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
-                "    return ids\n"),
+                "    return ids\n",
+                expected=(
+                    (7, 30, '`ids` grows every iteration (line 8) and is passed to tf.function `next_logits` in the '
+                            'same loop: every step has a new shape, so it traces and compiles again each iteration; '
+                            'use a fixed-size padded buffer and a position index'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_id(table, history):\n"
                 "    return tf.argmax(tf.gather(table, tf.stack(history))[-1], output_type=tf.int32)\n"
                 "def decode(table, start, n):\n    history = [start]\n    for _ in range(n):\n"
-                "        history.append(next_id(table, history))\n    return history\n"),
+                "        history.append(next_id(table, history))\n    return history\n",
+                expected=(
+                    (8, 39, '`history` grows every iteration (line 8) and is passed to tf.function `next_id` in the '
+                            'same loop: every step has a new shape, so it traces and compiles again each iteration; '
+                            'use a fixed-size padded buffer and a position index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import INTCAST, TENSOR, CONST
+from xlacheck.analysis.values import CONST, INTCAST, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
@@ -50,9 +50,18 @@ class IntCastDtypeMismatch(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(loss, mask):\n"
-                "    n = int(tf.reduce_sum(mask))\n    return tf.reduce_sum(loss * tf.cast(mask, tf.float32)) / n\n"),
+                "    n = int(tf.reduce_sum(mask))\n    return tf.reduce_sum(loss * tf.cast(mask, tf.float32)) / n\n",
+                expected=(
+                    (5, 12, 'int(t) inside AutoGraph code becomes tf.cast(t, tf.int32): mixing it with this tensor '
+                            "fails with 'x and y must have the same dtype' (float32 != int32); cast explicitly to "
+                            "the other operand's dtype"),
+                )),
         Example("import tensorflow as tf\nSCALE = {0: 1.0, 1: 0.5}\n@tf.function(jit_compile=True)\ndef f(x, level):\n"
-                "    return x * SCALE[int(tf.reduce_max(level))]\n"),
+                "    return x * SCALE[int(tf.reduce_max(level))]\n",
+                expected=(
+                    (5, 16, 'int(t) inside AutoGraph code becomes an int32 tensor, not a Python int: it cannot index '
+                            "a Python dict/list ('Tensor is unhashable'); use tf.gather on a tensor table"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -49,10 +49,20 @@ class IterateTensorInPython(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    return tf.stack([row / tf.reduce_sum(row) for row in x])\n"),
+                "    return tf.stack([row / tf.reduce_sum(row) for row in x])\n",
+                expected=(
+                    (4, 58, 'iterating over a tensor in Python: comprehensions and zip()/enumerate() are not '
+                            "converted by AutoGraph, so tracing fails with 'Iterating over a symbolic tf.Tensor'; "
+                            'use vectorized ops, tf.unstack (static length) or tf.map_fn'),
+                )),
         Example("import tensorflow as tf\ndef margin(pos, neg):\n"
                 "    return tf.add_n([tf.nn.relu(1.0 - p + n) for p, n in zip(pos, neg)])\n"
-                "@tf.function(jit_compile=True)\ndef f(pos, neg):\n    return margin(pos, neg)\n"),
+                "@tf.function(jit_compile=True)\ndef f(pos, neg):\n    return margin(pos, neg)\n",
+                expected=(
+                    (3, 62, 'iterating over a tensor in Python: comprehensions and zip()/enumerate() are not '
+                            "converted by AutoGraph, so tracing fails with 'Iterating over a symbolic tf.Tensor'; "
+                            'use vectorized ops, tf.unstack (static length) or tf.map_fn'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -69,13 +69,30 @@ class JaxTracedShape(Rule):
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
-                "    return jnp.repeat(emb, d, axis=0)\n"),
+                "    return jnp.repeat(emb, d, axis=0)\n",
+                expected=(
+                    (5, 12, 'jnp.repeat without `total_repeat_length=` under jax.jit: its output size depends on '
+                            'traced values, so tracing fails (ConcretizationTypeError); pass a static '
+                            '`total_repeat_length`'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(n, offset):\n"
-                "    return jnp.arange(n) + offset\n"),
+                "    return jnp.arange(n) + offset\n",
+                expected=(
+                    (5, 12, '`start` of jnp.arange is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n@jax.jit\ndef f(loss, valid):\n"
-                "    k = jnp.ceil(jnp.sum(valid) * 0.5).astype(jnp.int32)\n    return lax.top_k(loss, k)[0]\n"),
+                "    k = jnp.ceil(jnp.sum(valid) * 0.5).astype(jnp.int32)\n    return lax.top_k(loss, k)[0]\n",
+                expected=(
+                    (7, 12, '`k` of jax.lax.top_k is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, labels):\n"
-                "    return jnp.mean(x[labels >= 0])\n"),
+                "    return jnp.mean(x[labels >= 0])\n",
+                expected=(
+                    (5, 21, 'boolean-mask indexing under jax.jit: the result size depends on data '
+                            '(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked reduction'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -33,7 +33,7 @@ def _removal(call: ast.Call, kw: ast.keyword) -> Edit:
     if i > 0:
         prev = items[i - 1]
         prev_end = prev.value if isinstance(prev, ast.keyword) else prev
-        start = Location(prev_end.end_lineno or 0, prev_end.end_col_offset or 0)  # type: ignore[union-attr]
+        start = Location(prev_end.end_lineno or 0, prev_end.end_col_offset or 0)  # type: ignore[attr-defined]
         return Edit(start, end, "")
     start = Location(kw.lineno, kw.col_offset)
     if len(items) > 1:
@@ -100,11 +100,21 @@ class JitCompileUnderTpuStrategy(ModuleRule):
                 fixed="import tensorflow as tf\nresolver = tf.distribute.cluster_resolver.TPUClusterResolver()\n"
                       "strategy = tf.distribute.TPUStrategy(resolver)\nwith strategy.scope():\n"
                       "    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
-                      "    model.compile(loss='mse')\n"),
+                      "    model.compile(loss='mse')\n",
+                expected=(
+                    (6, 31, 'jit_compile=True in code that runs under TPUStrategy: the TPU already compiles the '
+                            'whole step with XLA and refuses nested jit scopes; remove it, or set it only when not '
+                            'on a TPU'),
+                )),
         Example("import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy()\n"
                 "@tf.function(jit_compile=True)\ndef step(x):\n    return strategy.run(lambda v: v * 2.0, args=(x,))\n",
                 fixed="import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy()\n"
-                      "@tf.function()\ndef step(x):\n    return strategy.run(lambda v: v * 2.0, args=(x,))\n"),
+                      "@tf.function()\ndef step(x):\n    return strategy.run(lambda v: v * 2.0, args=(x,))\n",
+                expected=(
+                    (3, 14, 'jit_compile=True in code that runs under TPUStrategy: the TPU already compiles the '
+                            'whole step with XLA and refuses nested jit scopes; remove it, or set it only when not '
+                            'on a TPU'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -93,11 +93,26 @@ class LocalPathInTpuPipeline(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy()\n"
-                "ds = tf.data.TFRecordDataset(tf.io.gfile.glob('data/train-*.tfrecord'))\n"),
+                "ds = tf.data.TFRecordDataset(tf.io.gfile.glob('data/train-*.tfrecord'))\n",
+                expected=(
+                    (3, 47, "local path 'data/train-*.tfrecord' read by tf.io.gfile.glob in TPU code: a TPU Node's "
+                            'input pipeline runs on the TPU host, which reads only gs:// (UNIMPLEMENTED: File system '
+                            "scheme '[local]'); put the data in a bucket and pass a gs:// path"),
+                )),
         Example("import tensorflow as tf\nresolver = tf.distribute.cluster_resolver.TPUClusterResolver()\n"
-                "def load():\n    path = '/mnt/data/train.txt'\n    return tf.data.TextLineDataset(path)\n"),
+                "def load():\n    path = '/mnt/data/train.txt'\n    return tf.data.TextLineDataset(path)\n",
+                expected=(
+                    (4, 12, "local path '/mnt/data/train.txt' read by tf.data.TextLineDataset in TPU code: a TPU "
+                            "Node's input pipeline runs on the TPU host, which reads only gs:// (UNIMPLEMENTED: File "
+                            "system scheme '[local]'); put the data in a bucket and pass a gs:// path"),
+                )),
         Example("import tensorflow as tf\nfrom datasets import load_dataset\nstrategy = tf.distribute.TPUStrategy()\n"
-                "raw = load_dataset('text', data_files={'train': 'corpus/train.txt'})\n"),
+                "raw = load_dataset('text', data_files={'train': 'corpus/train.txt'})\n",
+                expected=(
+                    (4, 49, "local path 'corpus/train.txt' read by load_dataset(data_files=...) in TPU code: a TPU "
+                            "Node's input pipeline runs on the TPU host, which reads only gs:// (UNIMPLEMENTED: File "
+                            "system scheme '[local]'); put the data in a bucket and pass a gs:// path"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -66,14 +66,29 @@ class LookupLayerWithoutKernel(Rule):
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
                 "        self.hash = tf.keras.layers.Hashing(num_bins=16)\n        self.embed = tf.keras.layers.Embedding(16, 4)\n"
-                "    def call(self, ids):\n        return self.embed(self.hash(ids))\n"),
+                "    def call(self, ids):\n        return self.embed(self.hash(ids))\n",
+                expected=(
+                    (8, 27, 'self.hash is a Hashing: calling it creates ops with no XLA kernel '
+                            '(StringToHashBucketFast), so compilation fails; apply it in the input pipeline and feed '
+                            'the model its outputs'),
+                )),
         Example("import tensorflow as tf\nclass E(tf.keras.layers.Layer):\n    def __init__(self):\n        super().__init__()\n"
                 "        init = tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2]), tf.constant([0, 1]))\n"
                 "        self.table = tf.lookup.StaticHashTable(init, default_value=2)\n"
-                "    def call(self, ids):\n        return self.table.lookup(ids)\n"),
+                "    def call(self, ids):\n        return self.table.lookup(ids)\n",
+                expected=(
+                    (8, 16, 'self.table is a StaticHashTable: calling it creates ops with no XLA kernel '
+                            '(LookupTableFindV2), so compilation fails; apply it in the input pipeline and feed the '
+                            'model its outputs'),
+                )),
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
                 "        self.counts = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode='count')\n"
-                "    def call(self, ids):\n        return self.counts(ids)\n"),
+                "    def call(self, ids):\n        return self.counts(ids)\n",
+                expected=(
+                    (7, 16, 'self.counts is a CategoryEncoding: it counts with tf.math.bincount, which compiles only '
+                            'with the input values baked in (recompiles per value, fails with TensorSpecs); apply it '
+                            'in the input pipeline instead'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

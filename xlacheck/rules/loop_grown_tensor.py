@@ -46,7 +46,12 @@ class LoopGrownTensor(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(seq, w):\n"
                 "    for _ in tf.range(3):\n        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)\n"
-                "        seq = tf.concat([seq, nxt], axis=1)\n    return seq\n"),
+                "        seq = tf.concat([seq, nxt], axis=1)\n    return seq\n",
+                expected=(
+                    (6, 9, 'tensor grown by tf.concat inside a staged loop: its shape changes per iteration, which '
+                           'XLA cannot compile; preallocate a fixed-size buffer or use tf.TensorArray with a static '
+                           'size'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

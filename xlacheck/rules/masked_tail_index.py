@@ -63,9 +63,19 @@ class MaskedTailIndex(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
-                "    valid = h[m > 0]\n    return valid[-1]\n"),
+                "    valid = h[m > 0]\n    return valid[-1]\n",
+                expected=(
+                    (5, 12, 'negative index into a tensor whose length depends on data (boolean mask / tf.where): '
+                            'XLA pads it to a bound, so counting from the end reads padding and gives a wrong '
+                            'result; compute the position from the mask instead'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(r, v):\n"
-                "    idx = tf.where(v > 0)[:, 0]\n    return tf.gather(r, idx)[-2:]\n"),
+                "    idx = tf.where(v > 0)[:, 0]\n    return tf.gather(r, idx)[-2:]\n",
+                expected=(
+                    (5, 12, 'negative index into a tensor whose length depends on data (boolean mask / tf.where): '
+                            'XLA pads it to a bound, so counting from the end reads padding and gives a wrong '
+                            'result; compute the position from the mask instead'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -76,12 +76,30 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import TFAutoModelForMaskedLM\n"
                 "strategy = tf.distribute.TPUStrategy()\nmodel = TFAutoModelForMaskedLM.from_config(config)\n"
-                "with strategy.scope():\n    model.compile(optimizer='adam')\n"),
+                "with strategy.scope():\n    model.compile(optimizer='adam')\n",
+                expected=(
+                    (4, 9, '`TFAutoModelForMaskedLM.from_config` created outside strategy.scope() in code that sets '
+                           "up a distribution strategy: its variables are not created on the strategy's devices, so "
+                           'training under the strategy fails or is not replicated; create it inside `with '
+                           'strategy.scope():`'),
+                )),
         Example("import tensorflow as tf\ndef build():\n    return tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
                 "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    with strategy.scope():\n"
-                "        model = build()\n    optimizer = tf.keras.optimizers.Adam(1e-3)\n"),
+                "        model = build()\n    optimizer = tf.keras.optimizers.Adam(1e-3)\n",
+                expected=(
+                    (8, 17, '`tf.keras.optimizers.Adam` created outside strategy.scope() in code that sets up a '
+                            "distribution strategy: its variables are not created on the strategy's devices, so "
+                            'training under the strategy fails or is not replicated; create it inside `with '
+                            'strategy.scope():`'),
+                )),
         Example("import tensorflow as tf\ndef build():\n    return tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
-                "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    model = build()\n"),
+                "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    model = build()\n",
+                expected=(
+                    (6, 13, '`build()` (it creates a model) created outside strategy.scope() in code that sets up a '
+                            "distribution strategy: its variables are not created on the strategy's devices, so "
+                            'training under the strategy fails or is not replicated; create it inside `with '
+                            'strategy.scope():`'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

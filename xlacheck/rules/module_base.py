@@ -10,10 +10,11 @@ asks for it.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from xlacheck.diagnostics import Diagnostic
-from xlacheck.rules.base import Reporter, Rule
+from xlacheck.rules.base import FindingCollector, Rule
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import ModuleFacts
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from xlacheck.analysis.torch_model import TorchFacts
 
 
-class ModuleContext(Reporter):
+class ModuleContext(FindingCollector):
     """What a module rule sees: the tree, the file's facts and index; reports as every rule does."""
 
     def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts, *, torch_xla: bool = False) -> None:

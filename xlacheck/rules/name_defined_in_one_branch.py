@@ -97,7 +97,11 @@ class NameDefinedInOneBranch(Rule):
     INVALID = (
         Example("import tensorflow as tf\ndef clip(grad, max_norm):\n    norm = tf.norm(grad)\n"
                 "    if norm > max_norm:\n        coef = max_norm / norm\n    return grad * coef\n"
-                "@tf.function(jit_compile=True)\ndef step(w, g):\n    return w - clip(g, 1.0)\n"),
+                "@tf.function(jit_compile=True)\ndef step(w, g):\n    return w - clip(g, 1.0)\n",
+                expected=(
+                    (4, 5, "'coef' is assigned only in one branch of an `if` on a tensor; AutoGraph makes it a "
+                           "tf.cond and tracing fails: 'coef' must also be initialized in the else branch"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

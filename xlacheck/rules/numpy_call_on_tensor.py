@@ -48,7 +48,12 @@ class NumpyCallOnTensor(Rule):
     INVALID = (
         Example("import numpy as np\nimport tensorflow as tf\ndef mae(y_true, y_pred):\n"
                 "    return tf.constant(np.mean(tf.abs(y_true - y_pred)))\n"
-                "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', metrics=[mae])\n"),
+                "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', metrics=[mae])\n",
+                expected=(
+                    (4, 24, 'np.mean on a tensor inside compiled code (passed to compile()/strategy.run): NumPy '
+                            "needs concrete values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the "
+                            'tf.* op'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import ast
-import logging
-from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
+from xlacheck import op_table
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
-
-logger = logging.getLogger(__name__)
 
 # Reported by more specific rules, with better messages.
 _OWNED_ELSEWHERE = frozenset({
@@ -19,34 +16,17 @@ _OWNED_ELSEWHERE = frozenset({
 })
 
 
-@lru_cache(maxsize=1)
-def _lookup() -> Callable[[str], Any] | None:
-    """The op table's lookup, or None while the table is not installed (the rule is then idle)."""
-    try:
-        from xlacheck import op_table
-    except ImportError:
-        logger.warning("xlacheck.op_table is not available: XLA309 is inactive")
-        return None
-    return op_table.lookup
-
-
 def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
     """Raw ops without an XLA kernel that this call creates, per the op table (literal keyword
     arguments, plus ``extra`` literals a rule decoded itself, select argument-dependent verdicts,
     e.g. method="bicubic"); () if none or unknown."""
-    lookup = _lookup()
-    if lookup is None:
-        return ()
-    verdict = lookup(api_name)
+    verdict = op_table.lookup(api_name)
     if verdict is None:
         return ()
-    unsupported_for = getattr(verdict, "unsupported_for", None)
-    if unsupported_for is None:
-        return tuple(verdict.unsupported)
     literals = {kw.arg: kw.value.value for kw in call.keywords
                 if kw.arg is not None and isinstance(kw.value, ast.Constant)}
     literals.update(extra or {})
-    return tuple(unsupported_for(literals))
+    return tuple(verdict.unsupported_for(literals))
 
 
 class OpWithoutXlaKernel(Rule):
@@ -93,9 +73,23 @@ class OpWithoutXlaKernel(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
-                "    return tf.linalg.det(k)\n"),
+                "    return tf.linalg.det(k)\n",
+                expected=(
+                    (4, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 2)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n"),
+                "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n",
+                expected=(
+                    (4, 13, "tf.timestamp uses ops with no XLA kernel (Timestamp): compilation fails with 'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            'equivalent (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                    (5, 15, "tf.timestamp uses ops with no XLA kernel (Timestamp): compilation fails with 'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            'equivalent (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

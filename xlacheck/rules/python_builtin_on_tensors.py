@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import PYLIST, SHAPE, TENSOR, DATA, PARAM
+from xlacheck.analysis.values import DATA, PARAM, PYLIST, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _BUILTINS = {
@@ -61,16 +61,33 @@ class PythonBuiltinOnTensors(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"
-                "    lr = min(0.1 * step / 100.0, 0.1)\n    return x * lr\n"),
+                "    lr = min(0.1 * step / 100.0, 0.1)\n    return x * lr\n",
+                expected=(
+                    (4, 10, '`min()` over a tensor: AutoGraph does not convert this builtin, so it evaluates a '
+                            'tensor comparison as a Python bool and tracing fails; use tf.minimum / tf.reduce_min'),
+                )),
         Example("import tensorflow as tf\ndef best_two(preds, target):\n"
                 "    losses = [tf.reduce_mean(tf.square(p - target)) for p in tf.unstack(preds)]\n"
-                "    best = sorted(losses)[:2]\n    return best[0] + best[1]\n"),
+                "    best = sorted(losses)[:2]\n    return best[0] + best[1]\n",
+                expected=(
+                    (4, 12, '`sorted()` over a list of tensors: AutoGraph does not convert this builtin, so it '
+                            'evaluates a tensor comparison as a Python bool and tracing fails; use tf.sort / '
+                            'tf.math.top_k'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if any(v > 0 for v in tf.unstack(x)):\n        x = -x\n    return x\n"),
+                "    if any(v > 0 for v in tf.unstack(x)):\n        x = -x\n    return x\n",
+                expected=(
+                    (4, 8, '`any()` over a list of tensors: AutoGraph does not convert this builtin, so it evaluates '
+                           'a tensor comparison as a Python bool and tracing fails; use tf.reduce_any'),
+                )),
         Example("import tensorflow as tf\nclass Warmup(tf.keras.optimizers.schedules.LearningRateSchedule):\n"
                 "    def __init__(self, base, warmup):\n        self.base, self.warmup = base, warmup\n"
                 "    def __call__(self, step):\n"
-                "        return min(self.base * (tf.cast(step, tf.float32) + 1.0) / self.warmup, self.base)\n"),
+                "        return min(self.base * (tf.cast(step, tf.float32) + 1.0) / self.warmup, self.base)\n",
+                expected=(
+                    (6, 16, '`min()` over a tensor: AutoGraph does not convert this builtin, so it evaluates a '
+                            'tensor comparison as a Python bool and tracing fails; use tf.minimum / tf.reduce_min'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

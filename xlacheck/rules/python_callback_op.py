@@ -48,7 +48,12 @@ class PythonCallbackOp(Rule):
         Example("import numpy as np\nimport tensorflow as tf\ndef _w(y):\n    return np.where(y.numpy() > 0.5, 2.0, 1.0)\n"
                 "def loss(y_true, y_pred):\n    w = tf.py_function(_w, [y_true], tf.float32)\n"
                 "    return tf.reduce_mean(w * tf.square(y_true - y_pred))\n"
-                "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss=loss)\n"),
+                "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss=loss)\n",
+                expected=(
+                    (6, 9, 'tf.py_function inside compiled code (passed to compile()/strategy.run): XLA has no '
+                           'kernel for Python callbacks (PyFunc/EagerPyFunc), compilation fails; rewrite the '
+                           'callback with TF ops'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -61,11 +61,26 @@ class PythonInputPipelineOnTpu(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\ndef gen():\n    yield 1\nstrategy = tf.distribute.TPUStrategy()\n"
-                "ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))\n"),
+                "ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))\n",
+                expected=(
+                    (5, 6, 'Dataset.from_generator in the input pipeline of TPU code: it runs Python per element, '
+                           "which a TPU Node's host cannot run and which starves a TPU VM; write TFRecord shards "
+                           'read with tf.data (or keep small data in memory with from_tensor_slices)'),
+                )),
         Example("import tensorflow as tf\nresolver = tf.distribute.cluster_resolver.TPUClusterResolver()\n"
-                "train = hf_dataset.to_tf_dataset(columns=['input_ids'], batch_size=64, shuffle=True)\n"),
+                "train = hf_dataset.to_tf_dataset(columns=['input_ids'], batch_size=64, shuffle=True)\n",
+                expected=(
+                    (3, 9, '.to_tf_dataset() in the input pipeline of TPU code: it runs Python per element, which a '
+                           "TPU Node's host cannot run and which starves a TPU VM; write TFRecord shards read with "
+                           'tf.data (or keep small data in memory with from_tensor_slices)'),
+                )),
         Example("import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy()\ndef tok(t):\n    return t\n"
-                "ds = tf.data.TextLineDataset(['gs://b/x.txt']).map(lambda t: tf.py_function(tok, [t], tf.string))\n"),
+                "ds = tf.data.TextLineDataset(['gs://b/x.txt']).map(lambda t: tf.py_function(tok, [t], tf.string))\n",
+                expected=(
+                    (5, 62, 'tf.py_function in the input pipeline of TPU code: it runs Python per element, which a '
+                            "TPU Node's host cannot run and which starves a TPU VM; write TFRecord shards read with "
+                            'tf.data (or keep small data in memory with from_tensor_slices)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -53,9 +53,17 @@ class PythonScalarOfTensor(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(autograph=False, jit_compile=True)\ndef f(recon, kl):\n"
-                "    ratio = float(recon / (kl + 1e-6))\n    return recon + ratio * kl\n"),
+                "    ratio = float(recon / (kl + 1e-6))\n    return recon + ratio * kl\n",
+                expected=(
+                    (4, 13, '`float()` of a tensor in code AutoGraph does not convert (jit-compiled without '
+                            'AutoGraph): tracing fails because the value is symbolic; use tf.cast(t, tf.float32)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    flag = bool(tf.reduce_any(x > 0))\n    return x\n"),
+                "    flag = bool(tf.reduce_any(x > 0))\n    return x\n",
+                expected=(
+                    (4, 12, "`bool()` of a tensor in compiled code: tracing fails with 'Using a symbolic tf.Tensor "
+                            "as a Python bool'; keep it a boolean tensor"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -278,9 +278,10 @@ def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.NamedExpr)):
             return False  # loop targets, context managers, walrus: not followed
     returns = [n for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
-    if not returns or any(r.value is None for r in returns):
+    values = [r.value for r in returns if r.value is not None]
+    if not returns or len(values) != len(returns):
         return False
-    return all(_arithmetic(index, r.value, params, assigned, 0) for r in returns)
+    return all(_arithmetic(index, value, params, assigned, 0) for value in values)
 
 
 def _arithmetic(index: ModuleIndex, node: ast.expr, params: set[str], assigned: dict[str, list[ast.expr]],
@@ -407,26 +408,71 @@ class PythonScalarToTfFunction(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
-                "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, i)\n    return w\n"),
+                "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, i)\n    return w\n",
+                expected=(
+                    (7, 24, 'Python number `i` passed to tf.function `step` changes between calls (`i` counts the '
+                            'iterations of enumerate()): each new value traces and compiles the function again; pass '
+                            'a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef loss(a, b, temperature):\n    return tf.reduce_sum(a / temperature - b)\n"
-                "def epoch(batches, t=4.0):\n    for a, b in batches:\n        loss(a, b, t)\n        t = max(1.0, t * 0.9)\n"),
+                "def epoch(batches, t=4.0):\n    for a, b in batches:\n        loss(a, b, t)\n        t = max(1.0, t * 0.9)\n",
+                expected=(
+                    (7, 20, 'Python number `t` passed to tf.function `loss` changes between calls (`t` is reassigned '
+                            'in the loop that calls it): each new value traces and compiles the function again; pass '
+                            'a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\n@tf.function\ndef weighted(x, w):\n    return x * tf.constant(w)\n"
-                "def run(x, counts):\n    total = float(sum(counts))\n    w = [total / c for c in counts]\n    return weighted(x, w)\n"),
+                "def run(x, counts):\n    total = float(sum(counts))\n    w = [total / c for c in counts]\n    return weighted(x, w)\n",
+                expected=(
+                    (8, 24, 'Python list `w` passed to tf.function `weighted` changes between calls (it is computed '
+                            'from the argument `counts` of the enclosing function): each new value traces and '
+                            'compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, lr):\n    return x * lr\n"
                 "def train(xs, total):\n    for i, x in enumerate(xs):\n"
-                "        lr = 0.5 * (1 + math.cos(math.pi * i / total))\n        step(x, lr)\n"),
+                "        lr = 0.5 * (1 + math.cos(math.pi * i / total))\n        step(x, lr)\n",
+                expected=(
+                    (9, 17, 'Python number `lr` passed to tf.function `step` changes between calls (`lr` is '
+                            'reassigned in the loop that calls it): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\n@tf.function\ndef step(x, n):\n    return x / n\n"
-                "def run(batches):\n    for x in batches:\n        step(x, len(x))\n"),
+                "def run(batches):\n    for x in batches:\n        step(x, len(x))\n",
+                expected=(
+                    (7, 17, 'Python number `len(x)` passed to tf.function `step` changes between calls (`x` changes '
+                            'every iteration of the loop that calls it): each new value traces and compiles the '
+                            'function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef scaled(x, tag):\n    return x * 2.0\n"
-                "def run(xs):\n    return [scaled(x, f'step_{i}') for i, x in enumerate(xs)]\n"),
+                "def run(xs):\n    return [scaled(x, f'step_{i}') for i, x in enumerate(xs)]\n",
+                expected=(
+                    (6, 23, "Python string `f'step_{i}'` passed to tf.function `scaled` changes between calls (`i` "
+                            'changes every iteration of the comprehension that calls it): each new value traces and '
+                            "compiles the function again; keep strings out of the compiled function's arguments"),
+                )),
         Example("import tensorflow as tf\nclass Margin:\n    def __init__(self, m):\n        self.m = m\n"
                 "@tf.function(jit_compile=True)\ndef hinge(s, cfg):\n    return tf.nn.relu(cfg.m - s)\n"
-                "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n"),
+                "def losses(scores):\n    return [hinge(s, Margin(1.0)) for s in scores]\n",
+                expected=(
+                    (9, 22, 'a new `Margin` object is passed to tf.function `hinge` in a loop: `Margin` compares by '
+                            'identity, so every new object traces and compiles the function again; create it once '
+                            'and reuse it, or pass its numbers as tensors'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef apply(x, loss_fn):\n    return loss_fn(x, 2.0 * x)\n"
-                "def run(xs):\n    return [apply(x, tf.keras.losses.Huber()) for x in xs]\n"),
+                "def run(xs):\n    return [apply(x, tf.keras.losses.Huber()) for x in xs]\n",
+                expected=(
+                    (6, 22, 'a new `Huber` object is passed to tf.function `apply` in a loop: `Huber` compares by '
+                            'identity, so every new object traces and compiles the function again; create it once '
+                            'and reuse it, or pass its numbers as tensors'),
+                )),
         Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
                 "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
-                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
+                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n",
+                expected=(
+                    (9, 26, 'Python number `warmup(i)` passed to tf.function `update` changes between calls (`i` '
+                            'counts the iterations of enumerate()): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

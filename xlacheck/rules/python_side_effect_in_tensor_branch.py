@@ -88,12 +88,21 @@ class PythonSideEffectInTensorBranch(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    outs = []\n"
-                "    for i in tf.range(3):\n        outs.append(x * tf.cast(i, tf.float32))\n    return tf.stack(outs)\n"),
+                "    for i in tf.range(3):\n        outs.append(x * tf.cast(i, tf.float32))\n    return tf.stack(outs)\n",
+                expected=(
+                    (6, 9, '`outs.append()` on a Python list inside a staged loop/branch: the body is traced as an '
+                           'inner graph and its tensors cannot leave it (InaccessibleTensorError); use '
+                           'tf.TensorArray'),
+                )),
         Example("import tensorflow as tf\ndef total_pos(x):\n    total = tf.constant(0.0)\n"
                 "    def acc(row):\n        nonlocal total\n        s = tf.reduce_sum(row)\n"
                 "        if s > 0:\n            total = total + s\n"
                 "    for row in tf.unstack(x):\n        acc(row)\n    return total\n"
-                "@tf.function(jit_compile=True)\ndef f(x):\n    return total_pos(x)\n"),
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return total_pos(x)\n",
+                expected=(
+                    (8, 13, "'total' is nonlocal/global and assigned under an `if` on a tensor: it is not carried "
+                            'through the tf.cond, so the result is silently wrong; return the value instead'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -108,14 +108,35 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
                 "    @tf.function(jit_compile=True)\n    def f(self, x):\n        self.step += 1\n"
-                "        return x / self.step\n"),
+                "        return x / self.step\n",
+                expected=(
+                    (7, 9, '`self.step` holds a Python number updated inside compiled code (decorated with '
+                           'tf.function(jit_compile=True)): this runs only while tracing, so the value freezes after '
+                           'the first trace; keep it in a tf.Variable and use assign_add()'),
+                )),
         Example("import tensorflow as tf\nCALLS = 0\n@tf.function\ndef f(x):\n    global CALLS\n    CALLS = CALLS + 1\n"
-                "    return x * 2.0\n"),
+                "    return x * 2.0\n",
+                expected=(
+                    (6, 5, 'global/nonlocal `CALLS` updated inside compiled code (decorated with tf.function): this '
+                           'runs only while tracing, so the value freezes after the first trace; keep it in a '
+                           'tf.Variable'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\nSTATE = {'step': 0}\n@jax.jit\ndef train_step(w, g):\n"
-                "    STATE['step'] += 1\n    return w - 0.1 / STATE['step'] * g\n"),
+                "    STATE['step'] += 1\n    return w - 0.1 / STATE['step'] * g\n",
+                expected=(
+                    (6, 5, 'item of the module-level Python container `STATE` updated inside compiled code '
+                           '(decorated with jax.jit): this runs only while tracing, so the value freezes after the '
+                           "first trace (and JAX/TF bake it in as a constant); keep the state in the step's "
+                           'arguments and results (or a tf.Variable)'),
+                )),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
                 "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
-                "        return loss\n"),
+                "        return loss\n",
+                expected=(
+                    (8, 9, '`self.losses.append(...)` on a Python list inside compiled code (decorated with '
+                           'tf.function): it runs only while tracing and collects symbolic tensors, not per-step '
+                           'values; return the values from the step or write them to a tf.TensorArray/tf.Variable'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -147,8 +168,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())
             if isinstance(node, ast.AugAssign) and _container_item_update(node, containers) \
-                    and not _bound_locally(index, func, node.target.value.id):  # type: ignore[attr-defined]
-                name = node.target.value.id  # type: ignore[attr-defined]
+                    and not _bound_locally(index, func, node.target.value.id):  # type: ignore[arg-type, union-attr]
+                name = node.target.value.id  # type: ignore[union-attr]
                 ctx.report(self, node, f"item of the module-level Python container `{name}` updated inside compiled "
                                        f"code ({info.why}): this runs only while tracing, so the value freezes after "
                                        "the first trace (and JAX/TF bake it in as a constant); keep the state in "
@@ -213,11 +234,11 @@ def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str
     if isinstance(node, ast.AugAssign):
         target = node.target
         return _self_attr(target) is not None or (isinstance(target, ast.Name) and target.id in outer_names)
-    for target in node.targets:
-        attr = _self_attr(target)
+    for each in node.targets:
+        attr = _self_attr(each)
         if attr is not None and _mentions_self_attr(node.value, attr):
             return True
-        if isinstance(target, ast.Name) and target.id in outer_names:
+        if isinstance(each, ast.Name) and each.id in outer_names:
             return True
     return False
 

@@ -47,17 +47,23 @@ class RaiseInTensorBranch(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if x.shape[-1] != 4:\n        raise ValueError('bad width')\n    return x\n"),
-    )
-    VALID = VALID + (
         Example("import tensorflow as tf\ndef pos_embed(embed_dim, grid):\n    if embed_dim % 2 != 0:\n"
                 "        raise ValueError('embed_dim must be even')\n    return tf.concat([grid, grid], axis=1)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, limit):\n"
-                "    if limit < 0:\n        raise ValueError('negative limit')\n    return tf.minimum(x, limit)\n"),
+                "    if limit < 0:\n        raise ValueError('negative limit')\n    return tf.minimum(x, limit)\n",
+                expected=(
+                    (5, 9, '`raise` under a condition on a tensor: AutoGraph traces both branches of the tf.cond, so '
+                           'this raises while tracing, for every input; use tf.debugging.assert_*'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    if tf.reduce_any(labels < 0):\n        raise ValueError('negative labels')\n"
-                "    return labels\n"),
+                "    return labels\n",
+                expected=(
+                    (5, 9, '`raise` under a condition on a tensor: AutoGraph traces both branches of the tf.cond, so '
+                           'this raises while tracing, for every input; use tf.debugging.assert_*'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -59,7 +59,11 @@ class ReturnInOneBranch(Rule):
         Example("import tensorflow as tf\ndef kl(mu, done):\n    if done:\n"
                 "        return tf.reduce_mean(tf.square(mu))\n"
                 "def loss(x, mu, done):\n    return tf.reduce_mean(x) + kl(mu, done)\n"
-                "@tf.function(jit_compile=True)\ndef step(x, mu):\n    return loss(x, mu, tf.reduce_any(x > 0))\n"),
+                "@tf.function(jit_compile=True)\ndef step(x, mu):\n    return loss(x, mu, tf.reduce_any(x > 0))\n",
+                expected=(
+                    (3, 5, 'only one branch of this `if` on a tensor returns; AutoGraph makes it a tf.cond and '
+                           "tracing fails with 'the else branch must also have a return statement'"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -78,11 +78,28 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    @tf.function\n"
-                "    def serving(self, ids):\n        return self(ids)\n"),
+                "    def serving(self, ids):\n        return self(ids)\n",
+                expected=(
+                    (3, 6, 'tf.function `serving` has no input_signature but it is named `serving`, the serving '
+                           'entry point: the export holds only the shapes traced so far, and serving retraces and '
+                           'recompiles for every new input shape; add input_signature=[tf.TensorSpec([None, ...], '
+                           'dtype)]'),
+                )),
         Example("import tensorflow as tf\n@tf.function\ndef predict(x):\n    return x * 2.0\n"
-                "tf.saved_model.save(m, 'out', signatures={'serving_default': predict})\n"),
+                "tf.saved_model.save(m, 'out', signatures={'serving_default': predict})\n",
+                expected=(
+                    (2, 2, 'tf.function `predict` has no input_signature but it is exported through signatures=: the '
+                           'export holds only the shapes traced so far, and serving retraces and recompiles for '
+                           'every new input shape; add input_signature=[tf.TensorSpec([None, ...], dtype)]'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef predict(x):\n    return x * 2.0\n"
-                "concrete = predict.get_concrete_function()\n"),
+                "concrete = predict.get_concrete_function()\n",
+                expected=(
+                    (2, 2, 'tf.function `predict` has no input_signature but get_concrete_function() is called '
+                           'without example inputs: the export holds only the shapes traced so far, and serving '
+                           'retraces and recompiles for every new input shape; add '
+                           'input_signature=[tf.TensorSpec([None, ...], dtype)]'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -119,11 +136,11 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                     continue
                 values = kw.value.values if isinstance(kw.value, ast.Dict) else [kw.value]
                 for value in values:
-                    tfn = self._refers_to(index, value)
-                    if tfn is not None:
-                        self._report(ctx, tfn, "it is exported through signatures=", reported)
+                    exported = self._refers_to(index, value)
+                    if exported is not None:
+                        self._report(ctx, exported, "it is exported through signatures=", reported)
             elif method_name(call) == "get_concrete_function" and not call.args and not call.keywords:
-                tfn = self._refers_to(index, call.func.value)  # type: ignore[attr-defined]
+                tfn = self._refers_to(index, call.func.value)  # type: ignore[attr-defined, assignment]
                 if tfn is not None:
                     self._report(ctx, tfn, "get_concrete_function() is called without example inputs", reported)
 

@@ -44,7 +44,13 @@ class StringOpOnTensor(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(country, device):\n"
                 "    crossed = tf.strings.join([country, device], separator='_')\n"
-                "    return tf.strings.to_hash_bucket_fast(crossed, 100)\n"),
+                "    return tf.strings.to_hash_bucket_fast(crossed, 100)\n",
+                expected=(
+                    (4, 15, 'tf.strings.join on a non-constant tensor in compiled code: XLA has no string kernels, '
+                            'so compilation fails; do string work in the input pipeline and feed ids'),
+                    (5, 12, 'tf.strings.to_hash_bucket_fast on a non-constant tensor in compiled code: XLA has no '
+                            'string kernels, so compilation fails; do string work in the input pipeline and feed ids'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -60,9 +60,19 @@ class TensorAssertStatement(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
-                "    assert tf.reduce_all(labels >= 0), 'negative'\n    return labels\n"),
+                "    assert tf.reduce_all(labels >= 0), 'negative'\n    return labels\n",
+                expected=(
+                    (4, 5, '`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails '
+                           "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
+                           'the check, eager mode keeps it)'),
+                )),
         Example("import tensorflow as tf\ndef loss(labels, logits):\n"
-                "    assert tf.reduce_min(labels) >= 0\n    return tf.reduce_mean(logits)\n"),
+                "    assert tf.reduce_min(labels) >= 0\n    return tf.reduce_mean(logits)\n",
+                expected=(
+                    (3, 5, '`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails '
+                           "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
+                           'the check, eager mode keeps it)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -51,7 +51,12 @@ class TensorBreakInPythonLoop(Rule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    for _ in range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
-                "            break\n    return x\n"),
+                "            break\n    return x\n",
+                expected=(
+                    (7, 13, "`break` depends on a tensor inside a Python-unrolled loop: AutoGraph raises 'break and "
+                            'return statements which depend on a TF condition are not supported in Python for '
+                            "loops'; iterate over tf.range instead"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -50,11 +50,21 @@ class TensorComprehensionFilter(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
-                "    kept = [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]\n    return tf.add_n(kept)\n"),
+                "    kept = [h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0]\n    return tf.add_n(kept)\n",
+                expected=(
+                    (4, 46, 'comprehension filtered by a tensor condition: AutoGraph does not convert '
+                            'comprehensions, so tracing fails on the Python bool; use a mask (multiply, tf.where) '
+                            'instead'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
                 "    return tf.add_n([h for h in tf.unstack(hidden) if tf.reduce_sum(h) > 0])\n",
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(hidden):\n"
-                      "    return tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])\n"),
+                      "    return tf.add_n([tf.where(tf.reduce_sum(h) > 0, h, 0) for h in tf.unstack(hidden)])\n",
+                expected=(
+                    (4, 55, 'comprehension filtered by a tensor condition: AutoGraph does not convert '
+                            'comprehensions, so tracing fails on the Python bool; use a mask (multiply, tf.where) '
+                            'instead'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -62,13 +62,32 @@ class TensorConditionWithoutAutograph(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
-                "    if tf.reduce_sum(x) > 10.0:\n        x = x / 2.0\n    return x\n"),
+                "    if tf.reduce_sum(x) > 10.0:\n        x = x / 2.0\n    return x\n",
+                expected=(
+                    (4, 8, '`if` on a tensor in code AutoGraph does not convert (jit-compiled without AutoGraph): '
+                           "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; use "
+                           'tf.where/tf.cond or an indicator rewrite'),
+                )),
         Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n"
                 "    @tf.autograph.experimental.do_not_convert\n    def call(self, x):\n"
-                "        return x if tf.reduce_mean(x) > 0 else -x\n"),
-        Example("import tensorflow as tf\nlayer = tf.keras.layers.Lambda(lambda t: t * 2.0 if tf.reduce_max(t) > 1.0 else t)\n"),
+                "        return x if tf.reduce_mean(x) > 0 else -x\n",
+                expected=(
+                    (5, 21, 'conditional expression on a tensor in code AutoGraph does not convert (Keras call()): '
+                            "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; use "
+                            'tf.where/tf.cond or an indicator rewrite'),
+                )),
+        Example("import tensorflow as tf\nlayer = tf.keras.layers.Lambda(lambda t: t * 2.0 if tf.reduce_max(t) > 1.0 else t)\n",
+                expected=(
+                    (2, 53, 'conditional expression on a tensor in code AutoGraph does not convert (compiled without '
+                            "AutoGraph): tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not "
+                            "allowed'; use tf.where/tf.cond or an indicator rewrite"),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
-                "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n"),
+                "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n",
+                expected=(
+                    (5, 11, '`while` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
+                            'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -52,7 +52,11 @@ class TensorIndexIntoPythonList(Rule):
                 "        super().__init__()\n        self.router = tf.keras.layers.Dense(3)\n"
                 "        self.experts = [tf.keras.layers.Dense(2) for _ in range(3)]\n"
                 "    def call(self, x):\n        choice = tf.argmax(tf.reduce_mean(self.router(x), axis=0))\n"
-                "        return self.experts[choice](x)\n"),
+                "        return self.experts[choice](x)\n",
+                expected=(
+                    (9, 16, 'a Python list indexed by a tensor: lists need a Python int, so tracing fails; stack the '
+                            'items and tf.gather, or dispatch with tf.switch_case'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -49,7 +49,11 @@ class TensorMembershipTest(Rule):
     INVALID = (
         Example("import tensorflow as tf\nIGNORE = (0, 101)\ndef weight(token_id):\n"
                 "    return 0.0 if token_id in IGNORE else 1.0\n"
-                "@tf.function(jit_compile=True)\ndef f(ids):\n    return tf.stack([weight(t) for t in tf.unstack(ids)])\n"),
+                "@tf.function(jit_compile=True)\ndef f(ids):\n    return tf.stack([weight(t) for t in tf.unstack(ids)])\n",
+                expected=(
+                    (4, 19, 'membership test `in` on a tensor: it compares element by element as Python bools, which '
+                            'AutoGraph does not convert; use tf.reduce_any(tf.equal(t[..., None], values), -1)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -50,9 +50,19 @@ class TensorToHostMethod(Rule):
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.opt = tf.keras.optimizers.SGD(0.1)\n"
                 "    @tf.function(jit_compile=True)\n    def step(self, w, g):\n"
-                "        lr = self.opt.learning_rate.numpy()\n        return w - lr * g\n"),
+                "        lr = self.opt.learning_rate.numpy()\n        return w - lr * g\n",
+                expected=(
+                    (7, 14, '`.numpy()` inside compiled code (decorated with tf.function(jit_compile=True)): there '
+                            "is no concrete value while tracing ('SymbolicTensor' object has no attribute 'numpy'); "
+                            'keep the value as a tensor'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    n = tf.reduce_sum(x).item()\n    return x / n\n"),
+                "    n = tf.reduce_sum(x).item()\n    return x / n\n",
+                expected=(
+                    (4, 9, '`.item()` inside compiled code (decorated with tf.function(jit_compile=True)): there is '
+                           "no concrete value while tracing ('SymbolicTensor' object has no attribute 'numpy'); keep "
+                           'the value as a tensor'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

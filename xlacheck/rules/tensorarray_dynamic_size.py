@@ -46,13 +46,21 @@ class TensorArrayDynamicSize(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n    return ta.stack()\n"),
+                "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n    return ta.stack()\n",
+                expected=(
+                    (4, 10, 'tf.TensorArray with dynamic_size=True under XLA: stack() came back empty under '
+                            'jit_compile (wrong result); give it a static size'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n"
                 "    for i in tf.range(tf.shape(x)[0]):\n        ta = ta.write(i, 2.0 * x[i])\n    return ta.stack()\n",
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                       "    ta = tf.TensorArray(tf.float32, size=tf.shape(x)[0])\n"
-                      "    for i in tf.range(tf.shape(x)[0]):\n        ta = ta.write(i, 2.0 * x[i])\n    return ta.stack()\n"),
+                      "    for i in tf.range(tf.shape(x)[0]):\n        ta = ta.write(i, 2.0 * x[i])\n    return ta.stack()\n",
+                expected=(
+                    (4, 10, 'tf.TensorArray with dynamic_size=True under XLA: stack() came back empty under '
+                            'jit_compile (wrong result); give it a static size'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

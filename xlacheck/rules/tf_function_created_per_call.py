@@ -6,7 +6,8 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.analysis.tables import JAX_JIT_NAMES, TF_FUNCTION_NAMES as _TF_FUNCTION
+from xlacheck.analysis.tables import JAX_JIT_NAMES
+from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -92,21 +93,55 @@ class TfFunctionCreatedPerCall(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
-                "def loss(a, b):\n    fast = tf.function(_loss, jit_compile=True)\n    return fast(a, b)\n"),
-        Example("import tensorflow as tf\ndef predict(model, x):\n    return tf.function(model, jit_compile=True)(x)\n"),
+                "def loss(a, b):\n    fast = tf.function(_loss, jit_compile=True)\n    return fast(a, b)\n",
+                expected=(
+                    (5, 12, 'tf.function created inside `loss()` and called once per call: every call of `loss()` '
+                            'builds a new function with an empty trace cache and traces/compiles it again; create '
+                            'the tf.function once (module level, __init__, or a cache)'),
+                )),
+        Example("import tensorflow as tf\ndef predict(model, x):\n    return tf.function(model, jit_compile=True)(x)\n",
+                expected=(
+                    (3, 12, 'tf.function created inside `predict()` and called once per call: every call of '
+                            '`predict()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
         Example("import tensorflow as tf\ndef evaluate(model, batches):\n    for x in batches:\n"
-                "        step = tf.function(lambda v: model(v))\n        step(x)\n"),
+                "        step = tf.function(lambda v: model(v))\n        step(x)\n",
+                expected=(
+                    (4, 16, 'tf.function created inside a loop: each iteration builds a new function with an empty '
+                            'trace cache, so it traces and compiles again; create it once, before the loop'),
+                )),
         Example("import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
-                "    def run(v):\n        return model(v)\n    return run(x)\n"),
+                "    def run(v):\n        return model(v)\n    return run(x)\n",
+                expected=(
+                    (3, 6, 'tf.function created inside `forward()` and called once per call: every call of '
+                           '`forward()` builds a new function with an empty trace cache and traces/compiles it '
+                           'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
         Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
                 "        self._forward = tf.function(self.forward, jit_compile=True)\n"
                 "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
-                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n"),
+                "def detect(x):\n    detector = Detector()\n    return detector._forward(x)\n",
+                expected=(
+                    (8, 16, 'a new `Detector` is built on every call of `detect()`: its tf.function `_forward` '
+                            'belongs to the instance, so each new object traces and compiles it again; build the '
+                            'object once and reuse it'),
+                )),
         Example("import tensorflow as tf\nclass Scorer:\n    @tf.function(jit_compile=True)\n"
                 "    def score(self, x):\n        return x * 2.0\n"
-                "def score_all(xs):\n    return [Scorer().score(x) for x in xs]\n"),
+                "def score_all(xs):\n    return [Scorer().score(x) for x in xs]\n",
+                expected=(
+                    (7, 13, 'a new `Scorer` is built on every call of `score_all()` (in a loop): its tf.function '
+                            '`score` belongs to the instance, so each new object traces and compiles it again; build '
+                            'the object once and reuse it'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n"),
+                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+                expected=(
+                    (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
+                            '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -130,7 +165,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 if index.aliases.resolve(target) in _COMPILERS:
                     self._check_creation(ctx, index, node, dec)
 
-    def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.AST) -> None:
+    def _check_creation(self, ctx: ModuleContext, index: ModuleIndex, node: ast.AST, where: ast.expr) -> None:
         if isinstance(where, ast.Call) and any(kw.arg == "experimental_implements" for kw in where.keywords):
             return  # a TFLite composite op: traced inside the caller's trace, by design
         kind = index.aliases.resolve(where.func if isinstance(where, ast.Call) else where) or "tf.function"
@@ -253,7 +288,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             for n in index.scope_nodes(func))
 
     @staticmethod
-    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST) -> bool:
+    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST | None) -> bool:
         """``func`` (or a function around it) is traced by a tf.function / strategy.run here."""
         while func is not None:
             info = ctx.facts.by_node.get(id(func))

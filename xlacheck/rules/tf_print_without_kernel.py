@@ -46,7 +46,11 @@ class TfPrintWithoutKernel(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    tf.print('x', x)\n    return x * 2.0\n"),
+                "    tf.print('x', x)\n    return x * 2.0\n",
+                expected=(
+                    (4, 5, 'tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; '
+                           'return the value and log it outside the compiled step'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -11,8 +11,8 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Rewrites with a static shape, by op (the message names the one that fits).
 _REWRITE = {
-    "nonzero": "keep the mask and compute with it (`x * mask`, `torch.where(mask, x, 0)`, `masked_fill`)",
-    "argwhere": "keep the mask and compute with it (`x * mask`, `torch.where(mask, x, 0)`)",
+    "nonzero": "the mask itself and compute with it (`x * mask`, `torch.where(mask, x, 0)`, `masked_fill`)",
+    "argwhere": "the mask itself and compute with it (`x * mask`, `torch.where(mask, x, 0)`)",
     "masked_select": "`torch.where(mask, x, 0)` (or `x * mask`) and reduce with the mask's sum",
     "unique": "a fixed-size encoding (`F.one_hot(x, num_classes).amax(0)`) or `torch.bincount`-free counting",
     "unique_consecutive": "a fixed-size encoding with a mask of run starts",
@@ -83,10 +83,23 @@ class TorchDataDependentShape(ModuleRule):
                 "import torch.nn.functional as F\ndef train(model, loader, opt, device):\n"
                 "    for batch in pl.MpDeviceLoader(loader, device):\n        logits = model(batch['x'])\n"
                 "        y = batch['labels']\n        keep = y != -100\n"
-                "        loss = F.cross_entropy(logits[keep], y[keep])\n        loss.backward()\n        opt.step()\n"),
+                "        loss = F.cross_entropy(logits[keep], y[keep])\n        loss.backward()\n        opt.step()\n",
+                expected=(
+                    (10, 32, '`x[mask]` with a boolean tensor mask has a data-dependent shape: torch_xla runs it on '
+                             'the CPU (aten::nonzero) and recompiles when the count changes; use `masked_fill(~mask, '
+                             '0)`, `torch.where(mask, x, 0)`, or a loss with `ignore_index`'),
+                    (10, 46, '`x[mask]` with a boolean tensor mask has a data-dependent shape: torch_xla runs it on '
+                             'the CPU (aten::nonzero) and recompiles when the count changes; use `masked_fill(~mask, '
+                             '0)`, `torch.where(mask, x, 0)`, or a loss with `ignore_index`'),
+                )),
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
                 "        pos = torch.nonzero(y > 0)\n        loss = torch.relu(x).sum() + pos.float().sum()\n"
-                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (5, 15, '`torch.nonzero` has a data-dependent output shape: torch_xla runs it on the CPU and '
+                            'recompiles when the size changes; use the mask itself and compute with it (`x * mask`, '
+                            '`torch.where(mask, x, 0)`, `masked_fill`)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

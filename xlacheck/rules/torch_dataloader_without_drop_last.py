@@ -74,7 +74,12 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                 "from torch.utils.data import DataLoader\ndef train(ds, model, opt, device):\n"
                 "    loader = DataLoader(ds, batch_size=32, shuffle=True)\n"
                 "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
-                "        loss.backward()\n        opt.step()\n"),
+                "        loss.backward()\n        opt.step()\n",
+                expected=(
+                    (6, 14, 'this DataLoader keeps a smaller last batch (drop_last is not True) and feeds a '
+                            "torch_xla training loop: the last batch's shape compiles the step again every epoch; "
+                            'pass drop_last=True (pad and mask for evaluation)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

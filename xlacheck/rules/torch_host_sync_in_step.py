@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BOOL, STRUCT, TENSOR, TorchFacts
+from xlacheck.analysis.torch_model import STRUCT, TENSOR, TorchFacts
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -109,11 +109,23 @@ class TorchHostSyncInStep(ModuleRule):
                 "def train(model, loader, opt, losses):\n    device = torch_xla.device()\n"
                 "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
                 "        loss = torch.nn.functional.cross_entropy(model(x), y)\n        losses.append(loss.item())\n"
-                "        loss.backward()\n        xm.optimizer_step(opt)\n        xm.mark_step()\n"),
+                "        loss.backward()\n        xm.optimizer_step(opt)\n        xm.mark_step()\n",
+                expected=(
+                    (9, 23, '`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls '
+                            'xm.optimizer_step): the pending graph runs and is cut here; keep the value on the '
+                            'device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it '
+                            'from `xm.add_step_closure(fn, args=(t,))`'),
+                )),
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
                 "def train(model, loader, opt, device):\n    for x, y in pl.MpDeviceLoader(loader, device):\n"
                 "        logits = model(x)\n        loss = torch.nn.functional.cross_entropy(logits, y)\n"
-                "        if torch.isnan(loss):\n            continue\n        loss.backward()\n        opt.step()\n"),
+                "        if torch.isnan(loss):\n            continue\n        loss.backward()\n        opt.step()\n",
+                expected=(
+                    (8, 12, '`if tensor:` reads a torch tensor on the host inside a torch_xla step (iterates an '
+                            'MpDeviceLoader): the pending graph runs and is cut here; keep the value on the device '
+                            '(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from '
+                            '`xm.add_step_closure(fn, args=(t,))`'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

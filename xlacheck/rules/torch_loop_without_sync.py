@@ -57,7 +57,12 @@ class TorchLoopWithoutSync(ModuleRule):
     INVALID = (
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"
                 "    for x, y in loader:\n        loss = model(x.to(device)).sum()\n        loss.backward()\n"
-                "        opt.step()\n"),
+                "        opt.step()\n",
+                expected=(
+                    (5, 5, 'this training loop runs on the XLA device but never syncs (no '
+                           'torch_xla.sync()/xm.mark_step()/xm.optimizer_step(), no MpDeviceLoader): the lazy graph '
+                           'grows and recompiles every step'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import TENSOR, TorchFacts, op_table
+from xlacheck.analysis.torch_model import TorchFacts, op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -19,7 +19,7 @@ def _literal(node: ast.expr | None) -> object:
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) for e in node.elts):
-        return tuple(e.value for e in node.elts)  # type: ignore[union-attr]
+        return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
     return _UNKNOWN
 
 
@@ -141,10 +141,19 @@ class TorchOpWithoutLowering(ModuleRule):
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
                 "        probs = torch.softmax(model(ids)[:, -1], -1)\n        nxt = torch.multinomial(probs, 2)[:, 1:]\n"
-                "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n"),
+                "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n",
+                expected=(
+                    (6, 15, '`torch.multinomial` has no XLA lowering in torch_xla 2.9.0 (argument-dependent: falls '
+                            'back with these arguments): it runs on the CPU, with a transfer each way, inside the '
+                            'step'),
+                )),
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
                 "        h = torch.relu(x)\n        loss = (h - torch.median(h)).abs().mean()\n        loss.backward()\n"
-                "        opt.step()\n        torch_xla.sync()\n"),
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (6, 21, '`torch.median` has no XLA lowering in torch_xla 2.9.0 (aten::median): it runs on the '
+                            'CPU, with a transfer each way, inside the step'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -67,7 +67,11 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
                 "def _mp_fn(index, model, loader, optimizer, device):\n"
                 "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
                 "        loss.backward()\n        optimizer.step()\n"
-                "if __name__ == '__main__':\n    torch_xla.launch(_mp_fn)\n"),
+                "if __name__ == '__main__':\n    torch_xla.launch(_mp_fn)\n",
+                expected=(
+                    (8, 9, 'optimizer.step() in a multi-process torch_xla run that never reduces the gradients: each '
+                           'process updates its own replica; use xm.optimizer_step(optimizer)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -50,7 +50,11 @@ class TorchSaveOfXlaTensors(ModuleRule):
     )
     INVALID = (
         Example("import torch\nimport torch_xla.core.xla_model as xm\ndef run(model):\n    device = xm.xla_device()\n"
-                "    model = model.to(device)\n    torch.save(model.state_dict(), 'm.pt')\n"),
+                "    model = model.to(device)\n    torch.save(model.state_dict(), 'm.pt')\n",
+                expected=(
+                    (6, 5, 'torch.save of a model that lives on the XLA device: every process writes device tensors '
+                           'that need an XLA device to load; use xm.save (CPU copy, master ordinal)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

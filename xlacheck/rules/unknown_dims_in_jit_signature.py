@@ -81,10 +81,19 @@ class UnknownDimsInJitSignature(ModuleRule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
-                "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
+                "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n",
+                expected=(
+                    (2, 49, 'input_signature with None dimensions on jit_compile=True function `f`, called in a '
+                            'loop: it traces once, but XLA still compiles once per concrete shape that arrives; feed '
+                            'fixed (or bucketed) shapes and declare them'),
+                )),
         Example("import tensorflow as tf\ndef _f(x):\n    return x * 2.0\n"
                 "f = tf.function(_f, jit_compile=True, reduce_retracing=True)\n"
-                "def run(batches):\n    for b in batches:\n        f(b)\n"),
+                "def run(batches):\n    for b in batches:\n        f(b)\n",
+                expected=(
+                    (4, 39, 'reduce_retracing=True on jit_compile=True function `f`, called in a loop: tracing is '
+                            'relaxed but XLA still compiles once per concrete shape; feed fixed (or bucketed) shapes'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -47,9 +47,17 @@ class UnsupportedOpVariant(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    return tf.image.resize(x, [8, 8], method='bicubic')\n"),
+                "    return tf.image.resize(x, [8, 8], method='bicubic')\n",
+                expected=(
+                    (4, 12, "tf.image.resize(method='bicubic') needs ResizeBicubic, which has no XLA kernel: "
+                            "compilation fails; use method 'bilinear' or 'nearest' without antialias"),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(y):\n"
-                "    return tf.random.shuffle(y, seed=1)\n"),
+                "    return tf.random.shuffle(y, seed=1)\n",
+                expected=(
+                    (4, 12, "tf.random.shuffle of a 1-D tensor fails at XLA run time ('Expected comparison type "
+                            "SIGNED'); use tf.gather(x, tf.argsort(tf.random.uniform(tf.shape(x)[:1])))"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -98,13 +98,31 @@ class VariableCreatedInCompiledStep(ModuleRule):
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
                 "    running = tf.Variable(0.0, trainable=False)\n    running.assign_add(tf.reduce_sum(x))\n"
-                "    return running.read_value()\n"),
+                "    return running.read_value()\n",
+                expected=(
+                    (4, 15, 'tf.Variable created inside compiled code (decorated with '
+                            'tf.function(jit_compile=True)): tf.function only supports singleton tf.Variables '
+                            'created on the first call, so this fails (ValueError) or resets every step; create it '
+                            'once outside the step (in __init__/build) and update it with assign()'),
+                )),
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def train_step(self, data):\n"
                 "        acc = tf.keras.metrics.SparseCategoricalAccuracy()\n        acc.update_state(data[1], self(data[0]))\n"
-                "        return {'acc': acc.result()}\n"),
+                "        return {'acc': acc.result()}\n",
+                expected=(
+                    (4, 15, 'metric SparseCategoricalAccuracy created inside compiled code (Keras train_step()): '
+                            'tf.function only supports singleton tf.Variables created on the first call, so this '
+                            'fails (ValueError) or resets every step; create it once outside the step (in '
+                            '__init__/build) and update it with assign()'),
+                )),
         Example("import tensorflow as tf\n@tf.function\ndef step(w, x):\n    opt = tf.keras.optimizers.SGD(0.1)\n"
                 "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(w * x)\n"
-                "    opt.apply_gradients([(tape.gradient(loss, w), w)])\n    return loss\n"),
+                "    opt.apply_gradients([(tape.gradient(loss, w), w)])\n    return loss\n",
+                expected=(
+                    (4, 11, 'optimizer SGD created inside compiled code (decorated with tf.function): tf.function '
+                            'only supports singleton tf.Variables created on the first call, so this fails '
+                            '(ValueError) or resets every step; create it once outside the step (in __init__/build) '
+                            'and update it with assign()'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
