@@ -241,6 +241,10 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
         from reference_trainer.torch_cli import run_torch
 
         return run_torch(args.stage, _config(args), console, observer)
+    # transformers imports torch_xla whenever it is installed, and torch_xla aborts a process that
+    # has TensorFlow loaded ("LLVM ERROR: inconsistency in registered CommandLine options"): the TF
+    # path tells transformers not to look for it (USE_TORCH_XLA is transformers' own switch).
+    os.environ.setdefault("USE_TORCH_XLA", "0")
     jit = getattr(args, "jit_compile", TrainerConfig.jit_compile)
     runtime = None
     if stage in ("run", "train", "evaluate"):

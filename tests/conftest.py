@@ -16,3 +16,9 @@ import os
 _FLAG = "--xla_cpu_enable_fast_min_max=false"
 if _FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_FLAG}".strip()
+
+# transformers imports torch_xla whenever it is installed (the [torch-xla] extra is in [all]), and
+# torch_xla aborts a process that has TensorFlow loaded ("LLVM ERROR: inconsistency in registered
+# CommandLine options"). Tests that use torch_xla run it in a child interpreter with
+# USE_TORCH_XLA=1; in this process transformers must not look for it.
+os.environ.setdefault("USE_TORCH_XLA", "0")

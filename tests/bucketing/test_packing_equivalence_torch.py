@@ -143,7 +143,7 @@ def test_packed_logits_equal_one_by_one_on_torch_xla(model_type):
         # of this run import) aborts the process: run this test alone in a child interpreter.
         test_id = f"{__file__}::test_packed_logits_equal_one_by_one_on_torch_xla[{model_type}]"
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_id],
-                              env={**os.environ, _CHILD: "1", "PJRT_DEVICE": "CPU"},
+                              env={**os.environ, _CHILD: "1", "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"},
                               capture_output=True, text=True, timeout=900)
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
         return

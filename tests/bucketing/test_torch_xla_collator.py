@@ -76,7 +76,7 @@ def test_collator_on_torch_xla_compiles_once_per_declared_shape() -> None:
     # found, never imported in this process: torch_xla after TensorFlow aborts the process
     if importlib.util.find_spec("torch_xla") is None:
         pytest.skip("torch_xla is not installed")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PJRT_DEVICE": "CPU"}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"}
     env.pop("CPU_NUM_DEVICES", None)
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(XLA_SCRIPT)], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=600)

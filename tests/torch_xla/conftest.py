@@ -36,7 +36,8 @@ TINY_FLAGS = [
 
 def xla_env(**extra: str) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "PJRT_DEVICE": "CPU", "TF_CPP_MIN_LOG_LEVEL": "2",
-           "TRANSFORMERS_VERBOSITY": "error", **extra}
+           "TRANSFORMERS_VERBOSITY": "error",
+           "USE_TORCH_XLA": "1", **extra}  # tests/conftest.py turns it off for the TF process
     env.pop("CPU_NUM_DEVICES", None) if "CPU_NUM_DEVICES" not in extra else None
     return env
 

@@ -236,7 +236,7 @@ def test_compiler_agrees_with_labels_and_xlacheck(name: str, tmp_path: Path) -> 
     python = _torch_xla_python()
     harness = tmp_path / "harness.py"
     harness.write_text(_HARNESS)
-    proc = subprocess.run([python, str(harness), str(CASES / "cases" / name)], env={**os.environ, "PJRT_DEVICE": "CPU"},
+    proc = subprocess.run([python, str(harness), str(CASES / "cases" / name)], env={**os.environ, "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"},
                           capture_output=True, text=True, timeout=900, check=True)
     flags = json.loads(proc.stdout.strip().splitlines()[-1])
     label = json.loads((CASES / "labels.json").read_text())[name]
