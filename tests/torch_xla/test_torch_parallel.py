@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_FLAGS, manifest, run_cli  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow

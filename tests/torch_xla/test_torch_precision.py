@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_FLAGS, manifest, run_cli  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_FLAGS, manifest, run_cli, run_snippet  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow
