@@ -17,6 +17,10 @@ from typing import Any
 from reference_trainer.config import JIT_CHOICES, MODEL_PRESETS, TrainerConfig
 
 STAGES = ("run", "prepare", "train", "evaluate", "fill-mask")
+# Flags of this process only: not part of the recorded config.
+_CLI_ONLY = frozenset({"stage", "log_level", "no_progress", "log_every"})
+# Plain progress lines per run when stdout is not a terminal and --log-every is not given.
+_DEFAULT_LOG_LINES = 20
 log = logging.getLogger("reference_trainer")
 
 
@@ -64,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
       help="a prompt containing <mask> for the fill-mask check (repeatable)")
     r("--log-level", default="INFO", help="logging level (default INFO)")
     r("--no-progress", action="store_true", help="no live progress bar (logs only)")
+    r("--log-every", type=int, metavar="N",
+      help="when stdout is not a terminal (CI, tee, nohup): a progress line every N steps "
+      "(default: about 20 lines per run)")
 
     parser = argparse.ArgumentParser(
         prog="python -m reference_trainer",
@@ -85,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> TrainerConfig:
     from reference_trainer.manifest import read_manifest, recorded_config
 
-    explicit = {k: v for k, v in vars(args).items() if k not in ("stage", "log_level", "no_progress")}
+    explicit = {k: v for k, v in vars(args).items() if k not in _CLI_ONLY}
     for key in ("train_files", "check_modules", "fill_mask_prompts"):
         if key in explicit:
             explicit[key] = tuple(explicit[key])
@@ -97,13 +104,20 @@ def _config(args: argparse.Namespace) -> TrainerConfig:
 
 
 class _RichObserver:
-    """Live progress: a bar with loss, masked accuracy, tokens/s and ETA."""
+    """Progress: a live bar with loss, masked accuracy, tokens/s and ETA on a terminal; plain log
+    lines every ``log_every`` steps when stdout is not one (CI, ``tee``, ``nohup``), where a live
+    bar shows nothing until it stops (the convention of rich's and tqdm's non-interactive modes)."""
 
-    def __init__(self, console: Any, enabled: bool) -> None:
+    def __init__(self, console: Any, enabled: bool, log_every: int | None = None) -> None:
         self.console = console
-        self.enabled = enabled
+        # --no-progress: a log line per host call, as before; no terminal: a line every N steps.
+        self.live = enabled and console.is_terminal
+        self.per_call = not enabled
+        self.log_every = log_every
         self.progress: Any = None
         self.task: Any = None
+        self._next_line = 0
+        self._started = 0.0
 
     def on_start(self, start: Any) -> None:
         self.console.print(
@@ -111,7 +125,11 @@ class _RichObserver:
             f"{'on' if start.jit_compile else 'off'} ({start.jit_reason}); XLA dry run "
             f"{start.dry_run_seconds:.1f} s; steps {start.start_step} -> {start.total_steps}"
         )
-        if not self.enabled:
+        self._started = time.perf_counter()
+        if self.log_every is None:
+            self.log_every = max(1, -(-(start.total_steps - start.start_step) // _DEFAULT_LOG_LINES))
+        self._next_line = start.start_step + 1  # the first host call always logs: compile done
+        if not self.live:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -125,12 +143,16 @@ class _RichObserver:
                                            loss="-", acc="-", rate="-")
 
     def on_progress(self, p: Any) -> None:
-        if self.progress is None:
-            log.info("step %d/%d loss %.4f masked acc %.3f %.0f tok/s lr %.2e", p.step, p.total_steps, p.loss,
-                     p.masked_accuracy, p.tokens_per_second, p.learning_rate)
+        if self.progress is not None:
+            self.progress.update(self.task, completed=p.step, loss=f"{p.loss:.3f}", acc=f"{p.masked_accuracy:.3f}",
+                                 rate=f"{p.tokens_per_second:,.0f}")
             return
-        self.progress.update(self.task, completed=p.step, loss=f"{p.loss:.3f}", acc=f"{p.masked_accuracy:.3f}",
-                             rate=f"{p.tokens_per_second:,.0f}")
+        if not self.per_call:
+            if p.step < self._next_line and p.step < p.total_steps:
+                return
+            self._next_line = (p.step // self.log_every + 1) * self.log_every
+        log.info("step %d/%d loss %.4f masked acc %.3f %.0f tok/s lr %.2e (%.0f s)", p.step, p.total_steps, p.loss,
+                 p.masked_accuracy, p.tokens_per_second, p.learning_rate, time.perf_counter() - self._started)
 
     def close(self) -> None:
         if self.progress is not None:
@@ -206,7 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from reference_trainer.manifest import StageError
 
-    observer = _RichObserver(console, enabled=not getattr(args, "no_progress", False))
+    if getattr(args, "log_every", 1) < 1:
+        console.print(f"[red]error:[/] --log-every must be positive, got {args.log_every}", soft_wrap=True)
+        return 2
+    observer = _RichObserver(console, enabled=not getattr(args, "no_progress", False),
+                             log_every=getattr(args, "log_every", None))
     try:
         return _run(args, console, observer)
     except (StageError, ValueError) as error:
@@ -235,9 +261,12 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
     artifacts: list[str] = []
 
     def timed(name: str, fn: Any, *fn_args: Any) -> Any:
+        # One line as each stage starts and ends: a piped log shows where a run is.
+        log.info("stage %s: started", name)
         started = time.perf_counter()
         value = fn(*fn_args)
         timings[name] = time.perf_counter() - started
+        log.info("stage %s: done in %.1f s", name, timings[name])
         return value
 
     if stage in ("run", "train"):
