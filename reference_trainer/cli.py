@@ -246,16 +246,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         observer.close()
 
 
+def _check_inputs(stage: str, config: TrainerConfig) -> None:
+    from reference_trainer.manifest import StageError, read_manifest
+
+    if stage in ("run", "prepare"):
+        manifest = read_manifest(config.output_dir)
+        if manifest is None or "prepare" not in manifest:  # else the recorded shards are reused
+            from reference_trainer.corpus import check_inputs
+
+            check_inputs(config)
+    if stage in ("run", "train") and not config.skip_preflight:
+        for path in config.check_modules:
+            if not os.path.isfile(path):
+                raise StageError(f"--check-module {path} is not a file; give the path of a Python module")
+
+
 def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int:
     stage = args.stage
-    jit = getattr(args, "jit_compile", TrainerConfig.jit_compile)
+    # Flags, the recorded config and local inputs are checked before TensorFlow loads (it takes
+    # 15-20 s): a mistake costs a second, not a TensorFlow start-up.
+    config = _config(args)
+    _check_inputs(stage, config)
     runtime = None
     if stage in ("run", "train", "evaluate"):
         from reference_trainer.strategy import resolve_strategy
 
         # First TensorFlow work of the process: MultiWorkerMirroredStrategy requires it.
-        runtime = resolve_strategy(getattr(args, "tpu", None), jit)
-    config = _config(args)
+        runtime = resolve_strategy(config.tpu, config.jit_compile)
     results: dict[str, Any] = {}
     timings: dict[str, float] = {}
     artifacts: list[str] = []

@@ -31,7 +31,8 @@ def gfile():  # noqa: ANN201 - tf.io.gfile has no importable type
 
 
 def exists(path: str) -> bool:
-    return bool(gfile().exists(path))
+    # Local paths without TensorFlow: the CLI reads the manifest before TensorFlow loads.
+    return os.path.exists(path) if not is_url(path) else bool(gfile().exists(path))
 
 
 def makedirs(path: str) -> None:
@@ -39,6 +40,9 @@ def makedirs(path: str) -> None:
 
 
 def read_text(path: str) -> str:
+    if not is_url(path):
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     with gfile().GFile(path, "r") as handle:
         return handle.read()
 

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from reference_trainer.cli import _RichObserver
 from reference_trainer.train import Progress, TrainStart
+from tests.reference_trainer.conftest import REPO
 
 pytestmark = pytest.mark.tf
 
@@ -56,3 +62,48 @@ def test_no_progress_logs_every_host_call_and_a_terminal_gets_the_bar(caplog: py
     with caplog.at_level(logging.INFO, logger="reference_trainer"):
         _feed(_RichObserver(terminal, enabled=True), _start(total=100), 20)
     assert _logged_steps(caplog) == [] and "100/100" in terminal.file.getvalue()
+
+
+_EARLY_ERRORS = r'''
+import json, sys
+from reference_trainer.cli import main
+results = []
+for argv in json.loads(sys.argv[1]):
+    code = main(argv)
+    results.append([code, "tensorflow" in sys.modules])
+print("RESULTS " + json.dumps(results))
+'''
+
+
+def test_flag_and_input_errors_come_before_tensorflow_loads(tmp_path: Path) -> None:
+    """Each mistake gets its one-line error with TensorFlow never imported (checked in a fresh
+    interpreter's sys.modules, which is evidence that does not depend on timing)."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n\n")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("A first paragraph of plain text.\n\nCaf\u00e9 au lait, in latin-1.\n".encode("latin-1"))
+    good = tmp_path / "good.txt"
+    good.write_text("Some text that is fine.\n")
+    out = str(tmp_path / "run")
+    cases = {
+        "--batch-size must be positive, got 0": ["--output-dir", out, "--batch-size", "0"],
+        "--warmup-steps (600) must be >= 0 and smaller than --train-steps": ["train", "--output-dir", out,
+                                                                             "--warmup-steps", "600"],
+        f"--train-files {str(tmp_path / 'missing.txt')!r} matches no file": [
+            "--output-dir", out, "--train-files", str(tmp_path / "missing.txt")],
+        f"--train-files {empty} is empty": ["prepare", "--output-dir", out, "--train-files", str(good), str(empty)],
+        f"--train-files {latin1} is not UTF-8 text: byte offset 37 (line 3) holds b'\\xe9'": [
+            "--output-dir", out, "--train-files", str(latin1)],
+        "--hf-dataset './no_such_dataset' does not exist": ["--output-dir", out, "--hf-dataset", "./no_such_dataset"],
+        "--check-module nope.py is not a file": ["train", "--output-dir", out, "--check-module", "nope.py"],
+        "--log-every must be positive, got 0": ["--output-dir", out, "--log-every", "0"],
+    }
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "300"}
+    done = subprocess.run([sys.executable, "-c", _EARLY_ERRORS, json.dumps(list(cases.values()))], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.split("RESULTS ")[-1])
+    for (message, _), (code, tensorflow_loaded) in zip(cases.items(), results):
+        assert code in (1, 2) and not tensorflow_loaded, (message, code, tensorflow_loaded)
+        assert f"error: {message}" in done.stdout, (message, done.stdout)
+    assert "Traceback" not in done.stdout + done.stderr
