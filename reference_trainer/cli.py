@@ -21,6 +21,7 @@ STAGES = ("run", "prepare", "train", "evaluate", "fill-mask")
 _CLI_ONLY = frozenset({"stage", "log_level", "no_progress", "log_every"})
 # Plain progress lines per run when stdout is not a terminal and --log-every is not given.
 _DEFAULT_LOG_LINES = 20
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a Ctrl-C
 log = logging.getLogger("reference_trainer")
 
 
@@ -118,6 +119,7 @@ class _RichObserver:
         self.task: Any = None
         self._next_line = 0
         self._started = 0.0
+        self.stage: str | None = None  # the stage running now, for a Ctrl-C message
 
     def on_start(self, start: Any) -> None:
         self.console.print(
@@ -226,7 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
-    from reference_trainer.manifest import StageError
+    from rich.markup import escape
+
+    from reference_trainer.manifest import Interrupted, StageError
 
     if getattr(args, "log_every", 1) < 1:
         console.print(f"[red]error:[/] --log-every must be positive, got {args.log_every}", soft_wrap=True)
@@ -235,15 +239,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                              log_every=getattr(args, "log_every", None))
     try:
         return _run(args, console, observer)
-    except (StageError, ValueError) as error:
+    except KeyboardInterrupt:  # Ctrl-C outside the training loop (which says where it stopped)
         observer.close()
-        console.print(f"[red]error:[/] {error}", soft_wrap=True)
-        findings = getattr(error, "findings", ())
-        for finding in findings:
-            console.print(f"  {finding}", soft_wrap=True)
-        return 1
+        stage = observer.stage or "start-up"
+        console.print(f"[yellow]interrupted[/] during {stage}; rerun the same command to continue (finished "
+                      "stages are reused, training resumes from its last checkpoint)", soft_wrap=True)
+        return EXIT_INTERRUPTED
+    except Interrupted as error:
+        observer.close()
+        console.print(f"[yellow]{escape(str(error))}[/]", soft_wrap=True)
+        return EXIT_INTERRUPTED
+    except (StageError, ValueError) as error:
+        return _error(console, observer, error)
     finally:
         observer.close()
+
+
+def _error(console: Any, observer: _RichObserver, error: Exception) -> int:
+    observer.close()
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/] {escape(str(error))}", soft_wrap=True)
+    for finding in getattr(error, "findings", ()):
+        console.print(f"  {escape(str(finding))}", soft_wrap=True)
+    return 1
 
 
 def _check_inputs(stage: str, config: TrainerConfig) -> None:
@@ -280,6 +299,7 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
     def timed(name: str, fn: Any, *fn_args: Any) -> Any:
         # One line as each stage starts and ends: a piped log shows where a run is.
         log.info("stage %s: started", name)
+        observer.stage = name
         started = time.perf_counter()
         value = fn(*fn_args)
         timings[name] = time.perf_counter() - started

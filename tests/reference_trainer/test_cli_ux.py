@@ -6,6 +6,9 @@ import io
 import json
 import logging
 import os
+import re
+import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +18,7 @@ from rich.console import Console
 
 from reference_trainer.cli import _RichObserver
 from reference_trainer.train import Progress, TrainStart
-from tests.reference_trainer.conftest import REPO
+from tests.reference_trainer.conftest import REPO, TINY_FLAGS, copy_prepared, tiny_config
 
 pytestmark = pytest.mark.tf
 
@@ -107,3 +110,58 @@ def test_flag_and_input_errors_come_before_tensorflow_loads(tmp_path: Path) -> N
         assert code in (1, 2) and not tensorflow_loaded, (message, code, tensorflow_loaded)
         assert f"error: {message}" in done.stdout, (message, done.stdout)
     assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_one_line_naming_the_step_and_checkpoint(prepared_dir: Path, tmp_path: Path) -> None:
+    """A piped run (stdout is not a terminal) streams progress lines while it trains; Ctrl-C
+    (SIGINT) then ends it with one line and exit code 130, not a traceback."""
+    out = copy_prepared(prepared_dir, tmp_path / "run")
+    flags = [arg for arg in TINY_FLAGS if arg != "--no-progress"]
+    flags = ["train", "--output-dir", str(out), *flags, "--train-steps", "100000", "--log-every", "5"]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "300"}
+    proc = subprocess.Popen([sys.executable, "-m", "reference_trainer", *flags], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # lines arrive while it runs: progress is flushed, not buffered
+            seen.append(line)
+            if "step 15/100000" in line:
+                break
+        assert any("stage train: started" in line for line in seen), "".join(seen)
+        proc.send_signal(signal.SIGINT)
+        rest, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, "".join(seen) + rest + stderr
+    final = [line for line in rest.splitlines() if "interrupted at step" in line]
+    assert len(final) == 1, rest
+    match = re.search(r"interrupted at step (\d+) of 100000; checkpoint at step (\d+) in (\S+); rerun the same "
+                      r"command to resume from step (\d+)", final[0])
+    assert match, final[0]
+    step, checkpoint = int(match[1]), int(match[2])
+    assert step >= 15 and checkpoint >= 10 and checkpoint % 10 == 0 and match[4] == match[2]
+    assert (out / "checkpoints" / f"ckpt-{checkpoint}.index").exists()
+    assert "Traceback" not in rest + stderr and "KeyboardInterrupt" not in rest + stderr
+
+
+def test_a_finished_run_extends_to_a_higher_train_steps(trained, runtime, tmp_path: Path,  # noqa: ANN001
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    from reference_trainer.manifest import StageError
+    from reference_trainer.train import train
+
+    source, _ = trained
+    out = tmp_path / "run"
+    shutil.copytree(source, out)
+    with pytest.raises(StageError, match=r"--train-steps 10 is below step 20, which the checkpoint .* give "
+                                         r"--train-steps 20 or more"):
+        train(tiny_config(out, train_steps=10), runtime)
+    with caplog.at_level(logging.WARNING, logger="reference_trainer"):
+        result = train(tiny_config(out, train_steps=30), runtime)
+    assert (result.start_step, result.final_step) == (20, 30)
+    assert [step for step, _ in result.history] == [5, 10, 15, 20, 25, 30]
+    assert "--train-steps changed from 20 to 30: training continues from step 20" in caplog.text
+    record = json.loads((out / "manifest.json").read_text())["train"]
+    assert (record["finished"], record["completed_steps"], record["config"]["train_steps"]) == (True, 30, 30)
