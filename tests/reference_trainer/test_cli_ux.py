@@ -165,3 +165,25 @@ def test_a_finished_run_extends_to_a_higher_train_steps(trained, runtime, tmp_pa
     assert "--train-steps changed from 20 to 30: training continues from step 20" in caplog.text
     record = json.loads((out / "manifest.json").read_text())["train"]
     assert (record["finished"], record["completed_steps"], record["config"]["train_steps"]) == (True, 30, 30)
+
+
+def test_a_check_that_says_no_gives_advice_and_exit_code_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary's NO rows become advice lines; the CLI exits 3 unless --allow-failed-checks."""
+    from types import SimpleNamespace
+
+    from reference_trainer import cli
+
+    evaluation = SimpleNamespace(masked_accuracy=0.05, frequency_baseline=0.06, most_frequent_token="the", loss=6.0,
+                                 perplexity=400.0, masked_tokens=1000, eval_compiles=1, batch_shapes=((8, 32),))
+    console = Console(file=io.StringIO(), width=200)
+    advice = cli._summary(console, {"evaluate": evaluation}, {}, [])
+    assert len(advice) == 1 and "eval masked accuracy 0.050 is not above the 0.060 of always predicting 'the'" in advice[0]
+    assert "--train-steps" in advice[0]
+    assert "0.050 vs 0.060" in console.file.getvalue() and "NO" in console.file.getvalue()
+
+    monkeypatch.setattr(cli, "_summary", lambda *args: advice)
+    monkeypatch.setattr(cli, "_check_inputs", lambda stage, config: None)
+    # `fill-mask` stage with its work replaced: only the exit-code logic runs
+    monkeypatch.setattr("reference_trainer.fill_mask.fill_mask", lambda config: None)
+    assert cli.main(["fill-mask", "--output-dir", "unused"]) == cli.EXIT_CHECKS_FAILED
+    assert cli.main(["fill-mask", "--output-dir", "unused", "--allow-failed-checks"]) == 0
