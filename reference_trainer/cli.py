@@ -307,6 +307,10 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
     # 15-20 s): a mistake costs a second, not a TensorFlow start-up.
     config = _config(args)
     _check_inputs(stage, config)
+    from reference_trainer.tf_logging import import_tensorflow
+
+    # TensorFlow's start-up lines, filtered: no CUDA probe error on a machine without a GPU.
+    import_tensorflow(list_gpus=not (config.tpu or os.environ.get("TPU_NAME")))
     runtime = None
     if stage in ("run", "train", "evaluate"):
         from reference_trainer.strategy import resolve_strategy

@@ -167,6 +167,60 @@ def test_a_finished_run_extends_to_a_higher_train_steps(trained, runtime, tmp_pa
     assert (record["finished"], record["completed_steps"], record["config"]["train_steps"]) == (True, 30, 30)
 
 
+_CUINIT = "cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)"
+_WINDOW = r'''
+import os
+from reference_trainer.tf_logging import filtered_startup_stderr
+with filtered_startup_stderr() as window:
+    import tensorflow as tf
+    window.gpus = len(tf.config.list_physical_devices("GPU"))
+    os.write(2, b"E0000 00:00:1795619674.742118    9535 some_kernel.cc:12] a real error stays\n")
+    os.write(2, b"F0000 00:00:1795619674.742118    9535 cuda_platform.cc:99] a fatal line stays\n")
+    os.write(2, b"plain text on stderr stays\n")
+print("GPUS", window.gpus)
+'''
+
+
+def test_startup_filter_drops_the_cuda_probe_only_without_a_gpu() -> None:
+    from reference_trainer.tf_logging import filter_startup_lines
+
+    lines = [
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n",
+        "I0000 00:00:1795619671.490679    9535 cudart_stub.cc:31] Could not find cuda drivers on your machine, "
+        "GPU will not be used.\n",
+        "I0000 00:00:1795619671.489127    9535 port.cc:153] oneDNN custom operations are on.\n",
+        f"E0000 00:00:1795619674.742118    9535 {_CUINIT}\n",
+        "E0000 00:00:1795619674.742118    9535 op_kernel.cc:1] something real\n",
+        "W0000 00:00:1795619674.742118    9535 cuda_executor.cc:1] a warning\n",
+    ]
+    assert filter_startup_lines(lines, gpus=0, min_log_level=2) == [lines[4]]
+    assert filter_startup_lines(lines, gpus=1, min_log_level=2) == lines[3:5]
+    assert filter_startup_lines(lines, gpus=0, min_log_level=0) == lines[:1] + lines[2:3] + lines[4:5]
+
+
+def test_tensorflow_startup_shows_no_cuda_probe_error_but_real_errors(tmp_path: Path) -> None:
+    """In fresh interpreters: plain TensorFlow prints the cuInit error here (no GPU), the trainer
+    does not, and a real error written to stderr inside the filtered window still shows."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TF_CPP_MIN_LOG_LEVEL": "2", "TF_USE_LEGACY_KERAS": "1"}
+    plain = subprocess.run([sys.executable, "-c", "import tensorflow as tf; tf.config.list_physical_devices('GPU')"],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    window = subprocess.run([sys.executable, "-c", _WINDOW], cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert window.returncode == 0, window.stderr
+    if "GPUS 0" not in window.stdout:
+        pytest.skip("a GPU is visible: the CUDA lines are kept by design")
+    assert "failed call to cuInit" in plain.stderr, plain.stderr  # the noise is real on this machine
+    assert "cuInit" not in window.stderr and "cudart_stub" not in window.stderr, window.stderr
+    for line in ("some_kernel.cc:12] a real error stays", "cuda_platform.cc:99] a fatal line stays",
+                 "plain text on stderr stays"):
+        assert line in window.stderr
+    # the CLI itself: TensorFlow loads (then the stage stops, nothing is prepared)
+    cli = subprocess.run([sys.executable, "-m", "reference_trainer", "train", "--output-dir", str(tmp_path)],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 1 and "has no `prepare` record" in cli.stdout, cli.stdout + cli.stderr
+    assert "cuInit" not in cli.stderr and "E0000" not in cli.stderr, cli.stderr
+
+
 def test_a_check_that_says_no_gives_advice_and_exit_code_3(monkeypatch: pytest.MonkeyPatch) -> None:
     """The summary's NO rows become advice lines; the CLI exits 3 unless --allow-failed-checks."""
     from types import SimpleNamespace
@@ -183,6 +237,7 @@ def test_a_check_that_says_no_gives_advice_and_exit_code_3(monkeypatch: pytest.M
 
     monkeypatch.setattr(cli, "_summary", lambda *args: advice)
     monkeypatch.setattr(cli, "_check_inputs", lambda stage, config: None)
+    monkeypatch.setattr("reference_trainer.tf_logging.import_tensorflow", lambda list_gpus=True: 0)
     # `fill-mask` stage with its work replaced: only the exit-code logic runs
     monkeypatch.setattr("reference_trainer.fill_mask.fill_mask", lambda config: None)
     assert cli.main(["fill-mask", "--output-dir", "unused"]) == cli.EXIT_CHECKS_FAILED
