@@ -356,18 +356,17 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
         finally:
             observer.close()
         artifacts += results["train"].artifacts
-        if runtime is not None and runtime.plan.is_chief:
-            from reference_trainer import storage
-            from reference_trainer.plot import plot_loss
-
-            png = plot_loss(results["train"].history, storage.join(config.output_dir, "loss.png"),
-                            f"{config.model_preset} RoBERTa, {config.output_dir}")
-            if png:
-                artifacts.append(png)
     if stage in ("run", "evaluate"):
         from reference_trainer.evaluate import evaluate
 
         results["evaluate"] = timed("evaluate", evaluate, config, runtime)
+    if stage in ("run", "train", "evaluate") and runtime is not None and runtime.plan.is_chief:
+        from reference_trainer.plot import plot_run
+
+        # train and eval curves with the frequency baseline (redrawn by each later evaluation)
+        png = plot_run(config.output_dir, f"{config.model_preset} RoBERTa, {config.output_dir}")
+        if png:
+            artifacts.append(png)
     if stage in ("run", "fill-mask") and (runtime is None or runtime.plan.is_chief):
         from reference_trainer.fill_mask import fill_mask
 
