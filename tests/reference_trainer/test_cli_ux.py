@@ -198,6 +198,7 @@ def test_startup_filter_drops_the_cuda_probe_only_without_a_gpu() -> None:
     assert filter_startup_lines(lines, gpus=0, min_log_level=0) == lines[:1] + lines[2:3] + lines[4:5]
 
 
+@pytest.mark.slow  # three fresh TensorFlow start-ups
 def test_tensorflow_startup_shows_no_cuda_probe_error_but_real_errors(tmp_path: Path) -> None:
     """In fresh interpreters: plain TensorFlow prints the cuInit error here (no GPU), the trainer
     does not, and a real error written to stderr inside the filtered window still shows."""
