@@ -11,6 +11,7 @@ already fast for the L <= a few thousand that real tokenized text gives.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,13 +47,33 @@ class LengthHistogram:
         return cls(values.astype(np.int64), counts, tokens)
 
 
+_LENGTHS_FIX = "pass one length per sequence, e.g. [len(ids) for ids in token_lists] or bucketing.sample_lengths(examples)"
+
+
 def as_lengths(lengths: Iterable[int] | np.ndarray) -> np.ndarray:
     """Lengths as a non-empty 1-D int64 array of positive values (a clear error otherwise)."""
-    array = np.asarray(lengths if isinstance(lengths, np.ndarray) else list(lengths))
+    if isinstance(lengths, (str, bytes)):
+        raise TypeError(f"lengths: got a {type(lengths).__name__}, not lengths; {_LENGTHS_FIX}")
+    items = lengths if isinstance(lengths, np.ndarray) else list(lengths)
+    if not isinstance(items, np.ndarray):
+        # token lists (or texts) where lengths belong: name the mistake instead of numpy's error
+        for item in items[:1] + items[-1:]:
+            if isinstance(item, (str, bytes)):
+                raise TypeError(f"lengths: got text ({item[:20]!r}...), not lengths; tokenize first and {_LENGTHS_FIX}")
+            if isinstance(item, (list, tuple, np.ndarray)) or isinstance(item, dict):
+                raise TypeError(
+                    f"lengths: got {type(item).__name__} items (token lists or examples?), not lengths; {_LENGTHS_FIX}"
+                )
+    try:
+        array = np.asarray(items)
+    except ValueError as error:  # ragged nested sequences
+        raise TypeError(f"lengths: got nested sequences, not lengths; {_LENGTHS_FIX}") from error
+    if array.ndim == 2:
+        raise TypeError(f"lengths: got a 2-D array {array.shape} (token ids?), not lengths; {_LENGTHS_FIX}")
     if array.ndim != 1 or array.size == 0:
         raise ValueError("lengths: expected a non-empty 1-D sequence of sequence lengths")
     if not np.issubdtype(array.dtype, np.integer):
-        raise TypeError(f"lengths: expected integers, got dtype {array.dtype}")
+        raise TypeError(f"lengths: expected integers, got dtype {array.dtype}; {_LENGTHS_FIX}")
     if array.min() < 1:
         raise ValueError(f"lengths: every length must be >= 1, got {int(array.min())}")
     return array.astype(np.int64)
@@ -91,9 +112,29 @@ class _Solution:
         return tuple(int(values[e]) for e in reversed(ends))
 
 
-def _solve(histogram: LengthHistogram, max_shapes: int) -> _Solution:
+def check_max_shapes(max_shapes: object) -> None:
+    # bool is an int subclass; "4" (from a config file or argv) would compare as str
+    if isinstance(max_shapes, bool) or not isinstance(max_shapes, (int, np.integer)):
+        raise TypeError(f"max_shapes must be an int, got {max_shapes!r} ({type(max_shapes).__name__})")
     if max_shapes < 1:
         raise ValueError(f"max_shapes must be >= 1, got {max_shapes}")
+
+
+def _warn_overlong(array: np.ndarray, max_length: int | None) -> None:
+    if max_length is None:
+        return
+    over = int((array > max_length).sum())
+    if over:
+        warnings.warn(
+            f"{over} of {array.size} lengths exceed max_length={max_length} (longest {int(array.max())}): the "
+            "boundaries treat them as truncated to max_length; batching them needs overlong='truncate' or "
+            "'drop' (the default 'error' raises), or raise max_length",
+            UserWarning, stacklevel=3,
+        )
+
+
+def _solve(histogram: LengthHistogram, max_shapes: int) -> _Solution:
+    check_max_shapes(max_shapes)
     u = histogram.values
     n = len(u)
     levels = min(max_shapes, n)
@@ -137,9 +178,13 @@ def optimal_boundaries(
 
     Every boundary is a multiple of ``pad_to_multiple_of`` except a cap at ``max_length``;
     lengths above ``max_length`` count as truncated to it. The largest boundary covers the
-    longest (capped) length, and no boundary is added that saves no padding.
+    longest (capped) length, and no boundary is added that saves no padding. Lengths above
+    ``max_length`` give a ``UserWarning`` (they need an ``overlong`` policy when batched).
     """
-    histogram = LengthHistogram.from_lengths(lengths, pad_to_multiple_of, max_length)
+    check_max_shapes(max_shapes)
+    array = as_lengths(lengths)
+    _warn_overlong(array, max_length)
+    histogram = LengthHistogram.from_lengths(array, pad_to_multiple_of, max_length)
     return _solve(histogram, max_shapes).boundaries(max_shapes)
 
 

@@ -23,6 +23,7 @@ from bucketing.spec import BucketSpec, Overlong, check_overlong, overlong_error
 ReturnTensors = Literal["np", "tf", "pt", "jax"]
 RETURN_TENSORS: tuple[str, ...] = ("np", "tf", "pt", "jax")
 LABEL_KEYS = frozenset({"labels", "label", "label_ids"})
+IGNORE_INDEX = -100  # Hugging Face's "no label here"
 # what padding holds, per key (HF's tokenizer.pad marks padding as special)
 _SEQUENCE_PAD = {"attention_mask": 0, "token_type_ids": 0, "special_tokens_mask": 1}
 
@@ -70,15 +71,22 @@ class BucketingCollator:
         return convert(self.collate_np(features), self.return_tensors)
 
     def collate_np(self, features: Sequence[Mapping[str, Any] | DummyRow]) -> dict[str, np.ndarray]:
+        if isinstance(features, (str, bytes, Mapping)):
+            raise TypeError(
+                f"BucketingCollator: features must be a list of examples (dicts), got one {type(features).__name__}; "
+                "pass a list, e.g. collator([tokenizer(text) for text in texts])"
+            )
         try:  # the common case, no dummy rows: one pass
             sequences = [f["input_ids"] for f in features]  # type: ignore[index]
             real = list(features)
             real_positions = list(range(len(features)))
             dummy_buckets: list[int] = []
-        except TypeError:
+        except (TypeError, KeyError, IndexError):
             real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
             real = [features[i] for i in real_positions]
             dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
+            for i in real_positions:
+                _check_feature(features[i], i)
             sequences = [f["input_ids"] for f in real]  # type: ignore[index]
         if not real and not dummy_buckets:
             raise ValueError("BucketingCollator: got an empty batch")
@@ -132,14 +140,23 @@ class BucketingCollator:
                 flat[key] = _flatten(values, kept if cut else None, total, dtype, key)
             else:
                 scalars[key] = values
+        for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
+            if alias in flat and "labels" not in flat:
+                flat["labels"] = flat.pop(alias)
+        token_weight = None  # per-token labels: weight 1 where a label counts, 0 elsewhere
         if self.masking is not None:
             # masking the real tokens only: padding is never a candidate and costs nothing
             special = flat.pop("special_tokens_mask", None)
             flat["input_ids"], flat["labels"] = mask_tokens_np(
                 flat["input_ids"], self.masking, self._rng, special_tokens_mask=special
             )
-            if self.label_pad_id != self.masking.ignore_index:
-                flat["labels"][flat["labels"] == self.masking.ignore_index] = self.label_pad_id
+            ignored = flat["labels"] == self.masking.ignore_index
+        elif "labels" in flat:
+            ignored = flat["labels"] == IGNORE_INDEX
+        if "labels" in flat:
+            token_weight = (~ignored).astype(np.float32)
+            if self.label_pad_id != (self.masking.ignore_index if self.masking is not None else IGNORE_INDEX):
+                flat["labels"][ignored] = self.label_pad_id
         batch: dict[str, np.ndarray] = {}
         for key, values in flat.items():
             if key == "input_ids":
@@ -161,10 +178,35 @@ class BucketingCollator:
             if alias in batch and "labels" not in batch:
                 batch["labels"] = batch.pop(alias)
         if self.sample_weight_key is not None:
-            weight = np.zeros(rows, dtype=np.float32)
-            weight[real_positions] = 1.0
+            if token_weight is not None:
+                # labels are per token: so are the weights (Keras multiplies the per-token loss
+                # by them; one weight per row would not match the labels' shape)
+                weight = np.zeros((rows, width), dtype=np.float32)
+                weight[filled] = token_weight
+            else:
+                weight = np.zeros(rows, dtype=np.float32)
+                weight[real_positions] = 1.0
             batch[self.sample_weight_key] = weight
         return batch
+
+
+def _check_feature(feature: Any, index: int) -> None:
+    """One clear error for an example the collator cannot read."""
+    if isinstance(feature, (str, bytes)):
+        raise TypeError(
+            f"BucketingCollator: feature {index} is text ({feature[:20]!r}...), not a tokenized example; "
+            "pass dicts with 'input_ids', e.g. collator([tokenizer(text) for text in texts])"
+        )
+    if not isinstance(feature, Mapping):
+        raise TypeError(
+            f"BucketingCollator: feature {index} is a {type(feature).__name__}; expected a dict with "
+            "'input_ids' (or a DummyRow)"
+        )
+    if "input_ids" not in feature:
+        raise ValueError(
+            f"BucketingCollator: feature {index} has no 'input_ids' (keys: {sorted(feature)}); rename the "
+            "token-id column to 'input_ids'"
+        )
 
 
 def _template(features: Sequence[Mapping[str, Any] | DummyRow]) -> Mapping[str, Any]:

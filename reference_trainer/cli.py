@@ -17,6 +17,12 @@ from typing import Any
 from reference_trainer.config import JIT_CHOICES, MODEL_PRESETS, TrainerConfig
 
 STAGES = ("run", "prepare", "train", "evaluate", "fill-mask")
+# Flags of this process only: not part of the recorded config.
+_CLI_ONLY = frozenset({"stage", "log_level", "no_progress", "log_every", "allow_failed_checks"})
+# Plain progress lines per run when stdout is not a terminal and --log-every is not given.
+_DEFAULT_LOG_LINES = 20
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a Ctrl-C
+EXIT_CHECKS_FAILED = 3  # the run finished but a check in the summary says NO
 log = logging.getLogger("reference_trainer")
 
 
@@ -67,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     r("--accelerate", action="store_true", help="torch only: run the train loop under Hugging Face accelerate")
     r("--log-level", default="INFO", help="logging level (default INFO)")
     r("--no-progress", action="store_true", help="no live progress bar (logs only)")
+    r("--allow-failed-checks", action="store_true",
+      help="exit 0 even when a summary check says NO (default: exit 3 with advice)")
+    r("--log-every", type=int, metavar="N",
+      help="when stdout is not a terminal (CI, tee, nohup): a progress line every N steps "
+      "(default: about 20 lines per run)")
 
     parser = argparse.ArgumentParser(
         prog="python -m reference_trainer",
@@ -88,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> TrainerConfig:
     from reference_trainer.manifest import read_manifest, recorded_config
 
-    explicit = {k: v for k, v in vars(args).items() if k not in ("stage", "log_level", "no_progress")}
+    explicit = {k: v for k, v in vars(args).items() if k not in _CLI_ONLY}
     for key in ("train_files", "check_modules", "fill_mask_prompts"):
         if key in explicit:
             explicit[key] = tuple(explicit[key])
@@ -100,13 +111,21 @@ def _config(args: argparse.Namespace) -> TrainerConfig:
 
 
 class _RichObserver:
-    """Live progress: a bar with loss, masked accuracy, tokens/s and ETA."""
+    """Progress: a live bar with loss, masked accuracy, tokens/s and ETA on a terminal; plain log
+    lines every ``log_every`` steps when stdout is not one (CI, ``tee``, ``nohup``), where a live
+    bar shows nothing until it stops (the convention of rich's and tqdm's non-interactive modes)."""
 
-    def __init__(self, console: Any, enabled: bool) -> None:
+    def __init__(self, console: Any, enabled: bool, log_every: int | None = None) -> None:
         self.console = console
-        self.enabled = enabled
+        # --no-progress: a log line per host call, as before; no terminal: a line every N steps.
+        self.live = enabled and console.is_terminal
+        self.per_call = not enabled
+        self.log_every = log_every
         self.progress: Any = None
         self.task: Any = None
+        self._next_line = 0
+        self._started = 0.0
+        self.stage: str | None = None  # the stage running now, for a Ctrl-C message
 
     def on_start(self, start: Any) -> None:
         self.console.print(
@@ -114,7 +133,11 @@ class _RichObserver:
             f"{'on' if start.jit_compile else 'off'} ({start.jit_reason}); XLA dry run "
             f"{start.dry_run_seconds:.1f} s; steps {start.start_step} -> {start.total_steps}"
         )
-        if not self.enabled:
+        self._started = time.perf_counter()
+        if self.log_every is None:
+            self.log_every = max(1, -(-(start.total_steps - start.start_step) // _DEFAULT_LOG_LINES))
+        self._next_line = start.start_step + 1  # the first host call always logs: compile done
+        if not self.live:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -128,12 +151,16 @@ class _RichObserver:
                                            loss="-", acc="-", rate="-")
 
     def on_progress(self, p: Any) -> None:
-        if self.progress is None:
-            log.info("step %d/%d loss %.4f masked acc %.3f %.0f tok/s lr %.2e", p.step, p.total_steps, p.loss,
-                     p.masked_accuracy, p.tokens_per_second, p.learning_rate)
+        if self.progress is not None:
+            self.progress.update(self.task, completed=p.step, loss=f"{p.loss:.3f}", acc=f"{p.masked_accuracy:.3f}",
+                                 rate=f"{p.tokens_per_second:,.0f}")
             return
-        self.progress.update(self.task, completed=p.step, loss=f"{p.loss:.3f}", acc=f"{p.masked_accuracy:.3f}",
-                             rate=f"{p.tokens_per_second:,.0f}")
+        if not self.per_call:
+            if p.step < self._next_line and p.step < p.total_steps:
+                return
+            self._next_line = (p.step // self.log_every + 1) * self.log_every
+        log.info("step %d/%d loss %.4f masked acc %.3f %.0f tok/s lr %.2e (%.0f s)", p.step, p.total_steps, p.loss,
+                 p.masked_accuracy, p.tokens_per_second, p.learning_rate, time.perf_counter() - self._started)
 
     def close(self) -> None:
         if self.progress is not None:
@@ -141,7 +168,8 @@ class _RichObserver:
             self.progress = None
 
 
-def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], artifacts: list[str]) -> None:
+def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], artifacts: list[str]) -> list[str]:
+    """Print the summary table; return one line of advice per check that says NO."""
     from rich.table import Table
 
     table = Table(title="reference_trainer summary", show_lines=False)
@@ -153,16 +181,23 @@ def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], a
     if prep:
         table.add_row("data", f"{prep.train_records} train / {prep.eval_records} eval records ({prep.layout}), "
                       f"{prep.train_tokens:,} train tokens, vocab {prep.vocab_size}", "reused" if prep.reused else "")
+    failed: list[str] = []
     tr = results.get("train")
     if tr:
         table.add_row("train loss (first -> last execution)", f"{tr.first_loss:.3f} -> {tr.last_loss:.3f}",
                       ok if tr.last_loss < tr.first_loss else bad)
+        if tr.last_loss >= tr.first_loss:
+            failed.append(f"train loss did not fall ({tr.first_loss:.3f} -> {tr.last_loss:.3f}): lower "
+                          "--learning-rate, or check that the corpus is text and not markup or numbers")
         table.add_row("train masked accuracy (first -> last)",
                       f"{tr.first_masked_accuracy:.3f} -> {tr.last_masked_accuracy:.3f}", "")
         table.add_row("steps", f"{tr.start_step} -> {tr.final_step}" + (" (resumed)" if tr.start_step else ""), "")
         shapes = ", ".join(f"{b}x{n}" for b, n in tr.batch_shapes)
         table.add_row("train compiles vs distinct batch shapes", f"{tr.train_compiles} vs {len(tr.batch_shapes)} ({shapes})",
                       ok if tr.train_compiles == len(tr.batch_shapes) else bad)
+        if tr.train_compiles != len(tr.batch_shapes):
+            failed.append(f"the train step compiled {tr.train_compiles} times for {len(tr.batch_shapes)} batch "
+                          "shape(s): something retraces it (a changed model/loss module? run xlacheck on it)")
         table.add_row("jit_compile", f"{'on' if tr.jit_compile else 'off'} ({tr.jit_reason})", "")
         table.add_row("strategy", f"{tr.strategy}, {tr.replicas} replica(s)", "")
         table.add_row("real tokens/s (after compile)", f"{tr.tokens_per_second:,.0f}", "")
@@ -173,9 +208,18 @@ def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], a
         table.add_row("eval masked accuracy vs frequency baseline",
                       f"{ev.masked_accuracy:.3f} vs {ev.frequency_baseline:.3f} (always {ev.most_frequent_token!r})",
                       ok if ev.masked_accuracy > ev.frequency_baseline else bad)
+        if ev.masked_accuracy <= ev.frequency_baseline:
+            failed.append(
+                f"eval masked accuracy {ev.masked_accuracy:.3f} is not above the {ev.frequency_baseline:.3f} of always "
+                f"predicting {ev.most_frequent_token!r}: train longer (rerun with a higher --train-steps to continue "
+                "this run, e.g. 4x), give more text (--train-files), or try --learning-rate 2e-3"
+            )
         table.add_row("eval loss / perplexity", f"{ev.loss:.3f} / {ev.perplexity:.1f} on {ev.masked_tokens:,} masked tokens", "")
         table.add_row("eval compiles vs batch shapes", f"{ev.eval_compiles} vs {len(ev.batch_shapes)}",
                       ok if ev.eval_compiles == len(ev.batch_shapes) else bad)
+        if ev.eval_compiles != len(ev.batch_shapes):
+            failed.append(f"the eval step compiled {ev.eval_compiles} times for {len(ev.batch_shapes)} batch "
+                          "shape(s): something retraces it")
     fm = results.get("fill_mask")
     if fm:
         table.add_row("fill-mask (reloaded model)", f"top-1 {fm.top1:.3f}, top-5 {fm.top5:.3f} on {fm.checked_positions} eval positions", "")
@@ -188,6 +232,7 @@ def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], a
         for prediction in fm.predictions:
             guesses = ", ".join(f"{t!r} {s:.2f}" for t, s in zip(prediction.tokens, prediction.scores))
             console.print(f"  [bold]{prediction.prompt}[/] -> {guesses}")
+    return failed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -207,18 +252,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
-    from reference_trainer.manifest import StageError
+    from rich.markup import escape
 
-    observer = _RichObserver(console, enabled=not getattr(args, "no_progress", False))
+    from reference_trainer.manifest import Interrupted, StageError
+
+    if getattr(args, "log_every", 1) < 1:
+        console.print(f"[red]error:[/] --log-every must be positive, got {args.log_every}", soft_wrap=True)
+        return 2
+    observer = _RichObserver(console, enabled=not getattr(args, "no_progress", False),
+                             log_every=getattr(args, "log_every", None))
     try:
         return _run(args, console, observer)
-    except (StageError, ValueError) as error:
+    except KeyboardInterrupt:  # Ctrl-C outside the training loop (which says where it stopped)
         observer.close()
-        console.print(f"[red]error:[/] {error}", soft_wrap=True)
-        findings = getattr(error, "findings", ())
-        for finding in findings:
-            console.print(f"  {finding}", soft_wrap=True)
-        return 1
+        stage = observer.stage or "start-up"
+        console.print(f"[yellow]interrupted[/] during {stage}; rerun the same command to continue (finished "
+                      "stages are reused, training resumes from its last checkpoint)", soft_wrap=True)
+        return EXIT_INTERRUPTED
+    except Interrupted as error:
+        observer.close()
+        console.print(f"[yellow]{escape(str(error))}[/]", soft_wrap=True)
+        return EXIT_INTERRUPTED
+    except (StageError, ValueError) as error:
+        return _error(console, observer, error)
     finally:
         observer.close()
 
@@ -235,32 +291,67 @@ def _framework(args: argparse.Namespace) -> str:
     return str(((manifest or {}).get("train") or {}).get("config", {}).get("framework", "tf"))
 
 
+def _error(console: Any, observer: _RichObserver, error: Exception) -> int:
+    observer.close()
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/] {escape(str(error))}", soft_wrap=True)
+    for finding in getattr(error, "findings", ()):
+        console.print(f"  {escape(str(finding))}", soft_wrap=True)
+    return 1
+
+
+def _check_inputs(stage: str, config: TrainerConfig) -> None:
+    from reference_trainer.manifest import StageError, read_manifest
+
+    if stage in ("run", "prepare"):
+        manifest = read_manifest(config.output_dir)
+        if manifest is None or "prepare" not in manifest:  # else the recorded shards are reused
+            from reference_trainer.corpus import check_inputs
+
+            check_inputs(config)
+    if stage in ("run", "train") and not config.skip_preflight:
+        for path in config.check_modules:
+            if not os.path.isfile(path):
+                raise StageError(f"--check-module {path} is not a file; give the path of a Python module")
+
+
 def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int:
     stage = args.stage
+    # Flags, the recorded config and local inputs are checked before TensorFlow or torch loads (it
+    # takes 15-20 s): a mistake costs a second, not a framework start-up.
+    config = _config(args)
+    _check_inputs(stage, config)
     if _framework(args) == "torch":
         from reference_trainer.torch_cli import run_torch
 
-        return run_torch(args.stage, _config(args), console, observer)
+        return run_torch(stage, config, console, observer)
     # transformers imports torch_xla whenever it is installed, and torch_xla aborts a process that
     # has TensorFlow loaded ("LLVM ERROR: inconsistency in registered CommandLine options"): the TF
     # path tells transformers not to look for it (USE_TORCH_XLA is transformers' own switch).
     os.environ.setdefault("USE_TORCH_XLA", "0")
-    jit = getattr(args, "jit_compile", TrainerConfig.jit_compile)
+    from reference_trainer.tf_logging import import_tensorflow
+
+    # TensorFlow's start-up lines, filtered: no CUDA probe error on a machine without a GPU.
+    import_tensorflow(list_gpus=not (config.tpu or os.environ.get("TPU_NAME")))
     runtime = None
     if stage in ("run", "train", "evaluate"):
         from reference_trainer.strategy import resolve_strategy
 
         # First TensorFlow work of the process: MultiWorkerMirroredStrategy requires it.
-        runtime = resolve_strategy(getattr(args, "tpu", None), jit)
-    config = _config(args)
+        runtime = resolve_strategy(config.tpu, config.jit_compile)
     results: dict[str, Any] = {}
     timings: dict[str, float] = {}
     artifacts: list[str] = []
 
     def timed(name: str, fn: Any, *fn_args: Any) -> Any:
+        # One line as each stage starts and ends: a piped log shows where a run is.
+        log.info("stage %s: started", name)
+        observer.stage = name
         started = time.perf_counter()
         value = fn(*fn_args)
         timings[name] = time.perf_counter() - started
+        log.info("stage %s: done in %.1f s", name, timings[name])
         return value
 
     if stage in ("run", "train"):
@@ -288,21 +379,26 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
         finally:
             observer.close()
         artifacts += results["train"].artifacts
-        if runtime is not None and runtime.plan.is_chief:
-            from reference_trainer import storage
-            from reference_trainer.plot import plot_loss
-
-            png = plot_loss(results["train"].history, storage.join(config.output_dir, "loss.png"),
-                            f"{config.model_preset} RoBERTa, {config.output_dir}")
-            if png:
-                artifacts.append(png)
     if stage in ("run", "evaluate"):
         from reference_trainer.evaluate import evaluate
 
         results["evaluate"] = timed("evaluate", evaluate, config, runtime)
+    if stage in ("run", "train", "evaluate") and runtime is not None and runtime.plan.is_chief:
+        from reference_trainer.plot import plot_run
+
+        # train and eval curves with the frequency baseline (redrawn by each later evaluation)
+        png = plot_run(config.output_dir, f"{config.model_preset} RoBERTa, {config.output_dir}")
+        if png:
+            artifacts.append(png)
     if stage in ("run", "fill-mask") and (runtime is None or runtime.plan.is_chief):
         from reference_trainer.fill_mask import fill_mask
 
         results["fill_mask"] = timed("fill-mask", fill_mask, config)
-    _summary(console, results, timings, artifacts)
+    failed = _summary(console, results, timings, artifacts)
+    for advice in failed:
+        console.print(f"[red]check failed:[/] {advice}", soft_wrap=True)
+    if failed and not getattr(args, "allow_failed_checks", False):
+        console.print(f"exit code {EXIT_CHECKS_FAILED}: a check says NO (pass --allow-failed-checks to exit 0 anyway)",
+                      soft_wrap=True)
+        return EXIT_CHECKS_FAILED
     return 0

@@ -91,8 +91,80 @@ def _file_texts(patterns: tuple[str, ...]) -> Iterator[str]:
         if not paths:
             raise StageError(f"--train-files {pattern!r} matches no file; check the path or glob")
         for path in paths:
-            with storage.gfile().GFile(path, "r") as handle:
-                yield handle.read()
+            with storage.gfile().GFile(path, "rb") as handle:
+                raw = handle.read()
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise _not_utf8(path, raw[: error.start].count(b"\n") + 1, error.start, error) from None
+
+
+_CHUNK = 1 << 20
+
+
+def _not_utf8(path: str, line: int, offset: int, error: UnicodeDecodeError) -> StageError:
+    bad = error.object[error.start:error.end]
+    return StageError(
+        f"--train-files {path} is not UTF-8 text: byte offset {offset} (line {line}) holds "
+        f"{bad!r} ({error.reason}); convert it, e.g. iconv -f latin1 -t utf-8"
+    )
+
+
+def check_local_text_file(path: str) -> None:
+    """A readable, non-empty UTF-8 text file, or a StageError naming the file (and the byte
+    offset of the first invalid byte); read in chunks, so a large corpus costs one pass of I/O."""
+    if os.path.isdir(path):
+        raise StageError(f"--train-files {path} is a directory; give the text files in it (e.g. '{path}/*.txt')")
+    offset, line, carry, text_seen = 0, 1, b"", False
+    try:
+        with open(path, "rb") as handle:
+            while True:
+                chunk = handle.read(_CHUNK)
+                data = carry + chunk
+                if not data:
+                    break
+                try:
+                    data.decode("utf-8")
+                    carry = b""
+                except UnicodeDecodeError as error:
+                    # a multi-byte character cut by the chunk boundary: decode it with the next chunk
+                    if chunk and error.end == len(data) and len(data) - error.start < 4:
+                        carry = data[error.start:]
+                    else:
+                        raise _not_utf8(path, line + data[: error.start].count(b"\n"), offset + error.start,
+                                        error) from None
+                done = data[: len(data) - len(carry)]
+                text_seen = text_seen or bool(done.strip())
+                line += done.count(b"\n")
+                offset += len(done)
+                if not chunk:
+                    break
+    except OSError as error:
+        raise StageError(f"--train-files {path} cannot be read ({error.strerror})") from None
+    if not text_seen:
+        raise StageError(f"--train-files {path} is empty; give a file with text (paragraphs are documents)")
+
+
+def check_inputs(config: TrainerConfig) -> None:
+    """What can be checked without TensorFlow, before it loads: local corpus files exist, hold
+    text and are UTF-8; a local --hf-dataset path exists. Remote (gs://) files are checked as
+    they are read."""
+    import glob
+
+    from reference_trainer.storage import is_url
+
+    for pattern in config.train_files:
+        if is_url(pattern):
+            continue
+        paths = sorted(glob.glob(pattern))
+        if not paths:
+            raise StageError(f"--train-files {pattern!r} matches no file; check the path or glob")
+        for path in paths:
+            check_local_text_file(path)
+    name = config.hf_dataset
+    # A path (not a Hub name such as `wikitext` or `user/name`) that is not there.
+    if name and name.startswith((".", "/", "~")) and not os.path.exists(os.path.expanduser(name)):
+        raise StageError(f"--hf-dataset {name!r} does not exist; give a save_to_disk directory or a cached name")
 
 
 def _hf_texts(config: TrainerConfig) -> Iterator[str]:

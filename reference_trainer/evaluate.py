@@ -20,6 +20,9 @@ from reference_trainer.strategy import Runtime
 
 log = logging.getLogger(__name__)
 
+# One row per evaluation: the step it evaluated, loss, masked accuracy, frequency baseline.
+EVAL_HISTORY_FILE = "eval_history.jsonl"
+
 
 @dataclass(frozen=True)
 class EvalResult:
@@ -113,4 +116,30 @@ def evaluate(config: TrainerConfig, runtime: Runtime) -> EvalResult:
              result.perplexity, result.masked_accuracy, result.frequency_baseline)
     if runtime.plan.is_chief:
         write_section(out, "evaluate", {k: v for k, v in result.__dict__.items() if k != "batch_shapes"})
+        _record(out, int(trained.get("completed_steps", 0)), result)
     return result
+
+
+def _record(out: str, step: int, result: EvalResult) -> None:
+    """TensorBoard scalars under ``RUN/logs/eval`` (beside ``logs/train``, so both show on one
+    chart) and a row of ``eval_history.jsonl`` (an evaluation of the same step replaces its row)."""
+    import json
+
+    import tensorflow as tf
+
+    from reference_trainer.train import LOG_DIR
+
+    writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "eval"))
+    with writer.as_default(step=step):
+        tf.summary.scalar("loss", result.loss)
+        tf.summary.scalar("perplexity", result.perplexity)
+        tf.summary.scalar("masked_accuracy", result.masked_accuracy)
+        tf.summary.scalar("frequency_baseline", result.frequency_baseline)
+    writer.flush()
+    writer.close()
+    path = storage.join(out, EVAL_HISTORY_FILE)
+    rows = [json.loads(line) for line in storage.read_text(path).splitlines() if line.strip()] if storage.exists(path) else []
+    rows = [row for row in rows if row["step"] != step]
+    rows.append({"step": step, "loss": result.loss, "masked_accuracy": result.masked_accuracy,
+                 "frequency_baseline": result.frequency_baseline})
+    storage.write_text_atomic(path, "".join(json.dumps(row) + "\n" for row in sorted(rows, key=lambda r: r["step"])))

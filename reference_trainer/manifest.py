@@ -25,6 +25,10 @@ class StageError(RuntimeError):
     """A stage cannot run; the message is one line naming the file or flag and the fix."""
 
 
+class Interrupted(StageError):
+    """Ctrl-C in a stage that can say where it stopped and how a rerun resumes."""
+
+
 class ManifestMismatch(StageError):
     def __init__(self, field: str, wanted: Any, recorded: Any, path: str, stage: str) -> None:
         self.field = field

@@ -96,7 +96,8 @@ def gfile() -> Any:
 
 
 def exists(path: str) -> bool:
-    return bool(gfile().exists(path))
+    # Local paths without TensorFlow: the CLI reads the manifest before TensorFlow loads.
+    return os.path.exists(path) if not is_url(path) else bool(gfile().exists(path))
 
 
 def makedirs(path: str) -> None:
@@ -104,6 +105,9 @@ def makedirs(path: str) -> None:
 
 
 def read_text(path: str) -> str:
+    if not is_url(path):
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     with gfile().GFile(path, "r") as handle:
         return handle.read()
 

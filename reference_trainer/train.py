@@ -15,13 +15,21 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import StageError, check_fields, config_fields, require_section, write_section
+from reference_trainer.manifest import (
+    Interrupted,
+    StageError,
+    check_fields,
+    config_fields,
+    require_section,
+    write_section,
+)
 from reference_trainer.pipeline import DataSpec, train_dataset
 from reference_trainer.shards import TOKENIZER_DIR, corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
@@ -34,6 +42,7 @@ LOG_DIR = "logs"
 HISTORY_FILE = "train_history.jsonl"
 # Test hook: SIGKILL this process right after the checkpoint at or beyond this step is written.
 KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
+_FIXED_ON_RESUME = tuple(name for name in TRAIN_FIELDS if name != "train_steps")
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,54 @@ class PreflightFailed(StageError):
     pass
 
 
+class TrainInterrupted(Interrupted):
+    """Ctrl-C during training: where it stopped and where a rerun will resume."""
+
+    def __init__(self, step: int, total_steps: int, checkpoint_step: int | None, checkpoint_dir: str,
+                 checkpoint_every: int) -> None:
+        self.step = step
+        self.checkpoint_step = checkpoint_step
+        if checkpoint_step is None:
+            where = (f"no checkpoint yet (the first is written at step {checkpoint_every}); rerun the same "
+                     "command to start training again")
+        else:
+            where = (f"checkpoint at step {checkpoint_step} in {checkpoint_dir}; rerun the same command to "
+                     f"resume from step {checkpoint_step}")
+        super().__init__(f"interrupted at step {step} of {total_steps}; {where}")
+
+
+class _StopRequest:
+    """Ctrl-C while training sets a flag that the loop reads between host calls.
+
+    A KeyboardInterrupt raised in the middle of TensorFlow's call machinery can leave the runtime
+    unusable (the process then dies with SIGSEGV: seen with TF 2.21), so the first Ctrl-C waits
+    for the current host call (a few steps; the XLA dry run, if it is compiling); a second one
+    stops at once.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.forced = False  # a second Ctrl-C: TensorFlow may be mid-call, touch nothing of it
+        self._previous: Any = None
+
+    def __enter__(self) -> _StopRequest:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            self.forced = True
+            raise KeyboardInterrupt
+        self.requested = True
+        log.warning("Ctrl-C: stopping after the current host call (press Ctrl-C again to stop at once)")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
 def _history_path(out: str) -> str:
     return storage.join(out, HISTORY_FILE)
 
@@ -144,8 +201,12 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     out = config.output_dir
     manifest, prepared = require_section(out, "prepare", "prepare")
     check_fields(config, prepared["config"], DATA_FIELDS, out, "prepare")
+    recorded_steps = None
     if "train" in manifest:
-        check_fields(config, manifest["train"]["config"], TRAIN_FIELDS, out, "train")
+        # --train-steps may change on resume (to extend a finished run); everything else that
+        # shapes the model or the optimisation must match the checkpoint.
+        check_fields(config, manifest["train"]["config"], _FIXED_ON_RESUME, out, "train")
+        recorded_steps = manifest["train"]["config"].get("train_steps")
     verify_prepared(out, prepared)
     data = DataSpec.from_manifest(out, prepared, config.mlm_probability)
     plan, strategy = runtime.plan, runtime.strategy
@@ -169,6 +230,20 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     start_step = int(optimizer.iterations.numpy())
     if latest:
         log.info("resuming from %s at step %d of %d", latest, start_step, config.train_steps)
+    if start_step > config.train_steps:
+        raise StageError(
+            f"--train-steps {config.train_steps} is below step {start_step}, which the checkpoint in "
+            f"{chief_dir} has reached; give --train-steps {start_step} or more to continue, or a new "
+            "--output-dir to train from scratch"
+        )
+    if recorded_steps is not None and recorded_steps != config.train_steps:
+        log.warning(
+            "--train-steps changed from %d to %d: training continues from step %d; the learning rate follows "
+            "the schedule for %d steps from here (linear decay to 0 at step %d): %.2e at step %d (it was %.2e "
+            "under the schedule for %d steps)", recorded_steps, config.train_steps, start_step,
+            config.train_steps, config.train_steps, float(schedule(start_step)), start_step,
+            float(build_optimizer(config.replace(train_steps=recorded_steps))[1](start_step)), recorded_steps,
+        )
     if plan.is_chief:
         write_section(out, "train", {
             "config": config_fields(config, TRAIN_FIELDS), "completed_steps": start_step, "finished": False,
@@ -184,92 +259,101 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     dist_dataset = strategy.distribute_datasets_from_function(dataset_fn)
     fns = make_step_functions(model, optimizer, num_replicas=replicas, jit_compile=plan.jit_compile,
                               vocab_size=prepared["tokenizer"]["vocab_size"])
-    try:
-        dry_seconds = dry_run(runtime, fns.forward_backward, dist_dataset) if start_step < config.train_steps else 0.0
-    except tf.errors.DataLossError as error:
-        raise corrupt_shard_error(out, error) from error
+    with _StopRequest() as stop:
+        try:
+            dry_seconds = dry_run(runtime, fns.forward_backward, dist_dataset) if start_step < config.train_steps else 0.0
+        except tf.errors.DataLossError as error:
+            raise corrupt_shard_error(out, error) from error
 
-    def run_step(batch: Any) -> Any:
-        features, labels = batch
-        per_replica = strategy.run(fns.replica_train_step, args=(features, labels))
-        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+        def run_step(batch: Any) -> Any:
+            features, labels = batch
+            per_replica = strategy.run(fns.replica_train_step, args=(features, labels))
+            return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
 
-    @tf.function
-    def train_execution(iterator: Any, steps: tf.Tensor) -> tf.Tensor:
-        totals = tf.zeros([TOTALS])
-        for _ in tf.range(steps):
-            totals += run_step(next(iterator))
-        return totals
+        @tf.function
+        def train_execution(iterator: Any, steps: tf.Tensor) -> tf.Tensor:
+            totals = tf.zeros([TOTALS])
+            for _ in tf.range(steps):
+                totals += run_step(next(iterator))
+            return totals
 
-    # Bucketed batches have several shapes: one step per call, so each shape is traced (and
-    # compiled) once as its own signature instead of once as an unknown shape inside a loop.
-    train_one = tf.function(run_step)
+        # Bucketed batches have several shapes: one step per call, so each shape is traced (and
+        # compiled) once as its own signature instead of once as an unknown shape inside a loop.
+        train_one = tf.function(run_step)
 
-    shapes: set[tuple[int, int]] = set()
-    if not data.bucketed:
-        shapes.add((per_replica_batch, data.block_length))
-    writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "train")) if plan.is_chief else None
-    history = _read_history(out, start_step)
-    kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
-    if observer:
-        observer.on_start(TrainStart(start_step, config.train_steps, plan.kind, replicas, plan.jit_compile,
-                                     plan.jit_reason, dry_seconds, tuple(sorted(shapes))))
-    iterator = iter(dist_dataset)
-    step = start_step
-    steady_tokens = steady_seconds = all_tokens = all_seconds = 0.0
-    first_execution = True
-    started = time.perf_counter()
-    try:
-        while step < config.train_steps:
-            steps = 1 if data.bucketed else min(config.steps_per_execution, config.train_steps - step)
-            t0 = time.perf_counter()
-            if data.bucketed:
-                batch = next(iterator)
-                for value in strategy.experimental_local_results(batch[0]["input_ids"]):
-                    shapes.add(tuple(int(d) for d in value.shape))
-                totals = train_one(batch).numpy()
-            else:
-                totals = train_execution(iterator, tf.constant(steps)).numpy()
-            seconds = time.perf_counter() - t0
-            step = int(optimizer.iterations.numpy())
-            loss = float(totals[0] / max(totals[1], 1.0))
-            if not math.isfinite(loss):
-                raise StageError(
-                    f"loss became {loss} at step {step}; lower --learning-rate or check the data"
-                )
-            accuracy = float(totals[2] / max(totals[1], 1.0))
-            all_tokens += totals[3]
-            all_seconds += seconds
-            if not first_execution:
-                steady_tokens += totals[3]
-                steady_seconds += seconds
-            first_execution = False
-            rate = float(totals[3] / seconds)
-            lr = float(schedule(step))
-            history.append({"step": step, "loss": loss, "masked_accuracy": accuracy,
-                            "tokens_per_second": rate, "learning_rate": lr})
-            if writer is not None:
-                with writer.as_default(step=step):
-                    tf.summary.scalar("loss", loss)
-                    tf.summary.scalar("perplexity", math.exp(min(loss, 50.0)))
-                    tf.summary.scalar("masked_accuracy", accuracy)
-                    tf.summary.scalar("tokens_per_second", rate)
-                    tf.summary.scalar("learning_rate", lr)
-            if observer:
-                observer.on_progress(Progress(step, config.train_steps, loss, accuracy, rate, lr))
-            crossed = step // config.checkpoint_every > (step - steps) // config.checkpoint_every
-            if crossed or step >= config.train_steps:
-                manager.save(checkpoint_number=step)
-                if plan.is_chief:
-                    _write_history(out, history)
-                    write_section(out, "train", {
-                        "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
-                    })
-                    log.debug("checkpoint at step %d", step)
-                if kill_after and step >= int(kill_after):
-                    os.kill(os.getpid(), signal.SIGKILL)
-    except tf.errors.DataLossError as error:
-        raise corrupt_shard_error(out, error) from error
+        shapes: set[tuple[int, int]] = set()
+        if not data.bucketed:
+            shapes.add((per_replica_batch, data.block_length))
+        writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "train")) if plan.is_chief else None
+        history = _read_history(out, start_step)
+        kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
+        if observer:
+            observer.on_start(TrainStart(start_step, config.train_steps, plan.kind, replicas, plan.jit_compile,
+                                         plan.jit_reason, dry_seconds, tuple(sorted(shapes))))
+        iterator = iter(dist_dataset)
+        step = start_step
+        steady_tokens = steady_seconds = all_tokens = all_seconds = 0.0
+        first_execution = True
+        started = time.perf_counter()
+        saved_step = start_step if latest else None
+        try:
+            while step < config.train_steps:
+                if stop.requested:
+                    raise KeyboardInterrupt
+                steps = 1 if data.bucketed else min(config.steps_per_execution, config.train_steps - step)
+                t0 = time.perf_counter()
+                if data.bucketed:
+                    batch = next(iterator)
+                    for value in strategy.experimental_local_results(batch[0]["input_ids"]):
+                        shapes.add(tuple(int(d) for d in value.shape))
+                    totals = train_one(batch).numpy()
+                else:
+                    totals = train_execution(iterator, tf.constant(steps)).numpy()
+                seconds = time.perf_counter() - t0
+                step = int(optimizer.iterations.numpy())
+                loss = float(totals[0] / max(totals[1], 1.0))
+                if not math.isfinite(loss):
+                    raise StageError(
+                        f"loss became {loss} at step {step}; lower --learning-rate or check the data"
+                    )
+                accuracy = float(totals[2] / max(totals[1], 1.0))
+                all_tokens += totals[3]
+                all_seconds += seconds
+                if not first_execution:
+                    steady_tokens += totals[3]
+                    steady_seconds += seconds
+                first_execution = False
+                rate = float(totals[3] / seconds)
+                lr = float(schedule(step))
+                history.append({"step": step, "loss": loss, "masked_accuracy": accuracy,
+                                "tokens_per_second": rate, "learning_rate": lr})
+                if writer is not None:
+                    with writer.as_default(step=step):
+                        tf.summary.scalar("loss", loss)
+                        tf.summary.scalar("perplexity", math.exp(min(loss, 50.0)))
+                        tf.summary.scalar("masked_accuracy", accuracy)
+                        tf.summary.scalar("tokens_per_second", rate)
+                        tf.summary.scalar("learning_rate", lr)
+                if observer:
+                    observer.on_progress(Progress(step, config.train_steps, loss, accuracy, rate, lr))
+                crossed = step // config.checkpoint_every > (step - steps) // config.checkpoint_every
+                if crossed or step >= config.train_steps:
+                    manager.save(checkpoint_number=step)
+                    saved_step = step
+                    if plan.is_chief:
+                        _write_history(out, history)
+                        write_section(out, "train", {
+                            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
+                        })
+                        log.debug("checkpoint at step %d", step)
+                    if kill_after and step >= int(kill_after):
+                        os.kill(os.getpid(), signal.SIGKILL)
+        except tf.errors.DataLossError as error:
+            raise corrupt_shard_error(out, error) from error
+        except KeyboardInterrupt:
+            if writer is not None and not stop.forced:
+                writer.flush()
+            raise TrainInterrupted(step, config.train_steps, saved_step, chief_dir, config.checkpoint_every) from None
     wall = time.perf_counter() - started
     if writer is not None:
         writer.flush()

@@ -131,9 +131,12 @@ def test_mlm_labels_agree_with_padding_and_originals(
         labelled = batch["labels"] != -100
         assert not (labelled & ~mask).any(), "a padding position carries a label"
         assert (batch["input_ids"][~mask] == PAD).all()
-        for ids, labels, m, weight in zip(batch["input_ids"], batch["labels"], mask, batch["sample_weight"]):
-            if weight == 0:
-                assert not m.any() and (labels == -100).all()
+        # per-token labels: per-token weights, 1 exactly where a label counts
+        assert batch["sample_weight"].shape == batch["labels"].shape
+        assert ((batch["sample_weight"] == 1) == labelled).all()
+        for ids, labels, m in zip(batch["input_ids"], batch["labels"], mask):
+            if not m.any():  # a dummy row
+                assert (labels == -100).all()
                 continue
             restored = np.where(labels != -100, labels, ids)[m]
             originals.append(tuple(restored.tolist()))

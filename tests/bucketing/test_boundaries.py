@@ -39,6 +39,7 @@ def brute_force_padding(lengths: list[int], max_shapes: int, multiple: int, max_
 lengths_strategy = st.lists(st.integers(1, 60), min_size=1, max_size=40)
 
 
+@pytest.mark.filterwarnings("ignore:.*exceed max_length:UserWarning")  # truncation is the case tested
 @settings(max_examples=150, deadline=None)
 @given(
     lengths=lengths_strategy,

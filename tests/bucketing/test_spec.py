@@ -8,8 +8,10 @@ from bucketing import BucketSpec, optimal_boundaries
 
 def test_fit_uses_the_optimal_boundaries_and_lists_every_shape() -> None:
     lengths = np.random.default_rng(0).integers(1, 300, 2000)
-    spec = BucketSpec.fit(lengths, max_shapes=4, pad_to_multiple_of=8, batch_size=32, max_length=256)
-    assert spec.boundaries == optimal_boundaries(lengths, 4, 8, 256)
+    with pytest.warns(UserWarning, match=r"297 of 2000 lengths exceed max_length=256 \(longest 299\)"):
+        spec = BucketSpec.fit(lengths, max_shapes=4, pad_to_multiple_of=8, batch_size=32, max_length=256)
+    with pytest.warns(UserWarning, match="exceed max_length"):
+        assert spec.boundaries == optimal_boundaries(lengths, 4, 8, 256)
     assert spec.shapes() == tuple((32, b) for b in spec.boundaries)
     assert spec.bucket_index(1) == 0
     assert spec.bucket_index(spec.boundaries[0]) == 0

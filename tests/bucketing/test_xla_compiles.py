@@ -35,7 +35,9 @@ def steps(model: tf.keras.Model):
 
     def loss_of(batch):
         labels = tf.maximum(batch["labels"], 0)
-        weights = tf.cast(batch["labels"] != -100, tf.float32) * batch["sample_weight"][:, None]
+        weights = batch["sample_weight"]  # per token from the collator, per row from tf_data
+        if weights.shape.rank == 1:
+            weights = tf.cast(batch["labels"] != -100, tf.float32) * weights[:, None]
         per_token = loss_fn(labels, model(batch["input_ids"]))
         return tf.reduce_sum(per_token * weights) / tf.maximum(tf.reduce_sum(weights), 1.0)
 

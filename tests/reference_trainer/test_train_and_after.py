@@ -41,6 +41,35 @@ def test_evaluate_reports_masked_accuracy_against_the_frequency_baseline(trained
     assert result.eval_compiles == len(result.batch_shapes) == 1
     again = evaluate(tiny_config(out), runtime)
     assert again.loss == pytest.approx(result.loss, rel=1e-5)  # masks fixed by seed
+    # TensorBoard: eval scalars at the trained step, beside the train ones
+    import tensorflow as tf
+
+    scalars = {}
+    for path in (out / "logs" / "eval").glob("events.out.tfevents.*"):
+        for event in tf.compat.v1.train.summary_iterator(str(path)):
+            for value in event.summary.value:
+                scalars[(value.tag, event.step)] = float(tf.make_ndarray(value.tensor))
+    assert scalars[("masked_accuracy", 20)] == pytest.approx(result.masked_accuracy, rel=1e-6)
+    assert scalars[("frequency_baseline", 20)] == pytest.approx(result.frequency_baseline, rel=1e-6)
+    assert {("loss", 20), ("perplexity", 20)} <= set(scalars)
+    # one row per evaluated step (the second evaluation of step 20 replaced the first)
+    rows = [json.loads(line) for line in (out / "eval_history.jsonl").read_text().splitlines()]
+    assert [(r["step"], r["masked_accuracy"]) for r in rows] == [(20, pytest.approx(again.masked_accuracy))]
+
+
+def test_the_plot_shows_eval_points_and_the_frequency_baseline(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from reference_trainer.plot import loss_figure, plot_loss
+
+    evals = [{"step": 20, "loss": 5.5, "masked_accuracy": 0.12, "frequency_baseline": 0.06}]
+    figure = loss_figure([(10, 6.0), (20, 5.0)], "t", accuracy=[(10, 0.05), (20, 0.1)], evals=evals)
+    loss_axis, accuracy_axis = figure.axes
+    assert [line.get_label() for line in loss_axis.get_lines()] == ["train", "eval"]
+    assert loss_axis.get_lines()[1].get_xydata().tolist() == [[20.0, 5.5]]
+    labels = {line.get_label(): list(map(float, line.get_ydata())) for line in accuracy_axis.get_lines()}
+    assert labels["eval"] == [0.12] and labels["baseline: most frequent token"] == [0.06, 0.06]
+    assert plot_loss([(10, 6.0)], str(tmp_path / "loss.png"), "t", evals=evals) == str(tmp_path / "loss.png")
+    assert (tmp_path / "loss.png").stat().st_size > 1000
 
 
 def test_fill_mask_reloads_the_saved_directory_without_torch(trained, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
