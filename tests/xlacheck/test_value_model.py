@@ -131,3 +131,19 @@ def test_framework_modules_are_not_user_compiled_code(tmp_path: Path) -> None:
     assert module_name(str(path)) == "keras.src.layer"
     assert codes(source, str(path)) == []
     assert codes(source, str(tmp_path / "user.py")) == [(4, "XLA307")]
+
+
+# A pytest test function is run eagerly by pytest, not compiled by a caller: its asserts compare
+# results on the host (reference_trainer's own evaluate test was flagged XLA102 before this).
+_TEST_FN = TF + ("from mypkg import evaluate\n\n\ndef test_loss_is_stable(config):\n"
+                 "    result = evaluate(config)\n    again = evaluate(config)\n"
+                 "    assert again.loss == tf.reduce_sum(result.loss)\n")
+
+
+@pytest.mark.parametrize("path", ["tests/test_eval.py", "pkg/eval_test.py"])
+def test_pytest_test_functions_are_not_tensor_helpers(path: str) -> None:
+    assert codes(_TEST_FN, path) == []
+
+
+def test_the_same_function_outside_a_test_module_is_still_a_helper() -> None:
+    assert [code for _, code in codes(_TEST_FN, "pkg/eval.py")] == ["XLA102"]

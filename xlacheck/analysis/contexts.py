@@ -532,7 +532,7 @@ def owner_class(info: FunctionInfo) -> ClassInfo | None:
     return None
 
 
-def infer_contexts(scanner: _Scanner) -> ModuleFacts:
+def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
     classes = {c.node.name: c for c in scanner.classes}
@@ -724,8 +724,11 @@ def infer_contexts(scanner: _Scanner) -> ModuleFacts:
 
     # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
     # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
+    # A pytest test function (test_* in a test module) is an entry point pytest runs eagerly: no
+    # caller compiles it, so it is not a tensor helper (its asserts compare results on the host).
     maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
-             and not f.host and not f.calls_numpy_method and f.node.args.args]
+             and not f.host and not f.calls_numpy_method and f.node.args.args
+             and not (test_module and f.name.startswith("test"))]
     maybe.reverse()
     while maybe:
         f = maybe.pop()
@@ -801,12 +804,20 @@ def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], 
     return out
 
 
+def is_test_module(path: str | None) -> bool:
+    """pytest's default file patterns: ``test_*.py`` and ``*_test.py``."""
+    if not path:
+        return False
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py")
+
+
 def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
     """The module's facts. ``path`` locates its package: AutoGraph converts no function of a
     module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...)."""
     scanner = _Scanner()
     scanner.scan(tree)
-    facts = infer_contexts(scanner)
+    facts = infer_contexts(scanner, test_module=is_test_module(path))
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
         # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is
