@@ -69,6 +69,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
     """
 
     code = "XLA404"
+    fix = None
     name = "tf-function-created-per-call"
     severity = Severity.RECOMPILE
 
