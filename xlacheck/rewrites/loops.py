@@ -446,20 +446,18 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
     """The loop's counter, bound and single append, when nothing else in the body could change
     the trip count or the list (no other binding of either, no jumps, no nested functions, a
     bound that reads names only and that the body does not rebind or assign)."""
-    test = loop.test
-    if loop.orelse or not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+    if loop.orelse:
         return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            pass
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            pass
+        case _:
+            return None
     if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
         return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
-    if isinstance(test.ops[0], ast.Lt) and isinstance(test.left, ast.Name):
-        counter, bound = test.left.id, test.comparators[0]
-    elif isinstance(test.ops[0], ast.Gt) and isinstance(test.comparators[0], ast.Name):
-        counter, bound = test.comparators[0].id, test.left
-    else:
-        return None
-    appends = [k for k, s in enumerate(loop.body) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-               and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
-               and isinstance(s.value.func.value, ast.Name) and len(s.value.args) == 1 and not s.value.keywords]
+    appends = [k for k, s in enumerate(loop.body) if _appends_one_value(s)]
     increments = [k for k, s in enumerate(loop.body) if _is_increment(s, counter)]
     if len(appends) != 1 or len(increments) != 1:
         return None
@@ -491,6 +489,14 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
         return None
     return _CountedAppendLoop(counter, bound, name, call.args[0], append,  # type: ignore[arg-type]
                               appends[0] < increments[0], bindings)
+
+
+def _appends_one_value(stmt: ast.stmt) -> bool:
+    """``name.append(value)`` as a statement."""
+    match stmt:
+        case ast.Expr(value=ast.Call(func=ast.Attribute(value=ast.Name(), attr="append"), args=[_], keywords=[])):
+            return True
+    return False
 
 
 def _list_and_counter_before(src: Source, counted: _CountedAppendLoop,
