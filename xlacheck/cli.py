@@ -317,13 +317,11 @@ def _rule_rows() -> list[dict[str, str]]:
 
     rows = []
     for doc in sorted(all_rule_docs(), key=lambda d: d.code):
-        safety = doc.section("Fix safety").strip()
         rows.append({
             "code": doc.code,
             "name": doc.name,
             "family": _FAMILIES.get(doc.code[:4], doc.code[:4]),
-            # "sometimes": a fix is offered where the rule can prove one (each page's Fix safety says when)
-            "fix": "none" if safety.startswith("No automatic fix") else "sometimes",
+            "fix": doc.fix_availability,  # from the rule's fix declaration (Rule.fix)
             "summary": doc.summary,
         })
     from xlacheck.suppression import SUPPRESSION_RULES

@@ -34,6 +34,13 @@ class RuleDoc:
     qualname: str  # module.Class, so a reader can find the source
     preamble: str  # docstring text before the first section
     sections: tuple[Section, ...]
+    fix: tuple[str, ...] | None = None  # the rule's declared fix (Rule.fix): rewriter names, or None
+
+    @property
+    def fix_availability(self) -> str:
+        """"sometimes" where the rule declares a fix (offered where it can prove one; the Fix
+        safety section says when), else "none"."""
+        return "none" if self.fix is None else "sometimes"
 
     def section(self, title: str) -> str:
         return next((s.body for s in self.sections if s.title == title), "")
@@ -78,6 +85,7 @@ def rule_doc(rule: type) -> RuleDoc:
         qualname=f"{rule.__module__}.{rule.__qualname__}",
         preamble=preamble,
         sections=sections,
+        fix=getattr(rule, "fix", None),
     )
 
 
@@ -105,12 +113,12 @@ def index_markdown(docs: Sequence[RuleDoc]) -> str:
         "",
         "Each page's *Fix safety* section says what `--fix` does for that rule.",
         "",
-        "| Code | Name | What it does |",
-        "| --- | --- | --- |",
+        "| Code | Name | Fix | What it does |",
+        "| --- | --- | --- | --- |",
     ]
     for doc in sorted(docs, key=lambda d: d.code):
         summary = doc.summary.replace("|", "\\|")
-        lines.append(f"| [{doc.code}]({doc.code}.md) | {doc.name} | {summary} |")
+        lines.append(f"| [{doc.code}]({doc.code}.md) | {doc.name} | {doc.fix_availability} | {summary} |")
     return "\n".join(lines) + "\n"
 
 

@@ -89,6 +89,8 @@ def test_rule_listing_text_and_json(capsys) -> None:  # type: ignore[no-untyped-
     by_code = {r["code"]: r for r in listed}
     assert by_code["XLA101"]["family"] == "data-dependent control flow"
     assert {r["fix"] for r in listed} <= {"none", "sometimes"} and set(listed[0]) >= {"code", "name", "family", "fix"}
+    # fix availability comes from each rule's declaration (Rule.fix), not from its docstring
+    assert all(by_code[r.code]["fix"] == ("none" if r.fix is None else "sometimes") for r in rules.ALL_RULES)
     code, out, _ = run(capsys, "rule", "XLA101")
     assert code == 0 and "XLA101" in out
 

@@ -87,7 +87,7 @@ def test_generator_writes_pages_and_check_mode_detects_staleness(tmp_path: Path,
     assert [line for line in page.splitlines() if line.startswith("## ")] == [f"## {s}" for s in REQUIRED_SECTIONS]
     index = (tmp_path / "index.md").read_text()
     assert index == index_markdown([rule_doc(r) for r in FAKE_RULES])
-    assert "| [XLA301](XLA301.md) | numpy-call | Flags .numpy() calls, host syncs. |" in index
+    assert "| [XLA301](XLA301.md) | numpy-call | none | Flags .numpy() calls, host syncs. |" in index
 
 
 def test_generator_refuses_rules_with_bad_docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]

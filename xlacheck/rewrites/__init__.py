@@ -2,8 +2,9 @@
 are exactly equivalent.
 
 :func:`attach_fixes` finds the ``ast`` node each diagnostic points at (by its start/end
-position, whatever rule reported it), tries the rewriters registered for that kind of node and
-for its enclosing nodes up to the statement (and the nodes inside it), and fills
+position), tries the rewriters the diagnostic's rule declares (``Rule.fix``, by name in
+:func:`rewriters`) on that node and its enclosing nodes up to the statement (and the nodes
+inside it), and fills
 ``Diagnostic.fix`` with the first rewrite that edits code (an explanation only when none does).
 Analysis runs on Python's ``ast``, and kept sub-expressions are copied as written, so their
 formatting and comments survive; libcst is imported only once a fix exists, to check each
@@ -15,6 +16,7 @@ from __future__ import annotations
 import ast
 import bisect
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable, Iterator, Sequence
 
@@ -25,23 +27,37 @@ from xlacheck.rewrites._source import Source
 
 log = logging.getLogger(__name__)
 
-Rewriter = Callable[[Source, ast.AST], "Fix | None"]
+RewriteFn = Callable[[Source, ast.AST], "Fix | None"]
 
 
-def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
+@dataclasses.dataclass(frozen=True)
+class Rewriter:
+    """One rewriter in the table: the node kinds it starts from, and whether it is tried only on
+    the node a finding points at and its ancestors (``pointed``), never on nodes found inside
+    it (an iterated name, or a subscript's index, is a tensor only if the finding says so)."""
+
+    name: str
+    kinds: tuple[type, ...]
+    rewrite: RewriteFn
+    pointed: bool = False
+
+
+@functools.cache
+def rewriters() -> tuple[Rewriter, ...]:
+    """Every rewriter, by the name a rule's ``fix`` declares, in the order they are tried."""
     from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
+    from xlacheck.rewrites.checks import rewrite_assert
     from xlacheck.rewrites.counting import rewrite_counting
     from xlacheck.rewrites.host import rewrite_host_read
-    from xlacheck.rewrites.checks import rewrite_assert
     from xlacheck.rewrites.indicator import rewrite_if, rewrite_ternary
-    from xlacheck.rewrites.iteration import rewrite_filtered_sum
+    from xlacheck.rewrites.iteration import rewrite_filtered_sum, rewrite_iteration
     from xlacheck.rewrites.kernels import rewrite_print, rewrite_unravel_index
+    from xlacheck.rewrites.list_index import rewrite_list_index
     from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
     from xlacheck.rewrites.masked_reduction import rewrite_masked
     from xlacheck.rewrites.static_shapes import rewrite_shape_argument
 
-    # Node kinds each rewriter can start from; tried in this order for each candidate node.
-    return (
+    table = (
         ((ast.If,), rewrite_if),
         ((ast.IfExp,), rewrite_ternary),
         ((ast.Assert,), rewrite_assert),
@@ -58,19 +74,35 @@ def _registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
         ((ast.Expr,), rewrite_print),
         ((ast.Call,), rewrite_unravel_index),
     )
-
-
-def _pointed_registry() -> tuple[tuple[tuple[type, ...], Rewriter], ...]:
-    """Rewriters tried only on the node a diagnostic points at and its ancestors, never on
-    nodes found inside it: an iterated name, or a subscript's index, is a tensor only if the
-    finding says so."""
-    from xlacheck.rewrites.iteration import rewrite_iteration
-    from xlacheck.rewrites.list_index import rewrite_list_index
-
-    return (
+    pointed = (
         ((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),
         ((ast.Subscript,), rewrite_list_index),
     )
+    return (*(Rewriter(fn.__name__, kinds, fn) for kinds, fn in table),
+            *(Rewriter(fn.__name__, kinds, fn, pointed=True) for kinds, fn in pointed))
+
+
+@functools.cache
+def _declared() -> dict[str, tuple[Rewriter, ...]]:
+    """Each rule's rewriters, from its ``fix`` declaration (none for a fix it builds itself)."""
+    from xlacheck.rules import ALL_RULES
+    from xlacheck.rules.base import INLINE
+
+    by_name = {r.name: r for r in rewriters()}
+    declared = {}
+    for rule in ALL_RULES:
+        names = () if rule.fix in (None, INLINE) else rule.fix
+        unknown = set(names) - by_name.keys()
+        if unknown:
+            raise ValueError(f"{rule.code}: fix names no rewriter {sorted(unknown)} (xlacheck.rewrites.rewriters)")
+        declared[rule.code] = tuple(r for r in rewriters() if r.name in names)  # the table's order
+    return declared
+
+
+def rewriters_for(code: str) -> tuple[Rewriter, ...]:
+    """The rewriters tried on a finding of ``code``: those its rule declares; every rewriter for
+    a code no rule has (a finding built by hand, as the rewrite tests do)."""
+    return _declared().get(code, rewriters())
 
 
 def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -81,32 +113,32 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
     if src.tf is None:  # every rewrite emits tf.* calls
         return tuple(diagnostics)
     index = _PositionIndex(src)
-    registry = (_registry(), _pointed_registry())
     frameworks = Frameworks(src)
     out = []
     for diagnostic in diagnostics:
         fix = None
         if diagnostic.fix is None:
             try:
-                fix = _fix_for(src, index, registry, diagnostic, frameworks)
+                fix = _fix_for(src, index, rewriters_for(diagnostic.code), diagnostic, frameworks)
             except Exception:  # a rewriter bug must never break linting
                 log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
         out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
     return tuple(out)
 
 
-def _fix_for(src: Source, index: _PositionIndex, registries, diagnostic: Diagnostic,
+def _fix_for(src: Source, index: _PositionIndex, candidates: Sequence[Rewriter], diagnostic: Diagnostic,
              frameworks: Frameworks) -> Fix | None:
     """The first rewrite that edits code; an explanation only when no candidate has one. A
     rewrite that would bring another framework into the code it edits (``tf.cond`` in a
     ``jax.jit`` function) is never offered."""
     advice = None
-    everywhere, pointed = registries
+    if not candidates:  # the rule declares no rewriter (no fix, or one its check builds)
+        return None
     for node, at_finding in _candidates(src, index, diagnostic):
-        for kinds, rewriter in (*everywhere, *pointed) if at_finding else everywhere:
-            if isinstance(node, kinds):
+        for rewriter in candidates:
+            if isinstance(node, rewriter.kinds) and (at_finding or not rewriter.pointed):
                 src.forget_fresh_names()
-                fix = rewriter(src, node)
+                fix = rewriter.rewrite(src, node)
                 if fix is None:
                     continue
                 if not fix.edits:

@@ -26,6 +26,7 @@ trip count and gets an explanation only.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
@@ -121,8 +122,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
         if isinstance(loop, ast.While):
-            fix = rewrite_counted_list_loop(src, loop)
-            return explain(fix) if isinstance(fix, str) else fix or explain(TENSOR_WHILE)
+            return rewrite_counted_list_loop(src, loop) or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
             if loop.iter.keywords:
                 return None
@@ -338,10 +338,11 @@ def _reads(stmts: list[ast.stmt], name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for s in stmts for n in ast.walk(s))
 
 
-def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
+def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
     """``L = []``, ``i = tf.constant(i0)``, ``while i < N:`` with one ``L.append(v)`` and one
     ``i += 1`` in its body, then ``tf.stack(L, axis=k)`` -> a ``tf.TensorArray`` of the loop's
-    trip count. A str is an explanation (the loop counts, but the rewrite is not certain).
+    trip count; an explanation (a display-only :class:`Fix`, no edits) where the loop counts
+    but the rewrite is not certain.
 
     Pattern, in AutoGraph-converted code (anything else keeps the general explanation; a value
     whose dtype is not certain gets a specific one): ``L = []`` and the counter bound before
@@ -397,27 +398,72 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     """
     tf = src.tf
     block = src.body_containing(loop)
-    test = loop.test
-    if tf is None or block is None or loop.orelse or not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+    if tf is None or block is None:
         return None
+    counted = _counted_append_loop(src, loop)
+    if counted is None:
+        return None
+    here = next(k for k, s in enumerate(block) if s is loop)
+    before = _list_and_counter_before(src, counted, block[:here])
+    if before is None:
+        return None
+    made, i0 = before
+    after = _stacked_after(src, loop, counted, block[here + 1:])
+    if after is None:
+        return None
+    stack, axis, axis_node = after
+    dtype = certain_dtype(src, counted.value, _body_resolver(loop, _body_bindings(loop, counted.bindings)))
+    dtype = dtype if dtype in DTYPES else None  # the TensorArray needs the exact dtype
+    if dtype is None:
+        return explain(
+            f"This `while` counts with `{counted.counter}`, so `{counted.name}` could be a tf.TensorArray(DTYPE, "
+            f"size=tf.maximum({src.segment(counted.bound)}, {counted.counter}) - {counted.counter}) written at the "
+            f"iteration index and stacked with .stack(); it is not rewritten automatically because the dtype of "
+            f"`{src.segment(counted.value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
+            "appended value with an explicit dtype (tf.cast(..., tf.float32), tf.argmax(..., "
+            "output_type=tf.int32)) to get the fix.")
+    append = counted.append
+    if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
+            and loop.body[0].lineno > loop.test.end_lineno):
+        return None
+    return _tensorarray_fix(src, tf, loop, counted, made, i0, stack, axis, axis_node, dtype)
+
+
+@dataclass(frozen=True)
+class _CountedAppendLoop:
+    """The body of ``while i < N:`` that appends once to a list ``name`` and counts ``i`` once."""
+
+    counter: str
+    bound: ast.expr
+    name: str  # the list appended to
+    value: ast.expr  # what is appended
+    append: ast.Expr
+    append_first: bool  # the append runs before the increment
+    bindings: dict[str, list[ast.Name]]  # names the body binds
+
+
+def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | None:
+    """The loop's counter, bound and single append, when nothing else in the body could change
+    the trip count or the list (no other binding of either, no jumps, no nested functions, a
+    bound that reads names only and that the body does not rebind or assign)."""
+    if loop.orelse:
+        return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            pass
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            pass
+        case _:
+            return None
     if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
         return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
-    if isinstance(test.ops[0], ast.Lt) and isinstance(test.left, ast.Name):
-        counter, bound = test.left.id, test.comparators[0]
-    elif isinstance(test.ops[0], ast.Gt) and isinstance(test.comparators[0], ast.Name):
-        counter, bound = test.comparators[0].id, test.left
-    else:
-        return None
-    appends = [k for k, s in enumerate(loop.body) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-               and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
-               and isinstance(s.value.func.value, ast.Name) and len(s.value.args) == 1 and not s.value.keywords]
+    appends = [k for k, s in enumerate(loop.body) if _appends_one_value(s)]
     increments = [k for k, s in enumerate(loop.body) if _is_increment(s, counter)]
     if len(appends) != 1 or len(increments) != 1:
         return None
     append = loop.body[appends[0]]
     call = append.value  # type: ignore[attr-defined]
     name = call.func.value.id
-    value = call.args[0]
     if name == counter:
         return None
     body = ast.Module(body=loop.body, type_ignores=[])
@@ -441,29 +487,50 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
         return None
     if not _pure_bound(src, bound) or name in bound_names or counter in bound_names:
         return None
-    # Bindings before the loop, in its block.
-    here = next(k for k, s in enumerate(block) if s is loop)
-    list_at, counter_at = _last_store(block[:here], name), _last_store(block[:here], counter)
+    return _CountedAppendLoop(counter, bound, name, call.args[0], append,  # type: ignore[arg-type]
+                              appends[0] < increments[0], bindings)
+
+
+def _appends_one_value(stmt: ast.stmt) -> bool:
+    """``name.append(value)`` as a statement."""
+    match stmt:
+        case ast.Expr(value=ast.Call(func=ast.Attribute(value=ast.Name(), attr="append"), args=[_], keywords=[])):
+            return True
+    return False
+
+
+def _list_and_counter_before(src: Source, counted: _CountedAppendLoop,
+                             before: list[ast.stmt]) -> tuple[ast.Assign, int] | None:
+    """``L = []`` (unread until the loop) and the counter's start ``i0`` before the loop in its
+    block; a Python-int counter only with a provably int32 bound."""
+    list_at, counter_at = _last_store(before, counted.name), _last_store(before, counted.counter)
     if list_at is None or counter_at is None:
         return None
-    made = block[list_at]
+    made = before[list_at]
     if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
-            and isinstance(made.value, ast.List) and not made.value.elts) or _reads(block[list_at + 1:here], name):
+            and isinstance(made.value, ast.List) and not made.value.elts) or _reads(before[list_at + 1:], counted.name):
         return None
-    counted = block[counter_at]
-    start = _counter_start(src, counted.value) if isinstance(counted, ast.Assign) and len(counted.targets) == 1 \
-        and isinstance(counted.targets[0], ast.Name) else None
+    start_at = before[counter_at]
+    start = _counter_start(src, start_at.value) if isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 \
+        and isinstance(start_at.targets[0], ast.Name) else None
     if start is None:
         return None
     i0, tensor_counter = start
-    if not tensor_counter and not _int32_count(src, bound):
+    if not tensor_counter and not _int32_count(src, counted.bound):
         return None  # a Python-int counter compares in N's dtype: a float N would run ceil(N - i0) times
-    # After the loop: one read, tf.stack(L[, axis=k]), in a later statement of the block.
+    return made, i0
+
+
+def _stacked_after(src: Source, loop: ast.While, counted: _CountedAppendLoop,
+                   later_block: list[ast.stmt]) -> tuple[ast.Call, int, ast.expr | None] | None:
+    """The list's one read after the loop, ``tf.stack(L[, axis=k])`` with a literal k, in a later
+    statement of the loop's block: (the call, k, the axis node)."""
+    name, counter = counted.name, counted.counter
     scope = src.scope_of(loop)
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) and {name, counter} & set(n.names) for n in ast.walk(scope)):
         return None
     reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
-    later = [n for n in reads if n is not call.func.value]
+    later = [n for n in reads if n is not counted.append.value.func.value]  # type: ignore[attr-defined]
     if len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
         return None
     stack = src.parents.get(later[0])
@@ -476,24 +543,20 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     if type(axis) is not int:
         return None
     after = (loop.end_lineno, loop.end_col_offset)
-    if not any(s is src.statement_of(stack) or any(a is s for a in src.ancestors(stack)) for s in block[here + 1:]):
+    if not any(s is src.statement_of(stack) or any(a is s for a in src.ancestors(stack)) for s in later_block):
         return None
     if any(isinstance(n, ast.Name) and n.id == name and after <= (n.lineno, n.col_offset) < (
             stack.lineno, stack.col_offset) for n in ast.walk(scope)):
         return None
-    dtype = certain_dtype(src, value, _body_resolver(loop, _body_bindings(loop, bindings)))
-    dtype = dtype if dtype in DTYPES else None  # the TensorArray needs the exact dtype
-    if dtype is None:
-        return (f"This `while` counts with `{counter}`, so `{name}` could be a tf.TensorArray(DTYPE, "
-                f"size=tf.maximum({src.segment(bound)}, {counter}) - {counter}) written at the iteration index and "
-                f"stacked with .stack(); it is not rewritten automatically because the dtype of "
-                f"`{src.segment(value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
-                "appended value with an explicit dtype (tf.cast(..., tf.float32), tf.argmax(..., "
-                "output_type=tf.int32)) to get the fix.")
-    if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
-            and loop.body[0].lineno > test.end_lineno):
-        return None
-    # Edits.
+    return stack, axis, axis_node
+
+
+def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedAppendLoop, made: ast.Assign, i0: int,
+                     stack: ast.Call, axis: int, axis_node: ast.expr | None, dtype: str) -> Fix:
+    """The edits (see :func:`rewrite_counted_list_loop`) and the reasons the fix may be unsafe."""
+    name, counter, bound, append = counted.name, counted.counter, counted.bound, counted.append
+    call = append.value
+    body = ast.Module(body=loop.body, type_ignores=[])
     reasons: list[str] = []
     layers = _keras_layer_attributes(src, loop)
     for node in ast.walk(body):
@@ -510,23 +573,23 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | str | None:
     indent, inner = src.indent_of(loop), src.indent_of(loop.body[0])
     steps = src.fresh_name("num_steps")
     bound_text = src.segment(bound)
-    if appends[0] < increments[0]:
+    if counted.append_first:
         index = counter if i0 == 0 else f"{counter} - {i0}"
     else:
         index = f"{counter} - {i0 + 1}"
     stacked = f"{name}.stack()" if axis == 0 else \
-        f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"
-    tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")
+        f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"  # type: ignore[arg-type]
+    tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")  # type: ignore[operator]
     edits = [
-        replace_lines(made.lineno, made.end_lineno, ""),
+        replace_lines(made.lineno, made.end_lineno, ""),  # type: ignore[arg-type]
         Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
              f"{indent}{steps} = {tf}.reshape({tf}.maximum({bound_text}, {counter}) - {counter}, [])\n"
              + "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))  # about the list
              + f"{indent}{name} = {tf}.TensorArray({tf}.{dtype}, size={steps})\n"),
         Edit(Location(loop.body[0].lineno, 0), Location(loop.body[0].lineno, 0),
              f"{inner}{tf}.autograph.experimental.set_loop_options(maximum_iterations={steps})\n"),
-        replace_lines(append.lineno, append.end_lineno,
-                      f"{inner}{name} = {name}.write({index}, {arg(src, value)}){tail}\n"),
+        replace_lines(append.lineno, append.end_lineno,  # type: ignore[arg-type]
+                      f"{inner}{name} = {name}.write({index}, {arg(src, counted.value)}){tail}\n"),
         replace(src, stack, stacked),
     ]
     if static_bound is not None:

@@ -123,6 +123,9 @@ class RuleContext(FindingCollector):
         return body[index + 1:]
 
 
+INLINE: tuple[str, ...] = ("inline",)  # Rule.fix of a rule whose check builds its own fix
+
+
 class Rule:
     """One XLA hazard. Subclasses set the class attributes and implement :meth:`check`."""
 
@@ -141,6 +144,11 @@ class Rule:
     preview: ClassVar[bool] = False
     # Levels the rule fires at only with --preview (below 90% true findings on real code there).
     preview_levels: ClassVar[frozenset[Level]] = frozenset()
+    # The fix this rule offers, declared next to it: the names of the rewriters in
+    # ``xlacheck.rewrites.REWRITERS`` tried on its findings (in that table's order), ``INLINE``
+    # when :meth:`check` builds the fix itself (``ctx.report(..., fix=...)``), or None for none.
+    # ``xlacheck rule --all`` and the docs read fix availability from here.
+    fix: ClassVar[tuple[str, ...] | None] = None
 
     @classmethod
     def fire_levels(cls) -> frozenset[Level]:

@@ -79,6 +79,7 @@ class BatchWithoutDropRemainder(ModuleRule):
     """
 
     code = "XLA402"
+    fix = None
     name = "batch-without-drop-remainder"
     severity = Severity.RECOMPILE
 

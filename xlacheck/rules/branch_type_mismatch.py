@@ -101,6 +101,7 @@ class BranchTypeMismatch(Rule):
     """
 
     code = "XLA113"
+    fix = ("rewrite_if",)
     name = "branch-type-mismatch"
     node_types = (ast.If,)
     in_helpers = True

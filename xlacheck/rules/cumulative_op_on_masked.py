@@ -50,6 +50,7 @@ class CumulativeOpOnMasked(Rule):
     """
 
     code = "XLA202"
+    fix = ("rewrite_masked",)
     name = "cumulative-op-on-masked"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)

@@ -78,6 +78,7 @@ class DataDependentShapeArgument(Rule):
     """
 
     code = "XLA205"
+    fix = ("rewrite_masked", "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)

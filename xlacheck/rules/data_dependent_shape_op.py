@@ -136,6 +136,7 @@ class DataDependentShapeOp(Rule):
     """
 
     code = "XLA204"
+    fix = ("rewrite_masked", "rewrite_counting")
     name = "data-dependent-shape-op"
     node_types = (ast.Call,)
     in_helpers = True

@@ -13,7 +13,7 @@ from xlacheck.analysis.module_index import (
 )
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._recompile_scope import in_test, per_batch
-from xlacheck.rules.base import Example
+from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Hugging Face collators that pad each batch to its longest example unless told otherwise.
@@ -135,6 +135,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     """
 
     code = "XLA401"
+    fix = INLINE  # check() builds the fix from the node it flags
     name = "dynamic-padding-without-multiple"
     severity = Severity.RECOMPILE
 

@@ -38,6 +38,7 @@ class FrozenHostRead(Rule):
     """
 
     code = "XLA305"
+    fix = ("rewrite_host_read",)
     name = "frozen-host-read"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)

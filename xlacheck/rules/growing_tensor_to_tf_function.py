@@ -74,6 +74,7 @@ class GrowingTensorToTfFunction(ModuleRule):
     """
 
     code = "XLA409"
+    fix = None
     name = "growing-tensor-to-tf-function"
     severity = Severity.RECOMPILE
 

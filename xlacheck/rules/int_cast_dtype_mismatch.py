@@ -41,6 +41,7 @@ class IntCastDtypeMismatch(Rule):
     """
 
     code = "XLA303"
+    fix = ("rewrite_list_index",)
     name = "int-cast-dtype-mismatch"
     node_types = (ast.BinOp, ast.Subscript)
 

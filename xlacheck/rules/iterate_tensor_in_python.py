@@ -38,6 +38,7 @@ class IterateTensorInPython(Rule):
     """
 
     code = "XLA106"
+    fix = ("rewrite_iteration",)
     name = "iterate-tensor-in-python"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For)
 

@@ -56,6 +56,7 @@ class JaxTracedShape(Rule):
     """
 
     code = "XLA207"
+    fix = None
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

@@ -7,7 +7,7 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex, is_true, method_name
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location
-from xlacheck.rules.base import Example
+from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Strategies that run on CPU/GPU: a file that creates one also runs where jit_compile helps.
@@ -80,6 +80,7 @@ class JitCompileUnderTpuStrategy(ModuleRule):
     """
 
     code = "XLA501"
+    fix = INLINE  # check() builds the fix from the node it flags
     name = "jit-compile-under-tpu-strategy"
 
     VALID = (

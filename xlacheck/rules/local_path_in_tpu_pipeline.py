@@ -81,6 +81,7 @@ class LocalPathInTpuPipeline(ModuleRule):
     """
 
     code = "XLA504"
+    fix = None
     name = "local-path-in-tpu-pipeline"
     severity = Severity.WARNING
 

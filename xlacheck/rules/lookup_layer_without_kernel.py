@@ -53,6 +53,7 @@ class LookupLayerWithoutKernel(Rule):
     """
 
     code = "XLA311"
+    fix = None
     name = "lookup-layer-without-kernel"
     node_types = (ast.Call,)
 

@@ -35,6 +35,7 @@ class LoopGrownTensor(Rule):
     """
 
     code = "XLA206"
+    fix = ("rewrite_loop",)
     name = "loop-grown-tensor"
     node_types = (ast.Assign,)
     in_helpers = True

@@ -51,6 +51,7 @@ class MaskedTailIndex(Rule):
     """
 
     code = "XLA201"
+    fix = ("rewrite_masked",)
     name = "masked-tail-index"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Subscript,)

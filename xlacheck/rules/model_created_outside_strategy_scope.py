@@ -62,6 +62,7 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     """
 
     code = "XLA502"
+    fix = None
     name = "model-created-outside-strategy-scope"
 
     VALID = (

@@ -80,6 +80,7 @@ class NameDefinedInOneBranch(Rule):
     """
 
     code = "XLA107"
+    fix = ("rewrite_if",)
     name = "name-defined-in-one-branch"
     node_types = (ast.If,)
     in_helpers = True

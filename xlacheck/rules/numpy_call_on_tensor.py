@@ -36,6 +36,7 @@ class NumpyCallOnTensor(Rule):
     """
 
     code = "XLA304"
+    fix = ("rewrite_host_read",)
     name = "numpy-call-on-tensor"
     node_types = (ast.Call,)
 

@@ -64,6 +64,7 @@ class OpWithoutXlaKernel(Rule):
     """
 
     code = "XLA309"
+    fix = ("rewrite_unravel_index",)
     name = "op-without-xla-kernel"
     node_types = (ast.Call,)
 

@@ -47,6 +47,7 @@ class PythonBuiltinOnTensors(Rule):
     """
 
     code = "XLA103"
+    fix = ("rewrite_builtin_call",)
     name = "python-builtin-on-tensors"
     node_types = (ast.Call,)
     in_helpers = True

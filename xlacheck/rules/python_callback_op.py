@@ -36,6 +36,7 @@ class PythonCallbackOp(Rule):
     """
 
     code = "XLA306"
+    fix = None
     name = "python-callback-op"
     node_types = (ast.Call,)
 

@@ -50,6 +50,7 @@ class PythonInputPipelineOnTpu(ModuleRule):
     """
 
     code = "XLA503"
+    fix = None
     name = "python-input-pipeline-on-tpu"
     severity = Severity.WARNING
 

@@ -42,6 +42,7 @@ class PythonScalarOfTensor(Rule):
     """
 
     code = "XLA302"
+    fix = ("rewrite_builtin_call",)
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
-from xlacheck.rules.base import Example
+from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Builtins that always return a Python number on the host.
@@ -384,6 +384,7 @@ class PythonScalarToTfFunction(ModuleRule):
     """
 
     code = "XLA403"
+    fix = INLINE  # check() builds the fix from the node it flags
     name = "python-scalar-to-tf-function"
     severity = Severity.RECOMPILE
 

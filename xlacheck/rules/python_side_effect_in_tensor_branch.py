@@ -77,6 +77,7 @@ class PythonSideEffectInTensorBranch(Rule):
     """
 
     code = "XLA111"
+    fix = ("rewrite_if", "rewrite_loop")
     name = "python-side-effect-in-tensor-branch"
     node_types = (ast.Call, ast.Assign, ast.AugAssign)
 

@@ -92,6 +92,7 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     """
 
     code = "XLA406"
+    fix = ("rewrite_if",)
     name = "python-state-mutated-in-compiled-step"
     severity = Severity.WRONG_RESULT
 

@@ -41,6 +41,7 @@ class RaiseInTensorBranch(Rule):
     """
 
     code = "XLA109"
+    fix = ("rewrite_if",)
     name = "raise-in-tensor-branch"
     node_types = (ast.Raise,)
 

@@ -45,6 +45,7 @@ class ReturnInOneBranch(Rule):
     """
 
     code = "XLA108"
+    fix = ("rewrite_if",)
     name = "return-in-one-branch"
     node_types = (ast.If,)
     in_helpers = True

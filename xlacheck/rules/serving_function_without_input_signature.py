@@ -62,6 +62,7 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
     """
 
     code = "XLA407"
+    fix = None
     name = "serving-function-without-input-signature"
     severity = Severity.RECOMPILE
 

@@ -34,6 +34,7 @@ class StringOpOnTensor(Rule):
     """
 
     code = "XLA308"
+    fix = None
     name = "string-op-on-tensor"
     node_types = (ast.Call,)
 

@@ -48,6 +48,7 @@ class TensorAssertStatement(Rule):
     """
 
     code = "XLA102"
+    fix = ("rewrite_assert",)
     name = "tensor-assert-statement"
     node_types = (ast.Assert,)
     in_helpers = True

@@ -40,6 +40,7 @@ class TensorBreakInPythonLoop(Rule):
     """
 
     code = "XLA110"
+    fix = None
     name = "tensor-break-in-python-loop"
     node_types = (ast.Break, ast.Return)
 

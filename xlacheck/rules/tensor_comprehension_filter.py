@@ -40,6 +40,7 @@ class TensorComprehensionFilter(Rule):
     """
 
     code = "XLA105"
+    fix = ("rewrite_filtered_sum",)
     name = "tensor-comprehension-filter"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
     in_helpers = True

@@ -49,6 +49,7 @@ class TensorConditionWithoutAutograph(Rule):
     """
 
     code = "XLA101"
+    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
 

@@ -39,6 +39,7 @@ class TensorIndexIntoPythonList(Rule):
     """
 
     code = "XLA112"
+    fix = ("rewrite_list_index",)
     name = "tensor-index-into-python-list"
     node_types = (ast.Subscript,)
 

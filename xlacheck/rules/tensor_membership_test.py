@@ -36,6 +36,7 @@ class TensorMembershipTest(Rule):
     """
 
     code = "XLA104"
+    fix = ("rewrite_membership",)
     name = "tensor-membership-test"
     node_types = (ast.Compare,)
     in_helpers = True

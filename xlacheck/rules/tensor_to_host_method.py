@@ -38,6 +38,7 @@ class TensorToHostMethod(Rule):
     """
 
     code = "XLA301"
+    fix = ("rewrite_host_read",)
     name = "tensor-to-host-method"
     node_types = (ast.Call,)
 

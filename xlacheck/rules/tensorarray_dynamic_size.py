@@ -36,6 +36,7 @@ class TensorArrayDynamicSize(Rule):
     """
 
     code = "XLA203"
+    fix = ("rewrite_tensorarray_size",)
     name = "tensorarray-dynamic-size"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)

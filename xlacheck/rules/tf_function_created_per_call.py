@@ -70,6 +70,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
     """
 
     code = "XLA404"
+    fix = None
     name = "tf-function-created-per-call"
     severity = Severity.RECOMPILE
 

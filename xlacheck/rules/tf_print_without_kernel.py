@@ -36,6 +36,7 @@ class TfPrintWithoutKernel(Rule):
     """
 
     code = "XLA307"
+    fix = ("rewrite_print",)
     name = "tf-print-without-kernel"
     node_types = (ast.Call,)
 

@@ -66,6 +66,7 @@ class TorchDataDependentShape(ModuleRule):
     """
 
     code = "XLA250"
+    fix = None
     name = "torch-data-dependent-shape"
     severity = Severity.RECOMPILE
     VALID = (

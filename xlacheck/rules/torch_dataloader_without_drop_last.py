@@ -60,6 +60,7 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
     """
 
     code = "XLA451"
+    fix = None
     name = "torch-dataloader-without-drop-last"
     severity = Severity.RECOMPILE
     VALID = (

@@ -92,6 +92,7 @@ class TorchHostSyncInStep(ModuleRule):
     """
 
     code = "XLA350"
+    fix = None
     name = "torch-host-sync-in-step"
     severity = Severity.WARNING
     VALID = (

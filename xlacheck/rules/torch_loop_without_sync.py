@@ -47,6 +47,7 @@ class TorchLoopWithoutSync(ModuleRule):
     """
 
     code = "XLA550"
+    fix = None
     name = "torch-loop-without-sync"
     severity = Severity.WARNING
     VALID = (

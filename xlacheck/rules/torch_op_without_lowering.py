@@ -130,6 +130,7 @@ class TorchOpWithoutLowering(ModuleRule):
     """
 
     code = "XLA351"
+    fix = None
     name = "torch-op-without-lowering"
     severity = Severity.WARNING
     VALID = (

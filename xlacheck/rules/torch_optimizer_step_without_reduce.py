@@ -51,6 +51,7 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
     """
 
     code = "XLA552"
+    fix = None
     name = "torch-optimizer-step-without-reduce"
     severity = Severity.WRONG_RESULT
     VALID = (

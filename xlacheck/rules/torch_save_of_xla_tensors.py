@@ -41,6 +41,7 @@ class TorchSaveOfXlaTensors(ModuleRule):
     """
 
     code = "XLA551"
+    fix = None
     name = "torch-save-of-xla-tensors"
     severity = Severity.WARNING
     VALID = (

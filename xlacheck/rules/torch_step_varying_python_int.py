@@ -64,6 +64,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
     """
 
     code = "XLA450"
+    fix = None
     name = "torch-step-varying-python-int"
     severity = Severity.RECOMPILE
     VALID = (

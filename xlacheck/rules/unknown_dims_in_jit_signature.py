@@ -65,6 +65,7 @@ class UnknownDimsInJitSignature(ModuleRule):
     """
 
     code = "XLA408"
+    fix = None
     name = "unknown-dims-in-jit-signature"
     severity = Severity.RECOMPILE
 

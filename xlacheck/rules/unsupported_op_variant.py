@@ -38,6 +38,7 @@ class UnsupportedOpVariant(Rule):
     """
 
     code = "XLA310"
+    fix = None
     name = "unsupported-op-variant"
     node_types = (ast.Call,)
 

@@ -85,6 +85,7 @@ class VariableCreatedInCompiledStep(ModuleRule):
     """
 
     code = "XLA405"
+    fix = ("rewrite_shape_argument",)
     name = "variable-created-in-compiled-step"
 
     VALID = (
