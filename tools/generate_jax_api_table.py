@@ -107,7 +107,8 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
 
     def run(traced: dict[str, Any], closed: dict[str, Any]) -> str | None:
         try:
-            jax.jit(lambda **kw: call(**kw, **closed))(**traced)  # noqa: XLA404 - one probe per op, compiled once on purpose
+            # one probe per op, compiled once on purpose
+            jax.jit(lambda **kw: call(**kw, **closed))(**traced)  # noqa: XLA404
             return None
         except Exception as error:  # noqa: BLE001 - the error class is the verdict
             return type(error).__name__
@@ -169,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
     lines.append(' "entries": {')
     items = sorted(entries.items())
-    lines += [f"  {json.dumps(n)}: {json.dumps(e, sort_keys=True, separators=(',', ':'))}{',' if i < len(items) - 1 else ''}"
+    compact = {"sort_keys": True, "separators": (",", ":")}
+    lines += [f"  {json.dumps(n)}: {json.dumps(e, **compact)}{',' if i < len(items) - 1 else ''}"
               for i, (n, e) in enumerate(items)]
     lines += [" }", "}"]
     args.out.write_text("\n".join(lines) + "\n")

@@ -236,7 +236,8 @@ def test_compiler_agrees_with_labels_and_xlacheck(name: str, tmp_path: Path) -> 
     python = _torch_xla_python()
     harness = tmp_path / "harness.py"
     harness.write_text(_HARNESS)
-    proc = subprocess.run([python, str(harness), str(CASES / "cases" / name)], env={**os.environ, "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"},
+    env = {**os.environ, "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"}
+    proc = subprocess.run([python, str(harness), str(CASES / "cases" / name)], env=env,
                           capture_output=True, text=True, timeout=900, check=True)
     flags = json.loads(proc.stdout.strip().splitlines()[-1])
     label = json.loads((CASES / "labels.json").read_text())[name]
@@ -257,7 +258,8 @@ def test_repeat_interleave_with_a_python_repeats_keyword_is_static() -> None:
     """transformers' DiTCodecEmbedding: repeats=self.repeats (an int from __init__) is not the one-argument form."""
     src = XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), repeats=3, dim=1)")
     assert _codes(src) == []
-    assert _codes(XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), y.long(), dim=0)")) == ["XLA250"]
+    src = XLA_LOOP.replace("{line}", "h = torch.repeat_interleave(torch.relu(x), y.long(), dim=0)")
+    assert _codes(src) == ["XLA250"]
 
 
 def test_own_cases_are_labelled_and_split_by_name_hash() -> None:
