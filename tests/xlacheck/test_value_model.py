@@ -147,3 +147,15 @@ def test_pytest_test_functions_are_not_tensor_helpers(path: str) -> None:
 
 def test_the_same_function_outside_a_test_module_is_still_a_helper() -> None:
     assert [code for _, code in codes(_TEST_FN, "pkg/eval.py")] == ["XLA102"]
+
+
+# XLA204/XLA205 in a module-level helper that nothing in the file compiles: every such finding on
+# real code was tf.data preprocessing (docs/known-results.md), so that level is behind --preview.
+_HELPER = TF + "def targets(labels):\n    n = tf.reduce_max(labels) + 1\n    return tf.one_hot(labels, n)\n"
+
+
+def test_shape_rules_fire_in_uncompiled_helpers_only_with_preview() -> None:
+    assert codes(_HELPER) == []
+    assert [(d.line, d.code) for d in check_source(_HELPER, "t.py", preview=True).diagnostics] == [(4, "XLA205")]
+    compiled = _HELPER.replace("def targets", "@tf.function(jit_compile=True)\ndef targets")
+    assert [code for _, code in codes(compiled)] == ["XLA205"]

@@ -48,6 +48,9 @@ class DataDependentShapeArgument(Rule):
     `tf.image.resize` size, `top_k` k, and slice bounds `x[:, :n]`, when they come from a
     reduction, a random draw, a staged loop variable or (in a jit entry point) an argument value.
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
+    It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
+    in a module-level helper that nothing in the file compiles only with `--preview` (on real
+    code every such finding was tf.data preprocessing, docs/known-results.md).
 
     ## Why is this bad?
     XLA needs shapes at compile time. From data, a random op or a loop variable the compile
@@ -82,7 +85,7 @@ class DataDependentShapeArgument(Rule):
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)
-    in_helpers = True
+    preview_levels = frozenset({Level.HELPER})  # real code: helpers nothing here compiles were tf.data code
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 # The families this rule explains (the op table decides, per op, whether a call fails):
@@ -93,6 +94,9 @@ class DataDependentShapeOp(Rule):
     reduced over their ragged dimension; and `tf.math.bincount` (value-specialized). Sparse and
     ragged constructors, `tf.sparse.to_dense`/`from_dense`, `.flat_values` and
     `tf.ragged.boolean_mask` compile and are not flagged.
+    It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
+    in a module-level helper that nothing in the file compiles only with `--preview` (on real
+    code every such finding was tf.data preprocessing, docs/known-results.md).
 
     ## Why is this bad?
     XLA needs every shape at compile time. These ops fail with "must be a compile-time constant"
@@ -139,7 +143,7 @@ class DataDependentShapeOp(Rule):
     fix = ("rewrite_masked", "rewrite_counting")
     name = "data-dependent-shape-op"
     node_types = (ast.Call,)
-    in_helpers = True
+    preview_levels = frozenset({Level.HELPER})  # real code: helpers nothing here compiles were tf.data code
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"

@@ -33,6 +33,7 @@ def label_histogram(labels):
     return by_one_hot, by_count
 
 
+@tf.function(jit_compile=True)
 def adaptive_targets(labels, probs):
     n_classes = tf.reduce_max(labels) + 1
     targets = tf.one_hot(labels, n_classes)  # error: XLA205
