@@ -39,6 +39,7 @@ from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import StageError, check_fields, config_fields, require_section, write_section
 from reference_trainer.pipeline import DataSpec
 from reference_trainer.shards import TOKENIZER_DIR, verify_prepared
+from reference_trainer.progress import Progress, TrainStart
 
 log = logging.getLogger(__name__)
 
@@ -64,28 +65,6 @@ class XlaAccountingError(StageError):
 
 class UnsafeCheckpoint(StageError):
     """A checkpoint file that is not plain tensors and containers (it could execute code)."""
-
-
-@dataclass(frozen=True)
-class TrainStart:
-    start_step: int
-    total_steps: int
-    strategy: str
-    replicas: int
-    jit_compile: bool
-    jit_reason: str
-    dry_run_seconds: float
-    batch_shapes: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True)
-class Progress:
-    step: int
-    total_steps: int
-    loss: float
-    masked_accuracy: float
-    tokens_per_second: float
-    learning_rate: float
 
 
 @dataclass(frozen=True)

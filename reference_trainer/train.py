@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
@@ -31,6 +31,7 @@ from reference_trainer.manifest import (
     write_section,
 )
 from reference_trainer.pipeline import DataSpec, train_dataset
+from reference_trainer.progress import Progress, TrainObserver, TrainStart
 from reference_trainer.shards import TOKENIZER_DIR, corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
 
@@ -43,33 +44,6 @@ HISTORY_FILE = "train_history.jsonl"
 # Test hook: SIGKILL this process right after the checkpoint at or beyond this step is written.
 KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 _FIXED_ON_RESUME = tuple(name for name in TRAIN_FIELDS if name != "train_steps")
-
-
-@dataclass(frozen=True)
-class TrainStart:
-    start_step: int
-    total_steps: int
-    strategy: str
-    replicas: int
-    jit_compile: bool
-    jit_reason: str
-    dry_run_seconds: float
-    batch_shapes: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True)
-class Progress:
-    step: int
-    total_steps: int
-    loss: float
-    masked_accuracy: float
-    tokens_per_second: float
-    learning_rate: float
-
-
-class TrainObserver(Protocol):
-    def on_start(self, start: TrainStart) -> None: ...
-    def on_progress(self, progress: Progress) -> None: ...
 
 
 @dataclass(frozen=True)
