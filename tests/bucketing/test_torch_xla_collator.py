@@ -113,9 +113,11 @@ def test_pt_batches_hold_every_real_token_exactly_once(
             assert tuple(batch["input_ids"].shape) in spec.shapes()
             assert batch["input_ids"].dtype == torch.int64
             for row in range(batch["input_ids"].shape[0]):
-                if batch["sample_weight"][row] == 0:
-                    assert batch["attention_mask"][row].sum() == 0 and (batch["labels"][row] == -100).all()
+                if batch["attention_mask"][row].sum() == 0:  # a dummy row: no weight, no label
+                    assert (batch["sample_weight"][row] == 0).all() and (batch["labels"][row] == -100).all()
                     continue
+                # per-token weights with MLM labels: 1 exactly where a label counts
+                assert torch.equal(batch["sample_weight"][row] > 0, batch["labels"][row] != -100)
                 keep = batch["attention_mask"][row].bool()
                 ids, labels = batch["input_ids"][row][keep], batch["labels"][row][keep]
                 # a masked position's label is its original token; others are unchanged

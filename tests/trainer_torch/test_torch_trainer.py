@@ -81,9 +81,10 @@ def test_kill_after_a_checkpoint_then_resume_reaches_the_same_losses(full_run: t
     theirs = [json.loads(line) for line in (reference / "train_history.jsonl").read_text().splitlines()]
     assert [r["step"] for r in ours] == [r["step"] for r in theirs]
     # same batches and masks after the resume: the losses match the uninterrupted run (XLA CPU
-    # is not bitwise deterministic from run to run: ~1e-3 apart was seen; other batches differ by >0.05)
+    # is not bitwise deterministic from run to run: up to 5.2e-3 apart was seen in a clean-clone CI
+    # run on a loaded machine; other batches or masks differ by >0.05, so 0.02 still tells them apart)
     for a, b in zip(ours, theirs):
-        assert a["loss"] == pytest.approx(b["loss"], abs=5e-3)
+        assert a["loss"] == pytest.approx(b["loss"], abs=2e-2)
 
 
 class _Evil:
