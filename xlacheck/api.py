@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 # ~20 ms CPU on the transformers corpus (benchmarks/lint_speed.py); forking workers and shipping
 # results back costs a few of those, so a pool pays off from a dozen or two misses.
 PARALLEL_MIN_FILES = 16
+# ...and the source bytes below which one process beats a pool whatever the file count: a pool
+# costs ~0.2-0.5 s to start and import the engine in every worker on a 2-core machine, about
+# what one process needs for ~25k lines (at ~65k lines per CPU-second). A small package's 25
+# short files (reference_trainer/: 0.5 s with a pool, 0.3 s without) stay in one process.
+PARALLEL_MIN_BYTES = 1_000_000
 # FileError messages of problems in the user's files rather than in xlacheck (exit 1, not 2).
 USER_ERROR_PREFIXES = (
     "syntax error", "cannot parse", "cannot read", "cannot decode", "no such file", "cannot analyze",
@@ -149,6 +154,8 @@ def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, F
     misses = [f for f, outcome in zip(files, quick) if outcome is None]
     done = [outcome for outcome in quick if outcome is not None]
     jobs = min(resolve_jobs(plan.settings.jobs, len(misses)), max(len(misses), 1))
+    if plan.settings.jobs is None and jobs > 1 and _source_bytes(misses) < PARALLEL_MIN_BYTES:
+        jobs = 1
     if jobs <= 1:
         return done + [_analyzed(plan, f) for f in misses]  # the engine is imported on the first miss only
     _engine()  # import once here, so forked workers inherit it instead of each importing it
@@ -159,6 +166,21 @@ def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, F
     chunks = [misses[i : i + size] for i in range(0, len(misses), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return done + [outcome for chunk in pool.map(_process_chunk, repeat(plan), chunks) for outcome in chunk]
+
+
+def _source_bytes(files: list[SourceFile]) -> int:
+    total = 0
+    for f in files:
+        if f.stdin is not None:
+            total += len(f.stdin)
+            continue
+        try:
+            total += f.path.stat().st_size
+        except OSError:
+            pass  # reported when the file is read
+        if total >= PARALLEL_MIN_BYTES:
+            break
+    return total
 
 
 def _process_chunk(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:

@@ -211,13 +211,37 @@ def test_a_warm_run_never_starts_a_pool(project: Path, monkeypatch: pytest.Monke
     for i in range(20):
         (project / "pkg" / f"m{i}.py").write_text(TF_HEADER + f"v{i} = t.numpy()\n")
     settings = Settings(cache_dir=project / "cache")  # jobs=None: automatic
-    cold = check_paths(["."], settings)  # 21 misses: a pool
+    cold = check_paths(["."], settings)  # 21 small misses: one process (PARALLEL_MIN_BYTES)
 
     def no_pool(*args: object, **kwargs: object) -> None:
         raise AssertionError("a pool was started for cached files")
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
     assert check_paths(["."], settings) == RunResult(tuple(FileResult(f.path, f.diagnostics, f.error, f.skipped, not f.skipped, f.lines) for f in cold.files))
+
+
+def test_a_small_package_is_linted_without_a_pool(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14 (start-up on a small package): 30 short files stay in one process; a pool starts
+    only when there is enough source to pay for it (PARALLEL_MIN_BYTES)."""
+    import concurrent.futures
+
+    import xlacheck.api
+
+    for i in range(30):
+        (project / "pkg" / f"m{i}.py").write_text(TF_HEADER + f"v{i} = t.numpy()\n")
+    started: list[int] = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def counting_pool(*args: object, **kwargs: object) -> concurrent.futures.ProcessPoolExecutor:
+        started.append(1)
+        return real_pool(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting_pool)
+    small = check_paths(["."], Settings(cache=False))
+    assert started == [] and len(small.files) == 32
+    monkeypatch.setattr(xlacheck.api, "PARALLEL_MIN_BYTES", 1)
+    pooled = check_paths(["."], Settings(cache=False))
+    assert started == [1] and pooled == small
 
 
 def test_rewrites_attach_fixes_before_suppression_and_into_the_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
