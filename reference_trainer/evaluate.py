@@ -13,7 +13,7 @@ from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import StageError, check_fields, require_section, write_section
+from reference_trainer.manifest import check_fields, finished_model_dir, require_section, write_section
 from reference_trainer.pipeline import DataSpec, eval_batch_shapes, eval_dataset, eval_steps
 from reference_trainer.shards import corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
@@ -42,13 +42,7 @@ def load_trained_model(output_dir: str) -> Any:
     """The `save_pretrained` directory the train stage wrote (call under the strategy scope)."""
     from transformers import TFAutoModelForMaskedLM
 
-    _, trained = require_section(output_dir, "train", "train")
-    if not trained.get("finished"):
-        raise StageError(
-            f"training in {output_dir} stopped at step {trained.get('completed_steps')}; run `train` "
-            "again to resume it before evaluating"
-        )
-    model_dir = storage.join(output_dir, trained["model_dir"])
+    model_dir = finished_model_dir(output_dir)
     with storage.local_copy(model_dir) as local:
         return TFAutoModelForMaskedLM.from_pretrained(local)
 

@@ -67,6 +67,17 @@ def require_section(output_dir: str, section: str, producer: str) -> tuple[dict[
     return manifest, manifest[section]
 
 
+def finished_model_dir(output_dir: str) -> str:
+    """The ``save_pretrained`` directory a finished train stage recorded, or raise naming the fix."""
+    _, trained = require_section(output_dir, "train", "train")
+    if not trained.get("finished"):
+        raise StageError(
+            f"training in {output_dir} stopped at step {trained.get('completed_steps')}; run `train` "
+            "again to resume it before evaluating"
+        )
+    return storage.join(output_dir, trained["model_dir"])
+
+
 def write_section(output_dir: str, section: str, content: dict[str, Any]) -> dict[str, Any]:
     manifest = read_manifest(output_dir) or {"format": FORMAT}
     manifest[section] = content

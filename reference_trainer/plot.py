@@ -92,9 +92,9 @@ def plot_loss(
 def plot_run(output_dir: str, title: str) -> str | None:
     """``RUN/loss.png`` from the run's train and eval histories."""
     from reference_trainer.evaluate import EVAL_HISTORY_FILE
-    from reference_trainer.train import HISTORY_FILE
+    from reference_trainer.progress import history_path
 
-    rows = _read_rows(storage.join(output_dir, HISTORY_FILE))
+    rows = _read_rows(history_path(output_dir))
     evals = _read_rows(storage.join(output_dir, EVAL_HISTORY_FILE))
     history = [(int(r["step"]), float(r["loss"])) for r in rows]
     accuracy = [(int(r["step"]), float(r["masked_accuracy"])) for r in rows]

@@ -36,17 +36,23 @@ from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import StageError, check_fields, config_fields, require_section, write_section
+from reference_trainer.manifest import (
+    StageError,
+    check_fields,
+    config_fields,
+    finished_model_dir,
+    require_section,
+    write_section,
+)
 from reference_trainer.pipeline import DataSpec
 from reference_trainer.shards import TOKENIZER_DIR, verify_prepared
-from reference_trainer.progress import Progress, TrainStart
+from reference_trainer.progress import Progress, TrainStart, history_path, read_history, write_history
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_DIR = "checkpoints"
 MODEL_DIR = "model"
 LOG_DIR = "logs"
-HISTORY_FILE = "train_history.jsonl"
 KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 WEIGHTS_FILE = "model.safetensors"
 OPTIMIZER_FILE = "optimizer.pt"
@@ -291,7 +297,7 @@ def save_checkpoint(out: str, step: int, model: Any, optimizer: Any, scheduler: 
             storage.makedirs(target)
             for name in (WEIGHTS_FILE, OPTIMIZER_FILE, SCHEDULER_FILE, STATE_FILE):
                 storage.gfile().copy(os.path.join(tmp, name), storage.join(target, name), overwrite=True)
-            _write_history(out, history)
+            write_history(out, history)
             for _, old in complete_checkpoints(out)[:-KEEP_CHECKPOINTS]:
                 _remove_tree(old)
     return target
@@ -336,22 +342,6 @@ def load_checkpoint(directory: str) -> tuple[dict[str, Any], dict[str, Any], dic
     scheduler_state = _safe_torch_load(storage.join(directory, SCHEDULER_FILE))
     step = int(json.loads(storage.read_text(storage.join(directory, STATE_FILE)))["step"])
     return weights, optimizer_state, scheduler_state, step
-
-
-def _history_path(out: str) -> str:
-    return storage.join(out, HISTORY_FILE)
-
-
-def _read_history(out: str, up_to_step: int) -> list[dict[str, Any]]:
-    path = _history_path(out)
-    if not storage.exists(path):
-        return []
-    rows = [json.loads(line) for line in storage.read_text(path).splitlines() if line.strip()]
-    return [row for row in rows if row["step"] <= up_to_step]
-
-
-def _write_history(out: str, rows: list[dict[str, Any]]) -> None:
-    storage.write_text_atomic(_history_path(out), "".join(json.dumps(row) + "\n" for row in rows))
 
 
 # --------------------------------------------------------------------------- train
@@ -437,7 +427,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
             writer = SummaryWriter(storage.join(out, LOG_DIR, "train"))
         except ImportError:
             log.warning("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
-    history = _read_history(out, start_step)
+    history = read_history(out, start_step)
     kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
     loop = "accelerate" if accelerator is not None else "torch_xla"
     if observer and is_master:
@@ -571,8 +561,8 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
     if is_master:
         unwrapped = accelerator.unwrap_model(model) if accelerator is not None else model
         _save_pretrained(unwrapped, storage.join(out, TOKENIZER_DIR), model_dir)
-        _write_history(out, history)
-        artifacts = [storage.join(out, CHECKPOINT_DIR), model_dir, storage.join(out, LOG_DIR), _history_path(out)]
+        write_history(out, history)
+        artifacts = [storage.join(out, CHECKPOINT_DIR), model_dir, storage.join(out, LOG_DIR), history_path(out)]
     if not history:
         raise StageError(f"no training history in {out}; delete {storage.join(out, CHECKPOINT_DIR)} and train again")
     first, last = history[0], history[-1]
@@ -616,13 +606,7 @@ def load_saved_model(output_dir: str) -> Any:
     """The ``save_pretrained`` directory of a finished run: safetensors only, no code."""
     from transformers import RobertaForMaskedLM
 
-    _, trained = require_section(output_dir, "train", "train")
-    if not trained.get("finished"):
-        raise StageError(
-            f"training in {output_dir} stopped at step {trained.get('completed_steps')}; run `train` "
-            "again to resume it before evaluating"
-        )
-    model_dir = storage.join(output_dir, trained["model_dir"])
+    model_dir = finished_model_dir(output_dir)
     try:
         with storage.local_copy(model_dir) as local:
             return RobertaForMaskedLM.from_pretrained(local, use_safetensors=True, attn_implementation=ATTENTION)

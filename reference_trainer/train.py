@@ -8,7 +8,6 @@ last checkpoint to the same final step count, with the same batches and masks it
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
@@ -31,7 +30,7 @@ from reference_trainer.manifest import (
     write_section,
 )
 from reference_trainer.pipeline import DataSpec, train_dataset
-from reference_trainer.progress import Progress, TrainObserver, TrainStart
+from reference_trainer.progress import Progress, TrainObserver, TrainStart, history_path, read_history, write_history
 from reference_trainer.shards import TOKENIZER_DIR, corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
 
@@ -40,7 +39,6 @@ log = logging.getLogger(__name__)
 CHECKPOINT_DIR = "checkpoints"
 MODEL_DIR = "model"
 LOG_DIR = "logs"
-HISTORY_FILE = "train_history.jsonl"
 # Test hook: SIGKILL this process right after the checkpoint at or beyond this step is written.
 KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 _FIXED_ON_RESUME = tuple(name for name in TRAIN_FIELDS if name != "train_steps")
@@ -119,23 +117,6 @@ class _StopRequest:
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
             self._previous = None
-
-
-def _history_path(out: str) -> str:
-    return storage.join(out, HISTORY_FILE)
-
-
-def _read_history(out: str, up_to_step: int) -> list[dict[str, Any]]:
-    path = _history_path(out)
-    if not storage.exists(path):
-        return []
-    rows = [json.loads(line) for line in storage.read_text(path).splitlines() if line.strip()]
-    # Executions after the last checkpoint are trained again on resume: drop their rows.
-    return [row for row in rows if row["step"] <= up_to_step]
-
-
-def _write_history(out: str, rows: list[dict[str, Any]]) -> None:
-    storage.write_text_atomic(_history_path(out), "".join(json.dumps(row) + "\n" for row in rows))
 
 
 def dry_run(runtime: Runtime, forward_backward: Any, dataset: Any) -> float:
@@ -259,7 +240,7 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
         if not data.bucketed:
             shapes.add((per_replica_batch, data.block_length))
         writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "train")) if plan.is_chief else None
-        history = _read_history(out, start_step)
+        history = read_history(out, start_step)
         kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
         if observer:
             observer.on_start(TrainStart(start_step, config.train_steps, plan.kind, replicas, plan.jit_compile,
@@ -315,7 +296,7 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
                     manager.save(checkpoint_number=step)
                     saved_step = step
                     if plan.is_chief:
-                        _write_history(out, history)
+                        write_history(out, history)
                         write_section(out, "train", {
                             "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
                         })
@@ -338,8 +319,8 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     model_dir = storage.join(out, MODEL_DIR)
     if plan.is_chief:
         _save_model(model, storage.join(out, TOKENIZER_DIR), model_dir)
-        _write_history(out, history)
-        artifacts = [chief_dir, model_dir, storage.join(out, LOG_DIR), _history_path(out)]
+        write_history(out, history)
+        artifacts = [chief_dir, model_dir, storage.join(out, LOG_DIR), history_path(out)]
     if not history:
         raise StageError(f"no training history in {out}; delete {chief_dir} and train again")
     first, last = history[0], history[-1]

@@ -240,8 +240,8 @@ def _known_codes() -> frozenset[str]:
     return frozenset(r.code for r in rules.ALL_RULES) | {r.code for r in SUPPRESSION_RULES}
 
 
-# A comment XLA001/XLA002 could report: `# noqa: ...XLA...` or `# xlacheck: ignore...` (a bare
-# `# noqa` can give neither), so a file that only mentions xlacheck is not tokenized for nothing.
+# A comment XLA001/XLA002 could report: a noqa directive naming XLA codes, or `xlacheck: ignore`
+# (a bare noqa can give neither), so a file that only mentions xlacheck is not tokenized for nothing.
 _DIRECTIVE = re.compile(rb"#[ \t]*(?:noqa[ \t]*:[^\n]*XLA|xlacheck[ \t]*:[ \t]*ignore)", re.I)
 
 

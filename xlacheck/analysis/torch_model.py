@@ -695,12 +695,12 @@ class _Walker:
             return 0
         if isinstance(e, ast.Subscript):
             v = self.expr(e.value)
-            i = self.expr(e.slice)
+            self.expr(e.slice)  # records the index's own flags (rules read them); no effect on the result
             if v & TENSOR:
                 return TENSOR | (v & (BOOL | LONG))
             if v & STRUCT:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
-            return 0 if not i else 0
+            return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
             if (lf | rf) & TENSOR:

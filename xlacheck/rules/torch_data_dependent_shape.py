@@ -138,7 +138,7 @@ class TorchDataDependentShape(ModuleRule):
                 one_arg_form = not method and len(node.args) == 1 and not node.keywords  # repeat_interleave(counts)
                 hit = (repeats is not None and torch.tensor(repeats)) or (one_arg_form and torch.tensor(node.args[0]))
             elif leaf in _REWRITE and (table_name in dd or f"torch.{leaf}" in dd):
-                hit = leaf != "nonzero" or not any(kw.arg == "as_tuple" for kw in node.keywords) or True
+                hit = True  # nonzero(as_tuple=True) too: every output's length is the count
             if hit:
                 ctx.report(self, node, f"`{op.replace('Tensor.', 'tensor.')}` has a data-dependent output shape: "
                                        f"torch_xla runs it on the CPU and recompiles when the size changes; "

@@ -51,27 +51,26 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
                 return row["status"]
         return None
     if leaf == "interpolate" and "torch.nn.functional.interpolate" in probes:
-        mode = _literal(_arg(call, 4, "mode"))
-        if mode is _UNKNOWN:
-            return None
-        mode = mode or "nearest"
-        for row in probes["torch.nn.functional.interpolate"]:
-            if row["when"].get("mode") == mode:
-                return row["status"]
-        return None
+        return _status_for_mode(probes["torch.nn.functional.interpolate"], _arg(call, 4, "mode"), "nearest")
     if leaf in ("adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d"):
         size = _literal(_arg(call, 1, "output_size"))
         if size in (1, (1, 1), (1,)):
             return "lowered"
         return None  # whether it divides the input size is not known statically
     if leaf == "embedding_bag" and "torch.nn.functional.embedding_bag" in probes:
-        mode = _literal(_arg(call, 5, "mode"))
-        if mode is _UNKNOWN:
-            return None
-        mode = mode or "mean"
-        for row in probes["torch.nn.functional.embedding_bag"]:
-            if row["when"].get("mode") == mode:
-                return row["status"]
+        return _status_for_mode(probes["torch.nn.functional.embedding_bag"], _arg(call, 5, "mode"), "mean")
+    return None
+
+
+def _status_for_mode(rows: list[dict], mode_arg: ast.expr | None, default: str) -> str | None:
+    """The probed status of the literal ``mode=`` (``default`` when absent); None when unknown."""
+    mode = _literal(mode_arg)
+    if mode is _UNKNOWN:
+        return None
+    mode = mode or default
+    for row in rows:
+        if row["when"].get("mode") == mode:
+            return row["status"]
     return None
 
 
