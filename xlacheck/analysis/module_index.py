@@ -23,7 +23,11 @@ _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Canonical names that mean "this file sets up or targets a TPU".
 _TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system")
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # Load/Store and operator singletons: nothing to index
+# Fields that hold no node worth indexing: Load/Store contexts and operator singletons, and the
+# identifier/literal fields (strings, ints) that never hold nodes at all.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
+                          "type_comment", "is_async", "conversion"})
+_INDEX_FIELDS: dict[type, tuple[str, ...]] = {}  # node type -> the fields the index walks
 _TPU_HINT = "tpu"  # every name in _TPU_NAMES has it; only such nodes are resolved
 
 
@@ -97,13 +101,16 @@ class ModuleIndex:
         AST = ast.AST
         stack: list[ast.AST] = [tree]
         push = stack.append
+        fields_of = _INDEX_FIELDS
         while stack:
             node = stack.pop()
-            for field in node._fields:  # ast.iter_child_nodes, inlined: this walk is the index's cost
-                if field in _LEAF_FIELDS:
-                    continue
+            t = type(node)
+            fields = fields_of.get(t)
+            if fields is None:
+                fields = fields_of[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)
+            for field in fields:  # ast.iter_child_nodes, inlined: this walk is the index's cost
                 value = getattr(node, field, None)
-                if isinstance(value, list):
+                if type(value) is list:
                     for child in value:
                         if isinstance(child, AST):
                             parents[id(child)] = node
@@ -111,7 +118,6 @@ class ModuleIndex:
                 elif isinstance(value, AST):
                     parents[id(value)] = node
                     push(value)
-            t = type(node)
             if t is ast.Call:
                 self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined, arg-type]
             elif t is ast.Assign or t is ast.AugAssign:
@@ -192,6 +198,15 @@ class ModuleIndex:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 continue
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+    @cached_property
+    def test_nodes(self) -> frozenset[int]:
+        """Ids of the nodes inside a test function or class (a name starting with ``test``, any
+        case): code pytest or unittest runs a handful of times, not per training step."""
+        roots: list[ast.AST] = [f.node for f in self.facts.functions
+                                if not isinstance(f.node, ast.Lambda) and f.node.name.lower().startswith("test")]
+        roots += [c.node for c in self.facts.classes if c.node.name.lower().startswith("test")]
+        return frozenset(id(n) for root in roots for n in ast.walk(root))
 
     # -- what the file sets up ----------------------------------------------------------------
     @cached_property

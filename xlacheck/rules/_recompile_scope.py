@@ -20,10 +20,7 @@ def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
     base = os.path.basename(path)
     if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
         return True
-    for anc in index.ancestors(node):
-        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and anc.name.lower().startswith("test"):
-            return True
-    return False
+    return id(node) in index.test_nodes
 
 
 def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
