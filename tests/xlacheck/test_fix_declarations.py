@@ -60,3 +60,22 @@ def test_a_declaration_naming_no_rewriter_is_refused(monkeypatch: pytest.MonkeyP
             rewrites.rewriters_for("XLA101")
     finally:
         rewrites._declared.cache_clear()
+
+
+def test_rewriters_register_themselves_and_a_name_is_taken_once() -> None:
+    from xlacheck.rewrites import _fix
+
+    by_name = {r.name: r for r in rewrites.rewriters()}
+    assert by_name["rewrite_list_index"].pointed and not by_name["rewrite_if"].pointed
+    assert by_name["rewrite_if"].kinds == (ast.If,)
+
+    def rewrite_if(src: object, node: ast.AST) -> None:  # another function under a taken name
+        return None
+
+    with pytest.raises(ValueError, match="two rewriters are named rewrite_if"):
+        _fix.rewriter(ast.If)(rewrite_if)  # type: ignore[arg-type]
+    assert _fix.registered()["rewrite_if"].rewrite is by_name["rewrite_if"].rewrite
+
+
+def test_a_rule_tries_its_rewriters_in_the_order_it_names_them() -> None:
+    assert [r.name for r in rewrites.rewriters_for("XLA101")] == ["rewrite_if", "rewrite_ternary", "rewrite_while"]

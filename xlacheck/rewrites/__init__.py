@@ -1,10 +1,10 @@
 """Fixes for diagnostics: rewrites that make flagged code compile under XLA, and say when they
 are exactly equivalent.
 
-:func:`attach_fixes` finds the ``ast`` node each diagnostic points at (by its start/end
-position), tries the rewriters the diagnostic's rule declares (``Rule.fix``, by name in
-:func:`rewriters`) on that node and its enclosing nodes up to the statement (and the nodes
-inside it), and fills
+:func:`attach_fixes` finds the ``ast`` node each diagnostic points at (its exact start/end span:
+findings cross process and cache boundaries as data), tries the rewriters the diagnostic's rule
+declares (``Rule.fix``: names of functions that ``@rewriter`` registered in their own modules) on
+that node and its enclosing nodes up to the statement (and the nodes inside it), and fills
 ``Diagnostic.fix`` with the first rewrite that edits code (an explanation only when none does).
 Analysis runs on Python's ``ast``, and kept sub-expressions are copied as written, so their
 formatting and comments survive; libcst is imported only once a fix exists, to check each
@@ -17,85 +17,62 @@ import ast
 import bisect
 import dataclasses
 import functools
+import importlib
 import logging
-from collections.abc import Callable, Iterator, Sequence
+import pkgutil
+from collections.abc import Iterator, Sequence
 
 from xlacheck.diagnostics import Diagnostic, Fix, Location
-from xlacheck.rewrites._fix import parses
+from xlacheck.rewrites._fix import Rewriter, parses, registered, rewriter
 from xlacheck.rewrites._framework import Frameworks
 from xlacheck.rewrites._source import Source
 
 log = logging.getLogger(__name__)
 
-RewriteFn = Callable[[Source, ast.AST], "Fix | None"]
+# Rewriters register themselves with ``@rewriter(kinds...)`` (``rewrites/_fix.py``) in their own
+# module; a rule names them in its ``fix`` declaration. Nothing else lists them.
+__all__ = ["Rewriter", "attach_fixes", "rewriter", "rewriters", "rewriters_for"]
 
 
-@dataclasses.dataclass(frozen=True)
-class Rewriter:
-    """One rewriter in the table: the node kinds it starts from, and whether it is tried only on
-    the node a finding points at and its ancestors (``pointed``), never on nodes found inside
-    it (an iterated name, or a subscript's index, is a tensor only if the finding says so)."""
-
-    name: str
-    kinds: tuple[type, ...]
-    rewrite: RewriteFn
-    pointed: bool = False
+@functools.cache
+def _registry() -> dict[str, Rewriter]:
+    """Every rewriter of this package, by name: importing each module registers its rewriters."""
+    for module in pkgutil.iter_modules(__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{module.name}")
+    return registered()
 
 
 @functools.cache
 def rewriters() -> tuple[Rewriter, ...]:
-    """Every rewriter, by the name a rule's ``fix`` declares, in the order they are tried."""
-    from xlacheck.rewrites.builtins import rewrite_builtin_call, rewrite_membership
-    from xlacheck.rewrites.checks import rewrite_assert
-    from xlacheck.rewrites.counting import rewrite_counting
-    from xlacheck.rewrites.host import rewrite_host_read
-    from xlacheck.rewrites.indicator import rewrite_if, rewrite_ternary
-    from xlacheck.rewrites.iteration import rewrite_filtered_sum, rewrite_iteration
-    from xlacheck.rewrites.kernels import rewrite_print, rewrite_unravel_index
-    from xlacheck.rewrites.list_index import rewrite_list_index
-    from xlacheck.rewrites.loops import rewrite_loop, rewrite_tensorarray_size, rewrite_while
-    from xlacheck.rewrites.masked_reduction import rewrite_masked
-    from xlacheck.rewrites.static_shapes import rewrite_shape_argument
+    """Every rewriter, in the order the rules' ``fix`` declarations first name them (``ALL_RULES``
+    order), rewriters tried only at the finding (``pointed``) last."""
+    from xlacheck.rules import ALL_RULES
+    from xlacheck.rules.base import INLINE
 
-    table = (
-        ((ast.If,), rewrite_if),
-        ((ast.IfExp,), rewrite_ternary),
-        ((ast.Assert,), rewrite_assert),
-        ((ast.Compare,), rewrite_membership),
-        ((ast.Call,), rewrite_builtin_call),
-        ((ast.Call, ast.Subscript, ast.Assign), rewrite_masked),
-        ((ast.Call,), rewrite_counting),
-        ((ast.Call, ast.Subscript), rewrite_shape_argument),
-        ((ast.Expr, ast.Assign, ast.Call, ast.For, ast.While), rewrite_loop),
-        ((ast.While, ast.expr), rewrite_while),
-        ((ast.Call,), rewrite_tensorarray_size),
-        ((ast.ListComp, ast.GeneratorExp), rewrite_filtered_sum),
-        ((ast.Call,), rewrite_host_read),
-        ((ast.Expr,), rewrite_print),
-        ((ast.Call,), rewrite_unravel_index),
-    )
-    pointed = (
-        ((ast.Name, ast.Attribute, ast.Call, ast.Subscript), rewrite_iteration),
-        ((ast.Subscript,), rewrite_list_index),
-    )
-    return (*(Rewriter(fn.__name__, kinds, fn) for kinds, fn in table),
-            *(Rewriter(fn.__name__, kinds, fn, pointed=True) for kinds, fn in pointed))
+    registry = _registry()
+    names = dict.fromkeys(name for rule in ALL_RULES if rule.fix not in (None, INLINE) for name in rule.fix
+                          if name in registry)
+    names.update(dict.fromkeys(registry))  # registered but declared by no rule (test_fix_declarations refuses it)
+    ordered = [registry[name] for name in names]
+    return (*(r for r in ordered if not r.pointed), *(r for r in ordered if r.pointed))
 
 
 @functools.cache
 def _declared() -> dict[str, tuple[Rewriter, ...]]:
-    """Each rule's rewriters, from its ``fix`` declaration (none for a fix it builds itself)."""
+    """Each rule's rewriters, in the order its ``fix`` declaration names them (none for a fix it
+    builds itself)."""
     from xlacheck.rules import ALL_RULES
     from xlacheck.rules.base import INLINE
 
-    by_name = {r.name: r for r in rewriters()}
+    registry = _registry()
     declared = {}
     for rule in ALL_RULES:
         names = () if rule.fix in (None, INLINE) else rule.fix
-        unknown = set(names) - by_name.keys()
+        unknown = [name for name in names if name not in registry]
         if unknown:
-            raise ValueError(f"{rule.code}: fix names no rewriter {sorted(unknown)} (xlacheck.rewrites.rewriters)")
-        declared[rule.code] = tuple(r for r in rewriters() if r.name in names)  # the table's order
+            raise ValueError(f"{rule.code}: fix names no rewriter {sorted(unknown)} (@rewriter in xlacheck/rewrites/)")
+        declared[rule.code] = tuple(registry[name] for name in names)
     return declared
 
 
@@ -135,10 +112,10 @@ def _fix_for(src: Source, index: _PositionIndex, candidates: Sequence[Rewriter],
     if not candidates:  # the rule declares no rewriter (no fix, or one its check builds)
         return None
     for node, at_finding in _candidates(src, index, diagnostic):
-        for rewriter in candidates:
-            if isinstance(node, rewriter.kinds) and (at_finding or not rewriter.pointed):
+        for candidate in candidates:
+            if isinstance(node, candidate.kinds) and (at_finding or not candidate.pointed):
                 src.forget_fresh_names()
-                fix = rewriter.rewrite(src, node)
+                fix = candidate.rewrite(src, node)
                 if fix is None:
                     continue
                 if not fix.edits:

@@ -3,13 +3,50 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location
 from xlacheck.positions import LineTable
 from xlacheck.rewrites._source import Source
+
+RewriteFn = Callable[[Source, ast.AST], "Fix | None"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rewriter:
+    """One rewriter: the node kinds it starts from, and whether it is tried only on the node a
+    finding points at and its ancestors (``pointed``), never on nodes found inside it (an
+    iterated name, or a subscript's index, is a tensor only if the finding says so)."""
+
+    name: str
+    kinds: tuple[type, ...]
+    rewrite: RewriteFn
+    pointed: bool = False
+
+
+_REGISTERED: dict[str, Rewriter] = {}
+
+
+def rewriter(*kinds: type, pointed: bool = False) -> Callable[[RewriteFn], RewriteFn]:
+    """Register the decorated function as the rewriter of its name, tried on nodes of ``kinds``:
+    a rule names it in its ``fix`` declaration, and nothing else has to list it."""
+
+    def register(fn: RewriteFn) -> RewriteFn:
+        name = fn.__name__  # type: ignore[attr-defined]
+        if name in _REGISTERED and _REGISTERED[name].rewrite is not fn:
+            raise ValueError(f"two rewriters are named {name}")
+        _REGISTERED[name] = Rewriter(name, kinds, fn, pointed)
+        return fn
+
+    return register
+
+
+def registered() -> dict[str, Rewriter]:
+    """Every rewriter registered so far, by name (import the rewriter modules first)."""
+    return dict(_REGISTERED)
 
 
 def replace(src: Source, node: ast.AST, content: str) -> Edit:

@@ -12,7 +12,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, atom, calls_only_tensorflow, is_number, is_scalar, linear, scalar_tensor
-from xlacheck.rewrites._fix import make_fix, replace
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 
 NAN_MINMAX = (
@@ -164,6 +164,7 @@ def _comprehension_text(src: Source, node: ast.GeneratorExp) -> str:
     return " ".join(parts)
 
 
+@rewriter(ast.Compare)
 def rewrite_membership(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Compare) or src.tf is None:
         return None
@@ -175,6 +176,7 @@ def rewrite_membership(src: Source, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], reasons)
 
 
+@rewriter(ast.Call)
 def rewrite_builtin_call(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call) or src.tf is None:
         return None

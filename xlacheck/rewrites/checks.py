@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._fix import make_fix, replace, replace_block
+from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.handlers import who_catches
 from xlacheck.rewrites.truth import truth
@@ -57,6 +57,7 @@ def _literal_message(node: ast.AST | None) -> bool:
     return node is None or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
 
 
+@rewriter(ast.Assert)
 def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     """``assert c, "msg"`` -> ``tf.debugging.Assert(c, ["msg"])``.
 

@@ -52,7 +52,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, static_int
-from xlacheck.rewrites._fix import explain, make_fix, replace
+from xlacheck.rewrites._fix import explain, make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
@@ -105,6 +105,7 @@ def _segment(src: Source, node: ast.Call, name: str) -> Fix:
                     [replace(src, node, text)], reasons)
 
 
+@rewriter(ast.Call)
 def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call) or src.tf is None:
         return None

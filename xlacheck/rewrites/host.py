@@ -27,7 +27,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
-from xlacheck.rewrites._fix import make_fix, replace
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
 
 TENSOR_NOT_NUMPY = ("the result is a tensor, not a NumPy value (NumPy calls on it fail; it keeps the input's "
@@ -69,6 +69,7 @@ SHARED_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "T"})
 TENSOR_BUILTINS = frozenset({"float", "int", "bool", "abs"})
 
 
+@rewriter(ast.Call)
 def rewrite_host_read(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.Call):
         return None

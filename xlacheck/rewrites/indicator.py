@@ -57,7 +57,7 @@ from xlacheck.rewrites._expr import (
     number_value,
     smooth,
 )
-from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.checks import rewrite_raise
@@ -172,6 +172,7 @@ def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bo
 
 
 # -- ternary ------------------------------------------------------------------------------------
+@rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.IfExp) or src.tf is None:
         return None
@@ -184,6 +185,7 @@ def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
 
 
 # -- if statements --------------------------------------------------------------------------------
+@rewriter(ast.If)
 def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.If) or src.tf is None:
         return None

@@ -18,7 +18,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, is_scalar, like, linear
-from xlacheck.rewrites._fix import make_fix, replace
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.truth import boolean
@@ -40,6 +40,7 @@ def _iterated(src: Source, node: ast.AST) -> bool:
     return False
 
 
+@rewriter(ast.Name, ast.Attribute, ast.Call, ast.Subscript, pointed=True)
 def rewrite_iteration(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.expr) or not _iterated(src, node):
         return None
@@ -68,6 +69,7 @@ def _sequence(src: Source, node: ast.AST) -> bool:
         isinstance(node.func, ast.Name) and node.func.id in PYTHON_ITERABLES))
 
 
+@rewriter(ast.ListComp, ast.GeneratorExp)
 def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
     """``tf.add_n([e for t in items if c])`` -> ``tf.add_n([tf.where(c, e, 0) for t in items])``.
 

@@ -20,7 +20,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name
-from xlacheck.rewrites._fix import make_fix, replace, replace_block
+from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 
 PRINT_ONLY_EAGERLY = ("the print runs only when the code runs eagerly (tf.config.run_functions_eagerly(True)); "
@@ -29,6 +29,7 @@ UNRAVEL_RANGE = ("equal for indices in [0, prod(dims)); an index outside it rais
                  "wraps around in the fix")
 
 
+@rewriter(ast.Expr)
 def rewrite_print(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.Expr) or call_name(src, node.value) != "tf.print":
         return None
@@ -47,6 +48,7 @@ def _eager_guarded(src: Source, node: ast.stmt) -> bool:
         and call_name(src, parent.test) == "tf.executing_eagerly"
 
 
+@rewriter(ast.Call)
 def rewrite_unravel_index(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.unravel_index":
         return None

@@ -16,13 +16,14 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, atom, is_number
-from xlacheck.rewrites._fix import make_fix, replace
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 
 OUT_OF_RANGE = ("an index outside [0, len) differs: Python counts negative indices from the end and raises past "
                 "it, while {op}")
 
 
+@rewriter(ast.Subscript, pointed=True)
 def rewrite_list_index(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None or not isinstance(node, ast.Subscript) or isinstance(node.slice, (ast.Slice, ast.Tuple)):
         return None

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
-from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name
@@ -106,6 +106,7 @@ def _only_indexes(loop: ast.For) -> bool:
     return True
 
 
+@rewriter(ast.Expr, ast.Assign, ast.Call, ast.For, ast.While)
 def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None:
         return None
@@ -138,6 +139,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
     return None
 
 
+@rewriter(ast.While, ast.expr)
 def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     """``while c: x = f(x)`` (only assignments in the body) -> ``tf.while_loop``.
 
@@ -189,6 +191,7 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
                     [replace_lines(loop.lineno, last, "".join(lines))], reasons)
 
 
+@rewriter(ast.Call)
 def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
     """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` filled by ``ta = ta.write(i, v)``
     directly in the body of ``for i in tf.range(n)`` (or ``range(n)``) -> ``size=n``.

@@ -40,7 +40,7 @@ from xlacheck.rewrites._expr import (
     kw,
     number_value,
 )
-from xlacheck.rewrites._fix import make_fix, replace, replace_lines
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 
@@ -694,6 +694,7 @@ def _consumer(src: Source, node: ast.AST, shared: Shared | None = None) -> Rewri
     return None
 
 
+@rewriter(ast.Call, ast.Subscript, ast.Assign)
 def rewrite_masked(src: Source, node: ast.AST) -> Fix | None:
     """Rewrite the consumer at ``node``, or, when ``node`` assigns a selection (or the index
     tensor of one), every consumer of that name. Assignments left unused are deleted."""

@@ -14,7 +14,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import call_name, kw
-from xlacheck.rewrites._fix import explain
+from xlacheck.rewrites._fix import explain, rewriter
 from xlacheck.rewrites._source import Source
 
 # op -> (position, keyword) of its shape-like argument
@@ -60,6 +60,7 @@ def _is_parameter(src: Source, name: ast.Name) -> bool:
     return any(a.arg == name.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
+@rewriter(ast.Call, ast.Subscript)
 def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
     if src.tf is None:
         return None
