@@ -2,8 +2,9 @@
 
 The XLA1xx-3xx rules look inside compiled functions; recompile hazards (XLA4xx) and TPU set-up
 (XLA5xx) mostly live *around* them: ``model.compile(...)``, ``strategy.scope()``, ``ds.batch``,
-the loop that calls a ``tf.function``. :class:`ModuleIndex` gathers, in one walk of the tree,
-what those rules share: a parent map, every call with its canonical name, the ``tf.function``
+the loop that calls a ``tf.function``. :class:`ModuleIndex` is the shared scope and binding
+model (:class:`xlacheck.analysis.scopes.ScopeTree`: one walk of the tree, parents, scopes,
+bindings) plus what those rules scan: every call with its canonical name, the ``tf.function``
 objects the file defines, and which distribution strategies it creates. Everything here is
 syntactic plus the file's import table; nothing follows values across files.
 """
@@ -11,23 +12,17 @@ syntactic plus the file's import table; nothing follows values across files.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 from xlacheck.analysis.contexts import ModuleFacts
+from xlacheck.analysis.scopes import ScopeTree
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 
-_FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Canonical names that mean "this file sets up or targets a TPU".
 _TPU_NAMES = ("TPUStrategy", "TPUClusterResolver", "tf.tpu.experimental.initialize_tpu_system")
-# Fields that hold no node worth indexing: Load/Store contexts and operator singletons, and the
-# identifier/literal fields (strings, ints) that never hold nodes at all.
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
-                          "type_comment", "is_async", "conversion"})
-_INDEX_FIELDS: dict[type, tuple[str, ...]] = {}  # node type -> the fields the index walks
 _TPU_HINT = "tpu"  # every name in _TPU_NAMES has it; only such nodes are resolved
 
 
@@ -84,40 +79,21 @@ def callee_text(node: ast.expr) -> str:
     return ""
 
 
-class ModuleIndex:
-    """One walk of the module; the rest is computed lazily, only when a rule asks."""
+class ModuleIndex(ScopeTree):
+    """The shared scope model (one walk of the module) plus the call sites and assignments the
+    module-level rules scan; the rest is computed lazily, only when a rule asks."""
 
     def __init__(self, tree: ast.Module, facts: ModuleFacts) -> None:
-        self.tree = tree
+        super().__init__(tree)
         self.facts = facts
         self.aliases = facts.aliases
-        self.parents: dict[int, ast.AST] = {}
         self.calls: list[tuple[ast.Call, str | None]] = []  # (call, canonical name or None)
         self.assignments: list[ast.Assign | ast.AugAssign] = []
         self.outer_declarations: list[ast.Global | ast.Nonlocal] = []
         self._tpu_refs: list[ast.expr] = []  # names/attributes that may denote a TPU API
         resolve = self.aliases.resolve
-        parents = self.parents
-        AST = ast.AST
-        stack: list[ast.AST] = [tree]
-        push = stack.append
-        fields_of = _INDEX_FIELDS
-        while stack:
-            node = stack.pop()
+        for node in self.nodes:
             t = type(node)
-            fields = fields_of.get(t)
-            if fields is None:
-                fields = fields_of[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)
-            for field in fields:  # ast.iter_child_nodes, inlined: this walk is the index's cost
-                value = getattr(node, field, None)
-                if type(value) is list:
-                    for child in value:
-                        if isinstance(child, AST):
-                            parents[id(child)] = node
-                            push(child)
-                elif isinstance(value, AST):
-                    parents[id(value)] = node
-                    push(value)
             if t is ast.Call:
                 self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined, arg-type]
             elif t is ast.Assign or t is ast.AugAssign:
@@ -130,30 +106,6 @@ class ModuleIndex:
         self.calls.sort(key=lambda c: (c[0].lineno, c[0].col_offset))
 
     # -- structure ---------------------------------------------------------------------------
-    def parent(self, node: ast.AST) -> ast.AST | None:
-        return self.parents.get(id(node))
-
-    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
-        current = self.parents.get(id(node))
-        while current is not None:
-            yield current
-            current = self.parents.get(id(current))
-
-    def scope_of(self, node: ast.AST) -> ast.AST:
-        """The innermost function, class or module containing ``node``."""
-        for anc in self.ancestors(node):
-            if isinstance(anc, _SCOPE_NODES):
-                return anc
-        return self.tree
-
-    def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
-        for anc in self.ancestors(node):
-            if isinstance(anc, _FUNCTION_NODES):
-                return anc
-            if isinstance(anc, ast.ClassDef):
-                return None
-        return None
-
     def loops_around(self, node: ast.AST) -> list[ast.AST]:
         """Loops (statements and comprehensions) enclosing ``node`` inside its own scope."""
         out: list[ast.AST] = []
@@ -187,17 +139,6 @@ class ModuleIndex:
                 return True
             child = anc
         return False
-
-    def scope_nodes(self, scope: ast.AST) -> Iterator[ast.AST]:
-        """Nodes of ``scope``'s own body, not descending into nested functions or classes."""
-        body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
-        stack: list[ast.AST] = list(reversed(body))
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                continue
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
     @cached_property
     def test_nodes(self) -> frozenset[int]:

@@ -24,10 +24,10 @@ class _Scope:
     def __init__(self, index: ModuleIndex, scope: ast.AST) -> None:
         self.index = index
         self.scope = scope
-        self.bindings: dict[str, list[ast.AST]] = defaultdict(list)  # name -> Assign/AugAssign/For nodes
+        self.bindings = index.own_bindings(scope)  # name -> Assign/AugAssign/AnnAssign/For nodes
         self.params: dict[str, ast.expr | None] = {}  # name -> default (None when no default)
         self.numeric_params: set[str] = set()
-        self.comprehension_names: set[str] = set()
+        self.comprehension_names = index.comprehension_names(scope)
         self._visiting: set[str] = set()  # names being classified (cycles: `t = max(1.0, t * decay)`)
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = scope.args
@@ -39,18 +39,6 @@ class _Scope:
                 if (isinstance(d, ast.Constant) and type(d.value) in (int, float)) or (
                         isinstance(annotation, ast.Name) and annotation.id in ("int", "float")):
                     self.numeric_params.add(a.arg)
-        for node in index.scope_nodes(scope):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    for name in _target_names(target):
-                        self.bindings[name].append(node)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
-                self.bindings[node.target.id].append(node)
-            elif isinstance(node, (ast.For, ast.AsyncFor)):
-                for name in _target_names(node.target):
-                    self.bindings[name].append(node)
-            elif isinstance(node, ast.comprehension):
-                self.comprehension_names.update(_target_names(node.target))
 
     # -- what a loop variable counts -------------------------------------------------------
     def counter_loop(self, name: str) -> ast.For | None:
@@ -486,7 +474,7 @@ class PythonScalarToTfFunction(ModuleRule):
             tfn = index.tf_function_called(call)
             if tfn is None or tfn.has_input_signature:
                 continue
-            scope_node = index.function_of(call) or index.scope_of(call)
+            scope_node = index.function_of(call) or index.enclosing_scope(call)
             scope = scopes.get(id(scope_node))
             if scope is None:
                 scope = scopes[id(scope_node)] = _Scope(index, scope_node)

@@ -1,0 +1,273 @@
+"""Structure and name bindings of one module: the one model that rules and fixes share.
+
+:class:`ScopeTree` walks the tree once (breadth-first, skipping fields that never hold a node
+worth indexing: identifiers, expression contexts, operator singletons) and answers, from that
+walk and lazily built per-scope tables:
+
+- structure: ``parent``, ``ancestors``, ``statement_of``, ``scope_of`` (the function or module
+  whose local names a node reads: Python's name resolution skips class bodies), ``enclosing_scope``
+  (classes included), ``function_of``, ``scope_nodes`` (a scope's own body);
+- bindings: ``own_bindings`` (the statements that bind each name in a scope's own body),
+  ``stores_in``/``loads_of`` (every store/read under a scope), ``declared_outside``
+  (``global``/``nonlocal``), ``module_binding``, ``bound_before``, ``local_binding``,
+  ``module_constant``.
+
+The rules' :class:`xlacheck.analysis.module_index.ModuleIndex` and the rewriters'
+:class:`xlacheck.rewrites._source.Source` are this model plus what each needs on top (call sites
+and set-up facts; text and character positions). Every table is built once per file and kept:
+thousands of findings must not rescan the file once each (issue 15).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+FunctionScope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Fields that hold no node worth indexing: Load/Store contexts and operator singletons (shared
+# objects, not places in the file), and the identifier/literal fields that never hold nodes.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
+                          "type_comment", "is_async", "conversion"})
+_FIELDS: dict[type, tuple[str, ...]] = {}  # node type -> the fields the walk follows
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for elt in target.elts for name in _target_names(elt)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+class ScopeTree:
+    """One module's nodes, parents, scopes and bindings (see the module docstring)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.nodes: list[ast.AST] = [tree]  # breadth-first: an outer node before the nodes inside it
+        self.parents: dict[ast.AST, ast.AST] = {}
+        nodes, parents, fields_of, AST = self.nodes, self.parents, _FIELDS, ast.AST
+        append = nodes.append
+        for node in nodes:  # the list grows while it is read: a breadth-first walk
+            t = type(node)
+            fields = fields_of.get(t)
+            if fields is None:
+                fields = fields_of[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)
+            for field in fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for child in value:
+                        if isinstance(child, AST):
+                            parents[child] = node
+                            append(child)
+                elif isinstance(value, AST):
+                    parents[value] = node
+                    append(value)
+        self._memo: dict[Hashable, Any] = {}
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per file and key (a whole-file lookup asked once per finding)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    # -- structure -----------------------------------------------------------------------------
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(node)
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        parents = self.parents
+        while node in parents:
+            node = parents[node]
+            yield node
+
+    def statement_of(self, node: ast.AST) -> ast.stmt | None:
+        if isinstance(node, ast.stmt):
+            return node
+        for parent in self.ancestors(node):
+            if isinstance(parent, ast.stmt):
+                return parent
+        return None
+
+    def scope_of(self, node: ast.AST) -> FunctionScope:
+        """The function (or the module) whose local names ``node`` reads."""
+        for parent in self.ancestors(node):
+            if isinstance(parent, _FUNCTIONS):
+                return parent
+        return self.tree
+
+    def enclosing_scope(self, node: ast.AST) -> ast.AST:
+        """The innermost function, class or module containing ``node``."""
+        for parent in self.ancestors(node):
+            if isinstance(parent, _SCOPES):
+                return parent
+        return self.tree
+
+    def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+        """The function ``node`` runs in; None at module level or directly in a class body."""
+        for parent in self.ancestors(node):
+            if isinstance(parent, _FUNCTIONS):
+                return parent
+            if isinstance(parent, ast.ClassDef):
+                return None
+        return None
+
+    def scope_nodes(self, scope: ast.AST) -> Iterator[ast.AST]:
+        """Nodes of ``scope``'s own body, not descending into nested functions or classes."""
+        body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
+        stack: list[ast.AST] = list(reversed(body))
+        while stack:
+            node = stack.pop()
+            yield node
+            if isinstance(node, _NESTED):
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+    # -- bindings --------------------------------------------------------------------------------
+    def own_bindings(self, scope: ast.AST) -> dict[str, list[ast.AST]]:
+        """The statements that bind each name in ``scope``'s own body (``Assign``, ``AugAssign``,
+        ``AnnAssign``, ``For`` targets), in source order; comprehension targets are not bindings
+        of the scope (they are listed by :meth:`comprehension_names`)."""
+
+        def compute() -> dict[str, list[ast.AST]]:
+            found: dict[str, list[ast.AST]] = {}
+            for node in self.scope_nodes(scope):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        for name in _target_names(target):
+                            found.setdefault(name, []).append(node)
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+                    found.setdefault(node.target.id, []).append(node)
+                elif isinstance(node, (ast.For, ast.AsyncFor)):
+                    for name in _target_names(node.target):
+                        found.setdefault(name, []).append(node)
+            return found
+
+        return self.memo(("own bindings", id(scope)), compute)
+
+    def comprehension_names(self, scope: ast.AST) -> frozenset[str]:
+        """Names that comprehensions in ``scope``'s own body bind (local to the comprehension)."""
+        return self.memo(("comprehension names", id(scope)), lambda: frozenset(
+            name for node in self.scope_nodes(scope) if isinstance(node, ast.comprehension)
+            for name in _target_names(node.target)))
+
+    def stores_in(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
+        """Every name stored anywhere under ``scope`` (nested scopes included), by name."""
+
+        def compute() -> dict[str, list[ast.Name]]:
+            found: dict[str, list[ast.Name]] = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    found.setdefault(sub.id, []).append(sub)
+            return found
+
+        return self.memo(("stores", id(scope)), compute)
+
+    def loads_of(self, name: str, scope: ast.AST) -> list[ast.Name]:
+        """Every read of ``name`` under ``scope`` (nested scopes included)."""
+
+        def loads() -> dict[str, list[ast.Name]]:
+            found: dict[str, list[ast.Name]] = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    found.setdefault(sub.id, []).append(sub)
+            return found
+
+        return list(self.memo(("loads", id(scope)), loads).get(name, ()))
+
+    def declared_outside(self, scope: ast.AST) -> frozenset[str]:
+        """Names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` declares."""
+        return self.memo(("declared", id(scope)), lambda: frozenset(
+            name for s in ast.walk(scope) if isinstance(s, (ast.Global, ast.Nonlocal)) for name in s.names))
+
+    def module_binding(self, name: str) -> ast.expr | None:
+        """The value a module-level ``NAME = value`` gives ``name`` (the last such assignment)."""
+
+        def bindings() -> dict[str, ast.expr]:
+            found: dict[str, ast.expr] = {}
+            for stmt in self.tree.body:
+                if isinstance(stmt, ast.Assign):
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            found[t.id] = stmt.value
+            return found
+
+        return self.memo("module bindings", bindings).get(name)
+
+    def bound_before(self, name: str, node: ast.AST) -> bool:
+        """Whether ``name`` has a value when ``node`` runs: a parameter, an earlier store in
+        the same function, a global/nonlocal declaration or a module-level binding."""
+        scope = self.scope_of(node)
+        if isinstance(scope, _FUNCTIONS):
+            args = scope.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            params += [a for a in (args.vararg, args.kwarg) if a is not None]
+            if any(p.arg == name for p in params):
+                return True
+        here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        if name in self.declared_outside(scope):
+            return True
+        if any((sub.lineno, sub.col_offset) < here and self.scope_of(sub) is scope
+               for sub in self.stores_in(scope).get(name, ())):
+            return True
+        if scope is not self.tree:
+            return self.module_binding(name) is not None or self._bound_in_enclosing(name, scope)
+        return False
+
+    def _bound_in_enclosing(self, name: str, scope: ast.AST) -> bool:
+        """Bound directly in an enclosing function (a closure variable)."""
+        outer = self.scope_of(scope)
+        while not isinstance(outer, ast.Module):
+            args = outer.args
+            if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+                return True
+            if any(self.scope_of(sub) is outer for sub in self.stores_in(outer).get(name, ())):
+                return True
+            outer = self.scope_of(outer)
+        return False
+
+    def local_binding(self, name: str, node: ast.AST) -> ast.expr | None:
+        """The value of the single assignment ``name = value`` that reaches ``node`` in its
+        function, when exactly one plain assignment to ``name`` precedes ``node`` there."""
+        scope = self.scope_of(node)
+        here = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        found: list[ast.Assign] = []
+        for sub in self.stores_in(scope).get(name, ()):
+            parent = self.parents.get(sub)
+            if not (isinstance(parent, ast.Assign) and parent.targets == [sub]):
+                if self.scope_of(sub) is scope:
+                    return None  # tuple unpacking, loop target, augmented assignment: unknown
+                continue
+            if self.scope_of(sub) is scope:
+                found.append(parent)
+        # An assignment binds reads after it, not those in its own right-hand side (`x = f(x)`).
+        before = [a for a in found if (a.end_lineno, a.end_col_offset) <= here]
+        if len(found) == 1 and len(before) == 1:
+            return before[0].value
+        return None
+
+    def module_constant(self, node: ast.Name) -> ast.expr | None:
+        """The value a read of ``node`` certainly has when it names a module constant: ``name``
+        is assigned exactly once in the file, at module level, is not an import alias, and no
+        enclosing function takes a parameter of that name; None otherwise."""
+        stores = self.stores_in(self.tree).get(node.id, [])
+        bound = self.module_binding(node.id)
+        if len(stores) != 1 or bound is None or self.scope_of(stores[0]) is not self.tree:
+            return None
+        aliases = self.memo("import aliases", lambda: frozenset(
+            a.asname or a.name for a in self.nodes if isinstance(a, ast.alias)))
+        if node.id in aliases:
+            return None
+        for scope in self.ancestors(node):
+            if isinstance(scope, _FUNCTIONS) and any(
+                    a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
+                return None
+        return bound
