@@ -10,21 +10,26 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-# Fields that never hold child nodes (identifiers, literals, expression contexts). Skipping them,
-# `ctx` above all (every Name/Attribute/Subscript has one), makes walks about twice as fast as
+# Fields that hold no node worth visiting: identifiers and literals (never nodes), expression
+# contexts and operator singletons (shared objects, not places in the file). Skipping them, `ctx`
+# above all (every Name/Attribute/Subscript has one), makes walks about twice as fast as
 # ast.iter_child_nodes.
-_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
-                          "type_comment", "is_async", "conversion", "n", "s", "names"})
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
+                          "type_comment", "is_async", "conversion"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
 
 
-def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """The direct child nodes of ``node`` (like ast.iter_child_nodes, without contexts)."""
-    t = type(node)
+def child_fields(t: type) -> tuple[str, ...]:
+    """The fields of node type ``t`` that can hold child nodes worth visiting (cached)."""
     fields = _CHILD_FIELDS.get(t)
     if fields is None:
-        fields = _CHILD_FIELDS[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)
-    for f in fields:
+        fields = _CHILD_FIELDS[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
+    return fields
+
+
+def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """The direct child nodes of ``node`` (like ast.iter_child_nodes, without contexts and operators)."""
+    for f in child_fields(type(node)):
         value = getattr(node, f, None)
         if value is None:
             continue

@@ -24,26 +24,24 @@ import ast
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
+from xlacheck.analysis import child_fields
+
 T = TypeVar("T")
 FunctionScope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-# Fields that hold no node worth indexing: Load/Store contexts and operator singletons (shared
-# objects, not places in the file), and the identifier/literal fields that never hold nodes.
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asname", "module", "level", "kind",
-                          "type_comment", "is_async", "conversion"})
-_FIELDS: dict[type, tuple[str, ...]] = {}  # node type -> the fields the walk follows
 
 
-def _target_names(target: ast.expr) -> list[str]:
+def target_names(target: ast.expr) -> list[str]:
+    """The names an assignment or loop target binds (``a, (b, *c)`` -> a, b, c)."""
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for elt in target.elts for name in _target_names(elt)]
+        return [name for elt in target.elts for name in target_names(elt)]
     if isinstance(target, ast.Starred):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
 
 
@@ -54,14 +52,10 @@ class ScopeTree:
         self.tree = tree
         self.nodes: list[ast.AST] = [tree]  # breadth-first: an outer node before the nodes inside it
         self.parents: dict[ast.AST, ast.AST] = {}
-        nodes, parents, fields_of, AST = self.nodes, self.parents, _FIELDS, ast.AST
+        nodes, parents, AST = self.nodes, self.parents, ast.AST
         append = nodes.append
         for node in nodes:  # the list grows while it is read: a breadth-first walk
-            t = type(node)
-            fields = fields_of.get(t)
-            if fields is None:
-                fields = fields_of[t] = tuple(f for f in t._fields if f not in _LEAF_FIELDS)
-            for field in fields:
+            for field in child_fields(type(node)):
                 value = getattr(node, field, None)
                 if type(value) is list:
                     for child in value:
@@ -142,12 +136,12 @@ class ScopeTree:
             for node in self.scope_nodes(scope):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
-                        for name in _target_names(target):
+                        for name in target_names(target):
                             found.setdefault(name, []).append(node)
                 elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
                     found.setdefault(node.target.id, []).append(node)
                 elif isinstance(node, (ast.For, ast.AsyncFor)):
-                    for name in _target_names(node.target):
+                    for name in target_names(node.target):
                         found.setdefault(name, []).append(node)
             return found
 
@@ -157,7 +151,7 @@ class ScopeTree:
         """Names that comprehensions in ``scope``'s own body bind (local to the comprehension)."""
         return self.memo(("comprehension names", id(scope)), lambda: frozenset(
             name for node in self.scope_nodes(scope) if isinstance(node, ast.comprehension)
-            for name in _target_names(node.target)))
+            for name in target_names(node.target)))
 
     def stores_in(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
         """Every name stored anywhere under ``scope`` (nested scopes included), by name."""

@@ -6,6 +6,7 @@ import ast
 from collections import defaultdict
 
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction
+from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -214,7 +215,7 @@ class _Scope:
             return None
         loops = self.index.loops_around(call)
         comprehension_targets = {name for loop in loops if isinstance(loop, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
-                                 for gen in loop.generators for name in _target_names(gen.target)}
+                                 for gen in loop.generators for name in target_names(gen.target)}
         for sub in ast.walk(node):
             if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
                 continue
@@ -311,16 +312,6 @@ def _identity_keyed(cls: ast.ClassDef) -> bool:
 
 def _inside(node: ast.AST, loop: ast.AST) -> bool:
     return loop.lineno < node.lineno <= (loop.end_lineno or loop.lineno)  # type: ignore[attr-defined]
-
-
-def _target_names(target: ast.expr) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [n for elt in target.elts for n in _target_names(elt)]
-    if isinstance(target, ast.Starred):
-        return _target_names(target.value)
-    return []
 
 
 def _tf_alias(ctx: ModuleContext) -> str | None:
