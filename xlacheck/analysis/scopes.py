@@ -153,29 +153,29 @@ class ScopeTree:
             name for node in self.scope_nodes(scope) if isinstance(node, ast.comprehension)
             for name in target_names(node.target)))
 
+    def _names_under(self, scope: ast.AST) -> tuple[dict[str, list[ast.Name]], dict[str, list[ast.Name]]]:
+        """Stores and reads of every name under ``scope`` (nested scopes included): one walk."""
+
+        def compute() -> tuple[dict[str, list[ast.Name]], dict[str, list[ast.Name]]]:
+            stores: dict[str, list[ast.Name]] = {}
+            loads: dict[str, list[ast.Name]] = {}
+            for sub in ast.walk(scope):
+                if isinstance(sub, ast.Name):
+                    if isinstance(sub.ctx, ast.Store):
+                        stores.setdefault(sub.id, []).append(sub)
+                    elif isinstance(sub.ctx, ast.Load):
+                        loads.setdefault(sub.id, []).append(sub)
+            return stores, loads
+
+        return self.memo(("names", id(scope)), compute)
+
     def stores_in(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
         """Every name stored anywhere under ``scope`` (nested scopes included), by name."""
-
-        def compute() -> dict[str, list[ast.Name]]:
-            found: dict[str, list[ast.Name]] = {}
-            for sub in ast.walk(scope):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    found.setdefault(sub.id, []).append(sub)
-            return found
-
-        return self.memo(("stores", id(scope)), compute)
+        return self._names_under(scope)[0]
 
     def loads_of(self, name: str, scope: ast.AST) -> list[ast.Name]:
         """Every read of ``name`` under ``scope`` (nested scopes included)."""
-
-        def loads() -> dict[str, list[ast.Name]]:
-            found: dict[str, list[ast.Name]] = {}
-            for sub in ast.walk(scope):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                    found.setdefault(sub.id, []).append(sub)
-            return found
-
-        return list(self.memo(("loads", id(scope)), loads).get(name, ()))
+        return list(self._names_under(scope)[1].get(name, ()))
 
     def declared_outside(self, scope: ast.AST) -> frozenset[str]:
         """Names a ``global`` or ``nonlocal`` statement anywhere under ``scope`` declares."""
