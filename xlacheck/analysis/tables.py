@@ -9,7 +9,10 @@ Generated tables live elsewhere and are read, never copied:
 Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
 - :data:`TF_FUNCTION_NAMES`, :data:`JAX_JIT_NAMES`: the spellings of the tracers;
 - :data:`BOOL_FUNCS`: ops that return boolean tensors (masks);
-- :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append).
+- :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append);
+- :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
+  API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
+  by compiling in ``tests/xlacheck/test_api_table.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
@@ -33,6 +37,37 @@ BOOL_FUNCS = frozenset({
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
+
+
+
+class StaticArgs(NamedTuple):
+    """Arguments of one callable that XLA needs as compile-time constants (a supplement)."""
+
+    params: tuple[str, ...]  # positional parameter names, in order
+    static: tuple[str, ...]
+    reason: str  # why the generated table does not hold them
+
+
+# What the API table's probe could not measure (it makes integer scalars and flat integer lists
+# graph inputs in one default call, and does not construct classes or call tf.experimental.numpy).
+# Compiled with a value-less (TensorSpec) data-dependent argument each of these fails with "must
+# be a compile-time constant" (tests/xlacheck/test_api_table.py). Note what the compiler accepts:
+# a data-dependent `k` of tf.math.top_k and `size` of tf.slice compile (bounded dynamic shapes).
+STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
+    "tf.pad": StaticArgs(("tensor", "paddings", "mode", "constant_values", "name"), ("paddings",),
+                         "paddings is a nested list, which the probe does not make a graph input"),
+    "tf.range": StaticArgs(("start", "limit", "delta", "dtype", "name"), ("start", "limit", "delta"),
+                           "the probing call fed start and limit as tensors together and failed (const_in_default_call);"
+                           " each alone fails too, which that probe cannot tell apart"),
+    "tf.sequence_mask": StaticArgs(("lengths", "maxlen", "dtype", "name"), ("maxlen",),
+                                   "the probing call omitted maxlen"),
+    "tf.eye": StaticArgs(("num_rows", "num_columns", "batch_shape", "dtype", "name"), ("num_columns",),
+                         "the probing call omitted num_columns"),
+    "tf.TensorArray": StaticArgs(("dtype", "size", "dynamic_size", "clear_after_read", "tensor_array_name"),
+                                 ("size",), "a class: the probe does not construct classes"),
+    "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
+    "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
+}
 
 
 @cache
