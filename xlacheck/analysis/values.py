@@ -137,7 +137,7 @@ def docstring_python_params(node: ast.AST) -> frozenset[str]:
         m = _DOC_ARG.match(line)
         if m is None:
             continue
-        typ, text = (m.group(2) or "").strip(), m.group(3).strip()
+        typ, text = (m.group(2) or "").strip().replace("`", ""), m.group(3).strip().replace("`", "")
         desc = typ or text
         if _DOC_PY_TYPES.match(desc) and not _DOC_TENSOR.search(desc.split(".")[0]):
             out.add(m.group(1))
