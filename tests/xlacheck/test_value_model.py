@@ -176,3 +176,16 @@ def test_constant_arguments_follow_the_api_table_conditions() -> None:
     assert codes(head + "    return tf.sequence_mask([1, 2], maxlen=n)\n") == [(5, "XLA205")]
     assert codes(head + "    return tf.reshape(x, shape=[n, -1])\n") == [(5, "XLA205")]
     assert codes(head + "    return tf.keras.ops.one_hot(labels, n)\n") == [(5, "XLA205")]
+
+
+def test_return_kinds_come_from_the_api_table() -> None:
+    """Kinds the generated API table measured: tf.where's result is data-dependent with one
+    argument only (XLA201 reads DYNAMIC); K.int_shape is a static shape and K.ndim a Python int,
+    so neither is a data-dependent size (XLA205)."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, m):\n"
+    assert codes(head + "    return tf.gather(x, tf.where(m > 0)[:, 0])[-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return tf.where(m > 0, x, 0.0)[-1]\n") == []
+    assert codes(head + "    return tf.boolean_mask(x, m > 0)[-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return tf.zeros(tf.keras.backend.int_shape(x))\n") == []
+    assert codes(head + "    return tf.zeros([tf.keras.backend.ndim(x), 2])\n") == []
+    assert codes(head + "    return tf.one_hot(m, tf.reduce_max(m))\n") == [(4, "XLA205")]
