@@ -18,10 +18,13 @@ Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.a
 
 from __future__ import annotations
 
+import ast
 import json
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
+
+from xlacheck import api_table
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
@@ -67,7 +70,40 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
                                  ("size",), "a class: the probe does not construct classes"),
     "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
     "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
+    # JAX (xlacheck/data/jax_api.json): traced under jax.jit these raise ConcretizationTypeError
+    # or TypeError ("Shapes must be 1D sequences of concrete values")
+    "jnp.arange": StaticArgs(("start", "stop", "step", "dtype"), ("stop", "step"),
+                             "the probing call passed start only"),
+    "jnp.eye": StaticArgs(("N", "M", "k", "dtype"), ("M",), "the probing call omitted M"),
+    "jnp.linspace": StaticArgs(("start", "stop", "num"), ("num",), "the probing call omitted num"),
+    "jax.random.normal": StaticArgs(("key", "shape", "dtype"), ("shape",), "the JAX table holds jax.numpy and jax.lax"),
+    "jax.random.uniform": StaticArgs(("key", "shape", "dtype", "minval", "maxval"), ("shape",),
+                                     "the JAX table holds jax.numpy and jax.lax"),
 }
+
+
+def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of a call that XLA (or ``jax.jit``) needs as compile-time
+    constants: from the generated API tables (``const_args``/``py_args``/``const_inputs``, JAX's
+    ``static_args``, with their conditions, ``const_unless``) and :data:`STATIC_ARGS_SUPPLEMENT`;
+    positional arguments are mapped to parameter names by the table's ``params``."""
+    fact = api_table.fact_for(name)
+    extra = STATIC_ARGS_SUPPLEMENT.get(name) or (STATIC_ARGS_SUPPLEMENT.get(fact.canonical) if fact else None)
+    if extra is None and (fact is None or not (fact.const_args or fact.py_args or fact.const_inputs)):
+        return []
+    params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
+    positional: list[ast.expr] = []
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            break
+        positional.append(arg)
+    bound = dict(zip(params, positional))
+    bound.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
+    given = frozenset(bound)
+    static = list(fact.static_args(given)) if fact is not None else []
+    if extra is not None:
+        static += [p for p in extra.static if p not in static]
+    return [(p, bound[p]) for p in static if p in bound]
 
 
 @cache

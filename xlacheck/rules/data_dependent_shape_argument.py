@@ -4,39 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck import api_table
 from xlacheck.analysis.contexts import Level
-from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
+from xlacheck.analysis.tables import static_arguments
 from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
-
-
-def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
-    """(parameter, argument) pairs of a TensorFlow/Keras call that XLA needs as compile-time
-    constants: from the generated API table (``const_args``/``py_args``/``const_inputs``, with
-    their conditions, ``const_unless``) and its supplement
-    (:data:`xlacheck.analysis.tables.STATIC_ARGS_SUPPLEMENT`), positional arguments mapped to
-    parameter names by the table's ``params``. JAX names are XLA207's."""
-    if name.startswith(("jnp.", "jax.", "lax.")):
-        return []
-    fact = api_table.fact_for(name)
-    extra = STATIC_ARGS_SUPPLEMENT.get(name) or (STATIC_ARGS_SUPPLEMENT.get(fact.canonical) if fact else None)
-    if extra is None and (fact is None or not (fact.const_args or fact.py_args or fact.const_inputs)):
-        return []
-    params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
-    positional: list[ast.expr] = []
-    for arg in node.args:
-        if isinstance(arg, ast.Starred):
-            break
-        positional.append(arg)
-    bound = dict(zip(params, positional))
-    bound.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
-    given = frozenset(bound)
-    static = list(fact.static_args(given)) if fact is not None else []
-    if extra is not None:
-        static += [p for p in extra.static if p not in static]
-    return [(p, bound[p]) for p in static if p in bound]
 
 
 def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
@@ -160,6 +132,8 @@ class DataDependentShapeArgument(Rule):
         name = call_name(node, ctx)
         if name is None:
             return
+        if name.startswith(("jnp.", "jax.", "lax.")):
+            return  # JAX: XLA207 (jax.jit has no bounded dynamic shapes and no value specialization)
         helper = ctx.function.level in (Level.HELPER, Level.GRAPH)
         for keyword, arg in static_arguments(name, node):
             if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
