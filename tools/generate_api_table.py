@@ -43,6 +43,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
   fact measured on ``tf.sequence_mask(lengths)`` holds for that call only);
   ``data_dependent_shape``: for ``dynamic_shape`` entries, whether the result still has an unknown
   dimension once the constant arguments are Python values (``tf.unique``: true, ``tf.tile``: false).
+* ``dtype: "bool"``: every tensor the probing call returns is boolean (``tf.equal``,
+  ``tf.math.is_nan``); ``structure: "list"``: it returns a Python list of tensors (``tf.split``,
+  ``tf.unstack``). For the entries decided by calling them.
 * ``const_unless``: ``{argument: [other, ...]}``: the argument had to be a compile-time constant in
   the probing call, but compiles as a tensor once ``other`` is given a Python value
   (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
@@ -611,6 +614,56 @@ def refresh_params(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[st
     return stats
 
 
+def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, str]:
+    """``{"dtype": "bool"}`` when every tensor the probing call returns is boolean (a mask),
+    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``)."""
+    captured: dict[str, str] = {}
+
+    def spy(*a: Any, **k: Any) -> Any:
+        out = fn(*a, **k)
+        tensors = [t for t in tf.nest.flatten(out, expand_composites=False) if tf.is_tensor(t)]
+        if tensors and all(t.dtype == tf.bool for t in tensors):
+            captured["dtype"] = "bool"
+        if isinstance(out, list) and out and all(tf.is_tensor(t) for t in out):
+            captured["structure"] = "list"
+        return out
+
+    inputs, call = got.bind(tf, spy, args)
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
+    finally:
+        signal.alarm(0)
+    return captured
+
+
+def refresh_outputs(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Fill ``dtype``/``structure`` of every tensor-returning entry decided by calling it (one
+    synthetic trace each, no compiling)."""
+    callables = public_callables(tf, keras, None)
+    stats = {"traced": 0, "bool": 0, "list": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or entry.get("by") != "call" or entry.get("returns") != "tensor" or no_call(name):
+            continue
+        obj = callables.get(name)
+        if obj is None or isinstance(obj, type):
+            continue
+        try:
+            traced = got.trace_default(tf, name, obj)
+            facts = output_facts(tf, obj, traced.args) if traced is not None else None
+        except (Exception, got.TraceTimeout):  # noqa: BLE001
+            facts = None
+        entry.pop("dtype", None)
+        entry.pop("structure", None)
+        if facts is None:
+            continue
+        stats["traced"] += 1
+        entry.update(facts)
+        stats["bool"] += facts.get("dtype") == "bool"
+        stats["list"] += facts.get("structure") == "list"
+    return stats
+
+
 def shape_depends_on_data(tf: Any, fn: Callable[..., Any], args: dict[str, Any], entry: dict[str, Any]) -> bool | None:
     """Whether the result of the probing call still has an unknown dimension once every argument
     XLA needs as a constant is a Python value (``tf.unique``: yes; ``tf.tile`` with Python
@@ -711,6 +764,7 @@ def main(argv: list[str] | None = None) -> int:
         table = json.loads(args.out.read_text())
         if args.refresh_params:
             print("params:", json.dumps(refresh_params(tf, keras, table)))
+            print("outputs:", json.dumps(refresh_outputs(tf, keras, table)))
         if args.probe_conditional:
             print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
         write_compact(table, args.out)

@@ -71,6 +71,8 @@ class ApiFact:
     const_unless: tuple[tuple[str, tuple[str, ...]], ...] = ()
     data_dependent_shape: bool | None = None
     const_in_default_call: bool = False
+    dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
+    structure: str | None = None  # "list": the probing call returned a Python list of tensors
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -100,6 +102,13 @@ class ApiFact:
                 out.append(name)
         return tuple(out)
 
+    def holds_for(self, given: set[str] | frozenset[str]) -> bool:
+        """A fact measured on the probing call holds for a call that passes ``given``: it passes no
+        argument the probing call left out, besides names, dtypes and axes (unknown: assumed)."""
+        if self.called_with is None:
+            return True
+        return not given.difference(self.called_with).difference(_SHAPE_NEUTRAL_ARGS)
+
     def shape_depends_on_data(self, given: set[str] | frozenset[str]) -> bool:
         """The result has a data-dependent dimension in a call that passes ``given``: measured with
         every constant argument a Python value (``data_dependent_shape``; ``dynamic_shape`` where
@@ -110,10 +119,7 @@ class ApiFact:
         data_dependent = self.data_dependent_shape
         if data_dependent is None:
             data_dependent = not (self.const_args or self.py_args or self.const_in_default_call)
-        if not data_dependent or self.called_with is None:
-            return data_dependent
-        extra = given.difference(self.called_with).difference(_SHAPE_NEUTRAL_ARGS)
-        return not extra
+        return data_dependent and self.holds_for(given)
 
 
 @cache
@@ -195,6 +201,8 @@ def lookup(name: str) -> ApiFact | None:
         const_unless=tuple(sorted((arg, tuple(others)) for arg, others in entry.get("const_unless", {}).items())),
         data_dependent_shape=entry.get("data_dependent_shape"),
         const_in_default_call=bool(entry.get("const_in_default_call", False)),
+        dtype=entry.get("dtype"),
+        structure=entry.get("structure"),
     )
 
 

@@ -366,3 +366,19 @@ def test_jax_static_args_supplement_fails_when_traced():
             jax.jit(lambda x, body=body: body(jnp.max(x).astype(jnp.int32) + 1))(jnp.ones(3))
     # the same calls with a Python value compile
     assert jax.jit(lambda x: jnp.arange(0, 4) + x)(jnp.ones(4)).shape == (4,)
+
+
+def test_output_dtype_and_structure_facts():
+    """dtype "bool" and structure "list" from the probing call (no hand list of mask ops)."""
+    for name in ("tf.equal", "tf.math.is_nan", "tf.sequence_mask", "tf.keras.ops.greater", "tf.keras.backend.less"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.dtype == "bool", name
+    for name in ("tf.reduce_sum", "tf.where", "tf.cast"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.dtype is None, name
+    for name in ("tf.split", "tf.unstack", "tf.shape_n", "tf.keras.ops.split"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.structure == "list", name
+    where = api_table.fact_for("tf.keras.ops.where")  # a list of index tensors with one argument only
+    assert where is not None and where.structure == "list"
+    assert where.holds_for(frozenset({"condition"})) and not where.holds_for(frozenset({"condition", "x1", "x2"}))

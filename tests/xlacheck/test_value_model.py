@@ -189,3 +189,7 @@ def test_return_kinds_come_from_the_api_table() -> None:
     assert codes(head + "    return tf.zeros(tf.keras.backend.int_shape(x))\n") == []
     assert codes(head + "    return tf.zeros([tf.keras.backend.ndim(x), 2])\n") == []
     assert codes(head + "    return tf.one_hot(m, tf.reduce_max(m))\n") == [(4, "XLA205")]
+    # a mask from any op the table measured boolean (not only the hand-listed tf.greater)
+    assert codes(head + "    return x[tf.keras.backend.greater(m, 0)][-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return x[tf.math.is_finite(m)][-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return x[tf.math.abs(m)][-1]\n") == []

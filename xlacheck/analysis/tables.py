@@ -8,7 +8,9 @@ Generated tables live elsewhere and are read, never copied:
 
 Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
 - :data:`TF_FUNCTION_NAMES`, :data:`JAX_JIT_NAMES`: the spellings of the tracers;
-- :data:`BOOL_FUNCS`: ops that return boolean tensors (masks);
+- :data:`BOOL_FUNCS`: ops that return boolean tensors (masks), spelled as xlacheck canonicalises
+  them; the value model also takes every entry of the API table whose probing call returned
+  only boolean tensors (``dtype: "bool"``: ``keras.ops.greater``, ``K.less``, ``tf.math.is_non_decreasing``);
 - :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append);
 - :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
   API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven

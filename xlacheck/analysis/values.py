@@ -69,10 +69,10 @@ SHAPE_FUNCS = frozenset(
 PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
 # Ops whose result does not depend on the *values* of their tensor arguments (not a table fact).
 VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
-# Ops returning a Python list of tensors (static length): the table's probe reads a list of
-# tensors as a tensor.
-LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatten", "tf.shape_n",
-                        "tf.dynamic_partition", "tf.compat.v1.unstack"})
+# Ops returning a Python list of tensors (static length) besides those the API table measured
+# (``structure: "list"``: tf.split, tf.unstack, tf.shape_n, tf.dynamic_partition, keras.ops.split):
+# tf.meshgrid returned a tuple for the probe's one input; tf.nest.flatten is not called by it.
+LIST_FUNCS = frozenset({"tf.meshgrid", "tf.nest.flatten"})
 _KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
 
 _PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE | OP
@@ -527,7 +527,7 @@ class ValueEnv:
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper() or name.startswith("tf.lookup"):
                 return LAYER  # a layer/model/metric/table object: calling it gives a tensor
-            return self._generic_op(name, e)
+            return self._structure(name, fact, e, self._generic_op(name, e))
         if fact is not None and fact.dynamic_shape and fact.shape_depends_on_data(_given(fact, e)):
             # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS: measured data-dependent
             return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
@@ -540,10 +540,15 @@ class ValueEnv:
             # executing_eagerly_outside_functions, classes): its return kind is unknown
             k = self._args_flags(e)
             return TENSOR | OPAQUE if k & TENSOR else 0
-        res = self._generic_op(name, e)
-        if name in LIST_FUNCS:
+        return self._structure(name, fact, e, self._generic_op(name, e))
+
+    def _structure(self, name: str, fact: api_table.ApiFact | None, e: ast.Call, res: int) -> int:
+        """A list of tensors or a boolean mask, from the API table (``structure``/``dtype``) and the
+        hand lists of what it cannot know."""
+        if name in LIST_FUNCS or (fact is not None and fact.structure == "list" and fact.holds_for(_given(fact, e))):
             return res | PYLIST
-        if name in BOOL_FUNCS or (name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
+        if name in BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
+                name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
             res |= BOOL
         return res
 
