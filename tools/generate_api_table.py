@@ -770,6 +770,11 @@ def main(argv: list[str] | None = None) -> int:
         write_compact(table, args.out)
         return 0
     table = build_table(tf, keras, args.limit, args.no_compile)
+    # the facts the cheap modes refresh are part of every full build too
+    table["stats"]["params"] = refresh_params(tf, keras, table)
+    table["stats"]["outputs"] = refresh_outputs(tf, keras, table)
+    if not args.no_compile:
+        table["stats"]["conditional"] = probe_conditional(tf, keras, table)
     write_compact(table, args.out)
     print(f"wrote {args.out}: {json.dumps(table['stats'])}")
     return 0
