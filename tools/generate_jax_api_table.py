@@ -158,6 +158,9 @@ def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
         params = positional_params(getattr(modules[module_name], attr))
         if params:
             entry["params"] = params
+            # the probing call passed its arrays first and by position ("array"): name them
+            entry["called_with"] = [params[i] if arg == "array" and i < len(params) else arg
+                                    for i, arg in enumerate(entry.get("called_with", []))]
             count += 1
     return count
 

@@ -37,6 +37,7 @@ functools.cache, on first use): no TensorFlow import, so the linter stays fast. 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -83,13 +84,10 @@ class ApiFact:
         """True when XLA needs ``argument`` as a compile-time constant (or a Python value)."""
         return argument in self.const_args or argument in self.py_args or argument in self.const_inputs
 
-    def bind(self, args: list[T], keywords: dict[str, T]) -> dict[str, T]:
-        """Map a call's positional ``args`` and ``keywords`` to the table's parameter names (the
-        order in ``params``). Positional arguments past the known parameters are dropped; pass
-        only the arguments before a ``*args`` splat (their positions are unknown after it)."""
-        bound = {name: value for name, value in zip(self.params, args)}
-        bound.update(keywords)
-        return bound
+    def bind(self, args: Sequence[T], keywords: Mapping[str, T]) -> dict[str, T]:
+        """:func:`bind_arguments` with this callable's parameter order (``params``; for JAX
+        entries without it, the probing call's arguments, which it passed in order)."""
+        return bind_arguments(self.params or self.called_with or (), args, keywords)
 
     def static_args(self, given: set[str] | frozenset[str]) -> tuple[str, ...]:
         """The arguments XLA needs as compile-time constants in a call that passes ``given``
@@ -127,6 +125,15 @@ def _entries() -> dict[str, dict[str, Any]]:
     text = resources.files("xlacheck").joinpath("data", "tf_api.json").read_text(encoding="utf-8")
     entries: dict[str, dict[str, Any]] = json.loads(text)["entries"]
     return entries
+
+
+def bind_arguments(params: Sequence[str], args: Sequence[T], keywords: Mapping[str, T]) -> dict[str, T]:
+    """Map a call's positional ``args`` and ``keywords`` to parameter names (``params`` in order).
+    Positional arguments past the known parameters are kept as ``"#<index>"`` (an argument the
+    table does not name); pass only the arguments before a ``*args`` splat."""
+    bound = {params[i] if i < len(params) else f"#{i}": value for i, value in enumerate(args)}
+    bound.update(keywords)
+    return bound
 
 
 # Arguments that name, type or orient a result but never change how many elements it has.

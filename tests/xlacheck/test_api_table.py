@@ -254,6 +254,10 @@ def test_bind_maps_positional_and_keyword_arguments_to_parameter_names():
     assert fact is not None
     assert fact.bind(["x", "s"], {}) == {"tensor": "x", "shape": "s"}
     assert fact.bind(["x"], {"shape": "s", "name": "n"}) == {"tensor": "x", "shape": "s", "name": "n"}
+    assert fact.bind(["x", "s", "n", "extra"], {}) == {"tensor": "x", "shape": "s", "name": "n", "#3": "extra"}
+    where = api_table.fact_for("jnp.where")  # no params: the probing call's arguments, in order
+    assert where is not None and where.shape_depends_on_data(frozenset(where.bind(["c"], {})))
+    assert not where.shape_depends_on_data(frozenset(where.bind(["c", "x", "y"], {})))
     keras_zeros = api_table.fact_for("tf.keras.ops.zeros")  # `keras` is canonicalised to tf.keras
     assert keras_zeros is not None and keras_zeros.canonical == "keras.ops.zeros"
     assert keras_zeros.bind(["s"], {}) == {"shape": "s"}

@@ -84,6 +84,17 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
 }
 
 
+def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]:
+    """A call's positional arguments before any ``*args`` splat (their positions are unknown
+    after it) and its named keyword arguments (``**kwargs`` left out)."""
+    positional: list[ast.expr] = []
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            break
+        positional.append(arg)
+    return positional, {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+
+
 def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     """(parameter, argument) pairs of a call that XLA (or ``jax.jit``) needs as compile-time
     constants: from the generated API tables (``const_args``/``py_args``/``const_inputs``, JAX's
@@ -94,13 +105,7 @@ def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     if extra is None and (fact is None or not (fact.const_args or fact.py_args or fact.const_inputs)):
         return []
     params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
-    positional: list[ast.expr] = []
-    for arg in node.args:
-        if isinstance(arg, ast.Starred):
-            break
-        positional.append(arg)
-    bound = dict(zip(params, positional))
-    bound.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
+    bound = api_table.bind_arguments(params, *call_arguments(node))
     given = frozenset(bound)
     static = list(fact.static_args(given)) if fact is not None else []
     if extra is not None:

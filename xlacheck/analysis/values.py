@@ -28,7 +28,7 @@ import sys
 from xlacheck import api_table
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.tables import BOOL_FUNCS
+from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
 SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
@@ -577,15 +577,7 @@ _TRUSTED_BY = frozenset({"call", "class", "op_def"})  # how the table decided (n
 
 def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str]:
     """The parameter names a call passes (positional ones through the table's ``params``)."""
-    positional = 0
-    for arg in e.args:
-        if isinstance(arg, ast.Starred):
-            break
-        positional += 1
-    order = fact.params or fact.called_with or ()  # the probing call's arguments come in order
-    names = set(order[:positional]) | {f"#{i}" for i in range(len(order), positional)}
-    names.update(kw.arg for kw in e.keywords if kw.arg is not None)
-    return frozenset(names)
+    return frozenset(fact.bind(*call_arguments(e)))
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"__future__"}
