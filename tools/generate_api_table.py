@@ -209,8 +209,9 @@ def value_kind(tf: Any, value: Any) -> str:
     if isinstance(value, (bool, int, float, complex, str, bytes, np.generic, np.ndarray, tf.DType)):
         return "python"
     if isinstance(value, (tuple, list)):
-        if value and all(isinstance(v, (int, type(None))) and not isinstance(v, bool) for v in value):
-            return "static_shape"
+        if value and all(isinstance(v, (int, type(None))) and not isinstance(v, bool) for v in value) \
+                and any(isinstance(v, int) for v in value):
+            return "static_shape"  # ints, None for unknown dims; a list of only None is not a shape
         kinds = {value_kind(tf, v) for v in value}
         if len(kinds) == 1:
             return kinds.pop()
@@ -616,11 +617,13 @@ def refresh_params(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[st
 
 def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, str]:
     """``{"dtype": "bool"}`` when every tensor the probing call returns is boolean (a mask),
-    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``)."""
+    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``), and the
+    ``returns`` kind of the result."""
     captured: dict[str, str] = {}
 
     def spy(*a: Any, **k: Any) -> Any:
         out = fn(*a, **k)
+        captured["returns"] = value_kind(tf, out)
         tensors = [t for t in tf.nest.flatten(out, expand_composites=False) if tf.is_tensor(t)]
         if tensors and all(t.dtype == tf.bool for t in tensors):
             captured["dtype"] = "bool"
@@ -638,12 +641,12 @@ def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[
 
 
 def refresh_outputs(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
-    """Fill ``dtype``/``structure`` of every tensor-returning entry decided by calling it (one
-    synthetic trace each, no compiling)."""
+    """Re-decide ``returns`` of every entry decided by calling it, and fill ``dtype``/``structure``
+    of the tensor-returning ones (one synthetic trace each, no compiling)."""
     callables = public_callables(tf, keras, None)
     stats = {"traced": 0, "bool": 0, "list": 0}
     for name, entry in table["entries"].items():
-        if "alias_of" in entry or entry.get("by") != "call" or entry.get("returns") != "tensor" or no_call(name):
+        if "alias_of" in entry or entry.get("by") != "call" or no_call(name):
             continue
         obj = callables.get(name)
         if obj is None or isinstance(obj, type):
@@ -656,6 +659,13 @@ def refresh_outputs(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
         entry.pop("dtype", None)
         entry.pop("structure", None)
         if facts is None:
+            continue
+        kind = facts.pop("returns")
+        if kind != entry["returns"]:
+            logger.warning("%s: returns %s -> %s", name, entry["returns"], kind)
+            entry["returns"] = kind
+            stats["returns_changed"] = stats.get("returns_changed", 0) + 1
+        if kind != "tensor":
             continue
         stats["traced"] += 1
         entry.update(facts)

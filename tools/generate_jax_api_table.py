@@ -70,8 +70,9 @@ def kind_of(value: Any, jax: Any) -> str:
         return "none"
     if isinstance(value, jax.Array):
         return "tensor"
-    if isinstance(value, (tuple, list)) and value and all(isinstance(v, jax.Array) for v in value):
-        return "tensor"
+    leaves = jax.tree_util.tree_leaves(value) if isinstance(value, (tuple, list)) else []
+    if leaves and all(isinstance(v, jax.Array) for v in leaves):
+        return "tensor"  # a tuple of arrays, or nested lists of them (histogramdd's edges)
     if isinstance(value, (bool, int, float, complex, str, tuple)):
         return "python"
     return "object"
