@@ -37,6 +37,24 @@ comes from (the ``by`` fields say which source decided it, per entry):
 * ``alias_of``: the canonical name when this name is the same Python object as another
   (``tf.compat.v1.reshape`` is ``tf.reshape``); its facts are the canonical entry's.
 
+* ``params``: the positional parameter names in order (``inspect``/``tf_inspect``), for entries
+  with ``const_args``/``py_args``/``dynamic_shape``, so that a linter can map ``tf.reshape(x, s)``'s
+  second positional argument to ``shape``; ``called_with``: the arguments of the probing call (a
+  fact measured on ``tf.sequence_mask(lengths)`` holds for that call only);
+  ``data_dependent_shape``: for ``dynamic_shape`` entries, whether the result still has an unknown
+  dimension once the constant arguments are Python values (``tf.unique``: true, ``tf.tile``: false).
+* ``dtype: "bool"``: every tensor the probing call returns is boolean (``tf.equal``,
+  ``tf.math.is_nan``); ``structure: "list"``: it returns a Python list of tensors (``tf.split``,
+  ``tf.unstack``). For the entries decided by calling them.
+* ``const_unless``: ``{argument: [other, ...]}``: the argument had to be a compile-time constant in
+  the probing call, but compiles as a tensor once ``other`` is given a Python value
+  (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
+
+Two cheap modes refresh those facts in the existing file without the hours of probes:
+
+    python tools/generate_api_table.py --refresh-params        # params/called_with (no compiling)
+    python tools/generate_api_table.py --probe-conditional     # const_unless (compiles ~1 min)
+
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
 """
 
@@ -191,8 +209,9 @@ def value_kind(tf: Any, value: Any) -> str:
     if isinstance(value, (bool, int, float, complex, str, bytes, np.generic, np.ndarray, tf.DType)):
         return "python"
     if isinstance(value, (tuple, list)):
-        if value and all(isinstance(v, (int, type(None))) and not isinstance(v, bool) for v in value):
-            return "static_shape"
+        if value and all(isinstance(v, (int, type(None))) and not isinstance(v, bool) for v in value) \
+                and any(isinstance(v, int) for v in value):
+            return "static_shape"  # ints, None for unknown dims; a list of only None is not a shape
         kinds = {value_kind(tf, v) for v in value}
         if len(kinds) == 1:
             return kinds.pop()
@@ -543,6 +562,176 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
     }
 
 
+def positional_params(fn: Callable[..., Any]) -> list[str] | None:
+    """The names a call can fill by position, in order (``self`` of a bound method excluded)."""
+    from tensorflow.python.util import tf_inspect
+
+    try:
+        spec = tf_inspect.getfullargspec(fn)
+    except (TypeError, ValueError):
+        return None
+    params = list(spec.args)
+    if params and params[0] in ("self", "cls") and inspect.ismethod(fn):
+        params = params[1:]
+    return params
+
+
+def needs_params(entry: dict[str, Any]) -> bool:
+    return bool(entry.get("const_args") or entry.get("py_args") or entry.get("dynamic_shape")
+                or entry.get("const_in_default_call"))
+
+
+def refresh_params(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Fill ``params`` (and ``called_with`` for called entries) into ``table`` in place: a walk of
+    the public callables and one synthetic trace per entry that needs it, no compiling."""
+    callables = public_callables(tf, keras, None)
+    stats = {"params": 0, "called_with": 0, "missing": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or not needs_params(entry):
+            continue
+        obj = callables.get(name)
+        if obj is None or isinstance(obj, type):
+            stats["missing"] += 1
+            continue
+        params = positional_params(obj)
+        if params is None:
+            stats["missing"] += 1
+            continue
+        entry["params"] = params
+        stats["params"] += 1
+        if entry.get("by") == "call" and not no_call(name):
+            try:
+                traced = got.trace_default(tf, name, obj)
+            except (Exception, got.TraceTimeout):  # noqa: BLE001
+                traced = None
+            if traced is not None:
+                entry["called_with"] = [p for p in traced.args if not p.startswith("*")]
+                stats["called_with"] += 1
+                if entry.get("dynamic_shape"):
+                    data_dependent = shape_depends_on_data(tf, obj, traced.args, entry)
+                    if data_dependent is not None:
+                        entry["data_dependent_shape"] = data_dependent
+                        stats["data_dependent"] = stats.get("data_dependent", 0) + int(data_dependent)
+    return stats
+
+
+def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, str]:
+    """``{"dtype": "bool"}`` when every tensor the probing call returns is boolean (a mask),
+    ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``), and the
+    ``returns`` kind of the result."""
+    captured: dict[str, str] = {}
+
+    def spy(*a: Any, **k: Any) -> Any:
+        out = fn(*a, **k)
+        captured["returns"] = value_kind(tf, out)
+        tensors = [t for t in tf.nest.flatten(out, expand_composites=False) if tf.is_tensor(t)]
+        if tensors and all(t.dtype == tf.bool for t in tensors):
+            captured["dtype"] = "bool"
+        if isinstance(out, list) and out and all(tf.is_tensor(t) for t in out):
+            captured["structure"] = "list"
+        return out
+
+    inputs, call = got.bind(tf, spy, args)
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
+    finally:
+        signal.alarm(0)
+    return captured
+
+
+def refresh_outputs(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Re-decide ``returns`` of every entry decided by calling it, and fill ``dtype``/``structure``
+    of the tensor-returning ones (one synthetic trace each, no compiling)."""
+    callables = public_callables(tf, keras, None)
+    stats = {"traced": 0, "bool": 0, "list": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or entry.get("by") != "call" or no_call(name):
+            continue
+        obj = callables.get(name)
+        if obj is None or isinstance(obj, type):
+            continue
+        try:
+            traced = got.trace_default(tf, name, obj)
+            facts = output_facts(tf, obj, traced.args) if traced is not None else None
+        except (Exception, got.TraceTimeout):  # noqa: BLE001
+            facts = None
+        entry.pop("dtype", None)
+        entry.pop("structure", None)
+        if facts is None:
+            continue
+        kind = facts.pop("returns")
+        if kind != entry["returns"]:
+            logger.warning("%s: returns %s -> %s", name, entry["returns"], kind)
+            entry["returns"] = kind
+            stats["returns_changed"] = stats.get("returns_changed", 0) + 1
+        if kind != "tensor":
+            continue
+        stats["traced"] += 1
+        entry.update(facts)
+        stats["bool"] += facts.get("dtype") == "bool"
+        stats["list"] += facts.get("structure") == "list"
+    return stats
+
+
+def shape_depends_on_data(tf: Any, fn: Callable[..., Any], args: dict[str, Any], entry: dict[str, Any]) -> bool | None:
+    """Whether the result of the probing call still has an unknown dimension once every argument
+    XLA needs as a constant is a Python value (``tf.unique``: yes; ``tf.tile`` with Python
+    multiples: no). None when that call cannot be traced."""
+    static = dict(args)
+    for param, value in args.items():
+        small_int = (isinstance(value, got.TensorArg) and value.kind == "dense" and len(value.shape) <= 1
+                     and value.dtype.startswith("int"))
+        if param in entry.get("const_args", ()) or (entry.get("const_in_default_call") and small_int):
+            if isinstance(value, got.TensorArg):
+                static[param] = python_value_for(value)
+    try:
+        return symbolic_call(tf, fn, static)[1]
+    except (Exception, got.TraceTimeout):  # noqa: BLE001
+        return None
+
+
+CONDITIONAL_VALUE = 3  # the Python value given to an omitted optional argument (a size, a count)
+
+
+def probe_conditional(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """``const_unless``: for each constant argument of a probing call, the omitted optional
+    arguments (default ``None``) that, given a Python int, let the same call compile with that
+    argument as a value-less tensor (``tf.sequence_mask(lengths, maxlen=3)``)."""
+    callables = public_callables(tf, keras, None)
+    stats = {"probed": 0, "conditional": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or not entry.get("const_args") or entry.get("by") != "call":
+            continue
+        obj = callables.get(name)
+        if obj is None or isinstance(obj, type) or no_call(name):
+            continue
+        try:
+            traced = got.trace_default(tf, name, obj)
+        except (Exception, got.TraceTimeout):  # noqa: BLE001
+            traced = None
+        if traced is None:
+            continue
+        optional = [p for p, d in got.default_values(obj).items() if d is None and p not in traced.args]
+        found: dict[str, list[str]] = {}
+        for arg in entry["const_args"]:
+            if arg not in traced.args:
+                continue
+            for other in optional:
+                trial = dict(traced.args)
+                trial[arg] = as_graph_input(traced.args[arg])
+                trial[other] = CONDITIONAL_VALUE
+                stats["probed"] += 1
+                if compile_outcome(tf, obj, trial)[0] == "compiled":
+                    found.setdefault(arg, []).append(other)
+        if found:
+            entry["const_unless"] = found
+            stats["conditional"] += 1
+        else:
+            entry.pop("const_unless", None)
+    return stats
+
+
 def write_compact(table: dict[str, Any], path: Path) -> None:
     """One line per entry: small diffs, fast to load."""
     head = {k: v for k, v in table.items() if k != "entries"}
@@ -564,6 +753,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--limit", type=int, default=None, help="probe only a spread-out sample of N names")
     ap.add_argument("--no-compile", action="store_true", help="skip the XLA compile probes (returns only)")
+    ap.add_argument("--refresh-params", action="store_true",
+                    help="fill params/called_with into the existing --out file (no compile probes)")
+    ap.add_argument("--probe-conditional", action="store_true",
+                    help="fill const_unless into the existing --out file (compiles the constant arguments only)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -577,7 +770,21 @@ def main(argv: list[str] | None = None) -> int:
         import keras
     except ImportError:  # pragma: no cover - Keras 3 is optional
         keras = None
+    if args.refresh_params or args.probe_conditional:
+        table = json.loads(args.out.read_text())
+        if args.refresh_params:
+            print("params:", json.dumps(refresh_params(tf, keras, table)))
+            print("outputs:", json.dumps(refresh_outputs(tf, keras, table)))
+        if args.probe_conditional:
+            print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
+        write_compact(table, args.out)
+        return 0
     table = build_table(tf, keras, args.limit, args.no_compile)
+    # the facts the cheap modes refresh are part of every full build too
+    table["stats"]["params"] = refresh_params(tf, keras, table)
+    table["stats"]["outputs"] = refresh_outputs(tf, keras, table)
+    if not args.no_compile:
+        table["stats"]["conditional"] = probe_conditional(tf, keras, table)
     write_compact(table, args.out)
     print(f"wrote {args.out}: {json.dumps(table['stats'])}")
     return 0

@@ -18,6 +18,10 @@ Per function (``by`` says how each fact was decided):
 * ``static_args``: integer arguments that must be concrete: the call compiles with the argument
   closed over as a Python int, and fails once it is passed as a traced array.
 
+* ``params``: the positional parameter names in order (``inspect.signature``), for entries with
+  ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
+  argument to ``shape``. ``--refresh-params`` fills them into the existing file without probing.
+
 xlacheck reads the file through :mod:`xlacheck.api_table` (``lookup("jax.numpy.nonzero")``); no
 JAX import there.
 """
@@ -66,8 +70,9 @@ def kind_of(value: Any, jax: Any) -> str:
         return "none"
     if isinstance(value, jax.Array):
         return "tensor"
-    if isinstance(value, (tuple, list)) and value and all(isinstance(v, jax.Array) for v in value):
-        return "tensor"
+    leaves = jax.tree_util.tree_leaves(value) if isinstance(value, (tuple, list)) else []
+    if leaves and all(isinstance(v, jax.Array) for v in leaves):
+        return "tensor"  # a tuple of arrays, or nested lists of them (histogramdd's edges)
     if isinstance(value, (bool, int, float, complex, str, tuple)):
         return "python"
     return "object"
@@ -132,9 +137,50 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     return entry
 
 
+DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
+
+
+def positional_params(fn: Any) -> list[str] | None:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    return [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
+    """``params`` for the entries whose argument positions a linter needs."""
+    modules = {"jax.numpy": jnp, "jax.lax": jax.lax}
+    count = 0
+    for name, entry in entries.items():
+        if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
+            continue
+        module_name, attr = name.rsplit(".", 1)
+        params = positional_params(getattr(modules[module_name], attr))
+        if params:
+            entry["params"] = params
+            # the probing call passed its arrays first and by position ("array"): name them
+            entry["called_with"] = [params[i] if arg == "array" and i < len(params) else arg
+                                    for i, arg in enumerate(entry.get("called_with", []))]
+            count += 1
+    return count
+
+
+def write(table: dict[str, Any], out: Path) -> None:
+    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
+    lines.append(' "entries": {')
+    items = sorted(table["entries"].items())
+    compact = {"sort_keys": True, "separators": (",", ":")}
+    lines += [f"  {json.dumps(n)}: {json.dumps(e, **compact)}{',' if i < len(items) - 1 else ''}"
+              for i, (n, e) in enumerate(items)]
+    lines += [" }", "}"]
+    out.write_text("\n".join(lines) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--refresh-params", action="store_true", help="fill params into the existing --out file only")
     args = ap.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import warnings
@@ -142,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore")
     import jax
     import jax.numpy as jnp
+
+    if args.refresh_params:
+        table = json.loads(args.out.read_text())
+        print(f"params: {add_params(table['entries'], jax, jnp)} entries")
+        write(table, args.out)
+        return 0
 
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
@@ -167,14 +219,8 @@ def main(argv: list[str] | None = None) -> int:
              "static_args": sum(bool(e.get("static_args")) for e in entries.values())}
     table = {"schema": SCHEMA_VERSION, "command": "python tools/generate_jax_api_table.py",
              "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
-    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
-    lines.append(' "entries": {')
-    items = sorted(entries.items())
-    compact = {"sort_keys": True, "separators": (",", ":")}
-    lines += [f"  {json.dumps(n)}: {json.dumps(e, **compact)}{',' if i < len(items) - 1 else ''}"
-              for i, (n, e) in enumerate(items)]
-    lines += [" }", "}"]
-    args.out.write_text("\n".join(lines) + "\n")
+    add_params(entries, jax, jnp)
+    write(table, args.out)
     print(f"wrote {args.out}: {json.dumps(stats)}")
     return 0
 

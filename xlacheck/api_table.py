@@ -37,10 +37,13 @@ functools.cache, on first use): no TensorFlow import, so the linter stays fast. 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 RETURN_KINDS = frozenset({"tensor", "string_tensor", "variable", "static_shape", "python", "layer", "object",
                           "none", "unknown"})
@@ -64,6 +67,13 @@ class ApiFact:
     has_gradient: bool | None = None
     dynamic_shape: bool = False
     unsupported: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    called_with: tuple[str, ...] | None = None
+    const_unless: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    data_dependent_shape: bool | None = None
+    const_in_default_call: bool = False
+    dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
+    structure: str | None = None  # "list": the probing call returned a Python list of tensors
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -74,6 +84,41 @@ class ApiFact:
         """True when XLA needs ``argument`` as a compile-time constant (or a Python value)."""
         return argument in self.const_args or argument in self.py_args or argument in self.const_inputs
 
+    def bind(self, args: Sequence[T], keywords: Mapping[str, T]) -> dict[str, T]:
+        """:func:`bind_arguments` with this callable's parameter order (``params``; for JAX
+        entries without it, the probing call's arguments, which it passed in order)."""
+        return bind_arguments(self.params or self.called_with or (), args, keywords)
+
+    def static_args(self, given: set[str] | frozenset[str]) -> tuple[str, ...]:
+        """The arguments XLA needs as compile-time constants in a call that passes ``given``
+        (parameter names): ``const_args``/``py_args``/``const_inputs``, less those measured as
+        constant only while another argument is omitted (``const_unless``) when that one is given."""
+        unless = dict(self.const_unless)
+        out = []
+        for name in (*self.const_args, *self.py_args, *self.const_inputs):
+            if name not in out and not given.intersection(unless.get(name, ())):
+                out.append(name)
+        return tuple(out)
+
+    def holds_for(self, given: set[str] | frozenset[str]) -> bool:
+        """A fact measured on the probing call holds for a call that passes ``given``: it passes no
+        argument the probing call left out, besides names, dtypes and axes (unknown: assumed)."""
+        if self.called_with is None:
+            return True
+        return not given.difference(self.called_with).difference(_SHAPE_NEUTRAL_ARGS)
+
+    def shape_depends_on_data(self, given: set[str] | frozenset[str]) -> bool:
+        """The result has a data-dependent dimension in a call that passes ``given``: measured with
+        every constant argument a Python value (``data_dependent_shape``; ``dynamic_shape`` where
+        the call had none), and only for calls that pass no argument the probing call left out
+        besides names, dtypes and axes (``tf.where(c)`` is data-dependent, ``tf.where(c, x, y)`` not)."""
+        if not self.dynamic_shape:
+            return False
+        data_dependent = self.data_dependent_shape
+        if data_dependent is None:
+            data_dependent = not (self.const_args or self.py_args or self.const_in_default_call)
+        return data_dependent and self.holds_for(given)
+
 
 @cache
 def _entries() -> dict[str, dict[str, Any]]:
@@ -81,6 +126,18 @@ def _entries() -> dict[str, dict[str, Any]]:
     entries: dict[str, dict[str, Any]] = json.loads(text)["entries"]
     return entries
 
+
+def bind_arguments(params: Sequence[str], args: Sequence[T], keywords: Mapping[str, T]) -> dict[str, T]:
+    """Map a call's positional ``args`` and ``keywords`` to parameter names (``params`` in order).
+    Positional arguments past the known parameters are kept as ``"#<index>"`` (an argument the
+    table does not name); pass only the arguments before a ``*args`` splat."""
+    bound = {params[i] if i < len(params) else f"#{i}": value for i, value in enumerate(args)}
+    bound.update(keywords)
+    return bound
+
+
+# Arguments that name, type or orient a result but never change how many elements it has.
+_SHAPE_NEUTRAL_ARGS = frozenset({"name", "dtype", "out_idx", "out_type", "axis", "validate_indices"})
 
 _DATA_DEPENDENT_ERRORS = frozenset({"ConcretizationTypeError", "NonConcreteBooleanIndexError"})
 
@@ -101,6 +158,10 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
             converted["const_args"] = entry["static_args"]
         if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
             converted["dynamic_shape"] = True
+            converted["data_dependent_shape"] = True
+        for key in ("params", "called_with"):
+            if key in entry:
+                converted[key] = entry[key]
         entries[name] = converted
     return entries
 
@@ -142,7 +203,40 @@ def lookup(name: str) -> ApiFact | None:
         has_gradient=has_gradient,
         dynamic_shape=bool(entry.get("dynamic_shape", False)),
         unsupported=tuple(entry.get("unsupported", ())),
+        params=tuple(entry.get("params", ())),
+        called_with=tuple(entry["called_with"]) if "called_with" in entry else None,
+        const_unless=tuple(sorted((arg, tuple(others)) for arg, others in entry.get("const_unless", {}).items())),
+        data_dependent_shape=entry.get("data_dependent_shape"),
+        const_in_default_call=bool(entry.get("const_in_default_call", False)),
+        dtype=entry.get("dtype"),
+        structure=entry.get("structure"),
     )
+
+
+# xlacheck's canonical prefixes (:mod:`xlacheck.analysis.imports`) -> the table's names, tried in
+# order: ``keras`` is canonicalised to ``tf.keras``, whose ``ops`` only Keras 3 has.
+_CANONICAL_TO_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("tf.keras.ops.", ("keras.ops.",)),
+    ("tf.keras.random.", ("keras.random.",)),
+    ("tf.keras.", ("tf.keras.", "keras.")),
+    ("tnp.", ("tf.experimental.numpy.",)),
+    ("jnp.", ("jax.numpy.",)),
+    ("lax.", ("jax.lax.",)),
+)
+
+
+@cache
+def fact_for(canonical: str) -> ApiFact | None:
+    """Facts for a name as :mod:`xlacheck.analysis.imports` spells it (``tf.keras.ops.zeros`` is
+    Keras 3's ``keras.ops.zeros``, ``jnp.reshape`` is ``jax.numpy.reshape``), or None."""
+    for prefix, table_prefixes in _CANONICAL_TO_TABLE:
+        if canonical.startswith(prefix):
+            for table_prefix in table_prefixes:
+                fact = lookup(table_prefix + canonical[len(prefix):])
+                if fact is not None:
+                    return fact
+            return None
+    return lookup(canonical)
 
 
 def returns(name: str) -> str | None:

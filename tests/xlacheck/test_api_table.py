@@ -234,3 +234,155 @@ def test_jax_facts_reproduce():
     entries = json.loads((ROOT / "xlacheck" / "data" / "jax_api.json").read_text())["entries"]
     static = sorted(n for n, e in entries.items() if e.get("static_args") and n.startswith("jax.numpy."))
     assert len(static) >= 20
+
+
+# Positional mapping and conditional facts (the loader: no TensorFlow)
+
+
+def test_entries_with_constant_arguments_record_their_positional_parameters():
+    for name, entry in ENTRIES.items():
+        if "alias_of" in entry or not (entry.get("const_args") or entry.get("py_args")):
+            continue
+        params = entry.get("params")
+        assert params, name
+        for argument in (*entry.get("const_args", ()), *entry.get("py_args", ())):
+            assert argument in params, (name, argument)
+
+
+def test_bind_maps_positional_and_keyword_arguments_to_parameter_names():
+    fact = api_table.fact_for("tf.reshape")
+    assert fact is not None
+    assert fact.bind(["x", "s"], {}) == {"tensor": "x", "shape": "s"}
+    assert fact.bind(["x"], {"shape": "s", "name": "n"}) == {"tensor": "x", "shape": "s", "name": "n"}
+    assert fact.bind(["x", "s", "n", "extra"], {}) == {"tensor": "x", "shape": "s", "name": "n", "#3": "extra"}
+    where = api_table.fact_for("jnp.where")  # no params: the probing call's arguments, in order
+    assert where is not None and where.shape_depends_on_data(frozenset(where.bind(["c"], {})))
+    assert not where.shape_depends_on_data(frozenset(where.bind(["c", "x", "y"], {})))
+    keras_zeros = api_table.fact_for("tf.keras.ops.zeros")  # `keras` is canonicalised to tf.keras
+    assert keras_zeros is not None and keras_zeros.canonical == "keras.ops.zeros"
+    assert keras_zeros.bind(["s"], {}) == {"shape": "s"}
+
+
+def test_conditional_constant_follows_the_arguments_given():
+    """tf.sequence_mask's `lengths` sizes the result only when `maxlen` is omitted."""
+    fact = api_table.fact_for("tf.sequence_mask")
+    assert fact is not None
+    assert fact.static_args(frozenset({"lengths"})) == ("lengths",)
+    assert fact.static_args(frozenset({"lengths", "maxlen"})) == ()
+
+
+def test_data_dependent_shape_regardless_of_constant_arguments():
+    def depends(name, given):
+        fact = api_table.fact_for(name)
+        assert fact is not None, name
+        return fact.shape_depends_on_data(frozenset(given))
+
+    assert depends("tf.unique", {"x"})
+    assert depends("tf.boolean_mask", {"tensor", "mask"})
+    assert depends("tf.where", {"condition"})
+    assert not depends("tf.where", {"condition", "x", "y"})  # the 3-argument form keeps its shape
+    # unknown dims in the probing call came from a constant argument fed as a tensor
+    assert not depends("tf.tile", {"input", "multiples"})
+    assert not depends("tf.range", {"limit"})
+    assert not depends("tf.sequence_mask", {"lengths"})
+    assert not depends("tf.reshape", {"tensor", "shape"})
+
+
+def test_static_args_supplement_is_not_in_the_table():
+    """The hand supplement holds only what the generated table lacks."""
+    from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
+
+    for name, extra in STATIC_ARGS_SUPPLEMENT.items():
+        assert extra.reason, name
+        assert set(extra.static) <= set(extra.params), name
+        fact = api_table.fact_for(name)
+        if fact is not None:
+            assert not set(extra.static) & set(fact.const_args + fact.py_args), name
+
+
+@pytest.mark.tf
+def test_static_args_supplement_compiles_as_documented(tf):
+    """Each supplement entry, compiled with the argument computed from a value-less input (a
+    TensorSpec), fails with 'must be a compile-time constant'; the conditional fact of the table
+    (tf.sequence_mask's lengths with maxlen given) compiles. tf.math.top_k's k and tf.slice's size
+    compile with data-dependent values (bounded dynamic shapes), so they are not in the supplement."""
+    import tensorflow.experimental.numpy as tnp
+
+    from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
+
+    fails = {
+        ("tf.pad", "paddings"): lambda x, n: tf.pad(x, [[0, n], [0, 0]]),
+        ("tf.range", "start"): lambda x, n: tf.range(n, 10),
+        ("tf.range", "limit"): lambda x, n: tf.range(n),
+        ("tf.range", "delta"): lambda x, n: tf.range(0, 10, n),
+        ("tf.sequence_mask", "maxlen"): lambda x, n: tf.sequence_mask([1, 2], n),
+        ("tf.eye", "num_columns"): lambda x, n: tf.eye(3, n),
+        ("tf.TensorArray", "size"): lambda x, n: tf.TensorArray(tf.float32, size=n).stack(),
+        ("tnp.zeros", "shape"): lambda x, n: tnp.zeros((n, 2)),
+        ("tnp.ones", "shape"): lambda x, n: tnp.ones((n, 2)),
+    }
+    compiles = {
+        "sequence_mask lengths, maxlen given": lambda x, n: tf.sequence_mask(tf.reshape(n, [1]), 5),
+        "top_k k": lambda x, n: tf.math.top_k(x[0], n).values,
+        "slice size": lambda x, n: tf.slice(x, [0, 0], [n, 2]),
+    }
+    covered = {(name, arg) for name, extra in STATIC_ARGS_SUPPLEMENT.items() for arg in extra.static
+               if not name.startswith(("jnp.", "jax."))}
+    assert covered == set(fails)
+
+    def hlo(body):
+        def f(x):
+            return body(x, tf.cast(tf.reduce_max(x), tf.int32))  # a size computed from the data
+
+        jitted = tf.function(f, jit_compile=True, autograph=False)
+        return jitted.experimental_get_compiler_ir(tf.TensorSpec([3, 2], tf.float32))(stage="hlo")
+
+    for body in fails.values():
+        with pytest.raises(Exception, match="compile-time constant"):
+            hlo(body)
+    for body in compiles.values():
+        assert "HloModule" in hlo(body)
+    # without maxlen, lengths must be a constant (the table's const_args)
+    with pytest.raises(Exception, match="compile-time constant"):
+        hlo(lambda x, n: tf.sequence_mask(tf.reshape(n, [1])))
+
+
+def test_jax_static_args_supplement_fails_when_traced():
+    """Each JAX supplement entry, with the argument computed from a traced value under jax.jit,
+    raises (ConcretizationTypeError, or TypeError for shapes)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
+
+    fails = {
+        ("jnp.arange", "stop"): lambda n: jnp.arange(0, n),
+        ("jnp.arange", "step"): lambda n: jnp.arange(0, 10, n),
+        ("jnp.eye", "M"): lambda n: jnp.eye(3, n),
+        ("jnp.linspace", "num"): lambda n: jnp.linspace(0.0, 1.0, n),
+        ("jax.random.normal", "shape"): lambda n: jax.random.normal(jax.random.PRNGKey(0), (n,)),
+        ("jax.random.uniform", "shape"): lambda n: jax.random.uniform(jax.random.PRNGKey(0), (n,)),
+    }
+    covered = {(name, arg) for name, extra in STATIC_ARGS_SUPPLEMENT.items() for arg in extra.static
+               if name.startswith(("jnp.", "jax."))}
+    assert covered == set(fails)
+    for body in fails.values():
+        with pytest.raises((jax.errors.ConcretizationTypeError, TypeError)):
+            jax.jit(lambda x, body=body: body(jnp.max(x).astype(jnp.int32) + 1))(jnp.ones(3))
+    # the same calls with a Python value compile
+    assert jax.jit(lambda x: jnp.arange(0, 4) + x)(jnp.ones(4)).shape == (4,)
+
+
+def test_output_dtype_and_structure_facts():
+    """dtype "bool" and structure "list" from the probing call (no hand list of mask ops)."""
+    for name in ("tf.equal", "tf.math.is_nan", "tf.sequence_mask", "tf.keras.ops.greater", "tf.keras.backend.less"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.dtype == "bool", name
+    for name in ("tf.reduce_sum", "tf.where", "tf.cast"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.dtype is None, name
+    for name in ("tf.split", "tf.unstack", "tf.shape_n", "tf.keras.ops.split"):
+        fact = api_table.fact_for(name)
+        assert fact is not None and fact.structure == "list", name
+    where = api_table.fact_for("tf.keras.ops.where")  # a list of index tensors with one argument only
+    assert where is not None and where.structure == "list"
+    assert where.holds_for(frozenset({"condition"})) and not where.holds_for(frozenset({"condition", "x1", "x2"}))

@@ -78,6 +78,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
     ("XLA309-invalid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
     ("XLA309-valid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "compiles"),
+    ("XLA309-invalid-3", "step", lambda: (tf.ones([2, 4]), tf.ones([4, 4])), "fails"),
+    ("XLA309-valid-2", "f", lambda: (tf.constant([[0.3, -0.7], [1.5, 0.1]]),), "compiles"),
     ("XLA310-invalid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),
     ("XLA310-valid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),
 ]

@@ -45,6 +45,11 @@ def codes(source: str, path: str = "t.py") -> list[tuple[int, str]]:
     TF + "def rel_pos(q_size, k_size, table):\n    \"\"\"Args:\n        q_size: int, query size.\n"
          "        k_size: int, key size.\n    \"\"\"\n    n = max(q_size, k_size)\n    return table[:n]\n"
          "class L(tf.keras.layers.Layer):\n    def call(self, x):\n        return rel_pos(self.q, self.k, x)\n",
+    # a type in backticks is documented the same way (tf-models yolo preprocessing_ops.py)
+    TF + "@tf.function(jit_compile=True)\ndef pad(value, instances):\n    \"\"\"Pads.\n\n    Args:\n"
+         "      value: An input tensor.\n      instances: An `int` representing the maximum number.\n    \"\"\"\n"
+         "    take = tf.math.reduce_min([instances, tf.shape(value)[0]])\n"
+         "    return tf.fill([take], 0.0)\n",
     # Keras 3 ops.shape is a tuple of static ints (keras-hub d_fine_attention.py)
     "import keras\nfrom keras import ops\nclass L(keras.layers.Layer):\n    def call(self, ref):\n"
     "        if ops.shape(ref)[-1] == 4:\n            raise NotImplementedError\n        return ref\n",
@@ -159,3 +164,32 @@ def test_shape_rules_fire_in_uncompiled_helpers_only_with_preview() -> None:
     assert [(d.line, d.code) for d in check_source(_HELPER, "t.py", preview=True).diagnostics] == [(4, "XLA205")]
     compiled = _HELPER.replace("def targets", "@tf.function(jit_compile=True)\ndef targets")
     assert [code for _, code in codes(compiled)] == ["XLA205"]
+
+
+def test_constant_arguments_follow_the_api_table_conditions() -> None:
+    """tf.sequence_mask's `lengths` must be a constant only when `maxlen` is omitted (measured
+    by compiling: tests/xlacheck/test_api_table.py); positional and keyword forms bind alike."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, labels):\n    n = tf.reduce_max(labels)\n"
+    assert codes(head + "    return tf.sequence_mask(n)\n") == [(5, "XLA205")]
+    assert codes(head + "    return tf.sequence_mask(n, 8)\n") == []
+    assert codes(head + "    return tf.sequence_mask(lengths=n, maxlen=8)\n") == []
+    assert codes(head + "    return tf.sequence_mask([1, 2], maxlen=n)\n") == [(5, "XLA205")]
+    assert codes(head + "    return tf.reshape(x, shape=[n, -1])\n") == [(5, "XLA205")]
+    assert codes(head + "    return tf.keras.ops.one_hot(labels, n)\n") == [(5, "XLA205")]
+
+
+def test_return_kinds_come_from_the_api_table() -> None:
+    """Kinds the generated API table measured: tf.where's result is data-dependent with one
+    argument only (XLA201 reads DYNAMIC); K.int_shape is a static shape and K.ndim a Python int,
+    so neither is a data-dependent size (XLA205)."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, m):\n"
+    assert codes(head + "    return tf.gather(x, tf.where(m > 0)[:, 0])[-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return tf.where(m > 0, x, 0.0)[-1]\n") == []
+    assert codes(head + "    return tf.boolean_mask(x, m > 0)[-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return tf.zeros(tf.keras.backend.int_shape(x))\n") == []
+    assert codes(head + "    return tf.zeros([tf.keras.backend.ndim(x), 2])\n") == []
+    assert codes(head + "    return tf.one_hot(m, tf.reduce_max(m))\n") == [(4, "XLA205")]
+    # a mask from any op the table measured boolean (not only the hand-listed tf.greater)
+    assert codes(head + "    return x[tf.keras.backend.greater(m, 0)][-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return x[tf.math.is_finite(m)][-1]\n") == [(4, "XLA201")]
+    assert codes(head + "    return x[tf.math.abs(m)][-1]\n") == []

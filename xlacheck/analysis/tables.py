@@ -8,16 +8,25 @@ Generated tables live elsewhere and are read, never copied:
 
 Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
 - :data:`TF_FUNCTION_NAMES`, :data:`JAX_JIT_NAMES`: the spellings of the tracers;
-- :data:`BOOL_FUNCS`: ops that return boolean tensors (masks);
-- :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append).
+- :data:`BOOL_FUNCS`: ops that return boolean tensors (masks), spelled as xlacheck canonicalises
+  them; the value model also takes every entry of the API table whose probing call returned
+  only boolean tensors (``dtype: "bool"``: ``keras.ops.greater``, ``K.less``, ``tf.math.is_non_decreasing``);
+- :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append);
+- :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
+  API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
+  by compiling in ``tests/xlacheck/test_api_table.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
+
+from xlacheck import api_table
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
@@ -33,6 +42,75 @@ BOOL_FUNCS = frozenset({
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
+
+
+
+class StaticArgs(NamedTuple):
+    """Arguments of one callable that XLA needs as compile-time constants (a supplement)."""
+
+    params: tuple[str, ...]  # positional parameter names, in order
+    static: tuple[str, ...]
+    reason: str  # why the generated table does not hold them
+
+
+# What the API table's probe could not measure (it makes integer scalars and flat integer lists
+# graph inputs in one default call, and does not construct classes or call tf.experimental.numpy).
+# Compiled with a value-less (TensorSpec) data-dependent argument each of these fails with "must
+# be a compile-time constant" (tests/xlacheck/test_api_table.py). Note what the compiler accepts:
+# a data-dependent `k` of tf.math.top_k and `size` of tf.slice compile (bounded dynamic shapes).
+STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
+    "tf.pad": StaticArgs(("tensor", "paddings", "mode", "constant_values", "name"), ("paddings",),
+                         "paddings is a nested list, which the probe does not make a graph input"),
+    "tf.range": StaticArgs(("start", "limit", "delta", "dtype", "name"), ("start", "limit", "delta"),
+                           "the probing call fed start and limit as tensors together and failed (const_in_default_call);"
+                           " each alone fails too, which that probe cannot tell apart"),
+    "tf.sequence_mask": StaticArgs(("lengths", "maxlen", "dtype", "name"), ("maxlen",),
+                                   "the probing call omitted maxlen"),
+    "tf.eye": StaticArgs(("num_rows", "num_columns", "batch_shape", "dtype", "name"), ("num_columns",),
+                         "the probing call omitted num_columns"),
+    "tf.TensorArray": StaticArgs(("dtype", "size", "dynamic_size", "clear_after_read", "tensor_array_name"),
+                                 ("size",), "a class: the probe does not construct classes"),
+    "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
+    "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
+    # JAX (xlacheck/data/jax_api.json): traced under jax.jit these raise ConcretizationTypeError
+    # or TypeError ("Shapes must be 1D sequences of concrete values")
+    "jnp.arange": StaticArgs(("start", "stop", "step", "dtype"), ("stop", "step"),
+                             "the probing call passed start only"),
+    "jnp.eye": StaticArgs(("N", "M", "k", "dtype"), ("M",), "the probing call omitted M"),
+    "jnp.linspace": StaticArgs(("start", "stop", "num"), ("num",), "the probing call omitted num"),
+    "jax.random.normal": StaticArgs(("key", "shape", "dtype"), ("shape",), "the JAX table holds jax.numpy and jax.lax"),
+    "jax.random.uniform": StaticArgs(("key", "shape", "dtype", "minval", "maxval"), ("shape",),
+                                     "the JAX table holds jax.numpy and jax.lax"),
+}
+
+
+def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]:
+    """A call's positional arguments before any ``*args`` splat (their positions are unknown
+    after it) and its named keyword arguments (``**kwargs`` left out)."""
+    positional: list[ast.expr] = []
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            break
+        positional.append(arg)
+    return positional, {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+
+
+def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of a call that XLA (or ``jax.jit``) needs as compile-time
+    constants: from the generated API tables (``const_args``/``py_args``/``const_inputs``, JAX's
+    ``static_args``, with their conditions, ``const_unless``) and :data:`STATIC_ARGS_SUPPLEMENT`;
+    positional arguments are mapped to parameter names by the table's ``params``."""
+    fact = api_table.fact_for(name)
+    extra = STATIC_ARGS_SUPPLEMENT.get(name) or (STATIC_ARGS_SUPPLEMENT.get(fact.canonical) if fact else None)
+    if extra is None and (fact is None or not (fact.const_args or fact.py_args or fact.const_inputs)):
+        return []
+    params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
+    bound = api_table.bind_arguments(params, *call_arguments(node))
+    given = frozenset(bound)
+    static = list(fact.static_args(given)) if fact is not None else []
+    if extra is not None:
+        static += [p for p in extra.static if p not in static]
+    return [(p, bound[p]) for p in static if p in bound]
 
 
 @cache

@@ -25,9 +25,10 @@ import ast
 import re
 import sys
 
+from xlacheck import api_table
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.tables import BOOL_FUNCS
+from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
 SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
@@ -51,25 +52,27 @@ STATIC_ATTRS = frozenset(
     {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable",
      "is_tensor_like", "config", "__class__", "__name__", "built", "units", "filters", "kernel_size", "num_heads"}
 )
-# tf functions whose result depends only on shapes.
+# Return kinds come from the API table generated from the frameworks (:mod:`xlacheck.api_table`):
+# ``returns == "python"`` (by calling it) is a Python value, ``"static_shape"`` a static shape,
+# a data-dependent result shape (``data_dependent_shape``, under the call's arguments) DYNAMIC.
+# The hand tables below hold only what that table cannot know, each for the reason given.
+
+# Functions whose result depends only on the *shapes* of their inputs (the table records the
+# kind of a result, a tensor, not what its value depends on).
 SHAPE_FUNCS = frozenset(
-    {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.math.reduce_prod_shape",
-     "transformers.shape_list", "transformers.modeling_tf_utils.shape_list", "jnp.shape", "jnp.size",
-     "tf.keras.backend.shape", "tf.keras.ops.size"}
+    {"tf.shape", "tf.size", "tf.rank", "tf.shape_n", "tf.compat.v1.shape", "tf.keras.backend.shape",
+     "tf.keras.ops.size", "transformers.shape_list", "transformers.modeling_tf_utils.shape_list"}
 )
-# Static shapes as Python tuples (an entry is an int, or a bounded tensor for a dynamic dim):
-# Keras 3's ops.shape, Keras' int_shape.
-PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list",
-                            "tf.keras.ops.shape", "tf.keras.backend.int_shape"})
-# Ops returning a bounded dynamic shape (compile on XLA:CPU, but later ops may miscompute).
-DYNAMIC_FUNCS = frozenset(
-    {"tf.boolean_mask", "tf.unique", "tf.math.unique", "tf.image.non_max_suppression", "tf.compat.v1.boolean_mask"}
-)
-# Ops whose result does not depend on the *values* of their tensor arguments.
+# Static shapes as Python tuples from outside TensorFlow/Keras (the table holds only framework
+# names; Keras' int_shape and Keras 3's ops.shape are ``static_shape`` there): transformers'
+# shape_list gives a list of ints (a bounded tensor for a dynamic dim).
+PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf_utils.shape_list"})
+# Ops whose result does not depend on the *values* of their tensor arguments (not a table fact).
 VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
-# Ops returning a Python list of tensors (static length).
-LIST_FUNCS = frozenset({"tf.unstack", "tf.split", "tf.meshgrid", "tf.nest.flatten", "tf.shape_n",
-                        "tf.dynamic_partition", "tf.compat.v1.unstack"})
+# Ops returning a Python list of tensors (static length) besides those the API table measured
+# (``structure: "list"``: tf.split, tf.unstack, tf.shape_n, tf.dynamic_partition, keras.ops.split):
+# tf.meshgrid returned a tuple for the probe's one input; tf.nest.flatten is not called by it.
+LIST_FUNCS = frozenset({"tf.meshgrid", "tf.nest.flatten"})
 _KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
 
 _PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE | OP
@@ -137,7 +140,7 @@ def docstring_python_params(node: ast.AST) -> frozenset[str]:
         m = _DOC_ARG.match(line)
         if m is None:
             continue
-        typ, text = (m.group(2) or "").strip(), m.group(3).strip()
+        typ, text = (m.group(2) or "").strip().replace("`", ""), m.group(3).strip().replace("`", "")
         desc = typ or text
         if _DOC_PY_TYPES.match(desc) and not _DOC_TENSOR.search(desc.split(".")[0]):
             out.add(m.group(1))
@@ -458,6 +461,8 @@ class ValueEnv:
             recv = f.value
             if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
                 return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
+            if f.attr in _SHAPE_METHODS and self.flags(recv) & TENSOR:
+                return TENSOR | SHAPE  # rt.nrows(): a dimension of the ragged tensor, not its values
             if type(recv) is ast.Name and recv.id == "self":
                 if self.self_attr(f.attr) & LAYER:
                     return TENSOR | OPAQUE
@@ -497,6 +502,12 @@ class ValueEnv:
             # a structure, whose data-dependence is unknown (a shape_list() returns static shapes)
             k = self._args_flags(e)
             return TENSOR | OPAQUE | (k & RANDOM) if k & TENSOR else 0
+        fact = api_table.fact_for(name)
+        if fact is not None and fact.returns_by in _TRUSTED_BY:
+            if fact.returns == "python":
+                return 0  # measured: a Python value at trace time (K.ndim, tf.is_tensor, jnp.shape)
+            if fact.returns == "static_shape":
+                return SHAPE  # a TensorShape / tuple of ints (K.int_shape, keras.ops.shape)
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
         if name.startswith(("tf.python.", "tf.keras.src.", "tf.keras.engine.", "tf.keras.layers.rnn.")):
@@ -516,23 +527,28 @@ class ValueEnv:
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper() or name.startswith("tf.lookup"):
                 return LAYER  # a layer/model/metric/table object: calling it gives a tensor
-            return self._generic_op(name, e)
-        if name in DYNAMIC_FUNCS:
+            return self._structure(name, fact, e, self._generic_op(name, e))
+        if fact is not None and fact.dynamic_shape and fact.shape_depends_on_data(_given(fact, e)):
+            # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS: measured data-dependent
             return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
-        if name in ("tf.where", "tf.compat.v1.where_v2", "jnp.where") and len(e.args) == 1 and not e.keywords:
-            return TENSOR | DYNAMIC | DATA
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
-        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF):
+        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF) \
+                and not (fact is not None and fact.is_tensor_valued):
             # a tf.* name the generated op table never traced into ops (tf.__internal__.*,
             # executing_eagerly_outside_functions, classes): its return kind is unknown
             k = self._args_flags(e)
             return TENSOR | OPAQUE if k & TENSOR else 0
-        res = self._generic_op(name, e)
-        if name in LIST_FUNCS:
+        return self._structure(name, fact, e, self._generic_op(name, e))
+
+    def _structure(self, name: str, fact: api_table.ApiFact | None, e: ast.Call, res: int) -> int:
+        """A list of tensors or a boolean mask, from the API table (``structure``/``dtype``) and the
+        hand lists of what it cannot know."""
+        if name in LIST_FUNCS or (fact is not None and fact.structure == "list" and fact.holds_for(_given(fact, e))):
             return res | PYLIST
-        if name in BOOL_FUNCS or (name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
+        if name in BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
+                name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
             res |= BOOL
         return res
 
@@ -556,28 +572,33 @@ _VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cu
                              "segment_", "unsorted_segment_", "nonzero", "in_top_k", "math.reduce")
 
 
+_TRUSTED_BY = frozenset({"call", "class", "op_def"})  # how the table decided (not from a docstring)
+
+
+def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str]:
+    """The parameter names a call passes (positional ones through the table's ``params``)."""
+    return frozenset(fact.bind(*call_arguments(e)))
+
+
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"__future__"}
 
-# tf functions returning Python values (bools, dtypes, shapes, config), never tensors.
+# Python-valued names the table cannot answer by calling them: not called by its probe (global
+# state, graphs, distribution, logging), outside TensorFlow/Keras/JAX's walked namespaces, or
+# answered only by a docstring. The table's "python"/"static_shape" results cover the rest.
 _PYTHON_VALUED = frozenset({
-    "tf.is_tensor", "tf.executing_eagerly", "tf.inside_function", "tf.get_static_value", "tf.as_dtype",
-    "tf.dtypes.as_dtype", "tf.TensorShape", "tf.TensorSpec", "tf.is_symbolic_tensor", "tf.get_logger",
-    "tf.compat.dimension_value", "tf.keras.backend.floatx", "tf.keras.backend.epsilon",
-    "tf.keras.backend.image_data_format", "tf.keras.backend.is_keras_tensor", "tf.debugging.is_numeric_tensor",
-    "tf.nest.is_nested", "tf.type_spec_from_value", "tf.distribute.has_strategy",
-    "tf.distribute.in_cross_replica_context",
-    # Keras: static rank, static shape, dtype names and predicates are Python values
-    "tf.keras.backend.ndim", "tf.keras.ops.ndim", "tf.keras.backend.int_shape", "tf.keras.backend.dtype",
-    "tf.keras.backend.standardize_dtype", "tf.keras.backend.is_tensor", "tf.keras.ops.is_tensor",
-    "tf.keras.backend.backend", "tf.keras.config.backend", "tf.keras.backend.is_float_dtype",
-    "tf.keras.backend.is_int_dtype", "tf.keras.utils.is_keras_tensor", "tf.keras.backend.learning_phase",
-    "jnp.ndim", "jax.numpy.ndim", "jnp.result_type", "jnp.dtype", "jnp.issubdtype", "jax.devices",
-    "jax.device_count", "jax.local_device_count", "jax.process_index", "jax.tree_util.tree_structure",
-    "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph", "tf.get_default_graph",
-    "tf.compat.v1.executing_eagerly",
+    "tf.executing_eagerly", "tf.get_static_value", "tf.as_dtype", "tf.dtypes.as_dtype", "tf.TensorSpec",
+    "tf.get_logger", "tf.compat.dimension_value", "tf.nest.is_nested", "tf.type_spec_from_value",
+    "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context", "tf.keras.backend.standardize_dtype",
+    "tf.keras.backend.is_tensor", "tf.keras.config.backend", "tf.keras.utils.is_keras_tensor", "jnp.result_type",
+    "jnp.dtype", "jax.devices", "jax.device_count", "jax.local_device_count", "jax.process_index",
+    "jax.tree_util.tree_structure", "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph",
+    "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
+
+# Tensor methods whose result is a dimension (RaggedTensor.nrows), like tf.shape(x)[0].
+_SHAPE_METHODS = frozenset({"nrows"})
 
 # Methods tensors do not have: the receiver is a Python container/str, the result a Python value.
 _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "keys", "values", "get", "pop",
@@ -589,7 +610,7 @@ _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "key
 # tf.* names handled above or outside the op table's scope (tf.compat.v1 and Keras are not traced
 # by tools/generate_op_table.py): their kinds come from the tables in this module.
 _UNTABLED_TF = ("tf.compat.", "tf.keras.", "tf.raw_ops.", "tf.random.", "tf.experimental.numpy.")
-_KNOWN_TF = SHAPE_FUNCS | DYNAMIC_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_FUNCS | frozenset(
+_KNOWN_TF = SHAPE_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_FUNCS | frozenset(
     {"tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.where"})
 
 

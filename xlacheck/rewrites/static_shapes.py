@@ -1,8 +1,8 @@
 """Shape arguments computed from tensor values: explanation only.
 
 ``tf.one_hot(depth=...)``, ``tf.zeros/ones/fill(shape)``, ``tf.pad(paddings)``,
-``tf.reshape(shape)``, ``tf.tile``, ``tf.repeat``, ``tf.range`` and ``tf.image.resize(size)``
-with a size derived from data compile only because ``jit_compile`` turns the argument *values*
+``tf.reshape(shape)``, ``tf.tile``, ``tf.repeat``, ``tf.range``, ``tf.image.resize(size)`` and
+every other argument the generated API table says XLA needs as a constant, with a size derived from data compile only because ``jit_compile`` turns the argument *values*
 into compile-time constants: one compilation per new value, and a failure when the value comes
 from a variable, a random op or a loop. The output shape itself depends on the data, so no
 rewrite returns the same tensor; the fix says how to make the size static.
@@ -12,26 +12,12 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import call_name, kw
+from xlacheck.rewrites._expr import call_name
 from xlacheck.rewrites._fix import explain, rewriter
 from xlacheck.rewrites._source import Source
 
-# op -> (position, keyword) of its shape-like argument
-SHAPE_ARGUMENTS = {
-    "tf.one_hot": (1, "depth"),
-    "tf.zeros": (0, "shape"),
-    "tf.ones": (0, "shape"),
-    "tf.fill": (0, "dims"),
-    "tf.pad": (1, "paddings"),
-    "tf.reshape": (1, "shape"),
-    "tf.tile": (1, "multiples"),
-    "tf.repeat": (1, "repeats"),
-    "tf.range": (0, "limit"),
-    "tf.image.resize": (1, "size"),
-    "tf.random.uniform": (0, "shape"),
-    "tf.random.normal": (0, "shape"),
-}
 STATIC_CALLS = frozenset({"tf.shape", "tf.size", "tf.rank"})
 
 
@@ -69,12 +55,15 @@ def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call):
         return None
     name = call_name(src, node)
-    if name not in SHAPE_ARGUMENTS:
+    if name is None or name.startswith(("jnp.", "jax.", "lax.")):
         return None
-    position, keyword = SHAPE_ARGUMENTS[name]
-    argument = node.args[position] if len(node.args) > position else kw(node, keyword)
-    if argument is None or not _data_dependent(src, argument):
+    # the arguments XLA needs as constants: the generated API table (one home, shared with XLA205)
+    found = [(k, a) for k, a in static_arguments(name, node) if _data_dependent(src, a)]
+    if not found:
         return None
+    keyword = found[0][0]
+    if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
+        keyword = "limit"  # tf.range(n): the one positional argument is the limit
     return explain(
         f"`{keyword}` of {name} is computed from tensor values, so the output shape depends on the data: XLA "
         "compiles once per value (and fails when it comes from a variable, a random op or a loop). Use a "

@@ -5,24 +5,10 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.tables import static_arguments
 from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
 from xlacheck.diagnostics import Severity
-from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
-
-# op -> (position, keyword) of each argument that must be a compile-time constant
-_SHAPE_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
-    "tf.zeros": ((0, "shape"),), "tf.ones": ((0, "shape"),), "tf.fill": ((0, "dims"),),
-    "tf.reshape": ((1, "shape"),), "tf.tile": ((1, "multiples"),), "tf.broadcast_to": ((1, "shape"),),
-    "tf.range": ((0, "start"), (1, "limit"), (2, "delta")),
-    "tf.one_hot": ((1, "depth"),), "tf.pad": ((1, "paddings"),), "tf.repeat": ((1, "repeats"),),
-    "tf.image.resize": ((1, "size"),), "tf.math.top_k": ((1, "k"),), "tf.nn.top_k": ((1, "k"),),
-    "tf.random.uniform": ((0, "shape"),), "tf.random.normal": ((0, "shape"),),
-    "tf.eye": ((0, "num_rows"), (1, "num_columns")), "tf.slice": ((2, "size"),),
-    "tf.sequence_mask": ((1, "maxlen"),), "tf.linspace": ((2, "num"),),
-    "tf.TensorArray": ((1, "size"),),
-}
-_ALIASES = {"tf.math.range": "tf.range", "tf.compat.v1.image.resize": "tf.image.resize",
-            "tf.experimental.numpy.zeros": "tf.zeros"}
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 
 def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
@@ -43,10 +29,14 @@ def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
 class DataDependentShapeArgument(Rule):
     """
     ## What it does
-    Flags shape arguments computed from tensor **values**: `tf.zeros/ones/fill/reshape/tile/
-    broadcast_to/range` sizes, `tf.one_hot` depth, `tf.pad` paddings, `tf.repeat` repeats,
-    `tf.image.resize` size, `top_k` k, and slice bounds `x[:, :n]`, when they come from a
-    reduction, a random draw, a staged loop variable or (in a jit entry point) an argument value.
+    Flags arguments that XLA needs as compile-time constants when they are computed from tensor
+    **values**: every such argument of a TensorFlow/Keras callable that the generated API table
+    (`xlacheck/data/tf_api.json`, measured by compiling each callable with that argument fed as a
+    value-less tensor) records, such as `tf.zeros/ones/fill/reshape/tile/broadcast_to/range`
+    sizes, `tf.one_hot` depth, `tf.pad` paddings, `tf.repeat` repeats, `tf.image.resize` size,
+    `tf.sequence_mask`'s `maxlen` (and its `lengths` when `maxlen` is omitted), plus slice bounds
+    `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable or (in a
+    jit entry point) an argument value.
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
@@ -142,15 +132,13 @@ class DataDependentShapeArgument(Rule):
         name = call_name(node, ctx)
         if name is None:
             return
-        name = _ALIASES.get(name, name)
-        spec = _SHAPE_ARGS.get(name)
-        if spec is None:
-            return
-        for position, keyword in spec:
-            arg = argument(node, position, keyword)
-            if name == "tf.range" and position == 0 and len(node.args) == 1:
+        if name.startswith(("jnp.", "jax.", "lax.")):
+            return  # JAX: XLA207 (jax.jit has no bounded dynamic shapes and no value specialization)
+        helper = ctx.function.level in (Level.HELPER, Level.GRAPH)
+        for keyword, arg in static_arguments(name, node):
+            if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
                 keyword = "limit"  # tf.range(n): the one positional argument is the limit
-            if arg is not None and _bad_flags(ctx.flags(arg), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
+            if _bad_flags(ctx.flags(arg), entry, helper):
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
                            "so this fails to compile or recompiles for every value; use a static size "

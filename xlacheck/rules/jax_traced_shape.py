@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.tables import static_arguments
 from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, RANDOM, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
-# jnp/lax function -> (position, keyword) of arguments that must be static
-_STATIC_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
-    "jnp.arange": ((0, "start"), (1, "stop"), (2, "step")),
-    "jnp.zeros": ((0, "shape"),), "jnp.ones": ((0, "shape"),), "jnp.empty": ((0, "shape"),),
-    "jnp.full": ((0, "shape"),), "jnp.linspace": ((2, "num"),), "jnp.eye": ((0, "N"), (1, "M")),
-    "jnp.reshape": ((1, "shape"),), "jnp.tile": ((1, "reps"),), "jnp.broadcast_to": ((1, "shape"),),
-    "jax.lax.top_k": ((1, "k"),), "jax.random.normal": ((1, "shape"),), "jax.random.uniform": ((1, "shape"),),
-}
 # functions whose output size is data-dependent unless a static size is given
 _NEED_SIZE = {"jnp.nonzero": "size", "jnp.argwhere": "size", "jnp.flatnonzero": "size", "jnp.unique": "size",
               "jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
@@ -27,8 +20,10 @@ def _traced(k: int) -> bool:
 class JaxTracedShape(Rule):
     """
     ## What it does
-    Inside `jax.jit` code, flags shapes that depend on traced values: size arguments of
-    `jnp.arange/zeros/ones/full/reshape/tile`, `lax.top_k`'s `k`, `jnp.repeat` without
+    Inside `jax.jit` code, flags shapes that depend on traced values: arguments that `jax.jit`
+    needs as static values according to the generated JAX API table (`xlacheck/data/jax_api.json`,
+    measured by tracing each one), such as the sizes of `jnp.arange/zeros/ones/full/reshape/tile`
+    and `lax.top_k`'s `k`, `jnp.repeat` without
     `total_repeat_length`, `jnp.nonzero/argwhere/unique` without `size=`, `jnp.bincount` without
     `length=`, boolean-mask indexing `x[mask]` and slices `x[:n]` with traced bounds.
 
@@ -113,9 +108,8 @@ class JaxTracedShape(Rule):
                 ctx.report(self, node, f"{name} without `{need}=` under jax.jit: its output size depends on traced "
                                        f"values, so tracing fails (ConcretizationTypeError); pass a static `{need}`")
             return
-        for position, keyword in _STATIC_ARGS.get(name, ()):
-            arg = argument(node, position, keyword)
-            if arg is not None and _traced(ctx.flags(arg)):
+        for keyword, arg in static_arguments(name, node):  # the JAX API table's static_args
+            if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
                                        "(ConcretizationTypeError); use a static bound or static_argnums")
                 return

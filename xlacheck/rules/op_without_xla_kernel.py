@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from xlacheck import op_table
+from xlacheck import api_table, op_table
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
@@ -29,6 +29,18 @@ def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None 
     return tuple(verdict.unsupported_for(literals))
 
 
+def _under_tape(ctx: RuleContext) -> bool:
+    """The current statement is inside a ``with tf.GradientTape(...)`` block of this function."""
+    for body, index in ctx.blocks[:-1]:
+        statement = body[index]
+        if isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                expr = item.context_expr
+                if isinstance(expr, ast.Call) and ctx.resolve(expr.func) == "tf.GradientTape":
+                    return True
+    return False
+
+
 class OpWithoutXlaKernel(Rule):
     """
     ## What it does
@@ -37,10 +49,16 @@ class OpWithoutXlaKernel(Rule):
     `tf.linalg.det` (`MatrixDeterminant`), `tf.random.poisson`, `tf.timestamp`,
     `tf.nn.sampled_softmax_loss` (`LogUniformCandidateSampler`), `tf.histogram_fixed_width`.
 
+    Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
+    API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
+    `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
+    (`QuantizeAndDequantizeV4Grad`).
+
     ## Why is this bad?
     XLA refuses the whole function: `Detected unsupported operations when trying to compile
     graph ... on XLA_CPU_JIT: MatrixDeterminant (No registered 'MatrixDeterminant' OpKernel for
-    XLA_CPU_JIT devices ...)`.
+    XLA_CPU_JIT devices ...)`. For a gradient op the forward pass compiles and the training step
+    fails the same way.
 
     ## Example
     ```python
@@ -71,6 +89,8 @@ class OpWithoutXlaKernel(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
                 "    return tf.linalg.logdet(k)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -91,6 +111,17 @@ class OpWithoutXlaKernel(Rule):
                             "unsupported operations'; move it out of the compiled function or use an XLA-supported "
                             'equivalent (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        y = tf.quantization.quantize_and_dequantize_v2(tf.matmul(x, w), -1.0, 1.0)\n"
+                "        loss = tf.reduce_sum(y)\n    return tape.gradient(loss, w)\n",
+                expected=(
+                    (6, 13, 'the gradient of tf.quantization.quantize_and_dequantize_v2 uses ops with no XLA kernel '
+                            "(QuantizeAndDequantizeV4Grad): the forward pass compiles, but this GradientTape's "
+                            "backward pass fails with 'Detected unsupported operations'; keep it out of the taped "
+                            'computation or use an op whose gradient compiles (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -101,6 +132,15 @@ class OpWithoutXlaKernel(Rule):
         if dynamic_shape_reason(name) is not None:
             return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
         unsupported = unsupported_ops(name, node)
+        if not unsupported:
+            fact = api_table.fact_for(name)
+            if fact is not None and fact.grad_xla is False and fact.grad_unsupported and _under_tape(ctx):
+                ctx.report(self, node,
+                           f"the gradient of {name} uses ops with no XLA kernel ({', '.join(fact.grad_unsupported)}):"
+                           " the forward pass compiles, but this GradientTape's backward pass fails with 'Detected "
+                           "unsupported operations'; keep it out of the taped computation or use an op whose "
+                           f"gradient compiles (compiled: {ctx.function.evidence})")
+            return
         if unsupported:
             ops = ", ".join(unsupported)
             ctx.report(self, node,
