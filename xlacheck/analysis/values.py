@@ -28,6 +28,7 @@ import sys
 from xlacheck import api_table
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
@@ -379,18 +380,18 @@ class ValueEnv:
         if isinstance(target, (ast.Tuple, ast.List)) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name):
             elts = target.elts
             if it.func.id == "enumerate" and len(elts) == 2 and it.args:
-                return [(n, 0) for n in _target_names(elts[0])] + [
-                    (n, self.element_flags(it.args[0])) for n in _target_names(elts[1])]
+                return [(n, 0) for n in target_names(elts[0])] + [
+                    (n, self.element_flags(it.args[0])) for n in target_names(elts[1])]
             if it.func.id == "zip" and len(elts) == len(it.args):
                 out: list[tuple[str, int]] = []
                 for sub, arg in zip(elts, it.args):
                     k = self.element_flags(arg)
-                    out.extend((n, k) for n in _target_names(sub))
+                    out.extend((n, k) for n in target_names(sub))
                 return out
         k = self.element_flags(it)
         if isinstance(target, (ast.Tuple, ast.List)):
             k &= ~(PYLIST | PYLIST_EMPTY)
-        return [(n, k) for n in _target_names(target)]
+        return [(n, k) for n in target_names(target)]
 
     def element_flags(self, it: ast.expr) -> int:
         """Flags of the items obtained by iterating over ``it`` (for-loops, comprehensions)."""
@@ -635,19 +636,6 @@ def _combine(k: int) -> int:
     if k & TENSOR and k & (DATA | PARAM | SHAPE | VARIABLE | LOOP | RANDOM):
         k &= ~CONST
     return k & ~(PYLIST_EMPTY | LAYER | BOOL | OPAQUE)
-
-
-def _target_names(target: ast.expr) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        out: list[str] = []
-        for elt in target.elts:
-            out.extend(_target_names(elt))
-        return out
-    if isinstance(target, ast.Starred):
-        return _target_names(target.value)
-    return []
 
 
 
