@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from xlacheck.analysis.project import ProjectFile, resolve  # noqa: E402
+from xlacheck.diagnostics import FileResult  # noqa: E402
 from xlacheck.engine import check_file  # noqa: E402
 
 
@@ -65,31 +66,37 @@ def main(argv: list[str] | None = None) -> int:
     internal: list[str] = []
     codes: Counter[str] = Counter()
     summaries: list[ProjectFile] = []
-    results = {}
-    for path, text in sources:
-        t = time.process_time()
-        checked = check_file(text, path)
-        check_time += time.process_time() - t
-        results[path] = checked.result
-        if checked.summary is not None:
-            summaries.append(ProjectFile(path, path, checked.summary))
-    t = time.process_time()
-    facts = resolve(summaries)
-    resolve_time = time.process_time() - t
-    t = time.process_time()
-    texts = dict(sources)
-    for path in sorted(facts):
-        results[path] = check_file(texts[path], path, project=facts[path]).result
-    relint_time = time.process_time() - t
-    for path, result in results.items():
-        lines += result.lines
-        findings += len(result.diagnostics)
+    found: dict[str, int] = {}  # findings per file, replaced for the files linted again
+
+    def count(path: str, result: FileResult) -> None:
+        nonlocal findings
+        findings += len(result.diagnostics) - found.get(path, 0)
+        found[path] = len(result.diagnostics)
         codes.update(d.code for d in result.diagnostics)
         if result.error is not None:
             kind = result.error.message.split(":", 1)[0]
             errors[kind] += 1
             if kind.startswith("internal") and len(internal) < args.show_errors:
                 internal.append(f"  {path}: {result.error.message}")
+
+    for path, text in sources:
+        t = time.process_time()
+        checked = check_file(text, path)
+        check_time += time.process_time() - t
+        lines += checked.result.lines
+        count(path, checked.result)
+        if checked.summary is not None:
+            summaries.append(ProjectFile(path, path, checked.summary))
+    t = time.process_time()
+    facts = resolve(summaries)
+    resolve_time = time.process_time() - t
+    texts = dict(sources)
+    relint_time = 0.0
+    for path in sorted(facts):
+        t = time.process_time()
+        result = check_file(texts[path], path, project=facts[path]).result
+        relint_time += time.process_time() - t
+        count(path, result)  # (codes and errors of a file linted twice count twice)
 
     print(f"root: {args.root}")
     print(f"files: {len(sources)}  lines: {lines}  findings: {findings}")
