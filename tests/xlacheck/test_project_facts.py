@@ -3,15 +3,19 @@ module's functions. Two- and three-file projects linted through the library as t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.contexts import Level, ProjectFact
 from xlacheck.analysis.project import ProjectFile, Summary, resolve
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
+from xlacheck.diagnostics import RunResult
 from xlacheck.engine import check_file
+
+Lint = Callable[..., RunResult]
 
 # A size computed from tensor values: XLA205 fires in compiled code, in an uncompiled
 # module-level helper only with --preview (there it was tf.data code on real projects).
@@ -68,21 +72,27 @@ def write(root: Path, files: dict[str, str]) -> None:
             init.write_text("")
 
 
-def findings(result) -> list[tuple[str, int, str, str]]:  # type: ignore[no-untyped-def]
+def project_file(root: Path, name: str) -> ProjectFile:
+    summary = check_file((root / name).read_text(), str(root / name)).summary
+    assert summary is not None
+    return ProjectFile(str(root / name), name, summary)
+
+
+def findings(result: RunResult) -> list[tuple[str, int, str, str]]:
     return [(d.path, d.line, d.code, d.message) for d in result.diagnostics]
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
     monkeypatch.chdir(tmp_path)
 
-    def lint(*paths: str, cache: bool = False):  # type: ignore[no-untyped-def]
+    def lint(*paths: str, cache: bool = False) -> RunResult:
         return check_paths(list(paths) or ["."], Settings(cache=cache, root=tmp_path))
 
     return lint
 
 
-def test_helper_called_from_a_train_step_in_another_file_is_compiled(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_helper_called_from_a_train_step_in_another_file_is_compiled(tmp_path: Path, run: Lint) -> None:
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
     assert findings(run()) == [
         ("pkg/losses.py", 6, "XLA205",
@@ -92,7 +102,7 @@ def test_helper_called_from_a_train_step_in_another_file_is_compiled(tmp_path: P
     assert findings(run("pkg/losses.py")) == []
 
 
-def test_helper_passed_to_compile_in_another_file_is_compiled(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_helper_passed_to_compile_in_another_file_is_compiled(tmp_path: Path, run: Lint) -> None:
     train = ("import tensorflow as tf\nfrom pkg import losses\n\n\ndef build(model):\n"
              "    model.compile(optimizer='adam', loss=losses.focal_loss, jit_compile=True)\n")
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/train.py": train})
@@ -102,7 +112,7 @@ def test_helper_passed_to_compile_in_another_file_is_compiled(tmp_path: Path, ru
     ]
 
 
-def test_relative_import_and_a_chain_through_three_files(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_relative_import_and_a_chain_through_three_files(tmp_path: Path, run: Lint) -> None:
     # model.train_step -> ops.combined (relative import) -> losses.focal_loss (module alias)
     ops = ("import tensorflow as tf\nimport pkg.losses as L\n\n\ndef combined(y, p):\n"
            "    return L.focal_loss(y, p) + tf.reduce_mean(p)\n")
@@ -114,11 +124,13 @@ def test_relative_import_and_a_chain_through_three_files(tmp_path: Path, run) ->
     ]
 
 
-def test_helper_only_host_code_elsewhere_calls_is_host(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_helper_only_host_code_elsewhere_calls_is_host(tmp_path: Path, run: Lint) -> None:
     write(tmp_path, {"pkg/prep.py": PREP, "pkg/pipeline.py": PIPELINE})
     alone = findings(run("pkg/prep.py"))
     assert [(p, line, code) for p, line, code, _ in alone] == [("pkg/prep.py", 6, "XLA103")]
     assert findings(run()) == []  # a tf.data map function: never compiled by XLA
+    assert resolve([project_file(tmp_path, name) for name in ("pkg/prep.py", "pkg/pipeline.py")]) == {str(tmp_path / "pkg" / "prep.py"): {"clip_total": ProjectFact(
+        Level.HOST, "called only from host code (mapped over a tf.data pipeline in pkg/pipeline.py:6)")}}
     # a compiled caller anywhere wins over host callers
     step = ("import tensorflow as tf\nfrom pkg.prep import clip_total\n\n\n@tf.function(jit_compile=True)\n"
             "def step(x):\n    return clip_total(x)\n")
@@ -126,7 +138,7 @@ def test_helper_only_host_code_elsewhere_calls_is_host(tmp_path: Path, run) -> N
     assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/prep.py", 6, "XLA103")]
 
 
-def test_cache_follows_the_caller_file(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_cache_follows_the_caller_file(tmp_path: Path, run: Lint) -> None:
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
     first = run(cache=True)
     assert [(p, line, code) for p, line, code, _ in findings(first)] == [("pkg/losses.py", 6, "XLA205")]
@@ -143,7 +155,7 @@ def test_cache_follows_the_caller_file(tmp_path: Path, run) -> None:  # type: ig
                                                       "pkg/model.py": True}
 
 
-def test_caller_line_moves_and_the_message_follows(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_caller_line_moves_and_the_message_follows(tmp_path: Path, run: Lint) -> None:
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
     run(cache=True)
     (tmp_path / "pkg" / "model.py").write_text("# moved\n" + MODEL)
@@ -155,13 +167,8 @@ def test_resolve_is_deterministic_and_keeps_the_strongest_evidence(tmp_path: Pat
     graph_caller = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n\n@tf.function\n"
                     "def evaluate(y, p):\n    return focal_loss(y, p)\n")
     write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL, "pkg/eval.py": graph_caller})
-    files = []
-    for name in ("pkg/model.py", "pkg/losses.py", "pkg/eval.py"):
-        path = tmp_path / name
-        summary = check_file(path.read_text(), str(path)).summary
-        assert summary is not None
-        assert Summary.from_json(summary.to_json()) == summary  # the cache round trip
-        files.append(ProjectFile(str(path), name, summary))
+    files = [project_file(tmp_path, name) for name in ("pkg/model.py", "pkg/losses.py", "pkg/eval.py")]
+    assert all(Summary.from_json(f.summary.to_json()) == f.summary for f in files)  # the cache round trip
     facts = resolve(files)
     assert resolve(list(reversed(files))) == facts
     fact = facts[str(tmp_path / "pkg" / "losses.py")]["focal_loss"]
@@ -169,7 +176,7 @@ def test_resolve_is_deterministic_and_keeps_the_strongest_evidence(tmp_path: Pat
     assert set(facts) == {str(tmp_path / "pkg" / "losses.py")}
 
 
-def test_a_literal_mode_argument_selects_the_branch_that_runs(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_a_literal_mode_argument_selects_the_branch_that_runs(tmp_path: Path, run: Lint) -> None:
     # get_count(state, jittable=True) from a jitted step: the int() branch never runs there
     counts = ("import jax\nimport jax.numpy as jnp\n\n\ndef get_count(state, jittable=False):\n"
               "    c = jnp.sum(state)\n    if jittable:\n        return c\n    return int(c)\n")
@@ -181,7 +188,7 @@ def test_a_literal_mode_argument_selects_the_branch_that_runs(tmp_path: Path, ru
     assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/counts.py", 9, "XLA302")]
 
 
-def test_a_function_written_for_eager_mode_is_not_raised(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_a_function_written_for_eager_mode_is_not_raised(tmp_path: Path, run: Lint) -> None:
     # a conversion utility calling .numpy(): a compiled caller elsewhere is the caller's problem
     utils = ("import numpy as np\nimport tensorflow as tf\n\n\ndef to_numpy(x):\n"
              "    if isinstance(x, tf.RaggedTensor):\n        return x.numpy()\n    return np.asarray(x)\n")
@@ -192,7 +199,7 @@ def test_a_function_written_for_eager_mode_is_not_raised(tmp_path: Path, run) ->
     assert [(p, line, code) for p, line, code, _ in findings(run())] == []
 
 
-def test_a_layer_only_a_preprocessing_layer_builds_runs_on_the_host(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_a_layer_only_a_preprocessing_layer_builds_runs_on_the_host(tmp_path: Path, run: Lint) -> None:
     # bicubic+antialias resize has no XLA kernel (XLA310), but only an image converter runs this layer
     converter = (
         "import tensorflow as tf\nfrom keras_hub.layers import ImageConverter\n\n\n"
@@ -208,7 +215,7 @@ def test_a_layer_only_a_preprocessing_layer_builds_runs_on_the_host(tmp_path: Pa
     assert [(p, line, code) for p, line, code, _ in findings(run("conv.py"))] == [("conv.py", 7, "XLA310")]
 
 
-def test_pmap_static_broadcasted_arguments_are_python_values(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_pmap_static_broadcasted_arguments_are_python_values(tmp_path: Path, run: Lint) -> None:
     decode = ("import jax.numpy as jnp\n\n\ndef init(batch, max_len):\n"
               "    return jnp.zeros((batch.shape[0], max_len), jnp.int32)\n")
     train = ("import functools\nimport jax\nfrom pkg import decode\n\n\ndef predict(x, max_len, config):\n"
