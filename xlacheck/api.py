@@ -304,7 +304,7 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
         return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None, None
     lines = _count_lines(data)
     if not mentions_ml_framework(data):
-        return FileResult(path, skipped=True, lines=lines), None, None
+        return FileResult(path, skipped=True, lines=lines), None, _reexports(path, data)
     notebook: Notebook | None = None
     if path.endswith(".ipynb"):
         from xlacheck.notebook import NotebookError, read  # only runs that meet a notebook import it
@@ -324,6 +324,22 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
         if file_fix is not None:
             file_fix = replace(file_fix, fixed=tuple(_diagnostic_to_cells(notebook, d) for d in file_fix.fixed))
     return result, file_fix, summary
+
+
+def _reexports(path: str, data: bytes) -> Summary | None:
+    """A package ``__init__`` that names no framework may still re-export the package's functions
+    (``from .losses import focal_loss``): a summary with those names alone, for the project pass."""
+    if not path.endswith("__init__.py") or b"import" not in data:
+        return None
+    import ast
+
+    from xlacheck.analysis.project import Summary, reexports
+
+    try:
+        names = reexports(ast.parse(data))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return Summary((), (), (), names) if names else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:

@@ -117,7 +117,7 @@ def _check_tree(
     facts = analyze_module(tree, path, project)
     if not facts.aliases.frameworks:
         if summary is not None:
-            summary.append(summarize(facts))
+            summary.append(summarize(facts, tree))
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
@@ -142,6 +142,6 @@ def _check_tree(
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
     if summary is not None:  # after the walk, which records what calls into other modules pass
-        summary.append(summarize(facts))
+        summary.append(summarize(facts, tree))
     out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla))  # XLA4xx/5xx: code around compiled functions
     return out

@@ -226,3 +226,13 @@ def test_pmap_static_broadcasted_arguments_are_python_values(tmp_path: Path, run
     assert findings(run()) == []
     write(tmp_path, {"pkg/train.py": train.replace("static_broadcasted_argnums=(1,)", "donate_argnums=(0,)")})
     assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/decode.py", 5, "XLA207")]
+
+
+def test_a_function_reexported_by_the_package_init(tmp_path: Path, run: Lint) -> None:
+    model = MODEL.replace("from pkg.losses import focal_loss", "from pkg import focal_loss")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": model})
+    (tmp_path / "pkg" / "__init__.py").write_text("from .losses import focal_loss\n")
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205",
+         XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
+    ]

@@ -113,7 +113,7 @@ _HOST_CALLS = frozenset(
 # Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
 _PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})
 # Heads of canonical names (analysis.imports) that are frameworks and libraries, never project code.
-_FRAMEWORK_HEADS = frozenset({"tf", "tnp", "np", "jnp", "jax", "torch", "torch_xla", "transformers", "flax", "optax",
+FRAMEWORK_HEADS = frozenset({"tf", "tnp", "np", "jnp", "jax", "torch", "torch_xla", "transformers", "flax", "optax",
                               "tensorflow_text", "tensorflow_datasets", "tfds", "keras_nlp", "keras_cv", "numpy"})
 # Module prefixes whose calls do not make a helper "compute with tensors".
 _NON_COMPUTE_PREFIXES = (
@@ -389,7 +389,7 @@ class _Scanner:
             if not isinstance(root, ast.Name) or root.id not in self.relative:
                 return None
             name = ".".join([self.relative[root.id], *reversed(attrs)])
-        if name.split(".", 1)[0] in _FRAMEWORK_HEADS:
+        if name.split(".", 1)[0] in FRAMEWORK_HEADS:
             return None
         return name
 
@@ -495,7 +495,7 @@ class _Scanner:
         name = self.aliases.resolve(f)
         if func is not None:  # a call of an imported project function: a fact for its module
             if name is not None:
-                if name.partition(".")[0] not in _FRAMEWORK_HEADS:
+                if name.partition(".")[0] not in FRAMEWORK_HEADS:
                     self.external.append((name, func, node.lineno, f.id if type(f) is ast.Name else "", node))
             elif self.relative:
                 ext = self.external_name(f)

@@ -19,13 +19,15 @@ behaviour of ``xlacheck one_file.py`` does not change.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from xlacheck.analysis.contexts import ExternalUse, Level, ModuleFacts, ProjectFact, external_uses
+from xlacheck.analysis.contexts import FRAMEWORK_HEADS, ExternalUse, Level, ModuleFacts, ProjectFact, external_uses
+from xlacheck.analysis.imports import canonical_module
 from xlacheck.analysis.tables import module_name
 
 
@@ -36,29 +38,53 @@ class Summary:
     functions: tuple[tuple[str, Level], ...]  # module-level functions and their level in this file
     calls: tuple[tuple[str, tuple[str, ...]], ...]  # module-level function -> same-file ones it calls
     uses: tuple[ExternalUse, ...]
+    # names imported at module level from non-framework modules, as imported ("..losses.focal_loss"):
+    # a package's __init__ re-exports functions this way
+    exports: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
                 [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
-                  [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses]]
+                  [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
+                [list(e) for e in self.exports]]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
-        functions, calls, uses = data
+        functions, calls, uses, exports = data
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
-                         for t, c, h, v, ho, cv, j, line, tr, args, consts in uses))
+                         for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
+                   tuple((str(a), str(b)) for a, b in exports))
 
 
-def summarize(facts: ModuleFacts) -> Summary:
-    """The summary of one analyzed file."""
+def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
+    """The summary of one analyzed file (``tree``: its module, for the names it re-exports)."""
     funcs = facts.module_funcs
     functions = tuple((name, Level.HOST if f.host else f.level) for name, f in funcs.items())
     calls = tuple((name, tuple(sorted(n for n in f.called_names if n in funcs and n != name)))
                   for name, f in funcs.items() if any(n in funcs for n in f.called_names))
-    return Summary(functions, calls, tuple(external_uses(facts)))
+    return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else ())
+
+
+def reexports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
+    """Names imported at module level (also under ``if``/``try``) from modules that are not
+    frameworks: what ``from pkg import name`` may reach through this file."""
+    out: list[tuple[str, str]] = []
+    stack = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__":
+            module = "." * stmt.level + (stmt.module or "")
+            if not stmt.level and canonical_module(module).split(".", 1)[0] in FRAMEWORK_HEADS:
+                continue
+            sep = "." if stmt.module else ""
+            out.extend((a.asname or a.name, f"{module}{sep}{a.name}") for a in stmt.names if a.name != "*")
+        elif isinstance(stmt, (ast.If, ast.Try)):
+            for body in (stmt.body, stmt.orelse, *(h.body for h in getattr(stmt, "handlers", ()))):
+                stack.extend(reversed(body))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -91,13 +117,14 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
         if name is not None:
             modules[name] = None if name in modules else f.path
     local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
     calls = {f.path: dict(f.summary.calls) for f in files}
     display = {f.path: f.display for f in files}
 
     edges: list[tuple[str, ExternalUse, tuple[str, str]]] = []  # (caller's path, use, (callee's path, name))
     for f in files:
         for use in f.summary.uses:
-            target = _target(use.target, f.path, modules, by_stem)
+            target = _target(use.target, f.path, modules, by_stem, local, exports)
             if target is not None and target[0] != f.path and target[1] in local[target[0]]:
                 edges.append((f.path, use, target))
 
@@ -167,9 +194,11 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     return out
 
 
-def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_stem: Mapping[str, str]
+def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_stem: Mapping[str, str],
+            local: Mapping[str, Mapping[str, Level]], exports: Mapping[str, Mapping[str, str]], hops: int = 3
             ) -> tuple[str, str] | None:
-    """(path, function name) that an imported dotted name denotes, if a file of the run defines it."""
+    """(path, function name) that an imported dotted name denotes, if a file of the run defines
+    it, following re-exports (``from .losses import focal_loss`` in a package's ``__init__``)."""
     if dotted.startswith("."):
         package = module_name(importer)
         if package is None:
@@ -188,7 +217,11 @@ def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_st
     path = modules.get(module)
     if path is None and module_name(importer) is None:  # a script importing a neighbour
         path = by_stem.get(os.path.join(os.path.dirname(os.path.abspath(importer)), *module.split(".")))
-    return (path, name) if path is not None else None
+    if path is None:
+        return None
+    if name not in local[path] and name in exports[path] and hops > 0:
+        return _target(exports[path][name], path, modules, by_stem, local, exports, hops - 1)
+    return path, name
 
 
 def _raise(start: tuple[str, str], lv: Level, level: dict[tuple[str, str], Level],
