@@ -10,15 +10,18 @@ Corpora (local copies; nothing here is committed to the repository):
   were not written on (HEAD snapshots, as above).
 
 ``--prepare`` builds the cache (``pip download --no-deps`` + unzip for the wheels, ``git
-archive`` out of the mirrors; fetch the mirrors first). Each corpus is linted in-process with
-:func:`xlacheck.engine.check_source` (the rules the CLI runs by default, or every rule with
-``--preview``), and each finding is looked up in the judged list, the table of
+archive`` out of the mirrors; fetch the mirrors first). Each corpus is linted in-process as the
+CLI lints a folder: :func:`xlacheck.engine.check_file` on every file (the rules the CLI runs by
+default, or every rule with ``--preview``), then again, with the project's facts, on the files
+that the other files' summaries give facts (:mod:`xlacheck.analysis.project`; ``--no-project``
+lints each file alone), and each finding is looked up in the judged list, the table of
 ``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
 
     python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--list] [--unjudged]
 
-Prints, per corpus: files, lines, findings, judged true, judged false, unjudged, and true/false
-per 10k lines; then findings per rule (all corpora) with their judged precision.
+Prints, per corpus: files, lines, findings, judged true, judged false, unjudged, true/false per
+10k lines, seconds and the files linted again with facts from the others; then findings per rule
+(all corpora) with their judged precision.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xlacheck.engine import check_source  # noqa: E402
+from xlacheck.analysis.project import ProjectFile, resolve  # noqa: E402
+from xlacheck.engine import check_file  # noqa: E402
 from xlacheck.rules import ALL_RULES  # noqa: E402
 
 DEFAULT_ROOT = Path(os.environ.get("XLACHECK_REAL_CODE", "/work/scratch_precision/corpora"))
@@ -112,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
     ap.add_argument("--list", action="store_true", help="print every finding with its verdict")
     ap.add_argument("--unjudged", action="store_true", help="print only findings not in the judged list")
+    ap.add_argument("--no-project", action="store_true", help="lint each file alone (no cross-file facts)")
     args = ap.parse_args(argv)
     if args.prepare:
         prepare(args.root)
@@ -121,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
 
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)
     header = f"{'corpus':24}{'files':>7}{'lines':>9}{'found':>7}{'true':>6}{'false':>7}{'unjdg':>7}" \
-             f"{'true/10k':>10}{'false/10k':>11}{'s':>7}"
+             f"{'true/10k':>10}{'false/10k':>11}{'s':>7}{'facts':>7}"
     rows: list[str] = []
     totals = Counter()
     listing: list[str] = []
@@ -134,11 +139,21 @@ def main(argv: list[str] | None = None) -> int:
             continue
         counts = Counter()
         t0 = time.perf_counter()
-        for path in _files(base, subs):
-            text = path.read_text(encoding="utf-8", errors="replace")
+        texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in _files(base, subs)}
+        checked = {path: check_file(text, str(path), select=select, preview=args.preview)
+                   for path, text in texts.items()}
+        if not args.no_project:
+            facts = resolve([ProjectFile(str(p), str(p.relative_to(base)), c.summary)
+                             for p, c in checked.items() if c.summary is not None])
+            for path in texts:
+                if str(path) in facts:
+                    counts["with facts"] += 1
+                    checked[path] = check_file(texts[path], str(path), select=select, preview=args.preview,
+                                               project=facts[str(path)])
+        for path, text in texts.items():
             counts["files"] += 1
             counts["lines"] += text.count("\n")
-            result = check_source(text, str(path), select=select, preview=args.preview)
+            result = checked[path].result
             rel = f"{name}:{path.relative_to(base)}"
             for d in result.diagnostics:
                 verdict = judged.get((rel, d.start.line, d.code))
@@ -153,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         per10k = 1e4 / max(counts["lines"], 1)
         rows.append(f"{name:24}{counts['files']:>7}{counts['lines']:>9}{counts['found']:>7}{counts['true']:>6}"
                     f"{counts['false']:>7}{counts['unjudged']:>7}{counts['true'] * per10k:>10.2f}"
-                    f"{counts['false'] * per10k:>11.2f}{secs:>7.1f}")
+                    f"{counts['false'] * per10k:>11.2f}{secs:>7.1f}{counts['with facts']:>7}")
     per10k = 1e4 / max(totals["lines"], 1)
     rows.append(f"{'all':24}{totals['files']:>7}{totals['lines']:>9}{totals['found']:>7}{totals['true']:>6}"
                 f"{totals['false']:>7}{totals['unjudged']:>7}{totals['true'] * per10k:>10.2f}"

@@ -4,6 +4,12 @@ Per file: read bytes -> pre-filter (no ML framework named: skipped unparsed) -> 
 content hash -> engine -> rewrites attach fixes -> per-file-ignores -> inline suppressions ->
 (fix passes, re-linting the same way between them). Files are
 spread over worker processes in chunks when there are many of them.
+
+Two passes (:mod:`xlacheck.analysis.project`): every file is linted on its own first, which also
+gives its summary (cached with its result); the summaries are joined into facts per file
+("focal_loss is called from train_step in pkg/model.py:42"), and only the files that get facts
+are linted again, with them (their cache key includes the facts). Fixes are applied in the
+second pass, so they see the project's facts.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
 from xlacheck.config import Settings
@@ -24,6 +30,8 @@ from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_sour
 from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions
 
 if TYPE_CHECKING:
+    from xlacheck.analysis.contexts import ProjectFact
+    from xlacheck.analysis.project import Summary
     from xlacheck.notebook import Notebook
 
 log = logging.getLogger(__name__)
@@ -83,6 +91,8 @@ class _Plan:
     settings: Settings
     cache: ResultCache | None
     fix: _FixMode | None = None
+    # file path -> what the other files of the run say about its functions (second pass)
+    project: dict[str, dict[str, ProjectFact]] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -117,7 +127,7 @@ def lint_stdin(
         rel = path.as_posix().lstrip("/")
     file = SourceFile(path, filename, rel, stdin=data)
     plan = _Plan(settings, None, _FixMode(unsafe, write=False) if fix else None)
-    result, file_fix = _analyzed(plan, file)
+    result, file_fix, _ = _analyzed(plan, file)
     return FixRun(RunResult((result,)), (file_fix,) if file_fix is not None else ())
 
 
@@ -131,14 +141,37 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
         cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()
                                                                              + ("+preview" if settings.preview else "")
                                                                              + ("+torch-xla" if settings.torch_xla else "")))
-    plan = _Plan(settings, cache, fix)
-    outcomes = _map_files(plan, list(found.files))
-    missing = [
-        (FileResult(p, error=FileError(p, "no such file or directory; check the path")), None) for p in found.missing
+    files = list(found.files)
+    outcomes = _project_pass(_Plan(settings, cache, fix), files)
+    missing: list[_Outcome] = [
+        (FileResult(p, error=FileError(p, "no such file or directory; check the path")), None, None)
+        for p in found.missing
     ]
-    missing += [(FileResult(p, error=FileError(p, message)), None) for p, message in found.unreadable]
+    missing += [(FileResult(p, error=FileError(p, message)), None, None) for p, message in found.unreadable]
     results = sorted([*outcomes, *missing], key=lambda o: o[0].path)
-    return FixRun(RunResult(tuple(r for r, _ in results)), tuple(f for _, f in results if f is not None))
+    return FixRun(RunResult(tuple(r for r, _, _ in results)), tuple(f for _, f, _ in results if f is not None))
+
+
+def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
+    """Lint every file alone (no fixes yet), join the summaries, and lint again the files that the
+    other files give facts (with them), and the files with fixes to apply."""
+    first = _map_files(replace(plan, fix=None), files)
+    project: list[Any] = []
+    if len(files) > 1:
+        from xlacheck.analysis.project import ProjectFile, resolve
+
+        project = [ProjectFile(str(f.path), f.display, o[2]) for f, o in zip(files, first)
+                   if o[2] is not None and f.stdin is None]
+    facts = resolve(project) if len(project) > 1 else {}
+    again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
+        plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
+    if not again:
+        return first
+    second = _map_files(replace(plan, project=facts or None), [files[i] for i in again])
+    out = list(first)
+    for i, outcome in zip(again, second):
+        out[i] = outcome
+    return out
 
 
 def resolve_jobs(jobs: int | None, files: int) -> int:
@@ -147,17 +180,21 @@ def resolve_jobs(jobs: int | None, files: int) -> int:
     return 1 if files < PARALLEL_MIN_FILES else (os.cpu_count() or 1)
 
 
-def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:
+_Outcome = tuple[FileResult, "FileFix | None", "Summary | None"]
+
+
+def _map_files(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
+    """Outcomes in the order of ``files``."""
     # Skipped, unreadable and cached files are finished here, cheaply; only the rest may go to a
     # pool, so a warm run never pays for starting one.
     quick = [_process(plan, f, analyze=False) for f in files]
     misses = [f for f, outcome in zip(files, quick) if outcome is None]
-    done = [outcome for outcome in quick if outcome is not None]
     jobs = min(resolve_jobs(plan.settings.jobs, len(misses)), max(len(misses), 1))
     if plan.settings.jobs is None and jobs > 1 and _source_bytes(misses) < PARALLEL_MIN_BYTES:
         jobs = 1
     if jobs <= 1:
-        return done + [_analyzed(plan, f) for f in misses]  # the engine is imported on the first miss only
+        analyzed = iter([_analyzed(plan, f) for f in misses])  # the engine is imported on the first miss only
+        return [outcome if outcome is not None else next(analyzed) for outcome in quick]
     _engine()  # import once here, so forked workers inherit it instead of each importing it
     # Several chunks per worker balance uneven file sizes; chunks amortize pickling per task.
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing costs ~12 ms to import
@@ -165,7 +202,8 @@ def _map_files(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, F
     size = max(1, len(misses) // (jobs * 4))
     chunks = [misses[i : i + size] for i in range(0, len(misses), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return done + [outcome for chunk in pool.map(_process_chunk, repeat(plan), chunks) for outcome in chunk]
+        pooled = iter([outcome for chunk in pool.map(_process_chunk, repeat(plan), chunks) for outcome in chunk])
+    return [outcome if outcome is not None else next(pooled) for outcome in quick]
 
 
 def _source_bytes(files: list[SourceFile]) -> int:
@@ -183,11 +221,11 @@ def _source_bytes(files: list[SourceFile]) -> int:
     return total
 
 
-def _process_chunk(plan: _Plan, files: list[SourceFile]) -> list[tuple[FileResult, FileFix | None]]:
+def _process_chunk(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     return [_analyzed(plan, f) for f in files]
 
 
-def _analyzed(plan: _Plan, file: SourceFile) -> tuple[FileResult, FileFix | None]:
+def _analyzed(plan: _Plan, file: SourceFile) -> _Outcome:
     outcome = _process(plan, file, analyze=True)
     assert outcome is not None
     return outcome
@@ -203,22 +241,29 @@ def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def _engine_lint(plan: _Plan, text: str, path: str, lines: int) -> CachedLint:
+def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
+                 project: dict[str, ProjectFact] | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
-    extra: dict[str, bool] = {}
+    extra: dict[str, Any] = {}
     if plan.settings.preview:
         extra["preview"] = True  # --preview: rules/levels below 90% on real code
     if plan.settings.torch_xla:
         extra["torch_xla"] = True  # declared: torch code runs on XLA devices
-    result, tree = _engine().check_source_and_tree(text, path, select=plan.settings.is_selected, **extra)
+    engine = _engine()
+    summary = None
+    if hasattr(engine, "check_file"):
+        checked = engine.check_file(text, path, select=plan.settings.is_selected, project=project, **extra)
+        result, tree, summary = checked.result, checked.tree, checked.summary
+    else:  # an engine without the project pass (test fakes)
+        result, tree = engine.check_source_and_tree(text, path, select=plan.settings.is_selected, **extra)
     diagnostics = tuple(result.diagnostics)
     if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):
         from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
 
         diagnostics = rewrites.attach_fixes(text, tree, diagnostics)
-    return CachedLint(diagnostics, result.error, lines, result.incomplete)
+    return CachedLint(diagnostics, result.error, lines, result.incomplete, summary)
 
 
 def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -250,16 +295,16 @@ def _checks_directives(plan: _Plan, data: bytes) -> bool:
     return any(plan.settings.is_selected(r.code) for r in SUPPRESSION_RULES) and _DIRECTIVE.search(data) is not None
 
 
-def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResult, FileFix | None] | None:
+def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None:
     """Lint one file; with ``analyze=False``, None when that needs the engine (a miss or a fix)."""
     path = file.display
     try:
         data = file.stdin if file.stdin is not None else file.path.read_bytes()
     except OSError as e:
-        return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None
+        return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None, None
     lines = _count_lines(data)
     if not mentions_ml_framework(data):
-        return FileResult(path, skipped=True, lines=lines), None
+        return FileResult(path, skipped=True, lines=lines), None, _reexports(path, data)
     notebook: Notebook | None = None
     if path.endswith(".ipynb"):
         from xlacheck.notebook import NotebookError, read  # only runs that meet a notebook import it
@@ -267,17 +312,34 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> tuple[FileResul
         try:
             notebook = read(data)
         except NotebookError as e:
-            return FileResult(path, error=FileError(path, f"cannot read notebook: {e}"), lines=lines), None
+            return FileResult(path, error=FileError(path, f"cannot read notebook: {e}"), lines=lines), None, None
         if notebook is None:  # an R or Julia notebook
-            return FileResult(path, skipped=True, lines=lines), None
-    result, file_fix = _process_source(plan, file, data, lines, notebook, analyze=analyze) or (None, None)
-    if result is None:
+            return FileResult(path, skipped=True, lines=lines), None, None
+    processed = _process_source(plan, file, data, lines, notebook, analyze=analyze)
+    if processed is None:
         return None
+    result, file_fix, summary = processed
     if notebook is not None:
         result = _to_cells(notebook, result)
         if file_fix is not None:
             file_fix = replace(file_fix, fixed=tuple(_diagnostic_to_cells(notebook, d) for d in file_fix.fixed))
-    return result, file_fix
+    return result, file_fix, summary
+
+
+def _reexports(path: str, data: bytes) -> Summary | None:
+    """A package ``__init__`` that names no framework may still re-export the package's functions
+    (``from .losses import focal_loss``): a summary with those names alone, for the project pass."""
+    if not path.endswith("__init__.py") or b"import" not in data:
+        return None
+    import ast
+
+    from xlacheck.analysis.project import Summary, reexports
+
+    try:
+        names = reexports(ast.parse(data))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return Summary((), (), (), names) if names else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:
@@ -288,10 +350,14 @@ def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:
 
 def _process_source(
     plan: _Plan, file: SourceFile, data: bytes, lines: int, notebook: Notebook | None, *, analyze: bool
-) -> tuple[FileResult, FileFix | None] | None:
+) -> _Outcome | None:
     path = file.display
+    facts = plan.project.get(str(file.path)) if plan.project is not None else None
+    key = ""
+    if plan.cache is not None:
+        from xlacheck.analysis.project import facts_key  # the key depends on the other files' facts
 
-    key = plan.cache.key(data) if plan.cache is not None else ""
+        key = plan.cache.key(data + facts_key(facts) if facts else data)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -301,12 +367,13 @@ def _process_source(
         try:
             decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
-            return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None
-        lint = _engine_lint(plan, decoded.text, path, lines)
+            return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
+        lint = _engine_lint(plan, decoded.text, path, lines, facts)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not _checks_directives(plan, data):
-        return FileResult(path, (), lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), None
+        return (FileResult(path, (), lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), None,
+                lint.summary)
 
     if decoded is None:
         decoded = _decode(data, notebook)  # a cache hit with findings: suppressions need the text
@@ -315,8 +382,9 @@ def _process_source(
     if plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in diagnostics):
         if not analyze:
             return None
-        diagnostics, file_fix = _fix(plan, file, decoded, diagnostics, notebook)
-    return FileResult(path, diagnostics, lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), file_fix
+        diagnostics, file_fix = _fix(plan, file, decoded, diagnostics, notebook, facts)
+    return (FileResult(path, diagnostics, lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), file_fix,
+            lint.summary)
 
 
 def _fix(
@@ -325,11 +393,12 @@ def _fix(
     decoded: DecodedSource,
     diagnostics: tuple[Diagnostic, ...],
     notebook: Notebook | None = None,
+    facts: dict[str, ProjectFact] | None = None,
 ) -> tuple[tuple[Diagnostic, ...], FileFix]:
     assert plan.fix is not None
 
     def relint(text: str) -> tuple[Diagnostic, ...]:
-        return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0).diagnostics)
+        return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts).diagnostics)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False

@@ -19,14 +19,17 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import xlacheck
 from xlacheck.config import RuleSelection
 from xlacheck.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
 
+if TYPE_CHECKING:
+    from xlacheck.analysis.project import Summary
+
 log = logging.getLogger(__name__)
-FORMAT = "2"  # bump when the stored layout changes (2: "incomplete", the functions not analyzed)
+FORMAT = "3"  # bump when the stored layout changes (2: "incomplete", the functions not analyzed; 3: "summary")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class CachedLint:
     error: FileError | None
     lines: int
     incomplete: tuple[FileError, ...] = ()  # functions not analyzed (engine limits)
+    summary: Summary | None = None  # what the project pass learns from this file (analysis.project)
 
 
 def analyzer_fingerprint() -> str:
@@ -113,6 +117,7 @@ def _encode(lint: CachedLint) -> dict[str, Any]:
         "lines": lint.lines,
         "error": None if lint.error is None else [lint.error.message, lint.error.line, lint.error.col],
         "incomplete": [[e.message, e.line, e.col] for e in lint.incomplete],
+        "summary": None if lint.summary is None else lint.summary.to_json(),
         "diagnostics": [
             {
                 "c": d.code,
@@ -151,4 +156,9 @@ def _decode(data: dict[str, Any], path: str) -> CachedLint:
         )
     error = None if data["error"] is None else FileError(path, *data["error"])
     incomplete = tuple(FileError(path, *e) for e in data.get("incomplete", ()))
-    return CachedLint(tuple(diagnostics), error, data["lines"], incomplete)
+    summary = None
+    if data.get("summary") is not None:
+        from xlacheck.analysis.project import Summary
+
+        summary = Summary.from_json(data["summary"])
+    return CachedLint(tuple(diagnostics), error, data["lines"], incomplete, summary)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
-from xlacheck.analysis.contexts import Certainty, Level, analyze_module
+from xlacheck.analysis.contexts import Certainty, Level, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
+from xlacheck.analysis.project import Summary, summarize
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult
 from xlacheck.positions import diagnostics_in_characters
 from xlacheck.rules import ALL_RULES
@@ -65,33 +67,57 @@ def check_source_and_tree(
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
+    checked = check_file(source, path, select=select, preview=preview, torch_xla=torch_xla)
+    return checked.result, checked.tree
+
+
+@dataclass(frozen=True)
+class CheckedFile:
+    result: FileResult
+    tree: ast.Module | None  # None when the file does not parse
+    summary: Summary | None  # what other files of the run learn from this one (None: no parse)
+
+
+def check_file(
+    source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
+    torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
+) -> CheckedFile:
+    """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
+    for the project pass; ``project``: what the other files of the run say about this one's
+    functions (:func:`xlacheck.analysis.project.resolve`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
-        return FileResult(path, error=FileError(path, f"syntax error: {exc.msg}", exc.lineno or 1,
-                                                max((exc.offset or 1) - 1, 0)), lines=lines), None
+        return CheckedFile(FileResult(path, error=FileError(path, f"syntax error: {exc.msg}", exc.lineno or 1,
+                                                            max((exc.offset or 1) - 1, 0)), lines=lines), None, None)
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
-        return FileResult(path, error=FileError(path, f"cannot parse: {type(exc).__name__}: {exc}"), lines=lines), None
+        error = FileError(path, f"cannot parse: {type(exc).__name__}: {exc}")
+        return CheckedFile(FileResult(path, error=error, lines=lines), None, None)
     skipped: list[FileError] = []
+    summary: list[Summary] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla)
+        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
-        return FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: {crash.error!r}"),
-                          lines=lines), tree
+        return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
+                                                            f"{crash.error!r}"), lines=lines), tree, None)
     # Rules report ast's UTF-8 byte columns; from here on every column counts characters.
     diagnostics = diagnostics_in_characters(source, diagnostics)
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
-    return FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped)), tree
+    return CheckedFile(FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped)), tree,
+                       summary[0] if summary else None)
 
 
 def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
-    preview: bool = False, torch_xla: bool = False,
+    preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
+    summary: list[Summary] | None = None,
 ) -> list[Diagnostic]:
-    facts = analyze_module(tree, path)
+    facts = analyze_module(tree, path, project)
     if not facts.aliases.frameworks:
+        if summary is not None:
+            summary.append(summarize(facts, tree))
         return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
@@ -115,5 +141,7 @@ def _check_tree(
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
+    if summary is not None:  # after the walk, which records what calls into other modules pass
+        summary.append(summarize(facts, tree))
     out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla))  # XLA4xx/5xx: code around compiled functions
     return out

@@ -32,7 +32,7 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
@@ -112,6 +112,9 @@ _HOST_CALLS = frozenset(
 )
 # Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
 _PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})
+# Heads of canonical names (analysis.imports) that are frameworks and libraries, never project code.
+FRAMEWORK_HEADS = frozenset({"tf", "tnp", "np", "jnp", "jax", "torch", "torch_xla", "transformers", "flax", "optax",
+                              "tensorflow_text", "tensorflow_datasets", "tfds", "keras_nlp", "keras_cv", "numpy"})
 # Module prefixes whose calls do not make a helper "compute with tensors".
 _NON_COMPUTE_PREFIXES = (
     "tf.keras", "tf.data", "tf.io", "tf.config", "tf.saved_model", "tf.distribute", "tf.train",
@@ -162,6 +165,9 @@ class FunctionInfo:
     traced_args: bool = False  # a tracer passes it tensors (tf.function/jax.jit target, tf.map_fn body)
     uses_strings: bool = False  # runs string/text ops (tf.strings, tensorflow_text, decode/parse)
     exported: bool = False  # exported as a serving signature (get_concrete_function, signatures=)
+    # parameters every compiled caller (in another file) sets to a literal: name -> its truth, so
+    # `if jittable:` runs one branch only there (analysis.flow)
+    const_params: dict[str, bool] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
@@ -169,8 +175,44 @@ class FunctionInfo:
 
     @property
     def evidence(self) -> str:
-        """Why this function is taken for compiled code, for messages: "Keras call() at line 12"."""
+        """Why this function is taken for compiled code, for messages: "Keras call() at line 12",
+        or with the file for evidence from another file: "called from train_step() in pkg/model.py:42"."""
         return f"{self.why} at line {self.evidence_line}" if self.evidence_line else self.why
+
+
+@dataclass(frozen=True)
+class ProjectFact:
+    """What other files of the run say about one module-level function of this file
+    (:mod:`xlacheck.analysis.project`): the best evidence that it runs compiled (``level`` at
+    least ``GRAPH``), or that only host code calls it (``level`` is ``HOST``)."""
+
+    level: Level
+    why: str  # "called from Model.train_step() in pkg/model.py:42"
+    converted: bool = True  # its caller is AutoGraph-converted
+    jax: bool = False  # its caller is traced by jax.jit
+    traced: bool = False  # handed to a tracer (compile(loss=...), tf.function): it is passed tensors
+    # value flags (analysis.values) the compiled callers pass, by position ("0") or keyword, OR-ed
+    args: tuple[tuple[str, int], ...] = ()
+    # arguments every compiled caller passes as a literal of the same truth (`jittable=True`)
+    consts: tuple[tuple[str, bool], ...] = ()
+
+
+@dataclass(frozen=True)
+class ExternalUse:
+    """A function of another module that this file calls or hands to a compiler or the host: the
+    fact :mod:`xlacheck.analysis.project` passes on to that module."""
+
+    target: str  # dotted as imported: "pkg.losses.focal_loss"; relative: "..losses.focal_loss"
+    caller: str  # the module-level function the use is in ("" if none): its level may rise
+    how: str  # "called from Model.train_step()", "passed to compile()/strategy.run"
+    level: Level  # the evidence level of the use in this file alone
+    host: bool  # the use runs on the host (tf.data function, py_function)
+    converted: bool
+    jax: bool
+    line: int
+    traced: bool = False  # handed to a tracer, which passes it tensors
+    args: tuple[tuple[str, int], ...] = ()  # value flags of the arguments passed: position ("0") or keyword
+    consts: tuple[tuple[str, bool], ...] = ()  # arguments passed as literals (None, True, 0, ""), and their truth
 
 
 @dataclass
@@ -187,6 +229,19 @@ class ModuleFacts:
     # call sites for module-level rules: "wrap" (tf.function(...)/jax.jit(...) calls), "batch"
     # (`.batch(...)`), "local" (calls of plain names), each with the enclosing function
     sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = field(default_factory=dict)
+    # functions of other modules handed to compilers or the host here (calls: see external_uses)
+    handed_out: list[ExternalUse] = field(default_factory=list)
+    # (dotted target, calling function, line, the called bare name or "") for calls of imported
+    # non-framework names
+    external_calls: list[tuple[str, FunctionInfo, int, str, ast.Call | None]] = field(default_factory=list)
+    # call node id -> value flags of its arguments (by position "0" or keyword), recorded by the
+    # walk of the calling function (analysis.flow) for calls in external_calls
+    external_args: dict[int, dict[str, int]] = field(default_factory=dict)
+    external_consts: dict[int, dict[str, bool]] = field(default_factory=dict)  # literal arguments' truth
+    external_call_ids: set[int] = field(init=False, default_factory=set)  # ids of the calls in external_calls
+
+    def __post_init__(self) -> None:
+        self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
 
     def callee(self, call: ast.Call, caller: FunctionInfo) -> tuple[FunctionInfo, bool] | None:
         """The same-file function a call invokes, and whether it is a ``self.method`` call."""
@@ -222,8 +277,13 @@ class _Handoff:
     line: int = 0
 
 
+# jax.jit's and jax.pmap's keywords that mark positional parameters static (Python values)
+_STATIC_ARGNUMS = frozenset({"static_argnums", "static_broadcasted_argnums"})
+
+
 def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
-    """Parameter names a jax.jit call marks static (static_argnums / static_argnames)."""
+    """Parameter names a jax.jit/jax.pmap call marks static (static_argnums, pmap's
+    static_broadcasted_argnums, static_argnames)."""
     if not isinstance(call, ast.Call) or isinstance(info.node, ast.Lambda):
         return frozenset()
     params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
@@ -233,7 +293,7 @@ def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
         for v in values:
             if not isinstance(v, ast.Constant):
                 continue
-            if kw.arg == "static_argnums" and isinstance(v.value, int) and -len(params) <= v.value < len(params):
+            if kw.arg in _STATIC_ARGNUMS and isinstance(v.value, int) and -len(params) <= v.value < len(params):
                 out.add(params[v.value])
             elif kw.arg == "static_argnames" and isinstance(v.value, str):
                 out.add(v.value)
@@ -311,6 +371,27 @@ class _Scanner:
         self.exports: list[tuple[ast.expr, FunctionInfo | None, ClassInfo | None]] = []  # serving exports
         # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
         self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
+        self.module_called: set[str] = set()  # names called at module level or in class bodies
+        # relative imports (the alias table keeps framework names only): local name -> "..mod.name"
+        self.relative: dict[str, str] = {}
+        # calls of imported non-framework functions: (dotted name, calling function, line, bare name)
+        self.external: list[tuple[str, FunctionInfo, int, str, ast.Call | None]] = []
+
+    def external_name(self, ref: ast.expr) -> str | None:
+        """The dotted name of a reference to an imported project (non-framework) function."""
+        name = self.aliases.resolve(ref)
+        if name is None:
+            root = ref
+            attrs: list[str] = []
+            while isinstance(root, ast.Attribute):
+                attrs.append(root.attr)
+                root = root.value
+            if not isinstance(root, ast.Name) or root.id not in self.relative:
+                return None
+            name = ".".join([self.relative[root.id], *reversed(attrs)])
+        if name.split(".", 1)[0] in FRAMEWORK_HEADS:
+            return None
+        return name
 
     def scan(self, tree: ast.Module) -> None:
         # Explicit stack: (node, enclosing function, enclosing class for direct methods)
@@ -327,6 +408,12 @@ class _Scanner:
                 self._call(node, func, cls)  # type: ignore[arg-type]
             elif t is ast.Import or t is ast.ImportFrom:
                 aliases.add(node)  # type: ignore[arg-type]
+                if t is ast.ImportFrom and node.level:  # type: ignore[attr-defined]
+                    prefix = "." * node.level + (node.module or "")  # type: ignore[attr-defined]
+                    for alias in node.names:  # type: ignore[attr-defined]
+                        if alias.name != "*":
+                            sep = "." if node.module else ""  # type: ignore[attr-defined]
+                            self.relative[alias.asname or alias.name] = f"{prefix}{sep}{alias.name}"
                 continue
             elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.Lambda:
                 info = self._function(node, func, cls)  # type: ignore[arg-type]
@@ -388,7 +475,10 @@ class _Scanner:
 
     def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
         f = node.func
-        if func is not None:
+        if func is None:
+            if type(f) is ast.Name:
+                self.module_called.add(f.id)
+        else:
             if type(f) is ast.Name:
                 func.called_names.add(f.id)
                 self.sites["local"].append((node, func))
@@ -403,6 +493,14 @@ class _Scanner:
         if type(f) is ast.Attribute and f.attr == "batch":
             self.sites["batch"].append((node, func))
         name = self.aliases.resolve(f)
+        if func is not None:  # a call of an imported project function: a fact for its module
+            if name is not None:
+                if name.partition(".")[0] not in FRAMEWORK_HEADS:
+                    self.external.append((name, func, node.lineno, f.id if type(f) is ast.Name else "", node))
+            elif self.relative:
+                ext = self.external_name(f)
+                if ext is not None:
+                    self.external.append((ext, func, node.lineno, f.id if type(f) is ast.Name else "", node))
         if name is not None:
             if func is not None and not func.uses_tf_compute and (
                 name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
@@ -532,14 +630,52 @@ def owner_class(info: FunctionInfo) -> ClassInfo | None:
     return None
 
 
-def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
+_Work = tuple[FunctionInfo, bool, bool, Level, str, int]  # function, converted, XLA entry, level, why, line
+
+
+@dataclass
+class _Inference:
+    """What the steps of :func:`infer_contexts` share: the scan and its name tables."""
+
+    scanner: _Scanner
+    module_funcs: dict[str, FunctionInfo]
+    classes: dict[str, ClassInfo]
+    order: list[FunctionInfo] = field(default_factory=list)  # functions found compiled or helpers, in that order
+    external: list[ExternalUse] = field(default_factory=list)
+    call_flags: dict[int, dict[str, int]] = field(default_factory=dict)  # seeded from the project's facts
+
+    def lookup(self, ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None) -> list[FunctionInfo]:
+        return _lookup(ref, caller, cls, self.module_funcs, self.classes, self.scanner.by_node)
+
+
+def infer_contexts(scanner: _Scanner, test_module: bool = False,
+                   project: Mapping[str, ProjectFact] | None = None) -> ModuleFacts:
+    """Evidence levels of every function of the scanned module. ``project``: what other files of
+    the run say about this module's functions (:mod:`xlacheck.analysis.project`)."""
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
-    classes = {c.node.name: c for c in scanner.classes}
+    inf = _Inference(scanner, module_funcs, {c.node.name: c for c in scanner.classes})
+    _mark_classes(inf)
+    _mark_shared_line_lambdas(functions)
+    _mark_exports(inf)
+    work = _entry_points(inf) + _project_entries(inf, project)
+    _propagate_compiled(inf, work)
+    _mark_eager_metrics(inf)
+    _mark_host_functions(functions)
+    _mark_project_host(inf, project)
+    _propagate_host(inf)
+    _mark_helpers(inf, test_module)
+    walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node))
+    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
+                       module_funcs, inf.classes, inf.call_flags, scanner.sites, inf.external, scanner.external)
 
-    # Keras classes: a Keras/HF base, or a base class defined here that is one (fixed point).
+
+def _mark_classes(inf: _Inference) -> None:
+    """Keras classes (a Keras/HF base, or a base defined here that is one), host classes
+    (preprocessing layers, tokenizers), metrics, and classes whose ``__call__`` runs in the step."""
+    scanner, classes = inf.scanner, inf.classes
     changed = True
-    while changed:
+    while changed:  # fixed point over bases defined in this file
         changed = False
         for c in scanner.classes:
             if c.keras:
@@ -548,19 +684,40 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
                 c.keras = True
                 changed = True
     changed = True
+    built: dict[str, list[FunctionInfo]] | None = None  # class name -> the functions that build one
     while changed:  # preprocessing layers, tokenizers: run in the input pipeline (fixed point)
         changed = False
         for c in scanner.classes:
             if not c.host and any(b.rsplit(".", 1)[-1].endswith(_HOST_BASE_SUFFIXES)
                                   or (b in classes and classes[b].host) for b in c.bases):
                 c.host = changed = True
+        if any(c.host for c in scanner.classes):
+            if built is None:
+                built = {}
+                for call, func in scanner.sites["local"]:
+                    if isinstance(call.func, ast.Name) and call.func.id in classes and func is not None:
+                        built.setdefault(call.func.id, []).append(func)
+            for c in scanner.classes:
+                if not c.host and _built_only_by_host(c, built.get(c.node.name, []), inf):
+                    c.host = changed = True
     for c in scanner.classes:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
         c.called_in_step = c.keras and any(
             b.endswith(_CALLED_IN_STEP_BASES) or (b in classes and classes[b].called_in_step) for b in c.bases)
 
-    # AutoGraph finds a lambda's source by its line: with two lambdas on one line it gives up and
-    # runs them unconverted (`tf.cond(p, lambda: a, lambda: b)` on one line).
+
+def _built_only_by_host(c: ClassInfo, builders: list[FunctionInfo], inf: _Inference) -> bool:
+    """A class that only methods of host classes here build (``self.resizing = Resizing(...)`` in
+    an image converter) and no class here extends: a part of that preprocessing, run where it runs."""
+    name = c.node.name
+    if not builders or name in inf.scanner.module_called or any(name in other.bases for other in inf.scanner.classes):
+        return False
+    return all((owner := owner_class(func)) is not None and owner.host for func in builders)
+
+
+def _mark_shared_line_lambdas(functions: list[FunctionInfo]) -> None:
+    """AutoGraph finds a lambda's source by its line: with two lambdas on one line it gives up and
+    runs them unconverted (`tf.cond(p, lambda: a, lambda: b)` on one line)."""
     lambda_lines: dict[int, int] = {}
     for f in functions:
         if isinstance(f.node, ast.Lambda):
@@ -569,20 +726,23 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
         if isinstance(f.node, ast.Lambda) and lambda_lines[f.node.lineno] > 1:
             f.no_autograph = True
 
-    # Serving/TFLite exports: functions whose concrete function is taken or that are passed as
-    # `signatures=`: traced with TensorSpecs into a SavedModel graph, not compiled by XLA.
-    for ref, caller, cls in scanner.exports:
-        found = _lookup(ref, caller, cls, module_funcs, classes, scanner.by_node)
+
+def _mark_exports(inf: _Inference) -> None:
+    """Serving/TFLite exports: functions whose concrete function is taken or that are passed as
+    `signatures=`: traced with TensorSpecs into a SavedModel graph, not compiled by XLA."""
+    for ref, caller, cls in inf.scanner.exports:
+        found = inf.lookup(ref, caller, cls)
         if not found and isinstance(ref, ast.Attribute):  # model.train.get_concrete_function(): any class's `train`
-            found = [c.methods[ref.attr] for c in scanner.classes if ref.attr in c.methods]
+            found = [c.methods[ref.attr] for c in inf.scanner.classes if ref.attr in c.methods]
         for t in found:
             t.exported = True
 
-    # Work list: (function, converted, explicit XLA entry, level, why, evidence line). A
-    # function reached converted from any path is converted; its level is the best evidence.
-    work: list[tuple[FunctionInfo, bool, bool, Level, str, int]] = []
 
-    for info, role, xla, line in scanner.decorated:
+def _entry_points(inf: _Inference) -> list[_Work]:
+    """The compiler entry points of this file: decorated functions, Keras methods, and functions
+    handed to tracers or to ``compile()``; functions handed to the host are marked host."""
+    work: list[_Work] = []
+    for info, role, xla, line in inf.scanner.decorated:
         level = Level.CERTAIN if xla else Level.GRAPH
         if role is Role.NOAG:
             info.no_autograph = True
@@ -598,7 +758,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
         else:
             info.no_autograph = True
             work.append((info, False, xla, level, "jit-compiled without AutoGraph", line))
-    for c in scanner.classes:
+    for c in inf.scanner.classes:
         if not c.keras:
             # Hugging Face's TF loss mixins (TFTokenClassificationLoss...): the model's call()
             # computes its loss through hf_compute_loss, whatever class the mixin is defined in
@@ -613,39 +773,90 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
                     or (c.called_in_step and name == "__call__"):
                 m.keras_method = True
                 work.append((m, True, False, Level.LIKELY, f"Keras {name}()", m.node.lineno))
-    for h in scanner.handoffs:
-        targets = _lookup(h.ref, h.caller, h.cls, module_funcs, classes, scanner.by_node)
-        level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
-        for t in targets:
-            t.static_params |= _partial_bound(t, h.ref)
-            if h.role in (Role.HOST, Role.PIPELINE):
-                t.host = True
-            elif h.role is Role.JAX:
-                t.no_autograph = t.jax = t.traced_args = True
-                t.static_params |= _static_params(t, h.call)
-                work.append((t, False, True, level, "wrapped in jax.jit", h.line))
-            elif h.role is Role.TF_FUNCTION:
-                t.traced_args = True
-                work.append((t, True, h.xla, level, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""),
-                             h.line))
-            elif h.role is Role.TF_FUNCTION_NOAG:
-                t.no_autograph = t.traced_args = True
-                work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
-            elif h.role is Role.COMPILED:
-                t.traced_args = True
-                work.append((t, True, False, level, "passed to compile()/strategy.run", h.line))
-            # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
-            # already nested in the caller; a named function becomes a callee. TF passes it
-            # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
-            elif h.role is Role.GRAPH:
-                func = h.call.func if h.call is not None else None
-                if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
-                    t.traced_args = True
-                if h.caller is not None and not isinstance(t.node, ast.Lambda):
-                    h.caller.called_names.add(t.name)
+    for h in inf.scanner.handoffs:
+        work.extend(_handoff_work(inf, h))
+    return work
 
+
+def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
+    targets = inf.lookup(h.ref, h.caller, h.cls)
+    level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
+    if not targets:
+        _note_external_handoff(inf, h, level)
+    work: list[_Work] = []
+    for t in targets:
+        t.static_params |= _partial_bound(t, h.ref)
+        if h.role in (Role.HOST, Role.PIPELINE):
+            t.host = True
+        elif h.role is Role.JAX:
+            t.no_autograph = t.jax = t.traced_args = True
+            t.static_params |= _static_params(t, h.call)
+            work.append((t, False, True, level, "wrapped in jax.jit", h.line))
+        elif h.role is Role.TF_FUNCTION:
+            t.traced_args = True
+            work.append((t, True, h.xla, level, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""),
+                         h.line))
+        elif h.role is Role.TF_FUNCTION_NOAG:
+            t.no_autograph = t.traced_args = True
+            work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
+        elif h.role is Role.COMPILED:
+            t.traced_args = True
+            work.append((t, True, False, level, "passed to compile()/strategy.run", h.line))
+        # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
+        # already nested in the caller; a named function becomes a callee. TF passes it
+        # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
+        elif h.role is Role.GRAPH:
+            func = h.call.func if h.call is not None else None
+            if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
+                t.traced_args = True
+            if h.caller is not None and not isinstance(t.node, ast.Lambda):
+                h.caller.called_names.add(t.name)
+    return work
+
+
+def _note_external_handoff(inf: _Inference, h: _Handoff, level: Level) -> None:
+    """A function of another module handed to a compiler or to the host: a fact for that module."""
+    target = inf.scanner.external_name(h.ref)
+    if target is None:
+        return
+    if h.role is Role.GRAPH:  # runs in the caller's graph: a call from the caller
+        if h.caller is not None:
+            inf.scanner.external.append((target, h.caller, h.line, "", None))
+        return
+    host = h.role in (Role.HOST, Role.PIPELINE)
+    how = {Role.HOST: "run on the host by py_function", Role.PIPELINE: "mapped over a tf.data pipeline",
+           Role.COMPILED: "passed to compile()/strategy.run", Role.JAX: "wrapped in jax.jit"}.get(
+        h.role, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""))
+    inf.external.append(ExternalUse(target, "", how, Level.HOST if host else level, host,
+                                    h.role in (Role.TF_FUNCTION, Role.COMPILED), h.role is Role.JAX, h.line,
+                                    traced=not host))
+
+
+def _project_entries(inf: _Inference, project: Mapping[str, ProjectFact] | None) -> list[_Work]:
+    """Module-level functions that compiled code in other files of the run calls or compiles."""
+    work: list[_Work] = []
+    for name, fact in sorted((project or {}).items()):
+        f = inf.module_funcs.get(name)
+        if f is None or fact.level < Level.GRAPH or f.calls_numpy_method:
+            continue  # a function calling `.numpy()` is written for eager mode: the call is the caller's problem
+        f.jax = f.jax or fact.jax
+        f.traced_args = f.traced_args or fact.traced
+        if fact.args and not isinstance(f.node, ast.Lambda):  # what the callers there pass
+            params = [a.arg for a in f.node.args.posonlyargs + f.node.args.args]
+            passed = inf.call_flags.setdefault(id(f), {})
+            for key, flags in fact.args:
+                name = params[int(key)] if key.isdigit() and int(key) < len(params) else key
+                passed[name] = passed.get(name, 0) | flags
+            for key, truth in fact.consts:
+                f.const_params[params[int(key)] if key.isdigit() and int(key) < len(params) else key] = truth
+        work.append((f, fact.converted, False, fact.level, fact.why, 0))
+    return work
+
+
+def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
+    """Close the compiled set over nesting and same-file calls. A function reached converted from
+    any path is converted; its level is the best evidence."""
     seen: dict[int, tuple[bool, Level]] = {}
-    order: list[FunctionInfo] = []
     work.reverse()  # entry points in source order
     while work:
         info, converted, entry, level, why, line = work.pop()
@@ -656,7 +867,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
         if prev is not None and (prev[0] or not conv) and prev[1] >= level:
             continue
         if prev is None:
-            order.append(info)
+            inf.order.append(info)
         seen[id(info)] = (conv or (prev is not None and prev[0]), max(level, prev[1]) if prev else level)
         info.certainty = Certainty.COMPILED
         info.converted = info.converted or conv
@@ -667,35 +878,46 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
         for child in info.children:
             child.jax = child.jax or info.jax
             work.append((child, conv, False, level, f"nested in {info.name}()", info.node.lineno))
-        callees: list[FunctionInfo] = []
-        for n in info.called_names:
-            callees.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, scanner.by_node))
-        owner = owner_class(info)
-        if owner is not None:
-            for method in info.called_methods:
-                if method in owner.methods:
-                    callees.append(owner.methods[method])
-                else:  # a method inherited from a base class defined in this file
-                    for b in owner.bases:
-                        if b in classes and method in classes[b].methods:
-                            callees.append(classes[b].methods[method])
-                            break
-        for callee in callees:
+        for callee in _compiled_callees(inf, info):
             if callee is not info:
                 callee.jax = callee.jax or info.jax
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
-    # A metric that reads its own state variables into NumPy (`self.total.numpy()`) computes its
-    # result in Python: it can only run eagerly (run_eagerly), so its methods are not compiled.
-    for c in scanner.classes:
+
+def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
+    """Same-file functions a compiled function calls: by name, or as ``self.method`` (also one
+    inherited from a base class defined in this file)."""
+    callees: list[FunctionInfo] = []
+    for n in info.called_names:
+        callees.extend(inf.lookup(ast.Name(n), info, info.cls))
+    owner = owner_class(info)
+    if owner is not None:
+        for method in info.called_methods:
+            if method in owner.methods:
+                callees.append(owner.methods[method])
+            else:  # a method inherited from a base class defined in this file
+                for b in owner.bases:
+                    if b in inf.classes and method in inf.classes[b].methods:
+                        callees.append(inf.classes[b].methods[method])
+                        break
+    return callees
+
+
+def _mark_eager_metrics(inf: _Inference) -> None:
+    """A metric that reads its own state variables into NumPy (`self.total.numpy()`) computes its
+    result in Python: it can only run eagerly (run_eagerly), so its methods are not compiled."""
+    for c in inf.scanner.classes:
         if c.metric:
             state = {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
                 (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
-                or scanner.aliases.resolve(v.func) == "tf.Variable")}
-            if any(m.self_numpy & state for m in functions if owner_class(m) is c):
+                or inf.scanner.aliases.resolve(v.func) == "tf.Variable")}
+            if any(m.self_numpy & state for m in inf.scanner.functions if owner_class(m) is c):
                 c.host = True
-    # Host-graph evidence beats LIKELY (never an explicit jit_compile=True/jax.jit path):
-    # methods of preprocessing layers/tokenizers, serving exports, string processing.
+
+
+def _mark_host_functions(functions: list[FunctionInfo]) -> None:
+    """Host-graph evidence beats LIKELY (never an explicit jit_compile=True/jax.jit path):
+    methods of preprocessing layers/tokenizers, serving exports, string processing."""
     for f in functions:
         if f.level is Level.CERTAIN or f.host:
             continue
@@ -711,22 +933,37 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
                     child.level = Level.HOST
                     stack.extend(child.children)
 
-    # Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing
-    # compiled does are input-pipeline code: never tensor helpers.
-    host_work = [f for f in functions if f.host]
+
+def _mark_project_host(inf: _Inference, project: Mapping[str, ProjectFact] | None) -> None:
+    """Module-level functions that other files of the run call only from host code (tf.data
+    functions, py_function targets) and nothing here compiles: input-pipeline code."""
+    for name, fact in sorted((project or {}).items()):
+        f = inf.module_funcs.get(name)
+        if f is not None and fact.level is Level.HOST and f.certainty is Certainty.NONE and not f.host:
+            f.host = True
+            f.level = Level.HOST
+            f.why = fact.why
+
+
+def _propagate_host(inf: _Inference) -> None:
+    """Helpers that host-side code (dataset.map functions, py_function targets) calls and nothing
+    compiled does are input-pipeline code: never tensor helpers."""
+    host_work = [f for f in inf.scanner.functions if f.host]
     while host_work:
         f = host_work.pop()
         for n in f.called_names:
-            for callee in _lookup(ast.Name(n), f, f.cls, module_funcs, classes, scanner.by_node):
+            for callee in inf.lookup(ast.Name(n), f, f.cls):
                 if not callee.host and callee.certainty is Certainty.NONE:
                     callee.host = True
                     host_work.append(callee)
 
-    # MAYBE: module-level helpers computing with tf ops that nothing here compiles.
-    # A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
-    # A pytest test function (test_* in a test module) is an entry point pytest runs eagerly: no
-    # caller compiles it, so it is not a tensor helper (its asserts compare results on the host).
-    maybe = [f for f in module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
+
+def _mark_helpers(inf: _Inference, test_module: bool) -> None:
+    """MAYBE: module-level helpers computing with tf ops that nothing here compiles.
+    A helper calling `.numpy()` was written for eager mode (post-processing, metrics on the host).
+    A pytest test function (test_* in a test module) is an entry point pytest runs eagerly: no
+    caller compiles it, so it is not a tensor helper (its asserts compare results on the host)."""
+    maybe = [f for f in inf.module_funcs.values() if f.certainty is Certainty.NONE and f.uses_tf_compute
              and not f.host and not f.calls_numpy_method and f.node.args.args
              and not (test_module and f.name.startswith("test"))]
     maybe.reverse()
@@ -734,7 +971,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
         f = maybe.pop()
         if f.certainty is not Certainty.NONE or f.host or f.calls_numpy_method:
             continue
-        order.append(f)
+        inf.order.append(f)
         f.certainty = Certainty.MAYBE
         f.level = Level.HELPER
         f.converted = not f.no_autograph
@@ -743,10 +980,8 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False) -> ModuleFacts:
             if not child.host:
                 maybe.append(child)
         for n in f.called_names:
-            maybe.extend(_lookup(ast.Name(n), f, None, module_funcs, classes, scanner.by_node))
-    walk = _callers_first(order, lambda f: _callees(f, module_funcs, classes, scanner.by_node))
-    return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
-                       module_funcs, classes, {}, scanner.sites)
+            maybe.extend(inf.lookup(ast.Name(n), f, None))
+
 
 
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
@@ -812,12 +1047,14 @@ def is_test_module(path: str | None) -> bool:
     return name.startswith("test_") or name.endswith("_test.py")
 
 
-def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
+def analyze_module(tree: ast.Module, path: str | None = None,
+                   project: Mapping[str, ProjectFact] | None = None) -> ModuleFacts:
     """The module's facts. ``path`` locates its package: AutoGraph converts no function of a
-    module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...)."""
+    module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...). ``project``:
+    facts from the other files of the run about this module's functions."""
     scanner = _Scanner()
     scanner.scan(tree)
-    facts = infer_contexts(scanner, test_module=is_test_module(path))
+    facts = infer_contexts(scanner, test_module=is_test_module(path), project=project)
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
         # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is
@@ -831,3 +1068,27 @@ def analyze_module(tree: ast.Module, path: str | None = None) -> ModuleFacts:
             f.level = Level.HOST
             f.why = f"in {module}, a module AutoGraph does not convert (framework code)"
     return facts
+
+
+def external_uses(facts: ModuleFacts) -> list[ExternalUse]:
+    """Every use of another module's function that says how it runs: functions handed to
+    compilers or the host, and calls from functions that run compiled (any level but ``EAGER``)
+    or on the host. Calls from a module-level function carry its name, so that evidence other
+    files give it passes on to what it calls."""
+    out = list(facts.handed_out)
+    for target, func, line, bare, call in facts.external_calls:
+        if func.level is Level.EAGER and not func.host:
+            continue
+        if bare and bare in facts.module_funcs:
+            continue  # a function of this file shadows the import
+        top: FunctionInfo = func
+        while top.parent is not None:
+            top = top.parent
+        caller = top.name if facts.module_funcs.get(top.name) is top else ""
+        label = f"{func.cls.node.name}.{func.name}()" if func.cls is not None else f"{func.name}()"
+        args = facts.external_args.get(id(call), {}) if call is not None else {}
+        consts = facts.external_consts.get(id(call), {}) if call is not None else {}
+        out.append(ExternalUse(target, caller, f"called from {label}", Level.HOST if func.host else func.level,
+                               func.host, func.converted or func.level < Level.GRAPH, func.jax, line,
+                               args=tuple(sorted(args.items())), consts=tuple(sorted(consts.items()))))
+    return out

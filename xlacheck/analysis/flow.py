@@ -42,6 +42,35 @@ class RuleCrash(Exception):
         self.error = error
 
 
+def _const_param_test(test: ast.expr, const_params: dict[str, bool]) -> bool | None:
+    """The truth of ``p`` / ``not p`` for a parameter the compiled callers set to a literal."""
+    if not const_params:
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _const_param_test(test.operand, const_params)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Name):
+        return const_params.get(test.id)
+    return None
+
+
+def numpy_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
+    """True if ``test`` holds only for NumPy arrays (``isinstance(x, np.ndarray)``,
+    ``hasattr(x, "astype")``), False if only for other values: a type dispatch whose NumPy branch
+    never runs on a traced tensor, like the eager branch of ``tf.executing_eagerly()``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = numpy_guard(test.operand, aliases)
+        return None if inner is None else not inner
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2):
+        return None
+    kind = test.args[1]
+    if test.func.id == "hasattr":
+        return True if isinstance(kind, ast.Constant) and kind.value == "astype" else None
+    if test.func.id == "isinstance":
+        return True if aliases.resolve(kind) in ("np.ndarray", "np.generic") else None
+    return None
+
+
 def eager_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
     """True if ``test`` holds only when running eagerly, False if only in graphs, else None."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -130,6 +159,8 @@ class FunctionWalker:
         assert self.facts is not None
         found = self.facts.callee(call, self.ctx.function)
         if found is None:
+            if id(call) in self.facts.external_call_ids:
+                self._record_external(call)
             return
         callee, is_method = found
         node = callee.node
@@ -147,6 +178,23 @@ class FunctionWalker:
         for kw in call.keywords:
             if kw.arg is not None:
                 record[kw.arg] = record.get(kw.arg, 0) | self.values.flags(kw.value)
+
+    def _record_external(self, call: ast.Call) -> None:
+        """What this code passes to a function of another module (for its facts, analysis.project)."""
+        assert self.facts is not None
+        record: dict[str, int] = {}
+        consts: dict[str, bool] = {}
+        passed = [(str(i), arg) for i, arg in enumerate(call.args)]
+        if any(isinstance(arg, ast.Starred) for arg in call.args):
+            passed = passed[:[isinstance(arg, ast.Starred) for arg in call.args].index(True)]
+        passed += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+        for key, arg in passed:
+            record[key] = self.values.flags(arg)
+            if isinstance(arg, ast.Constant):
+                consts[key] = bool(arg.value)
+        self.facts.external_args[id(call)] = record
+        if consts:
+            self.facts.external_consts[id(call)] = consts
 
     def _comprehension(self, node: ast.AST) -> None:
         saved: dict[str, int | None] = {}
@@ -202,7 +250,22 @@ class FunctionWalker:
         for i, stmt in enumerate(body):
             blocks[-1] = (body, i)  # type: ignore[assignment]
             self.stmt(stmt)
+            if type(stmt) is ast.If:
+                live = self._live_branch(stmt)
+                if live and type(live[-1]) in (ast.Return, ast.Raise):
+                    break  # `if jittable: return c` with jittable=True: what follows never runs here
         blocks.pop()
+
+    def _live_branch(self, s: ast.If) -> list[ast.stmt] | None:
+        """The only branch of ``s`` that compiled code runs, when the test says so: a parameter
+        every compiled caller sets to a literal, or an eager / NumPy-only guard."""
+        known = _const_param_test(s.test, self.ctx.function.const_params)
+        if known is None:
+            guard = eager_guard(s.test, self.ctx.aliases)
+            if guard is None:
+                guard = numpy_guard(s.test, self.ctx.aliases)
+            known = None if guard is None else not guard
+        return None if known is None else s.body if known else s.orelse
 
     def stmt(self, s: ast.stmt) -> None:
         t = type(s)
@@ -272,6 +335,12 @@ class FunctionWalker:
 
     def _if(self, s: ast.If) -> None:
         guard = eager_guard(s.test, self.ctx.aliases)
+        if guard is None:
+            guard = numpy_guard(s.test, self.ctx.aliases)
+        known = _const_param_test(s.test, self.ctx.function.const_params)
+        if known is not None:  # `if jittable:` where every compiled caller passes a literal
+            self._branch(s.body if known else s.orelse, None)
+            return
         self.expr(s.test)
         if guard is True:
             self._branch(s.orelse, None)

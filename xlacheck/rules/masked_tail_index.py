@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import DYNAMIC
+from xlacheck.analysis.values import DYNAMIC, PYLIST
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -61,6 +61,9 @@ class MaskedTailIndex(Rule):
                 "    return h[:, -1]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
                 "    valid = h[m > 0]\n    return tf.reduce_mean(valid)\n"),
+        # the last piece of a split is a list item: the number of pieces is static
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
+                "    valid = h[m > 0]\n    return tf.split(valid, 2, axis=-1)[-1]\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(h, m):\n"
@@ -81,7 +84,8 @@ class MaskedTailIndex(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Subscript)
-        if not ctx.flags(node.value) & DYNAMIC:
+        flags = ctx.flags(node.value)
+        if not flags & DYNAMIC or flags & PYLIST:  # `tf.split(masked, 2)[-1]` picks a list item: no padding read
             return
         sl = node.slice
         first = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl

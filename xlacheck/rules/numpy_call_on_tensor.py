@@ -45,6 +45,10 @@ class NumpyCallOnTensor(Rule):
                 "    return x / np.sqrt(x.shape[-1])\n"),
         Example("import tensorflow as tf\nimport tensorflow.experimental.numpy as tnp\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return tnp.mean(x)\n"),
+        # a type dispatch: the NumPy branch never runs on a traced tensor
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if isinstance(x, np.ndarray):\n        return np.where(x > 0, x, 0)\n"
+                "    if not hasattr(x, 'astype'):\n        return tf.nn.relu(x)\n    return np.maximum(x, 0)\n"),
     )
     INVALID = (
         Example("import numpy as np\nimport tensorflow as tf\ndef mae(y_true, y_pred):\n"

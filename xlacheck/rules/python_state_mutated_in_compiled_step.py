@@ -48,7 +48,49 @@ def _python_attrs(cls: ClassInfo) -> tuple[set[str], set[str]]:
                 lists.add(attr)
             elif not _mentions_self_attr(stmt.value, attr):  # `self.step = self.step + 1` keeps the kind
                 other.add(attr)
-    return numbers - other - lists, lists - other - numbers
+    return numbers - other - lists - _name_tags(cls), lists - other - numbers
+
+
+def _name_tags(cls: ClassInfo) -> set[str]:
+    """Attributes whose value the class reads only to build strings (``"{}".format(self.call_id)``,
+    ``str(...)``, f-strings, ``"%d" % ...``) besides updating it: a per-trace tag that names ops or
+    scopes. Freezing it per trace changes no computed value, so the update is no hazard."""
+    reads: dict[str, int] = {}
+    naming: dict[str, int] = {}  # reads inside string formatting
+    updating: dict[str, int] = {}  # reads inside `self.n = self.n + 1`
+    for node in ast.walk(cls.node):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (attr := _self_attr(node)):
+            reads[attr] = reads.get(attr, 0) + 1
+        if _builds_string(node):
+            for attr in _self_reads(node):
+                naming[attr] = naming.get(attr, 0) + 1
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                attr = _self_attr(target)
+                if attr is not None:
+                    for read in _self_reads(node.value):
+                        if read == attr:
+                            updating[attr] = updating.get(attr, 0) + 1
+    return {a for a, n in naming.items() if n + updating.get(a, 0) >= reads[a]}
+
+
+def _self_reads(node: ast.AST) -> list[str]:
+    return [a for sub in ast.walk(node)
+            if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and (a := _self_attr(sub))]
+
+
+def _builds_string(node: ast.AST) -> bool:
+    """A string formatting expression: an f-string, ``str(...)``/``repr(...)``, ``"...".format(...)``,
+    ``"..." % ...``."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call):
+        f = node.func
+        return (isinstance(f, ast.Name) and f.id in ("str", "repr")) or (
+            isinstance(f, ast.Attribute) and f.attr == "format" and isinstance(f.value, ast.Constant)
+            and isinstance(f.value.value, str))
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+        and isinstance(node.left.value, str)
 
 
 class PythonStateMutatedInCompiledStep(ModuleRule):
@@ -105,6 +147,10 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
         Example("import jax\nSTATE = {'step': 0}\n@jax.jit\ndef train_step(w, g, STATE):\n"
                 "    return w - 0.1 * g\ndef train(w, gs):\n    for g in gs:\n        STATE['step'] += 1\n"
                 "        w = train_step(w, g, {})\n    return w\n"),
+        # a per-trace tag read only to name ops: freezing it changes no computed value
+        Example("import tensorflow as tf\nclass Embed(tf.keras.layers.Layer):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.call_id = 0\n    def call(self, x):\n"
+                "        self.call_id += 1\n        return tf.identity(x, name=f'lookup_{self.call_id}')\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"

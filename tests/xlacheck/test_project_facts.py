@@ -1,0 +1,238 @@
+"""Project-level call facts (xlacheck.analysis.project): what other files of a run say about a
+module's functions. Two- and three-file projects linted through the library as the CLI does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis.contexts import Level, ProjectFact
+from xlacheck.analysis.project import ProjectFile, Summary, resolve
+from xlacheck.api import check_paths
+from xlacheck.config import Settings
+from xlacheck.diagnostics import RunResult
+from xlacheck.engine import check_file
+
+Lint = Callable[..., RunResult]
+
+# A size computed from tensor values: XLA205 fires in compiled code, in an uncompiled
+# module-level helper only with --preview (there it was tf.data code on real projects).
+LOSSES = """\
+import tensorflow as tf
+
+
+def focal_loss(y_true, y_pred):
+    n = tf.reduce_sum(tf.cast(y_true > 0, tf.int32))
+    return tf.reduce_sum(y_pred) + tf.reduce_sum(tf.zeros([n]))
+"""
+XLA205_MESSAGE = (
+    "`shape` of tf.zeros is computed from tensor values: XLA needs it at compile time, so this fails to compile "
+    "or recompiles for every value; use a static size (config constant, x.shape) or pad to a fixed bound "
+    "(compiled: {evidence})")
+MODEL = """\
+import tensorflow as tf
+from pkg.losses import focal_loss
+
+
+class Model(tf.keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = focal_loss(y, self(x))
+        return {"loss": loss}
+"""
+# max() over a tensor (XLA103) fires in helpers by default: tracing fails in any graph
+PREP = """\
+import tensorflow as tf
+
+
+def clip_total(x):
+    total = tf.reduce_sum(x)
+    return max(total, 0.0)
+"""
+PIPELINE = """\
+import tensorflow as tf
+from pkg.prep import clip_total
+
+
+def make(files):
+    return tf.data.TFRecordDataset(files).map(clip_total)
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        init = path.parent / "__init__.py"
+        if not init.exists():
+            init.write_text("")
+
+
+def project_file(root: Path, name: str) -> ProjectFile:
+    summary = check_file((root / name).read_text(), str(root / name)).summary
+    assert summary is not None
+    return ProjectFile(str(root / name), name, summary)
+
+
+def findings(result: RunResult) -> list[tuple[str, int, str, str]]:
+    return [(d.path, d.line, d.code, d.message) for d in result.diagnostics]
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
+    monkeypatch.chdir(tmp_path)
+
+    def lint(*paths: str, cache: bool = False) -> RunResult:
+        return check_paths(list(paths) or ["."], Settings(cache=cache, root=tmp_path))
+
+    return lint
+
+
+def test_helper_called_from_a_train_step_in_another_file_is_compiled(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205",
+         XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
+    ]
+    # one file alone: today's behaviour (an uncompiled helper: XLA205 only with --preview)
+    assert findings(run("pkg/losses.py")) == []
+
+
+def test_helper_passed_to_compile_in_another_file_is_compiled(tmp_path: Path, run: Lint) -> None:
+    train = ("import tensorflow as tf\nfrom pkg import losses\n\n\ndef build(model):\n"
+             "    model.compile(optimizer='adam', loss=losses.focal_loss, jit_compile=True)\n")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/train.py": train})
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205",
+         XLA205_MESSAGE.format(evidence="passed to compile()/strategy.run in pkg/train.py:6")),
+    ]
+
+
+def test_relative_import_and_a_chain_through_three_files(tmp_path: Path, run: Lint) -> None:
+    # model.train_step -> ops.combined (relative import) -> losses.focal_loss (module alias)
+    ops = ("import tensorflow as tf\nimport pkg.losses as L\n\n\ndef combined(y, p):\n"
+           "    return L.focal_loss(y, p) + tf.reduce_mean(p)\n")
+    model = MODEL.replace("from pkg.losses import focal_loss", "from .ops import combined").replace(
+        "focal_loss(y, self(x))", "combined(y, self(x))")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/ops.py": ops, "pkg/model.py": model})
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205", XLA205_MESSAGE.format(evidence="called from combined() in pkg/ops.py:6")),
+    ]
+
+
+def test_helper_only_host_code_elsewhere_calls_is_host(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/prep.py": PREP, "pkg/pipeline.py": PIPELINE})
+    alone = findings(run("pkg/prep.py"))
+    assert [(p, line, code) for p, line, code, _ in alone] == [("pkg/prep.py", 6, "XLA103")]
+    assert findings(run()) == []  # a tf.data map function: never compiled by XLA
+    assert resolve([project_file(tmp_path, name) for name in ("pkg/prep.py", "pkg/pipeline.py")]) == {str(tmp_path / "pkg" / "prep.py"): {"clip_total": ProjectFact(
+        Level.HOST, "called only from host code (mapped over a tf.data pipeline in pkg/pipeline.py:6)")}}
+    # a compiled caller anywhere wins over host callers
+    step = ("import tensorflow as tf\nfrom pkg.prep import clip_total\n\n\n@tf.function(jit_compile=True)\n"
+            "def step(x):\n    return clip_total(x)\n")
+    write(tmp_path, {"pkg/step.py": step})
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/prep.py", 6, "XLA103")]
+
+
+def test_cache_follows_the_caller_file(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
+    first = run(cache=True)
+    assert [(p, line, code) for p, line, code, _ in findings(first)] == [("pkg/losses.py", 6, "XLA205")]
+    again = run(cache=True)
+    assert findings(again) == findings(first) and all(f.cached for f in again.files if not f.skipped)
+    # the caller stops calling the helper: the helper's cached result must not be reused
+    (tmp_path / "pkg" / "model.py").write_text(MODEL.replace("focal_loss(y, self(x))", "tf.reduce_sum(y)"))
+    assert findings(run(cache=True)) == []
+    # and back: the entry with the facts is found again
+    (tmp_path / "pkg" / "model.py").write_text(MODEL)
+    back = run(cache=True)
+    assert findings(back) == findings(first)
+    assert {f.path: f.cached for f in back.files} == {"pkg/__init__.py": False, "pkg/losses.py": True,
+                                                      "pkg/model.py": True}
+
+
+def test_caller_line_moves_and_the_message_follows(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL})
+    run(cache=True)
+    (tmp_path / "pkg" / "model.py").write_text("# moved\n" + MODEL)
+    assert [m for _, _, _, m in findings(run(cache=True))] == [
+        XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:10")]
+
+
+def test_resolve_is_deterministic_and_keeps_the_strongest_evidence(tmp_path: Path) -> None:
+    graph_caller = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n\n@tf.function\n"
+                    "def evaluate(y, p):\n    return focal_loss(y, p)\n")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": MODEL, "pkg/eval.py": graph_caller})
+    files = [project_file(tmp_path, name) for name in ("pkg/model.py", "pkg/losses.py", "pkg/eval.py")]
+    assert all(Summary.from_json(f.summary.to_json()) == f.summary for f in files)  # the cache round trip
+    facts = resolve(files)
+    assert resolve(list(reversed(files))) == facts
+    fact = facts[str(tmp_path / "pkg" / "losses.py")]["focal_loss"]
+    assert (fact.level, fact.why) == (Level.LIKELY, "called from Model.train_step() in pkg/model.py:9")
+    assert set(facts) == {str(tmp_path / "pkg" / "losses.py")}
+
+
+def test_a_literal_mode_argument_selects_the_branch_that_runs(tmp_path: Path, run: Lint) -> None:
+    # get_count(state, jittable=True) from a jitted step: the int() branch never runs there
+    counts = ("import jax\nimport jax.numpy as jnp\n\n\ndef get_count(state, jittable=False):\n"
+              "    c = jnp.sum(state)\n    if jittable:\n        return c\n    return int(c)\n")
+    step = ("import jax\nfrom pkg.counts import get_count\n\n\n@jax.jit\ndef step(state):\n"
+            "    return get_count(state, jittable={flag})\n")
+    write(tmp_path, {"pkg/counts.py": counts, "pkg/step.py": step.format(flag="True")})
+    assert findings(run()) == []
+    write(tmp_path, {"pkg/step.py": step.format(flag="False")})
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/counts.py", 9, "XLA302")]
+
+
+def test_a_function_written_for_eager_mode_is_not_raised(tmp_path: Path, run: Lint) -> None:
+    # a conversion utility calling .numpy(): a compiled caller elsewhere is the caller's problem
+    utils = ("import numpy as np\nimport tensorflow as tf\n\n\ndef to_numpy(x):\n"
+             "    if isinstance(x, tf.RaggedTensor):\n        return x.numpy()\n    return np.asarray(x)\n")
+    metric = ("import tensorflow as tf\nfrom pkg.utils import to_numpy\n\n\nclass Count(tf.keras.metrics.Metric):\n"
+              "    def update_state(self, y_true, y_pred, sample_weight=None):\n"
+              "        self.total.assign_add(to_numpy(tf.size(y_true)))\n")
+    write(tmp_path, {"pkg/utils.py": utils, "pkg/metric.py": metric})
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == []
+
+
+def test_a_layer_only_a_preprocessing_layer_builds_runs_on_the_host(tmp_path: Path, run: Lint) -> None:
+    # bicubic+antialias resize has no XLA kernel (XLA310), but only an image converter runs this layer
+    converter = (
+        "import tensorflow as tf\nfrom keras_hub.layers import ImageConverter\n\n\n"
+        "class Resizing(tf.keras.layers.Layer):\n    def call(self, x):\n"
+        "        return tf.image.resize(x, (224, 224), method='bicubic', antialias=True)\n\n\n"
+        "class MyImageConverter(ImageConverter):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.resizing = Resizing()\n\n    def call(self, x):\n        return self.resizing.call(x)\n")
+    write(tmp_path, {"conv.py": converter})
+    assert findings(run("conv.py")) == []
+    # the same layer built by a model too: compiled code
+    write(tmp_path, {"conv.py": converter + "\n\nclass Model(tf.keras.Model):\n    def __init__(self):\n"
+                                            "        super().__init__()\n        self.resize = Resizing()\n"})
+    assert [(p, line, code) for p, line, code, _ in findings(run("conv.py"))] == [("conv.py", 7, "XLA310")]
+
+
+def test_pmap_static_broadcasted_arguments_are_python_values(tmp_path: Path, run: Lint) -> None:
+    decode = ("import jax.numpy as jnp\n\n\ndef init(batch, max_len):\n"
+              "    return jnp.zeros((batch.shape[0], max_len), jnp.int32)\n")
+    train = ("import functools\nimport jax\nfrom pkg import decode\n\n\ndef predict(x, max_len, config):\n"
+             "    return decode.init(x, max_len)\n\n\n"
+             "p_predict = jax.pmap(functools.partial(predict, config=None), axis_name='b', "
+             "static_broadcasted_argnums=(1,))\n")
+    write(tmp_path, {"pkg/decode.py": decode, "pkg/train.py": train})
+    assert findings(run()) == []
+    write(tmp_path, {"pkg/train.py": train.replace("static_broadcasted_argnums=(1,)", "donate_argnums=(0,)")})
+    assert [(p, line, code) for p, line, code, _ in findings(run())] == [("pkg/decode.py", 5, "XLA207")]
+
+
+def test_a_function_reexported_by_the_package_init(tmp_path: Path, run: Lint) -> None:
+    model = MODEL.replace("from pkg.losses import focal_loss", "from pkg import focal_loss")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": model})
+    (tmp_path / "pkg" / "__init__.py").write_text("from .losses import focal_loss\n")
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205",
+         XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
+    ]

@@ -1,0 +1,250 @@
+"""Project-level call facts: which functions of one file other files of the run compile or call
+from host code.
+
+Per file the engine writes a :class:`Summary` (cached with the file's result, keyed by its
+content): its module-level functions with the evidence level found in that file alone, the
+same-file calls between them, and its uses of functions of other modules
+(:class:`~xlacheck.analysis.contexts.ExternalUse`: ``from pkg.losses import focal_loss`` then
+``model.compile(loss=focal_loss)``, or a call inside ``train_step`` or a ``dataset.map``
+function). :func:`resolve` joins the summaries of a run: a use's dotted target is matched to the
+file that defines it (its dotted module name, :func:`~xlacheck.analysis.tables.module_name`, or
+a script beside the caller), levels rise along uses and same-file calls to a fixed point, and
+each file gets :class:`~xlacheck.analysis.contexts.ProjectFact` for its functions whose level
+the other files change: compiled code elsewhere calls it (its caller's level and the evidence
+"called from Model.train_step() in pkg/model.py:42"), or only host code elsewhere calls a
+helper nothing compiles (``HOST``). A file's result depends on these facts, so the cache key of
+a file with facts includes them (:func:`facts_key`). One file alone gets no facts: the
+behaviour of ``xlacheck one_file.py`` does not change.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from xlacheck.analysis.contexts import FRAMEWORK_HEADS, ExternalUse, Level, ModuleFacts, ProjectFact, external_uses
+from xlacheck.analysis.imports import canonical_module
+from xlacheck.analysis.tables import module_name
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one file tells the others (JSON-able through :meth:`to_json`, for the cache)."""
+
+    functions: tuple[tuple[str, Level], ...]  # module-level functions and their level in this file
+    calls: tuple[tuple[str, tuple[str, ...]], ...]  # module-level function -> same-file ones it calls
+    uses: tuple[ExternalUse, ...]
+    # names imported at module level from non-framework modules, as imported ("..losses.focal_loss"):
+    # a package's __init__ re-exports functions this way
+    exports: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> list[object]:
+        return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
+                [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
+                  [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
+                [list(e) for e in self.exports]]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Summary:
+        functions, calls, uses, exports = data
+        return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
+                   tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
+                                     tuple((str(k), int(fl)) for k, fl in args),
+                                     tuple((str(k), bool(truth)) for k, truth in consts))
+                         for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
+                   tuple((str(a), str(b)) for a, b in exports))
+
+
+def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
+    """The summary of one analyzed file (``tree``: its module, for the names it re-exports)."""
+    funcs = facts.module_funcs
+    functions = tuple((name, Level.HOST if f.host else f.level) for name, f in funcs.items())
+    calls = tuple((name, tuple(sorted(n for n in f.called_names if n in funcs and n != name)))
+                  for name, f in funcs.items() if any(n in funcs for n in f.called_names))
+    return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else ())
+
+
+def reexports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
+    """Names imported at module level (also under ``if``/``try``) from modules that are not
+    frameworks: what ``from pkg import name`` may reach through this file."""
+    out: list[tuple[str, str]] = []
+    stack = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__":
+            module = "." * stmt.level + (stmt.module or "")
+            if not stmt.level and canonical_module(module).split(".", 1)[0] in FRAMEWORK_HEADS:
+                continue
+            sep = "." if stmt.module else ""
+            out.extend((a.asname or a.name, f"{module}{sep}{a.name}") for a in stmt.names if a.name != "*")
+        elif isinstance(stmt, (ast.If, ast.Try)):
+            for body in (stmt.body, stmt.orelse, *(h.body for h in getattr(stmt, "handlers", ()))):
+                stack.extend(reversed(body))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ProjectFile:
+    """One file of the run: its path on disk (to find its module), how messages name it, and its summary."""
+
+    path: str
+    display: str
+    summary: Summary
+
+
+def facts_key(facts: Mapping[str, ProjectFact]) -> bytes:
+    """Canonical bytes of one file's facts, for its cache key (empty when it has none)."""
+    if not facts:
+        return b""
+    return json.dumps(sorted((n, int(f.level), f.why, f.converted, f.jax, f.traced, f.args, f.consts)
+                             for n, f in facts.items())).encode()
+
+
+def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
+    """Facts per file path (only files that get some). Deterministic: files are visited in path
+    order, and the first strongest evidence wins."""
+    files = sorted(files, key=lambda f: f.path)
+    modules: dict[str, str | None] = {}  # dotted module -> path (None: two files claim it)
+    by_stem: dict[str, str] = {}  # path without .py -> path, for scripts importing a neighbour
+    for f in files:
+        stem, ext = os.path.splitext(os.path.abspath(f.path))
+        by_stem[stem] = f.path
+        name = module_name(f.path) if ext == ".py" else None
+        if name is not None:
+            modules[name] = None if name in modules else f.path
+    local = {f.path: dict(f.summary.functions) for f in files}
+    exports = {f.path: dict(f.summary.exports) for f in files}
+    calls = {f.path: dict(f.summary.calls) for f in files}
+    display = {f.path: f.display for f in files}
+
+    edges: list[tuple[str, ExternalUse, tuple[str, str]]] = []  # (caller's path, use, (callee's path, name))
+    for f in files:
+        for use in f.summary.uses:
+            target = _target(use.target, f.path, modules, by_stem, local, exports)
+            if target is not None and target[0] != f.path and target[1] in local[target[0]]:
+                edges.append((f.path, use, target))
+
+    level = {(p, n): lv for p, fs in local.items() for n, lv in fs.items()}
+    compiled: dict[tuple[str, str], ProjectFact] = {}
+    changed = True
+    while changed:  # levels only rise, so this ends
+        changed = False
+        for src, use, target in edges:
+            if use.host:
+                continue
+            lv, raised = use.level, False
+            if use.caller and level.get((src, use.caller), Level.EAGER) > lv:
+                lv, raised = level[(src, use.caller)], True
+            if lv < Level.GRAPH or lv <= level[target]:
+                continue
+            compiled[target] = ProjectFact(lv, f"{use.how} in {display[src]}:{use.line}",
+                                           use.converted or (raised and not use.jax), use.jax)
+            _raise(target, lv, level, calls)
+            changed = True
+    passed: dict[tuple[str, str], dict[str, int]] = {}  # what every compiled caller passes, OR-ed
+    consts: dict[tuple[str, str], dict[str, bool]] = {}  # literals all compiled callers agree on
+    traced: set[tuple[str, str]] = set()
+    for src, use, target in edges:
+        lv = max(use.level, level.get((src, use.caller), Level.EAGER)) if use.caller else use.level
+        if target in compiled and not use.host and lv >= Level.GRAPH:
+            record = passed.setdefault(target, {})
+            for key, flags in use.args:
+                record[key] = record.get(key, 0) | flags
+            mine = dict(use.consts)
+            agreed = consts.setdefault(target, mine)
+            for key in list(agreed):
+                if mine.get(key) is not agreed[key]:
+                    del agreed[key]
+            if use.traced:
+                traced.add(target)
+    for target, fact in compiled.items():
+        compiled[target] = replace(fact, traced=target in traced, args=tuple(sorted(passed.get(target, {}).items())),
+                                   consts=tuple(sorted(consts.get(target, {}).items())))
+
+    host_why: dict[tuple[str, str], str] = {}
+    host: set[tuple[str, str]] = set()
+    changed = True
+    while changed:  # helpers only host code calls: the set only grows
+        changed = False
+        users: dict[tuple[str, str], list[tuple[bool, str]]] = {}
+        for src, use, target in edges:
+            if level[target] is not Level.HELPER or target in host:
+                continue
+            caller_host = bool(use.caller) and (src, use.caller) in host
+            is_host = use.host or caller_host
+            lv = max(use.level, level.get((src, use.caller), Level.EAGER)) if use.caller else use.level
+            if is_host or lv >= Level.HELPER:
+                users.setdefault(target, []).append((is_host, f"{use.how} in {display[src]}:{use.line}"))
+        for target, seen in users.items():
+            if all(h for h, _ in seen):
+                host_why[target] = f"called only from host code ({seen[0][1]})"
+                _host(target, host, level, calls)
+                changed = True
+
+    out: dict[str, dict[str, ProjectFact]] = {}
+    for (path, name), fact in compiled.items():
+        if fact.level > local[path][name]:
+            out.setdefault(path, {})[name] = fact
+    for (path, name), why in host_why.items():
+        out.setdefault(path, {})[name] = ProjectFact(Level.HOST, why)
+    return out
+
+
+def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_stem: Mapping[str, str],
+            local: Mapping[str, Mapping[str, Level]], exports: Mapping[str, Mapping[str, str]], hops: int = 3
+            ) -> tuple[str, str] | None:
+    """(path, function name) that an imported dotted name denotes, if a file of the run defines
+    it, following re-exports (``from .losses import focal_loss`` in a package's ``__init__``)."""
+    if dotted.startswith("."):
+        package = module_name(importer)
+        if package is None:
+            return None
+        parts = package.split(".")
+        if not importer.endswith("__init__.py"):
+            parts = parts[:-1]
+        level = len(dotted) - len(dotted.lstrip("."))
+        if level - 1 > len(parts):
+            return None
+        parts = parts[:len(parts) - (level - 1)]
+        dotted = ".".join([*parts, dotted.lstrip(".")])
+    module, _, name = dotted.rpartition(".")
+    if not module:
+        return None
+    path = modules.get(module)
+    if path is None and module_name(importer) is None:  # a script importing a neighbour
+        path = by_stem.get(os.path.join(os.path.dirname(os.path.abspath(importer)), *module.split(".")))
+    if path is None:
+        return None
+    if name not in local[path] and name in exports[path] and hops > 0:
+        return _target(exports[path][name], path, modules, by_stem, local, exports, hops - 1)
+    return path, name
+
+
+def _raise(start: tuple[str, str], lv: Level, level: dict[tuple[str, str], Level],
+           calls: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+    """Raise a function and the same-file functions it calls (transitively) to at least ``lv``."""
+    stack = [start]
+    while stack:
+        key = stack.pop()
+        if level[key] >= lv or level[key] is Level.HOST and key != start:
+            continue
+        level[key] = lv
+        path, name = key
+        stack.extend((path, c) for c in calls[path].get(name, ()) if (path, c) in level)
+
+
+def _host(start: tuple[str, str], host: set[tuple[str, str]], level: dict[tuple[str, str], Level],
+          calls: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+    """Mark a helper host code and the same-file helpers it calls (as the engine does)."""
+    stack = [start]
+    while stack:
+        key = stack.pop()
+        if key in host or level[key] > Level.HELPER:
+            continue
+        host.add(key)
+        path, name = key
+        stack.extend((path, c) for c in calls[path].get(name, ()) if (path, c) in level)
