@@ -1,4 +1,4 @@
-"""Source: https://github.com/tensorflow/tensorflow/issues/33152 (Keras model on TPU failed to compile on the Unique op; on XLA:CPU with TF 2.21 the same de-duplication with tf.unique before an embedding gather compiles: the compiler, not the guess, decided this case)."""
+"""Source: https://github.com/tensorflow/tensorflow/issues/33152 (Keras model on TPU failed to compile on the Unique op; on XLA:CPU with TF 2.21 the same de-duplication with tf.unique before an embedding gather compiles: labelled by the compiler)."""
 import tensorflow as tf
 
 
