@@ -1,0 +1,32 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/105151 (a helper class wraps its operand with tf.constant(value) in __init__ and is instantiated inside Model.call: under jit_compile the value is a symbolic tensor and tf.constant needs its numpy value)."""
+import tensorflow as tf
+
+
+class Quantity:
+    def __init__(self, value):
+        self.value = tf.constant(value, dtype=tf.float32)  # XLA: host
+
+    def __mul__(self, other):
+        return Quantity(self.value * other.value)
+
+
+class GatedModel(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.proj = tf.keras.layers.Dense(4)
+        self.gate = tf.keras.layers.Dense(4, activation="sigmoid")
+
+    def call(self, x):
+        return (Quantity(self.proj(x)) * Quantity(self.gate(x))).value
+
+
+model = GatedModel()
+
+
+def forward(x):
+    return model(x)
+
+
+# --- oracle ---
+def ENTRY():
+    return forward, (tf.reshape(tf.range(6, dtype=tf.float32), [2, 3]) / 6.0,)

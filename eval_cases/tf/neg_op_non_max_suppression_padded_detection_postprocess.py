@@ -1,0 +1,31 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/42879 ("NMS support in XLA": tf2xla implements NMS only in its padded form; tf.image.non_max_suppression_padded with pad_to_max_output_size=True compiles under jit_compile)."""
+import tensorflow as tf
+
+
+class DetectionHead(tf.keras.layers.Layer):
+    def __init__(self, max_detections=3, **kwargs):
+        super().__init__(**kwargs)
+        self.max_detections = max_detections
+        self.score = tf.keras.layers.Dense(1)
+
+    def call(self, boxes, features):
+        scores = tf.squeeze(tf.sigmoid(self.score(features)), -1)
+        keep, n_valid = tf.image.non_max_suppression_padded(boxes, scores, self.max_detections, iou_threshold=0.5,
+                                                            pad_to_max_output_size=True)
+        valid = tf.cast(tf.range(self.max_detections) < n_valid, scores.dtype)
+        return tf.gather(boxes, keep), tf.gather(scores, keep) * valid
+
+
+head = DetectionHead()
+
+
+def detect(boxes, features):
+    kept_boxes, kept_scores = head(boxes, features)
+    return tf.reduce_sum(kept_boxes * kept_scores[:, None])
+
+
+# --- oracle ---
+def ENTRY():
+    boxes = tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [2.0, 2.0, 3.0, 3.0], [0.5, 0.5, 2.5, 2.5]])
+    features = tf.reshape(tf.range(8, dtype=tf.float32), [4, 2]) / 8.0
+    return detect, (boxes, features)
