@@ -10,8 +10,8 @@ Same stages, artifacts and manifest records as the TensorFlow path (``train.py``
   graph ran;
 - compile accounting comes from torch_xla's own metrics: ``CompileTime`` per step, every
   ``aten::`` fallback counter, ``TransferFromDeviceTime`` inside the step. A step that compiles
-  for a shape already seen, a fallback, or an in-step transfer fails the stage
-  (:class:`XlaAccountingError`) after the run's figures are recorded;
+  for a shape already seen, a fallback, or an in-step transfer is a failed check in the run's
+  summary (:mod:`reference_trainer.summary`: exit code 3) after the run's figures are recorded;
 - checkpoints are CPU copies: weights as safetensors, optimizer and scheduler state through
   ``xm.save`` and read back with ``torch.load(weights_only=True)``, so loading a run
   directory never executes code (:func:`load_checkpoint`).
@@ -27,7 +27,6 @@ import math
 import os
 import pickle
 import shutil
-import signal
 import tempfile
 import threading
 import time
@@ -39,21 +38,27 @@ from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import (
     StageError,
     check_fields,
-    config_fields,
     finished_model_dir,
     require_section,
     write_section,
+    write_train_record,
 )
 from reference_trainer.pipeline import DataSpec
 from reference_trainer.shards import TOKENIZER_DIR, verify_prepared
-from reference_trainer.progress import Progress, TrainStart, history_path, read_history, write_history
+from reference_trainer.progress import (
+    Progress,
+    TrainStart,
+    checkpoint_written,
+    history_path,
+    read_history,
+    write_history,
+)
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_DIR = "checkpoints"
 MODEL_DIR = "model"
 LOG_DIR = "logs"
-KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 WEIGHTS_FILE = "model.safetensors"
 OPTIMIZER_FILE = "optimizer.pt"
 SCHEDULER_FILE = "scheduler.pt"
@@ -63,10 +68,6 @@ KEEP_CHECKPOINTS = 3
 # transfer per step, and a different graph when a batch has no padding); "eager" attention
 # builds the additive mask on the device.
 ATTENTION = "eager"
-
-
-class XlaAccountingError(StageError):
-    """A recompile, an aten:: fallback or a device->host transfer inside the step."""
 
 
 class UnsafeCheckpoint(StageError):
@@ -84,24 +85,6 @@ class XlaAccounting:
     in_step_transfers: int  # TransferFromDeviceTime samples while step code ran
     syncs: int  # torch_xla.sync() calls the loop made or MpDeviceLoader made for it
     first_step_seconds: float
-
-    @property
-    def ok(self) -> bool:
-        return self.compiles == self.distinct_shapes and not self.recompile_steps and not self.fallbacks \
-            and self.in_step_transfers == 0
-
-    def problem(self) -> str | None:
-        if self.ok:
-            return None
-        parts = []
-        if self.recompile_steps or self.compiles != self.distinct_shapes:
-            parts.append(f"{self.compiles} compilations for {self.distinct_shapes} distinct batch shapes"
-                         + (f" (recompiled at steps {list(self.recompile_steps[:5])})" if self.recompile_steps else ""))
-        if self.fallbacks:
-            parts.append(f"aten:: CPU fallbacks {list(self.fallbacks)}")
-        if self.in_step_transfers:
-            parts.append(f"{self.in_step_transfers} device-to-host transfers inside the step")
-        return "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -414,9 +397,7 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
     else:
         device_loader = pl.MpDeviceLoader(loader, device)
     if is_master:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": start_step, "finished": False,
-        })
+        write_train_record(config, start_step)
     torch_xla.sync()  # the model, optimizer state and schedule on the device: not part of step 1
 
     writer = None
@@ -428,7 +409,6 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         except ImportError:
             log.warning("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
     history = read_history(out, start_step)
-    kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
     loop = "accelerate" if accelerator is not None else "torch_xla"
     if observer and is_master:
         observer.on_start(TrainStart(start_step, config.train_steps, f"{loop} on {device}", replicas, True,
@@ -533,11 +513,8 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
                 barrier("reference_trainer.checkpoint")
             save_checkpoint(out, step, model, optimizer, scheduler, history, is_master)
             if is_master:
-                write_section(out, "train", {
-                    "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
-                })
-            if kill_after and step >= int(kill_after):
-                os.kill(os.getpid(), signal.SIGKILL)
+                write_train_record(config, step)
+            checkpoint_written(step)
             if step < config.train_steps:
                 batch = next(iterator)
                 syncs += 1
@@ -576,12 +553,11 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         history=tuple((int(r["step"]), float(r["loss"])) for r in history), artifacts=tuple(artifacts),
     )
     if is_master:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": True,
-            "model_dir": MODEL_DIR, "checkpoint_dir": CHECKPOINT_DIR, "framework": "torch", "loop": loop,
-            "replicas": replicas, "batch_shapes": [list(s) for s in result.batch_shapes],
-            "accounting": asdict(accounting), "tokens_per_second": result.tokens_per_second,
-        })
+        write_train_record(
+            config, step, finished=True, model_dir=MODEL_DIR, checkpoint_dir=CHECKPOINT_DIR, framework="torch",
+            loop=loop, replicas=replicas, batch_shapes=[list(s) for s in result.batch_shapes],
+            accounting=asdict(accounting), tokens_per_second=result.tokens_per_second,
+        )
     if replicas > 1:
         barrier("reference_trainer.train_done")
     return result
