@@ -141,7 +141,7 @@ class BucketingCollator:
         for key in first:
             if key == "input_ids":
                 continue
-            values = [f[key] for f in rows_in.real]  # type: ignore[index]
+            values = [f[key] for f in rows_in.real]
             if _is_sequence(first[key]):
                 sample = np.asarray(first[key][:1])
                 dtype = self.dtype if sample.dtype.kind in "iub" or not sample.size else sample.dtype
@@ -242,12 +242,12 @@ def _sample_weight(token_weight: np.ndarray | None, layout: _Layout, real_positi
     """Per token when labels are per token (Keras multiplies the per-token loss by them; one weight
     per row would not match the labels' shape), else 1 per real row; 0 for padding and dummy rows."""
     if token_weight is not None:
-        weight = np.zeros((layout.rows, layout.width), dtype=np.float32)
-        weight[layout.filled] = token_weight
-        return weight
-    weight = np.zeros(layout.rows, dtype=np.float32)
-    weight[real_positions] = 1.0
-    return weight
+        per_token = np.zeros((layout.rows, layout.width), dtype=np.float32)
+        per_token[layout.filled] = token_weight
+        return per_token
+    per_row = np.zeros(layout.rows, dtype=np.float32)
+    per_row[real_positions] = 1.0
+    return per_row
 
 
 def _check_feature(feature: Any, index: int) -> None:

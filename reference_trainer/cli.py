@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     m("--seed", type=int, help="shuffle and masking seed (default 0)")
     m("--shuffle-buffer", type=int, help="records in the shuffle buffer (default 10000)")
     m("--framework", choices=("tf", "torch"), help="tf (default): TensorFlow/Keras; torch: PyTorch/XLA on torch_xla.device()")
-    m("--precision", choices=("fp32", "bf16"), help="torch only: bf16 autocast (loss and logits in float32)")
+    m("--precision", choices=("fp32", "bf16"), help="bf16: Keras mixed_bfloat16 policy on TF, autocast on torch; float32 variables and loss "
+      "(default fp32)")
     runtime = common.add_argument_group("runtime (may change when resuming)")
     r = runtime.add_argument
     r("--steps-per-execution", type=int, help="train steps per host call (default 20)")

@@ -58,6 +58,7 @@ class TrainResult:
     batch_shapes: tuple[tuple[int, int], ...]
     jit_compile: bool
     jit_reason: str
+    precision: str
     strategy: str
     replicas: int
     dry_run_seconds: float
@@ -402,14 +403,14 @@ def _finish(config: TrainerConfig, runtime: Runtime, state: _State, loop: _Train
         tokens_per_second=loop.throughput.steady_rate,
         tokens_per_second_with_compile=loop.throughput.rate_with_compile,
         real_tokens=int(loop.throughput.tokens), train_compiles=train_compiles, batch_shapes=tuple(sorted(loop.shapes)),
-        jit_compile=plan.jit_compile, jit_reason=plan.jit_reason, strategy=plan.kind, replicas=runtime.num_replicas,
+        jit_compile=plan.jit_compile, jit_reason=plan.jit_reason, precision=config.precision, strategy=plan.kind, replicas=runtime.num_replicas,
         dry_run_seconds=dry_seconds, wall_seconds=loop.wall_seconds,
         history=tuple((int(row["step"]), float(row["loss"])) for row in loop.history), artifacts=tuple(artifacts),
     )
     if plan.is_chief:
         write_train_record(
             config, loop.step, finished=True, model_dir=MODEL_DIR, checkpoint_dir=CHECKPOINT_DIR,
-            jit_compile=plan.jit_compile, strategy=plan.kind, replicas=runtime.num_replicas,
+            jit_compile=plan.jit_compile, precision=config.precision, strategy=plan.kind, replicas=runtime.num_replicas,
             train_compiles=result.train_compiles, batch_shapes=[list(s) for s in result.batch_shapes],
             tokens_per_second=result.tokens_per_second,
         )

@@ -23,7 +23,7 @@ FILL = FillMaskResult("RUN/model", (Prediction("The <mask> is.", ("the", "a"), (
 
 
 def _tf_train(**changes: object) -> TrainResult:
-    fields = {**COMMON, "train_compiles": 1, "jit_compile": True, "jit_reason": "auto: on for CPU",
+    fields = {**COMMON, "train_compiles": 1, "jit_compile": True, "jit_reason": "auto: on for CPU", "precision": "fp32",
               "strategy": "default", "dry_run_seconds": 2.0, **changes}
     return TrainResult(**fields)  # type: ignore[arg-type]
 
