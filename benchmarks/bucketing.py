@@ -217,6 +217,28 @@ def packed_pipeline(corpus: Corpus, spec: BucketSpec, max_segments: int) -> tupl
     return 1 - corpus.lengths.sum() / slots, len(shapes), rows, seconds
 
 
+def tf_native_packing(corpus: Corpus, window: int, max_segments: int) -> tuple[float, int, int, float]:
+    """bucketing.packing_tf.pack_dataset (TensorFlow ops only, window by window) over the corpus:
+    (padding incl. dummy rows, distinct shapes, rows, seconds)."""
+    import tensorflow as tf
+
+    from bucketing.packing_tf import pack_dataset
+
+    ids = corpus.token_ids or tuple(np.ones(n, dtype=np.int64) for n in corpus.lengths.tolist())
+    ragged = tf.RaggedTensor.from_row_lengths(np.concatenate([np.asarray(i, np.int64) for i in ids]),
+                                              corpus.lengths.astype(np.int64))
+    dataset = pack_dataset(tf.data.Dataset.from_tensor_slices({"input_ids": ragged}), MAX_LENGTH, BATCH,
+                           window=window, max_segments=max_segments)
+    started = time.perf_counter()
+    slots, rows, shapes = 0, 0, set()
+    for batch in dataset.as_numpy_iterator():
+        shapes.add(batch["input_ids"].shape)
+        slots += batch["input_ids"].size
+        rows += int((batch["segment_ids"] > 0).any(axis=1).sum())
+    seconds = time.perf_counter() - started
+    return 1 - corpus.lengths.sum() / slots, len(shapes), rows, seconds
+
+
 def section_packing(corpora: list[Corpus], console) -> None:
     """Packing (best-fit decreasing, segment ids, dummy rows to a static batch) beside the
     bin-packing lower bound ceil(tokens / 512) rows, on the same distributions as section 1."""
@@ -240,6 +262,12 @@ def section_packing(corpora: list[Corpus], console) -> None:
             fraction, shapes, rows, seconds = packed_pipeline(c, spec, segments)
             cells.append(f"{fraction:6.2%} / {shapes:4d} ({rows} rows, {seconds:.1f}s)")
         table.add_row(name, *cells)
+    for window in (256, 2048):
+        cells = []
+        for c in corpora:
+            fraction, shapes, rows, seconds = tf_native_packing(c, window, 64)
+            cells.append(f"{fraction:6.2%} / {shapes:4d} ({rows} rows, {seconds:.1f}s)")
+        table.add_row(f"tf.data pack_dataset (TF ops only), window {window}, <=64 per row", *cells)
     console.print(table)
 
 

@@ -71,123 +71,183 @@ class BucketingCollator:
         return convert(self.collate_np(features), self.return_tensors)
 
     def collate_np(self, features: Sequence[Mapping[str, Any] | DummyRow]) -> dict[str, np.ndarray]:
-        if isinstance(features, (str, bytes, Mapping)):
-            raise TypeError(
-                f"BucketingCollator: features must be a list of examples (dicts), got one {type(features).__name__}; "
-                "pass a list, e.g. collator([tokenizer(text) for text in texts])"
+        rows_in = _read_rows(features)
+        rows_in = self._handle_overlong(rows_in)
+        layout = self._layout(rows_in, len(features))
+        first = rows_in.real[0] if rows_in.real else _template(features)
+        flat, scalars = self._flat_columns(rows_in, layout, first)
+        token_weight = self._mask_and_weigh_labels(flat)
+        batch = self._pad(flat, layout)
+        for key, values in scalars.items():
+            column = np.full(
+                layout.rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(first[key]).dtype
             )
-        try:  # the common case, no dummy rows: one pass
-            sequences = [f["input_ids"] for f in features]  # type: ignore[index]
-            real = list(features)
-            real_positions = list(range(len(features)))
-            dummy_buckets: list[int] = []
-        except (TypeError, KeyError, IndexError):
-            real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
-            real = [features[i] for i in real_positions]
-            dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
-            for i in real_positions:
-                _check_feature(features[i], i)
-            sequences = [f["input_ids"] for f in real]  # type: ignore[index]
-        if not real and not dummy_buckets:
-            raise ValueError("BucketingCollator: got an empty batch")
-        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+            column[rows_in.positions] = values
+            batch[key] = column
+        _rename_label_aliases(batch)
+        if self.sample_weight_key is not None:
+            batch[self.sample_weight_key] = _sample_weight(token_weight, layout, rows_in.positions)
+        return batch
+
+    def _handle_overlong(self, rows: _Rows) -> _Rows:
+        """``overlong``: "error" raises, "drop" turns each overlong row into a dummy row (the row
+        count holds), "truncate" keeps them (cut to the bucket's width by :meth:`_flat_columns`)."""
+        longest = int(rows.lengths.max()) if len(rows.lengths) else 0
+        if longest <= self.spec.max_length or self.overlong == "truncate":
+            return rows
+        if self.overlong == "error":
+            raise overlong_error(longest, self.spec, "BucketingCollator")
+        keep = rows.lengths <= self.spec.max_length
+        return _Rows(
+            real=[r for r, k in zip(rows.real, keep) if k],
+            positions=[p for p, k in zip(rows.positions, keep) if k],
+            sequences=[s for s, k in zip(rows.sequences, keep) if k],
+            lengths=rows.lengths[keep],
+            dummy_buckets=rows.dummy_buckets,
+        )
+
+    def _layout(self, rows_in: _Rows, count: int) -> _Layout:
+        """The bucket of the longest row (or of a dummy row), its shape and where tokens go."""
+        lengths = rows_in.lengths
         longest = int(lengths.max()) if len(lengths) else 0
-        if longest > self.spec.max_length:
-            if self.overlong == "error":
-                raise overlong_error(longest, self.spec, "BucketingCollator")
-            if self.overlong == "drop":
-                # a dropped row's slot stays in the batch as a dummy row: the row count holds
-                keep = lengths <= self.spec.max_length
-                real_positions = [p for p, k in zip(real_positions, keep) if k]
-                sequences = [s for s, k in zip(sequences, keep) if k]
-                real = [r for r, k in zip(real, keep) if k]
-                lengths = lengths[keep]
-                longest = int(lengths.max()) if len(lengths) else 0
-        buckets = list(dummy_buckets)
+        buckets = list(rows_in.dummy_buckets)
         if len(lengths):
             buckets.append(bisect_left(self.spec.boundaries, min(longest, self.spec.max_length)))
         bucket = max(buckets, default=0)  # every row dropped: an all-dummy batch of bucket 0
         width = self.spec.boundaries[bucket]
-        rows = self.spec.batch_sizes[bucket] if self.pad_rows else len(features)
-        if len(features) > rows:
+        rows = self.spec.batch_sizes[bucket] if self.pad_rows else count
+        if count > rows:
             raise ValueError(
-                f"BucketingCollator: got {len(features)} rows for bucket {bucket} whose batch size "
+                f"BucketingCollator: got {count} rows for bucket {bucket} whose batch size "
                 f"is {rows}; form batches with bucketing.BatchFormer, or use a DataLoader "
                 f"batch_size <= {min(self.spec.batch_sizes)}"
             )
         cut = longest > width  # only overlong="truncate" gets here with rows to cut
         kept = np.minimum(lengths, width) if cut else lengths
-        total = int(kept.sum())
         row_lengths = np.zeros(rows, dtype=np.int64)
-        row_lengths[real_positions] = kept
+        row_lengths[rows_in.positions] = kept
         positions = np.arange(width)
         if self.padding_side == "right":
             filled = positions[None, :] < row_lengths[:, None]
         else:
             filled = positions[None, :] >= (width - row_lengths)[:, None]
+        return _Layout(rows, width, filled, kept if cut else None, int(kept.sum()))
 
-        # every per-token key as one flat array of real tokens, in row order
-        flat = {"input_ids": _flatten(sequences, kept if cut else None, total, self.dtype, "input_ids")}
+    def _flat_columns(self, rows_in: _Rows, layout: _Layout, first: Mapping[str, Any]
+                      ) -> tuple[dict[str, np.ndarray], dict[str, list[Any]]]:
+        """Every per-token key as one flat array of real tokens in row order; scalar keys as lists."""
+        flat = {"input_ids": _flatten(rows_in.sequences, layout.cut_to, layout.total, self.dtype, "input_ids")}
         scalars: dict[str, list[Any]] = {}
-        first = real[0] if real else _template(features)
         for key in first:
             if key == "input_ids":
                 continue
-            values = [f[key] for f in real]  # type: ignore[index]
+            values = [f[key] for f in rows_in.real]
             if _is_sequence(first[key]):
                 sample = np.asarray(first[key][:1])
                 dtype = self.dtype if sample.dtype.kind in "iub" or not sample.size else sample.dtype
-                flat[key] = _flatten(values, kept if cut else None, total, dtype, key)
+                flat[key] = _flatten(values, layout.cut_to, layout.total, dtype, key)
             else:
                 scalars[key] = values
-        for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
-            if alias in flat and "labels" not in flat:
-                flat["labels"] = flat.pop(alias)
-        token_weight = None  # per-token labels: weight 1 where a label counts, 0 elsewhere
+        _rename_label_aliases(flat)
+        return flat, scalars
+
+    def _mask_and_weigh_labels(self, flat: dict[str, np.ndarray]) -> np.ndarray | None:
+        """MLM-mask the real tokens (with ``masking``); per-token weights: 1 where a label counts,
+        0 elsewhere (None without per-token labels). Ignored labels become ``label_pad_id``."""
         if self.masking is not None:
             # masking the real tokens only: padding is never a candidate and costs nothing
             special = flat.pop("special_tokens_mask", None)
             flat["input_ids"], flat["labels"] = mask_tokens_np(
                 flat["input_ids"], self.masking, self._rng, special_tokens_mask=special
             )
-            ignored = flat["labels"] == self.masking.ignore_index
+            ignore_index = self.masking.ignore_index
         elif "labels" in flat:
-            ignored = flat["labels"] == IGNORE_INDEX
-        if "labels" in flat:
-            token_weight = (~ignored).astype(np.float32)
-            if self.label_pad_id != (self.masking.ignore_index if self.masking is not None else IGNORE_INDEX):
-                flat["labels"][ignored] = self.label_pad_id
+            ignore_index = IGNORE_INDEX
+        else:
+            return None
+        ignored = flat["labels"] == ignore_index
+        if self.label_pad_id != ignore_index:
+            flat["labels"][ignored] = self.label_pad_id
+        return (~ignored).astype(np.float32)
+
+    def _pad(self, flat: dict[str, np.ndarray], layout: _Layout) -> dict[str, np.ndarray]:
+        """Each flat key scattered into a (rows, width) array of its padding value."""
         batch: dict[str, np.ndarray] = {}
         for key, values in flat.items():
             if key == "input_ids":
                 fill = self.pad_token_id
             else:
                 fill = self.label_pad_id if key in LABEL_KEYS else _SEQUENCE_PAD.get(key, 0)
-            padded = np.full((rows, width), fill, dtype=values.dtype)
-            padded[filled] = values
+            padded = np.full((layout.rows, layout.width), fill, dtype=values.dtype)
+            padded[layout.filled] = values
             batch[key] = padded
         if "attention_mask" not in batch:
-            batch["attention_mask"] = filled.astype(self.dtype)
-        for key, values in scalars.items():
-            column = np.full(
-                rows, self.label_pad_id if key in LABEL_KEYS else 0, dtype=np.asarray(first[key]).dtype
-            )
-            column[real_positions] = values
-            batch[key] = column
-        for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
-            if alias in batch and "labels" not in batch:
-                batch["labels"] = batch.pop(alias)
-        if self.sample_weight_key is not None:
-            if token_weight is not None:
-                # labels are per token: so are the weights (Keras multiplies the per-token loss
-                # by them; one weight per row would not match the labels' shape)
-                weight = np.zeros((rows, width), dtype=np.float32)
-                weight[filled] = token_weight
-            else:
-                weight = np.zeros(rows, dtype=np.float32)
-                weight[real_positions] = 1.0
-            batch[self.sample_weight_key] = weight
+            batch["attention_mask"] = layout.filled.astype(self.dtype)
         return batch
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The real rows of a batch (with their places in it) and the buckets of its dummy rows."""
+
+    real: list[Mapping[str, Any]]
+    positions: list[int]
+    sequences: list[Any]
+    lengths: np.ndarray
+    dummy_buckets: list[int]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The padded batch's shape and which of its cells hold real tokens."""
+
+    rows: int
+    width: int
+    filled: np.ndarray  # (rows, width) bool
+    cut_to: np.ndarray | None  # tokens kept per real row, when overlong rows are truncated
+    total: int  # real tokens kept
+
+
+def _read_rows(features: Sequence[Mapping[str, Any] | DummyRow]) -> _Rows:
+    if isinstance(features, (str, bytes, Mapping)):
+        raise TypeError(
+            f"BucketingCollator: features must be a list of examples (dicts), got one {type(features).__name__}; "
+            "pass a list, e.g. collator([tokenizer(text) for text in texts])"
+        )
+    try:  # the common case, no dummy rows: one pass
+        sequences = [f["input_ids"] for f in features]  # type: ignore[index]
+        real = list(features)
+        real_positions = list(range(len(features)))
+        dummy_buckets: list[int] = []
+    except (TypeError, KeyError, IndexError):
+        real_positions = [i for i, f in enumerate(features) if not isinstance(f, DummyRow)]
+        real = [features[i] for i in real_positions]
+        dummy_buckets = [f.bucket for f in features if isinstance(f, DummyRow)]
+        for i in real_positions:
+            _check_feature(features[i], i)
+        sequences = [f["input_ids"] for f in real]  # type: ignore[index]
+    if not real and not dummy_buckets:
+        raise ValueError("BucketingCollator: got an empty batch")
+    lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+    return _Rows(real, real_positions, sequences, lengths, dummy_buckets)  # type: ignore[arg-type]
+
+
+def _rename_label_aliases(columns: dict[str, Any]) -> None:
+    for alias in ("label", "label_ids"):  # Hugging Face's collators call them all "labels"
+        if alias in columns and "labels" not in columns:
+            columns["labels"] = columns.pop(alias)
+
+
+def _sample_weight(token_weight: np.ndarray | None, layout: _Layout, real_positions: list[int]) -> np.ndarray:
+    """Per token when labels are per token (Keras multiplies the per-token loss by them; one weight
+    per row would not match the labels' shape), else 1 per real row; 0 for padding and dummy rows."""
+    if token_weight is not None:
+        per_token = np.zeros((layout.rows, layout.width), dtype=np.float32)
+        per_token[layout.filled] = token_weight
+        return per_token
+    per_row = np.zeros(layout.rows, dtype=np.float32)
+    per_row[real_positions] = 1.0
+    return per_row
 
 
 def _check_feature(feature: Any, index: int) -> None:

@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from reference_trainer.config import JIT_CHOICES, MODEL_PRESETS, TrainerConfig
+from reference_trainer.summary import EXIT_CHECKS_FAILED, Summary, build_summary, exit_code, print_summary
+
+__all__ = ["EXIT_CHECKS_FAILED", "EXIT_INTERRUPTED", "main"]
 
 STAGES = ("run", "prepare", "train", "evaluate", "fill-mask")
 # Flags of this process only: not part of the recorded config.
@@ -22,7 +25,6 @@ _CLI_ONLY = frozenset({"stage", "log_level", "no_progress", "log_every", "allow_
 # Plain progress lines per run when stdout is not a terminal and --log-every is not given.
 _DEFAULT_LOG_LINES = 20
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a Ctrl-C
-EXIT_CHECKS_FAILED = 3  # the run finished but a check in the summary says NO
 log = logging.getLogger("reference_trainer")
 
 
@@ -58,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     m("--seed", type=int, help="shuffle and masking seed (default 0)")
     m("--shuffle-buffer", type=int, help="records in the shuffle buffer (default 10000)")
     m("--framework", choices=("tf", "torch"), help="tf (default): TensorFlow/Keras; torch: PyTorch/XLA on torch_xla.device()")
-    m("--precision", choices=("fp32", "bf16"), help="torch only: bf16 autocast (loss and logits in float32)")
+    m("--precision", choices=("fp32", "bf16"), help="bf16: Keras mixed_bfloat16 policy on TF, autocast on torch; float32 variables and loss "
+      "(default fp32)")
     runtime = common.add_argument_group("runtime (may change when resuming)")
     r = runtime.add_argument
     r("--steps-per-execution", type=int, help="train steps per host call (default 20)")
@@ -168,73 +171,6 @@ class _RichObserver:
             self.progress = None
 
 
-def _summary(console: Any, results: dict[str, Any], timings: dict[str, float], artifacts: list[str]) -> list[str]:
-    """Print the summary table; return one line of advice per check that says NO."""
-    from rich.table import Table
-
-    table = Table(title="reference_trainer summary", show_lines=False)
-    table.add_column("figure")
-    table.add_column("value")
-    table.add_column("check")
-    ok, bad = "[green]ok[/]", "[red]NO[/]"
-    prep = results.get("prepare")
-    if prep:
-        table.add_row("data", f"{prep.train_records} train / {prep.eval_records} eval records ({prep.layout}), "
-                      f"{prep.train_tokens:,} train tokens, vocab {prep.vocab_size}", "reused" if prep.reused else "")
-    failed: list[str] = []
-    tr = results.get("train")
-    if tr:
-        table.add_row("train loss (first -> last execution)", f"{tr.first_loss:.3f} -> {tr.last_loss:.3f}",
-                      ok if tr.last_loss < tr.first_loss else bad)
-        if tr.last_loss >= tr.first_loss:
-            failed.append(f"train loss did not fall ({tr.first_loss:.3f} -> {tr.last_loss:.3f}): lower "
-                          "--learning-rate, or check that the corpus is text and not markup or numbers")
-        table.add_row("train masked accuracy (first -> last)",
-                      f"{tr.first_masked_accuracy:.3f} -> {tr.last_masked_accuracy:.3f}", "")
-        table.add_row("steps", f"{tr.start_step} -> {tr.final_step}" + (" (resumed)" if tr.start_step else ""), "")
-        shapes = ", ".join(f"{b}x{n}" for b, n in tr.batch_shapes)
-        table.add_row("train compiles vs distinct batch shapes", f"{tr.train_compiles} vs {len(tr.batch_shapes)} ({shapes})",
-                      ok if tr.train_compiles == len(tr.batch_shapes) else bad)
-        if tr.train_compiles != len(tr.batch_shapes):
-            failed.append(f"the train step compiled {tr.train_compiles} times for {len(tr.batch_shapes)} batch "
-                          "shape(s): something retraces it (a changed model/loss module? run xlacheck on it)")
-        table.add_row("jit_compile", f"{'on' if tr.jit_compile else 'off'} ({tr.jit_reason})", "")
-        table.add_row("strategy", f"{tr.strategy}, {tr.replicas} replica(s)", "")
-        table.add_row("real tokens/s (after compile)", f"{tr.tokens_per_second:,.0f}", "")
-        table.add_row("real tokens/s (incl. compile)", f"{tr.tokens_per_second_with_compile:,.0f}", "")
-        table.add_row("XLA dry run", f"{tr.dry_run_seconds:.1f} s", "")
-    ev = results.get("evaluate")
-    if ev:
-        table.add_row("eval masked accuracy vs frequency baseline",
-                      f"{ev.masked_accuracy:.3f} vs {ev.frequency_baseline:.3f} (always {ev.most_frequent_token!r})",
-                      ok if ev.masked_accuracy > ev.frequency_baseline else bad)
-        if ev.masked_accuracy <= ev.frequency_baseline:
-            failed.append(
-                f"eval masked accuracy {ev.masked_accuracy:.3f} is not above the {ev.frequency_baseline:.3f} of always "
-                f"predicting {ev.most_frequent_token!r}: train longer (rerun with a higher --train-steps to continue "
-                "this run, e.g. 4x), give more text (--train-files), or try --learning-rate 2e-3"
-            )
-        table.add_row("eval loss / perplexity", f"{ev.loss:.3f} / {ev.perplexity:.1f} on {ev.masked_tokens:,} masked tokens", "")
-        table.add_row("eval compiles vs batch shapes", f"{ev.eval_compiles} vs {len(ev.batch_shapes)}",
-                      ok if ev.eval_compiles == len(ev.batch_shapes) else bad)
-        if ev.eval_compiles != len(ev.batch_shapes):
-            failed.append(f"the eval step compiled {ev.eval_compiles} times for {len(ev.batch_shapes)} batch "
-                          "shape(s): something retraces it")
-    fm = results.get("fill_mask")
-    if fm:
-        table.add_row("fill-mask (reloaded model)", f"top-1 {fm.top1:.3f}, top-5 {fm.top5:.3f} on {fm.checked_positions} eval positions", "")
-    for stage, seconds in timings.items():
-        table.add_row(f"time: {stage}", f"{seconds:.1f} s", "")
-    for path in artifacts:
-        table.add_row("artifact", path, "")
-    console.print(table)
-    if fm:
-        for prediction in fm.predictions:
-            guesses = ", ".join(f"{t!r} {s:.2f}" for t, s in zip(prediction.tokens, prediction.scores))
-            console.print(f"  [bold]{prediction.prompt}[/] -> {guesses}")
-    return failed
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     import sys
 
@@ -325,7 +261,14 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
     if _framework(args) == "torch":
         from reference_trainer.torch_cli import run_torch
 
-        return run_torch(stage, config, console, observer)
+        summary = run_torch(stage, config, observer)
+    else:
+        summary = _run_tf(stage, config, observer)
+    print_summary(console, summary)
+    return exit_code(console, summary, getattr(args, "allow_failed_checks", False))
+
+
+def _run_tf(stage: str, config: TrainerConfig, observer: _RichObserver) -> Summary:
     # transformers imports torch_xla whenever it is installed, and torch_xla aborts a process that
     # has TensorFlow loaded ("LLVM ERROR: inconsistency in registered CommandLine options"): the TF
     # path tells transformers not to look for it (USE_TORCH_XLA is transformers' own switch).
@@ -394,11 +337,4 @@ def _run(args: argparse.Namespace, console: Any, observer: _RichObserver) -> int
         from reference_trainer.fill_mask import fill_mask
 
         results["fill_mask"] = timed("fill-mask", fill_mask, config)
-    failed = _summary(console, results, timings, artifacts)
-    for advice in failed:
-        console.print(f"[red]check failed:[/] {advice}", soft_wrap=True)
-    if failed and not getattr(args, "allow_failed_checks", False):
-        console.print(f"exit code {EXIT_CHECKS_FAILED}: a check says NO (pass --allow-failed-checks to exit 0 anyway)",
-                      soft_wrap=True)
-        return EXIT_CHECKS_FAILED
-    return 0
+    return build_summary(results, timings, artifacts, framework="tf")

@@ -38,12 +38,15 @@ class EvalResult:
     batch_shapes: tuple[tuple[int, int], ...]
 
 
-def load_trained_model(output_dir: str) -> Any:
-    """The `save_pretrained` directory the train stage wrote (call under the strategy scope)."""
+def load_trained_model(output_dir: str, precision: str = "fp32") -> Any:
+    """The `save_pretrained` directory the train stage wrote (call under the strategy scope),
+    computing in the precision it was trained in."""
     from transformers import TFAutoModelForMaskedLM
 
+    from reference_trainer.model import precision_policy
+
     model_dir = finished_model_dir(output_dir)
-    with storage.local_copy(model_dir) as local:
+    with storage.local_copy(model_dir) as local, precision_policy(precision):
         return TFAutoModelForMaskedLM.from_pretrained(local)
 
 
@@ -64,7 +67,7 @@ def evaluate(config: TrainerConfig, runtime: Runtime) -> EvalResult:
     replicas = runtime.num_replicas
     vocab_size = prepared["tokenizer"]["vocab_size"]
     with strategy.scope():
-        model = load_trained_model(out)
+        model = load_trained_model(out, config.precision)
     fns = make_step_functions(model, None, num_replicas=replicas, jit_compile=runtime.plan.jit_compile,
                               vocab_size=vocab_size)
     steps = eval_steps(data, global_batch=config.batch_size, num_replicas=replicas,

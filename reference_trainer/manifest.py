@@ -87,6 +87,17 @@ def write_section(output_dir: str, section: str, content: dict[str, Any]) -> dic
     return manifest
 
 
+def write_train_record(config: TrainerConfig, completed_steps: int, finished: bool = False, **facts: Any) -> None:
+    """The ``train`` section as both training loops write it: at the start, at each checkpoint
+    (``completed_steps``) and, with the run's facts, when training has finished."""
+    from reference_trainer.config import TRAIN_FIELDS
+
+    write_section(config.output_dir, "train", {
+        "config": config_fields(config, TRAIN_FIELDS), "completed_steps": completed_steps, "finished": finished,
+        **facts,
+    })
+
+
 def config_fields(config: TrainerConfig, fields: tuple[str, ...]) -> dict[str, Any]:
     values = config.to_dict()
     return {name: values[name] for name in fields}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from reference_trainer.config import TrainerConfig
@@ -28,12 +30,32 @@ def roberta_config(config: TrainerConfig, tokenizer: dict[str, Any]) -> Any:
     )
 
 
+@contextmanager
+def precision_policy(precision: str) -> Iterator[None]:
+    """Layers built inside compute in ``precision``: ``bf16`` is Keras's ``mixed_bfloat16`` policy
+    (bfloat16 matmuls and activations, float32 variables, so no loss scaling); the loss is computed
+    from the logits cast to float32 (:func:`reference_trainer.steps.masked_lm_totals`). A layer keeps
+    the policy it was built with, so the global policy is put back on the way out."""
+    if precision == "fp32":
+        yield
+        return
+    from transformers.modeling_tf_utils import keras  # the Keras transformers' TF models are built with
+
+    previous = keras.mixed_precision.global_policy()
+    keras.mixed_precision.set_global_policy("mixed_bfloat16")
+    try:
+        yield
+    finally:
+        keras.mixed_precision.set_global_policy(previous)
+
+
 def build_model(config: TrainerConfig, tokenizer: dict[str, Any]) -> Any:
     """Call under ``strategy.scope()``: variables are created here, on the strategy's devices."""
     import tensorflow as tf
     from transformers import TFAutoModelForMaskedLM
 
-    model = TFAutoModelForMaskedLM.from_config(roberta_config(config, tokenizer))
+    with precision_policy(config.precision):
+        model = TFAutoModelForMaskedLM.from_config(roberta_config(config, tokenizer))
     ids = tf.fill([1, config.block_length], tokenizer["bos_token_id"])
     model({"input_ids": ids, "attention_mask": tf.ones_like(ids)}, training=False)
     return model

@@ -18,6 +18,7 @@ from typing import Any
 from reference_trainer import storage
 from reference_trainer.config import TrainerConfig
 from reference_trainer.manifest import StageError
+from reference_trainer.summary import Summary, build_summary
 
 log = logging.getLogger("reference_trainer")
 RESULTS_FILE = "torch_results.json"
@@ -91,7 +92,8 @@ def _replica(index: int, config_dict: dict[str, Any], stage: str, log_level: str
         storage.write_text_atomic(storage.join(config.output_dir, RESULTS_FILE), json.dumps(results))
 
 
-def run_torch(stage: str, config: TrainerConfig, console: Any, observer: Any) -> int:
+def run_torch(stage: str, config: TrainerConfig, observer: Any) -> Summary:
+    """The stages of ``stage`` on torch_xla; their summary (the CLI prints it and picks the exit code)."""
     if stage != "prepare":
         require_torch_xla()
     results: dict[str, Any] = {}
@@ -142,82 +144,7 @@ def run_torch(stage: str, config: TrainerConfig, console: Any, observer: Any) ->
                         f"{config.model_preset} RoBERTa (torch_xla), {config.output_dir}")
         if png:
             artifacts.append(png)
-    summary(console, results, timings, artifacts)
-    problem = accounting_problem(results)
-    if problem:
-        console.print(f"[red]error:[/] torch_xla accounting failed: {problem}; the step must compile once per batch "
-                      "shape, with no CPU fallback and no host read inside it (see PT_XLA_DEBUG_LEVEL=1 for the line)",
-                      soft_wrap=True)
-        return 1
-    return 0
-
-
-def accounting_problem(results: dict[str, Any]) -> str | None:
-    tr = results.get("train")
-    if not tr:
-        return None
-    from reference_trainer.torch_train import XlaAccounting
-
-    acc = tr["accounting"]
-    accounting = XlaAccounting(**{**acc, "recompile_steps": tuple(acc["recompile_steps"]),
-                                  "fallbacks": tuple(acc["fallbacks"])})
-    return accounting.problem()
-
-
-def summary(console: Any, results: dict[str, Any], timings: dict[str, float], artifacts: list[str]) -> None:
-    from rich.table import Table
-
-    table = Table(title="reference_trainer summary (PyTorch/XLA)")
-    table.add_column("figure")
-    table.add_column("value")
-    table.add_column("check")
-    ok, bad = "[green]ok[/]", "[red]NO[/]"
-    prep = results.get("prepare")
-    if prep:
-        table.add_row("data", f"{prep['train_records']} train / {prep['eval_records']} eval records ({prep['layout']}), "
-                      f"{prep['train_tokens']:,} train tokens, vocab {prep['vocab_size']}", "reused" if prep["reused"] else "")
-    tr = results.get("train")
-    if tr:
-        acc = tr["accounting"]
-        table.add_row("train loss (first -> last log)", f"{tr['first_loss']:.3f} -> {tr['last_loss']:.3f}",
-                      ok if tr["last_loss"] < tr["first_loss"] else bad)
-        table.add_row("train masked accuracy (first -> last)",
-                      f"{tr['first_masked_accuracy']:.3f} -> {tr['last_masked_accuracy']:.3f}", "")
-        table.add_row("steps", f"{tr['start_step']} -> {tr['final_step']}" + (" (resumed)" if tr["start_step"] else ""), "")
-        shapes = ", ".join(f"{b}x{n}" for b, n in tr["batch_shapes"])
-        table.add_row("compiles (CompileTime) vs distinct batch shapes",
-                      f"{acc['compiles']} vs {acc['distinct_shapes']} ({shapes})",
-                      ok if acc["compiles"] == acc["distinct_shapes"] and not acc["recompile_steps"] else bad)
-        table.add_row("aten:: CPU fallbacks", ", ".join(acc["fallbacks"]) or "0", ok if not acc["fallbacks"] else bad)
-        table.add_row("device-to-host transfers inside the step", str(acc["in_step_transfers"]),
-                      ok if acc["in_step_transfers"] == 0 else bad)
-        table.add_row("syncs / steps", f"{acc['syncs']} / {tr['final_step'] - tr['start_step']}", "")
-        table.add_row("device", f"{tr['device']}, {tr['replicas']} replica(s), loop {tr['loop']}, {tr['precision']}", "")
-        table.add_row("first step (trace + compile + run)", f"{acc['first_step_seconds']:.1f} s", "")
-        table.add_row("real tokens/s (after the first log)", f"{tr['tokens_per_second']:,.0f}", "")
-        table.add_row("real tokens/s (incl. compile)", f"{tr['tokens_per_second_with_compile']:,.0f}", "")
-    ev = results.get("evaluate")
-    if ev:
-        table.add_row("eval masked accuracy vs frequency baseline",
-                      f"{ev['masked_accuracy']:.3f} vs {ev['frequency_baseline']:.3f} (always {ev['most_frequent_token']!r})",
-                      ok if ev["masked_accuracy"] > ev["frequency_baseline"] else bad)
-        table.add_row("eval loss / perplexity",
-                      f"{ev['loss']:.3f} / {ev['perplexity']:.1f} on {ev['masked_tokens']:,} masked tokens", "")
-        table.add_row("eval compiles vs batch shapes", f"{ev['eval_compiles']} vs {len(ev['batch_shapes'])}",
-                      ok if ev["eval_compiles"] <= len(ev["batch_shapes"]) else bad)
-    fm = results.get("fill_mask")
-    if fm:
-        table.add_row("fill-mask (reloaded model, CPU)",
-                      f"top-1 {fm['top1']:.3f}, top-5 {fm['top5']:.3f} on {fm['checked_positions']} eval positions", "")
-    for name, seconds in timings.items():
-        table.add_row(f"time: {name}", f"{seconds:.1f} s", "")
-    for path in artifacts:
-        table.add_row("artifact", path, "")
-    console.print(table)
-    if fm:
-        for prediction in fm["predictions"]:
-            guesses = ", ".join(f"{t!r} {s:.2f}" for t, s in zip(prediction["tokens"], prediction["scores"]))
-            console.print(f"  [bold]{prediction['prompt']}[/] -> {guesses}")
+    return build_summary(results, timings, artifacts, framework="torch")
 
 
 def require_torch_xla() -> None:

@@ -10,8 +10,8 @@ Same stages, artifacts and manifest records as the TensorFlow path (``train.py``
   graph ran;
 - compile accounting comes from torch_xla's own metrics: ``CompileTime`` per step, every
   ``aten::`` fallback counter, ``TransferFromDeviceTime`` inside the step. A step that compiles
-  for a shape already seen, a fallback, or an in-step transfer fails the stage
-  (:class:`XlaAccountingError`) after the run's figures are recorded;
+  for a shape already seen, a fallback, or an in-step transfer is a failed check in the run's
+  summary (:mod:`reference_trainer.summary`: exit code 3) after the run's figures are recorded;
 - checkpoints are CPU copies: weights as safetensors, optimizer and scheduler state through
   ``xm.save`` and read back with ``torch.load(weights_only=True)``, so loading a run
   directory never executes code (:func:`load_checkpoint`).
@@ -27,7 +27,6 @@ import math
 import os
 import pickle
 import shutil
-import signal
 import tempfile
 import threading
 import time
@@ -39,21 +38,28 @@ from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import (
     StageError,
     check_fields,
-    config_fields,
     finished_model_dir,
     require_section,
     write_section,
+    write_train_record,
 )
 from reference_trainer.pipeline import DataSpec
 from reference_trainer.shards import TOKENIZER_DIR, verify_prepared
-from reference_trainer.progress import Progress, TrainStart, history_path, read_history, write_history
+from reference_trainer.progress import (
+    Progress,
+    Throughput,
+    TrainStart,
+    checkpoint_written,
+    history_path,
+    read_history,
+    write_history,
+)
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_DIR = "checkpoints"
 MODEL_DIR = "model"
 LOG_DIR = "logs"
-KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 WEIGHTS_FILE = "model.safetensors"
 OPTIMIZER_FILE = "optimizer.pt"
 SCHEDULER_FILE = "scheduler.pt"
@@ -63,10 +69,6 @@ KEEP_CHECKPOINTS = 3
 # transfer per step, and a different graph when a batch has no padding); "eager" attention
 # builds the additive mask on the device.
 ATTENTION = "eager"
-
-
-class XlaAccountingError(StageError):
-    """A recompile, an aten:: fallback or a device->host transfer inside the step."""
 
 
 class UnsafeCheckpoint(StageError):
@@ -84,24 +86,6 @@ class XlaAccounting:
     in_step_transfers: int  # TransferFromDeviceTime samples while step code ran
     syncs: int  # torch_xla.sync() calls the loop made or MpDeviceLoader made for it
     first_step_seconds: float
-
-    @property
-    def ok(self) -> bool:
-        return self.compiles == self.distinct_shapes and not self.recompile_steps and not self.fallbacks \
-            and self.in_step_transfers == 0
-
-    def problem(self) -> str | None:
-        if self.ok:
-            return None
-        parts = []
-        if self.recompile_steps or self.compiles != self.distinct_shapes:
-            parts.append(f"{self.compiles} compilations for {self.distinct_shapes} distinct batch shapes"
-                         + (f" (recompiled at steps {list(self.recompile_steps[:5])})" if self.recompile_steps else ""))
-        if self.fallbacks:
-            parts.append(f"aten:: CPU fallbacks {list(self.fallbacks)}")
-        if self.in_step_transfers:
-            parts.append(f"{self.in_step_transfers} device-to-host transfers inside the step")
-        return "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -357,31 +341,11 @@ def _check_inputs(config: TrainerConfig) -> tuple[dict[str, Any], dict[str, Any]
     return manifest, prepared, DataSpec.from_manifest(out, prepared, config.mlm_probability)
 
 
-def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
-    """Train on this process's XLA device (one replica per device under ``torch_xla.launch``)."""
-    import torch
-    import torch_xla
-    import torch_xla.core.xla_model as xm
-    import torch_xla.distributed.parallel_loader as pl
-    import torch_xla.runtime as xr
-
-    from reference_trainer.torch_data import batch_spec, read_split, train_loader
-    from reference_trainer.torch_steps import accelerate_train_step, train_step
-
-    device = torch_xla.device()  # before any backward of this process
-    out = config.output_dir
-    manifest, prepared, data = _check_inputs(config)
-    replicas, rank = xr.world_size(), xr.global_ordinal()
-    is_master = rank == 0
-    if config.batch_size % replicas:
-        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {replicas} replicas; change it")
-    per_device = config.batch_size // replicas
-    spec = batch_spec(data, per_device, config.max_shapes, config.pad_to_multiple_of)
-    records = read_split(data.train_files)
-    autocast = torch.bfloat16 if config.precision == "bf16" else None
-
-    model = build_torch_model(config, prepared["tokenizer"])
-    checkpoints = complete_checkpoints(out)
+def _restore(config: TrainerConfig, tokenizer: dict[str, Any], device: Any) -> tuple[Any, Any, Any, int]:
+    """(model on the device, optimizer, scheduler, start step), from the newest complete
+    checkpoint when there is one."""
+    model = build_torch_model(config, tokenizer)
+    checkpoints = complete_checkpoints(config.output_dir)
     start_step, optimizer_state, scheduler_state = 0, None, None
     if checkpoints:
         weights, optimizer_state, scheduler_state, start_step = load_checkpoint(checkpoints[-1][1])
@@ -402,6 +366,81 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         optimizer.load_state_dict(optimizer_state)
         scheduler.load_state_dict(scheduler_state)
     init_optimizer_state(optimizer)
+    return model, optimizer, scheduler, start_step
+
+
+class _Reporter:
+    """The step closure (``xm.add_step_closure``): runs inside ``torch_xla.sync()`` after a
+    window's graphs executed, reads their totals and writes the history row, TensorBoard
+    scalars and a progress point (master replica only)."""
+
+    def __init__(self, config: TrainerConfig, replicas: int, start_step: int, observer: Any) -> None:
+        self.config, self.replicas, self.observer = config, replicas, observer
+        self.history = read_history(config.output_dir, start_step)
+        self.throughput = Throughput()
+        self.last = time.perf_counter()
+        self.error: str | None = None
+        self.writer = None
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.writer = SummaryWriter(storage.join(config.output_dir, LOG_DIR, "train"))
+        except ImportError:
+            log.warning("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
+
+    def __call__(self, step: int, totals_list: list[Any], lr: float) -> None:
+        import numpy as np
+
+        totals = np.sum([t.cpu().numpy() for t in totals_list], axis=0)
+        now = time.perf_counter()
+        seconds, self.last = now - self.last, now
+        tokens = float(totals[3]) * self.replicas  # every replica's share is the same shape
+        self.throughput.add(tokens, seconds)
+        loss = float(totals[0] / max(totals[1], 1.0))
+        if not math.isfinite(loss):
+            self.error = f"loss became {loss} at step {step}; lower --learning-rate or check the data"
+            return
+        accuracy = float(totals[2] / max(totals[1], 1.0))
+        rate = tokens / max(seconds, 1e-9)
+        self.history.append({"step": step, "loss": loss, "masked_accuracy": accuracy, "tokens_per_second": rate,
+                             "learning_rate": lr})
+        if self.writer is not None:
+            for name, value in (("loss", loss), ("perplexity", math.exp(min(loss, 50.0))),
+                                ("masked_accuracy", accuracy), ("tokens_per_second", rate), ("learning_rate", lr)):
+                self.writer.add_scalar(name, value, step)
+        if self.observer:
+            self.observer.on_progress(Progress(step, self.config.train_steps, loss, accuracy, rate, lr))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.flush()
+            self.writer.close()
+
+
+def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
+    """Train on this process's XLA device (one replica per device under ``torch_xla.launch``)."""
+    import torch
+    import torch_xla
+    import torch_xla.core.xla_model as xm
+    import torch_xla.distributed.parallel_loader as pl
+    import torch_xla.runtime as xr
+
+    from reference_trainer.torch_data import batch_spec, read_split, train_loader
+    from reference_trainer.torch_steps import accelerate_train_step, train_step
+
+    device = torch_xla.device()  # before any backward of this process
+    out = config.output_dir
+    _, prepared, data = _check_inputs(config)
+    replicas, rank = xr.world_size(), xr.global_ordinal()
+    is_master = rank == 0
+    if config.batch_size % replicas:
+        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {replicas} replicas; change it")
+    per_device = config.batch_size // replicas
+    spec = batch_spec(data, per_device, config.max_shapes, config.pad_to_multiple_of)
+    records = read_split(data.train_files)
+    autocast = torch.bfloat16 if config.precision == "bf16" else None
+
+    model, optimizer, scheduler, start_step = _restore(config, prepared["tokenizer"], device)
     accelerator = None
     loader = train_loader(data, records, spec, seed=config.seed, start_step=start_step,
                           total_steps=config.train_steps, num_replicas=replicas, rank=rank)
@@ -410,66 +449,20 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
 
         accelerator = Accelerator()
         model, optimizer, scheduler = accelerator.prepare(model, optimizer, scheduler)
-        device_loader = pl.MpDeviceLoader(loader, device)
-    else:
-        device_loader = pl.MpDeviceLoader(loader, device)
+    device_loader = pl.MpDeviceLoader(loader, device)
     if is_master:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": start_step, "finished": False,
-        })
+        write_train_record(config, start_step)
     torch_xla.sync()  # the model, optimizer state and schedule on the device: not part of step 1
 
-    writer = None
-    if is_master:
-        try:
-            from torch.utils.tensorboard import SummaryWriter
-
-            writer = SummaryWriter(storage.join(out, LOG_DIR, "train"))
-        except ImportError:
-            log.warning("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
-    history = read_history(out, start_step)
-    kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
     loop = "accelerate" if accelerator is not None else "torch_xla"
     if observer and is_master:
         observer.on_start(TrainStart(start_step, config.train_steps, f"{loop} on {device}", replicas, True,
                                      "torch_xla lazy tensors, one graph per batch shape", 0.0,
                                      tuple(spec.shapes())))
-
     window: list[Any] = []
-    clock = {"last": time.perf_counter(), "steady_tokens": 0.0, "steady_seconds": 0.0, "all_tokens": 0.0,
-             "all_seconds": 0.0, "first": True, "error": None}
-
-    def report(step: int, totals_list: list[Any], lr: float) -> None:
-        """Runs inside torch_xla.sync(), after the window's graphs have executed."""
-        import numpy as np
-
-        totals = np.sum([t.cpu().numpy() for t in totals_list], axis=0)
-        now = time.perf_counter()
-        seconds = now - clock["last"]
-        clock["last"] = now
-        tokens = float(totals[3]) * replicas  # every replica's share is the same shape
-        clock["all_tokens"] += tokens
-        clock["all_seconds"] += seconds
-        if not clock["first"]:
-            clock["steady_tokens"] += tokens
-            clock["steady_seconds"] += seconds
-        clock["first"] = False
-        loss = float(totals[0] / max(totals[1], 1.0))
-        if not math.isfinite(loss):
-            clock["error"] = f"loss became {loss} at step {step}; lower --learning-rate or check the data"
-            return
-        accuracy = float(totals[2] / max(totals[1], 1.0))
-        rate = tokens / max(seconds, 1e-9)
-        history.append({"step": step, "loss": loss, "masked_accuracy": accuracy, "tokens_per_second": rate,
-                        "learning_rate": lr})
-        if writer is not None:
-            writer.add_scalar("loss", loss, step)
-            writer.add_scalar("perplexity", math.exp(min(loss, 50.0)), step)
-            writer.add_scalar("masked_accuracy", accuracy, step)
-            writer.add_scalar("tokens_per_second", rate, step)
-            writer.add_scalar("learning_rate", lr, step)
-        if observer and is_master:
-            observer.on_progress(Progress(step, config.train_steps, loss, accuracy, rate, lr))
+    # only the master reads values back (its closures); the others keep the history file's rows
+    report = _Reporter(config, replicas, start_step, observer) if is_master else None
+    history = report.history if report is not None else read_history(out, start_step)
 
     # Metrics are per process. With several devices in one process (CPU_NUM_DEVICES threads)
     # they mix the replicas' work, so per-step attribution is made on one device only and the
@@ -487,7 +480,8 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
     step = start_step
     iterator = iter(device_loader)
     started = time.perf_counter()
-    clock["last"] = started
+    if report is not None:
+        report.last = started
     if step < config.train_steps:
         batch = next(iterator)
         syncs += 1
@@ -526,18 +520,15 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
             recompile_steps.append(step)
         compiles += new
         seen.add(shape)
-        if clock["error"]:
-            raise StageError(str(clock["error"]))
+        if report is not None and report.error:
+            raise StageError(report.error)
         if checkpoint_due:
             if replicas > 1:
                 barrier("reference_trainer.checkpoint")
             save_checkpoint(out, step, model, optimizer, scheduler, history, is_master)
             if is_master:
-                write_section(out, "train", {
-                    "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
-                })
-            if kill_after and step >= int(kill_after):
-                os.kill(os.getpid(), signal.SIGKILL)
+                write_train_record(config, step)
+            checkpoint_written(step)
             if step < config.train_steps:
                 batch = next(iterator)
                 syncs += 1
@@ -552,9 +543,9 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         compiles=compiles, distinct_shapes=len(seen) * local_devices, recompile_steps=tuple(recompile_steps),
         fallbacks=fallbacks, in_step_transfers=transfers, syncs=syncs, first_step_seconds=first_step_seconds,
     )
-    if writer is not None:
-        writer.flush()
-        writer.close()
+    if report is not None:
+        report.close()
+    throughput = report.throughput if report is not None else Throughput()
 
     artifacts: list[str] = []
     model_dir = storage.join(out, MODEL_DIR)
@@ -569,19 +560,17 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
     result = TorchTrainResult(
         start_step=start_step, final_step=step, first_loss=first["loss"], last_loss=last["loss"],
         first_masked_accuracy=first["masked_accuracy"], last_masked_accuracy=last["masked_accuracy"],
-        tokens_per_second=clock["steady_tokens"] / clock["steady_seconds"] if clock["steady_seconds"] else 0.0,
-        tokens_per_second_with_compile=clock["all_tokens"] / clock["all_seconds"] if clock["all_seconds"] else 0.0,
-        real_tokens=int(clock["all_tokens"]), batch_shapes=tuple(sorted(seen)), accounting=accounting,
+        tokens_per_second=throughput.steady_rate, tokens_per_second_with_compile=throughput.rate_with_compile,
+        real_tokens=int(throughput.tokens), batch_shapes=tuple(sorted(seen)), accounting=accounting,
         device=str(device), replicas=replicas, loop=loop, precision=config.precision, wall_seconds=wall,
         history=tuple((int(r["step"]), float(r["loss"])) for r in history), artifacts=tuple(artifacts),
     )
     if is_master:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": True,
-            "model_dir": MODEL_DIR, "checkpoint_dir": CHECKPOINT_DIR, "framework": "torch", "loop": loop,
-            "replicas": replicas, "batch_shapes": [list(s) for s in result.batch_shapes],
-            "accounting": asdict(accounting), "tokens_per_second": result.tokens_per_second,
-        })
+        write_train_record(
+            config, step, finished=True, model_dir=MODEL_DIR, checkpoint_dir=CHECKPOINT_DIR, framework="torch",
+            loop=loop, replicas=replicas, batch_shapes=[list(s) for s in result.batch_shapes],
+            accounting=asdict(accounting), tokens_per_second=result.tokens_per_second,
+        )
     if replicas > 1:
         barrier("reference_trainer.train_done")
     return result

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import shutil
 import signal
 import tempfile
@@ -21,16 +20,18 @@ from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import (
-    Interrupted,
-    StageError,
-    check_fields,
-    config_fields,
-    require_section,
-    write_section,
-)
+from reference_trainer.manifest import Interrupted, StageError, check_fields, require_section, write_train_record
 from reference_trainer.pipeline import DataSpec, train_dataset
-from reference_trainer.progress import Progress, TrainObserver, TrainStart, history_path, read_history, write_history
+from reference_trainer.progress import (
+    Progress,
+    Throughput,
+    TrainObserver,
+    TrainStart,
+    checkpoint_written,
+    history_path,
+    read_history,
+    write_history,
+)
 from reference_trainer.shards import TOKENIZER_DIR, corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
 
@@ -39,8 +40,6 @@ log = logging.getLogger(__name__)
 CHECKPOINT_DIR = "checkpoints"
 MODEL_DIR = "model"
 LOG_DIR = "logs"
-# Test hook: SIGKILL this process right after the checkpoint at or beyond this step is written.
-KILL_AFTER_CHECKPOINT_ENV = "REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT"
 _FIXED_ON_RESUME = tuple(name for name in TRAIN_FIELDS if name != "train_steps")
 
 
@@ -59,6 +58,7 @@ class TrainResult:
     batch_shapes: tuple[tuple[int, int], ...]
     jit_compile: bool
     jit_reason: str
+    precision: str
     strategy: str
     replicas: int
     dry_run_seconds: float
@@ -150,9 +150,44 @@ def dry_run(runtime: Runtime, forward_backward: Any, dataset: Any) -> float:
 def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | None = None) -> TrainResult:
     import tensorflow as tf
 
-    from reference_trainer.model import build_model, build_optimizer
-    from reference_trainer.steps import TOTALS, make_step_functions
+    from reference_trainer.steps import make_step_functions
 
+    prepared, data, recorded_steps = _check_inputs(config)
+    if config.batch_size % runtime.num_replicas:
+        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {runtime.num_replicas} "
+                         "replicas; change it")
+    state = _restore(config, runtime, prepared)
+    _check_train_steps(config, state, recorded_steps)
+    if runtime.plan.is_chief:
+        write_train_record(config, state.start_step)
+
+    def dataset_fn(ctx: Any) -> Any:
+        return train_dataset(
+            data, global_batch=config.batch_size, seed=config.seed, shuffle_buffer=config.shuffle_buffer,
+            start_step=state.start_step, max_shapes=config.max_shapes, pad_to_multiple_of=config.pad_to_multiple_of,
+            ctx=ctx,
+        )
+
+    dataset = runtime.strategy.distribute_datasets_from_function(dataset_fn)
+    fns = make_step_functions(state.model, state.optimizer, num_replicas=runtime.num_replicas,
+                              jit_compile=runtime.plan.jit_compile, vocab_size=prepared["tokenizer"]["vocab_size"])
+    with _StopRequest() as stop:
+        try:
+            dry_seconds = dry_run(runtime, fns.forward_backward, dataset) if state.start_step < config.train_steps else 0.0
+        except tf.errors.DataLossError as error:
+            raise corrupt_shard_error(config.output_dir, error) from error
+        loop = _TrainLoop(config, runtime, state, data, fns, dataset)
+        if observer:
+            observer.on_start(TrainStart(state.start_step, config.train_steps, runtime.plan.kind, runtime.num_replicas,
+                                         runtime.plan.jit_compile, runtime.plan.jit_reason, dry_seconds,
+                                         tuple(sorted(loop.shapes))))
+        loop.run(stop, observer)
+    return _finish(config, runtime, state, loop, fns.train_traces(), dry_seconds)
+
+
+def _check_inputs(config: TrainerConfig) -> tuple[dict[str, Any], DataSpec, int | None]:
+    """The prepared data (checked against the config and verified on disk) and the step count an
+    earlier run of this directory recorded (None for a new run)."""
     out = config.output_dir
     manifest, prepared = require_section(out, "prepare", "prepare")
     check_fields(config, prepared["config"], DATA_FIELDS, out, "prepare")
@@ -163,18 +198,34 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
         check_fields(config, manifest["train"]["config"], _FIXED_ON_RESUME, out, "train")
         recorded_steps = manifest["train"]["config"].get("train_steps")
     verify_prepared(out, prepared)
-    data = DataSpec.from_manifest(out, prepared, config.mlm_probability)
-    plan, strategy = runtime.plan, runtime.strategy
-    replicas = runtime.num_replicas
-    if config.batch_size % replicas:
-        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {replicas} replicas; change it")
-    per_replica_batch = config.batch_size // replicas
+    return prepared, DataSpec.from_manifest(out, prepared, config.mlm_probability), recorded_steps
 
-    with strategy.scope():
+
+@dataclass(frozen=True)
+class _State:
+    """The model and optimizer under the strategy, restored from the last checkpoint if any."""
+
+    model: Any
+    optimizer: Any
+    schedule: Any
+    manager: Any  # tf.train.CheckpointManager writing to save_dir
+    chief_dir: str  # the checkpoints that are kept (and resumed from)
+    save_dir: str  # chief_dir on the chief; a throw-away directory on other workers
+    restored: bool
+    start_step: int
+
+
+def _restore(config: TrainerConfig, runtime: Runtime, prepared: dict[str, Any]) -> _State:
+    import tensorflow as tf
+
+    from reference_trainer.model import build_model, build_optimizer
+
+    plan = runtime.plan
+    with runtime.strategy.scope():
         model = build_model(config, prepared["tokenizer"])
         optimizer, schedule = build_optimizer(config)
     checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer)
-    chief_dir = storage.join(out, CHECKPOINT_DIR)
+    chief_dir = storage.join(config.output_dir, CHECKPOINT_DIR)
     # Under MultiWorkerMirroredStrategy every worker must save (it is a collective), but only
     # the chief's copy is kept: the others write to a throw-away directory.
     save_dir = chief_dir if plan.is_chief else tempfile.mkdtemp(prefix=f"ckpt_worker{plan.task_index}_")
@@ -185,10 +236,19 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
     start_step = int(optimizer.iterations.numpy())
     if latest:
         log.info("resuming from %s at step %d of %d", latest, start_step, config.train_steps)
+    return _State(model, optimizer, schedule, manager, chief_dir, save_dir, bool(latest), start_step)
+
+
+def _check_train_steps(config: TrainerConfig, state: _State, recorded_steps: int | None) -> None:
+    """A --train-steps below the checkpoint is an error; a changed one (extending a run) a warning
+    that says where the learning rate goes from here."""
+    from reference_trainer.model import build_optimizer
+
+    start_step = state.start_step
     if start_step > config.train_steps:
         raise StageError(
             f"--train-steps {config.train_steps} is below step {start_step}, which the checkpoint in "
-            f"{chief_dir} has reached; give --train-steps {start_step} or more to continue, or a new "
+            f"{state.chief_dir} has reached; give --train-steps {start_step} or more to continue, or a new "
             "--output-dir to train from scratch"
         )
     if recorded_steps is not None and recorded_steps != config.train_steps:
@@ -196,29 +256,34 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
             "--train-steps changed from %d to %d: training continues from step %d; the learning rate follows "
             "the schedule for %d steps from here (linear decay to 0 at step %d): %.2e at step %d (it was %.2e "
             "under the schedule for %d steps)", recorded_steps, config.train_steps, start_step,
-            config.train_steps, config.train_steps, float(schedule(start_step)), start_step,
+            config.train_steps, config.train_steps, float(state.schedule(start_step)), start_step,
             float(build_optimizer(config.replace(train_steps=recorded_steps))[1](start_step)), recorded_steps,
         )
-    if plan.is_chief:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": start_step, "finished": False,
-        })
 
-    def dataset_fn(ctx: Any) -> Any:
-        return train_dataset(
-            data, global_batch=config.batch_size, seed=config.seed, shuffle_buffer=config.shuffle_buffer,
-            start_step=start_step, max_shapes=config.max_shapes, pad_to_multiple_of=config.pad_to_multiple_of,
-            ctx=ctx,
-        )
 
-    dist_dataset = strategy.distribute_datasets_from_function(dataset_fn)
-    fns = make_step_functions(model, optimizer, num_replicas=replicas, jit_compile=plan.jit_compile,
-                              vocab_size=prepared["tokenizer"]["vocab_size"])
-    with _StopRequest() as stop:
-        try:
-            dry_seconds = dry_run(runtime, fns.forward_backward, dist_dataset) if start_step < config.train_steps else 0.0
-        except tf.errors.DataLossError as error:
-            raise corrupt_shard_error(out, error) from error
+class _TrainLoop:
+    """The host side of training: one host call at a time (``steps_per_execution`` steps, or one
+    bucketed batch), its totals to the history, TensorBoard and the observer, and checkpoints."""
+
+    def __init__(self, config: TrainerConfig, runtime: Runtime, state: _State, data: DataSpec, fns: Any,
+                 dataset: Any) -> None:
+        import tensorflow as tf
+
+        from reference_trainer.steps import TOTALS
+
+        self.config, self.runtime, self.state, self.data = config, runtime, state, data
+        self.shapes: set[tuple[int, int]] = set()
+        if not data.bucketed:
+            self.shapes.add((config.batch_size // runtime.num_replicas, data.block_length))
+        is_chief = runtime.plan.is_chief
+        self.writer = tf.summary.create_file_writer(storage.join(config.output_dir, LOG_DIR, "train")) if is_chief else None
+        self.history = read_history(config.output_dir, state.start_step)
+        self.throughput = Throughput()
+        self.step = state.start_step
+        self.saved_step = state.start_step if state.restored else None
+        self.wall_seconds = 0.0
+        self._iterator = iter(dataset)
+        strategy = runtime.strategy
 
         def run_step(batch: Any) -> Any:
             features, labels = batch
@@ -232,119 +297,126 @@ def train(config: TrainerConfig, runtime: Runtime, observer: TrainObserver | Non
                 totals += run_step(next(iterator))
             return totals
 
+        self._execution = train_execution
         # Bucketed batches have several shapes: one step per call, so each shape is traced (and
         # compiled) once as its own signature instead of once as an unknown shape inside a loop.
-        train_one = tf.function(run_step)
+        self._one_step = tf.function(run_step)
 
-        shapes: set[tuple[int, int]] = set()
-        if not data.bucketed:
-            shapes.add((per_replica_batch, data.block_length))
-        writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "train")) if plan.is_chief else None
-        history = read_history(out, start_step)
-        kill_after = os.environ.get(KILL_AFTER_CHECKPOINT_ENV)
-        if observer:
-            observer.on_start(TrainStart(start_step, config.train_steps, plan.kind, replicas, plan.jit_compile,
-                                         plan.jit_reason, dry_seconds, tuple(sorted(shapes))))
-        iterator = iter(dist_dataset)
-        step = start_step
-        steady_tokens = steady_seconds = all_tokens = all_seconds = 0.0
-        first_execution = True
+    def run(self, stop: _StopRequest, observer: TrainObserver | None) -> None:
+        import tensorflow as tf
+
+        config = self.config
         started = time.perf_counter()
-        saved_step = start_step if latest else None
         try:
-            while step < config.train_steps:
+            while self.step < config.train_steps:
                 if stop.requested:
                     raise KeyboardInterrupt
-                steps = 1 if data.bucketed else min(config.steps_per_execution, config.train_steps - step)
-                t0 = time.perf_counter()
-                if data.bucketed:
-                    batch = next(iterator)
-                    for value in strategy.experimental_local_results(batch[0]["input_ids"]):
-                        shapes.add(tuple(int(d) for d in value.shape))
-                    totals = train_one(batch).numpy()
-                else:
-                    totals = train_execution(iterator, tf.constant(steps)).numpy()
-                seconds = time.perf_counter() - t0
-                step = int(optimizer.iterations.numpy())
-                loss = float(totals[0] / max(totals[1], 1.0))
-                if not math.isfinite(loss):
-                    raise StageError(
-                        f"loss became {loss} at step {step}; lower --learning-rate or check the data"
-                    )
-                accuracy = float(totals[2] / max(totals[1], 1.0))
-                all_tokens += totals[3]
-                all_seconds += seconds
-                if not first_execution:
-                    steady_tokens += totals[3]
-                    steady_seconds += seconds
-                first_execution = False
-                rate = float(totals[3] / seconds)
-                lr = float(schedule(step))
-                history.append({"step": step, "loss": loss, "masked_accuracy": accuracy,
-                                "tokens_per_second": rate, "learning_rate": lr})
-                if writer is not None:
-                    with writer.as_default(step=step):
-                        tf.summary.scalar("loss", loss)
-                        tf.summary.scalar("perplexity", math.exp(min(loss, 50.0)))
-                        tf.summary.scalar("masked_accuracy", accuracy)
-                        tf.summary.scalar("tokens_per_second", rate)
-                        tf.summary.scalar("learning_rate", lr)
-                if observer:
-                    observer.on_progress(Progress(step, config.train_steps, loss, accuracy, rate, lr))
-                crossed = step // config.checkpoint_every > (step - steps) // config.checkpoint_every
-                if crossed or step >= config.train_steps:
-                    manager.save(checkpoint_number=step)
-                    saved_step = step
-                    if plan.is_chief:
-                        write_history(out, history)
-                        write_section(out, "train", {
-                            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": False,
-                        })
-                        log.debug("checkpoint at step %d", step)
-                    if kill_after and step >= int(kill_after):
-                        os.kill(os.getpid(), signal.SIGKILL)
+                totals, steps, seconds = self._host_call()
+                self._record(totals, seconds, observer)
+                self._checkpoint_if_due(steps)
         except tf.errors.DataLossError as error:
-            raise corrupt_shard_error(out, error) from error
+            raise corrupt_shard_error(config.output_dir, error) from error
         except KeyboardInterrupt:
-            if writer is not None and not stop.forced:
-                writer.flush()
-            raise TrainInterrupted(step, config.train_steps, saved_step, chief_dir, config.checkpoint_every) from None
-    wall = time.perf_counter() - started
-    if writer is not None:
-        writer.flush()
-    if not plan.is_chief:
-        shutil.rmtree(save_dir, ignore_errors=True)
+            if self.writer is not None and not stop.forced:
+                self.writer.flush()
+            raise TrainInterrupted(self.step, config.train_steps, self.saved_step, self.state.chief_dir,
+                                   config.checkpoint_every) from None
+        self.wall_seconds = time.perf_counter() - started
+        if self.writer is not None:
+            self.writer.flush()
 
+    def _host_call(self) -> tuple[Any, int, float]:
+        """Run the next steps; (their summed totals, how many steps, seconds)."""
+        import tensorflow as tf
+
+        config = self.config
+        steps = 1 if self.data.bucketed else min(config.steps_per_execution, config.train_steps - self.step)
+        started = time.perf_counter()
+        if self.data.bucketed:
+            batch = next(self._iterator)
+            for value in self.runtime.strategy.experimental_local_results(batch[0]["input_ids"]):
+                self.shapes.add(tuple(int(d) for d in value.shape))  # type: ignore[arg-type]
+            totals = self._one_step(batch).numpy()
+        else:
+            totals = self._execution(self._iterator, tf.constant(steps)).numpy()
+        seconds = time.perf_counter() - started
+        self.step = int(self.state.optimizer.iterations.numpy())
+        return totals, steps, seconds
+
+    def _record(self, totals: Any, seconds: float, observer: TrainObserver | None) -> None:
+        """One history row, TensorBoard scalars and a progress point for the last host call."""
+        import tensorflow as tf
+
+        step = self.step
+        loss = float(totals[0] / max(totals[1], 1.0))
+        if not math.isfinite(loss):
+            raise StageError(f"loss became {loss} at step {step}; lower --learning-rate or check the data")
+        accuracy = float(totals[2] / max(totals[1], 1.0))
+        self.throughput.add(float(totals[3]), seconds)
+        rate = float(totals[3] / seconds)
+        lr = float(self.state.schedule(step))
+        self.history.append({"step": step, "loss": loss, "masked_accuracy": accuracy, "tokens_per_second": rate,
+                             "learning_rate": lr})
+        if self.writer is not None:
+            with self.writer.as_default(step=step):
+                tf.summary.scalar("loss", loss)
+                tf.summary.scalar("perplexity", math.exp(min(loss, 50.0)))
+                tf.summary.scalar("masked_accuracy", accuracy)
+                tf.summary.scalar("tokens_per_second", rate)
+                tf.summary.scalar("learning_rate", lr)
+        if observer:
+            observer.on_progress(Progress(step, self.config.train_steps, loss, accuracy, rate, lr))
+
+    def _checkpoint_if_due(self, steps: int) -> None:
+        """A checkpoint when the last host call crossed a --checkpoint-every multiple, and at the end."""
+        config, step = self.config, self.step
+        crossed = step // config.checkpoint_every > (step - steps) // config.checkpoint_every
+        if not crossed and step < config.train_steps:
+            return
+        self.state.manager.save(checkpoint_number=step)
+        self.saved_step = step
+        if self.runtime.plan.is_chief:
+            write_history(config.output_dir, self.history)
+            write_train_record(config, step)
+            log.debug("checkpoint at step %d", step)
+        checkpoint_written(step)
+
+
+def _finish(config: TrainerConfig, runtime: Runtime, state: _State, loop: _TrainLoop, train_compiles: int,
+            dry_seconds: float) -> TrainResult:
+    """Save the model (chief), record the finished run, and wait for every worker."""
+    out, plan = config.output_dir, runtime.plan
+    if not plan.is_chief:
+        shutil.rmtree(state.save_dir, ignore_errors=True)
     artifacts: list[str] = []
-    model_dir = storage.join(out, MODEL_DIR)
     if plan.is_chief:
-        _save_model(model, storage.join(out, TOKENIZER_DIR), model_dir)
-        write_history(out, history)
-        artifacts = [chief_dir, model_dir, storage.join(out, LOG_DIR), history_path(out)]
-    if not history:
-        raise StageError(f"no training history in {out}; delete {chief_dir} and train again")
-    first, last = history[0], history[-1]
+        model_dir = storage.join(out, MODEL_DIR)
+        _save_model(state.model, storage.join(out, TOKENIZER_DIR), model_dir)
+        write_history(out, loop.history)
+        artifacts = [state.chief_dir, model_dir, storage.join(out, LOG_DIR), history_path(out)]
+    if not loop.history:
+        raise StageError(f"no training history in {out}; delete {state.chief_dir} and train again")
+    first, last = loop.history[0], loop.history[-1]
     result = TrainResult(
-        start_step=start_step, final_step=step, first_loss=first["loss"], last_loss=last["loss"],
+        start_step=state.start_step, final_step=loop.step, first_loss=first["loss"], last_loss=last["loss"],
         first_masked_accuracy=first["masked_accuracy"], last_masked_accuracy=last["masked_accuracy"],
-        tokens_per_second=float(steady_tokens / steady_seconds) if steady_seconds else 0.0,
-        tokens_per_second_with_compile=float(all_tokens / all_seconds) if all_seconds else 0.0,
-        real_tokens=int(all_tokens), train_compiles=fns.train_traces(), batch_shapes=tuple(sorted(shapes)),
-        jit_compile=plan.jit_compile, jit_reason=plan.jit_reason, strategy=plan.kind, replicas=replicas,
-        dry_run_seconds=dry_seconds, wall_seconds=wall,
-        history=tuple((int(row["step"]), float(row["loss"])) for row in history), artifacts=tuple(artifacts),
+        tokens_per_second=loop.throughput.steady_rate,
+        tokens_per_second_with_compile=loop.throughput.rate_with_compile,
+        real_tokens=int(loop.throughput.tokens), train_compiles=train_compiles, batch_shapes=tuple(sorted(loop.shapes)),
+        jit_compile=plan.jit_compile, jit_reason=plan.jit_reason, precision=config.precision, strategy=plan.kind, replicas=runtime.num_replicas,
+        dry_run_seconds=dry_seconds, wall_seconds=loop.wall_seconds,
+        history=tuple((int(row["step"]), float(row["loss"])) for row in loop.history), artifacts=tuple(artifacts),
     )
     if plan.is_chief:
-        write_section(out, "train", {
-            "config": config_fields(config, TRAIN_FIELDS), "completed_steps": step, "finished": True,
-            "model_dir": MODEL_DIR, "checkpoint_dir": CHECKPOINT_DIR, "jit_compile": plan.jit_compile,
-            "strategy": plan.kind, "replicas": replicas, "train_compiles": result.train_compiles,
-            "batch_shapes": [list(s) for s in result.batch_shapes],
-            "tokens_per_second": result.tokens_per_second,
-        })
+        write_train_record(
+            config, loop.step, finished=True, model_dir=MODEL_DIR, checkpoint_dir=CHECKPOINT_DIR,
+            jit_compile=plan.jit_compile, precision=config.precision, strategy=plan.kind, replicas=runtime.num_replicas,
+            train_compiles=result.train_compiles, batch_shapes=[list(s) for s in result.batch_shapes],
+            tokens_per_second=result.tokens_per_second,
+        )
     if plan.workers > 1:
         # Other workers must not read the model or manifest before the chief has written them.
-        _barrier(strategy)
+        _barrier(runtime.strategy)
     return result
 
 

@@ -22,6 +22,6 @@ def test_benchmark_quick_runs_every_section() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     assert out.returncode == 0, out.stderr[-3000:]
-    for title in ("1. padded-token fraction", "1b. packing", "2. lognormal", "3. collation", "4. tiny Keras model"):
+    for title in ("1. padded-token fraction", "1b. packing", "tf.data pack_dataset (TF ops only)", "2. lognormal", "3. collation", "4. tiny Keras model"):
         assert title in out.stdout
     assert "strictly below quantiles and powers of 2 for every K=2..4: True" in out.stdout

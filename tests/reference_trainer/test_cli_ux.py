@@ -222,24 +222,28 @@ def test_tensorflow_startup_shows_no_cuda_probe_error_but_real_errors(tmp_path: 
     assert "cuInit" not in cli.stderr and "E0000" not in cli.stderr, cli.stderr
 
 
-def test_a_check_that_says_no_gives_advice_and_exit_code_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The summary's NO rows become advice lines; the CLI exits 3 unless --allow-failed-checks."""
-    from types import SimpleNamespace
+@pytest.mark.parametrize("framework", ["tf", "torch"])
+def test_a_check_that_says_no_gives_advice_and_exit_code_3(framework: str, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Both frameworks: the summary's NO rows become advice lines and the CLI exits 3 unless
+    --allow-failed-checks (the stage's work replaced: only the summary and exit-code logic run)."""
+    from reference_trainer import cli, summary, torch_cli
 
-    from reference_trainer import cli
+    evaluation = {"masked_accuracy": 0.05, "frequency_baseline": 0.06, "most_frequent_token": "the", "loss": 6.0,
+                  "perplexity": 400.0, "masked_tokens": 1000, "eval_compiles": 1, "batch_shapes": [[8, 32]]}
+    built = summary.build_summary({"evaluate": evaluation}, {}, [], framework=framework)
+    assert len(built.failed) == 1
+    assert "eval masked accuracy 0.050 is not above the 0.060 of always predicting 'the'" in built.failed[0]
+    assert "--train-steps" in built.failed[0]
 
-    evaluation = SimpleNamespace(masked_accuracy=0.05, frequency_baseline=0.06, most_frequent_token="the", loss=6.0,
-                                 perplexity=400.0, masked_tokens=1000, eval_compiles=1, batch_shapes=((8, 32),))
-    console = Console(file=io.StringIO(), width=200)
-    advice = cli._summary(console, {"evaluate": evaluation}, {}, [])
-    assert len(advice) == 1 and "eval masked accuracy 0.050 is not above the 0.060 of always predicting 'the'" in advice[0]
-    assert "--train-steps" in advice[0]
-    assert "0.050 vs 0.060" in console.file.getvalue() and "NO" in console.file.getvalue()
-
-    monkeypatch.setattr(cli, "_summary", lambda *args: advice)
     monkeypatch.setattr(cli, "_check_inputs", lambda stage, config: None)
-    monkeypatch.setattr("reference_trainer.tf_logging.import_tensorflow", lambda list_gpus=True: 0)
-    # `fill-mask` stage with its work replaced: only the exit-code logic runs
-    monkeypatch.setattr("reference_trainer.fill_mask.fill_mask", lambda config: None)
-    assert cli.main(["fill-mask", "--output-dir", "unused"]) == cli.EXIT_CHECKS_FAILED
-    assert cli.main(["fill-mask", "--output-dir", "unused", "--allow-failed-checks"]) == 0
+    monkeypatch.setattr(cli, "_run_tf", lambda *args: built)
+    monkeypatch.setattr(torch_cli, "run_torch", lambda *args: built)
+    flags = ["evaluate", "--output-dir", "unused", "--framework", framework]
+    monkeypatch.setenv("COLUMNS", "200")
+    assert cli.main(flags) == cli.EXIT_CHECKS_FAILED == 3
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "0.050 vs 0.060" in printed and "NO" in printed and "check failed: eval masked accuracy 0.050" in printed
+    assert "exit code 3" in printed
+    assert cli.main([*flags, "--allow-failed-checks"]) == 0
+    assert "check failed:" in capsys.readouterr().out  # still said, only the exit code changes

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_trainer.train import KILL_AFTER_CHECKPOINT_ENV
+from reference_trainer.progress import KILL_AFTER_CHECKPOINT_ENV
 from tests.reference_trainer.conftest import REPO, TINY_FLAGS, copy_prepared, run_cli
 
 pytestmark = [pytest.mark.tf, pytest.mark.slow]

@@ -31,6 +31,9 @@ TINY_FLAGS = [
     "--records-per-shard", "40", "--model-preset", "micro", "--batch-size", "8", "--train-steps", "20",
     "--warmup-steps", "2", "--steps-per-execution", "5", "--checkpoint-every", "10", "--learning-rate", "2e-3",
     "--shuffle-buffer", "200", "--skip-preflight", "--no-progress",
+    # as the TF tests: 20 steps of the micro model land near the frequency baseline, so these runs
+    # test the stages (their accounting is asserted from the manifest), not what the model learns
+    "--allow-failed-checks",
 ]
 
 

@@ -112,19 +112,21 @@ def test_a_tampered_pickle_in_a_checkpoint_is_refused_before_it_runs(full_run: t
     assert not marker.exists()
 
 
-def test_a_host_read_or_a_recompile_in_the_step_fails_the_run(tmp_path: Path, full_run: tuple[Path, str]) -> None:
+def test_a_host_read_or_a_recompile_in_the_step_is_a_failed_check_exit_3(tmp_path: Path, full_run: tuple[Path, str]) -> None:
     reference, _ = full_run
     base = tmp_path / "prepared"
     shutil.copytree(reference / "data", base / "data")
     shutil.copytree(reference / "tokenizer", base / "tokenizer")
     record = manifest(reference)
     (base / "manifest.json").write_text(json.dumps({"format": record["format"], "prepare": record["prepare"]}))
-    for name, patch, expected in (
-        ("host_read", "totals[0].item()", "device-to-host transfers inside the step"),
+    # exit code 3 as any failed check of the summary (the TF path's too); --allow-failed-checks: 0,
+    # the advice still printed
+    for name, patch, expected, extra, exit_code in (
+        ("host_read", "totals[0].item()", "device-to-host transfers inside the step", "", 3),
         ("recompile", "batch['input_ids'] = batch['input_ids'][:, :16 + (STEP[0] % 2) * 8]; "
                       "batch['attention_mask'] = batch['attention_mask'][:, :batch['input_ids'].shape[1]]; "
                       "batch['labels'] = batch['labels'][:, :batch['input_ids'].shape[1]]",
-         "compilations for"),
+         "compilations for", "--allow-failed-checks", 0),
     ):
         out = tmp_path / name
         shutil.copytree(base, out)
@@ -146,7 +148,7 @@ def test_a_host_read_or_a_recompile_in_the_step_fails_the_run(tmp_path: Path, fu
             sys.exit(main(["train", "--output-dir", {str(out)!r}, {", ".join(repr(f) for f in TINY_FLAGS[:2])},
                            "--model-preset", "micro", "--batch-size", "8", "--train-steps", "6",
                            "--warmup-steps", "1", "--steps-per-execution", "3", "--checkpoint-every", "6",
-                           "--skip-preflight", "--no-progress"]))
+                           "--skip-preflight", "--no-progress", *{[extra] if extra else []!r}]))
         """
         import subprocess
         import sys
@@ -155,6 +157,7 @@ def test_a_host_read_or_a_recompile_in_the_step_fails_the_run(tmp_path: Path, fu
 
         proc = subprocess.run([sys.executable, "-c", __import__("textwrap").dedent(code)], cwd=REPO, env=xla_env(),
                               capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 1, name + proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert proc.returncode == exit_code, name + proc.stdout[-3000:] + proc.stderr[-3000:]
         message = " ".join(proc.stdout.split())
-        assert "torch_xla accounting failed" in message and expected in message, message[-2000:]
+        assert "check failed: torch_xla accounting failed" in message and expected in message, message[-2000:]
+        assert ("exit code 3: a check says NO" in message) == (exit_code == 3)
