@@ -440,9 +440,10 @@ class _Builder:
                     if isinstance(c, ast.Call):
                         name = self.resolve(c.func)
                         f = c.func
-                        if name is not None and name.startswith("torch.") and name.rsplit(".", 1)[-1] not in _NOT_TENSOR_FIRST \
+                        leaf = (name or "").rsplit(".", 1)[-1]
+                        if name is not None and name.startswith("torch.") and leaf not in _NOT_TENSOR_FIRST \
                                 and (name in op_table()["ops"] or name.startswith(_ND_NAMESPACES)):
-                            n_inputs = 2 if name.rsplit(".", 1)[-1].endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
+                            n_inputs = 2 if leaf.endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
                             for a in c.args[:n_inputs]:
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | TENSOR

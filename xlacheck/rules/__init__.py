@@ -50,6 +50,7 @@ from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
+from xlacheck.rules.torch_cpu_tensor_moved_in_step import TorchCpuTensorMovedInStep
 from xlacheck.rules.torch_data_dependent_shape import TorchDataDependentShape
 from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWithoutDropLast
 from xlacheck.rules.torch_host_sync_in_step import TorchHostSyncInStep
@@ -120,6 +121,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchLoopWithoutSync,
     TorchSaveOfXlaTensors,
     TorchOptimizerStepWithoutReduce,
+    TorchCpuTensorMovedInStep,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]
