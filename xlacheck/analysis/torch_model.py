@@ -113,7 +113,8 @@ _NON_TENSOR_TORCH = frozenset({
 _ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cumsum", "prod", "std", "var",
                             "reshape", "view", "flatten", "squeeze", "transpose", "unsqueeze", "float", "long",
                             "bool", "half", "int", "masked_fill", "size", "dim", "numel", "any", "all", "norm",
-                            "nonzero", "masked_select", "unique", "clamp", "expand", "permute", "contiguous"})
+                            "nonzero", "masked_select", "unique", "clamp", "expand", "permute", "contiguous",
+                            "cpu"})  # (.cpu() of a module: names used as modules are left out)
 # Methods that, called on a comparison of unproven values, show it is a tensor mask.
 _MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
 _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.random.randint", "np.random.randint",
@@ -203,6 +204,7 @@ class _Builder:
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
+        self._instance_cache: dict[str, str] | None = None
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -386,7 +388,26 @@ class _Builder:
         if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self":
             hits = [f for f in facts.functions if f.name == ref.attr and f.cls is not None]
             return hits[:1] if len(hits) == 1 else []
+        if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name):
+            cls = self._instances().get(ref.value.id)  # tracker.on_batch_end(...): a same-file class's method
+            return [f for f in facts.functions
+                    if f.name == ref.attr and f.cls is not None and f.cls.node.name == cls][:1]
         return []
+
+    def _instances(self) -> dict[str, str]:
+        """Names every assignment of which in the file builds the same same-file class (``t = Tracker()``)."""
+        if self._instance_cache is None:
+            classes = {c.node.name for c in self.facts.classes}
+            seen: dict[str, set[str]] = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Name):
+                            v = n.value
+                            built = v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else ""
+                            seen.setdefault(t.id, set()).add(built if built in classes else "")
+            self._instance_cache = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and "" not in v}
+        return self._instance_cache
 
     # -- values ----------------------------------------------------------------------------
     def run(self) -> TorchFacts:
@@ -448,7 +469,8 @@ class _Builder:
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | TENSOR
                         elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in params \
-                                and f.attr in _ARRAY_METHODS:
+                                and f.attr in _ARRAY_METHODS and f.value.id not in self.module_names \
+                                and f.value.id not in _MODEL_NAMES:
                             out[f.value.id] = out.get(f.value.id, 0) | TENSOR
                         elif self._is_module_call(f):
                             for a in c.args:

@@ -145,7 +145,7 @@ class TorchCollatePadsToLongest(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        if not ctx.torch.loops:
+        if not ctx.torch.steps:
             return
         for loader in loaders_feeding_steps(ctx):
             value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)

@@ -107,7 +107,8 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
 def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
     """``DataLoader(...)`` calls assigned to a name (or ``self.`` attribute) that a torch_xla training
-    loop iterates, directly or through ``MpDeviceLoader``/``ParallelLoader``."""
+    loop iterates, directly or through ``MpDeviceLoader``/``ParallelLoader``, or that a loop iterates
+    to pass what it draws to a same-file step function (``for batch in loader: train_step(batch)``)."""
     resolve = ctx.facts.aliases.resolve
     loaders: list[tuple[ast.Call, str]] = []
     wrapped: dict[str, str] = {}  # device loader name -> the loader it wraps
@@ -123,9 +124,26 @@ def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
         elif called in DEVICE_LOADERS and node.value.args:
             for inner in _names_in(node.value.args[0]):
                 wrapped[name] = inner
+    # loops that are steps, and loops that hand what they draw to a same-file step function
+    step_functions = {s.node.name for s in ctx.torch.steps
+                      if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    loops = [loop for loop, _owner, _why in ctx.torch.loops if isinstance(loop, ast.For)]
+    if step_functions:
+        for loop in ast.walk(ctx.tree):
+            if not isinstance(loop, ast.For):
+                continue
+            drawn = _names_in(loop.target)
+            for c in ast.walk(loop):
+                if not isinstance(c, ast.Call):
+                    continue
+                callee = c.func.id if isinstance(c.func, ast.Name) else (
+                    c.func.attr if isinstance(c.func, ast.Attribute) else None)
+                if callee in step_functions and any(_names_in(a) & drawn for a in c.args):
+                    loops.append(loop)
+                    break
     out = []
     for call, name in loaders:
         aliases = {name} | {w for w, inner in wrapped.items() if inner == name}
-        if any(isinstance(loop, ast.For) and _names_in(loop.iter) & aliases for loop, _owner, _why in ctx.torch.loops):
+        if any(_names_in(loop.iter) & aliases for loop in loops):
             out.append(call)
     return out
