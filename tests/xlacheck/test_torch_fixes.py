@@ -97,3 +97,65 @@ def test_xla553_fix_is_equal_and_drops_the_per_step_transfer(line: str, fixed_li
     assert before["w"] == after["w"]  # the same values, bit for bit
     assert all(n >= 1 for n in before["transfers"]), before["transfers"]  # an upload every steady step
     assert all(n == 0 for n in after["transfers"]), after["transfers"]  # built on the device: none
+
+
+# XLA250: a boolean selection reduced at once. x holds NaN in rows the mask leaves out (and in
+# elements `h > 0` is False for); the last batch selects nothing (sum 0, mean NaN in both versions).
+_MASKED = '''
+import json
+import torch
+import torch_xla
+import torch_xla.debug.metrics as met
+
+
+def step(w, x, m):
+    h = x * w
+    keep = m > 0.5
+    {line}
+    loss.backward()
+    return loss
+
+
+if __name__ == "__main__":
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    out = []
+    for b in range(3):
+        x = torch.randn(2, 3, 4)
+        keep = torch.rand(2, 3) < 0.5 if b < 2 else torch.zeros(2, 3, dtype=torch.bool)
+        x[~keep] = float("nan")
+        w = torch.randn(4).to(device).requires_grad_(True)
+        loss = step(w, x.to(device), keep.float().to(device))
+        torch_xla.sync()
+        out.append({"loss": loss.item(), "grad": w.grad.cpu().tolist()})
+    print(json.dumps({"out": out, "nonzero": met.counter_value("aten::nonzero") or 0}))
+'''
+
+MASKED_CASES = [
+    ("loss = h[keep].sum()", "loss = torch.where(keep.view(*keep.shape, *[1] * (h.dim() - keep.dim())), h, 0).sum()"),
+    ("loss = h[keep].mean()", "loss = (torch.where(keep.view(*keep.shape, *[1] * (h.dim() - keep.dim())), h, 0).sum()"
+                              " / (keep.view(*keep.shape, *[1] * (h.dim() - keep.dim()))).expand_as(h).sum())"),
+    ("loss = h[h > 0].sum()", "loss = torch.where(h > 0, h, 0).sum()"),
+    ("loss = h[h > 0].mean()", "loss = (torch.where(h > 0, h, 0).sum() / (h > 0).expand_as(h).sum())"),
+]
+
+
+def _close(a: float, b: float) -> bool:
+    return (a != a and b != b) or abs(a - b) <= 1e-5 * max(1.0, abs(a))
+
+
+@pytest.mark.parametrize(("line", "fixed_line"), MASKED_CASES)
+def test_xla250_reduction_fix_is_equal_and_static(line: str, fixed_line: str, tmp_path: Path) -> None:
+    python = _torch_xla_python()
+    original = textwrap.dedent(_MASKED).replace("{line}", line)
+    found = [d for d in check_source(original, "step.py", torch_xla=True).diagnostics if d.code == "XLA250"]
+    assert len(found) == 1 and found[0].fix is not None
+    fixed = apply_edits(original, found[0].fix.edits)
+    assert fixed == original.replace(line, fixed_line)
+    assert not [d for d in check_source(fixed, "step.py", torch_xla=True).diagnostics if d.code == "XLA250"]
+    before = _run(python, original, tmp_path, "original")
+    after = _run(python, fixed, tmp_path, "fixed")
+    assert before["nonzero"] > 0 and after["nonzero"] == 0  # the fallback is gone
+    for a, b in zip(before["out"], after["out"], strict=True):
+        assert _close(a["loss"], b["loss"]), (a, b)
+        assert all(_close(g, h) for g, h in zip(a["grad"], b["grad"], strict=True)), (a, b)
