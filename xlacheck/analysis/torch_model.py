@@ -113,8 +113,9 @@ _NON_TENSOR_TORCH = frozenset({
 _ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cumsum", "prod", "std", "var",
                             "reshape", "view", "flatten", "squeeze", "transpose", "unsqueeze", "float", "long",
                             "bool", "half", "int", "masked_fill", "size", "dim", "numel", "any", "all", "norm",
-                            "nonzero", "masked_select", "unique", "clamp", "expand", "permute", "contiguous",
-                            "cpu"})  # (.cpu() of a module: names used as modules are left out)
+                            "nonzero", "masked_select", "unique", "clamp", "expand", "permute", "contiguous"})
+# (not `.cpu()`: on a parameter it proves a tensor but not one on the XLA device; a CPU-built
+# tensor's `.cpu()` is a no-op, optimum-tpu's generator.py:185 was such a false finding)
 # Methods that, called on a comparison of unproven values, show it is a tensor mask.
 _MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
 _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.random.randint", "np.random.randint",
