@@ -116,6 +116,38 @@ def test_unknown_values_are_not_tensors() -> None:
     assert _codes(src) == []
 
 
+STEP_FUNCTION = """
+import torch
+import torch.nn.functional as F
+def train_step(model, opt, ids, labels, lengths):
+    {line}
+    loss = F.cross_entropy(model(ids), labels)
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("n = int(lengths.max())", "XLA350"),  # an array method proves the parameter (no list/int has .max())
+    ("n = ids[:, :2].sum().item()", "XLA350"),  # several axes and a slice: an array
+    ("keep = labels != -100; loss0 = model(ids)[keep]", "XLA250"),  # a comparison indexing a proven tensor: a mask
+    ("pos = (labels != -100).nonzero()", "XLA250"),  # .nonzero() settles that the comparison was a tensor
+    ("m = lengths.bool(); h = model(ids)[m]", "XLA250"),
+])
+def test_what_a_step_does_with_a_parameter_proves_it(line: str, code: str) -> None:
+    assert code in _codes(STEP_FUNCTION.replace("{line}", line), declared=True)
+
+
+@pytest.mark.parametrize("line", [
+    "n = len(lengths)",  # len() of anything: no proof
+    "lengths = [1, 2]; n = max(lengths)",  # rebound to a list: no proof from the parameter
+    "flag = ids == 0",  # a comparison nobody uses as an index stays unknown
+    "i = lengths[~0]",  # `~` on an int is an index idiom, not a mask
+])
+def test_no_proof_from_what_anything_could_do(line: str) -> None:
+    assert _codes(STEP_FUNCTION.replace("{line}", line), declared=True) == []
+
+
 def test_module_forward_is_a_step_only_when_declared() -> None:
     src = """
     import torch
@@ -228,7 +260,8 @@ print(json.dumps(sorted(set(fail))))
 
 SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_device.py",
                 "op_median_robust_loss.py", "neg_op_mean_robust_loss.py", "shape_masked_select_confident.py",
-                "neg_shape_masked_sum_confident.py")
+                "neg_shape_masked_sum_confident.py", "recompile_warmup_factor_reaches_one.py",
+                "neg_recompile_scale_schedule_no_special_value.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)

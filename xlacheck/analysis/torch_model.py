@@ -50,6 +50,9 @@ LONG = 128  # an integer tensor (indices)
 OPTIMIZER = 256  # a torch.optim optimizer
 DEVICE = 512  # an XLA device object
 HOST = 1024  # a Python number read back from a tensor (.item(), float(t))
+# A comparison (or ``.bool()``) of values nobody proved: a Python bool or a boolean tensor. Indexing
+# a proven tensor with it settles which (``t[True]`` only adds a dimension, nobody writes it): a mask.
+MAYBE_MASK = 2048
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 
@@ -105,6 +108,16 @@ _NON_TENSOR_TORCH = frozenset({
     "torch.get_default_dtype", "torch.is_grad_enabled", "torch.is_nonzero", "torch.Generator", "torch.dtype",
     "torch.nn.functional.has_torch_function",
 })
+# Array methods of torch.Tensor that no Python number, list, dict or string has (NumPy arrays share
+# them: in step code a parameter that calls one is a tensor).
+_ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cumsum", "prod", "std", "var",
+                            "reshape", "view", "flatten", "squeeze", "transpose", "unsqueeze", "float", "long",
+                            "bool", "half", "int", "masked_fill", "size", "dim", "numel", "any", "all", "norm",
+                            "nonzero", "masked_select", "unique", "clamp", "expand", "permute", "contiguous"})
+# (not `.cpu()`: on a parameter it proves a tensor but not one on the XLA device; a CPU-built
+# tensor's `.cpu()` is a no-op, optimum-tpu's generator.py:185 was such a false finding)
+# Methods that, called on a comparison of unproven values, show it is a tensor mask.
+_MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
 _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.random.randint", "np.random.randint",
                                "random.choice"})
 
@@ -192,6 +205,7 @@ class _Builder:
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
+        self._instance_cache: dict[str, str] | None = None
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -375,7 +389,26 @@ class _Builder:
         if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self":
             hits = [f for f in facts.functions if f.name == ref.attr and f.cls is not None]
             return hits[:1] if len(hits) == 1 else []
+        if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name):
+            cls = self._instances().get(ref.value.id)  # tracker.on_batch_end(...): a same-file class's method
+            return [f for f in facts.functions
+                    if f.name == ref.attr and f.cls is not None and f.cls.node.name == cls][:1]
         return []
+
+    def _instances(self) -> dict[str, str]:
+        """Names every assignment of which in the file builds the same same-file class (``t = Tracker()``)."""
+        if self._instance_cache is None:
+            classes = {c.node.name for c in self.facts.classes}
+            seen: dict[str, set[str]] = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Name):
+                            v = n.value
+                            built = v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else ""
+                            seen.setdefault(t.id, set()).add(built if built in classes else "")
+            self._instance_cache = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and "" not in v}
+        return self._instance_cache
 
     # -- values ----------------------------------------------------------------------------
     def run(self) -> TorchFacts:
@@ -387,9 +420,13 @@ class _Builder:
         for s in out.steps:
             regions.setdefault(id(s.owner), []).append(s)
         owners = {id(self.tree): self.tree} | {id(f.node): f.node for f in self.facts.functions}
-        # callers before callees, so parameters get what step callers pass
-        order = sorted(regions, key=lambda k: (getattr(owners[k], "lineno", 0) if not _is_step_function(regions[k]) else 10**9
-                                               + getattr(owners[k], "lineno", 0)))
+        # callers before callees, so parameters get what step callers pass: functions that hold a step
+        # loop first, then step functions in the order find_steps reached them (roots, then callees)
+        first: dict[int, int] = {}
+        for i, s in enumerate(out.steps):
+            first.setdefault(id(s.owner), i)
+        order = sorted(regions, key=lambda k: (getattr(owners[k], "lineno", 0) if not _is_step_function(regions[k])
+                                               else 10**9 + first[k]))
         for key in order:
             owner = owners[key]
             ranges = regions[key]
@@ -398,22 +435,68 @@ class _Builder:
             _Walker(self, ranges, env, owner_class(info) if info is not None else None).run(owner)
         return out
 
-    def _used_as_tensor(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-        """Parameters passed as the input tensor of a torch op (``torch.relu(x)``, ``F.cross_entropy(logits,
-        y)``) anywhere in the function and never reassigned: the op proves they are tensors."""
-        assigned = {t.id for n in _own_statements(owner.body) for t in _assigned_names(n)}
-        out: set[str] = set()
-        for c in _own_calls(owner.body):
-            name = self.resolve(c.func)
-            if name is None or not name.startswith("torch.") or name.rsplit(".", 1)[-1] in _NOT_TENSOR_FIRST:
-                continue
-            if name not in op_table()["ops"] and not name.startswith(_ND_NAMESPACES):
-                continue
-            n_inputs = 2 if name.rsplit(".", 1)[-1].endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
-            for a in c.args[:n_inputs]:
-                if isinstance(a, ast.Name) and a.id not in assigned:
-                    out.add(a.id)
+    def _used_as_tensor(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
+        """Parameters the function's own code proves, by what it does with them (never by their name):
+
+        * passed as the input tensor of a torch op (``torch.relu(x)``, ``F.cross_entropy(logits, y)``);
+        * the receiver of an array method (``lengths.max()``, ``mask.sum(1)``): no Python number, list,
+          dict or string has one, and step code holds torch tensors, not NumPy arrays;
+        * indexed with several axes and a slice (``img[:, :, i:i + 6]``): an array;
+        * passed to a module (``model(ids)``, ``self.encoder(x)``): a tensor or a batch of tensors.
+
+        Only in step code (the walker records flags there), and only for parameters the function never
+        rebinds to something else (``x = x[:, :n]`` keeps the proof; ``x = torch.tensor(x)`` drops it)."""
+        rebound = set()
+        for n in _own_statements(owner.body):
+            for t in _assigned_names(n):
+                value = getattr(n, "value", None) if not isinstance(n, (ast.For, ast.AsyncFor)) else None
+                if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in ast.walk(value)):
+                    rebound.add(t.id)
+        params = {a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs} - rebound - {"self"}
+        out: dict[str, int] = {}
+        for s in _own_statements(owner.body):
+            for top in ast.iter_child_nodes(s):
+                if not isinstance(top, ast.expr):
+                    continue
+                for c in ast.walk(top):
+                    if isinstance(c, ast.Call):
+                        name = self.resolve(c.func)
+                        f = c.func
+                        leaf = (name or "").rsplit(".", 1)[-1]
+                        if name is not None and name.startswith("torch.") and leaf not in _NOT_TENSOR_FIRST \
+                                and (name in op_table()["ops"] or name.startswith(_ND_NAMESPACES)):
+                            n_inputs = 2 if leaf.endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
+                            for a in c.args[:n_inputs]:
+                                if isinstance(a, ast.Name) and a.id in params:
+                                    out[a.id] = out.get(a.id, 0) | TENSOR
+                        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in params \
+                                and f.attr in _ARRAY_METHODS and f.value.id not in self.module_names \
+                                and f.value.id not in _MODEL_NAMES:
+                            out[f.value.id] = out.get(f.value.id, 0) | TENSOR
+                        elif self._is_module_call(f):
+                            for a in c.args:
+                                if isinstance(a, ast.Name) and a.id in params:
+                                    out[a.id] = out.get(a.id, 0) | BATCH
+                    elif isinstance(c, ast.Subscript) and isinstance(c.value, ast.Name) and c.value.id in params \
+                            and isinstance(c.slice, ast.Tuple) and len(c.slice.elts) > 1 \
+                            and any(isinstance(x, ast.Slice) for x in c.slice.elts):
+                        out[c.value.id] = out.get(c.value.id, 0) | TENSOR
         return out
+
+    def _is_module_call(self, f: ast.expr) -> bool:
+        """``model(...)``/``net(...)`` (a name the file uses as a module) or ``self.layer(...)`` where
+        ``layer`` is built from ``torch.nn`` in the class."""
+        if isinstance(f, ast.Name):
+            return f.id in self.module_names or f.id in _MODEL_NAMES
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            for c in self.facts.classes:
+                built = c.attrs.get(f.attr) if c.node.name in self.module_classes else None
+                if isinstance(built, ast.Call):
+                    name = self.resolve(built.func) or ""
+                    if name.startswith("torch.nn.") and not name.startswith("torch.nn.functional.") \
+                            and name.rsplit(".", 1)[-1][:1].isupper():
+                        return True
+        return False
 
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
@@ -421,9 +504,7 @@ class _Builder:
             passed = self.param_flags.get(id(owner), {})
             proven = self._used_as_tensor(owner)
             for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs:
-                flags = passed.get(a.arg, 0)
-                if a.arg in proven:
-                    flags |= TENSOR
+                flags = passed.get(a.arg, 0) | proven.get(a.arg, 0)
                 if a.arg in self.module_names:
                     flags |= MODULE
                 ann = a.annotation
@@ -695,7 +776,9 @@ class _Walker:
             return 0
         if isinstance(e, ast.Subscript):
             v = self.expr(e.value)
-            self.expr(e.slice)  # records the index's own flags (rules read them); no effect on the result
+            index = self.expr(e.slice)  # records the index's own flags (rules read them)
+            if v & (TENSOR | STRUCT) and index & MAYBE_MASK and not index & TENSOR:
+                self._settle_mask(e.slice)
             if v & TENSOR:
                 return TENSOR | (v & (BOOL | LONG))
             if v & STRUCT:
@@ -708,6 +791,8 @@ class _Walker:
                 if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf & BOOL or rf & BOOL):
                     bits |= BOOL
                 return bits
+            if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf | rf) & MAYBE_MASK:
+                return MAYBE_MASK
             if (lf | rf) & STEP_INT and not (lf | rf) & (TENSOR | OUT):
                 return STEP_INT
             if (lf | rf) & HOST:
@@ -717,13 +802,16 @@ class _Walker:
             v = self.expr(e.operand)
             if isinstance(e.op, ast.Not):
                 return 0
-            return v & (TENSOR | BOOL | STEP_INT | HOST)
+            return v & (TENSOR | BOOL | STEP_INT | HOST | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
         if isinstance(e, ast.Compare):
             fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
             if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
                 return TENSOR | BOOL
             if any(f & STRUCT for f in fs) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):
                 return TENSOR | BOOL  # a ModelOutput, tuple or dict cannot be ordered against a number: a tensor
+            if len(e.ops) == 1 and not isinstance(e.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)) and not all(
+                    isinstance(x, ast.Constant) for x in [e.left, *e.comparators]):
+                return MAYBE_MASK
             return 0
         if isinstance(e, ast.BoolOp):
             for operand in e.values:
@@ -756,6 +844,14 @@ class _Walker:
                 self.expr(child)
         return 0
 
+    def _settle_mask(self, index: ast.expr) -> None:
+        """A proven tensor (or model output) is indexed by ``index``, a comparison of unproven values:
+        it is a boolean tensor mask, here and wherever the name holding it is read later."""
+        out = self.b.out
+        out.flags[id(index)] = out.of(index) | TENSOR | BOOL
+        if isinstance(index, ast.Name) and self.env.get(index.id, 0) & MAYBE_MASK:
+            self.env[index.id] = TENSOR | BOOL
+
     def call(self, c: ast.Call) -> int:
         b = self.b
         f = c.func
@@ -768,7 +864,7 @@ class _Walker:
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
-        elif isinstance(f, ast.Attribute) and recv & TENSOR:
+        elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS):
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
@@ -806,6 +902,12 @@ class _Walker:
                 return LOADER
             if m in ("item",) and recv & (TENSOR | STRUCT):
                 return HOST
+            if recv & MAYBE_MASK and not recv & TENSOR and m in _MASK_METHODS:
+                # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
+                # in step code the receiver is a torch mask, not a NumPy one)
+                return TENSOR | LONG if m in ("nonzero", "argwhere") else TENSOR
+            if m == "bool" and not recv & (TENSOR | STRUCT) and not c.args:
+                return MAYBE_MASK  # `attention_mask.bool()` of an unproven value
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():

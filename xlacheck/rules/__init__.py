@@ -50,6 +50,8 @@ from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
+from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
+from xlacheck.rules.torch_cpu_tensor_moved_in_step import TorchCpuTensorMovedInStep
 from xlacheck.rules.torch_data_dependent_shape import TorchDataDependentShape
 from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWithoutDropLast
 from xlacheck.rules.torch_host_sync_in_step import TorchHostSyncInStep
@@ -57,6 +59,7 @@ from xlacheck.rules.torch_loop_without_sync import TorchLoopWithoutSync
 from xlacheck.rules.torch_op_without_lowering import TorchOpWithoutLowering
 from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerStepWithoutReduce
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
+from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
@@ -117,9 +120,12 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchOpWithoutLowering,
     TorchStepVaryingPythonInt,
     TorchDataLoaderWithoutDropLast,
+    TorchScheduleScalarSpecialValue,
+    TorchCollatePadsToLongest,
     TorchLoopWithoutSync,
     TorchSaveOfXlaTensors,
     TorchOptimizerStepWithoutReduce,
+    TorchCpuTensorMovedInStep,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

@@ -87,22 +87,7 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
         torch = ctx.torch
         if not torch.xla_file or not torch.loops:
             return
-        resolve = ctx.facts.aliases.resolve
-        loaders: list[tuple[ast.Call, str]] = []
-        wrapped: dict[str, str] = {}  # device loader name -> the loader it wraps
-        for node in ast.walk(ctx.tree):
-            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call) or len(node.targets) != 1:
-                continue
-            name = _target_name(node.targets[0])
-            if name is None:
-                continue
-            called = resolve(node.value.func)
-            if called == "torch.utils.data.DataLoader":
-                loaders.append((node.value, name))
-            elif called in DEVICE_LOADERS and node.value.args:
-                for inner in _names_in(node.value.args[0]):
-                    wrapped[name] = inner
-        for call, name in loaders:
+        for call in loaders_feeding_steps(ctx):
             keywords = {kw.arg for kw in call.keywords}
             if None in keywords or "batch_sampler" in keywords or any(isinstance(a, ast.Starred) for a in call.args):
                 continue
@@ -115,15 +100,50 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                 if kw.arg == "batch_size" and isinstance(kw.value, ast.Constant) and kw.value.value in (None, 1):
                     break
             else:
-                if self._feeds_step(name, wrapped, torch.loops):
-                    ctx.report(self, call, "this DataLoader keeps a smaller last batch (drop_last is not True) and "
-                                           "feeds a torch_xla training loop: the last batch's shape compiles the "
-                                           "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
+                ctx.report(self, call, "this DataLoader keeps a smaller last batch (drop_last is not True) and "
+                                       "feeds a torch_xla training loop: the last batch's shape compiles the "
+                                       "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
 
-    @staticmethod
-    def _feeds_step(name: str, wrapped: dict[str, str], loops: list) -> bool:
+
+def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
+    """``DataLoader(...)`` calls assigned to a name (or ``self.`` attribute) that a torch_xla training
+    loop iterates, directly or through ``MpDeviceLoader``/``ParallelLoader``, or that a loop iterates
+    to pass what it draws to a same-file step function (``for batch in loader: train_step(batch)``)."""
+    resolve = ctx.facts.aliases.resolve
+    loaders: list[tuple[ast.Call, str]] = []
+    wrapped: dict[str, str] = {}  # device loader name -> the loader it wraps
+    for node in ast.walk(ctx.tree):
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call) or len(node.targets) != 1:
+            continue
+        name = _target_name(node.targets[0])
+        if name is None:
+            continue
+        called = resolve(node.value.func)
+        if called == "torch.utils.data.DataLoader":
+            loaders.append((node.value, name))
+        elif called in DEVICE_LOADERS and node.value.args:
+            for inner in _names_in(node.value.args[0]):
+                wrapped[name] = inner
+    # loops that are steps, and loops that hand what they draw to a same-file step function
+    step_functions = {s.node.name for s in ctx.torch.steps
+                      if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    loops = [loop for loop, _owner, _why in ctx.torch.loops if isinstance(loop, ast.For)]
+    if step_functions:
+        for loop in ast.walk(ctx.tree):
+            if not isinstance(loop, ast.For):
+                continue
+            drawn = _names_in(loop.target)
+            for c in ast.walk(loop):
+                if not isinstance(c, ast.Call):
+                    continue
+                callee = c.func.id if isinstance(c.func, ast.Name) else (
+                    c.func.attr if isinstance(c.func, ast.Attribute) else None)
+                if callee in step_functions and any(_names_in(a) & drawn for a in c.args):
+                    loops.append(loop)
+                    break
+    out = []
+    for call, name in loaders:
         aliases = {name} | {w for w, inner in wrapped.items() if inner == name}
-        for loop, _owner, _why in loops:
-            if isinstance(loop, ast.For) and _names_in(loop.iter) & aliases:
-                return True
-        return False
+        if any(_names_in(loop.iter) & aliases for loop in loops):
+            out.append(call)
+    return out

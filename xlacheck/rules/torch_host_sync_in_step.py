@@ -19,6 +19,7 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     """Every proven host read in step code: (node, what). Shared with XLA450, which needs the
     values these reads produce."""
     out: list[tuple[ast.AST, str]] = []
+    printed: set[int] = set()  # f-strings already reported through their print()
     for node in torch.nodes:
         if isinstance(node, ast.Call):
             f = node.func
@@ -30,6 +31,10 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
                 out.append((node, f"`{f.id}(tensor)`"))
             elif isinstance(f, ast.Name) and f.id == "print" and any(_shows_tensor(a, torch) for a in node.args):
                 out.append((node, "`print(tensor)`"))
+                printed.update(id(a) for a in node.args)
+        elif isinstance(node, ast.JoinedStr) and id(node) not in printed and _shows_tensor(node, torch) \
+                and not isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):  # (error paths: no cost)
+            out.append((node, "an f-string of a tensor"))  # formatting reads the value (Tensor.__format__)
         elif isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and torch.tensor(node.test):
             kind = {ast.If: "`if tensor:`", ast.While: "`while tensor:`", ast.Assert: "`assert tensor`",
                     ast.IfExp: "`a if tensor else b`"}[type(node)]

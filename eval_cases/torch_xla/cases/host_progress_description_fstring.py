@@ -1,0 +1,47 @@
+"""A progress-bar description formatted from the loss tensor every step (`f"loss={loss:.4f}"`): formatting
+reads the value on the host.
+
+Source: Lightning-AI/pytorch-lightning issue #15743 (TQDMProgressBar refresh forces TPU to evaluate the
+graph) and pytorch-tpu/examples PR #12 (print the loss only every `log_steps`).
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Classifier(nn.Module):
+    def __init__(self, d_in=16, hidden=32, n_classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, hidden)
+        self.fc2 = nn.Linear(hidden, n_classes)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def make_train_step(model, opt, device):
+    state = {"desc": ""}
+
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        state["desc"] = f"loss={loss:.4f}"  # XLA: host
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed, b=8, d=16):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(b, d, generator=g).to(device), torch.randint(0, 4, (b,), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Classifier().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return make_train_step(model, opt, device), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2, 3)]

@@ -1,0 +1,49 @@
+"""A loss warm-up factor `min(1.0, step / warmup)` kept as a Python float: every value is device data
+except 1.0, which torch_xla bakes into the graph, so the step compiles again when warm-up ends.
+
+Source: pytorch/xla issue #990 (hyperparameter scheduling in the training loop) and issue #3604 (unintended
+compilation with a LambdaLR schedule).
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Classifier(nn.Module):
+    def __init__(self, d_in=16, hidden=32, n_classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, hidden)
+        self.fc2 = nn.Linear(hidden, n_classes)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def make_train_step(model, opt, device, warmup=4):
+    step = 0
+
+    def train_step(x, y):
+        nonlocal step
+        step += 1
+        warm = min(1.0, step / warmup)  # XLA: recompile
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y) * warm
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed, b=8, d=16):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(b, d, generator=g).to(device), torch.randint(0, 4, (b,), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = Classifier().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return make_train_step(model, opt, device), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2, 3, 4)]

@@ -1,0 +1,162 @@
+"""XLA453: a DataLoader's ``collate_fn`` pads each batch to its longest sequence, feeding a torch_xla loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+from xlacheck.rules.torch_dataloader_without_drop_last import loaders_feeding_steps
+
+_PAD_SEQUENCE = frozenset({"torch.nn.utils.rnn.pad_sequence"})
+# Rounding that turns the batch maximum into a few bucket lengths.
+_ROUNDING = (ast.FloorDiv, ast.Mod)
+
+
+def _collate_functions(ctx: ModuleContext, value: ast.expr) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The same-file functions a ``collate_fn=`` value runs: a function name, ``functools.partial(f,
+    ...)``, a lambda's callees, an instance of a class (its ``__call__``), ``self.method``."""
+    resolve = ctx.facts.aliases.resolve
+    refs: list[ast.expr] = [value]
+    if isinstance(value, ast.Call) and resolve(value.func) == "functools.partial" and value.args:
+        refs = [value.args[0]]
+    elif isinstance(value, ast.Lambda):
+        refs = [c.func for c in ast.walk(value.body) if isinstance(c, ast.Call)]
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        refs = [ast.Name(id=f"{value.func.id}.__call__")]
+    out: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for ref in refs:
+        for f in ctx.facts.functions:
+            if isinstance(f.node, ast.Lambda):
+                continue
+            if isinstance(ref, ast.Name) and "." in ref.id:
+                cls, meth = ref.id.split(".", 1)
+                if f.cls is not None and f.cls.node.name == cls and f.name == meth:
+                    out.append(f.node)
+            elif isinstance(ref, ast.Name) and f.name == ref.id and f.cls is None:
+                out.append(f.node)
+            elif isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self" \
+                    and f.name == ref.attr and f.cls is not None:
+                out.append(f.node)
+    return out
+
+
+def _pads_to_longest(ctx: ModuleContext, func: ast.AST) -> ast.Call | None:
+    """The node that pads to the batch's longest: ``pad_sequence(...)``, or ``max(len(x) for ...)``
+    used as a length without rounding it to a multiple."""
+    resolve = ctx.facts.aliases.resolve
+    longest: dict[str, ast.Call] = {}
+    rounded: set[str] = set()
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call) and resolve(n.func) in _PAD_SEQUENCE:
+            return n
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            name = n.targets[0].id
+            if _max_of_lengths(n.value):
+                longest[name] = n.value  # type: ignore[assignment]  # (a max(...) Call, checked above)
+            elif name in longest and any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
+                                         for b in ast.walk(n.value)):
+                rounded.add(name)
+            elif name in longest:
+                rounded.add(name)  # reassigned to something else: not the raw maximum
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("ceil",):
+            rounded |= {x.id for x in ast.walk(n) if isinstance(x, ast.Name)}
+    for name, call in longest.items():
+        if name in rounded:
+            continue
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(func)):
+            return call
+    return None
+
+
+def _max_of_lengths(e: ast.expr) -> bool:
+    """``max(len(x) for x in batch)``, ``max(map(len, seqs))``, ``max([len(s) for s in b])``."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
+        return False
+    arg = e.args[0]
+    if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
+        return isinstance(arg.elt, ast.Call) and isinstance(arg.elt.func, ast.Name) and arg.elt.func.id == "len"
+    return (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "map" and bool(arg.args)
+            and isinstance(arg.args[0], ast.Name) and arg.args[0].id == "len")
+
+
+class TorchCollatePadsToLongest(ModuleRule):
+    """
+    ## What it does
+    Flags a `collate_fn` that pads each batch to its own longest sequence
+    (`torch.nn.utils.rnn.pad_sequence`, or a length computed as `max(len(x) for x in batch)`
+    and not rounded up to a multiple) when its DataLoader feeds a torch_xla training loop
+    (directly or through `MpDeviceLoader`). Hugging Face collators and tokenizer padding are
+    XLA401's.
+
+    ## Why is this bad?
+    Each batch gets the length of its longest example, so the step sees a new input shape for
+    almost every batch, and torch_xla traces and compiles the whole step again for each new
+    length (minutes per shape on a TPU). pytorch/xla #1509 and fairseq #4198 (XLA recompiling
+    nearly every step) were this: the fix was padding to a fixed length.
+
+    ## Example
+    ```python
+    def collate(batch):
+        ids = pad_sequence([b["ids"] for b in batch], batch_first=True)
+        return ids, torch.stack([b["label"] for b in batch])
+    loader = DataLoader(ds, batch_size=32, collate_fn=collate, drop_last=True)
+    ```
+
+    ## Use instead
+    ```python
+    def collate(batch, multiple=64):
+        ids = pad_sequence([b["ids"] for b in batch], batch_first=True)
+        ids = F.pad(ids, (0, -ids.shape[1] % multiple))  # a few bucket lengths
+        return ids, torch.stack([b["label"] for b in batch])
+    ```
+
+    ## Fix safety
+    No automatic fix: longer batches cost memory, and the model must mask the extra padding.
+    """
+
+    code = "XLA453"
+    fix = None
+    name = "torch-collate-pads-to-longest"
+    severity = Severity.RECOMPILE
+    VALID = (
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "from torch.nn.utils.rnn import pad_sequence\n"
+                "def collate(batch):\n    return pad_sequence(batch, batch_first=True)\n"
+                "def evaluate(model, ds):\n"
+                "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
+                "    return [model(x) for x in loader]\n"),
+    )
+    INVALID = (
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "from torch.nn.utils.rnn import pad_sequence\n"
+                "def collate(batch):\n    return pad_sequence(batch, batch_first=True)\n"
+                "def train(model, ds, opt):\n"
+                "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
+                "    for x in loader:\n        model(x).sum().backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (8, 54, 'this collate_fn pads each batch to its longest sequence (line 6) and its DataLoader '
+                            'feeds a torch_xla training loop: every new length is a new input shape, and torch_xla '
+                            'compiles the step again; pad to a fixed length or round the length up to a '
+                            'multiple (a few buckets)'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        if not ctx.torch.steps:
+            return
+        for loader in loaders_feeding_steps(ctx):
+            value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)
+            if value is None:
+                continue
+            for func in _collate_functions(ctx, value):
+                hit = _pads_to_longest(ctx, func)
+                if hit is None:
+                    continue
+                ctx.report(self, value, f"this collate_fn pads each batch to its longest sequence (line {hit.lineno}) "
+                                        "and its DataLoader feeds a torch_xla training loop: every new length is a "
+                                        "new input shape, and torch_xla compiles the step again; pad to a fixed "
+                                        "length or round the length up to a multiple (a few buckets)")
+                break

@@ -1,0 +1,167 @@
+"""XLA452: a per-step Python scalar clamped to 0 or 1 meets a tensor in a torch_xla step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.torch_model import Step
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# min(bound, x) clamps from above, max(bound, x) from below: the bounds torch_xla bakes into the graph.
+_BOUNDS = {"min": (1, -1), "max": (0, -1)}
+_ARITH = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.Pow)
+
+
+def _number(node: ast.expr) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def _names(node: ast.AST) -> set[str]:
+    out = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    out |= {"self." + n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == "self"}
+    return out
+
+
+def _counters(step: Step, tree: ast.Module, incremented: set[str]) -> set[str]:
+    """Names whose value changes from step to step: the step loop's targets (``for i, batch in
+    enumerate(loader)``) and those of loops around it, names (and ``self.`` attributes) the file
+    increments (``global_step += 1``), and a step function's parameters."""
+    out = set(incremented)
+    if step.loop is not None:
+        owner = step.owner if step.owner is not None else tree
+        for loop in ast.walk(owner):
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and (loop is step.node or _within(step.node, loop)):
+                out |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    if isinstance(step.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = step.node.args
+        out |= {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg != "self"}
+    return out
+
+
+def _within(inner: ast.AST, outer: ast.AST) -> bool:
+    return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0)
+            and getattr(inner, "end_lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0))
+
+
+def _clamp(node: ast.expr | None, counters: set[str]) -> tuple[float, ast.Call] | None:
+    """``min(1.0, step / warmup)`` / ``max(0.0, 1 - step / total)``: the bound it reaches and the call."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BOUNDS
+            and len(node.args) == 2 and not node.keywords):
+        return None
+    a, b = node.args
+    bound, other = (_number(a), b) if _number(a) is not None else (_number(b), a)
+    if bound is None or _number(other) is not None or bound not in _BOUNDS[node.func.id]:
+        return None
+    if not _names(other) & counters:
+        return None
+    return bound, node
+
+
+class TorchScheduleScalarSpecialValue(ModuleRule):
+    """
+    ## What it does
+    Flags, inside a torch_xla step, a Python number that follows the step count and is clamped
+    to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), where it meets a
+    torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`).
+
+    ## Why is this bad?
+    torch_xla passes a Python float to the graph as device data, so a new value each step does
+    not recompile, except 0 and ±1: those are baked into the graph as constants. A clamped
+    schedule sits at the bound for many steps: when it gets there, the step compiles once more
+    (a warm-up factor reaching 1.0 at the end of warm-up; a decay reaching 0). Measured with
+    torch_xla 2.9 on PJRT CPU (CompileTime): `loss * s` for s = 0.3, 0.4, 0.5 compiles once;
+    s = 1.0, 0.0 and -1.0 compile once each more. The cost is one compilation per bound per
+    process (minutes on a TPU for a large model), not one per step.
+
+    ## Example
+    ```python
+    for step, batch in enumerate(loader):
+        warm = min(1.0, step / warmup_steps)
+        loss = model(**batch).loss * warm
+    ```
+
+    ## Use instead
+    ```python
+    step_t = torch.zeros((), device=device)
+    for batch in loader:
+        warm = torch.clamp(step_t / warmup_steps, max=1.0)  # on the device: one graph
+        loss = model(**batch).loss * warm
+        step_t += 1
+    ```
+
+    ## Fix safety
+    No automatic fix: moving the schedule to the device changes where the counter lives and
+    which code reads it.
+    """
+
+    code = "XLA452"
+    fix = None
+    name = "torch-schedule-scalar-special-value"
+    severity = Severity.RECOMPILE
+    VALID = (
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for step, (x, y) in enumerate(loader):\n        warm = 0.5 + step / 1000\n"
+                "        loss = torch.relu(model(x)).sum() * warm\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
+    )
+    INVALID = (
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for step, (x, y) in enumerate(loader):\n        warm = min(1.0, step / 100)\n"
+                "        loss = torch.relu(model(x)).sum() * warm\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (5, 16, 'a per-step Python number clamped to 1 meets a tensor (line 6): torch_xla bakes 0 and ±1 '
+                            'into the graph as constants, so the step compiles once more when the schedule reaches '
+                            'the bound; compute the schedule on the device (a step-count tensor and torch.clamp)'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        torch = ctx.torch
+        if not torch.steps:
+            return
+        incremented: set[str] = set()
+        for n in ast.walk(ctx.tree):
+            if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Sub)):
+                incremented |= _names(n.target)
+        counters_of: dict[int, set[str]] = {}
+        bound_names: dict[tuple[int, str], tuple[float, ast.Call]] = {}  # (id(step), name) -> clamp
+        for node in torch.nodes:
+            step = torch.in_step(node)
+            if step is None:
+                continue
+            if id(step) not in counters_of:
+                counters_of[id(step)] = _counters(step, ctx.tree, incremented)
+            counters = counters_of[id(step)]
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                hit = _clamp(node.value, counters)
+                if hit is not None:
+                    bound_names[(id(step), node.targets[0].id)] = hit
+        for node in torch.nodes:
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH)):
+                continue
+            step = torch.in_step(node)
+            if step is None:
+                continue
+            for scalar, other in ((node.left, node.right), (node.right, node.left)):
+                if not torch.tensor(other):
+                    continue
+                hit = _clamp(scalar, counters_of.get(id(step), set()))
+                if hit is None and isinstance(scalar, ast.Name):
+                    hit = bound_names.get((id(step), scalar.id))
+                if hit is None:
+                    continue
+                bound, call = hit
+                ctx.report(self, call, f"a per-step Python number clamped to {bound:g} meets a tensor (line "
+                                       f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
+                                       "the step compiles once more when the schedule reaches the bound; compute the "
+                                       "schedule on the device (a step-count tensor and torch.clamp)")
+                break
