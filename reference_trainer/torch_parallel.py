@@ -34,10 +34,12 @@ def device_count_from_env() -> int:
 
 
 def enable() -> int:
-    """Turn SPMD on when this process has several devices; returns the device count.
+    """Turn SPMD on unless the environment names one CPU device; returns the device count.
 
-    One device stays in torch_xla's plain (non-SPMD) mode: nothing to shard, and its graphs
-    are the ones the one-device accounting was measured on.
+    One CPU device (no CPU_NUM_DEVICES, or 1) stays in torch_xla's plain (non-SPMD) mode:
+    nothing to shard, and its graphs are the ones the one-device accounting was measured on.
+    Other runtimes (TPU) are not counted before the runtime starts, so they always run SPMD,
+    over a mesh of however many devices they have (not run here: no TPU).
     """
     import torch_xla.runtime as xr
 
