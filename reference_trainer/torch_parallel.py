@@ -82,15 +82,20 @@ class DataParallel:
         shardings into the graph, so step 2 would trace a second graph for the shape of step 1
         (measured: CompileTime 2 over 20 steps of one shape without this, 1 with it).
         """
-        if self.mesh is None:
-            return
         import torch
-        import torch_xla.distributed.spmd as xs
 
         tensors = list(model.parameters()) + list(model.buffers())
         if optimizer is not None:
             tensors += [value for state in optimizer.state.values() for value in state.values()
                         if isinstance(value, torch.Tensor)]
+        self.replicate_tensors(tensors)
+
+    def replicate_tensors(self, tensors: Any) -> None:
+        """Mark device tensors (an eval loop's accumulators, say) replicated, for the same reason."""
+        if self.mesh is None:
+            return
+        import torch_xla.distributed.spmd as xs
+
         for tensor in tensors:
             if tensor.device.type == "xla" and tensor.dim() > 0:
                 xs.mark_sharding(tensor, self.mesh, (None,) * tensor.dim())

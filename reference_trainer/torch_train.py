@@ -606,6 +606,10 @@ def evaluate(config: TrainerConfig) -> TorchEvalResult:
     # accumulators uploaded as data (a zeros() traced in the first step would change its graph)
     totals = torch.zeros(TOTALS).to(device)
     histogram = torch.zeros(vocab_size).to(device)
+    # under SPMD: batch 2 reads batch 1's outputs, which carry a sharding; mark both replicated
+    # from the start so every batch of a shape is one graph (measured with bf16: 2 compiles for 1)
+    parallel.replicate(model)
+    parallel.replicate_tensors((totals, histogram))
     torch_xla.sync()
     compiles_before = _metric_count("CompileTime")
     steps = 0
