@@ -5,7 +5,10 @@ reads a value back to the host: every figure leaves the step as a device tensor,
 caller hands it to ``xm.add_step_closure``, which reads it after the step's graph has run.
 The optimizer update is ``xm.optimizer_step`` split in its two halves (``xm.reduce_gradients``
 then ``optimizer.step()``) so that the global-norm clip sees the replica-averaged gradient, as
-the TensorFlow path's ``adam_global_clipnorm`` does.
+the TensorFlow path's ``adam_global_clipnorm`` does. On several devices the run is SPMD
+(:mod:`reference_trainer.torch_parallel`): the step is traced once for the global batch, its
+sums are already global and XLA's partitioner reduces the gradients (``reduce_gradients`` is a
+no-op there: ``xr.world_size()`` is 1).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def train_step(
     import torch_xla.core.xla_model as xm
 
     totals = forward_totals(model, batch, autocast_dtype)
-    # Mean over this replica's masked tokens; reduce_gradients averages over replicas.
+    # Mean over the batch's masked tokens (the global batch under SPMD).
     loss = totals[0] / totals[1].clamp(min=1.0)
     loss.backward()
     xm.reduce_gradients(optimizer)

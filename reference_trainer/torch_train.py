@@ -28,7 +28,6 @@ import os
 import pickle
 import shutil
 import tempfile
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -77,10 +76,10 @@ class UnsafeCheckpoint(StageError):
 
 @dataclass(frozen=True)
 class XlaAccounting:
-    """torch_xla's metrics over the train loop of this process (all its devices)."""
+    """torch_xla's metrics over the train loop of this process (one program, all its devices)."""
 
     compiles: int  # CompileTime samples during the loop
-    distinct_shapes: int  # distinct (batch, length) shapes the loop ran, times local devices
+    distinct_shapes: int  # distinct global (batch, length) shapes the loop ran
     recompile_steps: tuple[int, ...]  # steps that compiled for a shape already seen
     fallbacks: tuple[str, ...]  # aten:: counters that moved (CPU fallbacks)
     in_step_transfers: int  # TransferFromDeviceTime samples while step code ran
@@ -123,35 +122,6 @@ class TorchEvalResult:
     eval_compiles: int
     batch_shapes: tuple[tuple[int, int], ...]
     replicas: int
-
-
-# --------------------------------------------------------------------------- barriers
-
-_BARRIERS: dict[str, threading.Barrier] = {}
-_BARRIERS_LOCK = threading.Lock()
-
-
-def barrier(tag: str) -> None:
-    """Every replica waits here.
-
-    torch_xla runs a process's devices as threads (``CPU_NUM_DEVICES=2``); ``xm.rendezvous`` is an
-    all-reduce, and XLA's CPU collectives abort the process when the participants arrive more
-    than 10 s apart (a replica still building its model, or compiling). So threads of one
-    process meet at a host barrier first; processes then meet with ``xm.rendezvous``.
-    """
-    import torch_xla.core.xla_model as xm
-    import torch_xla.runtime as xr
-
-    local = int(xr.addressable_runtime_device_count())
-    if local > 1:
-        with _BARRIERS_LOCK:
-            shared = _BARRIERS.setdefault(tag, threading.Barrier(local))
-        shared.wait()
-    if xr.world_size() > local:
-        xm.rendezvous(tag)
-
-
-# --------------------------------------------------------------------------- metrics
 
 
 def _metric_count(name: str) -> int:
@@ -366,16 +336,21 @@ def _restore(config: TrainerConfig, tokenizer: dict[str, Any], device: Any) -> t
         optimizer.load_state_dict(optimizer_state)
         scheduler.load_state_dict(scheduler_state)
     init_optimizer_state(optimizer)
+    from reference_trainer.torch_parallel import current
+
+    # under SPMD: step 2 reads step 1's outputs, which carry a sharding that is part of the graph
+    # hash, so parameters and optimizer state are marked replicated before step 1
+    current().replicate(model, optimizer)
     return model, optimizer, scheduler, start_step
 
 
 class _Reporter:
     """The step closure (``xm.add_step_closure``): runs inside ``torch_xla.sync()`` after a
     window's graphs executed, reads their totals and writes the history row, TensorBoard
-    scalars and a progress point (master replica only)."""
+    scalars and a progress point (master process only)."""
 
-    def __init__(self, config: TrainerConfig, replicas: int, start_step: int, observer: Any) -> None:
-        self.config, self.replicas, self.observer = config, replicas, observer
+    def __init__(self, config: TrainerConfig, start_step: int, observer: Any) -> None:
+        self.config, self.observer = config, observer
         self.history = read_history(config.output_dir, start_step)
         self.throughput = Throughput()
         self.last = time.perf_counter()
@@ -394,7 +369,7 @@ class _Reporter:
         totals = np.sum([t.cpu().numpy() for t in totals_list], axis=0)
         now = time.perf_counter()
         seconds, self.last = now - self.last, now
-        tokens = float(totals[3]) * self.replicas  # every replica's share is the same shape
+        tokens = float(totals[3])  # a global sum: the step is one program over the mesh
         self.throughput.add(tokens, seconds)
         loss = float(totals[0] / max(totals[1], 1.0))
         if not math.isfinite(loss):
@@ -418,60 +393,60 @@ class _Reporter:
 
 
 def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
-    """Train on this process's XLA device (one replica per device under ``torch_xla.launch``)."""
+    """Train on this process's XLA devices: one, or SPMD data parallel over all of them
+    (:mod:`reference_trainer.torch_parallel`; ``--batch-size`` is then the global batch)."""
     import torch
     import torch_xla
     import torch_xla.core.xla_model as xm
-    import torch_xla.distributed.parallel_loader as pl
     import torch_xla.runtime as xr
 
     from reference_trainer.torch_data import batch_spec, read_split, train_loader
+    from reference_trainer.torch_parallel import current
     from reference_trainer.torch_steps import accelerate_train_step, train_step
 
     device = torch_xla.device()  # before any backward of this process
     out = config.output_dir
     _, prepared, data = _check_inputs(config)
-    replicas, rank = xr.world_size(), xr.global_ordinal()
-    is_master = rank == 0
-    if config.batch_size % replicas:
-        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {replicas} replicas; change it")
-    per_device = config.batch_size // replicas
-    spec = batch_spec(data, per_device, config.max_shapes, config.pad_to_multiple_of)
+    is_master = xr.global_ordinal() == 0
+    parallel = current()
+    devices = parallel.devices
+    if config.batch_size % devices:
+        raise StageError(f"--batch-size {config.batch_size} is not divisible by the {devices} devices; change it")
+    if config.accelerate and parallel.devices > 1:
+        raise StageError(f"--accelerate runs on one device, this process has {parallel.devices} "
+                         "(CPU_NUM_DEVICES); drop --accelerate or CPU_NUM_DEVICES")
+    per_device = config.batch_size // devices
+    # the loader's batches are global under SPMD: per-device rows times the mesh's devices
+    spec = parallel.global_spec(batch_spec(data, per_device, config.max_shapes, config.pad_to_multiple_of))
     records = read_split(data.train_files)
     autocast = torch.bfloat16 if config.precision == "bf16" else None
 
     model, optimizer, scheduler, start_step = _restore(config, prepared["tokenizer"], device)
     accelerator = None
     loader = train_loader(data, records, spec, seed=config.seed, start_step=start_step,
-                          total_steps=config.train_steps, num_replicas=replicas, rank=rank)
+                          total_steps=config.train_steps, num_replicas=1, rank=0)
     if config.accelerate:
         from accelerate import Accelerator
 
         accelerator = Accelerator()
         model, optimizer, scheduler = accelerator.prepare(model, optimizer, scheduler)
-    device_loader = pl.MpDeviceLoader(loader, device)
+    device_loader = parallel.device_loader(loader, device)
     if is_master:
         write_train_record(config, start_step)
     torch_xla.sync()  # the model, optimizer state and schedule on the device: not part of step 1
 
     loop = "accelerate" if accelerator is not None else "torch_xla"
     if observer and is_master:
-        observer.on_start(TrainStart(start_step, config.train_steps, f"{loop} on {device}", replicas, True,
+        observer.on_start(TrainStart(start_step, config.train_steps, f"{loop} on {device}", devices, True,
                                      "torch_xla lazy tensors, one graph per batch shape", 0.0,
                                      tuple(spec.shapes())))
     window: list[Any] = []
     # only the master reads values back (its closures); the others keep the history file's rows
-    report = _Reporter(config, replicas, start_step, observer) if is_master else None
+    report = _Reporter(config, start_step, observer) if is_master else None
     history = report.history if report is not None else read_history(out, start_step)
 
-    # Metrics are per process. With several devices in one process (CPU_NUM_DEVICES threads)
-    # they mix the replicas' work, so per-step attribution is made on one device only and the
-    # multi-device count is the process total between two rendezvous.
-    local_devices = int(xr.addressable_runtime_device_count()) if replicas > 1 else 1
-    per_step = local_devices == 1
-    if replicas > 1:
-        barrier("reference_trainer.loop_start")
-    loop_compiles_before = _metric_count("CompileTime")
+    # Metrics are per process, and this process runs one program (over every device under
+    # SPMD), so each step's CompileTime delta is that step's own compile.
     seen: set[tuple[int, int]] = set()
     recompile_steps: list[int] = []
     compiles = transfers = syncs = 0
@@ -497,10 +472,6 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         if is_master:  # only the master reads values back (its closures), so its window is exact
             transfers += _metric_count("TransferFromDeviceTime") - transfers_before
         step += 1
-        if replicas > 1 and step == start_step + 1:
-            # XLA's CPU collectives abort when the replicas reach an all-reduce more than 10 s
-            # apart; each replica compiles its first step on its own, so start those together.
-            barrier("reference_trainer.first_step_traced")
         window.append(totals)
         if (step % config.steps_per_execution == 0 or step >= config.train_steps) and is_master:
             xm.add_step_closure(report, args=(step, list(window), config.learning_rate * lr_factor(
@@ -516,15 +487,13 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         new = _metric_count("CompileTime") - compiles_before
         if step == start_step + 1:
             first_step_seconds = time.perf_counter() - t_step
-        if per_step and new and shape in seen:
+        if new and shape in seen:
             recompile_steps.append(step)
         compiles += new
         seen.add(shape)
         if report is not None and report.error:
             raise StageError(report.error)
         if checkpoint_due:
-            if replicas > 1:
-                barrier("reference_trainer.checkpoint")
             save_checkpoint(out, step, model, optimizer, scheduler, history, is_master)
             if is_master:
                 write_train_record(config, step)
@@ -533,14 +502,10 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
                 batch = next(iterator)
                 syncs += 1
     wall = time.perf_counter() - started
-    if replicas > 1:
-        barrier("reference_trainer.loop_end")
-    if not per_step:
-        compiles = _metric_count("CompileTime") - loop_compiles_before
     fallbacks_after = _aten_counters()
     fallbacks = tuple(sorted(n for n, v in fallbacks_after.items() if v != fallbacks_before.get(n, 0)))
     accounting = XlaAccounting(
-        compiles=compiles, distinct_shapes=len(seen) * local_devices, recompile_steps=tuple(recompile_steps),
+        compiles=compiles, distinct_shapes=len(seen), recompile_steps=tuple(recompile_steps),
         fallbacks=fallbacks, in_step_transfers=transfers, syncs=syncs, first_step_seconds=first_step_seconds,
     )
     if report is not None:
@@ -562,17 +527,15 @@ def train(config: TrainerConfig, observer: Any = None) -> TorchTrainResult:
         first_masked_accuracy=first["masked_accuracy"], last_masked_accuracy=last["masked_accuracy"],
         tokens_per_second=throughput.steady_rate, tokens_per_second_with_compile=throughput.rate_with_compile,
         real_tokens=int(throughput.tokens), batch_shapes=tuple(sorted(seen)), accounting=accounting,
-        device=str(device), replicas=replicas, loop=loop, precision=config.precision, wall_seconds=wall,
+        device=str(device), replicas=devices, loop=loop, precision=config.precision, wall_seconds=wall,
         history=tuple((int(r["step"]), float(r["loss"])) for r in history), artifacts=tuple(artifacts),
     )
     if is_master:
         write_train_record(
             config, step, finished=True, model_dir=MODEL_DIR, checkpoint_dir=CHECKPOINT_DIR, framework="torch",
-            loop=loop, replicas=replicas, batch_shapes=[list(s) for s in result.batch_shapes],
+            loop=loop, replicas=devices, batch_shapes=[list(s) for s in result.batch_shapes],
             accounting=asdict(accounting), tokens_per_second=result.tokens_per_second,
         )
-    if replicas > 1:
-        barrier("reference_trainer.train_done")
     return result
 
 
@@ -604,14 +567,12 @@ def load_saved_model(output_dir: str) -> Any:
 
 
 def evaluate(config: TrainerConfig) -> TorchEvalResult:
-    import numpy as np
     import torch
     import torch_xla
-    import torch_xla.core.xla_model as xm
-    import torch_xla.distributed.parallel_loader as pl
     import torch_xla.runtime as xr
 
     from reference_trainer.torch_data import batch_spec, eval_loader, read_split
+    from reference_trainer.torch_parallel import current
     from reference_trainer.torch_steps import TOTALS, eval_step
 
     device = torch_xla.device()
@@ -622,32 +583,38 @@ def evaluate(config: TrainerConfig) -> TorchEvalResult:
     check_fields(config, trained["config"], TRAIN_FIELDS, out, "train")
     verify_prepared(out, prepared)
     data = DataSpec.from_manifest(out, prepared, config.mlm_probability)
-    replicas, rank = xr.world_size(), xr.global_ordinal()
+    rank = xr.global_ordinal()
+    parallel = current()
+    devices = parallel.devices
     vocab_size = prepared["tokenizer"]["vocab_size"]
-    spec = batch_spec(data, config.batch_size // replicas, config.max_shapes, config.pad_to_multiple_of)
+    spec = parallel.global_spec(batch_spec(data, config.batch_size // devices, config.max_shapes,
+                                           config.pad_to_multiple_of))
     model = load_saved_model(out).to(device)
     model.tie_weights()
     model.eval()
     autocast = torch.bfloat16 if config.precision == "bf16" else None
-    loader = eval_loader(data, read_split(data.eval_files), spec, seed=config.seed, num_replicas=replicas, rank=rank)
+    # one loader of global batches (under SPMD each device reads its rows of every batch)
+    loader = eval_loader(data, read_split(data.eval_files), spec, seed=config.seed, num_replicas=1, rank=0)
     # accumulators uploaded as data (a zeros() traced in the first step would change its graph)
     totals = torch.zeros(TOTALS).to(device)
     histogram = torch.zeros(vocab_size).to(device)
+    # under SPMD: batch 2 reads batch 1's outputs, which carry a sharding; mark both replicated
+    # from the start so every batch of a shape is one graph (measured with bf16: 2 compiles for 1)
+    parallel.replicate(model)
+    parallel.replicate_tensors((totals, histogram))
     torch_xla.sync()
     compiles_before = _metric_count("CompileTime")
     steps = 0
-    for batch in pl.MpDeviceLoader(loader, device):
+    for batch in parallel.device_loader(loader, device):
         step_totals, step_histogram = eval_step(model, batch, vocab_size, autocast)
         totals = totals + step_totals
         histogram = histogram + step_histogram
         steps += 1
     torch_xla.sync()
     eval_compiles = _metric_count("CompileTime") - compiles_before
-    local = np.concatenate([totals.cpu().numpy(), histogram.cpu().numpy()])
-    if replicas > 1:
-        barrier("reference_trainer.eval_done")
-    summed = xm.mesh_reduce("reference_trainer.eval", local, lambda parts: np.sum(parts, axis=0)) if replicas > 1 else local
-    totals_np, histogram_np = summed[:TOTALS], summed[TOTALS:]
+    # sums over the whole global batch (the SPMD partitioner reduces over the mesh): each eval
+    # token once, no mesh_reduce
+    totals_np, histogram_np = totals.cpu().numpy(), histogram.cpu().numpy()
     masked = max(float(totals_np[1]), 1.0)
     loss = float(totals_np[0] / masked)
     from reference_trainer.tokenizer import load_tokenizer
@@ -658,7 +625,7 @@ def evaluate(config: TrainerConfig) -> TorchEvalResult:
         frequency_baseline=float(histogram_np.max() / masked),
         most_frequent_token=tokenizer.convert_ids_to_tokens(int(histogram_np.argmax())),
         masked_tokens=int(totals_np[1]), real_tokens=int(totals_np[3]), steps=steps, eval_compiles=eval_compiles,
-        batch_shapes=tuple(spec.shapes()), replicas=replicas,
+        batch_shapes=tuple(spec.shapes()), replicas=devices,
     )
     log.info("eval: loss %.3f, perplexity %.1f, masked accuracy %.3f (baseline %.3f)", result.loss,
              result.perplexity, result.masked_accuracy, result.frequency_baseline)
