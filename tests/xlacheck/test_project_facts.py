@@ -253,3 +253,22 @@ def test_a_function_reexported_by_the_package_init(tmp_path: Path, run: Lint) ->
          XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
     ]
 
+
+def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lint) -> None:
+    # a notebook's train_step calls a package helper: the evidence names the notebook's cell and
+    # the line in that cell, as the notebook's own findings do, not a line of the joined cells
+    import json
+
+    losses = "import tensorflow as tf\n\n\ndef focal_loss(y_true, y_pred):\n    return y_pred + tf.timestamp()\n"
+    write(tmp_path, {"pkg/losses.py": losses})
+    cells = [["# Training\n"], ["import tensorflow as tf\n", "from pkg.losses import focal_loss\n"],
+             ["x = 1\n", "\n", "class M(tf.keras.Model):\n", "    def train_step(self, data):\n",
+              "        return focal_loss(data, data)\n"]]
+    notebook = {"cells": [{"cell_type": "markdown" if i == 0 else "code", "metadata": {}, "source": source,
+                           **({} if i == 0 else {"execution_count": None, "outputs": []})}
+                          for i, source in enumerate(cells)],
+                "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "train.ipynb").write_text(json.dumps(notebook))
+    result = run()
+    assert [(p, line, code) for p, line, code, _ in findings(result)] == [("pkg/losses.py", 5, "XLA309")]
+    assert result.diagnostics[0].message.endswith("(compiled: called from M.train_step() in train.ipynb:cell 3:5)")
