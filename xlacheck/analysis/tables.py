@@ -95,6 +95,11 @@ def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]
     return positional, {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
 
 
+def splatted(node: ast.Call) -> bool:
+    """Whether a ``*args`` or ``**kwargs`` splat hides which arguments a call passes."""
+    return any(isinstance(a, ast.Starred) for a in node.args) or any(kw.arg is None for kw in node.keywords)
+
+
 def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     """(parameter, argument) pairs of a call that XLA (or ``jax.jit``) needs as compile-time
     constants: from the generated API tables (``const_args``/``py_args``/``const_inputs``, JAX's
