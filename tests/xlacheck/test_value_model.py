@@ -203,3 +203,11 @@ def test_a_splatted_call_is_not_taken_for_the_probing_call() -> None:
     assert codes(head + "    parts = {'x': x, 'y': 0.0}\n    return tf.where(m > 0, **parts)[-1]\n") == []
     assert codes(head + "    return tf.where(m > 0)[-1]\n") == [(4, "XLA201")]
 
+
+def test_a_splat_may_pass_the_argument_that_lifts_a_conditional_constant() -> None:
+    """tf.sequence_mask's `lengths` must be a constant only without `maxlen`: a call whose
+    `*args`/`**kwargs` may pass `maxlen` is no finding; an unconditional one still is."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, labels):\n    n = tf.reduce_max(labels)\n"
+    assert codes(head + "    opts = {'maxlen': 8}\n    return tf.sequence_mask(n, **opts)\n") == []
+    assert codes(head + "    rest = (8,)\n    return tf.sequence_mask(n, *rest)\n") == []
+    assert codes(head + "    opts = {'name': 'r'}\n    return tf.reshape(x, [n, -1], **opts)\n") == [(6, "XLA205")]
