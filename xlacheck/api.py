@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -160,8 +160,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     if len(files) > 1:
         from xlacheck.analysis.project import ProjectFile, resolve
 
-        project = [ProjectFile(str(f.path), f.display, o[2]) for f, o in zip(files, first)
-                   if o[2] is not None and f.stdin is None]
+        project = [ProjectFile(str(f.path), f.display, o[2], _cell_lines(f) if f.display.endswith(".ipynb") else None)
+                   for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
     facts = resolve(project) if len(project) > 1 else {}
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
         plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
@@ -172,6 +172,20 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     for i, outcome in zip(again, second):
         out[i] = outcome
     return out
+
+
+def _cell_lines(file: SourceFile) -> Callable[[int], str] | None:
+    """How messages name a line of a notebook's joined cells ("cell 3:5", as its findings show)."""
+    from xlacheck.notebook import NotebookError, read
+
+    try:
+        notebook = read(file.path.read_bytes())
+    except (OSError, NotebookError):
+        return None
+    if notebook is None:
+        return None
+    position = notebook.position
+    return lambda line: "cell {}:{}".format(*position(line))
 
 
 def resolve_jobs(jobs: int | None, files: int) -> int:

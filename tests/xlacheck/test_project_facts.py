@@ -124,6 +124,22 @@ def test_relative_import_and_a_chain_through_three_files(tmp_path: Path, run: Li
     ]
 
 
+def test_a_chain_through_a_thin_wrapper_that_computes_nothing(tmp_path: Path, run: Lint) -> None:
+    # model.train_step -> ops.total_loss (no tensor op of its own: EAGER in its file alone) ->
+    # losses.focal_loss: the wrapper's call passes on the level other files give it. (What the
+    # wrapper passes is unknown, as it is not walked, so only findings that need no argument
+    # facts follow: tf.timestamp has no XLA kernel whatever it is given.)
+    losses = "import tensorflow as tf\n\n\ndef focal_loss(y_true, y_pred):\n    return y_pred + tf.timestamp()\n"
+    ops = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n\ndef total_loss(y, p):\n"
+           "    return focal_loss(y, p)\n")
+    model = MODEL.replace("from pkg.losses import focal_loss", "from pkg.ops import total_loss").replace(
+        "focal_loss(y, self(x))", "total_loss(y, self(x))")
+    write(tmp_path, {"pkg/losses.py": losses, "pkg/ops.py": ops, "pkg/model.py": model})
+    result = run()
+    assert [(p, line, code) for p, line, code, _ in findings(result)] == [("pkg/losses.py", 5, "XLA309")]
+    assert result.diagnostics[0].message.endswith("(compiled: called from total_loss() in pkg/ops.py:6)")
+
+
 def test_helper_only_host_code_elsewhere_calls_is_host(tmp_path: Path, run: Lint) -> None:
     write(tmp_path, {"pkg/prep.py": PREP, "pkg/pipeline.py": PIPELINE})
     alone = findings(run("pkg/prep.py"))
@@ -236,3 +252,23 @@ def test_a_function_reexported_by_the_package_init(tmp_path: Path, run: Lint) ->
         ("pkg/losses.py", 6, "XLA205",
          XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
     ]
+
+
+def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lint) -> None:
+    # a notebook's train_step calls a package helper: the evidence names the notebook's cell and
+    # the line in that cell, as the notebook's own findings do, not a line of the joined cells
+    import json
+
+    losses = "import tensorflow as tf\n\n\ndef focal_loss(y_true, y_pred):\n    return y_pred + tf.timestamp()\n"
+    write(tmp_path, {"pkg/losses.py": losses})
+    cells = [["# Training\n"], ["import tensorflow as tf\n", "from pkg.losses import focal_loss\n"],
+             ["x = 1\n", "\n", "class M(tf.keras.Model):\n", "    def train_step(self, data):\n",
+              "        return focal_loss(data, data)\n"]]
+    notebook = {"cells": [{"cell_type": "markdown" if i == 0 else "code", "metadata": {}, "source": source,
+                           **({} if i == 0 else {"execution_count": None, "outputs": []})}
+                          for i, source in enumerate(cells)],
+                "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "train.ipynb").write_text(json.dumps(notebook))
+    result = run()
+    assert [(p, line, code) for p, line, code, _ in findings(result)] == [("pkg/losses.py", 5, "XLA309")]
+    assert result.diagnostics[0].message.endswith("(compiled: called from M.train_step() in train.ipynb:cell 3:5)")

@@ -193,3 +193,21 @@ def test_return_kinds_come_from_the_api_table() -> None:
     assert codes(head + "    return x[tf.keras.backend.greater(m, 0)][-1]\n") == [(4, "XLA201")]
     assert codes(head + "    return x[tf.math.is_finite(m)][-1]\n") == [(4, "XLA201")]
     assert codes(head + "    return x[tf.math.abs(m)][-1]\n") == []
+
+
+def test_a_splatted_call_is_not_taken_for_the_probing_call() -> None:
+    """Which arguments `tf.where(*parts)` or `tf.where(c, **branches)` passes is unknown: its
+    result is not the one-argument form's data-dependent shape (unknown is not a finding)."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, m):\n"
+    assert codes(head + "    parts = (m > 0, x, 0.0)\n    return tf.where(*parts)[-1]\n") == []
+    assert codes(head + "    parts = {'x': x, 'y': 0.0}\n    return tf.where(m > 0, **parts)[-1]\n") == []
+    assert codes(head + "    return tf.where(m > 0)[-1]\n") == [(4, "XLA201")]
+
+
+def test_a_splat_may_pass_the_argument_that_lifts_a_conditional_constant() -> None:
+    """tf.sequence_mask's `lengths` must be a constant only without `maxlen`: a call whose
+    `*args`/`**kwargs` may pass `maxlen` is no finding; an unconditional one still is."""
+    head = TF + "@tf.function(jit_compile=True)\ndef f(x, labels):\n    n = tf.reduce_max(labels)\n"
+    assert codes(head + "    opts = {'maxlen': 8}\n    return tf.sequence_mask(n, **opts)\n") == []
+    assert codes(head + "    rest = (8,)\n    return tf.sequence_mask(n, *rest)\n") == []
+    assert codes(head + "    opts = {'name': 'r'}\n    return tf.reshape(x, [n, -1], **opts)\n") == [(6, "XLA205")]

@@ -1074,17 +1074,19 @@ def external_uses(facts: ModuleFacts) -> list[ExternalUse]:
     """Every use of another module's function that says how it runs: functions handed to
     compilers or the host, and calls from functions that run compiled (any level but ``EAGER``)
     or on the host. Calls from a module-level function carry its name, so that evidence other
-    files give it passes on to what it calls."""
+    files give it passes on to what it calls: also the calls of one that is ``EAGER`` here (a thin
+    wrapper with no tensor op of its own), which are evidence of nothing until another file
+    raises the wrapper."""
     out = list(facts.handed_out)
     for target, func, line, bare, call in facts.external_calls:
-        if func.level is Level.EAGER and not func.host:
-            continue
         if bare and bare in facts.module_funcs:
             continue  # a function of this file shadows the import
         top: FunctionInfo = func
         while top.parent is not None:
             top = top.parent
         caller = top.name if facts.module_funcs.get(top.name) is top else ""
+        if func.level is Level.EAGER and not func.host and not caller:
+            continue
         label = f"{func.cls.node.name}.{func.name}()" if func.cls is not None else f"{func.name}()"
         args = facts.external_args.get(id(call), {}) if call is not None else {}
         consts = facts.external_consts.get(id(call), {}) if call is not None else {}

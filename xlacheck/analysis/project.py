@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -89,11 +89,17 @@ def reexports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class ProjectFile:
-    """One file of the run: its path on disk (to find its module), how messages name it, and its summary."""
+    """One file of the run: its path on disk (to find its module), how messages name it, and its
+    summary; ``locate``: how messages name a line of it where that is not the line number (a
+    notebook's line in the joined cells -> "cell 3:5", as its own findings are shown)."""
 
     path: str
     display: str
     summary: Summary
+    locate: Callable[[int], str] | None = None
+
+    def where(self, line: int) -> str:
+        return f"{self.display}:{self.locate(line) if self.locate is not None else line}"
 
 
 def facts_key(facts: Mapping[str, ProjectFact]) -> bytes:
@@ -119,7 +125,7 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     local = {f.path: dict(f.summary.functions) for f in files}
     exports = {f.path: dict(f.summary.exports) for f in files}
     calls = {f.path: dict(f.summary.calls) for f in files}
-    display = {f.path: f.display for f in files}
+    by_path = {f.path: f for f in files}
 
     edges: list[tuple[str, ExternalUse, tuple[str, str]]] = []  # (caller's path, use, (callee's path, name))
     for f in files:
@@ -141,7 +147,7 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
                 lv, raised = level[(src, use.caller)], True
             if lv < Level.GRAPH or lv <= level[target]:
                 continue
-            compiled[target] = ProjectFact(lv, f"{use.how} in {display[src]}:{use.line}",
+            compiled[target] = ProjectFact(lv, f"{use.how} in {by_path[src].where(use.line)}",
                                            use.converted or (raised and not use.jax), use.jax)
             _raise(target, lv, level, calls)
             changed = True
@@ -178,7 +184,7 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
             is_host = use.host or caller_host
             lv = max(use.level, level.get((src, use.caller), Level.EAGER)) if use.caller else use.level
             if is_host or lv >= Level.HELPER:
-                users.setdefault(target, []).append((is_host, f"{use.how} in {display[src]}:{use.line}"))
+                users.setdefault(target, []).append((is_host, f"{use.how} in {by_path[src].where(use.line)}"))
         for target, seen in users.items():
             if all(h for h, _ in seen):
                 host_why[target] = f"called only from host code ({seen[0][1]})"

@@ -95,11 +95,18 @@ def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]
     return positional, {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
 
 
+def splatted(node: ast.Call) -> bool:
+    """Whether a ``*args`` or ``**kwargs`` splat hides which arguments a call passes."""
+    return any(isinstance(a, ast.Starred) for a in node.args) or any(kw.arg is None for kw in node.keywords)
+
+
 def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     """(parameter, argument) pairs of a call that XLA (or ``jax.jit``) needs as compile-time
     constants: from the generated API tables (``const_args``/``py_args``/``const_inputs``, JAX's
     ``static_args``, with their conditions, ``const_unless``) and :data:`STATIC_ARGS_SUPPLEMENT`;
-    positional arguments are mapped to parameter names by the table's ``params``."""
+    positional arguments are mapped to parameter names by the table's ``params``. Behind a
+    ``*args``/``**kwargs`` splat any argument may be given, so a constant that one of them lifts
+    (``const_unless``) is not asked for."""
     fact = api_table.fact_for(name)
     extra = STATIC_ARGS_SUPPLEMENT.get(name) or (STATIC_ARGS_SUPPLEMENT.get(fact.canonical) if fact else None)
     if extra is None and (fact is None or not (fact.const_args or fact.py_args or fact.const_inputs)):
@@ -108,6 +115,9 @@ def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     bound = api_table.bind_arguments(params, *call_arguments(node))
     given = frozenset(bound)
     static = list(fact.static_args(given)) if fact is not None else []
+    if fact is not None and fact.const_unless and splatted(node):
+        conditional = dict(fact.const_unless)
+        static = [p for p in static if p not in conditional]
     if extra is not None:
         static += [p for p in extra.static if p not in static]
     return [(p, bound[p]) for p in static if p in bound]

@@ -29,7 +29,7 @@ from xlacheck import api_table
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.scopes import target_names
-from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments
+from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
 
 TENSOR = 1  # a tf/jax/torch tensor (symbolic inside compiled code)
 SHAPE = 2  # derived only from shapes (tf.shape, tf.size, shape_list): fine as a shape argument
@@ -529,7 +529,8 @@ class ValueEnv:
             if last[:1].isupper() or name.startswith("tf.lookup"):
                 return LAYER  # a layer/model/metric/table object: calling it gives a tensor
             return self._structure(name, fact, e, self._generic_op(name, e))
-        if fact is not None and fact.dynamic_shape and fact.shape_depends_on_data(_given(fact, e)):
+        if fact is not None and fact.dynamic_shape and (given := _given(fact, e)) is not None \
+                and fact.shape_depends_on_data(given):
             # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS: measured data-dependent
             return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
         if name in VALUE_FREE_FUNCS:
@@ -546,7 +547,8 @@ class ValueEnv:
     def _structure(self, name: str, fact: api_table.ApiFact | None, e: ast.Call, res: int) -> int:
         """A list of tensors or a boolean mask, from the API table (``structure``/``dtype``) and the
         hand lists of what it cannot know."""
-        if name in LIST_FUNCS or (fact is not None and fact.structure == "list" and fact.holds_for(_given(fact, e))):
+        if name in LIST_FUNCS or (fact is not None and fact.structure == "list"
+                                  and (given := _given(fact, e)) is not None and fact.holds_for(given)):
             return res | PYLIST
         if name in BOOL_FUNCS or (fact is not None and fact.dtype == "bool") or (
                 name == "tf.cast" and len(e.args) > 1 and self.aliases.resolve(e.args[1]) == "tf.bool"):
@@ -576,8 +578,11 @@ _VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cu
 _TRUSTED_BY = frozenset({"call", "class", "op_def"})  # how the table decided (not from a docstring)
 
 
-def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str]:
-    """The parameter names a call passes (positional ones through the table's ``params``)."""
+def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str] | None:
+    """The parameter names a call passes (positional ones through the table's ``params``); None
+    when a ``*args`` or ``**kwargs`` splat hides which (then no fact of the probing call holds)."""
+    if splatted(e):
+        return None
     return frozenset(fact.bind(*call_arguments(e)))
 
 
