@@ -371,7 +371,7 @@ def _process_source(
     if plan.cache is not None:
         from xlacheck.analysis.project import facts_key  # the key depends on the other files' facts
 
-        key = plan.cache.key(data + facts_key(facts) if facts else data)
+        key = plan.cache.key(data + facts_key(facts) if facts else data, path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None

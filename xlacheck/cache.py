@@ -1,12 +1,13 @@
 """Content-hash cache of engine results, one small JSON file per source text.
 
-The key is sha256 over the source bytes and a *salt* that changes whenever the answer could:
+The key is sha256 over the file's path, its source bytes and a *salt* that changes whenever the
+answer could:
 xlacheck's version, the rule selection (the select/ignore layers, which with the rule set
 determine the selected codes, and need no rule import to compute: a warm run never imports the
 engine) and a fingerprint of the package's own code (so an edited rule never serves stale
 results). What is stored is the engine's output before
-suppressions and per-file-ignores (both cheap, and they depend on the path, not the content),
-so two files with the same text share an entry. Writes go to a temporary file in the same folder
+suppressions and per-file-ignores (both cheap). The path is in the key because the engine's
+answer depends on it (test modules, module names), so a renamed file is analyzed again. Writes go to a temporary file in the same folder
 and are renamed into place, so concurrent runs never see a half-written entry.
 """
 
@@ -62,8 +63,12 @@ class ResultCache:
     directory: Path
     salt: str
 
-    def key(self, source: bytes) -> str:
-        return hashlib.sha256(self.salt.encode() + b"\0" + source).hexdigest()
+    def key(self, source: bytes, path: str) -> str:
+        """The entry of ``source`` at ``path``: the engine's answer depends on the path too (a test
+        module's test functions run eagerly; AutoGraph's do-not-convert list and the project's
+        facts go by module name), so the same bytes at two paths are two entries."""
+        return hashlib.sha256(self.salt.encode() + b"\0" + path.encode("utf-8", "surrogateescape") + b"\0"
+                              + source).hexdigest()
 
     def _entry(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"

@@ -105,6 +105,18 @@ def test_cache_key_covers_content_and_selection(project: Path) -> None:
     assert CALLS == ["pkg/model.py"] and codes(result) == [("pkg/model.py", 2, "XLA301")]
 
 
+def test_cache_key_covers_the_path(project: Path) -> None:
+    """The same bytes at another path are analyzed again: the engine's answer depends on the path
+    (a test module's test functions run eagerly; module names decide AutoGraph's do-not-convert
+    list and the project's facts)."""
+    settings = Settings(cache_dir=project / "cache")
+    check_paths(["."], settings)
+    CALLS.clear()
+    (project / "pkg" / "test_model.py").write_text((project / "pkg" / "model.py").read_text())
+    check_paths(["."], settings)
+    assert CALLS == ["pkg/test_model.py"]
+
+
 def test_corrupt_cache_entry_is_a_miss(project: Path) -> None:
     settings = Settings(cache_dir=project / "cache")
     check_paths(["."], settings)
