@@ -1,4 +1,5 @@
-"""Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` and ``jax.lax``,
+"""Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` (with its ``fft``
+and ``linalg`` submodules) and ``jax.lax``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
@@ -16,7 +17,9 @@ Per function (``by`` says how each fact was decided):
   and ``static_args`` hold for that call (``jnp.where(x)`` with one array has a data-dependent
   shape, ``jnp.where(c, x, y)`` does not).
 * ``static_args``: integer arguments that must be concrete: the call compiles with the argument
-  closed over as a Python int, and fails once it is passed as a traced array.
+  closed over as a Python int, and fails once it is passed as a traced array; optional integer,
+  axis and shape parameters (``jnp.squeeze``'s ``axis``, ``jnp.fft.rfft``'s ``n``) are probed the
+  same way, one at a time on top of the probing call.
 
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
@@ -132,6 +135,20 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         closed = {k: v for k, v in statics.items() if k != key}
         if run(traced, closed) is not None:
             static_args.append(key)
+    # optional integer/axis/shape parameters the probing call left out (jnp.squeeze's axis,
+    # jnp.fft.rfft's n): static when the call compiles with the value closed over and fails
+    # once it is traced
+    try:
+        optional = [p for p in inspect.signature(fn).parameters.values() if p.default is not p.empty
+                    and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                    and p.name in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS and p.name not in args]
+    except (TypeError, ValueError):
+        optional = []
+    for param in optional:
+        value = synthetic(param, jnp)
+        if run(arrays, {**statics, param.name: value}) is None and \
+                run({**arrays, param.name: jnp.asarray(value)}, statics) is not None:
+            static_args.append(param.name)
     if static_args:
         entry["static_args"] = static_args
     return entry
@@ -150,7 +167,7 @@ def positional_params(fn: Any) -> list[str] | None:
 
 def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     """``params`` for the entries whose argument positions a linter needs."""
-    modules = {"jax.numpy": jnp, "jax.lax": jax.lax}
+    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg}
     count = 0
     for name, entry in entries.items():
         if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
@@ -197,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
 
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
-    for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax)):
+    for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax), ("jax.numpy.fft", jnp.fft),
+                                ("jax.numpy.linalg", jnp.linalg)):
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue

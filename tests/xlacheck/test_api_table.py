@@ -355,17 +355,24 @@ def test_jax_static_args_supplement_fails_when_traced():
     from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
 
     fails = {
+        ("jax.random.normal", "shape"): lambda n: jax.random.normal(jax.random.PRNGKey(0), (n,)),
+        ("jax.random.uniform", "shape"): lambda n: jax.random.uniform(jax.random.PRNGKey(0), (n,)),
+    }
+    # optional integer parameters the generator now probes itself (once hand-listed here)
+    measured = {
         ("jnp.arange", "stop"): lambda n: jnp.arange(0, n),
         ("jnp.arange", "step"): lambda n: jnp.arange(0, 10, n),
         ("jnp.eye", "M"): lambda n: jnp.eye(3, n),
         ("jnp.linspace", "num"): lambda n: jnp.linspace(0.0, 1.0, n),
-        ("jax.random.normal", "shape"): lambda n: jax.random.normal(jax.random.PRNGKey(0), (n,)),
-        ("jax.random.uniform", "shape"): lambda n: jax.random.uniform(jax.random.PRNGKey(0), (n,)),
+        ("jnp.fft.rfft", "n"): lambda n: jnp.fft.rfft(jnp.ones(4), n=n),
     }
     covered = {(name, arg) for name, extra in STATIC_ARGS_SUPPLEMENT.items() for arg in extra.static
                if name.startswith(("jnp.", "jax."))}
     assert covered == set(fails)
-    for body in fails.values():
+    for name, arg in measured:
+        fact = api_table.fact_for(name)
+        assert fact is not None and arg in fact.py_args + fact.const_args, (name, arg)
+    for body in [*fails.values(), *measured.values()]:
         with pytest.raises((jax.errors.ConcretizationTypeError, TypeError)):
             jax.jit(lambda x, body=body: body(jnp.max(x).astype(jnp.int32) + 1))(jnp.ones(3))
     # the same calls with a Python value compile

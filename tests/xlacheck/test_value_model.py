@@ -117,6 +117,20 @@ def test_levels_name_their_evidence() -> None:
     assert by_name["call"].level is Level.LIKELY
 
 
+def test_a_module_level_model_instance_called_from_compiled_code_runs_its_call_compiled() -> None:
+    # `model = Scorer()` at module level, called in a jit function: Scorer.call runs in that graph
+    tree = ast.parse(TF + "class Scorer(tf.keras.Model):\n    def call(self, text):\n"
+                     "        return tf.strings.length(text)\n"
+                     "model = Scorer()\n@tf.function(jit_compile=True)\ndef score(text):\n    return model(text)\n"
+                     "def local(text):\n    model = tf.keras.Sequential([])\n    return model(text)\n")
+    by_name = {f.name: f for f in analyze_module(tree).functions}
+    assert by_name["call"].level is Level.CERTAIN and by_name["call"].evidence == "called from score() at line 7"
+    assert codes(TF + "class Scorer(tf.keras.Model):\n    def call(self, text):\n"
+                 "        return tf.strings.length(text)\n"
+                 "model = Scorer()\n@tf.function(jit_compile=True)\ndef score(text):\n    return model(text)\n") \
+        == [(4, "XLA308")]
+
+
 def test_autograph_do_not_convert_table_is_read_from_tensorflow_output() -> None:
     skip = autograph_skip_modules()
     assert "tensorflow" in skip and "keras" in skip and "numpy" in skip

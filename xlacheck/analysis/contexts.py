@@ -376,6 +376,8 @@ class _Scanner:
         self.relative: dict[str, str] = {}
         # calls of imported non-framework functions: (dotted name, calling function, line, bare name)
         self.external: list[tuple[str, FunctionInfo, int, str, ast.Call | None]] = []
+        # module-level `name = ClassName(...)`: name -> class name (None once bound twice)
+        self.instances: dict[str, str | None] = {}
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -434,6 +436,13 @@ class _Scanner:
                 for child in reversed(node.body):  # type: ignore[attr-defined]
                     stack.append((child, func, cinfo))
                 continue
+            elif t is ast.Assign and func is None and cls is None:
+                value = node.value  # type: ignore[attr-defined]
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if type(target) is ast.Name:
+                        built = (value.func.id if type(value) is ast.Call and type(value.func) is ast.Name
+                                 else None)
+                        self.instances[target.id] = None if target.id in self.instances else built
             elif t is ast.Assign and func is not None and func.cls is not None:
                 for target in node.targets:  # type: ignore[attr-defined]
                     if (
@@ -884,12 +893,27 @@ def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
 
+def _binds(info: FunctionInfo, name: str) -> bool:
+    """``name`` is a parameter of ``info`` or assigned in its body (a local, not the module's)."""
+    for node in ast.walk(info.node):
+        if (isinstance(node, ast.arg) and node.arg == name) or (
+                isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)):
+            return True
+    return False
+
+
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
     """Same-file functions a compiled function calls: by name, or as ``self.method`` (also one
     inherited from a base class defined in this file)."""
     callees: list[FunctionInfo] = []
     for n in info.called_names:
-        callees.extend(inf.lookup(ast.Name(n), info, info.cls))
+        found = inf.lookup(ast.Name(n), info, info.cls)
+        built = inf.scanner.instances.get(n)
+        if not found and built in inf.classes and not _binds(info, n):
+            # `model(x)` where the module built `model = Model()` from a class defined here: calling
+            # a Keras layer/model instance runs its call() in the caller's graph
+            found = [m for k, m in inf.classes[built].methods.items() if k in ("__call__", "call")]
+        callees.extend(found)
     owner = owner_class(info)
     if owner is not None:
         for method in info.called_methods:

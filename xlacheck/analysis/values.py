@@ -532,7 +532,8 @@ class ValueEnv:
         if fact is not None and fact.dynamic_shape and (given := _given(fact, e)) is not None \
                 and fact.shape_depends_on_data(given):
             # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS: measured data-dependent
-            return TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM))
+            # (tf.dynamic_partition: a Python list of such tensors, its length num_partitions)
+            return self._structure(name, fact, e, TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM)))
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)

@@ -26,6 +26,49 @@ def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
     return jit_entry and bool(k & PARAM)
 
 
+Poly = dict[tuple[str, ...], int]  # monomial (sorted atom texts) -> integer coefficient
+
+
+def _poly(e: ast.expr, atoms: dict[str, ast.expr]) -> Poly:
+    """``e`` as a polynomial with integer coefficients over its non-arithmetic subexpressions
+    (names, attributes, calls: the atoms, recorded in ``atoms``)."""
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return {(): e.value} if e.value else {}
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        p = _poly(e.operand, atoms)
+        return {m: -c for m, c in p.items()} if isinstance(e.op, ast.USub) else p
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = _poly(e.left, atoms), _poly(e.right, atoms)
+        out: Poly = {}
+        if isinstance(e.op, ast.Mult):
+            for ma, ca in a.items():
+                for mb, cb in b.items():
+                    m = tuple(sorted(ma + mb))
+                    out[m] = out.get(m, 0) + ca * cb
+        else:
+            sign = -1 if isinstance(e.op, ast.Sub) else 1
+            out = dict(a)
+            for m, c in b.items():
+                out[m] = out.get(m, 0) + sign * c
+        return {m: c for m, c in out.items() if c}
+    key = ast.dump(e)
+    atoms[key] = e
+    return {(key,): 1}
+
+
+def _static_width(lower: ast.expr | None, upper: ast.expr | None, ctx: RuleContext) -> bool:
+    """``x[a:b]`` where ``b - a`` does not depend on tensor values (``x[i:i + 4]``,
+    ``x[i * n:(i + 1) * n]`` with ``n`` a Python size): TensorFlow's XLA StridedSlice kernel
+    lowers a slice whose begin is a tensor and whose size is a compile-time constant to a
+    dynamic-slice, so it compiles to one static shape (measured on TF 2.21 XLA:CPU with begin
+    from an argument, a loop counter and a reduction)."""
+    if lower is None or upper is None:
+        return False
+    atoms: dict[str, ast.expr] = {}
+    width = _poly(ast.BinOp(left=upper, op=ast.Sub(), right=lower), atoms)
+    return all(not ctx.flags(atoms[a]) & TENSOR for m in width for a in m)
+
+
 class DataDependentShapeArgument(Rule):
     """
     ## What it does
@@ -84,6 +127,9 @@ class DataDependentShapeArgument(Rule):
                 "    return tf.one_hot(labels, 10)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(iou):\n"
                 "    pos = tf.where(iou > 0.5)[:, 0]\n    return tf.range(tf.size(pos))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
+                "    for i in tf.range(4):\n        total += tf.reduce_sum(x[i * 2:(i + 1) * 2])\n"
+                "    start = tf.argmax(tf.reduce_sum(x, axis=1))\n    return total + x[start:start + 3]\n"),
         Example("import tensorflow as tf\ndef paint(idx, v, height=3, width=4):\n"
                 "    return tf.scatter_nd(idx, v, shape=[height, width])\n"),
     )
@@ -152,6 +198,8 @@ class DataDependentShapeArgument(Rule):
         parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         for part in parts:
             if isinstance(part, ast.Slice):
+                if _static_width(part.lower, part.upper, ctx):
+                    continue  # a dynamic-slice of a static size
                 for bound in (part.lower, part.upper):
                     if bound is not None and _bad_flags(ctx.flags(bound), entry, ctx.function.level in (Level.HELPER, Level.GRAPH)):
                         ctx.report(self, node,

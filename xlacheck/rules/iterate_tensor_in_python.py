@@ -47,6 +47,9 @@ class IterateTensorInPython(Rule):
                 "    return tf.stack([r * 2.0 for r in tf.unstack(x)])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    total = tf.constant(0.0)\n    for row in x:\n        total += tf.reduce_sum(row)\n    return total\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, route):\n"
+                "    parts = tf.dynamic_partition(x, route, 2)\n"
+                "    return tf.add_n([tf.reduce_sum(p) for p in parts])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

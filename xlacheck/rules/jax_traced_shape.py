@@ -64,6 +64,12 @@ class JaxTracedShape(Rule):
                 "    return jnp.bincount(labels, length=3)\n"),
     )
     INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
+                "    return jnp.abs(jnp.fft.rfft(signal, n=n_fft))\n",
+                expected=(
+                    (5, 20, '`n` of jnp.fft.rfft is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
                 "    return jnp.repeat(emb, d, axis=0)\n",
                 expected=(

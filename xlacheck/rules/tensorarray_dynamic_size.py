@@ -47,6 +47,14 @@ class TensorArrayDynamicSize(Rule):
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=2)\n"
+                "    for i in tf.range(3):\n        ta = ta.write(i, x[i])\n    return ta.stack()\n",
+                expected=(
+                    (4, 10, "tf.TensorArray(dynamic_size=2): tracing passes it to the op's bool attribute and fails "
+                            "with \"TypeError: Expected bool for argument 'resize_if_index_out_of_bounds'\"; give it "
+                            'a static size (or a bool)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\n    return ta.stack()\n",
                 expected=(
                     (4, 10, 'tf.TensorArray with dynamic_size=True under XLA: stack() came back empty under '
@@ -69,6 +77,14 @@ class TensorArrayDynamicSize(Rule):
         if call_name(node, ctx) not in ("tf.TensorArray", "tf.compat.v1.TensorArray"):
             return
         dyn = argument(node, 2, "dynamic_size")
+        if isinstance(dyn, ast.Constant) and type(dyn.value) is int:
+            # measured (TF 2.21): a graph TensorArray passes dynamic_size to the TensorArrayV3 op's
+            # bool attribute, so any int (0 too) fails tracing, with or without jit_compile
+            ctx.report(self, node,
+                       f"tf.TensorArray(dynamic_size={dyn.value}): tracing passes it to the op's bool attribute and "
+                       "fails with \"TypeError: Expected bool for argument 'resize_if_index_out_of_bounds'\"; "
+                       "give it a static size (or a bool)")
+            return
         if isinstance(dyn, ast.Constant) and dyn.value is True:
             ctx.report(self, node,
                        "tf.TensorArray with dynamic_size=True under XLA: stack() came back empty under "
