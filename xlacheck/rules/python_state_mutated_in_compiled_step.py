@@ -297,7 +297,7 @@ def _mentions_self_attr(value: ast.expr, attr: str) -> bool:
     stack: list[ast.AST] = [value]
     while stack:
         sub = stack.pop()
-        if type(sub) is ast.Attribute and sub.attr == attr and _self_attr(sub) == attr:  # type: ignore[attr-defined]
+        if type(sub) is ast.Attribute and sub.attr == attr and _self_attr(sub) == attr:
             return True
         stack.extend(child_nodes(sub))
     return False
