@@ -274,7 +274,7 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         result, tree = engine.check_source_and_tree(text, path, select=plan.settings.is_selected, **extra)
     diagnostics = tuple(result.diagnostics)
     if diagnostics and tree is not None and result.error is None and any(d.fix is None for d in diagnostics):
-        from xlacheck import rewrites  # imports libcst only when some finding has a candidate rewrite
+        from xlacheck import rewrites  # imported only when some finding may get a fix
 
         diagnostics = rewrites.attach_fixes(text, tree, diagnostics)
     return CachedLint(diagnostics, result.error, lines, result.incomplete, summary)

@@ -92,17 +92,23 @@ class ModuleIndex(ScopeTree):
         self.outer_declarations: list[ast.Global | ast.Nonlocal] = []
         self._tpu_refs: list[ast.expr] = []  # names/attributes that may denote a TPU API
         resolve = self.aliases.resolve
+        Call, Assign, AugAssign, Attribute, Name = ast.Call, ast.Assign, ast.AugAssign, ast.Attribute, ast.Name
+        tpu_word: dict[str, bool] = {}  # identifier -> names a TPU API? (a file repeats its identifiers)
         for node in self.nodes:
             t = type(node)
-            if t is ast.Call:
+            if t is Name or t is Attribute:  # most nodes: tested first
+                word = node.id if t is Name else node.attr  # type: ignore[attr-defined]
+                hit = tpu_word.get(word)
+                if hit is None:
+                    hit = tpu_word[word] = _TPU_HINT in word.lower()
+                if hit:
+                    self._tpu_refs.append(node)  # type: ignore[arg-type]
+            elif t is Call:
                 self.calls.append((node, resolve(node.func)))  # type: ignore[attr-defined, arg-type]
-            elif t is ast.Assign or t is ast.AugAssign:
+            elif t is Assign or t is AugAssign:
                 self.assignments.append(node)  # type: ignore[arg-type]
             elif t is ast.Global or t is ast.Nonlocal:
                 self.outer_declarations.append(node)  # type: ignore[arg-type]
-            elif (t is ast.Attribute and _TPU_HINT in node.attr.lower()) or (  # type: ignore[attr-defined]
-                    t is ast.Name and _TPU_HINT in node.id.lower()):  # type: ignore[attr-defined]
-                self._tpu_refs.append(node)  # type: ignore[arg-type]
         self.calls.sort(key=lambda c: (c[0].lineno, c[0].col_offset))
 
     # -- structure ---------------------------------------------------------------------------

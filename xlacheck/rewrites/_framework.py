@@ -22,10 +22,15 @@ _ROOTS = {"jax": "jax", "flax": "jax", "optax": "jax", "haiku": "jax", "chex": "
           "tensorflow": "tf", "keras": "tf", "tf_keras": "tf"}
 
 
-def _imports(tree: ast.Module) -> dict[str, str]:
-    """Local name -> "jax" | "tf" for every module-level import of either framework."""
+def _imports(src: Source) -> dict[str, str]:
+    """Local name -> "jax" | "tf" for every import of either framework (later ones win)."""
     out: dict[str, str] = {}
-    for node in ast.walk(tree):
+    Import, ImportFrom = ast.Import, ast.ImportFrom
+    # the scope model's node list (breadth-first, as ast.walk), not a second whole-tree walk
+    for node in src.nodes:
+        kind = type(node)
+        if kind is not Import and kind is not ImportFrom:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 fw = _ROOTS.get(alias.name.split(".")[0])
@@ -50,7 +55,7 @@ class Frameworks:
 
     def __init__(self, src: Source) -> None:
         self.src = src
-        self.names = _imports(src.tree)
+        self.names = _imports(src)
         self._by_function: dict[int, str | None] = {}
         self._compiled_as: dict[str, str] = {}  # function name -> framework of the compiler it is passed to
         if len(set(self.names.values())) > 1:

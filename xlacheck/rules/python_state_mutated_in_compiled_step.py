@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo, owner_class
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
@@ -291,7 +292,15 @@ def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str
 
 
 def _mentions_self_attr(value: ast.expr, attr: str) -> bool:
-    return any(_self_attr(sub) == attr for sub in ast.walk(value) if isinstance(sub, ast.Attribute))
+    # asked of every `self.x = ...` in the file: a walk that skips contexts and operators
+    # (analysis.child_nodes) rather than ast.walk, which cost most of this rule's time
+    stack: list[ast.AST] = [value]
+    while stack:
+        sub = stack.pop()
+        if type(sub) is ast.Attribute and sub.attr == attr and _self_attr(sub) == attr:
+            return True
+        stack.extend(child_nodes(sub))
+    return False
 
 
 def _mentions_name(value: ast.expr, name: str) -> bool:

@@ -110,21 +110,20 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
         reported: set[int] = set()
         # Exported through get_concrete_function(<specs>): every tf.function the call may name (a
         # file often has several classes with a `serve` method, each exported this way).
-        specialized = {id(t.wrapper) for c, _ in index.calls
-                       if method_name(c) == "get_concrete_function" and (c.args or c.keywords)
+        exports = [c for c, _ in index.calls if method_name(c) == "get_concrete_function" and (c.args or c.keywords)]
+        specialized = {id(t.wrapper) for c in exports
                        for t in self._all_referred(index, c.func.value)}  # type: ignore[attr-defined]
         called = self._called_names(index)
         # A class that exports through get_concrete_function(TensorSpec...) on any of its methods
         # states its signatures there: its `serve`-named methods are exported that way or are
         # internal helpers (the documented exemption), whichever class comes first in the file.
-        for cls in ast.walk(ctx.tree):
-            if not isinstance(cls, ast.ClassDef):
-                continue
-            if any(isinstance(c, ast.Call) and method_name(c) == "get_concrete_function" and (c.args or c.keywords)
-                   for c in ast.walk(cls)):
-                methods = {id(m) for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
-                specialized.update(id(t.wrapper) for tfns in index.tf_functions.values() for t in tfns
-                                   if t.definition is not None and id(t.definition) in methods)
+        # The classes around those calls are found up the parent links (a whole-tree walk per
+        # class cost more than the rest of the rule).
+        exporting = {id(a): a for c in exports for a in index.ancestors(c) if isinstance(a, ast.ClassDef)}
+        for cls in exporting.values():
+            methods = {id(m) for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            specialized.update(id(t.wrapper) for tfns in index.tf_functions.values() for t in tfns
+                               if t.definition is not None and id(t.definition) in methods)
         for name, tfns in index.tf_functions.items():
             if name in _SERVING_NAMES and name not in called:  # called by other code: a helper, not the entry point
                 for tfn in tfns:
