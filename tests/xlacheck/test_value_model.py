@@ -225,3 +225,14 @@ def test_a_splat_may_pass_the_argument_that_lifts_a_conditional_constant() -> No
     assert codes(head + "    opts = {'maxlen': 8}\n    return tf.sequence_mask(n, **opts)\n") == []
     assert codes(head + "    rest = (8,)\n    return tf.sequence_mask(n, *rest)\n") == []
     assert codes(head + "    opts = {'name': 'r'}\n    return tf.reshape(x, [n, -1], **opts)\n") == [(6, "XLA205")]
+
+
+def test_jax_tree_utilities_return_python_structures_not_arrays() -> None:
+    """jax.tree.flatten gives (a list of leaves, a PyTreeDef); unflattening Python ints gives a
+    tree of Python ints, and NumPy on those compiles (big_vision's tree_flatten_with_names, a
+    false XLA304 when a jitted caller in another file raised it). The leaves stay arrays."""
+    head = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n@jax.jit\ndef f(tree):\n"
+    body = ("    vals, tree_def = jax.tree.flatten(tree)\n    token_tree = tree_def.unflatten(range(len(vals)))\n"
+            "    perm = jax.tree_util.tree_leaves(token_tree)\n    order = np.argsort(perm)\n")
+    assert codes(head + body + "    return [vals[i] for i in order]\n") == []
+    assert codes(head + "    vals, _ = jax.tree.flatten(tree)\n    return np.asarray(vals[0]) + 1\n") == [(7, "XLA304")]

@@ -511,6 +511,11 @@ class ValueEnv:
                 return SHAPE  # a TensorShape / tuple of ints (K.int_shape, keras.ops.shape)
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
+        if name.startswith(_STRUCTURE_PREFIXES):
+            # pytree/nest utilities: Python structures (lists of leaves, tree definitions, trees of
+            # whatever the leaves are), never an array themselves; iterating them gives the leaves
+            k = self._args_flags(e)
+            return (k & _PASS_FLAGS & ~OPAQUE) | PYLIST if k & TENSOR else 0
         if name.startswith(("tf.python.", "tf.keras.src.", "tf.keras.engine.", "tf.keras.layers.rnn.")):
             # TensorFlow's and Keras' implementation modules: not public ops; like a user function
             k = self._args_flags(e)
@@ -601,6 +606,8 @@ _PYTHON_VALUED = frozenset({
     "jax.tree_util.tree_structure", "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph",
     "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
+# Structure utilities: what they return is a Python container of the leaves they were given.
+_STRUCTURE_PREFIXES = ("jax.tree.", "jax.tree_util.", "tf.nest.")
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
 
