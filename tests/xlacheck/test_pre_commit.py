@@ -43,7 +43,7 @@ def test_hooks_run_through_pre_commit_try_repo(tmp_path: Path) -> None:
     subprocess.run([*git, "init", "-q"], cwd=repo, check=True, env=env)
     subprocess.run([*git, "add", "."], cwd=repo, check=True, env=env)
     # try-repo installs this checkout from its local path into a fresh virtualenv (pip fetches
-    # libcst and rich from the index pip is configured with: a mirror or a wheel folder offline).
+    # rich and pathspec from the index pip is configured with: a mirror or a wheel folder offline).
     out = subprocess.run(
         [pre_commit, "try-repo", str(ROOT), "--all-files", "--color", "never"],
         cwd=repo, env=env, capture_output=True, text=True, timeout=900,
