@@ -236,3 +236,11 @@ def test_jax_tree_utilities_return_python_structures_not_arrays() -> None:
             "    perm = jax.tree_util.tree_leaves(token_tree)\n    order = np.argsort(perm)\n")
     assert codes(head + body + "    return [vals[i] for i in order]\n") == []
     assert codes(head + "    vals, _ = jax.tree.flatten(tree)\n    return np.asarray(vals[0]) + 1\n") == [(7, "XLA304")]
+
+
+def test_value_flags_have_one_named_definition() -> None:
+    from xlacheck.analysis import values
+
+    assert values.describe(values.TENSOR | values.DATA) == "TENSOR|DATA" and values.describe(0) == "0"
+    for flag in values.ValueFlag:
+        assert getattr(values, flag.name) == flag.value and type(getattr(values, flag.name)) is int
