@@ -273,6 +273,15 @@ def _alarm(seconds: int) -> None:
     signal.alarm(seconds)
 
 
+def _trace_symbolically(tf: Any, call: Callable[..., Any], inputs: list[Any]) -> None:
+    """Trace ``call`` once on symbolic ``inputs`` (their specs; no AutoGraph, under the alarm)."""
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
+    finally:
+        signal.alarm(0)
+
+
 def symbolic_call(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, bool]:
     """Call ``fn(**args)`` inside a tf.function graph on symbolic inputs; (kind, dynamic_shape)."""
     captured: dict[str, Any] = {}
@@ -290,11 +299,7 @@ def symbolic_call(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tupl
         return out
 
     inputs, call = got.bind(tf, spy, args)
-    _alarm(CALL_TIMEOUT_S)
-    try:
-        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
-    finally:
-        signal.alarm(0)
+    _trace_symbolically(tf, call, inputs)
     return captured["kind"], captured["dynamic"]
 
 
@@ -632,11 +637,7 @@ def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[
         return out
 
     inputs, call = got.bind(tf, spy, args)
-    _alarm(CALL_TIMEOUT_S)
-    try:
-        tf.function(call, autograph=False).get_concrete_function(*[t.spec(tf) for t in inputs])
-    finally:
-        signal.alarm(0)
+    _trace_symbolically(tf, call, inputs)
     return captured
 
 
