@@ -39,3 +39,12 @@ def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
                     yield item
         elif isinstance(value, ast.AST):
             yield value
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node``, itself included, in ``ast.walk``'s breadth-first order, without
+    contexts and operator singletons (about twice as fast as ``ast.walk``)."""
+    todo = [node]
+    for current in todo:  # the list grows while it is read: breadth-first
+        todo.extend(child_nodes(current))
+        yield current

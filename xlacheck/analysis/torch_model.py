@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 
 TENSOR = 1  # proven torch tensor
@@ -189,7 +190,7 @@ class TorchFacts:
 
 
 def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Call):
             yield n
 
@@ -246,7 +247,7 @@ class _Builder:
                 isinstance(e.func, ast.Attribute) and e.func.attr == "per_device_loader"))
 
         held: set[str] = set()  # names (and self.attrs) assigned a device loader anywhere in the file
-        for n in ast.walk(self.tree):
+        for n in walk(self.tree):
             if isinstance(n, ast.Assign) and is_device_loader(n.value):
                 for t in n.targets:
                     if isinstance(t, ast.Name):
@@ -254,7 +255,7 @@ class _Builder:
                     elif isinstance(t, ast.Attribute):
                         held.add("self." + t.attr)
         out: dict[int, set[str]] = {}
-        for n in ast.walk(self.tree):
+        for n in walk(self.tree):
             if not isinstance(n, ast.Call):
                 continue
             for f in self._lookup(n.func):
@@ -318,7 +319,7 @@ class _Builder:
         out.steps = steps
 
     def _names_xla_distributed_type(self) -> bool:
-        for n in ast.walk(self.tree):
+        for n in walk(self.tree):
             if isinstance(n, ast.Attribute) and n.attr in ("XLA", "TPU") and isinstance(n.value, (ast.Name, ast.Attribute)):
                 base = self.resolve(n.value) or ""
                 if base.endswith("DistributedType"):
@@ -400,7 +401,7 @@ class _Builder:
         if self._instance_cache is None:
             classes = {c.node.name for c in self.facts.classes}
             seen: dict[str, set[str]] = {}
-            for n in ast.walk(self.tree):
+            for n in walk(self.tree):
                 if isinstance(n, ast.Assign):
                     for t in n.targets:
                         if isinstance(t, ast.Name):
@@ -450,7 +451,7 @@ class _Builder:
         for n in _own_statements(owner.body):
             for t in _assigned_names(n):
                 value = getattr(n, "value", None) if not isinstance(n, (ast.For, ast.AsyncFor)) else None
-                if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in ast.walk(value)):
+                if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in walk(value)):
                     rebound.add(t.id)
         params = {a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs} - rebound - {"self"}
         out: dict[str, int] = {}
@@ -458,7 +459,7 @@ class _Builder:
             for top in ast.iter_child_nodes(s):
                 if not isinstance(top, ast.expr):
                     continue
-                for c in ast.walk(top):
+                for c in walk(top):
                     if isinstance(c, ast.Call):
                         name = self.resolve(c.func)
                         f = c.func
@@ -524,7 +525,7 @@ def _assigned_names(s: ast.stmt) -> list[ast.Name]:
         targets = [s.target]
     out: list[ast.Name] = []
     for t in targets:
-        out.extend(n for n in ast.walk(t) if isinstance(n, ast.Name))
+        out.extend(n for n in walk(t) if isinstance(n, ast.Name))
     return out
 
 
@@ -596,7 +597,7 @@ def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
     for s in _own_statements(body):
         for c in ast.iter_child_nodes(s):
             if isinstance(c, ast.expr):
-                yield from (n for n in ast.walk(c) if isinstance(n, ast.Call))
+                yield from (n for n in walk(c) if isinstance(n, ast.Call))
 
 
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
