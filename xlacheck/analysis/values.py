@@ -105,8 +105,9 @@ PY_SHAPE_FUNCS = frozenset({"transformers.shape_list", "transformers.modeling_tf
 VALUE_FREE_FUNCS = frozenset({"tf.zeros_like", "tf.ones_like", "tf.fill", "tf.eye"})
 # Ops returning a Python list of tensors (static length) besides those the API table measured
 # (``structure: "list"``: tf.split, tf.unstack, tf.shape_n, tf.dynamic_partition, keras.ops.split):
-# tf.meshgrid returned a tuple for the probe's one input; tf.nest.flatten is not called by it.
-LIST_FUNCS = frozenset({"tf.meshgrid", "tf.nest.flatten"})
+# tf.meshgrid returned a tuple for the probe's one input. (tf.nest.* are structures of their
+# leaves: _STRUCTURE_PREFIXES.)
+LIST_FUNCS = frozenset({"tf.meshgrid"})
 _KEEP_DYNAMIC_PREFIXES = ("reduce_", "size", "shape", "norm", "argmax", "argmin", "count_nonzero", "top_k")
 
 _PASS_FLAGS = TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE | OP

@@ -48,12 +48,8 @@ def _registry() -> dict[str, Rewriter]:
 def rewriters() -> tuple[Rewriter, ...]:
     """Every rewriter, in the order the rules' ``fix`` declarations first name them (``ALL_RULES``
     order), rewriters tried only at the finding (``pointed``) last."""
-    from xlacheck.rules import ALL_RULES
-    from xlacheck.rules.base import INLINE
-
     registry = _registry()
-    names = dict.fromkeys(name for rule in ALL_RULES if rule.fix not in (None, INLINE) for name in rule.fix
-                          if name in registry)
+    names = dict.fromkeys(r.name for declared in _declared().values() for r in declared)
     names.update(dict.fromkeys(registry))  # registered but declared by no rule (test_fix_declarations refuses it)
     ordered = [registry[name] for name in names]
     return (*(r for r in ordered if not r.pointed), *(r for r in ordered if r.pointed))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 
+from xlacheck.analysis.contexts import is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
@@ -17,8 +18,7 @@ _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate"
 
 def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
     """A test file (``test_*.py``, ``*_test.py``, ``conftest.py``) or a test function/class."""
-    base = os.path.basename(path)
-    if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
+    if is_test_module(path) or os.path.basename(path) == "conftest.py":
         return True
     return id(node) in index.test_nodes
 
