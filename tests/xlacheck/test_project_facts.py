@@ -25,7 +25,7 @@ import tensorflow as tf
 
 def focal_loss(y_true, y_pred):
     n = tf.reduce_sum(tf.cast(y_true > 0, tf.int32))
-    return tf.reduce_sum(y_pred) + tf.reduce_sum(tf.zeros([n]))
+    return y_pred + tf.reduce_sum(tf.zeros([n]))  # per-example values: a helper, not a loss by its shape
 """
 XLA205_MESSAGE = (
     "`shape` of tf.zeros is computed from tensor values: XLA needs it at compile time, so this fails to compile "
@@ -272,3 +272,28 @@ def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lin
     result = run()
     assert [(p, line, code) for p, line, code, _ in findings(result)] == [("pkg/losses.py", 5, "XLA309")]
     assert result.diagnostics[0].message.endswith("(compiled: called from M.train_step() in train.ipynb:cell 3:5)")
+
+
+# A loss-shaped helper (a scalar reduction of two inputs) is LIKELY compiled in its own file;
+# evidence from other files still decides: a train step names itself, tf.data alone makes it host.
+LOSS_SHAPED = LOSSES.replace("return y_pred + tf.reduce_sum(tf.zeros([n]))",
+                             "return tf.reduce_sum(y_pred) + tf.reduce_sum(tf.zeros([n]))")
+
+
+def test_a_loss_shaped_helper_fires_alone_and_takes_its_callers_evidence(tmp_path: Path, run: Lint) -> None:
+    write(tmp_path, {"pkg/losses.py": LOSS_SHAPED})
+    alone = findings(run("pkg/losses.py"))
+    assert [(p, line, code) for p, line, code, _ in alone] == [("pkg/losses.py", 6, "XLA205")]
+    assert "focal_loss() is a loss: it returns a scalar reduction of its inputs" in alone[0][3]
+    write(tmp_path, {"pkg/model.py": MODEL})
+    assert findings(run()) == [
+        ("pkg/losses.py", 6, "XLA205",
+         XLA205_MESSAGE.format(evidence="called from Model.train_step() in pkg/model.py:9")),
+    ]
+
+
+def test_a_loss_shaped_helper_only_tf_data_calls_is_host(tmp_path: Path, run: Lint) -> None:
+    pipeline = PIPELINE.replace("pkg.prep import clip_total", "pkg.losses import focal_loss").replace(
+        ".map(clip_total)", ".map(focal_loss)")
+    write(tmp_path, {"pkg/losses.py": LOSS_SHAPED, "pkg/pipeline.py": pipeline})
+    assert findings(run()) == []

@@ -244,3 +244,51 @@ def test_value_flags_have_one_named_definition() -> None:
     assert values.describe(values.TENSOR | values.DATA) == "TENSOR|DATA" and values.describe(0) == "0"
     for flag in values.ValueFlag:
         assert getattr(values, flag.name) == flag.value and type(getattr(values, flag.name)) is int
+
+
+# A module-level function that returns a scalar reduction of two or more inputs is a loss (or a
+# metric): Keras and custom train steps call it inside the compiled step ("likely" evidence).
+_LOSS = TF + ("def class_balanced_loss(labels, logits):\n"
+              "    n = tf.reduce_max(labels) + 1\n"
+              "    weights = tf.reduce_sum(tf.one_hot(labels, n), axis=0)\n"
+              "    ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)\n"
+              "    loss = tf.reduce_sum(ce) / tf.reduce_sum(weights)\n"
+              "    return loss\n")
+
+
+def test_a_loss_shaped_helper_is_likely_compiled_with_its_evidence() -> None:
+    by_name = {f.name: f for f in analyze_module(ast.parse(_LOSS)).functions}
+    loss = by_name["class_balanced_loss"]
+    assert loss.level is Level.LIKELY
+    assert loss.evidence == ("class_balanced_loss() is a loss: it returns a scalar reduction of its inputs "
+                             "(losses run in the compiled step) at line 7")
+    assert codes(_LOSS) == [(4, "XLA205")]
+
+
+@pytest.mark.parametrize("returned", [
+    "tf.reduce_sum(ce, axis=-1)",  # per-example values: not a scalar
+    "(tf.reduce_sum(ce), ce)",  # a structure
+    "ce",
+])
+def test_functions_that_do_not_return_a_scalar_reduction_stay_helpers(returned: str) -> None:
+    source = _LOSS.replace("    return loss\n", f"    return {returned}\n")
+    by_name = {f.name: f for f in analyze_module(ast.parse(source)).functions}
+    assert by_name["class_balanced_loss"].level is Level.HELPER
+    assert codes(source) == []
+
+
+def test_a_one_argument_reduction_helper_is_not_a_loss() -> None:
+    source = TF + "def mean_size(x):\n    n = tf.reduce_max(x) + 1\n    return tf.reduce_mean(tf.one_hot(x, n))\n"
+    assert {f.name: f for f in analyze_module(ast.parse(source)).functions}["mean_size"].level is Level.HELPER
+
+
+@pytest.mark.parametrize("returned, loss", [
+    ("0.5 * tf.reduce_mean(ce)", True),
+    ("-tf.reduce_sum(ce) / tf.reduce_sum(weights)", True),
+    ("ce + tf.reduce_sum(weights)", False),  # a tensor plus a scalar: per-example values
+    ("tf.reduce_mean(ce) * alpha", False),  # `alpha` may be a tensor of any shape
+])
+def test_a_loss_returns_scalars_combined_with_numbers_or_scalars(returned: str, loss: bool) -> None:
+    source = _LOSS.replace("    return loss\n", f"    return {returned}\n")
+    level = {f.name: f for f in analyze_module(ast.parse(source)).functions}["class_balanced_loss"].level
+    assert level is (Level.LIKELY if loss else Level.HELPER)

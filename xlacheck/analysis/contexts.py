@@ -17,7 +17,8 @@ Functions handed to the host (``py_function``, ``dataset.map``) are never compil
 Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.levels``):
 - ``CERTAIN``: ``jit_compile=True`` functions, ``jax.jit``, and what they call or nest;
 - ``LIKELY``: Keras ``call``/``train_step``/losses/metrics, ``compile(loss=...)``,
-  ``strategy.run`` replica functions, and what they call;
+  ``strategy.run`` replica functions, module-level helpers that return a scalar reduction of two
+  or more inputs (losses, :func:`_mark_losses`), and what they call;
 - ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
   AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
@@ -36,9 +37,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
-from xlacheck.analysis import _CHILD_FIELDS, child_fields
+from xlacheck.analysis import _CHILD_FIELDS, child_fields, child_nodes
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.tables import (
+    FULL_REDUCTIONS,
     JAX_JIT_NAMES,
     TF_FUNCTION_NAMES,
     autograph_converts,
@@ -686,6 +688,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _mark_project_host(inf, project)
     _propagate_host(inf)
     _mark_helpers(inf, test_module)
+    _mark_losses(inf)
     walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node))
     return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
                        module_funcs, inf.classes, inf.call_flags, scanner.sites, inf.external, scanner.external)
@@ -1018,6 +1021,82 @@ def _mark_helpers(inf: _Inference, test_module: bool) -> None:
         for n in f.called_names:
             maybe.extend(inf.lookup(ast.Name(n), f, None))
 
+
+def _full_reduction(node: ast.expr | None, assigned: Mapping[str, list[ast.expr]], aliases: AliasTable,
+                    depth: int = 0) -> bool:
+    """``node`` is a scalar reduction of tensors: ``tf.reduce_mean(x)`` (no ``axis``), negated,
+    scaled by a number or divided by another (``tf.reduce_sum(a) / tf.reduce_sum(w)``), or a local
+    name every assignment of which is one."""
+    if node is None or depth > 4:
+        return False
+    if isinstance(node, ast.UnaryOp):
+        return _full_reduction(node.operand, assigned, aliases, depth + 1)
+    if isinstance(node, ast.BinOp):  # both sides scalars: reductions or numbers (`0.5 * tf.reduce_mean(x)`)
+        sides = [_full_reduction(side, assigned, aliases, depth + 1) if not isinstance(side, ast.Constant)
+                 else isinstance(side.value, (int, float)) for side in (node.left, node.right)]
+        return all(sides) and not all(isinstance(side, ast.Constant) for side in (node.left, node.right))
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return bool(values) and all(_full_reduction(v, assigned, aliases, depth + 1) for v in values)
+    if isinstance(node, ast.Call):
+        name = aliases.resolve(node.func)
+        if name == "tf.nn.compute_average_loss":
+            return True
+        return (name in FULL_REDUCTIONS and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
+                and not any(kw.arg in ("axis", None, "reduction_indices") for kw in node.keywords))
+    return False
+
+
+def _is_loss(f: FunctionInfo, aliases: AliasTable) -> int:
+    """The line of the first ``return`` when every ``return`` of ``f`` (its own, not nested
+    functions') gives a scalar reduction and ``f`` takes two or more tensors; else 0."""
+    node = f.node
+    if isinstance(node, ast.Lambda) or len(node.args.args) + len(node.args.posonlyargs) < 2:
+        return 0
+    returns: list[ast.Return] = []
+    assigned: dict[str, list[ast.expr]] = {}
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Return):
+            returns.append(n)
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            assigned.setdefault(n.targets[0].id, []).append(n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
+            if n.value is not None:
+                assigned.setdefault(n.target.id, []).append(n.value)
+        stack.extend(child_nodes(n))
+    if not returns or not all(_full_reduction(r.value, assigned, aliases) for r in returns):
+        return 0
+    return min(r.lineno for r in returns)
+
+
+def _mark_losses(inf: _Inference) -> None:
+    """LIKELY: a module-level helper that returns a scalar reduction of two or more inputs is a
+    loss (or a metric): Keras and custom train steps call losses inside the compiled step, so the
+    issue's "losses ... in model code" level applies, with what it calls in this file. Its
+    parameters stay unproven (certainty ``MAYBE``): a caller may pass Python values."""
+    for f in list(inf.module_funcs.values()):
+        if f.level is not Level.HELPER or f.host:
+            continue
+        line = _is_loss(f, inf.scanner.aliases)
+        if not line:
+            continue
+        why = f"{f.name}() is a loss: it returns a scalar reduction of its inputs (losses run in the compiled step)"
+        stack = [f]
+        seen: set[int] = set()
+        while stack:
+            g = stack.pop()
+            if id(g) in seen or g.level is not Level.HELPER or g.host:
+                continue
+            seen.add(id(g))
+            g.level = Level.LIKELY
+            g.why, g.evidence_line = (why, line) if g is f else (f"called from {f.name}()", f.node.lineno)
+            stack.extend(g.children)
+            for n in g.called_names:
+                stack.extend(inf.lookup(ast.Name(n), g, None))
 
 
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],

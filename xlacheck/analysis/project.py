@@ -26,7 +26,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from xlacheck.analysis.contexts import FRAMEWORK_HEADS, ExternalUse, Level, ModuleFacts, ProjectFact, external_uses
+from xlacheck.analysis.contexts import (
+    FRAMEWORK_HEADS,
+    Certainty,
+    ExternalUse,
+    Level,
+    ModuleFacts,
+    ProjectFact,
+    external_uses,
+)
 from xlacheck.analysis.imports import canonical_module
 from xlacheck.analysis.tables import module_name
 
@@ -62,7 +70,10 @@ class Summary:
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
     """The summary of one analyzed file (``tree``: its module, for the names it re-exports)."""
     funcs = facts.module_funcs
-    functions = tuple((name, Level.HOST if f.host else f.level) for name, f in funcs.items())
+    # a loss-shaped helper (LIKELY by its own shape, certainty MAYBE) is still a helper to the
+    # project: evidence from another file (a train step that calls it, or only tf.data) decides
+    functions = tuple((name, Level.HOST if f.host else Level.HELPER if f.certainty is Certainty.MAYBE else f.level)
+                      for name, f in funcs.items())
     calls = tuple((name, tuple(sorted(n for n in f.called_names if n in funcs and n != name)))
                   for name, f in funcs.items() if any(n in funcs for n in f.called_names))
     return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else ())

@@ -40,6 +40,13 @@ BOOL_FUNCS = frozenset({
     "tf.sequence_mask", "tf.math.in_top_k", "tf.debugging.is_numeric_tensor",
 })
 
+# Reductions whose one-argument form (no ``axis``) returns a scalar: a function of several tensors
+# that returns one of these is a loss (or a metric), which Keras runs inside the compiled step.
+FULL_REDUCTIONS = frozenset({
+    "tf.reduce_mean", "tf.reduce_sum", "tf.math.reduce_mean", "tf.math.reduce_sum",
+    "tf.compat.v1.reduce_mean", "tf.compat.v1.reduce_sum", "tf.nn.compute_average_loss",
+})
+
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
 

@@ -27,7 +27,7 @@ import sys
 from enum import IntFlag
 
 from xlacheck import api_table
-from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, Level
+from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
@@ -224,8 +224,8 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
         elif entry:
             out[name] = TENSOR | PARAM | OPAQUE  # a tensor or a structure of tensors
-        elif info.level is Level.HELPER:
-            # a module-level tensor helper nothing here calls: its callers (elsewhere) pass
+        elif info.certainty is Certainty.MAYBE:
+            # a module-level tensor helper nothing here calls (or a loss): its callers (elsewhere) pass
             # tensors unless the signature or the docstring says otherwise; rules fire in
             # helpers only for patterns that fail in every graph (Rule.in_helpers)
             out[name] = TENSOR | PARAM
