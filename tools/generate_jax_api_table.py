@@ -21,6 +21,9 @@ Per function (``by`` says how each fact was decided):
   axis and shape parameters (``jnp.squeeze``'s ``axis``, ``jnp.fft.rfft``'s ``n``) are probed the
   same way, one at a time on top of the probing call.
 
+* ``sized_by``: for a data-dependent result, the optional integer parameters that give it a
+  static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
+
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
   argument to ``shape``. ``--refresh-params`` fills them into the existing file without probing.
@@ -81,6 +84,19 @@ def kind_of(value: Any, jax: Any) -> str:
     return "object"
 
 
+DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
+
+
+def optional_params(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
+    """The optional integer/axis/shape parameters a probing call passing ``given`` left out."""
+    try:
+        return [p for p in inspect.signature(fn).parameters.values() if p.default is not p.empty
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                and p.name in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS and p.name not in given]
+    except (TypeError, ValueError):
+        return []
+
+
 def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     try:
         sig = inspect.signature(fn)
@@ -125,6 +141,11 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     entry["jit"] = error is None
     if error is not None:
         entry["jit_error"] = error
+        if error in DATA_DEPENDENT_ERRORS:
+            sized_by = [p for p in optional_params(fn, args) if p.name in INT_PARAMS
+                        and run(arrays, {**statics, p.name: synthetic(p, jnp)}) is None]
+            if sized_by:
+                entry["sized_by"] = [p.name for p in sized_by]
         return entry
     static_args = []
     for key, value in statics.items():
@@ -138,23 +159,22 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     # optional integer/axis/shape parameters the probing call left out (jnp.squeeze's axis,
     # jnp.fft.rfft's n): static when the call compiles with the value closed over and fails
     # once it is traced
-    try:
-        optional = [p for p in inspect.signature(fn).parameters.values() if p.default is not p.empty
-                    and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-                    and p.name in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS and p.name not in args]
-    except (TypeError, ValueError):
-        optional = []
+    optional = optional_params(fn, args)
+    # an axis of the (2, 2) probe array may not fit the parameter (jnp.squeeze's axis needs a
+    # unit dimension): those are probed again on the arrays with a leading unit axis
+    unit = {k: v[None] for k, v in arrays.items()}
     for param in optional:
         value = synthetic(param, jnp)
-        if run(arrays, {**statics, param.name: value}) is None and \
-                run({**arrays, param.name: jnp.asarray(value)}, statics) is not None:
-            static_args.append(param.name)
+        for inputs in (arrays, unit):
+            if run(inputs, {**statics, param.name: value}) is None:
+                if run({**inputs, param.name: jnp.asarray(value)}, statics) is not None:
+                    static_args.append(param.name)
+                break
     if static_args:
         entry["static_args"] = static_args
     return entry
 
 
-DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
 
 
 def positional_params(fn: Any) -> list[str] | None:

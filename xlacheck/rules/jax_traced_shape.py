@@ -4,13 +4,35 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.tables import static_arguments
+from xlacheck import api_table
+from xlacheck.analysis.tables import call_arguments, splatted, static_arguments
 from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, RANDOM, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
-# functions whose output size is data-dependent unless a static size is given
-_NEED_SIZE = {"jnp.nonzero": "size", "jnp.argwhere": "size", "jnp.flatnonzero": "size", "jnp.unique": "size",
-              "jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+# Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
+# probing call's arguments, ``sized_by`` the arguments that give a static size: jnp.nonzero,
+# jnp.where(c), jnp.unique ...). Two the probe cannot measure: jnp.bincount (no synthetic
+# arguments fit) and jnp.repeat (data-dependent only when `repeats` is an array, which the probe
+# passes as a Python int).
+_NEED_SIZE = {"jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+
+
+def _data_dependent(name: str, node: ast.Call) -> str | None:
+    """The argument that would give ``name``'s result a static size when this call's result has
+    a data-dependent shape under jax.jit (per the JAX API table), else None."""
+    fact = api_table.fact_for(name)
+    if fact is None or not fact.dynamic_shape or not fact.sized_by or splatted(node):
+        return None
+    positional, keywords = call_arguments(node)
+    given = fact.bind(positional, keywords)
+    if set(given) & set(fact.sized_by):
+        return None
+    probed = set(fact.called_with or ())
+    # other arguments keep the probe's verdict only when they are options spelled as literals
+    # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
+    if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
+        return None
+    return fact.sized_by[0]
 
 
 def _traced(k: int) -> bool:
@@ -107,7 +129,7 @@ class JaxTracedShape(Rule):
         name = call_name(node, ctx)
         if name is None:
             return
-        need = _NEED_SIZE.get(name)
+        need = _NEED_SIZE.get(name) or _data_dependent(name, node)
         if need is not None:
             given = any(kw.arg == need for kw in node.keywords)
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
@@ -132,7 +154,8 @@ class JaxTracedShape(Rule):
                     return
             else:
                 k = ctx.flags(part)
-                if k & BOOL and k & TENSOR:
+                # `~t` as an index is a mask: on an integer array it would index from the end (-t-1)
+                if k & TENSOR and (k & BOOL or isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Invert)):
                     ctx.report(self, node, "boolean-mask indexing under jax.jit: the result size depends on data "
                                            "(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked "
                                            "reduction")
