@@ -61,6 +61,7 @@ from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerSte
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
+from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
@@ -109,6 +110,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonStateMutatedInCompiledStep,
     ServingFunctionWithoutInputSignature,
     UnknownDimsInJitSignature,
+    UnhashableStaticArgument,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,
