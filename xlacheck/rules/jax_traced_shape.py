@@ -45,9 +45,11 @@ class JaxTracedShape(Rule):
     Inside `jax.jit` code, flags shapes that depend on traced values: arguments that `jax.jit`
     needs as static values according to the generated JAX API table (`xlacheck/data/jax_api.json`,
     measured by tracing each one), such as the sizes of `jnp.arange/zeros/ones/full/reshape/tile`
-    and `lax.top_k`'s `k`, `jnp.repeat` without
-    `total_repeat_length`, `jnp.nonzero/argwhere/unique` without `size=`, `jnp.bincount` without
-    `length=`, boolean-mask indexing `x[mask]` and slices `x[:n]` with traced bounds.
+    and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
+    functions whose result size depends on data unless a static size is given (from the same
+    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), `jnp.bincount`
+    without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
+    traced bounds.
 
     ## Why is this bad?
     Unlike TensorFlow on XLA:CPU, JAX neither specializes on argument values nor builds bounded
@@ -84,6 +86,9 @@ class JaxTracedShape(Rule):
                 "    return jnp.arange(x.shape[0]) + x[: x.shape[0] // 2].sum()\n"),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
                 "    return jnp.bincount(labels, length=3)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, idx):\n"
+                "    keep = jnp.where(x > 0, x, 0.0)\n    rows = jnp.nonzero(x, size=4, fill_value=0)[0]\n"
+                "    return keep.at[idx].set(0.0), jnp.squeeze(x[None], 0), rows\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -109,6 +114,20 @@ class JaxTracedShape(Rule):
                 "    k = jnp.ceil(jnp.sum(valid) * 0.5).astype(jnp.int32)\n    return lax.top_k(loss, k)[0]\n",
                 expected=(
                     (7, 12, '`k` of jax.lax.top_k is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, valid):\n"
+                "    rows, cols = jnp.where(x == 0)\n    return x.at[~valid].set(0.0), jnp.squeeze(x, valid.ndim)\n",
+                expected=(
+                    (5, 18, 'jnp.where without `size=` under jax.jit: its output size depends on traced values, so '
+                            'tracing fails (ConcretizationTypeError); pass a static `size`'),
+                    (6, 12, 'boolean-mask indexing under jax.jit: the result size depends on data '
+                            '(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked reduction'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(features, channel_axis):\n"
+                "    return jnp.squeeze(features, channel_axis)\n",
+                expected=(
+                    (5, 12, '`axis` of jnp.squeeze is a traced value under jax.jit: shapes must be static '
                             '(ConcretizationTypeError); use a static bound or static_argnums'),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, labels):\n"
