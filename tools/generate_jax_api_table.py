@@ -1,5 +1,5 @@
 """Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` (with its ``fft``
-and ``linalg`` submodules) and ``jax.lax``,
+and ``linalg`` submodules), ``jax.lax``, ``jax.random`` and ``jax.nn``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
@@ -48,7 +48,7 @@ SCHEMA_VERSION = 1
 INT_PARAMS = {"n", "k", "num", "N", "M", "length", "size", "repeats", "num_segments", "total_repeat_length",
               "shift", "offset", "ndmin", "deg", "dimension", "index", "num_or_size_splits", "indices_or_sections",
               "start_index", "slice_size", "limit", "stop", "start", "step", "kth", "sections", "decimals",
-              "reps", "new_sizes", "limit_indices", "start_indices", "strides", "operand_size"}
+              "reps", "new_sizes", "limit_indices", "start_indices", "strides", "operand_size", "num_classes"}
 AXIS_PARAMS = {"axis", "axis1", "axis2", "source", "destination", "dimension", "axes"}
 SHAPE_PARAMS = {"shape", "newshape", "new_shape", "sizes", "broadcast_sizes", "out_shape"}
 SKIP = {"jax.numpy.load", "jax.numpy.save", "jax.numpy.savez", "jax.numpy.fromfile", "jax.numpy.fromfunction",
@@ -68,6 +68,12 @@ def synthetic(param: inspect.Parameter, jnp: Any) -> Any:
         return 2
     if name == "dtype":
         return jnp.float32
+    if name == "key":
+        import jax
+
+        return jax.random.PRNGKey(0)
+    if name in ("minval", "maxval"):
+        return 0 if name == "minval" else 3
     return jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
 
 
@@ -187,7 +193,8 @@ def positional_params(fn: Any) -> list[str] | None:
 
 def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     """``params`` for the entries whose argument positions a linter needs."""
-    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg}
+    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
+               "jax.random": jax.random, "jax.nn": jax.nn}
     count = 0
     for name, entry in entries.items():
         if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
@@ -235,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
     for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax), ("jax.numpy.fft", jnp.fft),
-                                ("jax.numpy.linalg", jnp.linalg)):
+                                ("jax.numpy.linalg", jnp.linalg), ("jax.random", jax.random), ("jax.nn", jax.nn)):
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue

@@ -72,12 +72,7 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
                                  ("size",), "a class: the probe does not construct classes"),
     "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
     "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
-    # JAX (xlacheck/data/jax_api.json, whose probe now also measures optional integer parameters
-    # such as jnp.arange's stop/step, jnp.eye's M and jnp.linspace's num): traced under jax.jit
-    # these raise ConcretizationTypeError or TypeError ("Shapes must be 1D sequences of concrete values")
-    "jax.random.normal": StaticArgs(("key", "shape", "dtype"), ("shape",), "the JAX table holds jax.numpy and jax.lax"),
-    "jax.random.uniform": StaticArgs(("key", "shape", "dtype", "minval", "maxval"), ("shape",),
-                                     "the JAX table holds jax.numpy and jax.lax"),
+    # JAX: every static argument is in xlacheck/data/jax_api.json (jax.numpy, jax.lax, jax.random, jax.nn)
 }
 
 

@@ -39,6 +39,7 @@ from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMuta
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
+from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
 from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
 from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
@@ -111,6 +112,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ServingFunctionWithoutInputSignature,
     UnknownDimsInJitSignature,
     UnhashableStaticArgument,
+    StaticArgumentPerIteration,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,

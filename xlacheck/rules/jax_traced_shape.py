@@ -6,7 +6,7 @@ import ast
 
 from xlacheck import api_table
 from xlacheck.analysis.tables import call_arguments, splatted, static_arguments
-from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, RANDOM, SHAPE, TENSOR
+from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, PYLIST, RANDOM, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 # Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
@@ -47,7 +47,8 @@ class JaxTracedShape(Rule):
     measured by tracing each one), such as the sizes of `jnp.arange/zeros/ones/full/reshape/tile`
     and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
     functions whose result size depends on data unless a static size is given (from the same
-    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), `jnp.bincount`
+    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), the same
+    arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`), `jnp.bincount`
     without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
     traced bounds.
 
@@ -124,6 +125,11 @@ class JaxTracedShape(Rule):
                     (6, 12, 'boolean-mask indexing under jax.jit: the result size depends on data '
                             '(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked reduction'),
                 )),
+        Example("import jax\n@jax.jit\ndef f(tokens, n_heads):\n    return tokens.reshape(n_heads, -1).sum(0)\n",
+                expected=(
+                    (4, 12, '`shape` of .reshape() (jnp.reshape) is a traced value under jax.jit: shapes must be '
+                            'static (ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(features, channel_axis):\n"
                 "    return jnp.squeeze(features, channel_axis)\n",
                 expected=(
@@ -147,6 +153,7 @@ class JaxTracedShape(Rule):
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
         if name is None:
+            self._method(node, ctx)
             return
         need = _NEED_SIZE.get(name) or _data_dependent(name, node)
         if need is not None:
@@ -159,6 +166,24 @@ class JaxTracedShape(Rule):
             if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
                                        "(ConcretizationTypeError); use a static bound or static_argnums")
+                return
+
+    def _method(self, node: ast.Call, ctx: RuleContext) -> None:
+        """``x.reshape(n, -1)``: a jax.Array method is the jax.numpy function of the same name with
+        the array first, so the table's static arguments hold for it."""
+        f = node.func
+        if not isinstance(f, ast.Attribute) or ctx.resolve(f.value) is not None:
+            return
+        k = ctx.flags(f.value)
+        if not k & TENSOR or k & PYLIST:
+            return
+        name = f"jnp.{f.attr}"
+        as_function = ast.Call(func=f, args=[f.value, *node.args], keywords=node.keywords)
+        for keyword, arg in static_arguments(name, as_function):
+            if arg is not f.value and _traced(ctx.flags(arg)):
+                ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
+                                       "shapes must be static (ConcretizationTypeError); use a static bound or "
+                                       "static_argnums")
                 return
 
     def _subscript(self, node: ast.Subscript, ctx: RuleContext) -> None:

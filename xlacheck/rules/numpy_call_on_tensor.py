@@ -77,7 +77,7 @@ class NumpyCallOnTensor(Rule):
             return
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not name.startswith(("np.", "scipy.")):
+        if name is None or not (name.startswith(("np.", "scipy.")) or name == "jax.device_get" and ctx.function.jax):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.analysis.tables import JAX_JIT_NAMES
+from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -91,27 +90,16 @@ class UnhashableStaticArgument(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        jitted = dict(self._jitted(ctx))
+        index = ctx.index
+        jitted = dict(jitted_with_static_params(ctx.facts, index))
         if not jitted:
             return
-        index = ctx.index
         for caller_name, info in jitted.items():
             self._check_body(ctx, index, caller_name, info)
         for call, _ in index.calls:
             if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
                 continue
-            info = jitted[call.func.id]
-            params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
-            bound: list[tuple[str, ast.expr]] = []
-            for i, arg in enumerate(call.args):
-                if isinstance(arg, ast.Starred):
-                    break
-                if i < len(params):
-                    bound.append((params[i], arg))
-            bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
-            for param, arg in bound:
-                if param not in info.static_params:
-                    continue
+            for param, arg in bound_static_arguments(jitted[call.func.id], call):
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
@@ -122,29 +110,6 @@ class UnhashableStaticArgument(ModuleRule):
                 ctx.report(self, arg, f"static argument `{param}` of jitted `{caller_name}` receives {what}: jax.jit "
                                       f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
                                       f"Non-hashable static arguments are not supported); {fix}")
-
-    @staticmethod
-    def _jitted(ctx: ModuleContext) -> Iterator[tuple[str, FunctionInfo]]:
-        """(the name callers use, the function) for each module-level function this file jits with
-        static parameters: decorated, or ``name = jax.jit(function, static_...)``."""
-        resolve = ctx.facts.aliases.resolve
-        by_name = {f.node.name: f for f in ctx.facts.functions
-                   if not isinstance(f.node, ast.Lambda) and f.parent is None and f.cls is None}
-        for name, info in by_name.items():
-            if info.jax and info.static_params and any(
-                    isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
-                        dec.args and resolve(dec.args[0]) in JAX_JIT_NAMES))
-                    for dec in info.node.decorator_list):
-                yield name, info
-        for call, resolved in ctx.index.calls:
-            if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
-                continue
-            info = by_name.get(call.args[0].id)
-            assign = ctx.index.parent(call)
-            if info is None or not info.static_params or not isinstance(assign, ast.Assign) \
-                    or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
-                continue
-            yield assign.targets[0].id, info
 
     def _check_body(self, ctx: ModuleContext, index: ModuleIndex, caller_name: str, info: FunctionInfo) -> None:
         """A static parameter the function reads as a dict (``p["key"]``) and never rebinds."""
