@@ -56,25 +56,28 @@ def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterato
     by_name = {f.node.name: f for f in facts.functions
                if not isinstance(f.node, ast.Lambda) and f.parent is None and f.cls is None}
     for name, info in by_name.items():
+        node = info.node
+        if isinstance(node, ast.Lambda):
+            continue
         if info.jax and info.static_params and any(
                 isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
                     bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
-                for dec in info.node.decorator_list):
+                for dec in node.decorator_list):
             yield name, info
     for call, resolved in index.calls:
         if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
             continue
-        info = by_name.get(call.args[0].id)
+        wrapped = by_name.get(call.args[0].id)
         assign = index.parent(call)
-        if info is None or not info.static_params or not isinstance(assign, ast.Assign) \
+        if wrapped is None or not wrapped.static_params or not isinstance(assign, ast.Assign) \
                 or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
             continue
-        yield assign.targets[0].id, info
+        yield assign.targets[0].id, wrapped
 
 
 def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
     """(static parameter, argument) pairs of a call of the jitted ``info``."""
-    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]  # type: ignore[union-attr]
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
     bound: list[tuple[str, ast.expr]] = []
     for i, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):

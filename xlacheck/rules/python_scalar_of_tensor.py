@@ -26,7 +26,8 @@ class PythonScalarOfTensor(Rule):
     ## Why is this bad?
     Converting a symbolic tensor to a Python number needs its value: tracing fails
     (`TypeError: int() argument must be ... not 'SymbolicTensor'`, `Using a symbolic tf.Tensor
-    as a Python bool`; under `jax.jit` `ConcretizationTypeError`, `TracerIntegerConversionError`). Inside AutoGraph-converted code `int(t)`/`float(t)` become
+    as a Python bool`; under `jax.jit` `ConcretizationTypeError`, `TracerIntegerConversionError`).
+    Inside AutoGraph-converted code `int(t)`/`float(t)` become
     `tf.cast(t, tf.int32/float32)` and compile; XLA303 flags what the int32 cast breaks later.
 
     ## Example

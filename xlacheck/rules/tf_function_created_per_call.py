@@ -264,8 +264,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     continue
             owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
             kind = factories[call.func.id]
-            ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it once "
-                                   "and drops it: every evaluation traces and compiles again; build it once and reuse "
+            ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
+                                   "once and drops it: every evaluation traces and compiles again; build it once and reuse "
                                    "it, passing what changes (a learning rate) as an argument")
 
     def _returned_compiler(self, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -298,7 +298,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         """A tf.function of anything, a jax.jit of a lambda or a local def (JAX caches on the callable)."""
         if kind is None or not kind.startswith("jax."):
             return True
-        return isinstance(wrapped, ast.Lambda) or (isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
+        return isinstance(wrapped, ast.Lambda) or (
+            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
 
     # -- objects that own tf.functions, constructed per call --------------------------------
     @staticmethod
