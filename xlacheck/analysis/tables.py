@@ -41,7 +41,8 @@ BOOL_FUNCS = frozenset({
 })
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
-                         "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
+                         "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
+                         "jnp.concatenate", "jnp.append", "jnp.pad", "jnp.hstack", "jnp.vstack", "jnp.stack"})
 
 
 

@@ -49,9 +49,13 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
 
 
 def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
-    """(the name callers use, the function) for each module-level function this file jits with
-    static parameters (``static_argnums``/``static_argnames``): decorated, or
-    ``name = jax.jit(function, static_...)``."""
+    """:func:`jax_jitted` functions with static parameters (``static_argnums``/``static_argnames``)."""
+    return ((name, info) for name, info in jax_jitted(facts, index) if info.static_params)
+
+
+def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
+    """(the name callers use, the function) for each module-level function this file jits:
+    decorated with ``jax.jit``/``partial(jax.jit, ...)``, or ``name = jax.jit(function, ...)``."""
     resolve = facts.aliases.resolve
     by_name = {f.node.name: f for f in facts.functions
                if not isinstance(f.node, ast.Lambda) and f.parent is None and f.cls is None}
@@ -59,8 +63,8 @@ def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterato
         node = info.node
         if isinstance(node, ast.Lambda):
             continue
-        if info.jax and info.static_params and any(
-                isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
+        if info.jax and any(
+                resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
                     bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
                 for dec in node.decorator_list):
             yield name, info
@@ -69,7 +73,7 @@ def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterato
             continue
         wrapped = by_name.get(call.args[0].id)
         assign = index.parent(call)
-        if wrapped is None or not wrapped.static_params or not isinstance(assign, ast.Assign) \
+        if wrapped is None or not isinstance(assign, ast.Assign) \
                 or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
             continue
         yield assign.targets[0].id, wrapped

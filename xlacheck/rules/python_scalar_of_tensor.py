@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import DATA, PARAM, SHAPE, TENSOR, VARIABLE
+from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -57,6 +57,8 @@ class PythonScalarOfTensor(Rule):
                 "    n = int(x.shape[1]) // 2\n    return x[:, :n]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(recon, kl, step):\n"
                 "    beta = float(step) / 1000.0\n    return recon + tf.minimum(beta, 1.0) * kl\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x, steps):\n"
+                "    for _ in range(steps):\n        x = x * 2.0\n    return x\n"),
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def unroll(y, steps):\n    for _ in range(steps):\n        y = y * 0.5\n    return y\n"),
     )
@@ -92,8 +94,11 @@ class PythonScalarOfTensor(Rule):
         if f.id == "range":
             # range() calls __index__: AutoGraph turns a `for` over range(t) into a loop, jax.jit
             # raises TracerIntegerConversionError
-            if not ctx.converted and any(_value_tensor(ctx.flags(a)) for a in node.args):
-                fix = "mark it static (static_argnums) or use lax.fori_loop" if ctx.function.jax else "use tf.range"
+            # a bare parameter of a tf.function may be a Python int (one trace per value); under
+            # jax.jit every non-static argument is traced
+            if not ctx.converted and any(_value_tensor(k) and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP)))
+                                         for k in map(ctx.flags, node.args)):
+                fix = "mark it static (static_argnums) or use lax.fori_loop" if ctx.function.jax else "use tf.while_loop or let AutoGraph convert the loop"
                 ctx.report(self, node, f"`range()` of a tensor in code AutoGraph does not convert ({ctx.function.why}):"
                                        f" its bounds must be Python ints, the value is symbolic; {fix}")
             return
