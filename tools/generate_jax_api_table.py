@@ -1,5 +1,5 @@
 """Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` (with its ``fft``
-and ``linalg`` submodules) and ``jax.lax``,
+and ``linalg`` submodules), ``jax.lax``, ``jax.random`` and ``jax.nn``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
@@ -20,6 +20,9 @@ Per function (``by`` says how each fact was decided):
   closed over as a Python int, and fails once it is passed as a traced array; optional integer,
   axis and shape parameters (``jnp.squeeze``'s ``axis``, ``jnp.fft.rfft``'s ``n``) are probed the
   same way, one at a time on top of the probing call.
+
+* ``sized_by``: for a data-dependent result, the optional integer parameters that give it a
+  static size (``jnp.nonzero``'s ``size``): the probing call compiles once one is passed.
 
 * ``params``: the positional parameter names in order (``inspect.signature``), for entries with
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
@@ -45,7 +48,7 @@ SCHEMA_VERSION = 1
 INT_PARAMS = {"n", "k", "num", "N", "M", "length", "size", "repeats", "num_segments", "total_repeat_length",
               "shift", "offset", "ndmin", "deg", "dimension", "index", "num_or_size_splits", "indices_or_sections",
               "start_index", "slice_size", "limit", "stop", "start", "step", "kth", "sections", "decimals",
-              "reps", "new_sizes", "limit_indices", "start_indices", "strides", "operand_size"}
+              "reps", "new_sizes", "limit_indices", "start_indices", "strides", "operand_size", "num_classes"}
 AXIS_PARAMS = {"axis", "axis1", "axis2", "source", "destination", "dimension", "axes"}
 SHAPE_PARAMS = {"shape", "newshape", "new_shape", "sizes", "broadcast_sizes", "out_shape"}
 SKIP = {"jax.numpy.load", "jax.numpy.save", "jax.numpy.savez", "jax.numpy.fromfile", "jax.numpy.fromfunction",
@@ -65,6 +68,12 @@ def synthetic(param: inspect.Parameter, jnp: Any) -> Any:
         return 2
     if name == "dtype":
         return jnp.float32
+    if name == "key":
+        import jax
+
+        return jax.random.PRNGKey(0)
+    if name in ("minval", "maxval"):
+        return 0 if name == "minval" else 3
     return jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
 
 
@@ -79,6 +88,19 @@ def kind_of(value: Any, jax: Any) -> str:
     if isinstance(value, (bool, int, float, complex, str, tuple)):
         return "python"
     return "object"
+
+
+DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
+
+
+def optional_params(fn: Any, given: dict[str, Any]) -> list[inspect.Parameter]:
+    """The optional integer/axis/shape parameters a probing call passing ``given`` left out."""
+    try:
+        return [p for p in inspect.signature(fn).parameters.values() if p.default is not p.empty
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                and p.name in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS and p.name not in given]
+    except (TypeError, ValueError):
+        return []
 
 
 def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
@@ -125,6 +147,11 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     entry["jit"] = error is None
     if error is not None:
         entry["jit_error"] = error
+        if error in DATA_DEPENDENT_ERRORS:
+            sized_by = [p for p in optional_params(fn, args) if p.name in INT_PARAMS
+                        and run(arrays, {**statics, p.name: synthetic(p, jnp)}) is None]
+            if sized_by:
+                entry["sized_by"] = [p.name for p in sized_by]
         return entry
     static_args = []
     for key, value in statics.items():
@@ -138,23 +165,22 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     # optional integer/axis/shape parameters the probing call left out (jnp.squeeze's axis,
     # jnp.fft.rfft's n): static when the call compiles with the value closed over and fails
     # once it is traced
-    try:
-        optional = [p for p in inspect.signature(fn).parameters.values() if p.default is not p.empty
-                    and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-                    and p.name in INT_PARAMS | AXIS_PARAMS | SHAPE_PARAMS and p.name not in args]
-    except (TypeError, ValueError):
-        optional = []
+    optional = optional_params(fn, args)
+    # an axis of the (2, 2) probe array may not fit the parameter (jnp.squeeze's axis needs a
+    # unit dimension): those are probed again on the arrays with a leading unit axis
+    unit = {k: v[None] for k, v in arrays.items()}
     for param in optional:
         value = synthetic(param, jnp)
-        if run(arrays, {**statics, param.name: value}) is None and \
-                run({**arrays, param.name: jnp.asarray(value)}, statics) is not None:
-            static_args.append(param.name)
+        for inputs in (arrays, unit):
+            if run(inputs, {**statics, param.name: value}) is None:
+                if run({**inputs, param.name: jnp.asarray(value)}, statics) is not None:
+                    static_args.append(param.name)
+                break
     if static_args:
         entry["static_args"] = static_args
     return entry
 
 
-DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
 
 
 def positional_params(fn: Any) -> list[str] | None:
@@ -167,7 +193,8 @@ def positional_params(fn: Any) -> list[str] | None:
 
 def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     """``params`` for the entries whose argument positions a linter needs."""
-    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg}
+    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
+               "jax.random": jax.random, "jax.nn": jax.nn}
     count = 0
     for name, entry in entries.items():
         if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
@@ -215,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
     for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax), ("jax.numpy.fft", jnp.fft),
-                                ("jax.numpy.linalg", jnp.linalg)):
+                                ("jax.numpy.linalg", jnp.linalg), ("jax.random", jax.random), ("jax.nn", jax.nn)):
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue

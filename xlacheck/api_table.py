@@ -74,6 +74,7 @@ class ApiFact:
     const_in_default_call: bool = False
     dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
     structure: str | None = None  # "list": the probing call returned a Python list of tensors
+    sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -159,7 +160,7 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
         if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True
-        for key in ("params", "called_with"):
+        for key in ("params", "called_with", "sized_by"):
             if key in entry:
                 converted[key] = entry[key]
         entries[name] = converted
@@ -210,6 +211,7 @@ def lookup(name: str) -> ApiFact | None:
         const_in_default_call=bool(entry.get("const_in_default_call", False)),
         dtype=entry.get("dtype"),
         structure=entry.get("structure"),
+        sized_by=tuple(entry.get("sized_by", ())),
     )
 
 

@@ -221,6 +221,30 @@ def test_jax_facts():
     assert api_table.lookup("jax.numpy.no_such") is None
 
 
+def test_jax_sized_by_and_unit_axis_facts():
+    """The probe records what gives a data-dependent result a static size, and axes that need a
+    unit dimension to be probed (jnp.squeeze)."""
+    for name in ("jax.numpy.nonzero", "jax.numpy.where", "jax.numpy.unique", "jax.numpy.argwhere"):
+        fact = api_table.lookup(name)
+        assert fact is not None and fact.dynamic_shape and fact.sized_by == ("size",), name
+    assert api_table.lookup("jax.numpy.tanh").sized_by == ()
+    squeeze = api_table.lookup("jax.numpy.squeeze")
+    assert squeeze is not None and squeeze.needs_constant("axis") and squeeze.params[:2] == ("a", "axis")
+
+
+def test_jax_sized_by_reproduces():
+    """What the table says about `size=` and squeeze's axis, asked of JAX again (skipped without JAX)."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.asarray([0.0, 1.0, 0.0, 2.0])
+    assert jax.jit(lambda v: jnp.nonzero(v, size=2)[0])(x).tolist() == [1, 3]
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda v: jnp.where(v > 0))(x)
+    assert jax.jit(lambda v: jnp.squeeze(v, 0))(x[None]).shape == (4,)
+    with pytest.raises(Exception):  # noqa: B017 - a traced axis: the error class changed across JAX versions
+        jax.jit(lambda v, a: jnp.squeeze(v, a))(x[None], jnp.asarray(0))
+
+
 def test_jax_facts_reproduce():
     """Re-check a sample against JAX itself (skipped without JAX)."""
     jax = pytest.importorskip("jax")
@@ -354,12 +378,14 @@ def test_jax_static_args_supplement_fails_when_traced():
     jnp = pytest.importorskip("jax.numpy")
     from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
 
-    fails = {
+    fails: dict[tuple[str, str], object] = {}  # the supplement holds no JAX entry any more
+    # optional integer parameters the generator now probes itself (once hand-listed here), and
+    # jax.random / jax.nn, which it now probes too
+    measured = {
         ("jax.random.normal", "shape"): lambda n: jax.random.normal(jax.random.PRNGKey(0), (n,)),
         ("jax.random.uniform", "shape"): lambda n: jax.random.uniform(jax.random.PRNGKey(0), (n,)),
-    }
-    # optional integer parameters the generator now probes itself (once hand-listed here)
-    measured = {
+        ("jax.random.randint", "shape"): lambda n: jax.random.randint(jax.random.PRNGKey(0), (n,), 0, 5),
+        ("jax.nn.one_hot", "num_classes"): lambda n: jax.nn.one_hot(jnp.zeros(2, jnp.int32), n),
         ("jnp.arange", "stop"): lambda n: jnp.arange(0, n),
         ("jnp.arange", "step"): lambda n: jnp.arange(0, 10, n),
         ("jnp.eye", "M"): lambda n: jnp.eye(3, n),
@@ -372,7 +398,7 @@ def test_jax_static_args_supplement_fails_when_traced():
     for name, arg in measured:
         fact = api_table.fact_for(name)
         assert fact is not None and arg in fact.py_args + fact.const_args, (name, arg)
-    for body in [*fails.values(), *measured.values()]:
+    for body in measured.values():
         with pytest.raises((jax.errors.ConcretizationTypeError, TypeError)):
             jax.jit(lambda x, body=body: body(jnp.max(x).astype(jnp.int32) + 1))(jnp.ones(3))
     # the same calls with a Python value compile

@@ -668,7 +668,17 @@ class _Inference:
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)  # seeded from the project's facts
 
     def lookup(self, ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None) -> list[FunctionInfo]:
-        return _lookup(ref, caller, cls, self.module_funcs, self.classes, self.scanner.by_node)
+        found = _lookup(ref, caller, cls, self.module_funcs, self.classes, self.scanner.by_node)
+        if not found and isinstance(ref, ast.Attribute):
+            # a bound method of an instance of a class defined here: `jax.jit(counter.count)` with
+            # the module's `counter = Counter()`, or `jax.jit(Counter().count)`
+            base = ref.value
+            built = (self.scanner.instances.get(base.id) if isinstance(base, ast.Name) and caller is None
+                     else base.func.id if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) else None)
+            owner = self.classes.get(built) if built is not None else None
+            if owner is not None and ref.attr in owner.methods:
+                found = [owner.methods[ref.attr]]
+        return found
 
 
 def infer_contexts(scanner: _Scanner, test_module: bool = False,

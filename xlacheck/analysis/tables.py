@@ -48,7 +48,8 @@ FULL_REDUCTIONS = frozenset({
 })
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
-                         "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate"})
+                         "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
+                         "jnp.concatenate", "jnp.append", "jnp.pad", "jnp.hstack", "jnp.vstack", "jnp.stack"})
 
 
 
@@ -79,12 +80,7 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
                                  ("size",), "a class: the probe does not construct classes"),
     "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
     "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
-    # JAX (xlacheck/data/jax_api.json, whose probe now also measures optional integer parameters
-    # such as jnp.arange's stop/step, jnp.eye's M and jnp.linspace's num): traced under jax.jit
-    # these raise ConcretizationTypeError or TypeError ("Shapes must be 1D sequences of concrete values")
-    "jax.random.normal": StaticArgs(("key", "shape", "dtype"), ("shape",), "the JAX table holds jax.numpy and jax.lax"),
-    "jax.random.uniform": StaticArgs(("key", "shape", "dtype", "minval", "maxval"), ("shape",),
-                                     "the JAX table holds jax.numpy and jax.lax"),
+    # JAX: every static argument is in xlacheck/data/jax_api.json (jax.numpy, jax.lax, jax.random, jax.nn)
 }
 
 

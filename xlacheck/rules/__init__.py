@@ -39,6 +39,7 @@ from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMuta
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
+from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
 from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
 from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
@@ -61,6 +62,7 @@ from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerSte
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
+from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
@@ -109,6 +111,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonStateMutatedInCompiledStep,
     ServingFunctionWithoutInputSignature,
     UnknownDimsInJitSignature,
+    UnhashableStaticArgument,
+    StaticArgumentPerIteration,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterator
 
-from xlacheck.analysis.contexts import is_test_module
+from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
 
@@ -44,3 +46,47 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
         if handed and callee in ("map", "DataLoader", "from_generator"):
             return True
     return False
+
+
+def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
+    """:func:`jax_jitted` functions with static parameters (``static_argnums``/``static_argnames``)."""
+    return ((name, info) for name, info in jax_jitted(facts, index) if info.static_params)
+
+
+def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
+    """(the name callers use, the function) for each module-level function this file jits:
+    decorated with ``jax.jit``/``partial(jax.jit, ...)``, or ``name = jax.jit(function, ...)``."""
+    resolve = facts.aliases.resolve
+    by_name = {f.node.name: f for f in facts.functions
+               if not isinstance(f.node, ast.Lambda) and f.parent is None and f.cls is None}
+    for name, info in by_name.items():
+        node = info.node
+        if isinstance(node, ast.Lambda):
+            continue
+        if info.jax and any(
+                resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
+                    bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
+                for dec in node.decorator_list):
+            yield name, info
+    for call, resolved in index.calls:
+        if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
+            continue
+        wrapped = by_name.get(call.args[0].id)
+        assign = index.parent(call)
+        if wrapped is None or not isinstance(assign, ast.Assign) \
+                or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+            continue
+        yield assign.targets[0].id, wrapped
+
+
+def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(static parameter, argument) pairs of a call of the jitted ``info``."""
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    bound: list[tuple[str, ast.expr]] = []
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if i < len(params):
+            bound.append((params[i], arg))
+    bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+    return [(p, a) for p, a in bound if p in info.static_params]

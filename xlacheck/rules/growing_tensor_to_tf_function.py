@@ -7,6 +7,7 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import jax_jitted
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -43,7 +44,7 @@ def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr 
 class GrowingTensorToTfFunction(ModuleRule):
     """
     ## What it does
-    Flags a call of a `tf.function` of this file, inside a Python loop, whose argument (or a
+    Flags a call of a `tf.function` (or `jax.jit` function) of this file, inside a Python loop, whose argument (or a
     tensor built from it, `tf.stack(tokens)`) gets longer in that loop: re-bound to a longer
     version of itself (`ids = tf.concat([ids, next_id], 1)`, `tf.pad(ids, ...)`), or a Python
     list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop.
@@ -103,15 +104,28 @@ class GrowingTensorToTfFunction(ModuleRule):
                             'same loop: every step has a new shape, so it traces and compiles again each iteration; '
                             'use a fixed-size padded buffer and a position index'),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef next_token(ids):\n    return jnp.argmax(ids[-1:])\n"
+                "def generate(ids, n):\n    for _ in range(n):\n"
+                "        ids = jnp.concatenate([ids, next_token(ids)[None]])\n    return ids\n",
+                expected=(
+                    (8, 48, '`ids` grows every iteration (line 8) and is passed to jitted function `next_token` in '
+                            'the same loop: every step has a new shape, so it traces and compiles again each '
+                            'iteration; use a fixed-size padded buffer and a position index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not index.tf_functions:
+        jitted = {name for name, _ in jax_jitted(ctx.facts, index)}  # jax.jit compiles once per shape too
+        if not index.tf_functions and not jitted:
             return
         for call, _ in index.calls:
             tfn = index.tf_function_called(call)
-            if tfn is None:
+            if tfn is not None:
+                kind, callee = "tf.function", tfn.name
+            elif isinstance(call.func, ast.Name) and call.func.id in jitted:
+                kind, callee = "jitted function", call.func.id
+            else:
                 continue
             loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
             if not loops:
@@ -128,6 +142,6 @@ class GrowingTensorToTfFunction(ModuleRule):
                     continue
                 if growth is not None:
                     ctx.report(self, arg, f"`{name.id}` grows every iteration (line {growth.lineno}) and is passed to "
-                                          f"tf.function `{tfn.name}` in the same loop: every step has a new shape, so it "
+                                          f"{kind} `{callee}` in the same loop: every step has a new shape, so it "
                                           "traces and compiles again each iteration; use a fixed-size padded buffer "
                                           "and a position index")

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.tables import static_arguments
-from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, RANDOM, SHAPE, TENSOR
+from xlacheck import api_table
+from xlacheck.analysis.tables import call_arguments, splatted, static_arguments
+from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, PYLIST, RANDOM, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
-# functions whose output size is data-dependent unless a static size is given
-_NEED_SIZE = {"jnp.nonzero": "size", "jnp.argwhere": "size", "jnp.flatnonzero": "size", "jnp.unique": "size",
-              "jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+# Data-dependent results come from the JAX API table (``jit_error`` ConcretizationTypeError with the
+# probing call's arguments, ``sized_by`` the arguments that give a static size: jnp.nonzero,
+# jnp.where(c), jnp.unique ...). Two the probe cannot measure: jnp.bincount (no synthetic
+# arguments fit) and jnp.repeat (data-dependent only when `repeats` is an array, which the probe
+# passes as a Python int).
+_NEED_SIZE = {"jnp.bincount": "length", "jnp.repeat": "total_repeat_length"}
+
+
+def _data_dependent(name: str, node: ast.Call) -> str | None:
+    """The argument that would give ``name``'s result a static size when this call's result has
+    a data-dependent shape under jax.jit (per the JAX API table), else None."""
+    fact = api_table.fact_for(name)
+    if fact is None or not fact.dynamic_shape or not fact.sized_by or splatted(node):
+        return None
+    positional, keywords = call_arguments(node)
+    given = fact.bind(positional, keywords)
+    if set(given) & set(fact.sized_by):
+        return None
+    probed = set(fact.called_with or ())
+    # other arguments keep the probe's verdict only when they are options spelled as literals
+    # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
+    if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
+        return None
+    return fact.sized_by[0]
 
 
 def _traced(k: int) -> bool:
@@ -23,9 +45,12 @@ class JaxTracedShape(Rule):
     Inside `jax.jit` code, flags shapes that depend on traced values: arguments that `jax.jit`
     needs as static values according to the generated JAX API table (`xlacheck/data/jax_api.json`,
     measured by tracing each one), such as the sizes of `jnp.arange/zeros/ones/full/reshape/tile`
-    and `lax.top_k`'s `k`, `jnp.repeat` without
-    `total_repeat_length`, `jnp.nonzero/argwhere/unique` without `size=`, `jnp.bincount` without
-    `length=`, boolean-mask indexing `x[mask]` and slices `x[:n]` with traced bounds.
+    and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
+    functions whose result size depends on data unless a static size is given (from the same
+    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), the same
+    arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`), `jnp.bincount`
+    without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
+    traced bounds.
 
     ## Why is this bad?
     Unlike TensorFlow on XLA:CPU, JAX neither specializes on argument values nor builds bounded
@@ -62,6 +87,9 @@ class JaxTracedShape(Rule):
                 "    return jnp.arange(x.shape[0]) + x[: x.shape[0] // 2].sum()\n"),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
                 "    return jnp.bincount(labels, length=3)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, idx):\n"
+                "    keep = jnp.where(x > 0, x, 0.0)\n    rows = jnp.nonzero(x, size=4, fill_value=0)[0]\n"
+                "    return keep.at[idx].set(0.0), jnp.squeeze(x[None], 0), rows\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -89,6 +117,25 @@ class JaxTracedShape(Rule):
                     (7, 12, '`k` of jax.lax.top_k is a traced value under jax.jit: shapes must be static '
                             '(ConcretizationTypeError); use a static bound or static_argnums'),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, valid):\n"
+                "    rows, cols = jnp.where(x == 0)\n    return x.at[~valid].set(0.0), jnp.squeeze(x, valid.ndim)\n",
+                expected=(
+                    (5, 18, 'jnp.where without `size=` under jax.jit: its output size depends on traced values, so '
+                            'tracing fails (ConcretizationTypeError); pass a static `size`'),
+                    (6, 12, 'boolean-mask indexing under jax.jit: the result size depends on data '
+                            '(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked reduction'),
+                )),
+        Example("import jax\n@jax.jit\ndef f(tokens, n_heads):\n    return tokens.reshape(n_heads, -1).sum(0)\n",
+                expected=(
+                    (4, 12, '`shape` of .reshape() (jnp.reshape) is a traced value under jax.jit: shapes must be '
+                            'static (ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(features, channel_axis):\n"
+                "    return jnp.squeeze(features, channel_axis)\n",
+                expected=(
+                    (5, 12, '`axis` of jnp.squeeze is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, labels):\n"
                 "    return jnp.mean(x[labels >= 0])\n",
                 expected=(
@@ -106,8 +153,9 @@ class JaxTracedShape(Rule):
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
         if name is None:
+            self._method(node, ctx)
             return
-        need = _NEED_SIZE.get(name)
+        need = _NEED_SIZE.get(name) or _data_dependent(name, node)
         if need is not None:
             given = any(kw.arg == need for kw in node.keywords)
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
@@ -118,6 +166,24 @@ class JaxTracedShape(Rule):
             if _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of {name} is a traced value under jax.jit: shapes must be static "
                                        "(ConcretizationTypeError); use a static bound or static_argnums")
+                return
+
+    def _method(self, node: ast.Call, ctx: RuleContext) -> None:
+        """``x.reshape(n, -1)``: a jax.Array method is the jax.numpy function of the same name with
+        the array first, so the table's static arguments hold for it."""
+        f = node.func
+        if not isinstance(f, ast.Attribute) or ctx.resolve(f.value) is not None:
+            return
+        k = ctx.flags(f.value)
+        if not k & TENSOR or k & PYLIST:
+            return
+        name = f"jnp.{f.attr}"
+        as_function = ast.Call(func=f, args=[f.value, *node.args], keywords=node.keywords)
+        for keyword, arg in static_arguments(name, as_function):
+            if arg is not f.value and _traced(ctx.flags(arg)):
+                ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
+                                       "shapes must be static (ConcretizationTypeError); use a static bound or "
+                                       "static_argnums")
                 return
 
     def _subscript(self, node: ast.Subscript, ctx: RuleContext) -> None:
@@ -132,7 +198,8 @@ class JaxTracedShape(Rule):
                     return
             else:
                 k = ctx.flags(part)
-                if k & BOOL and k & TENSOR:
+                # `~t` as an index is a mask: on an integer array it would index from the end (-t-1)
+                if k & TENSOR and (k & BOOL or isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Invert)):
                     ctx.report(self, node, "boolean-mask indexing under jax.jit: the result size depends on data "
                                            "(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked "
                                            "reduction")

@@ -12,7 +12,8 @@ class NumpyCallOnTensor(Rule):
     """
     ## What it does
     Flags `np.<function>(t)` (and `scipy.*`) where `t` is a tensor, inside compiled code (Keras `call`,
-    `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s).
+    `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s, `jax.jit`),
+    and a NumPy array (an `np.*` call's result) indexed with a tensor (`np.arange(n)[perm]`).
     `tf.experimental.numpy` is TensorFlow and is not flagged.
 
     ## Why is this bad?
@@ -38,7 +39,7 @@ class NumpyCallOnTensor(Rule):
     code = "XLA304"
     fix = ("rewrite_host_read",)
     name = "numpy-call-on-tensor"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Subscript)
 
     VALID = (
         Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -49,8 +50,17 @@ class NumpyCallOnTensor(Rule):
         Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if isinstance(x, np.ndarray):\n        return np.where(x > 0, x, 0)\n"
                 "    if not hasattr(x, 'astype'):\n        return tf.nn.relu(x)\n    return np.maximum(x, 0)\n"),
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
+                "    scale = np.linspace(0.0, 1.0, 8)[: x.shape[0]]\n    return x * scale\n"),
     )
     INVALID = (
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
+                "    positions = np.arange(perm.shape[0])\n    return positions[perm] * 2\n",
+                expected=(
+                    (6, 12, 'NumPy array from np.arange indexed with a tensor under jax.jit (decorated with '
+                            'jax.jit): NumPy needs concrete values (TracerArrayConversionError); build the array '
+                            'with jnp.*'),
+                )),
         Example("import numpy as np\nimport tensorflow as tf\ndef mae(y_true, y_pred):\n"
                 "    return tf.constant(np.mean(tf.abs(y_true - y_pred)))\n"
                 "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', metrics=[mae])\n",
@@ -62,9 +72,12 @@ class NumpyCallOnTensor(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if isinstance(node, ast.Subscript):
+            self._indexed(node, ctx)
+            return
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not name.startswith(("np.", "scipy.")):
+        if name is None or not (name.startswith(("np.", "scipy.")) or name == "jax.device_get" and ctx.function.jax):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)
@@ -78,3 +91,31 @@ class NumpyCallOnTensor(Rule):
                            f"{name} on a tensor inside compiled code ({ctx.function.why}): NumPy needs concrete "
                            "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the tf.* op")
                 return
+
+    def _indexed(self, node: ast.Subscript, ctx: RuleContext) -> None:
+        """``np.arange(n)[t]``: a NumPy array (a NumPy call's result, here or bound once in this
+        function) indexed with a tensor converts the tensor to NumPy as well."""
+        if not isinstance(node.ctx, ast.Load):
+            return
+        base = node.value
+        if isinstance(base, ast.Name):
+            bound = [n.value for n in ast.walk(ctx.function.node) if isinstance(n, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == base.id for t in n.targets)]
+            base = bound[0] if len(bound) == 1 else base
+        if not isinstance(base, ast.Call):
+            return
+        name = call_name(base, ctx)
+        if name is None or not name.startswith("np."):
+            return
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            bounds = [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]
+            for b in bounds:
+                k = ctx.flags(b)
+                if b is not None and k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+                    where = (f"under jax.jit ({ctx.function.why}): NumPy needs concrete values "
+                             "(TracerArrayConversionError); build the array with jnp.*") if ctx.function.jax else \
+                        (f"inside compiled code ({ctx.function.why}): NumPy needs concrete values ('Cannot convert a "
+                         "symbolic tf.Tensor to a numpy array'); build the array with tf.*")
+                    ctx.report(self, node, f"NumPy array from {name} indexed with a tensor {where}")
+                    return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import DATA, PARAM, SHAPE, TENSOR, VARIABLE
+from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -12,16 +12,22 @@ def _value_tensor(k: int) -> bool:
     return bool(k & TENSOR) and (bool(k & (DATA | PARAM | VARIABLE)) or not k & SHAPE)
 
 
+def _cast(fn: str, jax: bool) -> str:
+    dtype = "int32" if fn == "int" else "float32"
+    return f"t.astype(jnp.{dtype})" if jax else f"tf.cast(t, tf.{dtype})"
+
+
 class PythonScalarOfTensor(Rule):
     """
     ## What it does
-    Flags `bool(t)` on a tensor in compiled code, and `int(t)`/`float(t)` in compiled code that
-    AutoGraph does not convert (`autograph=False`, `do_not_convert`, lambdas, `jax.jit`).
+    Flags `bool(t)` on a tensor in compiled code, and `int(t)`/`float(t)`/`range(t)` in compiled
+    code that AutoGraph does not convert (`autograph=False`, `do_not_convert`, lambdas, `jax.jit`).
 
     ## Why is this bad?
     Converting a symbolic tensor to a Python number needs its value: tracing fails
     (`TypeError: int() argument must be ... not 'SymbolicTensor'`, `Using a symbolic tf.Tensor
-    as a Python bool`). Inside AutoGraph-converted code `int(t)`/`float(t)` become
+    as a Python bool`; under `jax.jit` `ConcretizationTypeError`, `TracerIntegerConversionError`).
+    Inside AutoGraph-converted code `int(t)`/`float(t)` become
     `tf.cast(t, tf.int32/float32)` and compile; XLA303 flags what the int32 cast breaks later.
 
     ## Example
@@ -51,6 +57,10 @@ class PythonScalarOfTensor(Rule):
                 "    n = int(x.shape[1]) // 2\n    return x[:, :n]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(recon, kl, step):\n"
                 "    beta = float(step) / 1000.0\n    return recon + tf.minimum(beta, 1.0) * kl\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x, steps):\n"
+                "    for _ in range(steps):\n        x = x * 2.0\n    return x\n"),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def unroll(y, steps):\n    for _ in range(steps):\n        y = y * 0.5\n    return y\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(autograph=False, jit_compile=True)\ndef f(recon, kl):\n"
@@ -58,6 +68,13 @@ class PythonScalarOfTensor(Rule):
                 expected=(
                     (4, 13, '`float()` of a tensor in code AutoGraph does not convert (jit-compiled without '
                             'AutoGraph): tracing fails because the value is symbolic; use tf.cast(t, tf.float32)'),
+                )),
+        Example("import jax\n@jax.jit\ndef integrate(y, t0, t1, dt):\n"
+                "    for _ in range((t1 - t0) // dt):\n        y = y - dt * y\n    return y\n",
+                expected=(
+                    (4, 14, '`range()` of a tensor in code AutoGraph does not convert (decorated with jax.jit): its '
+                            'bounds must be Python ints, the value is symbolic; mark it static (static_argnums) or '
+                            'use lax.fori_loop'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    flag = bool(tf.reduce_any(x > 0))\n    return x\n",
@@ -70,11 +87,22 @@ class PythonScalarOfTensor(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         f = node.func
-        if not isinstance(f, ast.Name) or f.id not in ("int", "float", "bool") or len(node.args) != 1:
+        if not isinstance(f, ast.Name) or f.id not in ("int", "float", "bool", "range"):
             return
         if f.id in ctx.values.env:
             return  # shadowed builtin
-        if not _value_tensor(ctx.flags(node.args[0])):
+        if f.id == "range":
+            # range() calls __index__: AutoGraph turns a `for` over range(t) into a loop, jax.jit
+            # raises TracerIntegerConversionError
+            # a bare parameter of a tf.function may be a Python int (one trace per value); under
+            # jax.jit every non-static argument is traced
+            if not ctx.converted and any(_value_tensor(k) and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP)))
+                                         for k in map(ctx.flags, node.args)):
+                fix = "mark it static (static_argnums) or use lax.fori_loop" if ctx.function.jax else "use tf.while_loop or let AutoGraph convert the loop"
+                ctx.report(self, node, f"`range()` of a tensor in code AutoGraph does not convert ({ctx.function.why}):"
+                                       f" its bounds must be Python ints, the value is symbolic; {fix}")
+            return
+        if len(node.args) != 1 or not _value_tensor(ctx.flags(node.args[0])):
             return
         if f.id == "bool":
             ctx.report(self, node, "`bool()` of a tensor in compiled code: tracing fails with 'Using a symbolic "
@@ -82,4 +110,4 @@ class PythonScalarOfTensor(Rule):
         elif not ctx.converted:
             ctx.report(self, node,
                        f"`{f.id}()` of a tensor in code AutoGraph does not convert ({ctx.function.why}): tracing "
-                       f"fails because the value is symbolic; use tf.cast(t, tf.{'int32' if f.id == 'int' else 'float32'})")
+                       f"fails because the value is symbolic; use {_cast(f.id, ctx.function.jax)}")

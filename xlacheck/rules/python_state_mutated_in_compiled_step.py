@@ -177,6 +177,14 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                            "first trace (and JAX/TF bake it in as a constant); keep the state in the step's "
                            'arguments and results (or a tf.Variable)'),
                 )),
+        Example("import jax\nclass Counter:\n    def __init__(self):\n        self.n = 0\n"
+                "    def count(self, x):\n        self.n += 1\n        return x + self.n\n"
+                "counter = Counter()\ncount_fast = jax.jit(counter.count)\n",
+                expected=(
+                    (6, 9, '`self.n` holds a Python number updated inside compiled code (wrapped in jax.jit): this '
+                           'runs only while tracing, so the value freezes after the first trace; pass it in and '
+                           'return it (jitted functions must be pure)'),
+                )),
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.losses = []\n"
                 "    @tf.function\n    def f(self, x):\n        loss = tf.reduce_sum(x)\n        self.losses.append(loss)\n"
                 "        return loss\n",
@@ -234,9 +242,10 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 attr = _self_attr(target)
                 if attr is not None and attr in numbers:
                     if isinstance(node, ast.AugAssign) or _mentions_self_attr(node.value, attr):
+                        keep = ("pass it in and return it (jitted functions must be pure)" if info.jax
+                                else "keep it in a tf.Variable and use assign_add()")
                         ctx.report(self, node, f"`self.{attr}` holds a Python number updated {where}: this runs only "
-                                               "while tracing, so the value freezes after the first trace; keep it in "
-                                               "a tf.Variable and use assign_add()")
+                                               f"while tracing, so the value freezes after the first trace; {keep}")
                 elif isinstance(target, ast.Name) and target.id in outer:
                     if isinstance(node, ast.AugAssign) or _mentions_name(node.value, target.id):
                         ctx.report(self, node, f"global/nonlocal `{target.id}` updated {where}: this runs only while "

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import is_tensor
+from xlacheck.analysis.values import PYLIST, TENSOR, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
 class TensorToHostMethod(Rule):
     """
     ## What it does
-    Flags `.numpy()` on anything, and `.item()`/`.tolist()` on tensors, inside compiled code
-    (code guarded by `if tf.executing_eagerly():` is skipped).
+    Flags `.numpy()` on anything, and `.item()`/`.tolist()` on tensors (under `jax.jit`, on any
+    traced argument), inside compiled code (code guarded by `if tf.executing_eagerly():` is skipped).
 
     ## Why is this bad?
     A compiled function has no concrete values to copy to the host: tracing fails with
@@ -64,6 +64,11 @@ class TensorToHostMethod(Rule):
                            "no concrete value while tracing ('SymbolicTensor' object has no attribute 'numpy'); keep "
                            'the value as a tensor'),
                 )),
+        Example("import jax\n@jax.jit\ndef normalize(x, total):\n    return x / total.item()\n",
+                expected=(
+                    (4, 16, '`.item()` on a traced array under jax.jit (decorated with jax.jit): there is no concrete '
+                            'value while tracing (ConcretizationTypeError); keep the value as an array'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -71,10 +76,17 @@ class TensorToHostMethod(Rule):
         f = node.func
         if not isinstance(f, ast.Attribute) or f.attr not in ("numpy", "item", "tolist") or node.args:
             return
-        if f.attr != "numpy" and not is_tensor(ctx.flags(f.value)):
+        k = ctx.flags(f.value)
+        # under jax.jit every non-static argument is an array or a pytree of them; only an array
+        # has .item()/.tolist()
+        if f.attr != "numpy" and not is_tensor(k) and not (ctx.function.jax and k & TENSOR and not k & PYLIST):
             return
         if ctx.resolve(f.value) is not None:
             return  # a module attribute, e.g. `tf.experimental.numpy`
+        if ctx.function.jax:
+            ctx.report(self, node, f"`.{f.attr}()` on a traced array under jax.jit ({ctx.function.why}): there is no "
+                                   "concrete value while tracing (ConcretizationTypeError); keep the value as an array")
+            return
         ctx.report(self, node,
                    f"`.{f.attr}()` inside compiled code ({ctx.function.why}): there is no concrete value while "
                    "tracing ('SymbolicTensor' object has no attribute 'numpy'); keep the value as a tensor")

@@ -40,7 +40,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
     for `jax.jit`/`jax.pmap` of a lambda or a function defined in the enclosing function (JAX
-    caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache).
+    caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache). And a
+    factory of this file that returns such a new compiled function, called and dropped at once
+    (`make_update(lr)(params, grads)`) where the enclosing function runs per step.
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -87,6 +89,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
                 "DETECTOR = Detector()\ndef detect(x):\n    return DETECTOR._forward(x)\n"
                 "def make_detector():\n    detector = Detector()\n    return detector\n"),
+        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
+                "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
+                "        p = update(p, g)\n    return p\n"),
         Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
                 "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
@@ -136,6 +141,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`score` belongs to the instance, so each new object traces and compiles it again; build '
                             'the object once and reuse it'),
                 )),
+        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
+                "    return update\ndef run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n",
+                expected=(
+                    (8, 12, '`make_update()` returns a new jax.jit function and `run_trial()` calls it once and '
+                            'drops it: every evaluation traces and compiles again; build it once and reuse it, passing '
+                            'what changes (a learning rate) as an argument'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
                 "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
                 expected=(
@@ -157,6 +169,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 if isinstance(outer, ast.Call) and outer.func is call:
                     self._check_creation(ctx, index, outer, call)
         self._check_instances(ctx, index)
+        self._check_factories(ctx, index)
         for info in ctx.facts.functions:
             node = info.node
             if isinstance(node, ast.Lambda) or info.parent is None:
@@ -221,6 +234,72 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name, kind)
+
+    # -- factories that return a new compiled function, called and discarded per call ------
+    def _check_factories(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        """``make_update(lr)(params, grads)``: a function of this file that returns a compiled function
+        it creates (a decorated local def, or a wrapper of a lambda or local def), whose result is
+        called at once and dropped: each evaluation compiles again."""
+        factories: dict[str, str] = {}
+        for info in ctx.facts.functions:
+            node = info.node
+            if isinstance(node, ast.Lambda) or info.parent is not None or info.cls is not None:
+                continue
+            kind = self._returned_compiler(index, node)
+            if kind is not None:
+                factories[node.name] = kind
+        if not factories:
+            return
+        for call, _ in index.calls:
+            if not (isinstance(call.func, ast.Name) and call.func.id in factories):
+                continue
+            parent = index.parent(call)
+            if not (isinstance(parent, ast.Call) and parent.func is call):
+                continue
+            func = index.function_of(call)
+            if not index.loops_around(call):
+                if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS \
+                        or func.name.startswith("test") or self._runs_traced(ctx, index, func) \
+                        or self._called_only_outside_loops(ctx, index, func):
+                    continue
+            owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
+            kind = factories[call.func.id]
+            ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
+                                   "once and drops it: every evaluation traces and compiles again; build it once and reuse "
+                                   "it, passing what changes (a learning rate) as an argument")
+
+    def _returned_compiler(self, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """The compiler (tf.function, jax.jit) of a function ``func`` creates and returns, or None."""
+        local: dict[str, str] = {}
+        returned: list[ast.expr] = []
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) and index.function_of(sub) is func:
+                for dec in sub.decorator_list:
+                    kind = index.aliases.resolve(dec.func if isinstance(dec, ast.Call) else dec)
+                    if kind in _COMPILERS:
+                        local[sub.name] = kind
+            elif isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
+                    and isinstance(sub.value, ast.Call) and sub.value.args:
+                kind = index.aliases.resolve(sub.value.func)
+                if kind in _COMPILERS and self._new_callable(index, sub.value.args[0], kind):
+                    local[sub.targets[0].id] = kind
+            elif isinstance(sub, ast.Return) and sub.value is not None and index.function_of(sub) is func:
+                returned.append(sub.value)
+        for value in returned:
+            if isinstance(value, ast.Name) and value.id in local:
+                return local[value.id]
+            if isinstance(value, ast.Call) and value.args:
+                kind = index.aliases.resolve(value.func)
+                if kind in _COMPILERS and self._new_callable(index, value.args[0], kind):
+                    return kind
+        return None
+
+    def _new_callable(self, index: ModuleIndex, wrapped: ast.expr, kind: str | None) -> bool:
+        """A tf.function of anything, a jax.jit of a lambda or a local def (JAX caches on the callable)."""
+        if kind is None or not kind.startswith("jax."):
+            return True
+        return isinstance(wrapped, ast.Lambda) or (
+            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
 
     # -- objects that own tf.functions, constructed per call --------------------------------
     @staticmethod

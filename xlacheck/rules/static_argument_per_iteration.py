@@ -1,0 +1,108 @@
+"""XLA411: a ``jax.jit`` static argument that takes a new value on every iteration of a loop."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import bound_static_arguments, in_test, jitted_with_static_params
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+
+def _loop_targets(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names that change per iteration of the loops and comprehensions around ``node``."""
+    names: set[str] = set()
+    for loop in index.loops_around(node):
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            targets = [loop.target]
+        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            targets = [g.target for g in loop.generators]
+        else:
+            continue
+        for t in targets:
+            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+class StaticArgumentPerIteration(ModuleRule):
+    """
+    ## What it does
+    Flags a call, inside a loop or comprehension, of a function this file jits with
+    `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
+    (`for n in sizes: sample(key, n)`).
+
+    ## Why is this bad?
+    `jax.jit` compiles once per distinct value of its static arguments: a static argument that
+    changes every iteration compiles the function again every iteration (seconds each instead of
+    microseconds). A non-static Python number is traced as a weakly-typed scalar and compiles
+    once.
+
+    ## Example
+    ```python
+    @partial(jax.jit, static_argnums=1)
+    def sample(key, n):
+        return jax.random.normal(key, (n,)).mean()
+
+    means = [sample(key, n) for n in range(1, 100)]
+    ```
+
+    ## Use instead
+    ```python
+    @jax.jit
+    def sample(key, n, max_n=128):
+        x = jax.random.normal(key, (max_n,))
+        return jnp.sum(jnp.where(jnp.arange(max_n) < n, x, 0.0)) / n  # n traced: one compile
+    ```
+
+    ## Fix safety
+    No automatic fix: a static size becomes a traced one only with a static bound and a mask.
+    """
+
+    code = "XLA411"
+    fix = None
+    name = "static-argument-per-iteration"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
+                "def run(key, keys):\n    return [sample(k, 16) for k in keys]\n"),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
+                "def test_sizes(key):\n    for n in (1, 2):\n        sample(key, n)\n"),
+    )
+    INVALID = (
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
+                "def run(key):\n    return [sample(key, n) for n in range(1, 100)]\n",
+                expected=(
+                    (7, 25, 'static argument `n` of jitted `sample` changes on every iteration (it is computed '
+                            'from the loop variable): jax.jit compiles once per distinct static value, so every '
+                            'iteration compiles again; pass it traced (with a static bound and a mask) or hoist '
+                            'the loop'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        jitted = dict(jitted_with_static_params(ctx.facts, index))
+        if not jitted:
+            return
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+                continue
+            bound = bound_static_arguments(jitted[call.func.id], call)
+            if not bound or in_test(index, ctx.path, call):
+                continue
+            varying = _loop_targets(index, call)
+            if not varying:
+                continue
+            for param, arg in bound:
+                if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
+                                          "iteration (it is computed from the loop variable): jax.jit compiles once "
+                                          "per distinct static value, so every iteration compiles again; pass it "
+                                          "traced (with a static bound and a mask) or hoist the loop")
+                    break

@@ -1,0 +1,155 @@
+"""XLA410: a ``jax.jit`` static argument that cannot be hashed (an array, a list, a dict)."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck import api_table
+from xlacheck.analysis.contexts import FunctionInfo
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
+    ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
+    ast.SetComp: "a set",
+}
+
+
+class UnhashableStaticArgument(ModuleRule):
+    """
+    ## What it does
+    Flags a `jax.jit`/`jax.pmap` static argument (`static_argnums`, `static_argnames`) that a
+    call in this file passes as a JAX array (the result of a `jax.numpy`/`jax.lax` function,
+    per the generated JAX API table) or as a list, dict or set literal, and a static parameter
+    that the jitted function itself reads as a dict (`hparams["activation"]`).
+
+    ## Why is this bad?
+    `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
+    dict or a set has no hash: the call fails with `ValueError: Non-hashable static arguments
+    are not supported` (older JAX hashed them by identity and recompiled on every call). A value
+    computed by JAX is not a Python number even when it holds one.
+
+    ## Example
+    ```python
+    grid = jax.jit(lambda n: jnp.arange(-n, n), static_argnums=0)
+    grid(jnp.add(radius, 1))
+    ```
+
+    ## Use instead
+    ```python
+    grid(int(radius) + 1)  # a Python int, computed outside the jitted function
+    # a dict of options: a tuple of pairs, a frozen dataclass, or flax's FrozenDict
+    ```
+
+    ## Fix safety
+    No automatic fix: the hashable form (tuple, frozen dataclass, Python int) depends on the code
+    around it.
+    """
+
+    code = "XLA410"
+    fix = None
+    name = "unhashable-static-argument"
+
+    VALID = (
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef sample(key, n):\n"
+                "    return jax.random.normal(key, (n,))\ndef run(key):\n    return sample(key, 8)\n"),
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnames=('sizes',))\ndef split(x, sizes):\n"
+                "    return x[: sizes[0]], x[sizes[0]:]\ndef run(x):\n    return split(x, sizes=(2, 3))\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, table):\n"
+                "    return x * table['scale']\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
+                "grid_jit = jax.jit(grid, static_argnums=0)\ndef grid_for(r):\n"
+                "    return grid_jit(jnp.add(r, 1))\n",
+                expected=(
+                    (7, 21, 'static argument `half` of jitted `grid_jit` receives a JAX array (jnp.add): jax.jit '
+                            'hashes static arguments for its cache and arrays are unhashable (ValueError: '
+                            'Non-hashable static arguments are not supported); pass a Python value or make the '
+                            'argument traced'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnames=('hparams',))\ndef forward(x, hparams):\n"
+                "    return x * hparams['scale']\n",
+                expected=(
+                    (6, 16, 'static argument `hparams` of jitted `forward` is read as a dict: jax.jit hashes static '
+                            'arguments for its cache and dicts are unhashable (ValueError: Non-hashable static '
+                            'arguments are not supported); pass a tuple, a frozen dataclass or a FrozenDict'),
+                )),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
+                "def pick(x, cols):\n    return x[:, cols]\ndef run(x):\n    return pick(x, [0, 2])\n",
+                expected=(
+                    (7, 20, 'static argument `cols` of jitted `pick` receives a list: jax.jit hashes static '
+                            'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
+                            'arguments are not supported); pass a tuple'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        jitted = dict(jitted_with_static_params(ctx.facts, index))
+        if not jitted:
+            return
+        for caller_name, info in jitted.items():
+            self._check_body(ctx, index, caller_name, info)
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+                continue
+            for param, arg in bound_static_arguments(jitted[call.func.id], call):
+                what = self._unhashable(ctx, index, arg)
+                if what is None:
+                    continue
+                fix = "pass a tuple" if what in ("a list", "a set") else \
+                    "pass a tuple, a frozen dataclass or a FrozenDict" if what == "a dict" else \
+                    "pass a Python value or make the argument traced"
+                noun = "arrays" if what.startswith("a JAX array") else what[2:] + "s"
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{caller_name}` receives {what}: jax.jit "
+                                      f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
+                                      f"Non-hashable static arguments are not supported); {fix}")
+
+    def _check_body(self, ctx: ModuleContext, index: ModuleIndex, caller_name: str, info: FunctionInfo) -> None:
+        """A static parameter the function reads as a dict (``p["key"]``) and never rebinds."""
+        node = info.node
+        static = set(info.static_params)
+        for sub in index.scope_nodes(node):
+            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                for t in targets:
+                    static -= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+        reported: set[str] = set()
+        for sub in index.scope_nodes(node):
+            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in static \
+                    and sub.value.id not in reported and isinstance(sub.slice, ast.Constant) \
+                    and isinstance(sub.slice.value, str):
+                reported.add(sub.value.id)
+                ctx.report(self, sub, f"static argument `{sub.value.id}` of jitted `{caller_name}` is read as a "
+                                      "dict: jax.jit hashes static arguments for its cache and dicts are unhashable "
+                                      "(ValueError: Non-hashable static arguments are not supported); pass a tuple, "
+                                      "a frozen dataclass or a FrozenDict")
+
+    @staticmethod
+    def _unhashable(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:
+        """What unhashable value ``arg`` certainly is: a list/dict/set literal, or a JAX array (the
+        result of a jax.numpy/jax.lax function the JAX API table measured as returning one)."""
+        what = _UNHASHABLE_LITERALS.get(type(arg))
+        if what is not None:
+            return what
+        if isinstance(arg, ast.Call):
+            name = ctx.facts.aliases.resolve(arg.func)
+            fact = api_table.fact_for(name) if name is not None and name.startswith(("jnp.", "lax.", "jax.")) else None
+            if fact is not None and fact.canonical.startswith("jax.") and fact.is_tensor_valued:
+                return f"a JAX array ({name})"
+            return None
+        if isinstance(arg, ast.Name) and depth == 0:
+            func = index.function_of(arg)
+            if func is None or isinstance(func, ast.Lambda):
+                return None
+            values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+            if len(values) == 1:
+                return UnhashableStaticArgument._unhashable(ctx, index, values[0], depth + 1)
+        return None
