@@ -590,6 +590,63 @@ def histogram(ids, bins):
         inputs=(((6,), "bin"), ((), 4)),
     ),
     Example(
+        "bincount_weighted_shape_length",
+        '''import tensorflow as tf
+
+
+def update_gt_counts(gt_counts, gt_classes):
+    """Per-class counts of the valid (>= 0) ground-truth boxes, added to running totals."""
+    num_classes = tf.shape(gt_counts)[0]
+    valid = tf.cast(gt_classes >= 0, tf.int32)
+    counts = tf.math.bincount(tf.maximum(gt_classes, 0), weights=valid, minlength=num_classes, maxlength=num_classes)  # flag
+    return gt_counts + counts
+''',
+        "safe",  # integer weights: the same sums; num_classes is an int32 shape, one_hot-free
+        ("tf.math.unsorted_segment_sum(tf.reshape(valid, [-1]), tf.minimum(tf.reshape(tf.cast(tf.maximum("
+         "gt_classes, 0), tf.int64), [-1]), tf.cast(num_classes, tf.int64)), tf.cast(num_classes, tf.int64) + 1)"
+         "[:num_classes]",),
+        inputs=(((4,), "mask"), ((7,), "bin")),
+    ),
+    Example(
+        "bincount_float_weights",
+        '''import tensorflow as tf
+
+
+def weighted_histogram(ids, weights):
+    return tf.math.bincount(ids, weights=weights, minlength=3, maxlength=3)  # flag
+''',
+        "unsafe",  # float weights summed in another order: the last bits may differ (rtol)
+        ("tf.math.unsorted_segment_sum(tf.reshape(weights, [-1]), tf.minimum(tf.reshape(tf.cast(ids, tf.int64), "
+         "[-1]), 3), 3 + 1)[:3]",),
+        inputs=(((2, 3), "bin"), ((2, 3), "float_nan")),
+    ),
+    Example(
+        "bincount_shape_length",
+        '''import tensorflow as tf
+
+
+def histogram(ids, scores):
+    return tf.math.bincount(ids, minlength=tf.shape(scores)[0], maxlength=tf.shape(scores)[0])  # flag
+''',
+        "safe",
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), tf.shape(scores)[0], "
+         "dtype=tf.int32), axis=0)",),
+        inputs=(((6,), "bin"), ((4,), "float")),
+    ),
+    Example(
+        "bincount_maxlength_bound",
+        '''import tensorflow as tf
+
+
+def counted_below_three(ids):
+    counts = tf.math.bincount(ids, minlength=2, maxlength=3)  # flag
+    return tf.reduce_sum(counts)
+''',
+        "unsafe",  # 3 bins always, where the original has 2 or 3: the total is the same
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), 3, dtype=tf.int32), axis=0)",),
+        inputs=(((5,), "bin"),),
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 
