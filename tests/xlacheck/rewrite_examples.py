@@ -647,6 +647,46 @@ def counted_below_three(ids):
         inputs=(((5,), "bin"),),
     ),
     Example(
+        "range_list_stack_to_tensorarray",
+        '''import tensorflow as tf
+
+
+def per_step_energy(x):
+    """Energy of each time step of x [batch, time, features]: [batch, time]."""
+    energies = []
+    steps = tf.shape(x)[1]
+    for t in tf.range(steps):
+        frame = x[:, t]
+        energies.append(tf.reduce_sum(frame * frame, axis=-1))  # flag
+    return tf.stack(energies, axis=1)
+''',
+        "safe",  # the dtype is x's (indexing, elementwise product, sum); axis 1: zero steps raise in the original
+        ("energies = tf.TensorArray(x.dtype, size=tf.maximum(steps, 0))",
+         "energies = energies.write(t, tf.reduce_sum(frame * frame, axis=-1))  # flag",
+         "tf.experimental.numpy.moveaxis(energies.stack(), 0, 1)"),
+        inputs=(((2, 3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "range_list_concat_to_tensorarray",
+        '''import tensorflow as tf
+
+
+def outer_products(inputs):
+    """Per-example outer products, flattened: [batch, features**2] (keras-team/keras#15360)."""
+    outer = []
+    batch_size = tf.shape(inputs)[0]
+    for batch in tf.range(batch_size):
+        row = inputs[batch]
+        outer.append(tf.reshape(row[:, None] * row[None, :], [1, -1]))  # flag
+    return tf.concat(outer, axis=0)
+''',
+        "unsafe",  # tf.concat joins rows of different lengths, the TensorArray raises: here all rows are alike
+        ("outer = tf.TensorArray(inputs.dtype, size=tf.maximum(batch_size, 0))", "return outer.concat()"),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

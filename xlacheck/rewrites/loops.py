@@ -33,7 +33,7 @@ from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_k
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
-from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name
+from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name, dtype_of_source
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -129,7 +129,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                 return None
             bounds = [_static(src, a) for a in loop.iter.args]
             if any(b is None for b in bounds):
-                return explain(TENSOR_RANGE)
+                return rewrite_range_list_loop(src, loop) or explain(TENSOR_RANGE)
             reasons = [] if _only_indexes(loop) else [
                 "the loop variable becomes a Python int, and it is used other than as an index"]
             return make_fix("Unroll the loop over its static trip count with Python's range() (trace time and "
@@ -629,3 +629,173 @@ def _body_resolver(loop: ast.While, found: dict[str, tuple[int, ast.expr]]):
         return binding[1] if reader is not None and binding[0] < reader else None
 
     return resolve
+
+
+# -- `for i in tf.range(n)` that fills a Python list -> tf.TensorArray ----------------------------------
+def _int32_bound(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """An int32 scalar tensor the reader can see: ``tf.shape(x)[k]``, ``tf.size(x)``, or a name
+    bound once, before its read, to one."""
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _int32_bound(src, bound, depth + 1)
+    return _int32_count(src, node)
+
+
+def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
+    """``L = []``, ``for i in tf.range(n):`` with one ``L.append(v)`` in its body, then
+    ``tf.stack(L, axis=k)`` or ``tf.concat(L, axis=0)`` -> a ``tf.TensorArray`` of size n.
+
+    Pattern (anything else keeps the explanation): ``n`` an int32 scalar tensor the reader can
+    see (``tf.shape(x)[k]``, ``tf.size(x)``, or a name bound once to one), reading names only;
+    ``L = []`` earlier in the loop's block and unread until the loop; in the body, at top level,
+    exactly one ``L.append(v)``, no other use of ``L``, no binding of ``i`` or of the names ``n``
+    reads, no break/continue/return/yield, no nested function, no ``else``; after the loop ``L``
+    is read once, as ``tf.stack(L[, axis=k])`` or ``tf.concat(L, axis=0)`` (literal axes).
+
+    The rewrite::
+
+        L = tf.TensorArray(D, size=tf.maximum(n, 0))   # just before the loop (`L = []` goes)
+        for i in tf.range(n):
+            ...
+            L = L.write(i, v)
+        ... L.stack() / L.concat() ...                 # moveaxis(L.stack(), 0, k) for k != 0
+
+    Equivalence: ``tf.range(n)`` with an int32 scalar n yields 0..n-1 (nothing for n <= 0), so
+    the iteration with index i writes index i, once each, in the order of the appends: the
+    TensorArray holds the list's elements in the list's order, ``stack()`` equals ``tf.stack(L)``
+    and ``concat()`` equals ``tf.concat(L, 0)``. n is evaluated once more, just before the loop,
+    where nothing has rebound the names it reads. The dtype D must be exact (``write`` raises on
+    a mismatch): certain from the value's own bindings (:func:`certain_dtype`), or the dtype of a
+    tensor ``x`` the value is made of by dtype-keeping ops only (indexing, reshapes, elementwise
+    ops of two such values: :func:`dtype_of_source`), written ``x.dtype``. Otherwise the loop
+    gets an explanation.
+
+    UNSAFE: ``tf.concat`` (it joins elements whose first dimensions differ, the TensorArray
+    raises on them); ``tf.stack`` on axis 0 when the loop may run zero times (the original's
+    ``tf.stack([])`` is an empty float32 vector; for other axes it raises); calls other than
+    TensorFlow functions and built-in Keras layers in the body (AutoGraph traces it once).
+    Under XLA the TensorArray's size is ``n``, a compile-time constant from the input's shape:
+    the function compiles once per input shape.
+    """
+    tf = src.tf
+    block = src.body_containing(loop)
+    if tf is None or block is None or loop.orelse or not isinstance(loop.target, ast.Name):
+        return None
+    if not (isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
+        return None
+    bound, index = loop.iter.args[0], loop.target.id
+    if not (_int32_bound(src, bound) and _pure_bound(src, bound)):
+        return None
+    appends = [k for k, stmt in enumerate(loop.body) if _appends_one_value(stmt)]
+    if len(appends) != 1:
+        return None
+    append = loop.body[appends[0]]
+    call = append.value  # type: ignore[attr-defined]
+    name = call.func.value.id
+    body = ast.Module(body=loop.body, type_ignores=[])
+    bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    bindings: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(body):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global,
+                             ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.setdefault(node.id, []).append(node)
+    if {name, index} & set(bindings) or bound_names & set(bindings) or name == index or name in bound_names:
+        return None
+    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
+        return None
+    here = next(k for k, stmt in enumerate(block) if stmt is loop)
+    before = block[:here]
+    made_at = _last_store(before, name)
+    if made_at is None:
+        return None
+    made = before[made_at]
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
+            and isinstance(made.value, ast.List) and not made.value.elts) or _reads(before[made_at + 1:], name):
+        return None
+    counted = _CountedAppendLoop(index, bound, name, call.args[0], append, True, bindings)
+    joined = _joined_after(src, loop, counted, block[here + 1:])
+    if joined is None:
+        return None
+    join, axis, axis_node = joined
+    resolve = _body_resolver(loop, _body_bindings(loop, bindings))  # type: ignore[arg-type]
+    dtype = certain_dtype(src, counted.value, resolve)
+    if dtype in DTYPES:
+        dtype_text = f"{tf}.{dtype}"
+    else:
+        source = dtype_of_source(src, counted.value, resolve, set(bindings) | {index})
+        if source is None:
+            return explain(
+                f"`{name}` could be a tf.TensorArray(DTYPE, size={src.segment(bound)}) written at the loop index and "
+                f"joined with .stack() or .concat(); it is not rewritten automatically because the dtype of "
+                f"`{src.segment(counted.value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
+                "appended value with an explicit dtype (tf.cast(..., tf.float32)) to get the fix.")
+        dtype_text = f"{source}.dtype"
+    if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
+            and loop.body[0].lineno > loop.lineno):
+        return None
+    reasons: list[str] = []
+    layers = _keras_layer_attributes(src, loop)  # type: ignore[arg-type]
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self" and node.func.attr in layers):
+            reasons.append(f"inside tf.function the body is traced once: Python side effects of "
+                           f"`{src.segment(node.func)}` run once, not once per iteration")
+            break
+    if call_name(src, join) == "tf.concat":
+        reasons.append("tf.concat joins elements whose first dimensions differ; the TensorArray raises on "
+                       "elements of different shapes")
+        joined_text = f"{name}.concat()"
+    elif axis == 0:
+        reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
+                       "vector, and the fix an empty TensorArray stack of the values' dtype")
+        joined_text = f"{name}.stack()"
+    else:
+        joined_text = f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"  # type: ignore[arg-type]
+    indent, inner = src.indent_of(loop), src.indent_of(append)
+    tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")  # type: ignore[operator]
+    edits = [
+        replace_lines(made.lineno, made.end_lineno, ""),  # type: ignore[arg-type]
+        Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
+             "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))
+             + f"{indent}{name} = {tf}.TensorArray({dtype_text}, size={tf}.maximum({src.segment(bound)}, 0))\n"),
+        replace_lines(append.lineno, append.end_lineno,  # type: ignore[arg-type]
+                      f"{inner}{name} = {name}.write({index}, {arg(src, counted.value)}){tail}\n"),
+        replace(src, join, joined_text),
+    ]
+    return make_fix(f"Collect `{name}` in a tf.TensorArray sized to the loop's trip count (under XLA the function "
+                    "compiles once per input shape)", edits, reasons)
+
+
+def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
+                  later_block: list[ast.stmt]) -> tuple[ast.Call, int, ast.expr | None] | None:
+    """The list's one read after the loop: ``tf.stack(L[, axis=k])`` (any literal k) or
+    ``tf.concat(L, axis=0)``, in a later statement of the loop's block."""
+    name = counted.name
+    scope = src.scope_of(loop)
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and {name, counted.counter} & set(n.names)
+           for n in ast.walk(scope)):
+        return None
+    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
+    later = [n for n in reads if n is not counted.append.value.func.value]  # type: ignore[attr-defined]
+    if len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
+        return None
+    join = src.parents.get(later[0])
+    kind = call_name(src, join) if isinstance(join, ast.Call) else None
+    if not (kind in ("tf.stack", "tf.concat") and join.args and join.args[0] is later[0]  # type: ignore[union-attr]
+            and len(join.args) <= 2 and {k.arg for k in join.keywords} <= {"axis"}  # type: ignore[union-attr]
+            and src.scope_of(join) is scope):
+        return None
+    axis_node = argument(join, 1, "axis")  # type: ignore[arg-type]
+    axis = 0 if axis_node is None else number_value(axis_node)
+    if type(axis) is not int or (kind == "tf.concat" and (axis_node is None or axis != 0)):
+        return None
+    if not any(s is src.statement_of(join) or any(a is s for a in src.ancestors(join)) for s in later_block):
+        return None
+    after = (loop.end_lineno, loop.end_col_offset)
+    if any(isinstance(n, ast.Name) and n.id == name and after <= (n.lineno, n.col_offset) < (
+            join.lineno, join.col_offset) for n in ast.walk(scope)):  # type: ignore[union-attr]
+        return None
+    return join, axis, axis_node  # type: ignore[return-value]
