@@ -1431,6 +1431,64 @@ def running_max(x):
     ),
 )
 
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size_enumerate",
+        '''import tensorflow as tf
+
+
+def layer_energies(x, w):
+    energies = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag
+    for i, scale in enumerate([1.0, 2.0, 3.0]):
+        x = tf.tanh(x * scale + w)
+        energies = energies.write(i, tf.reduce_sum(x * x))
+    return energies.stack()
+''',
+        "safe",
+        ("energies = tf.TensorArray(tf.float32, size=len([1.0, 2.0, 3.0]))",),
+        inputs=(((2, 3), "float_nan"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "tensorarray_dynamic_size_while_loop",
+        '''import tensorflow as tf
+
+
+def rows_doubled(x):
+    ta = tf.TensorArray(dtype=tf.float32, size=0, dynamic_size=2, element_shape=x.shape[1:])  # flag
+    n = tf.shape(x)[0]
+
+    def body(i, acc):
+        return i + 1, acc.write(i, 2.0 * x[i])
+
+    _, ta = tf.while_loop(lambda i, _: i < n, body, (tf.constant(0), ta))
+    return ta.stack()
+''',
+        "safe",  # the limit's binding, tf.shape(x)[0], is written where the TensorArray is made
+        ("ta = tf.TensorArray(size=tf.maximum(tf.shape(x)[0], 0), dtype=tf.float32, element_shape=x.shape[1:])",),
+        inputs=(((3, 2), "float_nan"),),
+    ),
+    Example(
+        "tensorarray_dynamic_size_while_loop_literal",
+        '''import tensorflow as tf
+
+
+def greedy_decode(logits_table, start):
+    tokens = tf.TensorArray(tf.int32, size=0, dynamic_size=True)  # flag
+
+    def body(i, tok, ta):
+        nxt = tf.argmax(logits_table[tok], output_type=tf.int32)
+        return i + 1, nxt, ta.write(i, nxt)
+
+    _, _, tokens = tf.while_loop(lambda i, tok, ta: i < 4, body, (tf.constant(0), start, tokens))
+    return tokens.stack()
+''',
+        "safe",
+        ("tokens = tf.TensorArray(tf.int32, size=4)",),
+        inputs=(((4, 4), "float"), ((), "id")),
+    ),
+)
+
 # Counted `while` loops that fill a Python list -> tf.TensorArray of the exact trip count (loops.py).
 EXAMPLES += (
     Example(

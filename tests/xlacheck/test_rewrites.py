@@ -420,3 +420,83 @@ def test_ndarray_only_consumers_of_a_host_read_get_no_fix():
         source = f"import tensorflow as tf\n\n\ndef top(logits):\n    ids = tf.argmax(logits, axis=-1)\n    {body}\n"
         fix = fix_of(source)
         assert fix is None or not fix.edits, (body, fix)
+
+
+_TA_WHILE = '''import tensorflow as tf
+
+
+def rows_doubled(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    n = tf.shape(x)[0]
+
+    def body(i, acc):
+        return i + 1, acc.write(i, 2.0 * x[i])
+
+    _, ta = tf.while_loop(lambda i, _: i < n, body, (tf.constant(0), ta))
+    return ta.stack()
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "size=tf.maximum(tf.shape(x)[0], 0)"),
+    ("dynamic_size=True", "dynamic_size=2", "size=tf.maximum(tf.shape(x)[0], 0)"),  # an int: tracing rejects it
+    ("i < n", "i < 5", "size=5"),
+    ("i < n", "i < m", "size=tf.maximum(m, 0)"),  # a global, unchanged in between
+    ("dynamic_size=True", "dynamic_size=False", None),
+    ("size=0", "size=2", None),  # grows from 2: max(2, n) entries
+    ("tf.constant(0), ta", "tf.constant(1), ta", None),  # indices from 1: entry 0 stays unwritten
+    ("i + 1, acc", "i + 2, acc", None),
+    ("acc.write(i,", "acc.write(i + 1,", None),
+    ("i < n", "i <= n", None),
+    ("(tf.constant(0), ta))", "(tf.constant(0), ta), maximum_iterations=3)", None),  # fewer trips
+    ("    return ta.stack()", "    ta = ta.write(7, x[0])\n    return ta.stack()", None),  # a write past n
+    ("    n = tf.shape(x)[0]\n", "    n = tf.shape(x)[0]\n    n = n - 1\n", None),  # no single binding
+    ("    n = tf.shape(x)[0]\n", "    n = tf.shape(x)[0]\n    x = x[1:]\n", None),  # x changes after the TA
+])
+def test_tensorarray_size_from_a_counted_while_loop_applies_only_to_the_exact_pattern(old, new, expected):
+    source = _TA_WHILE.replace(old, new)
+    tree = ast.parse(source)
+    made = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.TensorArray")
+    fix = fix_of(source, diagnostic_at(made, "XLA203"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+    else:
+        assert fix is not None and fix.applicability.value == "safe", fix
+        assert expected in apply_edits(source, fix.edits)
+
+
+_RANGE_LIST = '''import tensorflow as tf
+
+
+def per_step_energy(x):
+    energies = []
+    steps = tf.shape(x)[1]
+    for t in tf.range(steps):
+        frame = x[:, t]
+        energies.append(tf.reduce_sum(frame * frame, axis=-1))
+    return tf.stack(energies, axis=1)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "safe"),
+    ("axis=1)", "axis=0)", "unsafe"),  # zero steps: tf.stack([]) is an empty float32 vector
+    ("tf.stack(energies, axis=1)", "tf.concat(energies, axis=0)", "unsafe"),  # rows of different lengths
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        print(t)\n", "unsafe"),  # runs once per trace
+    ("tf.range(steps)", "tf.range(tf.size(x))", "safe"),
+    ("tf.stack(energies, axis=1)", "tf.concat(energies, axis=1)", "display-only"),
+    ("tf.stack(energies, axis=1)", "tf.add_n(energies)", "display-only"),
+    ("steps = tf.shape(x)[1]", "steps = tf.reduce_max(x)", "display-only"),  # not an int32 count
+    ("frame * frame", "frame * 2.0", "display-only"),  # the dtype of a product with a number is not certain
+    ("frame * frame", "tf.cast(frame, tf.float64)", "safe"),
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        energies.append(frame[0])\n", "display-only"),
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        if t > 2:\n            break\n", "display-only"),
+    ("    return tf.stack(", "    print(len(energies))\n    return tf.stack(", "display-only"),
+])
+def test_range_list_loop_rewrite_applies_only_to_the_exact_pattern(old, new, expected):
+    assert old in _RANGE_LIST
+    source = _RANGE_LIST.replace(old, new)
+    tree = ast.parse(source)
+    append = next(n for n in ast.walk(tree) if isinstance(n, ast.Expr) and "energies.append(" in ast.unparse(n))
+    fix = fix_of(source, diagnostic_at(append, "XLA111"))
+    assert fix is not None and fix.applicability.value == expected, (fix.applicability.value, fix.message)

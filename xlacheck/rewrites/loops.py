@@ -193,47 +193,190 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
 
 @rewriter(ast.Call)
 def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
-    """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` filled by ``ta = ta.write(i, v)``
-    directly in the body of ``for i in tf.range(n)`` (or ``range(n)``) -> ``size=n``.
+    """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` (or a truthy int, which tracing
+    rejects) filled once per iteration at the iteration's index -> ``size=<trip count>``.
+
+    The loops whose trip count is known where the TensorArray is made:
+
+    * ``ta = ta.write(i, v)`` directly in the body of ``for i in tf.range(n)`` / ``range(n)``:
+      ``size=n``; of ``for i, x in enumerate(seq)``: ``size=len(seq)``;
+    * ``tf.while_loop(lambda i, ...: i < N, body, (i0, ..., ta, ...))`` with ``i0`` the literal 0
+      (or ``tf.constant(0)``), ``body`` a function defined in the same scope whose one
+      ``return`` gives ``i + 1`` for the counter and ``ta.write(i, v)`` for the TensorArray, and
+      no ``maximum_iterations``: ``size=tf.maximum(N, 0)`` (``size=N`` for a literal N >= 0).
+      ``N`` is written where the TensorArray is made: as is when its names are bound there,
+      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place.
 
     Under XLA a dynamically sized TensorArray stacked to an empty tensor (a silent wrong result).
     The loop writes indices 0..n-1 exactly once, so a TensorArray of static size n holds the same
     elements in the same places as the grown one: SAFE. ``n`` must be evaluable where the
-    TensorArray is created (its names unchanged in between)."""
+    TensorArray is created (its names unchanged in between), and nothing else in the function
+    may write, scatter or unstack into a TensorArray (it could write past ``n``)."""
     if src.tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.TensorArray":
         return None
     dynamic = next((k.value for k in node.keywords if k.arg == "dynamic_size"), None)
-    if not (isinstance(dynamic, ast.Constant) and dynamic.value is True) or len(node.args) != 1:
+    if not (isinstance(dynamic, ast.Constant) and type(dynamic.value) in (bool, int) and dynamic.value):
+        return None
+    size = next((k.value for k in node.keywords if k.arg == "size"), None)
+    if len(node.args) > 1 or (size is not None and number_value(size) != 0) or not (
+            node.args or any(k.arg == "dtype" for k in node.keywords)):
         return None
     assign = src.parents.get(node)
     if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
         return None
     ta = assign.targets[0].id
     scope = src.scope_of(assign)
-    writes = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-              and c.func.attr == "write" and isinstance(c.func.value, ast.Name) and c.func.value.id == ta]
-    if len(writes) != 1:
+    filled = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+              and c.func.attr in ("write", "scatter", "unstack", "split")]
+    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled)
+    if bound is None:
+        return None
+    kept = [*(src.segment(a) for a in node.args), f"size={bound}", *(
+        f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size"))]
+    text = f"{src.segment(node.func)}({', '.join(kept)})"
+    return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
+
+
+def _unchanged_between(src: Source, scope: ast.AST, names: set[str], start: ast.AST, stop: ast.AST) -> bool:
+    """No binding of ``names`` from ``start`` up to ``stop`` (source order, in ``scope``)."""
+    begin, end = (start.lineno, start.col_offset), (stop.lineno, stop.col_offset)  # type: ignore[attr-defined]
+    return not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names
+                   and begin <= (n.lineno, n.col_offset) < end for n in ast.walk(scope))
+
+
+def _for_loop_size(src: Source, assign: ast.Assign, ta: str, filled: list[ast.Call]) -> str | None:
+    """The trip count of the ``for`` loop whose body writes ``ta`` at its index, as code."""
+    writes = [c for c in filled if isinstance(c.func.value, ast.Name) and c.func.value.id == ta]  # type: ignore[attr-defined]
+    if len(writes) != 1 or len(filled) != 1 or writes[0].func.attr != "write":  # type: ignore[attr-defined]
         return None
     stmt = src.statement_of(writes[0])
     loop = src.parents.get(stmt) if stmt is not None else None
-    if not (isinstance(loop, ast.For) and stmt in loop.body and isinstance(loop.target, ast.Name)
-            and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
-        return None
-    if not (call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name)
-                                                        and loop.iter.func.id == "range")):
+    if not (isinstance(loop, ast.For) and stmt in loop.body and isinstance(loop.iter, ast.Call)
+            and len(loop.iter.args) == 1 and not loop.iter.keywords and not loop.orelse):
         return None
     index = writes[0].args[0] if writes[0].args else None
-    if not (isinstance(index, ast.Name) and index.id == loop.target.id):
+    target = loop.target
+    iterated = loop.iter.args[0]
+    if call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
+        bound = src.segment(iterated)
+    elif isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) \
+            and len(target.elts) == 2:
+        target, bound = target.elts[0], f"len({src.segment(iterated)})"
+    else:
         return None
-    bound = loop.iter.args[0]
-    reads = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
-    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in reads
-           and (assign.lineno, assign.col_offset) <= (n.lineno, n.col_offset) < (loop.lineno, loop.col_offset)
-           for n in ast.walk(scope)):
+    if not (isinstance(index, ast.Name) and isinstance(target, ast.Name) and index.id == target.id):
         return None
-    kept = [f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size")]
-    text = f"{src.segment(node.func)}({', '.join([src.segment(node.args[0]), f'size={src.segment(bound)}', *kept])})"
-    return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
+    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == target.id
+           for s in loop.body for n in ast.walk(s)):
+        return None  # the index rebound in the body
+    reads = {n.id for n in ast.walk(iterated) if isinstance(n, ast.Name)}
+    if not _unchanged_between(src, src.scope_of(assign), reads, assign, loop):
+        return None
+    return bound
+
+
+def _while_loop_size(src: Source, assign: ast.Assign, ta: str, scope: ast.AST, filled: list[ast.Call]) -> str | None:
+    """The trip count of the counted ``tf.while_loop`` that carries ``ta`` and writes it at its
+    counter (see :func:`rewrite_tensorarray_size`), as code valid where ``ta`` is made."""
+    loops = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and call_name(src, c) == "tf.while_loop"]
+    found = []
+    for call in loops:
+        loop_vars = argument(call, 2, "loop_vars")
+        if isinstance(loop_vars, (ast.Tuple, ast.List)):
+            at = [k for k, e in enumerate(loop_vars.elts) if isinstance(e, ast.Name) and e.id == ta]
+            if at:
+                found.append((call, loop_vars, at))
+    if len(found) != 1 or len(found[0][2]) != 1:
+        return None
+    call, loop_vars, (position,) = found[0]
+    if position == 0 or any(k.arg == "maximum_iterations" for k in call.keywords) or len(call.args) > 3:
+        return None
+    start = _counter_start(src, loop_vars.elts[0])
+    if start is None or start[0] != 0:
+        return None
+    cond, body = argument(call, 0, "cond"), argument(call, 1, "body")
+    width = len(loop_vars.elts)
+    match cond:
+        case ast.Lambda(args=ast.arguments(posonlyargs=[], args=params, vararg=None, kwonlyargs=[], kwarg=None,
+                                           defaults=[]),
+                        body=ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[limit])):
+            if len(params) != width or params[0].arg != counter or any(
+                    isinstance(n, ast.Name) and n.id in {p.arg for p in params} for n in ast.walk(limit)):
+                return None
+        case _:
+            return None
+    if not _counted_body_writes(src, scope, body, width, position, filled):
+        return None
+    if not _pure_bound(src, limit):
+        return None
+    text = _available_at(src, limit, assign, call)
+    if text is None:
+        return None
+    literal = static_int(src, limit)
+    return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _counted_body_writes(src: Source, scope: ast.AST, body: ast.AST | None, width: int, position: int,
+                         filled: list[ast.Call]) -> bool:
+    """``body`` names a function defined once in ``scope`` with ``width`` plain parameters,
+    whose one ``return`` (its last statement) gives ``p0 + 1`` first and ``pK.write(p0, v)`` at
+    ``position``, the only write of the function, with ``p0`` and ``pK`` never rebound."""
+    if not isinstance(body, ast.Name):
+        return False
+    defs = [d for d in ast.walk(scope) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == body.id]
+    if len(defs) != 1 or src.scope_of(defs[0]) is not scope:
+        return False
+    fn = defs[0]
+    args = fn.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or len(args.args) != width:
+        return False
+    params = [a.arg for a in args.args]
+    counter, carried = params[0], params[position]
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or fn.body[-1] is not returns[0] or not isinstance(returns[0].value, (ast.Tuple, ast.List)):
+        return False
+    values = returns[0].value.elts
+    if len(values) != width or not _is_increment(ast.Assign([ast.Name(counter, ast.Store())], values[0]), counter):
+        return False
+    write = values[position]
+    if isinstance(write, ast.Name):  # bound once in the body to the write
+        bindings = [s for s in fn.body if isinstance(s, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == write.id for t in s.targets)]
+        write = bindings[0].value if len(bindings) == 1 and len(bindings[0].targets) == 1 else None
+    if not (isinstance(write, ast.Call) and isinstance(write.func, ast.Attribute) and write.func.attr == "write"
+            and isinstance(write.func.value, ast.Name) and write.func.value.id == carried and len(write.args) == 2
+            and isinstance(write.args[0], ast.Name) and write.args[0].id == counter):
+        return False
+    if [c for c in filled] != [write]:  # the function's (and scope's) only write
+        return False
+    return not any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in (counter, carried)
+                   for n in ast.walk(fn) if n not in args.args)
+
+
+def _available_at(src: Source, limit: ast.expr, assign: ast.Assign, loop: ast.Call) -> str | None:
+    """``limit`` as code with the same value where ``assign`` runs: as written when no name it
+    reads is bound from there to the loop (and each is bound before), else a name's single
+    binding before the loop, written in its place."""
+    scope = src.scope_of(assign)
+    local = src.stores_in(scope)
+
+    def ready(names: set[str]) -> bool:  # local names bound before `assign` (others are globals)
+        return all(n not in local or src.bound_before(n, assign) for n in names)
+
+    reads = {n.id for n in ast.walk(limit) if isinstance(n, ast.Name)}
+    if ready(reads) and _unchanged_between(src, scope, reads, assign, loop):
+        return src.segment(limit)
+    if isinstance(limit, ast.Name):
+        value = src.local_binding(limit.id, loop)  # read in a lambda: bound in the scope around the loop
+        if value is None or not _pure_bound(src, value):
+            return None
+        inner = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        binding = src.statement_of(value)
+        if binding is None or not _unchanged_between(src, scope, {limit.id}, value, loop) or not (
+                ready(inner) and _unchanged_between(src, scope, inner, assign, loop)):
+            return None
+        return src.segment(value)
+    return None
 
 
 # -- a counted `while` that fills a Python list -> tf.TensorArray ------------------------------------
