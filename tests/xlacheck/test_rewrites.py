@@ -364,7 +364,10 @@ def collect(x, STEPS):
         out.append(x[t])  # flag
     return tf.stack(out)
 '''
-    assert fix_of(shadowed_count).applicability is Applicability.DISPLAY_ONLY
+    # Not unrolled over range(3): the TensorArray rewrite counts the parameter's own trips.
+    shadowed = fix_of(shadowed_count)
+    assert "range(STEPS):" not in apply_edits(shadowed_count, shadowed.edits).replace("tf.range(STEPS):", "")
+    assert "size=tf.size(tf.range(STEPS))" in apply_edits(shadowed_count, shadowed.edits)
     unshadowed = fix_of(shadowed_count.replace("def collect(x, STEPS)", "def collect(x)"))
     assert unshadowed.applicability is Applicability.SAFE and unshadowed.edits
 
@@ -485,8 +488,10 @@ def per_step_energy(x):
     ("        frame = x[:, t]\n", "        frame = x[:, t]\n        print(t)\n", "unsafe"),  # runs once per trace
     ("tf.range(steps)", "tf.range(tf.size(x))", "safe"),
     ("tf.stack(energies, axis=1)", "tf.concat(energies, axis=1)", "display-only"),
-    ("tf.stack(energies, axis=1)", "tf.add_n(energies)", "display-only"),
-    ("steps = tf.shape(x)[1]", "steps = tf.reduce_max(x)", "display-only"),  # not an int32 count
+    ("tf.stack(energies, axis=1)", "tf.add_n(energies)", "safe"),  # a sum of the stack: reordered float sums only
+    ("tf.stack(energies, axis=1)", "tf.add_n(energies, name='s')", "display-only"),
+    ("steps = tf.shape(x)[1]", "steps = tf.reduce_max(x)", "safe"),  # any dtype: tf.size(tf.range(n)) trips
+    ("tf.range(steps)", "tf.range(next_count())", "display-only"),  # a call: it would run once more
     ("frame * frame", "frame * 2.0", "display-only"),  # the dtype of a product with a number is not certain
     ("frame * frame", "tf.cast(frame, tf.float64)", "safe"),
     ("        frame = x[:, t]\n", "        frame = x[:, t]\n        energies.append(frame[0])\n", "display-only"),

@@ -130,6 +130,11 @@ def certain_dtype(src: Source, node: ast.AST, resolve: Resolve | None = None, de
             return left
         if right and is_number(node.left):
             return right
+        # A tensor of an exact dtype on either side fixes it: TensorFlow converts the other operand
+        # (a Python or NumPy number or array) to that dtype, or raises (another tensor's dtype).
+        for known in (left, right):
+            if known in DTYPES and known != "bool":
+                return known
         return FLOATING if is_floating(left) or is_floating(right) else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         # True division of tensors: float64 for int32/int64, float32 for smaller ints, the

@@ -786,10 +786,11 @@ def _int32_bound(src: Source, node: ast.AST, depth: int = 0) -> bool:
 
 def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
     """``L = []``, ``for i in tf.range(n):`` with one ``L.append(v)`` in its body, then
-    ``tf.stack(L, axis=k)`` or ``tf.concat(L, axis=0)`` -> a ``tf.TensorArray`` of size n.
+    ``tf.stack(L, axis=k)``, ``tf.concat(L, axis=0)`` or ``tf.add_n(L)`` -> a ``tf.TensorArray``
+    of the loop's trip count.
 
-    Pattern (anything else keeps the explanation): ``n`` an int32 scalar tensor the reader can
-    see (``tf.shape(x)[k]``, ``tf.size(x)``, or a name bound once to one), reading names only;
+    Pattern (anything else keeps the explanation): ``n`` reading names only (no call that could
+    have side effects: it is evaluated once more);
     ``L = []`` earlier in the loop's block and unread until the loop; in the body, at top level,
     exactly one ``L.append(v)``, no other use of ``L``, no binding of ``i`` or of the names ``n``
     reads, no break/continue/return/yield, no nested function, no ``else``; after the loop ``L``
@@ -802,6 +803,14 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
             ...
             L = L.write(i, v)
         ... L.stack() / L.concat() ...                 # moveaxis(L.stack(), 0, k) for k != 0
+
+    Size: for ``n`` an int32 scalar tensor the reader can see (``tf.shape(x)[k]``, ``tf.size(x)``,
+    or a name bound once to one) ``tf.maximum(n, 0)``, written at ``i``; for any other ``n``
+    ``tf.size(tf.range(n))``, the number of values the loop's own ``tf.range(n)`` yields whatever
+    n's dtype (a float n runs ceil(n) times), written at ``tf.cast(i, tf.int32)`` (0, 1, ...
+    exactly); XLA then compiles once per value of n. ``tf.add_n(L)`` becomes
+    ``tf.reduce_sum(L.stack(), axis=0)``: the same elementwise sum, reordered (float sums may
+    round differently, as XLA's own reductions do); ``add_n([])`` raises in the original.
 
     Equivalence: ``tf.range(n)`` with an int32 scalar n yields 0..n-1 (nothing for n <= 0), so
     the iteration with index i writes index i, once each, in the order of the appends: the
@@ -827,8 +836,9 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
     if not (isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
         return None
     bound, index = loop.iter.args[0], loop.target.id
-    if not (_int32_bound(src, bound) and _pure_bound(src, bound)):
+    if not _pure_bound(src, bound):
         return None
+    counted_int32 = _int32_bound(src, bound)
     appends = [k for k, stmt in enumerate(loop.body) if _appends_one_value(stmt)]
     if len(appends) != 1:
         return None
@@ -887,7 +897,9 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
             reasons.append(f"inside tf.function the body is traced once: Python side effects of "
                            f"`{src.segment(node.func)}` run once, not once per iteration")
             break
-    if call_name(src, join) == "tf.concat":
+    if call_name(src, join) == "tf.add_n":
+        joined_text = f"{tf}.reduce_sum({name}.stack(), axis=0)"
+    elif call_name(src, join) == "tf.concat":
         reasons.append("tf.concat joins elements whose first dimensions differ; the TensorArray raises on "
                        "elements of different shapes")
         joined_text = f"{name}.concat()"
@@ -899,17 +911,23 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
         joined_text = f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"  # type: ignore[arg-type]
     indent, inner = src.indent_of(loop), src.indent_of(append)
     tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")  # type: ignore[operator]
+    if counted_int32:
+        size, position = f"{tf}.maximum({src.segment(bound)}, 0)", index
+    else:  # the bound's dtype is not known: tf.range(n) itself counts the trips, the index is cast
+        size, position = f"{tf}.size({tf}.range({src.segment(bound)}))", f"{tf}.cast({index}, {tf}.int32)"
     edits = [
         replace_lines(made.lineno, made.end_lineno, ""),  # type: ignore[arg-type]
         Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
              "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))
-             + f"{indent}{name} = {tf}.TensorArray({dtype_text}, size={tf}.maximum({src.segment(bound)}, 0))\n"),
+             + f"{indent}{name} = {tf}.TensorArray({dtype_text}, size={size})\n"),
         replace_lines(append.lineno, append.end_lineno,  # type: ignore[arg-type]
-                      f"{inner}{name} = {name}.write({index}, {arg(src, counted.value)}){tail}\n"),
+                      f"{inner}{name} = {name}.write({position}, {arg(src, counted.value)}){tail}\n"),
         replace(src, join, joined_text),
     ]
+    compiles = "once per input shape" if counted_int32 else \
+        f"once per value of `{src.segment(bound)}` (value-specialized: the TensorArray's size is that value)"
     return make_fix(f"Collect `{name}` in a tf.TensorArray sized to the loop's trip count (under XLA the function "
-                    "compiles once per input shape)", edits, reasons)
+                    f"compiles {compiles})", edits, reasons)
 
 
 def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
@@ -927,11 +945,15 @@ def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
         return None
     join = src.parents.get(later[0])
     kind = call_name(src, join) if isinstance(join, ast.Call) else None
-    if not (kind in ("tf.stack", "tf.concat") and join.args and join.args[0] is later[0]  # type: ignore[union-attr]
+    if kind == "tf.add_n" and len(join.args) == 1 and not join.keywords and join.args[0] is later[0] \
+            and src.scope_of(join) is scope:  # type: ignore[union-attr]
+        axis_node = None
+    elif not (kind in ("tf.stack", "tf.concat") and join.args and join.args[0] is later[0]  # type: ignore[union-attr]
             and len(join.args) <= 2 and {k.arg for k in join.keywords} <= {"axis"}  # type: ignore[union-attr]
             and src.scope_of(join) is scope):
         return None
-    axis_node = argument(join, 1, "axis")  # type: ignore[arg-type]
+    else:
+        axis_node = argument(join, 1, "axis")  # type: ignore[arg-type]
     axis = 0 if axis_node is None else number_value(axis_node)
     if type(axis) is not int or (kind == "tf.concat" and (axis_node is None or axis != 0)):
         return None
