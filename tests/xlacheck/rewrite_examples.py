@@ -668,6 +668,25 @@ def per_step_energy(x):
         grad=True,
     ),
     Example(
+        "range_list_add_n_any_bound",
+        '''import tensorflow as tf
+
+
+def sum_of_steps(num_iter, scale):
+    """Sum of i * scale over i < num_iter, a list summed by tf.add_n."""
+    digit_list = []
+    for i in tf.range(num_iter):
+        digit_list.append(tf.cast(i, tf.float32) * scale)  # flag
+    return tf.add_n(digit_list)
+''',
+        "safe",  # the float32 product fixes the dtype; no steps: add_n([]) raises in the original
+        ("digit_list = tf.TensorArray(tf.float32, size=tf.size(tf.range(num_iter)))",
+         "digit_list = digit_list.write(tf.cast(i, tf.int32), tf.cast(i, tf.float32) * scale)  # flag",
+         "return tf.reduce_sum(digit_list.stack(), axis=0)"),
+        inputs=(((), "count"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
         "range_list_concat_to_tensorarray",
         '''import tensorflow as tf
 
@@ -685,6 +704,40 @@ def outer_products(inputs):
         ("outer = tf.TensorArray(inputs.dtype, size=tf.maximum(batch_size, 0))", "return outer.concat()"),
         inputs=(((3, 4), "float_nan"),),
         grad=True,
+    ),
+    Example(
+        "repeat_then_mean_over_axis",
+        '''import tensorflow as tf
+
+
+def oversample(features, weights):
+    """Mean of the features with each row repeated round(3 * weight) times (tensorflow#52905)."""
+    counts = tf.cast(tf.round(weights * 3.0), tf.int32)
+    expanded = tf.repeat(features, counts, axis=0)  # flag
+    return tf.reduce_mean(expanded, axis=0)
+''',
+        "unsafe",  # float rounding of x * c; all counts 0: NaN in both (0 / 0)
+        ("expanded_weights = tf.reshape(tf.cast(counts, features.dtype), [-1] + [1] * (len(features.shape) - 1))",
+         "tf.reduce_sum(tf.where(expanded_weights > 0, features * expanded_weights, 0), axis=0) / "
+         "tf.reduce_sum(expanded_weights * tf.ones_like(features), axis=0)"),
+        inputs=(((4, 3), "float_nan"), ((4,), "unit")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "repeat_then_sum_integers",
+        '''import tensorflow as tf
+
+
+def token_totals(ids, counts):
+    ids = tf.cast(ids, tf.int32)
+    repeated = tf.repeat(ids, counts, axis=-1)  # flag
+    return tf.reduce_sum(repeated, axis=-1)
+''',
+        "safe",  # integer x * c is exactly the sum of c copies
+        ("repeated_weights = tf.reshape(tf.cast(counts, ids.dtype), [-1] + [1] * (0))",
+         "tf.reduce_sum(tf.where(repeated_weights > 0, ids * repeated_weights, 0), axis=-1)"),
+        inputs=(((2, 3), "label"), ((3,), "level")),
     ),
     Example(
         "unrolled_list_collect",
