@@ -740,6 +740,57 @@ def token_totals(ids, counts):
         inputs=(((2, 3), "label"), ((3,), "level")),
     ),
     Example(
+        "cond_functions_dependent_statements",
+        '''import tensorflow as tf
+
+
+def gated(x):
+    if tf.reduce_sum(x) > 0:  # flag
+        h = tf.nn.relu(x)
+        y = h * 2.0
+    else:
+        y = -x
+    return y
+''',
+        "safe",  # only the taken branch runs; h is the branch's own temporary
+        ("def true_branch():", "y = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_swap",
+        '''import tensorflow as tf
+
+
+def ordered(a, b):
+    if tf.reduce_mean(a) > tf.reduce_mean(b):  # flag
+        a, b = b, a
+    return a - b
+''',
+        "safe",
+        ("a, b = tf.cond(tf.reduce_mean(a) > tf.reduce_mean(b), lambda: true_branch(a, b), lambda: (a, b))",),
+        inputs=(((3,), "float"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_clip_with_temporary",
+        '''import tensorflow as tf
+
+
+def clip_update(update, max_norm):
+    norm = tf.norm(update)
+    if norm > max_norm:  # flag
+        scale = max_norm / norm
+        update = update * scale
+    return update
+''',
+        "unsafe",  # gradients only: the untaken branch captures norm (non-linear) -> NaN at inf inputs
+        ("def true_branch(update):", "update = tf.cond(norm > max_norm, lambda: true_branch(update), lambda: update)"),
+        inputs=(((4,), "pos"), ((), "pos")),  # tf.norm's derivative is NaN at 0: the stated difference
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

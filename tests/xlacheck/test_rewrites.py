@@ -120,20 +120,38 @@ def test_non_ascii_columns_are_characters():
     assert apply_edits(source, result.fix.edits).endswith('return tf.where(1.0 < x, 1.0, x)\n')
 
 
-def test_elif_and_dependent_branches_get_no_fix():
-    source = textwrap.dedent("""\
-        import tensorflow as tf
-        def f(x):
-            if tf.reduce_sum(x) > 0:
-                a = x * 2.0
-                b = a + 1.0
-            else:
-                b = x
-            return b
-        """)
+_DEPENDENT = textwrap.dedent("""\
+    import tensorflow as tf
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            a = x * 2.0
+            b = a + 1.0
+        else:
+            b = x
+        return b
+    """)
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "safe"),  # `a` is the true branch's temporary: tf.cond over the branches as written
+    ("    return b", "    return b + a", None),  # ... unless it is read after the `if`
+    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", None),  # a statement, not an assignment
+    ("        b = a + 1.0", "        b = helper(a)", "unsafe"),  # traced in both branches
+    ("def f(x):\n", "def f(x):\n    global b\n", None),
+    ("        b = x", "        b = x\n        return b", None),  # one arm returns
+])
+def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old, new, expected):
+    assert old in _DEPENDENT
+    source = _DEPENDENT.replace(old, new)
     tree = ast.parse(source)
-    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
-    assert result.fix is None
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[-2 if "global" in source else 0])])
+    if expected is None:
+        assert result.fix is None or not result.fix.edits
+        return
+    assert result.fix.applicability.value == expected, result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())" in fixed
+    ast.parse(fixed)
 
 
 def test_attach_fixes_keeps_order_and_unrelated_diagnostics():
