@@ -170,7 +170,8 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
             safe_changed += 1
     share = passed / len(failing) if failing else 0.0
     changed = sum(r.changed for r in failing)
-    print(f"\n[{mode}/{split}] failing cases: {len(failing)}; with a finding: {sum(r.diagnostics > 0 for r in failing)}; "
+    found = sum(r.diagnostics > 0 for r in failing)
+    print(f"\n[{mode}/{split}] failing cases: {len(failing)}; with a finding: {found}; "
           f"file changed by the fixer: {changed}; changed and compiles under XLA: {compiled}; "
           f"changed, compiles and equal outputs: {passed}")
     print(f"[{mode}/{split}] failing cases really fixed (file changed by `xlacheck --fix"

@@ -598,7 +598,8 @@ def update_gt_counts(gt_counts, gt_classes):
     """Per-class counts of the valid (>= 0) ground-truth boxes, added to running totals."""
     num_classes = tf.shape(gt_counts)[0]
     valid = tf.cast(gt_classes >= 0, tf.int32)
-    counts = tf.math.bincount(tf.maximum(gt_classes, 0), weights=valid, minlength=num_classes, maxlength=num_classes)  # flag
+    counts = tf.math.bincount(tf.maximum(gt_classes, 0), weights=valid,  # flag
+                              minlength=num_classes, maxlength=num_classes)
     return gt_counts + counts
 ''',
         "safe",  # integer weights: the same sums; num_classes is an int32 shape, one_hot-free

@@ -410,7 +410,8 @@ def _stores(stmt: ast.stmt) -> list[str] | None:
                 return None
             names += [e.id for e in elts]  # type: ignore[attr-defined]
         return names
-    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
+            and stmt.value is not None:
         return [stmt.target.id]
     if isinstance(stmt, ast.Pass):
         return []
@@ -446,7 +447,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     if any(r is not None for r in returns) and not returning:
         return None
     assigned: list[list[str]] = []
-    for branch, ret in zip(branches, returns):
+    for branch in branches:
         names: list[str] = []
         for stmt in branch[:-1] if returning else branch:
             stored = _stores(stmt)
@@ -478,7 +479,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
             break
     shared = _read_names(ast.Module(body=node.body, type_ignores=[])) & _read_names(
         ast.Module(body=node.orelse, type_ignores=[]))
-    for branch, names in zip(branches, assigned):
+    for branch in branches:
         funcs = {id(n) for sub in ast.walk(ast.Module(body=branch, type_ignores=[])) if isinstance(sub, ast.Call)
                  for n in ast.walk(sub.func)}
         local: set[str] = set()  # assigned in the branch before any read there: computed inside, not captured

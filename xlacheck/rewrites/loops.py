@@ -939,7 +939,8 @@ def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) and {name, counted.counter} & set(n.names)
            for n in ast.walk(scope)):
         return None
-    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
+    reads = [n for n in ast.walk(scope)
+             if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
     later = [n for n in reads if n is not counted.append.value.func.value]  # type: ignore[attr-defined]
     if len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
         return None
