@@ -23,6 +23,15 @@ values tried, recompiling per value); such a pass is not a fix, so the summary c
     python benchmarks/fix_score.py --corpus ../shared/eval/xla_cases        # both modes
     python benchmarks/fix_score.py --mode unsafe --out /tmp/fix_score
     python benchmarks/fix_score.py --corpus ../shared/eval/real_cases --categories cond,shape,host,op --mode unsafe
+
+The repository corpus (``--corpus repo``: ``eval_cases/``, split in ``eval_cases/split.json``)
+is scored per split, train and validation apart, as ``xla_cases_score.py`` does:
+
+    python benchmarks/fix_score.py --corpus repo --split train            # per-case table
+    python benchmarks/fix_score.py --corpus repo --split train,validation # validation: totals only
+
+Validation is held out (``eval_cases/README.md``): its per-case lines are never printed, only
+its totals (failing / changed / compiles / equal outputs / SAFE fixes that changed outputs).
 """
 
 from __future__ import annotations
@@ -41,6 +50,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MARKER = "# --- oracle ---"
+
+
+HIDDEN_SPLITS = frozenset({"validation"})  # per-case lines are not printed for these
 
 
 def find_corpus() -> Path | None:
@@ -129,18 +141,26 @@ def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int) -> dict:
     return json.loads(report.read_text())
 
 
-def summarize(mode: str, records: list[CaseFix], report: dict) -> dict:
+def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev") -> dict:
     by_case = {r["case"]: r for r in report["cases"]}
-    print(f"\n== mode: {mode} ==")
-    print(f"{'case':40s} {'label':17s} {'fixes applied':22s} {'result':6s} {'static':6s} reason")
+    hidden = split in HIDDEN_SPLITS
+    print(f"\n== mode: {mode}, split: {split} ==")
+    if hidden:
+        print("(held-out split: per-case lines are not printed)")
+    else:
+        print(f"{'case':40s} {'label':17s} {'found':5s} {'fixes applied':22s} {'result':6s} {'static':6s} reason")
     failing = [r for r in records if r.failing]
-    passed = static_pass = specialized_pass = safe_changed = 0
+    passed = static_pass = specialized_pass = safe_changed = compiled = 0
     for r in records:
         c = by_case.get(r.case, {})
         status = c.get("status", "n/a")
         static = c.get("fixed_static_ok")  # True: compiles from shapes alone; False: needs argument values
         applied = ",".join(r.applied) or ("display-only" if "display-only" in r.offered else "-")
-        print(f"{r.case:40s} {r.label:17s} {applied:22s} {status:6s} {static!s:6s} {(c.get('reason') or '')[:70]}")
+        if not hidden:
+            print(f"{r.case:40s} {r.label:17s} {r.diagnostics:<5d} {applied:22s} {status:6s} {static!s:6s} "
+                  f"{(c.get('reason') or '')[:70]}")
+        if r.failing and r.changed and c.get("xla_ok"):
+            compiled += 1
         if r.failing and r.changed and status == "PASS":
             passed += 1
             static_pass += static is True
@@ -149,27 +169,38 @@ def summarize(mode: str, records: list[CaseFix], report: dict) -> dict:
         if r.changed and r.applied and set(r.applied) == {"safe"} and mismatch:
             safe_changed += 1
     share = passed / len(failing) if failing else 0.0
-    print(f"\n[{mode}] failing cases really fixed (file changed by `xlacheck --fix"
+    changed = sum(r.changed for r in failing)
+    found = sum(r.diagnostics > 0 for r in failing)
+    print(f"\n[{mode}/{split}] failing cases: {len(failing)}; with a finding: {found}; "
+          f"file changed by the fixer: {changed}; changed and compiles under XLA: {compiled}; "
+          f"changed, compiles and equal outputs: {passed}")
+    print(f"[{mode}/{split}] failing cases really fixed (file changed by `xlacheck --fix"
           f"{' --unsafe-fixes' if mode == 'unsafe' else ''}`, compiles and matches eager): "
           f"{passed}/{len(failing)} = {share:.0%}")
-    print(f"[{mode}]   compile from shapes alone (static, real fixes): {static_pass}/{len(failing)}; "
+    print(f"[{mode}/{split}]   compile from shapes alone (static, real fixes): {static_pass}/{len(failing)}; "
           f"pass only as value-specialized code (static=False, recompiles per value): {specialized_pass}")
-    print(f"[{mode}] cases where a SAFE fix changed outputs: {safe_changed}")
-    return {"mode": mode, "failing": len(failing), "pass": passed, "changed": sum(r.changed for r in failing), "share": share, "static_pass": static_pass,
+    print(f"[{mode}/{split}] cases where a SAFE fix changed outputs: {safe_changed}")
+    return {"mode": mode, "split": split, "failing": len(failing), "pass": passed, "changed": changed,
+            "compiles": compiled, "share": share, "static_pass": static_pass,
             "value_specialized_pass": specialized_pass, "safe_fix_changed_outputs": safe_changed,
-            "cases": [vars(r) | {"check_fix": by_case.get(r.case)} for r in records]}
+            "cases": [] if hidden else [vars(r) | {"check_fix": by_case.get(r.case)} for r in records]}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", type=Path, default=find_corpus(), help="the xla_cases folder")
+    ap.add_argument("--corpus", default=None,
+                    help="the xla_cases folder (default), a folder with labels.json and tf/, or `repo` for eval_cases/")
     ap.add_argument("--categories", default="cond,shape")
-    ap.add_argument("--split", default="dev")
+    ap.add_argument("--split", default=None,
+                    help="comma-separated splits, scored apart (default: dev; train for --corpus repo)")
     ap.add_argument("--mode", choices=["safe", "unsafe", "both"], default="both")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help="folder for fixed copies and reports (default: temp)")
     ap.add_argument("-k", default=None, help="only cases whose name contains this")
     a = ap.parse_args(argv)
+    repo_corpus = a.corpus == "repo"
+    a.corpus = REPO / "eval_cases" if repo_corpus else Path(a.corpus) if a.corpus else find_corpus()
+    a.split = a.split or ("train" if repo_corpus else "dev")
     if a.corpus is None or not (a.corpus / "labels.json").exists():
         print("fix_score: no corpus found; pass --corpus PATH/TO/xla_cases", file=sys.stderr)
         return 2
@@ -177,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = json.loads((a.corpus / "labels.json").read_text())["cases"]
     labels = list(labels.values()) if isinstance(labels, dict) else labels
     cats = set(a.categories.split(","))
-    cases = [c for c in labels if c["category"] in cats and c["split"] == a.split and (a.k is None or a.k in c["case"])]
+    splits = a.split.split(",")
+    cases = [c for c in labels if c["category"] in cats and c["split"] in splits and (a.k is None or a.k in c["case"])]
     out = a.out or Path(tempfile.mkdtemp(prefix="fix_score_"))
     summaries = []
     for mode in (["safe", "unsafe"] if a.mode == "both" else [a.mode]):
@@ -193,9 +225,11 @@ def main(argv: list[str] | None = None) -> int:
             report = check_fix(a.corpus, out / f"fixed_{mode}", out / f"report_{mode}.json", a.jobs)
         else:
             report = {"cases": []}
-        summary = summarize(mode, records, report)
-        summary.update(fixer=f"{sys.executable} -m xlacheck --fix", seconds=round(time.time() - t0, 1))
-        summaries.append(summary)
+        split_of = {c["case"]: c["split"] for c in cases}
+        for split in splits:
+            summary = summarize(mode, [r for r in records if split_of[r.case] == split], report, split)
+            summary.update(fixer=f"{sys.executable} -m xlacheck --fix", seconds=round(time.time() - t0, 1))
+            summaries.append(summary)
     (out / "fix_score.json").write_text(json.dumps(summaries, indent=1))
     print(f"\nwrote {out / 'fix_score.json'}")
     return 0

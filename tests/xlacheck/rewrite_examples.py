@@ -590,6 +590,208 @@ def histogram(ids, bins):
         inputs=(((6,), "bin"), ((), 4)),
     ),
     Example(
+        "bincount_weighted_shape_length",
+        '''import tensorflow as tf
+
+
+def update_gt_counts(gt_counts, gt_classes):
+    """Per-class counts of the valid (>= 0) ground-truth boxes, added to running totals."""
+    num_classes = tf.shape(gt_counts)[0]
+    valid = tf.cast(gt_classes >= 0, tf.int32)
+    counts = tf.math.bincount(tf.maximum(gt_classes, 0), weights=valid,  # flag
+                              minlength=num_classes, maxlength=num_classes)
+    return gt_counts + counts
+''',
+        "safe",  # integer weights: the same sums; num_classes is an int32 shape, one_hot-free
+        ("tf.math.unsorted_segment_sum(tf.reshape(valid, [-1]), tf.minimum(tf.reshape(tf.cast(tf.maximum("
+         "gt_classes, 0), tf.int64), [-1]), tf.cast(num_classes, tf.int64)), tf.cast(num_classes, tf.int64) + 1)"
+         "[:num_classes]",),
+        inputs=(((4,), "mask"), ((7,), "bin")),
+    ),
+    Example(
+        "bincount_float_weights",
+        '''import tensorflow as tf
+
+
+def weighted_histogram(ids, weights):
+    return tf.math.bincount(ids, weights=weights, minlength=3, maxlength=3)  # flag
+''',
+        "unsafe",  # float weights summed in another order: the last bits may differ (rtol)
+        ("tf.math.unsorted_segment_sum(tf.reshape(weights, [-1]), tf.minimum(tf.reshape(tf.cast(ids, tf.int64), "
+         "[-1]), 3), 3 + 1)[:3]",),
+        inputs=(((2, 3), "bin"), ((2, 3), "float_nan")),
+    ),
+    Example(
+        "bincount_shape_length",
+        '''import tensorflow as tf
+
+
+def histogram(ids, scores):
+    return tf.math.bincount(ids, minlength=tf.shape(scores)[0], maxlength=tf.shape(scores)[0])  # flag
+''',
+        "safe",
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), tf.shape(scores)[0], "
+         "dtype=tf.int32), axis=0)",),
+        inputs=(((6,), "bin"), ((4,), "float")),
+    ),
+    Example(
+        "bincount_maxlength_bound",
+        '''import tensorflow as tf
+
+
+def counted_below_three(ids):
+    counts = tf.math.bincount(ids, minlength=2, maxlength=3)  # flag
+    return tf.reduce_sum(counts)
+''',
+        "unsafe",  # 3 bins always, where the original has 2 or 3: the total is the same
+        ("tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), 3, dtype=tf.int32), axis=0)",),
+        inputs=(((5,), "bin"),),
+    ),
+    Example(
+        "range_list_stack_to_tensorarray",
+        '''import tensorflow as tf
+
+
+def per_step_energy(x):
+    """Energy of each time step of x [batch, time, features]: [batch, time]."""
+    energies = []
+    steps = tf.shape(x)[1]
+    for t in tf.range(steps):
+        frame = x[:, t]
+        energies.append(tf.reduce_sum(frame * frame, axis=-1))  # flag
+    return tf.stack(energies, axis=1)
+''',
+        "safe",  # the dtype is x's (indexing, elementwise product, sum); axis 1: zero steps raise in the original
+        ("energies = tf.TensorArray(x.dtype, size=tf.maximum(steps, 0))",
+         "energies = energies.write(t, tf.reduce_sum(frame * frame, axis=-1))  # flag",
+         "tf.experimental.numpy.moveaxis(energies.stack(), 0, 1)"),
+        inputs=(((2, 3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "range_list_add_n_any_bound",
+        '''import tensorflow as tf
+
+
+def sum_of_steps(num_iter, scale):
+    """Sum of i * scale over i < num_iter, a list summed by tf.add_n."""
+    digit_list = []
+    for i in tf.range(num_iter):
+        digit_list.append(tf.cast(i, tf.float32) * scale)  # flag
+    return tf.add_n(digit_list)
+''',
+        "safe",  # the float32 product fixes the dtype; no steps: add_n([]) raises in the original
+        ("digit_list = tf.TensorArray(tf.float32, size=tf.size(tf.range(num_iter)))",
+         "digit_list = digit_list.write(tf.cast(i, tf.int32), tf.cast(i, tf.float32) * scale)  # flag",
+         "return tf.reduce_sum(digit_list.stack(), axis=0)"),
+        inputs=(((), "count"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "range_list_concat_to_tensorarray",
+        '''import tensorflow as tf
+
+
+def outer_products(inputs):
+    """Per-example outer products, flattened: [batch, features**2] (keras-team/keras#15360)."""
+    outer = []
+    batch_size = tf.shape(inputs)[0]
+    for batch in tf.range(batch_size):
+        row = inputs[batch]
+        outer.append(tf.reshape(row[:, None] * row[None, :], [1, -1]))  # flag
+    return tf.concat(outer, axis=0)
+''',
+        "unsafe",  # tf.concat joins rows of different lengths, the TensorArray raises: here all rows are alike
+        ("outer = tf.TensorArray(inputs.dtype, size=tf.maximum(batch_size, 0))", "return outer.concat()"),
+        inputs=(((3, 4), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "repeat_then_mean_over_axis",
+        '''import tensorflow as tf
+
+
+def oversample(features, weights):
+    """Mean of the features with each row repeated round(3 * weight) times (tensorflow#52905)."""
+    counts = tf.cast(tf.round(weights * 3.0), tf.int32)
+    expanded = tf.repeat(features, counts, axis=0)  # flag
+    return tf.reduce_mean(expanded, axis=0)
+''',
+        "unsafe",  # float rounding of x * c; all counts 0: NaN in both (0 / 0)
+        ("expanded_weights = tf.reshape(tf.cast(counts, features.dtype), [-1] + [1] * (len(features.shape) - 1))",
+         "tf.reduce_sum(tf.where(expanded_weights > 0, features * expanded_weights, 0), axis=0) / "
+         "tf.reduce_sum(expanded_weights * tf.ones_like(features), axis=0)"),
+        inputs=(((4, 3), "float_nan"), ((4,), "unit")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "repeat_then_sum_integers",
+        '''import tensorflow as tf
+
+
+def token_totals(ids, counts):
+    ids = tf.cast(ids, tf.int32)
+    repeated = tf.repeat(ids, counts, axis=-1)  # flag
+    return tf.reduce_sum(repeated, axis=-1)
+''',
+        "safe",  # integer x * c is exactly the sum of c copies
+        ("repeated_weights = tf.reshape(tf.cast(counts, ids.dtype), [-1] + [1] * (0))",
+         "tf.reduce_sum(tf.where(repeated_weights > 0, ids * repeated_weights, 0), axis=-1)"),
+        inputs=(((2, 3), "label"), ((3,), "level")),
+    ),
+    Example(
+        "cond_functions_dependent_statements",
+        '''import tensorflow as tf
+
+
+def gated(x):
+    if tf.reduce_sum(x) > 0:  # flag
+        h = tf.nn.relu(x)
+        y = h * 2.0
+    else:
+        y = -x
+    return y
+''',
+        "safe",  # only the taken branch runs; h is the branch's own temporary
+        ("def true_branch():", "y = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_swap",
+        '''import tensorflow as tf
+
+
+def ordered(a, b):
+    if tf.reduce_mean(a) > tf.reduce_mean(b):  # flag
+        a, b = b, a
+    return a - b
+''',
+        "safe",
+        ("a, b = tf.cond(tf.reduce_mean(a) > tf.reduce_mean(b), lambda: true_branch(a, b), lambda: (a, b))",),
+        inputs=(((3,), "float"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_clip_with_temporary",
+        '''import tensorflow as tf
+
+
+def clip_update(update, max_norm):
+    norm = tf.norm(update)
+    if norm > max_norm:  # flag
+        scale = max_norm / norm
+        update = update * scale
+    return update
+''',
+        "unsafe",  # gradients only: the untaken branch captures norm (non-linear) -> NaN at inf inputs
+        ("def true_branch(update):", "update = tf.cond(norm > max_norm, lambda: true_branch(update), lambda: update)"),
+        inputs=(((4,), "pos"), ((), "pos")),  # tf.norm's derivative is NaN at 0: the stated difference
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 
@@ -1331,6 +1533,64 @@ def running_max(x):
         "safe",
         ("states = tf.TensorArray(tf.float32, size=tf.shape(x)[0])",),
         inputs=(((5,), "float"),),
+    ),
+)
+
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size_enumerate",
+        '''import tensorflow as tf
+
+
+def layer_energies(x, w):
+    energies = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag
+    for i, scale in enumerate([1.0, 2.0, 3.0]):
+        x = tf.tanh(x * scale + w)
+        energies = energies.write(i, tf.reduce_sum(x * x))
+    return energies.stack()
+''',
+        "safe",
+        ("energies = tf.TensorArray(tf.float32, size=len([1.0, 2.0, 3.0]))",),
+        inputs=(((2, 3), "float_nan"), ((3,), "float")),
+        grad=True,
+    ),
+    Example(
+        "tensorarray_dynamic_size_while_loop",
+        '''import tensorflow as tf
+
+
+def rows_doubled(x):
+    ta = tf.TensorArray(dtype=tf.float32, size=0, dynamic_size=2, element_shape=x.shape[1:])  # flag
+    n = tf.shape(x)[0]
+
+    def body(i, acc):
+        return i + 1, acc.write(i, 2.0 * x[i])
+
+    _, ta = tf.while_loop(lambda i, _: i < n, body, (tf.constant(0), ta))
+    return ta.stack()
+''',
+        "safe",  # the limit's binding, tf.shape(x)[0], is written where the TensorArray is made
+        ("ta = tf.TensorArray(size=tf.maximum(tf.shape(x)[0], 0), dtype=tf.float32, element_shape=x.shape[1:])",),
+        inputs=(((3, 2), "float_nan"),),
+    ),
+    Example(
+        "tensorarray_dynamic_size_while_loop_literal",
+        '''import tensorflow as tf
+
+
+def greedy_decode(logits_table, start):
+    tokens = tf.TensorArray(tf.int32, size=0, dynamic_size=True)  # flag
+
+    def body(i, tok, ta):
+        nxt = tf.argmax(logits_table[tok], output_type=tf.int32)
+        return i + 1, nxt, ta.write(i, nxt)
+
+    _, _, tokens = tf.while_loop(lambda i, tok, ta: i < 4, body, (tf.constant(0), start, tokens))
+    return tokens.stack()
+''',
+        "safe",
+        ("tokens = tf.TensorArray(tf.int32, size=4)",),
+        inputs=(((4, 4), "float"), ((), "id")),
     ),
 )
 

@@ -120,20 +120,38 @@ def test_non_ascii_columns_are_characters():
     assert apply_edits(source, result.fix.edits).endswith('return tf.where(1.0 < x, 1.0, x)\n')
 
 
-def test_elif_and_dependent_branches_get_no_fix():
-    source = textwrap.dedent("""\
-        import tensorflow as tf
-        def f(x):
-            if tf.reduce_sum(x) > 0:
-                a = x * 2.0
-                b = a + 1.0
-            else:
-                b = x
-            return b
-        """)
+_DEPENDENT = textwrap.dedent("""\
+    import tensorflow as tf
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            a = x * 2.0
+            b = a + 1.0
+        else:
+            b = x
+        return b
+    """)
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "safe"),  # `a` is the true branch's temporary: tf.cond over the branches as written
+    ("    return b", "    return b + a", None),  # ... unless it is read after the `if`
+    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", None),  # a statement, not an assignment
+    ("        b = a + 1.0", "        b = helper(a)", "unsafe"),  # traced in both branches
+    ("def f(x):\n", "def f(x):\n    global b\n", None),
+    ("        b = x", "        b = x\n        return b", None),  # one arm returns
+])
+def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old, new, expected):
+    assert old in _DEPENDENT
+    source = _DEPENDENT.replace(old, new)
     tree = ast.parse(source)
-    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
-    assert result.fix is None
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[-2 if "global" in source else 0])])
+    if expected is None:
+        assert result.fix is None or not result.fix.edits
+        return
+    assert result.fix.applicability.value == expected, result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())" in fixed
+    ast.parse(fixed)
 
 
 def test_attach_fixes_keeps_order_and_unrelated_diagnostics():
@@ -364,7 +382,10 @@ def collect(x, STEPS):
         out.append(x[t])  # flag
     return tf.stack(out)
 '''
-    assert fix_of(shadowed_count).applicability is Applicability.DISPLAY_ONLY
+    # Not unrolled over range(3): the TensorArray rewrite counts the parameter's own trips.
+    shadowed = fix_of(shadowed_count)
+    assert "range(STEPS):" not in apply_edits(shadowed_count, shadowed.edits).replace("tf.range(STEPS):", "")
+    assert "size=tf.size(tf.range(STEPS))" in apply_edits(shadowed_count, shadowed.edits)
     unshadowed = fix_of(shadowed_count.replace("def collect(x, STEPS)", "def collect(x)"))
     assert unshadowed.applicability is Applicability.SAFE and unshadowed.edits
 
@@ -420,3 +441,85 @@ def test_ndarray_only_consumers_of_a_host_read_get_no_fix():
         source = f"import tensorflow as tf\n\n\ndef top(logits):\n    ids = tf.argmax(logits, axis=-1)\n    {body}\n"
         fix = fix_of(source)
         assert fix is None or not fix.edits, (body, fix)
+
+
+_TA_WHILE = '''import tensorflow as tf
+
+
+def rows_doubled(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    n = tf.shape(x)[0]
+
+    def body(i, acc):
+        return i + 1, acc.write(i, 2.0 * x[i])
+
+    _, ta = tf.while_loop(lambda i, _: i < n, body, (tf.constant(0), ta))
+    return ta.stack()
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "size=tf.maximum(tf.shape(x)[0], 0)"),
+    ("dynamic_size=True", "dynamic_size=2", "size=tf.maximum(tf.shape(x)[0], 0)"),  # an int: tracing rejects it
+    ("i < n", "i < 5", "size=5"),
+    ("i < n", "i < m", "size=tf.maximum(m, 0)"),  # a global, unchanged in between
+    ("dynamic_size=True", "dynamic_size=False", None),
+    ("size=0", "size=2", None),  # grows from 2: max(2, n) entries
+    ("tf.constant(0), ta", "tf.constant(1), ta", None),  # indices from 1: entry 0 stays unwritten
+    ("i + 1, acc", "i + 2, acc", None),
+    ("acc.write(i,", "acc.write(i + 1,", None),
+    ("i < n", "i <= n", None),
+    ("(tf.constant(0), ta))", "(tf.constant(0), ta), maximum_iterations=3)", None),  # fewer trips
+    ("    return ta.stack()", "    ta = ta.write(7, x[0])\n    return ta.stack()", None),  # a write past n
+    ("    n = tf.shape(x)[0]\n", "    n = tf.shape(x)[0]\n    n = n - 1\n", None),  # no single binding
+    ("    n = tf.shape(x)[0]\n", "    n = tf.shape(x)[0]\n    x = x[1:]\n", None),  # x changes after the TA
+])
+def test_tensorarray_size_from_a_counted_while_loop_applies_only_to_the_exact_pattern(old, new, expected):
+    source = _TA_WHILE.replace(old, new)
+    tree = ast.parse(source)
+    made = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.TensorArray")
+    fix = fix_of(source, diagnostic_at(made, "XLA203"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+    else:
+        assert fix is not None and fix.applicability.value == "safe", fix
+        assert expected in apply_edits(source, fix.edits)
+
+
+_RANGE_LIST = '''import tensorflow as tf
+
+
+def per_step_energy(x):
+    energies = []
+    steps = tf.shape(x)[1]
+    for t in tf.range(steps):
+        frame = x[:, t]
+        energies.append(tf.reduce_sum(frame * frame, axis=-1))
+    return tf.stack(energies, axis=1)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "safe"),
+    ("axis=1)", "axis=0)", "unsafe"),  # zero steps: tf.stack([]) is an empty float32 vector
+    ("tf.stack(energies, axis=1)", "tf.concat(energies, axis=0)", "unsafe"),  # rows of different lengths
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        print(t)\n", "unsafe"),  # runs once per trace
+    ("tf.range(steps)", "tf.range(tf.size(x))", "safe"),
+    ("tf.stack(energies, axis=1)", "tf.concat(energies, axis=1)", "display-only"),
+    ("tf.stack(energies, axis=1)", "tf.add_n(energies)", "safe"),  # a sum of the stack: reordered float sums only
+    ("tf.stack(energies, axis=1)", "tf.add_n(energies, name='s')", "display-only"),
+    ("steps = tf.shape(x)[1]", "steps = tf.reduce_max(x)", "safe"),  # any dtype: tf.size(tf.range(n)) trips
+    ("tf.range(steps)", "tf.range(next_count())", "display-only"),  # a call: it would run once more
+    ("frame * frame", "frame * 2.0", "display-only"),  # the dtype of a product with a number is not certain
+    ("frame * frame", "tf.cast(frame, tf.float64)", "safe"),
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        energies.append(frame[0])\n", "display-only"),
+    ("        frame = x[:, t]\n", "        frame = x[:, t]\n        if t > 2:\n            break\n", "display-only"),
+    ("    return tf.stack(", "    print(len(energies))\n    return tf.stack(", "display-only"),
+])
+def test_range_list_loop_rewrite_applies_only_to_the_exact_pattern(old, new, expected):
+    assert old in _RANGE_LIST
+    source = _RANGE_LIST.replace(old, new)
+    tree = ast.parse(source)
+    append = next(n for n in ast.walk(tree) if isinstance(n, ast.Expr) and "energies.append(" in ast.unparse(n))
+    fix = fix_of(source, diagnostic_at(append, "XLA111"))
+    assert fix is not None and fix.applicability.value == expected, (fix.applicability.value, fix.message)

@@ -18,8 +18,23 @@ in [0, 2**31) the reader can see (a literal or a module constant assigned once):
   accepted; float16, bool, int8 ... raise), int32 by default; float counts are sums of ones;
 * empty ``ids`` give K zeros in both; K = 0 gives an empty vector in both.
 
-A ``K`` that is not a visible Python int stays UNSAFE: bincount accepts an int64 tensor ``K``
-with int64 ids, ``tf.one_hot`` rejects it. SparseTensor ids (which bincount counts by their
+``K`` may also be an int32 shape the reader can see (``tf.shape(x)[k]``, ``tf.size(x)``, or a
+name bound once to one): ``tf.one_hot`` takes an int32 tensor depth, and under XLA it is a
+compile-time constant (one compilation per input shape). Any other ``K`` stays UNSAFE: bincount
+accepts an int64 tensor ``K`` with int64 ids, ``tf.one_hot`` rejects it.
+
+With ``weights=W`` bincount sums W per bin in W's dtype (``dtype`` is ignored). The fix is
+``tf.math.unsorted_segment_sum(tf.reshape(W, [-1]), tf.minimum(ids, K), K + 1)[:K]``: ids >= K
+land in one extra segment that is sliced off, as bincount drops them; the result has W's dtype
+and K entries. Integer weights give exactly the same sums (SAFE); float weights are added in
+another order, so the last bits may differ (UNSAFE). (A one-hot product would turn an inf
+weight into NaN in every other bin, 0 * inf.)
+
+``minlength != maxlength`` (or no ``minlength``): the original has ``max(minlength, max(ids) +
+1)`` bins, capped at ``maxlength``; the fix always has ``maxlength`` bins, the extra ones zeros.
+Equal where the original reaches ``maxlength`` (the shape a loop accumulating the counts
+needs), different in length otherwise: UNSAFE, and it says so. With literal ``minlength >=
+maxlength`` the length is ``maxlength`` in both (SAFE). SparseTensor ids (which bincount counts by their
 stored values) make the fix raise; ragged ids are counted alike by both.
 
 ``tf.math.segment_sum/mean/prod(data, ids)`` has no XLA kernel. With ``n = max(ids) + 1``
@@ -62,28 +77,58 @@ SEGMENTS = frozenset(f"tf.math.segment_{op}" for op in ("sum", "mean", "max", "m
 RAGGED_PREFIXES = ("tf.RaggedTensor.from_", "tf.ragged.")
 
 
+def _int32_length(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """``tf.shape(x)[k]`` or ``tf.size(x)``, directly or through the name's single binding: an
+    int32 scalar tensor, which ``tf.one_hot`` takes as its depth (and XLA folds to a constant)."""
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _int32_length(src, bound, depth + 1)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+        inner = node.value
+        return isinstance(inner, ast.Call) and call_name(src, inner) == "tf.shape" and len(inner.args) == 1 \
+            and not inner.keywords
+    return isinstance(node, ast.Call) and call_name(src, node) == "tf.size" and len(node.args) == 1 \
+        and not node.keywords
+
+
 def _bincount(src: Source, node: ast.Call) -> Fix | None:
     tf = src.tf
     low, high = kw(node, "minlength"), kw(node, "maxlength")
-    allowed = {"minlength", "maxlength", "dtype"}
-    if len(node.args) != 1 or low is None or high is None or any(k.arg not in allowed for k in node.keywords):
+    allowed = {"minlength", "maxlength", "dtype", "weights"}
+    if len(node.args) != 1 or high is None or any(k.arg not in allowed for k in node.keywords):
         return explain("bincount's output length depends on the largest value, and XLA specializes on the "
                        "values even with minlength == maxlength: count with "
                        "tf.reduce_sum(tf.one_hot(ids, K), axis=0) for a static number of classes K")
-    if src.segment(low) != src.segment(high):
-        return None
-    dtype = kw(node, "dtype")
-    dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
     reasons = []
-    depth = static_int(src, low)
-    if depth is None or not 0 <= depth < 2**31:
-        reasons.append(f"`{src.segment(low)}` is not a Python int the fixer can see (bincount also accepts an "
-                       "int64 tensor length with int64 ids, tf.one_hot does not)")
-    ids = arg(src, node.args[0])
-    text = (f"{tf}.reduce_sum({tf}.one_hot({tf}.reshape({tf}.cast({ids}, {tf}.int64), [-1]), {src.segment(low)}, "
-            f"dtype={dtype_text}), axis=0)")
-    return make_fix("Count with a one-hot sum of static depth (bincount is value-specialized under XLA; negative "
-                    "ids, which raise in bincount, are not counted)", [replace(src, node, text)], reasons)
+    size_text = src.segment(high)
+    low_int, high_int = (static_int(src, low) if low is not None else None), static_int(src, high)
+    if low is None or src.segment(low) != size_text and not (
+            low_int is not None and high_int is not None and low_int >= high_int):
+        # The original has max(minlength, max(ids) + 1) bins, capped at maxlength: data-dependent.
+        reasons.append(f"the original has max(minlength, max(ids) + 1) bins, at most maxlength; the fix always has "
+                       f"`{size_text}` bins (the ones past the largest id are zeros)")
+    if not (high_int is not None and 0 <= high_int < 2**31 or _int32_length(src, high)):
+        reasons.append(f"`{size_text}` is not a Python int or an int32 shape the fixer can see (bincount also "
+                       "accepts an int64 tensor length with int64 ids, tf.one_hot does not)")
+    ids = f"{tf}.reshape({tf}.cast({arg(src, node.args[0])}, {tf}.int64), [-1])"
+    weights = kw(node, "weights")
+    if weights is None:
+        dtype = kw(node, "dtype")
+        dtype_text = src.segment(dtype) if dtype is not None else f"{tf}.int32"
+        text = f"{tf}.reduce_sum({tf}.one_hot({ids}, {size_text}, dtype={dtype_text}), axis=0)"
+        message = ("Count with a one-hot sum of static depth (bincount is value-specialized under XLA; negative "
+                   "ids, which raise in bincount, are not counted)")
+    else:
+        # ids >= size go to one extra segment, sliced off: bincount drops them (maxlength).
+        size = size_text if high_int is not None else f"{tf}.cast({size_text}, {tf}.int64)"
+        text = (f"{tf}.math.unsorted_segment_sum({tf}.reshape({arg(src, weights)}, [-1]), {tf}.minimum({ids}, "
+                f"{size}), {size} + 1)[:{size_text}]")
+        if certain_dtype(src, weights) not in ("int32", "int64"):
+            reasons.append("the weights may be floats: the fix adds them in another order, so sums may differ in "
+                           "the last bits")
+        message = ("Sum the weights per bin with unsorted_segment_sum of static size (bincount is value-specialized "
+                   "under XLA; negative ids, which raise in bincount, are dropped)")
+    return make_fix(message, [replace(src, node, text)], reasons)
 
 
 def _segment(src: Source, node: ast.Call, name: str) -> Fix:

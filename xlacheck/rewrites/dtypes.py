@@ -130,6 +130,11 @@ def certain_dtype(src: Source, node: ast.AST, resolve: Resolve | None = None, de
             return left
         if right and is_number(node.left):
             return right
+        # A tensor of an exact dtype on either side fixes it: TensorFlow converts the other operand
+        # (a Python or NumPy number or array) to that dtype, or raises (another tensor's dtype).
+        for known in (left, right):
+            if known in DTYPES and known != "bool":
+                return known
         return FLOATING if is_floating(left) or is_floating(right) else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         # True division of tensors: float64 for int32/int64, float32 for smaller ints, the
@@ -140,5 +145,46 @@ def certain_dtype(src: Source, node: ast.AST, resolve: Resolve | None = None, de
             return left
         return FLOATING if (left or right) and "bool" not in (left, right) else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return again(node.operand)
+    return None
+
+
+# Calls whose result has their first argument's dtype whatever it is (no dtype argument).
+_KEEP_DTYPE = _SELECTIONS | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.tile", "tf.pad", "tf.linalg.matmul",
+                                                  "tf.matmul"}
+
+
+def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str], depth: int = 0) -> str | None:
+    """The name ``x`` (a name read, not bound in the code that ``local`` names) when ``node``
+    certainly has ``x``'s dtype: ``x`` indexed, reshaped or passed through dtype-keeping ops, or
+    two such values combined by ``+ - *`` (TensorFlow's binary ops take one dtype or raise).
+    Names in ``local`` are followed through ``resolve``; any other name is a source. None when
+    not certain (a Python number operand, a dtype argument, any other op)."""
+    if depth > 8:
+        return None
+    again = lambda sub: dtype_of_source(src, sub, resolve, local, depth + 1)  # noqa: E731
+    if isinstance(node, ast.Name):
+        if node.id in local:
+            bound = resolve(node)
+            return again(bound) if bound is not None else None
+        return node.id
+    if isinstance(node, ast.Subscript):
+        return again(node.value)
+    if isinstance(node, ast.Call):
+        name = call_name(src, node)
+        if name in _KEEP_DTYPE and node.args and not kw(node, "dtype") and not kw(node, "output_type"):
+            first = node.args[0]
+            if name in ("tf.concat", "tf.stack") and isinstance(first, (ast.List, ast.Tuple)):
+                sources = {again(e) for e in first.elts}
+                return sources.pop() if len(sources) == 1 and None not in sources else None
+            if name in ("tf.matmul", "tf.linalg.matmul") and len(node.args) >= 2:
+                a, b = again(node.args[0]), again(node.args[1])
+                return a if a is not None and a == b else None
+            return again(first)
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.MatMult)):
+        left, right = again(node.left), again(node.right)
+        return left if left is not None and left == right else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return again(node.operand)
     return None

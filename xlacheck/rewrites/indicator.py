@@ -30,6 +30,10 @@ Each form is SAFE only with a provably boolean condition (``tf.where`` rejects a
 ``tf.cast`` would read it as it is) and no ``and``/``or`` in it (the original skips operands that
 the fix evaluates).
 
+Branches of several statements that read each other's results (or end in ``return`` in both
+arms) go to ``tf.cond`` over two local functions holding the branches as written
+(:func:`_rewrite_cond_functions`), with the same safety conditions as the ``tf.cond`` form.
+
 A name assigned in one branch only and unbound before gets NaN where the branch does not bind
 it: SAFE when the original provably raises UnboundLocalError on every such path (the proof is
 in :mod:`xlacheck.rewrites.unbound`); where the branch runs, ``tf.where(c, v, nan)`` is ``v``,
@@ -57,7 +61,7 @@ from xlacheck.rewrites._expr import (
     number_value,
     smooth,
 )
-from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.checks import rewrite_raise
@@ -70,7 +74,8 @@ STRUCTURE = ("a branch is a tuple, list or dict literal and the other is not one
 WHERE_GRADIENT = ("gradients only: tf.where sends a zero gradient to the branch not taken, and a non-linear op "
                   "there turns it NaN at inf or NaN inputs (0 * inf)")
 COND_GRADIENT = ("gradients only: the branch not taken captures a tensor computed by a non-linear op outside it; "
-                 "tf.cond sends it a zero gradient, which that op turns NaN at inf or NaN inputs (0 * inf)")
+                 "tf.cond sends it a zero gradient, which that op turns NaN where its derivative is not finite "
+                 "(0 * inf: inf or NaN inputs, tf.norm at 0)")
 FLOAT_MAKERS = frozenset({"tf.one_hot", "tf.nn.softmax", "tf.random.uniform", "tf.random.normal", "tf.sigmoid",
                           "tf.nn.sigmoid", "tf.math.sigmoid", "tf.linspace"})
 
@@ -200,7 +205,10 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     returns = _rewrite_returns(src, node, cond, reasons)
     if returns is not None:
         return returns
-    return _rewrite_assignments(src, node, cond, reasons)
+    assignments = _rewrite_assignments(src, node, cond, reasons)
+    if assignments is not None:
+        return assignments
+    return _rewrite_cond_functions(src, node, cond, [])
 
 
 def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
@@ -388,3 +396,137 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
         lines.append(f"{name} = {acc_text}")
     return _fix_or_explain("Compute the values of the if/elif chain with tensor ops", replace_block(src, node, node, lines),
                     reasons)
+
+
+# -- branches of several dependent statements -> tf.cond over branch functions ----------------------
+def _stores(stmt: ast.stmt) -> list[str] | None:
+    """The names a plain assignment binds (``a = ...``, ``a, b = ...``, ``a += ...``,
+    ``a: T = ...``); None for any other statement."""
+    if isinstance(stmt, ast.Assign):
+        names = []
+        for target in stmt.targets:
+            elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            if not all(isinstance(e, ast.Name) for e in elts):
+                return None
+            names += [e.id for e in elts]  # type: ignore[attr-defined]
+        return names
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
+            and stmt.value is not None:
+        return [stmt.target.id]
+    if isinstance(stmt, ast.Pass):
+        return []
+    return None
+
+
+def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
+    """``if c:`` whose branches are assignments that may read each other's results (or end in
+    ``return`` in both arms) -> ``tf.cond`` over two local functions holding the branches as
+    written.
+
+    Each function takes the names its branch assigns that have a value before the ``if`` (so a
+    read before the branch's own assignment sees the old value, as in the original), runs the
+    branch's statements unchanged, and returns every name the ``if`` assigns; ``tf.cond`` runs
+    the one the condition selects, so the values are those of the original branch. Names that
+    one branch leaves unassigned keep their value (the other function returns its parameter).
+    A name assigned in one branch only that has no value before the ``if`` is allowed only when
+    nothing outside the ``if`` reads it (a temporary); otherwise there is no rewrite.
+
+    Safety as for :func:`select`'s ``tf.cond`` form: a condition that is not provably boolean,
+    ``and``/``or`` in it, a call to a non-TensorFlow function in a branch (tf.cond traces both,
+    so its Python side effects run for both), and a branch reading a tensor computed by a
+    non-linear op outside it (gradients only) make it UNSAFE. XLA rejects branches whose
+    results differ in dtype (loudly, at trace time)."""
+    tf = src.tf
+    scope = src.scope_of(node)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or not src.alone_on_lines(node, node):
+        return None
+    branches = [node.body, node.orelse]
+    returns = [b[-1].value if b and isinstance(b[-1], ast.Return) and b[-1].value is not None else None
+               for b in branches]
+    returning = all(r is not None for r in returns)
+    if any(r is not None for r in returns) and not returning:
+        return None
+    assigned: list[list[str]] = []
+    for branch in branches:
+        names: list[str] = []
+        for stmt in branch[:-1] if returning else branch:
+            stored = _stores(stmt)
+            if stored is None:
+                return None
+            names += stored
+        assigned.append(list(dict.fromkeys(names)))
+    every = list(dict.fromkeys(assigned[0] + assigned[1]))
+    if not every and not returning:
+        return None
+    if set(every) & src.declared_outside(scope):
+        return None
+    carried = [n for n in every if local_bound_before(src, n, node)]
+    own = {id(n) for n in ast.walk(node)}
+    if returning:
+        outputs: list[str] = []
+    else:
+        outputs = [n for n in every if n in carried or all(n in a for a in assigned)]
+        temps = set(every) - set(outputs)
+        if any(isinstance(n, ast.Name) and n.id in temps and id(n) not in own for n in ast.walk(scope)):
+            return None  # a name one branch leaves unbound is read after the `if`
+        if not outputs:
+            return None
+    statements = [s for b in branches for s in b]
+    for stmt in statements:
+        callee = calls_only_tensorflow(src, stmt)
+        if callee is not None:
+            reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
+            break
+    shared = _read_names(ast.Module(body=node.body, type_ignores=[])) & _read_names(
+        ast.Module(body=node.orelse, type_ignores=[]))
+    for branch in branches:
+        funcs = {id(n) for sub in ast.walk(ast.Module(body=branch, type_ignores=[])) if isinstance(sub, ast.Call)
+                 for n in ast.walk(sub.func)}
+        local: set[str] = set()  # assigned in the branch before any read there: computed inside, not captured
+        captured = []
+        for stmt in branch:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)) else None
+            reads = [n for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                     and id(n) not in funcs] if value is not None else []
+            if isinstance(stmt, ast.AugAssign):
+                reads.append(stmt.target)  # type: ignore[arg-type]
+            captured += [n for n in reads if n.id not in local]
+            local |= set(_stores(stmt) or [])
+        if not all(linear(src, n, leaves=shared) for n in captured):
+            reasons.append(COND_GRADIENT)
+            break
+    if not boolean(src, node.test):
+        reasons.append(NOT_BOOL)
+    if lazy_operands(node.test, True) or lazy_operands(node.test, False):
+        reasons.append(LAZY)
+    indent = src.indent_of(node)
+    inner = src.indent_of(node.body[0])
+    packed = ", ".join(outputs) if len(outputs) != 1 else outputs[0]
+    lines: list[str] = [*(f"{indent}{c}\n" for c in src.comments_in(node.lineno, node.test.end_lineno or node.lineno))]
+    calls = []
+    for arm, branch in zip(("true", "false"), branches):
+        params = [n for n in carried if n in assigned[0 if arm == "true" else 1]]
+        if not branch or (not returning and not params and not assigned[0 if arm == "true" else 1]
+                          and all(n in carried for n in outputs)):
+            calls.append(f"lambda: {packed if len(outputs) == 1 else f'({packed})'}")
+            if returning:
+                return None
+            continue
+        fn = src.fresh_name(f"{arm}_branch")
+        lines.append(f"{indent}def {fn}({', '.join(params)}):\n")
+        first, last = branch[0].lineno, branch[-1].end_lineno or branch[-1].lineno
+        block = src.lines[first - 1:last]
+        if branch[0].col_offset and not src.alone_on_lines(branch[0], branch[-1]):
+            return None
+        lines += block
+        if not returning:
+            lines.append(f"{inner}return {packed}\n")
+        calls.append(f"lambda: {fn}({', '.join(params)})")
+    result = f"{tf}.cond({cond}, {calls[0]}, {calls[1]})"
+    lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n")
+    if not node.orelse and returning:
+        return None
+    message = ("Run the branches with tf.cond over local functions instead of a Python `if` on a tensor "
+               "(the branches are kept as written)")
+    return _fix_or_explain(message, [replace_lines(node.lineno, node.end_lineno or node.lineno, "".join(lines))],
+                           reasons)

@@ -33,7 +33,7 @@ from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_k
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.builtins import condition
-from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name
+from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name, dtype_of_source
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -129,7 +129,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                 return None
             bounds = [_static(src, a) for a in loop.iter.args]
             if any(b is None for b in bounds):
-                return explain(TENSOR_RANGE)
+                return rewrite_range_list_loop(src, loop) or explain(TENSOR_RANGE)
             reasons = [] if _only_indexes(loop) else [
                 "the loop variable becomes a Python int, and it is used other than as an index"]
             return make_fix("Unroll the loop over its static trip count with Python's range() (trace time and "
@@ -193,47 +193,190 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
 
 @rewriter(ast.Call)
 def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
-    """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` filled by ``ta = ta.write(i, v)``
-    directly in the body of ``for i in tf.range(n)`` (or ``range(n)``) -> ``size=n``.
+    """``ta = tf.TensorArray(dtype, size=0, dynamic_size=True)`` (or a truthy int, which tracing
+    rejects) filled once per iteration at the iteration's index -> ``size=<trip count>``.
+
+    The loops whose trip count is known where the TensorArray is made:
+
+    * ``ta = ta.write(i, v)`` directly in the body of ``for i in tf.range(n)`` / ``range(n)``:
+      ``size=n``; of ``for i, x in enumerate(seq)``: ``size=len(seq)``;
+    * ``tf.while_loop(lambda i, ...: i < N, body, (i0, ..., ta, ...))`` with ``i0`` the literal 0
+      (or ``tf.constant(0)``), ``body`` a function defined in the same scope whose one
+      ``return`` gives ``i + 1`` for the counter and ``ta.write(i, v)`` for the TensorArray, and
+      no ``maximum_iterations``: ``size=tf.maximum(N, 0)`` (``size=N`` for a literal N >= 0).
+      ``N`` is written where the TensorArray is made: as is when its names are bound there,
+      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place.
 
     Under XLA a dynamically sized TensorArray stacked to an empty tensor (a silent wrong result).
     The loop writes indices 0..n-1 exactly once, so a TensorArray of static size n holds the same
     elements in the same places as the grown one: SAFE. ``n`` must be evaluable where the
-    TensorArray is created (its names unchanged in between)."""
+    TensorArray is created (its names unchanged in between), and nothing else in the function
+    may write, scatter or unstack into a TensorArray (it could write past ``n``)."""
     if src.tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.TensorArray":
         return None
     dynamic = next((k.value for k in node.keywords if k.arg == "dynamic_size"), None)
-    if not (isinstance(dynamic, ast.Constant) and dynamic.value is True) or len(node.args) != 1:
+    if not (isinstance(dynamic, ast.Constant) and type(dynamic.value) in (bool, int) and dynamic.value):
+        return None
+    size = next((k.value for k in node.keywords if k.arg == "size"), None)
+    if len(node.args) > 1 or (size is not None and number_value(size) != 0) or not (
+            node.args or any(k.arg == "dtype" for k in node.keywords)):
         return None
     assign = src.parents.get(node)
     if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)):
         return None
     ta = assign.targets[0].id
     scope = src.scope_of(assign)
-    writes = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-              and c.func.attr == "write" and isinstance(c.func.value, ast.Name) and c.func.value.id == ta]
-    if len(writes) != 1:
+    filled = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+              and c.func.attr in ("write", "scatter", "unstack", "split")]
+    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled)
+    if bound is None:
+        return None
+    kept = [*(src.segment(a) for a in node.args), f"size={bound}", *(
+        f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size"))]
+    text = f"{src.segment(node.func)}({', '.join(kept)})"
+    return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
+
+
+def _unchanged_between(src: Source, scope: ast.AST, names: set[str], start: ast.AST, stop: ast.AST) -> bool:
+    """No binding of ``names`` from ``start`` up to ``stop`` (source order, in ``scope``)."""
+    begin, end = (start.lineno, start.col_offset), (stop.lineno, stop.col_offset)  # type: ignore[attr-defined]
+    return not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names
+                   and begin <= (n.lineno, n.col_offset) < end for n in ast.walk(scope))
+
+
+def _for_loop_size(src: Source, assign: ast.Assign, ta: str, filled: list[ast.Call]) -> str | None:
+    """The trip count of the ``for`` loop whose body writes ``ta`` at its index, as code."""
+    writes = [c for c in filled if isinstance(c.func.value, ast.Name) and c.func.value.id == ta]  # type: ignore[attr-defined]
+    if len(writes) != 1 or len(filled) != 1 or writes[0].func.attr != "write":  # type: ignore[attr-defined]
         return None
     stmt = src.statement_of(writes[0])
     loop = src.parents.get(stmt) if stmt is not None else None
-    if not (isinstance(loop, ast.For) and stmt in loop.body and isinstance(loop.target, ast.Name)
-            and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
-        return None
-    if not (call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name)
-                                                        and loop.iter.func.id == "range")):
+    if not (isinstance(loop, ast.For) and stmt in loop.body and isinstance(loop.iter, ast.Call)
+            and len(loop.iter.args) == 1 and not loop.iter.keywords and not loop.orelse):
         return None
     index = writes[0].args[0] if writes[0].args else None
-    if not (isinstance(index, ast.Name) and index.id == loop.target.id):
+    target = loop.target
+    iterated = loop.iter.args[0]
+    if call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
+        bound = src.segment(iterated)
+    elif isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) \
+            and len(target.elts) == 2:
+        target, bound = target.elts[0], f"len({src.segment(iterated)})"
+    else:
         return None
-    bound = loop.iter.args[0]
-    reads = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
-    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in reads
-           and (assign.lineno, assign.col_offset) <= (n.lineno, n.col_offset) < (loop.lineno, loop.col_offset)
-           for n in ast.walk(scope)):
+    if not (isinstance(index, ast.Name) and isinstance(target, ast.Name) and index.id == target.id):
         return None
-    kept = [f"{k.arg}={src.segment(k.value)}" for k in node.keywords if k.arg not in ("size", "dynamic_size")]
-    text = f"{src.segment(node.func)}({', '.join([src.segment(node.args[0]), f'size={src.segment(bound)}', *kept])})"
-    return make_fix("Give the TensorArray the loop's static trip count as its size", [replace(src, node, text)])
+    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == target.id
+           for s in loop.body for n in ast.walk(s)):
+        return None  # the index rebound in the body
+    reads = {n.id for n in ast.walk(iterated) if isinstance(n, ast.Name)}
+    if not _unchanged_between(src, src.scope_of(assign), reads, assign, loop):
+        return None
+    return bound
+
+
+def _while_loop_size(src: Source, assign: ast.Assign, ta: str, scope: ast.AST, filled: list[ast.Call]) -> str | None:
+    """The trip count of the counted ``tf.while_loop`` that carries ``ta`` and writes it at its
+    counter (see :func:`rewrite_tensorarray_size`), as code valid where ``ta`` is made."""
+    loops = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and call_name(src, c) == "tf.while_loop"]
+    found = []
+    for call in loops:
+        loop_vars = argument(call, 2, "loop_vars")
+        if isinstance(loop_vars, (ast.Tuple, ast.List)):
+            at = [k for k, e in enumerate(loop_vars.elts) if isinstance(e, ast.Name) and e.id == ta]
+            if at:
+                found.append((call, loop_vars, at))
+    if len(found) != 1 or len(found[0][2]) != 1:
+        return None
+    call, loop_vars, (position,) = found[0]
+    if position == 0 or any(k.arg == "maximum_iterations" for k in call.keywords) or len(call.args) > 3:
+        return None
+    start = _counter_start(src, loop_vars.elts[0])
+    if start is None or start[0] != 0:
+        return None
+    cond, body = argument(call, 0, "cond"), argument(call, 1, "body")
+    width = len(loop_vars.elts)
+    match cond:
+        case ast.Lambda(args=ast.arguments(posonlyargs=[], args=params, vararg=None, kwonlyargs=[], kwarg=None,
+                                           defaults=[]),
+                        body=ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[limit])):
+            if len(params) != width or params[0].arg != counter or any(
+                    isinstance(n, ast.Name) and n.id in {p.arg for p in params} for n in ast.walk(limit)):
+                return None
+        case _:
+            return None
+    if not _counted_body_writes(src, scope, body, width, position, filled):
+        return None
+    if not _pure_bound(src, limit):
+        return None
+    text = _available_at(src, limit, assign, call)
+    if text is None:
+        return None
+    literal = static_int(src, limit)
+    return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _counted_body_writes(src: Source, scope: ast.AST, body: ast.AST | None, width: int, position: int,
+                         filled: list[ast.Call]) -> bool:
+    """``body`` names a function defined once in ``scope`` with ``width`` plain parameters,
+    whose one ``return`` (its last statement) gives ``p0 + 1`` first and ``pK.write(p0, v)`` at
+    ``position``, the only write of the function, with ``p0`` and ``pK`` never rebound."""
+    if not isinstance(body, ast.Name):
+        return False
+    defs = [d for d in ast.walk(scope) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == body.id]
+    if len(defs) != 1 or src.scope_of(defs[0]) is not scope:
+        return False
+    fn = defs[0]
+    args = fn.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or len(args.args) != width:
+        return False
+    params = [a.arg for a in args.args]
+    counter, carried = params[0], params[position]
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or fn.body[-1] is not returns[0] or not isinstance(returns[0].value, (ast.Tuple, ast.List)):
+        return False
+    values = returns[0].value.elts
+    if len(values) != width or not _is_increment(ast.Assign([ast.Name(counter, ast.Store())], values[0]), counter):
+        return False
+    write = values[position]
+    if isinstance(write, ast.Name):  # bound once in the body to the write
+        bindings = [s for s in fn.body if isinstance(s, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == write.id for t in s.targets)]
+        write = bindings[0].value if len(bindings) == 1 and len(bindings[0].targets) == 1 else None
+    if not (isinstance(write, ast.Call) and isinstance(write.func, ast.Attribute) and write.func.attr == "write"
+            and isinstance(write.func.value, ast.Name) and write.func.value.id == carried and len(write.args) == 2
+            and isinstance(write.args[0], ast.Name) and write.args[0].id == counter):
+        return False
+    if [c for c in filled] != [write]:  # the function's (and scope's) only write
+        return False
+    return not any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in (counter, carried)
+                   for n in ast.walk(fn) if n not in args.args)
+
+
+def _available_at(src: Source, limit: ast.expr, assign: ast.Assign, loop: ast.Call) -> str | None:
+    """``limit`` as code with the same value where ``assign`` runs: as written when no name it
+    reads is bound from there to the loop (and each is bound before), else a name's single
+    binding before the loop, written in its place."""
+    scope = src.scope_of(assign)
+    local = src.stores_in(scope)
+
+    def ready(names: set[str]) -> bool:  # local names bound before `assign` (others are globals)
+        return all(n not in local or src.bound_before(n, assign) for n in names)
+
+    reads = {n.id for n in ast.walk(limit) if isinstance(n, ast.Name)}
+    if ready(reads) and _unchanged_between(src, scope, reads, assign, loop):
+        return src.segment(limit)
+    if isinstance(limit, ast.Name):
+        value = src.local_binding(limit.id, loop)  # read in a lambda: bound in the scope around the loop
+        if value is None or not _pure_bound(src, value):
+            return None
+        inner = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        binding = src.statement_of(value)
+        if binding is None or not _unchanged_between(src, scope, {limit.id}, value, loop) or not (
+                ready(inner) and _unchanged_between(src, scope, inner, assign, loop)):
+            return None
+        return src.segment(value)
+    return None
 
 
 # -- a counted `while` that fills a Python list -> tf.TensorArray ------------------------------------
@@ -629,3 +772,196 @@ def _body_resolver(loop: ast.While, found: dict[str, tuple[int, ast.expr]]):
         return binding[1] if reader is not None and binding[0] < reader else None
 
     return resolve
+
+
+# -- `for i in tf.range(n)` that fills a Python list -> tf.TensorArray ----------------------------------
+def _int32_bound(src: Source, node: ast.AST, depth: int = 0) -> bool:
+    """An int32 scalar tensor the reader can see: ``tf.shape(x)[k]``, ``tf.size(x)``, or a name
+    bound once, before its read, to one."""
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _int32_bound(src, bound, depth + 1)
+    return _int32_count(src, node)
+
+
+def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
+    """``L = []``, ``for i in tf.range(n):`` with one ``L.append(v)`` in its body, then
+    ``tf.stack(L, axis=k)``, ``tf.concat(L, axis=0)`` or ``tf.add_n(L)`` -> a ``tf.TensorArray``
+    of the loop's trip count.
+
+    Pattern (anything else keeps the explanation): ``n`` reading names only (no call that could
+    have side effects: it is evaluated once more);
+    ``L = []`` earlier in the loop's block and unread until the loop; in the body, at top level,
+    exactly one ``L.append(v)``, no other use of ``L``, no binding of ``i`` or of the names ``n``
+    reads, no break/continue/return/yield, no nested function, no ``else``; after the loop ``L``
+    is read once, as ``tf.stack(L[, axis=k])`` or ``tf.concat(L, axis=0)`` (literal axes).
+
+    The rewrite::
+
+        L = tf.TensorArray(D, size=tf.maximum(n, 0))   # just before the loop (`L = []` goes)
+        for i in tf.range(n):
+            ...
+            L = L.write(i, v)
+        ... L.stack() / L.concat() ...                 # moveaxis(L.stack(), 0, k) for k != 0
+
+    Size: for ``n`` an int32 scalar tensor the reader can see (``tf.shape(x)[k]``, ``tf.size(x)``,
+    or a name bound once to one) ``tf.maximum(n, 0)``, written at ``i``; for any other ``n``
+    ``tf.size(tf.range(n))``, the number of values the loop's own ``tf.range(n)`` yields whatever
+    n's dtype (a float n runs ceil(n) times), written at ``tf.cast(i, tf.int32)`` (0, 1, ...
+    exactly); XLA then compiles once per value of n. ``tf.add_n(L)`` becomes
+    ``tf.reduce_sum(L.stack(), axis=0)``: the same elementwise sum, reordered (float sums may
+    round differently, as XLA's own reductions do); ``add_n([])`` raises in the original.
+
+    Equivalence: ``tf.range(n)`` with an int32 scalar n yields 0..n-1 (nothing for n <= 0), so
+    the iteration with index i writes index i, once each, in the order of the appends: the
+    TensorArray holds the list's elements in the list's order, ``stack()`` equals ``tf.stack(L)``
+    and ``concat()`` equals ``tf.concat(L, 0)``. n is evaluated once more, just before the loop,
+    where nothing has rebound the names it reads. The dtype D must be exact (``write`` raises on
+    a mismatch): certain from the value's own bindings (:func:`certain_dtype`), or the dtype of a
+    tensor ``x`` the value is made of by dtype-keeping ops only (indexing, reshapes, elementwise
+    ops of two such values: :func:`dtype_of_source`), written ``x.dtype``. Otherwise the loop
+    gets an explanation.
+
+    UNSAFE: ``tf.concat`` (it joins elements whose first dimensions differ, the TensorArray
+    raises on them); ``tf.stack`` on axis 0 when the loop may run zero times (the original's
+    ``tf.stack([])`` is an empty float32 vector; for other axes it raises); calls other than
+    TensorFlow functions and built-in Keras layers in the body (AutoGraph traces it once).
+    Under XLA the TensorArray's size is ``n``, a compile-time constant from the input's shape:
+    the function compiles once per input shape.
+    """
+    tf = src.tf
+    block = src.body_containing(loop)
+    if tf is None or block is None or loop.orelse or not isinstance(loop.target, ast.Name):
+        return None
+    if not (isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1 and not loop.iter.keywords):
+        return None
+    bound, index = loop.iter.args[0], loop.target.id
+    if not _pure_bound(src, bound):
+        return None
+    counted_int32 = _int32_bound(src, bound)
+    appends = [k for k, stmt in enumerate(loop.body) if _appends_one_value(stmt)]
+    if len(appends) != 1:
+        return None
+    append = loop.body[appends[0]]
+    call = append.value  # type: ignore[attr-defined]
+    name = call.func.value.id
+    body = ast.Module(body=loop.body, type_ignores=[])
+    bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    bindings: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(body):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global,
+                             ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.setdefault(node.id, []).append(node)
+    if {name, index} & set(bindings) or bound_names & set(bindings) or name == index or name in bound_names:
+        return None
+    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
+        return None
+    here = next(k for k, stmt in enumerate(block) if stmt is loop)
+    before = block[:here]
+    made_at = _last_store(before, name)
+    if made_at is None:
+        return None
+    made = before[made_at]
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
+            and isinstance(made.value, ast.List) and not made.value.elts) or _reads(before[made_at + 1:], name):
+        return None
+    counted = _CountedAppendLoop(index, bound, name, call.args[0], append, True, bindings)
+    joined = _joined_after(src, loop, counted, block[here + 1:])
+    if joined is None:
+        return None
+    join, axis, axis_node = joined
+    resolve = _body_resolver(loop, _body_bindings(loop, bindings))  # type: ignore[arg-type]
+    dtype = certain_dtype(src, counted.value, resolve)
+    if dtype in DTYPES:
+        dtype_text = f"{tf}.{dtype}"
+    else:
+        source = dtype_of_source(src, counted.value, resolve, set(bindings) | {index})
+        if source is None:
+            return explain(
+                f"`{name}` could be a tf.TensorArray(DTYPE, size={src.segment(bound)}) written at the loop index and "
+                f"joined with .stack() or .concat(); it is not rewritten automatically because the dtype of "
+                f"`{src.segment(counted.value)}` is not certain (TensorArray.write raises on a mismatch). Bind the "
+                "appended value with an explicit dtype (tf.cast(..., tf.float32)) to get the fix.")
+        dtype_text = f"{source}.dtype"
+    if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
+            and loop.body[0].lineno > loop.lineno):
+        return None
+    reasons: list[str] = []
+    layers = _keras_layer_attributes(src, loop)  # type: ignore[arg-type]
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self" and node.func.attr in layers):
+            reasons.append(f"inside tf.function the body is traced once: Python side effects of "
+                           f"`{src.segment(node.func)}` run once, not once per iteration")
+            break
+    if call_name(src, join) == "tf.add_n":
+        joined_text = f"{tf}.reduce_sum({name}.stack(), axis=0)"
+    elif call_name(src, join) == "tf.concat":
+        reasons.append("tf.concat joins elements whose first dimensions differ; the TensorArray raises on "
+                       "elements of different shapes")
+        joined_text = f"{name}.concat()"
+    elif axis == 0:
+        reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
+                       "vector, and the fix an empty TensorArray stack of the values' dtype")
+        joined_text = f"{name}.stack()"
+    else:
+        joined_text = f"{tf}.experimental.numpy.moveaxis({name}.stack(), 0, {src.segment(axis_node)})"  # type: ignore[arg-type]
+    indent, inner = src.indent_of(loop), src.indent_of(append)
+    tail = src.lines[append.end_lineno - 1][src.end(append).col:].rstrip("\n")  # type: ignore[operator]
+    if counted_int32:
+        size, position = f"{tf}.maximum({src.segment(bound)}, 0)", index
+    else:  # the bound's dtype is not known: tf.range(n) itself counts the trips, the index is cast
+        size, position = f"{tf}.size({tf}.range({src.segment(bound)}))", f"{tf}.cast({index}, {tf}.int32)"
+    edits = [
+        replace_lines(made.lineno, made.end_lineno, ""),  # type: ignore[arg-type]
+        Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
+             "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))
+             + f"{indent}{name} = {tf}.TensorArray({dtype_text}, size={size})\n"),
+        replace_lines(append.lineno, append.end_lineno,  # type: ignore[arg-type]
+                      f"{inner}{name} = {name}.write({position}, {arg(src, counted.value)}){tail}\n"),
+        replace(src, join, joined_text),
+    ]
+    compiles = "once per input shape" if counted_int32 else \
+        f"once per value of `{src.segment(bound)}` (value-specialized: the TensorArray's size is that value)"
+    return make_fix(f"Collect `{name}` in a tf.TensorArray sized to the loop's trip count (under XLA the function "
+                    f"compiles {compiles})", edits, reasons)
+
+
+def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
+                  later_block: list[ast.stmt]) -> tuple[ast.Call, int, ast.expr | None] | None:
+    """The list's one read after the loop: ``tf.stack(L[, axis=k])`` (any literal k) or
+    ``tf.concat(L, axis=0)``, in a later statement of the loop's block."""
+    name = counted.name
+    scope = src.scope_of(loop)
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and {name, counted.counter} & set(n.names)
+           for n in ast.walk(scope)):
+        return None
+    reads = [n for n in ast.walk(scope)
+             if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)]
+    later = [n for n in reads if n is not counted.append.value.func.value]  # type: ignore[attr-defined]
+    if len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
+        return None
+    join = src.parents.get(later[0])
+    kind = call_name(src, join) if isinstance(join, ast.Call) else None
+    if kind == "tf.add_n" and len(join.args) == 1 and not join.keywords and join.args[0] is later[0] \
+            and src.scope_of(join) is scope:  # type: ignore[union-attr]
+        axis_node = None
+    elif not (kind in ("tf.stack", "tf.concat") and join.args and join.args[0] is later[0]  # type: ignore[union-attr]
+            and len(join.args) <= 2 and {k.arg for k in join.keywords} <= {"axis"}  # type: ignore[union-attr]
+            and src.scope_of(join) is scope):
+        return None
+    else:
+        axis_node = argument(join, 1, "axis")  # type: ignore[arg-type]
+    axis = 0 if axis_node is None else number_value(axis_node)
+    if type(axis) is not int or (kind == "tf.concat" and (axis_node is None or axis != 0)):
+        return None
+    if not any(s is src.statement_of(join) or any(a is s for a in src.ancestors(join)) for s in later_block):
+        return None
+    after = (loop.end_lineno, loop.end_col_offset)
+    if any(isinstance(n, ast.Name) and n.id == name and after <= (n.lineno, n.col_offset) < (
+            join.lineno, join.col_offset) for n in ast.walk(scope)):  # type: ignore[union-attr]
+        return None
+    return join, axis, axis_node  # type: ignore[return-value]

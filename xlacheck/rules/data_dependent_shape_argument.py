@@ -109,12 +109,20 @@ class DataDependentShapeArgument(Rule):
     result after it, so values and gradients equal the original's for every rank of `x`, inf and
     NaN in the masked-out rows included: this is safe for sums. A mean is unsafe (integer `x`
     gives a float64 mean), and so are max/min (a selected -inf ties with the fill and shares its
-    gradient; XLA's max skips a NaN that eager returns). Other shape arguments get no automatic
-    fix: the static bound must come from the model's configuration.
+    gradient; XLA's max skips a NaN that eager returns).
+
+    `r = tf.repeat(x, c, axis=k)` read once, as `tf.reduce_sum/mean(r, axis=k)`, becomes a
+    reduction of `x` weighted by the counts (`w = tf.reshape(tf.cast(c, x.dtype), ...)`,
+    `tf.reduce_sum(tf.where(w > 0, x * w, 0), axis=k)`, divided by the number of repeated rows
+    for a mean): rows repeated zero times stay out, inf and NaN included, and the gradient is
+    the count per row. Safe for a sum of integers; unsafe for floats (`x * c` is rounded once
+    where the original adds c copies) and for a mean of values that may be integers (the
+    original truncates). Other shape arguments get no automatic fix: the static bound must come
+    from the model's configuration.
     """
 
     code = "XLA205"
-    fix = ("rewrite_masked", "rewrite_shape_argument")
+    fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)

@@ -119,9 +119,15 @@ class DataDependentShapeOp(Rule):
     Safe fixes, exact wherever the original returns (where it raises, the fix is unconstrained):
     - `tf.math.bincount(ids, minlength=K, maxlength=K[, dtype=D])` becomes
       `tf.reduce_sum(tf.one_hot(tf.reshape(tf.cast(ids, tf.int64), [-1]), K, dtype=D), axis=0)`
-      when K is a Python int literal or module constant; negative ids, which raise in bincount,
-      are not counted. Any other K makes it unsafe (bincount accepts an int64 tensor K with
-      int64 ids, `tf.one_hot` does not).
+      when K is a Python int literal or module constant, or an int32 shape (`tf.shape(x)[k]`,
+      `tf.size(x)`, or a name bound to one); negative ids, which raise in bincount, are not
+      counted. Any other K makes it unsafe (bincount accepts an int64 tensor K with int64 ids,
+      `tf.one_hot` does not). With `weights=W` (integer W) it becomes
+      `tf.math.unsorted_segment_sum(tf.reshape(W, [-1]), tf.minimum(ids, K), K + 1)[:K]`: ids
+      past K go to an extra segment that is dropped, as bincount drops them.
+    - Unsafe: float weights (summed in another order: the last bits may differ); a
+      `maxlength` without an equal `minlength` (the original has `max(minlength, max(ids) + 1)`
+      bins, capped at `maxlength`; the fix always has `maxlength` bins, the extra ones zeros).
     - `tf.math.segment_sum/prod(data, ids)` (and `segment_mean` of provably float data) becomes
       `tf.math.unsorted_segment_*` with `num_segments=max(ids) + 1` (0 for empty ids), ids in
       int64; unsorted or negative ids, which raise in the original, are no longer checked. It

@@ -69,6 +69,19 @@ class PythonSideEffectInTensorBranch(Rule):
       no elements, `tf.stack([])` is an empty float32 vector). Unsafe otherwise, and the message
       says why. With a tensor `N`, XLA compiles the function once per value of `N`, because the
       result's shape is that value.
+    - `for i in tf.range(n)` with `n` not known at trace time: `L = []` before it, one
+      `L.append(v)` in its body, then `tf.stack(L, axis=k)`, `tf.concat(L, axis=0)` or
+      `tf.add_n(L)`. It becomes `L = tf.TensorArray(D, size=tf.maximum(n, 0))`,
+      `L = L.write(i, v)` and `L.stack()` (moved to axis k), `L.concat()` or
+      `tf.reduce_sum(L.stack(), axis=0)` (a reordered float sum). With `n` an int32 shape
+      (`tf.shape(x)[k]`, `tf.size(x)`, or a name bound to one) XLA compiles it once per input
+      shape; any other `n` (read from names) gives `size=tf.size(tf.range(n))` and writes at
+      `tf.cast(i, tf.int32)`, compiled once per value of `n`. `D` is certain
+      from `v`'s bindings or is `x.dtype` for a tensor `x` that `v` is made of by indexing,
+      reshapes and elementwise ops. Safe for `tf.stack` with `k != 0` and a body that calls only
+      TensorFlow functions and built-in Keras layers; unsafe for `tf.concat` (it joins elements
+      whose first dimensions differ, the TensorArray raises on them) and for `tf.stack` on axis
+      0 (zero iterations: the original's `tf.stack([])` is an empty float32 vector).
     - Any other `while` that fills a list gets an explanation only. Loop over a static maximum
       with a `done` mask instead.
 

@@ -46,6 +46,14 @@ class TensorConditionWithoutAutograph(Rule):
     of higher rank could broadcast, when `tf.where` would broadcast branches of different shapes,
     when `tf.cond` would run a non-TensorFlow function's side effects for both branches, or when a
     zero gradient sent to the branch not taken would meet a non-linear op (NaN at inf).
+
+    Branches of several assignments that read each other's results (`h = f(x)`, `y = g(h)`, tuple
+    and augmented assignments; or a `return` ending both arms) become `tf.cond` over two local
+    functions that hold the branches as written, take the names the branch assigns that have a
+    value before the `if`, and return every name the `if` assigns (a branch's own temporary,
+    read nowhere after the `if`, stays inside it). Only the taken branch runs, so values are the
+    original's: safe under the same conditions as `tf.cond` above. Branches with other
+    statements (calls for their side effects, loops, one arm returning) get no fix.
     """
 
     code = "XLA101"

@@ -29,10 +29,16 @@ class TensorArrayDynamicSize(Rule):
     ```
 
     ## Fix safety
-    When the TensorArray is filled by `ta = ta.write(i, v)` directly in the body of
-    `for i in tf.range(n)`, `size=0, dynamic_size=True` becomes `size=n`. The loop writes
-    indices 0..n-1 once each, so the elements are the same, and the fix is safe. Otherwise there
-    is no automatic fix, because the size must be known.
+    When the TensorArray is written once per iteration at the iteration's index by a loop whose
+    trip count is known where the TensorArray is made, `size=0, dynamic_size=True` (or a truthy
+    int) becomes `size=<trip count>`: `ta = ta.write(i, v)` directly in the body of
+    `for i in tf.range(n)` / `range(n)` gives `size=n`, of `for i, x in enumerate(seq)`
+    `size=len(seq)`; a `tf.while_loop(lambda i, ...: i < N, body, (0, ..., ta, ...))` whose
+    body function returns `i + 1` and `ta.write(i, v)` (no `maximum_iterations`) gives
+    `size=tf.maximum(N, 0)`, with `N`'s single binding written in its place when `N` is bound
+    after the TensorArray. The loop writes indices 0..n-1 once each, so the elements are the
+    same, and the fix is safe (nothing else in the function may write, scatter or unstack into
+    a TensorArray). Otherwise there is no automatic fix, because the size must be known.
     """
 
     code = "XLA203"

@@ -1,0 +1,95 @@
+"""``tf.repeat`` with data-dependent repeats that only feeds a sum or mean over the repeated axis
+-> a weighted reduction of the tensor itself.
+
+``r = tf.repeat(x, c, axis=k)`` has ``sum(c)`` rows along axis k: a data-dependent shape, which
+XLA compiles once per value of ``c`` (or not at all). When ``r`` is read once, afterwards, as
+``tf.reduce_sum(r, axis=k)`` or ``tf.reduce_mean(r, axis=k)`` (the same literal k), the repeated
+rows are never needed: row i of x appears c[i] times, so
+
+* ``reduce_sum(r, axis=k) == reduce_sum(tf.where(w > 0, x * w, 0), axis=k)`` with
+  ``w = tf.reshape(tf.cast(c, x.dtype), [-1] + [1] * (len(x.shape) - k - 1))`` (c along axis k;
+  a scalar or one-element c, which tf.repeat broadcasts, broadcasts alike);
+* ``reduce_mean(r, axis=k)`` divides that by the number of repeated rows,
+  ``reduce_sum(w * tf.ones_like(x), axis=k)`` (0 / 0 = NaN when every count is 0, as the mean of
+  the original's empty tensor).
+
+Rows with a zero count are left out by ``tf.where``, so an inf or NaN in them stays out, as in
+the original, and the gradient with respect to x is c[i] per row, as the original's. Negative
+counts raise in tf.repeat (unconstrained there).
+
+The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name), and the
+reduction reads x again: x must be a name that nothing rebinds in between, and r must have no
+other reader. Exact (SAFE) for integer x and a sum: ``x * c`` is the sum of c copies of x. For
+floats ``x * c`` is rounded once where the original adds c copies (the last bits may differ),
+and an integer mean truncates in the original where the fix divides into a float: UNSAFE, and
+the message says which.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import arg, call_name, number_value
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.dtypes import argument, certain_dtype, is_floating
+
+REDUCTIONS = {f"tf.{m}reduce_{op}": op for m in ("", "math.") for op in ("sum", "mean")}
+ROUNDING = ("x * c is rounded once where the original adds c copies of x: float sums may differ in the last bits")
+INT_MEAN = ("cannot prove the values are floating-point: for integers the original's mean truncates, the fix "
+            "divides into a float")
+
+
+@rewriter(ast.Call)
+def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
+    tf = src.tf
+    if tf is None or not isinstance(node, ast.Call) or call_name(src, node) != "tf.repeat":
+        return None
+    data, counts, axis_node = argument(node, 0, "input"), argument(node, 1, "repeats"), argument(node, 2, "axis")
+    if data is None or counts is None or axis_node is None or len(node.args) + len(node.keywords) != 3:
+        return None
+    axis = number_value(axis_node)
+    if type(axis) is not int or not isinstance(data, ast.Name):
+        return None
+    assign = src.parents.get(node)
+    if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)
+            and src.alone_on_lines(assign, assign)):
+        return None
+    name, scope = assign.targets[0].id, src.scope_of(assign)
+    readers = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and n is not assign.targets[0]]
+    if len(readers) != 1 or not isinstance(readers[0].ctx, ast.Load) or src.local_binding(name, readers[0]) is not node:
+        return None
+    reduction = src.parents.get(readers[0])
+    op = REDUCTIONS.get(call_name(src, reduction) or "") if isinstance(reduction, ast.Call) else None
+    if op is None or reduction.args[:1] != [readers[0]] or len(reduction.args) > 2:  # type: ignore[union-attr]
+        return None
+    if {k.arg for k in reduction.keywords} - {"axis"} or number_value(argument(reduction, 1, "axis")) != axis:  # type: ignore[arg-type]
+        return None
+    start, stop = (assign.lineno, assign.col_offset), (reduction.lineno, reduction.col_offset)  # type: ignore[union-attr]
+    if any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id == data.id
+           and start <= (n.lineno, n.col_offset) < stop for n in ast.walk(scope)):
+        return None
+    x = data.id
+    weights = src.fresh_name(f"{name}_weights")
+    trailing = f"len({x}.shape) - {axis + 1}" if axis >= 0 else str(-axis - 1)
+    lines = [f"{weights} = {tf}.reshape({tf}.cast({arg(src, counts)}, {x}.dtype), [-1] + [1] * ({trailing}))"]
+    total = f"{tf}.reduce_sum({tf}.where({weights} > 0, {x} * {weights}, 0), axis={axis})"
+    reasons = []
+    dtype = certain_dtype(src, data)
+    if op == "mean":
+        text = f"{total} / {tf}.reduce_sum({weights} * {tf}.ones_like({x}), axis={axis})"
+        if not is_floating(dtype):
+            reasons.append(INT_MEAN)
+        reasons.append(ROUNDING)
+    else:
+        text = total
+        if dtype not in ("int32", "int64"):
+            reasons.append(ROUNDING)
+    indent = src.indent_of(assign)
+    tail = src.lines[assign.end_lineno - 1][src.end(assign).col:].rstrip("\n")  # type: ignore[operator]
+    edits = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno,  # type: ignore[arg-type]
+                           "".join(f"{indent}{line}{tail}\n" for line in lines)),
+             replace(src, reduction, text)]
+    return make_fix(f"Weight the rows of `{x}` by their repeat counts instead of materializing the repeated "
+                    f"tensor (whose size is data-dependent)", edits, reasons)
