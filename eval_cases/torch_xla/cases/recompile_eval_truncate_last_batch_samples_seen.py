@@ -2,7 +2,8 @@
 
 The manual metric bookkeeping `gather_for_metrics` replaced: on the last eval batch the padded
 duplicates are dropped with `predictions[: len(dataset) - samples_seen]`, a slice whose Python-int
-length differs from the full batch, so the last batch (of every epoch) compiles a new graph.
+length differs from the full batch, so the last batch brings a second graph (the oracle measured
+one steady compile, then the graph is cached; every other remainder would add one more).
 """
 import torch
 import torch.nn as nn
@@ -44,7 +45,7 @@ def _batch(device, seed):
 
 
 def ENTRY(device):
-    # 3 batches of 8 per epoch for a dataset of 21: the last batch keeps 5 rows, then 3 rows next epoch
+    # 3 batches of 8 per epoch for a dataset of 21: the last batch of each epoch keeps 5 rows
     ev = Evaluator(Regressor().to(device), dataset_len=21, n_batches=3)
     return ev.eval_step, _batch(device, 0)
 
