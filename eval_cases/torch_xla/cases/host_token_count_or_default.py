@@ -1,0 +1,52 @@
+"""Token-level LM loss normalised by the number of target tokens with a Python `or` default,
+`loss_sum / (n_tokens or 1.0)`, where n_tokens is a device tensor.
+
+Source: https://github.com/pytorch/xla/issues/3429 (a boolean `OR` between an XLA tensor and a float
+results in an extra graph execution at that line).
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class TinyLM(nn.Module):
+    def __init__(self, vocab=40, dim=16):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim)
+        self.mix = nn.Linear(dim, dim)
+        self.out = nn.Linear(dim, vocab)
+
+    def forward(self, ids):
+        return self.out(torch.tanh(self.mix(self.emb(ids))))
+
+
+def make_train_step(model, opt, pad_id=0):
+    def train_step(ids, targets):
+        opt.zero_grad()
+        logits = model(ids)
+        loss_sum = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=pad_id, reduction="sum")
+        n_tokens = (targets != pad_id).sum()
+        loss = loss_sum / (n_tokens or 1.0)  # XLA: host
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed):
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(1, 40, (2, 8), generator=g)
+    targets = ids.roll(-1, 1)
+    targets[:, -2:] = 0
+    return ids.to(device), targets.to(device)
+
+
+def ENTRY(device):
+    model = TinyLM().to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    return make_train_step(model, opt), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]
