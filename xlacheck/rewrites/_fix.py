@@ -117,7 +117,9 @@ def parses(fix: Fix) -> bool:
     try:
         for edit in fix.edits:
             if edit.start.col == 0 and edit.end.col == 0:
-                ast.parse(textwrap.dedent(_PAGE_BREAK.sub("", edit.content)))
+                # lines copied from a CR or CRLF file keep their ends: dedent splits on \n only
+                text = edit.content.replace("\r\n", "\n").replace("\r", "\n")
+                ast.parse(textwrap.dedent(_PAGE_BREAK.sub("", text)))
             else:
                 _parse_expression(edit.content)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
