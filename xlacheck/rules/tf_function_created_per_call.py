@@ -89,13 +89,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
                 "DETECTOR = Detector()\ndef detect(x):\n    return DETECTOR._forward(x)\n"
                 "def make_detector():\n    detector = Detector()\n    return detector\n"),
-        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
-                "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
-                "        p = update(p, g)\n    return p\n"),
         Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
                 "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
+        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
+                "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
+                "        p = update(p, g)\n    return p\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
