@@ -39,7 +39,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
     on every call of a function that uses it there without keeping it, compiles again each time.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
-    for `jax.jit`/`jax.pmap` of a lambda or a function defined in the enclosing function (JAX
+    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial` or a function defined in the enclosing function (JAX
     caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache). And a
     factory of this file that returns such a new compiled function, called and dropped at once
     (`make_update(lr)(params, grads)`) where the enclosing function runs per step.
@@ -89,13 +89,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    def forward(self, x):\n        return tf.reduce_max(x, axis=-1)\n"
                 "DETECTOR = Detector()\ndef detect(x):\n    return DETECTOR._forward(x)\n"
                 "def make_detector():\n    detector = Detector()\n    return detector\n"),
-        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
-                "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
-                "        p = update(p, g)\n    return p\n"),
         Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
                 "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
+        Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
+                "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
+                "        p = update(p, g)\n    return p\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -140,6 +140,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     (7, 13, 'a new `Scorer` is built on every call of `score_all()` (in a loop): its tf.function '
                             '`score` belongs to the instance, so each new object traces and compiles it again; build '
                             'the object once and reuse it'),
+                )),
+        Example("import jax\nfrom functools import partial\ndef _loss(model, params, x):\n    return model(params, x)\n"
+                "def evaluate(model, params, batches):\n"
+                "    return [jax.jit(partial(_loss, model))(params, x) for x in batches]\n",
+                expected=(
+                    (6, 13, 'jax.jit created inside a loop: each iteration builds a new function with an empty trace '
+                            'cache, so it traces and compiles again; create it once, before the loop'),
                 )),
         Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
                 "    return update\ndef run_trial(p, g, lr):\n    return make_update(lr)(p, g)\n",
@@ -187,7 +194,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             # jax.jit caches on the wrapped callable: jax.jit(module_fn) again hits the cache (measured:
             # one trace for 3 wrappers); a lambda or a function defined here is new on every call.
             wrapped = node.args[0] if isinstance(node, ast.Call) and node.args else node
-            if not (isinstance(wrapped, (ast.Lambda, ast.FunctionDef)) or (
+            if not (isinstance(wrapped, (ast.Lambda, ast.FunctionDef)) or self._partial(index, wrapped) or (
                     isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))):
                 return
         func = index.function_of(node)
@@ -265,8 +272,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
             owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
             kind = factories[call.func.id]
             ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
-                                   "once and drops it: every evaluation traces and compiles again; build it once and reuse "
-                                   "it, passing what changes (a learning rate) as an argument")
+                                   "once and drops it: every evaluation traces and compiles again; build it once and "
+                                   "reuse it, passing what changes (a learning rate) as an argument")
 
     def _returned_compiler(self, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """The compiler (tf.function, jax.jit) of a function ``func`` creates and returns, or None."""
@@ -294,11 +301,22 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     return kind
         return None
 
+    @staticmethod
+    def _partial(index: ModuleIndex, wrapped: ast.AST) -> bool:
+        """``functools.partial(f, ...)``: a new object on every evaluation, which JAX's cache (keyed
+        on the callable) has never seen."""
+        if not isinstance(wrapped, ast.Call):
+            return False
+        f = wrapped.func
+        return (isinstance(f, ast.Name) and f.id == "partial") or (isinstance(f, ast.Attribute) and f.attr == "partial"
+                                                                  and isinstance(f.value, ast.Name)
+                                                                  and f.value.id == "functools")
+
     def _new_callable(self, index: ModuleIndex, wrapped: ast.expr, kind: str | None) -> bool:
-        """A tf.function of anything, a jax.jit of a lambda or a local def (JAX caches on the callable)."""
+        """A tf.function of anything, a jax.jit of a lambda, a partial or a local def (JAX caches on the callable)."""
         if kind is None or not kind.startswith("jax."):
             return True
-        return isinstance(wrapped, ast.Lambda) or (
+        return isinstance(wrapped, ast.Lambda) or self._partial(index, wrapped) or (
             isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
 
     # -- objects that own tf.functions, constructed per call --------------------------------
