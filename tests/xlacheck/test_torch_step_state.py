@@ -161,6 +161,23 @@ def test_a_closure_dict_item_grown_through_a_local_alias() -> None:
     assert ("XLA454", 11) in _found(src)
 
 
+def test_a_tensor_kept_on_the_cpu_is_host_bookkeeping() -> None:
+    src = """
+    import torch
+
+    class Slot:
+        def __init__(self, ids):
+            self.tokens = ids.cpu()
+
+        @torch.no_grad()
+        def add(self, model, x):
+            tok = model(x).argmax(-1)
+            self.tokens = torch.cat([self.tokens, torch.tensor([1])])
+            return tok
+    """
+    assert [c for c, _ in _found(src) if c == "XLA454"] == []
+
+
 def test_a_dict_passed_in_is_not_state() -> None:
     src = """
     import torch
@@ -179,7 +196,7 @@ def test_an_xla_loop_that_grows_a_name_defined_before_it() -> None:
     import torch_xla
 
     def evaluate(model, loader):
-        seen = torch.zeros(0, 4)
+        seen = torch.zeros(0, 4, device=torch_xla.device())
         for x in loader:
             seen = torch.cat([seen, model(x)])
             torch_xla.sync()

@@ -59,7 +59,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
     `hstack`, `vstack`) where `state` outlives the step: an attribute (`self.preds =
     torch.cat((self.preds, logits))`), an item of a container the step does not create
     (`state["ids"] = torch.cat([ids, next_token], 1)` after `ids = state["ids"]`), or, in a step
-    loop, a name that the loop body only ever grows.
+    loop, a name that the loop body only ever grows. A tensor kept on the CPU (assigned from
+    `.cpu()`, or grown with a piece built without `device=`) is host bookkeeping and is not flagged.
 
     ## Why is this bad?
     The tensor is one step longer at every step, and torch_xla compiles a graph per input shape:
@@ -98,6 +99,10 @@ class TorchTensorGrowsEveryStep(ModuleRule):
         Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n    preds = []\n"
                 "    for x, y in loader:\n        acc = torch.zeros(0)\n        acc = torch.cat([acc, model(x)])\n"
                 "        preds.append(acc)\n        torch_xla.sync()\n"),
+        Example("import torch\nimport torch_xla\nclass Slot:\n    def __init__(self, ids):\n"
+                "        self.tokens = ids.cpu()\n    def run(self, model, loader):\n        for x in loader:\n"
+                "            tok = model(x).argmax(-1)\n            torch_xla.sync()\n"
+                "            self.tokens = torch.cat([self.tokens, tok.cpu()])\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nclass Eval:\n    def __init__(self, model):\n"
@@ -109,7 +114,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                             '(`self.preds`): each step has a new shape and torch_xla compiles a new graph; keep '
                             'fixed-shape accumulators or a preallocated buffer written with a device index'),
                 )),
-        Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n    preds = torch.zeros(0, 3)\n"
+        Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n"
+                "    preds = torch.zeros(0, 3, device=torch_xla.device())\n"
                 "    for x, y in loader:\n        preds = torch.cat([preds, model(x)])\n        torch_xla.sync()\n",
                 expected=(
                     (6, 17, 'a tensor kept across steps grows with `torch.cat` onto itself every step '
@@ -142,10 +148,36 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                 continue  # (re)set inside the step too: it need not grow from one step to the next
             if not _outlives(target, step, assigns):
                 continue
+            if any(_on_cpu(e, ctx) for e in call.args[0].elts) or _held_on_cpu(target, ctx):
+                continue  # host-side bookkeeping (a CPU tensor grows on the CPU), not a graph input
             ctx.report(self, call, f"a tensor kept across steps grows with `{torch.call_ops[id(call)]}` onto itself "
                                    f"every step (`{ast.unparse(target)}`): each step has a new shape and torch_xla "
                                    "compiles a new graph; keep fixed-shape accumulators or a preallocated buffer "
                                    "written with a device index")
+
+
+_FACTORIES = frozenset({"tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange", "rand", "randn",
+                        "randint", "linspace", "eye", "LongTensor", "FloatTensor", "BoolTensor", "IntTensor"})
+
+
+def _on_cpu(e: ast.expr, ctx: ModuleContext) -> bool:
+    """A piece built on the CPU: a torch factory without ``device=`` or a ``.cpu()`` copy (concatenated
+    with a device tensor it would raise, so the grown tensor lives on the CPU)."""
+    if not isinstance(e, ast.Call):
+        return False
+    if isinstance(e.func, ast.Attribute) and e.func.attr == "cpu":
+        return True
+    name = ctx.facts.aliases.resolve(e.func) or ""
+    return name.startswith("torch.") and name.rsplit(".", 1)[-1] in _FACTORIES \
+        and not any(kw.arg == "device" for kw in e.keywords)
+
+
+def _held_on_cpu(target: ast.expr, ctx: ModuleContext) -> bool:
+    """Some assignment in the file gives the target a CPU tensor (``self._tokens = input_ids.cpu()``)."""
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Assign) and any(_same(t, target) for t in n.targets) and _on_cpu(n.value, ctx):
+            return True
+    return False
 
 
 def _is_growth(a: ast.Assign, target: ast.expr) -> bool:
