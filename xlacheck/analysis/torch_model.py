@@ -54,6 +54,7 @@ HOST = 1024  # a Python number read back from a tensor (.item(), float(t))
 # A comparison (or ``.bool()``) of values nobody proved: a Python bool or a boolean tensor. Indexing
 # a proven tensor with it settles which (``t[True]`` only adds a dimension, nobody writes it): a mask.
 MAYBE_MASK = 2048
+TENSOR_DICT = 4096  # a dict display every value of which is a proven tensor (``{"loss": loss, "acc": acc}``)
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 
@@ -101,6 +102,11 @@ _CASTS = frozenset({"long", "int", "float", "bool", "half", "double", "bfloat16"
                     "clone"})
 _MODULE_USE_METHODS = frozenset({"parameters", "named_parameters", "state_dict", "load_state_dict", "train",
                                  "eval", "modules", "named_modules", "zero_grad", "children", "buffers"})
+# Method names too common to resolve to the one same-file class that defines them (optimizers,
+# modules, containers and schedulers share them).
+_COMMON_METHODS = _SHARED_METHOD_NAMES | _MODULE_USE_METHODS | frozenset({
+    "step", "forward", "__call__", "__init__", "reset", "update", "compute", "backward", "zero_grad", "close",
+    "run", "set", "save", "load", "state_dict", "to", "call", "predict", "fit", "log"})
 _ND_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
 _NON_TENSOR_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.device",
@@ -178,6 +184,8 @@ class TorchFacts:
     stmt_of: dict[int, ast.stmt] = field(default_factory=dict)  # id(node) -> innermost statement (step code)
     call_ops: dict[int, str] = field(default_factory=dict)  # id(Call) -> "torch.x" / "Tensor.x" (tensor receiver proven)
     after_sync: set[int] = field(default_factory=set)  # ids of step statements that run after a sync in the same iteration
+    # ids of step statements under ``if step % n == 0:`` (a Python counter): they run every n-th step, not every step
+    periodic: set[int] = field(default_factory=set)
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -207,6 +215,8 @@ class _Builder:
         self.out.module_names = self.module_names
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
+        self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
+        self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -392,6 +402,10 @@ class _Builder:
             return hits[:1] if len(hits) == 1 else []
         if isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name):
             cls = self._instances().get(ref.value.id)  # tracker.on_batch_end(...): a same-file class's method
+            if cls is None and ref.attr not in _COMMON_METHODS and ref.attr not in tensor_methods():
+                # scheduler.scale_model_input(x) on a parameter: the one same-file class with that method
+                hits = [f for f in facts.functions if f.name == ref.attr and f.cls is not None]
+                return hits if len(hits) == 1 else []
             return [f for f in facts.functions
                     if f.name == ref.attr and f.cls is not None and f.cls.node.name == cls][:1]
         return []
@@ -411,12 +425,70 @@ class _Builder:
             self._instance_cache = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and "" not in v}
         return self._instance_cache
 
+    def _instance_state(self) -> None:
+        """Per class, the ``self.<attr>`` values the whole class proves:
+
+        * a device tensor: every assignment is a torch call given a device (``torch.zeros(..., device=d)``)
+          or ends in ``.to(d)`` (``d`` not the string ``"cpu"``); a CPU-built schedule read in the step is
+          not one (indexing it with a Python int costs nothing on the device);
+        * a step counter: a Python int (every assignment an int constant or a plain name) that step code counts up or down (``self.step_index += 1``): a value that is
+          new every step."""
+        step_nodes = [s.node for s in self.out.steps]
+        for c in self.facts.classes:
+            # a class one of whose methods runs in the step: all its methods keep the step's state
+            in_step = [m.node for m in c.methods.values() if any(st is m.node or _contains(st, m.node) for st in step_nodes)]
+            assigned: dict[str, list[ast.expr | None]] = {}
+            counted: set[str] = set()
+            for n in walk(c.node):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        pairs = (zip(t.elts, n.value.elts) if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple)
+                                 and len(t.elts) == len(n.value.elts) else [(t, n.value)])
+                        for tt, vv in pairs:
+                            if _self_attr(tt):
+                                assigned.setdefault(tt.attr, []).append(vv)  # type: ignore[union-attr]
+                            elif isinstance(tt, ast.Tuple):
+                                for x in tt.elts:
+                                    if _self_attr(x):
+                                        assigned.setdefault(x.attr, []).append(None)  # type: ignore[union-attr]
+                elif isinstance(n, ast.AugAssign) and _self_attr(n.target):
+                    if isinstance(n.op, (ast.Add, ast.Sub)) and in_step and not any(
+                            isinstance(x, ast.Call) and (self.resolve(x.func) or "").startswith("torch.") for x in walk(n.value)):
+                        counted.add(n.target.attr)  # type: ignore[union-attr]
+                    else:
+                        assigned.setdefault(n.target.attr, []).append(None)  # type: ignore[union-attr]
+                elif isinstance(n, ast.AnnAssign) and _self_attr(n.target):
+                    assigned.setdefault(n.target.attr, []).append(n.value)  # type: ignore[union-attr]
+            name = c.node.name
+            self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
+                                       and all(v is not None and self._on_device(v) for v in vs)}
+            self.counter_attrs[name] = {a for a in counted if assigned.get(a) and all(
+                isinstance(v, ast.Name) or isinstance(v, ast.Constant) and type(v.value) is int for v in assigned[a])}
+
+    def _on_device(self, v: ast.expr) -> bool:
+        """A torch tensor built on (or moved to) a device that is not spelled ``"cpu"``."""
+        if not isinstance(v, ast.Call):
+            return False
+        f = v.func
+        if isinstance(f, ast.Attribute) and f.attr == "to" and v.args:
+            dev = v.args[0]
+            if isinstance(dev, ast.Constant) or not any(
+                    isinstance(x, ast.Call) and _builds_tensor(self.resolve(x.func)) for x in walk(f.value)):
+                return False  # .to("cpu") / .to(torch.float32)-like constants, or a receiver not built by torch here
+            return not (isinstance(dev, ast.Attribute) and dev.attr in ("float", "long", "int", "bool", "half",
+                                                                        "bfloat16", "float32", "float16", "int64"))
+        if _builds_tensor(self.resolve(f)):
+            dev = next((kw.value for kw in v.keywords if kw.arg == "device"), None)
+            return dev is not None and not (isinstance(dev, ast.Constant) and (dev.value is None or dev.value == "cpu"))
+        return False
+
     # -- values ----------------------------------------------------------------------------
     def run(self) -> TorchFacts:
         self.find_steps()
         out = self.out
         if not out.steps:
             return out
+        self._instance_state()
         regions: dict[int, list[Step]] = {}
         for s in out.steps:
             regions.setdefault(id(s.owner), []).append(s)
@@ -529,6 +601,16 @@ def _assigned_names(s: ast.stmt) -> list[ast.Name]:
     return out
 
 
+def _builds_tensor(name: str | None) -> bool:
+    """A ``torch.*`` function that returns a tensor (not a module class, not a utility)."""
+    return bool(name) and name.startswith("torch.") and not name.startswith(("torch.nn.", "torch.utils.", "torch.optim.")) \
+        and name not in _NON_TENSOR_TORCH and not name.rsplit(".", 1)[-1][:1].isupper()  # type: ignore[union-attr]
+
+
+def _self_attr(t: ast.AST) -> bool:
+    return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+
+
 def _is_step_function(steps: list[Step]) -> bool:
     return any(s.node is s.owner for s in steps)
 
@@ -551,9 +633,10 @@ def _trains(node: ast.AST, b: _Builder, own: bool = False) -> bool:
         f = c.func
         if isinstance(f, ast.Attribute) and f.attr == "backward":
             backward = True
-        if isinstance(f, ast.Attribute) and f.attr == "step" and isinstance(f.value, ast.Name) \
-                and ("opt" in f.value.id.lower()):
-            step = True
+        if isinstance(f, ast.Attribute) and f.attr == "step" and (
+                isinstance(f.value, ast.Name) and "opt" in f.value.id.lower()
+                or _self_attr(f.value) and "opt" in f.value.attr.lower()):  # type: ignore[attr-defined]
+            step = True  # opt.step(), self.optimizer.step()
         if b.resolve(f) == "torch_xla.core.xla_model.optimizer_step":
             step = True
     return backward and step
@@ -615,6 +698,7 @@ class _Walker:
         self.env = env
         self.active: list[Step] = []
         self.synced = False  # a sync ran earlier in this iteration of the step
+        self.periodic = 0  # inside `if step % n == 0:` blocks
 
     def run(self, owner: ast.AST) -> None:
         body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
@@ -667,7 +751,10 @@ class _Walker:
             self.loop_body(s)
         elif isinstance(s, ast.If):
             self.expr(s.test)
+            every_n = self._every_n(s.test)
+            self.periodic += every_n
             self.block(s.body)
+            self.periodic -= every_n
             self.block(s.orelse)
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
@@ -690,6 +777,18 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _every_n(self, test: ast.expr) -> int:
+        """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
+        every n-th step (the documented way to log from a torch_xla loop)."""
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for p in parts:
+            if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
+                for side in (p.left, p.comparators[0]):
+                    if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
+                            self.b.out.of(side.left) | self.b.out.of(side.right)) & TENSOR:
+                        return 1
+        return 0
 
     def loop_body(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
         # twice: names assigned late in the body reach its start on the next iteration
@@ -714,6 +813,8 @@ class _Walker:
         out = self.b.out
         if self.synced:
             out.after_sync.add(id(s))
+        if self.periodic:
+            out.periodic.add(id(s))
         todo: list[ast.AST] = [s]
         while todo:
             n = todo.pop()
@@ -732,6 +833,12 @@ class _Walker:
             self.env[target.id] = flags
         elif isinstance(target, (ast.Tuple, ast.List)):
             item = _item_flags(flags, value, self)
+            if flags & OUT and isinstance(value, ast.Call) and (self.b.resolve(value.func) or "").startswith("torch."):
+                item = TENSOR  # values, indices = torch.topk(...); a, b = torch.chunk(...): tuples of tensors
+            if _dict_items(value, self) and len(target.elts) == 2:
+                self.bind(target.elts[0], 0, None)  # for k, v in metrics.items(): the key, the tensor
+                self.bind(target.elts[1], TENSOR, None)
+                return
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
                     self.bind(t, self.b.out.of(v), v)
@@ -766,6 +873,11 @@ class _Walker:
                             and not name.startswith("torch.nn.functional.")) or (
                             isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
                         return MODULE  # self.layer = nn.Linear(...) in __init__
+            if self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self":
+                if e.attr in b.counter_attrs.get(self.cls.node.name, ()):
+                    return STEP_INT  # self.step_index, counted up by step code: new every step
+                if e.attr in b.device_attrs.get(self.cls.node.name, ()):
+                    return TENSOR  # self.sigmas = torch.cat(...).to(device)
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
                 return 0
             if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
@@ -832,13 +944,31 @@ class _Walker:
         if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             saved = dict(self.env)
             for gen in e.generators:
-                self.bind(gen.target, _item_flags(self.expr(gen.iter), gen.iter, self), None)
+                it = self.expr(gen.iter)
+                self.bind(gen.target, TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self), gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             self.expr(e.elt)
             self.env = saved  # comprehension variables do not leak
             return 0
-        if isinstance(e, (ast.Lambda, ast.DictComp)):
+        if isinstance(e, ast.DictComp):
+            saved = dict(self.env)
+            for gen in e.generators:
+                it = self.expr(gen.iter)
+                self.bind(gen.target, TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self), gen.iter)
+                for cond in gen.ifs:
+                    self.expr(cond)
+            self.expr(e.key)
+            self.expr(e.value)
+            self.env = saved
+            return 0
+        if isinstance(e, ast.Dict):
+            vals = [self.expr(v) for v in e.values]
+            for k in e.keys:
+                if k is not None:
+                    self.expr(k)
+            return TENSOR_DICT if vals and all(v & TENSOR for v in vals) and None not in e.keys else 0
+        if isinstance(e, ast.Lambda):
             return 0
         for child in ast.iter_child_nodes(e):
             if isinstance(child, ast.expr):
@@ -885,8 +1015,8 @@ class _Walker:
         if name is not None:
             return self.named_call(name, c, args)
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
-                f.attr in b.module_names or b.out.of(f) & MODULE):
-            return OUT  # self.layer(x)
+                f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
+            return OUT  # self.layer(x), self.model(x)
         if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
             return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
@@ -989,6 +1119,21 @@ def _grown_in(node: ast.AST) -> set[str]:
     """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
     return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
             and c.func.attr in ("append", "extend", "add", "update", "insert") and isinstance(c.func.value, ast.Name)}
+
+
+def _dict_of_tensors(call: ast.expr | None, w: _Walker, method: str) -> bool:
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == method
+            and not call.args and bool(w.b.out.of(call.func.value) & TENSOR_DICT))
+
+
+def _dict_items(value: ast.expr | None, w: _Walker) -> bool:
+    """``d.items()`` of a dict display of tensors: (key, tensor) pairs."""
+    return _dict_of_tensors(value, w, "items")
+
+
+def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
+    """``d.values()`` of a dict display of tensors: tensors."""
+    return _dict_of_tensors(value, w, "values")
 
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:

@@ -62,6 +62,7 @@ from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerSte
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
+from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
@@ -126,6 +127,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchDataLoaderWithoutDropLast,
     TorchScheduleScalarSpecialValue,
     TorchCollatePadsToLongest,
+    TorchTensorGrowsEveryStep,
     TorchLoopWithoutSync,
     TorchSaveOfXlaTensors,
     TorchOptimizerStepWithoutReduce,

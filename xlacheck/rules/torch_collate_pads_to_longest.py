@@ -70,6 +70,22 @@ def _pads_to_longest(ctx: ModuleContext, func: ast.AST) -> ast.Call | None:
     return None
 
 
+def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> bool:
+    """``pad_sequence`` itself, or the name holding the maximum is an argument of a torch call
+    (``torch.full((n, longest), pad)``, ``F.pad(x, (0, longest - len(x)))``)."""
+    resolve = ctx.facts.aliases.resolve
+    if resolve(hit.func) in _PAD_SEQUENCE:
+        return True
+    names = {n.targets[0].id for n in ast.walk(func) if isinstance(n, ast.Assign) and n.value is hit
+             and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    for c in ast.walk(func):
+        if isinstance(c, ast.Call) and (resolve(c.func) or "").startswith("torch.") and any(
+                isinstance(x, ast.Name) and x.id in names for a in [*c.args, *(k.value for k in c.keywords)]
+                for x in ast.walk(a)):
+            return True
+    return False
+
+
 def _max_of_lengths(e: ast.expr) -> bool:
     """``max(len(x) for x in batch)``, ``max(map(len, seqs))``, ``max([len(s) for s in b])``."""
     if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 1):
@@ -87,8 +103,10 @@ class TorchCollatePadsToLongest(ModuleRule):
     Flags a `collate_fn` that pads each batch to its own longest sequence
     (`torch.nn.utils.rnn.pad_sequence`, or a length computed as `max(len(x) for x in batch)`
     and not rounded up to a multiple) when its DataLoader feeds a torch_xla training loop
-    (directly or through `MpDeviceLoader`). Hugging Face collators and tokenizer padding are
-    XLA401's.
+    (directly or through `MpDeviceLoader`). With the `--torch-xla` declaration (the project's
+    torch code runs on XLA) and a step in the file, also any top-level function or method that
+    builds torch tensors that long (`torch.full((b, longest), pad)`, `pad_sequence`), however the
+    batch reaches the step. Hugging Face collators and tokenizer padding are XLA401's.
 
     ## Why is this bad?
     Each batch gets the length of its longest example, so the step sees a new input shape for
@@ -147,6 +165,7 @@ class TorchCollatePadsToLongest(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         if not ctx.torch.steps:
             return
+        reported: set[int] = set()
         for loader in loaders_feeding_steps(ctx):
             value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)
             if value is None:
@@ -159,4 +178,21 @@ class TorchCollatePadsToLongest(ModuleRule):
                                         "and its DataLoader feeds a torch_xla training loop: every new length is a "
                                         "new input shape, and torch_xla compiles the step again; pad to a fixed "
                                         "length or round the length up to a multiple (a few buckets)")
+                reported.add(id(func))
                 break
+        if not ctx.torch.declared:
+            return
+        # Declared project (its torch code runs on XLA) with a step in this file: a batch builder that
+        # makes torch tensors as long as the batch's longest sequence feeds that step however it is called.
+        steps = {id(st.node) for st in ctx.torch.steps}
+        for f in ctx.facts.functions:
+            node = f.node
+            if isinstance(node, ast.Lambda) or id(node) in reported or id(node) in steps or f.parent is not None:
+                continue
+            hit = _pads_to_longest(ctx, node)
+            if hit is None or not _sizes_torch_tensor(ctx, node, hit):
+                continue
+            ctx.report(self, hit, "this function pads a batch of torch tensors to its longest sequence, and this "
+                                  "project's torch code runs on XLA: every new length is a new input shape, and "
+                                  "torch_xla compiles the step again; pad to a fixed length or round the length up "
+                                  "to a multiple (a few buckets)")

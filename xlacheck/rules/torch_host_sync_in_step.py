@@ -140,8 +140,8 @@ class TorchHostSyncInStep(ModuleRule):
             return
         for node, what in host_reads(torch):
             stmt = torch.stmt_of.get(id(node))
-            if stmt is not None and id(stmt) in torch.after_sync:
-                continue
+            if stmt is not None and (id(stmt) in torch.after_sync or id(stmt) in torch.periodic):
+                continue  # after the step's own sync, or every n-th step only
             step = torch.in_step(node)
             where = step.why if step is not None else "a torch_xla step"
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import HOST, STEP_INT
+from xlacheck.analysis.torch_model import HOST, STEP_INT, TENSOR
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -22,7 +22,7 @@ def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
     if node is None:
         return None
     for n in ast.walk(node):
-        if isinstance(n, (ast.Name, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST):
+        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST):
             return n
     return None
 
@@ -31,17 +31,22 @@ class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
     Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`,
-    or read from a tensor with `int(t)`/`.item()`) used, inside a torch_xla step, as a slice
-    bound of a torch tensor (`x[:, :n]`, `img[:, :, i:i + 6]`) or as a size argument of a tensor
-    factory or view (`torch.zeros(b, n)`, `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`,
-    `x.topk(k)`).
+    read from a tensor with `int(t)`/`.item()`, or an attribute the step counts up:
+    `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
+    torch tensor (`sigmas[self.step_index]`, `ids[:, cur_len] = tok`, `x[:, :n]`,
+    `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
+    `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`, `x.topk(k)`). An attribute tensor counts
+    when the class builds it on a device (`torch.zeros(..., device=d)`, `.to(d)`): a schedule kept
+    on the CPU and indexed there costs the device nothing.
 
     ## Why is this bad?
     torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
     compiled program. A value that changes every step gives a new graph, and a new compilation,
-    every step, even when the result's shape stays the same (a random crop offset). Measured by
-    the oracle in eval/torch_xla_cases: `recompile_random_crop_offset`,
-    `recompile_truncate_to_batch_max`.
+    every step, even when the result's shape stays the same (a random crop offset, a decode
+    position, a sampler's step index). Measured by the oracle in eval/torch_xla_cases:
+    `recompile_random_crop_offset`, `recompile_truncate_to_batch_max`; and in eval_cases/torch_xla:
+    `sigmas[step_index]` on the device and `ids[:, cur_len] = tok` compile once per step (4 of 4
+    steady steps), the same schedule kept on the CPU does not.
 
     ## Example
     ```python
@@ -81,6 +86,14 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
                             'or a device-side index'),
                 )),
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for img, y in loader:\n        i = random.randrange(0, 3)\n        row = torch.relu(img)[i]\n"
+                "        loss = model(row).sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (7, 15, 'a Python int that changes every step indexes a torch tensor: torch_xla bakes the '
+                            'position into the graph and compiles a new one for each value; index with a device '
+                            'tensor (`index_select`/`index_copy_`)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -99,6 +112,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                                    "tensor: torch_xla bakes it into the graph and compiles a new one "
                                                    "for each value; use a fixed size (pad) or a device-side index")
                             break
+                    elif not flags.get(id(p), 0) & TENSOR and (hit := _varies(p, flags)) is not None \
+                            and not flags.get(id(hit), 0) & TENSOR:
+                        ctx.report(self, node, "a Python int that changes every step indexes a torch tensor: torch_xla "
+                                               "bakes the position into the graph and compiles a new one for each "
+                                               "value; index with a device tensor (`index_select`/`index_copy_`)")
+                        break
             elif isinstance(node, ast.Call):
                 op = torch.call_ops.get(id(node))
                 if op not in _SIZE_OPS:

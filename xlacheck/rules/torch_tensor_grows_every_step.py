@@ -1,0 +1,200 @@
+"""XLA454: a tensor kept across torch_xla steps grows by ``torch.cat`` onto itself every step."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.torch_model import Step, TorchFacts
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+_CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.unparse(a) == ast.unparse(b)  # (ast.dump would tell a Store target from a Load)
+
+
+def _assigned(region: ast.AST) -> list[ast.Assign]:
+    """Plain assignments in the step's own statements (nested functions and classes excluded)."""
+    out: list[ast.Assign] = []
+    stack = list(ast.iter_child_nodes(region))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Assign):
+            out.append(n)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _outlives(target: ast.expr, step: Step, region_assigns: list[ast.Assign]) -> bool:
+    """Does the value held by ``target`` survive from one step to the next?
+
+    ``self.<attr>`` does; so does an item of a container the step does not create (``state["ids"]``:
+    a closure's or the caller's dict). A plain name does only when the step is a loop body and the
+    loop body assigns it nowhere else (a function's locals start afresh at every call)."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return True
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+            and isinstance(target.slice, ast.Constant):
+        owner = target.value.id
+        node = step.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and owner in {
+                a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}:
+            return False  # a parameter: the caller may pass a new dict at every call
+        return not any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
+                       for a in region_assigns for t in a.targets for n in ast.walk(t))
+    if isinstance(target, ast.Name) and step.loop is not None:
+        return True  # (the caller checked it has no other assignment in the loop)
+    return False
+
+
+class TorchTensorGrowsEveryStep(ModuleRule):
+    """
+    ## What it does
+    Flags, inside a torch_xla step, `state = torch.cat([state, new])` (also `torch.concat`,
+    `hstack`, `vstack`) where `state` outlives the step: an attribute (`self.preds =
+    torch.cat((self.preds, logits))`), an item of a container the step does not create
+    (`state["ids"] = torch.cat([ids, next_token], 1)` after `ids = state["ids"]`), or, in a step
+    loop, a name that the loop body only ever grows. A tensor kept on the CPU (assigned from
+    `.cpu()`, or grown with a piece built without `device=`) is host bookkeeping and is not flagged.
+
+    ## Why is this bad?
+    The tensor is one step longer at every step, and torch_xla compiles a graph per input shape:
+    every step then traces and compiles a new graph (and everything that reads the tensor with
+    it). Measured by the oracle in eval_cases/torch_xla: a decode loop that appends each token to
+    the ids and an evaluation loop that concatenates every batch's logits onto a running tensor
+    both compile once per step (4 of 4 steady steps).
+
+    ## Example
+    ```python
+    @torch.no_grad()
+    def prediction_step(self, ids, labels):
+        logits = self.model(ids)
+        self.preds = torch.cat((self.preds, logits), dim=0)
+    ```
+
+    ## Use instead
+    ```python
+    # keep fixed-shape device accumulators (counts, sums), or a preallocated buffer written with a
+    # device index (`buf.index_copy_(0, pos, x)`); move per-batch results to the host after the sync
+    self.correct += (logits.argmax(-1) == labels).sum()
+    ```
+
+    ## Fix safety
+    No automatic fix: a preallocated buffer needs its maximum size, and what the code later does with
+    the concatenated tensor decides which fixed-shape form is equivalent.
+    """
+
+    code = "XLA454"
+    fix = None
+    name = "torch-tensor-grows-every-step"
+    severity = Severity.RECOMPILE
+    VALID = (
+        Example("import torch\nimport torch_xla\n@torch_xla.compile\ndef step(x, y):\n    h = torch.relu(x)\n"
+                "    h = torch.cat([h, y], dim=1)\n    return h\n"),
+        Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n    preds = []\n"
+                "    for x, y in loader:\n        acc = torch.zeros(0)\n        acc = torch.cat([acc, model(x)])\n"
+                "        preds.append(acc)\n        torch_xla.sync()\n"),
+        Example("import torch\nimport torch_xla\nclass Slot:\n    def __init__(self, ids):\n"
+                "        self.tokens = ids.cpu()\n    def run(self, model, loader):\n        for x in loader:\n"
+                "            tok = model(x).argmax(-1)\n            torch_xla.sync()\n"
+                "            self.tokens = torch.cat([self.tokens, tok.cpu()])\n"),
+    )
+    INVALID = (
+        Example("import torch\nimport torch_xla\nclass Eval:\n    def __init__(self, model):\n"
+                "        self.model, self.preds = model, None\n    def run(self, loader):\n        for x in loader:\n"
+                "            out = self.model(x)\n            self.preds = torch.cat((self.preds, out), dim=0)\n"
+                "            torch_xla.sync()\n",
+                expected=(
+                    (9, 26, 'a tensor kept across steps grows with `torch.cat` onto itself every step '
+                            '(`self.preds`): each step has a new shape and torch_xla compiles a new graph; keep '
+                            'fixed-shape accumulators or a preallocated buffer written with a device index'),
+                )),
+        Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n"
+                "    preds = torch.zeros(0, 3, device=torch_xla.device())\n"
+                "    for x, y in loader:\n        preds = torch.cat([preds, model(x)])\n        torch_xla.sync()\n",
+                expected=(
+                    (6, 17, 'a tensor kept across steps grows with `torch.cat` onto itself every step '
+                            '(`preds`): each step has a new shape and torch_xla compiles a new graph; keep '
+                            'fixed-shape accumulators or a preallocated buffer written with a device index'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        torch = ctx.torch
+        if not torch.steps:
+            return
+        regions: dict[int, list[ast.Assign]] = {}
+        for node in torch.nodes:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+                continue
+            call = node.value
+            if torch.call_ops.get(id(call)) not in _CATS or not call.args \
+                    or not isinstance(call.args[0], (ast.List, ast.Tuple)):
+                continue
+            step = torch.in_step(node)
+            if step is None:
+                continue
+            assigns = regions.setdefault(id(step.node), _assigned(step.node))
+            target = node.targets[0]
+            if not _grows(target, call.args[0].elts, node, assigns, torch):
+                continue
+            if any(a is not node and any(_same(t, target) for t in a.targets) and not _is_growth(a, target)
+                   for a in assigns):
+                continue  # (re)set inside the step too: it need not grow from one step to the next
+            if not _outlives(target, step, assigns):
+                continue
+            if any(_on_cpu(e, ctx) for e in call.args[0].elts) or _held_on_cpu(target, ctx):
+                continue  # host-side bookkeeping (a CPU tensor grows on the CPU), not a graph input
+            ctx.report(self, call, f"a tensor kept across steps grows with `{torch.call_ops[id(call)]}` onto itself "
+                                   f"every step (`{ast.unparse(target)}`): each step has a new shape and torch_xla "
+                                   "compiles a new graph; keep fixed-shape accumulators or a preallocated buffer "
+                                   "written with a device index")
+
+
+_FACTORIES = frozenset({"tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange", "rand", "randn",
+                        "randint", "linspace", "eye", "LongTensor", "FloatTensor", "BoolTensor", "IntTensor"})
+
+
+def _on_cpu(e: ast.expr, ctx: ModuleContext) -> bool:
+    """A piece built on the CPU: a torch factory without ``device=`` or a ``.cpu()`` copy (concatenated
+    with a device tensor it would raise, so the grown tensor lives on the CPU)."""
+    if not isinstance(e, ast.Call):
+        return False
+    if isinstance(e.func, ast.Attribute) and e.func.attr == "cpu":
+        return True
+    name = ctx.facts.aliases.resolve(e.func) or ""
+    return name.startswith("torch.") and name.rsplit(".", 1)[-1] in _FACTORIES \
+        and not any(kw.arg == "device" for kw in e.keywords)
+
+
+def _held_on_cpu(target: ast.expr, ctx: ModuleContext) -> bool:
+    """Some assignment in the file gives the target a CPU tensor (``self._tokens = input_ids.cpu()``)."""
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Assign) and any(_same(t, target) for t in n.targets) and _on_cpu(n.value, ctx):
+            return True
+    return False
+
+
+def _is_growth(a: ast.Assign, target: ast.expr) -> bool:
+    v = a.value
+    return isinstance(v, ast.Call) and bool(v.args) and isinstance(v.args[0], (ast.List, ast.Tuple)) and any(
+        _same(e, target) for e in v.args[0].elts)
+
+
+def _grows(target: ast.expr, parts: list[ast.expr], node: ast.Assign, assigns: list[ast.Assign],
+           torch: TorchFacts) -> bool:
+    """One of the concatenated pieces is the target itself, or a name the step read from it
+    (``ids = state["ids"]`` ... ``state["ids"] = torch.cat([ids, nxt], 1)``)."""
+    for p in parts:
+        if _same(p, target):
+            return True
+        if isinstance(p, ast.Name):
+            sources = [a.value for a in assigns if any(isinstance(t, ast.Name) and t.id == p.id for t in a.targets)]
+            if len(sources) == 1 and _same(sources[0], target) and sources[0].lineno < node.lineno:
+                return True
+    return False
