@@ -2,6 +2,7 @@
 
     python benchmarks/bucketing.py            # full run (~5 min on 2 cores)
     python benchmarks/bucketing.py --quick    # smoke run
+    python benchmarks/bucketing.py --training-only   # section 4 alone (--packing-only: 1b alone)
 
 Length distributions: a long-tailed synthetic one (lognormal capped at 512) and two from real
 text every Python install ships (stdlib docstrings; ``pydoc_data`` topic paragraphs),
@@ -47,6 +48,7 @@ from bucketing import (  # noqa: E402
     BucketingCollator,
     BucketSpec,
     MaskingSpec,
+    fit_packing_spec,
     optimal_boundaries,
     padding_fraction,
     power_of_two_boundaries,
@@ -58,6 +60,9 @@ MAX_LENGTH = 512
 BATCH = 32
 K = 8
 MULTIPLE = 8
+# the row length at which attention costs as much per position as the rest of a step:
+# measured by benchmarks/packing_attention.py for its BERT (hidden 128) on the 2-core machine
+ATTENTION_LENGTH = 900
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
@@ -119,10 +124,14 @@ def build_corpora(quick: bool) -> tuple[list[Corpus], object]:
     for name, texts in (("stdlib docstrings", docs), ("pydoc topics", paragraphs)):
         ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
         corpora.append(Corpus(name, np.array([len(i) for i in ids]), tuple(ids)))
+    corpora.insert(0, lognormal_corpus(quick))
+    return corpora, tokenizer
+
+
+def lognormal_corpus(quick: bool) -> Corpus:
     rng = np.random.default_rng(0)
     synthetic = np.minimum(rng.lognormal(4.6, 0.8, 5_000 if quick else 50_000).astype(int) + 2, MAX_LENGTH)
-    corpora.insert(0, Corpus("lognormal capped 512", synthetic, None))
-    return corpora, tokenizer
+    return Corpus("lognormal capped 512", synthetic, None)
 
 
 # ---- section 1: padding and shapes of whole pipelines ------------------------------------
@@ -256,11 +265,16 @@ def section_packing(corpora: list[Corpus], console) -> None:
     for name, spec, segments in (
         (f"packed, 1 shape ({BATCH}x{MAX_LENGTH}), <=16 per row", BucketSpec((MAX_LENGTH,), (BATCH,)), 16),
         (f"packed, 1 shape ({BATCH}x{MAX_LENGTH}), <=64 per row", BucketSpec((MAX_LENGTH,), (BATCH,)), 64),
+        (f"packed, 2 widths by fit_packing_spec(attention_length={ATTENTION_LENGTH}), <=64 per row", None, 64),
     ):
         cells = []
         for c in corpora:
-            fraction, shapes, rows, seconds = packed_pipeline(c, spec, segments)
-            cells.append(f"{fraction:6.2%} / {shapes:4d} ({rows} rows, {seconds:.1f}s)")
+            # the cost model's choice per corpus: narrow rows for short examples, 512 for the rest
+            fitted = spec or fit_packing_spec(c.lengths, MAX_LENGTH, BATCH * MAX_LENGTH,
+                                              attention_length=ATTENTION_LENGTH, max_segments=segments)
+            fraction, shapes, rows, seconds = packed_pipeline(c, fitted, segments)
+            widths = "" if spec else " " + "+".join(f"{b}x{w}" for w, b in zip(fitted.boundaries, fitted.batch_sizes))
+            cells.append(f"{fraction:6.2%} / {shapes:4d} ({rows} rows, {seconds:.1f}s){widths}")
         table.add_row(name, *cells)
     for window in (256, 2048):
         cells = []
@@ -402,6 +416,16 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
                         "weights": batch["attention_mask"].astype(np.float32)})
         return out
 
+    def tf_data_scheme() -> list[dict[str, np.ndarray]]:
+        # tf.data's own bucketing (quantile boundaries, K shapes + the overflow, batch BATCH)
+        boundaries = quantile_boundaries(lengths, K, MULTIPLE, MAX_LENGTH)
+        ragged = tf.ragged.constant([s.astype(np.int32) for s in sequences], dtype=tf.int32)
+        ds = tf.data.Dataset.from_tensor_slices(ragged).map(lambda x: x)  # ragged rows -> tensors
+        ds = ds.apply(tf.data.experimental.bucket_by_sequence_length(
+            lambda x: tf.shape(x)[0], bucket_boundaries=[b + 1 for b in boundaries],
+            bucket_batch_sizes=[BATCH] * (len(boundaries) + 1), pad_to_bucket_boundary=True))
+        return [{"input_ids": ids, "weights": (ids != 0).astype(np.float32)} for ids in ds.as_numpy_iterator()]
+
     def packed_scheme() -> list[dict[str, np.ndarray]]:
         # the toy model is per-token (no attention), so segment ids need not reach it
         from bucketing import PackingCollator, pack_batches
@@ -419,14 +443,16 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
         "pad to max_length 512": lambda: random_scheme(lambda b: MAX_LENGTH),
         "pad longest (random batches)": lambda: random_scheme(lambda b: int(b.max())),
         "pad_to_multiple_of 64 (random)": lambda: random_scheme(lambda b: min(-(-int(b.max()) // 64) * 64, MAX_LENGTH)),
+        f"tf.data bucket_by_sequence_length, quantiles K={K}": tf_data_scheme,
         f"ours K={K}": our_scheme,
         f"packed {BATCH}x{MAX_LENGTH} (1 shape)": packed_scheme,
     }
     from rich.table import Table
 
     table = Table(title=f"4. tiny Keras model, jit_compile=True, {len(lengths)} sequences of {corpus.name}, 1 epoch")
-    for column in ("scheme", "compilations", "declared shapes", "compile s", "total s",
-                   "real tokens/s incl. compile", "steady real tokens/s", "x pad-to-max (incl. compile)"):
+    for column in ("scheme", "compilations", "declared shapes", "padding", "compile s", "total s",
+                   "real tokens/s incl. compile", "steady real tokens/s", "steady real tokens/CPU-s",
+                   "x pad-to-max (incl. compile)"):
         table.add_column(column, justify="right" if column != "scheme" else "left")
     anchor = None
     for name, make in schemes.items():
@@ -452,26 +478,30 @@ def section_training(corpus: Corpus, console, num_sequences: int, width: int) ->
             optimizer.apply_gradients(zip(grads, model.trainable_variables))
             return loss
 
-        compile_seconds = steady_seconds = 0.0
-        steady_tokens = 0
+        compile_seconds = steady_seconds = steady_cpu = 0.0
+        steady_tokens = slots = 0
         for batch in batches:
+            slots += batch["weights"].size
             traces = step.experimental_get_tracing_count()
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             step(batch).numpy()  # wait for the step: times are per step
             elapsed = time.perf_counter() - start
             if step.experimental_get_tracing_count() > traces:  # a new shape: trace + XLA compile
                 compile_seconds += elapsed
             else:
                 steady_seconds += elapsed
+                steady_cpu += time.process_time() - cpu  # all threads: robust to the machine's load
                 steady_tokens += int(batch["weights"].sum())
+        assert sum(int(b["weights"].sum()) for b in batches) == real, name  # the same tokens for all
         seconds = compile_seconds + steady_seconds
         tokens_per_second = real / seconds
         anchor = anchor or tokens_per_second
         table.add_row(
             name, str(step.experimental_get_tracing_count()),
             str(len(spec.shapes())) if name.startswith("ours") else "1" if name.startswith("packed") else "-",
-            f"{compile_seconds:.1f}", f"{seconds:.1f}", f"{tokens_per_second / 1e3:.0f}k",
-            f"{steady_tokens / max(steady_seconds, 1e-9) / 1e3:.0f}k", f"{tokens_per_second / anchor:.2f}x",
+            f"{1 - real / slots:.1%}", f"{compile_seconds:.1f}", f"{seconds:.1f}", f"{tokens_per_second / 1e3:.0f}k",
+            f"{steady_tokens / max(steady_seconds, 1e-9) / 1e3:.0f}k",
+            f"{steady_tokens / max(steady_cpu, 1e-9) / 1e3:.0f}k", f"{tokens_per_second / anchor:.2f}x",
         )
     console.print(table)
 
@@ -598,12 +628,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small inputs: a smoke run of every section")
     parser.add_argument("--packing-only", action="store_true", help="section 1b (packing) only")
+    parser.add_argument("--training-only", action="store_true", help="section 4 (the tiny Keras model) only")
     parser.add_argument("--torch-xla", action="store_true", help="only section 5 (PyTorch on torch_xla)")
     args = parser.parse_args(argv)
     from rich.console import Console
 
     console = Console(width=160)
     started = time.perf_counter()
+    if args.training_only:  # the lognormal corpus only: no tokenizer to train
+        section_training(lognormal_corpus(args.quick), console, 128 if args.quick else 3200, 32 if args.quick else 128)
+        console.print(f"total {time.perf_counter() - started:.0f}s")
+        return 0
     corpora, tokenizer = build_corpora(args.quick)
     console.print(f"corpora and tokenizer ready in {time.perf_counter() - started:.1f}s")
     if args.packing_only:

@@ -23,10 +23,13 @@ from bucketing.masking import MaskingSpec, mask_tokens_np, mask_tokens_tf, tf_ma
 from bucketing.packing import (
     PackedBatchSampler,
     PackingPlan,
+    fit_packing_spec,
     pack_batches,
     pack_features,
+    packing_cost,
     plan_next_fit,
     plan_packing,
+    row_cost,
 )
 from bucketing.packing_collator import PackingCollator
 from bucketing.report import BucketReport, BucketStats, report
@@ -46,12 +49,14 @@ __all__ = [
     "PackingPlan",
     "ShapeBudget",
     "choose_num_shapes",
+    "fit_packing_spec",
     "mask_tokens_np",
     "mask_tokens_tf",
     "optimal_boundaries",
     "optimal_padding_by_num_shapes",
     "pack_batches",
     "pack_features",
+    "packing_cost",
     "padded_tokens",
     "padding_fraction",
     "plan_next_fit",
@@ -59,6 +64,7 @@ __all__ = [
     "power_of_two_boundaries",
     "quantile_boundaries",
     "report",
+    "row_cost",
     "sample_lengths",
     "tf_masking_fn",
 ]

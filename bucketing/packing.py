@@ -46,10 +46,22 @@ class PackingPlan:
     segment: np.ndarray
     offset: np.ndarray
     num_rows: int
+    row_widths: np.ndarray | None = None  # width of each row; None: every row is max_length
 
     @property
     def real_tokens(self) -> int:
         return int(self.lengths.sum())
+
+    def widths(self) -> np.ndarray:
+        """The width of every row (``max_length`` for all unless planned with ``row_lengths``)."""
+        if self.row_widths is None:
+            return np.full(self.num_rows, self.max_length, dtype=np.int64)
+        return self.row_widths
+
+    @property
+    def slots(self) -> int:
+        """Token positions in the plan's rows, padding included."""
+        return int(self.widths().sum())
 
     @property
     def lower_bound_rows(self) -> int:
@@ -59,7 +71,7 @@ class PackingPlan:
     @property
     def padding_fraction(self) -> float:
         """Pad tokens over all tokens in the packed rows."""
-        return 1.0 - self.real_tokens / (self.num_rows * self.max_length) if self.num_rows else 0.0
+        return 1.0 - self.real_tokens / self.slots if self.num_rows else 0.0
 
     @property
     def lower_bound_padding_fraction(self) -> float:
@@ -90,8 +102,16 @@ def plan_packing(
     max_segments: int | None = None,
     seed: int | None = None,
     overlong: Overlong = "error",
+    row_lengths: Sequence[int] | None = None,
 ) -> PackingPlan:
     """Pack examples of ``lengths`` tokens into rows of ``max_length`` by best-fit decreasing.
+
+    ``row_lengths`` (ascending, the last ``max_length``) lets rows be narrower: an example that
+    fits no open row opens a row of the narrowest of these widths that holds it, so examples
+    longer than every narrower width open ``max_length`` rows first (longest first), shorter
+    ones fill those rows' free space (already paid for) and then open narrow rows. Fewer
+    positions per row cost less attention (``L**2`` per row); :func:`fit_packing_spec`
+    chooses the widths by a cost model.
 
     ``max_segments`` caps the examples per row (a static per-segment dimension, e.g. for one
     classification label per segment). With ``seed``, examples of equal length are placed in
@@ -110,6 +130,7 @@ def plan_packing(
     if max_segments is not None and (isinstance(max_segments, bool) or max_segments < 1):
         raise ValueError(f"plan_packing: max_segments must be >= 1 or None, got {max_segments!r}")
     check_overlong(overlong, "plan_packing")
+    widths = _row_lengths(row_lengths, max_length, "plan_packing")
     if array.size and array.min() < 1:
         raise ValueError(
             f"plan_packing: every length must be >= 1, got {int(array.min())} at index "
@@ -139,6 +160,7 @@ def plan_packing(
     rows_by_free: dict[int, list[int]] = {}  # free space -> open rows with exactly that much
     fill: list[int] = []  # tokens placed per row
     count: list[int] = []  # segments per row
+    width_of: list[int] = []  # width of each row
     for index, length in zip(order.tolist(), array[order].tolist()):
         if length == 0:  # dropped
             break  # sorted decreasing: every later one is dropped too
@@ -147,6 +169,7 @@ def plan_packing(
             target = len(fill)
             fill.append(0)
             count.append(0)
+            width_of.append(widths[bisect_left(widths, length)])
         else:
             free = free_values[at]
             bucket = rows_by_free[free]
@@ -159,7 +182,7 @@ def plan_packing(
         count[target] += 1
         segment[index] = count[target]
         fill[target] += length
-        left = max_length - fill[target]
+        left = width_of[target] - fill[target]
         if left and count[target] < cap:
             if left not in rows_by_free:
                 rows_by_free[left] = []
@@ -167,10 +190,25 @@ def plan_packing(
             rows_by_free[left].append(target)
 
     num_rows = len(fill)
+    row_widths = np.asarray(width_of, dtype=np.int64)
     if rng is not None and num_rows:
         relabel = rng.permutation(num_rows)
         row = np.where(row >= 0, relabel[np.maximum(row, 0)], -1)
-    return PackingPlan(max_length, array, row, segment, offset, num_rows)
+        row_widths[relabel] = row_widths.copy()
+    return PackingPlan(max_length, array, row, segment, offset, num_rows,
+                       None if len(widths) == 1 else row_widths)
+
+
+def _row_lengths(row_lengths: Sequence[int] | None, max_length: int, where: str) -> list[int]:
+    if row_lengths is None:
+        return [int(max_length)]
+    widths = [int(w) for w in row_lengths]
+    if not widths or widths != sorted(set(widths)) or widths[0] < 1 or widths[-1] != max_length:
+        raise ValueError(
+            f"{where}: row_lengths must be ascending distinct positive widths ending at "
+            f"max_length={max_length}, got {tuple(row_lengths)!r}"
+        )
+    return widths
 
 
 def plan_next_fit(
@@ -211,7 +249,11 @@ def pack_batches(
 ) -> list[list[int]]:
     """Example indices of each batch: the dataset packed into rows of ``spec.max_length`` by
     best-fit decreasing, rows grouped ``spec.batch_sizes[-1]`` at a time, examples listed row
-    by row. Feed each list to :class:`PackingCollator` (it re-packs them into at most that many
+    by row. With a spec of several buckets, rows are of the spec's widths
+    (:func:`plan_packing` with ``row_lengths=spec.boundaries``: an example opens a row of the
+    narrowest width that holds it) and rows of width ``boundaries[i]`` are grouped
+    ``batch_sizes[i]`` at a time, so every batch is one of ``spec.shapes()``; with ``seed`` the
+    batches of all widths come in a shuffled order, without it narrowest first. Feed each list to :class:`PackingCollator` (it re-packs them into at most that many
     rows, or fewer, narrower ones where a smaller bucket holds them). It is a valid
     ``batch_sampler`` for a PyTorch ``DataLoader``; vary ``seed`` per epoch for new batches.
     Dropped examples (``overlong="drop"``) are left out.
@@ -229,13 +271,87 @@ def pack_batches(
             f"pack_batches: with num_replicas={num_replicas} give a one-bucket spec (got {spec.num_buckets} "
             "buckets), so every replica is on the same shape at every step"
         )
-    plan = plan_packing(lengths, spec.max_length, max_segments=max_segments, seed=seed, overlong=overlong)
-    per_batch = spec.batch_sizes[-1] * num_replicas
+    plan = plan_packing(lengths, spec.max_length, max_segments=max_segments, seed=seed, overlong=overlong,
+                        row_lengths=spec.boundaries)
     rows = plan.rows()
-    return [
-        [index for row in rows[start:start + per_batch][rank::num_replicas] for index in row]
-        for start in range(0, len(rows), per_batch)
-    ]
+    widths = plan.widths()
+    batches: list[list[int]] = []
+    for width, batch_size in zip(spec.boundaries, spec.batch_sizes):
+        of_width = [rows[r] for r in np.flatnonzero(widths == width).tolist()]
+        per_batch = batch_size * num_replicas
+        batches.extend(
+            [index for row in of_width[start:start + per_batch][rank::num_replicas] for index in row]
+            for start in range(0, len(of_width), per_batch)
+        )
+    if seed is not None and spec.num_buckets > 1:
+        order = np.random.default_rng(seed).permutation(len(batches))
+        batches = [batches[i] for i in order.tolist()]
+    return batches
+
+
+def row_cost(width: int, attention_length: float | None) -> float:
+    """Cost of one row of ``width`` positions in units of one position's non-attention work:
+    ``width * (1 + width / attention_length)``. Dense attention over a row does work
+    proportional to ``width`` per position (scores, softmax, mask, dropout, the weighted sum),
+    the rest of the model a constant per position; ``attention_length`` is the row length at
+    which the two are equal (None: attention is free, cost = positions)."""
+    return float(width) * (1.0 + (width / attention_length if attention_length else 0.0))
+
+
+def packing_cost(
+    lengths: Iterable[int] | np.ndarray,
+    spec: BucketSpec,
+    attention_length: float | None,
+    *,
+    max_segments: int | None = None,
+) -> float:
+    """The cost model of an epoch of :func:`pack_batches` on ``spec`` (dummy rows included):
+    the sum of :func:`row_cost` over every row of every batch."""
+    plan = plan_packing(lengths, spec.max_length, max_segments=max_segments, row_lengths=spec.boundaries)
+    widths = plan.widths()
+    total = 0.0
+    for width, batch_size in zip(spec.boundaries, spec.batch_sizes):
+        batches = -(-int((widths == width).sum()) // batch_size)
+        total += batches * batch_size * row_cost(width, attention_length)
+    return total
+
+
+def fit_packing_spec(
+    lengths: Iterable[int] | np.ndarray,
+    max_length: int,
+    tokens_per_batch: int,
+    *,
+    attention_length: float | None = None,
+    max_shapes: int = 2,
+    pad_to_multiple_of: int = 64,
+    max_segments: int | None = None,
+) -> BucketSpec:
+    """The packing spec of at most ``max_shapes`` (1 or 2) row widths that minimises
+    :func:`packing_cost`: one shape ``(tokens_per_batch // max_length, max_length)``, or two,
+    rows of ``R`` (every multiple of ``pad_to_multiple_of`` below ``max_length`` is tried, each
+    by planning the whole dataset) beside rows of ``max_length``, each batch holding about
+    ``tokens_per_batch`` positions. With ``attention_length=None`` the cost is positions
+    (padding) alone and one shape of ``max_length`` nearly always wins; with attention's cost
+    (see :func:`row_cost`: ``~6 * hidden`` by FLOPs for an encoder layer, or measured from two
+    steps of equal positions at two row lengths, ``L0 = (t1 * L2 - t2 * L1) / (t2 - t1)``)
+    narrow rows for the many short examples pay less attention per token."""
+    if max_shapes not in (1, 2):
+        raise ValueError(f"fit_packing_spec: max_shapes must be 1 or 2, got {max_shapes!r}")
+    if tokens_per_batch < max_length:
+        raise ValueError(
+            f"fit_packing_spec: tokens_per_batch={tokens_per_batch} is less than one row of max_length={max_length}"
+        )
+    if attention_length is not None and attention_length <= 0:
+        raise ValueError(f"fit_packing_spec: attention_length must be > 0 or None, got {attention_length!r}")
+    array = np.asarray(lengths if isinstance(lengths, np.ndarray) else list(lengths))
+    candidates = [BucketSpec((max_length,), (tokens_per_batch // max_length,))]
+    if max_shapes == 2:
+        candidates += [
+            BucketSpec((width, max_length), (tokens_per_batch // width, tokens_per_batch // max_length))
+            for width in range(pad_to_multiple_of, max_length, pad_to_multiple_of)
+        ]
+    costs = [packing_cost(array, spec, attention_length, max_segments=max_segments) for spec in candidates]
+    return candidates[int(np.argmin(costs))]  # ties: the first, fewer shapes
 
 
 class PackedBatchSampler:

@@ -3,7 +3,8 @@
 ``collator(features) -> dict`` of arrays (``return_tensors`` "np", "tf", "pt" or "jax"). Each
 bucket of the spec is a packed shape ``(rows, width)``: the examples of a call are packed by
 best-fit decreasing into the narrowest bucket whose rows hold them (falling back to packing
-them in the given order, which :func:`bucketing.packing.pack_batches` guarantees to fit), and
+them in the given order, narrowest bucket first, which :func:`bucketing.packing.pack_batches`
+guarantees to fit in the width its rows were planned at), and
 missing rows are dummy rows (segment 0 everywhere, labels -100). So the model sees at most
 ``len(spec.shapes())`` shapes, all known up front; one or two are enough (the widest for full
 batches, a narrow one for the last).
@@ -109,16 +110,19 @@ class PackingCollator:
             )
             if plan.num_rows <= rows:
                 return bucket, widest if plan is widest else _expand(plan, widest)
-        fallback = plan_next_fit(widest.lengths[widest.lengths > 0], self.spec.max_length,
-                                 max_segments=self.max_segments)
-        rows = self.spec.batch_sizes[-1]
-        if fallback.num_rows > rows:
-            raise ValueError(
-                f"PackingCollator: {len(lengths)} examples ({widest.real_tokens} tokens) need "
-                f"{fallback.num_rows} rows of {self.spec.max_length}, more than the batch's {rows}; "
-                "form batches with bucketing.packing.pack_batches"
-            )
-        return self.spec.num_buckets - 1, _expand(fallback, widest)
+        # in the given order: a pack_batches list of rows of width w never needs more rows of w
+        kept = widest.lengths[widest.lengths > 0]
+        for bucket, (rows, width) in enumerate(self.spec.shapes()):
+            if width < longest:
+                continue
+            fallback = plan_next_fit(kept, width, max_segments=self.max_segments)
+            if fallback.num_rows <= rows:
+                return bucket, _expand(fallback, widest)
+        raise ValueError(
+            f"PackingCollator: {len(lengths)} examples ({widest.real_tokens} tokens) need "
+            f"{fallback.num_rows} rows of {self.spec.max_length}, more than the batch's "
+            f"{self.spec.batch_sizes[-1]}; form batches with bucketing.packing.pack_batches"
+        )
 
     def collate_np(self, features: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
         lengths = [len(f["input_ids"]) for f in features]
