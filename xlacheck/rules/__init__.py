@@ -20,6 +20,7 @@ from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFuncti
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
@@ -100,6 +101,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
     LookupLayerWithoutKernel,
+    InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
     DynamicPaddingWithoutMultiple,
     BatchWithoutDropRemainder,

@@ -6,6 +6,7 @@ import ast
 from typing import Any
 
 from xlacheck import api_table, op_table
+from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
@@ -54,6 +55,11 @@ class OpWithoutXlaKernel(Rule):
     `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
     (`QuantizeAndDequantizeV4Grad`).
 
+    `tf.summary.scalar/histogram/image/text/audio/write` create their ops (`WriteSummary`, ...)
+    only while a default summary writer is set (the table's `when: default_writer`): they are
+    flagged only in `jit_compile=True` steps and what those call, not in plain `tf.function`s
+    (TPUStrategy moves summaries to the host) nor in Keras methods.
+
     ## Why is this bad?
     XLA refuses the whole function: `Detected unsupported operations when trying to compile
     graph ... on XLA_CPU_JIT: MatrixDeterminant (No registered 'MatrixDeterminant' OpKernel for
@@ -91,6 +97,8 @@ class OpWithoutXlaKernel(Rule):
                 "    return tf.linalg.logdet(k)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0)\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(x, y):\n"
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n    return loss\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -122,6 +130,14 @@ class OpWithoutXlaKernel(Rule):
                             'computation or use an op whose gradient compiles (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n    return loss\n",
+                expected=(
+                    (5, 5, "tf.summary.scalar writes through ops with no XLA kernel (WriteSummary) while a default "
+                           "summary writer is set: compilation fails with 'Detected unsupported operations'; return "
+                           "the value from the compiled step and write the summary outside it (compiled: decorated "
+                           "with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -132,6 +148,17 @@ class OpWithoutXlaKernel(Rule):
         if dynamic_shape_reason(name) is not None:
             return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
         unsupported = unsupported_ops(name, node)
+        verdict = op_table.lookup(name)
+        if unsupported and verdict is not None and verdict.when == "default_writer":
+            # tf.summary.*: a no-op without a default writer; under TPUStrategy TensorFlow moves
+            # summaries to the host. Only an explicit jit_compile=True step fails for sure.
+            if ctx.function.level is Level.CERTAIN and not ctx.function.jax:
+                ctx.report(self, node,
+                           f"{name} writes through ops with no XLA kernel ({', '.join(unsupported)}) while a default "
+                           "summary writer is set: compilation fails with 'Detected unsupported operations'; "
+                           "return the value from the compiled step and write the summary outside it "
+                           f"(compiled: {ctx.function.evidence})")
+            return
         if not unsupported:
             fact = api_table.fact_for(name)
             if fact is not None and fact.grad_xla is False and fact.grad_unsupported and _under_tape(ctx):
