@@ -239,6 +239,9 @@ class ModuleFacts:
     external_args: dict[int, dict[str, int]] = field(default_factory=dict)
     external_consts: dict[int, dict[str, bool]] = field(default_factory=dict)  # literal arguments' truth
     external_call_ids: set[int] = field(init=False, default_factory=set)  # ids of the calls in external_calls
+    # module-level `NAME = value` (the last such assignment): objects built once and used inside
+    # compiled code (a layer instance a model stores or calls)
+    module_values: dict[str, ast.expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -1091,6 +1094,8 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     scanner = _Scanner()
     scanner.scan(tree)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project)
+    facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                           for t in stmt.targets if isinstance(t, ast.Name)}
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
         # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is
