@@ -74,6 +74,8 @@ class ApiFact:
     const_in_default_call: bool = False
     dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
     structure: str | None = None  # "list": the probing call returned a Python list of tensors
+    # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
+    elementwise: str | None = None
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -210,6 +212,7 @@ def lookup(name: str) -> ApiFact | None:
         const_in_default_call=bool(entry.get("const_in_default_call", False)),
         dtype=entry.get("dtype"),
         structure=entry.get("structure"),
+        elementwise=entry.get("elementwise"),
     )
 
 
