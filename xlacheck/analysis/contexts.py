@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
+from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.tables import (
@@ -441,6 +442,7 @@ class _Scanner:
                 continue
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
+                _module_alias(aliases, node)  # type: ignore[arg-type]
                 for target in node.targets:  # type: ignore[attr-defined]
                     if type(target) is ast.Name:
                         built = (value.func.id if type(value) is ast.Call and type(value.func) is ast.Name
@@ -1021,6 +1023,25 @@ def _mark_helpers(inf: _Inference, test_module: bool) -> None:
         for n in f.called_names:
             maybe.extend(inf.lookup(ast.Name(n), f, None))
 
+
+
+def _module_alias(aliases: AliasTable, node: ast.Assign) -> None:
+    """``K = tf.keras.backend`` at module level: ``K`` names that TensorFlow namespace (a dotted
+    path the API table holds no callable for), as ``from tensorflow.keras import backend as K``
+    would. A name bound twice at module level is no alias."""
+    if len(node.targets) != 1 or type(node.targets[0]) is not ast.Name:
+        return
+    name = node.targets[0].id
+    if name in aliases.names:
+        if aliases.names[name] != aliases.resolve(node.value):
+            del aliases.names[name]
+        return
+    if type(node.value) is not ast.Attribute:
+        return
+    resolved = aliases.resolve(node.value)
+    if resolved is None or not resolved.startswith("tf.") or api_table.fact_for(resolved) is not None:
+        return
+    aliases.names[name] = resolved
 
 
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
