@@ -23,6 +23,9 @@ What it records, and where each fact comes from:
   explicit code.
 * ``switches``: global switches (``tf.debugging.enable_check_numerics``) and the ops every
   function traced after them gains (``DebugNumericSummaryV2`` ...), probed by switching them on.
+* ``under_vectorized_map``: loop APIs (``tf.scan``, ``tf.map_fn`` ...) run inside a function given
+  to ``tf.vectorized_map``, compiled with ``jit_compile=True``: whether that compiles and the ops
+  the compiler named.
 * ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
   whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
   with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
@@ -985,6 +988,33 @@ SWITCH_PROBES: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
 }
 
 
+# Loop APIs run inside a function given to tf.vectorized_map: pfor vectorizes the loop itself,
+# and for the TensorList-based functionals it emits TensorListReserve on variant lists, which has
+# no XLA kernel. name -> the loop body used per row ``r`` (a float32 [4] vector).
+VECTORIZED_MAP_PROBES: dict[str, Callable[[Any, Any], Any]] = {
+    "tf.scan": lambda tf, r: tf.scan(lambda c, v: c + v, r, initializer=0.0),
+    "tf.map_fn": lambda tf, r: tf.map_fn(lambda v: v * 2.0, r),
+    "tf.foldl": lambda tf, r: tf.foldl(lambda a, v: a + v, r, initializer=0.0),
+    "tf.foldr": lambda tf, r: tf.foldr(lambda a, v: a + v, r, initializer=0.0),
+    "tf.while_loop": lambda tf, r: tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + r[i]), (0, 0.0))[1],
+}
+
+
+def vectorized_map_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """Loop API -> whether ``tf.vectorized_map`` of a function running it compiles with XLA:CPU
+    (on a float32 [3, 4] input), and the ops the compiler named. The kernel table cannot say it:
+    pfor's TensorListReserve over variant lists has no XLA kernel for that element type, while
+    TensorListReserve itself has one."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, loop in sorted(VECTORIZED_MAP_PROBES.items()):
+        verdict, ops = compile_verdict(tf, lambda x, loop=loop: tf.vectorized_map(lambda r: loop(tf, r), x),
+                                       {"x": F(3, 4)})
+        entries[name] = {"compiled": verdict == "compiled", "unsupported": ops if verdict == "no_kernel" else []}
+        if verdict == "other":
+            entries[name]["error"] = ops[0]
+    return entries
+
+
 def switch_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
     """``tf.debugging.enable_check_numerics`` ... -> the ops every later traced function gains."""
 
@@ -1277,6 +1307,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
         "raw_ops": raw_ops,
         "api": api,
         "switches": switch_entries(tf, unsupported),
+        "under_vectorized_map": vectorized_map_entries(tf, unsupported),
     }
     if compile_check:
         table["crosscheck"] = crosscheck(tf, api, unsupported)
@@ -1297,10 +1328,12 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     switches = switch_entries(tf, unsupported)
+    vectorized = vectorized_map_entries(tf, unsupported)
     created = (frozenset(op for entry in api.values() for op in entry["raw_ops"]) | frozenset(table["raw_ops"])
-               | frozenset(op for entry in switches.values() for op in entry["adds_ops"]))
-    return {**table, "api": api, "switches": switches, "raw_ops": raw_op_table(tf, kernels, created),
-            "generated": generated_date()}
+               | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
+               | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
+    return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
+            "raw_ops": raw_op_table(tf, kernels, created), "generated": generated_date()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1310,7 +1343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="skip compiling the cross-check sample under jit_compile=True")
     parser.add_argument("--probes-only", action="store_true",
                         help="refresh only the entries probed with explicit code (classes, Keras layers, "
-                             "tf.summary, global switches) in the existing --out table; everything else is kept")
+                             "tf.summary, global switches, loops under vectorized_map) in the existing --out "
+                             "table; everything else is kept")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")

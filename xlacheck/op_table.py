@@ -119,6 +119,15 @@ def switch_unsupported(api_name: str) -> tuple[str, ...]:
     return tuple(entry["unsupported"]) if entry else ()
 
 
+@cache
+def vectorized_map_unsupported(api_name: str) -> tuple[str, ...]:
+    """Ops the compiler rejected in ``tf.vectorized_map`` of a function that runs the loop API
+    ``api_name`` (``tf.scan``: pfor's TensorListReserve over variant lists), per the table's
+    ``under_vectorized_map``; () if it compiled or is unknown."""
+    entry = _table().get("under_vectorized_map", {}).get(api_name)
+    return tuple(entry["unsupported"]) if entry and not entry["compiled"] else ()
+
+
 def switch_names() -> frozenset[str]:
     """The global switches the table probed."""
     return frozenset(_table().get("switches", {}))

@@ -212,6 +212,13 @@ def test_switches_list_the_ops_they_add_without_a_kernel() -> None:
     assert op_table.switch_unsupported("tf.debugging.disable_check_numerics") == ()
 
 
+def test_loops_under_vectorized_map() -> None:
+    for name in ("tf.scan", "tf.map_fn", "tf.foldl", "tf.foldr"):
+        assert op_table.vectorized_map_unsupported(name), name
+    assert op_table.vectorized_map_unsupported("tf.while_loop") == ()
+    assert op_table.vectorized_map_unsupported("tf.reduce_sum") == ()
+
+
 def test_py_function_and_numpy_function_are_unsupported() -> None:
     for name in ("tf.py_function", "tf.numpy_function"):
         verdict = op_table.lookup(name)
@@ -372,3 +379,21 @@ def test_check_numerics_switch_breaks_jit_compile() -> None:
         tf.debugging.disable_check_numerics()
     assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in str(failure.value) for op in ops), str(failure.value)[:300]
     assert tf.function(lambda t: tf.nn.softmax(t), jit_compile=True)(x).shape == (2, 2)
+
+
+@pytest.mark.tf
+def test_vectorized_map_over_scan_fails_where_map_fn_compiles() -> None:
+    """The table's ``under_vectorized_map``: the same per-row tf.scan fails to compile under
+    tf.vectorized_map on an op the table names, and compiles under tf.map_fn."""
+    tf = pytest.importorskip("tensorflow")
+    ops = op_table.vectorized_map_unsupported("tf.scan")
+    x = tf.reshape(tf.range(12, dtype=tf.float32), [3, 4])
+
+    def running_sum(row):  # type: ignore[no-untyped-def]
+        return tf.scan(lambda c, v: c + v, row, initializer=0.0)
+
+    with pytest.raises(Exception) as failure:  # noqa: PT011 - the compiler's error, whatever its type
+        tf.function(lambda t: tf.vectorized_map(running_sum, t), jit_compile=True)(x)
+    assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in str(failure.value) for op in ops), str(failure.value)[:300]
+    mapped = tf.function(lambda t: tf.map_fn(running_sum, t), jit_compile=True)(x)
+    assert float(mapped[2, 3]) == 8.0 + 9.0 + 10.0 + 11.0

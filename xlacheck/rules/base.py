@@ -94,6 +94,7 @@ class RuleContext(FindingCollector):
         self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
         self.call_names: dict[int, str | None] = {}  # id(Call) -> canonical name, shared by the rules
         self.module_values: Mapping[str, ast.expr] = {}  # module-level NAME = value (ModuleFacts)
+        self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:
