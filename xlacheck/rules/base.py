@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xlacheck.analysis.contexts import Certainty, Level

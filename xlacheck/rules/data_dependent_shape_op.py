@@ -169,9 +169,6 @@ class DataDependentShapeOp(Rule):
     preview_levels = frozenset({Level.HELPER})  # real code: helpers nothing here compiles were tf.data code
 
     VALID = (
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
-                "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
-                "    return tf.reduce_sum(tf.abs(r).flat_values * 2.0)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    return tf.reduce_sum(tf.one_hot(labels, 3), axis=0)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, ids):\n"
@@ -182,17 +179,11 @@ class DataDependentShapeOp(Rule):
                 "    return tf.sparse.to_dense(tf.sparse.from_dense(x))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.RaggedTensor.from_tensor(x, lengths=[1, 2]).flat_values\n"),
-    )
-    INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
                 "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
-                "    return tf.reduce_sum(tf.abs(r) * 2.0, axis=1)\n",
-                expected=(
-                    (4, 9, 'tf.RaggedTensor.from_row_lengths builds a ragged tensor that is then made dense or '
-                           'reduced by tf.reduce_sum over its ragged dimension (a Range whose size is the '
-                           'data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: '
-                           'decorated with tf.function(jit_compile=True) at line 2)'),
-                )),
+                "    return tf.reduce_sum(tf.abs(r).flat_values * 2.0)\n"),
+    )
+    INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    return tf.math.bincount(labels, minlength=3, maxlength=3)\n",
                 expected=(
@@ -221,6 +212,15 @@ class DataDependentShapeOp(Rule):
                     (4, 31, 'tf.sparse.reorder: this sparse op has no XLA kernel (SparseReorder, per the generated '
                             'op table); XLA needs static shapes (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
+                "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
+                "    return tf.reduce_sum(tf.abs(r) * 2.0, axis=1)\n",
+                expected=(
+                    (4, 9, 'tf.RaggedTensor.from_row_lengths builds a ragged tensor that is then made dense or '
+                           'reduced by tf.reduce_sum over its ragged dimension (a Range whose size is the '
+                           'data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: '
+                           'decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
     )
 

@@ -99,8 +99,9 @@ class LookupLayerWithoutKernel(Rule):
                 "        self.vectorize = vectorize\n    def call(self, text):\n        return self.vectorize(text)\n",
                 expected=(
                     (8, 16, 'self.vectorize is a TextVectorization: calling it creates ops with no XLA kernel '
-                            '(LookupTableFindV2, RaggedTensorToTensor, StaticRegexReplace, StringLower, StringSplitV2), '
-                            'so compilation fails; apply it in the input pipeline and feed the model its outputs'),
+                            '(LookupTableFindV2, RaggedTensorToTensor, StaticRegexReplace, StringLower, '
+                            'StringSplitV2), so compilation fails; apply it in the input pipeline and feed the model '
+                            'its outputs'),
                 )),
     )
 

@@ -7,6 +7,8 @@ import ast
 from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
+_CONCAT = ("tf.concat", "tf.experimental.numpy.concatenate")
+
 
 class LoopGrownTensor(Rule):
     """
@@ -43,12 +45,12 @@ class LoopGrownTensor(Rule):
     in_helpers = True
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(a, b):\n"
+                "    for i in range(3):\n        a = tf.concat([a, b], axis=1)\n    return a\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(tokens, w):\n    def body(i, seq):\n"
                 "        nxt = tf.reduce_sum(seq[:, -1:] * w, axis=1, keepdims=True)\n"
                 "        return i + 1, tf.concat([seq[:, 1:], nxt], axis=1)\n"
                 "    return tf.while_loop(lambda i, s: i < 3, body, (0, tokens))[1]\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(a, b):\n"
-                "    for i in range(3):\n        a = tf.concat([a, b], axis=1)\n    return a\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(seq, w):\n"
@@ -106,7 +108,7 @@ class LoopGrownTensor(Rule):
         if len(values) != len(params) or not _is_while_loop_body(fn, ctx):
             return
         for param, value in zip(params, values):
-            if isinstance(value, ast.Call) and call_name(value, ctx) in ("tf.concat", "tf.experimental.numpy.concatenate"):
+            if isinstance(value, ast.Call) and call_name(value, ctx) in _CONCAT:
                 parts = value.args[0] if value.args else None
                 if isinstance(parts, (ast.List, ast.Tuple)) and any(
                         isinstance(e, ast.Name) and e.id == param for e in parts.elts):

@@ -133,8 +133,10 @@ class OpWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0)\n"),
         Example("import tensorflow as tf\n@tf.function\ndef step(x, y):\n"
-                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n    return loss\n"),
-        Example("import tensorflow as tf\ndef running_sum(row):\n    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
+                "    return loss\n"),
+        Example("import tensorflow as tf\ndef running_sum(row):\n"
+                "    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.map_fn(running_sum, x)\n"),
     )
     INVALID = (
@@ -168,14 +170,16 @@ class OpWithoutXlaKernel(Rule):
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
-                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n    return loss\n",
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
+                "    return loss\n",
                 expected=(
                     (5, 5, "tf.summary.scalar writes through ops with no XLA kernel (WriteSummary) while a default "
                            "summary writer is set: compilation fails with 'Detected unsupported operations'; return "
                            "the value from the compiled step and write the summary outside it (compiled: decorated "
                            "with tf.function(jit_compile=True) at line 2)"),
                 )),
-        Example("import tensorflow as tf\ndef running_sum(row):\n    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
+        Example("import tensorflow as tf\ndef running_sum(row):\n"
+                "    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.vectorized_map(running_sum, x)\n",
                 expected=(
                     (6, 12, "tf.vectorized_map over a function that runs tf.scan: the vectorized loop uses ops with no "

@@ -29,8 +29,9 @@ def _variable_dtype_bool(ctor: ast.Call, ctx: RuleContext) -> bool | None:
         return None
     for kw in ctor.keywords:
         if kw.arg == "dtype":
-            dtype = ctx.resolve(kw.value) if not isinstance(kw.value, ast.Constant) else f"tf.{kw.value.value}"
-            return dtype in ("tf.bool", "tf.dtypes.bool")
+            if isinstance(kw.value, ast.Constant):  # dtype="bool"
+                return kw.value.value == "bool"
+            return ctx.resolve(kw.value) in ("tf.bool", "tf.dtypes.bool")
     if is_add_weight:
         return False
     initial = ctor.args[0] if ctor.args else next((kw.value for kw in ctor.keywords if kw.arg == "initial_value"), None)
@@ -153,6 +154,12 @@ class TensorConditionWithoutAutograph(Rule):
                             "AutoGraph): tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not "
                             "allowed'; use tf.where/tf.cond or an indicator rewrite"),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n",
+                expected=(
+                    (5, 11, '`while` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
+                            'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
+                )),
         Example("import tensorflow as tf\nclass Conv(tf.keras.layers.Layer):\n    def build(self, shape):\n"
                 "        self.bias = self.add_weight(name=\"b\", shape=[]) if self.use_bias else None\n"
                 "    def call(self, x):\n        if self.bias:\n            x = x + self.bias\n        return x\n",
@@ -169,12 +176,6 @@ class TensorConditionWithoutAutograph(Rule):
                            "tf.autograph.experimental.do_not_convert, traced by its callers): tracing fails with "
                            "'Using a symbolic tf.Tensor as a Python bool is not allowed'; use tf.where/tf.cond or "
                            "an indicator rewrite"),
-                )),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
-                "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n",
-                expected=(
-                    (5, 11, '`while` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
-                            'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
                 )),
     )
 
