@@ -47,6 +47,7 @@ class InstrumentationSwitchWithJitCompile(ModuleRule):
     """
 
     code = "XLA312"
+    fix = None
     name = "instrumentation-switch-with-jit-compile"
 
     VALID = (
