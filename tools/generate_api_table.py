@@ -46,6 +46,8 @@ comes from (the ``by`` fields say which source decided it, per entry):
 * ``dtype: "bool"``: every tensor the probing call returns is boolean (``tf.equal``,
   ``tf.math.is_nan``); ``structure: "list"``: it returns a Python list of tensors (``tf.split``,
   ``tf.unstack``). For the entries decided by calling them.
+* ``elementwise``: ``"unary"``/``"binary"`` for the APIs TensorFlow registers as elementwise for
+  dispatch (``tf.abs``, ``tf.math.add`` ...): a ragged input gives a ragged result.
 * ``const_unless``: ``{argument: [other, ...]}``: the argument had to be a compile-time constant in
   the probing call, but compiles as a tensor once ``other`` is given a Python value
   (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
@@ -620,6 +622,29 @@ def refresh_params(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[st
     return stats
 
 
+def refresh_elementwise(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Fill ``elementwise`` (``"unary"``/``"binary"``) into ``table`` in place: the APIs TensorFlow
+    itself registers as elementwise for dispatch (``dispatch.unary_elementwise_apis()`` /
+    ``binary_elementwise_apis()``: the ones RaggedTensor and other extension types override
+    value by value, so a ragged input gives a ragged result)."""
+    from tensorflow.python.util import dispatch
+
+    kinds = {identity_key(f): "unary" for f in dispatch.unary_elementwise_apis()}
+    kinds.update({identity_key(f): "binary" for f in dispatch.binary_elementwise_apis()})
+    callables = public_callables(tf, keras, None)
+    stats = {"unary": 0, "binary": 0}
+    for name, entry in table["entries"].items():
+        entry.pop("elementwise", None)
+        obj = callables.get(name)
+        if "alias_of" in entry or obj is None or isinstance(obj, type):
+            continue
+        kind = kinds.get(identity_key(obj))
+        if kind is not None:
+            entry["elementwise"] = kind
+            stats[kind] += 1
+    return stats
+
+
 def output_facts(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, str]:
     """``{"dtype": "bool"}`` when every tensor the probing call returns is boolean (a mask),
     ``{"structure": "list"}`` when it returns a Python list of tensors (``tf.split``), and the
@@ -776,6 +801,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.refresh_params:
             print("params:", json.dumps(refresh_params(tf, keras, table)))
             print("outputs:", json.dumps(refresh_outputs(tf, keras, table)))
+            print("elementwise:", json.dumps(refresh_elementwise(tf, keras, table)))
         if args.probe_conditional:
             print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
         write_compact(table, args.out)
@@ -784,6 +810,7 @@ def main(argv: list[str] | None = None) -> int:
     # the facts the cheap modes refresh are part of every full build too
     table["stats"]["params"] = refresh_params(tf, keras, table)
     table["stats"]["outputs"] = refresh_outputs(tf, keras, table)
+    table["stats"]["elementwise"] = refresh_elementwise(tf, keras, table)
     if not args.no_compile:
         table["stats"]["conditional"] = probe_conditional(tf, keras, table)
     write_compact(table, args.out)

@@ -21,6 +21,11 @@ What it records, and where each fact comes from:
   changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
   (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
   explicit code.
+* ``switches``: global switches (``tf.debugging.enable_check_numerics``) and the ops every
+  function traced after them gains (``DebugNumericSummaryV2`` ...), probed by switching them on.
+* ``under_vectorized_map``: loop APIs (``tf.scan``, ``tf.map_fn`` ...) run inside a function given
+  to ``tf.vectorized_map``, compiled with ``jit_compile=True``: whether that compiles and the ops
+  the compiler named.
 * ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
   whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
   with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
@@ -932,6 +937,102 @@ def keras_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, A
     return entries
 
 
+# tf.summary writers: each function traced while ``writer.as_default(step=...)`` is active, as a
+# training loop sets it around its step. Without a default writer (or under ``tf.summary.record_if(False)``)
+# they create no ops and compile; with one they write through ``WriteSummary`` (and EncodePng,
+# TensorList ops ...), which have no XLA kernel. Entries get ``"when": "default_writer"``.
+SUMMARY_PROBES: dict[str, Callable[[Any, Any], Any]] = {
+    "scalar": lambda tf, x: tf.summary.scalar("s", tf.reduce_sum(x)),
+    "histogram": lambda tf, x: tf.summary.histogram("h", x),
+    "image": lambda tf, x: tf.summary.image("i", tf.reshape(x, [1, 2, 2, 1])),
+    "text": lambda tf, x: tf.summary.text("t", tf.constant("step")),
+    "audio": lambda tf, x: tf.summary.audio("a", tf.reshape(x, [1, 4, 1]), 8000),
+    "write": lambda tf, x: tf.summary.write("w", x),
+}
+
+
+def summary_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.summary.X`` -> the ops it adds to a traced step while a default writer is set."""
+    import tempfile
+
+    writer = tf.summary.create_file_writer(tempfile.mkdtemp(prefix="xlacheck_summary_"))
+    entries: dict[str, dict[str, Any]] = {}
+    for short, write in sorted(SUMMARY_PROBES.items()):
+        def body(x: Any, write: Callable[[Any, Any], Any] = write) -> Any:
+            write(tf, x)
+            return tf.identity(x)
+
+        silent = trace_probe(tf, body)  # no default writer: nothing is written
+        with writer.as_default(step=1):  # set outside the step, as a training loop sets it
+            ops = trace_probe(tf, body)
+        entries[f"tf.summary.{short}"] = {
+            "raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace",
+            "when": "default_writer", "without_writer_unsupported": sorted(silent & unsupported),
+        }
+    writer.close()
+    return entries
+
+
+# Global switches that instrument every function traced after them (a module-level call in a
+# training script): name -> (switch on, switch off). The entry lists the ops a traced function
+# gains while the switch is on.
+SWITCH_PROBES: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "tf.debugging.enable_check_numerics": (
+        lambda tf: tf.debugging.enable_check_numerics(), lambda tf: tf.debugging.disable_check_numerics(),
+    ),
+    "tf.debugging.experimental.enable_dump_debug_info": (
+        lambda tf: tf.debugging.experimental.enable_dump_debug_info(
+            __import__("tempfile").mkdtemp(prefix="xlacheck_dump_"), tensor_debug_mode="FULL_HEALTH"),
+        lambda tf: tf.debugging.experimental.disable_dump_debug_info(),
+    ),
+}
+
+
+# Loop APIs run inside a function given to tf.vectorized_map: pfor vectorizes the loop itself,
+# and for the TensorList-based functionals it emits TensorListReserve on variant lists, which has
+# no XLA kernel. name -> the loop body used per row ``r`` (a float32 [4] vector).
+VECTORIZED_MAP_PROBES: dict[str, Callable[[Any, Any], Any]] = {
+    "tf.scan": lambda tf, r: tf.scan(lambda c, v: c + v, r, initializer=0.0),
+    "tf.map_fn": lambda tf, r: tf.map_fn(lambda v: v * 2.0, r),
+    "tf.foldl": lambda tf, r: tf.foldl(lambda a, v: a + v, r, initializer=0.0),
+    "tf.foldr": lambda tf, r: tf.foldr(lambda a, v: a + v, r, initializer=0.0),
+    "tf.while_loop": lambda tf, r: tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + r[i]), (0, 0.0))[1],
+}
+
+
+def vectorized_map_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """Loop API -> whether ``tf.vectorized_map`` of a function running it compiles with XLA:CPU
+    (on a float32 [3, 4] input), and the ops the compiler named. The kernel table cannot say it:
+    pfor's TensorListReserve over variant lists has no XLA kernel for that element type, while
+    TensorListReserve itself has one."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, loop in sorted(VECTORIZED_MAP_PROBES.items()):
+        verdict, ops = compile_verdict(tf, lambda x, loop=loop: tf.vectorized_map(lambda r: loop(tf, r), x),
+                                       {"x": F(3, 4)})
+        entries[name] = {"compiled": verdict == "compiled", "unsupported": ops if verdict == "no_kernel" else []}
+        if verdict == "other":
+            entries[name]["error"] = ops[0]
+    return entries
+
+
+def switch_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.debugging.enable_check_numerics`` ... -> the ops every later traced function gains."""
+
+    def step(x: Any) -> Any:
+        return tf.nn.softmax(tf.matmul(x, x))
+
+    base = trace_probe(tf, step)
+    entries: dict[str, dict[str, Any]] = {}
+    for name, (switch_on, switch_off) in sorted(SWITCH_PROBES.items()):
+        switch_on(tf)
+        try:
+            added = trace_probe(tf, step) - base
+        finally:
+            switch_off(tf)
+        entries[name] = {"adds_ops": sorted(added), "unsupported": sorted(added & unsupported)}
+    return entries
+
+
 # --------------------------------------------------------------------------------------------
 # Cross-check against the compiler
 
@@ -1189,6 +1290,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
+    api.update(summary_entries(tf, unsupported))
     # An op a public function creates may be registered without a tf.raw_ops export (a static
     # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
@@ -1204,6 +1306,8 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
         },
         "raw_ops": raw_ops,
         "api": api,
+        "switches": switch_entries(tf, unsupported),
+        "under_vectorized_map": vectorized_map_entries(tf, unsupported),
     }
     if compile_check:
         table["crosscheck"] = crosscheck(tf, api, unsupported)
@@ -1211,11 +1315,36 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     return table
 
 
+def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """``table`` with its explicitly probed entries (classes, Keras layers, tf.summary) measured
+    again and the raw ops they create added; the traced API and the compile checks are kept."""
+    if table.get("tensorflow_version") != tf.__version__:
+        raise SystemExit(f"generate_op_table: --probes-only needs the TensorFlow the table was built with "
+                         f"({table.get('tensorflow_version')}), found {tf.__version__}; run without it")
+    kernels = xla_kernel_ops(tf)
+    unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
+    api = dict(table["api"])
+    api.update(class_entries(tf, unsupported))
+    api.update(keras_entries(tf, unsupported))
+    api.update(summary_entries(tf, unsupported))
+    switches = switch_entries(tf, unsupported)
+    vectorized = vectorized_map_entries(tf, unsupported)
+    created = (frozenset(op for entry in api.values() for op in entry["raw_ops"]) | frozenset(table["raw_ops"])
+               | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
+               | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
+    return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
+            "raw_ops": raw_op_table(tf, kernels, created), "generated": generated_date()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output JSON (default: {DEFAULT_OUT})")
     parser.add_argument("--no-compile-check", action="store_true",
                         help="skip compiling the cross-check sample under jit_compile=True")
+    parser.add_argument("--probes-only", action="store_true",
+                        help="refresh only the entries probed with explicit code (classes, Keras layers, "
+                             "tf.summary, global switches, loops under vectorized_map) in the existing --out "
+                             "table; everything else is kept")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -1227,7 +1356,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tf.get_logger().setLevel(logging.ERROR)
     signal.signal(signal.SIGALRM, _on_alarm)
     start = time.monotonic()
-    table = build_table(tf, compile_check=not args.no_compile_check)
+    if args.probes_only:
+        table = refresh_probes(tf, json.loads(args.out.read_text(encoding="utf-8")))
+    else:
+        table = build_table(tf, compile_check=not args.no_compile_check)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     n_unsupported = len(unsupported_set(table["raw_ops"]))

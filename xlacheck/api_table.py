@@ -75,6 +75,8 @@ class ApiFact:
     dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
     structure: str | None = None  # "list": the probing call returned a Python list of tensors
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
+    # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
+    elementwise: str | None = None
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -212,6 +214,7 @@ def lookup(name: str) -> ApiFact | None:
         dtype=entry.get("dtype"),
         structure=entry.get("structure"),
         sized_by=tuple(entry.get("sized_by", ())),
+        elementwise=entry.get("elementwise"),
     )
 
 

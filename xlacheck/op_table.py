@@ -47,6 +47,9 @@ class OpVerdict:
     unsupported: tuple[str, ...]
     source: str = "trace"
     conditions: tuple[Condition, ...] = ()
+    # A state the ops depend on: "default_writer" (tf.summary.*: ops only while a default summary
+    # writer is set, none otherwise); None: always.
+    when: str | None = None
 
     def unsupported_for(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         """Unsupported ops for a call whose literal keyword arguments are known.
@@ -104,7 +107,30 @@ def lookup(api_name: str) -> OpVerdict | None:
             Condition(c["argument"], c["value"], tuple(c["raw_ops"]), tuple(c["unsupported"]))
             for c in entry.get("conditions", ())
         ),
+        when=entry.get("when"),
     )
+
+
+@cache
+def switch_unsupported(api_name: str) -> tuple[str, ...]:
+    """Ops without an XLA kernel that a global switch (``tf.debugging.enable_check_numerics``)
+    adds to every function traced after it, per the table's ``switches``; () if none or unknown."""
+    entry = _table().get("switches", {}).get(api_name)
+    return tuple(entry["unsupported"]) if entry else ()
+
+
+@cache
+def vectorized_map_unsupported(api_name: str) -> tuple[str, ...]:
+    """Ops the compiler rejected in ``tf.vectorized_map`` of a function that runs the loop API
+    ``api_name`` (``tf.scan``: pfor's TensorListReserve over variant lists), per the table's
+    ``under_vectorized_map``; () if it compiled or is unknown."""
+    entry = _table().get("under_vectorized_map", {}).get(api_name)
+    return tuple(entry["unsupported"]) if entry and not entry["compiled"] else ()
+
+
+def switch_names() -> frozenset[str]:
+    """The global switches the table probed."""
+    return frozenset(_table().get("switches", {}))
 
 
 def table_info() -> dict[str, Any]:

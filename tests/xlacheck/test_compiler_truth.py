@@ -80,6 +80,13 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-valid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "compiles"),
     ("XLA309-invalid-3", "step", lambda: (tf.ones([2, 4]), tf.ones([4, 4])), "fails"),
     ("XLA309-valid-2", "f", lambda: (tf.constant([[0.3, -0.7], [1.5, 0.1]]),), "compiles"),
+    ("XLA309-invalid-5", "f", lambda: (tf.reshape(tf.range(12, dtype=F), [3, 4]),), "fails"),
+    ("XLA309-valid-4", "f", lambda: (tf.reshape(tf.range(12, dtype=F), [3, 4]),), "compiles"),
+    ("XLA204-invalid-5", "f", lambda: (_f(1.0, -2.0, 3.0), tf.constant([1, 2], tf.int64)), "fails"),
+    ("XLA204-valid-6", "f", lambda: (_f(1.0, -2.0, 3.0), tf.constant([1, 2], tf.int64)), "compiles"),
+    ("XLA206-invalid-2", "f", lambda: (tf.ones([2, 3]), tf.constant(0.5)), "fails"),
+    ("XLA206-valid-2", "f", lambda: (tf.ones([2, 3]), tf.constant(0.5)), "compiles"),
+    ("XLA101-invalid-6", "cost", lambda: (_f(1.0, 2.0), tf.constant([True, False])), "fails"),
     ("XLA310-invalid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),
     ("XLA310-valid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),
 ]

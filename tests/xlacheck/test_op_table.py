@@ -192,6 +192,33 @@ def test_keras_layers_that_wrap_unsupported_ops() -> None:
     assert op_table.table_info()["keras_version"].startswith("tf_keras ")
 
 
+def test_summary_writers_fail_only_under_a_default_writer() -> None:
+    for short in ("scalar", "histogram", "image", "text", "audio", "write"):
+        verdict = op_table.lookup(f"tf.summary.{short}")
+        assert verdict is not None and verdict.when == "default_writer", short
+        assert "WriteSummary" in verdict.unsupported, short
+        assert op_table._table()["api"][f"tf.summary.{short}"]["without_writer_unsupported"] == [], short
+    assert op_table.lookup("tf.linalg.det").when is None  # type: ignore[union-attr]
+
+
+def test_switches_list_the_ops_they_add_without_a_kernel() -> None:
+    unsupported = op_table.unsupported_raw_ops()
+    assert op_table.switch_names() >= {"tf.debugging.enable_check_numerics"}
+    for name in op_table.switch_names():
+        entry = op_table._table()["switches"][name]
+        assert set(entry["unsupported"]) == set(entry["adds_ops"]) & unsupported, name
+        assert op_table.switch_unsupported(name) == tuple(entry["unsupported"])
+    assert "DebugNumericSummaryV2" in op_table.switch_unsupported("tf.debugging.enable_check_numerics")
+    assert op_table.switch_unsupported("tf.debugging.disable_check_numerics") == ()
+
+
+def test_loops_under_vectorized_map() -> None:
+    for name in ("tf.scan", "tf.map_fn", "tf.foldl", "tf.foldr"):
+        assert op_table.vectorized_map_unsupported(name), name
+    assert op_table.vectorized_map_unsupported("tf.while_loop") == ()
+    assert op_table.vectorized_map_unsupported("tf.reduce_sum") == ()
+
+
 def test_py_function_and_numpy_function_are_unsupported() -> None:
     for name in ("tf.py_function", "tf.numpy_function"):
         verdict = op_table.lookup(name)
@@ -212,7 +239,8 @@ def test_every_traced_entry_was_compiled_and_disagreements_are_explained() -> No
     traced = [n for n in op_table.api_names() if op_table.lookup(n).source == "trace"]  # type: ignore[union-attr]
     inconclusive = sum(len(names) for names in check["inconclusive"].values())
     assert check["checked"] == check["agree"] + len(check["disagreements"]) + inconclusive
-    probed = ("tf.keras.layers.", "tf.lookup.", "tf.random.Generator.")  # classes: no function to compile
+    # classes and tf.summary (traced under a default writer): probed with explicit code
+    probed = ("tf.keras.layers.", "tf.lookup.", "tf.random.Generator.", "tf.summary.")
     assert check["checked"] == len([n for n in traced if not n.startswith(probed)])
     assert check["agree"] >= 0.8 * check["checked"]
     # The only tolerated disagreement: an op on constants that Grappler folded away.
@@ -313,3 +341,59 @@ def test_generator_kernel_sets_match_the_committed_table(generator) -> None:  # 
     kernels = generator.xla_kernel_ops(tf)
     raw = generator.raw_op_table(tf, kernels)
     assert generator.unsupported_set(raw) == op_table.unsupported_raw_ops() & set(raw)
+
+
+@pytest.mark.tf
+def test_summary_compiles_without_a_writer_and_fails_with_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The table's ``when: default_writer``: the same jit-compiled step compiles with no default
+    summary writer and fails on the op the table names once a writer is set."""
+    tf = pytest.importorskip("tensorflow")
+    verdict = op_table.lookup("tf.summary.scalar")
+    assert verdict is not None and verdict.when == "default_writer"
+
+    def step(x):  # type: ignore[no-untyped-def]
+        loss = tf.reduce_mean(tf.square(x))
+        tf.summary.scalar("loss", loss, step=1)  # noqa: XLA309 - the failure under test
+        return loss
+
+    x = tf.constant([1.0, 2.0])
+    assert float(tf.function(step, jit_compile=True)(x)) == pytest.approx(2.5)
+    with tf.summary.create_file_writer(str(tmp_path)).as_default():
+        with pytest.raises(Exception) as failure:  # noqa: PT011 - the compiler's error, whatever its type
+            tf.function(step, jit_compile=True)(x)
+    assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in str(failure.value) for op in verdict.unsupported)
+
+
+@pytest.mark.tf
+def test_check_numerics_switch_breaks_jit_compile() -> None:
+    """The table's ``switches``: a jit-compiled function traced after enable_check_numerics fails
+    on an op the table names, and compiles again once the switch is off."""
+    tf = pytest.importorskip("tensorflow")
+    ops = op_table.switch_unsupported("tf.debugging.enable_check_numerics")
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    tf.debugging.enable_check_numerics()  # noqa: XLA312 - the failure under test
+    try:
+        with pytest.raises(Exception) as failure:  # noqa: PT011 - the compiler's error, whatever its type
+            tf.function(lambda t: tf.nn.softmax(t), jit_compile=True)(x)
+    finally:
+        tf.debugging.disable_check_numerics()
+    assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in str(failure.value) for op in ops), str(failure.value)[:300]
+    assert tf.function(lambda t: tf.nn.softmax(t), jit_compile=True)(x).shape == (2, 2)
+
+
+@pytest.mark.tf
+def test_vectorized_map_over_scan_fails_where_map_fn_compiles() -> None:
+    """The table's ``under_vectorized_map``: the same per-row tf.scan fails to compile under
+    tf.vectorized_map on an op the table names, and compiles under tf.map_fn."""
+    tf = pytest.importorskip("tensorflow")
+    ops = op_table.vectorized_map_unsupported("tf.scan")
+    x = tf.reshape(tf.range(12, dtype=tf.float32), [3, 4])
+
+    def running_sum(row):  # type: ignore[no-untyped-def]
+        return tf.scan(lambda c, v: c + v, row, initializer=0.0)
+
+    with pytest.raises(Exception) as failure:  # noqa: PT011 - the compiler's error, whatever its type
+        tf.function(lambda t: tf.vectorized_map(running_sum, t), jit_compile=True)(x)
+    assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in str(failure.value) for op in ops), str(failure.value)[:300]
+    mapped = tf.function(lambda t: tf.map_fn(running_sum, t), jit_compile=True)(x)
+    assert float(mapped[2, 3]) == 8.0 + 9.0 + 10.0 + 11.0

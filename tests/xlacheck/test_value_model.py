@@ -131,6 +131,24 @@ def test_a_module_level_model_instance_called_from_compiled_code_runs_its_call_c
         == [(4, "XLA308")]
 
 
+def test_a_module_level_namespace_alias_resolves_like_an_import() -> None:
+    # `K = tf.keras.backend` names the namespace; a name bound to a tf callable, or bound twice, is no alias
+    facts = analyze_module(ast.parse(TF + "K = tf.keras.backend\nrelu = tf.nn.relu\n"
+                                          "L = tf.keras.layers\nL = make_layers()\n"))
+    assert facts.aliases.names["K"] == "tf.keras.backend"
+    assert facts.aliases.resolve(ast.parse("K.variable", mode="eval").body) == "tf.keras.backend.variable"
+    assert "relu" not in facts.aliases.names and "L" not in facts.aliases.names
+
+
+def test_a_variable_attribute_built_under_a_condition_keeps_its_kind() -> None:
+    # self.bias = add_weight(...) if use_bias else None: `if self.bias:` tests a float variable
+    source = (TF + "class C(tf.keras.layers.Layer):\n    def build(self, shape):\n"
+              "        self.bias = self.add_weight(name='b', shape=[]) if self.use_bias else None\n"
+              "    def call(self, x):\n        if self.bias:\n            x = x + self.bias\n        return x\n")
+    assert codes(source) == [(6, "XLA101")]
+    assert codes(source.replace("if self.bias:", "if self.bias is not None:")) == []
+
+
 def test_autograph_do_not_convert_table_is_read_from_tensorflow_output() -> None:
     skip = autograph_skip_modules()
     assert "tensorflow" in skip and "keras" in skip and "numpy" in skip

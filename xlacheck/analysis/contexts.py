@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
+from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields, child_nodes
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.tables import (
@@ -241,6 +242,9 @@ class ModuleFacts:
     external_args: dict[int, dict[str, int]] = field(default_factory=dict)
     external_consts: dict[int, dict[str, bool]] = field(default_factory=dict)  # literal arguments' truth
     external_call_ids: set[int] = field(init=False, default_factory=set)  # ids of the calls in external_calls
+    # module-level `NAME = value` (the last such assignment): objects built once and used inside
+    # compiled code (a layer instance a model stores or calls)
+    module_values: dict[str, ast.expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -440,6 +444,7 @@ class _Scanner:
                 continue
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
+                _module_alias(aliases, node)  # type: ignore[arg-type]
                 for target in node.targets:  # type: ignore[attr-defined]
                     if type(target) is ast.Name:
                         built = (value.func.id if type(value) is ast.Call and type(value.func) is ast.Name
@@ -1109,6 +1114,25 @@ def _mark_losses(inf: _Inference) -> None:
                 stack.extend(inf.lookup(ast.Name(n), g, None))
 
 
+def _module_alias(aliases: AliasTable, node: ast.Assign) -> None:
+    """``K = tf.keras.backend`` at module level: ``K`` names that TensorFlow namespace (a dotted
+    path the API table holds no callable for), as ``from tensorflow.keras import backend as K``
+    would. A name bound twice at module level is no alias."""
+    if len(node.targets) != 1 or type(node.targets[0]) is not ast.Name:
+        return
+    name = node.targets[0].id
+    if name in aliases.names:
+        if aliases.names[name] != aliases.resolve(node.value):
+            del aliases.names[name]
+        return
+    if type(node.value) is not ast.Attribute:
+        return
+    resolved = aliases.resolve(node.value)
+    if resolved is None or not resolved.startswith("tf.") or api_table.fact_for(resolved) is not None:
+        return
+    aliases.names[name] = resolved
+
+
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
              by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
     """Same-file functions ``info`` calls: by name, as ``self.method``, or as ``self.layer(...)``
@@ -1180,6 +1204,8 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     scanner = _Scanner()
     scanner.scan(tree)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project)
+    facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                           for t in stmt.targets if isinstance(t, ast.Name)}
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
         # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is

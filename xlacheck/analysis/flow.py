@@ -448,6 +448,8 @@ def walk_function(
     values = ValueEnv(aliases, owner, env)
     values.converted = info.converted
     ctx = RuleContext(path, info, aliases, values)
+    ctx.module_values = facts.module_values
+    ctx.module_funcs = facts.module_funcs
     walker = FunctionWalker(ctx, dispatch, facts)
     node = info.node
     if isinstance(node, ast.Lambda):

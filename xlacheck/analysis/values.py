@@ -270,6 +270,8 @@ class ValueEnv:
 
     def _init_value_flags(self, value: ast.expr) -> int:
         """Flags of a value assigned to ``self.<attr>`` in __init__/build (evaluated without env)."""
+        if isinstance(value, ast.IfExp):  # `self.bias = self.add_weight(...) if use_bias else None`
+            return self._init_value_flags(value.body) | self._init_value_flags(value.orelse)
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp)):
             inner = value.elt if isinstance(value, ast.ListComp) else (value.elts[0] if value.elts else None)
             return PYLIST | (self._init_value_flags(inner) if inner is not None else 0)

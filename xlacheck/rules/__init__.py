@@ -17,6 +17,7 @@ from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
+from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
@@ -103,6 +104,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
     LookupLayerWithoutKernel,
+    InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
     DynamicPaddingWithoutMultiple,
     BatchWithoutDropRemainder,

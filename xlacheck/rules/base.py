@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -92,6 +93,8 @@ class RuleContext(FindingCollector):
         self.python_loops: list[ast.For] = []  # loops unrolled in Python at trace time
         self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
         self.call_names: dict[int, str | None] = {}  # id(Call) -> canonical name, shared by the rules
+        self.module_values: Mapping[str, ast.expr] = {}  # module-level NAME = value (ModuleFacts)
+        self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
 
     # -- facts -------------------------------------------------------------------------------
     def flags(self, node: ast.AST | None) -> int:

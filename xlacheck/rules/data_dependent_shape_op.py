@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import api_table
 from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -63,14 +64,34 @@ def failing_ops(name: str, node: ast.Call) -> tuple[str, ...]:
 
 def _ragged_consumer(node: ast.Call, ctx: RuleContext) -> str | None:
     """How the ragged tensor built by ``node`` is made dense or reduced in this function (chained,
-    or through a name it is assigned to), or None."""
+    or through names it flows to), or None. Raggedness flows through arithmetic operators and
+    the APIs TensorFlow dispatches elementwise (the API table's ``elementwise``: ``tf.abs``,
+    ``tf.math.add`` ...), which return a ragged tensor for a ragged input."""
     holders: set[str] = set()
-    for stmt in ast.walk(ctx.function.node):
-        if isinstance(stmt, ast.Assign) and stmt.value is node:
-            holders.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
 
     def is_ragged(e: ast.AST) -> bool:
-        return e is node or (isinstance(e, ast.Name) and e.id in holders)
+        if e is node or (isinstance(e, ast.Name) and e.id in holders):
+            return True
+        if isinstance(e, ast.BinOp):
+            return is_ragged(e.left) or is_ragged(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return is_ragged(e.operand)
+        if isinstance(e, ast.Call):
+            fact = api_table.fact_for(ctx.aliases.resolve(e.func) or "")
+            if fact is not None and fact.elementwise is not None:
+                return any(is_ragged(a) for a in e.args[:2 if fact.elementwise == "binary" else 1])
+        return False
+
+    assigns = [stmt for stmt in ast.walk(ctx.function.node)
+               if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets)]
+    changed = True
+    while changed:  # names assigned from ragged expressions, to a fixed point (source order aside)
+        changed = False
+        for stmt in assigns:
+            names = {t.id for t in stmt.targets}  # type: ignore[attr-defined]
+            if not names <= holders and is_ragged(stmt.value):
+                holders |= names
+                changed = True
 
     for n in ast.walk(ctx.function.node):
         if not isinstance(n, ast.Call):
@@ -91,7 +112,9 @@ class DataDependentShapeOp(Rule):
     (`docs/op-table.md`): `tf.unique_with_counts`, the sorted `tf.math.segment_*` ops,
     `tf.sparse.sparse_dense_matmul`/`reshape`/`split`/`concat`/`reorder`/`fill_empty_rows`/
     `reduce_*`, `tf.sets.*`, `tf.strings.split`; ragged tensors made dense (`.to_tensor()`) or
-    reduced over their ragged dimension; and `tf.math.bincount` (value-specialized). Sparse and
+    reduced over their ragged dimension (also after arithmetic or the APIs the API table marks
+    `elementwise`, from TensorFlow's own dispatch registry, which keep them ragged); and
+    `tf.math.bincount` (value-specialized). Sparse and
     ragged constructors, `tf.sparse.to_dense`/`from_dense`, `.flat_values` and
     `tf.ragged.boolean_mask` compile and are not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
@@ -162,6 +185,9 @@ class DataDependentShapeOp(Rule):
                 "    return tf.sparse.to_dense(tf.sparse.from_dense(x))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.RaggedTensor.from_tensor(x, lengths=[1, 2]).flat_values\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
+                "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
+                "    return tf.reduce_sum(tf.abs(r).flat_values * 2.0)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
@@ -192,6 +218,15 @@ class DataDependentShapeOp(Rule):
                     (4, 31, 'tf.sparse.reorder: this sparse op has no XLA kernel (SparseReorder, per the generated '
                             'op table); XLA needs static shapes (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(values, lengths):\n"
+                "    r = tf.RaggedTensor.from_row_lengths(values, lengths)\n"
+                "    return tf.reduce_sum(tf.abs(r) * 2.0, axis=1)\n",
+                expected=(
+                    (4, 9, 'tf.RaggedTensor.from_row_lengths builds a ragged tensor that is then made dense or '
+                           'reduced by tf.reduce_sum over its ragged dimension (a Range whose size is the '
+                           'data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: '
+                           'decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
     )
 

@@ -26,7 +26,8 @@ def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Cal
 class LookupLayerWithoutKernel(Rule):
     """
     ## What it does
-    Flags calls, in compiled code, to `self.<attr>` objects built in `__init__`/`build` from a
+    Flags calls, in compiled code, to `self.<attr>` objects built in `__init__`/`build` (or
+    built once at module level and stored there: `self.vectorize = vectorize`) from a
     Keras layer or `tf.lookup` table whose call creates ops without an XLA kernel, according to
     the op table (`Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization`,
     `RandomRotation`, `Resizing(interpolation="bicubic")`, `StaticHashTable.lookup`, ...), and
@@ -63,6 +64,9 @@ class LookupLayerWithoutKernel(Rule):
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
                 "        self.resize = tf.keras.layers.Resizing(8, 8, interpolation='bilinear')\n"
                 "    def call(self, x):\n        return self.resize(x)\n"),
+        Example("import tensorflow as tf\nembed = tf.keras.layers.Embedding(16, 4)\nclass M(tf.keras.Model):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.embed = embed\n"
+                "    def call(self, ids):\n        return self.embed(ids)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
@@ -90,6 +94,15 @@ class LookupLayerWithoutKernel(Rule):
                             'with the input values baked in (recompiles per value, fails with TensorSpecs); apply it '
                             'in the input pipeline instead'),
                 )),
+        Example("import tensorflow as tf\nvectorize = tf.keras.layers.TextVectorization(max_tokens=20)\n"
+                "class M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.vectorize = vectorize\n    def call(self, text):\n        return self.vectorize(text)\n",
+                expected=(
+                    (8, 16, 'self.vectorize is a TextVectorization: calling it creates ops with no XLA kernel '
+                            '(LookupTableFindV2, RaggedTensorToTensor, StaticRegexReplace, StringLower, '
+                            'StringSplitV2), so compilation fails; apply it in the input pipeline and feed the model '
+                            'its outputs'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -104,7 +117,10 @@ class LookupLayerWithoutKernel(Rule):
             attr, method = f.value.attr, f.attr  # self.table.lookup(x)
         else:
             return
-        found = _constructor(ctx.values.cls.attrs.get(attr), ctx)
+        built = ctx.values.cls.attrs.get(attr)
+        if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
+            built = ctx.module_values.get(built.id)
+        found = _constructor(built, ctx)
         if found is None:
             return
         name, ctor = found

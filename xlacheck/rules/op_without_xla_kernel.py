@@ -6,6 +6,7 @@ import ast
 from typing import Any
 
 from xlacheck import api_table, op_table
+from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
@@ -41,6 +42,36 @@ def _under_tape(ctx: RuleContext) -> bool:
     return False
 
 
+def _mapped_function(call: ast.Call, ctx: RuleContext) -> ast.AST | None:
+    """The function ``tf.vectorized_map(fn, ...)`` maps, when this file defines it: a lambda, a
+    function nested in the caller, or a module-level function."""
+    fn = call.args[0] if call.args else next((kw.value for kw in call.keywords if kw.arg == "fn"), None)
+    if isinstance(fn, ast.Lambda):
+        return fn
+    if not isinstance(fn, ast.Name):
+        return None
+    for node in ast.walk(ctx.function.node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.id:
+            return node
+    found = ctx.module_funcs.get(fn.id)
+    return found.node if found is not None else None
+
+
+def _loop_under_vectorized_map(call: ast.Call, ctx: RuleContext) -> tuple[str, tuple[str, ...]] | None:
+    """A loop API (``tf.scan``, ``tf.map_fn`` ...) run by the mapped function (directly, or by
+    a function it defines) that the op table's ``under_vectorized_map`` says fails to compile."""
+    mapped = _mapped_function(call, ctx)
+    if mapped is None:
+        return None
+    for node in ast.walk(mapped):
+        if isinstance(node, ast.Call):
+            name = ctx.resolve(node.func)
+            ops = op_table.vectorized_map_unsupported(name) if name else ()
+            if ops:
+                return name, ops  # type: ignore[return-value]
+    return None
+
+
 class OpWithoutXlaKernel(Rule):
     """
     ## What it does
@@ -53,6 +84,16 @@ class OpWithoutXlaKernel(Rule):
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
     `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
     (`QuantizeAndDequantizeV4Grad`).
+
+    `tf.summary.scalar/histogram/image/text/audio/write` create their ops (`WriteSummary`, ...)
+    only while a default summary writer is set (the table's `when: default_writer`): they are
+    flagged only in `jit_compile=True` steps and what those call, not in plain `tf.function`s
+    (TPUStrategy moves summaries to the host) nor in Keras methods.
+
+    And `tf.vectorized_map(fn, ...)` in jit-compiled code when `fn` (defined in this file) runs a
+    loop API that the op table's `under_vectorized_map` says fails there (`tf.scan`, `tf.map_fn`,
+    `tf.foldl`, `tf.foldr`: pfor's vectorized loop reserves TensorLists of variants, which have no
+    XLA kernel; `tf.while_loop` compiles).
 
     ## Why is this bad?
     XLA refuses the whole function: `Detected unsupported operations when trying to compile
@@ -91,6 +132,12 @@ class OpWithoutXlaKernel(Rule):
                 "    return tf.linalg.logdet(k)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0)\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(x, y):\n"
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
+                "    return loss\n"),
+        Example("import tensorflow as tf\ndef running_sum(row):\n"
+                "    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.map_fn(running_sum, x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -122,6 +169,24 @@ class OpWithoutXlaKernel(Rule):
                             'computation or use an op whose gradient compiles (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
+                "    return loss\n",
+                expected=(
+                    (5, 5, "tf.summary.scalar writes through ops with no XLA kernel (WriteSummary) while a default "
+                           "summary writer is set: compilation fails with 'Detected unsupported operations'; return "
+                           "the value from the compiled step and write the summary outside it (compiled: decorated "
+                           "with tf.function(jit_compile=True) at line 2)"),
+                )),
+        Example("import tensorflow as tf\ndef running_sum(row):\n"
+                "    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.vectorized_map(running_sum, x)\n",
+                expected=(
+                    (6, 12, "tf.vectorized_map over a function that runs tf.scan: the vectorized loop uses ops with no "
+                            "XLA kernel (TensorListReserve), so compilation fails with 'Detected unsupported "
+                            "operations'; use tf.map_fn for the outer map, or vectorize the loop body by hand "
+                            "(compiled: decorated with tf.function(jit_compile=True) at line 4)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -131,7 +196,27 @@ class OpWithoutXlaKernel(Rule):
             return
         if dynamic_shape_reason(name) is not None:
             return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
+        if name == "tf.vectorized_map" and ctx.function.level is Level.CERTAIN:
+            loop = _loop_under_vectorized_map(node, ctx)
+            if loop is not None:
+                ctx.report(self, node,
+                           f"tf.vectorized_map over a function that runs {loop[0]}: the vectorized loop uses ops "
+                           f"with no XLA kernel ({', '.join(loop[1])}), so compilation fails with 'Detected "
+                           f"unsupported operations'; use tf.map_fn for the outer map, or vectorize the loop "
+                           f"body by hand (compiled: {ctx.function.evidence})")
+                return
         unsupported = unsupported_ops(name, node)
+        verdict = op_table.lookup(name)
+        if unsupported and verdict is not None and verdict.when == "default_writer":
+            # tf.summary.*: a no-op without a default writer; under TPUStrategy TensorFlow moves
+            # summaries to the host. Only an explicit jit_compile=True step fails for sure.
+            if ctx.function.level is Level.CERTAIN and not ctx.function.jax:
+                ctx.report(self, node,
+                           f"{name} writes through ops with no XLA kernel ({', '.join(unsupported)}) while a default "
+                           "summary writer is set: compilation fails with 'Detected unsupported operations'; "
+                           "return the value from the compiled step and write the summary outside it "
+                           f"(compiled: {ctx.function.evidence})")
+            return
         if not unsupported:
             fact = api_table.fact_for(name)
             if fact is not None and fact.grad_xla is False and fact.grad_unsupported and _under_tape(ctx):

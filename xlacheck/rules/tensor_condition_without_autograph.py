@@ -4,8 +4,61 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import is_tensor
+from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.values import BOOL, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
+
+_DO_NOT_CONVERT = "tf.autograph.experimental.do_not_convert"
+_VARIABLE_CONSTRUCTORS = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+
+
+def _declared_do_not_convert(ctx: RuleContext) -> bool:
+    """The function itself carries ``@tf.autograph.experimental.do_not_convert``: the decorator
+    only matters inside a graph, so a helper that has it is written to be traced by its callers."""
+    node = ctx.function.node
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        ctx.resolve(d.func if isinstance(d, ast.Call) else d) == _DO_NOT_CONVERT for d in node.decorator_list)
+
+
+def _variable_dtype_bool(ctor: ast.Call, ctx: RuleContext) -> bool | None:
+    """Whether the variable ``ctor`` builds is boolean (None: not a variable constructor we read).
+    ``add_weight`` defaults to the layer's float dtype; ``tf.Variable`` takes the initial value's."""
+    name = ctx.resolve(ctor.func)
+    is_add_weight = isinstance(ctor.func, ast.Attribute) and ctor.func.attr == "add_weight"
+    if not is_add_weight and name not in _VARIABLE_CONSTRUCTORS:
+        return None
+    for kw in ctor.keywords:
+        if kw.arg == "dtype":
+            if isinstance(kw.value, ast.Constant):  # dtype="bool"
+                return kw.value.value == "bool"
+            return ctx.resolve(kw.value) in ("tf.bool", "tf.dtypes.bool")
+    if is_add_weight:
+        return False
+    initial = ctor.args[0] if ctor.args else next((kw.value for kw in ctor.keywords if kw.arg == "initial_value"), None)
+    if isinstance(initial, ast.Constant) and type(initial.value) in (int, float):
+        return False
+    return None  # the initial value's dtype is not read here
+
+
+def _numeric_variable(test: ast.expr, ctx: RuleContext) -> str | None:
+    """``self.<attr>`` (or ``not self.<attr>``) that holds a non-boolean ``tf.Variable`` built in
+    ``__init__``/``build`` (``add_weight``, ``tf.Variable``; either branch of a conditional
+    expression): the attribute's text, else None."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    cls = ctx.values.cls
+    if cls is None or not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)
+                           and test.value.id == "self"):
+        return None
+    flags = ctx.flags(test)
+    if not flags & TENSOR or not flags & VARIABLE or flags & BOOL:
+        return None
+    value = cls.attrs.get(test.attr)
+    candidates = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+    verdicts = [_variable_dtype_bool(c, ctx) for c in candidates if isinstance(c, ast.Call)]
+    if verdicts and all(v is False for v in verdicts):
+        return f"self.{test.attr}"
+    return None
 
 
 class TensorConditionWithoutAutograph(Rule):
@@ -14,13 +67,20 @@ class TensorConditionWithoutAutograph(Rule):
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` and `torch.compile` functions.
+    `jax.jit` and `torch.compile` functions; also in a module-level helper that nothing in the file
+    compiles when the helper declares `@tf.autograph.experimental.do_not_convert` itself (the
+    decorator only matters inside a graph). In converted code it flags `if`/`while`/ternaries on
+    the truth value of a non-boolean `tf.Variable` attribute (`if self.bias:` where `self.bias`
+    comes from `add_weight`).
 
     ## Why is this bad?
     Without AutoGraph, Python asks the symbolic tensor for a `bool` while tracing and TensorFlow
     raises `OperatorNotAllowedInGraphError: Using a symbolic tf.Tensor as a Python bool is not
     allowed` (JAX: `TracerBoolConversionError`). Inside AutoGraph-converted code the same `if`
-    becomes `tf.cond` and compiles, so this rule stays silent there.
+    becomes `tf.cond` and compiles, so this rule stays silent there, except when the condition is
+    not a `tf.bool`: AutoGraph stages only boolean conditions and a float variable fails with
+    `ValueError: condition of if statement expected to be tf.bool scalar` (measured on TF 2.21,
+    plain `tf.function` and `jit_compile=True` alike).
 
     ## Example
     ```python
@@ -60,6 +120,8 @@ class TensorConditionWithoutAutograph(Rule):
     fix = ("rewrite_if", "rewrite_ternary", "rewrite_while")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
+    # HELPER: only in a helper that declares @tf.autograph.experimental.do_not_convert itself
+    levels = frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH, Level.HELPER})
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -68,6 +130,15 @@ class TensorConditionWithoutAutograph(Rule):
                 "    if training:\n        x = x * 2.0\n    return x\n"),
         Example("import tensorflow as tf\n@tf.function(autograph=False)\ndef f(x):\n"
                 "    if x.shape[0] > 2:\n        x = x[:2]\n    return x\n"),
+        Example("import tensorflow as tf\nclass Conv(tf.keras.layers.Layer):\n    def build(self, shape):\n"
+                "        self.bias = self.add_weight(name=\"b\", shape=[]) if self.use_bias else None\n"
+                "        self.on = self.add_weight(name=\"on\", shape=[], dtype=tf.bool)\n"
+                "    def call(self, x):\n        if self.bias is not None:\n            x = x + self.bias\n"
+                "        if self.on:\n            x = -x\n        return x\n"),
+        Example("import tensorflow as tf\n@tf.autograph.experimental.do_not_convert\ndef cost(a, valid):\n"
+                "    if valid:\n        a = tf.abs(a)\n    return a\n"),
+        Example("import tensorflow as tf\ndef cost(a, valid):\n"
+                "    if tf.reduce_any(valid):\n        a = tf.where(valid, a, 1e4)\n    return a\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
@@ -97,17 +168,40 @@ class TensorConditionWithoutAutograph(Rule):
                     (5, 11, '`while` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
                             'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
                 )),
+        Example("import tensorflow as tf\nclass Conv(tf.keras.layers.Layer):\n    def build(self, shape):\n"
+                "        self.bias = self.add_weight(name=\"b\", shape=[]) if self.use_bias else None\n"
+                "    def call(self, x):\n        if self.bias:\n            x = x + self.bias\n        return x\n",
+                expected=(
+                    (6, 12, "`if` on the truth value of self.bias, a non-boolean tf.Variable: AutoGraph stages only "
+                            "tf.bool conditions, so tracing fails with 'condition of if statement expected to be "
+                            "`tf.bool` scalar'; test `self.bias is not None` or compare its value explicitly "
+                            "(Keras call())"),
+                )),
+        Example("import tensorflow as tf\n@tf.autograph.experimental.do_not_convert\ndef cost(a, valid):\n"
+                "    if tf.reduce_any(valid):\n        a = tf.where(valid, a, 1e4)\n    return a\n",
+                expected=(
+                    (4, 8, "`if` on a tensor in code AutoGraph does not convert (a helper decorated with "
+                           "tf.autograph.experimental.do_not_convert, traced by its callers): tracing fails with "
+                           "'Using a symbolic tf.Tensor as a Python bool is not allowed'; use tf.where/tf.cond or "
+                           "an indicator rewrite"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        helper = ctx.function.level is Level.HELPER
+        if helper and not _declared_do_not_convert(ctx):
+            return
         if ctx.converted:
+            if not isinstance(node, ast.BoolOp):
+                self._variable_condition(node, ctx)
             return
         if isinstance(node, ast.BoolOp):
             tested = node.values[:-1]  # Python evaluates all but the last operand for truth
         else:
             tested = [node.test]  # type: ignore[attr-defined]
         for test in tested:
-            if is_tensor(ctx.flags(test)):
+            flags = ctx.flags(test)
+            if ctx.tensor_value(flags) if helper else is_tensor(flags):
                 kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
                         ast.BoolOp: "`and`/`or`"}[type(node)]
                 if ctx.function.jax:  # say it in JAX's terms: no AutoGraph, no tf.Tensor there
@@ -115,8 +209,23 @@ class TensorConditionWithoutAutograph(Rule):
                                f"{kind} on a traced array under jax.jit ({ctx.function.why}): tracing fails with "
                                "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop")
                     return
+                why = ("a helper decorated with tf.autograph.experimental.do_not_convert, traced by its callers"
+                       if helper else ctx.function.why)
                 ctx.report(self, test,
-                           f"{kind} on a tensor in code AutoGraph does not convert ({ctx.function.why}): "
+                           f"{kind} on a tensor in code AutoGraph does not convert ({why}): "
                            "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; "
                            "use tf.where/tf.cond or an indicator rewrite")
                 return
+
+    def _variable_condition(self, node: ast.AST, ctx: RuleContext) -> None:
+        """AutoGraph stages an `if`/`while`/ternary on a tensor only when it is a tf.bool scalar; a
+        float or int variable used for its truth value fails while tracing, in every graph."""
+        test = node.test  # type: ignore[attr-defined]
+        attr = _numeric_variable(test, ctx)
+        if attr is None:
+            return
+        kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression"}[type(node)]
+        ctx.report(self, test,
+                   f"{kind} on the truth value of {attr}, a non-boolean tf.Variable: AutoGraph stages only "
+                   "tf.bool conditions, so tracing fails with 'condition of if statement expected to be `tf.bool` "
+                   f"scalar'; test `{attr} is not None` or compare its value explicitly ({ctx.function.why})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.rules.base import Example
@@ -15,6 +16,16 @@ _OPTIMIZER_PREFIX = "tf.keras.optimizers."
 _OPTIMIZERS = frozenset({"transformers.AdamWeightDecay", "transformers.create_optimizer"})
 _LAYER_PREFIX = "tf.keras.layers."
 _TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
+
+
+def _variable_constructor(name: str) -> bool:
+    """``tf.Variable`` and what the API table says returns a variable and is named for it
+    (``tf.keras.backend.variable``, ``keras.Variable``); not ``assign_add`` and the like, which
+    return the variable they update."""
+    if name in _VARIABLES:
+        return True
+    fact = api_table.fact_for(name)
+    return fact is not None and fact.returns == "variable" and name.rsplit(".", 1)[-1] in ("Variable", "variable")
 
 
 def _stateful(name: str, prefix: str) -> bool:
@@ -49,7 +60,8 @@ def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
 class VariableCreatedInCompiledStep(ModuleRule):
     """
     ## What it does
-    Flags `tf.Variable(...)`, Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
+    Flags `tf.Variable(...)` (and what the API table says builds a variable:
+    `tf.keras.backend.variable`, `keras.Variable`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
     optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
     a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
@@ -124,6 +136,14 @@ class VariableCreatedInCompiledStep(ModuleRule):
                             '(ValueError) or resets every step; create it once outside the step (in __init__/build) '
                             'and update it with assign()'),
                 )),
+        Example("import tensorflow as tf\nK = tf.keras.backend\n@tf.function(jit_compile=True)\ndef loss(y, p):\n"
+                "    w = K.variable([0.2, 0.8])\n    return tf.reduce_sum(y * p * w)\n",
+                expected=(
+                    (5, 9, 'variable (tf.keras.backend.variable) created inside compiled code (decorated with '
+                           'tf.function(jit_compile=True)): tf.function only supports singleton tf.Variables created '
+                           'on the first call, so this fails (ValueError) or resets every step; create it once '
+                           'outside the step (in __init__/build) and update it with assign()'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -133,8 +153,8 @@ class VariableCreatedInCompiledStep(ModuleRule):
         for node, name in index.calls:
             if name is None:
                 continue
-            if name in _VARIABLES:
-                what = "tf.Variable"
+            if _variable_constructor(name):
+                what = "tf.Variable" if name in _VARIABLES else f"variable ({name})"
             elif _stateful(name, _METRIC_PREFIX):
                 what = f"metric {name.rsplit('.', 1)[-1]}"
             elif _stateful(name, _OPTIMIZER_PREFIX) or name in _OPTIMIZERS:
