@@ -88,7 +88,8 @@ def describe(result: RunResult) -> str:
 
 
 def command_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return {**os.environ, "PYTHONPATH": path}
 
 
 def command_run(files: list[Path], lines: int, anchor_rate: float) -> bool:
@@ -102,7 +103,8 @@ def command_run(files: list[Path], lines: int, anchor_rate: float) -> bool:
         return False
     ratio = lines / cpu_s / anchor_rate
     ok = ratio >= COLD_MIN_RATIO
-    print(f"command  : {cpu_s:8.3f} CPU-s  {lines / cpu_s:10,.0f} lines/CPU-s  (python -m xlacheck --no-cache, all processes)")
+    print(f"command  : {cpu_s:8.3f} CPU-s  {lines / cpu_s:10,.0f} lines/CPU-s"
+          "  (python -m xlacheck --no-cache, all processes)")
     print(f"{verdict(ok)}  cold speed through the command = {ratio:.1%} of ast.parse (target >= {COLD_MIN_RATIO:.0%})")
     return ok
 

@@ -431,12 +431,13 @@ class _Builder:
         * a device tensor: every assignment is a torch call given a device (``torch.zeros(..., device=d)``)
           or ends in ``.to(d)`` (``d`` not the string ``"cpu"``); a CPU-built schedule read in the step is
           not one (indexing it with a Python int costs nothing on the device);
-        * a step counter: a Python int (every assignment an int constant or a plain name) that step code counts up or down (``self.step_index += 1``): a value that is
-          new every step."""
+        * a step counter: a Python int (every assignment an int constant or a plain name) that step
+          code counts up or down (``self.step_index += 1``): a value that is new every step."""
         step_nodes = [s.node for s in self.out.steps]
         for c in self.facts.classes:
             # a class one of whose methods runs in the step: all its methods keep the step's state
-            in_step = [m.node for m in c.methods.values() if any(st is m.node or _contains(st, m.node) for st in step_nodes)]
+            in_step = [m.node for m in c.methods.values()
+                       if any(st is m.node or _contains(st, m.node) for st in step_nodes)]
             assigned: dict[str, list[ast.expr | None]] = {}
             counted: set[str] = set()
             for n in walk(c.node):
@@ -446,14 +447,15 @@ class _Builder:
                                  and len(t.elts) == len(n.value.elts) else [(t, n.value)])
                         for tt, vv in pairs:
                             if _self_attr(tt):
-                                assigned.setdefault(tt.attr, []).append(vv)  # type: ignore[union-attr]
+                                assigned.setdefault(tt.attr, []).append(vv)  # type: ignore[attr-defined]
                             elif isinstance(tt, ast.Tuple):
                                 for x in tt.elts:
                                     if _self_attr(x):
-                                        assigned.setdefault(x.attr, []).append(None)  # type: ignore[union-attr]
+                                        assigned.setdefault(x.attr, []).append(None)  # type: ignore[attr-defined]
                 elif isinstance(n, ast.AugAssign) and _self_attr(n.target):
                     if isinstance(n.op, (ast.Add, ast.Sub)) and in_step and not any(
-                            isinstance(x, ast.Call) and (self.resolve(x.func) or "").startswith("torch.") for x in walk(n.value)):
+                            isinstance(x, ast.Call) and (self.resolve(x.func) or "").startswith("torch.")
+                            for x in walk(n.value)):
                         counted.add(n.target.attr)  # type: ignore[union-attr]
                     else:
                         assigned.setdefault(n.target.attr, []).append(None)  # type: ignore[union-attr]
@@ -478,8 +480,9 @@ class _Builder:
             return not (isinstance(dev, ast.Attribute) and dev.attr in ("float", "long", "int", "bool", "half",
                                                                         "bfloat16", "float32", "float16", "int64"))
         if _builds_tensor(self.resolve(f)):
-            dev = next((kw.value for kw in v.keywords if kw.arg == "device"), None)
-            return dev is not None and not (isinstance(dev, ast.Constant) and (dev.value is None or dev.value == "cpu"))
+            device = next((kw.value for kw in v.keywords if kw.arg == "device"), None)
+            return device is not None and not (isinstance(device, ast.Constant)
+                                               and (device.value is None or device.value == "cpu"))
         return False
 
     # -- values ----------------------------------------------------------------------------
@@ -603,8 +606,9 @@ def _assigned_names(s: ast.stmt) -> list[ast.Name]:
 
 def _builds_tensor(name: str | None) -> bool:
     """A ``torch.*`` function that returns a tensor (not a module class, not a utility)."""
-    return bool(name) and name.startswith("torch.") and not name.startswith(("torch.nn.", "torch.utils.", "torch.optim.")) \
-        and name not in _NON_TENSOR_TORCH and not name.rsplit(".", 1)[-1][:1].isupper()  # type: ignore[union-attr]
+    if not name or not name.startswith("torch.") or name.startswith(("torch.nn.", "torch.utils.", "torch.optim.")):
+        return False
+    return name not in _NON_TENSOR_TORCH and not name.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _self_attr(t: ast.AST) -> bool:
@@ -945,7 +949,8 @@ class _Walker:
             saved = dict(self.env)
             for gen in e.generators:
                 it = self.expr(gen.iter)
-                self.bind(gen.target, TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self), gen.iter)
+                flags = TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self)
+                self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             self.expr(e.elt)
@@ -955,7 +960,8 @@ class _Walker:
             saved = dict(self.env)
             for gen in e.generators:
                 it = self.expr(gen.iter)
-                self.bind(gen.target, TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self), gen.iter)
+                flags = TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self)
+                self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             self.expr(e.key)

@@ -257,7 +257,8 @@ def _for_loop_size(src: Source, assign: ast.Assign, ta: str, filled: list[ast.Ca
     index = writes[0].args[0] if writes[0].args else None
     target = loop.target
     iterated = loop.iter.args[0]
-    if call_name(src, loop.iter) == "tf.range" or (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
+    if call_name(src, loop.iter) == "tf.range" or (
+            isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
         bound = src.segment(iterated)
     elif isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) \
             and len(target.elts) == 2:

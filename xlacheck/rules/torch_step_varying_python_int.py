@@ -88,7 +88,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 )),
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
                 "    for img, y in loader:\n        i = random.randrange(0, 3)\n        row = torch.relu(img)[i]\n"
-                "        loss = model(row).sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                "        loss = model(row).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
                 expected=(
                     (7, 15, 'a Python int that changes every step indexes a torch tensor: torch_xla bakes the '
                             'position into the graph and compiles a new one for each value; index with a device '
