@@ -518,7 +518,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         block = src.lines[first - 1:last]
         if branch[0].col_offset and not src.alone_on_lines(branch[0], branch[-1]):
             return None
-        lines += block
+        lines += [line.rstrip("\r\n") + "\n" for line in block]  # the file's own line ends are restored on write
         if not returning:
             lines.append(f"{inner}return {packed}\n")
         calls.append(f"lambda: {fn}({', '.join(params)})")
