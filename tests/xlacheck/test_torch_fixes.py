@@ -215,6 +215,8 @@ def _record(before, in_step, after):
 class Writer:
     def __init__(self):
         self.calls = []
+        self.ema = 0.0
+        self.tags = {}
 
     def add_scalar(self, tag, value, step):
         self.calls.append([tag, value, step])
@@ -231,7 +233,8 @@ def run(fn, w, xs, ys):
     with contextlib.redirect_stdout(out):
         w = fn(w, xs, ys, history, writer)
         torch_xla.sync()
-    logged = {"printed": out.getvalue(), "history": history, "writer": writer.calls}
+    logged = {"printed": out.getvalue(), "history": history, "writer": writer.calls, "ema": writer.ema,
+              "tags": writer.tags}
     return logged, w.detach().cpu().tolist(), list(STEPS)
 
 
@@ -263,6 +266,8 @@ LOGGED_CASES = [
     'history.append({"loss": float(loss), "step": step, "out": pred.sum(0).tolist()})',
     'print("pred", pred.detach().cpu().numpy().round(4).tolist(), step)',
     "print(loss)",
+    "writer.ema = 0.9 * writer.ema + 0.1 * loss.item()",
+    'writer.tags[step] = f"{loss.item():.5f}"',
 ]
 
 

@@ -30,7 +30,8 @@ expression: the branch is taken now), short-circuiting around a read, comprehens
 f-string parts that would need an edit (Python 3.11's positions inside f-strings are not exact).
 
 What changes, so the fix is UNSAFE: *when* the sink runs, at the sync instead of at that line: its
-output comes after the step's other prints, and a list holds the value only once the step synced.
+output comes after the step's other prints, a list holds the value only once the step synced, and
+when the same code runs on a CPU or GPU device the closure waits for the next torch_xla sync.
 Steps that never sync each iteration (a loop that only calls ``xm.optimizer_step``, no sync at all)
 and ``torch.compile`` steps (dynamo breaks the graph at the closure) get no fix.
 """
@@ -66,7 +67,8 @@ _COMBINATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Dict, ast.List,
                 ast.Tuple, ast.Set, ast.Subscript, ast.Attribute, ast.Call)
 
 UNSAFE_REASON = ("the call runs at the step's sync, after the graph ran, not at this line: its output comes after "
-                 "the step's other prints, and what it records is there only once the step synced")
+                 "the step's other prints, what it records is there only once the step synced, and on a non-XLA "
+                 "device it waits for the next torch_xla sync")
 
 
 def step_syncs_each_iteration(why: str, node: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
@@ -247,24 +249,43 @@ def sink_kind(call: ast.Call, resolve: Callable[[ast.expr], str | None], is_tens
     return None
 
 
+def _simple(e: ast.expr) -> bool:
+    """A name, an attribute chain or a constant: evaluating it has no effect, in any order."""
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, (ast.Name, ast.Constant))
+
+
 def closure_fix(stmt: ast.stmt, reads: Iterable[ast.AST], *, tree: ast.Module,
                 resolve: Callable[[ast.expr], str | None], is_tensor: Callable[[ast.AST], bool],
                 read_later: Callable[[ast.expr], bool]) -> Fix | None:
-    """The step-closure rewrite of ``stmt`` (an expression statement calling a sink), or None.
+    """The step-closure rewrite of ``stmt``, or None: a statement calling a sink, or storing into an
+    attribute or an item (``self.ema = 0.9 * self.ema + 0.1 * loss.item()``, ``postfix["loss"] =
+    f"{loss.item():.4f}"``), which becomes ``setattr(obj, "ema", ...)`` / ``obj.__setitem__(key, ...)``
+    in the closure (what the assignment statement calls).
 
     ``reads``: the host reads the rule found in ``stmt`` (calls, f-strings, ``print`` calls);
-    ``read_later(e)``: whether the step reads ``e`` (a list the sink appends to) after ``stmt``
-    before its sync."""
-    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
-        return None
-    call = stmt.value
+    ``read_later(e)``: whether the step names ``e`` (the list a sink appends to, the object stored
+    into) after ``stmt`` before its sync."""
     free = _module_free_names(tree)
-    kind = sink_kind(call, resolve, is_tensor, free)
-    if kind is None or kind == "record" and read_later(call.func.value):  # type: ignore[attr-defined]
+    target: ast.Attribute | ast.Subscript | None = None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        root: ast.expr = stmt.value
+        kind = sink_kind(stmt.value, resolve, is_tensor, free)
+        if kind is None or kind == "record" and read_later(stmt.value.func.value):  # type: ignore[attr-defined]
+            return None
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], (ast.Attribute, ast.Subscript)):
+        target, root, kind = stmt.targets[0], stmt.value, "store"
+        key = target.slice if isinstance(target, ast.Subscript) else None
+        if not _simple(target.value) or is_tensor(target.value) or key is not None and not _simple(key) \
+                or read_later(target.value if isinstance(target, ast.Subscript) else target):
+            return None  # (a store into a tensor is a graph op; a key with effects would move)
+    else:
         return None
     read_ids: set[int] = set()
     for r in reads:
-        if isinstance(r, ast.Call) and r is call and kind == "print":
+        if isinstance(r, ast.Call) and r is root and kind == "print":
             continue  # print(tensor): the sink itself formats the tensor in the closure
         if isinstance(r, ast.Call) and (isinstance(r.func, ast.Attribute) and not r.args
                                         or isinstance(r.func, ast.Name) and r.func.id != "print" and len(r.args) == 1):
@@ -274,20 +295,43 @@ def closure_fix(stmt: ast.stmt, reads: Iterable[ast.AST], *, tree: ast.Module,
         else:
             return None  # a truth test or anything that is not a plain value read: no equal rewrite
     # f-strings that format a tensor inside print(...) were reported through the print: defer them too
-    read_ids |= {id(n) for n in walk(call) if isinstance(n, ast.JoinedStr)
+    read_ids |= {id(n) for n in walk(root) if isinstance(n, ast.JoinedStr)
                  and any(isinstance(v, ast.FormattedValue) and is_tensor(v.value) for v in n.values)}
-    name, import_edit = xla_model_name(tree, stmt.lineno)
-    if name is None or call.end_lineno is None or call.end_col_offset is None:
+    if target is not None and any(id(n) in read_ids for n in walk(target)):
         return None
-    taken = {n.id for n in walk(call) if isinstance(n, ast.Name)} | {name.split(".")[0]}
+    name, import_edit = xla_model_name(tree, stmt.lineno)
+    if name is None or root.end_lineno is None or root.end_col_offset is None:
+        return None
+    taken = {n.id for n in walk(stmt) if isinstance(n, ast.Name)} | {name.split(".")[0]}
     closure = _Closure(read_ids, free, resolve, taken)
-    if not closure.sink(call) or not closure.params:
+    if target is None:
+        if not closure.sink(stmt.value):  # type: ignore[arg-type]
+            return None
+        head = Location(root.lineno, root.col_offset)
+        opening = [Edit(head, head, "")]
+    else:
+        key = target.slice if isinstance(target, ast.Subscript) else None
+        if not closure.hoist(target.value) or key is not None and not closure.hoist(key) or not closure.build(root):
+            return None
+        head = Location(stmt.lineno, stmt.col_offset)
+        obj_end = Location(target.value.end_lineno, target.value.end_col_offset)  # type: ignore[arg-type]
+        value_start = Location(root.lineno, root.col_offset)
+        if key is None:
+            opening = [Edit(head, head, "setattr("),
+                       Edit(obj_end, value_start, f', "{target.attr}", ')]  # type: ignore[union-attr]
+        else:
+            key_start = Location(key.lineno, key.col_offset)
+            key_end = Location(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
+            opening = [Edit(head, head, ""), Edit(obj_end, key_start, ".__setitem__("), Edit(key_end, value_start, ", ")]
+    if not closure.params:
         return None
     params = ", ".join(closure.params)
     args = ", ".join(closure.args) + ("," if len(closure.args) == 1 else "")
-    start, end = Location(call.lineno, call.col_offset), Location(call.end_lineno, call.end_col_offset)
-    edits = [Edit(start, start, f"{name}.add_step_closure(lambda {params}: "), *closure.edits,
-             Edit(end, end, f", args=({args}))")]
+    end = Location(root.end_lineno, root.end_col_offset)
+    lead = f"{name}.add_step_closure(lambda {params}: "
+    opening[0] = Edit(opening[0].start, opening[0].end, lead + opening[0].content)
+    close = ")" if target is not None else ""
+    edits = [*opening, *closure.edits, Edit(end, end, f"{close}, args=({args}))")]
     if import_edit is not None:
         edits.insert(0, import_edit)
     return make_fix(f"Read it in a step closure: {name}.add_step_closure(lambda {params}: ..., args=({args})) "

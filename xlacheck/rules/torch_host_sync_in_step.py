@@ -99,15 +99,18 @@ class TorchHostSyncInStep(ModuleRule):
 
     ## Fix safety
     A statement that only prints or records the values it reads (`print(...)`, logging calls,
-    TensorBoard `add_scalar`, tqdm `set_postfix`, `list.append`/`extend` of a list the step does
-    not read again before its sync) is rewritten to
-    `xm.add_step_closure(lambda t, ...: <the same call>, args=(<the tensor>, ...))`: everything
+    TensorBoard `add_scalar`, tqdm `set_postfix`, `list.append`/`extend` of a list, a store into
+    an attribute or a dict item, `self.ema = 0.9 * self.ema + 0.1 * loss.item()`, where the
+    step does not name that list or object again before its sync) is rewritten to
+    `xm.add_step_closure(lambda t, ...: <the same call>, args=(<the tensor>, ...))` (a store
+    becomes `setattr(obj, "ema", ...)` / `obj.__setitem__(key, ...)` in the closure): everything
     but the reads is evaluated now and passed in, and the reads run on the materialized tensors
     after the step's graph (the import of `torch_xla.core.xla_model` is added when missing).
     The values are the same (proven by running both versions on torch_xla in the tests: equal
     logged values, no transfer inside the step, no extra compile), but the fix is unsafe: the
     call runs at the step's sync instead of at its line, so its output comes after the step's
-    other prints, and what it records is there only once the step synced. Steps that do not
+    other prints, what it records is there only once the step synced, and where the same code
+    runs on a CPU or GPU device the closure waits for the next torch_xla sync. Steps that do not
     sync every iteration (no `torch_xla.sync()`/`xm.mark_step()`/`MpDeviceLoader`) and
     `torch.compile` steps get no fix. No automatic fix where the value steers control flow
     (`if t:`, `and`/`or`, a conditional expression) or feeds the computation: the branch needs
