@@ -299,3 +299,48 @@ def test_xla350_step_closure_fix_logs_the_same_values_without_in_step_transfers(
         assert all(s["compiles"] == 0 for s in steps[2:] + steps_fixed[2:])  # no recompiles in steady steps
     first_original, first_fixed = results[0]["original"][2], results[0]["fixed"][2]
     assert sum(s["compiles"] for s in first_fixed) <= sum(s["compiles"] for s in first_original)
+
+
+# Which statements get the step-closure fix (lint only: no torch_xla needed). The loop syncs every
+# iteration unless the case says otherwise.
+_LOOP = '''import torch
+import torch_xla
+{imports}
+def train(model, loader, opt, log, state):
+    for step, (x, y) in enumerate(loader):
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+{body}
+        loss.backward()
+        opt.step()
+        {sync}
+'''
+
+REFUSED = [
+    ("        if loss.item() > 10:\n            break", "torch_xla.sync()"),  # the branch needs the value now
+    ("        acc = loss.item()\n        log(acc)", "torch_xla.sync()"),  # a local name: a lambda cannot bind it
+    ('        print("big" if loss.item() > 1 else "small")', "torch_xla.sync()"),  # IfExp: its test is a truth test
+    ("        print(loss.item() or step)", "torch_xla.sync()"),  # short-circuit: `step` would be evaluated always
+    ("        print([loss.item() for _ in range(2)])", "torch_xla.sync()"),  # a comprehension
+    ("        opt.consider(loss.item())", "torch_xla.sync()"),  # not a known sink: it may feed the step
+    ("        print(loss.item())", "xm.optimizer_step(opt)"),  # the loop never syncs: the closure would wait
+    ('        state["ema"] = 0.9 * state["ema"] + 0.1 * loss.item()\n        log(state)', "torch_xla.sync()"),
+]
+
+
+@pytest.mark.parametrize(("body", "sync"), REFUSED)
+def test_xla350_offers_no_closure_where_the_rewrite_is_not_equal(body: str, sync: str) -> None:
+    src = _LOOP.format(imports="import torch_xla.core.xla_model as xm", body=body, sync=sync)
+    found = [d for d in check_source(src, "train.py").diagnostics if d.code == "XLA350"]
+    assert found and all(d.fix is None for d in found), [d.fix for d in found]
+
+
+def test_xla350_closure_keeps_the_call_as_written_and_reuses_a_guarded_alias() -> None:
+    src = _LOOP.format(imports="try:\n    import torch_xla.core.xla_model as xla\nexcept ImportError:\n    xla = None",
+                       body='        log.info(  # the loss\n            "loss %.3f", loss.item()\n        )',
+                       sync="torch_xla.sync()")
+    (diag,) = [d for d in check_source(src, "train.py").diagnostics if d.code == "XLA350"]
+    assert diag.fix is not None and diag.fix.applicability.value == "unsafe"
+    fixed = apply_edits(src, diag.fix.edits)
+    assert fixed == src.replace('        log.info(  # the loss\n            "loss %.3f", loss.item()\n        )',
+                                '        xla.add_step_closure(lambda log, loss: log.info(  # the loss\n'
+                                '            "loss %.3f", loss.item()\n        ), args=(log, loss))')

@@ -104,11 +104,25 @@ def _module_free_names(tree: ast.Module) -> set[str]:
     return (fixed | set(dir(builtins))) - stored
 
 
+def _module_level(tree: ast.Module) -> list[ast.stmt]:
+    """Module-level statements, with the bodies of top-level ``try:`` and ``if`` blocks in line
+    (``try: import torch_xla.core.xla_model as xm`` guards an optional dependency), in line order."""
+    out: list[ast.stmt] = []
+    for s in tree.body:
+        if isinstance(s, ast.Try):
+            out += [*s.body, *(b for h in s.handlers for b in h.body), *s.orelse]
+        elif isinstance(s, ast.If):
+            out += [*s.body, *s.orelse]
+        else:
+            out.append(s)
+    return sorted(out, key=lambda n: n.lineno)
+
+
 def xla_model_name(tree: ast.Module, before_line: int) -> tuple[str | None, Edit | None]:
     """How the file names ``torch_xla.core.xla_model`` at module level before ``before_line``, or the
     edit that imports it as ``xm`` after the last such import (None, None: no safe place or name)."""
     last_import: ast.stmt | None = None
-    for s in tree.body:
+    for s in _module_level(tree):
         if s.lineno >= before_line:
             break
         if isinstance(s, ast.Import):
@@ -122,8 +136,8 @@ def xla_model_name(tree: ast.Module, before_line: int) -> tuple[str | None, Edit
                 for a in s.names:
                     if a.name == "xla_model":
                         return (a.asname or "xla_model"), None
-    if last_import is None or last_import.end_lineno is None:
-        return None, None
+    if last_import is None or last_import.end_lineno is None or last_import not in tree.body:
+        return None, None  # (after a guarded import, an unguarded one would change what the module needs)
     used = {n.id for n in walk(tree) if isinstance(n, ast.Name)} | {n.arg for n in walk(tree) if isinstance(n, ast.arg)}
     used |= {a.asname or a.name.split(".")[0] for n in walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
              for a in n.names}
