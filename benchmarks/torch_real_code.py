@@ -4,7 +4,9 @@
 
 Each file is linted with :func:`xlacheck.engine.check_source` (``torch_xla=True`` with
 ``--torch-xla``: the project declares its torch code runs on XLA). Prints ``path:line:col: CODE
-message`` per finding, then the number of lines and findings, findings per rule and per 10k lines.
+message`` per finding, then the number of lines and findings, findings per rule and per 10k lines;
+``--fixes`` also prints, under each finding that has a fix, the fixed line(s) and its applicability,
+and counts the fixes per rule.
 The globs used for known-results: transformers' ``models/*/modeling_[!tf]*.py`` (in an environment
 with transformers 4.57), and snapshots of pytorch/xla (``examples/**``, ``test/test_train_*.py``),
 huggingface/accelerate (``examples/**``) and huggingface/optimum-tpu (``**/*.py``).
@@ -21,15 +23,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from xlacheck.engine import check_source  # noqa: E402
+from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("globs", nargs="+")
     ap.add_argument("--torch-xla", action="store_true", help="declare that the torch code runs on XLA")
+    ap.add_argument("--fixes", action="store_true", help="show each fix (the rewritten lines) and count them")
     args = ap.parse_args(argv)
     lines = 0
     per_rule: Counter[str] = Counter()
+    fixes: Counter[str] = Counter()
     for pattern in args.globs:
         for path in sorted(glob.glob(pattern, recursive=True)):
             source = Path(path).read_text(errors="replace")
@@ -40,9 +45,16 @@ def main(argv: list[str] | None = None) -> int:
             for d in result.diagnostics:
                 per_rule[d.code] += 1
                 print(f"{path}:{d.line}:{d.col + 1}: {d.code} {d.message}")
+                if args.fixes and d.fix is not None and d.fix.edits:
+                    fixes[d.code] += 1
+                    before = set(source.splitlines())  # the lines the fix writes anew
+                    new = [line.strip() for line in apply_edits(source, d.fix.edits).splitlines() if line not in before]
+                    print(f"    fix ({d.fix.applicability.value}): " + "\n        ".join(new))
     total = sum(per_rule.values())
     print(f"{lines} lines, {total} findings ({total / max(lines, 1) * 1e4:.2f} per 10k lines): "
           + ", ".join(f"{code} {n}" for code, n in sorted(per_rule.items())))
+    if args.fixes:
+        print(f"fixes: {sum(fixes.values())}" + "".join(f", {code} {n}" for code, n in sorted(fixes.items())))
     return 0
 
 

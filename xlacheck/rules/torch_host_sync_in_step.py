@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import STRUCT, TENSOR, TorchFacts
-from xlacheck.diagnostics import Severity
-from xlacheck.rules.base import Example
+from xlacheck.analysis.torch_model import STRUCT, TENSOR, Step, TorchFacts
+from xlacheck.diagnostics import Fix, Severity
+from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
+from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _READ_METHODS = {"item": "`.item()`", "tolist": "`.tolist()`", "numpy": "`.numpy()`", "cpu": "`.cpu()`"}
 _BUILTINS = frozenset({"float", "int", "bool"})
 _FIX = ("keep the value on the device (return or accumulate the tensor), read it after `torch_xla.sync()`, "
         "or log it from `xm.add_step_closure(fn, args=(t,))`")
+# A truth test needs the value now: no closure can defer it.
+_BRANCH_FIX = ("the branch needs the value now, so a step closure cannot defer it: decide on the device "
+               "(`torch.where`, a masked update) or test the value after `torch_xla.sync()` (every N steps)")
+_BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
+                       "`and`/`or` on a tensor", "`not tensor`"})
 
 
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
@@ -92,15 +98,35 @@ class TorchHostSyncInStep(ModuleRule):
     ```
 
     ## Fix safety
-    No automatic fix: whether the value is needed now (a branch on it) or only logged decides
-    the rewrite (keep it on the device, `xm.add_step_closure`, or log every N steps).
+    A statement that only prints or records the values it reads (`print(...)`, logging calls,
+    TensorBoard `add_scalar`, tqdm `set_postfix`, `list.append`/`extend` of a list, a store into
+    an attribute or a dict item, `self.ema = 0.9 * self.ema + 0.1 * loss.item()`, where the
+    step does not name that list or object again before its sync) is rewritten to
+    `xm.add_step_closure(lambda t, ...: <the same call>, args=(<the tensor>, ...))` (a store
+    becomes `setattr(obj, "ema", ...)` / `obj.__setitem__(key, ...)` in the closure): everything
+    but the reads is evaluated now and passed in, and the reads run on the materialized tensors
+    after the step's graph (the import of `torch_xla.core.xla_model` is added when missing).
+    The values are the same (proven by running both versions on torch_xla in the tests: equal
+    logged values, no transfer inside the step, no extra compile), but the fix is unsafe: the
+    call runs at the step's sync instead of at its line, so its output comes after the step's
+    other prints, what it records is there only once the step synced, and where the same code
+    runs on a CPU or GPU device the closure waits for the next torch_xla sync. Steps that do not
+    sync every iteration (no `torch_xla.sync()`/`xm.mark_step()`/`MpDeviceLoader`) and
+    `torch.compile` steps get no fix. No automatic fix where the value steers control flow
+    (`if t:`, `and`/`or`, a conditional expression) or feeds the computation: the branch needs
+    it now (decide on the device with `torch.where`, or test it after the sync every N steps).
     """
 
     code = "XLA350"
-    fix = None
+    fix = INLINE  # check_module builds the step-closure fix (xlacheck/rewrites/step_closure.py)
     name = "torch-host-sync-in-step"
     severity = Severity.WARNING
     VALID = (
+        Example("import torch\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n"
+                "def train(model, loader, opt, losses):\n    for x, y in loader:\n"
+                "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                "        xm.add_step_closure(lambda losses, loss: losses.append(loss.item()), args=(losses, loss))\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
         Example("import torch\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n"
                 "def train(model, loader, opt, losses):\n    device = torch_xla.device()\n"
                 "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
@@ -116,6 +142,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
                 "        loss = torch.nn.functional.cross_entropy(model(x), y)\n        losses.append(loss.item())\n"
                 "        loss.backward()\n        xm.optimizer_step(opt)\n        xm.mark_step()\n",
+                fixed="import torch\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n"
+                      "def train(model, loader, opt, losses):\n    device = torch_xla.device()\n"
+                      "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
+                      "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                      "        xm.add_step_closure(lambda losses, loss: losses.append(loss.item()), "
+                      "args=(losses, loss))\n        loss.backward()\n        xm.optimizer_step(opt)\n"
+                      "        xm.mark_step()\n",
                 expected=(
                     (9, 23, '`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that calls '
                             'xm.optimizer_step): the pending graph runs and is cut here; keep the value on the '
@@ -128,21 +161,78 @@ class TorchHostSyncInStep(ModuleRule):
                 "        if torch.isnan(loss):\n            continue\n        loss.backward()\n        opt.step()\n",
                 expected=(
                     (8, 12, '`if tensor:` reads a torch tensor on the host inside a torch_xla step (iterates an '
+                            'MpDeviceLoader): the pending graph runs and is cut here; the branch needs the value now, '
+                            'so a step closure cannot defer it: decide on the device (`torch.where`, a masked update) '
+                            'or test the value after `torch_xla.sync()` (every N steps)'),
+                )),
+        Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
+                "def train(model, loader, opt, device):\n"
+                "    for step, (x, y) in enumerate(pl.MpDeviceLoader(loader, device)):\n"
+                "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                "        print(f\"step {step} loss {loss.item():.4f}\")  # every step\n"
+                "        loss.backward()\n        opt.step()\n",
+                fixed="import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
+                      "import torch_xla.core.xla_model as xm\n"
+                      "def train(model, loader, opt, device):\n"
+                      "    for step, (x, y) in enumerate(pl.MpDeviceLoader(loader, device)):\n"
+                      "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                      "        xm.add_step_closure(lambda step, loss: print(f\"step {step} loss {loss.item():.4f}\"), "
+                      "args=(step, loss))  # every step\n"
+                      "        loss.backward()\n        opt.step()\n",
+                expected=((7, 35, '`.item()` reads a torch tensor on the host inside a torch_xla step (iterates an '
                             'MpDeviceLoader): the pending graph runs and is cut here; keep the value on the device '
                             '(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from '
-                            '`xm.add_step_closure(fn, args=(t,))`'),
-                )),
+                            '`xm.add_step_closure(fn, args=(t,))`'),)),
+        # the list is read again in the step: appending later would change what it sees, no fix
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, losses):\n"
+                "    for x, y in loader:\n        loss = model(x).sum()\n        losses.append(loss.item())\n"
+                "        if len(losses) > 100:\n            losses.pop(0)\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=((6, 23, '`.item()` reads a torch tensor on the host inside a torch_xla step (a loop that '
+                            'calls torch_xla.sync): the pending graph runs and is cut here; keep the value on the '
+                            'device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it '
+                            'from `xm.add_step_closure(fn, args=(t,))`'),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
         if not torch.steps:
             return
-        for node, what in host_reads(torch):
-            stmt = torch.stmt_of.get(id(node))
-            if stmt is not None and (id(stmt) in torch.after_sync or id(stmt) in torch.periodic):
-                continue  # after the step's own sync, or every n-th step only
+        found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch)]
+        # after the step's own sync, or every n-th step only: not a read in every step
+        found = sorted(((node, what, stmt) for node, what, stmt in found
+                        if stmt is None or (id(stmt) not in torch.after_sync and id(stmt) not in torch.periodic)),
+                       key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
+        by_stmt: dict[int, list[ast.AST]] = {}
+        for node, _, stmt in found:
+            if stmt is not None:
+                by_stmt.setdefault(id(stmt), []).append(node)
+        fixed: set[int] = set()
+        for node, what, stmt in found:
             step = torch.in_step(node)
             where = step.why if step is not None else "a torch_xla step"
+            fix = None
+            if stmt is not None and step is not None and id(stmt) not in fixed:
+                fixed.add(id(stmt))  # one fix per statement, on its first finding
+                fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
+            advice = _BRANCH_FIX if what in _BRANCHES else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
-                                   f"the pending graph runs and is cut here; {_FIX}")
+                                   f"the pending graph runs and is cut here; {advice}", fix=fix)
+
+
+def _closure_fix(ctx: ModuleContext, stmt: ast.stmt, reads: list[ast.AST], step: Step) -> Fix | None:
+    """The step-closure rewrite (xlacheck/rewrites/step_closure.py) where the step runs closures
+    every iteration and the statement only prints or records the values it reads."""
+    torch = ctx.torch
+    resolve = ctx.facts.aliases.resolve
+    if not step_syncs_each_iteration(step.why, step.node, resolve):
+        return None
+
+    def read_later(receiver: ast.expr) -> bool:
+        """The step names the list again after this statement, before its sync."""
+        text, end = ast.unparse(receiver), stmt.end_lineno or stmt.lineno
+        return any(isinstance(n, (ast.Name, ast.Attribute)) and n.lineno > end and torch.step_of.get(id(n)) is step
+                   and id(torch.stmt_of.get(id(n))) not in torch.after_sync and ast.unparse(n) == text
+                   for n in torch.nodes)
+
+    return closure_fix(stmt, reads, tree=ctx.tree, resolve=resolve, is_tensor=torch.tensor, read_later=read_later)
