@@ -11,9 +11,8 @@ is early enough even when TensorFlow is already imported.
 
 from __future__ import annotations
 
+import importlib.util
 import os
-
-import pytest
 
 _FLAG = "--xla_cpu_enable_fast_min_max=false"
 if _FLAG not in os.environ.get("XLA_FLAGS", ""):
@@ -38,51 +37,32 @@ if _WORKERS > 1:
         os.environ.setdefault(_var, _threads)
 
 
-# Shared fixtures too cheap to be worth serializing their users on one worker (an import, a
-# distribution strategy): every worker builds its own.
-_CHEAP_SHARED = {"runtime", "tf", "generator"}
+# Tests that share an expensive session-scoped fixture run on one worker, so it is built once and
+# not once per worker: the folder that holds the fixture (its conftest.py) is one unit of work.
+# Every other test is scheduled on its own (xdist's `load`). Under pytest 9, xdist's `loadgroup`
+# does not group (it renames item._nodeid, which pytest 9 no longer reads), hence the scheduler.
+SHARED_FIXTURE_FOLDERS = (
+    "tests/reference_trainer/",  # prepared_dir, trained: the tiny corpus and the trained TF model
+    "tests/trainer_torch/",  # prepared, full_run (and two_devices): torch_xla trainer runs
+)
 
 
-def _shared_fixtures(item) -> list[str]:  # noqa: ANN001
-    """This suite's module- and session-scoped fixtures that ``item`` uses (pytest's own, such as
-    tmp_path_factory, are left out): names qualified by where one instance lives."""
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return []
-    shared = []
-    for name, defs in info.name2fixturedefs.items():
-        fixture = defs[-1]
-        if (fixture.scope in ("module", "package", "session") and fixture.baseid.startswith("tests")
-                and name not in _CHEAP_SHARED):
-            owner = item.module.__name__ if fixture.scope == "module" else fixture.baseid
-            shared.append(f"{owner}::{name}")
-    return sorted(shared)
+def _unit_of_work(nodeid: str) -> str:
+    return next((folder for folder in SHARED_FIXTURE_FOLDERS if nodeid.startswith(folder)), nodeid)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
-def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
-    """Under xdist's loadgroup, tests linked by the expensive shared fixtures they use (the tiny
-    trained model, the prepared shards, one torch_xla trainer run) form one group, run on one
-    worker, so each fixture is built once, not once per worker; every other test is scheduled
-    alone. Linked: two tests sharing any such fixture, transitively (connected components)."""
-    if not config.pluginmanager.hasplugin("xdist") or getattr(config.option, "dist", "no") != "loadgroup":
-        return
-    parent: dict[str, str] = {}
+if importlib.util.find_spec("xdist") is not None:
 
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
+    def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201
+        if config.getvalue("dist") != "load":  # an explicit --dist loadfile/loadscope/... is kept
+            return None
+        from xdist.scheduler import LoadScopeScheduling
 
-    uses = [(item, _shared_fixtures(item)) for item in items]
-    for _, shared in uses:
-        for key in shared:
-            parent[find(key)] = find(shared[0])
-    members: dict[str, list[str]] = {}
-    for key in list(parent):
-        members.setdefault(find(key), []).append(key)
-    names = {root: min(keys) for root, keys in members.items()}  # stable, readable group names
-    for item, shared in uses:
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(names[find(shared[0])]))
+        class SharedFixtureScheduling(LoadScopeScheduling):
+            """xdist's `load`, but the tests of a SHARED_FIXTURE_FOLDERS folder go to one worker
+            (the largest units first: they are the long poles)."""
+
+            def _split_scope(self, nodeid: str) -> str:
+                return _unit_of_work(nodeid)
+
+        return SharedFixtureScheduling(config, log)
