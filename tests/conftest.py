@@ -11,8 +11,9 @@ is early enough even when TensorFlow is already imported.
 
 from __future__ import annotations
 
-import importlib.util
 import os
+
+import pytest
 
 _FLAG = "--xla_cpu_enable_fast_min_max=false"
 if _FLAG not in os.environ.get("XLA_FLAGS", ""):
@@ -51,18 +52,17 @@ def _unit_of_work(nodeid: str) -> str:
     return next((folder for folder in SHARED_FIXTURE_FOLDERS if nodeid.startswith(folder)), nodeid)
 
 
-if importlib.util.find_spec("xdist") is not None:
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown where xdist is absent or -p no:xdist
+def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201
+    if config.getvalue("dist") != "load":  # an explicit --dist loadfile/loadscope/... is kept
+        return None
+    from xdist.scheduler import LoadScopeScheduling
 
-    def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201
-        if config.getvalue("dist") != "load":  # an explicit --dist loadfile/loadscope/... is kept
-            return None
-        from xdist.scheduler import LoadScopeScheduling
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        """xdist's `load`, but the tests of a SHARED_FIXTURE_FOLDERS folder go to one worker
+        (the largest units first: they are the long poles)."""
 
-        class SharedFixtureScheduling(LoadScopeScheduling):
-            """xdist's `load`, but the tests of a SHARED_FIXTURE_FOLDERS folder go to one worker
-            (the largest units first: they are the long poles)."""
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit_of_work(nodeid)
 
-            def _split_scope(self, nodeid: str) -> str:
-                return _unit_of_work(nodeid)
-
-        return SharedFixtureScheduling(config, log)
+    return SharedFixtureScheduling(config, log)
