@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 _FLAG = "--xla_cpu_enable_fast_min_max=false"
 if _FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_FLAG}".strip()
@@ -22,3 +24,45 @@ if _FLAG not in os.environ.get("XLA_FLAGS", ""):
 # CommandLine options"). Tests that use torch_xla run it in a child interpreter with
 # USE_TORCH_XLA=1; in this process transformers must not look for it.
 os.environ.setdefault("USE_TORCH_XLA", "0")
+
+# pytest-xdist (`-n auto` in addopts): TensorFlow, XLA:CPU, torch and BLAS each start a thread
+# pool as wide as the machine, in every worker and in every subprocess a test starts; two workers
+# on two cores then run four busy-waiting pools. Each worker gets its share of the cores instead
+# (set before any of them is imported; subprocesses inherit it). Inter-op stays at TF's default:
+# collective ops of the multi-worker tests block inter-op threads and need more than one.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+if _WORKERS > 1:
+    _cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    _threads = str(max(1, _cores // _WORKERS))
+    for _var in ("TF_NUM_INTRAOP_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_var, _threads)
+
+
+# Tests that share an expensive session-scoped fixture run on one worker, so it is built once and
+# not once per worker: the folder that holds the fixture (its conftest.py) is one unit of work.
+# Every other test is scheduled on its own (xdist's `load`). Under pytest 9, xdist's `loadgroup`
+# does not group (it renames item._nodeid, which pytest 9 no longer reads), hence the scheduler.
+SHARED_FIXTURE_FOLDERS = (
+    "tests/reference_trainer/",  # prepared_dir, trained: the tiny corpus and the trained TF model
+    "tests/trainer_torch/",  # prepared, full_run (and two_devices): torch_xla trainer runs
+)
+
+
+def _unit_of_work(nodeid: str) -> str:
+    return next((folder for folder in SHARED_FIXTURE_FOLDERS if nodeid.startswith(folder)), nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown where xdist is absent or -p no:xdist
+def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201
+    if config.getvalue("dist") != "load":  # an explicit --dist loadfile/loadscope/... is kept
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        """xdist's `load`, but the tests of a SHARED_FIXTURE_FOLDERS folder go to one worker
+        (the largest units first: they are the long poles)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit_of_work(nodeid)
+
+    return SharedFixtureScheduling(config, log)

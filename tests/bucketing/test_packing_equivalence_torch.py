@@ -142,7 +142,9 @@ def test_packed_logits_equal_one_by_one_on_torch_xla(model_type):
         # torch_xla's runtime is per process, and importing it after TensorFlow (which other tests
         # of this run import) aborts the process: run this test alone in a child interpreter.
         test_id = f"{__file__}::test_packed_logits_equal_one_by_one_on_torch_xla[{model_type}]"
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_id],
+        # one test, one process: without pyproject's addopts (-n auto would start xdist workers)
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                               "-p", "no:xdist", test_id],
                               env={**os.environ, _CHILD: "1", "PJRT_DEVICE": "CPU", "USE_TORCH_XLA": "1"},
                               capture_output=True, text=True, timeout=900)
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -64,3 +65,31 @@ def run_snippet(code: str, timeout: float = 600, **env: str) -> dict:
 
 def manifest(run_dir: Path) -> dict:
     return json.loads((run_dir / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Shards and tokenizer prepared once (`prepare --framework torch`): the runs that compare
+    their losses (one vs two devices, fp32 vs bf16, killed and resumed vs uninterrupted) must read
+    the same data (the BPE tokenizer's training is not bitwise repeatable), and a prepare costs a
+    torch start-up."""
+    out = tmp_path_factory.mktemp("prepared") / "run"
+    proc = run_cli(["prepare", "--output-dir", str(out), *TINY_FLAGS])
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return out
+
+
+def copy_of(prepared: Path, target: Path) -> Path:
+    shutil.copytree(prepared, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def full_run(prepared: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One uninterrupted tiny fp32 run on one device of every stage after prepare (train,
+    evaluate, fill-mask) on the prepared shards: the run the trainer tests read, and the one-device
+    and fp32 references of the parallel and precision tests."""
+    out = copy_of(prepared, tmp_path_factory.mktemp("torch_run") / "run")
+    proc = run_cli(["run", "--output-dir", str(out), *TINY_FLAGS])
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return out, proc.stdout

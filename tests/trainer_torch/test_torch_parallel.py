@@ -3,32 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import TINY_FLAGS, manifest, run_cli, run_snippet  # type: ignore[import-not-found]
+from conftest import TINY_FLAGS, copy_of, manifest, run_cli, run_snippet  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow
 
 
 def history(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "train_history.jsonl").read_text().splitlines()]
-
-
-@pytest.fixture(scope="module")
-def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Shards and tokenizer prepared once: the runs below differ only in their device count
-    (the BPE tokenizer's training is not bitwise repeatable, so each run must not prepare its own)."""
-    out = tmp_path_factory.mktemp("prepared") / "run"
-    proc = run_cli(["prepare", "--output-dir", str(out), *TINY_FLAGS])
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return out
-
-
-def copy_of(prepared: Path, target: Path) -> Path:
-    shutil.copytree(prepared, target)
-    return target
 
 
 @pytest.fixture(scope="module")
@@ -64,12 +48,10 @@ def test_two_devices_run_every_stage_and_count_eval_tokens_once(two_devices: tup
     assert "fill-mask" in stdout
 
 
-def test_two_devices_train_to_the_losses_of_one_device(prepared: Path, two_devices: tuple[Path, str],
-                                                       tmp_path: Path) -> None:
+def test_two_devices_train_to_the_losses_of_one_device(two_devices: tuple[Path, str],
+                                                       full_run: tuple[Path, str]) -> None:
     two, _ = two_devices
-    one = copy_of(prepared, tmp_path / "one")
-    proc = run_cli(["run", "--output-dir", str(one), *TINY_FLAGS], CPU_NUM_DEVICES="1")
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    one, _ = full_run  # the same prepared shards on one device (CPU_NUM_DEVICES unset: 1)
     assert manifest(one)["train"]["replicas"] == 1
     # Same batches, masks and initial weights; one program either way, so the logged losses
     # agree to float rounding (measured: at most 4.8e-7 apart over 20 steps; a different batch

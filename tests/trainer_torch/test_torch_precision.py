@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import TINY_FLAGS, manifest, run_cli  # type: ignore[import-not-found]
+from conftest import TINY_FLAGS, copy_of, manifest, run_cli  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow
 
@@ -14,12 +14,14 @@ pytestmark = pytest.mark.slow
 TOLERANCE = 0.05
 
 
-def test_bf16_loss_curve_stays_within_tolerance_of_fp32_with_the_same_compiles(tmp_path: Path) -> None:
+def test_bf16_loss_curve_stays_within_tolerance_of_fp32_with_the_same_compiles(
+        prepared: Path, full_run: tuple[Path, str], tmp_path: Path) -> None:
+    # fp32: the session's uninterrupted run (the default precision) on the same prepared shards
+    runs = {"fp32": full_run[0], "bf16": copy_of(prepared, tmp_path / "bf16")}
+    proc = run_cli(["run", "--output-dir", str(runs["bf16"]), *TINY_FLAGS, "--precision", "bf16"])
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     histories = {}
-    for precision in ("fp32", "bf16"):
-        out = tmp_path / precision
-        proc = run_cli(["run", "--output-dir", str(out), *TINY_FLAGS, "--precision", precision])
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    for precision, out in runs.items():
         train = manifest(out)["train"]
         assert train["config"]["precision"] == precision
         assert train["accounting"]["compiles"] == 1 and train["accounting"]["fallbacks"] == []

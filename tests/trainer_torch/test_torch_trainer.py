@@ -9,18 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import TINY_FLAGS, manifest, run_cli, run_snippet  # type: ignore[import-not-found]
+from conftest import TINY_FLAGS, copy_of, manifest, run_cli, run_snippet  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def full_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """One uninterrupted tiny run of every stage (prepare, train, evaluate, fill-mask)."""
-    out = tmp_path_factory.mktemp("torch_run")
-    proc = run_cli(["run", "--output-dir", str(out), *TINY_FLAGS])
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return out, proc.stdout
 
 
 def test_every_stage_runs_with_one_compile_and_no_fallback_or_host_read(full_run: tuple[Path, str]) -> None:
@@ -63,9 +54,10 @@ def test_the_saved_directory_reloads_alone_without_pickles(full_run: tuple[Path,
     assert result["vocab"] == 300 and result["shape"][-1] == 300
 
 
-def test_kill_after_a_checkpoint_then_resume_reaches_the_same_losses(full_run: tuple[Path, str], tmp_path: Path) -> None:
+def test_kill_after_a_checkpoint_then_resume_reaches_the_same_losses(prepared: Path, full_run: tuple[Path, str],
+                                                                     tmp_path: Path) -> None:
     reference, _ = full_run
-    out = tmp_path / "killed"
+    out = copy_of(prepared, tmp_path / "killed")  # the reference's shards and tokenizer
     killed = run_cli(["run", "--output-dir", str(out), *TINY_FLAGS], REFERENCE_TRAINER_KILL_AFTER_CHECKPOINT="10")
     assert killed.returncode == -9, killed.stdout[-2000:] + killed.stderr[-2000:]
     assert manifest(out)["train"]["completed_steps"] == 10 and not manifest(out)["train"]["finished"]
