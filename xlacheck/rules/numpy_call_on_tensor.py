@@ -97,6 +97,16 @@ class NumpyCallOnTensor(Rule):
         function) indexed with a tensor converts the tensor to NumPy as well."""
         if not isinstance(node.ctx, ast.Load):
             return
+        # the index first: it is cheap, and most subscripts index with Python values
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        indexed = False
+        for part in parts:
+            for b in [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]:
+                k = ctx.flags(b) if b is not None else 0
+                if k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
+                    indexed = True
+        if not indexed:
+            return
         base = node.value
         if isinstance(base, ast.Name):
             bound = [n.value for n in ast.walk(ctx.function.node) if isinstance(n, ast.Assign)
@@ -107,15 +117,8 @@ class NumpyCallOnTensor(Rule):
         name = call_name(base, ctx)
         if name is None or not name.startswith("np."):
             return
-        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        for part in parts:
-            bounds = [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]
-            for b in bounds:
-                k = ctx.flags(b)
-                if b is not None and k & TENSOR and not k & PYLIST and (k & (DATA | PARAM | VARIABLE) or not k & SHAPE):
-                    where = (f"under jax.jit ({ctx.function.why}): NumPy needs concrete values "
-                             "(TracerArrayConversionError); build the array with jnp.*") if ctx.function.jax else \
-                        (f"inside compiled code ({ctx.function.why}): NumPy needs concrete values ('Cannot convert a "
-                         "symbolic tf.Tensor to a numpy array'); build the array with tf.*")
-                    ctx.report(self, node, f"NumPy array from {name} indexed with a tensor {where}")
-                    return
+        where = (f"under jax.jit ({ctx.function.why}): NumPy needs concrete values "
+                 "(TracerArrayConversionError); build the array with jnp.*") if ctx.function.jax else \
+            (f"inside compiled code ({ctx.function.why}): NumPy needs concrete values ('Cannot convert a "
+             "symbolic tf.Tensor to a numpy array'); build the array with tf.*")
+        ctx.report(self, node, f"NumPy array from {name} indexed with a tensor {where}")
