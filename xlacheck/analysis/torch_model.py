@@ -945,7 +945,7 @@ class _Walker:
         if isinstance(e, ast.Starred):
             self.expr(e.value)
             return 0
-        if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             saved = dict(self.env)
             for gen in e.generators:
                 it = self.expr(gen.iter)
@@ -953,20 +953,9 @@ class _Walker:
                 self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
-            self.expr(e.elt)
+            for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,)):
+                self.expr(part)
             self.env = saved  # comprehension variables do not leak
-            return 0
-        if isinstance(e, ast.DictComp):
-            saved = dict(self.env)
-            for gen in e.generators:
-                it = self.expr(gen.iter)
-                flags = TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self)
-                self.bind(gen.target, flags, gen.iter)
-                for cond in gen.ifs:
-                    self.expr(cond)
-            self.expr(e.key)
-            self.expr(e.value)
-            self.env = saved
             return 0
         if isinstance(e, ast.Dict):
             vals = [self.expr(v) for v in e.values]
