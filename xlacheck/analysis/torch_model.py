@@ -523,14 +523,14 @@ class _Builder:
         Only in step code (the walker records flags there), and only for parameters the function never
         rebinds to something else (``x = x[:, :n]`` keeps the proof; ``x = torch.tensor(x)`` drops it)."""
         rebound = set()
-        for n in _own_statements(owner.body):
+        for n in own_statements(owner.body):
             for t in _assigned_names(n):
                 value = getattr(n, "value", None) if not isinstance(n, (ast.For, ast.AsyncFor)) else None
                 if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in walk(value)):
                     rebound.add(t.id)
         params = {a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs} - rebound - {"self"}
         out: dict[str, int] = {}
-        for s in _own_statements(owner.body):
+        for s in own_statements(owner.body):
             for top in ast.iter_child_nodes(s):
                 if not isinstance(top, ast.expr):
                     continue
@@ -646,7 +646,7 @@ def _trains(node: ast.AST, b: _Builder, own: bool = False) -> bool:
     return backward and step
 
 
-def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements of a body, nested compound statements included, nested functions/classes not."""
     stack = list(reversed(body))
     while stack:
@@ -666,22 +666,22 @@ def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
     """Outermost loops that train: nested loops inside a step loop belong to that step."""
     out: list[ast.For | ast.While] = []
-    for s in _own_statements(body):
+    for s in own_statements(body):
         if isinstance(s, (ast.For, ast.While)) and not any(_contains(o, s) for o in out):
             out.append(s)
     return out
 
 
 def _all_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
-    return [s for s in _own_statements(body) if isinstance(s, (ast.For, ast.While))]
+    return [s for s in own_statements(body) if isinstance(s, (ast.For, ast.While))]
 
 
 def _own_withs(body: list[ast.stmt]) -> list[ast.With]:
-    return [s for s in _own_statements(body) if isinstance(s, ast.With)]
+    return [s for s in own_statements(body) if isinstance(s, ast.With)]
 
 
 def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
-    for s in _own_statements(body):
+    for s in own_statements(body):
         for c in ast.iter_child_nodes(s):
             if isinstance(c, ast.expr):
                 yield from (n for n in walk(c) if isinstance(n, ast.Call))

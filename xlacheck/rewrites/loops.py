@@ -589,6 +589,23 @@ class _CountedAppendLoop:
     bindings: dict[str, list[ast.Name]]  # names the body binds
 
 
+# Nodes that make a loop body more than straight-line code over its own names.
+_LOOP_ESCAPES = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal,
+                 ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _loop_bindings(body: ast.Module) -> dict[str, list[ast.Name]] | None:
+    """The names a loop body binds, with their binding nodes; None when the body jumps out,
+    yields, declares a name global/nonlocal or defines a function or class."""
+    bindings: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(body):
+        if isinstance(node, _LOOP_ESCAPES):
+            return None
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.setdefault(node.id, []).append(node)
+    return bindings
+
+
 def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | None:
     """The loop's counter, bound and single append, when nothing else in the body could change
     the trip count or the list (no other binding of either, no jumps, no nested functions, a
@@ -615,13 +632,10 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
         return None
     body = ast.Module(body=loop.body, type_ignores=[])
     bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
-    bindings: dict[str, list[ast.Name]] = {}
+    bindings = _loop_bindings(body)
+    if bindings is None:
+        return None
     for node in ast.walk(body):
-        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global,
-                             ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            return None
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bindings.setdefault(node.id, []).append(node)
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
                 src.segment(node) in {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}:
             return None
@@ -848,13 +862,9 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
     name = call.func.value.id
     body = ast.Module(body=loop.body, type_ignores=[])
     bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
-    bindings: dict[str, list[ast.Name]] = {}
-    for node in ast.walk(body):
-        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global,
-                             ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            return None
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bindings.setdefault(node.id, []).append(node)
+    bindings = _loop_bindings(body)
+    if bindings is None:
+        return None
     if {name, index} & set(bindings) or bound_names & set(bindings) or name == index or name in bound_names:
         return None
     if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:

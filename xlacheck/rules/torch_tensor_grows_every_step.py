@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import Step, TorchFacts
+from xlacheck.analysis.torch_model import Step, TorchFacts, own_statements
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -18,16 +18,10 @@ def _same(a: ast.AST, b: ast.AST) -> bool:
 
 def _assigned(region: ast.AST) -> list[ast.Assign]:
     """Plain assignments in the step's own statements (nested functions and classes excluded)."""
-    out: list[ast.Assign] = []
-    stack = list(ast.iter_child_nodes(region))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(n, ast.Assign):
-            out.append(n)
-        stack.extend(ast.iter_child_nodes(n))
-    return out
+    if isinstance(region, ast.Lambda):
+        return []  # an expression: no statements
+    body = [*getattr(region, "body", ()), *getattr(region, "orelse", ())]
+    return [s for s in own_statements(body) if isinstance(s, ast.Assign)]
 
 
 def _outlives(target: ast.expr, step: Step, region_assigns: list[ast.Assign]) -> bool:
