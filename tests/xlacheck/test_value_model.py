@@ -345,6 +345,13 @@ def test_an_op_of_proven_python_values_is_a_constant_tensor_and_of_unknown_ones_
     for name in ("step", "mixed", "other", "data"):
         assert v.is_tensor(env[name]) and not v.is_constant_tensor(env[name]), (name, v.describe(env[name]))
     assert v.is_python(env["dims"]) and v.is_python(env["training"])
+    # a name proven Python on one path and unknown on the other is not proven
+    body = ("    def call(self, x, flag: bool = False):\n        if flag:\n            k = 2\n"
+            "        else:\n            k = {other}\n        c = tf.reduce_min((k, 3))\n        return x\n")
+    branches = TF + "class L(tf.keras.layers.Layer):\n" + body
+    assert v.is_constant_tensor(_env(branches.format(other="4"), "call")["c"])
+    c = _env(branches.format(other="self.unknown"), "call")["c"]
+    assert v.is_tensor(c) and not v.is_constant_tensor(c), v.describe(c)
 
 
 def test_a_condition_on_a_constant_tensor_guarding_a_shape_argument_is_flagged() -> None:

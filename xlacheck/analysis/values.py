@@ -792,6 +792,12 @@ def _either(a: int, b: int) -> int:
     return ((a | b) & ~PYTHON) | (a & b & PYTHON)
 
 
+def merge_flags(old: int | None, new: int) -> int:
+    """Flags of a name that holds ``old`` on one path and ``new`` on another (branches, several
+    callers): the kinds of both, proven Python only if proven on both (``None``: not bound yet)."""
+    return new if old is None else _either(old, new)
+
+
 def _operands(k: int, *parts: int) -> int:
     """An arithmetic result ``k``: a constant tensor only if every operand is proven (a literal,
     a proven Python value or a constant tensor), a Python value only if every operand is one."""
