@@ -103,6 +103,7 @@ class GuardOnConstantTensor(Rule):
     """
 
     code = "XLA114"
+    fix = None
     name = "guard-on-constant-tensor"
     node_types = (ast.Call,)
 
