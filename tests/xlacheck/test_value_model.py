@@ -373,7 +373,7 @@ def test_a_condition_on_a_constant_tensor_guarding_a_shape_argument_is_flagged()
         "    def call(self, x, dims: tuple[int, int]):\n")
     tail = ("        shift_size = 0 if min_res <= self.window_size else self.shift_size\n"
             "        return x + self.mask(8, shift_size=shift_size)\n")
-    assert codes(head + "        min_res = tf.reduce_min(dims)\n" + tail) == [(9, "XLA114")]
+    assert codes(head + "        min_res = tf.reduce_min(dims)\n" + tail) == [(9, "XLA115")]
     assert codes(head + "        min_res = min(dims)\n" + tail) == []
     # an unknown operand: not a proven constant, no claim
     assert codes(head + "        min_res = tf.reduce_min(self.dims_var)\n" + tail) == []

@@ -1,4 +1,4 @@
-"""XLA114: an `if` on a constant tensor guards a shape argument that XLA evaluates in both branches."""
+"""XLA115: an `if` on a constant tensor guards a shape argument that XLA evaluates in both branches."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ class GuardOnConstantTensor(Rule):
     made it a tensor.
     """
 
-    code = "XLA114"
+    code = "XLA115"
     fix = None
     name = "guard-on-constant-tensor"
     node_types = (ast.Call,)
