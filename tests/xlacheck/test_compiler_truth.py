@@ -56,6 +56,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA111-invalid-2", "f", lambda: (tf.constant([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]]),), "fails"),
     ("XLA113-invalid-1", "targets", lambda: (tf.constant([1, 2]), tf.constant(0.1)), "fails"),
     ("XLA113-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    # a constant-tensor guard: the branch it excludes still compiles (tf.range(8, 7) fails)
+    ("XLA115-invalid-1", "f", lambda: (_f(*range(8)),), "fails"),
+    ("XLA115-valid-1", "f", lambda: (_f(*range(8)),), "compiles"),
+    ("XLA115-valid-2", "f", lambda: (_f(*range(8)),), "compiles"),
     ("XLA201-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0, 3.0, 4.0]]), tf.constant([[1, 1, 0, 0]])), "fails"),
     ("XLA201-valid-2", "f", lambda: (tf.constant([[1.0, 2.0, 3.0, 4.0]]), tf.constant([[1, 1, 0, 0]])), "compiles"),
     ("XLA202-invalid-2", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0), tf.constant([1, 0, 1, 1])), "fails"),

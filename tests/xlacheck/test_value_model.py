@@ -310,3 +310,70 @@ def test_a_loss_returns_scalars_combined_with_numbers_or_scalars(returned: str, 
     source = _LOSS.replace("    return loss\n", f"    return {returned}\n")
     level = {f.name: f for f in analyze_module(ast.parse(source)).functions}["class_balanced_loss"].level
     assert level is (Level.LIKELY if loss else Level.HELPER)
+
+
+def _env(source: str, function: str) -> dict[str, int]:
+    """The value flags of the names ``function`` binds, after walking it as the engine does."""
+    from xlacheck.analysis.flow import walk_function
+
+    facts = analyze_module(ast.parse(source), "t.py")
+    info = next(f for f in facts.walk_order if f.name == function)
+    return walk_function("t.py", info, facts, {}, None).values.env
+
+
+def test_an_op_of_proven_python_values_is_a_constant_tensor_and_of_unknown_ones_is_not() -> None:
+    """Python evidence (literals, typed/documented parameters, config attributes, attributes set from
+    them) makes a tf op's result a constant tensor; an unknown value (an attribute nothing here sets,
+    like an optimizer's ``self.iterations``) does not: unknown stays unknown (issue 11, Swin)."""
+    from xlacheck.analysis import values as v
+
+    src = TF + (
+        "class L(tf.keras.layers.Layer):\n"
+        "    def __init__(self, config, dims: tuple[int, int], shift: int = 0):\n"
+        "        super().__init__()\n        self.window = config.window_size\n"
+        "        self.shift = 0 if min(dims) <= config.window_size else shift\n"
+        "    def call(self, x, dims: tuple[int, int], training: bool = False):\n"
+        "        lit = tf.reduce_min((7, 7))\n        typed = tf.reduce_min(dims)\n"
+        "        step = tf.cast(self.iterations, tf.float32)\n        mixed = typed + self.unknown\n"
+        "        shift = 0 if typed <= self.window else self.shift\n"
+        "        other = 0 if step <= 1.0 else self.shift\n"
+        "        n = tf.reduce_max(x)\n        data = typed + n\n"
+        "        return x\n")
+    env = _env(src, "call")
+    for name in ("lit", "typed", "shift"):
+        assert v.is_constant_tensor(env[name]), (name, v.describe(env[name]))
+    for name in ("step", "mixed", "other", "data"):
+        assert v.is_tensor(env[name]) and not v.is_constant_tensor(env[name]), (name, v.describe(env[name]))
+    assert v.is_python(env["dims"]) and v.is_python(env["training"])
+    # a name proven Python on one path and unknown on the other is not proven
+    body = ("    def call(self, x, flag: bool = False):\n        if flag:\n            k = 2\n"
+            "        else:\n            k = {other}\n        c = tf.reduce_min((k, 3))\n        return x\n")
+    branches = TF + "class L(tf.keras.layers.Layer):\n" + body
+    assert v.is_constant_tensor(_env(branches.format(other="4"), "call")["c"])
+    c = _env(branches.format(other="self.unknown"), "call")["c"]
+    assert v.is_tensor(c) and not v.is_constant_tensor(c), v.describe(c)
+
+
+def test_a_condition_on_a_constant_tensor_guarding_a_shape_argument_is_flagged() -> None:
+    """transformers' TFSwinLayer: `min_res = tf.reduce_min(input_dimensions)` makes the shift a
+    tensor, `if shift_size > 0:` a tf.cond, and XLA compiles the tf.range of the excluded branch
+    (checked: a tiny TFSwinModel fails under jit_compile=True, "Requires start <= limit"); with
+    Python min() it is a Python `if`, not flagged."""
+    head = TF + (
+        "class Block(tf.keras.layers.Layer):\n"
+        "    def __init__(self, config, shift_size: int = 0):\n"
+        "        super().__init__()\n        self.window_size = config.window_size\n"
+        "        self.shift_size = shift_size\n"
+        "    def mask(self, height: int, shift_size: int):\n"
+        "        img = tf.zeros((height,))\n"
+        "        if shift_size > 0:\n"
+        "            idx = tf.range(-shift_size % height, height)\n"
+        "            img = tf.tensor_scatter_nd_update(img, idx[:, None], tf.ones_like(idx, tf.float32))\n"
+        "        return img\n"
+        "    def call(self, x, dims: tuple[int, int]):\n")
+    tail = ("        shift_size = 0 if min_res <= self.window_size else self.shift_size\n"
+            "        return x + self.mask(8, shift_size=shift_size)\n")
+    assert codes(head + "        min_res = tf.reduce_min(dims)\n" + tail) == [(9, "XLA115")]
+    assert codes(head + "        min_res = min(dims)\n" + tail) == []
+    # an unknown operand: not a proven constant, no claim
+    assert codes(head + "        min_res = tf.reduce_min(self.dims_var)\n" + tail) == []

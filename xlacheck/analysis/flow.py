@@ -24,6 +24,7 @@ from xlacheck.analysis.values import (
     TENSOR,
     ValueEnv,
     is_tensor,
+    merge_flags,
     param_flags,
 )
 from xlacheck.rules.base import Rule, RuleContext
@@ -174,10 +175,10 @@ class FunctionWalker:
         for name, arg in zip(params, call.args):
             if isinstance(arg, ast.Starred):
                 break
-            record[name] = record.get(name, 0) | self.values.flags(arg)
+            record[name] = merge_flags(record.get(name), self.values.flags(arg))
         for kw in call.keywords:
             if kw.arg is not None:
-                record[kw.arg] = record.get(kw.arg, 0) | self.values.flags(kw.value)
+                record[kw.arg] = merge_flags(record.get(kw.arg), self.values.flags(kw.value))
 
     def _record_external(self, call: ast.Call) -> None:
         """What this code passes to a function of another module (for its facts, analysis.project)."""
@@ -225,9 +226,8 @@ class FunctionWalker:
             name = target.id  # type: ignore[attr-defined]
             flags |= self.loop_flag if flags & TENSOR else 0
             if self.depth:
-                old = self.env.get(name, 0)
-                # a list stays a list; tensors merge conservatively
-                flags = old | flags
+                # a list stays a list; tensors merge conservatively; proven Python on both paths only
+                flags = merge_flags(self.env.get(name), flags)
             self.env[name] = flags
         elif t is ast.Tuple or t is ast.List:
             elts = target.elts  # type: ignore[attr-defined]

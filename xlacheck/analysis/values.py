@@ -57,6 +57,11 @@ class ValueFlag(IntFlag):
     PYLIST_EMPTY = 8192  # a Python list that code appends to (`xs = []`)
     OPAQUE = 16384  # returned by a layer/user function: a tensor or a structure of tensors (tuple, ModelOutput)
     OP = 32768  # produced by a tf/jnp op: certainly a tensor (a bare parameter may be a Python value)
+    # a Python value with evidence (a literal, a module constant, a static shape fact, a config
+    # attribute, a parameter typed, documented or defaulted as a Python value): meaningful only
+    # without TENSOR (:func:`is_python`). An op of such values only is a constant tensor (CONST);
+    # an op of an unknown value (no flag at all) is a tensor of unknown provenance.
+    PYTHON = 65536
 
 
 def describe(flags: int) -> str:
@@ -80,7 +85,11 @@ LAYER = int(ValueFlag.LAYER)
 PYLIST_EMPTY = int(ValueFlag.PYLIST_EMPTY)
 OPAQUE = int(ValueFlag.OPAQUE)
 OP = int(ValueFlag.OP)
+PYTHON = int(ValueFlag.PYTHON)
 
+# Static attributes that are Python values on anything that has them (not an object or a name).
+_PROVEN_STATIC_ATTRS = frozenset({"shape", "dtype", "ndim", "size", "rank", "units", "filters", "kernel_size",
+                                  "num_heads"})
 # Attributes that are static facts even on a tensor.
 STATIC_ATTRS = frozenset(
     {"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "name", "device", "graph", "op", "rank", "trainable",
@@ -150,8 +159,39 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
     return None
 
 
+_TENSOR_WORDS = re.compile(r"Tensor|Array|ndarray|Variable|Layer|Model")
+
+
+def _python_literal(e: ast.expr) -> bool:
+    """A literal other than None (``3``, ``-1``, ``(7, 7)``, ``"same"``)."""
+    if isinstance(e, ast.Constant):
+        return e.value is not None
+    if isinstance(e, ast.UnaryOp):
+        return _python_literal(e.operand)
+    if isinstance(e, (ast.Tuple, ast.List)):
+        return all(_python_literal(x) for x in e.elts)
+    return False
+
+
+def is_python(k: int) -> bool:
+    """A Python value with evidence (not unknown, not a tensor, not a structure of tensors)."""
+    return bool(k & PYTHON) and not k & (TENSOR | OPAQUE | PYLIST | LAYER | PARAM | SHAPE)
+
+
+def _proven(k: int) -> bool:
+    """A Python value with evidence or a tensor computed only from such values."""
+    return is_python(k) or (bool(k & TENSOR and k & CONST) and not k & (DATA | PARAM | VARIABLE | RANDOM | LOOP
+                                                                          | OPAQUE | DYNAMIC))
+
+
+def is_constant_tensor(k: int) -> bool:
+    """A tensor computed only from proven Python values (``tf.reduce_min((h, w))`` of ints): XLA
+    folds its value at compile time, but AutoGraph stages an ``if`` on it as a tf.cond."""
+    return is_tensor(k) and _proven(k)
+
+
 VALUE_FLAGS = (TENSOR | SHAPE | DYNAMIC | BOOL | LOOP | RANDOM | PARAM | DATA | VARIABLE | CONST | OPAQUE
-               | PYLIST | LAYER | OP)
+               | PYLIST | LAYER | OP | PYTHON)
 
 
 # Words that open a docstring's description of a Python-typed argument ("num_heads: int, ...",
@@ -212,14 +252,18 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             continue
         ann = arg.annotation
         py = _annotation_is_python(ann) if ann is not None else None
-        if py is True or name in documented or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.endswith("config") \
-                or name.startswith(("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
+        if (py is True and ann is not None and not _TENSOR_WORDS.search(ast.unparse(ann))) or name in documented \
+                or (name.endswith("config") and name != "self"):
+            out[name] = PYTHON  # typed, documented or named as a Python value: proven
+        elif py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.startswith(
+                ("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
             out[name] = 0
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
                                                           ast.Attribute)):
-            out[name] = 0  # literal/None/module-constant default: a Python value
+            # literal/None/module-constant default: a Python value (proven by a non-None literal)
+            out[name] = PYTHON if _python_literal(default) else 0
         elif info.jit_entry:
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
         elif entry:
@@ -268,13 +312,30 @@ class ValueEnv:
         self._self_memo[attr] = flags
         return flags
 
-    def _init_value_flags(self, value: ast.expr) -> int:
-        """Flags of a value assigned to ``self.<attr>`` in __init__/build (evaluated without env)."""
+    def _init_value_flags(self, value: ast.expr, depth: int = 0) -> int:
+        """Flags of a value assigned to ``self.<attr>`` in __init__/build (evaluated without env;
+        a name is read from the method's Python-typed parameters or its one local assignment)."""
         if isinstance(value, ast.IfExp):  # `self.bias = self.add_weight(...) if use_bias else None`
-            return self._init_value_flags(value.body) | self._init_value_flags(value.orelse)
+            return _either(self._init_value_flags(value.body, depth), self._init_value_flags(value.orelse, depth))
+        if isinstance(value, ast.Constant) or (isinstance(value, (ast.Tuple, ast.List)) and _python_literal(value)):
+            return PYTHON
+        if isinstance(value, ast.UnaryOp):
+            return self._init_value_flags(value.operand, depth) & ~(PYLIST | LAYER)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and (
+                value.value.id == "config" or value.value.id in self.aliases.names):
+            return PYTHON  # config.hidden_size, a module constant
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Attribute) and isinstance(
+                value.value.value, ast.Name) and value.value.value.id == "self" and value.value.attr == "config":
+            return PYTHON  # self.config.window_size
+        if isinstance(value, ast.Name) and depth < 3:
+            return self._init_name_flags(value, depth)
+        if isinstance(value, ast.Tuple) and depth < 3 and value.elts:
+            ks = [self._init_value_flags(x, depth + 1) for x in value.elts]
+            if all(is_python(k) for k in ks):
+                return PYTHON
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp)):
             inner = value.elt if isinstance(value, ast.ListComp) else (value.elts[0] if value.elts else None)
-            return PYLIST | (self._init_value_flags(inner) if inner is not None else 0)
+            return PYLIST | (self._init_value_flags(inner, depth + 1) if inner is not None else 0)
         if isinstance(value, ast.Call):
             name = self.aliases.resolve(value.func)
             if name is None:
@@ -286,8 +347,41 @@ class ValueEnv:
             if name.startswith("tf.keras") or name.startswith("tf.lookup"):
                 return LAYER
             if name.startswith("tf.") and not name.startswith("tf.keras"):
-                return TENSOR | CONST
+                args = list(value.args) + [kw.value for kw in value.keywords]
+                if depth < 3 and all(_proven(self._init_value_flags(a, depth + 1)) for a in args):
+                    return TENSOR | CONST  # an op of proven Python values: a constant tensor
+                return TENSOR | OP  # an op of values of unknown provenance
         return 0
+
+    def _init_name_flags(self, name: ast.Name, depth: int) -> int:
+        """A name in the method that assigns ``self.<attr>``: a Python-typed parameter, or the one
+        local assignment of it (evaluated the same way)."""
+        method = self._method_of(name)
+        if method is None:
+            return 0
+        params = param_flags(method)
+        if name.id in params:
+            return params[name.id] & PYTHON
+        found: ast.expr | None = None
+        for node in ast.walk(method.node):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and node.targets[0].id == name.id:
+                if found is not None:
+                    return 0  # assigned twice: which value reaches the attribute is not known here
+                found = node.value
+            elif isinstance(node, (ast.AugAssign, ast.For, ast.With, ast.NamedExpr)) and name.id in {
+                    n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
+                return 0
+        return self._init_value_flags(found, depth + 1) if found is not None else 0
+
+    def _method_of(self, node: ast.AST) -> FunctionInfo | None:
+        line = getattr(node, "lineno", 0)
+        assert self.cls is not None
+        for info in self.cls.methods.values():
+            n = info.node
+            if n.lineno <= line <= (n.end_lineno or n.lineno):
+                return info
+        return None
 
     # -- expressions -----------------------------------------------------------------------
     def flags(self, e: ast.AST | None) -> int:
@@ -307,24 +401,25 @@ class ValueEnv:
         if t is ast.Name:
             return self.env.get(e.id, 0)  # type: ignore[attr-defined]
         if t is ast.Constant:
-            return 0
+            return PYTHON
         if t is ast.Attribute:
             if e.attr in STATIC_ATTRS:  # type: ignore[attr-defined]
-                return 0
+                return PYTHON if e.attr in _PROVEN_STATIC_ATTRS else 0  # type: ignore[attr-defined]
             base = e.value  # type: ignore[attr-defined]
             if type(base) is ast.Name:
                 if base.id == "self":
                     return self.self_attr(e.attr)  # type: ignore[attr-defined]
                 if base.id in self.aliases.names:
-                    return 0  # module attribute: tf.float32, np.pi, config module constant
+                    return PYTHON  # module attribute: tf.float32, np.pi, config module constant
             return self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
         if t is ast.Call:
             return self._call(e)  # type: ignore[arg-type]
         if t is ast.BinOp:
-            k = self.flags(e.left) | self.flags(e.right)  # type: ignore[attr-defined]
+            left, right = self.flags(e.left), self.flags(e.right)  # type: ignore[attr-defined]
+            k = left | right
             if k & PYLIST and not k & TENSOR:
                 return k
-            return _combine(k)
+            return _operands(_combine(k), left, right)
         if t is ast.UnaryOp:
             k = self.flags(e.operand)  # type: ignore[attr-defined]
             if isinstance(e.op, ast.Not):  # type: ignore[attr-defined]
@@ -341,10 +436,11 @@ class ValueEnv:
                     if is_tensor(ck):
                         k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
                 return _combine(k) | BOOL if k else 0
-            k = self.flags(e.left)  # type: ignore[attr-defined]
-            for c in e.comparators:  # type: ignore[attr-defined]
-                k |= self.flags(c)
-            k = _combine(k & ~PYLIST)
+            parts = [self.flags(e.left)] + [self.flags(c) for c in e.comparators]  # type: ignore[attr-defined]
+            k = 0
+            for pk in parts:
+                k |= pk
+            k = _operands(_combine(k & ~PYLIST), *parts)
             return k | BOOL if k & TENSOR else k
         if t is ast.BoolOp:
             k = 0
@@ -354,24 +450,32 @@ class ValueEnv:
                     k |= vk
             return k & _PASS_FLAGS
         if t is ast.IfExp:
-            k = self.flags(e.body) | self.flags(e.orelse)  # type: ignore[attr-defined]
+            body, orelse = self.flags(e.body), self.flags(e.orelse)  # type: ignore[attr-defined]
+            k = _either(body, orelse)
             tk = self.flags(e.test)  # type: ignore[attr-defined]
             if self.converted and is_tensor(tk):
                 # AutoGraph stages it as tf.cond: the result is the cond's output, a tensor; its
-                # value depends on data when the predicate does (XLA folds a constant predicate)
-                k = (k & ~(PYLIST | PYLIST_EMPTY | LAYER | OPAQUE)) | TENSOR | OP
+                # value depends on data when the predicate does (XLA folds a constant predicate):
+                # a constant tensor when the predicate and both values are proven constants
+                k = (k & ~(PYLIST | PYLIST_EMPTY | LAYER | OPAQUE | PYTHON)) | TENSOR | OP
                 if tk & (DATA | PARAM | RANDOM | VARIABLE | LOOP):
                     k = (k & ~CONST) | DATA
+                elif _proven(tk) and _proven(body) and _proven(orelse):
+                    k |= CONST
+                else:
+                    k &= ~CONST
                 return k
             return k
         if t is ast.Subscript:
             return self._subscript(e)  # type: ignore[arg-type]
         if t is ast.List or t is ast.Tuple or t is ast.Set:
+            parts = [self.flags(elt) for elt in e.elts]  # type: ignore[attr-defined]
             k = 0
-            for elt in e.elts:  # type: ignore[attr-defined]
-                k |= self.flags(elt)
+            for pk in parts:
+                k |= pk
             if not e.elts and t is ast.List:  # type: ignore[attr-defined]
                 return PYLIST | PYLIST_EMPTY
+            k = _operands(k, *parts) if e.elts else PYTHON  # type: ignore[attr-defined]
             return (k | PYLIST) if k & (TENSOR | LAYER) else k
         if t is ast.ListComp or t is ast.GeneratorExp or t is ast.SetComp:
             k = self._comprehension(e, e.elt)  # type: ignore[attr-defined]
@@ -601,7 +705,10 @@ class ValueEnv:
         k = self._args_flags(e)
         last = name.rsplit(".", 1)[-1]
         if not k & (TENSOR | SHAPE):
-            return TENSOR | CONST
+            if all(is_python(self.flags(a)) for a in e.args) and all(
+                    is_python(self.flags(kw.value)) for kw in e.keywords):
+                return TENSOR | CONST  # an op of proven Python values: a constant tensor
+            return TENSOR | OP  # of a value of unknown provenance (self.iterations, an unknown helper)
         res = _combine(k & _OP_FLAGS) | TENSOR | OP
         if res & DYNAMIC and last.startswith(_KEEP_DYNAMIC_PREFIXES):
             res &= ~DYNAMIC
@@ -678,6 +785,29 @@ def _op_api() -> frozenset[str]:
 
 def _consumes_values(last: str) -> bool:
     return last.startswith(_VALUE_CONSUMING_PREFIXES)
+
+
+def _either(a: int, b: int) -> int:
+    """Flags of a value that is ``a`` or ``b``: any kind of either, proven Python only if both are."""
+    return ((a | b) & ~PYTHON) | (a & b & PYTHON)
+
+
+def merge_flags(old: int | None, new: int) -> int:
+    """Flags of a name that holds ``old`` on one path and ``new`` on another (branches, several
+    callers): the kinds of both, proven Python only if proven on both (``None``: not bound yet)."""
+    return new if old is None else _either(old, new)
+
+
+def _operands(k: int, *parts: int) -> int:
+    """An arithmetic result ``k``: a constant tensor only if every operand is proven (a literal,
+    a proven Python value or a constant tensor), a Python value only if every operand is one."""
+    if k & TENSOR:
+        k &= ~PYTHON
+        if k & CONST and not all(_proven(p) for p in parts):
+            k &= ~CONST
+    elif k & PYTHON and not all(is_python(p) for p in parts):
+        k &= ~PYTHON
+    return k
 
 
 def _combine(k: int) -> int:

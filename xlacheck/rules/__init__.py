@@ -17,6 +17,7 @@ from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
+from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
@@ -84,6 +85,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
+    GuardOnConstantTensor,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
