@@ -28,6 +28,8 @@ class _Scope:
         self.bindings = index.own_bindings(scope)  # name -> Assign/AugAssign/AnnAssign/For nodes
         self.params: dict[str, ast.expr | None] = {}  # name -> default (None when no default)
         self.numeric_params: set[str] = set()
+        self.sequence_params: set[str] = set()  # annotated list[float], Sequence[int], tuple[float, ...]
+        self.nested_sequence_params: set[str] = set()  # annotated list[list[float]]
         self.comprehension_names = index.comprehension_names(scope)
         self._visiting: set[str] = set()  # names being classified (cycles: `t = max(1.0, t * decay)`)
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -40,6 +42,15 @@ class _Scope:
                 if (isinstance(d, ast.Constant) and type(d.value) in (int, float)) or (
                         isinstance(annotation, ast.Name) and annotation.id in ("int", "float")):
                     self.numeric_params.add(a.arg)
+                elif _number_sequence_annotation(annotation):
+                    self.sequence_params.add(a.arg)
+                elif isinstance(annotation, ast.Subscript) and _number_sequence_annotation(annotation.slice):
+                    self.nested_sequence_params.add(a.arg)  # list[list[float]]
+        # name -> the iterables a `for` statement or a comprehension of this scope binds it from
+        self.loop_iters: dict[str, list[ast.expr]] = {}
+        for node in index.scope_nodes(scope):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
+                self.loop_iters.setdefault(node.target.id, []).append(node.iter)
 
     # -- what a loop variable counts -------------------------------------------------------
     def counter_loop(self, name: str) -> ast.For | None:
@@ -74,6 +85,9 @@ class _Scope:
                 return _WEAK  # the other bindings decide
             values = [b.value for b in self.bindings.get(node.id, ())
                       if isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None]
+            if not values and node.id not in self.params and self.loop_iters.get(node.id) and all(
+                    self.number_collection(it, depth + 1) for it in self.loop_iters[node.id]):
+                return _STRONG  # `for s in values` with `values: Sequence[float]`: each one a Python number
             self._visiting.add(node.id)
             try:
                 known = bool(values) and all(self.number(v, depth + 1) for v in values)
@@ -196,6 +210,16 @@ class _Scope:
                     return True  # x.attr: a tensor, a config value... not provably a Python number
         return False
 
+    def number_collection(self, node: ast.expr, depth: int = 0, nested: bool = False) -> bool:
+        """A parameter annotated as a sequence of Python numbers (``list[float]``, ``Sequence[int]``,
+        ``tuple[float, ...]``; ``nested``: ``list[list[float]]``), read where nothing rebinds it:
+        its items change with the caller's argument. (A loop over a fixed display or module
+        constant is not listed: measured on TF 2.21, the first pass traces once per item and
+        every later pass hits the cache, a bounded cost.)"""
+        if depth > 6 or not isinstance(node, ast.Name) or node.id in self.bindings:
+            return False
+        return node.id in (self.nested_sequence_params if nested else self.sequence_params)
+
     def python_list(self, node: ast.expr, depth: int = 0) -> bool:
         """A list/tuple/dict display or comprehension of Python numbers (traced by value)."""
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
@@ -204,6 +228,11 @@ class _Scope:
             return bool(node.values) and all(v is not None and self.number(v) for v in node.values)
         if isinstance(node, ast.ListComp):
             return bool(self.number(node.elt)) or self._neutral(node.elt) and not self._any_tensorish([node.elt])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            iters = self.loop_iters.get(node.args[0].id, ())
+            return bool(iters) and node.args[0].id not in self.params and all(  # list(row) for row in rows
+                self.number_collection(it, depth + 1, nested=True) for it in iters)
         if isinstance(node, ast.Name) and depth < 4:
             values = [b.value for b in self.bindings.get(node.id, ()) if isinstance(b, ast.Assign)]
             return bool(values) and all(self.python_list(v, depth + 1) for v in values)
@@ -249,6 +278,21 @@ class _Scope:
 
 
 _ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
+_SEQUENCE_TYPES = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "Iterable", "Collection"})
+
+
+def _number_sequence_annotation(annotation: ast.expr | None) -> bool:
+    """``list[float]``, ``Sequence[int]``, ``typing.List[float]``, ``tuple[float, ...]``."""
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    base = annotation.value
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
+    if name not in _SEQUENCE_TYPES:
+        return False
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    return bool(items) and all(isinstance(i, ast.Name) and i.id in ("int", "float")
+                               or isinstance(i, ast.Constant) and i.value is Ellipsis for i in items) and any(
+        isinstance(i, ast.Name) for i in items)
 
 
 def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
@@ -321,6 +365,55 @@ def _tf_alias(ctx: ModuleContext) -> str | None:
     return None
 
 
+def _kind(scope: _Scope, arg: ast.expr) -> str | None:
+    """What Python value ``arg`` certainly holds: "list", "dict", "number", "string", or None."""
+    if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name, ast.Call)) and scope.python_list(arg):
+        return "dict" if isinstance(arg, ast.Dict) else "list"
+    if scope.number(arg) == _STRONG:
+        return "number"
+    if scope.text(arg):
+        return "string"
+    return None
+
+
+def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
+    """``param`` of the function around the call is a Python value that changes: a call site of
+    that function in this file passes it one that changes between calls (a loop counter, a
+    number reassigned in the loop...). (kind, why), or None. One level of callers."""
+    func = scope.scope
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.name in ("__init__", "__post_init__"):
+        return None
+    index = scope.index
+    positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+    method = isinstance(index.parent(func), ast.ClassDef)
+    for site, _ in index.calls:
+        target = site.func
+        if method and isinstance(target, ast.Attribute) and target.attr == func.name:
+            slots = positional[1:]  # obj.method(a, b): self is bound
+        elif not method and isinstance(target, ast.Name) and target.id == func.name:
+            slots = positional
+        else:
+            continue
+        if index.function_of(site) is func:
+            continue  # recursion
+        value = next((kw.value for kw in site.keywords if kw.arg == param), None)
+        if value is None and param in slots:
+            position = slots.index(param)
+            if position < len(site.args) and not any(isinstance(a, ast.Starred) for a in site.args[:position + 1]):
+                value = site.args[position]
+        if value is None:
+            continue
+        caller_node = index.function_of(site) or index.enclosing_scope(site)
+        caller = scopes.get(id(caller_node))
+        if caller is None:
+            caller = scopes[id(caller_node)] = _Scope(index, caller_node)
+        kind = _kind(caller, value)
+        why = caller.varies(value, site) if kind is not None else None
+        if kind is not None and why is not None:
+            return kind, f"`{func.name}()` receives it from line {site.lineno}, where {why}"
+    return None
+
+
 class PythonScalarToTfFunction(ModuleRule):
     """
     ## What it does
@@ -329,7 +422,12 @@ class PythonScalarToTfFunction(ModuleRule):
     (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
     a `range()`/`enumerate()` loop, a Python number reassigned in the loop around the call, a
     number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
-    list computed from the caller's arguments, or literals that differ between call sites. Also
+    list computed from the caller's arguments, each item of a parameter annotated as a sequence of
+    numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
+    the enclosing function that a call site of this file feeds such a changing value (one level of
+    callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
+    A loop over a fixed display or module constant is not flagged: each item traces once and
+    later passes hit the cache (measured), a bounded cost. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
     optimizer, metric, loss, model) created at the call in a loop or on every call of the
     enclosing function: tf.function keys traces on such objects by identity, even when the class
@@ -372,6 +470,9 @@ class PythonScalarToTfFunction(ModuleRule):
                 "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, tf.constant(i))\n    return w\n"),
         Example("import tensorflow as tf\n@tf.function\ndef scale(x, factor):\n    return x * factor\n"
                 "def run(xs):\n    return [scale(x, 2.0) for x in xs]\n"),
+        Example("import tensorflow as tf\nSWEEP = (0.0, 0.1, 0.2)\n@tf.function(jit_compile=True)\n"
+                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
+                "def sweep(y, p):\n    return [loss(y, p, s) for s in SWEEP]\n"),
         Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])\ndef f(i):\n    return i + 1\n"
                 "for i in range(10):\n    f(i)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(grad, step):\n"
@@ -445,6 +546,24 @@ class PythonScalarToTfFunction(ModuleRule):
                             'identity, so every new object traces and compiles the function again; create it once '
                             'and reuse it, or pass its numbers as tensors'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef total(a, b, w):\n    return a + w * b\n"
+                "def combined(a, b, w):\n    return total(a, b, w)\n"
+                "def run(a, b, epochs):\n    for epoch in range(epochs):\n        weight = 0.5 * 0.8 ** epoch\n"
+                "        combined(a, b, weight)\n",
+                expected=(
+                    (6, 24, 'Python number `w` passed to tf.function `total` changes between calls (`combined()` '
+                            'receives it from line 10, where `weight` is reassigned in the loop that calls it): each '
+                            'new value traces and compiles the function again; pass a tensor (tf.constant / '
+                            'tf.Variable)'),
+                )),
+        Example("from typing import Sequence\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
+                "def sweep(y, p, values: Sequence[float]):\n    return [loss(y, p, s) for s in values]\n",
+                expected=(
+                    (7, 24, 'Python number `s` passed to tf.function `loss` changes between calls (`s` changes every '
+                            'iteration of the comprehension that calls it): each new value traces and compiles the '
+                            'function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
                 "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
                 "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n",
@@ -475,7 +594,7 @@ class PythonScalarToTfFunction(ModuleRule):
                 if isinstance(arg, ast.Constant) and type(arg.value) in (int, float):
                     literal_sites[(id(tfn.wrapper), slot)].append((arg, arg.value))
                     continue
-                self._check_argument(ctx, scope, call, tfn, arg)
+                self._check_argument(ctx, scope, call, tfn, arg, scopes)
         for sites in literal_sites.values():
             if len({value for _, value in sites}) > 1:
                 for arg, value in sites:
@@ -483,21 +602,20 @@ class PythonScalarToTfFunction(ModuleRule):
                                           "values, and each distinct value traces and compiles the function again; "
                                           "pass a tensor")
 
-    def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr) -> None:
+    def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr,
+                        scopes: dict[int, _Scope]) -> None:
         cls = scope.new_object(arg)
         if cls is not None:
             self._report_new_object(ctx, scope, call, tfn, arg, cls)
             return
-        if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name)) and scope.python_list(arg):
-            kind = "dict" if isinstance(arg, ast.Dict) else "list"
-        elif scope.number(arg) == _STRONG:
-            kind = "number"
-        elif scope.text(arg):
-            kind = "string"
-        else:
-            return
-        why = scope.varies(arg, call)
-        if why is None:
+        kind = _kind(scope, arg)
+        why = scope.varies(arg, call) if kind is not None else None
+        if why is None and isinstance(arg, ast.Name) and arg.id in scope.params:
+            found = _through_callers(scope, arg.id, scopes)
+            if found is None:
+                return
+            kind, why = found
+        if kind is None or why is None:
             return
         shown = ast.unparse(arg)
         if len(shown) > 40:

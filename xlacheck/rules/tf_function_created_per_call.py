@@ -9,6 +9,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -37,6 +38,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
     instance (a `@tf.function` method, or `self.f = tf.function(...)`): one built in a loop, or
     on every call of a function that uses it there without keeping it, compiles again each time.
+    A function that creates one, maps it over its input and returns the results
+    (`return [step(x) for x in batches]`, or a list it appends them to: a predict or evaluate
+    helper, called again for every data set) is flagged too, outside test code.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
     for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial` or a function defined in the enclosing function (JAX
@@ -141,6 +145,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`score` belongs to the instance, so each new object traces and compiles it again; build '
                             'the object once and reuse it'),
                 )),
+        Example("import tensorflow as tf\nclass PeakModel:\n    def run_predictions(self, batches):\n"
+                "        @tf.function(jit_compile=True)\n        def predict_step(x):\n            return x * 2.0\n"
+                "        return tf.concat([predict_step(x) for x in batches], axis=0)\n",
+                expected=(
+                    (4, 10, 'tf.function created inside `run_predictions()`, which maps it over its input and returns '
+                            'the results (a predict/evaluate helper, called again for every data set): each call '
+                            'builds a new function with an empty trace cache and compiles it again; create the '
+                            'tf.function once (__init__, module level or a cache)'),
+                )),
         Example("import jax\nfrom functools import partial\ndef _loss(model, params, x):\n    return model(params, x)\n"
                 "def evaluate(model, params, batches):\n"
                 "    return [jax.jit(partial(_loss, model))(params, x) for x in batches]\n",
@@ -238,6 +251,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         "again; create the tf.function once (__init__, module level or a cache)")
+            elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func):
+                ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which maps it over its "
+                                        "input and returns the results (a predict/evaluate helper, called again for "
+                                        "every data set): each call builds a new function with an empty trace cache "
+                                        "and compiles it again; create the tf.function once (__init__, module level "
+                                        "or a cache)")
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name, kind)
@@ -401,6 +420,35 @@ class TfFunctionCreatedPerCall(ModuleRule):
         return [c for c, _ in index.calls
                 if (isinstance(c.func, ast.Name) and c.func.id == name)
                 or (isinstance(c.func, ast.Attribute) and c.func.attr == name)]
+
+    @staticmethod
+    def _returns_mapped_results(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, local: str) -> bool:
+        """``func`` returns what the per-item calls of ``local`` produced: ``return [step(x) for x
+        in xs]`` (maybe through ``tf.concat``/``tf.stack``/a name), or a list the loop appends
+        ``step(x)`` to. A training loop that runs the step for its effect and returns nothing (or
+        the last loss) is not such a helper: it runs once per program."""
+
+        def calls_local(node: ast.AST) -> bool:
+            return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
+                       for n in ast.walk(node))
+
+        collected: set[str] = set()
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, ast.Assign) and isinstance(sub.value, (ast.ListComp, ast.GeneratorExp)) \
+                    and calls_local(sub.value.elt):
+                collected.update(t.id for t in sub.targets if isinstance(t, ast.Name))
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "append" \
+                    and isinstance(sub.func.value, ast.Name) and sub.args and calls_local(sub.args[0]):
+                collected.add(sub.func.value.id)
+        for sub in index.scope_nodes(func):
+            if not isinstance(sub, ast.Return) or sub.value is None:
+                continue
+            for n in ast.walk(sub.value):
+                if isinstance(n, (ast.ListComp, ast.GeneratorExp)) and calls_local(n.elt):
+                    return True
+                if isinstance(n, ast.Name) and n.id in collected:
+                    return True
+        return False
 
     def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
         return any(index.loops_around(site) for site in self._sites(index, func))
