@@ -98,6 +98,8 @@ class _Scope:
             if isinstance(self.scope, ast.Module) or node.id in self.params:
                 return 0
             return self._module_constant(node.id)
+        if self._self_attribute(node) is not None:
+            return self._self_number(node.attr, depth)  # type: ignore[attr-defined]
         if isinstance(node, ast.Call) and self._stdlib_number(node.func):
             return _STRONG  # math.cos(...), random.uniform(...): Python floats
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -128,6 +130,67 @@ class _Scope:
             kinds = [self.number(node.body, depth + 1), self.number(node.orelse, depth + 1)]
             return min(kinds)
         return 0
+
+    # -- Python numbers kept on ``self`` -------------------------------------------------------
+    def _self_attribute(self, node: ast.AST) -> str | None:
+        """``self.X`` read in a method of a class of this file: ``X``."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and isinstance(node.ctx, ast.Load) and self.owner_class() is not None:
+            return node.attr
+        return None
+
+    def owner_class(self) -> ast.ClassDef | None:
+        parent = self.index.parent(self.scope)
+        return parent if isinstance(parent, ast.ClassDef) else None
+
+    def self_assignments(self, attr: str) -> list[tuple[ast.AST, ast.expr | None]]:
+        """(method, value) for every ``self.attr = value`` / ``self.attr += value`` (value None
+        for other binding forms) in the methods of the class around this scope."""
+        cls = self.owner_class()
+        if cls is None:
+            return []
+
+        def compute() -> dict[str, list[tuple[ast.AST, ast.expr | None]]]:
+            found: dict[str, list[tuple[ast.AST, ast.expr | None]]] = {}
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for n in ast.walk(method):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                        n, (ast.AugAssign, ast.AnnAssign)) else []
+                    for t in targets:
+                        for sub in ast.walk(t):
+                            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
+                                value = n.value if sub is t else None  # type: ignore[attr-defined]
+                                found.setdefault(sub.attr, []).append((method, value))
+            return found
+
+        return self.index.memo(("self assignments", id(cls)), compute).get(attr, [])
+
+    def _self_number(self, attr: str, depth: int) -> int:
+        """_STRONG when every assignment to ``self.attr`` in the class gives a Python number
+        (``self.lr = 0.1`` in ``__init__``, ``self.lr *= 0.5`` or ``self.lr = self.lr * 0.5`` later)."""
+        key = "self." + attr
+        if key in self._visiting:
+            return _WEAK  # the other assignments decide
+        assignments = self.self_assignments(attr)
+        if not assignments or any(value is None for _, value in assignments):
+            return 0
+        self._visiting.add(key)
+        try:
+            kinds = []
+            for method, value in assignments:
+                scope = self if method is self.scope else _Scope(self.index, method)
+                if scope is not self:
+                    scope._visiting = self._visiting
+                kinds.append(scope.number(value, depth + 1))  # type: ignore[arg-type]
+        finally:
+            self._visiting.discard(key)
+        if not all(kinds):
+            return 0
+        # a computed number, or literals assigned at several places: a number that changes
+        return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
     def _rebound_in_loop(self, use: ast.Name) -> ast.expr | None:
         """The value of the last plain assignment to ``use.id`` inside the loop that counts it and
@@ -206,7 +269,7 @@ class _Scope:
                         or self._stdlib_number(sub.func)):
                     return True
                 if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
-                        sub.value):
+                        sub.value) and not (self._self_attribute(sub) is not None and self.number(sub)):
                     return True  # x.attr: a tensor, a config value... not provably a Python number
         return False
 
@@ -246,6 +309,11 @@ class _Scope:
         comprehension_targets = {name for loop in loops if isinstance(loop, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
                                  for gen in loop.generators for name in target_names(gen.target)}
         for sub in ast.walk(node):
+            attr = self._self_attribute(sub)
+            if attr is not None:
+                why = self._self_varies(attr, loops)
+                if why is not None:
+                    return why
             if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
                 continue
             if sub.id in comprehension_targets:
@@ -270,6 +338,25 @@ class _Scope:
                     why = self.varies(value, call, depth + 1)
                     if why is not None:
                         return why
+        return None
+
+    def _self_varies(self, attr: str, loops: list[ast.AST]) -> str | None:
+        """``self.attr`` is reassigned in a loop around the call, or by a method of the class
+        that such a loop calls (``self.decay()``)."""
+        stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if not stmt_loops:
+            return None
+        assignments = self.self_assignments(attr)
+        for method, value in assignments:
+            if method is self.scope and any(value is not None and self._inside(value, loop) for loop in stmt_loops):
+                return f"`self.{attr}` is reassigned in the loop that calls it"
+        updaters = {getattr(m, "name", "") for m, _ in assignments if m is not self.scope} - {"__init__"}
+        for loop in stmt_loops:
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                        and n.func.attr in updaters:
+                    return f"`self.{attr}` is updated by `self.{n.func.attr}()` in the loop that calls it"
         return None
 
     @staticmethod
@@ -426,11 +513,15 @@ class PythonScalarToTfFunction(ModuleRule):
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
     the enclosing function that a call site of this file feeds such a changing value (one level of
     callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
+    A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
+    and reassigned in the loop around the call, or by a method of the class that loop calls
+    (`self.anneal()` per epoch), is followed the same way.
     A loop over a fixed display or module constant is not flagged: each item traces once and
     later passes hit the cache (measured), a bounded cost. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
-    optimizer, metric, loss, model) created at the call in a loop or on every call of the
-    enclosing function: tf.function keys traces on such objects by identity, even when the class
+    optimizer, metric, loss, model) created at the call, or bound to the name passed inside the
+    loop that calls (or the function around a call outside loops), in a loop or on every call
+    of the enclosing function: tf.function keys traces on such objects by identity, even when the class
     defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
     `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
     converted to tensors).
@@ -470,9 +561,6 @@ class PythonScalarToTfFunction(ModuleRule):
                 "def train(w, batches):\n    for i, x in enumerate(batches):\n        w = step(w, x, tf.constant(i))\n    return w\n"),
         Example("import tensorflow as tf\n@tf.function\ndef scale(x, factor):\n    return x * factor\n"
                 "def run(xs):\n    return [scale(x, 2.0) for x in xs]\n"),
-        Example("import tensorflow as tf\nSWEEP = (0.0, 0.1, 0.2)\n@tf.function(jit_compile=True)\n"
-                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
-                "def sweep(y, p):\n    return [loss(y, p, s) for s in SWEEP]\n"),
         Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])\ndef f(i):\n    return i + 1\n"
                 "for i in range(10):\n    f(i)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(grad, step):\n"
@@ -486,6 +574,14 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    return base * tf.minimum(1.0, (step + 1.0) / 4.0)\n"
                 "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
                 "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
+        Example("import tensorflow as tf\nSWEEP = (0.0, 0.1, 0.2)\n@tf.function(jit_compile=True)\n"
+                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
+                "def sweep(y, p):\n    return [loss(y, p, s) for s in SWEEP]\n"),
+        Example("import tensorflow as tf\nclass Trainer:\n    def __init__(self, lr):\n        self.lr = lr\n"
+                "    @tf.function(jit_compile=True)\n    def step(self, x, lr):\n        return x * lr\n"
+                "    def fit(self, batches, epochs):\n        for _ in range(epochs):\n"
+                "            self.lr = self.lr * 0.5\n"
+                "            for x in batches:\n                self.step(x, self.lr)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -546,6 +642,14 @@ class PythonScalarToTfFunction(ModuleRule):
                             'identity, so every new object traces and compiles the function again; create it once '
                             'and reuse it, or pass its numbers as tensors'),
                 )),
+        Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
+                "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
+                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n",
+                expected=(
+                    (9, 26, 'Python number `warmup(i)` passed to tf.function `update` changes between calls (`i` '
+                            'counts the iterations of enumerate()): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef total(a, b, w):\n    return a + w * b\n"
                 "def combined(a, b, w):\n    return total(a, b, w)\n"
                 "def run(a, b, epochs):\n    for epoch in range(epochs):\n        weight = 0.5 * 0.8 ** epoch\n"
@@ -556,6 +660,17 @@ class PythonScalarToTfFunction(ModuleRule):
                             'new value traces and compiles the function again; pass a tensor (tf.constant / '
                             'tf.Variable)'),
                 )),
+        Example("import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.temperature = 4.0\n"
+                "    @tf.function(jit_compile=True)\n    def step(self, x, t):\n        return x / t\n"
+                "    def anneal(self):\n        self.temperature = max(1.0, self.temperature * 0.5)\n"
+                "    def fit(self, batches, epochs):\n        for _ in range(epochs):\n            self.anneal()\n"
+                "            for x in batches:\n                self.step(x, self.temperature)\n",
+                expected=(
+                    (14, 30, 'Python number `self.temperature` passed to tf.function `step` changes between calls '
+                             '(`self.temperature` is updated by `self.anneal()` in the loop that calls it): each new '
+                             'value traces and compiles the function again; pass a tensor (tf.constant / '
+                             'tf.Variable)'),
+                )),
         Example("from typing import Sequence\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
                 "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
                 "def sweep(y, p, values: Sequence[float]):\n    return [loss(y, p, s) for s in values]\n",
@@ -564,13 +679,14 @@ class PythonScalarToTfFunction(ModuleRule):
                             'iteration of the comprehension that calls it): each new value traces and compiles the '
                             'function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
-        Example("import tensorflow as tf\ndef warmup(step, base=0.1):\n    return base * min(1.0, (step + 1) / 4)\n"
-                "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
-                "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n",
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef fitness(model, x):\n"
+                "    return tf.reduce_mean(model(x))\ndef evolve(x, widths):\n    for width in widths:\n"
+                "        candidate = tf.keras.Sequential([tf.keras.layers.Dense(width)])\n"
+                "        candidate.build(x.shape)\n        fitness(candidate, x)\n",
                 expected=(
-                    (9, 26, 'Python number `warmup(i)` passed to tf.function `update` changes between calls (`i` '
-                            'counts the iterations of enumerate()): each new value traces and compiles the function '
-                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                    (9, 17, 'a new `Sequential` object is passed to tf.function `fitness` in a loop: `Sequential` '
+                            'compares by identity, so every new object traces and compiles the function again; '
+                            'create it once and reuse it, or pass its numbers as tensors'),
                 )),
     )
 
@@ -608,6 +724,8 @@ class PythonScalarToTfFunction(ModuleRule):
         if cls is not None:
             self._report_new_object(ctx, scope, call, tfn, arg, cls)
             return
+        if isinstance(arg, ast.Name) and self._new_object_by_name(ctx, scope, call, tfn, arg):
+            return
         kind = _kind(scope, arg)
         why = scope.varies(arg, call) if kind is not None else None
         if why is None and isinstance(arg, ast.Name) and arg.id in scope.params:
@@ -633,6 +751,23 @@ class PythonScalarToTfFunction(ModuleRule):
                    f"Python {kind} `{shown}` passed to tf.function `{tfn.name}` changes between calls ({why}): "
                    f"each new value traces and compiles the function again; {advice}",
                    fix=fix)
+
+    def _new_object_by_name(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
+                            arg: ast.Name) -> bool:
+        """``model = tf.keras.Sequential(...)`` inside the loop that calls ``step(model, x)`` (or in
+        the function around a call outside loops): a new identity-keyed object reaches every call.
+        An object built once before the loop is one trace key, and is not reported."""
+        binds = scope.bindings.get(arg.id, ())
+        classes = [scope.new_object(b.value) if isinstance(b, ast.Assign) else None for b in binds]
+        if not binds or any(c is None for c in classes) or isinstance(scope.scope, ast.Module):
+            return False
+        loops = [loop for loop in ctx.index.loops_around(call) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if loops and not any(scope._inside(b, loops[0]) for b in binds):
+            return False  # built before the loop: the same object every iteration
+        if ctx.index.loops_around(call) and not loops:
+            return False  # a comprehension over an object built outside it
+        self._report_new_object(ctx, scope, call, tfn, arg, classes[0])  # type: ignore[arg-type]
+        return True
 
     def _report_new_object(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
                            arg: ast.expr, cls: str) -> None:
