@@ -49,8 +49,12 @@ class _Scope:
         # name -> the iterables a `for` statement or a comprehension of this scope binds it from
         self.loop_iters: dict[str, list[ast.expr]] = {}
         for node in index.scope_nodes(scope):
-            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
-                self.loop_iters.setdefault(node.target.id, []).append(node.iter)
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                for name, iterable in _loop_sources(node.target, node.iter):
+                    self.loop_iters.setdefault(name, []).append(iterable)
+        self.globals_updated = frozenset(  # `global STEP` + `STEP += 1` here: a module counter
+            name for name in index.declared_outside(scope) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(isinstance(b, (ast.AugAssign, ast.Assign)) for b in self.bindings.get(name, ())))
 
     # -- what a loop variable counts -------------------------------------------------------
     def counter_loop(self, name: str) -> ast.For | None:
@@ -81,6 +85,10 @@ class _Scope:
                 return self.number(rebound, depth + 1) if rebound is not node else 0
             if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
                 return _STRONG
+            if node.id in self.globals_updated and self._module_constant(node.id) and all(
+                    self.number(b.value, depth + 1) for b in self.bindings.get(node.id, ())
+                    if isinstance(b, (ast.Assign, ast.AugAssign))):
+                return _STRONG  # a module-level number this function updates
             if node.id in self._visiting:
                 return _WEAK  # the other bindings decide
             values = [b.value for b in self.bindings.get(node.id, ())
@@ -318,6 +326,8 @@ class _Scope:
                 continue
             if sub.id in comprehension_targets:
                 return f"`{sub.id}` changes every iteration of the comprehension that calls it"
+            if sub.id in self.globals_updated:
+                return f"`{sub.id}` is a module-level value this function updates on every call"
             counter = self.counter_loop(sub.id)
             if counter is not None and counter in loops:
                 kind = "range()" if isinstance(counter.iter, ast.Call) and getattr(counter.iter.func, "id", "") == "range" else "enumerate()"
@@ -365,6 +375,21 @@ class _Scope:
 
 
 _ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
+
+
+def _loop_sources(target: ast.expr, iterable: ast.expr) -> list[tuple[str, ast.expr]]:
+    """(name, the iterable its values come from) for a loop target: ``for x in xs``,
+    ``for i, x in enumerate(xs)``, ``for a, b in zip(xs, ys)``."""
+    if isinstance(target, ast.Name):
+        return [(target.id, iterable)]
+    if not (isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)):
+        return []
+    elts, func, args = target.elts, iterable.func.id, iterable.args
+    if func == "enumerate" and len(elts) == 2 and len(args) == 1 and isinstance(elts[1], ast.Name):
+        return [(elts[1].id, args[0])]
+    if func == "zip" and len(elts) == len(args) and not iterable.keywords:
+        return [(e.id, a) for e, a in zip(elts, args) if isinstance(e, ast.Name)]
+    return []
 _SEQUENCE_TYPES = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "Iterable", "Collection"})
 
 
@@ -515,7 +540,9 @@ class PythonScalarToTfFunction(ModuleRule):
     callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
-    (`self.anneal()` per epoch), is followed the same way.
+    (`self.anneal()` per epoch), and a module-level number the calling function updates
+    (`global STEP; STEP += 1`), are followed the same way; `enumerate`/`zip` loop targets take
+    their items from the sequences they iterate.
     A loop over a fixed display or module constant is not flagged: each item traces once and
     later passes hit the cache (measured), a bounded cost. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
@@ -687,6 +714,20 @@ class PythonScalarToTfFunction(ModuleRule):
                     (9, 17, 'a new `Sequential` object is passed to tf.function `fitness` in a loop: `Sequential` '
                             'compares by identity, so every new object traces and compiles the function again; '
                             'create it once and reuse it, or pass its numbers as tensors'),
+                )),
+        Example("import tensorflow as tf\nSTEP = 0\n@tf.function(jit_compile=True)\ndef step(x, i):\n    return x * i\n"
+                "def train_one(x):\n    global STEP\n    STEP += 1\n    return step(x, STEP)\n",
+                expected=(
+                    (9, 20, 'Python number `STEP` passed to tf.function `step` changes between calls (`STEP` is a '
+                            'module-level value this function updates on every call): each new value traces and '
+                            'compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, lr):\n    return x * lr\n"
+                "def run(x, lrs: list[float]):\n    for epoch, lr in enumerate(lrs):\n        step(x, lr)\n",
+                expected=(
+                    (7, 17, 'Python number `lr` passed to tf.function `step` changes between calls (`lr` changes every '
+                            'iteration of the loop that calls it): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
     )
 
