@@ -112,6 +112,8 @@ class _Resolver:
         ``tf.ensure_shape``, a fill of a given shape), directly or through a local name."""
         if depth > _DEPTH:
             return False
+        if isinstance(arg, ast.Constant):
+            return True  # `training=False`: not a shaped input
         if isinstance(arg, ast.Call):
             return self.resolve(arg.func) in _FIXED_SHAPE_CALLS
         if isinstance(arg, ast.Name):
