@@ -247,7 +247,7 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
     runs, which happen only while tracing)."""
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
-    bad = _load(TfFunctionCreatedPerCall.INVALID[-1].code, "XLA404", flagged=True)
+    bad = _load(TfFunctionCreatedPerCall.INVALID[8].code, "XLA404", flagged=True)  # weighted_mse
     good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
     traced = []
     good_fn = good["_mse"]
@@ -282,3 +282,53 @@ def test_a_module_level_counter_item_freezes_inside_jax_jit() -> None:
     for _ in range(3):
         w = bad["train_step"](w, jnp.ones(2))
     assert bad["STATE"]["step"] == 1  # not 3: the learning rate never moved
+
+
+def test_values_that_reach_a_tf_function_through_callers_attributes_and_annotations_retrace() -> None:
+    """A weight decayed per epoch and handed on by a helper, a float attribute annealed by a method
+    the loop calls, the items of a `Sequence[float]` parameter, and a Keras model built per
+    iteration: every new value (or object) traces again."""
+    a, b = tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25])
+    helper = _load(PythonScalarToTfFunction.INVALID[9].code, "XLA403", flagged=True)
+    helper["run"](a, b, 3)
+    assert helper["total"].experimental_get_tracing_count() == 3
+
+    annealed = _load(PythonScalarToTfFunction.INVALID[10].code, "XLA403", flagged=True)
+    trainer = annealed["Trainer"]()
+    trainer.fit([a, b], 3)  # temperatures 2.0, 1.0, 1.0: two values
+    assert trainer.step.experimental_get_tracing_count() == 2
+
+    sweep = _load(PythonScalarToTfFunction.INVALID[11].code, "XLA403", flagged=True)
+    sweep["sweep"](a, b, [0.1, 0.2, 0.3])
+    sweep["sweep"](a, b, [0.4, 0.5])
+    assert sweep["loss"].experimental_get_tracing_count() == 5
+
+    models = _load(PythonScalarToTfFunction.INVALID[12].code, "XLA403", flagged=True)
+    models["evolve"](tf.ones([2, 3]), [2, 2, 2])
+    assert models["fitness"].experimental_get_tracing_count() == 3
+
+
+def test_a_fixed_sweep_traces_once_per_item_then_hits_the_cache() -> None:
+    """Why XLA403 leaves loops over a fixed tuple alone: the cost is bounded by the tuple."""
+    fixed = _load(PythonScalarToTfFunction.VALID[6].code, "XLA403", flagged=False)
+    a, b = tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25])
+    for _ in range(3):
+        fixed["sweep"](a, b)
+    assert fixed["loss"].experimental_get_tracing_count() == 3  # one per item of SWEEP, not per call
+
+
+def test_a_step_factory_called_per_epoch_traces_every_epoch() -> None:
+    bad = _load(TfFunctionCreatedPerCall.INVALID[10].code, "XLA404", flagged=True)
+    built = []
+    factory = bad["make_step"]
+    bad["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]
+    w, xs = tf.constant([1.0, 2.0]), [tf.constant([1.0, 1.0])] * 2
+    bad["train"](w, xs, 3)
+    assert [f.experimental_get_tracing_count() for f in built] == [1, 1, 1]  # three functions, three traces
+
+    good = _load(TfFunctionCreatedPerCall.VALID[8].code, "XLA404", flagged=False)
+    built.clear()
+    factory = good["make_step"]
+    good["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]
+    good["train"](w, xs, 3)
+    assert [f.experimental_get_tracing_count() for f in built] == [1]

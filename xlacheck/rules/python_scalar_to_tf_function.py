@@ -28,6 +28,8 @@ class _Scope:
         self.bindings = index.own_bindings(scope)  # name -> Assign/AugAssign/AnnAssign/For nodes
         self.params: dict[str, ast.expr | None] = {}  # name -> default (None when no default)
         self.numeric_params: set[str] = set()
+        self.sequence_params: set[str] = set()  # annotated list[float], Sequence[int], tuple[float, ...]
+        self.nested_sequence_params: set[str] = set()  # annotated list[list[float]]
         self.comprehension_names = index.comprehension_names(scope)
         self._visiting: set[str] = set()  # names being classified (cycles: `t = max(1.0, t * decay)`)
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -40,6 +42,19 @@ class _Scope:
                 if (isinstance(d, ast.Constant) and type(d.value) in (int, float)) or (
                         isinstance(annotation, ast.Name) and annotation.id in ("int", "float")):
                     self.numeric_params.add(a.arg)
+                elif _number_sequence_annotation(annotation):
+                    self.sequence_params.add(a.arg)
+                elif isinstance(annotation, ast.Subscript) and _number_sequence_annotation(annotation.slice):
+                    self.nested_sequence_params.add(a.arg)  # list[list[float]]
+        # name -> the iterables a `for` statement or a comprehension of this scope binds it from
+        self.loop_iters: dict[str, list[ast.expr]] = {}
+        for node in index.scope_nodes(scope):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                for name, iterable in _loop_sources(node.target, node.iter):
+                    self.loop_iters.setdefault(name, []).append(iterable)
+        self.globals_updated = frozenset(  # `global STEP` + `STEP += 1` here: a module counter
+            name for name in index.declared_outside(scope) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(isinstance(b, (ast.AugAssign, ast.Assign)) for b in self.bindings.get(name, ())))
 
     # -- what a loop variable counts -------------------------------------------------------
     def counter_loop(self, name: str) -> ast.For | None:
@@ -70,10 +85,17 @@ class _Scope:
                 return self.number(rebound, depth + 1) if rebound is not node else 0
             if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
                 return _STRONG
+            if node.id in self.globals_updated and self._module_constant(node.id) and all(
+                    self.number(b.value, depth + 1) for b in self.bindings.get(node.id, ())
+                    if isinstance(b, (ast.Assign, ast.AugAssign))):
+                return _STRONG  # a module-level number this function updates
             if node.id in self._visiting:
                 return _WEAK  # the other bindings decide
             values = [b.value for b in self.bindings.get(node.id, ())
                       if isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None]
+            if not values and node.id not in self.params and self.loop_iters.get(node.id) and all(
+                    self.number_collection(it, depth + 1) for it in self.loop_iters[node.id]):
+                return _STRONG  # `for s in values` with `values: Sequence[float]`: each one a Python number
             self._visiting.add(node.id)
             try:
                 known = bool(values) and all(self.number(v, depth + 1) for v in values)
@@ -84,6 +106,8 @@ class _Scope:
             if isinstance(self.scope, ast.Module) or node.id in self.params:
                 return 0
             return self._module_constant(node.id)
+        if self._self_attribute(node) is not None:
+            return self._self_number(node.attr, depth)  # type: ignore[attr-defined]
         if isinstance(node, ast.Call) and self._stdlib_number(node.func):
             return _STRONG  # math.cos(...), random.uniform(...): Python floats
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -114,6 +138,67 @@ class _Scope:
             kinds = [self.number(node.body, depth + 1), self.number(node.orelse, depth + 1)]
             return min(kinds)
         return 0
+
+    # -- Python numbers kept on ``self`` -------------------------------------------------------
+    def _self_attribute(self, node: ast.AST) -> str | None:
+        """``self.X`` read in a method of a class of this file: ``X``."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and isinstance(node.ctx, ast.Load) and self.owner_class() is not None:
+            return node.attr
+        return None
+
+    def owner_class(self) -> ast.ClassDef | None:
+        parent = self.index.parent(self.scope)
+        return parent if isinstance(parent, ast.ClassDef) else None
+
+    def self_assignments(self, attr: str) -> list[tuple[ast.AST, ast.expr | None]]:
+        """(method, value) for every ``self.attr = value`` / ``self.attr += value`` (value None
+        for other binding forms) in the methods of the class around this scope."""
+        cls = self.owner_class()
+        if cls is None:
+            return []
+
+        def compute() -> dict[str, list[tuple[ast.AST, ast.expr | None]]]:
+            found: dict[str, list[tuple[ast.AST, ast.expr | None]]] = {}
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for n in ast.walk(method):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                        n, (ast.AugAssign, ast.AnnAssign)) else []
+                    for t in targets:
+                        for sub in ast.walk(t):
+                            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
+                                value = n.value if sub is t else None  # type: ignore[attr-defined]
+                                found.setdefault(sub.attr, []).append((method, value))
+            return found
+
+        return self.index.memo(("self assignments", id(cls)), compute).get(attr, [])
+
+    def _self_number(self, attr: str, depth: int) -> int:
+        """_STRONG when every assignment to ``self.attr`` in the class gives a Python number
+        (``self.lr = 0.1`` in ``__init__``, ``self.lr *= 0.5`` or ``self.lr = self.lr * 0.5`` later)."""
+        key = "self." + attr
+        if key in self._visiting:
+            return _WEAK  # the other assignments decide
+        assignments = self.self_assignments(attr)
+        if not assignments or any(value is None for _, value in assignments):
+            return 0
+        self._visiting.add(key)
+        try:
+            kinds = []
+            for method, value in assignments:
+                scope = self if method is self.scope else _Scope(self.index, method)
+                if scope is not self:
+                    scope._visiting = self._visiting
+                kinds.append(scope.number(value, depth + 1))  # type: ignore[arg-type]
+        finally:
+            self._visiting.discard(key)
+        if not all(kinds):
+            return 0
+        # a computed number, or literals assigned at several places: a number that changes
+        return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
     def _rebound_in_loop(self, use: ast.Name) -> ast.expr | None:
         """The value of the last plain assignment to ``use.id`` inside the loop that counts it and
@@ -192,9 +277,19 @@ class _Scope:
                         or self._stdlib_number(sub.func)):
                     return True
                 if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
-                        sub.value):
+                        sub.value) and not (self._self_attribute(sub) is not None and self.number(sub)):
                     return True  # x.attr: a tensor, a config value... not provably a Python number
         return False
+
+    def number_collection(self, node: ast.expr, depth: int = 0, nested: bool = False) -> bool:
+        """A parameter annotated as a sequence of Python numbers (``list[float]``, ``Sequence[int]``,
+        ``tuple[float, ...]``; ``nested``: ``list[list[float]]``), read where nothing rebinds it:
+        its items change with the caller's argument. (A loop over a fixed display or module
+        constant is not listed: measured on TF 2.21, the first pass traces once per item and
+        every later pass hits the cache, a bounded cost.)"""
+        if depth > 6 or not isinstance(node, ast.Name) or node.id in self.bindings:
+            return False
+        return node.id in (self.nested_sequence_params if nested else self.sequence_params)
 
     def python_list(self, node: ast.expr, depth: int = 0) -> bool:
         """A list/tuple/dict display or comprehension of Python numbers (traced by value)."""
@@ -204,6 +299,11 @@ class _Scope:
             return bool(node.values) and all(v is not None and self.number(v) for v in node.values)
         if isinstance(node, ast.ListComp):
             return bool(self.number(node.elt)) or self._neutral(node.elt) and not self._any_tensorish([node.elt])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            iters = self.loop_iters.get(node.args[0].id, ())
+            return bool(iters) and node.args[0].id not in self.params and all(  # list(row) for row in rows
+                self.number_collection(it, depth + 1, nested=True) for it in iters)
         if isinstance(node, ast.Name) and depth < 4:
             values = [b.value for b in self.bindings.get(node.id, ()) if isinstance(b, ast.Assign)]
             return bool(values) and all(self.python_list(v, depth + 1) for v in values)
@@ -217,10 +317,17 @@ class _Scope:
         comprehension_targets = {name for loop in loops if isinstance(loop, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
                                  for gen in loop.generators for name in target_names(gen.target)}
         for sub in ast.walk(node):
+            attr = self._self_attribute(sub)
+            if attr is not None:
+                why = self._self_varies(attr, loops)
+                if why is not None:
+                    return why
             if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
                 continue
             if sub.id in comprehension_targets:
                 return f"`{sub.id}` changes every iteration of the comprehension that calls it"
+            if sub.id in self.globals_updated:
+                return f"`{sub.id}` is a module-level value this function updates on every call"
             counter = self.counter_loop(sub.id)
             if counter is not None and counter in loops:
                 kind = "range()" if isinstance(counter.iter, ast.Call) and getattr(counter.iter.func, "id", "") == "range" else "enumerate()"
@@ -243,12 +350,61 @@ class _Scope:
                         return why
         return None
 
+    def _self_varies(self, attr: str, loops: list[ast.AST]) -> str | None:
+        """``self.attr`` is reassigned in a loop around the call, or by a method of the class
+        that such a loop calls (``self.decay()``)."""
+        stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if not stmt_loops:
+            return None
+        assignments = self.self_assignments(attr)
+        for method, value in assignments:
+            if method is self.scope and any(value is not None and self._inside(value, loop) for loop in stmt_loops):
+                return f"`self.{attr}` is reassigned in the loop that calls it"
+        updaters = {getattr(m, "name", "") for m, _ in assignments if m is not self.scope} - {"__init__"}
+        for loop in stmt_loops:
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                        and n.func.attr in updaters:
+                    return f"`self.{attr}` is updated by `self.{n.func.attr}()` in the loop that calls it"
+        return None
+
     @staticmethod
     def _inside(node: ast.AST, loop: ast.AST) -> bool:
         return loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno) and node is not loop  # type: ignore[attr-defined]
 
 
 _ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
+
+
+def _loop_sources(target: ast.expr, iterable: ast.expr) -> list[tuple[str, ast.expr]]:
+    """(name, the iterable its values come from) for a loop target: ``for x in xs``,
+    ``for i, x in enumerate(xs)``, ``for a, b in zip(xs, ys)``."""
+    if isinstance(target, ast.Name):
+        return [(target.id, iterable)]
+    if not (isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)):
+        return []
+    elts, func, args = target.elts, iterable.func.id, iterable.args
+    if func == "enumerate" and len(elts) == 2 and len(args) == 1 and isinstance(elts[1], ast.Name):
+        return [(elts[1].id, args[0])]
+    if func == "zip" and len(elts) == len(args) and not iterable.keywords:
+        return [(e.id, a) for e, a in zip(elts, args) if isinstance(e, ast.Name)]
+    return []
+_SEQUENCE_TYPES = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "Iterable", "Collection"})
+
+
+def _number_sequence_annotation(annotation: ast.expr | None) -> bool:
+    """``list[float]``, ``Sequence[int]``, ``typing.List[float]``, ``tuple[float, ...]``."""
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    base = annotation.value
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
+    if name not in _SEQUENCE_TYPES:
+        return False
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    return bool(items) and all(isinstance(i, ast.Name) and i.id in ("int", "float")
+                               or isinstance(i, ast.Constant) and i.value is Ellipsis for i in items) and any(
+        isinstance(i, ast.Name) for i in items)
 
 
 def _returns_arithmetic(index: ModuleIndex, func: ast.FunctionDef) -> bool:
@@ -321,6 +477,55 @@ def _tf_alias(ctx: ModuleContext) -> str | None:
     return None
 
 
+def _kind(scope: _Scope, arg: ast.expr) -> str | None:
+    """What Python value ``arg`` certainly holds: "list", "dict", "number", "string", or None."""
+    if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name, ast.Call)) and scope.python_list(arg):
+        return "dict" if isinstance(arg, ast.Dict) else "list"
+    if scope.number(arg) == _STRONG:
+        return "number"
+    if scope.text(arg):
+        return "string"
+    return None
+
+
+def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
+    """``param`` of the function around the call is a Python value that changes: a call site of
+    that function in this file passes it one that changes between calls (a loop counter, a
+    number reassigned in the loop...). (kind, why), or None. One level of callers."""
+    func = scope.scope
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.name in ("__init__", "__post_init__"):
+        return None
+    index = scope.index
+    positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+    method = isinstance(index.parent(func), ast.ClassDef)
+    for site, _ in index.calls:
+        target = site.func
+        if method and isinstance(target, ast.Attribute) and target.attr == func.name:
+            slots = positional[1:]  # obj.method(a, b): self is bound
+        elif not method and isinstance(target, ast.Name) and target.id == func.name:
+            slots = positional
+        else:
+            continue
+        if index.function_of(site) is func:
+            continue  # recursion
+        value = next((kw.value for kw in site.keywords if kw.arg == param), None)
+        if value is None and param in slots:
+            position = slots.index(param)
+            if position < len(site.args) and not any(isinstance(a, ast.Starred) for a in site.args[:position + 1]):
+                value = site.args[position]
+        if value is None:
+            continue
+        caller_node = index.function_of(site) or index.enclosing_scope(site)
+        caller = scopes.get(id(caller_node))
+        if caller is None:
+            caller = scopes[id(caller_node)] = _Scope(index, caller_node)
+        kind = _kind(caller, value)
+        why = caller.varies(value, site) if kind is not None else None
+        if kind is not None and why is not None:
+            return kind, f"`{func.name}()` receives it from line {site.lineno}, where {why}"
+    return None
+
+
 class PythonScalarToTfFunction(ModuleRule):
     """
     ## What it does
@@ -329,10 +534,21 @@ class PythonScalarToTfFunction(ModuleRule):
     (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
     a `range()`/`enumerate()` loop, a Python number reassigned in the loop around the call, a
     number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
-    list computed from the caller's arguments, or literals that differ between call sites. Also
+    list computed from the caller's arguments, each item of a parameter annotated as a sequence of
+    numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
+    the enclosing function that a call site of this file feeds such a changing value (one level of
+    callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
+    A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
+    and reassigned in the loop around the call, or by a method of the class that loop calls
+    (`self.anneal()` per epoch), and a module-level number the calling function updates
+    (`global STEP; STEP += 1`), are followed the same way; `enumerate`/`zip` loop targets take
+    their items from the sequences they iterate.
+    A loop over a fixed display or module constant is not flagged: each item traces once and
+    later passes hit the cache (measured), a bounded cost. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
-    optimizer, metric, loss, model) created at the call in a loop or on every call of the
-    enclosing function: tf.function keys traces on such objects by identity, even when the class
+    optimizer, metric, loss, model) created at the call, or bound to the name passed inside the
+    loop that calls (or the function around a call outside loops), in a loop or on every call
+    of the enclosing function: tf.function keys traces on such objects by identity, even when the class
     defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
     `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
     converted to tensors).
@@ -385,6 +601,14 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    return base * tf.minimum(1.0, (step + 1.0) / 4.0)\n"
                 "@tf.function(jit_compile=True)\ndef update(w, g, lr):\n    return w - lr * g\n"
                 "def train(w, grads):\n    for i, g in enumerate(grads):\n        w = update(w, g, warmup(i))\n    return w\n"),
+        Example("import tensorflow as tf\nSWEEP = (0.0, 0.1, 0.2)\n@tf.function(jit_compile=True)\n"
+                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
+                "def sweep(y, p):\n    return [loss(y, p, s) for s in SWEEP]\n"),
+        Example("import tensorflow as tf\nclass Trainer:\n    def __init__(self, lr):\n        self.lr = lr\n"
+                "    @tf.function(jit_compile=True)\n    def step(self, x, lr):\n        return x * lr\n"
+                "    def fit(self, batches, epochs):\n        for _ in range(epochs):\n"
+                "            self.lr = self.lr * 0.5\n"
+                "            for x in batches:\n                self.step(x, self.lr)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -453,6 +677,58 @@ class PythonScalarToTfFunction(ModuleRule):
                             'counts the iterations of enumerate()): each new value traces and compiles the function '
                             'again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef total(a, b, w):\n    return a + w * b\n"
+                "def combined(a, b, w):\n    return total(a, b, w)\n"
+                "def run(a, b, epochs):\n    for epoch in range(epochs):\n        weight = 0.5 * 0.8 ** epoch\n"
+                "        combined(a, b, weight)\n",
+                expected=(
+                    (6, 24, 'Python number `w` passed to tf.function `total` changes between calls (`combined()` '
+                            'receives it from line 10, where `weight` is reassigned in the loop that calls it): each '
+                            'new value traces and compiles the function again; pass a tensor (tf.constant / '
+                            'tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.temperature = 4.0\n"
+                "    @tf.function(jit_compile=True)\n    def step(self, x, t):\n        return x / t\n"
+                "    def anneal(self):\n        self.temperature = max(1.0, self.temperature * 0.5)\n"
+                "    def fit(self, batches, epochs):\n        for _ in range(epochs):\n            self.anneal()\n"
+                "            for x in batches:\n                self.step(x, self.temperature)\n",
+                expected=(
+                    (14, 30, 'Python number `self.temperature` passed to tf.function `step` changes between calls '
+                             '(`self.temperature` is updated by `self.anneal()` in the loop that calls it): each new '
+                             'value traces and compiles the function again; pass a tensor (tf.constant / '
+                             'tf.Variable)'),
+                )),
+        Example("from typing import Sequence\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def loss(y, p, smoothing):\n    return tf.reduce_mean(y - p) * smoothing\n"
+                "def sweep(y, p, values: Sequence[float]):\n    return [loss(y, p, s) for s in values]\n",
+                expected=(
+                    (7, 24, 'Python number `s` passed to tf.function `loss` changes between calls (`s` changes every '
+                            'iteration of the comprehension that calls it): each new value traces and compiles the '
+                            'function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef fitness(model, x):\n"
+                "    return tf.reduce_mean(model(x))\ndef evolve(x, widths):\n    for width in widths:\n"
+                "        candidate = tf.keras.Sequential([tf.keras.layers.Dense(width)])\n"
+                "        candidate.build(x.shape)\n        fitness(candidate, x)\n",
+                expected=(
+                    (9, 17, 'a new `Sequential` object is passed to tf.function `fitness` in a loop: `Sequential` '
+                            'compares by identity, so every new object traces and compiles the function again; '
+                            'create it once and reuse it, or pass its numbers as tensors'),
+                )),
+        Example("import tensorflow as tf\nSTEP = 0\n@tf.function(jit_compile=True)\ndef step(x, i):\n    return x * i\n"
+                "def train_one(x):\n    global STEP\n    STEP += 1\n    return step(x, STEP)\n",
+                expected=(
+                    (9, 20, 'Python number `STEP` passed to tf.function `step` changes between calls (`STEP` is a '
+                            'module-level value this function updates on every call): each new value traces and '
+                            'compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, lr):\n    return x * lr\n"
+                "def run(x, lrs: list[float]):\n    for epoch, lr in enumerate(lrs):\n        step(x, lr)\n",
+                expected=(
+                    (7, 17, 'Python number `lr` passed to tf.function `step` changes between calls (`lr` changes every '
+                            'iteration of the loop that calls it): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -475,7 +751,7 @@ class PythonScalarToTfFunction(ModuleRule):
                 if isinstance(arg, ast.Constant) and type(arg.value) in (int, float):
                     literal_sites[(id(tfn.wrapper), slot)].append((arg, arg.value))
                     continue
-                self._check_argument(ctx, scope, call, tfn, arg)
+                self._check_argument(ctx, scope, call, tfn, arg, scopes)
         for sites in literal_sites.values():
             if len({value for _, value in sites}) > 1:
                 for arg, value in sites:
@@ -483,21 +759,22 @@ class PythonScalarToTfFunction(ModuleRule):
                                           "values, and each distinct value traces and compiles the function again; "
                                           "pass a tensor")
 
-    def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr) -> None:
+    def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr,
+                        scopes: dict[int, _Scope]) -> None:
         cls = scope.new_object(arg)
         if cls is not None:
             self._report_new_object(ctx, scope, call, tfn, arg, cls)
             return
-        if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name)) and scope.python_list(arg):
-            kind = "dict" if isinstance(arg, ast.Dict) else "list"
-        elif scope.number(arg) == _STRONG:
-            kind = "number"
-        elif scope.text(arg):
-            kind = "string"
-        else:
+        if isinstance(arg, ast.Name) and self._new_object_by_name(ctx, scope, call, tfn, arg):
             return
-        why = scope.varies(arg, call)
-        if why is None:
+        kind = _kind(scope, arg)
+        why = scope.varies(arg, call) if kind is not None else None
+        if why is None and isinstance(arg, ast.Name) and arg.id in scope.params:
+            found = _through_callers(scope, arg.id, scopes)
+            if found is None:
+                return
+            kind, why = found
+        if kind is None or why is None:
             return
         shown = ast.unparse(arg)
         if len(shown) > 40:
@@ -515,6 +792,23 @@ class PythonScalarToTfFunction(ModuleRule):
                    f"Python {kind} `{shown}` passed to tf.function `{tfn.name}` changes between calls ({why}): "
                    f"each new value traces and compiles the function again; {advice}",
                    fix=fix)
+
+    def _new_object_by_name(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
+                            arg: ast.Name) -> bool:
+        """``model = tf.keras.Sequential(...)`` inside the loop that calls ``step(model, x)`` (or in
+        the function around a call outside loops): a new identity-keyed object reaches every call.
+        An object built once before the loop is one trace key, and is not reported."""
+        binds = scope.bindings.get(arg.id, ())
+        classes = [scope.new_object(b.value) if isinstance(b, ast.Assign) else None for b in binds]
+        if not binds or any(c is None for c in classes) or isinstance(scope.scope, ast.Module):
+            return False
+        loops = [loop for loop in ctx.index.loops_around(call) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if loops and not any(scope._inside(b, loops[0]) for b in binds):
+            return False  # built before the loop: the same object every iteration
+        if ctx.index.loops_around(call) and not loops:
+            return False  # a comprehension over an object built outside it
+        self._report_new_object(ctx, scope, call, tfn, arg, classes[0])  # type: ignore[arg-type]
+        return True
 
     def _report_new_object(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
                            arg: ast.expr, cls: str) -> None:

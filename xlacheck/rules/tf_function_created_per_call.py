@@ -9,6 +9,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -37,12 +38,17 @@ class TfFunctionCreatedPerCall(ModuleRule):
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
     instance (a `@tf.function` method, or `self.f = tf.function(...)`): one built in a loop, or
     on every call of a function that uses it there without keeping it, compiles again each time.
+    A function that creates one, maps it over its input and returns the results
+    (`return [step(x) for x in batches]`, or a list it appends them to: a predict or evaluate
+    helper, called again for every data set) is flagged too, outside test code.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
     for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial` or a function defined in the enclosing function (JAX
     caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache). And a
     factory of this file that returns such a new compiled function, called and dropped at once
-    (`make_update(lr)(params, grads)`) where the enclosing function runs per step.
+    (`make_update(lr)(params, grads)`) where the enclosing function runs per step, or called in a
+    loop whose body then calls the result (`step = make_step(model, lr)` at the start of every
+    epoch).
 
     ## Why is this bad?
     A `tf.function` caches its traces on the function object. A fresh object has an empty
@@ -96,6 +102,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
                 "    return update\ndef main(p, g):\n    update = make_update(0.1)\n    for _ in range(3):\n"
                 "        p = update(p, g)\n    return p\n"),
+        Example("import tensorflow as tf\ndef make_step(w):\n    @tf.function(jit_compile=True)\n"
+                "    def step(x, lr):\n        return w * x * lr\n    return step\n"
+                "def train(w, batches, epochs):\n    step = make_step(w)\n    for epoch in range(epochs):\n"
+                "        for x in batches:\n            step(x, tf.constant(0.1))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -161,6 +171,24 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
+        Example("import tensorflow as tf\nclass PeakModel:\n    def run_predictions(self, batches):\n"
+                "        @tf.function(jit_compile=True)\n        def predict_step(x):\n            return x * 2.0\n"
+                "        return tf.concat([predict_step(x) for x in batches], axis=0)\n",
+                expected=(
+                    (4, 10, 'tf.function created inside `run_predictions()`, which maps it over its input and returns '
+                            'the results (a predict/evaluate helper, called again for every data set): each call '
+                            'builds a new function with an empty trace cache and compiles it again; create the '
+                            'tf.function once (__init__, module level or a cache)'),
+                )),
+        Example("import tensorflow as tf\ndef make_step(w, lr):\n    @tf.function(jit_compile=True)\n"
+                "    def step(x):\n        return w * x * lr\n    return step\n"
+                "def train(w, batches, epochs):\n    for epoch in range(epochs):\n"
+                "        step = make_step(w, 0.1 * 0.5 ** epoch)\n        for x in batches:\n            step(x)\n",
+                expected=(
+                    (9, 16, '`make_step()` builds a new tf.function on every iteration of the loop that calls its '
+                            'result: each one starts with an empty trace cache and compiles again; build it once '
+                            'before the loop and pass what changes as an argument'),
                 )),
     )
 
@@ -238,6 +266,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         "again; create the tf.function once (__init__, module level or a cache)")
+            elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func):
+                ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which maps it over its "
+                                        "input and returns the results (a predict/evaluate helper, called again for "
+                                        "every data set): each call builds a new function with an empty trace cache "
+                                        "and compiles it again; create the tf.function once (__init__, module level "
+                                        "or a cache)")
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name, kind)
@@ -261,6 +295,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
             if not (isinstance(call.func, ast.Name) and call.func.id in factories):
                 continue
             parent = index.parent(call)
+            if self._rebuilt_in_loop(index, call, parent):
+                ctx.report(self, call, f"`{call.func.id}()` builds a new {_shown(factories[call.func.id])} on every "
+                                       "iteration of the loop that calls its result: each one starts with an empty "
+                                       "trace cache and compiles again; build it once before the loop and pass what "
+                                       "changes as an argument")
+                continue
             if not (isinstance(parent, ast.Call) and parent.func is call):
                 continue
             func = index.function_of(call)
@@ -274,6 +314,18 @@ class TfFunctionCreatedPerCall(ModuleRule):
             ctx.report(self, call, f"`{call.func.id}()` returns a new {_shown(kind)} function and {owner} calls it "
                                    "once and drops it: every evaluation traces and compiles again; build it once and "
                                    "reuse it, passing what changes (a learning rate) as an argument")
+
+    @staticmethod
+    def _rebuilt_in_loop(index: ModuleIndex, call: ast.Call, parent: ast.AST | None) -> bool:
+        """``name = factory(...)`` inside a loop whose body then calls ``name(...)``: a new
+        compiled function per iteration, each traced and compiled again."""
+        loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if not loops or not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
+                             and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name = parent.targets[0].id
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+                   for n in ast.walk(loops[0]))
 
     def _returned_compiler(self, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """The compiler (tf.function, jax.jit) of a function ``func`` creates and returns, or None."""
@@ -401,6 +453,35 @@ class TfFunctionCreatedPerCall(ModuleRule):
         return [c for c, _ in index.calls
                 if (isinstance(c.func, ast.Name) and c.func.id == name)
                 or (isinstance(c.func, ast.Attribute) and c.func.attr == name)]
+
+    @staticmethod
+    def _returns_mapped_results(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, local: str) -> bool:
+        """``func`` returns what the per-item calls of ``local`` produced: ``return [step(x) for x
+        in xs]`` (maybe through ``tf.concat``/``tf.stack``/a name), or a list the loop appends
+        ``step(x)`` to. A training loop that runs the step for its effect and returns nothing (or
+        the last loss) is not such a helper: it runs once per program."""
+
+        def calls_local(node: ast.AST) -> bool:
+            return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local
+                       for n in ast.walk(node))
+
+        collected: set[str] = set()
+        for sub in index.scope_nodes(func):
+            if isinstance(sub, ast.Assign) and isinstance(sub.value, (ast.ListComp, ast.GeneratorExp)) \
+                    and calls_local(sub.value.elt):
+                collected.update(t.id for t in sub.targets if isinstance(t, ast.Name))
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "append" \
+                    and isinstance(sub.func.value, ast.Name) and sub.args and calls_local(sub.args[0]):
+                collected.add(sub.func.value.id)
+        for sub in index.scope_nodes(func):
+            if not isinstance(sub, ast.Return) or sub.value is None:
+                continue
+            for n in ast.walk(sub.value):
+                if isinstance(n, (ast.ListComp, ast.GeneratorExp)) and calls_local(n.elt):
+                    return True
+                if isinstance(n, ast.Name) and n.id in collected:
+                    return True
+        return False
 
     def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
         return any(index.loops_around(site) for site in self._sites(index, func))

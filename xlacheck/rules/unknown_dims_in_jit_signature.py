@@ -6,38 +6,136 @@ import ast
 
 from xlacheck.analysis.module_index import is_true, keyword
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test, per_batch
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _SPECS = frozenset({"tf.TensorSpec", "tf.RaggedTensorSpec", "tf.SparseTensorSpec"})
+_SHAPES = frozenset({"tf.TensorShape"})
 _RELAX = ("reduce_retracing", "experimental_relax_shapes")
+# Calls whose result has the shape the caller chose: a function fed only these compiles once per
+# chosen shape, whatever its signature says.
+_FIXED_SHAPE_CALLS = frozenset({"tf.pad", "tf.ensure_shape", "tf.keras.preprocessing.sequence.pad_sequences",
+                                "tf.keras.utils.pad_sequences", "keras.preprocessing.sequence.pad_sequences",
+                                "keras.utils.pad_sequences", "tf.zeros", "tf.ones", "tf.fill"})
+_DEPTH = 6
 
 
-def _spec_with_unknown_dims(node: ast.expr, ctx: ModuleContext) -> ast.Call | None:
-    """The first ``tf.TensorSpec`` in ``node`` whose shape has a ``None`` dimension (or no shape)."""
-    resolve = ctx.facts.aliases.resolve
-    for sub in ast.walk(node):
-        if not isinstance(sub, ast.Call) or resolve(sub.func) not in _SPECS:
-            continue
-        kw = keyword(sub, "shape")
-        shape = kw.value if kw is not None else (sub.args[0] if sub.args else None)
-        if shape is None or (isinstance(shape, ast.Constant) and shape.value is None):
-            return sub
-        if isinstance(shape, (ast.List, ast.Tuple)) and any(
-                isinstance(d, ast.Constant) and d.value is None for d in shape.elts):
-            return sub
-    return None
+class _Resolver:
+    """Follows a signature to its ``TensorSpec``s however it is spelled: inline, a name bound in
+    the function or at module level, ``self.X``/``Cls.X`` set in the class, or a helper of this
+    file that returns the specs; and a spec's shape through names, ``tf.TensorShape``, ``+`` and
+    ``[None] * n``."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self.index = ctx.index
+        self.resolve = ctx.facts.aliases.resolve
+        self._defs = {n.name: n for n in ctx.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def values(self, node: ast.expr, depth: int) -> list[ast.expr]:
+        """What ``node`` may hold: itself, or the values bound to the name/attribute it reads."""
+        if depth > _DEPTH:
+            return []
+        if isinstance(node, ast.Name):
+            bound = self.index.local_binding(node.id, node) or self.index.module_constant(node)
+            return self.values(bound, depth + 1) if bound is not None else []
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return [found for v in self._attribute_values(node) for found in self.values(v, depth + 1)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self._defs:
+            helper = self._defs[node.func.id]
+            returns = [r.value for r in self.index.scope_nodes(helper)
+                       if isinstance(r, ast.Return) and r.value is not None]
+            return [v for r in returns for v in self.values(r, depth + 1)]
+        return [node]
+
+    def _attribute_values(self, node: ast.Attribute) -> list[ast.expr]:
+        """``self.X`` / ``Cls.X``: the values assigned to ``X`` in a class body or through ``self.X = ...``."""
+        out: list[ast.expr] = []
+        for cls in (n for n in self.ctx.tree.body if isinstance(n, ast.ClassDef)):
+            for stmt in ast.walk(cls):
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    t = stmt.targets[0]
+                    if (isinstance(t, ast.Name) and t.id == node.attr and self.index.parent(stmt) is cls) or (
+                            isinstance(t, ast.Attribute) and t.attr == node.attr and isinstance(t.value, ast.Name)
+                            and t.value.id == "self"):
+                        out.append(stmt.value)
+        return out
+
+    def spec_with_unknown_dims(self, node: ast.expr, depth: int = 0) -> ast.Call | None:
+        """The first ``tf.TensorSpec`` reachable from ``node`` whose shape has a ``None``
+        dimension (or whose rank is unknown)."""
+        if depth > _DEPTH:
+            return None
+        for value in self.values(node, depth):
+            for sub in ast.walk(value):
+                if isinstance(sub, ast.Call) and self.resolve(sub.func) in _SPECS:
+                    kw = keyword(sub, "shape")
+                    shape = kw.value if kw is not None else (sub.args[0] if sub.args else None)
+                    if shape is None or self.unknown_dims(shape, depth + 1):
+                        return sub
+                elif isinstance(sub, (ast.Name, ast.Attribute)) and sub is not value \
+                        and isinstance(getattr(sub, "ctx", None), ast.Load) \
+                        and not isinstance(self.index.parent(sub), (ast.Call, ast.Attribute)):
+                    found = self.spec_with_unknown_dims(sub, depth + 1)  # [SPEC, ...]: a spec bound elsewhere
+                    if found is not None:
+                        return found
+                elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in self._defs \
+                        and sub is not value:
+                    found = self.spec_with_unknown_dims(sub, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def unknown_dims(self, shape: ast.expr, depth: int) -> bool:
+        """A shape expression with a ``None`` dimension, or ``None`` itself (unknown rank)."""
+        if depth > _DEPTH:
+            return False
+        if isinstance(shape, ast.Constant):
+            return shape.value is None
+        if isinstance(shape, (ast.List, ast.Tuple)):
+            return any(isinstance(d, ast.Constant) and d.value is None for d in shape.elts)
+        if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
+            return self.unknown_dims(shape.left, depth + 1) or self.unknown_dims(shape.right, depth + 1)
+        if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Mult):  # [None] * rank
+            return any(isinstance(side, (ast.List, ast.Tuple)) and self.unknown_dims(side, depth + 1)
+                       for side in (shape.left, shape.right))
+        if isinstance(shape, ast.Call) and self.resolve(shape.func) in _SHAPES:
+            return bool(shape.args) and self.unknown_dims(shape.args[0], depth + 1)
+        if isinstance(shape, ast.Name):
+            values = self.values(shape, depth + 1)
+            return any(self.unknown_dims(v, depth + 1) for v in values if v is not shape)
+        return False
+
+    def fixed_shape(self, arg: ast.expr, depth: int = 0) -> bool:
+        """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences``,
+        ``tf.ensure_shape``, a fill of a given shape), directly or through a local name."""
+        if depth > _DEPTH:
+            return False
+        if isinstance(arg, ast.Constant):
+            return True  # `training=False`: not a shaped input
+        if isinstance(arg, ast.Call):
+            return self.resolve(arg.func) in _FIXED_SHAPE_CALLS
+        if isinstance(arg, ast.Name):
+            bound = self.index.local_binding(arg.id, arg)
+            return bound is not None and self.fixed_shape(bound, depth + 1)
+        return False
 
 
 class UnknownDimsInJitSignature(ModuleRule):
     """
     ## What it does
-    Flags a `tf.function(jit_compile=True)` of this file that is called in a loop here and is
-    declared to take varying shapes: its `input_signature` holds a `tf.TensorSpec` with a `None`
-    dimension (or no shape), or it sets `reduce_retracing=True` (`experimental_relax_shapes`).
-    A jit function that this file never calls in a loop (a serving entry point, a step called
-    from elsewhere) is not flagged: whether its shapes vary is decided elsewhere, and a function
-    fed one padded shape compiles once (the compiler-labelled corpus has such a case).
+    Flags a `tf.function(jit_compile=True)` of this file that is declared to take varying
+    shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
+    or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
+    batch: in a loop, or in a collator, generator or function it calls in a loop, with an
+    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`). The signature
+    is followed however it is spelled: inline, a name bound in the function or at module level,
+    `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
+    `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file never calls per batch
+    (a serving entry point, a step called from elsewhere) is not flagged: whether its shapes vary
+    is decided elsewhere, and a function fed one padded shape compiles once (the
+    compiler-labelled corpora have such negatives).
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
@@ -88,6 +186,14 @@ class UnknownDimsInJitSignature(ModuleRule):
                             'loop: it traces once, but XLA still compiles once per concrete shape that arrives; feed '
                             'fixed (or bucketed) shapes and declare them'),
                 )),
+        Example("import tensorflow as tf\nSPEC = tf.TensorSpec(shape=[1, None], dtype=tf.int32)\nSIGNATURE = [SPEC]\n"
+                "@tf.function(input_signature=SIGNATURE, jit_compile=True)\ndef tag(ids):\n    return ids * 2\n"
+                "def tag_all(sentences):\n    return [tag(s) for s in sentences]\n",
+                expected=(
+                    (2, 8, 'input_signature with None dimensions on jit_compile=True function `tag`, called in a '
+                           'loop: it traces once, but XLA still compiles once per concrete shape that arrives; feed '
+                           'fixed (or bucketed) shapes and declare them'),
+                )),
         Example("import tensorflow as tf\ndef _f(x):\n    return x * 2.0\n"
                 "f = tf.function(_f, jit_compile=True, reduce_retracing=True)\n"
                 "def run(batches):\n    for b in batches:\n        f(b)\n",
@@ -99,24 +205,42 @@ class UnknownDimsInJitSignature(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        looped = {id(tfn.wrapper) for call, _ in index.calls
-                  if (tfn := index.tf_function_called(call)) is not None and index.loops_around(call)}
-        if not looped:
+        if not index.tf_functions:
             return
+        resolver = _Resolver(ctx)
+        sites: dict[int, list[ast.Call]] = {}
+        for call, _ in index.calls:
+            tfn = index.tf_function_called(call)
+            if tfn is not None:
+                sites.setdefault(id(tfn.wrapper), []).append(call)
         for tfns in index.tf_functions.values():
             for tfn in tfns:
-                if id(tfn.wrapper) not in looped or not is_true(tfn.keyword("jit_compile")):
+                if not self._jit(resolver, tfn.keyword("jit_compile")) or in_test(index, ctx.path, tfn.wrapper):
                     continue
+                varying = [c for c in sites.get(id(tfn.wrapper), ())
+                           if not in_test(index, ctx.path, c) and per_batch(index, c)
+                           and not all(resolver.fixed_shape(a) for a in [*c.args, *(k.value for k in c.keywords)])]
+                if not varying:
+                    continue  # an entry point called from elsewhere, or fed padded shapes here: decided by its callers
+                where = "called in a loop" if any(index.loops_around(c) for c in varying) else "called per batch"
                 signature = tfn.keyword("input_signature")
-                spec = _spec_with_unknown_dims(signature, ctx) if signature is not None else None
+                spec = resolver.spec_with_unknown_dims(signature) if signature is not None else None
                 if spec is not None:
                     ctx.report(self, spec, f"input_signature with None dimensions on jit_compile=True function "
-                                           f"`{tfn.name}`, called in a loop: it traces once, but XLA still compiles "
+                                           f"`{tfn.name}`, {where}: it traces once, but XLA still compiles "
                                            "once per concrete shape that arrives; feed fixed (or bucketed) shapes and "
                                            "declare them")
                     continue
                 relax = next((kw for kw in tfn.wrapper.keywords if kw.arg in _RELAX and is_true(kw.value)), None)  # type: ignore[union-attr]
                 if relax is not None:
-                    ctx.report(self, relax, f"{relax.arg}=True on jit_compile=True function `{tfn.name}`, called in a "
-                                            "loop: tracing is relaxed but XLA still compiles once per concrete shape; "
+                    ctx.report(self, relax, f"{relax.arg}=True on jit_compile=True function `{tfn.name}`, {where}: "
+                                            "tracing is relaxed but XLA still compiles once per concrete shape; "
                                             "feed fixed (or bucketed) shapes")
+
+    @staticmethod
+    def _jit(resolver: _Resolver, value: ast.expr | None) -> bool:
+        """``jit_compile=True``, or a name whose every binding here is ``True``."""
+        if value is None:
+            return False
+        values = resolver.values(value, 0)
+        return bool(values) and all(is_true(v) for v in values)
