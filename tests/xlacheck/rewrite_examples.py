@@ -1812,4 +1812,50 @@ def rows(values, rowids):
 ''',
         "display-only",
     ),
+    Example(
+        "if_float_truthiness_optional",
+        '''import tensorflow as tf
+
+
+def add_bias(x, bias=None):
+    """A layer's optional scalar bias: `if bias:` skips it when it is None or zero."""
+    out = x * 2.0
+    if bias:  # flag
+        out = out + bias
+    return out
+''',
+        "unsafe",  # the truth value of a float read with tf.cast(bias, tf.bool); None kept by the guard
+        ("if bias is not None:\n        out = tf.where(tf.cast(bias, tf.bool), out + bias, out)",),
+        inputs=(((3,), "float_nan"), ((), "float_nan")),
+        grad=True,
+    ),
+    Example(
+        "ternary_float_truthiness_optional",
+        '''import tensorflow as tf
+
+
+def scaled(x, scale=None):
+    return x * scale if scale else x  # flag
+''',
+        "unsafe",
+        ("return (tf.where(tf.cast(scale, tf.bool), x * scale, x) if scale is not None else x)",),
+        inputs=(((3,), "float"), ((), "float")),
+        grad=True,
+    ),
+    Example(
+        "if_count_truthiness",
+        '''import tensorflow as tf
+
+
+def damp_if_any(x, mask):
+    n = tf.reduce_sum(mask)
+    if n:  # flag
+        x = x / 2.0
+    return x
+''',
+        "safe",  # a full reduction is a number: tf.not_equal(n, 0) is its truth value
+        ("x = x / (1.0 + tf.cast(tf.not_equal(n, 0), x.dtype))",),
+        inputs=(((4,), "float_nan"), ((4,), "mask")),
+        grad=True,
+    ),
 )

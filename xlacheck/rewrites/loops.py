@@ -32,8 +32,8 @@ from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
-from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name, dtype_of_source
+from xlacheck.rewrites.truth import bool_condition
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -169,7 +169,7 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     if not names or not all(src.bound_before(n, loop) for n in names) or not src.alone_on_lines(loop, loop):
         return None
     reasons: list[str] = []
-    cond = condition(src, loop.test, reasons)
+    cond = bool_condition(src, loop.test, reasons)
     for stmt in loop.body:
         callee = calls_only_tensorflow(src, stmt)
         if callee is not None:
