@@ -1858,4 +1858,36 @@ def damp_if_any(x, mask):
         inputs=(((4,), "float_nan"), ((4,), "mask")),
         grad=True,
     ),
+    Example(
+        "if_static_size_untaken_branch",
+        '''import tensorflow as tf
+
+
+def last_or_first(tensor):
+    if tf.size(tensor) == 2:  # flag
+        return tensor[1]
+    else:
+        return tensor[0]
+''',
+        "unsafe",  # the static shape is None where a dimension is unknown while tracing
+        ("if tensor.shape.num_elements() == 2:  # flag\n        return tensor[1]",),
+        inputs=(((1,), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "if_static_dim_through_a_name",
+        '''import tensorflow as tf
+
+
+def drop_first_row(x):
+    n = tf.shape(x)[0]
+    if n > 1 and tf.rank(x) == 2:  # flag
+        x = x[1:]
+    return tf.reduce_sum(x, axis=0)
+''',
+        "unsafe",
+        ("if x.shape[0] > 1 and x.shape.rank == 2:",),
+        inputs=(((3, 2), "float_nan"),),
+        grad=True,
+    ),
 )

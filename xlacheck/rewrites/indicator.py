@@ -69,6 +69,7 @@ from xlacheck.rewrites._expr import (
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.checks import rewrite_raise
+from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
 from xlacheck.rewrites.truth import LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity
 from xlacheck.rewrites.unbound import local_bound_before, unbound_reasons
 
@@ -178,11 +179,27 @@ def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bo
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
 
 
+def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
+    """A test made only of shape facts, read on the static shape (:mod:`xlacheck.rewrites.shape_conditions`):
+    the branches stay as written, and only the one that runs is traced (a tf.cond or tf.where
+    form would compile both, and fail where the other branch's static sizes do not fit)."""
+    text = static_test(src, test)
+    if text is None:
+        return None
+    return make_fix("Test the static shape instead of a shape tensor (only the branch that runs is traced; the "
+                    "branches stay as written)", [replace(src, test, text)], [UNKNOWN_DIMS])
+
+
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.IfExp) or src.tf is None or python_identity(node.test):
         return None
+    if python_shape_test(src, node.test):
+        return None  # already a Python bool while tracing
+    static = _static_shape_test(src, node.test)
+    if static is not None:
+        return static
     reasons: list[str] = []
     cond = bool_condition(src, node.test, reasons)
     guards, none_reasons = none_guards(src, node.test)
@@ -201,6 +218,11 @@ def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
 def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.If) or src.tf is None:
         return None
+    if python_shape_test(src, node.test):
+        return None  # already a Python bool while tracing
+    static = _static_shape_test(src, node.test)
+    if static is not None:
+        return static
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
     if python_identity(node.test):
