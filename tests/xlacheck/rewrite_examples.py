@@ -1890,4 +1890,38 @@ def drop_first_row(x):
         inputs=(((3, 2), "float_nan"),),
         grad=True,
     ),
+    Example(
+        "nested_tensor_loops_list_append",
+        '''import tensorflow as tf
+
+
+def pairwise_scores(a_rows, b_rows):
+    scores = []
+    for b in b_rows:
+        for a in a_rows:
+            scores.append(-tf.reduce_sum(a * b))  # flag
+    return tf.stack(scores)
+''',
+        "unsafe",  # the iterables are parameters: a Python list of tensors would be packed by tf.unstack
+        ("for b in tf.unstack(b_rows):", "for a in tf.unstack(a_rows):"),
+        inputs=(((2, 3), "float_nan"), ((3, 3), "float_nan")),
+        grad=False,
+    ),
+    Example(
+        "tensor_loop_grows_concat",
+        '''import tensorflow as tf
+
+
+def running_totals(x):
+    rows = tf.nn.relu(x)
+    history = tf.zeros([0], x.dtype)
+    for r in rows:
+        history = tf.concat([history, [tf.reduce_sum(r)]], axis=0)  # flag
+    return history
+''',
+        "safe",  # the iterable is a TensorFlow op's result: tf.unstack lists exactly its rows
+        ("for r in tf.unstack(rows):",),
+        inputs=(((3, 2), "float_nan"),),
+        grad=True,
+    ),
 )

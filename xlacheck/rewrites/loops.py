@@ -119,9 +119,12 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if found is None or not _grows(src, found):
             return None
         loops = list(src.ancestors(found))
+    grown = src.statement_of(node) if not isinstance(node, (ast.For, ast.While)) else None
     for loop in loops:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
+        if isinstance(loop, ast.For) and grown is not None and _iterates_tensor(src, loop) is not None:
+            return _unstack_loops(src, grown, loops)
         if isinstance(loop, ast.While):
             return rewrite_counted_list_loop(src, loop) or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
@@ -137,6 +140,104 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                             "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+# Calls whose result is already a Python sequence of tensors (iterating it unrolls), or a
+# tf.range (its own rewrites above).
+_SEQUENCE_CALLS = frozenset({"tf.unstack", "tf.split", "tf.nest.flatten", "tf.meshgrid", "tf.shape_n",
+                             "tf.dynamic_partition", "tf.range"})
+_PYTHON_ITERABLES = frozenset({"range", "enumerate", "zip", "reversed", "list", "tuple", "sorted", "dict", "set",
+                               "iter", "map", "filter"})
+
+
+def _iterates_tensor(src: Source, loop: ast.For) -> str | None:
+    """How ``for t in x`` is known to iterate a tensor: "op" when ``x`` is the result of a
+    TensorFlow op (directly, or a name bound once to one), "parameter" when it is a parameter of
+    the function (a finding inside the loop says the loop is staged, so it is a tensor unless it
+    is a Python list that some enclosing loop stages); None otherwise (a Python sequence, an
+    attribute such as ``self.layers``, anything unknown)."""
+    it = loop.iter
+    if isinstance(it, ast.Name):
+        bound = src.local_binding(it.id, it)
+        if bound is not None:
+            it = bound
+        else:
+            func = src.function_of(loop)
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and it.id not in ("self", "cls") \
+                    and it.id in {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]} \
+                    and not src.stores_in(func).get(it.id):
+                return "parameter"
+            return None
+    if isinstance(it, ast.Call):
+        name = call_name(src, it)
+        return "op" if name is not None and name not in _SEQUENCE_CALLS else None
+    return None
+
+
+def _unstack_loops(src: Source, grown: ast.stmt, loops: list[ast.AST]) -> Fix | None:
+    """``for t in x:`` loops over tensors around a statement that grows a list or a tensor ->
+    ``for t in tf.unstack(x):``, every such loop from the statement out to the one whose body
+    creates what grows.
+
+    AutoGraph stages a ``for`` over a tensor as a ``tf.while_loop``: a list appended to in its
+    body is out of scope (InaccessibleTensorError), and a tensor grown there changes shape per
+    iteration, which XLA rejects. ``tf.unstack(x)`` is the Python list of exactly the rows the
+    loop iterates, in order, so the loop is unrolled while tracing and every iteration runs as in
+    eager execution (same rows, same values, same gradients): SAFE when ``x`` is a TensorFlow
+    op's result. Trace time and program size grow with the number of rows, and an unknown first
+    dimension fails at trace time, loudly. UNSAFE when ``x`` is only a parameter: a Python list of
+    tensors passed there would be packed by tf.unstack first, which raises for items of different
+    shapes."""
+    target = _grown_name(grown)
+    if target is None:
+        return None
+    edits, reasons = [], []
+    for loop in loops:
+        if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        if _creates(loop, target, grown):
+            break  # what grows is made fresh in each iteration of this loop: it need not unroll
+        if isinstance(loop, ast.While) or loop.orelse:
+            return None
+        kind = _iterates_tensor(src, loop)
+        if kind is None:
+            if isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) in _SEQUENCE_CALLS - {"tf.range"}:
+                continue  # already a Python list of rows
+            if isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) \
+                    and loop.iter.func.id in _PYTHON_ITERABLES:
+                continue  # a Python loop around it: not staged
+            return None
+        if kind == "parameter":
+            reasons.append(f"cannot prove `{src.segment(loop.iter)}` is a tensor: if it is a Python list of tensors, "
+                           "tf.unstack packs it first, which raises for items of different shapes")
+        edits.append(replace(src, loop.iter, f"{src.tf}.unstack({arg(src, loop.iter)})"))
+    if not edits:
+        return None
+    return make_fix("Iterate over tf.unstack(x), the list of its rows, so the loop unrolls while tracing and the "
+                    f"`{target}` it grows holds the traced tensors (trace time and program size grow with the "
+                    "number of rows; fails at trace time if that number is unknown)", edits, reasons)
+
+
+def _grown_name(stmt: ast.stmt) -> str | None:
+    """The list appended to (``xs.append(v)``) or the tensor grown (``x = tf.concat([x, v])``)."""
+    call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if isinstance(stmt, ast.Expr) and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and isinstance(call.func.value, ast.Name):
+        return call.func.value.id
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    return None
+
+
+def _creates(loop: ast.For | ast.While, name: str, grown: ast.stmt) -> bool:
+    """The loop's body binds ``name`` other than by the growing statement itself."""
+    for sub in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store) \
+                and not any(sub is t for t in getattr(grown, "targets", [])):
+            return True
+    return False
 
 
 @rewriter(ast.While, ast.expr)
