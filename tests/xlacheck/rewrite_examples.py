@@ -1886,7 +1886,7 @@ def drop_first_row(x):
     return tf.reduce_sum(x, axis=0)
 ''',
         "unsafe",
-        ("if x.shape[0] > 1 and x.shape.rank == 2:",),
+        ("if x.shape[0] > 1 and len(x.shape) == 2:",),
         inputs=(((3, 2), "float_nan"),),
         grad=True,
     ),

@@ -6,10 +6,10 @@ tensors, AutoGraph stages them as ``tf.cond``, and XLA compiles *both* branches:
 indexes or reshapes to sizes that fit only the other case fails to compile although it never
 runs (``tensor[1]`` of a one-element tensor: "slice index 1 of dimension 0 out of bounds"), and
 ``tf.where`` or ``tf.cond`` rewrites fail the same way. Read on the static shape,
-``x.shape.num_elements() == 2``, ``x.shape[0] > 1``, ``x.shape.rank == 3``, the test is a Python
+``x.shape.num_elements() == 2``, ``x.shape[0] > 1``, ``len(x.shape) == 3``, the test is a Python
 bool while tracing: only the branch that runs is traced, and the branches stay as written.
 
-Leaves converted: ``tf.size(x)`` -> ``x.shape.num_elements()``, ``tf.rank(x)`` -> ``x.shape.rank``,
+Leaves converted: ``tf.size(x)`` -> ``x.shape.num_elements()``, ``tf.rank(x)`` -> ``len(x.shape)`` (which raises for an unknown rank),
 ``tf.shape(x)[k]`` (``k`` an int literal) -> ``x.shape[k]``, and a name bound once to one of
 those in the function (``n = tf.shape(x)[0]``) when nothing rebinds ``x`` after it; combined
 with numbers, static facts (``x.shape[k]``, ``len(x.shape)``), arithmetic, comparisons and
@@ -63,7 +63,7 @@ def _leaf(src: Source, node: ast.AST) -> str | None:
         if name in ("tf.size", "tf.math.size"):
             return f"{src.segment(node.args[0])}.shape.num_elements()"
         if name in ("tf.rank", "tf.math.rank"):
-            return f"{src.segment(node.args[0])}.shape.rank"
+            return f"len({src.segment(node.args[0])}.shape)"
     return None
 
 
