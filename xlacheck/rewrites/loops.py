@@ -45,6 +45,13 @@ TENSOR_WHILE = _STAGED_GROWTH.format(loop="A `while` loop on a tensor condition"
     "a tf.TensorArray(dtype, size=MAX_LEN): the result then always has MAX_LEN entries, padded after `done`. "
     "A counted loop (`i = tf.constant(0)`, `while i < n:`, one `i += 1` and one `append`, then tf.stack) is "
     "rewritten to a tf.TensorArray of its exact trip count.")
+WHILE_LOOP_GROWTH = (
+    "A tf.while_loop whose body returns a loop variable grown with tf.concat (or tf.stack/tf.pad) changes that "
+    "variable's shape every iteration; a None shape invariant lets TensorFlow trace it, but XLA needs one static "
+    "shape for every loop variable, and the number of iterations (so the final length) is data. Loop over a "
+    "static maximum instead: allocate the full buffer up front (`tf.zeros([batch, MAX_LEN], dtype)` or "
+    "tf.TensorArray(dtype, size=MAX_LEN)), write step i at index i (tf.tensor_scatter_nd_update or ta.write), "
+    "carry a `done` mask for the steps past the data-dependent end, and pass maximum_iterations=MAX_LEN.")
 TENSOR_RANGE = _STAGED_GROWTH.format(loop="A tf.range loop over a data-dependent count") + (
     "Write into a tf.TensorArray(dtype, size=n) at the loop index and stack it (under XLA that compiles once "
     "per value of n), or loop over a static maximum with a mask.")
@@ -116,6 +123,9 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         loops: list[ast.AST] = [node]
     else:
         found = src.statement_of(node)
+        if isinstance(found, ast.Return) and found.value is not None and any(
+                isinstance(n, ast.Call) and call_name(src, n) in GROWING_OPS for n in ast.walk(found.value)):
+            return explain(WHILE_LOOP_GROWTH)  # a loop body function returns the grown variable
         if found is None or not _grows(src, found):
             return None
         loops = list(src.ancestors(found))

@@ -38,7 +38,8 @@ class LoopGrownTensor(Rule):
     is used in arithmetic (a Python int instead of an int32 tensor). `for t in x` over a tensor ->
     `for t in tf.unstack(x)` (unrolled over exactly the rows it iterated): safe when `x` is a
     TensorFlow op's result, unsafe when it is only a parameter (a Python list passed there would
-    be packed first).
+    be packed first). A `tf.while_loop` body that returns a grown loop variable has a data-dependent
+    trip count, so it gets an explanation only (loop over a static maximum with a `done` mask).
     """
 
     code = "XLA206"
