@@ -1924,4 +1924,17 @@ def running_totals(x):
         inputs=(((3, 2), "float_nan"),),
         grad=True,
     ),
+    Example(
+        "assert_static_rank",
+        '''import tensorflow as tf
+
+
+def check_mask(head_mask):
+    assert tf.rank(head_mask) == 2, f"Got head_mask rank of {tf.rank(head_mask)}, but require 2."  # flag
+    return tf.cast(head_mask, tf.float32) * 2.0
+''',
+        "unsafe",
+        ("assert len(head_mask.shape) == 2, f\"Got head_mask rank of {tf.rank(head_mask)}, but require 2.\"",),
+        inputs=(((3, 2), "mask"),),
+    ),
 )

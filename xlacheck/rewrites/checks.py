@@ -9,6 +9,11 @@ Leading Python-level guards of an ``and`` (``labels is not None and tf.reduce_ma
 stay Python: ``if labels is not None: tf.debugging.Assert(...)``. Python evaluates them first and
 skips the rest when they are false, and so does the fix, which therefore never reads the tensor
 condition where the original does not (``tf.reduce_max(None)`` would raise).
+
+An assert whose tensor condition is only shape facts (``assert tf.rank(m) == 5``) stays a Python
+assert on the static shape (``assert len(m.shape) == 5``, :mod:`xlacheck.rewrites.shape_conditions`):
+it raises AssertionError while tracing exactly where the original raises eagerly, and XLA cannot
+drop it. UNSAFE only for dimensions unknown while tracing (then it raises, loudly).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.handlers import who_catches
+from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
 from xlacheck.rewrites.truth import truth
 
 CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
@@ -73,8 +79,13 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test) or (guards and not src.alone_on_lines(node, node)):
+    if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
+    static = static_test(src, test)
+    if static is not None:  # a shape check: keep the Python assert, on the static shape
+        return make_fix("Check the static shape with the Python assert (it raises AssertionError while tracing, "
+                        "as the original does eagerly; tf.debugging.Assert would be dropped by XLA)",
+                        [replace(src, test, static)], [UNKNOWN_DIMS])
     cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
         message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
