@@ -1937,4 +1937,21 @@ def check_mask(head_mask):
         ("assert len(head_mask.shape) == 2, f\"Got head_mask rank of {tf.rank(head_mask)}, but require 2.\"",),
         inputs=(((3, 2), "mask"),),
     ),
+    Example(
+        "break_in_python_range_loop",
+        '''import tensorflow as tf
+
+
+def halve_until_small(x):
+    for _ in range(6):
+        x = x / 2.0
+        if tf.reduce_max(tf.abs(x)) < 1.0:
+            break  # flag
+    return x
+''',
+        "unsafe",  # the loop variable's type changes; the body's names become loop variables
+        ("for _ in tf.range(6):",),
+        inputs=(((3,), "float"),),
+        grad=True,
+    ),
 )

@@ -1087,3 +1087,38 @@ def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
             join.lineno, join.col_offset) for n in ast.walk(scope)):  # type: ignore[union-attr]
         return None
     return join, axis, axis_node  # type: ignore[return-value]
+
+
+BREAK_LOOP = ("the loop variable becomes an int32 scalar tensor where it was a Python int; the names the body "
+              "assigns become loop variables of a tf.while_loop, so each must have a value before the loop and keep "
+              "its dtype and shape across iterations (tracing fails loudly otherwise), and Python values the body "
+              "changes (lists, counters) change once, while tracing")
+
+
+@rewriter(ast.Break)
+def rewrite_break_loop(src: Source, node: ast.AST) -> Fix | None:
+    """``for i in range(n):`` whose body ``break``s on a tensor condition -> ``for i in
+    tf.range(n):``.
+
+    AutoGraph unrolls a loop over a Python ``range`` while tracing and cannot stop it on a tensor
+    condition ("break and return statements which depend on a TF condition are not supported in
+    Python for loops"). Over ``tf.range`` it stages the loop as a ``tf.while_loop`` with the break
+    folded into its condition: the same iterations run, in order, and stop at the same one, so
+    the body computes the same values; eagerly, iterating ``tf.range`` gives the same integers as
+    tensors and ``break`` is Python's. UNSAFE, always (:data:`BREAK_LOOP`): the loop variable's
+    type changes, and the body's names become loop variables with the constraints of
+    ``tf.while_loop``. Only ``break`` out of the innermost loop, which must be a ``for`` over
+    ``range(...)`` with no ``else`` (a ``return`` leaves the function: no rewrite)."""
+    if src.tf is None or not isinstance(node, ast.Break):
+        return None
+    loop = next((a for a in src.ancestors(node) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))), None)
+    if not isinstance(loop, ast.For) or loop.orelse:
+        return None
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and 1 <= len(it.args) <= 3 and not it.keywords and not any(isinstance(a, ast.Starred) for a in it.args)):
+        return None
+    if "range" in src.stores_in(src.tree):
+        return None  # a module rebinds `range`
+    return make_fix("Loop over tf.range so AutoGraph stages the loop and can stop it on the tensor condition",
+                    [replace(src, it.func, f"{src.tf}.range")], [BREAK_LOOP])
