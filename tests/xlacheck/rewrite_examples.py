@@ -1954,4 +1954,35 @@ def halve_until_small(x):
         inputs=(((3,), "float"),),
         grad=True,
     ),
+    Example(
+        "unique_counts_inverse_frequency",
+        '''import tensorflow as tf
+
+
+def balanced_ce(labels, logits):
+    classes, idx, counts = tf.unique_with_counts(labels)  # flag
+    inv_freq = 1.0 / tf.cast(tf.gather(counts, idx), tf.float32)
+    ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tf.reduce_sum(ce * inv_freq) / tf.reduce_sum(inv_freq)
+''',
+        "unsafe",  # the labels' dtype is not certain: float NaN would count differently
+        ("counts_per_item = tf.reduce_sum(tf.cast(tf.equal(tf.reshape(labels, [-1, 1]), tf.reshape(labels, [1, -1])), "
+         "tf.int32), axis=1)", "inv_freq = 1.0 / tf.cast(counts_per_item, tf.float32)"),
+        inputs=(((6,), "id"), ((6, 4), "float")),
+        grad=True,
+    ),
+    Example(
+        "unique_counts_of_int_ids",
+        '''import tensorflow as tf
+
+
+def item_weights(scores):
+    ids = tf.argmax(scores, axis=-1, output_type=tf.int32)
+    values, idx, counts = tf.unique_with_counts(ids, out_idx=tf.int64)  # flag
+    return tf.gather(values, idx), tf.gather(counts, idx)
+''',
+        "safe",  # int32 ids: equality is exact
+        ("return ids, counts_per_item",),
+        inputs=(((6, 3), "float"),),  # no NaN: XLA's argmax picks another index than eager's for NaN rows
+    ),
 )
