@@ -1985,4 +1985,45 @@ def item_weights(scores):
         ("return ids, counts_per_item",),
         inputs=(((6, 3), "float"),),  # no NaN: XLA's argmax picks another index than eager's for NaN rows
     ),
+    Example(
+        "euclidean_norm_composed",
+        '''import tensorflow as tf
+
+
+def feature_loss(x):
+    y = tf.math.reduce_euclidean_norm(x, axis=-1, keepdims=True)  # flag: tf.math.reduce_euclidean_norm(x, axis=-1, keepdims=True)
+    return tf.reduce_mean(y[:, 0])
+''',
+        "unsafe",  # summation order; complex and integer tensors
+        ("y = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=-1, keepdims=True))",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+        rtol=1e-5,
+    ),
+    Example(
+        "bessel_i0_scaled",
+        '''import tensorflow as tf
+
+
+def von_mises_log_normalizer(kappa):
+    return tf.math.log(tf.math.bessel_i0(kappa))  # flag: tf.math.bessel_i0(kappa)
+''',
+        "unsafe",  # last bits
+        ("tf.math.log(tf.math.bessel_i0e(kappa) * tf.exp(tf.abs(kappa)))",),
+        inputs=(((5,), "float_nan"),),
+        grad=True,
+        rtol=1e-5,
+    ),
+    Example(
+        "histogram_fixed_width_composed",
+        '''import tensorflow as tf
+
+
+def value_histogram(x):
+    return tf.histogram_fixed_width(x, [0.0, 2.0], nbins=4)  # flag: tf.histogram_fixed_width(x, [0.0, 2.0], nbins=4)
+''',
+        "unsafe",  # NaN values only
+        ("tf.one_hot(",),
+        inputs=(((3, 4), "float"),),
+    ),
 )
