@@ -1991,11 +1991,11 @@ def item_weights(scores):
 
 
 def feature_loss(x):
-    y = tf.math.reduce_euclidean_norm(x, axis=-1, keepdims=True)  # flag: tf.math.reduce_euclidean_norm(x, axis=-1, keepdims=True)
+    y = tf.math.reduce_euclidean_norm(x, -1, True)  # flag: tf.math.reduce_euclidean_norm(x, -1, True)
     return tf.reduce_mean(y[:, 0])
 ''',
         "unsafe",  # summation order; complex and integer tensors
-        ("y = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=-1, keepdims=True))",),
+        ("y = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=-1, keepdims=True))",),  # positional -> keywords
         inputs=(((4, 3), "float_nan"),),
         grad=True,
         rtol=1e-5,

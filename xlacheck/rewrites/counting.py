@@ -219,7 +219,8 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if name in ("tf.math.bincount", "tf.bincount"):
         return _bincount(src, node)
     if name in UNIQUE:
-        return _counts_per_item(src, node) or explain("The number of unique values depends on the data, so no fixed-size op returns the same "
+        return _counts_per_item(src, node) or explain(
+                       "The number of unique values depends on the data, so no fixed-size op returns the same "
                        "tensor. If the values are ids below a known bound K, use "
                        "counts = tf.reduce_sum(tf.one_hot(ids, K), axis=0) and the mask counts > 0 instead of "
                        "the unique list (tf.math.bincount is value-specialized under XLA: avoid it).")

@@ -272,8 +272,9 @@ def _guard(src: Source, node: ast.If, fix: Fix, guards: list[str]) -> Fix | None
     header = f"{indent}if {' and '.join(f'{g} is not None' for g in guards)}:\n"
     guarded = dataclasses.replace(edit, content=page + "".join(comments) + header + "".join(lines))
     names = ", ".join(f"`{g}`" for g in guards)
-    message = f"{fix.message.split(' (unsafe: ')[0]}, under a Python check that {names} is not None (as the original skips the branch there)"
-    rest = fix.message[len(fix.message.split(' (unsafe: ')[0]):]
+    head = fix.message.split(" (unsafe: ")[0]
+    message = f"{head}, under a Python check that {names} is not None (as the original skips the branch there)"
+    rest = fix.message[len(head):]
     return dataclasses.replace(fix, message=message + rest, edits=(guarded,))
 
 

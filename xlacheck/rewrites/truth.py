@@ -230,8 +230,10 @@ def none_guards(src: Source, test: ast.expr) -> tuple[list[str], list[str]]:
     guards, reasons = [], []
     direct_ids = {id(d) for d in direct}
     for sub in ast.walk(test):
-        if not isinstance(sub, (ast.Name, ast.Attribute)) or isinstance(src.parents.get(sub), (ast.Attribute, ast.Call)):
+        if not isinstance(sub, (ast.Name, ast.Attribute)):
             continue
+        if isinstance(src.parents.get(sub), (ast.Attribute, ast.Call)):
+            continue  # `self` of `self.bias`, a function or an argument
         binding = none_binding(src, sub)
         if binding is None:
             continue
