@@ -2026,4 +2026,22 @@ def value_histogram(x):
         ("tf.one_hot(",),
         inputs=(((3, 4), "float"),),
     ),
+    Example(
+        "static_rank_chain_with_raise",
+        '''import tensorflow as tf
+
+
+def expand_head_mask(head_mask):
+    n_dims = tf.rank(head_mask)
+    if n_dims == 1:
+        head_mask = head_mask[None, :]
+    elif n_dims != 2:
+        raise ValueError("head_mask must have rank 1 or 2")  # flag
+    return head_mask * 2.0
+''',
+        "unsafe",  # every test of the chain read on the static rank (transformers' layoutlmv3 get_head_mask)
+        ("    if len(head_mask.shape) == 1:\n", "    elif len(head_mask.shape) != 2:\n"),
+        inputs=(((3,), "float_nan"),),
+        grad=True,
+    ),
 )

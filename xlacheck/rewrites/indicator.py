@@ -182,12 +182,28 @@ def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bo
 def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
     """A test made only of shape facts, read on the static shape (:mod:`xlacheck.rewrites.shape_conditions`):
     the branches stay as written, and only the one that runs is traced (a tf.cond or tf.where
-    form would compile both, and fail where the other branch's static sizes do not fit)."""
+    form would compile both, and fail where the other branch's static sizes do not fit). In an
+    ``if``/``elif`` chain every test that is made of shape facts is read so (``if n == 1: ...
+    elif n == 2: ... elif n != 5: raise`` with ``n = tf.rank(m)``): a chain left half staged would
+    still trace its staged branches together."""
     text = static_test(src, test)
     if text is None:
         return None
+    edits = [replace(src, test, text)]
+    stmt = src.parents.get(test)
+    if isinstance(stmt, ast.If) and stmt.test is test:
+        head = stmt
+        while isinstance(src.parents.get(head), ast.If) and src.parents[head].orelse == [head]:  # type: ignore[attr-defined]
+            head = src.parents[head]
+        arm: ast.AST = head
+        while isinstance(arm, ast.If):
+            if arm is not stmt:
+                other = static_test(src, arm.test)
+                if other is not None:
+                    edits.append(replace(src, arm.test, other))
+            arm = arm.orelse[0] if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If) else None
     return make_fix("Test the static shape instead of a shape tensor (only the branch that runs is traced; the "
-                    "branches stay as written)", [replace(src, test, text)], [UNKNOWN_DIMS])
+                    "branches stay as written)", edits, [UNKNOWN_DIMS])
 
 
 # -- ternary ------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.rewrites._expr import call_name, is_number
+from xlacheck.rewrites._expr import _other_branch, call_name, is_number
 from xlacheck.rewrites._source import Source
 
 UNKNOWN_DIMS = ("the test reads the static shape while tracing: exact when the shapes are known then (every "
@@ -161,10 +161,13 @@ def _tensor_unchanged(src: Source, bound: ast.AST, read: ast.AST) -> bool:
     bound_at = (bound.lineno, bound.col_offset)  # type: ignore[attr-defined]
     read_at = (read.lineno, read.col_offset)  # type: ignore[attr-defined]
     loops = [a for a in src.ancestors(read) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))]
+    read_stmt = src.statement_of(read)
     for store in src.stores_in(src.scope_of(read)).get(root.id, []):
         at = (store.lineno, store.col_offset)
-        if bound_at <= at <= read_at:
-            return False  # rebound between the binding and the test
+        store_stmt = src.statement_of(store)
+        if bound_at <= at <= read_at and not (store_stmt is not None and read_stmt is not None
+                                              and _other_branch(src, store_stmt, read_stmt)):
+            return False  # rebound between the binding and the test (not in a branch that excludes the test)
         if at > read_at and any(loop is a for loop in loops for a in src.ancestors(store)):
             return False  # rebound later in a loop that comes back to the test
     return True
