@@ -10,10 +10,12 @@ stay Python: ``if labels is not None: tf.debugging.Assert(...)``. Python evaluat
 skips the rest when they are false, and so does the fix, which therefore never reads the tensor
 condition where the original does not (``tf.reduce_max(None)`` would raise).
 
-An assert whose tensor condition is only shape facts (``assert tf.rank(m) == 5``) stays a Python
-assert on the static shape (``assert len(m.shape) == 5``, :mod:`xlacheck.rewrites.shape_conditions`):
-it raises AssertionError while tracing exactly where the original raises eagerly, and XLA cannot
-drop it. UNSAFE only for dimensions unknown while tracing (then it raises, loudly).
+An assert whose tensor condition is only shape facts (``assert tf.rank(m) == 5``) and whose
+Assert form is not SAFE (a message that is not a literal, as transformers' f-strings) stays a
+Python assert on the static shape (``assert len(m.shape) == 5``,
+:mod:`xlacheck.rewrites.shape_conditions`): it raises AssertionError while tracing exactly where
+the original raises eagerly, and XLA cannot drop it. UNSAFE only for dimensions unknown while
+tracing (then it raises, loudly). A SAFE Assert form is preferred where there is one.
 """
 
 from __future__ import annotations
@@ -81,11 +83,6 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     guards, test = split_guards(node.test)
     if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
-    static = static_test(src, test)
-    if static is not None:  # a shape check: keep the Python assert, on the static shape
-        return make_fix("Check the static shape with the Python assert (it raises AssertionError while tracing, "
-                        "as the original does eagerly; tf.debugging.Assert would be dropped by XLA)",
-                        [replace(src, test, static)], [UNKNOWN_DIMS])
     cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
         message = src.segment(node.msg) if node.msg is not None else repr(f"assertion failed: {src.segment(node.test)}")
@@ -101,8 +98,15 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     if guards:  # the Python-level part stays a Python assert, checked first as before
         python_part = " and ".join(src.segment(g) for g in guards)
         tail = f", {src.segment(node.msg)}" if node.msg is not None else ""
-        return make_fix(note, replace_block(src, node, node, [f"assert {python_part}{tail}", text]), reasons)
-    return make_fix(note, [replace(src, node, text)], reasons)
+        fix = make_fix(note, replace_block(src, node, node, [f"assert {python_part}{tail}", text]), reasons)
+    else:
+        fix = make_fix(note, [replace(src, node, text)], reasons)
+    static = static_test(src, test) if reasons else None
+    if static is not None:  # no SAFE Assert: a shape check keeps the Python assert, on the static shape
+        return make_fix("Check the static shape with the Python assert (it raises AssertionError while tracing, "
+                        "as the original does eagerly, and XLA cannot drop it)", [replace(src, test, static)],
+                        [UNKNOWN_DIMS])
+    return fix
 
 
 def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
