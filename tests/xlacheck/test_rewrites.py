@@ -583,3 +583,12 @@ def test_a_name_rebound_between_its_shape_binding_and_the_test_is_not_inlined():
               "    if n > 1:  # flag\n        x = x * 2.0\n    return x\n")
     fixed = apply_edits(source, fix_of(source).edits)
     assert "x.shape[0]" not in fixed
+
+
+def test_growth_inside_a_branch_does_not_unstack_the_loop():
+    """An append under an `if` in a loop over a tensor: the finding may be about the branch, so the
+    loop is not unrolled over tf.unstack (the branch's own rewrite, if any, applies)."""
+    source = ("import tensorflow as tf\n\n\ndef keep_positive(xs):\n    out = []\n    for x in tf.nn.relu(xs):\n"
+              "        if tf.reduce_sum(x) > 0:\n            out.append(x)  # flag\n    return out\n")
+    fix = fix_of(source)
+    assert fix is None or "tf.unstack" not in apply_edits(source, fix.edits)

@@ -197,13 +197,19 @@ def _unstack_loops(src: Source, grown: ast.stmt, loops: list[ast.AST]) -> Fix | 
     op's result. Trace time and program size grow with the number of rows, and an unknown first
     dimension fails at trace time, loudly. UNSAFE when ``x`` is only a parameter: a Python list of
     tensors passed there would be packed by tf.unstack first, which raises for items of different
-    shapes."""
+    shapes. Growth inside an ``if`` (or ``with``/``try``) below the innermost loop gets no rewrite
+    here: a finding there may be about a tensor branch, whose own rewrite applies; loops above
+    such a statement stay as they are."""
     target = _grown_name(grown)
     if target is None:
         return None
     edits, reasons = [], []
     for loop in loops:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+        if isinstance(loop, (ast.If, ast.With, ast.Try)):
+            if not edits:
+                return None  # the growth sits in a branch (a tensor `if` is its own finding and fix)
             break
         if not isinstance(loop, (ast.For, ast.While)):
             continue
