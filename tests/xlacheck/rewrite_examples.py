@@ -1812,4 +1812,236 @@ def rows(values, rowids):
 ''',
         "display-only",
     ),
+    Example(
+        "if_float_truthiness_optional",
+        '''import tensorflow as tf
+
+
+def add_bias(x, bias=None):
+    """A layer's optional scalar bias: `if bias:` skips it when it is None or zero."""
+    out = x * 2.0
+    if bias:  # flag
+        out = out + bias
+    return out
+''',
+        "unsafe",  # the truth value of a float read with tf.cast(bias, tf.bool); None kept by the guard
+        ("if bias is not None:\n        out = tf.where(tf.cast(bias, tf.bool), out + bias, out)",),
+        inputs=(((3,), "float_nan"), ((), "float_nan")),
+        grad=True,
+    ),
+    Example(
+        "ternary_float_truthiness_optional",
+        '''import tensorflow as tf
+
+
+def scaled(x, scale=None):
+    return x * scale if scale else x  # flag
+''',
+        "unsafe",
+        ("return (tf.where(tf.cast(scale, tf.bool), x * scale, x) if scale is not None else x)",),
+        inputs=(((3,), "float"), ((), "float")),
+        grad=True,
+    ),
+    Example(
+        "if_count_truthiness",
+        '''import tensorflow as tf
+
+
+def damp_if_any(x, mask):
+    n = tf.reduce_sum(mask)
+    if n:  # flag
+        x = x / 2.0
+    return x
+''',
+        "safe",  # a full reduction is a number: tf.not_equal(n, 0) is its truth value
+        ("x = x / (1.0 + tf.cast(tf.not_equal(n, 0), x.dtype))",),
+        inputs=(((4,), "float_nan"), ((4,), "mask")),
+        grad=True,
+    ),
+    Example(
+        "if_static_size_untaken_branch",
+        '''import tensorflow as tf
+
+
+def last_or_first(tensor):
+    if tf.size(tensor) == 2:  # flag
+        return tensor[1]
+    else:
+        return tensor[0]
+''',
+        "unsafe",  # the static shape is None where a dimension is unknown while tracing
+        ("if tensor.shape.num_elements() == 2:  # flag\n        return tensor[1]",),
+        inputs=(((1,), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "if_static_dim_through_a_name",
+        '''import tensorflow as tf
+
+
+def drop_first_row(x):
+    n = tf.shape(x)[0]
+    if n > 1 and tf.rank(x) == 2:  # flag
+        x = x[1:]
+    return tf.reduce_sum(x, axis=0)
+''',
+        "unsafe",
+        ("if x.shape[0] > 1 and len(x.shape) == 2:",),
+        inputs=(((3, 2), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "nested_tensor_loops_list_append",
+        '''import tensorflow as tf
+
+
+def pairwise_scores(a_rows, b_rows):
+    scores = []
+    for b in b_rows:
+        for a in a_rows:
+            scores.append(-tf.reduce_sum(a * b))  # flag
+    return tf.stack(scores)
+''',
+        "unsafe",  # the iterables are parameters: a Python list of tensors would be packed by tf.unstack
+        ("for b in tf.unstack(b_rows):", "for a in tf.unstack(a_rows):"),
+        inputs=(((2, 3), "float_nan"), ((3, 3), "float_nan")),
+        grad=False,
+    ),
+    Example(
+        "tensor_loop_grows_concat",
+        '''import tensorflow as tf
+
+
+def running_totals(x):
+    rows = tf.nn.relu(x)
+    history = tf.zeros([0], x.dtype)
+    for r in rows:
+        history = tf.concat([history, [tf.reduce_sum(r)]], axis=0)  # flag
+    return history
+''',
+        "safe",  # the iterable is a TensorFlow op's result: tf.unstack lists exactly its rows
+        ("for r in tf.unstack(rows):",),
+        inputs=(((3, 2), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "assert_static_rank",
+        '''import tensorflow as tf
+
+
+def check_mask(head_mask):
+    assert tf.rank(head_mask) == 2, f"Got head_mask rank of {tf.rank(head_mask)}, but require 2."  # flag
+    return tf.cast(head_mask, tf.float32) * 2.0
+''',
+        "unsafe",
+        ("assert len(head_mask.shape) == 2, f\"Got head_mask rank of {tf.rank(head_mask)}, but require 2.\"",),
+        inputs=(((3, 2), "mask"),),
+    ),
+    Example(
+        "break_in_python_range_loop",
+        '''import tensorflow as tf
+
+
+def halve_until_small(x):
+    for _ in range(6):
+        x = x / 2.0
+        if tf.reduce_max(tf.abs(x)) < 1.0:
+            break  # flag
+    return x
+''',
+        "unsafe",  # the loop variable's type changes; the body's names become loop variables
+        ("for _ in tf.range(6):",),
+        inputs=(((3,), "float"),),
+        grad=True,
+    ),
+    Example(
+        "unique_counts_inverse_frequency",
+        '''import tensorflow as tf
+
+
+def balanced_ce(labels, logits):
+    classes, idx, counts = tf.unique_with_counts(labels)  # flag
+    inv_freq = 1.0 / tf.cast(tf.gather(counts, idx), tf.float32)
+    ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tf.reduce_sum(ce * inv_freq) / tf.reduce_sum(inv_freq)
+''',
+        "unsafe",  # the labels' dtype is not certain: float NaN would count differently
+        ("counts_per_item = tf.reduce_sum(tf.cast(tf.equal(tf.reshape(labels, [-1, 1]), tf.reshape(labels, [1, -1])), "
+         "tf.int32), axis=1)", "inv_freq = 1.0 / tf.cast(counts_per_item, tf.float32)"),
+        inputs=(((6,), "id"), ((6, 4), "float")),
+        grad=True,
+    ),
+    Example(
+        "unique_counts_of_int_ids",
+        '''import tensorflow as tf
+
+
+def item_weights(scores):
+    ids = tf.argmax(scores, axis=-1, output_type=tf.int32)
+    values, idx, counts = tf.unique_with_counts(ids, out_idx=tf.int64)  # flag
+    return tf.gather(values, idx), tf.gather(counts, idx)
+''',
+        "safe",  # int32 ids: equality is exact
+        ("return ids, counts_per_item",),
+        inputs=(((6, 3), "float"),),  # no NaN: XLA's argmax picks another index than eager's for NaN rows
+    ),
+    Example(
+        "euclidean_norm_composed",
+        '''import tensorflow as tf
+
+
+def feature_loss(x):
+    y = tf.math.reduce_euclidean_norm(x, -1, True)  # flag: tf.math.reduce_euclidean_norm(x, -1, True)
+    return tf.reduce_mean(y[:, 0])
+''',
+        "unsafe",  # summation order; complex and integer tensors
+        ("y = tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), axis=-1, keepdims=True))",),  # positional -> keywords
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+        rtol=1e-5,
+    ),
+    Example(
+        "bessel_i0_scaled",
+        '''import tensorflow as tf
+
+
+def von_mises_log_normalizer(kappa):
+    return tf.math.log(tf.math.bessel_i0(kappa))  # flag: tf.math.bessel_i0(kappa)
+''',
+        "unsafe",  # last bits
+        ("tf.math.log(tf.math.bessel_i0e(kappa) * tf.exp(tf.abs(kappa)))",),
+        inputs=(((5,), "float_nan"),),
+        grad=True,
+        rtol=1e-5,
+    ),
+    Example(
+        "histogram_fixed_width_composed",
+        '''import tensorflow as tf
+
+
+def value_histogram(x):
+    return tf.histogram_fixed_width(x, [0.0, 2.0], nbins=4)  # flag: tf.histogram_fixed_width(x, [0.0, 2.0], nbins=4)
+''',
+        "unsafe",  # NaN values only
+        ("tf.one_hot(",),
+        inputs=(((3, 4), "float"),),
+    ),
+    Example(
+        "static_rank_chain_with_raise",
+        '''import tensorflow as tf
+
+
+def expand_head_mask(head_mask):
+    n_dims = tf.rank(head_mask)
+    if n_dims == 1:
+        head_mask = head_mask[None, :]
+    elif n_dims != 2:
+        raise ValueError("head_mask must have rank 1 or 2")  # flag
+    return head_mask * 2.0
+''',
+        "unsafe",  # every test of the chain read on the static rank (transformers' layoutlmv3 get_head_mask)
+        ("    if len(head_mask.shape) == 1:\n", "    elif len(head_mask.shape) != 2:\n"),
+        inputs=(((3,), "float_nan"),),
+        grad=True,
+    ),
 )

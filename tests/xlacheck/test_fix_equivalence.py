@@ -590,3 +590,19 @@ def test_guarded_check_never_reads_the_tensor_where_the_guard_stops_it():
         original(logits, tf.constant([5]))
     with pytest.raises(tf.errors.InvalidArgumentError):
         fixed(logits, tf.constant([5]))
+
+
+@pytest.mark.parametrize("name", ["if_float_truthiness_optional", "ternary_float_truthiness_optional"])
+def test_none_guard_keeps_the_path_where_the_optional_is_none(name):
+    """``if bias:`` with ``bias=None`` skips the branch; the fix's truth value ``tf.cast(bias,
+    tf.bool)`` would raise on None, so the fix checks ``bias is not None`` first: with the default
+    None the fixed code returns what the original returns, eagerly and under XLA."""
+    example = _example(name)
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    fixed_source = apply_edits(example.source, diagnostic.fix.edits)
+    original = entry(load(f"none_original_{name}", example.source), example.source, example)
+    fixed = entry(load(f"none_fixed_{name}", fixed_source), fixed_source, example)
+    x = tf.constant([1.0, -2.0, 0.5])
+    expected = original(x)
+    assert_same(expected, fixed(x), 1e-6)
+    assert_same(expected, tf.function(fixed, jit_compile=True)(x), 1e-6)

@@ -523,3 +523,72 @@ def test_range_list_loop_rewrite_applies_only_to_the_exact_pattern(old, new, exp
     append = next(n for n in ast.walk(tree) if isinstance(n, ast.Expr) and "energies.append(" in ast.unparse(n))
     fix = fix_of(source, diagnostic_at(append, "XLA111"))
     assert fix is not None and fix.applicability.value == expected, (fix.applicability.value, fix.message)
+
+
+# -- conditions that may be None, and shape tests ----------------------------------------------------
+_OPTIONAL_BIAS = '''import tensorflow as tf
+
+
+class Dense(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.bias = self.add_weight(name="bias", shape=[]) if self.use_bias else None
+
+    def call(self, x):
+        out = x * 2.0
+        if self.bias:  # flag
+            out = out + self.bias
+        else:
+            out = out - 1.0
+        return out
+'''
+
+
+def test_an_optional_operand_with_an_else_branch_is_named_as_unsafe():
+    """Where `self.bias` is None the original runs the else branch: a guard around the rewrite
+    would skip it, so no guard is written and the fix says which operand may be None."""
+    fix = fix_of(_OPTIONAL_BIAS)
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`self.bias` may be None" in fix.message
+    assert "is not None" not in apply_edits(_OPTIONAL_BIAS, fix.edits)
+
+
+def test_an_operand_never_assigned_none_gets_no_guard():
+    source = _OPTIONAL_BIAS.replace(" if self.use_bias else None", "").replace(
+        "        else:\n            out = out - 1.0\n", "")
+    fixed = apply_edits(source, fix_of(source).edits)
+    assert "is not None" not in fixed
+    assert "out = tf.where(tf.cast(self.bias, tf.bool), out + self.bias, out)" in fixed
+
+
+@pytest.mark.parametrize("test", ["x is None", "x is not None and y is None", "not (x is y)",
+                                  "x.shape[0] > 1", "len(x.shape) == 2 and x.shape.num_elements() == 4"])
+def test_python_tests_get_no_tensor_rewrite(test):
+    """Identity comparisons and static shape facts are Python bools while tracing: nothing to
+    rewrite (the guards and shape tests the fixes write are such tests, so fixes stay idempotent)."""
+    source = f"import tensorflow as tf\n\n\ndef f(x, y):\n    if {test}:  # flag\n        x = x + 1.0\n    return x\n"
+    fix = fix_of(source)
+    assert fix is None or not fix.edits, fix
+
+
+def test_a_shape_test_mixed_with_data_is_not_read_statically():
+    """Only a test made entirely of shape facts is read on the static shape."""
+    source = ("import tensorflow as tf\n\n\ndef f(x):\n    if tf.shape(x)[0] > 1 and tf.reduce_sum(x) > 0:  # flag\n"
+              "        x = x * 2.0\n    return x\n")
+    fixed = apply_edits(source, fix_of(source).edits)
+    assert ".shape[0]" not in fixed and "tf.shape(x)[0] > 1" in fixed
+
+
+def test_a_name_rebound_between_its_shape_binding_and_the_test_is_not_inlined():
+    source = ("import tensorflow as tf\n\n\ndef f(x):\n    n = tf.shape(x)[0]\n    x = tf.concat([x, x], 0)\n"
+              "    if n > 1:  # flag\n        x = x * 2.0\n    return x\n")
+    fixed = apply_edits(source, fix_of(source).edits)
+    assert "x.shape[0]" not in fixed
+
+
+def test_growth_inside_a_branch_does_not_unstack_the_loop():
+    """An append under an `if` in a loop over a tensor: the finding may be about the branch, so the
+    loop is not unrolled over tf.unstack (the branch's own rewrite, if any, applies)."""
+    source = ("import tensorflow as tf\n\n\ndef keep_positive(xs):\n    out = []\n    for x in tf.nn.relu(xs):\n"
+              "        if tf.reduce_sum(x) > 0:\n            out.append(x)  # flag\n    return out\n")
+    fix = fix_of(source)
+    assert fix is None or "tf.unstack" not in apply_edits(source, fix.edits)

@@ -9,6 +9,13 @@ Leading Python-level guards of an ``and`` (``labels is not None and tf.reduce_ma
 stay Python: ``if labels is not None: tf.debugging.Assert(...)``. Python evaluates them first and
 skips the rest when they are false, and so does the fix, which therefore never reads the tensor
 condition where the original does not (``tf.reduce_max(None)`` would raise).
+
+An assert whose tensor condition is only shape facts (``assert tf.rank(m) == 5``) and whose
+Assert form is not SAFE (a message that is not a literal, as transformers' f-strings) stays a
+Python assert on the static shape (``assert len(m.shape) == 5``,
+:mod:`xlacheck.rewrites.shape_conditions`): it raises AssertionError while tracing exactly where
+the original raises eagerly, and XLA cannot drop it. UNSAFE only for dimensions unknown while
+tracing (then it raises, loudly). A SAFE Assert form is preferred where there is one.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.handlers import who_catches
+from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
 from xlacheck.rewrites.truth import truth
 
 CHECK_NOTE = ("XLA drops the check under jit_compile; eagerly and in tf.function a failure raises "
@@ -73,7 +81,7 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test) or (guards and not src.alone_on_lines(node, node)):
+    if _python_guard(test) or python_shape_test(src, test) or (guards and not src.alone_on_lines(node, node)):
         return None  # a Python-level condition is no tensor check
     cond = truth(src, test, False, reasons)
     if _literal_message(node.msg):
@@ -90,8 +98,15 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     if guards:  # the Python-level part stays a Python assert, checked first as before
         python_part = " and ".join(src.segment(g) for g in guards)
         tail = f", {src.segment(node.msg)}" if node.msg is not None else ""
-        return make_fix(note, replace_block(src, node, node, [f"assert {python_part}{tail}", text]), reasons)
-    return make_fix(note, [replace(src, node, text)], reasons)
+        fix = make_fix(note, replace_block(src, node, node, [f"assert {python_part}{tail}", text]), reasons)
+    else:
+        fix = make_fix(note, [replace(src, node, text)], reasons)
+    static = static_test(src, test) if reasons else None
+    if static is not None:  # no SAFE Assert: a shape check keeps the Python assert, on the static shape
+        return make_fix("Check the static shape with the Python assert (it raises AssertionError while tracing, "
+                        "as the original does eagerly, and XLA cannot drop it)", [replace(src, test, static)],
+                        [UNKNOWN_DIMS])
+    return fix
 
 
 def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:

@@ -67,7 +67,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, static_int
-from xlacheck.rewrites._fix import explain, make_fix, replace, rewriter
+from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.ragged import rewrite_ragged_to_tensor
@@ -150,6 +150,67 @@ def _segment(src: Source, node: ast.Call, name: str) -> Fix:
                     [replace(src, node, text)], reasons)
 
 
+UNIQUE_FLOATS = ("the values may be floats: unique counts each NaN apart (count 1) where the comparison gives NaN "
+                 "no match (count 0)")
+
+
+def _counts_per_item(src: Source, node: ast.Call) -> Fix | None:
+    """``y, idx, count = tf.unique_with_counts(x)`` read only as ``tf.gather(count, idx)`` (how
+    often each item's value occurs: inverse-frequency weights) and ``tf.gather(y, idx)`` (the
+    items themselves) -> one static-shape count per item, ``tf.reduce_sum(tf.cast(tf.equal(
+    tf.reshape(x, [-1, 1]), tf.reshape(x, [1, -1])), D), axis=1)``, and ``x``.
+
+    ``unique_with_counts`` takes a 1-D ``x`` (it raises otherwise); ``idx[i]`` is the position of
+    ``x[i]``'s value in ``y``, so ``y[idx[i]] == x[i]`` and ``count[idx[i]]`` is the number of
+    ``j`` with ``x[j] == x[i]``, which is row ``i`` of the n x n comparison summed. Exact (SAFE) for
+    integer ``x`` (the dtype certain from its binding); for floats UNSAFE (NaN). The counts have
+    ``out_idx``'s dtype (int32 by default), as the original's. The comparison takes n^2 booleans
+    of memory for n items (the original takes n)."""
+    stmt = src.parents.get(node)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Tuple) and len(stmt.targets[0].elts) == 3
+            and all(isinstance(e, ast.Name) for e in stmt.targets[0].elts)):
+        return None
+    if call_name(src, node) not in ("tf.unique_with_counts", "tf.math.unique_with_counts") \
+            or len(node.args) != 1 or any(k.arg not in ("out_idx", "name") for k in node.keywords) \
+            or not isinstance(node.args[0], ast.Name) or not src.alone_on_lines(stmt, stmt):
+        return None
+    values, idx, count = (e.id for e in stmt.targets[0].elts)  # type: ignore[attr-defined]
+    x = node.args[0].id  # type: ignore[attr-defined]
+    func = src.function_of(stmt)
+    if func is None or len({values, idx, count, x}) != 4:
+        return None
+    stores = src.stores_in(func)
+    if any(len(stores.get(n, [])) != 1 for n in (values, idx, count)) or any(
+            (s.lineno, s.col_offset) > (stmt.lineno, stmt.col_offset) for s in stores.get(x, [])):
+        return None  # rebound elsewhere, or x changes after the call
+    own = {id(n) for n in ast.walk(stmt)}
+    gathers: dict[int, tuple[ast.Call, str]] = {}
+    for sub in ast.walk(func):
+        if isinstance(sub, ast.Call) and call_name(src, sub) in ("tf.gather", "tf.compat.v1.gather") \
+                and len(sub.args) == 2 and not sub.keywords and all(isinstance(a, ast.Name) for a in sub.args) \
+                and sub.args[1].id == idx and sub.args[0].id in (values, count):  # type: ignore[attr-defined]
+            gathers[id(sub)] = (sub, sub.args[0].id)  # type: ignore[attr-defined]
+    inside = {id(a) for call, _ in gathers.values() for a in call.args}
+    for name in (values, idx, count):
+        if any(id(n) not in inside and id(n) not in own for n in src.loads_of(name, func)):
+            return None  # read some other way
+    if not any(kind == count for _, kind in gathers.values()):
+        return None
+    tf = src.tf
+    out_idx = kw(node, "out_idx")
+    dtype = src.segment(out_idx) if out_idx is not None else f"{tf}.int32"
+    per_item = src.fresh_name(f"{count}_per_item")
+    line = (f"{per_item} = {tf}.reduce_sum({tf}.cast({tf}.equal({tf}.reshape({x}, [-1, 1]), "
+            f"{tf}.reshape({x}, [1, -1])), {dtype}), axis=1)")
+    edits = [*replace_block(src, stmt, stmt, [line])]
+    edits += [replace(src, call, per_item if kind == count else x) for call, kind in gathers.values()]
+    reasons = [] if certain_dtype(src, node.args[0]) in ("int32", "int64", "int8", "int16", "uint8") else [
+        UNIQUE_FLOATS]
+    return make_fix("Count each item's value with a static-shape comparison instead of unique_with_counts (whose "
+                    "output size is data; it takes n^2 memory for n items)", edits, reasons)
+
+
 @rewriter(ast.Call)
 def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.Call) or src.tf is None:
@@ -158,7 +219,8 @@ def rewrite_counting(src: Source, node: ast.AST) -> Fix | None:
     if name in ("tf.math.bincount", "tf.bincount"):
         return _bincount(src, node)
     if name in UNIQUE:
-        return explain("The number of unique values depends on the data, so no fixed-size op returns the same "
+        return _counts_per_item(src, node) or explain(
+                       "The number of unique values depends on the data, so no fixed-size op returns the same "
                        "tensor. If the values are ids below a known bound K, use "
                        "counts = tf.reduce_sum(tf.one_hot(ids, K), axis=0) and the mask counts > 0 instead of "
                        "the unique list (tf.math.bincount is value-specialized under XLA: avoid it).")

@@ -26,9 +26,13 @@ Which form is emitted, and why it is exact:
   dtypes or shapes differ at compile time (loudly). UNSAFE when a branch calls a
   non-TensorFlow function, whose Python side effects run for both branches while tracing.
 
-Each form is SAFE only with a provably boolean condition (``tf.where`` rejects a number, and
-``tf.cast`` would read it as it is) and no ``and``/``or`` in it (the original skips operands that
-the fix evaluates).
+The condition is turned into its truth value as a bool tensor first
+(:func:`xlacheck.rewrites.truth.bool_condition`: ``tf.where``, ``tf.cond`` and the indicator's
+``tf.cast`` need one, and a float ``if self.bias:`` fed as it is raised on every input). Each form
+is SAFE only with a provably boolean or numeric condition (another one is read with
+``tf.cast(c, tf.bool)``, which is Python's truth value for every real dtype, not for a complex one
+or a non-tensor) and no ``and``/``or`` in it (the original skips operands that the fix
+evaluates).
 
 Branches of several statements that read each other's results (or end in ``return`` in both
 arms) go to ``tf.cond`` over two local functions holding the branches as written
@@ -47,6 +51,7 @@ value's dtype). Branches of different structure (a tuple and a tensor) get an ex
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import (
@@ -63,9 +68,9 @@ from xlacheck.rewrites._expr import (
 )
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
-from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.checks import rewrite_raise
-from xlacheck.rewrites.truth import LAZY, NOT_BOOL, NOT_SCALAR, boolean, lazy_operands
+from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
+from xlacheck.rewrites.truth import LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity
 from xlacheck.rewrites.unbound import local_bound_before, unbound_reasons
 
 SHAPES = "cannot prove both branches have the same shape and dtype ({a} / {b}); tf.where broadcasts them"
@@ -127,8 +132,6 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
     """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
     tf = src.tf
     scalar = is_scalar(src, cond_node)
-    if not boolean(src, cond_node):
-        reasons.append(NOT_BOOL)
     if lazy_operands(cond_node, True) or lazy_operands(cond_node, False):  # both outcomes go on normally
         reasons.append(LAZY)
     containers = (ast.Tuple, ast.List, ast.Dict, ast.Set)
@@ -176,14 +179,51 @@ def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bo
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
 
 
+def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
+    """A test made only of shape facts, read on the static shape (:mod:`xlacheck.rewrites.shape_conditions`):
+    the branches stay as written, and only the one that runs is traced (a tf.cond or tf.where
+    form would compile both, and fail where the other branch's static sizes do not fit). In an
+    ``if``/``elif`` chain every test that is made of shape facts is read so (``if n == 1: ...
+    elif n == 2: ... elif n != 5: raise`` with ``n = tf.rank(m)``): a chain left half staged would
+    still trace its staged branches together."""
+    text = static_test(src, test)
+    if text is None:
+        return None
+    edits = [replace(src, test, text)]
+    stmt = src.parents.get(test)
+    if isinstance(stmt, ast.If) and stmt.test is test:
+        head = stmt
+        while isinstance(src.parents.get(head), ast.If) and src.parents[head].orelse == [head]:  # type: ignore[attr-defined]
+            head = src.parents[head]
+        arm: ast.AST = head
+        while isinstance(arm, ast.If):
+            if arm is not stmt:
+                other = static_test(src, arm.test)
+                if other is not None:
+                    edits.append(replace(src, arm.test, other))
+            arm = arm.orelse[0] if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If) else None
+    return make_fix("Test the static shape instead of a shape tensor (only the branch that runs is traced; the "
+                    "branches stay as written)", edits, [UNKNOWN_DIMS])
+
+
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
-    if not isinstance(node, ast.IfExp) or src.tf is None:
+    if not isinstance(node, ast.IfExp) or src.tf is None or python_identity(node.test):
         return None
+    if python_shape_test(src, node.test):
+        return None  # already a Python bool while tracing
+    static = _static_shape_test(src, node.test)
+    if static is not None:
+        return static
     reasons: list[str] = []
-    cond = condition(src, node.test, reasons)
+    cond = bool_condition(src, node.test, reasons)
+    guards, none_reasons = none_guards(src, node.test)
+    reasons += none_reasons
     text = select(src, cond, node.test, node.body, arg(src, node.body), node.orelse, arg(src, node.orelse), reasons)
+    if guards:  # where a guard is None the original's test is false: it gives the else value, as written
+        checks = " and ".join(f"{g} is not None" for g in guards)
+        text = f"({text} if {checks} else {src.segment(node.orelse)})"
     return _fix_or_explain("Select the value with a tensor op instead of a Python conditional expression",
                     [replace(src, node, text)], reasons)
 
@@ -194,21 +234,64 @@ def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
 def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.If) or src.tf is None:
         return None
+    if python_shape_test(src, node.test):
+        return None  # already a Python bool while tracing
+    static = _static_shape_test(src, node.test)
+    if static is not None:
+        return static
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
+    if python_identity(node.test):
+        return None
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
         return _rewrite_chain(src, node)
     if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
         return rewrite_raise(src, node, node.body[0])
-    reasons: list[str] = []
-    cond = condition(src, node.test, reasons)
-    returns = _rewrite_returns(src, node, cond, reasons)
-    if returns is not None:
-        return returns
-    assignments = _rewrite_assignments(src, node, cond, reasons)
-    if assignments is not None:
-        return assignments
-    return _rewrite_cond_functions(src, node, cond, [])
+    cond_reasons: list[str] = []  # about the condition: every form below shares them
+    cond = bool_condition(src, node.test, cond_reasons)
+    guards, none_reasons = none_guards(src, node.test)
+    if guards and node.orelse:  # where a guard is None the original runs the else branch
+        none_reasons += [f"`{g}` may be None, where the fix's tensor op raises and the original runs the else branch"
+                         for g in guards]
+        guards = []
+    cond_reasons += none_reasons
+    reasons = list(cond_reasons)
+    if not guards:
+        returns = _rewrite_returns(src, node, cond, reasons)
+        if returns is not None:
+            return returns
+    fix = _rewrite_assignments(src, node, cond, reasons)
+    if fix is None:
+        fix = _rewrite_cond_functions(src, node, cond, list(cond_reasons))
+    return fix if fix is None or not guards else _guard(src, node, fix, guards)
+
+
+def _guard(src: Source, node: ast.If, fix: Fix, guards: list[str]) -> Fix | None:
+    """The rewritten block inside ``if g is not None:`` for each operand ``g`` of the test that
+    may be None (:func:`xlacheck.rewrites.truth.none_guards`): where one is None the original's
+    test is false and it skips the branch, and so does the guard; elsewhere the rewrite runs as
+    it would unguarded. Only for a block of whole lines that re-indents safely (no triple-quoted
+    string whose text would change)."""
+    if len(fix.edits) != 1 or not fix.edits:
+        return None
+    edit = fix.edits[0]
+    if edit.start.col or edit.end.col or '"""' in edit.content or "'''" in edit.content:
+        return None
+    indent, step = src.indent_of(node), src.indent_step(node)
+    page = src.page_break_of(node)
+    body = edit.content[len(page):] if page and edit.content.startswith(page) else edit.content
+    lines = body.splitlines(keepends=True)
+    comments = []  # the `if` line's comments stay above the guard
+    while lines and lines[0].lstrip().startswith("#"):
+        comments.append(lines.pop(0))
+    lines = [line if not line.strip() else step + line for line in lines]
+    header = f"{indent}if {' and '.join(f'{g} is not None' for g in guards)}:\n"
+    guarded = dataclasses.replace(edit, content=page + "".join(comments) + header + "".join(lines))
+    names = ", ".join(f"`{g}`" for g in guards)
+    head = fix.message.split(" (unsafe: ")[0]
+    message = f"{head}, under a Python check that {names} is not None (as the original skips the branch there)"
+    rest = fix.message[len(head):]
+    return dataclasses.replace(fix, message=message + rest, edits=(guarded,))
 
 
 def _rewrite_returns(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
@@ -332,8 +415,6 @@ def _select_name(src: Source, node: ast.If, cond: str, name: str, true: tuple[as
             if indicator is not None:
                 if not is_scalar(src, node.test):
                     reasons.append(NOT_SCALAR)
-                if not boolean(src, node.test):
-                    reasons.append(NOT_BOOL)
                 if lazy_operands(node.test, True) or lazy_operands(node.test, False):
                     reasons.append(LAZY)
                 return [f"{name} = {indicator}"]
@@ -383,7 +464,7 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
             reasons.append(f"the fix evaluates every `elif` condition, the original only those reached: "
                            f"`{src.segment(test)}` may have side effects or raise (a call or an index)")
     preds = [src.fresh_name("pred") for _ in arms]
-    lines = [f"{pred} = {condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
+    lines = [f"{pred} = {bool_condition(src, test, reasons)}" for pred, (test, _) in zip(preds, arms)]
     for name in names:
         keep_node = ast.copy_location(ast.Name(name, ast.Load()), node)
         src.parents[keep_node] = node  # reads `name` where the `if` starts: scope and bindings resolve there
@@ -431,7 +512,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     A name assigned in one branch only that has no value before the ``if`` is allowed only when
     nothing outside the ``if`` reads it (a temporary); otherwise there is no rewrite.
 
-    Safety as for :func:`select`'s ``tf.cond`` form: a condition that is not provably boolean,
+    Safety as for :func:`select`'s ``tf.cond`` form: a condition that is not provably boolean or numeric,
     ``and``/``or`` in it, a call to a non-TensorFlow function in a branch (tf.cond traces both,
     so its Python side effects run for both), and a branch reading a tensor computed by a
     non-linear op outside it (gradients only) make it UNSAFE. XLA rejects branches whose
@@ -495,8 +576,6 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         if not all(linear(src, n, leaves=shared) for n in captured):
             reasons.append(COND_GRADIENT)
             break
-    if not boolean(src, node.test):
-        reasons.append(NOT_BOOL)
     if lazy_operands(node.test, True) or lazy_operands(node.test, False):
         reasons.append(LAZY)
     indent = src.indent_of(node)

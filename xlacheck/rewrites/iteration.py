@@ -20,8 +20,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, is_scalar, like, linear
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted
-from xlacheck.rewrites.builtins import condition
-from xlacheck.rewrites.truth import boolean
+from xlacheck.rewrites.truth import bool_condition
 
 # Iterables that are already Python sequences (iterating them is fine).
 PYTHON_ITERABLES = frozenset({"range", "enumerate", "zip", "reversed", "list", "tuple", "sorted", "dict", "set"})
@@ -107,14 +106,12 @@ def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
         src.parents[test] = gen
         for sub in gen.ifs:
             src.parents[sub] = test
-    cond = condition(src, test, reasons)
+    cond = bool_condition(src, test, reasons)
     if not is_scalar(src, test):
         if isinstance(test, (ast.BoolOp, ast.UnaryOp)):
             reasons.append("cannot prove the filter condition is a scalar; tf.where would broadcast it")
         else:
             cond = f"{src.tf}.reduce_any({cond})"
-    if not boolean(src, test):
-        reasons.append("cannot prove the filter condition is a boolean (tf.where needs one)")
     if any(isinstance(n, (ast.BoolOp, ast.IfExp)) or (isinstance(n, ast.Compare) and len(n.ops) > 1)
            for n in ast.walk(test)):
         reasons.append("the original stops evaluating the filter's `and`/`or` operands once an item is decided; "

@@ -32,8 +32,8 @@ from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
-from xlacheck.rewrites.builtins import condition
 from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name, dtype_of_source
+from xlacheck.rewrites.truth import bool_condition
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -45,6 +45,13 @@ TENSOR_WHILE = _STAGED_GROWTH.format(loop="A `while` loop on a tensor condition"
     "a tf.TensorArray(dtype, size=MAX_LEN): the result then always has MAX_LEN entries, padded after `done`. "
     "A counted loop (`i = tf.constant(0)`, `while i < n:`, one `i += 1` and one `append`, then tf.stack) is "
     "rewritten to a tf.TensorArray of its exact trip count.")
+WHILE_LOOP_GROWTH = (
+    "A tf.while_loop whose body returns a loop variable grown with tf.concat (or tf.stack/tf.pad) changes that "
+    "variable's shape every iteration; a None shape invariant lets TensorFlow trace it, but XLA needs one static "
+    "shape for every loop variable, and the number of iterations (so the final length) is data. Loop over a "
+    "static maximum instead: allocate the full buffer up front (`tf.zeros([batch, MAX_LEN], dtype)` or "
+    "tf.TensorArray(dtype, size=MAX_LEN)), write step i at index i (tf.tensor_scatter_nd_update or ta.write), "
+    "carry a `done` mask for the steps past the data-dependent end, and pass maximum_iterations=MAX_LEN.")
 TENSOR_RANGE = _STAGED_GROWTH.format(loop="A tf.range loop over a data-dependent count") + (
     "Write into a tf.TensorArray(dtype, size=n) at the loop index and stack it (under XLA that compiles once "
     "per value of n), or loop over a static maximum with a mask.")
@@ -116,12 +123,18 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         loops: list[ast.AST] = [node]
     else:
         found = src.statement_of(node)
+        if isinstance(found, ast.Return) and found.value is not None and any(
+                isinstance(n, ast.Call) and call_name(src, n) in GROWING_OPS for n in ast.walk(found.value)):
+            return explain(WHILE_LOOP_GROWTH)  # a loop body function returns the grown variable
         if found is None or not _grows(src, found):
             return None
         loops = list(src.ancestors(found))
+    grown = src.statement_of(node) if not isinstance(node, (ast.For, ast.While)) else None
     for loop in loops:
         if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
+        if isinstance(loop, ast.For) and grown is not None and _iterates_tensor(src, loop) is not None:
+            return _unstack_loops(src, grown, loops)
         if isinstance(loop, ast.While):
             return rewrite_counted_list_loop(src, loop) or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
@@ -137,6 +150,110 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                             "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+# Calls whose result is already a Python sequence of tensors (iterating it unrolls), or a
+# tf.range (its own rewrites above).
+_SEQUENCE_CALLS = frozenset({"tf.unstack", "tf.split", "tf.nest.flatten", "tf.meshgrid", "tf.shape_n",
+                             "tf.dynamic_partition", "tf.range"})
+_PYTHON_ITERABLES = frozenset({"range", "enumerate", "zip", "reversed", "list", "tuple", "sorted", "dict", "set",
+                               "iter", "map", "filter"})
+
+
+def _iterates_tensor(src: Source, loop: ast.For) -> str | None:
+    """How ``for t in x`` is known to iterate a tensor: "op" when ``x`` is the result of a
+    TensorFlow op (directly, or a name bound once to one), "parameter" when it is a parameter of
+    the function (a finding inside the loop says the loop is staged, so it is a tensor unless it
+    is a Python list that some enclosing loop stages); None otherwise (a Python sequence, an
+    attribute such as ``self.layers``, anything unknown)."""
+    it = loop.iter
+    if isinstance(it, ast.Name):
+        bound = src.local_binding(it.id, it)
+        if bound is not None:
+            it = bound
+        else:
+            func = src.function_of(loop)
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and it.id not in ("self", "cls") \
+                    and it.id in {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]} \
+                    and not src.stores_in(func).get(it.id):
+                return "parameter"
+            return None
+    if isinstance(it, ast.Call):
+        name = call_name(src, it)
+        return "op" if name is not None and name not in _SEQUENCE_CALLS else None
+    return None
+
+
+def _unstack_loops(src: Source, grown: ast.stmt, loops: list[ast.AST]) -> Fix | None:
+    """``for t in x:`` loops over tensors around a statement that grows a list or a tensor ->
+    ``for t in tf.unstack(x):``, every such loop from the statement out to the one whose body
+    creates what grows.
+
+    AutoGraph stages a ``for`` over a tensor as a ``tf.while_loop``: a list appended to in its
+    body is out of scope (InaccessibleTensorError), and a tensor grown there changes shape per
+    iteration, which XLA rejects. ``tf.unstack(x)`` is the Python list of exactly the rows the
+    loop iterates, in order, so the loop is unrolled while tracing and every iteration runs as in
+    eager execution (same rows, same values, same gradients): SAFE when ``x`` is a TensorFlow
+    op's result. Trace time and program size grow with the number of rows, and an unknown first
+    dimension fails at trace time, loudly. UNSAFE when ``x`` is only a parameter: a Python list of
+    tensors passed there would be packed by tf.unstack first, which raises for items of different
+    shapes. Growth inside an ``if`` (or ``with``/``try``) below the innermost loop gets no rewrite
+    here: a finding there may be about a tensor branch, whose own rewrite applies; loops above
+    such a statement stay as they are."""
+    target = _grown_name(grown)
+    if target is None:
+        return None
+    edits, reasons = [], []
+    for loop in loops:
+        if isinstance(loop, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+        if isinstance(loop, (ast.If, ast.With, ast.Try)):
+            if not edits:
+                return None  # the growth sits in a branch (a tensor `if` is its own finding and fix)
+            break
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        if _creates(loop, target, grown):
+            break  # what grows is made fresh in each iteration of this loop: it need not unroll
+        if isinstance(loop, ast.While) or loop.orelse:
+            return None
+        kind = _iterates_tensor(src, loop)
+        if kind is None:
+            if isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) in _SEQUENCE_CALLS - {"tf.range"}:
+                continue  # already a Python list of rows
+            if isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) \
+                    and loop.iter.func.id in _PYTHON_ITERABLES:
+                continue  # a Python loop around it: not staged
+            return None
+        if kind == "parameter":
+            reasons.append(f"cannot prove `{src.segment(loop.iter)}` is a tensor: if it is a Python list of tensors, "
+                           "tf.unstack packs it first, which raises for items of different shapes")
+        edits.append(replace(src, loop.iter, f"{src.tf}.unstack({arg(src, loop.iter)})"))
+    if not edits:
+        return None
+    return make_fix("Iterate over tf.unstack(x), the list of its rows, so the loop unrolls while tracing and the "
+                    f"`{target}` it grows holds the traced tensors (trace time and program size grow with the "
+                    "number of rows; fails at trace time if that number is unknown)", edits, reasons)
+
+
+def _grown_name(stmt: ast.stmt) -> str | None:
+    """The list appended to (``xs.append(v)``) or the tensor grown (``x = tf.concat([x, v])``)."""
+    call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if isinstance(stmt, ast.Expr) and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and isinstance(call.func.value, ast.Name):
+        return call.func.value.id
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    return None
+
+
+def _creates(loop: ast.For | ast.While, name: str, grown: ast.stmt) -> bool:
+    """The loop's body binds ``name`` other than by the growing statement itself."""
+    for sub in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store) \
+                and not any(sub is t for t in getattr(grown, "targets", [])):
+            return True
+    return False
 
 
 @rewriter(ast.While, ast.expr)
@@ -169,7 +286,7 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     if not names or not all(src.bound_before(n, loop) for n in names) or not src.alone_on_lines(loop, loop):
         return None
     reasons: list[str] = []
-    cond = condition(src, loop.test, reasons)
+    cond = bool_condition(src, loop.test, reasons)
     for stmt in loop.body:
         callee = calls_only_tensorflow(src, stmt)
         if callee is not None:
@@ -976,3 +1093,38 @@ def _joined_after(src: Source, loop: ast.For, counted: _CountedAppendLoop,
             join.lineno, join.col_offset) for n in ast.walk(scope)):  # type: ignore[union-attr]
         return None
     return join, axis, axis_node  # type: ignore[return-value]
+
+
+BREAK_LOOP = ("the loop variable becomes an int32 scalar tensor where it was a Python int; the names the body "
+              "assigns become loop variables of a tf.while_loop, so each must have a value before the loop and keep "
+              "its dtype and shape across iterations (tracing fails loudly otherwise), and Python values the body "
+              "changes (lists, counters) change once, while tracing")
+
+
+@rewriter(ast.Break)
+def rewrite_break_loop(src: Source, node: ast.AST) -> Fix | None:
+    """``for i in range(n):`` whose body ``break``s on a tensor condition -> ``for i in
+    tf.range(n):``.
+
+    AutoGraph unrolls a loop over a Python ``range`` while tracing and cannot stop it on a tensor
+    condition ("break and return statements which depend on a TF condition are not supported in
+    Python for loops"). Over ``tf.range`` it stages the loop as a ``tf.while_loop`` with the break
+    folded into its condition: the same iterations run, in order, and stop at the same one, so
+    the body computes the same values; eagerly, iterating ``tf.range`` gives the same integers as
+    tensors and ``break`` is Python's. UNSAFE, always (:data:`BREAK_LOOP`): the loop variable's
+    type changes, and the body's names become loop variables with the constraints of
+    ``tf.while_loop``. Only ``break`` out of the innermost loop, which must be a ``for`` over
+    ``range(...)`` with no ``else`` (a ``return`` leaves the function: no rewrite)."""
+    if src.tf is None or not isinstance(node, ast.Break):
+        return None
+    loop = next((a for a in src.ancestors(node) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))), None)
+    if not isinstance(loop, ast.For) or loop.orelse:
+        return None
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and 1 <= len(it.args) <= 3 and not it.keywords and not any(isinstance(a, ast.Starred) for a in it.args)):
+        return None
+    if "range" in src.stores_in(src.tree):
+        return None  # a module rebinds `range`
+    return make_fix("Loop over tf.range so AutoGraph stages the loop and can stop it on the tensor condition",
+                    [replace(src, it.func, f"{src.tf}.range")], [BREAK_LOOP])

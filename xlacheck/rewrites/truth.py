@@ -12,8 +12,9 @@ from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.builtins import condition
 
 NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
-NOT_BOOL = ("cannot prove the condition is a boolean: tf.where needs one, and tf.cast reads a number as it is "
-            "where Python's `if` takes its truth value")
+NOT_BOOL_CAST = ("cannot prove the condition is a boolean or a number: the fix takes its truth value with "
+                 "tf.cast(c, tf.bool), which is Python's for bool, integer and float tensors (NaN true, -0.0 false); "
+                 "a complex tensor casts by its real part only, and an object that is not a tensor raises")
 LAZY = ("the original stops evaluating `and`/`or` operands once the outcome is decided, also on inputs "
         "where it goes on normally; the fix evaluates all of them (their side effects and errors)")
 
@@ -82,6 +83,37 @@ def lazy_operands(node: ast.AST, raising: bool) -> bool:
     return False  # kept as written: Python evaluates it the same way in both
 
 
+def bool_condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
+    """Python's truth value of an ``if``/ternary/``while`` condition as a bool tensor, the input
+    ``tf.where``, ``tf.cond``, ``tf.while_loop`` and ``tf.logical_*`` need (each rejects a number).
+
+    ``and``/``or``/``not`` become ``tf.logical_*`` over their operands' truth values (in a
+    condition only the truth value of ``a and b`` matters); a provably boolean operand is kept as
+    written, a provably numeric one (a full reduction) becomes ``tf.not_equal(c, 0)``, which is
+    ``bool()`` for every real and complex dtype, and anything else ``tf.cast(c, tf.bool)``, which
+    is ``bool()`` for bool, integer and float tensors (checked by running it on TF 2.21: NaN and
+    inf true, -0.0 false, eagerly and under XLA) and says so in ``reasons``. (Before, a float
+    condition such as ``if self.bias:`` went into ``tf.where`` as it was, which raised a
+    TypeError on every input.)"""
+    tf = src.tf
+    if isinstance(node, ast.BoolOp):
+        op = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
+        parts = [bool_condition(src, v, reasons) for v in node.values]
+        text = parts[0]
+        for part in parts[1:]:
+            text = f"{tf}.{op}({text}, {part})"
+        return text
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return f"{tf}.logical_not({bool_condition(src, node.operand, reasons)})"
+    text = condition(src, node, reasons)
+    if boolean(src, node):
+        return text
+    if number(src, node):
+        return f"{tf}.not_equal({text}, 0)"
+    reasons.append(NOT_BOOL_CAST)
+    return f"{tf}.cast({text}, {tf}.bool)"
+
+
 def truth(src: Source, node: ast.expr, raising: bool, reasons: list[str]) -> str:
     """A scalar bool tensor equal to Python's ``bool(node)`` wherever the original computes it
     without raising; ``raising`` is the truth value on which the original raises (False for
@@ -108,3 +140,107 @@ def truth(src: Source, node: ast.expr, raising: bool, reasons: list[str]) -> str
     if lazy_operands(node, raising):
         reasons.append(LAZY)
     return text
+
+
+# -- conditions that may be None ------------------------------------------------------------------
+def _gives_none(value: ast.AST | None) -> bool:
+    """The expression may evaluate to None: ``None`` itself, or an arm of a conditional expression
+    (``self.add_weight(...) if use_bias else None``)."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.IfExp):
+        return _gives_none(value.body) or _gives_none(value.orelse)
+    return False
+
+
+def _optional_annotation(ann: ast.AST | None) -> bool:
+    """``Optional[T]``, ``T | None``, ``None``."""
+    if ann is None:
+        return False
+    for sub in ast.walk(ann):
+        if isinstance(sub, ast.Constant) and sub.value is None:
+            return True
+        if isinstance(sub, (ast.Name, ast.Attribute)) and (getattr(sub, "id", None) or getattr(sub, "attr", "")) \
+                == "Optional":
+            return True
+    return False
+
+
+def none_binding(src: Source, node: ast.AST) -> ast.AST | None:
+    """A binding that may give ``node`` (a name, or an attribute of ``self``) the value None, for
+    a condition whose truth value a fix reads with a tensor op (``tf.cast(None, ...)`` raises
+    where Python's ``if None:`` is just false): a parameter defaulting to None or annotated
+    Optional, an assignment of a value that may be None to the name in its function, or to
+    ``self.<attr>`` anywhere in the class (``__init__``/``build`` set optional weights so). None
+    when no such binding is in the file (the value is then taken as never None)."""
+    if isinstance(node, ast.Name):
+        func = src.function_of(node)
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = func.args
+            positional = [*args.posonlyargs, *args.args]
+            defaults: list[tuple[ast.arg, ast.expr | None]] = list(
+                zip(positional[len(positional) - len(args.defaults):], args.defaults))
+            defaults += list(zip(args.kwonlyargs, args.kw_defaults))
+            for param, default in defaults:
+                if param.arg == node.id and _gives_none(default):
+                    return default
+            for param in [*positional, *args.kwonlyargs]:
+                if param.arg == node.id and _optional_annotation(param.annotation):
+                    return param
+        for store in src.stores_in(src.scope_of(node)).get(node.id, []):
+            parent = src.parents.get(store)
+            if isinstance(parent, (ast.Assign, ast.AnnAssign)) and _gives_none(parent.value):
+                return parent
+        return None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        cls = next((a for a in src.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+        if cls is None:
+            return None
+        for sub in ast.walk(cls):
+            if isinstance(sub, (ast.Assign, ast.AnnAssign)) and _gives_none(sub.value):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                for target in targets:
+                    if (isinstance(target, ast.Attribute) and target.attr == node.attr
+                            and isinstance(target.value, ast.Name) and target.value.id == "self"):
+                        return sub
+                    if isinstance(target, ast.Name) and target.id == node.attr and src.parents.get(sub) is cls:
+                        return sub  # a class attribute `bias = None`
+        return None
+    return None
+
+
+def python_identity(test: ast.expr) -> bool:
+    """The test is made only of identity comparisons (``x is None``, ``a is not b``), joined by
+    ``and``/``or``/``not``: a Python bool whatever its operands hold, so no tensor condition to
+    rewrite (the guards :func:`none_guards` writes are such tests)."""
+    if isinstance(test, ast.BoolOp):
+        return all(python_identity(v) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return python_identity(test.operand)
+    return isinstance(test, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in test.ops)
+
+
+def none_guards(src: Source, test: ast.expr) -> tuple[list[str], list[str]]:
+    """For an ``if`` test read as a tensor: the operands to guard with ``is not None`` (the test
+    itself, or operands of a top-level ``and``, that may be None: where one is None the original's
+    test is false, so ``if x is not None:`` around the rewritten code skips it exactly as the
+    original does), and the reasons for operands that may be None elsewhere in the test (under
+    ``or`` or ``not``, a None makes the test's value depend on the others: no guard is exact)."""
+    direct = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    guards, reasons = [], []
+    direct_ids = {id(d) for d in direct}
+    for sub in ast.walk(test):
+        if not isinstance(sub, (ast.Name, ast.Attribute)):
+            continue
+        if isinstance(src.parents.get(sub), (ast.Attribute, ast.Call)):
+            continue  # `self` of `self.bias`, a function or an argument
+        binding = none_binding(src, sub)
+        if binding is None:
+            continue
+        text = src.segment(sub)
+        if id(sub) in direct_ids:
+            guards.append(text)
+        else:
+            reasons.append(f"`{text}` may be None (line {getattr(binding, 'lineno', '?')}), where the fix's tensor op "
+                           f"raises and the original's test is a Python truth value")
+    return list(dict.fromkeys(guards)), reasons

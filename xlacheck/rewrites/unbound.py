@@ -11,7 +11,7 @@ from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, FULL_REDUCTIONS, call_nam
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 from xlacheck.rewrites.handlers import who_catches
-from xlacheck.rewrites.truth import LAZY, NOT_BOOL, NOT_SCALAR, boolean, lazy_operands
+from xlacheck.rewrites.truth import LAZY, NOT_SCALAR, lazy_operands
 
 TENSOR_CALLS = FULL_REDUCTIONS | ELEMENTWISE_UNARY | frozenset(
     f"{prefix}{op}" for prefix in ("tf.", "tf.math.", "tf.linalg.")
@@ -180,8 +180,6 @@ def unbound_reasons(src: Source, node: ast.If, name: str, value: ast.expr, side:
     if not float_tensor(src, value):
         reasons.append(f"cannot prove `{name}` is a float tensor: NaN fits only float dtypes, and a Python number "
                        f"would become a tensor")
-    if not boolean(src, node.test):
-        reasons.append(NOT_BOOL)
     if not is_scalar(src, node.test) and isinstance(node.test, (ast.BoolOp, ast.UnaryOp)):
         reasons.append(NOT_SCALAR)
     if lazy_operands(node.test, side == "true"):

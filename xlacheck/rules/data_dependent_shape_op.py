@@ -163,9 +163,16 @@ class DataDependentShapeOp(Rule):
       them). The width is still `max(lengths)`: XLA compiles once per value of it. Unsafe when,
       in the chained form, the values or partition are expressions (computed earlier).
 
+    - `y, idx, count = tf.unique_with_counts(x)` read only as `tf.gather(count, idx)` (how often
+      each item's value occurs, as in inverse-frequency weights) and `tf.gather(y, idx)` (the items
+      themselves) becomes one count per item, `tf.reduce_sum(tf.cast(tf.equal(tf.reshape(x, [-1,
+      1]), tf.reshape(x, [1, -1])), D), axis=1)` with `D` the `out_idx` dtype, and `x`. Safe for
+      integer `x` (dtype certain from its binding); unsafe otherwise (unique counts each NaN
+      apart, the comparison matches none). It takes n^2 booleans of memory for n items.
+
     Other ops get an explanation only: `segment_max/min` fill empty segments differently from
-    their unsorted forms, and `tf.unique_with_counts`, sparse, set and other ragged ops have no
-    static-shape equivalent.
+    their unsorted forms, and `tf.unique` with other uses of its outputs, sparse, set and other
+    ragged ops have no static-shape equivalent.
     """
 
     code = "XLA204"

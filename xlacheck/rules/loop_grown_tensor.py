@@ -35,7 +35,11 @@ class LoopGrownTensor(Rule):
     ## Fix safety
     `for i in tf.range(N)` with `N` known at trace time -> `for i in range(N)` (the loop unrolls
     and runs as eagerly) is safe when the loop variable is unused or only indexes; unsafe when it
-    is used in arithmetic (a Python int instead of an int32 tensor).
+    is used in arithmetic (a Python int instead of an int32 tensor). `for t in x` over a tensor ->
+    `for t in tf.unstack(x)` (unrolled over exactly the rows it iterated): safe when `x` is a
+    TensorFlow op's result, unsafe when it is only a parameter (a Python list passed there would
+    be packed first). A `tf.while_loop` body that returns a grown loop variable has a data-dependent
+    trip count, so it gets an explanation only (loop over a static maximum with a `done` mask).
     """
 
     code = "XLA206"

@@ -115,7 +115,13 @@ class OpWithoutXlaKernel(Rule):
     ## Fix safety
     No automatic fix in general. `tf.unravel_index(i, dims)` gets an unsafe fix: integer division
     by the strides `tf.math.cumprod(dims, exclusive=True, reverse=True)`, equal for indices in
-    `[0, prod(dims))` (outside it the original raises eagerly and the fix wraps around).
+    `[0, prod(dims))` (outside it the original raises eagerly and the fix wraps around). A few ops
+    have a composition of ops with kernels (one table, `SUBSTITUTES` in `xlacheck/rewrites/kernels.py`):
+    `tf.math.reduce_euclidean_norm(x, ...)` -> `tf.sqrt(tf.reduce_sum(tf.square(tf.abs(x)), ...))`
+    (unsafe: summation order, and complex or integer tensors); `tf.math.bessel_i0/i1(x)` ->
+    `tf.math.bessel_i0e/i1e(x) * tf.exp(tf.abs(x))` (unsafe: last bits); and
+    `tf.histogram_fixed_width` -> the kernel's own index arithmetic in float64 and a one-hot count
+    (unsafe for NaN values).
 
     ## References
     The table records the TensorFlow version and command it was generated with
@@ -123,7 +129,7 @@ class OpWithoutXlaKernel(Rule):
     """
 
     code = "XLA309"
-    fix = ("rewrite_unravel_index",)
+    fix = ("rewrite_unravel_index", "rewrite_kernel_substitute")
     name = "op-without-xla-kernel"
     node_types = (ast.Call,)
 

@@ -82,6 +82,13 @@ class PythonSideEffectInTensorBranch(Rule):
       TensorFlow functions and built-in Keras layers; unsafe for `tf.concat` (it joins elements
       whose first dimensions differ, the TensorArray raises on them) and for `tf.stack` on axis
       0 (zero iterations: the original's `tf.stack([])` is an empty float32 vector).
+    - `for t in x` over a tensor (staged by AutoGraph as a `tf.while_loop`) becomes
+      `for t in tf.unstack(x)`, for every such loop from the `append` out to the loop that
+      creates the list: the loop unrolls while tracing over exactly the rows it iterated, in
+      order. Safe when `x` is a TensorFlow op's result; unsafe when it is only a parameter (a
+      Python list of tensors passed there would be packed by `tf.unstack` first, which raises for
+      items of different shapes). Trace time grows with the number of rows; an unknown first
+      dimension fails at trace time.
     - Any other `while` that fills a list gets an explanation only. Loop over a static maximum
       with a `done` mask instead.
 

@@ -45,6 +45,11 @@ class TensorAssertStatement(Rule):
     `and`/`or` could skip operands on a passing input, when a `try` or an `except` in the file
     could catch the `AssertionError`, or when the condition is not provably a boolean or a number.
     Leading Python-level guards (`w is not None and ...`) stay a Python `assert` before the Assert.
+    A condition made only of shape facts (`assert tf.rank(m) == 5`) whose Assert form would be
+    unsafe (a message that is not a literal) stays a Python assert on the static shape
+    (`assert len(m.shape) == 5`): it raises `AssertionError` while tracing where the original
+    raises eagerly, and XLA cannot drop it; unsafe only because a dimension unknown while tracing
+    reads as None.
     """
 
     code = "XLA102"

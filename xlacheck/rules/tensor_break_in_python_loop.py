@@ -35,12 +35,17 @@ class TensorBreakInPythonLoop(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: whether the loop can become a `tf.range` loop, with its variables carried
-    as tensors, depends on what the body does with Python values.
+    A `break` out of a `for` over Python's `range(...)` becomes a loop over `tf.range(...)`: AutoGraph
+    stages it as a `tf.while_loop` with the break folded into its condition, so the same iterations
+    run and stop at the same one. Always unsafe: the loop variable becomes an int32 tensor instead
+    of a Python int, and the names the body assigns become loop variables, which must have a value
+    before the loop and keep their dtype and shape (tracing fails loudly otherwise); Python values
+    the body changes (lists, counters) change only once, while tracing. A `return`, a loop over
+    another iterable or a loop with an `else` gets no fix.
     """
 
     code = "XLA110"
-    fix = None
+    fix = ("rewrite_break_loop",)
     name = "tensor-break-in-python-loop"
     node_types = (ast.Break, ast.Return)
 

@@ -114,6 +114,19 @@ class TensorConditionWithoutAutograph(Rule):
     read nowhere after the `if`, stays inside it). Only the taken branch runs, so values are the
     original's: safe under the same conditions as `tf.cond` above. Branches with other
     statements (calls for their side effects, loops, one arm returning) get no fix.
+
+    The condition enters every form as its truth value, a bool tensor: as written when it is
+    provably boolean, `tf.not_equal(c, 0)` for a full reduction (a number), and otherwise
+    `tf.cast(c, tf.bool)`, which is Python's truth value for bool, integer and float tensors
+    (unsafe: not for a complex tensor or a non-tensor). An operand that may be None (a parameter
+    defaulting to None, `self.bias = ... if use_bias else None`) is checked first: the rewritten
+    block goes under `if self.bias is not None:` (a ternary gets `... if b is not None else
+    <else value>`), since the original skips the branch there; with an `else` branch no guard is
+    exact, and the fix is unsafe and says so. A test made only of shape facts (`tf.size(x)`,
+    `tf.rank(x)`, `tf.shape(x)[k]`, names bound once to them) is read on the static shape instead
+    (`x.shape.num_elements()`, `len(x.shape)`, `x.shape[k]`), branches kept as written, so only the
+    branch that runs is traced: unsafe, because a dimension unknown while tracing (an
+    `input_signature` with None) reads as None there.
     """
 
     code = "XLA101"
