@@ -20,6 +20,7 @@ from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFuncti
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
+from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
@@ -116,6 +117,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnknownDimsInJitSignature,
     UnhashableStaticArgument,
     StaticArgumentPerIteration,
+    JaxStateWeakTypeChange,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,
