@@ -11,6 +11,13 @@ from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
+# NumPy functions that build an ndarray (unhashable like a JAX array; xlacheck never imports NumPy).
+_NUMPY_ARRAY_BUILDERS = frozenset({f"np.{f}" for f in (
+    "array", "asarray", "arange", "zeros", "ones", "full", "empty", "linspace", "eye", "stack", "concatenate",
+    "zeros_like", "ones_like", "full_like", "empty_like", "asanyarray", "ascontiguousarray", "frombuffer",
+    "fromiter", "tile", "repeat", "cumsum", "sort", "argsort", "unique", "nonzero", "flatnonzero", "where")})
+_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jnp.ndarray", "np.ndarray", "jax.numpy.ndarray", "chex.Array"})
+
 _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
     ast.SetComp: "a set",
@@ -22,14 +29,19 @@ class UnhashableStaticArgument(ModuleRule):
     ## What it does
     Flags a `jax.jit`/`jax.pmap` static argument (`static_argnums`, `static_argnames`) that a
     call in this file passes as a JAX array (the result of a `jax.numpy`/`jax.lax` function,
-    per the generated JAX API table) or as a list, dict or set literal, and a static parameter
-    that the jitted function itself reads as a dict (`hparams["activation"]`).
+    per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
+    annotated as an array, a traced value (a non-static parameter of the jitted function the
+    call runs in), or a list, dict or set literal, and a static parameter that the jitted
+    function itself reads as a dict (`hparams["activation"]`).
 
     ## Why is this bad?
     `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
     dict or a set has no hash: the call fails with `ValueError: Non-hashable static arguments
     are not supported` (older JAX hashed them by identity and recompiled on every call). A value
-    computed by JAX is not a Python number even when it holds one.
+    computed by JAX is not a Python number even when it holds one, and inside a jitted function
+    its non-static parameters are tracers, which are unhashable too (measured on jax 0.10.2:
+    NumPy arrays, JAX arrays, tracers, lists and dicts all raise this error; a NumPy integer
+    scalar does not).
 
     ## Example
     ```python
@@ -61,6 +73,10 @@ class UnhashableStaticArgument(ModuleRule):
                 "    return x[: sizes[0]], x[sizes[0]:]\ndef run(x):\n    return split(x, sizes=(2, 3))\n"),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, table):\n"
                 "    return x * table['scale']\n"),
+        Example("import jax\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@partial(jax.jit, static_argnums=1)\ndef first(x, n):\n    return head(x, n)\n"
+                "def run(x, n: int = 2):\n    return head(x, n)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -87,6 +103,19 @@ class UnhashableStaticArgument(ModuleRule):
                             'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
                             'arguments are not supported); pass a tuple'),
                 )),
+        Example("import jax\nimport numpy as np\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@jax.jit\ndef first(x, n):\n    return head(x, n)\n"
+                "def run(x):\n    return head(x, np.arange(3))\n",
+                expected=(
+                    (9, 20, 'static argument `n` of jitted `head` receives a traced value (non-static parameter of '
+                            'jitted `first`): jax.jit hashes static arguments for its cache and tracers are '
+                            'unhashable (ValueError: Non-hashable static arguments are not supported); make the '
+                            'parameter static in the outer function too, or traced in this one'),
+                    (11, 20, 'static argument `n` of jitted `head` receives a NumPy array (np.arange): jax.jit hashes '
+                             'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
+                             'static arguments are not supported); pass a Python value or make the argument traced'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -105,9 +134,11 @@ class UnhashableStaticArgument(ModuleRule):
                     continue
                 fix = "pass a tuple" if what in ("a list", "a set") else \
                     "pass a tuple, a frozen dataclass or a FrozenDict" if what == "a dict" else \
-                    "pass a Python value or make the argument traced"
-                noun = "arrays" if what.startswith("a JAX array") else what[2:] + "s"
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{caller_name}` receives {what}: jax.jit "
+                    "make the parameter static in the outer function too, or traced in this one" \
+                    if what.startswith("a traced value") else "pass a Python value or make the argument traced"
+                noun = "tracers" if what.startswith("a traced value") else "arrays" if "array" in what \
+                    else what[2:] + "s"
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` receives {what}: jax.jit "
                                       f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
                                       f"Non-hashable static arguments are not supported); {fix}")
 
@@ -140,6 +171,8 @@ class UnhashableStaticArgument(ModuleRule):
             return what
         if isinstance(arg, ast.Call):
             name = ctx.facts.aliases.resolve(arg.func)
+            if name in _NUMPY_ARRAY_BUILDERS:
+                return f"a NumPy array ({name})"
             fact = api_table.fact_for(name) if name is not None and name.startswith(("jnp.", "lax.", "jax.")) else None
             if fact is not None and fact.canonical.startswith("jax.") and fact.is_tensor_valued:
                 return f"a JAX array ({name})"
@@ -148,8 +181,32 @@ class UnhashableStaticArgument(ModuleRule):
             func = index.function_of(arg)
             if func is None or isinstance(func, ast.Lambda):
                 return None
-            values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
-                      and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
-            if len(values) == 1:
-                return UnhashableStaticArgument._unhashable(ctx, index, values[0], depth + 1)
+            rebound = [n for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                                                             ast.For, ast.NamedExpr, ast.With))
+                       and any(isinstance(t, ast.Name) and t.id == arg.id for t in ast.walk(
+                           ast.Tuple(elts=n.targets, ctx=ast.Store()) if isinstance(n, ast.Assign)
+                           else n.target if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr))
+                           else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars], ctx=ast.Store())))]
+            if not rebound:
+                return UnhashableStaticArgument._parameter(ctx, func, arg.id)
+            if len(rebound) == 1 and isinstance(rebound[0], ast.Assign):
+                return UnhashableStaticArgument._unhashable(ctx, index, rebound[0].value, depth + 1)
+        return None
+
+    @staticmethod
+    def _parameter(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        """A parameter that holds an array: annotated as one, or traced by the jitted function it belongs to."""
+        args = func.args
+        positional = args.posonlyargs + args.args
+        with_default = {a.arg for a in positional[len(positional) - len(args.defaults):]} | {
+            a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+        param = next((a for a in positional + args.kwonlyargs if a.arg == name), None)
+        if param is None:
+            return None
+        if param.annotation is not None and ctx.facts.aliases.resolve(param.annotation) in _ARRAY_ANNOTATIONS:
+            return "an array (annotated)"
+        info = ctx.facts.by_node.get(id(func))
+        if info is not None and info.jax and info.jit_entry and name not in info.static_params \
+                and name not in with_default and info.cls is None:
+            return f"a traced value (non-static parameter of jitted `{func.name}`)"
         return None
