@@ -22,6 +22,7 @@ from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
@@ -85,6 +86,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
+    LaxBranchOutputMismatch,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
