@@ -22,6 +22,7 @@ from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration
 from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
@@ -120,6 +121,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnhashableStaticArgument,
     StaticArgumentPerIteration,
     JaxStateWeakTypeChange,
+    JitArgumentShapePerIteration,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,

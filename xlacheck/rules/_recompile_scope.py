@@ -90,3 +90,34 @@ def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str
             bound.append((params[i], arg))
     bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
     return [(p, a) for p, a in bound if p in info.static_params]
+
+
+def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names that take a new value on every iteration of the loops around ``node``: the loop
+    targets, names a loop body augments (``pos += 1``), and names the body assigns from those
+    (``end = t + 1``), followed to a fixed point."""
+    names: set[str] = set()
+    bodies: list[ast.AST] = []
+    for loop in index.loops_around(node):
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+            bodies.append(loop)
+        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            names |= {n.id for g in loop.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        elif isinstance(loop, ast.While):
+            bodies.append(loop)
+    assigns = [n for body in bodies for stmt in body.body for n in ast.walk(stmt)  # type: ignore[attr-defined]
+               if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    names |= {a.target.id for a in assigns if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            if isinstance(a, ast.AugAssign) or a.value is None:
+                continue
+            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+            bound = {t.id for t in targets if isinstance(t, ast.Name)}
+            if bound - names and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(a.value)):
+                names |= bound
+                changed = True
+    return names

@@ -4,26 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import bound_static_arguments, in_test, jitted_with_static_params
+from xlacheck.rules._recompile_scope import (bound_static_arguments, in_test, jitted_with_static_params,
+                                             loop_varying_names)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-
-
-def _loop_targets(index: ModuleIndex, node: ast.AST) -> set[str]:
-    """Names that change per iteration of the loops and comprehensions around ``node``."""
-    names: set[str] = set()
-    for loop in index.loops_around(node):
-        if isinstance(loop, (ast.For, ast.AsyncFor)):
-            targets = [loop.target]
-        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            targets = [g.target for g in loop.generators]
-        else:
-            continue
-        for t in targets:
-            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
-    return names
 
 
 class StaticArgumentPerIteration(ModuleRule):
@@ -31,7 +16,8 @@ class StaticArgumentPerIteration(ModuleRule):
     ## What it does
     Flags a call, inside a loop or comprehension, of a function this file jits with
     `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
-    (`for n in sizes: sample(key, n)`).
+    (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
+    the loop assigns from those (`n = len(batch)` with `batch` the loop variable).
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -96,7 +82,7 @@ class StaticArgumentPerIteration(ModuleRule):
             bound = bound_static_arguments(jitted[call.func.id], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
-            varying = _loop_targets(index, call)
+            varying = loop_varying_names(index, call)
             if not varying:
                 continue
             for param, arg in bound:
