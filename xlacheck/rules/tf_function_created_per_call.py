@@ -39,8 +39,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     on every call of a function that uses it there without keeping it, compiles again each time.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
-    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method (`model.apply`,
-    only where this file calls it in a loop: `jax.jit(model.init)` in set-up code runs once) or a
+    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method of a class of this
+    file (`self.apply`, `Scaler(2.0).apply`; only where a loop here shows it runs per step:
+    `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
+    bound method, and hits the cache) or a
     function defined in the enclosing function (JAX caches on the wrapped callable, so
     `jax.jit(module_function)` per call hits the cache). And a
     factory of this file that returns such a new compiled function, called and dropped at once
@@ -94,6 +96,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
                 "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
         Example("import jax\ndef init_state(model, rng, x):\n    return jax.jit(model.init)(rng, x)\n"),
+        Example("import jax\ndef train(p, batches):\n    def step(p, b):\n        return p - 0.1 * b\n"
+                "    for b in batches:\n        p = jax.jit(step)(p, b)\n    return p\n"),
+        Example("import jax\ndef step(tx, g, s):\n    return jax.jit(tx.update)(g, s)\n"
+                "def train(tx, grads, s):\n    for g in grads:\n        s = step(tx, g, s)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
         Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
@@ -165,10 +171,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
-        Example("import jax\ndef predict(model, params, x):\n    return jax.jit(model.apply)(params, x)\n"
-                "def evaluate(model, params, batches):\n    return [predict(model, params, x) for x in batches]\n",
+        Example("import jax\nclass Scaler:\n    def __init__(self, s):\n        self.s = s\n"
+                "    def apply(self, x):\n        return x * self.s\n"
+                "def predict(x):\n    return jax.jit(Scaler(2.0).apply)(x)\n"
+                "def evaluate(batches):\n    return [predict(x) for x in batches]\n",
                 expected=(
-                    (3, 12, 'jax.jit created inside `predict()` and called once per call: every call of `predict()` '
+                    (8, 12, 'jax.jit created inside `predict()` and called once per call: every call of `predict()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
                             'tf.function once (module level, __init__, or a cache)'),
                 )),
@@ -213,6 +221,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 # `jax.jit(model.init)(rng, x)` in a set-up function is a one-off (flax examples):
                 # a bound method counts only where a loop here shows it runs per step
                 return
+            loops = index.loops_around(node)
+            if loops and isinstance(wrapped, ast.Name) and not any(
+                    (isinstance(n, ast.FunctionDef) and n.name == wrapped.id) or (isinstance(n, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == wrapped.id for t in n.targets))
+                    for n in ast.walk(loops[0])):
+                return  # the same local function object on every iteration: jax.jit's cache hits
         func = index.function_of(node)
         if func is not None and self._runs_traced(ctx, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
@@ -337,11 +351,36 @@ class TfFunctionCreatedPerCall(ModuleRule):
 
     @staticmethod
     def _bound_method(index: ModuleIndex, wrapped: ast.AST) -> bool:
-        """``obj.method`` of an object (not a module's function): a new bound-method object on every
+        """``self.method`` or ``Cls(...).method`` (also through a name bound to ``Cls(...)``), with
+        ``method`` defined in ``Cls``, a class of this file: a new bound-method object on every
         access, so JAX's cache, keyed on the callable, never hits (measured on jax 0.10.2: three
-        ``jax.jit(m.apply)(x)`` on the same ``m`` trace three times; ``jax.jit(module_fn)`` once)."""
-        return isinstance(wrapped, ast.Attribute) and index.aliases.resolve(wrapped) is None \
-            and not (isinstance(wrapped.value, ast.Name) and wrapped.value.id in index.aliases.names)
+        ``jax.jit(m.apply)(x)`` on the same ``m`` trace three times). A function stored on an
+        object (optax's ``tx.update``, a NamedTuple field) is the same object every time and hits
+        the cache (one trace for three), so an attribute of an object of unknown class is not one."""
+        if not isinstance(wrapped, ast.Attribute):
+            return False
+        owner = wrapped.value
+        cls: ast.ClassDef | None = None
+        if isinstance(owner, ast.Name) and owner.id == "self":
+            func = index.function_of(wrapped)
+            while func is not None and not isinstance(index.parent(func), ast.ClassDef):
+                func = index.function_of(func)
+            parent = index.parent(func) if func is not None else None
+            cls = parent if isinstance(parent, ast.ClassDef) else None
+        else:
+            if isinstance(owner, ast.Name):
+                func = index.function_of(wrapped)
+                values = [n.value for n in (index.scope_nodes(func) if func is not None else [])
+                          if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == owner.id
+                                                                for t in n.targets)]
+                owner = values[0] if len(values) == 1 else owner
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name):
+                cls = next((c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef)
+                            and c.name == owner.func.id), None)
+        return cls is not None and any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == wrapped.attr
+                                       and not any(isinstance(d, ast.Name) and d.id == "staticmethod"
+                                                   for d in m.decorator_list)
+                                       for m in cls.body)
 
     # -- objects that own tf.functions, constructed per call --------------------------------
     @staticmethod
