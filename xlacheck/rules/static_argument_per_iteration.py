@@ -6,7 +6,7 @@ import ast
 
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (bound_static_arguments, in_test, jitted_with_static_params,
-                                             loop_varying_names)
+                                             loop_varying_names, static_hash_kind)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -17,7 +17,9 @@ class StaticArgumentPerIteration(ModuleRule):
     Flags a call, inside a loop or comprehension, of a function this file jits with
     `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
-    the loop assigns from those (`n = len(batch)` with `batch` the loop variable).
+    the loop assigns from those (`n = len(batch)` with `batch` the loop variable), and a static
+    argument built in the loop as a new object of a class of this file that hashes by identity
+    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`).
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -69,6 +71,14 @@ class StaticArgumentPerIteration(ModuleRule):
                             'iteration compiles again; pass it traced (with a static bound and a mask) or hoist '
                             'the loop'),
                 )),
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def run(xs):\n    return [scale(x, Options(2)) for x in xs]\n",
+                expected=(
+                    (10, 22, 'static argument `opts` of jitted `scale` is a new `Options` on every iteration: it '
+                             'hashes by identity, so jax.jit compiles again for each new object; build it once before '
+                             'the loop, or give it value equality (a frozen dataclass)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -82,6 +92,16 @@ class StaticArgumentPerIteration(ModuleRule):
             bound = bound_static_arguments(jitted[call.func.id], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
+            if not index.loops_around(call):
+                continue
+            for param, arg in bound:
+                if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
+                        and static_hash_kind(index, arg.func.id) == "identity":
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is a new "
+                                          f"`{arg.func.id}` on every iteration: it hashes by identity, so jax.jit "
+                                          "compiles again for each new object; build it once before the loop, or give "
+                                          "it value equality (a frozen dataclass)")
+                    break
             varying = loop_varying_names(index, call)
             if not varying:
                 continue

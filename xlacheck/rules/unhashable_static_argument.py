@@ -7,7 +7,7 @@ import ast
 from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params
+from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -17,6 +17,10 @@ _NUMPY_ARRAY_BUILDERS = frozenset({f"np.{f}" for f in (
     "zeros_like", "ones_like", "full_like", "empty_like", "asanyarray", "ascontiguousarray", "frombuffer",
     "fromiter", "tile", "repeat", "cumsum", "sort", "argsort", "unique", "nonzero", "flatnonzero", "where")})
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jnp.ndarray", "np.ndarray", "jax.numpy.ndarray", "chex.Array"})
+# Annotations of a static parameter that name an unhashable type (what the annotation's head spells).
+_UNHASHABLE_ANNOTATIONS = {"list": "a list", "List": "a list", "typing.List": "a list", "dict": "a dict",
+                           "Dict": "a dict", "typing.Dict": "a dict", "set": "a set", "Set": "a set",
+                           "typing.Set": "a set"}
 
 _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
@@ -31,8 +35,11 @@ class UnhashableStaticArgument(ModuleRule):
     call in this file passes as a JAX array (the result of a `jax.numpy`/`jax.lax` function,
     per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
     annotated as an array, a traced value (a non-static parameter of the jitted function the
-    call runs in), or a list, dict or set literal, and a static parameter that the jitted
-    function itself reads as a dict (`hparams["activation"]`).
+    call runs in), an object of a class of this file that cannot be hashed (a dataclass without
+    `frozen=True`, a class with `__eq__` and no `__hash__`), or a list, dict or set literal; a
+    static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
+    `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
+    (`hparams["activation"]`).
 
     ## Why is this bad?
     `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
@@ -116,6 +123,15 @@ class UnhashableStaticArgument(ModuleRule):
                              'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
                              'static arguments are not supported); pass a Python value or make the argument traced'),
                 )),
+        Example("import jax\nimport dataclasses\nfrom functools import partial\n@dataclasses.dataclass\n"
+                "class Config:\n    width: int = 4\n@partial(jax.jit, static_argnames=('cfg',))\n"
+                "def widen(x, cfg: Config):\n    return x.repeat(cfg.width, axis=-1)\n",
+                expected=(
+                    (8, 14, 'static argument `cfg` of jitted `widen` is annotated as a `Config` (a dataclass or class '
+                            'with __eq__ and no __hash__): jax.jit hashes static arguments for its cache and such '
+                            'objects are unhashable (ValueError: Non-hashable static arguments are not supported); '
+                            'declare it @dataclass(frozen=True)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -132,20 +148,28 @@ class UnhashableStaticArgument(ModuleRule):
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
-                fix = "pass a tuple" if what in ("a list", "a set") else \
-                    "pass a tuple, a frozen dataclass or a FrozenDict" if what == "a dict" else \
-                    "make the parameter static in the outer function too, or traced in this one" \
-                    if what.startswith("a traced value") else "pass a Python value or make the argument traced"
-                noun = "tracers" if what.startswith("a traced value") else "arrays" if "array" in what \
-                    else what[2:] + "s"
+                fix = "make the parameter static in the outer function too, or traced in this one" \
+                    if what.startswith("a traced value") else _fix(what)
+                noun = _noun(what)
                 ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` receives {what}: jax.jit "
                                       f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
                                       f"Non-hashable static arguments are not supported); {fix}")
 
     def _check_body(self, ctx: ModuleContext, index: ModuleIndex, caller_name: str, info: FunctionInfo) -> None:
-        """A static parameter the function reads as a dict (``p["key"]``) and never rebinds."""
+        """A static parameter annotated with an unhashable type, or one the function reads as a
+        dict (``p["key"]``) and never rebinds."""
         node = info.node
         static = set(info.static_params)
+        args = node.args
+        for param in args.posonlyargs + args.args + args.kwonlyargs:
+            if param.arg not in static or param.annotation is None:
+                continue
+            what = self._annotated(ctx, index, param.annotation)
+            if what is not None:
+                ctx.report(self, param, f"static argument `{param.arg}` of jitted `{caller_name}` is annotated as "
+                                        f"{what}: jax.jit hashes static arguments for its cache and {_noun(what)} are "
+                                        "unhashable (ValueError: Non-hashable static arguments are not supported); "
+                                        f"{_fix(what)}")
         for sub in index.scope_nodes(node):
             if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -170,6 +194,8 @@ class UnhashableStaticArgument(ModuleRule):
         if what is not None:
             return what
         if isinstance(arg, ast.Call):
+            if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
+                return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
             name = ctx.facts.aliases.resolve(arg.func)
             if name in _NUMPY_ARRAY_BUILDERS:
                 return f"a NumPy array ({name})"
@@ -194,6 +220,25 @@ class UnhashableStaticArgument(ModuleRule):
         return None
 
     @staticmethod
+    def _annotated(ctx: ModuleContext, index: ModuleIndex, annotation: ast.expr) -> str | None:
+        """What unhashable type an annotation names: a list/dict/set, an array, or an unhashable class of this file."""
+        head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            try:
+                head = ast.parse(head.value, mode="eval").body
+            except SyntaxError:
+                return None
+            head = head.value if isinstance(head, ast.Subscript) else head
+        text = ast.unparse(head)
+        if text in _UNHASHABLE_ANNOTATIONS:
+            return _UNHASHABLE_ANNOTATIONS[text]
+        if ctx.facts.aliases.resolve(head) in _ARRAY_ANNOTATIONS:
+            return "an array"
+        if isinstance(head, ast.Name) and static_hash_kind(index, head.id) == "unhashable":
+            return f"a `{head.id}` (a dataclass or class with __eq__ and no __hash__)"
+        return None
+
+    @staticmethod
     def _parameter(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
         """A parameter that holds an array: annotated as one, or traced by the jitted function it belongs to."""
         args = func.args
@@ -210,3 +255,21 @@ class UnhashableStaticArgument(ModuleRule):
                 and name not in with_default and info.cls is None:
             return f"a traced value (non-static parameter of jitted `{func.name}`)"
         return None
+
+
+def _noun(what: str) -> str:
+    if what.startswith("a traced value"):
+        return "tracers"
+    if "dataclass" in what:
+        return "such objects"
+    return "arrays" if "array" in what else what[2:] + "s"
+
+
+def _fix(what: str) -> str:
+    if "dataclass" in what:
+        return "declare it @dataclass(frozen=True)"
+    if what in ("a list", "a set"):
+        return "pass a tuple"
+    if what == "a dict":
+        return "pass a tuple, a frozen dataclass or a FrozenDict"
+    return "pass a Python value or make the argument traced"
