@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import jax_jitted
@@ -33,14 +34,20 @@ class JaxStateWeakTypeChange(ModuleRule):
     created, while a `jax.jit` function of this file that reads the state rebuilds the same field
     strongly typed (`.astype(jnp.float32)`, `jnp.float32(...)`, `jnp.asarray(x, dtype)`,
     `jnp.zeros(...)`), or the other way round. Only evident types count: a field computed by
-    arithmetic is not judged.
+    arithmetic is not judged. The same for a Python number carried through a jitted call in a
+    loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
+    returns it as a float (from an int) or strongly typed.
 
     ## Why is this bad?
     `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
     float32 and a strongly typed float32 are different abstract values, so the step compiles
     once for the state `init` returns and again for the state its first update returns (optax
     issue 1440: `reduce_on_plateau` recompiled on the second step for this reason). In a loop over
-    several such states (per trial, per restart) every new state compiles twice.
+    several such states (per trial, per restart) every new state compiles twice. A Python number
+    passed to a jitted function is a weakly typed int32/float32; what the function returns after
+    mixing it with a float or a strongly typed array is not (jax issue 3163; measured on jax
+    0.10.2: 2 traces for `total = 0.0` carried through `total + jnp.sum(batch)`, 1 when every
+    operand is a Python number).
 
     ## Example
     ```python
@@ -105,16 +112,27 @@ class JaxStateWeakTypeChange(ModuleRule):
                             'different abstract type, so jax.jit compiles the step again on the next call; build the '
                             'field with the dtype the update keeps'),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef add_loss(total, batch):\n"
+                "    return total + jnp.mean(batch ** 2)\ndef evaluate(batches):\n    total = 0\n"
+                "    for b in batches:\n        total = add_loss(total, b)\n    return total\n",
+                expected=(
+                    (7, 13, '`total` starts as a Python int (weakly typed int32) and is then fed back from jitted '
+                            '`add_loss`, which returns it as a float (line 5): the second call has a different abstract '
+                            'type, so jax.jit compiles again; start it as an array of the dtype the step returns '
+                            '(jnp.zeros((), jnp.float32))'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
+        jitted_by_name = dict(jax_jitted(ctx.facts, index))
+        if not jitted_by_name:
+            return
+        self._check_carried(ctx, index, jitted_by_name)
         states = self._state_classes(ctx, index)
         if not states:
             return
-        jitted = {id(info.node): (name, info.node) for name, info in jax_jitted(ctx.facts, index)}
-        if not jitted:
-            return
+        jitted = {id(info.node): (name, info.node) for name, info in jitted_by_name.items()}
         # every construction Cls(...), with the jitted function it runs in (None: outside jit)
         built: dict[str, list[tuple[ast.Call, str | None]]] = {}
         for call, _ in index.calls:
@@ -146,6 +164,89 @@ class JaxStateWeakTypeChange(ModuleRule):
                                    "compiles the step again on the next call; build the field with the dtype the "
                                    "update keeps")
                         break
+
+    # -- a Python number carried through a jitted call in a loop -------------------------------
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
+        """``total = 0`` before a loop, ``total = step(total, x)`` in it: the first call passes a weakly
+        typed int32, later calls what the step returned; flagged when that is evidently a float
+        (int -> float) or strongly typed (jax issue 3163)."""
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
+                continue
+            assign = index.parent(call)
+            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+                continue
+            target = assign.targets[0]
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, ast.Tuple) else []
+            info = jitted[call.func.id]
+            node = info.node
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return) and n.value is not None]
+            if len(returns) != 1:
+                continue
+            for position, name in enumerate(names):
+                if not isinstance(name, ast.Name):
+                    continue
+                index_in_call = next((i for i, a in enumerate(call.args)
+                                      if isinstance(a, ast.Name) and a.id == name.id), None)
+                if index_in_call is None or index_in_call >= len(params) or params[index_in_call] in info.static_params:
+                    continue
+                returned = returns[0]
+                if isinstance(target, ast.Tuple):
+                    if not (isinstance(returned, ast.Tuple) and len(returned.elts) == len(names)):
+                        continue
+                    returned = returned.elts[position]
+                initial = self._value_before_loop(index, call, name.id)
+                if initial is None:
+                    continue
+                change = self._carried_change(ctx, index, initial, returned)
+                if change is not None:
+                    ctx.report(self, initial, f"`{name.id}` starts as a Python {type(initial.value).__name__} "  # type: ignore[attr-defined]
+                                              f"(weakly typed {'int32' if isinstance(initial.value, int) else 'float32'}) "  # type: ignore[attr-defined]
+                                              f"and is then fed back from jitted `{call.func.id}`, which returns it "
+                                              f"{change} (line {returned.lineno}): the second call has a different "
+                                              "abstract type, so jax.jit compiles again; start it as an array of "
+                                              "the dtype the step returns (jnp.zeros((), jnp.float32))")
+                    break
+
+    @staticmethod
+    def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
+        """The Python number ``name`` is bound to right before the outermost loop around ``call``."""
+        loop = index.loops_around(call)[-1]
+        parent = index.parent(loop)
+        body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                     if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
+        if body is None:
+            return None
+        for stmt in reversed(body[:body.index(loop)]):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                t, v = stmt.targets[0], stmt.value
+                pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
+                    if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
+                for tn, tv in pairs:
+                    if isinstance(tn, ast.Name) and tn.id == name:
+                        return tv if isinstance(tv, ast.Constant) and type(tv.value) in (int, float) else None
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
+                return None
+        return None
+
+    def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
+                        returned: ast.expr) -> str | None:
+        """How the returned value evidently differs from the weakly typed Python number it started as."""
+        if isinstance(initial.value, int) and _float_valued(ctx, returned):
+            return "as a float"
+        kind = self._strength(ctx, index, returned)
+        return f"strongly typed ({kind})" if kind is not None else None
+
+    def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr) -> str | None:
+        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so)."""
+        if isinstance(e, ast.BinOp):
+            return self._strength(ctx, index, e.left) or self._strength(ctx, index, e.right)
+        if isinstance(e, ast.UnaryOp):
+            return self._strength(ctx, index, e.operand)
+        kind = self._weakness(ctx, index, e, depth=1)
+        return kind[1] if kind is not None and kind[0] == "strongly" else None
 
     # -- the state classes and their fields ---------------------------------------------------
     @staticmethod
@@ -240,3 +341,24 @@ def _static_field(default: ast.expr | None) -> bool:
         (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
         or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
         for k in default.keywords)
+
+
+_FLOAT_FUNCTIONS = frozenset({f"jnp.{f}" for f in (
+    "mean", "average", "exp", "log", "log1p", "sqrt", "tanh", "sin", "cos", "std", "var", "float32", "float16",
+    "bfloat16", "nanmean", "linspace")} | {"jax.nn.sigmoid", "jax.nn.softplus", "jax.nn.logsumexp",
+                                            "jax.nn.log_softmax", "jax.nn.softmax"})
+
+
+def _float_valued(ctx: ModuleContext, e: ast.expr) -> bool:
+    """``e`` is evidently a float: a true division, a float literal operand, or a float-valued function."""
+    if isinstance(e, ast.BinOp):
+        return isinstance(e.op, ast.Div) or _float_valued(ctx, e.left) or _float_valued(ctx, e.right)
+    if isinstance(e, ast.UnaryOp):
+        return _float_valued(ctx, e.operand)
+    if isinstance(e, ast.Constant):
+        return type(e.value) is float
+    if isinstance(e, ast.Call):
+        if isinstance(e.func, ast.Attribute) and e.func.attr == "mean" and ctx.facts.aliases.resolve(e.func) is None:
+            return True
+        return ctx.facts.aliases.resolve(e.func) in _FLOAT_FUNCTIONS
+    return False
