@@ -178,16 +178,19 @@ class LaxBranchOutputMismatch(ModuleRule):
             return None
         names = {p: ast.unparse(op) if isinstance(op, ast.Name) else f"operand {i}"
                  for i, (p, op) in enumerate(zip(params, operands))}
+        traced = set(params)
         if isinstance(func, ast.Lambda):
             returns = [func.body]
         else:
-            if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.With))
+            if any(isinstance(n, (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.Match))
                    for n in index.scope_nodes(func)):
-                return None  # rebinding or control flow: not judged
+                return None  # control flow: not judged
+            # names bound in the body (`h, c = state`) are not followed: their forms are unknown
+            traced -= {n.id for n in index.scope_nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             returns = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
                 return None
-        forms = {self._form(index, r, names, set(params)) for r in returns}  # type: ignore[arg-type]
+        forms = {self._form(index, r, names, traced) for r in returns}  # type: ignore[arg-type]
         return forms.pop() if len(forms) == 1 else None
 
     def _form(self, index: ModuleIndex, e: ast.expr, names: dict[str, str], params: set[str]) -> _Form | None:

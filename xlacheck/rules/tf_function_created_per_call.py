@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
@@ -370,9 +371,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
         else:
             if isinstance(owner, ast.Name):
                 func = index.function_of(wrapped)
-                values = [n.value for n in (index.scope_nodes(func) if func is not None else [])
-                          if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == owner.id
-                                                                for t in n.targets)]
+                def bound_in(nodes: Iterable[ast.AST], name: str) -> list[ast.expr]:
+                    return [n.value for n in nodes if isinstance(n, ast.Assign)
+                            and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+                values = bound_in(index.scope_nodes(func), owner.id) if func is not None else []
+                if func is None or not values and not any(
+                        isinstance(n, ast.arg) and n.arg == owner.id for n in ast.walk(func.args)):
+                    values = bound_in(index.tree.body, owner.id)  # a module-level object
                 owner = values[0] if len(values) == 1 else owner
             if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name):
                 cls = next((c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef)
