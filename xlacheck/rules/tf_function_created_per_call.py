@@ -45,7 +45,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
     bound method, and hits the cache) or a
     function defined in the enclosing function (JAX caches on the wrapped callable, so
-    `jax.jit(module_function)` per call hits the cache). And a
+    `jax.jit(module_function)` per call hits the cache); and a jitted local function that the
+    enclosing function runs a fixed number of times (`for _ in range(3)`), which makes it a
+    computation its callers repeat rather than a driver over data (jax issue 4572). And a
     factory of this file that returns such a new compiled function, called and dropped at once
     (`make_update(lr)(params, grads)`) where the enclosing function runs per step.
 
@@ -181,6 +183,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
                             'tf.function once (module level, __init__, or a cache)'),
                 )),
+        Example("import jax\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
+                "        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n        state = step(state)\n"
+                "    return state\n",
+                expected=(
+                    (3, 6, 'jax.jit created inside `simulate()` and run a fixed number of times per call: every call '
+                           'of it builds a new function with an empty cache and traces/compiles it again; define the '
+                           'jitted function once, outside, and pass what it closes over as arguments'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -252,12 +262,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
         else:
             return  # stored on self, in a dict, returned...: kept, so traced once
         called_once = reused = False
+        fixed_loops = True  # every reuse sits in `for _ in range(<literal>)`: a fixed amount of work per call
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
                 if isinstance(use, ast.Call) and use.func is sub:
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
+                        fixed_loops = fixed_loops and bool(index.loops_around(use)) and all(
+                            _literal_range(loop) for loop in index.loops_around(use))
                     else:
                         called_once = True
                 else:
@@ -269,6 +282,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
                                         "again; create the tf.function once (__init__, module level or a cache)")
+            elif kind.startswith("jax.") and fixed_loops and not self._called_only_outside_loops(ctx, index, func):
+                # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
+                # the function is a computation callers repeat, not a driver over data (jax #4572)
+                ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()` and run a fixed number of "
+                                        "times per call: every call of it builds a new function with an empty cache "
+                                        "and traces/compiles it again; define the jitted function once, outside, "
+                                        "and pass what it closes over as arguments")
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name, kind)
@@ -495,3 +515,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    "tf.function once (module level, __init__, or a cache)")
+
+
+def _literal_range(loop: ast.AST) -> bool:
+    """``for _ in range(<int literal>)`` (or ``range(a, b)`` of literals): a fixed trip count."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
+        return False
+    it = loop.iter
+    return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
+        isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)
