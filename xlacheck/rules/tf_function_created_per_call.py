@@ -10,6 +10,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -232,6 +233,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 # `jax.jit(model.init)(rng, x)` in a set-up function is a one-off (flax examples):
                 # a bound method counts only where a loop here shows it runs per step
                 return
+            if in_test(index, ctx.path, node):
+                return  # a test compiles a handful of times by design (jax tests jit per case and per loop item)
             loops = index.loops_around(node)
             if loops and isinstance(wrapped, ast.Name) and not any(
                     (isinstance(n, ast.FunctionDef) and n.name == wrapped.id) or (isinstance(n, ast.Assign) and any(
