@@ -119,7 +119,8 @@ def test_python_int_accumulator_returned_as_float_compiles_twice():
 
 def test_python_int_counter_of_python_ints_compiles_once():
     src = ("import jax\nTRACES = []\n@jax.jit\ndef bump(count, step):\n    TRACES.append(1)\n    return count + step\n"
-           "def count_steps(n):\n    count = 0\n    for i in range(n):\n        count = bump(count, i)\n    return count\n")
+           "def count_steps(n):\n    count = 0\n    for i in range(n):\n        count = bump(count, i)\n"
+           "    return count\n")
     assert "XLA415" not in _codes(src)
     ns = _run(src)
     ns["count_steps"](4)

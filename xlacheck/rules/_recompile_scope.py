@@ -148,13 +148,8 @@ def static_hash_kind(index: ModuleIndex, class_name: str) -> str | None:
             return "value"
         if name in _DATACLASS_DECORATORS:
             options = {k.arg: k.value for k in dec.keywords} if isinstance(dec, ast.Call) else {}
-
-            def on(key: str, default: bool) -> bool | None:
-                v = options.get(key)
-                if v is None:
-                    return default
-                return v.value if isinstance(v, ast.Constant) and isinstance(v.value, bool) else None
-            frozen, unsafe, eq = on("frozen", False), on("unsafe_hash", False), on("eq", True)
+            frozen, unsafe, eq = (_flag(options, "frozen", False), _flag(options, "unsafe_hash", False),
+                                  _flag(options, "eq", True))
             if frozen is None or unsafe is None or eq is None:
                 return None
             if frozen or unsafe or "__hash__" in methods:
@@ -170,3 +165,11 @@ def static_hash_kind(index: ModuleIndex, class_name: str) -> str | None:
     if "__hash__" in methods or hash_assigned:
         return "value"
     return "unhashable" if "__eq__" in methods else "identity"
+
+
+def _flag(options: dict[str | None, ast.expr], key: str, default: bool) -> bool | None:
+    """A dataclass decorator's boolean option: its literal value, the default when absent, None otherwise."""
+    v = options.get(key)
+    if v is None:
+        return default
+    return v.value if isinstance(v, ast.Constant) and isinstance(v.value, bool) else None

@@ -117,8 +117,8 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "    for b in batches:\n        total = add_loss(total, b)\n    return total\n",
                 expected=(
                     (7, 13, '`total` starts as a Python int (weakly typed int32) and is then fed back from jitted '
-                            '`add_loss`, which returns it as a float (line 5): the second call has a different abstract '
-                            'type, so jax.jit compiles again; start it as an array of the dtype the step returns '
+                            '`add_loss`, which returns it as a float (line 5): the second call has a different '
+                            'abstract type, so jax.jit compiles again; start it as an array of the dtype the step returns '
                             '(jnp.zeros((), jnp.float32))'),
                 )),
     )
@@ -152,14 +152,14 @@ class JaxStateWeakTypeChange(ModuleRule):
                     init_kind = self._weakness(ctx, index, init_expr)
                     if init_kind is None:
                         continue
-                    for update, owner in updates:
+                    for update, step in updates:
                         other = dict(self._bound_fields(update, fields)).get(field)
                         upd_kind = self._weakness(ctx, index, other) if other is not None else None
-                        if upd_kind is None or upd_kind[0] == init_kind[0]:
+                        if other is None or upd_kind is None or upd_kind[0] == init_kind[0]:
                             continue
                         ctx.report(self, init_expr,
                                    f"field `{field}` of `{cls_name}` is {init_kind[0]} typed here ({init_kind[1]}) but "
-                                   f"jitted `{owner}` rebuilds it {upd_kind[0]} typed ({upd_kind[1]}) at line "
+                                   f"jitted `{step}` rebuilds it {upd_kind[0]} typed ({upd_kind[1]}) at line "
                                    f"{other.lineno}: the state it returns has a different abstract type, so jax.jit "
                                    "compiles the step again on the next call; build the field with the dtype the "
                                    "update keeps")
@@ -202,8 +202,9 @@ class JaxStateWeakTypeChange(ModuleRule):
                     continue
                 change = self._carried_change(ctx, index, initial, returned)
                 if change is not None:
-                    ctx.report(self, initial, f"`{name.id}` starts as a Python {type(initial.value).__name__} "  # type: ignore[attr-defined]
-                                              f"(weakly typed {'int32' if isinstance(initial.value, int) else 'float32'}) "  # type: ignore[attr-defined]
+                    python_type = type(initial.value).__name__
+                    weak = "int32" if isinstance(initial.value, int) else "float32"
+                    ctx.report(self, initial, f"`{name.id}` starts as a Python {python_type} (weakly typed {weak}) "
                                               f"and is then fed back from jitted `{call.func.id}`, which returns it "
                                               f"{change} (line {returned.lineno}): the second call has a different "
                                               "abstract type, so jax.jit compiles again; start it as an array of "
@@ -274,7 +275,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return
         yield from zip(fields, call.args)
-        yield from ((k.arg, k.value) for k in call.keywords if k.arg in fields)  # type: ignore[misc]
+        yield from ((k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in fields)
 
     @staticmethod
     def _reads_state(index: ModuleIndex, call: ast.Call, fields: list[str]) -> bool:
@@ -297,8 +298,9 @@ class JaxStateWeakTypeChange(ModuleRule):
             if func is None or isinstance(func, ast.Lambda):
                 return None
             values = [n.value for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                      and n.value is not None and any(isinstance(t, ast.Name) and t.id == expr.id
-                                                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+                      and n.value is not None
+                      and any(isinstance(t, ast.Name) and t.id == expr.id
+                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
             augmented = any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == expr.id
                             for n in index.scope_nodes(func))
             return self._weakness(ctx, index, values[0], depth + 1) if len(values) == 1 and not augmented else None

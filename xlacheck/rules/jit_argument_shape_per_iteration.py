@@ -130,8 +130,8 @@ class JitArgumentShapePerIteration(ModuleRule):
         if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in _SHAPE_KEEPING:
             return self._varying_slice(index, arg.args[0], varying, loops, depth)
         if isinstance(arg, ast.Name) and depth == 0:
-            values = [n.value for loop in loops[:1] for n in ast.walk(loop)
-                      if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+            values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
             return self._varying_slice(index, values[0], varying, loops, depth + 1) if len(values) == 1 else None
         if not isinstance(arg, ast.Subscript):
             return None

@@ -121,7 +121,8 @@ class LaxBranchOutputMismatch(ModuleRule):
                             'the same tuple)'),
                 )),
         Example("import jax.numpy as jnp\nfrom jax import lax\ndef _keep(h):\n    return h, jnp.zeros(())\n"
-                "def _drop(h):\n    return h, jnp.zeros((1,))\ndef step(h, p):\n    return lax.cond(p, _keep, _drop, h)\n",
+                "def _drop(h):\n    return h, jnp.zeros((1,))\n"
+                "def step(h, p):\n    return lax.cond(p, _keep, _drop, h)\n",
                 expected=(
                     (8, 12, 'branches of lax.cond return different forms (true_fun / false_fun: element 1: a scalar '
                             '/ rank 1): every branch must return the same structure, shapes and dtypes (TypeError: '
@@ -186,11 +187,13 @@ class LaxBranchOutputMismatch(ModuleRule):
                    for n in index.scope_nodes(func)):
                 return None  # control flow: not judged
             # names bound in the body (`h, c = state`) are not followed: their forms are unknown
-            traced -= {n.id for n in index.scope_nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            returns = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
-            if not returns or any(r is None for r in returns):
+            traced -= {n.id for n in index.scope_nodes(func)
+                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            found = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Return)]
+            if not found or any(r is None for r in found):
                 return None
-        forms = {self._form(index, r, names, traced) for r in returns}  # type: ignore[arg-type]
+            returns = [r for r in found if r is not None]
+        forms = {self._form(index, r, names, traced) for r in returns}
         return forms.pop() if len(forms) == 1 else None
 
     def _form(self, index: ModuleIndex, e: ast.expr, names: dict[str, str], params: set[str]) -> _Form | None:

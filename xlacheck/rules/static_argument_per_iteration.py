@@ -5,8 +5,13 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import (bound_static_arguments, in_test, jitted_with_static_params,
-                                             loop_varying_names, static_hash_kind)
+from xlacheck.rules._recompile_scope import (
+    bound_static_arguments,
+    in_test,
+    jitted_with_static_params,
+    loop_varying_names,
+    static_hash_kind,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 

@@ -371,7 +371,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if kind is None or not kind.startswith("jax."):
             return True
         return isinstance(wrapped, ast.Lambda) or self._partial(index, wrapped) or (
-            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped)) or self._bound_method(index, wrapped)
+            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped)) \
+            or self._bound_method(index, wrapped)
 
     @staticmethod
     def _bound_method(index: ModuleIndex, wrapped: ast.AST) -> bool:

@@ -212,7 +212,8 @@ class UnhashableStaticArgument(ModuleRule):
                        and any(isinstance(t, ast.Name) and t.id == arg.id for t in ast.walk(
                            ast.Tuple(elts=n.targets, ctx=ast.Store()) if isinstance(n, ast.Assign)
                            else n.target if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr))
-                           else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars], ctx=ast.Store())))]
+                           else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars],
+                                          ctx=ast.Store())))]
             if not rebound:
                 return UnhashableStaticArgument._parameter(ctx, func, arg.id)
             if len(rebound) == 1 and isinstance(rebound[0], ast.Assign):
