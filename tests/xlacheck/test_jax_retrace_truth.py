@@ -232,3 +232,15 @@ def test_jitted_local_function_run_a_fixed_number_of_times_traces_per_call():
     for _ in range(2):
         ns["simulate"](jax.numpy.ones(3), jax.numpy.eye(3))
     assert len(ns["TRACES"]) == 2
+
+
+def test_static_argument_read_from_array_values_compiles_per_value():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+           "@partial(jax.jit, static_argnums=1)\ndef top(scores, k):\n    return jax.lax.top_k(scores, k)[0]\n"
+           "def best(scores, valid):\n    k = int(jnp.sum(valid))\n    return top(scores, k)\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    scores = jax.numpy.arange(5.0)
+    for n in (2, 3, 4):
+        ns["best"](scores, jax.numpy.arange(5) < n)
+    assert ns["top"]._cache_size() == 3
