@@ -244,3 +244,28 @@ def test_static_argument_read_from_array_values_compiles_per_value():
     for n in (2, 3, 4):
         ns["best"](scores, jax.numpy.arange(5) < n)
     assert ns["top"]._cache_size() == 3
+
+
+@pytest.mark.parametrize("body", [
+    "    def __init__(self):\n        self.fwd = jax.jit(self.apply)\n"
+    "    def apply(self, x):\n        TRACES.append(1)\n        return x * 2.0\n",
+    "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n        return x * 2.0\n",
+])
+def test_object_owning_a_jit_cache_built_per_iteration_traces_every_time(body: str):
+    src = ("import jax\nfrom functools import partial\nTRACES = []\nclass Model:\n" + body +
+           "def predict_all(xs):\n    return [Model().fwd(x) for x in xs]\n")
+    assert "XLA404" in _codes(src)
+    ns = _run(src)
+    ns["predict_all"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 3
+
+
+def test_frozen_dataclass_with_static_self_hits_the_cache():
+    src = ("import jax\nimport dataclasses\nfrom functools import partial\nTRACES = []\n"
+           "@dataclasses.dataclass(frozen=True)\nclass Model:\n    k: float = 2.0\n"
+           "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n"
+           "        return x * self.k\ndef predict_all(xs):\n    return [Model().fwd(x) for x in xs]\n")
+    assert "XLA404" not in _codes(src)
+    ns = _run(src)
+    ns["predict_all"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 1
