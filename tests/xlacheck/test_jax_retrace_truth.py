@@ -249,7 +249,8 @@ def test_static_argument_read_from_array_values_compiles_per_value():
 @pytest.mark.parametrize("body", [
     "    def __init__(self):\n        self.fwd = jax.jit(self.apply)\n"
     "    def apply(self, x):\n        TRACES.append(1)\n        return x * 2.0\n",
-    "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n        return x * 2.0\n",
+    "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n"
+    "        return x * 2.0\n",
 ])
 def test_object_owning_a_jit_cache_built_per_iteration_traces_every_time(body: str):
     src = ("import jax\nfrom functools import partial\nTRACES = []\nclass Model:\n" + body +

@@ -118,8 +118,8 @@ class JaxStateWeakTypeChange(ModuleRule):
                 expected=(
                     (7, 13, '`total` starts as a Python int (weakly typed int32) and is then fed back from jitted '
                             '`add_loss`, which returns it as a float (line 5): the second call has a different '
-                            'abstract type, so jax.jit compiles again; start it as an array of the dtype the step returns '
-                            '(jnp.zeros((), jnp.float32))'),
+                            'abstract type, so jax.jit compiles again; start it as an array of the dtype the step '
+                            'returns (jnp.zeros((), jnp.float32))'),
                 )),
     )
 
