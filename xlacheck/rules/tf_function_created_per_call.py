@@ -173,13 +173,6 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'drops it: every evaluation traces and compiles again; build it once and reuse it, passing '
                             'what changes (a learning rate) as an argument'),
                 )),
-        Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
-                expected=(
-                    (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
-                            '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
-                            'again; create the tf.function once (module level, __init__, or a cache)'),
-                )),
         Example("import jax\nclass Scaler:\n    def __init__(self, s):\n        self.s = s\n"
                 "    def apply(self, x):\n        return x * self.s\n"
                 "def predict(x):\n    return jax.jit(Scaler(2.0).apply)(x)\n"
@@ -204,6 +197,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     (8, 13, 'a new `Scorer` is built on every call of `score_all()` (in a loop): its jax.jit '
                             'function `score` belongs to the instance, so each new object traces and compiles it '
                             'again; build the object once and reuse it'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
+                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+                expected=(
+                    (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
+                            '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
     )
 
