@@ -7,6 +7,7 @@ import ast
 from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -84,6 +85,9 @@ class UnhashableStaticArgument(ModuleRule):
                 "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
                 "@partial(jax.jit, static_argnums=1)\ndef first(x, n):\n    return head(x, n)\n"
                 "def run(x, n: int = 2):\n    return head(x, n)\n"),
+        Example("import jax\nfrom functools import partial\nSTATIC = (1,)\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@partial(jax.jit, static_argnums=STATIC)\ndef first(x, n):\n    return head(x, n)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -253,7 +257,8 @@ class UnhashableStaticArgument(ModuleRule):
             return "an array (annotated)"
         info = ctx.facts.by_node.get(id(func))
         if info is not None and info.jax and info.jit_entry and name not in info.static_params \
-                and name not in with_default and info.cls is None:
+                and name not in with_default and info.cls is None \
+                and _static_sets_are_literal(ctx, info.traced_entry, func.name):
             return f"a traced value (non-static parameter of jitted `{func.name}`)"
         return None
 
@@ -274,3 +279,24 @@ def _fix(what: str) -> str:
     if what == "a dict":
         return "pass a tuple, a frozen dataclass or a FrozenDict"
     return "pass a Python value or make the argument traced"
+
+
+def _static_sets_are_literal(ctx: ModuleContext, entry: ast.expr | None, name: str) -> bool:
+    """Every jax.jit of ``name`` here (its decorator, ``jax.jit(name, ...)`` calls) spells its static
+    arguments as literals, so the parameters it does not name are traced; ``static_argnums=STATIC``
+    or ``**options`` could name any."""
+    resolve = ctx.facts.aliases.resolve
+    entries: list[ast.expr] = [entry] if entry is not None else []
+    entries += [c for c in ast.walk(ctx.tree) if isinstance(c, ast.Call) and resolve(c.func) in JAX_JIT_NAMES
+                and c.args and isinstance(c.args[0], ast.Name) and c.args[0].id == name]
+    if not entries:
+        return False
+    for e in entries:
+        for kw in (e.keywords if isinstance(e, ast.Call) else []):
+            if kw.arg is None:
+                return False
+            if kw.arg in ("static_argnums", "static_argnames", "static_broadcasted_argnums"):
+                values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+                if not all(isinstance(v, ast.Constant) for v in values):
+                    return False
+    return True
