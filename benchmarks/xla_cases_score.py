@@ -32,6 +32,8 @@ A figure on ``train`` cases is not evidence of recall: rule authors read those c
     python benchmarks/xla_cases_score.py --corpus repo -v     # one corpus, list the misses
     python benchmarks/xla_cases_score.py --corpus repo --split train -v   # never -v on validation
                                                               # while writing rules
+    python benchmarks/xla_cases_score.py --exclude-from eval_cases/authored_with_rules.txt
+                                                              # without cases their rules' author wrote
 """
 
 from __future__ import annotations
@@ -139,9 +141,11 @@ def split_of(corpus: Corpus, rec: dict, split_map: dict[str, str] | None) -> str
     return SPLIT_NAMES.get(rec.get("split") or "dev", rec.get("split") or "dev")
 
 
-def score(corpus: Corpus, only_split: str | None = None, preview: bool = False):
-    """Return ({(split, category): [tp, fp, fn, tn]}, [misclassified lines])."""
-    labels = json.loads(corpus.labels.read_text())["cases"]
+def score(corpus: Corpus, only_split: str | None = None, preview: bool = False,
+          exclude: frozenset[str] = frozenset()):
+    """Return ({(split, category): [tp, fp, fn, tn]}, [misclassified lines]); cases named in
+    ``exclude`` are left out."""
+    labels = [r for r in json.loads(corpus.labels.read_text())["cases"] if r["case"] not in exclude]
     split_map = json.loads(corpus.split_file.read_text()) if corpus.split_file else None
     findings = lint_corpus(corpus, preview)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -176,7 +180,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="list every misclassified case with its findings (do not read validation misses "
                          "while writing rules: add --split train)")
     ap.add_argument("--preview", action="store_true", help="also run the rules and levels behind --preview")
+    ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
+                    help="leave out the cases named in FILE (one case name a line, # comments), e.g. "
+                         "eval_cases/authored_with_rules.txt: the validation figure without cases written by "
+                         "the author of the rules they test")
     args = ap.parse_args(argv)
+    exclude: frozenset[str] = frozenset()
+    if args.exclude_from is not None:
+        if not args.exclude_from.is_file():
+            raise SystemExit(f"--exclude-from: {args.exclude_from} is not a file")
+        exclude = frozenset(line.split("#", 1)[0].strip().removesuffix(".py")
+                            for line in args.exclude_from.read_text().splitlines()) - {""}
 
     selected = [c for c in corpora() if (args.corpus is None or c.name in args.corpus)]
     rows: list[tuple] = []
@@ -186,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.corpus:
                 raise SystemExit(f"corpus {corpus.name}: {corpus.labels} or {corpus.cases_dir} is missing")
             continue
-        counts, wrong = score(corpus, args.split, args.preview)
+        counts, wrong = score(corpus, args.split, args.preview, exclude)
         wrong_all += wrong
         for split in sorted({k[0] for k in counts}):
             for cat in ORDER:

@@ -75,3 +75,198 @@ def test_factory_called_and_dropped_compiles_per_call():
     for _ in range(3):
         ns["run_trial"](jax.numpy.ones(2), jax.numpy.ones(2), 0.1)
     assert len(ns["TRACES"]) == 3
+
+
+# -- issue 11, second pass: value flow and the compiler's behaviour ---------------------------------
+
+def test_state_field_weak_at_init_strong_after_update_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+           "class S(NamedTuple):\n    avg: jax.Array\n    count: jax.Array\n"
+           "def init():\n    return S(avg=jnp.asarray(0.0), count=jnp.asarray(0))\n"
+           "@jax.jit\ndef update(state, loss):\n    avg = (state.avg * state.count + loss) / (state.count + 1)\n"
+           "    return S(avg.astype(jnp.float32), state.count + 1)\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    state = ns["init"]()
+    for _ in range(3):
+        state = ns["update"](state, jax.numpy.float32(0.5))
+    assert ns["update"]._cache_size() == 2
+
+
+def test_state_field_typed_at_init_compiles_once():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+           "class S(NamedTuple):\n    avg: jax.Array\n    count: jax.Array\n"
+           "def init():\n    return S(avg=jnp.asarray(0.0, jnp.float32), count=jnp.asarray(0))\n"
+           "@jax.jit\ndef update(state, loss):\n    avg = (state.avg * state.count + loss) / (state.count + 1)\n"
+           "    return S(avg.astype(jnp.float32), state.count + 1)\n")
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    state = ns["init"]()
+    for _ in range(3):
+        state = ns["update"](state, jax.numpy.float32(0.5))
+    assert ns["update"]._cache_size() == 1
+
+
+def test_python_int_accumulator_returned_as_float_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef add_loss(total, batch):\n"
+           "    return total + jnp.mean(batch ** 2)\ndef evaluate(batches):\n    total = 0\n"
+           "    for b in batches:\n        total = add_loss(total, b)\n    return total\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["evaluate"]([jax.numpy.ones(3)] * 4)
+    assert ns["add_loss"]._cache_size() == 2
+
+
+def test_python_int_counter_of_python_ints_compiles_once():
+    src = ("import jax\nTRACES = []\n@jax.jit\ndef bump(count, step):\n    TRACES.append(1)\n    return count + step\n"
+           "def count_steps(n):\n    count = 0\n    for i in range(n):\n        count = bump(count, i)\n"
+           "    return count\n")
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    ns["count_steps"](4)
+    # one trace; the C++ dispatch cache (`_cache_size()`) holds 2 entries (Python int, weak array)
+    assert len(ns["TRACES"]) == 1
+
+
+def test_slice_by_loop_counter_compiles_every_iteration():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(params, prefix):\n"
+           "    return prefix * params\ndef generate(params, tokens, n):\n    for t in range(1, n + 1):\n"
+           "        logits = step(params, tokens[:, :t])\n        tokens = tokens.at[:, t].set(logits[:, -1])\n"
+           "    return tokens\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["generate"](jax.numpy.float32(2.0), jax.numpy.ones((2, 6)), 4)
+    assert ns["step"]._cache_size() == 4
+
+
+def test_fixed_size_window_compiles_once():
+    src = ("import jax\n@jax.jit\ndef step(params, x):\n    return params * x.sum()\n"
+           "def run(params, data, bs):\n    for i in range(len(data) // bs):\n"
+           "        params = step(params, data[i * bs:(i + 1) * bs])\n    return params\n")
+    assert "XLA416" not in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.numpy.float32(1.0), jax.numpy.ones(8), 2)
+    assert ns["step"]._cache_size() == 1
+
+
+def test_lax_switch_branch_ranks_differ_raises():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n@jax.jit\ndef pool(x, mode):\n"
+           "    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n")
+    assert "XLA114" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(TypeError, match="branches must have equal output types"):
+        ns["pool"](jax.numpy.ones((3, 2)), 0)
+
+
+def test_lax_cond_branches_agree_with_keepdims():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n@jax.jit\ndef f(x, i):\n"
+           "    return lax.switch(i, [lambda v: v.sum(axis=0, keepdims=True), lambda v: v[:1]], x)\n")
+    assert "XLA114" not in _codes(src)
+    ns = _run(src)
+    assert ns["f"](jax.numpy.ones((3, 2)), 1).shape == (1, 2)
+
+
+@pytest.mark.parametrize("arg, setup", [
+    ("np.arange(3)", ""),
+    ("Config()", "@dataclasses.dataclass\nclass Config:\n    k: int = 2\n"),
+])
+def test_unhashable_static_argument_forms_raise(arg: str, setup: str):
+    src = ("import dataclasses\nimport jax\nimport numpy as np\nfrom functools import partial\n" + setup +
+           "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x * 2\n"
+           f"def run(x):\n    return head(x, {arg})\n")
+    assert "XLA410" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        ns["run"](jax.numpy.ones(3))
+
+
+def test_traced_value_as_inner_static_argument_raises():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+           "@partial(jax.jit, static_argnums=1)\ndef tile_rows(x, reps):\n    return jnp.tile(x, (reps, 1))\n"
+           "@jax.jit\ndef expand(x, reps):\n    return tile_rows(x, reps)\n")
+    assert "XLA410" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        ns["expand"](jax.numpy.ones((2, 3)), 2)
+
+
+def test_identity_hashed_static_object_per_iteration_compiles_each_time():
+    src = ("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+           "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+           "def run(xs):\n    return [scale(x, Options(2)) for x in xs]\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.numpy.ones((3, 2)))
+    assert ns["scale"]._cache_size() == 3
+
+
+def test_bound_method_jitted_per_iteration_traces_every_time():
+    src = ("import jax\nTRACES = []\nclass Scaler:\n    def __init__(self, s):\n        self.s = s\n"
+           "    def apply(self, x):\n        TRACES.append(1)\n        return x * self.s\n"
+           "SCALER = Scaler(2.0)\ndef run(xs):\n    return [jax.jit(SCALER.apply)(x) for x in xs]\n")
+    assert "XLA404" in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 3
+
+
+def test_stored_function_and_outer_local_def_hit_the_cache():
+    src = ("import jax\nfrom typing import Callable, NamedTuple\nTRACES = []\n"
+           "class Tx(NamedTuple):\n    update: Callable\n"
+           "def _update(g):\n    TRACES.append(1)\n    return g * 0.1\nTX = Tx(_update)\n"
+           "def run(gs):\n    def step(g):\n        TRACES.append(1)\n        return g - 1.0\n"
+           "    out = []\n    for g in gs:\n        out.append(jax.jit(TX.update)(g))\n"
+           "        out.append(jax.jit(step)(g))\n    return out\n")
+    assert "XLA404" not in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 2  # one trace each, for three iterations
+
+
+def test_jitted_local_function_run_a_fixed_number_of_times_traces_per_call():
+    src = ("import jax\nTRACES = []\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
+           "        TRACES.append(1)\n        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n"
+           "        state = step(state)\n    return state\n")
+    assert "XLA404" in _codes(src)
+    ns = _run(src)
+    for _ in range(2):
+        ns["simulate"](jax.numpy.ones(3), jax.numpy.eye(3))
+    assert len(ns["TRACES"]) == 2
+
+
+def test_static_argument_read_from_array_values_compiles_per_value():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+           "@partial(jax.jit, static_argnums=1)\ndef top(scores, k):\n    return jax.lax.top_k(scores, k)[0]\n"
+           "def best(scores, valid):\n    k = int(jnp.sum(valid))\n    return top(scores, k)\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    scores = jax.numpy.arange(5.0)
+    for n in (2, 3, 4):
+        ns["best"](scores, jax.numpy.arange(5) < n)
+    assert ns["top"]._cache_size() == 3
+
+
+@pytest.mark.parametrize("body", [
+    "    def __init__(self):\n        self.fwd = jax.jit(self.apply)\n"
+    "    def apply(self, x):\n        TRACES.append(1)\n        return x * 2.0\n",
+    "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n"
+    "        return x * 2.0\n",
+])
+def test_object_owning_a_jit_cache_built_per_iteration_traces_every_time(body: str):
+    src = ("import jax\nfrom functools import partial\nTRACES = []\nclass Model:\n" + body +
+           "def predict_all(xs):\n    return [Model().fwd(x) for x in xs]\n")
+    assert "XLA404" in _codes(src)
+    ns = _run(src)
+    ns["predict_all"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 3
+
+
+def test_frozen_dataclass_with_static_self_hits_the_cache():
+    src = ("import jax\nimport dataclasses\nfrom functools import partial\nTRACES = []\n"
+           "@dataclasses.dataclass(frozen=True)\nclass Model:\n    k: float = 2.0\n"
+           "    @partial(jax.jit, static_argnums=0)\n    def fwd(self, x):\n        TRACES.append(1)\n"
+           "        return x * self.k\ndef predict_all(xs):\n    return [Model().fwd(x) for x in xs]\n")
+    assert "XLA404" not in _codes(src)
+    ns = _run(src)
+    ns["predict_all"](jax.numpy.ones((3, 2)))
+    assert len(ns["TRACES"]) == 1

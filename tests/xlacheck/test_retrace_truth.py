@@ -37,6 +37,12 @@ def _load(code: str, rule_code: str, *, flagged: bool) -> dict[str, Any]:
     return namespace
 
 
+def _example(examples: Any, text: str) -> str:
+    """The one example whose code contains ``text`` (indices move as examples are added)."""
+    (code,) = [e.code for e in examples if text in e.code]
+    return code
+
+
 def _batches(n: int) -> list[Any]:
     return [tf.constant([[1.0, 2.0]]) * float(i + 1) for i in range(n)]
 
@@ -247,7 +253,7 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
     runs, which happen only while tracing)."""
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
-    bad = _load(TfFunctionCreatedPerCall.INVALID[8].code, "XLA404", flagged=True)  # weighted_mse
+    bad = _load(_example(TfFunctionCreatedPerCall.INVALID, "def weighted_mse"), "XLA404", flagged=True)
     good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
     traced = []
     good_fn = good["_mse"]
@@ -318,7 +324,7 @@ def test_a_fixed_sweep_traces_once_per_item_then_hits_the_cache() -> None:
 
 
 def test_a_step_factory_called_per_epoch_traces_every_epoch() -> None:
-    bad = _load(TfFunctionCreatedPerCall.INVALID[10].code, "XLA404", flagged=True)
+    bad = _load(_example(TfFunctionCreatedPerCall.INVALID, "def make_step(w, lr)"), "XLA404", flagged=True)
     built = []
     factory = bad["make_step"]
     bad["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]
@@ -326,7 +332,7 @@ def test_a_step_factory_called_per_epoch_traces_every_epoch() -> None:
     bad["train"](w, xs, 3)
     assert [f.experimental_get_tracing_count() for f in built] == [1, 1, 1]  # three functions, three traces
 
-    good = _load(TfFunctionCreatedPerCall.VALID[8].code, "XLA404", flagged=False)
+    good = _load(_example(TfFunctionCreatedPerCall.VALID, "step = make_step(w)\n"), "XLA404", flagged=False)
     built.clear()
     factory = good["make_step"]
     good["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]

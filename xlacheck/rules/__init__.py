@@ -21,8 +21,11 @@ from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
+from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
+from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
 from xlacheck.rules.loop_grown_tensor import LoopGrownTensor
@@ -85,6 +88,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonSideEffectInTensorBranch,
     TensorIndexIntoPythonList,
     BranchTypeMismatch,
+    LaxBranchOutputMismatch,
     GuardOnConstantTensor,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
@@ -118,6 +122,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnknownDimsInJitSignature,
     UnhashableStaticArgument,
     StaticArgumentPerIteration,
+    JaxStateWeakTypeChange,
+    JitArgumentShapePerIteration,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,

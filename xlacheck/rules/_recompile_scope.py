@@ -90,3 +90,86 @@ def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str
             bound.append((params[i], arg))
     bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
     return [(p, a) for p, a in bound if p in info.static_params]
+
+
+def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names that take a new value on every iteration of the loops around ``node``: the loop
+    targets, names a loop body augments (``pos += 1``), and names the body assigns from those
+    (``end = t + 1``), followed to a fixed point."""
+    names: set[str] = set()
+    bodies: list[ast.AST] = []
+    for loop in index.loops_around(node):
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+            bodies.append(loop)
+        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            names |= {n.id for g in loop.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        elif isinstance(loop, ast.While):
+            bodies.append(loop)
+    assigns = [n for body in bodies for stmt in body.body for n in ast.walk(stmt)  # type: ignore[attr-defined]
+               if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    names |= {a.target.id for a in assigns if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            if isinstance(a, ast.AugAssign) or a.value is None:
+                continue
+            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+            bound = {t.id for t in targets if isinstance(t, ast.Name)}
+            if bound - names and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(a.value)):
+                names |= bound
+                changed = True
+    return names
+
+
+_DATACLASS_DECORATORS = ("dataclass", "dataclasses.dataclass")
+
+
+def static_hash_kind(index: ModuleIndex, class_name: str) -> str | None:
+    """How an instance of ``class_name`` (a class of this file) hashes as a ``jax.jit`` static
+    argument: ``"value"`` (NamedTuple, frozen or ``unsafe_hash`` dataclass, flax struct dataclass,
+    an own ``__hash__``), ``"identity"`` (a plain class without ``__eq__``/``__hash__``: every new
+    object compiles again), ``"unhashable"`` (a dataclass with ``eq`` and no ``frozen``, a class
+    with ``__eq__`` but no ``__hash__``: ``ValueError``), or None when it cannot be told (other
+    bases). Measured on jax 0.10.2: 3 new plain objects trace 3 times, 3 equal frozen dataclasses
+    once, a non-frozen dataclass raises."""
+    classes = [c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef) and c.name == class_name]
+    if len(classes) != 1:
+        return None
+    cls = classes[0]
+    methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    hash_assigned = any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__hash__"
+                                                          for t in s.targets) for s in cls.body)
+    for dec in cls.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        name = ast.unparse(target)
+        if name in ("struct.dataclass", "flax.struct.dataclass"):
+            return "value"
+        if name in _DATACLASS_DECORATORS:
+            options = {k.arg: k.value for k in dec.keywords} if isinstance(dec, ast.Call) else {}
+            frozen, unsafe, eq = (_flag(options, "frozen", False), _flag(options, "unsafe_hash", False),
+                                  _flag(options, "eq", True))
+            if frozen is None or unsafe is None or eq is None:
+                return None
+            if frozen or unsafe or "__hash__" in methods:
+                return "value"
+            return "unhashable" if eq else "identity"
+    if cls.decorator_list:
+        return None
+    bases = [ast.unparse(b) for b in cls.bases]
+    if bases and all(b in ("NamedTuple", "typing.NamedTuple") for b in bases):
+        return "value"
+    if bases and bases != ["object"]:
+        return None
+    if "__hash__" in methods or hash_assigned:
+        return "value"
+    return "unhashable" if "__eq__" in methods else "identity"
+
+
+def _flag(options: dict[str | None, ast.expr], key: str, default: bool) -> bool | None:
+    """A dataclass decorator's boolean option: its literal value, the default when absent, None otherwise."""
+    v = options.get(key)
+    if v is None:
+        return default
+    return v.value if isinstance(v, ast.Constant) and isinstance(v.value, bool) else None

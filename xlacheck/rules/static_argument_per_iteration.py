@@ -6,24 +6,15 @@ import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import bound_static_arguments, in_test, jitted_with_static_params
+from xlacheck.rules._recompile_scope import (
+    bound_static_arguments,
+    in_test,
+    jitted_with_static_params,
+    loop_varying_names,
+    static_hash_kind,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-
-
-def _loop_targets(index: ModuleIndex, node: ast.AST) -> set[str]:
-    """Names that change per iteration of the loops and comprehensions around ``node``."""
-    names: set[str] = set()
-    for loop in index.loops_around(node):
-        if isinstance(loop, (ast.For, ast.AsyncFor)):
-            targets = [loop.target]
-        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            targets = [g.target for g in loop.generators]
-        else:
-            continue
-        for t in targets:
-            names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
-    return names
 
 
 class StaticArgumentPerIteration(ModuleRule):
@@ -31,7 +22,12 @@ class StaticArgumentPerIteration(ModuleRule):
     ## What it does
     Flags a call, inside a loop or comprehension, of a function this file jits with
     `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
-    (`for n in sizes: sample(key, n)`).
+    (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
+    the loop assigns from those (`n = len(batch)` with `batch` the loop variable), and a static
+    argument built in the loop as a new object of a class of this file that hashes by identity
+    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`). Outside loops too: a static
+    argument read out of arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value
+    follows the data.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -83,6 +79,23 @@ class StaticArgumentPerIteration(ModuleRule):
                             'iteration compiles again; pass it traced (with a static bound and a mask) or hoist '
                             'the loop'),
                 )),
+        Example("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+                "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+                "def run(xs):\n    return [scale(x, Options(2)) for x in xs]\n",
+                expected=(
+                    (10, 22, 'static argument `opts` of jitted `scale` is a new `Options` on every iteration: it '
+                             'hashes by identity, so jax.jit compiles again for each new object; build it once before '
+                             'the loop, or give it value equality (a frozen dataclass)'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef top(scores, k):\n    return jax.lax.top_k(scores, k)[0]\n"
+                "def best(scores, valid):\n    k = int(jnp.sum(valid))\n    return top(scores, k)\n",
+                expected=(
+                    (9, 24, 'static argument `k` of jitted `top` is read from array values (int(...) of jnp.sum): '
+                            'jax.jit compiles once per distinct static value, so it compiles again whenever the data '
+                            'gives a new one (and the read waits for the device); pass it traced, with a static bound '
+                            'and a mask'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -96,7 +109,26 @@ class StaticArgumentPerIteration(ModuleRule):
             bound = bound_static_arguments(jitted[call.func.id], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
-            varying = _loop_targets(index, call)
+            read = next(((param, arg, how) for param, arg in bound
+                         if (how := _read_from_arrays(ctx, index, arg)) is not None), None)
+            if read is not None:
+                param, arg, how = read
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is read from array "
+                                      f"values ({how}): jax.jit compiles once per distinct static value, so it "
+                                      "compiles again whenever the data gives a new one (and the read waits for the "
+                                      "device); pass it traced, with a static bound and a mask")
+                continue
+            if not index.loops_around(call):
+                continue
+            for param, arg in bound:
+                if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
+                        and static_hash_kind(index, arg.func.id) == "identity":
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is a new "
+                                          f"`{arg.func.id}` on every iteration: it hashes by identity, so jax.jit "
+                                          "compiles again for each new object; build it once before the loop, or give "
+                                          "it value equality (a frozen dataclass)")
+                    break
+            varying = loop_varying_names(index, call)
             if not varying:
                 continue
             for param, arg in bound:
@@ -106,3 +138,29 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "per distinct static value, so every iteration compiles again; pass it "
                                           "traced (with a static bound and a mask) or hoist the loop")
                     break
+
+
+def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:
+    """``int(jnp.sum(mask))``, ``float(x.max())`` of a JAX result, ``jnp.argmax(x).item()``: a Python
+    value read out of arrays (followed through one assignment in the same function), else None."""
+    if isinstance(arg, ast.Name) and depth == 0:
+        func = index.function_of(arg)
+        if func is None or isinstance(func, ast.Lambda):
+            return None
+        values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return _read_from_arrays(ctx, index, values[0], depth + 1) if len(values) == 1 else None
+    if not isinstance(arg, ast.Call):
+        return None
+    if isinstance(arg.func, ast.Name) and arg.func.id in ("int", "float", "bool") and len(arg.args) == 1:
+        inner = arg.args[0]
+        how = f"{arg.func.id}(...)"
+    elif isinstance(arg.func, ast.Attribute) and arg.func.attr in ("item", "tolist") and not arg.args:
+        inner = arg.func.value
+        how = f".{arg.func.attr}()"
+    else:
+        return None
+    jax_call = next((name for n in ast.walk(inner) if isinstance(n, ast.Call)
+                     and (name := ctx.facts.aliases.resolve(n.func)) is not None
+                     and name.startswith(("jnp.", "jax.", "lax.")) and not name.startswith("jax.jit")), None)
+    return f"{how} of {jax_call}" if jax_call is not None else None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test
+from xlacheck.rules._recompile_scope import in_test, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -43,8 +44,16 @@ class TfFunctionCreatedPerCall(ModuleRule):
     helper, called again for every data set) is flagged too, outside test code.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
-    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial` or a function defined in the enclosing function (JAX
-    caches on the wrapped callable, so `jax.jit(module_function)` per call hits the cache). And a
+    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method of a class of this
+    file (`self.apply`, `Scaler(2.0).apply`; only where a loop here shows it runs per step:
+    `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
+    bound method, and hits the cache) or a
+    function defined in the enclosing function (JAX caches on the wrapped callable, so
+    `jax.jit(module_function)` per call hits the cache); and a jitted local function that the
+    enclosing function runs a fixed number of times (`for _ in range(3)`), which makes it a
+    computation its callers repeat rather than a driver over data (jax issue 4572). Objects of a
+    class that owns a jax.jit cache per instance count as tf.function owners do: `self.f =
+    jax.jit(self.m)`, or a method jitted with `self` static in a class that hashes by identity. And a
     factory of this file that returns such a new compiled function, called and dropped at once
     (`make_update(lr)(params, grads)`) where the enclosing function runs per step, or called in a
     loop whose body then calls the result (`step = make_step(model, lr)` at the start of every
@@ -97,6 +106,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "def make_detector():\n    detector = Detector()\n    return detector\n"),
         Example("import jax\nimport jax.numpy as jnp\ndef _mse(x, y):\n    return jnp.mean((x - y) ** 2)\n"
                 "def mse(a, b):\n    return jax.jit(_mse)(a, b)\n"),
+        Example("import jax\ndef init_state(model, rng, x):\n    return jax.jit(model.init)(rng, x)\n"),
+        Example("import jax\nimport dataclasses\nfrom functools import partial\n@dataclasses.dataclass(frozen=True)\n"
+                "class Scorer:\n    k: float = 2.0\n    @partial(jax.jit, static_argnums=0)\n    def score(self, x):\n"
+                "        return x * self.k\ndef score_all(xs):\n    return [Scorer().score(x) for x in xs]\n"),
+        Example("import jax\ndef train(p, batches):\n    def step(p, b):\n        return p - 0.1 * b\n"
+                "    for b in batches:\n        p = jax.jit(step)(p, b)\n    return p\n"),
+        Example("import jax\ndef step(tx, g, s):\n    return jax.jit(tx.update)(g, s)\n"
+                "def train(tx, grads, s):\n    for g in grads:\n        s = step(tx, g, s)\n"),
         Example("import tensorflow as tf\ndef dry_run(model, batch):\n    @tf.function\n    def one(b):\n        return model(b)\n"
                 "    return one(batch)\ndef train(model, batches):\n    dry_run(model, batches[0])\n"),
         Example("import jax\ndef make_update(lr):\n    @jax.jit\n    def update(p, g):\n        return p - lr * g\n"
@@ -165,6 +182,31 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'drops it: every evaluation traces and compiles again; build it once and reuse it, passing '
                             'what changes (a learning rate) as an argument'),
                 )),
+        Example("import jax\nclass Scaler:\n    def __init__(self, s):\n        self.s = s\n"
+                "    def apply(self, x):\n        return x * self.s\n"
+                "def predict(x):\n    return jax.jit(Scaler(2.0).apply)(x)\n"
+                "def evaluate(batches):\n    return [predict(x) for x in batches]\n",
+                expected=(
+                    (8, 12, 'jax.jit created inside `predict()` and called once per call: every call of `predict()` '
+                            'builds a new function with an empty trace cache and traces/compiles it again; create the '
+                            'tf.function once (module level, __init__, or a cache)'),
+                )),
+        Example("import jax\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
+                "        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n        state = step(state)\n"
+                "    return state\n",
+                expected=(
+                    (3, 6, 'jax.jit created inside `simulate()` and run a fixed number of times per call: every call '
+                           'of it builds a new function with an empty cache and traces/compiles it again; define the '
+                           'jitted function once, outside, and pass what it closes over as arguments'),
+                )),
+        Example("import jax\nfrom functools import partial\nclass Scorer:\n"
+                "    @partial(jax.jit, static_argnums=0)\n    def score(self, x):\n        return x * 2.0\n"
+                "def score_all(xs):\n    return [Scorer().score(x) for x in xs]\n",
+                expected=(
+                    (8, 13, 'a new `Scorer` is built on every call of `score_all()` (in a loop): its jax.jit '
+                            'function `score` belongs to the instance, so each new object traces and compiles it '
+                            'again; build the object once and reuse it'),
+                )),
         Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
                 "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
                 expected=(
@@ -223,8 +265,22 @@ class TfFunctionCreatedPerCall(ModuleRule):
             # one trace for 3 wrappers); a lambda or a function defined here is new on every call.
             wrapped = node.args[0] if isinstance(node, ast.Call) and node.args else node
             if not (isinstance(wrapped, (ast.Lambda, ast.FunctionDef)) or self._partial(index, wrapped) or (
-                    isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))):
+                    isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
+                    or self._bound_method(index, wrapped)):
                 return
+            if self._bound_method(index, wrapped) and not index.loops_around(node) and not any(
+                    self._called_in_loop(index, f) for f in [index.function_of(node)] if f is not None):
+                # `jax.jit(model.init)(rng, x)` in a set-up function is a one-off (flax examples):
+                # a bound method counts only where a loop here shows it runs per step
+                return
+            if in_test(index, ctx.path, node):
+                return  # a test compiles a handful of times by design (jax tests jit per case and per loop item)
+            loops = index.loops_around(node)
+            if loops and isinstance(wrapped, ast.Name) and not any(
+                    (isinstance(n, ast.FunctionDef) and n.name == wrapped.id) or (isinstance(n, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == wrapped.id for t in n.targets))
+                    for n in ast.walk(loops[0])):
+                return  # the same local function object on every iteration: jax.jit's cache hits
         func = index.function_of(node)
         if func is not None and self._runs_traced(ctx, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
@@ -249,12 +305,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
         else:
             return  # stored on self, in a dict, returned...: kept, so traced once
         called_once = reused = False
+        fixed_loops = True  # every reuse sits in `for _ in range(<literal>)`: a fixed amount of work per call
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
                 if isinstance(use, ast.Call) and use.func is sub:
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
+                        fixed_loops = fixed_loops and bool(index.loops_around(use)) and all(
+                            _literal_range(loop) for loop in index.loops_around(use))
                     else:
                         called_once = True
                 else:
@@ -272,6 +331,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "every data set): each call builds a new function with an empty trace cache "
                                         "and compiles it again; create the tf.function once (__init__, module level "
                                         "or a cache)")
+            elif kind.startswith("jax.") and fixed_loops and not self._called_only_outside_loops(ctx, index, func):
+                # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
+                # the function is a computation callers repeat, not a driver over data (jax #4572)
+                ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()` and run a fixed number of "
+                                        "times per call: every call of it builds a new function with an empty cache "
+                                        "and traces/compiles it again; define the jitted function once, outside, "
+                                        "and pass what it closes over as arguments")
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func):
             self._report_per_call(ctx, where, func.name, kind)
@@ -369,7 +435,45 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if kind is None or not kind.startswith("jax."):
             return True
         return isinstance(wrapped, ast.Lambda) or self._partial(index, wrapped) or (
-            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
+            isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped)) \
+            or self._bound_method(index, wrapped)
+
+    @staticmethod
+    def _bound_method(index: ModuleIndex, wrapped: ast.AST) -> bool:
+        """``self.method`` or ``Cls(...).method`` (also through a name bound to ``Cls(...)``), with
+        ``method`` defined in ``Cls``, a class of this file: a new bound-method object on every
+        access, so JAX's cache, keyed on the callable, never hits (measured on jax 0.10.2: three
+        ``jax.jit(m.apply)(x)`` on the same ``m`` trace three times). A function stored on an
+        object (optax's ``tx.update``, a NamedTuple field) is the same object every time and hits
+        the cache (one trace for three), so an attribute of an object of unknown class is not one."""
+        if not isinstance(wrapped, ast.Attribute):
+            return False
+        owner = wrapped.value
+        cls: ast.ClassDef | None = None
+        if isinstance(owner, ast.Name) and owner.id == "self":
+            func = index.function_of(wrapped)
+            while func is not None and not isinstance(index.parent(func), ast.ClassDef):
+                func = index.function_of(func)
+            parent = index.parent(func) if func is not None else None
+            cls = parent if isinstance(parent, ast.ClassDef) else None
+        else:
+            if isinstance(owner, ast.Name):
+                func = index.function_of(wrapped)
+                def bound_in(nodes: Iterable[ast.AST], name: str) -> list[ast.expr]:
+                    return [n.value for n in nodes if isinstance(n, ast.Assign)
+                            and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+                values = bound_in(index.scope_nodes(func), owner.id) if func is not None else []
+                if func is None or not values and not any(
+                        isinstance(n, ast.arg) and n.arg == owner.id for n in ast.walk(func.args)):
+                    values = bound_in(index.tree.body, owner.id)  # a module-level object
+                owner = values[0] if len(values) == 1 else owner
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name):
+                cls = next((c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef)
+                            and c.name == owner.func.id), None)
+        return cls is not None and any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == wrapped.attr
+                                       and not any(isinstance(d, ast.Name) and d.id == "staticmethod"
+                                                   for d in m.decorator_list)
+                                       for m in cls.body)
 
     # -- objects that own tf.functions, constructed per call --------------------------------
     @staticmethod
@@ -386,14 +490,43 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     out.setdefault(owner.name, tfn.name)
         return out
 
+    @staticmethod
+    def _jax_compiling_classes(ctx: ModuleContext, index: ModuleIndex) -> dict[str, str]:
+        """Classes of this file whose instances each own a jax.jit cache: ``self.f = jax.jit(self.m)``
+        (a bound method of the new object), or a method jitted with ``self`` static in a class that
+        hashes by identity (measured on jax 0.10.2: three new objects trace three times, either way)."""
+        resolve = index.aliases.resolve
+        out: dict[str, str] = {}
+        for cls in (n for n in ast.walk(index.tree) if isinstance(n, ast.ClassDef)):
+            for method in (m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))):
+                info = ctx.facts.by_node.get(id(method))
+                params = [a.arg for a in method.args.posonlyargs + method.args.args]
+                if info is not None and info.jax and params and params[0] in info.static_params \
+                        and static_hash_kind(index, cls.name) == "identity":
+                    out.setdefault(cls.name, method.name)
+                for sub in ast.walk(method):
+                    if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.value, ast.Call) \
+                            and resolve(sub.value.func) in JAX_JIT_NAMES and sub.value.args \
+                            and isinstance(sub.targets[0], ast.Attribute) \
+                            and isinstance(sub.targets[0].value, ast.Name) and sub.targets[0].value.id == "self" \
+                            and isinstance(sub.value.args[0], ast.Attribute) \
+                            and isinstance(sub.value.args[0].value, ast.Name) and sub.value.args[0].value.id == "self":
+                        out.setdefault(cls.name, sub.targets[0].attr)
+        return out
+
     def _check_instances(self, ctx: ModuleContext, index: ModuleIndex) -> None:
         """``Detector().detect(x)`` per call: each new object holds a new tf.function with an empty
         trace cache (bound per instance), so every call of the enclosing function compiles again."""
         classes = self._compiling_classes(index)
+        jax_classes = {name: method for name, method in self._jax_compiling_classes(ctx, index).items()
+                       if name not in classes}
+        classes.update(jax_classes)
         if not classes:
             return
         for call, _ in index.calls:
             if not (isinstance(call.func, ast.Name) and call.func.id in classes):
+                continue
+            if call.func.id in jax_classes and in_test(index, ctx.path, call):
                 continue
             func = index.function_of(call)
             in_loop = bool(index.loops_around(call))
@@ -407,7 +540,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 continue
             owner = f"`{func.name}()`" if func is not None and not isinstance(func, ast.Lambda) else "the loop"
             ctx.report(self, call, f"a new `{call.func.id}` is built on every call of {owner}"
-                                   f"{' (in a loop)' if in_loop else ''}: its tf.function `{classes[call.func.id]}` "
+                                   f"{' (in a loop)' if in_loop else ''}: its "
+                                   f"{'jax.jit function' if call.func.id in jax_classes else 'tf.function'} "
+                                   f"`{classes[call.func.id]}` "
                                    "belongs to the instance, so each new object traces and compiles it again; build "
                                    "the object once and reuse it")
 
@@ -508,3 +643,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    "tf.function once (module level, __init__, or a cache)")
+
+
+def _literal_range(loop: ast.AST) -> bool:
+    """``for _ in range(<int literal>)`` (or ``range(a, b)`` of literals): a fixed trip count."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
+        return False
+    it = loop.iter
+    return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
+        isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)

@@ -7,9 +7,21 @@ import ast
 from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params
+from xlacheck.analysis.tables import JAX_JIT_NAMES
+from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# NumPy functions that build an ndarray (unhashable like a JAX array; xlacheck never imports NumPy).
+_NUMPY_ARRAY_BUILDERS = frozenset({f"np.{f}" for f in (
+    "array", "asarray", "arange", "zeros", "ones", "full", "empty", "linspace", "eye", "stack", "concatenate",
+    "zeros_like", "ones_like", "full_like", "empty_like", "asanyarray", "ascontiguousarray", "frombuffer",
+    "fromiter", "tile", "repeat", "cumsum", "sort", "argsort", "unique", "nonzero", "flatnonzero", "where")})
+_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jnp.ndarray", "np.ndarray", "jax.numpy.ndarray", "chex.Array"})
+# Annotations of a static parameter that name an unhashable type (what the annotation's head spells).
+_UNHASHABLE_ANNOTATIONS = {"list": "a list", "List": "a list", "typing.List": "a list", "dict": "a dict",
+                           "Dict": "a dict", "typing.Dict": "a dict", "set": "a set", "Set": "a set",
+                           "typing.Set": "a set"}
 
 _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
@@ -22,14 +34,22 @@ class UnhashableStaticArgument(ModuleRule):
     ## What it does
     Flags a `jax.jit`/`jax.pmap` static argument (`static_argnums`, `static_argnames`) that a
     call in this file passes as a JAX array (the result of a `jax.numpy`/`jax.lax` function,
-    per the generated JAX API table) or as a list, dict or set literal, and a static parameter
-    that the jitted function itself reads as a dict (`hparams["activation"]`).
+    per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
+    annotated as an array, a traced value (a non-static parameter of the jitted function the
+    call runs in), an object of a class of this file that cannot be hashed (a dataclass without
+    `frozen=True`, a class with `__eq__` and no `__hash__`), or a list, dict or set literal; a
+    static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
+    `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
+    (`hparams["activation"]`).
 
     ## Why is this bad?
     `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
     dict or a set has no hash: the call fails with `ValueError: Non-hashable static arguments
     are not supported` (older JAX hashed them by identity and recompiled on every call). A value
-    computed by JAX is not a Python number even when it holds one.
+    computed by JAX is not a Python number even when it holds one, and inside a jitted function
+    its non-static parameters are tracers, which are unhashable too (measured on jax 0.10.2:
+    NumPy arrays, JAX arrays, tracers, lists and dicts all raise this error; a NumPy integer
+    scalar does not).
 
     ## Example
     ```python
@@ -61,6 +81,13 @@ class UnhashableStaticArgument(ModuleRule):
                 "    return x[: sizes[0]], x[sizes[0]:]\ndef run(x):\n    return split(x, sizes=(2, 3))\n"),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, table):\n"
                 "    return x * table['scale']\n"),
+        Example("import jax\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@partial(jax.jit, static_argnums=1)\ndef first(x, n):\n    return head(x, n)\n"
+                "def run(x, n: int = 2):\n    return head(x, n)\n"),
+        Example("import jax\nfrom functools import partial\nSTATIC = (1,)\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@partial(jax.jit, static_argnums=STATIC)\ndef first(x, n):\n    return head(x, n)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -87,6 +114,28 @@ class UnhashableStaticArgument(ModuleRule):
                             'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
                             'arguments are not supported); pass a tuple'),
                 )),
+        Example("import jax\nimport numpy as np\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
+                "@jax.jit\ndef first(x, n):\n    return head(x, n)\n"
+                "def run(x):\n    return head(x, np.arange(3))\n",
+                expected=(
+                    (9, 20, 'static argument `n` of jitted `head` receives a traced value (non-static parameter of '
+                            'jitted `first`): jax.jit hashes static arguments for its cache and tracers are '
+                            'unhashable (ValueError: Non-hashable static arguments are not supported); make the '
+                            'parameter static in the outer function too, or traced in this one'),
+                    (11, 20, 'static argument `n` of jitted `head` receives a NumPy array (np.arange): jax.jit hashes '
+                             'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
+                             'static arguments are not supported); pass a Python value or make the argument traced'),
+                )),
+        Example("import jax\nimport dataclasses\nfrom functools import partial\n@dataclasses.dataclass\n"
+                "class Config:\n    width: int = 4\n@partial(jax.jit, static_argnames=('cfg',))\n"
+                "def widen(x, cfg: Config):\n    return x.repeat(cfg.width, axis=-1)\n",
+                expected=(
+                    (8, 14, 'static argument `cfg` of jitted `widen` is annotated as a `Config` (a dataclass or class '
+                            'with __eq__ and no __hash__): jax.jit hashes static arguments for its cache and such '
+                            'objects are unhashable (ValueError: Non-hashable static arguments are not supported); '
+                            'declare it @dataclass(frozen=True)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -103,18 +152,28 @@ class UnhashableStaticArgument(ModuleRule):
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
-                fix = "pass a tuple" if what in ("a list", "a set") else \
-                    "pass a tuple, a frozen dataclass or a FrozenDict" if what == "a dict" else \
-                    "pass a Python value or make the argument traced"
-                noun = "arrays" if what.startswith("a JAX array") else what[2:] + "s"
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{caller_name}` receives {what}: jax.jit "
+                fix = "make the parameter static in the outer function too, or traced in this one" \
+                    if what.startswith("a traced value") else _fix(what)
+                noun = _noun(what)
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` receives {what}: jax.jit "
                                       f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
                                       f"Non-hashable static arguments are not supported); {fix}")
 
     def _check_body(self, ctx: ModuleContext, index: ModuleIndex, caller_name: str, info: FunctionInfo) -> None:
-        """A static parameter the function reads as a dict (``p["key"]``) and never rebinds."""
+        """A static parameter annotated with an unhashable type, or one the function reads as a
+        dict (``p["key"]``) and never rebinds."""
         node = info.node
         static = set(info.static_params)
+        args = node.args
+        for param in args.posonlyargs + args.args + args.kwonlyargs:
+            if param.arg not in static or param.annotation is None:
+                continue
+            what = self._annotated(ctx, index, param.annotation)
+            if what is not None:
+                ctx.report(self, param, f"static argument `{param.arg}` of jitted `{caller_name}` is annotated as "
+                                        f"{what}: jax.jit hashes static arguments for its cache and {_noun(what)} are "
+                                        "unhashable (ValueError: Non-hashable static arguments are not supported); "
+                                        f"{_fix(what)}")
         for sub in index.scope_nodes(node):
             if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -139,7 +198,11 @@ class UnhashableStaticArgument(ModuleRule):
         if what is not None:
             return what
         if isinstance(arg, ast.Call):
+            if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
+                return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
             name = ctx.facts.aliases.resolve(arg.func)
+            if name in _NUMPY_ARRAY_BUILDERS:
+                return f"a NumPy array ({name})"
             fact = api_table.fact_for(name) if name is not None and name.startswith(("jnp.", "lax.", "jax.")) else None
             if fact is not None and fact.canonical.startswith("jax.") and fact.is_tensor_valued:
                 return f"a JAX array ({name})"
@@ -148,8 +211,92 @@ class UnhashableStaticArgument(ModuleRule):
             func = index.function_of(arg)
             if func is None or isinstance(func, ast.Lambda):
                 return None
-            values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
-                      and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
-            if len(values) == 1:
-                return UnhashableStaticArgument._unhashable(ctx, index, values[0], depth + 1)
+            rebound = [n for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                                                             ast.For, ast.NamedExpr, ast.With))
+                       and any(isinstance(t, ast.Name) and t.id == arg.id for t in ast.walk(
+                           ast.Tuple(elts=n.targets, ctx=ast.Store()) if isinstance(n, ast.Assign)
+                           else n.target if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr))
+                           else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars],
+                                          ctx=ast.Store())))]
+            if not rebound:
+                return UnhashableStaticArgument._parameter(ctx, func, arg.id)
+            if len(rebound) == 1 and isinstance(rebound[0], ast.Assign):
+                return UnhashableStaticArgument._unhashable(ctx, index, rebound[0].value, depth + 1)
         return None
+
+    @staticmethod
+    def _annotated(ctx: ModuleContext, index: ModuleIndex, annotation: ast.expr) -> str | None:
+        """What unhashable type an annotation names: a list/dict/set, an array, or an unhashable class of this file."""
+        head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            try:
+                head = ast.parse(head.value, mode="eval").body
+            except SyntaxError:
+                return None
+            head = head.value if isinstance(head, ast.Subscript) else head
+        text = ast.unparse(head)
+        if text in _UNHASHABLE_ANNOTATIONS:
+            return _UNHASHABLE_ANNOTATIONS[text]
+        if ctx.facts.aliases.resolve(head) in _ARRAY_ANNOTATIONS:
+            return "an array"
+        if isinstance(head, ast.Name) and static_hash_kind(index, head.id) == "unhashable":
+            return f"a `{head.id}` (a dataclass or class with __eq__ and no __hash__)"
+        return None
+
+    @staticmethod
+    def _parameter(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        """A parameter that holds an array: annotated as one, or traced by the jitted function it belongs to."""
+        args = func.args
+        positional = args.posonlyargs + args.args
+        with_default = {a.arg for a in positional[len(positional) - len(args.defaults):]} | {
+            a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+        param = next((a for a in positional + args.kwonlyargs if a.arg == name), None)
+        if param is None:
+            return None
+        if param.annotation is not None and ctx.facts.aliases.resolve(param.annotation) in _ARRAY_ANNOTATIONS:
+            return "an array (annotated)"
+        info = ctx.facts.by_node.get(id(func))
+        if info is not None and info.jax and info.jit_entry and name not in info.static_params \
+                and name not in with_default and info.cls is None \
+                and _static_sets_are_literal(ctx, info.traced_entry, func.name):
+            return f"a traced value (non-static parameter of jitted `{func.name}`)"
+        return None
+
+
+def _noun(what: str) -> str:
+    if what.startswith("a traced value"):
+        return "tracers"
+    if "dataclass" in what:
+        return "such objects"
+    return "arrays" if "array" in what else what[2:] + "s"
+
+
+def _fix(what: str) -> str:
+    if "dataclass" in what:
+        return "declare it @dataclass(frozen=True)"
+    if what in ("a list", "a set"):
+        return "pass a tuple"
+    if what == "a dict":
+        return "pass a tuple, a frozen dataclass or a FrozenDict"
+    return "pass a Python value or make the argument traced"
+
+
+def _static_sets_are_literal(ctx: ModuleContext, entry: ast.expr | None, name: str) -> bool:
+    """Every jax.jit of ``name`` here (its decorator, ``jax.jit(name, ...)`` calls) spells its static
+    arguments as literals, so the parameters it does not name are traced; ``static_argnums=STATIC``
+    or ``**options`` could name any."""
+    resolve = ctx.facts.aliases.resolve
+    entries: list[ast.expr] = [entry] if entry is not None else []
+    entries += [c for c in ast.walk(ctx.tree) if isinstance(c, ast.Call) and resolve(c.func) in JAX_JIT_NAMES
+                and c.args and isinstance(c.args[0], ast.Name) and c.args[0].id == name]
+    if not entries:
+        return False
+    for e in entries:
+        for kw in (e.keywords if isinstance(e, ast.Call) else []):
+            if kw.arg is None:
+                return False
+            if kw.arg in ("static_argnums", "static_argnames", "static_broadcasted_argnums"):
+                values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+                if not all(isinstance(v, ast.Constant) for v in values):
+                    return False
+    return True

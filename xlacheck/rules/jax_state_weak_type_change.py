@@ -1,0 +1,366 @@
+"""XLA415: a state field weakly typed where it is built and strongly typed where a jitted step rebuilds it."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from xlacheck.analysis.contexts import FunctionInfo
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import jax_jitted
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# jax.numpy functions whose result takes its dtype from a Python value when no dtype is given
+# (measured on jax 0.10.2: jnp.asarray(0.0), jnp.array(0) and jnp.full((), 1.0) are weakly typed;
+# jnp.zeros(()) and jnp.ones(()) are float32, strongly typed).
+_WEAK_FROM_VALUE = {"jnp.asarray": 1, "jnp.array": 1, "jnp.full": 2}
+_STRONG_WITHOUT_DTYPE = frozenset({"jnp.zeros", "jnp.ones", "jnp.empty", "jnp.eye", "jnp.arange", "jnp.linspace"})
+_SCALAR_TYPES = frozenset({f"jnp.{t}" for t in (
+    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
+    "complex64", "bool_")})
+_STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+_STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
+                     "dataclasses.dataclass")
+
+
+class JaxStateWeakTypeChange(ModuleRule):
+    """
+    ## What it does
+    Flags a field of a state class of this file (a `NamedTuple` or dataclass, such as an
+    optimizer or schedule state) that is built weakly typed (a Python number, or
+    `jnp.asarray(0.0)`/`jnp.array(0)`/`jnp.full(shape, 1.0)` without a dtype) where the state is
+    created, while a `jax.jit` function of this file that reads the state rebuilds the same field
+    strongly typed (`.astype(jnp.float32)`, `jnp.float32(...)`, `jnp.asarray(x, dtype)`,
+    `jnp.zeros(...)`), or the other way round. Only evident types count: a field computed by
+    arithmetic is not judged. The same for a Python number carried through a jitted call in a
+    loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
+    returns it as a float (from an int) or strongly typed.
+
+    ## Why is this bad?
+    `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
+    float32 and a strongly typed float32 are different abstract values, so the step compiles
+    once for the state `init` returns and again for the state its first update returns (optax
+    issue 1440: `reduce_on_plateau` recompiled on the second step for this reason). In a loop over
+    several such states (per trial, per restart) every new state compiles twice. A Python number
+    passed to a jitted function is a weakly typed int32/float32; what the function returns after
+    mixing it with a float or a strongly typed array is not (jax issue 3163; measured on jax
+    0.10.2: 2 traces for `total = 0.0` carried through `total + jnp.sum(batch)`, 1 when every
+    operand is a Python number).
+
+    ## Example
+    ```python
+    class PlateauState(NamedTuple):
+        avg_value: jax.Array
+
+    def init():
+        return PlateauState(avg_value=jnp.asarray(0.0))
+
+    @jax.jit
+    def update(state, loss):
+        return PlateauState(avg_value=((state.avg_value + loss) / 2).astype(jnp.float32))
+    ```
+
+    ## Use instead
+    ```python
+    def init():
+        return PlateauState(avg_value=jnp.asarray(0.0, jnp.float32))  # the dtype the update keeps
+    ```
+
+    ## Fix safety
+    No automatic fix: which dtype the state should carry (float32, the parameters' dtype) is the
+    author's choice.
+    """
+
+    code = "XLA415"
+    fix = None
+    name = "jax-state-weak-type-change"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+                "class S(NamedTuple):\n    avg: jax.Array\n    count: jax.Array\n"
+                "def init():\n    return S(avg=jnp.asarray(0.0, jnp.float32), count=jnp.asarray(0))\n"
+                "@jax.jit\ndef update(state, loss):\n"
+                "    return S((state.avg + loss).astype(jnp.float32), state.count + 1)\n"),
+        Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+                "class S(NamedTuple):\n    step: jax.Array\n"
+                "def init():\n    return S(step=jnp.zeros([], jnp.int32))\n"
+                "def update(state):\n    return S(step=jnp.asarray(1))\n"),
+    )
+    INVALID = (
+        Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
+                "class S(NamedTuple):\n    avg: jax.Array\n    count: jax.Array\n"
+                "def init():\n    return S(avg=jnp.asarray(0.0), count=jnp.asarray(0))\n"
+                "@jax.jit\ndef update(state, loss):\n    avg = (state.avg * state.count + loss) / (state.count + 1)\n"
+                "    return S(avg.astype(jnp.float32), state.count + 1)\n",
+                expected=(
+                    (8, 18, 'field `avg` of `S` is weakly typed here (jnp.asarray of a Python number, no dtype) but '
+                            'jitted `update` rebuilds it strongly typed (.astype(...)) at line 12: the state it '
+                            'returns has a different abstract type, so jax.jit compiles the step again on the next '
+                            'call; build the field with the dtype the update keeps'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nimport dataclasses\n"
+                "@dataclasses.dataclass(frozen=True)\nclass Sched:\n    scale: float\n"
+                "jax.tree_util.register_dataclass(Sched, data_fields=['scale'], meta_fields=[])\n"
+                "def make():\n    return Sched(scale=jnp.float32(1.0))\n"
+                "@jax.jit\ndef apply(s, x):\n    return x * s.scale, Sched(scale=1.0)\n",
+                expected=(
+                    (9, 24, 'field `scale` of `Sched` is strongly typed here (jnp.float32(...)) but jitted `apply` '
+                            'rebuilds it weakly typed (a Python number) at line 12: the state it returns has a '
+                            'different abstract type, so jax.jit compiles the step again on the next call; build the '
+                            'field with the dtype the update keeps'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef add_loss(total, batch):\n"
+                "    return total + jnp.mean(batch ** 2)\ndef evaluate(batches):\n    total = 0\n"
+                "    for b in batches:\n        total = add_loss(total, b)\n    return total\n",
+                expected=(
+                    (7, 13, '`total` starts as a Python int (weakly typed int32) and is then fed back from jitted '
+                            '`add_loss`, which returns it as a float (line 5): the second call has a different '
+                            'abstract type, so jax.jit compiles again; start it as an array of the dtype the step '
+                            'returns (jnp.zeros((), jnp.float32))'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        jitted_by_name = dict(jax_jitted(ctx.facts, index))
+        if not jitted_by_name:
+            return
+        self._check_carried(ctx, index, jitted_by_name)
+        states = self._state_classes(ctx, index)
+        if not states:
+            return
+        jitted = {id(info.node): (name, info.node) for name, info in jitted_by_name.items()}
+        # every construction Cls(...), with the jitted function it runs in (None: outside jit)
+        built: dict[str, list[tuple[ast.Call, str | None]]] = {}
+        for call, _ in index.calls:
+            if isinstance(call.func, ast.Name) and call.func.id in states:
+                func = index.function_of(call)
+                owner = jitted.get(id(func)) if func is not None else None
+                built.setdefault(call.func.id, []).append((call, owner[0] if owner else None))
+        for cls_name, sites in built.items():
+            fields = states[cls_name]
+            inits = [c for c, owner in sites if owner is None]
+            updates = [(c, owner) for c, owner in sites if owner is not None
+                       and self._reads_state(index, c, fields)]
+            if not inits or not updates:
+                continue
+            for init in inits:
+                for field, init_expr in self._bound_fields(init, fields):
+                    init_kind = self._weakness(ctx, index, init_expr)
+                    if init_kind is None:
+                        continue
+                    for update, step in updates:
+                        other = dict(self._bound_fields(update, fields)).get(field)
+                        upd_kind = self._weakness(ctx, index, other) if other is not None else None
+                        if other is None or upd_kind is None or upd_kind[0] == init_kind[0]:
+                            continue
+                        ctx.report(self, init_expr,
+                                   f"field `{field}` of `{cls_name}` is {init_kind[0]} typed here ({init_kind[1]}) but "
+                                   f"jitted `{step}` rebuilds it {upd_kind[0]} typed ({upd_kind[1]}) at line "
+                                   f"{other.lineno}: the state it returns has a different abstract type, so jax.jit "
+                                   "compiles the step again on the next call; build the field with the dtype the "
+                                   "update keeps")
+                        break
+
+    # -- a Python number carried through a jitted call in a loop -------------------------------
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
+        """``total = 0`` before a loop, ``total = step(total, x)`` in it: the first call passes a weakly
+        typed int32, later calls what the step returned; flagged when that is evidently a float
+        (int -> float) or strongly typed (jax issue 3163)."""
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
+                continue
+            assign = index.parent(call)
+            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+                continue
+            target = assign.targets[0]
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, ast.Tuple) else []
+            info = jitted[call.func.id]
+            node = info.node
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return) and n.value is not None]
+            if len(returns) != 1:
+                continue
+            for position, name in enumerate(names):
+                if not isinstance(name, ast.Name):
+                    continue
+                index_in_call = next((i for i, a in enumerate(call.args)
+                                      if isinstance(a, ast.Name) and a.id == name.id), None)
+                if index_in_call is None or index_in_call >= len(params) or params[index_in_call] in info.static_params:
+                    continue
+                returned = returns[0]
+                if isinstance(target, ast.Tuple):
+                    if not (isinstance(returned, ast.Tuple) and len(returned.elts) == len(names)):
+                        continue
+                    returned = returned.elts[position]
+                initial = self._value_before_loop(index, call, name.id)
+                if initial is None:
+                    continue
+                change = self._carried_change(ctx, index, initial, returned)
+                if change is not None:
+                    python_type = type(initial.value).__name__
+                    weak = "int32" if isinstance(initial.value, int) else "float32"
+                    ctx.report(self, initial, f"`{name.id}` starts as a Python {python_type} (weakly typed {weak}) "
+                                              f"and is then fed back from jitted `{call.func.id}`, which returns it "
+                                              f"{change} (line {returned.lineno}): the second call has a different "
+                                              "abstract type, so jax.jit compiles again; start it as an array of "
+                                              "the dtype the step returns (jnp.zeros((), jnp.float32))")
+                    break
+
+    @staticmethod
+    def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
+        """The Python number ``name`` is bound to right before the outermost loop around ``call``."""
+        loop = index.loops_around(call)[-1]
+        parent = index.parent(loop)
+        body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                     if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
+        if body is None:
+            return None
+        for stmt in reversed(body[:body.index(loop)]):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                t, v = stmt.targets[0], stmt.value
+                pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
+                    if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
+                for tn, tv in pairs:
+                    if isinstance(tn, ast.Name) and tn.id == name:
+                        return tv if isinstance(tv, ast.Constant) and type(tv.value) in (int, float) else None
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
+                return None
+        return None
+
+    def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
+                        returned: ast.expr) -> str | None:
+        """How the returned value evidently differs from the weakly typed Python number it started as."""
+        if isinstance(initial.value, int) and _float_valued(ctx, returned):
+            return "as a float"
+        kind = self._strength(ctx, index, returned)
+        return f"strongly typed ({kind})" if kind is not None else None
+
+    def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr) -> str | None:
+        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so)."""
+        if isinstance(e, ast.BinOp):
+            return self._strength(ctx, index, e.left) or self._strength(ctx, index, e.right)
+        if isinstance(e, ast.UnaryOp):
+            return self._strength(ctx, index, e.operand)
+        kind = self._weakness(ctx, index, e, depth=1)
+        return kind[1] if kind is not None and kind[0] == "strongly" else None
+
+    # -- the state classes and their fields ---------------------------------------------------
+    @staticmethod
+    def _state_classes(ctx: ModuleContext, index: ModuleIndex) -> dict[str, list[str]]:
+        """NamedTuple subclasses and dataclasses of this file: name -> field names in order."""
+        resolve = ctx.facts.aliases.resolve
+        out: dict[str, list[str]] = {}
+        for node in ast.walk(ctx.tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = {resolve(b) or (b.id if isinstance(b, ast.Name) else None) for b in node.bases}
+            decorators = {resolve(d.func if isinstance(d, ast.Call) else d)
+                          or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+            if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
+                continue
+            fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                      and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value)
+                               .endswith("ClassVar")) and not _static_field(s.value)]
+            if fields:
+                out[node.name] = fields
+        return out
+
+    @staticmethod
+    def _bound_fields(call: ast.Call, fields: list[str]) -> Iterator[tuple[str, ast.expr]]:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return
+        yield from zip(fields, call.args)
+        yield from ((k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in fields)
+
+    @staticmethod
+    def _reads_state(index: ModuleIndex, call: ast.Call, fields: list[str]) -> bool:
+        """The jitted function around ``call`` takes the state in: it reads a field from a parameter."""
+        func = index.function_of(call)
+        if func is None or isinstance(func, ast.Lambda):
+            return False
+        params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+        return any(isinstance(n, ast.Attribute) and n.attr in fields and isinstance(n.value, ast.Name)
+                   and n.value.id in params for n in index.scope_nodes(func))
+
+    # -- weak or strong, when evident ---------------------------------------------------------
+    def _weakness(self, ctx: ModuleContext, index: ModuleIndex, expr: ast.expr,
+                  depth: int = 0) -> tuple[str, str] | None:
+        """("weakly", why) or ("strongly", why) when ``expr``'s weak type is evident, else None."""
+        if _python_number(expr):
+            return "weakly", "a Python number"
+        if isinstance(expr, ast.Name) and depth == 0:
+            func = index.function_of(expr)
+            if func is None or isinstance(func, ast.Lambda):
+                return None
+            values = [n.value for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                      and n.value is not None
+                      and any(isinstance(t, ast.Name) and t.id == expr.id
+                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            augmented = any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == expr.id
+                            for n in index.scope_nodes(func))
+            return self._weakness(ctx, index, values[0], depth + 1) if len(values) == 1 and not augmented else None
+        if not isinstance(expr, ast.Call):
+            return None
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype" and expr.args \
+                and ctx.facts.aliases.resolve(expr.func.value) is None:
+            return "strongly", ".astype(...)"
+        name = ctx.facts.aliases.resolve(expr.func)
+        if name is None:
+            return None
+        if name.startswith("np."):
+            return "strongly", "a NumPy value"  # NumPy arrays and scalars are never weakly typed
+        short = name
+        has_dtype = any(k.arg == "dtype" for k in expr.keywords)
+        if name in _SCALAR_TYPES:
+            return "strongly", f"{short}(...)"
+        if name in _WEAK_FROM_VALUE:
+            position = _WEAK_FROM_VALUE[name]
+            if has_dtype or len(expr.args) > position:
+                return "strongly", f"{short} with a dtype"
+            value = expr.args[position - 1] if len(expr.args) >= position else None
+            if value is not None and _python_number(value):
+                return "weakly", f"{short} of a Python number, no dtype"
+            return None
+        if name in _STRONG_WITHOUT_DTYPE:
+            return "strongly", f"{short}(...)"
+        return None
+
+
+def _python_number(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
+
+
+def _static_field(default: ast.expr | None) -> bool:
+    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
+    return isinstance(default, ast.Call) and any(
+        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
+        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
+        for k in default.keywords)
+
+
+_FLOAT_FUNCTIONS = frozenset({f"jnp.{f}" for f in (
+    "mean", "average", "exp", "log", "log1p", "sqrt", "tanh", "sin", "cos", "std", "var", "float32", "float16",
+    "bfloat16", "nanmean", "linspace")} | {"jax.nn.sigmoid", "jax.nn.softplus", "jax.nn.logsumexp",
+                                            "jax.nn.log_softmax", "jax.nn.softmax"})
+
+
+def _float_valued(ctx: ModuleContext, e: ast.expr) -> bool:
+    """``e`` is evidently a float: a true division, a float literal operand, or a float-valued function."""
+    if isinstance(e, ast.BinOp):
+        return isinstance(e.op, ast.Div) or _float_valued(ctx, e.left) or _float_valued(ctx, e.right)
+    if isinstance(e, ast.UnaryOp):
+        return _float_valued(ctx, e.operand)
+    if isinstance(e, ast.Constant):
+        return type(e.value) is float
+    if isinstance(e, ast.Call):
+        if isinstance(e.func, ast.Attribute) and e.func.attr == "mean" and ctx.facts.aliases.resolve(e.func) is None:
+            return True
+        return ctx.facts.aliases.resolve(e.func) in _FLOAT_FUNCTIONS
+    return False
