@@ -310,3 +310,72 @@ def test_a_loss_returns_scalars_combined_with_numbers_or_scalars(returned: str, 
     source = _LOSS.replace("    return loss\n", f"    return {returned}\n")
     level = {f.name: f for f in analyze_module(ast.parse(source)).functions}["class_balanced_loss"].level
     assert level is (Level.LIKELY if loss else Level.HELPER)
+
+
+def _levels(source: str, path: str = "t.py") -> dict[str, tuple[Level, str]]:
+    facts = analyze_module(ast.parse(source), path)
+    return {f.name: (f.level, f.why) for f in facts.functions if f.name != "<lambda>"}
+
+
+def test_the_keras_loss_signature_is_evidence_of_the_compiled_step() -> None:
+    # Keras calls fn(y_true, y_pred) inside its train function; `.numpy()` there is that API's
+    # most reported failure (checked: model.fit with such a loss or metric fails), not eager use
+    levels = _levels(TF + "def loss(y_true, y_pred):\n    err = y_true - y_pred\n    print(err.numpy())\n"
+                          "    return tf.reduce_mean(tf.square(err))\n"
+                          "def scaled(y_true, y_pred, scale):\n    return tf.reduce_max(y_pred) * scale\n"
+                          "def weighted(y_true, y_pred, w=1.0):\n    return tf.reduce_max(y_pred) * w\n"
+                          "def np_metric(y_true, y_pred):\n    return abs(y_true - y_pred).mean()\n")
+    assert levels["loss"][0] is Level.LIKELY and "Keras loss/metric signature" in levels["loss"][1]
+    assert levels["weighted"][0] is Level.LIKELY
+    assert levels["scaled"][0] is Level.HELPER  # Keras passes two arguments: not its signature
+    assert levels["np_metric"][0] is Level.EAGER  # no TensorFlow op: a NumPy metric
+    assert codes(TF + "def loss(y_true, y_pred):\n    err = y_true - y_pred\n    print(err.numpy())\n"
+                      "    return tf.reduce_mean(tf.square(err))\n") == [(4, "XLA301")]
+    # a test module's test functions run eagerly under pytest
+    assert _levels(TF + "def test_loss(y_true, y_pred):\n    return tf.reduce_max(y_pred).numpy()\n",
+                   "tests/test_losses.py")["test_loss"][0] is Level.EAGER
+
+
+def test_compile_keywords_decide_how_losses_and_metrics_run() -> None:
+    src = TF + ("def hinge(a, b):\n    return tf.reduce_max(a * b)\ndef acc(a, b):\n    return tf.reduce_max(a - b)\n"
+                "def build(model, eager):\n    model.compile(loss=hinge, jit_compile=True)\n"
+                "    model.compile(metrics=[acc], run_eagerly=True)\n")
+    by_name = {f.name: f for f in analyze_module(ast.parse(src)).functions}
+    assert (by_name["hinge"].level, by_name["hinge"].why) == (Level.CERTAIN, "passed to compile(jit_compile=True)")
+    assert by_name["acc"].host and not by_name["acc"].compiled  # run_eagerly=True: Python on eager tensors
+
+
+def test_callables_handed_to_keras_layers_run_in_the_step() -> None:
+    src = TF + ("def act(x):\n    return x\ndef reg(w):\n    return w\ndef init(shape, dtype=None):\n    return shape\n"
+                "def metric(a, b):\n    return a\n"
+                "def build():\n    d = tf.keras.layers.Dense(2, activation=act, kernel_regularizer=reg,"
+                " kernel_initializer=init)\n    return tf.keras.metrics.MeanMetricWrapper(metric)\n")
+    levels = _levels(src)
+    assert levels["act"] == (Level.LIKELY, "passed as activation= to Keras Dense (run in the train step)")
+    assert levels["reg"][0] is Level.LIKELY
+    assert levels["metric"] == (Level.LIKELY, "wrapped in Keras MeanMetricWrapper (run in the train step)")
+    assert levels["init"][0] is Level.EAGER  # initializers run when the layer is built
+
+
+def test_objects_built_and_used_in_compiled_code_run_their_methods_there() -> None:
+    src = TF + ("class Pool:\n    def __init__(self, x):\n        self.v = tf.constant(x)\n"
+                "    def pool(self, x):\n        return x\n"
+                "class Head(tf.keras.layers.Layer):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.p = Pool(1.0)\n"
+                "    def call(self, x):\n        return self.p.pool(x) + Pool(self.dense(x)).v\n"
+                "shared = Pool(2.0)\n@tf.function\ndef f(x):\n    return shared.pool(x)\n")
+    facts = analyze_module(ast.parse(src))
+    by_name: dict[str, list[Level]] = {}
+    for fn in facts.functions:
+        by_name.setdefault(fn.name, []).append(fn.level)
+    assert by_name["pool"] == [Level.LIKELY]  # from Head.call (LIKELY) and f (GRAPH): the best
+    assert by_name["__init__"] == [Level.LIKELY, Level.EAGER]  # Pool's (built in call), Head's
+    # Pool(self.dense(x)) passes a layer output: tf.constant of it fails while tracing
+    assert codes(src) == [(4, "XLA304")]
+
+
+def test_a_type_dispatch_else_branch_holds_no_tensor() -> None:
+    src = TF + ("class L(tf.keras.layers.Layer):\n    def call(self, q):\n        if hasattr(q, 'shape'):\n"
+                "            s = tf.TensorShape(q.shape)\n        else:\n            s = tf.TensorShape(q)\n"
+                "        return q\n")
+    assert codes(src) == []

@@ -45,7 +45,21 @@ BOOL_FUNCS = frozenset({
 FULL_REDUCTIONS = frozenset({
     "tf.reduce_mean", "tf.reduce_sum", "tf.math.reduce_mean", "tf.math.reduce_sum",
     "tf.compat.v1.reduce_mean", "tf.compat.v1.reduce_sum", "tf.nn.compute_average_loss",
+    # the Keras backends' spellings of the same reductions (tf_keras's K.mean, Keras 3's keras.ops)
+    "tf.keras.backend.mean", "tf.keras.backend.sum", "keras.ops.mean", "keras.ops.sum",
 })
+
+# Callables that turn an argument into a Python/NumPy value while tracing, so a symbolic tensor
+# there fails in every graph (not only under XLA): callable -> (positional index, keyword). The
+# generated API table marks neither (tf.constant's and TensorShape's results are a tensor and a
+# static shape); each fails in a tf.function given a computed tensor (TF 2.21: tf.constant
+# "TypeError: Expected float32, but got Tensor(...) of type 'SymbolicTensor'", tf.TensorShape
+# "TypeError: ... 'SymbolicTensor'"; tests/xlacheck/test_compiler_truth.py).
+PYTHON_VALUE_ARGS: dict[str, tuple[int, str]] = {
+    "tf.constant": (0, "value"),
+    "tf.compat.v1.constant": (0, "value"),
+    "tf.TensorShape": (0, "dims"),
+}
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
