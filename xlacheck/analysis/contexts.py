@@ -1207,8 +1207,8 @@ def _keras_signature(f: FunctionInfo) -> bool:
     for loss and metric functions (``fn(y_true, y_pred)``), which it calls inside its train and
     test functions (a ``tf.function``; compiled by XLA under ``jit_compile``)."""
     node = f.node
-    if isinstance(node, ast.Lambda) or not f.uses_tf_compute or f.cls is not None or f.parent is not None:
-        return False
+    if isinstance(node, ast.Lambda) or not f.uses_tf_compute or f.cls is not None:
+        return False  # a module-level function or a closure (`def focal(gamma): def loss(y_true, y_pred)`)
     args = node.args
     params = [a.arg for a in args.posonlyargs + args.args]
     # Keras calls it with those two arguments: any further parameter has a default
@@ -1223,10 +1223,11 @@ def _mark_losses(inf: _Inference, test_module: bool = False) -> None:
     function with Keras' loss/metric signature (:func:`_keras_signature`), even one calling
     ``.numpy()``. Their parameters stay unproven (certainty ``MAYBE``): a caller may pass Python
     values."""
-    for f in list(inf.module_funcs.values()):
-        if f.host or f.level not in (Level.HELPER, Level.EAGER):
+    module_level = {id(f) for f in inf.module_funcs.values()}
+    for f in list(inf.scanner.functions):
+        if f.host or f.level not in (Level.HELPER, Level.EAGER) or (id(f) not in module_level and f.cls is not None):
             continue
-        line = _is_loss(f, inf.scanner.aliases) if f.level is Level.HELPER else 0
+        line = _is_loss(f, inf.scanner.aliases) if f.level is Level.HELPER and id(f) in module_level else 0
         why = f"{f.name}() is a loss: it returns a scalar reduction of its inputs (losses run in the compiled step)"
         if not line and _keras_signature(f) and not (test_module and f.name.startswith("test")):
             # written to Keras' loss/metric signature; `.numpy()` in it (which keeps it out of

@@ -59,7 +59,8 @@ class NumpyCallOnTensor(Rule):
         Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, dims=None):\n"
                 "        if hasattr(dims, 'shape'):\n            dims = dims.shape\n        else:\n"
                 "            dims = tf.TensorShape(dims)\n"
-                "        return x * tf.constant([0.5, 2.0]) + tf.zeros(tf.TensorShape(x.shape))\n"),
+                "        return x * tf.constant([0.5, 2.0]) + tf.zeros(tf.TensorShape(x.shape))\n"
+                "layer = L()\ndef f(x):\n    return layer(x)\n"),
     )
     INVALID = (
         Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
@@ -78,7 +79,8 @@ class NumpyCallOnTensor(Rule):
                             'tf.* op'),
                 )),
         Example("import tensorflow as tf\nclass Gate(tf.keras.layers.Layer):\n    def call(self, x):\n"
-                "        g = tf.constant(tf.sigmoid(x), dtype=tf.float32)\n        return x * g\n",
+                "        g = tf.constant(tf.sigmoid(x), dtype=tf.float32)\n        return x * g\n"
+                "gate = Gate()\ndef f(x):\n    return gate(x)\n",
                 expected=(
                     (4, 13, "tf.constant of a tensor inside compiled code (Keras call()): it needs the argument's "
                             'value as Python/NumPy data while tracing ("got Tensor ... of type \'SymbolicTensor\'"); '
