@@ -70,6 +70,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA304-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.constant of a tensor
     ("XLA304-valid-5", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # of Python numbers; TensorShape of shapes
+    ("XLA304-invalid-4", "f", lambda: (_f(1.0, 2.0),), "fails"),  # keras.ops.convert_to_numpy of a tensor
     ("XLA305-invalid-2", "f", lambda: (_f(3.0, 1.0, 2.0),), "fails"),  # K.eval of a computed tensor
     ("XLA111-invalid-3", "sum_of_steps", lambda: (tf.constant(3), tf.constant(0.5)), "fails"),
     ("XLA111-valid-3", "collect", lambda: (_f(1.0, 2.0), 2), "compiles"),

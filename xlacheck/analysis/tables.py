@@ -61,6 +61,11 @@ PYTHON_VALUE_ARGS: dict[str, tuple[int, str]] = {
     "tf.TensorShape": (0, "dims"),
 }
 
+# Framework functions that copy a tensor into a NumPy array, as np.asarray does: in a graph there
+# is no value to copy (keras.ops.convert_to_numpy of a traced tensor: "NotImplementedError: Cannot
+# convert a symbolic tf.Tensor to a numpy array", TF 2.21 / Keras 3).
+NUMPY_CONVERSIONS = frozenset({"keras.ops.convert_to_numpy", "tf.keras.ops.convert_to_numpy"})
+
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
                          "jnp.concatenate", "jnp.append", "jnp.pad", "jnp.hstack", "jnp.vstack", "jnp.stack"})

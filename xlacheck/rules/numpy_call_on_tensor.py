@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.tables import PYTHON_VALUE_ARGS
+from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
 from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
@@ -15,7 +15,8 @@ class NumpyCallOnTensor(Rule):
     Flags `np.<function>(t)` (and `scipy.*`) where `t` is a tensor, inside compiled code (Keras `call`,
     `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s, `jax.jit`),
     and a NumPy array (an `np.*` call's result) indexed with a tensor (`np.arange(n)[perm]`).
-    `tf.experimental.numpy` is TensorFlow and is not flagged. Also `tf.constant(t)` and
+    `tf.experimental.numpy` is TensorFlow and is not flagged. Also Keras 3's
+    `keras.ops.convert_to_numpy(t)`, and `tf.constant(t)` and
     `tf.TensorShape(t)` of a computed tensor: both read their argument as Python/NumPy data while
     tracing (`TypeError: Expected float32, but got Tensor(...) of type 'SymbolicTensor'`).
 
@@ -86,6 +87,13 @@ class NumpyCallOnTensor(Rule):
                             'value as Python/NumPy data while tracing ("got Tensor ... of type \'SymbolicTensor\'"); '
                             'use tf.cast / tf.convert_to_tensor'),
                 )),
+        Example("import keras\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    top = keras.ops.convert_to_numpy(tf.argmax(x))\n    return x * float(top)\n",
+                expected=(
+                    (5, 11, 'tf.keras.ops.convert_to_numpy on a tensor inside compiled code (decorated with '
+                            "tf.function(jit_compile=True)): NumPy needs concrete values ('Cannot convert a symbolic "
+                            "tf.Tensor to a numpy array'); keep the value as a tensor"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -97,7 +105,8 @@ class NumpyCallOnTensor(Rule):
         if name in PYTHON_VALUE_ARGS:
             self._python_value_arg(node, name, ctx)
             return
-        if name is None or not (name.startswith(("np.", "scipy.")) or name == "jax.device_get" and ctx.function.jax):
+        if name is None or not (name.startswith(("np.", "scipy.")) or name in NUMPY_CONVERSIONS
+                                or name == "jax.device_get" and ctx.function.jax):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)
@@ -109,7 +118,8 @@ class NumpyCallOnTensor(Rule):
                     return
                 ctx.report(self, node,
                            f"{name} on a tensor inside compiled code ({ctx.function.why}): NumPy needs concrete "
-                           "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the tf.* op")
+                           "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); "
+                           + ("keep the value as a tensor" if name in NUMPY_CONVERSIONS else "use the tf.* op"))
                 return
 
     def _python_value_arg(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
