@@ -379,3 +379,16 @@ def test_a_type_dispatch_else_branch_holds_no_tensor() -> None:
                 "            s = tf.TensorShape(q.shape)\n        else:\n            s = tf.TensorShape(q)\n"
                 "        return q\n")
     assert codes(src) == []
+
+
+def test_optimizer_updates_and_metric_hooks_run_in_the_train_step() -> None:
+    src = TF + ("class SGD(tf.keras.optimizers.SGD):\n    def update_step(self, gradient, variable):\n"
+                "        variable.assign_sub(float(self.learning_rate.numpy()) * gradient)\n"
+                "class Legacy(tf.keras.optimizers.legacy.SGD):\n"
+                "    def _resource_apply_dense(self, grad, var, apply_state=None):\n        return var\n"
+                "class M(tf.keras.Model):\n    def compute_metrics(self, x, y, y_pred, sample_weight):\n"
+                "        return {}\n")
+    levels = _levels(src)
+    assert levels["update_step"] == (Level.LIKELY, "Keras update_step()")
+    assert levels["_resource_apply_dense"][0] is Level.LIKELY and levels["compute_metrics"][0] is Level.LIKELY
+    assert codes(src) == [(4, "XLA301")]

@@ -98,9 +98,13 @@ _STRING_PREFIXES = ("tf.strings.", "tensorflow_text.", "tf_text.", "text.", "tf.
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
-# Keras and Hugging Face methods that run inside the compiled train/predict function.
+# Keras and Hugging Face methods that run inside the compiled train/predict function: the model's
+# step and loss/metric hooks, and an optimizer's per-variable update (Keras 3 / tf_keras
+# `update_step`, the legacy `_resource_apply_*`), which apply_gradients runs in the train step
+# (checked with model.fit: `.numpy()` in each fails).
 _KERAS_METHODS = frozenset(
-    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss"}
+    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss", "compute_metrics",
+     "update_step", "_resource_apply_dense", "_resource_apply_sparse"}
 )
 _METRIC_METHODS = frozenset({"update_state", "result"})
 # Keras objects whose __call__ runs inside the compiled train step (not initializers: build time).
