@@ -291,6 +291,9 @@ class ModuleFacts:
                 return None
             if f.attr in owner.methods:
                 return owner.methods[f.attr], True
+            stored = _stored_function(owner, f.attr, self.module_funcs)
+            if stored is not None:
+                return stored, False
             # self.block(x) where __init__ set self.block = Block(...), a layer class defined here
             built = owner.attrs.get(f.attr)
             if isinstance(built, ast.Call) and isinstance(built.func, ast.Name):
@@ -1067,12 +1070,21 @@ def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]
         for method in info.called_methods:
             if method in owner.methods:
                 callees.append(owner.methods[method])
+            elif (stored := _stored_function(owner, method, inf.module_funcs)) is not None:
+                callees.append(stored)
             else:  # a method inherited from a base class defined in this file
                 for b in owner.bases:
                     if b in inf.classes and method in inf.classes[b].methods:
                         callees.append(inf.classes[b].methods[method])
                         break
     return callees
+
+
+def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
+    """The module-level function a method stored as ``self.<attr>`` (``self.loss_fn = focal_loss``),
+    which ``self.<attr>(...)`` then calls."""
+    stored = owner.attrs.get(attr)
+    return module_funcs.get(stored.id) if isinstance(stored, ast.Name) else None
 
 
 def _mark_eager_metrics(inf: _Inference) -> None:
@@ -1304,6 +1316,8 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
                 layer = classes[built.func.id].methods.get("call")
                 if layer is not None:
                     out.append(layer)
+            elif (stored := _stored_function(owner, m, module_funcs)) is not None:
+                out.append(stored)
     return out
 
 
