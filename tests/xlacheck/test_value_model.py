@@ -392,3 +392,13 @@ def test_optimizer_updates_and_metric_hooks_run_in_the_train_step() -> None:
     assert levels["update_step"] == (Level.LIKELY, "Keras update_step()")
     assert levels["_resource_apply_dense"][0] is Level.LIKELY and levels["compute_metrics"][0] is Level.LIKELY
     assert codes(src) == [(4, "XLA301")]
+
+
+def test_a_function_stored_on_self_runs_where_it_is_called() -> None:
+    src = TF + ("import numpy as np\ndef smooth_l1(a, b):\n    return tf.reduce_mean(np.abs(a - b))\n"
+                "class Head(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.loss_fn = smooth_l1\n        self.dense = tf.keras.layers.Dense(2)\n"
+                "    def train_step(self, data):\n        x, y = data\n"
+                "        return {'loss': self.loss_fn(y, self.dense(x))}\n")
+    assert _levels(src)["smooth_l1"] == (Level.LIKELY, "called from train_step()")
+    assert codes(src) == [(4, "XLA304")]
