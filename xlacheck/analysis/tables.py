@@ -61,6 +61,12 @@ PYTHON_VALUE_ARGS: dict[str, tuple[int, str]] = {
     "tf.TensorShape": (0, "dims"),
 }
 
+# Keras Model endpoints that run their own tf.function and refuse to run inside one
+# (tf_keras' `_disallow_inside_tf_function`: "Detected a call to `Model.predict` inside a
+# `tf.function`"); checked under jit_compile=True in tests/xlacheck/test_compiler_truth.py.
+KERAS_EAGER_ENDPOINTS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                                   "predict_on_batch"})
+
 # Framework functions that copy a tensor into a NumPy array, as np.asarray does: in a graph there
 # is no value to copy (keras.ops.convert_to_numpy of a traced tensor: "NotImplementedError: Cannot
 # convert a symbolic tf.Tensor to a numpy array", TF 2.21 / Keras 3).
