@@ -402,3 +402,13 @@ def test_a_function_stored_on_self_runs_where_it_is_called() -> None:
                 "        return {'loss': self.loss_fn(y, self.dense(x))}\n")
     assert _levels(src)["smooth_l1"] == (Level.LIKELY, "called from train_step()")
     assert codes(src) == [(4, "XLA304")]
+
+
+def test_the_tf_function_decorator_factory_applied_to_a_function_compiles_it() -> None:
+    src = TF + ("import functools\ndef step(x):\n    return x\ndef other(x):\n    return x\n"
+                "fast = tf.function(jit_compile=True)(step)\n"
+                "slow = functools.partial(tf.function, autograph=False)(other)\n"
+                "ran = tf.function(step)(tf.ones([2]))\n")
+    by_name = {f.name: f for f in analyze_module(ast.parse(src)).functions}
+    assert (by_name["step"].level, by_name["step"].why) == (Level.CERTAIN, "wrapped in tf.function(jit_compile=True)")
+    assert by_name["other"].level is Level.GRAPH and by_name["other"].no_autograph

@@ -549,6 +549,12 @@ class _Scanner:
 
     def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
         f = node.func
+        if type(f) is ast.Call and node.args and (not f.args or self.aliases.resolve(f.func) == "functools.partial"
+                                                  or (type(f.func) is ast.Name and f.func.id == "partial")):
+            # tf.function(jit_compile=True)(step): the decorator factory applied to a function
+            role = _decorator_role(f, self.aliases)
+            if role is not None and role[0] in (Role.TF_FUNCTION, Role.TF_FUNCTION_NOAG):
+                self.handoffs.append(_Handoff(node.args[0], role[0], func, cls, f, role[1], node.lineno))
         if func is None:
             if type(f) is ast.Name:
                 self.module_called.add(f.id)
