@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
+from xlacheck.analysis.contexts import ClassInfo
 from xlacheck.analysis.tables import KERAS_EAGER_ENDPOINTS
-from xlacheck.analysis.values import LAYER, PYLIST, TENSOR, is_tensor
+from xlacheck.analysis.values import PYLIST, TENSOR, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
@@ -54,6 +55,9 @@ class TensorToHostMethod(Rule):
                 "        return x * 2.0\n    def fit(self, xs):\n        return [float(self.step(x).numpy()) for x in xs]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.executing_eagerly():\n        print(x.numpy())\n    return x\n"),
+        # a Keras model that defines its own predict() (beam search) calls that method
+        Example("import tensorflow as tf\nclass Seq2Seq(tf.keras.Model):\n    def call(self, x):\n"
+                "        return self.predict(x)\n    def predict(self, x):\n        return x * 2.0\n"),
         # calling the model is the compiled form; predict() outside compiled code is fine
         Example("import tensorflow as tf\n"
                 "encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones')])\n"
@@ -122,8 +126,11 @@ class TensorToHostMethod(Rule):
         scope = ctx.function.parent
         while owner is None and scope is not None:
             owner, scope = scope.cls, scope.parent
-        keras_self = isinstance(recv, ast.Name) and recv.id == "self" and owner is not None and owner.keras
-        if not (keras_self or ctx.flags(recv) & LAYER or _module_model(recv, ctx)):
+        is_self = isinstance(recv, ast.Name) and recv.id == "self"
+        # `self.predict(...)` in a Keras model that defines its own predict() (a decoder's beam
+        # search) calls that method, not Keras' endpoint
+        keras_self = is_self and owner is not None and owner.keras and f.attr not in owner.methods
+        if not (keras_self or _keras_model(recv, owner, ctx)):
             return
         ctx.report(self, node,
                    f"`Model.{f.attr}()` inside compiled code ({ctx.function.why}): Keras' {f.attr} runs its own "
@@ -131,12 +138,16 @@ class TensorToHostMethod(Rule):
                    "inside a `tf.function`); call the model on the tensors instead: `model(x)`")
 
 
-def _module_model(recv: ast.expr, ctx: RuleContext) -> bool:
-    """``encoder`` bound at module level to a Keras model constructor (``tf.keras.Sequential(...)``,
-    a class the API table says builds a layer) and not rebound in the function."""
-    if not isinstance(recv, ast.Name) or recv.id in ctx.values.env:
+def _keras_model(recv: ast.expr, owner: ClassInfo | None, ctx: RuleContext) -> bool:
+    """``self.encoder`` (set in a method) or ``encoder`` (bound at module level, not rebound in the
+    function) built by a Keras model constructor: ``tf.keras.Sequential(...)``, a callable the API
+    table says builds a layer. A class defined in the project may define its own ``predict``."""
+    if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id == "self":
+        built = owner.attrs.get(recv.attr) if owner is not None else None
+    elif isinstance(recv, ast.Name) and recv.id not in ctx.values.env:
+        built = ctx.module_values.get(recv.id)
+    else:
         return False
-    built = ctx.module_values.get(recv.id)
     if not isinstance(built, ast.Call):
         return False
     name = ctx.resolve(built.func)
