@@ -69,7 +69,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-3", "f", lambda: (tf.ones([2, 3]),), "fails"),  # Model.predict inside tf.function
-    ("XLA301-valid-3", "f", lambda: (tf.ones([2, 3]),), "compiles"),  # the model called on the tensor
+    ("XLA301-valid-4", "f", lambda: (tf.ones([2, 3]),), "compiles"),  # the model called on the tensor
     ("XLA304-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.constant of a tensor
     ("XLA304-valid-5", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # of Python numbers; TensorShape of shapes
     ("XLA304-invalid-4", "f", lambda: (_f(1.0, 2.0),), "fails"),  # keras.ops.convert_to_numpy of a tensor
