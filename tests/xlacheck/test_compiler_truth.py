@@ -72,6 +72,14 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA301-invalid-3", "f", lambda: (tf.ones([2, 3]),), "fails"),  # Model.predict inside tf.function
+    ("XLA301-valid-4", "f", lambda: (tf.ones([2, 3]),), "compiles"),  # the model called on the tensor
+    ("XLA304-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.constant of a tensor
+    ("XLA304-valid-5", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # of Python numbers; TensorShape of shapes
+    ("XLA304-invalid-4", "f", lambda: (_f(1.0, 2.0),), "fails"),  # keras.ops.convert_to_numpy of a tensor
+    ("XLA305-invalid-2", "f", lambda: (_f(3.0, 1.0, 2.0),), "fails"),  # K.eval of a computed tensor
+    ("XLA111-invalid-3", "sum_of_steps", lambda: (tf.constant(3), tf.constant(0.5)), "fails"),
+    ("XLA111-valid-3", "collect", lambda: (_f(1.0, 2.0), 2), "compiles"),
     ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
     ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
@@ -164,3 +172,24 @@ def test_compiler_agrees(example_id: str, entry: str, make_args: Callable[[], tu
         assert _same(compiled, expected), f"{example_id}: XLA {compiled} != eager {expected}"
     else:
         assert not _same(compiled, expected), f"{example_id} compiled and matched eager mode"
+
+
+def test_python_value_args_fail_on_computed_tensors() -> None:
+    """Every entry of tables.PYTHON_VALUE_ARGS fails inside a jit-compiled function when its
+    argument is a tensor the function computed, and compiles given Python values."""
+    from xlacheck.analysis.tables import PYTHON_VALUE_ARGS
+
+    for name in PYTHON_VALUE_ARGS:
+        target: Any = tf
+        for part in name.split(".")[1:]:
+            target = getattr(target, part)
+
+        def computed(x: Any, target: Any = target) -> Any:
+            return tf.reshape(x, [-1]) + tf.cast(tf.size(tf.zeros(target(tf.shape(x) * 2))), F)
+
+        def literal(x: Any, target: Any = target) -> Any:
+            return tf.reshape(x, [-1]) + tf.cast(tf.size(tf.zeros(target([2, 2]))), F)
+
+        with pytest.raises(Exception):  # noqa: B017 - TypeError/ValueError depending on the callable
+            tf.function(computed, jit_compile=True)(_f(1.0, 2.0))
+        tf.function(literal, jit_compile=True)(_f(1.0, 2.0))

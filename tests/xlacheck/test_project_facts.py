@@ -23,9 +23,9 @@ LOSSES = """\
 import tensorflow as tf
 
 
-def focal_loss(y_true, y_pred):
-    n = tf.reduce_sum(tf.cast(y_true > 0, tf.int32))
-    return y_pred + tf.reduce_sum(tf.zeros([n]))  # per-example values: a helper, not a loss by its shape
+def focal_loss(labels, logits):  # not Keras' (y_true, y_pred) signature: no evidence of its own
+    n = tf.reduce_sum(tf.cast(labels > 0, tf.int32))
+    return logits + tf.reduce_sum(tf.zeros([n]))  # per-example values: a helper, not a loss by its shape
 """
 XLA205_MESSAGE = (
     "`shape` of tf.zeros is computed from tensor values: XLA needs it at compile time, so this fails to compile "
@@ -129,7 +129,7 @@ def test_a_chain_through_a_thin_wrapper_that_computes_nothing(tmp_path: Path, ru
     # losses.focal_loss: the wrapper's call passes on the level other files give it. (What the
     # wrapper passes is unknown, as it is not walked, so only findings that need no argument
     # facts follow: tf.timestamp has no XLA kernel whatever it is given.)
-    losses = "import tensorflow as tf\n\n\ndef focal_loss(y_true, y_pred):\n    return y_pred + tf.timestamp()\n"
+    losses = "import tensorflow as tf\n\n\ndef focal_loss(labels, logits):\n    return logits + tf.timestamp()\n"
     ops = ("import tensorflow as tf\nfrom pkg.losses import focal_loss\n\n\ndef total_loss(y, p):\n"
            "    return focal_loss(y, p)\n")
     model = MODEL.replace("from pkg.losses import focal_loss", "from pkg.ops import total_loss").replace(
@@ -259,7 +259,7 @@ def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lin
     # the line in that cell, as the notebook's own findings do, not a line of the joined cells
     import json
 
-    losses = "import tensorflow as tf\n\n\ndef focal_loss(y_true, y_pred):\n    return y_pred + tf.timestamp()\n"
+    losses = "import tensorflow as tf\n\n\ndef focal_loss(labels, logits):\n    return logits + tf.timestamp()\n"
     write(tmp_path, {"pkg/losses.py": losses})
     cells = [["# Training\n"], ["import tensorflow as tf\n", "from pkg.losses import focal_loss\n"],
              ["x = 1\n", "\n", "class M(tf.keras.Model):\n", "    def train_step(self, data):\n",
@@ -276,8 +276,8 @@ def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lin
 
 # A loss-shaped helper (a scalar reduction of two inputs) is LIKELY compiled in its own file;
 # evidence from other files still decides: a train step names itself, tf.data alone makes it host.
-LOSS_SHAPED = LOSSES.replace("return y_pred + tf.reduce_sum(tf.zeros([n]))",
-                             "return tf.reduce_sum(y_pred) + tf.reduce_sum(tf.zeros([n]))")
+LOSS_SHAPED = LOSSES.replace("return logits + tf.reduce_sum(tf.zeros([n]))",
+                             "return tf.reduce_sum(logits) + tf.reduce_sum(tf.zeros([n]))")
 
 
 def test_a_loss_shaped_helper_fires_alone_and_takes_its_callers_evidence(tmp_path: Path, run: Lint) -> None:

@@ -18,7 +18,13 @@ Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.lev
 - ``CERTAIN``: ``jit_compile=True`` functions, ``jax.jit``, and what they call or nest;
 - ``LIKELY``: Keras ``call``/``train_step``/losses/metrics, ``compile(loss=...)``,
   ``strategy.run`` replica functions, module-level helpers that return a scalar reduction of two
-  or more inputs (losses, :func:`_mark_losses`), and what they call;
+  or more inputs or that have Keras' ``fn(y_true, y_pred)`` loss/metric signature (losses,
+  :func:`_mark_losses`), functions handed to Keras layers and wrappers that call them in the step
+  (``activation=``, ``*_regularizer=``, ``*_constraint=``, ``Activation(fn)``,
+  ``MeanMetricWrapper(fn)``), and what they call: same-file functions, the constructors of plain
+  classes built there, and methods of objects of classes defined here (``self.pooler.pool(x)``);
+  ``compile(jit_compile=True)`` makes its losses and metrics ``CERTAIN``, ``run_eagerly=True``
+  makes them host code;
 - ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
   AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
@@ -92,9 +98,13 @@ _STRING_PREFIXES = ("tf.strings.", "tensorflow_text.", "tf_text.", "text.", "tf.
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
-# Keras and Hugging Face methods that run inside the compiled train/predict function.
+# Keras and Hugging Face methods that run inside the compiled train/predict function: the model's
+# step and loss/metric hooks, and an optimizer's per-variable update (Keras 3 / tf_keras
+# `update_step`, the legacy `_resource_apply_*`), which apply_gradients runs in the train step
+# (checked with model.fit: `.numpy()` in each fails).
 _KERAS_METHODS = frozenset(
-    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss"}
+    {"call", "train_step", "test_step", "predict_step", "hf_compute_loss", "compute_loss", "compute_metrics",
+     "update_step", "_resource_apply_dense", "_resource_apply_sparse"}
 )
 _METRIC_METHODS = frozenset({"update_state", "result"})
 # Keras objects whose __call__ runs inside the compiled train step (not initializers: build time).
@@ -108,6 +118,12 @@ _GRAPH_HIGHER_ORDER = frozenset(
         "tf.nest.map_structure", "tf.compat.v1.while_loop", "tf.compat.v1.cond",
     }
 )
+# Keyword arguments of Keras layers whose callables run in the layer's call() or in the train
+# step (regularization losses, constraints after the update), and Keras classes that wrap a
+# function they call in call()/update_state(): analysis.contexts._Scanner._keras_callables.
+_STEP_CALLABLE_KEYWORDS = frozenset({"activation", "recurrent_activation", "fn"})
+_STEP_CALLABLE_SUFFIXES = ("_regularizer", "_constraint")
+_STEP_CALLABLE_WRAPPERS = frozenset({"Activation", "MeanMetricWrapper", "LossFunctionWrapper"})
 # Calls whose function argument runs as Python on the host, not under XLA.
 _HOST_CALLS = frozenset(
     {"tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.data.Dataset.from_generator",
@@ -158,6 +174,9 @@ class FunctionInfo:
     why: str = ""
     called_names: set[str] = field(default_factory=set)
     called_methods: set[str] = field(default_factory=set)
+    # `self.<attr>.<method>(...)` and `<name>.<method>(...)` calls: (attr or name, method), for
+    # objects of classes defined here that a method or the module builds (:func:`_object_method`)
+    called_object_methods: set[tuple[bool, str, str]] = field(default_factory=set)
     uses_tf_compute: bool = False
     calls_numpy_method: bool = False  # `.numpy()` outside an eager guard: written for eager mode
     self_numpy: set[str] = field(default_factory=set)  # `self.<attr>.numpy()`: attributes read into NumPy
@@ -245,6 +264,7 @@ class ModuleFacts:
     # module-level `NAME = value` (the last such assignment): objects built once and used inside
     # compiled code (a layer instance a model stores or calls)
     module_values: dict[str, ast.expr] = field(default_factory=dict)
+    instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -254,13 +274,26 @@ class ModuleFacts:
         f = call.func
         if isinstance(f, ast.Name):
             found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
-            return (found[0], False) if found else None
+            if found:
+                return found[0], False
+            init = _plain_constructor(self.classes_by_name, f.id)
+            return (init, True) if init is not None else None
+        recv = f.value if isinstance(f, ast.Attribute) else None
+        if isinstance(f, ast.Attribute) and (isinstance(recv, ast.Name) and recv.id != "self" or (
+                isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id == "self")):
+            on_self = isinstance(recv, ast.Attribute)
+            name = recv.attr if isinstance(recv, ast.Attribute) else recv.id
+            method = _object_method(self.classes_by_name, self.instances, caller, on_self, name, f.attr)
+            return (method, True) if method is not None else None
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
             owner = owner_class(caller)
             if owner is None:
                 return None
             if f.attr in owner.methods:
                 return owner.methods[f.attr], True
+            stored = _stored_function(owner, f.attr, self.module_funcs)
+            if stored is not None:
+                return stored, False
             # self.block(x) where __init__ set self.block = Block(...), a layer class defined here
             built = owner.attrs.get(f.attr)
             if isinstance(built, ast.Call) and isinstance(built.func, ast.Name):
@@ -281,6 +314,7 @@ class _Handoff:
     call: ast.Call | None = None  # the wrapping call (jax.jit(f, static_argnums=...))
     xla: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit)
     line: int = 0
+    how: str = ""  # for messages, what the receiver does with it ("passed as activation= to Dense")
 
 
 # jax.jit's and jax.pmap's keywords that mark positional parameters static (Python values)
@@ -318,6 +352,18 @@ def _partial_bound(info: FunctionInfo, ref: ast.expr) -> frozenset[str]:
     bound = {kw.arg for kw in ref.keywords if kw.arg is not None}
     bound.update(params[:len(ref.args) - 1])
     return frozenset(bound)
+
+
+def _keras_tensor_op(name: str) -> bool:
+    """A Keras function that returns a tensor when called on tensors (``K.mean``, ``keras.ops.sum``,
+    ``tf.keras.losses.binary_crossentropy``), as the generated API table measured it by calling it;
+    layers, models and other classes are not."""
+    fact = api_table.fact_for(name)
+    return fact is not None and fact.returns == "tensor" and fact.returns_by == "call"
+
+
+def _literal_true(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
 
 
 def _jit_compile_true(call: ast.expr) -> bool:
@@ -503,6 +549,12 @@ class _Scanner:
 
     def _call(self, node: ast.Call, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
         f = node.func
+        if type(f) is ast.Call and node.args and (not f.args or self.aliases.resolve(f.func) == "functools.partial"
+                                                  or (type(f.func) is ast.Name and f.func.id == "partial")):
+            # tf.function(jit_compile=True)(step): the decorator factory applied to a function
+            applied = _decorator_role(f, self.aliases)
+            if applied is not None and applied[0] in (Role.TF_FUNCTION, Role.TF_FUNCTION_NOAG):
+                self.handoffs.append(_Handoff(node.args[0], applied[0], func, cls, f, applied[1], node.lineno))
         if func is None:
             if type(f) is ast.Name:
                 self.module_called.add(f.id)
@@ -511,9 +563,15 @@ class _Scanner:
                 func.called_names.add(f.id)
                 self.sites["local"].append((node, func))
             elif type(f) is ast.Attribute:
-                if type(f.value) is ast.Name and f.value.id == "self":
+                recv = f.value
+                on_self = type(recv) is ast.Name and recv.id == "self"
+                if on_self:
                     func.called_methods.add(f.attr)
-                elif f.attr == "numpy" and not node.args:
+                elif type(recv) is ast.Name:
+                    func.called_object_methods.add((False, recv.id, f.attr))
+                elif type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id == "self":
+                    func.called_object_methods.add((True, recv.attr, f.attr))
+                if not on_self and f.attr == "numpy" and not node.args:
                     func.calls_numpy_method = True
                     recv = f.value
                     if type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id == "self":
@@ -530,9 +588,10 @@ class _Scanner:
                 if ext is not None:
                     self.external.append((ext, func, node.lineno, f.id if type(f) is ast.Name else "", node))
         if name is not None:
-            if func is not None and not func.uses_tf_compute and (
+            if func is not None and not func.uses_tf_compute and (((
                 name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
-            ) and not name.startswith(_NON_COMPUTE_PREFIXES):
+            ) and not name.startswith(_NON_COMPUTE_PREFIXES)) or (
+                    name.startswith(("tf.keras.", "keras.")) and _keras_tensor_op(name))):
                 func.uses_tf_compute = True
             if name in ("tf.function", "jax.jit"):
                 self.sites["wrap"].append((node, func))
@@ -567,6 +626,8 @@ class _Scanner:
                     self.handoffs.append(_Handoff(target, Role.HOST, func, cls, line=node.lineno))
             elif name.endswith("layers.Lambda") and node.args:
                 self._handoff_refs(node.args[0], Role.TF_FUNCTION_NOAG, func, cls, node)
+            elif name.startswith(("tf.keras.", "keras.")):
+                self._keras_callables(node, name, func, cls)
             return
         if type(f) is ast.Attribute:
             attr = f.attr
@@ -577,9 +638,15 @@ class _Scanner:
                     if kw.arg == "signatures":
                         self._exports(kw.value, func, cls)
             elif attr == "compile":
+                # Keras runs loss=/metrics= functions inside its train/test function: a
+                # tf.function, XLA-compiled with jit_compile=True; run_eagerly=True runs them as
+                # Python on eager tensors (tf_keras and Keras 3 alike; Keras 3's default "auto"
+                # compiles with XLA only where a GPU/TPU is present, so it stays LIKELY)
+                eager = any(kw.arg == "run_eagerly" and _literal_true(kw.value) for kw in node.keywords)
+                xla = not eager and any(kw.arg == "jit_compile" and _literal_true(kw.value) for kw in node.keywords)
                 for kw in node.keywords:
                     if kw.arg in ("loss", "metrics", "weighted_metrics"):
-                        self._handoff_refs(kw.value, Role.COMPILED, func, cls, node)
+                        self._handoff_refs(kw.value, Role.HOST if eager else Role.COMPILED, func, cls, node, xla)
             elif attr == "run" and node.args:
                 # strategy.run(step_fn, args=...): the replica function is compiled on TPU
                 receiver = f.value
@@ -591,6 +658,21 @@ class _Scanner:
             elif attr in _PIPELINE_METHODS and node.args:
                 self._handoff_refs(node.args[0], Role.PIPELINE, func, cls, node)
 
+    def _keras_callables(self, node: ast.Call, name: str, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
+        """Functions a Keras layer, loss or metric calls in its call()/update_state, so inside the
+        compiled train step: ``Dense(..., activation=fn, kernel_regularizer=reg)``,
+        ``Activation(fn)``, ``MeanMetricWrapper(fn)``, ``LossFunctionWrapper(fn)`` (each checked:
+        a `.numpy()` in ``fn`` fails in ``model.fit``). Initializers run when the layer is built,
+        outside the step, and are left out."""
+        short = name.rsplit(".", 1)[-1]
+        for kw in node.keywords:
+            if kw.arg is not None and (kw.arg in _STEP_CALLABLE_KEYWORDS or kw.arg.endswith(_STEP_CALLABLE_SUFFIXES)):
+                self._handoff_refs(kw.value, Role.COMPILED, func, cls, node,
+                                   how=f"passed as {kw.arg}= to Keras {short} (run in the train step)")
+        if node.args and short in _STEP_CALLABLE_WRAPPERS:
+            self._handoff_refs(node.args[0], Role.COMPILED, func, cls, node,
+                               how=f"wrapped in Keras {short} (run in the train step)")
+
     def _exports(self, value: ast.expr, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
         values = value.values if isinstance(value, ast.Dict) else [value]
         for v in values:
@@ -599,15 +681,15 @@ class _Scanner:
             self.exports.append((v, func, cls))
 
     def _handoff_refs(self, value: ast.expr, role: Role, func: FunctionInfo | None, cls: ClassInfo | None,
-                      call: ast.Call | None = None) -> None:
+                      call: ast.Call | None = None, xla: bool = False, how: str = "") -> None:
         if isinstance(value, (ast.List, ast.Tuple)):
             for elt in value.elts:
-                self._handoff_refs(elt, role, func, cls, call)
+                self._handoff_refs(elt, role, func, cls, call, xla, how)
         elif isinstance(value, ast.Dict):
             for v in value.values:
-                self._handoff_refs(v, role, func, cls, call)
+                self._handoff_refs(v, role, func, cls, call, xla, how)
         else:
-            self.handoffs.append(_Handoff(value, role, func, cls, call, line=getattr(call, "lineno", 0)))
+            self.handoffs.append(_Handoff(value, role, func, cls, call, xla, getattr(call, "lineno", 0), how))
 
 
 def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
@@ -703,10 +785,12 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _mark_project_host(inf, project)
     _propagate_host(inf)
     _mark_helpers(inf, test_module)
-    _mark_losses(inf)
-    walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node))
+    _mark_losses(inf, test_module)
+    walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node,
+                                                        scanner.instances))
     return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
-                       module_funcs, inf.classes, inf.call_flags, scanner.sites, inf.external, scanner.external)
+                       module_funcs, inf.classes, inf.call_flags, scanner.sites, inf.external, scanner.external,
+                       instances=scanner.instances)
 
 
 def _mark_classes(inf: _Inference) -> None:
@@ -840,7 +924,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
         elif h.role is Role.COMPILED:
             t.traced_args = True
-            work.append((t, True, False, level, "passed to compile()/strategy.run", h.line))
+            work.append((t, True, False, level, h.how or ("passed to compile(jit_compile=True)" if h.xla
+                                                          else "passed to compile()/strategy.run"), h.line))
         # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
         # already nested in the caller; a named function becomes a callee. TF passes it
         # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
@@ -932,6 +1017,40 @@ def _binds(info: FunctionInfo, name: str) -> bool:
     return False
 
 
+def _plain_constructor(classes: Mapping[str, ClassInfo], name: str) -> FunctionInfo | None:
+    """The ``__init__`` that ``name(...)`` runs when ``name`` is a plain class defined here (not a
+    Keras layer or model, not input-pipeline code): built inside compiled code, its constructor
+    runs in that graph, on that code's tensors."""
+    c = classes.get(name)
+    if c is None or c.keras or c.host:
+        return None
+    return c.methods.get("__init__")
+
+
+def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str | None], info: FunctionInfo,
+                   on_self: bool, name: str, method: str) -> FunctionInfo | None:
+    """The method that ``self.<name>.<method>(...)`` (``on_self``) or ``<name>.<method>(...)``
+    runs, when ``self.<name>`` was assigned (or the module bound ``<name>`` to) an instance of a
+    class defined here: ``self.quantizer = Quantizer(...)`` in ``__init__``, then
+    ``self.quantizer.encode(x)`` in ``call()``. Methods inherited from a base defined here count."""
+    if on_self:
+        owner = owner_class(info)
+        built = owner.attrs.get(name) if owner is not None else None
+        cname = built.func.id if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) else None
+    else:
+        cname = instances.get(name)
+        if cname is None or _binds(info, name):
+            return None
+    seen: set[str] = set()
+    while cname is not None and cname in classes and cname not in seen:
+        seen.add(cname)
+        c = classes[cname]
+        if method in c.methods:
+            return c.methods[method]
+        cname = next((b for b in c.bases if b in classes), None)
+    return None
+
+
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
     """Same-file functions a compiled function calls: by name, or as ``self.method`` (also one
     inherited from a base class defined in this file)."""
@@ -943,18 +1062,35 @@ def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]
             # `model(x)` where the module built `model = Model()` from a class defined here: calling
             # a Keras layer/model instance runs its call() in the caller's graph
             found = [m for k, m in inf.classes[built].methods.items() if k in ("__call__", "call")]
+        if not found and not _binds(info, n):
+            init = _plain_constructor(inf.classes, n)
+            if init is not None:
+                found = [init]
         callees.extend(found)
+    for on_self, name, method in info.called_object_methods:
+        found_method = _object_method(inf.classes, inf.scanner.instances, info, on_self, name, method)
+        if found_method is not None:
+            callees.append(found_method)
     owner = owner_class(info)
     if owner is not None:
         for method in info.called_methods:
             if method in owner.methods:
                 callees.append(owner.methods[method])
+            elif (stored := _stored_function(owner, method, inf.module_funcs)) is not None:
+                callees.append(stored)
             else:  # a method inherited from a base class defined in this file
                 for b in owner.bases:
                     if b in inf.classes and method in inf.classes[b].methods:
                         callees.append(inf.classes[b].methods[method])
                         break
     return callees
+
+
+def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
+    """The module-level function a method stored as ``self.<attr>`` (``self.loss_fn = focal_loss``),
+    which ``self.<attr>(...)`` then calls."""
+    stored = owner.attrs.get(attr)
+    return module_funcs.get(stored.id) if isinstance(stored, ast.Name) else None
 
 
 def _mark_eager_metrics(inf: _Inference) -> None:
@@ -1088,18 +1224,46 @@ def _is_loss(f: FunctionInfo, aliases: AliasTable) -> int:
     return min(r.lineno for r in returns)
 
 
-def _mark_losses(inf: _Inference) -> None:
+def _keras_signature(f: FunctionInfo) -> bool:
+    """``def f(y_true, y_pred)`` computing with TensorFlow ops: the signature Keras documents
+    for loss and metric functions (``fn(y_true, y_pred)``), which it calls inside its train and
+    test functions (a ``tf.function``; compiled by XLA under ``jit_compile``)."""
+    node = f.node
+    if isinstance(node, ast.Lambda) or not f.uses_tf_compute or f.cls is not None:
+        return False  # a module-level function or a closure (`def focal(gamma): def loss(y_true, y_pred)`)
+    args = node.args
+    params = [a.arg for a in args.posonlyargs + args.args]
+    # Keras calls it with those two arguments: any further parameter has a default
+    return params[:2] == ["y_true", "y_pred"] and len(params) - len(args.defaults) <= 2 \
+        and all(d is not None for d in args.kw_defaults)
+
+
+def _mark_losses(inf: _Inference, test_module: bool = False) -> None:
     """LIKELY: a module-level helper that returns a scalar reduction of two or more inputs is a
     loss (or a metric): Keras and custom train steps call losses inside the compiled step, so the
-    issue's "losses ... in model code" level applies, with what it calls in this file. Its
-    parameters stay unproven (certainty ``MAYBE``): a caller may pass Python values."""
-    for f in list(inf.module_funcs.values()):
-        if f.level is not Level.HELPER or f.host:
+    issue's "losses ... in model code" level applies, with what it calls in this file. So is a
+    function with Keras' loss/metric signature (:func:`_keras_signature`), even one calling
+    ``.numpy()``. Their parameters stay unproven (certainty ``MAYBE``): a caller may pass Python
+    values."""
+    module_level = {id(f) for f in inf.module_funcs.values()}
+    for f in list(inf.scanner.functions):
+        if f.host or f.level not in (Level.HELPER, Level.EAGER) or (id(f) not in module_level and f.cls is not None):
             continue
-        line = _is_loss(f, inf.scanner.aliases)
+        line = _is_loss(f, inf.scanner.aliases) if f.level is Level.HELPER and id(f) in module_level else 0
+        why = f"{f.name}() is a loss: it returns a scalar reduction of its inputs (losses run in the compiled step)"
+        if not line and _keras_signature(f) and not (test_module and f.name.startswith("test")):
+            # written to Keras' loss/metric signature; `.numpy()` in it (which keeps it out of
+            # the helpers) is that API's most reported failure, not evidence of eager use
+            line = f.node.lineno
+            why = (f"{f.name}(y_true, y_pred) has the Keras loss/metric signature (Keras calls losses and metrics "
+                   "inside its compiled train step)")
+            if f.certainty is Certainty.NONE:
+                inf.order.append(f)
+                f.certainty = Certainty.MAYBE
+                f.converted = not f.no_autograph
+                f.level = Level.HELPER
         if not line:
             continue
-        why = f"{f.name}() is a loss: it returns a scalar reduction of its inputs (losses run in the compiled step)"
         stack = [f]
         seen: set[int] = set()
         while stack:
@@ -1134,12 +1298,19 @@ def _module_alias(aliases: AliasTable, node: ast.Assign) -> None:
 
 
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
-             by_node: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+             by_node: dict[int, FunctionInfo], instances: Mapping[str, str | None]) -> list[FunctionInfo]:
     """Same-file functions ``info`` calls: by name, as ``self.method``, or as ``self.layer(...)``
-    where ``self.layer`` was built from a layer class defined in this file (its ``call``)."""
+    where ``self.layer`` was built from a layer class defined in this file (its ``call``), a plain
+    class's constructor, and methods of objects of classes defined here (:func:`_object_method`)."""
     out: list[FunctionInfo] = []
     for n in info.called_names:
-        out.extend(_lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node))
+        found = _lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node)
+        init = None if found else _plain_constructor(classes, n)
+        out.extend(found if init is None else [init])
+    for on_self, name, method in info.called_object_methods:
+        found_method = _object_method(classes, instances, info, on_self, name, method)
+        if found_method is not None:
+            out.append(found_method)
     owner = owner_class(info)
     if owner is not None:
         for m in info.called_methods:
@@ -1151,6 +1322,8 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
                 layer = classes[built.func.id].methods.get("call")
                 if layer is not None:
                     out.append(layer)
+            elif (stored := _stored_function(owner, m, module_funcs)) is not None:
+                out.append(stored)
     return out
 
 

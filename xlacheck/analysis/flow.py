@@ -100,6 +100,28 @@ def _is_none_test(test: ast.expr) -> str | None:
     return None
 
 
+_TENSOR_TYPES = frozenset({"tf.Tensor", "tf.Variable", "tf.RaggedTensor", "tf.SparseTensor", "tf.experimental.numpy.ndarray"})
+
+
+def _tensor_type_test(test: ast.expr, aliases: AliasTable) -> str | None:
+    """The name that ``test`` finds to be a tensor: ``hasattr(x, "shape")`` / ``"dtype"``,
+    ``isinstance(x, tf.Tensor)``, ``tf.is_tensor(x)``. Its else branch handles other values (a
+    ``TensorShape``, a Python list): a type dispatch, so ``x`` is no tensor there."""
+    if not (isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name)):
+        return None
+    name = test.args[0].id
+    if isinstance(test.func, ast.Name) and len(test.args) == 2:
+        kind = test.args[1]
+        if test.func.id == "hasattr" and isinstance(kind, ast.Constant) and kind.value in ("shape", "dtype"):
+            return name
+        if test.func.id == "isinstance":
+            kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+            if kinds and all(aliases.resolve(k) in _TENSOR_TYPES for k in kinds):
+                return name
+        return None
+    return name if aliases.resolve(test.func) in ("tf.is_tensor", "tf.is_symbolic_tensor") else None
+
+
 def _isinstance_sequence(test: ast.expr) -> str | None:
     """The name tested by ``isinstance(name, list/tuple)``, else None."""
     if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
@@ -357,6 +379,16 @@ class FunctionWalker:
             self.env[none] = self.env.get(none, 0) | saved
             self.values.invalidate()
             self._branch(s.orelse, None)
+            return
+        typed = _tensor_type_test(s.test, self.ctx.aliases)
+        if typed is not None:  # `if hasattr(x, "shape"): ... else:` x is no tensor in the else branch
+            saved = self.env.get(typed, 0)
+            self._branch(s.body, None)
+            self.env[typed] = 0
+            self.values.invalidate()
+            self._branch(s.orelse, None)
+            self.env[typed] = saved
+            self.values.invalidate()
             return
         listed = _isinstance_sequence(s.test)
         if listed is not None:  # `if isinstance(x, (list, tuple)):` x is a Python sequence there

@@ -45,7 +45,32 @@ BOOL_FUNCS = frozenset({
 FULL_REDUCTIONS = frozenset({
     "tf.reduce_mean", "tf.reduce_sum", "tf.math.reduce_mean", "tf.math.reduce_sum",
     "tf.compat.v1.reduce_mean", "tf.compat.v1.reduce_sum", "tf.nn.compute_average_loss",
+    # the Keras backends' spellings of the same reductions (tf_keras's K.mean, Keras 3's keras.ops)
+    "tf.keras.backend.mean", "tf.keras.backend.sum", "keras.ops.mean", "keras.ops.sum",
 })
+
+# Callables that turn an argument into a Python/NumPy value while tracing, so a symbolic tensor
+# there fails in every graph (not only under XLA): callable -> (positional index, keyword). The
+# generated API table marks neither (tf.constant's and TensorShape's results are a tensor and a
+# static shape); each fails in a tf.function given a computed tensor (TF 2.21: tf.constant
+# "TypeError: Expected float32, but got Tensor(...) of type 'SymbolicTensor'", tf.TensorShape
+# "TypeError: ... 'SymbolicTensor'"; tests/xlacheck/test_compiler_truth.py).
+PYTHON_VALUE_ARGS: dict[str, tuple[int, str]] = {
+    "tf.constant": (0, "value"),
+    "tf.compat.v1.constant": (0, "value"),
+    "tf.TensorShape": (0, "dims"),
+}
+
+# Keras Model endpoints that run their own tf.function and refuse to run inside one
+# (tf_keras' `_disallow_inside_tf_function`: "Detected a call to `Model.predict` inside a
+# `tf.function`"); checked under jit_compile=True in tests/xlacheck/test_compiler_truth.py.
+KERAS_EAGER_ENDPOINTS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                                   "predict_on_batch"})
+
+# Framework functions that copy a tensor into a NumPy array, as np.asarray does: in a graph there
+# is no value to copy (keras.ops.convert_to_numpy of a traced tensor: "NotImplementedError: Cannot
+# convert a symbolic tf.Tensor to a numpy array", TF 2.21 / Keras 3).
+NUMPY_CONVERSIONS = frozenset({"keras.ops.convert_to_numpy", "tf.keras.ops.convert_to_numpy"})
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",

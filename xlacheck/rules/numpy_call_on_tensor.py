@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import DATA, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
-from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+from xlacheck.analysis.tables import NUMPY_CONVERSIONS, PYTHON_VALUE_ARGS
+from xlacheck.analysis.values import CONST, DATA, OP, OPAQUE, PARAM, PYLIST, SHAPE, TENSOR, VARIABLE
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
 
 class NumpyCallOnTensor(Rule):
@@ -14,7 +15,10 @@ class NumpyCallOnTensor(Rule):
     Flags `np.<function>(t)` (and `scipy.*`) where `t` is a tensor, inside compiled code (Keras `call`,
     `train_step`, metrics' `update_state`, `loss=`/`metrics=` functions, `tf.function`s, `jax.jit`),
     and a NumPy array (an `np.*` call's result) indexed with a tensor (`np.arange(n)[perm]`).
-    `tf.experimental.numpy` is TensorFlow and is not flagged.
+    `tf.experimental.numpy` is TensorFlow and is not flagged. Also Keras 3's
+    `keras.ops.convert_to_numpy(t)`, and `tf.constant(t)` and
+    `tf.TensorShape(t)` of a computed tensor: both read their argument as Python/NumPy data while
+    tracing (`TypeError: Expected float32, but got Tensor(...) of type 'SymbolicTensor'`).
 
     ## Why is this bad?
     NumPy needs concrete values: tracing fails with `NotImplementedError: Cannot convert a
@@ -52,6 +56,12 @@ class NumpyCallOnTensor(Rule):
                 "    if not hasattr(x, 'astype'):\n        return tf.nn.relu(x)\n    return np.maximum(x, 0)\n"),
         Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
                 "    scale = np.linspace(0.0, 1.0, 8)[: x.shape[0]]\n    return x * scale\n"),
+        # tf.constant of Python numbers, tf.TensorShape of a static shape or of a non-tensor
+        Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, dims=None):\n"
+                "        if hasattr(dims, 'shape'):\n            dims = dims.shape\n        else:\n"
+                "            dims = tf.TensorShape(dims)\n"
+                "        return x * tf.constant([0.5, 2.0]) + tf.zeros(tf.TensorShape(x.shape))\n"
+                "layer = L()\ndef f(x):\n    return layer(x)\n"),
     )
     INVALID = (
         Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"
@@ -69,6 +79,21 @@ class NumpyCallOnTensor(Rule):
                             "needs concrete values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the "
                             'tf.* op'),
                 )),
+        Example("import tensorflow as tf\nclass Gate(tf.keras.layers.Layer):\n    def call(self, x):\n"
+                "        g = tf.constant(tf.sigmoid(x), dtype=tf.float32)\n        return x * g\n"
+                "gate = Gate()\ndef f(x):\n    return gate(x)\n",
+                expected=(
+                    (4, 13, "tf.constant of a tensor inside compiled code (Keras call()): it needs the argument's "
+                            'value as Python/NumPy data while tracing ("got Tensor ... of type \'SymbolicTensor\'"); '
+                            'use tf.cast / tf.convert_to_tensor'),
+                )),
+        Example("import keras\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    top = keras.ops.convert_to_numpy(tf.argmax(x))\n    return x * float(top)\n",
+                expected=(
+                    (5, 11, 'tf.keras.ops.convert_to_numpy on a tensor inside compiled code (decorated with '
+                            "tf.function(jit_compile=True)): NumPy needs concrete values ('Cannot convert a symbolic "
+                            "tf.Tensor to a numpy array'); keep the value as a tensor"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -77,7 +102,11 @@ class NumpyCallOnTensor(Rule):
             return
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not (name.startswith(("np.", "scipy.")) or name == "jax.device_get" and ctx.function.jax):
+        if name in PYTHON_VALUE_ARGS:
+            self._python_value_arg(node, name, ctx)
+            return
+        if name is None or not (name.startswith(("np.", "scipy.")) or name in NUMPY_CONVERSIONS
+                                or name == "jax.device_get" and ctx.function.jax):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)
@@ -89,8 +118,25 @@ class NumpyCallOnTensor(Rule):
                     return
                 ctx.report(self, node,
                            f"{name} on a tensor inside compiled code ({ctx.function.why}): NumPy needs concrete "
-                           "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); use the tf.* op")
+                           "values ('Cannot convert a symbolic tf.Tensor to a numpy array'); "
+                           + ("keep the value as a tensor" if name in NUMPY_CONVERSIONS else "use the tf.* op"))
                 return
+
+    def _python_value_arg(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        """``tf.constant(t)`` / ``tf.TensorShape(t)`` with a tensor ``t``: they need its value as
+        Python/NumPy data while tracing (tables.PYTHON_VALUE_ARGS)."""
+        position, keyword = PYTHON_VALUE_ARGS[name]
+        arg = argument(node, position, keyword)
+        if arg is None or ctx.function.jax:
+            return
+        k = ctx.flags(arg)
+        if not (k & TENSOR and not k & PYLIST and k & (DATA | VARIABLE | OP | CONST | OPAQUE)):
+            return  # a computed tensor (a bare parameter may be a Python value)
+        ctx.report(self, node,
+                   f"{name} of a tensor inside compiled code ({ctx.function.why}): it needs the argument's value "
+                   "as Python/NumPy data while tracing (\"got Tensor ... of type 'SymbolicTensor'\"); "
+                   + ("use tf.cast / tf.convert_to_tensor" if name != "tf.TensorShape"
+                      else "give it Python ints (or None for an unknown dimension)"))
 
     def _indexed(self, node: ast.Subscript, ctx: RuleContext) -> None:
         """``np.arange(n)[t]``: a NumPy array (a NumPy call's result, here or bound once in this

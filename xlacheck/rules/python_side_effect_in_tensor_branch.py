@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.values import PYLIST, PYLIST_EMPTY
-from xlacheck.rules.base import Example, Rule, RuleContext
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 
@@ -28,7 +29,9 @@ class PythonSideEffectInTensorBranch(Rule):
     ## What it does
     Flags, in AutoGraph-converted code, (a) appending to a Python list inside a loop over
     `tf.range`/a tensor `while`, or inside an `if` on a tensor, and (b) assigning a `nonlocal` or
-    `global` variable inside an `if` on a tensor.
+    `global` variable inside an `if` on a tensor. In a module-level tensor helper that nothing in
+    the file compiles, only (a) in a `for ... in tf.range(...)` loop: that loop form is written for
+    AutoGraph, and it fails in every graph that traces the helper.
 
     ## Why is this bad?
     The staged loop/branch body is traced once as a graph function. A list filled there holds
@@ -106,6 +109,9 @@ class PythonSideEffectInTensorBranch(Rule):
                 "    for i in range(3):\n        outs.append(x * i)\n    return tf.stack(outs)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    ta = tf.TensorArray(tf.float32, size=3)\n"
                 "    for i in tf.range(3):\n        ta = ta.write(i, x * tf.cast(i, tf.float32))\n    return ta.stack()\n"),
+        # a helper nothing here compiles: only the tf.range loop form (AutoGraph's) is taken as staged
+        Example("import tensorflow as tf\ndef collect(xs, n):\n    outs = []\n    for i in range(n):\n"
+                "        outs.append(tf.reduce_sum(xs[i]))\n    return tf.stack(outs)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    outs = []\n"
@@ -124,10 +130,26 @@ class PythonSideEffectInTensorBranch(Rule):
                     (8, 13, "'total' is nonlocal/global and assigned under an `if` on a tensor: it is not carried "
                             'through the tf.cond, so the result is silently wrong; return the value instead'),
                 )),
+        Example("import tensorflow as tf\ndef sum_of_steps(n, scale):\n    parts = []\n    for i in tf.range(n):\n"
+                "        parts.append(tf.cast(i, tf.float32) * scale)\n    return tf.add_n(parts)\n",
+                expected=(
+                    (5, 9, '`parts.append()` on a Python list inside a staged loop/branch: the body is traced as an '
+                           'inner graph and its tensors cannot leave it (InaccessibleTensorError); use '
+                           'tf.TensorArray'),
+                )),
     )
+
+    # In a module-level tensor helper (HELPER: nothing in the file compiles it) only the list
+    # append in a `for ... in tf.range(...)` loop: that loop form is AutoGraph's (eager code loops
+    # over range()), and it fails in every graph that traces the helper.
+    levels = frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH, Level.HELPER})
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         if not ctx.converted:
+            return
+        helper = ctx.function.level is Level.HELPER
+        if helper and not (isinstance(node, ast.Call) and ctx.staged_loops and not ctx.tensor_branches
+                           and _tf_range_loop(ctx.staged_loops[-1], ctx)):
             return
         if isinstance(node, ast.Call):
             f = node.func
@@ -161,3 +183,8 @@ class PythonSideEffectInTensorBranch(Rule):
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
                 return True
         return False
+
+
+def _tf_range_loop(loop: ast.For | ast.While, ctx: RuleContext) -> bool:
+    """``for ... in tf.range(...)``."""
+    return isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(loop.iter, ctx) == "tf.range"

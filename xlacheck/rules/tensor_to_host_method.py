@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import api_table
+from xlacheck.analysis.contexts import ClassInfo
+from xlacheck.analysis.tables import KERAS_EAGER_ENDPOINTS
 from xlacheck.analysis.values import PYLIST, TENSOR, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -13,11 +16,16 @@ class TensorToHostMethod(Rule):
     ## What it does
     Flags `.numpy()` on anything, and `.item()`/`.tolist()` on tensors (under `jax.jit`, on any
     traced argument), inside compiled code (code guarded by `if tf.executing_eagerly():` is skipped).
+    Also a Keras model's host-side endpoints there: `model.predict(x)`, `fit`, `evaluate`,
+    `*_on_batch` on a Keras model built in the file (or `self` in a Keras model).
 
     ## Why is this bad?
     A compiled function has no concrete values to copy to the host: tracing fails with
     `AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`, and on a variable with
-    `NotImplementedError: numpy() is only available when eager execution is enabled.`
+    `NotImplementedError: numpy() is only available when eager execution is enabled.` Keras'
+    `predict`/`fit`/`evaluate` run their own loop and `tf.function`: tf_keras refuses with
+    `RuntimeError: Detected a call to Model.predict inside a tf.function`, Keras 3 fails reading
+    the symbolic input into NumPy.
 
     ## Example
     ```python
@@ -47,6 +55,14 @@ class TensorToHostMethod(Rule):
                 "        return x * 2.0\n    def fit(self, xs):\n        return [float(self.step(x).numpy()) for x in xs]\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.executing_eagerly():\n        print(x.numpy())\n    return x\n"),
+        # a Keras model that defines its own predict() (beam search) calls that method
+        Example("import tensorflow as tf\nclass Seq2Seq(tf.keras.Model):\n    def call(self, x):\n"
+                "        return self.predict(x)\n    def predict(self, x):\n        return x * 2.0\n"),
+        # calling the model is the compiled form; predict() outside compiled code is fine
+        Example("import tensorflow as tf\n"
+                "encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones')])\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return encoder(x) * 2.0\n"
+                "def offline(x):\n    return encoder.predict(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.opt = tf.keras.optimizers.SGD(0.1)\n"
@@ -64,6 +80,15 @@ class TensorToHostMethod(Rule):
                            "no concrete value while tracing ('SymbolicTensor' object has no attribute 'numpy'); keep "
                            'the value as a tensor'),
                 )),
+        Example("import tensorflow as tf\n"
+                "encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones')])\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return encoder.predict(x) * 2.0\n",
+                expected=(
+                    (5, 12, "`Model.predict()` inside compiled code (decorated with tf.function(jit_compile=True)): "
+                            "Keras' predict runs its own tf.function and refuses to run inside one (RuntimeError: "
+                            "Detected a call to `Model.predict` inside a `tf.function`); call the model on the "
+                            "tensors instead: `model(x)`"),
+                )),
         Example("import jax\n@jax.jit\ndef normalize(x, total):\n    return x / total.item()\n",
                 expected=(
                     (4, 16, '`.item()` on a traced array under jax.jit (decorated with jax.jit): there is no concrete '
@@ -74,6 +99,9 @@ class TensorToHostMethod(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in KERAS_EAGER_ENDPOINTS and not ctx.function.jax:
+            self._endpoint(node, f, ctx)
+            return
         if not isinstance(f, ast.Attribute) or f.attr not in ("numpy", "item", "tolist") or node.args:
             return
         k = ctx.flags(f.value)
@@ -90,3 +118,37 @@ class TensorToHostMethod(Rule):
         ctx.report(self, node,
                    f"`.{f.attr}()` inside compiled code ({ctx.function.why}): there is no concrete value while "
                    "tracing ('SymbolicTensor' object has no attribute 'numpy'); keep the value as a tensor")
+
+    def _endpoint(self, node: ast.Call, f: ast.Attribute, ctx: RuleContext) -> None:
+        """``model.predict(x)`` / ``self.fit(...)`` on a Keras model inside compiled code."""
+        recv = f.value
+        owner = ctx.function.cls
+        scope = ctx.function.parent
+        while owner is None and scope is not None:
+            owner, scope = scope.cls, scope.parent
+        is_self = isinstance(recv, ast.Name) and recv.id == "self"
+        # `self.predict(...)` in a Keras model that defines its own predict() (a decoder's beam
+        # search) calls that method, not Keras' endpoint
+        keras_self = is_self and owner is not None and owner.keras and f.attr not in owner.methods
+        if not (keras_self or _keras_model(recv, owner, ctx)):
+            return
+        ctx.report(self, node,
+                   f"`Model.{f.attr}()` inside compiled code ({ctx.function.why}): Keras' {f.attr} runs its own "
+                   f"tf.function and refuses to run inside one (RuntimeError: Detected a call to `Model.{f.attr}` "
+                   "inside a `tf.function`); call the model on the tensors instead: `model(x)`")
+
+
+def _keras_model(recv: ast.expr, owner: ClassInfo | None, ctx: RuleContext) -> bool:
+    """``self.encoder`` (set in a method) or ``encoder`` (bound at module level, not rebound in the
+    function) built by a Keras model constructor: ``tf.keras.Sequential(...)``, a callable the API
+    table says builds a layer. A class defined in the project may define its own ``predict``."""
+    if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and recv.value.id == "self":
+        built = owner.attrs.get(recv.attr) if owner is not None else None
+    elif isinstance(recv, ast.Name) and recv.id not in ctx.values.env:
+        built = ctx.module_values.get(recv.id)
+    else:
+        return False
+    if not isinstance(built, ast.Call):
+        return False
+    name = ctx.resolve(built.func)
+    return name is not None and api_table.returns(name) == "layer"

@@ -1,0 +1,25 @@
+"""Source: https://github.com/keras-team/keras/issues/13671 (the fix the maintainers give: call the model on the tensors, `model(x)`, instead of model.predict() inside compiled code)."""
+import tensorflow as tf
+
+
+class FeatureHead(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.backbone = tf.keras.Sequential([tf.keras.layers.Dense(4, kernel_initializer="ones")])
+        self.out = tf.keras.layers.Dense(2, kernel_initializer="ones")
+
+    def call(self, x):
+        feats = self.backbone(x, training=False)
+        return self.out(feats)
+
+
+head = FeatureHead()
+
+
+def forward(x):
+    return head(x)
+
+
+# --- oracle ---
+def ENTRY():
+    return forward, (tf.reshape(tf.range(6, dtype=tf.float32), [2, 3]) / 6.0,)
