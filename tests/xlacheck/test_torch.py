@@ -148,6 +148,48 @@ def test_no_proof_from_what_anything_could_do(line: str) -> None:
     assert _codes(STEP_FUNCTION.replace("{line}", line), declared=True) == []
 
 
+CLOSURE_STEP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 4)
+        self.out = nn.Linear(4, 9)
+        self.width = 4
+def make_step(model, q, opt, bank):
+    def train_step(s, a, h):
+        {line}
+        loss = F.mse_loss(q(s).gather(1, a), s)
+        loss.backward()
+        opt.step()
+    return train_step
+"""
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    # a closure's free name proven by the closure's code: q(s).gather(...) makes q a tensor-returning callable
+    ("best = q(s).argmax().item()", "XLA350"),
+    # model.cell: the name the file's nn.Module classes give a submodule; its output is a tensor
+    ("if model.out(model.cell(s, h)).argmax(-1)[0] == 2: pass", "XLA350"),
+    # .cpu() on a module's output: no tuple, dict or ModelOutput has it, so it is a tensor's copy
+    ("bank.append(q(s).cpu())", "XLA350"),
+])
+def test_closures_and_submodules_prove_tensors(line: str, code: str) -> None:
+    assert code in _codes(CLOSURE_STEP.replace("{line}", line), declared=True)
+
+
+@pytest.mark.parametrize("line", [
+    "w = model.width",  # a plain attribute, not a submodule
+    "n = q.count(1)",  # a method of the callable itself proves nothing about it
+    "if model.width > 2: pass",
+    "if model.encode(s) == 2: pass",  # not a submodule name any class builds: unknown
+])
+def test_no_proof_from_closures_without_evidence(line: str) -> None:
+    assert _codes(CLOSURE_STEP.replace("{line}", line), declared=True) == []
+
+
 def test_module_forward_is_a_step_only_when_declared() -> None:
     src = """
     import torch

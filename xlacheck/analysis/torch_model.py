@@ -213,6 +213,7 @@ class _Builder:
         self.module_classes = self._module_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
+        self.submodule_attrs = self._submodule_attrs()
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
@@ -246,6 +247,26 @@ class _Builder:
                     and not (f.attr == "zero_grad" and "opt" in f.value.id.lower()):
                 out.add(f.value.id)
         return out
+
+    def _submodule_attrs(self) -> frozenset[str]:
+        """Attribute names that every same-file nn.Module class assigning them builds as a module
+        (``self.cell = nn.GRUCell(...)``): ``model.cell(h)`` on a model calls that submodule."""
+        built: dict[str, set[bool]] = {}
+        for c in self.facts.classes:
+            if c.node.name not in self.module_classes:
+                continue
+            for attr, v in c.attrs.items():
+                built.setdefault(attr, set()).add(self._builds_module(v))
+        return frozenset(a for a, kinds in built.items() if kinds == {True})
+
+    def _builds_module(self, v: ast.expr) -> bool:
+        if not isinstance(v, ast.Call):
+            return False
+        if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
+            return True
+        name = self.resolve(v.func) or ""
+        return (name.startswith("torch.nn.") and not name.startswith(("torch.nn.functional.", "torch.nn.utils."))
+                and name.rsplit(".", 1)[-1][:1].isupper())
 
     # -- steps -----------------------------------------------------------------------------
     def _device_loader_names(self) -> dict[int, set[str]]:
@@ -528,7 +549,7 @@ class _Builder:
                 value = getattr(n, "value", None) if not isinstance(n, (ast.For, ast.AsyncFor)) else None
                 if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in walk(value)):
                     rebound.add(t.id)
-        params = {a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs} - rebound - {"self"}
+        params = (_param_names(owner) | self._enclosing_params(owner)) - rebound - {"self"}
         out: dict[str, int] = {}
         for s in own_statements(owner.body):
             for top in ast.iter_child_nodes(s):
@@ -553,6 +574,11 @@ class _Builder:
                             for a in c.args:
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | BATCH
+                        inner = f.value if isinstance(f, ast.Attribute) else None
+                        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in params \
+                                and f.attr in proving_methods():  # type: ignore[union-attr]
+                            # q(s).gather(1, a): the parameter is a callable that returns tensors (a module)
+                            out[inner.func.id] = out.get(inner.func.id, 0) | MODULE
                     elif isinstance(c, ast.Subscript) and isinstance(c.value, ast.Name) and c.value.id in params \
                             and isinstance(c.slice, ast.Tuple) and len(c.slice.elts) > 1 \
                             and any(isinstance(x, ast.Slice) for x in c.slice.elts):
@@ -574,11 +600,26 @@ class _Builder:
                         return True
         return False
 
+    def _enclosing_params(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """Parameters of the functions a closure is nested in (``make_train_step(model, opt)``
+        returning ``train_step``): free names of the closure that its own code can prove."""
+        info = self.facts.by_node.get(id(owner))
+        out: set[str] = set()
+        parent = info.parent if info is not None else None
+        while parent is not None:
+            if not isinstance(parent.node, ast.Lambda):
+                out |= _param_names(parent.node)
+            parent = parent.parent
+        return out - _param_names(owner)
+
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             passed = self.param_flags.get(id(owner), {})
             proven = self._used_as_tensor(owner)
+            for name in self._enclosing_params(owner):
+                if proven.get(name):
+                    env[name] = proven[name]  # a free name of a closure, proven by the closure's own code
             for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs:
                 flags = passed.get(a.arg, 0) | proven.get(a.arg, 0)
                 if a.arg in self.module_names:
@@ -588,6 +629,11 @@ class _Builder:
                     flags |= TENSOR
                 env[a.arg] = flags
         return env
+
+
+def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    a = node.args
+    return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
 
 
 def _assigned_names(s: ast.stmt) -> list[ast.Name]:
@@ -1012,6 +1058,9 @@ class _Walker:
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT  # self.layer(x), self.model(x)
+        if isinstance(f, ast.Attribute) and f.attr in b.submodule_attrs and (recv & MODULE or (
+                isinstance(f.value, ast.Name) and f.value.id in _MODEL_NAMES and not recv & (TENSOR | STRUCT))):
+            return OUT  # model.cell(h): a submodule that the file's nn.Module classes build under that name
         if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
             return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
