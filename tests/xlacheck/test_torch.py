@@ -232,6 +232,17 @@ def test_table_header_and_measured_facts() -> None:
         assert ops[name]["status"] == "lowered", name
     rows = {json.dumps(r["when"], sort_keys=True): r["status"] for r in table["argument_dependent"]["torch.multinomial"]}
     assert rows['{"num_samples": 1}'] == "lowered" and rows['{"num_samples": 2}'] == "fallback"
+    # backward probes: the forward lowers, the backward kernel runs on the CPU (or lowers too)
+    assert ops["torch.nn.functional.glu"]["backward"] == "fallback"
+    assert ops["torch.nn.functional.glu"]["backward_aten"] == ["aten::glu_backward"]
+    for name in ("torch.relu", "torch.matmul", "torch.nn.functional.softmax", "torch.nn.functional.layer_norm"):
+        assert ops[name].get("backward") == "lowered", name
+    # modules: the functional op each forward calls, and the constructor argument that sets each parameter
+    modules = table["modules"]
+    assert modules["torch.nn.EmbeddingBag"]["function"] == "torch.nn.functional.embedding_bag"
+    assert modules["torch.nn.EmbeddingBag"]["arguments"]["mode"] == "mode"
+    assert modules["torch.nn.UpsamplingBilinear2d"]["fixed"]["mode"] == "bilinear"
+    assert "torch.nn.Sequential" not in modules  # no functional op of its own
 
 
 def _torch_xla_python() -> str:
@@ -246,7 +257,8 @@ def _torch_xla_python() -> str:
 
 SAMPLE_OPS = ("torch.median", "torch.histc", "torch.isin", "torch.nonzero", "torch.unique", "torch.cumsum",
               "torch.kthvalue", "Tensor.masked_fill", "torch.nn.functional.grid_sample", "torch.topk",
-              "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2")
+              "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2",
+              "probe:torch.nn.functional.interpolate#6", "backward:torch.nn.functional.glu", "backward:torch.relu")
 
 
 def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
@@ -263,6 +275,8 @@ def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
         if name.startswith("probe:"):
             op, i = name[6:].rsplit("#", 1)
             expected = table["argument_dependent"][op][int(i)]["status"]
+        elif name.startswith("backward:"):
+            expected = table["ops"][name[9:]]["backward"]
         else:
             expected = table["ops"][name]["status"]
         assert got[name]["status"] == expected, (name, got[name])
@@ -385,3 +399,100 @@ def test_cli_torch_xla_flag(tmp_path: Path) -> None:
     """))
     assert main([str(step), "--no-cache", "-q"]) == 0
     assert main([str(step), "--no-cache", "-q", "--torch-xla"]) == 1
+
+
+TRAINED_MODULE = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        {init}
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x, y=None):
+        x = self.fc(x)  # a layer's output: autograd records what follows
+        {forward}
+        return self.fc(x)
+def make_train_step(model, opt):
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+    return train_step
+"""
+
+
+@pytest.mark.parametrize(("init", "forward", "where"), [
+    # the forward of F.glu lowers, its backward (aten::glu_backward) does not: a training file runs it
+    ("pass", "x = F.glu(torch.cat([x, x], 1), dim=1)", "forward"),
+    ("pass", "x = F.interpolate(x[:, :, None, None], size=(2, 2), mode='bilinear').mean((2, 3))", "forward"),
+    # modules are their forward's functional op with the constructor's arguments (table: modules)
+    ("self.bag = nn.EmbeddingBag(10, 4, mode='mean')", "x = x + self.bag(x.long())", "init"),
+    ("self.bag = nn.EmbeddingBag(10, 4)", "x = x + self.bag(x.long())", "init"),  # mean is the default
+    ("self.glu = nn.GLU(1)", "x = self.glu(torch.cat([x, x], 1))", "init"),
+    ("self.up = nn.Upsample(scale_factor=2, mode='bilinear')", "x = self.up(x[:, :, None, None]).mean((2, 3))", "init"),
+])
+def test_backward_and_module_fallbacks_in_a_training_file(init: str, forward: str, where: str) -> None:
+    src = TRAINED_MODULE.replace("{init}", init).replace("{forward}", forward)
+    line = next(i for i, text in enumerate(src.splitlines(), 1) if (init if where == "init" else forward) in text)
+    found = [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert (line, "XLA351") in found
+
+
+@pytest.mark.parametrize(("init", "forward"), [
+    ("pass", "x = torch.relu(x)"),  # forward and backward lower
+    ("self.bag = nn.EmbeddingBag(10, 4, mode='sum')", "x = x + self.bag(x.long())"),
+    ("self.up = nn.Upsample(scale_factor=2)", "x = self.up(y[:, :, None, None]).mean((2, 3))"),  # on the input
+    ("pass", "with torch.no_grad():\n            x = F.glu(torch.cat([x, x], 1), dim=1)"),  # no backward there
+    # the input batch itself: autograd records nothing before the op, so no backward kernel runs for it
+    ("pass", "x = F.interpolate(y[:, :, None, None], size=(2, 2), mode='bilinear').mean((2, 3))"),
+])
+def test_no_backward_or_module_finding_where_everything_lowers(init: str, forward: str) -> None:
+    src = TRAINED_MODULE.replace("{init}", init).replace("{forward}", forward)
+    assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == []
+
+
+def test_backward_fallbacks_need_a_training_step() -> None:
+    src = TRAINED_MODULE.replace("{init}", "pass").replace("{forward}", "x = F.glu(torch.cat([x, x], 1), dim=1)")
+    inference = src.replace("loss.backward()", "pass")
+    assert [d.code for d in check_source(inference, "t.py", torch_xla=True).diagnostics] == []
+
+
+def test_tpu_only_backward_lowering_is_named_in_the_message() -> None:
+    # torch_xla lowers the nearest/bilinear 2-D upsampling backward on TPU only (aten_xla_type.cpp)
+    src = TRAINED_MODULE.replace("{init}", "pass").replace(
+        "{forward}", "x = F.interpolate(x[:, :, None, None], size=(2, 2)).mean((2, 3))")
+    messages = [d.message for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert len(messages) == 1
+    assert "aten::upsample_nearest2d_backward" in messages[0] and "lowers it on TPU" in messages[0]
+
+
+def test_a_module_built_by_another_module_gets_its_callers_arguments() -> None:
+    # Generator.forward feeds Block.forward a trainable tensor: Block's upsampling has a backward
+    src = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear")
+    def forward(self, x):
+        return self.up(x)
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.const = nn.Parameter(torch.randn(1, 2, 4, 4))
+        self.block = Block()
+    def forward(self, w):
+        return self.block(self.const.expand(w.size(0), -1, -1, -1)) * w[:, None, None, None]
+def train_step(gen, opt, w):
+    loss = gen(w).mean()
+    loss.backward()
+    opt.step()
+"""
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(8, "XLA351")]
+    fed_input = src.replace("self.block(self.const.expand(w.size(0), -1, -1, -1))", "self.block(w)")
+    assert check_source(fed_input, "t.py", torch_xla=True).diagnostics == ()
