@@ -496,3 +496,38 @@ def train_step(gen, opt, w):
     assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(8, "XLA351")]
     fed_input = src.replace("self.block(self.const.expand(w.size(0), -1, -1, -1))", "self.block(w)")
     assert check_source(fed_input, "t.py", torch_xla=True).diagnostics == ()
+
+
+METRIC_STEP = """
+import torch
+class Counts:
+    def __init__(self, n):
+        self.n = n
+        self.total = torch.zeros(n * n, dtype=torch.long)
+    def update(self, preds, target):
+        self.total += torch.bincount(target * self.n + preds, minlength=self.n * self.n)
+def make_eval_step(model, metric, stats):
+    @torch.no_grad()
+    def eval_step(x, y):
+        preds = model(x).argmax(-1)
+        {line}
+        return preds
+    return eval_step
+"""
+
+
+def test_a_method_handed_tensors_on_an_object_of_unknown_type_runs_in_the_step() -> None:
+    # metric.update(preds, y): no dict, optimizer or container method takes a tensor there; the one
+    # same-file class with an `update` method runs in the step (bincount falls back: aten::bincount)
+    src = METRIC_STEP.replace("{line}", "metric.update(preds, y)")
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(8, "XLA351")]
+
+
+@pytest.mark.parametrize("line", [
+    "stats.update({'n': 1})",  # a dict's update: no tensor passed
+    "stats.update(n=1)",
+    "metric.update(preds.sum().item(), 1)",  # a Python number: not a tensor hand-off (the .item() is found)
+])
+def test_no_loose_method_without_a_tensor_argument(line: str) -> None:
+    src = METRIC_STEP.replace("{line}", line)
+    assert "XLA351" not in [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics]

@@ -228,6 +228,7 @@ class _Builder:
         self._instance_cache: dict[str, str] | None = None
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
+        self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -540,7 +541,35 @@ class _Builder:
             env = self._initial_env(owner)
             info = self.facts.by_node.get(key)
             _Walker(self, ranges, env, owner_class(info) if info is not None else None).run(owner)
+        # methods that step code reached through an object of unknown type handed tensors
+        # (``metric.update(preds, y)``): steps too, walked after their callers, with their own callees
+        walked = {id(s.node) for s in out.steps}
+        while self.late:
+            f, why = self.late.pop(0)
+            if id(f.node) in walked:
+                continue
+            todo = [(f, why)]
+            while todo:
+                g, g_why = todo.pop(0)
+                if id(g.node) in walked:
+                    continue
+                walked.add(id(g.node))
+                step = Step(g.node, g_why, g.node)
+                out.steps.append(step)
+                _Walker(self, [step], self._initial_env(g.node), owner_class(g)).run(g.node)
+                todo += [(h, f"called from step code ({g_why})") for c in _calls_in(g.node) for h in self._lookup(c.func)
+                         if not isinstance(h.node, ast.Lambda)]
         return out
+
+    def loose_method(self, f: ast.expr) -> FunctionInfo | None:
+        """``obj.update(...)`` on an object of unknown type: the method, when exactly one same-file
+        class that is not an nn.Module defines it (the caller checks that tensors are passed: no
+        dict, optimizer or container method takes a tensor there)."""
+        if not isinstance(f, ast.Attribute) or not isinstance(f.value, (ast.Name, ast.Attribute)) or _self_attr(f):
+            return None
+        hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
+                for name, m in c.methods.items() if name == f.attr and not name.startswith("__")]
+        return hits[0] if len(hits) == 1 else None
 
     def _containment_depth(self) -> dict[int, int]:
         """id(method node) -> how deep its nn.Module class sits in the same-file modules that build
@@ -1111,7 +1140,12 @@ class _Walker:
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
-            for target in b._lookup(f) + self._submodule_forward(f):
+            targets = b._lookup(f) + self._submodule_forward(f)
+            if not targets and not recv & (TENSOR | STRUCT | MODULE | OPTIMIZER | LOADER | TENSOR_DICT) \
+                    and any(a & TENSOR for a in args) and (loose := b.loose_method(f)) is not None:
+                targets = [loose]  # metric.update(preds, y): tensors handed to the one class with that method
+                b.late.append((loose, f"called from step code with tensors ({self.active[-1].why})"))
+            for target in targets:
                 node = target.node
                 if isinstance(node, ast.Lambda):
                     continue
