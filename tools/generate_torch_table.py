@@ -435,6 +435,14 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
     def on(make: Any) -> Any:
         return make
 
+    def wrapped(name: str, device: Any, backward: bool) -> Any:  # a wrapped nn.Linear: forward (and backward)
+        layer = _resolve(torch, name)(torch.nn.Linear(4, 3)).to(device)
+        with torch.set_grad_enabled(backward):
+            out = layer(t(2, 4).to(device))
+        if backward:
+            out.sum().backward()
+        return out
+
     p = torch.softmax(t(4, 10), -1)
     img = t(2, 3, 8, 8)
     seq = t(2, 3, 8)
@@ -467,6 +475,13 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
              on(lambda d, m=m: lambda: grad(lambda z: F.interpolate(z, size=(5, 5), mode=m))(img.to(d))))
             for m in ("nearest", "bilinear")
         ],
+        # module wrappers that recompute a module's weight at every forward (nn.Linear alone lowers)
+        **{name: [({"wraps": "torch.nn.Linear"}, on(lambda d, name=name: lambda: wrapped(name, d, False))),
+                  ({"wraps": "torch.nn.Linear", "pass": "backward"},
+                   on(lambda d, name=name: lambda: wrapped(name, d, True)))]
+           for name in ("torch.nn.utils.weight_norm", "torch.nn.utils.parametrizations.weight_norm",
+                        "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.spectral_norm",
+                        "torch.nn.utils.parametrizations.orthogonal")},
         "torch.nn.functional.pad": [
             ({"mode": m}, on(lambda d, m=m: lambda: F.pad(img.to(d), (1, 1, 1, 1), mode=m)))
             for m in ("constant", "reflect", "replicate", "circular")

@@ -531,3 +531,31 @@ def test_a_method_handed_tensors_on_an_object_of_unknown_type_runs_in_the_step()
 def test_no_loose_method_without_a_tensor_argument(line: str) -> None:
     src = METRIC_STEP.replace("{line}", line)
     assert "XLA351" not in [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+
+
+WRAPPED = """
+import torch
+import torch.nn as nn
+from torch.nn.utils import weight_norm, remove_weight_norm
+class Vocoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = {wrap}(nn.Conv1d(4, 4, 3, padding=1))
+    def forward(self, x):
+        return self.conv(x)
+    {extra}
+"""
+
+
+@pytest.mark.parametrize(("wrap", "extra", "found"), [
+    # weight_norm recomputes the weight with torch._weight_norm each forward (aten::_weight_norm_interface)
+    ("weight_norm", "", True),
+    ("torch.nn.utils.parametrizations.weight_norm", "", True),
+    ("torch.nn.utils.spectral_norm", "", False),  # the table's probe: it lowers
+    # removed before inference (a vocoder's remove_weight_norm) in a file that does not train: no cost
+    ("weight_norm", "def remove(self):\n        remove_weight_norm(self.conv)", False),
+])
+def test_module_wrappers_from_the_table(wrap: str, extra: str, found: bool) -> None:
+    src = WRAPPED.replace("{wrap}", wrap).replace("{extra}", extra)
+    codes = [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert codes == ([(8, "XLA351")] if found else [])

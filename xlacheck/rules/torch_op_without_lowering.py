@@ -153,6 +153,46 @@ def _module_input(torch: TorchFacts, cls: ClassInfo, ctor: ast.Call) -> ast.expr
     return next((a for a in seen if torch.of(a) & GRAD), seen[0] if seen else ast.Name(id="input", ctx=ast.Load()))
 
 
+_REMOVERS = frozenset({"remove_weight_norm", "remove_spectral_norm", "remove_parametrizations", "remove_weightnorm"})
+
+
+def _leaf_name(f: ast.expr) -> str:
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _classes_in_step(ctx: ModuleContext) -> list[ClassInfo]:
+    """Same-file nn.Module classes one of whose methods runs in a step."""
+    torch = ctx.torch
+    step_nodes = {id(s.node) for s in torch.steps}
+    return [c for c in ctx.facts.classes if c.node.name in torch.module_classes
+            and any(id(m.node) in step_nodes for m in c.methods.values())]
+
+
+def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
+    """``weight_norm(nn.Conv1d(...))`` in an nn.Module class whose forward runs in a step, where the
+    table's probe of that wrapper (around an ``nn.Linear``, which lowers) fell back: (the call, the
+    wrapper, the probe row). The forward row when it falls back; else the backward row, in a file
+    that trains."""
+    rows = {k: v for k, v in op_table()["argument_dependent"].items() if k.startswith("torch.nn.utils.")}
+    out: list[tuple[ast.Call, str, dict]] = []
+    removes = any(isinstance(n, ast.Call) and _leaf_name(n.func) in _REMOVERS for n in ast.walk(ctx.tree))
+    if removes and not ctx.torch.trains:
+        return out  # the file removes the wrapper before inference (a vocoder's remove_weight_norm): no cost then
+    for cls in _classes_in_step(ctx):
+        for call in ast.walk(cls.node):
+            if not isinstance(call, ast.Call):
+                continue
+            name = ctx.facts.aliases.resolve(call.func) or ""
+            probes = rows.get(name, [])
+            forward = [r for r in probes if r["when"].get("pass", "forward") == "forward" and r["status"] == "fallback"]
+            backward = [r for r in probes if r["when"].get("pass") == "backward" and r["status"] == "fallback"]
+            if forward:
+                out.append((call, name, {**forward[0], "pass": "forward"}))
+            elif backward and ctx.torch.trains:
+                out.append((call, name, {**backward[0], "pass": "backward"}))
+    return out
+
+
 def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
     """``torch.nn`` modules built in a same-file nn.Module class whose methods run in a step:
     (the constructor call, the module's name, the functional call its forward makes, with the
@@ -161,11 +201,8 @@ def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
     ``F.interpolate(mode=...)``)."""
     torch = ctx.torch
     table = op_table().get("modules", {})
-    step_nodes = {id(s.node) for s in torch.steps}
     out: list[tuple[ast.Call, str, ast.Call]] = []
-    for cls in ctx.facts.classes:
-        if cls.node.name not in torch.module_classes or not any(id(m.node) in step_nodes for m in cls.methods.values()):
-            continue
+    for cls in _classes_in_step(ctx):
         for call in ast.walk(cls.node):
             if not isinstance(call, ast.Call):
                 continue
@@ -205,7 +242,10 @@ class TorchOpWithoutLowering(ModuleRule):
     `torch.nn` modules built in an `nn.Module` class whose forward runs in a step are checked as
     the functional op their `forward` calls, with the constructor's arguments (the table's
     `modules` section, read from torch's source: `nn.EmbeddingBag(mode="mean")` is
-    `F.embedding_bag(mode="mean")`); the finding is on the constructor.
+    `F.embedding_bag(mode="mean")`); the finding is on the constructor. Module wrappers probed
+    around an `nn.Linear` (`weight_norm`, `parametrizations.weight_norm` ->
+    `aten::_weight_norm_interface`; `parametrizations.spectral_norm`, `orthogonal`) are flagged
+    where such a class wraps a layer.
 
     ## Why is this bad?
     An op without a lowering runs on the CPU: its inputs are copied from the device, the op runs
@@ -281,6 +321,16 @@ class TorchOpWithoutLowering(ModuleRule):
                 ctx.report(self, node, f"`{shown}` lowers but its backward has no XLA lowering in torch_xla {version} "
                                        f"({aten}): in this training step the gradient runs on the CPU, with a "
                                        f"transfer each way{_device_note(aten)}")
+        for call, wrapper, row in wrapper_calls(ctx):
+            shown = wrapper.removeprefix("torch.nn.utils.")
+            if row.get("pass", "forward") == "forward":
+                ctx.report(self, call, f"`{shown}` recomputes the module's weight at every forward with an op "
+                                       f"torch_xla {version} does not lower ({', '.join(row.get('aten', []))}): each forward in "
+                                       "the step runs it on the CPU, with a transfer each way")
+            else:
+                ctx.report(self, call, f"`{shown}`'s weight computation has a backward torch_xla {version} does not "
+                                       f"lower ({', '.join(row.get('aten', []))}): in this file's training step it "
+                                       "runs on the CPU, with a transfer each way")
         for ctor, module, functional in module_calls(ctx):
             op = op_table()["modules"][f"torch.{module}"]["function"]
             shown = op.replace("torch.nn.functional.", "F.")
