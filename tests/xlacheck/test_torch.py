@@ -559,3 +559,25 @@ def test_module_wrappers_from_the_table(wrap: str, extra: str, found: bool) -> N
     src = WRAPPED.replace("{wrap}", wrap).replace("{extra}", extra)
     codes = [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics]
     assert codes == ([(8, "XLA351")] if found else [])
+
+
+def test_a_wrapper_picked_through_a_local_name_and_wrapped_on_two_paths_is_one_finding() -> None:
+    # transformers' wav2vec2 positional convolution: the wrapper through a local name, applied on a
+    # DeepSpeed path and on the general one; one finding, on the last (the path an XLA run takes)
+    src = """
+import torch.nn as nn
+class PosConv(nn.Module):
+    def __init__(self, zero3):
+        super().__init__()
+        self.conv = nn.Conv1d(4, 4, 3, padding=1)
+        weight_norm = nn.utils.weight_norm
+        if hasattr(nn.utils.parametrizations, "weight_norm"):
+            weight_norm = nn.utils.parametrizations.weight_norm
+        if zero3:
+            self.conv = weight_norm(self.conv, name="weight", dim=2)
+        else:
+            self.conv = weight_norm(self.conv, name="weight", dim=2)
+    def forward(self, x):
+        return self.conv(x)
+"""
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(13, "XLA351")]

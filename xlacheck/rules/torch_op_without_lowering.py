@@ -160,6 +160,22 @@ def _leaf_name(f: ast.expr) -> str:
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
+def _local_alias(cls: ClassInfo, f: ast.expr, ctx: ModuleContext, rows: dict) -> str:
+    """``weight_norm = nn.utils.weight_norm`` (or, where it exists, the parametrizations one) in the
+    method that calls ``weight_norm(conv)``: the wrapper, when every assignment of the name there
+    resolves to a probed wrapper."""
+    if not isinstance(f, ast.Name):
+        return ""
+    for m in cls.methods.values():
+        values = [n.value for n in ast.walk(m.node) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == f.id for t in n.targets)]
+        names = [ctx.facts.aliases.resolve(v) or "" for v in values]
+        if names and all(n in rows for n in names) and any(isinstance(c, ast.Call) and c.func is f
+                                                            for c in ast.walk(m.node)):
+            return names[-1]
+    return ""
+
+
 def _classes_in_step(ctx: ModuleContext) -> list[ClassInfo]:
     """Same-file nn.Module classes one of whose methods runs in a step."""
     torch = ctx.torch
@@ -179,10 +195,12 @@ def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
     if removes and not ctx.torch.trains:
         return out  # the file removes the wrapper before inference (a vocoder's remove_weight_norm): no cost then
     for cls in _classes_in_step(ctx):
-        for call in ast.walk(cls.node):
-            if not isinstance(call, ast.Call):
-                continue
-            name = ctx.facts.aliases.resolve(call.func) or ""
+        # the same layer wrapped on two paths (`if deepspeed_zero3: ... else: ...`): one finding, on the last
+        calls = {(ast.unparse(c.func), ast.unparse(c.args[0]) if c.args else ""): c
+                 for c in sorted((n for n in ast.walk(cls.node) if isinstance(n, ast.Call)),
+                                 key=lambda n: (n.lineno, n.col_offset))}
+        for call in calls.values():
+            name = ctx.facts.aliases.resolve(call.func) or _local_alias(cls, call.func, ctx, rows)
             probes = rows.get(name, [])
             forward = [r for r in probes if r["when"].get("pass", "forward") == "forward" and r["status"] == "fallback"]
             backward = [r for r in probes if r["when"].get("pass") == "backward" and r["status"] == "fallback"]
