@@ -474,6 +474,11 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
             ({"mode": m, "pass": "backward"},
              on(lambda d, m=m: lambda: grad(lambda z: F.interpolate(z, size=(5, 5), mode=m))(img.to(d))))
             for m in ("nearest", "bilinear")
+        ] + [  # the modes that name their rank: linear (N, C, L), trilinear (N, C, D, H, W)
+            ({"mode": m} | ({"pass": "backward"} if backward else {}),
+             on(lambda d, m=m, x=x, backward=backward: lambda: (grad if backward else (lambda f: f))(
+                 lambda z: F.interpolate(z, scale_factor=2, mode=m))(x.to(d))))
+            for m, x in (("linear", seq), ("trilinear", t(2, 3, 4, 4, 4))) for backward in (False, True)
         ],
         # module wrappers that recompute a module's weight at every forward (nn.Linear alone lowers)
         **{name: [({"wraps": "torch.nn.Linear"}, on(lambda d, name=name: lambda: wrapped(name, d, False))),

@@ -581,3 +581,16 @@ class PosConv(nn.Module):
         return self.conv(x)
 """
     assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(13, "XLA351")]
+
+
+@pytest.mark.parametrize(("mode", "found"), [("linear", True), ("nearest", False), ("bilinear", False)])
+def test_interpolate_modes_that_fall_back_in_the_forward(mode: str, found: bool) -> None:
+    # mode="linear" (1-D) has no lowering (aten::upsample_linear1d); the 2-D forwards lower
+    src = f"""
+import torch
+import torch.nn.functional as F
+@torch.no_grad()
+def upsample(model, x):
+    return F.interpolate(model(x), scale_factor=2, mode="{mode}")
+"""
+    assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == (["XLA351"] if found else [])
