@@ -23,9 +23,15 @@ What it records, and where each fact comes from:
 * ``not_exercised``: every candidate that could not be called, with the reason (no argument set
   ran on the CPU, no schema and no signature, a factory or I/O function that takes no tensor ...).
 
-Only forward calls are probed (a backward can fall back where the forward lowers; the
-argument-dependent probes also run the backward of adaptive pooling). Each batch of ops runs in a
-subprocess, so a crash costs one op, which is recorded.
+* ``backward`` / ``backward_aten`` on the ``torch.*`` and ``torch.nn.functional.*`` entries whose
+  forward lowered: the same first argument set, its floating-point tensors made leaves that
+  require grad, forward and ``sum().backward()`` replayed on the XLA device; ``fallback`` when an
+  ``aten::`` counter moved (a backward kernel such as ``aten::glu_backward`` ran on the CPU while
+  the forward lowered). ``Tensor.*`` methods share the ``torch.*`` function's backward. The
+  argument-dependent probes of adaptive pooling run forward and backward together.
+
+Each batch of ops runs in a subprocess, so a crash costs one op, which is recorded.
+``--phase backward`` reruns only the backward probes and merges them into the existing JSON.
 """
 
 from __future__ import annotations
@@ -286,6 +292,74 @@ def probe_op(torch: Any, met: Any, torch_xla: Any, qual: str) -> dict:
     return _probe_calls(torch, met, torch_xla, qual, fn, method, cands, None)
 
 
+def _op_candidates(torch: Any, qual: str) -> list[tuple[list, dict, str]]:
+    """The argument sets probe_op tries, in its order."""
+    cands = explicit_calls(torch, qual, 0)
+    if cands:
+        return cands
+    cands = [] if qual.startswith("torch.nn.functional.") else _schema_calls(torch, _aten_name(qual), 0)
+    return cands or _signature_calls(torch, _resolve(torch, qual), 0)
+
+
+def _float_leaves(torch: Any, value: Any, out: list) -> Any:
+    """A copy of ``value`` whose floating-point tensors are new leaves that require grad (kept in ``out``)."""
+    if isinstance(value, torch.Tensor) and value.dtype.is_floating_point:
+        leaf = value.detach().clone().requires_grad_(True)
+        out.append(leaf)
+        return leaf
+    if isinstance(value, list):
+        return [_float_leaves(torch, v, out) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_float_leaves(torch, v, out) for v in value)
+    return value
+
+
+def _grad_outputs(torch: Any, value: Any) -> list:
+    if isinstance(value, torch.Tensor):
+        return [value] if value.requires_grad and value.dtype.is_floating_point else []
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _grad_outputs(torch, v)]
+    return []
+
+
+def probe_backward(torch: Any, met: Any, torch_xla: Any, qual: str) -> dict:
+    """Forward and backward of the first argument set whose backward runs on the CPU, on the XLA
+    device; ``aten::`` counters that the forward alone does not move are backward fallbacks."""
+    fn = _resolve(torch, qual)
+    dev = torch_xla.device()
+    for args, kwargs, desc in _op_candidates(torch, qual)[:24]:
+        def make(device: Any, backward: bool, a0: list = args, k0: dict = kwargs) -> Any:
+            def run() -> Any:
+                leaves: list = []
+                a = _float_leaves(torch, _to(torch, a0, device), leaves)
+                k = {key: _float_leaves(torch, _to(torch, v, device), leaves) for key, v in k0.items()}
+                out = fn(*a, **k)
+                grads = _grad_outputs(torch, out)
+                if not leaves or not grads:
+                    raise TypeError("no differentiable output")
+                if backward:
+                    sum(g.sum() for g in grads).backward()
+                return out
+            return run
+        try:
+            make(torch.device("cpu"), True)()
+        except Exception:  # noqa: BLE001 - the next argument set, or not exercised
+            continue
+        fwd = _xla_run(torch, met, torch_xla, make(dev, False))
+        if fwd["status"] != "lowered":
+            return {"status": "not_exercised", "reason": f"the forward of this argument set is {fwd['status']}"}
+        both = _xla_run(torch, met, torch_xla, make(dev, True))
+        extra = sorted(set(both.get("aten", [])) - set(fwd.get("aten", [])))
+        rec: dict = {"status": "fallback" if extra else ("lowered" if both["status"] == "lowered" else both["status"]),
+                     "args": desc}
+        if extra:
+            rec["aten"] = extra
+        if "error" in both:
+            rec["error"] = both["error"]
+        return rec
+    return {"status": "not_exercised", "reason": "no argument set ran forward and backward on the CPU"}
+
+
 def _probe_calls(torch: Any, met: Any, torch_xla: Any, qual: str, fn: Any, method: bool, cands: list,
                  second_input: Any) -> dict:
     cpu = torch.device("cpu")
@@ -361,6 +435,14 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
     def on(make: Any) -> Any:
         return make
 
+    def wrapped(name: str, device: Any, backward: bool) -> Any:  # a wrapped nn.Linear: forward (and backward)
+        layer = _resolve(torch, name)(torch.nn.Linear(4, 3)).to(device)
+        with torch.set_grad_enabled(backward):
+            out = layer(t(2, 4).to(device))
+        if backward:
+            out.sum().backward()
+        return out
+
     p = torch.softmax(t(4, 10), -1)
     img = t(2, 3, 8, 8)
     seq = t(2, 3, 8)
@@ -388,7 +470,23 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
         "torch.nn.functional.interpolate": [
             ({"mode": m}, on(lambda d, m=m: lambda: F.interpolate(img.to(d), size=(5, 5), mode=m)))
             for m in ("nearest", "bilinear", "bicubic", "area", "nearest-exact")
+        ] + [  # forward and backward (a training step): the backward kernel can fall back alone
+            ({"mode": m, "pass": "backward"},
+             on(lambda d, m=m: lambda: grad(lambda z: F.interpolate(z, size=(5, 5), mode=m))(img.to(d))))
+            for m in ("nearest", "bilinear")
+        ] + [  # the modes that name their rank: linear (N, C, L), trilinear (N, C, D, H, W)
+            ({"mode": m} | ({"pass": "backward"} if backward else {}),
+             on(lambda d, m=m, x=x, backward=backward: lambda: (grad if backward else (lambda f: f))(
+                 lambda z: F.interpolate(z, scale_factor=2, mode=m))(x.to(d))))
+            for m, x in (("linear", seq), ("trilinear", t(2, 3, 4, 4, 4))) for backward in (False, True)
         ],
+        # module wrappers that recompute a module's weight at every forward (nn.Linear alone lowers)
+        **{name: [({"wraps": "torch.nn.Linear"}, on(lambda d, name=name: lambda: wrapped(name, d, False))),
+                  ({"wraps": "torch.nn.Linear", "pass": "backward"},
+                   on(lambda d, name=name: lambda: wrapped(name, d, True)))]
+           for name in ("torch.nn.utils.weight_norm", "torch.nn.utils.parametrizations.weight_norm",
+                        "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.spectral_norm",
+                        "torch.nn.utils.parametrizations.orthogonal")},
         "torch.nn.functional.pad": [
             ({"mode": m}, on(lambda d, m=m: lambda: F.pad(img.to(d), (1, 1, 1, 1), mode=m)))
             for m in ("constant", "reflect", "replicate", "circular")
@@ -480,6 +578,11 @@ def worker(names: list[str], out_path: str) -> None:
                     make(torch.device("cpu"))()
                 except Exception as exc:  # noqa: BLE001
                     rec = {"status": "not_exercised", "reason": f"CPU run raised {type(exc).__name__}", "when": cond}
+            elif name.startswith("backward:"):
+                try:
+                    rec = probe_backward(torch, met, torch_xla, name[9:])
+                except Exception as exc:  # noqa: BLE001
+                    rec = {"status": "not_exercised", "reason": f"probe raised {type(exc).__name__}"}
             else:
                 try:
                     rec = probe_op(torch, met, torch_xla, name)
@@ -541,6 +644,23 @@ def build(batch: int, limit: int | None) -> dict:
                 entry[k] = rec[k]
         entry["args"] = rec.get("args", "")
         ops[name] = entry
+    merge_backward(ops, _run_all(backward_names(ops), scratch, batch))
+    return {
+        "schema": SCHEMA_VERSION,
+        "command": COMMAND,
+        "torch_version": torch.__version__,
+        "torch_xla_version": torch_xla.__version__,
+        "device": "PJRT_DEVICE=" + os.environ.get("PJRT_DEVICE", "?"),
+        "generated": dt.datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())), dt.timezone.utc).strftime("%Y-%m-%d"),
+        "seconds": round(time.time() - started),
+        "ops": ops,
+        "argument_dependent": argument_rows(probes, results),
+        "modules": module_table(torch),
+        "not_exercised": not_exercised,
+    }
+
+
+def argument_rows(probes: dict[str, list], results: dict[str, dict]) -> dict[str, list[dict]]:
     arg_dep: dict[str, list[dict]] = {}
     for op, variants in probes.items():
         rows = []
@@ -553,18 +673,101 @@ def build(batch: int, limit: int | None) -> dict:
                 row["reads_value"] = True
             rows.append(row)
         arg_dep[op] = rows
-    return {
-        "schema": SCHEMA_VERSION,
-        "command": COMMAND,
-        "torch_version": torch.__version__,
-        "torch_xla_version": torch_xla.__version__,
-        "device": "PJRT_DEVICE=" + os.environ.get("PJRT_DEVICE", "?"),
-        "generated": dt.datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())), dt.timezone.utc).strftime("%Y-%m-%d"),
-        "seconds": round(time.time() - started),
-        "ops": ops,
-        "argument_dependent": arg_dep,
-        "not_exercised": not_exercised,
-    }
+    return arg_dep
+
+
+def module_table(torch: Any) -> dict[str, dict]:
+    """``torch.nn.<Module>`` -> the one ``torch.nn.functional`` op its ``forward`` calls, read from
+    torch's own source, and which constructor argument (or fixed attribute) sets each of the op's
+    parameters: ``nn.Upsample(mode="bilinear")`` runs ``F.interpolate(..., mode="bilinear")``.
+    Classes whose forward calls no functional op, or several, are left out."""
+    import ast as _ast
+    import textwrap
+
+    F = torch.nn.functional
+    out: dict[str, dict] = {}
+    for name in sorted(dir(torch.nn)):
+        cls = getattr(torch.nn, name)
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)) or name[:1] == "_":
+            continue
+        try:
+            tree = _ast.parse(textwrap.dedent(inspect.getsource(cls.forward)))
+            init = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+        except (OSError, TypeError, SyntaxError):
+            continue
+        calls = [c for c in _ast.walk(tree) if isinstance(c, _ast.Call) and isinstance(c.func, _ast.Attribute)
+                 and isinstance(c.func.value, _ast.Name) and c.func.value.id == "F"]
+        if len({c.func.attr for c in calls}) != 1 or not callable(getattr(F, calls[0].func.attr, None)):
+            continue
+        call = calls[0]
+        try:
+            params = [p.name for p in inspect.signature(getattr(F, call.func.attr)).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        except (TypeError, ValueError):
+            continue
+        attrs = {params[i]: a.attr for i, a in enumerate(call.args) if i < len(params)
+                 and isinstance(a, _ast.Attribute) and isinstance(a.value, _ast.Name) and a.value.id == "self"}
+        attrs.update({k.arg: k.value.attr for k in call.keywords
+                      if k.arg in params and isinstance(k.value, _ast.Attribute)
+                      and isinstance(k.value.value, _ast.Name) and k.value.value.id == "self"})
+        init_names = [p.name for p in init]
+        fixed: dict[str, Any] = {}
+        try:
+            instance = cls()
+        except Exception:  # noqa: BLE001 - needs constructor arguments: no fixed attributes to read
+            instance = None
+        for param, attr in attrs.items():
+            value = getattr(instance, attr, None) if instance is not None else None
+            if attr not in init_names and attr != "training" and isinstance(value, (str, int, float, bool, tuple)):
+                fixed[param] = value  # set by the class itself (UpsamplingBilinear2d: mode="bilinear")
+        defaults = {param: p.default for param, attr in attrs.items() for p in init
+                    if p.name == attr and isinstance(p.default, (str, int, float, bool, tuple))}
+        out[f"torch.nn.{name}"] = {
+            "function": f"torch.nn.functional.{call.func.attr}",
+            "init": init_names,
+            "arguments": {param: attr for param, attr in attrs.items() if attr in init_names},
+            "fixed": fixed,
+            "defaults": defaults,
+        }
+    return out
+
+
+def backward_names(ops: dict[str, dict]) -> list[str]:
+    """Backward probes for the functions (not Tensor methods: they share the function's kernels)
+    whose forward lowered."""
+    return [f"backward:{n}" for n, e in sorted(ops.items()) if e["status"] == "lowered" and not n.startswith("Tensor.")]
+
+
+def merge_backward(ops: dict[str, dict], results: dict[str, dict]) -> None:
+    for key, rec in results.items():
+        op = key.removeprefix("backward:")
+        if op not in ops:
+            continue
+        for k in ("backward", "backward_aten"):
+            ops[op].pop(k, None)
+        if rec["status"] in ("lowered", "fallback"):
+            ops[op]["backward"] = rec["status"]
+            if rec.get("aten"):
+                ops[op]["backward_aten"] = rec["aten"]
+
+
+def rerun_backward(path: Path, batch: int) -> dict:
+    """``--phase backward``: the backward probes and the argument-dependent probes (a few of which
+    run a backward) only, merged into the table at ``path``."""
+    import torch
+
+    table = json.loads(path.read_text())
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    started = time.time()
+    probes = arg_probes(torch)
+    probe_names = [f"probe:{op}#{i}" for op, variants in probes.items() for i in range(len(variants))]
+    results = _run_all(backward_names(table["ops"]) + probe_names, scratch, batch)
+    merge_backward(table["ops"], {k: v for k, v in results.items() if k.startswith("backward:")})
+    table["argument_dependent"] = argument_rows(probes, results)
+    table["modules"] = module_table(torch)
+    table["seconds_backward"] = round(time.time() - started)
+    return table
 
 
 def write_doc(table: dict, path: Path) -> None:
@@ -582,9 +785,11 @@ def write_doc(table: dict, path: Path) -> None:
         "Each op was called once on the XLA device with arguments built from its ATen schema (or its Python "
         "signature) after the same call ran on the CPU. *Fallback*: an `aten::` counter of "
         "`torch_xla.debug.metrics` moved (the op ran on the CPU, its inputs were transferred); "
-        "`aten::_local_scalar_dense` alone is a value read (a host sync), listed separately. Only the forward "
-        "call is probed, with one argument set: an op can lower here and fall back for other dtypes or "
-        "arguments. Argument-dependent ops were probed with each listed argument.",
+        "`aten::_local_scalar_dense` alone is a value read (a host sync), listed separately. The statuses below "
+        "are the forward call's, with one argument set: an op can lower here and fall back for other dtypes or "
+        "arguments. Argument-dependent ops were probed with each listed argument. The `torch.*` and "
+        "`torch.nn.functional.*` functions whose forward lowered were also run forward and backward (their "
+        "floating-point inputs made leaves that require grad): a backward kernel can fall back alone.",
         "",
         "| | count |",
         "|---|---|",
@@ -602,6 +807,16 @@ def write_doc(table: dict, path: Path) -> None:
         "",
     ]
     lines += [f"- `{n}` ({', '.join(ops[n].get('aten', []))})" for n in by["fallback"]]
+    bwd = sorted(n for n, e in ops.items() if e.get("backward") == "fallback")
+    probed = sum(1 for e in ops.values() if "backward" in e)
+    lines += ["", f"## Backward falls back, forward lowers ({len(bwd)} of {probed} backward probes)", ""]
+    lines += [f"- `{n}` ({', '.join(ops[n].get('backward_aten', []))})" for n in bwd]
+    modules = table.get("modules", {})
+    lines += ["", f"## `torch.nn` modules and the functional op their forward calls ({len(modules)})", "",
+              "Read from torch's source (each module's `forward`); XLA351 checks a module built in a step's class "
+              "as this op with the constructor's arguments.", ""]
+    lines += [f"- `{m}`: `{spec['function']}`" + (f" (fixed: {spec['fixed']})" if spec["fixed"] else "")
+              for m, spec in sorted(modules.items())]
     lines += ["", "## Argument-dependent", ""]
     for op, rows in table["argument_dependent"].items():
         lines.append(f"- `{op}`: " + "; ".join(
@@ -625,6 +840,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
+    ap.add_argument("--phase", choices=("all", "backward"), default="all",
+                    help="backward: rerun only the backward probes and merge them into --out")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -632,7 +849,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if os.environ.get("PJRT_DEVICE") is None:
         os.environ["PJRT_DEVICE"] = "CPU"
-    table = build(args.batch, args.limit)
+    table = rerun_backward(args.out, args.batch) if args.phase == "backward" else build(args.batch, args.limit)
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")
     write_doc(table, args.doc)
     print(f"wrote {args.out} ({len(table['ops'])} ops, {len(table['not_exercised'])} not exercised) and {args.doc}")

@@ -148,6 +148,48 @@ def test_no_proof_from_what_anything_could_do(line: str) -> None:
     assert _codes(STEP_FUNCTION.replace("{line}", line), declared=True) == []
 
 
+CLOSURE_STEP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 4)
+        self.out = nn.Linear(4, 9)
+        self.width = 4
+def make_step(model, q, opt, bank):
+    def train_step(s, a, h):
+        {line}
+        loss = F.mse_loss(q(s).gather(1, a), s)
+        loss.backward()
+        opt.step()
+    return train_step
+"""
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    # a closure's free name proven by the closure's code: q(s).gather(...) makes q a tensor-returning callable
+    ("best = q(s).argmax().item()", "XLA350"),
+    # model.cell: the name the file's nn.Module classes give a submodule; its output is a tensor
+    ("if model.out(model.cell(s, h)).argmax(-1)[0] == 2: pass", "XLA350"),
+    # .cpu() on a module's output: no tuple, dict or ModelOutput has it, so it is a tensor's copy
+    ("bank.append(q(s).cpu())", "XLA350"),
+])
+def test_closures_and_submodules_prove_tensors(line: str, code: str) -> None:
+    assert code in _codes(CLOSURE_STEP.replace("{line}", line), declared=True)
+
+
+@pytest.mark.parametrize("line", [
+    "w = model.width",  # a plain attribute, not a submodule
+    "n = q.count(1)",  # a method of the callable itself proves nothing about it
+    "if model.width > 2: pass",
+    "if model.encode(s) == 2: pass",  # not a submodule name any class builds: unknown
+])
+def test_no_proof_from_closures_without_evidence(line: str) -> None:
+    assert _codes(CLOSURE_STEP.replace("{line}", line), declared=True) == []
+
+
 def test_module_forward_is_a_step_only_when_declared() -> None:
     src = """
     import torch
@@ -190,6 +232,17 @@ def test_table_header_and_measured_facts() -> None:
         assert ops[name]["status"] == "lowered", name
     rows = {json.dumps(r["when"], sort_keys=True): r["status"] for r in table["argument_dependent"]["torch.multinomial"]}
     assert rows['{"num_samples": 1}'] == "lowered" and rows['{"num_samples": 2}'] == "fallback"
+    # backward probes: the forward lowers, the backward kernel runs on the CPU (or lowers too)
+    assert ops["torch.nn.functional.glu"]["backward"] == "fallback"
+    assert ops["torch.nn.functional.glu"]["backward_aten"] == ["aten::glu_backward"]
+    for name in ("torch.relu", "torch.matmul", "torch.nn.functional.softmax", "torch.nn.functional.layer_norm"):
+        assert ops[name].get("backward") == "lowered", name
+    # modules: the functional op each forward calls, and the constructor argument that sets each parameter
+    modules = table["modules"]
+    assert modules["torch.nn.EmbeddingBag"]["function"] == "torch.nn.functional.embedding_bag"
+    assert modules["torch.nn.EmbeddingBag"]["arguments"]["mode"] == "mode"
+    assert modules["torch.nn.UpsamplingBilinear2d"]["fixed"]["mode"] == "bilinear"
+    assert "torch.nn.Sequential" not in modules  # no functional op of its own
 
 
 def _torch_xla_python() -> str:
@@ -204,7 +257,8 @@ def _torch_xla_python() -> str:
 
 SAMPLE_OPS = ("torch.median", "torch.histc", "torch.isin", "torch.nonzero", "torch.unique", "torch.cumsum",
               "torch.kthvalue", "Tensor.masked_fill", "torch.nn.functional.grid_sample", "torch.topk",
-              "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2")
+              "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2",
+              "probe:torch.nn.functional.interpolate#6", "backward:torch.nn.functional.glu", "backward:torch.relu")
 
 
 def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
@@ -221,6 +275,8 @@ def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
         if name.startswith("probe:"):
             op, i = name[6:].rsplit("#", 1)
             expected = table["argument_dependent"][op][int(i)]["status"]
+        elif name.startswith("backward:"):
+            expected = table["ops"][name[9:]]["backward"]
         else:
             expected = table["ops"][name]["status"]
         assert got[name]["status"] == expected, (name, got[name])
@@ -343,3 +399,198 @@ def test_cli_torch_xla_flag(tmp_path: Path) -> None:
     """))
     assert main([str(step), "--no-cache", "-q"]) == 0
     assert main([str(step), "--no-cache", "-q", "--torch-xla"]) == 1
+
+
+TRAINED_MODULE = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        {init}
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x, y=None):
+        x = self.fc(x)  # a layer's output: autograd records what follows
+        {forward}
+        return self.fc(x)
+def make_train_step(model, opt):
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+    return train_step
+"""
+
+
+@pytest.mark.parametrize(("init", "forward", "where"), [
+    # the forward of F.glu lowers, its backward (aten::glu_backward) does not: a training file runs it
+    ("pass", "x = F.glu(torch.cat([x, x], 1), dim=1)", "forward"),
+    ("pass", "x = F.interpolate(x[:, :, None, None], size=(2, 2), mode='bilinear').mean((2, 3))", "forward"),
+    # modules are their forward's functional op with the constructor's arguments (table: modules)
+    ("self.bag = nn.EmbeddingBag(10, 4, mode='mean')", "x = x + self.bag(x.long())", "init"),
+    ("self.bag = nn.EmbeddingBag(10, 4)", "x = x + self.bag(x.long())", "init"),  # mean is the default
+    ("self.glu = nn.GLU(1)", "x = self.glu(torch.cat([x, x], 1))", "init"),
+    ("self.up = nn.Upsample(scale_factor=2, mode='bilinear')", "x = self.up(x[:, :, None, None]).mean((2, 3))", "init"),
+])
+def test_backward_and_module_fallbacks_in_a_training_file(init: str, forward: str, where: str) -> None:
+    src = TRAINED_MODULE.replace("{init}", init).replace("{forward}", forward)
+    line = next(i for i, text in enumerate(src.splitlines(), 1) if (init if where == "init" else forward) in text)
+    found = [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert (line, "XLA351") in found
+
+
+@pytest.mark.parametrize(("init", "forward"), [
+    ("pass", "x = torch.relu(x)"),  # forward and backward lower
+    ("self.bag = nn.EmbeddingBag(10, 4, mode='sum')", "x = x + self.bag(x.long())"),
+    ("self.up = nn.Upsample(scale_factor=2)", "x = self.up(y[:, :, None, None]).mean((2, 3))"),  # on the input
+    ("pass", "with torch.no_grad():\n            x = F.glu(torch.cat([x, x], 1), dim=1)"),  # no backward there
+    # the input batch itself: autograd records nothing before the op, so no backward kernel runs for it
+    ("pass", "x = F.interpolate(y[:, :, None, None], size=(2, 2), mode='bilinear').mean((2, 3))"),
+])
+def test_no_backward_or_module_finding_where_everything_lowers(init: str, forward: str) -> None:
+    src = TRAINED_MODULE.replace("{init}", init).replace("{forward}", forward)
+    assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == []
+
+
+def test_backward_fallbacks_need_a_training_step() -> None:
+    src = TRAINED_MODULE.replace("{init}", "pass").replace("{forward}", "x = F.glu(torch.cat([x, x], 1), dim=1)")
+    inference = src.replace("loss.backward()", "pass")
+    assert [d.code for d in check_source(inference, "t.py", torch_xla=True).diagnostics] == []
+
+
+def test_tpu_only_backward_lowering_is_named_in_the_message() -> None:
+    # torch_xla lowers the nearest/bilinear 2-D upsampling backward on TPU only (aten_xla_type.cpp)
+    src = TRAINED_MODULE.replace("{init}", "pass").replace(
+        "{forward}", "x = F.interpolate(x[:, :, None, None], size=(2, 2)).mean((2, 3))")
+    messages = [d.message for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert len(messages) == 1
+    assert "aten::upsample_nearest2d_backward" in messages[0] and "lowers it on TPU" in messages[0]
+
+
+def test_a_module_built_by_another_module_gets_its_callers_arguments() -> None:
+    # Generator.forward feeds Block.forward a trainable tensor: Block's upsampling has a backward
+    src = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear")
+    def forward(self, x):
+        return self.up(x)
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.const = nn.Parameter(torch.randn(1, 2, 4, 4))
+        self.block = Block()
+    def forward(self, w):
+        return self.block(self.const.expand(w.size(0), -1, -1, -1)) * w[:, None, None, None]
+def train_step(gen, opt, w):
+    loss = gen(w).mean()
+    loss.backward()
+    opt.step()
+"""
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(8, "XLA351")]
+    fed_input = src.replace("self.block(self.const.expand(w.size(0), -1, -1, -1))", "self.block(w)")
+    assert check_source(fed_input, "t.py", torch_xla=True).diagnostics == ()
+
+
+METRIC_STEP = """
+import torch
+class Counts:
+    def __init__(self, n):
+        self.n = n
+        self.total = torch.zeros(n * n, dtype=torch.long)
+    def update(self, preds, target):
+        self.total += torch.bincount(target * self.n + preds, minlength=self.n * self.n)
+def make_eval_step(model, metric, stats):
+    @torch.no_grad()
+    def eval_step(x, y):
+        preds = model(x).argmax(-1)
+        {line}
+        return preds
+    return eval_step
+"""
+
+
+def test_a_method_handed_tensors_on_an_object_of_unknown_type_runs_in_the_step() -> None:
+    # metric.update(preds, y): no dict, optimizer or container method takes a tensor there; the one
+    # same-file class with an `update` method runs in the step (bincount falls back: aten::bincount)
+    src = METRIC_STEP.replace("{line}", "metric.update(preds, y)")
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(8, "XLA351")]
+
+
+@pytest.mark.parametrize("line", [
+    "stats.update({'n': 1})",  # a dict's update: no tensor passed
+    "stats.update(n=1)",
+    "metric.update(preds.sum().item(), 1)",  # a Python number: not a tensor hand-off (the .item() is found)
+])
+def test_no_loose_method_without_a_tensor_argument(line: str) -> None:
+    src = METRIC_STEP.replace("{line}", line)
+    assert "XLA351" not in [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+
+
+WRAPPED = """
+import torch
+import torch.nn as nn
+from torch.nn.utils import weight_norm, remove_weight_norm
+class Vocoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = {wrap}(nn.Conv1d(4, 4, 3, padding=1))
+    def forward(self, x):
+        return self.conv(x)
+    {extra}
+"""
+
+
+@pytest.mark.parametrize(("wrap", "extra", "found"), [
+    # weight_norm recomputes the weight with torch._weight_norm each forward (aten::_weight_norm_interface)
+    ("weight_norm", "", True),
+    ("torch.nn.utils.parametrizations.weight_norm", "", True),
+    ("torch.nn.utils.spectral_norm", "", False),  # the table's probe: it lowers
+    # removed before inference (a vocoder's remove_weight_norm) in a file that does not train: no cost
+    ("weight_norm", "def remove(self):\n        remove_weight_norm(self.conv)", False),
+])
+def test_module_wrappers_from_the_table(wrap: str, extra: str, found: bool) -> None:
+    src = WRAPPED.replace("{wrap}", wrap).replace("{extra}", extra)
+    codes = [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics]
+    assert codes == ([(8, "XLA351")] if found else [])
+
+
+def test_a_wrapper_picked_through_a_local_name_and_wrapped_on_two_paths_is_one_finding() -> None:
+    # transformers' wav2vec2 positional convolution: the wrapper through a local name, applied on a
+    # DeepSpeed path and on the general one; one finding, on the last (the path an XLA run takes)
+    src = """
+import torch.nn as nn
+class PosConv(nn.Module):
+    def __init__(self, zero3):
+        super().__init__()
+        self.conv = nn.Conv1d(4, 4, 3, padding=1)
+        weight_norm = nn.utils.weight_norm
+        if hasattr(nn.utils.parametrizations, "weight_norm"):
+            weight_norm = nn.utils.parametrizations.weight_norm
+        if zero3:
+            self.conv = weight_norm(self.conv, name="weight", dim=2)
+        else:
+            self.conv = weight_norm(self.conv, name="weight", dim=2)
+    def forward(self, x):
+        return self.conv(x)
+"""
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True).diagnostics] == [(13, "XLA351")]
+
+
+@pytest.mark.parametrize(("mode", "found"), [("linear", True), ("nearest", False), ("bilinear", False)])
+def test_interpolate_modes_that_fall_back_in_the_forward(mode: str, found: bool) -> None:
+    # mode="linear" (1-D) has no lowering (aten::upsample_linear1d); the 2-D forwards lower
+    src = f"""
+import torch
+import torch.nn.functional as F
+@torch.no_grad()
+def upsample(model, x):
+    return F.interpolate(model(x), scale_factor=2, mode="{mode}")
+"""
+    assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == (["XLA351"] if found else [])

@@ -55,6 +55,9 @@ HOST = 1024  # a Python number read back from a tensor (.item(), float(t))
 # a proven tensor with it settles which (``t[True]`` only adds a dimension, nobody writes it): a mask.
 MAYBE_MASK = 2048
 TENSOR_DICT = 4096  # a dict display every value of which is a proven tensor (``{"loss": loss, "acc": acc}``)
+# computed from a module's output or a parameter: autograd records it, so a training step runs the
+# backward of the ops applied to it (a raw input batch has no gradient: no backward kernel runs)
+GRAD = 8192
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 
@@ -65,6 +68,7 @@ XLA_DEVICE_CALLS = frozenset({"torch_xla.device", "torch_xla.core.xla_model.xla_
 DEVICE_LOADERS = frozenset({"torch_xla.distributed.parallel_loader.MpDeviceLoader",
                             "torch_xla.distributed.parallel_loader.ParallelLoader"})
 _STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
+_NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
 
 # Tensor methods whose result is not a tensor (Python values, sizes, devices, host copies).
@@ -180,12 +184,17 @@ class TorchFacts:
     nodes: list[ast.AST] = field(default_factory=list)  # every node in step code, source order
     loops: list[tuple[ast.For | ast.While, ast.AST | None, str]] = field(default_factory=list)  # training loops
     module_names: set[str] = field(default_factory=set)
+    module_classes: set[str] = field(default_factory=set)  # same-file nn.Module subclasses
     env_at: dict[int, dict[str, int]] = field(default_factory=dict)  # id(stmt) -> names before it (step code)
     stmt_of: dict[int, ast.stmt] = field(default_factory=dict)  # id(node) -> innermost statement (step code)
     call_ops: dict[int, str] = field(default_factory=dict)  # id(Call) -> "torch.x" / "Tensor.x" (tensor receiver proven)
     after_sync: set[int] = field(default_factory=set)  # ids of step statements that run after a sync in the same iteration
     # ids of step statements under ``if step % n == 0:`` (a Python counter): they run every n-th step, not every step
     periodic: set[int] = field(default_factory=set)
+    # the file trains: some step code calls ``.backward()`` with an optimizer step, so the backward
+    # kernels of the ops in its steps run too (outside ``no_grad`` code)
+    trains: bool = False
+    no_grad: set[int] = field(default_factory=set)  # ids of step statements under torch.no_grad()/inference_mode()
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -213,10 +222,13 @@ class _Builder:
         self.module_classes = self._module_classes()
         self.module_names = self._module_names()
         self.out.module_names = self.module_names
+        self.out.module_classes = self.module_classes
+        self.submodule_attrs = self._submodule_attrs()
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
+        self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -246,6 +258,24 @@ class _Builder:
                     and not (f.attr == "zero_grad" and "opt" in f.value.id.lower()):
                 out.add(f.value.id)
         return out
+
+    def _submodule_attrs(self) -> frozenset[str]:
+        """Attribute names that every same-file nn.Module class assigning them builds as a module
+        (``self.cell = nn.GRUCell(...)``): ``model.cell(h)`` on a model calls that submodule."""
+        built: dict[str, set[bool]] = {}
+        for c in self.facts.classes:
+            if c.node.name not in self.module_classes:
+                continue
+            for attr, v in c.attrs.items():
+                built.setdefault(attr, set()).add(self._builds_module(v))
+        return frozenset(a for a, kinds in built.items() if kinds == {True})
+
+    def _builds_module(self, v: ast.expr) -> bool:
+        if not isinstance(v, ast.Call):
+            return False
+        if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
+            return True
+        return is_module_class(self.resolve(v.func))
 
     # -- steps -----------------------------------------------------------------------------
     def _device_loader_names(self) -> dict[int, set[str]]:
@@ -327,6 +357,7 @@ class _Builder:
                         steps.append(new)
                         work.append(new)
         out.steps = steps
+        out.trains = any(_trains(s.node, self) for s in steps)
 
     def _names_xla_distributed_type(self) -> bool:
         for n in walk(self.tree):
@@ -501,14 +532,67 @@ class _Builder:
         first: dict[int, int] = {}
         for i, s in enumerate(out.steps):
             first.setdefault(id(s.owner), i)
+        depth = self._containment_depth()  # a module's forward after the forwards of the modules that hold it
         order = sorted(regions, key=lambda k: (getattr(owners[k], "lineno", 0) if not _is_step_function(regions[k])
-                                               else 10**9 + first[k]))
+                                               else 10**9 + depth.get(k, 0) * 10**6 + first[k]))
         for key in order:
             owner = owners[key]
             ranges = regions[key]
             env = self._initial_env(owner)
             info = self.facts.by_node.get(key)
             _Walker(self, ranges, env, owner_class(info) if info is not None else None).run(owner)
+        # methods that step code reached through an object of unknown type handed tensors
+        # (``metric.update(preds, y)``): steps too, walked after their callers, with their own callees
+        walked = {id(s.node) for s in out.steps}
+        while self.late:
+            f, why = self.late.pop(0)
+            if id(f.node) in walked:
+                continue
+            todo = [(f, why)]
+            while todo:
+                g, g_why = todo.pop(0)
+                if id(g.node) in walked:
+                    continue
+                walked.add(id(g.node))
+                step = Step(g.node, g_why, g.node)
+                out.steps.append(step)
+                _Walker(self, [step], self._initial_env(g.node), owner_class(g)).run(g.node)
+                todo += [(h, f"called from step code ({g_why})") for c in _calls_in(g.node) for h in self._lookup(c.func)
+                         if not isinstance(h.node, ast.Lambda)]
+        return out
+
+    def loose_method(self, f: ast.expr) -> FunctionInfo | None:
+        """``obj.update(...)`` on an object of unknown type: the method, when exactly one same-file
+        class that is not an nn.Module defines it (the caller checks that tensors are passed: no
+        dict, optimizer or container method takes a tensor there)."""
+        if not isinstance(f, ast.Attribute) or not isinstance(f.value, (ast.Name, ast.Attribute)) or _self_attr(f):
+            return None
+        hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
+                for name, m in c.methods.items() if name == f.attr and not name.startswith("__")]
+        return hits[0] if len(hits) == 1 else None
+
+    def _containment_depth(self) -> dict[int, int]:
+        """id(method node) -> how deep its nn.Module class sits in the same-file modules that build
+        it (``self.b1 = GenBlock(...)`` in Generator: GenBlock's methods are one deeper)."""
+        holders: dict[str, set[str]] = {}
+        for c in self.facts.classes:
+            for v in c.attrs.values():
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in self.module_classes \
+                        and v.func.id != c.node.name:
+                    holders.setdefault(v.func.id, set()).add(c.node.name)
+        depth: dict[str, int] = {}
+
+        def of(name: str, seen: frozenset[str]) -> int:
+            if name not in depth:
+                depth[name] = 1 + max((of(h, seen | {name}) for h in holders.get(name, ()) if h not in seen),
+                                      default=-1)
+            return depth[name]
+
+        out: dict[int, int] = {}
+        for c in self.facts.classes:
+            d = of(c.node.name, frozenset())
+            for m in c.methods.values():
+                out[id(m.node)] = d
         return out
 
     def _used_as_tensor(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
@@ -528,7 +612,7 @@ class _Builder:
                 value = getattr(n, "value", None) if not isinstance(n, (ast.For, ast.AsyncFor)) else None
                 if value is None or not any(isinstance(v, ast.Name) and v.id == t.id for v in walk(value)):
                     rebound.add(t.id)
-        params = {a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs} - rebound - {"self"}
+        params = (_param_names(owner) | self._enclosing_params(owner)) - rebound - {"self"}
         out: dict[str, int] = {}
         for s in own_statements(owner.body):
             for top in ast.iter_child_nodes(s):
@@ -553,6 +637,12 @@ class _Builder:
                             for a in c.args:
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | BATCH
+                        inner = f.value if isinstance(f, ast.Attribute) else None
+                        if isinstance(f, ast.Attribute) and isinstance(inner, ast.Call) \
+                                and isinstance(inner.func, ast.Name) and inner.func.id in params \
+                                and f.attr in proving_methods():
+                            # q(s).gather(1, a): the parameter is a callable that returns tensors (a module)
+                            out[inner.func.id] = out.get(inner.func.id, 0) | MODULE
                     elif isinstance(c, ast.Subscript) and isinstance(c.value, ast.Name) and c.value.id in params \
                             and isinstance(c.slice, ast.Tuple) and len(c.slice.elts) > 1 \
                             and any(isinstance(x, ast.Slice) for x in c.slice.elts):
@@ -568,17 +658,30 @@ class _Builder:
             for c in self.facts.classes:
                 built = c.attrs.get(f.attr) if c.node.name in self.module_classes else None
                 if isinstance(built, ast.Call):
-                    name = self.resolve(built.func) or ""
-                    if name.startswith("torch.nn.") and not name.startswith("torch.nn.functional.") \
-                            and name.rsplit(".", 1)[-1][:1].isupper():
+                    if is_module_class(self.resolve(built.func)):
                         return True
         return False
+
+    def _enclosing_params(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """Parameters of the functions a closure is nested in (``make_train_step(model, opt)``
+        returning ``train_step``): free names of the closure that its own code can prove."""
+        info = self.facts.by_node.get(id(owner))
+        out: set[str] = set()
+        parent = info.parent if info is not None else None
+        while parent is not None:
+            if not isinstance(parent.node, ast.Lambda):
+                out |= _param_names(parent.node)
+            parent = parent.parent
+        return out - _param_names(owner)
 
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             passed = self.param_flags.get(id(owner), {})
             proven = self._used_as_tensor(owner)
+            for name in self._enclosing_params(owner):
+                if proven.get(name):
+                    env[name] = proven[name]  # a free name of a closure, proven by the closure's own code
             for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs:
                 flags = passed.get(a.arg, 0) | proven.get(a.arg, 0)
                 if a.arg in self.module_names:
@@ -588,6 +691,11 @@ class _Builder:
                     flags |= TENSOR
                 env[a.arg] = flags
         return env
+
+
+def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    a = node.args
+    return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
 
 
 def _assigned_names(s: ast.stmt) -> list[ast.Name]:
@@ -602,6 +710,15 @@ def _assigned_names(s: ast.stmt) -> list[ast.Name]:
     for t in targets:
         out.extend(n for n in walk(t) if isinstance(n, ast.Name))
     return out
+
+
+def is_module_class(name: str | None) -> bool:
+    """A ``torch.nn`` class that builds a module (``nn.Linear``), not a parameter or buffer."""
+    if not name or not name.startswith("torch.nn.") or name.startswith(
+            ("torch.nn.functional.", "torch.nn.utils.", "torch.nn.init.")):
+        return False
+    leaf = name.rsplit(".", 1)[-1]
+    return leaf[:1].isupper() and leaf not in ("Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer")
 
 
 def _builds_tensor(name: str | None) -> bool:
@@ -703,12 +820,16 @@ class _Walker:
         self.active: list[Step] = []
         self.synced = False  # a sync ran earlier in this iteration of the step
         self.periodic = 0  # inside `if step % n == 0:` blocks
+        self.no_grad = 0  # inside `with torch.no_grad():` or a function decorated with it
 
     def run(self, owner: ast.AST) -> None:
         body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
         whole = [s for s in self.steps if s.node is owner]
         if whole:
             self.active.append(whole[0])
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                self.b.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD for d in owner.decorator_list):
+            self.no_grad += 1
         self.block(body)
 
     # statements
@@ -765,7 +886,11 @@ class _Walker:
                 v = self.expr(item.context_expr)
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, 0 if not v & LOADER else v, None)
+            off = int(any(isinstance(i.context_expr, ast.Call) and self.b.resolve(i.context_expr.func) in _NO_GRAD
+                          for i in s.items))
+            self.no_grad += off
             self.block(s.body)
+            self.no_grad -= off
         elif isinstance(s, ast.Try):
             self.block(s.body)
             for h in s.handlers:
@@ -817,6 +942,8 @@ class _Walker:
         out = self.b.out
         if self.synced:
             out.after_sync.add(id(s))
+        if self.no_grad:
+            out.no_grad.add(id(s))
         if self.periodic:
             out.periodic.add(id(s))
         todo: list[ast.AST] = [s]
@@ -855,6 +982,9 @@ class _Walker:
     # expressions
     def expr(self, e: ast.expr) -> int:
         f = self._expr(e)
+        if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
+                self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
+            f |= GRAD  # computed from a value autograd records
         self.b.out.flags[id(e)] = f
         return f
 
@@ -873,11 +1003,13 @@ class _Walker:
                 built = self.cls.attrs.get(e.attr)
                 if isinstance(built, ast.Call):
                     name = b.resolve(built.func)
-                    if (name is not None and name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
-                            and not name.startswith("torch.nn.functional.")) or (
+                    if is_module_class(name) or (
                             isinstance(built.func, ast.Name) and built.func.id in b.module_classes):
                         return MODULE  # self.layer = nn.Linear(...) in __init__
             if self.cls is not None and isinstance(e.value, ast.Name) and e.value.id == "self":
+                built = self.cls.attrs.get(e.attr)
+                if isinstance(built, ast.Call) and b.resolve(built.func) == "torch.nn.Parameter":
+                    return TENSOR | GRAD  # self.const = nn.Parameter(...): a trainable tensor
                 if e.attr in b.counter_attrs.get(self.cls.node.name, ()):
                     return STEP_INT  # self.step_index, counted up by step code: new every step
                 if e.attr in b.device_attrs.get(self.cls.node.name, ()):
@@ -889,7 +1021,9 @@ class _Walker:
             if v & STRUCT and e.attr not in ("keys", "items", "values", "get", "to"):
                 return TENSOR
             if v & MODULE and e.attr not in _MODULE_USE_METHODS:
-                return MODULE if e.attr[:1].islower() and e.attr not in ("weight", "bias") else (TENSOR if e.attr in ("weight", "bias") else 0)
+                if e.attr in ("weight", "bias"):
+                    return TENSOR | GRAD  # a layer's parameters
+                return MODULE if e.attr[:1].islower() else 0
             return 0
         if isinstance(e, ast.Subscript):
             v = self.expr(e.value)
@@ -970,6 +1104,18 @@ class _Walker:
                 self.expr(child)
         return 0
 
+    def _submodule_forward(self, f: ast.expr) -> list[FunctionInfo]:
+        """``self.block(x)`` where this class built ``self.block = Block(...)``, a same-file nn.Module:
+        Block.forward, whose parameters get what is passed here."""
+        if self.cls is None or not _self_attr(f):
+            return []
+        built = self.cls.attrs.get(f.attr)  # type: ignore[attr-defined]
+        if not (isinstance(built, ast.Call) and isinstance(built.func, ast.Name)
+                and built.func.id in self.b.module_classes):
+            return []
+        return [m for c in self.b.facts.classes if c.node.name == built.func.id
+                for name, m in c.methods.items() if name == "forward"][:1]
+
     def _settle_mask(self, index: ast.expr) -> None:
         """A proven tensor (or model output) is indexed by ``index``, a comparison of unproven values:
         it is a boolean tensor mask, here and wherever the name holding it is read later."""
@@ -994,7 +1140,12 @@ class _Walker:
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
-            for target in b._lookup(f):
+            targets = b._lookup(f) + self._submodule_forward(f)
+            if not targets and not recv & (TENSOR | STRUCT | MODULE | OPTIMIZER | LOADER | TENSOR_DICT) \
+                    and any(a & TENSOR for a in args) and (loose := b.loose_method(f)) is not None:
+                targets = [loose]  # metric.update(preds, y): tensors handed to the one class with that method
+                b.late.append((loose, f"called from step code with tensors ({self.active[-1].why})"))
+            for target in targets:
                 node = target.node
                 if isinstance(node, ast.Lambda):
                     continue
@@ -1011,7 +1162,10 @@ class _Walker:
             return self.named_call(name, c, args)
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
-            return OUT  # self.layer(x), self.model(x)
+            return OUT | GRAD  # self.layer(x), self.model(x)
+        if isinstance(f, ast.Attribute) and f.attr in b.submodule_attrs and (recv & MODULE or (
+                isinstance(f.value, ast.Name) and f.value.id in _MODEL_NAMES and not recv & (TENSOR | STRUCT))):
+            return OUT | GRAD  # model.cell(h): a submodule that the file's nn.Module classes build under that name
         if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
             return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
@@ -1048,7 +1202,7 @@ class _Walker:
                 return TENSOR if recv & TENSOR or m in _CASTS else 0
             if recv & MODULE:
                 if m in ("forward", "__call__"):
-                    return OUT
+                    return OUT | GRAD
                 if m in ("generate",):
                     return TENSOR | LONG
                 return 0
@@ -1058,7 +1212,7 @@ class _Walker:
                 return MODULE
             if f.id in b.module_names or self.env.get(f.id, 0) & MODULE or (
                     f.id in _MODEL_NAMES and not self.env.get(f.id, 0) & (TENSOR | STRUCT)):
-                return OUT
+                return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
                 return STEP_INT if f.id == "int" else HOST
             if f.id in ("len", "max", "min", "sum", "abs", "round") and any(a & STEP_INT for a in args):
@@ -1069,7 +1223,7 @@ class _Walker:
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
-            return OUT
+            return OUT | GRAD
         return 0
 
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
@@ -1081,6 +1235,8 @@ class _Walker:
             return STEP_INT
         if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
             return OPTIMIZER
+        if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            return TENSOR | GRAD
         if name.startswith("torch.nn.") and not name.startswith("torch.nn.functional.") and not name.startswith("torch.nn.utils."):
             leaf = name.rsplit(".", 1)[-1]
             if leaf[:1].isupper():
@@ -1110,6 +1266,22 @@ class _Walker:
         return 0
 
 
+def _operands(e: ast.expr) -> list[ast.expr]:
+    """The values an expression computes from (a method call's receiver included)."""
+    if isinstance(e, ast.Call):
+        recv = [e.func.value] if isinstance(e.func, ast.Attribute) else []
+        args = [a.value if isinstance(a, ast.Starred) else a for a in e.args] + [k.value for k in e.keywords]
+        return recv + [x for a in args for x in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
+    return [c for c in ast.iter_child_nodes(e) if isinstance(c, ast.expr)]
+
+
+def _differentiable(e: ast.expr) -> bool:
+    """Not a call that leaves autograd (``.detach()``, ``.item()``, integer casts)."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+        return e.func.attr not in ("detach", "detach_", "item", "tolist", "long", "int", "bool", "numpy", "cpu")
+    return True
+
+
 def _grown_in(node: ast.AST) -> set[str]:
     """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
     return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
@@ -1133,6 +1305,8 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
+    if flags & MODULE:
+        return MODULE  # for layer in self.layers: an nn.ModuleList / Sequential holds modules
     if flags & LOADER:
         return BATCH
     if flags & (BATCH | OUT):

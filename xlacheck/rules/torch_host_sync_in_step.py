@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import STRUCT, TENSOR, Step, TorchFacts
+from xlacheck.analysis.torch_model import OUT, STRUCT, TENSOR, Step, TorchFacts
 from xlacheck.diagnostics import Fix, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
@@ -31,7 +31,8 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             f = node.func
             if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and not node.args:
                 recv = torch.of(f.value)
-                if recv & TENSOR or (f.attr == "item" and recv & STRUCT):
+                # on a module's output these prove a tensor too: no tuple, dict or ModelOutput has them
+                if recv & TENSOR or (f.attr == "item" and recv & STRUCT) or recv & OUT:
                     out.append((node, _READ_METHODS[f.attr]))
             elif isinstance(f, ast.Name) and f.id in _BUILTINS and len(node.args) == 1 and torch.tensor(node.args[0]):
                 out.append((node, f"`{f.id}(tensor)`"))

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import TorchFacts, op_table
+from xlacheck.analysis.contexts import ClassInfo
+from xlacheck.analysis.torch_model import GRAD, TorchFacts, op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-from xlacheck.rules.torch_data_dependent_shape import data_dependent_ops
+
+# Backward kernels that torch_xla lowers only on TPU (and Neuron) and sends to the CPU on the PJRT
+# CPU and GPU backends (torch_xla/csrc/aten_xla_type.cpp: `CheckTpuDevice` before the lowering).
+_TPU_ONLY = frozenset({"aten::upsample_bilinear2d_backward", "aten::upsample_nearest2d_backward"})
+
+
+def _device_note(aten: str) -> str:
+    return " (torch_xla lowers it on TPU; this is the cost on the CPU and GPU backends)" \
+        if aten and set(aten.split(", ")) <= _TPU_ONLY else ""
+
 
 # Ops XLA250 reports (data-dependent shapes); not reported twice.
 _SHAPE_OPS = frozenset({"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "where",
@@ -51,25 +61,26 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
                 return row["status"]
         return None
     if leaf == "interpolate" and "torch.nn.functional.interpolate" in probes:
-        return _status_for_mode(probes["torch.nn.functional.interpolate"], _arg(call, 4, "mode"), "nearest")
+        return _status_for_mode(probes["torch.nn.functional.interpolate"], _arg(call, 3, "mode"), "nearest")
     if leaf in ("adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d"):
         size = _literal(_arg(call, 1, "output_size"))
         if size in (1, (1, 1), (1,)):
             return "lowered"
         return None  # whether it divides the input size is not known statically
     if leaf == "embedding_bag" and "torch.nn.functional.embedding_bag" in probes:
-        return _status_for_mode(probes["torch.nn.functional.embedding_bag"], _arg(call, 5, "mode"), "mean")
+        return _status_for_mode(probes["torch.nn.functional.embedding_bag"], _arg(call, 6, "mode"), "mean")
     return None
 
 
-def _status_for_mode(rows: list[dict], mode_arg: ast.expr | None, default: str) -> str | None:
-    """The probed status of the literal ``mode=`` (``default`` when absent); None when unknown."""
-    mode = _literal(mode_arg)
+def _status_for_mode(rows: list[dict], mode_arg: ast.expr | None, default: str, pass_: str = "forward") -> str | None:
+    """The probed status of the literal ``mode=`` (``default`` when absent) for the forward or for
+    forward and backward (``pass_="backward"``); None when unknown."""
+    mode = _literal(mode_arg) if mode_arg is not None else default
     if mode is _UNKNOWN:
         return None
     mode = mode or default
     for row in rows:
-        if row["when"].get("mode") == mode:
+        if row["when"].get("mode") == mode and row["when"].get("pass", "forward") == pass_:
             return row["status"]
     return None
 
@@ -90,9 +101,146 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, s
     entry = table["ops"].get(op)
     if entry is None and method:
         entry = table["ops"].get("torch." + leaf)
-    if entry is None or entry["status"] != "fallback" or op in data_dependent_ops():
-        return None
+    if entry is None or entry["status"] != "fallback":
+        return None  # (the data-dependent ops XLA250 reports are _SHAPE_OPS; bincount falls back here)
     return op, ", ".join(entry.get("aten", []))
+
+
+def backward_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, str] | None:
+    """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
+    ``backward`` probes) and the call is in a training file's step code outside ``no_grad``."""
+    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+        return None
+    if op.startswith("Tensor."):
+        inputs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    else:
+        inputs = call.args[:1]
+    if not any(torch.of(a) & GRAD for a in inputs):
+        return None  # an input batch, not a value autograd records: no backward kernel runs for it
+    table = op_table()
+    leaf = op.rsplit(".", 1)[-1]
+    if leaf in _SHAPE_OPS:
+        return None
+    if leaf == "interpolate":
+        rows = table["argument_dependent"].get("torch.nn.functional.interpolate", [])
+        mode_arg = _arg(call, 3, "mode")
+        if _status_for_mode(rows, mode_arg, "nearest", "backward") == "fallback":
+            mode = _literal(mode_arg) if mode_arg is not None else "nearest"
+            aten: list[str] = next((r.get("aten", []) for r in rows if r["when"].get("pass") == "backward"
+                         and r["when"].get("mode") == mode), [])
+            return op, ", ".join(aten)
+        return None
+    entry = table["ops"].get(op)
+    if op.startswith("Tensor."):
+        entry = table["ops"].get("torch." + leaf, entry)  # methods share the function's backward kernels
+    if entry is None or entry.get("backward") != "fallback":
+        return None
+    return op, ", ".join(entry.get("backward_aten", []))
+
+
+def _module_input(torch: TorchFacts, cls: ClassInfo, ctor: ast.Call) -> ast.expr:
+    """What the class feeds the module: the first argument of a ``self.<attr>(x)`` call in step code,
+    where ``self.<attr>`` holds this constructor (directly, or in an ``nn.Sequential`` whose input is
+    taken), preferring one that autograd records; a bare name when no call is seen."""
+    attrs = [a for a, v in cls.attrs.items() if v is ctor or isinstance(v, ast.Call) and any(x is ctor for x in v.args)]
+    seen: list[ast.expr] = []
+    for m in cls.methods.values():
+        for c in ast.walk(m.node):
+            if isinstance(c, ast.Call) and c.args and isinstance(c.func, ast.Attribute) \
+                    and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" and c.func.attr in attrs \
+                    and torch.in_step(c) is not None:
+                seen.append(c.args[0])
+    return next((a for a in seen if torch.of(a) & GRAD), seen[0] if seen else ast.Name(id="input", ctx=ast.Load()))
+
+
+_REMOVERS = frozenset({"remove_weight_norm", "remove_spectral_norm", "remove_parametrizations", "remove_weightnorm"})
+
+
+def _leaf_name(f: ast.expr) -> str:
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _local_alias(cls: ClassInfo, f: ast.expr, ctx: ModuleContext, rows: dict) -> str:
+    """``weight_norm = nn.utils.weight_norm`` (or, where it exists, the parametrizations one) in the
+    method that calls ``weight_norm(conv)``: the wrapper, when every assignment of the name there
+    resolves to a probed wrapper."""
+    if not isinstance(f, ast.Name):
+        return ""
+    for m in cls.methods.values():
+        values = [n.value for n in ast.walk(m.node) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == f.id for t in n.targets)]
+        names = [ctx.facts.aliases.resolve(v) or "" for v in values]
+        if names and all(n in rows for n in names) and any(isinstance(c, ast.Call) and c.func is f
+                                                            for c in ast.walk(m.node)):
+            return names[-1]
+    return ""
+
+
+def _classes_in_step(ctx: ModuleContext) -> list[ClassInfo]:
+    """Same-file nn.Module classes one of whose methods runs in a step."""
+    torch = ctx.torch
+    step_nodes = {id(s.node) for s in torch.steps}
+    return [c for c in ctx.facts.classes if c.node.name in torch.module_classes
+            and any(id(m.node) in step_nodes for m in c.methods.values())]
+
+
+def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
+    """``weight_norm(nn.Conv1d(...))`` in an nn.Module class whose forward runs in a step, where the
+    table's probe of that wrapper (around an ``nn.Linear``, which lowers) fell back: (the call, the
+    wrapper, the probe row). The forward row when it falls back; else the backward row, in a file
+    that trains."""
+    rows = {k: v for k, v in op_table()["argument_dependent"].items() if k.startswith("torch.nn.utils.")}
+    out: list[tuple[ast.Call, str, dict]] = []
+    removes = any(isinstance(n, ast.Call) and _leaf_name(n.func) in _REMOVERS for n in ast.walk(ctx.tree))
+    if removes and not ctx.torch.trains:
+        return out  # the file removes the wrapper before inference (a vocoder's remove_weight_norm): no cost then
+    for cls in _classes_in_step(ctx):
+        # the same layer wrapped on two paths (`if deepspeed_zero3: ... else: ...`): one finding, on the last
+        calls = {(ast.unparse(c.func), ast.unparse(c.args[0]) if c.args else ""): c
+                 for c in sorted((n for n in ast.walk(cls.node) if isinstance(n, ast.Call)),
+                                 key=lambda n: (n.lineno, n.col_offset))}
+        for call in calls.values():
+            name = ctx.facts.aliases.resolve(call.func) or _local_alias(cls, call.func, ctx, rows)
+            probes = rows.get(name, [])
+            forward = [r for r in probes if r["when"].get("pass", "forward") == "forward" and r["status"] == "fallback"]
+            backward = [r for r in probes if r["when"].get("pass") == "backward" and r["status"] == "fallback"]
+            if forward:
+                out.append((call, name, {**forward[0], "pass": "forward"}))
+            elif backward and ctx.torch.trains:
+                out.append((call, name, {**backward[0], "pass": "backward"}))
+    return out
+
+
+def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
+    """``torch.nn`` modules built in a same-file nn.Module class whose methods run in a step:
+    (the constructor call, the module's name, the functional call its forward makes, with the
+    constructor's arguments in the op's parameters). The table's ``modules`` section, read from
+    torch's source, says which op and which arguments (``nn.Upsample(mode=...)`` ->
+    ``F.interpolate(mode=...)``)."""
+    torch = ctx.torch
+    table = op_table().get("modules", {})
+    out: list[tuple[ast.Call, str, ast.Call]] = []
+    for cls in _classes_in_step(ctx):
+        for call in ast.walk(cls.node):
+            if not isinstance(call, ast.Call):
+                continue
+            spec_name = ctx.facts.aliases.resolve(call.func) or ""
+            spec = table.get(spec_name)
+            if spec is None:
+                continue
+            given: dict[str, ast.expr] = dict(zip(spec["init"], call.args))
+            given.update({k.arg: k.value for k in call.keywords if k.arg})
+            keywords = []
+            for param, attr in spec["arguments"].items():
+                if attr in given:
+                    keywords.append(ast.keyword(arg=param, value=given[attr]))
+                elif attr in spec["defaults"]:
+                    keywords.append(ast.keyword(arg=param, value=ast.Constant(spec["defaults"][attr])))
+            keywords += [ast.keyword(arg=k, value=ast.Constant(v)) for k, v in spec["fixed"].items()]
+            functional = ast.Call(func=ast.Name(id="F", ctx=ast.Load()), args=[_module_input(torch, cls, call)],
+                                  keywords=keywords)
+            out.append((call, spec_name.removeprefix("torch."), ast.copy_location(functional, call)))
+    return out
 
 
 class TorchOpWithoutLowering(ModuleRule):
@@ -106,6 +254,16 @@ class TorchOpWithoutLowering(ModuleRule):
     flagged only when the deciding argument is a literal that the table says falls back:
     `torch.multinomial(p, 2)` (`(p, 1)` lowers), `F.interpolate(..., mode="bicubic")`,
     `F.embedding_bag(..., mode="mean")`. Method calls count only on proven torch tensors.
+    In a file whose step code trains (`.backward()` and an optimizer step), ops whose forward
+    lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
+    `aten::glu_backward`, bilinear `F.interpolate`) are flagged too, outside `torch.no_grad()`.
+    `torch.nn` modules built in an `nn.Module` class whose forward runs in a step are checked as
+    the functional op their `forward` calls, with the constructor's arguments (the table's
+    `modules` section, read from torch's source: `nn.EmbeddingBag(mode="mean")` is
+    `F.embedding_bag(mode="mean")`); the finding is on the constructor. Module wrappers probed
+    around an `nn.Linear` (`weight_norm`, `parametrizations.weight_norm` ->
+    `aten::_weight_norm_interface`; `parametrizations.spectral_norm`, `orthogonal`) are flagged
+    where such a class wraps a layer.
 
     ## Why is this bad?
     An op without a lowering runs on the CPU: its inputs are copied from the device, the op runs
@@ -160,6 +318,7 @@ class TorchOpWithoutLowering(ModuleRule):
         torch = ctx.torch
         if not torch.steps:
             return
+        version = op_table()["torch_xla_version"]
         for node in torch.nodes:
             if not isinstance(node, ast.Call):
                 continue
@@ -167,9 +326,40 @@ class TorchOpWithoutLowering(ModuleRule):
             if op is None:
                 continue
             verdict = fallback_verdict(op, node, torch)
-            if verdict is None:
+            if verdict is not None:
+                name, aten = verdict
+                shown = name.replace("Tensor.", "tensor.")
+                ctx.report(self, node, f"`{shown}` has no XLA lowering in torch_xla {version} "
+                                       f"({aten}): it runs on the CPU, with a transfer each way, inside the step")
                 continue
-            name, aten = verdict
-            shown = name.replace("Tensor.", "tensor.")
-            ctx.report(self, node, f"`{shown}` has no XLA lowering in torch_xla {op_table()['torch_xla_version']} "
-                                   f"({aten}): it runs on the CPU, with a transfer each way, inside the step")
+            verdict = backward_verdict(op, node, torch)
+            if verdict is not None:
+                name, aten = verdict
+                shown = name.replace("Tensor.", "tensor.")
+                ctx.report(self, node, f"`{shown}` lowers but its backward has no XLA lowering in torch_xla {version} "
+                                       f"({aten}): in this training step the gradient runs on the CPU, with a "
+                                       f"transfer each way{_device_note(aten)}")
+        for call, wrapper, row in wrapper_calls(ctx):
+            shown = wrapper.removeprefix("torch.nn.utils.")
+            if row.get("pass", "forward") == "forward":
+                ctx.report(self, call, f"`{shown}` recomputes the module's weight at every forward with an op "
+                                       f"torch_xla {version} does not lower ({', '.join(row.get('aten', []))}): each forward in "
+                                       "the step runs it on the CPU, with a transfer each way")
+            else:
+                ctx.report(self, call, f"`{shown}`'s weight computation has a backward torch_xla {version} does not "
+                                       f"lower ({', '.join(row.get('aten', []))}): in this file's training step it "
+                                       "runs on the CPU, with a transfer each way")
+        for ctor, module, functional in module_calls(ctx):
+            op = op_table()["modules"][f"torch.{module}"]["function"]
+            shown = op.replace("torch.nn.functional.", "F.")
+            verdict = fallback_verdict(op, functional, torch)
+            if verdict is not None:
+                ctx.report(self, ctor, f"`{module}` runs `{shown}`, which has no XLA lowering in torch_xla {version} "
+                                       f"with these arguments ({verdict[1]}): each forward in the step runs it on the "
+                                       "CPU, with a transfer each way")
+                continue
+            verdict = backward_verdict(op, functional, torch)
+            if verdict is not None:
+                ctx.report(self, ctor, f"`{module}` runs `{shown}`, whose backward has no XLA lowering in torch_xla "
+                                       f"{version} ({verdict[1]}): in this file's training step the gradient runs on "
+                                       f"the CPU, with a transfer each way{_device_note(verdict[1])}")
