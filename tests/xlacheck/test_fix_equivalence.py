@@ -492,18 +492,29 @@ def pad(values, partition, fill):
     _assert_refines(source, name, args, grad=True)
 
 
-def _run_both(source: str, fn: str, args, name: str):
-    """(original eagerly, fixed under XLA), each with gradients; None for a side that raises."""
+def _both(source: str, fn: str, name: str):
+    """(original, fixed compiled with XLA), each with gradients: call the fixed one on arguments
+    of one shape and XLA compiles it once, whatever their values."""
     (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
     assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
     original = with_gradients(load(f"original_{name}", source)[fn])
     fixed = tf.function(with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[fn]),
                         jit_compile=True)
+    return original, fixed
+
+
+def _call_both(original, fixed, args):
+    """(original eagerly, fixed under XLA); None for an original that raises."""
     try:
         expected = original(*args)
     except tf.errors.InvalidArgumentError:
         expected = None
     return expected, fixed(*args)
+
+
+def _run_both(source: str, fn: str, args, name: str):
+    """(original eagerly, fixed under XLA), each with gradients; None for a side that raises."""
+    return _call_both(*_both(source, fn, name), args)
 
 
 _X = np.arange(24, dtype=np.float32)
@@ -525,12 +536,14 @@ def pick(x, m):
     return s{index}  # flag
 '''
     x = tf.constant(_X[: int(np.prod(x_shape))].reshape(x_shape))
+    # one compilation for the three masks (same shape, other values), as a training step would have
+    original, fixed = _both(source, "pick", f"index_{abs(hash((mask_shape, x_shape, index)))}")
     for keep in (np.zeros(mask_shape), np.ones(mask_shape), np.arange(np.prod(mask_shape)).reshape(mask_shape) % 3):
-        name = f"index_{abs(hash((mask_shape, x_shape, index, keep.tobytes())))}"
-        expected, actual = _run_both(source, "pick", (x, tf.constant(keep, tf.int32)), name)
+        expected, actual = _call_both(original, fixed, (x, tf.constant(keep, tf.int32)))
         if expected is not None:
             assert expected[0].dtype == actual[0].dtype
             assert_same(expected, actual, 1e-6)
+    assert fixed.experimental_get_tracing_count() == 1
 
 
 @pytest.mark.parametrize("mask, rows", [
