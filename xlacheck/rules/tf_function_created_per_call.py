@@ -497,6 +497,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
         hashes by identity (measured on jax 0.10.2: three new objects trace three times, either way)."""
         resolve = index.aliases.resolve
         out: dict[str, str] = {}
+        if not any(info.jax for info in ctx.facts.functions) \
+                and not any(name in JAX_JIT_NAMES for _, name in index.calls):
+            return out  # nothing is jitted in this file: no class can own a jax.jit cache
         for cls in (n for n in ast.walk(index.tree) if isinstance(n, ast.ClassDef)):
             for method in (m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))):
                 info = ctx.facts.by_node.get(id(method))
