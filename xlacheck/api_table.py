@@ -19,6 +19,8 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
 * ``xla`` (the forward compiled with small inputs), ``grad_xla`` (its gradient compiled;
   ``False`` with ``grad_unsupported`` naming the ops without a kernel), ``dynamic_shape`` (the
   result has a data-dependent dimension).
+* ``xla_values`` (seeded random APIs): whether XLA returns the values TensorFlow returns without
+  it for the same seed, per variant of the call (:meth:`ApiFact.xla_values_differ`).
 
 ``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
 (``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs,
@@ -77,6 +79,9 @@ class ApiFact:
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None
+    # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
+    # "alg=philox", "alg=philox+constant_seed", ...: XLA's values against TensorFlow's for one seed
+    xla_values: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -121,6 +126,16 @@ class ApiFact:
         if data_dependent is None:
             data_dependent = not (self.const_args or self.py_args or self.const_in_default_call)
         return data_dependent and self.holds_for(given)
+
+    def xla_values_differ(self, alg: str | None, constant_seed: bool) -> bool | None:
+        """Whether XLA draws other values than TensorFlow for the same seed in a call with ``alg``
+        (None: not given) and a seed that is (or is not) a Python constant; None if not measured."""
+        verdicts = dict(self.xla_values)
+        key = f"alg={alg}" if alg is not None else ""
+        if constant_seed:
+            key = f"{key}+constant_seed" if key else "constant_seed"
+        verdict = verdicts.get(key or "default")
+        return None if verdict is None else verdict == "differs"
 
 
 @cache
@@ -215,6 +230,7 @@ def lookup(name: str) -> ApiFact | None:
         structure=entry.get("structure"),
         sized_by=tuple(entry.get("sized_by", ())),
         elementwise=entry.get("elementwise"),
+        xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
     )
 
 

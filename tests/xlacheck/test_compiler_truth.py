@@ -76,6 +76,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA307-invalid-1", "f", lambda: (_f(1.0),), "fails"),
     ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),
     ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
+    ("XLA308-invalid-2", "f", lambda: (_f(0.2, 0.9),), "fails"),
     ("XLA309-invalid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
     ("XLA309-valid-1", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "compiles"),
     ("XLA309-invalid-3", "step", lambda: (tf.ones([2, 4]), tf.ones([4, 4])), "fails"),
@@ -89,6 +90,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA101-invalid-6", "cost", lambda: (_f(1.0, 2.0), tf.constant([True, False])), "fails"),
     ("XLA310-invalid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),
     ("XLA310-valid-1", "f", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),
+    ("XLA310-invalid-2", "f", lambda: (_f(1.0),), "fails"),
+    ("XLA315-invalid-1", "f", lambda: (tf.ones([4]), tf.constant([1, 2])), "fails"),
+    ("XLA315-valid-1", "f", lambda: (tf.ones([4]),), "compiles"),
+    ("XLA315-valid-3", "f", lambda: (tf.reshape(tf.range(64, dtype=F), [8, 8, 1]),), "compiles"),
 ]
 
 

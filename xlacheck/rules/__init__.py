@@ -39,6 +39,7 @@ from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectI
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
+from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
@@ -103,6 +104,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StringOpOnTensor,
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
+    SeededRandomDiffersUnderXla,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
