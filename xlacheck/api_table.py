@@ -19,6 +19,8 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
 * ``xla`` (the forward compiled with small inputs), ``grad_xla`` (its gradient compiled;
   ``False`` with ``grad_unsupported`` naming the ops without a kernel), ``dynamic_shape`` (the
   result has a data-dependent dimension).
+* ``grad_conditions``: argument values under which the gradient compiles differently
+  (:meth:`ApiFact.grad_unsupported_for`); Keras upsampling/resizing layers carry ``grad_xla`` too.
 * ``xla_values`` (seeded random APIs): whether XLA returns the values TensorFlow returns without
   it for the same seed, per variant of the call (:meth:`ApiFact.xla_values_differ`).
 
@@ -82,6 +84,9 @@ class ApiFact:
     # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
     # "alg=philox", "alg=philox+constant_seed", ...: XLA's values against TensorFlow's for one seed
     xla_values: tuple[tuple[str, str], ...] = ()
+    # (argument, value, grad_xla, grad_unsupported): argument values under which the gradient
+    # compiles differently from the probing call's (tf.image.resize method="nearest")
+    grad_conditions: tuple[tuple[str, Any, bool, tuple[str, ...]], ...] = ()
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -126,6 +131,15 @@ class ApiFact:
         if data_dependent is None:
             data_dependent = not (self.const_args or self.py_args or self.const_in_default_call)
         return data_dependent and self.holds_for(given)
+
+    def grad_unsupported_for(self, literals: Mapping[str, Any]) -> tuple[str, ...]:
+        """Ops without an XLA kernel in the gradient of a call whose arguments include
+        ``literals`` (name -> Python value): the probing call's verdict, or that of the measured
+        argument value the call passes (``grad_conditions``); () when it compiles or is unknown."""
+        for argument, value, grad_xla, unsupported in self.grad_conditions:
+            if argument in literals and literals[argument] == value:
+                return () if grad_xla else unsupported
+        return self.grad_unsupported if self.grad_xla is False else ()
 
     def xla_values_differ(self, alg: str | None, constant_seed: bool) -> bool | None:
         """Whether XLA draws other values than TensorFlow for the same seed in a call with ``alg``
@@ -231,6 +245,8 @@ def lookup(name: str) -> ApiFact | None:
         sized_by=tuple(entry.get("sized_by", ())),
         elementwise=entry.get("elementwise"),
         xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
+        grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))
+                              for c in entry.get("grad_conditions", ())),
     )
 
 

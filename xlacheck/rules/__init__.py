@@ -65,6 +65,7 @@ from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
+from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
@@ -107,6 +108,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     SeededRandomDiffersUnderXla,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
+    TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
     DynamicPaddingWithoutMultiple,
     BatchWithoutDropRemainder,
