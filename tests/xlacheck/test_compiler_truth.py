@@ -74,6 +74,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
     ("XLA307-invalid-1", "f", lambda: (_f(1.0),), "fails"),
+    ("XLA209-invalid-1", "f", lambda: (tf.ones([3, 4]),), "fails"),
+    ("XLA209-valid-1", "f", lambda: (tf.ones([3, 4]),), "compiles"),
     ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),
     ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
     ("XLA308-invalid-2", "f", lambda: (_f(0.2, 0.9),), "fails"),

@@ -51,6 +51,7 @@ from xlacheck.rules.tensor_index_into_python_list import TensorIndexIntoPythonLi
 from xlacheck.rules.tensor_membership_test import TensorMembershipTest
 from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
+from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
@@ -90,6 +91,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     MaskedTailIndex,
     CumulativeOpOnMasked,
     TensorArrayDynamicSize,
+    TensorArrayShapeInvariant,
     DataDependentShapeOp,
     DataDependentShapeArgument,
     LoopGrownTensor,
