@@ -71,6 +71,7 @@ from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
+from xlacheck.rules.while_loop_gradient_without_bound import WhileLoopGradientWithoutBound
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -92,6 +93,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     CumulativeOpOnMasked,
     TensorArrayDynamicSize,
     TensorArrayShapeInvariant,
+    WhileLoopGradientWithoutBound,
     DataDependentShapeOp,
     DataDependentShapeArgument,
     LoopGrownTensor,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Any
 
 from xlacheck import api_table, op_table
@@ -44,6 +45,9 @@ def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict
     return out
 
 
+_BUILTINS = frozenset(dir(builtins))
+
+
 def trainable_upstream(expr: ast.expr, function: ast.AST, resolve: Any, depth: int = 0) -> bool:
     """Evidence that a gradient reaches ``expr``: it (or what its names are bound to in
     ``function``, a few steps back) uses a layer or model call (a call that is not a
@@ -56,8 +60,9 @@ def trainable_upstream(expr: ast.expr, function: ast.AST, resolve: Any, depth: i
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
             name = resolve(node.func)
-            if name is None or not name.startswith(("tf.", "tnp.")):
-                return True  # a layer/model call or a user function
+            if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS and \
+                    (name is None or not name.startswith(("tf.", "tnp."))):
+                return True  # a layer/model call or a user function (self.conv(x): the attribute below)
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
             return True
         elif isinstance(node, ast.Name):
@@ -71,7 +76,7 @@ def trainable_upstream(expr: ast.expr, function: ast.AST, resolve: Any, depth: i
     return False
 
 
-def _under_tape(ctx: RuleContext) -> bool:
+def under_tape(ctx: RuleContext) -> bool:
     """The current statement is inside a ``with tf.GradientTape(...)`` block of this function."""
     for body, index in ctx.blocks[:-1]:
         statement = body[index]
@@ -291,7 +296,7 @@ class OpWithoutXlaKernel(Rule):
     def _gradient(self, node: ast.Call, name: str, ctx: RuleContext, forward_ok: bool) -> None:
         """The gradient of this call (under a GradientTape of this function) has no XLA kernel."""
         fact = api_table.fact_for(name)
-        if fact is None or not forward_ok or not _under_tape(ctx):
+        if fact is None or not forward_ok or not under_tape(ctx):
             return
         first = node.args[0] if node.args else (node.keywords[0].value if node.keywords else None)
         if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve):
