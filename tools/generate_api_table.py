@@ -822,11 +822,14 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
             continue
         fn = callables[name]
         traced = got.trace_default(tf, name, fn)
-        if traced is None:
+        # as in build_table: the gradient is probed where the probing call's forward compiles
+        if traced is None or compile_outcome(tf, fn, traced.args)[0] != "compiled":
             continue
+        outcome, detail = compile_outcome(tf, fn, traced.args, grad=True)
+        if outcome not in ("compiled", "no_kernel", "no_grad", "const"):
+            continue  # a timeout or another failure: keep what the table had
         for key in ("grad_xla", "grad_unsupported", "grad", "grad_const", "grad_conditions"):
             entry.pop(key, None)
-        outcome, detail = compile_outcome(tf, fn, traced.args, grad=True)
         counts["probed"] += 1
         if outcome == "compiled":
             entry["grad_xla"] = True
@@ -890,7 +893,7 @@ def _same_values(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> str |
     try:
         eager = [np.asarray(t) for t in tf.nest.flatten(call(*values))]
         compiled = [np.asarray(t) for t in tf.nest.flatten(
-            tf.function(call, jit_compile=True, autograph=False)(*values))]
+            tf.function(call, jit_compile=True, autograph=False)(*values))]  # xlacheck: ignore[XLA404]
     except (Exception, got.TraceTimeout):  # noqa: BLE001 - a variant this API or XLA rejects
         return None
     finally:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
+from xlacheck.api_table import ApiFact
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstream
@@ -142,7 +144,7 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): training it in "
                        f"{training[0]} (line {training[1]}) fails with 'Detected unsupported operations'; {advice}")
 
-    def _candidates(self, ctx: ModuleContext):  # type: ignore[no-untyped-def]
+    def _candidates(self, ctx: ModuleContext) -> Iterator[tuple[ast.Call, str, tuple[str, ...], ApiFact]]:
         """(call, API name, gradient ops without a kernel, fact): Keras layer constructions
         anywhere, API calls in Keras methods and compiled functions outside a GradientTape block."""
         resolve = ctx.facts.aliases.resolve

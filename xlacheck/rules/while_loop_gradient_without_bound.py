@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
-from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.analysis.values import TENSOR
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.rules.op_without_xla_kernel import trainable_upstream, under_tape
 
 # Ops whose gradient does not read their inputs (TensorFlow's registered gradients): a loop
