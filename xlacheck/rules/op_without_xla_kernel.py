@@ -48,31 +48,40 @@ def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict
 _BUILTINS = frozenset(dir(builtins))
 
 
-def trainable_upstream(expr: ast.expr, function: ast.AST, resolve: Any, depth: int = 0) -> bool:
+def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any) -> bool:
     """Evidence that a gradient reaches ``expr``: it (or what its names are bound to in
     ``function``, a few steps back) uses a layer or model call (a call that is not a
     TensorFlow API: ``self.conv(x)``, ``model(x)``), a ``self.<attr>`` weight, or a name
-    ``tape.watch`` watches. A raw input with nothing trainable upstream has no gradient op."""
-    if depth > 3:
-        return False
-    watched = {n.id for c in ast.walk(function) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-               and c.func.attr == "watch" for a in c.args for n in ast.walk(a) if isinstance(n, ast.Name)}
-    for node in ast.walk(expr):
-        if isinstance(node, ast.Call):
-            name = resolve(node.func)
-            if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS and \
-                    (name is None or not name.startswith(("tf.", "tnp."))):
-                return True  # a layer/model call or a user function (self.conv(x): the attribute below)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            return True
-        elif isinstance(node, ast.Name):
-            if node.id in watched:
-                return True
-            for stmt in ast.walk(function):
-                if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id
-                                                        for t in stmt.targets):
-                    if trainable_upstream(stmt.value, function, resolve, depth + 1):
+    ``tape.watch`` watches. A raw input with nothing trainable upstream has no gradient op.
+    One walk of ``function`` per call (callers ask only about the few calls a table flags)."""
+    watched: set[str] = set()
+    bindings: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "watch":
+            watched.update(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(node.value)
+    seen: set[str] = set()
+    frontier: list[ast.AST] = [expr]
+    for _ in range(4):  # names followed a few assignments back
+        following: list[ast.AST] = []
+        for tree in frontier:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    name = resolve(node.func)
+                    if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS and \
+                            (name is None or not name.startswith(("tf.", "tnp."))):
+                        return True  # a layer/model call or a user function (self.conv(x): the attribute below)
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                    return True
+                elif isinstance(node, ast.Name) and node.id not in seen:
+                    if node.id in watched:
                         return True
+                    seen.add(node.id)
+                    following.extend(bindings.get(node.id, ()))
+        frontier = following
     return False
 
 

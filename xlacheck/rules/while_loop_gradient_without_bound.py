@@ -161,7 +161,7 @@ class WhileLoopGradientWithoutBound(Rule):
         if variable is None:
             return
         if not trainable_upstream(node, ctx.function.node, ctx.resolve) and \
-                not trainable_upstream(body, body, ctx.resolve):  # type: ignore[arg-type]
+                not trainable_upstream(body, body, ctx.resolve):
             return
         ctx.report(self, node,
                    f"tf.while_loop without maximum_iterations under a GradientTape: its gradient keeps each "
@@ -179,7 +179,7 @@ class WhileLoopGradientWithoutBound(Rule):
                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         carried -= {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}  # the counters
         variable = next((v for stmt in node.body if (v := _read_nonlinearly(stmt, carried, ctx))), None)
-        if variable is None or not any(trainable_upstream(stmt, ctx.function.node, ctx.resolve)  # type: ignore[arg-type]
+        if variable is None or not any(trainable_upstream(stmt, ctx.function.node, ctx.resolve)
                                        for stmt in node.body):
             return
         ctx.report(self, node,
