@@ -276,6 +276,20 @@ def fact_for(canonical: str) -> ApiFact | None:
     return lookup(canonical)
 
 
+@cache
+def gradient_sensitive_names() -> frozenset[str]:
+    """Every TensorFlow/Keras name (aliases included) whose gradient has no XLA kernel for the
+    probing call or for a measured argument value (``grad_xla: false`` or ``grad_conditions``):
+    a cheap pre-filter for the rules that read :meth:`ApiFact.grad_unsupported_for`."""
+    entries = _entries()
+    out = set()
+    for name in entries:
+        fact = lookup(name)
+        if fact is not None and (fact.grad_xla is False or fact.grad_conditions):
+            out.add(name)
+    return frozenset(out)
+
+
 def returns(name: str) -> str | None:
     """The return kind of ``name`` (see the module docstring), or None when unknown to the table."""
     fact = lookup(name)

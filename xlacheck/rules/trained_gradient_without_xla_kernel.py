@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
@@ -11,6 +12,12 @@ from xlacheck.api_table import ApiFact
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstream
+
+
+@cache
+def _short_names() -> frozenset[str]:
+    """Last components of the names whose gradient lacks a kernel somewhere (``resize``, ``UpSampling2D``)."""
+    return frozenset(name.rsplit(".", 1)[-1] for name in api_table.gradient_sensitive_names())
 
 
 def _xla_training(ctx: ModuleContext) -> tuple[str, int] | None:
@@ -146,34 +153,41 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
 
     def _candidates(self, ctx: ModuleContext) -> Iterator[tuple[ast.Call, str, tuple[str, ...], ApiFact]]:
         """(call, API name, gradient ops without a kernel, fact): Keras layer constructions
-        anywhere, API calls in Keras methods and compiled functions outside a GradientTape block."""
+        anywhere, API calls in Keras methods and compiled functions outside a GradientTape block.
+        One walk of the tree; functions and tape blocks are matched by line range, and only for
+        the few calls whose last name component the table flags."""
         resolve = ctx.facts.aliases.resolve
-        model_code: dict[int, ast.AST] = {}  # node -> the function it is in
-        taped: set[int] = set()
+        short = _short_names()
+        calls: list[ast.Call] = []
+        tapes: list[tuple[int, int]] = []
         first_layers: set[int] = set()  # the first layer of a Sequential list: nothing trainable before it
         for node in ast.walk(ctx.tree):
-            if isinstance(node, ast.Call) and (resolve(node.func) or "").endswith("Sequential") and node.args \
-                    and isinstance(node.args[0], (ast.List, ast.Tuple)) and node.args[0].elts:
-                first_layers.add(id(node.args[0].elts[0]))
-        for info in ctx.facts.functions:
-            if info.level in (Level.LIKELY, Level.CERTAIN) and not info.jax and not info.host:
-                for node in ast.walk(info.node):
-                    model_code.setdefault(id(node), info.node)
-                    if isinstance(node, (ast.With, ast.AsyncWith)) and any(
-                            isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "tf.GradientTape"
-                            for i in node.items):
-                        taped.update(id(n) for n in ast.walk(node))
-        for node in ast.walk(ctx.tree):
-            if not isinstance(node, ast.Call):
-                continue
+            if isinstance(node, ast.Call):
+                last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+                if last in short:
+                    calls.append(node)
+                elif last == "Sequential" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+                        and node.args[0].elts:
+                    first_layers.add(id(node.args[0].elts[0]))
+            elif isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "tf.GradientTape"
+                    for i in node.items):
+                tapes.append((node.lineno, node.end_lineno or node.lineno))
+        if not calls:
+            return  # no call of an API whose gradient the table flags: the common case
+        functions = [(f.node.lineno, f.node.end_lineno or f.node.lineno, f.node) for f in ctx.facts.functions
+                     if f.level in (Level.LIKELY, Level.CERTAIN) and not f.jax and not f.host]
+        for node in calls:
             name = resolve(node.func)
             if name is None or not name.startswith("tf."):
                 continue
             layer = name.startswith("tf.keras.layers.")
             if layer and id(node) in first_layers:
                 continue
-            function = model_code.get(id(node))
-            if not layer and (function is None or id(node) in taped or not node.args):
+            line = node.lineno
+            enclosing = [f for f in functions if f[0] <= line <= f[1]]
+            function = max(enclosing, key=lambda f: f[0])[2] if enclosing else None
+            if not layer and (function is None or not node.args or any(a <= line <= b for a, b in tapes)):
                 continue
             fact = api_table.fact_for(name)
             if fact is None or not (fact.grad_xla is False or fact.grad_conditions):
