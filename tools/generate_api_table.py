@@ -34,6 +34,12 @@ comes from (the ``by`` fields say which source decided it, per entry):
   (``true``), fails (``false``, ``grad_unsupported`` names the ops), or there is no gradient
   (``null`` with ``grad: "none"``). An op whose forward compiles can have a backward without a
   kernel.
+  The gradient is taken of the sum of the squared outputs, so the upstream gradient is not a
+  constant that TensorFlow folds before XLA sees the gradient op. ``grad_conditions``: argument
+  values (the op table's ``VALUE_PROBES``: ``method="nearest"``) under which the gradient compiles
+  differently: ``[{"argument", "value", "grad_xla", "grad_unsupported"}]``. Keras layers in
+  ``LAYER_GRAD_PROBES`` (``UpSampling2D``, ``Resizing``) are built, called and differentiated the
+  same way (``by: "class"`` entries gain ``grad_xla`` and ``grad_conditions``).
 * ``alias_of``: the canonical name when this name is the same Python object as another
   (``tf.compat.v1.reshape`` is ``tf.reshape``); its facts are the canonical entry's.
 
@@ -52,10 +58,18 @@ comes from (the ``by`` fields say which source decided it, per entry):
   the probing call, but compiles as a tensor once ``other`` is given a Python value
   (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
 
-Two cheap modes refresh those facts in the existing file without the hours of probes:
+* ``xla_values``: for the seeded (``stateless``) random APIs, whose values are a function of the
+  seed: whether XLA returns the same values as TensorFlow does without it, per variant of the
+  probing call (``{"default": "differs", "alg=philox": "differs", "alg=philox+constant_seed":
+  "matches", ...}``; ``constant_seed``: the seed a Python list instead of a tensor). Measured by
+  running the probing call eagerly and under ``jit_compile=True`` on the same inputs.
+
+Cheap modes refresh those facts in the existing file without the hours of probes:
 
     python tools/generate_api_table.py --refresh-params        # params/called_with (no compiling)
     python tools/generate_api_table.py --probe-conditional     # const_unless (compiles ~1 min)
+    python tools/generate_api_table.py --probe-xla-values      # xla_values (runs ~30 s)
+    python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
 """
@@ -326,7 +340,10 @@ def compile_outcome(tf: Any, fn: Callable[..., Any], args: dict[str, Any], grad:
             floats = [t for t in tf.nest.flatten(out) if tf.is_tensor(t) and t.dtype.is_floating]
             if not floats:
                 raise LookupError("no float output")
-            total = tf.add_n([tf.reduce_sum(t) for t in floats])
+            # sum of squares, not a plain sum: the plain sum's upstream gradient is a constant
+            # (ones), and TensorFlow folds a linear op's gradient of a constant before XLA sees
+            # it (ResizeNearestNeighborGrad of ones compiled; of a real upstream it has no kernel)
+            total = tf.add_n([tf.reduce_sum(tf.square(t)) for t in floats])
         grads = tape.gradient(total, watched)
         kept = [g for g in grads if g is not None]
         if not kept:
@@ -774,6 +791,145 @@ def write_compact(table: dict[str, Any], path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+RNG_ALGS = ("philox", "auto_select", "threefry")
+
+# Keras layers whose gradient is probed (tf-keras, TF_USE_LEGACY_KERAS=1): constructor arguments,
+# input, and the argument values to try (their forward is in the op table's Keras entries).
+LAYER_GRAD_PROBES: dict[str, tuple[dict[str, Any], Any, dict[str, tuple[Any, ...]]]] = {
+    "UpSampling1D": ({"size": 2}, got.TensorArg("float32", (1, 4, 3)), {}),
+    "UpSampling2D": ({"size": 2}, got.IMAGE, {"interpolation": got.RESIZE_METHODS}),
+    "UpSampling3D": ({"size": 2}, got.TensorArg("float32", (1, 4, 4, 4, 3)), {}),
+    "Resizing": ({"height": 8, "width": 8}, got.IMAGE, {"interpolation": got.RESIZE_METHODS}),
+}
+
+
+def _grad_verdict(outcome: str, detail: str) -> dict[str, Any] | None:
+    if outcome == "compiled":
+        return {"grad_xla": True}
+    if outcome == "no_kernel":
+        return {"grad_xla": False, "grad_unsupported": detail.split(",")}
+    return None
+
+
+def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Re-probe ``grad_xla`` of every entry whose forward compiles (the probing call), plus
+    ``grad_conditions`` for the op table's argument-value probes and the Keras layers of
+    :data:`LAYER_GRAD_PROBES` (see the module docstring)."""
+    callables = public_callables(tf, keras, None)
+    counts = {"probed": 0, "no_kernel": 0, "conditions": 0, "layers": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or not entry.get("xla") or name not in callables:
+            continue
+        fn = callables[name]
+        traced = got.trace_default(tf, name, fn)
+        # as in build_table: the gradient is probed where the probing call's forward compiles
+        if traced is None or compile_outcome(tf, fn, traced.args)[0] != "compiled":
+            continue
+        outcome, detail = compile_outcome(tf, fn, traced.args, grad=True)
+        if outcome not in ("compiled", "no_kernel", "no_grad", "const"):
+            continue  # a timeout or another failure: keep what the table had
+        for key in ("grad_xla", "grad_unsupported", "grad", "grad_const", "grad_conditions"):
+            entry.pop(key, None)
+        counts["probed"] += 1
+        if outcome == "compiled":
+            entry["grad_xla"] = True
+        elif outcome == "no_kernel":
+            entry["grad_xla"] = False
+            entry["grad_unsupported"] = detail.split(",")
+            counts["no_kernel"] += 1
+        elif outcome == "no_grad":
+            entry["grad"] = "none"
+        elif outcome == "const":
+            entry["grad_xla"] = False
+            entry["grad_const"] = True
+        conditions = []
+        for param, values in sorted(got.VALUE_PROBES.get(name, {}).items()):
+            for value in values:
+                verdict = _grad_verdict(*compile_outcome(tf, fn, {**traced.args, param: value}, grad=True))
+                if verdict is not None and verdict.get("grad_xla") != entry.get("grad_xla"):
+                    conditions.append({"argument": param, "value": value, **verdict})
+        if conditions:
+            entry["grad_conditions"] = conditions
+            counts["conditions"] += len(conditions)
+    import tf_keras
+
+    for short, (kwargs, example, variants) in sorted(LAYER_GRAD_PROBES.items()):
+        entry = table["entries"].get(f"tf.keras.layers.{short}")
+        if entry is None or "alias_of" in entry:
+            continue
+        cls = getattr(tf_keras.layers, short)
+
+        def layer_call(x: Any, _cls: Any = cls, _kwargs: dict[str, Any] = kwargs, **extra: Any) -> Any:
+            return _cls(**_kwargs, **extra)(x)
+
+        verdict = _grad_verdict(*compile_outcome(tf, layer_call, {"x": example}, grad=True))
+        if verdict is None:
+            continue
+        entry.pop("grad_conditions", None)
+        entry.update(verdict)
+        counts["layers"] += 1
+        conditions = []
+        for param, values in sorted(variants.items()):
+            for value in values:
+                v = _grad_verdict(*compile_outcome(tf, layer_call, {"x": example, param: value}, grad=True))
+                if v is not None and v.get("grad_xla") != verdict.get("grad_xla"):
+                    conditions.append({"argument": param, "value": value, **v})
+        if conditions:
+            entry["grad_conditions"] = conditions
+            counts["conditions"] += len(conditions)
+    return counts
+
+
+def _same_values(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> str | None:
+    """Run ``fn(**args)`` eagerly and under ``jit_compile=True`` on the same concrete inputs:
+    "matches" / "differs", or None when either run fails (the variant is not supported)."""
+    import numpy as np
+
+    inputs, call = got.bind(tf, fn, args)
+    if not all(t.kind == "dense" for t in inputs):
+        return None
+    values = [t.example(tf) for t in inputs]
+    _alarm(CALL_TIMEOUT_S)
+    try:
+        eager = [np.asarray(t) for t in tf.nest.flatten(call(*values))]
+        compiled = [np.asarray(t) for t in tf.nest.flatten(
+            tf.function(call, jit_compile=True, autograph=False)(*values))]  # xlacheck: ignore[XLA404]
+    except (Exception, got.TraceTimeout):  # noqa: BLE001 - a variant this API or XLA rejects
+        return None
+    finally:
+        signal.alarm(0)
+    same = len(eager) == len(compiled) and all(
+        a.shape == b.shape and np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True) for a, b in zip(eager, compiled))
+    return "matches" if same else "differs"
+
+
+def probe_xla_values(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Fill ``xla_values`` for the seeded random APIs that compile (see the module docstring)."""
+    callables = public_callables(tf, keras, None)
+    counts = {"probed": 0, "differs": 0}
+    for name, entry in table["entries"].items():
+        if "stateless" not in name or "alias_of" in entry or not entry.get("xla") or name not in callables:
+            continue
+        entry.pop("xla_values", None)
+        fn = callables[name]
+        traced = got.trace_default(tf, name, fn)
+        if traced is None or "seed" not in traced.args:
+            continue
+        params = entry.get("params") or []
+        variants: dict[str, dict[str, Any]] = {"default": dict(traced.args),
+                                               "constant_seed": {**traced.args, "seed": [1, 2]}}
+        if "alg" in params:
+            for alg in RNG_ALGS:
+                variants[f"alg={alg}"] = {**traced.args, "alg": alg}
+                variants[f"alg={alg}+constant_seed"] = {**traced.args, "alg": alg, "seed": [1, 2]}
+        verdicts = {key: v for key, args in variants.items() if (v := _same_values(tf, fn, args)) is not None}
+        if verdicts:
+            entry["xla_values"] = verdicts
+            counts["probed"] += 1
+            counts["differs"] += any(v == "differs" for v in verdicts.values())
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -783,6 +939,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="fill params/called_with into the existing --out file (no compile probes)")
     ap.add_argument("--probe-conditional", action="store_true",
                     help="fill const_unless into the existing --out file (compiles the constant arguments only)")
+    ap.add_argument("--probe-grad", action="store_true",
+                    help="re-probe grad_xla/grad_conditions in the existing --out file (compiles ~10 min)")
+    ap.add_argument("--probe-xla-values", action="store_true",
+                    help="fill xla_values into the existing --out file (runs the seeded random APIs)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -796,7 +956,7 @@ def main(argv: list[str] | None = None) -> int:
         import keras
     except ImportError:  # pragma: no cover - Keras 3 is optional
         keras = None
-    if args.refresh_params or args.probe_conditional:
+    if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad:
         table = json.loads(args.out.read_text())
         if args.refresh_params:
             print("params:", json.dumps(refresh_params(tf, keras, table)))
@@ -804,6 +964,10 @@ def main(argv: list[str] | None = None) -> int:
             print("elementwise:", json.dumps(refresh_elementwise(tf, keras, table)))
         if args.probe_conditional:
             print("conditional:", json.dumps(probe_conditional(tf, keras, table)))
+        if args.probe_grad:
+            print("gradients:", json.dumps(probe_gradients(tf, keras, table)))
+        if args.probe_xla_values:
+            print("xla_values:", json.dumps(probe_xla_values(tf, keras, table)))
         write_compact(table, args.out)
         return 0
     table = build_table(tf, keras, args.limit, args.no_compile)
@@ -813,6 +977,8 @@ def main(argv: list[str] | None = None) -> int:
     table["stats"]["elementwise"] = refresh_elementwise(tf, keras, table)
     if not args.no_compile:
         table["stats"]["conditional"] = probe_conditional(tf, keras, table)
+        table["stats"]["xla_values"] = probe_xla_values(tf, keras, table)
+        table["stats"]["gradients"] = probe_gradients(tf, keras, table)
     write_compact(table, args.out)
     print(f"wrote {args.out}: {json.dumps(table['stats'])}")
     return 0

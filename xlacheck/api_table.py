@@ -19,6 +19,10 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
 * ``xla`` (the forward compiled with small inputs), ``grad_xla`` (its gradient compiled;
   ``False`` with ``grad_unsupported`` naming the ops without a kernel), ``dynamic_shape`` (the
   result has a data-dependent dimension).
+* ``grad_conditions``: argument values under which the gradient compiles differently
+  (:meth:`ApiFact.grad_unsupported_for`); Keras upsampling/resizing layers carry ``grad_xla`` too.
+* ``xla_values`` (seeded random APIs): whether XLA returns the values TensorFlow returns without
+  it for the same seed, per variant of the call (:meth:`ApiFact.xla_values_differ`).
 
 ``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
 (``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs,
@@ -77,6 +81,12 @@ class ApiFact:
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None
+    # seeded random APIs: (variant, "matches"/"differs"), variants "default", "constant_seed",
+    # "alg=philox", "alg=philox+constant_seed", ...: XLA's values against TensorFlow's for one seed
+    xla_values: tuple[tuple[str, str], ...] = ()
+    # (argument, value, grad_xla, grad_unsupported): argument values under which the gradient
+    # compiles differently from the probing call's (tf.image.resize method="nearest")
+    grad_conditions: tuple[tuple[str, Any, bool, tuple[str, ...]], ...] = ()
 
     @property
     def is_tensor_valued(self) -> bool:
@@ -121,6 +131,25 @@ class ApiFact:
         if data_dependent is None:
             data_dependent = not (self.const_args or self.py_args or self.const_in_default_call)
         return data_dependent and self.holds_for(given)
+
+    def grad_unsupported_for(self, literals: Mapping[str, Any]) -> tuple[str, ...]:
+        """Ops without an XLA kernel in the gradient of a call whose arguments include
+        ``literals`` (name -> Python value): the probing call's verdict, or that of the measured
+        argument value the call passes (``grad_conditions``); () when it compiles or is unknown."""
+        for argument, value, grad_xla, unsupported in self.grad_conditions:
+            if argument in literals and literals[argument] == value:
+                return () if grad_xla else unsupported
+        return self.grad_unsupported if self.grad_xla is False else ()
+
+    def xla_values_differ(self, alg: str | None, constant_seed: bool) -> bool | None:
+        """Whether XLA draws other values than TensorFlow for the same seed in a call with ``alg``
+        (None: not given) and a seed that is (or is not) a Python constant; None if not measured."""
+        verdicts = dict(self.xla_values)
+        key = f"alg={alg}" if alg is not None else ""
+        if constant_seed:
+            key = f"{key}+constant_seed" if key else "constant_seed"
+        verdict = verdicts.get(key or "default")
+        return None if verdict is None else verdict == "differs"
 
 
 @cache
@@ -215,6 +244,9 @@ def lookup(name: str) -> ApiFact | None:
         structure=entry.get("structure"),
         sized_by=tuple(entry.get("sized_by", ())),
         elementwise=entry.get("elementwise"),
+        xla_values=tuple(sorted(entry.get("xla_values", {}).items())),
+        grad_conditions=tuple((c["argument"], c["value"], bool(c["grad_xla"]), tuple(c.get("grad_unsupported", ())))
+                              for c in entry.get("grad_conditions", ())),
     )
 
 
@@ -242,6 +274,20 @@ def fact_for(canonical: str) -> ApiFact | None:
                     return fact
             return None
     return lookup(canonical)
+
+
+@cache
+def gradient_sensitive_names() -> frozenset[str]:
+    """Every TensorFlow/Keras name (aliases included) whose gradient has no XLA kernel for the
+    probing call or for a measured argument value (``grad_xla: false`` or ``grad_conditions``):
+    a cheap pre-filter for the rules that read :meth:`ApiFact.grad_unsupported_for`."""
+    entries = _entries()
+    out = set()
+    for name in entries:
+        fact = lookup(name)
+        if fact is not None and (fact.grad_xla is False or fact.grad_conditions):
+            out.add(name)
+    return frozenset(out)
 
 
 def returns(name: str) -> str | None:

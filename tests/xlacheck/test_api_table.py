@@ -195,8 +195,10 @@ def test_sampled_gradient_verdicts_reproduce(tf):
     import generate_api_table as gen
     import generate_op_table as got
 
-    names = _sample(lambda n, e: e.get("grad_xla") is False and n.startswith("tf."), 6)
-    names += _sample(lambda n, e: e.get("grad_xla") is True and n.startswith("tf."), 6)
+    # functions only: Keras layer classes are probed by building them (LAYER_GRAD_PROBES; the
+    # UpSampling2D verdict is compiled in tests/xlacheck/test_compiler_truth.py, XLA316)
+    names = _sample(lambda n, e: e.get("grad_xla") is False and n.startswith("tf.") and e.get("by") != "class", 6)
+    names += _sample(lambda n, e: e.get("grad_xla") is True and n.startswith("tf.") and e.get("by") != "class", 6)
     assert names
     for name in names:
         fn = _resolve(tf, name)

@@ -43,6 +43,7 @@ from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectI
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep
 from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
+from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
@@ -54,6 +55,7 @@ from xlacheck.rules.tensor_index_into_python_list import TensorIndexIntoPythonLi
 from xlacheck.rules.tensor_membership_test import TensorMembershipTest
 from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
+from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
@@ -68,10 +70,12 @@ from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
+from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
+from xlacheck.rules.while_loop_gradient_without_bound import WhileLoopGradientWithoutBound
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # XLA1xx data-dependent control flow
@@ -94,6 +98,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     MaskedTailIndex,
     CumulativeOpOnMasked,
     TensorArrayDynamicSize,
+    TensorArrayShapeInvariant,
+    WhileLoopGradientWithoutBound,
     DataDependentShapeOp,
     DataDependentShapeArgument,
     LoopGrownTensor,
@@ -109,8 +115,10 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StringOpOnTensor,
     OpWithoutXlaKernel,
     UnsupportedOpVariant,
+    SeededRandomDiffersUnderXla,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
+    TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)
     DynamicPaddingWithoutMultiple,
     BatchWithoutDropRemainder,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Any
 
 from xlacheck import api_table, op_table
@@ -30,7 +31,61 @@ def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None 
     return tuple(verdict.unsupported_for(literals))
 
 
-def _under_tape(ctx: RuleContext) -> bool:
+def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict[str, Any]:
+    """The literal arguments of a call by parameter name (positional ones mapped by ``params``):
+    constants, and enum members such as ``tf.image.ResizeMethod.NEAREST_NEIGHBOR`` as the value
+    the tables record (``"nearest"``)."""
+    pairs = [*zip(params, call.args), *((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)]
+    out: dict[str, Any] = {}
+    for name, value in pairs:
+        if isinstance(value, ast.Constant):
+            out[name] = value.value.lower() if isinstance(value.value, str) else value.value
+        elif isinstance(value, ast.Attribute) and (resolve(value.value) or "").endswith("ResizeMethod"):
+            out[name] = "nearest" if value.attr == "NEAREST_NEIGHBOR" else value.attr.lower()
+    return out
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any) -> bool:
+    """Evidence that a gradient reaches ``expr``: it (or what its names are bound to in
+    ``function``, a few steps back) uses a layer or model call (a call that is not a
+    TensorFlow API: ``self.conv(x)``, ``model(x)``), a ``self.<attr>`` weight, or a name
+    ``tape.watch`` watches. A raw input with nothing trainable upstream has no gradient op.
+    One walk of ``function`` per call (callers ask only about the few calls a table flags)."""
+    watched: set[str] = set()
+    bindings: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "watch":
+            watched.update(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(node.value)
+    seen: set[str] = set()
+    frontier: list[ast.AST] = [expr]
+    for _ in range(4):  # names followed a few assignments back
+        following: list[ast.AST] = []
+        for tree in frontier:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    name = resolve(node.func)
+                    if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS and \
+                            (name is None or not name.startswith(("tf.", "tnp."))):
+                        return True  # a layer/model call or a user function (self.conv(x): the attribute below)
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                    return True
+                elif isinstance(node, ast.Name) and node.id not in seen:
+                    if node.id in watched:
+                        return True
+                    seen.add(node.id)
+                    following.extend(bindings.get(node.id, ()))
+        frontier = following
+    return False
+
+
+def under_tape(ctx: RuleContext) -> bool:
     """The current statement is inside a ``with tf.GradientTape(...)`` block of this function."""
     for body, index in ctx.blocks[:-1]:
         statement = body[index]
@@ -83,7 +138,8 @@ class OpWithoutXlaKernel(Rule):
     Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
     `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
-    (`QuantizeAndDequantizeV4Grad`).
+    (`QuantizeAndDequantizeV4Grad`), and argument values the table measured apart
+    (`grad_conditions`): `tf.image.resize(..., method="nearest")` (`ResizeNearestNeighborGrad`).
 
     `tf.summary.scalar/histogram/image/text/audio/write` create their ops (`WriteSummary`, ...)
     only while a default summary writer is set (the table's `when: default_writer`): they are
@@ -144,6 +200,10 @@ class OpWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\ndef running_sum(row):\n"
                 "    return tf.scan(lambda c, v: c + v, row, initializer=0.0)\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return tf.map_fn(running_sum, x)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        up = tf.image.resize(x * w, [8, 8], method='bilinear')\n"
+                "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -193,12 +253,27 @@ class OpWithoutXlaKernel(Rule):
                             "operations'; use tf.map_fn for the outer map, or vectorize the loop body by hand "
                             "(compiled: decorated with tf.function(jit_compile=True) at line 4)"),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        up = tf.image.resize(x * w, [8, 8], method='nearest')\n"
+                "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n",
+                expected=(
+                    (6, 14, 'the gradient of tf.image.resize uses ops with no XLA kernel (ResizeNearestNeighborGrad): '
+                            "the forward pass compiles, but this GradientTape's backward pass fails with 'Detected "
+                            "unsupported operations'; keep it out of the taped computation or use an op whose "
+                            'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not name.startswith("tf.") or name in _OWNED_ELSEWHERE or name.startswith("tf.strings."):
+        if name is None or not name.startswith("tf.") or name.startswith("tf.strings."):
+            return
+        if name in _OWNED_ELSEWHERE:
+            if name == "tf.image.resize":  # its forward variants are XLA310's; the gradient is checked here
+                self._gradient(node, name, ctx, forward_ok=not unsupported_ops(name, node, call_literals(
+                    node, ("images", "size", "method"), ctx.resolve)))
             return
         if dynamic_shape_reason(name) is not None:
             return  # XLA204 reports data-dependent-shape ops (segment_*, sparse, ragged) with the reason
@@ -224,17 +299,27 @@ class OpWithoutXlaKernel(Rule):
                            f"(compiled: {ctx.function.evidence})")
             return
         if not unsupported:
-            fact = api_table.fact_for(name)
-            if fact is not None and fact.grad_xla is False and fact.grad_unsupported and _under_tape(ctx):
-                ctx.report(self, node,
-                           f"the gradient of {name} uses ops with no XLA kernel ({', '.join(fact.grad_unsupported)}):"
-                           " the forward pass compiles, but this GradientTape's backward pass fails with 'Detected "
-                           "unsupported operations'; keep it out of the taped computation or use an op whose "
-                           f"gradient compiles (compiled: {ctx.function.evidence})")
+            self._gradient(node, name, ctx, forward_ok=True)
             return
         if unsupported:
             ops = ", ".join(unsupported)
             ctx.report(self, node,
                        f"{name} uses ops with no XLA kernel ({ops}): compilation fails with 'Detected unsupported "
                        f"operations'; move it out of the compiled function or use an XLA-supported equivalent "
+                       f"(compiled: {ctx.function.evidence})")
+
+    def _gradient(self, node: ast.Call, name: str, ctx: RuleContext, forward_ok: bool) -> None:
+        """The gradient of this call (under a GradientTape of this function) has no XLA kernel."""
+        fact = api_table.fact_for(name)
+        if fact is None or not forward_ok or not under_tape(ctx):
+            return
+        first = node.args[0] if node.args else (node.keywords[0].value if node.keywords else None)
+        if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve):
+            return  # nothing trainable upstream: the backward pass never reaches this op
+        ops = fact.grad_unsupported_for(call_literals(node, fact.params, ctx.resolve))
+        if ops:
+            ctx.report(self, node,
+                       f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): the forward pass "
+                       "compiles, but this GradientTape's backward pass fails with 'Detected unsupported "
+                       "operations'; keep it out of the taped computation or use an op whose gradient compiles "
                        f"(compiled: {ctx.function.evidence})")

@@ -1,4 +1,4 @@
-"""XLA308: ``tf.strings.*`` applied to non-constant tensors in compiled code."""
+"""XLA308: string tensors computed from non-constant tensors in compiled code."""
 
 from __future__ import annotations
 
@@ -7,16 +7,59 @@ import ast
 from xlacheck.analysis.values import CONST, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
+# Ops that move values without looking at them: their result has the dtype of the value
+# arguments named here (position, keyword), so a string there makes a string tensor. Measured on
+# TF 2.21 XLA:CPU with the other argument a non-constant tensor: SelectV2, GatherV2, GatherNd
+# and Fill/Pack/Tile/Reshape of strings fail ("No registered 'SelectV2' OpKernel for XLA_CPU_JIT
+# devices"; a string result alone fails at its _Retval).
+_VALUE_ARGUMENTS: dict[str, tuple[tuple[int, str], ...]] = {
+    "tf.where": ((1, "x"), (2, "y")),
+    "tf.compat.v1.where_v2": ((1, "x"), (2, "y")),
+    "tf.keras.backend.switch": ((1, "then_expression"), (2, "else_expression")),
+    "tf.gather": ((0, "params"),),
+    "tf.gather_nd": ((0, "params"),),
+    "tf.fill": ((1, "value"),),
+}
+_CONSTANT_MAKERS = frozenset({"tf.constant", "tf.convert_to_tensor"})
+
+
+def _string_value(e: ast.expr | None, ctx: RuleContext, depth: int = 0) -> bool:
+    """A Python string, a non-empty list/tuple of them, a module-level name bound to one, or
+    ``tf.constant``/``tf.convert_to_tensor`` of one."""
+    if e is None or depth > 2:
+        return False
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, str)
+    if isinstance(e, (ast.List, ast.Tuple)):
+        return bool(e.elts) and all(_string_value(x, ctx, depth + 1) for x in e.elts)
+    if isinstance(e, ast.Name) and e.id in ctx.module_values:
+        return _string_value(ctx.module_values[e.id], ctx, depth + 1)
+    if isinstance(e, ast.Call) and e.args and call_name(e, ctx) in _CONSTANT_MAKERS:
+        return _string_value(e.args[0], ctx, depth + 1)
+    return False
+
+
+def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    for kw in node.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return node.args[position] if position < len(node.args) else None
+
 
 class StringOpOnTensor(Rule):
     """
     ## What it does
     Flags `tf.strings.*` and `tf.as_string` called on tensors that are not compile-time
-    constants, in compiled code.
+    constants, in compiled code; and ops that move values without reading them (`tf.where`'s
+    `x`/`y`, `tf.keras.backend.switch`, `tf.gather`/`tf.gather_nd` params, `tf.fill`'s value)
+    given Python strings (or `tf.constant` of strings) next to a non-constant tensor: they build
+    a string tensor from data, such as class names picked by a prediction.
 
     ## Why is this bad?
     XLA has no string type: string ops (`StringJoin`, `StringToHashBucketFast`, `AsString`, ...)
-    have no XLA kernel, and a string argument alone fails compilation. On constants TensorFlow
+    have no XLA kernel, and a string argument alone fails compilation. Selecting strings fails
+    the same way (`No registered 'SelectV2' OpKernel for XLA_CPU_JIT devices`; `GatherV2` for
+    class names indexed by an argmax), measured on TF 2.21. On constants TensorFlow
     folds them before XLA sees them, so `tf.strings.to_number(tf.constant([...]))` compiles.
 
     ## Example
@@ -52,11 +95,25 @@ class StringOpOnTensor(Rule):
                     (5, 12, 'tf.strings.to_hash_bucket_fast on a non-constant tensor in compiled code: XLA has no '
                             'string kernels, so compilation fails; do string work in the input pipeline and feed ids'),
                 )),
+        Example("import tensorflow as tf\nCLASSES = ['cat', 'dog']\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    label = tf.where(x > 0.5, 'high', 'low')\n"
+                "    return label, tf.gather(CLASSES, tf.argmax(x))\n",
+                expected=(
+                    (5, 13, 'tf.where makes a string tensor from a non-constant tensor in compiled code: XLA has no '
+                            'string type, so compilation fails; return ids (or indices into the names) and map '
+                            'them to strings outside the compiled function'),
+                    (6, 19, 'tf.gather makes a string tensor from a non-constant tensor in compiled code: XLA has no '
+                            'string type, so compilation fails; return ids (or indices into the names) and map '
+                            'them to strings outside the compiled function'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
+        if name in _VALUE_ARGUMENTS:
+            self._string_values(node, name, ctx)
+            return
         if name is None or not (name.startswith("tf.strings.") or name == "tf.as_string"):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
@@ -66,3 +123,14 @@ class StringOpOnTensor(Rule):
                            f"{name} on a non-constant tensor in compiled code: XLA has no string kernels, so "
                            "compilation fails; do string work in the input pipeline and feed ids")
                 return
+
+    def _string_values(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        values = [_argument(node, position, keyword) for position, keyword in _VALUE_ARGUMENTS[name]]
+        if not any(_string_value(v, ctx) for v in values):
+            return
+        others = [a for a in [*node.args, *(kw.value for kw in node.keywords)] if not any(a is v for v in values)]
+        if any(ctx.flags(a) & TENSOR and not ctx.flags(a) & CONST for a in others):
+            ctx.report(self, node,
+                       f"{name} makes a string tensor from a non-constant tensor in compiled code: XLA has no string "
+                       "type, so compilation fails; return ids (or indices into the names) and map them to strings "
+                       "outside the compiled function")

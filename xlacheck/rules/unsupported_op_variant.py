@@ -7,14 +7,62 @@ import ast
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
+# Measured on TF 2.21 XLA:CPU: tf.random.shuffle fails at run time for a 1-D float32 tensor only
+# (int32/int64 1-D and every rank >= 2 compile and run). These make 1-D tensors from a one-element
+# shape list ([n]) and are float unless `dtype` says otherwise.
+_FLOAT_BY_SHAPE = frozenset({
+    "tf.random.uniform", "tf.random.normal", "tf.random.truncated_normal", "tf.random.stateless_uniform",
+    "tf.random.stateless_normal", "tf.random.stateless_truncated_normal", "tf.zeros", "tf.ones",
+})
+_FLOAT_DTYPES = frozenset({"tf.float32", "tf.float16", "tf.bfloat16", "tf.float64"})
+
+
+def _float_dtype(node: ast.Call, ctx: RuleContext, default: bool) -> bool:
+    dtype = next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
+    if dtype is None:
+        return default
+    if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
+        return dtype.value.startswith(("float", "bfloat"))
+    return ctx.resolve(dtype) in _FLOAT_DTYPES
+
+
+def _one_d_float(e: ast.expr, ctx: RuleContext, depth: int = 0) -> bool:
+    """``e`` is certainly a 1-D float tensor: made by a call above from a one-element shape list,
+    ``tf.linspace``, a float ``tf.range`` or ``tf.constant`` of a flat list with a float in it,
+    directly or through names this function binds only to such values. A parameter or anything
+    else is unknown (2-D row shuffles and integer index shuffles are the common, fine uses)."""
+    if depth > 3:
+        return False
+    if isinstance(e, ast.Name):
+        bound = [n.value for n in ast.walk(ctx.function.node) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == e.id]
+        return bool(bound) and all(_one_d_float(v, ctx, depth + 1) for v in bound)
+    if not isinstance(e, ast.Call):
+        return False
+    name = call_name(e, ctx)
+    if name in _FLOAT_BY_SHAPE:
+        shape = argument(e, 0, "shape")
+        return isinstance(shape, (ast.List, ast.Tuple)) and len(shape.elts) == 1 and _float_dtype(e, ctx, True)
+    if name == "tf.linspace":
+        return True
+    if name == "tf.range":
+        floats = any(isinstance(a, ast.Constant) and isinstance(a.value, float) for a in e.args)
+        return _float_dtype(e, ctx, floats)
+    if name in ("tf.constant", "tf.convert_to_tensor") and e.args and isinstance(e.args[0], (ast.List, ast.Tuple)):
+        elts = e.args[0].elts
+        flat = bool(elts) and all(isinstance(x, ast.Constant) and type(x.value) in (int, float) for x in elts)
+        return flat and _float_dtype(e, ctx, any(type(x.value) is float for x in elts))  # type: ignore[attr-defined]
+    return False
+
 
 class UnsupportedOpVariant(Rule):
     """
     ## What it does
     Flags op calls whose arguments select a variant with no XLA kernel: `tf.image.resize` with a
     method the op table marks unsupported (`"bicubic"`, `"area"`, `"gaussian"`, given by keyword,
-    position or `tf.image.ResizeMethod.*`) or `antialias=True`, and `tf.random.shuffle` (1-D
-    shuffles fail at XLA run time).
+    position or `tf.image.ResizeMethod.*`) or `antialias=True`, and `tf.random.shuffle` of a
+    tensor this function makes 1-D and float (1-D float shuffles fail at XLA run time; integer
+    and 2-D shuffles run, so a tensor of unknown rank or dtype is not flagged).
 
     ## Why is this bad?
     `ResizeBicubic` and `ScaleAndTranslate` (antialiasing) have no XLA:CPU kernel, so the
@@ -45,6 +93,8 @@ class UnsupportedOpVariant(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.image.resize(x, [8, 8], method='bilinear')\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(rows, n):\n"
+                "    order = tf.random.shuffle(tf.range(n))\n    return tf.random.shuffle(rows), order\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -54,9 +104,9 @@ class UnsupportedOpVariant(Rule):
                             "compilation fails; use method 'bilinear' or 'nearest' without antialias"),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(y):\n"
-                "    return tf.random.shuffle(y, seed=1)\n",
+                "    noise = tf.random.uniform([8])\n    return tf.random.shuffle(noise, seed=1)\n",
                 expected=(
-                    (4, 12, "tf.random.shuffle of a 1-D tensor fails at XLA run time ('Expected comparison type "
+                    (5, 12, "tf.random.shuffle of a 1-D tensor fails at XLA run time ('Expected comparison type "
                             "SIGNED'); use tf.gather(x, tf.argsort(tf.random.uniform(tf.shape(x)[:1])))"),
                 )),
     )
@@ -79,6 +129,6 @@ class UnsupportedOpVariant(Rule):
                 given = ", ".join(f"{k}={v!r}" for k, v in literals.items())
                 ctx.report(self, node, f"tf.image.resize({given}) needs {', '.join(ops)}, which has no XLA kernel: "
                                        "compilation fails; use method 'bilinear' or 'nearest' without antialias")
-        elif name == "tf.random.shuffle":
+        elif name == "tf.random.shuffle" and _one_d_float(argument(node, 0, "value") or ast.Constant(None), ctx):
             ctx.report(self, node, "tf.random.shuffle of a 1-D tensor fails at XLA run time ('Expected comparison "
                                    "type SIGNED'); use tf.gather(x, tf.argsort(tf.random.uniform(tf.shape(x)[:1])))")

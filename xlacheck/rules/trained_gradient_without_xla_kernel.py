@@ -1,0 +1,203 @@
+"""XLA316: a layer or op whose gradient has no XLA kernel, in model code of a file that trains with XLA."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+
+from xlacheck import api_table, op_table
+from xlacheck.analysis.contexts import Level
+from xlacheck.api_table import ApiFact
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstream
+
+
+@cache
+def _short_names() -> frozenset[str]:
+    """Last components of the names whose gradient lacks a kernel somewhere (``resize``, ``UpSampling2D``)."""
+    return frozenset(name.rsplit(".", 1)[-1] for name in api_table.gradient_sensitive_names())
+
+
+def _xla_training(ctx: ModuleContext) -> tuple[str, int] | None:
+    """(what, line) of the first place this file trains with XLA: a jit-compiled function (not
+    JAX) that takes a gradient with ``tf.GradientTape``, or ``compile(..., jit_compile=True)``."""
+    resolve = ctx.facts.aliases.resolve
+    found: list[tuple[int, str]] = []
+    for info in ctx.facts.functions:
+        if info.level is not Level.CERTAIN or not info.jit_entry or info.jax or info.host:
+            continue
+        for node in ast.walk(info.node):
+            if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(item.context_expr, ast.Call) and resolve(item.context_expr.func) == "tf.GradientTape"
+                    for item in node.items):
+                found.append((info.node.lineno, f"the jit-compiled {info.name}()"))
+                break
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile" \
+                and any(kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+                        for kw in node.keywords):
+            found.append((node.lineno, "compile(jit_compile=True)"))
+    if not found:
+        return None
+    line, what = min(found)
+    return what, line
+
+
+class TrainedGradientWithoutXlaKernel(ModuleRule):
+    """
+    ## What it does
+    In a file that trains with XLA (a jit-compiled function that takes a gradient with
+    `tf.GradientTape`, or `model.compile(..., jit_compile=True)`), flags what the training step
+    differentiates without an XLA kernel for the gradient, according to the generated API table
+    (`xlacheck/data/tf_api.json`: `grad_xla`, `grad_unsupported` and the measured argument values
+    of `grad_conditions`; each API and probed Keras layer compiled with its gradient):
+    - the construction of such a Keras layer: `UpSampling2D` with the default
+      `interpolation="nearest"`, `Resizing(..., interpolation="nearest")`
+      (`ResizeNearestNeighborGrad`);
+    - a call of such an API in a Keras method or compiled function outside a `GradientTape`
+      block (XLA309 reports the ones inside it): `tf.image.resize(..., method="nearest")` in a
+      layer's `call`.
+
+    Only where a gradient reaches it: an API call whose input comes from a layer or model call,
+    a `self.<attr>` weight or a watched tensor in its function, and a layer that is not the
+    first of a `Sequential` (on a raw input the backward pass never reaches the op, and XLA
+    compiles the step). It is syntactic about which model is trained: the layer and the
+    training step only need to be in the same file.
+
+    ## Why is this bad?
+    The forward pass compiles, so inference works; the training step's backward pass does not:
+    `Detected unsupported operations when trying to compile graph ... ResizeNearestNeighborGrad
+    (No registered 'ResizeNearestNeighborGrad' OpKernel for XLA_CPU_JIT devices ...)`.
+
+    ## Example
+    ```python
+    generator = tf.keras.Sequential([layers.Dense(128), layers.Reshape((4, 4, 8)),
+                                     layers.UpSampling2D(2), layers.Conv2D(1, 3, padding="same")])
+    ```
+
+    ## Use instead
+    ```python
+    layers.UpSampling2D(2, interpolation="bilinear")  # its gradient compiles (other numbers)
+    # or, the same numbers as nearest for an integer factor:
+    layers.Lambda(lambda x: tf.repeat(tf.repeat(x, 2, axis=1), 2, axis=2))
+    ```
+
+    ## Fix safety
+    No automatic fix: bilinear interpolation gives other numbers, and the `tf.repeat` form
+    changes the model's layers (and so its saved weights' names).
+    """
+
+    code = "XLA316"
+    fix = None
+    name = "trained-gradient-without-xla-kernel"
+
+    VALID = (
+        Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
+                "up = layers.UpSampling2D(2, interpolation='bilinear')\n"
+                "@tf.function(jit_compile=True)\ndef step(x, model):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(model(x))\n"
+                "    return tape.gradient(loss, model.trainable_variables)\n"),
+        Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
+                "model = tf.keras.Sequential([layers.UpSampling2D(2), layers.Conv2D(1, 3)])\n"
+                "model.compile(optimizer='adam', loss='mse')\n"),
+        Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
+                "model = tf.keras.Sequential([layers.UpSampling2D(2), layers.Conv2D(1, 3, kernel_initializer='ones')])\n"
+                "@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(model(x) - y))\n"
+                "    return tape.gradient(loss, model.trainable_variables)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
+                "model = tf.keras.Sequential([layers.Conv2D(2, 1), layers.UpSampling2D(2), layers.Conv2D(1, 3)])\n"
+                "@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(model(x) - y))\n"
+                "    return tape.gradient(loss, model.trainable_variables)\n",
+                expected=(
+                    (3, 51, "the gradient of tf.keras.layers.UpSampling2D uses ops with no XLA kernel "
+                            "(ResizeNearestNeighborGrad): training it in the jit-compiled step() (line 5) fails with "
+                            "'Detected unsupported operations'; use interpolation='bilinear' or, for the same "
+                            "numbers, tf.repeat along the spatial axes"),
+                )),
+        Example("import tensorflow as tf\nclass TopDown(tf.keras.layers.Layer):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.reduce = tf.keras.layers.Conv2D(1, 1)\n"
+                "    def call(self, coarse, fine):\n"
+                "        up = tf.image.resize(self.reduce(coarse), tf.shape(fine)[1:3], method='nearest')\n"
+                "        return up + fine\nfpn = TopDown()\n@tf.function(jit_compile=True)\ndef step(c, f):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.square(fpn(c, f)))\n"
+                "    return tape.gradient(loss, fpn.trainable_variables)\n",
+                expected=(
+                    (7, 14, "the gradient of tf.image.resize uses ops with no XLA kernel (ResizeNearestNeighborGrad): "
+                            "training it in the jit-compiled step() (line 11) fails with 'Detected unsupported "
+                            "operations'; use the default method"),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        training: tuple[str, int] | None = None
+        for node, name, ops, fact in self._candidates(ctx):
+            if training is None:
+                training = _xla_training(ctx) or ("", 0)
+            if not training[1]:
+                return
+            argument = "interpolation" if name.startswith("tf.keras.layers.") else "method"
+            compiling = [f"{a}='{v}'" for a, v, grad_xla, _ in fact.grad_conditions if grad_xla]
+            advice = f"use {compiling[0]}" if compiling else (
+                f"use the default {argument}" if fact.grad_xla else "keep it out of the trained model")
+            if name.endswith("UpSampling2D"):  # nearest upsampling by an integer factor is a repeat
+                advice += " or, for the same numbers, tf.repeat along the spatial axes"
+            ctx.report(self, node,
+                       f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): training it in "
+                       f"{training[0]} (line {training[1]}) fails with 'Detected unsupported operations'; {advice}")
+
+    def _candidates(self, ctx: ModuleContext) -> Iterator[tuple[ast.Call, str, tuple[str, ...], ApiFact]]:
+        """(call, API name, gradient ops without a kernel, fact): Keras layer constructions
+        anywhere, API calls in Keras methods and compiled functions outside a GradientTape block.
+        One walk of the tree; functions and tape blocks are matched by line range, and only for
+        the few calls whose last name component the table flags."""
+        resolve = ctx.facts.aliases.resolve
+        short = _short_names()
+        calls: list[ast.Call] = []
+        tapes: list[tuple[int, int]] = []
+        first_layers: set[int] = set()  # the first layer of a Sequential list: nothing trainable before it
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, ast.Call):
+                last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+                if last in short:
+                    calls.append(node)
+                elif last == "Sequential" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+                        and node.args[0].elts:
+                    first_layers.add(id(node.args[0].elts[0]))
+            elif isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "tf.GradientTape"
+                    for i in node.items):
+                tapes.append((node.lineno, node.end_lineno or node.lineno))
+        if not calls:
+            return  # no call of an API whose gradient the table flags: the common case
+        functions = [(f.node.lineno, f.node.end_lineno or f.node.lineno, f.node) for f in ctx.facts.functions
+                     if f.level in (Level.LIKELY, Level.CERTAIN) and not f.jax and not f.host]
+        for node in calls:
+            name = resolve(node.func)
+            if name is None or not name.startswith("tf."):
+                continue
+            layer = name.startswith("tf.keras.layers.")
+            if layer and id(node) in first_layers:
+                continue
+            line = node.lineno
+            enclosing = [f for f in functions if f[0] <= line <= f[1]]
+            function = max(enclosing, key=lambda f: f[0])[2] if enclosing else None
+            if not layer and (function is None or not node.args or any(a <= line <= b for a, b in tapes)):
+                continue
+            fact = api_table.fact_for(name)
+            if fact is None or not (fact.grad_xla is False or fact.grad_conditions):
+                continue
+            literals = call_literals(node, () if layer else fact.params, resolve)
+            verdict = op_table.lookup(name)
+            forward = set(verdict.unsupported_for(literals)) if verdict is not None else set()
+            ops = [op for op in fact.grad_unsupported_for(literals) if op not in forward]
+            if not ops or forward:
+                continue  # a forward without a kernel is XLA309's/XLA310's finding
+            if not layer and not trainable_upstream(node.args[0], function, resolve):  # type: ignore[arg-type]
+                continue  # nothing trainable upstream: the backward pass never reaches it
+            yield node, name, tuple(ops), fact
