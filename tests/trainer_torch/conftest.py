@@ -42,8 +42,8 @@ TINY_FLAGS = [
 # generation: LLVM at -O0 compiles each step program faster and leaves the HLO, the number of
 # compilations and the fallbacks as they are. Every run here, references included, gets the same
 # flags, so the loss comparisons between runs still compare like with like. (A tiny `run`: 19.0 ->
-# 15.2 CPU-s on the 2-core machine, two runs side by side.) The compiler-truth tests elsewhere keep
-# XLA's defaults.
+# 15.2 CPU-s on the 2-core machine, two runs side by side.) tests/conftest.py sets the same flag
+# for the test processes themselves.
 _FAST_CODEGEN = "--xla_backend_optimization_level=0"
 
 
