@@ -25,6 +25,20 @@ def in_test(index: ModuleIndex, path: str, node: ast.AST) -> bool:
     return id(node) in index.test_nodes
 
 
+def runs_traced(facts: ModuleFacts, index: ModuleIndex, node: ast.AST | None) -> bool:
+    """``node`` (a function, or any node inside one) runs while a compiled function of this file
+    traces: it or a function around it is compiled (a tf.function, jax.jit, strategy.run)."""
+    func = node
+    if func is not None and not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        func = index.function_of(func)
+    while func is not None:
+        info = facts.by_node.get(id(func))
+        if info is not None and info.compiled:
+            return True
+        func = index.function_of(func)
+    return False
+
+
 def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
     """The call runs once per batch: in a loop or comprehension, in a generator, a collator-like
     method, or a function this file calls in a loop or hands to ``map``/``DataLoader``."""

@@ -6,7 +6,7 @@ import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, loop_varying_names
+from xlacheck.rules._recompile_scope import in_test, jax_jitted, loop_varying_names, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -93,7 +93,7 @@ class JitArgumentShapePerIteration(ModuleRule):
             if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
                 continue
             loops = index.loops_around(call)
-            if not loops or in_test(index, ctx.path, call) or self._traced(ctx, index, call):
+            if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
             info = jitted[call.func.id]
             params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
@@ -113,16 +113,6 @@ class JitArgumentShapePerIteration(ModuleRule):
                                           "and compiles again every iteration; pass a fixed-size (padded) array with "
                                           "the position or a mask, or bucket the lengths")
                     break
-
-    @staticmethod
-    def _traced(ctx: ModuleContext, index: ModuleIndex, call: ast.Call) -> bool:
-        func = index.function_of(call)
-        while func is not None:
-            info = ctx.facts.by_node.get(id(func))
-            if info is not None and info.compiled:
-                return True
-            func = index.function_of(func)
-        return False
 
     def _varying_slice(self, index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
                        depth: int = 0) -> str | None:

@@ -10,7 +10,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, static_hash_kind
+from xlacheck.rules._recompile_scope import in_test, runs_traced, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -282,7 +282,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     for n in ast.walk(loops[0])):
                 return  # the same local function object on every iteration: jax.jit's cache hits
         func = index.function_of(node)
-        if func is not None and self._runs_traced(ctx, index, func):
+        if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
         if index.loops_around(node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
@@ -372,7 +372,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             func = index.function_of(call)
             if not index.loops_around(call):
                 if func is None or isinstance(func, ast.Lambda) or func.name in _ONCE_FUNCTIONS \
-                        or func.name.startswith("test") or self._runs_traced(ctx, index, func) \
+                        or func.name.startswith("test") or runs_traced(ctx.facts, index, func) \
                         or self._called_only_outside_loops(ctx, index, func):
                     continue
             owner = "a loop" if index.loops_around(call) else f"`{func.name}()`"  # type: ignore[union-attr]
@@ -537,7 +537,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 if not in_loop:
                     continue  # module level, once
             elif not in_loop and (func.name in _ONCE_FUNCTIONS or func.name.startswith("test")
-                                  or self._runs_traced(ctx, index, func)
+                                  or runs_traced(ctx.facts, index, func)
                                   or not self._used_here_only(index, call, func)
                                   or self._called_only_outside_loops(ctx, index, func)):
                 continue
@@ -574,16 +574,6 @@ class TfFunctionCreatedPerCall(ModuleRule):
             or isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)
             and isinstance(n.value, ast.Lambda)
             for n in index.scope_nodes(func))
-
-    @staticmethod
-    def _runs_traced(ctx: ModuleContext, index: ModuleIndex, func: ast.AST | None) -> bool:
-        """``func`` (or a function around it) is traced by a tf.function / strategy.run here."""
-        while func is not None:
-            info = ctx.facts.by_node.get(id(func))
-            if info is not None and info.compiled:
-                return True
-            func = index.function_of(func)
-        return False
 
     @staticmethod
     def _sites(index: ModuleIndex, func: ast.AST) -> list[ast.Call]:
