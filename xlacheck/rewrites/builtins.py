@@ -9,6 +9,7 @@ exactly equivalent; the condition converter is shared with the ``if``/ternary re
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, atom, calls_only_tensorflow, is_number, is_scalar, linear, scalar_tensor
@@ -50,6 +51,21 @@ def membership(src: Source, node: ast.Compare, reasons: list[str]) -> str | None
     return f"{tf}.logical_not({text})" if isinstance(node.ops[0], ast.NotIn) else text
 
 
+def logical_ops(src: Source, node: ast.expr, convert: Callable[[ast.expr], str]) -> str | None:
+    """``and``/``or``/``not`` as ``tf.logical_*`` over the operands as ``convert`` writes them;
+    None for any other expression."""
+    if isinstance(node, ast.BoolOp):
+        op = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
+        parts = [convert(v) for v in node.values]
+        text = parts[0]
+        for part in parts[1:]:
+            text = f"{src.tf}.{op}({text}, {part})"
+        return text
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return f"{src.tf}.logical_not({convert(node.operand)})"
+    return None
+
+
 def condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
     """A boolean Python expression over tensors, as one tensor expression.
 
@@ -58,15 +74,9 @@ def condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
     ``any``/``all``/``min``/``max`` become their tensor ops; everything else is kept as written.
     """
     tf = src.tf
-    if isinstance(node, ast.BoolOp):
-        op = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
-        parts = [condition(src, v, reasons) for v in node.values]
-        text = parts[0]
-        for part in parts[1:]:
-            text = f"{tf}.{op}({text}, {part})"
-        return text
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return f"{tf}.logical_not({condition(src, node.operand, reasons)})"
+    logical = logical_ops(src, node, lambda operand: condition(src, operand, reasons))
+    if logical is not None:
+        return logical
     if isinstance(node, ast.Compare):
         converted = membership(src, node, reasons)
         if converted is not None:

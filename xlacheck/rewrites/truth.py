@@ -9,7 +9,7 @@ import ast
 
 from xlacheck.rewrites._expr import FULL_REDUCTIONS, call_name, is_scalar, tf_name
 from xlacheck.rewrites._source import Source
-from xlacheck.rewrites.builtins import condition
+from xlacheck.rewrites.builtins import condition, logical_ops
 
 NOT_SCALAR = "cannot prove the condition is a scalar; a one-element condition of higher rank would broadcast"
 NOT_BOOL_CAST = ("cannot prove the condition is a boolean or a number: the fix takes its truth value with "
@@ -96,15 +96,9 @@ def bool_condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
     condition such as ``if self.bias:`` went into ``tf.where`` as it was, which raised a
     TypeError on every input.)"""
     tf = src.tf
-    if isinstance(node, ast.BoolOp):
-        op = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
-        parts = [bool_condition(src, v, reasons) for v in node.values]
-        text = parts[0]
-        for part in parts[1:]:
-            text = f"{tf}.{op}({text}, {part})"
-        return text
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return f"{tf}.logical_not({bool_condition(src, node.operand, reasons)})"
+    logical = logical_ops(src, node, lambda operand: bool_condition(src, operand, reasons))
+    if logical is not None:
+        return logical
     text = condition(src, node, reasons)
     if boolean(src, node):
         return text
