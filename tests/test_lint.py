@@ -16,7 +16,7 @@ LINTED = ["xlacheck", "bucketing", "reference_trainer", "tools", "benchmarks", "
 # reference_trainer/ and their tests were): the count may only go down. Lower it as you wrap.
 LONG_LINES_CHECKED = ["xlacheck", "tools", "benchmarks", "tests/xlacheck", "tests/test_foundation.py",
                       "tests/test_self_lint.py", "tests/test_lint.py", "tests/conftest.py"]
-LONG_LINES_TODAY = 239
+LONG_LINES_TODAY = 237
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

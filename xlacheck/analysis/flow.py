@@ -100,7 +100,8 @@ def _is_none_test(test: ast.expr) -> str | None:
     return None
 
 
-_TENSOR_TYPES = frozenset({"tf.Tensor", "tf.Variable", "tf.RaggedTensor", "tf.SparseTensor", "tf.experimental.numpy.ndarray"})
+_TENSOR_TYPES = frozenset({"tf.Tensor", "tf.Variable", "tf.RaggedTensor", "tf.SparseTensor",
+                           "tf.experimental.numpy.ndarray"})
 
 
 def _tensor_type_test(test: ast.expr, aliases: AliasTable) -> str | None:

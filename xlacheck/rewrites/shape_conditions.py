@@ -10,8 +10,9 @@ runs (``tensor[1]`` of a one-element tensor: "slice index 1 of dimension 0 out o
 bool while tracing: only the branch that runs is traced, and the branches stay as written.
 
 Leaves converted: ``tf.size(x)`` -> ``x.shape.num_elements()``, ``tf.rank(x)`` -> ``len(x.shape)``
-(which raises for an unknown rank), ``tf.shape(x)[k]`` (``k`` an int literal) -> ``x.shape[k]``, and a name bound once to one of
-those in the function (``n = tf.shape(x)[0]``) when nothing rebinds ``x`` after it; combined
+(which raises for an unknown rank), ``tf.shape(x)[k]`` (``k`` an int literal) -> ``x.shape[k]``,
+and a name bound once to one of those in the function (``n = tf.shape(x)[0]``) when nothing
+rebinds ``x`` after it; combined
 with numbers, static facts (``x.shape[k]``, ``len(x.shape)``), arithmetic, comparisons and
 ``and``/``or``/``not``. Anything else in the test leaves it as it is (no rewrite here).
 

@@ -103,7 +103,8 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 "model = tf.keras.Sequential([layers.UpSampling2D(2), layers.Conv2D(1, 3)])\n"
                 "model.compile(optimizer='adam', loss='mse')\n"),
         Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
-                "model = tf.keras.Sequential([layers.UpSampling2D(2), layers.Conv2D(1, 3, kernel_initializer='ones')])\n"
+                "model = tf.keras.Sequential([layers.UpSampling2D(2),\n"
+                "                             layers.Conv2D(1, 3, kernel_initializer='ones')])\n"
                 "@tf.function(jit_compile=True)\ndef step(x, y):\n"
                 "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(model(x) - y))\n"
                 "    return tape.gradient(loss, model.trainable_variables)\n"),
