@@ -283,9 +283,12 @@ def gradient_sensitive_names() -> frozenset[str]:
     a cheap pre-filter for the rules that read :meth:`ApiFact.grad_unsupported_for`."""
     entries = _entries()
     out = set()
-    for name in entries:
-        fact = lookup(name)
-        if fact is not None and (fact.grad_xla is False or fact.grad_conditions):
+    for name, entry in entries.items():  # aliases follow their canonical entry, as lookup() does
+        seen = {name}
+        while "alias_of" in entry and entry["alias_of"] not in seen and entry["alias_of"] in entries:
+            seen.add(entry["alias_of"])
+            entry = entries[entry["alias_of"]]
+        if "alias_of" not in entry and (entry.get("grad_xla") is False or entry.get("grad_conditions")):
             out.add(name)
     return frozenset(out)
 
