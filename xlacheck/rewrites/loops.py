@@ -829,21 +829,27 @@ def _stacked_after(src: Source, loop: ast.While, counted: _CountedAppendLoop,
     return stack, axis, axis_node
 
 
+def _traced_once_reasons(src: Source, loop: ast.While, body: ast.AST, call: ast.AST) -> list[str]:
+    """Why the staged loop may differ: a call in ``body`` (other than ``call``, the append) that is
+    neither a framework op nor a Keras layer of ``self`` has Python side effects that a traced body
+    runs once, not once per iteration."""
+    layers = _keras_layer_attributes(src, loop)
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self" and node.func.attr in layers):
+            return [f"inside tf.function the body is traced once: Python side effects of "
+                    f"`{src.segment(node.func)}` run once, not once per iteration"]
+    return []
+
+
 def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedAppendLoop, made: ast.Assign, i0: int,
                      stack: ast.Call, axis: int, axis_node: ast.expr | None, dtype: str) -> Fix:
     """The edits (see :func:`rewrite_counted_list_loop`) and the reasons the fix may be unsafe."""
     name, counter, bound, append = counted.name, counted.counter, counted.bound, counted.append
     call = append.value
     body = ast.Module(body=loop.body, type_ignores=[])
-    reasons: list[str] = []
-    layers = _keras_layer_attributes(src, loop)
-    for node in ast.walk(body):
-        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
-                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "self" and node.func.attr in layers):
-            reasons.append(f"inside tf.function the body is traced once: Python side effects of "
-                           f"`{src.segment(node.func)}` run once, not once per iteration")
-            break
+    reasons = _traced_once_reasons(src, loop, body, call)
     static_bound = static_int(src, bound)  # a literal or a module constant
     if axis == 0 and not (static_bound is not None and static_bound > i0):
         reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
@@ -1016,15 +1022,7 @@ def rewrite_range_list_loop(src: Source, loop: ast.For) -> Fix | None:
     if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
             and loop.body[0].lineno > loop.lineno):
         return None
-    reasons: list[str] = []
-    layers = _keras_layer_attributes(src, loop)  # type: ignore[arg-type]
-    for node in ast.walk(body):
-        if isinstance(node, ast.Call) and node is not call and call_name(src, node) is None and not (
-                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "self" and node.func.attr in layers):
-            reasons.append(f"inside tf.function the body is traced once: Python side effects of "
-                           f"`{src.segment(node.func)}` run once, not once per iteration")
-            break
+    reasons = _traced_once_reasons(src, loop, body, call)  # type: ignore[arg-type]
     if call_name(src, join) == "tf.add_n":
         joined_text = f"{tf}.reduce_sum({name}.stack(), axis=0)"
     elif call_name(src, join) == "tf.concat":
