@@ -22,6 +22,7 @@ from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithou
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction  # noqa: E402
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
+from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration  # noqa: E402
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep  # noqa: E402
 
@@ -338,3 +339,56 @@ def test_a_step_factory_called_per_epoch_traces_every_epoch() -> None:
     good["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]
     good["train"](w, xs, 3)
     assert [f.experimental_get_tracing_count() for f in built] == [1]
+
+
+def test_numbers_in_a_local_config_object_or_dict_retrace_when_the_loop_changes_them() -> None:
+    """XLA403 on ``config.temperature`` / ``hparams["adv_weight"]`` reassigned in the calling loop
+    (one trace per value), and on a config attribute the loop only reads (one trace)."""
+    logits = tf.constant([[1.0, 2.0, 0.5]])
+    annealed = _load(_example(PythonScalarToTfFunction.INVALID, "config.temperature = config.temperature * 0.5"),
+                     "XLA403", flagged=True)
+    annealed["run"](logits, 3)
+    assert annealed["sample"].experimental_get_tracing_count() == 3
+
+    fixed = _load(_example(PythonScalarToTfFunction.VALID, "config = Config()"), "XLA403", flagged=False)
+    fixed["run"](logits, 3)
+    assert fixed["sample"].experimental_get_tracing_count() == 1
+
+    rebalanced = _load(_example(PythonScalarToTfFunction.INVALID, 'hparams["adv_weight"] *= 1.5'), "XLA403",
+                       flagged=True)
+    rebalanced["train"](tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25]), 3)
+    assert rebalanced["loss"].experimental_get_tracing_count() == 3
+
+
+def test_a_rate_built_from_numbers_every_caller_passes_retraces_but_from_a_tensor_once() -> None:
+    """XLA403 one level up: ``train(w, grads, 0.1, 4)`` makes ``base_lr * min(1.0, (i + 1) / warmup)``
+    a new Python float per step; ``tf.constant(0.1)`` makes it a tensor."""
+    w, grads = tf.constant([1.0, 2.0]), [tf.constant([0.5, -0.5])] * 3
+    floats = _load(_example(PythonScalarToTfFunction.INVALID, "return train(w, grads, 0.1, 4)"), "XLA403",
+                   flagged=True)
+    floats["main"](w, grads)
+    assert floats["update"].experimental_get_tracing_count() == 3  # 0.025, 0.05, 0.075
+
+    tensor = _load(_example(PythonScalarToTfFunction.VALID, "tf.constant(0.1), 4)"), "XLA403", flagged=False)
+    tensor["main"](w, grads)
+    assert tensor["update"].experimental_get_tracing_count() == 1
+
+
+def test_a_prefix_sliced_by_the_step_traces_per_step_but_a_fixed_window_once() -> None:
+    """XLA412: ``tokens[:, :t]`` is a new shape every step; ``tokens[:, t - window:t]`` is not."""
+    tokens = tf.constant([[1, 2, 3, 0, 0, 0]])
+    bad = _load(TfFunctionArgumentShapePerIteration.INVALID[0].code, "XLA412", flagged=True)
+    bad["decode"](tokens, 3, 6)
+    assert bad["next_logits"].experimental_get_tracing_count() == 3
+
+    shrinking = _load(TfFunctionArgumentShapePerIteration.INVALID[1].code, "XLA412", flagged=True)
+    shrinking["stream"](tf.range(10, dtype=tf.float32), 4)  # lengths 10, 6, 2
+    assert shrinking["score"].experimental_get_tracing_count() == 3
+
+    window = _load(TfFunctionArgumentShapePerIteration.VALID[1].code, "XLA412", flagged=False)
+    window["decode"](tokens, 3, 6, 2)
+    assert window["logits"].experimental_get_tracing_count() == 1
+
+    relaxed = _load(TfFunctionArgumentShapePerIteration.VALID[2].code, "XLA412", flagged=False)
+    relaxed["run"](tf.range(8, dtype=tf.float32))
+    assert relaxed["score"].experimental_get_tracing_count() <= 2  # generalizes to a None dim after a retrace
