@@ -392,3 +392,26 @@ def test_a_prefix_sliced_by_the_step_traces_per_step_but_a_fixed_window_once() -
     relaxed = _load(TfFunctionArgumentShapePerIteration.VALID[2].code, "XLA412", flagged=False)
     relaxed["run"](tf.range(8, dtype=tf.float32))
     assert relaxed["score"].experimental_get_tracing_count() <= 2  # generalizes to a None dim after a retrace
+
+
+def test_an_item_of_a_dict_on_self_updated_by_a_method_the_loop_calls_retraces() -> None:
+    """XLA403 on ``self.meta["weight_gen_advers"]`` rebalanced by ``self.rebalance()`` per epoch (one
+    trace per value), and the same dict never updated (one trace)."""
+    content, advers = tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25])
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "self.rebalance()"), "XLA403", flagged=True)
+    trainer = bad["GanTrainer"]()
+    trainer.fit(content, advers, 3)
+    assert trainer.loss.experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "class GanTrainer"), "XLA403", flagged=False)
+    trainer = good["GanTrainer"]()
+    trainer.fit(content, advers, 3)
+    assert trainer.loss.experimental_get_tracing_count() == 1
+
+
+def test_a_dict_of_prefixes_sliced_by_the_step_traces_per_step() -> None:
+    """XLA412 on ``forward({"input_ids": ids[:, :t], ...})``: a dict argument is traced by its items' shapes."""
+    bad = _load(_example(TfFunctionArgumentShapePerIteration.INVALID, "def forward(inputs)"), "XLA412", flagged=True)
+    ids, mask = tf.constant([[1, 2, 3, 4, 5]]), tf.constant([[1, 1, 1, 1, 0]])
+    bad["generate"](ids, mask, 5)
+    assert bad["forward"].experimental_get_tracing_count() == 4

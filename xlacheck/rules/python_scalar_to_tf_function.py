@@ -204,43 +204,59 @@ class _Scope:
         # a computed number, or literals assigned at several places: a number that changes
         return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
-    # -- Python numbers kept in a local object or dict ---------------------------------------
+    # -- Python numbers kept in an object or dict: local, or an attribute of self --------------
     def member(self, node: ast.AST) -> tuple[str, str] | None:
         """``obj.attr`` / ``d["key"]`` read where ``obj``/``d`` is a local name of this function
-        (assigned, not a parameter, not ``self``): (the local name, ``.attr`` / ``["key"]``)."""
+        (assigned, not a parameter, not ``self``) or an attribute of ``self`` (``self.hparams["lr"]``,
+        ``self.config.lr``): (``obj`` or ``self.X``, ``.attr`` / ``["key"]``)."""
         if not isinstance(self.scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id != "self":
-            base, key = node.value.id, "." + node.attr
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
-                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, (str, int)):
-            base, key = node.value.id, f"[{node.slice.value!r}]"
+        if isinstance(node, ast.Attribute):
+            holder, key = node.value, "." + node.attr
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, (str, int)):
+            holder, key = node.value, f"[{node.slice.value!r}]"
         else:
             return None
-        binds = self.bindings.get(base, ())
-        if not binds or base in self.params or not all(isinstance(b, ast.Assign) for b in binds):
-            return None
-        return base, key
+        if isinstance(holder, ast.Name) and holder.id != "self":
+            binds = self.bindings.get(holder.id, ())
+            if not binds or holder.id in self.params or not all(isinstance(b, ast.Assign) for b in binds):
+                return None
+            return holder.id, key
+        if self._self_attribute(holder) is not None:
+            return f"self.{holder.attr}", key  # type: ignore[attr-defined]
+        return None
 
-    def member_stores(self, base: str, key: str | None = None) -> list[tuple[ast.stmt, ast.expr]]:
-        """(statement, value) for every ``base.attr = value`` / ``base[k] = value`` (and ``+=``) of
-        this function; ``key`` None: of any member of ``base``."""
-        def compute() -> list[tuple[str, str, ast.stmt, ast.expr]]:
+    def member_stores(self, base: str, key: str | None = None) -> list[tuple[ast.AST, ast.stmt, ast.expr]]:
+        """(function, statement, value) for every ``base.attr = value`` / ``base[k] = value`` (and
+        ``+=``): in this function for a local ``base``, in every method of the class for
+        ``self.X``; ``key`` None: of any member of ``base`` (``d[i] = ...`` gives key None)."""
+        def compute() -> list[tuple[str, str | None, ast.AST, ast.stmt, ast.expr]]:
             found = []
-            for n in self.index.scope_nodes(self.scope):
-                if isinstance(n, ast.Assign):
-                    targets = n.targets
-                elif isinstance(n, ast.AugAssign):
-                    targets = [n.target]
-                else:
-                    continue
-                for t in targets:
-                    if isinstance(t, (ast.Attribute, ast.Subscript)) and isinstance(t.value, ast.Name):
-                        found.append((t.value.id, self._member_key(t), n, n.value))
+            cls = self.owner_class()
+            functions = [self.scope] + ([m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                         and m is not self.scope] if cls is not None else [])
+            for function in functions:
+                for n in (self.index.scope_nodes(function) if function is self.scope else ast.walk(function)):
+                    if isinstance(n, ast.Assign):
+                        targets = n.targets
+                    elif isinstance(n, ast.AugAssign):
+                        targets = [n.target]
+                    else:
+                        continue
+                    for t in targets:
+                        if not isinstance(t, (ast.Attribute, ast.Subscript)):
+                            continue
+                        holder = t.value
+                        if isinstance(holder, ast.Name) and holder.id != "self" and function is self.scope:
+                            found.append((holder.id, self._member_key(t), function, n, n.value))
+                        elif isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name) \
+                                and holder.value.id == "self":
+                            found.append((f"self.{holder.attr}", self._member_key(t), function, n, n.value))
             return found
 
         stores = self.index.memo(("member stores", id(self.scope)), compute)
-        return [(stmt, value) for b, k, stmt, value in stores if b == base and (key is None or k == key)]
+        return [(f, stmt, value) for b, k, f, stmt, value in stores if b == base and (key is None or k == key)]
 
     @staticmethod
     def _member_key(target: ast.Attribute | ast.Subscript) -> str | None:
@@ -250,25 +266,32 @@ class _Scope:
             return f"[{target.slice.value!r}]"
         return None  # d[i] = ...: some item
 
+    def _scope_of(self, function: ast.AST) -> _Scope:
+        if function is self.scope:
+            return self
+        scope = _Scope(self.index, function)
+        scope._visiting = self._visiting
+        return scope
+
     def _member_number(self, node: ast.Attribute | ast.Subscript, depth: int) -> int:
-        """A member of a local object or dict holds a Python number: every value it can have (its
+        """A member of an object or dict holds a Python number: every value it can have (its
         initial one: the dict display's entry, or what the constructor of a class of this file
-        assigns to ``self.attr``; and every assignment to it in this function) is a number."""
+        assigns to ``self.attr``; and every assignment to it) is a number."""
         base, key = self.member(node)  # type: ignore[misc]
         visit = f"{base}{key}"
-        if visit in self._visiting:
+        if visit in self._visiting or depth > 8:
             return _WEAK  # the other values decide
         self._visiting.add(visit)
         try:
             initial = self._member_initial(base, key, depth)
             if initial is None:
                 return 0
-            stores = self.member_stores(base, key)
-            if any(self._member_key(t) is None for stmt, _ in self.member_stores(base)  # d[i] = ...
+            if any(self._member_key(t) is None for _, stmt, _ in self.member_stores(base)  # d[i] = ...
                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])  # type: ignore[attr-defined]
-                   if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == base):
+                   if isinstance(t, ast.Subscript)):
                 return 0
-            kinds = [initial] + [self.number(value, depth + 1) for _, value in stores]
+            kinds = [initial] + [self._scope_of(f).number(value, depth + 1)
+                                 for f, _, value in self.member_stores(base, key)]
         finally:
             self._visiting.discard(visit)
         if not all(kinds):
@@ -276,41 +299,50 @@ class _Scope:
         return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
     def _member_initial(self, base: str, key: str, depth: int) -> int | None:
-        """The kind of a member's value where its object is created (None: unknown): the entry of
-        a dict display, or the ``self.attr`` assignments of a class of this file (a constructor
-        parameter counts as a number when its default is one and the call does not pass it, or
-        passes a number)."""
+        """The kind of a member's value where its holder is created (None: unknown): the single
+        local assignment of ``base``, or every ``self.X = ...`` of the class."""
+        if base.startswith("self."):
+            made = self.self_assignments(base[len("self."):])
+            if not made or any(value is None for _, value in made):
+                return None
+            kinds = [self._initial_from(value, key, self._scope_of(f), depth) for f, value in made]  # type: ignore[arg-type]
+            if not kinds or any(k is None for k in kinds):
+                return None
+            return _STRONG if _STRONG in kinds or len(kinds) > 1 else kinds[0]
         binds = self.bindings.get(base, ())
         if len(binds) != 1:
             return None
-        value = binds[0].value  # type: ignore[attr-defined]
+        return self._initial_from(binds[0].value, key, self, depth)  # type: ignore[attr-defined]
+
+    def _initial_from(self, value: ast.expr, key: str, scope: _Scope, depth: int) -> int | None:
+        """The kind of member ``key`` of the object ``value`` makes (evaluated in ``scope``): the
+        entry of a dict display, or the ``self.attr`` assignments of a class of this file (a
+        constructor parameter counts as a number when its default is one and the call does not
+        pass it, or passes a number)."""
         if isinstance(value, ast.Dict) and key.startswith("["):
             for k, v in zip(value.keys, value.values):
                 if isinstance(k, ast.Constant) and f"[{k.value!r}]" == key:
-                    kind = self.number(v, depth + 1)
-                    return kind or None
+                    return scope.number(v, depth + 1) or None
             return None
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and key.startswith(".")):
             return None
         classes = [c for c in self.index.tree.body if isinstance(c, ast.ClassDef) and c.name == value.func.id]
-        if len(classes) != 1 or classes[0].bases or classes[0].decorator_list:
+        if len(classes) != 1 or classes[0].decorator_list or any(
+                not (isinstance(b, ast.Name) and b.id == "object") for b in classes[0].bases):
             return None
         init = next((m for m in classes[0].body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
         if init is None:
             return None
         kinds = []
-        attr = key[1:]
-        method_scope = _Scope(self.index, init)
-        method_scope._visiting = self._visiting
-        for method, assigned in method_scope.self_assignments(attr):
+        init_scope = _Scope(self.index, init)
+        init_scope._visiting = self._visiting
+        for method, assigned in init_scope.self_assignments(key[1:]):
             if assigned is None:
                 return None
-            if method is init and isinstance(assigned, ast.Name) and assigned.id in method_scope.params:
-                kind = self._constructor_argument(init, value, assigned.id, depth)
+            if method is init and isinstance(assigned, ast.Name) and assigned.id in init_scope.params:
+                kind = scope._constructor_argument(init, value, assigned.id, depth)
             else:
-                scope = method_scope if method is init else _Scope(self.index, method)
-                scope._visiting = self._visiting
-                kind = scope.number(assigned, depth + 1)
+                kind = init_scope._scope_of(method).number(assigned, depth + 1)
             if not kind:
                 return None
             kinds.append(kind)
@@ -319,8 +351,8 @@ class _Scope:
         return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
     def _constructor_argument(self, init: ast.FunctionDef, call: ast.Call, param: str, depth: int) -> int:
-        """The kind of what ``Cls(...)`` binds to ``__init__``'s ``param``: the argument it passes
-        (a number in this scope), else the parameter's default."""
+        """The kind of what ``Cls(...)`` (a call in this scope) binds to ``__init__``'s ``param``:
+        the argument it passes (a number here), else the parameter's default."""
         positional = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
         passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
         if passed is None and param in positional:
@@ -431,16 +463,19 @@ class _Scope:
         return name is not None and name.startswith(_STDLIB_NUMBER_MODULES)
 
     def _any_tensorish(self, nodes: list[ast.expr]) -> bool:
-        for n in nodes:
-            for sub in ast.walk(n):
-                if isinstance(sub, ast.Call) and not (
-                        isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
-                        or self._stdlib_number(sub.func)):
-                    return True
-                if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
-                        sub.value) and not ((self._self_attribute(sub) is not None or self.member(sub) is not None)
-                                            and self.number(sub)):
-                    return True  # x.attr: a tensor, a config value... not provably a Python number
+        stack = list(nodes)
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, (ast.Attribute, ast.Subscript)) and (
+                    self._self_attribute(sub) is not None or self.member(sub) is not None) and self.number(sub):
+                continue  # self.lr, config.lr, hparams["lr"], self.meta["w"]: a number (its parts need no check)
+            if isinstance(sub, ast.Call) and not (
+                    isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
+                    or self._stdlib_number(sub.func)):
+                return True
+            if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(sub.value):
+                return True  # x.attr: a tensor, a config value... not provably a Python number
+            stack.extend(ast.iter_child_nodes(sub))
         return False
 
     def number_collection(self, node: ast.expr, depth: int = 0, nested: bool = False) -> bool:
@@ -516,9 +551,10 @@ class _Scope:
         return None
 
     def _member_varies(self, node: ast.AST, loops: list[ast.AST]) -> str | None:
-        """``obj.attr`` / ``d["key"]`` of a local object or dict assigned in a loop around the call
-        (``config.temperature *= decay`` per step); or a local dict/list passed whole while the loop
-        assigns one of its items (``hparams["lr"] = ...`` per epoch)."""
+        """``obj.attr`` / ``d["key"]`` (of a local or of ``self.X``) assigned in a loop around the
+        call (``config.temperature *= decay`` per step), or by a method of the class that such a
+        loop calls; or a local dict/list passed whole while that loop assigns one of its items
+        (``hparams["lr"] = ...`` per epoch)."""
         stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
         if not stmt_loops:
             return None
@@ -526,21 +562,24 @@ class _Scope:
         if member is not None:
             base, key = member
             stores = self.member_stores(base, key)
-            shown = f"{base}{key}"
+            shown = f"`{base}{key}`"
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.params \
                 and any(isinstance(b, ast.Assign) and isinstance(b.value, (ast.Dict, ast.List))
                         for b in self.bindings.get(node.id, ())):
-            stores = [(stmt, value) for stmt, value in self.member_stores(node.id)
+            stores = [(f, stmt, value) for f, stmt, value in self.member_stores(node.id)
                       if any(isinstance(t, ast.Subscript) for t in getattr(stmt, "targets", [getattr(stmt, "target", None)]))]
             shown = f"an item of `{node.id}`"
-            if stores:
-                return f"{shown} is reassigned in the loop that calls it" if any(
-                    self._inside(stmt, loop) for stmt, _ in stores for loop in stmt_loops) else None
-            return None
         else:
             return None
-        if any(self._inside(stmt, loop) for stmt, _ in stores for loop in stmt_loops):
-            return f"`{shown}` is reassigned in the loop that calls it"
+        if any(f is self.scope and self._inside(stmt, loop) for f, stmt, _ in stores for loop in stmt_loops):
+            return f"{shown} is reassigned in the loop that calls it"
+        updaters = {getattr(f, "name", "") for f, _, _ in stores if f is not self.scope} - {"__init__"}
+        for loop in stmt_loops:
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                        and n.func.attr in updaters:
+                    return f"{shown} is updated by `self.{n.func.attr}()` in the loop that calls it"
         return None
 
     def _self_varies(self, attr: str, loops: list[ast.AST]) -> str | None:
@@ -835,6 +874,12 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    for i, g in enumerate(grads):\n        lr = base_lr * min(1.0, (i + 1) / warmup)\n"
                 "        w = update(w, g, lr)\n    return w\ndef main(w, grads):\n"
                 "    return train(w, grads, tf.constant(0.1), 4)\n"),
+        Example('import tensorflow as tf\nclass GanTrainer:\n    def __init__(self):\n'
+                '        self.meta = {"weight_gen_advers": 0.001}\n'
+                '    @tf.function(jit_compile=True)\n    def loss(self, content, advers, weight):\n'
+                '        return content + weight * advers\n'
+                '    def fit(self, content, advers, epochs):\n        for _ in range(epochs):\n'
+                '            self.loss(content, advers, self.meta["weight_gen_advers"])\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -984,6 +1029,20 @@ class PythonScalarToTfFunction(ModuleRule):
                     (8, 26, 'Python number `lr` passed to tf.function `update` changes between calls (`lr` is '
                             'reassigned in the loop that calls it): each new value traces and compiles the function '
                             'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example('import tensorflow as tf\nclass GanTrainer:\n    def __init__(self):\n'
+                '        self.meta = {"weight_gen_advers": 0.001}\n'
+                '    @tf.function(jit_compile=True)\n    def loss(self, content, advers, weight):\n'
+                '        return content + weight * advers\n    def rebalance(self):\n'
+                '        self.meta["weight_gen_advers"] = self.meta["weight_gen_advers"] * 1.5\n'
+                '    def fit(self, content, advers, epochs):\n        for _ in range(epochs):\n'
+                '            self.loss(content, advers, self.meta["weight_gen_advers"])\n'
+                '            self.rebalance()\n',
+                expected=(
+                    (12, 40, "Python number `self.meta['weight_gen_advers']` passed to tf.function `loss` changes "
+                             "between calls (`self.meta['weight_gen_advers']` is updated by `self.rebalance()` in the"
+                             " loop that calls it): each new value traces and compiles the function again; pass a "
+                             "tensor (tf.constant / tf.Variable)"),
                 )),
     )
 

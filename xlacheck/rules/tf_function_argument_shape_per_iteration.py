@@ -24,8 +24,9 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     Flags a call, inside a loop, of a `tf.function` of this file (decorated, or
     `name = tf.function(f, ...)`) without an `input_signature` or `reduce_retracing`, whose argument
     is a slice with exactly one bound that changes every iteration (`tokens[:, :t]` in a decoding
-    loop, `x[start:]` with `start += n`): passed directly, through a name the loop assigns, or
-    through `tf.convert_to_tensor`/`tf.constant`/`tf.cast`. A slice whose two bounds both move
+    loop, `x[start:]` with `start += n`): passed directly, as an item of a dict, list or tuple
+    display (`{"input_ids": ids[:, :t]}`), through a name the loop assigns, or through
+    `tf.convert_to_tensor`/`tf.constant`/`tf.cast`. A slice whose two bounds both move
     (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged. Calls
     inside traced code and in tests are left out.
 
@@ -93,6 +94,16 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'iteration: each call passes a new shape, so it traces again every iteration; pass the '
                             'fixed-size buffer with the position (or a mask), or bucket the lengths'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef forward(inputs):\n"
+                "    return tf.reduce_sum(inputs['input_ids'] * inputs['attention_mask'], axis=1)\n"
+                "def generate(ids, mask, max_len):\n    for t in range(1, max_len):\n"
+                "        forward({'input_ids': ids[:, :t], 'attention_mask': mask[:, :t]})\n",
+                expected=(
+                    (7, 17, 'an item of argument `inputs` of tf.function `forward` is sliced by `t`, which changes on '
+                            'every iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -119,9 +130,15 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
             compiles = " and XLA compiles" if is_true(tfn.keyword("jit_compile")) else ""
             for param, arg in bound:
-                name = varying_slice(index, arg, varying, loops, _SHAPE_KEEPING)
-                if name is not None:
-                    ctx.report(self, arg, f"argument `{param}` of tf.function `{tfn.name}` is sliced by `{name}`, "
+                # the argument, or an item of the dict/list/tuple display it is ({"input_ids": ids[:, :t]})
+                items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(
+                    arg, (ast.List, ast.Tuple)) else []
+                hits = [(item, found) for item in [arg, *items] if item is not None
+                        and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)) is not None]
+                if hits:
+                    item, name = hits[0]
+                    what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
+                    ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is sliced by `{name}`, "
                                           "which changes on every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
