@@ -415,3 +415,15 @@ def test_a_dict_of_prefixes_sliced_by_the_step_traces_per_step() -> None:
     ids, mask = tf.constant([[1, 2, 3, 4, 5]]), tf.constant([[1, 1, 1, 1, 0]])
     bad["generate"](ids, mask, 5)
     assert bad["forward"].experimental_get_tracing_count() == 4
+
+
+def test_item_of_a_numpy_scalar_retraces_per_value_but_the_numpy_scalar_itself_once() -> None:
+    """XLA403 on ``w.item()`` (a Python float per value); a NumPy scalar is traced as a tensor."""
+    xs, weights = [tf.constant([1.0, 2.0])] * 3, [0.1, 0.2, 0.3]
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "w.item()"), "XLA403", flagged=True)
+    bad["run"](xs, weights)
+    assert bad["step"].experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "        step(x, w)\n"), "XLA403", flagged=False)
+    good["run"](xs, weights)
+    assert good["step"].experimental_get_tracing_count() == 1

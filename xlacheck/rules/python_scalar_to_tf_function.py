@@ -114,6 +114,9 @@ class _Scope:
             return self._member_number(node, depth)  # type: ignore[arg-type]
         if isinstance(node, ast.Call) and self._stdlib_number(node.func):
             return _STRONG  # math.cos(...), random.uniform(...): Python floats
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
+                and not node.args and not node.keywords:
+            return _STRONG  # array.item() / tensor.numpy().item(): a Python int or float
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in _NUMBER_BUILTINS:
                 return _STRONG
@@ -496,6 +499,9 @@ class _Scope:
             return bool(node.values) and all(v is not None and self.number(v) for v in node.values)
         if isinstance(node, ast.ListComp):
             return bool(self.number(node.elt)) or self._neutral(node.elt) and not self._any_tensorish([node.elt])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "tolist" \
+                and not node.args and not node.keywords:
+            return True  # array.tolist(): a (nested) list of Python numbers, traced by value
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
             iters = self.loop_iters.get(node.args[0].id, ())
@@ -796,7 +802,9 @@ class PythonScalarToTfFunction(ModuleRule):
     that the loop around the call reassigns, and a local dict or list passed whole while that loop
     reassigns one of its items. A parameter that every call site of its function in this file binds
     to a Python number counts as one (`train(w, grads, 0.1, 4)` makes
-    `base_lr * min(1.0, (i + 1) / warmup)` a number). `enumerate`/`zip` loop targets take
+    `base_lr * min(1.0, (i + 1) / warmup)` a number), and so do `array.item()` (a Python scalar;
+    a NumPy scalar itself is traced as a tensor, measured) and `array.tolist()` (a list of them).
+    `enumerate`/`zip` loop targets take
     their items from the sequences they iterate.
     A loop over a fixed display or module constant is not flagged: each item traces once and
     later passes hit the cache (measured), a bounded cost. Also
@@ -880,6 +888,9 @@ class PythonScalarToTfFunction(ModuleRule):
                 '        return content + weight * advers\n'
                 '    def fit(self, content, advers, epochs):\n        for _ in range(epochs):\n'
                 '            self.loss(content, advers, self.meta["weight_gen_advers"])\n'),
+        Example('import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n'
+                'def step(x, w):\n    return x * tf.cast(w, tf.float32)\ndef run(xs, weights):\n'
+                '    for x, w in zip(xs, np.asarray(weights)):\n        step(x, w)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -1043,6 +1054,14 @@ class PythonScalarToTfFunction(ModuleRule):
                              "between calls (`self.meta['weight_gen_advers']` is updated by `self.rebalance()` in the"
                              " loop that calls it): each new value traces and compiles the function again; pass a "
                              "tensor (tf.constant / tf.Variable)"),
+                )),
+        Example('import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n'
+                'def step(x, w):\n    return x * tf.cast(w, tf.float32)\ndef run(xs, weights):\n'
+                '    for x, w in zip(xs, np.asarray(weights)):\n        step(x, w.item())\n',
+                expected=(
+                    (8, 17, 'Python number `w.item()` passed to tf.function `step` changes between calls (`w` changes'
+                            ' every iteration of the loop that calls it): each new value traces and compiles the '
+                            'function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
     )
 
