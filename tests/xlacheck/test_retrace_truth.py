@@ -427,3 +427,12 @@ def test_item_of_a_numpy_scalar_retraces_per_value_but_the_numpy_scalar_itself_o
     good = _load(_example(PythonScalarToTfFunction.VALID, "        step(x, w)\n"), "XLA403", flagged=False)
     good["run"](xs, weights)
     assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_slices_by_a_fixed_display_trace_once_per_length_then_hit_the_cache() -> None:
+    """Why XLA412 leaves ``for n in (8, 16, 32)`` alone: the cost is bounded by the display."""
+    fixed = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "(8, 16, 32)"), "XLA412", flagged=False)
+    x = tf.range(32, dtype=tf.float32)
+    for _ in range(3):
+        fixed["probe"](x)
+    assert fixed["score"].experimental_get_tracing_count() == 3  # one per length, not per call

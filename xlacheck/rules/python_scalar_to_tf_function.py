@@ -574,6 +574,8 @@ class _Scope:
                         for b in self.bindings.get(node.id, ())):
             stores = [(f, stmt, value) for f, stmt, value in self.member_stores(node.id)
                       if any(isinstance(t, ast.Subscript) for t in getattr(stmt, "targets", [getattr(stmt, "target", None)]))]
+            if not all(self.number(value) for _, _, value in stores):
+                return None  # an item set to a tensor: traced by shape and dtype, the numbers stay
             shown = f"an item of `{node.id}`"
         else:
             return None

@@ -27,8 +27,9 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     loop, `x[start:]` with `start += n`): passed directly, as an item of a dict, list or tuple
     display (`{"input_ids": ids[:, :t]}`), through a name the loop assigns, or through
     `tf.convert_to_tensor`/`tf.constant`/`tf.cast`. A slice whose two bounds both move
-    (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged. Calls
-    inside traced code and in tests are left out.
+    (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
+    a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
+    length traces once, then hits the cache). Calls inside traced code and in tests are left out.
 
     ## Why is this bad?
     A `tf.function` keys its traces on the shapes of its tensor arguments. A slice whose length
@@ -72,6 +73,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 "def run(x):\n    return [score(x[:n]) for n in range(1, 8)]\n"),
         Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
                 "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
+                "def probe(x):\n    return [score(x[:n]) for n in (8, 16, 32)]\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -135,6 +138,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     arg, (ast.List, ast.Tuple)) else []
                 hits = [(item, found) for item in [arg, *items] if item is not None
                         and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)) is not None]
+                hits = [(item, name) for item, name in hits if not _fixed_display_target(loops, name)]
                 if hits:
                     item, name = hits[0]
                     what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
@@ -143,3 +147,16 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
                     break
+
+
+def _fixed_display_target(loops: list[ast.AST], name: str) -> bool:
+    """``name`` is the target of a loop over a display of constants (``for n in (8, 16, 32)``):
+    each item traces once and later passes hit the cache, a bounded cost (as XLA403 counts it)."""
+    for loop in loops:
+        heads = [loop] if isinstance(loop, (ast.For, ast.AsyncFor)) else list(getattr(loop, "generators", []))
+        for head in heads:
+            if isinstance(head.target, ast.Name) and head.target.id == name:
+                it = head.iter
+                return isinstance(it, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant)
+                                                                               for e in it.elts)
+    return False
