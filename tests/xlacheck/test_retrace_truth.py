@@ -436,3 +436,17 @@ def test_slices_by_a_fixed_display_trace_once_per_length_then_hit_the_cache() ->
     for _ in range(3):
         fixed["probe"](x)
     assert fixed["score"].experimental_get_tracing_count() == 3  # one per length, not per call
+
+
+def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
+    """XLA409 on ``self.history.append(loss); self.smooth(self.history)`` in a per-batch method."""
+    losses = [tf.constant(float(i)) for i in range(4)]
+    bad = _load(_example(GrowingTensorToTfFunction.INVALID, "self.smooth(self.history)"), "XLA409", flagged=True)
+    tracker = bad["Tracker"]()
+    bad["train"](tracker, losses)
+    assert tracker.smooth.experimental_get_tracing_count() == 4  # lengths 1, 2, 3, 4
+
+    good = _load(_example(GrowingTensorToTfFunction.VALID, "self.smooth(loss)"), "XLA409", flagged=False)
+    tracker = good["Tracker"]()
+    good["train"](tracker, losses)
+    assert tracker.smooth.experimental_get_tracing_count() == 1
