@@ -129,9 +129,9 @@ class GrowingTensorToTfFunction(ModuleRule):
                 '    for loss in losses:\n        tracker.update(loss)\n',
                 expected=(
                     (10, 28, '`self.history` is kept across calls and grows on every call of `update()` (line 9), '
-                             'which runs per batch, and is passed to tf.function `smooth`: every call has one more '
-                             'item, so it traces and compiles again each call; pass a fixed-size buffer (or a '
-                             'tf.Variable) instead'),
+                             'which runs repeatedly (in a loop, per batch), and is passed to tf.function `smooth`: '
+                             'every call has one more item, so it traces and compiles again each call; pass a '
+                             'fixed-size buffer (or a tf.Variable) instead'),
                 )),
     )
 
@@ -187,9 +187,10 @@ class GrowingTensorToTfFunction(ModuleRule):
                 growth = _grows_persistent(func, value)
                 if growth is not None:
                     ctx.report(self, arg, f"`{shown}` is kept across calls and grows on every call of `{func.name}()` "
-                                          f"(line {growth.lineno}), which runs per batch, and is passed to {kind} "
-                                          f"`{callee}`: every call has one more item, so it traces and compiles "
-                                          "again each call; pass a fixed-size buffer (or a tf.Variable) instead")
+                                          f"(line {growth.lineno}), which runs repeatedly (in a loop, per batch), "
+                                          f"and is passed to {kind} `{callee}`: every call has one more item, so it "
+                                          "traces and compiles again each call; pass a fixed-size buffer (or a "
+                                          "tf.Variable) instead")
                     return
 
 
