@@ -450,3 +450,19 @@ def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
     tracker = good["Tracker"]()
     good["train"](tracker, losses)
     assert tracker.smooth.experimental_get_tracing_count() == 1
+
+
+def test_a_step_counter_on_self_bumped_by_the_calling_method_retraces_every_call() -> None:
+    """XLA403 on ``self.global_step += 1; self.step(x, self.global_step)``; a tf.Variable counter once."""
+    x = tf.constant([1.0, 2.0])
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "self.global_step += 1"), "XLA403", flagged=True)
+    trainer = bad["Trainer"]()
+    for _ in range(3):
+        trainer.train_on_batch(x)
+    assert trainer.step.experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "self.global_step.assign_add(1)"), "XLA403", flagged=False)
+    trainer = good["Trainer"]()
+    for _ in range(3):
+        trainer.train_on_batch(x)
+    assert trainer.step.experimental_get_tracing_count() == 1

@@ -592,8 +592,22 @@ class _Scope:
 
     def _self_varies(self, attr: str, loops: list[ast.AST]) -> str | None:
         """``self.attr`` is reassigned in a loop around the call, or by a method of the class
-        that such a loop calls (``self.decay()``)."""
+        that such a loop calls (``self.decay()``), or updated from its own value by the calling
+        method itself (``self.global_step += 1`` in ``train_on_batch``: a new value every call, as
+        ``global STEP; STEP += 1`` is for a module-level number)."""
         stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        func = self.scope
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.name not in ("__init__", "build"):
+            for n in self.index.scope_nodes(func):
+                target = n.target if isinstance(n, ast.AugAssign) else n.targets[0] if isinstance(
+                    n, ast.Assign) and len(n.targets) == 1 else None
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self" and target.attr == attr):
+                    continue
+                if isinstance(n, ast.AugAssign) or any(  # self.t = self.t * decay
+                        isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"
+                        and sub.attr == attr for sub in ast.walk(n.value)):
+                    return f"`self.{attr}` is updated from its own value on every call of `{func.name}()`"
         if not stmt_loops:
             return None
         assignments = self.self_assignments(attr)
@@ -797,8 +811,9 @@ class PythonScalarToTfFunction(ModuleRule):
     callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
-    (`self.anneal()` per epoch), and a module-level number the calling function updates
-    (`global STEP; STEP += 1`), are followed the same way; so are a number kept in a local object
+    (`self.anneal()` per epoch), a number on `self` that the calling method updates from its own
+    value (`self.global_step += 1` in `train_on_batch`), and a module-level number the calling
+    function updates (`global STEP; STEP += 1`), are followed the same way; so are a number kept in a local object
     or dict (`config.temperature`, `hparams["lr"]`: every value it can have, from the dict display
     or the constructor of a class of this file to each assignment in the function, is a number)
     that the loop around the call reassigns, and a local dict or list passed whole while that loop
@@ -893,6 +908,12 @@ class PythonScalarToTfFunction(ModuleRule):
         Example('import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n'
                 'def step(x, w):\n    return x * tf.cast(w, tf.float32)\ndef run(xs, weights):\n'
                 '    for x, w in zip(xs, np.asarray(weights)):\n        step(x, w)\n'),
+        Example('import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n'
+                '        self.global_step = tf.Variable(0)\n    @tf.function(jit_compile=True)\n'
+                '    def step(self, x, step_number):\n'
+                '        return x * tf.cast(step_number, tf.float32)\n'
+                '    def train_on_batch(self, x):\n        self.global_step.assign_add(1)\n'
+                '        return self.step(x, self.global_step)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -1064,6 +1085,18 @@ class PythonScalarToTfFunction(ModuleRule):
                     (8, 17, 'Python number `w.item()` passed to tf.function `step` changes between calls (`w` changes'
                             ' every iteration of the loop that calls it): each new value traces and compiles the '
                             'function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example('import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n'
+                '        self.global_step = 0\n    @tf.function(jit_compile=True)\n'
+                '    def step(self, x, step_number):\n'
+                '        return x * tf.cast(step_number, tf.float32)\n'
+                '    def train_on_batch(self, x):\n        self.global_step += 1\n'
+                '        return self.step(x, self.global_step)\n',
+                expected=(
+                    (10, 29, 'Python number `self.global_step` passed to tf.function `step` changes between calls '
+                             '(`self.global_step` is updated from its own value on every call of `train_on_batch()`):'
+                             ' each new value traces and compiles the function again; pass a tensor (tf.constant / '
+                             'tf.Variable)'),
                 )),
     )
 
