@@ -22,6 +22,7 @@ from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithou
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction  # noqa: E402
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
+from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration  # noqa: E402
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep  # noqa: E402
 
@@ -338,3 +339,130 @@ def test_a_step_factory_called_per_epoch_traces_every_epoch() -> None:
     good["make_step"] = lambda *args: built.append(factory(*args)) or built[-1]
     good["train"](w, xs, 3)
     assert [f.experimental_get_tracing_count() for f in built] == [1]
+
+
+def test_numbers_in_a_local_config_object_or_dict_retrace_when_the_loop_changes_them() -> None:
+    """XLA403 on ``config.temperature`` / ``hparams["adv_weight"]`` reassigned in the calling loop
+    (one trace per value), and on a config attribute the loop only reads (one trace)."""
+    logits = tf.constant([[1.0, 2.0, 0.5]])
+    annealed = _load(_example(PythonScalarToTfFunction.INVALID, "config.temperature = config.temperature * 0.5"),
+                     "XLA403", flagged=True)
+    annealed["run"](logits, 3)
+    assert annealed["sample"].experimental_get_tracing_count() == 3
+
+    fixed = _load(_example(PythonScalarToTfFunction.VALID, "config = Config()"), "XLA403", flagged=False)
+    fixed["run"](logits, 3)
+    assert fixed["sample"].experimental_get_tracing_count() == 1
+
+    rebalanced = _load(_example(PythonScalarToTfFunction.INVALID, 'hparams["adv_weight"] *= 1.5'), "XLA403",
+                       flagged=True)
+    rebalanced["train"](tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25]), 3)
+    assert rebalanced["loss"].experimental_get_tracing_count() == 3
+
+
+def test_a_rate_built_from_numbers_every_caller_passes_retraces_but_from_a_tensor_once() -> None:
+    """XLA403 one level up: ``train(w, grads, 0.1, 4)`` makes ``base_lr * min(1.0, (i + 1) / warmup)``
+    a new Python float per step; ``tf.constant(0.1)`` makes it a tensor."""
+    w, grads = tf.constant([1.0, 2.0]), [tf.constant([0.5, -0.5])] * 3
+    floats = _load(_example(PythonScalarToTfFunction.INVALID, "return train(w, grads, 0.1, 4)"), "XLA403",
+                   flagged=True)
+    floats["main"](w, grads)
+    assert floats["update"].experimental_get_tracing_count() == 3  # 0.025, 0.05, 0.075
+
+    tensor = _load(_example(PythonScalarToTfFunction.VALID, "tf.constant(0.1), 4)"), "XLA403", flagged=False)
+    tensor["main"](w, grads)
+    assert tensor["update"].experimental_get_tracing_count() == 1
+
+
+def test_a_prefix_sliced_by_the_step_traces_per_step_but_a_fixed_window_once() -> None:
+    """XLA412: ``tokens[:, :t]`` is a new shape every step; ``tokens[:, t - window:t]`` is not."""
+    tokens = tf.constant([[1, 2, 3, 0, 0, 0]])
+    bad = _load(TfFunctionArgumentShapePerIteration.INVALID[0].code, "XLA412", flagged=True)
+    bad["decode"](tokens, 3, 6)
+    assert bad["next_logits"].experimental_get_tracing_count() == 3
+
+    shrinking = _load(TfFunctionArgumentShapePerIteration.INVALID[1].code, "XLA412", flagged=True)
+    shrinking["stream"](tf.range(10, dtype=tf.float32), 4)  # lengths 10, 6, 2
+    assert shrinking["score"].experimental_get_tracing_count() == 3
+
+    window = _load(TfFunctionArgumentShapePerIteration.VALID[1].code, "XLA412", flagged=False)
+    window["decode"](tokens, 3, 6, 2)
+    assert window["logits"].experimental_get_tracing_count() == 1
+
+    relaxed = _load(TfFunctionArgumentShapePerIteration.VALID[2].code, "XLA412", flagged=False)
+    relaxed["run"](tf.range(8, dtype=tf.float32))
+    assert relaxed["score"].experimental_get_tracing_count() <= 2  # generalizes to a None dim after a retrace
+
+
+def test_an_item_of_a_dict_on_self_updated_by_a_method_the_loop_calls_retraces() -> None:
+    """XLA403 on ``self.meta["weight_gen_advers"]`` rebalanced by ``self.rebalance()`` per epoch (one
+    trace per value), and the same dict never updated (one trace)."""
+    content, advers = tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25])
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "self.rebalance()"), "XLA403", flagged=True)
+    trainer = bad["GanTrainer"]()
+    trainer.fit(content, advers, 3)
+    assert trainer.loss.experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "class GanTrainer"), "XLA403", flagged=False)
+    trainer = good["GanTrainer"]()
+    trainer.fit(content, advers, 3)
+    assert trainer.loss.experimental_get_tracing_count() == 1
+
+
+def test_a_dict_of_prefixes_sliced_by_the_step_traces_per_step() -> None:
+    """XLA412 on ``forward({"input_ids": ids[:, :t], ...})``: a dict argument is traced by its items' shapes."""
+    bad = _load(_example(TfFunctionArgumentShapePerIteration.INVALID, "def forward(inputs)"), "XLA412", flagged=True)
+    ids, mask = tf.constant([[1, 2, 3, 4, 5]]), tf.constant([[1, 1, 1, 1, 0]])
+    bad["generate"](ids, mask, 5)
+    assert bad["forward"].experimental_get_tracing_count() == 4
+
+
+def test_item_of_a_numpy_scalar_retraces_per_value_but_the_numpy_scalar_itself_once() -> None:
+    """XLA403 on ``w.item()`` (a Python float per value); a NumPy scalar is traced as a tensor."""
+    xs, weights = [tf.constant([1.0, 2.0])] * 3, [0.1, 0.2, 0.3]
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "w.item()"), "XLA403", flagged=True)
+    bad["run"](xs, weights)
+    assert bad["step"].experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "        step(x, w)\n"), "XLA403", flagged=False)
+    good["run"](xs, weights)
+    assert good["step"].experimental_get_tracing_count() == 1
+
+
+def test_slices_by_a_fixed_display_trace_once_per_length_then_hit_the_cache() -> None:
+    """Why XLA412 leaves ``for n in (8, 16, 32)`` alone: the cost is bounded by the display."""
+    fixed = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "(8, 16, 32)"), "XLA412", flagged=False)
+    x = tf.range(32, dtype=tf.float32)
+    for _ in range(3):
+        fixed["probe"](x)
+    assert fixed["score"].experimental_get_tracing_count() == 3  # one per length, not per call
+
+
+def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
+    """XLA409 on ``self.history.append(loss); self.smooth(self.history)`` in a per-batch method."""
+    losses = [tf.constant(float(i)) for i in range(4)]
+    bad = _load(_example(GrowingTensorToTfFunction.INVALID, "self.smooth(self.history)"), "XLA409", flagged=True)
+    tracker = bad["Tracker"]()
+    bad["train"](tracker, losses)
+    assert tracker.smooth.experimental_get_tracing_count() == 4  # lengths 1, 2, 3, 4
+
+    good = _load(_example(GrowingTensorToTfFunction.VALID, "self.smooth(loss)"), "XLA409", flagged=False)
+    tracker = good["Tracker"]()
+    good["train"](tracker, losses)
+    assert tracker.smooth.experimental_get_tracing_count() == 1
+
+
+def test_a_step_counter_on_self_bumped_by_the_calling_method_retraces_every_call() -> None:
+    """XLA403 on ``self.global_step += 1; self.step(x, self.global_step)``; a tf.Variable counter once."""
+    x = tf.constant([1.0, 2.0])
+    bad = _load(_example(PythonScalarToTfFunction.INVALID, "self.global_step += 1"), "XLA403", flagged=True)
+    trainer = bad["Trainer"]()
+    for _ in range(3):
+        trainer.train_on_batch(x)
+    assert trainer.step.experimental_get_tracing_count() == 3
+
+    good = _load(_example(PythonScalarToTfFunction.VALID, "self.global_step.assign_add(1)"), "XLA403", flagged=False)
+    trainer = good["Trainer"]()
+    for _ in range(3):
+        trainer.train_on_batch(x)
+    assert trainer.step.experimental_get_tracing_count() == 1

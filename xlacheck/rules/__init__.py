@@ -56,6 +56,7 @@ from xlacheck.rules.tensor_membership_test import TensorMembershipTest
 from xlacheck.rules.tensor_to_host_method import TensorToHostMethod
 from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
+from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
@@ -133,6 +134,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JaxStateWeakTypeChange,
     JitArgumentShapePerIteration,
     GrowingTensorToTfFunction,
+    TfFunctionArgumentShapePerIteration,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,
     PythonInputPipelineOnTpu,

@@ -187,3 +187,36 @@ def _flag(options: dict[str | None, ast.expr], key: str, default: bool) -> bool 
     if v is None:
         return default
     return v.value if isinstance(v, ast.Constant) and isinstance(v.value, bool) else None
+
+
+def varying_slice(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
+                  shape_keeping: frozenset[str], depth: int = 0) -> str | None:
+    """The loop-varying name that sets the length of the slice ``arg`` is (``x[:, :t]``,
+    ``x[start:]``), directly, wrapped in a call that keeps its shape (``shape_keeping``), or
+    through a name the innermost loop assigns it to; None when no slice bound moves, or when both
+    bounds move (a window, often of fixed size: ``x[t - w:t]``)."""
+    if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in shape_keeping:
+        return varying_slice(index, arg.args[0], varying, loops, shape_keeping, depth)
+    if isinstance(arg, ast.Name) and depth == 0:
+        values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return varying_slice(index, values[0], varying, loops, shape_keeping, depth + 1) if len(values) == 1 else None
+    if not isinstance(arg, ast.Subscript):
+        return None
+    parts = arg.slice.elts if isinstance(arg.slice, ast.Tuple) else [arg.slice]
+    for part in parts:
+        if not isinstance(part, ast.Slice) or part.step is not None:
+            continue
+        moving = [_moving(b, varying) for b in (part.lower, part.upper)]
+        if moving[0] is not None and moving[1] is not None:
+            continue  # both bounds move: a window
+        name = moving[0] or moving[1]
+        if name is not None:
+            return name
+    return None
+
+
+def _moving(bound: ast.expr | None, varying: set[str]) -> str | None:
+    if bound is None:
+        return None
+    return next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name) and n.id in varying), None)

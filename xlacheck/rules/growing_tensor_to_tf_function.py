@@ -7,7 +7,7 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import jax_jitted
+from xlacheck.rules._recompile_scope import in_test, jax_jitted, per_batch, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -48,6 +48,9 @@ class GrowingTensorToTfFunction(ModuleRule):
     tensor built from it, `tf.stack(tokens)`) gets longer in that loop: re-bound to a longer
     version of itself (`ids = tf.concat([ids, next_id], 1)`, `tf.pad(ids, ...)`), or a Python
     list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop.
+    Also flags a list kept across calls (`self.history`, a module-level list) that a function
+    running per batch (called in a loop, a batch hook, a collator) grows and passes to a compiled
+    function (`self.history.append(loss); self.smooth(self.history)`): one more item every call.
 
     ## Why is this bad?
     Each iteration passes a new shape, so the function traces and XLA compiles it again on every
@@ -83,6 +86,12 @@ class GrowingTensorToTfFunction(ModuleRule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(ids, pos):\n    return ids + pos\n"
                 "def generate(ids, n):\n    for i in range(n):\n        out = step(ids, tf.constant(i))\n"
                 "        ids = tf.tensor_scatter_nd_update(ids, [[0, i]], [1])\n    return ids\n"),
+        Example('import tensorflow as tf\nclass Tracker:\n    def __init__(self):\n'
+                '        self.history = []\n    @tf.function(jit_compile=True)\n'
+                '    def smooth(self, value):\n        return tf.reduce_mean(value)\n'
+                '    def update(self, loss):\n        self.history.append(loss)\n'
+                '        return self.smooth(loss)\ndef train(tracker, losses):\n'
+                '    for loss in losses:\n        tracker.update(loss)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"
@@ -112,6 +121,18 @@ class GrowingTensorToTfFunction(ModuleRule):
                             'the same loop: every step has a new shape, so it traces and compiles again each '
                             'iteration; use a fixed-size padded buffer and a position index'),
                 )),
+        Example('import tensorflow as tf\nclass Tracker:\n    def __init__(self):\n'
+                '        self.history = []\n    @tf.function(jit_compile=True)\n'
+                '    def smooth(self, values):\n        return tf.reduce_mean(tf.stack(values))\n'
+                '    def update(self, loss):\n        self.history.append(loss)\n'
+                '        return self.smooth(self.history)\ndef train(tracker, losses):\n'
+                '    for loss in losses:\n        tracker.update(loss)\n',
+                expected=(
+                    (10, 28, '`self.history` is kept across calls and grows on every call of `update()` (line 9), '
+                             'which runs repeatedly (in a loop, per batch), and is passed to tf.function `smooth`: '
+                             'every call has one more item, so it traces and compiles again each call; pass a '
+                             'fixed-size buffer (or a tf.Variable) instead'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -129,6 +150,7 @@ class GrowingTensorToTfFunction(ModuleRule):
                 continue
             loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
             if not loops:
+                self._grows_per_call(ctx, call, kind, callee)
                 continue
             for arg in list(call.args) + [kw.value for kw in call.keywords]:
                 # the value itself, or a tensor made of it (tf.stack(tokens), tf.constant(history))
@@ -145,3 +167,53 @@ class GrowingTensorToTfFunction(ModuleRule):
                                           f"{kind} `{callee}` in the same loop: every step has a new shape, so it "
                                           "traces and compiles again each iteration; use a fixed-size padded buffer "
                                           "and a position index")
+
+    def _grows_per_call(self, ctx: ModuleContext, call: ast.Call, kind: str, callee: str) -> None:
+        """A list kept across calls (``self.history``, a module-level ``HISTORY``) that the
+        function around ``call`` grows, passed to the compiled function there (itself or
+        ``tf.stack`` of it), where that function runs per batch (called in a loop, a batch hook,
+        a collator): one more item every call, a new trace key every call."""
+        index = ctx.index
+        func = index.function_of(call)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or in_test(index, ctx.path, call) \
+                or runs_traced(ctx.facts, index, call) or not per_batch(index, call):
+            return
+        for arg in list(call.args) + [kw.value for kw in call.keywords]:
+            held = [arg] if not isinstance(arg, ast.Call) else list(arg.args)
+            for value in held:
+                shown = _persistent_list(index, func, value)
+                if shown is None:
+                    continue
+                growth = _grows_persistent(func, value)
+                if growth is not None:
+                    ctx.report(self, arg, f"`{shown}` is kept across calls and grows on every call of `{func.name}()` "
+                                          f"(line {growth.lineno}), which runs repeatedly (in a loop, per batch), "
+                                          f"and is passed to {kind} `{callee}`: every call has one more item, so it "
+                                          "traces and compiles again each call; pass a fixed-size buffer (or a "
+                                          "tf.Variable) instead")
+                    return
+
+
+def _persistent_list(index: ModuleIndex, func: ast.AST, value: ast.expr) -> str | None:
+    """``self.X`` read in a method, or a module-level name that ``func`` does not bind: the text."""
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self" \
+            and isinstance(index.parent(func), ast.ClassDef):
+        return f"self.{value.attr}"
+    if isinstance(value, ast.Name) and value.id not in index.own_bindings(func) \
+            and not any(isinstance(a, ast.arg) and a.arg == value.id for a in ast.walk(func.args)) \
+            and isinstance(index.module_binding(value.id), (ast.List, ast.ListComp)):
+        return value.id
+    return None
+
+
+def _grows_persistent(func: ast.AST, value: ast.expr) -> ast.AST | None:
+    """``X.append(...)`` / ``X.extend(...)`` / ``X += [...]`` of the same ``self.X`` or name in ``func``."""
+    text = ast.unparse(value)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_GROWERS \
+                and ast.unparse(node.func.value) == text:
+            return node
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and ast.unparse(node.target) == text \
+                and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
+            return node
+    return None

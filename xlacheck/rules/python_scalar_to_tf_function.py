@@ -103,13 +103,20 @@ class _Scope:
                 self._visiting.discard(node.id)
             if known:
                 return _STRONG
-            if isinstance(self.scope, ast.Module) or node.id in self.params:
+            if isinstance(self.scope, ast.Module):
                 return 0
+            if node.id in self.params:
+                return self._param_number(node.id, depth) if not values else 0
             return self._module_constant(node.id)
         if self._self_attribute(node) is not None:
             return self._self_number(node.attr, depth)  # type: ignore[attr-defined]
+        if self.member(node) is not None:
+            return self._member_number(node, depth)  # type: ignore[arg-type]
         if isinstance(node, ast.Call) and self._stdlib_number(node.func):
             return _STRONG  # math.cos(...), random.uniform(...): Python floats
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
+                and not node.args and not node.keywords:
+            return _STRONG  # array.item() / tensor.numpy().item(): a Python int or float
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in _NUMBER_BUILTINS:
                 return _STRONG
@@ -200,6 +207,195 @@ class _Scope:
         # a computed number, or literals assigned at several places: a number that changes
         return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
 
+    # -- Python numbers kept in an object or dict: local, or an attribute of self --------------
+    def member(self, node: ast.AST) -> tuple[str, str] | None:
+        """``obj.attr`` / ``d["key"]`` read where ``obj``/``d`` is a local name of this function
+        (assigned, not a parameter, not ``self``) or an attribute of ``self`` (``self.hparams["lr"]``,
+        ``self.config.lr``): (``obj`` or ``self.X``, ``.attr`` / ``["key"]``)."""
+        if not isinstance(self.scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        if isinstance(node, ast.Attribute):
+            holder, key = node.value, "." + node.attr
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, (str, int)):
+            holder, key = node.value, f"[{node.slice.value!r}]"
+        else:
+            return None
+        if isinstance(holder, ast.Name) and holder.id != "self":
+            binds = self.bindings.get(holder.id, ())
+            if not binds or holder.id in self.params or not all(isinstance(b, ast.Assign) for b in binds):
+                return None
+            return holder.id, key
+        if self._self_attribute(holder) is not None:
+            return f"self.{holder.attr}", key  # type: ignore[attr-defined]
+        return None
+
+    def member_stores(self, base: str, key: str | None = None) -> list[tuple[ast.AST, ast.stmt, ast.expr]]:
+        """(function, statement, value) for every ``base.attr = value`` / ``base[k] = value`` (and
+        ``+=``): in this function for a local ``base``, in every method of the class for
+        ``self.X``; ``key`` None: of any member of ``base`` (``d[i] = ...`` gives key None)."""
+        def compute() -> list[tuple[str, str | None, ast.AST, ast.stmt, ast.expr]]:
+            found = []
+            cls = self.owner_class()
+            functions = [self.scope] + ([m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                         and m is not self.scope] if cls is not None else [])
+            for function in functions:
+                for n in (self.index.scope_nodes(function) if function is self.scope else ast.walk(function)):
+                    if isinstance(n, ast.Assign):
+                        targets = n.targets
+                    elif isinstance(n, ast.AugAssign):
+                        targets = [n.target]
+                    else:
+                        continue
+                    for t in targets:
+                        if not isinstance(t, (ast.Attribute, ast.Subscript)):
+                            continue
+                        holder = t.value
+                        if isinstance(holder, ast.Name) and holder.id != "self" and function is self.scope:
+                            found.append((holder.id, self._member_key(t), function, n, n.value))
+                        elif isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name) \
+                                and holder.value.id == "self":
+                            found.append((f"self.{holder.attr}", self._member_key(t), function, n, n.value))
+            return found
+
+        stores = self.index.memo(("member stores", id(self.scope)), compute)
+        return [(f, stmt, value) for b, k, f, stmt, value in stores if b == base and (key is None or k == key)]
+
+    @staticmethod
+    def _member_key(target: ast.Attribute | ast.Subscript) -> str | None:
+        if isinstance(target, ast.Attribute):
+            return "." + target.attr
+        if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, (str, int)):
+            return f"[{target.slice.value!r}]"
+        return None  # d[i] = ...: some item
+
+    def _scope_of(self, function: ast.AST) -> _Scope:
+        if function is self.scope:
+            return self
+        scope = _Scope(self.index, function)
+        scope._visiting = self._visiting
+        return scope
+
+    def _member_number(self, node: ast.Attribute | ast.Subscript, depth: int) -> int:
+        """A member of an object or dict holds a Python number: every value it can have (its
+        initial one: the dict display's entry, or what the constructor of a class of this file
+        assigns to ``self.attr``; and every assignment to it) is a number."""
+        base, key = self.member(node)  # type: ignore[misc]
+        visit = f"{base}{key}"
+        if visit in self._visiting or depth > 8:
+            return _WEAK  # the other values decide
+        self._visiting.add(visit)
+        try:
+            initial = self._member_initial(base, key, depth)
+            if initial is None:
+                return 0
+            if any(self._member_key(t) is None for _, stmt, _ in self.member_stores(base)  # d[i] = ...
+                   for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])  # type: ignore[attr-defined]
+                   if isinstance(t, ast.Subscript)):
+                return 0
+            kinds = [initial] + [self._scope_of(f).number(value, depth + 1)
+                                 for f, _, value in self.member_stores(base, key)]
+        finally:
+            self._visiting.discard(visit)
+        if not all(kinds):
+            return 0
+        return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
+
+    def _member_initial(self, base: str, key: str, depth: int) -> int | None:
+        """The kind of a member's value where its holder is created (None: unknown): the single
+        local assignment of ``base``, or every ``self.X = ...`` of the class."""
+        if base.startswith("self."):
+            made = self.self_assignments(base[len("self."):])
+            if not made or any(value is None for _, value in made):
+                return None
+            kinds = [self._initial_from(value, key, self._scope_of(f), depth) for f, value in made]  # type: ignore[arg-type]
+            if not kinds or any(k is None for k in kinds):
+                return None
+            return _STRONG if _STRONG in kinds or len(kinds) > 1 else kinds[0]
+        binds = self.bindings.get(base, ())
+        if len(binds) != 1:
+            return None
+        return self._initial_from(binds[0].value, key, self, depth)  # type: ignore[attr-defined]
+
+    def _initial_from(self, value: ast.expr, key: str, scope: _Scope, depth: int) -> int | None:
+        """The kind of member ``key`` of the object ``value`` makes (evaluated in ``scope``): the
+        entry of a dict display, or the ``self.attr`` assignments of a class of this file (a
+        constructor parameter counts as a number when its default is one and the call does not
+        pass it, or passes a number)."""
+        if isinstance(value, ast.Dict) and key.startswith("["):
+            for k, v in zip(value.keys, value.values):
+                if isinstance(k, ast.Constant) and f"[{k.value!r}]" == key:
+                    return scope.number(v, depth + 1) or None
+            return None
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and key.startswith(".")):
+            return None
+        classes = [c for c in self.index.tree.body if isinstance(c, ast.ClassDef) and c.name == value.func.id]
+        if len(classes) != 1 or classes[0].decorator_list or any(
+                not (isinstance(b, ast.Name) and b.id == "object") for b in classes[0].bases):
+            return None
+        init = next((m for m in classes[0].body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None:
+            return None
+        kinds = []
+        init_scope = _Scope(self.index, init)
+        init_scope._visiting = self._visiting
+        for method, assigned in init_scope.self_assignments(key[1:]):
+            if assigned is None:
+                return None
+            if method is init and isinstance(assigned, ast.Name) and assigned.id in init_scope.params:
+                kind = scope._constructor_argument(init, value, assigned.id, depth)
+            else:
+                kind = init_scope._scope_of(method).number(assigned, depth + 1)
+            if not kind:
+                return None
+            kinds.append(kind)
+        if not kinds:
+            return None
+        return _STRONG if _STRONG in kinds or len(kinds) > 1 else _WEAK
+
+    def _constructor_argument(self, init: ast.FunctionDef, call: ast.Call, param: str, depth: int) -> int:
+        """The kind of what ``Cls(...)`` (a call in this scope) binds to ``__init__``'s ``param``:
+        the argument it passes (a number here), else the parameter's default."""
+        positional = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+        passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
+        if passed is None and param in positional:
+            i = positional.index(param)
+            if any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+                return 0
+            passed = call.args[i] if i < len(call.args) else None
+        if passed is not None:
+            return _STRONG if self.number(passed, depth + 1) else 0
+        defaults = dict(zip([a.arg for a in init.args.args][len(init.args.args) - len(init.args.defaults):],
+                            init.args.defaults))
+        default = defaults.get(param)
+        return _STRONG if isinstance(default, ast.Constant) and type(default.value) in (int, float) else 0
+
+    def _param_number(self, name: str, depth: int) -> int:
+        """A parameter (without a numeric default or annotation) that every call site of this
+        function in this file binds to a Python number (one level of callers): _STRONG."""
+        func = self.scope
+        visit = f"param:{name}"
+        if visit in self._visiting or depth > 4 or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return 0
+        sites = _bound_at_sites(self.index, func, name)
+        if not sites:
+            return 0
+        self._visiting.add(visit)
+        try:
+            for site, value in sites:
+                if value is None:
+                    default = self.params.get(name)
+                    if not (isinstance(default, ast.Constant) and type(default.value) in (int, float)):
+                        return 0
+                    continue
+                caller = _Scope(self.index, self.index.function_of(site) or self.index.enclosing_scope(site))
+                caller._visiting = self._visiting
+                if not caller.number(value, depth + 1):
+                    return 0
+        finally:
+            self._visiting.discard(visit)
+        return _STRONG
+
     def _rebound_in_loop(self, use: ast.Name) -> ast.expr | None:
         """The value of the last plain assignment to ``use.id`` inside the loop that counts it and
         before ``use`` (the definition that reaches ``use`` in that iteration)."""
@@ -270,15 +466,19 @@ class _Scope:
         return name is not None and name.startswith(_STDLIB_NUMBER_MODULES)
 
     def _any_tensorish(self, nodes: list[ast.expr]) -> bool:
-        for n in nodes:
-            for sub in ast.walk(n):
-                if isinstance(sub, ast.Call) and not (
-                        isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
-                        or self._stdlib_number(sub.func)):
-                    return True
-                if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(
-                        sub.value) and not (self._self_attribute(sub) is not None and self.number(sub)):
-                    return True  # x.attr: a tensor, a config value... not provably a Python number
+        stack = list(nodes)
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, (ast.Attribute, ast.Subscript)) and (
+                    self._self_attribute(sub) is not None or self.member(sub) is not None) and self.number(sub):
+                continue  # self.lr, config.lr, hparams["lr"], self.meta["w"]: a number (its parts need no check)
+            if isinstance(sub, ast.Call) and not (
+                    isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
+                    or self._stdlib_number(sub.func)):
+                return True
+            if isinstance(sub, ast.Attribute) and not self._stdlib_number(sub) and not self._stdlib_number(sub.value):
+                return True  # x.attr: a tensor, a config value... not provably a Python number
+            stack.extend(ast.iter_child_nodes(sub))
         return False
 
     def number_collection(self, node: ast.expr, depth: int = 0, nested: bool = False) -> bool:
@@ -299,6 +499,9 @@ class _Scope:
             return bool(node.values) and all(v is not None and self.number(v) for v in node.values)
         if isinstance(node, ast.ListComp):
             return bool(self.number(node.elt)) or self._neutral(node.elt) and not self._any_tensorish([node.elt])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "tolist" \
+                and not node.args and not node.keywords:
+            return True  # array.tolist(): a (nested) list of Python numbers, traced by value
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
             iters = self.loop_iters.get(node.args[0].id, ())
@@ -322,6 +525,9 @@ class _Scope:
                 why = self._self_varies(attr, loops)
                 if why is not None:
                     return why
+            why = self._member_varies(sub, loops)
+            if why is not None:
+                return why
             if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load):
                 continue
             if sub.id in comprehension_targets:
@@ -350,10 +556,58 @@ class _Scope:
                         return why
         return None
 
+    def _member_varies(self, node: ast.AST, loops: list[ast.AST]) -> str | None:
+        """``obj.attr`` / ``d["key"]`` (of a local or of ``self.X``) assigned in a loop around the
+        call (``config.temperature *= decay`` per step), or by a method of the class that such a
+        loop calls; or a local dict/list passed whole while that loop assigns one of its items
+        (``hparams["lr"] = ...`` per epoch)."""
+        stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        if not stmt_loops:
+            return None
+        member = self.member(node)
+        if member is not None:
+            base, key = member
+            stores = self.member_stores(base, key)
+            shown = f"`{base}{key}`"
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.params \
+                and any(isinstance(b, ast.Assign) and isinstance(b.value, (ast.Dict, ast.List))
+                        for b in self.bindings.get(node.id, ())):
+            stores = [(f, stmt, value) for f, stmt, value in self.member_stores(node.id)
+                      if any(isinstance(t, ast.Subscript) for t in getattr(stmt, "targets", [getattr(stmt, "target", None)]))]
+            if not all(self.number(value) for _, _, value in stores):
+                return None  # an item set to a tensor: traced by shape and dtype, the numbers stay
+            shown = f"an item of `{node.id}`"
+        else:
+            return None
+        if any(f is self.scope and self._inside(stmt, loop) for f, stmt, _ in stores for loop in stmt_loops):
+            return f"{shown} is reassigned in the loop that calls it"
+        updaters = {getattr(f, "name", "") for f, _, _ in stores if f is not self.scope} - {"__init__"}
+        for loop in stmt_loops:
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                        and n.func.attr in updaters:
+                    return f"{shown} is updated by `self.{n.func.attr}()` in the loop that calls it"
+        return None
+
     def _self_varies(self, attr: str, loops: list[ast.AST]) -> str | None:
         """``self.attr`` is reassigned in a loop around the call, or by a method of the class
-        that such a loop calls (``self.decay()``)."""
+        that such a loop calls (``self.decay()``), or updated from its own value by the calling
+        method itself (``self.global_step += 1`` in ``train_on_batch``: a new value every call, as
+        ``global STEP; STEP += 1`` is for a module-level number)."""
         stmt_loops = [loop for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+        func = self.scope
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.name not in ("__init__", "build"):
+            for n in self.index.scope_nodes(func):
+                target = n.target if isinstance(n, ast.AugAssign) else n.targets[0] if isinstance(
+                    n, ast.Assign) and len(n.targets) == 1 else None
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self" and target.attr == attr):
+                    continue
+                if isinstance(n, ast.AugAssign) or any(  # self.t = self.t * decay
+                        isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"
+                        and sub.attr == attr for sub in ast.walk(n.value)):
+                    return f"`self.{attr}` is updated from its own value on every call of `{func.name}()`"
         if not stmt_loops:
             return None
         assignments = self.self_assignments(attr)
@@ -480,7 +734,9 @@ def _tf_alias(ctx: ModuleContext) -> str | None:
 def _kind(scope: _Scope, arg: ast.expr) -> str | None:
     """What Python value ``arg`` certainly holds: "list", "dict", "number", "string", or None."""
     if isinstance(arg, (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.Name, ast.Call)) and scope.python_list(arg):
-        return "dict" if isinstance(arg, ast.Dict) else "list"
+        bound = [b.value for b in scope.bindings.get(arg.id, ()) if isinstance(b, ast.Assign)] \
+            if isinstance(arg, ast.Name) else [arg]
+        return "dict" if bound and all(isinstance(v, ast.Dict) for v in bound) else "list"
     if scope.number(arg) == _STRONG:
         return "number"
     if scope.text(arg):
@@ -488,16 +744,14 @@ def _kind(scope: _Scope, arg: ast.expr) -> str | None:
     return None
 
 
-def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
-    """``param`` of the function around the call is a Python value that changes: a call site of
-    that function in this file passes it one that changes between calls (a loop counter, a
-    number reassigned in the loop...). (kind, why), or None. One level of callers."""
-    func = scope.scope
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.name in ("__init__", "__post_init__"):
-        return None
-    index = scope.index
+def _bound_at_sites(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef,
+                    param: str) -> list[tuple[ast.Call, ast.expr | None]]:
+    """(call site, the argument it binds to ``param``, None when it passes none) for every call of
+    ``func`` in this file (``obj.method(...)`` for a method), recursive calls left out. Empty when
+    a site passes ``*args``/``**kwargs`` that may bind it."""
     positional = [a.arg for a in func.args.posonlyargs + func.args.args]
     method = isinstance(index.parent(func), ast.ClassDef)
+    found: list[tuple[ast.Call, ast.expr | None]] = []
     for site, _ in index.calls:
         target = site.func
         if method and isinstance(target, ast.Attribute) and target.attr == func.name:
@@ -511,8 +765,25 @@ def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tu
         value = next((kw.value for kw in site.keywords if kw.arg == param), None)
         if value is None and param in slots:
             position = slots.index(param)
-            if position < len(site.args) and not any(isinstance(a, ast.Starred) for a in site.args[:position + 1]):
+            if any(isinstance(a, ast.Starred) for a in site.args[:position + 1]):
+                return []
+            if position < len(site.args):
                 value = site.args[position]
+        if value is None and any(kw.arg is None for kw in site.keywords):
+            return []
+        found.append((site, value))
+    return found
+
+
+def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
+    """``param`` of the function around the call is a Python value that changes: a call site of
+    that function in this file passes it one that changes between calls (a loop counter, a
+    number reassigned in the loop...). (kind, why), or None. One level of callers."""
+    func = scope.scope
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.name in ("__init__", "__post_init__"):
+        return None
+    index = scope.index
+    for site, value in _bound_at_sites(index, func, param):
         if value is None:
             continue
         caller_node = index.function_of(site) or index.enclosing_scope(site)
@@ -540,8 +811,17 @@ class PythonScalarToTfFunction(ModuleRule):
     callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
-    (`self.anneal()` per epoch), and a module-level number the calling function updates
-    (`global STEP; STEP += 1`), are followed the same way; `enumerate`/`zip` loop targets take
+    (`self.anneal()` per epoch), a number on `self` that the calling method updates from its own
+    value (`self.global_step += 1` in `train_on_batch`), and a module-level number the calling
+    function updates (`global STEP; STEP += 1`), are followed the same way; so are a number kept in a local object
+    or dict (`config.temperature`, `hparams["lr"]`: every value it can have, from the dict display
+    or the constructor of a class of this file to each assignment in the function, is a number)
+    that the loop around the call reassigns, and a local dict or list passed whole while that loop
+    reassigns one of its items. A parameter that every call site of its function in this file binds
+    to a Python number counts as one (`train(w, grads, 0.1, 4)` makes
+    `base_lr * min(1.0, (i + 1) / warmup)` a number), and so do `array.item()` (a Python scalar;
+    a NumPy scalar itself is traced as a tensor, measured) and `array.tolist()` (a list of them).
+    `enumerate`/`zip` loop targets take
     their items from the sequences they iterate.
     A loop over a fixed display or module constant is not flagged: each item traces once and
     later passes hit the cache (measured), a bounded cost. Also
@@ -609,6 +889,31 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    def fit(self, batches, epochs):\n        for _ in range(epochs):\n"
                 "            self.lr = self.lr * 0.5\n"
                 "            for x in batches:\n                self.step(x, self.lr)\n"),
+        Example("import tensorflow as tf\nclass Config:\n    def __init__(self, temperature=1.0):\n"
+                "        self.temperature = temperature\n@tf.function(jit_compile=True)\n"
+                "def sample(logits, temperature):\n    return tf.nn.softmax(logits / temperature)\n"
+                "def run(logits, steps):\n    config = Config()\n    for _ in range(steps):\n"
+                "        sample(logits, config.temperature)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(w, g, lr):\n"
+                "    return w - lr * g\ndef train(w, grads, base_lr, warmup):\n"
+                "    for i, g in enumerate(grads):\n        lr = base_lr * min(1.0, (i + 1) / warmup)\n"
+                "        w = update(w, g, lr)\n    return w\ndef main(w, grads):\n"
+                "    return train(w, grads, tf.constant(0.1), 4)\n"),
+        Example('import tensorflow as tf\nclass GanTrainer:\n    def __init__(self):\n'
+                '        self.meta = {"weight_gen_advers": 0.001}\n'
+                '    @tf.function(jit_compile=True)\n    def loss(self, content, advers, weight):\n'
+                '        return content + weight * advers\n'
+                '    def fit(self, content, advers, epochs):\n        for _ in range(epochs):\n'
+                '            self.loss(content, advers, self.meta["weight_gen_advers"])\n'),
+        Example('import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n'
+                'def step(x, w):\n    return x * tf.cast(w, tf.float32)\ndef run(xs, weights):\n'
+                '    for x, w in zip(xs, np.asarray(weights)):\n        step(x, w)\n'),
+        Example('import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n'
+                '        self.global_step = tf.Variable(0)\n    @tf.function(jit_compile=True)\n'
+                '    def step(self, x, step_number):\n'
+                '        return x * tf.cast(step_number, tf.float32)\n'
+                '    def train_on_batch(self, x):\n        self.global_step.assign_add(1)\n'
+                '        return self.step(x, self.global_step)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -728,6 +1033,70 @@ class PythonScalarToTfFunction(ModuleRule):
                     (7, 17, 'Python number `lr` passed to tf.function `step` changes between calls (`lr` changes every '
                             'iteration of the loop that calls it): each new value traces and compiles the function '
                             'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\nclass Config:\n    def __init__(self, temperature=1.0):\n"
+                "        self.temperature = temperature\n@tf.function(jit_compile=True)\n"
+                "def sample(logits, temperature):\n    return tf.nn.softmax(logits / temperature)\n"
+                "def run(logits, steps):\n    config = Config()\n    for _ in range(steps):\n"
+                "        sample(logits, config.temperature)\n"
+                "        config.temperature = config.temperature * 0.5\n",
+                expected=(
+                    (11, 24, 'Python number `config.temperature` passed to tf.function `sample` changes between calls'
+                             ' (`config.temperature` is reassigned in the loop that calls it): each new value traces '
+                             'and compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef loss(a, b, weight):\n"
+                "    return tf.reduce_mean(a) + weight * tf.reduce_mean(b)\ndef train(a, b, epochs):\n"
+                '    hparams = {"adv_weight": 0.001}\n    for _ in range(epochs):\n'
+                '        loss(a, b, hparams["adv_weight"])\n        hparams["adv_weight"] *= 1.5\n',
+                expected=(
+                    (8, 20, "Python number `hparams['adv_weight']` passed to tf.function `loss` changes between calls"
+                            " (`hparams['adv_weight']` is reassigned in the loop that calls it): each new value "
+                            "traces and compiles the function again; pass a tensor (tf.constant / tf.Variable)"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef update(w, g, lr):\n"
+                "    return w - lr * g\ndef train(w, grads, base_lr, warmup):\n"
+                "    for i, g in enumerate(grads):\n        lr = base_lr * min(1.0, (i + 1) / warmup)\n"
+                "        w = update(w, g, lr)\n    return w\ndef main(w, grads):\n"
+                "    return train(w, grads, 0.1, 4)\n",
+                expected=(
+                    (8, 26, 'Python number `lr` passed to tf.function `update` changes between calls (`lr` is '
+                            'reassigned in the loop that calls it): each new value traces and compiles the function '
+                            'again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example('import tensorflow as tf\nclass GanTrainer:\n    def __init__(self):\n'
+                '        self.meta = {"weight_gen_advers": 0.001}\n'
+                '    @tf.function(jit_compile=True)\n    def loss(self, content, advers, weight):\n'
+                '        return content + weight * advers\n    def rebalance(self):\n'
+                '        self.meta["weight_gen_advers"] = self.meta["weight_gen_advers"] * 1.5\n'
+                '    def fit(self, content, advers, epochs):\n        for _ in range(epochs):\n'
+                '            self.loss(content, advers, self.meta["weight_gen_advers"])\n'
+                '            self.rebalance()\n',
+                expected=(
+                    (12, 40, "Python number `self.meta['weight_gen_advers']` passed to tf.function `loss` changes "
+                             "between calls (`self.meta['weight_gen_advers']` is updated by `self.rebalance()` in the"
+                             " loop that calls it): each new value traces and compiles the function again; pass a "
+                             "tensor (tf.constant / tf.Variable)"),
+                )),
+        Example('import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n'
+                'def step(x, w):\n    return x * tf.cast(w, tf.float32)\ndef run(xs, weights):\n'
+                '    for x, w in zip(xs, np.asarray(weights)):\n        step(x, w.item())\n',
+                expected=(
+                    (8, 17, 'Python number `w.item()` passed to tf.function `step` changes between calls (`w` changes'
+                            ' every iteration of the loop that calls it): each new value traces and compiles the '
+                            'function again; pass a tensor (tf.constant / tf.Variable)'),
+                )),
+        Example('import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n'
+                '        self.global_step = 0\n    @tf.function(jit_compile=True)\n'
+                '    def step(self, x, step_number):\n'
+                '        return x * tf.cast(step_number, tf.float32)\n'
+                '    def train_on_batch(self, x):\n        self.global_step += 1\n'
+                '        return self.step(x, self.global_step)\n',
+                expected=(
+                    (10, 29, 'Python number `self.global_step` passed to tf.function `step` changes between calls '
+                             '(`self.global_step` is updated from its own value on every call of `train_on_batch()`):'
+                             ' each new value traces and compiles the function again; pass a tensor (tf.constant / '
+                             'tf.Variable)'),
                 )),
     )
 

@@ -1,0 +1,162 @@
+"""XLA412: a ``tf.function`` argument sliced by a Python int that changes every iteration: a new shape per call."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.module_index import is_true
+from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test, loop_varying_names, runs_traced, varying_slice
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+# Calls that keep the shape of their first argument (a slice wrapped before the compiled call).
+_SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast",
+                            "np.asarray", "np.array"})
+# Options that make tf.function generalize shapes after a retrace: with them the cost is bounded
+# (two traces) without jit_compile, and XLA408 covers them under jit_compile.
+_RELAX = ("reduce_retracing", "experimental_relax_shapes")
+
+
+class TfFunctionArgumentShapePerIteration(ModuleRule):
+    """
+    ## What it does
+    Flags a call, inside a loop, of a `tf.function` of this file (decorated, or
+    `name = tf.function(f, ...)`) without an `input_signature` or `reduce_retracing`, whose argument
+    is a slice with exactly one bound that changes every iteration (`tokens[:, :t]` in a decoding
+    loop, `x[start:]` with `start += n`): passed directly, as an item of a dict, list or tuple
+    display (`{"input_ids": ids[:, :t]}`), through a name the loop assigns, or through
+    `tf.convert_to_tensor`/`tf.constant`/`tf.cast`. A slice whose two bounds both move
+    (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
+    a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
+    length traces once, then hits the cache). Calls inside traced code and in tests are left out.
+
+    ## Why is this bad?
+    A `tf.function` keys its traces on the shapes of its tensor arguments. A slice whose length
+    follows the loop counter has a new shape on every iteration, so every iteration traces the
+    function again and, with `jit_compile=True`, compiles it again with XLA (measured on TF 2.21:
+    a prefix sliced by the step traces and compiles once per step; a fixed-width window once).
+    TensorFlow warns about excessive retracing only after several.
+
+    ## Example
+    ```python
+    for t in range(prompt_len, max_len):
+        logits = next_token_logits(tokens[:, :t])
+        tokens = tf.tensor_scatter_nd_update(tokens, ..., tf.argmax(logits, -1, output_type=tokens.dtype))
+    ```
+
+    ## Use instead
+    ```python
+    for t in range(prompt_len, max_len):
+        logits = next_token_logits(tokens, tf.constant(t))  # the whole buffer; mask or gather at t inside
+        tokens = tf.tensor_scatter_nd_update(tokens, ..., tf.argmax(logits, -1, output_type=tokens.dtype))
+    ```
+
+    ## Fix safety
+    No automatic fix: the function must take the fixed-size buffer with the position or a mask.
+    """
+
+    code = "XLA412"
+    fix = None
+    name = "tf-function-argument-shape-per-iteration"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x):\n    return w * tf.reduce_sum(x)\n"
+                "def run(w, data, bs):\n    for i in range(len(data) // bs):\n"
+                "        w = step(w, data[i * bs:(i + 1) * bs])\n    return w\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef logits(context):\n"
+                "    return tf.reduce_sum(context, axis=1)\n"
+                "def decode(tokens, start, end, window):\n    for t in range(start, end):\n"
+                "        logits(tokens[:, t - window:t])\n"),
+        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
+                "def run(x):\n    return [score(x[:n]) for n in range(1, 8)]\n"),
+        Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
+                "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
+                "def probe(x):\n    return [score(x[:n]) for n in (8, 16, 32)]\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
+                "    return tf.reduce_sum(prefix, axis=1)\n"
+                "def decode(tokens, start, end):\n    for t in range(start, end):\n"
+                "        logits = next_logits(tokens[:, :t])\n"
+                "        tokens = tf.tensor_scatter_nd_update(tokens, [[0, t]], tf.cast(logits[:1], tokens.dtype))\n"
+                "    return tokens\n",
+                expected=(
+                    (7, 30, 'argument `prefix` of tf.function `next_logits` is sliced by `t`, which changes on '
+                            'every iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
+        Example("import tensorflow as tf\n@tf.function\ndef score(x):\n    return tf.reduce_mean(x ** 2)\n"
+                "def stream(x, chunk):\n    start, out = 0, []\n    while start < x.shape[0]:\n"
+                "        rest = x[start:]\n        out.append(score(rest))\n        start += chunk\n    return out\n",
+                expected=(
+                    (9, 26, 'argument `x` of tf.function `score` is sliced by `start`, which changes on every '
+                            'iteration: each call passes a new shape, so it traces again every iteration; pass the '
+                            'fixed-size buffer with the position (or a mask), or bucket the lengths'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef forward(inputs):\n"
+                "    return tf.reduce_sum(inputs['input_ids'] * inputs['attention_mask'], axis=1)\n"
+                "def generate(ids, mask, max_len):\n    for t in range(1, max_len):\n"
+                "        forward({'input_ids': ids[:, :t], 'attention_mask': mask[:, :t]})\n",
+                expected=(
+                    (7, 17, 'an item of argument `inputs` of tf.function `forward` is sliced by `t`, which changes on '
+                            'every iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        if not index.tf_functions:
+            return
+        for call, _ in index.calls:
+            tfn = index.tf_function_called(call)
+            if tfn is None or tfn.has_input_signature or any(is_true(tfn.keyword(k)) for k in _RELAX):
+                continue
+            loops = index.loops_around(call)
+            if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+                continue
+            varying = loop_varying_names(index, call)
+            if not varying:
+                continue
+            params: list[str] = []
+            if tfn.definition is not None:
+                params = [a.arg for a in tfn.definition.args.posonlyargs + tfn.definition.args.args]
+                if tfn.is_method and params[:1] == ["self"]:
+                    params = params[1:]
+            bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
+                     if not isinstance(a, ast.Starred)]
+            bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            compiles = " and XLA compiles" if is_true(tfn.keyword("jit_compile")) else ""
+            for param, arg in bound:
+                # the argument, or an item of the dict/list/tuple display it is ({"input_ids": ids[:, :t]})
+                items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(
+                    arg, (ast.List, ast.Tuple)) else []
+                hits = [(item, found) for item in [arg, *items] if item is not None
+                        and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)) is not None]
+                hits = [(item, name) for item, name in hits if not _fixed_display_target(loops, name)]
+                if hits:
+                    item, name = hits[0]
+                    what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
+                    ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is sliced by `{name}`, "
+                                          "which changes on every iteration: each call passes a new shape, so it "
+                                          f"traces{compiles} again every iteration; pass the fixed-size buffer with "
+                                          "the position (or a mask), or bucket the lengths")
+                    break
+
+
+def _fixed_display_target(loops: list[ast.AST], name: str) -> bool:
+    """``name`` is the target of a loop over a display of constants (``for n in (8, 16, 32)``):
+    each item traces once and later passes hit the cache, a bounded cost (as XLA403 counts it)."""
+    for loop in loops:
+        heads = [loop] if isinstance(loop, (ast.For, ast.AsyncFor)) else list(getattr(loop, "generators", []))
+        for head in heads:
+            if isinstance(head.target, ast.Name) and head.target.id == name:
+                it = head.iter
+                return isinstance(it, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant)
+                                                                               for e in it.elts)
+    return False
