@@ -23,6 +23,7 @@ from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.jit_argument_data_dependent_shape import JitArgumentDataDependentShape
 from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
@@ -132,6 +133,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StaticArgumentPerIteration,
     JaxStateWeakTypeChange,
     JitArgumentShapePerIteration,
+    JitArgumentDataDependentShape,
     GrowingTensorToTfFunction,
     JitCompileUnderTpuStrategy,
     ModelCreatedOutsideStrategyScope,

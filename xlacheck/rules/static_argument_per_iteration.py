@@ -9,8 +9,10 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_static_arguments,
     in_test,
+    jax_loop_varying_names,
+    jax_params_varied_by_callers,
     jitted_with_static_params,
-    loop_varying_names,
+    runs_traced,
     static_hash_kind,
 )
 from xlacheck.rules.base import Example
@@ -25,9 +27,13 @@ class StaticArgumentPerIteration(ModuleRule):
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
     the loop assigns from those (`n = len(batch)` with `batch` the loop variable), and a static
     argument built in the loop as a new object of a class of this file that hashes by identity
-    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`). Outside loops too: a static
-    argument read out of arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value
-    follows the data.
+    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`, or `opts = Config()` in the
+    loop body). A name the loop rebinds from itself (`lr = lr * 0.5`) or draws at random
+    (`k = rng.integers(1, 5)`) changes every iteration too. One level of calls is followed: a
+    static argument computed from a parameter of the enclosing function, which a call of that
+    function in this file passes a loop-varying value (`perturb(key, x, step)` called as
+    `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
+    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -96,6 +102,16 @@ class StaticArgumentPerIteration(ModuleRule):
                             'gives a new one (and the read waits for the device); pass it traced, with a static bound '
                             'and a mask'),
                 )),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def noise(key, step):\n    return jax.random.normal(jax.random.fold_in(key, step), (2,))\n"
+                "def perturb(key, x, step):\n    return x + noise(key, step)\n"
+                "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n",
+                expected=(
+                    (7, 27, 'static argument `step` of jitted `noise` comes from `step`, which `perturb()` receives '
+                            'with a new value on every iteration of the loop at line 10: jax.jit compiles once per '
+                            'distinct static value, so every iteration compiles again; pass it traced (with a static '
+                            'bound and a mask)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -118,9 +134,17 @@ class StaticArgumentPerIteration(ModuleRule):
                                       "compiles again whenever the data gives a new one (and the read waits for the "
                                       "device); pass it traced, with a static bound and a mask")
                 continue
-            if not index.loops_around(call):
+            loops = index.loops_around(call)
+            from_callers = {} if runs_traced(ctx.facts, index, call) else \
+                jax_params_varied_by_callers(index, ctx.path, call)
+            if not loops:
+                self._varied_by_callers(ctx, call, bound, from_callers)
                 continue
             for param, arg in bound:
+                if isinstance(arg, ast.Name):  # `opts = Options(...)` in the loop body, then `step(x, opts)`
+                    built = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
+                             and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+                    arg = built[0] if len(built) == 1 else arg
                 if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
                         and static_hash_kind(index, arg.func.id) == "identity":
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is a new "
@@ -128,9 +152,7 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
                     break
-            varying = loop_varying_names(index, call)
-            if not varying:
-                continue
+            varying = jax_loop_varying_names(index, call)
             for param, arg in bound:
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
@@ -138,6 +160,22 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "per distinct static value, so every iteration compiles again; pass it "
                                           "traced (with a static bound and a mask) or hoist the loop")
                     break
+            else:
+                self._varied_by_callers(ctx, call, bound, from_callers)
+
+    def _varied_by_callers(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]],
+                           from_callers: dict[str, tuple[str, int]]) -> None:
+        """A static argument computed from a parameter that the enclosing function's callers in this
+        file pass a new value on every iteration of a loop."""
+        for param, arg in bound:
+            hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in from_callers), None)
+            if hit is not None:
+                caller, line = from_callers[hit]
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` comes from `{hit}`, which "
+                                      f"`{caller}()` receives with a new value on every iteration of the loop at line "
+                                      f"{line}: jax.jit compiles once per distinct static value, so every iteration "
+                                      "compiles again; pass it traced (with a static bound and a mask)")
+                return
 
 
 def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:
