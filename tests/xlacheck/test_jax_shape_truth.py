@@ -1,4 +1,4 @@
-"""XLA207 against jax.jit itself: each flagged snippet fails to trace, and its fixed form (the static
+"""XLA207 and XLA302 against jax.jit itself: each flagged snippet fails to trace, and its fixed form (the static
 size the message asks for) compiles. Skipped without JAX."""
 
 from __future__ import annotations
@@ -35,3 +35,23 @@ def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fix
                 namespace["f"](x)
         else:
             namespace["f"](x)
+
+
+@pytest.mark.parametrize("fn", ["sqrt", "log", "exp", "floor", "isnan"])
+def test_math_function_of_traced_value_fails_under_jit(fn: str):
+    src = f"import jax\nimport math\n@jax.jit\ndef f(x):\n    return x * math.{fn}(x.sum())\n"
+    result = check_source(src, "case.py")
+    assert "XLA302" in {d.code for d in result.diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        namespace["f"](jax.numpy.array([1.0, 2.0]))
+
+
+def test_math_on_static_shape_and_math_prod_trace():
+    src = ("import jax\nimport math\n@jax.jit\ndef f(q):\n"
+           "    return q / math.sqrt(q.shape[-1]) * math.prod([q.sum(), 2.0])\n")
+    assert "XLA302" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    namespace["f"](jax.numpy.ones((2, 4)))
