@@ -55,3 +55,18 @@ def test_math_on_static_shape_and_math_prod_trace():
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     namespace["f"](jax.numpy.ones((2, 4)))
+
+
+@pytest.mark.parametrize(("fn", "flagged"), [("sum", False), ("mean", False), ("argmax", False),
+                                             ("exp", True), ("sort", True), ("asarray", True)])
+def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
+    src = f"import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n    return np.{fn}(x)\n"
+    assert ("XLA304" in {d.code for d in check_source(src, "case.py").diagnostics}) is flagged
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x = jax.numpy.array([[1.0, 3.0], [2.0, 0.5]])
+    if flagged:
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            namespace["f"](x)
+    else:
+        namespace["f"](x)
