@@ -414,3 +414,17 @@ def test_list_comprehension_over_growing_range_compiles_per_length():
     ns["run"](jax.numpy.ones((4, 2)), 4)
     assert ns["total"]._cache_size() == 3
 
+
+
+def test_static_counter_incremented_per_call_compiles_every_call():
+    src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=2)\n"
+           "def update(p, g, step):\n    return p - g / (step + 1)\nclass Trainer:\n"
+           "    def __init__(self, p):\n        self.p, self.step = p, 0\n"
+           "    def train_step(self, g):\n        self.step += 1\n"
+           "        self.p = update(self.p, g, self.step)\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    trainer = ns["Trainer"](jax.numpy.ones(2))
+    for _ in range(3):
+        trainer.train_step(jax.numpy.ones(2))
+    assert ns["update"]._cache_size() == 3

@@ -33,7 +33,9 @@ class StaticArgumentPerIteration(ModuleRule):
     static argument computed from a parameter of the enclosing function, which a call of that
     function in this file passes a loop-varying value (`perturb(key, x, step)` called as
     `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
-    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data.
+    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data, and a
+    counter the calling function increments before the call (`self.step += 1`, or a `global`):
+    a new value on every call of that function.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -112,6 +114,15 @@ class StaticArgumentPerIteration(ModuleRule):
                             'distinct static value, so every iteration compiles again; pass it traced (with a static '
                             'bound and a mask)'),
                 )),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=2)\n"
+                "def update(p, g, step):\n    return p - g / (step + 1)\nclass Trainer:\n"
+                "    def train_step(self, g):\n        self.step += 1\n"
+                "        self.p = update(self.p, g, self.step)\n",
+                expected=(
+                    (9, 36, 'static argument `step` of jitted `update` comes from `self.step`, which this function '
+                            'increments on every call: jax.jit compiles once per distinct static value, so every '
+                            'call compiles again; pass it traced'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -133,6 +144,14 @@ class StaticArgumentPerIteration(ModuleRule):
                                       f"values ({how}): jax.jit compiles once per distinct static value, so it "
                                       "compiles again whenever the data gives a new one (and the read waits for the "
                                       "device); pass it traced, with a static bound and a mask")
+                continue
+            counter = next(((param, arg, c) for param, arg in bound
+                            if (c := _counter_of_enclosing_call(index, call, arg)) is not None), None)
+            if counter is not None and not runs_traced(ctx.facts, index, call):
+                param, arg, c = counter
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` comes from `{c}`, which "
+                                      "this function increments on every call: jax.jit compiles once per distinct "
+                                      "static value, so every call compiles again; pass it traced")
                 continue
             loops = index.loops_around(call)
             from_callers = {} if runs_traced(ctx.facts, index, call) else \
@@ -202,3 +221,25 @@ def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, dep
                      and (name := ctx.facts.aliases.resolve(n.func)) is not None
                      and name.startswith(("jnp.", "jax.", "lax.")) and not name.startswith("jax.jit")), None)
     return f"{how} of {jax_call}" if jax_call is not None else None
+
+
+def _counter_of_enclosing_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> str | None:
+    """``self.step`` (or a ``global`` name) that the function around ``call`` increments
+    (``self.step += 1``) before the call, outside any loop, and that ``arg`` reads: a counter with a
+    new value on every call of that function."""
+    func = index.function_of(call)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    globals_ = {n for g in index.scope_nodes(func) if isinstance(g, ast.Global) for n in g.names}
+    counters: set[str] = set()
+    for n in index.scope_nodes(func):
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Sub)) and n.lineno < call.lineno \
+                and not index.loops_around(n):
+            t = n.target
+            if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self") \
+                    or (isinstance(t, ast.Name) and t.id in globals_):
+                counters.add(ast.unparse(t))
+    if not counters:
+        return None
+    return next((ast.unparse(n) for n in ast.walk(arg) if isinstance(n, (ast.Attribute, ast.Name))
+                 and ast.unparse(n) in counters), None)
