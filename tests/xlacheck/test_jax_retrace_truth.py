@@ -428,3 +428,13 @@ def test_static_counter_incremented_per_call_compiles_every_call():
     for _ in range(3):
         trainer.train_step(jax.numpy.ones(2))
     assert ns["update"]._cache_size() == 3
+
+
+def test_array_method_result_as_static_argument_raises():
+    src = ("import jax\nimport jax.numpy as jnp\ndef _grid(n):\n    return jnp.arange(n)\n"
+           "grid = jax.jit(_grid, static_argnums=(0,))\n"
+           "def pixels(scale):\n    npix = jnp.ceil(2.0 / scale).astype(jnp.int32)\n    return grid(npix)\n")
+    assert "XLA410" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        ns["pixels"](0.5)
