@@ -438,3 +438,13 @@ def test_array_method_result_as_static_argument_raises():
     ns = _run(src)
     with pytest.raises(ValueError, match="Non-hashable static arguments"):
         ns["pixels"](0.5)
+
+
+def test_global_rebound_between_calls_is_stale():
+    src = ("import jax\nSCALE = 1.0\n@jax.jit\ndef scaled(x):\n    return x * SCALE\n"
+           "def sweep(x):\n    global SCALE\n    out = []\n    for s in (1.0, 2.0, 3.0):\n"
+           "        SCALE = s\n        out.append(float(scaled(x)))\n    return out\n")
+    assert "XLA418" in _codes(src)
+    ns = _run(src)
+    assert ns["sweep"](jax.numpy.float32(2.0)) == [2.0, 2.0, 2.0]  # not [2, 4, 6]: the first trace's value
+    assert ns["scaled"]._cache_size() == 1
