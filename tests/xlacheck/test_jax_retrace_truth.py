@@ -448,3 +448,16 @@ def test_global_rebound_between_calls_is_stale():
     ns = _run(src)
     assert ns["sweep"](jax.numpy.float32(2.0)) == [2.0, 2.0, 2.0]  # not [2, 4, 6]: the first trace's value
     assert ns["scaled"]._cache_size() == 1
+
+
+@pytest.mark.parametrize("build", ["jnp.array([t for t in ids if t != 0])",
+                                   "jnp.array([vocab[w] for w in text.split()])"])
+def test_variable_length_list_to_jitted_function_compiles_per_length(build: str):
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef embed(x):\n    return x.sum()\n"
+           "def run(texts, vocab):\n    out = []\n    for text in texts:\n"
+           "        ids = [vocab[w] for w in text.split()]\n"
+           f"        out.append(embed({build}))\n    return out\n")
+    assert "XLA417" in _codes(src)
+    ns = _run(src)
+    ns["run"](["a b", "a b c", "c 0 a b a"], {"a": 1, "b": 2, "c": 3, "0": 0})
+    assert ns["embed"]._cache_size() == 3

@@ -23,6 +23,11 @@ _MASK_FUNCTIONS = frozenset({"isnan", "isfinite", "isinf", "isin", "logical_and"
                              "less_equal", "signbit"})
 _ARRAY_MODULES = ("jnp.", "np.", "jax.numpy.", "numpy.")
 _ARRAY_NAMESPACES = frozenset({"jnp", "np", "jax.numpy", "numpy"})
+# Calls that turn a Python list into an array of its length.
+_ARRAY_BUILDERS = frozenset({"jnp.array", "jnp.asarray", "np.array", "np.asarray"})
+# Methods whose result is a list as long as their input's content (`text.split()`, a tokenizer's
+# `encode(text)`).
+_VARIABLE_LENGTH_METHODS = frozenset({"split", "encode"})
 
 
 class JitArgumentDataDependentShape(ModuleRule):
@@ -33,7 +38,9 @@ class JitArgumentDataDependentShape(ModuleRule):
     `rows[valid]`), indexing with the result of `nonzero`/`where(cond)`/`argwhere`, or the result
     of a function whose output size depends on the values (the JAX API table's data-dependent
     functions without their `size=`: `jnp.unique`, `jnp.nonzero`, one-argument `jnp.where`; NumPy's
-    functions of the same names behave the same), where the call runs once per step: in a loop, in
+    functions of the same names behave the same), or an array built from a filtered list
+    comprehension (`jnp.array([t for t in ids if t != pad])`) or from `.split()`/a tokenizer's
+    `.encode()`, where the call runs once per step: in a loop, in
     a per-batch function, or in a function that this file calls in a loop with new values. Calls in
     tests and inside traced code are left out.
 
@@ -136,6 +143,17 @@ class JitArgumentDataDependentShape(ModuleRule):
         if isinstance(arg, ast.Name) and depth == 0:
             value = _single_value(index, arg)
             return self._data_dependent(ctx, index, value, 1) if value is not None else None
+        if isinstance(arg, ast.Call) and arg.args and ctx.facts.aliases.resolve(arg.func) in _ARRAY_BUILDERS:
+            inner = arg.args[0]
+            if isinstance(inner, ast.Name) and depth == 0:
+                inner = _single_value(index, inner) or inner
+            if isinstance(inner, ast.ListComp) and any(g.ifs for g in inner.generators):
+                return "an array of a filtered list comprehension (as many elements as pass the filter)"
+            if isinstance(inner, ast.ListComp) and len(inner.generators) == 1:
+                inner = inner.generators[0].iter  # [vocab[w] for w in text.split()]: as long as the split
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                    and inner.func.attr in _VARIABLE_LENGTH_METHODS:
+                return f"an array of a `.{inner.func.attr}()` result (as long as the text or data it splits)"
         if isinstance(arg, ast.Call):
             name = _sized_function(ctx, arg)
             return f"the result of {name} without `size=`" if name is not None else None
