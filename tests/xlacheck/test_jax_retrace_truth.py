@@ -461,3 +461,14 @@ def test_variable_length_list_to_jitted_function_compiles_per_length(build: str)
     ns = _run(src)
     ns["run"](["a b", "a b c", "c 0 a b a"], {"a": 1, "b": 2, "c": 3, "0": 0})
     assert ns["embed"]._cache_size() == 3
+
+
+def test_static_argument_of_jit_defined_in_the_driver_compiles_per_value():
+    src = ("import jax\nfrom functools import partial\ndef main(key, sizes):\n"
+           "    @partial(jax.jit, static_argnums=1)\n    def sample(k, n):\n"
+           "        return jax.random.normal(k, (n,)).sum()\n"
+           "    out = [sample(key, n) for n in sizes]\n    return out, sample\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    _, sample = ns["main"](jax.random.PRNGKey(0), [2, 3, 4])
+    assert sample._cache_size() == 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
@@ -289,3 +289,49 @@ def jax_params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -
     # a parameter the function rebinds before the jitted call no longer holds the caller's value
     rebound = {n.id for n in index.scope_nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return {p: v for p, v in out.items() if p not in rebound}
+
+
+def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
+                      ) -> Callable[[ast.Call], tuple[str, FunctionInfo] | None]:
+    """A resolver for the JAX recompile rules (XLA410, XLA411, XLA416, XLA417): the jitted function
+    (name, info) a call by name runs, from :func:`jax_jitted` (module level) or defined in a function
+    around the call: a nested def decorated with ``jax.jit``, or ``step = jax.jit(local_def, ...)``
+    there (scripts and notebooks build their step inside ``main()``)."""
+    module = dict(jax_jitted(facts, index))
+    resolve = facts.aliases.resolve
+    local: dict[int, dict[str, FunctionInfo]] = {}
+    nested = [f for f in facts.functions if f.parent is not None and f.cls is None
+              and not isinstance(f.node, ast.Lambda) and not isinstance(f.parent.node, ast.Lambda)]
+    for f in nested:
+        node = f.node
+        assert not isinstance(node, ast.Lambda) and f.parent is not None
+        if f.jax and any(resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (
+                resolve(dec.func) in JAX_JIT_NAMES or (bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
+                for dec in node.decorator_list):
+            local.setdefault(id(f.parent.node), {})[node.name] = f
+    for call, resolved in index.calls:
+        if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
+            continue
+        scope = index.function_of(call)
+        assign = index.parent(call)
+        if scope is None or not isinstance(assign, ast.Assign) or len(assign.targets) != 1 \
+                or not isinstance(assign.targets[0], ast.Name):
+            continue
+        wrapped = next((f for f in nested if f.parent is not None and f.parent.node is scope
+                        and getattr(f.node, "name", None) == call.args[0].id), None)
+        if wrapped is not None:
+            local.setdefault(id(scope), {})[assign.targets[0].id] = wrapped
+
+    def callee(call: ast.Call) -> tuple[str, FunctionInfo] | None:
+        if not isinstance(call.func, ast.Name):
+            return None
+        name = call.func.id
+        scope: ast.AST | None = index.function_of(call)
+        while scope is not None:
+            hit = local.get(id(scope), {}).get(name)
+            if hit is not None:
+                return name, hit
+            scope = index.function_of(scope)
+        return (name, module[name]) if name in module else None
+
+    return callee

@@ -8,7 +8,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     in_test,
-    jax_jitted,
+    jax_jitted_callee,
     jax_params_varied_by_callers,
     per_batch,
     runs_traced,
@@ -105,18 +105,20 @@ class JitArgumentDataDependentShape(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jax_jitted(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax for info in ctx.facts.functions):
             return
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None:
                 continue
+            assert isinstance(call.func, ast.Name)
             if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
             if not (index.loops_around(call) or per_batch(index, call)
                     or jax_params_varied_by_callers(index, ctx.path, call)):
                 continue
-            info = jitted[call.func.id]
+            info = hit[1]
             params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
             bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
                      if not isinstance(a, ast.Starred)]

@@ -9,7 +9,7 @@ from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     in_test,
-    jax_jitted,
+    jax_jitted_callee,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
     runs_traced,
@@ -125,19 +125,21 @@ class JitArgumentShapePerIteration(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jax_jitted(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax for info in ctx.facts.functions):
             return
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None:
                 continue
+            assert isinstance(call.func, ast.Name)
             loops = index.loops_around(call)
             if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
             from_callers = jax_params_varied_by_callers(index, ctx.path, call)
             if not loops and not from_callers:
                 continue
-            info = jitted[call.func.id]
+            info = hit[1]
             params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
             bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
                      if not isinstance(a, ast.Starred)]

@@ -9,9 +9,9 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_static_arguments,
     in_test,
+    jax_jitted_callee,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
-    jitted_with_static_params,
     runs_traced,
     static_hash_kind,
 )
@@ -127,13 +127,15 @@ class StaticArgumentPerIteration(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jitted_with_static_params(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax and info.static_params for info in ctx.facts.functions):
             return
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None or not hit[1].static_params:
                 continue
-            bound = bound_static_arguments(jitted[call.func.id], call)
+            assert isinstance(call.func, ast.Name)
+            bound = bound_static_arguments(hit[1], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
             read = next(((param, arg, how) for param, arg in bound

@@ -8,7 +8,12 @@ from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
-from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params, static_hash_kind
+from xlacheck.rules._recompile_scope import (
+    bound_static_arguments,
+    jax_jitted_callee,
+    jitted_with_static_params,
+    static_hash_kind,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -151,15 +156,18 @@ class UnhashableStaticArgument(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jitted_with_static_params(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax and info.static_params for info in ctx.facts.functions):
             return
+        jitted = dict(jitted_with_static_params(ctx.facts, index))
         for caller_name, info in jitted.items():
             self._check_body(ctx, index, caller_name, info)
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None or not hit[1].static_params:
                 continue
-            for param, arg in bound_static_arguments(jitted[call.func.id], call):
+            assert isinstance(call.func, ast.Name)
+            for param, arg in bound_static_arguments(hit[1], call):
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
