@@ -472,3 +472,14 @@ def test_static_argument_of_jit_defined_in_the_driver_compiles_per_value():
     ns = _run(src)
     _, sample = ns["main"](jax.random.PRNGKey(0), [2, 3, 4])
     assert sample._cache_size() == 3
+
+
+def test_python_float_fed_back_strongly_typed_through_a_name_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef line_search(params, grads, stepsize):\n"
+           "    new_step = stepsize * jnp.float32(0.5)\n    return params - new_step * grads, new_step\n"
+           "def solve(params, grads, n):\n    stepsize = 1.0\n    for _ in range(n):\n"
+           "        params, stepsize = line_search(params, grads, stepsize)\n    return params\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["solve"](jax.numpy.ones(2), jax.numpy.ones(2), 3)
+    assert ns["line_search"]._cache_size() == 2
