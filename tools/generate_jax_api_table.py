@@ -28,6 +28,12 @@ Per function (``by`` says how each fact was decided):
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
   argument to ``shape``. ``--refresh-params`` fills them into the existing file without probing.
 
+* ``numpy_on_tracer`` (top level): NumPy functions called with one traced array under jax.jit.
+  ``traceable``: the call compiles (NumPy hands the array to its own method: ``np.sum(x)`` is
+  ``x.sum()``); ``fails``: the same call works on a NumPy array but raises on a tracer
+  (``np.exp(x)``: TracerArrayConversionError). Functions that need more arguments are in
+  neither. ``--refresh-numpy`` probes only this part into the existing file.
+
 xlacheck reads the file through :mod:`xlacheck.api_table` (``lookup("jax.numpy.nonzero")``); no
 JAX import there.
 """
@@ -108,7 +114,9 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         sig = inspect.signature(fn)
         required = [p for p in sig.parameters.values() if p.default is p.empty
                     and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        candidates = [{p.name: synthetic(p, jnp) for p in required}]
+        # positional-only parameters (``jnp.astype(x, dtype, /)``) go by position ("__i" keys)
+        candidates = [{(f"__{i}" if p.kind is p.POSITIONAL_ONLY else p.name): synthetic(p, jnp)
+                       for i, p in enumerate(required)}]
     except (TypeError, ValueError):  # ufunc objects (jnp.tanh, jnp.add) have no signature
         candidates = []
     array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
@@ -183,6 +191,38 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
 
 
 
+def probe_numpy_on_tracer(jax: Any, jnp: Any) -> dict[str, list[str]]:
+    """Which public NumPy functions accept one traced array under jax.jit (see the module doc)."""
+    import numpy as np
+
+    host = np.arange(1, 5, dtype=np.float32).reshape(2, 2) / 4.0
+    traced_input = jnp.asarray(host)
+    traceable, fails = [], []
+    for attr in sorted(dir(np)):
+        fn = getattr(np, attr)
+        if attr.startswith("_") or isinstance(fn, type) or not callable(fn) or attr in NUMPY_SKIP:
+            continue
+        try:
+            fn(host)
+        except Exception:  # noqa: BLE001 - needs other arguments: not probed
+            continue
+        try:
+            # one probe per function, compiled once on purpose
+            jax.jit(lambda v, fn=fn: fn(v))(traced_input)  # noqa: XLA404
+            traceable.append(f"np.{attr}")
+        except Exception as error:  # noqa: BLE001 - the error class is the verdict
+            if "Tracer" in type(error).__name__ or type(error).__name__ == "ConcretizationTypeError":
+                fails.append(f"np.{attr}")
+    return {"traceable": traceable, "fails": fails}
+
+
+# NumPy callables that print, read files or block on input: never called by the probe
+NUMPY_SKIP = {"info", "show_config", "show_runtime", "load", "loadtxt", "genfromtxt", "fromfile", "save", "savez",
+              "savez_compressed", "savetxt", "tofile", "test", "printoptions", "set_printoptions", "setbufsize",
+              "seterr", "seterrcall", "source", "lookfor", "who", "memmap", "get_include", "deprecate",
+              "deprecate_with_doc", "getbufsize", "geterr", "geterrcall", "get_printoptions"}
+
+
 def positional_params(fn: Any) -> list[str] | None:
     try:
         sig = inspect.signature(fn)
@@ -225,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--refresh-params", action="store_true", help="fill params into the existing --out file only")
+    ap.add_argument("--refresh-numpy", action="store_true",
+                    help="probe only numpy_on_tracer into the existing --out file")
     args = ap.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import warnings
@@ -233,6 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     import jax
     import jax.numpy as jnp
 
+    if args.refresh_numpy:
+        table = json.loads(args.out.read_text())
+        table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
+        print(f"numpy_on_tracer: {len(table['numpy_on_tracer']['traceable'])} traceable, "
+              f"{len(table['numpy_on_tracer']['fails'])} fail")
+        write(table, args.out)
+        return 0
     if args.refresh_params:
         table = json.loads(args.out.read_text())
         print(f"params: {add_params(table['entries'], jax, jnp)} entries")
@@ -265,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     table = {"schema": SCHEMA_VERSION, "command": "python tools/generate_jax_api_table.py",
              "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
     add_params(entries, jax, jnp)
+    table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
     write(table, args.out)
     print(f"wrote {args.out}: {json.dumps(stats)}")
     return 0

@@ -175,9 +175,22 @@ _DATA_DEPENDENT_ERRORS = frozenset({"ConcretizationTypeError", "NonConcreteBoole
 
 
 @cache
-def _jax_entries() -> dict[str, dict[str, Any]]:
+def _jax_table() -> dict[str, Any]:
     text = resources.files("xlacheck").joinpath("data", "jax_api.json").read_text(encoding="utf-8")
-    raw: dict[str, dict[str, Any]] = json.loads(text)["entries"]
+    table: dict[str, Any] = json.loads(text)
+    return table
+
+
+@cache
+def numpy_traceable_under_jit() -> frozenset[str]:
+    """NumPy functions (``np.sum``) that accept a traced array under ``jax.jit``: NumPy hands it to
+    the array's own method (``x.sum()``). Measured by the JAX table's generator (``numpy_on_tracer``)."""
+    return frozenset(_jax_table().get("numpy_on_tracer", {}).get("traceable", ()))
+
+
+@cache
+def _jax_entries() -> dict[str, dict[str, Any]]:
+    raw: dict[str, dict[str, Any]] = _jax_table()["entries"]
     entries: dict[str, dict[str, Any]] = {}
     for name, entry in raw.items():
         if "alias_of" in entry:

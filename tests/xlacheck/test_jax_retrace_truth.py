@@ -11,6 +11,7 @@ import pytest
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 jax = pytest.importorskip("jax")
+np = pytest.importorskip("numpy")
 
 from xlacheck.engine import check_source  # noqa: E402
 
@@ -270,3 +271,215 @@ def test_frozen_dataclass_with_static_self_hits_the_cache():
     ns = _run(src)
     ns["predict_all"](jax.numpy.ones((3, 2)))
     assert len(ns["TRACES"]) == 1
+
+
+# -- issue 11, branch jax3: the varying value at the call sites --------------------------------------
+
+
+def test_static_argument_from_caller_loop_compiles_per_iteration():
+    src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+           "def step_noise(key, step, x):\n    return x + jax.random.normal(jax.random.fold_in(key, step), x.shape)\n"
+           "def perturb(key, x, step):\n    return step_noise(key, step, x)\n"
+           "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.random.PRNGKey(0), jax.numpy.ones(3), 4)
+    assert ns["step_noise"]._cache_size() == 4
+
+
+def test_traced_step_from_caller_loop_compiles_once():
+    src = ("import jax\n@jax.jit\n"
+           "def step_noise(key, step, x):\n    return x + jax.random.normal(jax.random.fold_in(key, step), x.shape)\n"
+           "def perturb(key, x, step):\n    return step_noise(key, step, x)\n"
+           "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n")
+    assert not _codes(src) & {"XLA411", "XLA416", "XLA417"}
+    ns = _run(src)
+    ns["run"](jax.random.PRNGKey(0), jax.numpy.ones(3), 4)
+    assert ns["step_noise"]._cache_size() == 1
+
+
+def test_static_argument_drawn_in_loop_compiles_per_value():
+    src = ("import jax\nimport numpy as np\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+           "def sample(key, n):\n    return jax.random.normal(key, (n,)).sum()\n"
+           "def mcmc(key, steps):\n    rng = np.random.default_rng(0)\n    for _ in range(steps):\n"
+           "        k = rng.integers(1, 50)\n        sample(key, k)\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    ns["mcmc"](jax.random.PRNGKey(0), 6)
+    draws = np.random.default_rng(0).integers(1, 50, size=6)
+    assert ns["sample"]._cache_size() == len(set(draws.tolist())) > 1
+
+
+def test_static_identity_object_built_in_loop_body_compiles_each_time():
+    src = ("import jax\nfrom functools import partial\nclass Options:\n    def __init__(self, k):\n"
+           "        self.k = k\n@partial(jax.jit, static_argnums=1)\ndef scale(x, opts):\n    return x * opts.k\n"
+           "def run(xs):\n    out = []\n    for x in xs:\n        opts = Options(2)\n"
+           "        out.append(scale(x, opts))\n    return out\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    ns["run"]([jax.numpy.ones(2)] * 3)
+    assert ns["scale"]._cache_size() == 3
+
+
+def test_list_passed_through_helper_to_static_argument_raises():
+    src = ("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+           "@partial(jax.jit, static_argnums=1)\ndef pad_to(x, widths):\n    return jnp.pad(x, widths)\n"
+           "def pad_batch(x, widths):\n    return pad_to(x, widths)\n"
+           "def run(x):\n    return pad_batch(x, [(0, 1), (0, 2)])\n")
+    assert "XLA410" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        ns["run"](jax.numpy.ones((2, 2)))
+
+
+def test_last_partial_batch_compiles_once_more():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xs):\n    return p + xs.sum()\n"
+           "def epoch(p, xs, bs=4):\n    for start in range(0, len(xs), bs):\n"
+           "        p = step(p, xs[start:start + bs])\n    return p\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["epoch"](jax.numpy.zeros(()), np.ones((10, 2), np.float32))
+    assert ns["step"]._cache_size() == 2  # 4 rows, then the 2-row remainder
+    ns["epoch"](jax.numpy.zeros(()), np.ones((11, 2), np.float32))
+    assert ns["step"]._cache_size() == 3  # a new data set, a new remainder
+
+
+def test_whole_batches_only_compile_once():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(p, xs):\n    return p + xs.sum()\n"
+           "def epoch(p, xs, bs=4):\n    for i in range(len(xs) // bs):\n"
+           "        p = step(p, xs[i * bs:(i + 1) * bs])\n    return p\n")
+    assert not _codes(src) & {"XLA416", "XLA417"}
+    ns = _run(src)
+    ns["epoch"](jax.numpy.zeros(()), np.ones((10, 2), np.float32))
+    ns["epoch"](jax.numpy.zeros(()), np.ones((11, 2), np.float32))
+    assert ns["step"]._cache_size() == 1
+
+
+def test_ceil_batch_count_compiles_for_the_remainder():
+    src = ("import jax\nimport math\n@jax.jit\ndef step(p, xs):\n    return p + xs.sum()\n"
+           "def epoch(p, xs, bs=4):\n    n_batches = math.ceil(len(xs) / bs)\n    for i in range(n_batches):\n"
+           "        p = step(p, xs[i * bs:(i + 1) * bs])\n    return p\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["epoch"](jax.numpy.zeros(()), np.ones((10, 2), np.float32))
+    assert ns["step"]._cache_size() == 2
+
+
+def test_array_sized_by_loop_variable_compiles_per_size():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef solve(L):\n    return jnp.linalg.norm(L @ L.T)\n"
+           "def solve_all(key, sizes):\n    out = []\n    for n in sizes:\n"
+           "        L = jax.random.uniform(key, (n, 3))\n        out.append(solve(L))\n    return out\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["solve_all"](jax.random.PRNGKey(0), [2, 3, 4, 3])
+    assert ns["solve"]._cache_size() == 3
+
+
+def test_mask_selected_argument_compiles_per_count():
+    src = ("import jax\nimport numpy as np\n@jax.jit\ndef mean(x):\n    return x.mean()\n"
+           "def evaluate(batches):\n    out = []\n    for b in batches:\n        valid = b > 0\n"
+           "        out.append(mean(b[valid]))\n    return out\n")
+    assert "XLA417" in _codes(src)
+    ns = _run(src)
+    batches = [np.array([1.0, -1.0, 2.0, 3.0]), np.array([1.0, 1.0, -2.0, -3.0]), np.array([-1.0, 1.0, -2.0, 3.0])]
+    ns["evaluate"](batches)
+    assert ns["mean"]._cache_size() == 2  # 3 valid rows, then 2 (twice)
+
+
+def test_unique_without_size_argument_compiles_per_count():
+    src = ("import jax\nimport numpy as np\n@jax.jit\ndef centroid(points):\n    return points.mean(0)\n"
+           "def track(frames):\n    return [centroid(np.unique(f)) for f in frames]\n")
+    assert "XLA417" in _codes(src)
+    ns = _run(src)
+    ns["track"]([np.array([1.0, 1.0, 2.0]), np.array([1.0, 2.0, 3.0]), np.array([4.0, 4.0, 4.0])])
+    assert ns["centroid"]._cache_size() == 3
+
+
+def test_mask_passed_with_fixed_shape_compiles_once():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef masked_mean(x, valid):\n"
+           "    return jnp.sum(jnp.where(valid, x, 0.0)) / jnp.sum(valid)\n"
+           "def evaluate(batches):\n    return [masked_mean(b, b > 0) for b in batches]\n")
+    assert not _codes(src) & {"XLA416", "XLA417"}
+    ns = _run(src)
+    ns["evaluate"]([np.array([1.0, -1.0, 2.0]), np.array([1.0, 1.0, -2.0])])
+    assert ns["masked_mean"]._cache_size() == 1
+
+
+def test_list_comprehension_over_growing_range_compiles_per_length():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef total(parts):\n    return sum(p.sum() for p in parts)\n"
+           "def run(x, n):\n    out = []\n    for i in range(1, n):\n"
+           "        out.append(total([x[j] for j in range(i)]))\n    return out\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["run"](jax.numpy.ones((4, 2)), 4)
+    assert ns["total"]._cache_size() == 3
+
+
+
+def test_static_counter_incremented_per_call_compiles_every_call():
+    src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=2)\n"
+           "def update(p, g, step):\n    return p - g / (step + 1)\nclass Trainer:\n"
+           "    def __init__(self, p):\n        self.p, self.step = p, 0\n"
+           "    def train_step(self, g):\n        self.step += 1\n"
+           "        self.p = update(self.p, g, self.step)\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    trainer = ns["Trainer"](jax.numpy.ones(2))
+    for _ in range(3):
+        trainer.train_step(jax.numpy.ones(2))
+    assert ns["update"]._cache_size() == 3
+
+
+def test_array_method_result_as_static_argument_raises():
+    src = ("import jax\nimport jax.numpy as jnp\ndef _grid(n):\n    return jnp.arange(n)\n"
+           "grid = jax.jit(_grid, static_argnums=(0,))\n"
+           "def pixels(scale):\n    npix = jnp.ceil(2.0 / scale).astype(jnp.int32)\n    return grid(npix)\n")
+    assert "XLA410" in _codes(src)
+    ns = _run(src)
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        ns["pixels"](0.5)
+
+
+def test_global_rebound_between_calls_is_stale():
+    src = ("import jax\nSCALE = 1.0\n@jax.jit\ndef scaled(x):\n    return x * SCALE\n"
+           "def sweep(x):\n    global SCALE\n    out = []\n    for s in (1.0, 2.0, 3.0):\n"
+           "        SCALE = s\n        out.append(float(scaled(x)))\n    return out\n")
+    assert "XLA418" in _codes(src)
+    ns = _run(src)
+    assert ns["sweep"](jax.numpy.float32(2.0)) == [2.0, 2.0, 2.0]  # not [2, 4, 6]: the first trace's value
+    assert ns["scaled"]._cache_size() == 1
+
+
+@pytest.mark.parametrize("build", ["jnp.array([t for t in ids if t != 0])",
+                                   "jnp.array([vocab[w] for w in text.split()])"])
+def test_variable_length_list_to_jitted_function_compiles_per_length(build: str):
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef embed(x):\n    return x.sum()\n"
+           "def run(texts, vocab):\n    out = []\n    for text in texts:\n"
+           "        ids = [vocab[w] for w in text.split()]\n"
+           f"        out.append(embed({build}))\n    return out\n")
+    assert "XLA417" in _codes(src)
+    ns = _run(src)
+    ns["run"](["a b", "a b c", "c 0 a b a"], {"a": 1, "b": 2, "c": 3, "0": 0})
+    assert ns["embed"]._cache_size() == 3
+
+
+def test_static_argument_of_jit_defined_in_the_driver_compiles_per_value():
+    src = ("import jax\nfrom functools import partial\ndef main(key, sizes):\n"
+           "    @partial(jax.jit, static_argnums=1)\n    def sample(k, n):\n"
+           "        return jax.random.normal(k, (n,)).sum()\n"
+           "    out = [sample(key, n) for n in sizes]\n    return out, sample\n")
+    assert "XLA411" in _codes(src)
+    ns = _run(src)
+    _, sample = ns["main"](jax.random.PRNGKey(0), [2, 3, 4])
+    assert sample._cache_size() == 3
+
+
+def test_python_float_fed_back_strongly_typed_through_a_name_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef line_search(params, grads, stepsize):\n"
+           "    new_step = stepsize * jnp.float32(0.5)\n    return params - new_step * grads, new_step\n"
+           "def solve(params, grads, n):\n    stepsize = 1.0\n    for _ in range(n):\n"
+           "        params, stepsize = line_search(params, grads, stepsize)\n    return params\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["solve"](jax.numpy.ones(2), jax.numpy.ones(2), 3)
+    assert ns["line_search"]._cache_size() == 2

@@ -23,8 +23,10 @@ from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
+from xlacheck.rules.jit_argument_data_dependent_shape import JitArgumentDataDependentShape
 from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
+from xlacheck.rules.jit_reads_rebound_global import JitReadsReboundGlobal
 from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
@@ -133,6 +135,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StaticArgumentPerIteration,
     JaxStateWeakTypeChange,
     JitArgumentShapePerIteration,
+    JitArgumentDataDependentShape,
+    JitReadsReboundGlobal,
     GrowingTensorToTfFunction,
     TfFunctionArgumentShapePerIteration,
     JitCompileUnderTpuStrategy,

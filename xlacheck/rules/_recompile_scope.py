@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
@@ -220,3 +220,151 @@ def _moving(bound: ast.expr | None, varying: set[str]) -> str | None:
     if bound is None:
         return None
     return next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name) and n.id in varying), None)
+
+
+def _self_updated(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names a loop around ``node`` rebinds from their own value (``lr = lr * decay``): a new value
+    on every iteration, like an augmented assignment."""
+    out: set[str] = set()
+    for loop in index.loops_around(node):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        for stmt in loop.body:
+            for a in ast.walk(stmt):
+                if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) \
+                        and any(isinstance(n, ast.Name) and n.id == a.targets[0].id for n in ast.walk(a.value)):
+                    out.add(a.targets[0].id)
+    return out
+
+
+# NumPy/stdlib random generators: a draw in a loop body is a new value on every iteration.
+_RANDOM_PREFIXES = ("np.random.", "numpy.random.", "random.")
+_GENERATOR_METHODS = frozenset({"integers", "choice", "poisson", "randint", "binomial", "geometric", "permutation",
+                                "random", "uniform", "normal"})
+
+
+def _drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names a loop around ``node`` assigns from a NumPy/stdlib random draw (``k = rng.integers(1, 5)``,
+    ``n = np.random.poisson(3)``)."""
+    out: set[str] = set()
+    for loop in index.loops_around(node):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        for stmt in loop.body:
+            for a in ast.walk(stmt):
+                if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)):
+                    continue
+                for c in ast.walk(a.value):
+                    if not isinstance(c, ast.Call):
+                        continue
+                    name = index.aliases.resolve(c.func)
+                    if (name is not None and name.startswith(_RANDOM_PREFIXES)) or (
+                            isinstance(c.func, ast.Attribute) and c.func.attr in _GENERATOR_METHODS
+                            and isinstance(c.func.value, ast.Name) and "rng" in c.func.value.id.lower()):
+                        out.add(a.targets[0].id)
+                        break
+    return out
+
+
+def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """:func:`loop_varying_names` plus the names a loop body rebinds from themselves
+    (``lr = lr * 0.5``) or from a NumPy/stdlib random draw, and the names assigned there from
+    those (JAX rules: XLA411, XLA416, XLA417)."""
+    names = loop_varying_names(index, node)
+    extra = (_self_updated(index, node) | _drawn_in_loop(index, node)) - names
+    if not extra:
+        return names
+    names |= extra
+    bodies = [loop for loop in index.loops_around(node) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+    assigns = [n for body in bodies for stmt in body.body for n in ast.walk(stmt) if isinstance(n, ast.Assign)]
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            bound = {t.id for t in a.targets if isinstance(t, ast.Name)}
+            if bound - names and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(a.value)):
+                names |= bound
+                changed = True
+    return names
+
+
+def jax_params_varied_by_callers(index: ModuleIndex, path: str, node: ast.AST) -> dict[str, tuple[str, int]]:
+    """Parameters of the function around ``node`` that a call of it in this file, inside a loop and
+    outside tests, passes a value that changes on every iteration: {param: (callee name, line of that
+    call)}. One level of calls (``for i in range(n): perturb(key, x, i)`` varies ``perturb``'s
+    ``step``); a method, a lambda or a function handed elsewhere is not followed."""
+    func = index.function_of(node)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    args = func.args
+    if args.vararg is not None or args.kwarg is not None:
+        return {}
+    params = [a.arg for a in args.posonlyargs + args.args]
+    keyword_ok = {a.arg for a in args.args + args.kwonlyargs}
+    out: dict[str, tuple[str, int]] = {}
+    for site, _ in index.calls:
+        if not isinstance(site.func, ast.Name) or site.func.id != func.name or not index.loops_around(site) \
+                or in_test(index, path, site) or index.function_of(site) is func:
+            continue
+        varying = jax_loop_varying_names(index, site)
+        if not varying:
+            continue
+        bound: list[tuple[str, ast.expr]] = []
+        for i, arg in enumerate(site.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if i < len(params):
+                bound.append((params[i], arg))
+        bound += [(kw.arg, kw.value) for kw in site.keywords if kw.arg in keyword_ok]
+        for param, arg in bound:
+            if param not in out and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+                out[param] = (func.name, site.lineno)
+    # a parameter the function rebinds before the jitted call no longer holds the caller's value
+    rebound = {n.id for n in index.scope_nodes(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {p: v for p, v in out.items() if p not in rebound}
+
+
+def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
+                      ) -> Callable[[ast.Call], tuple[str, FunctionInfo] | None]:
+    """A resolver for the JAX recompile rules (XLA410, XLA411, XLA416, XLA417): the jitted function
+    (name, info) a call by name runs, from :func:`jax_jitted` (module level) or defined in a function
+    around the call: a nested def decorated with ``jax.jit``, or ``step = jax.jit(local_def, ...)``
+    there (scripts and notebooks build their step inside ``main()``)."""
+    module = dict(jax_jitted(facts, index))
+    resolve = facts.aliases.resolve
+    local: dict[int, dict[str, FunctionInfo]] = {}
+    nested = [f for f in facts.functions if f.parent is not None and f.cls is None
+              and not isinstance(f.node, ast.Lambda) and not isinstance(f.parent.node, ast.Lambda)]
+    for f in nested:
+        node = f.node
+        assert not isinstance(node, ast.Lambda) and f.parent is not None
+        if f.jax and any(resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (
+                resolve(dec.func) in JAX_JIT_NAMES or (bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
+                for dec in node.decorator_list):
+            local.setdefault(id(f.parent.node), {})[node.name] = f
+    for call, resolved in index.calls:
+        if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
+            continue
+        scope = index.function_of(call)
+        assign = index.parent(call)
+        if scope is None or not isinstance(assign, ast.Assign) or len(assign.targets) != 1 \
+                or not isinstance(assign.targets[0], ast.Name):
+            continue
+        wrapped = next((f for f in nested if f.parent is not None and f.parent.node is scope
+                        and getattr(f.node, "name", None) == call.args[0].id), None)
+        if wrapped is not None:
+            local.setdefault(id(scope), {})[assign.targets[0].id] = wrapped
+
+    def callee(call: ast.Call) -> tuple[str, FunctionInfo] | None:
+        if not isinstance(call.func, ast.Name):
+            return None
+        name = call.func.id
+        scope: ast.AST | None = index.function_of(call)
+        while scope is not None:
+            hit = local.get(id(scope), {}).get(name)
+            if hit is not None:
+                return name, hit
+            scope = index.function_of(scope)
+        return (name, module[name]) if name in module else None
+
+    return callee

@@ -36,7 +36,8 @@ class JaxStateWeakTypeChange(ModuleRule):
     `jnp.zeros(...)`), or the other way round. Only evident types count: a field computed by
     arithmetic is not judged. The same for a Python number carried through a jitted call in a
     loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
-    returns it as a float (from an int) or strongly typed.
+    returns it as a float (from an int) or strongly typed (also through a name the step assigns
+    once: `new_step = stepsize * jnp.float32(0.5)`).
 
     ## Why is this bad?
     `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
@@ -240,12 +241,20 @@ class JaxStateWeakTypeChange(ModuleRule):
         kind = self._strength(ctx, index, returned)
         return f"strongly typed ({kind})" if kind is not None else None
 
-    def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr) -> str | None:
-        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so)."""
+    def _strength(self, ctx: ModuleContext, index: ModuleIndex, e: ast.expr, depth: int = 0) -> str | None:
+        """Why ``e`` is evidently strongly typed (an operand of arithmetic that is makes it so); a
+        name is followed to its single assignment in the jitted function."""
         if isinstance(e, ast.BinOp):
-            return self._strength(ctx, index, e.left) or self._strength(ctx, index, e.right)
+            return self._strength(ctx, index, e.left, depth) or self._strength(ctx, index, e.right, depth)
         if isinstance(e, ast.UnaryOp):
-            return self._strength(ctx, index, e.operand)
+            return self._strength(ctx, index, e.operand, depth)
+        if isinstance(e, ast.Name) and depth == 0:
+            # `new_step = stepsize * jnp.float32(0.5)` then `return ..., new_step`: its single assignment
+            func = index.function_of(e)
+            values = [] if func is None or isinstance(func, ast.Lambda) else [
+                n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets)]
+            return self._strength(ctx, index, values[0], 1) if len(values) == 1 else None
         kind = self._weakness(ctx, index, e, depth=1)
         return kind[1] if kind is not None and kind[0] == "strongly" else None
 

@@ -21,7 +21,7 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     """The argument that would give ``name``'s result a static size when this call's result has
     a data-dependent shape under jax.jit (per the JAX API table), else None."""
     fact = api_table.fact_for(name)
-    if fact is None or not fact.dynamic_shape or not fact.sized_by or splatted(node):
+    if fact is None or not fact.dynamic_shape or splatted(node):
         return None
     positional, keywords = call_arguments(node)
     given = fact.bind(positional, keywords)
@@ -32,7 +32,7 @@ def _data_dependent(name: str, node: ast.Call) -> str | None:
     # (`return_counts=True`); jnp.where(c, x, y) with its branches is elementwise
     if any(p not in probed and not (p in keywords and isinstance(v, ast.Constant)) for p, v in given.items()):
         return None
-    return fact.sized_by[0]
+    return fact.sized_by[0] if fact.sized_by else ""  # "": no argument gives it a static size (jnp.trim_zeros)
 
 
 def _traced(k: int) -> bool:
@@ -48,7 +48,8 @@ class JaxTracedShape(Rule):
     and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
     functions whose result size depends on data unless a static size is given (from the same
     table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), the same
-    arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`), `jnp.bincount`
+    arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`, `x.nonzero()` is
+    `jnp.nonzero(x)`), data-dependent functions that no argument can size (`jnp.trim_zeros`), `jnp.bincount`
     without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
     traced bounds.
 
@@ -156,6 +157,11 @@ class JaxTracedShape(Rule):
             self._method(node, ctx)
             return
         need = _NEED_SIZE.get(name) or _data_dependent(name, node)
+        if need == "":
+            ctx.report(self, node, f"{name} under jax.jit: its output size depends on traced values and no argument "
+                                   "gives it a static size, so tracing fails (ConcretizationTypeError); compute with "
+                                   "a mask (jnp.where) instead")
+            return
         if need is not None:
             given = any(kw.arg == need for kw in node.keywords)
             if not given and (name != "jnp.repeat" or _traced(ctx.flags(argument(node, 1, "repeats")))):
@@ -179,6 +185,13 @@ class JaxTracedShape(Rule):
             return
         name = f"jnp.{f.attr}"
         as_function = ast.Call(func=f, args=[f.value, *node.args], keywords=node.keywords)
+        need = _data_dependent(name, as_function)
+        if need:  # x.nonzero(): the method is jnp.nonzero(x)
+            if _traced(k) and not any(kw.arg == need for kw in node.keywords):
+                ctx.report(self, node, f".{f.attr}() (jnp.{f.attr}) without `{need}=` under jax.jit: its output size "
+                                       "depends on traced values, so tracing fails (ConcretizationTypeError); pass a "
+                                       f"static `{need}`")
+            return
         for keyword, arg in static_arguments(name, as_function):
             if arg is not f.value and _traced(ctx.flags(arg)):
                 ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "

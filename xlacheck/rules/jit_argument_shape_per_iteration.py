@@ -5,13 +5,25 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, loop_varying_names, runs_traced
+from xlacheck.rules._recompile_scope import (
+    in_test,
+    jax_jitted_callee,
+    jax_loop_varying_names,
+    jax_params_varied_by_callers,
+    runs_traced,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Calls that keep the shape of their first argument (a slice wrapped before the jitted call).
 _SHAPE_KEEPING = frozenset({"jnp.asarray", "jnp.array", "np.asarray", "np.array", "jax.device_put"})
+# Parameters, among the static arguments the JAX API table lists for a jax.numpy/jax.random call, that
+# set the size of its result (`jnp.zeros(shape)`, `jnp.arange(stop)`, `jax.random.normal(key, shape)`),
+# as opposed to an axis or an option.
+_SIZE_PARAMS = frozenset({"shape", "newshape", "new_shape", "sizes", "out_shape", "N", "M", "num", "start", "stop",
+                          "length", "size", "total_repeat_length", "k", "n", "repeats", "reps"})
 
 
 class JitArgumentShapePerIteration(ModuleRule):
@@ -21,8 +33,17 @@ class JitArgumentShapePerIteration(ModuleRule):
     non-static argument is a slice with exactly one bound that changes every iteration
     (`tokens[:, :t]` in a decoding loop, `x[start:]` with `start += n`), passed directly, through a
     name the loop assigns, or through `jnp.asarray`. A slice whose two bounds both move
-    (`x[i * bs:(i + 1) * bs]`, a fixed-size window) is not flagged. Calls inside traced code and
-    in tests are left out.
+    (`x[i * bs:(i + 1) * bs]`, a fixed-size window) is not flagged, except where the loop runs
+    over a last, partial batch: `x[i:i + bs]` in `for i in range(0, len(x), bs)`, or
+    `x[i * bs:(i + 1) * bs]` in `for i in range(math.ceil(len(x) / bs))` (one more compile per
+    distinct remainder). Also an argument built by a jax.numpy/jax.random function whose size
+    argument (a static argument of the JAX API table that sets the result's size:
+    `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`) changes every iteration, and a list or
+    dict comprehension over a range that does (`[x[j] for j in range(i)]`: a new pytree
+    structure). One level of calls is followed: a slice or size from a parameter of the enclosing
+    function that a call of it in this file passes a loop-varying value. Names the loop rebinds
+    from themselves or draws at random count as changing. Calls inside traced code and in tests
+    are left out.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct input shape. A slice whose length follows the loop
@@ -82,37 +103,172 @@ class JitArgumentShapePerIteration(ModuleRule):
                             'each call passes a new shape, so jax.jit traces and compiles again every iteration; pass '
                             'a fixed-size (padded) array with the position or a mask, or bucket the lengths'),
                 )),
+        Example("import jax\n@jax.jit\ndef step(p, xs):\n    return p + xs.sum()\n"
+                "def epoch(p, xs, bs):\n    for start in range(0, len(xs), bs):\n"
+                "        p = step(p, xs[start:start + bs])\n    return p\n",
+                expected=(
+                    (7, 21, 'argument `xs` of jitted `step` is the slice `xs[start:start + bs]` of a loop over '
+                            '`range(0, len(xs), bs)`: the last batch is shorter whenever len(xs) is not a multiple '
+                            'of bs, so jax.jit compiles again for its shape (once per distinct remainder, e.g. each '
+                            'data set); drop the remainder or pad the last batch to the full size with a mask'),
+                )),
+        Example("import jax\n@jax.jit\ndef solve(L):\n    return (L @ L.T).sum()\n"
+                "def solve_all(key, sizes):\n    for n in sizes:\n"
+                "        L = jax.random.uniform(key, (n, 3))\n        yield solve(L)\n",
+                expected=(
+                    (8, 21, 'argument `L` of jitted `solve` is built by jax.random.uniform with a size from `n`, '
+                            'which changes on every iteration: each call passes a new shape, so jax.jit traces and '
+                            'compiles again every iteration; pass a fixed-size (padded) array with the position or '
+                            'a mask, or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jax_jitted(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax for info in ctx.facts.functions):
             return
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None:
                 continue
+            assert isinstance(call.func, ast.Name)
             loops = index.loops_around(call)
-            if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
-            info = jitted[call.func.id]
+            from_callers = jax_params_varied_by_callers(index, ctx.path, call)
+            if not loops and not from_callers:
+                continue
+            info = hit[1]
             params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
             bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
                      if not isinstance(a, ast.Starred)]
             bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-            varying = loop_varying_names(index, call)
-            if not varying:
-                continue
-            for param, arg in bound:
-                if param in info.static_params:
-                    continue
+            bound = [(p, a) for p, a in bound if p not in info.static_params]
+            varying = jax_loop_varying_names(index, call) if loops else set()
+            why = self._shape_changes(ctx, index, call, bound, varying, loops, from_callers)
+            if why is not None:
+                param, arg, text = why
+                ctx.report(self, arg, f"argument `{param}` of jitted `{call.func.id}` {text}")
+
+    def _shape_changes(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call,
+                       bound: list[tuple[str, ast.expr]], varying: set[str], loops: list[ast.AST],
+                       from_callers: dict[str, tuple[str, int]]) -> tuple[str, ast.expr, str] | None:
+        """(parameter, argument, message tail) for the first argument whose shape changes between calls."""
+        tail = ("each call passes a new shape, so jax.jit traces and compiles again every iteration; pass a "
+                "fixed-size (padded) array with the position or a mask, or bucket the lengths")
+        for param, arg in bound:
+            if varying:
                 name = self._varying_slice(index, arg, varying, loops)
                 if name is not None:
-                    ctx.report(self, arg, f"argument `{param}` of jitted `{call.func.id}` is sliced by `{name}`, which "
-                                          "changes on every iteration: each call passes a new shape, so jax.jit traces "
-                                          "and compiles again every iteration; pass a fixed-size (padded) array with "
-                                          "the position or a mask, or bucket the lengths")
-                    break
+                    return param, arg, f"is sliced by `{name}`, which changes on every iteration: {tail}"
+                sized = self._varying_size(ctx, index, arg, varying, loops)
+                if sized is not None:
+                    func, name = sized
+                    return param, arg, (f"is built by {func} with a size from `{name}`, which changes on every "
+                                        f"iteration: {tail}")
+                rest = self._remainder_batch(index, arg, loops)
+                if rest is not None:
+                    return param, arg, rest
+                if isinstance(arg, (ast.ListComp, ast.DictComp)):
+                    name = next((n.id for g in arg.generators for n in ast.walk(g.iter)
+                                 if isinstance(n, ast.Name) and n.id in varying), None)
+                    if name is not None:
+                        return param, arg, (f"is a {'list' if isinstance(arg, ast.ListComp) else 'dict'} whose "
+                                            f"length follows `{name}`, which changes on every iteration: each call "
+                                            "passes a new pytree structure, so jax.jit traces and compiles again "
+                                            "every iteration; pass one fixed-size (padded) array with a mask")
+            if from_callers:
+                name = self._varying_slice(index, arg, set(from_callers), [])
+                sized = None if name is not None else self._varying_size(ctx, index, arg, set(from_callers), [])
+                name = name or (sized[1] if sized is not None else None)
+                if name is not None:
+                    caller, line = from_callers[name]
+                    how = "is sliced by" if sized is None else f"is built by {sized[0]} with a size from"
+                    return param, arg, (f"{how} `{name}`, which `{caller}()` receives with a new value on every "
+                                        f"iteration of the loop at line {line}: {tail}")
+        return None
+
+    @staticmethod
+    def _assigned_once(index: ModuleIndex, name: ast.Name, loops: list[ast.AST]) -> ast.expr | None:
+        """The value of the single assignment of ``name`` in the innermost loop (or, outside loops,
+        in the enclosing function), else None."""
+        scope: ast.AST | None = loops[0] if loops else index.function_of(name)
+        if scope is None or isinstance(scope, ast.Lambda):
+            return None
+        walk = ast.walk(scope) if loops else index.scope_nodes(scope)
+        values = [n.value for n in walk if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)]
+        return values[0] if len(values) == 1 else None
+
+    def _varying_size(self, ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, varying: set[str],
+                      loops: list[ast.AST], depth: int = 0) -> tuple[str, str] | None:
+        """(function, name): ``arg`` is (or holds) the result of a jax.numpy/jax.random call whose size
+        argument (a static argument of the JAX API table that sets the result's size) reads a name
+        that changes on every iteration: ``jnp.zeros((n, d))``, ``jax.random.uniform(key, (n, m))``."""
+        if isinstance(arg, ast.Name) and depth == 0:
+            value = self._assigned_once(index, arg, loops)
+            return self._varying_size(ctx, index, value, varying, loops, 1) if value is not None else None
+        if not isinstance(arg, ast.Call):
+            return None
+        name = index.aliases.resolve(arg.func)
+        if name is None or not name.startswith(("jnp.", "jax.numpy.", "jax.random.", "random.")):
+            return None
+        for param, value in static_arguments(name, arg):
+            if param not in _SIZE_PARAMS:
+                continue
+            hit = next((n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in varying), None)
+            if hit is not None:
+                return name, hit
+        return None
+
+    @staticmethod
+    def _remainder_batch(index: ModuleIndex, arg: ast.expr, loops: list[ast.AST]) -> str | None:
+        """``X[i:i + bs]`` in ``for i in range(0, len(X), bs)``, or ``X[i * bs:(i + 1) * bs]`` in
+        ``for i in range(ceil(len(X) / bs))``: the last batch is shorter unless the length is a
+        multiple of ``bs``, a second shape (once per distinct remainder)."""
+        if not isinstance(arg, ast.Subscript) or not loops:
+            return None
+        loop = loops[0]
+        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name) \
+                or not isinstance(loop.iter, ast.Call) or not isinstance(loop.iter.func, ast.Name) \
+                or loop.iter.func.id != "range" or loop.iter.keywords:
+            return None
+        var = loop.target.id
+        part = arg.slice.elts[0] if isinstance(arg.slice, ast.Tuple) and arg.slice.elts else arg.slice
+        if not isinstance(part, ast.Slice) or part.lower is None or part.upper is None or part.step is not None:
+            return None
+        sliced = ast.unparse(arg.value)
+        lower, upper = ast.unparse(part.lower), ast.unparse(part.upper)
+        r = loop.iter.args
+
+        def length_of(e: ast.expr) -> bool:
+            """``len(X)`` or ``X.shape[0]`` of the sliced array."""
+            text = ast.unparse(e)
+            return text in (f"len({sliced})", f"{sliced}.shape[0]")
+
+        if len(r) == 3 and length_of(r[1]) and lower == var:
+            step = ast.unparse(r[2])
+            if upper.replace(" ", "") in (f"{var}+{step}".replace(" ", ""), f"{step}+{var}".replace(" ", "")):
+                return (f"is the slice `{ast.unparse(arg)}` of a loop over `range({', '.join(map(ast.unparse, r))})`: "
+                        f"the last batch is shorter whenever len({sliced}) is not a multiple of {step}, so jax.jit "
+                        "compiles again for its shape (once per distinct remainder, e.g. each data set); drop the "
+                        "remainder or pad the last batch to the full size with a mask")
+        if len(r) == 1:
+            stop = r[0]
+            if isinstance(stop, ast.Name):
+                stop = JitArgumentShapePerIteration._assigned_once(index, stop, []) or stop
+            stop_text = ast.unparse(stop).replace(" ", "")
+            ceil = "ceil(" in stop_text or stop_text.startswith("-(-")
+            if not ceil or not any(length_of(n) for n in ast.walk(stop) if isinstance(n, (ast.Call, ast.Subscript))):
+                return None
+            low, up = lower.replace(" ", ""), upper.replace(" ", "")
+            if low.startswith(f"{var}*") and up.startswith(f"({var}+1)*") and low[len(var) + 1:] == up[len(var) + 5:]:
+                return (f"is the slice `{ast.unparse(arg)}` of a loop over `range({ast.unparse(r[0])})`, which rounds "
+                        f"the batch count up: the last batch is shorter whenever len({sliced}) is not a multiple of "
+                        "the batch size, so jax.jit compiles again for its shape (once per distinct remainder); drop "
+                        "the remainder or pad the last batch to the full size with a mask")
+        return None
 
     def _varying_slice(self, index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
                        depth: int = 0) -> str | None:

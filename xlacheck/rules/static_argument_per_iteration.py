@@ -9,8 +9,10 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_static_arguments,
     in_test,
-    jitted_with_static_params,
-    loop_varying_names,
+    jax_jitted_callee,
+    jax_loop_varying_names,
+    jax_params_varied_by_callers,
+    runs_traced,
     static_hash_kind,
 )
 from xlacheck.rules.base import Example
@@ -25,9 +27,15 @@ class StaticArgumentPerIteration(ModuleRule):
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
     the loop assigns from those (`n = len(batch)` with `batch` the loop variable), and a static
     argument built in the loop as a new object of a class of this file that hashes by identity
-    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`). Outside loops too: a static
-    argument read out of arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value
-    follows the data.
+    (a plain class without `__eq__`/`__hash__`: `step(x, Config())`, or `opts = Config()` in the
+    loop body). A name the loop rebinds from itself (`lr = lr * 0.5`) or draws at random
+    (`k = rng.integers(1, 5)`) changes every iteration too. One level of calls is followed: a
+    static argument computed from a parameter of the enclosing function, which a call of that
+    function in this file passes a loop-varying value (`perturb(key, x, step)` called as
+    `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
+    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data, and a
+    counter the calling function increments before the call (`self.step += 1`, or a `global`):
+    a new value on every call of that function.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that
@@ -96,17 +104,38 @@ class StaticArgumentPerIteration(ModuleRule):
                             'gives a new one (and the read waits for the device); pass it traced, with a static bound '
                             'and a mask'),
                 )),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def noise(key, step):\n    return jax.random.normal(jax.random.fold_in(key, step), (2,))\n"
+                "def perturb(key, x, step):\n    return x + noise(key, step)\n"
+                "def run(key, x, n):\n    for i in range(n):\n        x = perturb(key, x, i)\n    return x\n",
+                expected=(
+                    (7, 27, 'static argument `step` of jitted `noise` comes from `step`, which `perturb()` receives '
+                            'with a new value on every iteration of the loop at line 10: jax.jit compiles once per '
+                            'distinct static value, so every iteration compiles again; pass it traced (with a static '
+                            'bound and a mask)'),
+                )),
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=2)\n"
+                "def update(p, g, step):\n    return p - g / (step + 1)\nclass Trainer:\n"
+                "    def train_step(self, g):\n        self.step += 1\n"
+                "        self.p = update(self.p, g, self.step)\n",
+                expected=(
+                    (9, 36, 'static argument `step` of jitted `update` comes from `self.step`, which this function '
+                            'increments on every call: jax.jit compiles once per distinct static value, so every '
+                            'call compiles again; pass it traced'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jitted_with_static_params(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax and info.static_params for info in ctx.facts.functions):
             return
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None or not hit[1].static_params:
                 continue
-            bound = bound_static_arguments(jitted[call.func.id], call)
+            assert isinstance(call.func, ast.Name)
+            bound = bound_static_arguments(hit[1], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
             read = next(((param, arg, how) for param, arg in bound
@@ -118,9 +147,25 @@ class StaticArgumentPerIteration(ModuleRule):
                                       "compiles again whenever the data gives a new one (and the read waits for the "
                                       "device); pass it traced, with a static bound and a mask")
                 continue
-            if not index.loops_around(call):
+            counter = next(((param, arg, c) for param, arg in bound
+                            if (c := _counter_of_enclosing_call(index, call, arg)) is not None), None)
+            if counter is not None and not runs_traced(ctx.facts, index, call):
+                param, arg, c = counter
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` comes from `{c}`, which "
+                                      "this function increments on every call: jax.jit compiles once per distinct "
+                                      "static value, so every call compiles again; pass it traced")
+                continue
+            loops = index.loops_around(call)
+            from_callers = {} if runs_traced(ctx.facts, index, call) else \
+                jax_params_varied_by_callers(index, ctx.path, call)
+            if not loops:
+                self._varied_by_callers(ctx, call, bound, from_callers)
                 continue
             for param, arg in bound:
+                if isinstance(arg, ast.Name):  # `opts = Options(...)` in the loop body, then `step(x, opts)`
+                    built = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
+                             and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+                    arg = built[0] if len(built) == 1 else arg
                 if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
                         and static_hash_kind(index, arg.func.id) == "identity":
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is a new "
@@ -128,9 +173,7 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
                     break
-            varying = loop_varying_names(index, call)
-            if not varying:
-                continue
+            varying = jax_loop_varying_names(index, call)
             for param, arg in bound:
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
@@ -138,6 +181,22 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "per distinct static value, so every iteration compiles again; pass it "
                                           "traced (with a static bound and a mask) or hoist the loop")
                     break
+            else:
+                self._varied_by_callers(ctx, call, bound, from_callers)
+
+    def _varied_by_callers(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]],
+                           from_callers: dict[str, tuple[str, int]]) -> None:
+        """A static argument computed from a parameter that the enclosing function's callers in this
+        file pass a new value on every iteration of a loop."""
+        for param, arg in bound:
+            hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in from_callers), None)
+            if hit is not None:
+                caller, line = from_callers[hit]
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` comes from `{hit}`, which "
+                                      f"`{caller}()` receives with a new value on every iteration of the loop at line "
+                                      f"{line}: jax.jit compiles once per distinct static value, so every iteration "
+                                      "compiles again; pass it traced (with a static bound and a mask)")
+                return
 
 
 def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:
@@ -164,3 +223,25 @@ def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, dep
                      and (name := ctx.facts.aliases.resolve(n.func)) is not None
                      and name.startswith(("jnp.", "jax.", "lax.")) and not name.startswith("jax.jit")), None)
     return f"{how} of {jax_call}" if jax_call is not None else None
+
+
+def _counter_of_enclosing_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> str | None:
+    """``self.step`` (or a ``global`` name) that the function around ``call`` increments
+    (``self.step += 1``) before the call, outside any loop, and that ``arg`` reads: a counter with a
+    new value on every call of that function."""
+    func = index.function_of(call)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    globals_ = {n for g in index.scope_nodes(func) if isinstance(g, ast.Global) for n in g.names}
+    counters: set[str] = set()
+    for n in index.scope_nodes(func):
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Sub)) and n.lineno < call.lineno \
+                and not index.loops_around(n):
+            t = n.target
+            if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self") \
+                    or (isinstance(t, ast.Name) and t.id in globals_):
+                counters.add(ast.unparse(t))
+    if not counters:
+        return None
+    return next((ast.unparse(n) for n in ast.walk(arg) if isinstance(n, (ast.Attribute, ast.Name))
+                 and ast.unparse(n) in counters), None)

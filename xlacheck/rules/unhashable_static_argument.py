@@ -8,7 +8,12 @@ from xlacheck import api_table
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
-from xlacheck.rules._recompile_scope import bound_static_arguments, jitted_with_static_params, static_hash_kind
+from xlacheck.rules._recompile_scope import (
+    bound_static_arguments,
+    jax_jitted_callee,
+    jitted_with_static_params,
+    static_hash_kind,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -37,8 +42,10 @@ class UnhashableStaticArgument(ModuleRule):
     per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
     annotated as an array, a traced value (a non-static parameter of the jitted function the
     call runs in), an object of a class of this file that cannot be hashed (a dataclass without
-    `frozen=True`, a class with `__eq__` and no `__hash__`), or a list, dict or set literal; a
-    static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
+    `frozen=True`, a class with `__eq__` and no `__hash__`), or a list, dict or set literal (also
+    through a name assigned once, an array method such as `.astype(...)` of a JAX array, or one
+    level of calls: a parameter of the enclosing function that a call of it in this file passes
+    such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
     `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
     (`hparams["activation"]`).
 
@@ -136,19 +143,31 @@ class UnhashableStaticArgument(ModuleRule):
                             'objects are unhashable (ValueError: Non-hashable static arguments are not supported); '
                             'declare it @dataclass(frozen=True)'),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef pad_to(x, widths):\n    return jnp.pad(x, widths)\n"
+                "def pad_batch(x, widths):\n    return pad_to(x, widths)\n"
+                "def run(x):\n    return pad_batch(x, [(0, 1), (0, 2)])\n",
+                expected=(
+                    (8, 22, 'static argument `widths` of jitted `pad_to` receives a list, passed to `pad_batch()` at '
+                            'line 10: jax.jit hashes static arguments for its cache and lists are unhashable '
+                            '(ValueError: Non-hashable static arguments are not supported); pass a tuple'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        jitted = dict(jitted_with_static_params(ctx.facts, index))
-        if not jitted:
+        if not any(info.jax and info.static_params for info in ctx.facts.functions):
             return
+        jitted = dict(jitted_with_static_params(ctx.facts, index))
         for caller_name, info in jitted.items():
             self._check_body(ctx, index, caller_name, info)
+        callee = jax_jitted_callee(ctx.facts, index)
         for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted:
+            hit = callee(call)
+            if hit is None or not hit[1].static_params:
                 continue
-            for param, arg in bound_static_arguments(jitted[call.func.id], call):
+            assert isinstance(call.func, ast.Name)
+            for param, arg in bound_static_arguments(hit[1], call):
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
@@ -191,7 +210,8 @@ class UnhashableStaticArgument(ModuleRule):
                                       "a frozen dataclass or a FrozenDict")
 
     @staticmethod
-    def _unhashable(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:
+    def _unhashable(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0,
+                    callers: bool = True) -> str | None:
         """What unhashable value ``arg`` certainly is: a list/dict/set literal, or a JAX array (the
         result of a jax.numpy/jax.lax function the JAX API table measured as returning one)."""
         what = _UNHASHABLE_LITERALS.get(type(arg))
@@ -206,6 +226,13 @@ class UnhashableStaticArgument(ModuleRule):
             fact = api_table.fact_for(name) if name is not None and name.startswith(("jnp.", "lax.", "jax.")) else None
             if fact is not None and fact.canonical.startswith("jax.") and fact.is_tensor_valued:
                 return f"a JAX array ({name})"
+            if name is None and isinstance(arg.func, ast.Attribute):
+                # `jnp.ceil(r).astype(jnp.int32)`: a jax.Array method is the jax.numpy function of the
+                # same name (per the table), so on a JAX array it returns one too
+                method = api_table.fact_for(f"jnp.{arg.func.attr}")
+                inner = UnhashableStaticArgument._unhashable(ctx, index, arg.func.value, depth)
+                if method is not None and method.is_tensor_valued and inner is not None and "JAX array" in inner:
+                    return inner
             return None
         if isinstance(arg, ast.Name) and depth == 0:
             func = index.function_of(arg)
@@ -219,9 +246,34 @@ class UnhashableStaticArgument(ModuleRule):
                            else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars],
                                           ctx=ast.Store())))]
             if not rebound:
-                return UnhashableStaticArgument._parameter(ctx, func, arg.id)
+                return UnhashableStaticArgument._parameter(ctx, func, arg.id) or (
+                    UnhashableStaticArgument._from_callers(ctx, index, func, arg.id) if callers else None)
             if len(rebound) == 1 and isinstance(rebound[0], ast.Assign):
                 return UnhashableStaticArgument._unhashable(ctx, index, rebound[0].value, depth + 1)
+        return None
+
+    @staticmethod
+    def _from_callers(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef,
+                      name: str) -> str | None:
+        """What unhashable value a call of ``func`` in this file passes for its parameter ``name``
+        (one level of calls: ``def grid_for(r): return grid(r)`` called as ``grid_for(jnp.add(r, 1))``)."""
+        args = func.args
+        if args.vararg is not None:
+            return None
+        params = [a.arg for a in args.posonlyargs + args.args]
+        for site, _ in index.calls:
+            if not isinstance(site.func, ast.Name) or site.func.id != func.name or index.function_of(site) is func:
+                continue
+            passed = next((kw.value for kw in site.keywords if kw.arg == name), None)
+            if passed is None and name in params and params.index(name) < len(site.args):
+                passed = site.args[params.index(name)]
+                if any(isinstance(a, ast.Starred) for a in site.args[:params.index(name) + 1]):
+                    passed = None
+            if passed is None:
+                continue
+            what = UnhashableStaticArgument._unhashable(ctx, index, passed, 0, callers=False)
+            if what is not None and not what.startswith("a traced value"):
+                return f"{what}, passed to `{func.name}()` at line {site.lineno}"
         return None
 
     @staticmethod
@@ -264,6 +316,7 @@ class UnhashableStaticArgument(ModuleRule):
 
 
 def _noun(what: str) -> str:
+    what = what.split(", passed to")[0]
     if what.startswith("a traced value"):
         return "tracers"
     if "dataclass" in what:
@@ -272,6 +325,7 @@ def _noun(what: str) -> str:
 
 
 def _fix(what: str) -> str:
+    what = what.split(", passed to")[0]
     if "dataclass" in what:
         return "declare it @dataclass(frozen=True)"
     if what in ("a list", "a set"):

@@ -1,0 +1,72 @@
+"""XLA207 and XLA302 against jax.jit itself: each flagged snippet fails to trace, and its fixed form (the static
+size the message asks for) compiles. Skipped without JAX."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+jax = pytest.importorskip("jax")
+
+from xlacheck.engine import check_source  # noqa: E402
+
+_HEAD = "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+
+
+@pytest.mark.parametrize(("body", "fixed"), [
+    ("    return x.nonzero()[0]\n", "    return x.nonzero(size=4)[0]\n"),
+    ("    return jnp.nonzero(x)[0]\n", "    return jnp.nonzero(x, size=4)[0]\n"),
+    ("    m = x > 0\n    return jnp.where(m)[0]\n", "    m = x > 0\n    return jnp.where(m, size=4)[0]\n"),
+    ("    return jnp.trim_zeros(x)\n", "    return jnp.where(x != 0, x, 0)\n"),
+    ("    return jnp.unique(x)\n", "    return jnp.unique(x, size=4)\n"),
+])
+def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fixed: str):
+    x = jax.numpy.array([0, 3, 0, 2])
+    for src, flagged in ((_HEAD + body, True), (_HEAD + fixed, False)):
+        result = check_source(src, "case.py")
+        assert result.error is None
+        assert ("XLA207" in {d.code for d in result.diagnostics}) is flagged, src
+        namespace: dict = {}
+        exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+        if flagged:
+            with pytest.raises(jax.errors.ConcretizationTypeError):
+                namespace["f"](x)
+        else:
+            namespace["f"](x)
+
+
+@pytest.mark.parametrize("fn", ["sqrt", "log", "exp", "floor", "isnan"])
+def test_math_function_of_traced_value_fails_under_jit(fn: str):
+    src = f"import jax\nimport math\n@jax.jit\ndef f(x):\n    return x * math.{fn}(x.sum())\n"
+    result = check_source(src, "case.py")
+    assert "XLA302" in {d.code for d in result.diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        namespace["f"](jax.numpy.array([1.0, 2.0]))
+
+
+def test_math_on_static_shape_and_math_prod_trace():
+    src = ("import jax\nimport math\n@jax.jit\ndef f(q):\n"
+           "    return q / math.sqrt(q.shape[-1]) * math.prod([q.sum(), 2.0])\n")
+    assert "XLA302" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    namespace["f"](jax.numpy.ones((2, 4)))
+
+
+@pytest.mark.parametrize(("fn", "flagged"), [("sum", False), ("mean", False), ("argmax", False),
+                                             ("exp", True), ("sort", True), ("asarray", True)])
+def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
+    src = f"import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n    return np.{fn}(x)\n"
+    assert ("XLA304" in {d.code for d in check_source(src, "case.py").diagnostics}) is flagged
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    x = jax.numpy.array([[1.0, 3.0], [2.0, 0.5]])
+    if flagged:
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            namespace["f"](x)
+    else:
+        namespace["f"](x)
