@@ -467,3 +467,8 @@ def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> No
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    def g():\n        nonlocal a\n        a = x\n    a\n") == [None]
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    [(a := v) for v in x]\n    a\n") == [None, None]
     assert _dtypes("    n\n") == [None]  # a parameter
+
+
+def test_complex_literals_keep_a_complex_dtype() -> None:
+    assert _dtypes("    a = tf.cast(x, tf.complex64)\n    a + 1j * a\n    tf.cast(x, tf.float32) * 1j\n") == [
+        "complex64", None]

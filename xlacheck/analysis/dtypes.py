@@ -316,11 +316,14 @@ def _argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
 
 def _literal_fits(e: ast.AST, dtype: str) -> bool:
     """A Python number literal that TensorFlow converts to ``dtype`` without changing it
-    (integers for integer and float dtypes, floats for float dtypes)."""
+    (small non-negative integers for integer dtypes, integers and floats for float and complex
+    dtypes, complex numbers for complex dtypes)."""
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         e = e.operand
     if not isinstance(e, ast.Constant) or isinstance(e.value, bool):
         return False
     if isinstance(e.value, int):
         return dtype in _FLOAT_DTYPES or (dtype in _INT_DTYPES and 0 <= e.value < 128)
+    if isinstance(e.value, complex):
+        return dtype in ("complex64", "complex128")
     return isinstance(e.value, float) and dtype in _FLOAT_DTYPES
