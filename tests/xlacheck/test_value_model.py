@@ -472,3 +472,25 @@ def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> No
 def test_complex_literals_keep_a_complex_dtype() -> None:
     assert _dtypes("    a = tf.cast(x, tf.complex64)\n    a + 1j * a\n    tf.cast(x, tf.float32) * 1j\n") == [
         "complex64", None]
+
+
+def _signature_dtypes(source: str) -> list[str | None]:
+    from xlacheck.analysis.imports import AliasTable
+    from xlacheck.analysis.values import ValueEnv
+
+    tree = ast.parse("import tensorflow as tf\n" + source)
+    aliases = AliasTable()
+    aliases.add(tree.body[0])  # type: ignore[arg-type]
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    env = ValueEnv(aliases, None, {}, function)
+    return [env.dtype(s.value) for s in function.body if isinstance(s, ast.Expr)]
+
+
+def test_input_signature_dtypes_type_parameters_that_are_never_rebound() -> None:
+    sig = "@tf.function(input_signature=[tf.TensorSpec([None], tf.int8), tf.TensorSpec([None])])\n"
+    assert _signature_dtypes(sig + "def f(a, b):\n    a\n    b\n") == ["int8", "float32"]
+    assert _signature_dtypes("class M:\n    " + sig + "    def f(self, a, b):\n        a\n") == ["int8"]
+    assert _signature_dtypes(sig + "def f(a, b):\n    a = tf.cast(a, tf.int32)\n    a\n") == [None]
+    assert _signature_dtypes("@tf.function\ndef f(a):\n    a\n") == [None]
+    assert _signature_dtypes("@tf.function(input_signature=[tf.TensorSpec([2], dtype=tf.dtypes.uint8)])\n"
+                             "def f(a):\n    tf.reshape(a, [-1])\n") == ["uint8"]

@@ -16,7 +16,10 @@ Only proofs, never guesses from names: a dtype comes from
 * ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather`` ...,
   subscripts, ``+ - * // % **`` with an operand of the same dtype or an integer literal);
 * a local name bound exactly once in the function (one plain assignment, no other binding of
-  it anywhere in the function: a read sees that value or raises).
+  it anywhere in the function: a read sees that value or raises);
+* a parameter that the function never rebinds, typed by its decorator's
+  ``tf.function(input_signature=[tf.TensorSpec(shape, tf.int8), ...])`` (TensorFlow refuses a
+  call whose argument has another dtype).
 
 Everything else is unknown (None). ``x.dtype`` flows and Keras mixed-precision policies are not
 followed.
@@ -185,16 +188,48 @@ def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
     return out
 
 
+_TF_FUNCTIONS = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+_SPECS = frozenset({"tf.TensorSpec", "tf.compat.v1.TensorSpec"})
+
+
+def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.AST], str | None]) -> dict[str, str]:
+    """Parameter -> dtype from ``@tf.function(input_signature=[tf.TensorSpec(shape, dtype), ...])``
+    (a list or tuple literal of ``TensorSpec`` calls; ``self``/``cls`` skipped). Parameters that the
+    function rebinds are dropped by the caller."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if params and params[0] in ("self", "cls"):
+        params = params[1:]
+    for decorator in function.decorator_list:
+        if not isinstance(decorator, ast.Call) or resolve(decorator.func) not in _TF_FUNCTIONS:
+            continue
+        signature = next((kw.value for kw in decorator.keywords if kw.arg == "input_signature"), None)
+        if not isinstance(signature, (ast.List, ast.Tuple)):
+            continue
+        out: dict[str, str] = {}
+        for param, spec in zip(params, signature.elts):
+            if isinstance(spec, ast.Call) and resolve(spec.func) in _SPECS:
+                given = _argument(spec, 1, "dtype")
+                dtype = dtype_literal(given, resolve) if given is not None else "float32"
+                if dtype is not None:
+                    out[param] = dtype
+        return out
+    return {}
+
+
 class DtypeModel:
     """Proven dtypes of the expressions of one function (see the module docstring)."""
 
-    __slots__ = ("resolve", "is_tensor", "bindings", "_memo")
+    __slots__ = ("resolve", "is_tensor", "bindings", "params", "_memo")
 
     def __init__(self, function: ast.AST | None, resolve: Callable[[ast.AST], str | None],
                  is_tensor: Callable[[ast.AST], bool]) -> None:
         self.resolve = resolve
         self.is_tensor = is_tensor
         self.bindings = local_bindings(function)
+        self.params = {name: dtype for name, dtype in signature_dtypes(function, resolve).items()
+                       if name not in _rebound(function, name)}
         self._memo: dict[int, str | None] = {}
 
     def dtype(self, e: ast.AST | None, depth: int = 0) -> str | None:
@@ -207,6 +242,8 @@ class DtypeModel:
 
     def _dtype(self, e: ast.AST, depth: int) -> str | None:
         if isinstance(e, ast.Name):
+            if e.id in self.params:
+                return self.params[e.id]
             value = self.bindings.get(e.id)
             return self.dtype(value, depth + 1) if value is not None else None
         if isinstance(e, ast.Call):
@@ -301,6 +338,22 @@ class DtypeModel:
                 return None
             found.append(order.index(kind))
         return order[max(found)] if found else None
+
+
+def _rebound(function: ast.AST | None, name: str) -> set[str]:
+    """``{name}`` when ``function`` binds ``name`` anywhere (assignment, loop, ``with``, ``del``,
+    ``nonlocal``/``global``, a nested scope's ``nonlocal``), else the empty set."""
+    if function is None:
+        return set()
+    body = getattr(function, "body", [])
+    for node in (n for stmt in (body if isinstance(body, list) else [body]) for n in ast.walk(stmt)):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return {name}
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return {name}
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return {name}
+    return set()
 
 
 def _argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
