@@ -1396,7 +1396,43 @@ def dtype_probe(
             counts["entries_with_failures"] += 1
             api[name]["dtypes"] = {"param": param, "position": parameter_position(fn, param),
                                    "compile": compiled, "fail": failed}
+    counts.update(dtype_argument_probe(tf, api, traced_args, functions))
     return {"dtypes": list(PROBE_DTYPES), **counts}
+
+
+DTYPE_ARGUMENTS = ("dtype", "out_type", "output_type", "output_dtype")
+
+
+def dtype_argument_probe(
+    tf: Any, api: dict[str, dict[str, Any]], traced_args: dict[str, dict[str, Any]],
+    functions: dict[str, Callable[..., Any]],
+) -> dict[str, int]:
+    """The same for a function's dtype argument (``tf.random.uniform(..., dtype=)``,
+    ``tf.argmax(..., output_type=)``): each of ``PROBE_DTYPES`` it accepts eagerly is compiled;
+    recorded as ``dtype_arguments`` where some compile and others fail on an op the compiler names."""
+    counts = {"dtype_arguments_probed": 0, "dtype_arguments_with_failures": 0}
+    for name, args in sorted(traced_args.items()):
+        fn = functions[name]
+        param = next((p for p in DTYPE_ARGUMENTS if p in default_values(fn) or p in args), None)
+        if param is None:
+            continue
+        counts["dtype_arguments_probed"] += 1
+        compiled: list[str] = []
+        failed: dict[str, list[str]] = {}
+        for dtype in PROBE_DTYPES:
+            variant = {**args, param: f"dtype:{dtype}"}
+            if not accepts_eagerly(tf, fn, variant):
+                continue
+            outcome, detail = compile_verdict(tf, fn, variant)
+            if outcome == "compiled":
+                compiled.append(dtype)
+            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
+                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        if compiled and failed:
+            counts["dtype_arguments_with_failures"] += 1
+            api[name]["dtype_arguments"] = {"param": param, "position": parameter_position(fn, param),
+                                            "compile": compiled, "fail": failed}
+    return counts
 
 
 def generated_date() -> str:

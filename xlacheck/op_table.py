@@ -138,11 +138,22 @@ def lookup(api_name: str) -> OpVerdict | None:
 def dtype_verdict(api_name: str) -> DtypeVerdict | None:
     """The measured dtypes of a canonical public name's first tensor argument, or None when
     every dtype it accepts compiles alike (or the function was not probed)."""
+    return _dtype_record(api_name, "dtypes")
+
+
+@cache
+def dtype_argument_verdict(api_name: str) -> DtypeVerdict | None:
+    """The same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``):
+    ``tf.random.truncated_normal(..., dtype=tf.float16)`` fails on ``TruncatedNormal``."""
+    return _dtype_record(api_name, "dtype_arguments")
+
+
+def _dtype_record(api_name: str, key: str) -> DtypeVerdict | None:
     if api_name.startswith(V2_PREFIX):
-        verdict = dtype_verdict("tf." + api_name[len(V2_PREFIX):])
+        verdict = _dtype_record("tf." + api_name[len(V2_PREFIX):], key)
         return None if verdict is None else replace(verdict, api_name=api_name)
     entry = _table()["api"].get(api_name)
-    probe = entry.get("dtypes") if entry else None
+    probe = entry.get(key) if entry else None
     if probe is None:
         return None
     return DtypeVerdict(api_name, probe["param"], probe["position"], tuple(probe["compile"]),

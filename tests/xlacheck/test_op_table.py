@@ -254,21 +254,25 @@ def test_dtype_probe_records_are_consistent_and_explained_by_kernel_constraints(
     probe = op_table._table()["dtype_probe"]
     names = [n for n in op_table.api_names() if op_table.dtype_verdict(n) is not None]
     assert len(names) == probe["entries_with_failures"] >= 5
-    for name in names:
-        verdict = op_table.dtype_verdict(name)
+    arguments = [n for n in op_table.api_names() if op_table.dtype_argument_verdict(n) is not None]
+    assert len(arguments) == probe["dtype_arguments_with_failures"]
+    for verdict in [*map(op_table.dtype_verdict, names), *map(op_table.dtype_argument_verdict, arguments)]:
         assert verdict is not None and verdict.compile and verdict.fail
         assert not set(verdict.compile) & {dtype for dtype, _ in verdict.fail}
         for dtype, ops in verdict.fail:
             for op in ops:
                 constraints = op_table.xla_type_constraints(op)
-                assert constraints, (name, op)  # the op has a kernel: only the dtype is missing
-                assert any(dtype not in allowed for allowed in constraints.values()), (name, dtype, op)
+                assert constraints, (verdict.api_name, op)  # the op has a kernel: only the dtype is missing
+                assert any(dtype not in allowed for allowed in constraints.values()), (verdict.api_name, dtype, op)
     cumsum = op_table.dtype_verdict("tf.math.cumsum")
     assert cumsum is not None and cumsum.param == "x" and cumsum.position == 0
     assert cumsum.failing_ops("int8") == ("Cumsum",) and cumsum.failing_ops("int32") == ()
     assert op_table.dtype_verdict("tf.compat.v2.math.cumsum") is not None
     assert op_table.dtype_verdict("tf.matmul") is None  # every dtype it accepts compiles alike
     assert "int8" not in op_table.xla_type_constraints("Cumsum")["T"]
+    truncated = op_table.dtype_argument_verdict("tf.random.truncated_normal")
+    assert truncated is not None and truncated.param == "dtype" and truncated.failing_ops("float16")
+    assert op_table.dtype_argument_verdict("tf.zeros") is None  # every dtype it accepts compiles
     assert op_table.xla_type_constraints("NoSuchOp") == {}
 
 
@@ -356,6 +360,23 @@ def test_compiler_agrees_with_dtype_probe(api_name: str, build) -> None:  # type
             assert "attributes didn't match" in message, message[:300]
         else:
             assert compiled, (dtype, message[:300])
+
+
+@pytest.mark.tf
+def test_compiler_agrees_with_dtype_argument_probe() -> None:
+    tf = pytest.importorskip("tensorflow")
+    verdict = op_table.dtype_argument_verdict("tf.random.truncated_normal")
+    assert verdict is not None
+    shape = tf.constant([2, 3])  # an argument: nothing folds
+    for dtype in [*(d for d, _ in verdict.fail), *verdict.compile]:
+        try:
+            tf.function(lambda s: tf.random.truncated_normal(s, dtype=dtype), jit_compile=True)(shape)
+            compiled, message = True, ""
+        except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+            compiled, message = False, str(error)
+        assert compiled == (not verdict.failing_ops(dtype)), (dtype, message[:300])
+        if not compiled:
+            assert "'TruncatedNormal' OpKernel for XLA_CPU_JIT" in message and "attributes didn't match" in message
 
 
 @pytest.mark.tf

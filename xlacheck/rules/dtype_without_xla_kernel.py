@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import op_table
+from xlacheck.analysis.dtypes import dtype_literal
 from xlacheck.op_table import DtypeVerdict
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -28,7 +29,9 @@ class DtypeWithoutXlaKernel(Rule):
     Flags a call in compiled code whose tensor argument has a **proven** dtype that the op table
     measured not to compile under XLA: `tf.math.cumsum` of an `int8`, `uint8`, `int16` or
     `complex64` tensor, `tf.linalg.inv` of a `complex64` matrix, ... The op has an XLA kernel,
-    but the kernel is registered for other dtypes only.
+    but the kernel is registered for other dtypes only. Also a dtype argument given literally
+    that the table measured the same way: `tf.random.truncated_normal(shape, dtype=tf.float16)`
+    (`TruncatedNormal` has no float16/bfloat16 XLA kernel).
 
     The facts come from TensorFlow: `tools/generate_op_table.py` calls every traced public
     function with its first tensor argument in each common dtype it accepts eagerly and compiles
@@ -62,8 +65,9 @@ class DtypeWithoutXlaKernel(Rule):
     multiplication wrap around modulo 2^8 (2^16) in the original and modulo 2^32 in the fix, and
     the cast back keeps the low bits, so every result is bit-for-bit the same; maxima and minima
     are unchanged by widening. The fix needs the dtype proven by the rewrite's own reading of the
-    code as well. No fix for floating or complex dtypes (a wider float rounds differently) nor for
-    other functions.
+    code as well. No fix for floating or complex dtypes (a wider float rounds differently), for
+    dtype arguments (a float32 draw cast to float16 is not the float16 draw), nor for other
+    functions.
 
     ## References
     The table records the TensorFlow version and command it was generated with
@@ -95,6 +99,14 @@ class DtypeWithoutXlaKernel(Rule):
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
                       "    counts = tf.cast(mask, tf.int8)\n"
                       "    return tf.cast(tf.math.cumsum(tf.cast(counts, tf.int32), axis=1), tf.int8)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef init(shape):\n"
+                "    return tf.random.truncated_normal(shape, stddev=0.02, dtype=tf.float16)\n",
+                expected=(
+                    (4, 12, "tf.random.truncated_normal does not compile with dtype=float16: XLA has no "
+                            "TruncatedNormal kernel for float16 ('OpKernel was found, but attributes didn't "
+                            "match'); it compiles for float32, float64: create it in one of them and cast "
+                            "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -102,6 +114,7 @@ class DtypeWithoutXlaKernel(Rule):
         name = call_name(node, ctx)
         if name is None or not name.startswith("tf.") or ctx.function.jax:
             return
+        self._dtype_argument(node, name, ctx)
         verdict = op_table.dtype_verdict(name)
         if verdict is None:
             return
@@ -116,3 +129,18 @@ class DtypeWithoutXlaKernel(Rule):
                    f"{name} does not compile for {dtype} `{verdict.param}`: XLA has no {', '.join(ops)} kernel for "
                    f"{dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
                    f"{', '.join(verdict.compile)}: cast to one of them (compiled: {ctx.function.evidence})")
+
+    def _dtype_argument(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        """A literal dtype argument (``dtype=tf.float16``) that the table measured not to compile."""
+        verdict = op_table.dtype_argument_verdict(name)
+        if verdict is None:
+            return
+        given = probed_operand(node, verdict)
+        dtype = dtype_literal(given, ctx.resolve) if given is not None else None
+        ops = verdict.failing_ops(dtype) if dtype is not None else ()
+        if ops:
+            ctx.report(self, node,
+                       f"{name} does not compile with {verdict.param}={dtype}: XLA has no {', '.join(ops)} kernel "
+                       f"for {dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
+                       f"{', '.join(verdict.compile)}: create it in one of them and cast "
+                       f"(compiled: {ctx.function.evidence})")
