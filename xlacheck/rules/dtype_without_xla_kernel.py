@@ -99,6 +99,15 @@ class DtypeWithoutXlaKernel(Rule):
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
                       "    counts = tf.cast(mask, tf.int8)\n"
                       "    return tf.cast(tf.math.cumsum(tf.cast(counts, tf.int32), axis=1), tf.int8)\n"),
+        Example("import tensorflow as tf\nclass Equalizer(tf.keras.layers.Layer):\n"
+                "    @tf.function(jit_compile=True)\n    def call(self, h):\n"
+                "        return tf.linalg.inv(tf.cast(h, tf.complex64))\n",
+                expected=(
+                    (5, 16, "tf.linalg.inv does not compile for complex64 `input`: XLA has no MatrixInverse kernel "
+                            "for complex64 ('OpKernel was found, but attributes didn't match'); it compiles for "
+                            "float16, float32, float64: no complex dtype does, so compute on the real and imaginary "
+                            "parts (compiled: decorated with tf.function(jit_compile=True) at line 3)"),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef init(shape):\n"
                 "    return tf.random.truncated_normal(shape, stddev=0.02, dtype=tf.float16)\n",
                 expected=(
@@ -125,10 +134,13 @@ class DtypeWithoutXlaKernel(Rule):
         ops = verdict.failing_ops(dtype)
         if not ops:
             return
+        advice = "cast to one of them"
+        if dtype.startswith("complex") and not any(d.startswith("complex") for d in verdict.compile):
+            advice = "no complex dtype does, so compute on the real and imaginary parts"
         ctx.report(self, node,
                    f"{name} does not compile for {dtype} `{verdict.param}`: XLA has no {', '.join(ops)} kernel for "
                    f"{dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
-                   f"{', '.join(verdict.compile)}: cast to one of them (compiled: {ctx.function.evidence})")
+                   f"{', '.join(verdict.compile)}: {advice} (compiled: {ctx.function.evidence})")
 
     def _dtype_argument(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
         """A literal dtype argument (``dtype=tf.float16``) that the table measured not to compile."""
