@@ -35,7 +35,8 @@ What it records, and where each fact comes from:
   ``PROBE_DTYPES``; a dtype the function accepts eagerly is then compiled with
   ``jit_compile=True`` on XLA:CPU. Recorded where some accepted dtypes compile and others fail on
   an op the compiler names (``fail``: dtype -> ops); ``dtype_probe`` counts what was probed. The
-  compiler decides; the kernel constraints above explain.
+  compiler decides; the kernel constraints above explain. ``api[name]["dtype_arguments"]``: the
+  same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``).
 * ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
   whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
   with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
