@@ -26,6 +26,17 @@ What it records, and where each fact comes from:
 * ``under_vectorized_map``: loop APIs (``tf.scan``, ``tf.map_fn`` ...) run inside a function given
   to ``tf.vectorized_map``, compiled with ``jit_compile=True``: whether that compiles and the ops
   the compiler named.
+* ``raw_ops[op]["xla_cpu_jit_types"]``: the dtype constraints of the op's ``XLA_CPU_JIT`` kernel
+  (type attribute -> allowed dtypes), from ``kernels.get_registered_kernels_for_op``. An op that
+  has a kernel still fails for a dtype outside them ("OpKernel was found, but attributes didn't
+  match ... Requested Attributes: T=DT_INT8"): ``Cumsum`` has no int8/uint8/int16/complex kernel.
+* ``api[name]["dtypes"]``: which input dtypes compile. Every traced entry is called again with
+  its first tensor argument (and the other tensor arguments of the same dtype) in each of
+  ``PROBE_DTYPES``; a dtype the function accepts eagerly is then compiled with
+  ``jit_compile=True`` on XLA:CPU. Recorded where some accepted dtypes compile and others fail on
+  an op the compiler names (``fail``: dtype -> ops); ``dtype_probe`` counts what was probed. The
+  compiler decides; the kernel constraints above explain. ``api[name]["dtype_arguments"]``: the
+  same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``).
 * ``crosscheck``: a sample of calls compiled for real with ``jit_compile=True`` on XLA:CPU, and
   whether the compiler agreed with the table; ``api_compile_check``: every traced entry compiled
   with its synthetic inputs, with the agreements, disagreements and inconclusive failures.
@@ -104,6 +115,9 @@ VALUE_PROBES: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 TRACE_TIMEOUT_S = 20
+# The dtypes the dtype probe tries on every traced entry's first tensor argument.
+PROBE_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool",
+                "complex64")
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,6 +163,33 @@ def raw_op_table(
             record["xla_tpu_jit"] = op in kernels["XLA_TPU_JIT"]
         table[op] = record
     return table
+
+
+def xla_type_constraints(tf: Any, ops: Iterator[str] | Sequence[str]) -> dict[str, dict[str, list[str]]]:
+    """Op -> type attribute -> the dtypes its ``XLA_CPU_JIT`` kernel accepts (registered kernels
+    of one op merged per attribute); ops without a kernel or without type constraints are left out."""
+    from tensorflow.python.framework import kernels as kernel_registry
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for op in ops:
+        per_attr: dict[str, set[str]] = {}
+        for kernel in kernel_registry.get_registered_kernels_for_op(op).kernel:
+            if kernel.device_type != "XLA_CPU_JIT":
+                continue
+            for constraint in kernel.constraint:
+                types = constraint.allowed_values.list.type
+                if types:
+                    per_attr.setdefault(constraint.name, set()).update(tf.as_dtype(t).name for t in types)
+        if per_attr:
+            out[op] = {attr: sorted(names) for attr, names in sorted(per_attr.items())}
+    return out
+
+
+def with_type_constraints(tf: Any, raw_ops: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``raw_ops`` with ``xla_cpu_jit_types`` added to every op that has a constrained XLA_CPU_JIT kernel."""
+    constraints = xla_type_constraints(tf, [op for op, record in raw_ops.items() if record["xla_cpu_jit"]])
+    return {op: {**record, "xla_cpu_jit_types": constraints[op]} if op in constraints else record
+            for op, record in raw_ops.items()}
 
 
 def registered_ops(tf: Any) -> frozenset[str]:
@@ -1276,6 +1317,125 @@ def api_compile_check(
     }
 
 
+def primary_tensor(args: dict[str, Any]) -> tuple[str, str] | None:
+    """The first argument that is a dense tensor (or a list of them), and its dtype."""
+    for key, value in args.items():
+        if isinstance(value, TensorArg) and value.kind == "dense":
+            return key, value.dtype
+        if isinstance(value, list) and value and all(isinstance(v, TensorArg) and v.kind == "dense" for v in value):
+            return key, value[0].dtype
+    return None
+
+
+def with_dtype(args: dict[str, Any], original: str, dtype: str) -> dict[str, Any]:
+    """``args`` with every dense tensor input of dtype ``original`` (lists included) made ``dtype``."""
+    def swap(value: Any) -> Any:
+        if isinstance(value, TensorArg) and value.kind == "dense" and value.dtype == original:
+            return TensorArg(dtype, value.shape)
+        return value
+
+    return {key: [swap(v) for v in value] if isinstance(value, list) else swap(value) for key, value in args.items()}
+
+
+def accepts_eagerly(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> bool:
+    """``fn(**args)`` runs eagerly on small values of the argument dtypes."""
+    inputs, call = bind(tf, fn, args)
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        call(*[item.example(tf) for item in inputs])
+        return True
+    except (Exception, TraceTimeout):  # noqa: BLE001 - any failure: the dtype is not accepted
+        return False
+    finally:
+        signal.alarm(0)
+
+
+def parameter_position(fn: Callable[..., Any], param: str) -> int | None:
+    """The positional index of ``param`` in ``fn``'s signature (None: keyword-only or ``*args``)."""
+    from tensorflow.python.util import tf_inspect
+
+    try:
+        names = tf_inspect.getfullargspec(fn).args
+    except TypeError:
+        return None
+    return names.index(param) if param in names else None
+
+
+def dtype_probe(
+    tf: Any, api: dict[str, dict[str, Any]], traced_args: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """Compile every traced entry with its first tensor argument in each of ``PROBE_DTYPES``;
+    add ``dtypes`` to the entries where some accepted dtypes compile and others fail on an op the
+    compiler names. Returns the counts (``dtype_probe`` in the table)."""
+    functions = public_functions(tf)
+    counts = {"entries_probed": 0, "entries_with_failures": 0, "compiled": 0, "no_kernel": 0,
+              "other_error": 0, "not_accepted_eagerly": 0}
+    for name, args in sorted(traced_args.items()):
+        primary = primary_tensor(args)
+        if primary is None or primary[0].startswith("*"):
+            continue
+        param, original = primary
+        fn = functions[name]
+        counts["entries_probed"] += 1
+        compiled: list[str] = []
+        failed: dict[str, list[str]] = {}
+        for dtype in PROBE_DTYPES:
+            variant = with_dtype(args, original, dtype)
+            if not accepts_eagerly(tf, fn, variant):
+                counts["not_accepted_eagerly"] += 1
+                continue
+            outcome, detail = compile_verdict(tf, fn, variant)
+            if outcome == "compiled":
+                compiled.append(dtype)
+            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
+                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+            else:
+                counts["other_error"] += 1
+                continue
+            counts["compiled" if outcome == "compiled" else "no_kernel"] += 1
+        if compiled and failed:
+            counts["entries_with_failures"] += 1
+            api[name]["dtypes"] = {"param": param, "position": parameter_position(fn, param),
+                                   "compile": compiled, "fail": failed}
+    counts.update(dtype_argument_probe(tf, api, traced_args, functions))
+    return {"dtypes": list(PROBE_DTYPES), **counts}
+
+
+DTYPE_ARGUMENTS = ("dtype", "out_type", "output_type", "output_dtype")
+
+
+def dtype_argument_probe(
+    tf: Any, api: dict[str, dict[str, Any]], traced_args: dict[str, dict[str, Any]],
+    functions: dict[str, Callable[..., Any]],
+) -> dict[str, int]:
+    """The same for a function's dtype argument (``tf.random.uniform(..., dtype=)``,
+    ``tf.argmax(..., output_type=)``): each of ``PROBE_DTYPES`` it accepts eagerly is compiled;
+    recorded as ``dtype_arguments`` where some compile and others fail on an op the compiler names."""
+    counts = {"dtype_arguments_probed": 0, "dtype_arguments_with_failures": 0}
+    for name, args in sorted(traced_args.items()):
+        fn = functions[name]
+        param = next((p for p in DTYPE_ARGUMENTS if p in default_values(fn) or p in args), None)
+        if param is None:
+            continue
+        counts["dtype_arguments_probed"] += 1
+        compiled: list[str] = []
+        failed: dict[str, list[str]] = {}
+        for dtype in PROBE_DTYPES:
+            variant = {**args, param: f"dtype:{dtype}"}
+            if not accepts_eagerly(tf, fn, variant):
+                continue
+            outcome, detail = compile_verdict(tf, fn, variant)
+            if outcome == "compiled":
+                compiled.append(dtype)
+            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
+                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        if compiled and failed:
+            counts["dtype_arguments_with_failures"] += 1
+            api[name]["dtype_arguments"] = {"param": param, "position": parameter_position(fn, param),
+                                            "compile": compiled, "fail": failed}
+    return counts
+
+
 def generated_date() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
@@ -1294,7 +1454,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     # An op a public function creates may be registered without a tf.raw_ops export (a static
     # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
-    raw_ops = raw_op_table(tf, kernels, created)
+    raw_ops = with_type_constraints(tf, raw_op_table(tf, kernels, created))
     table: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "tensorflow_version": tf.__version__,
@@ -1312,6 +1472,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     if compile_check:
         table["crosscheck"] = crosscheck(tf, api, unsupported)
         table["api_compile_check"] = api_compile_check(tf, api, traced_args)
+        table["dtype_probe"] = dtype_probe(tf, api, traced_args)
     return table
 
 
@@ -1333,7 +1494,7 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
                | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
-            "raw_ops": raw_op_table(tf, kernels, created), "generated": generated_date()}
+            "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1376,6 +1537,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"; API compile check: {check['agree']}/{check['checked']} agree, "
             f"{len(check['disagreements'])} disagree, {n_inconclusive} inconclusive"
         )
+    if "dtype_probe" in table:
+        probe = table["dtype_probe"]
+        summary += (f"; dtype probe: {probe['entries_probed']} entries, {probe['entries_with_failures']} with "
+                    f"dtypes that fail to compile")
     print(f"{summary}; {time.monotonic() - start:.0f} s")
     return 0
 

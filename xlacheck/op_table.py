@@ -69,6 +69,29 @@ class OpVerdict:
         return tuple(sorted(result))
 
 
+@dataclass(frozen=True)
+class DtypeVerdict:
+    """Which dtypes of a public function's first tensor argument compile under XLA:CPU, measured
+    by compiling the function with that argument (and its other tensor arguments of the same
+    dtype) in each dtype it accepts eagerly (``tools/generate_op_table.py``, the table's
+    ``api[name]["dtypes"]``). Only functions where some accepted dtypes compile and others fail
+    have one.
+
+    ``param`` is the argument's name, ``position`` its positional index (None: keyword only);
+    ``compile`` the dtypes that compiled; ``fail`` (dtype, ops the compiler named) for the rest.
+    """
+
+    api_name: str
+    param: str
+    position: int | None
+    compile: tuple[str, ...]
+    fail: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def failing_ops(self, dtype: str) -> tuple[str, ...]:
+        """The ops the compiler named for ``dtype``; () if it compiled or was not measured."""
+        return next((ops for name, ops in self.fail if name == dtype), ())
+
+
 @cache
 def _table() -> dict[str, Any]:
     text = resources.files("xlacheck").joinpath("data", "tf_xla_ops.json").read_text(encoding="utf-8")
@@ -109,6 +132,40 @@ def lookup(api_name: str) -> OpVerdict | None:
         ),
         when=entry.get("when"),
     )
+
+
+@cache
+def dtype_verdict(api_name: str) -> DtypeVerdict | None:
+    """The measured dtypes of a canonical public name's first tensor argument, or None when
+    every dtype it accepts compiles alike (or the function was not probed)."""
+    return _dtype_record(api_name, "dtypes")
+
+
+@cache
+def dtype_argument_verdict(api_name: str) -> DtypeVerdict | None:
+    """The same for the function's dtype argument (``dtype=``, ``out_type=``, ``output_type=``):
+    ``tf.random.truncated_normal(..., dtype=tf.float16)`` fails on ``TruncatedNormal``."""
+    return _dtype_record(api_name, "dtype_arguments")
+
+
+def _dtype_record(api_name: str, key: str) -> DtypeVerdict | None:
+    if api_name.startswith(V2_PREFIX):
+        verdict = _dtype_record("tf." + api_name[len(V2_PREFIX):], key)
+        return None if verdict is None else replace(verdict, api_name=api_name)
+    entry = _table()["api"].get(api_name)
+    probe = entry.get(key) if entry else None
+    if probe is None:
+        return None
+    return DtypeVerdict(api_name, probe["param"], probe["position"], tuple(probe["compile"]),
+                        tuple((dtype, tuple(ops)) for dtype, ops in sorted(probe["fail"].items())))
+
+
+@cache
+def xla_type_constraints(op: str) -> dict[str, tuple[str, ...]]:
+    """Type attribute -> the dtypes the op's XLA_CPU_JIT kernel accepts (``{"T": ("bfloat16", ...)}``);
+    {} for an op without a kernel or without type constraints."""
+    record = _table()["raw_ops"].get(op) or {}
+    return {attr: tuple(types) for attr, types in record.get("xla_cpu_jit_types", {}).items()}
 
 
 @cache

@@ -2044,4 +2044,30 @@ def expand_head_mask(head_mask):
         inputs=(((3,), "float_nan"),),
         grad=True,
     ),
+    Example(
+        "cumsum_int8_widened",
+        '''import tensorflow as tf
+
+
+def token_positions(ids):
+    small = tf.cast(ids, tf.int8)
+    return tf.math.cumsum(small, axis=1, exclusive=True)  # flag: tf.math.cumsum(small, axis=1, exclusive=True)
+''',
+        "safe",  # int8 sums wrap modulo 2^8; int32 sums cast back keep the same low 8 bits
+        ("return tf.cast(tf.math.cumsum(tf.cast(small, tf.int32), axis=1, exclusive=True), tf.int8)",),
+        inputs=(((2, 40), "cell"),),  # sums up to 920: the int8 result wraps around
+    ),
+    Example(
+        "cumprod_uint8_widened",
+        '''import tensorflow as tf
+
+
+def running_product(counts):
+    c = tf.cast(counts, tf.uint8)
+    return tf.math.cumprod(c, reverse=True)  # flag: tf.math.cumprod(c, reverse=True)
+''',
+        "safe",  # products wrap modulo 2^8 in both
+        ("return tf.cast(tf.math.cumprod(tf.cast(c, tf.int32), reverse=True), tf.uint8)",),
+        inputs=(((12,), "count"),),  # negatives wrap to large uint8 values; products overflow
+    ),
 )

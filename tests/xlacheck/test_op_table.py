@@ -247,6 +247,35 @@ def test_every_traced_entry_was_compiled_and_disagreements_are_explained() -> No
     assert all("note" in record for record in check["disagreements"]), check["disagreements"]
 
 
+def test_dtype_probe_records_are_consistent_and_explained_by_kernel_constraints() -> None:
+    """Every ``dtypes`` record names dtypes that compile and dtypes that fail, on ops with an
+    XLA kernel whose registered type constraints leave the failing dtype out (the constraints
+    explain what the compiler measured)."""
+    probe = op_table._table()["dtype_probe"]
+    names = [n for n in op_table.api_names() if op_table.dtype_verdict(n) is not None]
+    assert len(names) == probe["entries_with_failures"] >= 5
+    arguments = [n for n in op_table.api_names() if op_table.dtype_argument_verdict(n) is not None]
+    assert len(arguments) == probe["dtype_arguments_with_failures"]
+    for verdict in [*map(op_table.dtype_verdict, names), *map(op_table.dtype_argument_verdict, arguments)]:
+        assert verdict is not None and verdict.compile and verdict.fail
+        assert not set(verdict.compile) & {dtype for dtype, _ in verdict.fail}
+        for dtype, ops in verdict.fail:
+            for op in ops:
+                constraints = op_table.xla_type_constraints(op)
+                assert constraints, (verdict.api_name, op)  # the op has a kernel: only the dtype is missing
+                assert any(dtype not in allowed for allowed in constraints.values()), (verdict.api_name, dtype, op)
+    cumsum = op_table.dtype_verdict("tf.math.cumsum")
+    assert cumsum is not None and cumsum.param == "x" and cumsum.position == 0
+    assert cumsum.failing_ops("int8") == ("Cumsum",) and cumsum.failing_ops("int32") == ()
+    assert op_table.dtype_verdict("tf.compat.v2.math.cumsum") is not None
+    assert op_table.dtype_verdict("tf.matmul") is None  # every dtype it accepts compiles alike
+    assert "int8" not in op_table.xla_type_constraints("Cumsum")["T"]
+    truncated = op_table.dtype_argument_verdict("tf.random.truncated_normal")
+    assert truncated is not None and truncated.param == "dtype" and truncated.failing_ops("float16")
+    assert op_table.dtype_argument_verdict("tf.zeros") is None  # every dtype it accepts compiles
+    assert op_table.xla_type_constraints("NoSuchOp") == {}
+
+
 def test_json_is_small_and_deterministically_sorted() -> None:
     from importlib import resources
 
@@ -299,6 +328,72 @@ def test_compiler_agrees_with_table(api_name: str, build) -> None:  # type: igno
         assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in message for op in verdict.unsupported), message[:300]
     else:
         assert compiled, message[:300]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize(
+    ("api_name", "build"),
+    [
+        ("tf.math.cumsum", lambda tf, x: tf.math.cumsum(x, axis=1)),
+        ("tf.math.cumprod", lambda tf, x: tf.math.cumprod(x)),
+        ("tf.linalg.inv", lambda tf, x: tf.linalg.inv(x)),
+        ("tf.linalg.svd", lambda tf, x: tf.linalg.svd(x, compute_uv=False)),
+    ],
+)
+def test_compiler_agrees_with_dtype_probe(api_name: str, build) -> None:  # type: ignore[no-untyped-def]
+    """A sample of the table's ``dtypes`` records, compiled again: each failing dtype fails on
+    the op the table names, each of a few compiling dtypes compiles."""
+    tf = pytest.importorskip("tensorflow")
+    verdict = op_table.dtype_verdict(api_name)
+    assert verdict is not None
+    base = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    for dtype in [*(d for d, _ in verdict.fail), *verdict.compile[:2], verdict.compile[-1]]:
+        x = tf.cast(base, dtype)  # an argument: ops on constants would be folded before XLA
+        try:
+            tf.function(lambda t: build(tf, t), jit_compile=True)(x)
+            compiled, message = True, ""
+        except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+            compiled, message = False, str(error)
+        if verdict.failing_ops(dtype):
+            assert not compiled, dtype
+            assert any(f"'{op}' OpKernel for XLA_CPU_JIT" in message for op in verdict.failing_ops(dtype)), message[:300]
+            assert "attributes didn't match" in message, message[:300]
+        else:
+            assert compiled, (dtype, message[:300])
+
+
+@pytest.mark.tf
+def test_compiler_agrees_with_dtype_argument_probe() -> None:
+    tf = pytest.importorskip("tensorflow")
+    verdict = op_table.dtype_argument_verdict("tf.random.truncated_normal")
+    assert verdict is not None
+    shape = tf.constant([2, 3])  # an argument: nothing folds
+    for dtype in [*(d for d, _ in verdict.fail), *verdict.compile]:
+        try:
+            tf.function(lambda s: tf.random.truncated_normal(s, dtype=dtype), jit_compile=True)(shape)
+            compiled, message = True, ""
+        except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+            compiled, message = False, str(error)
+        assert compiled == (not verdict.failing_ops(dtype)), (dtype, message[:300])
+        if not compiled:
+            assert "'TruncatedNormal' OpKernel for XLA_CPU_JIT" in message and "attributes didn't match" in message
+
+
+@pytest.mark.tf
+def test_type_constraints_match_the_kernel_registry() -> None:
+    tf = pytest.importorskip("tensorflow")
+    from tensorflow.python.framework import kernels
+
+    if tf.__version__ != op_table.table_info()["tensorflow_version"]:
+        pytest.skip("the committed table is for another TensorFlow version: regenerate it")
+    tf.function(lambda x: x + 1.0, jit_compile=True)(tf.constant(1.0))  # registers the XLA kernels
+    for op in ("Cumsum", "MatrixInverse", "Bincount", "AddV2", "BatchMatMulV2"):
+        registered: dict[str, set[str]] = {}
+        for kernel in kernels.get_registered_kernels_for_op(op).kernel:
+            if kernel.device_type == "XLA_CPU_JIT":
+                for c in kernel.constraint:
+                    registered.setdefault(c.name, set()).update(tf.as_dtype(t).name for t in c.allowed_values.list.type)
+        assert {a: set(t) for a, t in op_table.xla_type_constraints(op).items()} == registered, op
 
 
 @pytest.fixture(scope="module")

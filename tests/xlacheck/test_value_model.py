@@ -377,3 +377,120 @@ def test_a_condition_on_a_constant_tensor_guarding_a_shape_argument_is_flagged()
     assert codes(head + "        min_res = min(dims)\n" + tail) == []
     # an unknown operand: not a proven constant, no claim
     assert codes(head + "        min_res = tf.reduce_min(self.dims_var)\n" + tail) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Proven dtypes (xlacheck.analysis.dtypes through ValueEnv.dtype): proofs only, unknown stays None
+
+
+def _dtypes(body: str) -> list[str | None]:
+    """The proven dtype of each expression statement of ``def f(x, n):`` (x a tensor parameter)."""
+    from xlacheck.analysis.imports import AliasTable
+    from xlacheck.analysis.values import TENSOR, ValueEnv
+
+    tree = ast.parse("import tensorflow as tf\nimport numpy as np\ndef f(x, n):\n" + body)
+    aliases = AliasTable()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            aliases.add(node)
+    function = tree.body[-1]
+    assert isinstance(function, ast.FunctionDef)
+    env = ValueEnv(aliases, None, {"x": TENSOR}, function)
+    return [env.dtype(s.value) for s in function.body if isinstance(s, ast.Expr)]
+
+
+@pytest.mark.parametrize(("expr", "dtype"), [
+    ("tf.cast(x, tf.int8)", "int8"),
+    ("tf.dtypes.cast(x, dtype=tf.dtypes.uint8)", "uint8"),
+    ("tf.cast(x, 'int16')", "int16"),
+    ("tf.cast(x, np.int8)", "int8"),
+    ("tf.saturate_cast(x, tf.uint8)", "uint8"),
+    ("tf.zeros([2, 3])", "float32"),
+    ("tf.ones([2], dtype=tf.int8)", "int8"),
+    ("tf.ones([2], tf.float16)", "float16"),
+    ("tf.range(5)", "int32"),
+    ("tf.range(0, 5, 0.5)", "float32"),
+    ("tf.range(5, dtype=tf.int64)", "int64"),
+    ("tf.constant(3)", "int32"),
+    ("tf.constant([1, 2.5])", "float32"),
+    ("tf.constant([True, False])", "bool"),
+    ("tf.constant([1, 2], dtype=tf.uint8)", "uint8"),
+    ("tf.fill([2, 2], 0.5)", "float32"),
+    ("tf.fill([2, 2], tf.cast(1, tf.int8))", "int8"),
+    ("tf.one_hot(x, 4)", "float32"),
+    ("tf.one_hot(x, 4, dtype=tf.int8)", "int8"),
+    ("tf.random.uniform([2])", "float32"),
+    ("tf.random.uniform([2], maxval=9, dtype=tf.int64)", "int64"),
+    ("tf.random.categorical(x, 2)", "int64"),
+    ("tf.Variable(tf.zeros([2], tf.int8))", "int8"),
+    ("tf.Variable(0.0)", "float32"),
+    ("tf.argmax(x, axis=-1)", "int64"),
+    ("tf.argmax(x, output_type=tf.int32)", "int32"),
+    ("tf.shape(x)", "int32"),
+    ("tf.shape(x)[0]", "int32"),
+    ("tf.size(x, out_type=tf.int64)", "int64"),
+    ("x > 0", "bool"),
+    ("tf.equal(x, 1)", "bool"),
+    ("tf.math.logical_and(x, x)", "bool"),
+    ("tf.math.is_nan(x)", "bool"),
+    ("~(x > 0)", "bool"),
+    ("(x > 0) & (x < 2)", "bool"),
+    ("tf.reshape(tf.cast(x, tf.int8), [-1])", "int8"),
+    ("tf.cast(x, tf.int8) + 1", "int8"),
+    ("tf.cast(x, tf.int8) * tf.cast(x, tf.int8)", "int8"),
+    ("tf.zeros_like(x, dtype=tf.int8)", "int8"),
+    ("tf.zeros_like(tf.cast(x, tf.uint8))", "uint8"),
+    # unknown stays unknown: no guess from names, parameters or unknown calls
+    ("x", None),
+    ("x_int8", None),
+    ("tf.cast(x, n)", None),
+    ("tf.constant(2 ** 40)", None),
+    ("tf.constant(n)", None),
+    ("tf.one_hot(x, 4, on_value=n)", None),
+    ("tf.fill([2], n)", None),
+    ("tf.range(n)", None),
+    ("n > 0", None),
+    ("tf.cast(x, tf.int8) / 2", None),
+    ("tf.cast(x, tf.int8) + 1000", None),
+    ("tf.math.cumsum(x)", None),
+    ("x.dtype", None),
+])
+def test_proven_dtypes(expr: str, dtype: str | None) -> None:
+    assert _dtypes(f"    {expr}\n") == [dtype]
+
+
+def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> None:
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    b = tf.reshape(a, [-1])\n    b\n    a > 0\n") == ["int8", "bool"]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a = tf.cast(a, tf.int32)\n    a\n") == [None]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a += 1\n    a\n") == [None]
+    assert _dtypes("    for a in x:\n        pass\n    a = tf.cast(x, tf.int8)\n    a\n") == [None]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    def g():\n        nonlocal a\n        a = x\n    a\n") == [None]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    [(a := v) for v in x]\n    a\n") == [None, None]
+    assert _dtypes("    n\n") == [None]  # a parameter
+
+
+def test_complex_literals_keep_a_complex_dtype() -> None:
+    assert _dtypes("    a = tf.cast(x, tf.complex64)\n    a + 1j * a\n    tf.cast(x, tf.float32) * 1j\n") == [
+        "complex64", None]
+
+
+def _signature_dtypes(source: str) -> list[str | None]:
+    from xlacheck.analysis.imports import AliasTable
+    from xlacheck.analysis.values import ValueEnv
+
+    tree = ast.parse("import tensorflow as tf\n" + source)
+    aliases = AliasTable()
+    aliases.add(tree.body[0])  # type: ignore[arg-type]
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    env = ValueEnv(aliases, None, {}, function)
+    return [env.dtype(s.value) for s in function.body if isinstance(s, ast.Expr)]
+
+
+def test_input_signature_dtypes_type_parameters_that_are_never_rebound() -> None:
+    sig = "@tf.function(input_signature=[tf.TensorSpec([None], tf.int8), tf.TensorSpec([None])])\n"
+    assert _signature_dtypes(sig + "def f(a, b):\n    a\n    b\n") == ["int8", "float32"]
+    assert _signature_dtypes("class M:\n    " + sig + "    def f(self, a, b):\n        a\n") == ["int8"]
+    assert _signature_dtypes(sig + "def f(a, b):\n    a = tf.cast(a, tf.int32)\n    a\n") == [None]
+    assert _signature_dtypes("@tf.function\ndef f(a):\n    a\n") == [None]
+    assert _signature_dtypes("@tf.function(input_signature=[tf.TensorSpec([2], dtype=tf.dtypes.uint8)])\n"
+                             "def f(a):\n    tf.reshape(a, [-1])\n") == ["uint8"]

@@ -478,7 +478,7 @@ def walk_function(
     env = dict(outer_env) if outer_env else {}
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
     env.update(param_flags(info, passed))
-    values = ValueEnv(aliases, owner, env)
+    values = ValueEnv(aliases, owner, env, info.node)
     values.converted = info.converted
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values

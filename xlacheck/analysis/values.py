@@ -28,6 +28,7 @@ from enum import IntFlag
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
+from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
@@ -285,11 +286,14 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
-    __slots__ = ("aliases", "env", "cls", "converted", "_memo", "_self_memo", "_class_by_name")
+    __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes")
 
-    def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None) -> None:
+    def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
+                 node: ast.AST | None = None) -> None:
         self.aliases = aliases
         self.cls = cls
+        self.node = node  # the function walked (its local bindings prove dtypes)
+        self._dtypes: DtypeModel | None = None
         self.converted = False  # AutoGraph converts the function: `a if t else b` on a tensor is a tf.cond
         self.env: dict[str, int] = dict(env) if env else {}
         self._memo: dict[int, int] = {}
@@ -382,6 +386,14 @@ class ValueEnv:
             if n.lineno <= line <= (n.end_lineno or n.lineno):
                 return info
         return None
+
+    # -- dtypes ----------------------------------------------------------------------------
+    def dtype(self, e: ast.AST | None) -> str | None:
+        """The proven TensorFlow dtype of ``e`` (``"int8"``), or None when not proven
+        (:mod:`xlacheck.analysis.dtypes`)."""
+        if self._dtypes is None:
+            self._dtypes = DtypeModel(self.node, self.aliases.resolve, lambda side: bool(self.flags(side) & TENSOR))
+        return self._dtypes.dtype(e)
 
     # -- expressions -----------------------------------------------------------------------
     def flags(self, e: ast.AST | None) -> int:

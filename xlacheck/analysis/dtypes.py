@@ -1,0 +1,382 @@
+"""Proven TensorFlow dtypes of expressions: what the value model knows about a tensor's dtype.
+
+Used through :meth:`xlacheck.analysis.values.ValueEnv.dtype` (the one entry point rules call).
+Only proofs, never guesses from names: a dtype comes from
+
+* an explicit dtype: ``tf.cast(x, tf.int8)`` / ``tf.dtypes.cast`` / ``tf.saturate_cast``,
+  ``tf.bitcast(x, type)``, the ``dtype=`` of a factory (``tf.zeros``, ``tf.ones``, ``tf.eye``,
+  ``tf.range``, ``tf.constant``, ``tf.one_hot``, ``tf.random.*``, ``tf.Variable``,
+  ``tf.zeros_like``/``tf.ones_like``) or ``output_type=``/``out_type=`` (``tf.argmax``, ``tf.shape``);
+* a documented default, where the signature fixes it (``tf.zeros(shape)`` is float32,
+  ``tf.argmax`` int64, ``tf.shape``/``tf.size`` int32, ``tf.random.categorical`` int64), and
+  the dtype TensorFlow infers for Python literals (``tf.constant(3)`` int32, ``tf.fill(d, 0.5)``
+  float32; integers outside int32 stay unknown);
+* comparisons (``<``, ``==`` ... on a tensor; ``tf.equal``, ``tf.logical_and``, the API table's
+  measured ``dtype: "bool"`` entries) and ``~``/``&``/``|``/``^`` of booleans: bool;
+* ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather`` ...,
+  subscripts, ``+ - * // % **`` with an operand of the same dtype or an integer literal);
+* a local name bound exactly once in the function (one plain assignment, no other binding of
+  it anywhere in the function: a read sees that value or raises);
+* a parameter that the function never rebinds, typed by its decorator's
+  ``tf.function(input_signature=[tf.TensorSpec(shape, tf.int8), ...])`` (TensorFlow refuses a
+  call whose argument has another dtype).
+
+Everything else is unknown (None). ``x.dtype`` flows and Keras mixed-precision policies are not
+followed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from xlacheck import api_table
+from xlacheck.analysis.tables import BOOL_FUNCS
+
+DTYPE_NAMES = frozenset({
+    "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+    "uint64", "bool", "complex64", "complex128", "string",
+})
+_DTYPE_ALIASES = {"half": "float16", "double": "float64"}
+# Modules whose attribute of a dtype's name is that dtype (tf.int8, tf.dtypes.int8, np.int8).
+_DTYPE_MODULES = frozenset({"tf", "tf.dtypes", "tf.compat.v1", "tf.compat.v2", "tf.experimental.numpy", "np",
+                            "numpy", "tnp"})
+
+_CASTS = frozenset({"tf.cast", "tf.dtypes.cast", "tf.saturate_cast", "tf.dtypes.saturate_cast"})
+# name -> (positional index of dtype, keyword, default dtype or None: from the first argument / unknown).
+_FACTORIES: dict[str, tuple[int, str, str | None]] = {
+    "tf.bitcast": (1, "type", None),
+    "tf.zeros": (1, "dtype", "float32"),
+    "tf.ones": (1, "dtype", "float32"),
+    "tf.eye": (3, "dtype", "float32"),
+    "tf.linalg.eye": (3, "dtype", "float32"),
+    "tf.random.uniform": (3, "dtype", "float32"),
+    "tf.random.normal": (3, "dtype", "float32"),
+    "tf.random.truncated_normal": (3, "dtype", "float32"),
+    "tf.random.stateless_uniform": (4, "dtype", "float32"),
+    "tf.random.stateless_normal": (4, "dtype", "float32"),
+    "tf.random.stateless_truncated_normal": (4, "dtype", "float32"),
+    "tf.random.poisson": (2, "dtype", "float32"),
+    "tf.random.gamma": (3, "dtype", "float32"),
+    "tf.random.categorical": (2, "dtype", "int64"),
+    "tf.argmax": (2, "output_type", "int64"),
+    "tf.argmin": (2, "output_type", "int64"),
+    "tf.math.argmax": (2, "output_type", "int64"),
+    "tf.math.argmin": (2, "output_type", "int64"),
+    "tf.shape": (1, "out_type", "int32"),
+    "tf.size": (1, "out_type", "int32"),
+    "tf.math.count_nonzero": (3, "dtype", "int64"),
+    "tf.sequence_mask": (2, "dtype", "bool"),
+}
+# name -> (positional index of dtype, keyword): the explicit dtype, else the dtype of the first argument.
+_LIKE = {"tf.zeros_like": (1, "dtype"), "tf.ones_like": (1, "dtype"), "tf.constant": (1, "dtype"),
+         "tf.convert_to_tensor": (1, "dtype"), "tf.Variable": (6, "dtype")}
+# Ops whose result has the dtype of their first argument.
+_KEEPS_DTYPE = frozenset({
+    "tf.reshape", "tf.transpose", "tf.identity", "tf.expand_dims", "tf.squeeze", "tf.stop_gradient", "tf.tile",
+    "tf.reverse", "tf.gather", "tf.gather_nd", "tf.broadcast_to", "tf.roll", "tf.pad",
+})
+_INT_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+_FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+_KEEP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
+_CMP_OPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+_INT32_RANGE = range(-(2**31), 2**31)
+_MAX_DEPTH = 8
+
+
+def dtype_literal(e: ast.AST | None, resolve: Callable[[ast.AST], str | None]) -> str | None:
+    """The dtype a dtype argument names: ``tf.int8``, ``tf.dtypes.int8``, ``np.int8``, ``"int8"``."""
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        name = _DTYPE_ALIASES.get(e.value, e.value)
+        return name if name in DTYPE_NAMES else None
+    if isinstance(e, ast.Attribute):
+        full = resolve(e)
+        if full is None or "." not in full:
+            return None
+        module, last = full.rsplit(".", 1)
+        last = _DTYPE_ALIASES.get(last, last)
+        if module in _DTYPE_MODULES and last in DTYPE_NAMES:
+            return last
+    return None
+
+
+def literal_dtype(e: ast.AST) -> str | None:
+    """The dtype TensorFlow gives a Python literal (or nested list/tuple of them): int32 for ints
+    in int32's range, float32 when any element is a float, bool for bools only."""
+    kinds: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if not node.elts:
+                return None
+            stack.extend(node.elts)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Constant):
+            value = node.value
+            if isinstance(value, bool):
+                kinds.add("bool")
+            elif isinstance(value, int):
+                if value not in _INT32_RANGE:
+                    return None
+                kinds.add("int")
+            elif isinstance(value, float):
+                kinds.add("float")
+            else:
+                return None
+        else:
+            return None
+    if kinds == {"bool"}:
+        return "bool"
+    if "bool" in kinds:
+        return None
+    return "float32" if "float" in kinds else "int32" if kinds == {"int"} else None
+
+
+def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
+    """Name -> the value of its one plain assignment in ``function``'s own scope, or None when the
+    name is bound any other way or more than once (parameters, loops, ``with``, augmented
+    assignment, tuple targets, ``global``/``nonlocal``, nested definitions)."""
+    out: dict[str, ast.expr | None] = {}
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return out
+    args = function.args
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+        if arg is not None:
+            out[arg.arg] = None
+    seen_once: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                             ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # their own scopes, which may still rebind a name of this one (nonlocal, :=)
+            if not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                out[node.name] = None
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Nonlocal):
+                    for name in inner.names:
+                        out[name] = None
+                elif isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    out[inner.target.id] = None
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                out[name] = None
+            continue
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+            for target in node.targets:
+                name = target.id  # type: ignore[attr-defined]
+                if name in seen_once or name in out:
+                    out[name] = None
+                else:
+                    out[name] = node.value
+                seen_once.add(name)
+            stack.append(node.value)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out[node.id] = None
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                out[(alias.asname or alias.name).split(".")[0]] = None
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out[node.name] = None
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            out[node.name] = None
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+_TF_FUNCTIONS = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+_SPECS = frozenset({"tf.TensorSpec", "tf.compat.v1.TensorSpec"})
+
+
+def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.AST], str | None]) -> dict[str, str]:
+    """Parameter -> dtype from ``@tf.function(input_signature=[tf.TensorSpec(shape, dtype), ...])``
+    (a list or tuple literal of ``TensorSpec`` calls; ``self``/``cls`` skipped). Parameters that the
+    function rebinds are dropped by the caller."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if params and params[0] in ("self", "cls"):
+        params = params[1:]
+    for decorator in function.decorator_list:
+        if not isinstance(decorator, ast.Call) or resolve(decorator.func) not in _TF_FUNCTIONS:
+            continue
+        signature = next((kw.value for kw in decorator.keywords if kw.arg == "input_signature"), None)
+        if not isinstance(signature, (ast.List, ast.Tuple)):
+            continue
+        out: dict[str, str] = {}
+        for param, spec in zip(params, signature.elts):
+            if isinstance(spec, ast.Call) and resolve(spec.func) in _SPECS:
+                given = _argument(spec, 1, "dtype")
+                dtype = dtype_literal(given, resolve) if given is not None else "float32"
+                if dtype is not None:
+                    out[param] = dtype
+        return out
+    return {}
+
+
+class DtypeModel:
+    """Proven dtypes of the expressions of one function (see the module docstring)."""
+
+    __slots__ = ("resolve", "is_tensor", "bindings", "params", "_memo")
+
+    def __init__(self, function: ast.AST | None, resolve: Callable[[ast.AST], str | None],
+                 is_tensor: Callable[[ast.AST], bool]) -> None:
+        self.resolve = resolve
+        self.is_tensor = is_tensor
+        self.bindings = local_bindings(function)
+        self.params = {name: dtype for name, dtype in signature_dtypes(function, resolve).items()
+                       if name not in _rebound(function, name)}
+        self._memo: dict[int, str | None] = {}
+
+    def dtype(self, e: ast.AST | None, depth: int = 0) -> str | None:
+        if e is None or depth > _MAX_DEPTH:
+            return None
+        key = id(e)
+        if key not in self._memo:
+            self._memo[key] = self._dtype(e, depth)
+        return self._memo[key]
+
+    def _dtype(self, e: ast.AST, depth: int) -> str | None:
+        if isinstance(e, ast.Name):
+            if e.id in self.params:
+                return self.params[e.id]
+            value = self.bindings.get(e.id)
+            return self.dtype(value, depth + 1) if value is not None else None
+        if isinstance(e, ast.Call):
+            return self._call(e, depth)
+        if isinstance(e, ast.Subscript):
+            return self.dtype(e.value, depth + 1)
+        if isinstance(e, ast.IfExp):
+            body = self.dtype(e.body, depth + 1)
+            return body if body is not None and body == self.dtype(e.orelse, depth + 1) else None
+        if isinstance(e, ast.Compare):
+            if len(e.ops) == 1 and isinstance(e.ops[0], _CMP_OPS) and any(
+                    self.dtype(side, depth + 1) is not None or self.is_tensor(side)
+                    for side in (e.left, e.comparators[0])):
+                return "bool"
+            return None
+        if isinstance(e, ast.UnaryOp):
+            inner = self.dtype(e.operand, depth + 1)
+            if isinstance(e.op, ast.Invert):
+                return inner if inner == "bool" or inner in _INT_DTYPES else None
+            return inner if isinstance(e.op, (ast.USub, ast.UAdd)) and inner != "bool" else None
+        if isinstance(e, ast.BinOp):
+            left, right = self.dtype(e.left, depth + 1), self.dtype(e.right, depth + 1)
+            if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+                return left if left == right and left is not None and (left == "bool" or left in _INT_DTYPES) else None
+            if isinstance(e.op, _KEEP_OPS):
+                if left is not None and left == right and left != "bool":
+                    return left
+                for known, other in ((left, e.right), (right, e.left)):
+                    if known is not None and known != "bool" and _literal_fits(other, known):
+                        return known
+        return None
+
+    def _call(self, e: ast.Call, depth: int) -> str | None:
+        name = self.resolve(e.func)
+        if name is None:
+            return None
+        if name.startswith("tf.compat.v2."):
+            name = "tf." + name[len("tf.compat.v2."):]
+        if name in _CASTS:
+            return dtype_literal(_argument(e, 1, "dtype"), self.resolve)
+        if name in _FACTORIES:
+            index, keyword, default = _FACTORIES[name]
+            given = _argument(e, index, keyword) if keyword else None
+            if given is not None:
+                return dtype_literal(given, self.resolve)
+            return default
+        if name in _LIKE:
+            index, keyword = _LIKE[name]
+            given = _argument(e, index, keyword)
+            if given is not None:
+                return dtype_literal(given, self.resolve)
+            first = _argument(e, 0, "initial_value" if name == "tf.Variable" else
+                              "value" if name in ("tf.constant", "tf.convert_to_tensor") else "input")
+            if first is None:
+                return None
+            return literal_dtype(first) or self.dtype(first, depth + 1)
+        if name == "tf.fill":
+            value = _argument(e, 1, "value")
+            return None if value is None else literal_dtype(value) or self.dtype(value, depth + 1)
+        if name == "tf.one_hot":
+            given = _argument(e, 5, "dtype")
+            if given is not None:
+                return dtype_literal(given, self.resolve)
+            if _argument(e, 2, "on_value") is None and _argument(e, 3, "off_value") is None:
+                return "float32"
+            return None
+        if name == "tf.range":
+            return self._range(e, depth)
+        if name in _KEEPS_DTYPE:
+            first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
+            return self.dtype(first, depth + 1)
+        if name in BOOL_FUNCS and name != "tf.debugging.is_numeric_tensor":
+            return "bool"
+        if name.startswith("tf."):
+            fact = api_table.fact_for(name)
+            if fact is not None and fact.dtype == "bool":
+                return "bool"
+        return None
+
+    def _range(self, e: ast.Call, depth: int) -> str | None:
+        """``tf.range``: its ``dtype=``, else the widest of its arguments' dtypes (literals or proven)."""
+        given = _argument(e, 3, "dtype")
+        if given is not None:
+            return dtype_literal(given, self.resolve)
+        order = ("int32", "int64", "float32", "float64")
+        found = []
+        for arg in [*e.args[:3], *(kw.value for kw in e.keywords if kw.arg in ("start", "limit", "delta"))]:
+            if isinstance(arg, ast.Starred):
+                return None
+            kind = literal_dtype(arg) or self.dtype(arg, depth + 1)
+            if kind not in order:
+                return None
+            found.append(order.index(kind))
+        return order[max(found)] if found else None
+
+
+def _rebound(function: ast.AST | None, name: str) -> set[str]:
+    """``{name}`` when ``function`` binds ``name`` anywhere (assignment, loop, ``with``, ``del``,
+    ``nonlocal``/``global``, a nested scope's ``nonlocal``), else the empty set."""
+    if function is None:
+        return set()
+    body = getattr(function, "body", [])
+    for node in (n for stmt in (body if isinstance(body, list) else [body]) for n in ast.walk(stmt)):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return {name}
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return {name}
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return {name}
+    return set()
+
+
+def _argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """The argument of ``e`` at positional ``index`` or passed as ``keyword`` (None: not given or
+    after a ``*args``)."""
+    for kw in e.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    if index < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:index + 1]):
+        return e.args[index]
+    return None
+
+
+def _literal_fits(e: ast.AST, dtype: str) -> bool:
+    """A Python number literal that TensorFlow converts to ``dtype`` without changing it
+    (small non-negative integers for integer dtypes, integers and floats for float and complex
+    dtypes, complex numbers for complex dtypes)."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        e = e.operand
+    if not isinstance(e, ast.Constant) or isinstance(e.value, bool):
+        return False
+    if isinstance(e.value, int):
+        return dtype in _FLOAT_DTYPES or (dtype in _INT_DTYPES and 0 <= e.value < 128)
+    if isinstance(e.value, complex):
+        return dtype in ("complex64", "complex128")
+    return isinstance(e.value, float) and dtype in _FLOAT_DTYPES
