@@ -1336,6 +1336,175 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
             "raw_ops": raw_op_table(tf, kernels, created), "generated": generated_date()}
 
 
+# --------------------------------------------------------------------------------------------
+# Coverage of the public API, and the sweep that widens it (tf.compat.v1, Keras layers, losses,
+# metrics, backend and ops, and the gradient of every traced entry). Kept apart from the walk
+# above: ``coverage_report`` measures, ``sweep_entries`` adds entries, ``gradient_entries`` adds
+# ``grad_unsupported`` to entries that have a traced call.
+
+# What the coverage measures: group -> (module path, table prefix). tf.keras is tf_keras under
+# TF_USE_LEGACY_KERAS=1; keras.ops exists only in Keras 3 (xlacheck spells it tf.keras.ops).
+COVERAGE_KERAS = ("layers", "losses", "metrics", "backend", "activations")
+# tf namespaces that hold host-side, file, distribution or Python-only APIs: counted, not traced.
+HOST_NAMESPACES = frozenset({
+    "autodiff", "autograph", "config", "data", "distribute", "dtypes", "errors", "estimator", "experimental",
+    "feature_column", "graph_util", "keras", "mlir", "saved_model", "summary", "sysconfig", "test", "tpu",
+    "train", "types", "version", "xla", "tools", "profiler", "compiler", "__internal__", "nest", "flags",
+    "app", "logging", "resource_loader", "gfile", "user_ops", "lite", "layers", "initializers", "metrics",
+    "losses", "saved_model", "python_io", "manip", "spectral", "compat", "queue", "decode_proto", "tf_compat",
+})
+SWEEP_V1_SKIP = re.compile(
+    r"^tf\.compat\.v1\.(get_variable|variable_scope|Session|InteractiveSession|placeholder\w*|"
+    r"global_variables\w*|local_variables\w*|trainable_variables|initialize_\w+|report_uninitialized\w*|"
+    r"train\.|summary\.|layers\.|estimator\.|keras\.|gfile\.|flags\.|app\.|logging\.|saved_model\.|"
+    r"data\.|distribute\.|tpu\.|profiler\.|test\.|lite\.|graph_util\.|resource_loader\.|sysconfig\.|"
+    r"io\.gfile\.|python_io\.|user_ops\.|config\.|feature_column\.|metrics\.|losses\.|initializers\.)"
+)
+LAYER_INPUTS: tuple[Any, ...] = (
+    F(2, 4), F(2, 3, 4), F(1, 4, 4, 3), F(1, 4, 4, 4, 3), I(2, 3), [F(2, 4), F(2, 4)], [F(2, 3, 4), F(2, 3, 4)],
+)
+# Constructor arguments by parameter name, for required parameters of Keras layers, losses, metrics.
+LAYER_ARGS: dict[str, Any] = {
+    "units": 2, "filters": 2, "kernel_size": 1, "pool_size": 2, "rate": 0.5, "output_dim": 2, "input_dim": 4,
+    "num_heads": 2, "key_dim": 2, "size": 2, "target_shape": (-1,), "dims": (1,), "n": 2, "height": 2, "width": 2,
+    "factor": 0.1, "height_factor": 0.1, "width_factor": 0.1, "scale": 0.5, "num_bins": 4, "axis": -1,
+    "l1": 0.01, "l2": 0.01, "stddev": 0.1, "num_tokens": 4, "bin_boundaries": [0.5], "vocabulary": ["a", "b"],
+    "depth_multiplier": 1, "groups": 1, "max_value": 6.0, "function": Lazy(lambda tf: lambda x: x),
+    "cell": Lazy(lambda tf: keras_layers()[0].SimpleRNNCell(2)),  # type: ignore[index]
+    "layer": Lazy(lambda tf: keras_layers()[0].LSTM(2)),  # type: ignore[index]
+    "num_classes": 2, "thresholds": 0.5, "class_id": 0, "k": 1, "recall": 0.5, "precision": 0.5,
+    "specificity": 0.5, "sensitivity": 0.5, "target_class_ids": [0], "fn": Lazy(lambda tf: lambda a, b: a - b),
+    "name": None, "mask_value": 0.0, "cropping": 1, "padding": 1, "data_format": None, "noise_shape": None,
+    "sparse": False, "implementation": None,
+}
+
+
+def _callable_members(module: Any, prefix: str, depth: int, out: dict[str, Any], seen_modules: set[int],
+                      skip: frozenset[str] = frozenset()) -> None:
+    """name -> callable (functions and classes) under ``module``, sub-modules to ``depth``."""
+    if id(module) in seen_modules:
+        return
+    seen_modules.add(id(module))
+    for attr in sorted(dir(module)):
+        if attr.startswith("_"):
+            continue
+        try:
+            value = getattr(module, attr)
+        except Exception:  # noqa: BLE001 - lazy loaders can fail on optional parts
+            continue
+        name = f"{prefix}.{attr}"
+        if isinstance(value, types.ModuleType):
+            if depth > 0 and attr not in skip:
+                _callable_members(value, name, depth - 1, out, seen_modules)
+        elif callable(value):
+            out[name] = value
+
+
+def public_callables(tf: Any) -> dict[str, dict[str, Any]]:
+    """group -> {public name -> callable}: ``tf`` (tf.* less compat and keras), ``tf.compat.v1``,
+    ``tf.keras.<ns>`` (tf_keras) and ``tf.keras.ops`` (Keras 3's keras.ops)."""
+    groups: dict[str, dict[str, Any]] = {"tf": {}, "tf.compat.v1": {}}
+    _callable_members(tf, "tf", 3, groups["tf"], set(), frozenset({"compat", "keras"}))
+    _callable_members(tf.compat.v1, "tf.compat.v1", 2, groups["tf.compat.v1"], set(),
+                      frozenset({"compat", "keras", "estimator"}))
+    keras = keras_layers()
+    if keras is not None:
+        import tf_keras
+
+        for namespace in COVERAGE_KERAS:
+            found: dict[str, Any] = {}
+            _callable_members(getattr(tf_keras, namespace), f"tf.keras.{namespace}", 0, found, set())
+            groups[f"tf.keras.{namespace}"] = found
+    try:
+        import keras as keras3
+
+        if hasattr(keras3, "ops"):
+            found = {}
+            _callable_members(keras3.ops, "tf.keras.ops", 0, found, set())
+            groups["tf.keras.ops"] = found
+    except ImportError:
+        pass
+    return groups
+
+
+def _object_key(value: Any) -> int:
+    try:
+        return id(unwrap(value)) if not isinstance(value, type) else id(value)
+    except Exception:  # noqa: BLE001 - an object tf_decorator cannot unwrap
+        return id(value)
+
+
+def coverage_report(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """Per group of public callables: how many the table covers (an entry, ``tf.raw_ops.X`` for
+    an op in ``raw_ops``, or the same object as an entry's), and why the others are not, by reason."""
+    api: dict[str, dict[str, Any]] = table["api"]
+    raw_ops = table["raw_ops"]
+    groups = public_callables(tf)
+    by_object: dict[int, str] = {}
+    for group in groups.values():
+        for name, value in group.items():
+            if name in api and "alias_of" not in api[name]:
+                by_object.setdefault(_object_key(value), name)
+    walked = public_functions(tf)
+    report: dict[str, Any] = {}
+    for group, members in sorted(groups.items()):
+        reasons: dict[str, int] = {}
+        covered = aliased = 0
+        for name, value in sorted(members.items()):
+            if name.startswith("tf.raw_ops.") and name[len("tf.raw_ops."):] in raw_ops:
+                covered += 1
+                continue
+            if name in api:
+                if "alias_of" in api[name]:
+                    aliased += 1
+                else:
+                    covered += 1
+                continue
+            if _object_key(value) in by_object:
+                aliased += 1
+                continue
+            reasons[_uncovered_reason(name, value, walked)] = reasons.get(_uncovered_reason(name, value, walked), 0) + 1
+        report[group] = {"callables": len(members), "entries": covered, "aliases": aliased,
+                         "uncovered": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))}
+    return report
+
+
+def _uncovered_reason(name: str, value: Any, walked: dict[str, Any]) -> str:
+    parts = name.split(".")
+    inner = parts[3:] if name.startswith("tf.compat.v1.") else parts[1:]
+    if name.startswith("tf.keras."):
+        inner = parts[2:]
+    if isinstance(value, type):
+        if name.startswith("tf.keras.layers."):
+            return "Keras layer class: not constructed and called"
+        if name.startswith(("tf.keras.losses.", "tf.keras.metrics.")):
+            return "Keras loss/metric class: not constructed and called"
+        return "class (not an op call): not probed"
+    if not name.startswith("tf.keras.") and len(inner) > 1 and inner[0] in HOST_NAMESPACES:
+        return f"host-side or Python namespace not traced ({name[:len(name) - len('.'.join(inner))]}{inner[0]})"
+    if name in SKIP_NAMES or NOT_AN_OP.search(name) or (name.startswith("tf.compat.v1.") and SWEEP_V1_SKIP.match(name)):
+        return "not an op: Python-side, global state or TF1 session/variable API"
+    if name in walked:
+        return "traced with no synthetic arguments that fit, no gen_*_ops in its source"
+    if name.startswith("tf.compat.v1."):
+        return "tf.compat.v1 function that is not the tf.* object: not traced"
+    if name.startswith("tf.keras."):
+        return "Keras function: not traced"
+    return f"namespace not walked by the tracer ({'.'.join(parts[:2]) if len(parts) > 2 else 'tf.*'})"
+
+
+def print_coverage(report: dict[str, Any], title: str) -> None:
+    print(f"coverage of the public API ({title}):")
+    total = sum(g["callables"] for g in report.values())
+    covered = sum(g["entries"] + g["aliases"] for g in report.values())
+    for group, counts in report.items():
+        print(f"  {group}: {counts['callables']} callables, {counts['entries']} entries + {counts['aliases']} aliases "
+              f"covered, {counts['callables'] - counts['entries'] - counts['aliases']} not")
+        for reason, n in counts["uncovered"].items():
+            print(f"      {n:5d}  {reason}")
+    print(f"  all: {covered}/{total} covered")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output JSON (default: {DEFAULT_OUT})")
@@ -1345,6 +1514,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="refresh only the entries probed with explicit code (classes, Keras layers, "
                              "tf.summary, global switches, loops under vectorized_map) in the existing --out "
                              "table; everything else is kept")
+    parser.add_argument("--coverage", action="store_true",
+                        help="print how much of the public API the existing --out table covers, and why the rest "
+                             "is not; writes nothing")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -1356,6 +1528,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tf.get_logger().setLevel(logging.ERROR)
     signal.signal(signal.SIGALRM, _on_alarm)
     start = time.monotonic()
+    if args.coverage:
+        print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
     if args.probes_only:
         table = refresh_probes(tf, json.loads(args.out.read_text(encoding="utf-8")))
     else:
@@ -1377,6 +1552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{len(check['disagreements'])} disagree, {n_inconclusive} inconclusive"
         )
     print(f"{summary}; {time.monotonic() - start:.0f} s")
+    print_coverage(coverage_report(tf, table), "the table written")
     return 0
 
 
