@@ -27,6 +27,11 @@ for _flag in (_FLAG, _FAST_CODEGEN):
     if _flag not in os.environ.get("XLA_FLAGS", ""):
         os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_flag}".strip()
 
+# Keras 2 (tf_keras) behind tf.keras, as the project's code and the tables assume: a test that
+# imports TensorFlow first would otherwise fix tf.keras to Keras 3 for the whole process, and a
+# walk of tf.keras' lazy modules (tools/generate_op_table.py) then fails on keras._tf_keras.
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+
 # transformers imports torch_xla whenever it is installed (the [torch-xla] extra is in [all]), and
 # torch_xla aborts a process that has TensorFlow loaded ("LLVM ERROR: inconsistency in registered
 # CommandLine options"). Tests that use torch_xla run it in a child interpreter with

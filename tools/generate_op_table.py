@@ -1451,9 +1451,10 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     api.update(class_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
+    sweep_check = sweep_entries(tf, api, unsupported)
     # An op a public function creates may be registered without a tf.raw_ops export (a static
     # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
-    created = frozenset(op for entry in api.values() for op in entry["raw_ops"])
+    created = frozenset(op for entry in api.values() for op in entry.get("raw_ops", ()))
     raw_ops = with_type_constraints(tf, raw_op_table(tf, kernels, created))
     table: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
@@ -1468,6 +1469,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
         "api": api,
         "switches": switch_entries(tf, unsupported),
         "under_vectorized_map": vectorized_map_entries(tf, unsupported),
+        "sweep_check": sweep_check,
     }
     if compile_check:
         table["crosscheck"] = crosscheck(tf, api, unsupported)
@@ -1490,11 +1492,602 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     api.update(summary_entries(tf, unsupported))
     switches = switch_entries(tf, unsupported)
     vectorized = vectorized_map_entries(tf, unsupported)
-    created = (frozenset(op for entry in api.values() for op in entry["raw_ops"]) | frozenset(table["raw_ops"])
+    created = (frozenset(op for entry in api.values() for op in entry.get("raw_ops", ())) | frozenset(table["raw_ops"])
                | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
             "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
+
+
+# --------------------------------------------------------------------------------------------
+# Coverage of the public API, and the sweep that widens it (tf.compat.v1, Keras layers, losses,
+# metrics, backend and ops, and the gradient of every traced entry). Kept apart from the walk
+# above: ``coverage_report`` measures, ``sweep_entries`` adds entries, ``gradient_entries`` adds
+# ``grad_unsupported`` to entries that have a traced call.
+
+# What the coverage measures: group -> (module path, table prefix). tf.keras is tf_keras under
+# TF_USE_LEGACY_KERAS=1; keras.ops exists only in Keras 3 (xlacheck spells it tf.keras.ops).
+COVERAGE_KERAS = ("layers", "losses", "metrics", "backend", "activations")
+# tf namespaces that hold host-side, file, distribution or Python-only APIs: counted, not traced.
+HOST_NAMESPACES = frozenset({
+    "autodiff", "autograph", "config", "data", "distribute", "dtypes", "errors", "estimator", "experimental",
+    "feature_column", "graph_util", "keras", "mlir", "saved_model", "summary", "sysconfig", "test", "tpu",
+    "train", "types", "version", "xla", "tools", "profiler", "compiler", "__internal__", "nest", "flags",
+    "app", "logging", "resource_loader", "gfile", "user_ops", "lite", "layers", "initializers", "metrics",
+    "losses", "python_io", "manip", "spectral", "compat", "queue", "decode_proto", "tf_compat",
+})
+SWEEP_V1_SKIP = re.compile(
+    r"^tf\.compat\.v1\.(get_variable|variable_scope|Session|InteractiveSession|\w*placeholder\w*|ragged\.placeholder|sparse\.placeholder|"
+    r"assign\w*|scatter_\w+|batch_scatter_update|count_up_to|create_partitioned_variables|\w+_partitioner|"
+    r"\w+_initializer|is_variable_initialized|delete_session_tensor|reset_default_graph|wrap_function|"
+    r"load_file_system_library|add_to_collections?|NoGradient|NotDifferentiable|as_dtype|dimension_at_index|"
+    r"io\.tf_record_iterator|io\.write_graph|quantization\.experimental\.|"
+    r"global_variables\w*|local_variables\w*|trainable_variables|initialize_\w+|report_uninitialized\w*|"
+    r"train\.|summary\.|layers\.|estimator\.|keras\.|gfile\.|flags\.|app\.|logging\.|saved_model\.|"
+    r"data\.|distribute\.|tpu\.|profiler\.|test\.|lite\.|graph_util\.|resource_loader\.|sysconfig\.|"
+    r"io\.gfile\.|python_io\.|user_ops\.|config\.|feature_column\.|metrics\.|losses\.|initializers\.)"
+)
+LAYER_INPUTS: tuple[Any, ...] = (
+    F(2, 4), F(2, 3, 4), F(1, 4, 4, 3), F(1, 4, 4, 4, 3), I(2, 3), [F(2, 4), F(2, 4)], [F(2, 3, 4), F(2, 3, 4)],
+)
+# Constructor arguments by parameter name, for required parameters of Keras layers, losses, metrics.
+LAYER_ARGS: dict[str, Any] = {
+    "units": 2, "filters": 2, "kernel_size": 1, "pool_size": 2, "rate": 0.5, "output_dim": 2, "input_dim": 4,
+    "num_heads": 2, "key_dim": 2, "size": 2, "target_shape": (-1,), "dims": (1,), "n": 2, "height": 2, "width": 2,
+    "factor": 0.1, "height_factor": 0.1, "width_factor": 0.1, "scale": 0.5, "num_bins": 4, "axis": -1,
+    "l1": 0.01, "l2": 0.01, "stddev": 0.1, "num_tokens": 4, "bin_boundaries": [0.5], "vocabulary": ["a", "b"],
+    "depth_multiplier": 1, "groups": 1, "max_value": 6.0, "function": Lazy(lambda tf: lambda x: x),
+    "cell": Lazy(lambda tf: keras_layers()[0].SimpleRNNCell(2)),  # type: ignore[index]
+    "layer": Lazy(lambda tf: keras_layers()[0].LSTM(2)),  # type: ignore[index]
+    "num_classes": 2, "thresholds": 0.5, "class_id": 0, "k": 1, "recall": 0.5, "precision": 0.5,
+    "specificity": 0.5, "sensitivity": 0.5, "target_class_ids": [0], "fn": Lazy(lambda tf: lambda a, b: a - b),
+    "name": None, "mask_value": 0.0, "cropping": 1, "padding": 1, "data_format": None, "noise_shape": None,
+    "sparse": False, "implementation": None,
+}
+
+LOSS_INPUTS: tuple[Any, ...] = ([F(2, 3), F(2, 3)], [I(2), F(2, 3)])
+# Layers whose required arguments LAYER_ARGS cannot give, or whose defaults do not fit LAYER_INPUTS.
+LAYER_OVERRIDES: dict[str, dict[str, Any]] = {
+    "Activation": {"activation": "relu"},
+    "Dot": {"axes": 1},
+    "EinsumDense": {"equation": "ab,bc->ac", "output_shape": 2},
+    "GroupNormalization": {"groups": 2},
+    "SpectralNormalization": {"layer": Lazy(lambda tf: keras_layers()[0].Dense(2))},  # type: ignore[index]
+    "HashedCrossing": {"num_bins": 4},
+}
+LAYER_CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    "MultiHeadAttention": lambda layer, x: layer(x, x),
+}
+# Inputs for swept functions whose parameters synthetic_value cannot guess (as ARG_OVERRIDES).
+SWEEP_ARG_OVERRIDES: dict[str, dict[str, Any]] = {
+    "tf.compat.v1.Print": {"input_": FLOAT_MATRIX, "data": [FLOAT_MATRIX]},
+    "tf.compat.v1.nn.ctc_loss": {"labels": TensorArg("int32", (1, 2), "sparse"), "inputs": F(3, 1, 4),
+                                 "sequence_length": I(1)},
+    "tf.compat.v1.image.draw_bounding_boxes": {"images": IMAGE, "boxes": F(1, 1, 4)},
+    "tf.keras.backend.ctc_batch_cost": {"y_true": I(1, 2), "y_pred": F(1, 3, 4), "input_length": I(1, 1),
+                                        "label_length": I(1, 1)},
+    "tf.keras.backend.ctc_decode": {"y_pred": F(1, 3, 4), "input_length": I(1)},
+    "tf.keras.backend.resize_images": {"x": IMAGE, "height_factor": 2, "width_factor": 2,
+                                       "data_format": "channels_last"},
+    "tf.keras.backend.in_top_k": {"predictions": FLOAT_MATRIX, "targets": I(2), "k": 1},
+    "tf.keras.ops.ctc_loss": {"target": I(1, 2), "output": F(1, 3, 4), "target_length": I(1), "output_length": I(1)},
+    "tf.keras.ops.ctc_decode": {"inputs": F(1, 3, 4), "sequence_lengths": I(1)},
+    "tf.keras.ops.in_top_k": {"targets": I(2), "predictions": FLOAT_MATRIX, "k": 1},
+}
+# TF1 parameter names of the tf.* ARG_OVERRIDES parameters (tf.compat.v1.nn.conv2d's filter=).
+V1_PARAM_NAMES: dict[str, tuple[str, ...]] = {
+    "filters": ("filter",), "input": ("value", "input_"), "box_indices": ("box_ind",), "sizes": ("ksizes",),
+    "x": ("features", "input"), "ksize": ("ksize",), "stride": ("stride",),
+}
+LAYER_SKIP = frozenset({"InputLayer", "Wrapper", "RNN", "AbstractRNNCell", "StackedRNNCells", "DenseFeatures"})
+# Keras backend functions that create variables, placeholders or sessions, or serialize: not ops.
+KERAS_NOT_OPS = frozenset({
+    "variable", "placeholder", "clear_session", "eval", "function", "serialize", "deserialize", "get",
+    "is_keras_tensor", "is_placeholder", "batch_get_value", "batch_set_value", "name_scope", "device",
+    "manual_variable_initialization", "random_uniform_variable", "random_normal_variable", "learning_phase",
+    "update", "update_add", "update_sub", "moving_average_update", "zeros", "ones", "eye", "identity",
+})
+
+
+def _callable_members(module: Any, prefix: str, depth: int, out: dict[str, Any], seen_modules: set[int],
+                      skip: frozenset[str] = frozenset()) -> None:
+    """name -> callable (functions and classes) under ``module``, sub-modules to ``depth``."""
+    if id(module) in seen_modules:
+        return
+    seen_modules.add(id(module))
+    try:
+        attrs = sorted(dir(module))
+    except Exception:  # noqa: BLE001 - a lazy loader whose target is not installed (Keras 3's tf_keras shim)
+        return
+    for attr in attrs:
+        if attr.startswith("_"):
+            continue
+        try:
+            value = getattr(module, attr)
+        except Exception:  # noqa: BLE001 - lazy loaders can fail on optional parts
+            continue
+        name = f"{prefix}.{attr}"
+        if isinstance(value, types.ModuleType):
+            if depth > 0 and attr not in skip:
+                _callable_members(value, name, depth - 1, out, seen_modules)
+        elif callable(value):
+            out[name] = value
+
+
+def public_callables(tf: Any) -> dict[str, dict[str, Any]]:
+    """group -> {public name -> callable}: ``tf`` (tf.* less compat and keras), ``tf.compat.v1``,
+    ``tf.keras.<ns>`` (tf_keras) and ``tf.keras.ops`` (Keras 3's keras.ops)."""
+    groups: dict[str, dict[str, Any]] = {"tf": {}, "tf.compat.v1": {}}
+    _callable_members(tf, "tf", 3, groups["tf"], set(), frozenset({"compat", "keras"}))
+    _callable_members(tf.compat.v1, "tf.compat.v1", 2, groups["tf.compat.v1"], set(),
+                      frozenset({"compat", "keras", "estimator"}))
+    keras = keras_layers()
+    if keras is not None:
+        import tf_keras
+
+        for namespace in COVERAGE_KERAS:
+            found: dict[str, Any] = {}
+            _callable_members(getattr(tf_keras, namespace), f"tf.keras.{namespace}", 0, found, set())
+            groups[f"tf.keras.{namespace}"] = found
+    try:
+        import keras as keras3
+
+        if hasattr(keras3, "ops"):
+            found = {}
+            _callable_members(keras3.ops, "tf.keras.ops", 0, found, set())
+            groups["tf.keras.ops"] = found
+    except ImportError:
+        pass
+    return groups
+
+
+def _object_key(value: Any) -> int:
+    try:
+        return id(unwrap(value)) if not isinstance(value, type) else id(value)
+    except Exception:  # noqa: BLE001 - an object tf_decorator cannot unwrap
+        return id(value)
+
+
+def coverage_report(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """Per group of public callables: how many the table covers (an entry, ``tf.raw_ops.X`` for
+    an op in ``raw_ops``, or the same object as an entry's), and why the others are not, by reason."""
+    api: dict[str, dict[str, Any]] = table["api"]
+    raw_ops = table["raw_ops"]
+    groups = public_callables(tf)
+    by_object: dict[int, str] = {}
+    for group in groups.values():
+        for name, value in group.items():
+            if name in api and "alias_of" not in api[name]:
+                by_object.setdefault(_object_key(value), name)
+    walked = public_functions(tf)
+    report: dict[str, Any] = {}
+    for group, members in sorted(groups.items()):
+        reasons: dict[str, int] = {}
+        covered = aliased = raw_count = 0
+        eligible = eligible_covered = 0  # callables that can create ops in a model, raw ops aside
+        for name, value in sorted(members.items()):
+            raw = name.split(".raw_ops.", 1)[-1] if name.startswith(("tf.raw_ops.", "tf.compat.v1.raw_ops.")) else None
+            if raw is not None and raw in raw_ops:
+                covered += 1
+                raw_count += 1
+                continue
+            reason = _uncovered_reason(name, value, walked)  # what it would be, were it not covered
+            can_create_ops = not reason.startswith(NOT_OP_REASONS)
+            eligible += can_create_ops
+            if name in api or _object_key(value) in by_object:
+                eligible_covered += can_create_ops
+                if name in api and "alias_of" not in api[name]:
+                    covered += 1
+                else:
+                    aliased += 1
+                continue
+            reasons[reason] = reasons.get(reason, 0) + 1
+        report[group] = {"callables": len(members), "entries": covered, "aliases": aliased, "raw_ops": raw_count,
+                         "can_create_ops": eligible, "can_create_ops_covered": eligible_covered,
+                         "uncovered": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))}
+    return report
+
+
+NOT_OP_REASONS = ("class (not", "host-side", "not an op")
+
+
+def _uncovered_reason(name: str, value: Any, walked: dict[str, Any]) -> str:
+    parts = name.split(".")
+    inner = parts[3:] if name.startswith("tf.compat.v1.") else parts[1:]
+    if name.startswith("tf.keras."):
+        inner = parts[2:]
+    if isinstance(value, type):
+        if name.startswith("tf.keras.layers."):
+            return "Keras layer class: not constructed and called"
+        if name.startswith(("tf.keras.losses.", "tf.keras.metrics.")):
+            return "Keras loss/metric class: not constructed and called"
+        return "class (not an op call): not probed"
+    if not name.startswith("tf.keras.") and len(inner) > 1 and inner[0] in HOST_NAMESPACES:
+        return f"host-side or Python namespace not traced ({name[:len(name) - len('.'.join(inner))]}{inner[0]})"
+    plain = f"tf.{name[len('tf.compat.v1.'):]}" if name.startswith("tf.compat.v1.") else name
+    if plain in SKIP_NAMES or NOT_AN_OP.search(name) or (name.startswith("tf.compat.v1.") and SWEEP_V1_SKIP.match(name)) \
+            or (name.startswith("tf.keras.") and name.rsplit(".", 1)[-1] in KERAS_NOT_OPS):
+        return "not an op: Python-side, global state or TF1 session/variable API"
+    if name in walked:
+        return "traced with no synthetic arguments that fit, no gen_*_ops in its source"
+    if name.startswith("tf.compat.v1."):
+        return "tf.compat.v1 function (not the tf.* object): no synthetic arguments that fit"
+    if name.startswith("tf.keras."):
+        return "Keras function: no synthetic arguments that fit"
+    return f"namespace not walked by the tracer ({'.'.join(parts[:2]) if len(parts) > 2 else 'tf.*'})"
+
+
+def _construct_kwargs(cls: Any, short: str) -> dict[str, Any] | None:
+    """Constructor arguments for a Keras class: ``LAYER_OVERRIDES``, else its required
+    parameters from ``LAYER_ARGS`` (None when one has no value there)."""
+    if short in LAYER_OVERRIDES:
+        return dict(LAYER_OVERRIDES[short])
+    try:
+        signature = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        return None
+    kwargs: dict[str, Any] = {}
+    for param in list(signature.parameters.values())[1:]:
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.default is not param.empty:
+            continue
+        if param.name not in LAYER_ARGS:
+            return None
+        kwargs[param.name] = LAYER_ARGS[param.name]
+    return kwargs
+
+
+def _float_leaves(tf: Any, value: Any) -> list[Any]:
+    return [t for t in tf.nest.flatten(value, expand_composites=True)
+            if tf.is_tensor(t) and t.dtype.is_floating]
+
+
+def _loss(tf: Any, leaves: list[Any]) -> Any:
+    """A sum of squares, not a plain sum: the plain sum's upstream gradient is a constant (ones),
+    and TensorFlow folds a linear op's gradient of a constant before XLA sees it (as in
+    tools/generate_api_table.py: ResizeNearestNeighborGrad of ones compiles)."""
+    return tf.add_n([tf.reduce_sum(tf.square(t)) for t in leaves]) if leaves else tf.constant(0.0)
+
+
+@dataclass
+class ObjectProbe:
+    """A constructed Keras object and a call of it, traced forward and differentiated."""
+
+    forward: Callable[..., Any]
+    backward: Callable[..., Any]
+    inputs: list[TensorArg]
+
+
+def _object_probe(tf: Any, make: Callable[[], Any], example: Any, call: Callable[[Any, Any], Any]) -> ObjectProbe:
+    """``call(obj, x)`` on a fresh ``make()``, built eagerly on ``example`` values first (as a
+    model builds its layers), as a forward and a backward (inputs and trainable weights) function."""
+    obj = make()
+    inputs = list(example) if isinstance(example, list) else [example]
+
+    def unpack(tensors: Any) -> Any:
+        return list(tensors) if isinstance(example, list) else tensors[0]
+
+    call(obj, unpack([a.example(tf) for a in inputs]))  # builds the weights outside the trace
+
+    def forward(*tensors: Any) -> Any:
+        return tf.nest.map_structure(lambda t: t if tf.is_tensor(t) else tf.constant(0), call(obj, unpack(tensors)),
+                                     expand_composites=True)
+
+    def backward(*tensors: Any) -> Any:
+        with tf.GradientTape() as tape:
+            for t in tensors:
+                tape.watch(t)
+            leaves = _float_leaves(tf, call(obj, unpack(tensors)))
+            loss = _loss(tf, leaves)
+        sources = [t for t in tensors if t.dtype.is_floating] + list(getattr(obj, "trainable_variables", []))
+        grads = tape.gradient(loss, sources, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        return [tf.convert_to_tensor(g) for g in grads] or [tf.constant(0.0)]
+
+    return ObjectProbe(forward, backward, inputs)
+
+
+def _function_ops(tf: Any, fn: Callable[..., Any], inputs: list[TensorArg]) -> frozenset[str]:
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        graph_def = tf.function(fn, autograph=False).get_concrete_function(
+            *[a.spec(tf) for a in inputs]).graph.as_graph_def()
+    finally:
+        signal.alarm(0)
+    ops = {node.op for node in graph_def.node}
+    for function in graph_def.library.function:
+        ops.update(node.op for node in function.node_def)
+    return frozenset(ops - {f.signature.name for f in graph_def.library.function} - {"Placeholder"})
+
+
+def _confirmed(tf: Any, fn: Callable[..., Any], inputs: list[TensorArg], graph_unsupported: frozenset[str],
+               check: dict[str, Any], name: str, what: str) -> list[str]:
+    """The ops without a kernel that the compiler confirms: ``graph_unsupported`` when compiling
+    ``fn`` fails naming a kernel, [] when it compiles (the ops were in a library function the
+    compiled program never calls, such as Keras RNNs' CudnnRNNV3, or a cond gradient's Optional
+    ops, which the XLA context builds without) or fails for another reason (recorded in ``check``)."""
+    if not graph_unsupported:
+        return []
+    outcome, detail = compile_verdict(tf, lambda **kw: fn(*kw.values()), {f"x{i}": a for i, a in enumerate(inputs)})
+    named = set(detail) - BOUNDARY_OPS if outcome == "no_kernel" else set()
+    if outcome == "compiled":
+        check["compiled_despite_graph"].append({"api": name, "part": what, "graph_unsupported": sorted(graph_unsupported)})
+        return []
+    if outcome == "other":
+        # It fails for another reason (a constant it needs, a shape): no kernel fact either way.
+        check["inconclusive"].append({"api": name, "part": what, "graph_unsupported": sorted(graph_unsupported),
+                                      "error": detail[0][:160]})
+        return []
+    return sorted(graph_unsupported | named)
+
+
+def _keras_call(cls: Any, short: str) -> Callable[[Any, Any], Any]:
+    if short in LAYER_CALLS:
+        return LAYER_CALLS[short]
+    try:
+        params = inspect.signature(cls.call).parameters
+    except (TypeError, ValueError, AttributeError):
+        params = {}  # type: ignore[assignment]
+    if "training" in params:
+        return lambda layer, x: layer(x, training=True)
+    return lambda layer, x: layer(x)
+
+
+def _object_entry(tf: Any, name: str, make: Callable[[], Any], call: Callable[[Any, Any], Any],
+                  examples: Sequence[Any], unsupported: frozenset[str], check: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry of a Keras object: the forward ops of its call on the first example it takes,
+    and the ops its gradient adds, each confirmed by compiling where the graph holds an op
+    without a kernel (``unsupported``/``grad_unsupported``)."""
+    for example in examples:
+        try:
+            probe = _object_probe(tf, make, example, call)
+            fwd = _function_ops(tf, probe.forward, probe.inputs)
+        except (Exception, TraceTimeout):  # noqa: BLE001 - this input does not fit: try the next
+            continue
+        entry: dict[str, Any] = {"raw_ops": sorted(fwd), "source": "trace",
+                                 "unsupported": _confirmed(tf, probe.forward, probe.inputs, fwd & unsupported,
+                                                           check, name, "forward")}
+        try:
+            grad = _function_ops(tf, probe.backward, probe.inputs) - fwd
+        except (Exception, TraceTimeout) as error:  # noqa: BLE001 - no gradient registered for an op
+            entry["grad_error"] = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:120]}"
+            return entry
+        grad_unsupported = _confirmed(tf, probe.backward, probe.inputs, grad & unsupported - fwd, check, name,
+                                      "gradient")
+        if grad_unsupported:
+            entry["grad_unsupported"] = grad_unsupported
+        return entry
+    return None
+
+
+def keras_object_sweep(tf: Any, unsupported: frozenset[str], skip: frozenset[str],
+                       check: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every Keras layer, loss and metric class (tf_keras, as ``tf.keras.<ns>.X``) not in ``skip``:
+    constructed with its defaults (required arguments from ``LAYER_ARGS``/``LAYER_OVERRIDES``),
+    called with ``training=True`` on the first input it accepts (``LAYER_INPUTS``; losses and
+    metrics on ``(y_true, y_pred)``), and differentiated with respect to its float inputs and
+    trainable weights."""
+    keras = keras_layers()
+    if keras is None:
+        return {}
+    import tf_keras
+
+    layers = tf_keras.layers
+    entries: dict[str, dict[str, Any]] = {}
+    for namespace in ("layers", "losses", "metrics"):
+        module = getattr(tf_keras, namespace)
+        base = {"layers": layers.Layer, "losses": tf_keras.losses.Loss, "metrics": tf_keras.metrics.Metric}[namespace]
+        for short in sorted(dir(module)):
+            cls = getattr(module, short)
+            name = f"tf.keras.{namespace}.{short}"
+            if short.startswith("_") or name in skip or not isinstance(cls, type) or not issubclass(cls, base) \
+                    or cls is base or short in LAYER_SKIP:
+                continue
+            kwargs = _construct_kwargs(cls, short)
+            if kwargs is None:
+                continue
+
+            def make(cls: Any = cls, kwargs: dict[str, Any] = kwargs) -> Any:
+                return cls(**{k: v.make(tf) if isinstance(v, Lazy) else v for k, v in kwargs.items()})
+
+            if namespace == "layers":
+                call, examples = _keras_call(cls, short), LAYER_INPUTS
+            elif namespace == "losses":
+                call, examples = (lambda obj, pair: obj(pair[0], pair[1])), LOSS_INPUTS
+            else:
+                call, examples = (lambda obj, pair: (obj.update_state(pair[0], pair[1]), obj.result())[1]), LOSS_INPUTS
+            entry = _object_entry(tf, name, make, call, examples, unsupported, check)
+            if entry is not None:
+                entries[name] = entry
+    return entries
+
+
+def function_sweep(tf: Any, unsupported: frozenset[str], skip: frozenset[str]
+                   ) -> tuple[dict[str, dict[str, Any]], dict[str, tuple[Callable[..., Any], dict[str, Any]]]]:
+    """``tf.compat.v1.*`` functions (the same object as a table entry: ``alias_of`` it; others
+    traced as the tf.* functions are, in the walked namespaces) and the Keras functions
+    (``tf.keras.backend/losses/metrics/activations.*``, Keras 3's ``keras.ops.*`` as
+    ``tf.keras.ops.*``). Returns the entries and, for traced ones, (function, arguments)."""
+    groups = public_callables(tf)
+    canonical: dict[int, str] = {}
+    for name, fn in public_functions(tf).items():
+        if name in skip:  # an entry of the walk (a function it could not trace has none)
+            canonical.setdefault(_object_key(fn), name)
+    entries: dict[str, dict[str, Any]] = {}
+    traced: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {}
+    for group, members in sorted(groups.items()):
+        if group == "tf":
+            continue
+        for name, fn in sorted(members.items()):
+            if name in skip or isinstance(fn, type):
+                continue
+            if group == "tf.compat.v1":
+                inner = name.split(".")[3:]
+                if SWEEP_V1_SKIP.match(name) or NOT_AN_OP.search(name) or \
+                        (len(inner) > 1 and inner[0] not in API_NAMESPACES) or f"tf.{'.'.join(inner)}" in SKIP_NAMES:
+                    continue
+            elif NOT_AN_OP.search(name) or name.rsplit(".", 1)[-1] in KERAS_NOT_OPS:
+                continue
+            key = _object_key(fn)
+            if key in canonical and canonical[key] != name:
+                entries[name] = {"alias_of": canonical[key]}
+                continue
+            result = sweep_trace(tf, name, fn)
+            if result is None:
+                continue
+            ops = set(result.ops) - {"Placeholder"}
+            entries[name] = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported), "source": "trace"}
+            conditions = _conditions(tf, name, fn, result.args, ops, unsupported)
+            if conditions:
+                entries[name]["conditions"] = conditions
+            traced[name] = (fn, result.args)
+            canonical.setdefault(key, name)
+    return entries, traced
+
+
+def _sweep_compile_check(tf: Any, api: dict[str, dict[str, Any]],
+                         traced: dict[str, tuple[Callable[..., Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Compile every swept function with its synthetic inputs, as ``api_compile_check`` does for
+    the walked ones: agreements, disagreements, and inconclusive failures (counted by error)."""
+    agree = 0
+    disagreements: list[dict[str, Any]] = []
+    inconclusive: dict[str, int] = {}
+    for name, (fn, args) in sorted(traced.items()):
+        predicted = set(api[name]["unsupported"])
+        outcome, detail = compile_verdict(tf, fn, args)
+        named = set(detail) - BOUNDARY_OPS if outcome == "no_kernel" else set()
+        if (outcome == "compiled" and not predicted) or (named and named <= predicted):
+            agree += 1
+        elif outcome == "compiled" or named:
+            disagreements.append({"api": name, "predicted_unsupported": sorted(predicted), "compiler": outcome,
+                                  "compiler_unsupported": sorted(named)})
+        else:
+            reason = "string tensor at the function boundary" if outcome == "no_kernel" else detail[0]
+            reason = re.sub(r"node \S+", "node <n>", re.sub(r"__inference_\S+", "__inference_<fn>", reason))
+            inconclusive[reason.split(":")[0]] = inconclusive.get(reason.split(":")[0], 0) + 1
+    return {"checked": len(traced), "agree": agree, "disagreements": disagreements,
+            "inconclusive": dict(sorted(inconclusive.items()))}
+
+
+def sweep_trace(tf: Any, name: str, fn: Callable[..., Any]) -> TraceResult | None:
+    """``trace_default`` for a swept function: ``SWEEP_ARG_OVERRIDES`` first, then (for
+    ``tf.compat.v1.X``) the tf.* function's ``ARG_OVERRIDES`` with its TF1 parameter names."""
+    candidates = [SWEEP_ARG_OVERRIDES[name]] if name in SWEEP_ARG_OVERRIDES else []
+    if name.startswith("tf.compat.v1.") and f"tf.{name[len('tf.compat.v1.'):]}" in ARG_OVERRIDES:
+        params = set(default_values(fn)) | set(required_params(fn) or ())
+        renamed: dict[str, Any] = {}
+        for key, value in ARG_OVERRIDES[f"tf.{name[len('tf.compat.v1.'):]}"].items():
+            target = key if key in params else next((v for v in V1_PARAM_NAMES.get(key, ()) if v in params), None)
+            if target is not None:
+                renamed[target] = value
+        candidates.append(renamed)
+    for args in candidates:
+        try:
+            return TraceResult(graph_ops(tf, fn, args), args)
+        except (Exception, TraceTimeout):  # noqa: BLE001 - fall back to synthetic arguments
+            continue
+    return trace_default(tf, name, fn)
+
+
+def gradient_entries(tf: Any, api: dict[str, dict[str, Any]],
+                     traced: dict[str, tuple[Callable[..., Any], dict[str, Any]]],
+                     unsupported: frozenset[str], check: dict[str, Any]) -> int:
+    """For each traced function whose forward has a kernel: differentiate the sum of its float
+    outputs with respect to its float inputs (its synthetic arguments); where that adds ops
+    without a kernel and the compiler confirms it, set the entry's ``grad_unsupported``.
+    Returns how many were differentiated."""
+    done = 0
+    for name, (fn, args) in sorted(traced.items()):
+        entry = api.get(name)
+        if entry is None or entry.get("unsupported") or "grad_unsupported" in entry:
+            continue
+        inputs, call = bind(tf, fn, args)
+        if not any(a.dtype.startswith("float") and a.kind == "dense" for a in inputs) or \
+                any(a.kind != "dense" for a in inputs):
+            continue
+
+        def backward(*tensors: Any, call: Callable[..., Any] = call) -> Any:
+            with tf.GradientTape() as tape:
+                for t in tensors:
+                    tape.watch(t)
+                loss = _loss(tf, _float_leaves(tf, call(*tensors)))
+            grads = tape.gradient(loss, [t for t in tensors if t.dtype.is_floating],
+                                  unconnected_gradients=tf.UnconnectedGradients.ZERO)
+            return [tf.convert_to_tensor(g) for g in grads]
+
+        try:
+            grad = _function_ops(tf, backward, inputs) - set(entry["raw_ops"])
+        except (Exception, TraceTimeout):  # noqa: BLE001 - no gradient registered: not a kernel question
+            continue
+        done += 1
+        confirmed = _confirmed(tf, backward, inputs, grad & unsupported, check, name, "gradient")
+        if confirmed:
+            entry["grad_unsupported"] = confirmed
+    return done
+
+
+def alias_entries(tf: Any, api: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Public names that are the same object as a table entry (``tf.compat.v1.X`` = ``tf.X``,
+    ``tf.keras.backend.x`` = ``tf.x``): ``{"alias_of": entry}``, one record per object."""
+    groups = public_callables(tf)
+    canonical: dict[int, str] = {}
+    members = [(name, fn) for group in groups.values() for name, fn in group.items()]
+    for name, fn in members:
+        if name in api and "alias_of" not in api[name]:
+            canonical.setdefault(_object_key(fn), name)
+    return {name: {"alias_of": canonical[_object_key(fn)]} for name, fn in sorted(members)
+            if name not in api and _object_key(fn) in canonical and not name.startswith("tf.raw_ops.")}
+
+
+def sweep_entries(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozenset[str]) -> dict[str, Any]:
+    """Widen ``api`` in place: Keras objects, tf.compat.v1 and Keras functions (each with its
+    gradient), and aliases. Returns the sweep's own check (compiler confirmations)."""
+    check: dict[str, Any] = {"compiled_despite_graph": [], "inconclusive": []}
+    skip = frozenset(api)
+    api.update(keras_object_sweep(tf, unsupported, skip, check))
+    functions, traced = function_sweep(tf, unsupported, frozenset(api))
+    api.update(functions)
+    check["functions"] = _sweep_compile_check(tf, api, traced)
+    # the tf.* functions the walk traced have their gradient in the API table (tf_api.json)
+    check["gradients_traced"] = gradient_entries(tf, api, traced, unsupported, check)
+    api.update(alias_entries(tf, api))
+    for entry in check["compiled_despite_graph"] + check["inconclusive"]:
+        entry.setdefault("api", "")
+    check["compiled_despite_graph"].sort(key=lambda e: (e["api"], e["part"]))
+    check["inconclusive"].sort(key=lambda e: (e["api"], e["part"]))
+    return check
+
+
+def _conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any], ops: set[str],
+                unsupported: frozenset[str]) -> list[dict[str, Any]]:
+    """Bool flips and ``VALUE_PROBES`` values that change the unsupported set (as api_table does)."""
+    conditions = []
+    for param, value in variants(name, fn, args):
+        try:
+            variant_ops = set(graph_ops(tf, fn, {**args, param: value})) - {"Placeholder"}
+        except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
+            continue
+        if variant_ops & unsupported != ops & unsupported:
+            conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant_ops),
+                               "unsupported": sorted(variant_ops & unsupported)})
+    return conditions
+
+
+def print_coverage(report: dict[str, Any], title: str) -> None:
+    print(f"coverage of the public API ({title}):")
+    total = sum(g["callables"] for g in report.values())
+    covered = sum(g["entries"] + g["aliases"] for g in report.values())
+    for group, counts in report.items():
+        raw = f" ({counts['raw_ops']} of them raw ops)" if counts.get("raw_ops") else ""
+        print(f"  {group}: {counts['callables']} callables, {counts['entries']} entries{raw} + {counts['aliases']} "
+              f"aliases covered, {counts['callables'] - counts['entries'] - counts['aliases']} not")
+        for reason, n in counts["uncovered"].items():
+            print(f"      {n:5d}  {reason}")
+    print(f"  all: {covered}/{total} covered")
+    # Without the callables that cannot create ops in a model (classes that are not Keras layers,
+    # losses or metrics; host-side namespaces; Python-side APIs), judged by name and kind whether
+    # covered or not, and without the raw ops (answered from the kernel registry).
+    eligible = sum(g["can_create_ops"] for g in report.values())
+    eligible_covered = sum(g["can_create_ops_covered"] for g in report.values())
+    print(f"  callables that can create ops, raw ops aside: {eligible_covered}/{eligible} covered")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1506,6 +2099,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="refresh only the entries probed with explicit code (classes, Keras layers, "
                              "tf.summary, global switches, loops under vectorized_map) in the existing --out "
                              "table; everything else is kept")
+    parser.add_argument("--coverage", action="store_true",
+                        help="print how much of the public API the existing --out table covers, and why the rest "
+                             "is not; writes nothing")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -1517,6 +2113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tf.get_logger().setLevel(logging.ERROR)
     signal.signal(signal.SIGALRM, _on_alarm)
     start = time.monotonic()
+    if args.coverage:
+        print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
     if args.probes_only:
         table = refresh_probes(tf, json.loads(args.out.read_text(encoding="utf-8")))
     else:
@@ -1542,6 +2141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary += (f"; dtype probe: {probe['entries_probed']} entries, {probe['entries_with_failures']} with "
                     f"dtypes that fail to compile")
     print(f"{summary}; {time.monotonic() - start:.0f} s")
+    print_coverage(coverage_report(tf, table), "the table written")
     return 0
 
 

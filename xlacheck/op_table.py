@@ -15,7 +15,8 @@ from importlib import resources
 from typing import Any
 
 RAW_OPS_PREFIX = "tf.raw_ops."
-V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 is a different one, not covered
+V1_RAW_OPS_PREFIX = "tf.compat.v1.raw_ops."
+V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 names have their own entries or alias_of
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class OpVerdict:
     # A state the ops depend on: "default_writer" (tf.summary.*: ops only while a default summary
     # writer is set, none otherwise); None: always.
     when: str | None = None
+    # Ops without a kernel that the gradient adds (Keras objects and the swept tf.compat.v1/Keras
+    # functions, differentiated by the generator and confirmed by compiling); tf.* functions keep
+    # their gradient facts in the API table (xlacheck.api_table).
+    grad_unsupported: tuple[str, ...] = ()
 
     def unsupported_for(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         """Unsupported ops for a call whose literal keyword arguments are known.
@@ -112,6 +117,9 @@ def lookup(api_name: str) -> OpVerdict | None:
     if api_name.startswith(V2_PREFIX):
         verdict = lookup("tf." + api_name[len(V2_PREFIX):])
         return None if verdict is None else replace(verdict, api_name=api_name)
+    if api_name.startswith(V1_RAW_OPS_PREFIX):  # the same op wrappers as tf.raw_ops
+        verdict = lookup(RAW_OPS_PREFIX + api_name[len(V1_RAW_OPS_PREFIX):])
+        return None if verdict is None else replace(verdict, api_name=api_name)
     if api_name.startswith(RAW_OPS_PREFIX):
         op = api_name[len(RAW_OPS_PREFIX):]
         if op not in _table()["raw_ops"]:
@@ -121,6 +129,9 @@ def lookup(api_name: str) -> OpVerdict | None:
     entry = _table()["api"].get(api_name)
     if entry is None:
         return None
+    if "alias_of" in entry:  # tf.compat.v1.X that is tf.X, K.x that is tf.x: one record per object
+        verdict = lookup(entry["alias_of"]) if entry["alias_of"] != api_name else None
+        return None if verdict is None else replace(verdict, api_name=api_name)
     return OpVerdict(
         api_name=api_name,
         raw_ops=tuple(entry["raw_ops"]),
@@ -131,6 +142,7 @@ def lookup(api_name: str) -> OpVerdict | None:
             for c in entry.get("conditions", ())
         ),
         when=entry.get("when"),
+        grad_unsupported=tuple(entry.get("grad_unsupported", ())),
     )
 
 

@@ -11,6 +11,8 @@ from xlacheck.analysis.contexts import Level
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
+_V1_PREFIX = "tf.compat.v1."
+
 # Reported by more specific rules, with better messages.
 _OWNED_ELSEWHERE = frozenset({
     "tf.print", "tf.py_function", "tf.numpy_function", "tf.compat.v1.py_func", "tf.as_string",
@@ -134,12 +136,18 @@ class OpWithoutXlaKernel(Rule):
     op table generated from TensorFlow (`xlacheck/data/tf_xla_ops.json`): for example
     `tf.linalg.det` (`MatrixDeterminant`), `tf.random.poisson`, `tf.timestamp`,
     `tf.nn.sampled_softmax_loss` (`LogUniformCandidateSampler`), `tf.histogram_fixed_width`.
+    The table also holds the TF1 names (`tf.compat.v1.image.resize_bicubic`,
+    `tf.compat.v1.nn.nce_loss`; a `tf.compat.v1.X` that is the `tf.X` object answers as it),
+    Keras 3's `keras.ops` (`keras.ops.det`, `slogdet`, `eig`) and the Keras backend
+    (`K.print_tensor`, `K.ctc_batch_cost`), all traced by the generator.
 
     Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
     `tf.GradientTape` block of compiled code: `tf.quantization.quantize_and_dequantize_v2`
     (`QuantizeAndDequantizeV4Grad`), and argument values the table measured apart
-    (`grad_conditions`): `tf.image.resize(..., method="nearest")` (`ResizeNearestNeighborGrad`).
+    (`grad_conditions`): `tf.image.resize(..., method="nearest")` (`ResizeNearestNeighborGrad`);
+    for names whose gradient the API table did not measure, the op table's `grad_unsupported`
+    (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`.
 
     `tf.summary.scalar/histogram/image/text/audio/write` create their ops (`WriteSummary`, ...)
     only while a default summary writer is set (the table's `when: default_writer`): they are
@@ -194,6 +202,8 @@ class OpWithoutXlaKernel(Rule):
                 "    return tf.linalg.logdet(k)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0)\n"),
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(k, x):\n"
+                "    return keras.ops.logdet(k) + tf.compat.v1.image.resize_bilinear(x, [8, 8])\n"),
         Example("import tensorflow as tf\n@tf.function\ndef step(x, y):\n"
                 "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
                 "    return loss\n"),
@@ -213,6 +223,18 @@ class OpWithoutXlaKernel(Rule):
                             "'Detected unsupported operations'; move it out of the compiled function or use an "
                             'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
                             'line 2)'),
+                )),
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(k, x):\n"
+                "    return keras.ops.det(k), tf.compat.v1.image.resize_bicubic(x, [8, 8])\n",
+                expected=(
+                    (5, 12, 'tf.keras.ops.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 3)'),
+                    (5, 30, 'tf.compat.v1.image.resize_bicubic uses ops with no XLA kernel (ResizeBicubic): '
+                            "compilation fails with 'Detected unsupported operations'; move it out of the compiled "
+                            'function or use an XLA-supported equivalent (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 3)'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    start = tf.timestamp()\n    return x, tf.timestamp() - start\n",
@@ -234,6 +256,18 @@ class OpWithoutXlaKernel(Rule):
                             "backward pass fails with 'Detected unsupported operations'; keep it out of the taped "
                             'computation or use an op whose gradient compiles (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                "@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        up = K.resize_images(x * w, 2, 2, 'channels_last')\n"
+                "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n",
+                expected=(
+                    (7, 14, 'the gradient of tf.keras.backend.resize_images uses ops with no XLA kernel '
+                            "(ResizeNearestNeighborGrad): the forward pass compiles, but this GradientTape's "
+                            "backward pass fails with 'Detected unsupported operations'; keep it out of the taped "
+                            'computation or use an op whose gradient compiles (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 3)'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
                 "    loss = tf.reduce_mean(tf.square(x - y))\n    tf.summary.scalar(\"loss\", loss)\n"
@@ -268,7 +302,11 @@ class OpWithoutXlaKernel(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not name.startswith("tf.") or name.startswith("tf.strings."):
+        if name is None or not name.startswith("tf."):
+            return
+        # tf.compat.v1.X is judged like tf.X for what other rules own (its entry may differ)
+        plain = "tf." + name[len(_V1_PREFIX):] if name.startswith(_V1_PREFIX) else name
+        if plain.startswith("tf.strings.") or (plain != name and plain in _OWNED_ELSEWHERE):
             return
         if name in _OWNED_ELSEWHERE:
             if name == "tf.image.resize":  # its forward variants are XLA310's; the gradient is checked here
@@ -310,13 +348,22 @@ class OpWithoutXlaKernel(Rule):
 
     def _gradient(self, node: ast.Call, name: str, ctx: RuleContext, forward_ok: bool) -> None:
         """The gradient of this call (under a GradientTape of this function) has no XLA kernel."""
+        if not forward_ok or not under_tape(ctx):
+            return
         fact = api_table.fact_for(name)
-        if fact is None or not forward_ok or not under_tape(ctx):
+        # Names whose gradient the API table did not measure (K.resize_images, Keras 3 ops): the
+        # op table's gradient, measured by the generator's sweep and confirmed by compiling.
+        measured = fact is not None and (fact.grad_xla is not None or bool(fact.grad_conditions))
+        verdict = None if measured else op_table.lookup(name)
+        if not measured and (verdict is None or not verdict.grad_unsupported):
             return
         first = node.args[0] if node.args else (node.keywords[0].value if node.keywords else None)
         if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve):
             return  # nothing trainable upstream: the backward pass never reaches this op
-        ops = fact.grad_unsupported_for(call_literals(node, fact.params, ctx.resolve))
+        if fact is not None and measured:
+            ops = fact.grad_unsupported_for(call_literals(node, fact.params, ctx.resolve))
+        else:
+            ops = verdict.grad_unsupported if verdict is not None else ()
         if ops:
             ctx.report(self, node,
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): the forward pass "
