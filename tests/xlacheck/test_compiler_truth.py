@@ -69,6 +69,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA205-invalid-1", "ce", lambda: (tf.constant([0, 1, 2]), tf.fill([3, 5], 0.2)), "static_fails"),
     ("XLA205-invalid-3", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
     ("XLA205-valid-1", "f", lambda: (tf.ones([2, 3, 4]),), "compiles"),
+    ("XLA205-invalid-5", "f", lambda: (tf.constant([1, 3]),), "fails"),  # a tf.map_fn element as a size
+    ("XLA205-invalid-6", "f", lambda: (_f(1.0),), "fails"),  # a tf.while_loop variable as a size
+    ("XLA205-valid-6", "f", lambda: (tf.constant([0, 2]), _f(1.0, 2.0, 3.0, 4.0)), "compiles"),
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
@@ -92,6 +95,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA210-invalid-2", "f", lambda: (tf.constant(0.5), tf.constant(3)), "fails"),
     ("XLA210-valid-1", "f", lambda: (tf.constant(0.5),), "compiles"),
     ("XLA210-valid-2", "f", lambda: (tf.constant(0.5),), "compiles"),
+    ("XLA210-valid-3", "f", lambda: (tf.constant(0.5),), "compiles"),
+    ("XLA210-invalid-3", "f", lambda: (tf.constant(0.5), _f(1.0, 2.0, 3.0)), "fails"),
+    ("XLA210-invalid-4", "f", lambda: (tf.constant(0.5),), "fails"),
     ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),
     ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
     ("XLA308-invalid-2", "f", lambda: (_f(0.2, 0.9),), "fails"),

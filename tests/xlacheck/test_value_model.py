@@ -377,3 +377,29 @@ def test_a_condition_on_a_constant_tensor_guarding_a_shape_argument_is_flagged()
     assert codes(head + "        min_res = min(dims)\n" + tail) == []
     # an unknown operand: not a proven constant, no claim
     assert codes(head + "        min_res = tf.reduce_min(self.dims_var)\n" + tail) == []
+
+
+def test_loop_body_parameters_change_per_iteration() -> None:
+    """The function a staged loop runs (tf.while_loop body, tf.map_fn/tf.scan/tf.vectorized_map
+    fn) gets loop variables or elements: tensors whose values are never compile-time constants,
+    whatever their names; tf.cond branches and plain callees keep their own parameter facts."""
+    from xlacheck.analysis.values import LOOP, param_flags
+
+    source = TF + (
+        "@tf.function(jit_compile=True)\ndef f(x):\n"
+        "    def body(i, num_done):\n        return i + 1, num_done\n"
+        "    def step(n):\n        return n\n"
+        "    tf.while_loop(lambda i, n: i < 3, body, (0, 0))\n"
+        "    tf.map_fn(lambda row: row, x)\n    tf.scan(lambda acc, v: acc + v, x)\n"
+        "    tf.cond(x[0] > 0, lambda: x, lambda: x)\n    return step(x)\n")
+    facts = analyze_module(ast.parse(source), "t.py")
+    loops = {}
+    for info in facts.functions:
+        flags = param_flags(info)
+        loops[info.name if info.name != "<lambda>" else ",".join(a.arg for a in info.node.args.args)] = {
+            name: bool(k & LOOP) for name, k in flags.items()}
+    assert loops["body"] == {"i": True, "num_done": True}
+    assert loops["i,n"] == {"i": True, "n": True}
+    assert loops["row"] == {"row": True}
+    assert loops["acc,v"] == {"acc": True, "v": True}
+    assert loops["step"] == {"n": False}

@@ -243,6 +243,11 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if passed is not None and name in passed:
             out[name] = passed[name] & VALUE_FLAGS
             continue
+        if info.loop_body and default is None and name not in ("self", "cls"):
+            # a loop variable or an element of a staged loop (tf.while_loop body/cond, tf.map_fn fn):
+            # TensorFlow passes it a tensor (or a structure of them) whose value changes per iteration
+            out[name] = TENSOR | PARAM | OPAQUE | LOOP
+            continue
         if name in info.static_params:  # jax static_argnums/argnames, functools.partial-bound
             out[name] = 0
             continue

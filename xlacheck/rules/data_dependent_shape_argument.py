@@ -78,8 +78,10 @@ class DataDependentShapeArgument(Rule):
     value-less tensor) records, such as `tf.zeros/ones/fill/reshape/tile/broadcast_to/range`
     sizes, `tf.one_hot` depth, `tf.pad` paddings, `tf.repeat` repeats, `tf.image.resize` size,
     `tf.sequence_mask`'s `maxlen` (and its `lengths` when `maxlen` is omitted), plus slice bounds
-    `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable or (in a
-    jit entry point) an argument value.
+    `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable (a
+    `for i in tf.range(...)` counter, a `tf.while_loop` body's or condition's loop variables, the
+    element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets) or (in a jit entry point)
+    an argument value.
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
@@ -140,6 +142,9 @@ class DataDependentShapeArgument(Rule):
                 "    start = tf.argmax(tf.reduce_sum(x, axis=1))\n    return total + x[start:start + 3]\n"),
         Example("import tensorflow as tf\ndef paint(idx, v, height=3, width=4):\n"
                 "    return tf.scatter_nd(idx, v, shape=[height, width])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids, seq):\n"
+                "    return tf.map_fn(lambda i: tf.reduce_sum(seq[i:i + 2]) + tf.one_hot(i, 5)[0], ids,\n"
+                "                     fn_output_signature=tf.float32)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
@@ -174,6 +179,21 @@ class DataDependentShapeArgument(Rule):
                             'so this fails to compile or recompiles for every value; use a static size (config '
                             'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(lengths):\n"
+                "    return tf.map_fn(lambda n: tf.reduce_sum(tf.ones([n])), lengths, fn_output_signature=tf.float32)\n",
+                expected=(
+                    (4, 46, '`shape` of tf.ones is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: nested in f() at line 3)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    def body(i, acc):\n"
+                "        return i + 1, acc + tf.reduce_sum(tf.range(i))\n"
+                "    return tf.while_loop(lambda i, acc: i < 4, body, (0, 0))[1]\n",
+                expected=(
+                    (5, 43, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: called from f() at line 3)'),
                 )),
     )
 
