@@ -85,6 +85,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA111-valid-3", "collect", lambda: (_f(1.0, 2.0), 2), "compiles"),
     ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
     ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),
+    ("XLA106-invalid-3", "f", lambda: (tf.ones([1, 4, 4, 3]),), "fails"),  # h, w = tf.shape(images)[1:3]
+    ("XLA106-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),  # [*t], list(t)
+    ("XLA106-valid-4", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]]),), "compiles"),
+    ("XLA302-invalid-4", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
+    ("XLA302-valid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
     ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
