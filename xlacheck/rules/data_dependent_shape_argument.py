@@ -17,8 +17,8 @@ def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
     jit-compiled), sizes drawn at random are input-pipeline augmentation (crops, cutout, grid
     masks, jitter: every such finding on real code, docs/known-results.md section 6), so only
     sizes computed from the data count there."""
-    if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM)):
-        return False
+    if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM) and not (jit_entry and k & PARAM)):
+        return False  # a shape (a shape scaled by an argument of a jit entry still bakes the argument in)
     if helper and k & RANDOM:
         return False
     if k & (DATA | RANDOM | LOOP | VARIABLE):
@@ -81,7 +81,7 @@ class DataDependentShapeArgument(Rule):
     `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable (a
     `for i in tf.range(...)` counter, a `tf.while_loop` body's or condition's loop variables, the
     element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets) or (in a jit entry point)
-    an argument value.
+    an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
@@ -194,6 +194,15 @@ class DataDependentShapeArgument(Rule):
                     (5, 43, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
                             'this fails to compile or recompiles for every value; use a static size (config '
                             'constant, x.shape) or pad to a fixed bound (compiled: called from f() at line 3)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(images, zoom):\n"
+                "    size = tf.cast(tf.cast(tf.shape(images)[1:3], tf.float32) * zoom, tf.int32)\n"
+                "    return tf.image.resize(images, size)\n",
+                expected=(
+                    (5, 12, '`size` of tf.image.resize is computed from tensor values: XLA needs it at compile time, '
+                            'so this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
                 )),
     )
 
