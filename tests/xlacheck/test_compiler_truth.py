@@ -89,6 +89,10 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA106-invalid-3", "f", lambda: (tf.ones([1, 4, 4, 3]),), "fails"),  # h, w = tf.shape(images)[1:3]
     ("XLA106-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),  # [*t], list(t)
     ("XLA106-valid-4", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]]),), "compiles"),
+    ("XLA211-invalid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "fails"),  # tf.where(...).shape[0] // 2
+    ("XLA211-invalid-2", "f", lambda: (tf.constant([3, 1, 3, 2]),), "fails"),  # tf.unique / boolean_mask .shape[0]
+    ("XLA211-valid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "compiles"),
+    ("XLA211-valid-2", "f", lambda: (tf.ones([3, 4]), tf.ones([5, 4])), "compiles"),
     ("XLA302-invalid-4", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
     ("XLA302-valid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),

@@ -403,3 +403,19 @@ def test_loop_body_parameters_change_per_iteration() -> None:
     assert loops["row"] == {"row": True}
     assert loops["acc,v"] == {"acc": True, "v": True}
     assert loops["step"] == {"n": False}
+
+
+def test_a_helper_that_returns_a_reduction_gives_a_data_tensor() -> None:
+    """A same-file function whose every return is one reduction of tensor values (through
+    tf.cast or a name bound once) returns a data-derived tensor, so a size computed by it is
+    flagged; helpers returning tuples (top_k), several bindings or a shape stay opaque."""
+    helpers = (
+        "def kept(scores):\n    n = tf.reduce_sum(tf.cast(scores > 0.5, tf.int32))\n    return n\n"
+        "def top(scores):\n    return tf.math.top_k(scores, k=2)\n"
+        "def rows(x):\n    return tf.shape(x)[0]\n"
+        "def maybe(x, flag):\n    n = tf.reduce_max(x)\n    if flag:\n        n = 3\n    return n\n"
+    )
+    step = "@tf.function(jit_compile=True)\ndef f(s):\n    return tf.zeros([{}(s)])\n"
+    assert codes(TF + helpers + step.format("kept")) == [(16, "XLA205")]
+    for name in ("top", "rows", "maybe"):
+        assert codes(TF + helpers + step.format(name)) == [], name

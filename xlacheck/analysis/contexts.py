@@ -278,6 +278,7 @@ class ModuleFacts:
     # compiled code (a layer instance a model stores or calls)
     module_values: dict[str, ast.expr] = field(default_factory=dict)
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
+    reducers: frozenset[str] | None = None  # values.reduction_functions, computed on first use
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
