@@ -419,3 +419,14 @@ def test_a_helper_that_returns_a_reduction_gives_a_data_tensor() -> None:
     assert codes(TF + helpers + step.format("kept")) == [(16, "XLA205")]
     for name in ("top", "rows", "maybe"):
         assert codes(TF + helpers + step.format(name)) == [], name
+
+
+def test_staged_loop_results_are_never_constants() -> None:
+    """What tf.while_loop/tf.map_fn/tf.scan return is computed by the loop: a size taken from it
+    is flagged even when every input of the loop is a Python constant (TF 2.21: "Input 0 to node
+    `zeros` with op Fill must be a compile-time constant")."""
+    source = TF + (
+        "@tf.function(jit_compile=True)\ndef f(x):\n"
+        "    steps = tf.while_loop(lambda i: i < 4, lambda i: i + 1, [0])[0]\n"
+        "    return tf.zeros([steps]) + tf.reduce_sum(x)\n")
+    assert codes(source) == [(5, "XLA205")]

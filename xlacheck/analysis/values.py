@@ -647,6 +647,12 @@ class ValueEnv:
             return SHAPE
         if name in SHAPE_FUNCS:
             return TENSOR | SHAPE
+        if name in _LOOP_RESULT_FUNCS:
+            # the outputs of a staged loop (a While op): computed by the iterations, never a
+            # compile-time constant even when every input is one (TF 2.21: the counter a
+            # tf.while_loop returns, used as a size, fails with "must be a compile-time constant");
+            # a tensor or a structure of them (the loop variables)
+            return TENSOR | OPAQUE | OP | LOOP | (self._args_flags(e) & RANDOM)
         head = name.split(".", 1)[0]
         if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
             if head == "np" or head in _STDLIB:
@@ -847,6 +853,14 @@ def is_computed_tensor(k: int) -> bool:
     if not k & TENSOR or k & PYLIST:
         return False
     return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST | OP)) or bool(k & SHAPE and not k & PARAM)
+
+
+# Loops TensorFlow stages as a While op whatever their inputs (tf.vectorized_map is not one: pfor
+# vectorizes its function).
+_LOOP_RESULT_FUNCS = frozenset({
+    "tf.while_loop", "tf.compat.v1.while_loop", "tf.map_fn", "tf.compat.v1.map_fn", "tf.scan", "tf.compat.v1.scan",
+    "tf.foldl", "tf.foldr", "tf.compat.v1.foldl", "tf.compat.v1.foldr",
+})
 
 
 # What a reduction helper's return may be: one tensor summarising its inputs' values (a count, an

@@ -80,7 +80,8 @@ class DataDependentShapeArgument(Rule):
     `tf.sequence_mask`'s `maxlen` (and its `lengths` when `maxlen` is omitted), plus slice bounds
     `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable (a
     `for i in tf.range(...)` counter, a `tf.while_loop` body's or condition's loop variables, the
-    element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets) or (in a jit entry point)
+    element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets, what such a loop returns)
+    or (in a jit entry point)
     an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
@@ -194,6 +195,14 @@ class DataDependentShapeArgument(Rule):
                     (5, 43, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
                             'this fails to compile or recompiles for every value; use a static size (config '
                             'constant, x.shape) or pad to a fixed bound (compiled: called from f() at line 3)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(counts):\n"
+                "    total = tf.scan(lambda acc, c: acc + c, counts)[-1]\n    return tf.zeros([total])\n",
+                expected=(
+                    (5, 12, '`shape` of tf.zeros is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(images, zoom):\n"
                 "    size = tf.cast(tf.cast(tf.shape(images)[1:3], tf.float32) * zoom, tf.int32)\n"
