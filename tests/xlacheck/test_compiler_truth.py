@@ -90,6 +90,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA106-invalid-3", "f", lambda: (tf.ones([1, 4, 4, 3]),), "fails"),  # h, w = tf.shape(images)[1:3]
     ("XLA106-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),  # [*t], list(t)
     ("XLA106-valid-4", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]]),), "compiles"),
+    ("XLA206-invalid-3", "f", lambda: (_f(0.5, 2.0, 3.0, 1.0),), "fails"),  # mask / shrinking slice in a loop
+    ("XLA206-valid-3", "f", lambda: (_f(0.5, 2.0, -3.0, 1.0),), "compiles"),
     ("XLA211-invalid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "fails"),  # tf.where(...).shape[0] // 2
     ("XLA211-invalid-2", "f", lambda: (tf.constant([3, 1, 3, 2]),), "fails"),  # tf.unique / boolean_mask .shape[0]
     ("XLA211-valid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "compiles"),
