@@ -86,8 +86,9 @@ class StaticDimOfDynamicShape(Rule):
     ## Why is this bad?
     While tracing, such a tensor's first dimension is unknown: `t.shape[0]` is `None`, so
     `t.shape[0] // 2`, `t.shape[0] > 2`, `tf.reshape(t, [t.shape[0], 1])` and
-    `range(t.shape[0])` fail with a `TypeError` (`unsupported operand type(s) ... 'NoneType'`,
-    measured on TF 2.21 in every `tf.function`, `jit_compile` or not). Eagerly the shape is
+    `range(t.shape[0])` and `tf.zeros([t.shape[0], 2])` fail with a `TypeError`
+    (`unsupported operand type(s) ... 'NoneType'`), measured on TF 2.21 in every `tf.function`,
+    `jit_compile` or not. Eagerly the shape is
     known, so the code works until it is traced.
 
     ## Example
@@ -125,8 +126,8 @@ class StaticDimOfDynamicShape(Rule):
                 "    return positives[:half]\n",
                 expected=(
                     (5, 12, "`positives.shape[0]` is None while tracing: the length of positives depends on the data "
-                            "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number fails "
-                            "with a TypeError; use tf.shape(positives)[0]"),
+                            "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                            "fails while tracing with a TypeError; use tf.shape(positives)[0]"),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids):\n"
                 "    vals, idx = tf.unique(ids)\n    picked = tf.boolean_mask(ids, ids > 0)\n"
@@ -134,11 +135,11 @@ class StaticDimOfDynamicShape(Rule):
                 "    return ids[:, None]\n",
                 expected=(
                     (6, 8, "`vals.shape[0]` is None while tracing: the length of vals depends on the data (a boolean "
-                           "mask, one-argument tf.where or tf.unique), so using it as a number fails with a "
-                           "TypeError; use tf.shape(vals)[0]"),
+                           "mask, one-argument tf.where or tf.unique), so using it as a number or a size fails "
+                           "while tracing with a TypeError; use tf.shape(vals)[0]"),
                     (7, 36, "`picked.shape[0]` is None while tracing: the length of picked depends on the data (a "
-                            "boolean mask, one-argument tf.where or tf.unique), so using it as a number fails with a "
-                            "TypeError; use tf.shape(picked)[0]"),
+                            "boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                            "fails while tracing with a TypeError; use tf.shape(picked)[0]"),
                 )),
     )
 
@@ -164,5 +165,5 @@ class StaticDimOfDynamicShape(Rule):
                 text = ast.unparse(t)
                 ctx.report(self, operand,
                            f"`{text}.shape[0]` is None while tracing: the length of {text} depends on the data "
-                           "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number fails "
-                           f"with a TypeError; use tf.shape({text})[0]")
+                           "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                           f"fails while tracing with a TypeError; use tf.shape({text})[0]")
