@@ -69,6 +69,11 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA205-invalid-1", "ce", lambda: (tf.constant([0, 1, 2]), tf.fill([3, 5], 0.2)), "static_fails"),
     ("XLA205-invalid-3", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
     ("XLA205-valid-1", "f", lambda: (tf.ones([2, 3, 4]),), "compiles"),
+    ("XLA205-invalid-5", "f", lambda: (tf.constant([1, 3]),), "fails"),  # a tf.map_fn element as a size
+    ("XLA205-invalid-6", "f", lambda: (_f(1.0),), "fails"),  # a tf.while_loop variable as a size
+    ("XLA205-valid-6", "f", lambda: (tf.constant([0, 2]), _f(1.0, 2.0, 3.0, 4.0)), "compiles"),
+    ("XLA205-invalid-7", "f", lambda: (tf.constant([1, 3]),), "fails"),  # the result of tf.scan as a size
+    ("XLA205-invalid-8", "f", lambda: (tf.ones([1, 4, 4, 1]), tf.constant(2.0)), "static_fails"),  # shape * argument
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
@@ -82,6 +87,17 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA111-valid-3", "collect", lambda: (_f(1.0, 2.0), 2), "compiles"),
     ("XLA302-invalid-1", "f", lambda: (tf.constant(2.0), tf.constant(1.0)), "fails"),
     ("XLA302-valid-2", "f", lambda: (tf.constant(2.0), tf.constant(1.0), tf.constant(10)), "compiles"),
+    ("XLA106-invalid-3", "f", lambda: (tf.ones([1, 4, 4, 3]),), "fails"),  # h, w = tf.shape(images)[1:3]
+    ("XLA106-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),  # [*t], list(t)
+    ("XLA106-valid-4", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]]),), "compiles"),
+    ("XLA206-invalid-3", "f", lambda: (_f(0.5, 2.0, 3.0, 1.0),), "fails"),  # mask / shrinking slice in a loop
+    ("XLA206-valid-3", "f", lambda: (_f(0.5, 2.0, -3.0, 1.0),), "compiles"),
+    ("XLA211-invalid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "fails"),  # tf.where(...).shape[0] // 2
+    ("XLA211-invalid-2", "f", lambda: (tf.constant([3, 1, 3, 2]),), "fails"),  # tf.unique / boolean_mask .shape[0]
+    ("XLA211-valid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "compiles"),
+    ("XLA211-valid-2", "f", lambda: (tf.ones([3, 4]), tf.ones([5, 4])), "compiles"),
+    ("XLA302-invalid-4", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
+    ("XLA302-valid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
     ("XLA303-invalid-2", "f", lambda: (_f(1.0, 2.0), tf.constant([0, 1])), "fails"),
     ("XLA303-valid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "compiles"),
@@ -92,6 +108,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA210-invalid-2", "f", lambda: (tf.constant(0.5), tf.constant(3)), "fails"),
     ("XLA210-valid-1", "f", lambda: (tf.constant(0.5),), "compiles"),
     ("XLA210-valid-2", "f", lambda: (tf.constant(0.5),), "compiles"),
+    ("XLA210-valid-3", "f", lambda: (tf.constant(0.5),), "compiles"),
+    ("XLA210-invalid-3", "f", lambda: (tf.constant(0.5), _f(1.0, 2.0, 3.0)), "fails"),
+    ("XLA210-invalid-4", "f", lambda: (tf.constant(0.5),), "fails"),
     ("XLA308-invalid-1", "f", lambda: (tf.constant(["de"]), tf.constant(["ios"])), "fails"),
     ("XLA308-valid-1", "f", lambda: (tf.constant([0, 1]),), "compiles"),
     ("XLA308-invalid-2", "f", lambda: (_f(0.2, 0.9),), "fails"),

@@ -483,7 +483,7 @@ def test_compiler_agrees_with_dtype_argument_probe() -> None:
     shape = tf.constant([2, 3])  # an argument: nothing folds
     for dtype in [*(d for d, _ in verdict.fail), *verdict.compile]:
         try:
-            tf.function(lambda s: tf.random.truncated_normal(s, dtype=dtype), jit_compile=True)(shape)
+            tf.function(lambda s, dtype=dtype: tf.random.truncated_normal(s, dtype=dtype), jit_compile=True)(shape)
             compiled, message = True, ""
         except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
             compiled, message = False, str(error)

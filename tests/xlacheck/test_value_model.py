@@ -494,3 +494,56 @@ def test_input_signature_dtypes_type_parameters_that_are_never_rebound() -> None
     assert _signature_dtypes("@tf.function\ndef f(a):\n    a\n") == [None]
     assert _signature_dtypes("@tf.function(input_signature=[tf.TensorSpec([2], dtype=tf.dtypes.uint8)])\n"
                              "def f(a):\n    tf.reshape(a, [-1])\n") == ["uint8"]
+
+
+def test_loop_body_parameters_change_per_iteration() -> None:
+    """The function a staged loop runs (tf.while_loop body, tf.map_fn/tf.scan/tf.vectorized_map
+    fn) gets loop variables or elements: tensors whose values are never compile-time constants,
+    whatever their names; tf.cond branches and plain callees keep their own parameter facts."""
+    from xlacheck.analysis.values import LOOP, param_flags
+
+    source = TF + (
+        "@tf.function(jit_compile=True)\ndef f(x):\n"
+        "    def body(i, num_done):\n        return i + 1, num_done\n"
+        "    def step(n):\n        return n\n"
+        "    tf.while_loop(lambda i, n: i < 3, body, (0, 0))\n"
+        "    tf.map_fn(lambda row: row, x)\n    tf.scan(lambda acc, v: acc + v, x)\n"
+        "    tf.cond(x[0] > 0, lambda: x, lambda: x)\n    return step(x)\n")
+    facts = analyze_module(ast.parse(source), "t.py")
+    loops = {}
+    for info in facts.functions:
+        flags = param_flags(info)
+        loops[info.name if info.name != "<lambda>" else ",".join(a.arg for a in info.node.args.args)] = {
+            name: bool(k & LOOP) for name, k in flags.items()}
+    assert loops["body"] == {"i": True, "num_done": True}
+    assert loops["i,n"] == {"i": True, "n": True}
+    assert loops["row"] == {"row": True}
+    assert loops["acc,v"] == {"acc": True, "v": True}
+    assert loops["step"] == {"n": False}
+
+
+def test_a_helper_that_returns_a_reduction_gives_a_data_tensor() -> None:
+    """A same-file function whose every return is one reduction of tensor values (through
+    tf.cast or a name bound once) returns a data-derived tensor, so a size computed by it is
+    flagged; helpers returning tuples (top_k), several bindings or a shape stay opaque."""
+    helpers = (
+        "def kept(scores):\n    n = tf.reduce_sum(tf.cast(scores > 0.5, tf.int32))\n    return n\n"
+        "def top(scores):\n    return tf.math.top_k(scores, k=2)\n"
+        "def rows(x):\n    return tf.shape(x)[0]\n"
+        "def maybe(x, flag):\n    n = tf.reduce_max(x)\n    if flag:\n        n = 3\n    return n\n"
+    )
+    step = "@tf.function(jit_compile=True)\ndef f(s):\n    return tf.zeros([{}(s)])\n"
+    assert codes(TF + helpers + step.format("kept")) == [(16, "XLA205")]
+    for name in ("top", "rows", "maybe"):
+        assert codes(TF + helpers + step.format(name)) == [], name
+
+
+def test_staged_loop_results_are_never_constants() -> None:
+    """What tf.while_loop/tf.map_fn/tf.scan return is computed by the loop: a size taken from it
+    is flagged even when every input of the loop is a Python constant (TF 2.21: "Input 0 to node
+    `zeros` with op Fill must be a compile-time constant")."""
+    source = TF + (
+        "@tf.function(jit_compile=True)\ndef f(x):\n"
+        "    steps = tf.while_loop(lambda i: i < 4, lambda i: i + 1, [0])[0]\n"
+        "    return tf.zeros([steps]) + tf.reduce_sum(x)\n")
+    assert codes(source) == [(5, "XLA205")]

@@ -118,6 +118,16 @@ _GRAPH_HIGHER_ORDER = frozenset(
         "tf.nest.map_structure", "tf.compat.v1.while_loop", "tf.compat.v1.cond",
     }
 )
+# Of those, the ones that run their function argument once per iteration of a staged loop (a
+# While op in the graph; tf.vectorized_map falls back to one for what pfor cannot vectorize): the
+# function's parameters are loop variables or one element per iteration, tensors whose values
+# change per iteration and so are never compile-time constants (TF 2.21, XLA:CPU:
+# `tf.map_fn(lambda n: tf.one_hot(n, n + 1), x)` and `tf.range(i)` in a tf.while_loop body fail
+# with "must be a compile-time constant" even when x is an argument of the jit entry).
+_LOOP_HIGHER_ORDER = frozenset(
+    {"tf.map_fn", "tf.vectorized_map", "tf.while_loop", "tf.compat.v1.while_loop", "tf.scan", "tf.foldl",
+     "tf.foldr", "tf.compat.v1.map_fn", "tf.compat.v1.scan", "tf.compat.v1.foldl", "tf.compat.v1.foldr"}
+)
 # Keyword arguments of Keras layers whose callables run in the layer's call() or in the train
 # step (regularization losses, constraints after the update), and Keras classes that wrap a
 # function they call in call()/update_state(): analysis.contexts._Scanner._keras_callables.
@@ -185,6 +195,9 @@ class FunctionInfo:
     evidence_line: int = 0  # the line of that evidence (decorator, wrapper call, class, caller)
     keras_method: bool = False  # call/train_step/... of a Keras class: its arguments are tensors (or structures)
     traced_args: bool = False  # a tracer passes it tensors (tf.function/jax.jit target, tf.map_fn body)
+    # the body/condition of a staged loop (tf.while_loop, tf.map_fn, tf.scan, ...: _LOOP_HIGHER_ORDER):
+    # its parameters change per iteration (values.param_flags marks them LOOP)
+    loop_body: bool = False
     uses_strings: bool = False  # runs string/text ops (tf.strings, tensorflow_text, decode/parse)
     exported: bool = False  # exported as a serving signature (get_concrete_function, signatures=)
     # parameters every compiled caller (in another file) sets to a literal: name -> its truth, so
@@ -265,6 +278,7 @@ class ModuleFacts:
     # compiled code (a layer instance a model stores or calls)
     module_values: dict[str, ast.expr] = field(default_factory=dict)
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
+    reducers: frozenset[str] | None = None  # values.reduction_functions, computed on first use
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -315,6 +329,7 @@ class _Handoff:
     xla: bool = False  # an explicit XLA entry (jit_compile=True, jax.jit)
     line: int = 0
     how: str = ""  # for messages, what the receiver does with it ("passed as activation= to Dense")
+    loop: bool = False  # the receiver runs it once per iteration of a staged loop (_LOOP_HIGHER_ORDER)
 
 
 # jax.jit's and jax.pmap's keywords that mark positional parameters static (Python values)
@@ -608,11 +623,13 @@ class _Scanner:
                             role = Role.TF_FUNCTION_NOAG
                 self.handoffs.append(_Handoff(node.args[0], role, func, cls, node, xla, node.lineno))
             elif name in _GRAPH_HIGHER_ORDER:
-                for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop") else node.args[:1]:
-                    self._handoff_refs(arg, Role.GRAPH, func, cls, node)
+                loop = name in _LOOP_HIGHER_ORDER
+                for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop", "tf.compat.v1.while_loop") \
+                        else node.args[:1]:
+                    self._handoff_refs(arg, Role.GRAPH, func, cls, node, loop=loop)
                 for kw in node.keywords:
                     if kw.arg in ("fn", "true_fn", "false_fn", "cond", "body", "branch_fns", "pred_fn_pairs", "f"):
-                        self._handoff_refs(kw.value, Role.GRAPH, func, cls, node)
+                        self._handoff_refs(kw.value, Role.GRAPH, func, cls, node, loop=loop)
             elif name in ("tf.saved_model.save", "tf.lite.TFLiteConverter.from_concrete_functions"):
                 for kw in node.keywords:
                     if kw.arg == "signatures":
@@ -681,15 +698,15 @@ class _Scanner:
             self.exports.append((v, func, cls))
 
     def _handoff_refs(self, value: ast.expr, role: Role, func: FunctionInfo | None, cls: ClassInfo | None,
-                      call: ast.Call | None = None, xla: bool = False, how: str = "") -> None:
+                      call: ast.Call | None = None, xla: bool = False, how: str = "", loop: bool = False) -> None:
         if isinstance(value, (ast.List, ast.Tuple)):
             for elt in value.elts:
-                self._handoff_refs(elt, role, func, cls, call, xla, how)
+                self._handoff_refs(elt, role, func, cls, call, xla, how, loop)
         elif isinstance(value, ast.Dict):
             for v in value.values:
-                self._handoff_refs(v, role, func, cls, call, xla, how)
+                self._handoff_refs(v, role, func, cls, call, xla, how, loop)
         else:
-            self.handoffs.append(_Handoff(value, role, func, cls, call, xla, getattr(call, "lineno", 0), how))
+            self.handoffs.append(_Handoff(value, role, func, cls, call, xla, getattr(call, "lineno", 0), how, loop))
 
 
 def _lookup(ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None,
@@ -933,6 +950,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             func = h.call.func if h.call is not None else None
             if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
                 t.traced_args = True
+            if h.loop:
+                t.loop_body = True
             if h.caller is not None and not isinstance(t.node, ast.Lambda):
                 h.caller.called_names.add(t.name)
     return work

@@ -84,7 +84,7 @@ _INT32_RANGE = range(-(2**31), 2**31)
 _MAX_DEPTH = 8
 
 
-def dtype_literal(e: ast.AST | None, resolve: Callable[[ast.AST], str | None]) -> str | None:
+def dtype_literal(e: ast.AST | None, resolve: Callable[[ast.expr], str | None]) -> str | None:
     """The dtype a dtype argument names: ``tf.int8``, ``tf.dtypes.int8``, ``np.int8``, ``"int8"``."""
     if isinstance(e, ast.Constant) and isinstance(e.value, str):
         name = _DTYPE_ALIASES.get(e.value, e.value)
@@ -192,7 +192,7 @@ _TF_FUNCTIONS = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2
 _SPECS = frozenset({"tf.TensorSpec", "tf.compat.v1.TensorSpec"})
 
 
-def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.AST], str | None]) -> dict[str, str]:
+def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.expr], str | None]) -> dict[str, str]:
     """Parameter -> dtype from ``@tf.function(input_signature=[tf.TensorSpec(shape, dtype), ...])``
     (a list or tuple literal of ``TensorSpec`` calls; ``self``/``cls`` skipped). Parameters that the
     function rebinds are dropped by the caller."""
@@ -223,7 +223,7 @@ class DtypeModel:
 
     __slots__ = ("resolve", "is_tensor", "bindings", "params", "_memo")
 
-    def __init__(self, function: ast.AST | None, resolve: Callable[[ast.AST], str | None],
+    def __init__(self, function: ast.AST | None, resolve: Callable[[ast.expr], str | None],
                  is_tensor: Callable[[ast.AST], bool]) -> None:
         self.resolve = resolve
         self.is_tensor = is_tensor

@@ -26,6 +26,7 @@ from xlacheck.analysis.values import (
     is_tensor,
     merge_flags,
     param_flags,
+    reduction_functions,
 )
 from xlacheck.rules.base import Rule, RuleContext
 
@@ -480,6 +481,9 @@ def walk_function(
     env.update(param_flags(info, passed))
     values = ValueEnv(aliases, owner, env, info.node)
     values.converted = info.converted
+    if facts.reducers is None:
+        facts.reducers = reduction_functions(facts.functions, aliases)
+    values.reducers = facts.reducers
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
     ctx.module_funcs = facts.module_funcs

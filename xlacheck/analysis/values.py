@@ -27,6 +27,7 @@ import sys
 from enum import IntFlag
 
 from xlacheck import api_table
+from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
@@ -244,6 +245,11 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if passed is not None and name in passed:
             out[name] = passed[name] & VALUE_FLAGS
             continue
+        if info.loop_body and default is None and name not in ("self", "cls"):
+            # a loop variable or an element of a staged loop (tf.while_loop body/cond, tf.map_fn fn):
+            # TensorFlow passes it a tensor (or a structure of them) whose value changes per iteration
+            out[name] = TENSOR | PARAM | OPAQUE | LOOP
+            continue
         if name in info.static_params:  # jax static_argnums/argnames, functools.partial-bound
             out[name] = 0
             continue
@@ -286,7 +292,8 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
-    __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes")
+    __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes",
+                 "reducers")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -298,6 +305,9 @@ class ValueEnv:
         self.env: dict[str, int] = dict(env) if env else {}
         self._memo: dict[int, int] = {}
         self._self_memo: dict[str, int] = {}
+        # module-level functions of this file that return one reduction of their inputs
+        # (:func:`reduction_functions`): a call of one is a data-derived tensor
+        self.reducers: frozenset[str] = frozenset()
 
     def invalidate(self) -> None:
         if self._memo:
@@ -628,6 +638,9 @@ class ValueEnv:
         k = self._args_flags(e)
         if type(f) is ast.Name and f.id == "self":
             return TENSOR | OPAQUE
+        if k & TENSOR and type(f) is ast.Name and f.id in self.reducers and f.id not in self.env:
+            # a helper here that returns a count, an extreme or a position of its inputs' values
+            return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
         if k & TENSOR:
             # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
             # so its result is not treated as data-derived; randomness is kept.
@@ -647,6 +660,12 @@ class ValueEnv:
             return SHAPE
         if name in SHAPE_FUNCS:
             return TENSOR | SHAPE
+        if name in _LOOP_RESULT_FUNCS:
+            # the outputs of a staged loop (a While op): computed by the iterations, never a
+            # compile-time constant even when every input is one (TF 2.21: the counter a
+            # tf.while_loop returns, used as a size, fails with "must be a compile-time constant");
+            # a tensor or a structure of them (the loop variables)
+            return TENSOR | OPAQUE | OP | LOOP | (self._args_flags(e) & RANDOM)
         head = name.split(".", 1)[0]
         if head not in ("tf", "tnp", "jnp", "jax", "torch", "transformers"):
             if head == "np" or head in _STDLIB:
@@ -847,3 +866,70 @@ def is_computed_tensor(k: int) -> bool:
     if not k & TENSOR or k & PYLIST:
         return False
     return bool(k & (DATA | VARIABLE | RANDOM | LOOP | CONST | OP)) or bool(k & SHAPE and not k & PARAM)
+
+
+# Loops TensorFlow stages as a While op whatever their inputs (tf.vectorized_map is not one: pfor
+# vectorizes its function).
+_LOOP_RESULT_FUNCS = frozenset({
+    "tf.while_loop", "tf.compat.v1.while_loop", "tf.map_fn", "tf.compat.v1.map_fn", "tf.scan", "tf.compat.v1.scan",
+    "tf.foldl", "tf.foldr", "tf.compat.v1.foldl", "tf.compat.v1.foldr",
+})
+
+
+# What a reduction helper's return may be: one tensor summarising its inputs' values (a count, an
+# extreme, a position, a norm); not tf.math.top_k/tf.unique, whose results are tuples.
+_REDUCTION_PREFIXES = ("reduce_", "math.reduce_", "argmax", "argmin", "count_nonzero", "norm", "bincount")
+
+
+def _reduction_expr(e: ast.expr | None, aliases: AliasTable, bound: dict[str, list[ast.expr]], depth: int = 0) -> bool:
+    if e is None or depth > 3:
+        return False
+    if isinstance(e, ast.Name):
+        values = bound.get(e.id, [])
+        return len(values) == 1 and _reduction_expr(values[0], aliases, bound, depth + 1)
+    if isinstance(e, ast.BinOp):  # `tf.reduce_max(x) + 1`: a reduction and a Python number
+        sides = (e.left, e.right)
+        return any(_reduction_expr(x, aliases, bound, depth + 1) for x in sides) and any(
+            isinstance(x, ast.Constant) for x in sides)
+    if not isinstance(e, ast.Call):
+        return False
+    name = aliases.resolve(e.func)
+    if name is None or not name.startswith("tf."):
+        return False
+    if name in ("tf.cast", "tf.dtypes.cast", "tf.identity", "tf.stop_gradient") and e.args:
+        return _reduction_expr(e.args[0], aliases, bound, depth + 1)
+    last = name.rsplit(".", 1)[-1]
+    return last.startswith(_REDUCTION_PREFIXES)
+
+
+def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
+    """Module-level functions whose every ``return`` gives one reduction of tensor values
+    (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly, through ``tf.cast`` or a
+    name bound once to one): a call of one is a tensor computed from data, which the value model
+    otherwise cannot tell from a structure a user function returns."""
+    out = set()
+    for info in functions:
+        node = info.node
+        if info.parent is not None or info.cls is not None or not isinstance(node, ast.FunctionDef):
+            continue
+        returns: list[ast.Return] = []
+        bound: dict[str, list[ast.expr]] = {}
+        todo: list[ast.AST] = list(node.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue  # nested scopes return their own values
+            if isinstance(n, ast.Return):
+                returns.append(n)
+            elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                bound.setdefault(n.targets[0].id, []).append(n.value)
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+                # any other binding (unpacking, `+=`, loop targets): the name is not one reduction
+                for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", n)]):
+                    for name in ast.walk(t):
+                        if isinstance(name, ast.Name):
+                            bound.setdefault(name.id, []).append(name)
+            todo.extend(child_nodes(n))
+        if returns and all(_reduction_expr(r.value, aliases, bound) for r in returns):
+            out.add(info.name)
+    return frozenset(out)

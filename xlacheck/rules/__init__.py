@@ -49,6 +49,7 @@ from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
+from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
 from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
 from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
@@ -108,6 +109,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     DataDependentShapeArgument,
     LoopGrownTensor,
     JaxTracedShape,
+    StaticDimOfDynamicShape,
     # XLA3xx host syncs and ops without XLA kernels
     TensorToHostMethod,
     PythonScalarOfTensor,

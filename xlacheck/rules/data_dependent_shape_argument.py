@@ -17,8 +17,8 @@ def _bad_flags(k: int, jit_entry: bool, helper: bool = False) -> bool:
     jit-compiled), sizes drawn at random are input-pipeline augmentation (crops, cutout, grid
     masks, jitter: every such finding on real code, docs/known-results.md section 6), so only
     sizes computed from the data count there."""
-    if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM)):
-        return False
+    if not k & TENSOR or (k & SHAPE and not k & (DATA | RANDOM) and not (jit_entry and k & PARAM)):
+        return False  # a shape (a shape scaled by an argument of a jit entry still bakes the argument in)
     if helper and k & RANDOM:
         return False
     if k & (DATA | RANDOM | LOOP | VARIABLE):
@@ -78,8 +78,11 @@ class DataDependentShapeArgument(Rule):
     value-less tensor) records, such as `tf.zeros/ones/fill/reshape/tile/broadcast_to/range`
     sizes, `tf.one_hot` depth, `tf.pad` paddings, `tf.repeat` repeats, `tf.image.resize` size,
     `tf.sequence_mask`'s `maxlen` (and its `lengths` when `maxlen` is omitted), plus slice bounds
-    `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable or (in a
-    jit entry point) an argument value.
+    `x[:, :n]`, when they come from a reduction, a random draw, a staged loop variable (a
+    `for i in tf.range(...)` counter, a `tf.while_loop` body's or condition's loop variables, the
+    element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets, what such a loop returns)
+    or (in a jit entry point)
+    an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
     Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
@@ -140,6 +143,9 @@ class DataDependentShapeArgument(Rule):
                 "    start = tf.argmax(tf.reduce_sum(x, axis=1))\n    return total + x[start:start + 3]\n"),
         Example("import tensorflow as tf\ndef paint(idx, v, height=3, width=4):\n"
                 "    return tf.scatter_nd(idx, v, shape=[height, width])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids, seq):\n"
+                "    return tf.map_fn(lambda i: tf.reduce_sum(seq[i:i + 2]) + tf.one_hot(i, 5)[0], ids,\n"
+                "                     fn_output_signature=tf.float32)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
@@ -159,7 +165,8 @@ class DataDependentShapeArgument(Rule):
                             'at line 2)'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    total = tf.constant(0.0)\n"
-                "    for i in tf.range(1, tf.shape(x)[0] + 1):\n        total += tf.reduce_sum(tf.gather(x, tf.range(i)))\n"
+                "    for i in tf.range(1, tf.shape(x)[0] + 1):\n"
+                "        total += tf.reduce_sum(tf.gather(x, tf.range(i)))\n"
                 "    return total\n",
                 expected=(
                     (6, 45, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
@@ -171,6 +178,39 @@ class DataDependentShapeArgument(Rule):
                 "    return tf.image.resize(features, target_hw)\n",
                 expected=(
                     (4, 12, '`size` of tf.image.resize is computed from tensor values: XLA needs it at compile time, '
+                            'so this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(lengths):\n"
+                "    return tf.map_fn(lambda n: tf.reduce_sum(tf.ones([n])), lengths, "
+                "fn_output_signature=tf.float32)\n",
+                expected=(
+                    (4, 46, '`shape` of tf.ones is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: nested in f() at line 3)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n    def body(i, acc):\n"
+                "        return i + 1, acc + tf.reduce_sum(tf.range(i))\n"
+                "    return tf.while_loop(lambda i, acc: i < 4, body, (0, 0))[1]\n",
+                expected=(
+                    (5, 43, '`limit` of tf.range is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: called from f() at line 3)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(counts):\n"
+                "    total = tf.scan(lambda acc, c: acc + c, counts)[-1]\n    return tf.zeros([total])\n",
+                expected=(
+                    (5, 12, '`shape` of tf.zeros is computed from tensor values: XLA needs it at compile time, so '
+                            'this fails to compile or recompiles for every value; use a static size (config '
+                            'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(images, zoom):\n"
+                "    size = tf.cast(tf.cast(tf.shape(images)[1:3], tf.float32) * zoom, tf.int32)\n"
+                "    return tf.image.resize(images, size)\n",
+                expected=(
+                    (5, 12, '`size` of tf.image.resize is computed from tensor values: XLA needs it at compile time, '
                             'so this fails to compile or recompiles for every value; use a static size (config '
                             'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),

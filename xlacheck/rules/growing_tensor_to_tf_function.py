@@ -194,7 +194,7 @@ class GrowingTensorToTfFunction(ModuleRule):
                     return
 
 
-def _persistent_list(index: ModuleIndex, func: ast.AST, value: ast.expr) -> str | None:
+def _persistent_list(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> str | None:
     """``self.X`` read in a method, or a module-level name that ``func`` does not bind: the text."""
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self" \
             and isinstance(index.parent(func), ast.ClassDef):
@@ -206,7 +206,7 @@ def _persistent_list(index: ModuleIndex, func: ast.AST, value: ast.expr) -> str 
     return None
 
 
-def _grows_persistent(func: ast.AST, value: ast.expr) -> ast.AST | None:
+def _grows_persistent(func: ast.AST, value: ast.expr) -> ast.stmt | ast.expr | None:
     """``X.append(...)`` / ``X.extend(...)`` / ``X += [...]`` of the same ``self.X`` or name in ``func``."""
     text = ast.unparse(value)
     for node in ast.walk(func):

@@ -4,21 +4,66 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.values import PYLIST, is_data_tensor
-from xlacheck.rules.base import Example, Rule, RuleContext
+from xlacheck import api_table
+from xlacheck.analysis.values import DATA, PYLIST, SHAPE, is_data_tensor, is_tensor
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+# Ops that return one tensor (never a tuple of them, as tf.nn.moments, tf.math.top_k, tf.unique or
+# tf.linalg.eigh do: the API table does not tell a tuple from a tensor), besides the elementwise
+# ops the API table marks (`elementwise`) and the reductions (`*reduce_*`).
+_ONE_TENSOR_OPS = frozenset({
+    "tf.shape", "tf.compat.v1.shape", "tf.size", "tf.rank", "tf.reshape", "tf.transpose", "tf.stack", "tf.concat",
+    "tf.gather", "tf.gather_nd", "tf.squeeze", "tf.expand_dims", "tf.matmul", "tf.linalg.matmul", "tf.argmax",
+    "tf.math.argmax", "tf.argmin", "tf.math.argmin", "tf.range", "tf.one_hot", "tf.tile", "tf.cumsum",
+    "tf.math.cumsum", "tf.nn.softmax", "tf.nn.log_softmax", "tf.math.softmax", "tf.einsum", "tf.linalg.einsum",
+    "tf.boolean_mask", "tf.slice", "tf.strided_slice", "tf.reverse", "tf.sort", "tf.argsort", "tf.clip_by_value",
+    "tf.identity", "tf.stop_gradient", "tf.convert_to_tensor", "tf.constant", "tf.zeros", "tf.ones", "tf.fill",
+    "tf.zeros_like", "tf.ones_like", "tf.broadcast_to", "tf.tensordot", "tf.linalg.norm", "tf.norm",
+})
+# Python builtins that iterate their argument (a `for`/comprehension over them is XLA106's other case)
+_ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
+_ITERATOR_BUILTINS = frozenset({"zip", "enumerate", "reversed", "map", "filter"})
+
+
+def _one_tensor(e: ast.expr, ctx: RuleContext) -> bool:
+    """``e`` is certainly one tensor, not a tuple or list of tensors: an op that returns one
+    (:data:`_ONE_TENSOR_OPS`, an elementwise op, a reduction), a slice or item of one, tensor
+    arithmetic, or a name holding a shape vector (``shape = tf.shape(x)``)."""
+    if not ctx.tensor_value(ctx.flags(e)):
+        return False
+    if isinstance(e, ast.Call):
+        name = call_name(e, ctx)
+        if name is None or not name.startswith("tf."):
+            return False
+        if name in _ONE_TENSOR_OPS or name.rsplit(".", 1)[-1].startswith("reduce_"):
+            return True
+        fact = api_table.fact_for(name)
+        return fact is not None and fact.elementwise is not None
+    if isinstance(e, ast.Subscript):
+        return _one_tensor(e.value, ctx)
+    if isinstance(e, (ast.BinOp, ast.UnaryOp)):
+        return True  # tensor arithmetic (is_tensor: not a Python tuple of tensors)
+    if isinstance(e, ast.Name):
+        k = ctx.flags(e)
+        return is_tensor(k) and bool(k & SHAPE) and not k & DATA
+    return False
 
 
 class IterateTensorInPython(Rule):
     """
     ## What it does
     Flags iteration over a tensor in a comprehension, through `zip()`/`enumerate()`, or in a
-    `for` statement that AutoGraph does not convert, inside compiled code.
+    `for` statement that AutoGraph does not convert, inside compiled code; and unpacking one
+    tensor (`h, w = tf.shape(x)[1:3]`), listing it (`list(t)`, `tuple(t)`, `list(zip(t, u))`)
+    or splatting it (`[*t]`, `f(*t)`), which iterate it too.
 
     ## Why is this bad?
     A symbolic tensor cannot be iterated in Python: tracing fails with
     `Iterating over a symbolic tf.Tensor is not allowed`. AutoGraph turns a plain
     `for row in tensor:` statement into a `tf.while_loop`, but not a comprehension or a
-    `zip()` over tensors.
+    `zip()` over tensors, and never unpacking: `h, w = tf.shape(x)[1:3]` works eagerly and
+    fails in every `tf.function` (TF 2.21). Unpacking an op that returns a tuple of tensors
+    (`mean, var = tf.nn.moments(x, [0])`) is fine and not flagged.
 
     ## Example
     ```python
@@ -40,16 +85,23 @@ class IterateTensorInPython(Rule):
     code = "XLA106"
     fix = ("rewrite_iteration",)
     name = "iterate-tensor-in-python"
-    node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For)
+    node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For, ast.Assign, ast.Call,
+                  ast.Starred)
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.stack([r * 2.0 for r in tf.unstack(x)])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    total = tf.constant(0.0)\n    for row in x:\n        total += tf.reduce_sum(row)\n    return total\n"),
+                "    total = tf.constant(0.0)\n    for row in x:\n"
+                "        total += tf.reduce_sum(row)\n    return total\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, route):\n"
                 "    parts = tf.dynamic_partition(x, route, 2)\n"
                 "    return tf.add_n([tf.reduce_sum(p) for p in parts])\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    mean, var = tf.nn.moments(x, axes=[0])\n    values, idx = tf.math.top_k(x[0], k=2)\n"
+                "    h, w = x.shape[0], tf.shape(x)[1]\n    a, b = tf.unstack(x[:2])\n"
+                "    return (x - mean) * tf.math.rsqrt(var) + tf.reduce_sum(values) + tf.cast(h * "
+                "w, x.dtype) + a * b\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -67,11 +119,31 @@ class IterateTensorInPython(Rule):
                             "converted by AutoGraph, so tracing fails with 'Iterating over a symbolic tf.Tensor'; "
                             'use vectorized ops, tf.unstack (static length) or tf.map_fn'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(images):\n"
+                "    h, w = tf.shape(images)[1:3]\n    return tf.image.resize(images, [h // 2, w // 2])\n",
+                expected=(
+                    (4, 12, "unpacking or listing a tensor in Python iterates it, which AutoGraph does not convert, "
+                            "so tracing fails with 'Iterating over a symbolic tf.Tensor is not allowed'; index the "
+                            "parts (t[0], t[1]) or use tf.unstack(t, num=...)"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(scores):\n"
+                "    total = tf.add_n([*tf.nn.softmax(scores)])\n    return total + tf.stack(list(tf.abs(scores)))\n",
+                expected=(
+                    (4, 24, "unpacking or listing a tensor in Python iterates it, which AutoGraph does not convert, "
+                            "so tracing fails with 'Iterating over a symbolic tf.Tensor is not allowed'; index the "
+                            "parts (t[0], t[1]) or use tf.unstack(t, num=...)"),
+                    (5, 34, "unpacking or listing a tensor in Python iterates it, which AutoGraph does not convert, "
+                            "so tracing fails with 'Iterating over a symbolic tf.Tensor is not allowed'; index the "
+                            "parts (t[0], t[1]) or use tf.unstack(t, num=...)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         if ctx.function.jax:
             return  # a JAX array with a static leading dim iterates (unrolls) under jax.jit
+        if isinstance(node, (ast.Assign, ast.Call, ast.Starred)):
+            self._unpacking(node, ctx)
+            return
         if isinstance(node, ast.For):
             if not ctx.converted:
                 self._check_iter(node.iter, ctx)
@@ -93,3 +165,27 @@ class IterateTensorInPython(Rule):
                            "use vectorized ops, tf.unstack (static length) or tf.map_fn")
                 return True
         return False
+
+    def _unpacking(self, node: ast.Assign | ast.Call | ast.Starred, ctx: RuleContext) -> None:
+        """``a, b = t``, ``list(t)``/``tuple(t)``/``list(zip(t, u))`` and ``[*t]`` of one tensor:
+        each iterates it in Python, which AutoGraph never converts."""
+        sources: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+                sources = [node.value]
+        elif isinstance(node, ast.Starred):
+            if isinstance(node.ctx, ast.Load):
+                sources = [node.value]
+        elif isinstance(node.func, ast.Name) and node.func.id not in ctx.values.env and len(node.args) == 1:
+            arg = node.args[0]
+            if node.func.id in _ITERATING_BUILTINS:
+                sources = [arg]
+                if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in _ITERATOR_BUILTINS:
+                    sources = list(arg.args)
+        for src in sources:
+            if _one_tensor(src, ctx):
+                ctx.report(self, src,
+                           "unpacking or listing a tensor in Python iterates it, which AutoGraph does not convert, "
+                           "so tracing fails with 'Iterating over a symbolic tf.Tensor is not allowed'; index the "
+                           "parts (t[0], t[1]) or use tf.unstack(t, num=...)")
+                return

@@ -59,29 +59,36 @@ class LookupLayerWithoutKernel(Rule):
     node_types = (ast.Call,)
 
     VALID = (
-        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
-                "        self.embed = tf.keras.layers.Embedding(16, 4)\n    def call(self, ids):\n        return self.embed(ids)\n"),
-        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.embed = tf.keras.layers.Embedding(16, 4)\n    def call(self, ids):\n"
+                "        return self.embed(ids)\n"),
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
                 "        self.resize = tf.keras.layers.Resizing(8, 8, interpolation='bilinear')\n"
                 "    def call(self, x):\n        return self.resize(x)\n"),
         # the op table's sweep: an LSTM's graph holds CudnnRNNV3 only in a library function that
         # XLA:CPU never calls (the compiler compiles it), so its entry lists no op without a kernel
-        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
                 "        self.rnn = tf.keras.layers.LSTM(8)\n    def call(self, x):\n        return self.rnn(x)\n"),
         Example("import tensorflow as tf\nembed = tf.keras.layers.Embedding(16, 4)\nclass M(tf.keras.Model):\n"
                 "    def __init__(self):\n        super().__init__()\n        self.embed = embed\n"
                 "    def call(self, ids):\n        return self.embed(ids)\n"),
     )
     INVALID = (
-        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
-                "        self.hash = tf.keras.layers.Hashing(num_bins=16)\n        self.embed = tf.keras.layers.Embedding(16, 4)\n"
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.hash = tf.keras.layers.Hashing(num_bins=16)\n"
+                "        self.embed = tf.keras.layers.Embedding(16, 4)\n"
                 "    def call(self, ids):\n        return self.embed(self.hash(ids))\n",
                 expected=(
                     (8, 27, 'self.hash is a Hashing: calling it creates ops with no XLA kernel '
                             '(StringToHashBucketFast), so compilation fails; apply it in the input pipeline and feed '
                             'the model its outputs'),
                 )),
-        Example("import tensorflow as tf\nclass E(tf.keras.layers.Layer):\n    def __init__(self):\n        super().__init__()\n"
+        Example("import tensorflow as tf\nclass E(tf.keras.layers.Layer):\n    def __init__(self):\n"
+                "        super().__init__()\n"
                 "        init = tf.lookup.KeyValueTensorInitializer(tf.constant([1, 2]), tf.constant([0, 1]))\n"
                 "        self.table = tf.lookup.StaticHashTable(init, default_value=2)\n"
                 "    def call(self, ids):\n        return self.table.lookup(ids)\n",
@@ -90,7 +97,8 @@ class LookupLayerWithoutKernel(Rule):
                             '(LookupTableFindV2), so compilation fails; apply it in the input pipeline and feed the '
                             'model its outputs'),
                 )),
-        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
                 "        self.counts = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode='count')\n"
                 "    def call(self, ids):\n        return self.counts(ids)\n",
                 expected=(

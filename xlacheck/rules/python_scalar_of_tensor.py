@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import ast
+import math
 
 from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE
 from xlacheck.rules.base import Example, Rule, RuleContext
+
+# Python's `math` module: every function converts its arguments to Python numbers (`__float__`,
+# `__index__`, `__ceil__`...) or iterates them (`fsum`, `prod`, `dist`), which a symbolic tensor
+# cannot do, and AutoGraph converts none of them (TF 2.21: `math.sqrt(t)`, `math.exp(t)`,
+# `math.isnan(t)`, `math.ceil(t)` in a tf.function raise TypeError, also for a tensor computed
+# from shapes only; eagerly a scalar tensor converts). Read from the interpreter: stdlib only.
+_MATH_FUNCTIONS = frozenset(f"math.{n}" for n in dir(math) if not n.startswith("_") and callable(getattr(math, n)))
 
 
 def _value_tensor(k: int) -> bool:
@@ -25,15 +33,19 @@ def _cast(fn: str, jax: bool) -> str:
 class PythonScalarOfTensor(Rule):
     """
     ## What it does
-    Flags `bool(t)` on a tensor in compiled code, and `int(t)`/`float(t)`/`range(t)` in compiled
-    code that AutoGraph does not convert (`autograph=False`, `do_not_convert`, lambdas, `jax.jit`).
-    Under `jax.jit`, also a function of the `math` module (`math.sqrt(t)`, `math.log(t)`; all but
-    `math.prod`) called on a traced value.
+    Flags `bool(t)` and the functions of Python's `math` module (`math.sqrt(t)`, `math.exp(t)`,
+    `math.isnan(t)`, ...) on a tensor in compiled code, and `int(t)`/`float(t)`/`range(t)` in
+    compiled code that AutoGraph does not convert (`autograph=False`, `do_not_convert`, lambdas,
+    `jax.jit`).
+    Under `jax.jit` `math.prod` is left alone: it multiplies, and a traced array of static length
+    iterates.
 
     ## Why is this bad?
     Converting a symbolic tensor to a Python number needs its value: tracing fails
     (`TypeError: int() argument must be ... not 'SymbolicTensor'`, `Using a symbolic tf.Tensor
     as a Python bool`; under `jax.jit` `ConcretizationTypeError`, `TracerIntegerConversionError`).
+    AutoGraph converts no `math` function, so `math.sqrt(t)` fails even in converted code, and
+    even when `t` is computed from shapes only (`tf.cast(tf.shape(x)[-1], tf.float32)`).
     Inside AutoGraph-converted code `int(t)`/`float(t)` become
     `tf.cast(t, tf.int32/float32)` and compile; XLA303 flags what the int32 cast breaks later.
 
@@ -70,6 +82,9 @@ class PythonScalarOfTensor(Rule):
                 "def unroll(y, steps):\n    for _ in range(steps):\n        y = y * 0.5\n    return y\n"),
         Example("import jax\nimport math\n@jax.jit\ndef attend(q, k):\n"
                 "    return q @ k.T / math.sqrt(q.shape[-1]) * math.prod([q.sum(), 1.0])\n"),
+        Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(q, k):\n"
+                "    scale = math.sqrt(q.shape[-1]) * math.log(2.0)\n"
+                "    return tf.matmul(q, k, transpose_b=True) / scale\n"),
     )
     INVALID = (
         Example("import jax\nimport math\n@jax.jit\ndef standardize(x):\n    return x / math.sqrt(x.var())\n",
@@ -96,15 +111,26 @@ class PythonScalarOfTensor(Rule):
                     (4, 12, "`bool()` of a tensor in compiled code: tracing fails with 'Using a symbolic tf.Tensor "
                             "as a Python bool'; keep it a boolean tensor"),
                 )),
+        Example("import math\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(q, k):\n"
+                "    scale = math.sqrt(tf.cast(tf.shape(q)[-1], tf.float32))\n"
+                "    return tf.matmul(q, k, transpose_b=True) / scale\n",
+                expected=(
+                    (5, 13, "`math.sqrt()` of a tensor in compiled code: Python's math functions need a Python "
+                            "number and a traced tensor has no value, so tracing fails with a TypeError; use the "
+                            "tf.math op of the same name"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         f = node.func
-        if isinstance(f, ast.Attribute) and ctx.function.jax:
-            self._math(node, ctx)
+        if isinstance(f, (ast.Name, ast.Attribute)) and not (isinstance(f, ast.Name) and f.id in (
+                "int", "float", "bool", "range")):
+            name = ctx.resolve(f)
+            if name in _MATH_FUNCTIONS:
+                self._math(node, name, ctx)
             return
-        if not isinstance(f, ast.Name) or f.id not in ("int", "float", "bool", "range"):
+        if not isinstance(f, ast.Name):
             return
         if f.id in ctx.values.env:
             return  # shadowed builtin
@@ -129,15 +155,20 @@ class PythonScalarOfTensor(Rule):
                        f"`{f.id}()` of a tensor in code AutoGraph does not convert ({ctx.function.why}): tracing "
                        f"fails because the value is symbolic; use {_cast(f.id, ctx.function.jax)}")
 
-    def _math(self, node: ast.Call, ctx: RuleContext) -> None:
-        """``math.sqrt(t)`` under jax.jit: every function of the math module but ``prod`` converts
-        its arguments with ``__float__``/``__index__`` (measured on jax 0.10.2: 33 of them raise
+    def _math(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        """``math.sqrt(t)``: any tensor fails, converted code or not (AutoGraph leaves math alone).
+        Under jax.jit every function of the math module but ``prod`` converts its arguments with
+        ``__float__``/``__index__`` (measured on jax 0.10.2: 33 of them raise
         ConcretizationTypeError or TypeError on a tracer; ``math.prod`` multiplies and traces)."""
-        name = ctx.resolve(node.func)
-        if name is None or not name.startswith("math.") or name.count(".") != 1 or name == "math.prod":
+        jax = ctx.function.jax
+        if (jax and name == "math.prod") or not any(ctx.tensor_value(ctx.flags(a)) for a in node.args):
             return
-        if any(_value_tensor(ctx.flags(a)) for a in node.args):
-            fn = name.split(".", 1)[1]
+        op = name.split(".", 1)[1]
+        if jax:
             ctx.report(self, node, f"`{name}()` of a traced value under jax.jit: the math module converts its "
                                    "arguments to Python numbers, so tracing fails (ConcretizationTypeError); use "
-                                   f"jnp.{fn}" + ("" if fn not in _NO_JNP_TWIN else " or its jax.numpy equivalent"))
+                                   f"jnp.{op}" + ("" if op not in _NO_JNP_TWIN else " or its jax.numpy equivalent"))
+            return
+        ctx.report(self, node,
+                   f"`{name}()` of a tensor in compiled code: Python's math functions need a Python number and a "
+                   "traced tensor has no value, so tracing fails with a TypeError; use the tf.math op of the same name")

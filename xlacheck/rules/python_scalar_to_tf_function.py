@@ -235,7 +235,7 @@ class _Scope:
         ``+=``): in this function for a local ``base``, in every method of the class for
         ``self.X``; ``key`` None: of any member of ``base`` (``d[i] = ...`` gives key None)."""
         def compute() -> list[tuple[str, str | None, ast.AST, ast.stmt, ast.expr]]:
-            found = []
+            found: list[tuple[str, str | None, ast.AST, ast.stmt, ast.expr]] = []
             cls = self.owner_class()
             functions = [self.scope] + ([m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
                                          and m is not self.scope] if cls is not None else [])
@@ -466,7 +466,7 @@ class _Scope:
         return name is not None and name.startswith(_STDLIB_NUMBER_MODULES)
 
     def _any_tensorish(self, nodes: list[ast.expr]) -> bool:
-        stack = list(nodes)
+        stack: list[ast.AST] = list(nodes)
         while stack:
             sub = stack.pop()
             if isinstance(sub, (ast.Attribute, ast.Subscript)) and (
@@ -604,7 +604,7 @@ class _Scope:
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self" and target.attr == attr):
                     continue
-                if isinstance(n, ast.AugAssign) or any(  # self.t = self.t * decay
+                if isinstance(n, ast.AugAssign) or isinstance(n, ast.Assign) and any(  # self.t = self.t * decay
                         isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"
                         and sub.attr == attr for sub in ast.walk(n.value)):
                     return f"`self.{attr}` is updated from its own value on every call of `{func.name}()`"

@@ -192,7 +192,8 @@ class StaticArgumentPerIteration(ModuleRule):
             hit = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in from_callers), None)
             if hit is not None:
                 caller, line = from_callers[hit]
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` comes from `{hit}`, which "
+                ctx.report(self, arg, f"static argument `{param}` of jitted "
+                                      f"`{ast.unparse(call.func)}` comes from `{hit}`, which "
                                       f"`{caller}()` receives with a new value on every iteration of the loop at line "
                                       f"{line}: jax.jit compiles once per distinct static value, so every iteration "
                                       "compiles again; pass it traced (with a static bound and a mask)")

@@ -62,14 +62,16 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x):\n    return w * tf.reduce_sum(x)\n"
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x):\n"
+                "    return w * tf.reduce_sum(x)\n"
                 "def run(w, data, bs):\n    for i in range(len(data) // bs):\n"
                 "        w = step(w, data[i * bs:(i + 1) * bs])\n    return w\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef logits(context):\n"
                 "    return tf.reduce_sum(context, axis=1)\n"
                 "def decode(tokens, start, end, window):\n    for t in range(start, end):\n"
                 "        logits(tokens[:, t - window:t])\n"),
-        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
+        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef score(x):\n"
+                "    return tf.reduce_mean(x)\n"
                 "def run(x):\n    return [score(x[:n]) for n in range(1, 8)]\n"),
         Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
                 "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),

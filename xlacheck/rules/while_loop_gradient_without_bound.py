@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
-from xlacheck.analysis.values import TENSOR
+from xlacheck.analysis.values import TENSOR, is_python
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.rules.op_without_xla_kernel import trainable_upstream, under_tape
 
@@ -63,6 +63,79 @@ def _read_nonlinearly(tree: ast.AST, params: set[str], ctx: RuleContext) -> str 
     return None
 
 
+_FLOAT_DTYPES = frozenset({"tf.float16", "tf.bfloat16", "tf.float32", "tf.float64", "tf.half", "tf.double"})
+_MAPPING_APIS = frozenset({"tf.map_fn", "tf.vectorized_map", "tf.scan", "tf.foldl", "tf.foldr"})
+
+
+def _names(tree: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def _counter_value(e: ast.AST, counters: set[str], ctx: RuleContext) -> bool:
+    """``e`` turns a counter into a value that an op's gradient can read: a float cast of it
+    (``tf.cast(i, tf.float32)``), a one-hot of it, or a tensor read at it (``x[i]``,
+    ``x[i * 2:i * 2 + 2]``, ``tf.gather(x, i)``). Integer index arithmetic (``i * 2``) is not."""
+    for node in ast.walk(e):
+        if isinstance(node, ast.Subscript) and not _names(node.value) & counters and _names(node.slice) & counters:
+            return True
+        if isinstance(node, ast.Call) and _names(node) & counters:
+            name = call_name(node, ctx)
+            if name in ("tf.cast", "tf.dtypes.cast"):
+                dtype = argument(node, 1, "dtype")
+                if dtype is not None and ctx.resolve(dtype) in _FLOAT_DTYPES:
+                    return True
+            elif name in ("tf.one_hot", "tf.gather", "tf.gather_nd"):
+                return True
+    return False
+
+
+def _literal(e: ast.expr, ctx: RuleContext) -> bool:
+    """A Python number (or arithmetic of them, or a name proven to hold a Python value)."""
+    if isinstance(e, ast.Constant):
+        return True
+    if isinstance(e, ast.UnaryOp):
+        return _literal(e.operand, ctx)
+    if isinstance(e, ast.BinOp):
+        return _literal(e.left, ctx) and _literal(e.right, ctx)
+    return isinstance(e, ast.Name) and is_python(ctx.flags(e))
+
+
+def _counter_read(tree: ast.AST, counters: set[str], ctx: RuleContext) -> str | None:
+    """A counter of the loop (a variable its condition compares) that reaches an operand of a
+    product, quotient or power with a non-literal other operand as a value (see
+    :func:`_counter_value`): ``tf.cast(i, tf.float32) * w``, ``x[i] * w``. That operand changes per
+    iteration, so the gradient keeps it per iteration as a loop variable read nonlinearly is kept.
+    Returns the operand's source (the counter's name when it is long)."""
+    if not counters:
+        return None
+    valued: set[str] = set()  # names bound to values read at the counter
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and (_counter_value(node.value, counters, ctx) or _names(node.value) & valued):
+            valued.update(t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _NONLINEAR_BINOPS):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if (_counter_value(side, counters, ctx) or _names(side) & valued) and not _literal(other, ctx):
+                    text = ast.unparse(side)
+                    return text if len(text) <= 40 else next(iter(sorted(counters)))
+    return None
+
+
+def _inner_loop_read(tree: ast.AST, ctx: RuleContext) -> str | None:
+    """A ``tf.map_fn``/``tf.vectorized_map``/``tf.scan`` in the loop body whose function reads its
+    own element or accumulator nonlinearly (``lambda x: x * w``): that inner loop's values are kept
+    per outer iteration too (measured: fails without maximum_iterations; ``lambda x: x + w``
+    compiles). Returns the inner parameter's name."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and call_name(node, ctx) in _MAPPING_APIS:
+            fn = _body_function(argument(node, 0, "fn"), ctx)
+            if fn is not None:
+                found = _read_nonlinearly(fn, {a.arg for a in fn.args.args}, ctx)
+                if found is not None:
+                    return found
+    return None
+
+
 class WhileLoopGradientWithoutBound(Rule):
     """
     ## What it does
@@ -70,16 +143,20 @@ class WhileLoopGradientWithoutBound(Rule):
     condition (AutoGraph makes it one), inside a `tf.GradientTape` block of a jit-compiled
     function, when the loop body reads a loop variable in an op whose gradient
     needs it (a product, a quotient, `tf.tanh`, `tf.matmul` ...; counters the condition compares
-    are left out) and something trainable reaches the loop (a watched tensor, a layer call or a
-    `self.<attr>` weight).
+    are left out, unless their value is read: `tf.cast(i, tf.float32) * w`, `x[i] * w`,
+    `tf.one_hot(i, n) * w`), or runs a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` whose function
+    reads its element nonlinearly (`lambda x: x * w`), and something trainable reaches the loop
+    (a watched tensor, a layer call or a `self.<attr>` weight).
 
     ## Why is this bad?
     The backward pass of such a loop needs each iteration's value of that variable: TensorFlow
     keeps them in a TensorList sized by the loop's maximum number of iterations. Without one
     XLA fails: `XLA compilation requires a fixed tensor list size. Set the max number of
-    elements.` The forward pass alone compiles, and a loop that only adds (`s + a`) needs no
-    accumulator and compiles (both measured on TF 2.21; `for i in tf.range(n)` sets the bound
-    itself and compiles).
+    elements.` The same holds for any value the body computes per iteration that such an op
+    reads (a value read at the counter, an inner map's elements). The forward pass alone
+    compiles, and a loop that only adds (`s + a`, `s + tf.one_hot(i, n) * 2.0`, an inner
+    `lambda x: x + w`) needs no accumulator and compiles (all measured on TF 2.21;
+    `for i in tf.range(n)` sets the bound itself and compiles).
 
     ## Example
     ```python
@@ -114,6 +191,12 @@ class WhileLoopGradientWithoutBound(Rule):
                 "    with tf.GradientTape() as tape:\n        tape.watch(a)\n"
                 "        _, s = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + a), (0, a))\n"
                 "    return tape.gradient(s, a)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n        def body(i, s):\n"
+                "            inner = tf.vectorized_map(lambda x: x + w, tf.ones([3]))\n"
+                "            return i + 1, s + tf.one_hot(i, 3) * 2.0 + inner\n"
+                "        _, s = tf.while_loop(lambda i, s: i < 3, body, (0, tf.zeros([3])))\n"
+                "    return tape.gradient(s, w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(a):\n"
@@ -137,6 +220,27 @@ class WhileLoopGradientWithoutBound(Rule):
                            "`for _ in tf.range(max_steps)` and a break, or tf.while_loop(..., maximum_iterations=...) "
                            "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(w, x):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        _, s = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + x[i] * w), (0, 0.0))\n"
+                "    return tape.gradient(s, w)\n",
+                expected=(
+                    (6, 16, "tf.while_loop without maximum_iterations under a GradientTape: its gradient keeps each "
+                            "iteration's `x[i]` in a TensorList that XLA needs a fixed size for, so compilation fails "
+                            "('XLA compilation requires a fixed tensor list size'); pass maximum_iterations (a static "
+                            "bound) (compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n        def body(i, s):\n"
+                "            return i + 1, s + tf.reduce_sum(tf.vectorized_map(lambda x: x * w, tf.ones([3])))\n"
+                "        _, s = tf.while_loop(lambda i, s: i < 3, body, (0, 0.0))\n"
+                "    return tape.gradient(s, w)\n",
+                expected=(
+                    (8, 16, "tf.while_loop without maximum_iterations under a GradientTape: its gradient keeps each "
+                            "iteration's `x` in a TensorList that XLA needs a fixed size for, so compilation fails "
+                            "('XLA compilation requires a fixed tensor list size'); pass maximum_iterations (a static "
+                            "bound) (compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -157,11 +261,14 @@ class WhileLoopGradientWithoutBound(Rule):
         if body is None:
             return
         counters = _compared(argument(node, 0, "cond"), ctx)
-        variable = _read_nonlinearly(body, {a.arg for i, a in enumerate(body.args.args) if i not in counters}, ctx)
+        variable = _read_nonlinearly(body, {a.arg for i, a in enumerate(body.args.args) if i not in counters}, ctx) \
+            or _counter_read(body, {a.arg for i, a in enumerate(body.args.args) if i in counters}, ctx) \
+            or _inner_loop_read(body, ctx)
         if variable is None:
             return
         if not trainable_upstream(node, ctx.function.node, ctx.resolve) and \
-                not trainable_upstream(body, body, ctx.resolve):
+                not trainable_upstream(body, body, ctx.resolve) and \
+                not trainable_upstream(body, ctx.function.node, ctx.resolve):  # a watched name read in the body
             return
         ctx.report(self, node,
                    f"tf.while_loop without maximum_iterations under a GradientTape: its gradient keeps each "

@@ -1,0 +1,170 @@
+"""XLA211: the static first dimension of a tensor whose length depends on data, used as a number."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck import api_table
+from xlacheck.analysis.values import BOOL, DYNAMIC, TENSOR
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+
+
+def _first_dim(e: ast.expr) -> ast.expr | None:
+    """The tensor of ``t.shape[0]``, ``t.get_shape()[0]`` or ``t.shape.as_list()[0]``."""
+    if not (isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and e.slice.value == 0):
+        return None
+    base = e.value
+    if isinstance(base, ast.Call) and not base.args and isinstance(base.func, ast.Attribute):
+        if base.func.attr == "get_shape":
+            return base.func.value
+        if base.func.attr == "as_list" and isinstance(base.func.value, ast.Attribute) \
+                and base.func.value.attr == "shape":
+            return base.func.value.value
+        return None
+    if isinstance(base, ast.Attribute) and base.attr == "shape":
+        return base.value
+    return None
+
+
+def _producer(e: ast.expr, ctx: RuleContext) -> bool:
+    """``e`` makes a tensor whose first dimension depends on the data: a call the API table
+    measured as data-dependent in shape (`tf.boolean_mask`, one-argument `tf.where`, `tf.unique`),
+    a boolean-mask subscript `x[mask]`, `tf.gather` at such indices, or a slice of one that keeps
+    its whole first dimension (`tf.where(m)[:, 0]`)."""
+    if isinstance(e, ast.Subscript):
+        first = e.slice.elts[0] if isinstance(e.slice, ast.Tuple) and e.slice.elts else e.slice
+        if isinstance(first, ast.Slice) and first.lower is None and first.upper is None and first.step is None:
+            return _producer(e.value, ctx)  # `tf.where(m)[:, 0]` keeps all of the first dimension
+        idx = ctx.flags(e.slice)
+        return bool(idx & TENSOR and idx & BOOL) and not isinstance(e.slice, (ast.Slice, ast.Tuple))
+    if not isinstance(e, ast.Call):
+        return False
+    name = call_name(e, ctx)
+    if name == "tf.gather" and len(e.args) == 2 and not e.keywords:
+        return _producer(e.args[1], ctx) or (isinstance(e.args[1], ast.Name) and _data_length(e.args[1], ctx))
+    fact = api_table.fact_for(name) if name else None
+    return fact is not None and fact.dynamic_shape and bool(ctx.flags(e) & DYNAMIC)
+
+
+def _data_length(t: ast.expr, ctx: RuleContext) -> bool:
+    """``t`` certainly has a data-dependent first dimension: it is made by a producer, or it is a
+    name that this function binds only to producers (``vals, idx = tf.unique(x)`` included)."""
+    if not ctx.flags(t) & DYNAMIC:
+        return False
+    if not isinstance(t, ast.Name):
+        return _producer(t, ctx)
+    bound: list[ast.expr] = []
+    for node in ast.walk(ctx.function.node):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            targets = [node.target]
+        for target in targets:
+            if any(isinstance(n, ast.Name) and n.id == t.id for n in ast.walk(target)):
+                value = getattr(node, "value", None)
+                if not isinstance(node, ast.Assign) or value is None:
+                    return False
+                if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
+                    bound.append(value)  # `vals, idx = tf.unique(x)`: the first output
+                elif isinstance(target, ast.Name):
+                    bound.append(value)
+                else:
+                    return False
+    return bool(bound) and all(_producer(v, ctx) for v in bound)
+
+
+class StaticDimOfDynamicShape(Rule):
+    """
+    ## What it does
+    Flags `t.shape[0]` (also `t.get_shape()[0]`, `t.shape.as_list()[0]`) used as a number, in
+    arithmetic, a comparison, a size list passed to a call or `range()`, where `t` is the result
+    of an op whose length depends on the data: `tf.boolean_mask`, `x[mask]`, one-argument
+    `tf.where`, `tf.unique` (the ops the generated API table measured as data-dependent in
+    shape), in compiled code.
+
+    ## Why is this bad?
+    While tracing, such a tensor's first dimension is unknown: `t.shape[0]` is `None`, so
+    `t.shape[0] // 2`, `t.shape[0] > 2`, `tf.reshape(t, [t.shape[0], 1])` and
+    `range(t.shape[0])` and `tf.zeros([t.shape[0], 2])` fail with a `TypeError`
+    (`unsupported operand type(s) ... 'NoneType'`), measured on TF 2.21 in every `tf.function`,
+    `jit_compile` or not. Eagerly the shape is
+    known, so the code works until it is traced.
+
+    ## Example
+    ```python
+    positives = tf.where(scores > 0.5)
+    half = positives.shape[0] // 2
+    ```
+
+    ## Use instead
+    ```python
+    half = tf.shape(positives)[0] // 2  # the dynamic length, a tensor
+    ```
+
+    ## Fix safety
+    No automatic fix: code that branches on the length or loops over it in Python must become
+    tensor code (`tf.cond`, `tf.while_loop`, masks), which a rewrite cannot decide.
+    """
+
+    code = "XLA211"
+    fix = None
+    name = "static-dim-of-dynamic-shape"
+    node_types = (ast.BinOp, ast.Compare, ast.Call)
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(scores):\n"
+                "    positives = tf.where(scores > 0.5)\n    n = positives.shape[0]\n"
+                "    if n is None:\n        n = tf.shape(positives)[0]\n"
+                "    return tf.cast(n, tf.float32) + tf.cast(positives.shape[1] * 2, tf.float32)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, boxes):\n"
+                "    kept = tf.gather(boxes, tf.range(3))\n"
+                "    return tf.tile(x, [kept.shape[0] + 1, x.shape[1] // 4])\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(scores):\n"
+                "    positives = tf.where(scores > 0.5)\n    half = positives.shape[0] // 2\n"
+                "    return positives[:half]\n",
+                expected=(
+                    (5, 12, "`positives.shape[0]` is None while tracing: the length of positives depends on the data "
+                            "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                            "fails while tracing with a TypeError; use tf.shape(positives)[0]"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids):\n"
+                "    vals, idx = tf.unique(ids)\n    picked = tf.boolean_mask(ids, ids > 0)\n"
+                "    if vals.shape[0] > 2:\n        return tf.reshape(picked, [picked.shape[0], 1])\n"
+                "    return ids[:, None]\n",
+                expected=(
+                    (6, 8, "`vals.shape[0]` is None while tracing: the length of vals depends on the data (a boolean "
+                           "mask, one-argument tf.where or tf.unique), so using it as a number or a size fails "
+                           "while tracing with a TypeError; use tf.shape(vals)[0]"),
+                    (7, 36, "`picked.shape[0]` is None while tracing: the length of picked depends on the data (a "
+                            "boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                            "fails while tracing with a TypeError; use tf.shape(picked)[0]"),
+                )),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if ctx.function.jax:
+            return  # jax.jit: XLA207 (no bounded dynamic shapes at all)
+        operands: list[ast.expr] = []
+        if isinstance(node, ast.BinOp):
+            operands = [node.left, node.right]
+        elif isinstance(node, ast.Compare):
+            if not any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+                operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in ("range", "int", "float") \
+                    and node.func.id not in ctx.values.env:
+                operands = list(node.args)
+            else:
+                operands = [e for a in [*node.args, *(kw.value for kw in node.keywords)]
+                            if isinstance(a, (ast.List, ast.Tuple)) for e in a.elts]
+        for operand in operands:
+            t = _first_dim(operand)
+            if t is not None and _data_length(t, ctx):
+                text = ast.unparse(t)
+                ctx.report(self, operand,
+                           f"`{text}.shape[0]` is None while tracing: the length of {text} depends on the data "
+                           "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                           f"fails while tracing with a TypeError; use tf.shape({text})[0]")
