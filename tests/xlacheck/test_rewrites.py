@@ -30,16 +30,20 @@ def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
 def flagged(source: str) -> Diagnostic:
     """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
     ``# flag: TEXT``, the first expression on that line whose source is TEXT (as rules point
-    at sub-expressions)."""
+    at sub-expressions). ``# flag(XLA210)`` makes it a finding of that rule, so only the
+    rewriters its ``fix`` declares are tried (a hand-made code tries every rewriter)."""
     line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
                         if "# flag" in text)
+    code = "XLA000"
+    if marker.startswith("("):
+        code, _, marker = marker[1:].partition(")")
     tree = ast.parse(source)
     if marker.startswith(":"):
         exprs = sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
                        key=lambda n: n.col_offset)
-        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()))
+        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()), code)
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
-    return diagnostic_at(stmts[-1])
+    return diagnostic_at(stmts[-1], code)
 
 
 def fix_of(source: str, diagnostic: Diagnostic | None = None) -> Fix | None:
@@ -592,3 +596,92 @@ def test_growth_inside_a_branch_does_not_unstack_the_loop():
               "        if tf.reduce_sum(x) > 0:\n            out.append(x)  # flag\n    return out\n")
     fix = fix_of(source)
     assert fix is None or "tf.unstack" not in apply_edits(source, fix.edits)
+
+
+_BOUNDED_CALL = '''import tensorflow as tf
+
+LIMIT = 4
+
+
+def decayed(x, lengths, steps):
+    n = tf.shape(x)[0]
+
+    def body(i, h):
+        return i + 1, tf.tanh(h * x[i])
+
+    _, h = tf.while_loop(lambda i, h: i < n, body, (tf.constant(0), x[0]))
+    return h
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", ("safe", "(tf.constant(0), x[0]), maximum_iterations=n)")),
+    ("i < n", "i <= n", ("safe", "maximum_iterations=n + 1)")),
+    ("i < n", "n > i", ("safe", "maximum_iterations=n)")),
+    ("i < n", "tf.logical_and(i < LIMIT, tf.reduce_any(h > 0))", ("safe", "maximum_iterations=LIMIT)")),
+    ("i < n", "(i < x.shape[0] - 1) & tf.reduce_any(h > 0)", ("safe", "maximum_iterations=x.shape[0] - 1)")),
+    ("tf.constant(0), x[0]", "2, x[0]", ("safe", "maximum_iterations=n)")),  # starts later: fewer trips
+    ("i + 1, tf", "3 + i, tf", ("safe", "maximum_iterations=n)")),
+    ("i < n", "i < steps", ("unsafe", "maximum_iterations=steps)")),  # a parameter: static only if Python
+    ("(tf.constant(0), x[0])", "[tf.constant(0), x[0]]", ("safe", "return [i + 1, tf.tanh(h * x[i])]")),
+    ("    n = tf.shape(x)[0]\n", "    n = tf.reduce_max(lengths)\n", None),  # data: XLA has no bound for it
+    ("tf.constant(0), x[0]", "tf.constant(-1), x[0]", None),  # starts below 0: more trips than n
+    ("i + 1, tf", "i - 1, tf", None),
+    ("i + 1, tf", "i + 0, tf", None),
+    ("        return i + 1,", "        i = i * 2\n        return i + 1,", None),  # the counter rebound
+    ("lambda i, h: i < n", "lambda i, h: i < tf.shape(h)[0]", None),  # the bound reads a loop variable
+    ("lambda i, h: i < n", "lambda i, h: h[0] < n", None),  # no counter
+    ("x[0]))", "x[0]), maximum_iterations=2)", None),  # already bounded
+])
+def test_loop_bound_applies_only_to_counted_loops(old, new, expected):
+    source = _BOUNDED_CALL.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.while_loop")
+    fix = fix_of(source, diagnostic_at(loop, "XLA210"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == expected[0], fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected[1] in fixed, fixed
+    ast.parse(fixed)
+
+
+_BOUNDED_WHILE = '''import tensorflow as tf
+
+
+@tf.function(jit_compile=True)
+def accumulate(a, x, start):
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        s, i = a, tf.constant(0)
+        while i < tf.shape(x)[0]:
+            s = tf.tanh(s) * a + x[i]
+            i += 1
+    return tape.gradient(s, a)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "\n            tf.autograph.experimental.set_loop_options(maximum_iterations=tf.shape(x)[0])\n"
+               "            s = tf.tanh(s)"),
+    ("            i += 1\n", "            i = i + 2\n", "set_loop_options(maximum_iterations=tf.shape(x)[0])"),
+    ("s, i = a, tf.constant(0)", "s, i = a, tf.constant(-2)", None),
+    ("s, i = a, tf.constant(0)", "s, i = a, start", None),  # a start the reader cannot see
+    ("            i += 1\n", "            if s[0] > 0:\n                i += 1\n", None),  # not every iteration
+    ("            i += 1\n", "            i += 1\n            if s[0] > 0:\n                continue\n", None),
+    ("            s = tf.tanh(s) * a + x[i]\n", "            x = x * 2.0\n            s = tf.tanh(s) * a\n", None),
+    ("while i < tf.shape(x)[0]:", "while i < tf.reduce_max(x):", None),
+])
+def test_loop_bound_of_a_while_statement_applies_only_to_counted_loops(old, new, expected):
+    source = _BOUNDED_WHILE.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.While))
+    fix = fix_of(source, diagnostic_at(loop, "XLA210"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "safe", fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed, fixed
+    ast.parse(fixed)
