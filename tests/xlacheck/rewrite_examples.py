@@ -2184,3 +2184,25 @@ def discounted(rewards):
         grad=True,
     ),
 )
+
+# XLA115: a constant tensor condition computed with Python instead (rewrites/constant_guards.py).
+EXAMPLES += (
+    Example(
+        "constant_guard_reduce_min",
+        '''import tensorflow as tf
+
+
+def shifted_window_ids(x, dims=(4, 4), window=4, shift=2):
+    min_res = tf.reduce_min(dims)
+    shift_size = 0 if min_res <= window else shift
+    if shift_size > 0:  # flag(XLA115)
+        ids = tf.range(dims[0] - shift_size, dims[0] - 1)
+        return tf.reduce_sum(tf.gather(x, ids))
+    return tf.reduce_sum(x)
+''',
+        "unsafe",  # exact for a tuple of ints; the value is a Python int now
+        ("    min_res = min(dims)\n",),
+        inputs=(((4,), "float"),),
+        grad=True,
+    ),
+)

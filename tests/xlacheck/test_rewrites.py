@@ -72,10 +72,15 @@ def test_fix_text_and_safety(example):
 
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.applicability != "display-only"], ids=lambda e: e.name)
 def test_fixed_code_offers_no_further_fix(example):
-    """Idempotence: wherever a diagnostic lands in the fixed code, no fix changes it again."""
+    """Idempotence: wherever a diagnostic lands in the fixed code, no fix changes it again. For an
+    example flagged as a finding of one rule (``# flag(XLA115)``), the diagnostics are that rule's:
+    another rule's rewrite can be this one's inverse on the same syntax (``min(dims)`` ->
+    ``tf.reduce_min(dims)`` is XLA103's fix for tensors; XLA115's goes the other way for proven
+    Python values), and which one applies is decided by the value model, not by the text."""
     fixed = apply_edits(example.source, fix_of(example.source).edits)
     tree = ast.parse(fixed)
-    diagnostics = [diagnostic_at(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    code = flagged(example.source).code
+    diagnostics = [diagnostic_at(n, code) for n in ast.walk(tree) if isinstance(n, ast.stmt)]
     for result in attach_fixes(fixed, tree, diagnostics):
         assert result.fix is None or not result.fix.edits, (result.line, result.fix.message)
 
@@ -684,4 +689,52 @@ def test_loop_bound_of_a_while_statement_applies_only_to_counted_loops(old, new,
     assert fix is not None and fix.applicability.value == "safe", fix
     fixed = apply_edits(source, fix.edits)
     assert expected in fixed, fixed
+    ast.parse(fixed)
+
+
+_SWIN_LIKE = '''import tensorflow as tf
+
+
+class Block(tf.keras.layers.Layer):
+    def __init__(self, resolution: tuple[int, int], window, shift, **kwargs):
+        super().__init__(**kwargs)
+        min_res = tf.reduce_min(resolution)
+        self.window_size = min_res if min_res <= window else window
+        self.shift_size = 0 if min_res <= self.window_size else shift
+
+    def mask(self, height, shift_size):
+        if shift_size > 0:
+            return tf.range(-shift_size % height, height)
+        return tf.range(height)
+
+    def call(self, x, dims: tuple[int, int]):
+        min_res = tf.reduce_min(dims)
+        shift_size = 0 if min_res <= self.window_size else self.shift_size
+        return self.mask(dims[0], shift_size=shift_size)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", ("        min_res = min(resolution)\n", "        min_res = min(dims)\n")),
+    ("tf.reduce_min(dims)", "tf.math.reduce_max(dims)", ("        min_res = max(dims)\n",)),
+    ("min_res = tf.reduce_min(resolution)", "min_res = tf.minimum(resolution[0], resolution[1])",
+     ("min_res = min(resolution[0], resolution[1])",)),
+    ("tf.reduce_min(dims)", "tf.reduce_min(tf.constant(dims))", None),  # another op: no Python twin known
+    ("dims: tuple[int, int]", "dims", None),  # nothing shows that dims is not a tensor
+    ("tf.reduce_min(dims)", "tf.reduce_min(dims, axis=0)", None),
+    ("        min_res = tf.reduce_min(dims)\n", "        min_res = tf.reduce_min(dims)\n        min_res += 1\n", None),
+])
+def test_constant_guard_follows_parameters_and_attributes(old, new, expected):
+    source = _SWIN_LIKE.replace(old, new)
+    tree = ast.parse(source)
+    guard = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    fix = fix_of(source, diagnostic_at(guard, "XLA115"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    fixed = apply_edits(source, fix.edits)
+    for piece in expected:
+        assert piece in fixed, fixed
+    assert "tf.reduce_m" not in fixed
     ast.parse(fixed)
