@@ -738,3 +738,40 @@ def test_constant_guard_follows_parameters_and_attributes(old, new, expected):
         assert piece in fixed, fixed
     assert "tf.reduce_m" not in fixed
     ast.parse(fixed)
+
+
+_TA_INVARIANT = '''import tensorflow as tf
+
+
+def collect(frames, h):
+    n = frames.shape[0]
+    ta = tf.TensorArray(tf.float32, size=n)
+
+    def body(i, h, ta):
+        return i + 1, h * 2.0, ta.write(i, tf.reduce_mean(frames[i], axis=0) + h)
+
+    _, h, ta = tf.while_loop(lambda i, h, ta: i < n, body, [tf.constant(0), h, ta],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None]), tf.TensorShape([None, 2])])
+    return ta.stack()
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "tf.TensorShape([None]), tf.TensorShape(None)])"),  # only the TensorArray's invariant changes
+    ("tf.TensorShape([None, 2])]", "tf.compat.v1.TensorShape([None, 2])]", "tf.compat.v1.TensorShape(None)])"),
+    ("tf.TensorShape([None, 2])]", "tf.TensorShape(None)]", None),  # already the flow's spec
+    ("    ta = tf.TensorArray(tf.float32, size=n)\n", "    ta = frames\n", None),  # not a TensorArray
+    ("    ta = tf.TensorArray(tf.float32, size=n)\n", "", None),  # a global the reader cannot see
+])
+def test_tensorarray_invariant_changes_only_the_tensorarray(old, new, expected):
+    source = _TA_INVARIANT.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.while_loop")
+    fix = fix_of(source, diagnostic_at(loop, "XLA209"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "safe", fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed, fixed
+    assert "tf.TensorShape([None])," in fixed
