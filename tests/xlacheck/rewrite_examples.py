@@ -2206,3 +2206,23 @@ def shifted_window_ids(x, dims=(4, 4), window=4, shift=2):
         grad=True,
     ),
 )
+
+# XLA316: nearest upsampling by integer factors as tf.repeat (rewrites/keras_layers.py).
+EXAMPLES += (
+    Example(
+        "nearest_upsampling_as_repeat",
+        '''import tensorflow as tf
+
+layers = tf.keras.layers
+
+
+def upsampled_energy(x, w):
+    up = layers.UpSampling2D((2, 3))  # flag(XLA316): layers.UpSampling2D((2, 3))
+    return tf.reduce_sum(up(x) * w)
+''',
+        "unsafe",  # the same numbers; the model's layer is a Lambda now
+        ("up = layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 3, axis=2))",),
+        inputs=(((1, 3, 2, 2), "float_nan"), ((6, 6, 2), "float")),
+        grad=True,
+    ),
+)

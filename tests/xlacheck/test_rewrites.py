@@ -775,3 +775,29 @@ def test_tensorarray_invariant_changes_only_the_tensorarray(old, new, expected):
     fixed = apply_edits(source, fix.edits)
     assert expected in fixed, fixed
     assert "tf.TensorShape([None])," in fixed
+
+
+@pytest.mark.parametrize("layer, expected", [
+    ("layers.UpSampling2D(2)", "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D()", "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D(size=(3, 1), data_format='channels_first', name='up')",
+     "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 3, axis=2), 1, axis=3), name='up')"),
+    ("tf.keras.layers.UpSampling2D(2, interpolation='nearest')",
+     "tf.keras.layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D(2, interpolation='bilinear')", None),  # other numbers, and its gradient compiles
+    ("layers.UpSampling2D(factor)", None),  # not a literal
+    ("layers.UpSampling2D(2.5)", None),
+])
+def test_nearest_upsampling_becomes_repeat_only_for_literal_integer_factors(layer, expected):
+    source = ("import tensorflow as tf\nfrom tensorflow.keras import layers\n\nfactor = 2\n\n\n"
+              f"def make():\n    return tf.keras.Sequential([layers.Dense(8), {layer}])\n")
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("UpSampling2D"))
+    fix = fix_of(source, diagnostic_at(call, "XLA316"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    assert expected in apply_edits(source, fix.edits)
+    if "channels_first" in layer:
+        assert "channels_last" not in fix.message
