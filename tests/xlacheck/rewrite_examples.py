@@ -2226,3 +2226,22 @@ def upsampled_energy(x, w):
         grad=True,
     ),
 )
+
+# XLA315: alg="philox" for a constant seed (rewrites/seeded_random.py).
+EXAMPLES += (
+    Example(
+        "seeded_uniform_pinned_to_philox",
+        '''import tensorflow as tf
+
+SEED = (1, 2)
+
+
+def jitter(x):
+    return x + tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)  # flag(XLA315): tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)
+''',
+        "unsafe",  # the same numbers on CPU; other devices' auto_select may differ
+        ('tf.random.stateless_uniform([3], seed=SEED, maxval=0.1, alg="philox")',),
+        inputs=(((3,), "float"),),
+        grad=True,
+    ),
+)

@@ -801,3 +801,22 @@ def test_nearest_upsampling_becomes_repeat_only_for_literal_integer_factors(laye
     assert expected in apply_edits(source, fix.edits)
     if "channels_first" in layer:
         assert "channels_last" not in fix.message
+
+
+@pytest.mark.parametrize("draw, expected", [
+    ("tf.random.stateless_normal([4], seed=(3, 4))", 'tf.random.stateless_normal([4], seed=(3, 4), alg="philox")'),
+    ("tf.random.stateless_normal([4], (3, 4))", 'tf.random.stateless_normal([4], (3, 4), alg="philox")'),
+    ("tf.random.stateless_normal([4], seed=seed)", None),  # a tensor seed: philox differs under XLA too
+    ("tf.random.stateless_normal([4], seed=(3, 4), alg='threefry')", None),
+    ("tf.random.stateless_normal([4], seed=(3, 4), **opts)", None),
+])
+def test_seeded_draw_is_pinned_to_philox_only_for_constant_seeds(draw, expected):
+    source = f"import tensorflow as tf\n\n\ndef noise(seed, opts):\n    return {draw}\n"
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and "stateless" in ast.unparse(n.func))
+    fix = fix_of(source, diagnostic_at(call, "XLA315"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    assert expected in apply_edits(source, fix.edits)
