@@ -2080,7 +2080,8 @@ def unrolled_rnn(x, w):
     def body(t, h):
         return t + 1, tf.tanh(h * w + x[:, t])
 
-    _, h = tf.while_loop(lambda t, h: t < steps, body, (tf.constant(0), tf.zeros_like(x[:, 0])))  # flag(XLA210): tf.while_loop(lambda t, h: t < steps, body, (tf.constant(0), tf.zeros_like(x[:, 0])))
+    _, h = tf.while_loop(lambda t, h: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                         (tf.constant(0), tf.zeros_like(x[:, 0])))
     return tf.reduce_sum(h)
 ''',
         "safe",
@@ -2118,7 +2119,8 @@ def propagate(x, adj):
 
 
 def gated(x, steps):
-    _, y = tf.while_loop(lambda i, y: i < steps, lambda i, y: (i + 1, y * tf.sigmoid(y)), (0, x))  # flag(XLA210): tf.while_loop(lambda i, y: i < steps, lambda i, y: (i + 1, y * tf.sigmoid(y)), (0, x))
+    _, y = tf.while_loop(  # flag(XLA210): tf.while_loop(...
+        lambda i, y: i < steps, lambda i, y: (i + 1, y * tf.sigmoid(y)), (0, x))
     return tf.reduce_sum(y)
 ''',
         "unsafe",  # exact; XLA compiles it only for a Python or shape `steps` (here the int 4)
@@ -2237,7 +2239,7 @@ SEED = (1, 2)
 
 
 def jitter(x):
-    return x + tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)  # flag(XLA315): tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)
+    return x + tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)  # flag(XLA315): tf.random...
 ''',
         "unsafe",  # the same numbers on CPU; other devices' auto_select may differ
         ('tf.random.stateless_uniform([3], seed=SEED, maxval=0.1, alg="philox")',),

@@ -30,7 +30,8 @@ def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
 def flagged(source: str) -> Diagnostic:
     """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
     ``# flag: TEXT``, the first expression on that line whose source is TEXT (as rules point
-    at sub-expressions). ``# flag(XLA210)`` makes it a finding of that rule, so only the
+    at sub-expressions; ``# flag: TEXT...`` the first that starts with TEXT). ``# flag(XLA210)``
+    makes it a finding of that rule, so only the
     rewriters its ``fix`` declares are tried (a hand-made code tries every rewriter)."""
     line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
                         if "# flag" in text)
@@ -41,7 +42,11 @@ def flagged(source: str) -> Diagnostic:
     if marker.startswith(":"):
         exprs = sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
                        key=lambda n: n.col_offset)
-        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()), code)
+        text = marker[1:].strip()
+        if text.endswith("..."):  # `# flag: tf.while_loop(...`: the first expression that starts so
+            return diagnostic_at(next(n for n in exprs if (ast.get_source_segment(source, n) or "").startswith(
+                text[:-3])), code)
+        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == text), code)
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
     return diagnostic_at(stmts[-1], code)
 

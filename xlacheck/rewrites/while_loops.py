@@ -43,6 +43,7 @@ other ops (``tf.reduce_max(lengths)``) is data: XLA cannot take it as a bound, a
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import atom, call_name, static_int
@@ -242,7 +243,8 @@ def _computed(src: Source, node: ast.AST, at: ast.AST, depth: int = 0) -> bool:
     return False
 
 
-def _bound_fix(src: Source, limit: ast.expr, inclusive: bool, at: ast.AST, edit_for) -> Fix | None:
+def _bound_fix(src: Source, limit: ast.expr, inclusive: bool, at: ast.AST,
+               edit_for: Callable[[str], list[Edit]]) -> Fix | None:
     """The fix that passes ``limit`` (+ 1 when inclusive) as the loop's maximum_iterations."""
     if _computed(src, limit, at):
         return None
@@ -252,10 +254,9 @@ def _bound_fix(src: Source, limit: ast.expr, inclusive: bool, at: ast.AST, edit_
     reasons = [] if _static_count(src, limit, at) else [
         f"XLA takes `{src.segment(limit)}` as the bound only when it is a Python number or a shape value while "
         "tracing; computed from tensor data, compilation still fails"]
-    edits = edit_for(text)
     return make_fix(f"Pass maximum_iterations={text}, the bound the loop condition states: the gradient's "
                     "accumulators get a static size and the loop still stops where its condition says",
-                    edits if isinstance(edits, list) else [edits], reasons)
+                    edit_for(text), reasons)
 
 
 def _call_bound(src: Source, call: ast.Call) -> Fix | None:
@@ -301,25 +302,34 @@ def _call_bound(src: Source, call: ast.Call) -> Fix | None:
                 continue
         # Eagerly, with maximum_iterations, tf.while_loop compares the body's result with
         # `loop_vars` by sequence type too (a list is not a tuple there): returns are retyped.
-        retyped = [_retyped(src, r, loop_vars) for r in returned if type(r) is not type(loop_vars)]
-        if any(e is None for e in retyped):
+        found_edits = [_retyped(src, r, loop_vars) for r in returned if type(r) is not type(loop_vars)]
+        retyped = [e for e in found_edits if e is not None]
+        if len(retyped) != len(found_edits):
             continue
-        last = max([*call.args, *(k.value for k in call.keywords)], key=lambda n: (n.end_lineno, n.end_col_offset))
-        whole = src.segment(call)
-        cut = src.offset(src.end(last)) - src.offset(src.start(call))
         inside = isinstance(body_fn, ast.Lambda) and src.parents.get(body_fn) is call
-
-        def edit_for(text: str, whole: str = whole, cut: int = cut, call: ast.Call = call) -> list[Edit]:
-            if inside:  # the lambda's retyped result is part of the call's text
-                start = src.offset(src.start(call))
-                for edit in sorted(retyped, key=lambda e: (e.start, e.end), reverse=True):  # type: ignore[union-attr]
-                    a, b = src.offset(edit.start) - start, src.offset(edit.end) - start  # type: ignore[union-attr]
-                    whole, cut = whole[:a] + edit.content + whole[b:], cut + len(edit.content) - (b - a)  # type: ignore[union-attr]
-                return [replace(src, call, f"{whole[:cut]}, maximum_iterations={text}{whole[cut:]}")]
-            return [replace(src, call, f"{whole[:cut]}, maximum_iterations={text}{whole[cut:]}"), *retyped]  # type: ignore[list-item]
-
-        return _bound_fix(src, limit, inclusive, call, edit_for)
+        return _bound_fix(src, limit, inclusive, call, _keyword_edits(src, call, retyped, inside))
     return None
+
+
+def _keyword_edits(src: Source, call: ast.Call, retyped: list[Edit], inside: bool) -> Callable[[str], list[Edit]]:
+    """The edits that add ``maximum_iterations=TEXT`` after the call's last argument (its text
+    kept as written), with the retyped returns: spliced into the call's text when they are part
+    of it (a lambda body), else as edits of their own."""
+    last = max([*call.args, *(k.value for k in call.keywords)], key=lambda n: (n.end_lineno, n.end_col_offset))
+    start = src.offset(src.start(call))
+    whole, cut = src.segment(call), src.offset(src.end(last)) - start
+    if inside:
+        for edit in sorted(retyped, key=lambda e: (e.start, e.end), reverse=True):
+            a, b = src.offset(edit.start) - start, src.offset(edit.end) - start
+            whole = whole[:a] + edit.content + whole[b:]
+            if a < cut:
+                cut += len(edit.content) - (b - a)
+
+    def edits(text: str) -> list[Edit]:
+        added = replace(src, call, f"{whole[:cut]}, maximum_iterations={text}{whole[cut:]}")
+        return [added] if inside else [added, *retyped]
+
+    return edits
 
 
 def _retyped(src: Source, returned: ast.Tuple | ast.List, loop_vars: ast.Tuple | ast.List) -> Edit | None:
@@ -377,11 +387,10 @@ def _while_bound(src: Source, loop: ast.While) -> Fix | None:
         if first.lineno == loop.lineno or not src.alone_on_lines(first, first):
             return None  # `while c: body` on one line
 
-        def edit_for(text: str, first: ast.stmt = first, indent: str = indent):
-            line = f"{indent}{src.tf}.autograph.experimental.set_loop_options(maximum_iterations={text})\n"
-            return Edit(Location(first.lineno, 0), Location(first.lineno, 0), line)
-
-        return _bound_fix(src, limit, inclusive, loop, edit_for)
+        at = Location(first.lineno, 0)
+        option = f"{indent}{src.tf}.autograph.experimental.set_loop_options(maximum_iterations={{}})\n"
+        return _bound_fix(src, limit, inclusive, loop,
+                          lambda text, at=at, option=option: [Edit(at, at, option.format(text))])
     return None
 
 
@@ -416,8 +425,9 @@ def _non_negative_binding(src: Source, store: ast.Name, counter: str) -> bool:
     if isinstance(stmt, ast.Tuple) and isinstance(src.parents.get(stmt), ast.Assign):
         assign = src.parents[stmt]
         k = next(i for i, e in enumerate(stmt.elts) if e is store)
-        if assign.targets == [stmt] and isinstance(assign.value, ast.Tuple) and len(assign.value.elts) == len(stmt.elts):
-            return _counter_start(src, assign.value.elts[k]) is not None
+        value = assign.value
+        if assign.targets == [stmt] and isinstance(value, ast.Tuple) and len(value.elts) == len(stmt.elts):
+            return _counter_start(src, value.elts[k]) is not None
     return False
 
 
