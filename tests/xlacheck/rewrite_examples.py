@@ -2071,3 +2071,205 @@ def running_product(counts):
         inputs=(((12,), "count"),),  # negatives wrap to large uint8 values; products overflow
     ),
 )
+
+# tf.while_loop arguments (xlacheck/rewrites/while_loops.py): XLA209's TensorArray invariant and
+# XLA210's maximum_iterations from the loop's own counted condition.
+EXAMPLES += (
+    Example(
+        "tensorarray_invariant_flow",
+        '''import tensorflow as tf
+
+
+def step_means(frames):
+    n = frames.shape[0]
+    means = tf.TensorArray(tf.float32, size=n)
+
+    def body(i, means):
+        return i + 1, means.write(i, tf.reduce_mean(frames[i], axis=0))
+
+    _, means = tf.while_loop(lambda i, means: i < n, body, [tf.constant(0), means],  # flag(XLA209)
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 2])])
+    return means.stack()
+''',
+        "safe",
+        ("shape_invariants=[tf.TensorShape([]), tf.TensorShape(None)])",),
+        inputs=(((3, 4, 2), "float_nan"),),
+    ),
+    Example(
+        "while_loop_bound_from_shape",
+        '''import tensorflow as tf
+
+
+def unrolled_rnn(x, w):
+    steps = tf.shape(x)[1]
+
+    def body(t, h):
+        return t + 1, tf.tanh(h * w + x[:, t])
+
+    _, h = tf.while_loop(lambda t, h: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                         (tf.constant(0), tf.zeros_like(x[:, 0])))
+    return tf.reduce_sum(h)
+''',
+        "safe",
+        ("(tf.constant(0), tf.zeros_like(x[:, 0])), maximum_iterations=steps)",),
+        inputs=(((2, 4), "float_nan"), ((2,), "float")),
+        grad=True,
+    ),
+    Example(
+        "while_loop_bound_inclusive_module_condition",
+        '''import tensorflow as tf
+
+MAX_HOPS = 3
+
+
+def keep_going(h, hop):
+    return hop <= MAX_HOPS
+
+
+def propagate(x, adj):
+    def body(h, hop):
+        return tf.tanh(tf.matmul(adj, h)), hop + 1
+
+    h, _ = tf.while_loop(keep_going, body, [x, 0])  # flag(XLA210): tf.while_loop(keep_going, body, [x, 0])
+    return tf.reduce_sum(h * h)
+''',
+        "safe",
+        ("h, _ = tf.while_loop(keep_going, body, [x, 0], maximum_iterations=MAX_HOPS + 1)",
+         "return [tf.tanh(tf.matmul(adj, h)), hop + 1]"),  # eagerly a bounded loop compares list and tuple
+        inputs=(((3, 2), "float"), ((3, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "while_loop_bound_from_parameter",
+        '''import tensorflow as tf
+
+
+def gated(x, steps):
+    _, y = tf.while_loop(  # flag(XLA210): tf.while_loop(...
+        lambda i, y: i < steps, lambda i, y: (i + 1, y * tf.sigmoid(y)), (0, x))
+    return tf.reduce_sum(y)
+''',
+        "unsafe",  # exact; XLA compiles it only for a Python or shape `steps` (here the int 4)
+        ("(0, x), maximum_iterations=steps)",),
+        inputs=(((3,), "float"), ((), 4)),
+        grad=True,
+    ),
+    Example(
+        "while_statement_bound",
+        '''import tensorflow as tf
+
+
+def accumulate(a, x):
+    s, i = a, tf.constant(0)
+    while i < tf.shape(x)[0]:  # flag(XLA210)
+        s = tf.tanh(s) * a + x[i]
+        i += 1
+    return s
+''',
+        "safe",
+        ("    while i < tf.shape(x)[0]:  # flag(XLA210)\n"
+         "        tf.autograph.experimental.set_loop_options(maximum_iterations=tf.shape(x)[0])\n"
+         "        s = tf.tanh(s) * a + x[i]\n",),
+        inputs=(((2,), "float"), ((3, 2), "float_nan")),
+        grad=True,
+    ),
+)
+
+# XLA106 on a `for` statement that AutoGraph does not convert, and on reversed(x).
+EXAMPLES += (
+    Example(
+        "for_statement_over_tensor_unconverted",
+        '''import tensorflow as tf
+
+
+@tf.autograph.experimental.do_not_convert
+def pairwise_margins(pos, neg):
+    total = tf.zeros([])
+    for p in pos:  # flag(XLA106): pos
+        total += tf.reduce_sum(tf.nn.relu(1.0 - p + neg))
+    return total
+''',
+        "safe",
+        ("    for p in tf.unstack(pos):  # flag(XLA106): pos\n",),
+        inputs=(((3,), "float_nan"), ((2,), "float")),
+        grad=True,
+    ),
+    Example(
+        "reversed_tensor_in_comprehension",
+        '''import tensorflow as tf
+
+
+def discounted(rewards):
+    out, running = [], tf.zeros([])
+    for r in [r for r in reversed(rewards)]:  # flag(XLA106): rewards
+        running = r + 0.9 * running
+        out.append(running)
+    return tf.stack(out[::-1])
+''',
+        "safe",
+        ("reversed(tf.unstack(rewards))",),
+        inputs=(((4,), "float"),),
+        grad=True,
+    ),
+)
+
+# XLA115: a constant tensor condition computed with Python instead (rewrites/constant_guards.py).
+EXAMPLES += (
+    Example(
+        "constant_guard_reduce_min",
+        '''import tensorflow as tf
+
+
+def shifted_window_ids(x, dims=(4, 4), window=4, shift=2):
+    min_res = tf.reduce_min(dims)
+    shift_size = 0 if min_res <= window else shift
+    if shift_size > 0:  # flag(XLA115)
+        ids = tf.range(dims[0] - shift_size, dims[0] - 1)
+        return tf.reduce_sum(tf.gather(x, ids))
+    return tf.reduce_sum(x)
+''',
+        "unsafe",  # exact for a tuple of ints; the value is a Python int now
+        ("    min_res = min(dims)\n",),
+        inputs=(((4,), "float"),),
+        grad=True,
+    ),
+)
+
+# XLA316: nearest upsampling by integer factors as tf.repeat (rewrites/keras_layers.py).
+EXAMPLES += (
+    Example(
+        "nearest_upsampling_as_repeat",
+        '''import tensorflow as tf
+
+layers = tf.keras.layers
+
+
+def upsampled_energy(x, w):
+    up = layers.UpSampling2D((2, 3))  # flag(XLA316): layers.UpSampling2D((2, 3))
+    return tf.reduce_sum(up(x) * w)
+''',
+        "unsafe",  # the same numbers; the model's layer is a Lambda now
+        ("up = layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 3, axis=2))",),
+        inputs=(((1, 3, 2, 2), "float_nan"), ((6, 6, 2), "float")),
+        grad=True,
+    ),
+)
+
+# XLA315: alg="philox" for a constant seed (rewrites/seeded_random.py).
+EXAMPLES += (
+    Example(
+        "seeded_uniform_pinned_to_philox",
+        '''import tensorflow as tf
+
+SEED = (1, 2)
+
+
+def jitter(x):
+    return x + tf.random.stateless_uniform([3], seed=SEED, maxval=0.1)  # flag(XLA315): tf.random...
+''',
+        "unsafe",  # the same numbers on CPU; other devices' auto_select may differ
+        ('tf.random.stateless_uniform([3], seed=SEED, maxval=0.1, alg="philox")',),
+        inputs=(((3,), "float"),),
+        grad=True,
+    ),
+)

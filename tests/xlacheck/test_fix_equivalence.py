@@ -619,3 +619,16 @@ def test_none_guard_keeps_the_path_where_the_optional_is_none(name):
     expected = original(x)
     assert_same(expected, fixed(x), 1e-6)
     assert_same(expected, tf.function(fixed, jit_compile=True)(x), 1e-6)
+
+
+def test_a_bounded_while_loop_compares_sequence_types_eagerly():
+    """The fact behind the retyped returns of the maximum_iterations fix (rewrites/while_loops.py):
+    run eagerly with maximum_iterations, tf.while_loop rejects a body that returns a tuple for list
+    loop_vars; without it, it accepts it. A body that returns the loop_vars' type runs either way."""
+    cond = lambda i, h: i < 3  # noqa: E731
+    as_tuple = lambda i, h: (i + 1, h * 2.0)  # noqa: E731
+    as_list = lambda i, h: [i + 1, h * 2.0]  # noqa: E731
+    assert float(tf.while_loop(cond, as_tuple, [0, tf.constant(1.0)])[1]) == 8.0
+    with pytest.raises(TypeError):
+        tf.while_loop(cond, as_tuple, [0, tf.constant(1.0)], maximum_iterations=3)
+    assert float(tf.while_loop(cond, as_list, [0, tf.constant(1.0)], maximum_iterations=3)[1]) == 8.0

@@ -30,16 +30,25 @@ def diagnostic_at(node: ast.AST, code: str = "XLA000") -> Diagnostic:
 def flagged(source: str) -> Diagnostic:
     """A diagnostic spanning the innermost statement on the line marked ``# flag``, or, for
     ``# flag: TEXT``, the first expression on that line whose source is TEXT (as rules point
-    at sub-expressions)."""
+    at sub-expressions; ``# flag: TEXT...`` the first that starts with TEXT). ``# flag(XLA210)``
+    makes it a finding of that rule, so only the
+    rewriters its ``fix`` declares are tried (a hand-made code tries every rewriter)."""
     line, marker = next((i, text.split("# flag", 1)[1]) for i, text in enumerate(source.splitlines(), 1)
                         if "# flag" in text)
+    code = "XLA000"
+    if marker.startswith("("):
+        code, _, marker = marker[1:].partition(")")
     tree = ast.parse(source)
     if marker.startswith(":"):
         exprs = sorted((n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == line),
                        key=lambda n: n.col_offset)
-        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == marker[1:].strip()))
+        text = marker[1:].strip()
+        if text.endswith("..."):  # `# flag: tf.while_loop(...`: the first expression that starts so
+            return diagnostic_at(next(n for n in exprs if (ast.get_source_segment(source, n) or "").startswith(
+                text[:-3])), code)
+        return diagnostic_at(next(n for n in exprs if ast.get_source_segment(source, n) == text), code)
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
-    return diagnostic_at(stmts[-1])
+    return diagnostic_at(stmts[-1], code)
 
 
 def fix_of(source: str, diagnostic: Diagnostic | None = None) -> Fix | None:
@@ -68,10 +77,15 @@ def test_fix_text_and_safety(example):
 
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.applicability != "display-only"], ids=lambda e: e.name)
 def test_fixed_code_offers_no_further_fix(example):
-    """Idempotence: wherever a diagnostic lands in the fixed code, no fix changes it again."""
+    """Idempotence: wherever a diagnostic lands in the fixed code, no fix changes it again. For an
+    example flagged as a finding of one rule (``# flag(XLA115)``), the diagnostics are that rule's:
+    another rule's rewrite can be this one's inverse on the same syntax (``min(dims)`` ->
+    ``tf.reduce_min(dims)`` is XLA103's fix for tensors; XLA115's goes the other way for proven
+    Python values), and which one applies is decided by the value model, not by the text."""
     fixed = apply_edits(example.source, fix_of(example.source).edits)
     tree = ast.parse(fixed)
-    diagnostics = [diagnostic_at(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    code = flagged(example.source).code
+    diagnostics = [diagnostic_at(n, code) for n in ast.walk(tree) if isinstance(n, ast.stmt)]
     for result in attach_fixes(fixed, tree, diagnostics):
         assert result.fix is None or not result.fix.edits, (result.line, result.fix.message)
 
@@ -592,3 +606,222 @@ def test_growth_inside_a_branch_does_not_unstack_the_loop():
               "        if tf.reduce_sum(x) > 0:\n            out.append(x)  # flag\n    return out\n")
     fix = fix_of(source)
     assert fix is None or "tf.unstack" not in apply_edits(source, fix.edits)
+
+
+_BOUNDED_CALL = '''import tensorflow as tf
+
+LIMIT = 4
+
+
+def decayed(x, lengths, steps):
+    n = tf.shape(x)[0]
+
+    def body(i, h):
+        return i + 1, tf.tanh(h * x[i])
+
+    _, h = tf.while_loop(lambda i, h: i < n, body, (tf.constant(0), x[0]))
+    return h
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", ("safe", "(tf.constant(0), x[0]), maximum_iterations=n)")),
+    ("i < n", "i <= n", ("safe", "maximum_iterations=n + 1)")),
+    ("i < n", "n > i", ("safe", "maximum_iterations=n)")),
+    ("i < n", "tf.logical_and(i < LIMIT, tf.reduce_any(h > 0))", ("safe", "maximum_iterations=LIMIT)")),
+    ("i < n", "(i < x.shape[0] - 1) & tf.reduce_any(h > 0)", ("safe", "maximum_iterations=x.shape[0] - 1)")),
+    ("tf.constant(0), x[0]", "2, x[0]", ("safe", "maximum_iterations=n)")),  # starts later: fewer trips
+    ("i + 1, tf", "3 + i, tf", ("safe", "maximum_iterations=n)")),
+    ("i < n", "i < steps", ("unsafe", "maximum_iterations=steps)")),  # a parameter: static only if Python
+    ("(tf.constant(0), x[0])", "[tf.constant(0), x[0]]", ("safe", "return [i + 1, tf.tanh(h * x[i])]")),
+    ("    n = tf.shape(x)[0]\n", "    n = tf.reduce_max(lengths)\n", None),  # data: XLA has no bound for it
+    ("tf.constant(0), x[0]", "tf.constant(-1), x[0]", None),  # starts below 0: more trips than n
+    ("i + 1, tf", "i - 1, tf", None),
+    ("i + 1, tf", "i + 0, tf", None),
+    ("        return i + 1,", "        i = i * 2\n        return i + 1,", None),  # the counter rebound
+    ("lambda i, h: i < n", "lambda i, h: i < tf.shape(h)[0]", None),  # the bound reads a loop variable
+    ("lambda i, h: i < n", "lambda i, h: h[0] < n", None),  # no counter
+    ("x[0]))", "x[0]), maximum_iterations=2)", None),  # already bounded
+])
+def test_loop_bound_applies_only_to_counted_loops(old, new, expected):
+    source = _BOUNDED_CALL.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.while_loop")
+    fix = fix_of(source, diagnostic_at(loop, "XLA210"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == expected[0], fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected[1] in fixed, fixed
+    ast.parse(fixed)
+
+
+_BOUNDED_WHILE = '''import tensorflow as tf
+
+
+@tf.function(jit_compile=True)
+def accumulate(a, x, start):
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        s, i = a, tf.constant(0)
+        while i < tf.shape(x)[0]:
+            s = tf.tanh(s) * a + x[i]
+            i += 1
+    return tape.gradient(s, a)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "\n            tf.autograph.experimental.set_loop_options(maximum_iterations=tf.shape(x)[0])\n"
+               "            s = tf.tanh(s)"),
+    ("            i += 1\n", "            i = i + 2\n", "set_loop_options(maximum_iterations=tf.shape(x)[0])"),
+    ("s, i = a, tf.constant(0)", "s, i = a, tf.constant(-2)", None),
+    ("s, i = a, tf.constant(0)", "s, i = a, start", None),  # a start the reader cannot see
+    ("            i += 1\n", "            if s[0] > 0:\n                i += 1\n", None),  # not every iteration
+    ("            i += 1\n", "            i += 1\n            if s[0] > 0:\n                continue\n", None),
+    ("            s = tf.tanh(s) * a + x[i]\n", "            x = x * 2.0\n            s = tf.tanh(s) * a\n", None),
+    ("while i < tf.shape(x)[0]:", "while i < tf.reduce_max(x):", None),
+])
+def test_loop_bound_of_a_while_statement_applies_only_to_counted_loops(old, new, expected):
+    source = _BOUNDED_WHILE.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.While))
+    fix = fix_of(source, diagnostic_at(loop, "XLA210"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "safe", fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed, fixed
+    ast.parse(fixed)
+
+
+_SWIN_LIKE = '''import tensorflow as tf
+
+
+class Block(tf.keras.layers.Layer):
+    def __init__(self, resolution: tuple[int, int], window, shift, **kwargs):
+        super().__init__(**kwargs)
+        min_res = tf.reduce_min(resolution)
+        self.window_size = min_res if min_res <= window else window
+        self.shift_size = 0 if min_res <= self.window_size else shift
+
+    def mask(self, height, shift_size):
+        if shift_size > 0:
+            return tf.range(-shift_size % height, height)
+        return tf.range(height)
+
+    def call(self, x, dims: tuple[int, int]):
+        min_res = tf.reduce_min(dims)
+        shift_size = 0 if min_res <= self.window_size else self.shift_size
+        return self.mask(dims[0], shift_size=shift_size)
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", ("        min_res = min(resolution)\n", "        min_res = min(dims)\n")),
+    ("tf.reduce_min(dims)", "tf.math.reduce_max(dims)", ("        min_res = max(dims)\n",)),
+    ("min_res = tf.reduce_min(resolution)", "min_res = tf.minimum(resolution[0], resolution[1])",
+     ("min_res = min(resolution[0], resolution[1])",)),
+    ("tf.reduce_min(dims)", "tf.reduce_min(tf.constant(dims))", None),  # another op: no Python twin known
+    ("dims: tuple[int, int]", "dims", None),  # nothing shows that dims is not a tensor
+    ("tf.reduce_min(dims)", "tf.reduce_min(dims, axis=0)", None),
+    ("        min_res = tf.reduce_min(dims)\n", "        min_res = tf.reduce_min(dims)\n        min_res += 1\n", None),
+])
+def test_constant_guard_follows_parameters_and_attributes(old, new, expected):
+    source = _SWIN_LIKE.replace(old, new)
+    tree = ast.parse(source)
+    guard = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    fix = fix_of(source, diagnostic_at(guard, "XLA115"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    fixed = apply_edits(source, fix.edits)
+    for piece in expected:
+        assert piece in fixed, fixed
+    assert "tf.reduce_m" not in fixed
+    ast.parse(fixed)
+
+
+_TA_INVARIANT = '''import tensorflow as tf
+
+
+def collect(frames, h):
+    n = frames.shape[0]
+    ta = tf.TensorArray(tf.float32, size=n)
+
+    def body(i, h, ta):
+        return i + 1, h * 2.0, ta.write(i, tf.reduce_mean(frames[i], axis=0) + h)
+
+    _, h, ta = tf.while_loop(lambda i, h, ta: i < n, body, [tf.constant(0), h, ta],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None]), tf.TensorShape([None, 2])])
+    return ta.stack()
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", "tf.TensorShape([None]), tf.TensorShape(None)])"),  # only the TensorArray's invariant changes
+    ("tf.TensorShape([None, 2])]", "tf.compat.v1.TensorShape([None, 2])]", "tf.compat.v1.TensorShape(None)])"),
+    ("tf.TensorShape([None, 2])]", "tf.TensorShape(None)]", None),  # already the flow's spec
+    ("    ta = tf.TensorArray(tf.float32, size=n)\n", "    ta = frames\n", None),  # not a TensorArray
+    ("    ta = tf.TensorArray(tf.float32, size=n)\n", "", None),  # a global the reader cannot see
+])
+def test_tensorarray_invariant_changes_only_the_tensorarray(old, new, expected):
+    source = _TA_INVARIANT.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.while_loop")
+    fix = fix_of(source, diagnostic_at(loop, "XLA209"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "safe", fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed, fixed
+    assert "tf.TensorShape([None])," in fixed
+
+
+@pytest.mark.parametrize("layer, expected", [
+    ("layers.UpSampling2D(2)", "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D()", "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D(size=(3, 1), data_format='channels_first', name='up')",
+     "layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 3, axis=2), 1, axis=3), name='up')"),
+    ("tf.keras.layers.UpSampling2D(2, interpolation='nearest')",
+     "tf.keras.layers.Lambda(lambda t: tf.repeat(tf.repeat(t, 2, axis=1), 2, axis=2))"),
+    ("layers.UpSampling2D(2, interpolation='bilinear')", None),  # other numbers, and its gradient compiles
+    ("layers.UpSampling2D(factor)", None),  # not a literal
+    ("layers.UpSampling2D(2.5)", None),
+])
+def test_nearest_upsampling_becomes_repeat_only_for_literal_integer_factors(layer, expected):
+    source = ("import tensorflow as tf\nfrom tensorflow.keras import layers\n\nfactor = 2\n\n\n"
+              f"def make():\n    return tf.keras.Sequential([layers.Dense(8), {layer}])\n")
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("UpSampling2D"))
+    fix = fix_of(source, diagnostic_at(call, "XLA316"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    assert expected in apply_edits(source, fix.edits)
+    if "channels_first" in layer:
+        assert "channels_last" not in fix.message
+
+
+@pytest.mark.parametrize("draw, expected", [
+    ("tf.random.stateless_normal([4], seed=(3, 4))", 'tf.random.stateless_normal([4], seed=(3, 4), alg="philox")'),
+    ("tf.random.stateless_normal([4], (3, 4))", 'tf.random.stateless_normal([4], (3, 4), alg="philox")'),
+    ("tf.random.stateless_normal([4], seed=seed)", None),  # a tensor seed: philox differs under XLA too
+    ("tf.random.stateless_normal([4], seed=(3, 4), alg='threefry')", None),
+    ("tf.random.stateless_normal([4], seed=(3, 4), **opts)", None),
+])
+def test_seeded_draw_is_pinned_to_philox_only_for_constant_seeds(draw, expected):
+    source = f"import tensorflow as tf\n\n\ndef noise(seed, opts):\n    return {draw}\n"
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and "stateless" in ast.unparse(n.func))
+    fix = fix_of(source, diagnostic_at(call, "XLA315"))
+    if expected is None:
+        assert fix is None or not fix.edits, fix.message
+        return
+    assert fix is not None and fix.applicability.value == "unsafe", fix
+    assert expected in apply_edits(source, fix.edits)

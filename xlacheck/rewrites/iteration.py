@@ -2,10 +2,10 @@
 
 AutoGraph converts statements, not comprehensions, and does not overload ``zip``/``enumerate``:
 
-* iterating a symbolic tensor (``[f(r) for r in x]``, ``zip(x, y)``) fails while tracing.
-  ``tf.unstack(x)`` is a Python list of exactly the rows iteration yields, in order, so the
-  rewrite is SAFE; it needs a static first dimension (under XLA it is) and otherwise fails at
-  trace time, loudly.
+* iterating a symbolic tensor (``[f(r) for r in x]``, ``zip(x, y)``, ``reversed(x)``, or a
+  ``for`` statement where AutoGraph is off) fails while tracing. ``tf.unstack(x)`` is a Python
+  list of exactly the rows iteration yields, in order, so the rewrite is SAFE; it needs a static
+  first dimension (under XLA it is) and otherwise fails at trace time, loudly.
 * ``[e for t in items if <tensor condition>]`` asks the tensor for a Python bool. When the
   list is summed (``tf.add_n``, ``sum``), dropping an item equals adding zeros in its place:
   ``[tf.where(c, e, 0) for t in items]`` (see :func:`rewrite_filtered_sum` for when that is
@@ -28,13 +28,14 @@ SEQUENCE_OPS = frozenset({"tf.unstack", "tf.split", "tf.nest.flatten"})
 
 
 def _iterated(src: Source, node: ast.AST) -> bool:
-    """``node`` is what a comprehension iterates, directly or inside zip/enumerate (also in a for
-    statement: AutoGraph converts a for over a tensor, not over zip/enumerate of tensors)."""
+    """``node`` is what a comprehension or a ``for`` statement iterates, directly or inside
+    zip/enumerate/reversed (AutoGraph converts a ``for`` over a tensor, but not over zip/enumerate
+    of tensors, and no ``for`` at all where it is off: XLA106 flags those)."""
     parent = src.parents.get(node)
-    if isinstance(parent, ast.comprehension) and parent.iter is node:
+    if isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is node:
         return True
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("zip", "enumerate") \
-            and node in parent.args:
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+            and parent.func.id in ("zip", "enumerate", "reversed") and node in parent.args:
         return _iterated(src, parent)
     return False
 

@@ -98,12 +98,16 @@ class GuardOnConstantTensor(Rule):
     mode (1e-6).
 
     ## Fix safety
-    No automatic fix: which Python computation gives the same constant depends on the op that
-    made it a tensor.
+    When every TensorFlow op the condition's value comes from is a reduction of Python values
+    (`tf.reduce_min/max/sum(seq)`, `tf.minimum/maximum(a, b)`), followed through assignments,
+    `self.<attr>` set in the class's methods and the arguments the class's own calls pass, the
+    fix computes them with `min()`/`max()`/`sum()`. Unsafe: the value becomes a Python number
+    (code that used it as a tensor must change; `min()` of an empty sequence raises where the
+    reduction returns the dtype's largest value). Any other op on the way gets no fix.
     """
 
     code = "XLA115"
-    fix = None
+    fix = ("rewrite_constant_guard",)
     name = "guard-on-constant-tensor"
     node_types = (ast.Call,)
 

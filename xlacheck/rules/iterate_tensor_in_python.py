@@ -77,9 +77,9 @@ class IterateTensorInPython(Rule):
     ```
 
     ## Fix safety
-    `for row in x` in a comprehension or through `zip`/`enumerate` -> `for row in tf.unstack(x)`
-    is safe: iterating a tensor yields exactly the rows `tf.unstack` lists, in order. An unknown
-    first dimension fails loudly at trace time.
+    `for row in x` in a comprehension, a `for` statement or through `zip`/`enumerate`/`reversed`
+    -> `for row in tf.unstack(x)` is safe: iterating a tensor yields exactly the rows
+    `tf.unstack` lists, in order. An unknown first dimension fails loudly at trace time.
     """
 
     code = "XLA106"

@@ -67,13 +67,15 @@ class SeededRandomDiffersUnderXla(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: pinning `alg` changes the numbers the eager code draws too (for
-    `auto_select` on CPU it is philox, so eager results stay the same there, not on GPU).
-    Where the seed is a tensor, draw the numbers outside the compiled function and pass them in.
+    Without `alg` and with a constant seed, where the table records that philox with a constant
+    seed gives the same numbers under XLA, the fix adds `alg="philox"`. Unsafe: pinning `alg`
+    changes the numbers the eager code draws too where `auto_select` is not philox (on CPU it is,
+    so eager results stay the same there). Where the seed is a tensor there is no fix: draw the
+    numbers outside the compiled function and pass them in.
     """
 
     code = "XLA315"
-    fix = None
+    fix = ("rewrite_seeded_random_alg",)
     name = "seeded-random-differs-under-xla"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)

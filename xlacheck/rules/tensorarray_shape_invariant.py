@@ -57,11 +57,13 @@ class TensorArrayShapeInvariant(Rule):
     ```
 
     ## Fix safety
-    No automatic fix.
+    The fix gives the TensorArray loop variable `tf.TensorShape(None)` (the invariant of its
+    flow) and changes nothing else. Safe: the loop computes the values the eager run computes;
+    the element shapes stay the TensorArray's own.
     """
 
     code = "XLA209"
-    fix = None
+    fix = ("rewrite_tensorarray_invariant",)
     name = "tensorarray-shape-invariant"
     node_types = (ast.Call,)
 

@@ -85,12 +85,15 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
     ```
 
     ## Fix safety
-    No automatic fix: bilinear interpolation gives other numbers, and the `tf.repeat` form
-    changes the model's layers (and so its saved weights' names).
+    `UpSampling2D` by integer factors written as literals (nearest, the default) becomes
+    `Lambda(lambda t: tf.repeat(tf.repeat(t, a, axis=1), b, axis=2))`: the same values and
+    gradients. Unsafe: the model's layers change (a saved model stores the Lambda's Python code,
+    and the layer's class and generated name differ), and without `data_format` it assumes
+    `channels_last`. Other findings get no fix: bilinear interpolation gives other numbers.
     """
 
     code = "XLA316"
-    fix = None
+    fix = ("rewrite_nearest_upsampling",)
     name = "trained-gradient-without-xla-kernel"
 
     VALID = (

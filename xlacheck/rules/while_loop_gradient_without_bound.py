@@ -172,12 +172,19 @@ class WhileLoopGradientWithoutBound(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the bound must come from the model (a static upper limit on the trip
-    count; a smaller one stops the loop early).
+    When the loop counts (its condition is `i < B` or `i <= B` on a counter that starts at a
+    non-negative int and goes up by a literal step of at least 1), the fix passes that bound:
+    `maximum_iterations=B` to `tf.while_loop`, or
+    `tf.autograph.experimental.set_loop_options(maximum_iterations=B)` first in the body of a
+    `while` statement. The cap is never smaller than the trip count, so values and gradients are
+    unchanged: safe when `B` is known while tracing (a literal, a module constant, a shape), unsafe
+    when it is a parameter or an attribute (exact, but XLA compiles it only if that value is a
+    Python number or a shape). Any other loop gets no fix: the bound must come from the model (a
+    smaller one stops the loop early).
     """
 
     code = "XLA210"
-    fix = None
+    fix = ("rewrite_loop_bound",)
     name = "while-loop-gradient-without-bound"
     node_types = (ast.Call, ast.While)
     levels = frozenset({Level.CERTAIN})
