@@ -564,7 +564,16 @@ class _Builder:
     def loose_method(self, f: ast.expr) -> FunctionInfo | None:
         """``obj.update(...)`` on an object of unknown type: the method, when exactly one same-file
         class that is not an nn.Module defines it (the caller checks that tensors are passed: no
-        dict, optimizer or container method takes a tensor there)."""
+        dict, optimizer or container method takes a tensor there); ``obj(...)``: that class's
+        ``__call__``."""
+        if isinstance(f, ast.Name):
+            # criteria(input_ids) on a name of unknown type: the one same-file callable class
+            # (``__call__``) that is not an nn.Module (a stopping criterion, a logits processor)
+            if any(fn.name == f.id for fn in self.facts.functions) or any(c.node.name == f.id for c in self.facts.classes):
+                return None
+            hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
+                    for name, m in c.methods.items() if name == "__call__"]
+            return hits[0] if len(hits) == 1 else None
         if not isinstance(f, ast.Attribute) or not isinstance(f.value, (ast.Name, ast.Attribute)) or _self_attr(f):
             return None
         hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
@@ -1142,7 +1151,9 @@ class _Walker:
         if self.active:
             targets = b._lookup(f) + self._submodule_forward(f)
             if not targets and not recv & (TENSOR | STRUCT | MODULE | OPTIMIZER | LOADER | TENSOR_DICT) \
-                    and any(a & TENSOR for a in args) and (loose := b.loose_method(f)) is not None:
+                    and not (isinstance(f, ast.Name) and (self.env.get(f.id, 0) or f.id in b.module_names
+                                                          or f.id in _MODEL_NAMES)) \
+                    and any(a & (TENSOR | OUT) for a in args) and (loose := b.loose_method(f)) is not None:
                 targets = [loose]  # metric.update(preds, y): tensors handed to the one class with that method
                 b.late.append((loose, f"called from step code with tensors ({self.active[-1].why})"))
             for target in targets:
