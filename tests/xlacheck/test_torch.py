@@ -619,37 +619,44 @@ import torch_xla
 @torch_xla.compile
 def step(model, x):
     h = model(x)
-    pos = torch.arange(h.shape[1]{device}).float()
-    return torch.{join}([h, pos.expand(h.shape[0], -1)]{dim})
+    return torch.{join}([h, torch.arange(h.shape[1]).float().expand(h.shape[0], -1)]{dim})
 """
 _JOIN_RUN = r"""
 import sys, torch, torch_xla
 d = torch_xla.device()
+src = sys.stdin.read().replace("@torch_xla.compile\n", "")  # the same lazy trace, callable on the CPU too
 ns = {}
-exec(compile(sys.stdin.read(), "case.py", "exec"), ns)
-model = torch.nn.Linear(4, 3).to(d)
+exec(compile(src, "case.py", "exec"), ns)
+torch.manual_seed(0)
+model, x = torch.nn.Linear(4, 3), torch.randn(2, 4)
+cpu = ns["step"](model, x)
 try:
-    out = ns["step"](model, torch.randn(2, 4).to(d))
+    out = ns["step"](model.to(d), x.to(d))
     torch_xla.sync()
-    print("ok", tuple(out.shape))
+    print("ok", bool(torch.allclose(out.cpu(), cpu, atol=1e-5)))
 except RuntimeError as exc:
     print("RuntimeError", str(exc).splitlines()[0])
 """
 
 
 @pytest.mark.parametrize("join, dim", [("cat", ", 1"), ("stack", "")])
-def test_xla554_join_of_a_cpu_built_tensor_raises_on_torch_xla_and_device_fixes_it(join: str, dim: str) -> None:
+def test_xla554_join_of_a_cpu_built_tensor_raises_on_torch_xla_and_the_fix_is_equal(join: str, dim: str) -> None:
+    from xlacheck.rewrites._fix import apply_edits
+
     python = _torch_xla_python()
     env = {**os.environ, "PJRT_DEVICE": "CPU"}
+    src = textwrap.dedent(_JOIN.format(join=join, dim=dim))
+    found = [d for d in check_source(src, "t.py").diagnostics if d.code == "XLA554"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.applicability.value == "safe"
+    fixed = apply_edits(src, found[0].fix.edits)
+    assert "torch.arange(h.shape[1], device=h.device)" in fixed and _codes(fixed) == []
     results = {}
-    for device in ("", ", device=h.device"):
-        src = _JOIN.format(device=device, join=join, dim=dim)
-        proc = subprocess.run([python, "-c", _JOIN_RUN], input=src, env=env, capture_output=True, text=True,
+    for name, code in (("original", src), ("fixed", fixed)):
+        proc = subprocess.run([python, "-c", _JOIN_RUN], input=code, env=env, capture_output=True, text=True,
                               timeout=600, check=True)
-        results[device] = proc.stdout.strip().splitlines()[-1]
-        assert ("XLA554" in _codes(src)) == (device == ""), (device, _codes(src))
-    assert results[""].startswith("RuntimeError") and "XLA tensor" in results[""], results
-    assert results[", device=h.device"].startswith("ok"), results
+        results[name] = proc.stdout.strip().splitlines()[-1]
+    assert results["original"].startswith("RuntimeError") and "XLA tensor" in results["original"], results
+    assert results["fixed"] == "ok True", results  # on the device, equal to the original on the CPU
 
 
 def test_xla554_follows_buffers_meshgrid_and_method_chains() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.torch_model import BATCH, GRAD, OUT, TENSOR, TorchFacts, own_statements
-from xlacheck.diagnostics import Severity
-from xlacheck.rules.base import Example
+from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 # Factories that build on the CPU unless given ``device=``.
@@ -130,6 +130,31 @@ class _Places:
         return None
 
 
+def _plain(e: ast.expr) -> bool:
+    """A name or an attribute chain on a name (``h``, ``self.sizes``): read twice, it is the same value."""
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, ast.Name)
+
+
+def _fix(factory: ast.Call | None, first: ast.expr, device_parts: list[ast.expr], places: _Places) -> Fix | None:
+    """``torch.zeros(n, 1)`` -> ``torch.zeros(n, 1, device=h.device)``, ``h`` the first plain device operand."""
+    dev = next((d for d in device_parts if _plain(d)), None)
+    if factory is None or dev is None or factory.end_lineno is None or factory.end_col_offset is None:
+        return None
+    inline = any(n is factory for n in ast.walk(first))
+    root = dev
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not inline and not (isinstance(root, ast.Name) and (root.id == "self" or root.id in places.params)):
+        return None  # the device operand may not exist yet where the factory runs
+    close = Location(factory.end_lineno, factory.end_col_offset - 1)
+    sep = ", " if factory.args or factory.keywords else ""
+    edit = Edit(close, close, f"{sep}device={ast.unparse(dev)}.device")
+    return Fix(f"Build it on the device: device={ast.unparse(dev)}.device (same values)", (edit,),
+               Applicability.SAFE if inline else Applicability.UNSAFE)
+
+
 def _literal(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (int, float, bool))
@@ -173,13 +198,17 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
     ```
 
     ## Fix safety
-    No automatic fix: the factory that needs `device=` may be several statements before the
-    join, and which device to name (an input's `.device`, the module's buffer's) is the
-    author's choice.
+    The fix passes `device=<t>.device` to the factory, `<t>` the first device tensor of the join
+    that is a plain name or attribute: the same values, now on the device. Safe where the factory
+    is written inside the join (`torch.cat([torch.zeros(n, 1), h], 1)`): nothing else sees the
+    tensor. Unsafe where it is built earlier and only reaches the join through other names, when
+    `<t>` is a parameter or a `self` attribute (defined where the factory runs): other code that
+    reads those names now gets device tensors too. Proven by running both versions in the tests
+    (torch_xla raises on the original; the fixed one equals the CPU result).
     """
 
     code = "XLA554"
-    fix = None
+    fix = INLINE  # check_module builds the fix from the join it flags
     name = "torch-cpu-tensor-joined-with-device"
     severity = Severity.ERROR
     VALID = (
@@ -199,6 +228,27 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                             "(`torch.arange(h.shape[1])` has no `device=`), with tensors on the XLA device: torch_xla "
                             "raises `RuntimeError: Expected all tensors in the given list to be XLA tensors` when the "
                             "step runs; build it with `device=` (an input's `.device`)"),
+                )),
+        Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
+                "    return torch.cat([h, torch.zeros(h.shape[0], 1)], 1)\n",
+                fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
+                      "    return torch.cat([h, torch.zeros(h.shape[0], 1, device=h.device)], 1)\n",
+                expected=(
+                    (7, 12, "`torch.cat` joins `torch.zeros(h.shape[0], 1)`, built on the CPU (`torch.zeros(h.shape[0], "
+                            "1)` has no `device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: "
+                            "Expected all tensors in the given list to be XLA tensors` when the step runs; build it "
+                            "with `device=` (an input's `.device`)"),
+                )),
+        # built earlier: the fix is unsafe (whatever else reads `pad` gets a device tensor too)
+        Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x: torch.Tensor):\n"
+                "    pad = torch.zeros(x.shape[0], 1)\n    return model(torch.cat([x, pad], 1))\n",
+                fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x: torch.Tensor):\n"
+                      "    pad = torch.zeros(x.shape[0], 1, device=x.device)\n    return model(torch.cat([x, pad], 1))\n",
+                expected=(
+                    (7, 18, "`torch.cat` joins `pad`, built on the CPU (`torch.zeros(x.shape[0], 1)` has no "
+                            "`device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: Expected all "
+                            "tensors in the given list to be XLA tensors` when the step runs; build it with `device=` "
+                            "(an input's `.device`)"),
                 )),
     )
 
@@ -237,4 +287,5 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                              else "Expected all tensors in the given list to be XLA tensors")
                     ctx.report(self, call, f"`{op}` joins `{ast.unparse(first)}`, built on the CPU{built}, with tensors "
                                            f"on the XLA device: torch_xla raises `RuntimeError: {error}` when the "
-                                           "step runs; build it with `device=` (an input's `.device`)")
+                                           "step runs; build it with `device=` (an input's `.device`)",
+                               fix=_fix(factory, first, [x for x, w in zip(elts, where) if w & DEVICE], places))
