@@ -754,3 +754,20 @@ def test_step_function_argument_reaching_a_slice_bound_is_a_recompile() -> None:
     tensor_use = _STEP_ARG.format(default="").replace("return torch.stack([h[b, :, beg:beg + 8] for b, (beg, _) in "
                                                       "enumerate(trim)])", "return h * trim")
     assert _codes(tensor_use, declared=True) == []
+
+
+def test_step_function_argument_used_as_an_index_is_not_claimed() -> None:
+    """`logits[:, idx]`: idx may be an index tensor the loop hands in; only slice bounds and sizes count."""
+    src = """
+        import torch
+        import torch_xla
+
+        @torch_xla.compile
+        def step(model, opt, ids, idx, n):
+            logits = torch.log_softmax(model(ids), -1)
+            loss = logits[:, idx + 1].sum() + logits[:, :n].sum()
+            loss.backward()
+            opt.step()
+    """
+    found = check_source(textwrap.dedent(src), "t.py").diagnostics
+    assert [(d.code, d.line) for d in found] == [("XLA450", 8)] and "`n`" in found[0].message

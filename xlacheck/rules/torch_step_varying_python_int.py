@@ -137,7 +137,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                                    "for each value; use a fixed size (pad) or a device-side index")
                             break
                     elif not flags.get(id(p), 0) & TENSOR and (hit := _varies(p, flags)) is not None \
-                            and not flags.get(id(hit), 0) & TENSOR:
+                            and not flags.get(id(hit), 0) & TENSOR and flags.get(id(hit), 0) & (STEP_INT | HOST):
+                        # (a step function's argument used as an index may be an index tensor: not claimed)
                         ctx.report(self, node, f"{_what(hit, flags)} indexes a torch tensor: torch_xla "
                                                "bakes the position into the graph and compiles a new one for each "
                                                "value; index with a device tensor (`index_select`/`index_copy_`)")
