@@ -445,6 +445,7 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
 
     p = torch.softmax(t(4, 10), -1)
     img = t(2, 3, 8, 8)
+    img9 = t(2, 3, 9, 9)  # the same output size on an input it divides: the condition is divisibility
     seq = t(2, 3, 8)
     x = t(3, 4)
     probes: dict[str, list[tuple[dict, Any]]] = {
@@ -457,11 +458,13 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
             ({"output_size": 1}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 1))(img.to(d)))),
             ({"output_size": "divides input (8->4)"}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 4))(img.to(d)))),
             ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 3))(img.to(d)))),
+            ({"output_size": "divides input (9->3)"}, on(lambda d: lambda: grad(lambda z: F.adaptive_avg_pool2d(z, 3))(img9.to(d)))),
         ],
         "torch.nn.functional.adaptive_max_pool2d": [
             ({"output_size": 1}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 1))),
             ({"output_size": "divides input (8->4)"}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 4))),
             ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: F.adaptive_max_pool2d(img.to(d), 3))),
+            ({"output_size": "divides input (9->3)"}, on(lambda d: lambda: F.adaptive_max_pool2d(img9.to(d), 3))),
         ],
         "torch.nn.functional.adaptive_avg_pool1d": [
             ({"output_size": 1}, on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 1))),
@@ -703,6 +706,11 @@ def module_table(torch: Any) -> dict[str, dict]:
         try:
             params = [p.name for p in inspect.signature(getattr(F, call.func.attr)).parameters.values()
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+            if not params and callable(getattr(F, call.func.attr + "_with_indices", None)):
+                # a boolean_dispatch wrapper (F.adaptive_max_pool2d(*args, **kwargs)): both branches
+                # share the parameters of the `_with_indices` one
+                params = [p.name for p in inspect.signature(getattr(F, call.func.attr + "_with_indices")).parameters.values()
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         except (TypeError, ValueError):
             continue
         attrs = {params[i]: a.attr for i, a in enumerate(call.args) if i < len(params)
@@ -749,6 +757,21 @@ def merge_backward(ops: dict[str, dict], results: dict[str, dict]) -> None:
             ops[op]["backward"] = rec["status"]
             if rec.get("aten"):
                 ops[op]["backward_aten"] = rec["aten"]
+
+
+def rerun_arguments(path: Path, batch: int) -> dict:
+    """``--phase arguments``: the argument-dependent probes and the module table only, merged into
+    the table at ``path`` (seconds instead of the full run's minutes)."""
+    import torch
+
+    table = json.loads(path.read_text())
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    probes = arg_probes(torch)
+    probe_names = [f"probe:{op}#{i}" for op, variants in probes.items() for i in range(len(variants))]
+    table["argument_dependent"] = argument_rows(probes, _run_all(probe_names, scratch, batch))
+    table["modules"] = module_table(torch)
+    return table
 
 
 def rerun_backward(path: Path, batch: int) -> dict:
@@ -840,8 +863,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
-    ap.add_argument("--phase", choices=("all", "backward"), default="all",
-                    help="backward: rerun only the backward probes and merge them into --out")
+    ap.add_argument("--phase", choices=("all", "backward", "arguments"), default="all",
+                    help="backward: rerun only the backward probes and merge them into --out; arguments: only "
+                         "the argument-dependent probes and the module table")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -849,7 +873,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if os.environ.get("PJRT_DEVICE") is None:
         os.environ["PJRT_DEVICE"] = "CPU"
-    table = rerun_backward(args.out, args.batch) if args.phase == "backward" else build(args.batch, args.limit)
+    table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
+             else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")
     write_doc(table, args.doc)
     print(f"wrote {args.out} ({len(table['ops'])} ops, {len(table['not_exercised'])} not exercised) and {args.doc}")

@@ -74,9 +74,16 @@ def test_no_finding_for_what_lowers_or_stays_on_the_device(line: str) -> None:
     assert _codes(XLA_LOOP.replace("{line}", line)) == []
 
 
-def test_a_read_after_the_sync_is_not_a_cut() -> None:
+def test_a_read_after_the_sync_waits_for_the_device_unless_every_n() -> None:
+    """Not a cut (the graph already ran), but the oracle measures a transfer in every step
+    (eval_cases/torch_xla host_item_after_sync_micro_steps, host_loss_item_after_mark_step_each_step):
+    flagged with its own message and no closure fix; every N steps it is the documented pattern."""
     src = XLA_LOOP.replace("        xm.mark_step()\n", "        xm.mark_step()\n        log(loss.item())\n")
-    assert _codes(src.replace("{line}", "pass")) == []
+    found = check_source(textwrap.dedent(src.replace("{line}", "pass")), "t.py").diagnostics
+    assert [d.code for d in found] == ["XLA350"] and "after the sync" in found[0].message and found[0].fix is None
+    every_n = src.replace("    for x, y in loader:", "    for step, (x, y) in enumerate(loader):").replace(
+        "        log(loss.item())", "        if step % 50 == 0:\n            log(loss.item())")
+    assert _codes(every_n.replace("{line}", "pass")) == []
 
 
 def test_no_step_without_proof() -> None:
@@ -258,7 +265,10 @@ def _torch_xla_python() -> str:
 SAMPLE_OPS = ("torch.median", "torch.histc", "torch.isin", "torch.nonzero", "torch.unique", "torch.cumsum",
               "torch.kthvalue", "Tensor.masked_fill", "torch.nn.functional.grid_sample", "torch.topk",
               "probe:torch.multinomial#0", "probe:torch.multinomial#1", "probe:torch.nn.functional.interpolate#2",
-              "probe:torch.nn.functional.interpolate#6", "backward:torch.nn.functional.glu", "backward:torch.relu")
+              "probe:torch.nn.functional.interpolate#6", "backward:torch.nn.functional.glu", "backward:torch.relu",
+              # adaptive pools: the same output size lowers on an input it divides and falls back on one it does not
+              "probe:torch.nn.functional.adaptive_avg_pool2d#2", "probe:torch.nn.functional.adaptive_avg_pool2d#3",
+              "probe:torch.nn.functional.adaptive_max_pool2d#2", "probe:torch.nn.functional.adaptive_max_pool2d#3")
 
 
 def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
@@ -317,7 +327,11 @@ print(json.dumps(sorted(set(fail))))
 SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_device.py",
                 "op_median_robust_loss.py", "neg_op_mean_robust_loss.py", "shape_masked_select_confident.py",
                 "neg_shape_masked_sum_confident.py", "recompile_warmup_factor_reaches_one.py",
-                "neg_recompile_scale_schedule_no_special_value.py")
+                "neg_recompile_scale_schedule_no_special_value.py",
+                # issue 12, third pass: a callable object's torch.isin, an adaptive pool to 5x5 on 16x16 maps,
+                # a read after the step's own sync
+                "op_suppress_tokens_processor_isin.py", "op_adaptive_avg_pool_5x5_spp_head.py",
+                "host_loss_item_after_mark_step_each_step.py", "neg_host_loss_item_after_mark_step_every_n.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)
@@ -594,3 +608,166 @@ def upsample(model, x):
     return F.interpolate(model(x), scale_factor=2, mode="{mode}")
 """
     assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == (["XLA351"] if found else [])
+
+
+# -- XLA554: torch_xla itself raises on a join of a CPU-built tensor with XLA tensors ----------------------
+_JOIN = """
+import torch
+import torch_xla
+
+
+@torch_xla.compile
+def step(model, x):
+    h = model(x)
+    return torch.{join}([h, torch.arange(h.shape[1]).float().expand(h.shape[0], -1)]{dim})
+"""
+_JOIN_RUN = r"""
+import sys, torch, torch_xla
+d = torch_xla.device()
+src = sys.stdin.read().replace("@torch_xla.compile\n", "")  # the same lazy trace, callable on the CPU too
+ns = {}
+exec(compile(src, "case.py", "exec"), ns)
+torch.manual_seed(0)
+model, x = torch.nn.Linear(4, 3), torch.randn(2, 4)
+cpu = ns["step"](model, x)
+try:
+    out = ns["step"](model.to(d), x.to(d))
+    torch_xla.sync()
+    print("ok", bool(torch.allclose(out.cpu(), cpu, atol=1e-5)))
+except RuntimeError as exc:
+    print("RuntimeError", str(exc).splitlines()[0])
+"""
+
+
+@pytest.mark.parametrize("join, dim", [("cat", ", 1"), ("stack", "")])
+def test_xla554_join_of_a_cpu_built_tensor_raises_on_torch_xla_and_the_fix_is_equal(join: str, dim: str) -> None:
+    from xlacheck.rewrites._fix import apply_edits
+
+    python = _torch_xla_python()
+    env = {**os.environ, "PJRT_DEVICE": "CPU"}
+    src = textwrap.dedent(_JOIN.format(join=join, dim=dim))
+    found = [d for d in check_source(src, "t.py").diagnostics if d.code == "XLA554"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.applicability.value == "safe"
+    fixed = apply_edits(src, found[0].fix.edits)
+    assert "torch.arange(h.shape[1], device=h.device)" in fixed and _codes(fixed) == []
+    results = {}
+    for name, code in (("original", src), ("fixed", fixed)):
+        proc = subprocess.run([python, "-c", _JOIN_RUN], input=code, env=env, capture_output=True, text=True,
+                              timeout=600, check=True)
+        results[name] = proc.stdout.strip().splitlines()[-1]
+    assert results["original"].startswith("RuntimeError") and "XLA tensor" in results["original"], results
+    assert results["fixed"] == "ok True", results  # on the device, equal to the original on the CPU
+
+
+def test_xla554_follows_buffers_meshgrid_and_method_chains() -> None:
+    """torchvision's DefaultBoxes pattern (tenstorrent/tt-xla #3335): shifts from CPU aranges through
+    meshgrid/stack/reshape, joined with a registered buffer; `.to(device)` after the join is too late."""
+    src = """
+        import torch
+        import torch.nn as nn
+
+        class Boxes(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("wh", torch.ones(2, 2))
+
+            def forward(self, fmap):
+                f_k = fmap.size(-1)
+                ys, xs = torch.meshgrid(torch.arange(f_k), torch.arange(f_k), indexing="ij")
+                shifts = torch.stack([xs, ys], -1).reshape(-1, 2).float().repeat_interleave(len(self.wh), 0)
+                wh = self.wh.repeat(f_k * f_k, 1)
+                return torch.cat((shifts, wh), dim=1).to(fmap.device)
+    """
+    assert _codes(src, declared=True) == ["XLA554"]
+    assert _codes(src.replace("torch.arange(f_k)", "torch.arange(f_k, device=fmap.device)"), declared=True) == []
+    # all on the CPU, moved after the join: nothing to join across devices
+    assert _codes(src.replace("wh = self.wh.repeat(f_k * f_k, 1)", "wh = torch.ones(f_k * f_k * 2, 2)"),
+                  declared=True) == []
+
+
+def test_callable_object_called_in_the_step_runs_in_the_step() -> None:
+    """A stopping criterion / logits processor object: its __call__ runs in the step (XLA351 on torch.isin)."""
+    src = """
+        import torch
+        import torch_xla
+
+        class Eos:
+            def __init__(self, ids):
+                self.ids = torch.tensor(ids)
+
+            def __call__(self, input_ids):
+                return torch.isin(input_ids[:, -1], self.ids.to(input_ids.device))
+
+        @torch_xla.compile
+        def decode_step(model, criteria, ids):
+            nxt = model(ids).argmax(-1)
+            return criteria(torch.cat([ids, nxt[:, None]], 1))
+    """
+    assert _codes(src) == ["XLA351"]
+    # a plain function of that name in the file is that function, not the class's __call__
+    assert _codes(src + "\n        def criteria(x):\n            return x\n") == []
+
+
+def test_adaptive_pool_output_sizes() -> None:
+    from xlacheck.rules.torch_op_without_lowering import _uncommon_divisor
+
+    assert [n for n in range(1, 16) if _uncommon_divisor(n)] == [3, 5, 6, 9, 10, 11, 12, 13, 15]
+    src = XLA_LOOP.replace("{line}", "h = torch.nn.functional.adaptive_avg_pool2d(torch.relu(x), {size})")
+    assert _codes(src.replace("{size}", "(3, 3)")) == ["XLA351"]
+    for size in ("1", "(1, 1)", "(4, 4)", "7", "(2, None)", "n"):
+        assert _codes(src.replace("{size}", size)) == [], size
+
+
+_STEP_ARG = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(1, 4, 3, padding=1)
+
+    def forward(self, x, trim):
+        h = F.relu(self.conv(x))
+        return torch.stack([h[b, :, beg:beg + 8] for b, (beg, _) in enumerate(trim)])
+
+
+def make_train_step(model, opt):
+    def train_step(x, target, trim{default}):
+        opt.zero_grad()
+        loss = F.mse_loss(model(x, trim), target)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+"""
+
+
+def test_step_function_argument_reaching_a_slice_bound_is_a_recompile() -> None:
+    """pytorch/xla #1368: per-sample offsets handed to the training step, iterated in the model's forward."""
+    assert _codes(_STEP_ARG.format(default=""), declared=True) == ["XLA450"]
+    # a default value: a setting of the run, not a value of each call
+    assert _codes(_STEP_ARG.format(default="=((0, 4), (1, 3))"), declared=True) == []
+    # an argument the forward uses as a tensor is a batch, not a Python value
+    tensor_use = _STEP_ARG.format(default="").replace("return torch.stack([h[b, :, beg:beg + 8] for b, (beg, _) in "
+                                                      "enumerate(trim)])", "return h * trim")
+    assert _codes(tensor_use, declared=True) == []
+
+
+def test_step_function_argument_used_as_an_index_is_not_claimed() -> None:
+    """`logits[:, idx]`: idx may be an index tensor the loop hands in; only slice bounds and sizes count."""
+    src = """
+        import torch
+        import torch_xla
+
+        @torch_xla.compile
+        def step(model, opt, ids, idx, n):
+            logits = torch.log_softmax(model(ids), -1)
+            loss = logits[:, idx + 1].sum() + logits[:, :n].sum()
+            loss.backward()
+            opt.step()
+    """
+    found = check_source(textwrap.dedent(src), "t.py").diagnostics
+    assert [(d.code, d.line) for d in found] == [("XLA450", 8)] and "`n`" in found[0].message

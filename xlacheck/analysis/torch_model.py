@@ -58,6 +58,11 @@ TENSOR_DICT = 4096  # a dict display every value of which is a proven tensor (``
 # computed from a module's output or a parameter: autograd records it, so a training step runs the
 # backward of the ops applied to it (a raw input batch has no gradient: no backward kernel runs)
 GRAD = 8192
+# A Python value a step *function* takes as an argument (no default, not proven a tensor, module,
+# optimizer or loader): the caller hands it in at every call, so where it reaches a shape (a slice
+# bound, a factory's size) each new value is a new graph. Items of it (``for beg, end in trim``) and
+# arithmetic with it carry the flag; ``len()`` of it does not (a batch's length is its fixed size).
+STEP_ARG = 16384
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 
@@ -229,6 +234,7 @@ class _Builder:
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
+        self._root_cache: tuple[FunctionInfo | None] | None = None
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -350,7 +356,12 @@ class _Builder:
         while work:
             s = work.pop()
             for call in _calls_in(s.node):
-                for f in self._lookup(call.func):
+                found = self._lookup(call.func)
+                if not found and isinstance(call.func, ast.Name) and (call.func.id in self.module_names
+                                                                      or call.func.id in _MODEL_NAMES):
+                    root = self.root_forward()  # model(x): the forward of the file's model runs in the step
+                    found = [root] if root is not None and not isinstance(root.node, ast.Lambda) else []
+                for f in found:
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, f"called from step code ({s.why})", f.node)
@@ -533,8 +544,11 @@ class _Builder:
         for i, s in enumerate(out.steps):
             first.setdefault(id(s.owner), i)
         depth = self._containment_depth()  # a module's forward after the forwards of the modules that hold it
+        roots = {id(s.node) for s in out.steps if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and self._argument_step(s.node)}  # (they hand their arguments to the model's forward)
         order = sorted(regions, key=lambda k: (getattr(owners[k], "lineno", 0) if not _is_step_function(regions[k])
-                                               else 10**9 + depth.get(k, 0) * 10**6 + first[k]))
+                                               else 10**9 + (0 if k in roots else 10**8)
+                                               + depth.get(k, 0) * 10**6 + first[k]))
         for key in order:
             owner = owners[key]
             ranges = regions[key]
@@ -564,7 +578,16 @@ class _Builder:
     def loose_method(self, f: ast.expr) -> FunctionInfo | None:
         """``obj.update(...)`` on an object of unknown type: the method, when exactly one same-file
         class that is not an nn.Module defines it (the caller checks that tensors are passed: no
-        dict, optimizer or container method takes a tensor there)."""
+        dict, optimizer or container method takes a tensor there); ``obj(...)``: that class's
+        ``__call__``."""
+        if isinstance(f, ast.Name):
+            # criteria(input_ids) on a name of unknown type: the one same-file callable class
+            # (``__call__``) that is not an nn.Module (a stopping criterion, a logits processor)
+            if any(fn.name == f.id for fn in self.facts.functions) or any(c.node.name == f.id for c in self.facts.classes):
+                return None
+            hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
+                    for name, m in c.methods.items() if name == "__call__"]
+            return hits[0] if len(hits) == 1 else None
         if not isinstance(f, ast.Attribute) or not isinstance(f.value, (ast.Name, ast.Attribute)) or _self_attr(f):
             return None
         hits = [m for c in self.facts.classes if c.node.name not in self.module_classes
@@ -674,16 +697,85 @@ class _Builder:
             parent = parent.parent
         return out - _param_names(owner)
 
+    def _argument_step(self, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """A training-step function or one torch_xla compiles: its caller's loop calls it once per step."""
+        return any(s.node is owner and (s.why.startswith(("a training step", "decorated with @torch_xla.compile",
+                                                          "passed to torch_xla.compile", "decorated with torch.compile",
+                                                          "passed to torch.compile")))
+                   for s in self.out.steps)
+
+    def _step_args(self, owner: ast.FunctionDef | ast.AsyncFunctionDef, proven: dict[str, int]) -> set[str]:
+        """Parameters of a step function that are Python values handed in at each call: no default,
+        not proven a tensor or a batch, never called, never read through an attribute or a key."""
+        if not self._argument_step(owner):
+            return set()
+        a = owner.args
+        positional = a.posonlyargs + a.args
+        no_default = positional[:len(positional) - len(a.defaults)] + [
+            k for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        names = {p.arg for p in no_default if p.annotation is None or isinstance(p.annotation, ast.Name)
+                 and p.annotation.id == "int"} - {"self", "cls"}
+        names -= {n for n, f in proven.items() if f & ~BATCH}
+        names -= self.module_names | _MODEL_NAMES
+        # passed to a module (``model(ids, seq_len)``): a tensor, unless the model's forward uses that
+        # parameter as a size only (a slice bound, a factory's size, a loop over it)
+        batch_only = {n for n in names if proven.get(n)}
+        if batch_only:
+            names -= batch_only - self._sizes_for_model(owner, batch_only)
+        for n in walk(owner):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                names.discard(n.func.id)
+            elif isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.value, ast.Name):
+                names.discard(n.value.id)  # an object or a container: a batch, a config
+        return names
+
+    def _sizes_for_model(self, owner: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str]) -> set[str]:
+        """Of ``names``, those that ``owner`` passes to ``model(...)`` where the file's root forward
+        uses the receiving parameter as a size or iterates it, and never as a tensor."""
+        root = self.root_forward()
+        if root is None or isinstance(root.node, ast.Lambda):
+            return set()
+        params = [a.arg for a in root.node.args.posonlyargs + root.node.args.args][1:]
+        used = self._used_as_tensor(root.node)
+        out: set[str] = set()
+        for c in walk(owner):
+            if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                    and (c.func.id in self.module_names or c.func.id in _MODEL_NAMES)):
+                continue
+            pairs = list(zip(params, c.args)) + [(k.arg, k.value) for k in c.keywords if k.arg]
+            for param, arg in pairs:
+                if isinstance(arg, ast.Name) and arg.id in names and not used.get(param, 0) & ~BATCH \
+                        and _sized_by(root.node, param, self):
+                    out.add(arg.id)
+        return out
+
+    def root_forward(self) -> FunctionInfo | None:
+        """``forward`` of the one same-file nn.Module class that no other same-file module builds: what
+        ``model(...)`` runs in a file that defines its model."""
+        if self._root_cache is not None:
+            return self._root_cache[0]
+        held = {v.func.id for c in self.facts.classes for v in c.attrs.values()
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
+        roots = [m for c in self.facts.classes if c.node.name in self.module_classes and c.node.name not in held
+                 for name, m in c.methods.items() if name == "forward"]
+        self._root_cache = (roots[0] if len(roots) == 1 else None,)
+        return self._root_cache[0]
+
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             passed = self.param_flags.get(id(owner), {})
             proven = self._used_as_tensor(owner)
+            step_args = self._step_args(owner, proven)
             for name in self._enclosing_params(owner):
                 if proven.get(name):
                     env[name] = proven[name]  # a free name of a closure, proven by the closure's own code
             for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs:
                 flags = passed.get(a.arg, 0) | proven.get(a.arg, 0)
+                if a.arg in step_args:
+                    flags |= STEP_ARG
+                if flags & STEP_ARG:
+                    flags = STEP_ARG  # a Python value (the module-call proof of a batch does not hold for it)
                 if a.arg in self.module_names:
                     flags |= MODULE
                 ann = a.annotation
@@ -691,6 +783,25 @@ class _Builder:
                     flags |= TENSOR
                 env[a.arg] = flags
         return env
+
+
+_SIZE_FACTORIES = frozenset({"torch.arange", "torch.zeros", "torch.ones", "torch.full", "torch.empty", "torch.rand",
+                             "torch.randn", "torch.eye", "torch.linspace"})
+
+
+def _sized_by(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, b: _Builder) -> bool:
+    """``name`` is a slice bound, a size of a torch factory or the iterable of a loop in ``func``."""
+    def mentions(e: ast.expr | None) -> bool:
+        return e is not None and any(isinstance(n, ast.Name) and n.id == name for n in walk(e))
+
+    for n in walk(func):
+        if isinstance(n, ast.Slice) and (mentions(n.lower) or mentions(n.upper)):
+            return True
+        if isinstance(n, ast.Call) and b.resolve(n.func) in _SIZE_FACTORIES and any(mentions(a) for a in n.args):
+            return True
+        if isinstance(n, (ast.For, ast.comprehension)) and mentions(n.iter):
+            return True
+    return False
 
 
 def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -1046,6 +1157,8 @@ class _Walker:
                 return MAYBE_MASK
             if (lf | rf) & STEP_INT and not (lf | rf) & (TENSOR | OUT):
                 return STEP_INT
+            if (lf | rf) & STEP_ARG and not (lf | rf) & (TENSOR | OUT):
+                return STEP_ARG
             if (lf | rf) & HOST:
                 return HOST
             return 0
@@ -1053,7 +1166,7 @@ class _Walker:
             v = self.expr(e.operand)
             if isinstance(e.op, ast.Not):
                 return 0
-            return v & (TENSOR | BOOL | STEP_INT | HOST | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
+            return v & (TENSOR | BOOL | STEP_INT | STEP_ARG | HOST | (MAYBE_MASK if isinstance(e.op, ast.Invert) else 0))
         if isinstance(e, ast.Compare):
             fs = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
             if any(f & TENSOR for f in fs) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
@@ -1084,7 +1197,14 @@ class _Walker:
             for gen in e.generators:
                 it = self.expr(gen.iter)
                 flags = TENSOR if _dict_values(gen.iter, self) else _item_flags(it, gen.iter, self)
-                self.bind(gen.target, flags, gen.iter)
+                if (isinstance(gen.iter, ast.Call) and isinstance(gen.iter.func, ast.Name)
+                        and gen.iter.func.id == "enumerate" and gen.iter.args
+                        and isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2):
+                    self.bind(gen.target.elts[0], 0, None)  # the index; the item as for the loop statement
+                    arg = gen.iter.args[0]
+                    self.bind(gen.target.elts[1], _item_flags(self.b.out.of(arg), arg, self), None)
+                else:
+                    self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
             for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,)):
@@ -1141,8 +1261,16 @@ class _Walker:
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
             targets = b._lookup(f) + self._submodule_forward(f)
+            root_target = None
+            if not targets and isinstance(f, ast.Name) and (f.id in b.module_names or f.id in _MODEL_NAMES
+                                                             or self.env.get(f.id, 0) & MODULE) \
+                    and (root := b.root_forward()) is not None and any(a & STEP_ARG for a in args):
+                targets = [root]  # model(ids, seq_len): the file's model, whose forward gets seq_len
+                root_target = root
             if not targets and not recv & (TENSOR | STRUCT | MODULE | OPTIMIZER | LOADER | TENSOR_DICT) \
-                    and any(a & TENSOR for a in args) and (loose := b.loose_method(f)) is not None:
+                    and not (isinstance(f, ast.Name) and (self.env.get(f.id, 0) or f.id in b.module_names
+                                                          or f.id in _MODEL_NAMES)) \
+                    and any(a & (TENSOR | OUT) for a in args) and (loose := b.loose_method(f)) is not None:
                 targets = [loose]  # metric.update(preds, y): tensors handed to the one class with that method
                 b.late.append((loose, f"called from step code with tensors ({self.active[-1].why})"))
             for target in targets:
@@ -1150,7 +1278,7 @@ class _Walker:
                 if isinstance(node, ast.Lambda):
                     continue
                 params = [a.arg for a in node.args.posonlyargs + node.args.args]
-                if params and params[0] == "self" and isinstance(f, ast.Attribute):
+                if params and params[0] == "self" and (isinstance(f, ast.Attribute) or target is root_target):
                     params = params[1:]
                 proven = {p: a for p, a in zip(params, args)}
                 for kw in c.keywords:
@@ -1313,6 +1441,8 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
         return BATCH
     if flags & TENSOR:
         return TENSOR
+    if flags & STEP_ARG:
+        return STEP_ARG  # for beg, end in trim: the items of a Python value handed to the step
     return 0
 
 

@@ -64,6 +64,7 @@ from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionAr
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
+from xlacheck.rules.torch_cpu_tensor_joined_with_device import TorchCpuTensorJoinedWithDevice
 from xlacheck.rules.torch_cpu_tensor_moved_in_step import TorchCpuTensorMovedInStep
 from xlacheck.rules.torch_data_dependent_shape import TorchDataDependentShape
 from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWithoutDropLast
@@ -160,6 +161,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchSaveOfXlaTensors,
     TorchOptimizerStepWithoutReduce,
     TorchCpuTensorMovedInStep,
+    TorchCpuTensorJoinedWithDevice,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import HOST, STEP_INT, TENSOR
+from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -22,9 +22,16 @@ def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
     if node is None:
         return None
     for n in ast.walk(node):
-        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST):
+        if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
             return n
     return None
+
+
+def _what(hit: ast.AST, flags: dict[int, int]) -> str:
+    if flags.get(id(hit), 0) & (STEP_INT | HOST):
+        return "a Python int that changes every step"
+    return (f"`{ast.unparse(hit)}`, a Python value the step function takes as an argument (new at each call "
+            "from the loop)")
 
 
 class TorchStepVaryingPythonInt(ModuleRule):
@@ -37,7 +44,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
     `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`, `x.topk(k)`). An attribute tensor counts
     when the class builds it on a device (`torch.zeros(..., device=d)`, `.to(d)`): a schedule kept
-    on the CPU and indexed there costs the device nothing.
+    on the CPU and indexed there costs the device nothing. A step *function*'s argument counts too
+    (a training-step function or one `torch_xla.compile` compiles, which the loop calls once per
+    step): a parameter without a default that the function never proves a tensor, module or object
+    (`def train_step(ids, seq_len, labels)`), followed into the file's model (`model(ids, seq_len)`
+    hands `seq_len` to the forward of the one same-file nn.Module no other builds, when that forward
+    uses it as a size) and through loops over it (`for beg, end in trim:`).
 
     ## Why is this bad?
     torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
@@ -86,6 +98,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
                             'or a device-side index'),
                 )),
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\nclass Enc(nn.Module):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.pos = nn.Embedding(32, 8)\n\n"
+                "    def forward(self, h, seq_len):\n        pos = torch.arange(seq_len, device=h.device)\n"
+                "        return h + self.pos(pos)\n\n"
+                "@torch_xla.compile\ndef train_step(model, opt, h, seq_len):\n    loss = model(h, seq_len).sum()\n"
+                "    loss.backward()\n    opt.step()\n    return loss\n",
+                expected=(
+                    (11, 15, '`seq_len`, a Python value the step function takes as an argument (new at each call '
+                             'from the loop) sets a size of `torch.arange`: torch_xla compiles a new graph for each '
+                             'value; use a fixed size (pad, a few buckets) or keep the value on the device'),
+                )),
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
                 "    for img, y in loader:\n        i = random.randrange(0, 3)\n        row = torch.relu(img)[i]\n"
                 "        loss = model(row).sum()\n        loss.backward()\n        opt.step()\n"
@@ -109,13 +132,14 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     if isinstance(p, ast.Slice):
                         hit = _varies(p.lower, flags) or _varies(p.upper, flags)
                         if hit is not None:
-                            ctx.report(self, node, "a Python int that changes every step is a slice bound of a torch "
+                            ctx.report(self, node, f"{_what(hit, flags)} is a slice bound of a torch "
                                                    "tensor: torch_xla bakes it into the graph and compiles a new one "
                                                    "for each value; use a fixed size (pad) or a device-side index")
                             break
                     elif not flags.get(id(p), 0) & TENSOR and (hit := _varies(p, flags)) is not None \
-                            and not flags.get(id(hit), 0) & TENSOR:
-                        ctx.report(self, node, "a Python int that changes every step indexes a torch tensor: torch_xla "
+                            and not flags.get(id(hit), 0) & TENSOR and flags.get(id(hit), 0) & (STEP_INT | HOST):
+                        # (a step function's argument used as an index may be an index tensor: not claimed)
+                        ctx.report(self, node, f"{_what(hit, flags)} indexes a torch tensor: torch_xla "
                                                "bakes the position into the graph and compiles a new one for each "
                                                "value; index with a device tensor (`index_select`/`index_copy_`)")
                         break
@@ -129,6 +153,6 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in ("size", "num_classes", "k", "end", "length")]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is not None and not torch.tensor(hit):
-                    ctx.report(self, node, f"a Python int that changes every step sets a size of `{op.replace('Tensor.', 'tensor.')}`: "
+                    ctx.report(self, node, f"{_what(hit, flags)} sets a size of `{op.replace('Tensor.', 'tensor.')}`: "
                                            "torch_xla compiles a new graph for each value; use a fixed size "
                                            "(pad, a few buckets) or keep the value on the device")
