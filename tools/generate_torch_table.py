@@ -225,7 +225,8 @@ def _xla_run(torch: Any, met: Any, torch_xla: Any, call: Any) -> dict:
         result = call()
         torch_xla.sync()
     except Exception as exc:  # noqa: BLE001 - every failure is a table fact
-        return {"status": "xla_error", "error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"}
+        return {"status": "xla_error", "error": f"{type(exc).__name__}: "
+                                                f"{str(exc).splitlines()[0][:160] if str(exc) else ''}"}
     counters = {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")}
     fallback = sorted(n for n in counters if n != "aten::_local_scalar_dense")
     rec: dict = {"status": "fallback" if fallback else "lowered"}

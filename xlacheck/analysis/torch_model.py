@@ -356,12 +356,12 @@ class _Builder:
         while work:
             s = work.pop()
             for call in _calls_in(s.node):
-                found = self._lookup(call.func)
-                if not found and isinstance(call.func, ast.Name) and (call.func.id in self.module_names
+                callees = self._lookup(call.func)
+                if not callees and isinstance(call.func, ast.Name) and (call.func.id in self.module_names
                                                                       or call.func.id in _MODEL_NAMES):
                     root = self.root_forward()  # model(x): the forward of the file's model runs in the step
-                    found = [root] if root is not None and not isinstance(root.node, ast.Lambda) else []
-                for f in found:
+                    callees = [root] if root is not None and not isinstance(root.node, ast.Lambda) else []
+                for f in callees:
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, f"called from step code ({s.why})", f.node)

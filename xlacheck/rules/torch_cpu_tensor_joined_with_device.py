@@ -234,7 +234,8 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                 fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
                       "    return torch.cat([h, torch.zeros(h.shape[0], 1, device=h.device)], 1)\n",
                 expected=(
-                    (7, 12, "`torch.cat` joins `torch.zeros(h.shape[0], 1)`, built on the CPU (`torch.zeros(h.shape[0], "
+                    (7, 12, "`torch.cat` joins `torch.zeros(h.shape[0], 1)`, built on the CPU "
+                            "(`torch.zeros(h.shape[0], "
                             "1)` has no `device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: "
                             "Expected all tensors in the given list to be XLA tensors` when the step runs; build it "
                             "with `device=` (an input's `.device`)"),
@@ -243,7 +244,8 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
         Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x: torch.Tensor):\n"
                 "    pad = torch.zeros(x.shape[0], 1)\n    return model(torch.cat([x, pad], 1))\n",
                 fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x: torch.Tensor):\n"
-                      "    pad = torch.zeros(x.shape[0], 1, device=x.device)\n    return model(torch.cat([x, pad], 1))\n",
+                      "    pad = torch.zeros(x.shape[0], 1, device=x.device)\n"
+                      "    return model(torch.cat([x, pad], 1))\n",
                 expected=(
                     (7, 18, "`torch.cat` joins `pad`, built on the CPU (`torch.zeros(x.shape[0], 1)` has no "
                             "`device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: Expected all "
@@ -285,7 +287,8 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                     op = (resolve(call.func) or "torch.cat")
                     error = ("Expected XLA tensor" if op in ("torch.stack", "torch.hstack", "torch.vstack")
                              else "Expected all tensors in the given list to be XLA tensors")
-                    ctx.report(self, call, f"`{op}` joins `{ast.unparse(first)}`, built on the CPU{built}, with tensors "
+                    ctx.report(self, call, f"`{op}` joins `{ast.unparse(first)}`, built on the "
+                                           f"CPU{built}, with tensors "
                                            f"on the XLA device: torch_xla raises `RuntimeError: {error}` when the "
                                            "step runs; build it with `device=` (an input's `.device`)",
                                fix=_fix(factory, first, [x for x, w in zip(elts, where) if w & DEVICE], places))

@@ -116,7 +116,7 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, s
         verdict = argument_dependent_verdict(op, call, method)
         if verdict == "fallback" and leaf.startswith("adaptive_"):
             rows = table["argument_dependent"].get("torch.nn.functional." + leaf, [])
-            aten = next((r.get("aten", []) for r in rows if r["status"] == "fallback"), [])
+            aten: list[str] = next((r.get("aten", []) for r in rows if r["status"] == "fallback"), [])
             return op, (f"{', '.join(aten[:1])} where the output size does not divide the input's size, as for the "
                         "common power-of-two and 224-pixel feature maps; pool to a size that divides it")
         if verdict == "fallback":
@@ -329,7 +329,8 @@ class TorchOpWithoutLowering(ModuleRule):
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
-                "        probs = torch.softmax(model(ids)[:, -1], -1)\n        nxt = torch.multinomial(probs, 2)[:, 1:]\n"
+                "        probs = torch.softmax(model(ids)[:, -1], -1)\n"
+                "        nxt = torch.multinomial(probs, 2)[:, 1:]\n"
                 "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n",
                 expected=(
                     (6, 15, '`torch.multinomial` has no XLA lowering in torch_xla 2.9.0 (argument-dependent: falls '
@@ -337,7 +338,8 @@ class TorchOpWithoutLowering(ModuleRule):
                             'step'),
                 )),
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, y in loader:\n"
-                "        h = torch.relu(x)\n        loss = (h - torch.median(h)).abs().mean()\n        loss.backward()\n"
+                "        h = torch.relu(x)\n        loss = (h - torch.median(h)).abs().mean()\n"
+                "        loss.backward()\n"
                 "        opt.step()\n        torch_xla.sync()\n",
                 expected=(
                     (6, 21, '`torch.median` has no XLA lowering in torch_xla 2.9.0 (aten::median): it runs on the '

@@ -91,8 +91,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
-                "    for img, y in loader:\n        i = random.randrange(0, 3)\n        crop = torch.relu(img)[:, :, i:i + 6]\n"
-                "        loss = model(crop).sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                "    for img, y in loader:\n        i = random.randrange(0, 3)\n"
+                "        crop = torch.relu(img)[:, :, i:i + 6]\n"
+                "        loss = model(crop).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
                 expected=(
                     (7, 16, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
                             'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
