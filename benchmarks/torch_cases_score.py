@@ -11,6 +11,7 @@ not import torch_xla: they are linted with ``torch_xla=True`` (the ``--torch-xla
 
     python benchmarks/torch_cases_score.py                       # shared dev cases + eval_cases/torch_xla splits
     python benchmarks/torch_cases_score.py --verbose             # list every misclassified case
+    python benchmarks/torch_cases_score.py --preview             # also the rules behind --preview
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 
 def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool, splits: dict[str, str] | None,
-           verbose: bool, show_validation: bool = False) -> None:
+           verbose: bool, show_validation: bool = False, preview: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(oracle), "strip", str(cases_dir), tmp], check=True, capture_output=True)
         counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -48,7 +49,7 @@ def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool
             if rec is None:
                 continue
             split = splits.get(f.name, "?") if splits is not None else rec.get("split", "dev")
-            result = check_source(f.read_text(), str(f), torch_xla=declare)
+            result = check_source(f.read_text(), str(f), torch_xla=declare, preview=preview)
             # every finding counts (TF/JAX rules included): a false one in a torch file is a false positive
             found = [f"{d.line}:{d.code}" for d in result.diagnostics]
             positive, flagged = bool(rec["xla_fail"]), bool(found)
@@ -58,7 +59,7 @@ def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool
                 counts[key][slot] += 1
             if slot in (1, 2) and (split != "validation" or show_validation):
                 wrong.append(f"  {'FP' if slot == 1 else 'FN'} {split:6} {f.name:50} {rec['label']:12} {found}")
-    print(f"== {name} ({'declared --torch-xla' if declare else 'not declared'})")
+    print(f"== {name} ({'declared --torch-xla' if declare else 'not declared'}{', --preview' if preview else ''})")
     print(f"{'split':12}{'category':12}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
     for split in sorted({k[0] for k in counts}):
         for cat in CATEGORIES + ("all",):
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=SHARED)
     ap.add_argument("--own", type=Path, default=OWN)
     ap.add_argument("--no-declare", action="store_true", help="lint without the --torch-xla declaration")
+    ap.add_argument("--preview", action="store_true", help="also run the rules behind --preview")
     ap.add_argument("--verbose", "-v", action="store_true", help="list misclassified cases (validation ones hidden)")
     ap.add_argument("--show-validation", action="store_true",
                     help="also list misclassified validation cases (not while writing rules)")
@@ -84,11 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     declare = not args.no_declare
     if (args.shared / "labels.json").exists():
         _score("shared dev cases", args.shared / "cases", json.loads((args.shared / "labels.json").read_text()),
-               oracle, declare, None, args.verbose)
+               oracle, declare, None, args.verbose, preview=args.preview)
     if (args.own / "labels.json").exists():
         splits = json.loads((args.own / "split.json").read_text())
         _score("own cases (eval_cases/torch_xla)", args.own / "cases", json.loads((args.own / "labels.json").read_text()),
-               oracle, declare, splits, args.verbose, args.show_validation)
+               oracle, declare, splits, args.verbose, args.show_validation, args.preview)
     return 0
 
 

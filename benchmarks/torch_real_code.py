@@ -1,9 +1,10 @@
 """Lint real PyTorch code and list every finding, to judge by hand (docs/known-results.md, PyTorch).
 
-    python benchmarks/torch_real_code.py GLOB... [--torch-xla]
+    python benchmarks/torch_real_code.py GLOB... [--torch-xla] [--preview]
 
 Each file is linted with :func:`xlacheck.engine.check_source` (``torch_xla=True`` with
-``--torch-xla``: the project declares its torch code runs on XLA). Prints ``path:line:col: CODE
+``--torch-xla``: the project declares its torch code runs on XLA; ``--preview`` also runs the rules
+behind ``--preview``). Prints ``path:line:col: CODE
 message`` per finding, then the number of lines and findings, findings per rule and per 10k lines;
 ``--fixes`` also prints, under each finding that has a fix, the fixed line(s) and its applicability,
 and counts the fixes per rule.
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("globs", nargs="+")
     ap.add_argument("--torch-xla", action="store_true", help="declare that the torch code runs on XLA")
+    ap.add_argument("--preview", action="store_true", help="also run the rules behind --preview")
     ap.add_argument("--fixes", action="store_true", help="show each fix (the rewritten lines) and count them")
     args = ap.parse_args(argv)
     lines = 0
@@ -39,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in sorted(glob.glob(pattern, recursive=True)):
             source = Path(path).read_text(errors="replace")
             lines += source.count("\n")
-            result = check_source(source, path, torch_xla=args.torch_xla)
+            result = check_source(source, path, torch_xla=args.torch_xla, preview=args.preview)
             if result.error is not None:
                 print(f"{path}: error: {result.error.message}")
             for d in result.diagnostics:

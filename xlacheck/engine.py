@@ -143,5 +143,6 @@ def _check_tree(
         out.extend(ctx.diagnostics)
     if summary is not None:  # after the walk, which records what calls into other modules pass
         summary.append(summarize(facts, tree))
-    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla))  # XLA4xx/5xx: code around compiled functions
+    # XLA4xx/5xx: code around compiled functions
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla, preview=preview))
     return out

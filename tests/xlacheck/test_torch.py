@@ -346,7 +346,8 @@ def test_compiler_agrees_with_labels_and_xlacheck(name: str, tmp_path: Path) -> 
     label = json.loads((CASES / "labels.json").read_text())[name]
     assert bool(flags) == bool(label["xla_fail"]), (flags, label["label"])
     source = (CASES / "cases" / name).read_text().split("# --- oracle ---")[0]
-    assert bool(check_source(source, name, torch_xla=True).diagnostics) == bool(flags)
+    # every claim xlacheck can make, those behind --preview too (XLA352 on an adaptive pool), against the compiler
+    assert bool(check_source(source, name, torch_xla=True, preview=True).diagnostics) == bool(flags)
 
 
 def test_prefilter_and_frameworks_let_torch_xla_only_files_through() -> None:
@@ -709,13 +710,45 @@ def test_callable_object_called_in_the_step_runs_in_the_step() -> None:
 
 
 def test_adaptive_pool_output_sizes() -> None:
-    from xlacheck.rules.torch_op_without_lowering import _uncommon_divisor
+    """XLA351 claims no adaptive-pool fallback from the output size alone (the input's size decides:
+    AlexNet's (6, 6) on 6x6 maps lowers); XLA352, behind --preview, guesses from it."""
+    from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import uncommon_divisor
 
-    assert [n for n in range(1, 16) if _uncommon_divisor(n)] == [3, 5, 6, 9, 10, 11, 12, 13, 15]
-    src = XLA_LOOP.replace("{line}", "h = torch.nn.functional.adaptive_avg_pool2d(torch.relu(x), {size})")
-    assert _codes(src.replace("{size}", "(3, 3)")) == ["XLA351"]
+    assert [n for n in range(1, 16) if uncommon_divisor(n)] == [3, 5, 6, 9, 10, 11, 12, 13, 15]
+    src = textwrap.dedent(XLA_LOOP.replace("{line}", "h = torch.nn.functional.adaptive_avg_pool2d(torch.relu(x), {size})"))
+
+    def codes(size: str, preview: bool) -> list[str]:
+        return [d.code for d in check_source(src.replace("{size}", size), "t.py", preview=preview).diagnostics]
+
+    for size in ("(3, 3)", "(6, 6)", "5"):
+        assert codes(size, preview=False) == [], size
+        assert codes(size, preview=True) == ["XLA352"], size
     for size in ("1", "(1, 1)", "(4, 4)", "7", "(2, None)", "n"):
-        assert _codes(src.replace("{size}", size)) == [], size
+        assert codes(size, preview=True) == [], size
+
+
+def test_adaptive_pool_module_is_preview_only() -> None:
+    src = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        import torch_xla
+
+        class AlexNetHead(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.avgpool = nn.AdaptiveAvgPool2d((6, 6))
+
+            def forward(self, x):
+                return torch.flatten(self.avgpool(x), 1)
+
+        def evaluate(model, loader):
+            for x in loader:
+                model(x)
+                torch_xla.sync()
+    """)
+    assert check_source(src, "t.py").diagnostics == ()
+    assert [d.code for d in check_source(src, "t.py", preview=True).diagnostics] == ["XLA352"]
+    assert check_source(src.replace("(6, 6)", "1"), "t.py", preview=True).diagnostics == ()
 
 
 _STEP_ARG = """

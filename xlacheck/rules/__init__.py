@@ -63,6 +63,7 @@ from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
 from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
+from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import TorchAdaptivePoolSizeMayNotDivide
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
 from xlacheck.rules.torch_cpu_tensor_joined_with_device import TorchCpuTensorJoinedWithDevice
 from xlacheck.rules.torch_cpu_tensor_moved_in_step import TorchCpuTensorMovedInStep
@@ -152,6 +153,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchDataDependentShape,
     TorchHostSyncInStep,
     TorchOpWithoutLowering,
+    TorchAdaptivePoolSizeMayNotDivide,
     TorchStepVaryingPythonInt,
     TorchDataLoaderWithoutDropLast,
     TorchScheduleScalarSpecialValue,

@@ -60,13 +60,15 @@ class ModuleRule(Rule):
 
 
 def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: ModuleFacts, path: str,
-                     select: Callable[[str], bool] | None, *, torch_xla: bool = False) -> list[Diagnostic]:
-    """Run every selected module rule once; a crash becomes the engine's RuleCrash."""
+                     select: Callable[[str], bool] | None, *, torch_xla: bool = False,
+                     preview: bool = False) -> list[Diagnostic]:
+    """Run every selected module rule once (those behind ``--preview`` only with ``preview``); a
+    crash becomes the engine's RuleCrash."""
     from xlacheck.analysis.flow import RuleCrash
 
     ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla)
     for rule in rules:
-        if select is not None and not select(rule.code):
+        if select is not None and not select(rule.code) or rule.preview and not preview:
             continue
         try:
             rule.check_module(ctx)

@@ -62,33 +62,31 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
         return None
     if leaf == "interpolate" and "torch.nn.functional.interpolate" in probes:
         return _status_for_mode(probes["torch.nn.functional.interpolate"], _arg(call, 3, "mode"), "nearest")
-    if leaf in ("adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d"):
-        size = _literal(_arg(call, 1 - shift, "output_size"))
-        sizes = size if isinstance(size, tuple) else (size,)
-        if not all(n is None or isinstance(n, int) and not isinstance(n, bool) for n in sizes):
-            return None
-        if all(n in (None, 1) for n in sizes):
+    if leaf in ADAPTIVE_POOLS:
+        sizes = adaptive_output_sizes(call)
+        if sizes is not None and all(n in (None, 1) for n in sizes):
             return "lowered"
-        if any(_uncommon_divisor(n) for n in sizes if n is not None):
-            return "fallback"
-        return None  # 2, 4, 7, 14 ...: they divide the common feature-map sizes; the input is not known here
+        # any other size lowers only where it divides the input's size (the table's probes: 9->3
+        # lowers, 8->3 falls back), which is not known here: XLA352 (--preview) guesses it
+        return None
     if leaf == "embedding_bag" and "torch.nn.functional.embedding_bag" in probes:
         return _status_for_mode(probes["torch.nn.functional.embedding_bag"], _arg(call, 6, "mode"), "mean")
     return None
 
 
-def _uncommon_divisor(n: int) -> bool:
-    """An adaptive-pool output size that lowers only on inputs it divides (the table's probes: 9->3
-    lowers, 8->3 falls back) and that the common feature-map sizes are no multiples of: the maps of
-    power-of-two inputs (64, 128, 256, 512 ...) and of 224-pixel ones (112, 56, 28, 14, 7) have no
-    prime factor other than 2 and 7, so an output size with another one (3, 5, 6, 10 ...) falls
-    back on them."""
-    if n <= 1:
-        return False
-    for p in (2, 7):
-        while n % p == 0:
-            n //= p
-    return n > 1
+# Adaptive pools the table probes (output size 1 lowers; a larger one lowers only where it divides
+# the input's size).
+ADAPTIVE_POOLS = frozenset({"adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d"})
+
+
+def adaptive_output_sizes(call: ast.Call) -> tuple[int | None, ...] | None:
+    """The literal ``output_size`` of an adaptive pool call (``None`` entries keep the input's
+    size), one entry per pooled dimension given; None when it is not a literal of ints."""
+    size = _literal(_arg(call, 1, "output_size"))
+    sizes = size if isinstance(size, tuple) else (size,)
+    if not all(n is None or isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+        return None
+    return sizes
 
 
 def _status_for_mode(rows: list[dict], mode_arg: ast.expr | None, default: str, pass_: str = "forward") -> str | None:
@@ -111,14 +109,8 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, s
     method = op.startswith("Tensor.")
     if leaf in _SHAPE_OPS:
         return None
-    if leaf in ("multinomial", "interpolate", "adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d",
-                "embedding_bag", "upsample"):
+    if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
         verdict = argument_dependent_verdict(op, call, method)
-        if verdict == "fallback" and leaf.startswith("adaptive_"):
-            rows = table["argument_dependent"].get("torch.nn.functional." + leaf, [])
-            aten: list[str] = next((r.get("aten", []) for r in rows if r["status"] == "fallback"), [])
-            return op, (f"{', '.join(aten[:1])} where the output size does not divide the input's size, as for the "
-                        "common power-of-two and 224-pixel feature maps; pool to a size that divides it")
         if verdict == "fallback":
             return op, "argument-dependent: falls back with these arguments"
         return None
@@ -280,10 +272,8 @@ class TorchOpWithoutLowering(ModuleRule):
     `F.embedding_bag(..., mode="mean")`. Adaptive pools (`F.adaptive_avg_pool2d`,
     `nn.AdaptiveMaxPool2d`, ...) lower only where the output size divides the input's size (the
     table's probes: 8->3 falls back, 9->3 and 8->4 lower); the input size is not known statically,
-    so a literal output size is flagged when it has a prime factor other than 2 and 7, which the
-    common feature maps (power-of-two and 224-pixel inputs) are no multiples of; an input of another
-    size (AlexNet's 6x6 maps) makes such a finding false. Method calls count only on proven torch
-    tensors. Callable objects the step calls with tensors (`criteria(input_ids)`, a logits
+    so they are not flagged here (XLA352, behind `--preview`, guesses from the output size);
+    output size 1 lowers. Method calls count only on proven torch tensors. Callable objects the step calls with tensors (`criteria(input_ids)`, a logits
     processor) run their `__call__` in the step when one same-file class defines it.
     In a file whose step code trains (`.backward()` and an optimizer step), ops whose forward
     lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
