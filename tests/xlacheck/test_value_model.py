@@ -440,6 +440,8 @@ def _dtypes(body: str) -> list[str | None]:
     ("tf.cast(x, tf.int8) * tf.cast(x, tf.int8)", "int8"),
     ("tf.zeros_like(x, dtype=tf.int8)", "int8"),
     ("tf.zeros_like(tf.cast(x, tf.uint8))", "uint8"),
+    ("tf.boolean_mask(tf.cast(x, tf.int8), x > 0)", "int8"),
+    ("tf.sequence_mask(x, dtype=tf.float32)", "float32"),
     # unknown stays unknown: no guess from names, parameters or unknown calls
     ("x", None),
     ("x_int8", None),
@@ -457,6 +459,38 @@ def _dtypes(body: str) -> list[str | None]:
 ])
 def test_proven_dtypes(expr: str, dtype: str | None) -> None:
     assert _dtypes(f"    {expr}\n") == [dtype]
+
+
+# The rewrites read calls through the same tables (xlacheck.analysis.dtypes.call_dtype): where the
+# two readings were separate copies they disagreed (tf.sequence_mask with dtype= was "bool" for the
+# rewrites; tf.constant(3), tf.cast(x, "int8") and tf.tile/tf.pad/tf.roll were unknown to them).
+@pytest.mark.parametrize("expr", [
+    "tf.cast(x, tf.int8)", "tf.cast(x, 'int16')", "tf.dtypes.cast(x, tf.double)", "tf.zeros([2])",
+    "tf.one_hot(x, 4)", "tf.one_hot(x, 4, on_value=n)", "tf.constant(3)", "tf.constant([1, 2.5])",
+    "tf.argmax(x)", "tf.math.argmin(x, output_type=tf.int32)", "tf.random.categorical(x, 2)",
+    "tf.sequence_mask(x)", "tf.sequence_mask(x, dtype=tf.float32)", "tf.equal(x, 1)", "tf.math.is_nan(x)",
+    "tf.reduce_any(x > 0)", "tf.tile(tf.cast(x, tf.uint8), [2])", "tf.boolean_mask(tf.zeros([2]), x > 0)",
+    "tf.shape(x)", "tf.range(5)", "tf.cast(x, n)", "tf.constant(n)", "tf.fill([2], 0.5)",
+])
+def test_the_rewrites_read_calls_dtypes_like_the_value_model(expr: str) -> None:
+    from xlacheck.rewrites._source import Source
+    from xlacheck.rewrites.dtypes import DTYPES, certain_dtype
+
+    source = f"import tensorflow as tf\ndef f(x, n):\n    {expr}\n"
+    tree = ast.parse(source)
+    node = tree.body[-1].body[0].value  # type: ignore[attr-defined]
+    proven = _dtypes(f"    {expr}\n")[0]
+    assert certain_dtype(Source(source, tree), node) == (proven if proven in DTYPES else None)
+
+
+def test_the_rewrites_leave_complex_dtypes_unknown() -> None:
+    from xlacheck.rewrites._source import Source
+    from xlacheck.rewrites.dtypes import certain_dtype
+
+    source = "import tensorflow as tf\ndef f(x):\n    tf.cast(x, tf.complex64)\n"
+    tree = ast.parse(source)
+    assert certain_dtype(Source(source, tree), tree.body[-1].body[0].value) is None  # type: ignore[attr-defined]
+    assert _dtypes("    tf.cast(x, tf.complex64)\n") == ["complex64"]
 
 
 def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> None:

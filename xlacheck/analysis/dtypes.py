@@ -1,6 +1,9 @@
 """Proven TensorFlow dtypes of expressions: what the value model knows about a tensor's dtype.
 
 Used through :meth:`xlacheck.analysis.values.ValueEnv.dtype` (the one entry point rules call).
+This module is also the one home of the dtype facts (dtype names and aliases, casts, factories'
+dtype arguments and documented defaults, ops that keep their input's dtype, calls that return
+bool): :mod:`xlacheck.rewrites.dtypes` reads calls through :func:`call_dtype`.
 Only proofs, never guesses from names: a dtype comes from
 
 * an explicit dtype: ``tf.cast(x, tf.int8)`` / ``tf.dtypes.cast`` / ``tf.saturate_cast``,
@@ -13,7 +16,7 @@ Only proofs, never guesses from names: a dtype comes from
   float32; integers outside int32 stay unknown);
 * comparisons (``<``, ``==`` ... on a tensor; ``tf.equal``, ``tf.logical_and``, the API table's
   measured ``dtype: "bool"`` entries) and ``~``/``&``/``|``/``^`` of booleans: bool;
-* ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather`` ...,
+* ops that keep their input's dtype (``tf.reshape``, ``tf.transpose``, ``tf.gather``, ``tf.boolean_mask`` ...,
   subscripts, ``+ - * // % **`` with an operand of the same dtype or an integer literal);
 * a local name bound exactly once in the function (one plain assignment, no other binding of
   it anywhere in the function: a read sees that value or raises);
@@ -33,11 +36,14 @@ from collections.abc import Callable
 from xlacheck import api_table
 from xlacheck.analysis.tables import BOOL_FUNCS
 
-DTYPE_NAMES = frozenset({
-    "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-    "uint64", "bool", "complex64", "complex128", "string",
-})
-_DTYPE_ALIASES = {"half": "float16", "double": "float64"}
+# The dtype facts, one home for the value model and the rewrites (:mod:`xlacheck.rewrites.dtypes`
+# reads its tables from here).
+INT_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+REAL_FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+COMPLEX_DTYPES = ("complex64", "complex128")
+DTYPE_NAMES = frozenset({*INT_DTYPES, *REAL_FLOAT_DTYPES, *COMPLEX_DTYPES, "bool", "string"})
+DTYPE_ALIASES = {"half": "float16", "double": "float64"}
+_DTYPE_ALIASES = DTYPE_ALIASES
 # Modules whose attribute of a dtype's name is that dtype (tf.int8, tf.dtypes.int8, np.int8).
 _DTYPE_MODULES = frozenset({"tf", "tf.dtypes", "tf.compat.v1", "tf.compat.v2", "tf.experimental.numpy", "np",
                             "numpy", "tnp"})
@@ -71,13 +77,14 @@ _FACTORIES: dict[str, tuple[int, str, str | None]] = {
 # name -> (positional index of dtype, keyword): the explicit dtype, else the dtype of the first argument.
 _LIKE = {"tf.zeros_like": (1, "dtype"), "tf.ones_like": (1, "dtype"), "tf.constant": (1, "dtype"),
          "tf.convert_to_tensor": (1, "dtype"), "tf.Variable": (6, "dtype")}
-# Ops whose result has the dtype of their first argument.
-_KEEPS_DTYPE = frozenset({
+# Ops whose result has the dtype of their first argument (whatever it is: shape ops and selections).
+KEEPS_DTYPE = frozenset({
     "tf.reshape", "tf.transpose", "tf.identity", "tf.expand_dims", "tf.squeeze", "tf.stop_gradient", "tf.tile",
-    "tf.reverse", "tf.gather", "tf.gather_nd", "tf.broadcast_to", "tf.roll", "tf.pad",
+    "tf.reverse", "tf.gather", "tf.gather_nd", "tf.broadcast_to", "tf.roll", "tf.pad", "tf.boolean_mask",
+    "tf.ragged.boolean_mask",
 })
-_INT_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
-_FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+_INT_DTYPES = INT_DTYPES
+_FLOAT_DTYPES = REAL_FLOAT_DTYPES + COMPLEX_DTYPES
 _KEEP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 _CMP_OPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _INT32_RANGE = range(-(2**31), 2**31)
@@ -280,64 +287,80 @@ class DtypeModel:
         name = self.resolve(e.func)
         if name is None:
             return None
-        if name.startswith("tf.compat.v2."):
-            name = "tf." + name[len("tf.compat.v2."):]
-        if name in _CASTS:
-            return dtype_literal(_argument(e, 1, "dtype"), self.resolve)
-        if name in _FACTORIES:
-            index, keyword, default = _FACTORIES[name]
-            given = _argument(e, index, keyword) if keyword else None
-            if given is not None:
-                return dtype_literal(given, self.resolve)
-            return default
-        if name in _LIKE:
-            index, keyword = _LIKE[name]
-            given = _argument(e, index, keyword)
-            if given is not None:
-                return dtype_literal(given, self.resolve)
-            first = _argument(e, 0, "initial_value" if name == "tf.Variable" else
-                              "value" if name in ("tf.constant", "tf.convert_to_tensor") else "input")
-            if first is None:
-                return None
-            return literal_dtype(first) or self.dtype(first, depth + 1)
-        if name == "tf.fill":
-            value = _argument(e, 1, "value")
-            return None if value is None else literal_dtype(value) or self.dtype(value, depth + 1)
-        if name == "tf.one_hot":
-            given = _argument(e, 5, "dtype")
-            if given is not None:
-                return dtype_literal(given, self.resolve)
-            if _argument(e, 2, "on_value") is None and _argument(e, 3, "off_value") is None:
-                return "float32"
-            return None
-        if name == "tf.range":
-            return self._range(e, depth)
-        if name in _KEEPS_DTYPE:
-            first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
-            return self.dtype(first, depth + 1)
-        if name in BOOL_FUNCS and name != "tf.debugging.is_numeric_tensor":
-            return "bool"
-        if name.startswith("tf."):
-            fact = api_table.fact_for(name)
-            if fact is not None and fact.dtype == "bool":
-                return "bool"
-        return None
+        return call_dtype(e, name, self.resolve, lambda sub: self.dtype(sub, depth + 1))
 
-    def _range(self, e: ast.Call, depth: int) -> str | None:
-        """``tf.range``: its ``dtype=``, else the widest of its arguments' dtypes (literals or proven)."""
-        given = _argument(e, 3, "dtype")
+
+def returns_bool(name: str) -> bool:
+    """Whether the TensorFlow call ``name`` returns a boolean tensor (:data:`BOOL_FUNCS` and the
+    API table's measured ``dtype: "bool"`` entries; ``tf.debugging.is_numeric_tensor`` returns a
+    Python bool)."""
+    if name in BOOL_FUNCS:
+        return name != "tf.debugging.is_numeric_tensor"
+    if name.startswith("tf."):
+        fact = api_table.fact_for(name)
+        return fact is not None and fact.dtype == "bool"
+    return False
+
+
+def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None],
+               dtype_of: Callable[[ast.expr], str | None]) -> str | None:
+    """The dtype of the call ``e`` to ``name`` (its resolved name) that the tables prove: a cast, a
+    factory's ``dtype=`` or documented default, an op that keeps its first argument's dtype
+    (``dtype_of`` reads the argument's), a call that returns bool. None when not proven."""
+    if name.startswith("tf.compat.v2."):
+        name = "tf." + name[len("tf.compat.v2."):]
+    if name in _CASTS:
+        return dtype_literal(_argument(e, 1, "dtype"), resolve)
+    if name in _FACTORIES:
+        index, keyword, default = _FACTORIES[name]
+        given = _argument(e, index, keyword) if keyword else None
         if given is not None:
-            return dtype_literal(given, self.resolve)
-        order = ("int32", "int64", "float32", "float64")
-        found = []
-        for arg in [*e.args[:3], *(kw.value for kw in e.keywords if kw.arg in ("start", "limit", "delta"))]:
-            if isinstance(arg, ast.Starred):
-                return None
-            kind = literal_dtype(arg) or self.dtype(arg, depth + 1)
-            if kind not in order:
-                return None
-            found.append(order.index(kind))
-        return order[max(found)] if found else None
+            return dtype_literal(given, resolve)
+        return default
+    if name in _LIKE:
+        index, keyword = _LIKE[name]
+        given = _argument(e, index, keyword)
+        if given is not None:
+            return dtype_literal(given, resolve)
+        first = _argument(e, 0, "initial_value" if name == "tf.Variable" else
+                          "value" if name in ("tf.constant", "tf.convert_to_tensor") else "input")
+        if first is None:
+            return None
+        return literal_dtype(first) or dtype_of(first)
+    if name == "tf.fill":
+        value = _argument(e, 1, "value")
+        return None if value is None else literal_dtype(value) or dtype_of(value)
+    if name == "tf.one_hot":
+        given = _argument(e, 5, "dtype")
+        if given is not None:
+            return dtype_literal(given, resolve)
+        if _argument(e, 2, "on_value") is None and _argument(e, 3, "off_value") is None:
+            return "float32"
+        return None
+    if name == "tf.range":
+        return _range(e, resolve, dtype_of)
+    if name in KEEPS_DTYPE:
+        first = e.args[0] if e.args and not isinstance(e.args[0], ast.Starred) else None
+        return None if first is None else dtype_of(first)
+    return "bool" if returns_bool(name) else None
+
+
+def _range(e: ast.Call, resolve: Callable[[ast.expr], str | None],
+           dtype_of: Callable[[ast.expr], str | None]) -> str | None:
+    """``tf.range``: its ``dtype=``, else the widest of its arguments' dtypes (literals or proven)."""
+    given = _argument(e, 3, "dtype")
+    if given is not None:
+        return dtype_literal(given, resolve)
+    order = ("int32", "int64", "float32", "float64")
+    found = []
+    for arg in [*e.args[:3], *(kw.value for kw in e.keywords if kw.arg in ("start", "limit", "delta"))]:
+        if isinstance(arg, ast.Starred):
+            return None
+        kind = literal_dtype(arg) or dtype_of(arg)
+        if kind not in order:
+            return None
+        found.append(order.index(kind))
+    return order[max(found)] if found else None
 
 
 def _rebound(function: ast.AST | None, name: str) -> set[str]:
@@ -356,7 +379,7 @@ def _rebound(function: ast.AST | None, name: str) -> set[str]:
     return set()
 
 
-def _argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
+def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
     """The argument of ``e`` at positional ``index`` or passed as ``keyword`` (None: not given or
     after a ``*args``)."""
     for kw in e.keywords:
@@ -365,6 +388,9 @@ def _argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
     if index < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:index + 1]):
         return e.args[index]
     return None
+
+
+_argument = argument
 
 
 def _literal_fits(e: ast.AST, dtype: str) -> bool:

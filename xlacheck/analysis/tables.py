@@ -39,6 +39,12 @@ BOOL_FUNCS = frozenset({
     "tf.math.less_equal", "tf.reduce_any", "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all",
     "tf.sequence_mask", "tf.math.in_top_k", "tf.debugging.is_numeric_tensor",
 })
+# ... of which these compute elementwise (a mask of their inputs' shape), with tf.sequence_mask:
+# the masks that masked reductions select with.
+ELEMENTWISE_BOOL_FUNCS = BOOL_FUNCS - {
+    "tf.reduce_any", "tf.reduce_all", "tf.math.reduce_any", "tf.math.reduce_all", "tf.math.in_top_k",
+    "tf.debugging.is_numeric_tensor",
+}
 
 # Reductions whose one-argument form (no ``axis``) returns a scalar: a function of several tensors
 # that returns one of these is a loss (or a metric), which Keras runs inside the compiled step.

@@ -9,6 +9,12 @@ only for values that evaluate without raising (TensorFlow's binary ops take one 
 ``tf.math.log`` of an integer raises): ``"int32"``, ``"float32"``, ``"bool"``..., or
 :data:`FLOATING` when the value is a floating-point tensor of a width the code does not fix, or
 None when it cannot tell.
+
+The facts about calls (casts, factories' dtype arguments and defaults, shape ops and selections
+that keep their input's dtype, calls that return bool, dtype names and aliases) have one home,
+:mod:`xlacheck.analysis.dtypes` (:func:`~xlacheck.analysis.dtypes.call_dtype`), shared with the
+value model; this module adds what only the rewrites need: elementwise ops and reductions that
+keep a real dtype, float-only ops (:data:`FLOATING`), arithmetic and true division.
 """
 
 from __future__ import annotations
@@ -16,29 +22,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from xlacheck.analysis.dtypes import INT_DTYPES, KEEPS_DTYPE, REAL_FLOAT_DTYPES, call_dtype, dtype_literal
+from xlacheck.analysis.dtypes import argument as argument
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, is_number, kw, tf_name
 from xlacheck.rewrites._source import Source
 
 FLOATING = "floating"
-FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
-DTYPES = FLOAT_DTYPES | {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
-_ALIASES = {"half": "float16", "double": "float64"}
+FLOAT_DTYPES = frozenset(REAL_FLOAT_DTYPES)
+# The dtypes a rewrite may name (complex and string tensors are left unknown).
+DTYPES = FLOAT_DTYPES | frozenset(INT_DTYPES) | {"bool"}
 
-# Calls whose result dtype is a dtype argument (position, keyword) or, when it is absent, a default.
-_DTYPE_ARGUMENT = {
-    **{f"tf.{m}{op}": (2, "output_type", "int64") for m in ("", "math.") for op in ("argmax", "argmin")},
-    "tf.cast": (1, "dtype", None), "tf.dtypes.cast": (1, "dtype", None),
-    "tf.one_hot": (5, "dtype", "float32"),  # only without on_value/off_value, which set the dtype
-    "tf.random.categorical": (2, "dtype", "int64"),
-    "tf.random.uniform": (3, "dtype", "float32"), "tf.random.normal": (3, "dtype", "float32"),
-    "tf.zeros": (1, "dtype", "float32"), "tf.ones": (1, "dtype", "float32"),
-    "tf.constant": (1, "dtype", None), "tf.convert_to_tensor": (1, "dtype", None),
-}
-_BOOL_CALLS = frozenset(
-    f"tf.{m}{op}" for m in ("", "math.") for op in ("logical_and", "logical_or", "logical_not", "logical_xor", "equal",
-                                                     "not_equal", "less", "less_equal", "greater", "greater_equal",
-                                                     "reduce_any", "reduce_all")
-) | {"tf.math.is_nan", "tf.math.is_inf", "tf.math.is_finite", "tf.sequence_mask"}
 # The result has the first argument's dtype (real dtypes only: `abs` of a complex is real).
 _SAME_DTYPE_CALLS = ELEMENTWISE_UNARY | {"tf.nn.softmax", "tf.nn.log_softmax", "tf.math.softmax"} | frozenset(
     f"tf.{m}reduce_{op}" for m in ("", "math.") for op in ("sum", "mean", "max", "min", "prod"))
@@ -53,26 +46,16 @@ _FLOAT_ONLY = frozenset(
      "tf.keras.losses.sparse_categorical_crossentropy", "tf.keras.losses.categorical_crossentropy",
      "tf.keras.losses.binary_crossentropy", "tf.keras.losses.mean_squared_error"}
 
-# The result holds some of the first argument's entries: its dtype.
-_SELECTIONS = frozenset({"tf.boolean_mask", "tf.gather", "tf.gather_nd", "tf.reshape", "tf.squeeze", "tf.expand_dims",
-                         "tf.transpose", "tf.identity", "tf.ragged.boolean_mask"})
-
 Resolve = Callable[[ast.Name], "ast.expr | None"]
 
 
 def dtype_name(src: Source, node: ast.AST | None) -> str | None:
-    """``int32`` for ``tf.int32`` / ``tf.dtypes.int32`` spelled with this file's alias."""
-    name = tf_name(src, node) if node is not None else None
-    if name is None:
+    """``int32`` for ``tf.int32`` / ``tf.dtypes.int32`` spelled with this file's alias, or ``"int32"``
+    (:func:`xlacheck.analysis.dtypes.dtype_literal`; complex and string dtypes: None)."""
+    if node is None:
         return None
-    short = name.removeprefix("tf.dtypes.").removeprefix("tf.")
-    short = _ALIASES.get(short, short)
-    return short if short in DTYPES else None
-
-
-def argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    value = kw(call, keyword)
-    return call.args[position] if value is None and len(call.args) > position else value
+    name = dtype_literal(node, lambda e: tf_name(src, e))
+    return name if name in DTYPES else None
 
 
 def is_floating(dtype: str | None) -> bool:
@@ -92,26 +75,18 @@ def certain_dtype(src: Source, node: ast.AST, resolve: Resolve | None = None, de
         return again(bound) if bound is not None else None
     if isinstance(node, ast.Call):
         name = call_name(src, node)
-        if name in _DTYPE_ARGUMENT:
-            position, keyword, default = _DTYPE_ARGUMENT[name]
-            given = argument(node, position, keyword)
-            if given is not None:
-                return dtype_name(src, given)
-            if name == "tf.one_hot" and (argument(node, 2, "on_value") or argument(node, 3, "off_value")):
-                return None
-            if name in ("tf.constant", "tf.convert_to_tensor") and node.args:
-                return again(node.args[0])
-            return default
-        if name in _BOOL_CALLS:
-            return "bool"
+        if name is None:
+            return None
+        # Casts, factories, shape ops and selections, bool results: the value model's tables.
+        dtype = call_dtype(node, name, lambda e: tf_name(src, e), again)
+        if dtype is not None:
+            return dtype if dtype in DTYPES else None
         if name in _SAME_DTYPE_CALLS and node.args:
             dtype = again(node.args[0])
             if dtype is not None or name not in _FLOAT_ONLY:
                 return dtype
         if name in _FLOAT_ONLY:
             return FLOATING
-        if name in _SELECTIONS and node.args:
-            return again(node.args[0])
         return None
     if isinstance(node, ast.Subscript):  # indexing, slicing and boolean masks keep the dtype
         return again(node.value)
@@ -150,7 +125,7 @@ def certain_dtype(src: Source, node: ast.AST, resolve: Resolve | None = None, de
 
 
 # Calls whose result has their first argument's dtype whatever it is (no dtype argument).
-_KEEP_DTYPE = _SELECTIONS | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.tile", "tf.pad", "tf.linalg.matmul",
+_KEEP_DTYPE = KEEPS_DTYPE | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.tile", "tf.pad", "tf.linalg.matmul",
                                                   "tf.matmul"}
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from xlacheck.analysis.tables import ELEMENTWISE_BOOL_FUNCS as BOOL_FUNCS
 from xlacheck.diagnostics import Edit, Fix
 from xlacheck.rewrites._expr import (
     ELEMENTWISE_UNARY,
@@ -44,11 +45,6 @@ from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
 
-BOOL_FUNCS = frozenset(
-    f"tf.{p}{op}" for p in ("", "math.") for op in ("equal", "not_equal", "greater", "greater_equal", "less",
-                                                       "less_equal", "logical_and", "logical_or", "logical_not",
-                                                       "logical_xor", "is_finite", "is_nan", "is_inf")
-) | {"tf.sequence_mask"}
 REDUCTIONS = {f"tf.{p}reduce_{op}": op for p in ("", "math.") for op in ("sum", "mean", "max", "min")}
 SCANS = {"tf.cumsum": "0", "tf.math.cumsum": "0", "tf.math.cumprod": "1", "tf.cumprod": "1"}
 # Per-example losses whose labels have the mask's shape (sparse labels): (labels position, keyword).
