@@ -205,9 +205,9 @@ def test_attach_fixes_is_fast_when_nothing_is_fixable():
     tree = ast.parse(source)
     line = source.count("\n")
     diagnostics = [Diagnostic("a.py", "XLA310", "n", "m", Location(line, 11), Location(line, 37))] * 20
-    start = time.perf_counter()
+    start = time.process_time()
     out = attach_fixes(source, tree, diagnostics)
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     assert all(d.fix is None for d in out)
 
 
@@ -275,9 +275,9 @@ def test_attach_fixes_stays_fast_on_a_long_file_with_many_fixes():
     tree = ast.parse(source)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
     diagnostics = [diagnostic_at(n) for n in calls if n.lineno % 20 == 0]
-    start = time.perf_counter()
+    start = time.process_time()
     out = attach_fixes(source, tree, diagnostics)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert all(d.fix is not None for d in out) and len(out) == 100
 
 
