@@ -90,6 +90,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA106-invalid-3", "f", lambda: (tf.ones([1, 4, 4, 3]),), "fails"),  # h, w = tf.shape(images)[1:3]
     ("XLA106-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),  # [*t], list(t)
     ("XLA106-valid-4", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]]),), "compiles"),
+    # lists of tensors passed to the XLA entry (its own list result goes back in): iterating them compiles
+    ("XLA106-valid-5", "train", lambda: ([_f(1.0, 2.0), _f(3.0)], [[_f(0.5, -0.5), _f(1.0)]] * 2, tf.constant(0.1)),
+     "compiles"),
     ("XLA206-invalid-3", "f", lambda: (_f(0.5, 2.0, 3.0, 1.0),), "fails"),  # mask / shrinking slice in a loop
     ("XLA206-valid-3", "f", lambda: (_f(0.5, 2.0, -3.0, 1.0),), "compiles"),
     ("XLA211-invalid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "fails"),  # tf.where(...).shape[0] // 2

@@ -581,3 +581,39 @@ def test_staged_loop_results_are_never_constants() -> None:
         "    steps = tf.while_loop(lambda i: i < 4, lambda i: i + 1, [0])[0]\n"
         "    return tf.zeros([steps]) + tf.reduce_sum(x)\n")
     assert codes(source) == [(5, "XLA205")]
+
+
+_STRUCT_ENTRY = TF + (
+    "@tf.function(jit_compile=True)\n"
+    "def apply_update(weights, grads, lr):\n"
+    "    return [w - lr * g for w, g in zip(weights, grads)]\n"
+    "def train(weights, grad_batches, lr):\n"
+    "    for grads in grad_batches:\n"
+    "        weights = {passed}\n"
+    "    return weights\n")
+
+
+@pytest.mark.parametrize(("passed", "structure"), [
+    # the entry's own list result passed back as `weights` in the loop (a warm-up training loop)
+    ("apply_update(weights, grads, lr)", True),
+    ("apply_update([weights], grads, lr)", True),
+    ("apply_update(list(weights), grads, lr)", True),
+    # a tensor built from the result: no structure reaches the call
+    ("tf.stack(apply_update(weights, grads, lr))", False),
+])
+def test_an_xla_entry_passed_a_python_structure_here_is_not_taken_for_one_called_with_tensors(
+        passed: str, structure: bool) -> None:
+    """A call site in the file that passes a Python list to a ``jit_compile=True`` entry proves the
+    parameter a structure (PYLIST) and refutes "an XLA entry is called with tensors": its other bare
+    parameters are a tensor or a structure (OPAQUE), as for any traced entry. Without such a call
+    site every parameter stays a tensor (XLA106's pinned examples)."""
+    from xlacheck.analysis import values as v
+
+    env = _env(_STRUCT_ENTRY.format(passed=passed), "apply_update")
+    if structure:
+        assert env["weights"] & v.PYLIST and not v.is_tensor(env["weights"])
+        assert env["grads"] & v.OPAQUE and not v.is_tensor(env["grads"])
+    codes = [d.code for d in check_source(_STRUCT_ENTRY.format(passed=passed), "t.py").diagnostics]
+    assert ("XLA106" in codes) is not structure
+    if not structure:
+        assert v.is_tensor(env["weights"]) and v.is_tensor(env["grads"])

@@ -39,7 +39,7 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
@@ -203,6 +203,10 @@ class FunctionInfo:
     # parameters every compiled caller (in another file) sets to a literal: name -> its truth, so
     # `if jittable:` runs one branch only there (analysis.flow)
     const_params: dict[str, bool] = field(default_factory=dict)
+    # parameters of an XLA entry that a call site in this file passes a Python list/tuple/dict
+    # (a display, a comprehension, list(...), or a name bound to one, such as the entry's own list
+    # result passed back): a structure of tensors, not one tensor (:func:`_mark_structure_params`)
+    structure_params: frozenset[str] = frozenset()
 
     @property
     def compiled(self) -> bool:
@@ -1396,6 +1400,7 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     scanner = _Scanner()
     scanner.scan(tree)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project)
+    _mark_structure_params(tree, facts)
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
                            for t in stmt.targets if isinstance(t, ast.Name)}
     module = module_name(path) if path else None
@@ -1411,6 +1416,126 @@ def analyze_module(tree: ast.Module, path: str | None = None,
             f.level = Level.HOST
             f.why = f"in {module}, a module AutoGraph does not convert (framework code)"
     return facts
+
+
+_STRUCTURE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp)
+_STRUCTURE_BUILTINS = frozenset({"list", "tuple", "dict", "sorted"})
+_SCOPE_BOUNDARY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_LOOP_STATEMENTS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[tuple[ast.AST, tuple[ast.AST, ...]]]:
+    """Nodes of ``scope``'s own body (not of the functions and classes defined in it), each with
+    the loop statements around it."""
+    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [
+        (child, ()) for child in reversed(getattr(scope, "body", []))]
+    while stack:
+        node, loops = stack.pop()
+        yield node, loops
+        if isinstance(node, _SCOPE_BOUNDARY):
+            continue
+        inner = (*loops, node) if isinstance(node, _LOOP_STATEMENTS) else loops
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def _returns_structure(info: FunctionInfo) -> bool:
+    """Every ``return`` of ``info`` (one at least) returns a list/tuple/dict display or comprehension."""
+    if isinstance(info.node, ast.Lambda):
+        return isinstance(info.node.body, _STRUCTURE_DISPLAYS)
+    returns = [n for n, _ in _own_nodes(info.node) if isinstance(n, ast.Return)]
+    return bool(returns) and all(isinstance(r.value, _STRUCTURE_DISPLAYS) for r in returns)
+
+
+def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
+    """Parameters of TensorFlow XLA entries (``jit_compile=True``) that a call site in this file
+    passes a Python structure: ``update([w1, w2], ...)``, ``update(list(ws), ...)``, or a name
+    whose binding reaching the call holds one, such as the entry's own list result passed back in
+    a loop (``weights = update(weights, grads)``). ``values.param_flags`` takes the entry for one
+    called with structures, not only with tensors."""
+    entries = [f for f in facts.functions if f.jit_entry and not f.jax and not isinstance(f.node, ast.Lambda)]
+    if not entries:
+        return
+    scopes: list[tuple[ast.AST, FunctionInfo | None]] = [(tree, None)]
+    scopes += [(f.node, f) for f in facts.functions if not isinstance(f.node, ast.Lambda)]
+    found: dict[int, set[str]] = {}
+    for scope, caller in scopes:
+        nodes = list(_own_nodes(scope))
+        assigned: dict[int, ast.Assign | ast.AnnAssign] | None = None  # a name target -> its statement
+        for call, loops in nodes:
+            if not isinstance(call, ast.Call):
+                continue
+            cls = owner_class(caller) if caller is not None else None
+            callees = [f for f in _lookup(call.func, caller, cls, facts.module_funcs, facts.classes_by_name,
+                                          facts.by_node) if f in entries]
+            for callee in callees:
+                node = callee.node
+                assert not isinstance(node, ast.Lambda)
+                params = [a.arg for a in node.args.posonlyargs + node.args.args]
+                if callee.cls is not None and params and params[0] in ("self", "cls"):
+                    params = params[1:]
+                passed = list(zip(params, call.args)) + [(kw.arg, kw.value) for kw in call.keywords if kw.arg]
+                for name, arg in passed:
+                    if isinstance(arg, ast.Starred):
+                        break
+                    if assigned is None:
+                        assigned = {id(n.targets[0] if isinstance(n, ast.Assign) else n.target): n for n, _ in nodes
+                                    if (isinstance(n, ast.Assign) and len(n.targets) == 1) or isinstance(n, ast.AnnAssign)}
+                    if _passes_structure(arg, call, loops, scope, nodes, assigned, caller, facts):
+                        found.setdefault(id(callee), set()).add(name)
+    for f in entries:
+        if id(f) in found:
+            f.structure_params = frozenset(found[id(f)])
+
+
+def _structure_value(e: ast.expr, caller: FunctionInfo | None, facts: ModuleFacts) -> bool:
+    """``e`` is a Python list/tuple/dict: a display, a comprehension, ``list(...)``, or a call of a
+    function of this file whose every return is one."""
+    if isinstance(e, _STRUCTURE_DISPLAYS):
+        return True
+    if not isinstance(e, ast.Call):
+        return False
+    if isinstance(e.func, ast.Name) and e.func.id in _STRUCTURE_BUILTINS and e.func.id not in facts.module_funcs:
+        return True
+    cls = owner_class(caller) if caller is not None else None
+    found = _lookup(e.func, caller, cls, facts.module_funcs, facts.classes_by_name, facts.by_node)
+    return len(found) == 1 and _returns_structure(found[0])
+
+
+def _passes_structure(arg: ast.expr, call: ast.Call, loops: tuple[ast.AST, ...], scope: ast.AST,
+                      nodes: list[tuple[ast.AST, tuple[ast.AST, ...]]],
+                      assigned: dict[int, ast.Assign | ast.AnnAssign], caller: FunctionInfo | None,
+                      facts: ModuleFacts) -> bool:
+    """``arg`` holds a Python structure at ``call`` on some run: a structure value, or a name whose
+    binding reaching the call is one (the last binding before it, or, in a loop, the last binding
+    of that loop after it when nothing in the loop before the call rebinds the name)."""
+    if _structure_value(arg, caller, facts):
+        return True
+    if not isinstance(arg, ast.Name):
+        return False
+    at = (call.lineno, call.col_offset)
+    # (position, loops around it, value or None for a binding of unknown value)
+    bindings: list[tuple[tuple[int, int], tuple[ast.AST, ...], ast.expr | None]] = []
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = scope.args
+        if any(p.arg == arg.id for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p):
+            bindings.append(((0, 0), (), None))
+    for node, node_loops in nodes:
+        if isinstance(node, ast.Name) and node.id == arg.id and isinstance(node.ctx, ast.Store):
+            stmt = assigned.get(id(node))  # the assignment whose only target is this name
+            if stmt is not None:  # bound once its value is computed
+                end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+                bindings.append((end, node_loops, stmt.value))
+            else:  # a loop/with target, an unpacking, a walrus: a value of unknown kind
+                bindings.append(((node.lineno, node.col_offset), node_loops, None))
+    before = [b for b in bindings if b[0] <= at]
+    reaching = [max(before, key=lambda b: b[0])] if before else []
+    for loop in loops:  # a binding later in an enclosing loop reaches the next iteration's call
+        if reaching and loop in reaching[0][1]:
+            continue  # rebound in this loop before the call
+        later = [b for b in bindings if b[0] > at and loop in b[1]]
+        if later:
+            reaching.append(max(later, key=lambda b: b[0]))
+    return any(value is not None and _structure_value(value, caller, facts) for _, _, value in reaching)
 
 
 def external_uses(facts: ModuleFacts) -> list[ExternalUse]:

@@ -253,6 +253,9 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if name in info.static_params:  # jax static_argnums/argnames, functools.partial-bound
             out[name] = 0
             continue
+        if name in info.structure_params:
+            out[name] = TENSOR | PARAM | PYLIST  # a call site here passes it a list/tuple/dict (of tensors)
+            continue
         if jax_entry:
             # an array or a pytree of arrays (whose fields may be static metadata): proven by use
             out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM | OPAQUE
@@ -271,10 +274,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
                                                           ast.Attribute)):
             # literal/None/module-constant default: a Python value (proven by a non-None literal)
             out[name] = PYTHON if _python_literal(default) else 0
-        elif info.jit_entry:
+        elif info.jit_entry and not info.structure_params:
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
         elif entry:
-            out[name] = TENSOR | PARAM | OPAQUE  # a tensor or a structure of tensors
+            # a tensor or a structure of tensors (an XLA entry that a call site here passes a
+            # structure is not only called with tensors)
+            out[name] = TENSOR | PARAM | OPAQUE
         elif info.certainty is Certainty.MAYBE:
             # a module-level tensor helper nothing here calls (or a loss): its callers (elsewhere) pass
             # tensors unless the signature or the docstring says otherwise; rules fire in

@@ -102,6 +102,11 @@ class IterateTensorInPython(Rule):
                 "    h, w = x.shape[0], tf.shape(x)[1]\n    a, b = tf.unstack(x[:2])\n"
                 "    return (x - mean) * tf.math.rsqrt(var) + tf.reduce_sum(values) + tf.cast(h * "
                 "w, x.dtype) + a * b\n"),
+        # a call site here passes lists: the entry's own list result goes back in as `weights`
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef apply_update(weights, grads, lr):\n"
+                "    return [w - lr * g for w, g in zip(weights, grads)]\n"
+                "def train(weights, grad_batches, lr):\n    for grads in grad_batches:\n"
+                "        weights = apply_update(weights, grads, lr)\n    return weights\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
