@@ -197,7 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help="folder for fixed copies and reports (default: temp)")
     ap.add_argument("-k", default=None, help="only cases whose name contains this")
+    ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
+                    help="leave out the cases named in FILE, e.g. eval_cases/authored_with_rules.txt (cases "
+                         "written by the author of the rules they test)")
     a = ap.parse_args(argv)
+    from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
+
+    exclude = read_case_list(a.exclude_from)
     repo_corpus = a.corpus == "repo"
     a.corpus = REPO / "eval_cases" if repo_corpus else Path(a.corpus) if a.corpus else find_corpus()
     a.split = a.split or ("train" if repo_corpus else "dev")
@@ -209,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = list(labels.values()) if isinstance(labels, dict) else labels
     cats = set(a.categories.split(","))
     splits = a.split.split(",")
-    cases = [c for c in labels if c["category"] in cats and c["split"] in splits and (a.k is None or a.k in c["case"])]
+    cases = [c for c in labels if c["category"] in cats and c["split"] in splits and (a.k is None or a.k in c["case"])
+             and c["case"] not in exclude]
     out = a.out or Path(tempfile.mkdtemp(prefix="fix_score_"))
     summaries = []
     for mode in (["safe", "unsafe"] if a.mode == "both" else [a.mode]):

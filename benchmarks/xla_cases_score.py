@@ -170,6 +170,16 @@ def score(corpus: Corpus, only_split: str | None = None, preview: bool = False,
     return counts, wrong
 
 
+def read_case_list(path: Path | None) -> frozenset[str]:
+    """Case names listed in ``path`` (one a line, ``#`` comments, ``.py`` optional); empty for None.
+    Shared with fix_score.py (``--exclude-from``)."""
+    if path is None:
+        return frozenset()
+    if not path.is_file():
+        raise SystemExit(f"--exclude-from: {path} is not a file")
+    return frozenset(line.split("#", 1)[0].strip().removesuffix(".py") for line in path.read_text().splitlines()) - {""}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", action="append", choices=[c.name for c in corpora()],
@@ -185,12 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                          "eval_cases/authored_with_rules.txt: the validation figure without cases written by "
                          "the author of the rules they test")
     args = ap.parse_args(argv)
-    exclude: frozenset[str] = frozenset()
-    if args.exclude_from is not None:
-        if not args.exclude_from.is_file():
-            raise SystemExit(f"--exclude-from: {args.exclude_from} is not a file")
-        exclude = frozenset(line.split("#", 1)[0].strip().removesuffix(".py")
-                            for line in args.exclude_from.read_text().splitlines()) - {""}
+    exclude = read_case_list(args.exclude_from)
 
     selected = [c for c in corpora() if (args.corpus is None or c.name in args.corpus)]
     rows: list[tuple] = []
