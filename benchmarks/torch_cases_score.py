@@ -39,14 +39,15 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 
 def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool, splits: dict[str, str] | None,
-           verbose: bool, show_validation: bool = False, preview: bool = False) -> None:
+           verbose: bool, show_validation: bool = False, preview: bool = False,
+           exclude: frozenset[str] = frozenset()) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(oracle), "strip", str(cases_dir), tmp], check=True, capture_output=True)
         counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
         wrong = []
         for f in sorted(Path(tmp).glob("*.py")):
             rec = labels.get(f.name)
-            if rec is None:
+            if rec is None or f.stem in exclude:
                 continue
             split = splits.get(f.name, "?") if splits is not None else rec.get("split", "dev")
             result = check_source(f.read_text(), str(f), torch_xla=declare, preview=preview)
@@ -81,7 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", "-v", action="store_true", help="list misclassified cases (validation ones hidden)")
     ap.add_argument("--show-validation", action="store_true",
                     help="also list misclassified validation cases (not while writing rules)")
+    ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
+                    help="leave out the own cases named in FILE, e.g. eval_cases/authored_with_rules.txt (cases "
+                         "written by the author of the rules they test)")
     args = ap.parse_args(argv)
+    from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
+
+    exclude = read_case_list(args.exclude_from)
     oracle = args.shared / "oracle_torch.py"
     declare = not args.no_declare
     if (args.shared / "labels.json").exists():
@@ -90,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.own / "labels.json").exists():
         splits = json.loads((args.own / "split.json").read_text())
         _score("own cases (eval_cases/torch_xla)", args.own / "cases", json.loads((args.own / "labels.json").read_text()),
-               oracle, declare, splits, args.verbose, args.show_validation, args.preview)
+               oracle, declare, splits, args.verbose, args.show_validation, args.preview, exclude)
     return 0
 
 
