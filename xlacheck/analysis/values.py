@@ -883,7 +883,10 @@ _LOOP_RESULT_FUNCS = frozenset({
 
 # What a reduction helper's return may be: one tensor summarising its inputs' values (a count, an
 # extreme, a position, a norm); not tf.math.top_k/tf.unique, whose results are tuples.
-_REDUCTION_PREFIXES = ("reduce_", "math.reduce_", "argmax", "argmin", "count_nonzero", "norm", "bincount")
+# Matched on the last name: prefixes for the reduce_*/arg* families, whole names for the rest
+# (a prefix "norm" would take tf.random.normal and tf.linalg.normalize for reductions).
+_REDUCTION_PREFIXES = ("reduce_", "argmax", "argmin")
+_REDUCTION_NAMES = frozenset({"count_nonzero", "norm", "global_norm", "bincount"})
 
 
 def _reduction_expr(e: ast.expr | None, aliases: AliasTable, bound: dict[str, list[ast.expr]], depth: int = 0) -> bool:
@@ -904,7 +907,7 @@ def _reduction_expr(e: ast.expr | None, aliases: AliasTable, bound: dict[str, li
     if name in ("tf.cast", "tf.dtypes.cast", "tf.identity", "tf.stop_gradient") and e.args:
         return _reduction_expr(e.args[0], aliases, bound, depth + 1)
     last = name.rsplit(".", 1)[-1]
-    return last.startswith(_REDUCTION_PREFIXES)
+    return last.startswith(_REDUCTION_PREFIXES) or last in _REDUCTION_NAMES
 
 
 def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
