@@ -99,6 +99,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA211-invalid-2", "f", lambda: (tf.constant([3, 1, 3, 2]),), "fails"),  # tf.unique / boolean_mask .shape[0]
     ("XLA211-valid-1", "f", lambda: (_f(0.9, 0.2, 0.7),), "compiles"),
     ("XLA211-valid-2", "f", lambda: (tf.ones([3, 4]), tf.ones([5, 4])), "compiles"),
+    ("XLA211-valid-3", "f", lambda: (tf.constant([3, 1, 3, 2]),), "compiles"),  # idx has a static length
+    ("XLA211-valid-4", "f", lambda: (tf.constant([3, 1, 3, 2]), tf.ones([4, 2])), "compiles"),  # nested binding
     ("XLA302-invalid-4", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "fails"),  # math.sqrt of a tensor
     ("XLA302-valid-5", "f", lambda: (tf.ones([2, 4]), tf.ones([3, 4])), "compiles"),  # math of static facts
     ("XLA303-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant([1, 1])), "fails"),
@@ -231,3 +233,22 @@ def test_python_value_args_fail_on_computed_tensors() -> None:
         with pytest.raises(Exception):  # noqa: B017 - TypeError/ValueError depending on the callable
             tf.function(computed, jit_compile=True)(_f(1.0, 2.0))
         tf.function(literal, jit_compile=True)(_f(1.0, 2.0))
+
+
+def test_unique_outputs_data_length() -> None:
+    """XLA211's per-output facts: of tf.unique_with_counts only y and count have a data-dependent
+    length while tracing (idx keeps the input's), so XLA211-invalid-3 fails in a plain tf.function
+    and reshaping by idx.shape[0] traces."""
+    module_src = _example_source("XLA211-invalid-3")
+    ns: dict[str, Any] = {}
+    exec(compile(module_src, "XLA211_invalid_3", "exec"), ns)  # noqa: S102 - our own pinned example
+    with pytest.raises(TypeError):
+        ns["f"](tf.constant([3, 1, 3, 2]))
+
+    @tf.function
+    def by_idx(ids: Any) -> Any:
+        y, idx, count = tf.unique_with_counts(ids)
+        assert y.shape[0] is None and count.shape[0] is None and idx.shape[0] == 4
+        return tf.reshape(idx, [idx.shape[0], 1])
+
+    assert by_idx(tf.constant([3, 1, 3, 2])).shape == (4, 1)

@@ -45,6 +45,19 @@ def target_names(target: ast.expr) -> list[str]:
     return []
 
 
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of ``scope``'s own body (a function, lambda, class or module), not descending into
+    nested functions, lambdas or classes (the nested definition itself is yielded)."""
+    body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _NESTED):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
 class ScopeTree:
     """One module's nodes, parents, scopes and bindings (see the module docstring)."""
 
@@ -116,14 +129,7 @@ class ScopeTree:
 
     def scope_nodes(self, scope: ast.AST) -> Iterator[ast.AST]:
         """Nodes of ``scope``'s own body, not descending into nested functions or classes."""
-        body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
-        stack: list[ast.AST] = list(reversed(body))
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, _NESTED):
-                continue
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        return own_nodes(scope)
 
     # -- bindings --------------------------------------------------------------------------------
     def own_bindings(self, scope: ast.AST) -> dict[str, list[ast.AST]]:

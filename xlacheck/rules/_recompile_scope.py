@@ -222,19 +222,23 @@ def _moving(bound: ast.expr | None, varying: set[str]) -> str | None:
     return next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name) and n.id in varying), None)
 
 
-def _self_updated(index: ModuleIndex, node: ast.AST) -> set[str]:
-    """Names a loop around ``node`` rebinds from their own value (``lr = lr * decay``): a new value
-    on every iteration, like an augmented assignment."""
-    out: set[str] = set()
+def _loop_assignments(index: ModuleIndex, node: ast.AST) -> Iterator[tuple[str, ast.expr]]:
+    """(name, value) of each single-name assignment ``name = value`` in the bodies of the
+    ``for``/``while`` loops around ``node``."""
     for loop in index.loops_around(node):
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
             continue
         for stmt in loop.body:
             for a in ast.walk(stmt):
-                if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) \
-                        and any(isinstance(n, ast.Name) and n.id == a.targets[0].id for n in ast.walk(a.value)):
-                    out.add(a.targets[0].id)
-    return out
+                if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+                    yield a.targets[0].id, a.value
+
+
+def _self_updated(index: ModuleIndex, node: ast.AST) -> set[str]:
+    """Names a loop around ``node`` rebinds from their own value (``lr = lr * decay``): a new value
+    on every iteration, like an augmented assignment."""
+    return {name for name, value in _loop_assignments(index, node)
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))}
 
 
 # NumPy/stdlib random generators: a draw in a loop body is a new value on every iteration.
@@ -246,24 +250,15 @@ _GENERATOR_METHODS = frozenset({"integers", "choice", "poisson", "randint", "bin
 def _drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
     """Names a loop around ``node`` assigns from a NumPy/stdlib random draw (``k = rng.integers(1, 5)``,
     ``n = np.random.poisson(3)``)."""
-    out: set[str] = set()
-    for loop in index.loops_around(node):
-        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-            continue
-        for stmt in loop.body:
-            for a in ast.walk(stmt):
-                if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)):
-                    continue
-                for c in ast.walk(a.value):
-                    if not isinstance(c, ast.Call):
-                        continue
-                    name = index.aliases.resolve(c.func)
-                    if (name is not None and name.startswith(_RANDOM_PREFIXES)) or (
-                            isinstance(c.func, ast.Attribute) and c.func.attr in _GENERATOR_METHODS
-                            and isinstance(c.func.value, ast.Name) and "rng" in c.func.value.id.lower()):
-                        out.add(a.targets[0].id)
-                        break
-    return out
+    return {name for name, value in _loop_assignments(index, node)
+            if any(_is_draw(index, c) for c in ast.walk(value) if isinstance(c, ast.Call))}
+
+
+def _is_draw(index: ModuleIndex, c: ast.Call) -> bool:
+    name = index.aliases.resolve(c.func)
+    return (name is not None and name.startswith(_RANDOM_PREFIXES)) or (
+        isinstance(c.func, ast.Attribute) and c.func.attr in _GENERATOR_METHODS
+        and isinstance(c.func.value, ast.Name) and "rng" in c.func.value.id.lower())
 
 
 def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:

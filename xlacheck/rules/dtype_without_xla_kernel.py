@@ -1,4 +1,4 @@
-"""XLA317: a TensorFlow API called with a dtype its XLA kernel does not accept (from the generated op table)."""
+"""XLA317: a TensorFlow API called with a dtype its XLA:CPU kernel does not accept (from the generated op table)."""
 
 from __future__ import annotations
 
@@ -27,16 +27,18 @@ class DtypeWithoutXlaKernel(Rule):
     """
     ## What it does
     Flags a call in compiled code whose tensor argument has a **proven** dtype that the op table
-    measured not to compile under XLA: `tf.math.cumsum` of an `int8`, `uint8`, `int16` or
-    `complex64` tensor, `tf.linalg.inv` of a `complex64` matrix, ... The op has an XLA kernel,
-    but the kernel is registered for other dtypes only. Also a dtype argument given literally
+    measured not to compile under XLA:CPU: `tf.math.cumsum` of an `int8`, `uint8`, `int16` or
+    `complex64` tensor, `tf.linalg.inv` of a `complex64` matrix, ... The op has an XLA:CPU
+    kernel, but the kernel is registered for other dtypes only. Also a dtype argument given literally
     that the table measured the same way: `tf.random.truncated_normal(shape, dtype=tf.float16)`
-    (`TruncatedNormal` has no float16/bfloat16 XLA kernel).
+    (`TruncatedNormal` has no float16/bfloat16 XLA:CPU kernel).
 
     The facts come from TensorFlow: `tools/generate_op_table.py` calls every traced public
     function with its first tensor argument in each common dtype it accepts eagerly and compiles
-    it with `jit_compile=True` (the table's `api[name]["dtypes"]`); the kernel registry's type
-    constraints (`raw_ops[op]["xla_cpu_jit_types"]`) explain the result. The argument's dtype
+    it with `jit_compile=True` on the CPU (the table's `api[name]["dtypes"]`); the XLA_CPU_JIT
+    kernel registry's type constraints (`raw_ops[op]["xla_cpu_jit_types"]`) explain the result.
+    The facts are XLA:CPU's: the table records only whether an XLA_GPU_JIT kernel exists, not
+    its dtypes, so on a GPU or a TPU the same call may compile. The argument's dtype
     must be proven by the value model (`tf.cast(x, tf.int8)`, `dtype=` of a factory, a
     comparison's bool, `tf.shape`'s int32 ...): a tensor of unknown dtype is never flagged.
 
@@ -44,7 +46,8 @@ class DtypeWithoutXlaKernel(Rule):
     The function does not compile: `No registered 'Cumsum' OpKernel for XLA_CPU_JIT devices
     compatible with node ... (OpKernel was found, but attributes didn't match) Requested
     Attributes: T=DT_INT8`. The same code runs eagerly and in a plain `tf.function`, so the
-    failure shows only once `jit_compile=True` (or a TPU) is used.
+    failure shows only once `jit_compile=True` is used on the CPU (as in CPU tests and CPU
+    inference).
 
     ## Example
     ```python
@@ -59,15 +62,15 @@ class DtypeWithoutXlaKernel(Rule):
     ```
 
     ## Fix safety
-    A safe fix where an equal rewrite exists: a sum, product, maximum or minimum (cumulative or
-    reduced) of an 8- or 16-bit integer tensor is computed in int32 and cast back
-    (`tf.cast(tf.math.cumsum(tf.cast(x, tf.int32)), tf.int8)`). Integer addition and
-    multiplication wrap around modulo 2^8 (2^16) in the original and modulo 2^32 in the fix, and
-    the cast back keeps the low bits, so every result is bit-for-bit the same; maxima and minima
-    are unchanged by widening. The fix needs the dtype proven by the rewrite's own reading of the
-    code as well. No fix for floating or complex dtypes (a wider float rounds differently), for
-    dtype arguments (a float32 draw cast to float16 is not the float16 draw), nor for other
-    functions.
+    A safe fix for `tf.math.cumsum` and `tf.math.cumprod` (also `tf.cumsum`, `tf.cumprod`) of an
+    8- or 16-bit integer tensor given as the first positional argument: it is computed in int32
+    and cast back (`tf.cast(tf.math.cumsum(tf.cast(x, tf.int32)), tf.int8)`), when the table
+    says the function compiles for int32. Integer addition and multiplication wrap around modulo
+    2^8 (2^16) in the original and modulo 2^32 in the fix, and the cast back keeps the low bits,
+    so every result is bit-for-bit the same. The fix needs the dtype proven by the rewrite's own
+    reading of the code as well. No fix for other functions (reductions, maxima, minima, ...),
+    for floating or complex dtypes (a wider float rounds differently), nor for dtype arguments
+    (a float32 draw cast to float16 is not the float16 draw).
 
     ## References
     The table records the TensorFlow version and command it was generated with
@@ -91,10 +94,10 @@ class DtypeWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
                 "    counts = tf.cast(mask, tf.int8)\n    return tf.math.cumsum(counts, axis=1)\n",
                 expected=(
-                    (5, 12, "tf.math.cumsum does not compile for int8 `x`: XLA has no Cumsum kernel for int8 "
-                            "('OpKernel was found, but attributes didn't match'); it compiles for float16, bfloat16, "
-                            "float32, float64, int32, int64: cast to one of them (compiled: decorated with "
-                            "tf.function(jit_compile=True) at line 2)"),
+                    (5, 12, "tf.math.cumsum does not compile for int8 `x`: XLA:CPU has no Cumsum kernel for "
+                            "int8 ('OpKernel was found, but attributes didn't match'); it compiles for float16, "
+                            "bfloat16, float32, float64, int32, int64: cast to one of them (compiled: decorated "
+                            "with tf.function(jit_compile=True) at line 2)"),
                 ),
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
                       "    counts = tf.cast(mask, tf.int8)\n"
@@ -103,7 +106,7 @@ class DtypeWithoutXlaKernel(Rule):
                 "    @tf.function(jit_compile=True)\n    def call(self, h):\n"
                 "        return tf.linalg.inv(tf.cast(h, tf.complex64))\n",
                 expected=(
-                    (5, 16, "tf.linalg.inv does not compile for complex64 `input`: XLA has no MatrixInverse kernel "
+                    (5, 16, "tf.linalg.inv does not compile for complex64 `input`: XLA:CPU has no MatrixInverse kernel "
                             "for complex64 ('OpKernel was found, but attributes didn't match'); it compiles for "
                             "float16, float32, float64: no complex dtype does, so compute on the real and imaginary "
                             "parts (compiled: decorated with tf.function(jit_compile=True) at line 3)"),
@@ -111,7 +114,7 @@ class DtypeWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef init(shape):\n"
                 "    return tf.random.truncated_normal(shape, stddev=0.02, dtype=tf.float16)\n",
                 expected=(
-                    (4, 12, "tf.random.truncated_normal does not compile with dtype=float16: XLA has no "
+                    (4, 12, "tf.random.truncated_normal does not compile with dtype=float16: XLA:CPU has no "
                             "TruncatedNormal kernel for float16 ('OpKernel was found, but attributes didn't "
                             "match'); it compiles for float32, float64: create it in one of them and cast "
                             "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
@@ -138,7 +141,7 @@ class DtypeWithoutXlaKernel(Rule):
         if dtype.startswith("complex") and not any(d.startswith("complex") for d in verdict.compile):
             advice = "no complex dtype does, so compute on the real and imaginary parts"
         ctx.report(self, node,
-                   f"{name} does not compile for {dtype} `{verdict.param}`: XLA has no {', '.join(ops)} kernel for "
+                   f"{name} does not compile for {dtype} `{verdict.param}`: XLA:CPU has no {', '.join(ops)} kernel for "
                    f"{dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
                    f"{', '.join(verdict.compile)}: {advice} (compiled: {ctx.function.evidence})")
 
@@ -152,7 +155,7 @@ class DtypeWithoutXlaKernel(Rule):
         ops = verdict.failing_ops(dtype) if dtype is not None else ()
         if ops:
             ctx.report(self, node,
-                       f"{name} does not compile with {verdict.param}={dtype}: XLA has no {', '.join(ops)} kernel "
+                       f"{name} does not compile with {verdict.param}={dtype}: XLA:CPU has no {', '.join(ops)} kernel "
                        f"for {dtype} ('OpKernel was found, but attributes didn't match'); it compiles for "
                        f"{', '.join(verdict.compile)}: create it in one of them and cast "
                        f"(compiled: {ctx.function.evidence})")

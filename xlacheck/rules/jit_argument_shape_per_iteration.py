@@ -13,6 +13,7 @@ from xlacheck.rules._recompile_scope import (
     jax_loop_varying_names,
     jax_params_varied_by_callers,
     runs_traced,
+    varying_slice,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -159,7 +160,7 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "fixed-size (padded) array with the position or a mask, or bucket the lengths")
         for param, arg in bound:
             if varying:
-                name = self._varying_slice(index, arg, varying, loops)
+                name = varying_slice(index, arg, varying, loops, _SHAPE_KEEPING)
                 if name is not None:
                     return param, arg, f"is sliced by `{name}`, which changes on every iteration: {tail}"
                 sized = self._varying_size(ctx, index, arg, varying, loops)
@@ -179,7 +180,7 @@ class JitArgumentShapePerIteration(ModuleRule):
                                             "passes a new pytree structure, so jax.jit traces and compiles again "
                                             "every iteration; pass one fixed-size (padded) array with a mask")
             if from_callers:
-                name = self._varying_slice(index, arg, set(from_callers), [])
+                name = varying_slice(index, arg, set(from_callers), [], _SHAPE_KEEPING)
                 sized = None if name is not None else self._varying_size(ctx, index, arg, set(from_callers), [])
                 name = name or (sized[1] if sized is not None else None)
                 if name is not None:
@@ -269,32 +270,3 @@ class JitArgumentShapePerIteration(ModuleRule):
                         "the batch size, so jax.jit compiles again for its shape (once per distinct remainder); drop "
                         "the remainder or pad the last batch to the full size with a mask")
         return None
-
-    def _varying_slice(self, index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
-                       depth: int = 0) -> str | None:
-        """The loop-varying name that sets the length of the slice ``arg`` is (or holds), else None."""
-        if isinstance(arg, ast.Call) and arg.args and index.aliases.resolve(arg.func) in _SHAPE_KEEPING:
-            return self._varying_slice(index, arg.args[0], varying, loops, depth)
-        if isinstance(arg, ast.Name) and depth == 0:
-            values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
-                      and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
-            return self._varying_slice(index, values[0], varying, loops, depth + 1) if len(values) == 1 else None
-        if not isinstance(arg, ast.Subscript):
-            return None
-        parts = arg.slice.elts if isinstance(arg.slice, ast.Tuple) else [arg.slice]
-        for part in parts:
-            if not isinstance(part, ast.Slice) or part.step is not None:
-                continue
-            moving = [self._moving(b, varying) for b in (part.lower, part.upper)]
-            if moving[0] is not None and moving[1] is not None:
-                continue  # both bounds move: a window, often of fixed size
-            name = moving[0] or moving[1]
-            if name is not None:
-                return name
-        return None
-
-    @staticmethod
-    def _moving(bound: ast.expr | None, varying: set[str]) -> str | None:
-        if bound is None:
-            return None
-        return next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name) and n.id in varying), None)

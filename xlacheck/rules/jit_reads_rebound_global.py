@@ -76,6 +76,20 @@ class JitReadsReboundGlobal(ModuleRule):
                             'its cache ignores globals, so later calls silently compute with the first value; pass '
                             'it as an argument'),
                 )),
+        Example("import jax\nSCALE = 1.0\nSHIFT = 0.0\n@jax.jit\ndef scaled(x):\n    return x * SCALE\n"
+                "@jax.jit\ndef shifted(x):\n    return x + SHIFT\n"
+                "def sweep(x):\n    global SCALE, SHIFT\n    out = []\n    for s in (1.0, 2.0):\n"
+                "        SCALE = s\n        SHIFT = s\n        out.append(shifted(scaled(x)))\n    return out\n",
+                expected=(
+                    (6, 16, 'jitted `scaled` reads the global `SCALE`, which `sweep()` rebinds in the loop at line 13 '
+                            'before calling it: jax.jit bakes the value of the first trace into the compiled code and '
+                            'its cache ignores globals, so later calls silently compute with the first value; pass '
+                            'it as an argument'),
+                    (9, 16, 'jitted `shifted` reads the global `SHIFT`, which `sweep()` rebinds in the loop at line 13 '
+                            'before calling it: jax.jit bakes the value of the first trace into the compiled code and '
+                            'its cache ignores globals, so later calls silently compute with the first value; pass '
+                            'it as an argument'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -98,7 +112,7 @@ class JitReadsReboundGlobal(ModuleRule):
                                                "the value of the first trace into the compiled code and its cache "
                                                "ignores globals, so later calls silently compute with the first "
                                                "value; pass it as an argument")
-                        return
+                        break  # one finding per jitted function; go on with the next one
 
     @staticmethod
     def _rebound_in_loops(ctx: ModuleContext, index: ModuleIndex,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import BOOL, DYNAMIC, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -46,15 +47,25 @@ def _producer(e: ast.expr, ctx: RuleContext) -> bool:
     return fact is not None and fact.dynamic_shape and bool(ctx.flags(e) & DYNAMIC)
 
 
+# Producers that return a tuple: the positions of the outputs whose length depends on the data
+# (TF 2.21 in a tf.function: `tf.unique` gives y (None,), idx the input's static length;
+# `tf.unique_with_counts` gives y and count (None,), idx the input's static length).
+_DATA_LENGTH_OUTPUTS = {
+    "tf.unique": (0,), "tf.math.unique": (0,),
+    "tf.unique_with_counts": (0, 2), "tf.math.unique_with_counts": (0, 2),
+}
+
+
 def _data_length(t: ast.expr, ctx: RuleContext) -> bool:
     """``t`` certainly has a data-dependent first dimension: it is made by a producer, or it is a
-    name that this function binds only to producers (``vals, idx = tf.unique(x)`` included)."""
+    name that this function's own scope binds only to producers (``vals`` of
+    ``vals, idx = tf.unique(x)``; not ``idx``, which has the input's static length)."""
     if not ctx.flags(t) & DYNAMIC:
         return False
     if not isinstance(t, ast.Name):
         return _producer(t, ctx)
     bound: list[ast.expr] = []
-    for node in ast.walk(ctx.function.node):
+    for node in own_nodes(ctx.function.node):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
@@ -65,13 +76,27 @@ def _data_length(t: ast.expr, ctx: RuleContext) -> bool:
                 value = getattr(node, "value", None)
                 if not isinstance(node, ast.Assign) or value is None:
                     return False
-                if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
-                    bound.append(value)  # `vals, idx = tf.unique(x)`: the first output
-                elif isinstance(target, ast.Name):
+                if isinstance(target, ast.Name):
+                    bound.append(value)
+                elif _tuple_output_data_length(target, value, t.id, ctx):
                     bound.append(value)
                 else:
                     return False
     return bool(bound) and all(_producer(v, ctx) for v in bound)
+
+
+def _tuple_output_data_length(target: ast.expr, value: ast.expr, name: str, ctx: RuleContext) -> bool:
+    """``name`` is bound by unpacking ``value`` into the flat tuple ``target`` at a position whose
+    output has a data-dependent length (``y`` and ``count`` of ``tf.unique_with_counts``)."""
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)):
+        return False
+    call = call_name(value, ctx)
+    positions = _DATA_LENGTH_OUTPUTS.get(call or "", ())
+    return any(isinstance(e, ast.Name) and e.id == name and i in positions for i, e in enumerate(target.elts))
+
+
+_SOURCES = ("a boolean mask, one-argument tf.where, tf.unique, tf.gather at such indices or a slice keeping "
+            "its first dimension")
 
 
 class StaticDimOfDynamicShape(Rule):
@@ -81,7 +106,9 @@ class StaticDimOfDynamicShape(Rule):
     arithmetic, a comparison, a size list passed to a call or `range()`, where `t` is the result
     of an op whose length depends on the data: `tf.boolean_mask`, `x[mask]`, one-argument
     `tf.where`, `tf.unique` (the ops the generated API table measured as data-dependent in
-    shape), in compiled code.
+    shape; of `tf.unique` and `tf.unique_with_counts` only the outputs `y` and `count`, not
+    `idx`), `tf.gather` at such indices, or a slice of one that keeps its whole first dimension,
+    in compiled code. Only bindings in the function's own scope count.
 
     ## Why is this bad?
     While tracing, such a tensor's first dimension is unknown: `t.shape[0]` is `None`, so
@@ -120,27 +147,45 @@ class StaticDimOfDynamicShape(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, boxes):\n"
                 "    kept = tf.gather(boxes, tf.range(3))\n"
                 "    return tf.tile(x, [kept.shape[0] + 1, x.shape[1] // 4])\n"),
+        # idx has the input's static length; only y (and count) depend on the data
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids):\n"
+                "    vals, idx = tf.unique(ids)\n"
+                "    return tf.reshape(idx, [idx.shape[0], 1]) + tf.cast(tf.size(vals), tf.int32)\n"),
+        # a binding inside a nested function is not this function's
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids, scores):\n"
+                "    picked = scores[:, 0]\n"
+                "    def inner():\n        picked = tf.where(scores > 0)\n        return picked\n"
+                "    return tf.reshape(picked, [picked.shape[0], 1])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(scores):\n"
                 "    positives = tf.where(scores > 0.5)\n    half = positives.shape[0] // 2\n"
                 "    return positives[:half]\n",
                 expected=(
-                    (5, 12, "`positives.shape[0]` is None while tracing: the length of positives depends on the data "
-                            "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
-                            "fails while tracing with a TypeError; use tf.shape(positives)[0]"),
+                    (5, 12, f"`positives.shape[0]` is None while tracing: the length of positives depends on the "
+                            f"data ({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(positives)[0]"),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids):\n"
                 "    vals, idx = tf.unique(ids)\n    picked = tf.boolean_mask(ids, ids > 0)\n"
                 "    if vals.shape[0] > 2:\n        return tf.reshape(picked, [picked.shape[0], 1])\n"
                 "    return ids[:, None]\n",
                 expected=(
-                    (6, 8, "`vals.shape[0]` is None while tracing: the length of vals depends on the data (a boolean "
-                           "mask, one-argument tf.where or tf.unique), so using it as a number or a size fails "
-                           "while tracing with a TypeError; use tf.shape(vals)[0]"),
-                    (7, 36, "`picked.shape[0]` is None while tracing: the length of picked depends on the data (a "
-                            "boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
-                            "fails while tracing with a TypeError; use tf.shape(picked)[0]"),
+                    (6, 8, f"`vals.shape[0]` is None while tracing: the length of vals depends on the data "
+                           f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                           "TypeError; use tf.shape(vals)[0]"),
+                    (7, 36, f"`picked.shape[0]` is None while tracing: the length of picked depends on the data "
+                            f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(picked)[0]"),
+                )),
+        # unique_with_counts has no XLA kernel; its count output's length fails any tf.function trace
+        Example("import tensorflow as tf\n@tf.function\ndef f(ids):\n"
+                "    y, idx, count = tf.unique_with_counts(ids)\n"
+                "    return tf.zeros([count.shape[0], 2])\n",
+                expected=(
+                    (5, 22, f"`count.shape[0]` is None while tracing: the length of count depends on the data "
+                            f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(count)[0]"),
                 )),
     )
 
@@ -166,5 +211,5 @@ class StaticDimOfDynamicShape(Rule):
                 text = ast.unparse(t)
                 ctx.report(self, operand,
                            f"`{text}.shape[0]` is None while tracing: the length of {text} depends on the data "
-                           "(a boolean mask, one-argument tf.where or tf.unique), so using it as a number or a size "
+                           f"({_SOURCES}), so using it as a number or a size "
                            f"fails while tracing with a TypeError; use tf.shape({text})[0]")
