@@ -660,6 +660,80 @@ def test_xla554_join_of_a_cpu_built_tensor_raises_on_torch_xla_and_the_fix_is_eq
     assert results["fixed"] == "ok True", results  # on the device, equal to the original on the CPU
 
 
+_FACTORY_PROBE = r"""
+import torch, numpy as np
+from xlacheck.analysis.torch_model import FACTORIES_DETERMINISTIC, FACTORIES_NO_DEVICE, FACTORIES_RANDOM
+args = {"full": ((2,), 1.0), "arange": (3,), "eye": (2,), "linspace": (0, 1, 3), "logspace": (0, 1, 3),
+        "randint": (0, 5, (2,)), "randperm": (3,), "tril_indices": (3, 3), "triu_indices": (3, 3),
+        "normal": (0.0, 1.0, (2,)), "from_numpy": (np.ones(2),)}
+for op in sorted(FACTORIES_DETERMINISTIC | FACTORIES_RANDOM | FACTORIES_NO_DEVICE):
+    try:
+        getattr(torch, op)(*args.get(op, ((2,),)), device="cpu")
+        print(op, "device")
+    except TypeError:
+        print(op, "none")
+"""
+
+
+def test_factory_table_matches_torch() -> None:
+    """The one factory table (XLA553, XLA554) against torch itself: which factories take ``device=``."""
+    python = _torch_xla_python()
+    proc = subprocess.run([python, "-c", _FACTORY_PROBE], env={**os.environ, "PJRT_DEVICE": "CPU",
+                          "PYTHONPATH": os.getcwd()}, capture_output=True, text=True, timeout=600, check=True)
+    from xlacheck.analysis.torch_model import FACTORIES_NO_DEVICE
+    seen = dict(line.split() for line in proc.stdout.split("\n") if line.strip())
+    assert seen and all((kind == "none") == (op in FACTORIES_NO_DEVICE) for op, kind in seen.items()), seen
+
+
+@pytest.mark.parametrize(("factory", "safety", "same"), [
+    ("torch.from_numpy(np.ones((h.shape[0], 1), dtype=np.float32))", "safe", True),
+    ("torch.randn(h.shape[0], 1)", "unsafe", False),
+])
+def test_xla554_factories_without_device_or_with_random_values(factory: str, safety: str, same: bool) -> None:
+    """``from_numpy`` takes no ``device=``: the fix moves it with ``.to`` (equal); ``randn`` with ``device=``
+    draws from the device's generator: an unsafe fix that says the values change. Run on torch_xla."""
+    from xlacheck.rewrites._fix import apply_edits
+
+    python = _torch_xla_python()
+    env = {**os.environ, "PJRT_DEVICE": "CPU"}
+    src = ("import numpy as np\nimport torch\nimport torch_xla\n\n\n@torch_xla.compile\ndef step(model, x):\n"
+           f"    h = model(x)\n    return torch.cat([h, {factory}], 1)\n")
+    found = [d for d in check_source(src, "t.py").diagnostics if d.code == "XLA554"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.applicability.value == safety
+    assert ("same values" in found[0].fix.message) == same and ("other values" in found[0].fix.message) != same
+    assert ("build it with `device=`" in found[0].message) != factory.startswith("torch.from_numpy")
+    fixed = apply_edits(src, found[0].fix.edits)
+    results = {}
+    for name, code in (("original", src), ("fixed", fixed)):
+        proc = subprocess.run([python, "-c", _JOIN_RUN], input=code, env=env, capture_output=True, text=True,
+                              timeout=600, check=True)
+        results[name] = proc.stdout.strip().splitlines()[-1]
+    assert results["original"].startswith("RuntimeError") and "XLA tensor" in results["original"], results
+    assert results["fixed"] == f"ok {same}", results  # randn: runs, but other values than on the CPU
+
+
+def test_xla554_dtype_casts_and_cpu_device_names_stay_on_the_cpu() -> None:
+    src = """
+        import torch
+        import torch_xla
+
+        @torch_xla.compile
+        def step(model, x):
+            h = model(x)
+            out = h.detach().cpu()
+            a = torch.cat([out.to(torch.float16), torch.zeros(2, 1, dtype=torch.float16)], 1)
+            cpu = torch.device("cpu")
+            b = torch.cat([h.to(device=cpu), torch.zeros(2, 1)], 1)
+            dev = "cpu"
+            c = torch.cat([h.to(dev), torch.ones(2, 1)], 1)
+            return a, b, c
+    """
+    assert "XLA554" not in _codes(src)
+    # a cast of a CPU-built tensor is still on the CPU
+    cast = src.replace("[out.to(torch.float16), ", "[h, torch.arange(2).to(torch.float16)[:, None], ")
+    assert _codes(cast).count("XLA554") == 1
+
+
 def test_xla554_follows_buffers_meshgrid_and_method_chains() -> None:
     """torchvision's DefaultBoxes pattern (tenstorrent/tt-xla #3335): shifts from CPU aranges through
     meshgrid/stack/reshape, joined with a registered buffer; `.to(device)` after the join is too late."""

@@ -72,6 +72,31 @@ GRAPH_SYNCS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"}
 XLA_DEVICE_CALLS = frozenset({"torch_xla.device", "torch_xla.core.xla_model.xla_device", "torch_xla.xla_device"})
 DEVICE_LOADERS = frozenset({"torch_xla.distributed.parallel_loader.MpDeviceLoader",
                             "torch_xla.distributed.parallel_loader.ParallelLoader"})
+# Tensor factories that build on the CPU unless told otherwise (``torch.<name>``), split by what their
+# signatures in torch 2.9 take (``inspect``/docstrings of the functions; checked in the tests):
+# - deterministic: take ``device=``; built there, the values are the same (an op of the graph).
+FACTORIES_DETERMINISTIC = frozenset({"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "logspace",
+                                     "tril_indices", "triu_indices"})
+# - random: take ``device=`` but then draw from the device's generator: other values, and the CPU
+#   generator no longer advances (``normal`` only in its ``normal(mean, std, size)`` form).
+FACTORIES_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "normal"})
+# Ops (``torch.<name>``, ``Tensor.<name>``, ``F.<name>``) that draw from the generator of the device they run on:
+# moved to the XLA device, a computation through one of them gives other values.
+RANDOM_OPS = FACTORIES_RANDOM | {"bernoulli", "multinomial", "poisson", "rand_like", "randn_like", "randint_like",
+                                 "dropout", "normal_", "uniform_", "bernoulli_", "random_", "exponential_",
+                                 "geometric_", "cauchy_", "log_normal_", "rrelu"}
+# - host data without ``device=`` (``from_numpy() takes no keyword arguments``): only ``.to(...)`` moves it.
+FACTORIES_NO_DEVICE = frozenset({"from_numpy"})
+
+
+def factory_takes_device(op: str, call: ast.Call) -> bool:
+    """Whether ``torch.<op>(...)`` accepts ``device=``: the table above, and ``torch.normal`` only with a size
+    (``normal(mean, std)`` of tensors takes no ``device=``)."""
+    if op == "normal":
+        return len(call.args) >= 3 or any(k.arg == "size" for k in call.keywords)
+    return op in FACTORIES_DETERMINISTIC | FACTORIES_RANDOM
+
+
 _STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS

@@ -5,14 +5,29 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BATCH, GRAD, OUT, TENSOR, TorchFacts, own_statements
+from xlacheck.analysis.dtypes import DTYPE_ALIASES, DTYPE_NAMES
+from xlacheck.analysis.torch_model import (
+    BATCH,
+    FACTORIES_DETERMINISTIC,
+    FACTORIES_NO_DEVICE,
+    FACTORIES_RANDOM,
+    GRAD,
+    OUT,
+    RANDOM_OPS,
+    TENSOR,
+    TorchFacts,
+    factory_takes_device,
+    own_statements,
+)
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-# Factories that build on the CPU unless given ``device=``.
-_FACTORIES = frozenset({"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "logspace", "rand", "randn",
-                        "randint", "randperm", "tril_indices", "triu_indices", "from_numpy"})
+# Factories that build on the CPU unless given ``device=`` (the table XLA553 reads too).
+_FACTORIES = FACTORIES_DETERMINISTIC | FACTORIES_RANDOM | FACTORIES_NO_DEVICE
+# ``torch.<name>`` dtypes: ``.to(torch.float16)`` casts, it does not move the tensor.
+_TORCH_DTYPES = DTYPE_NAMES | frozenset(DTYPE_ALIASES) | {"float", "long", "int", "short", "cfloat", "cdouble",
+                                                          "chalf", "float8_e4m3fn", "float8_e5m2"}
 _JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
 # Reads that give a Python value or metadata, not a tensor: a device tensor under them is no operand.
 _META_ATTRS = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"})
@@ -47,6 +62,7 @@ class _Places:
         a = owner.args
         self.params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} - {"self"}
         self.origin: dict[str, ast.Call] = {}  # CPU name -> the factory call that built it
+        self.cpu_names: set[str] = set()  # names bound to ``"cpu"`` / ``torch.device("cpu")`` in the function
 
     def of(self, e: ast.expr) -> int:
         """CPU | DEVICE bits of the tensors ``e`` computes from (0: no tensor seen)."""
@@ -70,13 +86,15 @@ class _Places:
             name = resolve(f) or ""
             if isinstance(f, ast.Name) and f.id in _META_CALLS or isinstance(f, ast.Attribute) and f.attr in _META_METHODS:
                 return 0
+            if isinstance(f, ast.Attribute) and f.attr == "to" and not self._moves(e):
+                return self.of(f.value)  # ``.to(torch.float16)``: a cast, the tensor stays where it was
             if isinstance(f, ast.Attribute) and f.attr in ("to", "cuda", "xla") or any(
                     kw.arg == "device" for kw in e.keywords):
-                return DEVICE if not any(isinstance(a, ast.Constant) and a.value == "cpu"
-                                         for a in [*e.args, *(k.value for k in e.keywords)]) else CPU
+                return CPU if any(self._cpu(a) for a in [*e.args, *(k.value for k in e.keywords)]) else DEVICE
             if isinstance(f, ast.Attribute) and f.attr == "cpu":
                 return CPU
-            if name.startswith("torch.") and name.count(".") == 1 and name[6:] in _FACTORIES:
+            if name.startswith("torch.") and name.count(".") == 1 and name[6:] in _FACTORIES and (
+                    name[6:] in FACTORIES_NO_DEVICE or factory_takes_device(name[6:], e)):
                 return CPU
             if name in ("torch.tensor", "torch.as_tensor"):
                 return CPU if e.args and _literal(e.args[0]) else 0
@@ -91,6 +109,32 @@ class _Places:
                 return self.of(e.value)
             return self._join([c for c in ast.iter_child_nodes(e) if isinstance(c, ast.expr)])
         return 0
+
+    def _cpu(self, e: ast.expr) -> bool:
+        """``"cpu"``, ``torch.device("cpu")``, or a name the function binds to one of them."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, str) and e.value.split(":")[0] == "cpu"
+        if isinstance(e, ast.Call) and self.ctx.facts.aliases.resolve(e.func) == "torch.device":
+            return bool(e.args) and self._cpu(e.args[0])
+        return isinstance(e, ast.Name) and e.id in self.cpu_names
+
+    def _dtype(self, e: ast.expr) -> bool:
+        """``torch.float16``, ``x.dtype`` or a name that says it holds a dtype."""
+        name = self.ctx.facts.aliases.resolve(e) or ""
+        if name.startswith("torch.") and name[6:] in _TORCH_DTYPES:
+            return True
+        if isinstance(e, ast.Attribute) and e.attr == "dtype":
+            return True
+        return isinstance(e, ast.Name) and "dtype" in e.id.lower()
+
+    def _moves(self, call: ast.Call) -> bool:
+        """Whether ``t.to(...)`` names a device (``.to(device)``, ``.to(x.device)``, ``.to("xla")``,
+        ``.to(other_tensor)``, ``device=``): a dtype alone (``.to(torch.float16)``, ``dtype=``) keeps the tensor
+        where it was."""
+        if any(k.arg == "device" or k.arg is None for k in call.keywords):
+            return True
+        return any(not self._dtype(a) and not (isinstance(a, ast.Constant) and isinstance(a.value, bool))
+                   for a in call.args)
 
     def _join(self, parts: list[ast.expr]) -> int:
         bits = 0
@@ -109,6 +153,10 @@ class _Places:
                 where = self.of(s.value)
                 name = s.targets[0].id
                 self.names[name] = where
+                if self._cpu(s.value):
+                    self.cpu_names.add(name)
+                else:
+                    self.cpu_names.discard(name)
                 if where == CPU:
                     factory = self._factory(s.value)
                     if factory is not None:
@@ -124,7 +172,8 @@ class _Places:
         for n in ast.walk(e):
             if isinstance(n, ast.Call):
                 name = resolve(n.func) or ""
-                if name.startswith("torch.") and name[6:] in _FACTORIES | {"tensor", "as_tensor"} \
+                op = name[6:] if name.startswith("torch.") and name.count(".") == 1 else ""
+                if (op in FACTORIES_NO_DEVICE or op in ("tensor", "as_tensor") or factory_takes_device(op, n)) \
                         and not any(k.arg == "device" for k in n.keywords):
                     return n
         return None
@@ -137,8 +186,28 @@ def _plain(e: ast.expr) -> bool:
     return isinstance(e, ast.Name)
 
 
+def _op(factory: ast.Call | None, places: _Places) -> str:
+    """``zeros`` of ``torch.zeros(...)`` ('' when there is no factory)."""
+    if factory is None:
+        return ""
+    name = places.ctx.facts.aliases.resolve(factory.func) or ""
+    return name[6:] if name.startswith("torch.") else ""
+
+
+def _advice(op: str) -> str:
+    """What the message tells the user to do, by what the factory takes."""
+    if op in FACTORIES_NO_DEVICE:
+        return f"`torch.{op}` takes no `device=`: move it with `.to(<input>.device)` before the join"
+    if op in FACTORIES_RANDOM:
+        return ("build it with `device=` (an input's `.device`), knowing the values then come from the device's "
+                "generator: other values, and the CPU generator no longer advances")
+    return "build it with `device=` (an input's `.device`)"
+
+
 def _fix(factory: ast.Call | None, first: ast.expr, device_parts: list[ast.expr], places: _Places) -> Fix | None:
-    """``torch.zeros(n, 1)`` -> ``torch.zeros(n, 1, device=h.device)``, ``h`` the first plain device operand."""
+    """``torch.zeros(n, 1)`` -> ``torch.zeros(n, 1, device=h.device)``, ``h`` the first plain device operand;
+    ``torch.from_numpy(a)`` (no ``device=``) -> ``torch.from_numpy(a).to(h.device)``; a random factory's fix is
+    unsafe (other values)."""
     dev = next((d for d in device_parts if _plain(d)), None)
     if factory is None or dev is None or factory.end_lineno is None or factory.end_col_offset is None:
         return None
@@ -148,11 +217,20 @@ def _fix(factory: ast.Call | None, first: ast.expr, device_parts: list[ast.expr]
         root = root.value
     if not inline and not (isinstance(root, ast.Name) and (root.id == "self" or root.id in places.params)):
         return None  # the device operand may not exist yet where the factory runs
+    op = _op(factory, places)
+    safety = Applicability.SAFE if inline else Applicability.UNSAFE
+    if op in FACTORIES_NO_DEVICE:  # the same data, copied to the device before the join
+        end = Location(factory.end_lineno, factory.end_col_offset)
+        return Fix(f"Move it to the device before the join: .to({ast.unparse(dev)}.device) (same values)",
+                   (Edit(end, end, f".to({ast.unparse(dev)}.device)"),), safety)
     close = Location(factory.end_lineno, factory.end_col_offset - 1)
     sep = ", " if factory.args or factory.keywords else ""
     edit = Edit(close, close, f"{sep}device={ast.unparse(dev)}.device")
-    return Fix(f"Build it on the device: device={ast.unparse(dev)}.device (same values)", (edit,),
-               Applicability.SAFE if inline else Applicability.UNSAFE)
+    if op in FACTORIES_RANDOM or any(isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) and (
+            n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id) in RANDOM_OPS for n in ast.walk(first)):
+        return Fix(f"Build it on the device: device={ast.unparse(dev)}.device (draws from the device's generator: "
+                   "other values, and the CPU generator no longer advances)", (edit,), Applicability.UNSAFE)
+    return Fix(f"Build it on the device: device={ast.unparse(dev)}.device (same values)", (edit,), safety)
 
 
 def _literal(node: ast.expr) -> bool:
@@ -172,7 +250,9 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
     `vstack`) of a list that holds both a tensor built on the CPU in the step (a factory such as
     `torch.arange(n)`, `torch.zeros(...)` or literal `torch.tensor([...])` called without
     `device=`, or a value computed only from such tensors) and a tensor on the XLA device (a
-    module's output or buffer, a value autograd records, a batch).
+    module's output or buffer, a value autograd records, a batch). Only a device moves a tensor:
+    `.to(torch.float16)` keeps it where it was, and `device="cpu"`, `torch.device("cpu")` or a
+    name the function binds to one of them is the CPU.
 
     ## Why is this bad?
     Elementwise ops accept a CPU operand (torch_xla copies it), but the joins do not: torch_xla
@@ -199,7 +279,12 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
 
     ## Fix safety
     The fix passes `device=<t>.device` to the factory, `<t>` the first device tensor of the join
-    that is a plain name or attribute: the same values, now on the device. Safe where the factory
+    that is a plain name or attribute: the same values, now on the device. A factory that takes no
+    `device=` (`torch.from_numpy`) gets `.to(<t>.device)` on its result instead (the same data).
+    A random factory (`randn`, `rand`, `randint`, `randperm`, `normal`), or a random op between the
+    factory and the join, then draws from the device's generator: other values, and the CPU
+    generator no longer advances, so that fix is always unsafe. Which factories take `device=` is
+    one table shared with XLA553 (`torch_model.FACTORIES_*`), checked against torch in the tests. Safe where the factory
     is written inside the join (`torch.cat([torch.zeros(n, 1), h], 1)`): nothing else sees the
     tensor. Unsafe where it is built earlier and only reaches the join through other names, when
     `<t>` is a parameter or a `self` attribute (defined where the factory runs): other code that
@@ -218,6 +303,10 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
         Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
                 "    pos = torch.arange(h.shape[1]).float()\n"
                 "    return h + torch.cat([pos, pos]).to(h.device)[: h.shape[1]]\n"),
+        # a dtype-only `.to` keeps the tensor where it was; a name bound to the CPU device is the CPU
+        Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
+                "    cpu = torch.device(\"cpu\")\n"
+                "    return torch.cat([h.to(cpu).to(torch.float16), torch.zeros(2, 1, dtype=torch.float16)], 1)\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
@@ -251,6 +340,31 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                             "`device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: Expected all "
                             "tensors in the given list to be XLA tensors` when the step runs; build it with `device=` "
                             "(an input's `.device`)"),
+                )),
+        # no `device=` on `from_numpy`: the fix moves the same data with `.to` before the join
+        Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x, arr):\n    h = model(x)\n"
+                "    return torch.cat([h, torch.from_numpy(arr)], 1)\n",
+                fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x, arr):\n"
+                      "    h = model(x)\n    return torch.cat([h, torch.from_numpy(arr).to(h.device)], 1)\n",
+                expected=(
+                    (7, 12, "`torch.cat` joins `torch.from_numpy(arr)`, built on the CPU (`torch.from_numpy(arr)` "
+                            "has no `device=`), with tensors on the XLA device: torch_xla raises `RuntimeError: "
+                            "Expected all tensors in the given list to be XLA tensors` when the step runs; "
+                            "`torch.from_numpy` takes no `device=`: move it with `.to(<input>.device)` before the "
+                            "join"),
+                )),
+        # a random factory with `device=` draws other values: the fix is unsafe and says so
+        Example("import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
+                "    return torch.cat([h, torch.randn(h.shape[0], 1)], 1)\n",
+                fixed="import torch\nimport torch_xla\n\n@torch_xla.compile\ndef step(model, x):\n    h = model(x)\n"
+                      "    return torch.cat([h, torch.randn(h.shape[0], 1, device=h.device)], 1)\n",
+                expected=(
+                    (7, 12, "`torch.cat` joins `torch.randn(h.shape[0], 1)`, built on the CPU "
+                            "(`torch.randn(h.shape[0], 1)` has no `device=`), with tensors on the XLA device: "
+                            "torch_xla raises `RuntimeError: Expected all tensors in the given list to be XLA "
+                            "tensors` when the step runs; build it with `device=` (an input's `.device`), knowing "
+                            "the values then come from the device's generator: other values, and the CPU generator "
+                            "no longer advances"),
                 )),
     )
 
@@ -290,5 +404,5 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
                     ctx.report(self, call, f"`{op}` joins `{ast.unparse(first)}`, built on the "
                                            f"CPU{built}, with tensors "
                                            f"on the XLA device: torch_xla raises `RuntimeError: {error}` when the "
-                                           "step runs; build it with `device=` (an input's `.device`)",
+                                           f"step runs; {_advice(_op(factory, places))}",
                                fix=_fix(factory, first, [x for x, w in zip(elts, where) if w & DEVICE], places))

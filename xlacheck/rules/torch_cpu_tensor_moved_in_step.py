@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import DEVICE, TENSOR, XLA_DEVICE_CALLS, TorchFacts
+from xlacheck.analysis.torch_model import (
+    DEVICE,
+    FACTORIES_DETERMINISTIC,
+    FACTORIES_RANDOM,
+    TENSOR,
+    XLA_DEVICE_CALLS,
+    TorchFacts,
+    factory_takes_device,
+)
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-# Factories that take ``device=``: built there, the values are an op of the graph (no host data).
-_DETERMINISTIC = frozenset({"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "logspace", "tril_indices",
-                            "triu_indices"})
-# Also take ``device=``, but draw from another generator on the device: the values change.
-_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "normal", "bernoulli"})
+# Factories that take ``device=`` (one table for XLA553 and XLA554: ``torch_model``).
+_DETERMINISTIC = FACTORIES_DETERMINISTIC
+_RANDOM = FACTORIES_RANDOM
 # Host data: ``torch.tensor([...])``; only literal data is flagged (built once, it never changes).
 _DATA = frozenset({"tensor", "as_tensor"})
 
@@ -147,6 +153,8 @@ class TorchCpuTensorMovedInStep(ModuleRule):
                 continue
             if any(isinstance(a, ast.Starred) for a in inner.args):
                 continue
+            if op not in _DATA and not factory_takes_device(op, inner):
+                continue  # (``torch.normal(mean, std)``: no ``device=`` to pass)
             dev = _device_arg(node, torch, ctx)
             if dev is None:
                 continue
