@@ -93,6 +93,33 @@ def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, Fu
         yield assign.targets[0].id, wrapped
 
 
+def bound_arguments(params: list[str], call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of ``call`` for a function whose positional parameters are
+    ``params``: positional arguments by position (``#i`` past the last parameter; ``*args`` left
+    out), then the named keywords."""
+    bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
+             if not isinstance(a, ast.Starred)]
+    return bound + [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+
+
+def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    return [a.arg for a in node.args.posonlyargs + node.args.args]
+
+
+def jax_jitted_calls_in_host_code(ctx_facts: ModuleFacts, index: ModuleIndex, path: str
+                                  ) -> Iterator[tuple[ast.Call, FunctionInfo]]:
+    """The calls of jitted functions (:func:`jax_jitted_callee`) made from host code: not in a
+    test, not inside traced code (where the call is inlined into the caller's trace)."""
+    if not any(info.jax for info in ctx_facts.functions):
+        return
+    callee = jax_jitted_callee(ctx_facts, index)
+    for call, _ in index.calls:
+        hit = callee(call)
+        if hit is None or in_test(index, path, call) or runs_traced(ctx_facts, index, call):
+            continue
+        yield call, hit[1]
+
+
 def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
     """(static parameter, argument) pairs of a call of the jitted ``info``."""
     params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]

@@ -7,11 +7,11 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
-    in_test,
-    jax_jitted_callee,
+    bound_arguments,
+    jax_jitted_calls_in_host_code,
     jax_params_varied_by_callers,
     per_batch,
-    runs_traced,
+    positional_params,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.jax_traced_shape import _data_dependent
@@ -105,25 +105,12 @@ class JitArgumentDataDependentShape(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not any(info.jax for info in ctx.facts.functions):
-            return
-        callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
-            hit = callee(call)
-            if hit is None:
-                continue
-            assert isinstance(call.func, ast.Name)
-            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
-                continue
+        for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
+            assert isinstance(call.func, ast.Name) and not isinstance(info.node, ast.Lambda)
             if not (index.loops_around(call) or per_batch(index, call)
                     or jax_params_varied_by_callers(index, ctx.path, call)):
                 continue
-            info = hit[1]
-            params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
-            bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
-                     if not isinstance(a, ast.Starred)]
-            bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-            for param, arg in bound:
+            for param, arg in bound_arguments(positional_params(info.node), call):
                 if param in info.static_params:
                     continue
                 how = self._data_dependent(ctx, index, arg)

@@ -8,11 +8,11 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
-    in_test,
-    jax_jitted_callee,
+    bound_arguments,
+    jax_jitted_calls_in_host_code,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
-    runs_traced,
+    positional_params,
     varying_slice,
 )
 from xlacheck.rules.base import Example
@@ -126,26 +126,14 @@ class JitArgumentShapePerIteration(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not any(info.jax for info in ctx.facts.functions):
-            return
-        callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
-            hit = callee(call)
-            if hit is None:
-                continue
-            assert isinstance(call.func, ast.Name)
+        for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
+            assert isinstance(call.func, ast.Name) and not isinstance(info.node, ast.Lambda)
             loops = index.loops_around(call)
-            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
-                continue
             from_callers = jax_params_varied_by_callers(index, ctx.path, call)
             if not loops and not from_callers:
                 continue
-            info = hit[1]
-            params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
-            bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
-                     if not isinstance(a, ast.Starred)]
-            bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-            bound = [(p, a) for p, a in bound if p not in info.static_params]
+            bound = [(p, a) for p, a in bound_arguments(positional_params(info.node), call)
+                     if p not in info.static_params]
             varying = jax_loop_varying_names(index, call) if loops else set()
             why = self._shape_changes(ctx, index, call, bound, varying, loops, from_callers)
             if why is not None:

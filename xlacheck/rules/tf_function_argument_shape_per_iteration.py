@@ -6,7 +6,14 @@ import ast
 
 from xlacheck.analysis.module_index import is_true
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, loop_varying_names, runs_traced, varying_slice
+from xlacheck.rules._recompile_scope import (
+    bound_arguments,
+    in_test,
+    loop_varying_names,
+    positional_params,
+    runs_traced,
+    varying_slice,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -127,12 +134,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 continue
             params: list[str] = []
             if tfn.definition is not None:
-                params = [a.arg for a in tfn.definition.args.posonlyargs + tfn.definition.args.args]
+                params = positional_params(tfn.definition)
                 if tfn.is_method and params[:1] == ["self"]:
                     params = params[1:]
-            bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
-                     if not isinstance(a, ast.Starred)]
-            bound += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            bound = bound_arguments(params, call)
             compiles = " and XLA compiles" if is_true(tfn.keyword("jit_compile")) else ""
             for param, arg in bound:
                 # the argument, or an item of the dict/list/tuple display it is ({"input_ids": ids[:, :t]})
