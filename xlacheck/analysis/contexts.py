@@ -44,8 +44,9 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from xlacheck import api_table
-from xlacheck.analysis import _CHILD_FIELDS, child_fields, child_nodes
+from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import (
     FULL_REDUCTIONS,
     JAX_JIT_NAMES,
@@ -1229,11 +1230,7 @@ def _is_loss(f: FunctionInfo, aliases: AliasTable) -> int:
         return 0
     returns: list[ast.Return] = []
     assigned: dict[str, list[ast.expr]] = {}
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
+    for n in own_nodes(node):  # not the returns of nested functions
         if isinstance(n, ast.Return):
             returns.append(n)
         elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
@@ -1241,7 +1238,6 @@ def _is_loss(f: FunctionInfo, aliases: AliasTable) -> int:
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
             if n.value is not None:
                 assigned.setdefault(n.target.id, []).append(n.value)
-        stack.extend(child_nodes(n))
     if not returns or not all(_full_reduction(r.value, assigned, aliases) for r in returns):
         return 0
     return min(r.lineno for r in returns)

@@ -43,7 +43,9 @@ REAL_FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 COMPLEX_DTYPES = ("complex64", "complex128")
 DTYPE_NAMES = frozenset({*INT_DTYPES, *REAL_FLOAT_DTYPES, *COMPLEX_DTYPES, "bool", "string"})
 DTYPE_ALIASES = {"half": "float16", "double": "float64"}
-_DTYPE_ALIASES = DTYPE_ALIASES
+# Real floating dtypes as TensorFlow spells them (`tf.float32`), without and with the aliases.
+TF_REAL_FLOATS = frozenset(f"tf.{d}" for d in REAL_FLOAT_DTYPES)
+TF_REAL_FLOATS_AND_ALIASES = TF_REAL_FLOATS | frozenset(f"tf.{a}" for a in DTYPE_ALIASES)
 # Modules whose attribute of a dtype's name is that dtype (tf.int8, tf.dtypes.int8, np.int8).
 _DTYPE_MODULES = frozenset({"tf", "tf.dtypes", "tf.compat.v1", "tf.compat.v2", "tf.experimental.numpy", "np",
                             "numpy", "tnp"})
@@ -83,7 +85,6 @@ KEEPS_DTYPE = frozenset({
     "tf.reverse", "tf.gather", "tf.gather_nd", "tf.broadcast_to", "tf.roll", "tf.pad", "tf.boolean_mask",
     "tf.ragged.boolean_mask",
 })
-_INT_DTYPES = INT_DTYPES
 _FLOAT_DTYPES = REAL_FLOAT_DTYPES + COMPLEX_DTYPES
 _KEEP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 _CMP_OPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -94,14 +95,14 @@ _MAX_DEPTH = 8
 def dtype_literal(e: ast.AST | None, resolve: Callable[[ast.expr], str | None]) -> str | None:
     """The dtype a dtype argument names: ``tf.int8``, ``tf.dtypes.int8``, ``np.int8``, ``"int8"``."""
     if isinstance(e, ast.Constant) and isinstance(e.value, str):
-        name = _DTYPE_ALIASES.get(e.value, e.value)
+        name = DTYPE_ALIASES.get(e.value, e.value)
         return name if name in DTYPE_NAMES else None
     if isinstance(e, ast.Attribute):
         full = resolve(e)
         if full is None or "." not in full:
             return None
         module, last = full.rsplit(".", 1)
-        last = _DTYPE_ALIASES.get(last, last)
+        last = DTYPE_ALIASES.get(last, last)
         if module in _DTYPE_MODULES and last in DTYPE_NAMES:
             return last
     return None
@@ -269,12 +270,12 @@ class DtypeModel:
         if isinstance(e, ast.UnaryOp):
             inner = self.dtype(e.operand, depth + 1)
             if isinstance(e.op, ast.Invert):
-                return inner if inner == "bool" or inner in _INT_DTYPES else None
+                return inner if inner == "bool" or inner in INT_DTYPES else None
             return inner if isinstance(e.op, (ast.USub, ast.UAdd)) and inner != "bool" else None
         if isinstance(e, ast.BinOp):
             left, right = self.dtype(e.left, depth + 1), self.dtype(e.right, depth + 1)
             if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-                return left if left == right and left is not None and (left == "bool" or left in _INT_DTYPES) else None
+                return left if left == right and left is not None and (left == "bool" or left in INT_DTYPES) else None
             if isinstance(e.op, _KEEP_OPS):
                 if left is not None and left == right and left != "bool":
                     return left
@@ -402,7 +403,7 @@ def _literal_fits(e: ast.AST, dtype: str) -> bool:
     if not isinstance(e, ast.Constant) or isinstance(e.value, bool):
         return False
     if isinstance(e.value, int):
-        return dtype in _FLOAT_DTYPES or (dtype in _INT_DTYPES and 0 <= e.value < 128)
+        return dtype in _FLOAT_DTYPES or (dtype in INT_DTYPES and 0 <= e.value < 128)
     if isinstance(e.value, complex):
         return dtype in ("complex64", "complex128")
     return isinstance(e.value, float) and dtype in _FLOAT_DTYPES

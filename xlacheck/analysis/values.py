@@ -27,11 +27,10 @@ import sys
 from enum import IntFlag
 
 from xlacheck import api_table
-from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.scopes import target_names
+from xlacheck.analysis.scopes import own_nodes, target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
 
 
@@ -922,11 +921,7 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> f
             continue
         returns: list[ast.Return] = []
         bound: dict[str, list[ast.expr]] = {}
-        todo: list[ast.AST] = list(node.body)
-        while todo:
-            n = todo.pop()
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                continue  # nested scopes return their own values
+        for n in own_nodes(node):  # nested scopes return their own values
             if isinstance(n, ast.Return):
                 returns.append(n)
             elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
@@ -937,7 +932,6 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> f
                     for name in ast.walk(t):
                         if isinstance(name, ast.Name):
                             bound.setdefault(name.id, []).append(name)
-            todo.extend(child_nodes(n))
         if returns and all(_reduction_expr(r.value, aliases, bound) for r in returns):
             out.add(info.name)
     return frozenset(out)

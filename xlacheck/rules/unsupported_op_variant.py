@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.dtypes import TF_REAL_FLOATS
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -14,7 +15,6 @@ _FLOAT_BY_SHAPE = frozenset({
     "tf.random.uniform", "tf.random.normal", "tf.random.truncated_normal", "tf.random.stateless_uniform",
     "tf.random.stateless_normal", "tf.random.stateless_truncated_normal", "tf.zeros", "tf.ones",
 })
-_FLOAT_DTYPES = frozenset({"tf.float32", "tf.float16", "tf.bfloat16", "tf.float64"})
 
 
 def _float_dtype(node: ast.Call, ctx: RuleContext, default: bool) -> bool:
@@ -23,7 +23,7 @@ def _float_dtype(node: ast.Call, ctx: RuleContext, default: bool) -> bool:
         return default
     if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
         return dtype.value.startswith(("float", "bfloat"))
-    return ctx.resolve(dtype) in _FLOAT_DTYPES
+    return ctx.resolve(dtype) in TF_REAL_FLOATS
 
 
 def _one_d_float(e: ast.expr, ctx: RuleContext, depth: int = 0) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.dtypes import TF_REAL_FLOATS_AND_ALIASES
 from xlacheck.analysis.values import TENSOR, is_python
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 from xlacheck.rules.op_without_xla_kernel import trainable_upstream, under_tape
@@ -63,7 +64,6 @@ def _read_nonlinearly(tree: ast.AST, params: set[str], ctx: RuleContext) -> str 
     return None
 
 
-_FLOAT_DTYPES = frozenset({"tf.float16", "tf.bfloat16", "tf.float32", "tf.float64", "tf.half", "tf.double"})
 _MAPPING_APIS = frozenset({"tf.map_fn", "tf.vectorized_map", "tf.scan", "tf.foldl", "tf.foldr"})
 
 
@@ -82,7 +82,7 @@ def _counter_value(e: ast.AST, counters: set[str], ctx: RuleContext) -> bool:
             name = call_name(node, ctx)
             if name in ("tf.cast", "tf.dtypes.cast"):
                 dtype = argument(node, 1, "dtype")
-                if dtype is not None and ctx.resolve(dtype) in _FLOAT_DTYPES:
+                if dtype is not None and ctx.resolve(dtype) in TF_REAL_FLOATS_AND_ALIASES:
                     return True
             elif name in ("tf.one_hot", "tf.gather", "tf.gather_nd"):
                 return True
