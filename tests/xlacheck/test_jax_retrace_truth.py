@@ -483,3 +483,38 @@ def test_python_float_fed_back_strongly_typed_through_a_name_compiles_twice():
     ns = _run(src)
     ns["solve"](jax.numpy.ones(2), jax.numpy.ones(2), 3)
     assert ns["line_search"]._cache_size() == 2
+
+
+def test_static_lambda_per_iteration_compiles_every_iteration():
+    src = ("import jax\nfrom functools import partial\nTRACES = []\n@partial(jax.jit, static_argnums=0)\n"
+           "def minimize(loss_fn, p):\n    TRACES.append(1)\n    return p - jax.grad(loss_fn)(p)\n"
+           "def train(p, batches):\n    for b in batches:\n        p = minimize(lambda q: (q * b).sum(), p)\n"
+           "    return p\n")
+    assert "XLA419" in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), [1.0, 2.0, 3.0])
+    assert len(ns["TRACES"]) == 3
+
+
+def test_static_function_defined_once_compiles_once():
+    src = ("import jax\nfrom functools import partial\nTRACES = []\n@partial(jax.jit, static_argnums=0)\n"
+           "def minimize(loss_fn, p, b):\n    TRACES.append(1)\n    return p - jax.grad(loss_fn)(p, b)\n"
+           "def loss(q, b):\n    return (q * b).sum()\n"
+           "def train(p, batches):\n    for b in batches:\n        p = minimize(loss, p, b)\n    return p\n")
+    assert "XLA419" not in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), [1.0, 2.0, 3.0])
+    assert len(ns["TRACES"]) == 1
+
+
+def test_static_self_attribute_change_is_ignored():
+    src = ("import jax\nfrom functools import partial\nclass Model:\n    def __init__(self, w):\n"
+           "        self.w = w\n    def set_w(self, w):\n        self.w = w\n"
+           "    @partial(jax.jit, static_argnums=0)\n    def predict(self, x):\n        return x * self.w\n")
+    assert "XLA420" in _codes(src)
+    ns = _run(src)
+    m = ns["Model"](2.0)
+    first = float(m.predict(1.0))
+    m.set_w(3.0)
+    assert float(m.predict(1.0)) == first == 2.0  # the compiled code kept w = 2.0
+

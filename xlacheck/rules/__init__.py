@@ -49,7 +49,9 @@ from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
+from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
+from xlacheck.rules.static_self_attribute_mutated import StaticSelfAttributeMutated
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
 from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
 from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
@@ -143,6 +145,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitArgumentShapePerIteration,
     JitArgumentDataDependentShape,
     JitReadsReboundGlobal,
+    StaticCallableCreatedPerCall,
+    StaticSelfAttributeMutated,
     GrowingTensorToTfFunction,
     TfFunctionArgumentShapePerIteration,
     JitCompileUnderTpuStrategy,

@@ -175,6 +175,9 @@ class StaticArgumentPerIteration(ModuleRule):
                     break
             varying = jax_loop_varying_names(index, call)
             for param, arg in bound:
+                if isinstance(arg, ast.Lambda) or (isinstance(arg, ast.Call) and ctx.facts.aliases.resolve(arg.func)
+                                                   in ("functools.partial", "partial")):
+                    continue  # a callable made per iteration: XLA419
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
                                           "iteration (it is computed from the loop variable): jax.jit compiles once "

@@ -1,0 +1,517 @@
+"""Generate xlacheck/data/jax_cache_key.json: which call-to-call differences make ``jax.jit`` trace
+and compile again, measured on the installed JAX (CPU, two forced host devices).
+
+    python tools/generate_jax_cache_table.py            # a few seconds, needs jax
+    python tools/generate_jax_cache_table.py --check    # exit 1 when the file is out of date
+
+Each probe builds its inputs first, then makes two or more calls that differ in one respect (the
+``first`` and ``then`` call forms) and records, for those calls only:
+
+* ``traces``: how many times the Python body of the jitted function ran during the ``then``
+  call(s), after the first call (a counter in the body);
+* ``compiles``: XLA backend compilations during the ``then`` call(s) (``jax.monitoring`` event
+  ``/jax/core/compile/backend_compile_duration``);
+* ``recompiles``: ``traces > 0`` or ``compiles > 0`` (the later call did not hit the cache);
+* ``error``: the exception class and first line when a call raised (an unhashable static
+  argument), else null;
+* ``stale``: for probes that change a value the cache key does not see (a closed-over global, an
+  attribute of a ``self`` marked static), whether the second call returned the first call's
+  result (the compiled function kept the old value).
+
+xlacheck reads the file through :mod:`xlacheck.analysis.jax_cache` (no JAX import there); rules
+ask ``recompiles("static.new_lambda")`` instead of hard-coding what the cache does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "jax_cache_key.json"
+SCHEMA_VERSION = 1
+
+Probe = tuple[str, str, str, Callable[[Callable[[], None]], list[Callable[[], Any]]]]
+PROBES: list[Probe] = []
+
+
+def probe(key: str, first: str, then: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        PROBES.append((key, first, then, fn))
+        return fn
+    return register
+
+
+def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes reads best
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    x3, x4 = jnp.ones(3), jnp.ones(4)
+
+    def jit(count: Callable[[], None], body: Callable[..., Any], **kw: Any) -> Any:
+        def f(*a: Any, **k: Any) -> Any:
+            count()
+            return body(*a, **k)
+        return jax.jit(f, **kw)
+
+    def plain(count: Callable[[], None], **kw: Any) -> Any:
+        def f(x: Any, y: Any = 1.0) -> Any:
+            count()
+            return x * y
+        return jax.jit(f, **kw)
+
+    # --- array shape and dtype ---------------------------------------------------------------
+    @probe("shape.same", "f(jnp.ones(3))", "f(jnp.ones(3))")
+    def _(c):
+        f = plain(c)
+        y = jnp.zeros(3) + 0
+        return [lambda: f(x3), lambda: f(y)]
+
+    @probe("shape.new_length", "f(jnp.ones(3))", "f(jnp.ones(4))")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3), lambda: f(x4)]
+
+    @probe("shape.numpy_then_jax_array", "f(np.ones(3, np.float32))", "f(jnp.ones(3))")
+    def _(c):
+        f, a = plain(c), np.ones(3, np.float32)
+        return [lambda: f(a), lambda: f(x3)]
+
+    @probe("shape.jnp_array_of_list_new_length", "f(jnp.array([1., 2.]))", "f(jnp.array([1., 2., 3.]))")
+    def _(c):
+        f, a, b = plain(c), jnp.array([1.0, 2.0]), jnp.array([1.0, 2.0, 3.0])
+        return [lambda: f(a), lambda: f(b)]
+
+    @probe("dtype.float32_then_int32", "f(jnp.ones(3))", "f(jnp.ones(3, jnp.int32))")
+    def _(c):
+        f, b = plain(c), jnp.ones(3, jnp.int32)
+        return [lambda: f(x3), lambda: f(b)]
+
+    @probe("dtype.numpy_float64_then_float32", "f(np.ones(3))  # float64, x64 off", "f(jnp.ones(3))")
+    def _(c):
+        f, a = plain(c), np.ones(3)
+        return [lambda: f(a), lambda: f(x3)]
+
+    @probe("dtype.float32_then_bfloat16", "f(jnp.ones(3))", "f(jnp.ones(3, jnp.bfloat16))")
+    def _(c):
+        f, b = plain(c), jnp.ones(3, jnp.bfloat16)
+        return [lambda: f(x3), lambda: f(b)]
+
+    # --- weak types: Python scalars vs arrays --------------------------------------------------
+    @probe("weak.python_float_new_value", "f(x, 1.0)", "f(x, 2.0)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 1.0), lambda: f(x3, 2.0)]
+
+    @probe("weak.python_int_then_python_float", "f(x, 1)", "f(x, 1.5)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 1), lambda: f(x3, 1.5)]
+
+    @probe("weak.python_float_then_float32_scalar", "f(x, 1.0)", "f(x, jnp.float32(1.0))")
+    def _(c):
+        f, s = plain(c), jnp.float32(1.0)
+        return [lambda: f(x3, 1.0), lambda: f(x3, s)]
+
+    @probe("weak.python_float_then_jnp_asarray", "f(x, 1.0)", "f(x, jnp.asarray(1.0))")
+    def _(c):
+        f, s = plain(c), jnp.asarray(1.0)
+        return [lambda: f(x3, 1.0), lambda: f(x3, s)]
+
+    @probe("weak.python_float_then_numpy_float32", "f(x, 1.0)", "f(x, np.float32(1.0))")
+    def _(c):
+        f, s = plain(c), np.float32(1.0)
+        return [lambda: f(x3, 1.0), lambda: f(x3, s)]
+
+    @probe("weak.python_float_then_jitted_result", "s = 1.0; f(x, s)", "s = g(s)  # jitted s * 0.5; f(x, s)")
+    def _(c):
+        f = plain(c)
+        s = jax.jit(lambda v: v * 0.5)(1.0)
+        return [lambda: f(x3, 1.0), lambda: f(x3, s)]
+
+    @probe("weak.python_float_then_float32_array_result", "s = 1.0; f(x, s)",
+           "s = g(s)  # jitted (s * 0.5).astype(jnp.float32); f(x, s)")
+    def _(c):
+        f = plain(c)
+        s = jax.jit(lambda v: (v * 0.5).astype(jnp.float32))(1.0)
+        return [lambda: f(x3, 1.0), lambda: f(x3, s)]
+
+    @probe("weak.python_int_then_python_bool", "f(x, 1)", "f(x, True)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 1), lambda: f(x3, True)]
+
+    # --- pytree structure ----------------------------------------------------------------------
+    def tree_fn(c: Callable[[], None]) -> Any:
+        def total(t: Any) -> Any:
+            return sum(jnp.sum(leaf) for leaf in jax.tree_util.tree_leaves(t))
+        return jit(c, total)
+
+    @probe("pytree.dict_new_key", "f({'a': x, 'b': x})", "f({'a': x})")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f({"a": x3, "b": x3}), lambda: f({"a": x3})]
+
+    @probe("pytree.dict_keys_other_order", "f({'a': x, 'b': x})", "f({'b': x, 'a': x})")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f({"a": x3, "b": x3}), lambda: f({"b": x3, "a": x3})]
+
+    @probe("pytree.none_then_array", "f(x, None)", "f(x, x)")
+    def _(c):
+        f = jit(c, lambda a, b: a if b is None else a + b)
+        return [lambda: f(x3, None), lambda: f(x3, x3)]
+
+    @probe("pytree.list_new_length", "f([x, x])", "f([x, x, x])")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f([x3, x3]), lambda: f([x3, x3, x3])]
+
+    @probe("pytree.list_same_length_new_values", "f([x, x])", "f([y, y])")
+    def _(c):
+        f, y = tree_fn(c), x3 * 2
+        return [lambda: f([x3, x3]), lambda: f([y, y])]
+
+    @probe("pytree.tuple_then_list", "f((x, x))", "f([x, x])")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f((x3, x3)), lambda: f([x3, x3])]
+
+    class Pair(NamedTuple):
+        a: Any
+        b: Any
+
+    @probe("pytree.namedtuple_new_values", "f(Pair(x, x))", "f(Pair(y, y))")
+    def _(c):
+        f, y = tree_fn(c), x3 * 2
+        return [lambda: f(Pair(x3, x3)), lambda: f(Pair(y, y))]
+
+    @probe("pytree.namedtuple_then_tuple", "f(Pair(x, x))", "f((x, x))")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f(Pair(x3, x3)), lambda: f((x3, x3))]
+
+    @probe("pytree.python_scalar_leaf_new_value", "f({'a': x, 'lr': 0.1})", "f({'a': x, 'lr': 0.2})")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f({"a": x3, "lr": 0.1}), lambda: f({"a": x3, "lr": 0.2})]
+
+    # --- static arguments ----------------------------------------------------------------------
+    def static_fn(c: Callable[[], None], **kw: Any) -> Any:
+        def f(x: Any, n: Any) -> Any:
+            c()
+            return x * 2
+        return jax.jit(f, static_argnums=1, **kw)
+
+    def statics(key: str, first: str, then: str, a: Callable[[], Any], b: Callable[[], Any]) -> None:
+        @probe(key, first, then)
+        def _(c):
+            f, va = static_fn(c), a()
+            return [lambda: f(x3, va), lambda: f(x3, b())]
+
+    statics("static.int_same_value", "f(x, 3)", "f(x, 3)", lambda: 3, lambda: 3)
+    statics("static.int_new_value", "f(x, 3)", "f(x, 4)", lambda: 3, lambda: 4)
+    statics("static.float_new_value", "f(x, 0.1)", "f(x, 0.2)", lambda: 0.1, lambda: 0.2)
+    statics("static.str_new_value", "f(x, 'relu')", "f(x, 'gelu')", lambda: "relu", lambda: "gelu")
+    statics("static.equal_tuple_new_object", "f(x, (1, 2))", "f(x, (1, 2))", lambda: (1, 2),
+            lambda: tuple([1, 2]))
+    statics("static.numpy_int_then_python_int", "f(x, np.int32(3))", "f(x, 3)", lambda: np.int32(3), lambda: 3)
+    statics("static.list", "f(x, [1, 2])", "f(x, [1, 2])", lambda: [1, 2], lambda: [1, 2])
+    statics("static.dict", "f(x, {'a': 1})", "f(x, {'a': 1})", lambda: {"a": 1}, lambda: {"a": 1})
+    statics("static.jax_array", "f(x, jnp.array([1, 2]))", "f(x, jnp.array([1, 2]))",
+            lambda: jnp.array([1, 2]), lambda: jnp.array([1, 2]))
+    statics("static.numpy_array", "f(x, np.array([1, 2]))", "f(x, np.array([1, 2]))",
+            lambda: np.array([1, 2]), lambda: np.array([1, 2]))
+
+    class Plain:
+        def __init__(self, k: float = 2.0) -> None:
+            self.k = k
+
+        def scale(self, v: Any) -> Any:
+            return v * self.k
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        k: float = 2.0
+
+    @dataclasses.dataclass
+    class EqDataclass:
+        k: float = 2.0
+
+    class Hashed:
+        def __init__(self, k: float = 2.0) -> None:
+            self.k = k
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Hashed) and other.k == self.k
+
+        def __hash__(self) -> int:
+            return hash(self.k)
+
+    def g(v: Any, k: float = 2.0) -> Any:
+        return v * k
+
+    statics("static.new_plain_object", "f(x, Plain())", "f(x, Plain())", Plain, Plain)
+    statics("static.same_plain_object", "o = Plain(); f(x, o)", "f(x, o)", lambda: shared_plain,
+            lambda: shared_plain)
+    statics("static.equal_frozen_dataclass_new_object", "f(x, Frozen(2.0))", "f(x, Frozen(2.0))", Frozen, Frozen)
+    statics("static.eq_dataclass", "f(x, EqDataclass())", "f(x, EqDataclass())", EqDataclass, EqDataclass)
+    statics("static.equal_object_with_eq_and_hash", "f(x, Hashed(2.0))", "f(x, Hashed(2.0))", Hashed, Hashed)
+    statics("static.same_function", "f(x, g)", "f(x, g)", lambda: g, lambda: g)
+    statics("static.new_lambda", "f(x, lambda v: v * 2)", "f(x, lambda v: v * 2)",
+            lambda: (lambda v: v * 2), lambda: (lambda v: v * 2))
+
+    def local_def() -> Any:
+        def h(v: Any) -> Any:
+            return v * 2
+        return h
+
+    statics("static.new_local_def", "def h(v): ...; f(x, h)  # per call", "def h(v): ...; f(x, h)", local_def,
+            local_def)
+    statics("static.new_partial", "f(x, partial(g, k=2.0))", "f(x, partial(g, k=2.0))",
+            lambda: functools.partial(g, k=2.0), lambda: functools.partial(g, k=2.0))
+    statics("static.bound_method_same_instance", "f(x, o.scale)", "f(x, o.scale)", lambda: shared_plain.scale,
+            lambda: shared_plain.scale)
+    statics("static.bound_method_new_instance", "f(x, Plain().scale)", "f(x, Plain().scale)",
+            lambda: Plain().scale, lambda: Plain().scale)
+    shared_plain = Plain()
+
+    @probe("static.positional_then_keyword", "f(x, 3)  # static_argnames=('n',)", "f(x, n=3)")
+    def _(c):
+        def f(x: Any, n: Any) -> Any:
+            c()
+            return x * n
+        j = jax.jit(f, static_argnames=("n",))
+        return [lambda: j(x3, 3), lambda: j(x3, n=3)]
+
+    @probe("static.self_attribute_mutated", "o.k = 2.0; o.apply(x)  # static_argnums=0, identity hash",
+           "o.k = 3.0; o.apply(x)")
+    def _(c):
+        class Scaler:
+            def __init__(self) -> None:
+                self.k = 2.0
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def apply(self, v: Any) -> Any:
+                c()
+                return v * self.k
+
+        o = Scaler()
+
+        def second() -> Any:
+            o.k = 3.0
+            return o.apply(x3)
+        return [lambda: o.apply(x3), second]
+
+    # --- the callable jax.jit wraps --------------------------------------------------------------
+    def counted_g(c: Callable[[], None]) -> Callable[[Any], Any]:
+        def gg(v: Any) -> Any:
+            c()
+            return v * 2
+        return gg
+
+    @probe("wrap.same_function_rewrapped", "jax.jit(g)(x)", "jax.jit(g)(x)  # a new jit object of the same g")
+    def _(c):
+        gg = counted_g(c)
+        return [lambda: jax.jit(gg)(x3), lambda: jax.jit(gg)(x3)]
+
+    @probe("wrap.new_lambda", "jax.jit(lambda v: v * 2)(x)", "jax.jit(lambda v: v * 2)(x)  # per call")
+    def _(c):
+        def call() -> Any:
+            return jax.jit(lambda v: (c(), v * 2)[1])(x3)
+        return [call, call]
+
+    @probe("wrap.new_local_def", "def step(v): ...; jax.jit(step)(x)  # per call", "the same, next call")
+    def _(c):
+        def call() -> Any:
+            def step(v: Any) -> Any:
+                c()
+                return v * 2
+            return jax.jit(step)(x3)
+        return [call, call]
+
+    @probe("wrap.new_partial", "jax.jit(partial(g, k=2.0))(x)", "the same, next call")
+    def _(c):
+        gg = counted_g(c)
+
+        def h(v: Any, k: float) -> Any:
+            return gg(v) * k
+        return [lambda: jax.jit(functools.partial(h, k=2.0))(x3), lambda: jax.jit(functools.partial(h, k=2.0))(x3)]
+
+    @probe("wrap.bound_method_same_instance", "jax.jit(o.m)(x)", "jax.jit(o.m)(x)")
+    def _(c):
+        class M:
+            def m(self, v: Any) -> Any:
+                c()
+                return v * 2
+        o = M()
+        return [lambda: jax.jit(o.m)(x3), lambda: jax.jit(o.m)(x3)]
+
+    @probe("wrap.bound_method_new_instance", "jax.jit(M().m)(x)", "jax.jit(M().m)(x)")
+    def _(c):
+        class M:
+            def m(self, v: Any) -> Any:
+                c()
+                return v * 2
+        return [lambda: jax.jit(M().m)(x3), lambda: jax.jit(M().m)(x3)]
+
+    @probe("wrap.closure_global_changes", "SCALE = 2.0; f(x)  # f reads global SCALE",
+           "SCALE = 3.0; f(x)")
+    def _(c):
+        box = {"scale": 2.0}
+        f = jit(c, lambda v: v * box["scale"])
+
+        def second() -> Any:
+            box["scale"] = 3.0
+            return f(x3)
+        return [lambda: f(x3), second]
+
+    @probe("wrap.under_vmap", "jax.vmap(f)(xs)", "jax.vmap(f)(xs)")
+    def _(c):
+        f, xs = plain(c), jnp.ones((2, 3))
+        return [lambda: jax.vmap(f)(xs), lambda: jax.vmap(f)(xs)]
+
+    @probe("wrap.under_grad", "jax.grad(f)(x)", "jax.grad(f)(x)  # f = jax.jit(lambda v: sum(v * 2))")
+    def _(c):
+        f = jit(c, lambda v: jnp.sum(v * 2))
+        return [lambda: jax.grad(f)(x3), lambda: jax.grad(f)(x3)]
+
+    # --- how the call is spelled -----------------------------------------------------------------
+    @probe("call.positional_then_keyword", "f(x, y)", "f(x, y=y)")
+    def _(c):
+        f, y = plain(c), jnp.float32(2.0)
+        return [lambda: f(x3, y), lambda: f(x3, y=y)]
+
+    @probe("call.default_then_explicit", "f(x)  # y=1.0 default", "f(x, 1.0)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3), lambda: f(x3, 1.0)]
+
+    @probe("call.donate_same_shape", "f(x)  # donate_argnums=0", "f(x2)")
+    def _(c):
+        f = jit(c, lambda v: v * 2, donate_argnums=0)
+        a, b = jnp.ones(3) + 0, jnp.ones(3) + 0
+        return [lambda: f(a), lambda: f(b)]
+
+    # --- devices ---------------------------------------------------------------------------------
+    devices = jax.devices()
+
+    @probe("device.other_committed_device", "f(device_put(x, devices[0]))", "f(device_put(x, devices[1]))")
+    def _(c):
+        f = plain(c)
+        a = jax.device_put(np.ones(3, np.float32), devices[0])
+        b = jax.device_put(np.ones(3, np.float32), devices[-1])
+        return [lambda: f(a), lambda: f(b)]
+
+    @probe("device.uncommitted_then_committed_default", "f(jnp.ones(3))",
+           "f(device_put(x, devices[0]))  # same device, committed")
+    def _(c):
+        f = plain(c)
+        b = jax.device_put(np.ones(3, np.float32), devices[0])
+        return [lambda: f(x3), lambda: f(b)]
+
+    # --- Python ints that size or index ------------------------------------------------------------
+    @probe("index.python_int_traced_index", "f(x, 1)  # x[i]", "f(x, 2)")
+    def _(c):
+        f = jit(c, lambda v, i: v[i])
+        return [lambda: f(x3, 1), lambda: f(x3, 2)]
+
+    @probe("index.static_slice_stop", "f(x, 1)  # x[:n], n static", "f(x, 2)")
+    def _(c):
+        f = jit(c, lambda v, n: v[:n], static_argnums=1)
+        return [lambda: f(x3, 1), lambda: f(x3, 2)]
+
+    @probe("loop.fori_loop_traced_upper", "f(x, 3)  # lax.fori_loop(0, n, ...)", "f(x, 5)")
+    def _(c):
+        f = jit(c, lambda v, n: lax.fori_loop(0, n, lambda i, a: a + 1.0, v))
+        return [lambda: f(x3, 3), lambda: f(x3, 5)]
+
+    @probe("loop.scan_static_length", "f(x, 3)  # lax.scan(..., length=n), n static", "f(x, 5)")
+    def _(c):
+        f = jit(c, lambda v, n: lax.scan(lambda a, _: (a + 1.0, None), v, None, length=n)[0], static_argnums=1)
+        return [lambda: f(x3, 3), lambda: f(x3, 5)]
+
+
+def measure() -> dict[str, Any]:
+    if "jax" in sys.modules:
+        raise RuntimeError("measure() sets the device count: run it in a process that has not imported jax")
+    flags = os.environ.get("XLA_FLAGS", "")
+    os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count=2".strip()
+    os.environ["JAX_PLATFORMS"] = "cpu"
+    import jax
+    from jax import monitoring
+
+    compiles = [0]
+
+    def listener(event: str, duration_secs: float, **_: str | int) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles[0] += 1
+
+    monitoring.register_event_duration_secs_listener(listener)
+    build_probes()
+    out: dict[str, Any] = {}
+    for key, first_form, then_form, make in PROBES:
+        traces = [0]
+
+        def count(traces: list[int] = traces) -> None:
+            traces[0] += 1
+
+        calls = make(count)
+        results: list[Any] = []
+        error = None
+        first = (0, 0)
+        for i, call in enumerate(calls):
+            if i == 1:
+                first = (traces[0], compiles[0])
+            if i == 0:
+                compiles[0] = 0
+            try:
+                results.append(call())
+            except Exception as e:  # noqa: BLE001 - the error is the measurement
+                error = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+                break
+            jax.block_until_ready(results[-1])
+        then = (traces[0] - first[0], compiles[0] - first[1]) if error is None else (0, 0)
+        entry: dict[str, Any] = {
+            "first": first_form, "then": then_form, "traces": then[0], "compiles": then[1],
+            "recompiles": error is None and then != (0, 0), "error": error,
+        }
+        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes"):
+            entry["stale"] = bool((results[0] == results[1]).all())
+        out[key] = entry
+    return {"schema_version": SCHEMA_VERSION, "jax_version": jax.__version__, "backend": jax.default_backend(),
+            "devices": len(jax.devices()), "probes": out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    args = parser.parse_args(argv)
+    table = measure()
+    text = json.dumps(table, indent=1, sort_keys=True) + "\n"
+    if args.check:
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if old != text:
+            stored = json.loads(old)["probes"] if old else {}
+            differ = sorted(k for k in set(stored) | set(table["probes"]) if stored.get(k) != table["probes"].get(k))
+            print(f"{args.out}: out of date (probes {', '.join(differ) or 'none'}; jax {table['jax_version']}); "
+                  "run python tools/generate_jax_cache_table.py", file=sys.stderr)
+            return 1
+        return 0
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out} ({len(table['probes'])} probes, jax {table['jax_version']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
