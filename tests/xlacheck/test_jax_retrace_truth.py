@@ -518,3 +518,22 @@ def test_static_self_attribute_change_is_ignored():
     m.set_w(3.0)
     assert float(m.predict(1.0)) == first == 2.0  # the compiled code kept w = 2.0
 
+
+
+def test_carry_starting_as_none_compiles_twice():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, h):\n"
+           "    h = x if h is None else x + h\n    return h * 2, h\n"
+           "def run(xs):\n    h = None\n    for x in xs:\n        y, h = step(x, h)\n    return y\n")
+    assert "XLA421" in _codes(src)
+    ns = _run(src)
+    ns["run"]([jax.numpy.ones(3)] * 4)
+    assert ns["step"]._cache_size() == 2
+
+
+def test_carry_starting_as_arrays_compiles_once():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, h):\n    h = x + h\n    return h * 2, h\n"
+           "def run(xs):\n    h = jnp.zeros(3)\n    for x in xs:\n        y, h = step(x, h)\n    return y\n")
+    assert "XLA421" not in _codes(src)
+    ns = _run(src)
+    ns["run"]([jax.numpy.ones(3)] * 4)
+    assert ns["step"]._cache_size() == 1

@@ -1,0 +1,231 @@
+"""XLA421: a value that a jitted step receives as ``None`` on its first call and as arrays after."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis import jax_cache
+from xlacheck.analysis.contexts import FunctionInfo
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import in_test, jax_jitted, positional_params, runs_traced
+from xlacheck.rules.base import Example
+from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+
+class JitCarryStartsAsNone(ModuleRule):
+    """
+    ## What it does
+    Flags a name bound to `None` right before a loop that passes it (not as a static argument)
+    to a function this file jits and rebinds it from that call's result
+    (`state = None`, then `out, state = step(x, state)` in the loop), when the jitted function
+    evidently returns a value there (its `return` does not put `None` in that place); and a
+    field of a state class of this file (a `NamedTuple` or dataclass) that is built `None` where
+    the state is created and rebuilt with a value by a jitted function of this file that reads
+    the state (an optimizer's `aux=None` in `init_state`, `aux=aux` in `update`). That `None`
+    then an array miss the cache is read from the measured table
+    `xlacheck/data/jax_cache_key.json` (`pytree.none_then_array`).
+
+    ## Why is this bad?
+    `None` is an empty pytree node, an array is a leaf: the two calls have different pytree
+    structures, so jax.jit traces and compiles the step a second time (jaxopt#116). For a large
+    training or decoding step that is one full compile more, paid at every start.
+
+    ## Example
+    ```python
+    cache = None
+    for token in prompt:
+        logits, cache = decode_step(params, token, cache)
+    ```
+
+    ## Use instead
+    ```python
+    cache = init_cache(batch, max_len)  # arrays of the shapes decode_step returns
+    for token in prompt:
+        logits, cache = decode_step(params, token, cache)
+    ```
+
+    ## Fix safety
+    No automatic fix: the initial arrays must have the shapes and dtypes the step returns.
+    """
+
+    code = "XLA421"
+    fix = None
+    name = "jit-carry-starts-as-none"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, h):\n    h = x + h\n    return h, h\n"
+                "def run(xs):\n    h = jnp.zeros(3)\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
+        Example("import jax\n@jax.jit\ndef step(x, h):\n    return x * 2, None\n"
+                "def run(xs):\n    h = None\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
+    )
+    INVALID = (
+        Example("import jax\n@jax.jit\ndef step(x, h):\n    h = x if h is None else x + h\n    return h * 2, h\n"
+                "def run(xs):\n    h = None\n    for x in xs:\n        y, h = step(x, h)\n    return y\n",
+                expected=(
+                    (7, 9, '`h` is None on the first call of jitted `step` and then what it returns (line 5): None '
+                           'and an array are different pytree structures, so jax.jit traces and compiles the step a '
+                           'second time; start it with arrays of the shapes and dtypes the step returns'),
+                )),
+        Example("import jax\nfrom typing import Any, NamedTuple\nclass State(NamedTuple):\n    it: Any\n"
+                "    aux: Any\ndef init_state(x):\n    return State(it=0, aux=None)\n"
+                "@jax.jit\ndef update(x, state):\n    return State(it=state.it + 1, aux=x * 2)\n",
+                expected=(
+                    (7, 28, 'field `aux` of `State` is None where the state is built, but jitted `update` rebuilds it '
+                            'with a value (line 10): None and an array are different pytree structures, so jax.jit '
+                            'traces and compiles `update` again on the call after the first; build it with arrays '
+                            'of the shapes the update gives it (jax.eval_shape)'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        if not jax_cache.recompiles("pytree.none_then_array"):
+            return
+        index = ctx.index
+        jitted = dict(jax_jitted(ctx.facts, index))
+        if not jitted:
+            return
+        self._check_carried(ctx, index, jitted)
+        self._check_state_fields(ctx, index, jitted)
+
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call) \
+                    or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+                continue
+            assign = index.parent(call)
+            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+                continue
+            target = assign.targets[0]
+            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
+                if isinstance(target, ast.Tuple) else []
+            info = jitted[call.func.id]
+            node = info.node
+            assert not isinstance(node, ast.Lambda)
+            params = positional_params(node)
+            returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return)]
+            if not returns or any(r is None for r in returns):
+                continue
+            for position, name in enumerate(names):
+                if not isinstance(name, ast.Name):
+                    continue
+                param = next((params[i] for i, a in enumerate(call.args) if i < len(params)
+                              and isinstance(a, ast.Name) and a.id == name.id), None) or next(
+                    (k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name.id), None)
+                if param is None or param in info.static_params:
+                    continue
+                returned = [_element(r, position, len(names) if isinstance(target, ast.Tuple) else None)
+                            for r in returns]
+                if any(r is None or _maybe_none(index, node, r, param) for r in returned):
+                    continue
+                initial = _bound_before_loop(index, call, name.id)
+                if initial is None or not _is_none(initial):
+                    continue
+                line = returned[0].lineno if returned[0] is not None else node.lineno
+                ctx.report(self, initial, f"`{name.id}` is None on the first call of jitted `{call.func.id}` and "
+                                          f"then what it returns (line {line}): None and an array are different "
+                                          "pytree structures, so jax.jit traces and compiles the step a second "
+                                          "time; start it with arrays of the shapes and dtypes the step returns")
+                break
+
+    def _check_state_fields(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
+        states = JaxStateWeakTypeChange._state_classes(ctx, index)
+        if not states:
+            return
+        by_node = {id(info.node): name for name, info in jitted.items()}
+        built: dict[str, list[tuple[ast.Call, str | None]]] = {}
+        for call, _ in index.calls:
+            if isinstance(call.func, ast.Name) and call.func.id in states:
+                func = index.function_of(call)
+                built.setdefault(call.func.id, []).append((call, by_node.get(id(func)) if func is not None else None))
+        for cls_name, sites in built.items():
+            fields = states[cls_name]
+            inits = [c for c, owner in sites if owner is None and not in_test(index, ctx.path, c)]
+            updates = [(c, owner) for c, owner in sites if owner is not None
+                       and JaxStateWeakTypeChange._reads_state(index, c, fields)]
+            for init in inits:
+                for field, value in JaxStateWeakTypeChange._bound_fields(init, fields):
+                    if not _is_none(value):
+                        continue
+                    rebuilt = next(((owner, other) for c, owner in updates
+                                    if (other := dict(JaxStateWeakTypeChange._bound_fields(c, fields)).get(field))
+                                    is not None and _valued(index, c, other)), None)
+                    if rebuilt is None:
+                        continue
+                    owner, other = rebuilt
+                    ctx.report(self, value, f"field `{field}` of `{cls_name}` is None where the state is built, but "
+                                            f"jitted `{owner}` rebuilds it with a value (line {other.lineno}): None "
+                                            "and an array are different pytree structures, so jax.jit traces and "
+                                            f"compiles `{owner}` again on the call after the first; build it with "
+                                            "arrays of the shapes the update gives it (jax.eval_shape)")
+
+
+def _is_none(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def _maybe_none(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, e: ast.expr, carried: str,
+                depth: int = 0) -> bool:
+    """``e`` may be None where ``func`` returns it: None itself, a conditional with a None branch,
+    the carried parameter passed through unchanged, or a name one of whose assignments may be."""
+    if _is_none(e):
+        return True
+    if isinstance(e, ast.IfExp):
+        return _maybe_none(index, func, e.body, carried, depth) or _maybe_none(index, func, e.orelse, carried, depth)
+    if not isinstance(e, ast.Name) or depth > 2:
+        return False
+    values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets)]
+    if not values:
+        return e.id == carried
+    return any(_maybe_none(index, func, v, carried, depth + 1) for v in values)
+
+
+def _valued(index: ModuleIndex, site: ast.AST, e: ast.expr) -> bool:
+    """Evidently not None: arithmetic, a call, a subscript, a number, or a name that the function
+    around ``site`` binds itself (not a parameter) and never to something that may be None."""
+    if isinstance(e, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript)) or (
+            isinstance(e, ast.Constant) and type(e.value) in (int, float, bool)):
+        return True
+    func = index.function_of(site)
+    if not isinstance(e, ast.Name) or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    params = positional_params(func) + [a.arg for a in func.args.kwonlyargs]
+    stored = any(isinstance(n, ast.Name) and n.id == e.id and isinstance(n.ctx, ast.Store)
+                 for n in index.scope_nodes(func))
+    return stored and e.id not in params and not _maybe_none(index, func, e, "")
+
+
+def _element(returned: ast.expr | None, position: int, width: int | None) -> ast.expr | None:
+    """The part of a ``return`` value that lands in target ``position`` (``width`` names unpacked)."""
+    if returned is None:
+        return None
+    if width is None:
+        return returned
+    if isinstance(returned, ast.Tuple) and len(returned.elts) == width:
+        return returned.elts[position]
+    return None
+
+
+def _bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr | None:
+    """The value ``name`` is bound to by the last statement binding it before the outermost loop
+    around ``call``, in the same block; None when another statement rebinds it in between."""
+    loop = index.loops_around(call)[-1]
+    parent = index.parent(loop)
+    body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                 if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
+    if body is None:
+        return None
+    for stmt in reversed(body[:body.index(loop)]):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            t, v = stmt.targets[0], stmt.value
+            pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
+                if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
+            for tn, tv in pairs:
+                if isinstance(tn, ast.Name) and tn.id == name:
+                    return tv
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
+            return None
+    return None
