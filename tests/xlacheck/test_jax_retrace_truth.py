@@ -537,3 +537,23 @@ def test_carry_starting_as_arrays_compiles_once():
     ns = _run(src)
     ns["run"]([jax.numpy.ones(3)] * 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_int_rebound_to_float_in_loop_compiles_twice():
+    src = ("import jax\n@jax.jit\ndef step(p, lr):\n    return p * lr\n"
+           "def train(p, n):\n    lr = 1\n    for _ in range(n):\n        p = step(p, lr)\n        lr *= 0.5\n"
+           "    return p\n")
+    assert "XLA415" in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), 4)
+    assert ns["step"]._cache_size() == 2
+
+
+def test_float_rebound_to_float_in_loop_compiles_once():
+    src = ("import jax\n@jax.jit\ndef step(p, lr, i):\n    return p * lr + i\n"
+           "def train(p, n):\n    lr, i = 0.1, 0\n    for _ in range(n):\n        p = step(p, lr, i)\n"
+           "        lr = lr * 0.5\n        i += 1\n    return p\n")
+    assert "XLA415" not in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), 4)
+    assert ns["step"]._cache_size() == 1

@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from xlacheck.analysis import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import jax_jitted
+from xlacheck.rules._recompile_scope import in_test, jax_jitted, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -37,7 +38,13 @@ class JaxStateWeakTypeChange(ModuleRule):
     arithmetic is not judged. The same for a Python number carried through a jitted call in a
     loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
     returns it as a float (from an int) or strongly typed (also through a name the step assigns
-    once: `new_step = stepsize * jnp.float32(0.5)`).
+    once: `new_step = stepsize * jnp.float32(0.5)`), or when the loop body itself rebinds it so
+    (`lr = 1` before the loop, `lr = lr * 0.5` or `lr *= 0.5` in it: an int then a float;
+    `lr = jnp.float32(lr * 0.5)` or `np.float32(...)`: strongly typed). Which of these changes miss
+    the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
+    (`weak.python_int_then_python_float`, `weak.python_float_then_float32_scalar`,
+    `weak.python_float_then_numpy_float32`); a Python float rebound to another Python float, or
+    an int counter incremented by ints, hits the cache and is not flagged.
 
     ## Why is this bad?
     `jax.jit` keys its cache on each argument's shape, dtype and weak type. A weakly typed
@@ -89,6 +96,9 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "class S(NamedTuple):\n    step: jax.Array\n"
                 "def init():\n    return S(step=jnp.zeros([], jnp.int32))\n"
                 "def update(state):\n    return S(step=jnp.asarray(1))\n"),
+        Example("import jax\n@jax.jit\ndef step(p, lr, i):\n    return p * lr + i\n"
+                "def train(p, n):\n    lr, i = 0.1, 0\n    for _ in range(n):\n        p = step(p, lr, i)\n"
+                "        lr = lr * 0.5\n        i += 1\n    return p\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -122,6 +132,15 @@ class JaxStateWeakTypeChange(ModuleRule):
                             'abstract type, so jax.jit compiles again; start it as an array of the dtype the step '
                             'returns (jnp.zeros((), jnp.float32))'),
                 )),
+        Example("import jax\n@jax.jit\ndef step(p, lr):\n    return p * lr\n"
+                "def train(p, n):\n    lr = 1\n    for _ in range(n):\n        p = step(p, lr)\n"
+                "        lr *= 0.5\n    return p\n",
+                expected=(
+                    (6, 10, '`lr` starts as a Python int (weakly typed int32) and the loop rebinds it to a float '
+                            '(line 9) before the next call of jitted `step`: the second call has a different abstract '
+                            'type, so jax.jit compiles again; start it as the type the loop gives it (a float literal, '
+                            'or jnp.asarray(x, jnp.float32))'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -130,6 +149,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         if not jitted_by_name:
             return
         self._check_carried(ctx, index, jitted_by_name)
+        self._check_rebound_in_loop(ctx, index, jitted_by_name)
         states = self._state_classes(ctx, index)
         if not states:
             return
@@ -211,6 +231,67 @@ class JaxStateWeakTypeChange(ModuleRule):
                                               "abstract type, so jax.jit compiles again; start it as an array of "
                                               "the dtype the step returns (jnp.zeros((), jnp.float32))")
                     break
+
+    # -- a Python number the loop body rebinds to a float or a strongly typed value -------------
+    def _check_rebound_in_loop(self, ctx: ModuleContext, index: ModuleIndex,
+                               jitted: dict[str, FunctionInfo]) -> None:
+        """``lr = 1`` before a loop, ``step(p, lr)`` and ``lr = lr * 0.5`` in it: the first call
+        passes a weakly typed int32, later ones a float32 (or a strongly typed value), which the
+        measured cache-key table says compiles again."""
+        reported: set[int] = set()
+        for call, _ in index.calls:
+            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call) \
+                    or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+                continue
+            info = jitted[call.func.id]
+            node = info.node
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            passed = [(params[i], a) for i, a in enumerate(call.args) if i < len(params)] + [
+                (k.arg, k.value) for k in call.keywords if k.arg is not None]
+            for param, arg in passed:
+                if param in info.static_params or not isinstance(arg, ast.Name):
+                    continue
+                initial = self._value_before_loop(index, call, arg.id)
+                if initial is None or id(initial) in reported:
+                    continue
+                change = self._rebound_change(ctx, index, call, arg.id, initial, jitted)
+                if change is None:
+                    continue
+                how, line = change
+                reported.add(id(initial))
+                python_type = type(initial.value).__name__
+                weak = "int32" if isinstance(initial.value, int) else "float32"
+                ctx.report(self, initial, f"`{arg.id}` starts as a Python {python_type} (weakly typed {weak}) and "
+                                          f"the loop rebinds it {how} (line {line}) before the next call of jitted "
+                                          f"`{call.func.id}`: the second call has a different abstract type, so "
+                                          "jax.jit compiles again; start it as the type the loop gives it (a float "
+                                          "literal, or jnp.asarray(x, jnp.float32))")
+
+    def _rebound_change(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call, name: str,
+                        initial: ast.Constant, jitted: dict[str, FunctionInfo]) -> tuple[str, int] | None:
+        """(how, line) when a loop around ``call`` rebinds ``name`` to a value whose abstract type
+        differs from the weakly typed Python number it started as, per the cache-key table."""
+        for loop in index.loops_around(call):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                continue
+            for n in ast.walk(loop):
+                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+                    value: ast.expr = ast.BinOp(left=ast.Name(id=name, ctx=ast.Load()), op=n.op, right=n.value)
+                elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                        and n.targets[0].id == name and n.value is not call:
+                    value = n.value
+                else:
+                    continue
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in jitted:
+                    continue  # fed back from a jitted call: _check_carried
+                if isinstance(initial.value, int) and _float_valued(ctx, value) \
+                        and jax_cache.recompiles("weak.python_int_then_python_float"):
+                    return "to a float", n.lineno
+                strong = self._strength(ctx, index, value, depth=1)
+                if strong is not None and jax_cache.recompiles("weak.python_float_then_float32_scalar") \
+                        and jax_cache.recompiles("weak.python_float_then_numpy_float32"):
+                    return f"strongly typed ({strong})", n.lineno
+        return None
 
     @staticmethod
     def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
