@@ -557,3 +557,23 @@ def test_float_rebound_to_float_in_loop_compiles_once():
     ns = _run(src)
     ns["train"](jax.numpy.ones(3), 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_dict_key_added_on_some_iterations_compiles_per_structure():
+    src = ("import jax\n@jax.jit\ndef step(s, feed):\n    return s + sum(v.sum() for v in feed.values())\n"
+           "def train(s, xs):\n    for i, x in enumerate(xs):\n        feed = {'x': x}\n"
+           "        if i % 2 == 0:\n            feed['aux'] = x\n        s = step(s, feed)\n    return s\n")
+    assert "XLA422" in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.zeros(()), [jax.numpy.ones(3)] * 4)
+    assert ns["step"]._cache_size() == 2
+
+
+def test_dict_key_set_on_every_iteration_compiles_once():
+    src = ("import jax\n@jax.jit\ndef step(s, feed):\n    return s + sum(v.sum() for v in feed.values())\n"
+           "def train(s, xs):\n    for i, x in enumerate(xs):\n        feed = {'x': x}\n"
+           "        feed['aux'] = x * (i % 2)\n        s = step(s, feed)\n    return s\n")
+    assert "XLA422" not in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.zeros(()), [jax.numpy.ones(3)] * 4)
+    assert ns["step"]._cache_size() == 1

@@ -26,6 +26,7 @@ from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
 from xlacheck.rules.jit_argument_data_dependent_shape import JitArgumentDataDependentShape
 from xlacheck.rules.jit_argument_shape_per_iteration import JitArgumentShapePerIteration
+from xlacheck.rules.jit_argument_structure_per_iteration import JitArgumentStructurePerIteration
 from xlacheck.rules.jit_carry_starts_as_none import JitCarryStartsAsNone
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.jit_reads_rebound_global import JitReadsReboundGlobal
@@ -149,6 +150,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     StaticCallableCreatedPerCall,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
+    JitArgumentStructurePerIteration,
     GrowingTensorToTfFunction,
     TfFunctionArgumentShapePerIteration,
     JitCompileUnderTpuStrategy,

@@ -1,0 +1,211 @@
+"""XLA422: a jitted function's argument whose pytree structure depends on a per-iteration condition."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis import jax_cache
+from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.diagnostics import Severity
+from xlacheck.rules._recompile_scope import (
+    bound_arguments,
+    in_test,
+    jax_jitted_callee,
+    jax_loop_varying_names,
+    positional_params,
+    runs_traced,
+)
+from xlacheck.rules.base import Example
+from xlacheck.rules.module_base import ModuleContext, ModuleRule
+
+
+class JitArgumentStructurePerIteration(ModuleRule):
+    """
+    ## What it does
+    Flags a non-static argument of a function this file jits, passed in a loop, whose pytree
+    structure depends on a condition that changes from one iteration to the next (it reads the
+    loop variable, a name the loop augments or assigns from it): a dict built in the loop body
+    that gets a key only under such an `if` (`feed = {"x": x}`, then `if step % k == 0:
+    feed["aux"] = ...`), or a value that is `None` under such a condition and an array
+    otherwise (`mask if i > 0 else None`, or `m = None` in one branch of such an `if`, an array in
+    the other). Which changes miss the cache is read from the measured table
+    `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
+    A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
+    a config field), is not flagged.
+
+    ## Why is this bad?
+    `jax.jit` keys its cache on the pytree structure of the arguments: dict keys, and `None`
+    (an empty node) versus an array (a leaf), are part of it. Every structure the loop produces
+    is traced and compiled once more; with several optional keys that is one compile per
+    combination, and each first occurrence stalls the loop mid-training.
+
+    ## Example
+    ```python
+    for step, (x, y) in enumerate(batches):
+        feed = {"x": x, "y": y}
+        if step % 100 == 0:
+            feed["debug"] = x
+        state = train_step(state, feed)
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(batches):
+        feed = {"x": x, "y": y, "debug": x}  # one structure; gate the use inside with a traced flag
+        state = train_step(state, feed, step % 100 == 0)
+    ```
+
+    ## Fix safety
+    No automatic fix: the missing entries need placeholder arrays of the right shapes.
+    """
+
+    code = "XLA422"
+    fix = None
+    name = "jit-argument-structure-per-iteration"
+    severity = Severity.RECOMPILE
+
+    VALID = (
+        Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
+                "def train(s, xs, with_aux):\n    for x in xs:\n        feed = {'x': x}\n"
+                "        if with_aux:\n            feed['aux'] = x\n        s = step(s, feed)\n    return s\n"),
+        Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
+                "def train(s, xs):\n    for i, x in enumerate(xs):\n        feed = {'x': x}\n"
+                "        feed['i'] = i\n        s = step(s, feed)\n    return s\n"),
+    )
+    INVALID = (
+        Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
+                "def train(s, xs):\n    for i, x in enumerate(xs):\n        feed = {'x': x}\n"
+                "        if i % 10 == 0:\n            feed['aux'] = x\n        s = step(s, feed)\n    return s\n",
+                expected=(
+                    (10, 21, 'argument `feed` of jitted `step` gets the key \'aux\' only when `i % 10 == 0` (line 8), '
+                             'which changes between iterations: the dict\'s keys are part of its pytree structure, so '
+                             'jax.jit traces and compiles again for each set of keys; give every key a value on every '
+                             'iteration (a placeholder array) and pass the condition as a traced flag'),
+                )),
+        Example("import jax\n@jax.jit\ndef step(s, x, prev):\n    return s + x.sum() if prev is None else s + prev.sum()\n"
+                "def train(s, xs):\n    for i in range(len(xs)):\n"
+                "        s = step(s, xs[i], xs[i - 1] if i > 0 else None)\n    return s\n",
+                expected=(
+                    (7, 28, 'argument `prev` of jitted `step` is None when `i > 0` is false and an array otherwise, '
+                            'and that condition changes between iterations: None and an array are different pytree '
+                            'structures, so jax.jit traces and compiles again; pass an array every time (zeros and '
+                            'a traced flag)'),
+                )),
+    )
+
+    def check_module(self, ctx: ModuleContext) -> None:
+        index = ctx.index
+        if not any(info.jax for info in ctx.facts.functions):
+            return
+        dict_keys = jax_cache.recompiles("pytree.dict_new_key")
+        none_array = jax_cache.recompiles("pytree.none_then_array")
+        callee = jax_jitted_callee(ctx.facts, index)
+        for call, _ in index.calls:
+            hit = callee(call)
+            if hit is None or not index.loops_around(call) or in_test(index, ctx.path, call) \
+                    or runs_traced(ctx.facts, index, call):
+                continue
+            name, info = hit
+            node = info.node
+            assert not isinstance(node, ast.Lambda)
+            varying = jax_loop_varying_names(index, call)
+            if not varying:
+                continue
+            loop = next((lp for lp in index.loops_around(call) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))),
+                        None)
+            if loop is None:
+                continue
+            for param, arg in bound_arguments(positional_params(node), call):
+                if param in info.static_params:
+                    continue
+                if dict_keys and isinstance(arg, ast.Name):
+                    key = _conditional_key(index, loop, arg.id, varying)
+                    if key is not None:
+                        k, test = key
+                        ctx.report(self, arg, f"argument `{param}` of jitted `{name}` gets the key {k} only when "
+                                              f"`{ast.unparse(test)}` (line {test.lineno}), which changes between "
+                                              "iterations: the dict's keys are part of its pytree structure, so "
+                                              "jax.jit traces and compiles again for each set of keys; give every key "
+                                              "a value on every iteration (a placeholder array) and pass the "
+                                              "condition as a traced flag")
+                        break
+                if none_array:
+                    when = _none_when(index, loop, arg, varying)
+                    if when is not None:
+                        test, if_true = when
+                        ctx.report(self, arg, f"argument `{param}` of jitted `{name}` is None when "
+                                              f"`{ast.unparse(test)}` is {str(if_true).lower()} and an array "
+                                              "otherwise, and that "
+                                              "condition changes between iterations: None and an array are different "
+                                              "pytree structures, so jax.jit traces and compiles again; pass an array "
+                                              "every time (zeros and a traced flag)")
+                        break
+
+
+def _reads(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _conditional_key(index: ModuleIndex, loop: ast.AST, name: str, varying: set[str]
+                     ) -> tuple[str, ast.expr] | None:
+    """(the key, the condition) when the loop body builds ``name`` as a dict display and adds a
+    key to it only under an ``if`` whose test changes between iterations."""
+    body = loop.body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else []
+    built = [s for s in body if isinstance(s, ast.Assign) and len(s.targets) == 1
+             and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name and isinstance(s.value, ast.Dict)]
+    if len(built) != 1:
+        return None
+    always = {ast.unparse(k) for k in built[0].value.keys if k is not None} if isinstance(built[0].value, ast.Dict) \
+        else set()
+    for stmt in body:
+        if not isinstance(stmt, ast.If) or not _reads(stmt.test, varying):
+            continue
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Assign) and any(
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                    and isinstance(t.slice, ast.Constant) and ast.unparse(t.slice) not in always
+                    for t in n.targets):
+                target = next(t for t in n.targets if isinstance(t, ast.Subscript))
+                key = ast.unparse(target.slice)
+                # the same key set in the other branch too: one structure
+                other = stmt.orelse
+                if any(isinstance(m, ast.Subscript) and isinstance(m.value, ast.Name) and m.value.id == name
+                       and ast.unparse(m.slice) == key for o in other for m in ast.walk(o)):
+                    continue
+                return key, stmt.test
+    return None
+
+
+def _is_none(e: ast.AST | None) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def _none_when(index: ModuleIndex, loop: ast.AST, arg: ast.expr, varying: set[str]
+               ) -> tuple[ast.expr, bool] | None:
+    """The per-iteration condition under which ``arg`` is None (an arm of a conditional
+    expression, or a branch of an ``if`` in the loop body binding the name) while the other arm
+    is a value, and whether it is None when the condition holds; None when no such condition."""
+    if isinstance(arg, ast.IfExp):
+        if _is_none(arg.body) != _is_none(arg.orelse) and _reads(arg.test, varying):
+            return arg.test, _is_none(arg.body)
+        return None
+    if not isinstance(arg, ast.Name):
+        return None
+    body = loop.body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else []
+    binds = [s for s in body if isinstance(s, ast.Assign) and len(s.targets) == 1
+             and isinstance(s.targets[0], ast.Name) and s.targets[0].id == arg.id]
+    if len(binds) == 1 and isinstance(binds[0].value, ast.IfExp):
+        return _none_when(index, loop, binds[0].value, varying)
+    for stmt in body:
+        if not isinstance(stmt, ast.If) or not stmt.orelse or not _reads(stmt.test, varying):
+            continue
+        arms = [_bound_value(stmt.body, arg.id), _bound_value(stmt.orelse, arg.id)]
+        if all(a is not None for a in arms) and _is_none(arms[0]) != _is_none(arms[1]):
+            return stmt.test, _is_none(arms[0])
+    return None
+
+
+def _bound_value(stmts: list[ast.stmt], name: str) -> ast.expr | None:
+    values = [s.value for s in stmts if isinstance(s, ast.Assign) and len(s.targets) == 1
+              and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+    return values[-1] if values else None
