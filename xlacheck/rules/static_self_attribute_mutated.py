@@ -21,9 +21,12 @@ class StaticSelfAttributeMutated(ModuleRule):
     Flags an attribute that a method jitted with `self` static (`@partial(jax.jit,
     static_argnums=0)`, or `static_argnames=("self",)`) reads, directly or through a method of
     the class it calls, when the class hashes by identity (a plain class without `__eq__` and
-    `__hash__`) and the attribute is assigned again after the object is built: by another method
-    of the class (not `__init__`/`__post_init__`/`setup`, nor a method only they call), or on an
-    object of the class in this file (`scaler.k = 3.0`). Whether such a change reaches the
+    `__hash__`) and the attribute is assigned again after the jitted method has run: by another
+    method of the class (not `__init__`/`__post_init__`/`setup`, nor a method only they call) that
+    calls the jitted method itself or that this file calls in a loop or after a call of it, or
+    on an object of the class in this file (`scaler.k = 3.0`) in a loop that calls the jitted
+    method or after such a call. A setter called once before the first call (`load()` in set-up
+    code) is not flagged. Whether such a change reaches the
     compiled code is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`static.self_attribute_mutated`: the later call hits the cache and returns the old result).
 
@@ -78,12 +81,18 @@ class StaticSelfAttributeMutated(ModuleRule):
         Example("import jax\nclass Model:\n    def set_params(self, params):\n        self.params = params\n"
                 "    def predict(self, x):\n        return _predict(self.params, x)\n"
                 "@jax.jit\ndef _predict(params, x):\n    return x @ params\n"),
+        Example("import jax\nfrom functools import partial\nclass Predictor:\n    def load(self, w):\n"
+                "        self.w = w\n    @partial(jax.jit, static_argnums=0)\n    def predict(self, x):\n"
+                "        return x * self.w\ndef main(xs):\n    p = Predictor()\n    p.load(2.0)\n"
+                "    return [p.predict(x) for x in xs]\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\nclass Model:\n    def __init__(self, params):\n"
                 "        self.params = params\n    def set_params(self, params):\n        self.params = params\n"
                 "    @partial(jax.jit, static_argnums=0)\n    def predict(self, x):\n"
-                "        return x @ self.params\n",
+                "        return x @ self.params\n"
+                "def evaluate(m, x, checkpoints):\n    outs = []\n    for w in checkpoints:\n"
+                "        m.set_params(w)\n        outs.append(m.predict(x))\n    return outs\n",
                 expected=(
                     (10, 20, 'jitted `predict` reads `self.params` with `self` static, and `Model` hashes by '
                              'identity: `set_params()` assigns it again (line 7), but the cache key does not change, '
@@ -116,7 +125,7 @@ class StaticSelfAttributeMutated(ModuleRule):
             cls = info.cls.node
             if static_hash_kind(index, cls.name) != "identity":
                 continue
-            changed = _changed_attributes(index, cls, params[0])
+            changed = _changed_attributes(index, cls, node.name)
             if not changed:
                 continue
             read = _first_read(cls, node, params[0], changed)
@@ -164,9 +173,28 @@ def _assigned(node: ast.AST, obj: str) -> list[tuple[str, int]]:
     return out
 
 
-def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, self_name: str) -> dict[str, tuple[str, int]]:
-    """{attribute: (function, line)} for attributes assigned after the object is built: in a method
-    that is not a builder nor called only from builders, or on an object of the class in this file."""
+def _method_calls(node: ast.AST, name: str) -> list[ast.Call]:
+    """Calls ``<anything>.name(...)`` under ``node``."""
+    return [c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+            and c.func.attr == name]
+
+
+def _after_a_call(index: ModuleIndex, node: ast.AST, jitted: str) -> bool:
+    """``node`` runs after a call of the jitted method: a loop around it also calls it (or the
+    loop calls what contains ``node``), or the function around it called it on an earlier line."""
+    if any(_method_calls(loop, jitted) for loop in index.loops_around(node)):
+        return True
+    func = index.function_of(node)
+    scope: ast.AST = func if func is not None else index.tree
+    return any(c.lineno < getattr(node, "lineno", 0) for c in _method_calls(scope, jitted)
+               if index.function_of(c) is func)
+
+
+def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, jitted: str) -> dict[str, tuple[str, int]]:
+    """{attribute: (function, line)} for attributes assigned again after the jitted method ran: in a
+    method of the class (not a builder, nor one only builders call) that calls the jitted method
+    itself, or that is called in a loop or after a call of the jitted method; or on an object of the
+    class in this file, in a loop that calls the jitted method or after such a call."""
     methods = _methods(cls)
     by_builders = set().union(*(_called_on_self(m, s) for name, m in methods.items()
                                 if name in _BUILDERS and (s := _self_name(m)) is not None))
@@ -175,7 +203,12 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, self_name: str) -
     out: dict[str, tuple[str, int]] = {}
     for name, m in methods.items():
         s = _self_name(m)
-        if s is None or name in _BUILDERS or (name in by_builders and name not in by_others):
+        if s is None or name in _BUILDERS or name == jitted or (name in by_builders and name not in by_others):
+            continue
+        runs_after = bool(_method_calls(m, jitted)) or any(
+            bool(index.loops_around(c)) or _after_a_call(index, c, jitted)
+            for c in _method_calls(index.tree, name) if index.function_of(c) is not m)
+        if not runs_after:
             continue
         for attr, line in _assigned(m, s):
             out.setdefault(attr, (name, line))
@@ -191,7 +224,9 @@ def _changed_attributes(index: ModuleIndex, cls: ast.ClassDef, self_name: str) -
         where = getattr(func, "name", "<module>")
         for obj in objects:
             for n in body:
-                for attr, line in _assigned(n, obj) if isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) else []:
+                if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Call)) or not _after_a_call(index, n, jitted):
+                    continue
+                for attr, line in _assigned(n, obj):
                     out.setdefault(attr, (where, line))
     return {a: v for a, v in out.items() if a not in methods}
 
