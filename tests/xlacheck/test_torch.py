@@ -1035,3 +1035,24 @@ def test_variant_and_bool_argument_sample_rerun_on_torch_xla(tmp_path: Path) -> 
         assert [(r["name"], r["position"]) for r in rows] == [(r["name"], r["position"]) for r in
                                                                 table["bool_arguments"][op]], op
     assert set(measured) == {"torch.where", "Tensor.masked_fill", "torch.masked_select"}
+
+
+@pytest.mark.parametrize(("arg", "flagged"), [
+    ("y > 0", True), ("(y != -100).bool()", True), ("mask.bool()", True),
+    ("idx", False),  # an integer index (or anything unproven): a gather, not a mask
+])
+def test_a_parameter_that_step_callers_pass_a_comparison_is_a_mask(arg: str, flagged: bool) -> None:
+    src = f"""
+import torch
+import torch_xla
+def pick(h, m):
+    return h[m].sum()
+def train(model, loader, opt):
+    for x, y, mask, idx in loader:
+        h = torch.relu(model(x))
+        loss = pick(h, {arg})
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+    assert ("XLA250" in _codes(src)) is flagged
