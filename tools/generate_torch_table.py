@@ -532,6 +532,342 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
 
 
 # ---------------------------------------------------------------------------------------------
+# variants: the same op with each documented choice of its string/bool keyword arguments
+# ---------------------------------------------------------------------------------------------
+# Parameters that select no other kernel (shape bookkeeping, deprecated aliases, in-place/out
+# plumbing, sparse-gradient storage) or that name a dimension: never varied.
+_VARIANT_SKIP = frozenset({"dim", "dims", "out", "inplace", "keepdim", "requires_grad", "pin_memory", "non_blocking",
+                           "copy", "size_average", "_stacklevel", "sparse", "as_tuple", "names",
+                           "memory_format", "layout", "device", "generator", "check_errors", "unsafe",
+                           "return_complex", "onesided", "center", "normalized", "_random_samples",
+                           "recompute_scale_factor"})
+_MAX_COMBINATIONS = 48  # above this, each parameter is varied alone from the defaults
+
+# Base calls for ops whose table argument set does not reach their variants (interpolate needs a
+# size; an image batch where the op takes one).
+_VARIANT_BASES = ("torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.grid_sample",
+                  "torch.nn.functional.affine_grid", "torch.nn.functional.max_pool2d", "torch.nn.functional.avg_pool2d",
+                  "torch.nn.functional.max_pool1d", "torch.nn.functional.avg_pool1d", "torch.nn.functional.pad",
+                  "torch.nn.functional.embedding_bag", "torch.nn.functional.cross_entropy",
+                  "torch.nn.functional.nll_loss", "torch.searchsorted", "torch.bucketize", "torch.unique",
+                  "torch.gelu", "torch.nn.functional.gelu")
+
+
+def _variant_base(torch: Any, qual: str) -> list[tuple[list, dict, str]]:
+    img = _tensor(torch, (2, 3, 8, 8), "float", 0)
+    table = {
+        "torch.nn.functional.interpolate": ([img], {"size": (5, 5)}),
+        "torch.nn.functional.upsample": ([img], {"size": (5, 5)}),
+        "torch.nn.functional.grid_sample": ([img, torch.rand(2, 4, 4, 2) * 2 - 1], {}),
+        "torch.nn.functional.affine_grid": ([torch.eye(2, 3).expand(2, 2, 3).contiguous(), [2, 3, 8, 8]], {}),
+        "torch.nn.functional.max_pool2d": ([img, 2], {}), "torch.nn.functional.avg_pool2d": ([img, 2], {}),
+        "torch.nn.functional.max_pool1d": ([img[0], 2], {}), "torch.nn.functional.avg_pool1d": ([img[0], 2], {}),
+        "torch.nn.functional.pad": ([img, (1, 1, 1, 1)], {}),
+        "torch.nn.functional.embedding_bag": ([torch.tensor([[0, 1], [2, 3]]), torch.rand(5, 4)], {}),
+        "torch.nn.functional.cross_entropy": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
+        "torch.nn.functional.nll_loss": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
+        "torch.searchsorted": ([torch.tensor([0.1, 0.4, 0.7, 0.9]), torch.rand(3, 5)], {}),
+        "torch.bucketize": ([torch.rand(3, 5), torch.tensor([0.1, 0.4, 0.7, 0.9])], {}),
+        "torch.unique": ([torch.tensor([0, 2, 1, 2, 0, 3])], {}),
+        "torch.gelu": ([img], {}), "torch.nn.functional.gelu": ([img], {}),
+    }
+    if qual in table:
+        args, kwargs = table[qual]
+        return [(args, kwargs, "variant base")]
+    return _op_candidates(torch, qual)
+
+
+def _doc_choices(fn: Any, name: str, hop: bool = True) -> list[str]:
+    """The quoted choices a docstring lists in the paragraph that documents ``name``
+    (``mode (str): ``'nearest'`` | ``'linear'`` ...``), or in the docstring it points to
+    (``Out-of-place version of :meth:`torch.Tensor.scatter_reduce_```)."""
+    import re
+
+    import torch
+
+    doc = inspect.getdoc(fn) or ""
+    lines = doc.splitlines()
+    ref = re.search(r":(?:meth|func):`(torch\.[\w.]+)`", doc)
+    if hop and ref and not any(re.match(rf"\s*{re.escape(name)}\s*(\(|:)", line) for line in lines):
+        target: Any = torch
+        for part in ref.group(1).split(".")[1:]:
+            target = getattr(target, part, None)
+        return _doc_choices(target, name, hop=False) if target is not None else []
+    for i, line in enumerate(lines):
+        if not re.match(rf"\s*{re.escape(name)}\s*(\(|:)", line):
+            continue
+        indent = len(line) - len(line.lstrip())
+        chunk = [line]
+        for m in lines[i + 1:]:
+            if m.strip() and len(m) - len(m.lstrip()) <= indent and re.match(r"\s*\w+\s*(\(|:)", m):
+                break
+            chunk.append(m)
+        found = [a or b for a, b in re.findall(r"``['\"]([\w\-]+)['\"]``|['\"]([\w\-]+)['\"]", "\n".join(chunk))]
+        return list(dict.fromkeys(found))
+    return []
+
+
+def _variant_params(torch: Any, qual: str) -> tuple[dict[str, list], dict[str, Any], dict[str, int | None]] | None:
+    """(choices, defaults, positions) of the string/bool arguments of ``qual`` that can select
+    another kernel: from the Python signature (``F.interpolate``) or the ATen schemas (a builtin),
+    string choices from the docstring's paragraph on the parameter. Positions count the
+    positional parameters of the function form (None where the overloads disagree)."""
+    fn = _resolve(torch, qual)
+    choices: dict[str, list] = {}
+    defaults: dict[str, Any] = {}
+    positions: dict[str, int | None] = {}
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None and not qual.startswith("Tensor."):
+        params = [p for p in sig.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        for i, p in enumerate(params):
+            ann = str(p.annotation)
+            if p.name in _VARIANT_SKIP or p.default is inspect.Parameter.empty or p.name == "reduce" and "bool" in ann:
+                continue  # (the losses' deprecated ``reduce=`` flag; scatter_reduce's ``reduce`` is a mode)
+            values: list[Any]
+            if isinstance(p.default, bool) or p.default is None and "bool" in ann and "str" not in ann:
+                values = [p.default, True, False]
+            elif isinstance(p.default, str) or p.default is None and "str" in ann:
+                values = [p.default] + _doc_choices(fn, p.name)
+                if len(values) < 2:
+                    continue
+            else:
+                continue
+            choices[p.name] = list(dict.fromkeys(values))
+            defaults[p.name] = p.default
+            positions[p.name] = i if p.kind is not p.KEYWORD_ONLY else None
+        return (choices, defaults, positions) if choices else None
+    leaf = qual.split(".", 1)[1] if qual.startswith("Tensor.") else None
+    for schema in torch._C._jit_get_schemas_for_operator(f"aten::{leaf or _aten_name(qual)}"):
+        args = list(schema.arguments)
+        if not args or str(args[0].type) != "Tensor" or "out" in schema.overload_name \
+                or any(a.name == "out" for a in args):
+            continue
+        positional = [a for a in args if not a.kwarg_only]
+        for a in args:
+            t = str(a.type)
+            if a.name in _VARIANT_SKIP or t not in ("bool", "Optional[bool]", "str", "Optional[str]") \
+                    or a.name == "reduce" and "bool" in t:
+                continue
+            required = a.default_value is None and not t.startswith("Optional[")
+            if required and t != "str":
+                continue  # a required bool: the base call supplies it (or the overload is another one)
+            default = a.default_value
+            values = []
+            if required:  # ``reduce`` of scatter_reduce: each documented choice, no default
+                values = _doc_choices(fn, a.name)
+                if len(values) < 2:
+                    continue
+            elif "bool" in t:
+                values = [default, True, False]
+            else:
+                values = [default] + _doc_choices(fn, a.name)
+                if len(values) < 2:
+                    continue
+            choices[a.name] = list(dict.fromkeys(choices.get(a.name, []) + values))
+            if not required:
+                defaults.setdefault(a.name, default)
+            pos = None if a.kwarg_only else positional.index(a) - (1 if leaf else 0)
+            positions[a.name] = pos if positions.get(a.name, pos) == pos else None
+    return (choices, defaults, positions) if choices else None
+
+
+def variant_plan(torch: Any, ops: list[str]) -> dict[str, dict]:
+    """op -> {"choices", "defaults", "parameters" (positions), "rows": [full assignments]}: the
+    cross product of the choices, or (above ``_MAX_COMBINATIONS``) each parameter alone."""
+    import itertools
+
+    plan: dict[str, dict] = {}
+    for qual in ops:
+        try:
+            found = _variant_params(torch, qual)
+        except Exception:  # noqa: BLE001 - an op without schema or signature has no variants
+            found = None
+        if found is None:
+            continue
+        choices, defaults, positions = found
+        names = sorted(choices)
+        total = 1
+        for n in names:
+            total *= len(choices[n])
+        if total <= _MAX_COMBINATIONS or set(names) - set(defaults):
+            rows = [dict(zip(names, combo)) for combo in itertools.product(*(choices[n] for n in names))]
+        else:
+            rows = [dict(defaults)] + [{**defaults, n: v} for n in names for v in choices[n] if v != defaults[n]]
+        plan[qual] = {"choices": choices, "defaults": defaults, "parameters": positions, "rows": rows}
+    return plan
+
+
+def variant_ops(torch: Any, ops: dict[str, dict]) -> list[str]:
+    """The ops whose variants are probed: every ``torch.*`` / ``torch.nn.functional.*`` function the
+    table ran or that has a base call here, and the ``Tensor.*`` methods without such a function
+    (the others share its kernels)."""
+    ran = sorted({n for n, e in ops.items() if e["status"] in ("lowered", "fallback")} | set(_VARIANT_BASES))
+    functions = {n.rsplit(".", 1)[1] for n in ran if n.startswith("torch.") and n.count(".") == 1}
+    return [n for n in ran if not (n.startswith("Tensor.") and n.split(".", 1)[1] in functions)]
+
+
+def probe_variant(torch: Any, met: Any, torch_xla: Any, qual: str, when: dict) -> dict:
+    """Run ``qual`` with the base argument set plus the keyword arguments ``when`` on the CPU, then
+    on the XLA device (``not_exercised`` when the CPU call raises: an invalid combination)."""
+    fn = _resolve(torch, qual)
+    method = qual.startswith("Tensor.")
+    dev = torch_xla.device()
+    found = _variant_params(torch, qual)
+    positions = found[2] if found else {}
+    for args, kwargs, _desc in _variant_base(torch, qual)[:12]:
+        if method and (not args or not isinstance(args[0], torch.Tensor)):
+            continue
+        args = list(args)
+        given = dict(when)
+        for name in list(given):  # a parameter the base call passes by position: replaced there
+            pos = positions.get(name)
+            pos = None if pos is None else pos + (1 if method else 0)  # (a method's receiver is args[0])
+            if pos is not None and pos < len(args):
+                args[pos] = given.pop(name)
+
+        def make(device: Any, a0: list = args, k0: dict = kwargs, given: dict = given) -> Any:
+            a, k = _to(torch, a0, device), {**_to(torch, k0, device), **given}
+            if method:
+                return lambda: getattr(a[0], qual.split(".", 1)[1])(*a[1:], **k)
+            return lambda: fn(*a, **k)
+
+        try:
+            with torch.no_grad():
+                make(torch.device("cpu"))()
+        except Exception as exc:  # noqa: BLE001 - this argument set or combination does not run
+            last = f"{type(exc).__name__}: {str(exc).splitlines()[0][:100] if str(exc) else ''}"
+            continue
+        with torch.no_grad():
+            rec = _xla_run(torch, met, torch_xla, make(dev))
+        # the forward again with its floating-point tensors requiring grad (a training step's
+        # parameters): autograd can dispatch another kernel (``aten::_embedding_bag`` instead of
+        # ``_embedding_bag_forward_only``)
+        leaves: list = []
+
+        def with_grad(a0: list = args, k0: dict = kwargs, given: dict = given) -> Any:
+            a = _float_leaves(torch, _to(torch, a0, dev), leaves)
+            k = {**{key: _float_leaves(torch, _to(torch, v, dev), leaves) for key, v in k0.items()}, **given}
+            return getattr(a[0], qual.split(".", 1)[1])(*a[1:], **k) if method else fn(*a, **k)
+
+        grad = _xla_run(torch, met, torch_xla, with_grad)
+        if leaves and grad["status"] in ("lowered", "fallback"):
+            rec["grad"] = grad["status"]
+            if grad.get("aten"):
+                rec["grad_aten"] = grad["aten"]
+        return rec
+    return {"status": "not_exercised", "reason": "CPU run raised" + (f" ({last})" if "last" in locals() else "")}
+
+
+def variant_rows(plan: dict[str, dict], results: dict[str, dict]) -> tuple[dict[str, dict], int]:
+    """The probed ops whose variants do not all share one status (argument-dependent), each row with
+    its status (``grad``: the status with its floating-point inputs requiring grad, where that
+    run worked); and how many ops were probed."""
+    out: dict[str, dict] = {}
+    probed = 0
+    for op, spec in plan.items():
+        rows = []
+        for i, when in enumerate(spec["rows"]):
+            rec = results.get(f"variant:{op}#{i}", {})
+            if rec.get("status") not in ("lowered", "fallback"):
+                continue
+            row = {"when": when, "status": rec["status"]}
+            for k in ("aten", "grad", "grad_aten"):
+                if rec.get(k):
+                    row[k] = rec[k]
+            rows.append(row)
+        if rows:
+            probed += 1
+        if len({r["status"] for r in rows}) > 1 or len({r.get("grad", r["status"]) for r in rows}) > 1:
+            out[op] = {"parameters": spec["parameters"], "defaults": spec["defaults"], "rows": rows}
+    return out, probed
+
+
+# ---------------------------------------------------------------------------------------------
+# boolean arguments: which tensor arguments torch accepts only as bool (by calling each op)
+# ---------------------------------------------------------------------------------------------
+def bool_arguments(torch: Any, ops: list[str]) -> dict[str, list[dict]]:
+    """op -> [{"name", "position", "min_args", "error"}]: tensor arguments for which the op runs on
+    the CPU with a bool tensor and raises with a float and with an integer tensor of the same
+    shape (the other arguments float). ``min_args``: the positional arguments of that overload
+    (``torch.where(cond)`` takes a float; ``torch.where(cond, x, y)`` does not). Positions count
+    the function form's parameters (a method's receiver is position 0)."""
+    out: dict[str, list[dict]] = {}
+    for qual in ops:
+        if qual.startswith("torch.nn.functional."):
+            continue
+        method = qual.startswith("Tensor.")
+        leaf = qual.split(".", 1)[1] if method else _aten_name(qual)
+        try:
+            fn = _resolve(torch, qual)
+            schemas = torch._C._jit_get_schemas_for_operator(f"aten::{leaf}")
+        except Exception:  # noqa: BLE001
+            continue
+        found: dict[str, dict] = {}
+        for schema in schemas:
+            args = [a for a in schema.arguments if not a.kwarg_only]
+            if not args or str(args[0].type) != "Tensor" or "out" in schema.overload_name \
+                    or any(a.name == "out" for a in schema.arguments):
+                continue
+            required = [a for a in args if a.default_value is None and not str(a.type).startswith("Optional[")]
+            if any(str(a.type) not in ("Tensor", "Scalar", "number") for a in required):
+                continue
+            if method and required[0].name != "self":
+                continue  # ``x.where(cond, y)``: the receiver is not the schema's first argument
+            for i, a in enumerate(required):
+                if str(a.type) != "Tensor" or a.name in found:
+                    continue
+
+                def call(kind: str, i: int = i, required: list = required) -> Any:
+                    vals = [_tensor(torch, (3, 4), kind if j == i else "float", 0) if str(b.type) == "Tensor"
+                            else 0.5 for j, b in enumerate(required)]
+                    return getattr(vals[0], qual.split(".", 1)[1])(*vals[1:]) if method else fn(*vals)
+
+                try:
+                    call("bool")
+                except Exception:  # noqa: BLE001 - this overload does not take a bool there
+                    continue
+                errors = []
+                for kind in ("float", "long"):
+                    try:
+                        call(kind)
+                    except Exception as exc:  # noqa: BLE001 - the error is the fact
+                        errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}")
+                if len(errors) == 2 and "bool" in errors[0].lower():  # torch's own error names the bool requirement
+                    found[a.name] = {"name": a.name, "position": i, "min_args": len(required), "error": errors[0]}
+        if found:
+            out[qual] = sorted(found.values(), key=lambda r: r["position"])
+    return out
+
+
+def rerun_variants(path: Path, batch: int) -> dict:
+    """``--phase variants``: the variant probes of every op the table ran and the boolean-argument
+    list, merged into the table at ``path``."""
+    import numpy
+    import torch
+
+    table = json.loads(path.read_text())
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    started = time.time()
+    ops = variant_ops(torch, table["ops"])
+    plan = variant_plan(torch, ops)
+    names = [f"variant:{op}#{i}" for op, spec in plan.items() for i in range(len(spec["rows"]))]
+    table["variants"], probed = variant_rows(plan, _run_all(names, scratch, batch))
+    table["variants_probed"] = {"ops": probed, "calls": len(names)}
+    ran = [n for n, e in sorted(table["ops"].items()) if e["status"] in ("lowered", "fallback")]
+    # a method NumPy also has (``a.where``, ``np.where``) proves nothing about its receiver's library
+    table["bool_arguments"] = {op: [dict(r, numpy_name=True) for r in rows]
+                               if op.startswith("Tensor.") and (hasattr(numpy.ndarray, op.split(".", 1)[1])
+                                                                or hasattr(numpy, op.split(".", 1)[1])) else rows
+                               for op, rows in bool_arguments(torch, ran).items()}
+    table["seconds_variants"] = round(time.time() - started)
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
 # enumeration and the worker protocol
 # ---------------------------------------------------------------------------------------------
 def candidates(torch: Any) -> list[str]:
@@ -582,6 +918,15 @@ def worker(names: list[str], out_path: str) -> None:
                     make(torch.device("cpu"))()
                 except Exception as exc:  # noqa: BLE001
                     rec = {"status": "not_exercised", "reason": f"CPU run raised {type(exc).__name__}", "when": cond}
+            elif name.startswith("variant:"):
+                # variant:<op>#<row of the plan>, or variant:<op>@<the arguments as JSON> (the tests)
+                op, _, index = name[8:].partition("#") if "@" not in name else (name[8:].split("@")[0], "", "")
+                try:
+                    when = (json.loads(name.split("@", 1)[1]) if "@" in name
+                            else variant_plan(torch, [op])[op]["rows"][int(index)])
+                    rec = probe_variant(torch, met, torch_xla, op, when)
+                except Exception as exc:  # noqa: BLE001
+                    rec = {"status": "not_exercised", "reason": f"probe raised {type(exc).__name__}"}
             elif name.startswith("backward:"):
                 try:
                     rec = probe_backward(torch, met, torch_xla, name[9:])
@@ -845,6 +1190,26 @@ def write_doc(table: dict, path: Path) -> None:
     for op, rows in table["argument_dependent"].items():
         lines.append(f"- `{op}`: " + "; ".join(
             f"{', '.join(f'{k}={v}' for k, v in r['when'].items())}: {r['status']}" for r in rows))
+    variants = table.get("variants", {})
+    if variants:
+        lines += ["", f"## Variants: string/bool arguments that change the lowering ({len(variants)} of "
+                      f"{table['variants_probed']['ops']} ops probed, {table['variants_probed']['calls']} calls, "
+                      f"{table.get('seconds_variants', '?')} s)", "",
+                  "Each documented choice of the op's string and bool keyword arguments (the cross product where "
+                  "small), run on the XLA device; listed only where the statuses differ. XLA351 reads them.", ""]
+        for op, spec in sorted(variants.items()):
+            falls = [r for r in spec["rows"] if r["status"] == "fallback"]
+            lines.append(f"- `{op}`: {len(falls)} of {len(spec['rows'])} fall back: " + "; ".join(
+                ", ".join(f"{k}={v!r}" for k, v in r["when"].items() if v != spec["defaults"].get(k))
+                or "defaults" for r in falls[:8]) + ("; ..." if len(falls) > 8 else ""))
+    bools = table.get("bool_arguments", {})
+    if bools:
+        lines += ["", "## Tensor arguments torch accepts only as bool", "",
+                  "Each op called on the CPU with a bool, a float and an integer tensor in the argument; these "
+                  "ran with the bool and raised with the others (torch's error names the requirement). The value "
+                  "model treats a name passed there as a boolean tensor.", ""]
+        lines += [f"- `{op}`: " + ", ".join(f"`{r['name']}` (position {r['position']})" for r in rows)
+                  for op, rows in sorted(bools.items())]
     lines += ["", "## Data-dependent output shape", ""] + [f"- `{n}` ({ops[n]['status']})" for n in dd]
     lines += ["", "## Read a value back to the host", ""] + [f"- `{n}`" for n in rv]
     lines += ["", "## Raised on XLA only", ""] + [f"- `{n}`: {ops[n].get('error', '')}" for n in by["xla_error"]]
@@ -864,9 +1229,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
-    ap.add_argument("--phase", choices=("all", "backward", "arguments"), default="all",
+    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants"), default="all",
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
-                         "the argument-dependent probes and the module table")
+                         "the argument-dependent probes and the module table; variants: only the variant probes "
+                         "and the boolean-argument list")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -875,6 +1241,7 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("PJRT_DEVICE") is None:
         os.environ["PJRT_DEVICE"] = "CPU"
     table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
+             else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")
     write_doc(table, args.doc)

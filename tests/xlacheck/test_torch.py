@@ -331,7 +331,12 @@ SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_d
                 # issue 12, third pass: a callable object's torch.isin, an adaptive pool to 5x5 on 16x16 maps,
                 # a read after the step's own sync
                 "op_suppress_tokens_processor_isin.py", "op_adaptive_avg_pool_5x5_spp_head.py",
-                "host_loss_item_after_mark_step_each_step.py", "neg_host_loss_item_after_mark_step_every_n.py")
+                "host_loss_item_after_mark_step_each_step.py", "neg_host_loss_item_after_mark_step_every_n.py",
+                # torch-variants: a literal variant that falls back and its lowered near miss; a mask proven
+                # by masked_fill and an integer index that stays a gather
+                "op_scatter_reduce_graph_max_pool_include_self_false.py",
+                "neg_op_scatter_reduce_graph_max_pool_neg_inf_init.py",
+                "shape_mlm_select_mask_param_masked_fill.py", "neg_shape_token_ids_index_select_param.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)
@@ -446,6 +451,10 @@ def make_train_step(model, opt):
     # modules are their forward's functional op with the constructor's arguments (table: modules)
     ("self.bag = nn.EmbeddingBag(10, 4, mode='mean')", "x = x + self.bag(x.long())", "init"),
     ("self.bag = nn.EmbeddingBag(10, 4)", "x = x + self.bag(x.long())", "init"),  # mean is the default
+    # mode='sum' lowers without grad; a training step's weight requires grad, and autograd dispatches
+    # aten::_embedding_bag, which runs on the CPU (the table's variant `grad` rows; the oracle agrees on
+    # eval_cases/torch_xla/cases/op_embedding_bag_sum_bag_of_words.py)
+    ("self.bag = nn.EmbeddingBag(10, 4, mode='sum')", "x = x + self.bag(x.long())", "init"),
     ("self.glu = nn.GLU(1)", "x = self.glu(torch.cat([x, x], 1))", "init"),
     ("self.up = nn.Upsample(scale_factor=2, mode='bilinear')", "x = self.up(x[:, :, None, None]).mean((2, 3))", "init"),
 ])
@@ -458,7 +467,6 @@ def test_backward_and_module_fallbacks_in_a_training_file(init: str, forward: st
 
 @pytest.mark.parametrize(("init", "forward"), [
     ("pass", "x = torch.relu(x)"),  # forward and backward lower
-    ("self.bag = nn.EmbeddingBag(10, 4, mode='sum')", "x = x + self.bag(x.long())"),
     ("self.up = nn.Upsample(scale_factor=2)", "x = self.up(y[:, :, None, None]).mean((2, 3))"),  # on the input
     ("pass", "with torch.no_grad():\n            x = F.glu(torch.cat([x, x], 1), dim=1)"),  # no backward there
     # the input batch itself: autograd records nothing before the op, so no backward kernel runs for it
@@ -878,3 +886,173 @@ def test_step_function_argument_used_as_an_index_is_not_claimed() -> None:
     """
     found = check_source(textwrap.dedent(src), "t.py").diagnostics
     assert [(d.code, d.line) for d in found] == [("XLA450", 8)] and "`n`" in found[0].message
+
+
+# -- variants: string/bool arguments that select a kernel torch_xla does not lower ---------------------------
+_VARIANT = """
+import torch
+import torch_xla
+import torch.nn.functional as F
+def train(model, loader, opt, table):
+    for ids, x, index in loader:
+        h = torch.relu(model(x))
+        {line}
+        loss = h.sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("e = F.embedding_bag(ids, table)", "`torch.nn.functional.embedding_bag` has no XLA lowering"),  # mode='mean'
+    ("e = F.embedding_bag(ids, table, mode='mean')", "with `mode='sum'` it lowers"),
+    ("e = F.embedding_bag(ids, table, mode='sum')", ""),
+    ("e = F.embedding_bag(ids, table, mode='max')", ""),
+    ("e = F.embedding_bag(ids, table, mode='sum', scale_grad_by_freq=True)",
+     "embedding_bag(mode='sum', scale_grad_by_freq=True)` has no XLA lowering"),
+    ("e = torch.scatter_reduce(h, 0, index, h, 'amax', include_self=False)",
+     "scatter_reduce(include_self=False, reduce='amax')` has no XLA lowering"),
+    ("e = torch.scatter_reduce(h, 0, index, h, reduce='mean')", "with `reduce='sum'` it lowers"),
+    ("e = torch.scatter_reduce(h, 0, index, h, 'amax')", ""),
+    ("e = h.scatter_reduce_(0, index, h, 'amax', include_self=False)",
+     "tensor.scatter_reduce_(include_self=False, reduce='amax')"),
+    ("e = F.interpolate(h, size=(5, 5), mode='bicubic', align_corners=False)", "mode='bicubic'"),
+    ("e = F.interpolate(h, size=(5, 5), mode='bilinear', align_corners=True)", ""),
+    # mode='area' is adaptive average pooling: it lowers where the output size divides the input's
+    ("e = F.interpolate(h, scale_factor=0.5, mode='area')", ""),
+])
+def test_literal_variants_from_the_table(line: str, found: str) -> None:
+    msgs = [d.message for d in check_source(_VARIANT.format(line=line), "t.py", torch_xla=True).diagnostics
+            if d.code == "XLA351" and "its backward" not in d.message]  # (bilinear's backward: TPU only)
+    assert (found in msgs[0] if msgs else False) if found else msgs == [], msgs
+
+
+@pytest.mark.parametrize("line", [
+    "e = F.embedding_bag(ids, table, mode=model.mode)",  # not a literal: unknown, not flagged
+    "e = torch.scatter_reduce(h, 0, index, h, 'amax', include_self=model.keep)",
+    "e = F.embedding_bag(ids, table, **model.bag_kwargs)",
+])
+def test_variants_with_unknown_arguments_are_not_flagged(line: str) -> None:
+    assert "XLA351" not in _codes(_VARIANT.format(line=line), declared=True)
+
+
+def test_variant_table_rows_are_argument_dependent_and_spelled_by_parameter() -> None:
+    table = op_table()
+    assert table["variants_probed"]["ops"] >= 100 and table["seconds_variants"] > 0
+    for op, spec in table["variants"].items():
+        assert len({r["status"] for r in spec["rows"]}) == 2, op  # only ops whose variants differ are kept
+        assert all(set(r["when"]) == set(spec["parameters"]) >= set(spec["defaults"]) for r in spec["rows"]), op
+    assert {"torch.nn.functional.embedding_bag", "torch.scatter_reduce"} <= set(table["variants"])
+    bools = table["bool_arguments"]
+    assert bools["torch.where"] == [{**bools["torch.where"][0], "name": "condition", "position": 0, "min_args": 3}]
+    assert {r["name"] for r in bools["Tensor.masked_fill"]} == {"mask"}
+    # torch accepts float operands for the logical ops and integers for `~`: they prove no mask
+    assert not {"torch.logical_and", "torch.logical_not", "Tensor.logical_or", "torch.bitwise_not"} & set(bools)
+
+
+# -- boolean masks proven by what torch accepts ------------------------------------------------------------
+_MASK = """
+import torch
+import torch_xla
+def select(hidden, predict):
+    hidden = hidden.masked_fill(~predict[..., None], 0.0)
+    return {use}
+
+def train(model, loader, opt):
+    for x, m in loader:
+        h = model(x)
+        loss = select(h, m).sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("use", "flagged"), [
+    ("hidden[predict]", True),  # a bool tensor by masked_fill: boolean indexing
+    ("hidden[predict.long()]", False),  # an integer index lowers to a gather
+    ("hidden.sum(-1)", False),
+])
+def test_a_parameter_passed_as_masked_fill_mask_is_a_bool_mask(use: str, flagged: bool) -> None:
+    assert ("XLA250" in _codes(_MASK.format(use=use), declared=True)) is flagged
+
+
+@pytest.mark.parametrize(("body", "flagged"), [
+    ("keep = batch['keep']\n        y = torch.where(keep, h, 0.0)\n        y[keep] = 1.0", True),
+    ("keep = batch['keep']\n        y = h.masked_fill(keep & (h > 0), 0.0)\n        z = h[keep]", True),
+    # one-argument where takes a float: it proves nothing (and is XLA250's own finding, not checked here)
+    ("keep = batch['keep']\n        z = h[keep]", False),
+    # integer index tensors stay unflagged: a gather with a static shape
+    ("idx = batch['idx']\n        y = h.index_select(0, idx)\n        z = h[idx]", False),
+    # bound twice: which value reaches the index is not proven
+    ("keep = batch['keep']\n        y = torch.where(keep, h, 0.0)\n"
+     "        keep = batch['idx']\n        z = h[keep]", False),
+])
+def test_a_local_name_passed_where_torch_takes_only_bool_is_a_mask(body: str, flagged: bool) -> None:
+    src = f"""
+import torch
+import torch_xla
+def train(model, loader, opt):
+    for batch in loader:
+        h = model(batch['x'])
+        {body}
+        loss = h.sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+    assert (_codes(src, declared=True).count("XLA250") > 0) is flagged
+
+
+def test_variant_and_bool_argument_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
+    """A sample of the table's variant rows (lowered and fallback) and its bool-argument list,
+    measured again on torch_xla."""
+    python = _torch_xla_python()
+    table = op_table()
+    names = []
+    for op in ("torch.nn.functional.embedding_bag", "torch.scatter_reduce", "torch.nn.functional.interpolate"):
+        rows = table["variants"][op]["rows"]
+        names += [f"variant:{op}@{json.dumps(next(r for r in rows if r['status'] == s)['when'])}"
+                  for s in ("lowered", "fallback")]
+    (tmp_path / "names.json").write_text(json.dumps(names))
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "PJRT_DEVICE": "CPU"}
+    subprocess.run([python, str(ROOT / "tools" / "generate_torch_table.py"), "--worker", str(tmp_path / "names.json"),
+                    str(out)], check=True, env=env, timeout=900, capture_output=True)
+    got = {r["name"]: r["status"] for r in map(json.loads, out.read_text().splitlines()) if "name" in r}
+    for name in names:
+        op, when = name[8:].split("@", 1)
+        expected = next(r["status"] for r in table["variants"][op]["rows"] if r["when"] == json.loads(when))
+        assert got[name] == expected, (name, got[name])
+    script = ("import json, sys; sys.path.insert(0, sys.argv[1]); import torch, generate_torch_table as g; "
+              "print(json.dumps(g.bool_arguments(torch, ['torch.where', 'Tensor.masked_fill', 'torch.logical_and', "
+              "'Tensor.__invert__', 'torch.masked_select'])))")
+    proc = subprocess.run([python, "-c", script, str(ROOT / "tools")], check=True, env=env, timeout=300,
+                          capture_output=True, text=True)
+    measured = json.loads(proc.stdout.strip().splitlines()[-1])
+    for op, rows in measured.items():
+        assert [(r["name"], r["position"]) for r in rows] == [(r["name"], r["position"]) for r in
+                                                                table["bool_arguments"][op]], op
+    assert set(measured) == {"torch.where", "Tensor.masked_fill", "torch.masked_select"}
+
+
+@pytest.mark.parametrize(("arg", "flagged"), [
+    ("y > 0", True), ("(y != -100).bool()", True), ("mask.bool()", True),
+    ("idx", False),  # an integer index (or anything unproven): a gather, not a mask
+])
+def test_a_parameter_that_step_callers_pass_a_comparison_is_a_mask(arg: str, flagged: bool) -> None:
+    src = f"""
+import torch
+import torch_xla
+def pick(h, m):
+    return h[m].sum()
+def train(model, loader, opt):
+    for x, y, mask, idx in loader:
+        h = torch.relu(model(x))
+        loss = pick(h, {arg})
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+    assert ("XLA250" in _codes(src)) is flagged

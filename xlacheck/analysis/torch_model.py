@@ -181,6 +181,63 @@ def proving_methods() -> frozenset[str]:
     return frozenset(m for m in tensor_methods() if m not in _SHARED_METHOD_NAMES and m not in NON_TENSOR_METHODS)
 
 
+@cache
+def bool_arguments() -> dict[str, list[dict]]:
+    """op -> the tensor arguments torch accepts only as bool (``masked_fill``'s mask, three-argument
+    ``where``'s condition), from the table's ``bool_arguments`` (each op called with a bool, a float
+    and an integer tensor there)."""
+    return op_table().get("bool_arguments", {})
+
+
+def bool_argument_values(call: ast.Call, name: str | None) -> list[ast.expr]:
+    """The expressions ``call`` passes where torch accepts only a bool tensor: by the resolved
+    ``torch.*`` function (``name``) or by a method no NumPy array or container has
+    (``x.masked_fill(mask, 0)``). The overload must be the one measured (``torch.where(c)``, one
+    argument, takes a float)."""
+    table = bool_arguments()
+    rows: list[dict] = []
+    shift = 0
+    if name is not None and name in table:
+        rows = table[name]
+    elif name is None and isinstance(call.func, ast.Attribute) and f"Tensor.{call.func.attr}" in table \
+            and call.func.attr in proving_methods():
+        rows = [r for r in table[f"Tensor.{call.func.attr}"] if not r.get("numpy_name")]
+        shift = 1  # the receiver is the schema's first argument
+    out: list[ast.expr] = []
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return out
+    for r in rows:
+        if len(call.args) + len(call.keywords) + shift < r["min_args"]:
+            continue
+        kw = next((k.value for k in call.keywords if k.arg == r["name"]), None)
+        pos = r["position"] - shift
+        value = kw if kw is not None else call.args[pos] if 0 <= pos < len(call.args) else None
+        if value is not None:
+            out.append(value)
+    return out
+
+
+# Tensor methods whose result has the receiver's dtype (views, copies, layout changes).
+_SAME_DTYPE_METHODS = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "expand_as", "transpose",
+                                 "permute", "flatten", "contiguous", "clone", "detach", "repeat", "narrow"})
+
+
+def bool_roots(e: ast.expr) -> list[str]:
+    """The names that must hold bool tensors when ``e`` is one: ``~m``, ``m[..., None]``,
+    ``m.unsqueeze(-1)``, ``a & b`` (an integer operand would make the result an integer)."""
+    if isinstance(e, ast.Name):
+        return [e.id]
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Invert):
+        return bool_roots(e.operand)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return bool_roots(e.left) + bool_roots(e.right)
+    if isinstance(e, ast.Subscript):
+        return bool_roots(e.value)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in _SAME_DTYPE_METHODS:
+        return bool_roots(e.func.value)
+    return []
+
+
 def canonical(name: str | None) -> str | None:
     """``torch_xla.core.xla_model`` imported as ``xm`` resolves to its full path already; keep the
     deprecated spellings and the short ones on one name."""
@@ -650,7 +707,9 @@ class _Builder:
         * the receiver of an array method (``lengths.max()``, ``mask.sum(1)``): no Python number, list,
           dict or string has one, and step code holds torch tensors, not NumPy arrays;
         * indexed with several axes and a slice (``img[:, :, i:i + 6]``): an array;
-        * passed to a module (``model(ids)``, ``self.encoder(x)``): a tensor or a batch of tensors.
+        * passed to a module (``model(ids)``, ``self.encoder(x)``): a tensor or a batch of tensors;
+        * passed where torch accepts only a bool tensor (``x.masked_fill(mask, 0)``,
+          ``torch.where(mask, x, y)``; the table's ``bool_arguments``): a boolean tensor.
 
         Only in step code (the walker records flags there), and only for parameters the function never
         rebinds to something else (``x = x[:, :n]`` keeps the proof; ``x = torch.tensor(x)`` drops it)."""
@@ -671,6 +730,10 @@ class _Builder:
                         name = self.resolve(c.func)
                         f = c.func
                         leaf = (name or "").rsplit(".", 1)[-1]
+                        for a in bool_argument_values(c, name):
+                            for root in bool_roots(a):
+                                if root in params:
+                                    out[root] = out.get(root, 0) | TENSOR | BOOL  # masked_fill(mask, ...)
                         if name is not None and name.startswith("torch.") and leaf not in _NOT_TENSOR_FIRST \
                                 and (name in op_table()["ops"] or name.startswith(_ND_NAMESPACES)):
                             n_inputs = 2 if leaf.endswith(("_loss", "cross_entropy", "binary_cross_entropy")) else 1
@@ -695,6 +758,26 @@ class _Builder:
                             and isinstance(c.slice, ast.Tuple) and len(c.slice.elts) > 1 \
                             and any(isinstance(x, ast.Slice) for x in c.slice.elts):
                         out[c.value.id] = out.get(c.value.id, 0) | TENSOR
+        return out
+
+    def bool_by_use(self, owner: ast.AST) -> set[str]:
+        """Names the function assigns once and passes, somewhere in its own code, where torch accepts
+        only a bool tensor: boolean tensors wherever they are read (``x[mask]`` is then a mask)."""
+        if not isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return set()
+        counts: dict[str, int] = {}
+        for n in own_statements(owner.body):
+            for t in _bound_names(n):
+                counts[t] = counts.get(t, 0) + 1
+        out: set[str] = set()
+        for n in own_statements(owner.body):
+            for top in ast.iter_child_nodes(n):
+                if not isinstance(top, ast.expr):
+                    continue
+                for c in walk(top):
+                    if isinstance(c, ast.Call):
+                        for a in bool_argument_values(c, self.resolve(c.func)):
+                            out.update(r for r in bool_roots(a) if counts.get(r) == 1)
         return out
 
     def _is_module_call(self, f: ast.expr) -> bool:
@@ -799,7 +882,9 @@ class _Builder:
                 flags = passed.get(a.arg, 0) | proven.get(a.arg, 0)
                 if a.arg in step_args:
                     flags |= STEP_ARG
-                if flags & STEP_ARG:
+                if flags & STEP_ARG and proven.get(a.arg, 0) & BOOL:
+                    flags &= ~STEP_ARG  # handed to masked_fill/where here: torch takes only a bool tensor there
+                elif flags & STEP_ARG:
                     flags = STEP_ARG  # a Python value (the module-call proof of a batch does not hold for it)
                 if a.arg in self.module_names:
                     flags |= MODULE
@@ -832,6 +917,28 @@ def _sized_by(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, b: _Build
 def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     a = node.args
     return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+
+
+def _bound_names(s: ast.stmt) -> list[str]:
+    """Names a statement binds (``a = ...``, ``a, b = ...``, ``for a in ...``, ``with ... as a``,
+    ``a += ...``), not the names read inside a target (``y[keep] = 1`` binds nothing)."""
+    targets: list[ast.expr] = []
+    if isinstance(s, ast.Assign):
+        targets = list(s.targets)
+    elif isinstance(s, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [s.target]
+    elif isinstance(s, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in s.items if i.optional_vars is not None]
+    out: list[str] = []
+    while targets:
+        t = targets.pop()
+        if isinstance(t, ast.Name):
+            out.append(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            targets.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            targets.append(t.value)
+    return out
 
 
 def _assigned_names(s: ast.stmt) -> list[ast.Name]:
@@ -957,8 +1064,10 @@ class _Walker:
         self.synced = False  # a sync ran earlier in this iteration of the step
         self.periodic = 0  # inside `if step % n == 0:` blocks
         self.no_grad = 0  # inside `with torch.no_grad():` or a function decorated with it
+        self.bool_names: set[str] = set()  # assigned once and passed where torch takes only a bool tensor
 
     def run(self, owner: ast.AST) -> None:
+        self.bool_names = self.b.bool_by_use(owner)
         body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
         whole = [s for s in self.steps if s.node is owner]
         if whole:
@@ -1097,6 +1206,8 @@ class _Walker:
 
     def bind(self, target: ast.expr, flags: int, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
+            if target.id in self.bool_names:
+                flags = (flags & ~(MAYBE_MASK | LONG)) | TENSOR | BOOL  # masked_fill(mask, ...) elsewhere here
             self.env[target.id] = flags
         elif isinstance(target, (ast.Tuple, ast.List)):
             item = _item_flags(flags, value, self)

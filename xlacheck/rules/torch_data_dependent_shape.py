@@ -71,7 +71,10 @@ class TorchDataDependentShape(ModuleRule):
     """
     ## What it does
     Flags ops whose output shape depends on tensor values inside a torch_xla step: boolean-mask
-    indexing `x[mask]` and assignment `x[mask] = v` (with `mask` proven a bool tensor),
+    indexing `x[mask]` and assignment `x[mask] = v` (with `mask` proven a bool tensor: a
+    comparison, `.bool()`, or a name the same function also passes where torch accepts only a
+    bool tensor, such as `masked_fill`'s mask or three-argument `where`'s condition; the table's
+    `bool_arguments`, measured by calling each op with a float and an integer tensor there),
     `nonzero`, `argwhere`, `masked_select`, one-argument `torch.where`, `unique`,
     `repeat_interleave` with tensor `repeats`. The set comes from the generated table
     (`xlacheck/data/torch_xla_ops.json`, docs/torch-op-table.md): ops whose output shape moved
@@ -150,6 +153,15 @@ class TorchDataDependentShape(ModuleRule):
                     (5, 15, '`torch.nonzero` has a data-dependent output shape: torch_xla runs it on the CPU and '
                             'recompiles when the size changes; use the mask itself and compute with it (`x * mask`, '
                             '`torch.where(mask, x, 0)`, `masked_fill`)'),
+                )),
+        Example("import torch\nimport torch_xla\ndef select(hidden, keep):\n"
+                "    hidden = hidden.masked_fill(~keep[..., None], 0.0)\n    return hidden[keep]\n"
+                "def train(model, loader, opt):\n    for x, m in loader:\n        loss = select(model(x), m).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (5, 12, '`x[mask]` with a boolean tensor mask has a data-dependent shape: torch_xla runs it on '
+                            'the CPU (aten::nonzero) and recompiles when the count changes; use `masked_fill(~mask, '
+                            '0)`, `torch.where(mask, x, 0)`, or a loss with `ignore_index`'),
                 )),
     )
 

@@ -49,6 +49,8 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
     probes = op_table()["argument_dependent"]
     leaf = op.rsplit(".", 1)[-1]
     shift = 1 if method else 0  # a method call has no input argument
+    if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None  # **kwargs / *args: the deciding argument may be set there
     if leaf == "multinomial" and "torch.multinomial" in probes:
         n = _literal(_arg(call, 1 - shift, "num_samples"))
         repl = _literal(_arg(call, 2 - shift, "replacement"))
@@ -98,17 +100,115 @@ def _status_for_mode(rows: list[dict], mode_arg: ast.expr | None, default: str, 
     mode = mode or default
     for row in rows:
         if row["when"].get("mode") == mode and row["when"].get("pass", "forward") == pass_:
+            if set(row.get("aten", [])) & _shape_dependent_kernels():
+                return None  # mode="area" is an adaptive pool: it lowers where the output size divides the input's
             return row["status"]
     return None
 
 
-def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, str] | None:
-    """(op, aten ops) when the table says this call falls back; None when it lowers or is unknown."""
+def _shape_dependent_kernels() -> frozenset[str]:
+    """ATen kernels whose lowering depends on the input's size (the adaptive pools' probes: the same
+    output size lowers on an input it divides and falls back on one it does not)."""
+    probes = op_table()["argument_dependent"]
+    return frozenset(a for op, rows in probes.items() if op.rsplit(".", 1)[-1] in ADAPTIVE_POOLS
+                     for r in rows for a in r.get("aten", []))
+
+
+def _literal_value(node: ast.expr) -> object:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bool, type(None))):
+        return node.value
+    return _UNKNOWN
+
+
+def variant_verdict(op: str, call: ast.Call, grad: bool = False) -> tuple[str, dict, dict | None] | None:
+    """The table's ``variants`` row for this call: (status, the row, the nearest lowered row when
+    it falls back), when every string/bool argument the op was probed with is a literal here or
+    left at its default; None when one is not known or no probe ran that combination. ``grad``:
+    the call's tensors require grad (a training step's parameters); the rows' ``grad`` status
+    then decides, where it was measured."""
+    variants = op_table().get("variants", {})
+    method = op.startswith("Tensor.")
+    leaf = op.rsplit(".", 1)[-1]
+    spec = variants.get(op)
+    shift = 0  # positions count a method's arguments after its receiver
+    if spec is None and method:
+        spec = variants.get("torch." + leaf)
+        shift = 1  # the function's first argument is the method's receiver
+    if spec is None:
+        return None
+    if any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None  # **kwargs / *args: any argument may be set there
+    values: dict[str, object] = {}
+    for name, pos in spec["parameters"].items():
+        node = next((kw.value for kw in call.keywords if kw.arg == name), None)
+        if node is None and pos is not None and pos - shift >= 0 and len(call.args) > pos - shift:
+            node = call.args[pos - shift]
+        if node is None and name not in spec["defaults"]:
+            return None  # a required argument (scatter_reduce's ``reduce``) not seen: unknown
+        value = spec["defaults"][name] if node is None else _literal_value(node)
+        if value is _UNKNOWN:
+            return None
+        values[name] = value
+    key = "grad" if grad else "status"
+
+    def status(r: dict) -> str:
+        return str(r.get(key, r["status"]))
+
+    rows = [r for r in spec["rows"] if all(r["when"].get(k) == v for k, v in values.items())]
+    if len({status(r) for r in rows}) != 1:
+        return None
+    row = rows[0]
+    if status(row) != "fallback":
+        return status(row), row, None
+    aten = row.get("grad_aten", []) if grad and "grad" in row else row.get("aten", [])
+    if set(aten) & _shape_dependent_kernels():
+        return None  # mode="area" is an adaptive pool: it lowers where the output size divides the input's
+    row = {**row, "aten": aten}
+    lowered = [r for r in spec["rows"] if status(r) == "lowered"]
+    nearest = min(lowered, key=lambda r: sum(r["when"].get(k) != v for k, v in values.items()), default=None)
+    return "fallback", row, nearest
+
+
+def _spelled(when: dict, defaults: dict, against: dict | None = None) -> str:
+    """``mode='bicubic', align_corners=True``: the arguments of ``when`` that differ from ``against``
+    (the defaults unless given)."""
+    base = defaults if against is None else against
+    return ", ".join(f"{k}={v!r}" for k, v in when.items() if k not in base or v != base[k])
+
+
+def _with_grad(call: ast.Call, torch: TorchFacts) -> bool:
+    """The call runs in a training file's step code outside ``no_grad`` with an argument autograd
+    records (``F.embedding_bag(ids, self.weight)``)."""
+    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+        return False
+    receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    return any(torch.of(a) & GRAD for a in [*receiver, *call.args, *(k.value for k in call.keywords)])
+
+
+def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | None = None) -> tuple[str, str] | None:
+    """(op, aten ops) when the table says this call falls back; None when it lowers or is unknown.
+    For an op whose string/bool arguments select the kernel (the table's ``variants``), the op is
+    spelled with the arguments that select the fallback and the aten part names the variant that
+    lowers."""
     table = op_table()
     leaf = op.rsplit(".", 1)[-1]
     method = op.startswith("Tensor.")
     if leaf in _SHAPE_OPS:
         return None
+    grad = _with_grad(call, torch) if grad is None else grad
+    variant = variant_verdict(op, call, grad)
+    if variant is not None:
+        status, row, nearest = variant
+        if status != "fallback":
+            return None
+        spec = table["variants"].get(op) or table["variants"]["torch." + leaf]
+        given = _spelled(row["when"], spec["defaults"])
+        aten = ", ".join(row.get("aten", []))
+        if grad and row["status"] == "lowered":
+            aten += "; with inputs that require grad, as in this training step: it lowers only without grad"
+        elif nearest is not None:
+            aten += f"; with `{_spelled(nearest['when'], row['when'])}` it lowers"
+        return (f"{op}({given})" if given else op), aten
     if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
         verdict = argument_dependent_verdict(op, call, method)
         if verdict == "fallback":
@@ -269,7 +369,13 @@ class TorchOpWithoutLowering(ModuleRule):
     `grid_sample` and others listed in docs/torch-op-table.md. Argument-dependent ops are
     flagged only when the deciding argument is a literal that the table says falls back:
     `torch.multinomial(p, 2)` (`(p, 1)` lowers), `F.interpolate(..., mode="bicubic")`,
-    `F.embedding_bag(..., mode="mean")`. Adaptive pools (`F.adaptive_avg_pool2d`,
+    `F.embedding_bag(..., mode="mean")`. The table's `variants` section ran every documented
+    choice of each op's string and bool arguments on the XLA device (the cross product where
+    small); a call whose literal arguments (or defaults) select a variant that fell back is
+    flagged, naming the variant and the nearest one that lowers:
+    `scatter_reduce(..., include_self=False)` or `reduce="mean"`,
+    `F.interpolate(..., antialias=True)`, `nn.EmbeddingBag(mode="sum", scale_grad_by_freq=True)`.
+    A non-literal argument is unknown: not flagged. Adaptive pools (`F.adaptive_avg_pool2d`,
     `nn.AdaptiveMaxPool2d`, ...) lower only where the output size divides the input's size (the
     table's probes: 8->3 falls back, 9->3 and 8->4 lower); the input size is not known statically,
     so they are not flagged here (XLA352, behind `--preview`, guesses from the output size);
@@ -335,6 +441,15 @@ class TorchOpWithoutLowering(ModuleRule):
                     (6, 21, '`torch.median` has no XLA lowering in torch_xla 2.9.0 (aten::median): it runs on the '
                             'CPU, with a transfer each way, inside the step'),
                 )),
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, index in loader:\n"
+                "        h = model(x)\n"
+                "        pooled = h.new_zeros(4, 8).scatter_reduce(0, index, h, 'amax', include_self=False)\n"
+                "        loss = pooled.sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (6, 18, "`tensor.scatter_reduce(include_self=False, reduce='amax')` has no XLA lowering in "
+                            "torch_xla 2.9.0 (aten::scatter_reduce.two; with `include_self=True` it lowers): it runs "
+                            "on the CPU, with a transfer each way, inside the step"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -375,7 +490,8 @@ class TorchOpWithoutLowering(ModuleRule):
         for ctor, module, functional in module_calls(ctx):
             op = op_table()["modules"][f"torch.{module}"]["function"]
             shown = op.replace("torch.nn.functional.", "F.")
-            verdict = fallback_verdict(op, functional, torch)
+            # a module's weights are parameters: in a training file's step they require grad
+            verdict = fallback_verdict(op, functional, torch, grad=torch.trains)
             if verdict is not None:
                 ctx.report(self, ctor, f"`{module}` runs `{shown}`, which has no XLA lowering in torch_xla {version} "
                                        f"with these arguments ({verdict[1]}): each forward in the step runs it on the "
