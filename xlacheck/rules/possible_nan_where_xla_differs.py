@@ -1,0 +1,298 @@
+"""XLA318: a value the code can make NaN reaches an op whose NaN result XLA computes differently."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck import divergence_table
+from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.tables import BOOL_FUNCS
+from xlacheck.diagnostics import Severity
+from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
+
+# Divisions written as calls (``a / b`` is the BinOp form).
+_DIVIDE_CALLS = frozenset({"tf.math.divide", "tf.divide", "tf.math.truediv", "tf.truediv", "tf.realdiv",
+                           "tf.math.realdiv"})
+# A denominator that is 0 when nothing was counted: a sum or count over a mask or one-hot matrix.
+_COUNT_LAST_NAMES = frozenset({"reduce_sum", "count_nonzero", "sum"})
+# Value-preserving wrappers a count passes through unchanged (zero stays zero).
+_PASS_THROUGH = frozenset({"cast", "expand_dims", "reshape", "identity", "stop_gradient", "squeeze",
+                           "convert_to_tensor"})
+# Functions whose result is not NaN whatever their input (a guard, a predicate, a position, a shape).
+_NOT_NAN = frozenset({"where", "divide_no_nan", "multiply_no_nan", "nan_to_num", "is_nan", "is_finite",
+                      "is_inf", "argmax", "argmin", "shape", "size", "rank", "one_hot", "ones_like",
+                      "zeros_like", "sequence_mask"})
+_INT_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+# Ops that return NaN for NaN in both modes (XLA spreads it over the row): not a silent difference.
+_BOTH_NAN = ("XLA makes the whole row NaN",)
+_FIRST_OPERAND_ONLY = "XLA propagates NaN only from the first operand"
+_DEPTH = 16  # expression nodes followed from the sink back to the division
+
+
+def _last(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def _framework_call(name: str | None) -> bool:
+    return name is not None and name.startswith(("tf.", "keras."))
+
+
+def _text(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _values(measured: object) -> str:
+    if isinstance(measured, dict):
+        if "error" in measured:
+            return f"raises {measured['error']}"
+        return str(measured.get("values")).replace("'nan'", "nan")
+    if isinstance(measured, list):
+        return ", ".join(_values(m) for m in measured)
+    return str(measured)
+
+
+class _Flow:
+    """Single-assignment bindings of one function and the questions the rule asks of them."""
+
+    def __init__(self, function: ast.AST, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.bound: dict[str, list[ast.AST]] = {}
+        self._sources: dict[int, ast.expr | None] = {}
+        for n in own_nodes(function):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                self.bound.setdefault(n.targets[0].id, []).append(n.value)
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+                for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", n)]):
+                    for name in ast.walk(t):
+                        if isinstance(name, ast.Name):
+                            self.bound.setdefault(name.id, []).append(name)
+
+    def _single(self, name: ast.Name) -> ast.expr | None:
+        values = self.bound.get(name.id, [])
+        value = values[0] if len(values) == 1 else None
+        return value if isinstance(value, ast.expr) else None
+
+    def may_be_zero(self, e: ast.expr | None, depth: int = 0) -> bool:
+        """A sum or count that is 0 when nothing was counted, with no `+ eps` / `tf.maximum` guard."""
+        if e is None or depth > _DEPTH:
+            return False
+        if isinstance(e, ast.Name):
+            return self.may_be_zero(self._single(e), depth + 1)
+        if isinstance(e, ast.Subscript):
+            return self.may_be_zero(e.value, depth + 1)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult):
+            return self.may_be_zero(e.left, depth + 1) or self.may_be_zero(e.right, depth + 1)
+        if isinstance(e, ast.Call):
+            name = call_name(e, self.ctx)
+            if not _framework_call(name):
+                return False
+            assert name is not None
+            if _last(name) in _COUNT_LAST_NAMES:
+                return True
+            if _last(name) in _PASS_THROUGH and e.args:
+                return self.may_be_zero(e.args[0], depth + 1)
+        return False
+
+    def nan_source(self, e: ast.expr | None, depth: int = 0) -> ast.expr | None:
+        """The division by a possibly-zero count that makes ``e`` possibly NaN (0/0), or None."""
+        if e is None or depth > _DEPTH:
+            return None
+        key = id(e)
+        if key not in self._sources:  # a name used many times is followed once
+            self._sources[key] = self._nan_source(e, depth)
+        return self._sources[key]
+
+    def _nan_source(self, e: ast.expr, depth: int) -> ast.expr | None:
+        if isinstance(e, ast.Name):
+            return self.nan_source(self._single(e), depth + 1)
+        if isinstance(e, ast.Subscript):
+            return self.nan_source(e.value, depth + 1)
+        if isinstance(e, ast.UnaryOp):
+            return self.nan_source(e.operand, depth + 1)
+        if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.Div) and self.may_be_zero(e.right):
+                return e
+            return self.nan_source(e.left, depth + 1) or self.nan_source(e.right, depth + 1)
+        if isinstance(e, ast.Call):
+            name = call_name(e, self.ctx)
+            if not _framework_call(name):
+                return None
+            assert name is not None
+            if name in _DIVIDE_CALLS and len(e.args) >= 2 and self.may_be_zero(e.args[1]):
+                return e
+            if _last(name) in _NOT_NAN or name in BOOL_FUNCS or _int_cast(e, name, self.ctx) is not None:
+                return None
+            for arg in e.args:
+                found = self.nan_source(arg, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+
+def _int_cast(node: ast.Call, name: str, ctx: RuleContext) -> str | None:
+    """The integer dtype of ``tf.cast(x, tf.int32)`` (``"int32"``), or None."""
+    if _last(name) != "cast":
+        return None
+    dtype = argument(node, 1, "dtype")
+    if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
+        spelled: str | None = dtype.value
+    else:
+        resolved = ctx.resolve(dtype) if isinstance(dtype, (ast.Attribute, ast.Name)) else None
+        spelled = _last(resolved) if resolved else None
+    return spelled if spelled in _INT_DTYPES else None
+
+
+class PossibleNanWhereXlaDiffers(Rule):
+    """
+    ## What it does
+    Flags, in jit-compiled code, a call whose result XLA computes differently from TensorFlow
+    eager when its input holds NaN (`tf.argmax`/`tf.argmin`, `tf.math.top_k`, `tf.sort`,
+    `tf.argsort`, `tf.reduce_max`/`tf.reduce_min`, the second operand of `tf.maximum`/`tf.minimum`,
+    and `tf.cast` to an integer dtype) when the same function makes that input possibly NaN: it
+    is computed from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`)
+    that has no `+ eps`, `tf.maximum` or `divide_no_nan` guard, so an empty class or an all-zero
+    mask gives 0/0. Which ops differ, and how, is read from
+    `xlacheck/data/tf_xla_divergence.json` (`python tools/generate_divergence_table.py` runs every
+    op eagerly and under `jit_compile=True` on edge inputs).
+
+    ## Why is this bad?
+    Eagerly the NaN shows: `tf.reduce_max` returns NaN, `tf.argmax` ignores it. Compiled,
+    TensorFlow 2.21's XLA:CPU does otherwise (measured): `tf.argmax` picks a trailing NaN,
+    `tf.reduce_max` drops NaN, `tf.sort` puts NaN last where eager leaves it in place, `tf.cast`
+    saturates NaN and out-of-range floats to other integers. A nearest-prototype classifier with
+    an empty class predicts a different class when compiled; no error, other numbers.
+
+    ## Example
+    ```python
+    @tf.function(jit_compile=True)
+    def predict(features, prototypes_sum, one_hot):
+        counts = tf.reduce_sum(one_hot, axis=0)[:, None]
+        prototypes = prototypes_sum / counts
+        scores = -tf.reduce_sum(tf.square(features[:, None] - prototypes[None]), axis=-1)
+        return tf.argmax(scores, axis=-1)
+    ```
+
+    ## Use instead
+    ```python
+    @tf.function(jit_compile=True)
+    def predict(features, prototypes_sum, one_hot):
+        counts = tf.reduce_sum(one_hot, axis=0)[:, None]
+        prototypes = tf.math.divide_no_nan(prototypes_sum, counts)  # 0, not NaN, for an empty class
+        scores = -tf.reduce_sum(tf.square(features[:, None] - prototypes[None]), axis=-1)
+        return tf.argmax(scores, axis=-1)
+    ```
+
+    ## Fix safety
+    No automatic fix: the guard decides what an empty count means (`divide_no_nan` gives 0,
+    `tf.maximum(count, 1)` the numerator, masking the NaN a chosen value), and each equals the plain
+    division wherever the count is not 0. Pick the one the model means.
+    """
+
+    code = "XLA318"
+    name = "possible-nan-where-xla-differs"
+    severity = Severity.WRONG_RESULT
+    node_types = (ast.Call,)
+    levels = frozenset({Level.CERTAIN})  # a Keras method or a plain tf.function may never meet XLA
+
+    VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
+                "    counts = tf.reduce_sum(oh, axis=0)\n    return tf.argmax(tf.math.divide_no_nan(s, counts))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
+                "    counts = tf.reduce_sum(oh, axis=0) + 1e-9\n    return tf.argmax(s / counts)\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
+                "    return tf.argmax(s / tf.maximum(tf.reduce_sum(oh, axis=0), 1.0))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(logits):\n"
+                "    return tf.argmax(logits / 2.0), tf.reduce_max(logits)\n"),
+        Example("import tensorflow as tf\ndef f(s, oh):\n"
+                "    return tf.argmax(s / tf.reduce_sum(oh, axis=0))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
+                "    return tf.nn.softmax(s / tf.reduce_sum(oh, axis=0))\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(sums, one_hot):\n"
+                "    counts = tf.reduce_sum(one_hot, axis=0)[:, None]\n    means = sums / counts\n"
+                "    return tf.argmax(-means[:, 0]), tf.cast(means * 10.0, tf.int32)\n",
+                expected=(
+                    (6, 12, "tf.argmax of a value that is NaN when `counts` is 0 (`sums / counts` at line 5, "
+                            "no guard): XLA picks the NaN where TensorFlow eager does not (measured on "
+                            "[1, 3, 2, nan] (NaN last): eager 1, XLA 3; xlacheck/data/tf_xla_divergence.json); "
+                            "guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
+                            "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                    (6, 37, "tf.cast to int32 of a value that is NaN when `counts` is 0 (`sums / counts` at "
+                            "line 5, no guard): XLA saturates and maps NaN to 0 where TensorFlow eager does not "
+                            "(measured on float32 [nan, inf, -inf, 3e9, -3e9, 300, -1, 2.7] -> int32: eager "
+                            "[-2147483648, -2147483648, -2147483648, -2147483648, -2147483648, 300, -1, 2], XLA "
+                            "[0, 2147483647, -2147483648, 2147483647, -2147483648, 300, -1, 2]; "
+                            "xlacheck/data/tf_xla_divergence.json); guard the division (tf.math.divide_no_nan, "
+                            "or tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) "
+                            "at line 2)"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, mask):\n"
+                "    mean = tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)\n"
+                "    return tf.reduce_max(mean), tf.maximum(0.0, mean)\n",
+                expected=(
+                    (5, 12, "tf.reduce_max of a value that is NaN when `tf.reduce_sum(mask, 1)` is 0 "
+                            "(`tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)` at line 4, no guard): XLA "
+                            "ignores NaN where TensorFlow eager does not (measured on [1, nan, 3, 2]: eager nan, "
+                            "XLA 3.0; xlacheck/data/tf_xla_divergence.json); guard the division "
+                            "(tf.math.divide_no_nan, or tf.maximum on the count) (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 2)"),
+                    (5, 33, "tf.maximum of a value that is NaN when `tf.reduce_sum(mask, 1)` is 0 "
+                            "(`tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)` at line 4, no guard): XLA "
+                            "propagates NaN only from the first operand where TensorFlow eager does not "
+                            "(measured on maximum/minimum([1, nan], [nan, 1]): eager [nan, nan], XLA "
+                            "[1.0, nan]; xlacheck/data/tf_xla_divergence.json); guard the division "
+                            "(tf.math.divide_no_nan, or tf.maximum on the count) (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 2)"),
+                )),
+    )
+
+    def __init__(self) -> None:
+        # The bindings of the function being walked, built on its first call node (one context
+        # per function walk; holding it keeps its identity unique).
+        self._flow: tuple[RuleContext, _Flow] | None = None
+
+    def _flow_of(self, ctx: RuleContext) -> _Flow:
+        if self._flow is None or self._flow[0] is not ctx:
+            self._flow = (ctx, _Flow(ctx.function.node, ctx))
+        return self._flow[1]
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Call)
+        name = call_name(node, ctx)
+        if not _framework_call(name) or not node.args:
+            return
+        assert name is not None
+        int_dtype = _int_cast(node, name, ctx)
+        if int_dtype is not None:
+            probe = next((p for p in divergence_table.probes("tf.cast", "narrowing_cast")
+                          if p.outcome in divergence_table.DIVERGENT and p.input.startswith("float")
+                          and p.input.endswith(f"-> {int_dtype}")), None)
+            subject = node.args[0]
+            what = f"{name} to {int_dtype}"
+        else:
+            probe = divergence_table.divergence(name, "nan")
+            if probe is None or probe.how in _BOTH_NAN:
+                return
+            subject = node.args[0]
+            if probe.how == _FIRST_OPERAND_ONLY:  # NaN in the first operand shows in both modes
+                if len(node.args) < 2:
+                    return
+                subject = node.args[1]
+            what = name
+        if probe is None:
+            return
+        flow = self._flow_of(ctx)
+        source = flow.nan_source(subject)
+        if source is None:
+            return
+        denominator = source.right if isinstance(source, ast.BinOp) else source.args[1]  # type: ignore[attr-defined]
+        how = probe.how or "XLA returns another result"
+        ctx.report(self, node,
+                   f"{what} of a value that is NaN when `{_text(denominator)}` is 0 (`{_text(source)}` at line "
+                   f"{source.lineno}, no guard): {how} where TensorFlow eager does not (measured on "
+                   f"{probe.input}: eager {_values(probe.eager)}, XLA {_values(probe.xla)}; "
+                   "xlacheck/data/tf_xla_divergence.json); guard the division (tf.math.divide_no_nan, or "
+                   f"tf.maximum on the count) (compiled: {ctx.function.evidence})")
