@@ -46,7 +46,9 @@ RTOL, ATOL = 1e-4, 1e-5  # the oracle's tolerance (../shared/eval/xla_cases/orac
 CLASSES = {
     "out_of_range_index": "an index >= the size of the indexed axis",
     "negative_index": "an index < 0",
-    "nan": "a NaN among the values",
+    "nan": "a NaN among the values (passed in: float('nan'), a positive quiet NaN)",
+    "nan_from_zero_division": "the same NaN inputs, each NaN computed inside the function as 0/0 (x86's negative "
+                              "default NaN, the NaN an empty count gives)",
     "inf": "+inf / -inf among the values",
     "ties": "equal values compete (which index wins, stable order)",
     "int_overflow": "integer arithmetic whose exact result does not fit the dtype",
@@ -68,11 +70,14 @@ class Probe:
     fn: Callable[..., Any]
     args: Callable[[], tuple[Any, ...]]
     readings: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    # A form of the call that the linter can see and that changes the answer ("constant_first":
+    # the first operand is a Python number); None: tensors everywhere.
+    form: str | None = None
 
 
 def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
     c = tf.constant
-    f32, i32 = tf.float32, tf.int32
+    i32 = tf.int32
     nan, inf = float("nan"), float("inf")
     params = c([10.0, 20.0, 30.0, 40.0])
     probes: list[Probe] = []
@@ -177,9 +182,24 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
         add(api, "nan", "maximum/minimum([1, nan], [nan, 1])", fn, lambda: (c([1.0, nan]), c([nan, 1.0])),
             propagates_NaN=lambda: c([nan, nan]), ignores_NaN=lambda: c([1.0, 1.0]),
             propagates_NaN_only_from_the_first_operand=lambda: c([1.0, nan]))
+    for api, fn in (("tf.math.maximum", tf.math.maximum), ("tf.math.minimum", tf.math.minimum)):
+        probes.append(Probe(api, "nan", "maximum/minimum(0.0, [nan, 1]) (a Python float first)",
+                            lambda x, fn=fn: fn(0.0, x), lambda: (c([nan, 1.0]),), form="constant_first"))
+    add("tf.sort", "nan", "sort([3, nan, 1, 2], direction='DESCENDING')",
+        lambda x: tf.sort(x, direction="DESCENDING"), lambda: (c([3.0, nan, 1.0, 2.0]),))
     add("tf.clip_by_value", "nan", "clip([nan, 5, -5], -1, 1)", lambda x: tf.clip_by_value(x, -1.0, 1.0),
         lambda: (c([nan, 5.0, -5.0]),),
         propagates_NaN=lambda: c([nan, 1.0, -1.0]), clamps_NaN_to_a_bound=lambda: c([-1.0, 1.0, -1.0]))
+    for name in ("max", "min"):
+        add(f"tf.math.unsorted_segment_{name}", "nan", "data [7, nan, 2, 9], segment ids [0, 0, 0, 1]",
+            lambda d, s, n=name: getattr(tf.math, f"unsorted_segment_{n}")(d, s, 2),
+            lambda: (c([7.0, nan, 2.0, 9.0]), c([0, 0, 0, 1])),
+            propagates_NaN=lambda: c([nan, 9.0]),
+            ignores_NaN=lambda n=name: c([7.0 if n == "max" else 2.0, 9.0]))
+    add("tf.math.in_top_k", "nan", "in_top_k(targets [2], predictions [[0.5, nan, 0.7, 0.6]], k=1)",
+        lambda t, p: tf.math.in_top_k(t, p, 1), lambda: (c([2]), c([[0.5, nan, 0.7, 0.6]])))
+    add("tf.searchsorted", "nan", "searchsorted([[2, 4, 8, 16]], [[nan, 8]], side='right')",
+        lambda s, v: tf.searchsorted(s, v, side="right"), lambda: (c([[2.0, 4.0, 8.0, 16.0]]), c([[nan, 8.0]])))
     add("tf.nn.relu", "nan", "relu([nan, -1, 2])", tf.nn.relu, lambda: (c([nan, -1.0, 2.0]),),
         propagates_NaN=lambda: c([nan, 0.0, 2.0]), returns_zero_for_NaN=lambda: c([0.0, 0.0, 2.0]))
     add("tf.sort", "nan", "sort([3, nan, 1, 2])", tf.sort, lambda: (c([3.0, nan, 1.0, 2.0]),),
@@ -273,7 +293,42 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
     add("tf.math.log1p", "precision", "log1p(1e-10)", tf.math.log1p, lambda: (c([1e-10]),))
     add("tf.math.tanh", "precision", "tanh([1e-5, 10, -10])", tf.math.tanh, lambda: (c([1e-5, 10.0, -10.0]),))
     add("tf.math.pow", "precision", "pow(0, 0), pow(-8, 1/3)", tf.math.pow, lambda: (c([0.0, -8.0]), c([0.0, 1.0 / 3.0])))
-    return probes
+    return probes + [_from_division(tf, p) for p in probes if p.input_class == "nan"]
+
+
+def _from_division(tf: Any, probe: Probe) -> Probe:
+    """The same call with each NaN made inside the function as 0/0 from its inputs. That is the NaN
+    model code meets (an empty count), and it is not the NaN of ``float("nan")``: on x86 0/0 gives
+    the negative "default NaN", which XLA's sort and top_k order below every number and a NaN
+    constant above it."""
+
+    def split(arg: Any) -> tuple[Any, Any] | None:
+        if not (arg.dtype.is_floating and bool(tf.reduce_any(tf.math.is_nan(arg)))):
+            return None
+        nan = tf.math.is_nan(arg)
+        return tf.where(nan, tf.zeros_like(arg), arg), tf.where(nan, tf.zeros_like(arg), tf.ones_like(arg))
+
+    def args() -> tuple[Any, ...]:
+        out: list[Any] = []
+        for arg in probe.args():
+            pair = split(arg)
+            out.extend(pair if pair is not None else (arg,))
+        return tuple(out)
+
+    layout = [split(arg) is not None for arg in probe.args()]  # measured eagerly, once
+
+    def fn(*flat: Any) -> Any:
+        rebuilt, i = [], 0
+        for divided in layout:
+            if divided:
+                rebuilt.append(flat[i] / flat[i + 1])
+                i += 2
+            else:
+                rebuilt.append(flat[i])
+                i += 1
+        return probe.fn(*rebuilt)
+
+    return Probe(probe.api, "nan_from_zero_division", probe.input, fn, args, probe.readings, probe.form)
 
 
 def _flatten(tf: Any, value: Any) -> list[Any]:
@@ -300,7 +355,9 @@ def _same(np: Any, a: list[Any], b: list[Any], *, exact: bool) -> bool:
         if x.dtype.kind in "fc" or x.dtype.name == "bfloat16":
             x64, y64 = x.astype(np.float64), y.astype(np.float64)
             if exact:
-                if not np.array_equal(x64, y64, equal_nan=True) or not np.array_equal(np.signbit(x64), np.signbit(y64)):
+                numbers = ~np.isnan(x64)  # the sign of a NaN is not part of its value
+                if not np.array_equal(x64, y64, equal_nan=True) or \
+                        not np.array_equal(np.signbit(x64[numbers]), np.signbit(y64[numbers])):
                     return False
             elif not np.allclose(x64, y64, rtol=RTOL, atol=ATOL, equal_nan=True):
                 return False
@@ -312,6 +369,8 @@ def _same(np: Any, a: list[Any], b: list[Any], *, exact: bool) -> bool:
 def run_probe(tf: Any, np: Any, probe: Probe) -> dict[str, Any]:
     """Measure one probe: eager vs ``tf.function(jit_compile=True)`` on CPU."""
     entry: dict[str, Any] = {"input": probe.input}
+    if probe.form is not None:
+        entry["form"] = probe.form
     eager: list[Any] | None = None
     xla: list[Any] | None = None
     with tf.device("/CPU:0"):

@@ -37,6 +37,7 @@ class Divergence:
     how: str | None  # "XLA clamps the index", "XLA ignores NaN" ... (None: no named reading matched)
     eager: Any
     xla: Any
+    form: str | None = None  # "constant_first": the first operand was a Python number; None: tensors
 
 
 @cache
@@ -75,13 +76,16 @@ def probes(name: str, input_class: str) -> tuple[Divergence, ...]:
     if api is None:
         return ()
     measured = _table()["entries"][api]["probes"].get(input_class, [])
-    return tuple(Divergence(api, input_class, e["input"], e["outcome"], e.get("how"), e["eager"], e["xla"])
-                 for e in measured)
+    return tuple(Divergence(api, input_class, e["input"], e["outcome"], e.get("how"), e["eager"], e["xla"],
+                            e.get("form")) for e in measured)
 
 
-def divergence(name: str, input_class: str) -> Divergence | None:
-    """The first probe where XLA returned another result than eager for this class, or None."""
-    return next((p for p in probes(name, input_class) if p.outcome in DIVERGENT), None)
+def divergence(name: str, input_class: str, form: str | None = None) -> Divergence | None:
+    """The first probe of the call's ``form`` where XLA returned another result than eager for this
+    class, or None (also when that form was not measured)."""
+    found = [p for p in probes(name, input_class) if p.outcome in DIVERGENT and p.form == form]
+    found.sort(key=lambda p: p.how is None)  # a probe that says how XLA differs first
+    return found[0] if found else None
 
 
 def table_info() -> dict[str, Any]:

@@ -15,7 +15,8 @@ from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 _DIVIDE_CALLS = frozenset({"tf.math.divide", "tf.divide", "tf.math.truediv", "tf.truediv", "tf.realdiv",
                            "tf.math.realdiv"})
 # A denominator that is 0 when nothing was counted: a sum or count over a mask or one-hot matrix.
-_COUNT_LAST_NAMES = frozenset({"reduce_sum", "count_nonzero", "sum"})
+_COUNT_LAST_NAMES = frozenset({"reduce_sum", "count_nonzero", "sum", "unsorted_segment_sum", "segment_sum",
+                               "bincount"})
 # Value-preserving wrappers a count passes through unchanged (zero stays zero).
 _PASS_THROUGH = frozenset({"cast", "expand_dims", "reshape", "identity", "stop_gradient", "squeeze",
                            "convert_to_tensor"})
@@ -27,6 +28,11 @@ _INT_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "
 # Ops that return NaN for NaN in both modes (XLA spreads it over the row): not a silent difference.
 _BOTH_NAN = ("XLA makes the whole row NaN",)
 _FIRST_OPERAND_ONLY = "XLA propagates NaN only from the first operand"
+# Measured functions whose NaN-sensitive input is not the first argument: (position, keyword).
+_SUBJECT = {"tf.math.in_top_k": (1, "predictions"), "tf.searchsorted": (1, "values")}
+# The table's class for the NaN this rule tracks: computed as 0/0 inside the compiled function (x86's
+# negative default NaN, which XLA's sort and top_k order differently from a NaN passed in).
+_NAN_CLASS = "nan_from_zero_division"
 _DEPTH = 16  # expression nodes followed from the sink back to the division
 
 
@@ -131,6 +137,13 @@ class _Flow:
         return None
 
 
+def _number(e: ast.expr) -> bool:
+    """A Python number literal (``0.0``, ``-1``)."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        e = e.operand
+    return isinstance(e, ast.Constant) and type(e.value) in (int, float)
+
+
 def _int_cast(node: ast.Call, name: str, ctx: RuleContext) -> str | None:
     """The integer dtype of ``tf.cast(x, tf.int32)`` (``"int32"``), or None."""
     if _last(name) != "cast":
@@ -151,8 +164,8 @@ class PossibleNanWhereXlaDiffers(Rule):
     eager when its input holds NaN (`tf.argmax`/`tf.argmin`, `tf.math.top_k`, `tf.sort`,
     `tf.argsort`, `tf.reduce_max`/`tf.reduce_min`, the second operand of `tf.maximum`/`tf.minimum`,
     and `tf.cast` to an integer dtype) when the same function makes that input possibly NaN: it
-    is computed from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`)
-    that has no `+ eps`, `tf.maximum` or `divide_no_nan` guard, so an empty class or an all-zero
+    is computed from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`,
+    `tf.math.unsorted_segment_sum`, `tf.math.bincount`) that has no `+ eps`, `tf.maximum` or `divide_no_nan` guard, so an empty class or an all-zero
     mask gives 0/0. Which ops differ, and how, is read from
     `xlacheck/data/tf_xla_divergence.json` (`python tools/generate_divergence_table.py` runs every
     op eagerly and under `jit_compile=True` on edge inputs).
@@ -209,43 +222,44 @@ class PossibleNanWhereXlaDiffers(Rule):
                 "    return tf.argmax(s / tf.reduce_sum(oh, axis=0))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
                 "    return tf.nn.softmax(s / tf.reduce_sum(oh, axis=0))\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
+                "    return tf.maximum(0.0, s / tf.reduce_sum(oh, axis=0))  # a Python number first: measured equal\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(sums, one_hot):\n"
                 "    counts = tf.reduce_sum(one_hot, axis=0)[:, None]\n    means = sums / counts\n"
                 "    return tf.argmax(-means[:, 0]), tf.cast(means * 10.0, tf.int32)\n",
                 expected=(
-                    (6, 12, "tf.argmax of a value that is NaN when `counts` is 0 (`sums / counts` at line 5, "
-                            "no guard): XLA picks the NaN where TensorFlow eager does not (measured on "
-                            "[1, 3, 2, nan] (NaN last): eager 1, XLA 3; xlacheck/data/tf_xla_divergence.json); "
-                            "guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
+                    (6, 12, "tf.argmax of a value that is NaN when `counts` is 0 (`sums / counts` at line 5, no "
+                            "guard): XLA picks the NaN where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: [1, 3, 2, nan] (NaN last) gives 1 eagerly, 3 "
+                            "under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
                             "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
-                    (6, 37, "tf.cast to int32 of a value that is NaN when `counts` is 0 (`sums / counts` at "
-                            "line 5, no guard): XLA saturates and maps NaN to 0 where TensorFlow eager does not "
-                            "(measured on float32 [nan, inf, -inf, 3e9, -3e9, 300, -1, 2.7] -> int32: eager "
-                            "[-2147483648, -2147483648, -2147483648, -2147483648, -2147483648, 300, -1, 2], XLA "
-                            "[0, 2147483647, -2147483648, 2147483647, -2147483648, 300, -1, 2]; "
-                            "xlacheck/data/tf_xla_divergence.json); guard the division (tf.math.divide_no_nan, "
-                            "or tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) "
-                            "at line 2)"),
+                    (6, 37, "tf.cast to int32 of a value that is NaN when `counts` is 0 (`sums / counts` at line 5, "
+                            "no guard): XLA saturates and maps NaN to 0 where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: float32 [nan, inf, -inf, 3e9, -3e9, 300, -1, "
+                            "2.7] -> int32 gives [-2147483648, -2147483648, -2147483648, -2147483648, -2147483648, "
+                            "300, -1, 2] eagerly, [0, 2147483647, -2147483648, 2147483647, -2147483648, 300, -1, 2] "
+                            "under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
+                            "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
                 )),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, mask):\n"
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, mask, floor):\n"
                 "    mean = tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)\n"
-                "    return tf.reduce_max(mean), tf.maximum(0.0, mean)\n",
+                "    return tf.reduce_max(mean), tf.maximum(floor, mean)\n",
                 expected=(
                     (5, 12, "tf.reduce_max of a value that is NaN when `tf.reduce_sum(mask, 1)` is 0 "
                             "(`tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)` at line 4, no guard): XLA "
-                            "ignores NaN where TensorFlow eager does not (measured on [1, nan, 3, 2]: eager nan, "
-                            "XLA 3.0; xlacheck/data/tf_xla_divergence.json); guard the division "
-                            "(tf.math.divide_no_nan, or tf.maximum on the count) (compiled: decorated with "
-                            "tf.function(jit_compile=True) at line 2)"),
+                            "ignores NaN where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: [1, nan, 3, 2] gives nan eagerly, 3.0 under XLA); "
+                            "guard the division (tf.math.divide_no_nan, or tf.maximum on the count) (compiled: "
+                            "decorated with tf.function(jit_compile=True) at line 2)"),
                     (5, 33, "tf.maximum of a value that is NaN when `tf.reduce_sum(mask, 1)` is 0 "
                             "(`tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)` at line 4, no guard): XLA "
-                            "propagates NaN only from the first operand where TensorFlow eager does not "
-                            "(measured on maximum/minimum([1, nan], [nan, 1]): eager [nan, nan], XLA "
-                            "[1.0, nan]; xlacheck/data/tf_xla_divergence.json); guard the division "
-                            "(tf.math.divide_no_nan, or tf.maximum on the count) (compiled: decorated with "
-                            "tf.function(jit_compile=True) at line 2)"),
+                            "propagates NaN only from the first operand where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: maximum/minimum([1, nan], [nan, 1]) gives "
+                            "[nan, nan] eagerly, [1.0, nan] under XLA); guard the division (tf.math.divide_no_nan, "
+                            "or tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 2)"),
                 )),
     )
 
@@ -270,13 +284,15 @@ class PossibleNanWhereXlaDiffers(Rule):
             probe = next((p for p in divergence_table.probes("tf.cast", "narrowing_cast")
                           if p.outcome in divergence_table.DIVERGENT and p.input.startswith("float")
                           and p.input.endswith(f"-> {int_dtype}")), None)
-            subject = node.args[0]
+            subject: ast.expr | None = node.args[0]
             what = f"{name} to {int_dtype}"
         else:
-            probe = divergence_table.divergence(name, "nan")
+            form = "constant_first" if _number(node.args[0]) else None
+            probe = divergence_table.divergence(name, _NAN_CLASS, form)
             if probe is None or probe.how in _BOTH_NAN:
                 return
-            subject = node.args[0]
+            position, keyword = _SUBJECT.get(probe.api, (0, ""))
+            subject = argument(node, position, keyword) if position else node.args[0]
             if probe.how == _FIRST_OPERAND_ONLY:  # NaN in the first operand shows in both modes
                 if len(node.args) < 2:
                     return
@@ -289,10 +305,10 @@ class PossibleNanWhereXlaDiffers(Rule):
         if source is None:
             return
         denominator = source.right if isinstance(source, ast.BinOp) else source.args[1]  # type: ignore[attr-defined]
-        how = probe.how or "XLA returns another result"
+        how = f"{probe.how} where TensorFlow eager does not" if probe.how else \
+            "XLA returns another result than TensorFlow eager"
         ctx.report(self, node,
                    f"{what} of a value that is NaN when `{_text(denominator)}` is 0 (`{_text(source)}` at line "
-                   f"{source.lineno}, no guard): {how} where TensorFlow eager does not (measured on "
-                   f"{probe.input}: eager {_values(probe.eager)}, XLA {_values(probe.xla)}; "
-                   "xlacheck/data/tf_xla_divergence.json); guard the division (tf.math.divide_no_nan, or "
-                   f"tf.maximum on the count) (compiled: {ctx.function.evidence})")
+                   f"{source.lineno}, no guard): {how} (measured, xlacheck/data/tf_xla_divergence.json: "
+                   f"{probe.input} gives {_values(probe.eager)} eagerly, {_values(probe.xla)} under XLA); guard the "
+                   f"division (tf.math.divide_no_nan, or tf.maximum on the count) (compiled: {ctx.function.evidence})")
