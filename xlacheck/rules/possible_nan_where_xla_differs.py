@@ -62,11 +62,17 @@ def _values(measured: object) -> str:
 class _Flow:
     """Single-assignment bindings of one function and the questions the rule asks of them."""
 
-    def __init__(self, function: ast.AST, ctx: RuleContext) -> None:
+    def __init__(self, function: ast.AST, ctx: RuleContext, helpers: frozenset[int] = frozenset()) -> None:
         self.ctx = ctx
+        self.function = function
+        self.helpers = helpers | {id(function)}  # functions on the path here (no recursion)
+        self.returns: list[ast.expr] = []
+        self.owners: dict[int, str] = {}  # id(division) -> the helper it is in, for divisions found in helpers
         self.bound: dict[str, list[ast.AST]] = {}
         self._sources: dict[int, ast.expr | None] = {}
         for n in own_nodes(function):
+            if isinstance(n, ast.Return) and n.value is not None:
+                self.returns.append(n.value)
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 self.bound.setdefault(n.targets[0].id, []).append(n.value)
             elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
@@ -101,6 +107,19 @@ class _Flow:
                 return self.may_be_zero(e.args[0], depth + 1)
         return False
 
+    def _helper_source(self, name: str) -> ast.expr | None:
+        """A module-level helper of this file whose return is a division by a possibly-zero count
+        computed in the helper itself (``means = class_means(x, labels)``)."""
+        info = self.ctx.module_funcs[name]
+        if id(info.node) in self.helpers or len(self.helpers) > 2 or isinstance(info.node, ast.Lambda):
+            return None
+        helper = _Flow(info.node, self.ctx, self.helpers)
+        helper.owners = self.owners
+        source = _helper_returns_nan(helper)
+        if source is not None:
+            self.owners.setdefault(id(source), name)
+        return source
+
     def nan_source(self, e: ast.expr | None, depth: int = 0) -> ast.expr | None:
         """The division by a possibly-zero count that makes ``e`` possibly NaN (0/0), or None."""
         if e is None or depth > _DEPTH:
@@ -123,6 +142,8 @@ class _Flow:
             return self.nan_source(e.left, depth + 1) or self.nan_source(e.right, depth + 1)
         if isinstance(e, ast.Call):
             name = call_name(e, self.ctx)
+            if isinstance(e.func, ast.Name) and e.func.id in self.ctx.module_funcs:
+                return self._helper_source(e.func.id)
             if not _framework_call(name):
                 return None
             assert name is not None
@@ -135,6 +156,11 @@ class _Flow:
                 if found is not None:
                     return found
         return None
+
+
+def _helper_returns_nan(flow: _Flow) -> ast.expr | None:
+    """The division that makes a helper's return possibly NaN (any of its returns), or None."""
+    return next((src for src in map(flow.nan_source, flow.returns) if src is not None), None)
 
 
 def _number(e: ast.expr) -> bool:
@@ -162,13 +188,16 @@ class PossibleNanWhereXlaDiffers(Rule):
     ## What it does
     Flags, in jit-compiled code, a call whose result XLA computes differently from TensorFlow
     eager when its input holds NaN (`tf.argmax`/`tf.argmin`, `tf.math.top_k`, `tf.sort`,
-    `tf.argsort`, `tf.reduce_max`/`tf.reduce_min`, the second operand of `tf.maximum`/`tf.minimum`,
-    and `tf.cast` to an integer dtype) when the same function makes that input possibly NaN: it
-    is computed from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`,
-    `tf.math.unsorted_segment_sum`, `tf.math.bincount`) that has no `+ eps`, `tf.maximum` or `divide_no_nan` guard, so an empty class or an all-zero
-    mask gives 0/0. Which ops differ, and how, is read from
+    `tf.argsort`, `tf.reduce_max`/`tf.reduce_min`, `tf.math.unsorted_segment_max`,
+    `tf.math.in_top_k`, `tf.searchsorted`, the second operand of `tf.maximum`/`tf.minimum`, and
+    `tf.cast` to an integer dtype) when the code makes that input possibly NaN: it is computed
+    from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`,
+    `tf.math.unsorted_segment_sum`, `tf.math.bincount`) with no `+ eps`, `tf.maximum`,
+    `tf.where` or `divide_no_nan` guard, so an empty class or an all-zero mask gives 0/0. The
+    division is followed through names bound once, arithmetic, TensorFlow ops and module-level
+    helpers of the same file. Which ops differ, and how, is read from
     `xlacheck/data/tf_xla_divergence.json` (`python tools/generate_divergence_table.py` runs every
-    op eagerly and under `jit_compile=True` on edge inputs).
+    op eagerly and under `jit_compile=True` on edge inputs, with NaN made as 0/0 in the function).
 
     ## Why is this bad?
     Eagerly the NaN shows: `tf.reduce_max` returns NaN, `tf.argmax` ignores it. Compiled,
@@ -243,6 +272,18 @@ class PossibleNanWhereXlaDiffers(Rule):
                             "under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
                             "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
                 )),
+        Example("import tensorflow as tf\ndef class_means(x, one_hot):\n"
+                "    return tf.matmul(one_hot, x, transpose_a=True) / tf.reduce_sum(one_hot, 0)[:, None]\n"
+                "@tf.function(jit_compile=True)\ndef predict(q, x, one_hot):\n"
+                "    return tf.argmax(tf.linalg.matvec(class_means(x, one_hot), q))\n",
+                expected=(
+                    (6, 12, "tf.argmax of a value that is NaN when `tf.reduce_sum(one_hot, 0)[:, None]` is 0 "
+                            "(`tf.matmul(one_hot, x, transpose_a=True) / tf.reduce_sum(o...` in class_means() at "
+                            "line 3, no guard): XLA picks the NaN where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: [1, 3, 2, nan] (NaN last) gives 1 eagerly, 3 "
+                            "under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) "
+                            "(compiled: decorated with tf.function(jit_compile=True) at line 4)"),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, mask, floor):\n"
                 "    mean = tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)\n"
                 "    return tf.reduce_max(mean), tf.maximum(floor, mean)\n",
@@ -305,10 +346,11 @@ class PossibleNanWhereXlaDiffers(Rule):
         if source is None:
             return
         denominator = source.right if isinstance(source, ast.BinOp) else source.args[1]  # type: ignore[attr-defined]
+        where = f"in {flow.owners[id(source)]}() at line" if id(source) in flow.owners else "at line"
         how = f"{probe.how} where TensorFlow eager does not" if probe.how else \
             "XLA returns another result than TensorFlow eager"
         ctx.report(self, node,
-                   f"{what} of a value that is NaN when `{_text(denominator)}` is 0 (`{_text(source)}` at line "
+                   f"{what} of a value that is NaN when `{_text(denominator)}` is 0 (`{_text(source)}` {where} "
                    f"{source.lineno}, no guard): {how} (measured, xlacheck/data/tf_xla_divergence.json: "
                    f"{probe.input} gives {_values(probe.eager)} eagerly, {_values(probe.xla)} under XLA); guard the "
                    f"division (tf.math.divide_no_nan, or tf.maximum on the count) (compiled: {ctx.function.evidence})")
