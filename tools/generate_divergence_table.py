@@ -286,13 +286,16 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
     add("tf.math.log", "precision", "log([0, -1, 1e-45, 1e-38])", tf.math.log, lambda: (c([0.0, -1.0, 1e-45, 1e-38]),))
     add("tf.math.multiply", "precision", "denormal: 1e-38 * 1e-3 (float32)", tf.math.multiply,
         lambda: (c([1e-38]), c([1e-3])), flushes_denormals_to_zero=lambda: c([0.0]))
-    add("tf.math.softplus", "precision", "softplus([100, -100, 20])", tf.math.softplus, lambda: (c([100.0, -100.0, 20.0]),))
-    add("tf.math.sigmoid", "precision", "sigmoid([-100, 100, -20])", tf.math.sigmoid, lambda: (c([-100.0, 100.0, -20.0]),))
+    add("tf.math.softplus", "precision", "softplus([100, -100, 20])", tf.math.softplus,
+        lambda: (c([100.0, -100.0, 20.0]),))
+    add("tf.math.sigmoid", "precision", "sigmoid([-100, 100, -20])", tf.math.sigmoid,
+        lambda: (c([-100.0, 100.0, -20.0]),))
     add("tf.nn.log_softmax", "precision", "log_softmax([0, -1000, 1000])", tf.nn.log_softmax,
         lambda: (c([0.0, -1000.0, 1000.0]),))
     add("tf.math.log1p", "precision", "log1p(1e-10)", tf.math.log1p, lambda: (c([1e-10]),))
     add("tf.math.tanh", "precision", "tanh([1e-5, 10, -10])", tf.math.tanh, lambda: (c([1e-5, 10.0, -10.0]),))
-    add("tf.math.pow", "precision", "pow(0, 0), pow(-8, 1/3)", tf.math.pow, lambda: (c([0.0, -8.0]), c([0.0, 1.0 / 3.0])))
+    add("tf.math.pow", "precision", "pow(0, 0), pow(-8, 1/3)", tf.math.pow,
+        lambda: (c([0.0, -8.0]), c([0.0, 1.0 / 3.0])))
     return probes + [_from_division(tf, p) for p in probes if p.input_class == "nan"]
 
 

@@ -1,4 +1,4 @@
-"""The eager-vs-XLA divergence table: lookups XLA318 relies on, and (with TensorFlow) agreement with a new measurement."""
+"""The eager-vs-XLA divergence table: the lookups XLA318 relies on, and (with TensorFlow) a new measurement."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ sys.path.insert(0, "tools")
 import generate_divergence_table as g
 tf, np = g._import_tf()
 wanted = {tuple(k) for k in json.loads(sys.argv[1])}
-out = [[p.api, p.input_class, g.run_probe(tf, np, p)] for p in g._probes(tf) if (p.api, p.input_class, p.input) in wanted]
+out = [[p.api, p.input_class, g.run_probe(tf, np, p)] for p in g._probes(tf)
+       if (p.api, p.input_class, p.input) in wanted]
 print(json.dumps(out))
 """
 
