@@ -17,6 +17,8 @@ _DIVIDE_CALLS = frozenset({"tf.math.divide", "tf.divide", "tf.math.truediv", "tf
 # A denominator that is 0 when nothing was counted: a sum or count over a mask or one-hot matrix.
 _COUNT_LAST_NAMES = frozenset({"reduce_sum", "count_nonzero", "sum", "unsorted_segment_sum", "segment_sum",
                                "bincount"})
+# Ops whose every output element is > 0 (a sum of them is no empty count).
+_POSITIVE = frozenset({"exp", "softmax", "sigmoid", "softplus", "ones", "ones_like"})
 # Value-preserving wrappers a count passes through unchanged (zero stays zero).
 _PASS_THROUGH = frozenset({"cast", "expand_dims", "reshape", "identity", "stop_gradient", "squeeze",
                            "convert_to_tensor"})
@@ -86,6 +88,16 @@ class _Flow:
         value = values[0] if len(values) == 1 else None
         return value if isinstance(value, ast.expr) else None
 
+    def _positive(self, e: ast.expr, depth: int = 0) -> bool:
+        """Summands that are never 0 (``tf.exp(x)``, a softmax), so their sum is not either."""
+        if isinstance(e, ast.Name) and depth < _DEPTH:
+            value = self._single(e)
+            return value is not None and self._positive(value, depth + 1)
+        if not isinstance(e, ast.Call):
+            return False
+        name = call_name(e, self.ctx)
+        return _framework_call(name) and _last(name or "") in _POSITIVE
+
     def may_be_zero(self, e: ast.expr | None, depth: int = 0) -> bool:
         """A sum or count that is 0 when nothing was counted, with no `+ eps` / `tf.maximum` guard."""
         if e is None or depth > _DEPTH:
@@ -102,7 +114,9 @@ class _Flow:
                 return False
             assert name is not None
             if _last(name) in _COUNT_LAST_NAMES:
-                return True
+                # a reduction of positive summands is positive; a segment sum of them is still 0 for
+                # an empty segment
+                return not (_last(name) in ("reduce_sum", "sum") and e.args and self._positive(e.args[0]))
             if _last(name) in _PASS_THROUGH and e.args:
                 return self.may_be_zero(e.args[0], depth + 1)
         return False
@@ -253,6 +267,8 @@ class PossibleNanWhereXlaDiffers(Rule):
                 "    return tf.nn.softmax(s / tf.reduce_sum(oh, axis=0))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
                 "    return tf.maximum(0.0, s / tf.reduce_sum(oh, axis=0))  # a Python number first: measured equal\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(logits):\n"
+                "    w = tf.exp(logits)\n    return tf.argmax(w / tf.reduce_sum(w, -1, keepdims=True), -1)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(sums, one_hot):\n"
