@@ -39,6 +39,7 @@ from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOuts
 from xlacheck.rules.name_defined_in_one_branch import NameDefinedInOneBranch
 from xlacheck.rules.numpy_call_on_tensor import NumpyCallOnTensor
 from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
+from xlacheck.rules.possible_nan_where_xla_differs import PossibleNanWhereXlaDiffers
 from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
 from xlacheck.rules.python_callback_op import PythonCallbackOp
 from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
@@ -129,6 +130,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnsupportedOpVariant,
     DtypeWithoutXlaKernel,
     SeededRandomDiffersUnderXla,
+    PossibleNanWhereXlaDiffers,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
