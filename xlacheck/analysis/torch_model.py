@@ -1341,6 +1341,10 @@ class _Walker:
                 return TENSOR | LONG if m in ("nonzero", "argwhere") else TENSOR
             if m == "bool" and not recv & (TENSOR | STRUCT) and not c.args:
                 return MAYBE_MASK  # `attention_mask.bool()` of an unproven value
+            if m == "tolist" and recv & (TENSOR | BATCH) and not c.args:
+                # the values of a step's tensor as Python ints (per-example lengths, split sizes): new
+                # with every batch (torch_xla_recompile.json: int_split_sections, int_in_factory_size)
+                return STEP_INT
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():

@@ -32,7 +32,8 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
     """
     ## What it does
     Flags `torch.utils.data.DataLoader(...)` without `drop_last=True` (and without a
-    `batch_sampler`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
+    `batch_sampler`; a `torch.utils.data.BatchSampler(...)` built in the call is flagged when it
+    does not pass `drop_last=True`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
     is iterated by a training loop proven to run on an XLA device (a file that imports
     torch_xla; see docs/torch.md). Loaders built with `**kwargs` are skipped (the flag may be
     inside).
@@ -87,9 +88,25 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
         torch = ctx.torch
         if not torch.xla_file or not torch.loops:
             return
+        resolve = ctx.facts.aliases.resolve
         for call in loaders_feeding_steps(ctx):
             keywords = {kw.arg for kw in call.keywords}
-            if None in keywords or "batch_sampler" in keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            if None in keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            sampler = next((kw.value for kw in call.keywords if kw.arg == "batch_sampler"), None)
+            if sampler is not None:
+                # a torch BatchSampler built here keeps the smaller last batch unless drop_last is true;
+                # any other batch sampler (a custom class, a name) may yield fixed-size batches
+                if isinstance(sampler, ast.Call) and resolve(sampler.func) == "torch.utils.data.BatchSampler" \
+                        and not any(isinstance(a, ast.Starred) for a in sampler.args) \
+                        and None not in {kw.arg for kw in sampler.keywords}:
+                    drop = next((kw.value for kw in sampler.keywords if kw.arg == "drop_last"),
+                                sampler.args[2] if len(sampler.args) > 2 else None)
+                    if drop is None or isinstance(drop, ast.Constant) and drop.value is False:
+                        ctx.report(self, sampler, "this BatchSampler keeps a smaller last batch (drop_last is not "
+                                                  "True) and its DataLoader feeds a torch_xla training loop: the last "
+                                                  "batch's shape compiles the step again; pass drop_last=True (pad "
+                                                  "and mask for evaluation)")
                 continue
             drop = next((kw.value for kw in call.keywords if kw.arg == "drop_last"), None)
             if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):
