@@ -44,8 +44,8 @@ def test_table_header_and_facts() -> None:
     assert {"batch_dim", "sequence_length", "int_slice_offset", "int_split_sections", "int_split_size",
             "int_chunk_count", "int_in_pad", "cat_varying_count", "tensor_from_list_new_length", "loop_count",
             "float_scalar_reaches_one", "float_scalar_reaches_zero"} <= recompile
-    assert not {"same_shape_new_values", "float_scalar", "device_index_tensor", "size_from_fixed_input",
-                "tensor_from_list_same_length", "cat_fixed_count"} & recompile
+    assert not {"same_shape_new_values", "float_scalar", "int_fill_value", "device_index_tensor",
+                "size_from_fixed_input", "tensor_from_list_same_length", "cat_fixed_count"} & recompile
 
 
 SAMPLE = ("float_scalar", "int_split_sections", "cat_varying_count", "tensor_from_list_same_length")
@@ -193,3 +193,47 @@ def train(cell, head, ds, opt):
 ])
 def test_loop_count_from_batch_values(count: str, flagged: bool) -> None:
     assert ("XLA450" in _codes(RNN_LOOP.format(count=count))) is flagged
+
+
+def test_last_partial_batch_in_a_declared_project() -> None:
+    """No torch_xla import: the --torch-xla declaration makes the training loop a step."""
+    src = """
+    import torch
+    from torch.utils.data import DataLoader
+    def train(model, ds, opt):
+        loader = DataLoader(ds, batch_size=16, shuffle=True)
+        for x, y in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+    """
+    assert "XLA451" in _codes(src)
+    assert "XLA451" not in _codes(src, declared=False)
+    assert "XLA451" not in _codes(src.replace("shuffle=True", "shuffle=True, drop_last=True"))
+
+
+def test_loader_prepared_by_accelerate_is_not_flagged() -> None:
+    """accelerate's BatchSamplerShard (several processes, even_batches=True) completes the last batch."""
+    src = """
+    from accelerate import Accelerator, DistributedType
+    from torch.utils.data import DataLoader
+    def main(model, ds, opt):
+        accelerator = Accelerator()
+        train_dataloader = DataLoader(ds, batch_size=16, shuffle=True)
+        model, opt, train_dataloader = accelerator.prepare(model, opt, train_dataloader)
+        for batch in train_dataloader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            opt.step()
+    """
+    assert "XLA451" not in _codes(src)
+
+
+@pytest.mark.parametrize(("count", "flagged"), [
+    ("n = math.ceil(sum(lengths.tolist()) / 4)", True),   # a chunk count from the batch's token total
+    ("n = int(lengths.sum().item()) // 4", True),
+    ("n = math.ceil(x.shape[1] / 4)", False),             # from the fixed padded length
+])
+def test_chunk_count_from_batch_values(count: str, flagged: bool) -> None:
+    src = "import math\n" + RNN_LOOP.format(count=count)
+    assert ("XLA450" in _codes(src)) is flagged

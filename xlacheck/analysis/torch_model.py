@@ -1372,7 +1372,8 @@ class _Walker:
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
                 return STEP_INT if f.id == "int" else HOST
-            if f.id in ("len", "max", "min", "sum", "abs", "round") and any(a & STEP_INT for a in args):
+            if f.id in ("len", "max", "min", "sum", "abs", "round", "int", "sorted") \
+                    and any(a & STEP_INT for a in args):
                 return STEP_INT
             if f.id == "len" and len(c.args) == 1 and isinstance(c.args[0], ast.Name) and self.active and \
                     c.args[0].id in _grown_in(self.active[-1].node):
@@ -1386,6 +1387,8 @@ class _Walker:
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
         if name in XLA_DEVICE_CALLS:
             return DEVICE
+        if name in ("math.ceil", "math.floor", "math.trunc") and any(a & (STEP_INT | HOST) for a in args):
+            return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
         if name in _LOADER_CALLS:
             return LOADER
         if name in _RANDOM_INT_CALLS:

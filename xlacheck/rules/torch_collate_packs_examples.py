@@ -87,7 +87,8 @@ def _packs(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef) -> 
             continue
         name = resolve(n.func)
         if name == "torch.cat" and n.args:
-            dim = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg in ("dim", "axis")), None)
+            dim = n.args[1] if len(n.args) > 1 else next(
+                (k.value for k in n.keywords if k.arg in ("dim", "axis")), None)
             if (dim is None or isinstance(dim, ast.Constant) and dim.value == 0) \
                     and _per_example_list(n.args[0], func, params):
                 candidates.append(n)

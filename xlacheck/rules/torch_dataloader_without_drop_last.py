@@ -35,8 +35,10 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
     `batch_sampler`; a `torch.utils.data.BatchSampler(...)` built in the call is flagged when it
     does not pass `drop_last=True`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
     is iterated by a training loop proven to run on an XLA device (a file that imports
-    torch_xla; see docs/torch.md). Loaders built with `**kwargs` are skipped (the flag may be
-    inside).
+    torch_xla, or any torch file under the `--torch-xla` declaration; see docs/torch.md). Loaders
+    built with `**kwargs` are skipped (the flag may be inside), and so are loaders handed to
+    accelerate's `accelerator.prepare(...)` (on several TPU processes its `BatchSamplerShard`
+    completes the last batch from the start of the data, `even_batches=True`).
 
     ## Why is this bad?
     Unless the dataset size is a multiple of the batch size, the last batch of every epoch is
@@ -86,10 +88,13 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
-        if not torch.xla_file or not torch.loops:
+        if not (torch.xla_file or torch.declared) or not torch.loops:
             return
         resolve = ctx.facts.aliases.resolve
+        prepared = _prepared_by_accelerate(ctx)
         for call in loaders_feeding_steps(ctx):
+            if id(call) in prepared:
+                continue
             keywords = {kw.arg for kw in call.keywords}
             if None in keywords or any(isinstance(a, ast.Starred) for a in call.args):
                 continue
@@ -120,6 +125,26 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                 ctx.report(self, call, "this DataLoader keeps a smaller last batch (drop_last is not True) and "
                                        "feeds a torch_xla training loop: the last batch's shape compiles the "
                                        "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
+
+
+def _prepared_by_accelerate(ctx: ModuleContext) -> set[int]:
+    """ids of ``DataLoader(...)`` calls whose loader goes through ``accelerator.prepare(...)`` in a file
+    that imports accelerate: with several processes (a TPU's cores) accelerate's ``BatchSamplerShard``
+    completes the last batch from the start of the data (``even_batches=True``), so every batch has
+    the same size; a single process keeps the smaller one, which this file cannot tell."""
+    if not any(v.split(".", 1)[0] == "accelerate" for v in ctx.facts.aliases.names.values()):
+        return set()
+    handed: set[str] = set()
+    for c in ast.walk(ctx.tree):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "prepare":
+            for a in c.args:
+                handed |= _names_in(a)
+    out: set[int] = set()
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                and (name := _target_name(node.targets[0])) is not None and name in handed:
+            out.add(id(node.value))
+    return out
 
 
 def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
