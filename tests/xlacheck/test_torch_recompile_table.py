@@ -237,3 +237,23 @@ def test_loader_prepared_by_accelerate_is_not_flagged() -> None:
 def test_chunk_count_from_batch_values(count: str, flagged: bool) -> None:
     src = "import math\n" + RNN_LOOP.format(count=count)
     assert ("XLA450" in _codes(src)) is flagged
+
+
+def test_len_of_a_list_the_step_builds_afresh_is_fixed() -> None:
+    """transformers' UperNet/BEiT FPN head: ``laterals = [...]; laterals.append(p); len(laterals)`` has one
+    value at every call (the list is rebuilt), so its loop count is not a per-step int."""
+    src = """
+    import torch.nn as nn
+    import torch.nn.functional as F
+    class FPN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(4, 4, 1) for _ in range(3)])
+        def forward(self, feats):
+            laterals = [conv(feats[i]) for i, conv in enumerate(self.convs)]
+            laterals.append(feats[-1])
+            for i in range(len(laterals) - 1, 0, -1):
+                laterals[i - 1] = laterals[i - 1] + F.interpolate(laterals[i], size=laterals[i - 1].shape[2:])
+            return laterals[0]
+    """
+    assert _codes(src) == []

@@ -1376,8 +1376,11 @@ class _Walker:
                     and any(a & STEP_INT for a in args):
                 return STEP_INT
             if f.id == "len" and len(c.args) == 1 and isinstance(c.args[0], ast.Name) and self.active and \
-                    c.args[0].id in _grown_in(self.active[-1].node):
-                return STEP_INT  # len() of a container the step itself grows: a new value every step
+                    c.args[0].id in _grown_in(self.active[-1].node) and \
+                    c.args[0].id not in _rebuilt_in(self.active[-1].node):
+                # len() of a container the step grows and keeps across steps: a new value every step
+                # (one the step builds afresh, ``laterals = [...]; laterals.append(p)``, has one length)
+                return STEP_INT
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
@@ -1446,6 +1449,12 @@ def _grown_in(node: ast.AST) -> set[str]:
     """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
     return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
             and c.func.attr in ("append", "extend", "add", "update", "insert") and isinstance(c.func.value, ast.Name)}
+
+
+def _rebuilt_in(node: ast.AST) -> set[str]:
+    """Names that code in ``node`` (re)binds with a plain assignment: built afresh at each step."""
+    return {t.id for n in walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
 
 
 def _dict_of_tensors(call: ast.expr | None, w: _Walker, method: str) -> bool:

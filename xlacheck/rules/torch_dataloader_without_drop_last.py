@@ -88,7 +88,7 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
-        if not (torch.xla_file or torch.declared) or not torch.loops:
+        if not (torch.xla_file or torch.declared) or not torch.steps:
             return
         resolve = ctx.facts.aliases.resolve
         prepared = _prepared_by_accelerate(ctx)
