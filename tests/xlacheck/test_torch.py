@@ -331,7 +331,9 @@ SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_d
                 # issue 12, third pass: a callable object's torch.isin, an adaptive pool to 5x5 on 16x16 maps,
                 # a read after the step's own sync
                 "op_suppress_tokens_processor_isin.py", "op_adaptive_avg_pool_5x5_spp_head.py",
-                "host_loss_item_after_mark_step_each_step.py", "neg_host_loss_item_after_mark_step_every_n.py")
+                "host_loss_item_after_mark_step_each_step.py", "neg_host_loss_item_after_mark_step_every_n.py",
+                # data lengths reaching the step: a packing collate, and the same stream padded to a budget
+                "recompile_collate_packs_documents_cat.py", "neg_recompile_collate_packs_to_token_budget.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)
