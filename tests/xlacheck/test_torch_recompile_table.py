@@ -257,3 +257,27 @@ def test_len_of_a_list_the_step_builds_afresh_is_fixed() -> None:
             return laterals[0]
     """
     assert _codes(src) == []
+
+
+def test_evaluation_loader_with_a_last_partial_batch_is_not_flagged() -> None:
+    """An evaluation loop (no backward) over a loader without drop_last: that shape compiles once."""
+    src = """
+    import torch
+    import torch_xla
+    import torch_xla.distributed.parallel_loader as pl
+    from torch.utils.data import DataLoader
+    def evaluate(model, ds, device):
+        loader = DataLoader(ds, batch_size=32)
+        correct = torch.zeros((), device=device)
+        for x, y in pl.MpDeviceLoader(loader, device):
+            correct += (model(x).argmax(-1) == y).sum()
+        return correct
+    def train(model, ds, opt, device):
+        loader = DataLoader(ds, batch_size=32, shuffle=True)
+        for x, y in pl.MpDeviceLoader(loader, device):
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+    """
+    found = [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py").diagnostics]
+    assert ("XLA451", 13) in found and ("XLA451", 7) not in found
