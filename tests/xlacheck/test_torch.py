@@ -336,7 +336,9 @@ SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_d
                 # by masked_fill and an integer index that stays a gather
                 "op_scatter_reduce_graph_max_pool_include_self_false.py",
                 "neg_op_scatter_reduce_graph_max_pool_neg_inf_init.py",
-                "shape_mlm_select_mask_param_masked_fill.py", "neg_shape_token_ids_index_select_param.py")
+                "shape_mlm_select_mask_param_masked_fill.py", "neg_shape_token_ids_index_select_param.py",
+                # data lengths reaching the step: a packing collate, and the same stream padded to a budget
+                "recompile_collate_packs_documents_cat.py", "neg_recompile_collate_packs_to_token_budget.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)

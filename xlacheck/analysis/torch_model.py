@@ -1452,6 +1452,10 @@ class _Walker:
                 return TENSOR | LONG if m in ("nonzero", "argwhere") else TENSOR
             if m == "bool" and not recv & (TENSOR | STRUCT) and not c.args:
                 return MAYBE_MASK  # `attention_mask.bool()` of an unproven value
+            if m == "tolist" and recv & (TENSOR | BATCH) and not c.args:
+                # the values of a step's tensor as Python ints (per-example lengths, split sizes): new
+                # with every batch (torch_xla_recompile.json: int_split_sections, int_in_factory_size)
+                return STEP_INT
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
@@ -1479,11 +1483,15 @@ class _Walker:
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
                 return STEP_INT if f.id == "int" else HOST
-            if f.id in ("len", "max", "min", "sum", "abs", "round") and any(a & STEP_INT for a in args):
+            if f.id in ("len", "max", "min", "sum", "abs", "round", "int", "sorted") \
+                    and any(a & STEP_INT for a in args):
                 return STEP_INT
             if f.id == "len" and len(c.args) == 1 and isinstance(c.args[0], ast.Name) and self.active and \
-                    c.args[0].id in _grown_in(self.active[-1].node):
-                return STEP_INT  # len() of a container the step itself grows: a new value every step
+                    c.args[0].id in _grown_in(self.active[-1].node) and \
+                    c.args[0].id not in _rebuilt_in(self.active[-1].node):
+                # len() of a container the step grows and keeps across steps: a new value every step
+                # (one the step builds afresh, ``laterals = [...]; laterals.append(p)``, has one length)
+                return STEP_INT
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
@@ -1493,6 +1501,8 @@ class _Walker:
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
         if name in XLA_DEVICE_CALLS:
             return DEVICE
+        if name in ("math.ceil", "math.floor", "math.trunc") and any(a & (STEP_INT | HOST) for a in args):
+            return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
         if name in _LOADER_CALLS:
             return LOADER
         if name in _RANDOM_INT_CALLS:
@@ -1550,6 +1560,12 @@ def _grown_in(node: ast.AST) -> set[str]:
     """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
     return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
             and c.func.attr in ("append", "extend", "add", "update", "insert") and isinstance(c.func.value, ast.Name)}
+
+
+def _rebuilt_in(node: ast.AST) -> set[str]:
+    """Names that code in ``node`` (re)binds with a plain assignment: built afresh at each step."""
+    return {t.id for n in walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
 
 
 def _dict_of_tensors(call: ast.expr | None, w: _Walker, method: str) -> bool:

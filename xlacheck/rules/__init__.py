@@ -69,6 +69,7 @@ from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionAr
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import TorchAdaptivePoolSizeMayNotDivide
+from xlacheck.rules.torch_collate_packs_examples import TorchCollatePacksExamples
 from xlacheck.rules.torch_collate_pads_to_longest import TorchCollatePadsToLongest
 from xlacheck.rules.torch_cpu_tensor_joined_with_device import TorchCpuTensorJoinedWithDevice
 from xlacheck.rules.torch_cpu_tensor_moved_in_step import TorchCpuTensorMovedInStep
@@ -174,6 +175,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchOptimizerStepWithoutReduce,
     TorchCpuTensorMovedInStep,
     TorchCpuTensorJoinedWithDevice,
+    TorchCollatePacksExamples,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from xlacheck.analysis.torch_model import DEVICE_LOADERS
 from xlacheck.diagnostics import Severity
@@ -32,10 +33,15 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
     """
     ## What it does
     Flags `torch.utils.data.DataLoader(...)` without `drop_last=True` (and without a
-    `batch_sampler`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
+    `batch_sampler`; a `torch.utils.data.BatchSampler(...)` built in the call is flagged when it
+    does not pass `drop_last=True`) when the loader, directly or through `MpDeviceLoader`/`ParallelLoader`,
     is iterated by a training loop proven to run on an XLA device (a file that imports
-    torch_xla; see docs/torch.md). Loaders built with `**kwargs` are skipped (the flag may be
-    inside).
+    torch_xla, or any torch file under the `--torch-xla` declaration; see docs/torch.md). Loaders
+    built with `**kwargs` are skipped (the flag may be inside), and so are loaders handed to
+    accelerate's `accelerator.prepare(...)` (on several TPU processes its `BatchSamplerShard`
+    completes the last batch from the start of the data, `even_batches=True`). Only loops that
+    train (a backward pass in the loop or in the step function it calls) count: an evaluation
+    loop compiles the smaller last batch's shape once, a cost worth no finding.
 
     ## Why is this bad?
     Unless the dataset size is a multiple of the batch size, the last batch of every epoch is
@@ -85,11 +91,30 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
-        if not torch.xla_file or not torch.loops:
+        if not (torch.xla_file or torch.declared) or not torch.steps:
             return
-        for call in loaders_feeding_steps(ctx):
+        resolve = ctx.facts.aliases.resolve
+        prepared = _prepared_by_accelerate(ctx)
+        for call in loaders_feeding_steps(ctx, training_only=True):
+            if id(call) in prepared:
+                continue
             keywords = {kw.arg for kw in call.keywords}
-            if None in keywords or "batch_sampler" in keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            if None in keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            sampler = next((kw.value for kw in call.keywords if kw.arg == "batch_sampler"), None)
+            if sampler is not None:
+                # a torch BatchSampler built here keeps the smaller last batch unless drop_last is true;
+                # any other batch sampler (a custom class, a name) may yield fixed-size batches
+                if isinstance(sampler, ast.Call) and resolve(sampler.func) == "torch.utils.data.BatchSampler" \
+                        and not any(isinstance(a, ast.Starred) for a in sampler.args) \
+                        and None not in {kw.arg for kw in sampler.keywords}:
+                    drop = next((kw.value for kw in sampler.keywords if kw.arg == "drop_last"),
+                                sampler.args[2] if len(sampler.args) > 2 else None)
+                    if drop is None or isinstance(drop, ast.Constant) and drop.value is False:
+                        ctx.report(self, sampler, "this BatchSampler keeps a smaller last batch (drop_last is not "
+                                                  "True) and its DataLoader feeds a torch_xla training loop: the last "
+                                                  "batch's shape compiles the step again; pass drop_last=True (pad "
+                                                  "and mask for evaluation)")
                 continue
             drop = next((kw.value for kw in call.keywords if kw.arg == "drop_last"), None)
             if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):
@@ -105,10 +130,48 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                                        "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
 
 
-def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
+def _prepared_by_accelerate(ctx: ModuleContext) -> set[int]:
+    """ids of ``DataLoader(...)`` calls whose loader goes through ``accelerator.prepare(...)`` in a file
+    that imports accelerate: with several processes (a TPU's cores) accelerate's ``BatchSamplerShard``
+    completes the last batch from the start of the data (``even_batches=True``), so every batch has
+    the same size; a single process keeps the smaller one, which this file cannot tell."""
+    if not any(v.split(".", 1)[0] == "accelerate" for v in ctx.facts.aliases.names.values()):
+        return set()
+    handed: set[str] = set()
+    for c in ast.walk(ctx.tree):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "prepare":
+            for a in c.args:
+                handed |= _names_in(a)
+    out: set[int] = set()
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                and (name := _target_name(node.targets[0])) is not None and name in handed:
+            out.add(id(node.value))
+    return out
+
+
+def _trains(node: ast.AST, step_bodies: Mapping[str, ast.AST]) -> bool:
+    """The loop (or a same-file step function it calls) runs a backward pass: ``loss.backward()``,
+    ``accelerator.backward(loss)``, ``xm.optimizer_step(opt)``."""
+    for c in ast.walk(node):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in ("backward",
+                                                                                           "optimizer_step"):
+            return True
+        if isinstance(c, ast.Call):
+            callee = c.func.id if isinstance(c.func, ast.Name) else (
+                c.func.attr if isinstance(c.func, ast.Attribute) else None)
+            body = step_bodies.get(callee or "")
+            if body is not None and body is not node and _trains(body, {}):
+                return True
+    return False
+
+
+def loaders_feeding_steps(ctx: ModuleContext, training_only: bool = False) -> list[ast.Call]:
     """``DataLoader(...)`` calls assigned to a name (or ``self.`` attribute) that a torch_xla training
     loop iterates, directly or through ``MpDeviceLoader``/``ParallelLoader``, or that a loop iterates
-    to pass what it draws to a same-file step function (``for batch in loader: train_step(batch)``)."""
+    to pass what it draws to a same-file step function (``for batch in loader: train_step(batch)``).
+    ``training_only``: only loops that run a backward pass (an evaluation loop over a loader with a
+    smaller last batch compiles that shape once; a training loop is where it matters)."""
     resolve = ctx.facts.aliases.resolve
     loaders: list[tuple[ast.Call, str]] = []
     wrapped: dict[str, str] = {}  # device loader name -> the loader it wraps
@@ -141,9 +204,27 @@ def loaders_feeding_steps(ctx: ModuleContext) -> list[ast.Call]:
                 if callee in step_functions and any(_names_in(a) & drawn for a in c.args):
                     loops.append(loop)
                     break
+    if training_only:
+        bodies = {s.node.name: s.node for s in ctx.torch.steps
+                  if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        loops = [loop for loop in loops if _trains(loop, bodies)]
+    owner_of: dict[int, ast.AST] = {}  # id(DataLoader call) -> the function that builds it
+    for f in ast.walk(ctx.tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for n in ast.walk(f):
+                owner_of[id(n)] = f  # (inner functions come later in the walk and win)
     out = []
     for call, name in loaders:
         aliases = {name} | {w for w, inner in wrapped.items() if inner == name}
-        if any(_names_in(loop.iter) & aliases for loop in loops):
+        # a function that builds the loader and iterates it decides by its own loops (an evaluation
+        # function's `loader` is not the training function's `loader`); else any loop of the file
+        owner = owner_of.get(id(call))
+        own = [loop for loop in ast.walk(owner) if isinstance(loop, ast.For) and _names_in(loop.iter) & aliases] \
+            if owner is not None else []
+        if own:
+            own_ids = {id(loop) for loop in own}
+            if any(id(loop) in own_ids for loop in loops):
+                out.append(call)
+        elif any(_names_in(loop.iter) & aliases for loop in loops):
             out.append(call)
     return out

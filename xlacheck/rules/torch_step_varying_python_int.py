@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR
+from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -14,7 +14,16 @@ _SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty",
                        "torch.randn", "torch.randint", "torch.eye", "torch.linspace",
                        "torch.nn.functional.one_hot", "Tensor.view", "Tensor.reshape", "Tensor.expand",
                        "Tensor.narrow", "Tensor.topk", "torch.topk", "Tensor.new_zeros", "Tensor.new_ones",
-                       "Tensor.new_full", "Tensor.repeat", "torch.narrow", "Tensor.unfold"})
+                       "Tensor.new_full", "Tensor.repeat", "torch.narrow", "Tensor.unfold",
+                       # measured in xlacheck/data/torch_xla_recompile.json (int_split_size, int_split_sections,
+                       # int_chunk_count, int_in_pad): a new size or count is a new graph
+                       "torch.split", "Tensor.split", "torch.chunk", "Tensor.chunk", "torch.nn.functional.pad",
+                       "Tensor.new_empty"})
+_SIZE_KEYWORDS = frozenset({"size", "num_classes", "k", "end", "length", "split_size_or_sections", "split_size",
+                            "chunks", "pad"})
+# Ops whose first positional argument is the input tensor, not a size.
+_INPUT_FIRST = frozenset({"torch.nn.functional.one_hot", "torch.narrow", "torch.topk", "torch.split", "torch.chunk",
+                          "torch.nn.functional.pad"})
 
 
 def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
@@ -25,6 +34,24 @@ def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
         if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp)) and flags.get(id(n), 0) & (STEP_INT | HOST | STEP_ARG):
             return n
     return None
+
+
+def _loop_count(loop: ast.For, flags: dict[int, int]) -> ast.AST | None:
+    """``for i in range(n)`` where ``n`` is a Python int that changes every step (a random draw, a
+    value read from a tensor: not a step function's argument, which is often a fixed setting)."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
+        return None
+    for a in it.args:
+        hit = _varies(a, flags)
+        if hit is not None and flags.get(id(hit), 0) & (STEP_INT | HOST) and not flags.get(id(hit), 0) & TENSOR:
+            return hit
+    return None
+
+
+def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
+    """The loop's body computes with proven torch tensors (its own statements, nested ones too)."""
+    return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
 
 
 def _what(hit: ast.AST, flags: dict[int, int]) -> str:
@@ -38,11 +65,15 @@ class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
     Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`,
-    read from a tensor with `int(t)`/`.item()`, or an attribute the step counts up:
+    read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
+    batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
     torch tensor (`sigmas[self.step_index]`, `ids[:, cur_len] = tok`, `x[:, :n]`,
     `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
-    `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`, `x.topk(k)`). An attribute tensor counts
+    `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`, `x.topk(k)`, the sections of
+    `torch.split(h, counts.tolist())`, a `chunk` count, an `F.pad` amount), or as the trip count
+    of a Python loop over torch ops (`for t in range(int(lengths.max())): h = cell(x[:, t], h)`; a
+    step function's argument does not count there, it is often a fixed setting). An attribute tensor counts
     when the class builds it on a device (`torch.zeros(..., device=d)`, `.to(d)`): a schedule kept
     on the CPU and indexed there costs the device nothing. A step *function*'s argument counts too
     (a training-step function or one `torch_xla.compile` compiles, which the loop calls once per
@@ -56,7 +87,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
     compiled program. A value that changes every step gives a new graph, and a new compilation,
     every step, even when the result's shape stays the same (a random crop offset, a decode
     position, a sampler's step index). Measured by the oracle in eval/torch_xla_cases:
-    `recompile_random_crop_offset`, `recompile_truncate_to_batch_max`; and in eval_cases/torch_xla:
+    `recompile_random_crop_offset`, `recompile_truncate_to_batch_max`; in
+    `xlacheck/data/torch_xla_recompile.json` (tools/generate_torch_recompile_table.py): a new slice
+    offset, index, factory size, view/reshape/narrow/split/chunk/repeat/expand/pad argument or loop
+    count compiles again, a new Python float does not (except 0 and 1); and in eval_cases/torch_xla:
     `sigmas[step_index]` on the device and `ids[:, cur_len] = tok` compile once per step (4 of 4
     steady steps), the same schedule kept on the CPU does not.
 
@@ -90,6 +124,16 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "def train(cell, head, ds, opt):\n    for x, lengths in DataLoader(ds, batch_size=4, drop_last=True):\n"
+                "        h = torch.zeros(4, 8, device=x.device)\n        for t in range(int(lengths.max())):\n"
+                "            h = cell(x[:, t], h)\n        head(h).sum().backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (7, 9, 'a Python int that changes every step sets the trip count of a Python loop over torch '
+                           'ops: torch_xla unrolls the loop into the graph and compiles a new one for each count; '
+                           'loop a fixed number of times (pad, mask the extra steps)'),
+                )),
         Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
                 "    for img, y in loader:\n        i = random.randrange(0, 3)\n"
                 "        crop = torch.relu(img)[:, :, i:i + 6]\n"
@@ -128,6 +172,13 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         for node in torch.nodes:
+            if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
+                    and _runs_tensor_ops(node, torch):
+                # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
+                ctx.report(self, node, f"{_what(count, flags)} sets the trip count of a Python loop over "
+                                       "torch ops: torch_xla unrolls the loop into the graph and compiles a new one "
+                                       "for each count; loop a fixed number of times (pad, mask the extra steps)")
+                continue
             if isinstance(node, ast.Subscript) and torch.tensor(node.value):
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 for p in parts:
@@ -149,10 +200,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 op = torch.call_ops.get(id(node))
                 if op not in _SIZE_OPS:
                     continue
-                args = node.args[1:] if op in ("torch.nn.functional.one_hot", "torch.narrow", "torch.topk") else node.args
+                args = node.args[1:] if op in _INPUT_FIRST else node.args
                 if op in ("torch.full",):
                     args = node.args[:1]
-                sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in ("size", "num_classes", "k", "end", "length")]
+                sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is not None and not torch.tensor(hit):
                     ctx.report(self, node, f"{_what(hit, flags)} sets a size of `{op.replace('Tensor.', 'tensor.')}`: "

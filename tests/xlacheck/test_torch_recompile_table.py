@@ -1,0 +1,283 @@
+"""The measured recompile table (xlacheck/data/torch_xla_recompile.json) and the rules that cite it.
+
+The table is written by tools/generate_torch_recompile_table.py from torch_xla's own CompileTime
+counts; the rerun test replays a sample of its probes on torch_xla (this interpreter when it has
+torch_xla, else ``XLACHECK_TORCH_XLA_PYTHON``; skipped without either). The other tests pin what the
+rules claim from it: the data-length forms that recompile are flagged, the fixed ones are not.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from tests.xlacheck.test_torch import _torch_xla_python
+from xlacheck.engine import check_source
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _table() -> dict:
+    return json.loads(resources.files("xlacheck.data").joinpath("torch_xla_recompile.json").read_text())
+
+
+def _codes(src: str, declared: bool = True) -> list[str]:
+    return [d.code for d in check_source(textwrap.dedent(src), "t.py", torch_xla=declared).diagnostics]
+
+
+def test_table_header_and_facts() -> None:
+    t = _table()
+    assert t["torch"].startswith("2.9") and t["torch_xla"].startswith("2.9") and t["device"] == "PJRT_DEVICE=CPU"
+    probes = t["probes"]
+    sys.path.insert(0, str(ROOT / "tools"))
+    from generate_torch_recompile_table import PROBES
+
+    assert set(probes) == set(PROBES)  # the table is current with its generator
+    assert all(p["error"] is None for p in probes.values())
+    # what the issue and the rules state, as measured
+    recompile = {n for n, p in probes.items() if p["recompiles"]}
+    assert {"batch_dim", "sequence_length", "int_slice_offset", "int_split_sections", "int_split_size",
+            "int_chunk_count", "int_in_pad", "cat_varying_count", "tensor_from_list_new_length", "loop_count",
+            "float_scalar_reaches_one", "float_scalar_reaches_zero"} <= recompile
+    assert not {"same_shape_new_values", "float_scalar", "int_fill_value", "device_index_tensor",
+                "size_from_fixed_input", "tensor_from_list_same_length", "cat_fixed_count"} & recompile
+
+
+SAMPLE = ("float_scalar", "int_split_sections", "cat_varying_count", "tensor_from_list_same_length")
+
+
+def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
+    python = _torch_xla_python()
+    sys.path.insert(0, str(ROOT / "tools"))
+    from generate_torch_recompile_table import run_probes
+
+    got = run_probes(python, list(SAMPLE), tmp_path)["results"]
+    table = _table()["probes"]
+    for name in SAMPLE:  # (one process: these probes share no graph)
+        assert bool(sum(got[name]["later"])) == table[name]["recompiles"], (name, got[name])
+
+
+LOADER_LOOP = """
+import torch
+import torch_xla
+from torch.utils.data import DataLoader
+{collate}
+def train(model, ds, opt):
+    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("collate", "flagged"), [
+    # packs the examples end to end: the stream's length is the batch's token total
+    ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n", True),
+    ("def collate(batch):\n    ids = torch.cat([torch.tensor(ex['ids']) for ex in batch])\n    return {'ids': ids}\n",
+     True),
+    ("def collate(batch):\n    flat = []\n    for ex in batch:\n        flat.extend(ex['ids'])\n"
+     "    return torch.tensor(flat)\n", True),
+    # truncated and padded to a fixed budget, a batch axis per example, another dim: one shape
+    ("def collate(batch):\n    ids = torch.cat([ex['ids'] for ex in batch])[:64]\n"
+     "    return torch.cat([ids, ids.new_zeros(64 - ids.numel())])\n", False),
+    ("def collate(batch):\n    return torch.cat([ex['img'][None] for ex in batch])\n", False),
+    ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch], dim=1)\n", False),
+    ("def collate(batch):\n    return torch.stack([ex['ids'] for ex in batch])\n", False),
+    ("def collate(batch):\n    flat = []\n    for ex in batch:\n        flat.extend(ex['ids'])\n"
+     "    flat = flat[:64] + [0] * (64 - len(flat[:64]))\n    return torch.tensor(flat)\n", False),
+])
+def test_packing_collate(collate: str, flagged: bool) -> None:
+    assert ("XLA561" in _codes(LOADER_LOOP.format(collate=collate))) is flagged
+
+
+def test_packing_collate_not_flagged_off_xla() -> None:
+    """The same packing collate in a file that never runs on XLA (no torch_xla, not declared)."""
+    src = LOADER_LOOP.format(collate="def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n")
+    src = src.replace("import torch_xla\n", "").replace("        torch_xla.sync()\n", "")
+    assert "XLA561" not in _codes(src, declared=False)
+
+
+def test_packing_collate_of_a_loader_no_step_iterates() -> None:
+    """An evaluation loader iterated once outside any step: not flagged."""
+    src = """
+    import torch
+    import torch_xla
+    from torch.utils.data import DataLoader
+    def collate(batch):
+        return torch.cat([ex['ids'] for ex in batch])
+    def count_tokens(ds):
+        return sum(x.numel() for x in DataLoader(ds, batch_size=8, collate_fn=collate))
+    """
+    assert "XLA561" not in _codes(src)
+
+
+STEP = """
+import torch
+import torch_xla
+from torch.utils.data import DataLoader
+def train(model, ds, opt):
+    loader = DataLoader(ds, batch_size=4, drop_last=True)
+    for x, counts in loader:
+        h = torch.tanh(model(x))
+        {line}
+        loss = torch.stack([p.mean() for p in parts]).sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("line", "flagged"), [
+    ("parts = torch.split(h, counts.tolist())", True),           # int_split_sections
+    ("parts = h.split(counts.tolist())", True),
+    ("parts = torch.chunk(h, len(counts.tolist()))", True),      # int_chunk_count
+    ("parts = torch.split(h, 3)", False),                        # a constant of the program
+    ("parts = h.chunk(4)", False),
+    ("parts = [torch.nn.functional.pad(h, (0, sum(counts.tolist())))]", True),  # int_in_pad
+])
+def test_split_by_batch_values(line: str, flagged: bool) -> None:
+    assert ("XLA450" in _codes(STEP.format(line=line))) is flagged
+
+
+@pytest.mark.parametrize(("sampler", "flagged"), [
+    ("batch_sampler=BatchSampler(RandomSampler(ds), 8, drop_last=False)", True),
+    ("batch_sampler=BatchSampler(RandomSampler(ds), batch_size=8)", True),
+    ("batch_sampler=BatchSampler(RandomSampler(ds), 8, True)", False),
+    ("batch_sampler=BatchSampler(RandomSampler(ds), 8, drop_last=True)", False),
+    ("batch_sampler=FixedTokenSampler(ds)", False),  # a sampler that may yield fixed-size batches
+])
+def test_batch_sampler_last_batch(sampler: str, flagged: bool) -> None:
+    src = f"""
+import torch
+import torch_xla
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+def train(model, ds, opt):
+    loader = DataLoader(ds, {sampler})
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+        torch_xla.sync()
+"""
+    assert ("XLA451" in _codes(src, declared=False)) is flagged
+
+
+RNN_LOOP = """
+import torch
+import torch_xla
+from torch.utils.data import DataLoader
+def train(cell, head, ds, opt):
+    loader = DataLoader(ds, batch_size=4, drop_last=True)
+    for x, lengths in loader:
+        h = torch.zeros(4, 8, device=x.device)
+        {count}
+        for t in range(n):
+            h = cell(x[:, t], h)
+        loss = head(h).sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("count", "flagged"), [
+    ("n = int(lengths.max())", True),          # the batch's longest: table loop_count
+    ("n = max(lengths.tolist())", True),
+    ("n = x.shape[1]", False),                 # the padded length of a fixed-shape batch
+    ("n = 16", False),
+])
+def test_loop_count_from_batch_values(count: str, flagged: bool) -> None:
+    assert ("XLA450" in _codes(RNN_LOOP.format(count=count))) is flagged
+
+
+def test_last_partial_batch_in_a_declared_project() -> None:
+    """No torch_xla import: the --torch-xla declaration makes the training loop a step."""
+    src = """
+    import torch
+    from torch.utils.data import DataLoader
+    def train(model, ds, opt):
+        loader = DataLoader(ds, batch_size=16, shuffle=True)
+        for x, y in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+    """
+    assert "XLA451" in _codes(src)
+    assert "XLA451" not in _codes(src, declared=False)
+    assert "XLA451" not in _codes(src.replace("shuffle=True", "shuffle=True, drop_last=True"))
+
+
+def test_loader_prepared_by_accelerate_is_not_flagged() -> None:
+    """accelerate's BatchSamplerShard (several processes, even_batches=True) completes the last batch."""
+    src = """
+    from accelerate import Accelerator, DistributedType
+    from torch.utils.data import DataLoader
+    def main(model, ds, opt):
+        accelerator = Accelerator()
+        train_dataloader = DataLoader(ds, batch_size=16, shuffle=True)
+        model, opt, train_dataloader = accelerator.prepare(model, opt, train_dataloader)
+        for batch in train_dataloader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            opt.step()
+    """
+    assert "XLA451" not in _codes(src)
+
+
+@pytest.mark.parametrize(("count", "flagged"), [
+    ("n = math.ceil(sum(lengths.tolist()) / 4)", True),   # a chunk count from the batch's token total
+    ("n = int(lengths.sum().item()) // 4", True),
+    ("n = math.ceil(x.shape[1] / 4)", False),             # from the fixed padded length
+])
+def test_chunk_count_from_batch_values(count: str, flagged: bool) -> None:
+    src = "import math\n" + RNN_LOOP.format(count=count)
+    assert ("XLA450" in _codes(src)) is flagged
+
+
+def test_len_of_a_list_the_step_builds_afresh_is_fixed() -> None:
+    """transformers' UperNet/BEiT FPN head: ``laterals = [...]; laterals.append(p); len(laterals)`` has one
+    value at every call (the list is rebuilt), so its loop count is not a per-step int."""
+    src = """
+    import torch.nn as nn
+    import torch.nn.functional as F
+    class FPN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(4, 4, 1) for _ in range(3)])
+        def forward(self, feats):
+            laterals = [conv(feats[i]) for i, conv in enumerate(self.convs)]
+            laterals.append(feats[-1])
+            for i in range(len(laterals) - 1, 0, -1):
+                laterals[i - 1] = laterals[i - 1] + F.interpolate(laterals[i], size=laterals[i - 1].shape[2:])
+            return laterals[0]
+    """
+    assert _codes(src) == []
+
+
+def test_evaluation_loader_with_a_last_partial_batch_is_not_flagged() -> None:
+    """An evaluation loop (no backward) over a loader without drop_last: that shape compiles once."""
+    src = """
+    import torch
+    import torch_xla
+    import torch_xla.distributed.parallel_loader as pl
+    from torch.utils.data import DataLoader
+    def evaluate(model, ds, device):
+        loader = DataLoader(ds, batch_size=32)
+        correct = torch.zeros((), device=device)
+        for x, y in pl.MpDeviceLoader(loader, device):
+            correct += (model(x).argmax(-1) == y).sum()
+        return correct
+    def train(model, ds, opt, device):
+        loader = DataLoader(ds, batch_size=32, shuffle=True)
+        for x, y in pl.MpDeviceLoader(loader, device):
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+    """
+    found = [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py").diagnostics]
+    assert ("XLA451", 13) in found and ("XLA451", 7) not in found
