@@ -3,7 +3,8 @@
 ``xlacheck/data/tf_retrace.json`` is written by ``tools/generate_tf_retrace_table.py`` from
 TensorFlow itself (``experimental_get_tracing_count()`` and XLA compilations counted in an
 ``--xla_dump_to`` folder, with and without ``jit_compile``); its header names the TensorFlow version.
-The retrace rules cite its rows by name in their docstrings and messages, and
+The retrace rules ask it (:func:`bounded`) whether a difference costs a bounded number of traces
+(``input_signature``, ``reduce_retracing``) before they exempt it, cite its rows by name, and
 ``tests/xlacheck/test_tf_retrace_table.py`` checks each rule's verdict on a per-row example
 against the row's ``hazard`` and re-measures a sample of rows with the installed TensorFlow.
 """
@@ -43,3 +44,14 @@ def retraces(name: str, *, jit_compile: bool = False) -> int | None:
     """Traces beyond the first call's in the row's calls (None: unknown row)."""
     row = rows().get(name)
     return None if row is None else int(row["jit_compile" if jit_compile else "no_jit"]["retraces"])
+
+
+def bounded(name: str, *, at_most: int = 1, jit_compile: bool = False) -> bool:
+    """The row measured at most ``at_most`` retraces over its calls (and, under ``jit_compile``,
+    at most that many recompiles): a cost that does not grow with the number of calls. False for
+    a row the table lacks, so a rule that asks keeps flagging."""
+    row = rows().get(name)
+    if row is None:
+        return False
+    measured = row["jit_compile" if jit_compile else "no_jit"]
+    return bool(measured["retraces"] <= at_most and measured.get("recompiles", 0) <= at_most)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
+from xlacheck.analysis import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test
@@ -220,4 +221,5 @@ def _signature_absorbs_batch(tfn: TfFunction) -> bool:
     """A ``tf.function`` with an ``input_signature`` and no ``jit_compile``: the smaller last batch
     runs the one trace (measured: ``tensor_shape_changes_input_signature_none`` in
     xlacheck/data/tf_retrace.json, no retrace without jit_compile; one XLA compilation per shape with it)."""
-    return tfn.has_input_signature and not is_true(tfn.keyword("jit_compile"))
+    return tfn.has_input_signature and not is_true(tfn.keyword("jit_compile")) and retrace_table.bounded(
+        "tensor_shape_changes_input_signature_none", at_most=0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
@@ -218,7 +219,9 @@ def _tf_cost(index: ModuleIndex, tfn: TfFunction, arg: ast.expr, growth: ast.AST
     jit = is_true(tfn.keyword("jit_compile"))
     relaxed = any(is_true(tfn.keyword(k)) for k in _RELAX)
     tensor = isinstance(arg, ast.Call) or (isinstance(growth, ast.Assign) and isinstance(growth.value, ast.Call))
-    if tfn.has_input_signature or (relaxed and tensor):
+    if (tfn.has_input_signature and retrace_table.bounded("tensor_shape_changes_input_signature_none", at_most=0)) or (
+            relaxed and retrace_table.bounded("tensor_shape_changes_reduce_retracing" if tensor
+                                              else "list_of_tensors_length_changes_reduce_retracing")):
         return "XLA compiles it again (one trace, one XLA compilation per shape)" if jit else None
     return "it traces and compiles again" if jit else "it traces again"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, is_true
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -142,8 +143,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             return
         for call, _ in index.calls:
             tfn = index.tf_function_called(call)
-            if tfn is None or tfn.has_input_signature or any(is_true(tfn.keyword(k)) for k in _RELAX):
+            if tfn is None or tfn.has_input_signature:
                 continue
+            if any(is_true(tfn.keyword(k)) for k in _RELAX) and retrace_table.bounded(
+                    "tensor_shape_changes_reduce_retracing"):
+                continue  # one retrace, then the relaxed trace (measured); XLA408 covers jit_compile
             loops = index.loops_around(call)
             if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
