@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from xlacheck.analysis.module_index import ModuleIndex, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.analysis import retrace_table
+from xlacheck.analysis.module_index import ModuleIndex, TfFunction, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test
 from xlacheck.rules.base import Example
@@ -50,6 +51,8 @@ class BatchWithoutDropRemainder(ModuleRule):
     function of this file that returns it) is iterated by a loop that calls a `tf.function` of
     this file, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
     `fit`/`evaluate`/`predict` in a file that compiles with `jit_compile=True` or targets a TPU.
+    A `tf.function` with an `input_signature` and no `jit_compile` is not a sink: the smaller
+    batch runs its one trace (measured, `xlacheck/data/tf_retrace.json`).
     `ds.repeat().batch(n)` is not flagged (an endless stream has no partial batch), nor are
     test files and test functions (a few steps: one more compilation costs nothing there).
     The check is syntactic: `.batch` is recognised by its method name, and the dataset is
@@ -92,6 +95,10 @@ class BatchWithoutDropRemainder(ModuleRule):
                 "    for x in ds.take(100):\n        step(x)\n"),
         Example("import tensorflow as tf\ndef show(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
                 "        print(x)\n"),
+        Example("import tensorflow as tf\n@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])\n"
+                "def step(x):\n    return tf.reduce_sum(x)\n"
+                "def run(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
+                "        step(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass Scorer(tf.keras.Model):\n    @tf.function(jit_compile=True)\n"
@@ -189,7 +196,7 @@ class BatchWithoutDropRemainder(ModuleRule):
         if name in _KERAS_LOOPS and keras_compiled:
             return f"Keras {name}() of a jit-compiled/TPU model"
         tfn = index.tf_function_called(call)
-        if tfn is not None:
+        if tfn is not None and not _signature_absorbs_batch(tfn):
             return f"tf.function `{tfn.name}`"
         return None
 
@@ -201,8 +208,18 @@ class BatchWithoutDropRemainder(ModuleRule):
                 if not isinstance(sub, ast.Call):
                     continue
                 tfn = index.tf_function_called(sub)
+                if tfn is not None and _signature_absorbs_batch(tfn):
+                    continue
                 if tfn is not None:
                     return f"tf.function `{tfn.name}` called in the loop over it"
                 if method_name(sub) in _STEP_CALLS and (method_name(sub) != "run" or "strategy" in ast.unparse(sub.func).lower()):
                     return f"{ast.unparse(sub.func)}() called in the loop over it"
         return None
+
+
+def _signature_absorbs_batch(tfn: TfFunction) -> bool:
+    """A ``tf.function`` with an ``input_signature`` and no ``jit_compile``: the smaller last batch
+    runs the one trace (measured: ``tensor_shape_changes_input_signature_none`` in
+    xlacheck/data/tf_retrace.json, no retrace without jit_compile; one XLA compilation per shape with it)."""
+    return tfn.has_input_signature and not is_true(tfn.keyword("jit_compile")) and retrace_table.bounded(
+        "tensor_shape_changes_input_signature_none", at_most=0)

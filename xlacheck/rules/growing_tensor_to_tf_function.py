@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis import retrace_table
+from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test, jax_jitted, per_batch, runs_traced
@@ -12,6 +13,7 @@ from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _LIST_GROWERS = frozenset({"append", "extend", "insert"})
+_RELAX = ("reduce_retracing", "experimental_relax_shapes")
 
 
 def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr | None:
@@ -51,6 +53,10 @@ class GrowingTensorToTfFunction(ModuleRule):
     Also flags a list kept across calls (`self.history`, a module-level list) that a function
     running per batch (called in a loop, a batch hook, a collator) grows and passes to a compiled
     function (`self.history.append(loss); self.smooth(self.history)`): one more item every call.
+    A `tf.function` with an `input_signature`, or a growing *tensor* passed to one with
+    `reduce_retracing=True`, is flagged only under `jit_compile=True`: without it, it traces once
+    (twice with `reduce_retracing`) whatever the length (measured; a Python list of new length
+    still retraces every call under `reduce_retracing`; rows in `xlacheck/data/tf_retrace.json`).
 
     ## Why is this bad?
     Each iteration passes a new shape, so the function traces and XLA compiles it again on every
@@ -92,6 +98,9 @@ class GrowingTensorToTfFunction(ModuleRule):
                 '    def update(self, loss):\n        self.history.append(loss)\n'
                 '        return self.smooth(loss)\ndef train(tracker, losses):\n'
                 '    for loss in losses:\n        tracker.update(loss)\n'),
+        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef total(ids):\n"
+                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
+                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"
@@ -163,9 +172,12 @@ class GrowingTensorToTfFunction(ModuleRule):
                 else:
                     continue
                 if growth is not None:
+                    cost = "it traces and compiles again" if tfn is None else _tf_cost(index, tfn, arg, growth)
+                    if cost is None:
+                        continue
                     ctx.report(self, arg, f"`{name.id}` grows every iteration (line {growth.lineno}) and is passed to "
-                                          f"{kind} `{callee}` in the same loop: every step has a new shape, so it "
-                                          "traces and compiles again each iteration; use a fixed-size padded buffer "
+                                          f"{kind} `{callee}` in the same loop: every step has a new shape, so "
+                                          f"{cost} each iteration; use a fixed-size padded buffer "
                                           "and a position index")
 
     def _grows_per_call(self, ctx: ModuleContext, call: ast.Call, kind: str, callee: str) -> None:
@@ -192,6 +204,26 @@ class GrowingTensorToTfFunction(ModuleRule):
                                           "traces and compiles again each call; pass a fixed-size buffer (or a "
                                           "tf.Variable) instead")
                     return
+
+
+def _tf_cost(index: ModuleIndex, tfn: TfFunction, arg: ast.expr, growth: ast.AST) -> str | None:
+    """What a tensor (or list) that grows every call costs ``tfn``, as measured in
+    ``xlacheck/data/tf_retrace.json``; None when it costs one or two traces in all.
+
+    An ``input_signature`` (with ``None`` dims, or the call fails) never retraces
+    (``tensor_shape_changes_input_signature_none``); ``reduce_retracing`` retraces once for a tensor
+    of a new shape, then runs the relaxed trace (``tensor_shape_changes_reduce_retracing``: 2
+    traces for 3 shapes), but a Python list of new length retraces every time
+    (``list_of_tensors_length_changes_reduce_retracing``). Under ``jit_compile`` XLA still compiles
+    once per shape in both cases."""
+    jit = is_true(tfn.keyword("jit_compile"))
+    relaxed = any(is_true(tfn.keyword(k)) for k in _RELAX)
+    tensor = isinstance(arg, ast.Call) or (isinstance(growth, ast.Assign) and isinstance(growth.value, ast.Call))
+    if (tfn.has_input_signature and retrace_table.bounded("tensor_shape_changes_input_signature_none", at_most=0)) or (
+            relaxed and retrace_table.bounded("tensor_shape_changes_reduce_retracing" if tensor
+                                              else "list_of_tensors_length_changes_reduce_retracing")):
+        return "XLA compiles it again (one trace, one XLA compilation per shape)" if jit else None
+    return "it traces and compiles again" if jit else "it traces again"
 
 
 def _persistent_list(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> str | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import is_true
+from xlacheck.analysis import retrace_table
+from xlacheck.analysis.module_index import ModuleIndex, is_true
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
@@ -20,6 +21,14 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 # Calls that keep the shape of their first argument (a slice wrapped before the compiled call).
 _SHAPE_KEEPING = frozenset({"tf.convert_to_tensor", "tf.constant", "tf.identity", "tf.cast",
                             "np.asarray", "np.array"})
+# Constructors whose result's shape is their shape argument (position 0 or ``shape=``): ``tf.zeros([t, 4])``
+# has a new shape whenever ``t`` changes (measured: ``numpy_array_shape_changes`` in
+# xlacheck/data/tf_retrace.json, one trace per length). ``np.array([t, t + 1])`` is not one: a new
+# value of one shape does not retrace (``numpy_array_value_changes``).
+_SHAPED_BY_ARGUMENT = frozenset({"tf.zeros", "tf.ones", "tf.fill", "tf.random.uniform", "tf.random.normal",
+                                 "np.zeros", "np.ones", "np.empty", "np.full", "np.random.rand"})
+# Constructors whose length is ``stop - start``: one moving bound changes the length (a window does not).
+_RANGES = frozenset({"tf.range", "np.arange"})
 # Options that make tf.function generalize shapes after a retrace: with them the cost is bounded
 # (two traces) without jit_compile, and XLA408 covers them under jit_compile.
 _RELAX = ("reduce_retracing", "experimental_relax_shapes")
@@ -33,7 +42,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     is a slice with exactly one bound that changes every iteration (`tokens[:, :t]` in a decoding
     loop, `x[start:]` with `start += n`): passed directly, as an item of a dict, list or tuple
     display (`{"input_ids": ids[:, :t]}`), through a name the loop assigns, or through
-    `tf.convert_to_tensor`/`tf.constant`/`tf.cast`. A slice whose two bounds both move
+    `tf.convert_to_tensor`/`tf.constant`/`tf.cast`; or a tensor or array built with a shape that
+    follows the loop (`tf.zeros([t, d])`, `np.ones((n,))`, `tf.range(t)`: measured, one trace per
+    length; an array of new values and one shape, `np.array([t, t + 1])`, traces once).
+    A slice whose two bounds both move
     (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
     a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
     length traces once, then hits the cache). Calls inside traced code and in tests are left out.
@@ -116,6 +128,13 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
                             'lengths'),
                 )),
+        Example("import tensorflow as tf\n@tf.function\ndef energy(x):\n    return tf.reduce_sum(x * x)\n"
+                "def sweep(n, d):\n    return [energy(tf.random.normal([t, d])) for t in range(1, n)]\n",
+                expected=(
+                    (6, 20, 'argument `x` of tf.function `energy` is sized by `t`, which changes on every iteration: '
+                            'each call passes a new shape, so it traces again every iteration; pass the fixed-size '
+                            'buffer with the position (or a mask), or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -124,8 +143,11 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
             return
         for call, _ in index.calls:
             tfn = index.tf_function_called(call)
-            if tfn is None or tfn.has_input_signature or any(is_true(tfn.keyword(k)) for k in _RELAX):
+            if tfn is None or tfn.has_input_signature:
                 continue
+            if any(is_true(tfn.keyword(k)) for k in _RELAX) and retrace_table.bounded(
+                    "tensor_shape_changes_reduce_retracing"):
+                continue  # one retrace, then the relaxed trace (measured); XLA408 covers jit_compile
             loops = index.loops_around(call)
             if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
@@ -144,12 +166,14 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(
                     arg, (ast.List, ast.Tuple)) else []
                 hits = [(item, found) for item in [arg, *items] if item is not None
-                        and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)) is not None]
+                        and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)
+                             or _varying_shape_argument(index, item, varying, loops)) is not None]
                 hits = [(item, name) for item, name in hits if not _fixed_display_target(loops, name)]
                 if hits:
                     item, name = hits[0]
                     what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
-                    ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is sliced by `{name}`, "
+                    how = "sized by" if _varying_shape_argument(index, item, varying, loops) == name else "sliced by"
+                    ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is {how} `{name}`, "
                                           "which changes on every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
@@ -167,3 +191,31 @@ def _fixed_display_target(loops: list[ast.AST], name: str) -> bool:
                 return isinstance(it, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant)
                                                                                for e in it.elts)
     return False
+
+
+def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],
+                            depth: int = 0) -> str | None:
+    """The loop-varying name that sets the shape of the tensor or array ``arg`` builds
+    (``tf.zeros([t, 4])``, ``np.ones((n,))``, ``tf.range(t)``), directly or through a name the
+    innermost loop assigns it to; None for a range whose two bounds move (a window)."""
+    if isinstance(arg, ast.Name) and depth == 0:
+        values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return _varying_shape_argument(index, values[0], varying, loops, depth + 1) if len(values) == 1 else None
+    if not isinstance(arg, ast.Call):
+        return None
+    func = index.aliases.resolve(arg.func)
+    if func in _SHAPED_BY_ARGUMENT:
+        shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
+        return _moving_name(shape, varying)
+    if func in _RANGES:
+        bounds = [*arg.args[:2], *(k.value for k in arg.keywords if k.arg in ("start", "limit", "stop"))]
+        moving = [m for b in bounds if (m := _moving_name(b, varying)) is not None]
+        return moving[0] if len(moving) == 1 else None
+    return None
+
+
+def _moving_name(node: ast.expr | None, varying: set[str]) -> str | None:
+    if node is None:
+        return None
+    return next((n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in varying), None)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import is_true, keyword
+from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true, keyword
+from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test, per_batch
 from xlacheck.rules.base import Example
@@ -129,7 +130,11 @@ class UnknownDimsInJitSignature(ModuleRule):
     shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
-    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`). The signature
+    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`) and that may
+    change shape between iterations: an argument the loop never rebinds (bound before it), or
+    rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
+    has one shape on every pass and compiles once (measured, `tensor_same_shape_input_signature_none`
+    in `xlacheck/data/tf_retrace.json`), so such a call does not count. The signature
     is followed however it is spelled: inline, a name bound in the function or at module level,
     `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
     `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file never calls per batch
@@ -177,6 +182,12 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "def encode_padded(x):\n    return encode(tf.pad(x, [[0, 0], [0, 8 - x.shape[1]]]))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 128], tf.int32)])\n"
                 "def eval_step(ids):\n    return tf.reduce_sum(ids, axis=1)\n"),
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)])\n"
+                "def decay(x):\n    return x * 0.5\ndef run(x, n):\n    for _ in range(n):\n        x = decay(x)\n"
+                "    return x\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, reduce_retracing=True)\n"
+                "def scale(x, w):\n    return x * w\ndef run(x, w, n):\n    return [scale(x, w) for _ in range(n)]\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
@@ -219,7 +230,8 @@ class UnknownDimsInJitSignature(ModuleRule):
                     continue
                 varying = [c for c in sites.get(id(tfn.wrapper), ())
                            if not in_test(index, ctx.path, c) and per_batch(index, c)
-                           and not all(resolver.fixed_shape(a) for a in [*c.args, *(k.value for k in c.keywords)])]
+                           and not all(resolver.fixed_shape(a) or _same_shape_every_iteration(index, tfn, c, a)
+                                       for a in [*c.args, *(k.value for k in c.keywords)])]
                 if not varying:
                     continue  # an entry point called from elsewhere, or fed padded shapes here: decided by its callers
                 where = "called in a loop" if any(index.loops_around(c) for c in varying) else "called per batch"
@@ -244,3 +256,41 @@ class UnknownDimsInJitSignature(ModuleRule):
             return False
         values = resolver.values(value, 0)
         return bool(values) and all(is_true(v) for v in values)
+
+
+def _same_shape_every_iteration(index: ModuleIndex, tfn: TfFunction, call: ast.Call, arg: ast.expr) -> bool:
+    """``arg`` has one shape on every pass of the loops around ``call``: a name the loops never
+    rebind (``step(x, w)`` with ``x`` bound before the loop), or one they rebind only from this
+    function's own result (``x = step(x)``: loop-carried state) or by arithmetic on names and
+    numbers (``lr = lr * decay``: the operands' shape). Measured (tools/generate_tf_retrace_table.py,
+    ``tensor_same_shape_input_signature_none``): one shape compiles once, whatever the signature says."""
+    loops = index.loops_around(call)
+    if not loops or not isinstance(arg, ast.Name):
+        return False
+    for loop in loops:
+        heads = [loop] if isinstance(loop, (ast.For, ast.AsyncFor)) else list(getattr(loop, "generators", []))
+        if any(arg.id in target_names(h.target) for h in heads if hasattr(h, "target")):
+            return False  # `for b in batches`: a new batch each pass
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Assign) and any(arg.id in target_names(t) for t in node.targets):
+                if not (isinstance(node.value, ast.Call) and index.tf_function_called(node.value) is tfn) \
+                        and not _elementwise(node.value):
+                    return False
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and isinstance(
+                    node.target, ast.Name) and node.target.id == arg.id:
+                return False
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)) and node is not loop:
+                targets = [node.target] if isinstance(node, (ast.For, ast.AsyncFor)) else [
+                    i.optional_vars for i in node.items if i.optional_vars is not None]
+                if any(arg.id in target_names(t) for t in targets):
+                    return False
+    return True
+
+
+def _elementwise(value: ast.expr) -> bool:
+    """Arithmetic on names, attributes and numbers only (``lr * decay``, ``-x``, ``w - 0.1 * g``)."""
+    if isinstance(value, ast.BinOp):
+        return _elementwise(value.left) and _elementwise(value.right)
+    if isinstance(value, ast.UnaryOp):
+        return _elementwise(value.operand)
+    return isinstance(value, (ast.Name, ast.Attribute, ast.Constant))

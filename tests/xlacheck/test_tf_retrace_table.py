@@ -1,0 +1,180 @@
+"""The TF retrace rules checked against the measured retrace table (xlacheck/data/tf_retrace.json).
+
+Each example below is a host loop that makes the difference a table row measured (a Python int
+that counts the steps, a slice of new length, a new object, ...). A retrace rule must flag it
+exactly when the row says tf.function traces again (or, under ``jit_compile``, compiles again),
+except the bounded rows named in ``_BOUNDED`` (one retrace in all). The last test re-measures a
+sample of rows with the installed TensorFlow (``tools/generate_tf_retrace_table.py --only``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis import retrace_table
+from xlacheck.engine import check_source
+
+ROOT = Path(__file__).resolve().parents[2]
+RETRACE_CODES = frozenset({"XLA402", "XLA403", "XLA404", "XLA408", "XLA409", "XLA412", "XLA413", "XLA414"})
+H = "import numpy as np\nimport tensorflow as tf\n"
+
+
+def _step(decorator: str, params: str, body: str) -> str:
+    return f"{H}@tf.function({decorator})\ndef step({params}):\n    return {body}\n"
+
+
+# (row, jit_compile) -> the host code that makes the row's difference at every iteration
+EXAMPLES: dict[tuple[str, bool], str] = {
+    ("python_int_value_changes", True): _step("jit_compile=True", "x, n", "x * n")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, i)\n    return x\n",
+    ("python_int_same_value", True): _step("jit_compile=True", "x, n", "x * n")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, 4)\n    return x\n",
+    ("python_float_value_changes_reduce_retracing", True):
+        _step("jit_compile=True, reduce_retracing=True", "x, lr", "x * lr")
+    + "def run(x):\n    lr = 0.1\n    for i in range(100):\n        lr = lr * 0.9\n"
+    "        x = step(x, lr)\n    return x\n",
+    ("python_int_value_changes_input_signature", True): _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.int32)]",
+        "x, n", "x * tf.cast(n, tf.float32)")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, i)\n    return x\n",
+    ("tensor_scalar_value_changes", True): _step("jit_compile=True", "x, lr", "x * lr")
+    + "def run(x):\n    lr = 0.1\n    for i in range(100):\n        lr = lr * 0.9\n"
+    "        x = step(x, tf.constant(lr))\n"
+    "    return x\n",
+    ("numpy_scalar_value_changes", True): _step("jit_compile=True", "x, lr", "x * lr")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, np.float32(0.9 ** i))\n    return x\n",
+    ("numpy_array_value_changes", False): _step("", "x", "x * 2")
+    + "def run():\n    for t in range(1, 100):\n        step(np.array([t, t + 1]))\n",
+    ("numpy_array_shape_changes", True): _step("jit_compile=True", "w", "w * 2.0")
+    + "def run():\n    for i in range(1, 100):\n        step(np.ones((i,), np.float32))\n",
+    ("python_str_changes", True): _step("jit_compile=True", "x, tag", "x * 2.0")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, f'step{i}')\n    return x\n",
+    ("python_default_unchanged", True): _step("jit_compile=True", "x, n=3", "x * n")
+    + "def run(x):\n    for i in range(100):\n        x = step(x)\n    return x\n",
+    ("tensor_shape_changes", True): _step("jit_compile=True", "x", "x * 2.0")
+    + "def run(x):\n    for t in range(1, 100):\n        step(x[:t])\n",
+    ("tensor_shape_changes", False): _step("", "x", "x * 2.0")
+    + "def run():\n    for t in range(1, 100):\n        step(tf.zeros([t, 4]))\n",
+    ("tensor_shape_changes_reduce_retracing", True): _step("jit_compile=True, reduce_retracing=True", "x", "x * 2.0")
+    + "def run(x):\n    for t in range(1, 100):\n        step(x[:t])\n",
+    ("tensor_shape_changes_reduce_retracing", False): _step("reduce_retracing=True", "ids", "tf.reduce_sum(ids)")
+    + "def run(ids, new):\n    for i in range(100):\n        ids = tf.concat([ids, new], axis=1)\n        step(ids)\n",
+    ("tensor_shape_changes_input_signature_none", True): _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)]", "x", "x * 2.0")
+    + "def run(batches):\n    for b in batches:\n        step(b)\n",
+    ("tensor_shape_changes_input_signature_none", False): _step(
+        "input_signature=[tf.TensorSpec([None, None], tf.int32)]", "ids", "tf.reduce_sum(ids)")
+    + "def run(ids, new):\n    for i in range(100):\n        ids = tf.concat([ids, new], axis=1)\n        step(ids)\n",
+    ("tensor_same_shape_input_signature_none", True): _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)]", "x", "x * 0.5")
+    + "def run(x):\n    for i in range(100):\n        x = step(x)\n    return x\n",
+    ("variable_new_object", True): _step("jit_compile=True", "v, x", "v * x")
+    + "def run(x):\n    for i in range(100):\n        v = tf.Variable(tf.ones([2]))\n        step(v, x)\n",
+    ("list_of_tensors_length_changes", True): _step("jit_compile=True", "xs", "tf.add_n(xs)")
+    + "def run(x):\n    xs = []\n    for i in range(100):\n        xs.append(x)\n        step(xs)\n",
+    ("list_of_tensors_length_changes_reduce_retracing", False): _step("reduce_retracing=True", "xs", "tf.add_n(xs)")
+    + "def run(x):\n    xs = []\n    for i in range(100):\n        xs.append(x)\n        step(xs)\n",
+    ("list_of_python_floats_values_change", True): _step("jit_compile=True", "x, ws", "x * sum(ws)")
+    + "def run(x):\n    for i in range(100):\n        step(x, [0.1 * i, 1.0])\n",
+    ("list_of_python_floats_equal_rebuilt", True): _step("jit_compile=True", "x, ws", "x * sum(ws)")
+    + "def run(x):\n    for i in range(100):\n        step(x, [0.5, 1.0])\n",
+    ("dict_of_python_floats_values_change", True): _step("jit_compile=True", "x, cfg", "x * cfg['w']")
+    + "def run(x):\n    for i in range(100):\n        step(x, {'w': 0.1 * i})\n",
+    ("new_plain_object_each_call", True): H + "class Cfg:\n    def __init__(self, w):\n        self.w = w\n"
+    + _step("jit_compile=True", "x, cfg", "x * cfg.w")[len(H):]
+    + "def run(x):\n    for i in range(100):\n        step(x, Cfg(0.5))\n",
+    ("same_plain_object_mutated", True): H + "class Cfg:\n    def __init__(self, w):\n        self.w = w\n"
+    + _step("jit_compile=True", "x, cfg", "x * cfg.w")[len(H):]
+    + "def run(x):\n    cfg = Cfg(0.5)\n    for i in range(100):\n        step(x, cfg)\n",
+    ("method_on_new_instance", True): H + "class Scorer:\n    @tf.function(jit_compile=True)\n"
+    "    def score(self, x):\n        return x * 2.0\n"
+    "def run(x):\n    for i in range(100):\n        Scorer().score(x)\n",
+    ("function_created_per_call", True): H + "def run(x):\n    for i in range(100):\n"
+    "        f = tf.function(lambda y: y * 2.0, jit_compile=True)\n        f(x)\n",
+    ("function_created_once", True): H + "def g(y):\n    return y * 2.0\n"
+    "def run(batches):\n    f = tf.function(g, jit_compile=True)\n    for b in batches:\n        f(b)\n",
+    ("keras_fit_dataset_partial_batch", True): H + "def run(model, xs, ys):\n"
+    "    model.compile(optimizer='sgd', loss='mse', jit_compile=True)\n"
+    "    model.fit(tf.data.Dataset.from_tensor_slices((xs, ys)).batch(4), epochs=2)\n",
+    ("keras_fit_dataset_drop_remainder", True): H + "def run(model, xs, ys):\n"
+    "    model.compile(optimizer='sgd', loss='mse', jit_compile=True)\n"
+    "    model.fit(tf.data.Dataset.from_tensor_slices((xs, ys)).batch(4, drop_remainder=True), epochs=2)\n",
+}
+# More host forms of a row: (row, jit_compile, code)
+VARIANTS: list[tuple[str, bool, str]] = [
+    ("tensor_shape_changes_input_signature_none", False, _step(
+        "input_signature=[tf.TensorSpec([None, 3], tf.float32)]", "x", "tf.reduce_sum(x)")
+     + "def run(xs):\n    for b in tf.data.Dataset.from_tensor_slices(xs).batch(32):\n        step(b)\n"),
+    ("tensor_shape_changes_input_signature_none", True, _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)]", "x", "tf.reduce_sum(x)")
+     + "def run(xs):\n    for b in tf.data.Dataset.from_tensor_slices(xs).batch(32):\n        step(b)\n"),
+    ("tensor_shape_changes", False, _step("", "x", "tf.reduce_sum(x)")
+     + "def run(xs):\n    for b in tf.data.Dataset.from_tensor_slices(xs).batch(32):\n        step(b)\n"),
+    ("tensor_shape_changes", False, _step("", "x", "x * 2") + "def run():\n    for t in range(1, 100):\n"
+     "        step(tf.range(t))\n"),
+    ("tensor_same_shape_input_signature_none", True, _step("jit_compile=True, reduce_retracing=True", "x, w", "x * w")
+     + "def run(x, w):\n    for i in range(100):\n        step(x, w)\n"),
+]
+CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
+
+# Rows whose hazard is one retrace in all, not one per call: no rule flags them (a bool flag such as
+# `training` takes two values; reduce_retracing relaxes a tensor's shape after one retrace).
+_BOUNDED = frozenset({"tensor_shape_changes_reduce_retracing"})
+
+
+def _expected(row: str, jit: bool) -> bool:
+    r = retrace_table.rows()[row]
+    if r["hazard"] == "recompile":
+        return jit
+    if r["hazard"] == "retrace" and row in _BOUNDED and not jit:
+        assert r["no_jit"]["retraces"] <= 1, r  # the exemption holds only while the table says so
+        return False
+    return r["hazard"] == "retrace"
+
+
+def test_table_has_a_tensorflow_version_and_a_hazard_per_row() -> None:
+    data = retrace_table.table()
+    assert data["tensorflow_version"].count(".") >= 2
+    assert data["rows"] and all(r["hazard"] in ("retrace", "recompile", "none") for r in data["rows"])
+    assert {row for row, _, _ in CASES} <= set(retrace_table.rows())
+
+
+def test_rows_cited_by_the_rules_exist() -> None:
+    cited = set()
+    for path in (ROOT / "xlacheck" / "rules").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if "tf_retrace" in text:
+            cited |= {name for name in retrace_table.rows() if f"``{name}``" in text}
+    assert cited, "no rule cites a row of the retrace table"
+
+
+@pytest.mark.parametrize(("row", "jit", "code"), CASES,
+                         ids=[f"{r}-{'jit' if j else 'plain'}-{i}" for i, (r, j, _) in enumerate(CASES)])
+def test_retrace_rules_flag_what_tf_function_retraces(row: str, jit: bool, code: str) -> None:
+    codes = {d.code for d in check_source(code, "example.py").diagnostics} & RETRACE_CODES
+    assert bool(codes) is _expected(row, jit), (row, retrace_table.rows()[row]["hazard"], codes)
+
+
+SAMPLE = ("python_float_value_changes_reduce_retracing", "numpy_array_value_changes",
+          "tensor_shape_changes_reduce_retracing", "tensor_shape_changes_input_signature_none",
+          "new_hashed_object_equal", "list_of_tensors_length_changes_reduce_retracing")
+
+
+@pytest.mark.tf
+def test_a_sample_of_rows_matches_the_installed_tensorflow() -> None:
+    pytest.importorskip("tensorflow")
+    env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    args = [a for name in SAMPLE for a in ("--only", name)]
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_tf_retrace_table.py"), *args],
+                         capture_output=True, text=True, env=env, timeout=600, check=True).stdout
+    measured = {r["name"]: r for r in json.loads(out[out.index("{"):])["rows"]}
+    for name in SAMPLE:
+        kept = retrace_table.rows()[name]
+        for key in ("hazard", "no_jit", "jit_compile"):
+            assert measured[name][key] == kept[key], (name, key, measured[name][key], kept[key])
