@@ -45,8 +45,11 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     ## Why is this bad?
     Unless the dataset size is a multiple of the batch size, the last batch of every epoch is
-    smaller. Its new shape is a new graph: torch_xla compiles the whole training step again
-    (and again for evaluation), a full compilation for one batch.
+    smaller. Its new shape is a new graph: torch_xla compiles the whole training step once more
+    (and again for evaluation), a full compilation for one batch. The graph cache serves it in later
+    epochs (measured on torch_xla 2.9, PJRT CPU: 10 examples, batch 4, 4 epochs give 2 compilations,
+    both in the first epoch), so the cost is one extra compile per distinct remainder, and a second
+    resident executable.
 
     ## Example
     ```python
@@ -84,8 +87,8 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                 "        loss.backward()\n        opt.step()\n",
                 expected=(
                     (6, 14, 'this DataLoader keeps a smaller last batch (drop_last is not True) and feeds a '
-                            "torch_xla training loop: the last batch's shape compiles the step again every epoch; "
-                            'pass drop_last=True (pad and mask for evaluation)'),
+                            "torch_xla training loop: the last batch's smaller shape compiles the whole step once more "
+                            '(torch_xla caches it for later epochs); pass drop_last=True (pad and mask for evaluation)'),
                 )),
     )
 
@@ -126,8 +129,9 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                     break
             else:
                 ctx.report(self, call, "this DataLoader keeps a smaller last batch (drop_last is not True) and "
-                                       "feeds a torch_xla training loop: the last batch's shape compiles the "
-                                       "step again every epoch; pass drop_last=True (pad and mask for evaluation)")
+                                       "feeds a torch_xla training loop: the last batch's smaller shape compiles "
+                                       "the whole step once more (torch_xla caches it for later epochs); pass "
+                                       "drop_last=True (pad and mask for evaluation)")
 
 
 def _prepared_by_accelerate(ctx: ModuleContext) -> set[int]:
