@@ -820,16 +820,67 @@ def trace_default(tf: Any, name: str, fn: Callable[..., Any]) -> TraceResult | N
     return None
 
 
-def variants(name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(argument, value) pairs to trace besides the defaults: every bool flipped, listed strings."""
-    for param, default in sorted(default_values(fn).items()):
-        if isinstance(default, bool) and param not in base:
+# Argument values beyond bool flips and VALUE_PROBES, found from the function itself: a parameter
+# whose default is a string (or None, for the names below) is traced with a string no API accepts,
+# and the quoted words of TensorFlow's own ValueError are its choices ("`data_format` must be
+# 'NHWC' or 'NCHW'"); numeric flags are set to a value other than their default.
+BOGUS_CHOICE = "xlacheck_no_such_choice"
+CHOICE_WORD_RE = re.compile(r"""['"`]([A-Za-z][A-Za-z0-9_-]*)['"`]""")
+CHOICE_PARAMS = frozenset({
+    "method", "padding", "data_format", "interpolation", "mode", "reduction", "alg", "direction", "ord",
+    "noise", "align", "round_mode", "side", "implementation", "fill_mode", "norm", "format",
+})
+NUMERIC_PROBES: dict[str, Any] = {"dilations": 2, "dilation_rate": 2, "depth_multiplier": 2}
+MAX_CHOICES = 10
+
+
+def string_choices(tf: Any, fn: Callable[..., Any], base: dict[str, Any], param: str) -> tuple[str, ...]:
+    """The values TensorFlow's validation lists for ``param`` when it is given a string it does not
+    accept (traced with ``base`` otherwise); () when the error lists none or tracing accepts it."""
+    try:
+        graph_ops(tf, fn, {**base, param: BOGUS_CHOICE})
+    except TraceTimeout:
+        return ()
+    except Exception as error:  # noqa: BLE001 - the validation error is the point
+        message = str(error)
+        if BOGUS_CHOICE not in message:
+            return ()  # failed for another reason: the message lists nothing about this argument
+        words = [w for w in CHOICE_WORD_RE.findall(message) if w not in (BOGUS_CHOICE, param)]
+        return tuple(dict.fromkeys(words))[:MAX_CHOICES]
+    return ()
+
+
+def variants(tf: Any, name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(argument, value) pairs to trace besides the defaults: every bool flipped, the strings of
+    ``VALUE_PROBES`` and those TensorFlow's validation lists (:func:`string_choices`), numeric
+    flags of ``NUMERIC_PROBES``. Arguments the synthetic call already sets are left alone."""
+    defaults = default_values(fn)
+    seen: set[tuple[str, Any]] = set()
+
+    def fresh(param: str, value: Any) -> bool:
+        key = (param, value if not isinstance(value, list) else tuple(value))
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for param, default in sorted(defaults.items()):
+        if isinstance(default, bool) and param not in base and fresh(param, not default):
             yield param, not default
     for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
-        default = default_values(fn).get(param)
         for value in values:
-            if value != default:
+            if value != defaults.get(param) and fresh(param, value):
                 yield param, value
+    for param, default in sorted(defaults.items()):
+        if param in base:
+            continue
+        if isinstance(default, str) or (default is None and param in CHOICE_PARAMS):
+            for value in string_choices(tf, fn, base, param):
+                if value != default and fresh(param, value):
+                    yield param, value
+        elif param in NUMERIC_PROBES and not isinstance(default, bool) and default in (None, 1, [1, 1], (1, 1)):
+            if fresh(param, NUMERIC_PROBES[param]):
+                yield param, NUMERIC_PROBES[param]
 
 
 Probe = tuple[Callable[[Any], Any], dict[str, Callable[[Any, Any], Any]]]
@@ -1225,20 +1276,7 @@ def api_table(
             "source": source,
         }
         if traced is not None:
-            conditions = []
-            for param, value in variants(name, fn, traced.args):
-                try:
-                    variant_ops = set(graph_ops(tf, fn, {**traced.args, param: value}))
-                except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
-                    continue
-                variant_ops.discard("Placeholder")
-                if variant_ops & unsupported != ops & unsupported:
-                    conditions.append({
-                        "argument": param,
-                        "value": value,
-                        "raw_ops": sorted(variant_ops),
-                        "unsupported": sorted(variant_ops & unsupported),
-                    })
+            conditions = _conditions(tf, name, fn, traced.args, ops, unsupported)
             if conditions:
                 entry["conditions"] = conditions
             traced_args[name] = traced.args
@@ -1497,6 +1535,39 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
             "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
+
+
+def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None = None
+                     ) -> tuple[dict[str, Any], dict[str, int]]:
+    """``table`` with the ``conditions`` of its traced function entries (the tf.* walk and the
+    swept tf.compat.v1/Keras functions) measured again by :func:`_conditions`; ``only`` keeps the
+    other entries as they are. Everything else is kept. Returns the table and counts."""
+    if table.get("tensorflow_version") != tf.__version__:
+        raise SystemExit(f"generate_op_table: --variants-only needs the TensorFlow the table was built with "
+                         f"({table.get('tensorflow_version')}), found {tf.__version__}; run without it")
+    kernels = xla_kernel_ops(tf)
+    unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
+    walked = public_functions(tf)
+    swept = {name: fn for members in public_callables(tf).values() for name, fn in members.items()
+             if not isinstance(fn, type)}
+    api = dict(table["api"])
+    counts = {"entries": 0, "with_conditions": 0}
+    for name, entry in sorted(api.items()):
+        if (only is not None and not only.search(name)) or "alias_of" in entry or entry.get("source") != "trace":
+            continue
+        fn = walked.get(name) or swept.get(name)
+        if fn is None:
+            continue
+        traced = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        if traced is None:
+            continue
+        counts["entries"] += 1
+        conditions = _conditions(tf, name, fn, traced.args, set(traced.ops) - {"Placeholder"}, unsupported, counts)
+        api[name] = {key: value for key, value in entry.items() if key != "conditions"}
+        if conditions:
+            api[name]["conditions"] = conditions
+            counts["with_conditions"] += 1
+    return {**table, "api": api, "generated": generated_date()}, counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -2056,18 +2127,96 @@ def sweep_entries(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozense
     return check
 
 
+def grad_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
+    """Compile the gradient of ``fn(**args)`` (the sum of its squared float outputs with respect
+    to its float inputs, as ``gradient_entries`` does) with XLA:CPU from TensorSpecs.
+
+    Returns ("compiled", []), ("no_kernel", ops the compiler named), ("none", []) when there is no
+    float input, output or gradient, or ("other", [error line])."""
+    inputs, call = bind(tf, fn, args)
+    if not inputs or any(a.kind != "dense" for a in inputs) or not any(a.dtype.startswith("float") for a in inputs):
+        return "none", []
+
+    def backward(*tensors: Any) -> Any:
+        with tf.GradientTape() as tape:
+            for t in tensors:
+                tape.watch(t)
+            leaves = _float_leaves(tf, call(*tensors))
+            if not leaves:
+                raise LookupError("no float output")
+            loss = _loss(tf, leaves)
+        grads = [g for g in tape.gradient(loss, [t for t in tensors if t.dtype.is_floating]) if g is not None]
+        if not grads:
+            raise LookupError("no gradient")
+        return [tf.convert_to_tensor(g) for g in grads]
+
+    jitted = tf.function(backward, jit_compile=True, autograph=False)
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        jitted.experimental_get_compiler_ir(*[a.spec(tf) for a in inputs])(stage="hlo")
+        return "compiled", []
+    except LookupError:
+        return "none", []
+    except (Exception, TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+        message = str(error)
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)) - BOUNDARY_OPS)
+        if ops:
+            return "no_kernel", ops
+        if "No gradient defined" in message or "no gradient" in message.lower():
+            return "none", []
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        return "other", [f"{type(error).__name__}: {(lines or [''])[0][:160]}"]
+    finally:
+        signal.alarm(0)
+
+
 def _conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any], ops: set[str],
-                unsupported: frozenset[str]) -> list[dict[str, Any]]:
-    """Bool flips and ``VALUE_PROBES`` values that change the unsupported set (as api_table does)."""
+                unsupported: frozenset[str], counts: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """Argument values (:func:`variants`) under which the call compiles differently from the
+    synthetic call ``args``: the set of ops without a kernel changes (from the graph), or, where
+    the synthetic call and the variant create only ops with a kernel, the compiler says the
+    variant's forward fails although it runs eagerly (``compiles: false``, ``compile_error``), or
+    the gradient fails or compiles where the synthetic call's did not (``grad_unsupported``: the
+    ops the compiler named; [] when the variant's gradient compiles and the default's does not).
+    Each record has the parameter's ``position`` (None: keyword-only), so a linter maps a
+    positional literal to it. ``counts`` (if given) gets the number of variants probed."""
     conditions = []
-    for param, value in variants(name, fn, args):
+    base_unsupported = ops & unsupported
+    base: tuple[str, str] | None = None  # (forward, gradient) verdicts of the synthetic call, computed once
+    for param, value in variants(tf, name, fn, args):
+        trial = {**args, param: value}
         try:
-            variant_ops = set(graph_ops(tf, fn, {**args, param: value})) - {"Placeholder"}
+            variant_ops = set(graph_ops(tf, fn, trial)) - {"Placeholder"}
         except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
             continue
-        if variant_ops & unsupported != ops & unsupported:
-            conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant_ops),
-                               "unsupported": sorted(variant_ops & unsupported)})
+        if counts is not None:
+            counts["variants"] = counts.get("variants", 0) + 1
+        record: dict[str, Any] = {"argument": param, "value": value, "position": parameter_position(fn, param),
+                                  "raw_ops": sorted(variant_ops), "unsupported": sorted(variant_ops & unsupported)}
+        changed = variant_ops & unsupported != base_unsupported
+        if not changed and not base_unsupported:
+            if base is None:
+                forward = compile_verdict(tf, fn, args)[0]
+                base = (forward, grad_verdict(tf, fn, args)[0] if forward == "compiled" else "other")
+                if counts is not None:
+                    counts["entries_compiled"] = counts.get("entries_compiled", 0) + 1
+            if base[0] == "compiled":
+                outcome, detail = compile_verdict(tf, fn, trial)
+                if counts is not None:
+                    counts["compiled"] = counts.get("compiled", 0) + 1
+                if outcome != "compiled":
+                    if accepts_eagerly(tf, fn, trial):  # a call TensorFlow itself rejects is no XLA fact
+                        record["compiles"] = False
+                        record["compile_error"] = (", ".join(sorted(set(detail) - BOUNDARY_OPS))
+                                                   if outcome == "no_kernel" else detail[0])
+                        changed = True
+                elif base[1] in ("compiled", "no_kernel"):
+                    g_outcome, g_detail = grad_verdict(tf, fn, trial)
+                    if g_outcome in ("compiled", "no_kernel") and g_outcome != base[1]:
+                        record["grad_unsupported"] = g_detail
+                        changed = True
+        if changed:
+            conditions.append(record)
     return conditions
 
 
@@ -2102,6 +2251,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--coverage", action="store_true",
                         help="print how much of the public API the existing --out table covers, and why the rest "
                              "is not; writes nothing")
+    parser.add_argument("--variants-only", action="store_true",
+                        help="measure again only the argument-variant conditions (bool flips, string choices, "
+                             "numeric flags: forward and gradient compiled) of the traced functions in the existing "
+                             "--out table; everything else is kept")
+    parser.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
+                        help="with --variants-only: only the API names this regular expression finds")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -2115,6 +2270,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.monotonic()
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
+    if args.variants_only:
+        cpu = time.process_time()
+        table, counts = refresh_variants(tf, json.loads(args.out.read_text(encoding="utf-8")), args.only)
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: argument variants of {counts['entries']} traced functions "
+              f"({counts.get('variants', 0)} variants traced, {counts.get('compiled', 0)} compiled), "
+              f"{counts['with_conditions']} with conditions; {time.process_time() - cpu:.0f} s CPU, "
+              f"{time.monotonic() - start:.0f} s wall")
         return 0
     if args.probes_only:
         table = refresh_probes(tf, json.loads(args.out.read_text(encoding="utf-8")))
