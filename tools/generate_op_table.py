@@ -17,8 +17,15 @@ What it records, and where each fact comes from:
   arguments and the ops of the graph (nested functions included) are read back. Functions that
   cannot be traced with synthetic arguments fall back to a static scan of their source for
   ``gen_*_ops`` calls (``"source": "static"``: ops the function *may* create).
-  Bool arguments are flipped, and a few string arguments (``method=``) are enumerated; where that
-  changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
+  Argument variants (``variants``): bool arguments are flipped; string arguments (a string
+  default, or None for ``method=``, ``padding=``, ``data_format=``, ``interpolation=``, ...) take
+  the choices TensorFlow's own validation lists when traced with a value it does not accept (the
+  quoted words of the ValueError), plus ``VALUE_PROBES``; numeric flags (``dilations``,
+  ``dilation_rate``, ``depth_multiplier``) take 2. Where a variant changes the set of ops without
+  an XLA kernel, or (both calls creating only ops with a kernel) the compiler's verdict on the
+  variant's forward or gradient differs from the default call's, the entry gets ``conditions``
+  (with the parameter's ``position``, ``compiles: false`` + ``compile_error``, ``grad_unsupported``).
+  ``--variants-only [--only REGEX]`` measures just these again in the existing table. A few classes
   (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
   explicit code.
 * ``switches``: global switches (``tf.debugging.enable_check_numerics``) and the ops every
