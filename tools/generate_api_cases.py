@@ -317,13 +317,13 @@ def render_all() -> dict[str, str]:
         name, text = _render(probe, *_expected(probe))
         out[f"{name}.py"] = text
     facts = json.loads(API_TABLE.read_text())["entries"]
-    for probe in CONST_PROBES:
-        entry = facts.get(probe.api)
+    for const in CONST_PROBES:
+        entry = facts.get(const.api)
         while entry is not None and "alias_of" in entry:
             entry = facts.get(entry["alias_of"])
         if entry is None:
-            raise SystemExit(f"{API_TABLE}: no entry for {probe.api}; regenerate the table or drop the probe")
-        out.update(_render_const(probe, list(entry.get("const_args", ()))))
+            raise SystemExit(f"{API_TABLE}: no entry for {const.api}; regenerate the table or drop the probe")
+        out.update(_render_const(const, list(entry.get("const_args", ()))))
     return out
 
 
