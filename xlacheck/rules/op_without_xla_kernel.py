@@ -246,6 +246,12 @@ class OpWithoutXlaKernel(Rule):
                 "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
                 "        up = tf.image.resize(x * w, [8, 8], method='bilinear')\n"
                 "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
+        # the op table measured this variant's gradient apart: bilinear compiles (nearest does not)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                "@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        up = K.resize_images(x * w, 2, 2, 'channels_last', 'bilinear')\n"
+                "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"

@@ -130,6 +130,12 @@ class UnsupportedOpVariant(Rule):
                             "no XLA kernel, while the default call compiles: compilation fails; use "
                             "interpolation='bilinear' or the default interpolation"),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(a, b):\n"
+                "    return tf.linalg.lstsq(a, b, 0.1, False)\n",
+                expected=(
+                    (4, 12, "tf.linalg.lstsq(fast=False) needs MatrixSolveLs, which has no XLA kernel, while the "
+                            "default call compiles: compilation fails; use the default fast"),
+                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(y):\n"
                 "    noise = tf.random.uniform([8])\n    return tf.random.shuffle(noise, seed=1)\n",
                 expected=(
