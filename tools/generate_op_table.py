@@ -1497,6 +1497,8 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     sweep_check = sweep_entries(tf, api, unsupported)
+    if keras_layers() is not None:  # constructor-argument variants of the swept layers
+        api = refresh_layer_variants(tf, {"api": api}, None, sweep_check.setdefault("layer_variants", {}))
     # An op a public function creates may be registered without a tf.raw_ops export (a static
     # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry.get("raw_ops", ()))
@@ -1544,6 +1546,130 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
             "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
 
 
+# Constructor arguments of Keras layers that are not variants of the computation (or that change
+# what the call needs: stateful RNNs need a fixed batch size, return_state a tuple).
+LAYER_VARIANT_SKIP = re.compile(r"initializer|regularizer|constraint|activation|^(name|dtype|trainable|dynamic|"
+                                r"autocast|input_shape|batch_input_shape|stateful|return_state|seed)$")
+LAYER_NUMERIC_PROBES: dict[str, Any] = {"dilation_rate": 2, "depth_multiplier": 2, "implementation": 1}
+
+
+def _compile_object(tf: Any, fn: Callable[..., Any], inputs: list[TensorArg]) -> tuple[str, list[str]]:
+    return compile_verdict(tf, lambda **kw: fn(*kw.values()), {f"x{i}": a for i, a in enumerate(inputs)})
+
+
+def layer_variant_conditions(tf: Any, name: str, cls: Any, kwargs: dict[str, Any], unsupported: frozenset[str],
+                             counts: dict[str, int]) -> list[dict[str, Any]]:
+    """The constructor-argument variants of a Keras layer (bools flipped, string choices from the
+    ValueError a bogus value raises at construction, ``LAYER_NUMERIC_PROBES``), each built, called
+    on the first input the default layer accepts and compiled forward and backward (inputs and
+    weights); recorded as ``conditions`` where the unsupported ops or a compiler verdict differ
+    from the default layer's, as :func:`_conditions` does for functions."""
+    made = {k: v.make(tf) if isinstance(v, Lazy) else v for k, v in kwargs.items()}
+    call = _keras_call(cls, name.rsplit(".", 1)[-1])
+
+    def probe_for(extra: dict[str, Any]) -> tuple[ObjectProbe, frozenset[str]] | None:
+        for example in LAYER_INPUTS:
+            try:
+                probe = _object_probe(tf, lambda: cls(**made, **extra), example, call)
+                return probe, _function_ops(tf, probe.forward, probe.inputs)
+            except (Exception, TraceTimeout):  # noqa: BLE001 - this input does not fit: try the next
+                continue
+        return None
+
+    base = probe_for({})
+    if base is None:
+        return []
+    try:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return []
+    candidates: list[tuple[str, Any]] = []
+    for param in params:
+        if param.default is param.empty or param.name in kwargs or LAYER_VARIANT_SKIP.search(param.name):
+            continue
+        if isinstance(param.default, bool):
+            candidates.append((param.name, not param.default))
+        elif isinstance(param.default, str) or (param.default is None and param.name in CHOICE_PARAMS):
+            try:
+                cls(**made, **{param.name: BOGUS_CHOICE})
+            except Exception as error:  # noqa: BLE001 - the validation error lists the choices
+                message = str(error)
+                if BOGUS_CHOICE in message:
+                    words = [w for w in CHOICE_WORD_RE.findall(message) if w not in (BOGUS_CHOICE, param.name)]
+                    candidates += [(param.name, w) for w in dict.fromkeys(words) if w != param.default][:MAX_CHOICES]
+        elif param.name in LAYER_NUMERIC_PROBES and param.default != LAYER_NUMERIC_PROBES[param.name]:
+            candidates.append((param.name, LAYER_NUMERIC_PROBES[param.name]))
+    if not candidates:
+        return []
+    def confirmed(probe: ObjectProbe, ops: frozenset[str]) -> tuple[frozenset[str], str]:
+        """The ops without a kernel the compiler confirms (graph ops in a library function the
+        compiled program never calls, such as CudnnRNNV3, are dropped), and its verdict."""
+        outcome, detail = _compile_object(tf, probe.forward, probe.inputs)
+        if outcome == "compiled":
+            return frozenset(), outcome
+        if outcome == "no_kernel":
+            return frozenset(ops & unsupported) | (frozenset(detail) - BOUNDARY_OPS), outcome
+        return frozenset(ops & unsupported), outcome
+
+    base_probe, base_ops = base
+    base_unsupported, base_fwd = confirmed(base_probe, base_ops)
+    base_bwd = _compile_object(tf, base_probe.backward, base_probe.inputs)[0] if base_fwd == "compiled" else "other"
+    conditions = []
+    for param_name, value in candidates:
+        variant = probe_for({param_name: value})
+        if variant is None:
+            continue
+        probe, ops = variant
+        counts["layer_variants"] = counts.get("layer_variants", 0) + 1
+        variant_unsupported, outcome = confirmed(probe, ops)
+        record: dict[str, Any] = {"argument": param_name, "value": value, "position": None,
+                                  "raw_ops": sorted(ops), "unsupported": sorted(variant_unsupported)}
+        changed = variant_unsupported != base_unsupported
+        if not changed and not variant_unsupported and base_fwd == "compiled":
+            if outcome != "compiled":
+                detail = _compile_object(tf, probe.forward, probe.inputs)[1]
+                record["compiles"] = False
+                record["compile_error"] = (", ".join(sorted(set(detail) - BOUNDARY_OPS)) if outcome == "no_kernel"
+                                           else detail[0])
+                changed = True
+            elif base_bwd in ("compiled", "no_kernel"):
+                g_outcome, g_detail = _compile_object(tf, probe.backward, probe.inputs)
+                if g_outcome in ("compiled", "no_kernel") and g_outcome != base_bwd:
+                    record["grad_unsupported"] = sorted(set(g_detail) - BOUNDARY_OPS)
+                    changed = True
+        if changed:
+            conditions.append(record)
+    return conditions
+
+
+def refresh_layer_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None,
+                           counts: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """``conditions`` of the swept Keras layers (``tf.keras.layers.X`` entries that the sweep
+    traced), measured by :func:`layer_variant_conditions`; the explicitly probed layers
+    (``keras_entries``) keep theirs."""
+    import tf_keras
+
+    unsupported = unsupported_set(raw_op_table(tf, xla_kernel_ops(tf), registered_ops(tf)))
+    api = dict(table["api"])
+    explicit = {f"tf.keras.layers.{short}" for short in KERAS_LAYER_PROBES}
+    for name, entry in sorted(api.items()):
+        if not name.startswith("tf.keras.layers.") or name in explicit or "alias_of" in entry \
+                or entry.get("source") != "trace" or (only is not None and not only.search(name)):
+            continue
+        short = name.rsplit(".", 1)[-1]
+        cls = getattr(tf_keras.layers, short, None)
+        kwargs = _construct_kwargs(cls, short) if isinstance(cls, type) else None
+        if kwargs is None:
+            continue
+        counts["layers"] = counts.get("layers", 0) + 1
+        conditions = layer_variant_conditions(tf, name, cls, kwargs, unsupported, counts)
+        api[name] = {key: value for key, value in entry.items() if key != "conditions"}
+        if conditions:
+            api[name]["conditions"] = conditions
+            counts["layers_with_conditions"] = counts.get("layers_with_conditions", 0) + 1
+    return api
+
+
 def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None = None
                      ) -> tuple[dict[str, Any], dict[str, int]]:
     """``table`` with the ``conditions`` of its traced function entries (the tf.* walk and the
@@ -1574,6 +1700,8 @@ def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | Non
         if conditions:
             api[name]["conditions"] = conditions
             counts["with_conditions"] += 1
+    if keras_layers() is not None:
+        api = refresh_layer_variants(tf, {**table, "api": api}, only, counts)
     return {**table, "api": api, "generated": generated_date()}, counts
 
 
@@ -1733,8 +1861,8 @@ def coverage_report(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     raw_ops = table["raw_ops"]
     groups = public_callables(tf)
     by_object: dict[int, str] = {}
-    for group in groups.values():
-        for name, value in group.items():
+    for group_members in groups.values():
+        for name, value in group_members.items():
             if name in api and "alias_of" not in api[name]:
                 by_object.setdefault(_object_key(value), name)
     walked = public_functions(tf)
@@ -2284,7 +2412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {args.out}: argument variants of {counts['entries']} traced functions "
               f"({counts.get('variants', 0)} variants traced, {counts.get('compiled', 0)} compiled), "
-              f"{counts['with_conditions']} with conditions; {time.process_time() - cpu:.0f} s CPU, "
+              f"{counts['with_conditions']} with conditions; constructor variants of {counts.get('layers', 0)} "
+              f"Keras layers ({counts.get('layer_variants', 0)} built and compiled), "
+              f"{counts.get('layers_with_conditions', 0)} with conditions; {time.process_time() - cpu:.0f} s CPU, "
               f"{time.monotonic() - start:.0f} s wall")
         return 0
     if args.probes_only:
