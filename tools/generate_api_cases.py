@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # xlacheck.op_table of this checkout (no TensorFlow import)
 TABLE = ROOT / "xlacheck" / "data" / "tf_xla_ops.json"
 OUT = ROOT / "eval_cases" / "tf"
 
@@ -55,6 +56,10 @@ class Probe:
     kind: str      # key of INPUTS
     purpose: str   # what the surrounding code computes (docstring)
     reduce: str = "tf.reduce_sum({}, axis=-1)"  # how the layer/loss turns the result into its output
+    # literal arguments of ``expr`` that select one of the table's measured variants (``conditions``):
+    # the expected verdict is the variant's, and the case name carries the values
+    when: tuple[tuple[str, object], ...] = ()
+    grad: bool = False  # the call runs under a GradientTape of its input: the gradient's verdict counts
 
 
 PROBES = (
@@ -115,6 +120,27 @@ PROBES = (
     Probe("tf.stack", "tf.stack([x, x * 2.0])", "pos", "a stacked two-view batch",
           reduce="tf.reduce_sum({}, axis=[0, 2])"),
     Probe("tf.math.special.spence", "tf.math.special.spence(x)", "pos", "a dilogarithm feature"),
+    Probe("tf.keras.backend.resize_images",
+          "K.resize_images(x, 2, 2, 'channels_last', interpolation='bicubic')", "img",
+          "a decoder's upsampling", reduce="tf.reduce_mean({}, axis=[1, 2, 3])", when=(("interpolation", "bicubic"),)),
+    Probe("tf.keras.backend.resize_images",
+          "K.resize_images(x, 2, 2, 'channels_last', interpolation='bilinear')", "img",
+          "a decoder's upsampling", reduce="tf.reduce_mean({}, axis=[1, 2, 3])", when=(("interpolation", "bilinear"),)),
+    Probe("tf.keras.backend.resize_images", "K.resize_images(x, 2, 2, 'channels_last')", "img",
+          "an input-gradient (saliency) map through a decoder's upsampling",
+          reduce="tf.reduce_mean({}, axis=[1, 2, 3])", grad=True),
+    Probe("tf.keras.backend.resize_images",
+          "K.resize_images(x, 2, 2, 'channels_last', interpolation='bilinear')", "img",
+          "an input-gradient (saliency) map through a decoder's upsampling",
+          reduce="tf.reduce_mean({}, axis=[1, 2, 3])", when=(("interpolation", "bilinear"),), grad=True),
+    Probe("tf.image.resize_with_pad", "tf.image.resize_with_pad(x, 8, 8, method='area')", "img",
+          "letterboxing images to the model's input size", reduce="tf.reduce_mean({}, axis=[1, 2, 3])",
+          when=(("method", "area"),)),
+    Probe("tf.image.resize", "tf.image.resize(x, [12, 12], method='nearest')", "img",
+          "an input-gradient (saliency) map through nearest upsampling",
+          reduce="tf.reduce_mean({}, axis=[1, 2, 3])", when=(("method", "nearest"),), grad=True),
+    Probe("tf.linalg.lstsq", "tf.linalg.lstsq(x, tf.ones([2, 3, 1]), l2_regularizer=0.1, fast=False)", "spd",
+          "a ridge-regression readout", reduce="tf.reduce_sum({}, axis=[1, 2])", when=(("fast", False),)),
     Probe("tf.nn.erosion2d",
           "tf.nn.erosion2d(x, tf.zeros([3, 3, 2]), strides=[1, 1, 1, 1], padding='SAME', "
           "data_format='NHWC', dilations=[1, 1, 1, 1])", "img", "a morphological-erosion layer",
@@ -153,6 +179,14 @@ CONST_PROBES = (
     ConstProbe("tf.image.resize", "size", "tf.image.resize(x, [n, n])", "tf.reduce_max(ids)", "x.shape[1] * 2",
                "(tf.reshape(tf.range(2 * 4 * 4, dtype=tf.float32) / 32.0, [2, 4, 4, 1]), tf.constant([8, 6]))",
                "x, ids", "tf.reduce_mean(y, axis=[1, 2, 3])"),
+    ConstProbe("tf.reduce_sum", "axis", "tf.reduce_sum(x, axis=n)", "tf.reduce_min(ids)",
+               "x.shape.rank - 1", "(tf.reshape(tf.range(24, dtype=tf.float32), [4, 6]), tf.constant([1, 0]))",
+               "x, ids", "tf.reduce_sum(y)"),
+    ConstProbe("tf.gather", "axis", "tf.gather(x, ids, axis=n)", "tf.reduce_min(ids)", "x.shape.rank - 1",
+               "(tf.reshape(tf.range(24, dtype=tf.float32), [4, 6]), tf.constant([1, 0]))", "x, ids",
+               "tf.reduce_sum(y, axis=-1)"),
+    ConstProbe("tf.eye", "num_columns", "tf.eye(2, num_columns=n) * tf.reduce_sum(x)", "tf.reduce_max(ids)",
+               "x.shape[-1]", "(tf.ones([2, 3]), tf.constant([3, 1]))", "x, ids", "tf.reduce_sum(y)"),
     ConstProbe("tf.signal.frame", "frame_length", "tf.signal.frame(x, n, 2)", "tf.reduce_max(ids)",
                "x.shape[-1] // 2", "(tf.reshape(tf.range(16, dtype=tf.float32) / 16.0, [2, 8]), tf.constant([4, 2]))",
                "x, ids", "tf.reduce_sum(y, axis=[1, 2])"),
@@ -163,17 +197,44 @@ def _slug(api: str) -> str:
     return api.removeprefix("tf.").replace(".", "_")
 
 
-def _render(probe: Probe, unsupported: list[str]) -> tuple[str, str]:
+def _expected(probe: Probe) -> tuple[list[str], str]:
+    """The ops without a kernel the table predicts for the probe (its variant, its gradient), and
+    what the docstring says they are."""
+    from xlacheck import op_table  # this worktree's package: ROOT is first on sys.path
+
+    verdict = op_table.lookup(probe.api)
+    if verdict is None:
+        raise SystemExit(f"{TABLE}: no entry for {probe.api}; regenerate the table or drop the probe")
+    when = dict(probe.when)
+    given = "".join(f" with {k}={v!r}" for k, v in probe.when)
+    forward = list(verdict.unsupported_for(when))
+    if forward or not probe.grad:
+        return forward, f"{probe.api}{given}"
+    grad = verdict.grad_unsupported_for(when)
+    return list(verdict.grad_unsupported if grad is None else grad), f"the gradient of {probe.api}{given}"
+
+
+def _render(probe: Probe, unsupported: list[str], what: str) -> tuple[str, str]:
     positive = bool(unsupported)
-    name = ("" if positive else "neg_") + f"op_api_{_slug(probe.api)}"
+    variant = "".join(f"_{str(v).lower()}" for _, v in probe.when) + ("_grad" if probe.grad else "")
+    name = ("" if positive else "neg_") + f"op_api_{_slug(probe.api)}{variant}"
     verdict = (f"creates {', '.join(unsupported)}, which has no XLA_CPU_JIT kernel" if positive
                else "creates only ops with XLA_CPU_JIT kernels (near miss)")
-    doc = (f'"""Generated by tools/generate_api_cases.py from xlacheck/data/tf_xla_ops.json: {probe.api} '
+    doc = (f'"""Generated by tools/generate_api_cases.py from xlacheck/data/tf_xla_ops.json: {what} '
            f'{verdict}; used for {probe.purpose}."""')
     mark = "  # XLA: op" if positive else ""
     result = probe.reduce.format("y")
     template = TEMPLATES[int(hashlib.sha1(probe.api.encode()).hexdigest(), 16) % len(TEMPLATES)]
-    if template == "layer":
+    if probe.grad:
+        body = f'''@tf.function(jit_compile=True)
+def forward(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = {probe.expr}{mark}
+        loss = tf.reduce_mean(tf.square({result}))
+    return tape.gradient(loss, x)
+'''
+    elif template == "layer":
         body = f'''class Feature(tf.keras.layers.Layer):
     def call(self, x):
         y = {probe.expr}{mark}
@@ -201,9 +262,10 @@ def forward(x):
     return {result}
 '''
     compare = "COMPARE = False\n\n\n" if "random" in probe.api else ""
+    imports = "import tensorflow as tf\n" + (
+        "from tensorflow.keras import backend as K\n" if probe.expr.startswith("K.") else "")
     text = f'''{doc}
-import tensorflow as tf
-
+{imports}
 
 {body}
 
@@ -252,16 +314,16 @@ def render_all() -> dict[str, str]:
     for probe in PROBES:
         if probe.api not in api:
             raise SystemExit(f"{TABLE}: no entry for {probe.api}; regenerate the table or drop the probe")
-        name, text = _render(probe, list(api[probe.api]["unsupported"]))
+        name, text = _render(probe, *_expected(probe))
         out[f"{name}.py"] = text
     facts = json.loads(API_TABLE.read_text())["entries"]
-    for probe in CONST_PROBES:
-        entry = facts.get(probe.api)
+    for const in CONST_PROBES:
+        entry = facts.get(const.api)
         while entry is not None and "alias_of" in entry:
             entry = facts.get(entry["alias_of"])
         if entry is None:
-            raise SystemExit(f"{API_TABLE}: no entry for {probe.api}; regenerate the table or drop the probe")
-        out.update(_render_const(probe, list(entry.get("const_args", ()))))
+            raise SystemExit(f"{API_TABLE}: no entry for {const.api}; regenerate the table or drop the probe")
+        out.update(_render_const(const, list(entry.get("const_args", ()))))
     return out
 
 

@@ -54,6 +54,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
   ``tf.unstack``). For the entries decided by calling them.
 * ``elementwise``: ``"unary"``/``"binary"`` for the APIs TensorFlow registers as elementwise for
   dispatch (``tf.abs``, ``tf.math.add`` ...): a ragged input gives a ragged result.
+* ``const_args`` also holds optional integer arguments the probing call leaves out (an int
+  default, or a None default for names such as ``axis``, ``maxlen``, ``depth``): each is given as
+  a value-less graph input and the call compiled (``probe_optional_const``).
 * ``const_unless``: ``{argument: [other, ...]}``: the argument had to be a compile-time constant in
   the probing call, but compiles as a tensor once ``other`` is given a Python value
   (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
@@ -68,6 +71,7 @@ Cheap modes refresh those facts in the existing file without the hours of probes
 
     python tools/generate_api_table.py --refresh-params        # params/called_with (no compiling)
     python tools/generate_api_table.py --probe-conditional     # const_unless (compiles ~1 min)
+    python tools/generate_api_table.py --probe-optional-const  # optional int arguments into const_args
     python tools/generate_api_table.py --probe-xla-values      # xla_values (runs ~30 s)
     python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
 
@@ -775,6 +779,74 @@ def probe_conditional(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict
     return stats
 
 
+# Optional parameters whose default is None but which take an integer (or integers) when given:
+# candidates for compile-time constants that the default probing call leaves out.
+OPTIONAL_INT_PARAMS = frozenset({
+    "axis", "k", "depth", "num", "num_segments", "maxlen", "minlength", "maxlength", "num_columns", "batch_dims",
+    "num_rows", "size", "length", "fft_length", "frame_length", "frame_step", "num_classes", "num_or_size_splits",
+    "shift", "multiples", "seq_axis", "batch_axis", "lower", "upper", "num_lower", "num_upper", "block_size",
+    "target_height", "target_width", "offset_height", "offset_width", "n", "ord", "dim", "dims", "perm",
+})
+
+
+def optional_int_params(fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, got.TensorArg]:
+    """Optional parameters the probing call ``args`` leaves out that take integers: an int default
+    (a flat int list/tuple default: a vector), or a None default for the names in
+    :data:`OPTIONAL_INT_PARAMS`; each with the value-less graph input that stands for it."""
+    out: dict[str, got.TensorArg] = {}
+    for param, default in sorted(got.default_values(fn).items()):
+        if param in args or param.startswith("_") or isinstance(default, bool):
+            continue
+        if isinstance(default, int) or (default is None and param in OPTIONAL_INT_PARAMS):
+            out[param] = got.TensorArg("int32", ())
+        elif isinstance(default, (list, tuple)) and default and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in default):
+            out[param] = got.TensorArg("int32", (len(default),))
+    return out
+
+
+def probe_optional_const(tf: Any, keras: Any | None, table: dict[str, Any],
+                         only: re.Pattern[str] | None = None) -> dict[str, int]:
+    """Add to ``const_args`` the optional integer arguments (:func:`optional_int_params`) that
+    XLA needs as compile-time constants: each is given to the probing call as a value-less graph
+    input (as a value computed inside the compiled function from a reduction would be) and the
+    call is compiled; "must be a compile-time constant" marks it (``tf.reduce_sum(x, axis=a)``,
+    ``tf.sequence_mask(l, maxlen=m)``). ``only``: the names this expression finds."""
+    callables = public_callables(tf, keras, None)
+    stats = {"entries": 0, "probed": 0, "const": 0}
+    for name, entry in sorted(table["entries"].items()):
+        if "alias_of" in entry or entry.get("by") != "call" or not entry.get("xla"):
+            continue
+        if only is not None and not only.search(name):
+            continue
+        obj = callables.get(name)
+        if obj is None or isinstance(obj, type) or no_call(name):
+            continue
+        try:
+            traced = got.trace_default(tf, name, obj)
+        except (Exception, got.TraceTimeout):  # noqa: BLE001
+            traced = None
+        if traced is None:
+            continue
+        candidates = optional_int_params(obj, traced.args)
+        if not candidates or compile_outcome(tf, obj, traced.args)[0] != "compiled":
+            continue
+        stats["entries"] += 1
+        found = []
+        for param, graph_input in candidates.items():
+            stats["probed"] += 1
+            if compile_outcome(tf, obj, {**traced.args, param: graph_input})[0] == "const":
+                found.append(param)
+        if found:
+            entry["const_args"] = list(dict.fromkeys([*entry.get("const_args", ()), *found]))
+            params = positional_params(obj)
+            if params is not None:
+                entry["params"] = params
+            entry.setdefault("called_with", [p for p in traced.args if not p.startswith("*")])
+            stats["const"] += len(found)
+    return stats
+
+
 def write_compact(table: dict[str, Any], path: Path) -> None:
     """One line per entry: small diffs, fast to load."""
     head = {k: v for k, v in table.items() if k != "entries"}
@@ -943,6 +1015,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="re-probe grad_xla/grad_conditions in the existing --out file (compiles ~10 min)")
     ap.add_argument("--probe-xla-values", action="store_true",
                     help="fill xla_values into the existing --out file (runs the seeded random APIs)")
+    ap.add_argument("--probe-optional-const", action="store_true",
+                    help="add the optional integer arguments that must be compile-time constants to const_args "
+                         "in the existing --out file (compiles each as a value-less tensor)")
+    ap.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
+                    help="with --probe-optional-const: only the names this regular expression finds")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -956,8 +1033,13 @@ def main(argv: list[str] | None = None) -> int:
         import keras
     except ImportError:  # pragma: no cover - Keras 3 is optional
         keras = None
-    if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad:
+    if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad \
+            or args.probe_optional_const:
         table = json.loads(args.out.read_text())
+        if args.probe_optional_const:
+            cpu = time.process_time()
+            stats = probe_optional_const(tf, keras, table, args.only)
+            print("optional constants:", json.dumps(stats), f"{time.process_time() - cpu:.0f} s CPU")
         if args.refresh_params:
             print("params:", json.dumps(refresh_params(tf, keras, table)))
             print("outputs:", json.dumps(refresh_outputs(tf, keras, table)))
@@ -976,6 +1058,7 @@ def main(argv: list[str] | None = None) -> int:
     table["stats"]["outputs"] = refresh_outputs(tf, keras, table)
     table["stats"]["elementwise"] = refresh_elementwise(tf, keras, table)
     if not args.no_compile:
+        table["stats"]["optional_const"] = probe_optional_const(tf, keras, table)
         table["stats"]["conditional"] = probe_conditional(tf, keras, table)
         table["stats"]["xla_values"] = probe_xla_values(tf, keras, table)
         table["stats"]["gradients"] = probe_gradients(tf, keras, table)

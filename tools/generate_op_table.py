@@ -17,8 +17,15 @@ What it records, and where each fact comes from:
   arguments and the ops of the graph (nested functions included) are read back. Functions that
   cannot be traced with synthetic arguments fall back to a static scan of their source for
   ``gen_*_ops`` calls (``"source": "static"``: ops the function *may* create).
-  Bool arguments are flipped, and a few string arguments (``method=``) are enumerated; where that
-  changes the set of ops without an XLA kernel, the entry gets ``conditions``. A few classes
+  Argument variants (``variants``): bool arguments are flipped; string arguments (a string
+  default, or None for ``method=``, ``padding=``, ``data_format=``, ``interpolation=``, ...) take
+  the choices TensorFlow's own validation lists when traced with a value it does not accept (the
+  quoted words of the ValueError), plus ``VALUE_PROBES``; numeric flags (``dilations``,
+  ``dilation_rate``, ``depth_multiplier``) take 2. Where a variant changes the set of ops without
+  an XLA kernel, or (both calls creating only ops with a kernel) the compiler's verdict on the
+  variant's forward or gradient differs from the default call's, the entry gets ``conditions``
+  (with the parameter's ``position``, ``compiles: false`` + ``compile_error``, ``grad_unsupported``).
+  ``--variants-only [--only REGEX]`` measures just these again in the existing table. A few classes
   (lookup tables, ``tf.random.Generator``) and Keras preprocessing layers are probed with
   explicit code.
 * ``switches``: global switches (``tf.debugging.enable_check_numerics``) and the ops every
@@ -820,16 +827,67 @@ def trace_default(tf: Any, name: str, fn: Callable[..., Any]) -> TraceResult | N
     return None
 
 
-def variants(name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(argument, value) pairs to trace besides the defaults: every bool flipped, listed strings."""
-    for param, default in sorted(default_values(fn).items()):
-        if isinstance(default, bool) and param not in base:
+# Argument values beyond bool flips and VALUE_PROBES, found from the function itself: a parameter
+# whose default is a string (or None, for the names below) is traced with a string no API accepts,
+# and the quoted words of TensorFlow's own ValueError are its choices ("`data_format` must be
+# 'NHWC' or 'NCHW'"); numeric flags are set to a value other than their default.
+BOGUS_CHOICE = "xlacheck_no_such_choice"
+CHOICE_WORD_RE = re.compile(r"""['"`]([A-Za-z][A-Za-z0-9_-]*)['"`]""")
+CHOICE_PARAMS = frozenset({
+    "method", "padding", "data_format", "interpolation", "mode", "reduction", "alg", "direction", "ord",
+    "noise", "align", "round_mode", "side", "implementation", "fill_mode", "norm", "format",
+})
+NUMERIC_PROBES: dict[str, Any] = {"dilations": 2, "dilation_rate": 2, "depth_multiplier": 2}
+MAX_CHOICES = 10
+
+
+def string_choices(tf: Any, fn: Callable[..., Any], base: dict[str, Any], param: str) -> tuple[str, ...]:
+    """The values TensorFlow's validation lists for ``param`` when it is given a string it does not
+    accept (traced with ``base`` otherwise); () when the error lists none or tracing accepts it."""
+    try:
+        graph_ops(tf, fn, {**base, param: BOGUS_CHOICE})
+    except TraceTimeout:
+        return ()
+    except Exception as error:  # noqa: BLE001 - the validation error is the point
+        message = str(error)
+        if BOGUS_CHOICE not in message:
+            return ()  # failed for another reason: the message lists nothing about this argument
+        words = [w for w in CHOICE_WORD_RE.findall(message) if w not in (BOGUS_CHOICE, param)]
+        return tuple(dict.fromkeys(words))[:MAX_CHOICES]
+    return ()
+
+
+def variants(tf: Any, name: str, fn: Callable[..., Any], base: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(argument, value) pairs to trace besides the defaults: every bool flipped, the strings of
+    ``VALUE_PROBES`` and those TensorFlow's validation lists (:func:`string_choices`), numeric
+    flags of ``NUMERIC_PROBES``. Arguments the synthetic call already sets are left alone."""
+    defaults = default_values(fn)
+    seen: set[tuple[str, Any]] = set()
+
+    def fresh(param: str, value: Any) -> bool:
+        key = (param, value if not isinstance(value, list) else tuple(value))
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for param, default in sorted(defaults.items()):
+        if isinstance(default, bool) and param not in base and fresh(param, not default):
             yield param, not default
     for param, values in sorted(VALUE_PROBES.get(name, {}).items()):
-        default = default_values(fn).get(param)
         for value in values:
-            if value != default:
+            if value != defaults.get(param) and fresh(param, value):
                 yield param, value
+    for param, default in sorted(defaults.items()):
+        if param in base:
+            continue
+        if isinstance(default, str) or (default is None and param in CHOICE_PARAMS):
+            for value in string_choices(tf, fn, base, param):
+                if value != default and fresh(param, value):
+                    yield param, value
+        elif param in NUMERIC_PROBES and not isinstance(default, bool) and default in (None, 1, [1, 1], (1, 1)):
+            if fresh(param, NUMERIC_PROBES[param]):
+                yield param, NUMERIC_PROBES[param]
 
 
 Probe = tuple[Callable[[Any], Any], dict[str, Callable[[Any, Any], Any]]]
@@ -1225,20 +1283,7 @@ def api_table(
             "source": source,
         }
         if traced is not None:
-            conditions = []
-            for param, value in variants(name, fn, traced.args):
-                try:
-                    variant_ops = set(graph_ops(tf, fn, {**traced.args, param: value}))
-                except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
-                    continue
-                variant_ops.discard("Placeholder")
-                if variant_ops & unsupported != ops & unsupported:
-                    conditions.append({
-                        "argument": param,
-                        "value": value,
-                        "raw_ops": sorted(variant_ops),
-                        "unsupported": sorted(variant_ops & unsupported),
-                    })
+            conditions = _conditions(tf, name, fn, traced.args, ops, unsupported)
             if conditions:
                 entry["conditions"] = conditions
             traced_args[name] = traced.args
@@ -1452,6 +1497,8 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     sweep_check = sweep_entries(tf, api, unsupported)
+    if keras_layers() is not None:  # constructor-argument variants of the swept layers
+        api = refresh_layer_variants(tf, {"api": api}, None, sweep_check.setdefault("layer_variants", {}))
     # An op a public function creates may be registered without a tf.raw_ops export (a static
     # scan once found DTensor's Relayout): list such ops too, so every op an entry names is here.
     created = frozenset(op for entry in api.values() for op in entry.get("raw_ops", ()))
@@ -1497,6 +1544,165 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
             "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
+
+
+# Constructor arguments of Keras layers that are not variants of the computation (or that change
+# what the call needs: stateful RNNs need a fixed batch size, return_state a tuple).
+LAYER_VARIANT_SKIP = re.compile(r"initializer|regularizer|constraint|activation|^(name|dtype|trainable|dynamic|"
+                                r"autocast|input_shape|batch_input_shape|stateful|return_state|seed)$")
+LAYER_NUMERIC_PROBES: dict[str, Any] = {"dilation_rate": 2, "depth_multiplier": 2, "implementation": 1}
+
+
+def _compile_object(tf: Any, fn: Callable[..., Any], inputs: list[TensorArg]) -> tuple[str, list[str]]:
+    return compile_verdict(tf, lambda **kw: fn(*kw.values()), {f"x{i}": a for i, a in enumerate(inputs)})
+
+
+def layer_variant_conditions(tf: Any, name: str, cls: Any, kwargs: dict[str, Any], unsupported: frozenset[str],
+                             counts: dict[str, int]) -> list[dict[str, Any]]:
+    """The constructor-argument variants of a Keras layer (bools flipped, string choices from the
+    ValueError a bogus value raises at construction, ``LAYER_NUMERIC_PROBES``), each built, called
+    on the first input the default layer accepts and compiled forward and backward (inputs and
+    weights); recorded as ``conditions`` where the unsupported ops or a compiler verdict differ
+    from the default layer's, as :func:`_conditions` does for functions."""
+    made = {k: v.make(tf) if isinstance(v, Lazy) else v for k, v in kwargs.items()}
+    call = _keras_call(cls, name.rsplit(".", 1)[-1])
+
+    def probe_for(extra: dict[str, Any]) -> tuple[ObjectProbe, frozenset[str]] | None:
+        for example in LAYER_INPUTS:
+            try:
+                probe = _object_probe(tf, lambda: cls(**made, **extra), example, call)
+                return probe, _function_ops(tf, probe.forward, probe.inputs)
+            except (Exception, TraceTimeout):  # noqa: BLE001 - this input does not fit: try the next
+                continue
+        return None
+
+    base = probe_for({})
+    if base is None:
+        return []
+    try:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return []
+    candidates: list[tuple[str, Any]] = []
+    for param in params:
+        if param.default is param.empty or param.name in kwargs or LAYER_VARIANT_SKIP.search(param.name):
+            continue
+        if isinstance(param.default, bool):
+            candidates.append((param.name, not param.default))
+        elif isinstance(param.default, str) or (param.default is None and param.name in CHOICE_PARAMS):
+            try:
+                cls(**made, **{param.name: BOGUS_CHOICE})
+            except Exception as error:  # noqa: BLE001 - the validation error lists the choices
+                message = str(error)
+                if BOGUS_CHOICE in message:
+                    words = [w for w in CHOICE_WORD_RE.findall(message) if w not in (BOGUS_CHOICE, param.name)]
+                    candidates += [(param.name, w) for w in dict.fromkeys(words) if w != param.default][:MAX_CHOICES]
+        elif param.name in LAYER_NUMERIC_PROBES and param.default != LAYER_NUMERIC_PROBES[param.name]:
+            candidates.append((param.name, LAYER_NUMERIC_PROBES[param.name]))
+    if not candidates:
+        return []
+    def confirmed(probe: ObjectProbe, ops: frozenset[str]) -> tuple[frozenset[str], str]:
+        """The ops without a kernel the compiler confirms (graph ops in a library function the
+        compiled program never calls, such as CudnnRNNV3, are dropped), and its verdict."""
+        outcome, detail = _compile_object(tf, probe.forward, probe.inputs)
+        if outcome == "compiled":
+            return frozenset(), outcome
+        if outcome == "no_kernel":
+            return frozenset(ops & unsupported) | (frozenset(detail) - BOUNDARY_OPS), outcome
+        return frozenset(ops & unsupported), outcome
+
+    base_probe, base_ops = base
+    base_unsupported, base_fwd = confirmed(base_probe, base_ops)
+    base_bwd = _compile_object(tf, base_probe.backward, base_probe.inputs)[0] if base_fwd == "compiled" else "other"
+    conditions = []
+    for param_name, value in candidates:
+        variant = probe_for({param_name: value})
+        if variant is None:
+            continue
+        probe, ops = variant
+        counts["layer_variants"] = counts.get("layer_variants", 0) + 1
+        variant_unsupported, outcome = confirmed(probe, ops)
+        record: dict[str, Any] = {"argument": param_name, "value": value, "position": None,
+                                  "raw_ops": sorted(ops), "unsupported": sorted(variant_unsupported)}
+        changed = variant_unsupported != base_unsupported
+        if not changed and not variant_unsupported and base_fwd == "compiled":
+            if outcome != "compiled":
+                detail = _compile_object(tf, probe.forward, probe.inputs)[1]
+                record["compiles"] = False
+                record["compile_error"] = (", ".join(sorted(set(detail) - BOUNDARY_OPS)) if outcome == "no_kernel"
+                                           else detail[0])
+                changed = True
+            elif base_bwd in ("compiled", "no_kernel"):
+                g_outcome, g_detail = _compile_object(tf, probe.backward, probe.inputs)
+                if g_outcome in ("compiled", "no_kernel") and g_outcome != base_bwd:
+                    record["grad_unsupported"] = sorted(set(g_detail) - BOUNDARY_OPS)
+                    changed = True
+        if changed:
+            conditions.append(record)
+    return conditions
+
+
+def refresh_layer_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None,
+                           counts: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """``conditions`` of the swept Keras layers (``tf.keras.layers.X`` entries that the sweep
+    traced), measured by :func:`layer_variant_conditions`; the explicitly probed layers
+    (``keras_entries``) keep theirs."""
+    import tf_keras
+
+    unsupported = unsupported_set(raw_op_table(tf, xla_kernel_ops(tf), registered_ops(tf)))
+    api = dict(table["api"])
+    explicit = {f"tf.keras.layers.{short}" for short in KERAS_LAYER_PROBES}
+    for name, entry in sorted(api.items()):
+        if not name.startswith("tf.keras.layers.") or name in explicit or "alias_of" in entry \
+                or entry.get("source") != "trace" or (only is not None and not only.search(name)):
+            continue
+        short = name.rsplit(".", 1)[-1]
+        cls = getattr(tf_keras.layers, short, None)
+        kwargs = _construct_kwargs(cls, short) if isinstance(cls, type) else None
+        if kwargs is None:
+            continue
+        counts["layers"] = counts.get("layers", 0) + 1
+        conditions = layer_variant_conditions(tf, name, cls, kwargs, unsupported, counts)
+        api[name] = {key: value for key, value in entry.items() if key != "conditions"}
+        if conditions:
+            api[name]["conditions"] = conditions
+            counts["layers_with_conditions"] = counts.get("layers_with_conditions", 0) + 1
+    return api
+
+
+def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None = None
+                     ) -> tuple[dict[str, Any], dict[str, int]]:
+    """``table`` with the ``conditions`` of its traced function entries (the tf.* walk and the
+    swept tf.compat.v1/Keras functions) measured again by :func:`_conditions`; ``only`` keeps the
+    other entries as they are. Everything else is kept. Returns the table and counts."""
+    if table.get("tensorflow_version") != tf.__version__:
+        raise SystemExit(f"generate_op_table: --variants-only needs the TensorFlow the table was built with "
+                         f"({table.get('tensorflow_version')}), found {tf.__version__}; run without it")
+    kernels = xla_kernel_ops(tf)
+    unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
+    walked = public_functions(tf)
+    swept = {name: fn for members in public_callables(tf).values() for name, fn in members.items()
+             if not isinstance(fn, type)}
+    api = dict(table["api"])
+    counts = {"entries": 0, "with_conditions": 0}
+    for name, entry in sorted(api.items()):
+        if (only is not None and not only.search(name)) or "alias_of" in entry or entry.get("source") != "trace":
+            continue
+        fn = walked.get(name) or swept.get(name)
+        if fn is None:
+            continue
+        traced = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        if traced is None:
+            continue
+        counts["entries"] += 1
+        conditions = _conditions(tf, name, fn, traced.args, set(traced.ops) - {"Placeholder"}, unsupported, counts)
+        api[name] = {key: value for key, value in entry.items() if key != "conditions"}
+        if conditions:
+            api[name]["conditions"] = conditions
+            counts["with_conditions"] += 1
+    if keras_layers() is not None:
+        api = refresh_layer_variants(tf, {**table, "api": api}, only, counts)
+    return {**table, "api": api, "generated": generated_date()}, counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -1655,8 +1861,8 @@ def coverage_report(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     raw_ops = table["raw_ops"]
     groups = public_callables(tf)
     by_object: dict[int, str] = {}
-    for group in groups.values():
-        for name, value in group.items():
+    for group_members in groups.values():
+        for name, value in group_members.items():
             if name in api and "alias_of" not in api[name]:
                 by_object.setdefault(_object_key(value), name)
     walked = public_functions(tf)
@@ -2056,18 +2262,96 @@ def sweep_entries(tf: Any, api: dict[str, dict[str, Any]], unsupported: frozense
     return check
 
 
+def grad_verdict(tf: Any, fn: Callable[..., Any], args: dict[str, Any]) -> tuple[str, list[str]]:
+    """Compile the gradient of ``fn(**args)`` (the sum of its squared float outputs with respect
+    to its float inputs, as ``gradient_entries`` does) with XLA:CPU from TensorSpecs.
+
+    Returns ("compiled", []), ("no_kernel", ops the compiler named), ("none", []) when there is no
+    float input, output or gradient, or ("other", [error line])."""
+    inputs, call = bind(tf, fn, args)
+    if not inputs or any(a.kind != "dense" for a in inputs) or not any(a.dtype.startswith("float") for a in inputs):
+        return "none", []
+
+    def backward(*tensors: Any) -> Any:
+        with tf.GradientTape() as tape:
+            for t in tensors:
+                tape.watch(t)
+            leaves = _float_leaves(tf, call(*tensors))
+            if not leaves:
+                raise LookupError("no float output")
+            loss = _loss(tf, leaves)
+        grads = [g for g in tape.gradient(loss, [t for t in tensors if t.dtype.is_floating]) if g is not None]
+        if not grads:
+            raise LookupError("no gradient")
+        return [tf.convert_to_tensor(g) for g in grads]
+
+    jitted = tf.function(backward, jit_compile=True, autograph=False)
+    signal.alarm(TRACE_TIMEOUT_S)
+    try:
+        jitted.experimental_get_compiler_ir(*[a.spec(tf) for a in inputs])(stage="hlo")
+        return "compiled", []
+    except LookupError:
+        return "none", []
+    except (Exception, TraceTimeout) as error:  # noqa: BLE001 - the compiler's verdict, whatever it is
+        message = str(error)
+        ops = sorted(set(UNSUPPORTED_RE.findall(message)) - BOUNDARY_OPS)
+        if ops:
+            return "no_kernel", ops
+        if "No gradient defined" in message or "no gradient" in message.lower():
+            return "none", []
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        return "other", [f"{type(error).__name__}: {(lines or [''])[0][:160]}"]
+    finally:
+        signal.alarm(0)
+
+
 def _conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any], ops: set[str],
-                unsupported: frozenset[str]) -> list[dict[str, Any]]:
-    """Bool flips and ``VALUE_PROBES`` values that change the unsupported set (as api_table does)."""
+                unsupported: frozenset[str], counts: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """Argument values (:func:`variants`) under which the call compiles differently from the
+    synthetic call ``args``: the set of ops without a kernel changes (from the graph), or, where
+    the synthetic call and the variant create only ops with a kernel, the compiler says the
+    variant's forward fails although it runs eagerly (``compiles: false``, ``compile_error``), or
+    the gradient fails or compiles where the synthetic call's did not (``grad_unsupported``: the
+    ops the compiler named; [] when the variant's gradient compiles and the default's does not).
+    Each record has the parameter's ``position`` (None: keyword-only), so a linter maps a
+    positional literal to it. ``counts`` (if given) gets the number of variants probed."""
     conditions = []
-    for param, value in variants(name, fn, args):
+    base_unsupported = ops & unsupported
+    base: tuple[str, str] | None = None  # (forward, gradient) verdicts of the synthetic call, computed once
+    for param, value in variants(tf, name, fn, args):
+        trial = {**args, param: value}
         try:
-            variant_ops = set(graph_ops(tf, fn, {**args, param: value})) - {"Placeholder"}
+            variant_ops = set(graph_ops(tf, fn, trial)) - {"Placeholder"}
         except (Exception, TraceTimeout):  # noqa: BLE001 - an invalid combination, not a finding
             continue
-        if variant_ops & unsupported != ops & unsupported:
-            conditions.append({"argument": param, "value": value, "raw_ops": sorted(variant_ops),
-                               "unsupported": sorted(variant_ops & unsupported)})
+        if counts is not None:
+            counts["variants"] = counts.get("variants", 0) + 1
+        record: dict[str, Any] = {"argument": param, "value": value, "position": parameter_position(fn, param),
+                                  "raw_ops": sorted(variant_ops), "unsupported": sorted(variant_ops & unsupported)}
+        changed = variant_ops & unsupported != base_unsupported
+        if not changed and not base_unsupported:
+            if base is None:
+                forward = compile_verdict(tf, fn, args)[0]
+                base = (forward, grad_verdict(tf, fn, args)[0] if forward == "compiled" else "other")
+                if counts is not None:
+                    counts["entries_compiled"] = counts.get("entries_compiled", 0) + 1
+            if base[0] == "compiled":
+                outcome, detail = compile_verdict(tf, fn, trial)
+                if counts is not None:
+                    counts["compiled"] = counts.get("compiled", 0) + 1
+                if outcome != "compiled":
+                    if accepts_eagerly(tf, fn, trial):  # a call TensorFlow itself rejects is no XLA fact
+                        record["compiles"] = False
+                        record["compile_error"] = (", ".join(sorted(set(detail) - BOUNDARY_OPS))
+                                                   if outcome == "no_kernel" else detail[0])
+                        changed = True
+                elif base[1] in ("compiled", "no_kernel"):
+                    g_outcome, g_detail = grad_verdict(tf, fn, trial)
+                    if g_outcome in ("compiled", "no_kernel") and g_outcome != base[1]:
+                        record["grad_unsupported"] = g_detail
+                        changed = True
+        if changed:
+            conditions.append(record)
     return conditions
 
 
@@ -2102,6 +2386,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--coverage", action="store_true",
                         help="print how much of the public API the existing --out table covers, and why the rest "
                              "is not; writes nothing")
+    parser.add_argument("--variants-only", action="store_true",
+                        help="measure again only the argument-variant conditions (bool flips, string choices, "
+                             "numeric flags: forward and gradient compiled) of the traced functions in the existing "
+                             "--out table; everything else is kept")
+    parser.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
+                        help="with --variants-only: only the API names this regular expression finds")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -2115,6 +2405,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.monotonic()
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
+    if args.variants_only:
+        cpu = time.process_time()
+        table, counts = refresh_variants(tf, json.loads(args.out.read_text(encoding="utf-8")), args.only)
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: argument variants of {counts['entries']} traced functions "
+              f"({counts.get('variants', 0)} variants traced, {counts.get('compiled', 0)} compiled), "
+              f"{counts['with_conditions']} with conditions; constructor variants of {counts.get('layers', 0)} "
+              f"Keras layers ({counts.get('layer_variants', 0)} built and compiled), "
+              f"{counts.get('layers_with_conditions', 0)} with conditions; {time.process_time() - cpu:.0f} s CPU, "
+              f"{time.monotonic() - start:.0f} s wall")
         return 0
     if args.probes_only:
         table = refresh_probes(tf, json.loads(args.out.read_text(encoding="utf-8")))

@@ -21,16 +21,26 @@ V2_PREFIX = "tf.compat.v2."  # the same API as tf.*; tf.compat.v1 names have the
 
 @dataclass(frozen=True)
 class Condition:
-    """An argument value that changes which ops without an XLA kernel a function creates.
+    """An argument value under which a function compiles differently from its default call.
 
     ``tf.image.resize(..., method="bicubic")`` creates ``ResizeBicubic``; with the default method
     it does not. ``unsupported`` is the full set for that call (the other arguments at defaults).
+    ``position`` is the parameter's positional index (None: keyword-only or not recorded).
+    Where the default call and the variant create only ops with a kernel, the generator compiled
+    both: ``compiles`` is False when the variant's forward fails although it runs eagerly
+    (``compile_error`` says how), and ``grad_unsupported`` (None: as the default's) names the ops
+    without a kernel that its gradient needs, () when its gradient compiles and the default's does
+    not (``K.resize_images(..., interpolation="bilinear")``).
     """
 
     argument: str
     value: Any
     raw_ops: tuple[str, ...]
     unsupported: tuple[str, ...]
+    position: int | None = None
+    compiles: bool | None = None
+    compile_error: str = ""
+    grad_unsupported: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,23 @@ class OpVerdict:
                 # effects of several arguments as independent.
                 result = (result - (default - changed)) | (changed - default)
         return tuple(sorted(result))
+
+    def positions(self) -> dict[int, str]:
+        """Positional index -> parameter name, for the parameters the conditions measured."""
+        return {c.position: c.argument for c in self.conditions if c.position is not None}
+
+    def selected(self, arguments: dict[str, Any]) -> tuple[Condition, ...]:
+        """The conditions the literal ``arguments`` select."""
+        return tuple(c for c in self.conditions if c.argument in arguments and arguments[c.argument] == c.value)
+
+    def grad_unsupported_for(self, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """Ops without a kernel that the gradient of a call with these literal arguments needs, as
+        measured for the selected variants; None when no selected variant measured its gradient apart
+        (the default call's gradient facts hold)."""
+        measured = [c.grad_unsupported for c in self.selected(arguments) if c.grad_unsupported is not None]
+        if not measured:
+            return None
+        return tuple(sorted(set().union(*measured)))
 
 
 @dataclass(frozen=True)
@@ -138,7 +165,9 @@ def lookup(api_name: str) -> OpVerdict | None:
         unsupported=tuple(entry["unsupported"]),
         source=entry["source"],
         conditions=tuple(
-            Condition(c["argument"], c["value"], tuple(c["raw_ops"]), tuple(c["unsupported"]))
+            Condition(c["argument"], c["value"], tuple(c["raw_ops"]), tuple(c["unsupported"]), c.get("position"),
+                      c.get("compiles"), c.get("compile_error", ""),
+                      tuple(c["grad_unsupported"]) if "grad_unsupported" in c else None)
             for c in entry.get("conditions", ())
         ),
         when=entry.get("when"),

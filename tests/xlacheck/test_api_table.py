@@ -140,15 +140,44 @@ def test_sampled_const_args_reproduce(tf):
         fn = _resolve(tf, name)
         traced = got.trace_default(tf, name, fn)
         assert traced is not None, name
+        optional = gen.optional_int_params(fn, traced.args)  # const_args the probing call left out
         for argument in ENTRIES[name]["const_args"]:
             trial = dict(traced.args)
-            trial[argument] = gen.as_graph_input(traced.args[argument])
+            trial[argument] = (gen.as_graph_input(traced.args[argument]) if argument in traced.args
+                               else optional[argument])
             inputs, call = got.bind(tf, fn, trial)
             jitted = tf.function(call, jit_compile=True, autograph=False)
             with pytest.raises(Exception, match="compile-time constant"):
                 jitted.experimental_get_compiler_ir(*[t.spec(tf) for t in inputs])(stage="hlo")
             checked += 1
     assert checked >= 5
+
+
+@pytest.mark.tf
+def test_optional_constant_arguments_fail_from_data_and_compile_as_literals(tf):
+    """The optional arguments probe_optional_const added, compiled by hand: an axis computed from
+    the data inside the compiled function fails with 'must be a compile-time constant', a literal
+    axis compiles; tf.math.top_k's k (not in the table) compiles from data (a bounded dynamic size)."""
+    for name, argument in (("tf.reduce_sum", "axis"), ("tf.gather", "axis"), ("tf.argmax", "axis"),
+                           ("tf.eye", "num_columns")):
+        fact = api_table.lookup(name)
+        assert fact is not None and argument in fact.const_args, name
+    assert "k" not in api_table.lookup("tf.math.top_k").const_args  # type: ignore[union-attr]
+    spec = (tf.TensorSpec([4, 6]), tf.TensorSpec([2], tf.int32))
+    cases = {
+        "reduce_sum": lambda x, ids: tf.reduce_sum(x, axis=tf.reduce_min(ids)),
+        "gather": lambda x, ids: tf.gather(x, ids, axis=tf.reduce_min(ids)),
+        "argmax": lambda x, ids: tf.argmax(x, axis=tf.reduce_min(ids)),
+        "eye": lambda x, ids: tf.eye(2, num_columns=tf.reduce_max(ids)) * tf.reduce_sum(x),
+    }
+    for body in cases.values():
+        jitted = tf.function(body, jit_compile=True, autograph=False)
+        with pytest.raises(Exception, match="compile-time constant"):
+            jitted.experimental_get_compiler_ir(*spec)(stage="hlo")
+    tf.function(lambda x, ids: tf.reduce_sum(x, axis=1), jit_compile=True).experimental_get_compiler_ir(*spec)(
+        stage="hlo")
+    tf.function(lambda x, ids: tf.math.top_k(x, k=tf.reduce_min(ids)).values,
+                jit_compile=True).experimental_get_compiler_ir(*spec)(stage="hlo")
 
 
 @pytest.mark.tf
@@ -342,7 +371,6 @@ def test_static_args_supplement_compiles_as_documented(tf):
         ("tf.range", "limit"): lambda x, n: tf.range(n),
         ("tf.range", "delta"): lambda x, n: tf.range(0, 10, n),
         ("tf.sequence_mask", "maxlen"): lambda x, n: tf.sequence_mask([1, 2], n),
-        ("tf.eye", "num_columns"): lambda x, n: tf.eye(3, n),
         ("tf.TensorArray", "size"): lambda x, n: tf.TensorArray(tf.float32, size=n).stack(),
         ("tnp.zeros", "shape"): lambda x, n: tnp.zeros((n, 2)),
         ("tnp.ones", "shape"): lambda x, n: tnp.ones((n, 2)),

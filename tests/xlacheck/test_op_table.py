@@ -138,8 +138,18 @@ def test_every_api_entry_is_consistent_with_the_raw_op_table() -> None:
         else:
             assert set(verdict.unsupported) == set(verdict.raw_ops) & unsupported, name
         for condition in verdict.conditions:
-            assert set(condition.unsupported) == set(condition.raw_ops) & unsupported, name
-            assert set(condition.unsupported) != set(verdict.unsupported), name
+            if name.startswith("tf.keras.layers."):  # confirmed by compiling, as the layer's own verdict
+                assert set(condition.unsupported) <= set(condition.raw_ops) & unsupported, name
+            else:
+                assert set(condition.unsupported) == set(condition.raw_ops) & unsupported, name
+            # a variant is recorded because it changes the kernels, or the compiler's verdict on it
+            # (forward or gradient) differs from the default call's, which creates only kernels
+            measured_apart = condition.compiles is False or condition.grad_unsupported is not None
+            assert set(condition.unsupported) != set(verdict.unsupported) or measured_apart, name
+            if measured_apart:
+                assert not condition.unsupported and not verdict.unsupported, name
+            if condition.compiles is False:
+                assert condition.compile_error, name
 
 
 def test_resize_is_argument_dependent() -> None:
@@ -540,7 +550,88 @@ def test_generator_traces_public_functions_to_their_ops(generator) -> None:  # t
     assert resize is not None and "ResizeBilinear" in resize.ops
     bicubic = generator.graph_ops(tf, tf.image.resize, {**resize.args, "method": "bicubic"})
     assert "ResizeBicubic" in bicubic
-    assert ("method", "bicubic") in set(generator.variants("tf.image.resize", tf.image.resize, resize.args))
+    assert ("method", "bicubic") in set(generator.variants(tf, "tf.image.resize", tf.image.resize, resize.args))
+
+
+@pytest.mark.tf
+def test_generator_reads_argument_choices_from_tensorflows_own_validation(generator) -> None:  # type: ignore[no-untyped-def]
+    """String choices come from the ValueError a value TensorFlow does not accept raises (no list
+    of ours): data_format of tf.nn.conv2d, interpolation of K.resize_images; bools are flipped and
+    numeric flags (dilations) tried."""
+    import tensorflow as tf
+
+    conv = generator.trace_default(tf, "tf.nn.conv2d", tf.nn.conv2d)
+    assert conv is not None
+    assert {"NHWC", "NCHW"} <= set(generator.string_choices(tf, tf.nn.conv2d, conv.args, "data_format"))
+    found = set(generator.variants(tf, "tf.nn.conv2d", tf.nn.conv2d, conv.args))
+    assert ("data_format", "NCHW") in found and ("dilations", 2) in found
+    resize = generator.sweep_trace(tf, "tf.keras.backend.resize_images", tf.keras.backend.resize_images)
+    assert resize is not None
+    choices = generator.string_choices(tf, tf.keras.backend.resize_images, resize.args, "interpolation")
+    assert {"bilinear", "bicubic", "nearest"} <= set(choices)
+    lstsq = generator.trace_default(tf, "tf.linalg.lstsq", tf.linalg.lstsq)
+    assert lstsq is not None and ("fast", False) in set(generator.variants(tf, "tf.linalg.lstsq", tf.linalg.lstsq,
+                                                                           lstsq.args))
+
+
+@pytest.mark.tf
+def test_variant_conditions_agree_with_the_compiler() -> None:
+    """The measured variants, compiled by hand: K.resize_images(interpolation="bicubic") fails on
+    ResizeBicubic, the default (nearest) compiles forward but its gradient needs
+    ResizeNearestNeighborGrad, and interpolation="bilinear" compiles forward and backward."""
+    tf = pytest.importorskip("tensorflow")
+    verdict = op_table.lookup("tf.keras.backend.resize_images")
+    assert verdict is not None and verdict.unsupported == ()
+    assert verdict.unsupported_for({"interpolation": "bicubic"}) == ("ResizeBicubic",)
+    assert verdict.grad_unsupported_for({"interpolation": "bilinear"}) == ()
+    assert verdict.grad_unsupported_for({}) is None
+    assert verdict.grad_unsupported == ("ResizeNearestNeighborGrad",)  # the default's, from the sweep
+    spec = tf.TensorSpec([1, 4, 4, 3])
+
+    def compiles(body) -> bool:  # type: ignore[no-untyped-def]
+        try:
+            tf.function(body, jit_compile=True, autograph=False).experimental_get_compiler_ir(spec)(stage="hlo")
+            return True
+        except Exception as error:  # noqa: BLE001 - the compiler's verdict
+            assert "unsupported operations" in str(error)
+            return False
+
+    def grad(interpolation: str):  # type: ignore[no-untyped-def]
+        def body(x):  # type: ignore[no-untyped-def]
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.keras.backend.resize_images(x, 2, 2, "channels_last", interpolation=interpolation)
+                loss = tf.reduce_sum(tf.square(y))
+            return tape.gradient(loss, x)
+        return body
+
+    assert not compiles(lambda x: tf.keras.backend.resize_images(x, 2, 2, "channels_last", interpolation="bicubic"))
+    assert compiles(lambda x: tf.keras.backend.resize_images(x, 2, 2, "channels_last"))
+    assert not compiles(grad("nearest"))
+    assert compiles(grad("bilinear"))
+
+
+def test_keras_layer_constructor_variants() -> None:
+    """The swept layers' constructor variants: UpSampling2D's interpolation choices (read from
+    the layer's own ValueError) change the kernels and, for bilinear, the gradient; the RNN flags
+    (unroll, implementation, return_sequences, go_backwards, reset_after) compile as the defaults do."""
+    up = op_table.lookup("tf.keras.layers.UpSampling2D")
+    assert up is not None and up.unsupported == ()
+    assert up.unsupported_for({"interpolation": "bicubic"}) == ("ResizeBicubic",)
+    assert up.grad_unsupported_for({"interpolation": "bilinear"}) == ()
+    for rnn in ("tf.keras.layers.LSTM", "tf.keras.layers.GRU"):
+        verdict = op_table.lookup(rnn)
+        assert verdict is not None and not verdict.unsupported
+        assert all(not c.unsupported and c.compiles is not False and not c.grad_unsupported
+                   for c in verdict.conditions), rnn
+
+
+def test_conditions_record_parameter_positions() -> None:
+    resize = op_table.lookup("tf.image.resize")
+    assert resize is not None
+    assert resize.positions() == {2: "method", 4: "antialias"}
+    assert [c.value for c in resize.selected({"method": "bicubic", "size": 3})] == ["bicubic"]
+    assert resize.grad_unsupported_for({"method": "nearest"}) == ("ResizeNearestNeighborGrad",)
 
 
 @pytest.mark.tf

@@ -105,8 +105,6 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
                            " each alone fails too, which that probe cannot tell apart"),
     "tf.sequence_mask": StaticArgs(("lengths", "maxlen", "dtype", "name"), ("maxlen",),
                                    "the probing call omitted maxlen"),
-    "tf.eye": StaticArgs(("num_rows", "num_columns", "batch_shape", "dtype", "name"), ("num_columns",),
-                         "the probing call omitted num_columns"),
     "tf.TensorArray": StaticArgs(("dtype", "size", "dynamic_size", "clear_after_read", "tensor_array_name"),
                                  ("size",), "a class: the probe does not construct classes"),
     "tnp.zeros": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),

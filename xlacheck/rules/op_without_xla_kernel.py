@@ -20,17 +20,49 @@ _OWNED_ELSEWHERE = frozenset({
 })
 
 
+def variant_literals(verdict: op_table.OpVerdict, call: ast.Call, resolve: Any = None) -> dict[str, Any]:
+    """The literal arguments of ``call`` by parameter name: keywords, and positional arguments at
+    the positions the op table's conditions recorded (up to the first ``*args``); constants, and
+    ``tf.image.ResizeMethod.*`` members as the value the table records (``"nearest"``)."""
+    positions = verdict.positions()
+    pairs: list[tuple[str, ast.expr]] = []
+    for index, value in enumerate(call.args):
+        if isinstance(value, ast.Starred):
+            break
+        if index in positions:
+            pairs.append((positions[index], value))
+    pairs += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+    out: dict[str, Any] = {}
+    for name, value in pairs:
+        if isinstance(value, ast.Constant):
+            out[name] = value.value
+        elif resolve is not None and isinstance(value, ast.Attribute) and \
+                (resolve(value.value) or "").endswith("ResizeMethod"):
+            out[name] = "nearest" if value.attr == "NEAREST_NEIGHBOR" else value.attr.lower()
+    return out
+
+
 def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
-    """Raw ops without an XLA kernel that this call creates, per the op table (literal keyword
-    arguments, plus ``extra`` literals a rule decoded itself, select argument-dependent verdicts,
-    e.g. method="bicubic"); () if none or unknown."""
+    """Raw ops without an XLA kernel that this call creates, per the op table (literal arguments,
+    by keyword or at a position the table recorded, plus ``extra`` literals a rule decoded itself,
+    select argument-dependent verdicts, e.g. method="bicubic"); () if none or unknown."""
     verdict = op_table.lookup(api_name)
     if verdict is None:
         return ()
-    literals = {kw.arg: kw.value.value for kw in call.keywords
-                if kw.arg is not None and isinstance(kw.value, ast.Constant)}
+    literals = variant_literals(verdict, call)
     literals.update(extra or {})
     return tuple(verdict.unsupported_for(literals))
+
+
+def variant_gradient(api_name: str, call: ast.Call, resolve: Any) -> tuple[str, ...] | None:
+    """The ops without a kernel that the gradient of ``call`` needs when its literal arguments
+    select variants whose gradient the op table measured apart (``K.resize_images(...,
+    interpolation="bilinear")``: none, where the default nearest's needs ResizeNearestNeighborGrad);
+    None when no such variant is selected."""
+    verdict = op_table.lookup(api_name)
+    if verdict is None or not verdict.conditions:
+        return None
+    return verdict.grad_unsupported_for(variant_literals(verdict, call, resolve))
 
 
 def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict[str, Any]:
@@ -214,6 +246,12 @@ class OpWithoutXlaKernel(Rule):
                 "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
                 "        up = tf.image.resize(x * w, [8, 8], method='bilinear')\n"
                 "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
+        # the op table measured this variant's gradient apart: bilinear compiles (nearest does not)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                "@tf.function(jit_compile=True)\ndef step(x, w):\n"
+                "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
+                "        up = K.resize_images(x * w, 2, 2, 'channels_last', 'bilinear')\n"
+                "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -326,6 +364,8 @@ class OpWithoutXlaKernel(Rule):
                 return
         unsupported = unsupported_ops(name, node)
         verdict = op_table.lookup(name)
+        if unsupported and verdict is not None and not verdict.unsupported:
+            return  # the default call compiles: a literal argument selects the variant, XLA310's finding
         if unsupported and verdict is not None and verdict.when == "default_writer":
             # tf.summary.*: a no-op without a default writer; under TPUStrategy TensorFlow moves
             # summaries to the host. Only an explicit jit_compile=True step fails for sure.
@@ -352,15 +392,19 @@ class OpWithoutXlaKernel(Rule):
             return
         fact = api_table.fact_for(name)
         # Names whose gradient the API table did not measure (K.resize_images, Keras 3 ops): the
-        # op table's gradient, measured by the generator's sweep and confirmed by compiling.
+        # op table's gradient, measured by the generator's sweep and confirmed by compiling; a
+        # variant the literal arguments select whose gradient the op table measured apart decides.
         measured = fact is not None and (fact.grad_xla is not None or bool(fact.grad_conditions))
         verdict = None if measured else op_table.lookup(name)
-        if not measured and (verdict is None or not verdict.grad_unsupported):
+        variant = variant_gradient(name, node, ctx.resolve)
+        if variant is None and not measured and (verdict is None or not verdict.grad_unsupported):
             return
         first = node.args[0] if node.args else (node.keywords[0].value if node.keywords else None)
         if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve):
             return  # nothing trainable upstream: the backward pass never reaches this op
-        if fact is not None and measured:
+        if variant is not None:
+            ops = variant
+        elif fact is not None and measured:
             ops = fact.grad_unsupported_for(call_literals(node, fact.params, ctx.resolve))
         else:
             ops = verdict.grad_unsupported if verdict is not None else ()

@@ -11,7 +11,7 @@ from xlacheck.analysis.contexts import Level
 from xlacheck.api_table import ApiFact
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstream
+from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstream, variant_gradient
 
 
 @cache
@@ -199,7 +199,8 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             literals = call_literals(node, () if layer else fact.params, resolve)
             verdict = op_table.lookup(name)
             forward = set(verdict.unsupported_for(literals)) if verdict is not None else set()
-            ops = [op for op in fact.grad_unsupported_for(literals) if op not in forward]
+            variant = None if layer else variant_gradient(name, node, resolve)  # measured for this variant
+            ops = [op for op in (fact.grad_unsupported_for(literals) if variant is None else variant) if op not in forward]
             if not ops or forward:
                 continue  # a forward without a kernel is XLA309's/XLA310's finding
             if not layer and not trainable_upstream(node.args[0], function, resolve):  # type: ignore[arg-type]
