@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -63,6 +63,11 @@ GRAD = 8192
 # bound, a factory's size) each new value is a new graph. Items of it (``for beg, end in trim``) and
 # arithmetic with it carry the flag; ``len()`` of it does not (a batch's length is its fixed size).
 STEP_ARG = 16384
+# A tensor (or a batch of them) known to live on the CPU: an item of a plain
+# ``torch.utils.data.DataLoader(...)`` built here (no ``collate_fn``, nothing in its arguments moved to a
+# device), not moved since; what a method, index or arithmetic computes from CPU tensors alone stays
+# there. Reading it on the host (``int(lengths.max())``) runs no pending XLA graph.
+CPU = 32768
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 
@@ -1104,18 +1109,24 @@ class _Walker:
             v = self.expr(s.value)
             if isinstance(s.target, ast.Name):
                 old = self.env.get(s.target.id, 0)
-                self.env[s.target.id] = old | (v & (TENSOR | HOST)) if (old or v & TENSOR) else 0
+                new = old | (v & (TENSOR | HOST)) if (old or v & TENSOR) else 0
+                self.env[s.target.id] = new & ~CPU if v & TENSOR and not v & CPU else new
             else:
                 self.expr(s.target)
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             it = self.expr(s.iter)
             if (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "enumerate"
                     and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
-                self.bind(s.target.elts[0], 0, None)  # the index
-                self.bind(s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self), None)
+                pairs = [(s.target.elts[0], 0),  # the index
+                         (s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self))]
             else:
-                self.bind(s.target, _item_flags(it, s.iter, self), None)
-            self.loop_body(s)
+                pairs = [(s.target, _item_flags(it, s.iter, self))]
+
+            def bind_target() -> None:  # every iteration starts with a fresh item
+                for target, flags in pairs:
+                    self.bind(target, flags, None)
+            bind_target()
+            self.loop_body(s, bind_target)
         elif isinstance(s, ast.While):
             self.expr(s.test)
             self.loop_body(s)
@@ -1164,7 +1175,7 @@ class _Walker:
                         return 1
         return 0
 
-    def loop_body(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
+    def loop_body(self, s: ast.For | ast.AsyncFor | ast.While, bind_target: Callable[[], None] | None = None) -> None:
         # twice: names assigned late in the body reach its start on the next iteration
         snapshot = dict(self.env)
         active = self.active
@@ -1177,6 +1188,8 @@ class _Walker:
         for k, v in self.env.items():
             if k in snapshot and snapshot[k] != v:
                 self.env[k] = snapshot[k] & v  # proven on every path only
+        if bind_target is not None:
+            bind_target()
         self.block(s.body)
         self.synced = synced
         self.block(s.orelse)
@@ -1232,6 +1245,8 @@ class _Walker:
         if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
                 self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
             f |= GRAD  # computed from a value autograd records
+        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out):
+            f |= CPU
         self.b.out.flags[id(e)] = f
         return f
 
@@ -1438,7 +1453,7 @@ class _Walker:
                 if recv & MODULE:
                     return MODULE
                 if recv & (TENSOR | STRUCT):
-                    return recv
+                    return recv & ~CPU if m != "to" or _moves_off_cpu(c, self) else recv
                 if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
                     return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
                 return 0
@@ -1498,13 +1513,26 @@ class _Walker:
             return OUT | GRAD
         return 0
 
+    def _plain_loader(self, c: ast.Call) -> bool:
+        """A DataLoader whose batches stay on the CPU: no ``collate_fn`` (one may move them), and no
+        argument that mentions a device or moves a tensor (``TensorDataset(x.to(device))``)."""
+        if any(k.arg == "collate_fn" or k.arg is None for k in c.keywords):
+            return False
+        for a in [*c.args, *(k.value for k in c.keywords)]:
+            for n in walk(a):
+                if isinstance(n, ast.Attribute) and n.attr in ("to", "cuda", "xla", "device"):
+                    return False
+                if isinstance(n, ast.Name) and (n.id == "device" or self.env.get(n.id, 0) & DEVICE):
+                    return False
+        return True
+
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
         if name in XLA_DEVICE_CALLS:
             return DEVICE
         if name in ("math.ceil", "math.floor", "math.trunc") and any(a & (STEP_INT | HOST) for a in args):
             return STEP_INT  # math.ceil(total / chunk): a chunk count from a per-step value
         if name in _LOADER_CALLS:
-            return LOADER
+            return LOADER | CPU if name == "torch.utils.data.DataLoader" and self._plain_loader(c) else LOADER
         if name in _RANDOM_INT_CALLS:
             return STEP_INT
         if name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper():
@@ -1583,16 +1611,43 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
     return _dict_of_tensors(value, w, "values")
 
 
+def _moves_off_cpu(c: ast.Call, w: _Walker) -> bool:
+    """``t.to(...)`` names a device that is not the CPU (``.to(torch.float16)`` keeps the device)."""
+    for a in [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]:
+        if isinstance(a, ast.Constant):
+            if isinstance(a.value, str) and not a.value.startswith("cpu"):
+                return True
+            continue
+        if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch":
+            continue  # torch.float16, torch.long: a dtype
+        return True  # a device object or name (unknown values: moved, as in step code they are)
+    return False
+
+
+def _stays_on_cpu(e: ast.expr, out: TorchFacts) -> bool:
+    """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
+    attribute or index of one, or arithmetic/comparison whose tensor operands are all on the CPU."""
+    if isinstance(e, ast.Call):
+        f = e.func
+        return isinstance(f, ast.Attribute) and f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+    if isinstance(e, (ast.Attribute, ast.Subscript)):
+        return bool(out.of(e.value) & CPU)
+    operands = ([e.left, e.right] if isinstance(e, ast.BinOp) else [e.left, *e.comparators]
+                if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
+    tensors = [o for o in operands if out.of(o) & (TENSOR | STRUCT)]
+    return bool(tensors) and all(out.of(o) & CPU for o in tensors)
+
+
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     """What iterating a value (or unpacking it) gives."""
     if flags & MODULE:
         return MODULE  # for layer in self.layers: an nn.ModuleList / Sequential holds modules
     if flags & LOADER:
-        return BATCH
+        return BATCH | (flags & CPU)
     if flags & (BATCH | OUT):
-        return BATCH
+        return BATCH | (flags & CPU)
     if flags & TENSOR:
-        return TENSOR
+        return TENSOR | (flags & CPU)
     if flags & STEP_ARG:
         return STEP_ARG  # for beg, end in trim: the items of a Python value handed to the step
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import OUT, STRUCT, TENSOR, Step, TorchFacts
+from xlacheck.analysis.torch_model import CPU, OUT, STRUCT, TENSOR, Step, TorchFacts
 from xlacheck.diagnostics import Fix, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
@@ -22,8 +22,8 @@ _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a
 
 
 def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
-    """Every proven host read in step code: (node, what). Shared with XLA450, which needs the
-    values these reads produce."""
+    """Every proven host read of an XLA tensor in step code: (node, what). A tensor known to be on the
+    CPU (an item of a plain DataLoader, not moved: ``CPU``) is read without running the graph."""
     out: list[tuple[ast.AST, str]] = []
     printed: set[int] = set()  # f-strings already reported through their print()
     for node in torch.nodes:
@@ -32,9 +32,12 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             if isinstance(f, ast.Attribute) and f.attr in _READ_METHODS and not node.args:
                 recv = torch.of(f.value)
                 # on a module's output these prove a tensor too: no tuple, dict or ModelOutput has them
+                if recv & CPU:
+                    continue
                 if recv & TENSOR or (f.attr == "item" and recv & STRUCT) or recv & OUT:
                     out.append((node, _READ_METHODS[f.attr]))
-            elif isinstance(f, ast.Name) and f.id in _BUILTINS and len(node.args) == 1 and torch.tensor(node.args[0]):
+            elif isinstance(f, ast.Name) and f.id in _BUILTINS and len(node.args) == 1 and torch.tensor(node.args[0]) \
+                    and not torch.of(node.args[0]) & CPU:
                 out.append((node, f"`{f.id}(tensor)`"))
             elif isinstance(f, ast.Name) and f.id == "print" and any(_shows_tensor(a, torch) for a in node.args):
                 out.append((node, "`print(tensor)`"))
@@ -42,15 +45,17 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
         elif isinstance(node, ast.JoinedStr) and id(node) not in printed and _shows_tensor(node, torch) \
                 and not isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):  # (error paths: no cost)
             out.append((node, "an f-string of a tensor"))  # formatting reads the value (Tensor.__format__)
-        elif isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and torch.tensor(node.test):
+        elif isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and torch.tensor(node.test) \
+                and not torch.of(node.test) & CPU:
             kind = {ast.If: "`if tensor:`", ast.While: "`while tensor:`", ast.Assert: "`assert tensor`",
                     ast.IfExp: "`a if tensor else b`"}[type(node)]
             out.append((node.test, kind))
         elif isinstance(node, ast.BoolOp):
             for v in node.values[:-1]:
-                if torch.tensor(v):
+                if torch.tensor(v) and not torch.of(v) & CPU:
                     out.append((v, "`and`/`or` on a tensor"))
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and torch.tensor(node.operand):
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and torch.tensor(node.operand) \
+                and not torch.of(node.operand) & CPU:
             out.append((node.operand, "`not tensor`"))
     return out
 
@@ -125,6 +130,15 @@ class TorchHostSyncInStep(ModuleRule):
     name = "torch-host-sync-in-step"
     severity = Severity.WARNING
     VALID = (
+        # the lengths of a plain DataLoader's batch stay on the CPU (only ids and labels are moved):
+        # reading them runs no XLA graph
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "def train(model, opt, ds, device):\n"
+                "    for ids, lengths, y in DataLoader(ds, batch_size=8, drop_last=True):\n"
+                "        steps = int(lengths.max())\n        if (lengths > 4).any():\n            steps += 1\n"
+                "        ids, y = ids.to(device), y.to(device)\n"
+                "        loss = torch.nn.functional.cross_entropy(model(ids[:, :steps]), y)\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
         Example("import torch\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n"
                 "def train(model, loader, opt, losses):\n    for x, y in loader:\n"
                 "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
@@ -141,6 +155,18 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n        log(loss)\n"),
     )
     INVALID = (
+        # the VALID example's lengths, moved to the device: the read now runs the pending graph
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "def train(model, opt, ds, device):\n"
+                "    for ids, lengths, y in DataLoader(ds, batch_size=8, drop_last=True):\n"
+                "        ids, lengths, y = ids.to(device), lengths.to(device), y.to(device)\n"
+                "        steps = int(lengths.max())\n"
+                "        loss = torch.nn.functional.cross_entropy(model(ids[:, :steps]), y)\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=((7, 17, "`int(tensor)` reads a torch tensor on the host inside a torch_xla step (a loop that "
+                                  "calls torch_xla.sync): the pending graph runs and is cut here; keep the value on "
+                                  "the device (return or accumulate the tensor), read it after `torch_xla.sync()`, "
+                                  "or log it from `xm.add_step_closure(fn, args=(t,))`"),)),
         Example("import torch\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n"
                 "def train(model, loader, opt, losses):\n    device = torch_xla.device()\n"
                 "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
