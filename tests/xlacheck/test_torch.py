@@ -123,6 +123,41 @@ def test_unknown_values_are_not_tensors() -> None:
     assert _codes(src) == []
 
 
+def test_operands_of_tensor_only_operators_are_tensors() -> None:
+    """A module's output or a batch item under `-`, `/`, `**` or `@` is a tensor (no tuple, dict or
+    ModelOutput has them); under `+` or `*` it may be a tuple being joined, so it stays unproven."""
+    def loop(expr: str) -> str:
+        return ("import torch_xla\ndef train(model, loader, opt, device, log):\n    for x, y in loader:\n"
+                "        x, y = x.to(device), y.to(device)\n"
+                f"        loss = {expr}\n        log.append(loss.item())\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n")
+    assert _codes(loop("((model(x) - y) ** 2).mean()")) == ["XLA350"]
+    assert _codes(loop("(model(x) / 2).sum()")) == ["XLA350"]
+    assert _codes(loop("(model(x) + y).mean()")) == []
+
+
+def test_items_of_a_plain_dataloader_stay_on_the_cpu_until_moved() -> None:
+    src = textwrap.dedent("""
+    import torch_xla
+    from torch.utils.data import DataLoader
+    def train(model, opt, ds, device):
+        for x, lengths in DataLoader(ds, batch_size=4, drop_last=True):
+            n = int(lengths.max())
+            x = x.to(device)
+            loss = model(x[:, :n]).sum()
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+    """)
+    assert _codes(src) == []
+    moved = src.replace("x = x.to(device)", "x, lengths = x.to(device), lengths.to(device)")
+    moved = moved.replace("        n = int(lengths.max())\n", "").replace(
+        "        loss = model", "        n = int(lengths.max())\n        loss = model")
+    assert _codes(moved) == ["XLA350"]
+    collate = src.replace("drop_last=True)", "drop_last=True, collate_fn=to_device)")
+    assert _codes(collate) == ["XLA350"]  # a collate_fn may move the batch: no CPU claim
+
+
 STEP_FUNCTION = """
 import torch
 import torch.nn.functional as F

@@ -70,6 +70,8 @@ STEP_ARG = 16384
 CPU = 32768
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
+# binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
+_TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
@@ -1299,6 +1301,10 @@ class _Walker:
             return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
+            if isinstance(e.op, _TENSOR_ONLY_OPS) and (lf | rf) & STRUCT and not (lf | rf) & (MODULE | LOADER):
+                # `model(x) - y`, `(out / t) ** 2`: a tuple, dict or ModelOutput has no `-`, `/`, `**` or `@`, so an
+                # operand that is a module's output or a batch item is a tensor here (`+`/`*` also join tuples)
+                return TENSOR
             if (lf | rf) & TENSOR:
                 bits = TENSOR
                 if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and (lf & BOOL or rf & BOOL):
