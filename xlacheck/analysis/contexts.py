@@ -39,14 +39,14 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
     FULL_REDUCTIONS,
     JAX_JIT_NAMES,
@@ -1416,29 +1416,13 @@ def analyze_module(tree: ast.Module, path: str | None = None,
 
 _STRUCTURE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp)
 _STRUCTURE_BUILTINS = frozenset({"list", "tuple", "dict", "sorted"})
-_SCOPE_BOUNDARY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_LOOP_STATEMENTS = (ast.For, ast.AsyncFor, ast.While)
-
-
-def _own_nodes(scope: ast.AST) -> Iterator[tuple[ast.AST, tuple[ast.AST, ...]]]:
-    """Nodes of ``scope``'s own body (not of the functions and classes defined in it), each with
-    the loop statements around it."""
-    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [
-        (child, ()) for child in reversed(getattr(scope, "body", []))]
-    while stack:
-        node, loops = stack.pop()
-        yield node, loops
-        if isinstance(node, _SCOPE_BOUNDARY):
-            continue
-        inner = (*loops, node) if isinstance(node, _LOOP_STATEMENTS) else loops
-        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
 
 
 def _returns_structure(info: FunctionInfo) -> bool:
     """Every ``return`` of ``info`` (one at least) returns a list/tuple/dict display or comprehension."""
     if isinstance(info.node, ast.Lambda):
         return isinstance(info.node.body, _STRUCTURE_DISPLAYS)
-    returns = [n for n, _ in _own_nodes(info.node) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(info.node) if isinstance(n, ast.Return)]
     return bool(returns) and all(isinstance(r.value, _STRUCTURE_DISPLAYS) for r in returns)
 
 
@@ -1455,7 +1439,7 @@ def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
     scopes += [(f.node, f) for f in facts.functions if not isinstance(f.node, ast.Lambda)]
     found: dict[int, set[str]] = {}
     for scope, caller in scopes:
-        nodes = list(_own_nodes(scope))
+        nodes = list(own_nodes_in_loops(scope))
         assigned: dict[int, ast.Assign | ast.AnnAssign] | None = None  # a name target -> its statement
         for call, loops in nodes:
             if not isinstance(call, ast.Call):
