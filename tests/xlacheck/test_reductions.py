@@ -13,12 +13,10 @@ from xlacheck.analysis.reductions import returns_one_reduction, returns_scalar_r
 
 def _function(body: str) -> tuple[ast.FunctionDef, AliasTable]:
     tree = ast.parse("import tensorflow as tf\ndef f(a, b):\n" + textwrap.indent(textwrap.dedent(body), "    "))
+    imports, function = tree.body
+    assert isinstance(imports, ast.Import) and isinstance(function, ast.FunctionDef)
     aliases = AliasTable()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            aliases.add(node)
-    function = tree.body[-1]
-    assert isinstance(function, ast.FunctionDef)
+    aliases.add(imports)
     return function, aliases
 
 
