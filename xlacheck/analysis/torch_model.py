@@ -31,13 +31,12 @@ tensors.
 from __future__ import annotations
 
 import ast
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
+from xlacheck._data import load_json
 from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 
@@ -167,8 +166,8 @@ _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.rand
 @cache
 def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
-    text = resources.files("xlacheck.data").joinpath("torch_xla_ops.json").read_text()
-    return json.loads(text)
+    table: dict = load_json("torch_xla_ops.json")
+    return table
 
 
 @cache
