@@ -46,15 +46,18 @@ def target_names(target: ast.expr) -> list[str]:
     return []
 
 
-def own_nodes_in_loops(scope: ast.AST, *, include_signature: bool = False
+def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False
                        ) -> Iterator[tuple[ast.AST, tuple[ast.AST, ...]]]:
     """Nodes of ``scope``'s own body (a function, lambda, class, module, or the body of any
-    statement that has one, such as a loop), in source order, each with the loop statements
-    (``for``/``while``) around it inside ``scope``; nested functions, lambdas and classes are
-    yielded but not entered. With ``include_signature`` the walk starts from every part of
-    ``scope``, not only its body: a function's parameters, defaults, decorators and return
-    annotation, or all of a statement's parts (a ``for``'s target and iterable)."""
-    if include_signature:
+    statement that has one, such as a loop; or a list of statements, such as a branch), in source
+    order, each with the loop statements (``for``/``while``) around it inside ``scope``; nested
+    functions, lambdas and classes are yielded but not entered. With ``include_signature`` the
+    walk starts from every part of ``scope``, not only its body: a function's parameters,
+    defaults, decorators and return annotation, or all of a statement's parts (a ``for``'s target
+    and iterable)."""
+    if isinstance(scope, list):
+        roots: list[ast.AST] = list(scope)
+    elif include_signature:
         roots = list(ast.iter_child_nodes(scope))
     else:
         body = getattr(scope, "body", [])
@@ -69,7 +72,7 @@ def own_nodes_in_loops(scope: ast.AST, *, include_signature: bool = False
         stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
 
 
-def own_nodes(scope: ast.AST, *, include_signature: bool = False) -> Iterator[ast.AST]:
+def own_nodes(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False) -> Iterator[ast.AST]:
     """The nodes of :func:`own_nodes_in_loops`, without the loops around them."""
     return (node for node, _ in own_nodes_in_loops(scope, include_signature=include_signature))
 
