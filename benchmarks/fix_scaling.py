@@ -15,9 +15,18 @@ milliseconds per finding and the growth ratio against the size before (time(2n) 
 linear growth gives ~2.0, quadratic ~4.0). With ``--phases`` it also times lint, attaching
 fixes and applying them on their own (the last includes the re-lints).
 
+With ``--attach`` it times :func:`xlacheck.rewrites.attach_fixes` alone on two long files (the
+speed guards that used to sit in tests/xlacheck/test_rewrites.py): ``nothing-fixable``, 20
+findings on a ``tf.strings.format`` call below 400 statements that no rewriter can fix (each
+rewriter must give up without rescanning the function), and ``many-fixes``, 100 fixable
+``min(tensor, x)`` findings in a 2,000-statement function. Each is printed in CPU seconds and as
+a ratio to an anchor measured in the same run: ``ast.parse`` of the same file, best of five
+(the ratio says how many parses of the file attaching the fixes costs, whatever the machine).
+
     python benchmarks/fix_scaling.py                       # both shapes, all sizes
     python benchmarks/fix_scaling.py --shape one-function --sizes 250 500 --phases
     python benchmarks/fix_scaling.py --budget 60           # skip sizes once one took over 60 s
+    python benchmarks/fix_scaling.py --attach --shape one-function --sizes 250   # + attach_fixes alone
 
 CPU time (``time.process_time``) is reported, so other load on the machine matters less; a
 size is skipped (and said so) once the size before it took longer than ``--budget`` seconds.
@@ -114,6 +123,50 @@ def time_phases(path: Path) -> tuple[float, float, float]:
     return t1 - t0, t2 - t1, t3 - t2
 
 
+def nothing_fixable() -> tuple[str, list[tuple[int, int, int, int]]]:
+    """A 400-statement function whose 20 findings (all on its last line) no rewriter fixes."""
+    body = "".join(f"    y{i} = tf.reduce_sum(x) * {i}.0\n" for i in range(400))
+    source = "import tensorflow as tf\n\ndef f(x):\n" + body + "    return tf.strings.format('{}', x)\n"
+    line = source.count("\n")
+    return source, [(line, 11, line, 37)] * 20
+
+
+def many_fixes() -> tuple[str, list[tuple[int, int, int, int]]]:
+    """A 2,000-statement function with 100 fixable ``min(tensor, x)`` findings."""
+    import ast
+
+    body = "".join(f"    y{i} = min(tf.reduce_sum(x), {i}.0)\n" for i in range(2000))
+    source = "import tensorflow as tf\n\ndef f(x):\n" + body
+    calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    return source, [(n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or 0)
+                    for n in calls if n.lineno % 20 == 0]
+
+
+ATTACH_CASES = {"nothing-fixable": nothing_fixable, "many-fixes": many_fixes}
+
+
+def time_attach(name: str) -> tuple[int, int, float, float]:
+    """Findings, findings fixed, CPU seconds of attach_fixes and of the anchor (``ast.parse`` of
+    the same source, best of five)."""
+    import ast
+
+    from xlacheck.diagnostics import Diagnostic, Location
+    from xlacheck.rewrites import attach_fixes
+
+    source, spans = ATTACH_CASES[name]()
+    tree = ast.parse(source)
+    diagnostics = [Diagnostic("a.py", "XLA000", "n", "m", Location(a, b), Location(c, d)) for a, b, c, d in spans]
+    anchor = float("inf")
+    for _ in range(5):
+        t = time.process_time()
+        ast.parse(source)
+        anchor = min(anchor, time.process_time() - t)
+    t = time.process_time()
+    out = attach_fixes(source, tree, diagnostics)
+    elapsed = time.process_time() - t
+    return len(out), sum(d.fix is not None for d in out), elapsed, anchor
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shape", choices=(*SHAPES, "both"), default="both")
@@ -121,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip the larger sizes of a shape once one took longer than this (CPU seconds)")
     ap.add_argument("--phases", action="store_true", help="also time lint / attach fixes / apply fixes apart")
+    ap.add_argument("--attach", action="store_true",
+                    help="also time attach_fixes alone on two long files, against ast.parse of each (an anchor)")
     args = ap.parse_args(argv)
 
     shapes = SHAPES if args.shape == "both" else (args.shape,)
@@ -155,6 +210,13 @@ def main(argv: list[str] | None = None) -> int:
                     row += f" {lint:>8.2f} {attach:>9.2f} {apply:>9.2f}"
                 print(row, flush=True)
                 previous = (findings, seconds)
+    if args.attach:
+        time_attach("nothing-fixable")  # warm-up: imports and first calls are not the fix path
+        print(f"\n{'attach_fixes':<16} {'findings':>8} {'fixed':>6} {'CPU s':>8} {'parse s':>8} {'x parse':>8}")
+        for name in ATTACH_CASES:
+            findings, fixed, seconds, anchor = time_attach(name)
+            print(f"{name:<16} {findings:>8} {fixed:>6} {seconds:>8.3f} {anchor:>8.4f} {seconds / anchor:>8.1f}",
+                  flush=True)
     return 0
 
 

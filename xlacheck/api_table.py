@@ -40,12 +40,12 @@ functools.cache, on first use): no TensorFlow import, so the linter stays fast. 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any, TypeVar
+
+from xlacheck._data import load_json
 
 T = TypeVar("T")
 
@@ -154,8 +154,7 @@ class ApiFact:
 
 @cache
 def _entries() -> dict[str, dict[str, Any]]:
-    text = resources.files("xlacheck").joinpath("data", "tf_api.json").read_text(encoding="utf-8")
-    entries: dict[str, dict[str, Any]] = json.loads(text)["entries"]
+    entries: dict[str, dict[str, Any]] = load_json("tf_api.json")["entries"]
     return entries
 
 
@@ -176,8 +175,7 @@ _DATA_DEPENDENT_ERRORS = frozenset({"ConcretizationTypeError", "NonConcreteBoole
 
 @cache
 def _jax_table() -> dict[str, Any]:
-    text = resources.files("xlacheck").joinpath("data", "jax_api.json").read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
+    table: dict[str, Any] = load_json("jax_api.json")
     return table
 
 
@@ -319,6 +317,4 @@ def names() -> frozenset[str]:
 
 def table_info() -> dict[str, Any]:
     """Where the table came from: versions, ``generated`` date, ``command``, ``stats``."""
-    text = resources.files("xlacheck").joinpath("data", "tf_api.json").read_text(encoding="utf-8")
-    table = json.loads(text)
-    return {key: value for key, value in table.items() if key != "entries"}
+    return {key: value for key, value in load_json("tf_api.json").items() if key != "entries"}

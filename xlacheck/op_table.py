@@ -8,11 +8,11 @@ only reads that file (json + functools.cache): no TensorFlow import, so the lint
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from xlacheck._data import load_json
 
 RAW_OPS_PREFIX = "tf.raw_ops."
 V1_RAW_OPS_PREFIX = "tf.compat.v1.raw_ops."
@@ -126,8 +126,7 @@ class DtypeVerdict:
 
 @cache
 def _table() -> dict[str, Any]:
-    text = resources.files("xlacheck").joinpath("data", "tf_xla_ops.json").read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
+    table: dict[str, Any] = load_json("tf_xla_ops.json")
     return table
 
 

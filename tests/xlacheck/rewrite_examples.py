@@ -1986,6 +1986,20 @@ def item_weights(scores):
         inputs=(((6, 3), "float"),),  # no NaN: XLA's argmax picks another index than eager's for NaN rows
     ),
     Example(
+        "unique_counts_of_uint16_ids",
+        '''import tensorflow as tf
+
+
+def item_weights(scores):
+    ids = tf.cast(tf.argmax(scores, axis=-1, output_type=tf.int32), tf.uint16)
+    values, idx, counts = tf.unique_with_counts(ids)  # flag
+    return tf.gather(values, idx), tf.gather(counts, idx)
+''',
+        "safe",  # unsigned ids too: any integer equality is exact
+        ("return ids, counts_per_item",),
+        inputs=(((6, 3), "float"),),
+    ),
+    Example(
         "euclidean_norm_composed",
         '''import tensorflow as tf
 

@@ -44,3 +44,10 @@ def test_four_times_the_findings_take_at_most_eight_times_as_long(tmp_path: Path
         path.write_text(generate(n))
         times.append(_best_cpu(path, n))
     assert times[1] < 8 * times[0], times
+
+
+def test_the_attach_benchmark_files_fix_what_they_say() -> None:
+    """benchmarks/fix_scaling.py --attach times attach_fixes on these two files (the speed figures
+    live there); here only what they fix: nothing in one, every one of the 100 findings in the other."""
+    assert fix_scaling.time_attach("nothing-fixable")[:2] == (20, 0)
+    assert fix_scaling.time_attach("many-fixes")[:2] == (100, 100)

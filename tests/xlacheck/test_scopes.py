@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.scopes import ScopeTree
+from xlacheck.analysis.scopes import ScopeTree, own_nodes, own_nodes_in_loops
 
 SOURCE = """\
 import tensorflow as tf
@@ -74,3 +74,21 @@ def test_the_walk_skips_contexts_and_operators_but_keeps_import_aliases() -> Non
     kinds = {type(n) for n in scopes.nodes}
     assert ast.alias in kinds and ast.arg in kinds and ast.Name in kinds
     assert not kinds & {ast.Load, ast.Store, ast.Mult, ast.Add}
+
+
+def test_own_nodes_stops_at_nested_scopes_and_tracks_the_loops_around_each_node() -> None:
+    tree = ast.parse(
+        "@deco\ndef f(a=k):\n"
+        "    for i in r:\n        while i:\n            continue\n"
+        "    def g():\n        return 1\n"
+        "    return a\n")
+    f = tree.body[0]
+    names = {n.id for n in own_nodes(f) if isinstance(n, ast.Name)}
+    assert names == {"i", "r", "a"}  # not the decorator, the default, nor g's body
+    assert {"deco", "k"} <= {n.id for n in own_nodes(f, include_signature=True) if isinstance(n, ast.Name)}
+    returns = [n for n in own_nodes(f) if isinstance(n, ast.Return)]
+    assert [r.lineno for r in returns] == [8]
+    (cont, loops), = [(n, loops) for n, loops in own_nodes_in_loops(f) if isinstance(n, ast.Continue)]
+    assert [type(loop).__name__ for loop in loops] == ["For", "While"]
+    loop = f.body[0]
+    assert not [n for n, inner in own_nodes_in_loops(loop) if isinstance(n, ast.Continue) and not inner]

@@ -250,6 +250,33 @@ def test_module_forward_is_a_step_only_when_declared() -> None:
     assert _codes(src, declared=True) == ["XLA350"]
 
 
+def test_a_finding_deep_in_step_code_names_the_root_step_once() -> None:
+    """Step code three calls below a declared forward: the message says so in one parenthesis,
+    not one "called from step code (...)" per call."""
+    src = """
+    import torch
+    from torch import nn
+    def clip(h):
+        if h.sum() > 0:
+            h = -h
+        return h
+    def norm(h):
+        return clip(h)
+    def mix(h):
+        return norm(h)
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+        def forward(self, x):
+            return mix(self.fc(x))
+    """
+    (finding,) = check_source(textwrap.dedent(src), "t.py", torch_xla=True).diagnostics
+    assert finding.code == "XLA350" and finding.line == 5
+    assert "inside a torch_xla step (called from step code, 3 calls deep: Net.forward, torch code declared to run " \
+        "on XLA)" in finding.message, finding.message
+
+
 def test_torch_compile_openxla_is_a_step() -> None:
     src = """
     import torch

@@ -39,16 +39,16 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.reductions import returns_scalar_reduction
+from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
-    FULL_REDUCTIONS,
     JAX_JIT_NAMES,
     TF_FUNCTION_NAMES,
     autograph_converts,
@@ -1197,50 +1197,14 @@ def _mark_helpers(inf: _Inference, test_module: bool) -> None:
             maybe.extend(inf.lookup(ast.Name(n), f, None))
 
 
-def _full_reduction(node: ast.expr | None, assigned: Mapping[str, list[ast.expr]], aliases: AliasTable,
-                    depth: int = 0) -> bool:
-    """``node`` is a scalar reduction of tensors: ``tf.reduce_mean(x)`` (no ``axis``), negated,
-    scaled by a number or divided by another (``tf.reduce_sum(a) / tf.reduce_sum(w)``), or a local
-    name every assignment of which is one."""
-    if node is None or depth > 4:
-        return False
-    if isinstance(node, ast.UnaryOp):
-        return _full_reduction(node.operand, assigned, aliases, depth + 1)
-    if isinstance(node, ast.BinOp):  # both sides scalars: reductions or numbers (`0.5 * tf.reduce_mean(x)`)
-        sides = [_full_reduction(side, assigned, aliases, depth + 1) if not isinstance(side, ast.Constant)
-                 else isinstance(side.value, (int, float)) for side in (node.left, node.right)]
-        return all(sides) and not all(isinstance(side, ast.Constant) for side in (node.left, node.right))
-    if isinstance(node, ast.Name):
-        values = assigned.get(node.id, [])
-        return bool(values) and all(_full_reduction(v, assigned, aliases, depth + 1) for v in values)
-    if isinstance(node, ast.Call):
-        name = aliases.resolve(node.func)
-        if name == "tf.nn.compute_average_loss":
-            return True
-        return (name in FULL_REDUCTIONS and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
-                and not any(kw.arg in ("axis", None, "reduction_indices") for kw in node.keywords))
-    return False
-
-
 def _is_loss(f: FunctionInfo, aliases: AliasTable) -> int:
     """The line of the first ``return`` when every ``return`` of ``f`` (its own, not nested
-    functions') gives a scalar reduction and ``f`` takes two or more tensors; else 0."""
+    functions') gives a scalar reduction (:func:`returns_scalar_reduction`) and ``f`` takes two
+    or more tensors; else 0."""
     node = f.node
     if isinstance(node, ast.Lambda) or len(node.args.args) + len(node.args.posonlyargs) < 2:
         return 0
-    returns: list[ast.Return] = []
-    assigned: dict[str, list[ast.expr]] = {}
-    for n in own_nodes(node):  # not the returns of nested functions
-        if isinstance(n, ast.Return):
-            returns.append(n)
-        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            assigned.setdefault(n.targets[0].id, []).append(n.value)
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
-            if n.value is not None:
-                assigned.setdefault(n.target.id, []).append(n.value)
-    if not returns or not all(_full_reduction(r.value, assigned, aliases) for r in returns):
-        return 0
-    return min(r.lineno for r in returns)
+    return returns_scalar_reduction(node, aliases)
 
 
 def _keras_signature(f: FunctionInfo) -> bool:
@@ -1416,29 +1380,13 @@ def analyze_module(tree: ast.Module, path: str | None = None,
 
 _STRUCTURE_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp)
 _STRUCTURE_BUILTINS = frozenset({"list", "tuple", "dict", "sorted"})
-_SCOPE_BOUNDARY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_LOOP_STATEMENTS = (ast.For, ast.AsyncFor, ast.While)
-
-
-def _own_nodes(scope: ast.AST) -> Iterator[tuple[ast.AST, tuple[ast.AST, ...]]]:
-    """Nodes of ``scope``'s own body (not of the functions and classes defined in it), each with
-    the loop statements around it."""
-    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [
-        (child, ()) for child in reversed(getattr(scope, "body", []))]
-    while stack:
-        node, loops = stack.pop()
-        yield node, loops
-        if isinstance(node, _SCOPE_BOUNDARY):
-            continue
-        inner = (*loops, node) if isinstance(node, _LOOP_STATEMENTS) else loops
-        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
 
 
 def _returns_structure(info: FunctionInfo) -> bool:
     """Every ``return`` of ``info`` (one at least) returns a list/tuple/dict display or comprehension."""
     if isinstance(info.node, ast.Lambda):
         return isinstance(info.node.body, _STRUCTURE_DISPLAYS)
-    returns = [n for n, _ in _own_nodes(info.node) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(info.node) if isinstance(n, ast.Return)]
     return bool(returns) and all(isinstance(r.value, _STRUCTURE_DISPLAYS) for r in returns)
 
 
@@ -1455,7 +1403,7 @@ def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
     scopes += [(f.node, f) for f in facts.functions if not isinstance(f.node, ast.Lambda)]
     found: dict[int, set[str]] = {}
     for scope, caller in scopes:
-        nodes = list(_own_nodes(scope))
+        nodes = list(own_nodes_in_loops(scope))
         assigned: dict[int, ast.Assign | ast.AnnAssign] | None = None  # a name target -> its statement
         for call, loops in nodes:
             if not isinstance(call, ast.Call):

@@ -32,6 +32,7 @@ FunctionScope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def target_names(target: ast.expr) -> list[str]:
@@ -45,17 +46,35 @@ def target_names(target: ast.expr) -> list[str]:
     return []
 
 
-def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of ``scope``'s own body (a function, lambda, class or module), not descending into
-    nested functions, lambdas or classes (the nested definition itself is yielded)."""
-    body = scope.body if not isinstance(scope, ast.Lambda) else [scope.body]  # type: ignore[attr-defined]
-    stack: list[ast.AST] = list(reversed(body))
+def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False
+                       ) -> Iterator[tuple[ast.AST, tuple[ast.AST, ...]]]:
+    """Nodes of ``scope``'s own body (a function, lambda, class, module, or the body of any
+    statement that has one, such as a loop; or a list of statements, such as a branch), in source
+    order, each with the loop statements (``for``/``while``) around it inside ``scope``; nested
+    functions, lambdas and classes are yielded but not entered. With ``include_signature`` the
+    walk starts from every part of ``scope``, not only its body: a function's parameters,
+    defaults, decorators and return annotation, or all of a statement's parts (a ``for``'s target
+    and iterable)."""
+    if isinstance(scope, list):
+        roots: list[ast.AST] = list(scope)
+    elif include_signature:
+        roots = list(ast.iter_child_nodes(scope))
+    else:
+        body = getattr(scope, "body", [])
+        roots = body if isinstance(body, list) else [body]  # a lambda's body is one expression
+    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(node, ()) for node in reversed(roots)]
     while stack:
-        node = stack.pop()
-        yield node
+        node, loops = stack.pop()
+        yield node, loops
         if isinstance(node, _NESTED):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        inner = (*loops, node) if isinstance(node, _LOOPS) else loops
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def own_nodes(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False) -> Iterator[ast.AST]:
+    """The nodes of :func:`own_nodes_in_loops`, without the loops around them."""
+    return (node for node, _ in own_nodes_in_loops(scope, include_signature=include_signature))
 
 
 class ScopeTree:

@@ -21,12 +21,11 @@ Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.a
 from __future__ import annotations
 
 import ast
-import json
 from functools import cache
-from importlib import resources
 from typing import NamedTuple
 
 from xlacheck import api_table
+from xlacheck._data import load_json
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
@@ -155,10 +154,10 @@ def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
 @cache
 def _autograph_rules() -> tuple[tuple[str, str], ...]:
     try:
-        text = resources.files("xlacheck").joinpath("data", "autograph_do_not_convert.json").read_text(encoding="utf-8")
+        rules = load_json("autograph_do_not_convert.json")["rules"]
     except (FileNotFoundError, OSError):
         return ()
-    return tuple((r["action"], r["module"]) for r in json.loads(text)["rules"])
+    return tuple((r["action"], r["module"]) for r in rules)
 
 
 def autograph_skip_modules() -> tuple[str, ...]:

@@ -31,12 +31,12 @@ tensors.
 from __future__ import annotations
 
 import ast
-import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
+from xlacheck._data import load_json
 from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 
@@ -173,8 +173,8 @@ _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.rand
 @cache
 def op_table() -> dict:
     """xlacheck/data/torch_xla_ops.json, written by tools/generate_torch_table.py (never torch)."""
-    text = resources.files("xlacheck.data").joinpath("torch_xla_ops.json").read_text()
-    return json.loads(text)
+    table: dict = load_json("torch_xla_ops.json")
+    return table
 
 
 @cache
@@ -264,6 +264,23 @@ class Step:
     why: str
     owner: ast.AST | None  # the function (or module) whose statements hold the region
     loop: ast.For | ast.While | None = None
+
+
+_CALLED_FROM_STEP = re.compile(r"called from step code(?: with tensors)?(?:, (\d+) calls deep)?: ")
+
+
+def called_from_step(caller_why: str, how: str = "") -> str:
+    """Why a function that step code calls is step code: "called from step code" and the root
+    step's reason, with the number of calls between when it is more than one, in place of one
+    "called from step code (...)" per call (issue: four nested parentheses in one message). The
+    root's own "X (Y)" reads "X, Y" there, so a message holds one level of parentheses."""
+    m = _CALLED_FROM_STEP.match(caller_why)
+    depth = int(m.group(1) or 1) + 1 if m else 1
+    root = caller_why[m.end():] if m else caller_why
+    head, sep, tail = root.partition(" (")
+    if not m and sep and tail.endswith(")") and "(" not in tail and ")" not in tail[:-1]:
+        root = f"{head}, {tail[:-1]}"
+    return f"called from step code{how}{f', {depth} calls deep' if depth > 1 else ''}: {root}"
 
 
 @dataclass
@@ -453,7 +470,7 @@ class _Builder:
                 for f in callees:
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
-                        new = Step(f.node, f"called from step code ({s.why})", f.node)
+                        new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
                         work.append(new)
         out.steps = steps
@@ -660,7 +677,7 @@ class _Builder:
                 step = Step(g.node, g_why, g.node)
                 out.steps.append(step)
                 _Walker(self, [step], self._initial_env(g.node), owner_class(g)).run(g.node)
-                todo += [(h, f"called from step code ({g_why})") for c in _calls_in(g.node) for h in self._lookup(c.func)
+                todo += [(h, called_from_step(g_why)) for c in _calls_in(g.node) for h in self._lookup(c.func)
                          if not isinstance(h.node, ast.Lambda)]
         return out
 
@@ -1429,7 +1446,7 @@ class _Walker:
                                                           or f.id in _MODEL_NAMES)) \
                     and any(a & (TENSOR | OUT) for a in args) and (loose := b.loose_method(f)) is not None:
                 targets = [loose]  # metric.update(preds, y): tensors handed to the one class with that method
-                b.late.append((loose, f"called from step code with tensors ({self.active[-1].why})"))
+                b.late.append((loose, called_from_step(self.active[-1].why, " with tensors")))
             for target in targets:
                 node = target.node
                 if isinstance(node, ast.Lambda):

@@ -30,7 +30,8 @@ from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.scopes import own_nodes, target_names
+from xlacheck.analysis.reductions import returns_one_reduction
+from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
 
 
@@ -880,58 +881,17 @@ _LOOP_RESULT_FUNCS = frozenset({
 })
 
 
-# What a reduction helper's return may be: one tensor summarising its inputs' values (a count, an
-# extreme, a position, a norm); not tf.math.top_k/tf.unique, whose results are tuples.
-# Matched on the last name: prefixes for the reduce_*/arg* families, whole names for the rest
-# (a prefix "norm" would take tf.random.normal and tf.linalg.normalize for reductions).
-_REDUCTION_PREFIXES = ("reduce_", "argmax", "argmin")
-_REDUCTION_NAMES = frozenset({"count_nonzero", "norm", "global_norm", "bincount"})
-
-
-def _reduction_expr(e: ast.expr | None, aliases: AliasTable, bound: dict[str, list[ast.expr]], depth: int = 0) -> bool:
-    if e is None or depth > 3:
-        return False
-    if isinstance(e, ast.Name):
-        values = bound.get(e.id, [])
-        return len(values) == 1 and _reduction_expr(values[0], aliases, bound, depth + 1)
-    if isinstance(e, ast.BinOp):  # `tf.reduce_max(x) + 1`: a reduction and a Python number
-        sides = (e.left, e.right)
-        return any(_reduction_expr(x, aliases, bound, depth + 1) for x in sides) and any(
-            isinstance(x, ast.Constant) for x in sides)
-    if not isinstance(e, ast.Call):
-        return False
-    name = aliases.resolve(e.func)
-    if name is None or not name.startswith("tf."):
-        return False
-    if name in ("tf.cast", "tf.dtypes.cast", "tf.identity", "tf.stop_gradient") and e.args:
-        return _reduction_expr(e.args[0], aliases, bound, depth + 1)
-    last = name.rsplit(".", 1)[-1]
-    return last.startswith(_REDUCTION_PREFIXES) or last in _REDUCTION_NAMES
-
-
 def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
     """Module-level functions whose every ``return`` gives one reduction of tensor values
     (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly, through ``tf.cast`` or a
-    name bound once to one): a call of one is a tensor computed from data, which the value model
-    otherwise cannot tell from a structure a user function returns."""
+    name bound once to one: :func:`xlacheck.analysis.reductions.returns_one_reduction`): a call
+    of one is a tensor computed from data, which the value model otherwise cannot tell from a
+    structure a user function returns."""
     out = set()
     for info in functions:
         node = info.node
         if info.parent is not None or info.cls is not None or not isinstance(node, ast.FunctionDef):
             continue
-        returns: list[ast.Return] = []
-        bound: dict[str, list[ast.expr]] = {}
-        for n in own_nodes(node):  # nested scopes return their own values
-            if isinstance(n, ast.Return):
-                returns.append(n)
-            elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                bound.setdefault(n.targets[0].id, []).append(n.value)
-            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-                # any other binding (unpacking, `+=`, loop targets): the name is not one reduction
-                for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", n)]):
-                    for name in ast.walk(t):
-                        if isinstance(name, ast.Name):
-                            bound.setdefault(name.id, []).append(name)
-        if returns and all(_reduction_expr(r.value, aliases, bound) for r in returns):
+        if returns_one_reduction(node, aliases):
             out.add(info.name)
     return frozenset(out)

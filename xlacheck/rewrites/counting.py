@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, rewriter
@@ -205,7 +206,7 @@ def _counts_per_item(src: Source, node: ast.Call) -> Fix | None:
             f"{tf}.reshape({x}, [1, -1])), {dtype}), axis=1)")
     edits = [*replace_block(src, stmt, stmt, [line])]
     edits += [replace(src, call, per_item if kind == count else x) for call, kind in gathers.values()]
-    reasons = [] if certain_dtype(src, node.args[0]) in ("int32", "int64", "int8", "int16", "uint8") else [
+    reasons = [] if certain_dtype(src, node.args[0]) in INT_DTYPES else [
         UNIQUE_FLOATS]
     return make_fix("Count each item's value with a static-shape comparison instead of unique_with_counts (whose "
                     "output size is data; it takes n^2 memory for n items)", edits, reasons)

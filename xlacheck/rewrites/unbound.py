@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, FULL_REDUCTIONS, call_name, is_scalar
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
@@ -124,13 +125,8 @@ def _header_reads(stmt: ast.stmt, name: str) -> bool:
 
 def _may_leave(stmt: ast.stmt) -> bool:
     """The statement may end the function normally or jump (return, break, continue, yield)."""
-    stack: list[ast.AST] = [stmt]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom)):
-            return True
-        stack.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, _SCOPES))
-    return False
+    return any(isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom))
+               for n in [stmt, *own_nodes(stmt, include_signature=True)])
 
 
 def _read_after(src: Source, node: ast.If, name: str, func: ast.AST) -> bool:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import atom, call_name, static_int
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
@@ -148,21 +149,10 @@ def _result(fn: ast.Lambda | ast.FunctionDef) -> ast.expr | None:
     """The one expression a lambda or a one-``return`` function gives."""
     if isinstance(fn, ast.Lambda):
         return fn.body
-    returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
     if len(returns) == 1 and fn.body[-1] is returns[0]:
         return returns[0].value
     return None
-
-
-def _own_nodes(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's own body, not those of functions or classes nested in it."""
-    out, stack = [], list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _limit(src: Source, test: ast.expr, counter: str) -> tuple[ast.expr, bool] | None:
@@ -276,8 +266,9 @@ def _call_bound(src: Source, call: ast.Call) -> Fix | None:
         body_nodes: list[ast.AST] = list(ast.walk(body_fn.body))
         returned = [body_fn.body]
     else:
-        body_nodes = _own_nodes(body_fn)
+        body_nodes = list(own_nodes(body_fn, include_signature=True))
         returned = [n.value for n in body_nodes if isinstance(n, ast.Return)]
+    cond_nodes = list(own_nodes(cond_fn, include_signature=True))
     if not returned or any(not isinstance(r, (ast.Tuple, ast.List)) or len(r.elts) != width for r in returned):
         return None
     for k, counter in enumerate(cond_params):
@@ -291,7 +282,7 @@ def _call_bound(src: Source, call: ast.Call) -> Fix | None:
                 _step(r.elts[k], stepped) for r in returned):  # type: ignore[attr-defined]
             continue
         reads = {n.id for n in ast.walk(limit) if isinstance(n, ast.Name)}
-        if reads & set(cond_params) or any(_stores(_own_nodes(cond_fn), name) for name in reads):
+        if reads & set(cond_params) or any(_stores(cond_nodes, name) for name in reads):
             continue
         if src.scope_of(cond_fn) is not src.scope_of(call) and not isinstance(cond_fn, ast.Lambda):
             # a module-level cond reads globals: the names must mean the same where the loop is called
@@ -363,8 +354,9 @@ def _while_bound(src: Source, loop: ast.While) -> Fix | None:
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     counters = [n.id for n in ast.walk(loop.test) if isinstance(n, ast.Name)]
-    body_nodes = [n for stmt in loop.body for n in [stmt, *_own_nodes(stmt)]]
-    if any(isinstance(n, ast.Continue) for n in _loop_own_nodes(loop)) or any(
+    body_nodes = [n for stmt in loop.body for n in [stmt, *own_nodes(stmt, include_signature=True)]]
+    # a `continue` of this loop: not inside a nested loop or function
+    if any(isinstance(n, ast.Continue) and not loops for n, loops in own_nodes_in_loops(loop)) or any(
             isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
             and call_name(src, s.value) == "tf.autograph.experimental.set_loop_options" for s in loop.body):
         return None  # `continue` can skip the increment; the loop's options are already set
@@ -392,17 +384,6 @@ def _while_bound(src: Source, loop: ast.While) -> Fix | None:
         return _bound_fix(src, limit, inclusive, loop,
                           lambda text, at=at, option=option: [Edit(at, at, option.format(text))])
     return None
-
-
-def _loop_own_nodes(loop: ast.While) -> list[ast.AST]:
-    """Nodes of the loop's body outside nested loops and functions (where ``continue`` is this loop's)."""
-    out, stack = [], list(loop.body)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.For, ast.AsyncFor, ast.While)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _increment(stmt: ast.stmt, counter: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import op_table
+from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import call_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
@@ -24,7 +25,8 @@ from xlacheck.rewrites.dtypes import certain_dtype
 
 # Functions whose integer result is a ring homomorphism image of its inputs (sums, products).
 WRAPPING = frozenset({"tf.math.cumsum", "tf.cumsum", "tf.math.cumprod", "tf.cumprod"})
-NARROW_INTS = frozenset({"int8", "uint8", "int16", "uint16"})
+# The integer dtypes narrower than int32 (int8, uint8, int16, uint16).
+NARROW_INTS = frozenset(d for d in INT_DTYPES if int(d.removeprefix("u").removeprefix("int")) < 32)
 
 
 @rewriter(ast.Call, pointed=True)

@@ -67,6 +67,13 @@ def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterato
     return ((name, info) for name, info in jax_jitted(facts, index) if info.static_params)
 
 
+def _jit_decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """Decorated with ``jax.jit``, ``jax.jit(...)`` or ``partial(jax.jit, ...)``."""
+    return any(resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (
+        resolve(dec.func) in JAX_JIT_NAMES or (bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
+        for dec in node.decorator_list)
+
+
 def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
     """(the name callers use, the function) for each module-level function this file jits:
     decorated with ``jax.jit``/``partial(jax.jit, ...)``, or ``name = jax.jit(function, ...)``."""
@@ -77,10 +84,7 @@ def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, Fu
         node = info.node
         if isinstance(node, ast.Lambda):
             continue
-        if info.jax and any(
-                resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (resolve(dec.func) in JAX_JIT_NAMES or (
-                    bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
-                for dec in node.decorator_list):
+        if info.jax and _jit_decorated(node, resolve):
             yield name, info
     for call, resolved in index.calls:
         if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
@@ -131,6 +135,19 @@ def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str
             bound.append((params[i], arg))
     bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
     return [(p, a) for p, a in bound if p in info.static_params]
+
+
+def jax_static_argument_calls(facts: ModuleFacts, index: ModuleIndex
+                              ) -> Iterator[tuple[ast.Call, list[tuple[str, ast.expr]]]]:
+    """Each call by name of a jitted function with static parameters (:func:`jax_jitted_callee`),
+    with its (static parameter, argument) pairs (:func:`bound_static_arguments`)."""
+    if not any(info.jax and info.static_params for info in facts.functions):
+        return
+    callee = jax_jitted_callee(facts, index)
+    for call, _ in index.calls:
+        hit = callee(call)
+        if hit is not None and hit[1].static_params:
+            yield call, bound_static_arguments(hit[1], call)
 
 
 def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
@@ -360,9 +377,7 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
     for f in nested:
         node = f.node
         assert not isinstance(node, ast.Lambda) and f.parent is not None
-        if f.jax and any(resolve(dec) in JAX_JIT_NAMES or isinstance(dec, ast.Call) and (
-                resolve(dec.func) in JAX_JIT_NAMES or (bool(dec.args) and resolve(dec.args[0]) in JAX_JIT_NAMES))
-                for dec in node.decorator_list):
+        if f.jax and _jit_decorated(node, resolve):
             local.setdefault(id(f.parent.node), {})[node.name] = f
     for call, resolved in index.calls:
         if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 
 def assigned_names(body: list[ast.stmt]) -> set[str]:
     """Names bound by the statements of a branch (not descending into nested functions)."""
-    out: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            out.add(n.id)
-        stack.extend(ast.iter_child_nodes(n))
-    return out
+    return {n.id for n in own_nodes(body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _reads(name: str, node: ast.AST | None) -> bool:

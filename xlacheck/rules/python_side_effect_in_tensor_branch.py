@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.values import PYLIST, PYLIST_EMPTY
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -13,15 +14,7 @@ _LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 
 def _declared_outer(fn: ast.AST) -> set[str]:
     """Names a function declares ``nonlocal`` or ``global`` (its direct body, not nested defs)."""
-    out: set[str] = set()
-    stack = list(getattr(fn, "body", []))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Nonlocal, ast.Global)):
-            out.update(n.names)
-        elif not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            stack.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
-    return out
+    return {name for n in own_nodes(fn) if isinstance(n, (ast.Nonlocal, ast.Global)) for name in n.names}
 
 
 class PythonSideEffectInTensorBranch(Rule):

@@ -7,11 +7,10 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
-    bound_static_arguments,
     in_test,
-    jax_jitted_callee,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
+    jax_static_argument_calls,
     runs_traced,
     static_hash_kind,
 )
@@ -127,15 +126,8 @@ class StaticArgumentPerIteration(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
-        if not any(info.jax and info.static_params for info in ctx.facts.functions):
-            return
-        callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
-            hit = callee(call)
-            if hit is None or not hit[1].static_params:
-                continue
+        for call, bound in jax_static_argument_calls(ctx.facts, index):
             assert isinstance(call.func, ast.Name)
-            bound = bound_static_arguments(hit[1], call)
             if not bound or in_test(index, ctx.path, call):
                 continue
             read = next(((param, arg, how) for param, arg in bound

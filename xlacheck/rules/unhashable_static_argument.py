@@ -9,8 +9,7 @@ from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.rules._recompile_scope import (
-    bound_static_arguments,
-    jax_jitted_callee,
+    jax_static_argument_calls,
     jitted_with_static_params,
     static_hash_kind,
 )
@@ -161,13 +160,9 @@ class UnhashableStaticArgument(ModuleRule):
         jitted = dict(jitted_with_static_params(ctx.facts, index))
         for caller_name, info in jitted.items():
             self._check_body(ctx, index, caller_name, info)
-        callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
-            hit = callee(call)
-            if hit is None or not hit[1].static_params:
-                continue
+        for call, bound in jax_static_argument_calls(ctx.facts, index):
             assert isinstance(call.func, ast.Name)
-            for param, arg in bound_static_arguments(hit[1], call):
+            for param, arg in bound:
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
                     continue
