@@ -792,6 +792,60 @@ def clip_update(update, max_norm):
         rtol=1e-4,
     ),
     Example(
+        "cond_functions_early_return_then_rest",
+        '''import tensorflow as tf
+
+
+def robust_loss(pred, target):
+    err = tf.reduce_mean(tf.square(pred - target))
+    if tf.reduce_max(tf.abs(pred)) > 2.0:  # flag
+        return tf.reduce_mean(tf.abs(pred - target))
+    reg = 0.1 * tf.reduce_mean(tf.square(pred))
+    return err + reg
+''',
+        "unsafe",  # gradients only: the return branch does not read err, computed outside by tf.square
+        ("def false_branch():\n        reg = 0.1",
+         "return tf.cond(tf.reduce_max(tf.abs(pred)) > 2.0, lambda: true_branch(), lambda: false_branch())"),
+        inputs=(((2, 3), "float"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_early_return_rest_reassigns_argument",
+        '''import tensorflow as tf
+
+
+def rescale(x):
+    if not tf.reduce_any(x > 0):  # flag
+        return tf.zeros_like(x)
+    x = x - tf.reduce_min(x)
+    return x / (tf.reduce_max(x) + 1.0)
+''',
+        "safe",  # the rest reads x before it assigns it: x is the false branch's parameter
+        ("def false_branch(x):",
+         "return tf.cond(tf.logical_not(tf.reduce_any(x > 0)), lambda: true_branch(), lambda: false_branch(x))"),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_return_in_else_then_rest",
+        '''import tensorflow as tf
+
+
+def shifted(x, mask):
+    if tf.reduce_sum(mask) > 0:  # flag
+        y = x * tf.cast(mask, x.dtype)
+        y = y - tf.reduce_mean(y)
+    else:
+        return tf.zeros_like(x)
+    return y * 2.0
+''',
+        "safe",
+        ("def true_branch():\n        y = x * tf.cast(mask, x.dtype)",
+         "        return y * 2.0\n    def false_branch():\n        return tf.zeros_like(x)\n"),
+        inputs=(((2, 3), "float"), ((2, 3), "mask")),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

@@ -146,15 +146,24 @@ _DEPENDENT = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ("x", "x", "safe"),  # `a` is the true branch's temporary: tf.cond over the branches as written
-    ("    return b", "    return b + a", None),  # ... unless it is read after the `if`
-    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", None),  # a statement, not an assignment
-    ("        b = a + 1.0", "        b = helper(a)", "unsafe"),  # traced in both branches
-    ("def f(x):\n", "def f(x):\n    global b\n", None),
-    ("        b = x", "        b = x\n        return b", None),  # one arm returns
+_ASSIGNED = "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"
+_RETURNED = "return tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"
+
+
+@pytest.mark.parametrize("old, new, expected, text", [
+    ("x", "x", "safe", _ASSIGNED),  # `a` is the true branch's temporary: tf.cond over the branches as written
+    ("    return b", "    return b + a", None, None),  # ... unless it is read after the `if`
+    # any statement moves, but tf.cond traces both branches: print runs for both while tracing
+    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", "unsafe", _ASSIGNED),
+    ("        b = a + 1.0", "        b = helper(a)", "unsafe", _ASSIGNED),  # traced in both branches
+    ("def f(x):\n", "def f(x):\n    global b\n", None, None),
+    # one arm returns: the `return b` after the `if` joins the arm that falls through
+    ("        b = x", "        b = x\n        return b", "safe", _RETURNED),
+    ("        b = x", "        b = x\n        return", None, None),  # a bare return: None, no tensor form
+    ("        b = a + 1.0", "        b = a + 1.0\n        del a", None, None),  # means another frame's name
+    ("        b = a + 1.0", "        b = a + 1.0\n        b = super().f(b)", None, None),  # no __class__ cell
 ])
-def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old, new, expected):
+def test_dependent_branches_get_tf_cond_over_functions(old, new, expected, text):
     assert old in _DEPENDENT
     source = _DEPENDENT.replace(old, new)
     tree = ast.parse(source)
@@ -164,7 +173,7 @@ def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old,
         return
     assert result.fix.applicability.value == expected, result.fix.message
     fixed = apply_edits(source, result.fix.edits)
-    assert "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())" in fixed
+    assert text in fixed
     ast.parse(fixed)
 
 
