@@ -846,6 +846,25 @@ def shifted(x, mask):
         grad=True,
     ),
     Example(
+        "cond_functions_branches_run_for_effects",
+        '''import tensorflow as tf
+
+peak = tf.Variable(tf.zeros([3]))
+
+
+def track_peak(x):
+    peak.assign(tf.zeros([3]))
+    if tf.reduce_max(x) > 1.0:  # flag
+        peak.assign(x)
+    else:
+        peak.assign(-x)
+    return peak.read_value() * 2.0
+''',
+        "unsafe",  # `peak.assign` is not known to be a TensorFlow op: it could be Python traced twice
+        ("    tf.cond(tf.reduce_max(x) > 1.0, lambda: true_branch(), lambda: false_branch())\n",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

@@ -162,6 +162,12 @@ _RETURNED = "return tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda:
     ("        b = x", "        b = x\n        return", None, None),  # a bare return: None, no tensor form
     ("        b = a + 1.0", "        b = a + 1.0\n        del a", None, None),  # means another frame's name
     ("        b = a + 1.0", "        b = a + 1.0\n        b = super().f(b)", None, None),  # no __class__ cell
+    # Python state outside the branch: both traced branches would change it
+    ("        b = a + 1.0", "        b = a + 1.0\n        seen.append(b)", None, None),
+    ("        b = a + 1.0", "        b = a + 1.0\n        stats['b'] = b", None, None),
+    ("        b = a + 1.0", "        b = a + 1.0\n        self.b = b", None, None),
+    # a list the branch makes itself may change (unsafe only as any non-TensorFlow call is)
+    ("        b = a + 1.0", "        b = a + 1.0\n        parts = []\n        parts.append(b)", "unsafe", _ASSIGNED),
 ])
 def test_dependent_branches_get_tf_cond_over_functions(old, new, expected, text):
     assert old in _DEPENDENT
@@ -175,6 +181,35 @@ def test_dependent_branches_get_tf_cond_over_functions(old, new, expected, text)
     fixed = apply_edits(source, result.fix.edits)
     assert text in fixed
     ast.parse(fixed)
+
+
+def test_branches_run_for_their_effects_get_tf_cond_statement():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x, v):
+            if tf.reduce_sum(x) > 0:
+                v.assign(x)
+            else:
+                v.assign(-x)
+            return v.read_value()
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+    assert result.fix.applicability.value == "unsafe"  # `v.assign` is not known to be a TensorFlow op
+    one_arm = source.replace("    else:\n        v.assign(-x)\n", "")
+    tree = ast.parse(one_arm)
+    (result,) = attach_fixes(one_arm, tree, [diagnostic_at(tree.body[1].body[0])])
+    assert "tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: None)" in apply_edits(one_arm, result.fix.edits)
+
+
+@pytest.mark.parametrize("test", ["tf.executing_eagerly()", "not tf.executing_eagerly()", "tf.is_tensor(x)"])
+def test_if_on_a_python_valued_tf_call_is_not_rewritten(test):
+    source = f"import tensorflow as tf\ndef f(x):\n    if {test}:\n        tf.print(x)\n    return x\n"
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
+    assert result.fix is None or not result.fix.edits
 
 
 def test_attach_fixes_keeps_order_and_unrelated_diagnostics():

@@ -53,6 +53,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from xlacheck import api_table
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import (
     arg,
@@ -206,6 +207,17 @@ def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
                     "branches stay as written)", edits, [UNKNOWN_DIMS])
 
 
+def _python_call_test(src: Source, test: ast.expr) -> bool:
+    """The test is (the negation of) a TensorFlow call that the API table does not list as
+    returning a tensor (``tf.executing_eagerly()``, ``tf.is_tensor(x)``): a Python value while
+    tracing, so the `if` is no tensor condition (a finding inside its branch is about something
+    else)."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    name = call_name(src, test)
+    return name is not None and api_table.returns(name) not in ("tensor", "variable", "string_tensor", None)
+
+
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
@@ -241,7 +253,7 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
         return static
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
-    if python_identity(node.test):
+    if python_identity(node.test) or _python_call_test(src, node.test):
         return None
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
         chain = _rewrite_chain(src, node)
@@ -484,6 +496,10 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
 
 # -- branches of several dependent statements -> tf.cond over branch functions ----------------------
 _NO_MOVE_CALLS = frozenset({"super", "locals", "vars", "exec", "eval"})
+# methods that change a Python container in place: tf.cond traces both branches, so both would
+# change it (and leave tensors of a branch graph in it)
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "pop", "popitem", "remove", "discard",
+                       "clear", "setdefault", "sort", "reverse", "__setitem__", "__delitem__"})
 
 
 def _always_returns(body: list[ast.stmt]) -> bool:
@@ -502,12 +518,15 @@ def _always_returns(body: list[ast.stmt]) -> bool:
 
 
 def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
-    """The names ``stmts`` bind, when they can run unchanged as the body of a local function:
-    no ``yield``/``await``, no ``global``/``nonlocal``/``del``, no ``break``/``continue`` that
-    leaves them, no zero-argument ``super()``, ``locals()``, ``vars()``, ``exec``/``eval`` (all
-    see the enclosing frame), and a ``return`` only with a value and only when the branch
-    returns (else it would return from the local function, not from the caller). None
-    otherwise."""
+    """The names ``stmts`` bind, when they can run unchanged as the body of a local function
+    that ``tf.cond`` traces whether or not its branch is taken: no ``yield``/``await``, no
+    ``global``/``nonlocal``/``del``, no ``break``/``continue`` that leaves them, no
+    zero-argument ``super()``, ``locals()``, ``vars()``, ``exec``/``eval`` (all see the
+    enclosing frame), no store into an attribute or item and no in-place change of a Python
+    container the statements did not create (``self.n = ...``, ``d[k] = ...``,
+    ``out.append(t)``: both traced branches would do it, with tensors of a branch graph), and
+    a ``return`` only with a value and only when the branch returns (else it would return from
+    the local function, not from the caller). None otherwise."""
     names: list[str] = []
     stack: list[tuple[ast.AST, int]] = [(s, 0) for s in reversed(stmts)]
     while stack:
@@ -521,6 +540,11 @@ def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NO_MOVE_CALLS \
                 and (node.func.id != "super" or not node.args):
             return None
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return None  # Python state outside the branch: both traced branches would set it
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS \
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in names):
+            return None  # a container the branch did not create
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.append(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -637,7 +661,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
             return None
         assigned.append(names)
     every = list(dict.fromkeys(assigned[0] + assigned[1]))
-    if not every and not returning:
+    if not returning and all(isinstance(s, ast.Pass) for b in branches for s in b):
         return None
     if set(every) & src.declared_outside(scope):
         return None
@@ -650,8 +674,6 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         temps = set(every) - set(outputs)
         if any(isinstance(n, ast.Name) and n.id in temps and id(n) not in own for n in ast.walk(scope)):
             return None  # a name one branch leaves unbound is read after the `if`
-        if not outputs:
-            return None
     statements = [s for b in branches for s in b]
     for stmt in statements:
         callee = calls_only_tensorflow(src, stmt)
@@ -688,11 +710,13 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     calls = []
     for arm, branch in zip(("true", "false"), branches):
         params = [n for n in carried if n in assigned[0 if arm == "true" else 1]]
-        if not branch or (not returning and not params and not assigned[0 if arm == "true" else 1]
-                          and all(n in carried for n in outputs)):
+        if not branch or all(isinstance(s, ast.Pass) for s in branch) or (
+                not returning and outputs and not params and not assigned[0 if arm == "true" else 1]
+                and all(n in carried for n in outputs)):
             if returning:
                 return None
-            calls.append(f"lambda: {packed if len(outputs) == 1 else f'({packed})'}")
+            kept = "None" if not outputs else packed if len(outputs) == 1 else f"({packed})"
+            calls.append(f"lambda: {kept}")
             continue
         fn = src.fresh_name(f"{arm}_branch")
         lines.append(f"{indent}def {fn}({', '.join(params)}):\n")
@@ -706,11 +730,14 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         if block is None:
             return None
         lines += block
-        if not returning:
+        if not returning and outputs:
             lines.append(f"{inner}return {packed}\n")
         calls.append(f"lambda: {fn}({', '.join(params)})")
     result = f"{tf}.cond({cond}, {calls[0]}, {calls[1]})"
-    lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n")
+    # no outputs: the branches only run ops for their effects (a variable's assign), which
+    # tf.cond runs for the taken branch alone
+    lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n" if outputs
+                 else f"{indent}{result}\n")
     message = ("Run the branches with tf.cond over local functions instead of a Python `if` on a tensor "
                "(the branches are kept as written")
     message += "; the statements after the `if` go into the branch that falls through)" if last is not node else ")"
