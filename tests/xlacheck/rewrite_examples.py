@@ -865,6 +865,21 @@ def track_peak(x):
         inputs=(((3,), "float"),),
     ),
     Example(
+        "cond_functions_return_in_one_branch_of_statements",
+        '''import tensorflow as tf
+
+
+def warm_kl(mu, logvar):
+    if tf.reduce_mean(logvar) > -10.0:  # flag
+        kl = 1.0 + logvar - tf.square(mu) - tf.exp(logvar)
+        return -0.5 * tf.reduce_mean(kl)
+''',
+        "unsafe",  # NaN where the original returns None (the condition false): "unit" inputs keep it true
+        ("tf.nest.map_structure(lambda t: tf.fill(tf.shape(t), tf.cast(float(\"nan\"), t.dtype)), true_branch())",),
+        inputs=(((2, 3), "float"), ((2, 3), "unit")),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

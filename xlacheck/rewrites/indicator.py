@@ -646,14 +646,24 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     ends = [_always_returns(b) for b in branches]
     returning = any(ends)
     last: ast.stmt = node
+    falls_off = False  # the `if` ends the function: the arm that does not return returns None
     if returning and not all(ends):
         if not absorb_tail or node not in scope.body:
             return None
         tail = scope.body[scope.body.index(node) + 1:]
-        if not _always_returns(tail):
+        if not tail and scope.body[-1] is node and not all(isinstance(s, ast.Pass) for s in
+                                                           branches[ends.index(False)]):
+            return None  # statements before falling off the end: the value it would stand in for is unknown
+        if not tail and scope.body[-1] is node:
+            falls_off = True
+            reasons.append("the original returns None when the condition is "
+                           f"{'false' if ends[0] else 'true'}; this returns NaN there, in the structure and shape "
+                           "of the other branch's value (write the value you mean, e.g. 0.0, in that branch)")
+        elif not _always_returns(tail):
             return None
-        branches = [b if done else b + tail for b, done in zip(branches, ends)]
-        last = tail[-1]
+        else:
+            branches = [b if done else b + tail for b, done in zip(branches, ends)]
+            last = tail[-1]
     assigned: list[list[str]] = []
     for branch in branches:
         names = _movable(branch, returning)
@@ -710,6 +720,9 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     calls = []
     for arm, branch in zip(("true", "false"), branches):
         params = [n for n in carried if n in assigned[0 if arm == "true" else 1]]
+        if falls_off and not ends[0 if arm == "true" else 1]:
+            calls.append(None)  # filled in below, from the other branch's function
+            continue
         if not branch or all(isinstance(s, ast.Pass) for s in branch) or (
                 not returning and outputs and not params and not assigned[0 if arm == "true" else 1]
                 and all(n in carried for n in outputs)):
@@ -733,6 +746,11 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         if not returning and outputs:
             lines.append(f"{inner}return {packed}\n")
         calls.append(f"lambda: {fn}({', '.join(params)})")
+    if falls_off:
+        other = next(c for c in calls if c is not None)[len("lambda: "):]
+        nan = (f"lambda: {tf}.nest.map_structure(lambda t: {tf}.fill({tf}.shape(t), {tf}.cast(float(\"nan\"), "
+               f"t.dtype)), {other})")
+        calls = [c if c is not None else nan for c in calls]
     result = f"{tf}.cond({cond}, {calls[0]}, {calls[1]})"
     # no outputs: the branches only run ops for their effects (a variable's assign), which
     # tf.cond runs for the taken branch alone
