@@ -880,6 +880,25 @@ def warm_kl(mu, logvar):
         grad=True,
     ),
     Example(
+        "raise_then_else_branch",
+        '''import tensorflow as tf
+
+
+def normalized(x):
+    total = tf.reduce_sum(tf.abs(x))
+    if total > 1000.0:  # flag
+        raise ValueError("activations exploded")
+    else:
+        x = x / (total + 1.0)
+    return x
+''',
+        "safe",  # the else statements run after the check, where the original does not raise
+        ("    tf.debugging.Assert(tf.logical_not(total > 1000.0), [\"activations exploded\"])\n"
+         "    x = x / (total + 1.0)\n    return x\n",),
+        inputs=(((2, 3), "float"),),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

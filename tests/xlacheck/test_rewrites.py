@@ -212,6 +212,40 @@ def test_if_on_a_python_valued_tf_call_is_not_rewritten(test):
     assert result.fix is None or not result.fix.edits
 
 
+def test_a_raise_is_never_moved_into_a_traced_branch():
+    """tf.cond traces both branches: a `raise` there raises while tracing, taken or not. An
+    `if c: raise` with an `elif` becomes the check followed by the `elif` as a plain `if`."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            r = tf.reduce_sum(x)
+            if r > 100.0:
+                raise ValueError("too big")
+            elif r > 10.0:
+                x = x / r
+            return x
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[1])])
+    fixed = apply_edits(source, result.fix.edits)
+    assert '    tf.debugging.Assert(tf.logical_not(r > 100.0), ["too big"])\n    if r > 10.0:\n        x = x / r\n' in fixed
+    moved = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            r = tf.reduce_sum(x)
+            if r > 100.0:
+                x = x * 2.0
+                if x is None:
+                    raise ValueError("none")
+            else:
+                x = x / r
+            return x
+        """)
+    tree = ast.parse(moved)
+    (result,) = attach_fixes(moved, tree, [diagnostic_at(tree.body[1].body[1])])
+    assert result.fix is None or not result.fix.edits
+
+
 def test_attach_fixes_keeps_order_and_unrelated_diagnostics():
     source = EXAMPLES[0].source
     tree = ast.parse(source)

@@ -218,6 +218,27 @@ def _python_call_test(src: Source, test: ast.expr) -> bool:
     return name is not None and api_table.returns(name) not in ("tensor", "variable", "string_tensor", None)
 
 
+def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
+    """``if c: raise E`` -> ``tf.debugging.Assert`` (:func:`xlacheck.rewrites.checks.rewrite_raise`);
+    with an ``else``/``elif``, its statements follow the check at the ``if``'s own indentation:
+    they run exactly where the original does not raise (an ``elif`` becomes a plain ``if``,
+    rewritten in the next pass)."""
+    fix = rewrite_raise(src, node, raise_)
+    if fix is None or not node.orelse:
+        return fix
+    if len(fix.edits) != 1:
+        return None
+    is_elif = (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
+               and src.lines[node.orelse[0].lineno - 1].lstrip().startswith("elif"))
+    if not is_elif and not src.alone_on_lines(node.orelse[0], node.orelse[-1]):
+        return None
+    rest = _block_lines(src, node.orelse, src.indent_of(node), elif_=is_elif)
+    if rest is None:
+        return None
+    edit = fix.edits[0]
+    return dataclasses.replace(fix, edits=(dataclasses.replace(edit, content=edit.content + "".join(rest)),))
+
+
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
@@ -259,8 +280,8 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
         chain = _rewrite_chain(src, node)
         if chain is not None:
             return chain
-    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
-        return rewrite_raise(src, node, node.body[0])
+    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise):
+        return _raise_then_else(src, node, node.body[0])
     cond_reasons: list[str] = []  # about the condition: every form below shares them
     cond = bool_condition(src, node.test, cond_reasons)
     guards, none_reasons = none_guards(src, node.test)
@@ -503,15 +524,13 @@ _MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "pop", "po
 
 
 def _always_returns(body: list[ast.stmt]) -> bool:
-    """Every path through ``body`` ends in ``return <value>`` or ``raise`` (an ``if`` counts when
-    both of its arms do)."""
+    """Every path through ``body`` ends in ``return <value>`` (an ``if`` counts when both of its
+    arms do)."""
     if not body:
         return False
     last = body[-1]
     if isinstance(last, ast.Return):
         return last.value is not None
-    if isinstance(last, ast.Raise):
-        return True
     if isinstance(last, ast.If):
         return _always_returns(last.body) and _always_returns(last.orelse)
     return False
@@ -520,7 +539,7 @@ def _always_returns(body: list[ast.stmt]) -> bool:
 def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
     """The names ``stmts`` bind, when they can run unchanged as the body of a local function
     that ``tf.cond`` traces whether or not its branch is taken: no ``yield``/``await``, no
-    ``global``/``nonlocal``/``del``, no ``break``/``continue`` that leaves them, no
+    ``global``/``nonlocal``/``del``, no ``raise`` (it would raise while tracing), no ``break``/``continue`` that leaves them, no
     zero-argument ``super()``, ``locals()``, ``vars()``, ``exec``/``eval`` (all see the
     enclosing frame), no store into an attribute or item and no in-place change of a Python
     container the statements did not create (``self.n = ...``, ``d[k] = ...``,
@@ -531,8 +550,8 @@ def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
     stack: list[tuple[ast.AST, int]] = [(s, 0) for s in reversed(stmts)]
     while stack:
         node, loops = stack.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete)):
-            return None
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete, ast.Raise)):
+            return None  # (a `raise` would run while tf.cond traces the branch, taken or not)
         if isinstance(node, (ast.Break, ast.Continue)) and not loops:
             return None
         if isinstance(node, ast.Return) and (not returning or node.value is None):
