@@ -899,6 +899,24 @@ def normalized(x):
         grad=True,
     ),
     Example(
+        "raise_in_else_branch",
+        '''import tensorflow as tf
+
+
+def scaled(x, max_total):
+    total = tf.reduce_sum(tf.abs(x))
+    if total <= max_total:  # flag
+        y = x / (total + 1.0)
+    else:
+        raise ValueError("over budget")
+    return y
+''',
+        "safe",  # the if statements run after the check, where the original does not raise
+        ("    tf.debugging.Assert(tf.reduce_any(total <= max_total), [\"over budget\"])\n    y = x / (total + 1.0)\n",),
+        inputs=(((2, 3), "float"), ((), "pos")),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

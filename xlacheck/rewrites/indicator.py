@@ -218,21 +218,23 @@ def _python_call_test(src: Source, test: ast.expr) -> bool:
     return name is not None and api_table.returns(name) not in ("tensor", "variable", "string_tensor", None)
 
 
-def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
+def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool = False) -> Fix | None:
     """``if c: raise E`` -> ``tf.debugging.Assert`` (:func:`xlacheck.rewrites.checks.rewrite_raise`);
     with an ``else``/``elif``, its statements follow the check at the ``if``'s own indentation:
     they run exactly where the original does not raise (an ``elif`` becomes a plain ``if``,
-    rewritten in the next pass)."""
-    fix = rewrite_raise(src, node, raise_)
-    if fix is None or not node.orelse:
+    rewritten in the next pass). ``on_false``: ``if c: ... else: raise E``, the same with the
+    check on ``c`` and the ``if`` branch's statements after it."""
+    fix = rewrite_raise(src, node, raise_, on_false=on_false)
+    after = node.body if on_false else node.orelse
+    if fix is None or not after:
         return fix
     if len(fix.edits) != 1:
         return None
-    is_elif = (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
-               and src.lines[node.orelse[0].lineno - 1].lstrip().startswith("elif"))
-    if not is_elif and not src.alone_on_lines(node.orelse[0], node.orelse[-1]):
+    is_elif = (not on_false and len(after) == 1 and isinstance(after[0], ast.If)
+               and src.lines[after[0].lineno - 1].lstrip().startswith("elif"))
+    if not is_elif and not src.alone_on_lines(after[0], after[-1]):
         return None
-    rest = _block_lines(src, node.orelse, src.indent_of(node), elif_=is_elif)
+    rest = _block_lines(src, after, src.indent_of(node), elif_=is_elif)
     if rest is None:
         return None
     edit = fix.edits[0]
@@ -282,6 +284,8 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
             return chain
     if len(node.body) == 1 and isinstance(node.body[0], ast.Raise):
         return _raise_then_else(src, node, node.body[0])
+    if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.Raise) and node.body:
+        return _raise_then_else(src, node, node.orelse[0], on_false=True)
     cond_reasons: list[str] = []  # about the condition: every form below shares them
     cond = bool_condition(src, node.test, cond_reasons)
     guards, none_reasons = none_guards(src, node.test)
