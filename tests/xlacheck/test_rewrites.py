@@ -201,7 +201,8 @@ def test_branches_run_for_their_effects_get_tf_cond_statement():
     one_arm = source.replace("    else:\n        v.assign(-x)\n", "")
     tree = ast.parse(one_arm)
     (result,) = attach_fixes(one_arm, tree, [diagnostic_at(tree.body[1].body[0])])
-    assert "tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: None)" in apply_edits(one_arm, result.fix.edits)
+    fixed = apply_edits(one_arm, result.fix.edits)
+    assert "tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: None)" in fixed
 
 
 @pytest.mark.parametrize("test", ["tf.executing_eagerly()", "not tf.executing_eagerly()", "tf.is_tensor(x)"])
@@ -228,7 +229,8 @@ def test_a_raise_is_never_moved_into_a_traced_branch():
     tree = ast.parse(source)
     (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[1])])
     fixed = apply_edits(source, result.fix.edits)
-    assert '    tf.debugging.Assert(tf.logical_not(r > 100.0), ["too big"])\n    if r > 10.0:\n        x = x / r\n' in fixed
+    check = '    tf.debugging.Assert(tf.logical_not(r > 100.0), ["too big"])\n'
+    assert check + "    if r > 10.0:\n        x = x / r\n" in fixed
     moved = textwrap.dedent("""\
         import tensorflow as tf
         def f(x):

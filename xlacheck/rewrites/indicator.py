@@ -543,7 +543,8 @@ def _always_returns(body: list[ast.stmt]) -> bool:
 def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
     """The names ``stmts`` bind, when they can run unchanged as the body of a local function
     that ``tf.cond`` traces whether or not its branch is taken: no ``yield``/``await``, no
-    ``global``/``nonlocal``/``del``, no ``raise`` (it would raise while tracing), no ``break``/``continue`` that leaves them, no
+    ``global``/``nonlocal``/``del``, no ``raise`` (it would raise while tracing), no
+    ``break``/``continue`` that leaves them, no
     zero-argument ``super()``, ``locals()``, ``vars()``, ``exec``/``eval`` (all see the
     enclosing frame), no store into an attribute or item and no in-place change of a Python
     container the statements did not create (``self.n = ...``, ``d[k] = ...``,
@@ -608,8 +609,9 @@ def _block_lines(src: Source, stmts: list[ast.stmt], indent: str, elif_: bool = 
         return None
     in_string = set()
     for n in ast.walk(ast.Module(body=stmts, type_ignores=[])):
-        if isinstance(n, (ast.Constant, ast.JoinedStr)) and n.end_lineno and n.end_lineno > n.lineno:  # type: ignore[attr-defined]
-            in_string |= set(range(n.lineno + 1, n.end_lineno + 1))  # type: ignore[attr-defined]
+        end = getattr(n, "end_lineno", None)
+        if isinstance(n, (ast.Constant, ast.JoinedStr)) and end and end > n.lineno:
+            in_string |= set(range(n.lineno + 1, end + 1))
     out = []
     for number in range(first, last + 1):
         line = src.lines[number - 1].rstrip("\r\n")
