@@ -166,6 +166,9 @@ _RETURNED = "return tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda:
     ("        b = a + 1.0", "        b = a + 1.0\n        seen.append(b)", None, None),
     ("        b = a + 1.0", "        b = a + 1.0\n        stats['b'] = b", None, None),
     ("        b = a + 1.0", "        b = a + 1.0\n        self.b = b", None, None),
+    # `b` bound only inside a nested block of a branch may be unbound there: not returned, so no
+    # fix when it is read after the `if`
+    ("        b = a + 1.0", "        if a is not None:\n            b = a + 1.0", None, None),
     # a list the branch makes itself may change (unsafe only as any non-TensorFlow call is)
     ("        b = a + 1.0", "        b = a + 1.0\n        parts = []\n        parts.append(b)", "unsafe", _ASSIGNED),
 ])

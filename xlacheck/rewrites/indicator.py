@@ -520,6 +520,23 @@ def _rewrite_chain(src: Source, node: ast.If) -> Fix | None:
 
 
 # -- branches of several dependent statements -> tf.cond over branch functions ----------------------
+def _stores(stmt: ast.stmt) -> list[str] | None:
+    """The names a plain assignment binds (``a = ...``, ``a, b = ...``, ``a += ...``,
+    ``a: T = ...``); None for any other statement."""
+    if isinstance(stmt, ast.Assign):
+        names = []
+        for target in stmt.targets:
+            elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            if not all(isinstance(e, ast.Name) for e in elts):
+                return None
+            names += [e.id for e in elts]  # type: ignore[attr-defined]
+        return names
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
+            and stmt.value is not None:
+        return [stmt.target.id]
+    return None
+
+
 _NO_MOVE_CALLS = frozenset({"super", "locals", "vars", "exec", "eval"})
 # methods that change a Python container in place: tf.cond traces both branches, so both would
 # change it (and leave tensors of a branch graph in it)
@@ -705,7 +722,10 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     if returning:
         outputs: list[str] = []
     else:
-        outputs = [n for n in every if n in carried or all(n in a for a in assigned)]
+        # a name without a value before the `if` is returned only when each branch binds it in a
+        # statement of its own (not inside a nested block that may skip it)
+        surely = [{n for stmt in b for n in (_stores(stmt) or [])} for b in branches]
+        outputs = [n for n in every if n in carried or all(n in a for a in surely)]
         temps = set(every) - set(outputs)
         if any(isinstance(n, ast.Name) and n.id in temps and id(n) not in own for n in ast.walk(scope)):
             return None  # a name one branch leaves unbound is read after the `if`
