@@ -216,6 +216,30 @@ def test_if_on_a_python_valued_tf_call_is_not_rewritten(test):
     assert result.fix is None or not result.fix.edits
 
 
+def test_elif_chain_of_dependent_statements_nests_tf_cond_over_functions():
+    """The assignment form cannot take branches that read each other's results; the chain's
+    `elif` becomes the else function's plain `if` (a name bound in both of its arms is bound)."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            m = tf.reduce_max(x)
+            if m > 2.0:
+                y = tf.sqrt(x * x + 1.0)
+                y = y / m
+            elif m > 1.0:
+                y = tf.exp(-x)
+            else:
+                y = x
+            return y
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[1])])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    def false_branch():\n        if m > 1.0:\n            y = tf.exp(-x)\n        else:\n" in fixed
+    assert "    y = tf.cond(m > 2.0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+    ast.parse(fixed)
+
+
 def test_a_raise_is_never_moved_into_a_traced_branch():
     """tf.cond traces both branches: a `raise` there raises while tracing, taken or not. An
     `if c: raise` with an `elif` becomes the check followed by the `elif` as a plain `if`."""

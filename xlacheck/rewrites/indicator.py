@@ -652,6 +652,20 @@ def _block_lines(src: Source, stmts: list[ast.stmt], indent: str, elif_: bool = 
     return out
 
 
+def _surely_bound(body: list[ast.stmt]) -> set[str]:
+    """Names ``body`` binds on every path through it: by an assignment of its own, or in both
+    arms of a nested ``if``, or in the body of a ``with``."""
+    names: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            names |= _surely_bound(stmt.body) & _surely_bound(stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            names |= _surely_bound(stmt.body)
+        else:
+            names |= set(_stores(stmt) or [])
+    return names
+
+
 def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str],
                             absorb_tail: bool = True) -> Fix | None:
     """``if c:`` whose branches are statements (assignments that may read each other's results,
@@ -724,7 +738,7 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     else:
         # a name without a value before the `if` is returned only when each branch binds it in a
         # statement of its own (not inside a nested block that may skip it)
-        surely = [{n for stmt in b for n in (_stores(stmt) or [])} for b in branches]
+        surely = [_surely_bound(b) for b in branches]
         outputs = [n for n in every if n in carried or all(n in a for a in surely)]
         temps = set(every) - set(outputs)
         if any(isinstance(n, ast.Name) and n.id in temps and id(n) not in own for n in ast.walk(scope)):
