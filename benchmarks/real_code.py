@@ -17,7 +17,12 @@ that the other files' summaries give facts (:mod:`xlacheck.analysis.project`; ``
 lints each file alone), and each finding is looked up in the judged list, the table of
 ``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
 
-    python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--list] [--unjudged]
+    python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--list] [--unjudged] [--fixes]
+
+``--fixes`` also counts the fixes offered on the findings (SAFE / UNSAFE, with edits) and applies
+each one alone to its file's text: the fixed file must still compile to bytecode (``compile()``;
+a fix that breaks the syntax or the indentation of real code is listed and counted as broken).
+It does not run the code (the corpora's dependencies are not installed).
 
 Prints, per corpus: files, lines, findings, judged true, judged false, unjudged, true/false per
 10k lines, seconds and the files linted again with facts from the others; then findings per rule
@@ -41,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from xlacheck.analysis.project import ProjectFile, resolve  # noqa: E402
 from xlacheck.engine import check_file  # noqa: E402
+from xlacheck.rewrites import attach_fixes  # noqa: E402
+from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 from xlacheck.rules import ALL_RULES  # noqa: E402
 
 DEFAULT_ROOT = Path(os.environ.get("XLACHECK_REAL_CODE", "/work/scratch_precision/corpora"))
@@ -117,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print every finding with its verdict")
     ap.add_argument("--unjudged", action="store_true", help="print only findings not in the judged list")
     ap.add_argument("--no-project", action="store_true", help="lint each file alone (no cross-file facts)")
+    ap.add_argument("--fixes", action="store_true",
+                    help="count the fixes offered and check each one, applied alone, leaves code that compiles")
     args = ap.parse_args(argv)
     if args.prepare:
         prepare(args.root)
@@ -130,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[str] = []
     totals = Counter()
     listing: list[str] = []
+    fixes: Counter[str] = Counter()
     for name, (_, folder, subs) in CORPORA.items():
         if args.corpus and name not in args.corpus:
             continue
@@ -155,7 +165,10 @@ def main(argv: list[str] | None = None) -> int:
             counts["lines"] += text.count("\n")
             result = checked[path].result
             rel = f"{name}:{path.relative_to(base)}"
-            for d in result.diagnostics:
+            diagnostics = result.diagnostics
+            if args.fixes and diagnostics and checked[path].tree is not None:
+                diagnostics = attach_fixes(text, checked[path].tree, diagnostics)
+            for d in diagnostics:
                 verdict = judged.get((rel, d.start.line, d.code))
                 counts["found"] += 1
                 key = "unjudged" if verdict is None else ("true" if verdict[0] else "false")
@@ -163,6 +176,15 @@ def main(argv: list[str] | None = None) -> int:
                 per_rule[d.code][key] += 1
                 if args.list or (args.unjudged and verdict is None):
                     listing.append(f"{rel}:{d.start.line}:{d.start.col + 1}: {d.code} [{key}] {d.message[:110]}")
+                if args.fixes and d.fix is not None and d.fix.edits:
+                    kind = d.fix.applicability.value
+                    fixes[kind] += 1
+                    try:
+                        compile(apply_edits(text, d.fix.edits), str(path), "exec")
+                    except SyntaxError as e:
+                        fixes["broken"] += 1
+                        listing.append(f"{rel}:{d.start.line}: {d.code} {kind} fix leaves code that does not "
+                                       f"compile: {e}")
         secs = time.perf_counter() - t0
         totals.update(counts)
         per10k = 1e4 / max(counts["lines"], 1)
@@ -177,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(listing))
     print(header)
     print("\n".join(rows))
+    if args.fixes:
+        print(f"\nfixes with edits: {fixes['safe']} safe, {fixes['unsafe']} unsafe; "
+              f"applied alone, leave code that does not compile: {fixes['broken']}")
     print(f"\n{'rule':8}{'found':>7}{'true':>6}{'false':>7}{'unjdg':>7}{'precision':>11}")
     for code in sorted(per_rule):
         c = per_rule[code]

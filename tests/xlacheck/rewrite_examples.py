@@ -792,6 +792,131 @@ def clip_update(update, max_norm):
         rtol=1e-4,
     ),
     Example(
+        "cond_functions_early_return_then_rest",
+        '''import tensorflow as tf
+
+
+def robust_loss(pred, target):
+    err = tf.reduce_mean(tf.square(pred - target))
+    if tf.reduce_max(tf.abs(pred)) > 2.0:  # flag
+        return tf.reduce_mean(tf.abs(pred - target))
+    reg = 0.1 * tf.reduce_mean(tf.square(pred))
+    return err + reg
+''',
+        "unsafe",  # gradients only: the return branch does not read err, computed outside by tf.square
+        ("def false_branch():\n        reg = 0.1",
+         "return tf.cond(tf.reduce_max(tf.abs(pred)) > 2.0, lambda: true_branch(), lambda: false_branch())"),
+        inputs=(((2, 3), "float"), ((2, 3), "float")),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_early_return_rest_reassigns_argument",
+        '''import tensorflow as tf
+
+
+def rescale(x):
+    if not tf.reduce_any(x > 0):  # flag
+        return tf.zeros_like(x)
+    x = x - tf.reduce_min(x)
+    return x / (tf.reduce_max(x) + 1.0)
+''',
+        "safe",  # the rest reads x before it assigns it: x is the false branch's parameter
+        ("def false_branch(x):",
+         "return tf.cond(tf.logical_not(tf.reduce_any(x > 0)), lambda: true_branch(), lambda: false_branch(x))"),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_return_in_else_then_rest",
+        '''import tensorflow as tf
+
+
+def shifted(x, mask):
+    if tf.reduce_sum(mask) > 0:  # flag
+        y = x * tf.cast(mask, x.dtype)
+        y = y - tf.reduce_mean(y)
+    else:
+        return tf.zeros_like(x)
+    return y * 2.0
+''',
+        "safe",
+        ("def true_branch():\n        y = x * tf.cast(mask, x.dtype)",
+         "        return y * 2.0\n    def false_branch():\n        return tf.zeros_like(x)\n"),
+        inputs=(((2, 3), "float"), ((2, 3), "mask")),
+        grad=True,
+    ),
+    Example(
+        "cond_functions_branches_run_for_effects",
+        '''import tensorflow as tf
+
+peak = tf.Variable(tf.zeros([3]))
+
+
+def track_peak(x):
+    peak.assign(tf.zeros([3]))
+    if tf.reduce_max(x) > 1.0:  # flag
+        peak.assign(x)
+    else:
+        peak.assign(-x)
+    return peak.read_value() * 2.0
+''',
+        "unsafe",  # `peak.assign` is not known to be a TensorFlow op: it could be Python traced twice
+        ("    tf.cond(tf.reduce_max(x) > 1.0, lambda: true_branch(), lambda: false_branch())\n",),
+        inputs=(((3,), "float"),),
+    ),
+    Example(
+        "cond_functions_return_in_one_branch_of_statements",
+        '''import tensorflow as tf
+
+
+def warm_kl(mu, logvar):
+    if tf.reduce_mean(logvar) > -10.0:  # flag
+        kl = 1.0 + logvar - tf.square(mu) - tf.exp(logvar)
+        return -0.5 * tf.reduce_mean(kl)
+''',
+        "unsafe",  # NaN where the original returns None (the condition false): "unit" inputs keep it true
+        ("tf.nest.map_structure(lambda t: tf.fill(tf.shape(t), tf.cast(float(\"nan\"), t.dtype)), true_branch())",),
+        inputs=(((2, 3), "float"), ((2, 3), "unit")),
+        grad=True,
+    ),
+    Example(
+        "raise_then_else_branch",
+        '''import tensorflow as tf
+
+
+def normalized(x):
+    total = tf.reduce_sum(tf.abs(x))
+    if total > 1000.0:  # flag
+        raise ValueError("activations exploded")
+    else:
+        x = x / (total + 1.0)
+    return x
+''',
+        "safe",  # the else statements run after the check, where the original does not raise
+        ("    tf.debugging.Assert(tf.logical_not(total > 1000.0), [\"activations exploded\"])\n"
+         "    x = x / (total + 1.0)\n    return x\n",),
+        inputs=(((2, 3), "float"),),
+        grad=True,
+    ),
+    Example(
+        "raise_in_else_branch",
+        '''import tensorflow as tf
+
+
+def scaled(x, max_total):
+    total = tf.reduce_sum(tf.abs(x))
+    if total <= max_total:  # flag
+        y = x / (total + 1.0)
+    else:
+        raise ValueError("over budget")
+    return y
+''',
+        "safe",  # the if statements run after the check, where the original does not raise
+        ("    tf.debugging.Assert(tf.reduce_any(total <= max_total), [\"over budget\"])\n    y = x / (total + 1.0)\n",),
+        inputs=(((2, 3), "float"), ((), "pos")),
+        grad=True,
+    ),
+    Example(
         "unrolled_list_collect",
         '''import tensorflow as tf
 

@@ -145,15 +145,33 @@ _DEPENDENT = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ("x", "x", "safe"),  # `a` is the true branch's temporary: tf.cond over the branches as written
-    ("    return b", "    return b + a", None),  # ... unless it is read after the `if`
-    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", None),  # a statement, not an assignment
-    ("        b = a + 1.0", "        b = helper(a)", "unsafe"),  # traced in both branches
-    ("def f(x):\n", "def f(x):\n    global b\n", None),
-    ("        b = x", "        b = x\n        return b", None),  # one arm returns
+_ASSIGNED = "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"
+_RETURNED = "return tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())"
+
+
+@pytest.mark.parametrize("old, new, expected, text", [
+    ("x", "x", "safe", _ASSIGNED),  # `a` is the true branch's temporary: tf.cond over the branches as written
+    ("    return b", "    return b + a", None, None),  # ... unless it is read after the `if`
+    # any statement moves, but tf.cond traces both branches: print runs for both while tracing
+    ("        b = a + 1.0", "        b = a + 1.0\n        print(b)", "unsafe", _ASSIGNED),
+    ("        b = a + 1.0", "        b = helper(a)", "unsafe", _ASSIGNED),  # traced in both branches
+    ("def f(x):\n", "def f(x):\n    global b\n", None, None),
+    # one arm returns: the `return b` after the `if` joins the arm that falls through
+    ("        b = x", "        b = x\n        return b", "safe", _RETURNED),
+    ("        b = x", "        b = x\n        return", None, None),  # a bare return: None, no tensor form
+    ("        b = a + 1.0", "        b = a + 1.0\n        del a", None, None),  # means another frame's name
+    ("        b = a + 1.0", "        b = a + 1.0\n        b = super().f(b)", None, None),  # no __class__ cell
+    # Python state outside the branch: both traced branches would change it
+    ("        b = a + 1.0", "        b = a + 1.0\n        seen.append(b)", None, None),
+    ("        b = a + 1.0", "        b = a + 1.0\n        stats['b'] = b", None, None),
+    ("        b = a + 1.0", "        b = a + 1.0\n        self.b = b", None, None),
+    # `b` bound only inside a nested block of a branch may be unbound there: not returned, so no
+    # fix when it is read after the `if`
+    ("        b = a + 1.0", "        if a is not None:\n            b = a + 1.0", None, None),
+    # a list the branch makes itself may change (unsafe only as any non-TensorFlow call is)
+    ("        b = a + 1.0", "        b = a + 1.0\n        parts = []\n        parts.append(b)", "unsafe", _ASSIGNED),
 ])
-def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old, new, expected):
+def test_dependent_branches_get_tf_cond_over_functions(old, new, expected, text):
     assert old in _DEPENDENT
     source = _DEPENDENT.replace(old, new)
     tree = ast.parse(source)
@@ -163,8 +181,97 @@ def test_dependent_branches_get_tf_cond_over_functions_only_for_assignments(old,
         return
     assert result.fix.applicability.value == expected, result.fix.message
     fixed = apply_edits(source, result.fix.edits)
-    assert "b = tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())" in fixed
+    assert text in fixed
     ast.parse(fixed)
+
+
+def test_branches_run_for_their_effects_get_tf_cond_statement():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x, v):
+            if tf.reduce_sum(x) > 0:
+                v.assign(x)
+            else:
+                v.assign(-x)
+            return v.read_value()
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+    assert result.fix.applicability.value == "unsafe"  # `v.assign` is not known to be a TensorFlow op
+    one_arm = source.replace("    else:\n        v.assign(-x)\n", "")
+    tree = ast.parse(one_arm)
+    (result,) = attach_fixes(one_arm, tree, [diagnostic_at(tree.body[1].body[0])])
+    fixed = apply_edits(one_arm, result.fix.edits)
+    assert "tf.cond(tf.reduce_sum(x) > 0, lambda: true_branch(), lambda: None)" in fixed
+
+
+@pytest.mark.parametrize("test", ["tf.executing_eagerly()", "not tf.executing_eagerly()", "tf.is_tensor(x)"])
+def test_if_on_a_python_valued_tf_call_is_not_rewritten(test):
+    source = f"import tensorflow as tf\ndef f(x):\n    if {test}:\n        tf.print(x)\n    return x\n"
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[0])])
+    assert result.fix is None or not result.fix.edits
+
+
+def test_elif_chain_of_dependent_statements_nests_tf_cond_over_functions():
+    """The assignment form cannot take branches that read each other's results; the chain's
+    `elif` becomes the else function's plain `if` (a name bound in both of its arms is bound)."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            m = tf.reduce_max(x)
+            if m > 2.0:
+                y = tf.sqrt(x * x + 1.0)
+                y = y / m
+            elif m > 1.0:
+                y = tf.exp(-x)
+            else:
+                y = x
+            return y
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[1])])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    def false_branch():\n        if m > 1.0:\n            y = tf.exp(-x)\n        else:\n" in fixed
+    assert "    y = tf.cond(m > 2.0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+    ast.parse(fixed)
+
+
+def test_a_raise_is_never_moved_into_a_traced_branch():
+    """tf.cond traces both branches: a `raise` there raises while tracing, taken or not. An
+    `if c: raise` with an `elif` becomes the check followed by the `elif` as a plain `if`."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            r = tf.reduce_sum(x)
+            if r > 100.0:
+                raise ValueError("too big")
+            elif r > 10.0:
+                x = x / r
+            return x
+        """)
+    tree = ast.parse(source)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(tree.body[1].body[1])])
+    fixed = apply_edits(source, result.fix.edits)
+    check = '    tf.debugging.Assert(tf.logical_not(r > 100.0), ["too big"])\n'
+    assert check + "    if r > 10.0:\n        x = x / r\n" in fixed
+    moved = textwrap.dedent("""\
+        import tensorflow as tf
+        def f(x):
+            r = tf.reduce_sum(x)
+            if r > 100.0:
+                x = x * 2.0
+                if x is None:
+                    raise ValueError("none")
+            else:
+                x = x / r
+            return x
+        """)
+    tree = ast.parse(moved)
+    (result,) = attach_fixes(moved, tree, [diagnostic_at(tree.body[1].body[1])])
+    assert result.fix is None or not result.fix.edits
 
 
 def test_attach_fixes_keeps_order_and_unrelated_diagnostics():

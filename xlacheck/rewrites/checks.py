@@ -109,19 +109,21 @@ def rewrite_assert(src: Source, node: ast.AST) -> Fix | None:
     return fix
 
 
-def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
+def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool = False) -> Fix | None:
     """``if c: raise E("msg")`` -> ``tf.debugging.Assert(tf.logical_not(c), ["msg"])``: SAFE on
     the same argument as :func:`rewrite_assert`, with the roles of true and false swapped: where
     the original returns, ``bool(c)`` was false, so the Assert passes. UNSAFE when the
     exception's message is not a literal (evaluated on every call, not only when raising), or a
-    handler could catch E."""
+    handler could catch E. ``on_false``: the ``raise`` is the ``else`` branch (``if c: ... else:
+    raise E``), so the check is ``tf.debugging.Assert(c, ...)`` on the argument of
+    :func:`rewrite_assert` (where the original goes on, ``bool(c)`` was true)."""
     if not src.alone_on_lines(node, node):
         return None
     reasons: list[str] = []
     guards, test = split_guards(node.test)
-    if _python_guard(test):
+    if _python_guard(test) or (on_false and guards):
         return None  # a Python-level condition is no tensor check
-    cond = truth(src, test, True, reasons)
+    cond = truth(src, test, not on_false, reasons)
     exc = raise_.exc
     kind = dotted(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else None
     if isinstance(exc, ast.Call) and exc.args and not exc.keywords and not isinstance(exc.args[0], ast.Starred):
@@ -130,11 +132,13 @@ def rewrite_raise(src: Source, node: ast.If, raise_: ast.Raise) -> Fix | None:
             reasons.append("the exception's message is not a string literal: Python evaluates it only when raising, "
                            "the fix every time (its side effects and errors)")
     else:
-        message = repr(f"{src.segment(exc) if exc is not None else 'error'} (when {src.segment(node.test)})")
+        when = f"not {src.segment(node.test)}" if on_false else src.segment(node.test)
+        message = repr(f"{src.segment(exc) if exc is not None else 'error'} (when {when})")
     catcher = who_catches(src, node, kind.rpartition(".")[2] if kind else "exception")
     if catcher:
         reasons.append(catcher)
-    text = f"{src.tf}.debugging.Assert({src.tf}.logical_not({cond}), [{message}])"
+    checked = cond if on_false else f"{src.tf}.logical_not({cond})"
+    text = f"{src.tf}.debugging.Assert({checked}, [{message}])"
     note = CHECK_NOTE.format(exc=kind or "the raised exception")
     lines = [text]
     if guards:  # the Python-level part stays a Python `if`, evaluated first as before

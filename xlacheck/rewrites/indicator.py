@@ -53,6 +53,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from xlacheck import api_table
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import (
     arg,
@@ -206,6 +207,40 @@ def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
                     "branches stay as written)", edits, [UNKNOWN_DIMS])
 
 
+def _python_call_test(src: Source, test: ast.expr) -> bool:
+    """The test is (the negation of) a TensorFlow call that the API table does not list as
+    returning a tensor (``tf.executing_eagerly()``, ``tf.is_tensor(x)``): a Python value while
+    tracing, so the `if` is no tensor condition (a finding inside its branch is about something
+    else)."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    name = call_name(src, test)
+    return name is not None and api_table.returns(name) not in ("tensor", "variable", "string_tensor", None)
+
+
+def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise, on_false: bool = False) -> Fix | None:
+    """``if c: raise E`` -> ``tf.debugging.Assert`` (:func:`xlacheck.rewrites.checks.rewrite_raise`);
+    with an ``else``/``elif``, its statements follow the check at the ``if``'s own indentation:
+    they run exactly where the original does not raise (an ``elif`` becomes a plain ``if``,
+    rewritten in the next pass). ``on_false``: ``if c: ... else: raise E``, the same with the
+    check on ``c`` and the ``if`` branch's statements after it."""
+    fix = rewrite_raise(src, node, raise_, on_false=on_false)
+    after = node.body if on_false else node.orelse
+    if fix is None or not after:
+        return fix
+    if len(fix.edits) != 1:
+        return None
+    is_elif = (not on_false and len(after) == 1 and isinstance(after[0], ast.If)
+               and src.lines[after[0].lineno - 1].lstrip().startswith("elif"))
+    if not is_elif and not src.alone_on_lines(after[0], after[-1]):
+        return None
+    rest = _block_lines(src, after, src.indent_of(node), elif_=is_elif)
+    if rest is None:
+        return None
+    edit = fix.edits[0]
+    return dataclasses.replace(fix, edits=(dataclasses.replace(edit, content=edit.content + "".join(rest)),))
+
+
 # -- ternary ------------------------------------------------------------------------------------
 @rewriter(ast.IfExp)
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
@@ -241,12 +276,16 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
         return static
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
-    if python_identity(node.test):
+    if python_identity(node.test) or _python_call_test(src, node.test):
         return None
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-        return _rewrite_chain(src, node)
-    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and not node.orelse:
-        return rewrite_raise(src, node, node.body[0])
+        chain = _rewrite_chain(src, node)
+        if chain is not None:
+            return chain
+    if len(node.body) == 1 and isinstance(node.body[0], ast.Raise):
+        return _raise_then_else(src, node, node.body[0])
+    if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.Raise) and node.body:
+        return _raise_then_else(src, node, node.orelse[0], on_false=True)
     cond_reasons: list[str] = []  # about the condition: every form below shares them
     cond = bool_condition(src, node.test, cond_reasons)
     guards, none_reasons = none_guards(src, node.test)
@@ -262,7 +301,8 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
             return returns
     fix = _rewrite_assignments(src, node, cond, reasons)
     if fix is None:
-        fix = _rewrite_cond_functions(src, node, cond, list(cond_reasons))
+        # under a None guard the statements after the `if` must run where the guard fails: never moved
+        fix = _rewrite_cond_functions(src, node, cond, list(cond_reasons), absorb_tail=not guards)
     return fix if fix is None or not guards else _guard(src, node, fix, guards)
 
 
@@ -494,118 +534,289 @@ def _stores(stmt: ast.stmt) -> list[str] | None:
     if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
             and stmt.value is not None:
         return [stmt.target.id]
-    if isinstance(stmt, ast.Pass):
-        return []
     return None
 
 
-def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str]) -> Fix | None:
-    """``if c:`` whose branches are assignments that may read each other's results (or end in
-    ``return`` in both arms) -> ``tf.cond`` over two local functions holding the branches as
+_NO_MOVE_CALLS = frozenset({"super", "locals", "vars", "exec", "eval"})
+# methods that change a Python container in place: tf.cond traces both branches, so both would
+# change it (and leave tensors of a branch graph in it)
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "pop", "popitem", "remove", "discard",
+                       "clear", "setdefault", "sort", "reverse", "__setitem__", "__delitem__"})
+
+
+def _always_returns(body: list[ast.stmt]) -> bool:
+    """Every path through ``body`` ends in ``return <value>`` (an ``if`` counts when both of its
+    arms do)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        return last.value is not None
+    if isinstance(last, ast.If):
+        return _always_returns(last.body) and _always_returns(last.orelse)
+    return False
+
+
+def _movable(stmts: list[ast.stmt], returning: bool) -> list[str] | None:
+    """The names ``stmts`` bind, when they can run unchanged as the body of a local function
+    that ``tf.cond`` traces whether or not its branch is taken: no ``yield``/``await``, no
+    ``global``/``nonlocal``/``del``, no ``raise`` (it would raise while tracing), no
+    ``break``/``continue`` that leaves them, no
+    zero-argument ``super()``, ``locals()``, ``vars()``, ``exec``/``eval`` (all see the
+    enclosing frame), no store into an attribute or item and no in-place change of a Python
+    container the statements did not create (``self.n = ...``, ``d[k] = ...``,
+    ``out.append(t)``: both traced branches would do it, with tensors of a branch graph), and
+    a ``return`` only with a value and only when the branch returns (else it would return from
+    the local function, not from the caller). None otherwise."""
+    names: list[str] = []
+    stack: list[tuple[ast.AST, int]] = [(s, 0) for s in reversed(stmts)]
+    while stack:
+        node, loops = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Delete, ast.Raise)):
+            return None  # (a `raise` would run while tf.cond traces the branch, taken or not)
+        if isinstance(node, (ast.Break, ast.Continue)) and not loops:
+            return None
+        if isinstance(node, ast.Return) and (not returning or node.value is None):
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NO_MOVE_CALLS \
+                and (node.func.id != "super" or not node.args):
+            return None
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return None  # Python state outside the branch: both traced branches would set it
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS \
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in names):
+            return None  # a container the branch did not create
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(a.asname or a.name).split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.append(node.name)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            # its own body is its own scope; its decorators and defaults run here
+            heads = [*getattr(node, "decorator_list", []), *getattr(node, "bases", [])]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                heads += [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            stack += [(h, loops) for h in reversed(heads)]
+            continue
+        inner = loops + 1 if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loops
+        for field, value in reversed(list(ast.iter_fields(node))):
+            children = value if isinstance(value, list) else [value]
+            # a loop's `else` runs after it: a `break` there leaves the enclosing loop
+            depth = loops if field == "orelse" and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else inner
+            stack += [(c, depth) for c in reversed(children) if isinstance(c, ast.AST)]
+    return list(dict.fromkeys(names))
+
+
+def _block_lines(src: Source, stmts: list[ast.stmt], indent: str, elif_: bool = False) -> list[str] | None:
+    """The source lines of ``stmts`` re-indented to ``indent`` (None where that is not certain:
+    a line inside a multi-line string, or a code line less indented than the block). ``elif_``:
+    the block is the ``elif`` of a chain, written as a plain ``if``."""
+    first, last = stmts[0].lineno, stmts[-1].end_lineno or stmts[-1].lineno
+    if elif_:
+        first_line = src.lines[first - 1]
+        old = first_line[: len(first_line) - len(first_line.lstrip(" \t"))]
+    else:
+        old = src.indent_of(stmts[0])
+        if not src.alone_on_lines(stmts[0], stmts[-1]):
+            return None
+    if "\f" in "".join(src.lines[first - 1:last]):
+        return None
+    in_string = set()
+    for n in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        end = getattr(n, "end_lineno", None)
+        if isinstance(n, (ast.Constant, ast.JoinedStr)) and end and end > n.lineno:
+            in_string |= set(range(n.lineno + 1, end + 1))
+    out = []
+    for number in range(first, last + 1):
+        line = src.lines[number - 1].rstrip("\r\n")
+        if number in in_string:
+            if old != indent:
+                return None
+            out.append(line + "\n")
+        elif not line.strip():
+            out.append("\n")
+        elif line.startswith(old):
+            out.append(indent + line[len(old):] + "\n")
+        elif line.lstrip().startswith("#"):
+            out.append(indent + line.lstrip() + "\n")
+        else:
+            return None  # a continuation line written left of the block
+    if elif_:
+        head = out[0][len(indent):]
+        if not head.startswith("elif"):
+            return None
+        out[0] = indent + head[2:]
+    return out
+
+
+def _surely_bound(body: list[ast.stmt]) -> set[str]:
+    """Names ``body`` binds on every path through it: by an assignment of its own, or in both
+    arms of a nested ``if``, or in the body of a ``with``."""
+    names: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            names |= _surely_bound(stmt.body) & _surely_bound(stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            names |= _surely_bound(stmt.body)
+        else:
+            names |= set(_stores(stmt) or [])
+    return names
+
+
+def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str],
+                            absorb_tail: bool = True) -> Fix | None:
+    """``if c:`` whose branches are statements (assignments that may read each other's results,
+    calls, nested blocks) -> ``tf.cond`` over two local functions holding the branches as
     written.
 
-    Each function takes the names its branch assigns that have a value before the ``if`` (so a
-    read before the branch's own assignment sees the old value, as in the original), runs the
-    branch's statements unchanged, and returns every name the ``if`` assigns; ``tf.cond`` runs
-    the one the condition selects, so the values are those of the original branch. Names that
-    one branch leaves unassigned keep their value (the other function returns its parameter).
-    A name assigned in one branch only that has no value before the ``if`` is allowed only when
-    nothing outside the ``if`` reads it (a temporary); otherwise there is no rewrite.
+    When a branch returns on every path (``return`` or ``raise`` last, in each arm of a nested
+    ``if``), the ``if`` stands in the function's own body and the rest of the body after it
+    returns on every path too, that rest joins each branch that falls through (an early
+    ``return``: ``if c: return a`` then more statements and ``return b``); an ``elif`` is the
+    else branch's own ``if`` (rewritten in the next pass). The function then returns the
+    ``tf.cond``: each local function returns what the original returns on its paths.
 
-    Safety as for :func:`select`'s ``tf.cond`` form: a condition that is not provably boolean or numeric,
-    ``and``/``or`` in it, a call to a non-TensorFlow function in a branch (tf.cond traces both,
-    so its Python side effects run for both), and a branch reading a tensor computed by a
-    non-linear op outside it (gradients only) make it UNSAFE. XLA rejects branches whose
-    results differ in dtype (loudly, at trace time)."""
+    Otherwise each function takes the names its branch assigns that have a value before the
+    ``if`` (so a read before the branch's own assignment sees the old value, as in the
+    original), runs the branch's statements unchanged, and returns every name the ``if``
+    assigns; ``tf.cond`` runs the one the condition selects, so the values are those of the
+    original branch. Names that one branch leaves unassigned keep their value (the other
+    function returns its parameter). A name assigned in one branch only that has no value
+    before the ``if`` is allowed only when nothing outside the ``if`` reads it (a temporary);
+    otherwise there is no rewrite.
+
+    Statements that would mean something else inside a local function are never moved
+    (:func:`_movable`). Safety as for :func:`select`'s ``tf.cond`` form: a condition that is not
+    provably boolean or numeric, ``and``/``or`` in it, a call to a non-TensorFlow function in a
+    branch (tf.cond traces both, so its Python side effects run for both), and a branch reading
+    a tensor computed by a non-linear op outside it (gradients only) make it UNSAFE. XLA rejects
+    branches whose results differ in dtype or structure (loudly, at trace time)."""
     tf = src.tf
     scope = src.scope_of(node)
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or not src.alone_on_lines(node, node):
         return None
-    branches = [node.body, node.orelse]
-    returns = [b[-1].value if b and isinstance(b[-1], ast.Return) and b[-1].value is not None else None
-               for b in branches]
-    returning = all(r is not None for r in returns)
-    if any(r is not None for r in returns) and not returning:
-        return None
+    branches = [list(node.body), list(node.orelse)]
+    ends = [_always_returns(b) for b in branches]
+    returning = any(ends)
+    last: ast.stmt = node
+    falls_off = False  # the `if` ends the function: the arm that does not return returns None
+    if returning and not all(ends):
+        if not absorb_tail or node not in scope.body:
+            return None
+        tail = scope.body[scope.body.index(node) + 1:]
+        if not tail and scope.body[-1] is node and not all(isinstance(s, ast.Pass) for s in
+                                                           branches[ends.index(False)]):
+            return None  # statements before falling off the end: the value it would stand in for is unknown
+        if not tail and scope.body[-1] is node:
+            falls_off = True
+            reasons.append("the original returns None when the condition is "
+                           f"{'false' if ends[0] else 'true'}; this returns NaN there, in the structure and shape "
+                           "of the other branch's value (write the value you mean, e.g. 0.0, in that branch)")
+        elif not _always_returns(tail):
+            return None
+        else:
+            branches = [b if done else b + tail for b, done in zip(branches, ends)]
+            last = tail[-1]
     assigned: list[list[str]] = []
     for branch in branches:
-        names: list[str] = []
-        for stmt in branch[:-1] if returning else branch:
-            stored = _stores(stmt)
-            if stored is None:
-                return None
-            names += stored
-        assigned.append(list(dict.fromkeys(names)))
+        names = _movable(branch, returning)
+        if names is None:
+            return None
+        assigned.append(names)
     every = list(dict.fromkeys(assigned[0] + assigned[1]))
-    if not every and not returning:
+    if not returning and all(isinstance(s, ast.Pass) for b in branches for s in b):
         return None
     if set(every) & src.declared_outside(scope):
         return None
     carried = [n for n in every if local_bound_before(src, n, node)]
-    own = {id(n) for n in ast.walk(node)}
+    own = {id(n) for b in branches for s in b for n in ast.walk(s)}
     if returning:
         outputs: list[str] = []
     else:
-        outputs = [n for n in every if n in carried or all(n in a for a in assigned)]
+        # a name without a value before the `if` is returned only when each branch binds it in a
+        # statement of its own (not inside a nested block that may skip it)
+        surely = [_surely_bound(b) for b in branches]
+        outputs = [n for n in every if n in carried or all(n in a for a in surely)]
         temps = set(every) - set(outputs)
         if any(isinstance(n, ast.Name) and n.id in temps and id(n) not in own for n in ast.walk(scope)):
             return None  # a name one branch leaves unbound is read after the `if`
-        if not outputs:
-            return None
     statements = [s for b in branches for s in b]
     for stmt in statements:
         callee = calls_only_tensorflow(src, stmt)
         if callee is not None:
             reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
             break
-    shared = _read_names(ast.Module(body=node.body, type_ignores=[])) & _read_names(
-        ast.Module(body=node.orelse, type_ignores=[]))
+    shared = _read_names(ast.Module(body=branches[0], type_ignores=[])) & _read_names(
+        ast.Module(body=branches[1], type_ignores=[]))
     for branch in branches:
         funcs = {id(n) for sub in ast.walk(ast.Module(body=branch, type_ignores=[])) if isinstance(sub, ast.Call)
                  for n in ast.walk(sub.func)}
         local: set[str] = set()  # assigned in the branch before any read there: computed inside, not captured
         captured = []
         for stmt in branch:
-            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)) else None
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)):
+                value = stmt.value
+            else:
+                value = stmt
             reads = [n for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                      and id(n) not in funcs] if value is not None else []
             if isinstance(stmt, ast.AugAssign):
                 reads.append(stmt.target)  # type: ignore[arg-type]
             captured += [n for n in reads if n.id not in local]
-            local |= set(_stores(stmt) or [])
+            local |= set(_movable([stmt], True) or [])
         if not all(linear(src, n, leaves=shared) for n in captured):
             reasons.append(COND_GRADIENT)
             break
     if lazy_operands(node.test, True) or lazy_operands(node.test, False):
         reasons.append(LAZY)
     indent = src.indent_of(node)
-    inner = src.indent_of(node.body[0])
+    inner = indent + src.indent_step(node)
     packed = ", ".join(outputs) if len(outputs) != 1 else outputs[0]
     lines: list[str] = [*(f"{indent}{c}\n" for c in src.comments_in(node.lineno, node.test.end_lineno or node.lineno))]
     calls = []
     for arm, branch in zip(("true", "false"), branches):
         params = [n for n in carried if n in assigned[0 if arm == "true" else 1]]
-        if not branch or (not returning and not params and not assigned[0 if arm == "true" else 1]
-                          and all(n in carried for n in outputs)):
-            calls.append(f"lambda: {packed if len(outputs) == 1 else f'({packed})'}")
+        if falls_off and not ends[0 if arm == "true" else 1]:
+            calls.append(None)  # filled in below, from the other branch's function
+            continue
+        if not branch or all(isinstance(s, ast.Pass) for s in branch) or (
+                not returning and outputs and not params and not assigned[0 if arm == "true" else 1]
+                and all(n in carried for n in outputs)):
             if returning:
                 return None
+            kept = "None" if not outputs else packed if len(outputs) == 1 else f"({packed})"
+            calls.append(f"lambda: {kept}")
             continue
         fn = src.fresh_name(f"{arm}_branch")
         lines.append(f"{indent}def {fn}({', '.join(params)}):\n")
-        first, last = branch[0].lineno, branch[-1].end_lineno or branch[-1].lineno
-        block = src.lines[first - 1:last]
-        if branch[0].col_offset and not src.alone_on_lines(branch[0], branch[-1]):
+        own = node.body if arm == "true" else node.orelse
+        is_elif = (arm == "false" and len(own) == 1 and isinstance(own[0], ast.If)
+                   and src.lines[own[0].lineno - 1].lstrip().startswith("elif"))
+        block = _block_lines(src, own, inner, elif_=is_elif) if own else []
+        if len(branch) > len(own):  # the statements after the `if`
+            rest = _block_lines(src, branch[len(own):], inner)
+            block = None if block is None or rest is None else block + rest
+        if block is None:
             return None
-        lines += [line.rstrip("\r\n") + "\n" for line in block]  # the file's own line ends are restored on write
-        if not returning:
+        lines += block
+        if not returning and outputs:
             lines.append(f"{inner}return {packed}\n")
         calls.append(f"lambda: {fn}({', '.join(params)})")
+    if falls_off:
+        other = next(c for c in calls if c is not None)[len("lambda: "):]
+        nan = (f"lambda: {tf}.nest.map_structure(lambda t: {tf}.fill({tf}.shape(t), {tf}.cast(float(\"nan\"), "
+               f"t.dtype)), {other})")
+        calls = [c if c is not None else nan for c in calls]
     result = f"{tf}.cond({cond}, {calls[0]}, {calls[1]})"
-    lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n")
-    if not node.orelse and returning:
-        return None
+    # no outputs: the branches only run ops for their effects (a variable's assign), which
+    # tf.cond runs for the taken branch alone
+    lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n" if outputs
+                 else f"{indent}{result}\n")
     message = ("Run the branches with tf.cond over local functions instead of a Python `if` on a tensor "
-               "(the branches are kept as written)")
-    return _fix_or_explain(message, [replace_lines(node.lineno, node.end_lineno or node.lineno, "".join(lines))],
+               "(the branches are kept as written")
+    message += "; the statements after the `if` go into the branch that falls through)" if last is not node else ")"
+    return _fix_or_explain(message, [replace_lines(node.lineno, last.end_lineno or last.lineno, "".join(lines))],
                            reasons)

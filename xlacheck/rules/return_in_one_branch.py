@@ -39,9 +39,11 @@ class ReturnInOneBranch(Rule):
     ```
 
     ## Fix safety
-    Unsafe: `if c: return a` at the end of a function becomes `return tf.where(c, a, float("nan"))`.
-    Where the condition is false the original returns `None`, and the fix returns NaN. Write
-    the value you mean (for a warm-up term, 0.0) in an `else` branch.
+    Unsafe: `if c: return a` at the end of a function becomes `return tf.where(c, a, float("nan"))`;
+    a branch of several statements becomes a local function run by `tf.cond`, with NaN in the
+    structure and shape of its value for the other branch. Where the condition is false the
+    original returns `None`, and the fix returns NaN. Write the value you mean (for a warm-up
+    term, 0.0) in an `else` branch.
     """
 
     code = "XLA108"
