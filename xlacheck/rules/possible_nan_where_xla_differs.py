@@ -251,6 +251,7 @@ class PossibleNanWhereXlaDiffers(Rule):
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
     levels = frozenset({Level.CERTAIN})  # a Keras method or a plain tf.function may never meet XLA
+    fix = None  # each guard (eps, tf.maximum, divide_no_nan) gives an empty count its own meaning: advice only
 
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(s, oh):\n"
