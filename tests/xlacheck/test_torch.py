@@ -1058,3 +1058,17 @@ def train(model, loader, opt):
         torch_xla.sync()
 """
     assert ("XLA250" in _codes(src)) is flagged
+
+
+@pytest.mark.parametrize(("body", "flagged"), [
+    # handed to where/masked_fill and read as it came in: a bool mask at h[keep]
+    ("    h = torch.where(keep[..., None], h, 0)\n    return h[keep]\n", True),
+    # rebound to nonzero's integer indices before h[keep]: a gather (nonzero itself is the finding)
+    ("    h = torch.where(keep[..., None], h, 0)\n    keep = keep.nonzero()\n    return h[keep]\n", False),
+])
+def test_a_bool_argument_proves_a_mask_only_while_the_name_holds_it(body: str, flagged: bool) -> None:
+    src = ("import torch\nimport torch_xla\ndef pick(h, keep):\n" + body
+           + "def train(model, loader, opt):\n    for x, m in loader:\n        loss = pick(model(x), m).sum()\n"
+             "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n")
+    lines = [d.line for d in check_source(src, "t.py").diagnostics if d.code == "XLA250" and "`x[mask]`" in d.message]
+    assert bool(lines) is flagged, lines

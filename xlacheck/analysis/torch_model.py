@@ -770,7 +770,8 @@ class _Builder:
         only a bool tensor: boolean tensors wherever they are read (``x[mask]`` is then a mask)."""
         if not isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return set()
-        counts: dict[str, int] = {}
+        # a parameter is bound once already: rebinding it (``keep = keep.nonzero()``) is a second value
+        counts: dict[str, int] = dict.fromkeys(_param_names(owner), 1)
         for n in own_statements(owner.body):
             for t in _bound_names(n):
                 counts[t] = counts.get(t, 0) + 1
