@@ -1072,3 +1072,65 @@ def test_a_bool_argument_proves_a_mask_only_while_the_name_holds_it(body: str, f
              "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n")
     lines = [d.line for d in check_source(src, "t.py").diagnostics if d.code == "XLA250" and "`x[mask]`" in d.message]
     assert bool(lines) is flagged, lines
+
+
+CPU_LOADER = """
+import torch
+import torch_xla
+from torch.utils.data import DataLoader, TensorDataset
+def train(model, opt, x, lengths, device):
+{dataset}
+    for ids, lens in DataLoader(ds, batch_size=8, drop_last=True):
+{move}
+        n = int(lens.max())
+        loss = model(ids.to(device)).sum()
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+@pytest.mark.parametrize(("dataset", "move", "flagged"), [
+    # a plain DataLoader over CPU tensors: its items stay on the CPU, reading them runs no graph
+    ("    ds = TensorDataset(x, lengths)", "        pass", False),
+    ("    ds = TensorDataset(x, lengths)", "        lens = lens.to(torch.float32)", False),  # a dtype, not a device
+    ("    ds = TensorDataset(x, lengths)", "        lens = lens.to(device, non_blocking=True)", True),
+    ("    ds = TensorDataset(x, lengths)", "        lens = lens + ids.to(device).sum()", True),
+    # a dataset of device tensors, bound to a name first: its items are device tensors
+    ("    ds = TensorDataset(x.to(device), lengths.to(device))", "        pass", True),
+])
+def test_items_of_a_plain_dataloader_stay_on_the_cpu(dataset: str, move: str, flagged: bool) -> None:
+    src = CPU_LOADER.format(dataset=dataset, move=move)
+    assert ("XLA350" in _codes(src)) is flagged
+
+
+def test_cpu_loader_item_read_transfers_nothing_on_torch_xla(tmp_path: Path) -> None:
+    """The measurement behind the CPU flag: int(lens.max()) of a plain DataLoader's item takes no
+    TransferFromDeviceTime sample; the same read of a moved item, or of a dataset of device tensors, does."""
+    python = _torch_xla_python()
+    script = tmp_path / "probe.py"
+    script.write_text(textwrap.dedent("""
+        import json, torch, torch_xla
+        import torch_xla.debug.metrics as met
+        from torch.utils.data import DataLoader, TensorDataset
+        dev = torch_xla.device()
+        ids, lens = torch.randint(0, 9, (16, 4)), torch.randint(1, 4, (16,))
+        def reads(ds, move):
+            out = []
+            for i, n in DataLoader(ds, batch_size=8, drop_last=True):
+                y = (i.to(dev) * 2).sum()
+                torch_xla.sync()
+                before = (met.metric_data("TransferFromDeviceTime") or [0])[0]
+                int((n.to(dev) if move else n).max())
+                out.append((met.metric_data("TransferFromDeviceTime") or [0])[0] - before)
+                torch_xla.sync()
+            return out
+        print(json.dumps({"cpu": reads(TensorDataset(ids, lens), False),
+                          "moved": reads(TensorDataset(ids, lens), True),
+                          "device_dataset": reads(TensorDataset(ids.to(dev), lens.to(dev)), False)}))
+    """))
+    proc = subprocess.run([python, str(script)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PJRT_DEVICE": "CPU"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["cpu"] == [0, 0] and all(got["moved"]) and all(got["device_dataset"]), got

@@ -307,6 +307,7 @@ def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
 class _Builder:
     def __init__(self, tree: ast.Module, facts: ModuleFacts, declared: bool) -> None:
         self.tree = tree
+        self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self.facts = facts
         self.aliases = facts.aliases
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
@@ -785,6 +786,17 @@ class _Builder:
                         for a in bool_argument_values(c, self.resolve(c.func)):
                             out.update(r for r in bool_roots(a) if counts.get(r) == 1)
         return out
+
+    def assigned_values(self, name: str) -> list[ast.expr]:
+        """The values the file assigns to ``name`` (``name = value``, anywhere)."""
+        if self._assigned is None:
+            self._assigned = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                    for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                        if isinstance(t, ast.Name):
+                            self._assigned.setdefault(t.id, []).append(n.value)
+        return self._assigned.get(name, [])
 
     def _is_module_call(self, f: ast.expr) -> bool:
         """``model(...)``/``net(...)`` (a name the file uses as a module) or ``self.layer(...)`` where
@@ -1519,12 +1531,19 @@ class _Walker:
         argument that mentions a device or moves a tensor (``TensorDataset(x.to(device))``)."""
         if any(k.arg == "collate_fn" or k.arg is None for k in c.keywords):
             return False
-        for a in [*c.args, *(k.value for k in c.keywords)]:
-            for n in walk(a):
+        seen: set[str] = set()
+        todo: list[ast.expr] = [*c.args, *(k.value for k in c.keywords)]
+        while todo:
+            for n in walk(todo.pop()):
                 if isinstance(n, ast.Attribute) and n.attr in ("to", "cuda", "xla", "device"):
                     return False
                 if isinstance(n, ast.Name) and (n.id == "device" or self.env.get(n.id, 0) & DEVICE):
                     return False
+                if isinstance(n, ast.Name) and n.id not in seen:
+                    # a dataset bound to a name first (``ds = TensorDataset(x.to(device))``): what the
+                    # file assigns to that name counts too
+                    seen.add(n.id)
+                    todo.extend(v for v in self.b.assigned_values(n.id))
         return True
 
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
