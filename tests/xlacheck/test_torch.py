@@ -1134,3 +1134,17 @@ def test_cpu_loader_item_read_transfers_nothing_on_torch_xla(tmp_path: Path) -> 
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["cpu"] == [0, 0] and all(got["moved"]) and all(got["device_dataset"]), got
+
+
+@pytest.mark.parametrize("wrap", ["", "with torch.no_grad():\n            "])
+def test_embedding_bag_with_a_trained_weight_falls_back_under_no_grad_too(wrap: str) -> None:
+    """mode='sum' lowers only when no input requires grad: the table's variant row (status lowered,
+    grad fallback, aten::_embedding_bag); under torch.no_grad() the weight still requires grad and
+    torch_xla 2.9 still runs aten::_embedding_bag on the CPU (measured by hand, PJRT CPU)."""
+    src = ("import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+           "def train(model, loader, opt):\n    table = torch.nn.Parameter(torch.randn(20, 4))\n"
+           "    for ids, y in loader:\n"
+           f"        {wrap}e = F.embedding_bag(ids, table, mode='sum')\n"
+           "        loss = model(e, y)\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n")
+    found = [d.message for d in check_source(src, "t.py").diagnostics if d.code == "XLA351"]
+    assert len(found) == 1 and "aten::_embedding_bag" in found[0] and "also under torch.no_grad()" in found[0], found

@@ -177,9 +177,11 @@ def _spelled(when: dict, defaults: dict, against: dict | None = None) -> str:
 
 
 def _with_grad(call: ast.Call, torch: TorchFacts) -> bool:
-    """The call runs in a training file's step code outside ``no_grad`` with an argument autograd
-    records (``F.embedding_bag(ids, self.weight)``)."""
-    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+    """The call runs in a training file's step code with an argument autograd records
+    (``F.embedding_bag(ids, self.weight)``). Inside ``torch.no_grad()`` too: the kernel follows the
+    weight's ``requires_grad``, not the grad mode (measured on torch_xla 2.9: ``F.embedding_bag(ids, w,
+    mode="sum")`` with ``w.requires_grad`` runs ``aten::_embedding_bag`` on the CPU under no_grad)."""
+    if not torch.trains:
         return False
     receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     return any(torch.of(a) & GRAD for a in [*receiver, *call.args, *(k.value for k in call.keywords)])
@@ -205,7 +207,8 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
         given = _spelled(row["when"], spec["defaults"])
         aten = ", ".join(row.get("aten", []))
         if grad and row["status"] == "lowered":
-            aten += "; with inputs that require grad, as in this training step: it lowers only without grad"
+            aten += ("; with an input that requires grad, as a trained weight does (also under torch.no_grad()): "
+                     "it lowers only when no input requires grad")
         elif nearest is not None:
             aten += f"; with `{_spelled(nearest['when'], row['when'])}` it lowers"
         return (f"{op}({given})" if given else op), aten
