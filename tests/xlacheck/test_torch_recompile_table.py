@@ -76,6 +76,10 @@ def train(model, ds, opt):
 """
 
 
+PROCESSED = ("def preprocess(ex, processor):\n"
+             "    return {'input_ids': processor(text=ex['text'], return_tensors='pt')['input_ids']}\n")
+
+
 @pytest.mark.parametrize(("collate", "flagged"), [
     # packs the examples end to end: the stream's length is the batch's token total
     ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n", True),
@@ -89,6 +93,14 @@ def train(model, ds, opt):
     ("def collate(batch):\n    return torch.cat([ex['img'][None] for ex in batch])\n", False),
     ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch], dim=1)\n", False),
     ("def collate(batch):\n    return torch.stack([ex['ids'] for ex in batch])\n", False),
+    # examples made by a processor with return_tensors="pt" have a batch axis of 1 each: cat stacks a batch
+    # (accelerate's examples/inference/distributed/florence2.py); squeezed, they are packed again
+    (PROCESSED + "def collate(batch):\n    return torch.cat([ex['input_ids'] for ex in batch])\n", False),
+    (PROCESSED + "def collate(batch):\n    return torch.cat([ex['input_ids'].squeeze(0) for ex in batch])\n",
+     True),
+    # every example tokenized to one fixed length: the stream's length is fixed
+    (PROCESSED.replace("return_tensors='pt'", "padding='max_length', max_length=64")
+     + "def collate(batch):\n    return torch.cat([torch.tensor(ex['input_ids']) for ex in batch])\n", False),
     ("def collate(batch):\n    flat = []\n    for ex in batch:\n        flat.extend(ex['ids'])\n"
      "    flat = flat[:64] + [0] * (64 - len(flat[:64]))\n    return torch.tensor(flat)\n", False),
 ])
