@@ -926,7 +926,7 @@ def train(model, loader, opt, table):
 ])
 def test_literal_variants_from_the_table(line: str, found: str) -> None:
     msgs = [d.message for d in check_source(_VARIANT.format(line=line), "t.py", torch_xla=True).diagnostics
-            if d.code == "XLA351" and "its backward" not in d.message]  # (bilinear's backward: TPU only)
+            if d.code == "XLA351" and "lowers but its backward" not in d.message]  # (bilinear's backward: TPU only)
     assert (found in msgs[0] if msgs else False) if found else msgs == [], msgs
 
 
@@ -1148,3 +1148,14 @@ def test_embedding_bag_with_a_trained_weight_falls_back_under_no_grad_too(wrap: 
            "        loss = model(e, y)\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n")
     found = [d.message for d in check_source(src, "t.py").diagnostics if d.code == "XLA351"]
     assert len(found) == 1 and "aten::_embedding_bag" in found[0] and "also under torch.no_grad()" in found[0], found
+
+
+def test_a_suggested_interpolate_mode_names_its_backward_fallback() -> None:
+    """bicubic's nearest lowered variant is bilinear, whose backward the table's backward probe saw fall
+    back (aten::upsample_bilinear2d_backward, PJRT CPU): the suggestion says so instead of promising a
+    lowered step."""
+    line = "e = F.interpolate(h, size=(5, 5), mode='bicubic', align_corners=False)"
+    msgs = [d.message for d in check_source(_VARIANT.format(line=line), "t.py", torch_xla=True).diagnostics
+            if d.code == "XLA351"]
+    assert len(msgs) == 1 and "with `mode='bilinear'` it lowers (its backward, aten::upsample_bilinear2d_backward, " \
+        "still falls back on the CPU backend" in msgs[0], msgs

@@ -169,6 +169,16 @@ def variant_verdict(op: str, call: ast.Call, grad: bool = False) -> tuple[str, d
     return "fallback", row, nearest
 
 
+def _backward_fallback(leaf: str, when: dict) -> str:
+    """The backward kernels the table's ``argument_dependent`` backward probes saw fall back for the
+    suggested variant's mode (``F.interpolate(mode="bilinear")`` lowers forward, not backward)."""
+    if leaf not in ("interpolate", "upsample") or "mode" not in when:
+        return ""
+    rows = op_table()["argument_dependent"].get("torch.nn.functional.interpolate", [])
+    return ", ".join(a for r in rows if r["when"].get("pass") == "backward" and r["when"].get("mode") == when["mode"]
+                     and r["status"] == "fallback" for a in r.get("aten", []))
+
+
 def _spelled(when: dict, defaults: dict, against: dict | None = None) -> str:
     """``mode='bicubic', align_corners=True``: the arguments of ``when`` that differ from ``against``
     (the defaults unless given)."""
@@ -211,6 +221,9 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
                      "it lowers only when no input requires grad")
         elif nearest is not None:
             aten += f"; with `{_spelled(nearest['when'], row['when'])}` it lowers"
+            backward = _backward_fallback(leaf, nearest["when"])
+            if backward:
+                aten += f" (its backward, {backward}, still falls back on the CPU backend where the input requires grad)"
         return (f"{op}({given})" if given else op), aten
     if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
         verdict = argument_dependent_verdict(op, call, method)
