@@ -293,3 +293,38 @@ def test_evaluation_loader_with_a_last_partial_batch_is_not_flagged() -> None:
     """
     found = [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py").diagnostics]
     assert ("XLA451", 13) in found and ("XLA451", 7) not in found
+
+
+@pytest.mark.parametrize(("line", "probe"), [
+    ("parts = torch.split(h, counts.tolist())", "int_split_sections"),
+    ("parts = torch.chunk(h, len(counts.tolist()))", "int_chunk_count"),
+    ("parts = [torch.nn.functional.pad(h, (0, sum(counts.tolist())))]", "int_in_pad"),
+    ("parts = [h[:, t] for t in range(int(counts.max()))]\n        for t in range(int(counts.max())):\n"
+     "            h = h * 2", "loop_count"),
+])
+def test_the_rules_read_the_recompile_table(line: str, probe: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """XLA450 asks the table (torch_model.recompiles): a probe measured as not recompiling silences the
+    finding it backs; the table as generated keeps it."""
+    from xlacheck.analysis import torch_model
+
+    src = STEP.format(line=line)
+    assert "XLA450" in _codes(src)
+    table = _table()
+    table["probes"] = {**table["probes"], probe: {**table["probes"][probe], "recompiles": False}}
+    if probe == "int_split_sections":  # torch.split's size and sections forms share the rule's check
+        table["probes"]["int_split_size"] = {**table["probes"]["int_split_size"], "recompiles": False}
+    monkeypatch.setattr(torch_model, "recompile_table", lambda: table)
+    assert "XLA450" not in _codes(src)
+
+
+def test_xla451_and_xla561_read_the_recompile_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlacheck.analysis import torch_model
+
+    src = LOADER_LOOP.format(collate="def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n")
+    src = src.replace(", drop_last=True", "")
+    assert {"XLA451", "XLA561"} <= set(_codes(src))
+    table = _table()
+    table["probes"] = {n: {**p, "recompiles": False} if n in ("batch_dim", "cat_varying_count", "sequence_length")
+                       else p for n, p in table["probes"].items()}
+    monkeypatch.setattr(torch_model, "recompile_table", lambda: table)
+    assert not {"XLA451", "XLA561"} & set(_codes(src))

@@ -176,6 +176,21 @@ def op_table() -> dict:
 
 
 @cache
+def recompile_table() -> dict:
+    """xlacheck/data/torch_xla_recompile.json, written by tools/generate_torch_recompile_table.py (never
+    torch): per-step variations and whether torch_xla compiled again for them; ``{}`` when missing."""
+    path = resources.files("xlacheck.data").joinpath("torch_xla_recompile.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def recompiles(*probes: str) -> bool:
+    """The recompile table measured a new compilation for any of ``probes`` (a missing table or probe,
+    or one that errored, keeps the finding: the rules stated these before the table existed)."""
+    rows = recompile_table().get("probes", {})
+    return any(rows.get(p, {}).get("recompiles") is not False for p in probes)
+
+
+@cache
 def tensor_methods() -> frozenset[str]:
     return frozenset(n.split(".", 1)[1] for n in op_table()["ops"] if n.startswith("Tensor."))
 

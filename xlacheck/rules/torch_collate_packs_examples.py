@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.torch_model import recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -231,7 +232,7 @@ class TorchCollatePacksExamples(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        if not ctx.torch.steps:
+        if not ctx.torch.steps or not recompiles("cat_varying_count", "sequence_length"):
             return
         reported: set[int] = set()
         for loader in loaders_feeding_steps(ctx):

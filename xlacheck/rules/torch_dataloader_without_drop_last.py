@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from xlacheck.analysis.torch_model import DEVICE_LOADERS
+from xlacheck.analysis.torch_model import DEVICE_LOADERS, recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -94,7 +94,7 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
-        if not (torch.xla_file or torch.declared) or not torch.steps:
+        if not (torch.xla_file or torch.declared) or not torch.steps or not recompiles("batch_dim"):
             return
         resolve = ctx.facts.aliases.resolve
         prepared = _prepared_by_accelerate(ctx)
