@@ -11,7 +11,8 @@ taken during each later step is recorded (each probe in a fresh process, so no g
 probe is in the compilation cache); ``recompiles`` is true when any later step compiled.
 ``x`` is a device tensor; ``v`` is what varies per step (a Python int, a float, a list, the input's
 own shape ...), as the ``varies`` field says. The rules (XLA450, XLA451, XLA561) read the probes
-by name through ``xlacheck.analysis.torch_model.recompiles``; ``tests/xlacheck/test_torch_recompile_table.py`` reruns a sample against torch_xla.
+by name through ``xlacheck.analysis.torch_model.recompiles``;
+``tests/xlacheck/test_torch_recompile_table.py`` reruns a sample against torch_xla.
 """
 
 from __future__ import annotations

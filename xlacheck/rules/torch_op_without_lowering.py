@@ -223,7 +223,8 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
             aten += f"; with `{_spelled(nearest['when'], row['when'])}` it lowers"
             backward = _backward_fallback(leaf, nearest["when"])
             if backward:
-                aten += f" (its backward, {backward}, still falls back on the CPU backend where the input requires grad)"
+                aten += (f" (its backward, {backward}, still falls back on the CPU backend where the input "
+                         "requires grad)")
         return (f"{op}({given})" if given else op), aten
     if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
         verdict = argument_dependent_verdict(op, call, method)
