@@ -331,3 +331,13 @@ def test_xla451_and_xla561_read_the_recompile_table(monkeypatch: pytest.MonkeyPa
                        else p for n, p in table["probes"].items()}
     monkeypatch.setattr(torch_model, "recompile_table", lambda: table)
     assert not {"XLA451", "XLA561"} & set(_codes(src))
+
+
+def test_packing_collate_of_an_evaluation_loop() -> None:
+    """An evaluation loop over a packing loader compiles at each new stream length too (unlike a last
+    partial batch, a shape seen once): flagged, and the message does not call it a training loop."""
+    src = LOADER_LOOP.format(collate="def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n")
+    src = src.replace("        model(x).sum().backward()\n        opt.step()\n",
+                      "        with torch.no_grad():\n            model(x)\n")
+    found = [d.message for d in check_source(src, "t.py").diagnostics if d.code == "XLA561"]
+    assert len(found) == 1 and "training" not in found[0], found

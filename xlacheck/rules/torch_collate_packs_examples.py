@@ -162,7 +162,8 @@ class TorchCollatePacksExamples(ModuleRule):
     Flags a `collate_fn` that packs the batch's examples end to end and returns the stream as
     built: `torch.cat([...one entry per example...])` along dim 0, or `torch.tensor(flat)` of a
     list that a loop over the batch extends with each example (`flat.extend(ex["input_ids"])`),
-    when its DataLoader feeds a torch_xla training loop (directly or through `MpDeviceLoader`).
+    when its DataLoader feeds a torch_xla loop (directly or through `MpDeviceLoader`; an
+    evaluation loop too: each new length compiles there as well, not once like a last partial batch).
     Not flagged: a stream truncated or padded to a fixed token budget before it is returned
     (`torch.cat(docs)[:budget]` padded back to `budget`), entries that get a batch axis each
     (`x[None]`, `x.unsqueeze(0)`: a batch of the loader's size), concatenation along another dim,
@@ -226,7 +227,7 @@ class TorchCollatePacksExamples(ModuleRule):
                 expected=(
                     (5, 12, "this collate_fn packs the batch's examples end to end: the stream is as long as the "
                             "batch's total token count, a new shape for almost every batch, and its DataLoader "
-                            "(line 7) feeds a torch_xla training loop that compiles the step again for each; "
+                            "(line 7) feeds a torch_xla loop that compiles its step again for each; "
                             "truncate and pad the stream to a fixed token budget (mask the padding)"),
                 )),
     )
@@ -246,7 +247,7 @@ class TorchCollatePacksExamples(ModuleRule):
                 reported.add(id(hit))
                 ctx.report(self, hit, "this collate_fn packs the batch's examples end to end: the stream is as long "
                                       "as the batch's total token count, a new shape for almost every batch, and its "
-                                      f"DataLoader (line {loader.lineno}) feeds a torch_xla training loop that "
-                                      "compiles the step again for each; truncate and pad the stream to a fixed "
+                                      f"DataLoader (line {loader.lineno}) feeds a torch_xla loop "
+                                      "that compiles its step again for each; truncate and pad the stream to a fixed "
                                       "token budget (mask the padding)")
                 break
