@@ -1096,6 +1096,10 @@ def train(model, opt, x, lengths, device):
     ("    ds = TensorDataset(x, lengths)", "        lens = lens.to(torch.float32)", False),  # a dtype, not a device
     ("    ds = TensorDataset(x, lengths)", "        lens = lens.to(device, non_blocking=True)", True),
     ("    ds = TensorDataset(x, lengths)", "        lens = lens + ids.to(device).sum()", True),
+    # a torch function of CPU tensors alone stays on the CPU; one that mixes in a device tensor does not
+    ("    ds = TensorDataset(x, lengths)", "        lens = torch.maximum(lens, torch.ones_like(lens))", False),
+    ("    ds = TensorDataset(x, lengths)", "        lens = torch.maximum(lens, ids.to(device).sum())", True),
+    ("    ds = TensorDataset(x, lengths)", "        lens = torch.as_tensor(lens, device=device)", True),
     # a dataset of device tensors, bound to a name first: its items are device tensors
     ("    ds = TensorDataset(x.to(device), lengths.to(device))", "        pass", True),
 ])
@@ -1122,6 +1126,8 @@ def test_cpu_loader_item_read_transfers_nothing_on_torch_xla(tmp_path: Path) -> 
                 torch_xla.sync()
                 before = (met.metric_data("TransferFromDeviceTime") or [0])[0]
                 int((n.to(dev) if move else n).max())
+                if not move:
+                    int(torch.sum(n > 1))  # a torch function of the item: on the CPU too
                 out.append((met.metric_data("TransferFromDeviceTime") or [0])[0] - before)
                 torch_xla.sync()
             return out

@@ -1273,7 +1273,7 @@ class _Walker:
         if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
                 self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
             f |= GRAD  # computed from a value autograd records
-        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out):
+        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out, self.b.resolve):
             f |= CPU
         self.b.out.flags[id(e)] = f
         return f
@@ -1659,12 +1659,22 @@ def _moves_off_cpu(c: ast.Call, w: _Walker) -> bool:
     return False
 
 
-def _stays_on_cpu(e: ast.expr, out: TorchFacts) -> bool:
+def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
-    attribute or index of one, or arithmetic/comparison whose tensor operands are all on the CPU."""
+    attribute or index of one, arithmetic/comparison whose tensor operands are all on the CPU, or a
+    ``torch.*`` function of such operands that names no device (``torch.max(lengths)``)."""
     if isinstance(e, ast.Call):
         f = e.func
-        return isinstance(f, ast.Attribute) and f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+        if isinstance(f, ast.Attribute) and out.of(f.value) & (TENSOR | STRUCT | CPU):
+            return f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+        if not (resolve(f) or "").startswith("torch.") or any(k.arg in ("device", None) for k in e.keywords):
+            return False
+        operands = [*e.args, *(k.value for k in e.keywords)]
+        if any(isinstance(n, ast.Name) and ("device" in n.id or out.of(n) & DEVICE) for a in operands
+               for n in walk(a)):
+            return False
+        tensors = [a for a in operands if out.of(a) & (TENSOR | STRUCT)]
+        return bool(tensors) and all(out.of(a) & CPU for a in tensors)
     if isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
     operands = ([e.left, e.right] if isinstance(e, ast.BinOp) else [e.left, *e.comparators]
