@@ -10,8 +10,9 @@ runs it: three warm steps with the first value, then one step with each other va
 taken during each later step is recorded (each probe in a fresh process, so no graph of another
 probe is in the compilation cache); ``recompiles`` is true when any later step compiled.
 ``x`` is a device tensor; ``v`` is what varies per step (a Python int, a float, a list, the input's
-own shape ...), as the ``varies`` field says. The rules (XLA450, XLA560-XLA562) cite the probes
-by name; ``tests/xlacheck/test_torch_recompile_table.py`` reruns a sample against torch_xla.
+own shape ...), as the ``varies`` field says. The rules (XLA450, XLA451, XLA561) read the probes
+by name through ``xlacheck.analysis.torch_model.recompiles``;
+``tests/xlacheck/test_torch_recompile_table.py`` reruns a sample against torch_xla.
 """
 
 from __future__ import annotations

@@ -37,7 +37,10 @@ def test_table_header_and_facts() -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     from generate_torch_recompile_table import PROBES
 
-    assert set(probes) == set(PROBES)  # the table is current with its generator
+    assert set(probes) == set(PROBES)  # the table is current with its generator: same probes, same code
+    for name, (varies, body, values, kind) in json.loads(json.dumps(PROBES)).items():
+        assert (probes[name]["varies"], probes[name]["step"], probes[name]["values"], probes[name]["input"]) == \
+            (varies, body, values, kind), f"{name}: regenerate with tools/generate_torch_recompile_table.py"
     assert all(p["error"] is None for p in probes.values())
     # what the issue and the rules state, as measured
     recompile = {n for n, p in probes.items() if p["recompiles"]}
@@ -76,6 +79,10 @@ def train(model, ds, opt):
 """
 
 
+PROCESSED = ("def preprocess(ex, processor):\n"
+             "    return {'input_ids': processor(text=ex['text'], return_tensors='pt')['input_ids']}\n")
+
+
 @pytest.mark.parametrize(("collate", "flagged"), [
     # packs the examples end to end: the stream's length is the batch's token total
     ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n", True),
@@ -89,6 +96,14 @@ def train(model, ds, opt):
     ("def collate(batch):\n    return torch.cat([ex['img'][None] for ex in batch])\n", False),
     ("def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch], dim=1)\n", False),
     ("def collate(batch):\n    return torch.stack([ex['ids'] for ex in batch])\n", False),
+    # examples made by a processor with return_tensors="pt" have a batch axis of 1 each: cat stacks a batch
+    # (accelerate's examples/inference/distributed/florence2.py); squeezed, they are packed again
+    (PROCESSED + "def collate(batch):\n    return torch.cat([ex['input_ids'] for ex in batch])\n", False),
+    (PROCESSED + "def collate(batch):\n    return torch.cat([ex['input_ids'].squeeze(0) for ex in batch])\n",
+     True),
+    # every example tokenized to one fixed length: the stream's length is fixed
+    (PROCESSED.replace("return_tensors='pt'", "padding='max_length', max_length=64")
+     + "def collate(batch):\n    return torch.cat([torch.tensor(ex['input_ids']) for ex in batch])\n", False),
     ("def collate(batch):\n    flat = []\n    for ex in batch:\n        flat.extend(ex['ids'])\n"
      "    flat = flat[:64] + [0] * (64 - len(flat[:64]))\n    return torch.tensor(flat)\n", False),
 ])
@@ -281,3 +296,48 @@ def test_evaluation_loader_with_a_last_partial_batch_is_not_flagged() -> None:
     """
     found = [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py").diagnostics]
     assert ("XLA451", 13) in found and ("XLA451", 7) not in found
+
+
+@pytest.mark.parametrize(("line", "probe"), [
+    ("parts = torch.split(h, counts.tolist())", "int_split_sections"),
+    ("parts = torch.chunk(h, len(counts.tolist()))", "int_chunk_count"),
+    ("parts = [torch.nn.functional.pad(h, (0, sum(counts.tolist())))]", "int_in_pad"),
+    ("parts = [h[:, t] for t in range(int(counts.max()))]\n        for t in range(int(counts.max())):\n"
+     "            h = h * 2", "loop_count"),
+])
+def test_the_rules_read_the_recompile_table(line: str, probe: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """XLA450 asks the table (torch_model.recompiles): a probe measured as not recompiling silences the
+    finding it backs; the table as generated keeps it."""
+    from xlacheck.analysis import torch_model
+
+    src = STEP.format(line=line)
+    assert "XLA450" in _codes(src)
+    table = _table()
+    table["probes"] = {**table["probes"], probe: {**table["probes"][probe], "recompiles": False}}
+    if probe == "int_split_sections":  # torch.split's size and sections forms share the rule's check
+        table["probes"]["int_split_size"] = {**table["probes"]["int_split_size"], "recompiles": False}
+    monkeypatch.setattr(torch_model, "recompile_table", lambda: table)
+    assert "XLA450" not in _codes(src)
+
+
+def test_xla451_and_xla561_read_the_recompile_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlacheck.analysis import torch_model
+
+    src = LOADER_LOOP.format(collate="def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n")
+    src = src.replace(", drop_last=True", "")
+    assert {"XLA451", "XLA561"} <= set(_codes(src))
+    table = _table()
+    table["probes"] = {n: {**p, "recompiles": False} if n in ("batch_dim", "cat_varying_count", "sequence_length")
+                       else p for n, p in table["probes"].items()}
+    monkeypatch.setattr(torch_model, "recompile_table", lambda: table)
+    assert not {"XLA451", "XLA561"} & set(_codes(src))
+
+
+def test_packing_collate_of_an_evaluation_loop() -> None:
+    """An evaluation loop over a packing loader compiles at each new stream length too (unlike a last
+    partial batch, a shape seen once): flagged, and the message does not call it a training loop."""
+    src = LOADER_LOOP.format(collate="def collate(batch):\n    return torch.cat([ex['ids'] for ex in batch])\n")
+    src = src.replace("        model(x).sum().backward()\n        opt.step()\n",
+                      "        with torch.no_grad():\n            model(x)\n")
+    found = [d.message for d in check_source(src, "t.py").diagnostics if d.code == "XLA561"]
+    assert len(found) == 1 and "training" not in found[0], found

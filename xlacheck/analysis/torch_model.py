@@ -178,6 +178,21 @@ def op_table() -> dict:
 
 
 @cache
+def recompile_table() -> dict:
+    """xlacheck/data/torch_xla_recompile.json, written by tools/generate_torch_recompile_table.py (never
+    torch): per-step variations and whether torch_xla compiled again for them; ``{}`` when missing."""
+    path = resources.files("xlacheck.data").joinpath("torch_xla_recompile.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def recompiles(*probes: str) -> bool:
+    """The recompile table measured a new compilation for any of ``probes`` (a missing table or probe,
+    or one that errored, keeps the finding: the rules stated these before the table existed)."""
+    rows = recompile_table().get("probes", {})
+    return any(rows.get(p, {}).get("recompiles") is not False for p in probes)
+
+
+@cache
 def tensor_methods() -> frozenset[str]:
     return frozenset(n.split(".", 1)[1] for n in op_table()["ops"] if n.startswith("Tensor."))
 
@@ -326,6 +341,7 @@ def _calls_in(node: ast.AST) -> Iterator[ast.Call]:
 class _Builder:
     def __init__(self, tree: ast.Module, facts: ModuleFacts, declared: bool) -> None:
         self.tree = tree
+        self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self.facts = facts
         self.aliases = facts.aliases
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
@@ -789,7 +805,8 @@ class _Builder:
         only a bool tensor: boolean tensors wherever they are read (``x[mask]`` is then a mask)."""
         if not isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return set()
-        counts: dict[str, int] = {}
+        # a parameter is bound once already: rebinding it (``keep = keep.nonzero()``) is a second value
+        counts: dict[str, int] = dict.fromkeys(_param_names(owner), 1)
         for n in own_statements(owner.body):
             for t in _bound_names(n):
                 counts[t] = counts.get(t, 0) + 1
@@ -803,6 +820,17 @@ class _Builder:
                         for a in bool_argument_values(c, self.resolve(c.func)):
                             out.update(r for r in bool_roots(a) if counts.get(r) == 1)
         return out
+
+    def assigned_values(self, name: str) -> list[ast.expr]:
+        """The values the file assigns to ``name`` (``name = value``, anywhere)."""
+        if self._assigned is None:
+            self._assigned = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                    for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                        if isinstance(t, ast.Name):
+                            self._assigned.setdefault(t.id, []).append(n.value)
+        return self._assigned.get(name, [])
 
     def _is_module_call(self, f: ast.expr) -> bool:
         """``model(...)``/``net(...)`` (a name the file uses as a module) or ``self.layer(...)`` where
@@ -1264,7 +1292,7 @@ class _Walker:
         if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
                 self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
             f |= GRAD  # computed from a value autograd records
-        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out):
+        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out, self.b.resolve):
             f |= CPU
         self.b.out.flags[id(e)] = f
         return f
@@ -1541,12 +1569,19 @@ class _Walker:
         argument that mentions a device or moves a tensor (``TensorDataset(x.to(device))``)."""
         if any(k.arg == "collate_fn" or k.arg is None for k in c.keywords):
             return False
-        for a in [*c.args, *(k.value for k in c.keywords)]:
-            for n in walk(a):
+        seen: set[str] = set()
+        todo: list[ast.expr] = [*c.args, *(k.value for k in c.keywords)]
+        while todo:
+            for n in walk(todo.pop()):
                 if isinstance(n, ast.Attribute) and n.attr in ("to", "cuda", "xla", "device"):
                     return False
                 if isinstance(n, ast.Name) and (n.id == "device" or self.env.get(n.id, 0) & DEVICE):
                     return False
+                if isinstance(n, ast.Name) and n.id not in seen:
+                    # a dataset bound to a name first (``ds = TensorDataset(x.to(device))``): what the
+                    # file assigns to that name counts too
+                    seen.add(n.id)
+                    todo.extend(v for v in self.b.assigned_values(n.id))
         return True
 
     def named_call(self, name: str, c: ast.Call, args: list[int]) -> int:
@@ -1647,12 +1682,22 @@ def _moves_off_cpu(c: ast.Call, w: _Walker) -> bool:
     return False
 
 
-def _stays_on_cpu(e: ast.expr, out: TorchFacts) -> bool:
+def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
-    attribute or index of one, or arithmetic/comparison whose tensor operands are all on the CPU."""
+    attribute or index of one, arithmetic/comparison whose tensor operands are all on the CPU, or a
+    ``torch.*`` function of such operands that names no device (``torch.max(lengths)``)."""
     if isinstance(e, ast.Call):
         f = e.func
-        return isinstance(f, ast.Attribute) and f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+        if isinstance(f, ast.Attribute) and out.of(f.value) & (TENSOR | STRUCT | CPU):
+            return f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+        if not (resolve(f) or "").startswith("torch.") or any(k.arg in ("device", None) for k in e.keywords):
+            return False
+        operands = [*e.args, *(k.value for k in e.keywords)]
+        if any(isinstance(n, ast.Name) and ("device" in n.id or out.of(n) & DEVICE) for a in operands
+               for n in walk(a)):
+            return False
+        tensors = [a for a in operands if out.of(a) & (TENSOR | STRUCT)]
+        return bool(tensors) and all(out.of(a) & CPU for a in tensors)
     if isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
     operands = ([e.left, e.right] if isinstance(e, ast.BinOp) else [e.left, *e.comparators]

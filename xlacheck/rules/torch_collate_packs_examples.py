@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.torch_model import recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -36,16 +37,41 @@ def _adds_axis(elt: ast.expr) -> bool:
     return False
 
 
-def _per_example_list(e: ast.expr, func: ast.AST, params: set[str]) -> bool:
+def _one_dimensional(elt: ast.expr, ctx: ModuleContext) -> bool:
+    """The element is built as a 1-D sequence: ``torch.tensor(ex["ids"])`` of a list of ids, or an
+    example's tensor with its batch axis removed (``ex["input_ids"].squeeze(0)``, ``.flatten()``)."""
+    if isinstance(elt, ast.Call):
+        if ctx.facts.aliases.resolve(elt.func) in _FROM_LIST:
+            return True
+        return isinstance(elt.func, ast.Attribute) and elt.func.attr in ("squeeze", "flatten", "ravel")
+    return False
+
+
+def _keyword_in_file(ctx: ModuleContext, arg: str, value: str) -> bool:
+    return any(isinstance(n, ast.keyword) and n.arg == arg and isinstance(n.value, ast.Constant)
+               and n.value.value == value for n in ast.walk(ctx.tree))
+
+
+def _returns_batched_tensors(ctx: ModuleContext) -> bool:
+    """The file calls a tokenizer or processor with ``return_tensors="pt"``: its outputs keep a batch
+    axis of 1 (``input_ids`` of shape (1, L)), so concatenating such examples along dim 0 stacks a
+    batch of the loader's size rather than packing a stream."""
+    return _keyword_in_file(ctx, "return_tensors", "pt")
+
+
+def _per_example_list(e: ast.expr, func: ast.AST, params: set[str], ctx: ModuleContext) -> bool:
     """A list (or generator) with one entry per example of the batch: a comprehension over the
-    batch argument whose element does not add a batch axis, or a name assigned one."""
+    batch argument whose element does not add a batch axis, or a name assigned one. An element
+    taken as it comes (``ex["input_ids"]``) has an unknown rank: it counts unless the file makes
+    its examples with ``return_tensors="pt"`` (then each has a batch axis already)."""
     if isinstance(e, (ast.ListComp, ast.GeneratorExp)):
-        return any(_over_params(g.iter, params) for g in e.generators) and not _adds_axis(e.elt)
+        return any(_over_params(g.iter, params) for g in e.generators) and not _adds_axis(e.elt) \
+            and (_one_dimensional(e.elt, ctx) or not _returns_batched_tensors(ctx))
     if isinstance(e, ast.Name):
         values = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
                   and isinstance(n.targets[0], ast.Name) and n.targets[0].id == e.id]
         return len(values) == 1 and isinstance(values[0], (ast.ListComp, ast.GeneratorExp)) \
-            and _per_example_list(values[0], func, params)
+            and _per_example_list(values[0], func, params, ctx)
     return False
 
 
@@ -78,6 +104,8 @@ def _packs(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     """The call that packs the batch's examples into one stream, when the function returns it as
     built (not truncated or padded to a fixed budget afterwards)."""
     resolve = ctx.facts.aliases.resolve
+    if _keyword_in_file(ctx, "padding", "max_length"):
+        return None  # the file tokenizes every example to one fixed length: the stream's length is fixed too
     params = _params(func)
     flat = _flat_token_lists(func, params)
     packed: dict[str, ast.Call] = {}
@@ -90,7 +118,7 @@ def _packs(ctx: ModuleContext, func: ast.FunctionDef | ast.AsyncFunctionDef) -> 
             dim = n.args[1] if len(n.args) > 1 else next(
                 (k.value for k in n.keywords if k.arg in ("dim", "axis")), None)
             if (dim is None or isinstance(dim, ast.Constant) and dim.value == 0) \
-                    and _per_example_list(n.args[0], func, params):
+                    and _per_example_list(n.args[0], func, params, ctx):
                 candidates.append(n)
         elif name in _FROM_LIST and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in flat:
             candidates.append(n)
@@ -134,10 +162,15 @@ class TorchCollatePacksExamples(ModuleRule):
     Flags a `collate_fn` that packs the batch's examples end to end and returns the stream as
     built: `torch.cat([...one entry per example...])` along dim 0, or `torch.tensor(flat)` of a
     list that a loop over the batch extends with each example (`flat.extend(ex["input_ids"])`),
-    when its DataLoader feeds a torch_xla training loop (directly or through `MpDeviceLoader`).
+    when its DataLoader feeds a torch_xla loop (directly or through `MpDeviceLoader`; an
+    evaluation loop too: each new length compiles there as well, not once like a last partial batch).
     Not flagged: a stream truncated or padded to a fixed token budget before it is returned
     (`torch.cat(docs)[:budget]` padded back to `budget`), entries that get a batch axis each
-    (`x[None]`, `x.unsqueeze(0)`: a batch of the loader's size), concatenation along another dim.
+    (`x[None]`, `x.unsqueeze(0)`: a batch of the loader's size), concatenation along another dim,
+    entries taken as they come (`ex["input_ids"]`) in a file that makes its examples with
+    `return_tensors="pt"` (a tokenizer's or processor's output has a batch axis of 1 already: the
+    concatenation stacks a batch), and any collate in a file that tokenizes with
+    `padding="max_length"` (every example has one length).
 
     ## Why is this bad?
     The packed length is the batch's total token count, a new number for almost every batch. Each
@@ -194,13 +227,13 @@ class TorchCollatePacksExamples(ModuleRule):
                 expected=(
                     (5, 12, "this collate_fn packs the batch's examples end to end: the stream is as long as the "
                             "batch's total token count, a new shape for almost every batch, and its DataLoader "
-                            "(line 7) feeds a torch_xla training loop that compiles the step again for each; "
+                            "(line 7) feeds a torch_xla loop that compiles its step again for each; "
                             "truncate and pad the stream to a fixed token budget (mask the padding)"),
                 )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        if not ctx.torch.steps:
+        if not ctx.torch.steps or not recompiles("cat_varying_count", "sequence_length"):
             return
         reported: set[int] = set()
         for loader in loaders_feeding_steps(ctx):
@@ -214,7 +247,7 @@ class TorchCollatePacksExamples(ModuleRule):
                 reported.add(id(hit))
                 ctx.report(self, hit, "this collate_fn packs the batch's examples end to end: the stream is as long "
                                       "as the batch's total token count, a new shape for almost every batch, and its "
-                                      f"DataLoader (line {loader.lineno}) feeds a torch_xla training loop that "
-                                      "compiles the step again for each; truncate and pad the stream to a fixed "
+                                      f"DataLoader (line {loader.lineno}) feeds a torch_xla loop "
+                                      "that compiles its step again for each; truncate and pad the stream to a fixed "
                                       "token budget (mask the padding)")
                 break

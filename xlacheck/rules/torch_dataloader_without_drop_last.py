@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from xlacheck.analysis.torch_model import DEVICE_LOADERS
+from xlacheck.analysis.torch_model import DEVICE_LOADERS, recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -94,7 +94,7 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
 
     def check_module(self, ctx: ModuleContext) -> None:
         torch = ctx.torch
-        if not (torch.xla_file or torch.declared) or not torch.steps:
+        if not (torch.xla_file or torch.declared) or not torch.steps or not recompiles("batch_dim"):
             return
         resolve = ctx.facts.aliases.resolve
         prepared = _prepared_by_accelerate(ctx)
@@ -116,8 +116,9 @@ class TorchDataLoaderWithoutDropLast(ModuleRule):
                     if drop is None or isinstance(drop, ast.Constant) and drop.value is False:
                         ctx.report(self, sampler, "this BatchSampler keeps a smaller last batch (drop_last is not "
                                                   "True) and its DataLoader feeds a torch_xla training loop: the last "
-                                                  "batch's shape compiles the step again; pass drop_last=True (pad "
-                                                  "and mask for evaluation)")
+                                                  "batch's smaller shape compiles the whole step once more (torch_xla "
+                                                  "caches it for later epochs); pass drop_last=True (pad and mask "
+                                                  "for evaluation)")
                 continue
             drop = next((kw.value for kw in call.keywords if kw.arg == "drop_last"), None)
             if drop is not None and not (isinstance(drop, ast.Constant) and drop.value is False):

@@ -169,6 +169,16 @@ def variant_verdict(op: str, call: ast.Call, grad: bool = False) -> tuple[str, d
     return "fallback", row, nearest
 
 
+def _backward_fallback(leaf: str, when: dict) -> str:
+    """The backward kernels the table's ``argument_dependent`` backward probes saw fall back for the
+    suggested variant's mode (``F.interpolate(mode="bilinear")`` lowers forward, not backward)."""
+    if leaf not in ("interpolate", "upsample") or "mode" not in when:
+        return ""
+    rows = op_table()["argument_dependent"].get("torch.nn.functional.interpolate", [])
+    return ", ".join(a for r in rows if r["when"].get("pass") == "backward" and r["when"].get("mode") == when["mode"]
+                     and r["status"] == "fallback" for a in r.get("aten", []))
+
+
 def _spelled(when: dict, defaults: dict, against: dict | None = None) -> str:
     """``mode='bicubic', align_corners=True``: the arguments of ``when`` that differ from ``against``
     (the defaults unless given)."""
@@ -177,9 +187,11 @@ def _spelled(when: dict, defaults: dict, against: dict | None = None) -> str:
 
 
 def _with_grad(call: ast.Call, torch: TorchFacts) -> bool:
-    """The call runs in a training file's step code outside ``no_grad`` with an argument autograd
-    records (``F.embedding_bag(ids, self.weight)``)."""
-    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+    """The call runs in a training file's step code with an argument autograd records
+    (``F.embedding_bag(ids, self.weight)``). Inside ``torch.no_grad()`` too: the kernel follows the
+    weight's ``requires_grad``, not the grad mode (measured on torch_xla 2.9: ``F.embedding_bag(ids, w,
+    mode="sum")`` with ``w.requires_grad`` runs ``aten::_embedding_bag`` on the CPU under no_grad)."""
+    if not torch.trains:
         return False
     receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     return any(torch.of(a) & GRAD for a in [*receiver, *call.args, *(k.value for k in call.keywords)])
@@ -205,9 +217,14 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
         given = _spelled(row["when"], spec["defaults"])
         aten = ", ".join(row.get("aten", []))
         if grad and row["status"] == "lowered":
-            aten += "; with inputs that require grad, as in this training step: it lowers only without grad"
+            aten += ("; with an input that requires grad, as a trained weight does (also under torch.no_grad()): "
+                     "it lowers only when no input requires grad")
         elif nearest is not None:
             aten += f"; with `{_spelled(nearest['when'], row['when'])}` it lowers"
+            backward = _backward_fallback(leaf, nearest["when"])
+            if backward:
+                aten += (f" (its backward, {backward}, still falls back on the CPU backend where the input "
+                         "requires grad)")
         return (f"{op}({given})" if given else op), aten
     if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
         verdict = argument_dependent_verdict(op, call, method)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts
+from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts, recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -19,6 +19,14 @@ _SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty",
                        # int_chunk_count, int_in_pad): a new size or count is a new graph
                        "torch.split", "Tensor.split", "torch.chunk", "Tensor.chunk", "torch.nn.functional.pad",
                        "Tensor.new_empty"})
+# The recompile table's probe for each size op (xlacheck/data/torch_xla_recompile.json): flagged only
+# while the table says a new value compiles again; ops without a probe of their own share the factories'.
+_SIZE_PROBES = {"torch.arange": ("int_in_arange",), "Tensor.view": ("int_in_view",),
+                "Tensor.reshape": ("int_in_reshape",), "Tensor.expand": ("int_in_expand",),
+                "Tensor.narrow": ("int_in_narrow_start",), "torch.narrow": ("int_in_narrow_start",),
+                "Tensor.repeat": ("int_in_repeat",), "torch.split": ("int_split_size", "int_split_sections"),
+                "Tensor.split": ("int_split_size", "int_split_sections"), "torch.chunk": ("int_chunk_count",),
+                "Tensor.chunk": ("int_chunk_count",), "torch.nn.functional.pad": ("int_in_pad",)}
 _SIZE_KEYWORDS = frozenset({"size", "num_classes", "k", "end", "length", "split_size_or_sections", "split_size",
                             "chunks", "pad"})
 # Ops whose first positional argument is the input tensor, not a size.
@@ -173,7 +181,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
         flags = torch.flags
         for node in torch.nodes:
             if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
-                    and _runs_tensor_ops(node, torch):
+                    and _runs_tensor_ops(node, torch) and recompiles("loop_count"):
                 # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
                 ctx.report(self, node, f"{_what(count, flags)} sets the trip count of a Python loop over "
                                        "torch ops: torch_xla unrolls the loop into the graph and compiles a new one "
@@ -198,7 +206,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
                         break
             elif isinstance(node, ast.Call):
                 op = torch.call_ops.get(id(node))
-                if op not in _SIZE_OPS:
+                if op not in _SIZE_OPS or not recompiles(*_SIZE_PROBES.get(op, ("int_in_factory_size",))):
                     continue
                 args = node.args[1:] if op in _INPUT_FIRST else node.args
                 if op in ("torch.full",):
