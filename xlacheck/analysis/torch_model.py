@@ -181,8 +181,11 @@ def op_table() -> dict:
 def recompile_table() -> dict:
     """xlacheck/data/torch_xla_recompile.json, written by tools/generate_torch_recompile_table.py (never
     torch): per-step variations and whether torch_xla compiled again for them; ``{}`` when missing."""
-    path = resources.files("xlacheck.data").joinpath("torch_xla_recompile.json")
-    return json.loads(path.read_text()) if path.is_file() else {}
+    try:
+        table: dict = load_json("torch_xla_recompile.json")
+    except FileNotFoundError:
+        return {}
+    return table
 
 
 def recompiles(*probes: str) -> bool:
