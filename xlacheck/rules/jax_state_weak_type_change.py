@@ -9,7 +9,7 @@ from xlacheck.analysis import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, runs_traced
+from xlacheck.rules._recompile_scope import bound_before_loop, in_test, jax_jitted, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -296,23 +296,8 @@ class JaxStateWeakTypeChange(ModuleRule):
     @staticmethod
     def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
         """The Python number ``name`` is bound to right before the outermost loop around ``call``."""
-        loop = index.loops_around(call)[-1]
-        parent = index.parent(loop)
-        body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
-                     if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
-        if body is None:
-            return None
-        for stmt in reversed(body[:body.index(loop)]):
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                t, v = stmt.targets[0], stmt.value
-                pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
-                    if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
-                for tn, tv in pairs:
-                    if isinstance(tn, ast.Name) and tn.id == name:
-                        return tv if isinstance(tv, ast.Constant) and type(tv.value) in (int, float) else None
-            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
-                return None
-        return None
+        value = bound_before_loop(index, call, name)
+        return value if isinstance(value, ast.Constant) and type(value.value) in (int, float) else None
 
     def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
                         returned: ast.expr) -> str | None:
