@@ -335,7 +335,8 @@ class PossibleNanWhereXlaDiffers(Rule):
                             "compiled 0/0 gets) where TensorFlow eager does not (measured, "
                             "xlacheck/data/tf_xla_divergence.json: sort([3, nan, 1, 2]) gives [1.0, 3.0, nan, 2.0] "
                             "eagerly, [1.0, 2.0, 3.0, nan] under XLA); guard the division (tf.math.divide_no_nan, or "
-                            "tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at line 2)"),
+                            "tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 2)"),
                 )),
     )
 
