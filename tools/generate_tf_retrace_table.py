@@ -19,7 +19,7 @@ Each row is measured twice, once with ``jit_compile=True`` and once without, and
 * ``retraces`` / ``recompiles``: traces (compilations) beyond the first call's.
 
 A row's ``hazard`` is ``retrace`` when later calls trace again, ``recompile`` when they compile
-again under ``jit_compile`` without tracing again, ``none`` otherwise. :mod:`xlacheck.analysis.retrace_table`
+again under ``jit_compile`` without tracing again, ``none`` otherwise. :mod:`xlacheck.retrace_table`
 reads the table; the retrace rules (XLA403/404/409/412/413/414) cite its rows, and
 ``tests/xlacheck/test_tf_retrace_table.py`` re-measures a sample against the installed TensorFlow.
 """

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.engine import check_source
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, has_kwargs_splat, is_true, keyword, method_name
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity

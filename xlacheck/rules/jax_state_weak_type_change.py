@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity

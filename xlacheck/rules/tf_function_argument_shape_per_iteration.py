@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, is_true
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
