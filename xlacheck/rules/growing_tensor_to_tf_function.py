@@ -103,16 +103,6 @@ class GrowingTensorToTfFunction(ModuleRule):
                 "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n"),
     )
     INVALID = (
-        # reduce_retracing relaxes the trace (two in all) but XLA compiles each new shape
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True, reduce_retracing=True)\ndef total(ids):\n"
-                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
-                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n",
-                expected=(
-                    (8, 15, '`ids` grows every iteration (line 7) and is passed to tf.function `total` in the same '
-                            'loop: every step has a new shape, so XLA compiles it again (two traces in all, one XLA '
-                            'compilation per shape) each iteration; use a fixed-size padded buffer and a position '
-                            'index'),
-                )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"
                 "    return tf.one_hot(ids[:, -1], 10)\n"
                 "def generate(ids, n):\n    for _ in range(n):\n        logits = next_logits(ids)\n"
@@ -151,6 +141,16 @@ class GrowingTensorToTfFunction(ModuleRule):
                              'which runs repeatedly (in a loop, per batch), and is passed to tf.function `smooth`: '
                              'every call has one more item, so it traces and compiles again each call; pass a '
                              'fixed-size buffer (or a tf.Variable) instead'),
+                )),
+        # reduce_retracing relaxes the trace (two in all) but XLA compiles each new shape
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, reduce_retracing=True)\ndef total(ids):\n"
+                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
+                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n",
+                expected=(
+                    (8, 15, '`ids` grows every iteration (line 7) and is passed to tf.function `total` in the same '
+                            'loop: every step has a new shape, so XLA compiles it again (two traces in all, one XLA '
+                            'compilation per shape) each iteration; use a fixed-size padded buffer and a position '
+                            'index'),
                 )),
     )
 

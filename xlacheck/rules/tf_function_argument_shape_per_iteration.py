@@ -81,10 +81,6 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
-        # shaped by the batch it goes with (len(x), x.shape[0]): one shape per batch size, one trace
-        Example("import numpy as np\nimport tensorflow as tf\n@tf.function\ndef step(x, w):\n"
-                "    return tf.reduce_sum(x * w)\ndef run(batches):\n    for x in batches:\n"
-                "        step(x, tf.ones([len(x), 4]))\n        step(x, np.zeros((x.shape[0], 4), np.float32))\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x):\n"
                 "    return w * tf.reduce_sum(x)\n"
                 "def run(w, data, bs):\n    for i in range(len(data) // bs):\n"
@@ -100,6 +96,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
                 "def probe(x):\n    return [score(x[:n]) for n in (8, 16, 32)]\n"),
+        # shaped by the batch it goes with (len(x), x.shape[0]): one shape per batch size, one trace
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function\ndef step(x, w):\n"
+                "    return tf.reduce_sum(x * w)\ndef run(batches):\n    for x in batches:\n"
+                "        step(x, tf.ones([len(x), 4]))\n        step(x, np.zeros((x.shape[0], 4), np.float32))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
