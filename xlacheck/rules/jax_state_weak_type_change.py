@@ -137,9 +137,19 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "        lr *= 0.5\n    return p\n",
                 expected=(
                     (6, 10, '`lr` starts as a Python int (weakly typed int32) and the loop rebinds it to a float '
-                            '(line 9) before the next call of jitted `step`: the second call has a different abstract '
-                            'type, so jax.jit compiles again; start it as the type the loop gives it (a float literal, '
-                            'or jnp.asarray(x, jnp.float32))'),
+                            '(line 9) before the next call of jitted `step`: that call has a different abstract type, '
+                            'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
+                            'jnp.asarray(x, jnp.float32))'),
+                )),
+        # halved only every tenth epoch: the call after the first halving compiles again (once)
+        Example("import jax\n@jax.jit\ndef step(p, lr):\n    return p * lr\n"
+                "def train(p, epochs):\n    lr = 1\n    for epoch in range(epochs):\n        p = step(p, lr)\n"
+                "        if epoch % 10 == 9:\n            lr = lr / 2\n    return p\n",
+                expected=(
+                    (6, 10, '`lr` starts as a Python int (weakly typed int32) and the loop rebinds it to a float '
+                            '(line 10) before the next call of jitted `step`: that call has a different abstract type, '
+                            'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
+                            'jnp.asarray(x, jnp.float32))'),
                 )),
     )
 
@@ -263,7 +273,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                 weak = "int32" if isinstance(initial.value, int) else "float32"
                 ctx.report(self, initial, f"`{arg.id}` starts as a Python {python_type} (weakly typed {weak}) and "
                                           f"the loop rebinds it {how} (line {line}) before the next call of jitted "
-                                          f"`{call.func.id}`: the second call has a different abstract type, so "
+                                          f"`{call.func.id}`: that call has a different abstract type, so "
                                           "jax.jit compiles again; start it as the type the loop gives it (a float "
                                           "literal, or jnp.asarray(x, jnp.float32))")
 
