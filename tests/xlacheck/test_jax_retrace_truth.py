@@ -593,3 +593,16 @@ def test_static_lambda_made_on_the_first_iteration_only_compiles_once():
     ns = _run(per_iteration)
     ns["train"](jax.numpy.ones(3), range(4))
     assert ns["minimize"]._cache_size() == 4
+
+
+def test_optional_field_of_every_batch_compiles_once():
+    src = ("import jax\n@jax.jit\ndef step(s, x, mask):\n"
+           "    return s + (x.sum() if mask is None else (x * mask).sum())\n"
+           "def train(s, loader):\n    for batch in loader:\n"
+           "        mask = batch['mask'] if 'mask' in batch else None\n"
+           "        s = step(s, batch['x'], mask)\n    return s\n")
+    assert "XLA422" not in _codes(src)  # a test of the batch's fields, not of a per-iteration value
+    ns = _run(src)
+    ones = jax.numpy.ones(3)
+    ns["train"](jax.numpy.zeros(()), [{"x": ones, "mask": ones}] * 4)
+    assert ns["step"]._cache_size() == 1
