@@ -302,8 +302,9 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
 def _from_division(tf: Any, probe: Probe) -> Probe:
     """The same call with each NaN made inside the function as 0/0 from its inputs. That is the NaN
     model code meets (an empty count), and it is not the NaN of ``float("nan")``: on x86 0/0 gives
-    the negative "default NaN", which XLA's sort and top_k order below every number and a NaN
-    constant above it."""
+    the negative "default NaN". XLA:CPU's sort and top_k order a NaN by its sign bit, and whether a
+    compiled 0/0 keeps the negative sign depends on the fusion: the sort probe here puts it last, the
+    same sort in a function that also returns the quotient puts it first (TF 2.21). XLA318 says so."""
 
     def split(arg: Any) -> tuple[Any, Any] | None:
         if not (arg.dtype.is_floating and bool(tf.reduce_any(tf.math.is_nan(arg)))):

@@ -18,7 +18,7 @@ Each probe builds its inputs first, then makes two or more calls that differ in 
   attribute of a ``self`` marked static), whether the second call returned the first call's
   result (the compiled function kept the old value).
 
-xlacheck reads the file through :mod:`xlacheck.analysis.jax_cache` (no JAX import there); rules
+xlacheck reads the file through :mod:`xlacheck.jax_cache` (no JAX import there); rules
 ask ``recompiles("static.new_lambda")`` instead of hard-coding what the cache does.
 """
 

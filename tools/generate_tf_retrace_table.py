@@ -3,6 +3,7 @@
 One command (needs TensorFlow; xlacheck itself never imports it):
 
     TF_USE_LEGACY_KERAS=1 python tools/generate_tf_retrace_table.py     # writes xlacheck/data/tf_retrace.json
+    TF_USE_LEGACY_KERAS=1 python tools/generate_tf_retrace_table.py --check [--only NAME]  # re-measures, compares
     TF_USE_LEGACY_KERAS=1 python tools/generate_tf_retrace_table.py --only python_int_value_changes --print
 
 Every row is one *scenario*: a ``tf.function`` (built fresh for the row) and a list of calls that
@@ -18,7 +19,7 @@ Each row is measured twice, once with ``jit_compile=True`` and once without, and
 * ``retraces`` / ``recompiles``: traces (compilations) beyond the first call's.
 
 A row's ``hazard`` is ``retrace`` when later calls trace again, ``recompile`` when they compile
-again under ``jit_compile`` without tracing again, ``none`` otherwise. :mod:`xlacheck.analysis.retrace_table`
+again under ``jit_compile`` without tracing again, ``none`` otherwise. :mod:`xlacheck.retrace_table`
 reads the table; the retrace rules (XLA403/404/409/412/413/414) cite its rows, and
 ``tests/xlacheck/test_tf_retrace_table.py`` re-measures a sample against the installed TensorFlow.
 """
@@ -588,12 +589,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--only", action="append", help="measure only this scenario (repeatable); implies --print")
     ap.add_argument("--print", action="store_true", help="print the JSON instead of writing --out")
+    ap.add_argument("--check", action="store_true",
+                    help="re-measure (all rows, or the --only ones) and compare with --out; exit 1 when a row differs")
     args = ap.parse_args(argv)
     unknown = [n for n in args.only or () if n not in SCENARIOS]
     if unknown:
         ap.error(f"--only: unknown scenario {unknown[0]!r}; known: {', '.join(SCENARIOS)}")
     table = generate(args.only)
     text = json.dumps(table, indent=1, sort_keys=True) + "\n"
+    if args.check:
+        stored = {r["name"]: r for r in json.loads(args.out.read_text(encoding="utf-8"))["rows"]} \
+            if args.out.exists() else {}
+        measured = {r["name"]: r for r in table["rows"]}
+        names = set(measured) if args.only else set(measured) | set(stored)
+        differ = sorted(n for n in names if stored.get(n) != measured.get(n))
+        if differ:
+            print(f"{args.out}: out of date (rows {', '.join(differ)}; TF {table['tensorflow_version']}); "
+                  "run TF_USE_LEGACY_KERAS=1 python tools/generate_tf_retrace_table.py", file=sys.stderr)
+            return 1
+        print(f"{args.out}: up to date ({len(measured)} rows re-measured)")
+        return 0
     if args.print or args.only:
         print(text)
     else:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 

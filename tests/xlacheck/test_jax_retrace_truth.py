@@ -576,3 +576,33 @@ def test_dict_key_set_on_every_iteration_compiles_once():
     ns = _run(src)
     ns["train"](jax.numpy.zeros(()), [jax.numpy.ones(3)] * 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_static_lambda_made_on_the_first_iteration_only_compiles_once():
+    src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=0)\n"
+           "def minimize(loss_fn, p):\n    return p - jax.grad(loss_fn)(p)\n"
+           "def train(p, batches):\n    for i, b in enumerate(batches):\n        if i == 0:\n"
+           "            fn = lambda q: (q * q).sum()\n        p = minimize(fn, p)\n    return p\n")
+    assert "XLA419" not in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), range(4))
+    assert ns["minimize"]._cache_size() == 1
+    # the same lambda made on every iteration: flagged, one compile per call
+    per_iteration = src.replace("        if i == 0:\n            fn = lambda", "        fn = lambda")
+    assert "XLA419" in _codes(per_iteration)
+    ns = _run(per_iteration)
+    ns["train"](jax.numpy.ones(3), range(4))
+    assert ns["minimize"]._cache_size() == 4
+
+
+def test_optional_field_of_every_batch_compiles_once():
+    src = ("import jax\n@jax.jit\ndef step(s, x, mask):\n"
+           "    return s + (x.sum() if mask is None else (x * mask).sum())\n"
+           "def train(s, loader):\n    for batch in loader:\n"
+           "        mask = batch['mask'] if 'mask' in batch else None\n"
+           "        s = step(s, batch['x'], mask)\n    return s\n")
+    assert "XLA422" not in _codes(src)  # a test of the batch's fields, not of a per-iteration value
+    ns = _run(src)
+    ones = jax.numpy.ones(3)
+    ns["train"](jax.numpy.zeros(()), [{"x": ones, "mask": ones}] * 4)
+    assert ns["step"]._cache_size() == 1

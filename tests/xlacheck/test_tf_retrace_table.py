@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.engine import check_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -178,3 +178,41 @@ def test_a_sample_of_rows_matches_the_installed_tensorflow() -> None:
         kept = retrace_table.rows()[name]
         for key in ("hazard", "no_jit", "jit_compile"):
             assert measured[name][key] == kept[key], (name, key, measured[name][key], kept[key])
+
+
+_SIZED_BY_BATCH = (f"{H}@tf.function\ndef step(x, w):\n    return tf.reduce_sum(x * w)\n"
+                   "def run(batches):\n    for x in batches:\n        step(x, tf.ones([len(x), 4]))\n"
+                   "        step(x, np.zeros((x.shape[0], 4), np.float32))\n")
+_GROWING_RELAXED = (f"{H}@tf.function(jit_compile=True, reduce_retracing=True)\ndef total(ids):\n"
+                    "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
+                    "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n")
+
+
+def test_messages_of_the_review_fixes() -> None:
+    """XLA412 leaves a tensor shaped like the batch it goes with alone; XLA409 says reduce_retracing
+    traces twice in all while XLA compiles each shape (both measured below)."""
+    assert not {d.code for d in check_source(_SIZED_BY_BATCH, "example.py").diagnostics} & RETRACE_CODES
+    found = [d.message for d in check_source(_GROWING_RELAXED, "example.py").diagnostics if d.code == "XLA409"]
+    assert found and "two traces in all, one XLA compilation per shape" in found[0], found
+
+
+@pytest.mark.tf
+def test_review_fixes_match_the_installed_tensorflow(tmp_path: Path) -> None:
+    pytest.importorskip("tensorflow")
+    script = (
+        "import glob, os, sys\n"
+        "import numpy as np\nimport tensorflow as tf\n"
+        f"exec(compile({_SIZED_BY_BATCH!r}, 'a.py', 'exec'))\n"
+        "run([np.ones((4, 4), np.float32) * i for i in range(5)])\n"
+        "print('sized_by_batch_traces', step.experimental_get_tracing_count())\n"
+        f"exec(compile({_GROWING_RELAXED!r}, 'b.py', 'exec'))\n"
+        "run(tf.zeros([1, 1], tf.int32), tf.zeros([1, 1], tf.int32), 5)\n"
+        "print('relaxed_traces', total.experimental_get_tracing_count())\n"
+        "print('relaxed_xla_modules', len(glob.glob(os.path.join(sys.argv[1], '*total*after_optimizations.txt'))))\n"
+    )
+    env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3",
+           "XLA_FLAGS": f"--xla_dump_to={tmp_path}"}
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, env=env,
+                         timeout=600, check=True).stdout
+    counts = dict(line.split() for line in out.splitlines() if line.count(" ") == 1)
+    assert counts == {"sized_by_batch_traces": "1", "relaxed_traces": "2", "relaxed_xla_modules": "5"}, out

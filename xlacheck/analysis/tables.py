@@ -1,8 +1,17 @@
 """Hand-kept API name tables that the analysis and the rules share (one home per table).
 
-Generated tables live elsewhere and are read, never copied:
+Generated tables live elsewhere and are read, never copied (the TensorFlow and JAX ones each through
+one thin module at the package top, ``xlacheck/<name>.py``, that imports no framework; the torch_xla
+op table through :mod:`xlacheck.analysis.torch_model`):
 - which TensorFlow ops have an XLA kernel: ``xlacheck/data/tf_xla_ops.json`` (``tools/generate_op_table.py``,
   read through :mod:`xlacheck.op_table`);
+- what public TF/Keras/JAX callables return and need static: ``xlacheck/data/tf_api.json``,
+  ``xlacheck/data/jax_api.json`` (:mod:`xlacheck.api_table`);
+- where XLA computes another result than eager: ``xlacheck/data/tf_xla_divergence.json``
+  (:mod:`xlacheck.divergence_table`);
+- which call-to-call differences retrace a ``tf.function``: ``xlacheck/data/tf_retrace.json``
+  (:mod:`xlacheck.retrace_table`);
+- what changes ``jax.jit``'s cache key: ``xlacheck/data/jax_cache_key.json`` (:mod:`xlacheck.jax_cache`);
 - AutoGraph's do-not-convert module list: ``xlacheck/data/autograph_do_not_convert.json``
   (``tools/generate_autograph_table.py``, read through :func:`autograph_skip_modules`).
 

@@ -405,3 +405,25 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
         return (name, module[name]) if name in module else None
 
     return callee
+
+
+def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr | None:
+    """The value ``name`` is bound to by the last statement binding it before the outermost loop
+    around ``call``, in the same block; None when another statement rebinds it in between."""
+    loop = index.loops_around(call)[-1]
+    parent = index.parent(loop)
+    body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                 if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
+    if body is None:
+        return None
+    for stmt in reversed(body[:body.index(loop)]):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            t, v = stmt.targets[0], stmt.value
+            pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
+                if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
+            for tn, tv in pairs:
+                if isinstance(tn, ast.Name) and tn.id == name:
+                    return tv
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
+            return None
+    return None

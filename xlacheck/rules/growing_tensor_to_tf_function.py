@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
 from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
@@ -142,6 +142,16 @@ class GrowingTensorToTfFunction(ModuleRule):
                              'every call has one more item, so it traces and compiles again each call; pass a '
                              'fixed-size buffer (or a tf.Variable) instead'),
                 )),
+        # reduce_retracing relaxes the trace (two in all) but XLA compiles each new shape
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True, reduce_retracing=True)\ndef total(ids):\n"
+                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
+                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n",
+                expected=(
+                    (8, 15, '`ids` grows every iteration (line 7) and is passed to tf.function `total` in the same '
+                            'loop: every step has a new shape, so XLA compiles it again (two traces in all, one XLA '
+                            'compilation per shape) each iteration; use a fixed-size padded buffer and a position '
+                            'index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -219,10 +229,12 @@ def _tf_cost(index: ModuleIndex, tfn: TfFunction, arg: ast.expr, growth: ast.AST
     jit = is_true(tfn.keyword("jit_compile"))
     relaxed = any(is_true(tfn.keyword(k)) for k in _RELAX)
     tensor = isinstance(arg, ast.Call) or (isinstance(growth, ast.Assign) and isinstance(growth.value, ast.Call))
-    if (tfn.has_input_signature and retrace_table.bounded("tensor_shape_changes_input_signature_none", at_most=0)) or (
-            relaxed and retrace_table.bounded("tensor_shape_changes_reduce_retracing" if tensor
-                                              else "list_of_tensors_length_changes_reduce_retracing")):
+    if tfn.has_input_signature and retrace_table.bounded("tensor_shape_changes_input_signature_none", at_most=0):
         return "XLA compiles it again (one trace, one XLA compilation per shape)" if jit else None
+    if relaxed and retrace_table.bounded("tensor_shape_changes_reduce_retracing" if tensor
+                                         else "list_of_tensors_length_changes_reduce_retracing"):
+        # two traces in all (the second relaxed to None dims), but XLA still compiles each shape
+        return "XLA compiles it again (two traces in all, one XLA compilation per shape)" if jit else None
     return "it traces and compiles again" if jit else "it traces again"
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, runs_traced
+from xlacheck.rules._recompile_scope import bound_before_loop, in_test, jax_jitted, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -137,9 +137,19 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "        lr *= 0.5\n    return p\n",
                 expected=(
                     (6, 10, '`lr` starts as a Python int (weakly typed int32) and the loop rebinds it to a float '
-                            '(line 9) before the next call of jitted `step`: the second call has a different abstract '
-                            'type, so jax.jit compiles again; start it as the type the loop gives it (a float literal, '
-                            'or jnp.asarray(x, jnp.float32))'),
+                            '(line 9) before the next call of jitted `step`: that call has a different abstract type, '
+                            'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
+                            'jnp.asarray(x, jnp.float32))'),
+                )),
+        # halved only every tenth epoch: the call after the first halving compiles again (once)
+        Example("import jax\n@jax.jit\ndef step(p, lr):\n    return p * lr\n"
+                "def train(p, epochs):\n    lr = 1\n    for epoch in range(epochs):\n        p = step(p, lr)\n"
+                "        if epoch % 10 == 9:\n            lr = lr / 2\n    return p\n",
+                expected=(
+                    (6, 10, '`lr` starts as a Python int (weakly typed int32) and the loop rebinds it to a float '
+                            '(line 10) before the next call of jitted `step`: that call has a different abstract type, '
+                            'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
+                            'jnp.asarray(x, jnp.float32))'),
                 )),
     )
 
@@ -263,7 +273,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                 weak = "int32" if isinstance(initial.value, int) else "float32"
                 ctx.report(self, initial, f"`{arg.id}` starts as a Python {python_type} (weakly typed {weak}) and "
                                           f"the loop rebinds it {how} (line {line}) before the next call of jitted "
-                                          f"`{call.func.id}`: the second call has a different abstract type, so "
+                                          f"`{call.func.id}`: that call has a different abstract type, so "
                                           "jax.jit compiles again; start it as the type the loop gives it (a float "
                                           "literal, or jnp.asarray(x, jnp.float32))")
 
@@ -296,23 +306,8 @@ class JaxStateWeakTypeChange(ModuleRule):
     @staticmethod
     def _value_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.Constant | None:
         """The Python number ``name`` is bound to right before the outermost loop around ``call``."""
-        loop = index.loops_around(call)[-1]
-        parent = index.parent(loop)
-        body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
-                     if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
-        if body is None:
-            return None
-        for stmt in reversed(body[:body.index(loop)]):
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                t, v = stmt.targets[0], stmt.value
-                pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
-                    if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
-                for tn, tv in pairs:
-                    if isinstance(tn, ast.Name) and tn.id == name:
-                        return tv if isinstance(tv, ast.Constant) and type(tv.value) in (int, float) else None
-            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
-                return None
-        return None
+        value = bound_before_loop(index, call, name)
+        return value if isinstance(value, ast.Constant) and type(value.value) in (int, float) else None
 
     def _carried_change(self, ctx: ModuleContext, index: ModuleIndex, initial: ast.Constant,
                         returned: ast.expr) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -31,7 +31,9 @@ class JitArgumentStructurePerIteration(ModuleRule):
     the other). Which changes miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
-    a config field), is not flagged.
+    a config field), is not flagged, nor is a test of which fields the loop's item holds
+    (`"mask" in batch`, `batch.get("mask") is not None`, `hasattr(batch, "mask")`): a loader's
+    batches usually share their fields, so the structure need not change.
 
     ## Why is this bad?
     `jax.jit` keys its cache on the pytree structure of the arguments: dict keys, and `None`
@@ -71,6 +73,12 @@ class JitArgumentStructurePerIteration(ModuleRule):
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
                 "def train(s, xs):\n    for i, x in enumerate(xs):\n        feed = {'x': x}\n"
                 "        feed['i'] = i\n        s = step(s, feed)\n    return s\n"),
+        # a test of the batch's fields, not of a per-iteration value: one structure per loader
+        Example("import jax\n@jax.jit\ndef step(s, x, mask):\n"
+                "    return s + (x.sum() if mask is None else (x * mask).sum())\n"
+                "def train(s, loader):\n    for batch in loader:\n"
+                "        mask = batch['mask'] if 'mask' in batch else None\n"
+                "        s = step(s, batch['x'], mask)\n    return s\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -142,8 +150,26 @@ class JitArgumentStructurePerIteration(ModuleRule):
                         break
 
 
-def _reads(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+def _structure_test(node: ast.AST) -> bool:
+    """A test of what an item holds rather than of a value: ``"mask" in batch``,
+    ``batch.get("mask") is not None``, ``hasattr(batch, "mask")``. Every batch of a loader usually
+    holds the same fields, so such a test need not change between iterations (the argument's
+    structure then follows the batch's, which the batch itself shares)."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        if isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            return isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+        if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            return _is_none(node.comparators[0]) and not isinstance(node.left, ast.Name)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr"
+
+
+def _changes(test: ast.AST, varying: set[str]) -> bool:
+    """``test`` reads a name that changes between iterations outside tests of an item's fields."""
+    if _structure_test(test):
+        return False
+    if isinstance(test, ast.Name):
+        return test.id in varying
+    return any(_changes(child, varying) for child in ast.iter_child_nodes(test))
 
 
 def _conditional_key(index: ModuleIndex, loop: ast.AST, name: str, varying: set[str]
@@ -158,7 +184,7 @@ def _conditional_key(index: ModuleIndex, loop: ast.AST, name: str, varying: set[
     always = {ast.unparse(k) for k in built[0].value.keys if k is not None} if isinstance(built[0].value, ast.Dict) \
         else set()
     for stmt in body:
-        if not isinstance(stmt, ast.If) or not _reads(stmt.test, varying):
+        if not isinstance(stmt, ast.If) or not _changes(stmt.test, varying):
             continue
         for n in ast.walk(stmt):
             if isinstance(n, ast.Assign) and any(
@@ -186,7 +212,7 @@ def _none_when(index: ModuleIndex, loop: ast.AST, arg: ast.expr, varying: set[st
     expression, or a branch of an ``if`` in the loop body binding the name) while the other arm
     is a value, and whether it is None when the condition holds; None when no such condition."""
     if isinstance(arg, ast.IfExp):
-        if _is_none(arg.body) != _is_none(arg.orelse) and _reads(arg.test, varying):
+        if _is_none(arg.body) != _is_none(arg.orelse) and _changes(arg.test, varying):
             return arg.test, _is_none(arg.body)
         return None
     if not isinstance(arg, ast.Name):
@@ -197,7 +223,7 @@ def _none_when(index: ModuleIndex, loop: ast.AST, arg: ast.expr, varying: set[st
     if len(binds) == 1 and isinstance(binds[0].value, ast.IfExp):
         return _none_when(index, loop, binds[0].value, varying)
     for stmt in body:
-        if not isinstance(stmt, ast.If) or not stmt.orelse or not _reads(stmt.test, varying):
+        if not isinstance(stmt, ast.If) or not stmt.orelse or not _changes(stmt.test, varying):
             continue
         arms = [_bound_value(stmt.body, arg.id), _bound_value(stmt.orelse, arg.id)]
         if all(a is not None for a in arms) and _is_none(arms[0]) != _is_none(arms[1]):

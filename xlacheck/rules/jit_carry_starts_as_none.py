@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, positional_params, runs_traced
+from xlacheck.rules._recompile_scope import (
+    bound_before_loop,
+    in_test,
+    jax_jitted,
+    positional_params,
+    runs_traced,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -120,7 +126,7 @@ class JitCarryStartsAsNone(ModuleRule):
                             for r in returns]
                 if any(r is None or _maybe_none(index, node, r, param) for r in returned):
                     continue
-                initial = _bound_before_loop(index, call, name.id)
+                initial = bound_before_loop(index, call, name.id)
                 if initial is None or not _is_none(initial):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
@@ -206,26 +212,4 @@ def _element(returned: ast.expr | None, position: int, width: int | None) -> ast
         return returned
     if isinstance(returned, ast.Tuple) and len(returned.elts) == width:
         return returned.elts[position]
-    return None
-
-
-def _bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr | None:
-    """The value ``name`` is bound to by the last statement binding it before the outermost loop
-    around ``call``, in the same block; None when another statement rebinds it in between."""
-    loop = index.loops_around(call)[-1]
-    parent = index.parent(loop)
-    body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
-                 if isinstance(getattr(parent, f, None), list) and loop in getattr(parent, f)), None)
-    if body is None:
-        return None
-    for stmt in reversed(body[:body.index(loop)]):
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            t, v = stmt.targets[0], stmt.value
-            pairs = [(t, v)] if isinstance(t, ast.Name) else list(zip(t.elts, v.elts)) \
-                if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else []
-            for tn, tv in pairs:
-                if isinstance(tn, ast.Name) and tn.id == name:
-                    return tv
-        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
-            return None
     return None

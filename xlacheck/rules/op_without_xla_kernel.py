@@ -36,10 +36,16 @@ def variant_literals(verdict: op_table.OpVerdict, call: ast.Call, resolve: Any =
     for name, value in pairs:
         if isinstance(value, ast.Constant):
             out[name] = value.value
-        elif resolve is not None and isinstance(value, ast.Attribute) and \
-                (resolve(value.value) or "").endswith("ResizeMethod"):
-            out[name] = "nearest" if value.attr == "NEAREST_NEIGHBOR" else value.attr.lower()
+        elif resolve is not None and (member := _resize_method(value, resolve)) is not None:
+            out[name] = member
     return out
+
+
+def _resize_method(value: ast.expr, resolve: Any) -> str | None:
+    """``tf.image.ResizeMethod.NEAREST_NEIGHBOR`` as the value the tables record (``"nearest"``)."""
+    if isinstance(value, ast.Attribute) and (resolve(value.value) or "").endswith("ResizeMethod"):
+        return "nearest" if value.attr == "NEAREST_NEIGHBOR" else value.attr.lower()
+    return None
 
 
 def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
@@ -74,8 +80,8 @@ def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict
     for name, value in pairs:
         if isinstance(value, ast.Constant):
             out[name] = value.value.lower() if isinstance(value.value, str) else value.value
-        elif isinstance(value, ast.Attribute) and (resolve(value.value) or "").endswith("ResizeMethod"):
-            out[name] = "nearest" if value.attr == "NEAREST_NEIGHBOR" else value.attr.lower()
+        elif (member := _resize_method(value, resolve)) is not None:
+            out[name] = member
     return out
 
 

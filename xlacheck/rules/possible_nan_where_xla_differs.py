@@ -30,6 +30,12 @@ _INT_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "
 # Ops that return NaN for NaN in both modes (XLA spreads it over the row): not a silent difference.
 _BOTH_NAN = ("XLA makes the whole row NaN",)
 _FIRST_OPERAND_ONLY = "XLA propagates NaN only from the first operand"
+# Readings that hold for the table's probe but not for every compile: XLA:CPU orders a NaN by its
+# sign bit, and the sign a 0/0 gets depends on how the division is fused (measured on TF 2.21:
+# ``tf.sort(x / tf.reduce_sum(m, 1))`` puts the NaN last, the same sort in a function that also
+# returns the quotient puts it first). What the message says instead.
+_SIGN_DEPENDENT = {"XLA sorts NaN last": "XLA moves the NaN to one end (last or first, by the sign bit the compiled "
+                                        "0/0 gets)"}
 # Measured functions whose NaN-sensitive input is not the first argument: (position, keyword).
 _SUBJECT = {"tf.math.in_top_k": (1, "predictions"), "tf.searchsorted": (1, "values")}
 # The table's class for the NaN this rule tracks: computed as 0/0 inside the compiled function (x86's
@@ -216,7 +222,9 @@ class PossibleNanWhereXlaDiffers(Rule):
     ## Why is this bad?
     Eagerly the NaN shows: `tf.reduce_max` returns NaN, `tf.argmax` ignores it. Compiled,
     TensorFlow 2.21's XLA:CPU does otherwise (measured): `tf.argmax` picks a trailing NaN,
-    `tf.reduce_max` drops NaN, `tf.sort` puts NaN last where eager leaves it in place, `tf.cast`
+    `tf.reduce_max` drops NaN, `tf.sort` moves NaN to one end (last or first: XLA orders NaN by its
+    sign bit, and the sign of a 0/0 depends on how the division was compiled) where eager leaves it
+    in place, `tf.cast`
     saturates NaN and out-of-range floats to other integers. A nearest-prototype classifier with
     an empty class predicts a different class when compiled; no error, other numbers.
 
@@ -247,6 +255,7 @@ class PossibleNanWhereXlaDiffers(Rule):
     """
 
     code = "XLA318"
+    fix = None
     name = "possible-nan-where-xla-differs"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
@@ -319,6 +328,18 @@ class PossibleNanWhereXlaDiffers(Rule):
                             "or tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at "
                             "line 2)"),
                 )),
+        # where the sorted NaN lands depends on the NaN's sign, which depends on the compile
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, m):\n"
+                "    return tf.sort(x / tf.reduce_sum(m, 1))\n",
+                expected=(
+                    (4, 12, "tf.sort of a value that is NaN when `tf.reduce_sum(m, 1)` is 0 (`x / tf.reduce_sum(m, 1)` "
+                            "at line 4, no guard): XLA moves the NaN to one end (last or first, by the sign bit the "
+                            "compiled 0/0 gets) where TensorFlow eager does not (measured, "
+                            "xlacheck/data/tf_xla_divergence.json: sort([3, nan, 1, 2]) gives [1.0, 3.0, nan, 2.0] "
+                            "eagerly, [1.0, 2.0, 3.0, nan] under XLA); guard the division (tf.math.divide_no_nan, or "
+                            "tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 2)"),
+                )),
     )
 
     def __init__(self) -> None:
@@ -364,7 +385,7 @@ class PossibleNanWhereXlaDiffers(Rule):
             return
         denominator = source.right if isinstance(source, ast.BinOp) else source.args[1]  # type: ignore[attr-defined]
         where = f"in {flow.owners[id(source)]}() at line" if id(source) in flow.owners else "at line"
-        how = f"{probe.how} where TensorFlow eager does not" if probe.how else \
+        how = f"{_SIGN_DEPENDENT.get(probe.how, probe.how)} where TensorFlow eager does not" if probe.how else \
             "XLA returns another result than TensorFlow eager"
         ctx.report(self, node,
                    f"{what} of a value that is NaN when `{_text(denominator)}` is 0 (`{_text(source)}` {where} "

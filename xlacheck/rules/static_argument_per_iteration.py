@@ -34,7 +34,8 @@ class StaticArgumentPerIteration(ModuleRule):
     `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
     arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data, and a
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
-    a new value on every call of that function.
+    a new value on every call of that function. A `lambda` or `functools.partial(...)` written at
+    the call is left to XLA419 (a callable made anew, which misses the cache by identity).
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct value of its static arguments: a static argument that

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import jax_cache
+from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -35,8 +35,9 @@ class StaticCallableCreatedPerCall(ModuleRule):
     `functools.partial(...)`, a function `def`ined in the calling function, or a method of a
     new object (`Loss(0.1).apply`), passed directly or through a name bound in the calling
     function; where the call runs repeatedly: the callable is created inside the loop around the
-    call, or the calling function runs per batch (this file calls it in a loop, or it is a
-    collator, generator or `__call__`). Which of these forms miss the cache is read from the
+    call (not in an `if` branch the call is outside of: `if i == 0: fn = lambda ...`), or the
+    calling function runs per batch (this file calls it in a loop, or it is a collator, generator
+    or `__call__`). Which of these forms miss the cache is read from the
     measured table `xlacheck/data/jax_cache_key.json` (`static.new_lambda`,
     `static.new_partial`, `static.new_local_def`, `static.bound_method_new_instance`). The same
     function object passed each time (a module-level `def`, a callable built once before the
@@ -90,6 +91,11 @@ class StaticCallableCreatedPerCall(ModuleRule):
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=0)\n"
                 "def minimize(loss_fn, p):\n    return p - jax.grad(loss_fn)(p)\n"
                 "def main(p):\n    return minimize(lambda q: (q * q).sum(), p)\n"),
+        # made on the first iteration only: the later calls pass the same object
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=0)\n"
+                "def minimize(loss_fn, p):\n    return p - jax.grad(loss_fn)(p)\n"
+                "def train(p, batches):\n    for i, b in enumerate(batches):\n        if i == 0:\n"
+                "            fn = lambda q: (q * q).sum()\n        p = minimize(fn, p)\n    return p\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=0)\n"
@@ -192,11 +198,25 @@ def _repeats(index: ModuleIndex, call: ast.Call, creation: ast.AST) -> str | Non
     call also holds the creation, ``"call of `f()`, which runs per batch"`` when the function
     around both runs per batch; None when the same object is passed each time."""
     created_in = {id(loop) for loop in index.loops_around(creation)}
-    if any(id(loop) in created_in for loop in index.loops_around(call)):
-        return "iteration"
+    shared = next((loop for loop in index.loops_around(call) if id(loop) in created_in), None)
+    if shared is not None:
+        return None if _conditional_in(index, creation, call, shared) else "iteration"
     if index.loops_around(call):
         return None  # created once before the loop that calls it
     func = index.function_of(call)
     if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and per_batch(index, call):
         return f"call of `{func.name}()`, which runs per batch"
     return None
+
+
+def _conditional_in(index: ModuleIndex, creation: ast.AST, call: ast.AST, loop: ast.AST) -> bool:
+    """``creation`` sits in a branch of an ``if`` inside ``loop`` that does not hold ``call``
+    (``if i == 0: fn = lambda ...``): it is not made anew on every iteration, so the call reuses
+    one object on most of them."""
+    call_ancestors = {id(a) for a in index.ancestors(call)}
+    for anc in index.ancestors(creation):
+        if anc is loop:
+            return False
+        if isinstance(anc, (ast.If, ast.IfExp)) and id(anc) not in call_ancestors:
+            return True
+    return False

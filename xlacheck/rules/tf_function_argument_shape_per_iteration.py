@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis import retrace_table
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, is_true
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
@@ -96,6 +96,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
                 "def probe(x):\n    return [score(x[:n]) for n in (8, 16, 32)]\n"),
+        # shaped by the batch it goes with (len(x), x.shape[0]): one shape per batch size, one trace
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function\ndef step(x, w):\n"
+                "    return tf.reduce_sum(x * w)\ndef run(batches):\n    for x in batches:\n"
+                "        step(x, tf.ones([len(x), 4]))\n        step(x, np.zeros((x.shape[0], 4), np.float32))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -207,15 +211,32 @@ def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str]
     func = index.aliases.resolve(arg.func)
     if func in _SHAPED_BY_ARGUMENT:
         shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
-        return _moving_name(shape, varying)
+        return _moving_name(shape, varying, index)
     if func in _RANGES:
         bounds = [*arg.args[:2], *(k.value for k in arg.keywords if k.arg in ("start", "limit", "stop"))]
-        moving = [m for b in bounds if (m := _moving_name(b, varying)) is not None]
+        moving = [m for b in bounds if (m := _moving_name(b, varying, index)) is not None]
         return moving[0] if len(moving) == 1 else None
     return None
 
 
-def _moving_name(node: ast.expr | None, varying: set[str]) -> str | None:
+# What reads another value's size: ``tf.ones([len(x), 4])`` or ``np.zeros((b.shape[0], 3))`` has the
+# shape of the batch ``x``, which changes only when the batch's own shape does (every batch of a
+# fixed batch size: one trace), so the name under them is not a moving length.
+_SIZE_OF_CALLS = frozenset({"len", "tf.shape", "np.shape", "tf.size", "np.size"})
+_SIZE_ATTRS = frozenset({"shape", "size", "ndim"})
+
+
+def _moving_name(node: ast.expr | None, varying: set[str], index: ModuleIndex | None = None) -> str | None:
+    """A loop-varying name that ``node`` computes a length from, apart from names read only for
+    their own size (``len(x)``, ``x.shape[0]``, ``tf.shape(x)[0]``)."""
     if node is None:
         return None
-    return next((n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in varying), None)
+    if isinstance(node, ast.Attribute) and node.attr in _SIZE_ATTRS:
+        return None
+    if isinstance(node, ast.Call) and ((index.aliases.resolve(node.func) if index is not None else None)
+                                       or ast.unparse(node.func)) in _SIZE_OF_CALLS:
+        return None
+    if isinstance(node, ast.Name):
+        return node.id if node.id in varying else None
+    return next((m for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+                 and (m := _moving_name(child, varying, index)) is not None), None)
