@@ -13,13 +13,12 @@ set of raw ops, apart from graph plumbing, is the same kernel and the same measu
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from xlacheck import op_table
+from xlacheck._data import load_json
 
 _PLUMBING_OPS = frozenset({"Const", "Identity", "NoOp"})
 # Outcomes where a compiled run returns something eager would not have returned.
@@ -42,8 +41,7 @@ class Divergence:
 
 @cache
 def _table() -> dict[str, Any]:
-    text = resources.files("xlacheck").joinpath("data", "tf_xla_divergence.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = load_json("tf_xla_divergence.json")
     return data
 
 

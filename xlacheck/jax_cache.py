@@ -10,15 +10,14 @@ silently keeps the first call's value, instead of hard-coding what the cache doe
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 from typing import Any
+
+from xlacheck._data import load_json
 
 
 @functools.cache
 def _probes() -> dict[str, dict[str, Any]]:
-    text = resources.files("xlacheck").joinpath("data", "jax_cache_key.json").read_text(encoding="utf-8")
-    probes: dict[str, dict[str, Any]] = json.loads(text)["probes"]
+    probes: dict[str, dict[str, Any]] = load_json("jax_cache_key.json")["probes"]
     return probes
 
 

@@ -11,20 +11,19 @@ against the row's ``hazard`` and re-measures a sample of rows with the installed
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from xlacheck._data import load_json
 
 
 @cache
 def table() -> dict[str, Any]:
     """The whole table (``tensorflow_version``, ``command``, ``rows``); empty rows if it is missing."""
     try:
-        text = resources.files("xlacheck").joinpath("data", "tf_retrace.json").read_text(encoding="utf-8")
+        data: dict[str, Any] = load_json("tf_retrace.json")
     except (FileNotFoundError, OSError):
         return {"rows": []}
-    data: dict[str, Any] = json.loads(text)
     return data
 
 

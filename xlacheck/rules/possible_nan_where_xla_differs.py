@@ -255,7 +255,6 @@ class PossibleNanWhereXlaDiffers(Rule):
     """
 
     code = "XLA318"
-    fix = None
     name = "possible-nan-where-xla-differs"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
