@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
@@ -405,6 +406,35 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
         return (name, module[name]) if name in module else None
 
     return callee
+
+
+class JitRebind(NamedTuple):
+    """A call in a loop of a function this file jits, whose result one assignment binds."""
+
+    call: ast.Call
+    jitted: str  # the name called
+    target: ast.expr  # the assignment's target
+    names: list[ast.expr]  # the target, or a tuple target's items
+    info: FunctionInfo
+    node: ast.FunctionDef | ast.AsyncFunctionDef  # the jitted function
+
+
+def jitted_calls_rebinding(index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> Iterator[JitRebind]:
+    """Each call in a loop of a function this file jits (by name) whose result one assignment binds.
+    XLA415 and XLA421 read them for values carried from one call to the next."""
+    for call, _ in index.calls:
+        if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
+            continue
+        assign = index.parent(call)
+        if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+            continue
+        target = assign.targets[0]
+        names: list[ast.expr] = [target] if isinstance(target, ast.Name) else list(target.elts) \
+            if isinstance(target, ast.Tuple) else []
+        info = jitted[call.func.id]
+        node = info.node
+        assert not isinstance(node, ast.Lambda)
+        yield JitRebind(call, call.func.id, target, names, info, node)
 
 
 def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr | None:

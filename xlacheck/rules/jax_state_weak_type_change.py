@@ -9,7 +9,7 @@ from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import bound_before_loop, in_test, jax_jitted, runs_traced
+from xlacheck.rules._recompile_scope import bound_before_loop, in_test, jax_jitted, jitted_calls_rebinding, runs_traced
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -201,17 +201,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         """``total = 0`` before a loop, ``total = step(total, x)`` in it: the first call passes a weakly
         typed int32, later calls what the step returned; flagged when that is evidently a float
         (int -> float) or strongly typed (jax issue 3163)."""
-        for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
-                continue
-            assign = index.parent(call)
-            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
-                continue
-            target = assign.targets[0]
-            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
-                if isinstance(target, ast.Tuple) else []
-            info = jitted[call.func.id]
-            node = info.node
+        for call, jitted_name, target, names, info, node in jitted_calls_rebinding(index, jitted):
             params = [a.arg for a in node.args.posonlyargs + node.args.args]
             returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return) and n.value is not None]
             if len(returns) != 1:
@@ -236,7 +226,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                     python_type = type(initial.value).__name__
                     weak = "int32" if isinstance(initial.value, int) else "float32"
                     ctx.report(self, initial, f"`{name.id}` starts as a Python {python_type} (weakly typed {weak}) "
-                                              f"and is then fed back from jitted `{call.func.id}`, which returns it "
+                                              f"and is then fed back from jitted `{jitted_name}`, which returns it "
                                               f"{change} (line {returned.lineno}): the second call has a different "
                                               "abstract type, so jax.jit compiles again; start it as an array of "
                                               "the dtype the step returns (jnp.zeros((), jnp.float32))")

@@ -12,6 +12,7 @@ from xlacheck.rules._recompile_scope import (
     bound_before_loop,
     in_test,
     jax_jitted,
+    jitted_calls_rebinding,
     positional_params,
     runs_traced,
 )
@@ -97,19 +98,9 @@ class JitCarryStartsAsNone(ModuleRule):
         self._check_state_fields(ctx, index, jitted)
 
     def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
-        for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call) \
-                    or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+        for call, jitted_name, target, names, info, node in jitted_calls_rebinding(index, jitted):
+            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
-            assign = index.parent(call)
-            if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
-                continue
-            target = assign.targets[0]
-            names = [target] if isinstance(target, ast.Name) else list(target.elts) \
-                if isinstance(target, ast.Tuple) else []
-            info = jitted[call.func.id]
-            node = info.node
-            assert not isinstance(node, ast.Lambda)
             params = positional_params(node)
             returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
@@ -130,7 +121,7 @@ class JitCarryStartsAsNone(ModuleRule):
                 if initial is None or not _is_none(initial):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
-                ctx.report(self, initial, f"`{name.id}` is None on the first call of jitted `{call.func.id}` and "
+                ctx.report(self, initial, f"`{name.id}` is None on the first call of jitted `{jitted_name}` and "
                                           f"then what it returns (line {line}): None and an array are different "
                                           "pytree structures, so jax.jit traces and compiles the step a second "
                                           "time; start it with arrays of the shapes and dtypes the step returns")

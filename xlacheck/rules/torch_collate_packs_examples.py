@@ -8,8 +8,7 @@ from xlacheck.analysis.torch_model import recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-from xlacheck.rules.torch_collate_pads_to_longest import _collate_functions
-from xlacheck.rules.torch_dataloader_without_drop_last import loaders_feeding_steps
+from xlacheck.rules.torch_collate_pads_to_longest import collate_functions_feeding_steps
 
 _FROM_LIST = frozenset({"torch.tensor", "torch.as_tensor", "torch.LongTensor", "torch.IntTensor"})
 # Element forms that give each example a batch axis of its own (``x[None]``, ``x.unsqueeze(0)``,
@@ -236,11 +235,8 @@ class TorchCollatePacksExamples(ModuleRule):
         if not ctx.torch.steps or not recompiles("cat_varying_count", "sequence_length"):
             return
         reported: set[int] = set()
-        for loader in loaders_feeding_steps(ctx):
-            value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)
-            if value is None:
-                continue
-            for func in _collate_functions(ctx, value):
+        for loader, _, funcs in collate_functions_feeding_steps(ctx):
+            for func in funcs:
                 hit = _packs(ctx, func)
                 if hit is None or id(hit) in reported:
                     continue

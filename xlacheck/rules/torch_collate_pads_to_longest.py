@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
@@ -12,6 +13,16 @@ from xlacheck.rules.torch_dataloader_without_drop_last import loaders_feeding_st
 _PAD_SEQUENCE = frozenset({"torch.nn.utils.rnn.pad_sequence"})
 # Rounding that turns the batch maximum into a few bucket lengths.
 _ROUNDING = (ast.FloorDiv, ast.Mod)
+
+
+def collate_functions_feeding_steps(
+        ctx: ModuleContext) -> Iterator[tuple[ast.Call, ast.expr, list[ast.FunctionDef | ast.AsyncFunctionDef]]]:
+    """Each DataLoader that feeds step code and has a ``collate_fn=``: (the loader call, the
+    ``collate_fn`` value, the same-file functions it runs). XLA453 and XLA561 read it."""
+    for loader in loaders_feeding_steps(ctx):
+        value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)
+        if value is not None:
+            yield loader, value, _collate_functions(ctx, value)
 
 
 def _collate_functions(ctx: ModuleContext, value: ast.expr) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -166,11 +177,8 @@ class TorchCollatePadsToLongest(ModuleRule):
         if not ctx.torch.steps:
             return
         reported: set[int] = set()
-        for loader in loaders_feeding_steps(ctx):
-            value = next((kw.value for kw in loader.keywords if kw.arg == "collate_fn"), None)
-            if value is None:
-                continue
-            for func in _collate_functions(ctx, value):
+        for _, value, funcs in collate_functions_feeding_steps(ctx):
+            for func in funcs:
                 hit = _pads_to_longest(ctx, func)
                 if hit is None:
                     continue
