@@ -208,6 +208,10 @@ class FunctionInfo:
     # (a display, a comprehension, list(...), or a name bound to one, such as the entry's own list
     # result passed back): a structure of tensors, not one tensor (:func:`_mark_structure_params`)
     structure_params: frozenset[str] = frozenset()
+    # parameters of a TensorFlow XLA entry that a call site in this file passes a Python number
+    # literal (`f(x, 1)`): tf.function bakes Python values into the trace, so there the parameter is
+    # a compile-time constant, not a tensor (:func:`_mark_structure_params`)
+    python_number_params: frozenset[str] = frozenset()
 
     @property
     def compiled(self) -> bool:
@@ -1402,6 +1406,7 @@ def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
     scopes: list[tuple[ast.AST, FunctionInfo | None]] = [(tree, None)]
     scopes += [(f.node, f) for f in facts.functions if not isinstance(f.node, ast.Lambda)]
     found: dict[int, set[str]] = {}
+    numbers: dict[int, set[str]] = {}
     for scope, caller in scopes:
         nodes = list(own_nodes_in_loops(scope))
         assigned: dict[int, ast.Assign | ast.AnnAssign] | None = None  # a name target -> its statement
@@ -1426,9 +1431,20 @@ def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
                                     if (isinstance(n, ast.Assign) and len(n.targets) == 1) or isinstance(n, ast.AnnAssign)}
                     if _passes_structure(arg, call, loops, scope, nodes, assigned, caller, facts):
                         found.setdefault(id(callee), set()).add(name)
+                    elif _python_number_literal(arg):
+                        numbers.setdefault(id(callee), set()).add(name)
     for f in entries:
         if id(f) in found:
             f.structure_params = frozenset(found[id(f)])
+        if id(f) in numbers:
+            f.python_number_params = frozenset(numbers[id(f)])
+
+
+def _python_number_literal(e: ast.expr) -> bool:
+    """``1``, ``-1``, ``0.5``, ``True``: a Python number written at the call."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        e = e.operand
+    return isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, complex)
 
 
 def _structure_value(e: ast.expr, caller: FunctionInfo | None, facts: ModuleFacts) -> bool:

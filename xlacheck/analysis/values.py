@@ -256,6 +256,9 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if name in info.structure_params:
             out[name] = TENSOR | PARAM | PYLIST  # a call site here passes it a list/tuple/dict (of tensors)
             continue
+        if name in info.python_number_params:
+            out[name] = 0  # a call site here passes a Python number: baked into the trace there, not a tensor
+            continue
         if jax_entry:
             # an array or a pytree of arrays (whose fields may be static metadata): proven by use
             out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM | OPAQUE

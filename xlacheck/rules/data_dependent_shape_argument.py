@@ -146,7 +146,12 @@ class DataDependentShapeArgument(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids, seq):\n"
                 "    return tf.map_fn(lambda i: tf.reduce_sum(seq[i:i + 2]) + tf.one_hot(i, 5)[0], ids,\n"
                 "                     fn_output_signature=tf.float32)\n"),
+        # the call site passes Python ints: tf.function bakes them into the trace (compiles under XLA)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, k, n):\n"
+                "    return tf.math.cumsum(x, axis=k) + tf.eye(n)\n"
+                "def main():\n    return f(tf.ones([3, 3]), 1, 3)\n"),
     )
+
     INVALID = (
         Example("import tensorflow as tf\ndef ce(labels, probs):\n    n = tf.reduce_max(labels) + 1\n"
                 "    return tf.one_hot(labels, n) * probs\n"
