@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
@@ -435,6 +435,21 @@ def jitted_calls_rebinding(index: ModuleIndex, jitted: dict[str, FunctionInfo]) 
         node = info.node
         assert not isinstance(node, ast.Lambda)
         yield JitRebind(call, call.func.id, target, names, info, node)
+
+
+def state_constructions(index: ModuleIndex, states: Iterable[str],
+                        jitted: dict[str, FunctionInfo]) -> dict[str, list[tuple[ast.Call, str | None]]]:
+    """Every construction ``Cls(...)`` of the state classes ``states``, by class name, with the
+    name of the jitted function it runs in (None: outside every jitted function). XLA415 and
+    XLA421 compare the fields a state is built with outside jit with those a jitted update gives."""
+    by_node = {id(info.node): name for name, info in jitted.items()}
+    built: dict[str, list[tuple[ast.Call, str | None]]] = {}
+    names = set(states)
+    for call, _ in index.calls:
+        if isinstance(call.func, ast.Name) and call.func.id in names:
+            func = index.function_of(call)
+            built.setdefault(call.func.id, []).append((call, by_node.get(id(func)) if func is not None else None))
+    return built
 
 
 def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr | None:

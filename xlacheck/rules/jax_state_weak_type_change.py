@@ -9,7 +9,16 @@ from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import bound_before_loop, in_test, jax_jitted, jitted_calls_rebinding, runs_traced
+from xlacheck.rules._recompile_scope import (
+    bound_arguments,
+    bound_before_loop,
+    in_test,
+    jax_jitted,
+    jitted_calls_rebinding,
+    positional_params,
+    runs_traced,
+    state_constructions,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -24,6 +33,12 @@ _SCALAR_TYPES = frozenset({f"jnp.{t}" for t in (
 _STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
                      "dataclasses.dataclass")
+
+
+def _weak_number(initial: ast.Constant) -> str:
+    """How jax.jit types a Python number literal: ``a Python int (weakly typed int32)``."""
+    weak = "int32" if isinstance(initial.value, int) else "float32"
+    return f"a Python {type(initial.value).__name__} (weakly typed {weak})"
 
 
 class JaxStateWeakTypeChange(ModuleRule):
@@ -163,15 +178,7 @@ class JaxStateWeakTypeChange(ModuleRule):
         states = self._state_classes(ctx, index)
         if not states:
             return
-        jitted = {id(info.node): (name, info.node) for name, info in jitted_by_name.items()}
-        # every construction Cls(...), with the jitted function it runs in (None: outside jit)
-        built: dict[str, list[tuple[ast.Call, str | None]]] = {}
-        for call, _ in index.calls:
-            if isinstance(call.func, ast.Name) and call.func.id in states:
-                func = index.function_of(call)
-                owner = jitted.get(id(func)) if func is not None else None
-                built.setdefault(call.func.id, []).append((call, owner[0] if owner else None))
-        for cls_name, sites in built.items():
+        for cls_name, sites in state_constructions(index, states, jitted_by_name).items():
             fields = states[cls_name]
             inits = [c for c, owner in sites if owner is None]
             updates = [(c, owner) for c, owner in sites if owner is not None
@@ -223,9 +230,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                     continue
                 change = self._carried_change(ctx, index, initial, returned)
                 if change is not None:
-                    python_type = type(initial.value).__name__
-                    weak = "int32" if isinstance(initial.value, int) else "float32"
-                    ctx.report(self, initial, f"`{name.id}` starts as a Python {python_type} (weakly typed {weak}) "
+                    ctx.report(self, initial, f"`{name.id}` starts as {_weak_number(initial)} "
                                               f"and is then fed back from jitted `{jitted_name}`, which returns it "
                                               f"{change} (line {returned.lineno}): the second call has a different "
                                               "abstract type, so jax.jit compiles again; start it as an array of "
@@ -244,12 +249,9 @@ class JaxStateWeakTypeChange(ModuleRule):
                     or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
             info = jitted[call.func.id]
-            node = info.node
-            params = [a.arg for a in node.args.posonlyargs + node.args.args]
-            passed = [(params[i], a) for i, a in enumerate(call.args) if i < len(params)] + [
-                (k.arg, k.value) for k in call.keywords if k.arg is not None]
-            for param, arg in passed:
-                if param in info.static_params or not isinstance(arg, ast.Name):
+            params = positional_params(info.node)
+            for param, arg in bound_arguments(params, call):
+                if param.startswith("#") or param in info.static_params or not isinstance(arg, ast.Name):
                     continue
                 initial = self._value_before_loop(index, call, arg.id)
                 if initial is None or id(initial) in reported:
@@ -259,9 +261,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                     continue
                 how, line = change
                 reported.add(id(initial))
-                python_type = type(initial.value).__name__
-                weak = "int32" if isinstance(initial.value, int) else "float32"
-                ctx.report(self, initial, f"`{arg.id}` starts as a Python {python_type} (weakly typed {weak}) and "
+                ctx.report(self, initial, f"`{arg.id}` starts as {_weak_number(initial)} and "
                                           f"the loop rebinds it {how} (line {line}) before the next call of jitted "
                                           f"`{call.func.id}`: that call has a different abstract type, so "
                                           "jax.jit compiles again; start it as the type the loop gives it (a float "

@@ -15,6 +15,7 @@ from xlacheck.rules._recompile_scope import (
     jitted_calls_rebinding,
     positional_params,
     runs_traced,
+    state_constructions,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
@@ -131,13 +132,7 @@ class JitCarryStartsAsNone(ModuleRule):
         states = JaxStateWeakTypeChange._state_classes(ctx, index)
         if not states:
             return
-        by_node = {id(info.node): name for name, info in jitted.items()}
-        built: dict[str, list[tuple[ast.Call, str | None]]] = {}
-        for call, _ in index.calls:
-            if isinstance(call.func, ast.Name) and call.func.id in states:
-                func = index.function_of(call)
-                built.setdefault(call.func.id, []).append((call, by_node.get(id(func)) if func is not None else None))
-        for cls_name, sites in built.items():
+        for cls_name, sites in state_constructions(index, states, jitted).items():
             fields = states[cls_name]
             inits = [c for c, owner in sites if owner is None and not in_test(index, ctx.path, c)]
             updates = [(c, owner) for c, owner in sites if owner is not None
