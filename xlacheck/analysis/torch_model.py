@@ -1507,7 +1507,7 @@ class _Walker:
                 if recv & MODULE:
                     return MODULE
                 if recv & (TENSOR | STRUCT):
-                    return recv & ~CPU if m != "to" or _moves_off_cpu(c, self) else recv
+                    return recv & ~CPU if m != "to" or _moves_off_cpu(c) else recv
                 if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
                     return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
                 return 0
@@ -1672,7 +1672,7 @@ def _dict_values(value: ast.expr | None, w: _Walker) -> bool:
     return _dict_of_tensors(value, w, "values")
 
 
-def _moves_off_cpu(c: ast.Call, w: _Walker) -> bool:
+def _moves_off_cpu(c: ast.Call) -> bool:
     """``t.to(...)`` names a device that is not the CPU (``.to(torch.float16)`` keeps the device)."""
     for a in [*c.args, *(k.value for k in c.keywords if k.arg in ("device", None))]:
         if isinstance(a, ast.Constant):
@@ -1699,12 +1699,11 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         if any(isinstance(n, ast.Name) and ("device" in n.id or out.of(n) & DEVICE) for a in operands
                for n in walk(a)):
             return False
-        tensors = [a for a in operands if out.of(a) & (TENSOR | STRUCT)]
-        return bool(tensors) and all(out.of(a) & CPU for a in tensors)
-    if isinstance(e, (ast.Attribute, ast.Subscript)):
+    elif isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
-    operands = ([e.left, e.right] if isinstance(e, ast.BinOp) else [e.left, *e.comparators]
-                if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
+    else:
+        operands = ([e.left, e.right] if isinstance(e, ast.BinOp) else [e.left, *e.comparators]
+                    if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
     tensors = [o for o in operands if out.of(o) & (TENSOR | STRUCT)]
     return bool(tensors) and all(out.of(o) & CPU for o in tensors)
 
