@@ -448,6 +448,7 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
     img = t(2, 3, 8, 8)
     img9 = t(2, 3, 9, 9)  # the same output size on an input it divides: the condition is divisibility
     seq = t(2, 3, 8)
+    vol = t(1, 2, 8, 8, 8)
     x = t(3, 4)
     probes: dict[str, list[tuple[dict, Any]]] = {
         "torch.multinomial": [
@@ -470,7 +471,16 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
         "torch.nn.functional.adaptive_avg_pool1d": [
             ({"output_size": 1}, on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 1))),
             ({"output_size": "does not divide input (8->3)"}, on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 3))),
+            ({"output_size": "divides input (8->4)"},
+             on(lambda d: lambda: F.adaptive_avg_pool1d(seq.to(d), 4))),
         ],
+        # the rest of the adaptive family, the same three output sizes (the 3-d ones on an 8x8x8 volume)
+        **{f"torch.nn.functional.adaptive_{kind}_pool{rank}d": [
+            (when, on(lambda d, kind=kind, rank=rank, n=n: lambda: (grad if kind == "avg" else (lambda f: f))(
+                lambda z: getattr(F, f"adaptive_{kind}_pool{rank}d")(z, n))((seq if rank == 1 else vol).to(d))))
+            for when, n in (({"output_size": 1}, 1), ({"output_size": "divides input (8->4)"}, 4),
+                            ({"output_size": "does not divide input (8->3)"}, 3))]
+           for kind, rank in (("max", 1), ("avg", 3), ("max", 3))},
         "torch.nn.functional.interpolate": [
             ({"mode": m}, on(lambda d, m=m: lambda: F.interpolate(img.to(d), size=(5, 5), mode=m)))
             for m in ("nearest", "bilinear", "bicubic", "area", "nearest-exact")

@@ -8,7 +8,12 @@ from xlacheck.analysis.torch_model import op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
-from xlacheck.rules.torch_op_without_lowering import ADAPTIVE_POOLS, adaptive_output_sizes, module_calls
+from xlacheck.rules.torch_op_without_lowering import (
+    adaptive_output_sizes,
+    adaptive_pools,
+    always_falls_back,
+    module_calls,
+)
 
 
 def uncommon_divisor(n: int) -> bool:
@@ -27,8 +32,8 @@ def _guess(op: str, call: ast.Call) -> tuple[tuple[int | None, ...], str] | None
     """(the output size, the aten op of the table's fallback probe) when this adaptive pool's
     literal output size has an uncommon divisor; None otherwise."""
     leaf = op.rsplit(".", 1)[-1]
-    if leaf not in ADAPTIVE_POOLS or op.startswith("Tensor."):
-        return None
+    if leaf not in adaptive_pools() or op.startswith("Tensor.") or always_falls_back(leaf):
+        return None  # (a pool that falls back at every output size is XLA351's: no guess about the input)
     sizes = adaptive_output_sizes(call)
     if sizes is None or not any(n is not None and uncommon_divisor(n) for n in sizes):
         return None
@@ -40,15 +45,17 @@ def _guess(op: str, call: ast.Call) -> tuple[tuple[int | None, ...], str] | None
 def _condition(sizes: tuple[int | None, ...]) -> str:
     if len(sizes) == 2 and sizes[0] == sizes[1]:
         return f"{sizes[0]} divides the input's height and width"
-    dims = ("height", "width") if len(sizes) == 2 else ("size",) * len(sizes)
+    if len(sizes) == 3 and len(set(sizes)) == 1:
+        return f"{sizes[0]} divides the input's depth, height and width"
+    dims = {2: ("height", "width"), 3: ("depth", "height", "width")}.get(len(sizes), ("size",) * len(sizes))
     return " and ".join(f"{n} divides the input's {d}" for n, d in zip(sizes, dims) if n is not None and n > 1)
 
 
 class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
     """
     ## What it does
-    Flags adaptive pools (`F.adaptive_avg_pool2d`, `F.adaptive_max_pool2d`,
-    `F.adaptive_avg_pool1d`, and the `nn.AdaptiveAvgPool2d`/`nn.AdaptiveMaxPool2d` modules of
+    Flags adaptive pools (`F.adaptive_{avg,max}_pool{1,2,3}d`, every pool the op table probes at
+    several output sizes, and the `nn.AdaptiveAvgPool2d`/`nn.AdaptiveMaxPool1d`/... modules of
     an `nn.Module` class whose forward runs in a torch_xla step) whose literal output size has a
     prime factor other than 2 and 7 (3, 5, 6, 9, 10 ...). torch_xla 2.9 lowers an adaptive pool
     only where the output size divides the input's size (the table's probes: 9->3 lowers, 8->3
@@ -56,8 +63,9 @@ class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
     statically: the rule guesses that the feature map comes from a power-of-two or 224-pixel
     input (64, 32, 16 ... or 56, 28, 14, 7), which no such output size divides. The guess is
     false for other inputs (AlexNet's `AdaptiveAvgPool2d((6, 6))` on its 6x6 maps lowers), so the
-    rule is behind `--preview`. Output size 1 (global pooling) always lowers and is never
-    flagged; XLA351 reports what the table decides from the arguments alone.
+    rule is behind `--preview`. Output size 1 (global pooling) lowers and is never flagged;
+    XLA351 reports what the table decides from the arguments alone (`F.adaptive_max_pool3d`, which
+    fell back at every output size probed, is XLA351's, not guessed here).
 
     ## Why is this bad?
     Where the output size does not divide the input, the pool runs on the CPU: its input is

@@ -64,10 +64,13 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
         return None
     if leaf == "interpolate" and "torch.nn.functional.interpolate" in probes:
         return _status_for_mode(probes["torch.nn.functional.interpolate"], _arg(call, 3, "mode"), "nearest")
-    if leaf in ADAPTIVE_POOLS:
+    if leaf in adaptive_pools():
+        rows = probes["torch.nn.functional." + leaf]
+        if all(r["status"] == "fallback" for r in rows):
+            return "fallback"  # no output size the table probed lowers (F.adaptive_max_pool3d)
         sizes = adaptive_output_sizes(call)
         if sizes is not None and all(n in (None, 1) for n in sizes):
-            return "lowered"
+            return next((r["status"] for r in rows if r["when"].get("output_size") == 1), None)
         # any other size lowers only where it divides the input's size (the table's probes: 9->3
         # lowers, 8->3 falls back), which is not known here: XLA352 (--preview) guesses it
         return None
@@ -76,9 +79,21 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
     return None
 
 
-# Adaptive pools the table probes (output size 1 lowers; a larger one lowers only where it divides
-# the input's size).
-ADAPTIVE_POOLS = frozenset({"adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d"})
+def adaptive_pools() -> frozenset[str]:
+    """The adaptive pools the table probes at several output sizes (``F.adaptive_{avg,max}_pool{1,2,3}d``:
+    output size 1, one that divides the input's size, one that does not); leaf names."""
+    return frozenset(op.rsplit(".", 1)[-1] for op, rows in op_table()["argument_dependent"].items()
+                     if op.startswith("torch.nn.functional.adaptive_")
+                     and any("output_size" in r["when"] for r in rows))
+
+
+def always_falls_back(leaf: str) -> list[str]:
+    """The aten ops of an adaptive pool that fell back at every output size the table probed (1 too);
+    empty when one lowers."""
+    rows = op_table()["argument_dependent"].get("torch.nn.functional." + leaf, [])
+    if not rows or any(r["status"] != "fallback" for r in rows):
+        return []
+    return sorted({a for r in rows for a in r.get("aten", [])})
 
 
 def adaptive_output_sizes(call: ast.Call) -> tuple[int | None, ...] | None:
@@ -110,7 +125,7 @@ def _shape_dependent_kernels() -> frozenset[str]:
     """ATen kernels whose lowering depends on the input's size (the adaptive pools' probes: the same
     output size lowers on an input it divides and falls back on one it does not)."""
     probes = op_table()["argument_dependent"]
-    return frozenset(a for op, rows in probes.items() if op.rsplit(".", 1)[-1] in ADAPTIVE_POOLS
+    return frozenset(a for op, rows in probes.items() if op.rsplit(".", 1)[-1] in adaptive_pools()
                      for r in rows for a in r.get("aten", []))
 
 
@@ -226,8 +241,11 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
                 aten += (f" (its backward, {backward}, still falls back on the CPU backend where the input "
                          "requires grad)")
         return (f"{op}({given})" if given else op), aten
-    if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in ADAPTIVE_POOLS:
+    if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in adaptive_pools():
         verdict = argument_dependent_verdict(op, call, method)
+        if verdict == "fallback" and always_falls_back(leaf):
+            return op, (", ".join(always_falls_back(leaf)) + " at every output size probed: 1, one that divides "
+                        "the input's size and one that does not")
         if verdict == "fallback":
             return op, "argument-dependent: falls back with these arguments"
         return None
@@ -396,7 +414,10 @@ class TorchOpWithoutLowering(ModuleRule):
     `nn.AdaptiveMaxPool2d`, ...) lower only where the output size divides the input's size (the
     table's probes: 8->3 falls back, 9->3 and 8->4 lower); the input size is not known statically,
     so they are not flagged here (XLA352, behind `--preview`, guesses from the output size);
-    output size 1 lowers. Method calls count only on proven torch tensors. Callable objects the step calls with tensors (`criteria(input_ids)`, a logits
+    output size 1 lowers. The table probes the whole family (`adaptive_{avg,max}_pool{1,2,3}d` at
+    output size 1, 8->4 and 8->3): `F.adaptive_max_pool3d` (`nn.AdaptiveMaxPool3d`) fell back at
+    every output size, 1 included, and is flagged wherever it runs in a step. Method calls count
+    only on proven torch tensors. Callable objects the step calls with tensors (`criteria(input_ids)`, a logits
     processor) run their `__call__` in the step when one same-file class defines it.
     In a file whose step code trains (`.backward()` and an optimizer step), ops whose forward
     lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
@@ -458,6 +479,17 @@ class TorchOpWithoutLowering(ModuleRule):
                     (6, 21, '`torch.median` has no XLA lowering in torch_xla 2.9.0 (aten::median): it runs on the '
                             'CPU, with a transfer each way, inside the step'),
                 )),
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\nclass Clip(nn.Module):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv3d(3, 8, 3)\n"
+                "        self.pool = nn.AdaptiveMaxPool3d(1)\n\n    def forward(self, x):\n"
+                "        return self.pool(self.conv(x)).flatten(1)\n\n"
+                "def evaluate(model, loader):\n    for x in loader:\n        model(x)\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 21, "`nn.AdaptiveMaxPool3d` runs `F.adaptive_max_pool3d`, which has no XLA lowering in "
+                            "torch_xla 2.9.0 (aten::adaptive_max_pool3d at every output size probed: 1, one that "
+                            "divides the input's size and one that does not): each forward in the step runs it on "
+                            "the CPU, with a transfer each way"),
+                )),
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, index in loader:\n"
                 "        h = model(x)\n"
                 "        pooled = h.new_zeros(4, 8).scatter_reduce(0, index, h, 'amax', include_self=False)\n"
@@ -510,9 +542,10 @@ class TorchOpWithoutLowering(ModuleRule):
             # a module's weights are parameters: in a training file's step they require grad
             verdict = fallback_verdict(op, functional, torch, grad=torch.trains)
             if verdict is not None:
-                ctx.report(self, ctor, f"`{module}` runs `{shown}`, which has no XLA lowering in torch_xla {version} "
-                                       f"with these arguments ({verdict[1]}): each forward in the step runs it on the "
-                                       "CPU, with a transfer each way")
+                given = "" if always_falls_back(op.rsplit(".", 1)[-1]) else " with these arguments"
+                ctx.report(self, ctor, f"`{module}` runs `{shown}`, which has no XLA lowering in torch_xla {version}"
+                                       f"{given} ({verdict[1]}): each forward in the step runs it on the CPU, with a "
+                                       "transfer each way")
                 continue
             verdict = backward_verdict(op, functional, torch)
             if verdict is not None:
