@@ -93,6 +93,27 @@ PROBES: dict[str, tuple[str, str, list, str]] = {
                           "return torch.cat([x[i] for i in range(v)])", [2, 3, 4], "fixed"),
     "cat_fixed_count": ("torch.cat of a fixed number of tensors whose values change",
                         "return torch.cat([x[i] * v for i in range(3)])", [0.5, 0.7, 0.9], "fixed"),
+    # sizes set by other arguments than a factory's or a view's (multi-scale resizing, pooling grids,
+    # random shifts, permutations, band masks, top-k): does a new value compile a new graph?
+    "int_in_interpolate_size": ("a Python int as F.interpolate's size (multi-scale training)",
+                                "return torch.nn.functional.interpolate(x[None, None], size=(v, v), mode='bilinear', "
+                                "align_corners=False)", [8, 10, 12], "fixed"),
+    "float_interpolate_scale_factor": ("a Python float as F.interpolate's scale_factor (a random zoom)",
+                                       "return torch.nn.functional.interpolate(x[None, None], scale_factor=v, "
+                                       "mode='nearest')", [0.5, 0.75, 1.5], "fixed"),
+    "float_interpolate_scale_factor_same_size": ("a Python float scale_factor whose output size stays the same",
+                                                 "return torch.nn.functional.interpolate(x[None, None], "
+                                                 "scale_factor=v, mode='nearest')", [0.5, 0.52, 0.55], "fixed"),
+    "int_in_adaptive_pool_output_size": ("a Python int as an adaptive pool's output size",
+                                         "return torch.nn.functional.adaptive_avg_pool2d(x[None], v)", [1, 2, 4],
+                                         "fixed"),
+    "int_roll_shift": ("a Python int as torch.roll's shift (a random time shift)", "return torch.roll(x, v, 1)",
+                       [1, 3, 5], "fixed"),
+    "int_in_randperm": ("a Python int as torch.randperm's n",
+                        "return torch.randperm(v, device=x.device).float().sum() + x.sum()", [4, 5, 6], "fixed"),
+    "int_tril_diagonal": ("a Python int as torch.tril's diagonal (a band mask)", "return torch.tril(x, v)",
+                          [1, 2, 3], "fixed"),
+    "int_topk_k": ("a Python int as topk's k", "return x.topk(v, 1).values", [2, 3, 4], "fixed"),
 }
 
 _WORKER = r'''

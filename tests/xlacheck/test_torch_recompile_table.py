@@ -304,16 +304,30 @@ def test_evaluation_loader_with_a_last_partial_batch_is_not_flagged() -> None:
     ("parts = [torch.nn.functional.pad(h, (0, sum(counts.tolist())))]", "int_in_pad"),
     ("parts = [h[:, t] for t in range(int(counts.max()))]\n        for t in range(int(counts.max())):\n"
      "            h = h * 2", "loop_count"),
+    # sizes set by other arguments (multi-scale resizing, random zoom, pooling grids, shifts, bands)
+    ("s = random.randrange(8, 17, 4)\n        parts = [F.interpolate(h[None], size=(s, s))]",
+     "int_in_interpolate_size"),
+    ("sz = random.randrange(8, 17, 4)\n        ns = [math.ceil(d * sz / 16) for d in h.shape[1:]]\n"
+     "        parts = [F.interpolate(h[None], size=ns)]", "int_in_interpolate_size"),
+    ("parts = [F.interpolate(h[None], scale_factor=random.uniform(0.5, 1.5))]", "float_interpolate_scale_factor"),
+    ("parts = [F.adaptive_avg_pool2d(h[None], random.choice([1, 2, 4]))]", "int_in_adaptive_pool_output_size"),
+    ("parts = [torch.roll(h, random.randint(-3, 3), -1)]", "int_roll_shift"),
+    ("parts = [torch.tril(h, random.randint(0, 3))]", "int_tril_diagonal"),
+    ("parts = [h[:, torch.randperm(int(counts.max()), device=h.device)]]", "int_in_randperm"),
+    ("parts = [h.topk(int(counts.max()), 1).values]", "int_topk_k"),
 ])
 def test_the_rules_read_the_recompile_table(line: str, probe: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """XLA450 asks the table (torch_model.recompiles): a probe measured as not recompiling silences the
     finding it backs; the table as generated keeps it."""
     from xlacheck.analysis import torch_model
 
-    src = STEP.format(line=line)
+    src = "import math\nimport random\nimport torch.nn.functional as F\n" + STEP.format(line=line)
     assert "XLA450" in _codes(src)
     table = _table()
     table["probes"] = {**table["probes"], probe: {**table["probes"][probe], "recompiles": False}}
+    if probe in ("int_in_interpolate_size", "float_interpolate_scale_factor"):  # F.interpolate's size and
+        for both in ("int_in_interpolate_size", "float_interpolate_scale_factor"):  # scale share the check
+            table["probes"][both] = {**table["probes"][both], "recompiles": False}
     if probe == "int_split_sections":  # torch.split's size and sections forms share the rule's check
         table["probes"]["int_split_size"] = {**table["probes"]["int_split_size"], "recompiles": False}
     monkeypatch.setattr(torch_model, "recompile_table", lambda: table)

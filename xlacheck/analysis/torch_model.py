@@ -46,7 +46,7 @@ OUT = 4  # a module's output: a tensor or a structure of tensors (ModelOutput, t
 MODULE = 8  # an nn.Module instance
 LOADER = 16  # a DataLoader / MpDeviceLoader / per_device_loader
 BATCH = 32  # drawn from a loader: a tensor or a structure of tensors
-STEP_INT = 64  # a Python int that changes from step to step (random draw, a value read from a tensor)
+STEP_INT = 64  # a Python number that changes from step to step (random draw, a value read from a tensor)
 LONG = 128  # an integer tensor (indices)
 OPTIMIZER = 256  # a torch.optim optimizer
 DEVICE = 512  # an XLA device object
@@ -166,8 +166,12 @@ _ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cu
 # tensor's `.cpu()` is a no-op, optimum-tpu's generator.py:185 was such a false finding)
 # Methods that, called on a comparison of unproven values, show it is a tensor mask.
 _MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
+# Python numbers drawn anew at each call: ints (an offset, a size) and floats (a zoom or resize factor that
+# sets an output size: torch_xla_recompile.json, float_interpolate_scale_factor). A float only multiplied
+# into tensors is uploaded as data and compiles once (float_scalar): XLA450 reads the flag at sizes only.
 _RANDOM_INT_CALLS = frozenset({"random.randint", "random.randrange", "numpy.random.randint", "np.random.randint",
-                               "random.choice"})
+                               "random.choice", "random.uniform", "numpy.random.uniform", "np.random.uniform",
+                               "numpy.random.choice", "np.random.choice"})
 
 
 @cache
@@ -1391,9 +1395,7 @@ class _Walker:
             a, c = self.expr(e.body), self.expr(e.orelse)
             return a & c
         if isinstance(e, (ast.Tuple, ast.List)):
-            for elt in e.elts:
-                self.expr(elt)
-            return 0
+            return _per_step_numbers([self.expr(elt) for elt in e.elts])
         if isinstance(e, ast.Starred):
             self.expr(e.value)
             return 0
@@ -1412,10 +1414,9 @@ class _Walker:
                     self.bind(gen.target, flags, gen.iter)
                 for cond in gen.ifs:
                     self.expr(cond)
-            for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,)):
-                self.expr(part)
+            parts = [self.expr(part) for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,))]
             self.env = saved  # comprehension variables do not leak
-            return 0
+            return _per_step_numbers(parts) if isinstance(e, (ast.ListComp, ast.GeneratorExp)) else 0
         if isinstance(e, ast.Dict):
             vals = [self.expr(v) for v in e.values]
             for k in e.keys:
@@ -1499,8 +1500,9 @@ class _Walker:
         if isinstance(f, ast.Attribute) and f.attr in b.submodule_attrs and (recv & MODULE or (
                 isinstance(f.value, ast.Name) and f.value.id in _MODEL_NAMES and not recv & (TENSOR | STRUCT))):
             return OUT | GRAD  # model.cell(h): a submodule that the file's nn.Module classes build under that name
-        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers") and not recv & (TENSOR | STRUCT):
-            return STEP_INT  # rng.randrange(...) on a random.Random / numpy Generator
+        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers", "uniform") \
+                and not recv & (TENSOR | STRUCT):
+            return STEP_INT  # rng.randrange(...), rng.uniform(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
             m = f.attr
             if m == "to" or m in ("cuda", "xla"):
@@ -1627,6 +1629,15 @@ class _Walker:
                 return OUT
             return TENSOR
         return 0
+
+
+def _per_step_numbers(items: list[int]) -> int:
+    """A list or tuple of Python numbers one of which changes every step (``(sz, sz)``, ``[math.ceil(x * sf)
+    for x in shape]`` with ``sz``/``sf`` drawn per step) changes with it: STEP_INT, when no item is a
+    tensor or a structure of them."""
+    if any(f & (TENSOR | OUT | STRUCT | MODULE) for f in items):
+        return 0
+    return STEP_INT if any(f & (STEP_INT | HOST) for f in items) else 0
 
 
 def _operands(e: ast.expr) -> list[ast.expr]:

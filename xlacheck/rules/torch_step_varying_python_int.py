@@ -18,7 +18,15 @@ _SIZE_OPS = frozenset({"torch.zeros", "torch.ones", "torch.full", "torch.empty",
                        # measured in xlacheck/data/torch_xla_recompile.json (int_split_size, int_split_sections,
                        # int_chunk_count, int_in_pad): a new size or count is a new graph
                        "torch.split", "Tensor.split", "torch.chunk", "Tensor.chunk", "torch.nn.functional.pad",
-                       "Tensor.new_empty"})
+                       "Tensor.new_empty",
+                       # measured too (int_in_interpolate_size, float_interpolate_scale_factor,
+                       # int_in_adaptive_pool_output_size, int_roll_shift, int_in_randperm, int_tril_diagonal,
+                       # int_topk_k): an output size, a resize factor, a shift or a band offset is a constant
+                       # of the graph
+                       "torch.nn.functional.interpolate", "torch.nn.functional.upsample",
+                       *(f"torch.nn.functional.adaptive_{k}_pool{d}d" for k in ("avg", "max") for d in (1, 2, 3)),
+                       "torch.roll", "Tensor.roll", "torch.randperm", "torch.tril", "torch.triu", "Tensor.tril",
+                       "Tensor.triu"})
 # The recompile table's probe for each size op (xlacheck/data/torch_xla_recompile.json): flagged only
 # while the table says a new value compiles again; ops without a probe of their own share the factories'.
 _SIZE_PROBES = {"torch.arange": ("int_in_arange",), "Tensor.view": ("int_in_view",),
@@ -26,12 +34,22 @@ _SIZE_PROBES = {"torch.arange": ("int_in_arange",), "Tensor.view": ("int_in_view
                 "Tensor.narrow": ("int_in_narrow_start",), "torch.narrow": ("int_in_narrow_start",),
                 "Tensor.repeat": ("int_in_repeat",), "torch.split": ("int_split_size", "int_split_sections"),
                 "Tensor.split": ("int_split_size", "int_split_sections"), "torch.chunk": ("int_chunk_count",),
-                "Tensor.chunk": ("int_chunk_count",), "torch.nn.functional.pad": ("int_in_pad",)}
+                "Tensor.chunk": ("int_chunk_count",), "torch.nn.functional.pad": ("int_in_pad",),
+                "torch.nn.functional.interpolate": ("int_in_interpolate_size", "float_interpolate_scale_factor"),
+                "torch.nn.functional.upsample": ("int_in_interpolate_size", "float_interpolate_scale_factor"),
+                **{f"torch.nn.functional.adaptive_{k}_pool{d}d": ("int_in_adaptive_pool_output_size",)
+                   for k in ("avg", "max") for d in (1, 2, 3)},
+                "torch.roll": ("int_roll_shift",), "Tensor.roll": ("int_roll_shift",),
+                "torch.randperm": ("int_in_randperm",), "torch.tril": ("int_tril_diagonal",),
+                "torch.triu": ("int_tril_diagonal",), "Tensor.tril": ("int_tril_diagonal",),
+                "Tensor.triu": ("int_tril_diagonal",), "Tensor.topk": ("int_topk_k",), "torch.topk": ("int_topk_k",)}
 _SIZE_KEYWORDS = frozenset({"size", "num_classes", "k", "end", "length", "split_size_or_sections", "split_size",
-                            "chunks", "pad"})
+                            "chunks", "pad", "scale_factor", "output_size", "shifts", "diagonal"})
 # Ops whose first positional argument is the input tensor, not a size.
 _INPUT_FIRST = frozenset({"torch.nn.functional.one_hot", "torch.narrow", "torch.topk", "torch.split", "torch.chunk",
-                          "torch.nn.functional.pad"})
+                          "torch.nn.functional.pad", "torch.nn.functional.interpolate", "torch.nn.functional.upsample",
+                          *(f"torch.nn.functional.adaptive_{k}_pool{d}d" for k in ("avg", "max") for d in (1, 2, 3)),
+                          "torch.roll", "torch.tril", "torch.triu"})
 
 
 def _varies(node: ast.AST | None, flags: dict[int, int]) -> ast.AST | None:
@@ -62,9 +80,17 @@ def _runs_tensor_ops(loop: ast.For, torch: TorchFacts) -> bool:
     return any(id(n) in torch.call_ops or torch.tensor(n) for s in loop.body for n in ast.walk(s))
 
 
-def _what(hit: ast.AST, flags: dict[int, int]) -> str:
+# What the varying argument sets, for the ops whose argument is not a plain size (the message names it).
+_ROLE = {"torch.nn.functional.interpolate": "the output size", "torch.nn.functional.upsample": "the output size",
+         **{f"torch.nn.functional.adaptive_{k}_pool{d}d": "the output size" for k in ("avg", "max") for d in (1, 2, 3)},
+         "torch.roll": "the shift", "Tensor.roll": "the shift", "torch.tril": "the diagonal",
+         "torch.triu": "the diagonal", "Tensor.tril": "the diagonal", "Tensor.triu": "the diagonal",
+         "torch.randperm": "the length", "torch.topk": "k", "Tensor.topk": "k"}
+
+
+def _what(hit: ast.AST, flags: dict[int, int], number: bool = False) -> str:
     if flags.get(id(hit), 0) & (STEP_INT | HOST):
-        return "a Python int that changes every step"
+        return f"a Python {'number' if number else 'int'} that changes every step"
     return (f"`{ast.unparse(hit)}`, a Python value the step function takes as an argument (new at each call "
             "from the loop)")
 
@@ -79,7 +105,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
     torch tensor (`sigmas[self.step_index]`, `ids[:, cur_len] = tok`, `x[:, :n]`,
     `img[:, :, i:i + 6]`) or as a size argument of a tensor factory or view (`torch.zeros(b, n)`,
     `torch.arange(n)`, `F.one_hot(y, n)`, `x.view(-1, n)`, `x.topk(k)`, the sections of
-    `torch.split(h, counts.tolist())`, a `chunk` count, an `F.pad` amount), or as the trip count
+    `torch.split(h, counts.tolist())`, a `chunk` count, an `F.pad` amount, the `size` or
+    `scale_factor` of `F.interpolate` (multi-scale training, a random zoom: a float drawn with
+    `random.uniform` counts here, it sets an output size), an adaptive pool's output size, the
+    shift of `torch.roll`, the diagonal of `torch.tril`/`triu`, the length of `torch.randperm`; a
+    tuple or list of such numbers counts, `[math.ceil(x * sf) for x in img.shape[2:]]` too), or as the trip count
     of a Python loop over torch ops (`for t in range(int(lengths.max())): h = cell(x[:, t], h)`; a
     step function's argument does not count there, it is often a fixed setting). An attribute tensor counts
     when the class builds it on a device (`torch.zeros(..., device=d)`, `.to(d)`): a schedule kept
@@ -98,7 +128,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `recompile_random_crop_offset`, `recompile_truncate_to_batch_max`; in
     `xlacheck/data/torch_xla_recompile.json` (tools/generate_torch_recompile_table.py): a new slice
     offset, index, factory size, view/reshape/narrow/split/chunk/repeat/expand/pad argument or loop
-    count compiles again, a new Python float does not (except 0 and 1); and in eval_cases/torch_xla:
+    count, interpolate size or scale factor, adaptive-pool output size, roll shift, band diagonal,
+    randperm length or top-k `k` compiles again, a new Python float multiplied in does not (except 0
+    and 1); and in eval_cases/torch_xla:
     `sigmas[step_index]` on the device and `ids[:, cur_len] = tok` compile once per step (4 of 4
     steady steps), the same schedule kept on the CPU does not.
 
@@ -130,8 +162,26 @@ class TorchStepVaryingPythonInt(ModuleRule):
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt, size):\n    for img, y in loader:\n"
                 "        crop = torch.relu(img)[:, :, 1:1 + size]\n        loss = model(crop).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # a random float only multiplied in is uploaded as data; a fixed zoom has one output size
+        Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, loader, opt):\n    for img, y in loader:\n"
+                "        img = F.interpolate(img * random.uniform(0.8, 1.2), scale_factor=2.0)\n"
+                "        loss = model(img).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
+        Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, loader, opt):\n    for img, y in loader:\n"
+                "        s = random.choice([224, 256, 288])\n"
+                "        img = F.interpolate(img, size=(s, s), mode='bilinear')\n"
+                "        loss = model(img).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (8, 15, 'a Python number that changes every step sets the output size of `F.interpolate`: '
+                            'torch_xla bakes it into the graph and compiles a new one for each output size; use one value '
+                            '(or a few, each one compilation, drawn per epoch), or keep the value on the device (a '
+                            'gather with a device index)'),
+                )),
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
                 "def train(cell, head, ds, opt):\n    for x, lengths in DataLoader(ds, batch_size=4, drop_last=True):\n"
                 "        h = torch.zeros(4, 8, device=x.device)\n        for t in range(int(lengths.max())):\n"
@@ -214,6 +264,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is not None and not torch.tensor(hit):
-                    ctx.report(self, node, f"{_what(hit, flags)} sets a size of `{op.replace('Tensor.', 'tensor.')}`: "
-                                           "torch_xla compiles a new graph for each value; use a fixed size "
-                                           "(pad, a few buckets) or keep the value on the device")
+                    shown = op.replace("Tensor.", "tensor.").replace("torch.nn.functional.", "F.")
+                    role = _ROLE.get(op)
+                    if role is None:
+                        ctx.report(self, node, f"{_what(hit, flags)} sets a size of `{shown}`: torch_xla compiles "
+                                               "a new graph for each value; use a fixed size (pad, a few buckets) or "
+                                               "keep the value on the device")
+                    else:
+                        # (a new interpolate scale_factor with the same output size compiles nothing:
+                        # float_interpolate_scale_factor_same_size; the output size is the graph's constant)
+                        each = "output size" if role == "the output size" else "value"
+                        ctx.report(self, node, f"{_what(hit, flags, number=True)} sets {role} of `{shown}`: torch_xla "
+                                               f"bakes it into the graph and compiles a new one for each {each}; use "
+                                               "one value (or a few, each one compilation, drawn per epoch), or keep "
+                                               "the value on the device (a gather with a device index)")
