@@ -330,7 +330,9 @@ SAMPLE_OPS = ("torch.median", "torch.histc", "torch.isin", "torch.nonzero", "tor
               "probe:torch.nn.functional.interpolate#6", "backward:torch.nn.functional.glu", "backward:torch.relu",
               # adaptive pools: the same output size lowers on an input it divides and falls back on one it does not
               "probe:torch.nn.functional.adaptive_avg_pool2d#2", "probe:torch.nn.functional.adaptive_avg_pool2d#3",
-              "probe:torch.nn.functional.adaptive_max_pool2d#2", "probe:torch.nn.functional.adaptive_max_pool2d#3")
+              "probe:torch.nn.functional.adaptive_max_pool2d#2", "probe:torch.nn.functional.adaptive_max_pool2d#3",
+              # the rest of the family: a 3-d max pool falls back even to 1, a 3-d average pool to 3 on 8
+              "probe:torch.nn.functional.adaptive_max_pool3d#0", "probe:torch.nn.functional.adaptive_avg_pool3d#2")
 
 
 def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
@@ -400,7 +402,9 @@ SAMPLE_CASES = ("host_tqdm_postfix_loss_item.py", "neg_host_accumulate_loss_on_d
                 "neg_op_scatter_reduce_graph_max_pool_neg_inf_init.py",
                 "shape_mlm_select_mask_param_masked_fill.py", "neg_shape_token_ids_index_select_param.py",
                 # data lengths reaching the step: a packing collate, and the same stream padded to a budget
-                "recompile_collate_packs_documents_cat.py", "neg_recompile_collate_packs_to_token_budget.py")
+                "recompile_collate_packs_documents_cat.py", "neg_recompile_collate_packs_to_token_budget.py",
+                # torch-recall5: a size drawn per step resizes the batch; a random factor only multiplied in
+                "recompile_multiscale_resize_random_size.py", "neg_recompile_random_brightness_fixed_zoom.py")
 
 
 @pytest.mark.parametrize("name", SAMPLE_CASES)
