@@ -472,3 +472,103 @@ def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr
         if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
             return None
     return None
+
+
+# -- one fact, one finding: the loop-varying shapes that a more specific rule reports -------------
+LIST_GROWERS = frozenset({"append", "extend", "insert"})  # what grows a Python list in place
+# Dataset methods that form batches, and those that pass batches through unchanged in shape.
+_DATASET_BATCHING = frozenset({"batch", "padded_batch", "bucket_by_sequence_length", "ragged_batch"})
+_DATASET_PASS_THROUGH = frozenset({"prefetch", "cache", "map", "filter", "shuffle", "take", "skip", "repeat",
+                                   "with_options", "apply", "ignore_errors", "shard", "enumerate"})
+
+
+def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr | None:
+    """Where ``name`` gets longer inside ``loop``: ``name = tf.concat([name, ...])`` (or
+    ``tf.pad(name, ...)``), or, for a Python list of tensors, ``name.append(...)``,
+    ``name.extend(...)``, ``name += [...]``, ``name = name + [...]``."""
+    from xlacheck.analysis.tables import GROWING_OPS
+
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LIST_GROWERS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return node
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                and node.target.id == name and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
+            return node
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
+                and isinstance(node.value.left, ast.Name) and node.value.left.id == name \
+                and isinstance(node.value.right, (ast.List, ast.Tuple)):
+            return node
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        if index.aliases.resolve(node.value.func) not in GROWING_OPS:
+            continue
+        if any(isinstance(sub, ast.Name) and sub.id == name for arg in node.value.args for sub in ast.walk(arg)):
+            return node
+    return None
+
+
+def loop_grown_arguments(index: ModuleIndex, call: ast.Call
+                         ) -> Iterator[tuple[ast.expr, ast.Name, ast.stmt | ast.expr]]:
+    """The arguments of ``call`` that get longer on every pass of the ``for``/``while`` loops around
+    it, as ``(argument, the name that grows, where it grows)``: the value itself, or a tensor made
+    of it (``tf.stack(tokens)``, ``tf.constant(history)``). XLA409 reports them; XLA408 leaves such
+    a call to it (one fact, one finding)."""
+    loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
+    if not loops:
+        return
+    for arg in [*call.args, *(kw.value for kw in call.keywords)]:
+        names = [arg] if isinstance(arg, ast.Name) else [
+            a for a in arg.args if isinstance(a, ast.Name)] if isinstance(arg, ast.Call) else []
+        for name in names:
+            growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None), None)
+            if growth is not None:
+                yield arg, name, growth
+                break
+
+
+def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> ast.Call | None:
+    """The call that forms the batches a loop over ``iterable`` yields, where this file shows it:
+    ``ds.batch(n)``, ``padded_batch``, ``bucket_by_sequence_length`` or ``ragged_batch``, read through
+    ``enumerate(...)``, the dataset methods that keep a batch's shape (``prefetch``, ``map``,
+    ``take``...) and names assigned in straight-line code before the loop (``ds = ...batch(4)``,
+    ``ds = ds.prefetch(2)``). XLA402 (a last, partial
+    batch) and XLA401 (batches padded to their longest element) judge the shapes such a batch
+    call gives, at the call; None for an iterable this file does not build."""
+    if depth > 6:
+        return None
+    if isinstance(iterable, ast.Name):
+        bound = _reaching_assignment(index, iterable)
+        return dataset_batching(index, bound, depth + 1) if bound is not None else None
+    if not isinstance(iterable, ast.Call):
+        return None
+    if isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" and iterable.args:
+        return dataset_batching(index, iterable.args[0], depth + 1)
+    if isinstance(iterable.func, ast.Attribute):
+        if iterable.func.attr in _DATASET_BATCHING:
+            return iterable
+        if iterable.func.attr in _DATASET_PASS_THROUGH:
+            return dataset_batching(index, iterable.func.value, depth + 1)
+    return None
+
+
+def _reaching_assignment(index: ModuleIndex, use: ast.Name) -> ast.expr | None:
+    """The value of the last plain ``name = value`` before ``use`` in its scope, where that
+    statement sits in a block around ``use`` (straight-line code: ``ds = make(); ds = ds.batch(4)``);
+    None when the scope binds the name any other way (a loop target, ``+=``, a tuple target)."""
+    scope = index.function_of(use) or index.tree
+    ancestors = {id(a) for a in index.ancestors(use)}
+    best: ast.Assign | None = None
+    for node in index.scope_nodes(scope):
+        if not isinstance(node, ast.Name) or node.id != use.id or not isinstance(node.ctx, ast.Store):
+            continue
+        stmt = index.parent(node)
+        if not (isinstance(stmt, ast.Assign) and stmt.targets == [node]):
+            return None
+        if stmt.lineno < use.lineno and id(index.parent(stmt)) in ancestors and (
+                best is None or stmt.lineno > best.lineno):
+            best = stmt
+    return best.value if best is not None else None
