@@ -292,11 +292,17 @@ _GENERATOR_METHODS = frozenset({"integers", "choice", "poisson", "randint", "bin
                                 "random", "uniform", "normal"})
 
 
-def _drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
+def drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
     """Names a loop around ``node`` assigns from a NumPy/stdlib random draw (``k = rng.integers(1, 5)``,
     ``n = np.random.poisson(3)``)."""
     return {name for name, value in _loop_assignments(index, node)
             if any(_is_draw(index, c) for c in ast.walk(value) if isinstance(c, ast.Call))}
+
+
+def random_draw_in(index: ModuleIndex, node: ast.AST) -> ast.Call | None:
+    """The first NumPy/stdlib random draw in ``node`` (``np.random.randint(4, 8)``,
+    ``rng.integers(1, 5)``), or None."""
+    return next((c for c in ast.walk(node) if isinstance(c, ast.Call) and _is_draw(index, c)), None)
 
 
 def _is_draw(index: ModuleIndex, c: ast.Call) -> bool:
@@ -311,7 +317,7 @@ def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
     (``lr = lr * 0.5``) or from a NumPy/stdlib random draw, and the names assigned there from
     those (JAX rules: XLA411, XLA416, XLA417)."""
     names = loop_varying_names(index, node)
-    extra = (_self_updated(index, node) | _drawn_in_loop(index, node)) - names
+    extra = (_self_updated(index, node) | drawn_in_loop(index, node)) - names
     if not extra:
         return names
     names |= extra
