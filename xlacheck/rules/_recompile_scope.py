@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
-from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.module_index import ModuleIndex, callee_text
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
@@ -578,3 +578,32 @@ def _reaching_assignment(index: ModuleIndex, use: ast.Name) -> ast.expr | None:
                 best is None or stmt.lineno > best.lineno):
             best = stmt
     return best.value if best is not None else None
+
+
+# -- tokenizers (XLA401 judges their padding; XLA408 leaves an argument they shape to it) ----------
+# Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
+_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
+
+
+def padding_kind(node: ast.expr | None) -> str | None:
+    """'longest', 'max_length', 'off' for a literal padding argument; None if unknown/absent."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        if node.value is True or node.value == "longest":
+            return "longest"
+        if node.value == "max_length":
+            return "max_length"
+        if node.value is False or node.value == "do_not_pad":
+            return "off"
+        return None
+    if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
+        return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
+    return None
+
+
+def is_tokenizer(func: ast.expr) -> bool:
+    """A tokenizer call or padding method, recognised by name (``tokenizer(...)``, ``tok.pad``): XLA401's test."""
+    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
+        func = func.value
+    return "tokenizer" in callee_text(func).lower()

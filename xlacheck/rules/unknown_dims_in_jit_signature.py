@@ -7,7 +7,14 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true, keyword
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import dataset_batching, in_test, loop_grown_arguments, per_batch
+from xlacheck.rules._recompile_scope import (
+    dataset_batching,
+    in_test,
+    is_tokenizer,
+    loop_grown_arguments,
+    padding_kind,
+    per_batch,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -110,11 +117,18 @@ class _Resolver:
 
     def fixed_shape(self, arg: ast.expr, depth: int = 0) -> bool:
         """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences``,
-        ``tf.ensure_shape``, a fill of a given shape), directly or through a local name."""
+        ``tf.ensure_shape``, a fill of a given shape, a tokenizer told how to pad: to
+        ``max_length``, or to the longest, which XLA401 reports where it runs per batch), directly,
+        through an item of the result (``enc["input_ids"]``) or through a local name."""
         if depth > _DEPTH:
             return False
         if isinstance(arg, ast.Constant):
             return True  # `training=False`: not a shaped input
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Constant) and isinstance(arg.slice.value, str):
+            return self.fixed_shape(arg.value, depth + 1)  # enc["input_ids"]
+        if isinstance(arg, ast.Call) and is_tokenizer(arg.func):
+            kw = keyword(arg, "padding")
+            return padding_kind(kw.value if kw is not None else None) in ("longest", "max_length")
         if isinstance(arg, ast.Call):
             return self.resolve(arg.func) in _FIXED_SHAPE_CALLS
         if isinstance(arg, ast.Name):
@@ -130,8 +144,8 @@ class UnknownDimsInJitSignature(ModuleRule):
     shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
-    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`) and that may
-    change shape between iterations: an argument the loop never rebinds (bound before it), or
+    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a tokenizer told
+    how to pad: to the longest, XLA401 reports it) and that may change shape between iterations: an argument the loop never rebinds (bound before it), or
     rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
     has one shape on every pass and compiles once (measured, `tensor_same_shape_input_signature_none`
     in `xlacheck/data/tf_retrace.json`), so such a call does not count. Nor does a call whose shapes
@@ -198,6 +212,13 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "def step(x):\n    return tf.reduce_sum(x)\ndef run(features):\n"
                 "    ds = tf.data.Dataset.from_tensor_slices(features).batch(4, drop_remainder=True)\n"
                 "    for x in ds:\n        step(x)\n"),
+        # a tokenizer told how to pad: to max_length one length; to the longest, XLA401's finding
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
+                "def encode(ids):\n    return ids + 1\ndef run(tokenizer, text_batches):\n"
+                "    for texts in text_batches:\n"
+                "        enc = tokenizer(texts, padding=True, return_tensors='tf')\n"
+                "        encode(enc['input_ids'])\n"),
         # the growing argument is XLA409's finding, not a second one here
         Example("import tensorflow as tf\n"
                 "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
