@@ -109,6 +109,16 @@ def python_int_value_changes(probe: Probe, jit: bool) -> list[Callable[[], Any]]
     return [lambda n=n: f(_x(2), n) for n in (1, 2, 3)]
 
 
+@scenario("a NumPy random draw without size (np.random.beta(0.2, 0.2): a Python float) passed at each call",
+          "python_value")
+def numpy_random_draw_each_call(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    import numpy as np
+
+    rng = np.random.RandomState(0)
+    f = _function(probe, jit)(lambda x, lam: x * lam)
+    return [lambda: f(_x(2), rng.beta(0.2, 0.2)) for _ in range(3)]
+
+
 @scenario("a Python int argument has the same value at every call", "python_value")
 def python_int_same_value(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
     f = _function(probe, jit)(lambda x, n: x * n)
@@ -477,6 +487,27 @@ def function_created_once(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
 def _model() -> Any:
     tf = _tf()
     return tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+
+
+def _epochs_over_batches(probe: Probe, jit: bool, **kwargs: Any) -> list[Callable[[], Any]]:
+    """A step called on every batch of ``Dataset.from_tensor_slices(10 rows).batch(4)`` (4, 4, 2), for
+    three epochs: nine calls, the first on a full batch, so ``retraces``/``recompiles`` count all that
+    the partial batch adds over the three epochs."""
+    tf = _tf()
+    f = _function(probe, jit, **kwargs)(lambda x: tf.reduce_sum(x * 2.0))
+    batches = list(tf.data.Dataset.from_tensor_slices(tf.ones([10, 3])).batch(4))
+    return [lambda x=x: f(x) for _ in range(3) for x in batches]
+
+
+@scenario("a tf.function called on each batch of .batch(4) over 10 rows (4, 4, 2), three epochs: 9 calls", "tensor")
+def dataset_partial_batch_epochs(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    return _epochs_over_batches(probe, jit)
+
+
+@scenario("the same 9 calls (.batch(4) of 10 rows, three epochs), input_signature TensorSpec([None, 3])", "tensor")
+def dataset_partial_batch_epochs_input_signature(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    return _epochs_over_batches(probe, jit, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
 
 
 @scenario("tf.function wrapping a Keras model called with batch sizes 4, 4, 3", "keras")

@@ -33,6 +33,8 @@ def _step(decorator: str, params: str, body: str) -> str:
 EXAMPLES: dict[tuple[str, bool], str] = {
     ("python_int_value_changes", True): _step("jit_compile=True", "x, n", "x * n")
     + "def run(x):\n    for i in range(100):\n        x = step(x, i)\n    return x\n",
+    ("numpy_random_draw_each_call", True): _step("jit_compile=True", "x, lam", "x * lam")
+    + "def run(x):\n    for i in range(100):\n        x = step(x, np.random.beta(0.2, 0.2))\n    return x\n",
     ("python_int_same_value", True): _step("jit_compile=True", "x, n", "x * n")
     + "def run(x):\n    for i in range(100):\n        x = step(x, 4)\n    return x\n",
     ("python_float_value_changes_reduce_retracing", True):
@@ -114,8 +116,21 @@ VARIANTS: list[tuple[str, bool, str]] = [
     ("tensor_shape_changes_input_signature_none", True, _step(
         "jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)]", "x", "tf.reduce_sum(x)")
      + "def run(xs):\n    for b in tf.data.Dataset.from_tensor_slices(xs).batch(32):\n        step(b)\n"),
-    ("tensor_shape_changes", False, _step("", "x", "tf.reduce_sum(x)")
+    # a last, partial batch: one trace more per process for a plain tf.function (bounded), one XLA
+    # compilation more under jit_compile
+    ("dataset_partial_batch_epochs", False, _step("", "x", "tf.reduce_sum(x)")
      + "def run(xs):\n    for b in tf.data.Dataset.from_tensor_slices(xs).batch(32):\n        step(b)\n"),
+    ("dataset_partial_batch_epochs", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
+     + "def run(xs, epochs):\n    ds = tf.data.Dataset.from_tensor_slices(xs).batch(32)\n"
+     "    for _ in range(epochs):\n        for b in ds:\n            step(b)\n"),
+    ("dataset_partial_batch_epochs_input_signature", True, _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)]", "x", "tf.reduce_sum(x)")
+     + "def run(xs, epochs):\n    ds = tf.data.Dataset.from_tensor_slices(xs).batch(32)\n"
+     "    for _ in range(epochs):\n        for b in ds:\n            step(b)\n"),
+    ("dataset_partial_batch_epochs_input_signature", False, _step(
+        "input_signature=[tf.TensorSpec([None, 3], tf.float32)]", "x", "tf.reduce_sum(x)")
+     + "def run(xs, epochs):\n    ds = tf.data.Dataset.from_tensor_slices(xs).batch(32)\n"
+     "    for _ in range(epochs):\n        for b in ds:\n            step(b)\n"),
     ("tensor_shape_changes", False, _step("", "x", "x * 2") + "def run():\n    for t in range(1, 100):\n"
      "        step(tf.range(t))\n"),
     ("tensor_same_shape_input_signature_none", True, _step("jit_compile=True, reduce_retracing=True", "x, w", "x * w")
@@ -123,9 +138,10 @@ VARIANTS: list[tuple[str, bool, str]] = [
 ]
 CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
 
-# Rows whose hazard is one retrace in all, not one per call: no rule flags them (a bool flag such as
-# `training` takes two values; reduce_retracing relaxes a tensor's shape after one retrace).
-_BOUNDED = frozenset({"tensor_shape_changes_reduce_retracing"})
+# Rows whose hazard is one retrace in all, not one per call: no rule flags them without jit_compile (a
+# bool flag such as `training` takes two values; reduce_retracing relaxes a tensor's shape after one
+# retrace; a last, partial batch traces once more per process).
+_BOUNDED = frozenset({"tensor_shape_changes_reduce_retracing", "dataset_partial_batch_epochs"})
 
 
 def _expected(row: str, jit: bool) -> bool:
@@ -161,7 +177,7 @@ def test_retrace_rules_flag_what_tf_function_retraces(row: str, jit: bool, code:
     assert bool(codes) is _expected(row, jit), (row, retrace_table.rows()[row]["hazard"], codes)
 
 
-SAMPLE = ("python_float_value_changes_reduce_retracing", "numpy_array_value_changes",
+SAMPLE = ("python_float_value_changes_reduce_retracing", "numpy_array_value_changes", "dataset_partial_batch_epochs",
           "tensor_shape_changes_reduce_retracing", "tensor_shape_changes_input_signature_none",
           "new_hashed_object_equal", "list_of_tensors_length_changes_reduce_retracing")
 
@@ -216,3 +232,30 @@ def test_review_fixes_match_the_installed_tensorflow(tmp_path: Path) -> None:
                          timeout=600, check=True).stdout
     counts = dict(line.split() for line in out.splitlines() if line.count(" ") == 1)
     assert counts == {"sized_by_batch_traces": "1", "relaxed_traces": "2", "relaxed_xla_modules": "5"}, out
+
+
+# Sample distribution parameters for the NumPy draws of xlacheck/analysis/tables.py (as many as the
+# table says come before `size`).
+_DRAW_ARGS = {"uniform": (0.0, 1.0), "normal": (0.0, 1.0), "beta": (0.5, 0.5), "gamma": (2.0, 1.0),
+              "exponential": (1.0,), "poisson": (3.0,), "binomial": (5, 0.5), "laplace": (0.0, 1.0),
+              "lognormal": (0.0, 1.0), "triangular": (0.0, 0.5, 1.0), "randint": (1, 5)}
+
+
+def test_numpy_scalar_draws_return_python_numbers() -> None:
+    """The draws XLA403 counts as Python numbers return a Python float/int without `size` (a new
+    trace key per value), and an array with one more positional argument (the `size` slot); the
+    draws left out return NumPy scalars (traced as tensors)."""
+    np = pytest.importorskip("numpy")
+    from xlacheck.analysis.tables import NUMPY_GENERATOR_SCALAR_DRAWS, NUMPY_SCALAR_DRAWS
+
+    owners = [(np.random, NUMPY_SCALAR_DRAWS), (np.random.RandomState(0), NUMPY_SCALAR_DRAWS),
+              (np.random.default_rng(0), NUMPY_GENERATOR_SCALAR_DRAWS)]
+    for owner, table in owners:
+        for name, n_params in table.items():
+            args = _DRAW_ARGS.get(name, ())
+            assert len(args) == n_params, name
+            value = getattr(owner, name)(*args)
+            assert type(value) in (float, int), (owner, name, type(value))
+            assert isinstance(getattr(owner, name)(*args, 2), np.ndarray), (owner, name)
+    assert isinstance(np.random.choice([0.1, 0.2]), np.generic)
+    assert isinstance(np.random.default_rng(0).integers(5), np.generic)

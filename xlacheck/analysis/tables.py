@@ -21,6 +21,9 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
   them; the value model also takes every entry of the API table whose probing call returned
   only boolean tensors (``dtype: "bool"``: ``keras.ops.greater``, ``K.less``, ``tf.math.is_non_decreasing``);
 - :data:`GROWING_OPS`: ops that make a tensor longer than its input (concat/stack/pad/append);
+- :data:`NUMPY_SCALAR_DRAWS`, :data:`NUMPY_GENERATOR_SCALAR_DRAWS`: NumPy random draws that return a
+  Python ``float``/``int`` (not a NumPy scalar) when called without ``size``, checked against the
+  installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``;
 - :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
   API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
   by compiling in ``tests/xlacheck/test_api_table.py``.
@@ -85,6 +88,25 @@ KERAS_EAGER_ENDPOINTS = frozenset({"fit", "evaluate", "predict", "train_on_batch
 # is no value to copy (keras.ops.convert_to_numpy of a traced tensor: "NotImplementedError: Cannot
 # convert a symbolic tf.Tensor to a numpy array", TF 2.21 / Keras 3).
 NUMPY_CONVERSIONS = frozenset({"keras.ops.convert_to_numpy", "tf.keras.ops.convert_to_numpy"})
+
+# NumPy random draws that return a Python float/int, not a NumPy scalar, when called without `size`
+# (`np.random.uniform(0.8, 1.2)` is a `float`; `np.random.choice` and `Generator.integers` give NumPy
+# scalars, which tf.function traces as tensors, and are not listed). Each name maps to the number of
+# distribution parameters before its `size` parameter: a call with more positional arguments, or a
+# `size=`, draws an array. `rand`/`randn` take only sizes. Checked against the installed NumPy.
+NUMPY_SCALAR_DRAWS: dict[str, int] = {  # np.random.X and np.random.RandomState(...).X
+    "uniform": 2, "normal": 2, "beta": 2, "gamma": 2, "exponential": 1, "poisson": 1, "binomial": 2,
+    "laplace": 2, "lognormal": 2, "triangular": 3, "standard_normal": 0, "random": 0, "random_sample": 0,
+    "randint": 2, "rand": 0, "randn": 0,
+}
+NUMPY_GENERATOR_SCALAR_DRAWS: dict[str, int] = {  # np.random.default_rng(...).X
+    "uniform": 2, "normal": 2, "beta": 2, "gamma": 2, "exponential": 1, "poisson": 1, "binomial": 2,
+    "laplace": 2, "lognormal": 2, "triangular": 3, "standard_normal": 0, "random": 0,
+}
+# Python's `random` module functions that draw a new value (the others seed or shuffle).
+STDLIB_RANDOM_DRAWS = frozenset({"random", "uniform", "randint", "randrange", "gauss", "normalvariate",
+                                 "betavariate", "expovariate", "gammavariate", "lognormvariate",
+                                 "triangular", "vonmisesvariate", "paretovariate", "weibullvariate"})
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
-from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.module_index import ModuleIndex, callee_text
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
@@ -292,11 +292,17 @@ _GENERATOR_METHODS = frozenset({"integers", "choice", "poisson", "randint", "bin
                                 "random", "uniform", "normal"})
 
 
-def _drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
+def drawn_in_loop(index: ModuleIndex, node: ast.AST) -> set[str]:
     """Names a loop around ``node`` assigns from a NumPy/stdlib random draw (``k = rng.integers(1, 5)``,
     ``n = np.random.poisson(3)``)."""
     return {name for name, value in _loop_assignments(index, node)
             if any(_is_draw(index, c) for c in ast.walk(value) if isinstance(c, ast.Call))}
+
+
+def random_draw_in(index: ModuleIndex, node: ast.AST) -> ast.Call | None:
+    """The first NumPy/stdlib random draw in ``node`` (``np.random.randint(4, 8)``,
+    ``rng.integers(1, 5)``), or None."""
+    return next((c for c in ast.walk(node) if isinstance(c, ast.Call) and _is_draw(index, c)), None)
 
 
 def _is_draw(index: ModuleIndex, c: ast.Call) -> bool:
@@ -311,7 +317,7 @@ def jax_loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
     (``lr = lr * 0.5``) or from a NumPy/stdlib random draw, and the names assigned there from
     those (JAX rules: XLA411, XLA416, XLA417)."""
     names = loop_varying_names(index, node)
-    extra = (_self_updated(index, node) | _drawn_in_loop(index, node)) - names
+    extra = (_self_updated(index, node) | drawn_in_loop(index, node)) - names
     if not extra:
         return names
     names |= extra
@@ -472,3 +478,132 @@ def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr
         if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)):
             return None
     return None
+
+
+# -- one fact, one finding: the loop-varying shapes that a more specific rule reports -------------
+LIST_GROWERS = frozenset({"append", "extend", "insert"})  # what grows a Python list in place
+# Dataset methods that form batches, and those that pass batches through unchanged in shape.
+_DATASET_BATCHING = frozenset({"batch", "padded_batch", "bucket_by_sequence_length", "ragged_batch"})
+_DATASET_PASS_THROUGH = frozenset({"prefetch", "cache", "map", "filter", "shuffle", "take", "skip", "repeat",
+                                   "with_options", "apply", "ignore_errors", "shard", "enumerate"})
+
+
+def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr | None:
+    """Where ``name`` gets longer inside ``loop``: ``name = tf.concat([name, ...])`` (or
+    ``tf.pad(name, ...)``), or, for a Python list of tensors, ``name.append(...)``,
+    ``name.extend(...)``, ``name += [...]``, ``name = name + [...]``."""
+    from xlacheck.analysis.tables import GROWING_OPS
+
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LIST_GROWERS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return node
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                and node.target.id == name and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
+            return node
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
+                and isinstance(node.value.left, ast.Name) and node.value.left.id == name \
+                and isinstance(node.value.right, (ast.List, ast.Tuple)):
+            return node
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        if index.aliases.resolve(node.value.func) not in GROWING_OPS:
+            continue
+        if any(isinstance(sub, ast.Name) and sub.id == name for arg in node.value.args for sub in ast.walk(arg)):
+            return node
+    return None
+
+
+def loop_grown_arguments(index: ModuleIndex, call: ast.Call
+                         ) -> Iterator[tuple[ast.expr, ast.Name, ast.stmt | ast.expr]]:
+    """The arguments of ``call`` that get longer on every pass of the ``for``/``while`` loops around
+    it, as ``(argument, the name that grows, where it grows)``: the value itself, or a tensor made
+    of it (``tf.stack(tokens)``, ``tf.constant(history)``). XLA409 reports them; XLA408 leaves such
+    a call to it (one fact, one finding)."""
+    loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
+    if not loops:
+        return
+    for arg in [*call.args, *(kw.value for kw in call.keywords)]:
+        names = [arg] if isinstance(arg, ast.Name) else [
+            a for a in arg.args if isinstance(a, ast.Name)] if isinstance(arg, ast.Call) else []
+        for name in names:
+            growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None), None)
+            if growth is not None:
+                yield arg, name, growth
+                break
+
+
+def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> ast.Call | None:
+    """The call that forms the batches a loop over ``iterable`` yields, where this file shows it:
+    ``ds.batch(n)``, ``padded_batch``, ``bucket_by_sequence_length`` or ``ragged_batch``, read through
+    ``enumerate(...)``, the dataset methods that keep a batch's shape (``prefetch``, ``map``,
+    ``take``...) and names assigned in straight-line code before the loop (``ds = ...batch(4)``,
+    ``ds = ds.prefetch(2)``). XLA402 (a last, partial
+    batch) and XLA401 (batches padded to their longest element) judge the shapes such a batch
+    call gives, at the call; None for an iterable this file does not build."""
+    if depth > 6:
+        return None
+    if isinstance(iterable, ast.Name):
+        bound = _reaching_assignment(index, iterable)
+        return dataset_batching(index, bound, depth + 1) if bound is not None else None
+    if not isinstance(iterable, ast.Call):
+        return None
+    if isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" and iterable.args:
+        return dataset_batching(index, iterable.args[0], depth + 1)
+    if isinstance(iterable.func, ast.Attribute):
+        if iterable.func.attr in _DATASET_BATCHING:
+            return iterable
+        if iterable.func.attr in _DATASET_PASS_THROUGH:
+            return dataset_batching(index, iterable.func.value, depth + 1)
+    return None
+
+
+def _reaching_assignment(index: ModuleIndex, use: ast.Name) -> ast.expr | None:
+    """The value of the last plain ``name = value`` before ``use`` in its scope, where that
+    statement sits in a block around ``use`` (straight-line code: ``ds = make(); ds = ds.batch(4)``);
+    None when the scope binds the name any other way (a loop target, ``+=``, a tuple target)."""
+    scope = index.function_of(use) or index.tree
+    ancestors = {id(a) for a in index.ancestors(use)}
+    best: ast.Assign | None = None
+    for node in index.scope_nodes(scope):
+        if not isinstance(node, ast.Name) or node.id != use.id or not isinstance(node.ctx, ast.Store):
+            continue
+        stmt = index.parent(node)
+        if not (isinstance(stmt, ast.Assign) and stmt.targets == [node]):
+            return None
+        if stmt.lineno < use.lineno and id(index.parent(stmt)) in ancestors and (
+                best is None or stmt.lineno > best.lineno):
+            best = stmt
+    return best.value if best is not None else None
+
+
+# -- tokenizers (XLA401 judges their padding; XLA408 leaves an argument they shape to it) ----------
+# Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
+_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
+
+
+def padding_kind(node: ast.expr | None) -> str | None:
+    """'longest', 'max_length', 'off' for a literal padding argument; None if unknown/absent."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        if node.value is True or node.value == "longest":
+            return "longest"
+        if node.value == "max_length":
+            return "max_length"
+        if node.value is False or node.value == "do_not_pad":
+            return "off"
+        return None
+    if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
+        return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
+    return None
+
+
+def is_tokenizer(func: ast.expr) -> bool:
+    """A tokenizer call or padding method, recognised by name (``tokenizer(...)``, ``tok.pad``): XLA401's test."""
+    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
+        func = func.value
+    return "tokenizer" in callee_text(func).lower()

@@ -51,8 +51,10 @@ class BatchWithoutDropRemainder(ModuleRule):
     function of this file that returns it) is iterated by a loop that calls a `tf.function` of
     this file, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
     `fit`/`evaluate`/`predict` in a file that compiles with `jit_compile=True` or targets a TPU.
-    A `tf.function` with an `input_signature` and no `jit_compile` is not a sink: the smaller
-    batch runs its one trace (measured, `xlacheck/data/tf_retrace.json`).
+    Only a step that XLA compiles counts (`jit_compile=True`, or a file that targets a TPU): a plain
+    `tf.function` traces the smaller batch once more per process and runs no XLA compilation (measured,
+    `dataset_partial_batch_epochs` in `xlacheck/data/tf_retrace.json`: three epochs cost 2 traces in
+    all), a bounded cost that is not a recompile hazard.
     `ds.repeat().batch(n)` is not flagged (an endless stream has no partial batch), nor are
     test files and test functions (a few steps: one more compilation costs nothing there).
     The check is syntactic: `.batch` is recognised by its method name, and the dataset is
@@ -60,11 +62,12 @@ class BatchWithoutDropRemainder(ModuleRule):
 
     ## Why is this bad?
     Unless the number of examples is a multiple of the batch size, the last batch is smaller.
-    Its new shape traces the step again, and where XLA compiles the step (`jit_compile=True`, a
-    TPU) compiles it again: a whole compilation for one batch, paid once per process (the later
-    epochs find both in the cache; measured on TF 2.21: 10 examples, batch 4, 4 epochs: 2 traces
-    and 2 XLA compilations in all, and no XLA compilation for a plain `tf.function`). On a TPU, a
-    batch dimension that is not static can fail outright.
+    Its new shape makes XLA compile the step again: a whole compilation for one batch, paid once
+    per process (the later epochs find it in the cache). Measured on TF 2.21 (rows of
+    `xlacheck/data/tf_retrace.json`): 3 epochs of 10 rows in batches of 4 cost a `jit_compile`
+    step 2 traces and 2 XLA compilations (1 trace and 2 compilations with an `input_signature`,
+    1 and 2 through Keras `fit`) where full batches cost one of each. On a large model that is
+    minutes; on a TPU, a batch dimension that is not static can fail outright.
 
     ## Example
     ```python
@@ -101,6 +104,10 @@ class BatchWithoutDropRemainder(ModuleRule):
                 "def step(x):\n    return tf.reduce_sum(x)\n"
                 "def run(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
                 "        step(x)\n"),
+        # a plain tf.function: one more trace per process, no XLA compilation (unless on a TPU)
+        Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
+                "def run(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
+                "        step(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass Scorer(tf.keras.Model):\n    @tf.function(jit_compile=True)\n"
@@ -109,26 +116,20 @@ class BatchWithoutDropRemainder(ModuleRule):
                 "    return [model.score(x) for x in ds]\n",
                 expected=(
                     (7, 10, 'batch without drop_remainder=True feeds tf.function `score` called in the loop over it: '
-                            'the last, smaller batch has a new shape, so the step traces and XLA compiles again (and '
-                            'a TPU needs a static batch dimension); use drop_remainder=True or pad the last batch'),
+                            'the last, smaller batch has a new shape, so XLA compiles the step once more per process '
+                            '(measured, TF 2.21 XLA:CPU: 2 traces and 2 XLA compilations in all, where full batches '
+                            'need one of each), and a TPU needs a static batch dimension; use drop_remainder=True or '
+                            'pad the last batch'),
                 )),
         Example("import tensorflow as tf\ndef make(features):\n    return tf.data.Dataset.from_tensor_slices(features).batch(32).prefetch(2)\n"
                 "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse', jit_compile=True)\n"
                 "model.fit(make(x_train), epochs=3)\n",
                 expected=(
                     (3, 12, 'batch without drop_remainder=True feeds Keras fit() of a jit-compiled/TPU model: the '
-                            'last, smaller batch has a new shape, so the step traces and XLA compiles again (and a '
-                            'TPU needs a static batch dimension); use drop_remainder=True or pad the last batch'),
-                )),
-        # a plain tf.function: one more trace, no XLA compilation (unless on a TPU)
-        Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
-                "def run(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
-                "        step(x)\n",
-                expected=(
-                    (6, 14, 'batch without drop_remainder=True feeds tf.function `step` called in the loop over it: '
-                            'the last, smaller batch has a new shape, so the step traces again (and XLA compiles it '
-                            'again under jit_compile or on a TPU, which needs a static batch dimension); use '
-                            'drop_remainder=True or pad the last batch'),
+                            'last, smaller batch has a new shape, so XLA compiles the step once more per process '
+                            '(measured, TF 2.21 XLA:CPU: 1 trace and 2 XLA compilations in all, where full batches '
+                            'need one of each), and a TPU needs a static batch dimension; use drop_remainder=True or '
+                            'pad the last batch'),
                 )),
     )
 
@@ -152,17 +153,16 @@ class BatchWithoutDropRemainder(ModuleRule):
         for call in candidates:
             found = self._sink(index, call, keras_compiled)
             if found is not None:
-                sink, compiled = found
-                cost = "traces and XLA compiles again (and a TPU needs a static batch dimension)" if compiled else \
-                    "traces again (and XLA compiles it again under jit_compile or on a TPU, which needs a static " \
-                    "batch dimension)"
+                sink, row = found
                 ctx.report(self, call, f"batch without drop_remainder=True feeds {sink}: the last, smaller batch has a "
-                                       f"new shape, so the step {cost}; use drop_remainder=True or pad the last batch")
+                                       f"new shape, so XLA compiles the step once more per process{_cost(row)}, and a "
+                                       "TPU needs a static batch dimension; use drop_remainder=True or pad the last "
+                                       "batch")
 
     # -- following the dataset -------------------------------------------------------------
-    def _sink(self, index: ModuleIndex, start: ast.expr, keras_compiled: bool) -> tuple[str, bool] | None:
-        """(what the batches feed, whether XLA surely compiles it) or None."""
-        """Where the dataset produced by ``start`` ends up (a description), or None."""
+    def _sink(self, index: ModuleIndex, start: ast.expr, keras_compiled: bool) -> tuple[str, str | None] | None:
+        """Where the dataset produced by ``start`` ends up, when XLA compiles what it feeds: (a
+        description, the retrace-table row that measured the cost, or None where none did)."""
         work: list[tuple[ast.expr, int]] = [(start, 0)]
         seen: set[int] = set()
         while work:
@@ -205,19 +205,19 @@ class BatchWithoutDropRemainder(ModuleRule):
                             work.append((call, depth + 1))
         return None
 
-    def _call_sink(self, index: ModuleIndex, call: ast.Call, keras_compiled: bool) -> tuple[str, bool] | None:
+    def _call_sink(self, index: ModuleIndex, call: ast.Call, keras_compiled: bool) -> tuple[str, str | None] | None:
         name = method_name(call)
-        if name in _DISTRIBUTE:
-            return f"strategy.{name} (compiled per replica)", keras_compiled
+        if name in _DISTRIBUTE and keras_compiled:
+            return f"strategy.{name} (compiled per replica)", None
         if name in _KERAS_LOOPS and keras_compiled:
-            return f"Keras {name}() of a jit-compiled/TPU model", True
+            return f"Keras {name}() of a jit-compiled/TPU model", "keras_fit_dataset_partial_batch"
         tfn = index.tf_function_called(call)
-        if tfn is not None and not _signature_absorbs_batch(tfn):
-            return f"tf.function `{tfn.name}`", _xla_compiled(index, tfn)
+        if tfn is not None and _compiles(index, tfn):
+            return f"tf.function `{tfn.name}`", _row(index, tfn)
         return None
 
     def _loop_sink(self, index: ModuleIndex, body: Sequence[ast.AST | None], keras_compiled: bool
-                   ) -> tuple[str, bool] | None:
+                   ) -> tuple[str, str | None] | None:
         for stmt in body:
             if stmt is None:
                 continue
@@ -225,25 +225,37 @@ class BatchWithoutDropRemainder(ModuleRule):
                 if not isinstance(sub, ast.Call):
                     continue
                 tfn = index.tf_function_called(sub)
-                if tfn is not None and _signature_absorbs_batch(tfn):
-                    continue
                 if tfn is not None:
-                    return f"tf.function `{tfn.name}` called in the loop over it", _xla_compiled(index, tfn)
-                if method_name(sub) in _STEP_CALLS and (method_name(sub) != "run" or "strategy" in ast.unparse(sub.func).lower()):
-                    return f"{ast.unparse(sub.func)}() called in the loop over it", keras_compiled
+                    if _compiles(index, tfn):
+                        return f"tf.function `{tfn.name}` called in the loop over it", _row(index, tfn)
+                    continue
+                if keras_compiled and method_name(sub) in _STEP_CALLS and (
+                        method_name(sub) != "run" or "strategy" in ast.unparse(sub.func).lower()):
+                    return f"{ast.unparse(sub.func)}() called in the loop over it", None
         return None
 
 
-def _xla_compiled(index: ModuleIndex, tfn: TfFunction) -> bool:
-    """XLA compiles ``tfn`` for sure: ``jit_compile=True``, or a file that targets a TPU. A plain
-    tf.function only traces again for the smaller batch (measured, TF 2.21: 10 examples, batch 4,
-    4 epochs: 2 traces, no XLA compilation)."""
-    return is_true(tfn.keyword("jit_compile")) or index.uses_tpu
+def _compiles(index: ModuleIndex, tfn: TfFunction) -> bool:
+    """XLA compiles ``tfn``: ``jit_compile=True``, or a file that targets a TPU. A plain
+    tf.function traces the smaller batch once more per process and compiles nothing with XLA
+    (``dataset_partial_batch_epochs`` in xlacheck/data/tf_retrace.json: one retrace over three
+    epochs), so it is a sink only while the table says that cost is bounded to one trace."""
+    return is_true(tfn.keyword("jit_compile")) or index.uses_tpu or not retrace_table.bounded(
+        "dataset_partial_batch_epochs", at_most=1)
 
 
-def _signature_absorbs_batch(tfn: TfFunction) -> bool:
-    """A ``tf.function`` with an ``input_signature`` and no ``jit_compile``: the smaller last batch
-    runs the one trace (measured: ``tensor_shape_changes_input_signature_none`` in
-    xlacheck/data/tf_retrace.json, no retrace without jit_compile; one XLA compilation per shape with it)."""
-    return tfn.has_input_signature and not is_true(tfn.keyword("jit_compile")) and retrace_table.bounded(
-        "tensor_shape_changes_input_signature_none", at_most=0)
+def _row(index: ModuleIndex, tfn: TfFunction) -> str | None:
+    """The table row that measured a partial last batch reaching ``tfn`` under ``jit_compile``."""
+    if not is_true(tfn.keyword("jit_compile")):
+        return None  # compiled because the file targets a TPU: not measured on the CPU
+    return "dataset_partial_batch_epochs_input_signature" if tfn.has_input_signature else "dataset_partial_batch_epochs"
+
+
+def _cost(row: str | None) -> str:
+    """What the smaller batch cost in the table's row (its ``jit_compile`` run), as a parenthesis."""
+    measured = retrace_table.rows().get(row) if row is not None else None
+    if measured is None:
+        return ""
+    run = measured["jit_compile"]
+    return (f" (measured, TF 2.21 XLA:CPU: {run['traces']} trace{'s' if run['traces'] != 1 else ''} and "
+            f"{run['xla_compiles']} XLA compilations in all, where full batches need one of each)")

@@ -12,7 +12,7 @@ from xlacheck.analysis.module_index import (
     method_name,
 )
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
-from xlacheck.rules._recompile_scope import in_test, per_batch
+from xlacheck.rules._recompile_scope import in_test, is_tokenizer, padding_kind, per_batch
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -21,30 +21,11 @@ _PADDING_COLLATORS = frozenset({
     "DataCollatorWithPadding", "DataCollatorForTokenClassification", "DataCollatorForSeq2Seq",
 })
 _MLM_COLLATORS = frozenset({"DataCollatorForLanguageModeling", "DataCollatorForWholeWordMask"})
-# Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
-_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
 
 
 def _set(node: ast.expr | None) -> bool:
     """A keyword given a real value (``None`` means "not set")."""
     return node is not None and not (isinstance(node, ast.Constant) and node.value is None)
-
-
-def _padding_kind(node: ast.expr | None) -> str | None:
-    """'longest', 'max_length', 'off' for a literal padding argument; None if unknown/absent."""
-    if node is None:
-        return None
-    if isinstance(node, ast.Constant):
-        if node.value is True or node.value == "longest":
-            return "longest"
-        if node.value == "max_length":
-            return "max_length"
-        if node.value is False or node.value == "do_not_pad":
-            return "off"
-        return None
-    if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
-        return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
-    return None
 
 
 def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
@@ -76,12 +57,6 @@ def _tf_padding(call: ast.Call, name: str | None) -> str | None:
         return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
                 "element, not to the bucket boundary")
     return None
-
-
-def _is_tokenizer(func: ast.expr) -> bool:
-    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
-        func = func.value
-    return "tokenizer" in callee_text(func).lower()
 
 
 def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
@@ -235,7 +210,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 continue
             last = (name or callee_text(call.func)).rsplit(".", 1)[-1]
             padding_kw = keyword(call, "padding")
-            padding = _padding_kind(padding_kw.value if padding_kw else None)
+            padding = padding_kind(padding_kw.value if padding_kw else None)
             has_multiple = _set(kw.value) if (kw := keyword(call, "pad_to_multiple_of")) else False
             if last in _PADDING_COLLATORS or last in _MLM_COLLATORS:
                 if name is not None and not name.startswith("transformers"):
@@ -243,7 +218,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 what = f"{last}(...)"
                 if padding_kw is None:
                     padding = "longest"  # the collators' default
-            elif _is_tokenizer(call.func):
+            elif is_tokenizer(call.func):
                 rt = keyword(call, "return_tensors")
                 if rt is not None and isinstance(rt.value, ast.Constant) and rt.value.value == "pt" \
                         and not any(v.startswith("torch_xla") for v in ctx.facts.aliases.names.values()):

@@ -6,41 +6,19 @@ import ast
 
 from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true
-from xlacheck.analysis.tables import GROWING_OPS as _GROWING_OPS
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, jax_jitted, per_batch, runs_traced
+from xlacheck.rules._recompile_scope import (
+    LIST_GROWERS,
+    in_test,
+    jax_jitted,
+    loop_grown_arguments,
+    per_batch,
+    runs_traced,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_LIST_GROWERS = frozenset({"append", "extend", "insert"})
 _RELAX = ("reduce_retracing", "experimental_relax_shapes")
-
-
-def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr | None:
-    """Where ``name`` gets longer inside ``loop``: ``name = tf.concat([name, ...])`` (or
-    ``tf.pad(name, ...)``), or, for a Python list of tensors, ``name.append(...)``,
-    ``name.extend(...)``, ``name += [...]``, ``name = name + [...]``."""
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_GROWERS \
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
-            return node
-        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
-                and node.target.id == name and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
-            return node
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
-                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
-                and isinstance(node.value.left, ast.Name) and node.value.left.id == name \
-                and isinstance(node.value.right, (ast.List, ast.Tuple)):
-            return node
-        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
-            continue
-        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            continue
-        if index.aliases.resolve(node.value.func) not in _GROWING_OPS:
-            continue
-        if any(isinstance(sub, ast.Name) and sub.id == name for arg in node.value.args for sub in ast.walk(arg)):
-            return node
-    return None
 
 
 class GrowingTensorToTfFunction(ModuleRule):
@@ -167,28 +145,17 @@ class GrowingTensorToTfFunction(ModuleRule):
                 kind, callee = "jitted function", call.func.id
             else:
                 continue
-            loops = [loop for loop in index.loops_around(call) if isinstance(loop, (ast.For, ast.While))]
-            if not loops:
+            if not any(isinstance(loop, (ast.For, ast.While)) for loop in index.loops_around(call)):
                 self._grows_per_call(ctx, call, kind, callee)
                 continue
-            for arg in list(call.args) + [kw.value for kw in call.keywords]:
-                # the value itself, or a tensor made of it (tf.stack(tokens), tf.constant(history))
-                names = [arg] if isinstance(arg, ast.Name) else [
-                    a for a in arg.args if isinstance(a, ast.Name)] if isinstance(arg, ast.Call) else []
-                for name in names:
-                    growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None), None)
-                    if growth is not None:
-                        break
-                else:
+            for arg, name, growth in loop_grown_arguments(index, call):
+                cost = "it traces and compiles again" if tfn is None else _tf_cost(index, tfn, arg, growth)
+                if cost is None:
                     continue
-                if growth is not None:
-                    cost = "it traces and compiles again" if tfn is None else _tf_cost(index, tfn, arg, growth)
-                    if cost is None:
-                        continue
-                    ctx.report(self, arg, f"`{name.id}` grows every iteration (line {growth.lineno}) and is passed to "
-                                          f"{kind} `{callee}` in the same loop: every step has a new shape, so "
-                                          f"{cost} each iteration; use a fixed-size padded buffer "
-                                          "and a position index")
+                ctx.report(self, arg, f"`{name.id}` grows every iteration (line {growth.lineno}) and is passed to "
+                                      f"{kind} `{callee}` in the same loop: every step has a new shape, so "
+                                      f"{cost} each iteration; use a fixed-size padded buffer "
+                                      "and a position index")
 
     def _grows_per_call(self, ctx: ModuleContext, call: ast.Call, kind: str, callee: str) -> None:
         """A list kept across calls (``self.history``, a module-level ``HISTORY``) that the
@@ -254,7 +221,7 @@ def _grows_persistent(func: ast.AST, value: ast.expr) -> ast.stmt | ast.expr | N
     """``X.append(...)`` / ``X.extend(...)`` / ``X += [...]`` of the same ``self.X`` or name in ``func``."""
     text = ast.unparse(value)
     for node in ast.walk(func):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LIST_GROWERS \
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LIST_GROWERS \
                 and ast.unparse(node.func.value) == text:
             return node
         if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and ast.unparse(node.target) == text \

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction
 from xlacheck.analysis.scopes import target_names
+from xlacheck.analysis.tables import NUMPY_GENERATOR_SCALAR_DRAWS, NUMPY_SCALAR_DRAWS, STDLIB_RANDOM_DRAWS
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -17,6 +18,11 @@ _NUMBER_BUILTINS = frozenset({"float", "int", "len", "round"})
 _NUMBER_COMBINERS = frozenset({"max", "min", "abs", "sum", "pow"})
 _STDLIB_NUMBER_MODULES = ("math.", "random.")  # (numpy scalars are traced as tensors: not listed)
 _STRONG, _WEAK = 2, 1  # a value known to be a Python number / only a literal constant
+# What a NumPy random generator object is built with -> the draws that return Python numbers on it.
+_GENERATOR_TABLES: dict[str, dict[str, int]] = {
+    "np.random.default_rng": NUMPY_GENERATOR_SCALAR_DRAWS, "np.random.Generator": NUMPY_GENERATOR_SCALAR_DRAWS,
+    "np.random.RandomState": NUMPY_SCALAR_DRAWS,
+}
 
 
 class _Scope:
@@ -112,8 +118,8 @@ class _Scope:
             return self._self_number(node.attr, depth)  # type: ignore[attr-defined]
         if self.member(node) is not None:
             return self._member_number(node, depth)  # type: ignore[arg-type]
-        if isinstance(node, ast.Call) and self._stdlib_number(node.func):
-            return _STRONG  # math.cos(...), random.uniform(...): Python floats
+        if isinstance(node, ast.Call) and (self._stdlib_number(node.func) or self.random_draw(node) is not None):
+            return _STRONG  # math.cos(...), random.uniform(...), np.random.beta(a, a): Python floats
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
                 and not node.args and not node.keywords:
             return _STRONG  # array.item() / tensor.numpy().item(): a Python int or float
@@ -453,6 +459,59 @@ class _Scope:
                 return _WEAK if isinstance(stmt.value, ast.Constant) and type(stmt.value.value) in (int, float) else 0
         return 0
 
+    def random_draw(self, node: ast.AST) -> str | None:
+        """``random.gauss(0, 1)``, ``np.random.beta(a, a)`` or ``rng.uniform(lo, hi)`` (``rng`` a
+        ``np.random.default_rng``/``RandomState``) drawing one value, without ``size``: a call that
+        returns a new Python number each time it runs (tables in :mod:`xlacheck.analysis.tables`,
+        checked against NumPy); its text, or None."""
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None or (k.arg == "size" and not (isinstance(k.value, ast.Constant) and k.value.value is None))
+                for k in node.keywords):
+            return None
+        name = self.index.aliases.resolve(node.func) or ""
+        if name.startswith("random.") and name.removeprefix("random.") in STDLIB_RANDOM_DRAWS:
+            return name
+        if name.startswith("np.random.") \
+                and len(node.args) <= NUMPY_SCALAR_DRAWS.get(name.removeprefix("np.random."), -1):
+            return name
+        if isinstance(node.func, ast.Attribute):
+            table = self._generator_table(node.func.value)
+            if table is not None and len(node.args) <= table.get(node.func.attr, -1):
+                return ast.unparse(node.func)
+        return None
+
+    def _generator_table(self, owner: ast.expr) -> dict[str, int] | None:
+        """The scalar draws of the NumPy generator ``owner`` holds: a local or module-level name,
+        or ``self.X``, every assignment of which builds one (``np.random.default_rng(seed)``)."""
+        if isinstance(owner, ast.Name):
+            bound = self.index.local_binding(owner.id, owner) or self.index.module_constant(owner)
+            values: list[ast.expr | None] = [bound] if bound is not None else []
+        elif isinstance(owner, ast.Attribute) and self._self_attribute(owner) is not None:
+            values = [v for _, v in self.self_assignments(owner.attr)]
+        else:
+            return None
+        tables = [_GENERATOR_TABLES.get(self.index.aliases.resolve(v.func) or "")
+                  if isinstance(v, ast.Call) else None for v in values]
+        return tables[0] if tables and all(t is not None and t is tables[0] for t in tables) else None
+
+    def _draw_each_call(self, node: ast.expr, call: ast.Call) -> str | None:
+        """A random draw in ``node`` that runs again before every call of the function: inside a
+        loop around ``call``, or, where no loop is around it, in the function around ``call``
+        (each run of that function draws and calls once). A draw made once before the loop is one
+        value, one trace."""
+        loops = self.index.loops_around(call)
+        func = self.index.function_of(call)
+        for sub in ast.walk(node):
+            drawn = self.random_draw(sub)
+            if drawn is None:
+                continue
+            if loops and any(self._inside(sub, loop) for loop in loops):
+                return f"`{drawn}` draws a new value at every iteration of the loop that calls it"
+            if not loops and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and func.name not in ("__init__", "main") and self.index.function_of(sub) is func:
+                return f"`{drawn}` draws a new value on every call of `{func.name}()`"
+        return None
+
     def _neutral(self, node: ast.expr) -> bool:
         """Sub-expressions that are numbers in context: comprehension variables, len()/float() calls."""
         if isinstance(node, ast.Name):
@@ -472,6 +531,8 @@ class _Scope:
             if isinstance(sub, (ast.Attribute, ast.Subscript)) and (
                     self._self_attribute(sub) is not None or self.member(sub) is not None) and self.number(sub):
                 continue  # self.lr, config.lr, hparams["lr"], self.meta["w"]: a number (its parts need no check)
+            if isinstance(sub, ast.Call) and self.random_draw(sub) is not None:
+                continue  # np.random.uniform(lo, hi): a Python float
             if isinstance(sub, ast.Call) and not (
                     isinstance(sub.func, ast.Name) and sub.func.id in _NUMBER_BUILTINS | _NUMBER_COMBINERS
                     or self._stdlib_number(sub.func)):
@@ -519,6 +580,9 @@ class _Scope:
         loops = self.index.loops_around(call)
         comprehension_targets = {name for loop in loops if isinstance(loop, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
                                  for gen in loop.generators for name in target_names(gen.target)}
+        why = self._draw_each_call(node, call)
+        if why is not None:
+            return why
         for sub in ast.walk(node):
             attr = self._self_attribute(sub)
             if attr is not None:
@@ -822,7 +886,13 @@ class PythonScalarToTfFunction(ModuleRule):
     `base_lr * min(1.0, (i + 1) / warmup)` a number), and so do `array.item()` (a Python scalar;
     a NumPy scalar itself is traced as a tensor, measured) and `array.tolist()` (a list of them).
     `enumerate`/`zip` loop targets take
-    their items from the sequences they iterate.
+    their items from the sequences they iterate. A random draw that returns a Python number
+    (`random.uniform(...)`, `np.random.beta(a, a)`, `rng.normal()` on a `np.random.default_rng` or
+    `RandomState`, each without `size`: tables in `xlacheck/analysis/tables.py`, checked against NumPy;
+    `np.random.choice` and `Generator.integers` return NumPy scalars and are not listed) is a new
+    value at every call when it is drawn in the loop around the call, or, with no loop, in the
+    calling function (measured, `numpy_random_draw_each_call` in `xlacheck/data/tf_retrace.json`); a
+    draw made once before the loop is one value.
     A loop over a fixed display or module constant is not flagged: each item traces once and
     later passes hit the cache (measured), a bounded cost. Also
     flags a new object of a class of this file (not a NamedTuple) or a new Keras object (layer,
@@ -914,6 +984,12 @@ class PythonScalarToTfFunction(ModuleRule):
                 '        return x * tf.cast(step_number, tf.float32)\n'
                 '    def train_on_batch(self, x):\n        self.global_step.assign_add(1)\n'
                 '        return self.step(x, self.global_step)\n'),
+        # drawn once before the loop, drawn as an array (`size`), or wrapped in a NumPy scalar (traced as a tensor)
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def mix(x1, x2, lam):\n    return lam * x1 + (1.0 - lam) * x2\ndef train(pairs):\n"
+                "    lam = np.random.beta(0.2, 0.2)\n    out = [mix(a, b, lam) for a, b in pairs]\n"
+                "    out += [mix(a, b, np.random.beta(0.2, 0.2, size=(2, 1))) for a, b in pairs]\n"
+                "    return out + [mix(a, b, np.float32(np.random.beta(0.2, 0.2))) for a, b in pairs]\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -1097,6 +1173,24 @@ class PythonScalarToTfFunction(ModuleRule):
                              '(`self.global_step` is updated from its own value on every call of `train_on_batch()`):'
                              ' each new value traces and compiles the function again; pass a tensor (tf.constant / '
                              'tf.Variable)'),
+                )),
+        # a random draw that returns a Python float (measured: `numpy_random_draw_each_call`)
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def mix(x1, x2, lam):\n    return lam * x1 + (1.0 - lam) * x2\ndef train(pairs):\n"
+                "    return [mix(a, b, np.random.beta(0.2, 0.2)) for a, b in pairs]\n",
+                expected=(
+                    (7, 23, 'Python number `np.random.beta(0.2, 0.2)` passed to tf.function `mix` changes between '
+                            'calls (`np.random.beta` draws a new value at every iteration of the loop that calls '
+                            'it): each new value traces and compiles the function again; pass a tensor (tf.constant '
+                            '/ tf.Variable)'),
+                )),
+        Example("import numpy as np\nimport tensorflow as tf\nRNG = np.random.default_rng(0)\n"
+                "@tf.function(jit_compile=True)\ndef jitter(images, strength):\n    return images * strength\n"
+                "def augment(images):\n    return jitter(images, RNG.uniform(0.8, 1.2))\n",
+                expected=(
+                    (8, 27, 'Python number `RNG.uniform(0.8, 1.2)` passed to tf.function `jitter` changes between '
+                            'calls (`RNG.uniform` draws a new value on every call of `augment()`): each new value '
+                            'traces and compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
     )
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    drawn_in_loop,
     in_test,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
     jax_static_argument_calls,
+    random_draw_in,
     runs_traced,
     static_hash_kind,
 )
@@ -24,7 +27,10 @@ class StaticArgumentPerIteration(ModuleRule):
     Flags a call, inside a loop or comprehension, of a function this file jits with
     `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
-    the loop assigns from those (`n = len(batch)` with `batch` the loop variable), and a static
+    the loop assigns from those (`n = len(batch)` with `batch` the loop variable), a static
+    argument drawn at random (`np.random.randint(4, 8)`, `rng.integers(...)`, `random.choice(...)`)
+    in the loop, or, outside loops, in the function that calls (measured: a new static value compiles
+    again, `static.int_new_value` in `xlacheck/data/jax_cache_key.json`), and a static
     argument built in the loop as a new object of a class of this file that hashes by identity
     (a plain class without `__eq__`/`__hash__`: `step(x, Config())`, or `opts = Config()` in the
     loop body). A name the loop rebinds from itself (`lr = lr * 0.5`) or draws at random
@@ -76,6 +82,9 @@ class StaticArgumentPerIteration(ModuleRule):
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def sample(key, n):\n    return jax.random.normal(key, (n,)).mean()\n"
                 "def test_sizes(key):\n    for n in (1, 2):\n        sample(key, n)\n"),
+        Example("import jax\nimport numpy as np\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def crop(x, size):\n    return x[:size]\ndef run(xs):\n    size = np.random.randint(4, 8)\n"
+                "    return [crop(x, size) for x in xs]\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -123,6 +132,14 @@ class StaticArgumentPerIteration(ModuleRule):
                             'increments on every call: jax.jit compiles once per distinct static value, so every '
                             'call compiles again; pass it traced'),
                 )),
+        Example("import jax\nimport numpy as np\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def crop(x, size):\n    return x[:size]\ndef augment(x):\n    return crop(x, np.random.randint(4, 8))\n",
+                expected=(
+                    (8, 20, 'static argument `size` of jitted `crop` is drawn at random (`np.random.randint`) on '
+                            'every call of `augment()`: jax.jit compiles once per distinct static value, so every '
+                            'value drawn for the first time compiles again; pass it traced (with a static bound and '
+                            'a mask)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -152,7 +169,8 @@ class StaticArgumentPerIteration(ModuleRule):
             from_callers = {} if runs_traced(ctx.facts, index, call) else \
                 jax_params_varied_by_callers(index, ctx.path, call)
             if not loops:
-                self._varied_by_callers(ctx, call, bound, from_callers)
+                if not self._drawn_per_call(ctx, call, bound):
+                    self._varied_by_callers(ctx, call, bound, from_callers)
                 continue
             for param, arg in bound:
                 if isinstance(arg, ast.Name):  # `opts = Options(...)` in the loop body, then `step(x, opts)`
@@ -167,10 +185,20 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "it value equality (a frozen dataclass)")
                     break
             varying = jax_loop_varying_names(index, call)
+            drawn = drawn_in_loop(index, call)
             for param, arg in bound:
                 if isinstance(arg, ast.Lambda) or (isinstance(arg, ast.Call) and ctx.facts.aliases.resolve(arg.func)
                                                    in ("functools.partial", "partial")):
                     continue  # a callable made per iteration: XLA419
+                draw = random_draw_in(index, arg)
+                named = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in drawn), None)
+                if (draw is not None or named is not None) and jax_cache.recompiles("static.int_new_value"):
+                    what = f"`{ast.unparse(draw.func)}`" if draw is not None else f"`{named}`, assigned a random draw"
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is drawn at random "
+                                          f"({what}) on every iteration: jax.jit compiles once per distinct static "
+                                          "value, so every value drawn for the first time compiles again; pass it "
+                                          "traced (with a static bound and a mask)")
+                    break
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
                                           "iteration (it is computed from the loop variable): jax.jit compiles once "
@@ -179,6 +207,24 @@ class StaticArgumentPerIteration(ModuleRule):
                     break
             else:
                 self._varied_by_callers(ctx, call, bound, from_callers)
+
+    def _drawn_per_call(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]]) -> bool:
+        """A static argument drawn at random (``np.random.randint(4, 8)``) in the function that calls
+        the jitted one, outside loops: a new value on every call of that function. Reported; True."""
+        func = ctx.index.function_of(call)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.name in ("__init__", "main") \
+                or runs_traced(ctx.facts, ctx.index, call) or not jax_cache.recompiles("static.int_new_value"):
+            return False
+        for param, arg in bound:
+            draw = random_draw_in(ctx.index, arg)
+            if draw is not None:
+                assert isinstance(call.func, ast.Name)
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is drawn at random "
+                                      f"(`{ast.unparse(draw.func)}`) on every call of `{func.name}()`: jax.jit "
+                                      "compiles once per distinct static value, so every value drawn for the first "
+                                      "time compiles again; pass it traced (with a static bound and a mask)")
+                return True
+        return False
 
     def _varied_by_callers(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]],
                            from_callers: dict[str, tuple[str, int]]) -> None:

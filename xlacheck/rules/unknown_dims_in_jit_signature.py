@@ -7,7 +7,14 @@ import ast
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true, keyword
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, per_batch
+from xlacheck.rules._recompile_scope import (
+    dataset_batching,
+    in_test,
+    is_tokenizer,
+    loop_grown_arguments,
+    padding_kind,
+    per_batch,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -110,11 +117,18 @@ class _Resolver:
 
     def fixed_shape(self, arg: ast.expr, depth: int = 0) -> bool:
         """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences``,
-        ``tf.ensure_shape``, a fill of a given shape), directly or through a local name."""
+        ``tf.ensure_shape``, a fill of a given shape, a tokenizer told how to pad: to
+        ``max_length``, or to the longest, which XLA401 reports where it runs per batch), directly,
+        through an item of the result (``enc["input_ids"]``) or through a local name."""
         if depth > _DEPTH:
             return False
         if isinstance(arg, ast.Constant):
             return True  # `training=False`: not a shaped input
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Constant) and isinstance(arg.slice.value, str):
+            return self.fixed_shape(arg.value, depth + 1)  # enc["input_ids"]
+        if isinstance(arg, ast.Call) and is_tokenizer(arg.func):
+            kw = keyword(arg, "padding")
+            return padding_kind(kw.value if kw is not None else None) in ("longest", "max_length")
         if isinstance(arg, ast.Call):
             return self.resolve(arg.func) in _FIXED_SHAPE_CALLS
         if isinstance(arg, ast.Name):
@@ -130,11 +144,15 @@ class UnknownDimsInJitSignature(ModuleRule):
     shapes (its `input_signature` holds a `tf.TensorSpec` with a `None` dimension or no shape,
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
-    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`) and that may
-    change shape between iterations: an argument the loop never rebinds (bound before it), or
+    argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a tokenizer told
+    how to pad: to the longest, XLA401 reports it) and that may change shape between iterations: an argument the loop never rebinds (bound before it), or
     rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
     has one shape on every pass and compiles once (measured, `tensor_same_shape_input_signature_none`
-    in `xlacheck/data/tf_retrace.json`), so such a call does not count. The signature
+    in `xlacheck/data/tf_retrace.json`), so such a call does not count. Nor does a call whose shapes
+    another rule reports where they change (one fact, one finding): an argument that grows in the
+    loop (XLA409), or a batch of a loop over a dataset that this file batches (`ds.batch(n)`: with
+    `drop_remainder=True` it has one shape; without it, its last partial batch is XLA402's; padded to
+    its longest element, XLA401's). The signature
     is followed however it is spelled: inline, a name bound in the function or at module level,
     `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
     `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file never calls per batch
@@ -188,6 +206,26 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "    return x\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, reduce_retracing=True)\n"
                 "def scale(x, w):\n    return x * w\ndef run(x, w, n):\n    return [scale(x, w) for _ in range(n)]\n"),
+        # one shape: every batch of a drop_remainder=True dataset has the same size
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 3], tf.float32)])\n"
+                "def step(x):\n    return tf.reduce_sum(x)\ndef run(features):\n"
+                "    ds = tf.data.Dataset.from_tensor_slices(features).batch(4, drop_remainder=True)\n"
+                "    for x in ds:\n        step(x)\n"),
+        # a tokenizer told how to pad: to max_length one length; to the longest, XLA401's finding
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
+                "def encode(ids):\n    return ids + 1\ndef run(tokenizer, text_batches):\n"
+                "    for texts in text_batches:\n"
+                "        enc = tokenizer(texts, padding=True, return_tensors='tf')\n"
+                "        encode(enc['input_ids'])\n"),
+        # the growing argument is XLA409's finding, not a second one here
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
+                "def next_logits(ids):\n    return tf.one_hot(ids[:, -1], 10)\ndef generate(ids, n):\n"
+                "    for _ in range(n):\n        logits = next_logits(ids)\n"
+                "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
+                "    return ids\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
@@ -230,6 +268,7 @@ class UnknownDimsInJitSignature(ModuleRule):
                     continue
                 varying = [c for c in sites.get(id(tfn.wrapper), ())
                            if not in_test(index, ctx.path, c) and per_batch(index, c)
+                           and not any(loop_grown_arguments(index, c))  # XLA409 reports that call
                            and not all(resolver.fixed_shape(a) or _same_shape_every_iteration(index, tfn, c, a)
                                        for a in [*c.args, *(k.value for k in c.keywords)])]
                 if not varying:
@@ -269,8 +308,10 @@ def _same_shape_every_iteration(index: ModuleIndex, tfn: TfFunction, call: ast.C
         return False
     for loop in loops:
         heads = [loop] if isinstance(loop, (ast.For, ast.AsyncFor)) else list(getattr(loop, "generators", []))
-        if any(arg.id in target_names(h.target) for h in heads if hasattr(h, "target")):
-            return False  # `for b in batches`: a new batch each pass
+        for head in heads:
+            if hasattr(head, "target") and arg.id in target_names(head.target) \
+                    and dataset_batching(index, head.iter) is None:
+                return False  # `for b in batches`: a new batch each pass
         for node in ast.walk(loop):
             if isinstance(node, ast.Assign) and any(arg.id in target_names(t) for t in node.targets):
                 if not (isinstance(node.value, ast.Call) and index.tf_function_called(node.value) is tfn) \
