@@ -6,6 +6,7 @@ One command (needs TensorFlow, tf-keras and Keras 3; xlacheck itself never impor
 
     python tools/generate_api_table.py                # writes xlacheck/data/tf_api.json (~10 min)
     python tools/generate_api_table.py --limit 50     # a quick partial run, for development
+    python tools/generate_api_table.py --check [--sample N]  # re-probes a sample, compares (exit 1: stale)
 
 What it records per public name (``tf.*``, ``tf.compat.v1.*``, ``tf.raw_ops.*``, ``tf.keras.*``
 (tf-keras), ``keras.*`` (Keras 3: ``keras.ops``, ``keras.backend``, ...)), and where each fact
@@ -98,6 +99,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _table_check  # noqa: E402
 import generate_op_table as got  # noqa: E402  (the synthetic-argument machinery is shared)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -1002,6 +1004,83 @@ def probe_xla_values(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[
     return counts
 
 
+_GRAD_FACTS = ("grad_xla", "grad_unsupported", "grad", "grad_const")
+
+
+def _grad_facts(outcome: str, detail: str) -> dict[str, Any]:
+    """The gradient facts of one compile outcome, as ``build_table`` and ``probe_gradients`` record them."""
+    return {"compiled": {"grad_xla": True}, "no_grad": {"grad": "none"},
+            "no_kernel": {"grad_xla": False, "grad_unsupported": detail.split(",")},
+            "const": {"grad_xla": False, "grad_const": True}}.get(outcome, {})
+
+
+def measure_call_entry(tf: Any, name: str, fn: Callable[..., Any]) -> dict[str, Any] | None:
+    """The facts of a ``by: "call"`` entry, probed again the way the full run probes them
+    (``build_table``, then ``probe_optional_const`` and ``probe_gradients``); None when the
+    synthetic arguments no longer trace."""
+    traced = got.trace_default(tf, name, fn)
+    if traced is None:
+        return None
+    kind, dynamic = symbolic_call(tf, fn, traced.args)
+    facts: dict[str, Any] = {"returns": kind, "dynamic_shape": dynamic}
+    if kind not in {"tensor", "variable"}:
+        return facts
+    outcome, detail = compile_outcome(tf, fn, traced.args)
+    if outcome == "compiled":
+        const, python_only = probe_const_args(tf, fn, traced.args, {})
+        const += [param for param, graph_input in optional_int_params(fn, traced.args).items()
+                  if compile_outcome(tf, fn, {**traced.args, param: graph_input})[0] == "const"]
+        facts.update(xla=True, const_args=sorted(set(const)), py_args=python_only,
+                     **_grad_facts(*compile_outcome(tf, fn, traced.args, grad=True)))
+    elif outcome == "no_kernel":
+        facts.update(xla=False, unsupported=detail.split(","))
+    elif outcome == "const":
+        const = const_tensor_params(tf, fn, traced.args)
+        facts.update(xla=bool(const), const_args=sorted(const))
+    return facts
+
+
+def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
+    """Probe a sample of the called entries again (spread over: has no kernel, needs a constant
+    argument, gradient fails, compiles plainly, not compiled) and compare with the file. Exit
+    status 1 when stale."""
+    table = json.loads(path.read_text())
+    callables = public_callables(tf, keras, None)
+    groups: dict[str, list[str]] = {}
+    for name, entry in table["entries"].items():
+        fn = callables.get(name)
+        if entry.get("by") != "call" or fn is None or isinstance(fn, type):
+            continue
+        verdict = ("no_xla" if entry.get("xla") is False else "grad_fails" if entry.get("grad_xla") is False
+                   else "const_args" if entry.get("const_args") else "compiles" if entry.get("xla") else "not_compiled")
+        groups.setdefault(verdict, []).append(name)
+    differences = [line for key, version in (("tensorflow_version", tf.__version__),
+                                             ("keras_version", getattr(keras, "__version__", None)))
+                   if (line := _table_check.difference(key, table[key], version))]
+    names = _table_check.spread_sample(groups, sample)
+    for name in names:
+        entry = table["entries"][name]
+        measured = measure_call_entry(tf, name, callables[name])
+        if measured is None:
+            differences.append(f"{name}: the file has a call, the synthetic arguments no longer trace")
+            continue
+        recorded = {"returns": entry["returns"], "dynamic_shape": bool(entry.get("dynamic_shape"))}
+        if "xla" in entry or "xla" in measured:
+            recorded["xla"] = entry.get("xla")
+            recorded["const_args"] = sorted(entry.get("const_args", ()))
+            measured.setdefault("const_args", [])
+            if "py_args" in measured:
+                recorded["py_args"] = entry.get("py_args", [])
+            if "unsupported" in entry or "unsupported" in measured:
+                recorded["unsupported"] = entry.get("unsupported")
+            if entry.get("xla") and measured.get("xla"):
+                recorded.update({k: entry[k] for k in _GRAD_FACTS if k in entry})
+        if (line := _table_check.difference(name, recorded, measured)):
+            differences.append(line)
+    return _table_check.report("generate_api_table", 2 + len(names), differences,
+                               f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -1020,19 +1099,29 @@ def main(argv: list[str] | None = None) -> int:
                          "in the existing --out file (compiles each as a value-less tensor)")
     ap.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
                     help="with --probe-optional-const: only the names this regular expression finds")
+    ap.add_argument("--check", action="store_true",
+                    help="probe a sample of the called entries again and compare with --out (writes nothing)")
+    ap.add_argument("--sample", type=int, default=10, help="with --check: how many entries")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     logging.getLogger("generate_op_table").setLevel(logging.ERROR)
     signal.signal(signal.SIGALRM, got._on_alarm)
 
-    import tensorflow as tf
+    try:
+        import tensorflow as tf
+    except ImportError:
+        if args.check:
+            return _table_check.skipped("generate_api_table", "TensorFlow is not installed")
+        raise
 
     tf.get_logger().setLevel("ERROR")
     try:
         import keras
     except ImportError:  # pragma: no cover - Keras 3 is optional
         keras = None
+    if args.check:
+        return check_table(tf, keras, args.out, args.sample)
     if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad \
             or args.probe_optional_const:
         table = json.loads(args.out.read_text())

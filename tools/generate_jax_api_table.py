@@ -3,6 +3,7 @@ and ``linalg`` submodules), ``jax.lax``, ``jax.random`` and ``jax.nn``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
+    python tools/generate_jax_api_table.py --check [--sample N]  # re-probes a sample, compares (exit 1: stale)
 
 Per function (``by`` says how each fact was decided):
 
@@ -44,8 +45,13 @@ import argparse
 import inspect
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "jax_api.json"
@@ -191,14 +197,16 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
 
 
 
-def probe_numpy_on_tracer(jax: Any, jnp: Any) -> dict[str, list[str]]:
-    """Which public NumPy functions accept one traced array under jax.jit (see the module doc)."""
+def probe_numpy_on_tracer(jax: Any, jnp: Any, only: list[str] | None = None) -> dict[str, list[str]]:
+    """Which public NumPy functions accept one traced array under jax.jit (see the module doc);
+    ``only``: just these names (``np.X``) instead of all."""
     import numpy as np
 
     host = np.arange(1, 5, dtype=np.float32).reshape(2, 2) / 4.0
     traced_input = jnp.asarray(host)
     traceable, fails = [], []
-    for attr in sorted(dir(np)):
+    attrs = sorted(dir(np)) if only is None else sorted(name[len("np."):] for name in only)
+    for attr in attrs:
         fn = getattr(np, attr)
         if attr.startswith("_") or isinstance(fn, type) or not callable(fn) or attr in NUMPY_SKIP:
             continue
@@ -231,16 +239,24 @@ def positional_params(fn: Any) -> list[str] | None:
     return [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
+def modules(jax: Any, jnp: Any) -> dict[str, Any]:
+    """The probed namespaces, by the prefix of their entries' names."""
+    return {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
+            "jax.random": jax.random, "jax.nn": jax.nn}
+
+
+def resolve(name: str, jax: Any, jnp: Any) -> Any:
+    module_name, attr = name.rsplit(".", 1)
+    return getattr(modules(jax, jnp)[module_name], attr)
+
+
 def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     """``params`` for the entries whose argument positions a linter needs."""
-    modules = {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
-               "jax.random": jax.random, "jax.nn": jax.nn}
     count = 0
     for name, entry in entries.items():
         if "alias_of" in entry or not (entry.get("static_args") or entry.get("jit_error") in DATA_DEPENDENT_ERRORS):
             continue
-        module_name, attr = name.rsplit(".", 1)
-        params = positional_params(getattr(modules[module_name], attr))
+        params = positional_params(resolve(name, jax, jnp))
         if params:
             entry["params"] = params
             # the probing call passed its arrays first and by position ("array"): name them
@@ -261,19 +277,62 @@ def write(table: dict[str, Any], out: Path) -> None:
     out.write_text("\n".join(lines) + "\n")
 
 
+def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
+    """Probe a sample of the entries again (as the full run does: ``probe`` then ``add_params``) and
+    the same number of ``numpy_on_tracer`` names; compare with the file. Exit status 1 when stale."""
+    table = json.loads(path.read_text())
+    entries = table["entries"]
+    groups: dict[str, list[str]] = {}
+    for name, entry in entries.items():
+        if entry.get("by") == "call":
+            verdict = ("static_args" if entry.get("static_args") else "jit" if entry.get("jit")
+                       else entry.get("jit_error", "no_jit"))
+            groups.setdefault(verdict, []).append(name)
+    differences: list[str] = []
+    if (line := _table_check.difference("jax_version", table["jax_version"], jax.__version__)):
+        differences.append(line)
+    names = _table_check.spread_sample(groups, sample)
+    for name in names:
+        measured = {name: probe(name, resolve(name, jax, jnp), jax, jnp)}
+        add_params(measured, jax, jnp)
+        if (line := _table_check.difference(name, entries[name], measured[name])):
+            differences.append(line)
+    recorded = table["numpy_on_tracer"]
+    verdicts = {name: verdict for verdict in ("traceable", "fails") for name in recorded[verdict]}
+    numpy_names = _table_check.spread_sample({v: [n for n, w in verdicts.items() if w == v]
+                                              for v in ("traceable", "fails")}, sample)
+    got = probe_numpy_on_tracer(jax, jnp, numpy_names)
+    measured_verdicts = {name: verdict for verdict in ("traceable", "fails") for name in got[verdict]}
+    for name in numpy_names:
+        if (line := _table_check.difference(f"numpy_on_tracer {name}", verdicts[name], measured_verdicts.get(name))):
+            differences.append(line)
+    return _table_check.report("generate_jax_api_table", 1 + len(names) + len(numpy_names), differences,
+                               f"jax {jax.__version__}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--refresh-params", action="store_true", help="fill params into the existing --out file only")
     ap.add_argument("--refresh-numpy", action="store_true",
                     help="probe only numpy_on_tracer into the existing --out file")
+    ap.add_argument("--check", action="store_true", help="probe a sample again and compare with --out")
+    ap.add_argument("--sample", type=int, default=12, help="with --check: how many entries (and NumPy names)")
     args = ap.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import warnings
 
     warnings.filterwarnings("ignore")
-    import jax
-    import jax.numpy as jnp
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        if args.check:
+            return _table_check.skipped("generate_jax_api_table", "JAX is not installed")
+        raise
+
+    if args.check:
+        return check_table(jax, jnp, args.out, args.sample)
 
     if args.refresh_numpy:
         table = json.loads(args.out.read_text())

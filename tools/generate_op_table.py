@@ -3,6 +3,7 @@
 One command (needs TensorFlow; xlacheck itself never imports it):
 
     python tools/generate_op_table.py            # writes xlacheck/data/tf_xla_ops.json
+    python tools/generate_op_table.py --check [--sample N]   # re-measures a sample, compares (exit 1: stale)
 
 What it records, and where each fact comes from:
 
@@ -75,6 +76,10 @@ from typing import Any
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 logger = logging.getLogger("generate_op_table")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_xla_ops.json"
@@ -2355,6 +2360,49 @@ def _conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any]
     return conditions
 
 
+def check_table(tf: Any, path: Path, sample: int) -> int:
+    """``--check``: the kernel registry read again for every raw op (seconds), and a sample of the
+    traced API entries (spread over those with and without an op that has no kernel) traced again
+    with their synthetic arguments, as the walk and the sweep trace them, and compiled. The ops the
+    trace creates must be the file's; the compiler must agree with the file's verdict (it compiles
+    when no op lacks a kernel; it names only ops the file lists otherwise). Exit status 1 when stale."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    differences = [line for line in [_table_check.difference("tensorflow_version", table["tensorflow_version"],
+                                                             tf.__version__)] if line]
+    cpu = xla_kernel_ops(tf).get("XLA_CPU_JIT", frozenset())
+    differences += [line for op, record in table["raw_ops"].items()
+                    if (line := _table_check.difference(f"raw op {op} has an XLA_CPU_JIT kernel", record["xla_cpu_jit"],
+                                                        op in cpu))]
+    unsupported = frozenset(op for op in table["raw_ops"] if op not in cpu)  # as the registry has it now
+    walked = public_functions(tf)
+    # functions only: classes (Keras layers, losses, lookup tables) are built and called by probes
+    swept = {name: fn for group in public_callables(tf).values() for name, fn in group.items()
+             if not isinstance(fn, type)}
+    traced_entries = {name: entry for name, entry in table["api"].items()
+                      if entry.get("source") == "trace" and (name in walked or name in swept)}
+    groups = {"no_kernel": [n for n, e in traced_entries.items() if e["unsupported"]],
+              "kernel": [n for n, e in traced_entries.items() if not e["unsupported"]]}
+    names = _table_check.spread_sample(groups, sample)
+    for name in names:
+        entry = table["api"][name]
+        fn = walked.get(name) or swept[name]
+        result = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        if result is None:
+            differences.append(f"{name}: the file has a trace, the synthetic arguments no longer trace")
+            continue
+        ops = set(result.ops) - {"Placeholder"}
+        measured = {"raw_ops": sorted(ops), "unsupported": sorted(ops & unsupported)}
+        if (line := _table_check.difference(name, {k: entry[k] for k in measured}, measured)):
+            differences.append(line)
+        outcome, detail = compile_verdict(tf, fn, result.args)
+        named = set(detail) - BOUNDARY_OPS if outcome == "no_kernel" else set()
+        if (outcome == "compiled" and entry["unsupported"]) or (named and not named <= set(entry["unsupported"])):
+            differences.append(f"{name}: the file lists {entry['unsupported']} without a kernel, the compiler says "
+                               f"{outcome} {sorted(named)}")
+    return _table_check.report("generate_op_table", 1 + len(table["raw_ops"]) + 2 * len(names), differences,
+                               f"TensorFlow {tf.__version__}")
+
+
 def print_coverage(report: dict[str, Any], title: str) -> None:
     print(f"coverage of the public API ({title}):")
     total = sum(g["callables"] for g in report.values())
@@ -2392,17 +2440,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "--out table; everything else is kept")
     parser.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
                         help="with --variants-only: only the API names this regular expression finds")
+    parser.add_argument("--check", action="store_true",
+                        help="read the kernel registry again and trace and compile a sample of the API entries; "
+                             "compare with --out (writes nothing; exit 1 when they differ)")
+    parser.add_argument("--sample", type=int, default=12, help="with --check: how many API entries")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     try:
         import tensorflow as tf
     except ImportError:
+        if args.check:
+            return _table_check.skipped("generate_op_table", "TensorFlow is not installed")
         print("generate_op_table: TensorFlow is not installed; install the [trainer] extra.", file=sys.stderr)
         return 2
     tf.get_logger().setLevel(logging.ERROR)
     signal.signal(signal.SIGALRM, _on_alarm)
     start = time.monotonic()
+    if args.check:
+        return check_table(tf, args.out, args.sample)
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
         return 0

@@ -3,6 +3,7 @@
 One command (needs torch and torch_xla; xlacheck itself never imports them):
 
     PJRT_DEVICE=CPU nice python tools/generate_torch_recompile_table.py
+    python tools/generate_torch_recompile_table.py --check [--sample N]  # reruns a sample, compares (exit 1: stale)
 
 Each probe is a small step function ``step(x, v)`` run on the XLA device the way a training loop
 runs it: three warm steps with the first value, then one step with each other value, a
@@ -12,7 +13,7 @@ probe is in the compilation cache); ``recompiles`` is true when any later step c
 ``x`` is a device tensor; ``v`` is what varies per step (a Python int, a float, a list, the input's
 own shape ...), as the ``varies`` field says. The rules (XLA450, XLA451, XLA561) read the probes
 by name through ``xlacheck.analysis.torch_model.recompiles``;
-``tests/xlacheck/test_torch_recompile_table.py`` reruns a sample against torch_xla.
+``--check`` reruns a sample against torch_xla (``tests/xlacheck/test_torch_recompile_table.py`` calls it).
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "torch_xla_recompile.json"
@@ -162,11 +167,46 @@ def run_probes(python: str, names: list[str], scratch: Path) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def check_table(python: str, path: Path, sample: int) -> int:
+    """Rerun a sample of the probes (each in a fresh process, as the full run does) and compare their
+    verdicts, and every probe's code, with the file. Exit status 1 when stale."""
+    import tempfile
+
+    table = json.loads(path.read_text())
+    probes = table["probes"]
+    differences = [line for name, (varies, body, values, kind) in json.loads(json.dumps(PROBES)).items()
+                   if (line := _table_check.difference(f"{name} (its code)", {k: probes.get(name, {}).get(k) for k in
+                                                        ("varies", "step", "values", "input")},
+                                                       {"varies": varies, "step": body, "values": values,
+                                                        "input": kind}))]
+    names = _table_check.spread_sample({str(v): [n for n, p in probes.items() if p["recompiles"] is v]
+                                        for v in (True, False)}, sample)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            got = run_probes(python, [name], Path(tmp))
+            r = got["results"][name]
+            measured = bool(sum(r["later"])) if r["error"] is None else None
+            if (line := _table_check.difference(f"{name} recompiles", probes[name]["recompiles"], measured)):
+                differences.append(line)
+    versions = f"torch {got['torch']}, torch_xla {got['torch_xla']}" if names else "nothing sampled"
+    for key in ("torch", "torch_xla"):
+        if names and (line := _table_check.difference(key, table[key], got[key])):
+            differences.append(line)
+    return _table_check.report("generate_torch_recompile_table", len(PROBES) + len(names), differences, versions)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--python", default=sys.executable, help="a Python with torch and torch_xla")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--check", action="store_true", help="rerun a sample of the probes and compare with --out")
+    ap.add_argument("--sample", type=int, default=4, help="with --check: how many probes to rerun")
     args = ap.parse_args(argv)
+    if args.check:
+        reason = _table_check.missing("torch_xla", args.python)
+        if reason:
+            return _table_check.skipped("generate_torch_recompile_table", reason)
+        return check_table(args.python, args.out, args.sample)
     import tempfile
 
     got: dict = {"results": {}}

@@ -3,6 +3,7 @@
 One command (needs torch and torch_xla; xlacheck itself never imports them):
 
     PJRT_DEVICE=CPU nice python tools/generate_torch_table.py     # writes the JSON and docs/torch-op-table.md
+    python tools/generate_torch_table.py --check [--sample N]      # reruns a sample, compares (exit 1: stale)
 
 What it records, and where each fact comes from:
 
@@ -46,6 +47,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "torch_xla_ops.json"
@@ -1149,6 +1154,48 @@ def rerun_backward(path: Path, batch: int) -> dict:
     return table
 
 
+def check_table(path: Path, sample: int, batch: int) -> int:
+    """Run a sample of each kind of probe again, as the full run does (forward ops, backward probes,
+    argument-dependent probes, string/bool variants; each sample spread over the recorded statuses),
+    and compare their facts with the file. Exit status 1 when stale."""
+    import tempfile
+
+    import torch
+    import torch_xla
+
+    table = json.loads(path.read_text())
+
+    def facts(record: dict, keys: tuple[str, ...]) -> dict:
+        return {k: record[k] for k in keys if record.get(k)}  # the generator records a flag only when set
+
+    ops = table["ops"]
+    forward, other = ("status", "aten", "reads_value", "data_dependent_shape"), ("status", "aten")
+    kinds = [  # (probe name -> the facts the file holds, the keys of the worker's record they came from)
+        ({n: facts(e, forward) for n, e in ops.items()}, forward),
+        ({f"backward:{n}": facts({"status": e["backward"], "aten": e.get("backward_aten")}, other)
+          for n, e in ops.items() if "backward" in e}, other),
+        ({f"probe:{op}#{i}": facts(r, other) for op, rows in table["argument_dependent"].items()
+          for i, r in enumerate(rows)}, other),
+        ({f"variant:{op}@{json.dumps(r['when'])}": facts(r, (*other, "grad"))
+          for op, spec in table.get("variants", {}).items() for r in spec["rows"]}, (*other, "grad")),
+    ]
+    expected: dict[str, tuple[dict, tuple[str, ...]]] = {}
+    for rows, keys in kinds:
+        groups: dict[str, list[str]] = {}
+        for name, recorded in rows.items():
+            groups.setdefault(recorded["status"], []).append(name)
+        expected.update({n: (rows[n], keys) for n in _table_check.spread_sample(groups, sample)})
+    with tempfile.TemporaryDirectory() as scratch:
+        results = _run_all(list(expected), Path(scratch), batch)
+    differences = [line for key, version in (("torch_version", torch.__version__),
+                                             ("torch_xla_version", torch_xla.__version__))
+                   if (line := _table_check.difference(key, table[key], version))]
+    differences += [line for name, (recorded, keys) in expected.items()
+                    if (line := _table_check.difference(name, recorded, facts(results.get(name, {}), keys)))]
+    return _table_check.report("generate_torch_table", 2 + len(expected), differences,
+                               f"torch {torch.__version__}, torch_xla {torch_xla.__version__}")
+
+
 def write_doc(table: dict, path: Path) -> None:
     ops = table["ops"]
     by = {s: sorted(n for n, e in ops.items() if e["status"] == s) for s in ("lowered", "fallback", "xla_error")}
@@ -1243,6 +1290,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
                          "the argument-dependent probes and the module table; variants: only the variant probes "
                          "and the boolean-argument list")
+    ap.add_argument("--check", action="store_true", help="rerun a sample of each kind of probe and compare with --out")
+    ap.add_argument("--sample", type=int, default=6, help="with --check: how many probes of each kind")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -1250,6 +1299,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if os.environ.get("PJRT_DEVICE") is None:
         os.environ["PJRT_DEVICE"] = "CPU"
+    if args.check:
+        reason = _table_check.missing("torch_xla")
+        if reason:
+            return _table_check.skipped("generate_torch_table", reason)
+        return check_table(args.out, args.sample, args.batch)
     table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
              else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))

@@ -1144,7 +1144,7 @@ CPU_LOADER = """
 import torch
 import torch_xla
 from torch.utils.data import DataLoader, TensorDataset
-def train(model, opt, x, lengths, device):
+def train(model, opt, x, lengths, device, xla_device, PairDataset):
 {dataset}
     for ids, lens in DataLoader(ds, batch_size=8, drop_last=True):
 {move}
@@ -1168,10 +1168,29 @@ def train(model, opt, x, lengths, device):
     ("    ds = TensorDataset(x, lengths)", "        lens = torch.as_tensor(lens, device=device)", True),
     # a dataset of device tensors, bound to a name first: its items are device tensors
     ("    ds = TensorDataset(x.to(device), lengths.to(device))", "        pass", True),
+    # a dataset handed a device (torch_model._names_a_device: a name that holds or spells a device)
+    ("    ds = PairDataset(x, lengths)", "        pass", False),
+    ("    ds = PairDataset(x, lengths, device=device)", "        pass", True),
+    ("    ds = PairDataset(x, lengths, device=xla_device)", "        pass", True),
+    ("    ds = PairDataset(x, lengths, device=torch_xla.device())", "        pass", True),
 ])
 def test_items_of_a_plain_dataloader_stay_on_the_cpu(dataset: str, move: str, flagged: bool) -> None:
     src = CPU_LOADER.format(dataset=dataset, move=move)
     assert ("XLA350" in _codes(src)) is flagged
+
+
+def test_one_definition_of_a_name_that_holds_a_device() -> None:
+    """DataLoader arguments and torch-function operands share it: a name bound to a device, or one
+    spelled as a device (an unknown value there is taken to be one)."""
+    import ast
+
+    from xlacheck.analysis.torch_model import DEVICE, _names_a_device
+
+    def names(spelling: str, flags: int = 0) -> bool:
+        return _names_a_device(ast.parse(spelling, mode="eval").body, lambda _: flags)
+
+    assert names("device") and names("xla_device") and names("target_device") and names("dev", DEVICE)
+    assert not names("dev") and not names("lengths") and not names("x.device") and not names("'cpu'")
 
 
 def test_cpu_loader_item_read_transfers_nothing_on_torch_xla(tmp_path: Path) -> None:

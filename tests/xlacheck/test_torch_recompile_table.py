@@ -1,9 +1,8 @@
 """The measured recompile table (xlacheck/data/torch_xla_recompile.json) and the rules that cite it.
 
 The table is written by tools/generate_torch_recompile_table.py from torch_xla's own CompileTime
-counts; the rerun test replays a sample of its probes on torch_xla (this interpreter when it has
-torch_xla, else ``XLACHECK_TORCH_XLA_PYTHON``; skipped without either). The other tests pin what the
-rules claim from it: the data-length forms that recompile are flagged, the fixed ones are not.
+counts; its ``--check`` reruns a sample of the probes on torch_xla (tests/xlacheck/test_table_checks.py).
+The tests here pin what the rules claim from it: the data-length forms that recompile are flagged, the fixed ones are not.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.xlacheck.test_torch import _torch_xla_python
 from xlacheck.engine import check_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,20 +47,6 @@ def test_table_header_and_facts() -> None:
             "float_scalar_reaches_one", "float_scalar_reaches_zero"} <= recompile
     assert not {"same_shape_new_values", "float_scalar", "int_fill_value", "device_index_tensor",
                 "size_from_fixed_input", "tensor_from_list_same_length", "cat_fixed_count"} & recompile
-
-
-SAMPLE = ("float_scalar", "int_split_sections", "cat_varying_count", "tensor_from_list_same_length")
-
-
-def test_table_sample_rerun_on_torch_xla(tmp_path: Path) -> None:
-    python = _torch_xla_python()
-    sys.path.insert(0, str(ROOT / "tools"))
-    from generate_torch_recompile_table import run_probes
-
-    got = run_probes(python, list(SAMPLE), tmp_path)["results"]
-    table = _table()["probes"]
-    for name in SAMPLE:  # (one process: these probes share no graph)
-        assert bool(sum(got[name]["later"])) == table[name]["recompiles"], (name, got[name])
 
 
 LOADER_LOOP = """

@@ -1080,38 +1080,8 @@ def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str
 
 
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
-    """Same-file functions a compiled function calls: by name, or as ``self.method`` (also one
-    inherited from a base class defined in this file)."""
-    callees: list[FunctionInfo] = []
-    for n in info.called_names:
-        found = inf.lookup(ast.Name(n), info, info.cls)
-        built = inf.scanner.instances.get(n)
-        if not found and built in inf.classes and not _binds(info, n):
-            # `model(x)` where the module built `model = Model()` from a class defined here: calling
-            # a Keras layer/model instance runs its call() in the caller's graph
-            found = [m for k, m in inf.classes[built].methods.items() if k in ("__call__", "call")]
-        if not found and not _binds(info, n):
-            init = _plain_constructor(inf.classes, n)
-            if init is not None:
-                found = [init]
-        callees.extend(found)
-    for on_self, name, method in info.called_object_methods:
-        found_method = _object_method(inf.classes, inf.scanner.instances, info, on_self, name, method)
-        if found_method is not None:
-            callees.append(found_method)
-    owner = owner_class(info)
-    if owner is not None:
-        for method in info.called_methods:
-            if method in owner.methods:
-                callees.append(owner.methods[method])
-            elif (stored := _stored_function(owner, method, inf.module_funcs)) is not None:
-                callees.append(stored)
-            else:  # a method inherited from a base class defined in this file
-                for b in owner.bases:
-                    if b in inf.classes and method in inf.classes[b].methods:
-                        callees.append(inf.classes[b].methods[method])
-                        break
-    return callees
+    """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``)."""
+    return _callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True)
 
 
 def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
@@ -1285,13 +1255,27 @@ def _module_alias(aliases: AliasTable, node: ast.Assign) -> None:
 
 
 def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes: dict[str, ClassInfo],
-             by_node: dict[int, FunctionInfo], instances: Mapping[str, str | None]) -> list[FunctionInfo]:
-    """Same-file functions ``info`` calls: by name, as ``self.method``, or as ``self.layer(...)``
-    where ``self.layer`` was built from a layer class defined in this file (its ``call``), a plain
-    class's constructor, and methods of objects of classes defined here (:func:`_object_method`)."""
+             by_node: dict[int, FunctionInfo], instances: Mapping[str, str | None],
+             compiled: bool = False) -> list[FunctionInfo]:
+    """Same-file functions ``info`` calls: by name (a plain class's constructor where the name is a
+    class, :func:`_plain_constructor`), methods of objects of classes defined here
+    (:func:`_object_method`), and ``self.method`` (also one stored as ``self.<attr> = function``).
+
+    The walk order (:func:`_callers_first`) also follows ``self.layer(...)`` where ``self.layer`` was
+    built from a layer class defined here (its ``call``). ``compiled``, what a compiled function's
+    graph runs (:func:`_propagate_compiled`), instead skips names the function binds itself, follows
+    ``model(x)`` where the module built ``model = Model()`` from a class defined here (calling a
+    Keras layer/model instance runs its ``call`` in the caller's graph), and ``self.method``
+    inherited from a base class defined here."""
     out: list[FunctionInfo] = []
     for n in info.called_names:
         found = _lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node)
+        if compiled and (found or _binds(info, n)):
+            out.extend(found)
+            continue
+        built = instances.get(n) if compiled else None
+        if built in classes:
+            found = [m for k, m in classes[built].methods.items() if k in ("__call__", "call")]
         init = None if found else _plain_constructor(classes, n)
         out.extend(found if init is None else [init])
     for on_self, name, method in info.called_object_methods:
@@ -1304,13 +1288,19 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
             if m in owner.methods:
                 out.append(owner.methods[m])
                 continue
-            built = owner.attrs.get(m)
-            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) and built.func.id in classes:
-                layer = classes[built.func.id].methods.get("call")
+            built_attr = owner.attrs.get(m)
+            if not compiled and isinstance(built_attr, ast.Call) and isinstance(built_attr.func, ast.Name) \
+                    and built_attr.func.id in classes:
+                layer = classes[built_attr.func.id].methods.get("call")
                 if layer is not None:
                     out.append(layer)
             elif (stored := _stored_function(owner, m, module_funcs)) is not None:
                 out.append(stored)
+            elif compiled:  # a method inherited from a base class defined in this file
+                inherited = next((classes[b].methods[m] for b in owner.bases if b in classes
+                                  and m in classes[b].methods), None)
+                if inherited is not None:
+                    out.append(inherited)
     return out
 
 

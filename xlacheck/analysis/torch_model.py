@@ -1580,7 +1580,7 @@ class _Walker:
             for n in walk(todo.pop()):
                 if isinstance(n, ast.Attribute) and n.attr in ("to", "cuda", "xla", "device"):
                     return False
-                if isinstance(n, ast.Name) and (n.id == "device" or self.env.get(n.id, 0) & DEVICE):
+                if _names_a_device(n, lambda name: self.env.get(name.id, 0)):
                     return False
                 if isinstance(n, ast.Name) and n.id not in seen:
                     # a dataset bound to a name first (``ds = TensorDataset(x.to(device))``): what the
@@ -1696,6 +1696,15 @@ def _moves_off_cpu(c: ast.Call) -> bool:
     return False
 
 
+def _names_a_device(n: ast.AST, flags_of: Callable[[ast.Name], int]) -> bool:
+    """``n`` is a name that holds a device: one the model knows holds a device (``DEVICE``: a
+    ``torch_xla.device()``), or one whose spelling says so (``device``, ``xla_device``,
+    ``target_device``: an unknown value there is taken to be a device, as ``_moves_off_cpu`` takes
+    one). The one test of "this code mentions a device" (a DataLoader's arguments, a torch function's
+    operands)."""
+    return isinstance(n, ast.Name) and ("device" in n.id or bool(flags_of(n) & DEVICE))
+
+
 def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
     attribute or index of one, arithmetic/comparison whose tensor operands are all on the CPU, or a
@@ -1707,8 +1716,7 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         if not (resolve(f) or "").startswith("torch.") or any(k.arg in ("device", None) for k in e.keywords):
             return False
         operands = [*e.args, *(k.value for k in e.keywords)]
-        if any(isinstance(n, ast.Name) and ("device" in n.id or out.of(n) & DEVICE) for a in operands
-               for n in walk(a)):
+        if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
     elif isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)

@@ -180,6 +180,17 @@ def _captures_linear(src: Source, branch: ast.AST, shared: frozenset[str]) -> bo
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in funcs)
 
 
+def _shape_test(src: Source, test: ast.expr) -> tuple[bool, Fix | None]:
+    """Whether ``test`` is made of shape facts, and what becomes of it (``if`` statements and
+    conditional expressions ask the same): (True, None) when it is already a Python bool while
+    tracing (left as written), (True, fix) when it is read on the static shape
+    (:func:`_static_shape_test`), (False, None) when it is a tensor condition to rewrite."""
+    if python_shape_test(src, test):
+        return True, None
+    static = _static_shape_test(src, test)
+    return static is not None, static
+
+
 def _static_shape_test(src: Source, test: ast.expr) -> Fix | None:
     """A test made only of shape facts, read on the static shape (:mod:`xlacheck.rewrites.shape_conditions`):
     the branches stay as written, and only the one that runs is traced (a tf.cond or tf.where
@@ -246,11 +257,9 @@ def _raise_then_else(src: Source, node: ast.If, raise_: ast.Raise, on_false: boo
 def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.IfExp) or src.tf is None or python_identity(node.test):
         return None
-    if python_shape_test(src, node.test):
-        return None  # already a Python bool while tracing
-    static = _static_shape_test(src, node.test)
-    if static is not None:
-        return static
+    shaped, fix = _shape_test(src, node.test)
+    if shaped:
+        return fix
     reasons: list[str] = []
     cond = bool_condition(src, node.test, reasons)
     guards, none_reasons = none_guards(src, node.test)
@@ -269,11 +278,9 @@ def rewrite_ternary(src: Source, node: ast.AST) -> Fix | None:
 def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(node, ast.If) or src.tf is None:
         return None
-    if python_shape_test(src, node.test):
-        return None  # already a Python bool while tracing
-    static = _static_shape_test(src, node.test)
-    if static is not None:
-        return static
+    shaped, fix = _shape_test(src, node.test)
+    if shaped:
+        return fix
     while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
     if python_identity(node.test) or _python_call_test(src, node.test):

@@ -75,6 +75,13 @@ def _jit_decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callab
         for dec in node.decorator_list)
 
 
+def jits_with_jax(facts: ModuleFacts) -> bool:
+    """The file has a function that jax.jit traces (decorated, or handed to ``jax.jit``): the JAX
+    recompile rules have nothing to check otherwise (asked before the module index is built and
+    before a measured table is read)."""
+    return any(info.jax for info in facts.functions)
+
+
 def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
     """(the name callers use, the function) for each module-level function this file jits:
     decorated with ``jax.jit``/``partial(jax.jit, ...)``, or ``name = jax.jit(function, ...)``."""
@@ -115,7 +122,7 @@ def jax_jitted_calls_in_host_code(ctx_facts: ModuleFacts, index: ModuleIndex, pa
                                   ) -> Iterator[tuple[ast.Call, FunctionInfo]]:
     """The calls of jitted functions (:func:`jax_jitted_callee`) made from host code: not in a
     test, not inside traced code (where the call is inlined into the caller's trace)."""
-    if not any(info.jax for info in ctx_facts.functions):
+    if not jits_with_jax(ctx_facts):
         return
     callee = jax_jitted_callee(ctx_facts, index)
     for call, _ in index.calls:
@@ -607,3 +614,56 @@ def is_tokenizer(func: ast.expr) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
         func = func.value
     return "tokenizer" in callee_text(func).lower()
+
+
+# -- state classes: NamedTuples and dataclasses a jitted step takes in and rebuilds (XLA415, XLA421) --
+_STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+_STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
+                     "dataclasses.dataclass")
+
+
+def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> dict[str, list[str]]:
+    """NamedTuple subclasses and dataclasses of this file: name -> field names in order (static
+    fields left out: they are hashed metadata, not traced)."""
+    out: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {resolve(b) or (b.id if isinstance(b, ast.Name) else None) for b in node.bases}
+        decorators = {resolve(d.func if isinstance(d, ast.Call) else d)
+                      or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+        if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
+            continue
+        fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                  and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value)
+                           .endswith("ClassVar")) and not _static_field(s.value)]
+        if fields:
+            out[node.name] = fields
+    return out
+
+
+def _static_field(default: ast.expr | None) -> bool:
+    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
+    return isinstance(default, ast.Call) and any(
+        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
+        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
+        for k in default.keywords)
+
+
+def bound_fields(call: ast.Call, fields: list[str]) -> Iterator[tuple[str, ast.expr]]:
+    """(field, value) pairs of a construction of a state class with ``fields``; none when
+    ``*args``/``**kwargs`` hide which is which."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return
+    yield from zip(fields, call.args)
+    yield from ((k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in fields)
+
+
+def reads_state(index: ModuleIndex, call: ast.Call, fields: list[str]) -> bool:
+    """The jitted function around ``call`` takes the state in: it reads a field from a parameter."""
+    func = index.function_of(call)
+    if func is None or isinstance(func, ast.Lambda):
+        return False
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    return any(isinstance(n, ast.Attribute) and n.attr in fields and isinstance(n.value, ast.Name)
+               and n.value.id in params for n in index.scope_nodes(func))

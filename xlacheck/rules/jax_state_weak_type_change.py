@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
@@ -12,11 +11,15 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
     bound_before_loop,
+    bound_fields,
     in_test,
     jax_jitted,
+    jits_with_jax,
     jitted_calls_rebinding,
     positional_params,
+    reads_state,
     runs_traced,
+    state_classes,
     state_constructions,
 )
 from xlacheck.rules.base import Example
@@ -30,9 +33,6 @@ _STRONG_WITHOUT_DTYPE = frozenset({"jnp.zeros", "jnp.ones", "jnp.empty", "jnp.ey
 _SCALAR_TYPES = frozenset({f"jnp.{t}" for t in (
     "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
     "complex64", "bool_")})
-_STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
-_STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
-                     "dataclasses.dataclass")
 
 
 def _weak_number(initial: ast.Constant) -> str:
@@ -169,29 +169,31 @@ class JaxStateWeakTypeChange(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
+        if not jits_with_jax(ctx.facts):
+            return
         index = ctx.index
         jitted_by_name = dict(jax_jitted(ctx.facts, index))
         if not jitted_by_name:
             return
         self._check_carried(ctx, index, jitted_by_name)
         self._check_rebound_in_loop(ctx, index, jitted_by_name)
-        states = self._state_classes(ctx, index)
+        states = state_classes(ctx.tree, ctx.facts.aliases.resolve)
         if not states:
             return
         for cls_name, sites in state_constructions(index, states, jitted_by_name).items():
             fields = states[cls_name]
             inits = [c for c, owner in sites if owner is None]
             updates = [(c, owner) for c, owner in sites if owner is not None
-                       and self._reads_state(index, c, fields)]
+                       and reads_state(index, c, fields)]
             if not inits or not updates:
                 continue
             for init in inits:
-                for field, init_expr in self._bound_fields(init, fields):
+                for field, init_expr in bound_fields(init, fields):
                     init_kind = self._weakness(ctx, index, init_expr)
                     if init_kind is None:
                         continue
                     for update, step in updates:
-                        other = dict(self._bound_fields(update, fields)).get(field)
+                        other = dict(bound_fields(update, fields)).get(field)
                         upd_kind = self._weakness(ctx, index, other) if other is not None else None
                         if other is None or upd_kind is None or upd_kind[0] == init_kind[0]:
                             continue
@@ -324,44 +326,6 @@ class JaxStateWeakTypeChange(ModuleRule):
         kind = self._weakness(ctx, index, e, depth=1)
         return kind[1] if kind is not None and kind[0] == "strongly" else None
 
-    # -- the state classes and their fields ---------------------------------------------------
-    @staticmethod
-    def _state_classes(ctx: ModuleContext, index: ModuleIndex) -> dict[str, list[str]]:
-        """NamedTuple subclasses and dataclasses of this file: name -> field names in order."""
-        resolve = ctx.facts.aliases.resolve
-        out: dict[str, list[str]] = {}
-        for node in ast.walk(ctx.tree):
-            if not isinstance(node, ast.ClassDef):
-                continue
-            bases = {resolve(b) or (b.id if isinstance(b, ast.Name) else None) for b in node.bases}
-            decorators = {resolve(d.func if isinstance(d, ast.Call) else d)
-                          or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
-            if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
-                continue
-            fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-                      and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value)
-                               .endswith("ClassVar")) and not _static_field(s.value)]
-            if fields:
-                out[node.name] = fields
-        return out
-
-    @staticmethod
-    def _bound_fields(call: ast.Call, fields: list[str]) -> Iterator[tuple[str, ast.expr]]:
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            return
-        yield from zip(fields, call.args)
-        yield from ((k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in fields)
-
-    @staticmethod
-    def _reads_state(index: ModuleIndex, call: ast.Call, fields: list[str]) -> bool:
-        """The jitted function around ``call`` takes the state in: it reads a field from a parameter."""
-        func = index.function_of(call)
-        if func is None or isinstance(func, ast.Lambda):
-            return False
-        params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-        return any(isinstance(n, ast.Attribute) and n.attr in fields and isinstance(n.value, ast.Name)
-                   and n.value.id in params for n in index.scope_nodes(func))
-
     # -- weak or strong, when evident ---------------------------------------------------------
     def _weakness(self, ctx: ModuleContext, index: ModuleIndex, expr: ast.expr,
                   depth: int = 0) -> tuple[str, str] | None:
@@ -410,14 +374,6 @@ def _python_number(expr: ast.expr) -> bool:
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         expr = expr.operand
     return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
-
-
-def _static_field(default: ast.expr | None) -> bool:
-    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
-    return isinstance(default, ast.Call) and any(
-        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
-        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
-        for k in default.keywords)
 
 
 _FLOAT_FUNCTIONS = frozenset({f"jnp.{f}" for f in (

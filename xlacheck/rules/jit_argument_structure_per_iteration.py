@@ -12,6 +12,7 @@ from xlacheck.rules._recompile_scope import (
     in_test,
     jax_jitted_callee,
     jax_loop_varying_names,
+    jits_with_jax,
     positional_params,
     runs_traced,
 )
@@ -102,9 +103,9 @@ class JitArgumentStructurePerIteration(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        index = ctx.index
-        if not any(info.jax for info in ctx.facts.functions):
+        if not jits_with_jax(ctx.facts):
             return
+        index = ctx.index
         dict_keys = jax_cache.recompiles("pytree.dict_new_key")
         none_array = jax_cache.recompiles("pytree.none_then_array")
         callee = jax_jitted_callee(ctx.facts, index)

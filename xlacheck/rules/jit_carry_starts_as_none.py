@@ -10,15 +10,18 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_before_loop,
+    bound_fields,
     in_test,
     jax_jitted,
+    jits_with_jax,
     jitted_calls_rebinding,
     positional_params,
+    reads_state,
     runs_traced,
+    state_classes,
     state_constructions,
 )
 from xlacheck.rules.base import Example
-from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 
@@ -89,7 +92,7 @@ class JitCarryStartsAsNone(ModuleRule):
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
-        if not jax_cache.recompiles("pytree.none_then_array"):
+        if not jits_with_jax(ctx.facts) or not jax_cache.recompiles("pytree.none_then_array"):
             return
         index = ctx.index
         jitted = dict(jax_jitted(ctx.facts, index))
@@ -129,20 +132,20 @@ class JitCarryStartsAsNone(ModuleRule):
                 break
 
     def _check_state_fields(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
-        states = JaxStateWeakTypeChange._state_classes(ctx, index)
+        states = state_classes(ctx.tree, ctx.facts.aliases.resolve)
         if not states:
             return
         for cls_name, sites in state_constructions(index, states, jitted).items():
             fields = states[cls_name]
             inits = [c for c, owner in sites if owner is None and not in_test(index, ctx.path, c)]
             updates = [(c, owner) for c, owner in sites if owner is not None
-                       and JaxStateWeakTypeChange._reads_state(index, c, fields)]
+                       and reads_state(index, c, fields)]
             for init in inits:
-                for field, value in JaxStateWeakTypeChange._bound_fields(init, fields):
+                for field, value in bound_fields(init, fields):
                     if not _is_none(value):
                         continue
                     rebuilt = next(((owner, other) for c, owner in updates
-                                    if (other := dict(JaxStateWeakTypeChange._bound_fields(c, fields)).get(field))
+                                    if (other := dict(bound_fields(c, fields)).get(field))
                                     is not None and _valued(index, c, other)), None)
                     if rebuilt is None:
                         continue

@@ -1,0 +1,75 @@
+"""What every generator's ``--check [--sample N]`` shares: a deterministic sample and the report.
+
+A check re-measures a sample of the checked-in table with the installed framework (the same probe
+the generator ran to write the entry) and compares; it writes nothing. The sample is drawn per
+group (a generator groups its entries by verdict: lowered / falls back, compiles / has no kernel
+...) so that every kind of verdict is measured again, with a fixed seed so that two runs of one
+table check the same entries. Exit status: 0 when the sample agrees, 1 when an entry differs
+(the table is stale: regenerate it), 0 with a printed ``skipped:`` line when the framework the
+generator needs is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SEED = 11
+
+
+def spread_sample(groups: Mapping[str, Iterable[str]], n: int, seed: int = SEED) -> list[str]:
+    """``n`` names (fewer where the groups hold fewer), taken in turn from each group: each group
+    sorted, then shuffled with ``seed``, so the sample depends only on the table."""
+    pools = []
+    for key in sorted(groups):
+        pool = sorted(set(groups[key]))
+        random.Random(f"{seed}:{key}").shuffle(pool)
+        pools.append(pool)
+    out: list[str] = []
+    while len(out) < n and any(pools):
+        for pool in pools:
+            if pool and len(out) < n:
+                out.append(pool.pop(0))
+    return sorted(out)
+
+
+def difference(name: str, table: Any, measured: Any) -> str | None:
+    """A line naming the entry and both values, or None when they agree."""
+    if table == measured:
+        return None
+    return f"{name}: table {json.dumps(table, sort_keys=True)} != measured {json.dumps(measured, sort_keys=True)}"
+
+
+def report(tool: str, checked: int, differences: list[str], versions: str) -> int:
+    """Print the outcome of a check; its exit status."""
+    for line in differences:
+        print(f"  {line}")
+    if differences:
+        print(f"{tool} --check: {len(differences)} of {checked} re-measured facts differ from the installed "
+              f"framework ({versions}): regenerate the table")
+        return 1
+    print(f"{tool} --check: {checked} re-measured facts agree with the installed framework ({versions})")
+    return 0
+
+
+def skipped(tool: str, reason: str) -> int:
+    """The framework the check needs is absent: say so (exit 0, nothing was compared)."""
+    print(f"{tool} --check: skipped: {reason}")
+    return 0
+
+
+def missing(module: str, python: str | None = None) -> str | None:
+    """Why ``python`` (default: this interpreter) cannot import ``module``, or None when it can."""
+    python = python or sys.executable
+    try:
+        proc = subprocess.run([python, "-c", f"import {module}"], capture_output=True, text=True, timeout=300)
+    except OSError as error:
+        return f"{python} does not run ({error.strerror})"
+    if proc.returncode:
+        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return f"{module} is not importable in {python} ({last[:120]}): run the check with a Python that has it"
+    return None
