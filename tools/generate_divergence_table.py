@@ -240,6 +240,31 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
         wraps=lambda: c([i32min], i32))
     add("tf.math.floordiv", "int_overflow", "int32 min // -1", tf.math.floordiv,
         lambda: (c([i32min], i32), c([-1], i32)))
+    # XLA's simplifier treats the square and the absolute value of a signed integer as non-negative
+    # (it does not model wrap-around): a sign test of one is folded to a constant, and a floor
+    # division of one by a positive constant becomes a shift. Eagerly the wrapped value decides.
+    # XLA314 reads the probes whose ``form`` it can see in code.
+    squares = {"tf.math.multiply": ("x * x", lambda x: x * x), "tf.math.square": ("tf.square(x)", tf.math.square),
+               "tf.math.pow": ("x ** 2", lambda x: x ** 2)}
+    overflowing = {"int8": [12, 20, -128, 3], "int16": [200, 300, -32768, 3], "int32": [65536, 50000, i32min, 3],
+                   "int64": [2**32, 3037000500, -(2**63), 3]}
+    for dtype, values in overflowing.items():
+        for api, (spelled, square) in squares.items():
+            probes.append(Probe(api, "int_overflow", f"{dtype} {values}: {spelled} < 0",
+                                lambda x, f=square: f(x) < 0, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                                {"folds the test to False": lambda: c([False] * 4)},
+                                form="sign_test_of_square"))
+        probes.append(Probe("tf.math.abs", "int_overflow", f"{dtype} {values}: tf.abs(x) < 0",
+                            lambda x: tf.abs(x) < 0, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            {"folds the test to False": lambda: c([False] * 4)},
+                            form="sign_test_of_abs"))
+        probes.append(Probe("tf.math.multiply", "int_overflow", f"{dtype} {values}: (x * x) // 2",
+                            lambda x: (x * x) // 2, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            form="floordiv_of_square"))
+        # control: a clamp of the square is computed, not folded (equal)
+        probes.append(Probe("tf.math.multiply", "int_overflow", f"{dtype} {values}: tf.maximum(x * x, 0)",
+                            lambda x: tf.maximum(x * x, 0), lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            form="clamp_of_square"))
     add("tf.math.reduce_sum", "int_overflow", "reduce_sum of int32 [max, 1]", tf.math.reduce_sum,
         lambda: (c([i32max, 1], i32),), wraps=lambda: c(i32min, i32))
     for api, fn in (("tf.math.floordiv", tf.math.floordiv), ("tf.truncatediv", tf.truncatediv),
