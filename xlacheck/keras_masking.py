@@ -56,3 +56,8 @@ def measured_lost() -> dict[str, bool]:
     """Consumer class (short name) -> whether a tf.function-decorated call ran it without the
     implicit mask (measured by comparing outputs)."""
     return dict(_table()["lost_at_tf_function"])
+
+
+def kept_when_made_inside() -> bool:
+    """Measured: a mask attached inside the same tf.function (the producer runs in the trace) is kept."""
+    return bool(_table()["kept_when_made_inside"])
