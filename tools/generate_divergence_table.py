@@ -56,6 +56,8 @@ CLASSES = {
     "narrowing_cast": "a cast of a value the target dtype cannot hold (NaN, inf, out of range)",
     "empty": "a tensor with a 0-sized axis",
     "precision": "float16/bfloat16 accumulation, extremes of exp/log, denormals",
+    "decomposition_sign": "a well-conditioned matrix whose decomposition is unique only up to the sign of each "
+                          "eigenvector / singular vector",
 }
 
 
@@ -287,6 +289,28 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
     add("tf.cast", "narrowing_cast", "float32 [70000, 1e-8] -> float16", lambda x: tf.cast(x, tf.float16),
         lambda: (c([70000.0, 1e-8]),))
     add("tf.math.round", "ties", "round([0.5, 1.5, 2.5, -0.5])", tf.math.round, lambda: (c([0.5, 1.5, 2.5, -0.5]),))
+    # --- decompositions ----------------------------------------------------------------------------
+    # Eigenvectors and singular vectors are defined up to sign; XLA's eigh/svd (Jacobi) and LAPACK
+    # (eager) pick different signs. Values and sign-free products (v diag(e) v^T) agree. ``form``
+    # names the output: XLA319 flags code that reads the vectors themselves.
+    square = [[2.0, -1.0, 0.5, 0.0], [0.3, 1.5, -0.7, 1.1], [-0.4, 0.9, 2.2, -0.6], [1.0, 0.2, -0.3, 1.8]]
+    spd = [[sum(square[i][k] * square[j][k] for k in range(4)) + (4.0 if i == j else 0.0) for j in range(4)]
+           for i in range(4)]
+    decompositions = (
+        ("tf.linalg.eigh", "vectors", "eigh(4x4 SPD)[1]", lambda m: tf.linalg.eigh(m)[1], spd),
+        ("tf.linalg.eigh", "values", "eigh(4x4 SPD)[0]", lambda m: tf.linalg.eigh(m)[0], spd),
+        ("tf.linalg.eigh", "product", "v diag(e) v^T of eigh(4x4 SPD)",
+         lambda m: (lambda e, v: tf.matmul(v * e, v, transpose_b=True))(*tf.linalg.eigh(m)), spd),
+        ("tf.linalg.svd", "vectors", "svd(4x4)[1] (u)", lambda m: tf.linalg.svd(m)[1], square),
+        ("tf.linalg.svd", "vectors", "svd(4x4)[2] (v)", lambda m: tf.linalg.svd(m)[2], square),
+        ("tf.linalg.svd", "values", "svd(4x4)[0]", lambda m: tf.linalg.svd(m)[0], square),
+        ("tf.linalg.svd", "product", "u diag(s) v^T of svd(4x4)",
+         lambda m: (lambda s_, u, v: tf.matmul(u * s_, v, transpose_b=True))(*tf.linalg.svd(m)), square),
+        ("tf.linalg.qr", "vectors", "qr(4x4)[0] (q)", lambda m: tf.linalg.qr(m)[0], square),
+        ("tf.linalg.qr", "values", "qr(4x4)[1] (r)", lambda m: tf.linalg.qr(m)[1], square),
+    )
+    for api, form, text, fn, matrix in decompositions:
+        probes.append(Probe(api, "decomposition_sign", text, fn, lambda m=matrix: (c(m),), form=form))
     # --- empty -------------------------------------------------------------------------------------
     for api, fn in (("tf.math.reduce_sum", tf.math.reduce_sum), ("tf.math.reduce_mean", tf.math.reduce_mean),
                     ("tf.math.reduce_prod", tf.math.reduce_prod),
@@ -426,6 +450,9 @@ def run_probe(tf: Any, np: Any, probe: Probe) -> dict[str, Any]:
                 if _same(np, xla, [t.numpy() for t in _flatten(tf, reference())], exact=True):
                     entry["how"] = f"XLA {how}"
                     break
+            if entry["outcome"] == "differs" and "how" not in entry and probe.input_class == "decomposition_sign" and \
+                    _same(np, [np.abs(a) for a in eager], [np.abs(b) for b in xla], exact=False):
+                entry["how"] = "XLA flips the sign of some vectors"
     return entry
 
 

@@ -77,6 +77,17 @@ def test_integer_sign_forms_xla314_relies_on() -> None:
     assert clamps and all(p.outcome == "equal" for p in clamps)
 
 
+def test_decomposition_signs_xla319_relies_on() -> None:
+    """XLA's eigh/svd return some vectors negated; the values and the sign-free products agree."""
+    for api in ("tf.linalg.eigh", "tf.linalg.svd"):
+        measured = divergence_table.probes(api, "decomposition_sign")
+        vectors = [p for p in measured if p.form == "vectors"]
+        assert vectors and all(p.outcome == "differs" and p.how == "XLA flips the sign of some vectors"
+                               for p in vectors), api
+        assert all(p.outcome in ("equal", "close") for p in measured if p.form in ("values", "product")), api
+    assert all(p.outcome in ("equal", "close") for p in divergence_table.probes("tf.linalg.qr", "decomposition_sign"))
+
+
 def test_every_entry_is_well_formed() -> None:
     data = json.loads(TABLE.read_text())
     outcomes = set(data["outcomes"])

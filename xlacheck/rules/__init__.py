@@ -14,6 +14,7 @@ from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
 from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
+from xlacheck.rules.decomposition_sign_differs_under_xla import DecompositionSignDiffersUnderXla
 from xlacheck.rules.dtype_without_xla_kernel import DtypeWithoutXlaKernel
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
 from xlacheck.rules.frozen_host_read import FrozenHostRead
@@ -136,6 +137,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PossibleNanWhereXlaDiffers,
     IntegerSignAssumedByXla,
     ImplicitMaskLostAtTfFunction,
+    DecompositionSignDiffersUnderXla,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
