@@ -58,7 +58,8 @@ class ImplicitMaskLostAtTfFunction(ModuleRule):
     (`MultiHeadAttention`, `LSTM`, `GRU`, `Attention`, `GlobalAveragePooling1D`, `Bidirectional`,
     ...; built in `__init__`/`build` or once at module level) on a value that comes from the
     function's arguments, without an explicit mask argument. A mask attached inside the same
-    function (`self.rnn(self.embed(ids))`) is kept (measured) and not flagged. The layers come from a table generated from Keras itself
+    function (`self.rnn(self.embed(ids))`) is kept (measured) and not flagged. The layers come
+    from a table generated from Keras itself
     (`xlacheck/data/keras_masking.json`, `python tools/generate_keras_mask_table.py`: every
     layer class whose `call` takes `mask` or whose source reads `_keras_mask`).
 
@@ -120,7 +121,8 @@ class ImplicitMaskLostAtTfFunction(ModuleRule):
         Example("import tensorflow as tf\nclass A(tf.keras.layers.Layer):\n    def __init__(self):\n"
                 "        super().__init__()\n        self.embed = tf.keras.layers.Embedding(10, 4, mask_zero=True)\n"
                 "        self.rnn = tf.keras.layers.LSTM(4)\n"
-                "    @tf.function\n    def call(self, ids):\n        x = self.embed(ids)\n        return self.rnn(x)\n"),
+                "    @tf.function\n    def call(self, ids):\n        x = self.embed(ids)\n"
+                "        return self.rnn(x)\n"),
         Example("import tensorflow as tf\nembed = tf.keras.layers.Embedding(10, 4, mask_zero=True)\n"
                 "rnn = tf.keras.layers.GRU(4)\n"
                 "@tf.function(jit_compile=True)\ndef encode(ids):\n    return rnn(embed(ids))\n"),
