@@ -155,6 +155,13 @@ class BranchTypeMismatch(Rule):
                            'branches to one dtype'),
                 )),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        out = (x, x)\n    else:\n        out = tf.identity(x)\n"
+                "    return out\n",
+                expected=(
+                    (4, 5, "'out' is a tuple / a single tensor in the two branches of an `if` on a tensor: AutoGraph "
+                           'makes it a tf.cond, whose branches must have the same nested structure, so tracing fails'),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    p = tf.cast(x, tf.float32)\n    if tf.reduce_sum(p) > 0:\n        y = p\n    else:\n"
                 "        y = tf.zeros([3], tf.int32)\n    return y\n",
                 expected=(
@@ -169,13 +176,6 @@ class BranchTypeMismatch(Rule):
                     (5, 5, "'y' is float in one branch and int in the other of an `if` on a tensor: AutoGraph makes "
                            "it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
                            "branches to one dtype"),
-                )),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if tf.reduce_sum(x) > 0:\n        out = (x, x)\n    else:\n        out = tf.identity(x)\n"
-                "    return out\n",
-                expected=(
-                    (4, 5, "'out' is a tuple / a single tensor in the two branches of an `if` on a tensor: AutoGraph "
-                           'makes it a tf.cond, whose branches must have the same nested structure, so tracing fails'),
                 )),
     )
 
