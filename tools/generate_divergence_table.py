@@ -56,6 +56,8 @@ CLASSES = {
     "narrowing_cast": "a cast of a value the target dtype cannot hold (NaN, inf, out of range)",
     "empty": "a tensor with a 0-sized axis",
     "precision": "float16/bfloat16 accumulation, extremes of exp/log, denormals",
+    "decomposition_sign": "a well-conditioned matrix whose decomposition is unique only up to the sign of each "
+                          "eigenvector / singular vector",
 }
 
 
@@ -240,6 +242,31 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
         wraps=lambda: c([i32min], i32))
     add("tf.math.floordiv", "int_overflow", "int32 min // -1", tf.math.floordiv,
         lambda: (c([i32min], i32), c([-1], i32)))
+    # XLA's simplifier treats the square and the absolute value of a signed integer as non-negative
+    # (it does not model wrap-around): a sign test of one is folded to a constant, and a floor
+    # division of one by a positive constant becomes a shift. Eagerly the wrapped value decides.
+    # XLA314 reads the probes whose ``form`` it can see in code.
+    squares = {"tf.math.multiply": ("x * x", lambda x: x * x), "tf.math.square": ("tf.square(x)", tf.math.square),
+               "tf.math.pow": ("x ** 2", lambda x: x ** 2)}
+    overflowing = {"int8": [12, 20, -128, 3], "int16": [200, 300, -32768, 3], "int32": [65536, 50000, i32min, 3],
+                   "int64": [2**32, 3037000500, -(2**63), 3]}
+    for dtype, values in overflowing.items():
+        for api, (spelled, square) in squares.items():
+            probes.append(Probe(api, "int_overflow", f"{dtype} {values}: {spelled} < 0",
+                                lambda x, f=square: f(x) < 0, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                                {"folds the test to False": lambda: c([False] * 4)},
+                                form="sign_test_of_square"))
+        probes.append(Probe("tf.math.abs", "int_overflow", f"{dtype} {values}: tf.abs(x) < 0",
+                            lambda x: tf.abs(x) < 0, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            {"folds the test to False": lambda: c([False] * 4)},
+                            form="sign_test_of_abs"))
+        probes.append(Probe("tf.math.multiply", "int_overflow", f"{dtype} {values}: (x * x) // 2",
+                            lambda x: (x * x) // 2, lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            form="floordiv_of_square"))
+        # control: a clamp of the square is computed, not folded (equal)
+        probes.append(Probe("tf.math.multiply", "int_overflow", f"{dtype} {values}: tf.maximum(x * x, 0)",
+                            lambda x: tf.maximum(x * x, 0), lambda v=values, d=dtype: (c(v, getattr(tf, d)),),
+                            form="clamp_of_square"))
     add("tf.math.reduce_sum", "int_overflow", "reduce_sum of int32 [max, 1]", tf.math.reduce_sum,
         lambda: (c([i32max, 1], i32),), wraps=lambda: c(i32min, i32))
     for api, fn in (("tf.math.floordiv", tf.math.floordiv), ("tf.truncatediv", tf.truncatediv),
@@ -262,6 +289,28 @@ def _probes(tf: Any) -> list[Probe]:  # noqa: PLR0915 - one flat list reads best
     add("tf.cast", "narrowing_cast", "float32 [70000, 1e-8] -> float16", lambda x: tf.cast(x, tf.float16),
         lambda: (c([70000.0, 1e-8]),))
     add("tf.math.round", "ties", "round([0.5, 1.5, 2.5, -0.5])", tf.math.round, lambda: (c([0.5, 1.5, 2.5, -0.5]),))
+    # --- decompositions ----------------------------------------------------------------------------
+    # Eigenvectors and singular vectors are defined up to sign; XLA's eigh/svd (Jacobi) and LAPACK
+    # (eager) pick different signs. Values and sign-free products (v diag(e) v^T) agree. ``form``
+    # names the output: XLA319 flags code that reads the vectors themselves.
+    square = [[2.0, -1.0, 0.5, 0.0], [0.3, 1.5, -0.7, 1.1], [-0.4, 0.9, 2.2, -0.6], [1.0, 0.2, -0.3, 1.8]]
+    spd = [[sum(square[i][k] * square[j][k] for k in range(4)) + (4.0 if i == j else 0.0) for j in range(4)]
+           for i in range(4)]
+    decompositions = (
+        ("tf.linalg.eigh", "vectors", "eigh(4x4 SPD)[1]", lambda m: tf.linalg.eigh(m)[1], spd),
+        ("tf.linalg.eigh", "values", "eigh(4x4 SPD)[0]", lambda m: tf.linalg.eigh(m)[0], spd),
+        ("tf.linalg.eigh", "product", "v diag(e) v^T of eigh(4x4 SPD)",
+         lambda m: (lambda e, v: tf.matmul(v * e, v, transpose_b=True))(*tf.linalg.eigh(m)), spd),
+        ("tf.linalg.svd", "vectors", "svd(4x4)[1] (u)", lambda m: tf.linalg.svd(m)[1], square),
+        ("tf.linalg.svd", "vectors", "svd(4x4)[2] (v)", lambda m: tf.linalg.svd(m)[2], square),
+        ("tf.linalg.svd", "values", "svd(4x4)[0]", lambda m: tf.linalg.svd(m)[0], square),
+        ("tf.linalg.svd", "product", "u diag(s) v^T of svd(4x4)",
+         lambda m: (lambda s_, u, v: tf.matmul(u * s_, v, transpose_b=True))(*tf.linalg.svd(m)), square),
+        ("tf.linalg.qr", "vectors", "qr(4x4)[0] (q)", lambda m: tf.linalg.qr(m)[0], square),
+        ("tf.linalg.qr", "values", "qr(4x4)[1] (r)", lambda m: tf.linalg.qr(m)[1], square),
+    )
+    for api, form, text, fn, matrix in decompositions:
+        probes.append(Probe(api, "decomposition_sign", text, fn, lambda m=matrix: (c(m),), form=form))
     # --- empty -------------------------------------------------------------------------------------
     for api, fn in (("tf.math.reduce_sum", tf.math.reduce_sum), ("tf.math.reduce_mean", tf.math.reduce_mean),
                     ("tf.math.reduce_prod", tf.math.reduce_prod),
@@ -401,6 +450,9 @@ def run_probe(tf: Any, np: Any, probe: Probe) -> dict[str, Any]:
                 if _same(np, xla, [t.numpy() for t in _flatten(tf, reference())], exact=True):
                     entry["how"] = f"XLA {how}"
                     break
+            if entry["outcome"] == "differs" and "how" not in entry and probe.input_class == "decomposition_sign" and \
+                    _same(np, [np.abs(a) for a in eager], [np.abs(b) for b in xla], exact=False):
+                entry["how"] = "XLA flips the sign of some vectors"
     return entry
 
 

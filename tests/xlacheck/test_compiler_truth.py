@@ -143,6 +143,19 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA315-invalid-1", "f", lambda: (tf.ones([4]), tf.constant([1, 2])), "fails"),
     ("XLA315-valid-1", "f", lambda: (tf.ones([4]),), "compiles"),
     ("XLA315-valid-3", "f", lambda: (tf.reshape(tf.range(64, dtype=F), [8, 8, 1]),), "compiles"),
+    # XLA113 from the shared dtype model: float32 vs int32 zeros, float16 vs a Python 0; float32 vs tf.zeros
+    ("XLA113-invalid-4", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
+    ("XLA113-invalid-5", "f", lambda: (_f(1.0, 2.0, 3.0),), "fails"),
+    ("XLA113-valid-2", "f", lambda: (_f(1.0, 2.0, 3.0),), "compiles"),
+    # XLA314: sign tests and floor division of wrapped integer squares / abs are folded by XLA
+    ("XLA314-invalid-1", "energy", lambda: (tf.constant([12, 7, 20], tf.int8),), "fails"),
+    ("XLA314-invalid-2", "f", lambda: (tf.constant([5, -2147483648], tf.int32),), "fails"),
+    ("XLA314-invalid-3", "f", lambda: (tf.constant([300, 10, -250], tf.int32),), "fails"),
+    ("XLA314-valid-1", "f", lambda: (tf.constant([12, 7, 20], tf.int8),), "compiles"),
+    ("XLA314-valid-2", "f", lambda: (tf.constant([12, 7, 20], tf.int32),), "compiles"),
+    ("XLA314-valid-3", "f", lambda: (tf.constant([12, 7, 20], tf.int32),), "compiles"),
+    ("XLA314-valid-5", "f", lambda: (tf.constant([12, -7, 20], tf.int32), tf.constant([3, 4, -5], tf.int32)),
+     "compiles"),
 ]
 
 

@@ -64,6 +64,30 @@ def test_measured_facts_the_rule_relies_on() -> None:
     assert casts and casts[0].outcome == "differs" and casts[0].how == "XLA saturates and maps NaN to 0"
 
 
+def test_integer_sign_forms_xla314_relies_on() -> None:
+    """XLA folds a sign test of an integer square or abs, and shifts a floor division of a square;
+    a clamp is computed (the control)."""
+    for api in ("tf.math.multiply", "tf.math.square", "tf.math.pow"):
+        tests = [p for p in divergence_table.probes(api, "int_overflow") if p.form == "sign_test_of_square"]
+        assert {p.input.split()[0] for p in tests} == {"int8", "int16", "int32", "int64"}, api
+        assert all(p.outcome == "differs" and p.how == "XLA folds the test to False" for p in tests), api
+    assert divergence_table.divergence("tf.abs", "int_overflow", "sign_test_of_abs") is not None
+    assert divergence_table.divergence("tf.multiply", "int_overflow", "floordiv_of_square") is not None
+    clamps = [p for p in divergence_table.probes("tf.math.multiply", "int_overflow") if p.form == "clamp_of_square"]
+    assert clamps and all(p.outcome == "equal" for p in clamps)
+
+
+def test_decomposition_signs_xla319_relies_on() -> None:
+    """XLA's eigh/svd return some vectors negated; the values and the sign-free products agree."""
+    for api in ("tf.linalg.eigh", "tf.linalg.svd"):
+        measured = divergence_table.probes(api, "decomposition_sign")
+        vectors = [p for p in measured if p.form == "vectors"]
+        assert vectors and all(p.outcome == "differs" and p.how == "XLA flips the sign of some vectors"
+                               for p in vectors), api
+        assert all(p.outcome in ("equal", "close") for p in measured if p.form in ("values", "product")), api
+    assert all(p.outcome in ("equal", "close") for p in divergence_table.probes("tf.linalg.qr", "decomposition_sign"))
+
+
 def test_every_entry_is_well_formed() -> None:
     data = json.loads(TABLE.read_text())
     outcomes = set(data["outcomes"])

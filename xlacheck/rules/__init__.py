@@ -14,13 +14,16 @@ from xlacheck.rules.branch_type_mismatch import BranchTypeMismatch
 from xlacheck.rules.cumulative_op_on_masked import CumulativeOpOnMasked
 from xlacheck.rules.data_dependent_shape_argument import DataDependentShapeArgument
 from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
+from xlacheck.rules.decomposition_sign_differs_under_xla import DecompositionSignDiffersUnderXla
 from xlacheck.rules.dtype_without_xla_kernel import DtypeWithoutXlaKernel
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
 from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
+from xlacheck.rules.implicit_mask_lost_at_tf_function import ImplicitMaskLostAtTfFunction
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
+from xlacheck.rules.integer_sign_assumed_by_xla import IntegerSignAssumedByXla
 from xlacheck.rules.iterate_tensor_in_python import IterateTensorInPython
 from xlacheck.rules.jax_state_weak_type_change import JaxStateWeakTypeChange
 from xlacheck.rules.jax_traced_shape import JaxTracedShape
@@ -132,6 +135,9 @@ ALL_RULES: tuple[type[Rule], ...] = (
     DtypeWithoutXlaKernel,
     SeededRandomDiffersUnderXla,
     PossibleNanWhereXlaDiffers,
+    IntegerSignAssumedByXla,
+    ImplicitMaskLostAtTfFunction,
+    DecompositionSignDiffersUnderXla,
     LookupLayerWithoutKernel,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA

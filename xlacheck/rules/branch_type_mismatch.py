@@ -47,6 +47,28 @@ def dtype_of(e: ast.expr, ctx: RuleContext) -> str | None:
     return None
 
 
+def _family(dtype: str) -> str:
+    return "bool" if dtype == "bool" else "float" if dtype.startswith(("float", "bfloat", "half")) else \
+        "complex" if dtype.startswith("complex") else "int" if dtype.startswith(("int", "uint")) else dtype
+
+
+def _proven_pair(a: ast.expr, b: ast.expr, ctx: RuleContext) -> tuple[str, str] | None:
+    """The two branch values' dtypes when the shared dtype model proves both (``tf.cast``,
+    factories' ``dtype=``, documented defaults, names bound once: ``float32`` / ``int32``), or
+    one of them and the other is a Python number, which AutoGraph converts to int32 / float32
+    (only the family is compared then). None when not proven."""
+    da, db = ctx.values.dtype(a), ctx.values.dtype(b)
+    if da and db:
+        return da, db
+    for proven, other in ((da, b), (db, a)):
+        if proven and isinstance(other, ast.Constant) and not isinstance(other.value, bool) \
+                and isinstance(other.value, (int, float)):
+            literal = "int" if isinstance(other.value, int) else "float"
+            pair = (_family(proven), literal)
+            return pair if proven is da else (literal, _family(proven))
+    return None
+
+
 def _structure_mismatch(a: ast.expr, b: ast.expr, ctx: RuleContext) -> str | None:
     """'a tuple of 2 / of 3' or 'a tuple / a tensor' when the two values evidently differ."""
     ta, tb = isinstance(a, ast.Tuple), isinstance(b, ast.Tuple)
@@ -71,8 +93,9 @@ class BranchTypeMismatch(Rule):
     ## What it does
     Flags a variable assigned in both branches of an `if` on a tensor when the two values have
     evidently different dtypes (a float computation in one, integer ids or an int literal in the
-    other) or structures (a tuple in one, a single tensor or a tuple of another length in the
-    other), in AutoGraph-converted code.
+    other; or two dtypes the shared dtype model proves, such as `tf.cast(x, tf.float32)` and
+    `tf.zeros([3], tf.int32)`, or a proven dtype and a Python number) or structures (a tuple in
+    one, a single tensor or a tuple of another length in the other), in AutoGraph-converted code.
 
     ## Why is this bad?
     AutoGraph stages the `if` as `tf.cond`, whose branches must return the same dtypes and
@@ -109,6 +132,10 @@ class BranchTypeMismatch(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        y = x * 2.0\n    else:\n        y = x / 2.0\n    return y\n"),
+        # both proven float32 by the dtype model
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    p = tf.cast(x, tf.float32)\n    if tf.reduce_sum(p) > 0:\n        y = p\n    else:\n"
+                "        y = tf.zeros([3])\n    return y\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef targets(labels, smoothing):\n    if smoothing > 0.0:\n"
@@ -134,6 +161,22 @@ class BranchTypeMismatch(Rule):
                     (4, 5, "'out' is a tuple / a single tensor in the two branches of an `if` on a tensor: AutoGraph "
                            'makes it a tf.cond, whose branches must have the same nested structure, so tracing fails'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    p = tf.cast(x, tf.float32)\n    if tf.reduce_sum(p) > 0:\n        y = p\n    else:\n"
+                "        y = tf.zeros([3], tf.int32)\n    return y\n",
+                expected=(
+                    (5, 5, "'y' is float32 in one branch and int32 in the other of an `if` on a tensor: AutoGraph "
+                           "makes it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
+                           "branches to one dtype"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    scores = tf.cast(x, tf.float16)\n    if tf.reduce_sum(x) > 0:\n        y = scores\n    else:\n"
+                "        y = 0\n    return y\n",
+                expected=(
+                    (5, 5, "'y' is float in one branch and int in the other of an `if` on a tensor: AutoGraph makes "
+                           "it a tf.cond, whose branches must have the same dtype, so tracing fails; cast both "
+                           "branches to one dtype"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -148,7 +191,8 @@ class BranchTypeMismatch(Rule):
                            f"'{name}' is {shape} in the two branches of an `if` on a tensor: AutoGraph makes it a "
                            "tf.cond, whose branches must have the same nested structure, so tracing fails")
                 return
-            a, b = dtype_of(body[name], ctx), dtype_of(orelse[name], ctx)
+            a, b = _proven_pair(body[name], orelse[name], ctx) or (dtype_of(body[name], ctx),
+                                                                   dtype_of(orelse[name], ctx))
             if a and b and a != b:
                 ctx.report(self, node,
                            f"'{name}' is {a} in one branch and {b} in the other of an `if` on a tensor: AutoGraph "
