@@ -1,9 +1,9 @@
-"""Classifier step that picks its loss branch from a tensor value (`if logits[0][0] > 0:`), so Python
-needs the value before it can trace the rest of the step.
-
-Source: https://github.com/pytorch/xla/blob/master/docs/source/perf/recompilation.md (PyTorch/XLA
+"""Source: https://github.com/pytorch/xla/blob/master/docs/source/perf/recompilation.md (PyTorch/XLA
 "Troubleshooting recompilations", 3. From control flow: `if x[0][0] == 3: ...` must execute and
 materialize the value, and each branch combination is another graph).
+
+Classifier step that picks its loss branch from a tensor value (`if logits[0][0] > 0:`), so Python
+needs the value before it can trace the rest of the step.
 """
 import torch
 import torch.nn as nn

@@ -1,8 +1,8 @@
-"""ORPO preference step that builds its logging dict with `.item()` on every step.
-
-Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: "too many dynamic shapes
+"""Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: "too many dynamic shapes
 and data device transfer ... trigger graph recompilation and slow down step time"; the PR keeps the
 metrics on the device instead of reading them per step).
+
+ORPO preference step that builds its logging dict with `.item()` on every step.
 """
 import torch
 import torch.nn as nn

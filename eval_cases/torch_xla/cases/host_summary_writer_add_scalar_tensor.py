@@ -1,8 +1,8 @@
-"""Step that logs the loss tensor itself to TensorBoard with `SummaryWriter.add_scalar` on every
-step; the writer converts the value to a Python float (`Summary.Value(simple_value=float(loss))`).
-
-Source: https://github.com/pytorch/pytorch/issues/35188 ("Summary generation for tensorboard is very
+"""Source: https://github.com/pytorch/pytorch/issues/35188 ("Summary generation for tensorboard is very
 slow": `tb.add_scalar('loss', loss, global_step=self.train_step)` with a tensor `loss`).
+
+Step that logs the loss tensor itself to TensorBoard with `SummaryWriter.add_scalar` on every
+step; the writer converts the value to a Python float (`Summary.Value(simple_value=float(loss))`).
 """
 import tempfile
 

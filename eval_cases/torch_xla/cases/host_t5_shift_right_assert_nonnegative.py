@@ -1,10 +1,10 @@
-"""T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels and checks
-them with `assert torch.all(shifted_input_ids >= 0).item()` on every forward.
-
-Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
+"""Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
 "skip the `shifted_input_ids` checking on XLA device since this can trigger device host sync").
 Labelled host_sync with 13 reads per step: the assert's, and 12 from `torch.optim.Adafactor`'s own
 `.item()` calls (see host_t5_shift_right_without_value_check.py).
+
+T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels and checks
+them with `assert torch.all(shifted_input_ids >= 0).item()` on every forward.
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels without the
+"""Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
+"I've removed this check completely").
+
+T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels without the
 value check (the PR removed `assert torch.all(shifted_input_ids >= 0).item()`; a negative id still
 fails in the embedding lookup), so the forward never reads a value back.
-
-Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
-"I've removed this check completely").
 
 Written as a negative (neg_host_...); the oracle measured 12 device-to-host reads in every step
 (`aten::_local_scalar_dense`), all from `torch.optim.Adafactor`, whose step calls `.item()` on the step

@@ -1,9 +1,9 @@
-"""Fine-tuning step that checkpoints the model with `torch.save(model.state_dict(), ...)` at the end
-of every step while the parameters live on the XLA device.
-
-Source: https://github.com/aws-neuron/aws-neuron-sdk/issues/1315 ("[torch-xla 2.9] torch.save() on XLA
+"""Source: https://github.com/aws-neuron/aws-neuron-sdk/issues/1315 ("[torch-xla 2.9] torch.save() on XLA
 model state_dict hangs or produces corrupt checkpoints"; workaround: `torch_xla.sync()` and move the
 state dict to the CPU first).
+
+Fine-tuning step that checkpoints the model with `torch.save(model.state_dict(), ...)` at the end
+of every step while the parameters live on the XLA device.
 """
 import io
 

@@ -1,8 +1,8 @@
-"""Decoder-only trainer that hands `loss.item()` and the learning rate to its metrics logger on
-every step (`logging_steps=1`).
-
-Source: https://github.com/AI-Hypercomputer/torchprime/pull/266 (torch_xla trainer: tensorboard
+"""Source: https://github.com/AI-Hypercomputer/torchprime/pull/266 (torch_xla trainer: tensorboard
 metrics, `_log_to_tensorboard(step, loss, learning_rate)` called from the training loop).
+
+Decoder-only trainer that hands `loss.item()` and the learning rate to its metrics logger on
+every step (`logging_steps=1`).
 """
 import torch
 import torch.nn as nn

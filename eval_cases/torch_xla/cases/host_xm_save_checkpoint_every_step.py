@@ -1,8 +1,8 @@
-"""Long-epoch training that writes a checkpoint every N steps with `xm.save`, N = 1 in this run, from
-inside the step.
-
-Source: https://github.com/pytorch/xla/issues/2024 ("Create checkpoint before the epoch ends": "As long
+"""Source: https://github.com/pytorch/xla/issues/2024 ("Create checkpoint before the epoch ends": "As long
 as you use the `xm.save()` API it should be OK").
+
+Long-epoch training that writes a checkpoint every N steps with `xm.save`, N = 1 in this run, from
+inside the step.
 """
 import os
 import tempfile

@@ -1,9 +1,9 @@
-"""Single-TPU-core fine-tuning epoch written like the GPU version: model and batches moved to the XLA
+"""Source: https://github.com/pytorch/xla/issues/2673 ("XLA single-TPU code runs as slowly as CPU on my
+NLP code": only `xm.xla_device()` and `.to(device)` were added to a Transformers training loop).
+
+Single-TPU-core fine-tuning epoch written like the GPU version: model and batches moved to the XLA
 device with `.to(device)`, `optimizer.step()` per batch, the running loss read with `loss.item()`
 for the progress line, and no `xm.mark_step()`/parallel loader anywhere.
-
-Source: https://github.com/pytorch/xla/issues/2673 ("XLA single-TPU code runs as slowly as CPU on my
-NLP code": only `xm.xla_device()` and `.to(device)` were added to a Transformers training loop).
 """
 import torch
 import torch.nn as nn

@@ -1,8 +1,8 @@
-"""Trainer whose step only trains; checkpoints (model, optimizer and scheduler state via `xm.save`)
-are written by a separate method the epoch loop calls after its last step.
-
-Source: https://github.com/pytorch/xla/issues/4482 ("How to save checkpoints in XLA": `xm.save(checkpoint,
+"""Source: https://github.com/pytorch/xla/issues/4482 ("How to save checkpoints in XLA": `xm.save(checkpoint,
 path)` with model, optimizer and lr_scheduler state dicts).
+
+Trainer whose step only trains; checkpoints (model, optimizer and scheduler state via `xm.save`)
+are written by a separate method the epoch loop calls after its last step.
 """
 import os
 import tempfile

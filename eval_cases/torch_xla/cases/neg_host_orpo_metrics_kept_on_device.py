@@ -1,8 +1,8 @@
-"""ORPO preference step whose metrics stay detached on the device and are read only by the logger
-at the end of the run (the fix the TPU PR applied).
-
-Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: device-to-host transfers
+"""Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: device-to-host transfers
 per step removed; metrics gathered as tensors).
+
+ORPO preference step whose metrics stay detached on the device and are read only by the logger
+at the end of the run (the fix the TPU PR applied).
 """
 import torch
 import torch.nn as nn

@@ -1,11 +1,11 @@
-"""T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels without the
-value check (the PR removed `assert torch.all(shifted_input_ids >= 0).item()`; a negative id still
-fails in the embedding lookup), trained with AdamW, so the step never reads a value back.
-
-Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
+"""Source: https://github.com/huggingface/transformers/pull/18288 ("[XLA] Improve t5 model performance":
 "I've removed this check completely"). Written after labelling host_t5_shift_right_without_value_check.py,
 whose host reads came from `torch.optim.Adafactor` rather than from the model: this case is the PR's fix
 on its own, with an optimizer that keeps its state on the device.
+
+T5-style seq2seq step whose `_shift_right` builds the decoder inputs from the labels without the
+value check (the PR removed `assert torch.all(shifted_input_ids >= 0).item()`; a negative id still
+fails in the embedding lookup), trained with AdamW, so the step never reads a value back.
 """
 import torch
 import torch.nn as nn

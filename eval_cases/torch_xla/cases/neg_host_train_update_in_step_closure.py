@@ -1,9 +1,9 @@
-"""MNIST step that reports its loss through `xm.add_step_closure`, as the PyTorch/XLA MNIST
+"""Source: https://github.com/pytorch/xla/issues/1795 (tensorboard support: `_train_update(device, x,
+loss, tracker)` calls `loss.item()` from a step closure).
+
+MNIST step that reports its loss through `xm.add_step_closure`, as the PyTorch/XLA MNIST
 example does: the closure (and its `loss.item()`) runs after the step's graph has executed at the
 sync, so the step itself never reads a value back.
-
-Source: https://github.com/pytorch/xla/issues/1795 (tensorboard support: `_train_update(device, x,
-loss, tracker)` calls `loss.item()` from a step closure).
 """
 import torch
 import torch.nn as nn

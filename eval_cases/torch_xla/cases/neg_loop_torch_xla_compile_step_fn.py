@@ -1,9 +1,9 @@
-"""Decoder-only training step wrapped with `torch_xla.compile`, as the PyTorch/XLA compile-API docs
+"""Source: https://docs.pytorch.org/xla/release/r2.8/learn/eager.html ("PyTorch/XLA Compile API and
+it's interaction with Eager mode").
+
+Decoder-only training step wrapped with `torch_xla.compile`, as the PyTorch/XLA compile-API docs
 show (`self.compiled_step_fn = torch_xla.compile(self.step_fn)`): the wrapper syncs before and after
 the function, so a loop that never calls `mark_step` still runs one fixed graph per step.
-
-Source: https://docs.pytorch.org/xla/release/r2.8/learn/eager.html ("PyTorch/XLA Compile API and
-it's interaction with Eager mode").
 """
 import torch
 import torch.nn as nn

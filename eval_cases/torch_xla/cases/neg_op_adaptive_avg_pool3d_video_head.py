@@ -1,8 +1,8 @@
-"""Video classifier (a small 3D-conv stem) whose head pools the clip features with
-`nn.AdaptiveAvgPool3d((1, 1, 1))` before the linear classifier, as R(2+1)D/R3D heads do.
-
-Source: https://github.com/pytorch/xla/issues/2592 ("Op Lowering Request": aten::adaptive_avg_pool3d,
+"""Source: https://github.com/pytorch/xla/issues/2592 ("Op Lowering Request": aten::adaptive_avg_pool3d,
 aten::adaptive_avg_pool3d_backward).
+
+Video classifier (a small 3D-conv stem) whose head pools the clip features with
+`nn.AdaptiveAvgPool3d((1, 1, 1))` before the linear classifier, as R(2+1)D/R3D heads do.
 
 Written as a positive (op_...); the report no longer reproduces on torch_xla 2.9: the oracle measured
 no `aten::` fallback (one compile, no transfers) for the (1, 1, 1) pool and its backward. Renamed to a

@@ -1,9 +1,9 @@
-"""SegNet-style encoder/decoder: `max_pool2d(return_indices=True)` in the encoder and
+"""Source: https://github.com/pytorch/xla/issues/2162 ("Error while running max_unpool2d with xla";
+"fyi, `max_unpool2d` lowering is added").
+
+SegNet-style encoder/decoder: `max_pool2d(return_indices=True)` in the encoder and
 `nn.MaxUnpool2d` with those indices in the decoder. The report's `max_unpool2d` failure was fixed by
 a lowering (pytorch/xla PR #2188), so this no longer falls back.
-
-Source: https://github.com/pytorch/xla/issues/2162 ("Error while running max_unpool2d with xla";
-"fyi, `max_unpool2d` lowering is added").
 """
 import torch
 import torch.nn as nn

@@ -1,8 +1,8 @@
-"""The PyTorch/XLA MNIST example with `nn.PReLU` activations: the forward `_prelu_kernel` is lowered,
-the report found its backward running on the CPU.
-
-Source: https://github.com/pytorch/xla/issues/5695 ("OP lowering for `_prelu_kernel_backward`":
+"""Source: https://github.com/pytorch/xla/issues/5695 ("OP lowering for `_prelu_kernel_backward`":
 `Counter: aten::_prelu_kernel_backward`, "Op(s) not lowered").
+
+The PyTorch/XLA MNIST example with `nn.PReLU` activations: the forward `_prelu_kernel` is lowered,
+the report found its backward running on the CPU.
 
 Written as a positive (op_...); the report no longer reproduces on torch_xla 2.9 (the issue is closed):
 the oracle measured no `aten::` fallback, one compile and no transfers. Renamed to a negative after

@@ -1,9 +1,9 @@
-"""Transformer encoder block whose attention is `F.scaled_dot_product_attention` with a key-padding
+"""Source: https://github.com/pytorch/xla/issues/8746 ("a HUGE performance degradation in SDPA
+(scale_dot_product_attention) in xla 2.6.0 on TPU": SDPA vs a standard attention on the same inputs).
+
+Transformer encoder block whose attention is `F.scaled_dot_product_attention` with a key-padding
 mask: on XLA the op decomposes into lowered matmul/softmax ops (slower than a hand-written
 attention in the report, but no CPU fallback).
-
-Source: https://github.com/pytorch/xla/issues/8746 ("a HUGE performance degradation in SDPA
-(scale_dot_product_attention) in xla 2.6.0 on TPU": SDPA vs a standard attention on the same inputs).
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""Image-classification step with CutMix whose box is drawn on the device and pasted with a mask
+"""Source: https://github.com/mosaicml/composer/pull/69 ("Add CutMix method"; the box-mask form of the
+slice paste, with the box bounds kept as tensors).
+
+Image-classification step with CutMix whose box is drawn on the device and pasted with a mask
 built from `arange` comparisons (`torch.where(box, shuffled, x)`), so no Python int reaches a slice
 and the graph is the same every step.
-
-Source: https://github.com/mosaicml/composer/pull/69 ("Add CutMix method"; the box-mask form of the
-slice paste, with the box bounds kept as tensors).
 """
 import torch
 import torch.nn as nn

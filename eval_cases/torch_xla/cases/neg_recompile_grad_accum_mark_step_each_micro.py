@@ -1,10 +1,10 @@
-"""Gradient accumulation that cuts the graph after every micro-batch (`xm.mark_step()` after each
-backward): each micro-batch compiles to the same small graph whatever the window length, so the
-shorter last window of the epoch reuses the compiled graphs.
-
-Source: https://github.com/modelscope/ms-swift/pull/1677 ("[TorchAcc] fix: add mark_step when GA is
+"""Source: https://github.com/modelscope/ms-swift/pull/1677 ("[TorchAcc] fix: add mark_step when GA is
 greater than 1": "Before this PR, Torchacc compiled for each gradient_accumulation_steps. After this
 PR, it will compile for each individual step").
+
+Gradient accumulation that cuts the graph after every micro-batch (`xm.mark_step()` after each
+backward): each micro-batch compiles to the same small graph whatever the window length, so the
+shorter last window of the epoch reuses the compiled graphs.
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""Image-classification step with Mixup whose mixing weight is a fresh Python float every step
+"""Source: https://github.com/huggingface/pytorch-image-models/pull/2740 ("A few more mixup / cutmix /
+bbox range fixups": timm's Mixup draws `lam` on the host with NumPy).
+
+Image-classification step with Mixup whose mixing weight is a fresh Python float every step
 (`lam = float(np.random.beta(alpha, alpha))`): torch_xla uploads such a scalar as device data, so a
 new value does not change the graph (only 0 and +-1 are baked in, and Beta draws never hit them).
-
-Source: https://github.com/huggingface/pytorch-image-models/pull/2740 ("A few more mixup / cutmix /
-bbox range fixups": timm's Mixup draws `lam` on the host with NumPy).
 """
 import numpy as np
 import torch

@@ -1,8 +1,8 @@
-"""ORPO collator that pads every batch to the trainer's `max_length` (the TPU fix), so the step
-always sees the same shape whatever the completions' lengths.
-
-Source: https://github.com/huggingface/trl/pull/2001 (`pad_list_to_length(batch[k], self.max_length,
+"""Source: https://github.com/huggingface/trl/pull/2001 (`pad_list_to_length(batch[k], self.max_length,
 ...)` under `is_torch_xla_available()`).
+
+ORPO collator that pads every batch to the trainer's `max_length` (the TPU fix), so the step
+always sees the same shape whatever the completions' lengths.
 """
 import torch
 import torch.nn as nn

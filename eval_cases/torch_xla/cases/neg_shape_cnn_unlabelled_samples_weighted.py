@@ -1,9 +1,9 @@
-"""Semi-supervised CNN step that keeps the whole batch and zeroes the unlabelled images' loss with
+"""Source: https://github.com/pytorch/xla/issues/4875 ("Dynamic shape on CNN"; the static-shape rewrite of
+the data-dependent batch selection).
+
+Semi-supervised CNN step that keeps the whole batch and zeroes the unlabelled images' loss with
 `ignore_index=-1` (per-sample loss times the labelled mask over its sum), so shapes never depend on
 the labels.
-
-Source: https://github.com/pytorch/xla/issues/4875 ("Dynamic shape on CNN"; the static-shape rewrite of
-the data-dependent batch selection).
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""Evaluation step of a CTC speech model that greedy-decodes with fixed shapes: a frame counts when
+"""Source: https://github.com/pytorch/xla/issues/2229 ("Loop gets stuck in criterion function"; a
+static-shape greedy decode for the CTC model of the report).
+
+Evaluation step of a CTC speech model that greedy-decodes with fixed shapes: a frame counts when
 it differs from the previous frame and is not blank, so the decoded length is a masked sum and the
 tokens stay in a padded (B, T) tensor.
-
-Source: https://github.com/pytorch/xla/issues/2229 ("Loop gets stuck in criterion function"; a
-static-shape greedy decode for the CTC model of the report).
 """
 import torch
 import torch.nn as nn

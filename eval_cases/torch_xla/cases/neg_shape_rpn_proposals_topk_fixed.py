@@ -1,9 +1,9 @@
-"""Region-proposal head that keeps a fixed number of proposals with `topk` over the objectness
+"""Source: https://github.com/pytorch/vision/issues/2486 ("Torchvision Object detection TPU Support"; the
+fixed pre-NMS top-n near miss of the thresholded proposal filter).
+
+Region-proposal head that keeps a fixed number of proposals with `topk` over the objectness
 (pre-NMS top-n, as torchvision's `_get_top_n_idx` does) and gathers their deltas by index: the
 kept count is a constant, so shapes do not depend on the scores.
-
-Source: https://github.com/pytorch/vision/issues/2486 ("Torchvision Object detection TPU Support"; the
-fixed pre-NMS top-n near miss of the thresholded proposal filter).
 """
 import torch
 import torch.nn as nn

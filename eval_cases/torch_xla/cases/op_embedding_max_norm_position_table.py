@@ -1,9 +1,9 @@
-"""Relation classifier whose position embedding is built with `max_norm=3.0`: every lookup first
-renormalises the looked-up rows in place (`torch.embedding_renorm_`).
-
-Source: https://github.com/pytorch/pytorch/issues/30899 ("Adding max_norm constraint to an Embedding
+"""Source: https://github.com/pytorch/pytorch/issues/30899 ("Adding max_norm constraint to an Embedding
 layer leads to an error": `nn.Embedding(max_separation, position_embedding_size, max_norm=3.0)` in a
 drug-drug interaction model).
+
+Relation classifier whose position embedding is built with `max_norm=3.0`: every lookup first
+renormalises the looked-up rows in place (`torch.embedding_renorm_`).
 """
 import torch
 import torch.nn as nn

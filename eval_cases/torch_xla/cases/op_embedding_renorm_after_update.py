@@ -1,10 +1,10 @@
-"""Knowledge-graph embedding step that keeps the entity/relation tables inside the unit ball by
-renormalising the whole weight after the update (`weight.data.renorm_(2, 0, 1)`), instead of
-`nn.Embedding(max_norm=1)` renormalising the looked-up rows in every forward.
-
-Source: https://github.com/pytorch/pytorch/issues/1278 ("Embedding max_norm option slow": "If I
+"""Source: https://github.com/pytorch/pytorch/issues/1278 ("Embedding max_norm option slow": "If I
 renormalize embedding matrices manually after each mini-batch update via
 `self.emb_e.weight.data.renorm_(2, 0, 1)` then the renormalization is 20 times faster").
+
+Knowledge-graph embedding step that keeps the entity/relation tables inside the unit ball by
+renormalising the whole weight after the update (`weight.data.renorm_(2, 0, 1)`), instead of
+`nn.Embedding(max_norm=1)` renormalising the looked-up rows in every forward.
 
 Written as a negative (the report's fix of `max_norm`); the oracle measured `aten::renorm` falling back
 to the CPU on torch_xla 2.9, so the fix is itself a fallback on XLA. Renamed to a positive after

@@ -1,9 +1,9 @@
-"""Patch-based image decoder that reassembles overlapping patches with `F.fold` (col2im), the
-inverse of the `F.unfold` (im2col) patch extraction.
-
-Source: https://github.com/pytorch/xla/issues/2932 (lowering request for aten::im2col /
+"""Source: https://github.com/pytorch/xla/issues/2932 (lowering request for aten::im2col /
 aten::im2col_backward, filed from Lightning-AI/pytorch-lightning#7368 where a TPU step ran 10x slower
 than one GPU: "Op(s) not lowered: aten::im2col, aten::im2col_backward").
+
+Patch-based image decoder that reassembles overlapping patches with `F.fold` (col2im), the
+inverse of the `F.unfold` (im2col) patch extraction.
 """
 import torch
 import torch.nn as nn

@@ -1,8 +1,8 @@
-"""Vocoder step trained with a multi-resolution STFT magnitude loss (`torch.stft` of the generated and
-the target waveforms at three FFT sizes).
-
-Source: https://github.com/pytorch/xla/issues/2241 ("torch STFT causes xla training to crash": `stft`
+"""Source: https://github.com/pytorch/xla/issues/2241 ("torch STFT causes xla training to crash": `stft`
 on audio inside the XLA training function).
+
+Vocoder step trained with a multi-resolution STFT magnitude loss (`torch.stft` of the generated and
+the target waveforms at three FFT sizes).
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""Image-classification step with CutMix: the box is drawn on the host (`rand_bbox` returns Python
+"""Source: https://github.com/mosaicml/composer/pull/69 ("Add CutMix method": `rx, ry, rw, rh =
+rand_bbox(x.shape[2], x.shape[3], cutmix_lambda)` then slice assignment with those bounds).
+
+Image-classification step with CutMix: the box is drawn on the host (`rand_bbox` returns Python
 ints from the sampled lambda) and pasted with slices at those ints,
 `x_cutmix[:, :, rx:rw, ry:rh] = x_cutmix[shuffled_idx, :, rx:rw, ry:rh]`.
-
-Source: https://github.com/mosaicml/composer/pull/69 ("Add CutMix method": `rx, ry, rw, rh =
-rand_bbox(x.shape[2], x.shape[3], cutmix_lambda)` then slice assignment with those bounds).
 """
 import random
 

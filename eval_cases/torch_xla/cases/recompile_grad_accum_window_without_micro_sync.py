@@ -1,9 +1,9 @@
-"""Gradient accumulation written as one optimizer step over a window of micro-batches with no sync
+"""Source: https://github.com/pytorch/xla/issues/3593 ("OOM when running Gradient Accumulation": the
+loop calls `optimizer.step(); xm.mark_step()` only every `accumulate_grad_batches` batches).
+
+Gradient accumulation written as one optimizer step over a window of micro-batches with no sync
 between them: the window's forward/backward passes form one graph, and the shorter last window of
 the epoch (2 micro-batches instead of 4) is a different graph.
-
-Source: https://github.com/pytorch/xla/issues/3593 ("OOM when running Gradient Accumulation": the
-loop calls `optimizer.step(); xm.mark_step()` only every `accumulate_grad_batches` batches).
 """
 import torch
 import torch.nn as nn

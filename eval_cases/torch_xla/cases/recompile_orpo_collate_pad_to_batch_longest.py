@@ -1,7 +1,7 @@
-"""ORPO collator that pads chosen/rejected completions to the longest sequence of each batch.
-
-Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: "too many dynamic
+"""Source: https://github.com/huggingface/trl/pull/2001 (OrpoTrainer on TPU: "too many dynamic
 shapes"; the PR pads every batch to the global `max_length` when torch_xla is available).
+
+ORPO collator that pads chosen/rejected completions to the longest sequence of each batch.
 """
 import torch
 import torch.nn as nn

@@ -1,9 +1,9 @@
-"""Binary classifier trained only on the rows a validity flag keeps, selected with `torch.nonzero`
-before the forward pass and the BCE loss.
-
-Source: https://github.com/pytorch/xla/issues/4741 ("Dynamic shape on PyTorch/XLA triggers extra
+"""Source: https://github.com/pytorch/xla/issues/4741 ("Dynamic shape on PyTorch/XLA triggers extra
 compilations": a feed-forward net whose training inputs come out of `nonzero`, compiles in every
 iteration around `binary_cross_entropy`).
+
+Binary classifier trained only on the rows a validity flag keeps, selected with `torch.nonzero`
+before the forward pass and the BCE loss.
 """
 import torch
 import torch.nn as nn

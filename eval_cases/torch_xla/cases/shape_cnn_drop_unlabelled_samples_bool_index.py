@@ -1,8 +1,8 @@
-"""Semi-supervised CNN step that drops the unlabelled images (label -1) from the supervised loss by
-boolean indexing of the batch.
-
-Source: https://github.com/pytorch/xla/issues/4875 ("Dynamic shape on CNN": a LeNet-style CNN fed with
+"""Source: https://github.com/pytorch/xla/issues/4875 ("Dynamic shape on CNN": a LeNet-style CNN fed with
 inputs whose batch dimension comes from a data-dependent selection).
+
+Semi-supervised CNN step that drops the unlabelled images (label -1) from the supervised loss by
+boolean indexing of the batch.
 """
 import torch
 import torch.nn as nn

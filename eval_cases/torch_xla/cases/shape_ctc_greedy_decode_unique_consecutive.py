@@ -1,9 +1,9 @@
-"""Evaluation step of a CTC speech model that greedy-decodes each utterance with
+"""Source: https://github.com/pytorch/xla/issues/2229 ("Loop gets stuck in criterion function": a
+spectrogram RNN trained with CTC on TPU through `xm.optimizer_step`).
+
+Evaluation step of a CTC speech model that greedy-decodes each utterance with
 `torch.unique_consecutive` (collapse repeats) and drops the blanks by boolean indexing, to count
 the decoded tokens.
-
-Source: https://github.com/pytorch/xla/issues/2229 ("Loop gets stuck in criterion function": a
-spectrogram RNN trained with CTC on TPU through `xm.optimizer_step`).
 """
 import torch
 import torch.nn as nn

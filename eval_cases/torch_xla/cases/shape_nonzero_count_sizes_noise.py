@@ -1,9 +1,9 @@
-"""Sparse-feature augmentation that draws one noise value per nonzero feature: the count of a
-`nonzero` result (`idx.size(0)`) becomes the size of `torch.rand`.
-
-Source: https://github.com/pytorch/xla/blob/master/docs/source/perf/recompilation.md (PyTorch/XLA
+"""Source: https://github.com/pytorch/xla/blob/master/docs/source/perf/recompilation.md (PyTorch/XLA
 "Troubleshooting recompilations", 2.2: `b = torch.nonzero(a); s = a.size(0); c = torch.rand(s)`
 "can be of any shape ... which causes more recompilations").
+
+Sparse-feature augmentation that draws one noise value per nonzero feature: the count of a
+`nonzero` result (`idx.size(0)`) becomes the size of `torch.rand`.
 """
 import torch
 import torch.nn as nn

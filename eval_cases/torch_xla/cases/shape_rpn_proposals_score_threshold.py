@@ -1,9 +1,9 @@
-"""Region-proposal head that keeps the anchors whose objectness clears a threshold
+"""Source: https://github.com/pytorch/vision/issues/2486 ("Torchvision Object detection TPU Support":
+`rpn`, `NMS` and `roi_align` in Faster R-CNN do not run on the XLA device).
+
+Region-proposal head that keeps the anchors whose objectness clears a threshold
 (`boxes[scores > thresh]`) before regressing them, as torchvision's `filter_proposals` does before
 NMS.
-
-Source: https://github.com/pytorch/vision/issues/2486 ("Torchvision Object detection TPU Support":
-`rpn`, `NMS` and `roi_align` in Faster R-CNN do not run on the XLA device).
 """
 import torch
 import torch.nn as nn
