@@ -7,6 +7,13 @@ Records are keyed by case name; a later file wins. Each merged record gets ``fil
 ``tf/NAME.py`` (or ``jax/``) and ``split`` from split.json (the oracle's own dev/heldout split is
 computed over whatever folder it was given, so it is replaced). Records whose case file no longer
 exists are dropped, and the summary is recomputed.
+
+``--torch`` merges ``oracle_torch.py label --out`` files (a dict keyed by case file name) into
+``torch_xla/labels.json``: new records are added or replace the old record of the same file, the other
+records are left as they are, records of deleted files are dropped (label only the new cases, from a
+scratch folder, after ``split.py --write --torch``):
+
+    python eval_cases/merge_labels.py --torch /tmp/new_torch.json
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from split import HERE, compute
+from split import HERE, compute, compute_torch
 
 
 def summarize(cases: list[dict]) -> dict:
@@ -63,11 +70,28 @@ def merge(new_files: list[Path], labels_name: str = "labels.json", folder: str =
     return doc
 
 
+def merge_torch(new_files: list[Path]) -> dict:
+    target = HERE / "torch_xla" / "labels.json"
+    doc = json.loads(target.read_text()) if target.exists() else {}
+    for path in new_files:
+        doc.update(json.loads(path.read_text()))
+    present = {p.name for p in (HERE / "torch_xla" / "cases").glob("*.py")}
+    doc = {name: rec for name, rec in doc.items() if name in present}
+    target.write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("new", nargs="+", type=Path, help="oracle.py label --out files")
     ap.add_argument("--jax", action="store_true", help="merge into labels_jax.json (cases in jax/)")
+    ap.add_argument("--torch", action="store_true", help="merge into torch_xla/labels.json (oracle_torch.py output)")
     args = ap.parse_args(argv)
+    if args.torch:
+        doc = merge_torch(args.new)
+        missing = sorted(set(compute_torch()) - set(doc))
+        print(f"{len(doc)} labelled torch cases; unlabelled: {', '.join(missing) or 'none'}")
+        return 0
     doc = merge(args.new, "labels_jax.json" if args.jax else "labels.json", "jax" if args.jax else "tf")
     missing = sorted(k for k in compute() if k.startswith(("jax/" if args.jax else "tf/"))
                      and k.split("/", 1)[1][:-3] not in {c["case"] for c in doc["cases"]})

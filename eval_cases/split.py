@@ -12,6 +12,14 @@ covers every case file.
 
     python eval_cases/split.py --write    # after adding cases, BEFORE labelling them
     python eval_cases/split.py --check    # exit 1 when split.json is stale
+
+The PyTorch/XLA corpus (``torch_xla/cases``) has its own rule, kept as it was when that corpus was
+started (``tests/xlacheck/test_torch.py`` checks it): ``validation`` iff
+``int(sha1(b"FILE.py").hexdigest(), 16) % 3 == 0`` over the whole file name, ``neg_`` included, so a
+rename after labelling can move a torch case. ``--torch`` writes/checks ``torch_xla/split.json``
+(``{"NAME.py": "train", ...}``):
+
+    python eval_cases/split.py --write --torch
 """
 
 from __future__ import annotations
@@ -42,14 +50,25 @@ def compute(root: Path = HERE) -> dict[str, str]:
     return {key: split_for(key.split("/", 1)[1]) for key in case_files(root)}
 
 
+def torch_split_for(file_name: str) -> str:
+    """``train`` or ``validation`` for a ``torch_xla/cases`` file name (the whole name is hashed)."""
+    return "validation" if int(hashlib.sha1(file_name.encode()).hexdigest(), 16) % 3 == 0 else "train"
+
+
+def compute_torch(root: Path = HERE) -> dict[str, str]:
+    cases = root / "torch_xla" / "cases"
+    return {p.name: torch_split_for(p.name) for p in sorted(cases.glob("*.py")) if not p.name.startswith("_")}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = ap.add_mutually_exclusive_group(required=True)
     group.add_argument("--write", action="store_true", help="(re)write split.json")
     group.add_argument("--check", action="store_true", help="exit 1 when split.json is stale")
+    ap.add_argument("--torch", action="store_true", help="the PyTorch/XLA corpus (torch_xla/split.json)")
     args = ap.parse_args(argv)
-    want = compute()
-    path = HERE / "split.json"
+    want = compute_torch() if args.torch else compute()
+    path = HERE / "torch_xla" / "split.json" if args.torch else HERE / "split.json"
     if args.write:
         path.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")
         n_val = sum(v == "validation" for v in want.values())
@@ -57,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     have = json.loads(path.read_text()) if path.exists() else {}
     if have != want:
-        print(f"{path} is stale: run `python eval_cases/split.py --write`", file=sys.stderr)
+        print(f"{path} is stale: run `python eval_cases/split.py --write{' --torch' if args.torch else ''}`",
+              file=sys.stderr)
         return 1
     return 0
 
