@@ -438,6 +438,18 @@ def test_slices_by_a_fixed_display_trace_once_per_length_then_hit_the_cache() ->
     assert fixed["score"].experimental_get_tracing_count() == 3  # one per length, not per call
 
 
+def test_slices_by_a_name_bound_to_a_display_trace_once_per_length() -> None:
+    """Why XLA412 leaves ``sizes = [1000, 2000, 3000]; for n in sizes: score(x[:n])`` alone (the
+    keras-cv benchmarks: a warm-up call then a timed call per size): one trace per size, and the
+    second call of each size hits the cache."""
+    fixed = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "sizes = [1000, 2000, 3000]"), "XLA412",
+                  flagged=False)
+    x = tf.range(3000, dtype=tf.float32)
+    fixed["sweep"](x)
+    fixed["sweep"](x)
+    assert fixed["score"].experimental_get_tracing_count() == 3  # one per size, not per call
+
+
 def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
     """XLA409 on ``self.history.append(loss); self.smooth(self.history)`` in a per-batch method."""
     losses = [tf.constant(float(i)) for i in range(4)]
