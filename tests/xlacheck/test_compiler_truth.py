@@ -38,6 +38,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA101-invalid-1", "f", lambda: (_f(1.0, 20.0),), "fails"),
     ("XLA101-valid-1", "f", lambda: (_f(1.0, 20.0),), "compiles"),
     ("XLA102-invalid-1", "f", lambda: (tf.constant([1, 2]),), "fails"),
+    ("XLA102-valid-3", "f", lambda: (_f(1.0, 2.0)[None], tf.constant([1, 2])), "compiles"),
     ("XLA103-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "fails"),
     ("XLA103-valid-2", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "compiles"),
     ("XLA104-invalid-1", "f", lambda: (tf.constant([0, 5, 101]),), "fails"),
