@@ -93,3 +93,16 @@ def test_psum_of_a_python_constant_is_a_static_axis_size():
     exec(compile(bad, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
     with pytest.raises(TypeError):
         namespace["f"](jax.numpy.ones((n, 3)))
+
+
+def test_jax_dtypes_answers_are_python_values_under_jit():
+    """``if jax.dtypes.issubdtype(key.dtype, ...)`` is a Python ``if`` under jax.jit (XLA101 VALID,
+    from the jax.dtypes rows of xlacheck/data/jax_api.json)."""
+    from xlacheck.rules.tensor_condition_without_autograph import TensorConditionWithoutAutograph
+
+    src = next(e.code for e in TensorConditionWithoutAutograph.VALID if "jax.dtypes" in e.code)
+    assert "XLA101" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    assert float(namespace["f"](jax.random.key(0), jax.numpy.float32(1.0))) == 64.0
+    assert float(namespace["f"](jax.random.PRNGKey(0), jax.numpy.float32(1.0))) == 32.0
