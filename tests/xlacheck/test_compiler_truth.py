@@ -41,6 +41,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA102-valid-3", "f", lambda: (_f(1.0, 2.0)[None], tf.constant([1, 2])), "compiles"),
     ("XLA103-invalid-1", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "fails"),
     ("XLA103-valid-2", "f", lambda: (_f(1.0, 2.0), tf.constant(3.0)), "compiles"),
+    ("XLA103-valid-4", "f", lambda: ({"b": _f(1.0, 2.0), "a": _f(3.0, 4.0)},), "compiles"),
     ("XLA104-invalid-1", "f", lambda: (tf.constant([0, 5, 101]),), "fails"),
     ("XLA105-invalid-1", "f", lambda: (tf.constant([[1.0, -2.0], [3.0, 4.0]]),), "fails"),
     ("XLA106-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0], [3.0, 4.0]]),), "fails"),
