@@ -128,6 +128,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\ndef test_xla_sample(x):\n    for n in 1, 5:\n"
                 "        @tf.function(jit_compile=True)\n        def f(x):\n            return x[:n] * 2.0\n"
                 "        f(x)\n"),
+        # a helper of a TestCase subclass is test code too (tensorflow/probability's spaces_test_util)
+        Example("import tensorflow as tf\nclass SpacesTest(tf.test.TestCase):\n    def _check(self, bijector, x):\n"
+                "        @tf.function\n        def log_prob(x):\n            return bijector(x) * 2.0\n"
+                "        return log_prob(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
