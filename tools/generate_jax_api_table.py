@@ -1,5 +1,5 @@
 """Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` (with its ``fft``
-and ``linalg`` submodules), ``jax.lax``, ``jax.random`` and ``jax.nn``,
+and ``linalg`` submodules), ``jax.lax``, ``jax.random``, ``jax.nn`` and ``jax.dtypes``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
@@ -350,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
     for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax), ("jax.numpy.fft", jnp.fft),
-                                ("jax.numpy.linalg", jnp.linalg), ("jax.random", jax.random), ("jax.nn", jax.nn)):
+                                ("jax.numpy.linalg", jnp.linalg), ("jax.random", jax.random), ("jax.nn", jax.nn),
+                                ("jax.dtypes", jax.dtypes)):
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue

@@ -70,3 +70,39 @@ def test_numpy_function_on_tracer_flagged_iff_it_fails(fn: str, flagged: bool):
             namespace["f"](x)
     else:
         namespace["f"](x)
+
+
+def test_psum_of_a_python_constant_is_a_static_axis_size():
+    """``jax.lax.psum(1, axis)`` is folded to the axis size (a Python int), so it sizes buffers and
+    ``range()`` under pmap (XLA207/XLA302 VALID); ``psum`` of a traced count does not."""
+    from xlacheck.rules.jax_traced_shape import JaxTracedShape
+
+    src = next(e.code for e in JaxTracedShape.VALID if "psum(1" in e.code)
+    codes = {d.code for d in check_source(src, "case.py").diagnostics}
+    assert not codes & {"XLA207", "XLA302"}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    n = jax.local_device_count()
+    assert namespace["f"](jax.numpy.ones((n, 3))).shape == (n, n, 3)
+
+    bad = ("import functools\nimport jax\nimport jax.numpy as jnp\n"
+           "@functools.partial(jax.pmap, axis_name='i')\ndef f(x):\n"
+           "    n = jax.lax.psum(jnp.sum(x > 0), axis_name='i')\n    return jnp.zeros((n,))\n")
+    assert "XLA207" in {d.code for d in check_source(bad, "case.py").diagnostics}
+    namespace = {}
+    exec(compile(bad, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    with pytest.raises(TypeError):
+        namespace["f"](jax.numpy.ones((n, 3)))
+
+
+def test_jax_dtypes_answers_are_python_values_under_jit():
+    """``if jax.dtypes.issubdtype(key.dtype, ...)`` is a Python ``if`` under jax.jit (XLA101 VALID,
+    from the jax.dtypes rows of xlacheck/data/jax_api.json)."""
+    from xlacheck.rules.tensor_condition_without_autograph import TensorConditionWithoutAutograph
+
+    src = next(e.code for e in TensorConditionWithoutAutograph.VALID if "jax.dtypes" in e.code)
+    assert "XLA101" not in {d.code for d in check_source(src, "case.py").diagnostics}
+    namespace: dict = {}
+    exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet
+    assert float(namespace["f"](jax.random.key(0), jax.numpy.float32(1.0))) == 64.0
+    assert float(namespace["f"](jax.random.PRNGKey(0), jax.numpy.float32(1.0))) == 32.0

@@ -130,3 +130,27 @@ def test_select_skips_module_rules() -> None:
 
     result = check_source(PythonScalarToTfFunction.INVALID[0].code, "t.py", select=lambda c: c != "XLA403")
     assert all(d.code != "XLA403" for d in result.diagnostics)
+
+
+def test_a_preprocessing_model_only_dataset_map_runs_is_left_alone() -> None:
+    """XLA502: ``augmenter = Sequential([...])`` read only in ``ds.map(...)`` runs in the input
+    pipeline on the host (keras-cv's RetinaNet example); the same model called elsewhere is flagged."""
+    source = ("import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\n"
+              "augmenter = tf.keras.Sequential([tf.keras.layers.RandomFlip('horizontal')])\n"
+              "ds = ds.map(augmenter)\nval = val.map(lambda x, y: (augmenter(x), y))\n")
+    assert not _findings(source, "XLA502")
+    assert [d.line for d in _findings(source + "out = augmenter(batch)\n", "XLA502")] == [3]
+
+
+def test_a_model_created_outside_the_scope_runs_in_dataset_map_under_the_strategy() -> None:
+    """What the rule's VALID example does, run: the pipeline model works outside the scope."""
+    tf = pytest.importorskip("tensorflow")
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    augmenter = tf.keras.Sequential([tf.keras.layers.RandomFlip("horizontal")])
+    ds = tf.data.Dataset.from_tensor_slices((tf.ones([8, 4, 4, 1]), tf.zeros([8, 1]))).batch(4)
+    ds = ds.map(lambda x, y: (augmenter(x, training=True), y))
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(ds, epochs=1, verbose=0)
+    assert len(history.history["loss"]) == 1

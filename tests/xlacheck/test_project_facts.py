@@ -297,3 +297,23 @@ def test_a_loss_shaped_helper_only_tf_data_calls_is_host(tmp_path: Path, run: Li
         ".map(clip_total)", ".map(focal_loss)")
     write(tmp_path, {"pkg/losses.py": LOSS_SHAPED, "pkg/pipeline.py": pipeline})
     assert findings(run()) == []
+
+
+def test_a_function_raised_by_jax_evidence_passes_jax_on_to_what_it_calls(tmp_path: Path) -> None:
+    """dm-haiku: ``update`` (jax.jit, train.py) -> ``transform`` -> ``transform_with_state`` (same
+    file, raised with it) -> ``base.new_context``. The last use is recorded in an uncompiled
+    function, whose own default is AutoGraph; the fact must say JAX, as its caller's does (it
+    said converted TF, and TF rules then fired in JAX code)."""
+    files = {
+        "pkg/base.py": "import jax.numpy as jnp\n\n\ndef new_context(x):\n    return jnp.sum(x)\n",
+        "pkg/transform.py": ("from pkg import base\n\n\ndef transform(f):\n    return transform_with_state(f)\n\n\n"
+                             "def transform_with_state(f):\n    def init_fn(x):\n"
+                             "        return base.new_context(f(x))\n    return init_fn\n"),
+        "pkg/train.py": ("import jax\nfrom pkg import transform as T\n\n\n@jax.jit\ndef update(x):\n"
+                         "    return T.transform(lambda v: v)(x)\n"),
+    }
+    write(tmp_path, files)
+    facts = resolve([project_file(tmp_path, name) for name in files])
+    fact = facts[str(tmp_path / "pkg/base.py")]["new_context"]
+    assert fact.level >= Level.GRAPH
+    assert (fact.converted, fact.jax) == (False, True)

@@ -22,6 +22,7 @@ from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithou
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction  # noqa: E402
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction  # noqa: E402
 from xlacheck.rules.python_state_mutated_in_compiled_step import PythonStateMutatedInCompiledStep  # noqa: E402
+from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature  # noqa: E402
 from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration  # noqa: E402
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall  # noqa: E402
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep  # noqa: E402
@@ -438,6 +439,18 @@ def test_slices_by_a_fixed_display_trace_once_per_length_then_hit_the_cache() ->
     assert fixed["score"].experimental_get_tracing_count() == 3  # one per length, not per call
 
 
+def test_slices_by_a_name_bound_to_a_display_trace_once_per_length() -> None:
+    """Why XLA412 leaves ``sizes = [1000, 2000, 3000]; for n in sizes: score(x[:n])`` alone (the
+    keras-cv benchmarks: a warm-up call then a timed call per size): one trace per size, and the
+    second call of each size hits the cache."""
+    fixed = _load(_example(TfFunctionArgumentShapePerIteration.VALID, "sizes = [1000, 2000, 3000]"), "XLA412",
+                  flagged=False)
+    x = tf.range(3000, dtype=tf.float32)
+    fixed["sweep"](x)
+    fixed["sweep"](x)
+    assert fixed["score"].experimental_get_tracing_count() == 3  # one per size, not per call
+
+
 def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
     """XLA409 on ``self.history.append(loss); self.smooth(self.history)`` in a per-batch method."""
     losses = [tf.constant(float(i)) for i in range(4)]
@@ -466,3 +479,20 @@ def test_a_step_counter_on_self_bumped_by_the_calling_method_retraces_every_call
     for _ in range(3):
         trainer.train_on_batch(x)
     assert trainer.step.experimental_get_tracing_count() == 1
+
+
+def test_a_function_without_inputs_has_one_trace_whatever_get_concrete_function_is_given() -> None:
+    """Why XLA407 leaves ``tf.function(lambda: prior.sample(n)).get_concrete_function()`` alone
+    (tensorflow/probability's sts fitting): with no inputs there is no shape to specialize on."""
+    code = _example(ServingFunctionWithoutInputSignature.VALID, "lambda: prior.sample(n)")
+    ns = _load(code, "XLA407", flagged=False)
+
+    class Prior:
+        def sample(self, n: int) -> Any:
+            return tf.zeros([n, 2])
+
+    assert ns["prior_shape"](Prior(), 3).as_list() == [3, 2]
+    sample = tf.function(lambda: Prior().sample(3))
+    sample.get_concrete_function()
+    sample()
+    assert sample.experimental_get_tracing_count() == 1

@@ -20,6 +20,7 @@ from xlacheck.analysis.values import (
     LOOP,
     PYLIST,
     PYLIST_EMPTY,
+    PYTHON,
     RANDOM,
     TENSOR,
     ValueEnv,
@@ -133,6 +134,25 @@ def _isinstance_sequence(test: ast.expr) -> str | None:
         if names and all(isinstance(n, ast.Name) and n.id in ("list", "tuple", "dict") for n in names):
             return test.args[0].id
     return None
+
+
+_PYTHON_NUMBER_TYPES = frozenset({"int", "float", "bool"})
+
+
+def _python_number_test(test: ast.expr) -> list[str]:
+    """Names that ``test`` proves Python numbers where it holds: ``isinstance(name, int)`` (or
+    ``float``/``bool``, or a tuple of them), alone or as a conjunct of ``and``. No tensor is an
+    instance of these types, so such a name is no tensor in the body (keras-cv's
+    ``if ... and isinstance(expected_rank, int): assert ...`` next to callers passing ``tf.size``)."""
+    conjuncts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    names: list[str] = []
+    for c in conjuncts:
+        if (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "isinstance"
+                and len(c.args) == 2 and isinstance(c.args[0], ast.Name)):
+            kinds = c.args[1].elts if isinstance(c.args[1], ast.Tuple) else [c.args[1]]
+            if kinds and all(isinstance(k, ast.Name) and k.id in _PYTHON_NUMBER_TYPES for k in kinds):
+                names.append(c.args[0].id)
+    return names
 
 
 class FunctionWalker:
@@ -403,6 +423,17 @@ class FunctionWalker:
             self._branch(s.orelse, None)
             return
         tensor = is_tensor(self.values.flags(s.test))
+        numbers = _python_number_test(s.test)
+        if numbers:  # `if isinstance(n, int):` n is a Python number in the body
+            saved = {name: self.env.get(name, 0) for name in numbers}
+            for name in numbers:
+                self.env[name] = PYTHON
+            self.values.invalidate()
+            self._branch(s.body, s if tensor else None)
+            self.env.update(saved)
+            self.values.invalidate()
+            self._branch(s.orelse, s if tensor else None)
+            return
         self._branch(s.body, s if tensor else None)
         self._branch(s.orelse, s if tensor else None)
 

@@ -149,10 +149,13 @@ class ModuleIndex(ScopeTree):
     @cached_property
     def test_nodes(self) -> frozenset[int]:
         """Ids of the nodes inside a test function or class (a name starting with ``test``, any
-        case): code pytest or unittest runs a handful of times, not per training step."""
+        case, or a class deriving from a ``TestCase``: ``tf.test.TestCase``, absl's
+        ``parameterized.TestCase``, a project's ``test_util.TestCase``): code pytest or unittest
+        runs a handful of times, not per training step."""
         roots: list[ast.AST] = [f.node for f in self.facts.functions
                                 if not isinstance(f.node, ast.Lambda) and f.node.name.lower().startswith("test")]
-        roots += [c.node for c in self.facts.classes if c.node.name.lower().startswith("test")]
+        roots += [c.node for c in self.facts.classes if c.node.name.lower().startswith("test")
+                  or any(b.rsplit(".", 1)[-1].endswith("TestCase") for b in c.bases)]
         return frozenset(id(n) for root in roots for n in ast.walk(root))
 
     # -- what the file sets up ----------------------------------------------------------------

@@ -147,6 +147,9 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
 
     level = {(p, n): lv for p, fs in local.items() for n, lv in fs.items()}
     compiled: dict[tuple[str, str], ProjectFact] = {}
+    # how a function raised by another file's evidence is compiled (converted by AutoGraph, traced
+    # by JAX), for the functions it calls in turn: a use records only how its own file sees it
+    frameworks: dict[tuple[str, str], tuple[bool, bool]] = {}
     changed = True
     while changed:  # levels only rise, so this ends
         changed = False
@@ -158,9 +161,10 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
                 lv, raised = level[(src, use.caller)], True
             if lv < Level.GRAPH or lv <= level[target]:
                 continue
-            compiled[target] = ProjectFact(lv, f"{use.how} in {by_path[src].where(use.line)}",
-                                           use.converted or (raised and not use.jax), use.jax)
-            _raise(target, lv, level, calls)
+            how = frameworks.get((src, use.caller)) if raised else None
+            converted, jax = how if how is not None else (use.converted or (raised and not use.jax), use.jax)
+            compiled[target] = ProjectFact(lv, f"{use.how} in {by_path[src].where(use.line)}", converted, jax)
+            _raise(target, lv, level, calls, frameworks, (converted, jax))
             changed = True
     passed: dict[tuple[str, str], dict[str, int]] = {}  # what every compiled caller passes, OR-ed
     consts: dict[tuple[str, str], dict[str, bool]] = {}  # literals all compiled callers agree on
@@ -242,14 +246,17 @@ def _target(dotted: str, importer: str, modules: Mapping[str, str | None], by_st
 
 
 def _raise(start: tuple[str, str], lv: Level, level: dict[tuple[str, str], Level],
-           calls: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
-    """Raise a function and the same-file functions it calls (transitively) to at least ``lv``."""
+           calls: Mapping[str, Mapping[str, tuple[str, ...]]],
+           frameworks: dict[tuple[str, str], tuple[bool, bool]], how: tuple[bool, bool]) -> None:
+    """Raise a function and the same-file functions it calls (transitively) to at least ``lv``,
+    recording ``how`` (converted, jax) they are compiled."""
     stack = [start]
     while stack:
         key = stack.pop()
         if level[key] >= lv or level[key] is Level.HOST and key != start:
             continue
         level[key] = lv
+        frameworks[key] = how
         path, name = key
         stack.extend((path, c) for c in calls[path].get(name, ()) if (path, c) in level)
 

@@ -690,6 +690,11 @@ class ValueEnv:
                 return SHAPE  # a TensorShape / tuple of ints (K.int_shape, keras.ops.shape)
         if name in _PYTHON_VALUED or name.startswith(_PYTHON_VALUED_PREFIXES):
             return 0
+        if name in _CONSTANT_FOLDING_COLLECTIVES and e.args:
+            first = e.args[0]
+            k0 = self.flags(first)
+            if not k0 & TENSOR and (isinstance(first, ast.Constant) or k0 & PYTHON):
+                return 0  # psum(1, axis) is the axis size as a Python int (measured, jax 0.10.2)
         if name.startswith(_STRUCTURE_PREFIXES):
             # pytree/nest utilities: Python structures (lists of leaves, tree definitions, trees of
             # whatever the leaves are), never an array themselves; iterating them gives the leaves
@@ -788,6 +793,11 @@ _PYTHON_VALUED = frozenset({
     "jax.tree_util.tree_structure", "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph",
     "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
+# Collectives that JAX folds when their operand is no tracer: ``jax.lax.psum(1, "i")`` is the axis
+# size as a Python int and ``pmean`` of a constant a Python float (measured under pmap and
+# shard_map, jax 0.10.2: the idiom that sizes buffers and ``range(axis_size)`` permutations);
+# ``pmax``/``pmin`` of a constant return tracers.
+_CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
 # Structure utilities: what they return is a Python container of the leaves they were given.
 _STRUCTURE_PREFIXES = ("jax.tree.", "jax.tree_util.", "tf.nest.")
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",

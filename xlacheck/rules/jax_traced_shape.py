@@ -91,6 +91,12 @@ class JaxTracedShape(Rule):
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, idx):\n"
                 "    keep = jnp.where(x > 0, x, 0.0)\n    rows = jnp.nonzero(x, size=4, fill_value=0)[0]\n"
                 "    return keep.at[idx].set(0.0), jnp.squeeze(x[None], 0), rows\n"),
+        # psum of a Python constant is the axis size as a Python int (maxtext's collective matmul)
+        Example("import functools\nimport jax\nimport jax.numpy as jnp\n"
+                "@functools.partial(jax.pmap, axis_name='i')\ndef f(x):\n"
+                "    n = jax.lax.psum(1, axis_name='i')\n"
+                "    perm = [(j, (j + 1) % n) for j in range(n)]\n"
+                "    return jnp.zeros((n, x.shape[0])) + jax.lax.ppermute(x, 'i', perm)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"

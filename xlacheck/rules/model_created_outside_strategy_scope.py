@@ -73,6 +73,11 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 "def main():\n    strategy = tf.distribute.MirroredStrategy()\n    with strategy.scope():\n"
                 "        model = build()\n"),
         Example("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"),
+        # a preprocessing model that only the input pipeline runs (tf.data, on the host)
+        Example("import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\n"
+                "augmenter = tf.keras.Sequential([tf.keras.layers.RandomFlip('horizontal')])\n"
+                "train_ds = train_ds.map(lambda x, y: (augmenter(x), y))\n"
+                "with strategy.scope():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import TFAutoModelForMaskedLM\n"
@@ -122,6 +127,8 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
                 continue
             if any(_is_scope_with(a) for a in index.ancestors(call)):
                 continue
+            if _only_mapped_over_data(index, call):
+                continue  # a preprocessing model of the input pipeline: it runs on the host, not under the strategy
             ctx.report(self, call, f"{what} created outside strategy.scope() in code that sets up a distribution "
                                    "strategy: its variables are not created on the strategy's devices, so training "
                                    "under the strategy fails or is not replicated; create it inside "
@@ -157,3 +164,31 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     def _factory_calls(index: ModuleIndex, factories: set[str]) -> list[tuple[ast.Call, str]]:
         return [(call, call.func.id) for call, _ in index.calls
                 if isinstance(call.func, ast.Name) and call.func.id in factories]
+
+
+def _only_mapped_over_data(index: ModuleIndex, call: ast.Call) -> bool:
+    """``name = <creation>`` where every read of ``name`` is in the arguments of a ``.map(...)``
+    call (``train_ds.map(augmenter)``, ``ds.map(lambda x: augmenter(x))``): a model that tf.data
+    runs in the input pipeline on the host, whose (random-state) variables the strategy never
+    trains; creating it outside the scope is right (keras-cv's RetinaNet training example)."""
+    parent = index.parent(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    loads = index.loads_of(name, index.tree)
+    if not loads:
+        return False
+    for load in loads:
+        mapped = False
+        node: ast.AST = load
+        for anc in index.ancestors(load):
+            if isinstance(anc, ast.Call) and method_name(anc) == "map" and node is not anc.func:
+                mapped = True
+                break
+            if isinstance(anc, ast.stmt):
+                break
+            node = anc
+        if not mapped:
+            return False
+    return True
+

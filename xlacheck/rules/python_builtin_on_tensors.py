@@ -16,6 +16,29 @@ _BUILTINS = {
 }
 
 
+# Annotations of a Python mapping: iterating one (what these builtins do) gives its keys.
+_MAPPINGS = frozenset({"Mapping", "MutableMapping", "Dict", "dict", "OrderedDict", "FlatMapping"})
+
+
+def _mapping_parameter(ctx: RuleContext, arg: ast.expr) -> bool:
+    """``arg`` is a parameter annotated as a mapping (``structure: Mapping[str, Array]``) that the
+    function never rebinds: the builtin walks its keys, whatever tensors its values are."""
+    func = ctx.function.node
+    if not isinstance(arg, ast.Name) or isinstance(func, ast.Lambda):
+        return False
+    params = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    ann = next((p.annotation for p in params if p.arg == arg.id), None)
+    if ann is None:
+        return False
+    text = ast.unparse(ann)
+    while text.startswith(("Optional[", "typing.Optional[")) and text.endswith("]"):
+        text = text[text.index("[") + 1:-1]
+    if text.split("[", 1)[0].rsplit(".", 1)[-1] not in _MAPPINGS:
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store)
+                   for stmt in func.body for n in ast.walk(stmt))
+
+
 class PythonBuiltinOnTensors(Rule):
     """
     ## What it does
@@ -59,6 +82,10 @@ class PythonBuiltinOnTensors(Rule):
                 "    return x * tf.minimum(step / 100.0, 1.0)\n"),
         Example("import tensorflow as tf\nfrom transformers.modeling_tf_utils import shape_list\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    n = max(shape_list(x)[1], 8)\n    return x[:, :n]\n"),
+        # a mapping iterates its keys (dm-haiku's filtering.traverse over a params dict)
+        Example("from typing import Mapping\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
+                "def f(features: Mapping[str, tf.Tensor]):\n"
+                "    return tf.add_n([features[k] for k in sorted(features)])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"
@@ -97,6 +124,8 @@ class PythonBuiltinOnTensors(Rule):
         if not isinstance(f, ast.Name) or f.id not in _BUILTINS or f.id in ctx.values.env:
             return
         for arg in node.args:
+            if _mapping_parameter(ctx, arg):
+                continue  # a dict iterates its keys: sorted(params) compares strings, not tensors
             k = ctx.flags(arg)
             if k & TENSOR and (k & (DATA | PARAM) or not k & SHAPE or k & PYLIST) and (
                     ctx.certain or ctx.tensor_value(k & ~PYLIST)):

@@ -15,9 +15,11 @@ _SAVERS = frozenset({"tf.saved_model.save", "tf.keras.models.save_model", "tf.co
 
 def _has_tensor_params(tfn: TfFunction) -> bool:
     """The Python function takes inputs (beyond ``self``): it needs a signature to be exported."""
-    if tfn.definition is None:
+    wrapped = tfn.wrapper.args[0] if isinstance(tfn.wrapper, ast.Call) and tfn.wrapper.args else None
+    if tfn.definition is None and not isinstance(wrapped, ast.Lambda):
         return True
-    args = tfn.definition.args
+    # tf.function(lambda: ...) takes no inputs: get_concrete_function() is its only trace
+    args = tfn.definition.args if tfn.definition is not None else wrapped.args  # type: ignore[union-attr]
     names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
     if names and names[0] == "self":
         names = names[1:]
@@ -76,6 +78,10 @@ class ServingFunctionWithoutInputSignature(ModuleRule):
                 "        return self(ids)\n    def export(self, path):\n"
                 "        sig = self.serving.get_concrete_function(tf.TensorSpec([None, None], tf.int32))\n"
                 "        tf.saved_model.save(self, path, signatures={'serving_default': sig})\n"),
+        # no inputs: the concrete function is only read for its static output shape (tensorflow/probability)
+        Example("import tensorflow as tf\ndef prior_shape(prior, n):\n"
+                "    sample = tf.function(lambda: prior.sample(n))\n"
+                "    return sample.get_concrete_function().output_shapes\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    @tf.function\n"

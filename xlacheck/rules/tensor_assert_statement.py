@@ -63,6 +63,12 @@ class TensorAssertStatement(Rule):
                 "    assert x.shape[-1] == 4\n    return x * 2.0\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    tf.debugging.assert_non_negative(x)\n    return x\n"),
+        # the rank a caller passes may be a tensor (tf.size), but the assert runs only for an int
+        Example("import tensorflow as tf\ndef has_rank(t, rank):\n"
+                "    if t.shape.ndims is not None and isinstance(rank, int):\n"
+                "        assert t.shape.ndims == rank, 'rank'\n    return t\n"
+                "@tf.function(jit_compile=True)\ndef f(x, shape):\n"
+                "    return has_rank(has_rank(x, 2), tf.size(shape)) * 2.0\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"

@@ -152,6 +152,10 @@ class TensorConditionWithoutAutograph(Rule):
                 "    if valid:\n        a = tf.abs(a)\n    return a\n"),
         Example("import tensorflow as tf\ndef cost(a, valid):\n"
                 "    if tf.reduce_any(valid):\n        a = tf.where(valid, a, 1e4)\n    return a\n"),
+        # jax.dtypes answers with Python values (xlacheck/data/jax_api.json; dm-haiku's PRNG key check)
+        Example("import jax\n@jax.jit\ndef f(key, x):\n"
+                "    if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key):\n        x = x + 1.0\n"
+                "    return x * jax.dtypes.itemsize_bits(x.dtype)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"

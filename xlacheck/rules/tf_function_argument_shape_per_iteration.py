@@ -100,6 +100,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         Example("import numpy as np\nimport tensorflow as tf\n@tf.function\ndef step(x, w):\n"
                 "    return tf.reduce_sum(x * w)\ndef run(batches):\n    for x in batches:\n"
                 "        step(x, tf.ones([len(x), 4]))\n        step(x, np.zeros((x.shape[0], 4), np.float32))\n"),
+        # a name bound once to a display of constants (keras-cv's benchmarks): one trace per size
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
+                "def sweep(x):\n    sizes = [1000, 2000, 3000]\n    for n in sizes:\n        score(x[:n])\n"
+                "        score(x[:n])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -172,7 +176,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 hits = [(item, found) for item in [arg, *items] if item is not None
                         and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)
                              or _varying_shape_argument(index, item, varying, loops)) is not None]
-                hits = [(item, name) for item, name in hits if not _fixed_display_target(loops, name)]
+                hits = [(item, name) for item, name in hits if not _fixed_display_target(index, loops, name)]
                 if hits:
                     item, name = hits[0]
                     what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
@@ -184,17 +188,39 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     break
 
 
-def _fixed_display_target(loops: list[ast.AST], name: str) -> bool:
-    """``name`` is the target of a loop over a display of constants (``for n in (8, 16, 32)``):
-    each item traces once and later passes hit the cache, a bounded cost (as XLA403 counts it)."""
+def _fixed_display_target(index: ModuleIndex, loops: list[ast.AST], name: str) -> bool:
+    """``name`` is the target of a loop over a display of constants (``for n in (8, 16, 32)``, or
+    over a name bound once to one and never mutated: ``sizes = [1000, 2000]`` ... ``for n in
+    sizes``): each item traces once and later passes hit the cache, a bounded cost (as XLA403
+    counts it)."""
     for loop in loops:
         heads = [loop] if isinstance(loop, (ast.For, ast.AsyncFor)) else list(getattr(loop, "generators", []))
         for head in heads:
             if isinstance(head.target, ast.Name) and head.target.id == name:
-                it = head.iter
-                return isinstance(it, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant)
-                                                                               for e in it.elts)
+                it = _constant_display(index, head.iter, loop)
+                return it is not None
     return False
+
+
+def _constant_display(index: ModuleIndex, it: ast.expr, loop: ast.AST) -> ast.expr | None:
+    """``it`` when it is a list/tuple/set display of constants, or a name whose one binding
+    (in its function, or as a module constant) is such a display and which nothing mutates
+    (no ``sizes.append(...)``, no ``sizes[i] = ...``); None otherwise."""
+    if isinstance(it, ast.Name):
+        name = it.id
+        bound = index.local_binding(name, loop) or index.module_constant(it)
+        if bound is None:
+            return None
+        scope = index.scope_of(loop)
+        for load in [*index.loads_of(name, scope), *index.loads_of(name, index.tree)]:
+            parent = index.parent(load)
+            if (isinstance(parent, ast.Attribute) or isinstance(parent, ast.Subscript)
+                    and isinstance(parent.ctx, (ast.Store, ast.Del))) and parent.value is load:
+                return None  # sizes.append(...), sizes[0] = ...: the list may change
+        it = bound
+    if isinstance(it, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant) for e in it.elts):
+        return it
+    return None
 
 
 def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST],

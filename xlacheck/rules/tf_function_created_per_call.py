@@ -43,7 +43,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
     (`return [step(x) for x in batches]`, or a list it appends them to: a predict or evaluate
     helper, called again for every data set) is flagged too, outside test code.
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
-    traces (once per outer trace), or for TFLite composites (`experimental_implements`). The same
+    traces (once per outer trace), for TFLite composites (`experimental_implements`), or in test
+    code (a test file or function: tests build one per parameter by design). The same
     for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method of a class of this
     file (`self.apply`, `Scaler(2.0).apply`; only where a loop here shows it runs per step:
     `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
@@ -123,6 +124,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    def step(x, lr):\n        return w * x * lr\n    return step\n"
                 "def train(w, batches, epochs):\n    step = make_step(w)\n    for epoch in range(epochs):\n"
                 "        for x in batches:\n            step(x, tf.constant(0.1))\n"),
+        # a test compiles once per parameter by design (tensorflow/probability's XLA tests)
+        Example("import tensorflow as tf\ndef test_xla_sample(x):\n    for n in 1, 5:\n"
+                "        @tf.function(jit_compile=True)\n        def f(x):\n            return x[:n] * 2.0\n"
+                "        f(x)\n"),
+        # a helper of a TestCase subclass is test code too (tensorflow/probability's spaces_test_util)
+        Example("import tensorflow as tf\nclass SpacesTest(tf.test.TestCase):\n    def _check(self, bijector, x):\n"
+                "        @tf.function\n        def log_prob(x):\n            return bijector(x) * 2.0\n"
+                "        return log_prob(x)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -260,6 +269,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if isinstance(where, ast.Call) and any(kw.arg == "experimental_implements" for kw in where.keywords):
             return  # a TFLite composite op: traced inside the caller's trace, by design
         kind = index.aliases.resolve(where.func if isinstance(where, ast.Call) else where) or "tf.function"
+        if in_test(index, ctx.path, node):
+            # a test compiles a handful of times by design: jax tests jit per case and per loop item,
+            # TF tests build a tf.function per parameter (tensorflow/probability's *_test.py files)
+            return
         if kind.startswith("jax."):
             # jax.jit caches on the wrapped callable: jax.jit(module_fn) again hits the cache (measured:
             # one trace for 3 wrappers); a lambda or a function defined here is new on every call.
@@ -273,8 +286,6 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 # `jax.jit(model.init)(rng, x)` in a set-up function is a one-off (flax examples):
                 # a bound method counts only where a loop here shows it runs per step
                 return
-            if in_test(index, ctx.path, node):
-                return  # a test compiles a handful of times by design (jax tests jit per case and per loop item)
             loops = index.loops_around(node)
             if loops and isinstance(wrapped, ast.Name) and not any(
                     (isinstance(n, ast.FunctionDef) and n.name == wrapped.id) or (isinstance(n, ast.Assign) and any(
