@@ -2470,3 +2470,59 @@ def jitter(x):
         grad=True,
     ),
 )
+
+# Forms the rewrites first missed (tf-fix5): an int literal against a float branch, and list
+# loops whose appended value has the dtype of a tensor it is computed from (x.dtype).
+EXAMPLES += (
+    Example(
+        "branch_int_literal_against_float_mean",
+        '''import tensorflow as tf
+
+
+def masked_mean_loss(per_token, mask):
+    if tf.reduce_any(mask > 0):  # flag(XLA113)
+        loss = tf.reduce_sum(per_token * mask) / tf.reduce_sum(mask)
+    else:
+        loss = 0
+    return loss
+''',
+        "unsafe",
+        ("lambda: tf.reduce_sum(per_token * mask) / tf.reduce_sum(mask), lambda: 0.0)",),
+        inputs=(((3,), "float"), ((3,), "unit")),
+    ),
+    Example(
+        "counted_while_list_dtype_of_carried_state",
+        '''import tensorflow as tf
+
+
+def cumulative_states(x):
+    states = []
+    i = tf.constant(0)
+    h = tf.zeros_like(x[0])
+    while i < tf.shape(x)[0]:
+        h = tf.tanh(h + x[i])
+        states.append(h)  # flag(XLA111)
+        i += 1
+    return tf.stack(states)
+''',
+        "unsafe",
+        ("states = tf.TensorArray(x.dtype, size=num_steps)", "states = states.write(i, h)"),
+        inputs=(((4, 3), "float"),),
+    ),
+    Example(
+        "range_list_concat_cast_to_input_dtype",
+        '''import tensorflow as tf
+
+
+def weighted_rows(inputs):
+    n = tf.shape(inputs)[0]
+    feats = []
+    for i in tf.range(n):
+        feats.append(tf.expand_dims(inputs[i] * tf.cast(i + 1, inputs.dtype), 0))  # flag(XLA111)
+    return tf.concat(feats, 0)
+''',
+        "unsafe",
+        ("feats = tf.TensorArray(inputs.dtype, size=tf.maximum(n, 0))", "return feats.concat()"),
+        inputs=(((3, 2), "float"),),
+    ),
+)
