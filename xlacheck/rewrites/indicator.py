@@ -26,6 +26,11 @@ Which form is emitted, and why it is exact:
   dtypes or shapes differ at compile time (loudly). UNSAFE when a branch calls a
   non-TensorFlow function, whose Python side effects run for both branches while tracing.
 
+Both forms take one dtype from both branches: an int literal against a floating-point branch
+(``loss = 0`` / ``loss = total / count``, which AutoGraph's own tf.cond rejects) is written as a
+float literal (:func:`_float_literal_branch`); equal values, UNSAFE since the eager result is a
+float where it was an int.
+
 The condition is turned into its truth value as a bool tensor first
 (:func:`xlacheck.rewrites.truth.bool_condition`: ``tf.where``, ``tf.cond`` and the indicator's
 ``tf.cast`` need one, and a float ``if self.bias:`` fed as it is raised on every input). Each form

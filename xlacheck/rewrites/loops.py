@@ -642,8 +642,10 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
       ``tf.stack`` raise (unconstrained).
     * dtype. ``TensorArray.write`` raises on a dtype mismatch where ``tf.stack`` would not, so D
       must be certain: it is inferred only from the appended value's own binding in the body
-      (``tf.argmax(output_type=)``, ``tf.cast``, ``tf.one_hot``, comparisons, ...); otherwise the
-      loop gets an explanation.
+      (``tf.argmax(output_type=)``, ``tf.cast``, ``tf.one_hot``, comparisons, ...), or as the dtype
+      of a tensor ``x`` read in the body and not bound there that the value is computed from by
+      dtype-keeping ops (:func:`dtype_of_source`: ``h = tf.tanh(h + x[i])``), written ``x.dtype``;
+      otherwise the loop gets an explanation.
     * Axis. ``tf.stack(L, axis=k)`` inserts the new axis at k (negative k counted from the end of
       the result); ``tf.experimental.numpy.moveaxis(L.stack(), 0, k)`` moves it there, and
       compiles under XLA.
