@@ -2235,6 +2235,64 @@ def step_means(frames):
         inputs=(((3, 4, 2), "float_nan"),),
     ),
     Example(
+        "tensorarray_invariant_row_slice_at_counter",
+        # Under XLA `x[i:i + 1, :]` at a loop variable has a size bounded by the axis (3 rows of
+        # padding here), which the TensorArray stacks: the fix also indexes the row.
+        '''import tensorflow as tf
+
+
+def row_projections(x, w):
+    batch_size = tf.shape(x)[0]
+    rows = tf.TensorArray(tf.float32, size=batch_size)
+
+    def body(i, rows):
+        return i + 1, rows.write(i, tf.matmul(x[i:i + 1, :], w))
+
+    _, rows = tf.while_loop(lambda i, rows: i < batch_size, body, [tf.constant(0), rows],  # flag(XLA209)
+                            shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 1, 2])])
+    return tf.reshape(rows.stack(), [batch_size, 2])
+''',
+        "safe",
+        ("rows.write(i, tf.matmul(x[i, tf.newaxis, :], w))", "tf.TensorShape(None)])"),
+        inputs=(((3, 4), "float"), ((4, 2), "float")),
+    ),
+    Example(
+        "tensorarray_invariant_column_slice_at_counter",
+        '''import tensorflow as tf
+
+
+def column_norms(x):
+    cols = tf.TensorArray(tf.float32, size=x.shape[1])
+    _, cols = tf.while_loop(lambda t, cols: t < x.shape[1],  # flag(XLA209)
+                            lambda t, cols: (t + 1, cols.write(t, tf.norm(x[:, t:t + 1], axis=0))),
+                            (0, cols), shape_invariants=(tf.TensorShape([]), tf.TensorShape([None, 1])))
+    return cols.stack()
+''',
+        "safe",
+        ("cols.write(t, tf.norm(x[:, t, tf.newaxis], axis=0))",),
+        inputs=(((2, 3), "float"),),
+    ),
+    Example(
+        "tensorarray_invariant_row_slice_unproven_bound",
+        # `i < n` says nothing about x's rows: n past them makes the slice empty and the index raise.
+        '''import tensorflow as tf
+
+
+def first_rows(x, n):
+    rows = tf.TensorArray(tf.float32, size=n)
+
+    def body(i, rows):
+        return i + 1, rows.write(i, 2.0 * x[i:i + 1])
+
+    _, rows = tf.while_loop(lambda i, rows: i < n, body, [tf.constant(0), rows],  # flag(XLA209)
+                            shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 1, 3])])
+    return rows.stack()
+''',
+        "unsafe",
+        ("rows.write(i, 2.0 * x[i, tf.newaxis])",),
+        inputs=(((4, 3), "float"), (None, 3)),
+    ),
+    Example(
         "while_loop_bound_from_shape",
         '''import tensorflow as tf
 
@@ -2410,5 +2468,61 @@ def jitter(x):
         ('tf.random.stateless_uniform([3], seed=SEED, maxval=0.1, alg="philox")',),
         inputs=(((3,), "float"),),
         grad=True,
+    ),
+)
+
+# Forms the rewrites first missed (tf-fix5): an int literal against a float branch, and list
+# loops whose appended value has the dtype of a tensor it is computed from (x.dtype).
+EXAMPLES += (
+    Example(
+        "branch_int_literal_against_float_mean",
+        '''import tensorflow as tf
+
+
+def masked_mean_loss(per_token, mask):
+    if tf.reduce_any(mask > 0):  # flag(XLA113)
+        loss = tf.reduce_sum(per_token * mask) / tf.reduce_sum(mask)
+    else:
+        loss = 0
+    return loss
+''',
+        "unsafe",
+        ("lambda: tf.reduce_sum(per_token * mask) / tf.reduce_sum(mask), lambda: 0.0)",),
+        inputs=(((3,), "float"), ((3,), "unit")),
+    ),
+    Example(
+        "counted_while_list_dtype_of_carried_state",
+        '''import tensorflow as tf
+
+
+def cumulative_states(x):
+    states = []
+    i = tf.constant(0)
+    h = tf.zeros_like(x[0])
+    while i < tf.shape(x)[0]:
+        h = tf.tanh(h + x[i])
+        states.append(h)  # flag(XLA111)
+        i += 1
+    return tf.stack(states)
+''',
+        "unsafe",
+        ("states = tf.TensorArray(x.dtype, size=num_steps)", "states = states.write(i, h)"),
+        inputs=(((4, 3), "float"),),
+    ),
+    Example(
+        "range_list_concat_cast_to_input_dtype",
+        '''import tensorflow as tf
+
+
+def weighted_rows(inputs):
+    n = tf.shape(inputs)[0]
+    feats = []
+    for i in tf.range(n):
+        feats.append(tf.expand_dims(inputs[i] * tf.cast(i + 1, inputs.dtype), 0))  # flag(XLA111)
+    return tf.concat(feats, 0)
+''',
+        "unsafe",
+        ("feats = tf.TensorArray(inputs.dtype, size=tf.maximum(n, 0))", "return feats.concat()"),
+        inputs=(((3, 2), "float"),),
     ),
 )

@@ -739,6 +739,50 @@ def test_loop_bound_applies_only_to_counted_loops(old, new, expected):
     ast.parse(fixed)
 
 
+_ROW_SLICE_LOOP = '''import tensorflow as tf
+
+
+def rows_of(x, w):
+    n = tf.shape(x)[0]
+    ta = tf.TensorArray(tf.float32, size=n)
+
+    def body(i, ta):
+        return i + 1, ta.write(i, tf.matmul(x[i:i + 1, :], w))
+
+    _, ta = tf.while_loop(lambda i, ta: i < n, body, [tf.constant(0), ta],
+                          shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 1, 2])])
+    return ta.stack()
+'''
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("x", "x", ("safe", "x[i, tf.newaxis, :]")),
+    ("x[i:i + 1, :]", "x[i:1 + i]", ("safe", "x[i, tf.newaxis]")),
+    ("n = tf.shape(x)[0]", "n = x.shape[0]", ("safe", "x[i, tf.newaxis, :]")),
+    ("tf.constant(0), ta]", "2, ta]", ("safe", "x[i, tf.newaxis, :]")),  # starts later: still inside
+    # no proof that i stays within x's rows: the fix says where it differs
+    ("n = tf.shape(x)[0]", "n = tf.shape(w)[0]", ("unsafe", "x[i, tf.newaxis, :]")),
+    ("lambda i, ta: i < n", "lambda i, ta: i <= n", ("unsafe", "x[i, tf.newaxis, :]")),
+    ("tf.constant(0), ta]", "tf.constant(-1), ta]", ("unsafe", "x[i, tf.newaxis, :]")),
+    ("return i + 1,", "return i + 0,", ("unsafe", "x[i, tf.newaxis, :]")),
+    ("x[i:i + 1, :]", "x[1:2, i:i + 1]", ("unsafe", "x[1:2, i, tf.newaxis]")),  # axis 1, bound of axis 0
+    # not one row at the loop variable: left as written (only the invariant changes)
+    ("x[i:i + 1, :]", "x[i:i + 2, :]", ("safe", "x[i:i + 2, :]")),
+    ("x[i:i + 1, :]", "x[n - 1:n, :]", ("safe", "x[n - 1:n, :]")),
+])
+def test_row_slice_at_the_loop_variable_becomes_an_index(old, new, expected):
+    source = _ROW_SLICE_LOOP.replace(old, new)
+    tree = ast.parse(source)
+    loop = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.while_loop")
+    fix = fix_of(source, diagnostic_at(loop, "XLA209"))
+    assert fix is not None and fix.applicability.value == expected[0], fix
+    fixed = apply_edits(source, fix.edits)
+    assert expected[1] in fixed and "tf.TensorShape(None)]" in fixed, fixed
+    if expected[0] == "unsafe":
+        assert "is empty when `i` is outside the axis, where `i, tf.newaxis` raises eagerly" in fix.message
+    ast.parse(fixed)
+
+
 _BOUNDED_WHILE = '''import tensorflow as tf
 
 

@@ -131,8 +131,10 @@ _KEEP_DTYPE = KEEPS_DTYPE | _SAME_DTYPE_CALLS | {"tf.concat", "tf.stack", "tf.ti
 
 def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str], depth: int = 0) -> str | None:
     """The name ``x`` (a name read, not bound in the code that ``local`` names) when ``node``
-    certainly has ``x``'s dtype: ``x`` indexed, reshaped or passed through dtype-keeping ops, or
-    two such values combined by ``+ - *`` (TensorFlow's binary ops take one dtype or raise).
+    certainly has ``x``'s dtype: ``x`` indexed, reshaped or passed through dtype-keeping ops, cast
+    to ``x.dtype``, or such a value (not a bare name: that may be a Python number) combined by
+    ``+ - * @`` with an operand that is not a number literal (TensorFlow's binary ops take one
+    dtype, or raise).
     Names in ``local`` are followed through ``resolve``; any other name is a source. None when
     not certain (a Python number operand, a dtype argument, any other op)."""
     if depth > 8:
@@ -147,6 +149,11 @@ def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str
         return again(node.value)
     if isinstance(node, ast.Call):
         name = call_name(src, node)
+        if name in ("tf.cast", "tf.dtypes.cast") and len(node.args) == 2 and not node.keywords:
+            target = node.args[1]  # tf.cast(v, x.dtype): x's dtype, whatever v's
+            if isinstance(target, ast.Attribute) and target.attr == "dtype":
+                return again(target.value)
+            return None
         if name in _KEEP_DTYPE and node.args and not kw(node, "dtype") and not kw(node, "output_type"):
             first = node.args[0]
             if name in ("tf.concat", "tf.stack") and isinstance(first, (ast.List, ast.Tuple)):
@@ -158,8 +165,20 @@ def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str
             return again(first)
         return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.MatMult)):
+        # TensorFlow's binary ops take one dtype: another tensor operand has the known operand's
+        # dtype, or the op raises. A number literal is left unknown (NumPy would promote an integer
+        # array times 2.0 to float64), and so is a bare name read from outside as the known side:
+        # it may be a Python number (`start + i` is an int32 tensor for a Python int `start`).
+        if is_number(node.left) or is_number(node.right):
+            return None
         left, right = again(node.left), again(node.right)
-        return left if left is not None and left == right else None
+        if left is not None and left == right:
+            return left
+        outside = lambda e: isinstance(e, ast.Name) and e.id not in local  # noqa: E731
+        for known, operand in ((left, node.left), (right, node.right)):
+            if known is not None and not outside(operand):
+                return known
+        return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return again(node.operand)
     return None

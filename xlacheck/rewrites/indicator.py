@@ -26,6 +26,11 @@ Which form is emitted, and why it is exact:
   dtypes or shapes differ at compile time (loudly). UNSAFE when a branch calls a
   non-TensorFlow function, whose Python side effects run for both branches while tracing.
 
+Both forms take one dtype from both branches: an int literal against a floating-point branch
+(``loss = 0`` / ``loss = total / count``, which AutoGraph's own tf.cond rejects) is written as a
+float literal (:func:`_float_literal_branch`); equal values, UNSAFE since the eager result is a
+float where it was an int.
+
 The condition is turned into its truth value as a bool tensor first
 (:func:`xlacheck.rewrites.truth.bool_condition`: ``tf.where``, ``tf.cond`` and the indicator's
 ``tf.cast`` need one, and a float ``if self.bias:`` fed as it is raised on every input). Each form
@@ -70,6 +75,7 @@ from xlacheck.rewrites._expr import (
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.checks import rewrite_raise
+from xlacheck.rewrites.dtypes import FLOATING, certain_dtype
 from xlacheck.rewrites.shape_conditions import UNKNOWN_DIMS, python_shape_test, static_test
 from xlacheck.rewrites.truth import LAZY, NOT_SCALAR, bool_condition, lazy_operands, none_guards, python_identity
 from xlacheck.rewrites.unbound import local_bound_before, unbound_reasons
@@ -132,6 +138,7 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
            f_text: str, reasons: list[str]) -> str:
     """One tensor expression equal to ``true if cond else false`` (form chosen as documented above)."""
     tf = src.tf
+    t_text, f_text = _float_literal_branch(src, true, t_text, false, f_text, reasons)
     scalar = is_scalar(src, cond_node)
     if lazy_operands(cond_node, True) or lazy_operands(cond_node, False):  # both outcomes go on normally
         reasons.append(LAZY)
@@ -160,6 +167,31 @@ def select(src: Source, cond: str, cond_node: ast.expr, true: ast.AST, t_text: s
     if not all(_captures_linear(src, branch, shared) for branch in (true, false)):
         reasons.append(COND_GRADIENT)
     return f"{tf}.cond({cond}, lambda: {t_text}, lambda: {f_text})"
+
+
+INT_LITERAL_BRANCH = ("the branch that gives the int {lit} gives the float {text} (tf.cond and tf.where need one "
+                      "dtype in both branches): eagerly a Python float where the original gave an int")
+
+
+def _float_literal_branch(src: Source, true: ast.AST, t_text: str, false: ast.AST, f_text: str,
+                          reasons: list[str]) -> tuple[str, str]:
+    """The branch texts, an int literal written as a float where the other branch is a floating-point
+    tensor (``loss = 0`` against ``loss = total / count``): tf.cond (AutoGraph's too) and tf.where
+    take one dtype from both branches, and the int becomes an int32 tensor, so tracing fails
+    ("true_fn and false_fn arguments to tf.cond must have the same dtype"); a Python float becomes
+    float32. Equal values; UNSAFE, as the eager result is now a float."""
+    for lit, other in ((true, false), (false, true)):
+        if not (isinstance(lit, ast.Constant) and type(lit.value) is int) or isinstance(other, ast.Constant):
+            continue
+        dtype = certain_dtype(src, other)
+        floating = dtype in ("float32", FLOATING) or (dtype is None and (_floatish(src, other) or any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(other))))
+        if not floating:
+            continue
+        text = repr(float(lit.value))
+        reasons.append(INT_LITERAL_BRANCH.format(lit=lit.value, text=text))
+        return (text, f_text) if lit is true else (t_text, text)
+    return t_text, f_text
 
 
 def _read_names(node: ast.AST) -> frozenset[str]:

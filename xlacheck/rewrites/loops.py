@@ -642,8 +642,10 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
       ``tf.stack`` raise (unconstrained).
     * dtype. ``TensorArray.write`` raises on a dtype mismatch where ``tf.stack`` would not, so D
       must be certain: it is inferred only from the appended value's own binding in the body
-      (``tf.argmax(output_type=)``, ``tf.cast``, ``tf.one_hot``, comparisons, ...); otherwise the
-      loop gets an explanation.
+      (``tf.argmax(output_type=)``, ``tf.cast``, ``tf.one_hot``, comparisons, ...), or as the dtype
+      of a tensor ``x`` read in the body and not bound there that the value is computed from by
+      dtype-keeping ops (:func:`dtype_of_source`: ``h = tf.tanh(h + x[i])``), written ``x.dtype``;
+      otherwise the loop gets an explanation.
     * Axis. ``tf.stack(L, axis=k)`` inserts the new axis at k (negative k counted from the end of
       the result); ``tf.experimental.numpy.moveaxis(L.stack(), 0, k)`` moves it there, and
       compiles under XLA.
@@ -676,9 +678,14 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
     if after is None:
         return None
     stack, axis, axis_node = after
-    dtype = certain_dtype(src, counted.value, _body_resolver(loop, _body_bindings(loop, counted.bindings)))
-    dtype = dtype if dtype in DTYPES else None  # the TensorArray needs the exact dtype
-    if dtype is None:
+    resolve = _body_resolver(loop, _body_bindings(loop, counted.bindings))
+    dtype = certain_dtype(src, counted.value, resolve)
+    # the TensorArray needs the exact dtype: a name, or a tensor read in the body (not bound there)
+    # whose dtype the value certainly has (see rewrite_range_list_loop)
+    source = None if dtype in DTYPES else dtype_of_source(src, counted.value, resolve,
+                                                          set(counted.bindings) | {counted.counter})
+    dtype_text = f"{tf}.{dtype}" if dtype in DTYPES else f"{source}.dtype" if source is not None else None
+    if dtype_text is None:
         return explain(
             f"This `while` counts with `{counted.counter}`, so `{counted.name}` could be a tf.TensorArray(DTYPE, "
             f"size=tf.maximum({src.segment(counted.bound)}, {counted.counter}) - {counted.counter}) written at the "
@@ -690,7 +697,7 @@ def rewrite_counted_list_loop(src: Source, loop: ast.While) -> Fix | None:
     if not (src.alone_on_lines(made, made) and src.alone_on_lines(append, append) and src.alone_on_lines(loop, loop)
             and loop.body[0].lineno > loop.test.end_lineno):
         return None
-    return _tensorarray_fix(src, tf, loop, counted, made, i0, stack, axis, axis_node, dtype)
+    return _tensorarray_fix(src, tf, loop, counted, made, i0, stack, axis, axis_node, dtype_text)
 
 
 @dataclass(frozen=True)
@@ -844,7 +851,7 @@ def _traced_once_reasons(src: Source, loop: ast.While, body: ast.AST, call: ast.
 
 
 def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedAppendLoop, made: ast.Assign, i0: int,
-                     stack: ast.Call, axis: int, axis_node: ast.expr | None, dtype: str) -> Fix:
+                     stack: ast.Call, axis: int, axis_node: ast.expr | None, dtype_text: str) -> Fix:
     """The edits (see :func:`rewrite_counted_list_loop`) and the reasons the fix may be unsafe."""
     name, counter, bound, append = counted.name, counted.counter, counted.bound, counted.append
     call = append.value
@@ -853,7 +860,7 @@ def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedApp
     static_bound = static_int(src, bound)  # a literal or a module constant
     if axis == 0 and not (static_bound is not None and static_bound > i0):
         reasons.append("when the loop runs zero times the original returns tf.stack([]), an empty float32 "
-                       f"vector, and the fix an empty {dtype} TensorArray stack")
+                       f"vector, and the fix an empty TensorArray stack of dtype {dtype_text}")
     indent, inner = src.indent_of(loop), src.indent_of(loop.body[0])
     steps = src.fresh_name("num_steps")
     bound_text = src.segment(bound)
@@ -869,7 +876,7 @@ def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedApp
         Edit(Location(loop.lineno, 0), Location(loop.lineno, 0),
              f"{indent}{steps} = {tf}.reshape({tf}.maximum({bound_text}, {counter}) - {counter}, [])\n"
              + "".join(f"{indent}{c}\n" for c in src.comments_in(made.lineno, made.end_lineno))  # about the list
-             + f"{indent}{name} = {tf}.TensorArray({tf}.{dtype}, size={steps})\n"),
+             + f"{indent}{name} = {tf}.TensorArray({dtype_text}, size={steps})\n"),
         Edit(Location(loop.body[0].lineno, 0), Location(loop.body[0].lineno, 0),
              f"{inner}{tf}.autograph.experimental.set_loop_options(maximum_iterations={steps})\n"),
         replace_lines(append.lineno, append.end_lineno,  # type: ignore[arg-type]
@@ -884,7 +891,7 @@ def _tensorarray_fix(src: Source, tf: str, loop: ast.While, counted: _CountedApp
         compiles = (f"compiles once per value of `{bound_text}`, the TensorArray's size: value-specialized, "
                     "as the result's shape is that value")
     trips = f"max({bound_text} - {i0}, 0)" if i0 else f"max({bound_text}, 0)"
-    return make_fix(f"Collect `{name}` in a tf.TensorArray({dtype}) sized to the loop's trip count, {trips} "
+    return make_fix(f"Collect `{name}` in a tf.TensorArray({dtype_text}) sized to the loop's trip count, {trips} "
                     f"(under XLA the function {compiles})", edits, reasons)
 
 

@@ -7,8 +7,15 @@ TensorArray to its flow first). A ranked ``tf.TensorShape([None, 2])`` contradic
 shape ``()`` after one iteration, so tracing fails; eagerly the loop runs in Python and the
 invariant is never read. ``tf.TensorShape(None)`` describes the flow truthfully; the elements,
 their shapes and the stacked result are the TensorArray's own and do not change. SAFE: the values
-the loop computes are those of the eager run. (A TensorArray written with slices whose size XLA
-cannot prove, ``x[i:i + 1]`` at a loop index, still fails for its own reason.)
+the loop computes are those of the eager run.
+
+The same fix indexes the one-row slices that start at a loop variable in the loop's body
+(``x[i:i + 1, :]`` -> ``x[i, tf.newaxis, :]``): XLA gives a strided slice whose start is not a
+constant a size bounded by the axis length, not 1, so the TensorArray stores rows of padding and
+what reads its stacked result fails ("Input to reshape is a tensor with 72 values, but the
+requested shape has 24") or reads padding; an index plus ``tf.newaxis`` has the static size 1.
+Equal for ``0 <= i < n``; SAFE when the loop proves it (``_counter_row_slices``), else UNSAFE and
+the message says where it differs.
 
 **A bound for the gradient's accumulators** (XLA210). Differentiating a while loop keeps each
 iteration's values in TensorLists sized by the loop's ``maximum_iterations``; without one XLA fails
@@ -115,8 +122,108 @@ def rewrite_tensorarray_invariant(src: Source, node: ast.AST) -> Fix | None:
              if _tensor_array(src, var, node) and _ranked_shape(src, shape)]
     if not edits:
         return None
-    return make_fix("Give the TensorArray loop variable the shape invariant TensorShape(None): a graph carries it "
-                    "as its scalar flow tensor, and its elements keep their shapes", edits)
+    slices, reasons = _counter_row_slices(src, node)
+    message = ("Give the TensorArray loop variable the shape invariant TensorShape(None): a graph carries it "
+               "as its scalar flow tensor, and its elements keep their shapes")
+    if slices:
+        message += (f"; index the one-row slices that start at a loop variable ({src.segment(slices[0][0])} -> "
+                    f"{slices[0][1]}): XLA gives such a slice a padded, data-dependent size, which the "
+                    "TensorArray stores and stacks")
+    return make_fix(message, edits + [replace(src, element, text) for element, text in slices], reasons)
+
+
+def _counter_row_slices(src: Source, call: ast.Call) -> tuple[list[tuple[ast.Slice, str]], list[str]]:
+    """The ``v:v + 1`` slice elements in the loop's body whose start is a loop variable ``v``,
+    each with its replacement ``v, tf.newaxis`` (one row as a static-size index plus a new axis),
+    and the reasons the replacement may differ. Under XLA a strided slice whose start is not a
+    constant has a size XLA bounds by the axis length, not the constant ``1``: the TensorArray
+    (and everything computed from the slice) gets rows of padding. ``x[v, tf.newaxis]`` equals
+    ``x[v:v + 1]`` for ``0 <= v < n`` (n the axis length); outside it the slice is empty, while
+    the index raises eagerly (XLA clamps it). SAFE when the loop proves the range: ``v`` starts at
+    a non-negative int, the body only adds a positive int to it, and the condition tests
+    ``v < tf.shape(x)[d]`` (or ``x.shape[d]``, or a name bound once to either) for the ``x`` and
+    the axis ``d`` that the slice indexes, with only full slices ``:`` before it."""
+    body_fn = _function(src, argument(call, 1, "body"), call)
+    params = _plain_params(body_fn) if body_fn is not None else None
+    if body_fn is None or params is None:
+        return [], []
+    if isinstance(body_fn, ast.Lambda):
+        body_nodes: list[ast.AST] = list(ast.walk(body_fn.body))
+    else:
+        body_nodes = list(own_nodes(body_fn))
+    found: list[tuple[ast.Slice, str]] = []
+    reasons: list[str] = []
+    for sub in body_nodes:
+        if not isinstance(sub, ast.Subscript) or not isinstance(sub.ctx, ast.Load):
+            continue
+        elements = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        for axis, element in enumerate(elements):
+            counter = _row_slice_start(element)
+            if counter is None or counter not in params or _stores(body_nodes, counter):
+                continue
+            found.append((element, f"{counter}, {src.tf}.newaxis"))
+            if not _counter_within_axis(src, call, body_fn, params.index(counter), sub.value, elements[:axis]):
+                reasons.append(f"`{src.segment(element)}` is empty when `{counter}` is outside the axis, where "
+                               f"`{counter}, {src.tf}.newaxis` raises eagerly (XLA clamps the index)")
+    return found, reasons
+
+
+def _row_slice_start(element: ast.expr) -> str | None:
+    """``v`` for the slice ``v:v + 1`` (or ``v:1 + v``), no step."""
+    if not (isinstance(element, ast.Slice) and element.step is None and isinstance(element.lower, ast.Name)
+            and isinstance(element.upper, ast.BinOp) and isinstance(element.upper.op, ast.Add)):
+        return None
+    v, upper = element.lower.id, element.upper
+    for a, b in ((upper.left, upper.right), (upper.right, upper.left)):
+        if isinstance(a, ast.Name) and a.id == v and _int_literal(b) == 1:
+            return v
+    return None
+
+
+def _counter_within_axis(src: Source, call: ast.Call, body_fn: ast.Lambda | ast.FunctionDef, k: int,
+                         sliced: ast.expr, before: list[ast.expr]) -> bool:
+    """Loop variable ``k`` counts up from a non-negative int while it is below the length of the
+    axis of ``sliced`` that follows the full slices ``before`` (see _counter_row_slices)."""
+    if not isinstance(sliced, ast.Name) or any(
+            not (isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None) for e in before):
+        return False
+    loop_vars = argument(call, 2, "loop_vars")
+    cond_fn = _function(src, argument(call, 0, "cond"), call)
+    cond_params = _plain_params(cond_fn) if cond_fn is not None else None
+    test = _result(cond_fn) if cond_fn is not None else None
+    if not isinstance(loop_vars, (ast.Tuple, ast.List)) or cond_params is None or test is None \
+            or len(cond_params) != len(loop_vars.elts) or k >= len(cond_params):
+        return False
+    if _counter_start(src, loop_vars.elts[k]) is None:
+        return False
+    returned = [body_fn.body] if isinstance(body_fn, ast.Lambda) else \
+        [n.value for n in own_nodes(body_fn) if isinstance(n, ast.Return)]
+    counter = _plain_params(body_fn)[k]  # type: ignore[index]
+    if not returned or not all(isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) == len(loop_vars.elts)
+                               and _step(r.elts[k], counter) for r in returned):
+        return False
+    limit = _limit(src, test, cond_params[k])
+    if limit is None or limit[1]:
+        return False
+    bound = limit[0]
+    for _ in range(3):  # `n = tf.shape(x)[0]` ... `i < n`
+        if not isinstance(bound, ast.Name) or bound.id in cond_params:
+            break
+        bound = src.local_binding(bound.id, call)
+    if not (isinstance(bound, ast.Subscript) and _int_literal(bound.slice) == len(before)):
+        return False
+    base = bound.value
+    if isinstance(base, ast.Attribute) and base.attr == "shape":
+        base = base.value
+    elif isinstance(base, ast.Call) and call_name(src, base) == "tf.shape" and len(base.args) == 1 \
+            and not base.keywords:
+        base = base.args[0]
+    else:
+        return False
+    scope = src.scope_of(call)
+    return isinstance(base, ast.Name) and base.id == sliced.id and not src.stores_in(scope).get(sliced.id) \
+        and not src.stores_in(body_fn).get(sliced.id) and sliced.id not in cond_params \
+        and sliced.id not in (_plain_params(body_fn) or [])
 
 
 # -- XLA210: maximum_iterations from the loop's own counted condition --------------------------------

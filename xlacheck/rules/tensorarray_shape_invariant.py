@@ -58,8 +58,12 @@ class TensorArrayShapeInvariant(Rule):
 
     ## Fix safety
     The fix gives the TensorArray loop variable `tf.TensorShape(None)` (the invariant of its
-    flow) and changes nothing else. Safe: the loop computes the values the eager run computes;
-    the element shapes stay the TensorArray's own.
+    flow). Safe: the loop computes the values the eager run computes; the element shapes stay
+    the TensorArray's own. A one-row slice in the loop's body that starts at a loop variable
+    (`x[i:i + 1, :]`) has a padded, data-dependent size under XLA, so the fix also writes it as
+    an index with a new axis (`x[i, tf.newaxis, :]`, static size 1): safe when the loop condition
+    keeps `i` within that axis (`i < tf.shape(x)[0]`, counting up from 0); otherwise unsafe, since
+    where `i` is past the axis the slice is empty and the index raises eagerly.
     """
 
     code = "XLA209"
