@@ -425,12 +425,12 @@ class FunctionWalker:
         tensor = is_tensor(self.values.flags(s.test))
         numbers = _python_number_test(s.test)
         if numbers:  # `if isinstance(n, int):` n is a Python number in the body
-            saved = {name: self.env.get(name, 0) for name in numbers}
+            saved_numbers = {name: self.env.get(name, 0) for name in numbers}
             for name in numbers:
                 self.env[name] = PYTHON
             self.values.invalidate()
             self._branch(s.body, s if tensor else None)
-            self.env.update(saved)
+            self.env.update(saved_numbers)
             self.values.invalidate()
             self._branch(s.orelse, s if tensor else None)
             return
