@@ -7,6 +7,7 @@ import ast
 from xlacheck.analysis.module_index import (
     callee_text,
     has_kwargs_splat,
+    is_tokenizer,
     is_true,
     keyword,
     method_name,
@@ -22,9 +23,6 @@ _PADDING_COLLATORS = frozenset({
 })
 _MLM_COLLATORS = frozenset({"DataCollatorForLanguageModeling", "DataCollatorForWholeWordMask"})
 # Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
-_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
-
-
 def _set(node: ast.expr | None) -> bool:
     """A keyword given a real value (``None`` means "not set")."""
     return node is not None and not (isinstance(node, ast.Constant) and node.value is None)
@@ -76,12 +74,6 @@ def _tf_padding(call: ast.Call, name: str | None) -> str | None:
         return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
                 "element, not to the bucket boundary")
     return None
-
-
-def _is_tokenizer(func: ast.expr) -> bool:
-    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
-        func = func.value
-    return "tokenizer" in callee_text(func).lower()
 
 
 def _insert_after_last_argument(call: ast.Call, text: str) -> Edit | None:
@@ -151,6 +143,11 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "ds = tf.data.Dataset.from_tensor_slices(ids).batch(64, drop_remainder=True)\n"),
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
                 "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
+        # a collator's default return_tensors is "pt": in a PyTorch file without torch_xla, eager PyTorch
+        Example("import torch\nfrom transformers import DataCollatorForLanguageModeling, Trainer\n"
+                "def train(model, tokenizer, ds):\n"
+                "    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)\n"
+                "    return Trainer(model=model, train_dataset=ds, data_collator=collator).train()\n"),
         Example("import tensorflow as tf\nimport torch\ndef compare(tokenizer, model, texts):\n"
                 "    for t in texts:\n        model(**tokenizer([t], padding=True, return_tensors='pt'))\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
@@ -218,6 +215,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         multiple = None
         torch_xla = any(name.startswith("torch_xla") for name in ctx.facts.aliases.names.values())
+        tf_or_jax = any(name.split(".", 1)[0] in ("tensorflow", "keras", "tf_keras", "jax", "flax")
+                        for name in ctx.facts.aliases.names.values())
         for call, name in ctx.index.calls:
             if has_kwargs_splat(call) or in_test(ctx.index, ctx.path, call):
                 continue
@@ -240,10 +239,12 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if last in _PADDING_COLLATORS or last in _MLM_COLLATORS:
                 if name is not None and not name.startswith("transformers"):
                     continue  # a project's own class that happens to share the name
+                if returns is None and not torch_xla and not tf_or_jax:
+                    continue  # the collators return PyTorch tensors by default: eager PyTorch, no XLA
                 what = f"{last}(...)"
                 if padding_kw is None:
                     padding = "longest"  # the collators' default
-            elif _is_tokenizer(call.func):
+            elif is_tokenizer(call.func):
                 rt = keyword(call, "return_tensors")
                 if rt is not None and isinstance(rt.value, ast.Constant) and rt.value.value == "pt" \
                         and not any(v.startswith("torch_xla") for v in ctx.facts.aliases.names.values()):
