@@ -524,13 +524,16 @@ class _Builder:
 
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
-        denoising loop, an evaluation over a loader: loops that call something) runs the statements before its first
+        denoising loop, an evaluation over a loader: loops that call torch, a module or a method of
+        ``self`` such as a pipeline's ``self.unet``) runs the statements before its first
         such loop (set-up: buffers, input checks) and after its last (reading the output) once per
         call, not once per iteration: ``out.setup`` holds the first (and their nested
         statements; the output phase joins ``out.periodic``, as a read there is no read in every step,
         and so do the functions only it calls)."""
         body = node.body
-        loops = [loop for loop in _own_loops(body) if any(True for _ in _calls_in(loop))]
+        loops = [loop for loop in _own_loops(body) if _uses_torch(loop, self) or any(
+            _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
+            for c in _calls_in(loop))]
         if not loops:
             return
         tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)]
@@ -1757,6 +1760,12 @@ def _moves_off_cpu(c: ast.Call) -> bool:
             continue  # torch.float16, torch.long: a dtype
         return True  # a device object or name (unknown values: moved, as in step code they are)
     return False
+
+
+def _rooted_at_self(e: ast.expr) -> bool:
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, ast.Name) and e.id == "self"
 
 
 def _built_on_cpu(name: str, c: ast.Call) -> bool:
