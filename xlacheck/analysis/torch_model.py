@@ -540,8 +540,12 @@ class _Builder:
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
         for st in body[tops[-1] + 1:]:
-            self.out.periodic.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
-            self.output_calls.update(id(c) for c in _calls_in(st))
+            if isinstance(st, ast.Expr):
+                continue  # print(x.mean()), log(...): a read only to show it, deferrable, stays a read
+            self.out.periodic.update(id(n) for n in walk(st) if isinstance(n, ast.stmt) and not isinstance(n, ast.Expr))
+            self.output_calls.update(id(call) for n in walk(st) if isinstance(n, ast.stmt) and not isinstance(n, ast.Expr)
+                                     for part in ast.iter_child_nodes(n) if isinstance(part, ast.expr)
+                                     for call in _calls_in(part))
 
     def _names_xla_distributed_type(self) -> bool:
         for n in walk(self.tree):

@@ -31,6 +31,18 @@ def _flat_targets(a: ast.Assign) -> list[ast.expr]:
     return out
 
 
+def _first_fill(region: ast.AST, target: ast.expr) -> set[int]:
+    """Ids of the assignments under ``if <target> is None:``: the accumulator's first value, after
+    which the other branch grows it (``self.preds = logits`` / ``else: self.preds = torch.cat(...)``)."""
+    out: set[int] = set()
+    for n in ast.walk(region):
+        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1 \
+                and isinstance(n.test.ops[0], ast.Is) and _same(n.test.left, target) \
+                and isinstance(n.test.comparators[0], ast.Constant) and n.test.comparators[0].value is None:
+            out.update(id(s) for s in ast.walk(ast.Module(body=n.body, type_ignores=[])) if isinstance(s, ast.Assign))
+    return out
+
+
 def _assigned(region: ast.AST) -> list[ast.Assign]:
     """Plain assignments in the step's own statements (nested functions and classes excluded)."""
     if isinstance(region, ast.Lambda):
@@ -158,7 +170,7 @@ class TorchTensorGrowsEveryStep(ModuleRule):
             if not _grows(target, call.args[0].elts, node, assigns, torch):
                 continue
             if any(a is not node and any(_same(t, target) for t in _flat_targets(a)) and not _is_growth(a, target)
-                   for a in assigns):
+                   and id(a) not in _first_fill(step.node, target) for a in assigns):
                 continue  # (re)set inside the step too: it need not grow from one step to the next
             if not _outlives(target, step, assigns):
                 continue
