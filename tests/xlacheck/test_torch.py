@@ -67,6 +67,8 @@ def test_findings_in_a_proven_step(line: str, code: str) -> None:
     "xm.add_step_closure(log, args=(loss,))",  # the recommended fix: runs after the step's graph
     "log(loss)",  # an unknown function of a tensor: no read proven
     "log(x.shape[0])",  # a static fact
+    "log(torch.randn(4, device='cpu').numpy())",  # built on the CPU: no XLA graph to run
+    "log(torch.from_numpy(log.buffer).sum().item())",  # host memory
     "loss = loss + torch.kthvalue(loss.reshape(1), 1).values.sum()",  # lowered per the table
     "loss = torch.where(torch.isnan(loss), torch.zeros_like(loss), loss)",  # three-argument where
 ])
@@ -84,6 +86,62 @@ def test_a_read_after_the_sync_waits_for_the_device_unless_every_n() -> None:
     every_n = src.replace("    for x, y in loader:", "    for step, (x, y) in enumerate(loader):").replace(
         "        log(loss.item())", "        if step % 50 == 0:\n            log(loss.item())")
     assert _codes(every_n.replace("{line}", "pass")) == []
+
+
+def test_a_helper_called_only_every_n_steps_reads_every_n_steps() -> None:
+    """A function the step calls only under ``if step % n == 0:`` (directly or through another such
+    helper) runs every n-th step: its reads are the documented pattern. One call outside such a
+    block (here: after the loop's every-n block, in every step) makes it step code again."""
+    helpers = """
+    def save(model):
+        torch.save({"w": model.weight.detach().cpu()}, "w.pt")
+    def checkpoint(model):
+        save(model)
+    """
+    src = textwrap.dedent(helpers) + textwrap.dedent(XLA_LOOP).replace(
+        "    for x, y in loader:", "    for step, (x, y) in enumerate(loader):")
+    every_n = src.replace("{line}", "if step % 500 == 0:\n            checkpoint(model)")
+    assert _codes(every_n) == []
+    every_step = src.replace("{line}", "if step % 500 == 0:\n            checkpoint(model)\n        save(model)")
+    assert _codes(every_step) == ["XLA350"]
+
+
+def test_a_declared_no_grad_function_sets_up_and_reads_its_output_once_per_call() -> None:
+    """A declared @torch.no_grad()/inference_mode() function whose torch work runs in a loop (a decode
+    loop, a denoising loop, an evaluation over a loader) allocates before the loop and reads its
+    output after it once per call: no XLA553 ("every step") there, no XLA350 after the loop or in a
+    helper only the output phase calls. Reads inside the loop, and in a function without a loop,
+    are still reads in the step."""
+    src = """
+    import torch
+
+    def finish(tokens):
+        return tokens.cpu().numpy()
+
+    @torch.no_grad()
+    def generate(model, prompt, steps, device):
+        tokens = torch.tensor(prompt, device=device)
+        done = torch.zeros(tokens.shape[0]).to(device)
+        for pos in range(1, steps):
+            logits = model(tokens[:, :pos])
+            tokens[:, pos] = torch.argmax(logits[:, -1], dim=-1)
+            {line}
+        return finish(tokens), tokens.tolist()
+    """
+    assert _codes(src.replace("{line}", "pass"), declared=True) == []
+    stop = "if (tokens[:, pos] == 2).all():\n                break"
+    assert _codes(src.replace("{line}", stop), declared=True) == ["XLA350"]
+    no_loop = """
+    import torch
+
+    @torch.no_grad()
+    def score(model, x):
+        out = model(x)
+        if out.max() > 1:
+            out = out / out.max()
+        return out
+    """
+    assert _codes(no_loop, declared=True) == ["XLA350"]
 
 
 def test_no_step_without_proof() -> None:

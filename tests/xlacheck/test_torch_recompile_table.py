@@ -2,7 +2,8 @@
 
 The table is written by tools/generate_torch_recompile_table.py from torch_xla's own CompileTime
 counts; its ``--check`` reruns a sample of the probes on torch_xla (tests/xlacheck/test_table_checks.py).
-The tests here pin what the rules claim from it: the data-length forms that recompile are flagged, the fixed ones are not.
+The tests here pin what the rules claim from it: the data-length forms that recompile are flagged,
+the fixed ones are not.
 """
 
 from __future__ import annotations

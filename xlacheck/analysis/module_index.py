@@ -70,6 +70,17 @@ def method_name(call: ast.Call) -> str | None:
     return call.func.attr if isinstance(call.func, ast.Attribute) else None
 
 
+TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
+
+
+def is_tokenizer(func: ast.expr) -> bool:
+    """A call of a tokenizer (or of its padding/encoding methods), recognised by name (syntactic):
+    ``tokenizer(...)``, ``self.tokenizer_2(...)``, ``tokenizer.pad(...)``."""
+    if isinstance(func, ast.Attribute) and func.attr in TOKENIZER_METHODS:
+        func = func.value
+    return "tokenizer" in callee_text(func).lower()
+
+
 def callee_text(node: ast.expr) -> str:
     """The last name of a call target: ``self.tokenizer.pad`` -> ``pad``; ``tok`` -> ``tok``."""
     if isinstance(node, ast.Attribute):

@@ -39,6 +39,7 @@ from functools import cache
 from xlacheck._data import load_json
 from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
+from xlacheck.analysis.module_index import is_tokenizer
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -66,7 +67,8 @@ STEP_ARG = 16384
 # A tensor (or a batch of them) known to live on the CPU: an item of a plain
 # ``torch.utils.data.DataLoader(...)`` built here (no ``collate_fn``, nothing in its arguments moved to a
 # device), not moved since; what a method, index or arithmetic computes from CPU tensors alone stays
-# there. Reading it on the host (``int(lengths.max())``) runs no pending XLA graph.
+# there; so is what a tokenizer returns with ``return_tensors="pt"``. Reading it on the host
+# (``int(lengths.max())``) runs no pending XLA graph, and a torch op on it alone runs no XLA op.
 CPU = 32768
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
@@ -286,6 +288,9 @@ class Step:
     why: str
     owner: ast.AST | None  # the function (or module) whose statements hold the region
     loop: ast.For | ast.While | None = None
+    # a callee that step code calls only under ``if step % n == 0:`` (a checkpoint or validation
+    # helper): its statements run every n-th step, not every step
+    periodic: bool = False
 
 
 _CALLED_FROM_STEP = re.compile(r"called from step code(?: with tensors)?(?:, (\d+) calls deep)?: ")
@@ -322,12 +327,16 @@ class TorchFacts:
     stmt_of: dict[int, ast.stmt] = field(default_factory=dict)  # id(node) -> innermost statement (step code)
     call_ops: dict[int, str] = field(default_factory=dict)  # id(Call) -> "torch.x" / "Tensor.x" (tensor receiver proven)
     after_sync: set[int] = field(default_factory=set)  # ids of step statements that run after a sync in the same iteration
-    # ids of step statements under ``if step % n == 0:`` (a Python counter): they run every n-th step, not every step
+    # ids of step statements under ``if step % n == 0:`` (a Python counter): they run every n-th step, not every
+    # step; also the output phase of a declared @torch.no_grad() function after its work loop, once per call
     periodic: set[int] = field(default_factory=set)
     # the file trains: some step code calls ``.backward()`` with an optimizer step, so the backward
     # kernels of the ops in its steps run too (outside ``no_grad`` code)
     trains: bool = False
     no_grad: set[int] = field(default_factory=set)  # ids of step statements under torch.no_grad()/inference_mode()
+    # ids of the statements a declared @torch.no_grad() function with a work loop runs once per call
+    # before its first loop (set-up; its output phase after the last loop is in ``periodic``)
+    setup: set[int] = field(default_factory=set)
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -364,6 +373,7 @@ class _Builder:
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
         self._root_cache: tuple[FunctionInfo | None] | None = None
+        self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -474,6 +484,9 @@ class _Builder:
             why = self._function_step(f)
             if why:
                 steps.append(Step(f.node, why, f.node))
+                if why.startswith("decorated with @") and why.endswith("(torch code declared to run on XLA)") \
+                        and not isinstance(f.node, ast.Lambda):
+                    self._phases(f.node)
         for call in _calls_in(self.tree):
             name = self.resolve(call.func)
             if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
@@ -481,9 +494,12 @@ class _Builder:
                     steps.append(Step(f.node, f"passed to {name}" + ("(backend='openxla')" if name == "torch.compile" else ""), f.node))
         # callees of step code, transitively (same file)
         seen = {id(s.node) for s in steps if not isinstance(s.node, (ast.For, ast.While, ast.With))}
+        roots = set(seen)
+        sites: dict[int, list[tuple[Step, bool]]] = {}  # id(callee) -> (calling step, call under every-n-th)
         work = list(steps)
         while work:
             s = work.pop()
+            every_n = _every_n_calls(s.node) | self.output_calls
             for call in _calls_in(s.node):
                 callees = self._lookup(call.func)
                 if not callees and isinstance(call.func, ast.Name) and (call.func.id in self.module_names
@@ -491,13 +507,51 @@ class _Builder:
                     root = self.root_forward()  # model(x): the forward of the file's model runs in the step
                     callees = [root] if root is not None and not isinstance(root.node, ast.Lambda) else []
                 for f in callees:
+                    if f.node is not s.node:
+                        sites.setdefault(id(f.node), []).append((s, id(call) in every_n))
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
                         work.append(new)
+        # callees reached only through every-n-th-step calls (or from such callees), to a fixed point
+        for s in steps:
+            s.periodic = id(s.node) not in roots and id(s.node) in sites
+        changed = True
+        while changed:
+            changed = False
+            for s in steps:
+                if s.periodic and not all(site or caller.periodic for caller, site in sites[id(s.node)]):
+                    s.periodic = False
+                    changed = True
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
+
+    def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
+        denoising loop, an evaluation over a loader: loops that call torch, a module or a method of
+        ``self`` such as a pipeline's ``self.unet``) runs the statements before its first
+        such loop (set-up: buffers, input checks) and after its last (reading the output) once per
+        call, not once per iteration: ``out.setup`` holds the first (and their nested
+        statements; the output phase joins ``out.periodic``, as a read there is no read in every step,
+        and so do the functions only it calls)."""
+        body = node.body
+        loops = [loop for loop in _own_loops(body) if _uses_torch(loop, self) or any(
+            _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
+            for c in _calls_in(loop))]
+        if not loops:
+            return
+        tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)]
+        for st in body[:tops[0]]:
+            self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
+        for st in body[tops[-1] + 1:]:
+            if isinstance(st, ast.Expr):
+                continue  # print(x.mean()), log(...): a read only to show it, deferrable, stays a read
+            self.out.periodic.update(id(n) for n in walk(st) if isinstance(n, ast.stmt) and not isinstance(n, ast.Expr))
+            self.output_calls.update(id(call) for n in walk(st)
+                                     if isinstance(n, ast.stmt) and not isinstance(n, ast.Expr)
+                                     for part in ast.iter_child_nodes(n) if isinstance(part, ast.expr)
+                                     for call in _calls_in(part))
 
     def _names_xla_distributed_type(self) -> bool:
         for n in walk(self.tree):
@@ -1106,6 +1160,37 @@ def _own_calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
                 yield from (n for n in walk(c) if isinstance(n, ast.Call))
 
 
+def _every_n_test(test: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
+    """``step % n == 0`` (either side, also inside ``and``) on values ``is_tensor`` does not prove;
+    also ``or``-ed with equality tests of such values, which hold at single steps (the first or the
+    last: ``batch_idx == 0 or (batch_idx + 1) % n == 0``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        def single(p: ast.expr) -> bool:
+            parts = p.values if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And) else [p]
+            return any(isinstance(q, ast.Compare) and all(isinstance(o, ast.Eq) for o in q.ops)
+                       and not any(is_tensor(e) for e in (q.left, *q.comparators)) for q in parts)
+        every = [_every_n_test(p, is_tensor) for p in test.values]
+        return any(every) and all(e or single(p) for e, p in zip(every, test.values))
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    for p in parts:
+        if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
+            for side in (p.left, p.comparators[0]):
+                if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
+                        is_tensor(side.left) or is_tensor(side.right)):
+                    return True
+    return False
+
+
+def _every_n_calls(node: ast.AST) -> set[int]:
+    """Ids of the calls in ``node`` that sit in the body of an ``if step % n == 0:`` (before the
+    values are known: a ``%`` of tensors compared with ``==`` is taken for a counter here too)."""
+    out: set[int] = set()
+    for n in walk(node):
+        if isinstance(n, ast.If) and _every_n_test(n.test, lambda e: False):
+            out.update(id(c) for s in n.body for c in _calls_in(s))
+    return out
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
@@ -1131,6 +1216,7 @@ class _Walker:
         whole = [s for s in self.steps if s.node is owner]
         if whole:
             self.active.append(whole[0])
+            self.periodic += whole[0].periodic
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 self.b.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD for d in owner.decorator_list):
             self.no_grad += 1
@@ -1220,14 +1306,7 @@ class _Walker:
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
         every n-th step (the documented way to log from a torch_xla loop)."""
-        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-        for p in parts:
-            if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq):
-                for side in (p.left, p.comparators[0]):
-                    if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and not (
-                            self.b.out.of(side.left) | self.b.out.of(side.right)) & TENSOR:
-                        return 1
-        return 0
+        return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR)))
 
     def loop_body(self, s: ast.For | ast.AsyncFor | ast.While, bind_target: Callable[[], None] | None = None) -> None:
         # twice: names assigned late in the body reach its start on the next iteration
@@ -1299,8 +1378,8 @@ class _Walker:
         if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
                 self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
             f |= GRAD  # computed from a value autograd records
-        if f & (TENSOR | STRUCT) and _stays_on_cpu(e, self.b.out, self.b.resolve):
-            f |= CPU
+        if (f & (TENSOR | STRUCT) or id(e) in self.b.out.call_ops) and _stays_on_cpu(e, self.b.out, self.b.resolve):
+            f |= CPU  # (a torch op on CPU tensors alone, also one returning a Python value: torch.equal)
         self.b.out.flags[id(e)] = f
         return f
 
@@ -1492,8 +1571,12 @@ class _Walker:
                         proven[kw.arg] = self.b.out.of(kw.value) if kw.value is not None else 0
                 old = b.param_flags.get(id(node))
                 b.param_flags[id(node)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+        if is_tokenizer(f) and any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
+                                   and k.value.value == "pt" for k in c.keywords):
+            return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
         if name is not None:
-            return self.named_call(name, c, args)
+            flags = self.named_call(name, c, args)
+            return flags | CPU if flags & TENSOR and _built_on_cpu(name, c) else flags
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT | GRAD  # self.layer(x), self.model(x)
@@ -1705,6 +1788,25 @@ def _names_a_device(n: ast.AST, flags_of: Callable[[ast.Name], int]) -> bool:
     return isinstance(n, ast.Name) and ("device" in n.id or bool(flags_of(n) & DEVICE))
 
 
+def _rooted_at_self(e: ast.expr) -> bool:
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, ast.Name) and e.id == "self"
+
+
+def _built_on_cpu(name: str, c: ast.Call) -> bool:
+    """``torch.from_numpy(a)`` (host memory, no ``device=``), a factory told ``device="cpu"``, and a
+    size-taking factory given no ``device=`` (``torch.rand([])``: built on the default device, the CPU)."""
+    if name == "torch.from_numpy":
+        return True
+    device = [k.value for k in c.keywords if k.arg == "device"]
+    if any(k.arg is None for k in c.keywords):
+        return False  # (**kwargs may name the device)
+    if not device:
+        return name.removeprefix("torch.") in FACTORIES_DETERMINISTIC | FACTORIES_RANDOM
+    return name.startswith("torch.") and isinstance(device[0], ast.Constant) and device[0].value == "cpu"
+
+
 def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
     attribute or index of one, arithmetic/comparison whose tensor operands are all on the CPU, or a
@@ -1715,6 +1817,8 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
             return f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
         if not (resolve(f) or "").startswith("torch.") or any(k.arg in ("device", None) for k in e.keywords):
             return False
+        if (resolve(f) or "").startswith("torch.nn.") and (resolve(f) or "").rsplit(".", 1)[-1][:1].isupper():
+            return False  # nn.Parameter(torch.randn(n)), nn.Linear(...): module state moves with .to(device)
         operands = [*e.args, *(k.value for k in e.keywords)]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
-from xlacheck.analysis.module_index import ModuleIndex, callee_text
+from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
@@ -587,9 +587,8 @@ def _reaching_assignment(index: ModuleIndex, use: ast.Name) -> ast.expr | None:
     return best.value if best is not None else None
 
 
-# -- tokenizers (XLA401 judges their padding; XLA408 leaves an argument they shape to it) ----------
-# Tokenizer methods that pad (called on an object whose name says it is a tokenizer).
-_TOKENIZER_METHODS = frozenset({"pad", "batch_encode_plus", "encode_plus", "__call__", "enable_padding"})
+# -- tokenizers (XLA401 judges their padding; XLA408 leaves an argument they shape to it; the
+# tokenizer test itself is module_index.is_tokenizer) ----------------------------------------------
 
 
 def padding_kind(node: ast.expr | None) -> str | None:
@@ -607,13 +606,6 @@ def padding_kind(node: ast.expr | None) -> str | None:
     if isinstance(node, ast.Attribute):  # PaddingStrategy.LONGEST
         return {"LONGEST": "longest", "MAX_LENGTH": "max_length", "DO_NOT_PAD": "off"}.get(node.attr)
     return None
-
-
-def is_tokenizer(func: ast.expr) -> bool:
-    """A tokenizer call or padding method, recognised by name (``tokenizer(...)``, ``tok.pad``): XLA401's test."""
-    if isinstance(func, ast.Attribute) and func.attr in _TOKENIZER_METHODS:
-        func = func.value
-    return "tokenizer" in callee_text(func).lower()
 
 
 # -- state classes: NamedTuples and dataclasses a jitted step takes in and rebuilds (XLA415, XLA421) --

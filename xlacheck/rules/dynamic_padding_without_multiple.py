@@ -7,12 +7,13 @@ import ast
 from xlacheck.analysis.module_index import (
     callee_text,
     has_kwargs_splat,
+    is_tokenizer,
     is_true,
     keyword,
     method_name,
 )
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
-from xlacheck.rules._recompile_scope import in_test, is_tokenizer, padding_kind, per_batch
+from xlacheck.rules._recompile_scope import in_test, padding_kind, per_batch
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -126,6 +127,11 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "ds = tf.data.Dataset.from_tensor_slices(ids).batch(64, drop_remainder=True)\n"),
         Example("import tensorflow as tf\ndef encode(tokenizer, texts):\n"
                 "    return tokenizer(texts, padding='max_length', truncation=True)\n"),
+        # a collator's default return_tensors is "pt": in a PyTorch file without torch_xla, eager PyTorch
+        Example("import torch\nfrom transformers import DataCollatorForLanguageModeling, Trainer\n"
+                "def train(model, tokenizer, ds):\n"
+                "    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)\n"
+                "    return Trainer(model=model, train_dataset=ds, data_collator=collator).train()\n"),
         Example("import tensorflow as tf\nimport torch\ndef compare(tokenizer, model, texts):\n"
                 "    for t in texts:\n        model(**tokenizer([t], padding=True, return_tensors='pt'))\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
@@ -193,6 +199,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         multiple = None
         torch_xla = any(name.startswith("torch_xla") for name in ctx.facts.aliases.names.values())
+        tf_or_jax = any(name.split(".", 1)[0] in ("tensorflow", "keras", "tf_keras", "jax", "flax")
+                        for name in ctx.facts.aliases.names.values())
         for call, name in ctx.index.calls:
             if has_kwargs_splat(call) or in_test(ctx.index, ctx.path, call):
                 continue
@@ -215,6 +223,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if last in _PADDING_COLLATORS or last in _MLM_COLLATORS:
                 if name is not None and not name.startswith("transformers"):
                     continue  # a project's own class that happens to share the name
+                if returns is None and not torch_xla and not tf_or_jax:
+                    continue  # the collators return PyTorch tensors by default: eager PyTorch, no XLA
                 what = f"{last}(...)"
                 if padding_kw is None:
                     padding = "longest"  # the collators' default

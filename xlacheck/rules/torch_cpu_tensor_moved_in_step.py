@@ -153,6 +153,8 @@ class TorchCpuTensorMovedInStep(ModuleRule):
                 continue
             if any(isinstance(a, ast.Starred) for a in inner.args):
                 continue
+            if id(torch.stmt_of.get(id(node))) in torch.setup:
+                continue  # set-up before a declared no_grad function's work loop: once per call, not per step
             if op not in _DATA and not factory_takes_device(op, inner):
                 continue  # (``torch.normal(mean, std)``: no ``device=`` to pass)
             dev = _device_arg(node, torch, ctx)

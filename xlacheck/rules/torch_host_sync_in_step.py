@@ -153,6 +153,20 @@ class TorchHostSyncInStep(ModuleRule):
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
                 "    for x, y in loader:\n        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n        log(loss)\n"),
+        # a helper the step calls only every n-th step (diffusers' textual-inversion `save_progress`):
+        # its read runs every 500 steps, not in every step
+        Example("import torch\nimport torch_xla\ndef save_progress(model, path):\n"
+                "    torch.save({'emb': model.weight.detach().cpu()}, path)\n"
+                "def train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    for step, (x, y) in enumerate(loader):\n        x, y = x.to(device), y.to(device)\n"
+                "        loss = torch.nn.functional.cross_entropy(model(x), y)\n        loss.backward()\n"
+                "        opt.step()\n        torch_xla.sync()\n        if step % 500 == 0:\n"
+                "            save_progress(model, 'emb.pt')\n"),
+        # logging at the first step and every n-th (Lightning's MNIST examples)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for i, (x, y) in enumerate(loader):\n        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
+                "        if i == 0 or (i + 1) % 10 == 0:\n            log(loss.item())\n"),
     )
     INVALID = (
         # the VALID example's lengths, moved to the device: the read now runs the pending graph

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import ClassInfo
-from xlacheck.analysis.torch_model import GRAD, TorchFacts, op_table
+from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -456,6 +456,14 @@ class TorchOpWithoutLowering(ModuleRule):
     name = "torch-op-without-lowering"
     severity = Severity.WARNING
     VALID = (
+        # a tokenizer's ids (return_tensors="pt") are CPU tensors: torch.equal on them runs no XLA op
+        # (diffusers' truncation warning in encode_prompt)
+        Example("import torch\nimport torch_xla\ndef encode(tokenizer, text_encoder, prompts, log):\n"
+                "    for prompt in prompts:\n"
+                "        ids = tokenizer(prompt, padding='max_length', truncation=True, return_tensors='pt').input_ids\n"
+                "        full = tokenizer(prompt, padding='max_length', return_tensors='pt').input_ids\n"
+                "        if not torch.equal(ids, full):\n            log('truncated')\n"
+                "        out = text_encoder(ids.to(torch_xla.device()))\n        torch_xla.sync()\n"),
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
                 "        probs = torch.softmax(model(ids)[:, -1], -1)\n        nxt = torch.multinomial(probs, 1)\n"
                 "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n"),
@@ -510,8 +518,8 @@ class TorchOpWithoutLowering(ModuleRule):
             if not isinstance(node, ast.Call):
                 continue
             op = torch.call_ops.get(id(node))
-            if op is None:
-                continue
+            if op is None or torch.of(node) & CPU:
+                continue  # (an op on CPU tensors alone, such as a tokenizer's ids, runs no XLA op)
             verdict = fallback_verdict(op, node, torch)
             if verdict is not None:
                 name, aten = verdict

@@ -16,6 +16,33 @@ def _same(a: ast.AST, b: ast.AST) -> bool:
     return ast.unparse(a) == ast.unparse(b)  # (ast.dump would tell a Store target from a Load)
 
 
+def _flat_targets(a: ast.Assign) -> list[ast.expr]:
+    """The targets of an assignment, tuple unpacking included (``down, mid = controlnet(...)`` sets ``mid``)."""
+    out: list[ast.expr] = []
+    todo = list(a.targets)
+    while todo:
+        t = todo.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            todo.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            todo.append(t.value)
+        else:
+            out.append(t)
+    return out
+
+
+def _first_fill(region: ast.AST, target: ast.expr) -> set[int]:
+    """Ids of the assignments under ``if <target> is None:``: the accumulator's first value, after
+    which the other branch grows it (``self.preds = logits`` / ``else: self.preds = torch.cat(...)``)."""
+    out: set[int] = set()
+    for n in ast.walk(region):
+        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1 \
+                and isinstance(n.test.ops[0], ast.Is) and _same(n.test.left, target) \
+                and isinstance(n.test.comparators[0], ast.Constant) and n.test.comparators[0].value is None:
+            out.update(id(s) for s in ast.walk(ast.Module(body=n.body, type_ignores=[])) if isinstance(s, ast.Assign))
+    return out
+
+
 def _assigned(region: ast.AST) -> list[ast.Assign]:
     """Plain assignments in the step's own statements (nested functions and classes excluded)."""
     if isinstance(region, ast.Lambda):
@@ -90,6 +117,11 @@ class TorchTensorGrowsEveryStep(ModuleRule):
     VALID = (
         Example("import torch\nimport torch_xla\n@torch_xla.compile\ndef step(x, y):\n    h = torch.relu(x)\n"
                 "    h = torch.cat([h, y], dim=1)\n    return h\n"),
+        # set afresh by tuple unpacking earlier in the same iteration (diffusers' ControlNet guess mode)
+        Example("import torch\nimport torch_xla\ndef denoise(unet, controlnet, latents, timesteps):\n"
+                "    for t in timesteps:\n        down, mid = controlnet(latents, t)\n"
+                "        mid = torch.cat([torch.zeros_like(mid), mid])\n        latents = unet(latents, t, mid)\n"
+                "        torch_xla.sync()\n    return latents\n"),
         Example("import torch\nimport torch_xla\ndef evaluate(model, loader):\n    preds = []\n"
                 "    for x, y in loader:\n        acc = torch.zeros(0)\n        acc = torch.cat([acc, model(x)])\n"
                 "        preds.append(acc)\n        torch_xla.sync()\n"),
@@ -137,8 +169,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
             target = node.targets[0]
             if not _grows(target, call.args[0].elts, node, assigns, torch):
                 continue
-            if any(a is not node and any(_same(t, target) for t in a.targets) and not _is_growth(a, target)
-                   for a in assigns):
+            if any(a is not node and any(_same(t, target) for t in _flat_targets(a)) and not _is_growth(a, target)
+                   and id(a) not in _first_fill(step.node, target) for a in assigns):
                 continue  # (re)set inside the step too: it need not grow from one step to the next
             if not _outlives(target, step, assigns):
                 continue

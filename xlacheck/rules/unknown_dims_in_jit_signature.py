@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_true, keyword
+from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_tokenizer, is_true, keyword
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     dataset_batching,
     in_test,
-    is_tokenizer,
     loop_grown_arguments,
     padding_kind,
     per_batch,
@@ -145,7 +144,8 @@ class UnknownDimsInJitSignature(ModuleRule):
     or it sets `reduce_retracing=True` / `experimental_relax_shapes`) and that this file calls per
     batch: in a loop, or in a collator, generator or function it calls in a loop, with an
     argument it did not pad or pin (`tf.pad`, `pad_sequences`, `tf.ensure_shape`, a tokenizer told
-    how to pad: to the longest, XLA401 reports it) and that may change shape between iterations: an argument the loop never rebinds (bound before it), or
+    how to pad: to the longest, XLA401 reports it) and that may change shape between iterations:
+    an argument the loop never rebinds (bound before it), or
     rebinds only from the function's own result (`x = step(x)`) or by arithmetic (`lr = lr * 0.9`),
     has one shape on every pass and compiles once (measured, `tensor_same_shape_input_signature_none`
     in `xlacheck/data/tf_retrace.json`), so such a call does not count. Nor does a call whose shapes
