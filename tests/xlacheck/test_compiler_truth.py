@@ -77,6 +77,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA205-valid-6", "f", lambda: (tf.constant([0, 2]), _f(1.0, 2.0, 3.0, 4.0)), "compiles"),
     ("XLA205-invalid-7", "f", lambda: (tf.constant([1, 3]),), "fails"),  # the result of tf.scan as a size
     ("XLA205-valid-7", "f", lambda: (tf.ones([3, 3]), 1, 3), "compiles"),  # Python ints from the call site
+    ("XLA205-valid-8", "f", lambda: (tf.ones([5]), 2), "compiles"),  # a range() counter from the call site
     ("XLA205-invalid-8", "f", lambda: (tf.ones([1, 4, 4, 1]), tf.constant(2.0)), "static_fails"),  # shape * argument
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),

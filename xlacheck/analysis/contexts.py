@@ -1421,7 +1421,7 @@ def _mark_structure_params(tree: ast.Module, facts: ModuleFacts) -> None:
                                     if (isinstance(n, ast.Assign) and len(n.targets) == 1) or isinstance(n, ast.AnnAssign)}
                     if _passes_structure(arg, call, loops, scope, nodes, assigned, caller, facts):
                         found.setdefault(id(callee), set()).add(name)
-                    elif _python_number_literal(arg):
+                    elif _python_number_literal(arg) or _range_counter(arg, loops):
                         numbers.setdefault(id(callee), set()).add(name)
     for f in entries:
         if id(f) in found:
@@ -1435,6 +1435,25 @@ def _python_number_literal(e: ast.expr) -> bool:
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
         e = e.operand
     return isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, complex)
+
+
+def _range_counter(e: ast.expr, loops: tuple[ast.AST, ...]) -> bool:
+    """``i`` in ``for i in range(...)`` (or the index of ``for i, x in enumerate(...)``) around the
+    call, never rebound in that loop's body: Python ints, whatever the bounds."""
+    if not isinstance(e, ast.Name):
+        return False
+    for loop in loops:
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name)):
+            continue
+        kind, target = loop.iter.func.id, loop.target
+        if kind == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+        elif kind != "range":
+            continue
+        if isinstance(target, ast.Name) and target.id == e.id:
+            return not any(isinstance(n, ast.Name) and n.id == e.id and isinstance(n.ctx, ast.Store)
+                           for stmt in loop.body for n in ast.walk(stmt))
+    return False
 
 
 def _structure_value(e: ast.expr, caller: FunctionInfo | None, facts: ModuleFacts) -> bool:

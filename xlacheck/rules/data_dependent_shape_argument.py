@@ -150,6 +150,11 @@ class DataDependentShapeArgument(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, k, n):\n"
                 "    return tf.math.cumsum(x, axis=k) + tf.eye(n)\n"
                 "def main():\n    return f(tf.ones([3, 3]), 1, 3)\n"),
+        # a range() counter at the call site is a Python int too (XLA403 reports the retrace per value)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, n):\n"
+                "    return tf.reduce_sum(x[:n])\n"
+                "def main(x):\n    out = []\n    for n in range(1, 4):\n        out.append(f(x, n))\n"
+                "    for i, row in enumerate(out):\n        out[i] = row + f(x, i)\n    return out\n"),
     )
 
     INVALID = (
