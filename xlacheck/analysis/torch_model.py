@@ -792,7 +792,13 @@ class _Builder:
                                 and f.value.id not in _MODEL_NAMES:
                             out[f.value.id] = out.get(f.value.id, 0) | TENSOR
                         elif self._is_module_call(f):
+                            if isinstance(f, ast.Name) and f.id in params:
+                                # ``model(e1, rel)`` in a closure of ``make_step(model, opt)``: the module itself,
+                                # so ``model.emb.weight`` is its parameter
+                                out[f.id] = out.get(f.id, 0) | MODULE
                             for a in c.args:
+                                if isinstance(a, ast.Subscript) and not isinstance(a.slice, ast.Constant):
+                                    a = a.value  # ``model(images[keep])``: what is indexed is a batch too
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | BATCH
                         inner = f.value if isinstance(f, ast.Attribute) else None
@@ -1567,6 +1573,9 @@ class _Walker:
                 return HOST
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
             return OUT | GRAD
+        if isinstance(f, ast.Name) and not self.env.get(f.id, 0) and (hits := b._lookup(f)) \
+                and _returns_random_draw(hits[0].node, b.resolve):
+            return STEP_INT  # rx, ry, rw, rh = rand_bbox(h, w, lam): a helper returning host random draws
         return 0
 
     def _plain_loader(self, c: ast.Call) -> bool:
@@ -1656,6 +1665,42 @@ def _differentiable(e: ast.expr) -> bool:
     return True
 
 
+_DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform"})
+
+
+def _is_draw(e: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """A host random draw: ``rng.randint(...)``, ``random.randrange(...)``, ``np.random.randint(...)``."""
+    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or isinstance(e.func, ast.Attribute)
+                                        and e.func.attr in _DRAW_METHODS and resolve(e.func) is None)
+
+
+def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """A plain same-file function (no torch op, no module) every ``return`` of which computes from
+    a host random draw made in its own code: its result is a Python number new at every call."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if any((resolve(n.func) or "").startswith("torch.") for n in walk(fn) if isinstance(n, ast.Call)):
+        return False  # it builds tensors: not a host number
+    drawn: set[str] = set()
+    changed = True
+    stmts = list(own_statements(fn.body))
+    while changed:
+        changed = False
+        for s in stmts:
+            value = getattr(s, "value", None) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
+            if value is None or not any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
+                                        for n in walk(value)):
+                continue
+            for t in _bound_names(s):
+                if t not in drawn:
+                    drawn.add(t)
+                    changed = True
+    returns = [s for s in stmts if isinstance(s, ast.Return)]
+    return bool(returns) and all(
+        s.value is not None and any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
+                                    for n in walk(s.value)) for s in returns)
+
+
 def _grown_in(node: ast.AST) -> set[str]:
     """Names of containers that code in ``node`` grows (``xs.append``, ``seen.update`` ...)."""
     return {c.func.value.id for c in _calls_in(node) if isinstance(c.func, ast.Attribute)
@@ -1739,6 +1784,8 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
         return TENSOR | (flags & CPU)
     if flags & STEP_ARG:
         return STEP_ARG  # for beg, end in trim: the items of a Python value handed to the step
+    if flags & STEP_INT:
+        return STEP_INT  # rx, ry, rw, rh = rand_bbox(...); a, b = lengths.tolist(): numbers new every step
     return 0
 
 
