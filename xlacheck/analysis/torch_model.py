@@ -192,6 +192,43 @@ def recompile_table() -> dict:
     return table
 
 
+@cache
+def host_table() -> dict:
+    """xlacheck/data/torch_xla_host.json, written by tools/generate_torch_host_table.py (never torch):
+    library calls (logging sinks, optimizer steps) measured reading a device tensor back to the host;
+    ``{}`` when missing."""
+    try:
+        table: dict = load_json("torch_xla_host.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
+def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """The qualified class every assignment in the file gives ``recv`` (a name, or ``self.<attr>``),
+    when all of them call the same resolved class (``self.tb = SummaryWriter(log_dir)``); None when the
+    file never builds it there or builds different things."""
+    if isinstance(recv, ast.Name):
+        def same(t: ast.expr) -> bool:
+            return isinstance(t, ast.Name) and t.id == recv.id
+    elif _self_attr(recv):
+        def same(t: ast.expr) -> bool:
+            return _self_attr(t) and t.attr == recv.attr  # type: ignore[attr-defined]
+    else:
+        return None
+    names: set[str | None] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and any(
+                same(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
+            names.add(resolve(n.value.func) if isinstance(n.value, ast.Call) else None)
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            for item in n.items:
+                if item.optional_vars is not None and same(item.optional_vars):
+                    e = item.context_expr
+                    names.add(resolve(e.func) if isinstance(e, ast.Call) else None)
+    return next(iter(names)) if len(names) == 1 else None
+
+
 def recompiles(*probes: str) -> bool:
     """The recompile table measured a new compilation for any of ``probes`` (a missing table or probe,
     or one that errored, keeps the finding: the rules stated these before the table existed)."""
