@@ -19,7 +19,8 @@ device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()`
   ``torch.nn.utils.clip_grad_norm_`` with and without ``error_if_nonfinite``), stepped three times
   on an ``nn.Linear`` on the XLA device; the third ``step()`` is measured (``reads_per_step``: the
   ``_local_scalar_dense`` count; ``LBFGS`` with ``max_iter=2`` and a closure, an optimizer that
-  rejects the probe's parameters, ``SparseAdam``/``Muon``, is recorded with its error). XLA350 reads them: ``opt.step()`` in a step, where the file
+  rejects the probe's parameters, ``SparseAdam``/``Muon``, is recorded with its error).
+  XLA350 reads them: ``opt.step()`` in a step, where the file
   builds ``opt`` from a class that reads, is a host read at every step.
 """
 

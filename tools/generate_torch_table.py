@@ -540,7 +540,8 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
         ],
         # ``max_norm`` renormalises the looked-up rows in place before the lookup (torch.embedding_renorm_)
         "torch.nn.functional.embedding": [
-            ({"max_norm": "absent"}, on(lambda d: lambda: F.embedding(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d)))),
+            ({"max_norm": "absent"},
+             on(lambda d: lambda: F.embedding(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d)))),
             ({"max_norm": "given"},
              on(lambda d: lambda: F.embedding(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d), max_norm=1.0))),
         ],

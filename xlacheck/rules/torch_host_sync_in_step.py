@@ -68,7 +68,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
     optimizer whose step reads values back."""
     torch, resolve = ctx.torch, ctx.facts.aliases.resolve
     table = host_table()
-    sinks = {name.rsplit(".", 1)[0]: {} for name in table.get("sinks", {})}
+    sinks: dict[str, dict[str, dict]] = {name.rsplit(".", 1)[0]: {} for name in table.get("sinks", {})}
     for name, row in table.get("sinks", {}).items():
         if row.get("reads"):
             sinks[name.rsplit(".", 1)[0]][name.rsplit(".", 1)[1]] = row

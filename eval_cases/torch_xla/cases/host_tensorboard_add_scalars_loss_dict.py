@@ -1,5 +1,8 @@
 """Written for torch-recall6 (with the rule change): a GAN-style step that logs both losses as
 tensors with `SummaryWriter.add_scalars` every step.
+
+Source: https://github.com/pytorch/pytorch/issues/35188 ("Summary generation for tensorboard is very slow"
+with tensor values); the `add_scalars` form.
 """
 import tempfile
 
@@ -43,7 +46,8 @@ def _batch(device, seed):
 
 def ENTRY(device):
     model = Critic().to(device)
-    return make_step(model, torch.optim.Adam(model.parameters(), lr=1e-3), tempfile.mkdtemp(prefix="tb_")), _batch(device, 0)
+    step = make_step(model, torch.optim.Adam(model.parameters(), lr=1e-3), tempfile.mkdtemp(prefix="tb_"))
+    return step, _batch(device, 0)
 
 
 def ALT_ARGS(device):

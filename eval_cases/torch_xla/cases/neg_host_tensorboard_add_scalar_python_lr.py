@@ -1,5 +1,8 @@
 """Written for torch-recall6 (with the rule change): a step that logs the learning rate (a Python
 float from the scheduler) with `SummaryWriter.add_scalar` every step, and keeps the loss on the device.
+
+Source: https://github.com/pytorch/pytorch/issues/35188 (TensorBoard logging in the step); near miss logging a
+Python float.
 """
 import tempfile
 

@@ -1,5 +1,8 @@
 """Written for torch-recall6 (with the rule change): a word-embedding classifier whose config passes
 `max_norm=None` explicitly (the default): no renormalisation, the lookup lowers.
+
+Source: https://github.com/pytorch/pytorch/issues/30899 (`max_norm` on nn.Embedding); near miss with
+`max_norm=None`.
 """
 import torch
 import torch.nn as nn

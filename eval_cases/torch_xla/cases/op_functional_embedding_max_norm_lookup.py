@@ -1,5 +1,8 @@
 """Written for torch-recall6 (with the rule change): a recommender tower that looks its item table
 up with `F.embedding(..., max_norm=1.0)`, keeping the looked-up rows inside the unit ball.
+
+Source: https://github.com/pytorch/pytorch/issues/30899 and https://github.com/pytorch/pytorch/issues/1278
+(`max_norm` on embeddings); the functional form of the same lookup.
 """
 import torch
 import torch.nn as nn

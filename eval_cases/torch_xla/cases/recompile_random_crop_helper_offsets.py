@@ -1,6 +1,9 @@
 """Written for torch-recall6 (with the rule change): an audio step that crops a random window with
 offsets drawn on the host by a helper (`pick_window` returns `rng.randrange` results), then slices
 the batch at those Python ints.
+
+Source: https://github.com/mosaicml/composer/pull/69 (a helper, `rand_bbox`, returns host-drawn box bounds
+that slice the batch); a 1-D window variant.
 """
 import random
 

@@ -1,5 +1,8 @@
 """Written for torch-recall6 (with the rule change): a closure step that drops padding rows
 (`lengths > 0`) from the batch by boolean indexing before the model.
+
+Source: https://github.com/pytorch/xla/issues/4875 ("Dynamic shape on CNN": rows selected by a data-dependent
+mask before the model).
 """
 import torch
 import torch.nn as nn
