@@ -538,6 +538,13 @@ def arg_probes(torch: Any) -> dict[str, list[tuple[dict, Any]]]:
             ({"dim": "absent"}, on(lambda d: lambda: torch.max(x.to(d)))),
             ({"dim": "given"}, on(lambda d: lambda: torch.max(x.to(d), 1))),
         ],
+        # ``max_norm`` renormalises the looked-up rows in place before the lookup (torch.embedding_renorm_)
+        "torch.nn.functional.embedding": [
+            ({"max_norm": "absent"},
+             on(lambda d: lambda: F.embedding(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d)))),
+            ({"max_norm": "given"},
+             on(lambda d: lambda: F.embedding(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d), max_norm=1.0))),
+        ],
         "torch.nn.functional.embedding_bag": [
             ({"mode": m}, on(lambda d, m=m: lambda: F.embedding_bag(torch.tensor([[0, 1], [2, 3]]).to(d), t(5, 4).to(d), mode=m)))
             for m in ("sum", "mean", "max")

@@ -194,6 +194,43 @@ def recompile_table() -> dict:
     return table
 
 
+@cache
+def host_table() -> dict:
+    """xlacheck/data/torch_xla_host.json, written by tools/generate_torch_host_table.py (never torch):
+    library calls (logging sinks, optimizer steps) measured reading a device tensor back to the host;
+    ``{}`` when missing."""
+    try:
+        table: dict = load_json("torch_xla_host.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
+def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """The qualified class every assignment in the file gives ``recv`` (a name, or ``self.<attr>``),
+    when all of them call the same resolved class (``self.tb = SummaryWriter(log_dir)``); None when the
+    file never builds it there or builds different things."""
+    if isinstance(recv, ast.Name):
+        def same(t: ast.expr) -> bool:
+            return isinstance(t, ast.Name) and t.id == recv.id
+    elif _self_attr(recv):
+        def same(t: ast.expr) -> bool:
+            return _self_attr(t) and t.attr == recv.attr  # type: ignore[attr-defined]
+    else:
+        return None
+    names: set[str | None] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and any(
+                same(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
+            names.add(resolve(n.value.func) if isinstance(n.value, ast.Call) else None)
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            for item in n.items:
+                if item.optional_vars is not None and same(item.optional_vars):
+                    e = item.context_expr
+                    names.add(resolve(e.func) if isinstance(e, ast.Call) else None)
+    return next(iter(names)) if len(names) == 1 else None
+
+
 def recompiles(*probes: str) -> bool:
     """The recompile table measured a new compilation for any of ``probes`` (a missing table or probe,
     or one that errored, keeps the finding: the rules stated these before the table existed)."""
@@ -846,7 +883,13 @@ class _Builder:
                                 and f.value.id not in _MODEL_NAMES:
                             out[f.value.id] = out.get(f.value.id, 0) | TENSOR
                         elif self._is_module_call(f):
+                            if isinstance(f, ast.Name) and f.id in params:
+                                # ``model(e1, rel)`` in a closure of ``make_step(model, opt)``: the module itself,
+                                # so ``model.emb.weight`` is its parameter
+                                out[f.id] = out.get(f.id, 0) | MODULE
                             for a in c.args:
+                                if isinstance(a, ast.Subscript) and not isinstance(a.slice, ast.Constant):
+                                    a = a.value  # ``model(images[keep])``: what is indexed is a batch too
                                 if isinstance(a, ast.Name) and a.id in params:
                                     out[a.id] = out.get(a.id, 0) | BATCH
                         inner = f.value if isinstance(f, ast.Attribute) else None
@@ -1650,6 +1693,9 @@ class _Walker:
                 return HOST
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
             return OUT | GRAD
+        if isinstance(f, ast.Name) and not self.env.get(f.id, 0) and (hits := b._lookup(f)) \
+                and _returns_random_draw(hits[0].node, b.resolve):
+            return STEP_INT  # rx, ry, rw, rh = rand_bbox(h, w, lam): a helper returning host random draws
         return 0
 
     def _plain_loader(self, c: ast.Call) -> bool:
@@ -1737,6 +1783,42 @@ def _differentiable(e: ast.expr) -> bool:
     if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
         return e.func.attr not in ("detach", "detach_", "item", "tolist", "long", "int", "bool", "numpy", "cpu")
     return True
+
+
+_DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform"})
+
+
+def _is_draw(e: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """A host random draw: ``rng.randint(...)``, ``random.randrange(...)``, ``np.random.randint(...)``."""
+    return isinstance(e, ast.Call) and (resolve(e.func) in _RANDOM_INT_CALLS or isinstance(e.func, ast.Attribute)
+                                        and e.func.attr in _DRAW_METHODS and resolve(e.func) is None)
+
+
+def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """A plain same-file function (no torch op, no module) every ``return`` of which computes from
+    a host random draw made in its own code: its result is a Python number new at every call."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if any((resolve(n.func) or "").startswith("torch.") for n in walk(fn) if isinstance(n, ast.Call)):
+        return False  # it builds tensors: not a host number
+    drawn: set[str] = set()
+    changed = True
+    stmts = list(own_statements(fn.body))
+    while changed:
+        changed = False
+        for s in stmts:
+            value = getattr(s, "value", None) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
+            if value is None or not any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
+                                        for n in walk(value)):
+                continue
+            for t in _bound_names(s):
+                if t not in drawn:
+                    drawn.add(t)
+                    changed = True
+    returns = [s for s in stmts if isinstance(s, ast.Return)]
+    return bool(returns) and all(
+        s.value is not None and any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
+                                    for n in walk(s.value)) for s in returns)
 
 
 def _grown_in(node: ast.AST) -> set[str]:
@@ -1843,6 +1925,8 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
         return TENSOR | (flags & CPU)
     if flags & STEP_ARG:
         return STEP_ARG  # for beg, end in trim: the items of a Python value handed to the step
+    if flags & STEP_INT:
+        return STEP_INT  # rx, ry, rw, rh = rand_bbox(...); a, b = lengths.tolist(): numbers new every step
     return 0
 
 

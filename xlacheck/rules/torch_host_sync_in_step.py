@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import CPU, OUT, STRUCT, TENSOR, Step, TorchFacts
+from xlacheck.analysis.torch_model import CPU, OUT, STRUCT, TENSOR, Step, TorchFacts, built_from, host_table
 from xlacheck.diagnostics import Fix, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
@@ -60,6 +60,56 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
     return out
 
 
+def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
+    """Library calls in step code that xlacheck/data/torch_xla_host.json measured reading a device
+    tensor back (tools/generate_torch_host_table.py): a logging sink handed a proven tensor in the
+    argument the probe gave it (``self.tb.add_scalar("loss", loss, step)`` where the file builds
+    ``self.tb`` from ``SummaryWriter``), and ``opt.step()`` where the file builds ``opt`` from an
+    optimizer whose step reads values back."""
+    torch, resolve = ctx.torch, ctx.facts.aliases.resolve
+    table = host_table()
+    sinks: dict[str, dict[str, dict]] = {name.rsplit(".", 1)[0]: {} for name in table.get("sinks", {})}
+    for name, row in table.get("sinks", {}).items():
+        if row.get("reads"):
+            sinks[name.rsplit(".", 1)[0]][name.rsplit(".", 1)[1]] = row
+    optimizers = {name: row for name, row in table.get("optimizers", {}).items() if row.get("reads")}
+    out: list[tuple[ast.AST, str]] = []
+    built: dict[str, str | None] = {}
+    for node in torch.nodes:
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        f = node.func
+        if f.attr != "step" and not any(f.attr in methods for methods in sinks.values()):
+            continue
+        key = ast.unparse(f.value)
+        if key not in built:
+            built[key] = built_from(ctx.tree, f.value, resolve)
+        cls = built[key]
+        if cls is None:
+            continue
+        row = sinks.get(cls, {}).get(f.attr)
+        if row is not None:
+            if row["position"] < 0:  # **kwargs: any keyword's value
+                given = [k.value for k in node.keywords if k.arg]
+            else:
+                given = [k.value for k in node.keywords if k.arg == row["argument"]] + node.args[row["position"]:][:1]
+            if any(_shows_tensor(a, torch) or isinstance(a, ast.Dict) and any(
+                    v is not None and torch.tensor(v) for v in a.values) for a in given):
+                out.append((node, f"`{cls.rsplit('.', 1)[-1]}.{f.attr}(tensor)`"))
+        elif f.attr == "step" and cls in optimizers and not node.args and not node.keywords:
+            n = optimizers[cls]["transfers"]
+            out.append((node, f"`{cls.rsplit('.', 1)[-1]}.step()` (measured on one nn.Linear: {n} device-to-host "
+                              "transfers per step)"))
+    clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
+    for node in torch.nodes if clip else ():
+        if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
+                                                                 "torch.nn.utils.clip_grad.clip_grad_norm_") \
+                and any(k.arg == "error_if_nonfinite" and isinstance(k.value, ast.Constant) and k.value.value is True
+                        for k in node.keywords):
+            out.append((node, "`clip_grad_norm_(error_if_nonfinite=True)` (it tests the norm on the host)"))
+    return out
+
+
 def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     if torch.tensor(arg):
         return True
@@ -76,7 +126,13 @@ class TorchHostSyncInStep(ModuleRule):
     used as a Python truth value (`if t:`, `while t:`, `assert t`, `not t`, `t and x`). Only
     values proven to be torch tensors count (results of torch ops and tensor methods, model
     outputs, batches from a `DataLoader`), and only code proven to run in a torch_xla step (see
-    `docs/torch.md`). A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
+    `docs/torch.md`). Library calls that `tools/generate_torch_host_table.py` measured copying a
+    device tensor to the host (xlacheck/data/torch_xla_host.json) count too: a logging sink handed
+    a proven tensor (`SummaryWriter.add_scalar`/`add_scalars`/`add_histogram`, tqdm's
+    `set_postfix`/`set_description`) on an object the file builds from that class, `opt.step()`
+    where the file builds `opt` from an optimizer whose step reads values back (`Adafactor`,
+    `ASGD`, `Rprop`, `LBFGS`), and `clip_grad_norm_(..., error_if_nonfinite=True)`; these get no
+    automatic fix. A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
     to finish it (measured on torch_xla 2.9: a `TransferFromDeviceTime` sample in every step).
@@ -250,7 +306,9 @@ class TorchHostSyncInStep(ModuleRule):
         torch = ctx.torch
         if not torch.steps:
             return
-        found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch)]
+        library = library_reads(ctx)
+        found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch) + library]
+        no_fix = {id(node) for node, _ in library}  # a read inside the library: no closure rewrite proven for it
         # after the step's own sync, or every n-th step only: not a read in every step
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic),
@@ -271,7 +329,7 @@ class TorchHostSyncInStep(ModuleRule):
                                        "it every N steps (`if step % n == 0:`) or log it from "
                                        "`xm.add_step_closure(fn, args=(t,))`")
                 continue
-            if stmt is not None and step is not None and id(stmt) not in fixed:
+            if stmt is not None and step is not None and id(stmt) not in fixed and id(node) not in no_fix:
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
             advice = _BRANCH_FIX if what in _BRANCHES else _FIX

@@ -76,6 +76,18 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
         return None
     if leaf == "embedding_bag" and "torch.nn.functional.embedding_bag" in probes:
         return _status_for_mode(probes["torch.nn.functional.embedding_bag"], _arg(call, 6, "mode"), "mean")
+    if leaf == "embedding" and not method and "torch.nn.functional.embedding" in probes:
+        # ``max_norm`` (a number, not None) renormalises the looked-up rows first: the table's probes
+        max_norm = _arg(call, 3, "max_norm")
+        if max_norm is None or isinstance(max_norm, ast.Constant) and max_norm.value is None:
+            when = "absent"
+        elif isinstance(max_norm, ast.Constant) and isinstance(max_norm.value, (int, float)) \
+                and not isinstance(max_norm.value, bool):
+            when = "given"
+        else:
+            return None  # a name (``max_norm=config.max_norm``): None or a number, not known here
+        return next((r["status"] for r in probes["torch.nn.functional.embedding"]
+                     if r["when"].get("max_norm") == when), None)
     return None
 
 
@@ -241,11 +253,15 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
                 aten += (f" (its backward, {backward}, still falls back on the CPU backend where the input "
                          "requires grad)")
         return (f"{op}({given})" if given else op), aten
-    if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample") or leaf in adaptive_pools():
+    if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample", "embedding") or leaf in adaptive_pools():
         verdict = argument_dependent_verdict(op, call, method)
         if verdict == "fallback" and always_falls_back(leaf):
             return op, (", ".join(always_falls_back(leaf)) + " at every output size probed: 1, one that divides "
                         "the input's size and one that does not")
+        if verdict == "fallback" and leaf == "embedding":
+            aten = next((", ".join(r.get("aten", [])) for r in table["argument_dependent"][
+                "torch.nn.functional.embedding"] if r["status"] == "fallback"), "")
+            return f"{op}(max_norm=...)", f"{aten}: `max_norm` renormalises the looked-up rows in place first"
         if verdict == "fallback":
             return op, "argument-dependent: falls back with these arguments"
         return None
@@ -404,7 +420,9 @@ class TorchOpWithoutLowering(ModuleRule):
     `grid_sample` and others listed in docs/torch-op-table.md. Argument-dependent ops are
     flagged only when the deciding argument is a literal that the table says falls back:
     `torch.multinomial(p, 2)` (`(p, 1)` lowers), `F.interpolate(..., mode="bicubic")`,
-    `F.embedding_bag(..., mode="mean")`. The table's `variants` section ran every documented
+    `F.embedding_bag(..., mode="mean")`, `F.embedding(..., max_norm=1.0)` and
+    `nn.Embedding(..., max_norm=1.0)` (a number there renormalises the looked-up rows in place
+    first, `aten::embedding_renorm_`; `max_norm=None` lowers). The table's `variants` section ran every documented
     choice of each op's string and bool arguments on the XLA device (the cross product where
     small); a call whose literal arguments (or defaults) select a variant that fell back is
     flagged, naming the variant and the nearest one that lowers:
