@@ -169,6 +169,15 @@ class TfFunctionCreatedPerCall(ModuleRule):
                            '`forward()` builds a new function with an empty trace cache and traces/compiles it '
                            'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
+        # a closure over the method's `self` only: the same object on every call, still a new function per call
+        Example("import tensorflow as tf\nclass Model:\n    def __init__(self, lr):\n        self.lr = lr\n"
+                "    def sample(self, x):\n        @tf.function(jit_compile=True)\n        def step(v):\n"
+                "            return v * self.lr\n        return step(x)\n",
+                expected=(
+                    (6, 10, 'tf.function created inside `sample()` and called once per call: every call of '
+                            '`sample()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
         Example("import jax\ndef gather(x):\n    return jax.pmap(lambda v: jax.lax.all_gather(v, 'i'), 'i')(x)\n",
                 expected=(
                     (3, 12, 'jax.pmap created inside `gather()` and called once per call: every call of `gather()` '
@@ -663,8 +672,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
 def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
     """The function (or object) created per call of ``func`` is built from ``func``'s own parameters
     or locals: a closure over them, ``tf.function(model)``, ``partial(model.init)``,
-    ``Augmenter(probability)``. A kept one could not be reused as it is (the state differs per
-    call), and on real code such creations were one-off drivers (fit a model once, init its
+    ``Augmenter(probability)``; a method's ``self`` is not such state (the same object on every
+    call: scCODA's sampler closing over ``self.step_size``). A kept one could not be reused as it
+    is (the state differs per call), and on real code such creations were one-off drivers (fit a model once, init its
     parameters) about as often as per-step helpers; ones that capture nothing of the call
     (``jax.pmap(lambda x: all_gather(x, 'i'))(x)``) were per-step helpers. Those are reported by
     default, these only with ``--preview`` (docs/known-results.md)."""
@@ -680,8 +690,11 @@ def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) ->
     free = set().union(*(_free_names(part) for part in expanded)) if expanded else set()
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         return False
-    bound = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    params = [*func.args.posonlyargs, *func.args.args]
+    bound = {a.arg for a in (*params, *func.args.kwonlyargs)}
     bound |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
+    if params and isinstance(index.parent(func), ast.ClassDef):
+        bound.discard(params[0].arg)  # `self`: the same object on every call of its methods, not per-call state
     for sub in index.scope_nodes(func):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and index.function_of(sub) is func:
             bound.add(sub.id)
