@@ -184,12 +184,13 @@ def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None
         assert good["update"].experimental_get_tracing_count() == 1
 
 
-@pytest.mark.parametrize("index", [4, 5])
+@pytest.mark.parametrize("index", [4, 5])  # 4: the Detector example, 5: the tf.function Scorer example
 def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> None:
     """A tf.function built in __init__, or a @tf.function method, belongs to the instance: a new
     object per call traces again (counted by the Python body's runs, which happen only while
     tracing); one object reused traces once."""
-    bad = _load(TfFunctionCreatedPerCall.INVALID[index].code, "XLA404", flagged=True)
+    text = "class Detector:" if index == 4 else "class Scorer:\n    @tf.function"
+    bad = _load(_example(TfFunctionCreatedPerCall.INVALID, text), "XLA404", flagged=True)
     cls_name, method = ("Detector", "forward") if index == 4 else ("Scorer", "score")
     cls = bad[cls_name]
     traced = []
