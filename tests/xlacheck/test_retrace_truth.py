@@ -30,9 +30,10 @@ from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCo
 pytestmark = pytest.mark.tf
 
 
-def _load(code: str, rule_code: str, *, flagged: bool) -> dict[str, Any]:
-    """Lint the example (the verdict must be ``flagged``), then execute it as a module."""
-    codes = {d.code for d in check_source(code, "example.py").diagnostics}
+def _load(code: str, rule_code: str, *, flagged: bool, preview: bool = False) -> dict[str, Any]:
+    """Lint the example (the verdict must be ``flagged``; ``preview``: with the findings behind
+    --preview), then execute it as a module."""
+    codes = {d.code for d in check_source(code, "example.py", preview=preview).diagnostics}
     assert (rule_code in codes) is flagged, codes
     namespace: dict[str, Any] = {"__name__": "example"}
     exec(compile(code, "example.py", "exec"), namespace)  # noqa: S102 - the rule's own example
@@ -183,12 +184,13 @@ def test_value_equal_objects_and_tensor_schedules_trace_once(index: int) -> None
         assert good["update"].experimental_get_tracing_count() == 1
 
 
-@pytest.mark.parametrize("index", [4, 5])
+@pytest.mark.parametrize("index", [4, 5])  # 4: the Detector example, 5: the tf.function Scorer example
 def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> None:
     """A tf.function built in __init__, or a @tf.function method, belongs to the instance: a new
     object per call traces again (counted by the Python body's runs, which happen only while
     tracing); one object reused traces once."""
-    bad = _load(TfFunctionCreatedPerCall.INVALID[index].code, "XLA404", flagged=True)
+    text = "class Detector:" if index == 4 else "class Scorer:\n    @tf.function"
+    bad = _load(_example(TfFunctionCreatedPerCall.INVALID, text), "XLA404", flagged=True)
     cls_name, method = ("Detector", "forward") if index == 4 else ("Scorer", "score")
     cls = bad[cls_name]
     traced = []
@@ -255,7 +257,10 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
     runs, which happen only while tracing)."""
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
-    bad = _load(_example(TfFunctionCreatedPerCall.INVALID, "def weighted_mse"), "XLA404", flagged=True)
+    # a closure over the call's own argument `w`: reported only with --preview
+    bad_code = _example(TfFunctionCreatedPerCall.VALID, "def weighted_mse")
+    _load(bad_code, "XLA404", flagged=False)
+    bad = _load(bad_code, "XLA404", flagged=True, preview=True)
     good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
     traced = []
     good_fn = good["_mse"]

@@ -45,16 +45,29 @@ def _unknown_dims(shapes: ast.expr | None) -> bool:
     return False  # a variable: its value is not visible here
 
 
-def _tf_padding(call: ast.Call, name: str | None) -> str | None:
-    """What a tf.data / Keras padding call pads to, when that is "the longest in the batch"."""
+def _explicit_longest(shapes: ast.expr | None) -> bool:
+    """``padded_shapes`` written out with a ``None`` dimension: the author asks for "pad to the
+    longest", so the elements vary in length. Left out, it is also what code writes for elements
+    that already have static shapes (padded_batch then batches them as they are), which this
+    file does not show."""
+    return shapes is not None and _unknown_dims(shapes)
+
+
+def _tf_padding(call: ast.Call, name: str | None, preview: bool) -> str | None:
+    """What a tf.data / Keras padding call pads to, when that is "the longest in the batch".
+    ``padded_batch``/``bucket_by_sequence_length`` without ``padded_shapes`` only with ``preview``:
+    on real code their elements were as often already padded to fixed lengths (t5x's feature
+    converters) or on paths XLA never compiles (docs/known-results.md)."""
     method = method_name(call)
-    if method == "padded_batch" and call.args and _unknown_dims(_argument(call, 1, "padded_shapes")):
+    if method == "padded_batch" and call.args and _unknown_dims(shapes := _argument(call, 1, "padded_shapes")) \
+            and (preview or _explicit_longest(shapes)):
         return "padded_batch without fixed padded_shapes pads each batch to its longest element"
     if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
         return "pad_sequences without maxlen pads to the longest sequence of each call"
     if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
             is_true(_argument(call, 5, "pad_to_bucket_boundary"))
-            or not _unknown_dims(_argument(call, 3, "padded_shapes"))):
+            or not _unknown_dims(_argument(call, 3, "padded_shapes"))) \
+            and (preview or _explicit_longest(_argument(call, 3, "padded_shapes"))):
         return ("bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its longest "
                 "element, not to the bucket boundary")
     return None
@@ -81,7 +94,10 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     `padding=True`/`"longest"` and Keras `pad_sequences` without `maxlen` when they run per batch
     (in a loop or comprehension, a generator, a collator-like function, or a function this file
     calls in a loop or hands to `map`/`DataLoader`); and `padded_batch`/`bucket_by_sequence_length`
-    that pad to the longest element. Padding a whole corpus in one call gives one length and is
+    whose `padded_shapes` ask for the longest element (a `None` dimension). Left out,
+    `padded_shapes` is also what code writes for elements that already have static shapes (on
+    real code, features padded to fixed lengths upstream, or paths XLA never compiles): those
+    calls are flagged only with `--preview`. Padding a whole corpus in one call gives one length and is
     not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
     nor test functions. Tokenizers are recognised by name (syntactic).
 
@@ -136,6 +152,10 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 "    for t in texts:\n        model(**tokenizer([t], padding=True, return_tensors='pt'))\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
                 " [16, 8, 4], pad_to_bucket_boundary=True)\n"),
+        # no padded_shapes: the elements may already have static shapes (only with --preview)
+        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
+        Example("import tensorflow as tf\ndef batches(ds):\n"
+                "    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64], [16, 8, 4])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
@@ -168,7 +188,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                             'pad_to_multiple_of: every distinct length is a new input shape that XLA compiles again; '
                             'add pad_to_multiple_of=32 (or bucket by length)'),
                 )),
-        Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n",
+        Example("import tensorflow as tf\ndef batches(ds):\n"
+                "    return ds.padded_batch(8, padded_shapes=[None], drop_remainder=True)\n",
                 expected=(
                     (3, 12, 'padded_batch without fixed padded_shapes pads each batch to its longest element: every '
                             'distinct length is a new input shape that XLA compiles again; pad to fixed shapes (or '
@@ -188,7 +209,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                             'boundaries / a multiple of 64)'),
                 )),
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64],"
-                " [16, 8, 4])\n",
+                " [16, 8, 4], padded_shapes=[None])\n",
                 expected=(
                     (3, 12, 'bucket_by_sequence_length without pad_to_bucket_boundary=True pads each batch to its '
                             'longest element, not to the bucket boundary: every distinct length is a new input shape '
@@ -208,7 +229,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if returns is not None and isinstance(returns.value, ast.Constant) and returns.value.value == "pt" \
                     and not torch_xla:
                 continue  # PyTorch tensors in a file that never uses torch_xla: eager PyTorch, no XLA
-            tf_padding = _tf_padding(call, name)
+            tf_padding = _tf_padding(call, name, ctx.preview)
             if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
                     and not per_batch(ctx.index, call):
                 continue  # one call over the whole corpus: one global length, one shape

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 class ModuleContext(FindingCollector):
     """What a module rule sees: the tree, the file's facts and index; reports as every rule does."""
 
-    def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts, *, torch_xla: bool = False) -> None:
+    def __init__(self, path: str, tree: ast.Module, facts: ModuleFacts, *, torch_xla: bool = False,
+                 preview: bool = False) -> None:
         super().__init__(path)
+        self.preview = preview  # --preview: also report the findings a rule keeps behind it
         self.tree = tree
         self.facts = facts
         self.torch_xla = torch_xla  # the caller declared that this project's torch code runs on XLA
@@ -66,7 +68,7 @@ def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: Modul
     crash becomes the engine's RuleCrash."""
     from xlacheck.analysis.flow import RuleCrash
 
-    ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla)
+    ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla, preview=preview)
     for rule in rules:
         if select is not None and not select(rule.code) or rule.preview and not preview:
             continue

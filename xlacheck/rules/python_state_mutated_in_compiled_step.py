@@ -52,6 +52,22 @@ def _python_attrs(cls: ClassInfo) -> tuple[set[str], set[str]]:
     return numbers - other - lists - _name_tags(cls), lists - other - numbers
 
 
+def _rebound_methods(cls: ClassInfo) -> set[str]:
+    """Methods of the class that its own code replaces on the instance (``obj.update_state =
+    types.MethodType(wrapper, obj)`` in ``__new__``, ``self.call = ...`` in ``__init__``): Keras
+    and the compiled step call the replacement, so whether this method runs compiled depends on
+    the wrapper (keras-cv's COCO metrics wrap it in ``tf.py_function``: it runs eagerly), not on
+    its name."""
+    methods = {m.name for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: set[str] = set()
+    for node in ast.walk(cls.node):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr in methods and isinstance(target.value, ast.Name):
+                    out.add(target.attr)
+    return out
+
+
 def _name_tags(cls: ClassInfo) -> set[str]:
     """Attributes whose value the class reads only to build strings (``"{}".format(self.call_id)``,
     ``str(...)``, f-strings, ``"%d" % ...``) besides updating it: a per-trace tag that names ops or
@@ -103,6 +119,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     Python dict/list (`STATE["step"] += 1`), and `self.history.append(...)` on an
     attribute that holds a Python list (this last one only in the `tf.function` or Keras method
     itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose).
+    A method the class itself replaces on its instances (`obj.update_state = ...` in `__new__`
+    or `__init__`) is not flagged: callers run the replacement, which may run the original
+    eagerly (keras-cv's COCO metrics wrap it in `tf.py_function`).
 
     ## Why is this bad?
     Python code in a `tf.function` runs only while tracing. The counter is incremented once
@@ -152,6 +171,15 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
         Example("import tensorflow as tf\nclass Embed(tf.keras.layers.Layer):\n    def __init__(self):\n"
                 "        super().__init__()\n        self.call_id = 0\n    def call(self, x):\n"
                 "        self.call_id += 1\n        return tf.identity(x, name=f'lookup_{self.call_id}')\n"),
+        # the class replaces update_state on each instance by a tf.py_function wrapper: it runs eagerly
+        Example("import types\nimport tensorflow as tf\nclass Box(tf.keras.metrics.Metric):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.count = 0\n"
+                "        self.preds = []\n        eager = self.update_state\n"
+                "        def wrapped(self, y_true, y_pred, sample_weight=None):\n"
+                "            return tf.py_function(lambda a, b: eager(a, b), [y_true, y_pred], [])\n"
+                "        self.update_state = types.MethodType(wrapped, self)\n"
+                "    def update_state(self, y_true, y_pred, sample_weight=None):\n        self.count += 1\n"
+                "        self.preds.append(y_pred)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
@@ -220,6 +248,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                     or isinstance(info.node, ast.Lambda) or index.eager_only(node)):
                 continue
             cls = owner_class(info)
+            if cls is not None and info.cls is cls and info.name in _rebound_methods(cls):
+                continue  # callers reach a replacement the class installs, not this method (see _rebound_methods)
             if cls is not None and id(cls) not in kinds:
                 kinds[id(cls)] = _python_attrs(cls)
             numbers, lists = kinds[id(cls)] if cls is not None else (set(), set())

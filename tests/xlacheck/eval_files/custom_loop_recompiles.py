@@ -44,7 +44,7 @@ class Trainer:
 
 
 def predict(model, x):
-    run = tf.function(model, jit_compile=True)  # error: XLA404
+    run = tf.function(model, jit_compile=True)  # XLA404 only with --preview: built from the call's own argument
     return run(x)
 
 
@@ -72,3 +72,8 @@ def generate(ids, steps):
 @tf.function  # error: XLA407
 def serving(ids):
     return embed(ids)
+
+
+def predict_doubled(x):
+    run = tf.function(lambda v: v * 2.0, jit_compile=True)  # error: XLA404
+    return run(x)

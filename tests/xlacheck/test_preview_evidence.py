@@ -1,0 +1,61 @@
+"""Findings a rule keeps behind ``--preview`` (weaker evidence): reported with it, not without."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlacheck.engine import check_source
+
+# XLA401: tf.data padding without padded_shapes (the elements may already have static shapes).
+_PADDED_BATCH = "import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"
+_BUCKET = ("import tensorflow as tf\ndef batches(ds):\n"
+           "    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64], [16, 8, 4])\n")
+
+
+@pytest.mark.parametrize("source", [_PADDED_BATCH, _BUCKET], ids=["padded_batch", "bucket_by_sequence_length"])
+def test_xla401_without_padded_shapes_only_with_preview(source: str) -> None:
+    default = check_source(source, "pipeline.py")
+    preview = check_source(source, "pipeline.py", preview=True)
+    assert [d.code for d in default.diagnostics] == []
+    assert [(d.code, d.start.line, d.start.col) for d in preview.diagnostics] == [("XLA401", 3, 11)]
+
+
+def test_xla401_explicit_none_fires_by_default() -> None:
+    source = "import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, padded_shapes=[None])\n"
+    assert [d.code for d in check_source(source, "pipeline.py").diagnostics] == ["XLA401"]
+
+
+def test_xla406_rebound_method_is_not_flagged_but_plain_one_is() -> None:
+    body = ("    def update_state(self, y_true, y_pred, sample_weight=None):\n        self.count += 1\n"
+            "        return y_pred\n")
+    plain = ("import tensorflow as tf\nclass Box(tf.keras.metrics.Metric):\n    def __init__(self):\n"
+             "        super().__init__()\n        self.count = 0\n" + body)
+    rebound = plain.replace("        self.count = 0\n", "        self.count = 0\n"
+                            "        self.update_state = tf.py_function\n")
+    assert [d.code for d in check_source(plain, "m.py").diagnostics] == ["XLA406"]
+    assert [d.code for d in check_source(rebound, "m.py").diagnostics] == []
+
+
+# XLA404: a function or object created per call from the call's own parameters or locals.
+_CAPTURING = [
+    "import tensorflow as tf\ndef predict(model, x):\n    return tf.function(model, jit_compile=True)(x)\n",
+    "import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
+    "    def run(v):\n        return model(v)\n    return run(x)\n",
+    "import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
+    "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+    "import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
+    "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
+    "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n",
+]
+
+
+@pytest.mark.parametrize("source", _CAPTURING, ids=["tf_function_of_param", "closure", "jax_lambda", "instance"])
+def test_xla404_capturing_call_state_only_with_preview(source: str) -> None:
+    assert [d.code for d in check_source(source, "helpers.py").diagnostics] == []
+    assert [d.code for d in check_source(source, "helpers.py", preview=True).diagnostics] == ["XLA404"]
+
+
+def test_xla404_decorator_options_are_not_captured_state() -> None:
+    source = ("import tensorflow as tf\ndef forward(x, xla):\n    @tf.function(jit_compile=xla)\n"
+              "    def run(v):\n        return v * 2.0\n    return run(x)\n")
+    assert [d.code for d in check_source(source, "helpers.py").diagnostics] == ["XLA404"]
