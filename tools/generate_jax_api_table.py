@@ -242,7 +242,7 @@ def positional_params(fn: Any) -> list[str] | None:
 def modules(jax: Any, jnp: Any) -> dict[str, Any]:
     """The probed namespaces, by the prefix of their entries' names."""
     return {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
-            "jax.random": jax.random, "jax.nn": jax.nn}
+            "jax.random": jax.random, "jax.nn": jax.nn, "jax.dtypes": jax.dtypes}
 
 
 def resolve(name: str, jax: Any, jnp: Any) -> Any:
@@ -349,9 +349,7 @@ def main(argv: list[str] | None = None) -> int:
 
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
-    for module_name, module in (("jax.numpy", jnp), ("jax.lax", jax.lax), ("jax.numpy.fft", jnp.fft),
-                                ("jax.numpy.linalg", jnp.linalg), ("jax.random", jax.random), ("jax.nn", jax.nn),
-                                ("jax.dtypes", jax.dtypes)):
+    for module_name, module in modules(jax, jnp).items():
         for attr in sorted(dir(module)):
             if attr.startswith("_"):
                 continue
