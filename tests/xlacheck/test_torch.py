@@ -1375,3 +1375,33 @@ def test_the_else_branch_does_not_see_what_the_if_branch_bound() -> None:
     """
     assert _codes(src.replace("{line}", "out"), declared=True) == []
     assert _codes(src.replace("{line}", "float(weights.sum())"), declared=True) == ["XLA350"]  # a tensor after both
+
+
+def test_self_is_a_module_only_in_a_class_that_uses_it_as_one() -> None:
+    """Another class's `self.parameters()` does not make every `self` of the file a module: a pipeline's
+    `self.trans_pipe(...)` (a translation pipeline returning strings) is no module call there
+    (diffusers' AnyText: `print(f"... {prompt}")` on its translated prompt)."""
+    src = """
+    import torch
+
+    class Encoder(torch.nn.Module):
+        def freeze(self):
+            for p in self.parameters():
+                p.requires_grad = False
+
+    class Pipeline:
+        def modify_prompt(self, prompt):
+            prompt = self.trans_pipe(input=prompt)["translation"][:-1]
+            print(f"Translate: {prompt}")
+            return prompt
+
+        @torch.no_grad()
+        def __call__(self, prompt, latents):
+            for t in range(10):
+                latents = torch.tanh(latents)
+                prompt = self.modify_prompt(prompt)
+            return latents
+    """
+    assert _codes(src, declared=True) == []
+    module = src.replace("class Pipeline:", "class Pipeline(torch.nn.Module):")
+    assert _codes(module, declared=True) == ["XLA350"]  # self.trans_pipe is a submodule there

@@ -378,6 +378,7 @@ class _Builder:
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -1002,6 +1003,32 @@ class _Builder:
         self._root_cache = (roots[0] if len(roots) == 1 else None,)
         return self._root_cache[0]
 
+    def _self_is_module(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """``self`` of this method may be a module: its class is a same-file nn.Module, uses ``self`` as one
+        (``self.parameters()``), or derives from a class named like one. Another class's
+        ``self.parameters()`` proves nothing here (a pipeline class next to the nn.Module classes of
+        its file: diffusers' AnyText, whose translator returns strings)."""
+        if self._self_modules is None:
+            self._self_modules = {}
+            # a class is one: a same-file nn.Module, a class that calls self.parameters() & co., a class with a
+            # base named like a module or model (``PreTrainedModel`` imported relatively), or a subclass of one
+            uses = {c.node.name for c in self.facts.classes if c.node.name in self.module_classes or any(
+                isinstance(n.func, ast.Attribute) and n.func.attr in _MODULE_USE_METHODS
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" for n in _calls_in(c.node))
+                or any(b.rsplit(".", 1)[-1].endswith(("Module", "Model")) for b in c.bases)}
+            changed = True
+            while changed:
+                changed = False
+                for c in self.facts.classes:
+                    if c.node.name not in uses and any(b in uses for b in c.bases):
+                        uses.add(c.node.name)
+                        changed = True
+            for c in self.facts.classes:
+                for n in walk(c.node):
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self._self_modules[id(n)] = c.node.name in uses
+        return self._self_modules.get(id(method), True)  # (a function outside any class: as before)
+
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1019,7 +1046,7 @@ class _Builder:
                     flags &= ~STEP_ARG  # handed to masked_fill/where here: torch takes only a bool tensor there
                 elif flags & STEP_ARG:
                     flags = STEP_ARG  # a Python value (the module-call proof of a batch does not hold for it)
-                if a.arg in self.module_names:
+                if a.arg in self.module_names and (a.arg != "self" or self._self_is_module(owner)):
                     flags |= MODULE
                 ann = a.annotation
                 if ann is not None and (self.resolve(ann) == "torch.Tensor"):

@@ -180,6 +180,16 @@ class TorchHostSyncInStep(ModuleRule):
                 "        weights = torch.ones(1, device=x.device)\n    else:\n"
                 "        weights = torch.tensor([float(w) for w in weights.split('|')], device=x.device)\n"
                 "    return model(x) * weights\n", torch_xla=True),
+        # a pipeline class's self is no module because another class of the file calls self.parameters():
+        # its translator returns strings (diffusers' AnyText)
+        Example("import torch\nclass Encoder(torch.nn.Module):\n    def freeze(self):\n"
+                "        for p in self.parameters():\n            p.requires_grad = False\n"
+                "class Pipeline:\n    def modify_prompt(self, prompt):\n"
+                "        prompt = self.trans_pipe(input=prompt)['translation'][:-1]\n"
+                "        print(f'Translate: {prompt}')\n        return prompt\n"
+                "    @torch.no_grad()\n    def __call__(self, prompt, latents):\n        for t in range(10):\n"
+                "            latents = torch.tanh(latents)\n            prompt = self.modify_prompt(prompt)\n"
+                "        return latents\n", torch_xla=True),
     )
     INVALID = (
         # the VALID example's lengths, moved to the device: the read now runs the pending graph
