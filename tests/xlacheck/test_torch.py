@@ -1308,3 +1308,100 @@ def test_a_suggested_interpolate_mode_names_its_backward_fallback() -> None:
             if d.code == "XLA351"]
     assert len(msgs) == 1 and "with `mode='bilinear'` it lowers (its backward, aten::upsample_bilinear2d_backward, " \
         "still falls back on the CPU backend" in msgs[0], msgs
+
+
+def test_helpers_only_the_set_up_phase_calls_are_set_up() -> None:
+    """A helper that only the set-up phase of a declared @torch.no_grad() function calls (before its
+    work loop), directly or through another such helper, runs once per call: its input checks
+    (XLA350), mask binarising (XLA250) and CPU-built tensors (XLA553) are not step code (diffusers'
+    inpainting pipelines' prepare_mask_and_masked_image). The same helper called inside the loop too
+    is step code again, and so is a helper the set-up calls in a loop (once per frame, not per call) or from
+    a nested function (it may run any number of times)."""
+    src = """
+    import torch
+
+    def check(image):
+        if image.min() < -1 or image.max() > 1:
+            raise ValueError("image should be in [-1, 1]")
+
+    def prepare(image, mask, device):
+        check(image)
+        mask = torch.nn.functional.interpolate(mask, size=(64, 64))
+        mask[mask < 0.5] = 0
+        mask[mask >= 0.5] = 1
+        noise = torch.randn(image.shape).to(device)
+        return image * (mask < 0.5), mask, noise
+
+    class Pipeline:
+        @torch.no_grad()
+        def __call__(self, image, mask, steps):
+            image, mask, latents = prepare(image, mask, self.device)
+            for t in self.scheduler.timesteps[:steps]:
+                latents = self.unet(latents, t, image, mask)
+                {line}
+            return latents
+    """
+    assert _codes(src.replace("{line}", "pass"), declared=True) == []
+    again = _codes(src.replace("{line}", "check(latents)"), declared=True)
+    assert again == ["XLA350"]  # the helper runs in every denoising step now
+    per_frame = src.replace("{line}", "pass").replace(
+        "            image, mask, latents = prepare(image, mask, self.device)",
+        "            image, mask, latents = prepare(image, mask, self.device)\n"
+        "            for frame in image:\n                check(frame)")
+    assert _codes(per_frame, declared=True) == ["XLA350"]  # once per frame, not once per call
+    closure = src.replace("{line}", "pass").replace(
+        "            image, mask, latents = prepare(image, mask, self.device)",
+        "            image, mask, latents = prepare(image, mask, self.device)\n"
+        "            def checked(frame):\n                check(frame)")
+    assert _codes(closure, declared=True) == ["XLA350"]  # a nested function may run any number of times
+    assert _codes(src.replace("{line}", "pass")) == []  # (not declared: no step at all)
+
+
+def test_the_else_branch_does_not_see_what_the_if_branch_bound() -> None:
+    """The walker runs an `if`'s else branch from the names before the `if`: a name the body binds to
+    a tensor is still the caller's string in the else branch (diffusers' composable pipeline:
+    `weights = torch.tensor(...)` in one branch, `weights.split("|")` on the str in the other)."""
+    src = """
+    import torch
+
+    @torch.no_grad()
+    def weigh(model, x, weights=""):
+        if not weights:
+            weights = torch.ones(1, device=x.device)
+        else:
+            weights = torch.tensor([float(w) for w in weights.split("|")], device=x.device)
+        out = model(x) * weights
+        return {line}
+    """
+    assert _codes(src.replace("{line}", "out"), declared=True) == []
+    assert _codes(src.replace("{line}", "float(weights.sum())"), declared=True) == ["XLA350"]  # a tensor after both
+
+
+def test_self_is_a_module_only_in_a_class_that_uses_it_as_one() -> None:
+    """Another class's `self.parameters()` does not make every `self` of the file a module: a pipeline's
+    `self.trans_pipe(...)` (a translation pipeline returning strings) is no module call there
+    (diffusers' AnyText: `print(f"... {prompt}")` on its translated prompt)."""
+    src = """
+    import torch
+
+    class Encoder(torch.nn.Module):
+        def freeze(self):
+            for p in self.parameters():
+                p.requires_grad = False
+
+    class Pipeline:
+        def modify_prompt(self, prompt):
+            prompt = self.trans_pipe(input=prompt)["translation"][:-1]
+            print(f"Translate: {prompt}")
+            return prompt
+
+        @torch.no_grad()
+        def __call__(self, prompt, latents):
+            for t in range(10):
+                latents = torch.tanh(latents)
+                prompt = self.modify_prompt(prompt)
+            return latents
+    """
+    assert _codes(src, declared=True) == []
+    module = src.replace("class Pipeline:", "class Pipeline(torch.nn.Module):")
+    assert _codes(module, declared=True) == ["XLA350"]  # self.trans_pipe is a submodule there

@@ -328,6 +328,9 @@ class Step:
     # a callee that step code calls only under ``if step % n == 0:`` (a checkpoint or validation
     # helper): its statements run every n-th step, not every step
     periodic: bool = False
+    # a callee that only the set-up phase of a declared @torch.no_grad() function calls (before its work
+    # loop: input checks, pre-processing), directly or through other such callees: it runs once per call
+    setup: bool = False
 
 
 _CALLED_FROM_STEP = re.compile(r"called from step code(?: with tensors)?(?:, (\d+) calls deep)?: ")
@@ -411,6 +414,8 @@ class _Builder:
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
+        self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -532,7 +537,9 @@ class _Builder:
         # callees of step code, transitively (same file)
         seen = {id(s.node) for s in steps if not isinstance(s.node, (ast.For, ast.While, ast.With))}
         roots = set(seen)
-        sites: dict[int, list[tuple[Step, bool]]] = {}  # id(callee) -> (calling step, call under every-n-th)
+        # id(callee) -> (calling step, call under every-n-th, call in a set-up phase, call outside the caller's loops)
+        sites: dict[int, list[tuple[Step, bool, bool, bool]]] = {}
+        looped: dict[int, set[int]] = {}  # id(function) -> ids of the calls inside its loops and nested functions
         work = list(steps)
         while work:
             s = work.pop()
@@ -545,21 +552,34 @@ class _Builder:
                     callees = [root] if root is not None and not isinstance(root.node, ast.Lambda) else []
                 for f in callees:
                     if f.node is not s.node:
-                        sites.setdefault(id(f.node), []).append((s, id(call) in every_n))
+                        if id(s.node) not in looped:  # (a nested function may run any number of times too)
+                            looped[id(s.node)] = {id(c) for part in _all_loops(getattr(s.node, "body", [])) + [
+                                d for d in walk(s.node) if d is not s.node
+                                and isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+                                for c in _calls_in(part)}
+                        once = id(call) not in looped[id(s.node)]
+                        sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
+                                                                 once))
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
                         work.append(new)
         # callees reached only through every-n-th-step calls (or from such callees), to a fixed point
+        # (and callees reached only from set-up phases, or from such callees, the same way; a call in a loop
+        # there runs more than once per call, so its callee is no set-up)
         for s in steps:
-            s.periodic = id(s.node) not in roots and id(s.node) in sites
+            s.periodic = s.setup = id(s.node) not in roots and id(s.node) in sites
         changed = True
         while changed:
             changed = False
             for s in steps:
-                if s.periodic and not all(site or caller.periodic for caller, site in sites[id(s.node)]):
+                if s.periodic and not all(site or caller.periodic for caller, site, _, _ in sites[id(s.node)]):
                     s.periodic = False
+                    changed = True
+                if s.setup and not all(once and (at_setup or caller.setup)
+                                       for caller, _, at_setup, once in sites[id(s.node)]):
+                    s.setup = False
                     changed = True
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
@@ -581,6 +601,7 @@ class _Builder:
         tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)]
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
+            self.setup_calls.update(id(call) for call in _calls_in(st))
         for st in body[tops[-1] + 1:]:
             if isinstance(st, ast.Expr):
                 continue  # print(x.mean()), log(...): a read only to show it, deferrable, stays a read
@@ -1025,6 +1046,32 @@ class _Builder:
         self._root_cache = (roots[0] if len(roots) == 1 else None,)
         return self._root_cache[0]
 
+    def _self_is_module(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """``self`` of this method may be a module: its class is a same-file nn.Module, uses ``self`` as one
+        (``self.parameters()``), or derives from a class named like one. Another class's
+        ``self.parameters()`` proves nothing here (a pipeline class next to the nn.Module classes of
+        its file: diffusers' AnyText, whose translator returns strings)."""
+        if self._self_modules is None:
+            self._self_modules = {}
+            # a class is one: a same-file nn.Module, a class that calls self.parameters() & co., a class with a
+            # base named like a module or model (``PreTrainedModel`` imported relatively), or a subclass of one
+            uses = {c.node.name for c in self.facts.classes if c.node.name in self.module_classes or any(
+                isinstance(n.func, ast.Attribute) and n.func.attr in _MODULE_USE_METHODS
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" for n in _calls_in(c.node))
+                or any(b.rsplit(".", 1)[-1].endswith(("Module", "Model")) for b in c.bases)}
+            changed = True
+            while changed:
+                changed = False
+                for c in self.facts.classes:
+                    if c.node.name not in uses and any(b in uses for b in c.bases):
+                        uses.add(c.node.name)
+                        changed = True
+            for c in self.facts.classes:
+                for n in walk(c.node):
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self._self_modules[id(n)] = c.node.name in uses
+        return self._self_modules.get(id(method), True)  # (a function outside any class: as before)
+
     def _initial_env(self, owner: ast.AST) -> dict[str, int]:
         env: dict[str, int] = {}
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1042,7 +1089,7 @@ class _Builder:
                     flags &= ~STEP_ARG  # handed to masked_fill/where here: torch takes only a bool tensor there
                 elif flags & STEP_ARG:
                     flags = STEP_ARG  # a Python value (the module-call proof of a batch does not hold for it)
-                if a.arg in self.module_names:
+                if a.arg in self.module_names and (a.arg != "self" or self._self_is_module(owner)):
                     flags |= MODULE
                 ann = a.annotation
                 if ann is not None and (self.resolve(ann) == "torch.Tensor"):
@@ -1250,6 +1297,8 @@ class _Walker:
         self.active: list[Step] = []
         self.synced = False  # a sync ran earlier in this iteration of the step
         self.periodic = 0  # inside `if step % n == 0:` blocks
+        self.setup = False  # the statements of a callee only a set-up phase calls (Step.setup)
+        self.loops = 0  # inside a loop of the function walked
         self.no_grad = 0  # inside `with torch.no_grad():` or a function decorated with it
         self.bool_names: set[str] = set()  # assigned once and passed where torch takes only a bool tensor
 
@@ -1260,6 +1309,7 @@ class _Walker:
         if whole:
             self.active.append(whole[0])
             self.periodic += whole[0].periodic
+            self.setup = whole[0].setup
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 self.b.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD for d in owner.decorator_list):
             self.no_grad += 1
@@ -1317,9 +1367,15 @@ class _Walker:
             self.expr(s.test)
             every_n = self._every_n(s.test)
             self.periodic += every_n
+            before = dict(self.env)
             self.block(s.body)
             self.periodic -= every_n
-            self.block(s.orelse)
+            if s.orelse:
+                # the else branch starts from the names before the `if`, not from what the body bound
+                # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
+                after_body, self.env = self.env, before
+                self.block(s.orelse)
+                self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
                 v = self.expr(item.context_expr)
@@ -1352,6 +1408,11 @@ class _Walker:
         return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR)))
 
     def loop_body(self, s: ast.For | ast.AsyncFor | ast.While, bind_target: Callable[[], None] | None = None) -> None:
+        self.loops += 1
+        self._loop_body(s, bind_target)
+        self.loops -= 1
+
+    def _loop_body(self, s: ast.For | ast.AsyncFor | ast.While, bind_target: Callable[[], None] | None = None) -> None:
         # twice: names assigned late in the body reach its start on the next iteration
         snapshot = dict(self.env)
         active = self.active
@@ -1380,6 +1441,8 @@ class _Walker:
             out.no_grad.add(id(s))
         if self.periodic:
             out.periodic.add(id(s))
+        if self.setup and not self.loops:  # (a loop repeats the statement: no longer once per call)
+            out.setup.add(id(s))
         todo: list[ast.AST] = [s]
         while todo:
             n = todo.pop()

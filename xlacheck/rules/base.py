@@ -43,6 +43,7 @@ class Example:
     code: str
     fixed: str | None = None
     expected: tuple[Expected, ...] | None = None
+    torch_xla: bool = False  # linted as torch code declared to run on XLA (``--torch-xla``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", _dedent(self.code))

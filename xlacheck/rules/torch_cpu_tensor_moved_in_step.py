@@ -109,6 +109,13 @@ class TorchCpuTensorMovedInStep(ModuleRule):
         Example("import torch\ndef train(model, loader, opt, device):\n    for x, y in loader:\n"
                 "        pos = torch.arange(x.shape[1]).to(device)\n        loss = model(x, pos).sum()\n"
                 "        loss.backward()\n        opt.step()\n"),
+        # noise built on the CPU by a helper that only the set-up of a declared @torch.no_grad() pipeline
+        # calls, once per call before its denoising loop: not a move in every step
+        Example("import torch\ndef initial_noise(shape, device):\n    return torch.randn(shape).to(device)\n"
+                "class Pipeline:\n    @torch.no_grad()\n    def __call__(self, shape, steps):\n"
+                "        latents = initial_noise(shape, self.device)\n"
+                "        for t in self.scheduler.timesteps[:steps]:\n            latents = self.unet(latents, t)\n"
+                "        return latents\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"

@@ -120,6 +120,13 @@ class TorchDataDependentShape(ModuleRule):
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    for x, idx in loader:\n"
                 "        h = torch.relu(x)\n        loss = torch.where(h > 0, h, 0.0)[idx].sum()\n        loss.backward()\n"
                 "        opt.step()\n        torch_xla.sync()\n"),
+        # mask binarising in a helper that only the set-up of a declared @torch.no_grad() pipeline calls, once
+        # per call before its denoising loop (diffusers' prepare_mask_and_masked_image): not step code
+        Example("import torch\ndef prepare(mask):\n    mask = torch.nn.functional.interpolate(mask, size=(64, 64))\n"
+                "    mask[mask < 0.5] = 0\n    mask[mask >= 0.5] = 1\n    return mask\n"
+                "class Pipeline:\n    @torch.no_grad()\n    def __call__(self, mask, latents, steps):\n"
+                "        mask = prepare(mask)\n        for t in self.scheduler.timesteps[:steps]:\n"
+                "            latents = self.unet(latents, t, mask)\n        return latents\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
@@ -175,6 +182,8 @@ class TorchDataDependentShape(ModuleRule):
                    and isinstance(n.func, ast.Attribute) and n.func.attr in ("sum", "mean")
                    and isinstance(n.func.value, ast.Subscript)}
         for node in torch.nodes:
+            if id(torch.stmt_of.get(id(node))) in torch.setup:
+                continue  # set-up before a declared no_grad function's work loop (input pre-processing): once per call
             if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or torch.of(node.value) & STRUCT):
                 # (a model output or batch indexed by a bool tensor must be a tensor: a structure would raise)
                 index = node.slice

@@ -223,6 +223,29 @@ class TorchHostSyncInStep(ModuleRule):
                 "    for i, (x, y) in enumerate(loader):\n        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"
                 "        if i == 0 or (i + 1) % 10 == 0:\n            log(loss.item())\n"),
+        # input checks in a helper that only the set-up of a declared @torch.no_grad() pipeline calls, once
+        # per call before its denoising loop (diffusers' inpainting pipelines): not a read in every step
+        Example("import torch\ndef check(image):\n    if image.min() < -1 or image.max() > 1:\n"
+                "        raise ValueError('image should be in [-1, 1]')\n"
+                "class Pipeline:\n    @torch.no_grad()\n    def __call__(self, image, steps):\n"
+                "        image = torch.nn.functional.interpolate(image, size=(64, 64))\n        check(image)\n"
+                "        latents = self.vae.encode(image)\n        for t in self.scheduler.timesteps[:steps]:\n"
+                "            latents = self.unet(latents, t)\n        return latents\n", torch_xla=True),
+        # the else branch sees the caller's string, not the tensor the if branch bound (diffusers' composable pipeline)
+        Example("import torch\n@torch.no_grad()\ndef weigh(model, x, weights=''):\n    if not weights:\n"
+                "        weights = torch.ones(1, device=x.device)\n    else:\n"
+                "        weights = torch.tensor([float(w) for w in weights.split('|')], device=x.device)\n"
+                "    return model(x) * weights\n", torch_xla=True),
+        # a pipeline class's self is no module because another class of the file calls self.parameters():
+        # its translator returns strings (diffusers' AnyText)
+        Example("import torch\nclass Encoder(torch.nn.Module):\n    def freeze(self):\n"
+                "        for p in self.parameters():\n            p.requires_grad = False\n"
+                "class Pipeline:\n    def modify_prompt(self, prompt):\n"
+                "        prompt = self.trans_pipe(input=prompt)['translation'][:-1]\n"
+                "        print(f'Translate: {prompt}')\n        return prompt\n"
+                "    @torch.no_grad()\n    def __call__(self, prompt, latents):\n        for t in range(10):\n"
+                "            latents = torch.tanh(latents)\n            prompt = self.modify_prompt(prompt)\n"
+                "        return latents\n", torch_xla=True),
     )
     INVALID = (
         # the VALID example's lengths, moved to the device: the read now runs the pending graph
@@ -309,9 +332,11 @@ class TorchHostSyncInStep(ModuleRule):
         library = library_reads(ctx)
         found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch) + library]
         no_fix = {id(node) for node, _ in library}  # a read inside the library: no closure rewrite proven for it
-        # after the step's own sync, or every n-th step only: not a read in every step
+        # after the step's own sync, every n-th step only, or once per call in the set-up of a declared
+        # no_grad function (before its work loop, and the helpers only that set-up calls): not a read in
+        # every step
         found = sorted(((node, what, stmt) for node, what, stmt in found
-                        if stmt is None or id(stmt) not in torch.periodic),
+                        if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
