@@ -273,6 +273,25 @@ class ScopeTree:
             return before[0].value
         return None
 
+    def straight_line_binding(self, use: ast.Name) -> ast.expr | None:
+        """The value of the last plain ``name = value`` before ``use`` in its scope, where that
+        statement sits in a block around ``use`` (straight-line code: ``ds = make(); ds = ds.batch(4)``);
+        None when the scope binds the name any other way (a loop target, ``+=``, a tuple target).
+        Unlike ``local_binding``, several assignments may precede ``use``: the last one wins."""
+        scope = self.function_of(use) or self.tree
+        ancestors = {id(a) for a in self.ancestors(use)}
+        best: ast.Assign | None = None
+        for node in self.scope_nodes(scope):
+            if not isinstance(node, ast.Name) or node.id != use.id or not isinstance(node.ctx, ast.Store):
+                continue
+            stmt = self.parent(node)
+            if not (isinstance(stmt, ast.Assign) and stmt.targets == [node]):
+                return None
+            if stmt.lineno < use.lineno and id(self.parent(stmt)) in ancestors and (
+                    best is None or stmt.lineno > best.lineno):
+                best = stmt
+        return best.value if best is not None else None
+
     def module_constant(self, node: ast.Name) -> ast.expr | None:
         """The value a read of ``node`` certainly has when it names a module constant: ``name``
         is assigned exactly once in the file, at module level, is not an import alias, and no

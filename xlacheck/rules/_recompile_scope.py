@@ -554,7 +554,7 @@ def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> 
     if depth > 6:
         return None
     if isinstance(iterable, ast.Name):
-        bound = _reaching_assignment(index, iterable)
+        bound = index.straight_line_binding(iterable)
         return dataset_batching(index, bound, depth + 1) if bound is not None else None
     if not isinstance(iterable, ast.Call):
         return None
@@ -566,25 +566,6 @@ def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> 
         if iterable.func.attr in _DATASET_PASS_THROUGH:
             return dataset_batching(index, iterable.func.value, depth + 1)
     return None
-
-
-def _reaching_assignment(index: ModuleIndex, use: ast.Name) -> ast.expr | None:
-    """The value of the last plain ``name = value`` before ``use`` in its scope, where that
-    statement sits in a block around ``use`` (straight-line code: ``ds = make(); ds = ds.batch(4)``);
-    None when the scope binds the name any other way (a loop target, ``+=``, a tuple target)."""
-    scope = index.function_of(use) or index.tree
-    ancestors = {id(a) for a in index.ancestors(use)}
-    best: ast.Assign | None = None
-    for node in index.scope_nodes(scope):
-        if not isinstance(node, ast.Name) or node.id != use.id or not isinstance(node.ctx, ast.Store):
-            continue
-        stmt = index.parent(node)
-        if not (isinstance(stmt, ast.Assign) and stmt.targets == [node]):
-            return None
-        if stmt.lineno < use.lineno and id(index.parent(stmt)) in ancestors and (
-                best is None or stmt.lineno > best.lineno):
-            best = stmt
-    return best.value if best is not None else None
 
 
 # -- tokenizers (XLA401 judges their padding; XLA408 leaves an argument they shape to it; the
