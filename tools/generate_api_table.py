@@ -498,12 +498,7 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
             stats["class"] += 1
             entries[name] = entry
             continue
-        traced = None
-        if not no_call(name):
-            try:
-                traced = got.trace_default(tf, name, obj)
-            except (Exception, got.TraceTimeout):  # noqa: BLE001
-                traced = None
+        traced = None if no_call(name) else _try_trace(tf, name, obj)
         if traced is not None:
             try:
                 kind, dynamic = symbolic_call(tf, obj, traced.args)
@@ -630,10 +625,7 @@ def refresh_params(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[st
         entry["params"] = params
         stats["params"] += 1
         if entry.get("by") == "call" and not no_call(name):
-            try:
-                traced = got.trace_default(tf, name, obj)
-            except (Exception, got.TraceTimeout):  # noqa: BLE001
-                traced = None
+            traced = _try_trace(tf, name, obj)
             if traced is not None:
                 entry["called_with"] = [p for p in traced.args if not p.startswith("*")]
                 stats["called_with"] += 1
@@ -755,10 +747,7 @@ def probe_conditional(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict
         obj = callables.get(name)
         if obj is None or isinstance(obj, type) or no_call(name):
             continue
-        try:
-            traced = got.trace_default(tf, name, obj)
-        except (Exception, got.TraceTimeout):  # noqa: BLE001
-            traced = None
+        traced = _try_trace(tf, name, obj)
         if traced is None:
             continue
         optional = [p for p, d in got.default_values(obj).items() if d is None and p not in traced.args]
@@ -824,10 +813,7 @@ def probe_optional_const(tf: Any, keras: Any | None, table: dict[str, Any],
         obj = callables.get(name)
         if obj is None or isinstance(obj, type) or no_call(name):
             continue
-        try:
-            traced = got.trace_default(tf, name, obj)
-        except (Exception, got.TraceTimeout):  # noqa: BLE001
-            traced = None
+        traced = _try_trace(tf, name, obj)
         if traced is None:
             continue
         candidates = optional_int_params(obj, traced.args)
@@ -883,6 +869,15 @@ def _grad_verdict(outcome: str, detail: str) -> dict[str, Any] | None:
     if outcome == "no_kernel":
         return {"grad_xla": False, "grad_unsupported": detail.split(",")}
     return None
+
+
+def _try_trace(tf: Any, name: str, obj: Any) -> got.TraceResult | None:
+    """``got.trace_default`` for a probe that goes on without the entry when tracing fails or
+    times out (None then)."""
+    try:
+        return got.trace_default(tf, name, obj)
+    except (Exception, got.TraceTimeout):  # noqa: BLE001
+        return None
 
 
 def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
