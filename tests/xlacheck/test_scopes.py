@@ -92,3 +92,25 @@ def test_own_nodes_stops_at_nested_scopes_and_tracks_the_loops_around_each_node(
     assert [type(loop).__name__ for loop in loops] == ["For", "While"]
     loop = f.body[0]
     assert not [n for n, inner in own_nodes_in_loops(loop) if isinstance(n, ast.Continue) and not inner]
+
+
+def test_straight_line_binding_takes_the_last_assignment_and_gives_up_on_loop_rebinding() -> None:
+    source = (
+        "def f(make):\n"
+        "    ds = make()\n"
+        "    ds = ds.batch(4)\n"
+        "    for x in ds:\n"
+        "        pass\n"
+        "    for x in ds:\n"
+        "        ds = ds.shuffle(2)\n"
+    )
+    tree = ast.parse(source)
+    scopes = ScopeTree(tree)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "ds" and isinstance(n.ctx, ast.Load)]
+    first_loop = next(u for u in uses if u.lineno == 4)
+    bound = scopes.straight_line_binding(first_loop)
+    assert isinstance(bound, ast.Call) and ast.unparse(bound) == "ds.batch(4)"
+    # the second loop rebinds `ds` in its body: its next iteration reads `ds.shuffle(2)`
+    assert scopes.straight_line_binding(next(u for u in uses if u.lineno == 6)) is not None
+    inner = next(u for u in uses if u.lineno == 7)
+    assert scopes.straight_line_binding(inner) is None

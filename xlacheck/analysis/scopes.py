@@ -277,15 +277,23 @@ class ScopeTree:
         """The value of the last plain ``name = value`` before ``use`` in its scope, where that
         statement sits in a block around ``use`` (straight-line code: ``ds = make(); ds = ds.batch(4)``);
         None when the scope binds the name any other way (a loop target, ``+=``, a tuple target).
-        Unlike ``local_binding``, several assignments may precede ``use``: the last one wins."""
+        Unlike ``local_binding``, several assignments may precede ``use``: the last one wins.
+        None too when a loop around ``use`` rebinds the name after it (the next iteration reads
+        that value)."""
         scope = self.function_of(use) or self.tree
         ancestors = {id(a) for a in self.ancestors(use)}
+        # loops whose next iteration reads `use` again (a `for` evaluates its iterable once)
+        loops = [a for a in self.ancestors(use) if isinstance(a, ast.While) or (
+            isinstance(a, (ast.For, ast.AsyncFor)) and any(id(b) in ancestors for b in a.body))]
         best: ast.Assign | None = None
         for node in self.scope_nodes(scope):
             if not isinstance(node, ast.Name) or node.id != use.id or not isinstance(node.ctx, ast.Store):
                 continue
             stmt = self.parent(node)
             if not (isinstance(stmt, ast.Assign) and stmt.targets == [node]):
+                return None
+            after = (stmt.end_lineno, stmt.end_col_offset) > (use.lineno, use.col_offset)
+            if after and any(loop.lineno < stmt.lineno <= (loop.end_lineno or loop.lineno) for loop in loops):
                 return None
             if stmt.lineno < use.lineno and id(self.parent(stmt)) in ancestors and (
                     best is None or stmt.lineno > best.lineno):
