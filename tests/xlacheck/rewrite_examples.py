@@ -772,6 +772,30 @@ def valid_per_example(ids, table):
         inputs=(((2, 3), "label"), ((3,), "float")),
     ),
     Example(
+        "one_hot_depth_from_data_read_twice_is_explained",
+        '''import tensorflow as tf
+
+
+def class_shares(ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.one_hot(ids, n)  # flag(XLA205): tf.one_hot(ids, n)
+    return tf.reduce_sum(y, axis=-1), tf.reduce_mean(y, axis=0)
+''',
+        "display-only",  # the second reader keeps the data-sized axis: no static form returns it
+    ),
+    Example(
+        "segment_sum_kept_segments_is_explained",
+        '''import tensorflow as tf
+
+
+def per_segment(features, ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.math.unsorted_segment_sum(features, ids, n)  # flag(XLA205): tf.math.unsorted_segment_sum(features, ids, n)
+    return tf.reduce_sum(y, axis=1)
+''',
+        "display-only",  # the segment axis survives the sum: the output shape depends on the data
+    ),
+    Example(
         "segment_sum_count_from_data_summed_over_segments",
         '''import tensorflow as tf
 
@@ -779,7 +803,7 @@ def valid_per_example(ids, table):
 def pooled_total(features, ids):
     """Total of the per-segment sums, the segment count read from the ids."""
     n = tf.reduce_max(ids) + 1
-    per_segment = tf.math.unsorted_segment_sum(features, ids, num_segments=n)  # flag(XLA205): tf.math.unsorted_segment_sum(features, ids, num_segments=n)
+    per_segment = tf.math.unsorted_segment_sum(features, ids, num_segments=n)  # flag(XLA205): tf.math...
     return tf.reduce_sum(per_segment, axis=0)
 ''',
         "unsafe",  # float sums in another order
@@ -797,7 +821,7 @@ def pooled_total(features, ids):
 
 def tokens_in_segments(counts, ids, n):
     counts = tf.cast(counts, tf.int32)
-    per_segment = tf.math.unsorted_segment_sum(counts, ids, n)  # flag(XLA205): tf.math.unsorted_segment_sum(counts, ids, n)
+    per_segment = tf.math.unsorted_segment_sum(counts, ids, n)  # flag(XLA205): tf.math...
     return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)
 ''',
         "safe",  # integer sums are exact in any order; ids >= n raise in the original

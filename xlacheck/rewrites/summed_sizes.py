@@ -26,8 +26,8 @@ reduction sums again, so the result has the original's shape, and its values:
 SAFE for integer sums (certainly int32/int64: integer addition is exact modulo 2**k in any order);
 for floats UNSAFE, and the message says why: the fix sums in another order (float sums may differ
 in the last bits; a sum of more than 2**24 float32 ones is rounded). The assignment of ``y``
-becomes the summed tensor's, under the same name; ``y`` must have no other reader, and names it
-reads must not be rebound before the reduction.
+becomes the summed tensor's, in place and under the same name (it reads what the original call
+reads, where it read it); ``y`` must have no other reader.
 """
 
 from __future__ import annotations
@@ -65,12 +65,6 @@ def _single_reader(src: Source, node: ast.Call) -> tuple[ast.Assign, ast.Call] |
             and len(reduction.args) <= 2 and not {k.arg for k in reduction.keywords} - {"axis", "keepdims"}):
         return None
     if len(reduction.args) == 2 and kw(reduction, "axis") is not None:
-        return None
-    # nothing the replacement reads is rebound between the assignment and the reduction
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    start, stop = (assign.end_lineno, assign.end_col_offset), (reduction.lineno, reduction.col_offset)
-    if any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in read
-           and start <= (n.lineno, n.col_offset) < stop for n in ast.walk(scope)):
         return None
     return assign, reduction
 
