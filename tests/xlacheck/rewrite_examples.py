@@ -772,6 +772,37 @@ def valid_per_example(ids, table):
         inputs=(((2, 3), "label"), ((3,), "float")),
     ),
     Example(
+        "segment_sum_two_dimensional_ids_summed_with_every_axis",
+        '''import tensorflow as tf
+
+
+def routed_mass(tokens, experts):
+    """Total mass routed to the experts named in the batch: ids [batch, seq], tokens [batch, seq, dim]."""
+    n = tf.reduce_max(experts) + 1
+    routed = tf.math.unsorted_segment_sum(tokens, experts, n)  # flag(XLA205): tf.math...
+    return tf.reduce_sum(routed)
+''',
+        "unsafe",  # float sums in another order
+        ("axis=list(range(len(experts.shape))))[None]", "return tf.reduce_sum(routed)"),
+        inputs=(((2, 3, 2), "float_nan"), ((2, 3), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "one_hot_depth_from_data_rank_one_ids",
+        '''import tensorflow as tf
+
+
+def labelled(ids, scores):
+    depth = tf.cast(tf.reduce_max(scores), tf.int32) + 2
+    y = tf.one_hot(ids, depth, dtype=tf.int64)  # flag(XLA205): tf.one_hot(ids, depth, dtype=tf.int64)
+    return tf.reduce_sum(y, axis=1, keepdims=True)
+''',
+        "safe",  # integer sums; ids of rank 1: the one-hot axis is axis 1
+        ("if len(ids.shape) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
+        inputs=(((5,), "label"), ((3,), "unit")),
+    ),
+    Example(
         "one_hot_depth_from_data_read_twice_is_explained",
         '''import tensorflow as tf
 
