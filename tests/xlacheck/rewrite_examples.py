@@ -741,6 +741,126 @@ def token_totals(ids, counts):
         inputs=(((2, 3), "label"), ((3,), "level")),
     ),
     Example(
+        "one_hot_depth_from_data_summed_over_classes",
+        '''import tensorflow as tf
+
+
+def labelled_per_row(ids):
+    """How many ids of each row are valid classes, with the class count read from the batch."""
+    n = tf.reduce_max(ids) + 1
+    y = tf.one_hot(ids, n)  # flag(XLA205): tf.one_hot(ids, n)
+    return tf.reduce_sum(y, axis=-1)
+''',
+        "unsafe",  # float sums in another order (exact here: sums of 0/1 below 2**24)
+        ("y = tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), "
+         "tf.float32)[..., None]", "return tf.reduce_sum(y, axis=-1)"),
+        inputs=(((3, 4), "label"),),
+    ),
+    Example(
+        "one_hot_depth_from_data_axes_by_rank",
+        '''import tensorflow as tf
+
+
+def valid_per_example(ids, table):
+    depth = tf.shape(table)[0] + tf.reduce_min(ids)
+    y = tf.one_hot(ids, depth, dtype=tf.int32)  # flag(XLA205): tf.one_hot(ids, depth, dtype=tf.int32)
+    return tf.reduce_sum(y, axis=[1, 2])
+''',
+        "safe",  # integer sums; ids of rank 2: the one-hot axis is axis 2, summed
+        ("y = (tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(depth, tf.int64)), "
+         "tf.int32)[..., None] if len(ids.shape) in (1, 2) else tf.one_hot(ids, depth, dtype=tf.int32))",),
+        inputs=(((2, 3), "label"), ((3,), "float")),
+    ),
+    Example(
+        "segment_sum_two_dimensional_ids_summed_with_every_axis",
+        '''import tensorflow as tf
+
+
+def routed_mass(tokens, experts):
+    """Total mass routed to the experts named in the batch: ids [batch, seq], tokens [batch, seq, dim]."""
+    n = tf.reduce_max(experts) + 1
+    routed = tf.math.unsorted_segment_sum(tokens, experts, n)  # flag(XLA205): tf.math...
+    return tf.reduce_sum(routed)
+''',
+        "unsafe",  # float sums in another order
+        ("axis=list(range(len(experts.shape))))[None]", "return tf.reduce_sum(routed)"),
+        inputs=(((2, 3, 2), "float_nan"), ((2, 3), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "one_hot_depth_from_data_rank_one_ids",
+        '''import tensorflow as tf
+
+
+def labelled(ids, scores):
+    depth = tf.cast(tf.reduce_max(scores), tf.int32) + 2
+    y = tf.one_hot(ids, depth, dtype=tf.int64)  # flag(XLA205): tf.one_hot(ids, depth, dtype=tf.int64)
+    return tf.reduce_sum(y, axis=1, keepdims=True)
+''',
+        "safe",  # integer sums; ids of rank 1: the one-hot axis is axis 1
+        ("if len(ids.shape) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
+        inputs=(((5,), "label"), ((3,), "unit")),
+    ),
+    Example(
+        "one_hot_depth_from_data_read_twice_is_explained",
+        '''import tensorflow as tf
+
+
+def class_shares(ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.one_hot(ids, n)  # flag(XLA205): tf.one_hot(ids, n)
+    return tf.reduce_sum(y, axis=-1), tf.reduce_mean(y, axis=0)
+''',
+        "display-only",  # the second reader keeps the data-sized axis: no static form returns it
+    ),
+    Example(
+        "segment_sum_kept_segments_is_explained",
+        '''import tensorflow as tf
+
+
+def per_segment(features, ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.math.unsorted_segment_sum(features, ids, n)  # flag(XLA205): tf.math.unsorted_segment_sum(features, ids, n)
+    return tf.reduce_sum(y, axis=1)
+''',
+        "display-only",  # the segment axis survives the sum: the output shape depends on the data
+    ),
+    Example(
+        "segment_sum_count_from_data_summed_over_segments",
+        '''import tensorflow as tf
+
+
+def pooled_total(features, ids):
+    """Total of the per-segment sums, the segment count read from the ids."""
+    n = tf.reduce_max(ids) + 1
+    per_segment = tf.math.unsorted_segment_sum(features, ids, num_segments=n)  # flag(XLA205): tf.math...
+    return tf.reduce_sum(per_segment, axis=0)
+''',
+        "unsafe",  # float sums in another order
+        ("per_segment = tf.reduce_sum(tf.where(((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < "
+         "tf.cast(n, tf.int64)))[(...,) + (None,) * (len(features.shape) - len(ids.shape))], features, "
+         "tf.zeros_like(features)), axis=list(range(len(ids.shape))))[None]",),
+        inputs=(((4, 3), "float_nan"), ((4,), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "segment_sum_integers_count_from_argument",
+        '''import tensorflow as tf
+
+
+def tokens_in_segments(counts, ids, n):
+    counts = tf.cast(counts, tf.int32)
+    per_segment = tf.math.unsorted_segment_sum(counts, ids, n)  # flag(XLA205): tf.math...
+    return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)
+''',
+        "safe",  # integer sums are exact in any order; ids >= n raise in the original
+        ("tf.zeros_like(counts)), axis=list(range(len(ids.shape))))[None]",
+         "return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)"),
+        inputs=(((2, 3, 2), "label"), ((2, 3), "label"), ((), "count_positive")),
+    ),
+    Example(
         "cond_functions_dependent_statements",
         '''import tensorflow as tf
 

@@ -64,6 +64,11 @@ def number_value(node: ast.AST) -> float | None:
     return node.value  # type: ignore[attr-defined]
 
 
+def int_literal(node: ast.AST) -> int | None:
+    """The value of an int literal written in place (``3``; not ``-3``, ``True`` or a name)."""
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
 def static_int(src: Source, node: ast.AST) -> int | None:
     """The value of a Python int the reader can see: a literal, or a module constant
     (:meth:`Source.module_constant`) bound to one."""

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from xlacheck.analysis.dtypes import INT_DTYPES, KEEPS_DTYPE, REAL_FLOAT_DTYPES, call_dtype, dtype_literal
 from xlacheck.analysis.dtypes import argument as argument
-from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, is_number, kw, tf_name
+from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number, kw, tf_name
 from xlacheck.rewrites._source import Source
 
 FLOATING = "floating"
@@ -181,4 +181,19 @@ def dtype_of_source(src: Source, node: ast.AST, resolve: Resolve, local: set[str
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return again(node.operand)
+    return None
+
+
+def counter_start(src: Source, value: ast.expr) -> tuple[int, bool] | None:
+    """A loop counter's start: (i0, is_tensor) for ``i = i0`` (a Python int) or ``i = tf.constant(i0)``
+    (an int32 scalar), i0 a non-negative int literal."""
+    start = int_literal(value)
+    if start is not None:
+        return (start, False) if start >= 0 else None
+    if isinstance(value, ast.Call) and call_name(src, value) == "tf.constant" and len(value.args) in (1, 2):
+        start = int_literal(value.args[0])
+        dtype = argument(value, 1, "dtype")
+        if {k.arg for k in value.keywords} <= {"dtype"} and start is not None and start >= 0 and (
+                dtype is None or dtype_name(src, dtype) == "int32"):
+            return start, True
     return None

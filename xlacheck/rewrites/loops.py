@@ -29,10 +29,10 @@ import ast
 from dataclasses import dataclass
 
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, number_value, static_int
+from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, has_kw, int_literal, number_value, static_int
 from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted
-from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, dtype_name, dtype_of_source
+from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, counter_start, dtype_of_source
 from xlacheck.rewrites.truth import bool_condition
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
@@ -409,7 +409,7 @@ def _while_loop_size(src: Source, assign: ast.Assign, ta: str, scope: ast.AST, f
     call, loop_vars, (position,) = found[0]
     if position == 0 or any(k.arg == "maximum_iterations" for k in call.keywords) or len(call.args) > 3:
         return None
-    start = _counter_start(src, loop_vars.elts[0])
+    start = counter_start(src, loop_vars.elts[0])
     if start is None or start[0] != 0:
         return None
     cond, body = argument(call, 0, "cond"), argument(call, 1, "body")
@@ -508,38 +508,19 @@ def _is_increment(stmt: ast.stmt, counter: str) -> bool:
     """``i += 1`` or ``i = i + 1``."""
     if isinstance(stmt, ast.AugAssign):
         return (isinstance(stmt.target, ast.Name) and stmt.target.id == counter and isinstance(stmt.op, ast.Add)
-                and _int_literal(stmt.value) == 1)
+                and int_literal(stmt.value) == 1)
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
             and stmt.targets[0].id == counter and isinstance(stmt.value, ast.BinOp) \
             and isinstance(stmt.value.op, ast.Add):
         operands = (stmt.value.left, stmt.value.right)
-        return any(isinstance(a, ast.Name) and a.id == counter and _int_literal(b) == 1
+        return any(isinstance(a, ast.Name) and a.id == counter and int_literal(b) == 1
                    for a, b in (operands, operands[::-1]))
     return False
 
 
-def _int_literal(node: ast.AST) -> int | None:
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
-
-
-def _counter_start(src: Source, value: ast.expr) -> tuple[int, bool] | None:
-    """(i0, is_tensor) for ``i = i0`` (a Python int) or ``i = tf.constant(i0)`` (an int32 scalar),
-    i0 a non-negative int literal."""
-    start = _int_literal(value)
-    if start is not None:
-        return (start, False) if start >= 0 else None
-    if isinstance(value, ast.Call) and call_name(src, value) == "tf.constant" and len(value.args) in (1, 2):
-        start = _int_literal(value.args[0])
-        dtype = argument(value, 1, "dtype")
-        if {k.arg for k in value.keywords} <= {"dtype"} and start is not None and start >= 0 and (
-                dtype is None or dtype_name(src, dtype) == "int32"):
-            return start, True
-    return None
-
-
 def _int32_count(src: Source, node: ast.AST) -> bool:
     """``tf.shape(x)[k]`` or ``tf.size(x)``: an int32 scalar tensor."""
-    if isinstance(node, ast.Subscript) and _int_literal(node.slice) is not None:
+    if isinstance(node, ast.Subscript) and int_literal(node.slice) is not None:
         return isinstance(node.value, ast.Call) and call_name(src, node.value) == "tf.shape" and \
             len(node.value.args) == 1 and not node.value.keywords
     return isinstance(node, ast.Call) and call_name(src, node) == "tf.size" and len(node.args) == 1 \
@@ -557,7 +538,7 @@ def _pure_bound(src: Source, node: ast.AST) -> bool:
         inner = node.value if isinstance(node, ast.Subscript) else node
         return isinstance(inner.args[0], ast.Name)  # type: ignore[attr-defined]
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
-        node.value.attr == "shape" and isinstance(node.value.value, ast.Name) and _int_literal(node.slice) is not None
+        node.value.attr == "shape" and isinstance(node.value.value, ast.Name) and int_literal(node.slice) is not None
 
 
 def _keras_layer_attributes(src: Source, loop: ast.While) -> set[str]:
@@ -796,7 +777,7 @@ def _list_and_counter_before(src: Source, counted: _CountedAppendLoop,
             and isinstance(made.value, ast.List) and not made.value.elts) or _reads(before[list_at + 1:], counted.name):
         return None
     start_at = before[counter_at]
-    start = _counter_start(src, start_at.value) if isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 \
+    start = counter_start(src, start_at.value) if isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 \
         and isinstance(start_at.targets[0], ast.Name) else None
     if start is None:
         return None

@@ -54,11 +54,10 @@ from collections.abc import Callable
 
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import atom, call_name, static_int
+from xlacheck.rewrites._expr import atom, call_name, int_literal, static_int
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
-from xlacheck.rewrites.dtypes import argument
-from xlacheck.rewrites.loops import _counter_start, _int_literal
+from xlacheck.rewrites.dtypes import argument, counter_start
 
 _WHILE_LOOPS = frozenset({"tf.while_loop", "tf.compat.v1.while_loop", "tf.compat.v2.while_loop"})
 _TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
@@ -175,7 +174,7 @@ def _row_slice_start(element: ast.expr) -> str | None:
         return None
     v, upper = element.lower.id, element.upper
     for a, b in ((upper.left, upper.right), (upper.right, upper.left)):
-        if isinstance(a, ast.Name) and a.id == v and _int_literal(b) == 1:
+        if isinstance(a, ast.Name) and a.id == v and int_literal(b) == 1:
             return v
     return None
 
@@ -194,7 +193,7 @@ def _counter_within_axis(src: Source, call: ast.Call, body_fn: ast.Lambda | ast.
     if not isinstance(loop_vars, (ast.Tuple, ast.List)) or cond_params is None or test is None \
             or len(cond_params) != len(loop_vars.elts) or k >= len(cond_params):
         return False
-    if _counter_start(src, loop_vars.elts[k]) is None:
+    if counter_start(src, loop_vars.elts[k]) is None:
         return False
     returned = [body_fn.body] if isinstance(body_fn, ast.Lambda) else \
         [n.value for n in own_nodes(body_fn) if isinstance(n, ast.Return)]
@@ -210,7 +209,7 @@ def _counter_within_axis(src: Source, call: ast.Call, body_fn: ast.Lambda | ast.
         if not isinstance(bound, ast.Name) or bound.id in cond_params:
             break
         bound = src.local_binding(bound.id, call)
-    if not (isinstance(bound, ast.Subscript) and _int_literal(bound.slice) == len(before)):
+    if not (isinstance(bound, ast.Subscript) and int_literal(bound.slice) == len(before)):
         return False
     base = bound.value
     if isinstance(base, ast.Attribute) and base.attr == "shape":
@@ -291,7 +290,7 @@ def _step(node: ast.expr, counter: str) -> bool:
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
         return False
     for a, b in ((node.left, node.right), (node.right, node.left)):
-        if isinstance(a, ast.Name) and a.id == counter and (_int_literal(b) or 0) >= 1:
+        if isinstance(a, ast.Name) and a.id == counter and (int_literal(b) or 0) >= 1:
             return True
     return False
 
@@ -312,7 +311,7 @@ def _static_count(src: Source, node: ast.AST, at: ast.AST, depth: int = 0) -> bo
         return bound is not None and _static_count(src, bound, at, depth + 1)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
         return _static_count(src, node.left, at, depth + 1) and _static_count(src, node.right, at, depth + 1)
-    if isinstance(node, ast.Subscript) and _int_literal(node.slice) is not None:
+    if isinstance(node, ast.Subscript) and int_literal(node.slice) is not None:
         base = node.value
         if isinstance(base, ast.Attribute) and base.attr == "shape":
             return True
@@ -383,7 +382,7 @@ def _call_bound(src: Source, call: ast.Call) -> Fix | None:
         if found is None:
             continue
         limit, inclusive = found
-        start = _counter_start(src, loop_vars.elts[k])
+        start = counter_start(src, loop_vars.elts[k])
         stepped = body_params[k]
         if start is None or _stores(body_nodes, stepped) or not all(
                 _step(r.elts[k], stepped) for r in returned):  # type: ignore[attr-defined]
@@ -497,7 +496,7 @@ def _increment(stmt: ast.stmt, counter: str) -> bool:
     """``counter += m`` or ``counter = counter + m`` (m an int literal >= 1)."""
     if isinstance(stmt, ast.AugAssign):
         return isinstance(stmt.target, ast.Name) and stmt.target.id == counter and isinstance(stmt.op, ast.Add) \
-            and (_int_literal(stmt.value) or 0) >= 1
+            and (int_literal(stmt.value) or 0) >= 1
     return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
         and stmt.targets[0].id == counter and _step(stmt.value, counter)
 
@@ -509,13 +508,13 @@ def _non_negative_binding(src: Source, store: ast.Name, counter: str) -> bool:
     if isinstance(stmt, ast.AugAssign) or (isinstance(stmt, ast.Assign) and stmt.targets == [store]):
         if _increment(stmt, counter):
             return True
-        return isinstance(stmt, ast.Assign) and _counter_start(src, stmt.value) is not None
+        return isinstance(stmt, ast.Assign) and counter_start(src, stmt.value) is not None
     if isinstance(stmt, ast.Tuple) and isinstance(src.parents.get(stmt), ast.Assign):
         assign = src.parents[stmt]
         k = next(i for i, e in enumerate(stmt.elts) if e is store)
         value = assign.value
         if assign.targets == [stmt] and isinstance(value, ast.Tuple) and len(value.elts) == len(stmt.elts):
-            return _counter_start(src, value.elts[k]) is not None
+            return counter_start(src, value.elts[k]) is not None
     return False
 
 

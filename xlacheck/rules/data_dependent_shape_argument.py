@@ -120,12 +120,21 @@ class DataDependentShapeArgument(Rule):
     for a mean): rows repeated zero times stay out, inf and NaN included, and the gradient is
     the count per row. Safe for a sum of integers; unsafe for floats (`x * c` is rounded once
     where the original adds c copies) and for a mean of values that may be integers (the
-    original truncates). Other shape arguments get no automatic fix: the static bound must come
-    from the model's configuration.
+    original truncates).
+
+    `y = tf.one_hot(ids, depth)` or `y = tf.math.unsorted_segment_sum(x, ids, n)` read once, as
+    `tf.reduce_sum(y, axis=A)` with `A` covering the data-sized axis (the one-hot axis: `-1`, or
+    a non-negative entry that the fixed code checks is the rank of `ids` while tracing, keeping
+    the original call otherwise; the segment axis: `0`; or no `axis`), is summed over that axis
+    first, which leaves a size-1 axis: the indicator of `0 <= ids < depth`, or the sum of `x`
+    where `0 <= ids < n` (the ids the original keeps; it raises eagerly on ids `>= n`). Safe for
+    sums of int32/int64; unsafe for floats (the sum runs in another order: the last bits may
+    differ). Other shape arguments get no automatic fix: the static bound must come from the
+    model's configuration.
     """
 
     code = "XLA205"
-    fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_shape_argument")
+    fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)
