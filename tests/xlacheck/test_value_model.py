@@ -72,6 +72,18 @@ def test_python_values_are_not_tensors(source: str) -> None:
     assert codes(source) == []
 
 
+def test_item_of_a_mapping_of_mappings_is_a_mapping_and_runs_under_jit() -> None:
+    # dm-haiku filtering.traverse: `bundle = structure[module]`, `structure: Mapping[str, Mapping[...]]`
+    from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
+    src = PythonBuiltinOnTensors.VALID[-1].code
+    assert codes(src) == []
+    jax = pytest.importorskip("jax")
+    namespace: dict = {}
+    exec(compile(src, "haiku_traverse.py", "exec"), namespace)  # noqa: S102 - the rule's own example
+    ones = jax.numpy.ones
+    assert float(namespace["total"]({"linear": {"w": ones(2), "b": ones(3)}})) == 5.0
+
+
 @pytest.mark.parametrize("source", [
     # a tf.data map function, a preprocessing layer and a serving export are host-side graphs
     TF + "def aug(x):\n    n = tf.random.uniform([], 1, 5, tf.int32)\n    return tf.zeros([n])\n"
