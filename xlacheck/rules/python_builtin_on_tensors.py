@@ -43,7 +43,7 @@ def _mapping_parameter(ctx: RuleContext, arg: ast.expr) -> bool:
            for stmt in func.body for n in ast.walk(stmt)):
         return False
     outer = _mapping_type(params[source])
-    if outer is None or not isinstance(outer.slice, ast.Tuple) or len(outer.slice.elts) != 2:
+    if not isinstance(outer, ast.Subscript) or not isinstance(outer.slice, ast.Tuple) or len(outer.slice.elts) != 2:
         return False
     return _mapping_type(outer.slice.elts[1]) is not None
 

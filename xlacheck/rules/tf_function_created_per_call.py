@@ -151,7 +151,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         # before the loop could not serve them (google-deepmind/sonnet's per-device specializations)
         Example("import tensorflow as tf\ndef _cpu(x):\n    return x * 2.0\ndef _gpu(x):\n    return x + x\n"
                 "SPECIALIZATIONS = {'CPU': _cpu, 'GPU': _gpu}\ndef trace_all(x):\n    out = {}\n"
-                "    for device, fn in SPECIALIZATIONS.items():\n        out[device] = tf.function(fn, jit_compile=True)(x)\n"
+                "    for device, fn in SPECIALIZATIONS.items():\n"
+                "        out[device] = tf.function(fn, jit_compile=True)(x)\n"
                 "    return out\n"),
     )
     INVALID = (
