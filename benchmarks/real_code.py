@@ -20,10 +20,12 @@ lints each file alone), and each finding is looked up in the judged list, the ta
     python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--extra] [--corpus NAME] [--list]
                                    [--unjudged] [--fixes]
 
-``--extra`` adds ten more corpora (``EXTRA_CORPORA``: google-research bert, electra, t5x, scenic;
+``--extra`` adds nineteen more corpora (``EXTRA_CORPORA``: google-research bert, electra, t5x, scenic;
 tensorflow tensor2tensor, probability; keras-team/keras-cv; google-deepmind/dm-haiku; google trax,
 maxtext), HEAD snapshots of mirrors fetched under ``/work/.mirror``, 1,192,401 lines, judged once
-(branch tf-real5); each is skipped with a line when absent.
+(branch tf-real5); and nine more judged once at first sight (branch tf-real7: tensorflow/lingvo,
+google/automl, praxis, paxml; google-deepmind/sonnet, alphafold; google-research/pix2seq, simclr,
+vision_transformer; 494,640 lines); each is skipped with a line when absent.
 
 ``--fixes`` also counts the fixes offered on the findings (SAFE / UNSAFE, with edits) and applies
 each one alone to its file's text: the fixed file must still compile to bytecode (``compile()``;
@@ -79,7 +81,11 @@ EXTRA_CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
     name.replace("+", "/"): (f"git:{name}", f"extra/{name}", ("",)) for name in (
         "google-research+bert", "google-research+electra", "tensorflow+tensor2tensor", "tensorflow+probability",
         "keras-team+keras-cv", "google-deepmind+dm-haiku", "google+trax", "google-research+t5x", "google+maxtext",
-        "google-research+scenic")
+        "google-research+scenic",
+        # judged once at first sight (branch tf-real7, 2026-11-26): TF/JAX model and training code with TPU paths
+        "tensorflow+lingvo", "google+automl", "google-deepmind+sonnet", "google+praxis", "google+paxml",
+        "google-deepmind+alphafold", "google-research+pix2seq", "google-research+simclr",
+        "google-research+vision_transformer")
 }
 
 _ROW = re.compile(r"^\|\s*`?([\w./+-]+:[^|`]+?):(\d+)`?\s*\|\s*(XLA\d+)\s*\|\s*(true|false)\s*\|")

@@ -52,7 +52,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
   dimension once the constant arguments are Python values (``tf.unique``: true, ``tf.tile``: false).
 * ``dtype: "bool"``: every tensor the probing call returns is boolean (``tf.equal``,
   ``tf.math.is_nan``); ``structure: "list"``: it returns a Python list of tensors (``tf.split``,
-  ``tf.unstack``). For the entries decided by calling them.
+  ``tf.unstack``). For the entries decided by calling them; for those decided by their docstring,
+  ``structure: "list"`` when its Returns section starts with "A list" (``tf.compat.v1.tpu.replicate``,
+  which cannot be called without a TPU).
 * ``elementwise``: ``"unary"``/``"binary"`` for the APIs TensorFlow registers as elementwise for
   dispatch (``tf.abs``, ``tf.math.add`` ...): a ragged input gives a ragged result.
 * ``const_args`` also holds optional integer arguments the probing call leaves out (an int
@@ -75,6 +77,7 @@ Cheap modes refresh those facts in the existing file without the hours of probes
     python tools/generate_api_table.py --probe-optional-const  # optional int arguments into const_args
     python tools/generate_api_table.py --probe-xla-values      # xla_values (runs ~30 s)
     python tools/generate_api_table.py --probe-grad            # grad_xla, grad_conditions
+    python tools/generate_api_table.py --refresh-doc-structure # structure "list" of doc-decided entries
 
 The output is deterministic apart from the ``generated`` date (set ``SOURCE_DATE_EPOCH``).
 """
@@ -285,6 +288,39 @@ def doc_kind(obj: Any) -> str | None:
         if pattern.search(text):
             return kind
     return None
+
+
+# "Returns: A list of outputs, indexed by `[replica_num]` ..." (tf.compat.v1.tpu.replicate): a Python
+# list, for the entries decided by their docstring (nothing was called to see it).
+DOC_LIST = re.compile(r"^(?:A|The)?\s*(?:Python\s+)?list\b", re.I)
+
+
+def doc_structure(obj: Any) -> str | None:
+    """``"list"`` when the docstring's Returns section starts with "A list ..." (else None)."""
+    doc = inspect.getdoc(obj) or ""
+    match = RETURNS_SECTION.search("\n" + doc)
+    if not match:
+        return None
+    return "list" if DOC_LIST.match(" ".join(match.group(1).split())) else None
+
+
+def refresh_doc_structure(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
+    """Fill ``structure: "list"`` into the entries decided by their docstring (``by: "doc"``) whose
+    Returns section says they return a list (no calling, no compiling)."""
+    callables = public_callables(tf, keras, None)
+    stats = {"doc": 0, "list": 0}
+    for name, entry in table["entries"].items():
+        if "alias_of" in entry or entry.get("by") != "doc":
+            continue
+        obj = callables.get(name)
+        if obj is None:
+            continue
+        stats["doc"] += 1
+        entry.pop("structure", None)
+        if doc_structure(obj) == "list":
+            entry["structure"] = "list"
+            stats["list"] += 1
+    return stats
 
 
 # --------------------------------------------------------------------------------------------
@@ -1097,6 +1133,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true",
                     help="probe a sample of the called entries again and compare with --out (writes nothing)")
     ap.add_argument("--sample", type=int, default=10, help="with --check: how many entries")
+    ap.add_argument("--refresh-doc-structure", action="store_true",
+                    help="refresh structure: list of the entries decided by their docstring (no calling)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -1118,8 +1156,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         return check_table(tf, keras, args.out, args.sample)
     if args.refresh_params or args.probe_conditional or args.probe_xla_values or args.probe_grad \
-            or args.probe_optional_const:
+            or args.probe_optional_const or args.refresh_doc_structure:
         table = json.loads(args.out.read_text())
+        if args.refresh_doc_structure:
+            table["stats"]["doc_structure"] = refresh_doc_structure(tf, keras, table)
+            print("doc structure:", json.dumps(table["stats"]["doc_structure"]))
         if args.probe_optional_const:
             cpu = time.process_time()
             stats = probe_optional_const(tf, keras, table, args.only)
@@ -1141,6 +1182,7 @@ def main(argv: list[str] | None = None) -> int:
     table["stats"]["params"] = refresh_params(tf, keras, table)
     table["stats"]["outputs"] = refresh_outputs(tf, keras, table)
     table["stats"]["elementwise"] = refresh_elementwise(tf, keras, table)
+    table["stats"]["doc_structure"] = refresh_doc_structure(tf, keras, table)
     if not args.no_compile:
         table["stats"]["optional_const"] = probe_optional_const(tf, keras, table)
         table["stats"]["conditional"] = probe_conditional(tf, keras, table)

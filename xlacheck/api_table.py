@@ -77,7 +77,9 @@ class ApiFact:
     data_dependent_shape: bool | None = None
     const_in_default_call: bool = False
     dtype: str | None = None  # "bool": every tensor the probing call returned is boolean
-    structure: str | None = None  # "list": the probing call returned a Python list of tensors
+    # "list": the probing call returned a Python list of tensors (``by: "doc"`` entries: the docstring's
+    # Returns section says "A list ...", as tf.compat.v1.tpu.replicate's, which needs a TPU to call)
+    structure: str | None = None
     sized_by: tuple[str, ...] = ()  # JAX: optional arguments that give a data-dependent result a static size
     # "unary"/"binary": TensorFlow dispatches it elementwise (a ragged input gives a ragged result)
     elementwise: str | None = None

@@ -130,6 +130,32 @@ def test_shape_arguments_fail_when_fed_a_value_less_tensor(tf):
 
 
 @pytest.mark.tf
+def test_doc_decided_lists_reproduce_from_their_docstrings(tf):
+    # tf.compat.v1.tpu.replicate cannot be called without a TPU: its docstring says it returns a
+    # Python list (one entry per replica), so `if res:` / `[x[0] for x in res]` are Python (trax)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import generate_api_table as gen
+
+    assert ENTRIES["tf.compat.v1.tpu.replicate"].get("structure") == "list"
+    doc_lists = [n for n, e in ENTRIES.items() if e.get("by") == "doc" and n.startswith("tf.")
+                 and not n.startswith("tf.compat.v1.raw_ops.")]
+    assert doc_lists
+    for name in doc_lists[:: max(1, len(doc_lists) // 40)]:
+        try:
+            fn = _resolve(tf, name)
+        except AttributeError:
+            continue
+        assert (gen.doc_structure(fn) == "list") == (ENTRIES[name].get("structure") == "list"), name
+    from xlacheck.engine import check_source
+
+    src = ("import tensorflow as tf\ndef make(tf_f):\n    @tf.function(autograph=False)\n    def fn(inputs):\n"
+           "        res = tf.compat.v1.tpu.replicate(tf_f, inputs)\n"
+           "        if res and isinstance(res[0], list) and len(res[0]) == 1:\n"
+           "            res = [x[0] for x in res]\n        return res\n    return fn\n")
+    assert [d.code for d in check_source(src, "replicate.py").diagnostics] == []
+
+
+@pytest.mark.tf
 def test_sampled_const_args_reproduce(tf):
     sys.path.insert(0, str(ROOT / "tools"))
     import generate_api_table as gen

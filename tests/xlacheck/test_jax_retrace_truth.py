@@ -57,6 +57,22 @@ def test_static_argument_per_iteration_compiles_per_value():
     assert ns["sample"]._cache_size() == 4
 
 
+def test_loop_flag_as_static_argument_compiles_twice():
+    # google/automl hero/model_lib.py: a log flag the loop computes from the step (a comparison)
+    # takes two values, so the jitted step compiles twice however many iterations run
+    src = ("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnames=['log'])\n"
+           "def step(x, log=False):\n    return (x * 2, x.mean()) if log else (x * 2, None)\n"
+           "def train(x, n, verbose):\n    for i in range(n):\n        should_log = i % 100 == 0 or i == n - 1\n"
+           "        log = verbose and should_log\n        x, m = step(x, log=log)\n    return x\n")
+    assert "XLA411" not in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), 250, True)
+    assert ns["step"]._cache_size() == 2
+    # the loop counter itself as the static argument: one compile per iteration, still flagged
+    per_step = src.replace("x, m = step(x, log=log)", "x, m = step(x, log=i)")
+    assert "XLA411" in _codes(per_step)
+
+
 def test_growing_array_to_jitted_function_compiles_per_shape():
     src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef next_token(ids):\n    return jnp.argmax(ids[-1:])\n"
            "def generate(ids, n):\n    for _ in range(n):\n"

@@ -84,6 +84,18 @@ def test_tf_function_created_per_call_traces_every_call() -> None:
     assert good["_fast"].experimental_get_tracing_count() == 1
 
 
+def test_tf_function_per_loop_target_traces_each_function_once() -> None:
+    good = _load(TfFunctionCreatedPerCall.VALID[-1].code, "XLA404", flagged=False)
+    traces: dict[str, int] = {}
+    for name in ("_cpu", "_gpu"):
+        inner = good[name]
+        good[name] = lambda x, _n=name, _f=inner: traces.__setitem__(_n, traces.get(_n, 0) + 1) or _f(x)
+    good["SPECIALIZATIONS"].update(CPU=good["_cpu"], GPU=good["_gpu"])
+    out = good["trace_all"](tf.constant([1.0, 2.0]))
+    assert traces == {"_cpu": 1, "_gpu": 1}  # one trace per function: nothing to reuse across iterations
+    assert out["CPU"].numpy().tolist() == out["GPU"].numpy().tolist() == [2.0, 4.0]
+
+
 def test_variable_created_in_step_fails_and_singleton_guard_compiles() -> None:
     bad = _load(VariableCreatedInCompiledStep.INVALID[0].code, "XLA405", flagged=True)
     with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):

@@ -62,9 +62,26 @@ def codes(source: str, path: str = "t.py") -> list[tuple[int, str]]:
     # a pytree field of a jax.jit argument may be static metadata (flax imagenet train.py)
     "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(state, x):\n    scale = state.dynamic_scale\n"
     "    if scale:\n        x = x * 2\n    return jnp.sum(x)\n",
+    # another module's helper of a noised tensor returns its shape list, not random values
+    # (google-research/pix2seq image_discrete_diffusion_model.py: utils.shape_as_list)
+    "import tensorflow as tf\nimport utils\n@tf.function(jit_compile=True)\ndef step(x):\n"
+    "    x = x + tf.random.normal(tf.shape(x))\n    sh = utils.shape_as_list(x)\n"
+    "    return tf.reshape(x, sh[:-1] + [3, sh[-1] // 3])\n",
 ])
 def test_python_values_are_not_tensors(source: str) -> None:
     assert codes(source) == []
+
+
+def test_item_of_a_mapping_of_mappings_is_a_mapping_and_runs_under_jit() -> None:
+    # dm-haiku filtering.traverse: `bundle = structure[module]`, `structure: Mapping[str, Mapping[...]]`
+    from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
+    src = PythonBuiltinOnTensors.VALID[-1].code
+    assert codes(src) == []
+    jax = pytest.importorskip("jax")
+    namespace: dict = {}
+    exec(compile(src, "haiku_traverse.py", "exec"), namespace)  # noqa: S102 - the rule's own example
+    ones = jax.numpy.ones
+    assert float(namespace["total"]({"linear": {"w": ones(2), "b": ones(3)}})) == 5.0
 
 
 @pytest.mark.parametrize("source", [

@@ -651,8 +651,9 @@ class ValueEnv:
             return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
         if k & TENSOR:
             # A user function of tensors: a tensor or a structure (values, shapes, counts mixed),
-            # so its result is not treated as data-derived; randomness is kept.
-            return TENSOR | OPAQUE | (k & RANDOM)
+            # so its result is not treated as data-derived, nor as random when an argument is: a
+            # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
+            return TENSOR | OPAQUE
         return 0
 
     def _args_flags(self, e: ast.Call) -> int:
@@ -679,9 +680,10 @@ class ValueEnv:
             if head == "np" or head in _STDLIB:
                 return 0  # a NumPy array (static when its inputs are); re/math/os return Python values
             # a function of another module (the project's own, a third-party library): a tensor or
-            # a structure, whose data-dependence is unknown (a shape_list() returns static shapes)
+            # a structure, whose data-dependence and randomness are unknown (a shape_list() of a
+            # noised tensor returns static shapes)
             k = self._args_flags(e)
-            return TENSOR | OPAQUE | (k & RANDOM) if k & TENSOR else 0
+            return TENSOR | OPAQUE if k & TENSOR else 0
         fact = api_table.fact_for(name)
         if fact is not None and fact.returns_by in _TRUSTED_BY:
             if fact.returns == "python":

@@ -22,21 +22,40 @@ _MAPPINGS = frozenset({"Mapping", "MutableMapping", "Dict", "dict", "OrderedDict
 
 def _mapping_parameter(ctx: RuleContext, arg: ast.expr) -> bool:
     """``arg`` is a parameter annotated as a mapping (``structure: Mapping[str, Array]``) that the
-    function never rebinds: the builtin walks its keys, whatever tensors its values are."""
+    function never rebinds, or a name the function assigns once from an item of such a parameter
+    whose annotated value type is a mapping too (``bundle = structure[module]`` with ``structure:
+    Mapping[str, Mapping[str, T]]``): the builtin walks its keys, whatever tensors its values are."""
     func = ctx.function.node
     if not isinstance(arg, ast.Name) or isinstance(func, ast.Lambda):
         return False
-    params = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
-    ann = next((p.annotation for p in params if p.arg == arg.id), None)
+    params = {p.arg: p.annotation for p in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    stores = [n for stmt in func.body for n in ast.walk(stmt)
+              if isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store)]
+    if arg.id in params:
+        return not stores and _mapping_type(params[arg.id]) is not None
+    assigns = [n for stmt in func.body for n in ast.walk(stmt) if isinstance(n, ast.Assign)
+               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == arg.id]
+    if len(stores) != 1 or len(assigns) != 1 or not isinstance(item := assigns[0].value, ast.Subscript) \
+            or not isinstance(item.value, ast.Name) or item.value.id not in params:
+        return False
+    source = item.value.id
+    if any(isinstance(n, ast.Name) and n.id == source and isinstance(n.ctx, ast.Store)
+           for stmt in func.body for n in ast.walk(stmt)):
+        return False
+    outer = _mapping_type(params[source])
+    if not isinstance(outer, ast.Subscript) or not isinstance(outer.slice, ast.Tuple) or len(outer.slice.elts) != 2:
+        return False
+    return _mapping_type(outer.slice.elts[1]) is not None
+
+
+def _mapping_type(ann: ast.expr | None) -> ast.expr | None:
+    """The annotation itself (``Optional[...]`` unwrapped) when it names a mapping type, else None."""
+    while isinstance(ann, ast.Subscript) and ast.unparse(ann.value) in ("Optional", "typing.Optional"):
+        ann = ann.slice
     if ann is None:
-        return False
-    text = ast.unparse(ann)
-    while text.startswith(("Optional[", "typing.Optional[")) and text.endswith("]"):
-        text = text[text.index("[") + 1:-1]
-    if text.split("[", 1)[0].rsplit(".", 1)[-1] not in _MAPPINGS:
-        return False
-    return not any(isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store)
-                   for stmt in func.body for n in ast.walk(stmt))
+        return None
+    head = ann.value if isinstance(ann, ast.Subscript) else ann
+    return ann if ast.unparse(head).rsplit(".", 1)[-1] in _MAPPINGS else None
 
 
 class PythonBuiltinOnTensors(Rule):
@@ -86,6 +105,13 @@ class PythonBuiltinOnTensors(Rule):
         Example("from typing import Mapping\nimport tensorflow as tf\n@tf.function(jit_compile=True)\n"
                 "def f(features: Mapping[str, tf.Tensor]):\n"
                 "    return tf.add_n([features[k] for k in sorted(features)])\n"),
+        # an item of a mapping of mappings is a mapping (dm-haiku's filtering.traverse, called from
+        # jitted code: runs under jax.jit)
+        Example("from typing import Mapping\nimport jax\nimport jax.numpy as jnp\n"
+                "def traverse(structure: Mapping[str, Mapping[str, jax.Array]]):\n"
+                "    for module in sorted(structure):\n        bundle = structure[module]\n"
+                "        for name in sorted(bundle):\n            yield module, name, bundle[name]\n"
+                "@jax.jit\ndef total(params):\n    return sum(jnp.sum(v) for _, _, v in traverse(params))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"

@@ -85,6 +85,11 @@ class StaticArgumentPerIteration(ModuleRule):
         Example("import jax\nimport numpy as np\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def crop(x, size):\n    return x[:size]\ndef run(xs):\n    size = np.random.randint(4, 8)\n"
                 "    return [crop(x, size) for x in xs]\n"),
+        # a flag the loop turns on and off: two values, two compiles (google/automl hero/model_lib.py)
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnames=['log'])\n"
+                "def step(x, log=False):\n    return (x * 2, x.mean()) if log else (x * 2, None)\n"
+                "def train(x, n, verbose):\n    for i in range(n):\n        should_log = i % 100 == 0 or i == n - 1\n"
+                "        log = verbose and should_log\n        x, m = step(x, log=log)\n    return x\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -199,7 +204,8 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "value, so every value drawn for the first time compiles again; pass it "
                                           "traced (with a static bound and a mask)")
                     break
-                if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+                if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)) \
+                        and not _two_valued(index, arg, varying):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
                                           "iteration (it is computed from the loop variable): jax.jit compiles once "
                                           "per distinct static value, so every iteration compiles again; pass it "
@@ -240,6 +246,36 @@ class StaticArgumentPerIteration(ModuleRule):
                                       f"{line}: jax.jit compiles once per distinct static value, so every iteration "
                                       "compiles again; pass it traced (with a static bound and a mask)")
                 return
+
+
+def _two_valued(index: ModuleIndex, arg: ast.expr, varying: set[str], depth: int = 0) -> bool:
+    """The loop varies ``arg`` only between True and False: a comparison, ``not``, ``bool(...)``, or
+    ``and``/``or``/``if``-``else`` whose loop-varying parts are such (``log = cfg.verbose and step %
+    100 == 0``), followed through the name's assignments in its function. jax.jit then compiles
+    once per value, twice in all, not once per iteration."""
+    if isinstance(arg, ast.Constant):
+        return isinstance(arg.value, bool) or arg.value is None
+    if isinstance(arg, ast.Compare) or (isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.Not)):
+        return True
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in ("bool", "isinstance"):
+        return True
+    parts: list[ast.expr] = []
+    if isinstance(arg, ast.BoolOp):
+        parts = list(arg.values)  # the value of `a and b` is one of its operands
+    elif isinstance(arg, ast.IfExp):
+        parts = [arg.body, arg.orelse]
+    if parts:
+        return all(_two_valued(index, p, varying, depth) or not any(
+            isinstance(n, ast.Name) and n.id in varying for n in ast.walk(p)) for p in parts)
+    if isinstance(arg, ast.Name) and depth < 3:
+        func = index.function_of(arg)
+        if func is None or isinstance(func, ast.Lambda) or arg.id in {
+                a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}:
+            return False
+        values = [n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        return bool(values) and all(_two_valued(index, v, varying, depth + 1) for v in values)
+    return False
 
 
 def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0) -> str | None:

@@ -147,6 +147,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
                 "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
                 "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n"),
+        # one tf.function per distinct function the loop walks: each is traced once, and one built
+        # before the loop could not serve them (google-deepmind/sonnet's per-device specializations)
+        Example("import tensorflow as tf\ndef _cpu(x):\n    return x * 2.0\ndef _gpu(x):\n    return x + x\n"
+                "SPECIALIZATIONS = {'CPU': _cpu, 'GPU': _gpu}\ndef trace_all(x):\n    out = {}\n"
+                "    for device, fn in SPECIALIZATIONS.items():\n"
+                "        out[device] = tf.function(fn, jit_compile=True)(x)\n"
+                "    return out\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -312,7 +319,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         func = index.function_of(node)
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
-        if index.loops_around(node):
+        if index.loops_around(node) and not _wraps_loop_target(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
@@ -729,3 +736,18 @@ def _literal_range(loop: ast.AST) -> bool:
     it = loop.iter
     return isinstance(it.func, ast.Name) and it.func.id == "range" and bool(it.args) and not it.keywords and all(
         isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args)
+
+
+def _wraps_loop_target(index: ModuleIndex, node: ast.AST) -> bool:
+    """``tf.function(fn)`` / ``jax.jit(fn)`` where ``fn`` is the target of a loop around it (``for
+    device, fn in specializations.items()``): each iteration compiles a different function, once
+    each, and one built before the loop could not serve them (sonnet's per-device specializations)."""
+    wrapped = node.args[0] if isinstance(node, ast.Call) and node.args else None
+    if not isinstance(wrapped, ast.Name):
+        return False
+    for loop in index.loops_around(node):
+        targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else [
+            g.target for g in getattr(loop, "generators", ())]
+        if any(isinstance(n, ast.Name) and n.id == wrapped.id for t in targets for n in ast.walk(t)):
+            return True
+    return False
