@@ -175,6 +175,8 @@ _SETUP_METHODS = frozenset(
 _HOST_KERAS_BASE_SUFFIXES = ("Callback", "Sequence", "PyDataset", "Initializer")
 # Non-Keras model bases whose methods run in the compiled step.
 _MODEL_BASES = frozenset({"tf.Module", "flax.linen.Module", "flax.nnx.Module", "equinox.Module"})
+_COMPILER_NAMES = TF_FUNCTION_NAMES | JAX_JIT_NAMES
+_FRAMEWORK_CALL_PREFIXES = ("tf.", "tnp.", "jax.", "jnp.", "flax.", "optax.", "transformers.")
 # Heads of canonical names (analysis.imports) that are frameworks and libraries, never project code.
 FRAMEWORK_HEADS = frozenset({"tf", "tnp", "np", "jnp", "jax", "torch", "torch_xla", "transformers", "flax", "optax",
                               "tensorflow_text", "tensorflow_datasets", "tfds", "keras_nlp", "keras_cv", "numpy"})
@@ -249,6 +251,7 @@ class FunctionInfo:
     # host-side driver code (:data:`_DRIVER_CALLS`, :data:`_DRIVER_METHODS`): it builds models or
     # input pipelines, trains, saves or wraps functions for a compiler; never a declared root
     drives: bool = False
+    uses_framework: bool = False  # calls TensorFlow, JAX or Keras (the jit-compiled declaration's module-level roots)
     declared: bool = False  # a compiled root only by the user's jit-compiled declaration
 
     @property
@@ -487,6 +490,7 @@ class _Scanner:
         self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
         self.module_called: set[str] = set()  # names called at module level or in class bodies
         self.initializers: set[str] = set()  # names passed as `*initializer=` (run when a layer builds)
+        self.compiled_names: set[str] = set()  # module-level `step = jax.jit(f)` / `tf.function(f)`: compiled entries
         # relative imports (the alias table keeps framework names only): local name -> "..mod.name"
         self.relative: dict[str, str] = {}
         # calls of imported non-framework functions: (dotted name, calling function, line, bare name)
@@ -558,11 +562,17 @@ class _Scanner:
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
                 _module_alias(aliases, node)  # type: ignore[arg-type]
+                wrapper = value.func if type(value) is ast.Call else None
+                if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
+                    wrapper = wrapper.func
+                compiled = wrapper is not None and aliases.resolve(wrapper) in _COMPILER_NAMES
                 for target in node.targets:  # type: ignore[attr-defined]
                     if type(target) is ast.Name:
                         built = (value.func.id if type(value) is ast.Call and type(value.func) is ast.Name
                                  else None)
                         self.instances[target.id] = None if target.id in self.instances else built
+                        if compiled:
+                            self.compiled_names.add(target.id)
             elif t is ast.Assign and func is not None and func.cls is not None:
                 for target in node.targets:  # type: ignore[attr-defined]
                     if (
@@ -664,6 +674,8 @@ class _Scanner:
                 if ext is not None:
                     self.external.append((ext, func, node.lineno, f.id if type(f) is ast.Name else "", node))
         if name is not None:
+            if func is not None and not func.uses_framework and name.startswith(_FRAMEWORK_CALL_PREFIXES):
+                func.uses_framework = True
             if func is not None and not func.uses_tf_compute and (((
                 name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
             ) and not name.startswith(_NON_COMPUTE_PREFIXES)) or (
@@ -917,7 +929,8 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     called = {id(c) for cs in callees.values() for c in cs}
     # host drivers, closed over calls: what calls a driver, a compiled entry point or a factory of
     # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
-    drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)}
+    drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
+               or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
     changed = True
     while changed:
         changed = False
@@ -938,6 +951,8 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     called.update(id(f) for n in scanner.initializers if (f := inf.module_funcs.get(n)) is not None)
     candidates: list[FunctionInfo] = []
     for f in inf.module_funcs.values():
+        if not f.uses_framework and not f.children:
+            continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
         returned = _returned_closures(f)
         if returned:  # a factory or decorator runs when it builds the function it returns: that one runs compiled
             drivers.add(id(f))
@@ -952,7 +967,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     work: list[_Work] = []
     for f in candidates:
         if f.host or id(f) in drivers or f.calls_numpy_method or id(f) in called or id(f) in entries \
-                or f.level is Level.CERTAIN:
+                or f.level is Level.CERTAIN or not _takes_inputs(f):
             continue
         f.declared = True
         f.traced_args = True
@@ -961,9 +976,9 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
         line = f.node.lineno
         why = f"{f.why} (declared jit-compiled)" if f.certainty is Certainty.COMPILED and f.why \
             else "declared jit-compiled (--jit-compiled)"
-        # a module-level function is called as the oracle and trainers call a jit entry, with
-        # tensors (argument values may be baked in); a method may be passed structures (caches, outputs)
-        work.append((f, not jax, owner_class(f) is None, Level.CERTAIN, why, line))
+        # not an XLA entry of its own (its caller, elsewhere, may be called from a step that passes
+        # Python sizes: `compute_causal_mask(batch, length)`), so values are never baked in here
+        work.append((f, not jax, False, Level.CERTAIN, why, line))
     # and what they call, in both readings: `self.block(x)` runs the block's call() in the same program
     seen = {id(w[0]) for w in work}
     stack = [w[0] for w in work]
@@ -977,6 +992,20 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((c, not jax and not c.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
+
+
+def _takes_inputs(f: FunctionInfo) -> bool:
+    """``f`` has a parameter besides ``self``/``cls``: a function of no inputs builds constants or
+    state, or drives (``main()``, ``init_state()``), it is not a step a compiler traces."""
+    args = f.node.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if f.cls is not None and params and not _is_static(f):
+        params = params[1:]
+    return bool(params) or args.vararg is not None
+
+
+def _is_static(f: FunctionInfo) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(f.node, "decorator_list", ()))
 
 
 def _returned_closures(f: FunctionInfo) -> list[FunctionInfo]:

@@ -279,6 +279,10 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = PYTHON if _python_literal(default) else 0
         elif info.jit_entry and not info.structure_params:
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
+        elif info.declared and info.cls is None and not info.structure_params:
+            # a module-level function the jit-compiled declaration makes a compiled root: called with
+            # tensors, as a tensor helper is (a method may be passed structures: caches, outputs)
+            out[name] = TENSOR | PARAM
         elif entry:
             # a tensor or a structure of tensors (an XLA entry that a call site here passes a
             # structure is not only called with tensors)
