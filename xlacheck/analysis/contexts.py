@@ -950,8 +950,17 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     # Keras initializers (`kernel_initializer=fn`) run when a layer builds its weights
     called.update(id(f) for n in scanner.initializers if (f := inf.module_funcs.get(n)) is not None)
     candidates: list[FunctionInfo] = []
+    # functions that call TensorFlow/JAX/Keras themselves or through functions of this file
+    tensorish = {id(f) for f in scanner.functions if f.uses_framework}
+    changed = True
+    while changed:
+        changed = False
+        for g in scanner.functions:
+            if id(g) not in tensorish and any(id(c) in tensorish for c in [*callees[id(g)], *g.children]):
+                tensorish.add(id(g))
+                changed = True
     for f in inf.module_funcs.values():
-        if not f.uses_framework and not f.children:
+        if id(f) not in tensorish:
             continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
         returned = _returned_closures(f)
         if returned:  # a factory or decorator runs when it builds the function it returns: that one runs compiled
@@ -975,7 +984,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             f.jax = f.no_autograph = True
         line = f.node.lineno
         why = f"{f.why} (declared jit-compiled)" if f.certainty is Certainty.COMPILED and f.why \
-            else "declared jit-compiled (--jit-compiled)"
+            else "declared jit-compiled"
         # not an XLA entry of its own (its caller, elsewhere, may be called from a step that passes
         # Python sizes: `compute_causal_mask(batch, length)`), so values are never baked in here
         work.append((f, not jax, False, Level.CERTAIN, why, line))
