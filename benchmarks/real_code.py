@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         counts = Counter()
         t0 = time.perf_counter()
         texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in _files(base, subs)}
-        checked = {path: check_file(text, str(path), select=select, preview=args.preview, jit_compiled=args.jit_compiled)
+        checked = {path: check_file(text, str(path), select=select, preview=args.preview,
+                                    jit_compiled=args.jit_compiled)
                    for path, text in texts.items()}
         if not args.no_project:
             facts = resolve([ProjectFile(str(p), str(p.relative_to(base)), c.summary)

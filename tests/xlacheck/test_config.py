@@ -112,7 +112,8 @@ def test_jit_compiled(tmp_path: Path) -> None:
     def found(toml: str) -> set[tuple[str, str]]:
         (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\n" + toml)
         settings = Settings.from_pyproject(tmp_path).with_overrides(cache=False)
-        return {(Path(d.path).relative_to(tmp_path).as_posix(), d.code) for d in check_paths([tmp_path], settings).diagnostics}
+        return {(Path(d.path).relative_to(tmp_path).as_posix(), d.code)
+                for d in check_paths([tmp_path], settings).diagnostics}
 
     assert found("") == found("jit-compiled = false\n") == set()
     assert found("jit-compiled = true\n") == {("models/net.py", "XLA307"), ("tools/stats.py", "XLA307")}

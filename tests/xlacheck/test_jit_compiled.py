@@ -44,7 +44,8 @@ def test_what_a_root_calls_is_reached_through_it_not_a_root() -> None:
     TF + "def _decode(r):\n    return tf.cast(r, tf.float32)\ndef parse(r):\n    return _decode(r)\n"
          "def make(ds):\n    return ds.map(parse)\n",
     # a py_function target
-    TF + "def parse(r):\n    return tf.cast(r, tf.float32)\ndef step(x):\n    return tf.py_function(parse, [x], tf.float32)\n",
+    TF + "def parse(r):\n    return tf.cast(r, tf.float32)\n"
+         "def step(x):\n    return tf.py_function(parse, [x], tf.float32)\n",
 ])
 def test_host_functions_stay_host(source: str) -> None:
     got = levels(source)
@@ -105,8 +106,8 @@ def test_keras_methods_rise_and_set_up_methods_stay_eager() -> None:
 
 
 def test_a_factory_is_host_and_the_function_it_returns_the_root() -> None:
-    source = TF + ("def make_loss(weight):\n    def loss(y, p):\n        return weight * tf.reduce_mean(tf.square(y - p))\n"
-                   "    return loss\n")
+    source = TF + ("def make_loss(weight):\n    def loss(y, p):\n"
+                   "        return weight * tf.reduce_mean(tf.square(y - p))\n    return loss\n")
     got = levels(source)
     assert got["make_loss"][0] is not Level.CERTAIN and got["loss"] == (Level.CERTAIN, True)
 

@@ -993,12 +993,12 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     stack = [w[0] for w in work]
     while stack:
         g = stack.pop()
-        for c in callees[id(g)]:
-            if id(c) in seen or c.host or id(c) in drivers or c.level is Level.CERTAIN:
+        for callee in callees[id(g)]:
+            if id(callee) in seen or callee.host or id(callee) in drivers or callee.level is Level.CERTAIN:
                 continue
-            seen.add(id(c))
-            stack.append(c)
-            work.append((c, not jax and not c.no_autograph, False, Level.CERTAIN,
+            seen.add(id(callee))
+            stack.append(callee)
+            work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
 
