@@ -969,10 +969,11 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
         else:
             candidates.append(f)
     for c in scanner.classes:
-        if c.host or not (c.keras or any(b in _MODEL_BASES for b in c.bases)) \
-                or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
+        if c.host or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
-        candidates.extend(m for m in c.methods.values() if not _setup_method(m))
+        model = c.keras or any(b in _MODEL_BASES for b in c.bases)
+        # a plain class's methods count where they compute with a framework (a loss object, a trainer's step)
+        candidates.extend(m for m in c.methods.values() if not _setup_method(m) and (model or id(m) in tensorish))
     work: list[_Work] = []
     for f in candidates:
         if f.host or id(f) in drivers or f.calls_numpy_method or id(f) in called or id(f) in entries \
