@@ -118,6 +118,22 @@ def test_jax_roots_are_traced_as_by_jax_jit() -> None:
     assert info.level is Level.CERTAIN and info.jax and info.no_autograph and not info.converted
 
 
+def test_flax_modules_and_plain_classes_that_compute() -> None:
+    source = JAX + ("import flax.linen as nn\n"
+                    "class MLP(nn.Module):\n    features: int\n"
+                    "    def setup(self):\n        self.dense = nn.Dense(self.features)\n"
+                    "    def __call__(self, x):\n        h = self.dense(x)\n"
+                    "        if jnp.sum(h) > 0:\n            h = h * 2\n        return h\n"
+                    "class Scaler:\n    def __init__(self, s):\n        self.s = s\n"
+                    "    def apply(self, x):\n        return jnp.tanh(x) * self.s\n"
+                    "    def describe(self, prefix):\n        return prefix + str(self.s)\n")
+    got = levels(source)
+    assert got["__call__"] == got["apply"] == (Level.CERTAIN, True)
+    assert not got["setup"][1] and not got["describe"][1] and not got["__init__"][1]
+    found = check_source(source, "m.py", jit_compiled=True).diagnostics
+    assert [(d.code, d.line) for d in found] == [("XLA101", 10)]
+
+
 @pytest.mark.parametrize(("source", "path"), [
     ("import torch\ndef f(x):\n    return torch.relu(x)\n", "m.py"),  # torch: --torch-xla's business
     (TF + "def test_scale():\n    assert tf.reduce_sum(tf.ones([2])) == 2.0\n", "test_model.py"),  # pytest runs it
