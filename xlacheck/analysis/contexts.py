@@ -938,15 +938,12 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             if id(g) not in drivers and any(id(c) in drivers or id(c) in entries for c in callees[id(g)]):
                 drivers.add(id(g))
                 changed = True
-    # module-level code calls it, or host code names it (`load = load_from_h5` then `load(...)`)
+    # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
+    # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
     for name in scanner.module_called:
         called.update(id(f) for f in inf.lookup(ast.Name(name), None, None))
-    hostish: set[int] = set()
-    for g in scanner.functions:  # parents first (scan order)
-        if g.host or id(g) in drivers or (g.cls is not None and _setup_method(g)) \
-                or (g.parent is not None and id(g.parent) in hostish):
-            hostish.add(id(g))
-            called.update(id(f) for n in g.referenced_names if (f := inf.module_funcs.get(n)) is not None)
+    for g in scanner.functions:
+        called.update(id(f) for n in g.referenced_names if (f := inf.module_funcs.get(n)) is not None and f is not g)
     # Keras initializers (`kernel_initializer=fn`) run when a layer builds its weights
     called.update(id(f) for n in scanner.initializers if (f := inf.module_funcs.get(n)) is not None)
     candidates: list[FunctionInfo] = []
@@ -976,8 +973,8 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
         candidates.extend(m for m in c.methods.values() if not _setup_method(m) and (model or id(m) in tensorish))
     work: list[_Work] = []
     for f in candidates:
-        if f.host or id(f) in drivers or f.calls_numpy_method or id(f) in called or id(f) in entries \
-                or f.level is Level.CERTAIN or not _takes_inputs(f):
+        if f.host or id(f) in drivers or _eager_only(f) or id(f) in called or id(f) in entries \
+                or f.level is Level.CERTAIN or not _takes_inputs(f) or _initializer(f):
             continue
         f.declared = True
         f.traced_args = True
@@ -1002,6 +999,26 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
+
+
+def _eager_only(f: FunctionInfo) -> bool:
+    """``f`` or a function nested in it calls ``.numpy()`` outside an eager guard: written for eager mode."""
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g.calls_numpy_method:
+            return True
+        stack.extend(g.children)
+    return False
+
+
+def _initializer(f: FunctionInfo) -> bool:
+    """An initializer by its signature: Keras' ``(shape, dtype=None)``, JAX's ``(key, shape, dtype)``;
+    it runs when weights are created, not in the step."""
+    if isinstance(f.node, ast.Lambda):
+        return False
+    params = {a.arg for a in f.node.args.posonlyargs + f.node.args.args + f.node.args.kwonlyargs}
+    return {"shape", "dtype"} <= params
 
 
 def _takes_inputs(f: FunctionInfo) -> bool:

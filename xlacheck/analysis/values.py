@@ -281,8 +281,12 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
         elif info.declared and info.cls is None and not info.structure_params:
             # a module-level function the jit-compiled declaration makes a compiled root: called with
-            # tensors, as a tensor helper is (a method may be passed structures: caches, outputs)
-            out[name] = TENSOR | PARAM
+            # tensors, as a tensor helper is (a method may be passed structures: caches, outputs);
+            # not its keyword-only options or parameters annotated with a non-tensor type (`model:
+            # nn.Module`), which callers bind to Python values (jax.jit's static_argnames)
+            kwonly = any(arg is a for a in args.kwonlyargs)
+            typed = ann is not None and not _TENSOR_WORDS.search(ast.unparse(ann))
+            out[name] = 0 if kwonly or typed else TENSOR | PARAM
         elif entry:
             # a tensor or a structure of tensors (an XLA entry that a call site here passes a
             # structure is not only called with tensors)
