@@ -966,11 +966,12 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
         else:
             candidates.append(f)
     for c in scanner.classes:
-        if c.host or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
+        # a plain class's methods are reached through the code that uses its objects: a trainer
+        # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
+        if c.host or not (c.keras or any(b in _MODEL_BASES for b in c.bases)) \
+                or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
-        model = c.keras or any(b in _MODEL_BASES for b in c.bases)
-        # a plain class's methods count where they compute with a framework (a loss object, a trainer's step)
-        candidates.extend(m for m in c.methods.values() if not _setup_method(m) and (model or id(m) in tensorish))
+        candidates.extend(m for m in c.methods.values() if not _setup_method(m))
     work: list[_Work] = []
     for f in candidates:
         if f.host or id(f) in drivers or _eager_only(f) or id(f) in called or id(f) in entries \
