@@ -163,6 +163,10 @@ def test_the_rules_apply_to_declared_roots() -> None:
     # a layer method passed structures (a cache tuple): iterating it is Python over a tuple
     TF + "class Decoder(tf.keras.layers.Layer):\n    def reorder(self, past, beam_idx):\n"
          "        return tuple(tuple(tf.gather(s, beam_idx) for s in layer) for layer in past)\n",
+    # a JAX sampler: a model object (annotated) and keyword-only options are Python values
+    JAX + "def decode(rng, logits, model: 'givt.Model', *, top_k=0):\n    if model.style != 'ar':\n"
+          "        raise ValueError(model.style)\n    if top_k:\n        logits = jax.lax.top_k(logits, top_k)[0]\n"
+          "    return jax.random.categorical(rng, logits)\n",
     # a training script: builds, fits, saves
     TF + "def main(path):\n    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"
          "    model.compile(loss='mse')\n    model.fit(tf.ones([4, 3]), tf.ones([4, 2]))\n"
