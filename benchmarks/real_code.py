@@ -18,7 +18,7 @@ lints each file alone), and each finding is looked up in the judged list, the ta
 ``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
 
     python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--extra] [--corpus NAME] [--list]
-                                   [--unjudged] [--fixes]
+                                   [--unjudged] [--fixes] [--jit-compiled]
 
 ``--extra`` adds nineteen more corpora (``EXTRA_CORPORA``: google-research bert, electra, t5x, scenic;
 tensorflow tensor2tensor, probability; keras-team/keras-cv; google-deepmind/dm-haiku; google trax,
@@ -148,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print every finding with its verdict")
     ap.add_argument("--unjudged", action="store_true", help="print only findings not in the judged list")
     ap.add_argument("--no-project", action="store_true", help="lint each file alone (no cross-file facts)")
+    ap.add_argument("--jit-compiled", action="store_true",
+                    help="lint with the jit-compiled declaration (every file's functions and model/layer methods "
+                         "run under XLA unless the code shows they run on the host), as a user who sets it would")
     ap.add_argument("--extra", action="store_true",
                     help="also the corpora of EXTRA_CORPORA (fetched mirrors, exported by --prepare), each skipped "
                          "with a line when absent")
@@ -180,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         counts = Counter()
         t0 = time.perf_counter()
         texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in _files(base, subs)}
-        checked = {path: check_file(text, str(path), select=select, preview=args.preview)
+        checked = {path: check_file(text, str(path), select=select, preview=args.preview,
+                                    jit_compiled=args.jit_compiled)
                    for path, text in texts.items()}
         if not args.no_project:
             facts = resolve([ProjectFile(str(p), str(p.relative_to(base)), c.summary)
@@ -189,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 if str(path) in facts:
                     counts["with facts"] += 1
                     checked[path] = check_file(texts[path], str(path), select=select, preview=args.preview,
+                                               jit_compiled=args.jit_compiled,
                                                project=facts[str(path)])
         for path, text in texts.items():
             counts["files"] += 1

@@ -256,7 +256,7 @@ def _count_lines(data: bytes) -> int:
 
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
-                 project: dict[str, ProjectFact] | None = None) -> CachedLint:
+                 project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -265,6 +265,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["preview"] = True  # --preview: rules/levels below 90% on real code
     if plan.settings.torch_xla:
         extra["torch_xla"] = True  # declared: torch code runs on XLA devices
+    if jit_compiled:
+        extra["jit_compiled"] = True  # declared: this file's TF/JAX code runs under XLA (jit-compiled globs)
     engine = _engine()
     summary = None
     if hasattr(engine, "check_file"):
@@ -367,11 +369,14 @@ def _process_source(
 ) -> _Outcome | None:
     path = file.display
     facts = plan.project.get(str(file.path)) if plan.project is not None else None
+    declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
         from xlacheck.analysis.project import facts_key  # the key depends on the other files' facts
 
-        key = plan.cache.key(data + facts_key(facts) if facts else data, path)
+        # the result depends on the other files' facts and on whether jit-compiled covers this file
+        key = plan.cache.key((data + facts_key(facts) if facts else data) + (b"\0jit-compiled" if declared else b""),
+                             path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -382,7 +387,7 @@ def _process_source(
             decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
-        lint = _engine_lint(plan, decoded.text, path, lines, facts)
+        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not _checks_directives(plan, data):
@@ -412,7 +417,8 @@ def _fix(
     assert plan.fix is not None
 
     def relint(text: str) -> tuple[Diagnostic, ...]:
-        return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts).diagnostics)
+        return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts,
+                                                           plan.settings.declares_jit(file.rel)).diagnostics)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False

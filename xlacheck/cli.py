@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import xlacheck
-from xlacheck.config import ConfigError, Settings, check_selector
+from xlacheck.config import ALL_FILES, ConfigError, Settings, check_selector
 from xlacheck.reporters import FORMATS, ReportOptions
 
 log = logging.getLogger("xlacheck")
@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--torch-xla", action="store_true",
                      help="the torch code runs on XLA devices: training steps, no_grad functions and module forwards "
                           "count as torch_xla steps without a torch_xla import (config: torch-xla = true)")
+    run.add_argument("--jit-compiled", action="store_true",
+                     help="the TensorFlow/JAX code runs under XLA (tf.function(jit_compile=True), jax.jit, Keras "
+                          "jit_compile) from a caller elsewhere: functions and model/layer methods are compiled roots "
+                          "unless the code shows they run on the host (config: jit-compiled = true or a list of globs)")
     run.add_argument("--force-exclude", action="store_true",
                      help="apply exclude to paths named on the command line too")
     run.add_argument("--no-respect-gitignore", action="store_true", help="also check files that .gitignore names")
@@ -160,6 +164,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     fields: dict[str, object] = {"cache": base.cache and not args.no_cache, "force_exclude": args.force_exclude,
                                  "preview": getattr(args, "preview", False),
                                  "torch_xla": base.torch_xla or getattr(args, "torch_xla", False)}
+    if getattr(args, "jit_compiled", False):
+        fields["jit_compiled"] = (ALL_FILES,)
     if args.no_respect_gitignore:
         fields["respect_gitignore"] = False
     if args.jobs is not None:

@@ -38,6 +38,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".xlacheck_cache",
 )
 DEFAULT_CACHE_DIR = ".xlacheck_cache"
+ALL_FILES = "**"  # jit-compiled = true / --jit-compiled: the declaration covers every file
 SELECTOR_RE = re.compile(r"ALL|XLA[0-9]{0,3}")
 
 # Every key of [tool.xlacheck]; docs/configuration.md documents each, tests/xlacheck/test_config.py
@@ -52,6 +53,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "cache-dir",
     "respect-gitignore",
     "torch-xla",
+    "jit-compiled",
 )
 
 
@@ -116,6 +118,9 @@ class Settings:
     cache: bool = True
     cache_dir: Path | None = None  # None: <root>/.xlacheck_cache
     torch_xla: bool = False  # the project's torch code runs on XLA devices (docs/torch.md)
+    # globs (root-relative, as per-file-ignores) of the files whose TF/JAX functions and model/layer
+    # methods run under XLA (jit-compiled = true: every file, "**"); docs/configuration.md
+    jit_compiled: tuple[str, ...] = ()
     jobs: int | None = None  # None: 1 for a few files, else every core
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
@@ -201,6 +206,15 @@ class Settings:
             if not isinstance(value, bool):
                 raise ConfigError(f"{source} torch-xla: expected true or false, got {value!r}")
             kwargs["torch_xla"] = value
+        if "jit-compiled" in table:
+            value = table["jit-compiled"]
+            if isinstance(value, bool):
+                kwargs["jit_compiled"] = (ALL_FILES,) if value else ()
+            elif isinstance(value, list) and all(isinstance(v, str) and v for v in value):
+                kwargs["jit_compiled"] = tuple(value)
+            else:
+                raise ConfigError(f'{source} jit-compiled: expected true, false or a list of globs like '
+                                  f'["src/models/**"], got {value!r}')
         if "per-file-ignores" in table:
             value = table["per-file-ignores"]
             if not isinstance(value, Mapping):
@@ -256,6 +270,11 @@ class Settings:
         return tuple(
             code for pattern, codes in self.per_file_ignores if Glob(pattern).matches(rel_path) for code in codes
         )
+
+    def declares_jit(self, rel_path: str) -> bool:
+        """``jit-compiled`` covers this root-relative POSIX path: its TF/JAX functions and model/layer
+        methods are compiled roots unless the code shows they run on the host."""
+        return any(pattern == ALL_FILES or Glob(pattern).matches(rel_path) for pattern in self.jit_compiled)
 
     @property
     def resolved_cache_dir(self) -> Path:

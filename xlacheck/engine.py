@@ -53,21 +53,25 @@ def _count_lines(source: str) -> int:
 
 
 def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
-                 preview: bool = False, torch_xla: bool = False) -> FileResult:
+                 preview: bool = False, torch_xla: bool = False, jit_compiled: bool = False) -> FileResult:
     """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
     ``preview`` also runs the rules and evidence levels behind ``--preview``. ``torch_xla``: the
     caller declares that this file's torch code runs on an XLA device (training steps and module
-    forwards count as torch_xla steps without a torch_xla import)."""
-    return check_source_and_tree(source, path, select=select, preview=preview, torch_xla=torch_xla)[0]
+    forwards count as torch_xla steps without a torch_xla import). ``jit_compiled``: the caller
+    declares that this file's TensorFlow/JAX functions and model/layer methods run under XLA
+    (compiled roots unless the code shows they run on the host: docs/configuration.md)."""
+    return check_source_and_tree(source, path, select=select, preview=preview, torch_xla=torch_xla,
+                                 jit_compiled=jit_compiled)[0]
 
 
 def check_source_and_tree(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
-    torch_xla: bool = False,
+    torch_xla: bool = False, jit_compiled: bool = False,
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
-    checked = check_file(source, path, select=select, preview=preview, torch_xla=torch_xla)
+    checked = check_file(source, path, select=select, preview=preview, torch_xla=torch_xla,
+                         jit_compiled=jit_compiled)
     return checked.result, checked.tree
 
 
@@ -80,7 +84,7 @@ class CheckedFile:
 
 def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
-    torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
+    torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -97,7 +101,7 @@ def check_file(
     skipped: list[FileError] = []
     summary: list[Summary] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary)
+        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -112,9 +116,9 @@ def check_file(
 def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
-    summary: list[Summary] | None = None,
+    summary: list[Summary] | None = None, jit_compiled: bool = False,
 ) -> list[Diagnostic]:
-    facts = analyze_module(tree, path, project)
+    facts = analyze_module(tree, path, project, declared=jit_compiled)
     if not facts.aliases.frameworks:
         if summary is not None:
             summary.append(summarize(facts, tree))

@@ -98,6 +98,41 @@ def test_torch_xla(tmp_path: Path) -> None:
         Settings.from_mapping({"torch-xla": "yes"}, root=tmp_path)
 
 
+# a module-level tensor function nothing here compiles: tf.print fails only once something compiles it
+TF_HELPER = "import tensorflow as tf\ndef log_scale(x):\n    tf.print(x)\n    return x * 2.0\n"
+
+
+def test_jit_compiled(tmp_path: Path) -> None:
+    """The functions of the files `jit-compiled` covers are compiled roots; true covers every file,
+    a list of globs the files it matches (root-relative, as per-file-ignores)."""
+    for rel in ("models/net.py", "tools/stats.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(TF_HELPER)
+
+    def found(toml: str) -> set[tuple[str, str]]:
+        (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\n" + toml)
+        settings = Settings.from_pyproject(tmp_path).with_overrides(cache=False)
+        return {(Path(d.path).relative_to(tmp_path).as_posix(), d.code)
+                for d in check_paths([tmp_path], settings).diagnostics}
+
+    assert found("") == found("jit-compiled = false\n") == set()
+    assert found("jit-compiled = true\n") == {("models/net.py", "XLA307"), ("tools/stats.py", "XLA307")}
+    assert found('jit-compiled = ["models/**"]\n') == {("models/net.py", "XLA307")}
+    for bad in ("yes", ["models/**", 3], [""]):
+        with pytest.raises(ConfigError, match=r"jit-compiled: expected true, false or a list of globs"):
+            Settings.from_mapping({"jit-compiled": bad}, root=tmp_path)
+
+
+def test_jit_compiled_is_part_of_the_cache_key(tmp_path: Path) -> None:
+    """A cached plain result is not reused once the file is declared compiled (and back)."""
+    (tmp_path / "net.py").write_text(TF_HELPER)
+    codes = []
+    for toml in ("", "jit-compiled = true\n", ""):
+        (tmp_path / "pyproject.toml").write_text("[tool.xlacheck]\n" + toml)
+        codes.append([d.code for d in check_paths([tmp_path], Settings.from_pyproject(tmp_path)).diagnostics])
+    assert codes == [[], ["XLA307"], []]
+
+
 def test_every_documented_key_is_tested_here_and_in_the_docs() -> None:
     text = Path(__file__).read_text()
     docs = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()

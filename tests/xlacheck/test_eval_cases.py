@@ -92,11 +92,15 @@ def test_generated_cases_are_current():
     assert proc.returncode == 0, proc.stderr
 
 
-def test_scorer_reports_train_and_validation_apart():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "xla_cases_score.py"), "--corpus", "repo"],
+@pytest.mark.parametrize(("flags", "mode"), [((), "== declared --jit-compiled"),
+                                             (("--no-declare",), "== not declared (--no-declare)")])
+def test_scorer_reports_train_and_validation_apart(flags, mode):
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "xla_cases_score.py"), "--corpus", "repo", *flags],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    rows = [line.split() for line in proc.stdout.splitlines()[1:]]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == mode and lines[1].split()[0] == "corpus"  # the header says how the cases were linted
+    rows = [line.split() for line in lines[2:]]
     assert {row[1] for row in rows} == {"train", "validation"}
     counted = {(row[1], row[2]): int(row[3]) for row in rows}
     n_scored = sum(1 for rec in LABELS if rec.get("xla_fail") is not None)

@@ -142,6 +142,41 @@ _HOST_CALLS = frozenset(
 )
 # Method names of tf.data pipelines: the function runs as a host-side TF graph, not under XLA.
 _PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_generator", "reduce", "scan"})
+# Calls that mark the calling function as host-side driver code under the jit-compiled
+# declaration (:func:`_mark_declared_roots`): model and input building, training loops, saving and
+# loading, distribution set-up, wrapping a function for a compiler. None of them is something a
+# compiled function does (Keras inputs and tf.data pipelines cannot even be built in one).
+_DRIVER_CALL_PREFIXES = (
+    "tf.keras.Input", "tf.keras.layers.Input", "tf.keras.Model", "tf.keras.models.", "tf.keras.Sequential",
+    "tf.keras.callbacks.", "tf.keras.optimizers.", "tf.keras.utils.", "tf.data.", "tf.saved_model.",
+    "tf.train.Checkpoint", "tf.train.CheckpointManager", "tf.distribute.", "tf.config.", "tf.summary.create_",
+    "tf.io.gfile.", "tf.lite.", "tf.function", "jax.jit", "jax.pmap", "jax.device_get", "jax.device_put",
+    "jax.distributed.", "jax.devices", "argparse.", "flax.training.", "orbax.",
+)
+_DRIVER_METHODS = frozenset(
+    {"fit", "fit_generator", "evaluate", "predict", "compile", "save_weights", "load_weights", "save_pretrained",
+     "from_pretrained", "push_to_hub", "summary", "experimental_distribute_dataset",
+     "distribute_datasets_from_function", "padded_batch", "prefetch", "unbatch", "as_numpy_iterator",
+     "from_tensor_slices", "get_concrete_function", "to_tf_dataset", "prepare_tf_dataset", "train_on_batch",
+     "test_on_batch", "predict_on_batch", "save", "generate"}
+)
+# Python modules whose calls are host work (files, processes, text, serialization)
+_HOST_MODULES = frozenset({"os", "re", "json", "shutil", "pickle", "h5py", "glob", "subprocess", "sys", "csv",
+                           "pathlib", "requests", "urllib", "yaml", "safetensors"})
+# Methods of a model/layer class that run when it is built, configured or saved, not in its
+# compiled step (Keras' build/config protocol); dunders other than __call__ are Python protocol.
+_SETUP_METHODS = frozenset(
+    {"build", "get_config", "from_config", "compute_output_shape", "compute_output_signature", "get_build_config",
+     "build_from_config", "get_compile_config", "compile_from_config", "save_own_variables", "load_own_variables",
+     "setup", "init"}
+)
+# Keras base classes whose methods run on the host: callbacks, Python data generators, initializers
+# (build time).
+_HOST_KERAS_BASE_SUFFIXES = ("Callback", "Sequence", "PyDataset", "Initializer")
+# Non-Keras model bases whose methods run in the compiled step.
+_MODEL_BASES = frozenset({"tf.Module", "flax.linen.Module", "flax.nnx.Module", "equinox.Module"})
+_COMPILER_NAMES = TF_FUNCTION_NAMES | JAX_JIT_NAMES
+_FRAMEWORK_CALL_PREFIXES = ("tf.", "tnp.", "jax.", "jnp.", "flax.", "optax.", "transformers.")
 # Heads of canonical names (analysis.imports) that are frameworks and libraries, never project code.
 FRAMEWORK_HEADS = frozenset({"tf", "tnp", "np", "jnp", "jax", "torch", "torch_xla", "transformers", "flax", "optax",
                               "tensorflow_text", "tensorflow_datasets", "tfds", "keras_nlp", "keras_cv", "numpy"})
@@ -184,6 +219,7 @@ class FunctionInfo:
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
     called_names: set[str] = field(default_factory=set)
+    referenced_names: set[str] = field(default_factory=set)  # every name it reads, called or not
     called_methods: set[str] = field(default_factory=set)
     # `self.<attr>.<method>(...)` and `<name>.<method>(...)` calls: (attr or name, method), for
     # objects of classes defined here that a method or the module builds (:func:`_object_method`)
@@ -212,6 +248,11 @@ class FunctionInfo:
     # literal (`f(x, 1)`): tf.function bakes Python values into the trace, so there the parameter is
     # a compile-time constant, not a tensor (:func:`_mark_structure_params`)
     python_number_params: frozenset[str] = frozenset()
+    # host-side driver code (:data:`_DRIVER_CALLS`, :data:`_DRIVER_METHODS`): it builds models or
+    # input pipelines, trains, saves or wraps functions for a compiler; never a declared root
+    drives: bool = False
+    uses_framework: bool = False  # calls TensorFlow, JAX or Keras (the jit-compiled declaration's module-level roots)
+    declared: bool = False  # a compiled root only by the user's jit-compiled declaration
 
     @property
     def compiled(self) -> bool:
@@ -448,6 +489,8 @@ class _Scanner:
         # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
         self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
         self.module_called: set[str] = set()  # names called at module level or in class bodies
+        self.initializers: set[str] = set()  # names passed as `*initializer=` (run when a layer builds)
+        self.compiled_names: set[str] = set()  # module-level `step = jax.jit(f)` / `tf.function(f)`: compiled entries
         # relative imports (the alias table keeps framework names only): local name -> "..mod.name"
         self.relative: dict[str, str] = {}
         # calls of imported non-framework functions: (dotted name, calling function, line, bare name)
@@ -506,6 +549,10 @@ class _Scanner:
                 else:
                     stack.append((node.body, info, None))  # type: ignore[attr-defined]
                 continue
+            elif t is ast.Name:
+                if func is not None:
+                    func.referenced_names.add(node.id)  # type: ignore[attr-defined]
+                continue
             elif t is ast.ClassDef:
                 cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined, arg-type]
                 self.classes.append(cinfo)
@@ -515,11 +562,17 @@ class _Scanner:
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
                 _module_alias(aliases, node)  # type: ignore[arg-type]
+                wrapper = value.func if type(value) is ast.Call else None
+                if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
+                    wrapper = wrapper.func
+                compiled = wrapper is not None and aliases.resolve(wrapper) in _COMPILER_NAMES
                 for target in node.targets:  # type: ignore[attr-defined]
                     if type(target) is ast.Name:
                         built = (value.func.id if type(value) is ast.Call and type(value.func) is ast.Name
                                  else None)
                         self.instances[target.id] = None if target.id in self.instances else built
+                        if compiled:
+                            self.compiled_names.add(target.id)
             elif t is ast.Assign and func is not None and func.cls is not None:
                 for target in node.targets:  # type: ignore[attr-defined]
                     if (
@@ -602,7 +655,16 @@ class _Scanner:
                         func.self_numpy.add(recv.attr)
         if type(f) is ast.Attribute and f.attr == "batch":
             self.sites["batch"].append((node, func))
+        for kw in node.keywords:
+            if kw.arg is not None and kw.arg.endswith("initializer") and type(kw.value) is ast.Name:
+                self.initializers.add(kw.value.id)
         name = self.aliases.resolve(f)
+        if func is not None and not func.drives and (
+                (name is not None and name.startswith(_DRIVER_CALL_PREFIXES))
+                or (name is None and type(f) is ast.Attribute and f.attr in _DRIVER_METHODS)
+                or (name is None and type(f) is ast.Name and f.id in ("open", "input"))
+                or (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in _HOST_MODULES)):
+            func.drives = True
         if func is not None:  # a call of an imported project function: a fact for its module
             if name is not None:
                 if name.partition(".")[0] not in FRAMEWORK_HEADS:
@@ -612,6 +674,8 @@ class _Scanner:
                 if ext is not None:
                     self.external.append((ext, func, node.lineno, f.id if type(f) is ast.Name else "", node))
         if name is not None:
+            if func is not None and not func.uses_framework and name.startswith(_FRAMEWORK_CALL_PREFIXES):
+                func.uses_framework = True
             if func is not None and not func.uses_tf_compute and (((
                 name.startswith("tf.") or name.startswith("tnp.") or name.startswith("transformers.shape_list")
             ) and not name.startswith(_NON_COMPUTE_PREFIXES)) or (
@@ -683,6 +747,8 @@ class _Scanner:
                     self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, line=node.lineno))
             elif attr in _PIPELINE_METHODS and node.args:
                 self._handoff_refs(node.args[0], Role.PIPELINE, func, cls, node)
+                if func is not None:
+                    func.drives = True  # builds an input pipeline
 
     def _keras_callables(self, node: ast.Call, name: str, func: FunctionInfo | None, cls: ClassInfo | None) -> None:
         """Functions a Keras layer, loss or metric calls in its call()/update_state, so inside the
@@ -795,9 +861,11 @@ class _Inference:
 
 
 def infer_contexts(scanner: _Scanner, test_module: bool = False,
-                   project: Mapping[str, ProjectFact] | None = None) -> ModuleFacts:
+                   project: Mapping[str, ProjectFact] | None = None, declared: bool = False) -> ModuleFacts:
     """Evidence levels of every function of the scanned module. ``project``: what other files of
-    the run say about this module's functions (:mod:`xlacheck.analysis.project`)."""
+    the run say about this module's functions (:mod:`xlacheck.analysis.project`). ``declared``:
+    the user declares that this file's functions and model/layer methods run under XLA
+    (``--jit-compiled``, :func:`_mark_declared_roots`)."""
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
     inf = _Inference(scanner, module_funcs, {c.node.name: c for c in scanner.classes})
@@ -810,6 +878,8 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _mark_host_functions(functions)
     _mark_project_host(inf, project)
     _propagate_host(inf)
+    if declared and not test_module:
+        _propagate_compiled(inf, _declared_roots(inf))
     _mark_helpers(inf, test_module)
     _mark_losses(inf, test_module)
     walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node,
@@ -817,6 +887,181 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     return ModuleFacts(scanner.aliases, functions, scanner.classes, scanner.by_node, walk,
                        module_funcs, inf.classes, inf.call_flags, scanner.sites, inf.external, scanner.external,
                        instances=scanner.instances)
+
+
+def _declared_roots(inf: _Inference) -> list[_Work]:
+    """The compiled roots the jit-compiled declaration adds (``--jit-compiled``: the user says the
+    file's code runs under ``tf.function(jit_compile=True)``, ``jax.jit`` or Keras
+    ``jit_compile``, from a trainer elsewhere): every module-level function and every method of a
+    model/layer class (Keras, ``tf.Module``, Flax) that no function of this file calls, unless
+    the code shows it runs on the host:
+
+    * it is host code already (a ``py_function`` target, a ``dataset.map`` function or what only
+      those call, a preprocessing class, a serving export, string processing, only host code of
+      other files calls it);
+    * it is driver code (:attr:`FunctionInfo.drives`: builds models or pipelines, trains, saves,
+      wraps functions for a compiler), or it calls one of this file's compiled entry points (a
+      ``tf.function``/``jax.jit`` step is called from Python);
+    * it calls ``.numpy()`` outside an eager guard (written for eager mode);
+    * it is a set-up method (``__init__`` and other dunders but ``__call__``, ``build``,
+      ``get_config``, properties, class methods) or a method of a callback, a data generator or
+      an initializer;
+    * module-level code or ``if __name__ == "__main__":`` calls it, or only such host functions
+      do: a function some function of this file calls is reached through its callers (compiled
+      when one of them is), never a root itself.
+
+    A root of a file that imports JAX and not TensorFlow is traced as by ``jax.jit``; any other is
+    AutoGraph-converted as by ``tf.function(jit_compile=True)``. Existing evidence only rises to
+    ``CERTAIN`` (a Keras ``call()`` keeps its own reason)."""
+    scanner = inf.scanner
+    frameworks = scanner.aliases.frameworks
+    if not frameworks & {"tf", "jax"}:
+        return []
+    jax = "jax" in frameworks and "tf" not in frameworks
+    entries = {id(info) for info, role, _, _ in scanner.decorated if role is not Role.NOAG}
+    entries |= {id(t) for h in scanner.handoffs if h.role in (Role.TF_FUNCTION, Role.TF_FUNCTION_NOAG, Role.JAX)
+                for t in inf.lookup(h.ref, h.caller, h.cls)}
+    # what each function calls: both readings of _callees (the compiled graph's, and the walk
+    # order's, which also follows `self.layer(x)` to the call() of a layer class defined here)
+    callees = {id(g): [c for compiled in (True, False) for c in _callees(
+        g, inf.module_funcs, inf.classes, scanner.by_node, scanner.instances, compiled=compiled) if c is not g]
+        for g in scanner.functions}
+    called = {id(c) for cs in callees.values() for c in cs}
+    # host drivers, closed over calls: what calls a driver, a compiled entry point or a factory of
+    # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
+    drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
+               or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
+    changed = True
+    while changed:
+        changed = False
+        for g in scanner.functions:
+            if id(g) not in drivers and any(id(c) in drivers or id(c) in entries for c in callees[id(g)]):
+                drivers.add(id(g))
+                changed = True
+    # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
+    # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
+    for name in scanner.module_called:
+        called.update(id(f) for f in inf.lookup(ast.Name(name), None, None))
+    for g in scanner.functions:
+        called.update(id(f) for n in g.referenced_names if (f := inf.module_funcs.get(n)) is not None and f is not g)
+    # Keras initializers (`kernel_initializer=fn`) run when a layer builds its weights
+    called.update(id(f) for n in scanner.initializers if (f := inf.module_funcs.get(n)) is not None)
+    candidates: list[FunctionInfo] = []
+    # functions that call TensorFlow/JAX/Keras themselves or through functions of this file
+    tensorish = {id(f) for f in scanner.functions if f.uses_framework}
+    changed = True
+    while changed:
+        changed = False
+        for g in scanner.functions:
+            if id(g) not in tensorish and any(id(c) in tensorish for c in [*callees[id(g)], *g.children]):
+                tensorish.add(id(g))
+                changed = True
+    for f in inf.module_funcs.values():
+        if id(f) not in tensorish:
+            continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
+        returned = _returned_closures(f)
+        if returned:  # a factory or decorator runs when it builds the function it returns: that one runs compiled
+            drivers.add(id(f))
+            candidates.extend(returned)
+        else:
+            candidates.append(f)
+    for c in scanner.classes:
+        # a plain class's methods are reached through the code that uses its objects: a trainer
+        # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
+        if c.host or not (c.keras or any(b in _MODEL_BASES for b in c.bases)) \
+                or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
+            continue
+        candidates.extend(m for m in c.methods.values() if not _setup_method(m))
+    work: list[_Work] = []
+    for f in candidates:
+        if f.host or id(f) in drivers or _eager_only(f) or id(f) in called or id(f) in entries \
+                or f.level is Level.CERTAIN or not _takes_inputs(f) or _initializer(f):
+            continue
+        f.declared = True
+        f.traced_args = True
+        if jax:
+            f.jax = f.no_autograph = True
+        line = f.node.lineno
+        why = f"{f.why} (declared jit-compiled)" if f.certainty is Certainty.COMPILED and f.why \
+            else "declared jit-compiled"
+        # not an XLA entry of its own (its caller, elsewhere, may be called from a step that passes
+        # Python sizes: `compute_causal_mask(batch, length)`), so values are never baked in here
+        work.append((f, not jax, False, Level.CERTAIN, why, line))
+    # and what they call, in both readings: `self.block(x)` runs the block's call() in the same program
+    seen = {id(w[0]) for w in work}
+    stack = [w[0] for w in work]
+    while stack:
+        g = stack.pop()
+        for callee in callees[id(g)]:
+            if id(callee) in seen or callee.host or id(callee) in drivers or callee.level is Level.CERTAIN:
+                continue
+            seen.add(id(callee))
+            stack.append(callee)
+            work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
+                         f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
+    return work
+
+
+def _eager_only(f: FunctionInfo) -> bool:
+    """``f`` or a function nested in it calls ``.numpy()`` outside an eager guard: written for eager mode."""
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g.calls_numpy_method:
+            return True
+        stack.extend(g.children)
+    return False
+
+
+def _initializer(f: FunctionInfo) -> bool:
+    """An initializer by its signature: Keras' ``(shape, dtype=None)``, JAX's ``(key, shape, dtype)``;
+    it runs when weights are created, not in the step."""
+    if isinstance(f.node, ast.Lambda):
+        return False
+    params = {a.arg for a in f.node.args.posonlyargs + f.node.args.args + f.node.args.kwonlyargs}
+    return {"shape", "dtype"} <= params
+
+
+def _takes_inputs(f: FunctionInfo) -> bool:
+    """``f`` has a parameter besides ``self``/``cls``: a function of no inputs builds constants or
+    state, or drives (``main()``, ``init_state()``), it is not a step a compiler traces."""
+    args = f.node.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if f.cls is not None and params and not _is_static(f):
+        params = params[1:]
+    return bool(params) or args.vararg is not None
+
+
+def _is_static(f: FunctionInfo) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(f.node, "decorator_list", ()))
+
+
+def _returned_closures(f: FunctionInfo) -> list[FunctionInfo]:
+    """The functions nested in ``f`` that ``f`` returns by name (``def make_loss(w): def loss(...): ...;
+    return loss``, a decorator's wrapper)."""
+    if isinstance(f.node, ast.Lambda) or not f.children:
+        return []
+    nested = {c.name: c for c in f.children if not isinstance(c.node, ast.Lambda)}
+    return [nested[r.value.id] for r in own_nodes(f.node) if isinstance(r, ast.Return)
+            and isinstance(r.value, ast.Name) and r.value.id in nested]
+
+
+def _setup_method(m: FunctionInfo) -> bool:
+    """A method that runs on the host when its object is built, configured, saved or driven:
+    dunders but ``__call__``, Keras' build/config protocol, overrides of Keras' host APIs
+    (``fit``, ``save``, ``generate``...), properties and class methods."""
+    name = m.name
+    return (name.startswith("__") and name != "__call__") or name in _SETUP_METHODS or name in _DRIVER_METHODS \
+        or _setup_decorated(m)
+
+
+def _setup_decorated(f: FunctionInfo) -> bool:
+    """A property, setter or class method: attribute access and alternative constructors."""
+    for dec in getattr(f.node, "decorator_list", ()):
+        name = dec.id if isinstance(dec, ast.Name) else dec.attr if isinstance(dec, ast.Attribute) else ""
+        if name in ("property", "classmethod", "setter", "getter", "deleter", "cached_property"):
+            return True
+    return False
 
 
 def _mark_classes(inf: _Inference) -> None:
@@ -1018,7 +1263,7 @@ def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
         prev = seen.get(id(info))
         if prev is not None and (prev[0] or not conv) and prev[1] >= level:
             continue
-        if prev is None:
+        if prev is None and info.certainty is not Certainty.COMPILED:  # (declared roots: a second pass)
             inf.order.append(info)
         seen[id(info)] = (conv or (prev is not None and prev[0]), max(level, prev[1]) if prev else level)
         info.certainty = Certainty.COMPILED
@@ -1347,13 +1592,14 @@ def is_test_module(path: str | None) -> bool:
 
 
 def analyze_module(tree: ast.Module, path: str | None = None,
-                   project: Mapping[str, ProjectFact] | None = None) -> ModuleFacts:
+                   project: Mapping[str, ProjectFact] | None = None, declared: bool = False) -> ModuleFacts:
     """The module's facts. ``path`` locates its package: AutoGraph converts no function of a
     module on its do-not-convert list (``tensorflow``, ``keras``, ``tf_keras``, ...). ``project``:
-    facts from the other files of the run about this module's functions."""
+    facts from the other files of the run about this module's functions. ``declared``: the
+    jit-compiled declaration (:func:`_declared_roots`)."""
     scanner = _Scanner()
     scanner.scan(tree)
-    facts = infer_contexts(scanner, test_module=is_test_module(path), project=project)
+    facts = infer_contexts(scanner, test_module=is_test_module(path), project=project, declared=declared)
     _mark_structure_params(tree, facts)
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
                            for t in stmt.targets if isinstance(t, ast.Name)}

@@ -162,6 +162,7 @@ def _annotation_is_python(ann: ast.expr) -> bool | None:
 
 
 _TENSOR_WORDS = re.compile(r"Tensor|Array|ndarray|Variable|Layer|Model")
+_ARRAY_WORDS = re.compile(r"Tensor|Array|ndarray")  # an annotation that says "a tensor", not a layer or model
 
 
 def _python_literal(e: ast.expr) -> bool:
@@ -279,6 +280,14 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = PYTHON if _python_literal(default) else 0
         elif info.jit_entry and not info.structure_params:
             out[name] = TENSOR | PARAM  # an explicit XLA entry (jit_compile=True) is called with tensors
+        elif info.declared and info.cls is None and not info.structure_params:
+            # a module-level function the jit-compiled declaration makes a compiled root: called with
+            # tensors, as a tensor helper is (a method may be passed structures: caches, outputs);
+            # not its keyword-only options or parameters annotated with a non-tensor type (`model:
+            # nn.Module`), which callers bind to Python values (jax.jit's static_argnames)
+            kwonly = any(arg is a for a in args.kwonlyargs)
+            typed = ann is not None and not _ARRAY_WORDS.search(ast.unparse(ann))
+            out[name] = 0 if kwonly or typed else TENSOR | PARAM
         elif entry:
             # a tensor or a structure of tensors (an XLA entry that a call site here passes a
             # structure is not only called with tensors)

@@ -44,12 +44,22 @@ class TfPrintWithoutKernel(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.executing_eagerly():\n        tf.print(x)\n    return x\n"),
         Example("import tensorflow as tf\ndef report(x):\n    tf.print(x)\n"),
+        # declared jit-compiled, but mapped over a tf.data pipeline: host-side graph, not XLA
+        Example("import tensorflow as tf\ndef report(x):\n    tf.print(x)\n    return x\n"
+                "def make_dataset(xs):\n    return tf.data.Dataset.from_tensor_slices(xs).map(report)\n",
+                jit_compiled=True),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    tf.print('x', x)\n    return x * 2.0\n",
                 expected=(
                     (4, 5, 'tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; '
+                           'return the value and log it outside the compiled step'),
+                )),
+        # the project declares its model code jit-compiled (a trainer elsewhere compiles it)
+        Example("import tensorflow as tf\ndef report(x):\n    tf.print(x)\n", jit_compiled=True,
+                expected=(
+                    (3, 5, 'tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; '
                            'return the value and log it outside the compiled step'),
                 )),
     )
