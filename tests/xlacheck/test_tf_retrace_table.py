@@ -141,6 +141,11 @@ VARIANTS: list[tuple[str, bool, str]] = [
      "        step(tf.range(t))\n"),
     ("tensor_same_shape_input_signature_none", True, _step("jit_compile=True, reduce_retracing=True", "x, w", "x * w")
      + "def run(x, w):\n    for i in range(100):\n        step(x, w)\n"),
+    # what the values are, only the compiled function's annotation says
+    ("python_float_value_changes", True, _step("jit_compile=True", "x, lr: float", "x * lr")
+     + "def run(x, schedule):\n    for lr in schedule:\n        x = step(x, lr)\n    return x\n"),
+    ("python_str_changes", True, _step("jit_compile=True", "x, tag: str", "x * 2.0")
+     + "def run(x, tags):\n    return [step(x, t) for t in tags]\n"),
 ]
 CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
 

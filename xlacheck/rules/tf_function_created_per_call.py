@@ -38,7 +38,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
     `tf.function(model)`, `jax.jit(partial(model.init))`, an object made from them) is reported
     only with `--preview`: on real code those were one-off drivers (fit a model, init its
     parameters) about as often as per-step helpers; unless all it captures of the call are
-    operands of arithmetic (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
+    operands of arithmetic or comparisons (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
     `weighted_mse(a, b, w)`): numbers baked into a numeric kernel as constants, a loss or metric
     helper that runs per step, where the drivers call or read attributes of what they capture
     (`model.init`, `sample_chain(num_results=...)`). When this file calls the
@@ -725,14 +725,14 @@ def _call_state_reads(index: ModuleIndex, func: ast.AST, created: ast.AST) -> li
 
 
 def _bakes_call_numbers(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
-    """The per-call state the created function closes over is only operands of arithmetic
-    (``jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))`` in ``weighted_mse(a, b, w)``): numbers
+    """The per-call state the created function closes over is only operands of arithmetic or
+    comparisons (``jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))`` in ``weighted_mse(a, b, w)``): numbers
     the compiled program bakes in as constants, so it is a numeric kernel specialised on this call's
     values, which its callers run per step, not a driver over a model or a distribution (the
     one-off fit/init drivers of real code call or read attributes of what they capture:
     ``model.init``, ``sssm.get_transition_matrix_for_timestep``, ``sample_chain(num_results=...)``)."""
     reads = _call_state_reads(index, func, created)
-    return bool(reads) and all(isinstance(index.parent(r), (ast.BinOp, ast.UnaryOp)) for r in reads)
+    return bool(reads) and all(isinstance(index.parent(r), (ast.BinOp, ast.UnaryOp, ast.Compare)) for r in reads)
 
 
 def _is_compiler_call(index: ModuleIndex, call: ast.Call) -> bool:
