@@ -824,15 +824,12 @@ def _annotated_param(tfn: TfFunction, slot: object) -> ast.arg | None:
     positional = [*func.args.posonlyargs, *func.args.args]
     if tfn.is_method and positional:
         positional = positional[1:]  # `self`, bound by the attribute access
+    param: ast.arg | None
     if isinstance(slot, int):
-        if slot >= len(positional):
-            return None
-        param = positional[slot]
+        param = positional[slot] if slot < len(positional) else None
     else:
         param = next((a for a in (*positional, *func.args.kwonlyargs) if a.arg == slot), None)
-        if param is None:
-            return None
-    return param if _annotated_kind(param) is not None else None
+    return param if param is not None and _annotated_kind(param) is not None else None
 
 
 def _annotated_kind(param: ast.arg) -> str | None:
@@ -964,7 +961,8 @@ class PythonScalarToTfFunction(ModuleRule):
     their items from the sequences they iterate. Where nothing here says what a changing argument
     is, a parameter annotation of the compiled function does (`temperature: float`, `tag: str`,
     `weights: list[float]`): a name bound from no call or attribute (not a tensor this file made)
-    passed there is taken for the declared Python value (`bool` is left out: two values, bounded). A random draw that returns a Python number
+    passed there is taken for the declared Python value (`bool` is left out: two values, bounded).
+    A random draw that returns a Python number
     (`random.uniform(...)`, `np.random.beta(a, a)`, `rng.normal()` on a `np.random.default_rng` or
     `RandomState`, each without `size`: tables in `xlacheck/analysis/tables.py`, checked against NumPy;
     `np.random.choice` and `Generator.integers` return NumPy scalars and are not listed) is a new

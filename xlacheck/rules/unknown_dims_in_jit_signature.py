@@ -219,7 +219,8 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
         # nothing here calls it, and only the batch dimension is None
         Example("import tensorflow as tf\n"
-                "@tf.function(jit_compile=True, input_signature=[tf.TensorSpec(tf.TensorShape([None, 128]), tf.int32)])\n"
+                "@tf.function(jit_compile=True,\n"
+                "             input_signature=[tf.TensorSpec(tf.TensorShape([None, 128]), tf.int32)])\n"
                 "def serving(ids):\n    return ids + 1\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)])\n"
                 "def encode(x):\n    return tf.reduce_sum(x, axis=1)\n"
