@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_tokenizer, is_true, keyword
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
@@ -334,6 +335,8 @@ class UnknownDimsInJitSignature(ModuleRule):
         ``sequence_dim_changes_input_signature_none`` compiles 3 times for 3 lengths,
         ``sequence_dim_repeats_input_signature_none`` once per distinct length). A ``None`` batch
         dimension alone is not flagged: batches have one size but the last."""
+        if retrace_table.bounded("sequence_dim_changes_input_signature_none", jit_compile=True):
+            return  # a TensorFlow whose measured row compiles once for many lengths: nothing to report
         signature = tfn.keyword("input_signature")
         spec = resolver.spec_with_unknown_dims(signature, length=True) if signature is not None else None
         if spec is not None:
