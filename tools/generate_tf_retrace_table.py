@@ -562,6 +562,25 @@ def keras_fit_steps_per_execution(probe: Probe, jit: bool) -> list[Callable[[], 
     return _fit(probe, jit, n=10, batch=4, drop_remainder=None, steps_per_execution=2)
 
 
+# -- signatures that declare a length --------------------------------------------------------------
+@scenario("a tensor's second (sequence) dim changes each call (3, 5, 7), input_signature TensorSpec([2, None]); "
+          "no call passes the same shape twice", "tensor")
+def sequence_dim_changes_input_signature_none(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit, input_signature=[tf.TensorSpec([2, None], tf.float32)])(
+        lambda x: tf.reduce_sum(tf.tanh(x), axis=1))
+    return [lambda n=n: f(_x(2, n)) for n in (3, 5, 7)]
+
+
+@scenario("a tensor's second (sequence) dim repeats lengths seen before (3, 5, 3, 5), input_signature "
+          "TensorSpec([2, None])", "tensor")
+def sequence_dim_repeats_input_signature_none(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit, input_signature=[tf.TensorSpec([2, None], tf.float32)])(
+        lambda x: tf.reduce_sum(tf.tanh(x), axis=1))
+    return [lambda n=n: f(_x(2, n)) for n in (3, 5, 3, 5)]
+
+
 # ---------------------------------------------------------------------------------------------------
 def measure(name: str, jit: bool) -> dict[str, Any]:
     """Run one scenario: traces and XLA compilations after the first call and after all calls."""

@@ -41,8 +41,7 @@ _CAPTURING = [
     "import tensorflow as tf\ndef predict(model, x):\n    return tf.function(model, jit_compile=True)(x)\n",
     "import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
     "    def run(v):\n        return model(v)\n    return run(x)\n",
-    "import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-    "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+    "import jax\ndef init_params(model, rng, x):\n    return jax.jit(lambda r, v: model.init(r, v))(rng, x)\n",
     "import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
     "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
     "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n",
@@ -53,6 +52,17 @@ _CAPTURING = [
 def test_xla404_capturing_call_state_only_with_preview(source: str) -> None:
     assert [d.code for d in check_source(source, "helpers.py").diagnostics] == []
     assert [d.code for d in check_source(source, "helpers.py", preview=True).diagnostics] == ["XLA404"]
+
+
+@pytest.mark.parametrize("source", [
+    "import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
+    "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+    "import tensorflow as tf\ndef scaled(x, s):\n    @tf.function(jit_compile=True)\n"
+    "    def run(v):\n        return -s * tf.nn.relu(v)\n    return run(x)\n",
+], ids=["jax_lambda", "tf_closure"])
+def test_xla404_capturing_only_numbers_is_reported_by_default(source: str) -> None:
+    """A closure whose per-call state is only arithmetic operands (numbers baked in as constants)."""
+    assert [d.code for d in check_source(source, "helpers.py").diagnostics] == ["XLA404"]
 
 
 def test_xla404_decorator_options_are_not_captured_state() -> None:

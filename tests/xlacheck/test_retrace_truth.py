@@ -269,10 +269,9 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
     runs, which happen only while tracing)."""
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
-    # a closure over the call's own argument `w`: reported only with --preview
-    bad_code = _example(TfFunctionCreatedPerCall.VALID, "def weighted_mse")
-    _load(bad_code, "XLA404", flagged=False)
-    bad = _load(bad_code, "XLA404", flagged=True, preview=True)
+    # a closure over the call's own number `w` (an arithmetic operand only): reported by default
+    bad_code = _example(TfFunctionCreatedPerCall.INVALID, "def weighted_mse")
+    bad = _load(bad_code, "XLA404", flagged=True)
     good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
     traced = []
     good_fn = good["_mse"]

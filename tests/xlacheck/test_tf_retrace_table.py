@@ -76,6 +76,12 @@ EXAMPLES: dict[tuple[str, bool], str] = {
     ("tensor_same_shape_input_signature_none", True): _step(
         "jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)]", "x", "x * 0.5")
     + "def run(x):\n    for i in range(100):\n        x = step(x)\n    return x\n",
+    ("sequence_dim_changes_input_signature_none", True): _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([2, None], tf.float32)]", "x", "tf.reduce_sum(x, axis=1)"),
+    ("sequence_dim_changes_input_signature_none", False): _step(
+        "input_signature=[tf.TensorSpec([2, None], tf.float32)]", "x", "tf.reduce_sum(x, axis=1)"),
+    ("sequence_dim_repeats_input_signature_none", True): _step(
+        "jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)]", "x", "tf.reduce_sum(x)"),
     ("variable_new_object", True): _step("jit_compile=True", "v, x", "v * x")
     + "def run(x):\n    for i in range(100):\n        v = tf.Variable(tf.ones([2]))\n        step(v, x)\n",
     ("list_of_tensors_length_changes", True): _step("jit_compile=True", "xs", "tf.add_n(xs)")
@@ -135,6 +141,11 @@ VARIANTS: list[tuple[str, bool, str]] = [
      "        step(tf.range(t))\n"),
     ("tensor_same_shape_input_signature_none", True, _step("jit_compile=True, reduce_retracing=True", "x, w", "x * w")
      + "def run(x, w):\n    for i in range(100):\n        step(x, w)\n"),
+    # what the values are, only the compiled function's annotation says
+    ("python_float_value_changes", True, _step("jit_compile=True", "x, lr: float", "x * lr")
+     + "def run(x, schedule):\n    for lr in schedule:\n        x = step(x, lr)\n    return x\n"),
+    ("python_str_changes", True, _step("jit_compile=True", "x, tag: str", "x * 2.0")
+     + "def run(x, tags):\n    return [step(x, t) for t in tags]\n"),
 ]
 CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
 
@@ -179,7 +190,8 @@ def test_retrace_rules_flag_what_tf_function_retraces(row: str, jit: bool, code:
 
 SAMPLE = ("python_float_value_changes_reduce_retracing", "numpy_array_value_changes", "dataset_partial_batch_epochs",
           "tensor_shape_changes_reduce_retracing", "tensor_shape_changes_input_signature_none",
-          "new_hashed_object_equal", "list_of_tensors_length_changes_reduce_retracing")
+          "new_hashed_object_equal", "list_of_tensors_length_changes_reduce_retracing",
+          "sequence_dim_changes_input_signature_none")
 
 
 @pytest.mark.tf

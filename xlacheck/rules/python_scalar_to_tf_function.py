@@ -808,6 +808,78 @@ def _kind(scope: _Scope, arg: ast.expr) -> str | None:
     return None
 
 
+# What a parameter annotation of the compiled function says its argument is (the author's
+# declaration): a Python number or string is part of the trace key by value (measured rows
+# ``python_float_value_changes``, ``python_int_value_changes``, ``python_str_changes``); a bool
+# takes two values (bounded) and is left out.
+_ANNOTATED_KINDS = {"float": "number", "int": "number", "str": "string"}
+
+
+def _annotated_param(tfn: TfFunction, slot: object) -> ast.arg | None:
+    """The compiled function's parameter that ``slot`` (a position or a keyword) binds, when its
+    annotation says a Python number, string or sequence of numbers (:func:`_annotated_kind`)."""
+    func = tfn.definition
+    if func is None or slot is None:
+        return None
+    positional = [*func.args.posonlyargs, *func.args.args]
+    if tfn.is_method and positional:
+        positional = positional[1:]  # `self`, bound by the attribute access
+    param: ast.arg | None
+    if isinstance(slot, int):
+        param = positional[slot] if slot < len(positional) else None
+    else:
+        param = next((a for a in (*positional, *func.args.kwonlyargs) if a.arg == slot), None)
+    return param if param is not None and _annotated_kind(param) is not None else None
+
+
+def _annotated_kind(param: ast.arg) -> str | None:
+    """"number"/"string"/"list" for a parameter annotated ``float``/``int``, ``str``, or a sequence
+    of numbers (``list[float]``); None otherwise."""
+    annotation = param.annotation
+    if isinstance(annotation, ast.Name) and annotation.id in _ANNOTATED_KINDS:
+        return _ANNOTATED_KINDS[annotation.id]
+    if _number_sequence_annotation(annotation):
+        return "list"
+    return None
+
+
+def _rebound_per_iteration(scope: _Scope, arg: ast.expr, call: ast.Call) -> bool:
+    """A name in ``arg`` takes a new value on every pass of a loop around ``call``: a target of that
+    loop (or comprehension), or assigned inside it. (What an annotation alone is trusted with: a
+    value computed once from the caller's arguments, a model's output size, does not change.)"""
+    loops = scope.index.loops_around(call)
+    if not loops:
+        return False
+    targets = {name for loop in loops for gen in getattr(loop, "generators", [])
+               for name in target_names(gen.target)}
+    for sub in ast.walk(arg):
+        if not isinstance(sub, ast.Name):
+            continue
+        if sub.id in targets:
+            return True
+        for b in scope.bindings.get(sub.id, ()):
+            if isinstance(b, (ast.For, ast.AsyncFor)) and b in loops:
+                return True
+            if isinstance(b, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+                    scope._inside(b, loop) for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))):
+                return True
+    return False
+
+
+def _host_value(scope: _Scope, arg: ast.expr) -> bool:
+    """``arg`` is a name (or arithmetic on names and numbers) that nothing here binds from a call or
+    an attribute: not a tensor this file made (``tf.constant(lr)``), so the callee's annotation says
+    what it is."""
+    if not isinstance(arg, (ast.Name, ast.BinOp, ast.UnaryOp)) or scope._any_tensorish([arg]):
+        return False
+    for sub in ast.walk(arg):
+        if isinstance(sub, ast.Name) and any(
+                isinstance(b, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and b.value is not None
+                and scope._any_tensorish([b.value]) for b in scope.bindings.get(sub.id, ())):
+            return False
+    return True
+
+
 def _bound_at_sites(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef,
                     param: str) -> list[tuple[ast.Call, ast.expr | None]]:
     """(call site, the argument it binds to ``param``, None when it passes none) for every call of
@@ -886,7 +958,11 @@ class PythonScalarToTfFunction(ModuleRule):
     `base_lr * min(1.0, (i + 1) / warmup)` a number), and so do `array.item()` (a Python scalar;
     a NumPy scalar itself is traced as a tensor, measured) and `array.tolist()` (a list of them).
     `enumerate`/`zip` loop targets take
-    their items from the sequences they iterate. A random draw that returns a Python number
+    their items from the sequences they iterate. Where nothing here says what a changing argument
+    is, a parameter annotation of the compiled function does (`temperature: float`, `tag: str`,
+    `weights: list[float]`): a name bound from no call or attribute (not a tensor this file made)
+    passed there is taken for the declared Python value (`bool` is left out: two values, bounded).
+    A random draw that returns a Python number
     (`random.uniform(...)`, `np.random.beta(a, a)`, `rng.normal()` on a `np.random.default_rng` or
     `RandomState`, each without `size`: tables in `xlacheck/analysis/tables.py`, checked against NumPy;
     `np.random.choice` and `Generator.integers` return NumPy scalars and are not listed) is a new
@@ -990,6 +1066,11 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    lam = np.random.beta(0.2, 0.2)\n    out = [mix(a, b, lam) for a, b in pairs]\n"
                 "    out += [mix(a, b, np.random.beta(0.2, 0.2, size=(2, 1))) for a, b in pairs]\n"
                 "    return out + [mix(a, b, np.float32(np.random.beta(0.2, 0.2))) for a, b in pairs]\n"),
+        # a parameter declared `float`, fed a tensor this file made, or one value for every call
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef scaled(x, temperature: float):\n"
+                "    return x / temperature\ndef run(xs, temperatures, t0):\n    out = []\n"
+                "    for x, t in zip(xs, temperatures):\n        tt = tf.constant(t)\n"
+                "        out.append(scaled(x, tt) + scaled(x, t0))\n    return out\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -1192,6 +1273,16 @@ class PythonScalarToTfFunction(ModuleRule):
                             'calls (`RNG.uniform` draws a new value on every call of `augment()`): each new value '
                             'traces and compiles the function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
+        # nothing here says what `t` is, but the compiled function declares a Python float
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef scaled(x, temperature: float):\n"
+                "    return x / temperature\ndef run(xs, temperatures):\n"
+                "    return [scaled(x, t) for x, t in zip(xs, temperatures)]\n",
+                expected=(
+                    (6, 23, 'Python number `t` passed to tf.function `scaled` changes between calls (`t` changes '
+                            'every iteration of the comprehension that calls it, and `scaled` declares '
+                            '`temperature: float`): each new value traces and compiles the function again; pass a '
+                            'tensor (tf.constant / tf.Variable)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1214,7 +1305,7 @@ class PythonScalarToTfFunction(ModuleRule):
                 if isinstance(arg, ast.Constant) and type(arg.value) in (int, float):
                     literal_sites[(id(tfn.wrapper), slot)].append((arg, arg.value))
                     continue
-                self._check_argument(ctx, scope, call, tfn, arg, scopes)
+                self._check_argument(ctx, scope, call, tfn, arg, scopes, slot)
         for sites in literal_sites.values():
             if len({value for _, value in sites}) > 1:
                 for arg, value in sites:
@@ -1223,7 +1314,7 @@ class PythonScalarToTfFunction(ModuleRule):
                                           "pass a tensor")
 
     def _check_argument(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction, arg: ast.expr,
-                        scopes: dict[int, _Scope]) -> None:
+                        scopes: dict[int, _Scope], slot: object = None) -> None:
         cls = scope.new_object(arg)
         if cls is not None:
             self._report_new_object(ctx, scope, call, tfn, arg, cls)
@@ -1231,7 +1322,14 @@ class PythonScalarToTfFunction(ModuleRule):
         if isinstance(arg, ast.Name) and self._new_object_by_name(ctx, scope, call, tfn, arg):
             return
         kind = _kind(scope, arg)
+        declared = _annotated_param(tfn, slot) \
+            if kind is None and _host_value(scope, arg) and _rebound_per_iteration(scope, arg, call) else None
+        if declared is not None:
+            kind = _annotated_kind(declared)
         why = scope.varies(arg, call) if kind is not None else None
+        if why is not None and declared is not None:
+            why += f", and `{tfn.name}` declares `{declared.arg}: {ast.unparse(declared.annotation)}`" \
+                if declared.annotation is not None else ""
         if why is None and isinstance(arg, ast.Name) and arg.id in scope.params:
             found = _through_callers(scope, arg.id, scopes)
             if found is None:

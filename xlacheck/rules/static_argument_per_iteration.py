@@ -38,7 +38,8 @@ class StaticArgumentPerIteration(ModuleRule):
     static argument computed from a parameter of the enclosing function, which a call of that
     function in this file passes a loop-varying value (`perturb(key, x, step)` called as
     `perturb(key, x, i)` in `for i in range(n)`). Outside loops too: a static argument read out of
-    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`), whose value follows the data, and a
+    arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`, `int(valid.sum())`: an array method
+    reducing over values), whose value follows the data, and a
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
     a new value on every call of that function. A `lambda` or `functools.partial(...)` written at
     the call is left to XLA419 (a callable made anew, which misses the cache by identity).
@@ -144,6 +145,16 @@ class StaticArgumentPerIteration(ModuleRule):
                             'every call of `augment()`: jax.jit compiles once per distinct static value, so every '
                             'value drawn for the first time compiles again; pass it traced (with a static bound and '
                             'a mask)'),
+                )),
+        # read out of the values of an array the caller was handed, through an array method
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef top(scores, k):\n    return jnp.sort(scores)[-k:]\n"
+                "def best(scores, valid):\n    k = int(valid.sum())\n    return top(scores, k)\n",
+                expected=(
+                    (9, 24, 'static argument `k` of jitted `top` is read from array values (int(...) of .sum()): '
+                            'jax.jit compiles once per distinct static value, so it compiles again whenever the '
+                            'data gives a new one (and the read waits for the device); pass it traced, with a '
+                            'static bound and a mask'),
                 )),
     )
 
@@ -301,7 +312,14 @@ def _read_from_arrays(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, dep
     jax_call = next((name for n in ast.walk(inner) if isinstance(n, ast.Call)
                      and (name := ctx.facts.aliases.resolve(n.func)) is not None
                      and name.startswith(("jnp.", "jax.", "lax.")) and not name.startswith("jax.jit")), None)
+    if jax_call is None:  # mask.sum(), lengths.max(): an array method reducing over values
+        jax_call = next((f".{n.func.attr}()" for n in ast.walk(inner) if isinstance(n, ast.Call)
+                         and isinstance(n.func, ast.Attribute) and n.func.attr in _VALUE_REDUCTIONS), None)
     return f"{how} of {jax_call}" if jax_call is not None else None
+
+
+# Array methods (NumPy and JAX alike) whose result is computed from the array's values, not its shape.
+_VALUE_REDUCTIONS = frozenset({"sum", "max", "min", "mean", "prod", "argmax", "argmin", "cumsum", "any", "all"})
 
 
 def _counter_of_enclosing_call(index: ModuleIndex, call: ast.Call, arg: ast.expr) -> str | None:

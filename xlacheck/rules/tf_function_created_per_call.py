@@ -37,7 +37,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
     from the enclosing function's own parameters or locals (a closure over them,
     `tf.function(model)`, `jax.jit(partial(model.init))`, an object made from them) is reported
     only with `--preview`: on real code those were one-off drivers (fit a model, init its
-    parameters) about as often as per-step helpers. When this file calls the
+    parameters) about as often as per-step helpers; unless all it captures of the call are
+    operands of arithmetic or comparisons (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
+    `weighted_mse(a, b, w)`): numbers baked into a numeric kernel as constants, a loss or metric
+    helper that runs per step, where the drivers call or read attributes of what they capture
+    (`model.init`, `sample_chain(num_results=...)`). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
@@ -142,8 +146,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    return tf.function(model, jit_compile=True)(x)\n"),
         Example("import tensorflow as tf\ndef forward(model, x):\n    @tf.function(jit_compile=True)\n"
                 "    def run(v):\n        return model(v)\n    return run(x)\n"),
-        Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
-                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n"),
+        Example("import jax\ndef init_params(model, rng, x):\n"
+                "    return jax.jit(lambda r, v: model.init(r, v))(rng, x)\n"),
         Example("import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
                 "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
                 "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n"),
@@ -265,6 +269,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             'result: each one starts with an empty trace cache and compiles again; build it once '
                             'before the loop and pass what changes as an argument'),
                 )),
+        # what it captures of the call is only arithmetic operands: numbers baked into a numeric kernel
+        Example("import jax\nimport jax.numpy as jnp\ndef weighted_mse(a, b, w):\n"
+                "    fast = jax.jit(lambda x, y: w * jnp.mean((x - y) ** 2))\n    return fast(a, b)\n",
+                expected=(
+                    (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
+                            '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -331,7 +343,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         parent = index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func) \
-                    and (ctx.preview or not _captures_call_state(index, func, node)):
+                    and (ctx.preview or not _captures_call_state(index, func, node)
+                     or _bakes_call_numbers(index, func, node)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -376,7 +389,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
                                         "and pass what it closes over as arguments")
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func) \
-                and (ctx.preview or not _captures_call_state(index, func, node)):
+                and (ctx.preview or not _captures_call_state(index, func, node)
+                     or _bakes_call_numbers(index, func, node)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
@@ -685,6 +699,12 @@ def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) ->
     parameters) about as often as per-step helpers; ones that capture nothing of the call
     (``jax.pmap(lambda x: all_gather(x, 'i'))(x)``) were per-step helpers. Those are reported by
     default, these only with ``--preview`` (docs/known-results.md)."""
+    return bool(_call_state_reads(index, func, created))
+
+
+def _call_state_reads(index: ModuleIndex, func: ast.AST, created: ast.AST) -> list[ast.Name]:
+    """The reads, inside what ``created`` wraps, of ``func``'s own parameters and locals (``self``
+    and local defs aside): what :func:`_captures_call_state` asks about."""
     parts: list[ast.AST] = [created]
     if isinstance(created, ast.Call):
         parts = list(created.args[:1]) if _is_compiler_call(index, created) \
@@ -696,7 +716,7 @@ def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) ->
         expanded.append(local_defs.get(part.id, part) if isinstance(part, ast.Name) else part)
     free = set().union(*(_free_names(part) for part in expanded)) if expanded else set()
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return False
+        return []
     params = [*func.args.posonlyargs, *func.args.args]
     bound = {a.arg for a in (*params, *func.args.kwonlyargs)}
     bound |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
@@ -706,7 +726,20 @@ def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) ->
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and index.function_of(sub) is func:
             bound.add(sub.id)
     bound -= set(local_defs)  # a local def itself is looked into, not counted as state
-    return bool(free & bound)
+    state = free & bound
+    return [sub for part in expanded for sub in ast.walk(part)
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in state]
+
+
+def _bakes_call_numbers(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
+    """The per-call state the created function closes over is only operands of arithmetic or
+    comparisons (``jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))`` in ``weighted_mse(a, b, w)``): numbers
+    the compiled program bakes in as constants, so it is a numeric kernel specialised on this call's
+    values, which its callers run per step, not a driver over a model or a distribution (the
+    one-off fit/init drivers of real code call or read attributes of what they capture:
+    ``model.init``, ``sssm.get_transition_matrix_for_timestep``, ``sample_chain(num_results=...)``)."""
+    reads = _call_state_reads(index, func, created)
+    return bool(reads) and all(isinstance(index.parent(r), (ast.BinOp, ast.UnaryOp, ast.Compare)) for r in reads)
 
 
 def _is_compiler_call(index: ModuleIndex, call: ast.Call) -> bool:

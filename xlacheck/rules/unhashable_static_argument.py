@@ -27,6 +27,10 @@ _UNHASHABLE_ANNOTATIONS = {"list": "a list", "List": "a list", "typing.List": "a
                            "Dict": "a dict", "typing.Dict": "a dict", "set": "a set", "Set": "a set",
                            "typing.Set": "a set"}
 
+# Members only NumPy/JAX arrays have (not tuples, configs or jax.ShapeDtypeStruct, which has
+# .shape/.dtype/.ndim and is hashable): a static parameter used through one is an array.
+_ARRAY_ONLY_MEMBERS = frozenset({"astype", "at", "item", "tolist"})
+
 _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
     ast.SetComp: "a set",
@@ -46,7 +50,9 @@ class UnhashableStaticArgument(ModuleRule):
     level of calls: a parameter of the enclosing function that a call of it in this file passes
     such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
     `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
-    (`hparams["activation"]`).
+    (`hparams["activation"]`) or uses through a member only arrays have (`idx.astype(int)`,
+    `w.at[...]`, `.item()`, `.tolist()`; not `.shape`/`.dtype`, which a hashable
+    `jax.ShapeDtypeStruct` or a config also has).
 
     ## Why is this bad?
     `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
@@ -94,6 +100,9 @@ class UnhashableStaticArgument(ModuleRule):
         Example("import jax\nfrom functools import partial\nSTATIC = (1,)\n"
                 "@partial(jax.jit, static_argnums=1)\ndef head(x, n):\n    return x[:n]\n"
                 "@partial(jax.jit, static_argnums=STATIC)\ndef first(x, n):\n    return head(x, n)\n"),
+        # .shape/.dtype: a jax.ShapeDtypeStruct (hashable) has them too
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
+                "def fit_to(x, spec):\n    return x.reshape(spec.shape).astype(spec.dtype)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -151,6 +160,15 @@ class UnhashableStaticArgument(ModuleRule):
                             'line 10: jax.jit hashes static arguments for its cache and lists are unhashable '
                             '(ValueError: Non-hashable static arguments are not supported); pass a tuple'),
                 )),
+        # used through a member only arrays have: unhashable whatever the caller passes
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
+                "def pick(x, cols):\n    return x[:, cols.astype(int)]\n",
+                expected=(
+                    (5, 17, 'static argument `cols` of jitted `pick` is used as an array (`.astype`): jax.jit hashes '
+                            'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
+                            'static arguments are not supported, measured: static.jax_array, static.numpy_array); '
+                            'make the argument traced, or pass a tuple of Python numbers'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -203,6 +221,14 @@ class UnhashableStaticArgument(ModuleRule):
                                       "dict: jax.jit hashes static arguments for its cache and dicts are unhashable "
                                       "(ValueError: Non-hashable static arguments are not supported); pass a tuple, "
                                       "a frozen dataclass or a FrozenDict")
+            elif isinstance(sub, ast.Attribute) and sub.attr in _ARRAY_ONLY_MEMBERS and isinstance(sub.value, ast.Name) \
+                    and sub.value.id in static and sub.value.id not in reported:
+                reported.add(sub.value.id)
+                ctx.report(self, sub, f"static argument `{sub.value.id}` of jitted `{caller_name}` is used as an "
+                                      f"array (`.{sub.attr}`): jax.jit hashes static arguments for its cache and "
+                                      "arrays are unhashable (ValueError: Non-hashable static arguments are not "
+                                      "supported, measured: static.jax_array, static.numpy_array); make the argument "
+                                      "traced, or pass a tuple of Python numbers")
 
     @staticmethod
     def _unhashable(ctx: ModuleContext, index: ModuleIndex, arg: ast.expr, depth: int = 0,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, is_tokenizer, is_true, keyword
 from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
@@ -69,9 +70,11 @@ class _Resolver:
                         out.append(stmt.value)
         return out
 
-    def spec_with_unknown_dims(self, node: ast.expr, depth: int = 0) -> ast.Call | None:
+    def spec_with_unknown_dims(self, node: ast.expr, depth: int = 0, *, length: bool = False) -> ast.Call | None:
         """The first ``tf.TensorSpec`` reachable from ``node`` whose shape has a ``None``
-        dimension (or whose rank is unknown)."""
+        dimension (or whose rank is unknown); with ``length``, one whose ``None`` dimension is not
+        the leading (batch) one: a declared sequence length (``TensorSpec([None, None])``,
+        ``[1, None]``), not only a batch size."""
         if depth > _DEPTH:
             return None
         for value in self.values(node, depth):
@@ -79,40 +82,58 @@ class _Resolver:
                 if isinstance(sub, ast.Call) and self.resolve(sub.func) in _SPECS:
                     kw = keyword(sub, "shape")
                     shape = kw.value if kw is not None else (sub.args[0] if sub.args else None)
-                    if shape is None or self.unknown_dims(shape, depth + 1):
+                    if shape is None and not length or shape is not None and self.unknown_dims(
+                            shape, depth + 1, after_leading=length):
                         return sub
                 elif isinstance(sub, (ast.Name, ast.Attribute)) and sub is not value \
                         and isinstance(getattr(sub, "ctx", None), ast.Load) \
                         and not isinstance(self.index.parent(sub), (ast.Call, ast.Attribute)):
-                    found = self.spec_with_unknown_dims(sub, depth + 1)  # [SPEC, ...]: a spec bound elsewhere
+                    # [SPEC, ...]: a spec bound elsewhere
+                    found = self.spec_with_unknown_dims(sub, depth + 1, length=length)
                     if found is not None:
                         return found
                 elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in self._defs \
                         and sub is not value:
-                    found = self.spec_with_unknown_dims(sub, depth + 1)
+                    found = self.spec_with_unknown_dims(sub, depth + 1, length=length)
                     if found is not None:
                         return found
         return None
 
-    def unknown_dims(self, shape: ast.expr, depth: int) -> bool:
-        """A shape expression with a ``None`` dimension, or ``None`` itself (unknown rank)."""
+    def unknown_dims(self, shape: ast.expr, depth: int, *, after_leading: bool = False) -> bool:
+        """A shape expression with a ``None`` dimension, or ``None`` itself (unknown rank); with
+        ``after_leading``, a ``None`` at a known position past the first (unknown rank and
+        ``[None] * rank`` of unknown ``rank`` do not count)."""
         if depth > _DEPTH:
             return False
         if isinstance(shape, ast.Constant):
-            return shape.value is None
+            return shape.value is None and not after_leading
         if isinstance(shape, (ast.List, ast.Tuple)):
-            return any(isinstance(d, ast.Constant) and d.value is None for d in shape.elts)
+            dims = shape.elts[1:] if after_leading else shape.elts
+            return any(isinstance(d, ast.Constant) and d.value is None for d in dims)
         if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
+            if after_leading:  # [B] + [None]: the right side starts past the first dimension when the left has one
+                left_dims = shape.left.elts if isinstance(shape.left, (ast.List, ast.Tuple)) else None
+                return self.unknown_dims(shape.left, depth + 1, after_leading=True) or bool(left_dims) and any(
+                    self._holds_none(shape.right, depth + 1))
             return self.unknown_dims(shape.left, depth + 1) or self.unknown_dims(shape.right, depth + 1)
         if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Mult):  # [None] * rank
+            if after_leading:
+                return any(isinstance(side, ast.Constant) and isinstance(side.value, int) and side.value >= 2
+                           for side in (shape.left, shape.right)) and any(
+                    isinstance(side, (ast.List, ast.Tuple)) and self.unknown_dims(side, depth + 1)
+                    for side in (shape.left, shape.right))
             return any(isinstance(side, (ast.List, ast.Tuple)) and self.unknown_dims(side, depth + 1)
                        for side in (shape.left, shape.right))
         if isinstance(shape, ast.Call) and self.resolve(shape.func) in _SHAPES:
-            return bool(shape.args) and self.unknown_dims(shape.args[0], depth + 1)
+            return bool(shape.args) and self.unknown_dims(shape.args[0], depth + 1, after_leading=after_leading)
         if isinstance(shape, ast.Name):
             values = self.values(shape, depth + 1)
-            return any(self.unknown_dims(v, depth + 1) for v in values if v is not shape)
+            return any(self.unknown_dims(v, depth + 1, after_leading=after_leading) for v in values if v is not shape)
         return False
+
+    def _holds_none(self, shape: ast.expr, depth: int) -> list[bool]:
+        """Whether a literal list/tuple of dimensions (or a name bound to one) holds a ``None``."""
+        return [self.unknown_dims(shape, depth)] if isinstance(shape, (ast.List, ast.Tuple, ast.Name)) else []
 
     def fixed_shape(self, arg: ast.expr, depth: int = 0) -> bool:
         """The caller padded or pinned the argument's shape (``tf.pad``, ``pad_sequences``,
@@ -155,10 +176,14 @@ class UnknownDimsInJitSignature(ModuleRule):
     its longest element, XLA401's). The signature
     is followed however it is spelled: inline, a name bound in the function or at module level,
     `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
-    `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file never calls per batch
-    (a serving entry point, a step called from elsewhere) is not flagged: whether its shapes vary
-    is decided elsewhere, and a function fed one padded shape compiles once (the
-    compiler-labelled corpora have such negatives).
+    `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file calls, but never per
+    batch, is not flagged: a function fed one padded shape compiles once (the compiler-labelled
+    corpora have such negatives). One that nothing in this file calls (a serving entry point, an
+    encoder called from elsewhere) is flagged when its signature declares a `None` dimension past
+    the leading one: a sequence length its author expects to vary, and XLA compiles once per
+    distinct length (measured: `sequence_dim_changes_input_signature_none`,
+    `sequence_dim_repeats_input_signature_none` in the table). A `None` batch dimension alone is
+    not flagged there: batches share one size but the last, which XLA402 reports where it is made.
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
@@ -193,7 +218,10 @@ class UnknownDimsInJitSignature(ModuleRule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([32, 128], tf.int32)])\n"
                 "def f(ids):\n    return ids + 1\ndef run(batches):\n    return [f(b) for b in batches]\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
+        # nothing here calls it, and only the batch dimension is None
+        Example("import tensorflow as tf\n"
+                "@tf.function(jit_compile=True,\n"
+                "             input_signature=[tf.TensorSpec(tf.TensorShape([None, 128]), tf.int32)])\n"
                 "def serving(ids):\n    return ids + 1\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)])\n"
                 "def encode(x):\n    return tf.reduce_sum(x, axis=1)\n"
@@ -250,6 +278,14 @@ class UnknownDimsInJitSignature(ModuleRule):
                     (4, 39, 'reduce_retracing=True on jit_compile=True function `f`, called in a loop: tracing is '
                             'relaxed but XLA still compiles once per concrete shape; feed fixed (or bucketed) shapes'),
                 )),
+        # an entry point nothing here calls, declared to take any sequence length
+        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
+                "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n",
+                expected=(
+                    (2, 9, 'input_signature with a None length dimension on jit_compile=True function `serving`, '
+                           'which nothing in this file calls: it traces once, but XLA compiles once per distinct '
+                           'length its callers pass; pad (or bucket) inputs to fixed lengths and declare them'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -266,8 +302,12 @@ class UnknownDimsInJitSignature(ModuleRule):
             for tfn in tfns:
                 if not self._jit(resolver, tfn.keyword("jit_compile")) or in_test(index, ctx.path, tfn.wrapper):
                     continue
-                varying = [c for c in sites.get(id(tfn.wrapper), ())
-                           if not in_test(index, ctx.path, c) and per_batch(index, c)
+                calls = [c for c in sites.get(id(tfn.wrapper), ()) if not in_test(index, ctx.path, c)]
+                if not calls:
+                    self._declared_length(ctx, resolver, tfn)
+                    continue
+                varying = [c for c in calls
+                           if per_batch(index, c)
                            and not any(loop_grown_arguments(index, c))  # XLA409 reports that call
                            and not all(resolver.fixed_shape(a) or _same_shape_every_iteration(index, tfn, c, a)
                                        for a in [*c.args, *(k.value for k in c.keywords)])]
@@ -287,6 +327,23 @@ class UnknownDimsInJitSignature(ModuleRule):
                     ctx.report(self, relax, f"{relax.arg}=True on jit_compile=True function `{tfn.name}`, {where}: "
                                             "tracing is relaxed but XLA still compiles once per concrete shape; "
                                             "feed fixed (or bucketed) shapes")
+
+    def _declared_length(self, ctx: ModuleContext, resolver: _Resolver, tfn: TfFunction) -> None:
+        """A jit function nothing here calls (an entry point: its callers are elsewhere) whose
+        signature declares a ``None`` dimension past the batch one: its author expects lengths to
+        vary, and XLA compiles once per distinct length while tracing once (measured:
+        ``sequence_dim_changes_input_signature_none`` compiles 3 times for 3 lengths,
+        ``sequence_dim_repeats_input_signature_none`` once per distinct length). A ``None`` batch
+        dimension alone is not flagged: batches have one size but the last."""
+        if retrace_table.bounded("sequence_dim_changes_input_signature_none", jit_compile=True):
+            return  # a TensorFlow whose measured row compiles once for many lengths: nothing to report
+        signature = tfn.keyword("input_signature")
+        spec = resolver.spec_with_unknown_dims(signature, length=True) if signature is not None else None
+        if spec is not None:
+            ctx.report(self, spec, f"input_signature with a None length dimension on jit_compile=True function "
+                                   f"`{tfn.name}`, which nothing in this file calls: it traces once, but XLA "
+                                   "compiles once per distinct length its callers pass; pad (or bucket) inputs to "
+                                   "fixed lengths and declare them")
 
     @staticmethod
     def _jit(resolver: _Resolver, value: ast.expr | None) -> bool:
