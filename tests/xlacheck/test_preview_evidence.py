@@ -69,3 +69,12 @@ def test_xla404_decorator_options_are_not_captured_state() -> None:
     source = ("import tensorflow as tf\ndef forward(x, xla):\n    @tf.function(jit_compile=xla)\n"
               "    def run(v):\n        return v * 2.0\n    return run(x)\n")
     assert [d.code for d in check_source(source, "helpers.py").diagnostics] == ["XLA404"]
+
+
+def test_xla408_uncalled_entry_point_with_a_none_length_only_with_preview() -> None:
+    source = ("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
+              "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n")
+    assert check_source(source, "serve.py").diagnostics == ()
+    found = check_source(source, "serve.py", preview=True).diagnostics
+    assert [(d.code, d.start.line, d.start.col) for d in found] == [("XLA408", 2, 8)]
+    assert "which nothing in this file calls" in found[0].message

@@ -77,11 +77,13 @@ EXAMPLES: dict[tuple[str, bool], str] = {
         "jit_compile=True, input_signature=[tf.TensorSpec([None], tf.float32)]", "x", "x * 0.5")
     + "def run(x):\n    for i in range(100):\n        x = step(x)\n    return x\n",
     ("sequence_dim_changes_input_signature_none", True): _step(
-        "jit_compile=True, input_signature=[tf.TensorSpec([2, None], tf.float32)]", "x", "tf.reduce_sum(x, axis=1)"),
+        "jit_compile=True, input_signature=[tf.TensorSpec([2, None], tf.float32)]", "x", "tf.reduce_sum(x, axis=1)")
+    + "def run(batches):\n    for b in batches:\n        step(b)\n",  # an uncalled entry point: --preview only
     ("sequence_dim_changes_input_signature_none", False): _step(
         "input_signature=[tf.TensorSpec([2, None], tf.float32)]", "x", "tf.reduce_sum(x, axis=1)"),
     ("sequence_dim_repeats_input_signature_none", True): _step(
-        "jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)]", "x", "tf.reduce_sum(x)"),
+        "jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.float32)]", "x", "tf.reduce_sum(x)")
+    + "def run(batches):\n    for b in batches:\n        step(b)\n",
     ("variable_new_object", True): _step("jit_compile=True", "v, x", "v * x")
     + "def run(x):\n    for i in range(100):\n        v = tf.Variable(tf.ones([2]))\n        step(v, x)\n",
     ("list_of_tensors_length_changes", True): _step("jit_compile=True", "xs", "tf.add_n(xs)")

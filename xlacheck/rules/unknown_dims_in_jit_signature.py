@@ -254,6 +254,9 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "    for _ in range(n):\n        logits = next_logits(ids)\n"
                 "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
                 "    return ids\n"),
+        # an entry point nothing here calls, declared to take any sequence length: --preview only
+        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
+                "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
@@ -277,14 +280,6 @@ class UnknownDimsInJitSignature(ModuleRule):
                 expected=(
                     (4, 39, 'reduce_retracing=True on jit_compile=True function `f`, called in a loop: tracing is '
                             'relaxed but XLA still compiles once per concrete shape; feed fixed (or bucketed) shapes'),
-                )),
-        # an entry point nothing here calls, declared to take any sequence length
-        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
-                "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n",
-                expected=(
-                    (2, 9, 'input_signature with a None length dimension on jit_compile=True function `serving`, '
-                           'which nothing in this file calls: it traces once, but XLA compiles once per distinct '
-                           'length its callers pass; pad (or bucket) inputs to fixed lengths and declare them'),
                 )),
     )
 
@@ -334,7 +329,11 @@ class UnknownDimsInJitSignature(ModuleRule):
         vary, and XLA compiles once per distinct length while tracing once (measured:
         ``sequence_dim_changes_input_signature_none`` compiles 3 times for 3 lengths,
         ``sequence_dim_repeats_input_signature_none`` once per distinct length). A ``None`` batch
-        dimension alone is not flagged: batches have one size but the last."""
+        dimension alone is not flagged: batches have one size but the last. Behind ``--preview``:
+        with no call site the file cannot tell a function fed varying lengths from one fed a single
+        length (compiler-labelled negatives of exactly this form exist), so it is weak evidence."""
+        if not ctx.preview:
+            return
         if retrace_table.bounded("sequence_dim_changes_input_signature_none", jit_compile=True):
             return  # a TensorFlow whose measured row compiles once for many lengths: nothing to report
         signature = tfn.keyword("input_signature")
