@@ -25,7 +25,8 @@ values tried, recompiling per value); such a pass is not a fix, so the summary c
     python benchmarks/fix_score.py --corpus ../shared/eval/real_cases --categories cond,shape,host,op --mode unsafe
 
 The repository corpus (``--corpus repo``: ``eval_cases/``, split in ``eval_cases/split.json``)
-is scored per split, train and validation apart, as ``xla_cases_score.py`` does:
+is scored per split, train and validation apart, as ``xla_cases_score.py`` does (and, like it, with
+the ``--jit-compiled`` declaration unless ``--no-declare``: the oracle compiles every ENTRY):
 
     python benchmarks/fix_score.py --corpus repo --split train            # per-case table
     python benchmarks/fix_score.py --corpus repo --split train,validation # validation: totals only
@@ -99,8 +100,10 @@ class CaseFix:
     changed: bool = False
 
 
-def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool) -> list[CaseFix]:
-    """Fixed copies of the cases in ``out``, made by ``python -m xlacheck --fix``."""
+def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool,
+            declare: tuple[str, ...] = ()) -> list[CaseFix]:
+    """Fixed copies of the cases in ``out``, made by ``python -m xlacheck --fix`` (with the
+    declaration flags ``declare``)."""
     if out.exists():
         shutil.rmtree(out)
     user_dir = out / "user"
@@ -113,12 +116,12 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool) ->
         (user_dir / f"{case['case']}.py").write_text(originals[case["case"]], encoding="utf-8")
     offered: dict[str, list[str]] = {}
     found: dict[str, int] = {}
-    for d in xlacheck(user_dir)["diagnostics"]:
+    for d in xlacheck(user_dir, *declare)["diagnostics"]:
         name = Path(d["path"]).stem
         found[name] = found.get(name, 0) + 1
         if d.get("fix"):
             offered.setdefault(name, []).append(d["fix"]["applicability"])
-    xlacheck(user_dir, "--fix", *(["--unsafe-fixes"] if unsafe else []))
+    xlacheck(user_dir, *declare, "--fix", *(["--unsafe-fixes"] if unsafe else []))
     applies = {"safe", "unsafe"} if unsafe else {"safe"}
     records = []
     for case in cases:
@@ -200,7 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
                     help="leave out the cases named in FILE, e.g. eval_cases/authored_with_rules.txt (cases "
                          "written by the author of the rules they test)")
+    ap.add_argument("--no-declare", action="store_true",
+                    help="run the fixer without --jit-compiled (by default the cases are declared compiled, as "
+                         "xla_cases_score.py does: the oracle compiles every ENTRY)")
     a = ap.parse_args(argv)
+    declare = () if a.no_declare else ("--jit-compiled",)
+    print(f"== {'declared --jit-compiled' if declare else 'not declared'}")
     from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
 
     exclude = read_case_list(a.exclude_from)
@@ -221,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     summaries = []
     for mode in (["safe", "unsafe"] if a.mode == "both" else [a.mode]):
         t0 = time.time()
-        records = prepare(a.corpus, oracle, cases, out / f"fixed_{mode}", mode == "unsafe")
+        records = prepare(a.corpus, oracle, cases, out / f"fixed_{mode}", mode == "unsafe", declare)
         # Only changed files are run: an unchanged failing file is not fixed, whatever check-fix
         # says about it (it feeds concrete values, so value-specialized originals "pass"), and an
         # unchanged negative compiles as it did.
@@ -235,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         split_of = {c["case"]: c["split"] for c in cases}
         for split in splits:
             summary = summarize(mode, [r for r in records if split_of[r.case] == split], report, split)
-            summary.update(fixer=f"{sys.executable} -m xlacheck --fix", seconds=round(time.time() - t0, 1))
+            summary.update(fixer=" ".join([sys.executable, "-m", "xlacheck", *declare, "--fix"]),
+                           seconds=round(time.time() - t0, 1))
             summaries.append(summary)
     (out / "fix_score.json").write_text(json.dumps(summaries, indent=1))
     print(f"\nwrote {out / 'fix_score.json'}")
