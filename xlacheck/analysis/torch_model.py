@@ -250,6 +250,31 @@ def proving_methods() -> frozenset[str]:
 
 
 @cache
+def bool_results() -> frozenset[str]:
+    """Ops whose result is a bool tensor although no argument is bool (comparisons, ``isnan``,
+    ``signbit``, ``isin``, ``any``/``all``), from the table's ``bool_results`` (each op's result
+    dtype on the forward probe's own arguments)."""
+    return frozenset(op_table().get("bool_results", ()))
+
+
+def _bool_dtype(e: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``torch.bool`` (or the string ``"bool"`` that ``.to``/``.type`` also accept)."""
+    if e is None:
+        return False
+    if isinstance(e, ast.Constant):
+        return e.value in ("bool", "torch.bool", "torch.BoolTensor")
+    return resolve(e) in ("torch.bool", "torch.BoolTensor")
+
+
+def _bool_dtype_argument(c: ast.Call, resolve: Callable[[ast.expr], str | None], positional: bool) -> bool:
+    """A call given ``dtype=torch.bool`` (or, for ``.to``/``.type``, ``torch.bool`` as its first argument):
+    its result is a bool tensor."""
+    if any(k.arg == "dtype" and _bool_dtype(k.value, resolve) for k in c.keywords):
+        return True
+    return positional and bool(c.args) and _bool_dtype(c.args[0], resolve)
+
+
+@cache
 def bool_arguments() -> dict[str, list[dict]]:
     """op -> the tensor arguments torch accepts only as bool (``masked_fill``'s mask, three-argument
     ``where``'s condition), from the table's ``bool_arguments`` (each op called with a bool, a float
@@ -1694,6 +1719,10 @@ class _Walker:
             return STEP_INT  # rng.randrange(...), rng.uniform(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
             m = f.attr
+            if m in ("to", "type") and _bool_dtype_argument(c, b.resolve, positional=True) and not recv & MODULE:
+                # x.to(torch.bool), mask.type(torch.bool), x.to(device, dtype=torch.bool): a bool tensor; of an
+                # unproven value, a mask once it indexes a tensor (as ``.bool()``)
+                return TENSOR | BOOL if recv & (TENSOR | STRUCT) else MAYBE_MASK
             if m == "to" or m in ("cuda", "xla"):
                 if recv & MODULE:
                     return MODULE
@@ -1720,7 +1749,10 @@ class _Walker:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
                 if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",
-                                           "logical_and", "logical_or", "logical_not", "isin"):
+                                           "logical_and", "logical_or", "logical_not", "isin") \
+                        or "Tensor." + m in bool_results() \
+                        or m in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor") \
+                        and _bool_dtype_argument(c, b.resolve, positional=False):
                     return TENSOR | BOOL
                 if m in ("long", "int", "argmax", "argmin", "argsort", "nonzero"):
                     return TENSOR | LONG
@@ -1809,8 +1841,9 @@ class _Walker:
                                           or name.rsplit(".", 1)[-1] in ("tensor", "as_tensor", "from_numpy")):
             leaf = name.rsplit(".", 1)[-1]
             if leaf in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "isin", "logical_and",
-                        "logical_or", "logical_not", "isclose", "bernoulli") and leaf != "bernoulli":
-                return TENSOR | BOOL
+                        "logical_or", "logical_not", "isclose", "bernoulli") and leaf != "bernoulli" \
+                    or name in bool_results() or _bool_dtype_argument(c, self.b.resolve, positional=False):
+                return TENSOR | BOOL  # a comparison or predicate, or a factory given dtype=torch.bool
             if leaf in ("argmax", "argmin", "argsort", "randint", "randperm", "nonzero", "multinomial", "arange"):
                 return TENSOR | LONG
             if name in ("torch.max", "torch.min", "torch.sort", "torch.topk", "torch.kthvalue", "torch.median", "torch.mode") \
