@@ -275,6 +275,11 @@ def explicit_calls(torch: Any, qual: str, seed: int) -> list[tuple[list, dict, s
         "torch.nn.functional.cross_entropy": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
         "torch.nn.functional.nll_loss": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
         "torch.nn.functional.one_hot": ([ids], {"num_classes": 4}),
+        # a float input and source under a bool mask (the schema generator fills every argument alike)
+        "torch.masked_scatter": ([x, x > 0.5, torch.rand(x.numel())], {}),
+        "Tensor.masked_scatter": ([x, x > 0.5, torch.rand(x.numel())], {}),
+        # shapes as the call spells them (the schema's SymInt[] gets no value that fits the input)
+        "Tensor.view": ([x, (2, 3, 64)], {}), "Tensor.expand": ([x[:1], (2, 3, 8, 8)], {}),
     }
     if qual not in table:
         return []
@@ -890,7 +895,8 @@ def bool_results(torch: Any, ops: list[str]) -> list[str]:
                 break  # ``torch.tensor([True, False])``: a bool result from bool data (the data decide)
             try:
                 with torch.no_grad():
-                    res = getattr(args[0], qual.split(".", 1)[1])(*args[1:], **kwargs) if method else fn(*args, **kwargs)
+                    res = (getattr(args[0], qual.split(".", 1)[1])(*args[1:], **kwargs) if method
+                           else fn(*args, **kwargs))
             except Exception:  # noqa: BLE001 - the next argument set, as probe_op does
                 continue
             if isinstance(res, torch.Tensor) and res.dtype == torch.bool \
@@ -1075,7 +1081,8 @@ def build(batch: int, limit: int | None) -> dict:
         "argument_dependent": argument_rows(probes, results),
         "modules": module_table(torch),
         "not_exercised": not_exercised,
-        "bool_results": bool_results(torch, sorted(n for n, e in ops.items() if e["status"] in ("lowered", "fallback"))),
+        "bool_results": bool_results(torch, sorted(n for n, e in ops.items()
+                                                   if e["status"] in ("lowered", "fallback"))),
     }
 
 
@@ -1173,6 +1180,28 @@ def merge_backward(ops: dict[str, dict], results: dict[str, dict]) -> None:
             ops[op]["backward"] = rec["status"]
             if rec.get("aten"):
                 ops[op]["backward_aten"] = rec["aten"]
+
+
+def rerun_ops(path: Path, batch: int, names: list[str]) -> dict:
+    """``--phase ops --only A,B``: the forward probe (and, where it lowers, the backward probe) of the
+    named ops only, merged into the table at ``path``: an op whose arguments the generator learned
+    to build after the last full run."""
+    table = json.loads(path.read_text())
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    results = _run_all(names, scratch, batch)
+    for name in names:
+        rec = results[name]
+        if rec["status"] == "not_exercised":
+            table["ops"].pop(name, None)
+            table["not_exercised"][name] = rec["reason"]
+            continue
+        table["not_exercised"].pop(name, None)
+        entry = {k: rec[k] for k in ("status", "aten", "reads_value", "data_dependent_shape", "error") if k in rec}
+        entry["args"] = rec.get("args", "")
+        table["ops"][name] = entry
+    merge_backward(table["ops"], _run_all([n for n in backward_names(table["ops"]) if n[9:] in names], scratch, batch))
+    return table
 
 
 def rerun_arguments(path: Path, batch: int) -> dict:
@@ -1349,10 +1378,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
-    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results"), default="all",
+    ap.add_argument("--only", default="", help="with --phase ops: comma list of the ops to probe again")
+    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "ops"),
+                    default="all",
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
                          "the argument-dependent probes and the module table; variants: only the variant probes "
-                         "and the boolean-argument list; bool-results: only the list of ops whose result is a bool tensor")
+                         "and the boolean-argument list; bool-results: only the list of ops whose result is a "
+                         "bool tensor; "
+                         "ops: only the forward and backward probes of the --only ops")
     ap.add_argument("--check", action="store_true", help="rerun a sample of each kind of probe and compare with --out")
     ap.add_argument("--sample", type=int, default=6, help="with --check: how many probes of each kind")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
@@ -1369,6 +1402,7 @@ def main(argv: list[str] | None = None) -> int:
         return check_table(args.out, args.sample, args.batch)
     table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
              else rerun_bool_results(args.out) if args.phase == "bool-results"
+             else rerun_ops(args.out, args.batch, [n for n in args.only.split(",") if n]) if args.phase == "ops"
              else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")

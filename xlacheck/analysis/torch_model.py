@@ -1377,6 +1377,12 @@ class _Walker:
                     and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
                 pairs = [(s.target.elts[0], 0),  # the index
                          (s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self))]
+            elif (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "zip"
+                  and not s.iter.keywords and isinstance(s.target, ast.Tuple)
+                  and len(s.target.elts) == len(s.iter.args)
+                  and not any(isinstance(a, ast.Starred) for a in s.iter.args)):
+                # for score, box in zip(scores, boxes): each name gets an item of its own sequence
+                pairs = [(t, _item_flags(self.b.out.of(a), a, self)) for t, a in zip(s.target.elts, s.iter.args)]
             else:
                 pairs = [(s.target, _item_flags(it, s.iter, self))]
 
@@ -1672,7 +1678,9 @@ class _Walker:
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
-        elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS):
+        elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
+                                               or recv & STRUCT and f.attr in proving_methods()):
+            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:

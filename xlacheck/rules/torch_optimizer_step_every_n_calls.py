@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.analysis import walk
 from xlacheck.analysis.torch_model import (
@@ -51,7 +52,7 @@ def _optimizer_like(e: ast.expr, torch: TorchFacts) -> bool:
     return name.lower() in ("opt", "optim", "optimizer") or name.lower().endswith("optimizer")
 
 
-def _update_call(c: ast.Call, torch: TorchFacts, resolve) -> bool:  # type: ignore[no-untyped-def]
+def _update_call(c: ast.Call, torch: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
     """``optimizer.step()``, ``scaler.step(optimizer)`` or ``xm.optimizer_step(optimizer)``."""
     if resolve(c.func) == _OPTIMIZER_STEP:
         return True
@@ -82,7 +83,8 @@ class TorchOptimizerStepEveryNCalls(ModuleRule):
     second update (a stateful optimizer's first update differs from the later ones). Measured on
     torch_xla 2.9 (`torch_xla_recompile.json`, probe `optimizer_step_every_n_calls`, AdamW,
     an update at calls 4, 8 and 12): 5 compilations in 12 calls, new ones at calls 4, 5 and 8
-    after the two of the first calls. Each is a full compilation of the training step: minutes for a large model on a TPU.
+    after the two of the first calls. Each is a full compilation of the training step: minutes
+    for a large model on a TPU.
 
     ## Example
     ```python
@@ -138,12 +140,14 @@ class TorchOptimizerStepEveryNCalls(ModuleRule):
                 "        if (step + 1) % accum == 0:\n            opt.step()\n            opt.zero_grad()\n",
                 expected=((8, 13, '`opt.step()` ' + _MSG),)),
         Example("import torch\n"
-                "class Trainer:\n    def __init__(self, model, n):\n        self.model, self.n, self.step = model, n, 0\n"
+                "class Trainer:\n    def __init__(self, model, n):\n"
+                "        self.model, self.n, self.step = model, n, 0\n"
                 "        self.optimizer = torch.optim.AdamW(model.parameters())\n"
                 "    def train_step(self, x, y):\n        self.step += 1\n"
                 "        loss = torch.nn.functional.cross_entropy(self.model(x), y) / self.n\n"
                 "        loss.backward()\n        if self.step % self.n == 0:\n"
-                "            self.optimizer.step()\n            self.optimizer.zero_grad()\n        return loss.detach()\n",
+                "            self.optimizer.step()\n            self.optimizer.zero_grad()\n"
+                "        return loss.detach()\n",
                 torch_xla=True, expected=((11, 13, '`self.optimizer.step()` ' + _MSG),)),
     )
 
@@ -170,7 +174,8 @@ class TorchOptimizerStepEveryNCalls(ModuleRule):
                            f"update); pass the n micro-batches to one step (one graph per update)")
 
     @staticmethod
-    def _accumulation_updates(step: Step, torch: TorchFacts, resolve) -> list[ast.Call]:  # type: ignore[no-untyped-def]
+    def _accumulation_updates(step: Step, torch: TorchFacts,
+                              resolve: Callable[[ast.expr], str | None]) -> list[ast.Call]:
         nodes = _own_nodes(step.node)
 
         def is_tensor(e: ast.expr) -> bool:
@@ -188,7 +193,7 @@ class TorchOptimizerStepEveryNCalls(ModuleRule):
             or any(resolve(c.func) in SYNC_CALLS for c in outside)
         if not per_call_sync:
             return []  # the window is one graph, cut in the update branch
-        out = []
+        out: list[ast.Call] = []
         for branch in every_n:
             if branch.orelse:
                 continue  # `else:` work on the other calls: not the plain accumulation shape
