@@ -4,6 +4,9 @@ comparing the ids with the placeholder token and expanding it to the embedding w
 Source: https://github.com/vllm-project/vllm/pull/13754 ("Support VLMs with transformers backend":
 `mask = (input_ids == self.config.image_token_index).unsqueeze(-1).expand_as(inputs_embeds)`;
 `inputs_embeds = inputs_embeds.masked_scatter(mask, multimodal_embeddings)`), the TPU worker path.
+
+Written as a negative; the oracle measured aten::masked_select falling back (masked_scatter's backward
+to its source), so it was renamed after labelling; the code is unchanged.
 """
 import torch
 import torch.nn as nn
