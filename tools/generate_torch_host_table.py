@@ -9,7 +9,7 @@ Each probe runs one library call on the XLA device the way a training step makes
 is handed is computed lazily in the step (not synced), the call runs, and the probe records what
 ``torch_xla.debug.metrics`` counted during the call alone: ``TransferFromDeviceTime`` samples (a
 device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()``-style read).
-``reads`` is true when either moved. Two sections:
+``reads`` is true when either moved. Three sections:
 
 * ``sinks``: logging and progress calls handed a device tensor (``SummaryWriter.add_scalar(tag,
   loss, step)``); ``argument`` names the parameter that held the tensor and ``position`` its
@@ -22,6 +22,10 @@ device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()`
   rejects the probe's parameters, ``SparseAdam``/``Muon``, is recorded with its error).
   XLA350 reads them: ``opt.step()`` in a step, where the file
   builds ``opt`` from a class that reads, is a host read at every step.
+* ``functions``: Python and NumPy functions handed a device tensor (``math.isnan(loss)``,
+  ``str(t)``, ``range(n)`` of an integer tensor, ``"%.3f" % loss``, ``"{}".format(loss)``); a row
+  that raised (NumPy on an XLA tensor: a TypeError, not a read) or read nothing is kept with its
+  verdict. XLA350 reads the rows that read: such a call on a proven tensor in step code.
 """
 
 from __future__ import annotations
@@ -53,6 +57,21 @@ SINKS: dict[str, tuple[str, int, str, str]] = {
         "values", 1, "SummaryWriter(tmp)", "w.add_histogram('weights', v, 0)"),
     "tqdm.tqdm.set_postfix": ("kwargs", -1, "tqdm.tqdm(total=3, file=io.StringIO())", "w.set_postfix(loss=t)"),
     "tqdm.tqdm.set_description": ("desc", 0, "tqdm.tqdm(total=3, file=io.StringIO())", "w.set_description(f'{t}')"),
+}
+
+# Python and NumPy functions (and the two str formatting operators) handed a device tensor in
+# the step: name -> (the position of the tensor argument, the call: `t` is a lazily computed scalar
+# float tensor, `i` a scalar integer one). Rows that read nothing are kept: the file says which do not.
+FUNCTIONS: dict[str, tuple[int, str]] = {
+    "math.isnan": (0, "math.isnan(t)"), "math.isinf": (0, "math.isinf(t)"),
+    "math.isfinite": (0, "math.isfinite(t)"), "math.exp": (0, "math.exp(t)"), "math.log": (0, "math.log(t)"),
+    "math.sqrt": (0, "math.sqrt(t)"), "math.floor": (0, "math.floor(t)"), "math.ceil": (0, "math.ceil(t)"),
+    "numpy.isnan": (0, "numpy.isnan(t)"), "numpy.asarray": (0, "numpy.asarray(t)"),
+    "numpy.array": (0, "numpy.array(t)"), "numpy.mean": (0, "numpy.mean(t)"),
+    "builtins.str": (0, "str(t)"), "builtins.repr": (0, "repr(t)"), "builtins.format": (0, "format(t, '.3f')"),
+    "builtins.range": (0, "range(i)"), "builtins.round": (0, "round(t)"), "builtins.abs": (0, "abs(t)"),
+    "builtins.len": (0, "len(t.reshape(1))"),
+    "str.__mod__": (1, "'loss %.3f' % t"), "str.format": (0, "'loss {}'.format(t)"),
 }
 
 _WORKER = r'''
@@ -89,6 +108,21 @@ for name, (argument, position, build, call) in spec["sinks"].items():
         out["sinks"][name] = {**measure(run), "error": None}
     except Exception as exc:  # recorded, never guessed
         out["sinks"][name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
+
+import math, numpy
+out["functions"] = {}
+for name, (position, call) in spec.get("functions", {}).items():
+    x = torch.randn(8, 4).to(device)
+    torch_xla.sync()
+    def run():
+        t = (x * 2).sum().abs() + 1.0
+        i = (x * 2).sum().abs().long() + 1
+        eval(call, {"t": t, "i": i, "math": math, "numpy": numpy})
+    try:
+        out["functions"][name] = {**measure(run), "error": None}
+    except Exception as exc:  # recorded, never guessed
+        out["functions"][name] = {"transfers": None, "scalar_reads": None,
+                                  "error": f"{type(exc).__name__}: {exc}"[:200]}
 
 def optimizers():
     for n in sorted(dir(torch.optim)):
@@ -136,7 +170,7 @@ print(json.dumps({"torch": torch.__version__, "torch_xla": torch_xla.__version__
 def run_probes(python: str, scratch: Path) -> dict:
     """Run every probe in a fresh torch_xla process (``python``); its JSON answer."""
     spec = scratch / "probes.json"
-    spec.write_text(json.dumps({"sinks": SINKS}))
+    spec.write_text(json.dumps({"sinks": SINKS, "functions": FUNCTIONS}))
     worker = scratch / "worker.py"
     worker.write_text(_WORKER)
     proc = subprocess.run([python, str(worker), str(spec)], check=True, capture_output=True, text=True,
@@ -157,9 +191,14 @@ def build(got: dict) -> dict:
              for name, (argument, position, build_, call) in SINKS.items()}
     optimizers = {name: {"transfers": r["transfers"], "reads_per_step": r["scalar_reads"], "error": r["error"],
                          "reads": _verdict(r)} for name, r in got["optimizers"].items()}
+    functions = {name: {"position": position, "call": call, "transfers": got["functions"][name]["transfers"],
+                        "scalar_reads": got["functions"][name]["scalar_reads"],
+                        "error": got["functions"][name]["error"],
+                        "reads": _verdict(got["functions"][name])}
+                 for name, (position, call) in FUNCTIONS.items()}
     return {"command": COMMAND, "generated": dt.date.today().isoformat(), "device": "PJRT_DEVICE=CPU",
             "torch": got["torch"], "torch_xla": got["torch_xla"], "schema": 1, "sinks": sinks,
-            "optimizers": optimizers}
+            "optimizers": optimizers, "functions": functions}
 
 
 def check_table(python: str, path: Path) -> int:
@@ -167,10 +206,11 @@ def check_table(python: str, path: Path) -> int:
     import tempfile
 
     table = json.loads(path.read_text())
+    table.setdefault("functions", {})
     with tempfile.TemporaryDirectory() as tmp:
         fresh = build(run_probes(python, Path(tmp)))
     differences = []
-    for section in ("sinks", "optimizers"):
+    for section in ("sinks", "optimizers", "functions"):
         for name in sorted(set(table[section]) | set(fresh[section])):
             keep = table[section].get(name, {}).get("reads"), fresh[section].get(name, {}).get("reads")
             if (line := _table_check.difference(f"{section}:{name} reads", *keep)):
@@ -178,7 +218,7 @@ def check_table(python: str, path: Path) -> int:
     for key in ("torch", "torch_xla"):
         if (line := _table_check.difference(key, table[key], fresh[key])):
             differences.append(line)
-    checked = len(fresh["sinks"]) + len(fresh["optimizers"]) + 2
+    checked = len(fresh["sinks"]) + len(fresh["optimizers"]) + len(fresh["functions"]) + 2
     return _table_check.report("generate_torch_host_table", checked, differences,
                                f"torch {fresh['torch']}, torch_xla {fresh['torch_xla']}")
 

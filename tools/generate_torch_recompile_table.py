@@ -119,6 +119,21 @@ PROBES: dict[str, tuple[str, str, list, str]] = {
     "int_tril_diagonal": ("a Python int as torch.tril's diagonal (a band mask)", "return torch.tril(x, v)",
                           [1, 2, 3], "fixed"),
     "int_topk_k": ("a Python int as topk's k", "return x.topk(v, 1).values", [2, 3, 4], "fixed"),
+    # gradient accumulation with a sync after every micro-batch: backward every call, the optimizer
+    # update (AdamW, then zero_grad) only on the calls where v is true (`step % n == 0`)
+    "optimizer_step_every_n_calls": (
+        "whether this call also runs the optimizer update (gradient accumulation, a sync per micro-batch)",
+        "st = globals().setdefault('st', {})\n"
+        "if not st:\n"
+        "    st['w'] = torch.zeros(16, 4, device=x.device, requires_grad=True)\n"
+        "    st['opt'] = torch.optim.AdamW([st['w']], lr=1e-3)\n"
+        "loss = (x @ st['w']).square().mean()\n"
+        "loss.backward()\n"
+        "if v:\n"
+        "    st['opt'].step()\n"
+        "    st['opt'].zero_grad()\n"
+        "return loss.detach()",
+        [False, True, False, False, False, True, False, False, False, True], "fixed"),
 }
 
 _WORKER = r'''
@@ -201,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--check", action="store_true", help="rerun a sample of the probes and compare with --out")
     ap.add_argument("--sample", type=int, default=4, help="with --check: how many probes to rerun")
+    ap.add_argument("--only", default="", help="comma list of probe names: run only these and merge them "
+                                                "into --out (the other rows are kept)")
     args = ap.parse_args(argv)
     if args.check:
         reason = _table_check.missing("torch_xla", args.python)
@@ -210,8 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     import tempfile
 
     got: dict = {"results": {}}
+    only = [n for n in args.only.split(",") if n]
+    if unknown := [n for n in only if n not in PROBES]:
+        ap.error(f"--only: no probe named {', '.join(unknown)}")
+    old = json.loads(args.out.read_text()) if only and args.out.exists() else None
     with tempfile.TemporaryDirectory() as tmp:
-        for name in PROBES:  # one process per probe: no graph another probe compiled is in the cache
+        for name in only or PROBES:  # one process per probe: no graph another probe compiled is in the cache
             one = run_probes(args.python, [name], Path(tmp))
             got["torch"], got["torch_xla"] = one["torch"], one["torch_xla"]
             got["results"].update(one["results"])
@@ -224,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         "probes": {},
     }
     for name, (varies, body, values, kind) in PROBES.items():
+        if name not in got["results"]:
+            table["probes"][name] = old["probes"][name]  # --only: a row this run did not measure again
+            continue
         r = got["results"][name]
         table["probes"][name] = {"varies": varies, "step": body, "values": values, "input": kind,
                                  "warm": r["warm"], "later": r["later"], "error": r["error"],

@@ -275,6 +275,11 @@ def explicit_calls(torch: Any, qual: str, seed: int) -> list[tuple[list, dict, s
         "torch.nn.functional.cross_entropy": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
         "torch.nn.functional.nll_loss": ([torch.rand(4, 3), torch.tensor([0, 1, 2, 0])], {}),
         "torch.nn.functional.one_hot": ([ids], {"num_classes": 4}),
+        # a float input and source under a bool mask (the schema generator fills every argument alike)
+        "torch.masked_scatter": ([x, x > 0.5, torch.rand(x.numel())], {}),
+        "Tensor.masked_scatter": ([x, x > 0.5, torch.rand(x.numel())], {}),
+        # shapes as the call spells them (the schema's SymInt[] gets no value that fits the input)
+        "Tensor.view": ([x, (2, 3, 64)], {}), "Tensor.expand": ([x[:1], (2, 3, 8, 8)], {}),
     }
     if qual not in table:
         return []
@@ -864,6 +869,54 @@ def bool_arguments(torch: Any, ops: list[str]) -> dict[str, list[dict]]:
     return out
 
 
+def bool_results(torch: Any, ops: list[str]) -> list[str]:
+    """The ops whose result, on the first argument set the forward probe runs on the CPU (the same
+    order as probe_op), is a bool tensor although no argument is bool: comparisons,
+    predicates (``isnan``, ``signbit``, ``isin``), reductions to a truth value (``any``, ``all``).
+    Their result is a mask, whatever the input; an op that only passes a bool input through
+    (``clone`` of a mask) is not listed. Measured on the CPU: a result's dtype does not depend on
+    the device."""
+    out: list[str] = []
+    for qual in ops:
+        method = qual.startswith("Tensor.")
+        try:
+            fn = _resolve(torch, qual)
+            cands = _op_candidates(torch, qual)
+        except Exception:  # noqa: BLE001 - an op that cannot be called proves nothing
+            continue
+        for args, kwargs, _desc in cands[:24]:
+            if method and (not args or not isinstance(args[0], torch.Tensor)):
+                continue
+            leaves = [v for v in list(args) + list(kwargs.values()) if isinstance(v, torch.Tensor)]
+            leaves += [t for v in list(args) + list(kwargs.values()) if isinstance(v, (list, tuple))
+                       for t in v if isinstance(t, torch.Tensor)]
+            if any(isinstance(v, bool) or isinstance(v, (list, tuple)) and any(isinstance(t, bool) for t in v)
+                   for v in list(args) + list(kwargs.values())):
+                break  # ``torch.tensor([True, False])``: a bool result from bool data (the data decide)
+            try:
+                with torch.no_grad():
+                    res = (getattr(args[0], qual.split(".", 1)[1])(*args[1:], **kwargs) if method
+                           else fn(*args, **kwargs))
+            except Exception:  # noqa: BLE001 - the next argument set, as probe_op does
+                continue
+            if isinstance(res, torch.Tensor) and res.dtype == torch.bool \
+                    and not any(t.dtype == torch.bool for t in leaves):
+                out.append(qual)
+            break
+    return sorted(out)
+
+
+def rerun_bool_results(path: Path) -> dict:
+    """``--phase bool-results``: the list of ops that make a bool tensor from non-bool inputs, merged
+    into the table at ``path`` (seconds)."""
+    import torch
+
+    table = json.loads(path.read_text())
+    ran = [n for n, e in sorted(table["ops"].items()) if e["status"] in ("lowered", "fallback")]
+    table["bool_results"] = bool_results(torch, ran)
+    return table
+
+
 def rerun_variants(path: Path, batch: int) -> dict:
     """``--phase variants``: the variant probes of every op the table ran and the boolean-argument
     list, merged into the table at ``path``."""
@@ -1028,6 +1081,8 @@ def build(batch: int, limit: int | None) -> dict:
         "argument_dependent": argument_rows(probes, results),
         "modules": module_table(torch),
         "not_exercised": not_exercised,
+        "bool_results": bool_results(torch, sorted(n for n, e in ops.items()
+                                                   if e["status"] in ("lowered", "fallback"))),
     }
 
 
@@ -1127,6 +1182,28 @@ def merge_backward(ops: dict[str, dict], results: dict[str, dict]) -> None:
                 ops[op]["backward_aten"] = rec["aten"]
 
 
+def rerun_ops(path: Path, batch: int, names: list[str]) -> dict:
+    """``--phase ops --only A,B``: the forward probe (and, where it lowers, the backward probe) of the
+    named ops only, merged into the table at ``path``: an op whose arguments the generator learned
+    to build after the last full run."""
+    table = json.loads(path.read_text())
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"torch_table_{os.getpid()}"
+    scratch.mkdir(exist_ok=True)
+    results = _run_all(names, scratch, batch)
+    for name in names:
+        rec = results[name]
+        if rec["status"] == "not_exercised":
+            table["ops"].pop(name, None)
+            table["not_exercised"][name] = rec["reason"]
+            continue
+        table["not_exercised"].pop(name, None)
+        entry = {k: rec[k] for k in ("status", "aten", "reads_value", "data_dependent_shape", "error") if k in rec}
+        entry["args"] = rec.get("args", "")
+        table["ops"][name] = entry
+    merge_backward(table["ops"], _run_all([n for n in backward_names(table["ops"]) if n[9:] in names], scratch, batch))
+    return table
+
+
 def rerun_arguments(path: Path, batch: int) -> dict:
     """``--phase arguments``: the argument-dependent probes and the module table only, merged into
     the table at ``path`` (seconds instead of the full run's minutes)."""
@@ -1199,6 +1276,14 @@ def check_table(path: Path, sample: int, batch: int) -> int:
                    if (line := _table_check.difference(key, table[key], version))]
     differences += [line for name, (recorded, keys) in expected.items()
                     if (line := _table_check.difference(name, recorded, facts(results.get(name, {}), keys)))]
+    # ops that make a bool tensor from non-bool inputs: a sample of those listed and of those not
+    listed = set(table.get("bool_results", []))
+    ran = sorted(n for n, e in ops.items() if e["status"] in ("lowered", "fallback"))
+    picked = _table_check.spread_sample({"bool": sorted(listed), "other": [n for n in ran if n not in listed]}, sample)
+    measured = set(bool_results(torch, picked))
+    differences += [line for name in picked
+                    if (line := _table_check.difference(f"bool_result:{name}", name in listed, name in measured))]
+    expected.update({f"bool_result:{n}": ({}, ()) for n in picked})
     return _table_check.report("generate_torch_table", 2 + len(expected), differences,
                                f"torch {torch.__version__}, torch_xla {torch_xla.__version__}")
 
@@ -1293,10 +1378,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC)
     ap.add_argument("--batch", type=int, default=400, help="ops per worker process")
     ap.add_argument("--limit", type=int, default=None, help="probe only the first N candidates (a quick check)")
-    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants"), default="all",
+    ap.add_argument("--only", default="", help="with --phase ops: comma list of the ops to probe again")
+    ap.add_argument("--phase", choices=("all", "backward", "arguments", "variants", "bool-results", "ops"),
+                    default="all",
                     help="backward: rerun only the backward probes and merge them into --out; arguments: only "
                          "the argument-dependent probes and the module table; variants: only the variant probes "
-                         "and the boolean-argument list")
+                         "and the boolean-argument list; bool-results: only the list of ops whose result is a "
+                         "bool tensor; "
+                         "ops: only the forward and backward probes of the --only ops")
     ap.add_argument("--check", action="store_true", help="rerun a sample of each kind of probe and compare with --out")
     ap.add_argument("--sample", type=int, default=6, help="with --check: how many probes of each kind")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
@@ -1312,6 +1401,8 @@ def main(argv: list[str] | None = None) -> int:
             return _table_check.skipped("generate_torch_table", reason)
         return check_table(args.out, args.sample, args.batch)
     table = (rerun_backward(args.out, args.batch) if args.phase == "backward"
+             else rerun_bool_results(args.out) if args.phase == "bool-results"
+             else rerun_ops(args.out, args.batch, [n for n in args.only.split(",") if n]) if args.phase == "ops"
              else rerun_variants(args.out, args.batch) if args.phase == "variants"
              else rerun_arguments(args.out, args.batch) if args.phase == "arguments" else build(args.batch, args.limit))
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n")

@@ -250,6 +250,31 @@ def proving_methods() -> frozenset[str]:
 
 
 @cache
+def bool_results() -> frozenset[str]:
+    """Ops whose result is a bool tensor although no argument is bool (comparisons, ``isnan``,
+    ``signbit``, ``isin``, ``any``/``all``), from the table's ``bool_results`` (each op's result
+    dtype on the forward probe's own arguments)."""
+    return frozenset(op_table().get("bool_results", ()))
+
+
+def _bool_dtype(e: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``torch.bool`` (or the string ``"bool"`` that ``.to``/``.type`` also accept)."""
+    if e is None:
+        return False
+    if isinstance(e, ast.Constant):
+        return e.value in ("bool", "torch.bool", "torch.BoolTensor")
+    return resolve(e) in ("torch.bool", "torch.BoolTensor")
+
+
+def _bool_dtype_argument(c: ast.Call, resolve: Callable[[ast.expr], str | None], positional: bool) -> bool:
+    """A call given ``dtype=torch.bool`` (or, for ``.to``/``.type``, ``torch.bool`` as its first argument):
+    its result is a bool tensor."""
+    if any(k.arg == "dtype" and _bool_dtype(k.value, resolve) for k in c.keywords):
+        return True
+    return positional and bool(c.args) and _bool_dtype(c.args[0], resolve)
+
+
+@cache
 def bool_arguments() -> dict[str, list[dict]]:
     """op -> the tensor arguments torch accepts only as bool (``masked_fill``'s mask, three-argument
     ``where``'s condition), from the table's ``bool_arguments`` (each op called with a bool, a float
@@ -1352,6 +1377,12 @@ class _Walker:
                     and s.iter.args and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
                 pairs = [(s.target.elts[0], 0),  # the index
                          (s.target.elts[1], _item_flags(self.b.out.of(s.iter.args[0]), s.iter.args[0], self))]
+            elif (isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name) and s.iter.func.id == "zip"
+                  and not s.iter.keywords and isinstance(s.target, ast.Tuple)
+                  and len(s.target.elts) == len(s.iter.args)
+                  and not any(isinstance(a, ast.Starred) for a in s.iter.args)):
+                # for score, box in zip(scores, boxes): each name gets an item of its own sequence
+                pairs = [(t, _item_flags(self.b.out.of(a), a, self)) for t, a in zip(s.target.elts, s.iter.args)]
             else:
                 pairs = [(s.target, _item_flags(it, s.iter, self))]
 
@@ -1647,7 +1678,9 @@ class _Walker:
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
-        elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS):
+        elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
+                                               or recv & STRUCT and f.attr in proving_methods()):
+            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
@@ -1694,6 +1727,10 @@ class _Walker:
             return STEP_INT  # rng.randrange(...), rng.uniform(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
             m = f.attr
+            if m in ("to", "type") and _bool_dtype_argument(c, b.resolve, positional=True) and not recv & MODULE:
+                # x.to(torch.bool), mask.type(torch.bool), x.to(device, dtype=torch.bool): a bool tensor; of an
+                # unproven value, a mask once it indexes a tensor (as ``.bool()``)
+                return TENSOR | BOOL if recv & (TENSOR | STRUCT) else MAYBE_MASK
             if m == "to" or m in ("cuda", "xla"):
                 if recv & MODULE:
                     return MODULE
@@ -1720,7 +1757,10 @@ class _Walker:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():
                 if m in ("bool",) or m in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite",
-                                           "logical_and", "logical_or", "logical_not", "isin"):
+                                           "logical_and", "logical_or", "logical_not", "isin") \
+                        or "Tensor." + m in bool_results() \
+                        or m in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor") \
+                        and _bool_dtype_argument(c, b.resolve, positional=False):
                     return TENSOR | BOOL
                 if m in ("long", "int", "argmax", "argmin", "argsort", "nonzero"):
                     return TENSOR | LONG
@@ -1809,8 +1849,9 @@ class _Walker:
                                           or name.rsplit(".", 1)[-1] in ("tensor", "as_tensor", "from_numpy")):
             leaf = name.rsplit(".", 1)[-1]
             if leaf in ("eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "isin", "logical_and",
-                        "logical_or", "logical_not", "isclose", "bernoulli") and leaf != "bernoulli":
-                return TENSOR | BOOL
+                        "logical_or", "logical_not", "isclose", "bernoulli") and leaf != "bernoulli" \
+                    or name in bool_results() or _bool_dtype_argument(c, self.b.resolve, positional=False):
+                return TENSOR | BOOL  # a comparison or predicate, or a factory given dtype=torch.bool
             if leaf in ("argmax", "argmin", "argsort", "randint", "randperm", "nonzero", "multinomial", "arange"):
                 return TENSOR | LONG
             if name in ("torch.max", "torch.min", "torch.sort", "torch.topk", "torch.kthvalue", "torch.median", "torch.mode") \

@@ -81,6 +81,7 @@ from xlacheck.rules.torch_dataloader_without_drop_last import TorchDataLoaderWit
 from xlacheck.rules.torch_host_sync_in_step import TorchHostSyncInStep
 from xlacheck.rules.torch_loop_without_sync import TorchLoopWithoutSync
 from xlacheck.rules.torch_op_without_lowering import TorchOpWithoutLowering
+from xlacheck.rules.torch_optimizer_step_every_n_calls import TorchOptimizerStepEveryNCalls
 from xlacheck.rules.torch_optimizer_step_without_reduce import TorchOptimizerStepWithoutReduce
 from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
@@ -182,6 +183,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TorchCpuTensorMovedInStep,
     TorchCpuTensorJoinedWithDevice,
     TorchCollatePacksExamples,
+    TorchOptimizerStepEveryNCalls,
 )
 
 __all__ = ["ALL_RULES", "Example", "Rule"]

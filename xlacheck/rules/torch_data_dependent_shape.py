@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BOOL, STRUCT, op_table
+from xlacheck.analysis.torch_model import BOOL, CPU, STRUCT, op_table
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -187,6 +187,8 @@ class TorchDataDependentShape(ModuleRule):
             if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or torch.of(node.value) & STRUCT):
                 # (a model output or batch indexed by a bool tensor must be a tensor: a structure would raise)
                 index = node.slice
+                if torch.of(node.value) & CPU and torch.of(index) & CPU:
+                    continue  # a CPU tensor under a CPU mask (the host's own data): nothing runs on the device
                 if torch.of(index) & BOOL and torch.tensor(index):
                     kind = "setitem" if isinstance(node.ctx, ast.Store) else "getitem"
                     what = "`x[mask] = v`" if kind == "setitem" else "`x[mask]`"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.analysis.torch_model import CPU, OUT, STRUCT, TENSOR, Step, TorchFacts, built_from, host_table
 from xlacheck.diagnostics import Fix, Severity
@@ -100,6 +101,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
             n = optimizers[cls]["transfers"]
             out.append((node, f"`{cls.rsplit('.', 1)[-1]}.step()` (measured on one nn.Linear: {n} device-to-host "
                               "transfers per step)"))
+    out.extend(_function_reads(torch, resolve, table.get("functions", {})))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
         if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
@@ -107,6 +109,43 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                 and any(k.arg == "error_if_nonfinite" and isinstance(k.value, ast.Constant) and k.value.value is True
                         for k in node.keywords):
             out.append((node, "`clip_grad_norm_(error_if_nonfinite=True)` (it tests the norm on the host)"))
+    return out
+
+
+def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
+                    rows: dict[str, dict]) -> list[tuple[ast.AST, str]]:
+    """Python functions and str formatting that the host table's ``functions`` rows measured reading a
+    device tensor (``math.isnan(loss)``, ``str(t)``, ``range(n)``, ``"%.3f" % loss``,
+    ``"{}".format(loss)``), handed a proven tensor that is not on the CPU; not in a ``raise`` or
+    ``assert`` message (an error path costs no step)."""
+    reading = {name for name, row in rows.items() if row.get("reads")}
+    out: list[tuple[ast.AST, str]] = []
+
+    def device_tensor(e: ast.expr) -> bool:
+        return torch.tensor(e) and not torch.of(e) & CPU
+
+    printed = {id(a) for c in torch.nodes if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+               and c.func.id == "print" and any(_shows_tensor(a, torch) for a in c.args) for a in c.args}
+    for node in torch.nodes:
+        if isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)) or id(node) in printed:
+            continue  # (a print of the formatted tensor is reported as `print(tensor)`)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and "str.__mod__" in reading \
+                and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            if any(device_tensor(e) for e in right):
+                out.append((node, "`%` formatting of a tensor"))
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "format" and isinstance(f.value, ast.Constant) \
+                and isinstance(f.value.value, str) and "str.format" in reading:
+            if any(device_tensor(a) for a in node.args) or any(device_tensor(k.value) for k in node.keywords):
+                out.append((node, "`str.format(tensor)`"))
+            continue
+        name = f"builtins.{f.id}" if isinstance(f, ast.Name) and resolve(f) in (None, f.id) else resolve(f)
+        if name in reading and len(node.args) > rows[name]["position"] \
+                and device_tensor(node.args[rows[name]["position"]]):
+            out.append((node, f"`{name.removeprefix('builtins.')}(tensor)`"))
     return out
 
 
@@ -131,8 +170,11 @@ class TorchHostSyncInStep(ModuleRule):
     a proven tensor (`SummaryWriter.add_scalar`/`add_scalars`/`add_histogram`, tqdm's
     `set_postfix`/`set_description`) on an object the file builds from that class, `opt.step()`
     where the file builds `opt` from an optimizer whose step reads values back (`Adafactor`,
-    `ASGD`, `Rprop`, `LBFGS`), and `clip_grad_norm_(..., error_if_nonfinite=True)`; these get no
-    automatic fix. A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
+    `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, and the Python
+    functions and formatting its `functions` rows saw read a device tensor (`math.isnan(loss)`,
+    `math.exp(t)`, `str(t)`, `format(t, ".3f")`, `range(n)` of an integer tensor, `"%.3f" % loss`,
+    `"{}".format(loss)`; not in a `raise` or `assert` message); these get no automatic fix.
+    A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
     to finish it (measured on torch_xla 2.9: a `TransferFromDeviceTime` sample in every step).
@@ -277,6 +319,20 @@ class TorchHostSyncInStep(ModuleRule):
                             'xm.optimizer_step): the pending graph runs and is cut here; keep the value on the '
                             'device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it '
                             'from `xm.add_step_closure(fn, args=(t,))`'),
+                )),
+        Example("import math\nimport torch\nimport torch_xla.distributed.parallel_loader as pl\n"
+                "def train(model, loader, opt, device, log):\n    for x, y in pl.MpDeviceLoader(loader, device):\n"
+                "        loss = torch.nn.functional.cross_entropy(model(x), y)\n        loss.backward()\n"
+                "        opt.step()\n        log.info('loss %.3f' % loss)\n        bad = math.isnan(loss)\n",
+                expected=(
+                    (9, 18, '`%` formatting of a tensor reads a torch tensor on the host inside a torch_xla step '
+                            '(iterates an MpDeviceLoader): the pending graph runs and is cut here; keep the value on '
+                            'the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log '
+                            'it from `xm.add_step_closure(fn, args=(t,))`'),
+                    (10, 15, '`math.isnan(tensor)` reads a torch tensor on the host inside a torch_xla step (iterates '
+                             'an MpDeviceLoader): the pending graph runs and is cut here; keep the value on the device '
+                             '(return or accumulate the tensor), read it after `torch_xla.sync()`, or log it from '
+                             '`xm.add_step_closure(fn, args=(t,))`'),
                 )),
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
                 "def train(model, loader, opt, device):\n    for x, y in pl.MpDeviceLoader(loader, device):\n"
