@@ -1528,3 +1528,32 @@ def test_a_boolean_index_of_a_cpu_tensor_runs_on_the_cpu() -> None:
     assert _codes(src, declared=True) == []
     on_device = src.replace("(4, 8))", "(4, 8), device=x.device)")
     assert _codes(on_device, declared=True) == ["XLA250"]
+
+
+def test_set_up_before_a_declared_function_hands_its_work_to_a_decode_method() -> None:
+    """A declared no_grad function whose decode loop lives in a method of its own class (called directly, or
+    looked up by name as transformers' generate does: `getattr(type(self), mode)`) runs the statements
+    before that call once per call: their reads are set-up. Without the hand-off the read is in the step."""
+    src = textwrap.dedent("""
+    import torch
+    from torch import nn
+    class Generator(nn.Module):
+        def _prepare(self, ids):
+            if (ids[:, 0] != 0).all().item():
+                ids = torch.cat([torch.zeros_like(ids[:, :1]), ids], -1)
+            return ids
+        def _sample(self, ids, steps):
+            while ids.shape[1] < steps:
+                ids = torch.cat([ids, self(ids).argmax(-1)[:, -1:]], -1)
+            return ids
+        @torch.no_grad()
+        def generate(self, ids, mode="_sample"):
+            ids = self._prepare(ids)
+            decode = getattr(type(self), mode)
+            return decode(self, ids, 8)
+    """)
+    assert _codes(src, declared=True) == []
+    direct = src.replace("return decode(self, ids, 8)", "return self._sample(ids, 8)")
+    assert _codes(direct, declared=True) == []
+    no_handoff = src.replace("return decode(self, ids, 8)", "return ids")
+    assert _codes(no_handoff, declared=True) == ["XLA350"]

@@ -589,6 +589,10 @@ class _Builder:
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
+    def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
+        """The class whose method ``node`` is (None for a function outside any class)."""
+        return next((c.node for c in self.facts.classes if any(st is node for st in c.node.body)), None)
+
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
         denoising loop, an evaluation over a loader: loops that call torch, a module or a method of
@@ -598,12 +602,29 @@ class _Builder:
         statements; the output phase joins ``out.periodic``, as a read there is no read in every step,
         and so do the functions only it calls)."""
         body = node.body
-        loops = [loop for loop in _own_loops(body) if _uses_torch(loop, self) or any(
-            _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
-            for c in _calls_in(loop))]
-        if not loops:
+
+        def works(loop: ast.For | ast.While) -> bool:
+            return _uses_torch(loop, self) or any(
+                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
+                for c in _calls_in(loop))
+        loops = [loop for loop in _own_loops(body) if works(loop)]
+        # the work may also run in a method the function hands it to, once per call (transformers' generate
+        # calls `decoding_method(self, ...)`, `getattr(type(self), ...)`: one of the class's decode loops)
+        methods = [m for m in walk(owner_node) if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and m is not node] if (owner_node := self._class_of(node)) is not None else []
+        # (a decode loop runs the model: a call of `self(...)` or of a method or module of `self` in the loop;
+        # a loop of torch ops alone over a dict of inputs is no such work)
+        looping = [m for m in methods if any(any(_rooted_at_self(c.func) for c in _calls_in(loop))
+                                             for loop in _own_loops(m.body))]
+        dynamic = _dynamic_self_methods(node)
+        calls = [c for c in _calls_in(node) if looping and (
+            isinstance(c.func, ast.Name) and c.func.id in dynamic
+            or _rooted_at_self(c.func) and isinstance(c.func, ast.Attribute)
+            and any(m.name == c.func.attr for m in looping))]
+        if not loops and not calls:
             return
-        tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)]
+        tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)
+                or any(_contains(st, c) for c in calls)]
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
             self.setup_calls.update(id(call) for call in _calls_in(st))
@@ -1241,6 +1262,22 @@ def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         if isinstance(s, ast.Match):
             for case in s.cases:
                 stack.extend(reversed(case.body))
+
+
+def _dynamic_self_methods(node: ast.AST) -> set[str]:
+    """Names ``node`` binds to a method of its own object looked up by name (``getattr(type(self), name)``,
+    ``getattr(self, name)``): a call of one runs one of the class's methods."""
+    out: set[str] = set()
+    for n in walk(node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                and n.value.func.id == "getattr" and n.value.args:
+            obj = n.value.args[0]
+            if isinstance(obj, ast.Call) and isinstance(obj.func, ast.Name) and obj.func.id == "type" and obj.args:
+                obj = obj.args[0]
+            if isinstance(obj, ast.Name) and obj.id == "self":
+                out.add(n.targets[0].id)
+    return out
 
 
 def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:

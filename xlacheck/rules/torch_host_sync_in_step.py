@@ -262,6 +262,15 @@ class TorchHostSyncInStep(ModuleRule):
                 "        super().__init__()\n        self.main = main\n        self.p = torch.tensor(p)\n"
                 "    def forward(self, x):\n        if bool(torch.bernoulli(1 - self.p)):\n"
                 "            return self.main(x)\n        return x\n", torch_xla=True),
+        # input checks before a declared no_grad function hands its work to a decode loop in a method of its
+        # own (`getattr(type(self), mode)`: transformers' generate): once per call, not in every decode step
+        Example("import torch\nfrom torch import nn\nclass Generator(nn.Module):\n    def _prepare(self, ids):\n"
+                "        if (ids[:, 0] != 0).all().item():\n"
+                "            ids = torch.cat([torch.zeros_like(ids[:, :1]), ids], -1)\n        return ids\n"
+                "    def _sample(self, ids, steps):\n        while ids.shape[1] < steps:\n"
+                "            ids = torch.cat([ids, self(ids).argmax(-1)[:, -1:]], -1)\n        return ids\n"
+                "    @torch.no_grad()\n    def generate(self, ids, mode='_sample'):\n        ids = self._prepare(ids)\n"
+                "        decode = getattr(type(self), mode)\n        return decode(self, ids, 8)\n", torch_xla=True),
         # a model nobody moves, on host inputs: all of it runs on the CPU (pytorch/examples' time sequence)
         Example("import numpy as np\nimport torch\nfrom torch import nn\ndef train(data):\n"
                 "    x = torch.from_numpy(data)\n    model = nn.Linear(4, 1)\n"
