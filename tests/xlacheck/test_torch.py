@@ -1557,3 +1557,30 @@ def test_set_up_before_a_declared_function_hands_its_work_to_a_decode_method() -
     assert _codes(direct, declared=True) == []
     no_handoff = src.replace("return decode(self, ids, 8)", "return ids")
     assert _codes(no_handoff, declared=True) == ["XLA350"]
+
+
+def test_the_decode_method_a_declared_function_hands_off_to_has_its_own_set_up() -> None:
+    """`generate` (declared no_grad) returns `self._generate(...)`, whose loop decodes: the statements of
+    `_generate` before its loop run once per call (a read there is set-up), the reads in its loop stay
+    reads, and a size set from the set-up read still recompiles per value (XLA450)."""
+    src = textwrap.dedent("""
+    import torch
+    from torch import nn
+    class Generator(nn.Module):
+        @torch.no_grad()
+        def generate(self, src_lengths: torch.Tensor, **kwargs):
+            return self._generate(src_lengths, **kwargs)
+        def _generate(self, src_lengths: torch.Tensor, steps=8):
+            max_len = src_lengths.max().item()
+            tokens = torch.zeros(4, max_len + 1, dtype=torch.long)
+            for step in range(steps):
+                logits = self.model(tokens)
+                if logits.max().item() > 3:
+                    break
+            return tokens
+    """)
+    found = [(d.code, d.line) for d in check_source(src, "m.py", torch_xla=True).diagnostics]
+    assert found == [("XLA450", 10), ("XLA350", 13)]
+    # a module's forward is a step in itself (no set-up phase): the same read there is one in every step
+    forward = src.replace("    @torch.no_grad()\n    def generate(", "    def forward(")
+    assert ("XLA350", 8) in [(d.code, d.line) for d in check_source(forward, "m.py", torch_xla=True).diagnostics]

@@ -420,6 +420,7 @@ class _Builder:
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
 
     # -- names -----------------------------------------------------------------------------
@@ -625,6 +626,17 @@ class _Builder:
             return
         tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)
                 or any(_contains(st, c) for c in calls)]
+        # the method the work is handed to runs once per call as well: its statements before its own loop
+        # are this call's set-up too (fairseq's generate -> self._generate, whose loop decodes); only where
+        # no method of the class calls it from a loop (fairseq's finalize_hypos runs at every decode step)
+        self._phased.add(id(node))
+        looped = {id(c) for m in [node, *methods] for loop in _all_loops(m.body) for c in _calls_in(loop)}
+        for m in looping:
+            sites = [c for c in _calls_in(owner_node or node) if isinstance(c.func, ast.Attribute)
+                     and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" and c.func.attr == m.name]
+            if id(m) not in self._phased and not any(id(c) in looped for c in sites) and any(
+                    isinstance(c.func, ast.Name) and c.func.id in dynamic or c in sites for c in calls):
+                self._phases(m)
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
             self.setup_calls.update(id(call) for call in _calls_in(st))

@@ -271,6 +271,15 @@ class TorchHostSyncInStep(ModuleRule):
                 "            ids = torch.cat([ids, self(ids).argmax(-1)[:, -1:]], -1)\n        return ids\n"
                 "    @torch.no_grad()\n    def generate(self, ids, mode='_sample'):\n        ids = self._prepare(ids)\n"
                 "        decode = getattr(type(self), mode)\n        return decode(self, ids, 8)\n", torch_xla=True),
+        # the decode method a declared no_grad function hands its work to reads the source lengths once per
+        # call, before its loop (fairseq's multichannel sequence generator: generate -> self._generate)
+        Example("import torch\nfrom torch import nn\nclass Generator(nn.Module):\n    @torch.no_grad()\n"
+                "    def generate(self, src_lengths: torch.Tensor):\n        return self._generate(src_lengths)\n"
+                "    def _generate(self, src_lengths: torch.Tensor, steps=8):\n"
+                "        max_len = int(src_lengths.max().item())\n"
+                "        tokens = torch.zeros(4, 16, dtype=torch.long)\n"
+                "        for step in range(min(steps, max_len)):\n            tokens = self.model(tokens).argmax(-1)\n"
+                "        return tokens\n", torch_xla=True),
         # a model nobody moves, on host inputs: all of it runs on the CPU (pytorch/examples' time sequence)
         Example("import numpy as np\nimport torch\nfrom torch import nn\ndef train(data):\n"
                 "    x = torch.from_numpy(data)\n    model = nn.Linear(4, 1)\n"
