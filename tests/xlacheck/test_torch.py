@@ -1405,3 +1405,182 @@ def test_self_is_a_module_only_in_a_class_that_uses_it_as_one() -> None:
     assert _codes(src, declared=True) == []
     module = src.replace("class Pipeline:", "class Pipeline(torch.nn.Module):")
     assert _codes(module, declared=True) == ["XLA350"]  # self.trans_pipe is a submodule there
+
+
+# --- torch-real7: what the device, the CPU and Python sizes settle (false findings on untuned real code) ---
+
+def test_a_branch_the_xla_device_rules_out_is_not_step_code() -> None:
+    """`tokens.device.type == "xla"` and `is_torch_xla_available()` are True in code that runs on XLA: the
+    operands after a decided `and`/`or`, and the branch they rule out, never run there (fairseq's sentence
+    encoder, transformers' Trainer NaN filter); the branch they keep still does."""
+    src = textwrap.dedent("""
+    import torch
+    from transformers.utils import is_torch_xla_available
+    class Encoder(torch.nn.Module):
+        def forward(self, tokens: torch.Tensor):
+            is_tpu = tokens.device.type == "xla"
+            mask = tokens.eq(0)
+            if not is_tpu and not mask.any():
+                print("no padding")
+            if tokens.device.type != "xla":
+                if mask.any():
+                    print("cuda only")
+            else:
+                if mask.all():
+                    print("kept")
+            return tokens * mask
+    def train(model, loader, opt):
+        for x, y in loader:
+            loss = model(x, y)
+            loss.backward()
+            opt.step()
+            if not is_torch_xla_available() and (torch.isnan(loss) or torch.isinf(loss)):
+                print("nan")
+            if is_torch_xla_available() and loss.item() > 3:
+                print("big")
+    """)
+    result = check_source(src, "m.py", torch_xla=True)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("XLA350", 14), ("XLA350", 24)]
+    # the same tests on a name the model does not know to be on the device settle nothing
+    unknown = src.replace("tokens.device.type", "other.device.type")
+    assert [d.line for d in check_source(unknown, "m.py", torch_xla=True).diagnostics] == [8, 11, 14, 24]
+
+
+def test_python_sizes_build_cpu_scalars() -> None:
+    """`torch.div(h, 2)` with `h` from `x.shape` is a CPU scalar: `int()` of it reads no XLA tensor; the same
+    call on a tensor still does."""
+    src = textwrap.dedent("""
+    import torch
+    def _padding(filt):
+        _, _, h, w = filt.shape
+        n = filt.size(1) * 2 + len(filt)
+        return int(torch.div(h, 2)), int(torch.div(w, 2, rounding_mode="floor")), int(torch.tensor(n))
+    class Blur(torch.nn.Module):
+        def forward(self, x):
+            ph, pw, n = _padding(x)
+            m = int(torch.div(x.sum(), 2))
+            return torch.nn.functional.pad(x, (pw, pw, ph, ph)) * m
+    """)
+    assert [(d.code, d.line) for d in check_source(src, "m.py", torch_xla=True).diagnostics] == [("XLA350", 10)]
+
+
+def test_plain_tensor_attributes_stay_on_the_cpu() -> None:
+    """`self.p = torch.tensor(p)` in `__init__` is neither a parameter nor a buffer: `module.to(device)` leaves
+    it on the CPU, so a draw from it is read without an XLA graph; one the class moves is not claimed."""
+    src = textwrap.dedent("""
+    import torch
+    class Drop(torch.nn.Module):
+        def __init__(self, main, p=0.2):
+            super().__init__()
+            self.main = main
+            self.p = torch.tensor(p)
+        def forward(self, x):
+            if bool(torch.bernoulli(1 - self.p)):
+                return self.main(x)
+            return x
+    """)
+    assert _codes(src, declared=True) == []
+    moved = src.replace("        if bool(", "        self.p = self.p.to(x.device)\n        if bool(")
+    assert _codes(moved, declared=True) == ["XLA350"]
+
+
+def test_a_module_nothing_moves_runs_on_the_cpu() -> None:
+    """A module built in the function and never moved, called on host tensors, gives CPU tensors: reading its
+    loss reads no XLA tensor. Moved (`.to(device)`), handed to another call, or fed a device tensor: claimed."""
+    src = textwrap.dedent("""
+    import numpy as np
+    import torch
+    from torch import nn
+    def train(data):
+        x = torch.from_numpy(data)
+        model = nn.Linear(4, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(10):
+            loss = model(x).pow(2).mean()
+            loss.backward()
+            opt.step()
+            print("loss", loss.item())
+    """)
+    assert _codes(src, declared=True) == []
+    moved = src.replace("    opt = torch", "    model.to('xla')\n    opt = torch")
+    assert _codes(moved, declared=True) == ["XLA350"]
+    handed = src.replace("    opt = torch", "    model = wrap(model)\n    opt = torch")
+    assert _codes(handed, declared=True) == ["XLA350"]
+    on_device = src.replace("x = torch.from_numpy(data)", "x = torch.from_numpy(data).to('xla')")
+    assert _codes(on_device, declared=True) == ["XLA350"]
+
+
+def test_a_boolean_index_of_a_cpu_tensor_runs_on_the_cpu() -> None:
+    """torch_xla raises on a CPU tensor indexed with an XLA mask, so a mask index of a CPU tensor is a CPU op
+    (fairseq's wav2vec negatives, drawn by `torch.randint` without `device=`)."""
+    src = textwrap.dedent("""
+    import torch
+    def buffered(n):
+        return torch.arange(n)
+    def train(model, loader, opt):
+        for x, y in loader:
+            neg = torch.randint(0, 9, (4, 8))
+            neg[neg >= buffered(8).unsqueeze(0)] += 1
+            loss = model(x, neg.to(x.device)).sum()
+            loss.backward()
+            opt.step()
+    """)
+    assert _codes(src, declared=True) == []
+    on_device = src.replace("(4, 8))", "(4, 8), device=x.device)")
+    assert _codes(on_device, declared=True) == ["XLA250"]
+
+
+def test_set_up_before_a_declared_function_hands_its_work_to_a_decode_method() -> None:
+    """A declared no_grad function whose decode loop lives in a method of its own class (called directly, or
+    looked up by name as transformers' generate does: `getattr(type(self), mode)`) runs the statements
+    before that call once per call: their reads are set-up. Without the hand-off the read is in the step."""
+    src = textwrap.dedent("""
+    import torch
+    from torch import nn
+    class Generator(nn.Module):
+        def _prepare(self, ids):
+            if (ids[:, 0] != 0).all().item():
+                ids = torch.cat([torch.zeros_like(ids[:, :1]), ids], -1)
+            return ids
+        def _sample(self, ids, steps):
+            while ids.shape[1] < steps:
+                ids = torch.cat([ids, self(ids).argmax(-1)[:, -1:]], -1)
+            return ids
+        @torch.no_grad()
+        def generate(self, ids, mode="_sample"):
+            ids = self._prepare(ids)
+            decode = getattr(type(self), mode)
+            return decode(self, ids, 8)
+    """)
+    assert _codes(src, declared=True) == []
+    direct = src.replace("return decode(self, ids, 8)", "return self._sample(ids, 8)")
+    assert _codes(direct, declared=True) == []
+    no_handoff = src.replace("return decode(self, ids, 8)", "return ids")
+    assert _codes(no_handoff, declared=True) == ["XLA350"]
+
+
+def test_the_decode_method_a_declared_function_hands_off_to_has_its_own_set_up() -> None:
+    """`generate` (declared no_grad) returns `self._generate(...)`, whose loop decodes: the statements of
+    `_generate` before its loop run once per call (a read there is set-up), the reads in its loop stay
+    reads, and a size set from the set-up read still recompiles per value (XLA450)."""
+    src = textwrap.dedent("""
+    import torch
+    from torch import nn
+    class Generator(nn.Module):
+        @torch.no_grad()
+        def generate(self, src_lengths: torch.Tensor, **kwargs):
+            return self._generate(src_lengths, **kwargs)
+        def _generate(self, src_lengths: torch.Tensor, steps=8):
+            max_len = src_lengths.max().item()
+            tokens = torch.zeros(4, max_len + 1, dtype=torch.long)
+            for step in range(steps):
+                logits = self.model(tokens)
+                if logits.max().item() > 3:
+                    break
+            return tokens
+    """)
+    found = [(d.code, d.line) for d in check_source(src, "m.py", torch_xla=True).diagnostics]
+    assert found == [("XLA450", 10), ("XLA350", 13)]
+    # a module's forward is a step in itself (no set-up phase): the same read there is one in every step
+    forward = src.replace("    @torch.no_grad()\n    def generate(", "    def forward(")
+    assert ("XLA350", 8) in [(d.code, d.line) for d in check_source(forward, "m.py", torch_xla=True).diagnostics]

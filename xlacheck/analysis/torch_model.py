@@ -75,6 +75,10 @@ STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
 _TENSOR_ONLY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
 
+# Functions whose documented result is "torch_xla is in use" (transformers' and accelerate's
+# ``is_torch_xla_available``, transformers' older ``is_torch_tpu_available``): True in code that runs on XLA, so
+# the branch it rules out (``if not is_torch_xla_available() and torch.isnan(loss):``) never runs there.
+XLA_AVAILABLE_FUNCTIONS = frozenset({"is_torch_xla_available", "is_torch_tpu_available"})
 SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step"})
 # Calls that execute the pending graph (a value read after one does not cut the step).
 GRAPH_SYNCS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"})
@@ -435,11 +439,13 @@ class _Builder:
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
+        self.cpu_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> a plain tensor attribute built on the CPU
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
 
     # -- names -----------------------------------------------------------------------------
@@ -609,6 +615,10 @@ class _Builder:
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
+    def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
+        """The class whose method ``node`` is (None for a function outside any class)."""
+        return next((c.node for c in self.facts.classes if any(st is node for st in c.node.body)), None)
+
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
         denoising loop, an evaluation over a loader: loops that call torch, a module or a method of
@@ -618,12 +628,40 @@ class _Builder:
         statements; the output phase joins ``out.periodic``, as a read there is no read in every step,
         and so do the functions only it calls)."""
         body = node.body
-        loops = [loop for loop in _own_loops(body) if _uses_torch(loop, self) or any(
-            _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
-            for c in _calls_in(loop))]
-        if not loops:
+
+        def works(loop: ast.For | ast.While) -> bool:
+            return _uses_torch(loop, self) or any(
+                _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
+                for c in _calls_in(loop))
+        loops = [loop for loop in _own_loops(body) if works(loop)]
+        # the work may also run in a method the function hands it to, once per call (transformers' generate
+        # calls `decoding_method(self, ...)`, `getattr(type(self), ...)`: one of the class's decode loops)
+        methods = [m for m in walk(owner_node) if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and m is not node] if (owner_node := self._class_of(node)) is not None else []
+        # (a decode loop runs the model: a call of `self(...)` or of a method or module of `self` in the loop;
+        # a loop of torch ops alone over a dict of inputs is no such work)
+        looping = [m for m in methods if any(any(_rooted_at_self(c.func) for c in _calls_in(loop))
+                                             for loop in _own_loops(m.body))]
+        dynamic = _dynamic_self_methods(node)
+        calls = [c for c in _calls_in(node) if looping and (
+            isinstance(c.func, ast.Name) and c.func.id in dynamic
+            or _rooted_at_self(c.func) and isinstance(c.func, ast.Attribute)
+            and any(m.name == c.func.attr for m in looping))]
+        if not loops and not calls:
             return
-        tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)]
+        tops = [i for i, st in enumerate(body) if any(st is loop or _contains(st, loop) for loop in loops)
+                or any(_contains(st, c) for c in calls)]
+        # the method the work is handed to runs once per call as well: its statements before its own loop
+        # are this call's set-up too (fairseq's generate -> self._generate, whose loop decodes); only where
+        # no method of the class calls it from a loop (fairseq's finalize_hypos runs at every decode step)
+        self._phased.add(id(node))
+        looped = {id(c) for m in [node, *methods] for loop in _all_loops(m.body) for c in _calls_in(loop)}
+        for m in looping:
+            sites = [c for c in _calls_in(owner_node or node) if isinstance(c.func, ast.Attribute)
+                     and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" and c.func.attr == m.name]
+            if id(m) not in self._phased and not any(id(c) in looped for c in sites) and any(
+                    isinstance(c.func, ast.Name) and c.func.id in dynamic or c in sites for c in calls):
+                self._phases(m)
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
             self.setup_calls.update(id(call) for call in _calls_in(st))
@@ -772,8 +810,20 @@ class _Builder:
             name = c.node.name
             self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
                                        and all(v is not None and self._on_device(v) for v in vs)}
+            # one assignment, a CPU build (``self.drop_rate = torch.tensor(p)``): a plain attribute, neither a
+            # parameter nor a buffer, so ``module.to(device)`` leaves it on the CPU
+            self.cpu_attrs[name] = {a for a, vs in assigned.items() if a not in counted and len(vs) == 1
+                                    and isinstance(vs[0], ast.Call) and self._cpu_build(vs[0])}
             self.counter_attrs[name] = {a for a in counted if assigned.get(a) and all(
                 isinstance(v, ast.Name) or isinstance(v, ast.Constant) and type(v.value) is int for v in assigned[a])}
+
+    def _cpu_build(self, c: ast.Call) -> bool:
+        """``torch.tensor(v)`` without ``device=`` (``v`` not a tensor the code proves: unknown is not one), or a
+        factory ``_built_on_cpu`` knows: a tensor on the CPU."""
+        name = self.resolve(c.func) or ""
+        if name == "torch.tensor":
+            return not any(k.arg in ("device", None) for k in c.keywords)
+        return name.startswith("torch.") and _built_on_cpu(name, c)
 
     def _on_device(self, v: ast.expr) -> bool:
         """A torch tensor built on (or moved to) a device that is not spelled ``"cpu"``."""
@@ -1251,6 +1301,22 @@ def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 stack.extend(reversed(case.body))
 
 
+def _dynamic_self_methods(node: ast.AST) -> set[str]:
+    """Names ``node`` binds to a method of its own object looked up by name (``getattr(type(self), name)``,
+    ``getattr(self, name)``): a call of one runs one of the class's methods."""
+    out: set[str] = set()
+    for n in walk(node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                and n.value.func.id == "getattr" and n.value.args:
+            obj = n.value.args[0]
+            if isinstance(obj, ast.Call) and isinstance(obj.func, ast.Name) and obj.func.id == "type" and obj.args:
+                obj = obj.args[0]
+            if isinstance(obj, ast.Name) and obj.id == "self":
+                out.add(n.targets[0].id)
+    return out
+
+
 def _own_loops(body: list[ast.stmt]) -> list[ast.For | ast.While]:
     """Outermost loops that train: nested loops inside a step loop belong to that step."""
     out: list[ast.For | ast.While] = []
@@ -1326,9 +1392,15 @@ class _Walker:
         self.loops = 0  # inside a loop of the function walked
         self.no_grad = 0  # inside `with torch.no_grad():` or a function decorated with it
         self.bool_names: set[str] = set()  # assigned once and passed where torch takes only a bool tensor
+        # names bound to a test whose value on the XLA device is known (``is_tpu = x.device.type == "xla"``)
+        self.on_xla: dict[str, bool] = {}
+        # names bound to Python sizes (``_, _, h, w = x.shape``, ``n = x.size(0) // 2``): never tensors
+        self.size_names: set[str] = set()
+        self.unmoved: frozenset[str] = frozenset()  # modules built here that nothing moves (see _unmoved_modules)
 
     def run(self, owner: ast.AST) -> None:
         self.bool_names = self.b.bool_by_use(owner)
+        self.unmoved = _unmoved_modules(owner, self.b.module_classes)
         body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
         whole = [s for s in self.steps if s.node is owner]
         if whole:
@@ -1397,15 +1469,16 @@ class _Walker:
         elif isinstance(s, ast.If):
             self.expr(s.test)
             every_n = self._every_n(s.test)
+            on_xla = self.xla_truth(s.test) if self.active else None
             self.periodic += every_n
             before = dict(self.env)
-            self.block(s.body)
+            self.dead_block(s.body, on_xla is False)
             self.periodic -= every_n
             if s.orelse:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
                 after_body, self.env = self.env, before
-                self.block(s.orelse)
+                self.dead_block(s.orelse, on_xla is True)
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
@@ -1437,6 +1510,77 @@ class _Walker:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
         every n-th step (the documented way to log from a torch_xla loop)."""
         return int(_every_n_test(test, lambda e: bool(self.b.out.of(e) & TENSOR)))
+
+    def dead_block(self, body: list[ast.stmt], dead: bool) -> None:
+        """Walk a branch; one that cannot run on the XLA device (``if not is_torch_xla_available():``) is walked
+        for its bindings only, outside any step: nothing in it runs in a torch_xla step."""
+        if not dead:
+            self.block(body)
+            return
+        active, self.active = self.active, []
+        self.block(body)
+        self.active = active
+
+    def xla_truth(self, e: ast.expr) -> bool | None:
+        """The value of a test in code that runs on the XLA device, where the test says where the code runs:
+        ``is_torch_xla_available()`` (True), ``t.device.type == "<s>"`` (True iff ``s`` is "xla"; ``t`` a tensor
+        not known to be on the CPU), ``t.is_xla``, a name bound to one of these, and ``not``/``and``/``or`` of
+        them; None when the test says nothing about the device."""
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            inner = self.xla_truth(e.operand)
+            return None if inner is None else not inner
+        if isinstance(e, ast.BoolOp):
+            parts = [self.xla_truth(v) for v in e.values]
+            decisive = isinstance(e.op, ast.Or)  # the value that decides an `or` (True) or an `and` (False)
+            if decisive in parts:
+                return decisive
+            return None if None in parts else not decisive
+        if isinstance(e, ast.Name):
+            return self.on_xla.get(e.id)
+        if isinstance(e, ast.Call) and not e.args and not e.keywords:
+            f = e.func
+            name = self.b.resolve(f) or (f.id if isinstance(f, ast.Name) else "")
+            return True if name.rsplit(".", 1)[-1] in XLA_AVAILABLE_FUNCTIONS else None
+        if isinstance(e, ast.Attribute) and e.attr == "is_xla" and self._on_device(e.value):
+            return True
+        if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq)):
+            left, right = e.left, e.comparators[0]
+            if isinstance(left, ast.Constant):
+                left, right = right, left
+            if (isinstance(right, ast.Constant) and isinstance(right.value, str) and isinstance(left, ast.Attribute)
+                    and left.attr == "type" and isinstance(left.value, ast.Attribute) and left.value.attr == "device"
+                    and self._on_device(left.value.value)):
+                return (right.value == "xla") == isinstance(e.ops[0], ast.Eq)
+        return None
+
+    def size(self, e: ast.expr) -> bool:
+        """``e`` is a Python number from literals and static sizes alone (``x.shape[-1]``, ``x.size(0)``,
+        ``len(xs)``, a name bound to one, arithmetic of them): never a tensor, the same at every call."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float)) and not isinstance(e.value, bool)
+        if isinstance(e, ast.Name):
+            return e.id in self.size_names
+        if isinstance(e, ast.BinOp):
+            return self.size(e.left) and self.size(e.right)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+            return self.size(e.operand)
+        if isinstance(e, (ast.Tuple, ast.List)):
+            return bool(e.elts) and all(self.size(v) for v in e.elts)
+        if isinstance(e, ast.Subscript):
+            return _shape_of(e.value) and not isinstance(e.slice, ast.Slice)
+        if isinstance(e, ast.Attribute):
+            return e.attr == "ndim"
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            return e.func.attr in ("dim", "numel", "ndimension", "nelement") or (
+                e.func.attr == "size" and len(e.args) == 1)
+        return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
+                and not self.b.resolve(e.func))
+
+    def _on_device(self, e: ast.expr) -> bool:
+        """``e`` is a proven tensor (or batch) of step code not known to be on the CPU: on the XLA device."""
+        # (a name's flags from the environment: a test is read before its statement's flags are recorded)
+        f = self.env.get(e.id, 0) if isinstance(e, ast.Name) else self.b.out.of(e)
+        return bool(f & (TENSOR | STRUCT)) and not f & CPU
 
     def loop_body(self, s: ast.For | ast.AsyncFor | ast.While, bind_target: Callable[[], None] | None = None) -> None:
         self.loops += 1
@@ -1482,13 +1626,31 @@ class _Walker:
             out.step_of[id(n)] = step
             out.stmt_of[id(n)] = s
             out.nodes.append(n)
-            for c in ast.iter_child_nodes(n):
+            children: list[ast.AST] = list(ast.iter_child_nodes(n))
+            # `not is_tpu and not mask.any()`: on XLA the operands after a decided one never run
+            if isinstance(n, ast.BoolOp):
+                decisive = isinstance(n.op, ast.Or)
+                cut = next((i for i, v in enumerate(n.values) if self.xla_truth(v) is decisive), None)
+                if cut is not None:
+                    children = [n.op, *n.values[:cut + 1]]
+            elif isinstance(n, ast.IfExp) and (known := self.xla_truth(n.test)) is not None:
+                children = [n.test, n.body if known else n.orelse]
+            for c in children:
                 if isinstance(c, (ast.stmt, ast.excepthandler, ast.Lambda)) or isinstance(c, ast.comprehension) and False:
                     continue
                 todo.append(c)
 
     def bind(self, target: ast.expr, flags: int, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
+            if value is not None and self.size(value):
+                self.size_names.add(target.id)
+            else:
+                self.size_names.discard(target.id)
+            known = self.xla_truth(value) if value is not None else None
+            if known is None:
+                self.on_xla.pop(target.id, None)
+            else:
+                self.on_xla[target.id] = known
             if target.id in self.bool_names:
                 flags = (flags & ~(MAYBE_MASK | LONG)) | TENSOR | BOOL  # masked_fill(mask, ...) elsewhere here
             self.env[target.id] = flags
@@ -1506,6 +1668,8 @@ class _Walker:
                 return
             for t in target.elts:
                 self.bind(t.value if isinstance(t, ast.Starred) else t, item, None)
+            if value is not None and _shape_of(value):  # b, t, d = x.shape; _, _, h, w = x.size()
+                self.size_names.update(t.id for t in target.elts if isinstance(t, ast.Name))
         else:
             self.expr(target)
 
@@ -1515,7 +1679,8 @@ class _Walker:
         if f & (TENSOR | OUT) and not f & (GRAD | BOOL | LONG) and _differentiable(e) and any(
                 self.b.out.of(c) & GRAD for c in _operands(e)) and not isinstance(e, ast.Compare):
             f |= GRAD  # computed from a value autograd records
-        if (f & (TENSOR | STRUCT) or id(e) in self.b.out.call_ops) and _stays_on_cpu(e, self.b.out, self.b.resolve):
+        if (f & (TENSOR | STRUCT) or id(e) in self.b.out.call_ops) and _stays_on_cpu(e, self.b.out, self.b.resolve,
+                                                                                     self.size):
             f |= CPU  # (a torch op on CPU tensors alone, also one returning a Python value: torch.equal)
         self.b.out.flags[id(e)] = f
         return f
@@ -1546,6 +1711,8 @@ class _Walker:
                     return STEP_INT  # self.step_index, counted up by step code: new every step
                 if e.attr in b.device_attrs.get(self.cls.node.name, ()):
                     return TENSOR  # self.sigmas = torch.cat(...).to(device)
+                if e.attr in b.cpu_attrs.get(self.cls.node.name, ()):
+                    return TENSOR | CPU  # self.drop_rate = torch.tensor(p) in __init__: `.to(device)` does not move it
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
                 return 0
             if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
@@ -1780,6 +1947,9 @@ class _Walker:
                 return MODULE
             if f.id in b.module_names or self.env.get(f.id, 0) & MODULE or (
                     f.id in _MODEL_NAMES and not self.env.get(f.id, 0) & (TENSOR | STRUCT)):
+                tensors = [a for a in [*args, *(self.b.out.of(k.value) for k in c.keywords)] if a & (TENSOR | STRUCT)]
+                if f.id in self.unmoved and tensors and all(a & CPU for a in tensors):
+                    return OUT | GRAD | CPU  # a module nothing moves, on CPU inputs: its output is on the CPU
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
                 return STEP_INT if f.id == "int" else HOST
@@ -1993,10 +2163,58 @@ def _built_on_cpu(name: str, c: ast.Call) -> bool:
     return name.startswith("torch.") and isinstance(device[0], ast.Constant) and device[0].value == "cpu"
 
 
-def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> bool:
+def _unmoved_modules(owner: ast.AST, module_classes: frozenset[str] | set[str]) -> frozenset[str]:
+    """Names ``owner`` binds once, to a module it builds (``seq = Sequence()``, ``loss_fn = nn.MSELoss()``),
+    that nothing there (nested functions included) moves or hands on: no ``.to()``/``.cuda()``/``.xla()``/
+    ``.to_empty()``/``.apply()`` on it, never an argument, a return value or an item of a display. Its
+    parameters stay where they were built: on the CPU."""
+    stores: dict[str, int] = {}
+    names: set[str] = set()
+    for n in walk(owner):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call):
+            f = n.value.func
+            if isinstance(f, ast.Name) and f.id in module_classes or isinstance(f, ast.Attribute) and isinstance(
+                    f.value, ast.Name) and f.value.id == "nn" and f.attr[:1].isupper():
+                names.add(n.targets[0].id)
+    names = {k for k in names if stores.get(k) == 1}
+    for n in walk(owner):
+        if not names:
+            break
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in (
+                    "to", "cuda", "xla", "to_empty", "apply", "_apply"):
+                names.discard(f.value.id)
+            for a in [*n.args, *(k.value for k in n.keywords)]:
+                a = a.value if isinstance(a, ast.Starred) else a
+                if isinstance(a, ast.Name):
+                    names.discard(a.id)
+        elif isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) and isinstance(n.value, ast.Name):
+            names.discard(n.value.id)
+        elif isinstance(n, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            for v in (n.values if isinstance(n, ast.Dict) else n.elts):
+                if isinstance(v, ast.Name):
+                    names.discard(v.id)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name):
+            names.discard(n.value.id)  # other = seq: an alias that may move
+    return frozenset(names)
+
+
+def _shape_of(e: ast.expr) -> bool:
+    """``x.shape`` or ``x.size()``: a tensor's static sizes (a torch.Size of Python ints)."""
+    return (isinstance(e, ast.Attribute) and e.attr == "shape" or isinstance(e, ast.Call) and not e.args
+            and not e.keywords and isinstance(e.func, ast.Attribute) and e.func.attr == "size")
+
+
+def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], str | None],
+                  size: Callable[[ast.expr], bool] = lambda e: False) -> bool:
     """``e`` computes a tensor from CPU tensors alone (see ``CPU``): a method other than a move, an
     attribute or index of one, arithmetic/comparison whose tensor operands are all on the CPU, or a
-    ``torch.*`` function of such operands that names no device (``torch.max(lengths)``)."""
+    ``torch.*`` function of such operands that names no device (``torch.max(lengths)``), or of Python
+    sizes alone (``torch.div(h, 2)`` with ``h`` from ``x.shape``: a CPU scalar tensor)."""
     if isinstance(e, ast.Call):
         f = e.func
         if isinstance(f, ast.Attribute) and out.of(f.value) & (TENSOR | STRUCT | CPU):
@@ -2008,6 +2226,9 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         operands = [*e.args, *(k.value for k in e.keywords)]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
+        if e.args and all(size(a) for a in e.args) and all(k.arg in ("dtype", "rounding_mode") or size(k.value)
+                                                            for k in e.keywords):
+            return True  # torch.div(h, 2), torch.tensor(n): built from Python numbers on the default device
     elif isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
     else:

@@ -127,6 +127,11 @@ class TorchDataDependentShape(ModuleRule):
                 "class Pipeline:\n    @torch.no_grad()\n    def __call__(self, mask, latents, steps):\n"
                 "        mask = prepare(mask)\n        for t in self.scheduler.timesteps[:steps]:\n"
                 "            latents = self.unet(latents, t, mask)\n        return latents\n", torch_xla=True),
+        # negatives drawn on the CPU (no device=): the mask compares CPU tensors, the index runs on the CPU
+        Example("import torch\ndef train(model, loader, opt):\n    for x, y in loader:\n"
+                "        neg = torch.randint(0, 9, (4, 8))\n        neg[neg >= 3] += 1\n"
+                "        loss = model(x, neg.to(x.device)).sum()\n        loss.backward()\n        opt.step()\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
@@ -186,6 +191,11 @@ class TorchDataDependentShape(ModuleRule):
                 continue  # set-up before a declared no_grad function's work loop (input pre-processing): once per call
             if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or torch.of(node.value) & STRUCT):
                 # (a model output or batch indexed by a bool tensor must be a tensor: a structure would raise)
+                if torch.of(node.value) & CPU:
+                    # a tensor on the CPU: torch_xla raises on an index on the XLA device ("indices should be
+                    # either on cpu or on the same device"), so its mask is on the CPU too and no XLA op runs
+                    # (fairseq wav2vec's `neg_idxs[neg_idxs >= tszs] += 1` on `torch.randint(...)`)
+                    continue
                 index = node.slice
                 if torch.of(node.value) & CPU and torch.of(index) & CPU:
                     continue  # a CPU tensor under a CPU mask (the host's own data): nothing runs on the device
@@ -201,8 +211,8 @@ class TorchDataDependentShape(ModuleRule):
             if not isinstance(node, ast.Call):
                 continue
             op = torch.call_ops.get(id(node))
-            if op is None:
-                continue
+            if op is None or torch.of(node) & CPU:
+                continue  # (an op on CPU tensors alone runs on the CPU: no XLA graph to cut)
             leaf = _leaf(op)
             method = op.startswith("Tensor.")
             table_name = op if op in op_table()["ops"] else ("Tensor." + leaf if method else op)

@@ -288,6 +288,46 @@ class TorchHostSyncInStep(ModuleRule):
                 "    @torch.no_grad()\n    def __call__(self, prompt, latents):\n        for t in range(10):\n"
                 "            latents = torch.tanh(latents)\n            prompt = self.modify_prompt(prompt)\n"
                 "        return latents\n", torch_xla=True),
+        # a branch that cannot run on the XLA device: `is_tpu` is True there, so the `.any()` never runs
+        # (fairseq's TransformerSentenceEncoder; transformers' Trainer guards its NaN filter the same way)
+        Example("import torch\nclass Encoder(torch.nn.Module):\n    def forward(self, tokens: torch.Tensor):\n"
+                "        is_tpu = tokens.device.type == 'xla'\n        mask = tokens.eq(0)\n"
+                "        if not is_tpu and not mask.any():\n            mask = None\n"
+                "        return tokens if mask is None else tokens * mask\n", torch_xla=True),
+        # Python sizes make a CPU scalar tensor: reading it runs no XLA graph (composer's BlurPool padding)
+        Example("import torch\nclass Blur(torch.nn.Module):\n    def forward(self, x):\n        _, _, h, w = x.shape\n"
+                "        ph, pw = int(torch.div(h, 2)), int(torch.div(w, 2))\n"
+                "        return torch.nn.functional.pad(x, (pw, pw, ph, ph))\n", torch_xla=True),
+        # a plain tensor attribute built in __init__ is no parameter or buffer: `.to(device)` leaves it on
+        # the CPU, and so is what is drawn from it (composer's stochastic depth)
+        Example("import torch\nclass Drop(torch.nn.Module):\n    def __init__(self, main, p=0.2):\n"
+                "        super().__init__()\n        self.main = main\n        self.p = torch.tensor(p)\n"
+                "    def forward(self, x):\n        if bool(torch.bernoulli(1 - self.p)):\n"
+                "            return self.main(x)\n        return x\n", torch_xla=True),
+        # input checks before a declared no_grad function hands its work to a decode loop in a method of its
+        # own (`getattr(type(self), mode)`: transformers' generate): once per call, not in every decode step
+        Example("import torch\nfrom torch import nn\nclass Generator(nn.Module):\n    def _prepare(self, ids):\n"
+                "        if (ids[:, 0] != 0).all().item():\n"
+                "            ids = torch.cat([torch.zeros_like(ids[:, :1]), ids], -1)\n        return ids\n"
+                "    def _sample(self, ids, steps):\n        while ids.shape[1] < steps:\n"
+                "            ids = torch.cat([ids, self(ids).argmax(-1)[:, -1:]], -1)\n        return ids\n"
+                "    @torch.no_grad()\n    def generate(self, ids, mode='_sample'):\n        ids = self._prepare(ids)\n"
+                "        decode = getattr(type(self), mode)\n        return decode(self, ids, 8)\n", torch_xla=True),
+        # the decode method a declared no_grad function hands its work to reads the source lengths once per
+        # call, before its loop (fairseq's multichannel sequence generator: generate -> self._generate)
+        Example("import torch\nfrom torch import nn\nclass Generator(nn.Module):\n    @torch.no_grad()\n"
+                "    def generate(self, src_lengths: torch.Tensor):\n        return self._generate(src_lengths)\n"
+                "    def _generate(self, src_lengths: torch.Tensor, steps=8):\n"
+                "        max_len = int(src_lengths.max().item())\n"
+                "        tokens = torch.zeros(4, 16, dtype=torch.long)\n"
+                "        for step in range(min(steps, max_len)):\n            tokens = self.model(tokens).argmax(-1)\n"
+                "        return tokens\n", torch_xla=True),
+        # a model nobody moves, on host inputs: all of it runs on the CPU (pytorch/examples' time sequence)
+        Example("import numpy as np\nimport torch\nfrom torch import nn\ndef train(data):\n"
+                "    x = torch.from_numpy(data)\n    model = nn.Linear(4, 1)\n"
+                "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    for _ in range(10):\n"
+                "        loss = model(x).pow(2).mean()\n        loss.backward()\n        opt.step()\n"
+                "        print('loss', loss.item())\n", torch_xla=True),
     )
     INVALID = (
         # the VALID example's lengths, moved to the device: the read now runs the pending graph
