@@ -80,6 +80,17 @@ def test_host_side_code_is_no_root(source: str, name: str) -> None:
     assert not declared and level is not Level.CERTAIN
 
 
+@pytest.mark.parametrize("source", [
+    TF + "def norm(x):\n    if tf.executing_eagerly():\n        print(x.numpy())\n    return x / tf.norm(x)\n",
+    TF + "def norm(x):\n    if not tf.executing_eagerly():\n        return x / tf.norm(x)\n"
+         "    else:\n        print(x.numpy())\n        return x / tf.norm(x)\n",
+])
+def test_numpy_under_an_eager_guard_does_not_make_host_code(source: str) -> None:
+    """docs/configuration.md: only a `.numpy()` outside an `if tf.executing_eagerly():` guard says
+    a function was written for eager mode; the guarded one never runs while tracing."""
+    assert levels(source)["norm"] == (Level.CERTAIN, True)
+
+
 def test_keras_methods_rise_and_set_up_methods_stay_eager() -> None:
     source = TF + (
         "class Block(tf.keras.layers.Layer):\n"

@@ -974,7 +974,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
         candidates.extend(m for m in c.methods.values() if not _setup_method(m))
     work: list[_Work] = []
     for f in candidates:
-        if f.host or id(f) in drivers or _eager_only(f) or id(f) in called or id(f) in entries \
+        if f.host or id(f) in drivers or _eager_only(f, scanner.aliases) or id(f) in called or id(f) in entries \
                 or f.level is Level.CERTAIN or not _takes_inputs(f) or _initializer(f):
             continue
         f.declared = True
@@ -1002,14 +1002,38 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     return work
 
 
-def _eager_only(f: FunctionInfo) -> bool:
+def _eager_only(f: FunctionInfo, aliases: AliasTable) -> bool:
     """``f`` or a function nested in it calls ``.numpy()`` outside an eager guard: written for eager mode."""
     stack = [f]
     while stack:
         g = stack.pop()
-        if g.calls_numpy_method:
+        if g.calls_numpy_method and _numpy_outside_eager_guard(g.node, aliases):
             return True
         stack.extend(g.children)
+    return False
+
+
+def _numpy_outside_eager_guard(node: ast.AST, aliases: AliasTable) -> bool:
+    """A ``.numpy()`` call of this function's own code (not of nested functions) that is not under
+    ``if tf.executing_eagerly():`` (or in the ``else`` of ``if tf.inside_function():``): the
+    :attr:`FunctionInfo.calls_numpy_method` scan counts guarded calls too."""
+    from xlacheck.analysis.flow import eager_guard  # flow imports the rules, which import this module
+
+    stack: list[ast.AST] = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # a nested function is one of f's children, checked on its own
+        if isinstance(n, ast.If):
+            guard = eager_guard(n.test, aliases)
+            if guard is not None:  # only the branch that also runs while tracing counts
+                stack.append(n.test)
+                stack.extend(n.orelse if guard else n.body)
+                continue
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args
+                and not (isinstance(n.func.value, ast.Name) and n.func.value.id == "self")):
+            return True
+        stack.extend(ast.iter_child_nodes(n))
     return False
 
 
