@@ -201,3 +201,17 @@ def test_the_cli_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
 def _help(capsys: pytest.CaptureFixture[str]) -> str:
     main(["--help"])
     return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("source", [
+    JAX + "import flax.linen as nn\nclass Base(nn.Module):\n    def __call__(self, x):\n        return jnp.tanh(x)\n"
+          "class Head(Base):\n    def __call__(self, x):\n        return jnp.sum(x)\n",
+    TF + "class Base(tf.Module):\n    def __call__(self, x):\n        return tf.tanh(x)\n"
+         "class Head(Base):\n    def __call__(self, x):\n        return tf.reduce_sum(x)\n",
+])
+def test_a_model_class_derived_from_one_of_this_file_is_a_model_class(source: str) -> None:
+    """docs/configuration.md: every method of a tf.Module or Flax module is a root; a subclass of
+    one defined here is one too (as a Keras layer's subclass already was)."""
+    facts = analyze_module(ast.parse(source), "model.py", declared=True)
+    heads = [f for f in facts.functions if f.cls is not None and f.cls.node.name == "Head"]
+    assert [(f.level, f.declared) for f in heads] == [(Level.CERTAIN, True)]

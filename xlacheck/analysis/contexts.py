@@ -965,10 +965,20 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             candidates.extend(returned)
         else:
             candidates.append(f)
+    # tf.Module / Flax / Equinox model classes, and the classes of this file derived from them
+    # (Keras classes carry c.keras through their bases already)
+    models: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in scanner.classes:
+            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
+                models.add(c.node.name)
+                changed = True
     for c in scanner.classes:
         # a plain class's methods are reached through the code that uses its objects: a trainer
         # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
-        if c.host or not (c.keras or any(b in _MODEL_BASES for b in c.bases)) \
+        if c.host or not (c.keras or c.node.name in models) \
                 or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
         candidates.extend(m for m in c.methods.values() if not _setup_method(m))
