@@ -663,7 +663,7 @@ class _Scanner:
                 (name is not None and name.startswith(_DRIVER_CALL_PREFIXES))
                 or (name is None and type(f) is ast.Attribute and f.attr in _DRIVER_METHODS)
                 or (name is None and type(f) is ast.Name and f.id in ("open", "input"))
-                or (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in _HOST_MODULES)):
+                or (type(f) is ast.Attribute and _receiver_root(f.value) in _HOST_MODULES)):
             func.drives = True
         if func is not None:  # a call of an imported project function: a fact for its module
             if name is not None:
@@ -1010,6 +1010,13 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
+
+
+def _receiver_root(node: ast.expr) -> str | None:
+    """The name a dotted receiver starts from: ``os`` for ``os.path`` (``os.path.exists(p)``)."""
+    while type(node) is ast.Attribute:
+        node = node.value  # type: ignore[attr-defined]
+    return node.id if type(node) is ast.Name else None  # type: ignore[attr-defined]
 
 
 def _eager_only(f: FunctionInfo, aliases: AliasTable) -> bool:
