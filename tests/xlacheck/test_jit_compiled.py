@@ -66,7 +66,8 @@ def test_host_functions_stay_host(source: str) -> None:
            "def run(p, xs):\n    for x in xs:\n        p = step(p, x)\n    return p\n", "run"),
     # reads files or configuration
     (TF + "import json\ndef load(path):\n    cfg = json.load(open(path))\n    return tf.constant(cfg['w'])\n", "load"),
-    (TF + "import os\ndef load(path, x):\n    if os.path.exists(path):\n        x = x + 1.0\n    return tf.reduce_sum(x)\n",
+    (TF + "import os\ndef load(path, x):\n    if os.path.exists(path):\n        x = x + 1.0\n"
+          "    return tf.reduce_sum(x)\n",
      "load"),  # a host module reached through a submodule (os.path)
     # written for eager mode, takes no inputs, only module-level code calls it
     (TF + "def summary(x):\n    return tf.reduce_mean(x).numpy()\n", "summary"),

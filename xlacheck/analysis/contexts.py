@@ -1015,8 +1015,8 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
 def _receiver_root(node: ast.expr) -> str | None:
     """The name a dotted receiver starts from: ``os`` for ``os.path`` (``os.path.exists(p)``)."""
     while type(node) is ast.Attribute:
-        node = node.value  # type: ignore[attr-defined]
-    return node.id if type(node) is ast.Name else None  # type: ignore[attr-defined]
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _eager_only(f: FunctionInfo, aliases: AliasTable) -> bool:
