@@ -66,6 +66,9 @@ def test_host_functions_stay_host(source: str) -> None:
            "def run(p, xs):\n    for x in xs:\n        p = step(p, x)\n    return p\n", "run"),
     # reads files or configuration
     (TF + "import json\ndef load(path):\n    cfg = json.load(open(path))\n    return tf.constant(cfg['w'])\n", "load"),
+    (TF + "import os\ndef load(path, x):\n    if os.path.exists(path):\n        x = x + 1.0\n"
+          "    return tf.reduce_sum(x)\n",
+     "load"),  # a host module reached through a submodule (os.path)
     # written for eager mode, takes no inputs, only module-level code calls it
     (TF + "def summary(x):\n    return tf.reduce_mean(x).numpy()\n", "summary"),
     (TF + "def init_state():\n    return tf.zeros([4])\n", "init_state"),
@@ -78,6 +81,17 @@ def test_host_functions_stay_host(source: str) -> None:
 def test_host_side_code_is_no_root(source: str, name: str) -> None:
     level, declared = levels(source)[name]
     assert not declared and level is not Level.CERTAIN
+
+
+@pytest.mark.parametrize("source", [
+    TF + "def norm(x):\n    if tf.executing_eagerly():\n        print(x.numpy())\n    return x / tf.norm(x)\n",
+    TF + "def norm(x):\n    if not tf.executing_eagerly():\n        return x / tf.norm(x)\n"
+         "    else:\n        print(x.numpy())\n        return x / tf.norm(x)\n",
+])
+def test_numpy_under_an_eager_guard_does_not_make_host_code(source: str) -> None:
+    """docs/configuration.md: only a `.numpy()` outside an `if tf.executing_eagerly():` guard says
+    a function was written for eager mode; the guarded one never runs while tracing."""
+    assert levels(source)["norm"] == (Level.CERTAIN, True)
 
 
 def test_keras_methods_rise_and_set_up_methods_stay_eager() -> None:
@@ -190,3 +204,17 @@ def test_the_cli_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
 def _help(capsys: pytest.CaptureFixture[str]) -> str:
     main(["--help"])
     return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("source", [
+    JAX + "import flax.linen as nn\nclass Base(nn.Module):\n    def __call__(self, x):\n        return jnp.tanh(x)\n"
+          "class Head(Base):\n    def __call__(self, x):\n        return jnp.sum(x)\n",
+    TF + "class Base(tf.Module):\n    def __call__(self, x):\n        return tf.tanh(x)\n"
+         "class Head(Base):\n    def __call__(self, x):\n        return tf.reduce_sum(x)\n",
+])
+def test_a_model_class_derived_from_one_of_this_file_is_a_model_class(source: str) -> None:
+    """docs/configuration.md: every method of a tf.Module or Flax module is a root; a subclass of
+    one defined here is one too (as a Keras layer's subclass already was)."""
+    facts = analyze_module(ast.parse(source), "model.py", declared=True)
+    heads = [f for f in facts.functions if f.cls is not None and f.cls.node.name == "Head"]
+    assert [(f.level, f.declared) for f in heads] == [(Level.CERTAIN, True)]

@@ -951,3 +951,24 @@ def test_seeded_draw_is_pinned_to_philox_only_for_constant_seeds(draw, expected)
         return
     assert fix is not None and fix.applicability.value == "unsafe", fix
     assert expected in apply_edits(source, fix.edits)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("    y = tf.one_hot(ids, n)\n    return tf.reduce_sum(y, -1)\n", "y"),
+    ("    y = tf.one_hot(ids, n)\n    return tf.reduce_sum(y, -1) + y\n", None),  # two readers
+    ("    y = tf.one_hot(ids, n); z = 1\n    return tf.reduce_sum(y, -1)\n", None),  # not alone on its line
+    ("    y = tf.one_hot(ids, n)\n    y = y * 2\n    return tf.reduce_sum(y, -1)\n", None),  # rebound
+    ("    y = z = tf.one_hot(ids, n)\n    return tf.reduce_sum(y, -1)\n", None),  # two targets
+])
+def test_sole_reader_is_the_one_read_the_assignment_binds(body: str, expected: str | None) -> None:
+    """Source.sole_reader: the one home of 'this call's value is read exactly once' for the
+    repeat and summed-size rewrites."""
+    from xlacheck.rewrites._source import Source
+
+    text = "import tensorflow as tf\ndef f(ids, n):\n" + body
+    tree = ast.parse(text)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "tf.one_hot")
+    found = Source(text, tree).sole_reader(call)
+    assert (found[1].id if found else None) == expected
+    if found:
+        assert found[0].value is call and found[1].lineno == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,15 @@ def test_codes_and_names_are_unique_and_well_formed() -> None:
     for rule in rules.ALL_RULES:
         assert rule.code[:3] == "XLA" and len(rule.code) == 6 and rule.code[3:].isdigit(), rule.code
         assert rule.name == rule.name.lower() and " " not in rule.name and "_" not in rule.name, rule.name
+
+
+@pytest.mark.parametrize("rule", rules.ALL_RULES, ids=lambda r: r.code)
+def test_a_rule_that_holds_findings_behind_preview_says_so(rule: type[Rule]) -> None:
+    """A rule whose check reads ``ctx.preview`` reports part of its findings only with --preview;
+    its page (generated from the docstring) must say which, or users read a form as flagged."""
+    source = Path(inspect.getsourcefile(rule) or "").read_text()
+    if "ctx.preview" in source:
+        assert "--preview" in (rule.__doc__ or ""), f"{rule.code}: document what --preview adds"
 
 
 def test_committed_docs_are_up_to_date() -> None:

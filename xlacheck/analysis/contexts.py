@@ -663,7 +663,7 @@ class _Scanner:
                 (name is not None and name.startswith(_DRIVER_CALL_PREFIXES))
                 or (name is None and type(f) is ast.Attribute and f.attr in _DRIVER_METHODS)
                 or (name is None and type(f) is ast.Name and f.id in ("open", "input"))
-                or (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in _HOST_MODULES)):
+                or (type(f) is ast.Attribute and _receiver_root(f.value) in _HOST_MODULES)):
             func.drives = True
         if func is not None:  # a call of an imported project function: a fact for its module
             if name is not None:
@@ -965,16 +965,26 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             candidates.extend(returned)
         else:
             candidates.append(f)
+    # tf.Module / Flax / Equinox model classes, and the classes of this file derived from them
+    # (Keras classes carry c.keras through their bases already)
+    models: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in scanner.classes:
+            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
+                models.add(c.node.name)
+                changed = True
     for c in scanner.classes:
         # a plain class's methods are reached through the code that uses its objects: a trainer
         # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
-        if c.host or not (c.keras or any(b in _MODEL_BASES for b in c.bases)) \
+        if c.host or not (c.keras or c.node.name in models) \
                 or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
         candidates.extend(m for m in c.methods.values() if not _setup_method(m))
     work: list[_Work] = []
     for f in candidates:
-        if f.host or id(f) in drivers or _eager_only(f) or id(f) in called or id(f) in entries \
+        if f.host or id(f) in drivers or _eager_only(f, scanner.aliases) or id(f) in called or id(f) in entries \
                 or f.level is Level.CERTAIN or not _takes_inputs(f) or _initializer(f):
             continue
         f.declared = True
@@ -1002,14 +1012,45 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     return work
 
 
-def _eager_only(f: FunctionInfo) -> bool:
+def _receiver_root(node: ast.expr) -> str | None:
+    """The name a dotted receiver starts from: ``os`` for ``os.path`` (``os.path.exists(p)``)."""
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
+
+
+def _eager_only(f: FunctionInfo, aliases: AliasTable) -> bool:
     """``f`` or a function nested in it calls ``.numpy()`` outside an eager guard: written for eager mode."""
     stack = [f]
     while stack:
         g = stack.pop()
-        if g.calls_numpy_method:
+        if g.calls_numpy_method and _numpy_outside_eager_guard(g.node, aliases):
             return True
         stack.extend(g.children)
+    return False
+
+
+def _numpy_outside_eager_guard(node: ast.AST, aliases: AliasTable) -> bool:
+    """A ``.numpy()`` call of this function's own code (not of nested functions) that is not under
+    ``if tf.executing_eagerly():`` (or in the ``else`` of ``if tf.inside_function():``): the
+    :attr:`FunctionInfo.calls_numpy_method` scan counts guarded calls too."""
+    from xlacheck.analysis.flow import eager_guard  # flow imports the rules, which import this module
+
+    stack: list[ast.AST] = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # a nested function is one of f's children, checked on its own
+        if isinstance(n, ast.If):
+            guard = eager_guard(n.test, aliases)
+            if guard is not None:  # only the branch that also runs while tracing counts
+                stack.append(n.test)
+                stack.extend(n.orelse if guard else n.body)
+                continue
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args
+                and not (isinstance(n.func.value, ast.Name) and n.func.value.id == "self")):
+            return True
+        stack.extend(ast.iter_child_nodes(n))
     return False
 
 

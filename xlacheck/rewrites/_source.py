@@ -93,6 +93,22 @@ class Source(ScopeTree):
         tail = self.table.line(last.end_lineno)[self.end(last).col :] if last.end_lineno else ""
         return head.strip() == "" and (tail.strip() == "" or tail.strip().startswith("#"))
 
+    def sole_reader(self, node: ast.expr) -> tuple[ast.Assign, ast.Name] | None:
+        """``name = <node>`` alone on its lines, and ``name`` read once in its scope, by a read this
+        assignment binds: the assignment and that read (a rewrite that folds ``node`` into its one
+        reader, as the repeat and summed-size rewrites do)."""
+        assign = self.parents.get(node)
+        if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name) and self.alone_on_lines(assign, assign)):
+            return None
+        target = assign.targets[0]
+        readers = [n for n in ast.walk(self.scope_of(assign)) if isinstance(n, ast.Name) and n.id == target.id
+                   and n is not target]
+        if len(readers) != 1 or not isinstance(readers[0].ctx, ast.Load) \
+                or self.local_binding(target.id, readers[0]) is not node:
+            return None
+        return assign, readers[0]
+
     def comments_in(self, first_line: int, last_line: int) -> list[str]:
         """Comments written on lines first..last (kept when a fix replaces those lines)."""
         chunk = "".join(self.lines[first_line - 1 : last_line])  # lines as Python counts them

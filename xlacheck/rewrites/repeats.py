@@ -52,17 +52,14 @@ def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
     axis = number_value(axis_node)
     if type(axis) is not int or not isinstance(data, ast.Name):
         return None
-    assign = src.parents.get(node)
-    if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name)
-            and src.alone_on_lines(assign, assign)):
+    found = src.sole_reader(node)
+    if found is None:
         return None
-    name, scope = assign.targets[0].id, src.scope_of(assign)
-    readers = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and n is not assign.targets[0]]
-    if len(readers) != 1 or not isinstance(readers[0].ctx, ast.Load) or src.local_binding(name, readers[0]) is not node:
-        return None
-    reduction = src.parents.get(readers[0])
+    assign, reader = found
+    name, scope = reader.id, src.scope_of(assign)
+    reduction = src.parents.get(reader)
     op = REDUCTIONS.get(call_name(src, reduction) or "") if isinstance(reduction, ast.Call) else None
-    if op is None or reduction.args[:1] != [readers[0]] or len(reduction.args) > 2:  # type: ignore[union-attr]
+    if op is None or reduction.args[:1] != [reader] or len(reduction.args) > 2:  # type: ignore[union-attr]
         return None
     if {k.arg for k in reduction.keywords} - {"axis"} or number_value(argument(reduction, 1, "axis")) != axis:  # type: ignore[arg-type]
         return None

@@ -52,16 +52,12 @@ ORDER = ("the fix sums in another order: float sums may differ in the last bits 
 def _single_reader(src: Source, node: ast.Call) -> tuple[ast.Assign, ast.Call] | None:
     """``y = <node>`` alone on its lines, ``y`` read once, as the first argument of a ``tf.reduce_sum``
     with only ``axis``/``keepdims`` keywords (the assignment and that reduction)."""
-    assign = src.parents.get(node)
-    if not (isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
+    found = src.sole_reader(node)
+    if found is None:
         return None
-    name, scope = assign.targets[0].id, src.scope_of(assign)
-    readers = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and n is not assign.targets[0]]
-    if len(readers) != 1 or not isinstance(readers[0].ctx, ast.Load) or src.local_binding(name, readers[0]) is not node:
-        return None
-    reduction = src.parents.get(readers[0])
-    if not (isinstance(reduction, ast.Call) and call_name(src, reduction) in SUMS and reduction.args[:1] == [readers[0]]
+    assign, reader = found
+    reduction = src.parents.get(reader)
+    if not (isinstance(reduction, ast.Call) and call_name(src, reduction) in SUMS and reduction.args[:1] == [reader]
             and len(reduction.args) <= 2 and not {k.arg for k in reduction.keywords} - {"axis", "keepdims"}):
         return None
     if len(reduction.args) == 2 and kw(reduction, "axis") is not None:

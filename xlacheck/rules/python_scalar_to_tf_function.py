@@ -603,10 +603,14 @@ class _Scope:
                 kind = "range()" if isinstance(counter.iter, ast.Call) and getattr(counter.iter.func, "id", "") == "range" else "enumerate()"
                 return f"`{sub.id}` counts the iterations of {kind}"
             binds = self.bindings.get(sub.id, ())
+            # every binding assigns the same literal (`temperature = 0.7` in the loop body): one value
+            literals = [b.value for b in binds if isinstance(b, ast.Assign) and isinstance(b.value, ast.Constant)]
+            same_literal = sub.id not in self.params and bool(binds) and len(literals) == len(binds) \
+                and len({repr(c.value) for c in literals}) == 1
             for b in binds:
                 if isinstance(b, (ast.For, ast.AsyncFor)) and b in loops:
                     return f"`{sub.id}` changes every iteration of the loop that calls it"
-                if not isinstance(b, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                if not isinstance(b, (ast.Assign, ast.AugAssign, ast.AnnAssign)) or same_literal:
                     continue
                 if any(self._inside(b, loop) for loop in loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))):
                     return f"`{sub.id}` is reassigned in the loop that calls it"
@@ -1071,6 +1075,10 @@ class PythonScalarToTfFunction(ModuleRule):
                 "    return x / temperature\ndef run(xs, temperatures, t0):\n    out = []\n"
                 "    for x, t in zip(xs, temperatures):\n        tt = tf.constant(t)\n"
                 "        out.append(scaled(x, tt) + scaled(x, t0))\n    return out\n"),
+        # reassigned in the loop, but always to the same literal: one value, one trace
+        Example("import tensorflow as tf\n@tf.function\ndef scaled(x, temperature):\n    return x / temperature\n"
+                "def run(xs):\n    out = []\n    for x in xs:\n        temperature = 0.7\n"
+                "        out.append(scaled(x, temperature))\n    return out\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"

@@ -27,9 +27,10 @@ _UNHASHABLE_ANNOTATIONS = {"list": "a list", "List": "a list", "typing.List": "a
                            "Dict": "a dict", "typing.Dict": "a dict", "set": "a set", "Set": "a set",
                            "typing.Set": "a set"}
 
-# Members only NumPy/JAX arrays have (not tuples, configs or jax.ShapeDtypeStruct, which has
-# .shape/.dtype/.ndim and is hashable): a static parameter used through one is an array.
-_ARRAY_ONLY_MEMBERS = frozenset({"astype", "at", "item", "tolist"})
+# Members only JAX arrays have (not tuples, configs, jax.ShapeDtypeStruct, which has
+# .shape/.dtype/.ndim, or NumPy scalars, which have .astype/.item/.tolist: all hashable, and
+# np.float32(2.0) as a static argument compiles once): a static parameter used through one is an array.
+_ARRAY_ONLY_MEMBERS = frozenset({"at"})
 
 _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.List: "a list", ast.ListComp: "a list", ast.Dict: "a dict", ast.DictComp: "a dict", ast.Set: "a set",
@@ -50,9 +51,9 @@ class UnhashableStaticArgument(ModuleRule):
     level of calls: a parameter of the enclosing function that a call of it in this file passes
     such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
     `idx: jax.Array`); and a static parameter that the jitted function itself reads as a dict
-    (`hparams["activation"]`) or uses through a member only arrays have (`idx.astype(int)`,
-    `w.at[...]`, `.item()`, `.tolist()`; not `.shape`/`.dtype`, which a hashable
-    `jax.ShapeDtypeStruct` or a config also has).
+    (`hparams["activation"]`) or uses through a member only JAX arrays have (`w.at[...]`;
+    not `.astype`/`.item()`/`.tolist()`, which a hashable NumPy scalar also has, nor
+    `.shape`/`.dtype`, which a hashable `jax.ShapeDtypeStruct` or a config also has).
 
     ## Why is this bad?
     `jax.jit` keys its compilation cache on the static arguments' hashes. A JAX array, a list, a
@@ -103,6 +104,9 @@ class UnhashableStaticArgument(ModuleRule):
         # .shape/.dtype: a jax.ShapeDtypeStruct (hashable) has them too
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
                 "def fit_to(x, spec):\n    return x.reshape(spec.shape).astype(spec.dtype)\n"),
+        # .astype/.item/.tolist: a NumPy scalar (np.float32(2.0), hashable) has them too
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
+                "def scale(x, t):\n    return x * t.item() + t.astype(x.dtype)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -160,11 +164,11 @@ class UnhashableStaticArgument(ModuleRule):
                             'line 10: jax.jit hashes static arguments for its cache and lists are unhashable '
                             '(ValueError: Non-hashable static arguments are not supported); pass a tuple'),
                 )),
-        # used through a member only arrays have: unhashable whatever the caller passes
+        # used through a member only JAX arrays have: unhashable whatever the caller passes
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
-                "def pick(x, cols):\n    return x[:, cols.astype(int)]\n",
+                "def bump(x, w):\n    return x + w.at[0].set(0.0)\n",
                 expected=(
-                    (5, 17, 'static argument `cols` of jitted `pick` is used as an array (`.astype`): jax.jit hashes '
+                    (5, 16, 'static argument `w` of jitted `bump` is used as an array (`.at`): jax.jit hashes '
                             'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
                             'static arguments are not supported, measured: static.jax_array, static.numpy_array); '
                             'make the argument traced, or pass a tuple of Python numbers'),

@@ -178,12 +178,14 @@ class UnknownDimsInJitSignature(ModuleRule):
     `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
     `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file calls, but never per
     batch, is not flagged: a function fed one padded shape compiles once (the compiler-labelled
-    corpora have such negatives). One that nothing in this file calls (a serving entry point, an
-    encoder called from elsewhere) is flagged when its signature declares a `None` dimension past
-    the leading one: a sequence length its author expects to vary, and XLA compiles once per
-    distinct length (measured: `sequence_dim_changes_input_signature_none`,
-    `sequence_dim_repeats_input_signature_none` in the table). A `None` batch dimension alone is
-    not flagged there: batches share one size but the last, which XLA402 reports where it is made.
+    corpora have such negatives). With `--preview`, one that nothing in this file calls (a serving
+    entry point, an encoder called from elsewhere) is flagged when its signature declares a `None`
+    dimension past the leading one: a sequence length its author expects to vary, and XLA compiles
+    once per distinct length (measured: `sequence_dim_changes_input_signature_none`,
+    `sequence_dim_repeats_input_signature_none` in the table). Without a call site the file cannot
+    tell it from a function fed a single length (compiler-labelled negatives of that form exist),
+    hence the preview. A `None` batch dimension alone is not flagged there: batches share one size
+    but the last, which XLA402 reports where it is made.
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
