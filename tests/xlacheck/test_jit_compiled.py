@@ -69,6 +69,9 @@ def test_host_functions_stay_host(source: str) -> None:
     (TF + "import os\ndef load(path, x):\n    if os.path.exists(path):\n        x = x + 1.0\n"
           "    return tf.reduce_sum(x)\n",
      "load"),  # a host module reached through a submodule (os.path)
+    # reads the command line or the environment (an attribute read, not a call)
+    (TF + "import sys\ndef scale(x):\n    return x * float(sys.argv[1]) + tf.reduce_sum(x)\n", "scale"),
+    (TF + "import os as o\ndef scale(x):\n    return x * float(o.environ['S']) + tf.reduce_sum(x)\n", "scale"),
     # written for eager mode, takes no inputs, only module-level code calls it
     (TF + "def summary(x):\n    return tf.reduce_mean(x).numpy()\n", "summary"),
     (TF + "def init_state():\n    return tf.zeros([4])\n", "init_state"),

@@ -163,6 +163,9 @@ _DRIVER_METHODS = frozenset(
 # Python modules whose calls are host work (files, processes, text, serialization)
 _HOST_MODULES = frozenset({"os", "re", "json", "shutil", "pickle", "h5py", "glob", "subprocess", "sys", "csv",
                            "pathlib", "requests", "urllib", "yaml", "safetensors"})
+# Module attributes whose reads are host work (the command line, the environment)
+_HOST_READ_NAMES = frozenset({"sys.argv", "os.environ"})
+_HOST_READS = frozenset(name.rpartition(".")[2] for name in _HOST_READ_NAMES)
 # Methods of a model/layer class that run when it is built, configured or saved, not in its
 # compiled step (Keras' build/config protocol); dunders other than __call__ are Python protocol.
 _SETUP_METHODS = frozenset(
@@ -581,6 +584,9 @@ class _Scanner:
                         and target.value.id == "self"
                     ):
                         func.cls.attrs[target.attr] = node.value  # type: ignore[attr-defined]
+            if t is ast.Attribute and func is not None and node.attr in _HOST_READS:  # type: ignore[attr-defined]
+                if (aliases.resolve(node) or "") in _HOST_READ_NAMES:  # type: ignore[arg-type]
+                    func.drives = True  # reads the command line or the environment: host code
             # child_nodes inlined (this loop visits every node; a generator per node cost ~10%)
             fields = fields_of(t)
             if fields is None:
