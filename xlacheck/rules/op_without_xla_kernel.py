@@ -341,6 +341,15 @@ class OpWithoutXlaKernel(Rule):
                             "unsupported operations'; keep it out of the taped computation or use an op whose "
                             'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
+        # Keras 3's keras.ops.linalg.det is keras.ops.det (the API table's alias_of)
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(m):\n"
+                "    return keras.ops.linalg.det(m)\n",
+                expected=(
+                    (5, 12, "tf.keras.ops.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            "XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 3)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
