@@ -36,7 +36,7 @@ The negative side (``clean`` families) writes the same uses for entries that com
 true``, the gradient too where measured, no constant argument given a tensor, no data-dependent
 shape, no divergence probe): every finding there is false.
 
-    python benchmarks/api_coverage.py [--list] [--family NAME] [--sample N]
+    python benchmarks/api_coverage.py [--list] [--family NAME] [--sample N] [--by-context] [--json]
 
 Prints per family: entries (objects), uses (spellings x contexts x forms), uses flagged, entries
 with every use flagged, and the codes seen; ``--list`` lists the unflagged uses (and the findings of
@@ -415,12 +415,13 @@ FAMILY_ORDER = ("kernel", "grad", "const", "shape", "divergence", "clean", "jax-
                 "jax-clean")
 
 
-def summarize(outcomes: list[Outcome]) -> list[dict]:
+def summarize(outcomes: list[Outcome], by_context: bool = False) -> list[dict]:
     rows = []
     by_family: dict[str, list[Outcome]] = collections.defaultdict(list)
     for o in outcomes:
-        by_family[o.use.family].append(o)
-    for family in [f for f in FAMILY_ORDER if f in by_family]:
+        by_family[f"{o.use.family}/{o.use.context}" if by_context else o.use.family].append(o)
+    order = sorted(by_family, key=lambda k: (FAMILY_ORDER.index(k.split("/")[0]), k))
+    for family in order:
         items = by_family[family]
         entries: dict[str, list[bool]] = collections.defaultdict(list)
         for o in items:
@@ -441,6 +442,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", action="append", help="only these families (repeatable)")
     ap.add_argument("--sample", type=int, default=0, help="every Nth use only (a quick run)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--by-context", action="store_true", help="one row per family and context")
     ap.add_argument("--show", help="print the synthesized sources of the uses of this entry")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -455,17 +457,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"# {u.family} {u.spelling} {u.context} {u.form}\n{u.source}")
         return 0
     outcomes = [lint(u) for u in uses]
-    rows = summarize(outcomes)
+    rows = summarize(outcomes, args.by_context)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{'family':<11} {'side':<9} {'entries':>7} {'all':>5} {'any':>5} {'uses':>6} {'flagged':>7} "
+        print(f"{'family':<22} {'side':<9} {'entries':>7} {'all':>5} {'any':>5} {'uses':>6} {'flagged':>7} "
               f"{'rate':>6}  codes")
         for r in rows:
             side = "fails" if r["expect_flag"] else "compiles"
             rate = r["flagged"] / r["uses"] if r["uses"] else 0.0
             codes = ", ".join(f"{c} {n}" for c, n in list(r["codes"].items())[:6])
-            print(f"{r['family']:<11} {side:<9} {r['entries']:>7} {r['entries_all']:>5} {r['entries_any']:>5} "
+            print(f"{r['family']:<22} {side:<9} {r['entries']:>7} {r['entries_all']:>5} {r['entries_any']:>5} "
                   f"{r['uses']:>6} {r['flagged']:>7} {rate:>6.3f}  {codes}")
         print("entries: objects in the family; all/any: entries with every / some use flagged; uses: spellings x"
               " contexts x forms; on 'compiles' rows every flagged use is a false finding")

@@ -167,6 +167,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA307-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.compat.v1.print
     ("XLA309-invalid-9", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # keras.ops.linalg.det
     ("XLA311-invalid-5", "f", lambda: (tf.constant([3, 1, 3], tf.int64),), "fails"),  # a module-level Hashing
+    ("XLA204-invalid-6", "f", lambda: (tf.constant([1, 2, 3]),), "fails"),  # tf.ragged.range (RaggedRange)
+    ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
 ]
 
 

@@ -119,9 +119,10 @@ class AliasTable:
         return base + "." + ".".join(attrs)
 
 
-# Spellings whose aliases are resolved: the TF1 compatibility module and Keras 3's ops submodules
-# (``keras`` is canonicalised to ``tf.keras``; the table spells Keras 3 ``keras.ops``).
-_ALIAS_PREFIXES = (("tf.compat.v1.", ""), ("tf.keras.ops.", "keras.ops."))
+# Spellings whose aliases are resolved: the TF1 compatibility module, Keras' deprecated
+# ``layers.experimental`` module and Keras 3's ops submodules (``keras`` is canonicalised to
+# ``tf.keras``; the table spells Keras 3 ``keras.ops``).
+_ALIAS_PREFIXES = (("tf.compat.v1.", ""), ("tf.keras.layers.experimental.", ""), ("tf.keras.ops.", "keras.ops."))
 
 
 @cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
@@ -20,6 +21,7 @@ def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Cal
     if not isinstance(value, ast.Call):
         return None
     name = ctx.resolve(value.func)
+    name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
     if name is None or not name.startswith(("tf.keras.", "tf.lookup.")):
         return None
     return name, value
