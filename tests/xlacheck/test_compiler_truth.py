@@ -171,6 +171,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
     ("XLA316-invalid-3", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "fails"),  # K.resize_images
     ("XLA316-valid-4", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "compiles"),  # bilinear
+    ("XLA308-invalid-3", "f", lambda: (tf.constant(["ab", "c"]),), "fails"),  # tf.compat.v1.strings.length
 ]
 
 
