@@ -306,6 +306,24 @@ def gradient_sensitive_names() -> frozenset[str]:
     return frozenset(out)
 
 
+def alias_target(name: str) -> str | None:
+    """The name that the table records ``name`` as the same object as (``alias_of``, followed to
+    its end: ``tf.compat.v1.math.bessel_i0`` -> ``tf.math.bessel_i0``), or None when ``name`` is
+    not an alias (or not in the table)."""
+    entries = _jax_entries() if name.startswith("jax.") else _entries()
+    entry = entries.get(name)
+    if entry is None or "alias_of" not in entry:
+        return None
+    seen = {name}
+    while "alias_of" in entry:
+        name = entry["alias_of"]
+        if name in seen or name not in entries:
+            return None
+        seen.add(name)
+        entry = entries[name]
+    return name
+
+
 def returns(name: str) -> str | None:
     """The return kind of ``name`` (see the module docstring), or None when unknown to the table."""
     fact = lookup(name)

@@ -175,6 +175,20 @@ def lookup(api_name: str) -> OpVerdict | None:
 
 
 @cache
+def gradient_sensitive_names() -> frozenset[str]:
+    """Public names (aliases included) whose gradient needs an op without an XLA kernel according
+    to this table (``grad_unsupported``: Keras objects and the swept tf.compat.v1/Keras functions,
+    ``K.resize_images``); the API table keeps the tf.* functions' gradient facts."""
+    api = _table()["api"]
+    out = set()
+    for name in api:
+        verdict = lookup(name)
+        if verdict is not None and verdict.grad_unsupported:
+            out.add(name)
+    return frozenset(out)
+
+
+@cache
 def dtype_verdict(api_name: str) -> DtypeVerdict | None:
     """The measured dtypes of a canonical public name's first tensor argument, or None when
     every dtype it accepts compiles alike (or the function was not probed)."""

@@ -159,6 +159,19 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA314-valid-3", "f", lambda: (tf.constant([12, 7, 20], tf.int32),), "compiles"),
     ("XLA314-valid-5", "f", lambda: (tf.constant([12, -7, 20], tf.int32), tf.constant([3, 4, -5], tf.int32)),
      "compiles"),
+    # api-coverage6: aliases the API table records (alias_of), list outputs of data-dependent shape,
+    # module-level lookup layers called in a jit-compiled function
+    ("XLA211-invalid-4", "f", lambda: (_f(0.9, 0.2, 0.7),), "fails"),  # keras.ops.nonzero(...)[0].shape[0]
+    ("XLA211-invalid-5", "f", lambda: (_f(1.0, 2.0, 3.0), tf.constant([0, 1, 0])), "fails"),  # dynamic_partition
+    ("XLA211-valid-5", "f", lambda: (tf.constant([3, 1, 3, 2]),), "compiles"),  # tf.unique(...)[1] keeps its length
+    ("XLA307-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.compat.v1.print
+    ("XLA309-invalid-9", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # keras.ops.linalg.det
+    ("XLA311-invalid-5", "f", lambda: (tf.constant([3, 1, 3], tf.int64),), "fails"),  # a module-level Hashing
+    ("XLA204-invalid-6", "f", lambda: (tf.constant([1, 2, 3]),), "fails"),  # tf.ragged.range (RaggedRange)
+    ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
+    ("XLA316-invalid-3", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "fails"),  # K.resize_images
+    ("XLA316-valid-4", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "compiles"),  # bilinear
+    ("XLA308-invalid-3", "f", lambda: (tf.constant(["ab", "c"]),), "fails"),  # tf.compat.v1.strings.length
 ]
 
 

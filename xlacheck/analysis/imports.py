@@ -6,11 +6,22 @@ Canonical names are short and framework-agnostic where frameworks alias each oth
 ``jax.numpy`` -> ``jnp``. Transformers' TF helpers (``shape_list``, ``stable_softmax``) keep a
 ``transformers.`` prefix whether imported absolutely or relatively, because the transformers
 source itself imports them as ``from ...tf_utils import shape_list``.
+
+A called name that the API table (``xlacheck/data/tf_api.json``, ``alias_of``) records as the same
+Python object as a public name is named as that one for the rules (:func:`same_object`, applied by
+:func:`xlacheck.rules.base.call_name`): ``tf.compat.v1.print`` is ``tf.print``,
+``tf.compat.v1.strings.lower`` is ``tf.strings.lower``, ``keras.ops.linalg.det`` is
+``keras.ops.det``; so every rule keyed on the public spelling covers its aliases. Context inference
+keeps the spelled names (:meth:`AliasTable.resolve`): a ``tensorflow.compat.v1`` file's decorators
+and wrappers are judged as before.
 """
 
 from __future__ import annotations
 
 import ast
+from functools import cache
+
+from xlacheck import api_table
 
 # Longest prefix first: module paths that denote the same API under another name.
 _MODULE_CANONICAL: tuple[tuple[str, str], ...] = (
@@ -106,3 +117,29 @@ class AliasTable:
             return base
         attrs.reverse()
         return base + "." + ".".join(attrs)
+
+
+# Spellings whose aliases are resolved: the TF1 compatibility module, Keras' deprecated
+# ``layers.experimental`` module and Keras 3's ops submodules (``keras`` is canonicalised to
+# ``tf.keras``; the table spells Keras 3 ``keras.ops``).
+_ALIAS_PREFIXES = (("tf.compat.v1.", ""), ("tf.keras.layers.experimental.", ""), ("tf.keras.ops.", "keras.ops."))
+
+
+@cache
+def same_object(name: str) -> str:
+    """``name``, or the public name of the same object when the API table records ``name`` as an
+    alias of it (``alias_of``): ``tf.compat.v1.strings.lower`` -> ``tf.strings.lower``,
+    ``tf.keras.ops.numpy.where`` -> ``tf.keras.ops.where``. Only aliases into the public ``tf.*``
+    API (not another ``tf.compat`` name, not a private module path) and, for Keras 3, from an
+    ``ops`` submodule to ``keras.ops.X``."""
+    for prefix, table_prefix in _ALIAS_PREFIXES:
+        if not name.startswith(prefix):
+            continue
+        table_name = table_prefix + name[len(prefix):] if table_prefix else name
+        target = api_table.alias_target(table_name)
+        if target is None or ".python." in target or "._" in target:
+            return name
+        if table_prefix:  # keras.ops.numpy.where -> keras.ops.where, spelled tf.keras.ops.where
+            return prefix + target[len(table_prefix):] if target.startswith(table_prefix) else name
+        return target if target.startswith("tf.") and not target.startswith("tf.compat.") else name
+    return name

@@ -724,16 +724,17 @@ class ValueEnv:
             return TENSOR | VARIABLE
         if name.startswith("tf.keras.utils."):
             return 0  # Python structures (unpack_x_y_sample_weight, to_categorical on NumPy, ...)
+        if fact is not None and fact.dynamic_shape and (given := _given(fact, e)) is not None \
+                and fact.shape_depends_on_data(given):
+            # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS, Keras 3's keras.ops.nonzero/unique/
+            # where: measured data-dependent (tf.dynamic_partition: a Python list of such tensors, its
+            # length num_partitions)
+            return self._structure(name, fact, e, TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM)))
         if name.startswith("tf.keras") or name.startswith("tf.lookup"):
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper() or name.startswith("tf.lookup"):
                 return LAYER  # a layer/model/metric/table object: calling it gives a tensor
             return self._structure(name, fact, e, self._generic_op(name, e))
-        if fact is not None and fact.dynamic_shape and (given := _given(fact, e)) is not None \
-                and fact.shape_depends_on_data(given):
-            # tf.boolean_mask, tf.unique, 1-argument tf.where, NMS: measured data-dependent
-            # (tf.dynamic_partition: a Python list of such tensors, its length num_partitions)
-            return self._structure(name, fact, e, TENSOR | DYNAMIC | DATA | (self._args_flags(e) & (LOOP | PARAM)))
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xlacheck.analysis.contexts import Certainty, Level
+from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
@@ -168,12 +169,15 @@ class Rule:
 
 
 def call_name(node: ast.Call, ctx: RuleContext) -> str | None:
-    """Canonical dotted name of the called function (``tf.boolean_mask``), or None."""
+    """Canonical dotted name of the called function (``tf.boolean_mask``), or None. A name the API
+    table records as another public name's object is named as that one (``tf.compat.v1.print`` is
+    ``tf.print``: :func:`xlacheck.analysis.imports.same_object`)."""
     key = id(node)
     names = ctx.call_names
     if key in names:
         return names[key]
-    name = names[key] = ctx.aliases.resolve(node.func)
+    resolved = ctx.aliases.resolve(node.func)
+    name = names[key] = same_object(resolved) if resolved is not None else None
     return name
 
 

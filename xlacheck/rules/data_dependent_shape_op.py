@@ -29,7 +29,8 @@ _VALUE_SPECIALIZED = {
 _ALIASES = {"tf.bincount": "tf.math.bincount", "tf.segment_sum": "tf.math.segment_sum",
             "tf.math.unique_with_counts": "tf.unique_with_counts", "tf.sparse.SparseTensor": "tf.SparseTensor",
             "tf.sparse.matmul": "tf.sparse.sparse_dense_matmul"}
-# Ragged constructors compile (they are dense ops on values and row partitions); what fails is
+# Ragged constructors compile (they are dense ops on values and row partitions) where the op table
+# finds a kernel for each of their ops (tf.ragged.range's RaggedRange has none); what fails is
 # making the ragged tensor dense (RaggedTensorToTensor has no XLA kernel) or reducing over its
 # ragged dimension (the reduction builds a Range whose size is the data-dependent row count).
 RAGGED_CONSTRUCTORS = frozenset({
@@ -235,6 +236,14 @@ class DataDependentShapeOp(Rule):
                            'data-dependent row count): this fails under XLA; XLA needs static shapes (compiled: '
                            'decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
+        # a ragged constructor whose own op has no kernel (RaggedRange), whatever reads it
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(lengths):\n"
+                "    positions = tf.ragged.range(lengths)\n    return positions.flat_values\n",
+                expected=(
+                    (4, 17, "tf.ragged.range: ragged ops have data-dependent row lengths (RaggedRange, per the "
+                            "generated op table); XLA needs static shapes (compiled: decorated with "
+                            "tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -250,7 +259,7 @@ class DataDependentShapeOp(Rule):
         why = _family(name)
         if why is None:
             return
-        if name in RAGGED_CONSTRUCTORS:
+        if name in RAGGED_CONSTRUCTORS and not failing_ops(name, node):  # tf.ragged.range: RaggedRange has none
             consumer = _ragged_consumer(node, ctx)
             if consumer is not None:
                 ctx.report(self, node, f"{name} builds a ragged tensor that is then made dense or reduced by "

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.imports import same_object
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -18,16 +21,52 @@ def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Cal
     if not isinstance(value, ast.Call):
         return None
     name = ctx.resolve(value.func)
+    name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
     if name is None or not name.startswith(("tf.keras.", "tf.lookup.")):
         return None
     return name, value
+
+
+def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
+    """(label, method, value) for ``name(x)`` or ``name.method(x)`` where ``name`` is bound at
+    module level (and not in this function: a parameter or a local assignment shadows it), in
+    code that XLA compiles for sure or a Keras method (a plain ``tf.function`` calling a
+    module-level vocabulary is usually input-pipeline code)."""
+    if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
+        return None
+    if isinstance(f, ast.Name):
+        name, method = f.id, ""
+    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        name, method = f.value.id, f.attr
+    else:
+        return None
+    built = ctx.module_values.get(name)
+    if built is None or name in _local_names(ctx.function.node):
+        return None
+    return (f"{name}.{method}" if method else name), method, built
+
+
+def _local_names(function: ast.AST) -> frozenset[str]:
+    """Names a function binds itself: its parameters and the targets it assigns."""
+    out: set[str] = set()
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = function.args
+        out.update(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None)
+    for node in own_nodes(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.difference_update(node.names)
+    return frozenset(out)
 
 
 class LookupLayerWithoutKernel(Rule):
     """
     ## What it does
     Flags calls, in compiled code, to `self.<attr>` objects built in `__init__`/`build` (or
-    built once at module level and stored there: `self.vectorize = vectorize`) from a
+    built once at module level and stored there: `self.vectorize = vectorize`), and to objects
+    built at module level and called by name (`hash_ids(x)`, `table.lookup(x)`) in a
+    jit-compiled function or a Keras method, from a
     Keras layer or `tf.lookup` table whose call creates ops without an XLA kernel, according to
     the op table (`Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization`,
     `RandomRotation`, `Resizing(interpolation="bicubic")`, `StaticHashTable.lookup`, ...), and
@@ -75,6 +114,12 @@ class LookupLayerWithoutKernel(Rule):
         Example("import tensorflow as tf\nembed = tf.keras.layers.Embedding(16, 4)\nclass M(tf.keras.Model):\n"
                 "    def __init__(self):\n        super().__init__()\n        self.embed = embed\n"
                 "    def call(self, ids):\n        return self.embed(ids)\n"),
+        # a parameter of the same name is not the module-level layer
+        Example("import tensorflow as tf\nhash_ids = tf.keras.layers.Hashing(num_bins=16)\n"
+                "@tf.function(jit_compile=True)\ndef f(ids, hash_ids):\n    return hash_ids(ids)\n"),
+        # a plain tf.function calling a module-level layer: input-pipeline code (dataset.map)
+        Example("import tensorflow as tf\nhash_ids = tf.keras.layers.Hashing(num_bins=16)\n"
+                "@tf.function\ndef preprocess(ids):\n    return hash_ids(ids)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -115,34 +160,48 @@ class LookupLayerWithoutKernel(Rule):
                             'StringSplitV2), so compilation fails; apply it in the input pipeline and feed the model '
                             'its outputs'),
                 )),
+        # built once at module level and called by name in a jit-compiled function
+        Example("import tensorflow as tf\nhash_ids = tf.keras.layers.Hashing(num_bins=16)\n"
+                "@tf.function(jit_compile=True)\ndef f(ids):\n    return hash_ids(ids)\n",
+                expected=(
+                    (5, 12, 'hash_ids is a Hashing: calling it creates ops with no XLA kernel '
+                            '(StringToHashBucketFast), so compilation fails; apply it in the input pipeline and feed '
+                            'the model its outputs'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         f = node.func
-        if ctx.values.cls is None or not isinstance(f, ast.Attribute):
-            return
-        if isinstance(f.value, ast.Name) and f.value.id == "self":
-            attr, method = f.attr, ""  # self.layer(x)
-        elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) \
-                and f.value.value.id == "self":
-            attr, method = f.value.attr, f.attr  # self.table.lookup(x)
+        built: ast.expr | None
+        module_level = _module_instance(f, ctx)
+        if module_level is not None:  # hash_ids(x), table.lookup(x): built once at module level
+            label, method, built = module_level
         else:
-            return
-        built = ctx.values.cls.attrs.get(attr)
-        if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
-            built = ctx.module_values.get(built.id)
+            if ctx.values.cls is None or not isinstance(f, ast.Attribute):
+                return
+            if isinstance(f.value, ast.Name) and f.value.id == "self":
+                attr, method = f.attr, ""  # self.layer(x)
+            elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) \
+                    and f.value.value.id == "self":
+                attr, method = f.value.attr, f.attr  # self.table.lookup(x)
+            else:
+                return
+            label = f"self.{attr}"
+            built = ctx.values.cls.attrs.get(attr)
+            if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
+                built = ctx.module_values.get(built.id)
         found = _constructor(built, ctx)
         if found is None:
             return
         name, ctor = found
         kind = name.rsplit(".", 1)[-1]
         if not method and kind in _VALUE_SPECIALIZED:
-            ctx.report(self, node, f"self.{attr} is a {kind}: {_VALUE_SPECIALIZED[kind]}; apply it in the input "
+            ctx.report(self, node, f"{label} is a {kind}: {_VALUE_SPECIALIZED[kind]}; apply it in the input "
                                    "pipeline instead")
             return
         ops = unsupported_ops(f"{name}.{method}" if method else name, ctor)
         if ops:
             ctx.report(self, node,
-                       f"self.{attr} is a {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
+                       f"{label} is a {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
                        "compilation fails; apply it in the input pipeline and feed the model its outputs")

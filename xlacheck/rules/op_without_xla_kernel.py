@@ -51,10 +51,12 @@ def _resize_method(value: ast.expr, resolve: Any) -> str | None:
 def unsupported_ops(api_name: str, call: ast.Call, extra: dict[str, Any] | None = None) -> tuple[str, ...]:
     """Raw ops without an XLA kernel that this call creates, per the op table (literal arguments,
     by keyword or at a position the table recorded, plus ``extra`` literals a rule decoded itself,
-    select argument-dependent verdicts, e.g. method="bicubic"); () if none or unknown."""
+    select argument-dependent verdicts, e.g. method="bicubic"), or, for a name the op table did not
+    trace, the API table's (``unsupported`` of a call that failed to compile); () if none or unknown."""
     verdict = op_table.lookup(api_name)
-    if verdict is None:
-        return ()
+    if verdict is None:  # not traced by the op table (Keras 3's keras.random.*): the API table's compile
+        fact = api_table.fact_for(api_name)
+        return fact.unsupported if fact is not None and fact.xla is False else ()
     literals = variant_literals(verdict, call)
     literals.update(extra or {})
     return tuple(verdict.unsupported_for(literals))
@@ -340,6 +342,24 @@ class OpWithoutXlaKernel(Rule):
                             "the forward pass compiles, but this GradientTape's backward pass fails with 'Detected "
                             "unsupported operations'; keep it out of the taped computation or use an op whose "
                             'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                )),
+        # Keras 3's keras.ops.linalg.det is keras.ops.det (the API table's alias_of)
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(m):\n"
+                "    return keras.ops.linalg.det(m)\n",
+                expected=(
+                    (5, 12, "tf.keras.ops.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            "XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at "
+                            "line 3)"),
+                )),
+        # a name the op table did not trace (Keras 3's keras.random): the API table's failed compile
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    noise = keras.random.gamma((4,), alpha=2.0, seed=1)\n    return x * noise\n",
+                expected=(
+                    (5, 13, "tf.keras.random.gamma uses ops with no XLA kernel (StatelessRandomGammaV3): compilation "
+                            "fails with 'Detected unsupported operations'; move it out of the compiled function or "
+                            "use an XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) "
+                            "at line 3)"),
                 )),
     )
 

@@ -36,6 +36,8 @@ def _producer(e: ast.expr, ctx: RuleContext) -> bool:
         first = e.slice.elts[0] if isinstance(e.slice, ast.Tuple) and e.slice.elts else e.slice
         if isinstance(first, ast.Slice) and first.lower is None and first.upper is None and first.step is None:
             return _producer(e.value, ctx)  # `tf.where(m)[:, 0]` keeps all of the first dimension
+        if isinstance(e.slice, ast.Constant) and type(e.slice.value) is int and isinstance(e.value, ast.Call):
+            return _output_has_data_length(e.value, e.slice.value, ctx)  # `tf.dynamic_partition(...)[0]`
         idx = ctx.flags(e.slice)
         return bool(idx & TENSOR and idx & BOOL) and not isinstance(e.slice, (ast.Slice, ast.Tuple))
     if not isinstance(e, ast.Call):
@@ -54,6 +56,20 @@ _DATA_LENGTH_OUTPUTS = {
     "tf.unique": (0,), "tf.math.unique": (0,),
     "tf.unique_with_counts": (0, 2), "tf.math.unique_with_counts": (0, 2),
 }
+
+
+def _output_has_data_length(call: ast.Call, index: int, ctx: RuleContext) -> bool:
+    """Output ``index`` of a producer that returns several tensors has a data-dependent length:
+    one of the tuple outputs listed in :data:`_DATA_LENGTH_OUTPUTS`, or any element of a list the
+    API table measured as data-dependent in shape (``structure: "list"``: `tf.dynamic_partition`,
+    Keras 3's `keras.ops.nonzero`, one-argument `keras.ops.where`)."""
+    name = call_name(call, ctx)
+    if name is None:
+        return False
+    if name in _DATA_LENGTH_OUTPUTS:
+        return index in _DATA_LENGTH_OUTPUTS[name]
+    fact = api_table.fact_for(name)
+    return fact is not None and fact.structure == "list" and _producer(call, ctx)
 
 
 def _data_length(t: ast.expr, ctx: RuleContext) -> bool:
@@ -95,8 +111,8 @@ def _tuple_output_data_length(target: ast.expr, value: ast.expr, name: str, ctx:
     return any(isinstance(e, ast.Name) and e.id == name and i in positions for i, e in enumerate(target.elts))
 
 
-_SOURCES = ("a boolean mask, one-argument tf.where, tf.unique, tf.gather at such indices or a slice keeping "
-            "its first dimension")
+_SOURCES = ("a boolean mask, one-argument tf.where, tf.unique or another op measured as data-dependent in shape, "
+            "tf.gather at such indices or a slice keeping its first dimension")
 
 
 class StaticDimOfDynamicShape(Rule):
@@ -156,6 +172,9 @@ class StaticDimOfDynamicShape(Rule):
                 "    picked = scores[:, 0]\n"
                 "    def inner():\n        picked = tf.where(scores > 0)\n        return picked\n"
                 "    return tf.reshape(picked, [picked.shape[0], 1])\n"),
+        # tf.unique's idx output keeps the input's length (only y is data-dependent)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(ids):\n"
+                "    idx = tf.unique(ids)[1]\n    return tf.zeros([idx.shape[0], 2])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(scores):\n"
@@ -186,6 +205,22 @@ class StaticDimOfDynamicShape(Rule):
                     (5, 22, f"`count.shape[0]` is None while tracing: the length of count depends on the data "
                             f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
                             "TypeError; use tf.shape(count)[0]"),
+                )),
+        # an element of a list the API table measured as data-dependent in shape (Keras 3's
+        # keras.ops.nonzero, spelled as Keras 3 spells it; tf.dynamic_partition below)
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(scores):\n"
+                "    rows = keras.ops.nonzero(scores > 0.5)[0]\n    return tf.zeros([rows.shape[0], 2])\n",
+                expected=(
+                    (6, 22, f"`rows.shape[0]` is None while tracing: the length of rows depends on the data "
+                            f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(rows)[0]"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, parts):\n"
+                "    first = tf.dynamic_partition(x, parts, 2)[0]\n    return tf.zeros([first.shape[0], 2])\n",
+                expected=(
+                    (5, 22, f"`first.shape[0]` is None while tracing: the length of first depends on the data "
+                            f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(first)[0]"),
                 )),
     )
 

@@ -106,6 +106,13 @@ class StringOpOnTensor(Rule):
                             'string type, so compilation fails; return ids (or indices into the names) and map '
                             'them to strings outside the compiled function'),
                 )),
+        # the TF1 module's own string functions (tf.compat.v1.strings.length is not tf.strings.length)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(words):\n"
+                "    return tf.compat.v1.strings.length(words)\n",
+                expected=(
+                    (4, 12, 'tf.compat.v1.strings.length on a non-constant tensor in compiled code: XLA has no string '
+                            'kernels, so compilation fails; do string work in the input pipeline and feed ids'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -114,7 +121,9 @@ class StringOpOnTensor(Rule):
         if name in _VALUE_ARGUMENTS:
             self._string_values(node, name, ctx)
             return
-        if name is None or not (name.startswith("tf.strings.") or name == "tf.as_string"):
+        # tf.compat.v1.strings.X that is not tf.strings.X (its own `unit`/`keepdims` signature) is the
+        # same string op family; the aliases are named as tf.strings.X already (call_name)
+        if name is None or not (name.startswith(("tf.strings.", "tf.compat.v1.strings.")) or name == "tf.as_string"):
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
             k = ctx.flags(arg)

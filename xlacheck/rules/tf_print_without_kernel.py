@@ -62,6 +62,13 @@ class TfPrintWithoutKernel(Rule):
                     (3, 5, 'tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; '
                            'return the value and log it outside the compiled step'),
                 )),
+        # tf.compat.v1.print is the same object as tf.print (the API table's alias_of)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    tf.compat.v1.print(x)\n    return x * 2.0\n",
+                expected=(
+                    (4, 5, "tf.print has no XLA kernel (StringFormat/PrintV2): compilation fails under jit_compile; "
+                           "return the value and log it outside the compiled step"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -8,6 +8,7 @@ from functools import cache
 
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.imports import same_object
 from xlacheck.api_table import ApiFact
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -17,7 +18,8 @@ from xlacheck.rules.op_without_xla_kernel import call_literals, trainable_upstre
 @cache
 def _short_names() -> frozenset[str]:
     """Last components of the names whose gradient lacks a kernel somewhere (``resize``, ``UpSampling2D``)."""
-    return frozenset(name.rsplit(".", 1)[-1] for name in api_table.gradient_sensitive_names())
+    names = api_table.gradient_sensitive_names() | op_table.gradient_sensitive_names()
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
 def _xla_training(ctx: ModuleContext) -> tuple[str, int] | None:
@@ -111,6 +113,15 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 "@tf.function(jit_compile=True)\ndef step(x, y):\n"
                 "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(model(x) - y))\n"
                 "    return tape.gradient(loss, model.trainable_variables)\n"),
+        # the bilinear variant's gradient compiles (the op table's measured variant)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\nclass Up(tf.keras.layers.Layer):\n"
+                "    def __init__(self):\n        super().__init__()\n"
+                "        self.proj = tf.keras.layers.Conv2D(1, 1, kernel_initializer='ones')\n"
+                "    def call(self, x):\n"
+                "        return K.resize_images(self.proj(x), 2, 2, 'channels_last', interpolation='bilinear')\n"
+                "up = Up()\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.square(up(x) - y))\n"
+                "    return tape.gradient(loss, up.trainable_variables)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
@@ -136,6 +147,18 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                             "training it in the jit-compiled step() (line 11) fails with 'Detected unsupported "
                             "operations'; use the default method"),
                 )),
+        # a gradient only the op table measured (K.resize_images: the API table has no gradient fact)
+        Example("import tensorflow as tf\nfrom tensorflow.keras import backend as K\nclass Up(tf.keras.layers.Layer):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.proj = tf.keras.layers.Conv2D(1, 1)\n"
+                "    def call(self, x):\n        return K.resize_images(self.proj(x), 2, 2, 'channels_last')\n"
+                "up = Up()\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
+                "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.square(up(x) - y))\n"
+                "    return tape.gradient(loss, up.trainable_variables)\n",
+                expected=(
+                    (8, 16, "the gradient of tf.keras.backend.resize_images uses ops with no XLA kernel "
+                            "(ResizeNearestNeighborGrad): training it in the jit-compiled step() (line 11) fails "
+                            "with 'Detected unsupported operations'; use interpolation='bilinear'"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -146,16 +169,23 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             if not training[1]:
                 return
             argument = "interpolation" if name.startswith("tf.keras.layers.") else "method"
-            compiling = [f"{a}='{v}'" for a, v, grad_xla, _ in fact.grad_conditions if grad_xla]
+            if fact is not None:
+                compiling = [f"{a}='{v}'" for a, v, grad_xla, _ in fact.grad_conditions if grad_xla]
+                default_compiles = bool(fact.grad_xla)
+            else:  # the op table's variants whose forward and gradient compile (K.resize_images bilinear)
+                verdict = op_table.lookup(name)
+                compiling = [f"{c.argument}='{c.value}'" for c in (verdict.conditions if verdict else ())
+                             if c.grad_unsupported == () and not c.unsupported]
+                default_compiles = False
             advice = f"use {compiling[0]}" if compiling else (
-                f"use the default {argument}" if fact.grad_xla else "keep it out of the trained model")
+                f"use the default {argument}" if default_compiles else "keep it out of the trained model")
             if name.endswith("UpSampling2D"):  # nearest upsampling by an integer factor is a repeat
                 advice += " or, for the same numbers, tf.repeat along the spatial axes"
             ctx.report(self, node,
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): training it in "
                        f"{training[0]} (line {training[1]}) fails with 'Detected unsupported operations'; {advice}")
 
-    def _candidates(self, ctx: ModuleContext) -> Iterator[tuple[ast.Call, str, tuple[str, ...], ApiFact]]:
+    def _candidates(self, ctx: ModuleContext) -> Iterator[tuple[ast.Call, str, tuple[str, ...], ApiFact | None]]:
         """(call, API name, gradient ops without a kernel, fact): Keras layer constructions
         anywhere, API calls in Keras methods and compiled functions outside a GradientTape block.
         One walk of the tree; functions and tape blocks are matched by line range, and only for
@@ -183,6 +213,7 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                      if f.level in (Level.LIKELY, Level.CERTAIN) and not f.jax and not f.host]
         for node in calls:
             name = resolve(node.func)
+            name = same_object(name) if name is not None else None  # tf.compat.v1.keras.backend.X is K.X
             if name is None or not name.startswith("tf."):
                 continue
             layer = name.startswith("tf.keras.layers.")
@@ -194,13 +225,25 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             if not layer and (function is None or not node.args or any(a <= line <= b for a, b in tapes)):
                 continue
             fact = api_table.fact_for(name)
-            if fact is None or not (fact.grad_xla is False or fact.grad_conditions):
-                continue
-            literals = call_literals(node, () if layer else fact.params, resolve)
             verdict = op_table.lookup(name)
+            if fact is None or (fact.grad_xla is None and not fact.grad_conditions):
+                # the API table did not measure its gradient (K.resize_images): the op table's, measured
+                # by the generator's sweep and confirmed by compiling
+                if verdict is None or not verdict.grad_unsupported:
+                    continue
+                fact = None
+            elif not (fact.grad_xla is False or fact.grad_conditions):
+                continue
+            literals = call_literals(node, () if layer or fact is None else fact.params, resolve)
             forward = set(verdict.unsupported_for(literals)) if verdict is not None else set()
             variant = None if layer else variant_gradient(name, node, resolve)  # measured for this variant
-            ops = [op for op in (fact.grad_unsupported_for(literals) if variant is None else variant) if op not in forward]
+            if variant is not None:
+                measured: tuple[str, ...] = variant
+            elif fact is not None:
+                measured = fact.grad_unsupported_for(literals)
+            else:
+                measured = verdict.grad_unsupported if verdict is not None else ()
+            ops = [op for op in measured if op not in forward]
             if not ops or forward:
                 continue  # a forward without a kernel is XLA309's/XLA310's finding
             if not layer and not trainable_upstream(node.args[0], function, resolve):  # type: ignore[arg-type]
