@@ -143,11 +143,6 @@ class DataDependentShapeArgument(Rule):
     VALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    b, n = tf.shape(x)[0], tf.shape(x)[1]\n    return tf.reshape(x, [b * n, -1])\n"),
-        # a helper of another module returns a tensor or a structure (here a shape list), not the
-        # random values of its argument (google-research/pix2seq's utils.shape_as_list)
-        Example("import tensorflow as tf\nimport utils\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    x = x + tf.random.normal(tf.shape(x))\n    sh = utils.shape_as_list(x)\n"
-                "    return tf.reshape(x, sh[:-1] + [3, sh[-1] // 3])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"
                 "    return tf.one_hot(labels, 10)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(iou):\n"
@@ -169,6 +164,11 @@ class DataDependentShapeArgument(Rule):
                 "    return tf.reduce_sum(x[:n])\n"
                 "def main(x):\n    out = []\n    for n in range(1, 4):\n        out.append(f(x, n))\n"
                 "    for i, row in enumerate(out):\n        out[i] = row + f(x, i)\n    return out\n"),
+        # a helper of another module returns a tensor or a structure (here a shape list), not the
+        # random values of its argument (google-research/pix2seq's utils.shape_as_list)
+        Example("import tensorflow as tf\nimport utils\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    x = x + tf.random.normal(tf.shape(x))\n    sh = utils.shape_as_list(x)\n"
+                "    return tf.reshape(x, sh[:-1] + [3, sh[-1] // 3])\n"),
     )
 
     INVALID = (
