@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts, recompiles
+from xlacheck.analysis.torch_model import CPU, HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts, recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -237,7 +237,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                        "torch ops: torch_xla unrolls the loop into the graph and compiles a new one "
                                        "for each count; loop a fixed number of times (pad, mask the extra steps)")
                 continue
-            if isinstance(node, ast.Subscript) and torch.tensor(node.value):
+            if isinstance(node, ast.Subscript) and torch.tensor(node.value) and not torch.of(node.value) & CPU:
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 for p in parts:
                     if isinstance(p, ast.Slice):
