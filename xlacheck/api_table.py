@@ -309,19 +309,9 @@ def gradient_sensitive_names() -> frozenset[str]:
 def alias_target(name: str) -> str | None:
     """The name that the table records ``name`` as the same object as (``alias_of``, followed to
     its end: ``tf.compat.v1.math.bessel_i0`` -> ``tf.math.bessel_i0``), or None when ``name`` is
-    not an alias (or not in the table)."""
-    entries = _jax_entries() if name.startswith("jax.") else _entries()
-    entry = entries.get(name)
-    if entry is None or "alias_of" not in entry:
-        return None
-    seen = {name}
-    while "alias_of" in entry:
-        name = entry["alias_of"]
-        if name in seen or name not in entries:
-            return None
-        seen.add(name)
-        entry = entries[name]
-    return name
+    not an alias (or not in the table). ``lookup`` follows the chain."""
+    fact = lookup(name)
+    return fact.canonical if fact is not None and fact.canonical != fact.name else None
 
 
 def returns(name: str) -> str | None:
