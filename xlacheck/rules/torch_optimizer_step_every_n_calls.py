@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable
 
 from xlacheck.analysis import walk
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.torch_model import (
     OPTIMIZER,
     SYNC_CALLS,
@@ -27,21 +28,6 @@ _MSG = ("runs every n-th call while backward runs on every call and the graph is
         "accumulating calls, the update call and the first call after zero_grad are different graphs, each "
         "compiled (torch_xla_recompile.json `optimizer_step_every_n_calls`: 5 compilations in 12 calls, the "
         "last at the second update); pass the n micro-batches to one step (one graph per update)")
-
-
-def _own_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes of a step's body, not those of functions or classes defined in it."""
-    body = node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor,
-                                          ast.While, ast.With, ast.AsyncWith)) else []
-    out: list[ast.AST] = []
-    todo: list[ast.AST] = list(reversed(body))
-    while todo:
-        n = todo.pop()
-        out.append(n)
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        todo.extend(reversed(list(ast.iter_child_nodes(n))))
-    return out
 
 
 def _optimizer_like(e: ast.expr, torch: TorchFacts) -> bool:
@@ -242,7 +228,7 @@ class TorchOptimizerStepEveryNCalls(ModuleRule):
     @staticmethod
     def _accumulation_updates(step: Step, torch: TorchFacts,
                               resolve: Callable[[ast.expr], str | None]) -> list[ast.Call]:
-        nodes = _own_nodes(step.node)
+        nodes = list(own_nodes(step.node))  # the step body, not functions or classes defined in it
 
         def is_tensor(e: ast.expr) -> bool:
             return bool(torch.of(e) & TENSOR)
