@@ -937,13 +937,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
     drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
                or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
-    changed = True
-    while changed:
-        changed = False
-        for g in scanner.functions:
-            if id(g) not in drivers and any(id(c) in drivers or id(c) in entries for c in callees[id(g)]):
-                drivers.add(id(g))
-                changed = True
+    _grow(drivers, scanner.functions, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
     # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
     # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
     for name in scanner.module_called:
@@ -955,13 +949,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     candidates: list[FunctionInfo] = []
     # functions that call TensorFlow/JAX/Keras themselves or through functions of this file
     tensorish = {id(f) for f in scanner.functions if f.uses_framework}
-    changed = True
-    while changed:
-        changed = False
-        for g in scanner.functions:
-            if id(g) not in tensorish and any(id(c) in tensorish for c in [*callees[id(g)], *g.children]):
-                tensorish.add(id(g))
-                changed = True
+    _grow(tensorish, scanner.functions, lambda g: any(id(c) in tensorish for c in [*callees[id(g)], *g.children]))
     for f in inf.module_funcs.values():
         if id(f) not in tensorish:
             continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
@@ -1016,6 +1004,18 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
+
+
+def _grow(found: set[int], functions: list[FunctionInfo], reaches: Callable[[FunctionInfo], bool]) -> None:
+    """Add to ``found`` (ids) every function that ``reaches`` (which reads ``found``), until nothing
+    more is added: a set closed over calls."""
+    changed = True
+    while changed:
+        changed = False
+        for g in functions:
+            if id(g) not in found and reaches(g):
+                found.add(id(g))
+                changed = True
 
 
 def _receiver_root(node: ast.expr) -> str | None:
