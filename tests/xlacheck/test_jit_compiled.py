@@ -69,6 +69,9 @@ def test_host_functions_stay_host(source: str) -> None:
     (TF + "import os\ndef load(path, x):\n    if os.path.exists(path):\n        x = x + 1.0\n"
           "    return tf.reduce_sum(x)\n",
      "load"),  # a host module reached through a submodule (os.path)
+    # builds an optimizer (transformers' TF optimizer factory: set-up, not the step)
+    (TF + "from transformers import create_optimizer\ndef build_optimizer(lr, steps):\n"
+          "    return create_optimizer(init_lr=lr, num_train_steps=steps, num_warmup_steps=0)\n", "build_optimizer"),
     # reads the command line or the environment (an attribute read, not a call)
     (TF + "import sys\ndef scale(x):\n    return x * float(sys.argv[1]) + tf.reduce_sum(x)\n", "scale"),
     (TF + "import os as o\ndef scale(x):\n    return x * float(o.environ['S']) + tf.reduce_sum(x)\n", "scale"),

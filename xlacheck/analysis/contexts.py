@@ -146,7 +146,10 @@ _PIPELINE_METHODS = frozenset({"map", "filter", "flat_map", "interleave", "from_
 # declaration (:func:`_mark_declared_roots`): model and input building, training loops, saving and
 # loading, distribution set-up, wrapping a function for a compiler. None of them is something a
 # compiled function does (Keras inputs and tf.data pipelines cannot even be built in one).
+# transformers' TF optimizer factories (one home: XLA405 and XLA502 read it too)
+TRANSFORMERS_OPTIMIZERS = frozenset({"transformers.create_optimizer", "transformers.AdamWeightDecay"})
 _DRIVER_CALL_PREFIXES = (
+    *sorted(TRANSFORMERS_OPTIMIZERS),
     "tf.keras.Input", "tf.keras.layers.Input", "tf.keras.Model", "tf.keras.models.", "tf.keras.Sequential",
     "tf.keras.callbacks.", "tf.keras.optimizers.", "tf.keras.utils.", "tf.data.", "tf.saved_model.",
     "tf.train.Checkpoint", "tf.train.CheckpointManager", "tf.distribute.", "tf.config.", "tf.summary.create_",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS
 from xlacheck.analysis.module_index import ModuleIndex, method_name
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -11,8 +12,7 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 _MODEL_CONSTRUCTORS = frozenset({
     "tf.keras.Sequential", "tf.keras.Model", "tf.keras.models.Sequential", "tf.keras.models.Model",
     "tf.keras.models.load_model", "tf.keras.models.clone_model", "tf.keras.saving.load_model",
-    "transformers.create_optimizer", "transformers.AdamWeightDecay",
-})
+}) | TRANSFORMERS_OPTIMIZERS
 _CONSTRUCTOR_PREFIXES = ("tf.keras.optimizers.", "tf.keras.applications.")
 _TRANSFORMERS_FACTORIES = ("from_pretrained", "from_config")
 

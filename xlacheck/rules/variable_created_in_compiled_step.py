@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
-from xlacheck.analysis.contexts import Certainty
+from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS, Certainty
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -13,7 +13,6 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 _VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
 _METRIC_PREFIX = "tf.keras.metrics."
 _OPTIMIZER_PREFIX = "tf.keras.optimizers."
-_OPTIMIZERS = frozenset({"transformers.AdamWeightDecay", "transformers.create_optimizer"})
 _LAYER_PREFIX = "tf.keras.layers."
 _TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
 
@@ -157,7 +156,7 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 what = "tf.Variable" if name in _VARIABLES else f"variable ({name})"
             elif _stateful(name, _METRIC_PREFIX):
                 what = f"metric {name.rsplit('.', 1)[-1]}"
-            elif _stateful(name, _OPTIMIZER_PREFIX) or name in _OPTIMIZERS:
+            elif _stateful(name, _OPTIMIZER_PREFIX) or name in TRANSFORMERS_OPTIMIZERS:
                 what = f"optimizer {name.rsplit('.', 1)[-1]}"
             elif _stateful(name, _LAYER_PREFIX):
                 what = f"layer {name.rsplit('.', 1)[-1]}"
