@@ -41,6 +41,8 @@ for model code a trainer in another package compiles. ``--no-declare`` lints the
     python benchmarks/xla_cases_score.py --exclude-from eval_cases/authored_with_rules.txt
                                                               # without cases their rules' author wrote
     python benchmarks/xla_cases_score.py --no-declare         # without the jit-compiled declaration
+    python benchmarks/xla_cases_score.py --only-from FILE     # only the cases named in FILE (e.g. one
+                                                              # batch of new cases, scored on its own)
 """
 
 from __future__ import annotations
@@ -121,12 +123,14 @@ def strip_case_source(src: str) -> str:
     return "".join(lines).rstrip("\n") + "\n"
 
 
-def lint_corpus(corpus: Corpus, preview: bool = False, declare: bool = True) -> dict[str, list[str]]:
-    """Case name -> ``["line:CODE", ...]`` for every case file of the corpus, linted under an
-    anonymous name (``case_<sha1>.py``, as ``oracle.py strip --anonymize`` names them)."""
+def lint_corpus(corpus: Corpus, preview: bool = False, declare: bool = True,
+                names: frozenset[str] | None = None) -> dict[str, list[str]]:
+    """Case name -> ``["line:CODE", ...]`` for every case file of the corpus (only those in ``names``
+    when given), linted under an anonymous name (``case_<sha1>.py``, as ``oracle.py strip --anonymize``
+    names them)."""
     findings: dict[str, list[str]] = {}
     for path in sorted(corpus.cases_dir.glob("*.py")):
-        if path.name.startswith("_"):
+        if path.name.startswith("_") or (names is not None and path.stem not in names):
             continue
         case = path.stem
         hashed = "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py"
@@ -150,12 +154,14 @@ def split_of(corpus: Corpus, rec: dict, split_map: dict[str, str] | None) -> str
 
 
 def score(corpus: Corpus, only_split: str | None = None, preview: bool = False,
-          exclude: frozenset[str] = frozenset(), declare: bool = True):
+          exclude: frozenset[str] = frozenset(), declare: bool = True, only: frozenset[str] | None = None):
     """Return ({(split, category): [tp, fp, fn, tn]}, [misclassified lines]); cases named in
-    ``exclude`` are left out; ``declare``: lint with the jit-compiled declaration."""
-    labels = [r for r in json.loads(corpus.labels.read_text())["cases"] if r["case"] not in exclude]
+    ``exclude`` are left out, and when ``only`` is given every case it does not name;
+    ``declare``: lint with the jit-compiled declaration."""
+    labels = [r for r in json.loads(corpus.labels.read_text())["cases"]
+              if r["case"] not in exclude and (only is None or r["case"] in only)]
     split_map = json.loads(corpus.split_file.read_text()) if corpus.split_file else None
-    findings = lint_corpus(corpus, preview, declare)
+    findings = lint_corpus(corpus, preview, declare, None if only is None else frozenset(r["case"] for r in labels))
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     wrong: list[str] = []
     for rec in sorted(labels, key=lambda r: r["case"]):
@@ -178,13 +184,13 @@ def score(corpus: Corpus, only_split: str | None = None, preview: bool = False,
     return counts, wrong
 
 
-def read_case_list(path: Path | None) -> frozenset[str]:
+def read_case_list(path: Path | None, flag: str = "--exclude-from") -> frozenset[str]:
     """Case names listed in ``path`` (one a line, ``#`` comments, ``.py`` optional); empty for None.
-    Shared with fix_score.py (``--exclude-from``)."""
+    Shared with fix_score.py (``--exclude-from``); ``flag`` names the option in the error."""
     if path is None:
         return frozenset()
     if not path.is_file():
-        raise SystemExit(f"--exclude-from: {path} is not a file")
+        raise SystemExit(f"{flag}: {path} is not a file")
     return frozenset(line.split("#", 1)[0].strip().removesuffix(".py") for line in path.read_text().splitlines()) - {""}
 
 
@@ -205,8 +211,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out the cases named in FILE (one case name a line, # comments), e.g. "
                          "eval_cases/authored_with_rules.txt: the validation figure without cases written by "
                          "the author of the rules they test")
+    ap.add_argument("--only-from", type=Path, default=None, metavar="FILE",
+                    help="score only the cases named in FILE (same format as --exclude-from), e.g. one batch of new "
+                         "cases measured on its own; names that no selected corpus labels are reported on stderr")
     args = ap.parse_args(argv)
     exclude = read_case_list(args.exclude_from)
+    only = read_case_list(args.only_from, "--only-from") if args.only_from is not None else None
+    if only is not None and not only:
+        raise SystemExit(f"--only-from: {args.only_from} names no case")
+    seen: set[str] = set()
 
     selected = [c for c in corpora() if (args.corpus is None or c.name in args.corpus)]
     rows: list[tuple] = []
@@ -216,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.corpus:
                 raise SystemExit(f"corpus {corpus.name}: {corpus.labels} or {corpus.cases_dir} is missing")
             continue
-        counts, wrong = score(corpus, args.split, args.preview, exclude, declare=not args.no_declare)
+        counts, wrong = score(corpus, args.split, args.preview, exclude, declare=not args.no_declare, only=only)
+        if only is not None:
+            seen |= {r["case"] for r in json.loads(corpus.labels.read_text())["cases"]} & only
         wrong_all += wrong
         for split in sorted({k[0] for k in counts}):
             for cat in ORDER:
@@ -238,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'corpus':14}{'split':11}{'category':20}{'n':>4}{'tp':>4}{'fp':>4}{'fn':>4}{'prec':>7}{'recall':>7}")
         for name, split, cat, n, tp, fp, fn, p, r in rows:
             print(f"{name:14}{split:11}{cat:20}{n:>4}{tp:>4}{fp:>4}{fn:>4}{p:>7.3f}{r:>7.3f}")
+    if only is not None and only - seen:
+        print(f"--only-from: {len(only - seen)} named case(s) not labelled in the selected corpora: "
+              f"{', '.join(sorted(only - seen))}", file=sys.stderr)
     if args.verbose and wrong_all:
         print("misclassified:")
         print("\n".join(wrong_all))

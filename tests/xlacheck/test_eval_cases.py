@@ -120,3 +120,24 @@ def test_scorer_strips_cases_exactly_as_the_oracle(tmp_path):
                        capture_output=True)
         for path in sorted((CASES / folder).glob("*.py")):
             assert score.strip_case_source(path.read_text()) == (out / path.name).read_text(), path.name
+
+
+def test_scorer_only_from_scores_just_the_named_cases(tmp_path):
+    """--only-from FILE (a batch of new cases measured on its own): every row counts only named cases,
+    and a name no corpus labels is reported on stderr instead of being dropped silently."""
+    scored = [rec for rec in LABELS if rec.get("xla_fail") is not None and rec["category"] != "retrace"]
+    picked = [next(rec for rec in scored if rec["split"] == s) for s in ("train", "validation")]
+    listing = tmp_path / "batch.txt"
+    listing.write_text("# one batch\n" + "\n".join(f"{rec['case']}.py" for rec in picked) + "\nno_such_case\n")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "xla_cases_score.py"), "--corpus", "repo",
+                           "--only-from", str(listing)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()[2:]]
+    counted = {(row[1], row[2]): int(row[3]) for row in rows}
+    assert counted == {(rec["split"], cat): 1 for rec in picked for cat in (rec["category"], "cond/shape/host/op")}
+    assert "1 named case(s) not labelled in the selected corpora: no_such_case" in proc.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "xla_cases_score.py"), "--corpus", "repo",
+                           "--only-from", str(empty)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode != 0 and "names no case" in proc.stderr
