@@ -61,6 +61,8 @@ from xlacheck.rules import ALL_RULES  # noqa: E402
 DEFAULT_ROOT = Path(os.environ.get("XLACHECK_REAL_CODE", "/work/scratch_precision/corpora"))
 MIRRORS = Path("/work/.mirror")
 KNOWN = ROOT / "docs" / "known-results.md"
+# judged lists kept beside known-results.md, one file per measurement lane (same table rows)
+JUDGMENTS = sorted((ROOT / "docs").glob("real-code-judgments-*.md"))
 
 # name -> (how to get it, folder under the root, sub-folders that are the corpus)
 CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -85,7 +87,10 @@ EXTRA_CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
         # judged once at first sight (branch tf-real7, 2026-11-26): TF/JAX model and training code with TPU paths
         "tensorflow+lingvo", "google+automl", "google-deepmind+sonnet", "google+praxis", "google+paxml",
         "google-deepmind+alphafold", "google-research+pix2seq", "google-research+simclr",
-        "google-research+vision_transformer")
+        "google-research+vision_transformer",
+        # judged once at first sight (branch tf-real8, 2026-11-26; docs/real-code-judgments-8.md)
+        "tensorflow+tpu", "google-deepmind+gemma", "google+init2winit", "google+flaxformer", "tensorflow+agents",
+        "google+uncertainty-baselines", "google-deepmind+deepmind-research")
 }
 
 _ROW = re.compile(r"^\|\s*`?([\w./+-]+:[^|`]+?):(\d+)`?\s*\|\s*(XLA\d+)\s*\|\s*(true|false)\s*\|")
@@ -120,15 +125,17 @@ def prepare(root: Path, corpora: dict[str, tuple[str, str, tuple[str, ...]]] = C
             subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
-def load_judged(path: Path = KNOWN) -> dict[tuple[str, int, str], tuple[bool, str]]:
-    """(corpus:path, line, code) -> (true?, the row's text) from docs/known-results.md."""
+def load_judged(*paths: Path) -> dict[tuple[str, int, str], tuple[bool, str]]:
+    """(corpus:path, line, code) -> (true?, the row's text) from docs/known-results.md and the
+    docs/real-code-judgments-*.md files (or the files given)."""
     judged: dict[tuple[str, int, str], tuple[bool, str]] = {}
-    if not path.exists():
-        return judged
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = _ROW.match(line)
-        if m:
-            judged[(m.group(1), int(m.group(2)), m.group(3))] = (m.group(4) == "true", line)
+    for path in paths or (KNOWN, *JUDGMENTS):
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = _ROW.match(line)
+            if m:
+                judged[(m.group(1), int(m.group(2)), m.group(3))] = (m.group(4) == "true", line)
     return judged
 
 
