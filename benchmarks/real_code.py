@@ -14,8 +14,9 @@ archive`` out of the mirrors; fetch the mirrors first). Each corpus is linted in
 CLI lints a folder: :func:`xlacheck.engine.check_file` on every file (the rules the CLI runs by
 default, or every rule with ``--preview``), then again, with the project's facts, on the files
 that the other files' summaries give facts (:mod:`xlacheck.analysis.project`; ``--no-project``
-lints each file alone), and each finding is looked up in the judged list, the table of
-``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
+lints each file alone), and each finding is looked up in the judged list, the tables of
+``docs/known-results.md`` and ``docs/real-code-judgments-*.md`` whose rows start with
+``| corpus:path:line | CODE | true/false |``.
 
     python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--extra] [--corpus NAME] [--list]
                                    [--unjudged] [--fixes] [--jit-compiled]
@@ -25,7 +26,11 @@ tensorflow tensor2tensor, probability; keras-team/keras-cv; google-deepmind/dm-h
 maxtext), HEAD snapshots of mirrors fetched under ``/work/.mirror``, 1,192,401 lines, judged once
 (branch tf-real5); and nine more judged once at first sight (branch tf-real7: tensorflow/lingvo,
 google/automl, praxis, paxml; google-deepmind/sonnet, alphafold; google-research/pix2seq, simclr,
-vision_transformer; 494,640 lines); each is skipped with a line when absent.
+vision_transformer; 494,640 lines); and seven more judged once at first sight (branch tf-real8:
+tensorflow/tpu, google-deepmind/gemma, google/init2winit, google/flaxformer, tensorflow/agents,
+google/uncertainty-baselines, google-deepmind/deepmind-research; 649,071 lines; their judged rows
+are in ``docs/real-code-judgments-8.md``, which this script reads as it reads known-results.md);
+each is skipped with a line when absent.
 
 ``--fixes`` also counts the fixes offered on the findings (SAFE / UNSAFE, with edits) and applies
 each one alone to its file's text: the fixed file must still compile to bytecode (``compile()``;
