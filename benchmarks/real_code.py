@@ -14,8 +14,9 @@ archive`` out of the mirrors; fetch the mirrors first). Each corpus is linted in
 CLI lints a folder: :func:`xlacheck.engine.check_file` on every file (the rules the CLI runs by
 default, or every rule with ``--preview``), then again, with the project's facts, on the files
 that the other files' summaries give facts (:mod:`xlacheck.analysis.project`; ``--no-project``
-lints each file alone), and each finding is looked up in the judged list, the table of
-``docs/known-results.md`` whose rows start with ``| corpus:path:line | CODE | true/false |``.
+lints each file alone), and each finding is looked up in the judged list, the tables of
+``docs/known-results.md`` and ``docs/real-code-judgments-*.md`` whose rows start with
+``| corpus:path:line | CODE | true/false |``.
 
     python benchmarks/real_code.py [--root DIR] [--prepare] [--preview] [--extra] [--corpus NAME] [--list]
                                    [--unjudged] [--fixes] [--jit-compiled]
@@ -25,7 +26,11 @@ tensorflow tensor2tensor, probability; keras-team/keras-cv; google-deepmind/dm-h
 maxtext), HEAD snapshots of mirrors fetched under ``/work/.mirror``, 1,192,401 lines, judged once
 (branch tf-real5); and nine more judged once at first sight (branch tf-real7: tensorflow/lingvo,
 google/automl, praxis, paxml; google-deepmind/sonnet, alphafold; google-research/pix2seq, simclr,
-vision_transformer; 494,640 lines); each is skipped with a line when absent.
+vision_transformer; 494,640 lines); and seven more judged once at first sight (branch tf-real8:
+tensorflow/tpu, google-deepmind/gemma, google/init2winit, google/flaxformer, tensorflow/agents,
+google/uncertainty-baselines, google-deepmind/deepmind-research; 649,071 lines; their judged rows
+are in ``docs/real-code-judgments-8.md``, which this script reads as it reads known-results.md);
+each is skipped with a line when absent.
 
 ``--fixes`` also counts the fixes offered on the findings (SAFE / UNSAFE, with edits) and applies
 each one alone to its file's text: the fixed file must still compile to bytecode (``compile()``;
@@ -61,6 +66,8 @@ from xlacheck.rules import ALL_RULES  # noqa: E402
 DEFAULT_ROOT = Path(os.environ.get("XLACHECK_REAL_CODE", "/work/scratch_precision/corpora"))
 MIRRORS = Path("/work/.mirror")
 KNOWN = ROOT / "docs" / "known-results.md"
+# judged lists kept beside known-results.md, one file per measurement lane (same table rows)
+JUDGMENTS = sorted((ROOT / "docs").glob("real-code-judgments-*.md"))
 
 # name -> (how to get it, folder under the root, sub-folders that are the corpus)
 CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -85,7 +92,10 @@ EXTRA_CORPORA: dict[str, tuple[str, str, tuple[str, ...]]] = {
         # judged once at first sight (branch tf-real7, 2026-11-26): TF/JAX model and training code with TPU paths
         "tensorflow+lingvo", "google+automl", "google-deepmind+sonnet", "google+praxis", "google+paxml",
         "google-deepmind+alphafold", "google-research+pix2seq", "google-research+simclr",
-        "google-research+vision_transformer")
+        "google-research+vision_transformer",
+        # judged once at first sight (branch tf-real8, 2026-11-26; docs/real-code-judgments-8.md)
+        "tensorflow+tpu", "google-deepmind+gemma", "google+init2winit", "google+flaxformer", "tensorflow+agents",
+        "google+uncertainty-baselines", "google-deepmind+deepmind-research")
 }
 
 _ROW = re.compile(r"^\|\s*`?([\w./+-]+:[^|`]+?):(\d+)`?\s*\|\s*(XLA\d+)\s*\|\s*(true|false)\s*\|")
@@ -120,15 +130,17 @@ def prepare(root: Path, corpora: dict[str, tuple[str, str, tuple[str, ...]]] = C
             subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
-def load_judged(path: Path = KNOWN) -> dict[tuple[str, int, str], tuple[bool, str]]:
-    """(corpus:path, line, code) -> (true?, the row's text) from docs/known-results.md."""
+def load_judged(*paths: Path) -> dict[tuple[str, int, str], tuple[bool, str]]:
+    """(corpus:path, line, code) -> (true?, the row's text) from docs/known-results.md and the
+    docs/real-code-judgments-*.md files (or the files given)."""
     judged: dict[tuple[str, int, str], tuple[bool, str]] = {}
-    if not path.exists():
-        return judged
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = _ROW.match(line)
-        if m:
-            judged[(m.group(1), int(m.group(2)), m.group(3))] = (m.group(4) == "true", line)
+    for path in paths or (KNOWN, *JUDGMENTS):
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = _ROW.match(line)
+            if m:
+                judged[(m.group(1), int(m.group(2)), m.group(3))] = (m.group(4) == "true", line)
     return judged
 
 

@@ -395,8 +395,9 @@ _STATIC_ARGNUMS = frozenset({"static_argnums", "static_broadcasted_argnums"})
 def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
     """Parameter names a jax.jit/jax.pmap call marks static (static_argnums, pmap's
     static_broadcasted_argnums, static_argnames)."""
-    if not isinstance(call, ast.Call) or isinstance(info.node, ast.Lambda):
+    if not isinstance(call, ast.Call):
         return frozenset()
+    # a lambda's parameters too: `jax.pmap(lambda x, num: jax.random.split(x, num), static_broadcasted_argnums=1)`
     params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
     out: set[str] = set()
     for kw in call.keywords:
@@ -1323,6 +1324,10 @@ def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
             info.level = level
             info.why, info.evidence_line = why, line
         for child in info.children:
+            if child.cls is not None:
+                # a method of a class the function defines (`class WER(Metric): def compute(...)`):
+                # defining the class runs none of its methods (init2winit's WER metric: host code)
+                continue
             child.jax = child.jax or info.jax
             work.append((child, conv, False, level, f"nested in {info.name}()", info.node.lineno))
         for callee in _compiled_callees(inf, info):

@@ -17,11 +17,14 @@ from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.values import (
     DATA,
+    LEAVES_AND_TREEDEF,
     LOOP,
+    OP,
     PYLIST,
     PYLIST_EMPTY,
     PYTHON,
     RANDOM,
+    SHAPE,
     TENSOR,
     ValueEnv,
     is_tensor,
@@ -279,6 +282,10 @@ class FunctionWalker:
                     and not any(isinstance(e, ast.Starred) for e in elts):
                 for sub, v in zip(elts, value.elts):
                     self.bind(sub, self.values.flags(v), v)
+            elif len(elts) == 2 and type(value) is ast.Call \
+                    and self.ctx.aliases.resolve(value.func) in LEAVES_AND_TREEDEF:
+                self.bind(elts[0], flags)  # `leaves, treedef = jax.tree.flatten(tree)`: a list of leaves
+                self.bind(elts[1], 0)  # and a PyTreeDef
             else:
                 item = flags & ~(PYLIST | PYLIST_EMPTY)
                 for sub in elts:
@@ -455,6 +462,12 @@ class FunctionWalker:
         staged = (isinstance(it, ast.Call) and self.ctx.resolve(it.func) == "tf.range") or (
             # a computed tensor (not a parameter or layer output, which may be a Python tuple)
             self.ctx.converted and is_tensor(it_flags) and bool(it_flags & (DATA | LOOP | RANDOM))
+        ) or (
+            # `range(n)` of a tensor computed by an op (`tf.shape(x)[0]`): AutoGraph turns it into
+            # tf.range, a staged loop (TF 2.21: a tensor `break` in it traces and compiles)
+            self.ctx.converted and isinstance(it, ast.Call) and type(it.func) is ast.Name and it.func.id == "range"
+            and "range" not in self.env
+            and any(is_tensor(k := self.values.flags(a)) and bool(k & (OP | DATA | LOOP | SHAPE)) for a in it.args)
         )
         self.depth += 1
         saved_loop = self.loop_flag

@@ -261,6 +261,11 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = 0  # a call site here passes a Python number: baked into the trace there, not a tensor
             continue
         if jax_entry:
+            if default is not None and _python_literal(default) and not info.structure_params:
+                # `def init(rng, batch, sizes=(1000, 500))` wrapped in jax.jit: a default the caller
+                # leaves out is never traced (measured, jax 0.10: `jnp.zeros([dim])` from it compiles)
+                out[name] = PYTHON
+                continue
             # an array or a pytree of arrays (whose fields may be static metadata): proven by use
             out[name] = 0 if name in info.static_params or name in ("self", "cls") else TENSOR | PARAM | OPAQUE
             continue
@@ -444,6 +449,8 @@ class ValueEnv:
         if t is ast.Attribute:
             if e.attr in STATIC_ATTRS:  # type: ignore[attr-defined]
                 return PYTHON if e.attr in _PROVEN_STATIC_ATTRS else 0  # type: ignore[attr-defined]
+            if e.attr in _VARIABLE_LIST_ATTRS:  # type: ignore[attr-defined]
+                return TENSOR | VARIABLE | PYLIST  # model.trainable_weights: a Python list of variables
             base = e.value  # type: ignore[attr-defined]
             if type(base) is ast.Name:
                 if base.id == "self":
@@ -476,6 +483,10 @@ class ValueEnv:
                         k |= ck | self.flags(e.left)  # type: ignore[attr-defined]
                 return _combine(k) | BOOL if k else 0
             parts = [self.flags(e.left)] + [self.flags(c) for c in e.comparators]  # type: ignore[attr-defined]
+            sides = (e.left, *e.comparators)  # type: ignore[attr-defined]
+            if any(type(c) is ast.Constant and type(c.value) is str for c in sides) \
+                    and not any(pk & (OP | DATA) for pk in parts):
+                return 0  # `mode == 'sum'`: an option compared with its name (no op made a string tensor)
             k = 0
             for pk in parts:
                 k |= pk
@@ -598,6 +609,11 @@ class ValueEnv:
             return base
         if not base & TENSOR:
             return base
+        if not base & (OP | OPAQUE | VARIABLE | DATA) and type(e.slice) is ast.Constant \
+                and type(e.slice.value) is str:
+            # a string key: the parameter taken for a tensor is a mapping (an Estimator model_fn's
+            # `params`, a features dict), its item a tensor or a Python value (`params['use_tpu']`)
+            return base | OPAQUE
         idx = self.flags(e.slice)
         if idx & BOOL and idx & TENSOR and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
             return (base | DYNAMIC | DATA) & ~BOOL
@@ -738,7 +754,8 @@ class ValueEnv:
         if name in VALUE_FREE_FUNCS:
             k = self._args_flags(e)
             return TENSOR | (k & (SHAPE | DYNAMIC)) | (CONST if not k & TENSOR else 0)
-        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF and not name.startswith(_UNTABLED_TF) \
+        if head == "tf" and name not in _op_api() and name not in _KNOWN_TF \
+                and (not name.startswith(_UNTABLED_TF) or _compat_not_an_op(name, fact)) \
                 and not (fact is not None and fact.is_tensor_valued):
             # a tf.* name the generated op table never traced into ops (tf.__internal__.*,
             # executing_eagerly_outside_functions, classes): its return kind is unknown
@@ -802,7 +819,8 @@ _PYTHON_VALUED = frozenset({
     "tf.distribute.has_strategy", "tf.distribute.in_cross_replica_context", "tf.keras.backend.standardize_dtype",
     "tf.keras.backend.is_tensor", "tf.keras.config.backend", "tf.keras.utils.is_keras_tensor", "jnp.result_type",
     "jnp.dtype", "jax.devices", "jax.device_count", "jax.local_device_count", "jax.process_index",
-    "jax.tree_util.tree_structure", "tf.rank_static", "tf.shape.rank", "tf.compat.v1.get_default_graph",
+    "jax.tree_util.tree_structure", "jax.tree_structure", "jax.tree.structure", "tf.rank_static", "tf.shape.rank",
+    "tf.compat.v1.get_default_graph",
     "tf.get_default_graph", "tf.compat.v1.executing_eagerly",
 })
 # Collectives that JAX folds when their operand is no tracer: ``jax.lax.psum(1, "i")`` is the axis
@@ -812,8 +830,16 @@ _PYTHON_VALUED = frozenset({
 _CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
 # Structure utilities: what they return is a Python container of the leaves they were given.
 _STRUCTURE_PREFIXES = ("jax.tree.", "jax.tree_util.", "tf.nest.")
+# pytree flatteners that return a pair (the list of leaves, the tree definition): unpacked, the
+# first is a list of the leaves, the second a Python object (PyTreeDef), never an array
+LEAVES_AND_TREEDEF = frozenset({"jax.tree.flatten", "jax.tree_util.tree_flatten", "jax.tree.flatten_with_path",
+                                "jax.tree_util.tree_flatten_with_path"})
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
+
+# Attributes of Keras layers/models and tf.Module that are Python lists (tuples) of variables.
+_VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "non_trainable_weights",
+                                  "non_trainable_variables"})
 
 # Tensor methods whose result is a dimension (RaggedTensor.nrows), like tf.shape(x)[0].
 _SHAPE_METHODS = frozenset({"nrows"})
@@ -828,6 +854,17 @@ _PYTHON_METHODS = frozenset({"numpy", "item", "tolist", "__len__", "items", "key
 # tf.* names handled above or outside the op table's scope (tf.compat.v1 and Keras are not traced
 # by tools/generate_op_table.py): their kinds come from the tables in this module.
 _UNTABLED_TF = ("tf.compat.", "tf.keras.", "tf.raw_ops.", "tf.random.", "tf.experimental.numpy.")
+
+
+def _compat_not_an_op(name: str, fact: api_table.ApiFact | None) -> bool:
+    """A ``tf.compat.*`` name that the API table holds as no op: absent from TensorFlow 2.21
+    (``tf.compat.v1.estimator.RunConfig``, a flag read through ``tf.compat.v1.flags.FLAGS``) or
+    recorded as a class or with an unknown return (``tf.compat.v1.gfile.Exists``,
+    ``tf.compat.v1.train.Saver``). Its return kind is unknown, as for an untraced ``tf.*`` name;
+    TF1 ops (``tf.compat.v1.to_float``, ``placeholder``, ``layers.dense``) stay ops."""
+    return name.startswith("tf.compat.") and (fact is None or fact.returns in ("object", "unknown", "python"))
+
+
 _KNOWN_TF = SHAPE_FUNCS | VALUE_FREE_FUNCS | BOOL_FUNCS | LIST_FUNCS | frozenset(
     {"tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.where"})
 

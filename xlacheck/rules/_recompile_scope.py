@@ -524,6 +524,19 @@ def _grows(index: ModuleIndex, name: str, loop: ast.AST) -> ast.stmt | ast.expr 
     return None
 
 
+def _rebound_fresh(name: str, loop: ast.AST) -> bool:
+    """``loop`` also binds ``name`` anew, from a value that does not read it (``means, cov = [], []``
+    before an inner loop appends to them): each pass starts over, so the length a call in ``loop``
+    sees does not grow from pass to pass."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) \
+                and any(isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store)
+                        for target in node.targets for t in ast.walk(target)) \
+                and not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
+            return True
+    return False
+
+
 def loop_grown_arguments(index: ModuleIndex, call: ast.Call
                          ) -> Iterator[tuple[ast.expr, ast.Name, ast.stmt | ast.expr]]:
     """The arguments of ``call`` that get longer on every pass of the ``for``/``while`` loops around
@@ -537,7 +550,8 @@ def loop_grown_arguments(index: ModuleIndex, call: ast.Call
         names = [arg] if isinstance(arg, ast.Name) else [
             a for a in arg.args if isinstance(a, ast.Name)] if isinstance(arg, ast.Call) else []
         for name in names:
-            growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None), None)
+            growth = next((g for loop in loops if (g := _grows(index, name.id, loop)) is not None
+                           and not _rebound_fresh(name.id, loop)), None)
             if growth is not None:
                 yield arg, name, growth
                 break

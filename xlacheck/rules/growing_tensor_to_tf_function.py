@@ -67,6 +67,26 @@ class GrowingTensorToTfFunction(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
+        # uncertainty-baselines jft/ood_utils.py: a list bound anew each pass does not grow from pass to pass (tf-real8)
+        Example("""
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def distance(x, means):
+                return jnp.sum((x - jnp.stack(means)) ** 2)
+
+
+            def evaluate(batches, ens_size):
+                means = None
+                for batch in batches:
+                    if means is not None:
+                        print(distance(batch, means))
+                    means = []
+                    for m in range(ens_size):
+                        means.append(jnp.mean(batch) + m)
+        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(ids, pos):\n    return ids + pos\n"
                 "def generate(ids, n):\n    for i in range(n):\n        out = step(ids, tf.constant(i))\n"
                 "        ids = tf.tensor_scatter_nd_update(ids, [[0, i]], [1])\n    return ids\n"),

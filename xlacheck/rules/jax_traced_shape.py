@@ -82,6 +82,51 @@ class JaxTracedShape(Rule):
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
+        # init2winit metrics.py: a method of a class that a compiled function defines is not run by defining it
+        # (tf-real8)
+        Example("""
+            import jax
+            import jax.numpy as jnp
+
+
+            def word_errors(decoded, paddings):
+                lengths = jnp.sum(paddings == 0.0, axis=-1)
+                total = 0
+                for i in range(decoded.shape[0]):
+                    total += len(decoded[i][:lengths[i]])
+                return total
+
+
+            def make_metric(vocab):
+                class WordErrors:
+                    def compute(self):
+                        values = {k: jnp.array(v) for k, v in self.values.items()}
+                        return word_errors(values['hyps'], values['paddings'])
+                return WordErrors
+
+
+            @jax.jit
+            def step(x):
+                metric_cls = make_metric(None)
+                return x * jnp.sum(x)
+        """),
+        # deepmind-research kfac_ferminet_alpha/example.py, physics_inspired_models/utils.py: a default the caller
+        # leaves out, a pmap static_broadcasted_argnums lambda argument (tf-real8)
+        Example("""
+            import jax
+            import jax.numpy as jnp
+
+
+            def init(rng, batch, sizes=(16, 8)):
+                params = []
+                for dim in sizes:
+                    params.append(jnp.zeros([dim]) + jax.random.uniform(rng, (dim,)))
+                return params
+
+
+            init_fn = jax.jit(init)
+            p_split = jax.pmap(lambda x, num: list(jax.random.split(x, num)), static_broadcasted_argnums=1)
+        """),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
                 "    return jnp.repeat(emb, d, axis=0, total_repeat_length=8)\n"),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"

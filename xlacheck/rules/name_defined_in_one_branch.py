@@ -78,6 +78,21 @@ class NameDefinedInOneBranch(Rule):
     in_helpers = True
 
     VALID = (
+        # tensorflow/tpu retinanet_model.py: a string-keyed item of a model_fn's `params` is a Python value (tf-real8)
+        Example("""
+            import tensorflow.compat.v1 as tf
+            from tensorflow.contrib import tpu as contrib_tpu
+
+
+            def model_fn(features, labels, mode, params):
+                if params['init_checkpoint']:
+                    def scaffold_fn():
+                        tf.train.init_from_checkpoint(params['init_checkpoint'], {'/': '/'})
+                        return tf.train.Scaffold()
+                else:
+                    scaffold_fn = None
+                return contrib_tpu.TPUEstimatorSpec(mode, loss=features, scaffold_fn=scaffold_fn)
+        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        perm = tf.range(2)\n        x = x * 2.0\n"
                 "    if tf.reduce_max(x) > 3:\n        perm = tf.range(3)\n        x = x + tf.cast(perm[0], x.dtype)\n"

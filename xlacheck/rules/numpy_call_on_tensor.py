@@ -47,6 +47,24 @@ class NumpyCallOnTensor(Rule):
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
+        # uncertainty-baselines batchensemble_utils.py: the PyTreeDef of jax.tree.flatten is no array (tf-real8)
+        Example("""
+            import jax
+            import numpy as np
+
+
+            def _names(tree):
+                return [("a", 0)]
+
+
+            @jax.jit
+            def leaves_in_order(tree):
+                vals, treedef = jax.tree.flatten(tree)
+                tokens = treedef.unflatten(range(len(vals)))
+                names, perm = zip(*_names(tokens))
+                inv = np.argsort(perm)
+                return [vals[i] for i in inv]
+        """),
         Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return x / np.sqrt(x.shape[-1])\n"),
         Example("import tensorflow as tf\nimport tensorflow.experimental.numpy as tnp\n"

@@ -53,6 +53,20 @@ class ReturnInOneBranch(Rule):
     in_helpers = True
 
     VALID = (
+        # deepmind-research galaxy_mergers/helpers.py: an option compared with its name is a Python bool (tf-real8)
+        Example("""
+            import tensorflow as tf
+
+
+            def aggregate(logits, ensemble_size, reduction):
+                logits = tf.reshape(logits, [ensemble_size, -1])
+                if reduction == 'sum':
+                    return tf.reduce_mean(logits, axis=0)
+                elif reduction == 'none':
+                    return logits
+                else:
+                    raise ValueError(reduction)
+        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    if tf.reduce_sum(x) > 0:\n        return x\n    return -x\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, flag=None):\n"

@@ -59,6 +59,20 @@ class TensorAssertStatement(Rule):
     in_helpers = True
 
     VALID = (
+        # tensorflow/tpu custom_tpuestimator.py: a flag read through tf.compat.v1.flags.FLAGS is a Python value
+        # (tf-real8)
+        Example("""
+            import tensorflow.compat.v1 as tf
+            from tensorflow.contrib import tpu as contrib_tpu
+
+            FLAGS = tf.flags.FLAGS
+
+
+            def main(model_fn):
+                if FLAGS.use_tpu:
+                    assert FLAGS.model_dir.startswith('gs://'), 'model_dir must be a GCS path'
+                return contrib_tpu.TPUEstimator(model_fn=model_fn)
+        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    assert x.shape[-1] == 4\n    return x * 2.0\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

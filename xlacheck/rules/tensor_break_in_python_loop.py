@@ -50,6 +50,22 @@ class TensorBreakInPythonLoop(Rule):
     node_types = (ast.Break, ast.Return)
 
     VALID = (
+        # tensorflow/agents qtopt_cem_actions_sampler_continuous.py: AutoGraph stages range() of a tensor as tf.range
+        # (tf-real8)
+        Example("""
+            import tensorflow as tf
+
+
+            @tf.function(jit_compile=True)
+            def take_positive(x, limit):
+                k = tf.constant(0)
+                n = tf.shape(tf.where(x > 0))[0]
+                for _ in range(n):
+                    if k >= limit:
+                        break
+                    k += 1
+                return k
+        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    for _ in tf.range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
                 "            break\n    return x\n"),

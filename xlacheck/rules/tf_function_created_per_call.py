@@ -101,6 +101,33 @@ class TfFunctionCreatedPerCall(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
+        # uncertainty-baselines drug_cardiotoxicity: strategy.run(...) in a loop is no call of the file's own run()
+        # (tf-real8)
+        Example("""
+            import tensorflow as tf
+
+
+            def run(train_dataset, strategy, model, optimizer, steps_per_epoch, num_epochs):
+                train_iterator = iter(train_dataset)
+
+                @tf.function
+                def train_step(iterator):
+                    def step_fn(inputs):
+                        with tf.GradientTape() as tape:
+                            loss = tf.reduce_mean(model(inputs))
+                        grads = tape.gradient(loss, model.trainable_variables)
+                        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+                    for _ in tf.range(tf.cast(steps_per_epoch, tf.int32)):
+                        strategy.run(step_fn, args=(next(iterator),))
+
+                for _ in range(num_epochs):
+                    train_step(train_iterator)
+
+
+            def main(train_dataset, strategy, model, optimizer):
+                run(train_dataset, strategy, model, optimizer, 100, 3)
+        """),
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
                 "_fast = tf.function(_loss, jit_compile=True)\ndef loss(a, b):\n    return _fast(a, b)\n"),
         Example("import tensorflow as tf\ndef train(model, batches):\n    @tf.function\n    def step(x):\n"
@@ -630,9 +657,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
     @staticmethod
     def _sites(index: ModuleIndex, func: ast.AST) -> list[ast.Call]:
         name = getattr(func, "name", None)
+        # `x.run(...)` calls a method named run; a module-level or nested function only by its name
+        # (`strategy.run(step_fn)` in a loop is no call of the file's own `def run(...)`)
+        info = index.facts.by_node.get(id(func))
+        method = info is None or info.cls is not None
         return [c for c, _ in index.calls
                 if (isinstance(c.func, ast.Name) and c.func.id == name)
-                or (isinstance(c.func, ast.Attribute) and c.func.attr == name)]
+                or (method and isinstance(c.func, ast.Attribute) and c.func.attr == name)]
 
     @staticmethod
     def _returns_mapped_results(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef, local: str) -> bool:
@@ -669,9 +700,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
     @staticmethod
     def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """The file calls ``func`` and never from a loop or compiled code: a one-off (a dry run, a setup step)."""
-        sites = [c for c, _ in index.calls
-                 if (isinstance(c.func, ast.Name) and c.func.id == func.name)
-                 or (isinstance(c.func, ast.Attribute) and c.func.attr == func.name)]
+        sites = TfFunctionCreatedPerCall._sites(index, func)
         if not sites:
             return False  # called from elsewhere: assume per step, as a loss or predict helper usually is
         for site in sites:
