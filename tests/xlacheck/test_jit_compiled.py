@@ -224,3 +224,22 @@ def test_a_model_class_derived_from_one_of_this_file_is_a_model_class(source: st
     facts = analyze_module(ast.parse(source), "model.py", declared=True)
     heads = [f for f in facts.functions if f.cls is not None and f.cls.node.name == "Head"]
     assert [(f.level, f.declared) for f in heads] == [(Level.CERTAIN, True)]
+
+
+def test_model_and_layer_classes_are_marked_once_for_every_reader() -> None:
+    """``ClassInfo.model`` (set by ``_mark_classes``) is the one home of "a model or layer class":
+    Keras classes, tf.Module/Flax classes and the classes of the file derived from them; the
+    declaration reads it instead of its own closure over the bases."""
+    source = TF + JAX + "import flax.linen as nn\n" + (
+        "class Base(tf.Module):\n    pass\n"
+        "class Mid(Base):\n    pass\n"
+        "class Leaf(Mid):\n    def __call__(self, x):\n        return tf.nn.relu(x)\n"
+        "class Block(nn.Module):\n    pass\n"
+        "class Layer(tf.keras.layers.Layer):\n    pass\n"
+        "class Plain:\n    def step(self, x):\n        return tf.nn.relu(x)\n")
+    facts = analyze_module(ast.parse(source), "model.py", declared=True)
+    marked = {c.node.name: c.model for c in facts.classes}
+    assert marked == {"Base": True, "Mid": True, "Leaf": True, "Block": True, "Layer": True, "Plain": False}
+    got = levels(source)
+    assert got["__call__"] == (Level.CERTAIN, True)  # Leaf's, through two bases defined here
+    assert got["step"][1] is False  # a plain class's method is reached through its users

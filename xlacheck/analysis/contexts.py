@@ -204,6 +204,9 @@ class ClassInfo:
     # self.<attr> -> the value assigned to it in any method (last wins), for value inference
     attrs: dict[str, ast.expr] = field(default_factory=dict)
     keras: bool = False
+    # a model or layer class: a Keras one (``keras``), or a tf.Module / Flax / Equinox one, or a class
+    # of this file derived from one (:func:`_mark_classes`)
+    model: bool = False
     host: bool = False  # a preprocessing layer / tokenizer: runs in the input pipeline
     metric: bool = False
     called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
@@ -962,20 +965,10 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             candidates.extend(returned)
         else:
             candidates.append(f)
-    # tf.Module / Flax / Equinox model classes, and the classes of this file derived from them
-    # (Keras classes carry c.keras through their bases already)
-    models: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for c in scanner.classes:
-            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
-                models.add(c.node.name)
-                changed = True
     for c in scanner.classes:
         # a plain class's methods are reached through the code that uses its objects: a trainer
         # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
-        if c.host or not (c.keras or c.node.name in models) \
+        if c.host or not c.model \
                 or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
         candidates.extend(m for m in c.methods.values() if not _setup_method(m))
@@ -1127,6 +1120,18 @@ def _mark_classes(inf: _Inference) -> None:
             if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
                 c.keras = True
                 changed = True
+    # model and layer classes: the Keras ones, and tf.Module / Flax / Equinox ones and the classes of
+    # this file derived from them
+    models: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in scanner.classes:
+            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
+                models.add(c.node.name)
+                changed = True
+    for c in scanner.classes:
+        c.model = c.keras or c.node.name in models
     changed = True
     built: dict[str, list[FunctionInfo]] | None = None  # class name -> the functions that build one
     while changed:  # preprocessing layers, tokenizers: run in the input pipeline (fixed point)
