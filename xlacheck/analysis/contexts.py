@@ -45,6 +45,7 @@ from enum import Enum, IntEnum
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
+from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
@@ -943,7 +944,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
     drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
                or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
-    _grow(drivers, scanner.functions, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
+    grow(drivers, scanner.functions, id, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
     # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
     # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
     for name in scanner.module_called:
@@ -955,7 +956,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     candidates: list[FunctionInfo] = []
     # functions that call TensorFlow/JAX/Keras themselves or through functions of this file
     tensorish = {id(f) for f in scanner.functions if f.uses_framework}
-    _grow(tensorish, scanner.functions, lambda g: any(id(c) in tensorish for c in [*callees[id(g)], *g.children]))
+    grow(tensorish, scanner.functions, id, lambda g: any(id(c) in tensorish for c in [*callees[id(g)], *g.children]))
     for f in inf.module_funcs.values():
         if id(f) not in tensorish:
             continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
@@ -1000,18 +1001,6 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
-
-
-def _grow(found: set[int], functions: list[FunctionInfo], reaches: Callable[[FunctionInfo], bool]) -> None:
-    """Add to ``found`` (ids) every function that ``reaches`` (which reads ``found``), until nothing
-    more is added: a set closed over calls."""
-    changed = True
-    while changed:
-        changed = False
-        for g in functions:
-            if id(g) not in found and reaches(g):
-                found.add(id(g))
-                changed = True
 
 
 def _receiver_root(node: ast.expr) -> str | None:
@@ -1111,26 +1100,16 @@ def _mark_classes(inf: _Inference) -> None:
     """Keras classes (a Keras/HF base, or a base defined here that is one), host classes
     (preprocessing layers, tokenizers), metrics, and classes whose ``__call__`` runs in the step."""
     scanner, classes = inf.scanner, inf.classes
-    changed = True
-    while changed:  # fixed point over bases defined in this file
-        changed = False
-        for c in scanner.classes:
-            if c.keras:
-                continue
-            if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
-                c.keras = True
-                changed = True
+    # fixed points over the bases defined in this file
+    keras = {id(c) for c in scanner.classes if c.keras}
+    grow(keras, scanner.classes, id, lambda c: any(
+        _is_keras_base(b) or (b in classes and id(classes[b]) in keras) for b in c.bases))
     # model and layer classes: the Keras ones, and tf.Module / Flax / Equinox ones and the classes of
     # this file derived from them
     models: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for c in scanner.classes:
-            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
-                models.add(c.node.name)
-                changed = True
+    grow(models, scanner.classes, _class_name, lambda c: any(b in _MODEL_BASES or b in models for b in c.bases))
     for c in scanner.classes:
+        c.keras = id(c) in keras
         c.model = c.keras or c.node.name in models
     changed = True
     built: dict[str, list[FunctionInfo]] | None = None  # class name -> the functions that build one
@@ -1153,6 +1132,10 @@ def _mark_classes(inf: _Inference) -> None:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
         c.called_in_step = c.keras and any(
             b.endswith(_CALLED_IN_STEP_BASES) or (b in classes and classes[b].called_in_step) for b in c.bases)
+
+
+def _class_name(c: ClassInfo) -> str:
+    return c.node.name
 
 
 def _built_only_by_host(c: ClassInfo, builders: list[FunctionInfo], inf: _Inference) -> bool:
