@@ -94,7 +94,7 @@ import signal
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -786,24 +786,34 @@ def probe_conditional(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict
         traced = _try_trace(tf, name, obj)
         if traced is None:
             continue
-        optional = [p for p, d in got.default_values(obj).items() if d is None and p not in traced.args]
-        found: dict[str, list[str]] = {}
-        for arg in entry["const_args"]:
-            if arg not in traced.args:
-                continue
-            for other in optional:
-                trial = dict(traced.args)
-                trial[arg] = as_graph_input(traced.args[arg])
-                trial[other] = CONDITIONAL_VALUE
-                stats["probed"] += 1
-                if compile_outcome(tf, obj, trial)[0] == "compiled":
-                    found.setdefault(arg, []).append(other)
+        found = measure_const_unless(tf, obj, traced.args, entry["const_args"], stats)
         if found:
             entry["const_unless"] = found
             stats["conditional"] += 1
         else:
             entry.pop("const_unless", None)
     return stats
+
+
+def measure_const_unless(tf: Any, fn: Callable[..., Any], args: dict[str, Any], const_args: Sequence[str],
+                         stats: dict[str, int] | None = None) -> dict[str, list[str]]:
+    """``const_unless`` of one probing call ``args``: for each of ``const_args`` it passes, the
+    omitted optional arguments (default ``None``) that, given a Python int, let the call compile
+    with that argument as a value-less tensor. ``stats["probed"]`` counts the compiles."""
+    optional = [p for p, d in got.default_values(fn).items() if d is None and p not in args]
+    found: dict[str, list[str]] = {}
+    for arg in const_args:
+        if arg not in args:
+            continue
+        for other in optional:
+            trial = dict(args)
+            trial[arg] = as_graph_input(args[arg])
+            trial[other] = CONDITIONAL_VALUE
+            if stats is not None:
+                stats["probed"] += 1
+            if compile_outcome(tf, fn, trial)[0] == "compiled":
+                found.setdefault(arg, []).append(other)
+    return found
 
 
 # Optional parameters whose default is None but which take an integer (or integers) when given:
@@ -1108,7 +1118,19 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
                 recorded.update({k: entry[k] for k in _GRAD_FACTS if k in entry})
         if (line := _table_check.difference(name, recorded, measured)):
             differences.append(line)
-    return _table_check.report("generate_api_table", 2 + len(names), differences,
+    # const_unless (`tf.sequence_mask`'s `lengths` need not be a constant once `maxlen` is given): an
+    # argument condition a rule reads per call, measured again for every entry that has one (one today)
+    conditional = [name for name, entry in table["entries"].items() if entry.get("const_unless")]
+    for name in conditional:
+        entry, fn = table["entries"][name], callables.get(name)
+        traced = None if fn is None else _try_trace(tf, name, fn)
+        if traced is None:
+            differences.append(f"{name}: the file has const_unless, the synthetic arguments no longer trace")
+            continue
+        found = measure_const_unless(tf, fn, traced.args, entry.get("const_args", ()))
+        if (line := _table_check.difference(f"{name} const_unless", entry["const_unless"], found)):
+            differences.append(line)
+    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional), differences,
                                f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
 
 
