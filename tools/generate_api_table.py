@@ -278,12 +278,17 @@ DOC_RULES = (
 RETURNS_SECTION = re.compile(r"\n\s*Returns?:\s*\n(.*?)(\n\s*\n\s*[A-Z][A-Za-z ]+:\s*\n|\Z)", re.S)
 
 
+def returns_text(obj: Any) -> str | None:
+    """The docstring's Returns section on one line, or None when it has none."""
+    match = RETURNS_SECTION.search("\n" + (inspect.getdoc(obj) or ""))
+    return " ".join(match.group(1).split()) if match else None
+
+
 def doc_kind(obj: Any) -> str | None:
-    doc = inspect.getdoc(obj) or ""
-    match = RETURNS_SECTION.search("\n" + doc)
-    if not match:
+    returns = returns_text(obj)
+    if returns is None:
         return None
-    text = " ".join(match.group(1).split())[:300]
+    text = returns[:300]
     for pattern, kind in DOC_RULES:
         if pattern.search(text):
             return kind
@@ -297,11 +302,8 @@ DOC_LIST = re.compile(r"^(?:A|The)?\s*(?:Python\s+)?list\b", re.I)
 
 def doc_structure(obj: Any) -> str | None:
     """``"list"`` when the docstring's Returns section starts with "A list ..." (else None)."""
-    doc = inspect.getdoc(obj) or ""
-    match = RETURNS_SECTION.search("\n" + doc)
-    if not match:
-        return None
-    return "list" if DOC_LIST.match(" ".join(match.group(1).split())) else None
+    returns = returns_text(obj)
+    return "list" if returns is not None and DOC_LIST.match(returns) else None
 
 
 def refresh_doc_structure(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
@@ -613,7 +615,7 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
     return {
         "schema": SCHEMA_VERSION,
         "command": COMMAND,
-        "generated": got.generated_date(),
+        "generated": _table_check.generated_date(),
         "tensorflow_version": tf.__version__,
         "tf_keras_version": sys.modules["tf_keras"].__version__,
         "keras_version": getattr(keras, "__version__", None),
@@ -1123,8 +1125,8 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
     conditional = [name for name, entry in table["entries"].items() if entry.get("const_unless")]
     for name in conditional:
         entry, fn = table["entries"][name], callables.get(name)
-        traced = None if fn is None else _try_trace(tf, name, fn)
-        if traced is None:
+        traced = _try_trace(tf, name, fn) if fn is not None else None
+        if fn is None or traced is None:
             differences.append(f"{name}: the file has const_unless, the synthetic arguments no longer trace")
             continue
         found = measure_const_unless(tf, fn, traced.args, entry.get("const_args", ()))

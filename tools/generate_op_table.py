@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import datetime as dt
 import inspect
 import json
 import logging
@@ -1487,12 +1486,6 @@ def dtype_argument_probe(
     return counts
 
 
-def generated_date() -> str:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
-    return moment.date().isoformat()
-
-
 def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     kernels = xla_kernel_ops(tf)
     # The unsupported set is judged over the whole registry; the table written lists only
@@ -1512,7 +1505,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     table: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "tensorflow_version": tf.__version__,
-        "generated": generated_date(),
+        "generated": _table_check.generated_date(),
         "command": COMMAND,
         "keras_version": keras[1] if (keras := keras_layers()) else None,
         "backends": {
@@ -1549,7 +1542,8 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
                | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
-            "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
+            "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)),
+            "generated": _table_check.generated_date()}
 
 
 # Constructor arguments of Keras layers that are not variants of the computation (or that change
@@ -1708,7 +1702,7 @@ def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | Non
             counts["with_conditions"] += 1
     if keras_layers() is not None:
         api = refresh_layer_variants(tf, {**table, "api": api}, only, counts)
-    return {**table, "api": api, "generated": generated_date()}, counts
+    return {**table, "api": api, "generated": _table_check.generated_date()}, counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -2387,10 +2381,15 @@ def check_table(tf: Any, path: Path, sample: int, conditions_sample: int = 2) ->
     groups = {"no_kernel": [n for n, e in traced_entries.items() if e["unsupported"]],
               "kernel": [n for n, e in traced_entries.items() if not e["unsupported"]]}
     names = _table_check.spread_sample(groups, sample)
+
+    def retrace(name: str) -> tuple[Callable[..., Any], TraceResult | None]:
+        """The entry's function and its synthetic call traced again, as the walk or the sweep traced it."""
+        fn = walked.get(name) or swept[name]
+        return fn, trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+
     for name in names:
         entry = table["api"][name]
-        fn = walked.get(name) or swept[name]
-        result = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        fn, result = retrace(name)
         if result is None:
             differences.append(f"{name}: the file has a trace, the synthetic arguments no longer trace")
             continue
@@ -2409,8 +2408,7 @@ def check_table(tf: Any, path: Path, sample: int, conditions_sample: int = 2) ->
     with_conditions = _table_check.spread_sample({"conditions": conditioned}, conditions_sample)
     for name in with_conditions:
         entry = table["api"][name]
-        fn = walked.get(name) or swept[name]
-        result = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        fn, result = retrace(name)
         if result is None:
             differences.append(f"{name}: the file has argument conditions, the synthetic arguments no longer trace")
             continue

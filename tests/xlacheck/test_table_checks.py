@@ -155,3 +155,11 @@ def test_spread_sample_is_deterministic_and_takes_from_every_group() -> None:
 def test_difference_names_the_entry_and_both_values() -> None:
     assert _table_check.difference("tf.x", {"a": 1}, {"a": 1}) is None
     assert _table_check.difference("tf.x", {"a": 1}, {"a": 2}) == 'tf.x: table {"a": 1} != measured {"a": 2}'
+
+
+def test_generated_date_is_pinned_by_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One home for every generator's ``generated`` field (five generators had their own copy)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795651200")  # 2026-11-26 00:00 UTC
+    assert _table_check.generated_date() == "2026-11-26"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert len(_table_check.generated_date()) == 10
