@@ -75,6 +75,10 @@ def test_host_functions_stay_host(source: str) -> None:
     # reads the command line or the environment (an attribute read, not a call)
     (TF + "import sys\ndef scale(x):\n    return x * float(sys.argv[1]) + tf.reduce_sum(x)\n", "scale"),
     (TF + "import os as o\ndef scale(x):\n    return x * float(o.environ['S']) + tf.reduce_sum(x)\n", "scale"),
+    # the same, imported by name (`from sys import argv`, `from os import environ as env`)
+    (TF + "from sys import argv\ndef scale(x):\n    return x * float(argv[1]) + tf.reduce_sum(x)\n", "scale"),
+    (TF + "from os import environ as env\ndef scale(x):\n    return x * float(env['S']) + tf.reduce_sum(x)\n",
+     "scale"),
     # written for eager mode, takes no inputs, only module-level code calls it
     (TF + "def summary(x):\n    return tf.reduce_mean(x).numpy()\n", "summary"),
     (TF + "def init_state():\n    return tf.zeros([4])\n", "init_state"),

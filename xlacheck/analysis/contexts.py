@@ -562,6 +562,8 @@ class _Scanner:
             elif t is ast.Name:
                 if func is not None:
                     func.referenced_names.add(node.id)  # type: ignore[attr-defined]
+                    if aliases.names.get(node.id, "") in _HOST_READ_NAMES:  # type: ignore[attr-defined]
+                        func.drives = True  # reads the command line or the environment: `from sys import argv`
                 continue
             elif t is ast.ClassDef:
                 cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined, arg-type]
