@@ -928,6 +928,20 @@ def _try_trace(tf: Any, name: str, obj: Any) -> got.TraceResult | None:
         return None
 
 
+def measure_grad_conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any],
+                            grad_xla: bool | None) -> list[dict[str, Any]]:
+    """``grad_conditions`` of a function entry: the op table's argument-value probes
+    (``VALUE_PROBES``) under which the gradient of the probing call ``args`` compiles otherwise
+    than ``grad_xla`` says."""
+    conditions = []
+    for param, values in sorted(got.VALUE_PROBES.get(name, {}).items()):
+        for value in values:
+            verdict = _grad_verdict(*compile_outcome(tf, fn, {**args, param: value}, grad=True))
+            if verdict is not None and verdict.get("grad_xla") != grad_xla:
+                conditions.append({"argument": param, "value": value, **verdict})
+    return conditions
+
+
 def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
     """Re-probe ``grad_xla`` of every entry whose forward compiles (the probing call), plus
     ``grad_conditions`` for the op table's argument-value probes and the Keras layers of
@@ -959,12 +973,7 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
         elif outcome == "const":
             entry["grad_xla"] = False
             entry["grad_const"] = True
-        conditions = []
-        for param, values in sorted(got.VALUE_PROBES.get(name, {}).items()):
-            for value in values:
-                verdict = _grad_verdict(*compile_outcome(tf, fn, {**traced.args, param: value}, grad=True))
-                if verdict is not None and verdict.get("grad_xla") != entry.get("grad_xla"):
-                    conditions.append({"argument": param, "value": value, **verdict})
+        conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
         if conditions:
             entry["grad_conditions"] = conditions
             counts["conditions"] += len(conditions)
@@ -1085,8 +1094,9 @@ def measure_call_entry(tf: Any, name: str, fn: Callable[..., Any]) -> dict[str, 
 
 def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
     """Probe a sample of the called entries again (spread over: has no kernel, needs a constant
-    argument, gradient fails, compiles plainly, not compiled) and compare with the file. Exit
-    status 1 when stale."""
+    argument, gradient fails, compiles plainly, not compiled) and compare with the file; and the
+    argument conditions of every entry that has them (``const_unless``, the functions'
+    ``grad_conditions``: a handful, seconds). Exit status 1 when stale."""
     table = json.loads(path.read_text())
     callables = public_callables(tf, keras, None)
     groups: dict[str, list[str]] = {}
@@ -1132,7 +1142,20 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
         found = measure_const_unless(tf, fn, traced.args, entry.get("const_args", ()))
         if (line := _table_check.difference(f"{name} const_unless", entry["const_unless"], found)):
             differences.append(line)
-    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional), differences,
+    # grad_conditions of functions (tf.image.resize(method="bicubic") has no gradient kernel): measured
+    # again for every function entry that has them (two today; the layers' come from LAYER_GRAD_PROBES)
+    graded = [name for name, entry in table["entries"].items() if entry.get("grad_conditions")
+              and entry.get("by") == "call" and name in callables and not isinstance(callables[name], type)]
+    for name in graded:
+        entry, fn = table["entries"][name], callables[name]
+        traced = got.trace_default(tf, name, fn)
+        if traced is None:
+            differences.append(f"{name}: the file has grad_conditions, the synthetic arguments no longer trace")
+            continue
+        measured_conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
+        if (line := _table_check.difference(f"{name} grad_conditions", entry["grad_conditions"], measured_conditions)):
+            differences.append(line)
+    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional) + len(graded), differences,
                                f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
 
 

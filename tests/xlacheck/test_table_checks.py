@@ -111,20 +111,26 @@ def test_stale_argument_conditions_fail_the_op_table_check(tmp_path: Path) -> No
 
 @pytest.mark.tf
 @pytest.mark.slow
-def test_a_stale_const_unless_fails_the_api_table_check(tmp_path: Path) -> None:
+def test_stale_argument_conditions_fail_the_api_table_check(tmp_path: Path) -> None:
     """``const_unless`` (``tf.sequence_mask``'s ``lengths`` compiles as a tensor once ``maxlen`` is
-    given) is measured again by ``--check`` for every entry that has one: a copy that names another
-    argument fails (no sampled entry; ~30 s)."""
+    given) and the functions' ``grad_conditions`` (``tf.image.resize(method="bicubic")``'s gradient
+    has no kernel) are measured again by ``--check`` for every entry that has them: a copy that
+    names another argument, or drops a condition, fails (no sampled entry; ~30 s)."""
     pytest.importorskip("tensorflow")
     table = json.loads((ROOT / "xlacheck" / "data" / "tf_api.json").read_text())
     assert table["entries"]["tf.sequence_mask"]["const_unless"] == {"lengths": ["maxlen"]}
     table["entries"]["tf.sequence_mask"]["const_unless"] = {"lengths": ["dtype"]}
+    resize = table["entries"]["tf.image.resize"]["grad_conditions"]
+    assert [c["value"] for c in resize][:1] == ["bicubic"]
+    del resize[0]
     stale = tmp_path / "tf_api.json"
     stale.write_text(json.dumps(table))
     proc = _check("generate_api_table.py", "--out", str(stale), "--sample", "0")
     assert proc.returncode == 1, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert 'tf.sequence_mask const_unless: table {"lengths": ["dtype"]} != measured {"lengths": ["maxlen"]}' \
         in proc.stdout, proc.stdout
+    assert "tf.image.resize grad_conditions: table" in proc.stdout, proc.stdout
+    assert "tf.image.resize_with_pad grad_conditions" not in proc.stdout, proc.stdout
 
 
 @pytest.mark.slow
