@@ -13,7 +13,7 @@ from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import check_fields, finished_model_dir, require_section, write_section
+from reference_trainer.manifest import LOG_DIR, check_fields, finished_model_dir, require_section, write_section
 from reference_trainer.pipeline import DataSpec, eval_batch_shapes, eval_dataset, eval_steps
 from reference_trainer.shards import corrupt_shard_error, verify_prepared
 from reference_trainer.strategy import Runtime
@@ -123,8 +123,6 @@ def _record(out: str, step: int, result: EvalResult) -> None:
     import json
 
     import tensorflow as tf
-
-    from reference_trainer.train import LOG_DIR
 
     writer = tf.summary.create_file_writer(storage.join(out, LOG_DIR, "eval"))
     with writer.as_default(step=step):

@@ -25,6 +25,22 @@ DEFAULT_PROMPTS = (
 _HIT_RECORDS = 64
 
 
+def check_prompt(config: TrainerConfig, prompt: str, mask_token: str, length: int, block_length: int) -> bool:
+    """Whether a prompt of ``length`` tokens fits the ``block_length`` positions the model was
+    trained on (both trainers' fill-mask stage). Raise naming the fix when a prompt the user gave has
+    no mask token or is too long; a default prompt that is too long is skipped (False)."""
+    if mask_token not in prompt:
+        raise StageError(f"--fill-mask-prompt {prompt!r} has no {mask_token}; add one")
+    if length <= block_length:
+        return True
+    if config.fill_mask_prompts:
+        raise StageError(
+            f"--fill-mask-prompt {prompt!r} is {length} tokens, more than "
+            f"the {block_length} positions the model was trained on; shorten it"
+        )
+    return False
+
+
 @dataclass(frozen=True)
 class Prediction:
     prompt: str
@@ -60,15 +76,8 @@ def fill_mask(config: TrainerConfig, top_k: int = 5) -> FillMaskResult:
     predictions = []
     block_length = prepared["block_length"]
     for prompt in config.fill_mask_prompts or DEFAULT_PROMPTS:
-        if tokenizer.mask_token not in prompt:
-            raise StageError(f"--fill-mask-prompt {prompt!r} has no {tokenizer.mask_token}; add one")
         encoded = tokenizer(prompt, return_tensors="tf")
-        if encoded["input_ids"].shape[1] > block_length:
-            if config.fill_mask_prompts:
-                raise StageError(
-                    f"--fill-mask-prompt {prompt!r} is {encoded['input_ids'].shape[1]} tokens, more than "
-                    f"the {block_length} positions the model was trained on; shorten it"
-                )
+        if not check_prompt(config, prompt, tokenizer.mask_token, encoded["input_ids"].shape[1], block_length):
             log.info("fill-mask: default prompt %r is longer than %d tokens; skipped", prompt, block_length)
             continue
         logits = model(dict(encoded), training=False).logits[0]

@@ -18,6 +18,11 @@ from reference_trainer.config import TrainerConfig, flag_for
 
 MANIFEST_NAME = "manifest.json"
 FORMAT = 1
+# What a train stage writes under the output directory (both trainers; the train section records
+# the model and checkpoint directories it used)
+CHECKPOINT_DIR = "checkpoints"
+MODEL_DIR = "model"
+LOG_DIR = "logs"
 log = logging.getLogger(__name__)
 
 

@@ -35,6 +35,9 @@ from typing import Any
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
 from reference_trainer.manifest import (
+    CHECKPOINT_DIR,
+    LOG_DIR,
+    MODEL_DIR,
     StageError,
     check_fields,
     finished_model_dir,
@@ -56,9 +59,6 @@ from reference_trainer.progress import (
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_DIR = "checkpoints"
-MODEL_DIR = "model"
-LOG_DIR = "logs"
 WEIGHTS_FILE = "model.safetensors"
 OPTIMIZER_FILE = "optimizer.pt"
 SCHEDULER_FILE = "scheduler.pt"
@@ -640,7 +640,7 @@ def fill_mask(config: TrainerConfig, top_k: int = 5) -> Any:
     import torch
     from transformers import AutoTokenizer
 
-    from reference_trainer.fill_mask import _HIT_RECORDS, DEFAULT_PROMPTS, FillMaskResult, Prediction
+    from reference_trainer.fill_mask import _HIT_RECORDS, DEFAULT_PROMPTS, FillMaskResult, Prediction, check_prompt
     from reference_trainer.tfrecord import decode_int64_example, read_records
 
     out = config.output_dir
@@ -655,15 +655,8 @@ def fill_mask(config: TrainerConfig, top_k: int = 5) -> Any:
     predictions = []
     with torch.no_grad():
         for prompt in config.fill_mask_prompts or DEFAULT_PROMPTS:
-            if tokenizer.mask_token not in prompt:
-                raise StageError(f"--fill-mask-prompt {prompt!r} has no {tokenizer.mask_token}; add one")
             encoded = tokenizer(prompt, return_tensors="pt")
-            if encoded["input_ids"].shape[1] > block_length:
-                if config.fill_mask_prompts:
-                    raise StageError(
-                        f"--fill-mask-prompt {prompt!r} is {encoded['input_ids'].shape[1]} tokens, more than "
-                        f"the {block_length} positions the model was trained on; shorten it"
-                    )
+            if not check_prompt(config, prompt, tokenizer.mask_token, encoded["input_ids"].shape[1], block_length):
                 continue
             logits = model(**encoded).logits[0]
             position = int((encoded["input_ids"][0] == tokenizer.mask_token_id).nonzero()[0, 0])

@@ -20,7 +20,16 @@ from typing import Any
 
 from reference_trainer import storage
 from reference_trainer.config import DATA_FIELDS, TRAIN_FIELDS, TrainerConfig
-from reference_trainer.manifest import Interrupted, StageError, check_fields, require_section, write_train_record
+from reference_trainer.manifest import (
+    CHECKPOINT_DIR,
+    LOG_DIR,
+    MODEL_DIR,
+    Interrupted,
+    StageError,
+    check_fields,
+    require_section,
+    write_train_record,
+)
 from reference_trainer.pipeline import DataSpec, train_dataset
 from reference_trainer.progress import (
     Progress,
@@ -37,9 +46,6 @@ from reference_trainer.strategy import Runtime
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_DIR = "checkpoints"
-MODEL_DIR = "model"
-LOG_DIR = "logs"
 _FIXED_ON_RESUME = tuple(name for name in TRAIN_FIELDS if name != "train_steps")
 
 

@@ -1,4 +1,5 @@
-"""What every generator's ``--check [--sample N]`` shares: a deterministic sample and the report.
+"""What every generator shares: the ``generated`` date (:func:`generated_date`), and for
+``--check [--sample N]`` a deterministic sample and the report.
 
 A check re-measures a sample of the checked-in table with the installed framework (the same probe
 the generator ran to write the entry) and compares; it writes nothing. The sample is drawn per
@@ -11,7 +12,9 @@ generator needs is not installed.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
 import random
 import subprocess
 import sys
@@ -19,6 +22,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 SEED = 11
+
+
+def generated_date() -> str:
+    """Today's date (UTC, ISO), or the date of ``SOURCE_DATE_EPOCH`` when set, which pins a table's
+    ``generated`` field so that a regenerated table differs only where a measured fact does."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    return moment.date().isoformat()
 
 
 def spread_sample(groups: Mapping[str, Iterable[str]], n: int, seed: int = SEED) -> list[str]:

@@ -94,7 +94,7 @@ import signal
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -278,12 +278,17 @@ DOC_RULES = (
 RETURNS_SECTION = re.compile(r"\n\s*Returns?:\s*\n(.*?)(\n\s*\n\s*[A-Z][A-Za-z ]+:\s*\n|\Z)", re.S)
 
 
+def returns_text(obj: Any) -> str | None:
+    """The docstring's Returns section on one line, or None when it has none."""
+    match = RETURNS_SECTION.search("\n" + (inspect.getdoc(obj) or ""))
+    return " ".join(match.group(1).split()) if match else None
+
+
 def doc_kind(obj: Any) -> str | None:
-    doc = inspect.getdoc(obj) or ""
-    match = RETURNS_SECTION.search("\n" + doc)
-    if not match:
+    returns = returns_text(obj)
+    if returns is None:
         return None
-    text = " ".join(match.group(1).split())[:300]
+    text = returns[:300]
     for pattern, kind in DOC_RULES:
         if pattern.search(text):
             return kind
@@ -297,11 +302,8 @@ DOC_LIST = re.compile(r"^(?:A|The)?\s*(?:Python\s+)?list\b", re.I)
 
 def doc_structure(obj: Any) -> str | None:
     """``"list"`` when the docstring's Returns section starts with "A list ..." (else None)."""
-    doc = inspect.getdoc(obj) or ""
-    match = RETURNS_SECTION.search("\n" + doc)
-    if not match:
-        return None
-    return "list" if DOC_LIST.match(" ".join(match.group(1).split())) else None
+    returns = returns_text(obj)
+    return "list" if returns is not None and DOC_LIST.match(returns) else None
 
 
 def refresh_doc_structure(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
@@ -613,7 +615,7 @@ def build_table(tf: Any, keras: Any | None, limit: int | None, skip_compile: boo
     return {
         "schema": SCHEMA_VERSION,
         "command": COMMAND,
-        "generated": got.generated_date(),
+        "generated": _table_check.generated_date(),
         "tensorflow_version": tf.__version__,
         "tf_keras_version": sys.modules["tf_keras"].__version__,
         "keras_version": getattr(keras, "__version__", None),
@@ -786,24 +788,34 @@ def probe_conditional(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict
         traced = _try_trace(tf, name, obj)
         if traced is None:
             continue
-        optional = [p for p, d in got.default_values(obj).items() if d is None and p not in traced.args]
-        found: dict[str, list[str]] = {}
-        for arg in entry["const_args"]:
-            if arg not in traced.args:
-                continue
-            for other in optional:
-                trial = dict(traced.args)
-                trial[arg] = as_graph_input(traced.args[arg])
-                trial[other] = CONDITIONAL_VALUE
-                stats["probed"] += 1
-                if compile_outcome(tf, obj, trial)[0] == "compiled":
-                    found.setdefault(arg, []).append(other)
+        found = measure_const_unless(tf, obj, traced.args, entry["const_args"], stats)
         if found:
             entry["const_unless"] = found
             stats["conditional"] += 1
         else:
             entry.pop("const_unless", None)
     return stats
+
+
+def measure_const_unless(tf: Any, fn: Callable[..., Any], args: dict[str, Any], const_args: Sequence[str],
+                         stats: dict[str, int] | None = None) -> dict[str, list[str]]:
+    """``const_unless`` of one probing call ``args``: for each of ``const_args`` it passes, the
+    omitted optional arguments (default ``None``) that, given a Python int, let the call compile
+    with that argument as a value-less tensor. ``stats["probed"]`` counts the compiles."""
+    optional = [p for p, d in got.default_values(fn).items() if d is None and p not in args]
+    found: dict[str, list[str]] = {}
+    for arg in const_args:
+        if arg not in args:
+            continue
+        for other in optional:
+            trial = dict(args)
+            trial[arg] = as_graph_input(args[arg])
+            trial[other] = CONDITIONAL_VALUE
+            if stats is not None:
+                stats["probed"] += 1
+            if compile_outcome(tf, fn, trial)[0] == "compiled":
+                found.setdefault(arg, []).append(other)
+    return found
 
 
 # Optional parameters whose default is None but which take an integer (or integers) when given:
@@ -916,6 +928,20 @@ def _try_trace(tf: Any, name: str, obj: Any) -> got.TraceResult | None:
         return None
 
 
+def measure_grad_conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any],
+                            grad_xla: bool | None) -> list[dict[str, Any]]:
+    """``grad_conditions`` of a function entry: the op table's argument-value probes
+    (``VALUE_PROBES``) under which the gradient of the probing call ``args`` compiles otherwise
+    than ``grad_xla`` says."""
+    conditions = []
+    for param, values in sorted(got.VALUE_PROBES.get(name, {}).items()):
+        for value in values:
+            verdict = _grad_verdict(*compile_outcome(tf, fn, {**args, param: value}, grad=True))
+            if verdict is not None and verdict.get("grad_xla") != grad_xla:
+                conditions.append({"argument": param, "value": value, **verdict})
+    return conditions
+
+
 def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[str, int]:
     """Re-probe ``grad_xla`` of every entry whose forward compiles (the probing call), plus
     ``grad_conditions`` for the op table's argument-value probes and the Keras layers of
@@ -947,12 +973,7 @@ def probe_gradients(tf: Any, keras: Any | None, table: dict[str, Any]) -> dict[s
         elif outcome == "const":
             entry["grad_xla"] = False
             entry["grad_const"] = True
-        conditions = []
-        for param, values in sorted(got.VALUE_PROBES.get(name, {}).items()):
-            for value in values:
-                verdict = _grad_verdict(*compile_outcome(tf, fn, {**traced.args, param: value}, grad=True))
-                if verdict is not None and verdict.get("grad_xla") != entry.get("grad_xla"):
-                    conditions.append({"argument": param, "value": value, **verdict})
+        conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
         if conditions:
             entry["grad_conditions"] = conditions
             counts["conditions"] += len(conditions)
@@ -1073,8 +1094,9 @@ def measure_call_entry(tf: Any, name: str, fn: Callable[..., Any]) -> dict[str, 
 
 def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
     """Probe a sample of the called entries again (spread over: has no kernel, needs a constant
-    argument, gradient fails, compiles plainly, not compiled) and compare with the file. Exit
-    status 1 when stale."""
+    argument, gradient fails, compiles plainly, not compiled) and compare with the file; and the
+    argument conditions of every entry that has them (``const_unless``, the functions'
+    ``grad_conditions``: a handful, seconds). Exit status 1 when stale."""
     table = json.loads(path.read_text())
     callables = public_callables(tf, keras, None)
     groups: dict[str, list[str]] = {}
@@ -1108,7 +1130,32 @@ def check_table(tf: Any, keras: Any | None, path: Path, sample: int) -> int:
                 recorded.update({k: entry[k] for k in _GRAD_FACTS if k in entry})
         if (line := _table_check.difference(name, recorded, measured)):
             differences.append(line)
-    return _table_check.report("generate_api_table", 2 + len(names), differences,
+    # const_unless (`tf.sequence_mask`'s `lengths` need not be a constant once `maxlen` is given): an
+    # argument condition a rule reads per call, measured again for every entry that has one (one today)
+    conditional = [name for name, entry in table["entries"].items() if entry.get("const_unless")]
+    for name in conditional:
+        entry, fn = table["entries"][name], callables.get(name)
+        traced = _try_trace(tf, name, fn) if fn is not None else None
+        if fn is None or traced is None:
+            differences.append(f"{name}: the file has const_unless, the synthetic arguments no longer trace")
+            continue
+        found = measure_const_unless(tf, fn, traced.args, entry.get("const_args", ()))
+        if (line := _table_check.difference(f"{name} const_unless", entry["const_unless"], found)):
+            differences.append(line)
+    # grad_conditions of functions (tf.image.resize(method="bicubic") has no gradient kernel): measured
+    # again for every function entry that has them (two today; the layers' come from LAYER_GRAD_PROBES)
+    graded = [name for name, entry in table["entries"].items() if entry.get("grad_conditions")
+              and entry.get("by") == "call" and name in callables and not isinstance(callables[name], type)]
+    for name in graded:
+        entry, fn = table["entries"][name], callables[name]
+        traced = got.trace_default(tf, name, fn)
+        if traced is None:
+            differences.append(f"{name}: the file has grad_conditions, the synthetic arguments no longer trace")
+            continue
+        measured_conditions = measure_grad_conditions(tf, name, fn, traced.args, entry.get("grad_xla"))
+        if (line := _table_check.difference(f"{name} grad_conditions", entry["grad_conditions"], measured_conditions)):
+            differences.append(line)
+    return _table_check.report("generate_api_table", 2 + len(names) + len(conditional) + len(graded), differences,
                                f"TensorFlow {tf.__version__}, Keras {getattr(keras, '__version__', None)}")
 
 

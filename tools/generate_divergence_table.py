@@ -26,7 +26,6 @@ pins it); the run time is printed, not stored.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import sys
@@ -37,6 +36,10 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
+
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "tf_xla_divergence.json"
 COMMAND = "python tools/generate_divergence_table.py"
 SCHEMA_VERSION = 1
@@ -478,12 +481,10 @@ def build() -> dict[str, Any]:
     entries: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for probe in _probes(tf):
         entries.setdefault(probe.api, {}).setdefault(probe.input_class, []).append(run_probe(tf, np, probe))
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    when = dt.datetime.fromtimestamp(int(epoch), dt.UTC) if epoch else dt.datetime.now(dt.UTC)
     return {
         "schema_version": SCHEMA_VERSION,
         "generated_by": COMMAND,
-        "generated": when.date().isoformat(),
+        "generated": _table_check.generated_date(),
         "tensorflow": tf.__version__,
         "backend": "XLA_CPU_JIT, default XLA_FLAGS",
         "tolerance": {"rtol": RTOL, "atol": ATOL},

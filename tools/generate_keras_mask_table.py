@@ -29,7 +29,6 @@ The output is deterministic apart from the ``generated`` date (``SOURCE_DATE_EPO
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import inspect
 import json
 import os
@@ -38,6 +37,10 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+
+import _table_check  # noqa: E402  (tools/ is not a package)
+
 DEFAULT_OUT = REPO_ROOT / "xlacheck" / "data" / "keras_masking.json"
 COMMAND = "python tools/generate_keras_mask_table.py"
 SCHEMA = 1
@@ -183,12 +186,10 @@ def build() -> dict[str, Any]:
                 producers[name] = made
         frameworks[prefix] = {"consumers": consumers, "producers": producers}
     lost = {name: _lost(tf, name) for name in SAMPLE}
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    when = dt.datetime.fromtimestamp(int(epoch), dt.UTC) if epoch else dt.datetime.now(dt.UTC)
     return {
         "schema": SCHEMA,
         "command": COMMAND,
-        "generated": when.date().isoformat(),
+        "generated": _table_check.generated_date(),
         "tensorflow_version": tf.__version__,
         "tf_keras_version": tf.keras.__version__ if hasattr(tf.keras, "__version__") else None,
         "keras_version": getattr(keras, "__version__", None),

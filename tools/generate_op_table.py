@@ -4,6 +4,7 @@ One command (needs TensorFlow; xlacheck itself never imports it):
 
     python tools/generate_op_table.py            # writes xlacheck/data/tf_xla_ops.json
     python tools/generate_op_table.py --check [--sample N]   # re-measures a sample, compares (exit 1: stale)
+    #   [--conditions-sample M]: and the argument conditions of M entries (default 2)
 
 What it records, and where each fact comes from:
 
@@ -56,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import datetime as dt
 import inspect
 import json
 import logging
@@ -1486,12 +1486,6 @@ def dtype_argument_probe(
     return counts
 
 
-def generated_date() -> str:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
-    return moment.date().isoformat()
-
-
 def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     kernels = xla_kernel_ops(tf)
     # The unsupported set is judged over the whole registry; the table written lists only
@@ -1511,7 +1505,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     table: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "tensorflow_version": tf.__version__,
-        "generated": generated_date(),
+        "generated": _table_check.generated_date(),
         "command": COMMAND,
         "keras_version": keras[1] if (keras := keras_layers()) else None,
         "backends": {
@@ -1548,7 +1542,8 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
                | frozenset(op for entry in switches.values() for op in entry["adds_ops"])
                | frozenset(op for entry in vectorized.values() for op in entry["unsupported"]))
     return {**table, "api": api, "switches": switches, "under_vectorized_map": vectorized,
-            "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)), "generated": generated_date()}
+            "raw_ops": with_type_constraints(tf, raw_op_table(tf, kernels, created)),
+            "generated": _table_check.generated_date()}
 
 
 # Constructor arguments of Keras layers that are not variants of the computation (or that change
@@ -1707,7 +1702,7 @@ def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | Non
             counts["with_conditions"] += 1
     if keras_layers() is not None:
         api = refresh_layer_variants(tf, {**table, "api": api}, only, counts)
-    return {**table, "api": api, "generated": generated_date()}, counts
+    return {**table, "api": api, "generated": _table_check.generated_date()}, counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -2360,12 +2355,15 @@ def _conditions(tf: Any, name: str, fn: Callable[..., Any], args: dict[str, Any]
     return conditions
 
 
-def check_table(tf: Any, path: Path, sample: int) -> int:
+def check_table(tf: Any, path: Path, sample: int, conditions_sample: int = 2) -> int:
     """``--check``: the kernel registry read again for every raw op (seconds), and a sample of the
     traced API entries (spread over those with and without an op that has no kernel) traced again
     with their synthetic arguments, as the walk and the sweep trace them, and compiled. The ops the
     trace creates must be the file's; the compiler must agree with the file's verdict (it compiles
-    when no op lacks a kernel; it names only ops the file lists otherwise). Exit status 1 when stale."""
+    when no op lacks a kernel; it names only ops the file lists otherwise). ``conditions_sample``
+    traced function entries that carry argument ``conditions`` get them measured again by
+    :func:`_conditions` (every variant traced, compiled where the full run compiles it), and they
+    must equal the file's. Exit status 1 when stale."""
     table = json.loads(path.read_text(encoding="utf-8"))
     differences = [line for line in [_table_check.difference("tensorflow_version", table["tensorflow_version"],
                                                              tf.__version__)] if line]
@@ -2383,10 +2381,15 @@ def check_table(tf: Any, path: Path, sample: int) -> int:
     groups = {"no_kernel": [n for n, e in traced_entries.items() if e["unsupported"]],
               "kernel": [n for n, e in traced_entries.items() if not e["unsupported"]]}
     names = _table_check.spread_sample(groups, sample)
+
+    def retrace(name: str) -> tuple[Callable[..., Any], TraceResult | None]:
+        """The entry's function and its synthetic call traced again, as the walk or the sweep traced it."""
+        fn = walked.get(name) or swept[name]
+        return fn, trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+
     for name in names:
         entry = table["api"][name]
-        fn = walked.get(name) or swept[name]
-        result = trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        fn, result = retrace(name)
         if result is None:
             differences.append(f"{name}: the file has a trace, the synthetic arguments no longer trace")
             continue
@@ -2399,8 +2402,21 @@ def check_table(tf: Any, path: Path, sample: int) -> int:
         if (outcome == "compiled" and entry["unsupported"]) or (named and not named <= set(entry["unsupported"])):
             differences.append(f"{name}: the file lists {entry['unsupported']} without a kernel, the compiler says "
                                f"{outcome} {sorted(named)}")
-    return _table_check.report("generate_op_table", 1 + len(table["raw_ops"]) + 2 * len(names), differences,
-                               f"TensorFlow {tf.__version__}")
+    # argument conditions (`method="area"` has no kernel, `sorted=True` picks another op): the facts a
+    # rule reads per call, so a sample of them is measured again, not only compared with the JSON
+    conditioned = [n for n, e in traced_entries.items() if e.get("conditions")]
+    with_conditions = _table_check.spread_sample({"conditions": conditioned}, conditions_sample)
+    for name in with_conditions:
+        entry = table["api"][name]
+        fn, result = retrace(name)
+        if result is None:
+            differences.append(f"{name}: the file has argument conditions, the synthetic arguments no longer trace")
+            continue
+        measured_conditions = _conditions(tf, name, fn, result.args, set(result.ops) - {"Placeholder"}, unsupported)
+        if (line := _table_check.difference(f"{name} conditions", entry["conditions"], measured_conditions)):
+            differences.append(line)
+    return _table_check.report("generate_op_table", 1 + len(table["raw_ops"]) + 2 * len(names) + len(with_conditions),
+                               differences, f"TensorFlow {tf.__version__}")
 
 
 def print_coverage(report: dict[str, Any], title: str) -> None:
@@ -2444,6 +2460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="read the kernel registry again and trace and compile a sample of the API entries; "
                              "compare with --out (writes nothing; exit 1 when they differ)")
     parser.add_argument("--sample", type=int, default=12, help="with --check: how many API entries")
+    parser.add_argument("--conditions-sample", type=int, default=2,
+                        help="with --check: how many entries with argument conditions to measure again")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -2458,7 +2476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGALRM, _on_alarm)
     start = time.monotonic()
     if args.check:
-        return check_table(tf, args.out, args.sample)
+        return check_table(tf, args.out, args.sample, args.conditions_sample)
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
         return 0

@@ -38,7 +38,6 @@ Each batch of ops runs in a subprocess, so a crash costs one op, which is record
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import inspect
 import json
 import os
@@ -1075,7 +1074,7 @@ def build(batch: int, limit: int | None) -> dict:
         "torch_version": torch.__version__,
         "torch_xla_version": torch_xla.__version__,
         "device": "PJRT_DEVICE=" + os.environ.get("PJRT_DEVICE", "?"),
-        "generated": dt.datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())), dt.timezone.utc).strftime("%Y-%m-%d"),
+        "generated": _table_check.generated_date(),
         "seconds": round(time.time() - started),
         "ops": ops,
         "argument_dependent": argument_rows(probes, results),

@@ -75,6 +75,10 @@ def test_host_functions_stay_host(source: str) -> None:
     # reads the command line or the environment (an attribute read, not a call)
     (TF + "import sys\ndef scale(x):\n    return x * float(sys.argv[1]) + tf.reduce_sum(x)\n", "scale"),
     (TF + "import os as o\ndef scale(x):\n    return x * float(o.environ['S']) + tf.reduce_sum(x)\n", "scale"),
+    # the same, imported by name (`from sys import argv`, `from os import environ as env`)
+    (TF + "from sys import argv\ndef scale(x):\n    return x * float(argv[1]) + tf.reduce_sum(x)\n", "scale"),
+    (TF + "from os import environ as env\ndef scale(x):\n    return x * float(env['S']) + tf.reduce_sum(x)\n",
+     "scale"),
     # written for eager mode, takes no inputs, only module-level code calls it
     (TF + "def summary(x):\n    return tf.reduce_mean(x).numpy()\n", "summary"),
     (TF + "def init_state():\n    return tf.zeros([4])\n", "init_state"),
@@ -224,3 +228,22 @@ def test_a_model_class_derived_from_one_of_this_file_is_a_model_class(source: st
     facts = analyze_module(ast.parse(source), "model.py", declared=True)
     heads = [f for f in facts.functions if f.cls is not None and f.cls.node.name == "Head"]
     assert [(f.level, f.declared) for f in heads] == [(Level.CERTAIN, True)]
+
+
+def test_model_and_layer_classes_are_marked_once_for_every_reader() -> None:
+    """``ClassInfo.model`` (set by ``_mark_classes``) is the one home of "a model or layer class":
+    Keras classes, tf.Module/Flax classes and the classes of the file derived from them; the
+    declaration reads it instead of its own closure over the bases."""
+    source = TF + JAX + "import flax.linen as nn\n" + (
+        "class Base(tf.Module):\n    pass\n"
+        "class Mid(Base):\n    pass\n"
+        "class Leaf(Mid):\n    def __call__(self, x):\n        return tf.nn.relu(x)\n"
+        "class Block(nn.Module):\n    pass\n"
+        "class Layer(tf.keras.layers.Layer):\n    pass\n"
+        "class Plain:\n    def step(self, x):\n        return tf.nn.relu(x)\n")
+    facts = analyze_module(ast.parse(source), "model.py", declared=True)
+    marked = {c.node.name: c.model for c in facts.classes}
+    assert marked == {"Base": True, "Mid": True, "Leaf": True, "Block": True, "Layer": True, "Plain": False}
+    got = levels(source)
+    assert got["__call__"] == (Level.CERTAIN, True)  # Leaf's, through two bases defined here
+    assert got["step"][1] is False  # a plain class's method is reached through its users

@@ -43,7 +43,8 @@ def _agrees(proc: subprocess.CompletedProcess[str]) -> None:
 @pytest.mark.tf
 @pytest.mark.slow
 @pytest.mark.parametrize(("tool", "args"), [
-    ("generate_op_table.py", ("--sample", "12")),  # the kernel registry (every raw op), 12 API entries
+    # the kernel registry (every raw op), 12 API entries, and the argument conditions of 2 (the default)
+    ("generate_op_table.py", ("--sample", "12")),
     ("generate_api_table.py", ("--sample", "10")),
     ("generate_autograph_table.py", ()),  # AutoGraph's rules: every one
 ])
@@ -86,6 +87,52 @@ def test_a_stale_autograph_table_fails_its_check(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "modules: table" in proc.stdout, proc.stdout
 
 
+@pytest.mark.tf
+@pytest.mark.slow
+def test_stale_argument_conditions_fail_the_op_table_check(tmp_path: Path) -> None:
+    """The op table's argument conditions (``tf.image.resize(method="area")`` has no kernel) are
+    measured again by ``--check``, not only compared with the JSON: a copy whose conditions name an
+    op TensorFlow does not create fails (the kernel registry is read, no API entry traced but one
+    with conditions; ~40 s)."""
+    pytest.importorskip("tensorflow")
+    table = json.loads((ROOT / "xlacheck" / "data" / "tf_xla_ops.json").read_text())
+    changed = [n for n, e in table["api"].items() if e.get("conditions")]
+    assert len(changed) >= 10
+    for name in changed:  # whichever the sample draws differs
+        for condition in table["api"][name]["conditions"]:
+            condition["unsupported"] = ["NotAnOp"]
+    stale = tmp_path / "tf_xla_ops.json"
+    stale.write_text(json.dumps(table))
+    proc = _check("generate_op_table.py", "--out", str(stale), "--sample", "0", "--conditions-sample", "1")
+    assert proc.returncode == 1, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert any(f"{name} conditions: table" in proc.stdout for name in changed), proc.stdout
+    assert "NotAnOp" in proc.stdout
+
+
+@pytest.mark.tf
+@pytest.mark.slow
+def test_stale_argument_conditions_fail_the_api_table_check(tmp_path: Path) -> None:
+    """``const_unless`` (``tf.sequence_mask``'s ``lengths`` compiles as a tensor once ``maxlen`` is
+    given) and the functions' ``grad_conditions`` (``tf.image.resize(method="bicubic")``'s gradient
+    has no kernel) are measured again by ``--check`` for every entry that has them: a copy that
+    names another argument, or drops a condition, fails (no sampled entry; ~30 s)."""
+    pytest.importorskip("tensorflow")
+    table = json.loads((ROOT / "xlacheck" / "data" / "tf_api.json").read_text())
+    assert table["entries"]["tf.sequence_mask"]["const_unless"] == {"lengths": ["maxlen"]}
+    table["entries"]["tf.sequence_mask"]["const_unless"] = {"lengths": ["dtype"]}
+    resize = table["entries"]["tf.image.resize"]["grad_conditions"]
+    assert [c["value"] for c in resize][:1] == ["bicubic"]
+    del resize[0]
+    stale = tmp_path / "tf_api.json"
+    stale.write_text(json.dumps(table))
+    proc = _check("generate_api_table.py", "--out", str(stale), "--sample", "0")
+    assert proc.returncode == 1, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert 'tf.sequence_mask const_unless: table {"lengths": ["dtype"]} != measured {"lengths": ["maxlen"]}' \
+        in proc.stdout, proc.stdout
+    assert "tf.image.resize grad_conditions: table" in proc.stdout, proc.stdout
+    assert "tf.image.resize_with_pad grad_conditions" not in proc.stdout, proc.stdout
+
+
 @pytest.mark.slow
 def test_a_stale_jax_table_fails_its_check(tmp_path: Path) -> None:
     pytest.importorskip("jax")
@@ -114,3 +161,11 @@ def test_spread_sample_is_deterministic_and_takes_from_every_group() -> None:
 def test_difference_names_the_entry_and_both_values() -> None:
     assert _table_check.difference("tf.x", {"a": 1}, {"a": 1}) is None
     assert _table_check.difference("tf.x", {"a": 1}, {"a": 2}) == 'tf.x: table {"a": 1} != measured {"a": 2}'
+
+
+def test_generated_date_is_pinned_by_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One home for every generator's ``generated`` field (five generators had their own copy)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795651200")  # 2026-11-26 00:00 UTC
+    assert _table_check.generated_date() == "2026-11-26"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert len(_table_check.generated_date()) == 10

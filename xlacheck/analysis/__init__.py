@@ -41,6 +41,17 @@ def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
             yield value
 
 
+def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """The argument of ``e`` at positional ``index`` or passed as ``keyword`` (None: not given or
+    after a ``*args``). The one reader of a call's arguments that rules and rewrites share."""
+    for kw in e.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    if index < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:index + 1]):
+        return e.args[index]
+    return None
+
+
 def walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node``, itself included, in ``ast.walk``'s breadth-first order, without
     contexts and operator singletons (about twice as fast as ``ast.walk``)."""

@@ -45,6 +45,7 @@ from enum import Enum, IntEnum
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
+from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
@@ -204,6 +205,9 @@ class ClassInfo:
     # self.<attr> -> the value assigned to it in any method (last wins), for value inference
     attrs: dict[str, ast.expr] = field(default_factory=dict)
     keras: bool = False
+    # a model or layer class: a Keras one (``keras``), or a tf.Module / Flax / Equinox one, or a class
+    # of this file derived from one (:func:`_mark_classes`)
+    model: bool = False
     host: bool = False  # a preprocessing layer / tokenizer: runs in the input pipeline
     metric: bool = False
     called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
@@ -559,6 +563,8 @@ class _Scanner:
             elif t is ast.Name:
                 if func is not None:
                     func.referenced_names.add(node.id)  # type: ignore[attr-defined]
+                    if aliases.names.get(node.id, "") in _HOST_READ_NAMES:  # type: ignore[attr-defined]
+                        func.drives = True  # reads the command line or the environment: `from sys import argv`
                 continue
             elif t is ast.ClassDef:
                 cinfo = ClassInfo(node, tuple(self._base_name(b) for b in node.bases))  # type: ignore[attr-defined, arg-type]
@@ -941,7 +947,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     # one (a function that defines or wraps one: `def make_step(lr): @jax.jit def step...`) is one
     drivers = {id(f) for f in scanner.functions if f.drives or any(id(c) in entries for c in f.children)
                or (f.called_names & scanner.compiled_names and not f.called_names & {g.name for g in f.children})}
-    _grow(drivers, scanner.functions, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
+    grow(drivers, scanner.functions, id, lambda g: any(id(c) in drivers or id(c) in entries for c in callees[id(g)]))
     # module-level code calls it, or another function names it: hands it on (`partial(step, k=3)`
     # into a loop primitive, `load = load_from_h5`), which decides how it runs and with what
     for name in scanner.module_called:
@@ -953,7 +959,7 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
     candidates: list[FunctionInfo] = []
     # functions that call TensorFlow/JAX/Keras themselves or through functions of this file
     tensorish = {id(f) for f in scanner.functions if f.uses_framework}
-    _grow(tensorish, scanner.functions, lambda g: any(id(c) in tensorish for c in [*callees[id(g)], *g.children]))
+    grow(tensorish, scanner.functions, id, lambda g: any(id(c) in tensorish for c in [*callees[id(g)], *g.children]))
     for f in inf.module_funcs.values():
         if id(f) not in tensorish:
             continue  # Python arithmetic on Python values (sizes, indices, configs): not a tensor function
@@ -963,20 +969,10 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             candidates.extend(returned)
         else:
             candidates.append(f)
-    # tf.Module / Flax / Equinox model classes, and the classes of this file derived from them
-    # (Keras classes carry c.keras through their bases already)
-    models: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for c in scanner.classes:
-            if c.node.name not in models and any(b in _MODEL_BASES or b in models for b in c.bases):
-                models.add(c.node.name)
-                changed = True
     for c in scanner.classes:
         # a plain class's methods are reached through the code that uses its objects: a trainer
         # or task object (`Task.build_metrics`, `Trainer.fit`) mixes set-up and step code
-        if c.host or not (c.keras or c.node.name in models) \
+        if c.host or not c.model \
                 or any(b.rsplit(".", 1)[-1].endswith(_HOST_KERAS_BASE_SUFFIXES) for b in c.bases):
             continue
         candidates.extend(m for m in c.methods.values() if not _setup_method(m))
@@ -1008,18 +1004,6 @@ def _declared_roots(inf: _Inference) -> list[_Work]:
             work.append((callee, not jax and not callee.no_autograph, False, Level.CERTAIN,
                          f"called from {g.name}() (declared jit-compiled)", g.node.lineno))
     return work
-
-
-def _grow(found: set[int], functions: list[FunctionInfo], reaches: Callable[[FunctionInfo], bool]) -> None:
-    """Add to ``found`` (ids) every function that ``reaches`` (which reads ``found``), until nothing
-    more is added: a set closed over calls."""
-    changed = True
-    while changed:
-        changed = False
-        for g in functions:
-            if id(g) not in found and reaches(g):
-                found.add(id(g))
-                changed = True
 
 
 def _receiver_root(node: ast.expr) -> str | None:
@@ -1119,15 +1103,17 @@ def _mark_classes(inf: _Inference) -> None:
     """Keras classes (a Keras/HF base, or a base defined here that is one), host classes
     (preprocessing layers, tokenizers), metrics, and classes whose ``__call__`` runs in the step."""
     scanner, classes = inf.scanner, inf.classes
-    changed = True
-    while changed:  # fixed point over bases defined in this file
-        changed = False
-        for c in scanner.classes:
-            if c.keras:
-                continue
-            if any(_is_keras_base(b) or (b in classes and classes[b].keras) for b in c.bases):
-                c.keras = True
-                changed = True
+    # fixed points over the bases defined in this file
+    keras = {id(c) for c in scanner.classes if c.keras}
+    grow(keras, scanner.classes, id, lambda c: any(
+        _is_keras_base(b) or (b in classes and id(classes[b]) in keras) for b in c.bases))
+    # model and layer classes: the Keras ones, and tf.Module / Flax / Equinox ones and the classes of
+    # this file derived from them
+    models: set[str] = set()
+    grow(models, scanner.classes, _class_name, lambda c: any(b in _MODEL_BASES or b in models for b in c.bases))
+    for c in scanner.classes:
+        c.keras = id(c) in keras
+        c.model = c.keras or c.node.name in models
     changed = True
     built: dict[str, list[FunctionInfo]] | None = None  # class name -> the functions that build one
     while changed:  # preprocessing layers, tokenizers: run in the input pipeline (fixed point)
@@ -1149,6 +1135,10 @@ def _mark_classes(inf: _Inference) -> None:
         c.metric = any("metrics" in b or (b in classes and classes[b].metric) for b in c.bases) and c.keras
         c.called_in_step = c.keras and any(
             b.endswith(_CALLED_IN_STEP_BASES) or (b in classes and classes[b].called_in_step) for b in c.bases)
+
+
+def _class_name(c: ClassInfo) -> str:
+    return c.node.name
 
 
 def _built_only_by_host(c: ClassInfo, builders: list[FunctionInfo], inf: _Inference) -> bool:

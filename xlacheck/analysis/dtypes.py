@@ -34,6 +34,7 @@ import ast
 from collections.abc import Callable
 
 from xlacheck import api_table
+from xlacheck.analysis import argument
 from xlacheck.analysis.tables import BOOL_FUNCS
 
 # The dtype facts, one home for the value model and the rewrites (:mod:`xlacheck.rewrites.dtypes`
@@ -218,7 +219,7 @@ def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.expr], str
         out: dict[str, str] = {}
         for param, spec in zip(params, signature.elts):
             if isinstance(spec, ast.Call) and resolve(spec.func) in _SPECS:
-                given = _argument(spec, 1, "dtype")
+                given = argument(spec, 1, "dtype")
                 dtype = dtype_literal(given, resolve) if given is not None else "float32"
                 if dtype is not None:
                     out[param] = dtype
@@ -311,31 +312,31 @@ def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None]
     if name.startswith("tf.compat.v2."):
         name = "tf." + name[len("tf.compat.v2."):]
     if name in _CASTS:
-        return dtype_literal(_argument(e, 1, "dtype"), resolve)
+        return dtype_literal(argument(e, 1, "dtype"), resolve)
     if name in _FACTORIES:
         index, keyword, default = _FACTORIES[name]
-        given = _argument(e, index, keyword) if keyword else None
+        given = argument(e, index, keyword) if keyword else None
         if given is not None:
             return dtype_literal(given, resolve)
         return default
     if name in _LIKE:
         index, keyword = _LIKE[name]
-        given = _argument(e, index, keyword)
+        given = argument(e, index, keyword)
         if given is not None:
             return dtype_literal(given, resolve)
-        first = _argument(e, 0, "initial_value" if name == "tf.Variable" else
+        first = argument(e, 0, "initial_value" if name == "tf.Variable" else
                           "value" if name in ("tf.constant", "tf.convert_to_tensor") else "input")
         if first is None:
             return None
         return literal_dtype(first) or dtype_of(first)
     if name == "tf.fill":
-        value = _argument(e, 1, "value")
+        value = argument(e, 1, "value")
         return None if value is None else literal_dtype(value) or dtype_of(value)
     if name == "tf.one_hot":
-        given = _argument(e, 5, "dtype")
+        given = argument(e, 5, "dtype")
         if given is not None:
             return dtype_literal(given, resolve)
-        if _argument(e, 2, "on_value") is None and _argument(e, 3, "off_value") is None:
+        if argument(e, 2, "on_value") is None and argument(e, 3, "off_value") is None:
             return "float32"
         return None
     if name == "tf.range":
@@ -349,7 +350,7 @@ def call_dtype(e: ast.Call, name: str, resolve: Callable[[ast.expr], str | None]
 def _range(e: ast.Call, resolve: Callable[[ast.expr], str | None],
            dtype_of: Callable[[ast.expr], str | None]) -> str | None:
     """``tf.range``: its ``dtype=``, else the widest of its arguments' dtypes (literals or proven)."""
-    given = _argument(e, 3, "dtype")
+    given = argument(e, 3, "dtype")
     if given is not None:
         return dtype_literal(given, resolve)
     order = ("int32", "int64", "float32", "float64")
@@ -379,19 +380,6 @@ def _rebound(function: ast.AST | None, name: str) -> set[str]:
             return {name}
     return set()
 
-
-def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    """The argument of ``e`` at positional ``index`` or passed as ``keyword`` (None: not given or
-    after a ``*args``)."""
-    for kw in e.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    if index < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:index + 1]):
-        return e.args[index]
-    return None
-
-
-_argument = argument
 
 
 def _literal_fits(e: ast.AST, dtype: str) -> bool:

@@ -35,6 +35,7 @@ from xlacheck.analysis.contexts import (
     ProjectFact,
     external_uses,
 )
+from xlacheck.analysis.fixpoint import settle
 from xlacheck.analysis.imports import canonical_module
 from xlacheck.analysis.tables import module_name
 
@@ -150,8 +151,8 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
     # how a function raised by another file's evidence is compiled (converted by AutoGraph, traced
     # by JAX), for the functions it calls in turn: a use records only how its own file sees it
     frameworks: dict[tuple[str, str], tuple[bool, bool]] = {}
-    changed = True
-    while changed:  # levels only rise, so this ends
+
+    def raise_levels() -> bool:  # levels only rise, so this settles
         changed = False
         for src, use, target in edges:
             if use.host:
@@ -166,6 +167,9 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
             compiled[target] = ProjectFact(lv, f"{use.how} in {by_path[src].where(use.line)}", converted, jax)
             _raise(target, lv, level, calls, frameworks, (converted, jax))
             changed = True
+        return changed
+
+    settle(raise_levels)
     passed: dict[tuple[str, str], dict[str, int]] = {}  # what every compiled caller passes, OR-ed
     consts: dict[tuple[str, str], dict[str, bool]] = {}  # literals all compiled callers agree on
     traced: set[tuple[str, str]] = set()
@@ -188,8 +192,8 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
 
     host_why: dict[tuple[str, str], str] = {}
     host: set[tuple[str, str]] = set()
-    changed = True
-    while changed:  # helpers only host code calls: the set only grows
+
+    def mark_host() -> bool:  # helpers only host code calls: the set only grows
         changed = False
         users: dict[tuple[str, str], list[tuple[bool, str]]] = {}
         for src, use, target in edges:
@@ -205,6 +209,9 @@ def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:
                 host_why[target] = f"called only from host code ({seen[0][1]})"
                 _host(target, host, level, calls)
                 changed = True
+        return changed
+
+    settle(mark_host)
 
     out: dict[str, dict[str, ProjectFact]] = {}
     for (path, name), fact in compiled.items():

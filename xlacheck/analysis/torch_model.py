@@ -39,6 +39,7 @@ from functools import cache
 from xlacheck._data import load_json
 from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
+from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 
 TENSOR = 1  # proven torch tensor
@@ -454,17 +455,9 @@ class _Builder:
 
     def _module_classes(self) -> set[str]:
         out: set[str] = set()
-        changed = True
-        while changed:
-            changed = False
-            for c in self.facts.classes:
-                name = c.node.name
-                if name in out:
-                    continue
-                if any(b.startswith("torch.nn.") or b.startswith("transformers.") and b.endswith(("Model", "PreTrainedModel"))
-                       or b in out for b in c.bases):
-                    out.add(name)
-                    changed = True
+        grow(out, self.facts.classes, lambda c: c.node.name, lambda c: any(
+            b.startswith("torch.nn.") or b.startswith("transformers.") and b.endswith(("Model", "PreTrainedModel"))
+            or b in out for b in c.bases))
         return out
 
     def _module_names(self) -> set[str]:
@@ -601,8 +594,8 @@ class _Builder:
         # there runs more than once per call, so its callee is no set-up)
         for s in steps:
             s.periodic = s.setup = id(s.node) not in roots and id(s.node) in sites
-        changed = True
-        while changed:
+
+        def lower() -> bool:  # the flags only fall, so this settles
             changed = False
             for s in steps:
                 if s.periodic and not all(site or caller.periodic for caller, site, _, _ in sites[id(s.node)]):
@@ -612,6 +605,9 @@ class _Builder:
                                        for caller, _, at_setup, once in sites[id(s.node)]):
                     s.setup = False
                     changed = True
+            return changed
+
+        settle(lower)
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
@@ -1134,13 +1130,7 @@ class _Builder:
                 isinstance(n.func, ast.Attribute) and n.func.attr in _MODULE_USE_METHODS
                 and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" for n in _calls_in(c.node))
                 or any(b.rsplit(".", 1)[-1].endswith(("Module", "Model")) for b in c.bases)}
-            changed = True
-            while changed:
-                changed = False
-                for c in self.facts.classes:
-                    if c.node.name not in uses and any(b in uses for b in c.bases):
-                        uses.add(c.node.name)
-                        changed = True
+            grow(uses, self.facts.classes, lambda c: c.node.name, lambda c: any(b in uses for b in c.bases))
             for c in self.facts.classes:
                 for n in walk(c.node):
                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -2076,9 +2066,9 @@ def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None])
     if any((resolve(n.func) or "").startswith("torch.") for n in walk(fn) if isinstance(n, ast.Call)):
         return False  # it builds tensors: not a host number
     drawn: set[str] = set()
-    changed = True
     stmts = list(own_statements(fn.body))
-    while changed:
+
+    def bind() -> bool:  # the names only grow, so this settles
         changed = False
         for s in stmts:
             value = getattr(s, "value", None) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
@@ -2089,6 +2079,9 @@ def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None])
                 if t not in drawn:
                     drawn.add(t)
                     changed = True
+        return changed
+
+    settle(bind)
     returns = [s for s in stmts if isinstance(s, ast.Return)]
     return bool(returns) and all(
         s.value is not None and any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn

@@ -23,7 +23,7 @@ import ast
 from collections.abc import Callable
 
 from xlacheck.analysis.dtypes import INT_DTYPES, KEEPS_DTYPE, REAL_FLOAT_DTYPES, call_dtype, dtype_literal
-from xlacheck.analysis.dtypes import argument as argument
+from xlacheck.analysis import argument as argument
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number, kw, tf_name
 from xlacheck.rewrites._source import Source
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from xlacheck.analysis import argument as argument  # the rules import it from here
 from xlacheck.analysis.contexts import Certainty, Level
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
@@ -179,13 +180,3 @@ def call_name(node: ast.Call, ctx: RuleContext) -> str | None:
     resolved = ctx.aliases.resolve(node.func)
     name = names[key] = same_object(resolved) if resolved is not None else None
     return name
-
-
-def argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    """The argument passed at ``position`` or as ``keyword=`` (None when absent)."""
-    for kw in node.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    if position < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:position + 1]):
-        return node.args[position]
-    return None
