@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 
 from xlacheck import jax_cache
-
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
