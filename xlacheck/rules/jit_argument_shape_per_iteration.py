@@ -46,14 +46,14 @@ class JitArgumentShapePerIteration(ModuleRule):
     distinct remainder). Also an array fed back from the function's own result when the function
     returns it grown (`h = step(h)` with `return jnp.concatenate([h, new])`, `jnp.append`,
     `jnp.vstack`, `jnp.pad`; measured, `seq.growing_carry`: 3 calls, 3 compiles), not a rolling
-    window that drops as much as it adds (`concatenate([h[1:], new])`). Also an argument built by a jax.numpy/jax.random function whose size
-    argument (a static argument of the JAX API table that sets the result's size:
-    `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`) changes every iteration, and a list or
-    dict comprehension over a range that does (`[x[j] for j in range(i)]`: a new pytree
-    structure). One level of calls is followed: a slice or size from a parameter of the enclosing
-    function that a call of it in this file passes a loop-varying value. Names the loop rebinds
-    from themselves or draws at random count as changing. Calls inside traced code and in tests
-    are left out.
+    window that drops as much as it adds (`concatenate([h[1:], new])`). Also an argument built
+    by a jax.numpy/jax.random function whose size argument (a static argument of the JAX API
+    table that sets the result's size: `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`)
+    changes every iteration, and a list or dict comprehension over a range that does
+    (`[x[j] for j in range(i)]`: a new pytree structure). One level of calls is followed: a
+    slice or size from a parameter of the enclosing function that a call of it in this file
+    passes a loop-varying value. Names the loop rebinds from themselves or draws at random count
+    as changing. Calls inside traced code and in tests are left out.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct input shape. A slice whose length follows the loop
