@@ -445,30 +445,33 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
     # --- three calls in a row (N = 3): the patterns of real loops ---------------------------------
     # Each probe below makes three calls; ``traces``/``compiles`` count the second and third, and
     # ``total_compiles`` all three, so a per-call miss reads 2 and a hit-after-warm-up reads 0.
-    def sized(c: Callable[[], None], **kw: Any) -> Any:
+    def sized_body(c: Callable[[], None]) -> Callable[[Any, Any], Any]:
         def f(key: Any, n: Any) -> Any:
             c()
             return jax.random.normal(key, (n,)).mean()
-        return jax.jit(f, **kw)
+        return f
+
+    def sized(c: Callable[[], None]) -> Any:
+        return jax.jit(sized_body(c), static_argnums=1)
 
     key0 = jax.random.PRNGKey(0)
 
     @probe("seq.static_size_new_each_call", "f(key, 3)  # static_argnums=1, (n,) a shape",
            "f(key, 4); f(key, 5)")
     def _(c):
-        f = sized(c, static_argnums=1)
+        f = sized(c)
         return [lambda: f(key0, 3), lambda: f(key0, 4), lambda: f(key0, 5)]
 
     @probe("seq.static_size_same_each_call", "f(key, 4)  # static_argnums=1, (n,) a shape",
            "f(key, 4); f(key, 4)")
     def _(c):
-        f = sized(c, static_argnums=1)
+        f = sized(c)
         return [lambda: f(key0, 4), lambda: f(key0, 4), lambda: f(key0, 4)]
 
     @probe("seq.partial_jit_static_argnames_new_each_call",
            "@partial(jax.jit, static_argnames=('n',)) f(key, n=3)", "f(key, n=4); f(key, n=5)")
     def _(c):
-        f = functools.partial(jax.jit, static_argnames=("n",))(sized(c).__wrapped__)
+        f = functools.partial(jax.jit, static_argnames=("n",))(sized_body(c))
         return [lambda: f(key0, n=3), lambda: f(key0, n=4), lambda: f(key0, n=5)]
 
     @probe("seq.python_float_new_each_call", "f(x, 0.1)  # traced, weak float", "f(x, 0.2); f(x, 0.3)")
