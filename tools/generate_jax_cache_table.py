@@ -593,6 +593,32 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         return [lambda: jax.jit(jax.value_and_grad(loss))(x3), lambda: jax.jit(jax.value_and_grad(loss))(x3),
                 lambda: jax.jit(jax.value_and_grad(loss))(x3)]
 
+    def loss3(c: Callable[[], None]) -> Callable[[Any], Any]:
+        def loss(v: Any) -> Any:
+            c()
+            return jnp.sum(v * v)
+        return loss
+
+    @probe("seq.jit_of_new_jacrev_per_call", "jax.jit(jax.jacrev(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.jacrev(loss))(x3) for _ in range(3)]
+
+    @probe("seq.jit_of_new_hessian_per_call", "jax.jit(jax.hessian(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.hessian(loss))(x3) for _ in range(3)]
+
+    @probe("seq.jit_of_new_checkpoint_per_call", "jax.jit(jax.checkpoint(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.checkpoint(loss))(x3) for _ in range(3)]
+
+    @probe("seq.pmap_of_new_grad_per_call", "jax.pmap(jax.grad(g))(xs)", "the same, twice more")
+    def _(c):
+        loss, xs = loss3(c), jnp.ones((len(devices), 3))
+        return [lambda: jax.pmap(jax.grad(loss))(xs) for _ in range(3)]
+
     @probe("seq.pmap_same_function_rewrapped", "jax.pmap(g)(xs)", "jax.pmap(g)(xs)  # twice more, same g")
     def _(c):
         gg, xs = counted_g(c), jnp.ones((len(devices), 3))

@@ -22,10 +22,15 @@ _COMPILERS = _TF_FUNCTION | JAX_JIT_NAMES
 
 # JAX transformations that return a new function object on every evaluation, with the measured
 # rows that say a jax.jit of that new object compiles again (xlacheck/data/jax_cache_key.json).
+# jax.pmap of a new jax.grad misses its cache the same way (seq.pmap_of_new_grad_per_call).
 _TRANSFORM_ROWS: dict[str, tuple[str, ...]] = {
-    "jax.grad": ("seq.jit_of_new_grad_per_call",),
+    "jax.grad": ("seq.jit_of_new_grad_per_call", "seq.pmap_of_new_grad_per_call"),
     "jax.value_and_grad": ("seq.jit_of_new_value_and_grad_per_call",),
     "jax.vmap": ("seq.jit_of_new_vmap_per_call",),
+    "jax.jacrev": ("seq.jit_of_new_jacrev_per_call",),
+    "jax.hessian": ("seq.jit_of_new_hessian_per_call",),
+    "jax.checkpoint": ("seq.jit_of_new_checkpoint_per_call",),
+    "jax.remat": ("seq.jit_of_new_checkpoint_per_call",),  # the same function as jax.checkpoint
 }
 
 
@@ -63,7 +68,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), for TFLite composites (`experimental_implements`), or in test
     code (a test file or function: tests build one per parameter by design). The same
-    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method of a class of this
+    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a transformation written at the
+    call (`jax.jit(jax.grad(loss))`, `value_and_grad`, `vmap`, `jacrev`, `hessian`, `checkpoint`: a
+    new function object at every evaluation, even of a module-level `loss`; measured, the
+    `seq.jit_of_new_*_per_call` rows of `xlacheck/data/jax_cache_key.json`), a bound method of a class of this
     file (`self.apply`, `Scaler(2.0).apply`; only where a loop here shows it runs per step:
     `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
     bound method, and hits the cache) or a
@@ -509,12 +517,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
 
     @staticmethod
     def _new_transform(index: ModuleIndex, wrapped: ast.AST) -> bool:
-        """``jax.grad(loss)``, ``jax.value_and_grad(loss)``, ``jax.vmap(f)`` written inside the
-        ``jax.jit(...)``: each evaluation returns a new function object, so the jit cache, keyed on
-        the callable, misses every time even for a module-level ``loss`` (measured on jax 0.10.2,
-        rows ``seq.jit_of_new_grad_per_call``, ``seq.jit_of_new_value_and_grad_per_call`` and
-        ``seq.jit_of_new_vmap_per_call`` of ``xlacheck/data/jax_cache_key.json``: 3 calls, 3
-        compiles), where ``jax.jit(loss)`` itself hits it (``seq.jit_module_function_in_function_called_in_loop``)."""
+        """``jax.grad(loss)``, ``jax.value_and_grad``, ``jax.vmap``, ``jax.jacrev``, ``jax.hessian``,
+        ``jax.checkpoint`` written inside the ``jax.jit(...)``/``jax.pmap(...)``: each evaluation
+        returns a new function object, so the cache, keyed on the callable, misses every time even
+        for a module-level ``loss`` (measured on jax 0.10.2, the ``seq.jit_of_new_*_per_call`` rows
+        of ``xlacheck/data/jax_cache_key.json``: 3 calls, 3 compiles), where ``jax.jit(loss)``
+        itself hits it (``seq.jit_module_function_in_function_called_in_loop``)."""
         if not isinstance(wrapped, ast.Call):
             return False
         rows = _TRANSFORM_ROWS.get(index.aliases.resolve(wrapped.func) or "")
