@@ -12,6 +12,8 @@ Each probe builds its inputs first, then makes two or more calls that differ in 
 * ``compiles``: XLA backend compilations during the ``then`` call(s) (``jax.monitoring`` event
   ``/jax/core/compile/backend_compile_duration``);
 * ``recompiles``: ``traces > 0`` or ``compiles > 0`` (the later call did not hit the cache);
+* ``calls`` and ``total_compiles``: how many calls the probe makes (two, or three for the
+  ``seq.*`` probes, which replay a loop: N = 3) and the XLA compilations over all of them;
 * ``error``: the exception class and first line when a call raised (an unhashable static
   argument), else null;
 * ``stale``: for probes that change a value the cache key does not see (a closed-over global, an
@@ -440,6 +442,243 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         f = jit(c, lambda v, n: lax.scan(lambda a, _: (a + 1.0, None), v, None, length=n)[0], static_argnums=1)
         return [lambda: f(x3, 3), lambda: f(x3, 5)]
 
+    # --- three calls in a row (N = 3): the patterns of real loops ---------------------------------
+    # Each probe below makes three calls; ``traces``/``compiles`` count the second and third, and
+    # ``total_compiles`` all three, so a per-call miss reads 2 and a hit-after-warm-up reads 0.
+    def sized_body(c: Callable[[], None]) -> Callable[[Any, Any], Any]:
+        def f(key: Any, n: Any) -> Any:
+            c()
+            return jax.random.normal(key, (n,)).mean()
+        return f
+
+    def sized(c: Callable[[], None]) -> Any:
+        return jax.jit(sized_body(c), static_argnums=1)
+
+    key0 = jax.random.PRNGKey(0)
+
+    @probe("seq.static_size_new_each_call", "f(key, 3)  # static_argnums=1, (n,) a shape",
+           "f(key, 4); f(key, 5)")
+    def _(c):
+        f = sized(c)
+        return [lambda: f(key0, 3), lambda: f(key0, 4), lambda: f(key0, 5)]
+
+    @probe("seq.static_size_same_each_call", "f(key, 4)  # static_argnums=1, (n,) a shape",
+           "f(key, 4); f(key, 4)")
+    def _(c):
+        f = sized(c)
+        return [lambda: f(key0, 4), lambda: f(key0, 4), lambda: f(key0, 4)]
+
+    @probe("seq.partial_jit_static_argnames_new_each_call",
+           "@partial(jax.jit, static_argnames=('n',)) f(key, n=3)", "f(key, n=4); f(key, n=5)")
+    def _(c):
+        f = functools.partial(jax.jit, static_argnames=("n",))(sized_body(c))
+        return [lambda: f(key0, n=3), lambda: f(key0, n=4), lambda: f(key0, n=5)]
+
+    @probe("seq.python_float_new_each_call", "f(x, 0.1)  # traced, weak float", "f(x, 0.2); f(x, 0.3)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 0.1), lambda: f(x3, 0.2), lambda: f(x3, 0.3)]
+
+    @probe("seq.python_int_new_each_call", "f(x, 1)  # traced, weak int", "f(x, 2); f(x, 3)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 1), lambda: f(x3, 2), lambda: f(x3, 3)]
+
+    @probe("seq.python_bool_alternating", "f(x, True)  # traced, bool", "f(x, False); f(x, True)")
+    def _(c):
+        f = jit(c, lambda v, b: jnp.where(b, v, -v))
+        return [lambda: f(x3, True), lambda: f(x3, False), lambda: f(x3, True)]
+
+    @probe("seq.batch_length_per_batch", "f(ones((2, 5)))  # unpadded batches", "f(ones((2, 7))); f(ones((2, 3)))")
+    def _(c):
+        f = jit(c, lambda ids: jnp.mean(ids, axis=1))
+        b = [jnp.ones((2, 5)), jnp.ones((2, 7)), jnp.ones((2, 3))]
+        return [lambda: f(b[0]), lambda: f(b[1]), lambda: f(b[2])]
+
+    @probe("seq.last_partial_batch", "f(ones((8, 4)))", "f(ones((8, 4))); f(ones((5, 4)))  # the last batch")
+    def _(c):
+        f = jit(c, lambda v: v.sum(0))
+        b = [jnp.ones((8, 4)), jnp.ones((8, 4)) * 2, jnp.ones((5, 4))]
+        return [lambda: f(b[0]), lambda: f(b[1]), lambda: f(b[2])]
+
+    @probe("seq.growing_carry", "out = f(x)  # concatenates a row", "out = f(out); out = f(out)")
+    def _(c):
+        f = jit(c, lambda v: jnp.concatenate([v, v[-1:]]))
+        state: list[Any] = [x3]
+
+        def step() -> Any:
+            state[0] = f(state[0])
+            return state[0]
+        return [step, step, step]
+
+    @probe("seq.dtype_int32_then_int64_under_x64", "f(jnp.ones(3, int32))  # jax_enable_x64",
+           "f(jnp.ones(3, int64)); f(jnp.ones(3, int32))")
+    def _(c):
+        f = jit(c, lambda v: v * 2)
+        with jax.enable_x64(True):
+            i32, i64 = np.ones(3, np.int32), np.ones(3, np.int64)
+
+        def call(v: Any) -> Any:
+            with jax.enable_x64(True):
+                return f(v)
+        return [lambda: call(i32), lambda: call(i64), lambda: call(i32)]
+
+    @probe("seq.weak_then_strong_scalar", "f(x, 1.0)", "f(x, jnp.float32(1.0)); f(x, 2.0)")
+    def _(c):
+        f = plain(c)
+        return [lambda: f(x3, 1.0), lambda: f(x3, jnp.float32(1.0)), lambda: f(x3, 2.0)]
+
+    @probe("seq.dict_keys_change", "f({'a': x})", "f({'a': x, 'b': x}); f({'a': x})")
+    def _(c):
+        f = tree_fn(c)
+        return [lambda: f({"a": x3}), lambda: f({"a": x3, "b": x3}), lambda: f({"a": x3})]
+
+    @probe("seq.optional_none_then_array", "f(x, None)", "f(x, x); f(x, x)")
+    def _(c):
+        f = jit(c, lambda a, b: a if b is None else a + b)
+        return [lambda: f(x3, None), lambda: f(x3, x3), lambda: f(x3, x3)]
+
+    @probe("seq.jit_lambda_in_function_called_in_loop", "def step(x): return jax.jit(lambda v: v * 2)(x)",
+           "step(x); step(x)  # a new lambda each call")
+    def _(c):
+        def step(v: Any) -> Any:
+            return jax.jit(lambda u: (c(), u * 2)[1])(v)  # xlacheck: ignore[XLA404] - the hazard this probe measures
+        return [lambda: step(x3), lambda: step(x3), lambda: step(x3)]
+
+    @probe("seq.jit_module_function_in_function_called_in_loop", "def step(x): return jax.jit(g)(x)  # g global",
+           "step(x); step(x)  # the same g each call")
+    def _(c):
+        gg = counted_g(c)
+
+        def step(v: Any) -> Any:
+            return jax.jit(gg)(v)
+        return [lambda: step(x3), lambda: step(x3), lambda: step(x3)]
+
+    @probe("seq.jit_of_closure_over_new_value", "def make(k): return jax.jit(lambda v: v * k); make(1.0)(x)",
+           "make(2.0)(x); make(3.0)(x)")
+    def _(c):
+        def make(k: float) -> Any:
+            return jax.jit(lambda v: (c(), v * k)[1])
+        return [lambda: make(1.0)(x3), lambda: make(2.0)(x3), lambda: make(3.0)(x3)]
+
+    @probe("seq.jit_of_new_partial_per_call", "jax.jit(partial(g, k=1.0))(x)",
+           "jax.jit(partial(g, k=2.0))(x); jax.jit(partial(g, k=3.0))(x)")
+    def _(c):
+        def gk(v: Any, k: float) -> Any:
+            c()
+            return v * k
+        return [lambda: jax.jit(functools.partial(gk, k=1.0))(x3),
+                lambda: jax.jit(functools.partial(gk, k=2.0))(x3),
+                lambda: jax.jit(functools.partial(gk, k=3.0))(x3)]
+
+    @probe("seq.jit_of_new_vmap_per_call", "jax.jit(jax.vmap(g))(xs)", "the same, twice more")
+    def _(c):
+        gg, xs = counted_g(c), jnp.ones((2, 3))
+        return [lambda: jax.jit(jax.vmap(gg))(xs), lambda: jax.jit(jax.vmap(gg))(xs),
+                lambda: jax.jit(jax.vmap(gg))(xs)]
+
+    @probe("seq.jit_of_new_grad_per_call", "jax.jit(jax.grad(g))(x)", "the same, twice more")
+    def _(c):
+        def loss(v: Any) -> Any:
+            c()
+            return jnp.sum(v * 2)
+        return [lambda: jax.jit(jax.grad(loss))(x3), lambda: jax.jit(jax.grad(loss))(x3),
+                lambda: jax.jit(jax.grad(loss))(x3)]
+
+    @probe("seq.jit_of_new_value_and_grad_per_call", "jax.jit(jax.value_and_grad(g))(x)", "the same, twice more")
+    def _(c):
+        def loss(v: Any) -> Any:
+            c()
+            return jnp.sum(v * 2)
+        return [lambda: jax.jit(jax.value_and_grad(loss))(x3), lambda: jax.jit(jax.value_and_grad(loss))(x3),
+                lambda: jax.jit(jax.value_and_grad(loss))(x3)]
+
+    def loss3(c: Callable[[], None]) -> Callable[[Any], Any]:
+        def loss(v: Any) -> Any:
+            c()
+            return jnp.sum(v * v)
+        return loss
+
+    @probe("seq.jit_of_new_jacrev_per_call", "jax.jit(jax.jacrev(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.jacrev(loss))(x3) for _ in range(3)]
+
+    @probe("seq.jit_of_new_hessian_per_call", "jax.jit(jax.hessian(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.hessian(loss))(x3) for _ in range(3)]
+
+    @probe("seq.jit_of_new_checkpoint_per_call", "jax.jit(jax.checkpoint(g))(x)", "the same, twice more")
+    def _(c):
+        loss = loss3(c)
+        return [lambda: jax.jit(jax.checkpoint(loss))(x3) for _ in range(3)]
+
+    @probe("seq.pmap_of_new_grad_per_call", "jax.pmap(jax.grad(g))(xs)", "the same, twice more")
+    def _(c):
+        loss, xs = loss3(c), jnp.ones((len(devices), 3))
+        return [lambda: jax.pmap(jax.grad(loss))(xs) for _ in range(3)]
+
+    @probe("seq.pmap_same_function_rewrapped", "jax.pmap(g)(xs)", "jax.pmap(g)(xs)  # twice more, same g")
+    def _(c):
+        gg, xs = counted_g(c), jnp.ones((len(devices), 3))
+        return [lambda: jax.pmap(gg)(xs), lambda: jax.pmap(gg)(xs), lambda: jax.pmap(gg)(xs)]
+
+    @probe("seq.pmap_new_lambda_per_call", "jax.pmap(lambda v: v * 2)(xs)", "the same, twice more")
+    def _(c):
+        xs = jnp.ones((len(devices), 3))
+
+        def call() -> Any:
+            return jax.pmap(lambda v: (c(), v * 2)[1])(xs)  # xlacheck: ignore[XLA404] - the hazard this probe measures
+        return [call, call, call]
+
+    @probe("seq.bound_method_jitted_per_instance", "jax.jit(M().m)(x)  # a new instance per call",
+           "the same, twice more")
+    def _(c):
+        class M:
+            def m(self, v: Any) -> Any:
+                c()
+                return v * 2
+        return [lambda: jax.jit(M().m)(x3), lambda: jax.jit(M().m)(x3), lambda: jax.jit(M().m)(x3)]
+
+    @probe("seq.donated_carry", "x = f(x)  # donate_argnums=0", "x = f(x); x = f(x)")
+    def _(c):
+        f = jit(c, lambda v: v * 2, donate_argnums=0)
+        state: list[Any] = [jnp.ones(3) + 0]
+
+        def step() -> Any:
+            state[0] = f(state[0])
+            return state[0]
+        return [step, step, step]
+
+    @probe("seq.scan_length_static_new_each_call", "f(x, 3)  # lax.scan(length=n), n static",
+           "f(x, 4); f(x, 5)")
+    def _(c):
+        f = jit(c, lambda v, n: lax.scan(lambda a, _: (a + 1.0, None), v, None, length=n)[0], static_argnums=1)
+        return [lambda: f(x3, 3), lambda: f(x3, 4), lambda: f(x3, 5)]
+
+    @probe("seq.scan_length_from_traced_int", "f(x, 3)  # lax.scan(length=n), n traced", "f(x, 4); f(x, 5)")
+    def _(c):
+        f = jit(c, lambda v, n: lax.scan(lambda a, _: (a + 1.0, None), v, None, length=n)[0])
+        return [lambda: f(x3, 3), lambda: f(x3, 4), lambda: f(x3, 5)]
+
+    @probe("seq.python_range_over_static_new_each_call", "f(x, 2)  # for _ in range(n): unrolled, n static",
+           "f(x, 3); f(x, 4)")
+    def _(c):
+        def body(v: Any, n: int) -> Any:
+            for _ in range(n):
+                v = v * 2
+            return v
+        f = jit(c, body, static_argnums=1)
+        return [lambda: f(x3, 2), lambda: f(x3, 3), lambda: f(x3, 4)]
+
+    @probe("seq.vmap_under_jit_new_batch", "jax.jit(jax.vmap(g))(ones((2, 3)))",
+           "the same jitted vmap on ones((3, 3)), ones((4, 3))")
+    def _(c):
+        f = jax.jit(jax.vmap(counted_g(c)))
+        b = [jnp.ones((2, 3)), jnp.ones((3, 3)), jnp.ones((4, 3))]
+        return [lambda: f(b[0]), lambda: f(b[1]), lambda: f(b[2])]
+
 
 def measure() -> dict[str, Any]:
     if "jax" in sys.modules:
@@ -484,6 +723,7 @@ def measure() -> dict[str, Any]:
         entry: dict[str, Any] = {
             "first": first_form, "then": then_form, "traces": then[0], "compiles": then[1],
             "recompiles": error is None and then != (0, 0), "error": error,
+            "calls": len(calls), "total_compiles": compiles[0] if error is None else None,
         }
         if key in ("static.self_attribute_mutated", "wrap.closure_global_changes"):
             entry["stale"] = bool((results[0] == results[1]).all())

@@ -581,6 +581,69 @@ def sequence_dim_repeats_input_signature_none(probe: Probe, jit: bool) -> list[C
     return [lambda n=n: f(_x(2, n)) for n in (3, 5, 3, 5)]
 
 
+@scenario("a Python float argument whose value changes (0.1, 0.2, 0.3), annotated `lr: tf.Tensor` with "
+          "experimental_follow_type_hints=True", "python_value")
+def python_float_follow_type_hints_tensor(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+
+    def body(x: tf.Tensor, lr: tf.Tensor) -> Any:
+        probe.tick()
+        return x * lr
+
+    f = tf.function(body, jit_compile=jit, experimental_follow_type_hints=True)
+    probe.last_function = f
+    return [lambda v=v: f(_x(2), v) for v in (0.1, 0.2, 0.3)]
+
+
+@scenario("a Python float argument whose value changes (0.1, 0.2, 0.3), annotated `lr: float` with "
+          "experimental_follow_type_hints=True", "python_value")
+def python_float_follow_type_hints_float(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+
+    def body(x: tf.Tensor, lr: float) -> Any:
+        probe.tick()
+        return x * lr
+
+    f = tf.function(body, jit_compile=jit, experimental_follow_type_hints=True)
+    probe.last_function = f
+    return [lambda v=v: f(_x(2), v) for v in (0.1, 0.2, 0.3)]
+
+
+@scenario("a Python float passed on to a Keras loss hyperparameter (label_smoothing=s) changes (0.0, 0.1, 0.2)",
+          "python_value")
+def python_float_keras_loss_hyperparameter(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    y = tf.constant([[1.0], [0.0]])
+    p = tf.constant([[0.7], [0.2]])
+    f = _function(probe, jit)(
+        lambda q, s: tf.reduce_mean(tf.keras.losses.binary_crossentropy(y, q, label_smoothing=s)))
+    return [lambda s=s: f(p, s) for s in (0.0, 0.1, 0.2)]
+
+
+def _padded_batches(**kwargs: Any) -> list[Any]:
+    """``.padded_batch(2, **kwargs)`` over sequences of lengths 3, 5, 4, 4, 7, 2."""
+    tf = _tf()
+    lengths = [3, 5, 4, 4, 7, 2]
+    ds = tf.data.Dataset.from_generator(lambda: (tf.ones([n]) for n in lengths),
+                                        output_signature=tf.TensorSpec([None], tf.float32))
+    return list(ds.padded_batch(2, **kwargs))
+
+
+@scenario("each batch of .padded_batch(2) (no padded_shapes) over sequences of lengths 3, 5, 4, 4, 7, 2: "
+          "batch lengths 5, 4, 7", "tensor")
+def dataset_padded_batch_longest(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit)(lambda x: tf.reduce_sum(x * 2.0))
+    return [lambda x=x: f(x) for x in _padded_batches()]
+
+
+@scenario("the same sequences, .padded_batch(2, padded_shapes=[8]): one batch length", "tensor")
+def dataset_padded_batch_fixed(probe: Probe, jit: bool) -> list[Callable[[], Any]]:
+    tf = _tf()
+    f = _function(probe, jit)(lambda x: tf.reduce_sum(x * 2.0))
+    return [lambda x=x: f(x) for x in _padded_batches(padded_shapes=[8])]
+
+
 # ---------------------------------------------------------------------------------------------------
 def measure(name: str, jit: bool) -> dict[str, Any]:
     """Run one scenario: traces and XLA compilations after the first call and after all calls."""

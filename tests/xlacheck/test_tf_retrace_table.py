@@ -21,7 +21,7 @@ from xlacheck import retrace_table
 from xlacheck.engine import check_source
 
 ROOT = Path(__file__).resolve().parents[2]
-RETRACE_CODES = frozenset({"XLA402", "XLA403", "XLA404", "XLA408", "XLA409", "XLA412", "XLA413", "XLA414"})
+RETRACE_CODES = frozenset({"XLA401", "XLA402", "XLA403", "XLA404", "XLA408", "XLA409", "XLA412", "XLA413", "XLA414"})
 H = "import numpy as np\nimport tensorflow as tf\n"
 
 
@@ -148,6 +148,18 @@ VARIANTS: list[tuple[str, bool, str]] = [
      + "def run(x, schedule):\n    for lr in schedule:\n        x = step(x, lr)\n    return x\n"),
     ("python_str_changes", True, _step("jit_compile=True", "x, tag: str", "x * 2.0")
      + "def run(x, tags):\n    return [step(x, t) for t in tags]\n"),
+    # experimental_follow_type_hints with a tf.Tensor annotation does not convert a Python float on TF 2.21
+    ("python_float_follow_type_hints_tensor", True, _step(
+        "jit_compile=True, experimental_follow_type_hints=True", "x, lr: tf.Tensor", "x * lr")
+     + "def run(x):\n    for i in range(100):\n        x = step(x, 0.1 * i)\n    return x\n"),
+    ("python_float_keras_loss_hyperparameter", True, "import tensorflow as tf\nY = tf.constant([[1.0], [0.0]])\n"
+     "@tf.function(jit_compile=True)\ndef step(p, s):\n"
+     "    return tf.reduce_mean(tf.keras.losses.binary_crossentropy(Y, p, label_smoothing=s))\n"
+     "def run(p, epochs):\n    for epoch in range(epochs):\n        step(p, 0.05 * epoch)\n"),
+    ("dataset_padded_batch_longest", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
+     + "def run(ds):\n    for b in ds.padded_batch(32, padded_shapes=[None], drop_remainder=True):\n        step(b)\n"),
+    ("dataset_padded_batch_fixed", True, _step("jit_compile=True", "x", "tf.reduce_sum(x)")
+     + "def run(ds):\n    for b in ds.padded_batch(32, padded_shapes=[128], drop_remainder=True):\n        step(b)\n"),
 ]
 CASES = [(row, jit, code) for (row, jit), code in sorted(EXAMPLES.items())] + VARIANTS
 
@@ -193,7 +205,7 @@ def test_retrace_rules_flag_what_tf_function_retraces(row: str, jit: bool, code:
 SAMPLE = ("python_float_value_changes_reduce_retracing", "numpy_array_value_changes", "dataset_partial_batch_epochs",
           "tensor_shape_changes_reduce_retracing", "tensor_shape_changes_input_signature_none",
           "new_hashed_object_equal", "list_of_tensors_length_changes_reduce_retracing",
-          "sequence_dim_changes_input_signature_none")
+          "sequence_dim_changes_input_signature_none", "python_float_follow_type_hints_tensor")
 
 
 @pytest.mark.tf

@@ -645,8 +645,9 @@ class _Scanner:
         if type(f) is ast.Call and node.args and (not f.args or self.aliases.resolve(f.func) == "functools.partial"
                                                   or (type(f.func) is ast.Name and f.func.id == "partial")):
             # tf.function(jit_compile=True)(step): the decorator factory applied to a function
+            # (or partial(jax.jit, static_argnames=...)(step): its static parameters come from the factory)
             applied = _decorator_role(f, self.aliases)
-            if applied is not None and applied[0] in (Role.TF_FUNCTION, Role.TF_FUNCTION_NOAG):
+            if applied is not None and applied[0] in (Role.TF_FUNCTION, Role.TF_FUNCTION_NOAG, Role.JAX):
                 self.handoffs.append(_Handoff(node.args[0], applied[0], func, cls, f, applied[1], node.lineno))
         if func is None:
             if type(f) is ast.Name:

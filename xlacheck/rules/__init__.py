@@ -58,6 +58,7 @@ from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIterat
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
 from xlacheck.rules.static_self_attribute_mutated import StaticSelfAttributeMutated
+from xlacheck.rules.static_size_of_unseen_callers import StaticSizeOfUnseenCallers
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
 from xlacheck.rules.tensor_assert_statement import TensorAssertStatement
 from xlacheck.rules.tensor_break_in_python_loop import TensorBreakInPythonLoop
@@ -153,6 +154,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnknownDimsInJitSignature,
     UnhashableStaticArgument,
     StaticArgumentPerIteration,
+    StaticSizeOfUnseenCallers,
     JaxStateWeakTypeChange,
     JitArgumentShapePerIteration,
     JitArgumentDataDependentShape,

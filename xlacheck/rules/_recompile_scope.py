@@ -95,7 +95,8 @@ def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, Fu
         if info.jax and _jit_decorated(node, resolve):
             yield name, info
     for call, resolved in index.calls:
-        if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
+        if not (resolved in JAX_JIT_NAMES or _partial_of_jit(call.func, resolve)) or not call.args \
+                or not isinstance(call.args[0], ast.Name):
             continue
         wrapped = by_name.get(call.args[0].id)
         assign = index.parent(call)
@@ -103,6 +104,14 @@ def jax_jitted(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, Fu
                 or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
             continue
         yield assign.targets[0].id, wrapped
+
+
+def _partial_of_jit(func: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``partial(jax.jit, static_argnames=...)``: the factory whose call, ``partial(jax.jit, ...)(f)``,
+    jits ``f`` as the decorator spelling does."""
+    return isinstance(func, ast.Call) and bool(func.args) and (
+        resolve(func.func) == "functools.partial" or (isinstance(func.func, ast.Name) and func.func.id == "partial")) \
+        and resolve(func.args[0]) in JAX_JIT_NAMES
 
 
 def bound_arguments(params: list[str], call: ast.Call) -> list[tuple[str, ast.expr]]:
@@ -394,7 +403,8 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
         if f.jax and _jit_decorated(node, resolve):
             local.setdefault(id(f.parent.node), {})[node.name] = f
     for call, resolved in index.calls:
-        if resolved not in JAX_JIT_NAMES or not call.args or not isinstance(call.args[0], ast.Name):
+        if not (resolved in JAX_JIT_NAMES or _partial_of_jit(call.func, resolve)) or not call.args \
+                or not isinstance(call.args[0], ast.Name):
             continue
         scope = index.function_of(call)
         assign = index.parent(call)

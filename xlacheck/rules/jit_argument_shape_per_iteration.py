@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
@@ -27,6 +28,11 @@ _SIZE_PARAMS = frozenset({"shape", "newshape", "new_shape", "sizes", "out_shape"
                           "length", "size", "total_repeat_length", "k", "n", "repeats", "reps"})
 
 
+# jax.numpy calls whose result is longer than their first operand's arrays.
+_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.pad", "jnp.row_stack",
+                      "jnp.concat"})
+
+
 class JitArgumentShapePerIteration(ModuleRule):
     """
     ## What it does
@@ -37,14 +43,17 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`x[i * bs:(i + 1) * bs]`, a fixed-size window) is not flagged, except where the loop runs
     over a last, partial batch: `x[i:i + bs]` in `for i in range(0, len(x), bs)`, or
     `x[i * bs:(i + 1) * bs]` in `for i in range(math.ceil(len(x) / bs))` (one more compile per
-    distinct remainder). Also an argument built by a jax.numpy/jax.random function whose size
-    argument (a static argument of the JAX API table that sets the result's size:
-    `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`) changes every iteration, and a list or
-    dict comprehension over a range that does (`[x[j] for j in range(i)]`: a new pytree
-    structure). One level of calls is followed: a slice or size from a parameter of the enclosing
-    function that a call of it in this file passes a loop-varying value. Names the loop rebinds
-    from themselves or draws at random count as changing. Calls inside traced code and in tests
-    are left out.
+    distinct remainder). Also an array fed back from the function's own result when the function
+    returns it grown (`h = step(h)` with `return jnp.concatenate([h, new])`, `jnp.append`,
+    `jnp.vstack`, `jnp.pad`; measured, `seq.growing_carry`: 3 calls, 3 compiles), not a rolling
+    window that drops as much as it adds (`concatenate([h[1:], new])`). Also an argument built
+    by a jax.numpy/jax.random function whose size argument (a static argument of the JAX API
+    table that sets the result's size: `jnp.zeros((n, d))`, `jax.random.uniform(key, (n, m))`)
+    changes every iteration, and a list or dict comprehension over a range that does
+    (`[x[j] for j in range(i)]`: a new pytree structure). One level of calls is followed: a
+    slice or size from a parameter of the enclosing function that a call of it in this file
+    passes a loop-varying value. Names the loop rebinds from themselves or draws at random count
+    as changing. Calls inside traced code and in tests are left out.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct input shape. A slice whose length follows the loop
@@ -84,6 +93,10 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "        head(tokens[:, t], 2)\n"),
         Example("import jax\n@jax.jit\ndef step(x):\n    return x.sum()\n"
                 "def test_prefixes(x):\n    for t in range(1, 4):\n        step(x[:t])\n"),
+        # a rolling window: the oldest row is dropped as a new one is appended, the length stays
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef push(window, row):\n"
+                "    return jnp.concatenate([window[1:], row[None]])\n"
+                "def run(window, rows):\n    for r in rows:\n        window = push(window, r)\n    return window\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -122,6 +135,16 @@ class JitArgumentShapePerIteration(ModuleRule):
                             'compiles again every iteration; pass a fixed-size (padded) array with the position or '
                             'a mask, or bucket the lengths'),
                 )),
+        # the result, grown by one row, is fed back (seq.growing_carry: 3 calls, 3 compiles)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef append_mean(h):\n"
+                "    return jnp.concatenate([h, h.mean(axis=0, keepdims=True)])\n"
+                "def run(h, steps):\n    for _ in range(steps):\n        h = append_mean(h)\n    return h\n",
+                expected=(
+                    (8, 25, 'argument `h` of jitted `append_mean` is fed back from its own result, which '
+                            '`jnp.concatenate` grows from `h` on every call: each iteration passes a longer array, '
+                            'so jax.jit traces and compiles again every iteration; write into a fixed-size buffer at '
+                            'a traced position (`.at[i].set`, `lax.dynamic_update_slice`)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -136,6 +159,8 @@ class JitArgumentShapePerIteration(ModuleRule):
                      if p not in info.static_params]
             varying = jax_loop_varying_names(index, call) if loops else set()
             why = self._shape_changes(ctx, index, call, bound, varying, loops, from_callers)
+            if why is None and loops:
+                why = self._grown_carry(index, call, info.node, bound)
             if why is not None:
                 param, arg, text = why
                 ctx.report(self, arg, f"argument `{param}` of jitted `{call.func.id}` {text}")
@@ -176,6 +201,47 @@ class JitArgumentShapePerIteration(ModuleRule):
                     how = "is sliced by" if sized is None else f"is built by {sized[0]} with a size from"
                     return param, arg, (f"{how} `{name}`, which `{caller}()` receives with a new value on every "
                                         f"iteration of the loop at line {line}: {tail}")
+        return None
+
+    @staticmethod
+    def _grown_carry(index: ModuleIndex, call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef,
+                     bound: list[tuple[str, ast.expr]]) -> tuple[str, ast.expr, str] | None:
+        """``h = step(h)`` in a loop where ``step`` returns its parameter grown by
+        ``jnp.concatenate``/``append``/``vstack``/``hstack``/``pad`` (directly, or one element of a
+        returned tuple that the call's tuple target binds to the same name): every call feeds back a
+        longer array (measured, row ``seq.growing_carry``: 3 calls, 3 compiles)."""
+        if not jax_cache.recompiles("seq.growing_carry"):
+            return None
+        assign = index.parent(call)
+        if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0]
+        names = [target] if isinstance(target, ast.Name) else list(target.elts) if isinstance(target, ast.Tuple) else []
+        returns = [n.value for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+        if len(returns) != 1:
+            return None
+        ret = returns[0]
+        outs = [ret] if isinstance(target, ast.Name) else list(ret.elts) if isinstance(ret, ast.Tuple) else []
+        if len(outs) != len(names):
+            return None
+        resolve = index.aliases.resolve
+        for param, arg in bound:
+            if not isinstance(arg, ast.Name):
+                continue
+            for out_name, out in zip(names, outs, strict=True):
+                if not isinstance(out_name, ast.Name) or out_name.id != arg.id or not isinstance(out, ast.Call):
+                    continue
+                grower = resolve(out.func)
+                if grower not in _GROWERS or not out.args:
+                    continue
+                first = out.args[0]
+                operands = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
+                # the whole parameter is an operand: `concatenate([x[1:], new])` (a rolling window) keeps its length
+                if any(isinstance(n, ast.Name) and n.id == param for n in operands):
+                    return param, arg, (f"is fed back from its own result, which `{grower}` grows from `{param}` "
+                                        "on every call: each iteration passes a longer array, so jax.jit traces "
+                                        "and compiles again every iteration; write into a fixed-size buffer at a "
+                                        "traced position (`.at[i].set`, `lax.dynamic_update_slice`)")
         return None
 
     @staticmethod

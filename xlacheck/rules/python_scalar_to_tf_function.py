@@ -981,7 +981,11 @@ class PythonScalarToTfFunction(ModuleRule):
     of the enclosing function: tf.function keys traces on such objects by identity, even when the class
     defines `__eq__`/`__hash__` or is a frozen dataclass (measured on TF 2.21; a new
     `tf.Variable` is traced by shape and dtype and does not retrace). Functions with an `input_signature` are not flagged (their arguments are
-    converted to tensors).
+    converted to tensors). `experimental_follow_type_hints=True` with a `tf.Tensor` annotation is
+    no such conversion on TF 2.21 (measured: three Python floats trace three times,
+    ``python_float_follow_type_hints_tensor`` in `xlacheck/data/tf_retrace.json`), so those
+    functions are flagged like the others; so is a Python float handed on to a Keras loss
+    hyperparameter (`label_smoothing=s`, ``python_float_keras_loss_hyperparameter``).
 
     ## Why is this bad?
     A `tf.function` keys its trace cache on the *values* of Python arguments: every new step

@@ -25,7 +25,8 @@ class StaticArgumentPerIteration(ModuleRule):
     """
     ## What it does
     Flags a call, inside a loop or comprehension, of a function this file jits with
-    `static_argnums`/`static_argnames` whose static argument is computed from the loop variable
+    `static_argnums`/`static_argnames` (decorated, `f = jax.jit(g, ...)`, or
+    `f = partial(jax.jit, static_argnames=...)(g)`) whose static argument is computed from the loop variable
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
     the loop assigns from those (`n = len(batch)` with `batch` the loop variable), a static
     argument drawn at random (`np.random.randint(4, 8)`, `rng.integers(...)`, `random.choice(...)`)
@@ -155,6 +156,17 @@ class StaticArgumentPerIteration(ModuleRule):
                             'jax.jit compiles once per distinct static value, so it compiles again whenever the '
                             'data gives a new one (and the read waits for the device); pass it traced, with a '
                             'static bound and a mask'),
+                )),
+        # the factory spelling: partial(jax.jit, static_argnames=...)(f) jits f as the decorator does
+        Example("import jax\nfrom functools import partial\ndef _sample(key, n):\n"
+                "    return jax.random.normal(key, (n,)).mean()\n"
+                "sample = partial(jax.jit, static_argnames=('n',))(_sample)\n"
+                "def run(key):\n    return [sample(key, n=n) for n in range(1, 100)]\n",
+                expected=(
+                    (7, 27, 'static argument `n` of jitted `sample` changes on every iteration (it is computed '
+                            'from the loop variable): jax.jit compiles once per distinct static value, so every '
+                            'iteration compiles again; pass it traced (with a static bound and a mask) or hoist '
+                            'the loop'),
                 )),
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from xlacheck import jax_cache
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
@@ -17,6 +18,20 @@ from xlacheck.rules.module_base import ModuleContext, ModuleRule
 # Every compiler wrapper whose cache lives on the object it returns (jax.jit keys its cache on the
 # wrapped callable too: a new lambda or closure per call compiles again).
 _COMPILERS = _TF_FUNCTION | JAX_JIT_NAMES
+
+
+# JAX transformations that return a new function object on every evaluation, with the measured
+# rows that say a jax.jit of that new object compiles again (xlacheck/data/jax_cache_key.json).
+# jax.pmap of a new jax.grad misses its cache the same way (seq.pmap_of_new_grad_per_call).
+_TRANSFORM_ROWS: dict[str, tuple[str, ...]] = {
+    "jax.grad": ("seq.jit_of_new_grad_per_call", "seq.pmap_of_new_grad_per_call"),
+    "jax.value_and_grad": ("seq.jit_of_new_value_and_grad_per_call",),
+    "jax.vmap": ("seq.jit_of_new_vmap_per_call",),
+    "jax.jacrev": ("seq.jit_of_new_jacrev_per_call",),
+    "jax.hessian": ("seq.jit_of_new_hessian_per_call",),
+    "jax.checkpoint": ("seq.jit_of_new_checkpoint_per_call",),
+    "jax.remat": ("seq.jit_of_new_checkpoint_per_call",),  # the same function as jax.checkpoint
+}
 
 
 def _shown(kind: str) -> str:
@@ -53,7 +68,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     No finding where the tf.function is created while an outer tf.function or `strategy.run`
     traces (once per outer trace), for TFLite composites (`experimental_implements`), or in test
     code (a test file or function: tests build one per parameter by design). The same
-    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a bound method of a class of this
+    for `jax.jit`/`jax.pmap` of a lambda, a `functools.partial`, a transformation written at the
+    call (`jax.jit(jax.grad(loss))`, `value_and_grad`, `vmap`, `jacrev`, `hessian`, `checkpoint`: a
+    new function object at every evaluation, even of a module-level `loss`; measured, the
+    `seq.jit_of_new_*_per_call` rows of `xlacheck/data/jax_cache_key.json`), a bound method of a class of this
     file (`self.apply`, `Scaler(2.0).apply`; only where a loop here shows it runs per step:
     `jax.jit(self.init)` in set-up code runs once; optax's `tx.update` is a stored function, not a
     bound method, and hits the cache) or a
@@ -304,6 +322,14 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
+        # jax.grad of a module-level loss is a new function on every evaluation (seq.jit_of_new_grad_per_call)
+        Example("import jax\nimport jax.numpy as jnp\ndef loss(w, x):\n    return jnp.mean((x @ w) ** 2)\n"
+                "def sgd_step(w, x, lr):\n    return w - lr * jax.jit(jax.grad(loss))(w, x)\n",
+                expected=(
+                    (6, 21, 'jax.jit created inside `sgd_step()` and called once per call: every call of '
+                            '`sgd_step()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -342,7 +368,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             wrapped = node.args[0] if isinstance(node, ast.Call) and node.args else node
             if not (isinstance(wrapped, (ast.Lambda, ast.FunctionDef)) or self._partial(index, wrapped) or (
                     isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped))
-                    or self._bound_method(index, wrapped)):
+                    or self._bound_method(index, wrapped) or self._new_transform(index, wrapped)):
                 return
             if self._bound_method(index, wrapped) and not index.loops_around(node) and not any(
                     self._called_in_loop(index, f) for f in [index.function_of(node)] if f is not None):
@@ -514,7 +540,21 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return True
         return isinstance(wrapped, ast.Lambda) or self._partial(index, wrapped) or (
             isinstance(wrapped, ast.Name) and self._defined_locally(index, wrapped)) \
-            or self._bound_method(index, wrapped)
+            or self._bound_method(index, wrapped) or self._new_transform(index, wrapped)
+
+    @staticmethod
+    def _new_transform(index: ModuleIndex, wrapped: ast.AST) -> bool:
+        """``jax.grad(loss)``, ``jax.value_and_grad``, ``jax.vmap``, ``jax.jacrev``, ``jax.hessian``,
+        ``jax.checkpoint`` written inside the ``jax.jit(...)``/``jax.pmap(...)``: each evaluation
+        returns a new function object, so the cache, keyed on the callable, misses every time even
+        for a module-level ``loss`` (measured on jax 0.10.2, the ``seq.jit_of_new_*_per_call`` rows
+        of ``xlacheck/data/jax_cache_key.json``: 3 calls, 3 compiles), where ``jax.jit(loss)``
+        itself hits it (``seq.jit_module_function_in_function_called_in_loop``)."""
+        if not isinstance(wrapped, ast.Call):
+            return False
+        rows = _TRANSFORM_ROWS.get(index.aliases.resolve(wrapped.func) or "")
+        return rows is not None and all(jax_cache.recompiles(r) for r in rows) \
+            and not jax_cache.recompiles("seq.jit_module_function_in_function_called_in_loop")
 
     @staticmethod
     def _bound_method(index: ModuleIndex, wrapped: ast.AST) -> bool:
