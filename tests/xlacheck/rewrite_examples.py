@@ -768,7 +768,7 @@ def valid_per_example(ids, table):
 ''',
         "safe",  # integer sums; ids of rank 2: the one-hot axis is axis 2, summed
         ("y = (tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(depth, tf.int64)), "
-         "tf.int32)[..., None] if len(ids.shape) in (1, 2) else tf.one_hot(ids, depth, dtype=tf.int32))",),
+         "tf.int32)[..., None] if tf.get_static_value(tf.rank(ids)) in (1, 2) else tf.one_hot(ids, depth, dtype=tf.int32))",),
         inputs=(((2, 3), "label"), ((3,), "float")),
     ),
     Example(
@@ -783,7 +783,7 @@ def routed_mass(tokens, experts):
     return tf.reduce_sum(routed)
 ''',
         "unsafe",  # float sums in another order
-        ("axis=list(range(len(experts.shape))))[None]", "return tf.reduce_sum(routed)"),
+        ("routed = tf.math.unsorted_segment_sum(tokens, tf.where(", "return tf.reduce_sum(routed)"),
         inputs=(((2, 3, 2), "float_nan"), ((2, 3), "label")),
         grad=True,
         rtol=1e-4,
@@ -799,7 +799,7 @@ def labelled(ids, scores):
     return tf.reduce_sum(y, axis=1, keepdims=True)
 ''',
         "safe",  # integer sums; ids of rank 1: the one-hot axis is axis 1
-        ("if len(ids.shape) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
+        ("if tf.get_static_value(tf.rank(ids)) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
         inputs=(((5,), "label"), ((3,), "unit")),
     ),
     Example(
@@ -838,12 +838,58 @@ def pooled_total(features, ids):
     return tf.reduce_sum(per_segment, axis=0)
 ''',
         "unsafe",  # float sums in another order
-        ("per_segment = tf.reduce_sum(tf.where(((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < "
-         "tf.cast(n, tf.int64)))[(...,) + (None,) * (len(features.shape) - len(ids.shape))], features, "
-         "tf.zeros_like(features)), axis=list(range(len(ids.shape))))[None]",),
+        ("per_segment = tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids, tf.int64) >= 0) & "
+         "(tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1)",),
         inputs=(((4, 3), "float_nan"), ((4,), "label")),
         grad=True,
         rtol=1e-4,
+    ),
+    Example(
+        "frame_length_from_data_summed_over_frames",
+        '''import tensorflow as tf
+
+
+def framed_energy(signal, lengths):
+    """Total of every frame's samples, the frame length read from the batch."""
+    n = tf.reduce_max(lengths)
+    frames = tf.signal.frame(signal, n, 2)  # flag(XLA205): tf.signal.frame(signal, n, 2)
+    return tf.reduce_sum(frames, axis=[-2, -1])
+''',
+        "unsafe",  # float sums in another order, and c copies of a sample become one product
+        ("frames_positions = tf.range(tf.shape(signal, out_type=tf.int64)[-1])",
+         "frames = tf.reduce_sum(tf.where(frames_frames_per_sample > 0, signal * tf.cast(frames_frames_per_sample, "
+         "signal.dtype), tf.zeros_like(signal)), axis=-1, keepdims=True)[..., None]"),
+        inputs=(((2, 4), "float_nan"), ((3,), "count")),  # frame lengths <= 0 (the original raises), 1..5 > 4
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "frame_integers_step_from_argument_axes_by_rank",
+        '''import tensorflow as tf
+
+
+def window_totals(tokens, hop, lengths):
+    tokens = tf.cast(tokens, tf.int32)
+    n = tf.reduce_min(lengths) + 1
+    windows = tf.signal.frame(tokens, n, hop)  # flag(XLA205): tf.signal.frame(tokens, n, hop)
+    return tf.reduce_sum(windows, axis=[2, 3], keepdims=True)
+''',
+        "safe",  # integer sums and products are exact; a rank-3 signal frames into axes 2 and 3
+        ("(tf.size(windows_positions, out_type=tf.int64) - tf.cast(n, tf.int64)) // tf.cast(hop, tf.int64)",
+         "if tf.get_static_value(tf.rank(tokens)) == 3 else tf.signal.frame(tokens, n, hop))"),
+        inputs=(((2, 3, 6), "label"), ((), "count"), ((2,), "count")),
+    ),
+    Example(
+        "frame_kept_frames_is_explained",
+        '''import tensorflow as tf
+
+
+def frame_energies(signal, lengths):
+    n = tf.reduce_max(lengths)
+    frames = tf.signal.frame(signal, n, 2)  # flag(XLA205): tf.signal.frame(signal, n, 2)
+    return tf.reduce_sum(frames, axis=-1)
+''',
+        "display-only",  # one energy per frame: the number of frames, the output's length, depends on the data
     ),
     Example(
         "segment_sum_integers_count_from_argument",
@@ -856,7 +902,7 @@ def tokens_in_segments(counts, ids, n):
     return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)
 ''',
         "safe",  # integer sums are exact in any order; ids >= n raise in the original
-        ("tf.zeros_like(counts)), axis=list(range(len(ids.shape))))[None]",
+        ("per_segment = tf.math.unsorted_segment_sum(counts, tf.where(",
          "return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)"),
         inputs=(((2, 3, 2), "label"), ((2, 3), "label"), ((), "count_positive")),
     ),

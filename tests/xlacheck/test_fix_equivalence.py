@@ -632,3 +632,32 @@ def test_a_bounded_while_loop_compares_sequence_types_eagerly():
     with pytest.raises(TypeError):
         tf.while_loop(cond, as_tuple, [0, tf.constant(1.0)], maximum_iterations=3)
     assert float(tf.while_loop(cond, as_list, [0, tf.constant(1.0)], maximum_iterations=3)[1]) == 8.0
+
+
+@pytest.mark.parametrize("name, args", [
+    ("segment_sum_count_from_data_summed_over_segments",
+     (np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [0.5, 0.5, 0.5]], np.float32),
+      np.array([0, 2, -1, 1], np.int32))),
+    ("segment_sum_two_dimensional_ids_summed_with_every_axis",
+     (np.arange(12, dtype=np.float32).reshape(2, 3, 2), np.array([[0, 1, -1], [2, 0, 1]], np.int32))),
+    ("one_hot_depth_from_data_axes_by_rank", (np.array([[0, 1, 3], [-1, 2, 2]], np.int32), np.zeros([3], np.float32))),
+    # int32 lengths: eagerly, tf.signal.frame itself raises on an int64 frame length (FloorDiv of
+    # int64 by int32); the fix casts both to int64
+    ("frame_length_from_data_summed_over_frames",
+     (np.arange(10, dtype=np.float32).reshape(2, 5), np.array([3, 1, 2], np.int32))),
+])
+def test_summed_size_fixes_trace_with_unknown_ranks(name, args):
+    """The summed-size fixes (rewrites/summed_sizes.py) read no rank with ``len(t.shape)``, which
+    raises on a tensor of unknown rank: traced with rank-less input signatures they return what the
+    original returns eagerly (a rank test that cannot be decided while tracing keeps the original
+    call, which then runs as it did)."""
+    example = _example(name)
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    fixed_source = apply_edits(example.source, diagnostic.fix.edits)
+    original = entry(load(f"rankless_original_{name}", example.source), example.source, example)
+    fixed = entry(load(f"rankless_fixed_{name}", fixed_source), fixed_source, example)
+    tensors = [tf.constant(a) for a in args]
+    rankless = tf.function(fixed, input_signature=[tf.TensorSpec(None, t.dtype) for t in tensors])
+    expected = original(*tensors)
+    assert_same(expected, rankless(*tensors), example.rtol)
+    assert_same(expected, fixed(*tensors), example.rtol)
