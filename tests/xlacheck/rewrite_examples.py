@@ -2459,6 +2459,53 @@ def first_rows(x, n):
         inputs=(((4, 3), "float"), (None, 3)),
     ),
     Example(
+        "while_loop_bound_vectorized_concat_becomes_map_fn",
+        # Measured: the gradient of vectorized_map over tf.concat inside the loop does not compile
+        # ("ConcatOffset ... must be a compile-time constant"); map_fn of the same function does.
+        '''import tensorflow as tf
+
+
+def weighted_pairs(x, w):
+    steps = tf.shape(x)[0]
+
+    def body(t, total):
+        pairs = tf.vectorized_map(lambda r: tf.concat([r * w, r + w], axis=0), x)
+        return t + 1, total * 0.5 + tf.reduce_sum(pairs * x[t, 0])
+
+    _, total = tf.while_loop(lambda t, total: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                             (tf.constant(0), tf.constant(0.0)))
+    return total
+''',
+        "unsafe",  # map_fn assumes fn returns the elements' dtype and structure
+        ("pairs = tf.map_fn(lambda r: tf.concat([r * w, r + w], axis=0), x)",
+         "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
+        inputs=(((3, 2), "float"), ((2,), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "while_loop_bound_vectorized_elementwise_stays",
+        '''import tensorflow as tf
+
+
+def scaled_rows(x, w):
+    steps = tf.shape(x)[0]
+
+    def body(t, total):
+        rows = tf.vectorized_map(lambda r: r * w, x)
+        return t + 1, total * 0.5 + tf.reduce_sum(rows * x[t, 0])
+
+    _, total = tf.while_loop(lambda t, total: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                             (tf.constant(0), tf.constant(0.0)))
+    return total
+''',
+        "safe",  # an elementwise fn: vectorized_map's gradient compiles in the loop, only the bound is added
+        ("rows = tf.vectorized_map(lambda r: r * w, x)", "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
+        inputs=(((3, 2), "float"), ((2,), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
         "while_loop_bound_from_shape",
         '''import tensorflow as tf
 

@@ -661,3 +661,45 @@ def test_summed_size_fixes_trace_with_unknown_ranks(name, args):
     expected = original(*tensors)
     assert_same(expected, rankless(*tensors), example.rtol)
     assert_same(expected, fixed(*tensors), example.rtol)
+
+
+_PFOR_BODIES = {
+    "tf.tile": lambda a: (lambda x: tf.tile(tf.reshape(x * a, [1]), [2])),
+    "tf.concat": lambda a: (lambda x: tf.concat([tf.reshape(x * a, [1]), tf.reshape(x, [1])], 0)),
+    "tf.gather": lambda a: (lambda x: tf.gather(tf.stack([x * a, x, x * 2.0]), [0, 2])),
+    "tf.split": lambda a: (lambda x: tf.split(tf.stack([x * a, x]), 2)[0]),
+    "tf.reduce_sum": lambda a: (lambda x: tf.reduce_sum(tf.stack([x * a, x]))),
+    "tf.transpose": lambda a: (lambda x: tf.transpose(tf.reshape(tf.stack([x * a, x]), [1, 2]))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_PFOR_BODIES))
+def test_vectorized_map_gradient_in_a_bounded_loop_needs_map_fn(op):
+    """The table behind the XLA210 fix's vectorized_map -> map_fn swap (rewrites/while_loops.py,
+    ``_PFOR_GRADIENT_BREAKERS``): in a differentiated tf.while_loop that already has
+    maximum_iterations, vectorized_map over ``op`` does not compile under XLA, and map_fn of the
+    same function compiles and returns the eager values and gradient."""
+    from xlacheck.rewrites.while_loops import _PFOR_GRADIENT_BREAKERS
+
+    assert op in _PFOR_GRADIENT_BREAKERS
+
+    def program(mapper):
+        def run(a):
+            with tf.GradientTape() as tape:
+                tape.watch(a)
+
+                def body(i, acc):
+                    xs = tf.ones([3]) * tf.cast(i + 1, tf.float32)
+                    return i + 1, acc + tf.reduce_sum(mapper(_PFOR_BODIES[op](a), xs))
+
+                _, total = tf.while_loop(lambda i, acc: i < 3, body, (tf.constant(0), tf.constant(0.0)),
+                                         maximum_iterations=3)
+            return total, tape.gradient(total, a)
+
+        return run
+
+    a = tf.constant(0.3)
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.UnimplementedError)):
+        tf.function(program(tf.vectorized_map), jit_compile=True)(a)
+    expected = program(tf.vectorized_map)(a)
+    assert_same(expected, tf.function(program(tf.map_fn), jit_compile=True)(a), 1e-5)
