@@ -2739,3 +2739,50 @@ def weighted_rows(inputs):
         inputs=(((3, 2), "float"),),
     ),
 )
+
+# XLA303: int(t) mixed with a tensor -> cast to that tensor's dtype, as eager code converts the int.
+EXAMPLES += (
+    Example(
+        "int_cast_token_count_divides_total",
+        '''import tensorflow as tf
+
+
+def token_mean(loss, mask):
+    mask = tf.cast(mask, tf.int32)
+    n = int(tf.reduce_sum(mask))
+    total = tf.reduce_sum(loss * tf.cast(mask, loss.dtype))
+    return total / n  # flag(XLA303): total / n
+''',
+        "safe",  # an int32 sum: AutoGraph's int32 cast of it is exact
+        ("return total / tf.cast(n, total.dtype)",),
+        inputs=(((2, 3), "float_nan"), ((2, 3), "mask")),
+        grad=True,
+    ),
+    Example(
+        "int_cast_truncated_float_scales_row_sums",
+        '''import tensorflow as tf
+
+
+def scaled_rows(x, steps):
+    n = int(tf.reduce_max(steps))
+    return tf.reduce_sum(x, axis=-1) * n  # flag(XLA303): tf.reduce_sum(x, axis=-1) * n
+''',
+        "unsafe",  # a float truncated by an int32 cast: wraps past 2**31 - 1 where Python's int does not
+        ("return tf.reduce_sum(x, axis=-1) * tf.cast(n, x.dtype)",),
+        inputs=(((2, 3), "float"), ((4,), "step")),
+        grad=True,
+    ),
+    Example(
+        "int_cast_inline_left_operand_literal_dtype",
+        '''import tensorflow as tf
+
+
+def offsets(lengths, scores):
+    lengths = tf.cast(lengths, tf.int16)
+    return int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)  # flag(XLA303): int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)
+''',
+        "safe",  # an int16 maximum is exact in int32; the other operand is certainly float64
+        ("return tf.cast(int(tf.reduce_max(lengths)), tf.float64) - tf.cast(scores, tf.float64)",),
+        inputs=(((3,), "label"), ((3,), "float")),
+    ),
+)
