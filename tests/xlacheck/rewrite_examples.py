@@ -1653,6 +1653,21 @@ def mean_abs_error(y_true, y_pred):
         rtol=1e-4,
     ),
     Example(
+        "numpy_mean_in_bare_constant",
+        # tf.constant(<symbolic tensor>) does not trace: the wrapper goes, the op's result is a tensor
+        '''import numpy as np
+import tensorflow as tf
+
+
+def column_means(x):
+    return tf.constant(np.mean(x, axis=0))  # flag
+''',
+        "unsafe",
+        ("return tf.reduce_mean(x, axis=0)",),
+        inputs=(((3, 2), "float"),),
+        rtol=1e-4,
+    ),
+    Example(
         "numpy_then_ndarray_reduction",
         # The broken fix this guards against: tf.convert_to_tensor(err).max() (no .max on a tensor).
         '''import tensorflow as tf
