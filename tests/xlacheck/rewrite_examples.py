@@ -2801,3 +2801,48 @@ def offsets(lengths, scores):
         inputs=(((3,), "label"), ((3,), "float")),
     ),
 )
+
+# XLA302: bool(t) -> tf.cast(t, tf.bool) (what Python's bool() computes for one element).
+EXAMPLES += (
+    Example(
+        "bool_of_tensor_as_if_test",
+        '''import tensorflow as tf
+
+
+def maybe_double(x):
+    if bool(tf.reduce_any(x > 0)):  # flag(XLA302): bool(tf.reduce_any(x > 0))
+        x = x * 2.0
+    return x
+''',
+        "safe",  # only tested: a boolean tensor is tested as bool() would be
+        ("if tf.cast(tf.reduce_any(x > 0), tf.bool):",),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "bool_of_float_sum_through_not",
+        '''import tensorflow as tf
+
+
+def zero_if_silent(x):
+    x = tf.cast(x, tf.float32)
+    return tf.zeros_like(x) if not bool(tf.reduce_sum(x)) else x  # flag(XLA302): bool(tf.reduce_sum(x))
+''',
+        "safe",  # a float: nonzero (NaN included) is true, as tf.cast to bool
+        ("tf.zeros_like(x) if not tf.cast(tf.reduce_sum(x), tf.bool) else x",),
+        inputs=(((3,), "tie"),),
+    ),
+    Example(
+        "bool_of_tensor_kept_as_value",
+        '''import tensorflow as tf
+
+
+def gated(x, gate):
+    keep = bool(tf.reduce_max(gate))  # flag(XLA302): bool(tf.reduce_max(gate))
+    return tf.where(keep, x, tf.zeros_like(x))
+''',
+        "unsafe",  # a boolean tensor where bool() gave a Python bool
+        ("keep = tf.cast(tf.reduce_max(gate), tf.bool)",),
+        inputs=(((3,), "float"), ((2,), "tie")),
+    ),
+)
