@@ -768,7 +768,8 @@ def valid_per_example(ids, table):
 ''',
         "safe",  # integer sums; ids of rank 2: the one-hot axis is axis 2, summed
         ("y = (tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(depth, tf.int64)), "
-         "tf.int32)[..., None] if tf.get_static_value(tf.rank(ids)) in (1, 2) else tf.one_hot(ids, depth, dtype=tf.int32))",),
+         "tf.int32)[..., None] if tf.get_static_value(tf.rank(ids)) in (1, 2) "
+         "else tf.one_hot(ids, depth, dtype=tf.int32))",),
         inputs=(((2, 3), "label"), ((3,), "float")),
     ),
     Example(
@@ -2515,7 +2516,8 @@ def scaled_rows(x, w):
     return total
 ''',
         "safe",  # an elementwise fn: vectorized_map's gradient compiles in the loop, only the bound is added
-        ("rows = tf.vectorized_map(lambda r: r * w, x)", "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
+        ("rows = tf.vectorized_map(lambda r: r * w, x)",
+         "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
         inputs=(((3, 2), "float"), ((2,), "float")),
         grad=True,
         rtol=1e-4,
@@ -2794,7 +2796,7 @@ def scaled_rows(x, steps):
 
 def offsets(lengths, scores):
     lengths = tf.cast(lengths, tf.int16)
-    return int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)  # flag(XLA303): int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)
+    return int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)  # flag(XLA303): int(tf.reduce_max(lengths))...
 ''',
         "safe",  # an int16 maximum is exact in int32; the other operand is certainly float64
         ("return tf.cast(int(tf.reduce_max(lengths)), tf.float64) - tf.cast(scores, tf.float64)",),

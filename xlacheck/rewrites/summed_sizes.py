@@ -233,7 +233,8 @@ def _frame(src: Source, node: ast.Call, axes: list[int], assign: ast.Assign) -> 
                 f"{tf}.zeros_like({x})), axis=-1, keepdims=True)[..., None]")
     value = f"({weighted} if {_rank_test(src, x, ranks)} else {src.segment(node)})" if ranks else weighted
     indent = src.indent_of(assign)
-    edits = [Edit(Location(assign.lineno, 0), Location(assign.lineno, 0), "".join(f"{indent}{line}\n" for line in lines)),
+    at = Location(assign.lineno, 0)
+    edits = [Edit(at, at, "".join(f"{indent}{line}\n" for line in lines)),
              replace(src, node, value)]
     reasons = [] if certain_dtype(src, signal) in EXACT_INTS else [
         ORDER, "each sample is multiplied by the number of frames that hold it where the original adds "
