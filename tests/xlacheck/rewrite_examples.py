@@ -2847,4 +2847,20 @@ def gated(x, gate):
         ("keep = tf.cast(tf.reduce_max(gate), tf.bool)",),
         inputs=(((3,), "float"), ((2,), "tie")),
     ),
+    Example(
+        "bool_of_tensor_inside_an_indicator_rewrite",
+        # The XLA101 indicator fix converts its condition with the same builtin converter: bool(c)
+        # stayed a Python bool() of a symbolic tensor, which autograph=False code cannot trace.
+        '''import tensorflow as tf
+
+
+def halve(x):
+    if bool(tf.reduce_sum(x) > 10.0):  # flag(XLA101)
+        x = x / 2.0
+    return x
+''',
+        "unsafe",
+        ("x = x / (1.0 + tf.cast(tf.cast(tf.cast(tf.reduce_sum(x) > 10.0, tf.bool), tf.bool), x.dtype))",),
+        inputs=(((3,), "float_nan"),),
+    ),
 )
