@@ -768,7 +768,8 @@ def valid_per_example(ids, table):
 ''',
         "safe",  # integer sums; ids of rank 2: the one-hot axis is axis 2, summed
         ("y = (tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(depth, tf.int64)), "
-         "tf.int32)[..., None] if len(ids.shape) in (1, 2) else tf.one_hot(ids, depth, dtype=tf.int32))",),
+         "tf.int32)[..., None] if tf.get_static_value(tf.rank(ids)) in (1, 2) "
+         "else tf.one_hot(ids, depth, dtype=tf.int32))",),
         inputs=(((2, 3), "label"), ((3,), "float")),
     ),
     Example(
@@ -783,7 +784,7 @@ def routed_mass(tokens, experts):
     return tf.reduce_sum(routed)
 ''',
         "unsafe",  # float sums in another order
-        ("axis=list(range(len(experts.shape))))[None]", "return tf.reduce_sum(routed)"),
+        ("routed = tf.math.unsorted_segment_sum(tokens, tf.where(", "return tf.reduce_sum(routed)"),
         inputs=(((2, 3, 2), "float_nan"), ((2, 3), "label")),
         grad=True,
         rtol=1e-4,
@@ -799,7 +800,7 @@ def labelled(ids, scores):
     return tf.reduce_sum(y, axis=1, keepdims=True)
 ''',
         "safe",  # integer sums; ids of rank 1: the one-hot axis is axis 1
-        ("if len(ids.shape) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
+        ("if tf.get_static_value(tf.rank(ids)) == 1 else tf.one_hot(ids, depth, dtype=tf.int64))",),
         inputs=(((5,), "label"), ((3,), "unit")),
     ),
     Example(
@@ -838,12 +839,58 @@ def pooled_total(features, ids):
     return tf.reduce_sum(per_segment, axis=0)
 ''',
         "unsafe",  # float sums in another order
-        ("per_segment = tf.reduce_sum(tf.where(((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < "
-         "tf.cast(n, tf.int64)))[(...,) + (None,) * (len(features.shape) - len(ids.shape))], features, "
-         "tf.zeros_like(features)), axis=list(range(len(ids.shape))))[None]",),
+        ("per_segment = tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids, tf.int64) >= 0) & "
+         "(tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1)",),
         inputs=(((4, 3), "float_nan"), ((4,), "label")),
         grad=True,
         rtol=1e-4,
+    ),
+    Example(
+        "frame_length_from_data_summed_over_frames",
+        '''import tensorflow as tf
+
+
+def framed_energy(signal, lengths):
+    """Total of every frame's samples, the frame length read from the batch."""
+    n = tf.reduce_max(lengths)
+    frames = tf.signal.frame(signal, n, 2)  # flag(XLA205): tf.signal.frame(signal, n, 2)
+    return tf.reduce_sum(frames, axis=[-2, -1])
+''',
+        "unsafe",  # float sums in another order, and c copies of a sample become one product
+        ("frames_positions = tf.range(tf.shape(signal, out_type=tf.int64)[-1])",
+         "frames = tf.reduce_sum(tf.where(frames_frames_per_sample > 0, signal * tf.cast(frames_frames_per_sample, "
+         "signal.dtype), tf.zeros_like(signal)), axis=-1, keepdims=True)[..., None]"),
+        inputs=(((2, 4), "float_nan"), ((3,), "count")),  # frame lengths <= 0 (the original raises), 1..5 > 4
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "frame_integers_step_from_argument_axes_by_rank",
+        '''import tensorflow as tf
+
+
+def window_totals(tokens, hop, lengths):
+    tokens = tf.cast(tokens, tf.int32)
+    n = tf.reduce_min(lengths) + 1
+    windows = tf.signal.frame(tokens, n, hop)  # flag(XLA205): tf.signal.frame(tokens, n, hop)
+    return tf.reduce_sum(windows, axis=[2, 3], keepdims=True)
+''',
+        "safe",  # integer sums and products are exact; a rank-3 signal frames into axes 2 and 3
+        ("(tf.size(windows_positions, out_type=tf.int64) - tf.cast(n, tf.int64)) // tf.cast(hop, tf.int64)",
+         "if tf.get_static_value(tf.rank(tokens)) == 3 else tf.signal.frame(tokens, n, hop))"),
+        inputs=(((2, 3, 6), "label"), ((), "count"), ((2,), "count")),
+    ),
+    Example(
+        "frame_kept_frames_is_explained",
+        '''import tensorflow as tf
+
+
+def frame_energies(signal, lengths):
+    n = tf.reduce_max(lengths)
+    frames = tf.signal.frame(signal, n, 2)  # flag(XLA205): tf.signal.frame(signal, n, 2)
+    return tf.reduce_sum(frames, axis=-1)
+''',
+        "display-only",  # one energy per frame: the number of frames, the output's length, depends on the data
     ),
     Example(
         "segment_sum_integers_count_from_argument",
@@ -856,7 +903,7 @@ def tokens_in_segments(counts, ids, n):
     return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)
 ''',
         "safe",  # integer sums are exact in any order; ids >= n raise in the original
-        ("tf.zeros_like(counts)), axis=list(range(len(ids.shape))))[None]",
+        ("per_segment = tf.math.unsorted_segment_sum(counts, tf.where(",
          "return tf.reduce_sum(per_segment, axis=[0, 1], keepdims=True)"),
         inputs=(((2, 3, 2), "label"), ((2, 3), "label"), ((), "count_positive")),
     ),
@@ -1604,6 +1651,21 @@ def mean_abs_error(y_true, y_pred):
         "unsafe",
         ("return tf.cast(tf.reduce_mean(per_example), tf.float32)",),
         inputs=(((3, 2), "float"), ((3, 2), "float")),
+        rtol=1e-4,
+    ),
+    Example(
+        "numpy_mean_in_bare_constant",
+        # tf.constant(<symbolic tensor>) does not trace: the wrapper goes, the op's result is a tensor
+        '''import numpy as np
+import tensorflow as tf
+
+
+def column_means(x):
+    return tf.constant(np.mean(x, axis=0))  # flag
+''',
+        "unsafe",
+        ("return tf.reduce_mean(x, axis=0)",),
+        inputs=(((3, 2), "float"),),
         rtol=1e-4,
     ),
     Example(
@@ -2413,6 +2475,54 @@ def first_rows(x, n):
         inputs=(((4, 3), "float"), (None, 3)),
     ),
     Example(
+        "while_loop_bound_vectorized_concat_becomes_map_fn",
+        # Measured: the gradient of vectorized_map over tf.concat inside the loop does not compile
+        # ("ConcatOffset ... must be a compile-time constant"); map_fn of the same function does.
+        '''import tensorflow as tf
+
+
+def weighted_pairs(x, w):
+    steps = tf.shape(x)[0]
+
+    def body(t, total):
+        pairs = tf.vectorized_map(lambda r: tf.concat([r * w, r + w], axis=0), x)
+        return t + 1, total * 0.5 + tf.reduce_sum(pairs * x[t, 0])
+
+    _, total = tf.while_loop(lambda t, total: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                             (tf.constant(0), tf.constant(0.0)))
+    return total
+''',
+        "unsafe",  # map_fn assumes fn returns the elements' dtype and structure
+        ("pairs = tf.map_fn(lambda r: tf.concat([r * w, r + w], axis=0), x)",
+         "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
+        inputs=(((3, 2), "float"), ((2,), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "while_loop_bound_vectorized_elementwise_stays",
+        '''import tensorflow as tf
+
+
+def scaled_rows(x, w):
+    steps = tf.shape(x)[0]
+
+    def body(t, total):
+        rows = tf.vectorized_map(lambda r: r * w, x)
+        return t + 1, total * 0.5 + tf.reduce_sum(rows * x[t, 0])
+
+    _, total = tf.while_loop(lambda t, total: t < steps, body,  # flag(XLA210): tf.while_loop(...
+                             (tf.constant(0), tf.constant(0.0)))
+    return total
+''',
+        "safe",  # an elementwise fn: vectorized_map's gradient compiles in the loop, only the bound is added
+        ("rows = tf.vectorized_map(lambda r: r * w, x)",
+         "(tf.constant(0), tf.constant(0.0)), maximum_iterations=steps)"),
+        inputs=(((3, 2), "float"), ((2,), "float")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
         "while_loop_bound_from_shape",
         '''import tensorflow as tf
 
@@ -2644,5 +2754,113 @@ def weighted_rows(inputs):
         "unsafe",
         ("feats = tf.TensorArray(inputs.dtype, size=tf.maximum(n, 0))", "return feats.concat()"),
         inputs=(((3, 2), "float"),),
+    ),
+)
+
+# XLA303: int(t) mixed with a tensor -> cast to that tensor's dtype, as eager code converts the int.
+EXAMPLES += (
+    Example(
+        "int_cast_token_count_divides_total",
+        '''import tensorflow as tf
+
+
+def token_mean(loss, mask):
+    mask = tf.cast(mask, tf.int32)
+    n = int(tf.reduce_sum(mask))
+    total = tf.reduce_sum(loss * tf.cast(mask, loss.dtype))
+    return total / n  # flag(XLA303): total / n
+''',
+        "safe",  # an int32 sum: AutoGraph's int32 cast of it is exact
+        ("return total / tf.cast(n, total.dtype)",),
+        inputs=(((2, 3), "float_nan"), ((2, 3), "mask")),
+        grad=True,
+    ),
+    Example(
+        "int_cast_truncated_float_scales_row_sums",
+        '''import tensorflow as tf
+
+
+def scaled_rows(x, steps):
+    n = int(tf.reduce_max(steps))
+    return tf.reduce_sum(x, axis=-1) * n  # flag(XLA303): tf.reduce_sum(x, axis=-1) * n
+''',
+        "unsafe",  # a float truncated by an int32 cast: wraps past 2**31 - 1 where Python's int does not
+        ("return tf.reduce_sum(x, axis=-1) * tf.cast(n, x.dtype)",),
+        inputs=(((2, 3), "float"), ((4,), "step")),
+        grad=True,
+    ),
+    Example(
+        "int_cast_inline_left_operand_literal_dtype",
+        '''import tensorflow as tf
+
+
+def offsets(lengths, scores):
+    lengths = tf.cast(lengths, tf.int16)
+    return int(tf.reduce_max(lengths)) - tf.cast(scores, tf.float64)  # flag(XLA303): int(tf.reduce_max(lengths))...
+''',
+        "safe",  # an int16 maximum is exact in int32; the other operand is certainly float64
+        ("return tf.cast(int(tf.reduce_max(lengths)), tf.float64) - tf.cast(scores, tf.float64)",),
+        inputs=(((3,), "label"), ((3,), "float")),
+    ),
+)
+
+# XLA302: bool(t) -> tf.cast(t, tf.bool) (what Python's bool() computes for one element).
+EXAMPLES += (
+    Example(
+        "bool_of_tensor_as_if_test",
+        '''import tensorflow as tf
+
+
+def maybe_double(x):
+    if bool(tf.reduce_any(x > 0)):  # flag(XLA302): bool(tf.reduce_any(x > 0))
+        x = x * 2.0
+    return x
+''',
+        "safe",  # only tested: a boolean tensor is tested as bool() would be
+        ("if tf.cast(tf.reduce_any(x > 0), tf.bool):",),
+        inputs=(((2, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "bool_of_float_sum_through_not",
+        '''import tensorflow as tf
+
+
+def zero_if_silent(x):
+    x = tf.cast(x, tf.float32)
+    return tf.zeros_like(x) if not bool(tf.reduce_sum(x)) else x  # flag(XLA302): bool(tf.reduce_sum(x))
+''',
+        "safe",  # a float: nonzero (NaN included) is true, as tf.cast to bool
+        ("tf.zeros_like(x) if not tf.cast(tf.reduce_sum(x), tf.bool) else x",),
+        inputs=(((3,), "tie"),),
+    ),
+    Example(
+        "bool_of_tensor_kept_as_value",
+        '''import tensorflow as tf
+
+
+def gated(x, gate):
+    keep = bool(tf.reduce_max(gate))  # flag(XLA302): bool(tf.reduce_max(gate))
+    return tf.where(keep, x, tf.zeros_like(x))
+''',
+        "unsafe",  # a boolean tensor where bool() gave a Python bool
+        ("keep = tf.cast(tf.reduce_max(gate), tf.bool)",),
+        inputs=(((3,), "float"), ((2,), "tie")),
+    ),
+    Example(
+        "bool_of_tensor_inside_an_indicator_rewrite",
+        # The XLA101 indicator fix converts its condition with the same builtin converter: bool(c)
+        # stayed a Python bool() of a symbolic tensor, which autograph=False code cannot trace.
+        '''import tensorflow as tf
+
+
+def halve(x):
+    if bool(tf.reduce_sum(x) > 10.0):  # flag(XLA101)
+        x = x / 2.0
+    return x
+''',
+        "unsafe",
+        ("x = x / (1.0 + tf.cast(tf.cast(tf.cast(tf.reduce_sum(x) > 10.0, tf.bool), tf.bool), x.dtype))",),
+        inputs=(((3,), "float_nan"),),
     ),
 )

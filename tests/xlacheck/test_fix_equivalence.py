@@ -632,3 +632,74 @@ def test_a_bounded_while_loop_compares_sequence_types_eagerly():
     with pytest.raises(TypeError):
         tf.while_loop(cond, as_tuple, [0, tf.constant(1.0)], maximum_iterations=3)
     assert float(tf.while_loop(cond, as_list, [0, tf.constant(1.0)], maximum_iterations=3)[1]) == 8.0
+
+
+@pytest.mark.parametrize("name, args", [
+    ("segment_sum_count_from_data_summed_over_segments",
+     (np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [0.5, 0.5, 0.5]], np.float32),
+      np.array([0, 2, -1, 1], np.int32))),
+    ("segment_sum_two_dimensional_ids_summed_with_every_axis",
+     (np.arange(12, dtype=np.float32).reshape(2, 3, 2), np.array([[0, 1, -1], [2, 0, 1]], np.int32))),
+    ("one_hot_depth_from_data_axes_by_rank", (np.array([[0, 1, 3], [-1, 2, 2]], np.int32), np.zeros([3], np.float32))),
+    # int32 lengths: eagerly, tf.signal.frame itself raises on an int64 frame length (FloorDiv of
+    # int64 by int32); the fix casts both to int64
+    ("frame_length_from_data_summed_over_frames",
+     (np.arange(10, dtype=np.float32).reshape(2, 5), np.array([3, 1, 2], np.int32))),
+])
+def test_summed_size_fixes_trace_with_unknown_ranks(name, args):
+    """The summed-size fixes (rewrites/summed_sizes.py) read no rank with ``len(t.shape)``, which
+    raises on a tensor of unknown rank: traced with rank-less input signatures they return what the
+    original returns eagerly (a rank test that cannot be decided while tracing keeps the original
+    call, which then runs as it did)."""
+    example = _example(name)
+    (diagnostic,) = attach_fixes(example.source, ast.parse(example.source), [flagged(example.source)])
+    fixed_source = apply_edits(example.source, diagnostic.fix.edits)
+    original = entry(load(f"rankless_original_{name}", example.source), example.source, example)
+    fixed = entry(load(f"rankless_fixed_{name}", fixed_source), fixed_source, example)
+    tensors = [tf.constant(a) for a in args]
+    rankless = tf.function(fixed, input_signature=[tf.TensorSpec(None, t.dtype) for t in tensors])
+    expected = original(*tensors)
+    assert_same(expected, rankless(*tensors), example.rtol)
+    assert_same(expected, fixed(*tensors), example.rtol)
+
+
+_PFOR_BODIES = {
+    "tf.tile": lambda a: (lambda x: tf.tile(tf.reshape(x * a, [1]), [2])),
+    "tf.concat": lambda a: (lambda x: tf.concat([tf.reshape(x * a, [1]), tf.reshape(x, [1])], 0)),
+    "tf.gather": lambda a: (lambda x: tf.gather(tf.stack([x * a, x, x * 2.0]), [0, 2])),
+    "tf.split": lambda a: (lambda x: tf.split(tf.stack([x * a, x]), 2)[0]),
+    "tf.reduce_sum": lambda a: (lambda x: tf.reduce_sum(tf.stack([x * a, x]))),
+    "tf.transpose": lambda a: (lambda x: tf.transpose(tf.reshape(tf.stack([x * a, x]), [1, 2]))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_PFOR_BODIES))
+def test_vectorized_map_gradient_in_a_bounded_loop_needs_map_fn(op):
+    """The table behind the XLA210 fix's vectorized_map -> map_fn swap (rewrites/while_loops.py,
+    ``_PFOR_GRADIENT_BREAKERS``): in a differentiated tf.while_loop that already has
+    maximum_iterations, vectorized_map over ``op`` does not compile under XLA, and map_fn of the
+    same function compiles and returns the eager values and gradient."""
+    from xlacheck.rewrites.while_loops import _PFOR_GRADIENT_BREAKERS
+
+    assert op in _PFOR_GRADIENT_BREAKERS
+
+    def program(mapper):
+        def run(a):
+            with tf.GradientTape() as tape:
+                tape.watch(a)
+
+                def body(i, acc):
+                    xs = tf.ones([3]) * tf.cast(i + 1, tf.float32)
+                    return i + 1, acc + tf.reduce_sum(mapper(_PFOR_BODIES[op](a), xs))
+
+                _, total = tf.while_loop(lambda i, acc: i < 3, body, (tf.constant(0), tf.constant(0.0)),
+                                         maximum_iterations=3)
+            return total, tape.gradient(total, a)
+
+        return run
+
+    a = tf.constant(0.3)
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.UnimplementedError)):
+        tf.function(program(tf.vectorized_map), jit_compile=True)(a)
+    expected = program(tf.vectorized_map)(a)
+    assert_same(expected, tf.function(program(tf.map_fn), jit_compile=True)(a), 1e-5)

@@ -972,3 +972,18 @@ def test_sole_reader_is_the_one_read_the_assignment_binds(body: str, expected: s
     assert (found[1].id if found else None) == expected
     if found:
         assert found[0].value is call and found[1].lineno == 4
+
+
+@pytest.mark.parametrize("body, returned", [
+    ("    return tf.range(n) + offset  # flag(XLA205): tf.range(n)\n", True),
+    ("    positions = tf.range(n)  # flag(XLA205): tf.range(n)\n    return -positions\n", True),
+    ("    positions = tf.range(n)  # flag(XLA205): tf.range(n)\n    return tf.reduce_sum(positions)\n", False),
+])
+def test_shape_argument_says_why_no_fix_when_the_output_is_data_sized(body, returned):
+    """A data-sized tensor the function returns (XLA205): no static-shape code returns the same
+    output, so the explanation says why no fix is offered; where a reduction consumes it the
+    advice stands without that sentence."""
+    source = f"import tensorflow as tf\n\n\ndef positions_from(count, offset):\n    n = tf.reduce_max(count)\n{body}"
+    fix = fix_of(source)
+    assert fix is not None and fix.applicability is Applicability.DISPLAY_ONLY and not fix.edits
+    assert ("No fix is offered: `positions_from` returns this data-sized tensor" in fix.message) is returned

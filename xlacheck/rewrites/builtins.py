@@ -1,5 +1,5 @@
 """Python builtins over tensors -> TensorFlow ops: ``in``, ``min``/``max``, ``sorted``, ``any``/``all``,
-``float``.
+``float``, ``bool``.
 
 AutoGraph does not overload these builtins, so on a symbolic tensor each one asks for a Python
 ``bool`` and fails (``OperatorNotAllowedInGraphError``). Each rewrite below states when it is
@@ -15,6 +15,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, atom, calls_only_tensorflow, is_number, is_scalar, linear, scalar_tensor
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.dtypes import DTYPES, certain_dtype
 
 NAN_MINMAX = (
     "differs when an argument is NaN (tf.{op} returns NaN, Python's {fn}() keeps the earlier argument) "
@@ -88,6 +89,18 @@ def condition(src: Source, node: ast.expr, reasons: list[str]) -> str:
     return arg(src, node)
 
 
+_NUMERIC_OR_BOOL = DTYPES
+
+
+def _tested(src: Source, node: ast.expr) -> bool:
+    """``node`` is only tested for truth: the test of an if/while/ternary/assert, directly or
+    through ``not``, ``and``/``or``."""
+    parent = src.parents.get(node)
+    while isinstance(parent, ast.BoolOp) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        node, parent = parent, src.parents.get(parent)
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node
+
+
 def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
     if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
@@ -118,6 +131,18 @@ def builtin_call(src: Source, call: ast.Call, reasons: list[str]) -> str | None:
         reasons.append("computes in float32 where float() gave a double-precision Python number (a float64 "
                        "tensor loses precision, and the result no longer adapts to other operands' dtypes)")
         return f"{tf}.cast({arg(src, call.args[0])}, {tf}.float32)"
+    if fn == "bool" and len(call.args) == 1 and not call.keywords and not isinstance(call.args[0], ast.Constant):
+        # Python's bool() of a one-element tensor is `t != 0` (NaN is true; a bool tensor is itself),
+        # and so is tf.cast(t, tf.bool). As a condition (an if/while/ternary/assert test, through
+        # `not`/`and`/`or`) the result is only tested, which a boolean tensor supports: AutoGraph
+        # stages it, and eagerly Python tests it with the same bool(). As a value it stays a tensor.
+        if not _tested(src, call):
+            reasons.append("gives a boolean tensor where bool() gave a Python bool: code that needs a Python "
+                           "value (a dict key, `is True`, str()) fails")
+        if certain_dtype(src, call.args[0]) not in _NUMERIC_OR_BOOL:
+            reasons.append("cannot prove the tensor is numeric or boolean: for strings bool() tests emptiness, "
+                           "which tf.cast does not do")
+        return f"{tf}.cast({arg(src, call.args[0])}, {tf}.bool)"
     if fn in ("any", "all") and len(call.args) == 1 and not call.keywords:
         items = call.args[0]
         if isinstance(items, ast.GeneratorExp):  # tensors are built from lists, not generators

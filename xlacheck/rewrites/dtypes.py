@@ -25,7 +25,7 @@ from collections.abc import Callable
 from xlacheck.analysis.dtypes import INT_DTYPES, KEEPS_DTYPE, REAL_FLOAT_DTYPES, call_dtype, dtype_literal
 from xlacheck.analysis import argument as argument
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, call_name, int_literal, is_number, kw, tf_name
-from xlacheck.rewrites._source import Source
+from xlacheck.rewrites._source import Source, dotted
 
 FLOATING = "floating"
 FLOAT_DTYPES = frozenset(REAL_FLOAT_DTYPES)
@@ -196,4 +196,29 @@ def counter_start(src: Source, value: ast.expr) -> tuple[int, bool] | None:
         if {k.arg for k in value.keywords} <= {"dtype"} and start is not None and start >= 0 and (
                 dtype is None or dtype_name(src, dtype) == "int32"):
             return start, True
+    return None
+
+
+def dtype_witness(src: Source, node: ast.AST, depth: int = 0) -> ast.expr | None:
+    """A name or attribute chain inside ``node`` whose dtype ``node``'s value provably has, read
+    where ``node`` reads it (so ``witness.dtype`` names that dtype without evaluating ``node``
+    again): ``node`` itself when it is one; the first argument of a dtype-keeping call (a
+    reduction, an elementwise op); the value of a subscript; an operand of ``+``, ``-``, ``*`` that
+    is a TensorFlow call (a tensor: TensorFlow requires two tensors to share their dtype, and
+    converts a Python number to the tensor's). Division is left out: ``int / int`` is a float."""
+    if depth > 8:
+        return None
+    if dotted(node) is not None:
+        return node  # type: ignore[return-value]
+    if isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred) \
+            and call_name(src, node) in _SAME_DTYPE_CALLS:
+        return dtype_witness(src, node.args[0], depth + 1)
+    if isinstance(node, ast.Subscript):
+        return dtype_witness(src, node.value, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Call) and call_name(src, side) is not None:
+                found = dtype_witness(src, side, depth + 1)
+                if found is not None:
+                    return found
     return None

@@ -6,7 +6,8 @@
   current value), which is what eager execution computes.
 * ``np.mean(t)`` and friends need concrete values. The TensorFlow op with the same name and
   axis semantics computes the same numbers inside the program; ``tf.constant(np_result,
-  dtype=d)`` around it becomes ``tf.cast(..., d)`` (tf.constant cannot wrap a symbolic tensor).
+  dtype=d)`` around it becomes ``tf.cast(..., d)`` and a bare ``tf.constant(np_result)`` the op's
+  result (tf.constant cannot wrap a symbolic tensor); with other arguments there is no fix.
 
 All UNSAFE: the result is a tensor, not a NumPy value (NumPy calls on it fail, and it keeps
 the input's dtype where NumPy may give float64), and float sums may round differently.
@@ -157,8 +158,14 @@ def _numpy_call(src: Source, node: ast.Call) -> Fix | None:
     target: ast.AST = node
     wrapper = src.parents.get(node)
     if isinstance(wrapper, ast.Call) and call_name(src, wrapper) == "tf.constant" and wrapper.args[:1] == [node]:
+        # tf.constant cannot wrap a symbolic tensor (the fix would not trace): with only a dtype it
+        # becomes a cast, alone it goes (the op's result is already a tensor), else no fix
         dtype = kw(wrapper, "dtype") or (wrapper.args[1] if len(wrapper.args) > 1 else None)
         if dtype is not None and len(wrapper.args) <= 2 and all(k.arg == "dtype" for k in wrapper.keywords):
             target, text = wrapper, f"{tf}.cast({text}, {src.segment(dtype)})"
+        elif len(wrapper.args) == 1 and not wrapper.keywords:
+            target = wrapper
+        else:
+            return None
     return make_fix(f"Compute with {tf}.{NUMPY_TO_TF[fn]} inside the program instead of NumPy",
                     [replace(src, target, text)], [TENSOR_NOT_NUMPY, "float sums may round differently"])

@@ -5,7 +5,10 @@
 every other argument the generated API table says XLA needs as a constant, with a size derived from data compile only because ``jit_compile`` turns the argument *values*
 into compile-time constants: one compilation per new value, and a failure when the value comes
 from a variable, a random op or a loop. The output shape itself depends on the data, so no
-rewrite returns the same tensor; the fix says how to make the size static.
+rewrite returns the same tensor; the fix says how to make the size static, and, where the function
+returns that data-sized tensor (under elementwise operators, or through one name), why no fix is
+offered: padding to a static bound and returning a length or mask alongside changes the caller's
+contract.
 """
 
 from __future__ import annotations
@@ -64,12 +67,44 @@ def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
     keyword = found[0][0]
     if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
         keyword = "limit"  # tf.range(n): the one positional argument is the limit
+    returned = _returned(src, node)
     return explain(
         f"`{keyword}` of {name} is computed from tensor values, so the output shape depends on the data: XLA "
         "compiles once per value (and fails when it comes from a variable, a random op or a loop). Use a "
         "static size instead: a Python int or config constant, or `x.shape[k]` of an input (e.g. the number "
         "of classes of the logits, the padded length of the batch), and mask the unused part."
+        + (f" No fix is offered: `{returned}` returns this data-sized tensor, so no static-shape code returns "
+           "the same output; padding it to a static bound and returning its length or a mask alongside "
+           "changes what callers receive, which only its author can decide." if returned else "")
     )
+
+
+_ELEMENTWISE_PARENTS = (ast.BinOp, ast.UnaryOp)
+
+
+def _returned(src: Source, node: ast.expr) -> str | None:
+    """The name of the function that returns ``node``'s value with its shape: ``node`` under
+    elementwise operators in a ``return``, or bound once to a name that such a return reads."""
+    parent = src.parents.get(node)
+    while isinstance(parent, _ELEMENTWISE_PARENTS):
+        node, parent = parent, src.parents.get(parent)
+    scope = src.scope_of(node)
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if isinstance(parent, ast.Return):
+        return scope.name
+    if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], ast.Name):
+        target = parent.targets[0].id
+        for read in src.loads_of(target, scope):
+            if src.scope_of(read) is not scope or src.local_binding(target, read) is not node:
+                continue
+            up = src.parents.get(read)
+            while isinstance(up, _ELEMENTWISE_PARENTS):
+                up = src.parents.get(up)
+            if isinstance(up, ast.Return):
+                return scope.name
+    return None
 
 
 def _slice_bound(src: Source, node: ast.Subscript) -> Fix | None:

@@ -45,6 +45,15 @@ one), which XLA folds to the constant it needs. A ``B`` the reader cannot see (a
 attribute) gets the same edit as UNSAFE: it is still the exact bound, but XLA compiles it only
 when that value is a Python number or a shape when the function is traced. A ``B`` computed by
 other ops (``tf.reduce_max(lengths)``) is data: XLA cannot take it as a bound, and no fix is offered.
+
+A bound is not always enough: in a differentiated loop body, the gradient of ``tf.vectorized_map(fn,
+elems)`` fails to compile when ``fn`` uses one of the ops measured in ``_PFOR_GRADIENT_BREAKERS``
+(pfor's gradient computes a shape from values XLA cannot fold across the loop), and
+``tf.map_fn(fn, elems)`` computes the same map, element by element, and compiles. The same fix then
+calls ``tf.map_fn`` there, UNSAFE: map_fn takes fn's results to have the elements' dtype and
+structure (it raises where fn returns another), and it runs fn once per element (slower; batched
+kernels may round floats differently). ``fallback_to_while_loop``/``warn`` arguments (map_fn has
+neither) leave the call as it is.
 """
 
 from __future__ import annotations
@@ -340,8 +349,9 @@ def _computed(src: Source, node: ast.AST, at: ast.AST, depth: int = 0) -> bool:
 
 
 def _bound_fix(src: Source, limit: ast.expr, inclusive: bool, at: ast.AST,
-               edit_for: Callable[[str], list[Edit]]) -> Fix | None:
-    """The fix that passes ``limit`` (+ 1 when inclusive) as the loop's maximum_iterations."""
+               edit_for: Callable[[str], list[Edit]], mapped: int = 0) -> Fix | None:
+    """The fix that passes ``limit`` (+ 1 when inclusive) as the loop's maximum_iterations (and,
+    where ``mapped``, says that the body's ``tf.vectorized_map`` calls became ``tf.map_fn``)."""
     if _computed(src, limit, at):
         return None
     text = f"{atom(src, limit)} + 1" if inclusive else src.segment(limit)
@@ -350,9 +360,58 @@ def _bound_fix(src: Source, limit: ast.expr, inclusive: bool, at: ast.AST,
     reasons = [] if _static_count(src, limit, at) else [
         f"XLA takes `{src.segment(limit)}` as the bound only when it is a Python number or a shape value while "
         "tracing; computed from tensor data, compilation still fails"]
-    return make_fix(f"Pass maximum_iterations={text}, the bound the loop condition states: the gradient's "
-                    "accumulators get a static size and the loop still stops where its condition says",
-                    edit_for(text), reasons)
+    message = (f"Pass maximum_iterations={text}, the bound the loop condition states: the gradient's "
+               "accumulators get a static size and the loop still stops where its condition says")
+    if mapped:
+        message += f"; and map with tf.map_fn instead of tf.vectorized_map in the body ({_VECTORIZED_WHY})"
+        reasons += _MAP_FN_REASONS
+    return make_fix(message, edit_for(text), reasons)
+
+
+# -- XLA210: tf.vectorized_map in a differentiated loop body -> tf.map_fn ------------------------------
+# Measured (TF 2.21, XLA:CPU; tests/xlacheck/test_fix_equivalence.py compiles both): inside the body
+# of a tf.while_loop with maximum_iterations that a GradientTape differentiates, the gradient of
+# tf.vectorized_map(fn, elems) fails to compile when fn uses tf.tile, tf.concat, tf.gather,
+# tf.split, tf.repeat, tf.reduce_sum or tf.transpose (pfor's gradient computes a shape, a
+# ConcatOffset or a DynamicStitch from values XLA cannot fold across the loop: "must be a
+# compile-time constant"); tf.map_fn of the same fn compiles for all of them but tf.repeat. A body
+# that only multiplies, pads, slices or reshapes compiles either way. map_fn computes the same
+# map, element by element.
+_VECTORIZED_MAPS = frozenset({"tf.vectorized_map"})
+# the ops measured to break vectorized_map's gradient in the loop and to compile under map_fn
+_PFOR_GRADIENT_BREAKERS = frozenset({
+    "tf.tile", "tf.concat", "tf.gather", "tf.split", "tf.reduce_sum", "tf.math.reduce_sum", "tf.transpose",
+    "tf.compat.v1.gather", "tf.compat.v1.transpose", "tf.compat.v1.reduce_sum"})
+_VECTORIZED_WHY = ("the gradient of vectorized_map's vectorized ops inside a while loop computes shapes from "
+                   "values XLA cannot fold, 'must be a compile-time constant'; map_fn computes the same map, "
+                   "one element at a time")
+_MAP_FN_REASONS = [
+    "tf.map_fn takes fn's results to have the elements' dtype and structure: where fn returns another, it "
+    "raises (pass fn_output_signature there)",
+    "map_fn runs fn once per element where vectorized_map batches it: slower, and batched kernels may round "
+    "floats differently"]
+
+
+def _vectorized_maps(src: Source, body_nodes: list[ast.AST]) -> list[Edit] | None:
+    """Edits that call ``tf.map_fn`` where the loop body calls ``tf.vectorized_map(fn, elems)``
+    (those two arguments only) with ``fn`` a lambda or a function the reader finds that calls one
+    of the measured ops (``_PFOR_GRADIENT_BREAKERS``); None where one has other arguments
+    (fallback_to_while_loop, warn: map_fn has neither), [] where there is none."""
+    edits = []
+    for node in body_nodes:
+        if isinstance(node, ast.Call) and call_name(src, node) in _VECTORIZED_MAPS:
+            if len(node.args) + len(node.keywords) != 2 or any(k.arg not in ("fn", "elems") for k in node.keywords):
+                return None
+            fn = _function(src, argument(node, 0, "fn"), node)
+            if fn is None or not any(isinstance(n, ast.Call) and call_name(src, n) in _PFOR_GRADIENT_BREAKERS
+                                     for n in ast.walk(fn)):
+                continue
+            edits.append(replace(src, node.func, f"{src.tf}.map_fn"))
+    return edits
+
+
+def _inside_any(edit: Edit, others: list[Edit]) -> bool:
+    return any(o.start <= edit.start and edit.end <= o.end for o in others)
 
 
 def _call_bound(src: Source, call: ast.Call) -> Fix | None:
@@ -404,7 +463,11 @@ def _call_bound(src: Source, call: ast.Call) -> Fix | None:
         if len(retyped) != len(found_edits):
             continue
         inside = isinstance(body_fn, ast.Lambda) and src.parents.get(body_fn) is call
-        return _bound_fix(src, limit, inclusive, call, _keyword_edits(src, call, retyped, inside))
+        mapped = _vectorized_maps(src, body_nodes) or []
+        if any(_inside_any(e, retyped) for e in mapped):
+            mapped = []  # a retyped return holds the call: the bound alone
+        return _bound_fix(src, limit, inclusive, call, _keyword_edits(src, call, retyped + mapped, inside),
+                          len(mapped))
     return None
 
 

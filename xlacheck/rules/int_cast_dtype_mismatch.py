@@ -37,11 +37,15 @@ class IntCastDtypeMismatch(Rule):
     ## Fix safety
     The fix offered for a list indexed by the int tensor (`tf.gather(tf.stack(items), i)`) is
     unsafe: Python counts negative indices from the end, and the items must share one shape and
-    dtype. Casting back to the float dtype is the author's choice: no automatic fix for that.
+    dtype. In arithmetic the fix casts the `int(t)` operand to the other operand's dtype
+    (`total / tf.cast(n, total.dtype)`), the conversion eager code makes of the Python int: safe
+    when `t` is an integer or bool tensor of at most 32 bits; otherwise unsafe, because
+    AutoGraph's `int(t)` is an int32 cast that wraps (or saturates, for floats) past 2**31 - 1
+    where Python's `int` is exact.
     """
 
     code = "XLA303"
-    fix = ("rewrite_list_index",)
+    fix = ("rewrite_list_index", "rewrite_int_cast_operand")
     name = "int-cast-dtype-mismatch"
     node_types = (ast.BinOp, ast.Subscript)
 

@@ -63,7 +63,11 @@ class PythonScalarOfTensor(Rule):
 
     ## Fix safety
     `float(t)` -> `tf.cast(t, tf.float32)` (what AutoGraph does) is unsafe: a float32 tensor
-    instead of a double-precision Python number. `int(t)` and `bool(t)` get no fix.
+    instead of a double-precision Python number. `bool(t)` -> `tf.cast(t, tf.bool)` (`t != 0`, NaN
+    true, as Python's `bool()` of one element) is safe where the result is only tested (an
+    `if`/`while`/ternary/`assert` test, through `not`/`and`/`or`) and `t` is provably numeric or
+    boolean; as a value it is unsafe (a boolean tensor where code may need a Python bool). `int(t)`
+    gets no fix here (XLA303 fixes what its int32 cast breaks).
     """
 
     code = "XLA302"
