@@ -198,10 +198,43 @@ def _layer_function(spelling: str) -> str:
             "    return op(x)\n")
 
 
+def _helper(spelling: str, params: list[str], body: list[str]) -> str:
+    """The use in a module-level helper that a compiled step calls with its tensors."""
+    args = ", ".join(params)
+    return (_imports(spelling) + f"\n\ndef helper({args}):\n" + "".join(f"    {line}\n" for line in body)
+            + f"\n\n@tf.function(jit_compile=True)\ndef step({args}):\n    return helper({args})\n")
+
+
+def _map_fn(spelling: str, params: list[str], body: list[str]) -> str:
+    """The use in the body of a ``tf.map_fn`` inside a compiled step (one row of each tensor)."""
+    args = ", ".join(params)
+    if len(params) == 1:
+        head, elems = [f"    def per_row({params[0]}):"], params[0]
+    else:
+        head, elems = ["    def per_row(elems):", f"        {args} = elems"], f"({args})"
+    return (_imports(spelling) + f"\n\n@tf.function(jit_compile=True)\ndef step({args}):\n"
+            + "\n".join(head) + "\n" + "".join(f"        {line}\n" for line in body)
+            + f"    return tf.map_fn(per_row, {elems})\n")
+
+
+# The contexts every failing and clean use is written in. ``tf.function`` and ``keras`` are the two
+# the summary has always counted; ``helper`` (a module-level function the compiled step calls with
+# its tensors) and ``map_fn`` (the body of a ``tf.map_fn`` in the step) test that a value's kind and
+# the compiled context follow calls and functional-op bodies (``--contexts`` picks).
+CONTEXTS = ("tf.function", "keras", "helper", "map_fn")
+_ACTIVE_CONTEXTS: set[str] = set(CONTEXTS)
+
+
 def _both(family: str, entry: str, spelling: str, form: str, params: list[str], body: list[str],
           expect: bool, train_keras: bool = False) -> list[Use]:
-    return [Use(family, entry, spelling, "tf.function", form, _tf_function(spelling, params, body), expect),
-            Use(family, entry, spelling, "keras", form, _keras(spelling, params, body, train_keras), expect)]
+    writers = {
+        "tf.function": lambda: _tf_function(spelling, params, body),
+        "keras": lambda: _keras(spelling, params, body, train_keras),
+        "helper": lambda: _helper(spelling, params, body),
+        "map_fn": lambda: _map_fn(spelling, params, body),
+    }
+    return [Use(family, entry, spelling, ctx, form, writers[ctx](), expect)
+            for ctx in CONTEXTS if ctx in _ACTIVE_CONTEXTS]
 
 
 def _grad_body(call: Call, extra: list[str] | None = None) -> list[str]:
@@ -444,7 +477,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--by-context", action="store_true", help="one row per family and context")
     ap.add_argument("--show", help="print the synthesized sources of the uses of this entry")
+    ap.add_argument("--contexts", default=",".join(CONTEXTS),
+                    help=f"comma-separated compiled contexts to write the uses in (default: {','.join(CONTEXTS)})")
     args = ap.parse_args(argv)
+    wanted = {c.strip() for c in args.contexts.split(",") if c.strip()}
+    if not wanted or wanted - set(CONTEXTS):
+        ap.error(f"--contexts: unknown context(s) {sorted(wanted - set(CONTEXTS))}; choose from {', '.join(CONTEXTS)}")
+    _ACTIVE_CONTEXTS.clear()
+    _ACTIVE_CONTEXTS.update(wanted)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     uses = all_uses()
     if args.family:

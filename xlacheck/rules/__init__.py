@@ -56,6 +56,7 @@ from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUn
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
+from xlacheck.rules.static_index_under_shape_guard import StaticIndexUnderShapeGuard
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
 from xlacheck.rules.static_self_attribute_mutated import StaticSelfAttributeMutated
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
@@ -111,6 +112,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     BranchTypeMismatch,
     LaxBranchOutputMismatch,
     GuardOnConstantTensor,
+    StaticIndexUnderShapeGuard,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
