@@ -37,7 +37,8 @@ def _int(e: ast.expr) -> int | None:
     return None
 
 
-def _size_of(e: ast.expr, ctx: RuleContext, assigned: dict[str, ast.expr], depth: int = 0) -> tuple[str, int, str] | None:
+def _size_of(e: ast.expr, ctx: RuleContext, assigned: dict[str, ast.expr],
+             depth: int = 0) -> tuple[str, int, str] | None:
     """(tensor name, axis, op) when ``e`` is the size of a named tensor read as a tensor:
     ``tf.size(x)`` (axis 0), ``tf.shape(x)[i]``, or a name assigned once from one of them."""
     if isinstance(e, ast.Name) and e.id in assigned and depth < 3:
@@ -241,7 +242,8 @@ class StaticIndexUnderShapeGuard(Rule):
             if not ctx.converted or not ctx.flags(node.test) & TENSOR:
                 return
             branches: list[tuple[list[ast.stmt] | ast.expr, bool]] = [(node.body, True), (node.orelse, False)]
-            test, what, tail = node.test, f"`if {ast.unparse(node.test)}:`", "AutoGraph stages a tf.cond and both branches are traced"
+            test, what = node.test, f"`if {ast.unparse(node.test)}:`"
+            tail = "AutoGraph stages a tf.cond and both branches are traced"
             advice = "so the `if` stays Python"
         else:
             assert isinstance(node, ast.Call)
