@@ -23,8 +23,10 @@ Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.lev
   (``activation=``, ``*_regularizer=``, ``*_constraint=``, ``Activation(fn)``,
   ``MeanMetricWrapper(fn)``), and what they call: same-file functions, the constructors of plain
   classes built there, and methods of objects of classes defined here (``self.pooler.pool(x)``);
-  ``compile(jit_compile=True)`` makes its losses and metrics ``CERTAIN``, ``run_eagerly=True``
-  makes them host code;
+  ``compile(jit_compile=True)`` makes its losses and metrics ``CERTAIN``, and the ``call`` of the
+  Keras classes defined here that build that model (``Model(x, Block()(x))``, ``Sequential([...])``,
+  ``MyModel()``, and the layers they build in ``__init__``: :func:`_jit_model_classes`);
+  ``run_eagerly=True`` makes them host code;
 - ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
   AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
