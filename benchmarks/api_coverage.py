@@ -329,7 +329,9 @@ def tf_uses() -> list[Use]:
                 # Only the static dimension fails: fed its dynamic size (`tf.zeros(tf.shape(y)[0])`)
                 # XLA compiles with a bounded dynamic shape (TF 2.21 XLA:CPU: tf.boolean_mask,
                 # one-argument tf.where, tf.unique; tests/xlacheck/test_api_coverage.py).
-                bodies = {"static dim": [f"out = {first}", "z = tf.zeros([out.shape[0], 2])", "return z"]}
+                bodies = {"static dim": [f"out = {first}", "z = tf.zeros([out.shape[0], 2])", "return z"],
+                          "static dim via a name": [f"out = {first}", "n = out.shape[0]", "z = tf.zeros([n, 2])",
+                                                    "return z"]}
                 for form, body in bodies.items():
                     uses += _both("shape", entry, s, form, c.tensors or ["x"], body, True)
         # divergence
