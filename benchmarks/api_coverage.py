@@ -24,6 +24,9 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
 - ``shape``: a result whose shape depends on data (:meth:`ApiFact.shape_depends_on_data`) reaches a
   place that needs a static size: its first static dimension used as a number (``y.shape[0]`` is
   None while tracing; its dynamic size, ``tf.shape(y)[0]``, compiles as a bounded dynamic shape);
+- ``dtype``: the operand the op table's dtype probe varied is cast, right before the call, to a
+  dtype whose XLA:CPU kernel the probe measured missing (``api[name]["dtypes"]["fail"]``:
+  ``tf.math.cumsum`` of an ``int8`` tensor);
 - ``divergence``: an input class under which XLA's result differs from TensorFlow's (``differs``,
   ``eager_error``, ``xla_error`` in the divergence table), with the input made where the class
   can be written (a NaN from ``0/0``, a sum over a mask as the denominator, for ``nan`` and
@@ -334,6 +337,21 @@ def tf_uses() -> list[Use]:
                                                     "return z"]}
                 for form, body in bodies.items():
                     uses += _both("shape", entry, s, form, c.tensors or ["x"], body, True)
+        # dtype: the op table's dtype probe measured that the kernel rejects these dtypes of ``param``
+        # (``tf_xla_ops.json`` ``api[name]["dtypes"]``); the operand is cast to one right before the call
+        probe = op.get("dtypes") or {}
+        probed = probe.get("param")
+        if probe.get("fail") and probed and not unsupported and not is_class:
+            for dtype, failing_ops in sorted(probe["fail"].items()):
+                if not failing_ops:
+                    continue
+                for s in names:
+                    c = _call(s, params, called_with, static)
+                    if _ident(probed) not in c.tensors:
+                        continue
+                    body = [f"{_ident(probed)} = tf.cast({_ident(probed)}, tf.{dtype})", f"out = {c.text}",
+                            "return out"]
+                    uses += _both("dtype", entry, s, dtype, c.tensors, body, True)
         # divergence
         if entry in div:
             for cls, probes in sorted(div[entry]["probes"].items()):
@@ -446,7 +464,7 @@ def lint(use: Use) -> Outcome:
     return Outcome(use, tuple(sorted({d.code for d in result.diagnostics})))
 
 
-FAMILY_ORDER = ("kernel", "grad", "const", "shape", "divergence", "clean", "jax-shape", "jax-const", "jax-numpy",
+FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-const", "jax-numpy",
                 "jax-clean")
 
 

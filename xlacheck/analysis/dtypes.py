@@ -196,6 +196,54 @@ def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
     return out
 
 
+def straight_line_rebinds(function: ast.AST | None) -> dict[str, list[ast.Assign]]:
+    """Name -> its plain assignments, in order, for the names that :func:`local_bindings` cannot
+    give one value (a parameter rebound, ``x = tf.cast(x, tf.int8)``; a name assigned twice) but
+    whose every binding other than a parameter is a single-name ``Assign`` directly in the
+    function's body (straight-line code: no branch, loop, ``with`` or ``try`` around it, no other
+    way of binding it, not rebound from a nested scope). At a read, the value that reaches it is
+    the last of these assignments that ends before the read (else the parameter's)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    top: dict[str, list[ast.Assign]] = {}
+    for stmt in function.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            top.setdefault(stmt.targets[0].id, []).append(stmt)
+    if not top:
+        return {}
+    args = function.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+              if a is not None}
+    stores: dict[str, int] = {}
+    excluded: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                             ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                excluded.add(node.name)
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Nonlocal, ast.Global)):
+                    excluded.update(inner.names)
+                elif isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    excluded.add(inner.target.id)
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            excluded.update(node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            excluded.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            excluded.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            excluded.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return {name: assigns for name, assigns in top.items()
+            if name not in excluded and stores.get(name, 0) == len(assigns) and (name in params or len(assigns) > 1)}
+
+
 _TF_FUNCTIONS = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 _SPECS = frozenset({"tf.TensorSpec", "tf.compat.v1.TensorSpec"})
 
@@ -229,15 +277,16 @@ def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.expr], str
 class DtypeModel:
     """Proven dtypes of the expressions of one function (see the module docstring)."""
 
-    __slots__ = ("resolve", "is_tensor", "bindings", "params", "_memo")
+    __slots__ = ("resolve", "is_tensor", "bindings", "params", "signature", "rebinds", "_memo")
 
     def __init__(self, function: ast.AST | None, resolve: Callable[[ast.expr], str | None],
                  is_tensor: Callable[[ast.AST], bool]) -> None:
         self.resolve = resolve
         self.is_tensor = is_tensor
         self.bindings = local_bindings(function)
-        self.params = {name: dtype for name, dtype in signature_dtypes(function, resolve).items()
-                       if name not in _rebound(function, name)}
+        self.signature = signature_dtypes(function, resolve)
+        self.params = {name: dtype for name, dtype in self.signature.items() if name not in _rebound(function, name)}
+        self.rebinds = straight_line_rebinds(function)
         self._memo: dict[int, str | None] = {}
 
     def dtype(self, e: ast.AST | None, depth: int = 0) -> str | None:
@@ -252,6 +301,11 @@ class DtypeModel:
         if isinstance(e, ast.Name):
             if e.id in self.params:
                 return self.params[e.id]
+            assigns = self.rebinds.get(e.id)
+            if assigns is not None:
+                read_at = (e.lineno, e.col_offset)
+                before = [a for a in assigns if (a.end_lineno or a.lineno, a.end_col_offset or 0) <= read_at]
+                return self.dtype(before[-1].value, depth + 1) if before else self.signature.get(e.id)
             value = self.bindings.get(e.id)
             return self.dtype(value, depth + 1) if value is not None else None
         if isinstance(e, ast.Call):
