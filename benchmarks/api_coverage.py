@@ -464,7 +464,8 @@ def lint(use: Use) -> Outcome:
     return Outcome(use, tuple(sorted({d.code for d in result.diagnostics})))
 
 
-FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-const", "jax-numpy",
+FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-const",
+                "jax-numpy",
                 "jax-clean")
 
 
