@@ -516,6 +516,8 @@ def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> No
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    a = tf.cast(a, tf.int32)\n    a\n") == ["int32"]
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    a\n    a = tf.cast(a, tf.int32)\n    a\n") == ["int8", "int32"]
     assert _dtypes("    x = tf.cast(x, tf.int8)\n    tf.reshape(x, [-1])\n") == ["int8"]
+    assert _dtypes("    a, b = x\n    a = tf.cast(a, tf.int8)\n    a\n") == ["int8"]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a, b = x\n    a\n") == [None]
     # a rebinding under a branch (or a loop) does not reach every read: unknown
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    if x:\n        a = tf.cast(a, tf.int32)\n    a\n") == [None]
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    a += 1\n    a\n") == [None]

@@ -196,19 +196,27 @@ def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
     return out
 
 
-def straight_line_rebinds(function: ast.AST | None) -> dict[str, list[ast.Assign]]:
+def straight_line_rebinds(function: ast.AST | None) -> dict[str, list[tuple[ast.Assign, ast.expr | None]]]:
     """Name -> its plain assignments, in order, for the names that :func:`local_bindings` cannot
     give one value (a parameter rebound, ``x = tf.cast(x, tf.int8)``; a name assigned twice) but
     whose every binding other than a parameter is a single-name ``Assign`` directly in the
     function's body (straight-line code: no branch, loop, ``with`` or ``try`` around it, no other
-    way of binding it, not rebound from a nested scope). At a read, the value that reaches it is
-    the last of these assignments that ends before the read (else the parameter's)."""
+    way of binding it, not rebound from a nested scope). A flat tuple unpacking there
+    (``images, padding = inputs``) is such a binding too, of an unknown value. At a read, the value
+    that reaches it is the last of these assignments that ends before the read (else the
+    parameter's)."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return {}
-    top: dict[str, list[ast.Assign]] = {}
+    top: dict[str, list[tuple[ast.Assign, ast.expr | None]]] = {}
     for stmt in function.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            top.setdefault(stmt.targets[0].id, []).append(stmt)
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                top.setdefault(target.id, []).append((stmt, stmt.value if len(stmt.targets) == 1 else None))
+            elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+                for e in target.elts:
+                    top.setdefault(e.id, []).append((stmt, None))  # type: ignore[attr-defined]
     if not top:
         return {}
     args = function.args
@@ -304,8 +312,10 @@ class DtypeModel:
             assigns = self.rebinds.get(e.id)
             if assigns is not None:
                 read_at = (e.lineno, e.col_offset)
-                before = [a for a in assigns if (a.end_lineno or a.lineno, a.end_col_offset or 0) <= read_at]
-                return self.dtype(before[-1].value, depth + 1) if before else self.signature.get(e.id)
+                before = [v for a, v in assigns if (a.end_lineno or a.lineno, a.end_col_offset or 0) <= read_at]
+                if not before:
+                    return self.signature.get(e.id)
+                return self.dtype(before[-1], depth + 1) if before[-1] is not None else None
             value = self.bindings.get(e.id)
             return self.dtype(value, depth + 1) if value is not None else None
         if isinstance(e, ast.Call):
