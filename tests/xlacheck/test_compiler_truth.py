@@ -179,6 +179,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA116-valid-1", "f", lambda: (tf.constant([7]),), "compiles"),  # the static shape: a Python `if`
     ("XLA116-valid-3", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # tf.gather clamps in the excluded branch
     ("XLA211-invalid-6", "f", lambda: (_f(1.0, -2.0, 3.0),), "fails"),  # n = kept.shape[0]; tf.zeros([n, 2])
+    ("XLA317-invalid-4", "f", lambda: (tf.constant([[True, False, True]]),), "fails"),  # mask = tf.cast(mask, int8)
 ]
 
 
