@@ -302,8 +302,8 @@ for key, call in spec:
         env = {"t": (x * 2).sum().abs() + 1.0, "v": (x * 2).flatten(), "torch": torch,
                "f": (x * 2).sum() + 1.0, "i": (x * 2).sum().abs().long() + 1, "b": (x * 2).sum() > -100.0}
         r = eval(call, env)
-        row["returns"] = type(r).__module__.replace("builtins", "") + ("." if type(r).__module__ != "builtins" else "") \
-            + type(r).__name__
+        module = type(r).__module__
+        row["returns"] = type(r).__name__ if module == "builtins" else f"{module}.{type(r).__name__}"
         if isinstance(r, torch.Tensor):
             row["device"] = r.device.type  # a copy on the host ("cpu") or a lazy result ("xla")
         if row["returns"] in ("generator", "list_iterator", "tuple_iterator", "map", "zip"):
@@ -321,7 +321,7 @@ for key, call in spec:
 def _method_probes(python: str) -> list[tuple[str, str]]:
     """(key, call) for every probe of the sweep, from the installed torch (``name:dtype``)."""
     code = ("import json, torch; print(json.dumps(sorted(n for n in dir(torch.Tensor) if callable(getattr("
-            "torch.Tensor, n, None)) and (not n.startswith('_') or n in %r))))" % (PROTOCOL_METHODS,))
+            f"torch.Tensor, n, None)) and (not n.startswith('_') or n in {PROTOCOL_METHODS!r}))))")
     names = json.loads(subprocess.run([python, "-c", code], check=True, capture_output=True, text=True,
                                       env={**os.environ, "PJRT_DEVICE": "CPU"}).stdout)
     probes = []

@@ -128,3 +128,21 @@ def test_any_over_a_generator_of_tensors_and_none_in_a_raise() -> None:
                           "                continue\n",
                           "            n = loss.long()\n            h = torch.zeros(3)\n")
     assert _found(raising) == []  # (n is never used as a size)
+
+
+def test_the_pool_table_lowers_exactly_where_the_output_side_divides_the_input_side() -> None:
+    """tools/generate_torch_pool_table.py: 756 (pool, input, output) probes, forward and backward."""
+    from xlacheck.analysis.torch_model import pool_table
+    from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import falls_back_on_usual_sides, usual_sides
+
+    table = pool_table()
+    assert len(table["rows"]) == 756 and all(r["error"] is None for r in table["rows"].values())
+    for key, row in table["rows"].items():
+        n, m = map(int, key.split(":")[1].split("->"))
+        assert row["status"] == ("lowered" if n % m == 0 else "fallback"), key
+    assert usual_sides(table) == [2, 4, 7, 8, 14, 16, 28, 32, 56, 64]
+    assert falls_back_on_usual_sides("adaptive_avg_pool2d", 3) is True
+    assert falls_back_on_usual_sides("adaptive_max_pool1d", 6) is True
+    assert falls_back_on_usual_sides("adaptive_avg_pool2d", 7) is False  # 7, 14, 28, 56 lower
+    assert falls_back_on_usual_sides("adaptive_avg_pool2d", 4) is False
+    assert falls_back_on_usual_sides("adaptive_avg_pool3d", 3) is None  # not gridded: no guess

@@ -210,6 +210,18 @@ def host_table() -> dict:
     return table
 
 
+@cache
+def pool_table() -> dict:
+    """xlacheck/data/torch_xla_pools.json, written by tools/generate_torch_pool_table.py (never torch):
+    whether torch_xla lowers each (adaptive pool, input side, output side) it measured, forward and
+    backward; ``{}`` when missing."""
+    try:
+        table: dict = load_json("torch_xla_pools.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
 def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
     """The qualified class every assignment in the file gives ``recv`` (a name, or ``self.<attr>``),
     when all of them call the same resolved class (``self.tb = SummaryWriter(log_dir)``); None when the

@@ -5,7 +5,18 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from xlacheck.analysis.torch_model import BOOL, CPU, OUT, STRUCT, TENSOR, Step, TorchFacts, built_from, host_table, op_table
+from xlacheck.analysis.torch_model import (
+    BOOL,
+    CPU,
+    OUT,
+    STRUCT,
+    TENSOR,
+    Step,
+    TorchFacts,
+    built_from,
+    host_table,
+    op_table,
+)
 from xlacheck.diagnostics import Fix, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
