@@ -78,7 +78,6 @@ def train(model, loader, opt):
     "ok = loss.is_nonzero()",
     "c = logits.detach().to('cpu')",
     "c = logits.to(device=torch.device('cpu'))",
-    "ok = 3 in y",
     "ok = all(mask)",
     "s = sorted(y)",
     "m = max(loss, loss * 2)",
@@ -146,3 +145,10 @@ def test_the_pool_table_lowers_exactly_where_the_output_side_divides_the_input_s
     assert falls_back_on_usual_sides("adaptive_avg_pool2d", 7) is False  # 7, 14, 28, 56 lower
     assert falls_back_on_usual_sides("adaptive_avg_pool2d", 4) is False
     assert falls_back_on_usual_sides("adaptive_avg_pool3d", 3) is None  # not gridded: no guess
+
+
+def test_membership_is_a_preview_form() -> None:
+    src = textwrap.dedent(LOSS.format(form="ok = 3 in y"))
+    assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == []
+    assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True, preview=True).diagnostics] == [
+        (12, "XLA350")]
