@@ -152,3 +152,26 @@ def test_membership_is_a_preview_form() -> None:
     assert [d.code for d in check_source(src, "t.py", torch_xla=True).diagnostics] == []
     assert [(d.line, d.code) for d in check_source(src, "t.py", torch_xla=True, preview=True).diagnostics] == [
         (12, "XLA350")]
+
+
+def test_sum_of_device_tensors_is_a_device_tensor() -> None:
+    """builtins.sum over tensors reads nothing (the host table) and adds them lazily: comparing the sum is
+    a truth test on a tensor."""
+    assert _host()["functions"]["builtins.sum"]["reads"] is False
+    src = """
+    import torch
+    import torch_xla
+
+
+    def train(model, loader, opt):
+        device = torch_xla.device()
+        for x, y in loader:
+            x = x.to(device)
+            norms = sum(torch.norm(p.grad) for p in model.parameters())
+            if norms > 10:
+                continue
+            opt.step()
+            torch_xla.sync()
+    """
+    assert _found(src) == [(11, "XLA350")]
+    assert _found(src.replace("torch.norm(p.grad)", "p.numel()")) == []  # Python ints

@@ -1976,6 +1976,12 @@ class _Walker:
                 return STEP_INT
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
+            if f.id == "sum" and len(c.args) == 1 and isinstance(c.args[0], (ast.GeneratorExp, ast.ListComp)):
+                # sum() of device tensors adds them lazily: a device tensor (torch_xla_host.json measured
+                # builtins.sum reading nothing; Python adds the items with Tensor.__add__)
+                items = self.b.out.of(c.args[0].elt)
+                if items & TENSOR and not items & (CPU | STRUCT):
+                    return TENSOR
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
             return OUT | GRAD
         if isinstance(f, ast.Name) and not self.env.get(f.id, 0) and (hits := b._lookup(f)) \
