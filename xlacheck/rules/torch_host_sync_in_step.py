@@ -313,9 +313,9 @@ class TorchHostSyncInStep(ModuleRule):
     `math.exp(t)`, `str(t)`, `format(t, ".3f")`, `range(n)` of an integer tensor, `"%.3f" % loss`,
     `"{}".format(loss)`, `any()`/`all()`/`sorted()`/`max()`/`min()` of tensors, `x in t`,
     `torch.allclose`, `math.isclose`; not in a `raise` or `assert` message; `x in t` only with
-    `--preview`: on real code all four were in flash-attention branches that never run on XLA). The table's Tensor-method
-    sweep (every public `torch.Tensor` method called on lazily computed float, integer and bool
-    tensors) gives the methods that hand a host value back (`t.is_nonzero()`, `a.allclose(b)`,
+    `--preview`: on real code all four were in flash-attention branches that never run on XLA).
+    The table's Tensor-method sweep (every public `torch.Tensor` method called on lazily computed
+    float, integer and bool tensors) gives the methods that hand a host value back (`t.is_nonzero()`, `a.allclose(b)`,
     `t.to("cpu")`); methods that read because the op falls back to the CPU and returns a device
     tensor (`median`, `nonzero`, `torch.equal`) are XLA351's and XLA250's. Its `sizes` rows give
     the places where torch turns a device integer tensor into a Python int (a host read each time):
