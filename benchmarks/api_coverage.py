@@ -24,6 +24,9 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
 - ``shape``: a result whose shape depends on data (:meth:`ApiFact.shape_depends_on_data`) reaches a
   place that needs a static size: its first static dimension used as a number (``y.shape[0]`` is
   None while tracing; its dynamic size, ``tf.shape(y)[0]``, compiles as a bounded dynamic shape);
+- ``dtype``: the operand the op table's dtype probe varied is cast, right before the call, to a
+  dtype whose XLA:CPU kernel the probe measured missing (``api[name]["dtypes"]["fail"]``:
+  ``tf.math.cumsum`` of an ``int8`` tensor);
 - ``divergence``: an input class under which XLA's result differs from TensorFlow's (``differs``,
   ``eager_error``, ``xla_error`` in the divergence table), with the input made where the class
   can be written (a NaN from ``0/0``, a sum over a mask as the denominator, for ``nan`` and
@@ -198,10 +201,43 @@ def _layer_function(spelling: str) -> str:
             "    return op(x)\n")
 
 
+def _helper(spelling: str, params: list[str], body: list[str]) -> str:
+    """The use in a module-level helper that a compiled step calls with its tensors."""
+    args = ", ".join(params)
+    return (_imports(spelling) + f"\n\ndef helper({args}):\n" + "".join(f"    {line}\n" for line in body)
+            + f"\n\n@tf.function(jit_compile=True)\ndef step({args}):\n    return helper({args})\n")
+
+
+def _map_fn(spelling: str, params: list[str], body: list[str]) -> str:
+    """The use in the body of a ``tf.map_fn`` inside a compiled step (one row of each tensor)."""
+    args = ", ".join(params)
+    if len(params) == 1:
+        head, elems = [f"    def per_row({params[0]}):"], params[0]
+    else:
+        head, elems = ["    def per_row(elems):", f"        {args} = elems"], f"({args})"
+    return (_imports(spelling) + f"\n\n@tf.function(jit_compile=True)\ndef step({args}):\n"
+            + "\n".join(head) + "\n" + "".join(f"        {line}\n" for line in body)
+            + f"    return tf.map_fn(per_row, {elems})\n")
+
+
+# The contexts every failing and clean use is written in. ``tf.function`` and ``keras`` are the two
+# the summary has always counted; ``helper`` (a module-level function the compiled step calls with
+# its tensors) and ``map_fn`` (the body of a ``tf.map_fn`` in the step) test that a value's kind and
+# the compiled context follow calls and functional-op bodies (``--contexts`` picks).
+CONTEXTS = ("tf.function", "keras", "helper", "map_fn")
+_ACTIVE_CONTEXTS: set[str] = set(CONTEXTS)
+
+
 def _both(family: str, entry: str, spelling: str, form: str, params: list[str], body: list[str],
           expect: bool, train_keras: bool = False) -> list[Use]:
-    return [Use(family, entry, spelling, "tf.function", form, _tf_function(spelling, params, body), expect),
-            Use(family, entry, spelling, "keras", form, _keras(spelling, params, body, train_keras), expect)]
+    writers = {
+        "tf.function": lambda: _tf_function(spelling, params, body),
+        "keras": lambda: _keras(spelling, params, body, train_keras),
+        "helper": lambda: _helper(spelling, params, body),
+        "map_fn": lambda: _map_fn(spelling, params, body),
+    }
+    return [Use(family, entry, spelling, ctx, form, writers[ctx](), expect)
+            for ctx in CONTEXTS if ctx in _ACTIVE_CONTEXTS]
 
 
 def _grad_body(call: Call, extra: list[str] | None = None) -> list[str]:
@@ -296,9 +332,26 @@ def tf_uses() -> list[Use]:
                 # Only the static dimension fails: fed its dynamic size (`tf.zeros(tf.shape(y)[0])`)
                 # XLA compiles with a bounded dynamic shape (TF 2.21 XLA:CPU: tf.boolean_mask,
                 # one-argument tf.where, tf.unique; tests/xlacheck/test_api_coverage.py).
-                bodies = {"static dim": [f"out = {first}", "z = tf.zeros([out.shape[0], 2])", "return z"]}
+                bodies = {"static dim": [f"out = {first}", "z = tf.zeros([out.shape[0], 2])", "return z"],
+                          "static dim via a name": [f"out = {first}", "n = out.shape[0]", "z = tf.zeros([n, 2])",
+                                                    "return z"]}
                 for form, body in bodies.items():
                     uses += _both("shape", entry, s, form, c.tensors or ["x"], body, True)
+        # dtype: the op table's dtype probe measured that the kernel rejects these dtypes of ``param``
+        # (``tf_xla_ops.json`` ``api[name]["dtypes"]``); the operand is cast to one right before the call
+        probe = op.get("dtypes") or {}
+        probed = probe.get("param")
+        if probe.get("fail") and probed and not unsupported and not is_class:
+            for dtype, failing_ops in sorted(probe["fail"].items()):
+                if not failing_ops:
+                    continue
+                for s in names:
+                    c = _call(s, params, called_with, static)
+                    if _ident(probed) not in c.tensors:
+                        continue
+                    body = [f"{_ident(probed)} = tf.cast({_ident(probed)}, tf.{dtype})", f"out = {c.text}",
+                            "return out"]
+                    uses += _both("dtype", entry, s, dtype, c.tensors, body, True)
         # divergence
         if entry in div:
             for cls, probes in sorted(div[entry]["probes"].items()):
@@ -411,7 +464,8 @@ def lint(use: Use) -> Outcome:
     return Outcome(use, tuple(sorted({d.code for d in result.diagnostics})))
 
 
-FAMILY_ORDER = ("kernel", "grad", "const", "shape", "divergence", "clean", "jax-shape", "jax-const", "jax-numpy",
+FAMILY_ORDER = ("kernel", "grad", "const", "shape", "dtype", "divergence", "clean", "jax-shape", "jax-const",
+                "jax-numpy",
                 "jax-clean")
 
 
@@ -444,7 +498,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--by-context", action="store_true", help="one row per family and context")
     ap.add_argument("--show", help="print the synthesized sources of the uses of this entry")
+    ap.add_argument("--contexts", default=",".join(CONTEXTS),
+                    help=f"comma-separated compiled contexts to write the uses in (default: {','.join(CONTEXTS)})")
     args = ap.parse_args(argv)
+    wanted = {c.strip() for c in args.contexts.split(",") if c.strip()}
+    if not wanted or wanted - set(CONTEXTS):
+        ap.error(f"--contexts: unknown context(s) {sorted(wanted - set(CONTEXTS))}; choose from {', '.join(CONTEXTS)}")
+    _ACTIVE_CONTEXTS.clear()
+    _ACTIVE_CONTEXTS.update(wanted)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     uses = all_uses()
     if args.family:

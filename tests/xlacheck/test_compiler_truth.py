@@ -172,6 +172,14 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA316-invalid-3", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "fails"),  # K.resize_images
     ("XLA316-valid-4", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "compiles"),  # bilinear
     ("XLA308-invalid-3", "f", lambda: (tf.constant(["ab", "c"]),), "fails"),  # tf.compat.v1.strings.length
+    # tf-recall8: a constant index in the branch a tensor-valued size test excludes is traced anyway
+    ("XLA116-invalid-1", "f", lambda: (tf.constant([7]),), "fails"),  # tensor[1] for a 1-element tensor
+    ("XLA116-invalid-2", "f", lambda: (tf.zeros([2, 2]),), "fails"),  # x[:, 3] for 2 columns
+    ("XLA116-invalid-3", "f", lambda: (tf.constant([7]),), "fails"),  # explicit tf.cond
+    ("XLA116-valid-1", "f", lambda: (tf.constant([7]),), "compiles"),  # the static shape: a Python `if`
+    ("XLA116-valid-3", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # tf.gather clamps in the excluded branch
+    ("XLA211-invalid-6", "f", lambda: (_f(1.0, -2.0, 3.0),), "fails"),  # n = kept.shape[0]; tf.zeros([n, 2])
+    ("XLA317-invalid-4", "f", lambda: (tf.constant([[True, False, True]]),), "fails"),  # mask = tf.cast(mask, int8)
 ]
 
 

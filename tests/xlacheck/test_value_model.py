@@ -512,7 +512,14 @@ def test_the_rewrites_leave_complex_dtypes_unknown() -> None:
 
 def test_a_name_bound_once_carries_its_dtype_and_a_rebound_name_does_not() -> None:
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    b = tf.reshape(a, [-1])\n    b\n    a > 0\n") == ["int8", "bool"]
-    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a = tf.cast(a, tf.int32)\n    a\n") == [None]
+    # straight-line rebinding: the assignment that reaches the read (tf-recall8)
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a = tf.cast(a, tf.int32)\n    a\n") == ["int32"]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a\n    a = tf.cast(a, tf.int32)\n    a\n") == ["int8", "int32"]
+    assert _dtypes("    x = tf.cast(x, tf.int8)\n    tf.reshape(x, [-1])\n") == ["int8"]
+    assert _dtypes("    a, b = x\n    a = tf.cast(a, tf.int8)\n    a\n") == ["int8"]
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    a, b = x\n    a\n") == [None]
+    # a rebinding under a branch (or a loop) does not reach every read: unknown
+    assert _dtypes("    a = tf.cast(x, tf.int8)\n    if x:\n        a = tf.cast(a, tf.int32)\n    a\n") == [None]
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    a += 1\n    a\n") == [None]
     assert _dtypes("    for a in x:\n        pass\n    a = tf.cast(x, tf.int8)\n    a\n") == [None]
     assert _dtypes("    a = tf.cast(x, tf.int8)\n    def g():\n        nonlocal a\n        a = x\n    a\n") == [None]
@@ -541,7 +548,9 @@ def test_input_signature_dtypes_type_parameters_that_are_never_rebound() -> None
     sig = "@tf.function(input_signature=[tf.TensorSpec([None], tf.int8), tf.TensorSpec([None])])\n"
     assert _signature_dtypes(sig + "def f(a, b):\n    a\n    b\n") == ["int8", "float32"]
     assert _signature_dtypes("class M:\n    " + sig + "    def f(self, a, b):\n        a\n") == ["int8"]
-    assert _signature_dtypes(sig + "def f(a, b):\n    a = tf.cast(a, tf.int32)\n    a\n") == [None]
+    assert _signature_dtypes(sig + "def f(a, b):\n    a = tf.cast(a, tf.int32)\n    a\n") == ["int32"]
+    assert _signature_dtypes(sig + "def f(a, b):\n    a\n    a = tf.cast(a, tf.int32)\n") == ["int8"]
+    assert _signature_dtypes(sig + "def f(a, b):\n    if b:\n        a = tf.cast(a, tf.int32)\n    a\n") == [None]
     assert _signature_dtypes("@tf.function\ndef f(a):\n    a\n") == [None]
     assert _signature_dtypes("@tf.function(input_signature=[tf.TensorSpec([2], dtype=tf.dtypes.uint8)])\n"
                              "def f(a):\n    tf.reshape(a, [-1])\n") == ["uint8"]

@@ -23,8 +23,10 @@ Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.lev
   (``activation=``, ``*_regularizer=``, ``*_constraint=``, ``Activation(fn)``,
   ``MeanMetricWrapper(fn)``), and what they call: same-file functions, the constructors of plain
   classes built there, and methods of objects of classes defined here (``self.pooler.pool(x)``);
-  ``compile(jit_compile=True)`` makes its losses and metrics ``CERTAIN``, ``run_eagerly=True``
-  makes them host code;
+  ``compile(jit_compile=True)`` makes its losses and metrics ``CERTAIN``, and the ``call`` of the
+  Keras classes defined here that build that model (``Model(x, Block()(x))``, ``Sequential([...])``,
+  ``MyModel()``, and the layers they build in ``__init__``: :func:`_jit_model_classes`);
+  ``run_eagerly=True`` makes them host code;
 - ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
   AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
@@ -498,7 +500,9 @@ class _Scanner:
         self.decorated: list[tuple[FunctionInfo, Role, bool, int]] = []
         self.exports: list[tuple[ast.expr, FunctionInfo | None, ClassInfo | None]] = []  # serving exports
         # call sites that module-level (XLA4xx) rules inspect, with their enclosing function
-        self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": []}
+        self.sites: dict[str, list[tuple[ast.Call, FunctionInfo | None]]] = {"wrap": [], "batch": [], "local": [],
+                                                                               "jit_model": []}
+        self.tree: ast.Module | None = None
         self.module_called: set[str] = set()  # names called at module level or in class bodies
         self.initializers: set[str] = set()  # names passed as `*initializer=` (run when a layer builds)
         self.compiled_names: set[str] = set()  # module-level `step = jax.jit(f)` / `tf.function(f)`: compiled entries
@@ -526,6 +530,7 @@ class _Scanner:
         return name
 
     def scan(self, tree: ast.Module) -> None:
+        self.tree = tree
         # Explicit stack: (node, enclosing function, enclosing class for direct methods)
         # Statement lists are pushed reversed so imports are seen before the code that uses them.
         stack: list[tuple[ast.AST, FunctionInfo | None, ClassInfo | None]] = [
@@ -754,6 +759,8 @@ class _Scanner:
                 for kw in node.keywords:
                     if kw.arg in ("loss", "metrics", "weighted_metrics"):
                         self._handoff_refs(kw.value, Role.HOST if eager else Role.COMPILED, func, cls, node, xla)
+                if xla and isinstance(f.value, ast.Name):
+                    self.sites["jit_model"].append((node, func))  # model.compile(jit_compile=True)
             elif attr == "run" and node.args:
                 # strategy.run(step_fn, args=...): the replica function is compiled on TPU
                 receiver = f.value
@@ -1209,9 +1216,63 @@ def _entry_points(inf: _Inference) -> list[_Work]:
                     or (c.called_in_step and name == "__call__"):
                 m.keras_method = True
                 work.append((m, True, False, Level.LIKELY, f"Keras {name}()", m.node.lineno))
+    for c, call in _jit_model_classes(inf):
+        for name, m in c.methods.items():
+            if name in _KERAS_METHODS or (c.called_in_step and name == "__call__"):
+                m.keras_method = True
+                work.append((m, True, False, Level.CERTAIN,
+                             f"Keras {name}() of a {c.node.name} in a model compiled with jit_compile=True "
+                             f"(line {call.lineno})", call.lineno))
     for h in inf.scanner.handoffs:
         work.extend(_handoff_work(inf, h))
     return work
+
+
+def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
+    """Keras classes defined here that build a model compiled with ``jit_compile=True`` in this
+    file: ``model.compile(jit_compile=True)`` where ``model`` is assigned, in the same scope, from
+    an expression that instantiates the class (``MyModel()``, ``Sequential([Block()])``,
+    ``Model(inputs, Block()(inputs))``, through the names that expression reads). Their ``call``
+    runs inside the compiled train/test/predict function (host classes are left out)."""
+    found: dict[int, tuple[ClassInfo, ast.Call]] = {}
+    for call, func in inf.scanner.sites["jit_model"]:
+        scope = func.node if func is not None else inf.scanner.tree
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if scope is None or not isinstance(receiver, ast.Name):
+            continue
+        values: dict[str, list[ast.expr]] = {}
+        for n in own_nodes(scope):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, ast.Name):
+                            values.setdefault(sub.id, []).append(n.value)
+        todo, seen = [receiver.id], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for value in values.get(name, ()):
+                for sub in ast.walk(value):
+                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                        c = inf.classes.get(sub.id)
+                        if c is not None:
+                            if c.keras and not c.host:
+                                found.setdefault(id(c), (c, call))
+                        else:
+                            todo.append(sub.id)
+    # the layers those classes build (``self.block = Block()`` in ``__init__``) run in the same graph
+    stack = [pair for pair in found.values()]
+    while stack:
+        c, call = stack.pop()
+        for built in c.attrs.values():
+            if isinstance(built, ast.Call) and isinstance(built.func, ast.Name):
+                inner = inf.classes.get(built.func.id)
+                if inner is not None and inner.keras and not inner.host and id(inner) not in found:
+                    found[id(inner)] = (inner, call)
+                    stack.append((inner, call))
+    return list(found.values())
 
 
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:

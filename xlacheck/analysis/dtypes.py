@@ -197,6 +197,62 @@ def local_bindings(function: ast.AST | None) -> dict[str, ast.expr | None]:
     return out
 
 
+def straight_line_rebinds(function: ast.AST | None) -> dict[str, list[tuple[ast.Assign, ast.expr | None]]]:
+    """Name -> its plain assignments, in order, for the names that :func:`local_bindings` cannot
+    give one value (a parameter rebound, ``x = tf.cast(x, tf.int8)``; a name assigned twice) but
+    whose every binding other than a parameter is a single-name ``Assign`` directly in the
+    function's body (straight-line code: no branch, loop, ``with`` or ``try`` around it, no other
+    way of binding it, not rebound from a nested scope). A flat tuple unpacking there
+    (``images, padding = inputs``) is such a binding too, of an unknown value. At a read, the value
+    that reaches it is the last of these assignments that ends before the read (else the
+    parameter's)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    top: dict[str, list[tuple[ast.Assign, ast.expr | None]]] = {}
+    for stmt in function.body:
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                top.setdefault(target.id, []).append((stmt, stmt.value if len(stmt.targets) == 1 else None))
+            elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+                for e in target.elts:
+                    top.setdefault(e.id, []).append((stmt, None))  # type: ignore[attr-defined]
+    if not top:
+        return {}
+    args = function.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+              if a is not None}
+    stores: dict[str, int] = {}
+    excluded: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                             ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                excluded.add(node.name)
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Nonlocal, ast.Global)):
+                    excluded.update(inner.names)
+                elif isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    excluded.add(inner.target.id)
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            excluded.update(node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            excluded.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            excluded.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            excluded.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return {name: assigns for name, assigns in top.items()
+            if name not in excluded and stores.get(name, 0) == len(assigns) and (name in params or len(assigns) > 1)}
+
+
 _TF_FUNCTIONS = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 _SPECS = frozenset({"tf.TensorSpec", "tf.compat.v1.TensorSpec"})
 
@@ -230,15 +286,16 @@ def signature_dtypes(function: ast.AST | None, resolve: Callable[[ast.expr], str
 class DtypeModel:
     """Proven dtypes of the expressions of one function (see the module docstring)."""
 
-    __slots__ = ("resolve", "is_tensor", "bindings", "params", "_memo")
+    __slots__ = ("resolve", "is_tensor", "bindings", "params", "signature", "rebinds", "_memo")
 
     def __init__(self, function: ast.AST | None, resolve: Callable[[ast.expr], str | None],
                  is_tensor: Callable[[ast.AST], bool]) -> None:
         self.resolve = resolve
         self.is_tensor = is_tensor
         self.bindings = local_bindings(function)
-        self.params = {name: dtype for name, dtype in signature_dtypes(function, resolve).items()
-                       if name not in _rebound(function, name)}
+        self.signature = signature_dtypes(function, resolve)
+        self.params = {name: dtype for name, dtype in self.signature.items() if name not in _rebound(function, name)}
+        self.rebinds = straight_line_rebinds(function)
         self._memo: dict[int, str | None] = {}
 
     def dtype(self, e: ast.AST | None, depth: int = 0) -> str | None:
@@ -253,6 +310,13 @@ class DtypeModel:
         if isinstance(e, ast.Name):
             if e.id in self.params:
                 return self.params[e.id]
+            assigns = self.rebinds.get(e.id)
+            if assigns is not None:
+                read_at = (e.lineno, e.col_offset)
+                before = [v for a, v in assigns if (a.end_lineno or a.lineno, a.end_col_offset or 0) <= read_at]
+                if not before:
+                    return self.signature.get(e.id)
+                return self.dtype(before[-1], depth + 1) if before[-1] is not None else None
             value = self.bindings.get(e.id)
             return self.dtype(value, depth + 1) if value is not None else None
         if isinstance(e, ast.Call):

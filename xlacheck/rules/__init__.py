@@ -57,6 +57,7 @@ from xlacheck.rules.serving_function_without_input_signature import ServingFunct
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
+from xlacheck.rules.static_index_under_shape_guard import StaticIndexUnderShapeGuard
 from xlacheck.rules.static_self_attribute_mutated import StaticSelfAttributeMutated
 from xlacheck.rules.static_size_of_unseen_callers import StaticSizeOfUnseenCallers
 from xlacheck.rules.string_op_on_tensor import StringOpOnTensor
@@ -112,6 +113,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     BranchTypeMismatch,
     LaxBranchOutputMismatch,
     GuardOnConstantTensor,
+    StaticIndexUnderShapeGuard,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,

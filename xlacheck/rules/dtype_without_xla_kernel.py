@@ -119,6 +119,18 @@ class DtypeWithoutXlaKernel(Rule):
                             "match'); it compiles for float32, float64: create it in one of them and cast "
                             "(compiled: decorated with tf.function(jit_compile=True) at line 2)"),
                 )),
+        # the operand rebound in straight-line code (the read after the cast sees int8)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
+                "    mask = tf.cast(mask, tf.int8)\n    return tf.math.cumsum(mask, axis=1)\n",
+                expected=(
+                    (5, 12, "tf.math.cumsum does not compile for int8 `x`: XLA:CPU has no Cumsum kernel for "
+                            "int8 ('OpKernel was found, but attributes didn't match'); it compiles for float16, "
+                            "bfloat16, float32, float64, int32, int64: cast to one of them (compiled: decorated "
+                            "with tf.function(jit_compile=True) at line 2)"),
+                ),
+                fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
+                      "    mask = tf.cast(mask, tf.int8)\n"
+                      "    return tf.cast(tf.math.cumsum(tf.cast(mask, tf.int32), axis=1), tf.int8)\n"),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

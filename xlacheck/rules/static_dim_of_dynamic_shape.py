@@ -27,6 +27,31 @@ def _first_dim(e: ast.expr) -> ast.expr | None:
     return None
 
 
+def _single_binding(e: ast.expr, ctx: RuleContext) -> ast.expr:
+    """The value of ``e`` when it is a name this function's own scope binds exactly once, by a plain
+    assignment (``n = y.shape[0]``; not a parameter, not rebound by ``if n is None: n = ...``);
+    else ``e`` itself."""
+    if not isinstance(e, ast.Name):
+        return e
+    fn = ctx.function.node
+    args = getattr(fn, "args", None)
+    if args is not None and any(a.arg == e.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+        return e
+    values: list[ast.expr | None] = []
+    for node in own_nodes(fn):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension)):
+            targets = [node.target]
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets = [node.optional_vars]
+        for target in targets:
+            if any(isinstance(n, ast.Name) and n.id == e.id for n in ast.walk(target)):
+                values.append(node.value if isinstance(node, ast.Assign) and isinstance(target, ast.Name) else None)
+    return values[0] if len(values) == 1 and values[0] is not None else e
+
+
 def _producer(e: ast.expr, ctx: RuleContext) -> bool:
     """``e`` makes a tensor whose first dimension depends on the data: a call the API table
     measured as data-dependent in shape (`tf.boolean_mask`, one-argument `tf.where`, `tf.unique`),
@@ -124,7 +149,8 @@ class StaticDimOfDynamicShape(Rule):
     `tf.where`, `tf.unique` (the ops the generated API table measured as data-dependent in
     shape; of `tf.unique` and `tf.unique_with_counts` only the outputs `y` and `count`, not
     `idx`), `tf.gather` at such indices, or a slice of one that keeps its whole first dimension,
-    in compiled code. Only bindings in the function's own scope count.
+    in compiled code, also through a name bound once to it (`n = t.shape[0]`, then `tf.zeros([n, 2])`).
+    Only bindings in the function's own scope count.
 
     ## Why is this bad?
     While tracing, such a tensor's first dimension is unknown: `t.shape[0]` is `None`, so
@@ -222,6 +248,14 @@ class StaticDimOfDynamicShape(Rule):
                             f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
                             "TypeError; use tf.shape(first)[0]"),
                 )),
+        # the static dimension read into a name first (bound once: not `if n is None: n = ...`)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    kept = tf.boolean_mask(x, x > 0)\n    n = kept.shape[0]\n    return tf.zeros([n, 2])\n",
+                expected=(
+                    (6, 22, f"`kept.shape[0]` is None while tracing: the length of kept depends on the data "
+                            f"({_SOURCES}), so using it as a number or a size fails while tracing with a "
+                            "TypeError; use tf.shape(kept)[0]"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -242,6 +276,8 @@ class StaticDimOfDynamicShape(Rule):
                             if isinstance(a, (ast.List, ast.Tuple)) for e in a.elts]
         for operand in operands:
             t = _first_dim(operand)
+            if t is None:
+                t = _first_dim(_single_binding(operand, ctx))
             if t is not None and _data_length(t, ctx):
                 text = ast.unparse(t)
                 ctx.report(self, operand,
