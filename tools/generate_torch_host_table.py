@@ -72,6 +72,79 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "builtins.range": (0, "range(i)"), "builtins.round": (0, "round(t)"), "builtins.abs": (0, "abs(t)"),
     "builtins.len": (0, "len(t.reshape(1))"),
     "str.__mod__": (1, "'loss %.3f' % t"), "str.format": (0, "'loss {}'.format(t)"),
+    # builtins that iterate a tensor or compare its items on the host (`v` a lazily computed vector,
+    # `b` a bool vector), and conversions through Python's number protocol
+    "builtins.any": (0, "any(b)"), "builtins.all": (0, "all(b)"), "builtins.max": (0, "max(t, t * 2)"),
+    "builtins.min": (0, "min(t, t * 2)"), "builtins.sorted": (0, "sorted(v)"), "builtins.sum": (0, "sum(v)"),
+    "builtins.list": (0, "list(v)"), "builtins.tuple": (0, "tuple(v)"), "builtins.bool": (0, "bool(t)"),
+    "builtins.int": (0, "int(t)"), "builtins.float": (0, "float(t)"), "builtins.complex": (0, "complex(t)"),
+    "builtins.divmod": (0, "divmod(i, 3)"), "builtins.hex": (0, "hex(i)"), "builtins.hash": (0, "hash(t)"),
+    "builtins.enumerate": (0, "list(enumerate(v))"), "builtins.zip": (0, "list(zip(v, v))"),
+    "operator.index": (0, "operator.index(i)"), "operator.contains": (0, "operator.contains(v, 1.0)"),
+    "math.isclose": (0, "math.isclose(t, 1.0)"), "math.fsum": (0, "math.fsum(v)"), "math.prod": (0, "math.prod(v)"),
+    "torch.equal": (0, "torch.equal(v, v * 2)"), "torch.allclose": (0, "torch.allclose(v, v * 2)"),
+    "torch.is_nonzero": (0, "torch.is_nonzero(t)"), "torch.is_same_size": (0, "torch.is_same_size(v, v)"),
+    "torch.numel": (0, "torch.numel(v)"), "torch.is_tensor": (0, "torch.is_tensor(t)"),
+    "torch.testing.assert_close": (0, "torch.testing.assert_close(v, v)"),
+}
+
+# A device integer tensor handed where torch takes a size, a count or an index bound (`i` is a lazily
+# computed 0-d long tensor worth 4, `v` a 32-element float vector, `m` an (8, 4) matrix): name ->
+# (the argument that holds `i`, the call). torch converts it with `__index__`/`item()`, a host read.
+SIZES: dict[str, tuple[str, str]] = {
+    "torch.zeros": ("size", "torch.zeros(i, device=v.device)"),
+    "torch.ones": ("size", "torch.ones(i, 2, device=v.device)"),
+    "torch.empty": ("size", "torch.empty(i, device=v.device)"),
+    "torch.full": ("size", "torch.full((i,), 0.5, device=v.device)"),
+    "torch.arange": ("end", "torch.arange(i, device=v.device)"),
+    "torch.randn": ("size", "torch.randn(i, device=v.device)"),
+    "torch.randint": ("high", "torch.randint(0, i, (3,), device=v.device)"),
+    "torch.randperm": ("n", "torch.randperm(i, device=v.device)"),
+    "torch.eye": ("n", "torch.eye(i, device=v.device)"),
+    "torch.linspace": ("steps", "torch.linspace(0, 1, i, device=v.device)"),
+    "Tensor.__getitem__(slice)": ("stop", "v[:i]"),
+    "Tensor.__getitem__(slice start)": ("start", "v[i:]"),
+    "Tensor.__getitem__(index)": ("index", "v[i]"),
+    "Tensor.view": ("size", "v.view(i, -1)"), "Tensor.reshape": ("shape", "v.reshape(i, -1)"),
+    "Tensor.new_zeros": ("size", "v.new_zeros(i)"), "Tensor.new_ones": ("size", "v.new_ones(i)"),
+    "Tensor.new_full": ("size", "v.new_full((i,), 0.5)"), "Tensor.new_empty": ("size", "v.new_empty(i)"),
+    "Tensor.expand": ("size", "v[:1].expand(i)"), "Tensor.repeat": ("repeats", "v.repeat(i)"),
+    "Tensor.narrow": ("length", "v.narrow(0, 0, i)"), "Tensor.split": ("split_size", "v.split(i)"),
+    "Tensor.chunk": ("chunks", "v.chunk(i)"), "Tensor.topk": ("k", "v.topk(i)"),
+    "Tensor.roll": ("shifts", "v.roll(i)"), "Tensor.unflatten": ("sizes", "v.unflatten(0, (i, -1))"),
+    "Tensor.tile": ("dims", "v.tile(i)"), "Tensor.unfold": ("size", "v.unfold(0, i, 1)"),
+    "Tensor.kthvalue": ("k", "v.kthvalue(i)"), "Tensor.diagonal": ("offset", "m.diagonal(i)"),
+    "Tensor.tril": ("diagonal", "m.tril(i)"), "Tensor.triu": ("diagonal", "m.triu(i)"),
+    "Tensor.flatten": ("start_dim", "m.flatten(i - 4)"),
+    "torch.nn.functional.pad": ("pad", "torch.nn.functional.pad(v, (0, i))"),
+    "torch.nn.functional.one_hot": ("num_classes", "torch.nn.functional.one_hot(v.long().clamp(0, 3), i)"),
+    "torch.nn.functional.interpolate": ("size", "torch.nn.functional.interpolate(v.view(1, 1, -1), size=i)"),
+    "torch.nn.functional.adaptive_avg_pool1d": ("output_size",
+                                                "torch.nn.functional.adaptive_avg_pool1d(v.view(1, 1, -1), i)"),
+    "torch.split": ("split_size_or_sections", "torch.split(v, i)"),
+    "torch.tril_indices": ("row", "torch.tril_indices(i, i, device=v.device)"),
+    "torch.multinomial": ("num_samples", "torch.multinomial(v.abs() + 0.1, i)"),
+    "builtins.range": ("stop", "range(i)"),
+}
+
+# Tensor attributes the sweep does not call: they need arguments of their own kind, change global
+# state, or hand the tensor to another runtime (no Python value comes back to compare).
+SKIPPED_METHODS = frozenset({
+    "backward", "register_hook", "register_post_accumulate_grad_hook", "share_memory_", "pin_memory", "cuda",
+    "resize_", "resize_as_", "set_", "storage", "untyped_storage", "apply_", "map_", "map2_", "record_stream",
+    "retain_grad", "ipu", "xpu", "mtia", "hpu", "to_mkldnn", "module_load", "new_tensor", "requires_grad_",
+    "_typed_storage", "__reduce_ex__", "__setstate__", "__deepcopy__", "storage_type", "__dlpack__",
+    "__dlpack_device__", "__cuda_array_interface__", "__torch_function__", "__torch_dispatch__",
+})
+# Python protocol methods the sweep calls too (what `bool(t)`, `int(t)`, `len(t)`, `repr(t)`, `iter(t)`,
+# `np.asarray(t)` and `hash(t)` call); other dunders are operators, which return tensors.
+PROTOCOL_METHODS = ("__bool__", "__int__", "__float__", "__complex__", "__index__", "__len__", "__repr__", "__str__",
+                    "__format__", "__array__", "__iter__", "__hash__", "__reversed__", "__contains__")
+# Tensor methods that take a tensor or a value (the sweep calls the rest with no argument): name -> call
+ARG_METHODS: dict[str, str] = {
+    "equal": "v.equal(v * 2)", "allclose": "v.allclose(v * 2)", "__contains__": "v.__contains__(1.0)",
+    "is_same_size": "v.is_same_size(v)", "is_set_to": "v.is_set_to(v)", "__format__": "t.__format__('.3f')",
+    "to": "v.to('cpu')", "type": "v.type(torch.DoubleTensor)", "tolist": "v.tolist()", "item": "t.item()",
 }
 
 _WORKER = r'''
@@ -92,8 +165,15 @@ def measure(run):
     before = counts()
     run()
     after = counts()
-    torch_xla.sync()
+    _settle()
     return {"transfers": after[0] - before[0], "scalar_reads": after[1] - before[1]}
+
+def _settle():
+    """Run what the probe left pending; a graph that fails to lower is dropped with its tensors."""
+    try:
+        torch_xla.sync()
+    except Exception:
+        pass
 
 out = {"sinks": {}, "optimizers": {}}
 for name, (argument, position, build, call) in spec["sinks"].items():
@@ -109,7 +189,7 @@ for name, (argument, position, build, call) in spec["sinks"].items():
     except Exception as exc:  # recorded, never guessed
         out["sinks"][name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
 
-import math, numpy
+import math, numpy, operator
 out["functions"] = {}
 for name, (position, call) in spec.get("functions", {}).items():
     x = torch.randn(8, 4).to(device)
@@ -117,12 +197,32 @@ for name, (position, call) in spec.get("functions", {}).items():
     def run():
         t = (x * 2).sum().abs() + 1.0
         i = (x * 2).sum().abs().long() + 1
-        eval(call, {"t": t, "i": i, "math": math, "numpy": numpy})
+        v = (x * 2).flatten()
+        b = (x * 2).flatten() > -100.0
+        eval(call, {"t": t, "i": i, "v": v, "b": b, "math": math, "numpy": numpy, "operator": operator,
+                    "torch": torch})
     try:
         out["functions"][name] = {**measure(run), "error": None}
     except Exception as exc:  # recorded, never guessed
         out["functions"][name] = {"transfers": None, "scalar_reads": None,
                                   "error": f"{type(exc).__name__}: {exc}"[:200]}
+    _settle()
+
+out["sizes"] = {}
+for name, (argument, call) in spec.get("sizes", {}).items():
+    x = torch.randn(8, 4).to(device)
+    torch_xla.sync()
+    def run():
+        i = (x * 0).sum().long() + 4
+        v = (x * 2).flatten()
+        m = (x * 2)
+        r = eval(call, {"i": i, "v": v, "m": m, "torch": torch})
+        return r
+    try:
+        out["sizes"][name] = {**measure(run), "error": None}
+    except Exception as exc:  # recorded, never guessed
+        out["sizes"][name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
+    _settle()
 
 def optimizers():
     for n in sorted(dir(torch.optim)):
@@ -166,16 +266,114 @@ for name, cls in list(optimizers()) + [("torch.nn.utils.clip_grad_norm_", None),
 print(json.dumps({"torch": torch.__version__, "torch_xla": torch_xla.__version__, **out}))
 '''
 
+# The Tensor-method sweep: every public method of torch.Tensor (and the protocol methods) called on
+# lazily computed 0-d tensors of three dtypes (`f` float, `i` long, `b` bool; the ARG_METHODS with
+# their argument on a vector). One JSON line per probe; a probe that kills the process (an XLA check
+# failure) is recorded as a crash by the driver, which starts a new process after it.
+_SWEEP = r'''
+import json, sys, warnings
+warnings.filterwarnings("ignore")
+import torch, torch_xla
+import torch_xla.debug.metrics as met
+device = torch_xla.device()
+spec = json.loads(open(sys.argv[1]).read())
+skip = set(json.loads(open(sys.argv[2]).read()))
 
-def run_probes(python: str, scratch: Path) -> dict:
-    """Run every probe in a fresh torch_xla process (``python``); its JSON answer."""
+def counts():
+    transfers = met.metric_data("TransferFromDeviceTime")
+    return (transfers[0] if transfers else 0, met.counter_value("aten::_local_scalar_dense") or 0)
+
+def settle():
+    try:
+        torch_xla.sync()
+    except Exception:
+        pass
+
+x = torch.randn(8, 4).to(device)
+settle()
+for key, call in spec:
+    if key in skip:
+        continue
+    print(key, file=sys.stderr, flush=True)
+    settle()
+    before = counts()
+    row = {"key": key, "error": None, "returns": None, "device": None}
+    try:
+        env = {"t": (x * 2).sum().abs() + 1.0, "v": (x * 2).flatten(), "torch": torch,
+               "f": (x * 2).sum() + 1.0, "i": (x * 2).sum().abs().long() + 1, "b": (x * 2).sum() > -100.0}
+        r = eval(call, env)
+        module = type(r).__module__
+        row["returns"] = type(r).__name__ if module == "builtins" else f"{module}.{type(r).__name__}"
+        if isinstance(r, torch.Tensor):
+            row["device"] = r.device.type  # a copy on the host ("cpu") or a lazy result ("xla")
+        if row["returns"] in ("generator", "list_iterator", "tuple_iterator", "map", "zip"):
+            r = list(r)  # iterating is what a caller does with it
+        del r, env
+    except Exception as exc:
+        row["error"] = f"{type(exc).__name__}: {exc}"[:160]
+    after = counts()
+    row["transfers"], row["scalar_reads"] = after[0] - before[0], after[1] - before[1]
+    settle()
+    print(json.dumps(row), flush=True)
+'''
+
+
+def _method_probes(python: str) -> list[tuple[str, str]]:
+    """(key, call) for every probe of the sweep, from the installed torch (``name:dtype``)."""
+    code = ("import json, torch; print(json.dumps(sorted(n for n in dir(torch.Tensor) if callable(getattr("
+            f"torch.Tensor, n, None)) and (not n.startswith('_') or n in {PROTOCOL_METHODS!r}))))")
+    names = json.loads(subprocess.run([python, "-c", code], check=True, capture_output=True, text=True,
+                                      env={**os.environ, "PJRT_DEVICE": "CPU"}).stdout)
+    probes = []
+    for n in names:
+        if n in SKIPPED_METHODS:
+            continue
+        if n in ARG_METHODS:
+            probes.append((f"{n}:arg", ARG_METHODS[n]))
+        else:
+            probes.extend((f"{n}:{d}", f"{d}.{n}()") for d in ("f", "i", "b"))
+    return probes
+
+
+def run_sweep(python: str, scratch: Path, only: list[str] | None = None) -> dict[str, dict]:
+    """Every sweep probe (``only`` those keys), in as many processes as crashes need; ``{key: row}``."""
+    probes = _method_probes(python)
+    if only is not None:
+        probes = [p for p in probes if p[0] in set(only)]
+    spec, skip_file = scratch / "sweep.json", scratch / "skip.json"
+    spec.write_text(json.dumps(probes))
+    (scratch / "sweep.py").write_text(_SWEEP)
+    rows: dict[str, dict] = {}
+    while len(rows) < len(probes):
+        skip_file.write_text(json.dumps(sorted(rows)))
+        proc = subprocess.run([python, str(scratch / "sweep.py"), str(spec), str(skip_file)], capture_output=True,
+                              text=True, env={**os.environ, "PJRT_DEVICE": "CPU"}, timeout=1800)
+        for line in proc.stdout.splitlines():
+            if line.startswith("{"):
+                row = json.loads(line)
+                rows[row.pop("key")] = row
+        if proc.returncode != 0:
+            started = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() in dict(probes)]
+            crashed = next((k for k in reversed(started) if k not in rows), None)
+            if crashed is None:
+                raise RuntimeError(f"sweep worker failed: {proc.stderr[-2000:]}")
+            rows[crashed] = {"error": "crash: " + proc.stderr.strip().splitlines()[-1][:150], "returns": None,
+                             "device": None, "transfers": None, "scalar_reads": None}
+    return rows
+
+
+def run_probes(python: str, scratch: Path, methods: list[str] | None = None) -> dict:
+    """Run every probe in a fresh torch_xla process (``python``); its JSON answer (``methods``: only
+    those keys of the Tensor-method sweep)."""
     spec = scratch / "probes.json"
-    spec.write_text(json.dumps({"sinks": SINKS, "functions": FUNCTIONS}))
+    spec.write_text(json.dumps({"sinks": SINKS, "functions": FUNCTIONS, "sizes": SIZES}))
     worker = scratch / "worker.py"
     worker.write_text(_WORKER)
     proc = subprocess.run([python, str(worker), str(spec)], check=True, capture_output=True, text=True,
                           env={**os.environ, "PJRT_DEVICE": "CPU"}, timeout=900)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got["methods"] = run_sweep(python, scratch, methods)
+    return got
 
 
 def _verdict(r: dict) -> bool | None:
@@ -196,29 +394,44 @@ def build(got: dict) -> dict:
                         "error": got["functions"][name]["error"],
                         "reads": _verdict(got["functions"][name])}
                  for name, (position, call) in FUNCTIONS.items()}
+    sizes = {name: {"argument": argument, "call": call, "transfers": got["sizes"][name]["transfers"],
+                    "scalar_reads": got["sizes"][name]["scalar_reads"], "error": got["sizes"][name]["error"],
+                    "reads": _verdict(got["sizes"][name])}
+             for name, (argument, call) in SIZES.items()}
+    methods = {key: {**row, "reads": _verdict(row) if not str(row["error"]).startswith("crash") else None}
+               for key, row in sorted(got["methods"].items())}
     return {"command": COMMAND, "generated": dt.date.today().isoformat(), "device": "PJRT_DEVICE=CPU",
-            "torch": got["torch"], "torch_xla": got["torch_xla"], "schema": 1, "sinks": sinks,
-            "optimizers": optimizers, "functions": functions}
+            "torch": got["torch"], "torch_xla": got["torch_xla"], "schema": 2, "sinks": sinks,
+            "optimizers": optimizers, "functions": functions, "sizes": sizes, "methods": methods}
 
 
-def check_table(python: str, path: Path) -> int:
-    """Rerun every probe (one process, as the full run does) and compare the verdicts with the file."""
+def check_table(python: str, path: Path, sample: int = 0) -> int:
+    """Rerun every probe (one process, as the full run does) and compare the verdicts with the file;
+    ``sample``: only that many rows of the Tensor-method sweep, drawn from each verdict."""
     import tempfile
 
     table = json.loads(path.read_text())
     table.setdefault("functions", {})
+    only = None
+    if sample:
+        groups: dict[str, list[str]] = {}
+        for key, row in table.get("methods", {}).items():
+            groups.setdefault(str(row.get("reads")), []).append(key)
+        only = _table_check.spread_sample(groups, sample)
     with tempfile.TemporaryDirectory() as tmp:
-        fresh = build(run_probes(python, Path(tmp)))
+        fresh = build(run_probes(python, Path(tmp), only))
     differences = []
-    for section in ("sinks", "optimizers", "functions"):
-        for name in sorted(set(table[section]) | set(fresh[section])):
-            keep = table[section].get(name, {}).get("reads"), fresh[section].get(name, {}).get("reads")
+    for section in ("sinks", "optimizers", "functions", "sizes", "methods"):
+        names = set(fresh[section]) if section == "methods" and only is not None else \
+            set(table.get(section, {})) | set(fresh[section])
+        for name in sorted(names):
+            keep = table.get(section, {}).get(name, {}).get("reads"), fresh[section].get(name, {}).get("reads")
             if (line := _table_check.difference(f"{section}:{name} reads", *keep)):
                 differences.append(line)
     for key in ("torch", "torch_xla"):
         if (line := _table_check.difference(key, table[key], fresh[key])):
             differences.append(line)
-    checked = len(fresh["sinks"]) + len(fresh["optimizers"]) + len(fresh["functions"]) + 2
+    checked = sum(len(fresh[s]) for s in ("sinks", "optimizers", "functions", "sizes", "methods")) + 2
     return _table_check.report("generate_torch_host_table", checked, differences,
                                f"torch {fresh['torch']}, torch_xla {fresh['torch_xla']}")
 
@@ -228,13 +441,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", default=sys.executable, help="a Python with torch, torch_xla, tensorboard and tqdm")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--check", action="store_true", help="rerun the probes and compare with --out")
-    ap.add_argument("--sample", type=int, default=0, help="ignored: --check reruns every probe (one process)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="with --check: re-measure N rows of the Tensor-method sweep (0: all ~1,700, minutes)")
     args = ap.parse_args(argv)
     reason = _table_check.missing("torch_xla", args.python)
     if args.check:
         if reason:
             return _table_check.skipped("generate_torch_host_table", reason)
-        return check_table(args.python, args.out)
+        return check_table(args.python, args.out, args.sample)
     if reason:
         print(f"generate_torch_host_table: {reason}", file=sys.stderr)
         return 2
@@ -244,8 +458,10 @@ def main(argv: list[str] | None = None) -> int:
         table = build(run_probes(args.python, Path(tmp)))
     args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
     reads = [n for s in ("sinks", "optimizers") for n, r in table[s].items() if r["reads"]]
-    print(f"wrote {args.out}: {len(table['sinks'])} sinks, {len(table['optimizers'])} optimizer steps; "
-          f"read back: {', '.join(reads)}")
+    methods = sorted({k.split(":")[0] for k, r in table["methods"].items() if r["reads"]})
+    print(f"wrote {args.out}: {len(table['sinks'])} sinks, {len(table['optimizers'])} optimizer steps, "
+          f"{len(table['functions'])} functions, {len(table['sizes'])} size arguments, {len(table['methods'])} "
+          f"Tensor method probes; read back: {', '.join(reads)}; methods that read: {', '.join(methods)}")
     return 0
 
 

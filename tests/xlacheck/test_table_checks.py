@@ -65,7 +65,9 @@ def test_jax_table_agrees_with_jax() -> None:
     ("generate_torch_table.py", ("--sample", "4")),  # 4 each of forward, backward, argument and variant probes
     # one fresh process per probe (as the full run): no graph of another probe is in the compilation cache
     ("generate_torch_recompile_table.py", ("--sample", "4")),
-    ("generate_torch_host_table.py", ()),  # every sink and optimizer probe, in one process (~30 s)
+    # every sink, optimizer, function and size probe, in one process, and 40 of the Tensor-method sweep
+    ("generate_torch_host_table.py", ("--sample", "40")),
+    ("generate_torch_pool_table.py", ("--sample", "24")),
 ])
 def test_torch_xla_tables_agree_with_torch_xla(tool: str, args: tuple[str, ...]) -> None:
     python = _torch_xla_python()

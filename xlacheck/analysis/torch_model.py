@@ -211,6 +211,18 @@ def host_table() -> dict:
     return table
 
 
+@cache
+def pool_table() -> dict:
+    """xlacheck/data/torch_xla_pools.json, written by tools/generate_torch_pool_table.py (never torch):
+    whether torch_xla lowers each (adaptive pool, input side, output side) it measured, forward and
+    backward; ``{}`` when missing."""
+    try:
+        table: dict = load_json("torch_xla_pools.json")
+    except FileNotFoundError:
+        return {}
+    return table
+
+
 def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
     """The qualified class every assignment in the file gives ``recv`` (a name, or ``self.<attr>``),
     when all of them call the same resolved class (``self.tb = SummaryWriter(log_dir)``); None when the
@@ -1954,6 +1966,12 @@ class _Walker:
                 return STEP_INT
             if f.id in ("max", "min") and any(a & (HOST) for a in args):
                 return HOST
+            if f.id == "sum" and len(c.args) == 1 and isinstance(c.args[0], (ast.GeneratorExp, ast.ListComp)):
+                # sum() of device tensors adds them lazily: a device tensor (torch_xla_host.json measured
+                # builtins.sum reading nothing; Python adds the items with Tensor.__add__)
+                items = self.b.out.of(c.args[0].elt)
+                if items & TENSOR and not items & (CPU | STRUCT):
+                    return TENSOR
         if isinstance(f, (ast.Name, ast.Attribute)) and recv == 0 and self.env.get(getattr(f, "id", ""), 0) & MODULE:
             return OUT | GRAD
         if isinstance(f, ast.Name) and not self.env.get(f.id, 0) and (hits := b._lookup(f)) \

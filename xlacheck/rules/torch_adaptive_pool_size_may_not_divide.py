@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import op_table
+from xlacheck.analysis.torch_model import op_table, pool_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -28,14 +28,33 @@ def uncommon_divisor(n: int) -> bool:
     return n > 1
 
 
+def usual_sides(table: dict) -> list[int]:
+    """The input sides the pool table measured that feature maps usually have: powers of two and
+    7 * 2^k (the maps of 224-pixel inputs)."""
+    return [n for n in table.get("inputs", []) if n > 1 and not uncommon_divisor(n)]
+
+
+def falls_back_on_usual_sides(leaf: str, m: int) -> bool | None:
+    """Whether the pool table measured ``leaf`` to output side ``m`` falling back for every usual
+    input side at least ``m`` it probed; None when the table has no row for that pool or size (a
+    3-d pool, a size it did not probe)."""
+    table = pool_table()
+    rows = table.get("rows", {})
+    seen = [rows.get(f"{leaf}:{n}->{m}", {}).get("status") for n in usual_sides(table) if n >= m]
+    if not seen or any(s is None for s in seen):
+        return None
+    return all(s == "fallback" for s in seen)
+
+
 def _guess(op: str, call: ast.Call) -> tuple[tuple[int | None, ...], str] | None:
-    """(the output size, the aten op of the table's fallback probe) when this adaptive pool's
-    literal output size has an uncommon divisor; None otherwise."""
+    """(the output size, the aten op of the table's fallback probe) when the pool table measured this
+    adaptive pool's literal output size falling back on every usual input side; None otherwise (and
+    for pools the table did not measure: the 3-d ones)."""
     leaf = op.rsplit(".", 1)[-1]
     if leaf not in adaptive_pools() or op.startswith("Tensor.") or always_falls_back(leaf):
         return None  # (a pool that falls back at every output size is XLA351's: no guess about the input)
     sizes = adaptive_output_sizes(call)
-    if sizes is None or not any(n is not None and uncommon_divisor(n) for n in sizes):
+    if sizes is None or not any(n is not None and n > 1 and falls_back_on_usual_sides(leaf, n) for n in sizes):
         return None
     rows = op_table()["argument_dependent"].get("torch.nn.functional." + leaf, [])
     aten: list[str] = next((r.get("aten", []) for r in rows if r["status"] == "fallback"), [])
@@ -54,14 +73,18 @@ def _condition(sizes: tuple[int | None, ...]) -> str:
 class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
     """
     ## What it does
-    Flags adaptive pools (`F.adaptive_{avg,max}_pool{1,2,3}d`, every pool the op table probes at
-    several output sizes, and the `nn.AdaptiveAvgPool2d`/`nn.AdaptiveMaxPool1d`/... modules of
-    an `nn.Module` class whose forward runs in a torch_xla step) whose literal output size has a
-    prime factor other than 2 and 7 (3, 5, 6, 9, 10 ...). torch_xla 2.9 lowers an adaptive pool
-    only where the output size divides the input's size (the table's probes: 9->3 lowers, 8->3
-    falls back to `aten::_adaptive_avg_pool2d` on the CPU). The input's size is not known
-    statically: the rule guesses that the feature map comes from a power-of-two or 224-pixel
-    input (64, 32, 16 ... or 56, 28, 14, 7), which no such output size divides. The guess is
+    Flags adaptive pools (`F.adaptive_{avg,max}_pool{1,2}d` and the `nn.AdaptiveAvgPool2d`/
+    `nn.AdaptiveMaxPool1d`/... modules of an `nn.Module` class whose forward runs in a torch_xla
+    step) to a literal output size that `tools/generate_torch_pool_table.py` measured falling back
+    for every usual input side. The pool table (xlacheck/data/torch_xla_pools.json) runs each pool
+    forward and backward on the XLA device for input sides 1-16, 24, 28, 32, 56, 64 and output
+    sides 1-10, 12, 14, 16 (756 probes): torch_xla 2.9 lowered exactly the pairs where the output
+    side divides the input side, and fell back to `aten::_adaptive_avg_pool2d` /
+    `aten::adaptive_max_pool2d` on the CPU for all others. The input's size is not known
+    statically: the rule reports an output size that falls back on every power-of-two and 7 * 2^k
+    side the table measured (2 ... 64, and 7, 14, 28, 56: the maps of power-of-two and 224-pixel
+    inputs), which is every size with a prime factor other than 2 and 7 (3, 5, 6, 9, 10 ...). The
+    3-d pools, which the table does not grid, are not guessed. The guess is
     false for other inputs (AlexNet's `AdaptiveAvgPool2d((6, 6))` on its 6x6 maps lowers), so the
     rule is behind `--preview`. Output size 1 (global pooling) lowers and is never flagged;
     XLA351 reports what the table decides from the arguments alone (`F.adaptive_max_pool3d`, which
@@ -109,8 +132,9 @@ class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
                 "        F.cross_entropy(h, y).backward()\n        opt.step()\n        torch_xla.sync()\n",
                 expected=(
                     (6, 13, "`F.adaptive_avg_pool2d` to (3, 3) falls back to the CPU in torch_xla 2.9.0 "
-                            "(aten::_adaptive_avg_pool2d) unless 3 divides the input's height and width; the maps of "
-                            "power-of-two and 224-pixel inputs have no prime factor but 2 and 7 (the input's size is "
+                            "(aten::_adaptive_avg_pool2d) unless 3 divides the input's height and width; "
+                            "torch_xla fell back on every power-of-two and 7 * 2^k side from 2 to 64 that "
+                            "xlacheck/data/torch_xla_pools.json measured (the input's size is "
                             "not known here: check it, or pool to a size that divides it)"),
                 )),
         Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\n"
@@ -121,9 +145,9 @@ class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
                 expected=(
                     (8, 21, "`nn.AdaptiveMaxPool2d((5, 10))` runs `F.adaptive_max_pool2d`, which falls back to the "
                             "CPU in torch_xla 2.9.0 (aten::adaptive_max_pool2d) unless 5 divides the input's height "
-                            "and 10 divides the input's width; the maps of power-of-two and 224-pixel inputs have no "
-                            "prime factor but 2 and 7 (the input's size is not known here: check it, or pool to a "
-                            "size that divides it)"),
+                            "and 10 divides the input's width; torch_xla fell back on every power-of-two and 7 * 2^k "
+                            "side from 2 to 64 that xlacheck/data/torch_xla_pools.json measured (the input's size is "
+                            "not known here: check it, or pool to a size that divides it)"),
                 )),
     )
 
@@ -132,8 +156,9 @@ class TorchAdaptivePoolSizeMayNotDivide(ModuleRule):
         if not torch.steps:
             return
         version = op_table()["torch_xla_version"]
-        tail = ("the maps of power-of-two and 224-pixel inputs have no prime factor but 2 and 7 (the input's size "
-                "is not known here: check it, or pool to a size that divides it)")
+        tail = ("torch_xla fell back on every power-of-two and 7 * 2^k side from 2 to 64 that "
+                "xlacheck/data/torch_xla_pools.json measured (the input's size is not known here: check it, or pool "
+                "to a size that divides it)")
         for node in torch.nodes:
             op = torch.call_ops.get(id(node)) if isinstance(node, ast.Call) else None
             guess = _guess(op, node) if op is not None and isinstance(node, ast.Call) else None

@@ -5,7 +5,18 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from xlacheck.analysis.torch_model import CPU, OUT, STRUCT, TENSOR, Step, TorchFacts, built_from, host_table
+from xlacheck.analysis.torch_model import (
+    BOOL,
+    CPU,
+    OUT,
+    STRUCT,
+    TENSOR,
+    Step,
+    TorchFacts,
+    built_from,
+    host_table,
+    op_table,
+)
 from xlacheck.diagnostics import Fix, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
@@ -18,6 +29,9 @@ _FIX = ("keep the value on the device (return or accumulate the tensor), read it
 # A truth test needs the value now: no closure can defer it.
 _BRANCH_FIX = ("the branch needs the value now, so a step closure cannot defer it: decide on the device "
                "(`torch.where`, a masked update) or test the value after `torch_xla.sync()` (every N steps)")
+# A size needs the value now too, and a new value is a new graph: no closure can defer it.
+_SIZE_FIX = ("a size must be a Python int: keep a static size (pad to a fixed bound and mask the tail) or "
+             "compute it from shapes, not from values")
 _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
                        "`and`/`or` on a tensor", "`not tensor`"})
 
@@ -101,7 +115,10 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
             n = optimizers[cls]["transfers"]
             out.append((node, f"`{cls.rsplit('.', 1)[-1]}.step()` (measured on one nn.Linear: {n} device-to-host "
                               "transfers per step)"))
-    out.extend(_function_reads(torch, resolve, table.get("functions", {})))
+    out.extend((n, w) for n, w in _function_reads(torch, resolve, table.get("functions", {}))
+               if ctx.preview or w != "`x in tensor`")  # (--preview: 0 of 4 true on real code, flash-attention paths)
+    out.extend(_method_reads(torch, table.get("methods", {})))
+    out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
         if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
@@ -134,6 +151,11 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
             right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
             if any(device_tensor(e) for e in right):
                 out.append((node, "`%` formatting of a tensor"))
+        if isinstance(node, ast.Compare) and "operator.contains" in reading and any(
+                isinstance(op, (ast.In, ast.NotIn)) and device_tensor(right)
+                for op, right in zip(node.ops, node.comparators)):
+            out.append((node, "`x in tensor`"))
+            continue
         if not isinstance(node, ast.Call) or not node.args:
             continue
         f = node.func
@@ -144,8 +166,124 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
             continue
         name = f"builtins.{f.id}" if isinstance(f, ast.Name) and resolve(f) in (None, f.id) else resolve(f)
         if name in reading and len(node.args) > rows[name]["position"] \
-                and device_tensor(node.args[rows[name]["position"]]):
+                and device_tensor(node.args[rows[name]["position"]]) and not _falls_back(name):
             out.append((node, f"`{name.removeprefix('builtins.')}(tensor)`"))
+        elif name in ("builtins.any", "builtins.all") and name in reading and len(node.args) == 1 \
+                and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and device_tensor(node.args[0].elt):
+            # the probe iterates a bool vector: the truth test of each item reads it; items that are tensors
+            # already are read the same way
+            out.append((node, f"`{name.removeprefix('builtins.')}()` over tensors"))
+    return out
+
+
+def _falls_back(name: str | None) -> bool:
+    """The op table says the op runs on the CPU (``torch.equal``): XLA351 reports it, with its transfer."""
+    return name is not None and op_table()["ops"].get(name, {}).get("status") == "fallback"
+
+
+def method_reads(rows: dict[str, dict]) -> dict[str, bool]:
+    """Tensor methods the host table's ``methods`` sweep saw hand a Python value (or a copy on the CPU)
+    back after reading the device: name -> whether the probe passed an argument (``v.equal(w)``,
+    ``v.to("cpu")``) rather than none (``t.is_nonzero()``). Methods that read because they fall back
+    to the CPU and return a device tensor (``median``, ``nonzero``) are XLA351's and XLA250's; the
+    protocol methods (``__bool__``) are reached through ``bool(t)`` and ``if t:``, reported as such."""
+    out: dict[str, bool] = {}
+    for key, row in rows.items():
+        name, _, probe = key.partition(":")
+        if not row.get("reads") or name.startswith("__") or name in _READ_METHODS:
+            continue
+        if row.get("returns") == "torch.Tensor" and row.get("device") != "cpu":
+            continue
+        if row.get("returns", "").startswith("torch.return_types."):
+            continue  # (aminmax, mode, frexp: device results of ops that fall back)
+        out[name] = probe == "arg"
+    return out
+
+
+def _cpu_target(call: ast.Call) -> bool:
+    """``.to("cpu")``, ``.to(device="cpu")``, ``.to(torch.device("cpu"))``: the probe's argument."""
+    args = [*call.args[:1], *(k.value for k in call.keywords if k.arg == "device")]
+    for a in args:
+        if isinstance(a, ast.Call) and a.args:
+            a = a.args[0]  # torch.device("cpu")
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu":
+            return True
+    return False
+
+
+def _method_reads(torch: TorchFacts, rows: dict[str, dict]) -> list[tuple[ast.AST, str]]:
+    """Tensor methods the sweep measured reading a device tensor and returning a host value
+    (``a.equal(b)``, ``a.allclose(b)``, ``t.is_nonzero()``, ``t.to("cpu")``), called on a proven
+    tensor that is not on the CPU; not in a ``raise`` or ``assert`` message."""
+    reading = method_reads(rows)
+    out: list[tuple[ast.AST, str]] = []
+    for node in torch.nodes:
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
+                or node.func.attr not in reading or isinstance(torch.stmt_of.get(id(node)), ast.Raise):
+            continue
+        name, recv = node.func.attr, node.func.value
+        if not torch.tensor(recv) or torch.of(recv) & CPU or _falls_back("Tensor." + name):
+            continue
+        with_args = bool(node.args or node.keywords)
+        if with_args != reading[name] or name in ("to", "type") and not (name == "to" and _cpu_target(node)):
+            continue  # (the probe's form only: `.to(device)` moves to the device, `.type()` names the type)
+        out.append((node, f"`tensor.{name}(...)`" if with_args else f"`tensor.{name}()`"))
+    return out
+
+
+# size arguments of the table's `sizes` rows that are an input tensor, not a size (the first argument)
+_INPUT_FIRST = frozenset({"torch.nn.functional.pad", "torch.nn.functional.one_hot", "torch.nn.functional.interpolate",
+                          "torch.nn.functional.adaptive_avg_pool1d", "torch.split", "torch.multinomial"})
+
+
+def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
+                rows: dict[str, dict]) -> list[tuple[ast.AST, str]]:
+    """A device tensor handed where torch takes a Python int (a size, a count, a slice bound): the
+    host table's ``sizes`` rows measured each reading the tensor back (``torch.zeros(n)``,
+    ``x[:n]``, ``x.view(n, -1)``, ``F.pad(x, (0, n))``, ``range(n)`` is a ``functions`` row) with
+    ``n`` a 0-d integer tensor computed in the step."""
+    reading = {name for name, row in rows.items() if row.get("reads")}
+    methods = {name.removeprefix("Tensor.") for name in reading if name.startswith("Tensor.") and "(" not in name}
+    out: list[tuple[ast.AST, str]] = []
+
+    def device_size(e: ast.expr) -> bool:
+        if isinstance(e, (ast.Tuple, ast.List)):
+            return any(device_size(v) for v in e.elts)
+        if isinstance(e, ast.Starred) or _host_scalar_call(e):
+            return False
+        return torch.tensor(e) and not torch.of(e) & (CPU | BOOL) and not isinstance(e, (ast.Tuple, ast.List))
+
+    def _host_scalar_call(e: ast.expr) -> bool:
+        """A torch function on Python numbers only (``torch.div(x.size(1), w, rounding_mode="trunc")``,
+        Longformer's chunk count): the result is a CPU scalar tensor, reading it runs no XLA graph."""
+        if not isinstance(e, ast.Call) or not (resolve(e.func) or "").startswith("torch.") \
+                or isinstance(e.func, ast.Attribute) and torch.tensor(e.func.value):
+            return False
+        return not any(k.arg == "device" for k in e.keywords) and not any(
+            torch.tensor(a) and not _host_scalar_call(a) for a in [*e.args, *(k.value for k in e.keywords)])
+
+    for node in torch.nodes:
+        if isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):
+            continue
+        if isinstance(node, ast.Subscript) and "Tensor.__getitem__(slice)" in reading and torch.tensor(node.value):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if any(isinstance(p, ast.Slice) and any(b is not None and device_size(b) for b in (p.lower, p.upper))
+                   for p in parts):
+                out.append((node, "a tensor as a slice bound"))
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = resolve(f)
+        if name in reading and name.startswith("torch."):
+            args = node.args[1:] if name in _INPUT_FIRST else node.args
+            if any(device_size(a) for a in args) or any(device_size(k.value) for k in node.keywords
+                                                        if k.arg not in ("input", "device", "dtype", "generator")):
+                out.append((node, f"a tensor as a size of `{name}`"))
+        elif isinstance(f, ast.Attribute) and f.attr in methods and torch.tensor(f.value) \
+                and not torch.of(f.value) & CPU:
+            if any(device_size(a) for a in node.args) or any(device_size(k.value) for k in node.keywords):
+                out.append((node, f"a tensor as a size of `tensor.{f.attr}`"))
     return out
 
 
@@ -173,7 +311,17 @@ class TorchHostSyncInStep(ModuleRule):
     `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, and the Python
     functions and formatting its `functions` rows saw read a device tensor (`math.isnan(loss)`,
     `math.exp(t)`, `str(t)`, `format(t, ".3f")`, `range(n)` of an integer tensor, `"%.3f" % loss`,
-    `"{}".format(loss)`; not in a `raise` or `assert` message); these get no automatic fix.
+    `"{}".format(loss)`, `any()`/`all()`/`sorted()`/`max()`/`min()` of tensors, `x in t`,
+    `torch.allclose`, `math.isclose`; not in a `raise` or `assert` message; `x in t` only with
+    `--preview`: on real code all four were in flash-attention branches that never run on XLA).
+    The table's Tensor-method sweep (every public `torch.Tensor` method called on lazily computed
+    float, integer and bool tensors) gives the methods that hand a host value back (`t.is_nonzero()`, `a.allclose(b)`,
+    `t.to("cpu")`); methods that read because the op falls back to the CPU and returns a device
+    tensor (`median`, `nonzero`, `torch.equal`) are XLA351's and XLA250's. Its `sizes` rows give
+    the places where torch turns a device integer tensor into a Python int (a host read each time):
+    a slice bound `x[:n]`, the size of a factory `torch.zeros(n)`, `x.view(n, -1)`,
+    `x.new_zeros(n)`, `x.narrow(0, 0, n)`, `x.topk(n)`, `F.pad(x, (0, n))`, `range(n)`, with `n` a
+    proven device tensor (`n = mask.sum()`). These get no automatic fix.
     A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
@@ -330,6 +478,29 @@ class TorchHostSyncInStep(ModuleRule):
                 "        print('loss', loss.item())\n", torch_xla=True),
     )
     INVALID = (
+        # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
+        # tensor as a slice bound, `any()` over per-parameter checks
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\n\n"
+                "class Refine(nn.Module):\n    def forward(self, x, mask):\n        z = torch.tanh(x)\n"
+                "        self.converged = torch.allclose(z, x)\n"
+                "        n = mask.sum()\n        return z[:, :n]\n\n"
+                "def train(model, loader, opt):\n    for x, mask in loader:\n        model(x, mask).sum().backward()\n"
+                "        if any(torch.isnan(p.grad).any() for p in model.parameters()):\n            continue\n"
+                "        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (8, 26, "`torch.allclose(tensor)` reads a torch tensor on the host inside a torch_xla step "
+                            "(called from step code: a loop that calls torch_xla.sync): the pending graph runs and "
+                            "is cut here; keep the value on the device (return or accumulate the tensor), read it "
+                            "after `torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
+                    (10, 16, "a tensor as a slice bound reads a torch tensor on the host inside a torch_xla step "
+                             "(called from step code: a loop that calls torch_xla.sync): the pending graph runs and "
+                             "is cut here; a size must be a Python int: keep a static size (pad to a fixed bound "
+                             "and mask the tail) or compute it from shapes, not from values"),
+                    (15, 12, "`any()` over tensors reads a torch tensor on the host inside a torch_xla step (a loop "
+                             "that calls torch_xla.sync): the pending graph runs and is cut here; keep the value on "
+                             "the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or "
+                             "log it from `xm.add_step_closure(fn, args=(t,))`"),
+                )),
         # the VALID example's lengths, moved to the device: the read now runs the pending graph
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
                 "def train(model, opt, ds, device):\n"
@@ -453,7 +624,7 @@ class TorchHostSyncInStep(ModuleRule):
             if stmt is not None and step is not None and id(stmt) not in fixed and id(node) not in no_fix:
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
-            advice = _BRANCH_FIX if what in _BRANCHES else _FIX
+            advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
                                    f"the pending graph runs and is cut here; {advice}", fix=fix)
 
