@@ -67,6 +67,18 @@ class GrowingTensorToTfFunction(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(ids, pos):\n    return ids + pos\n"
+                "def generate(ids, n):\n    for i in range(n):\n        out = step(ids, tf.constant(i))\n"
+                "        ids = tf.tensor_scatter_nd_update(ids, [[0, i]], [1])\n    return ids\n"),
+        Example('import tensorflow as tf\nclass Tracker:\n    def __init__(self):\n'
+                '        self.history = []\n    @tf.function(jit_compile=True)\n'
+                '    def smooth(self, value):\n        return tf.reduce_mean(value)\n'
+                '    def update(self, loss):\n        self.history.append(loss)\n'
+                '        return self.smooth(loss)\ndef train(tracker, losses):\n'
+                '    for loss in losses:\n        tracker.update(loss)\n'),
+        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef total(ids):\n"
+                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
+                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n"),
         # uncertainty-baselines jft/ood_utils.py: a list bound anew each pass does not grow from pass to pass (tf-real8)
         Example("""
             import jax
@@ -87,18 +99,6 @@ class GrowingTensorToTfFunction(ModuleRule):
                     for m in range(ens_size):
                         means.append(jnp.mean(batch) + m)
         """),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(ids, pos):\n    return ids + pos\n"
-                "def generate(ids, n):\n    for i in range(n):\n        out = step(ids, tf.constant(i))\n"
-                "        ids = tf.tensor_scatter_nd_update(ids, [[0, i]], [1])\n    return ids\n"),
-        Example('import tensorflow as tf\nclass Tracker:\n    def __init__(self):\n'
-                '        self.history = []\n    @tf.function(jit_compile=True)\n'
-                '    def smooth(self, value):\n        return tf.reduce_mean(value)\n'
-                '    def update(self, loss):\n        self.history.append(loss)\n'
-                '        return self.smooth(loss)\ndef train(tracker, losses):\n'
-                '    for loss in losses:\n        tracker.update(loss)\n'),
-        Example("import tensorflow as tf\n@tf.function(reduce_retracing=True)\ndef total(ids):\n"
-                "    return tf.reduce_sum(ids)\ndef run(ids, new, n):\n    for _ in range(n):\n"
-                "        ids = tf.concat([ids, new], axis=1)\n        total(ids)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"

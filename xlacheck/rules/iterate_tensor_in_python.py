@@ -89,24 +89,6 @@ class IterateTensorInPython(Rule):
                   ast.Starred)
 
     VALID = (
-        # uncertainty-baselines psl_utils.py: model.trainable_weights is a Python list of variables (tf-real8)
-        Example("""
-            import tensorflow as tf
-
-
-            def constrained_step(model, optimizer, alpha):
-                scale = tf.constant(alpha)
-
-                @tf.function
-                def step(x, weights):
-                    with tf.GradientTape() as tape:
-                        drift = tf.reduce_sum([tf.reduce_sum(tf.square(w - v))
-                                               for w, v in zip(weights, model.trainable_weights)])
-                        loss = tf.reduce_sum(model(x)) + scale * drift
-                    grads = tape.gradient(loss, model.trainable_variables)
-                    optimizer.apply_gradients(zip(grads, model.trainable_variables))
-                return step
-        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.stack([r * 2.0 for r in tf.unstack(x)])\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -125,6 +107,24 @@ class IterateTensorInPython(Rule):
                 "    return [w - lr * g for w, g in zip(weights, grads)]\n"
                 "def train(weights, grad_batches, lr):\n    for grads in grad_batches:\n"
                 "        weights = apply_update(weights, grads, lr)\n    return weights\n"),
+        # uncertainty-baselines psl_utils.py: model.trainable_weights is a Python list of variables (tf-real8)
+        Example("""
+            import tensorflow as tf
+
+
+            def constrained_step(model, optimizer, alpha):
+                scale = tf.constant(alpha)
+
+                @tf.function
+                def step(x, weights):
+                    with tf.GradientTape() as tape:
+                        drift = tf.reduce_sum([tf.reduce_sum(tf.square(w - v))
+                                               for w, v in zip(weights, model.trainable_weights)])
+                        loss = tf.reduce_sum(model(x)) + scale * drift
+                    grads = tape.gradient(loss, model.trainable_variables)
+                    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                return step
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

@@ -82,6 +82,21 @@ class JaxTracedShape(Rule):
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
+                "    return jnp.repeat(emb, d, axis=0, total_repeat_length=8)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    return jnp.arange(x.shape[0]) + x[: x.shape[0] // 2].sum()\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
+                "    return jnp.bincount(labels, length=3)\n"),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, idx):\n"
+                "    keep = jnp.where(x > 0, x, 0.0)\n    rows = jnp.nonzero(x, size=4, fill_value=0)[0]\n"
+                "    return keep.at[idx].set(0.0), jnp.squeeze(x[None], 0), rows\n"),
+        # psum of a Python constant is the axis size as a Python int (maxtext's collective matmul)
+        Example("import functools\nimport jax\nimport jax.numpy as jnp\n"
+                "@functools.partial(jax.pmap, axis_name='i')\ndef f(x):\n"
+                "    n = jax.lax.psum(1, axis_name='i')\n"
+                "    perm = [(j, (j + 1) % n) for j in range(n)]\n"
+                "    return jnp.zeros((n, x.shape[0])) + jax.lax.ppermute(x, 'i', perm)\n"),
         # init2winit metrics.py: a method of a class that a compiled function defines is not run by defining it
         # (tf-real8)
         Example("""
@@ -127,21 +142,6 @@ class JaxTracedShape(Rule):
             init_fn = jax.jit(init)
             p_split = jax.pmap(lambda x, num: list(jax.random.split(x, num)), static_broadcasted_argnums=1)
         """),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(emb, d):\n"
-                "    return jnp.repeat(emb, d, axis=0, total_repeat_length=8)\n"),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
-                "    return jnp.arange(x.shape[0]) + x[: x.shape[0] // 2].sum()\n"),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
-                "    return jnp.bincount(labels, length=3)\n"),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, idx):\n"
-                "    keep = jnp.where(x > 0, x, 0.0)\n    rows = jnp.nonzero(x, size=4, fill_value=0)[0]\n"
-                "    return keep.at[idx].set(0.0), jnp.squeeze(x[None], 0), rows\n"),
-        # psum of a Python constant is the axis size as a Python int (maxtext's collective matmul)
-        Example("import functools\nimport jax\nimport jax.numpy as jnp\n"
-                "@functools.partial(jax.pmap, axis_name='i')\ndef f(x):\n"
-                "    n = jax.lax.psum(1, axis_name='i')\n"
-                "    perm = [(j, (j + 1) % n) for j in range(n)]\n"
-                "    return jnp.zeros((n, x.shape[0])) + jax.lax.ppermute(x, 'i', perm)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"

@@ -78,6 +78,14 @@ class NameDefinedInOneBranch(Rule):
     in_helpers = True
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        perm = tf.range(2)\n        x = x * 2.0\n"
+                "    if tf.reduce_max(x) > 3:\n        perm = tf.range(3)\n        x = x + tf.cast(perm[0], x.dtype)\n"
+                "    return x\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, m):\n"
+                "    coef = 1.0\n    if tf.norm(g) > m:\n        coef = m / tf.norm(g)\n    return g * coef\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, use_clip=True):\n"
+                "    if use_clip:\n        coef = 0.5\n    return g * coef\n"),
         # tensorflow/tpu retinanet_model.py: a string-keyed item of a model_fn's `params` is a Python value (tf-real8)
         Example("""
             import tensorflow.compat.v1 as tf
@@ -93,14 +101,6 @@ class NameDefinedInOneBranch(Rule):
                     scaffold_fn = None
                 return contrib_tpu.TPUEstimatorSpec(mode, loss=features, scaffold_fn=scaffold_fn)
         """),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if tf.reduce_sum(x) > 0:\n        perm = tf.range(2)\n        x = x * 2.0\n"
-                "    if tf.reduce_max(x) > 3:\n        perm = tf.range(3)\n        x = x + tf.cast(perm[0], x.dtype)\n"
-                "    return x\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, m):\n"
-                "    coef = 1.0\n    if tf.norm(g) > m:\n        coef = m / tf.norm(g)\n    return g * coef\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(g, use_clip=True):\n"
-                "    if use_clip:\n        coef = 0.5\n    return g * coef\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef clip(grad, max_norm):\n    norm = tf.norm(grad)\n"

@@ -47,6 +47,22 @@ class NumpyCallOnTensor(Rule):
     node_types = (ast.Call, ast.Subscript)
 
     VALID = (
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return x / np.sqrt(x.shape[-1])\n"),
+        Example("import tensorflow as tf\nimport tensorflow.experimental.numpy as tnp\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return tnp.mean(x)\n"),
+        # a type dispatch: the NumPy branch never runs on a traced tensor
+        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if isinstance(x, np.ndarray):\n        return np.where(x > 0, x, 0)\n"
+                "    if not hasattr(x, 'astype'):\n        return tf.nn.relu(x)\n    return np.maximum(x, 0)\n"),
+        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
+                "    scale = np.linspace(0.0, 1.0, 8)[: x.shape[0]]\n    return x * scale\n"),
+        # tf.constant of Python numbers, tf.TensorShape of a static shape or of a non-tensor
+        Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, dims=None):\n"
+                "        if hasattr(dims, 'shape'):\n            dims = dims.shape\n        else:\n"
+                "            dims = tf.TensorShape(dims)\n"
+                "        return x * tf.constant([0.5, 2.0]) + tf.zeros(tf.TensorShape(x.shape))\n"
+                "layer = L()\ndef f(x):\n    return layer(x)\n"),
         # uncertainty-baselines batchensemble_utils.py: the PyTreeDef of jax.tree.flatten is no array (tf-real8)
         Example("""
             import jax
@@ -65,22 +81,6 @@ class NumpyCallOnTensor(Rule):
                 inv = np.argsort(perm)
                 return [vals[i] for i in inv]
         """),
-        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    return x / np.sqrt(x.shape[-1])\n"),
-        Example("import tensorflow as tf\nimport tensorflow.experimental.numpy as tnp\n"
-                "@tf.function(jit_compile=True)\ndef f(x):\n    return tnp.mean(x)\n"),
-        # a type dispatch: the NumPy branch never runs on a traced tensor
-        Example("import numpy as np\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if isinstance(x, np.ndarray):\n        return np.where(x > 0, x, 0)\n"
-                "    if not hasattr(x, 'astype'):\n        return tf.nn.relu(x)\n    return np.maximum(x, 0)\n"),
-        Example("import jax\nimport numpy as np\n@jax.jit\ndef f(x):\n"
-                "    scale = np.linspace(0.0, 1.0, 8)[: x.shape[0]]\n    return x * scale\n"),
-        # tf.constant of Python numbers, tf.TensorShape of a static shape or of a non-tensor
-        Example("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, dims=None):\n"
-                "        if hasattr(dims, 'shape'):\n            dims = dims.shape\n        else:\n"
-                "            dims = tf.TensorShape(dims)\n"
-                "        return x * tf.constant([0.5, 2.0]) + tf.zeros(tf.TensorShape(x.shape))\n"
-                "layer = L()\ndef f(x):\n    return layer(x)\n"),
     )
     INVALID = (
         Example("import jax\nimport numpy as np\n@jax.jit\ndef gather_positions(perm):\n"

@@ -95,21 +95,6 @@ class PythonBuiltinOnTensors(Rule):
     in_helpers = True
 
     VALID = (
-        # tensorflow/tpu resnet_estimator.py: TF1 Estimator objects and what they return are no tensors (tf-real8)
-        Example("""
-            import tensorflow.compat.v1 as tf
-            from tensorflow.compat.v1 import estimator as tf_estimator
-            from tensorflow.contrib import tpu as contrib_tpu
-
-
-            def main(model_fn, train_steps, steps_per_eval):
-                config = contrib_tpu.RunConfig(save_checkpoints_steps=steps_per_eval)
-                est = tf_estimator.Estimator(model_fn=model_fn, config=config)
-                step = est.get_variable_value(tf.GraphKeys.GLOBAL_STEP)
-                while step < train_steps:
-                    step = min(step + steps_per_eval, train_steps)
-                    est.train(input_fn=None, max_steps=step)
-        """),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    n = max(x.shape[0], 1)\n    return x / n\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"
@@ -127,6 +112,21 @@ class PythonBuiltinOnTensors(Rule):
                 "    for module in sorted(structure):\n        bundle = structure[module]\n"
                 "        for name in sorted(bundle):\n            yield module, name, bundle[name]\n"
                 "@jax.jit\ndef total(params):\n    return sum(jnp.sum(v) for _, _, v in traverse(params))\n"),
+        # tensorflow/tpu resnet_estimator.py: TF1 Estimator objects and what they return are no tensors (tf-real8)
+        Example("""
+            import tensorflow.compat.v1 as tf
+            from tensorflow.compat.v1 import estimator as tf_estimator
+            from tensorflow.contrib import tpu as contrib_tpu
+
+
+            def main(model_fn, train_steps, steps_per_eval):
+                config = contrib_tpu.RunConfig(save_checkpoints_steps=steps_per_eval)
+                est = tf_estimator.Estimator(model_fn=model_fn, config=config)
+                step = est.get_variable_value(tf.GraphKeys.GLOBAL_STEP)
+                while step < train_steps:
+                    step = min(step + steps_per_eval, train_steps)
+                    est.train(input_fn=None, max_steps=step)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, step):\n"

@@ -53,6 +53,10 @@ class ReturnInOneBranch(Rule):
     in_helpers = True
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    if tf.reduce_sum(x) > 0:\n        return x\n    return -x\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, flag=None):\n"
+                "    if flag is None:\n        return x\n"),
         # deepmind-research galaxy_mergers/helpers.py: an option compared with its name is a Python bool (tf-real8)
         Example("""
             import tensorflow as tf
@@ -67,10 +71,6 @@ class ReturnInOneBranch(Rule):
                 else:
                     raise ValueError(reduction)
         """),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    if tf.reduce_sum(x) > 0:\n        return x\n    return -x\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x, flag=None):\n"
-                "    if flag is None:\n        return x\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef kl(mu, done):\n    if done:\n"

@@ -59,6 +59,16 @@ class TensorAssertStatement(Rule):
     in_helpers = True
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    assert x.shape[-1] == 4\n    return x * 2.0\n"),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    tf.debugging.assert_non_negative(x)\n    return x\n"),
+        # the rank a caller passes may be a tensor (tf.size), but the assert runs only for an int
+        Example("import tensorflow as tf\ndef has_rank(t, rank):\n"
+                "    if t.shape.ndims is not None and isinstance(rank, int):\n"
+                "        assert t.shape.ndims == rank, 'rank'\n    return t\n"
+                "@tf.function(jit_compile=True)\ndef f(x, shape):\n"
+                "    return has_rank(has_rank(x, 2), tf.size(shape)) * 2.0\n"),
         # tensorflow/tpu custom_tpuestimator.py: a flag read through tf.compat.v1.flags.FLAGS is a Python value
         # (tf-real8)
         Example("""
@@ -73,16 +83,6 @@ class TensorAssertStatement(Rule):
                     assert FLAGS.model_dir.startswith('gs://'), 'model_dir must be a GCS path'
                 return contrib_tpu.TPUEstimator(model_fn=model_fn)
         """),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    assert x.shape[-1] == 4\n    return x * 2.0\n"),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    tf.debugging.assert_non_negative(x)\n    return x\n"),
-        # the rank a caller passes may be a tensor (tf.size), but the assert runs only for an int
-        Example("import tensorflow as tf\ndef has_rank(t, rank):\n"
-                "    if t.shape.ndims is not None and isinstance(rank, int):\n"
-                "        assert t.shape.ndims == rank, 'rank'\n    return t\n"
-                "@tf.function(jit_compile=True)\ndef f(x, shape):\n"
-                "    return has_rank(has_rank(x, 2), tf.size(shape)) * 2.0\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(labels):\n"

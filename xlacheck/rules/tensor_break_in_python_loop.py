@@ -50,6 +50,9 @@ class TensorBreakInPythonLoop(Rule):
     node_types = (ast.Break, ast.Return)
 
     VALID = (
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    for _ in tf.range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
+                "            break\n    return x\n"),
         # tensorflow/agents qtopt_cem_actions_sampler_continuous.py: AutoGraph stages range() of a tensor as tf.range
         # (tf-real8)
         Example("""
@@ -66,9 +69,6 @@ class TensorBreakInPythonLoop(Rule):
                     k += 1
                 return k
         """),
-        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
-                "    for _ in tf.range(10):\n        x = x / 2.0\n        if tf.reduce_max(x) < 1.0:\n"
-                "            break\n    return x\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"

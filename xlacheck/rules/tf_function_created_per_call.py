@@ -119,33 +119,6 @@ class TfFunctionCreatedPerCall(ModuleRule):
     severity = Severity.RECOMPILE
 
     VALID = (
-        # uncertainty-baselines drug_cardiotoxicity: strategy.run(...) in a loop is no call of the file's own run()
-        # (tf-real8)
-        Example("""
-            import tensorflow as tf
-
-
-            def run(train_dataset, strategy, model, optimizer, steps_per_epoch, num_epochs):
-                train_iterator = iter(train_dataset)
-
-                @tf.function
-                def train_step(iterator):
-                    def step_fn(inputs):
-                        with tf.GradientTape() as tape:
-                            loss = tf.reduce_mean(model(inputs))
-                        grads = tape.gradient(loss, model.trainable_variables)
-                        optimizer.apply_gradients(zip(grads, model.trainable_variables))
-
-                    for _ in tf.range(tf.cast(steps_per_epoch, tf.int32)):
-                        strategy.run(step_fn, args=(next(iterator),))
-
-                for _ in range(num_epochs):
-                    train_step(train_iterator)
-
-
-            def main(train_dataset, strategy, model, optimizer):
-                run(train_dataset, strategy, model, optimizer, 100, 3)
-        """),
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
                 "_fast = tf.function(_loss, jit_compile=True)\ndef loss(a, b):\n    return _fast(a, b)\n"),
         Example("import tensorflow as tf\ndef train(model, batches):\n    @tf.function\n    def step(x):\n"
@@ -203,6 +176,33 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 "    for device, fn in SPECIALIZATIONS.items():\n"
                 "        out[device] = tf.function(fn, jit_compile=True)(x)\n"
                 "    return out\n"),
+        # uncertainty-baselines drug_cardiotoxicity: strategy.run(...) in a loop is no call of the file's own run()
+        # (tf-real8)
+        Example("""
+            import tensorflow as tf
+
+
+            def run(train_dataset, strategy, model, optimizer, steps_per_epoch, num_epochs):
+                train_iterator = iter(train_dataset)
+
+                @tf.function
+                def train_step(iterator):
+                    def step_fn(inputs):
+                        with tf.GradientTape() as tape:
+                            loss = tf.reduce_mean(model(inputs))
+                        grads = tape.gradient(loss, model.trainable_variables)
+                        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+                    for _ in tf.range(tf.cast(steps_per_epoch, tf.int32)):
+                        strategy.run(step_fn, args=(next(iterator),))
+
+                for _ in range(num_epochs):
+                    train_step(train_iterator)
+
+
+            def main(train_dataset, strategy, model, optimizer):
+                run(train_dataset, strategy, model, optimizer, 100, 3)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
