@@ -622,3 +622,21 @@ def test_optional_field_of_every_batch_compiles_once():
     ones = jax.numpy.ones(3)
     ns["train"](jax.numpy.zeros(()), [{"x": ones, "mask": ones}] * 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_new_vjp_pullback_per_iteration_traces_every_time():
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\ndef energy(x):\n    return jnp.sum(jnp.sin(x) * x)\n"
+           "@jax.jit\ndef apply_pullback(pb, t):\n    TRACES.append(1)\n    return pb(t)[0]\n"
+           "def descend(x, steps):\n    for _ in range(steps):\n        _, pb = jax.vjp(energy, x)\n"
+           "        x = x - 0.1 * apply_pullback(pb, 1.0)\n    return x\n")
+    assert "XLA414" in _codes(src)
+    ns = _run(src)
+    ns["descend"](jax.numpy.ones(3), 3)
+    assert len(ns["TRACES"]) == 3
+    # one pullback built before the loop: flagged by nothing, traced once
+    fixed = src.replace("    for _ in range(steps):\n        _, pb = jax.vjp(energy, x)\n",
+                        "    _, pb = jax.vjp(energy, x)\n    for _ in range(steps):\n")
+    assert "XLA414" not in _codes(fixed)
+    ns = _run(fixed)
+    ns["descend"](jax.numpy.ones(3), 3)
+    assert len(ns["TRACES"]) == 1

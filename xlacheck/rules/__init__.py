@@ -89,6 +89,7 @@ from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScal
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
 from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
+from xlacheck.rules.transformed_function_to_jit_per_call import TransformedFunctionToJitPerCall
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
@@ -160,6 +161,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitArgumentDataDependentShape,
     JitReadsReboundGlobal,
     StaticCallableCreatedPerCall,
+    TransformedFunctionToJitPerCall,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
     JitArgumentStructurePerIteration,

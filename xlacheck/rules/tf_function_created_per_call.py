@@ -56,7 +56,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     operands of arithmetic or comparisons (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
     `weighted_mse(a, b, w)`): numbers baked into a numeric kernel as constants, a loss or metric
     helper that runs per step, where the drivers call or read attributes of what they capture
-    (`model.init`, `sample_chain(num_results=...)`). When this file calls the
+    (`model.init`, `sample_chain(num_results=...)`); or unless this file calls the enclosing
+    function in a loop (`[prediction(b) for b in batches]`: a per-batch helper, not a one-off
+    driver). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
@@ -322,6 +324,16 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
+        # built from the call's own state (tf.function(model)), and this file calls the function in a loop:
+        # a per-batch helper, flagged without --preview (tensorflow/tensorflow#43501)
+        Example("import tensorflow as tf\ndef prediction(model, x):\n"
+                "    predict = tf.function(model, jit_compile=True)\n    return predict(x)\n"
+                "def serve(model, batches):\n    return [prediction(model, b) for b in batches]\n",
+                expected=(
+                    (3, 15, 'tf.function created inside `prediction()` and called once per call: every call of '
+                            '`prediction()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                )),
         # jax.grad of a module-level loss is a new function on every evaluation (seq.jit_of_new_grad_per_call)
         Example("import jax\nimport jax.numpy as jnp\ndef loss(w, x):\n    return jnp.mean((x @ w) ** 2)\n"
                 "def sgd_step(w, x, lr):\n    return w - lr * jax.jit(jax.grad(loss))(w, x)\n",
@@ -397,7 +409,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node)):
+                     or _bakes_call_numbers(index, func, node) or self._called_in_loop(index, func)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -443,7 +455,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node)):
+                     or _bakes_call_numbers(index, func, node) or self._called_in_loop(index, func)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
