@@ -314,6 +314,22 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
             return o.apply(x3)
         return [lambda: o.apply(x3), second]
 
+    @probe("static.hash_and_eq_by_type_new_data", "f(S(0.1), x)  # static_argnums=0; S hashes and compares by type",
+           "f(S(0.5), x)  # other data, equal by S's __eq__")
+    def _(c):
+        class ByType:
+            def __init__(self, k: float) -> None:
+                self.k = k
+
+            def __hash__(self) -> int:
+                return hash(type(self).__name__)
+
+            def __eq__(self, other: object) -> bool:
+                return type(self) is type(other)
+
+        f = jit(c, lambda s, v: v * s.k, static_argnums=0)
+        return [lambda: f(ByType(0.1), x3), lambda: f(ByType(0.5), x3)]
+
     # --- the callable jax.jit wraps --------------------------------------------------------------
     def counted_g(c: Callable[[], None]) -> Callable[[Any], Any]:
         def gg(v: Any) -> Any:
@@ -779,7 +795,7 @@ def measure() -> dict[str, Any]:
             "recompiles": error is None and then != (0, 0), "error": error,
             "calls": len(calls), "total_compiles": compiles[0] if error is None else None,
         }
-        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes"):
+        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes", "static.hash_and_eq_by_type_new_data"):
             entry["stale"] = bool((results[0] == results[1]).all())
         out[key] = entry
     return {"schema_version": SCHEMA_VERSION, "jax_version": jax.__version__, "backend": jax.default_backend(),

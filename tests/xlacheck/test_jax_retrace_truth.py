@@ -640,3 +640,18 @@ def test_new_vjp_pullback_per_iteration_traces_every_time():
     ns = _run(fixed)
     ns["descend"](jax.numpy.ones(3), 3)
     assert len(ns["TRACES"]) == 1
+
+
+def test_static_object_equal_by_type_keeps_first_values():
+    src = ("import jax\nfrom functools import partial\nclass Sched:\n    def __init__(self, lr):\n"
+           "        self.lr = lr\n    def __hash__(self):\n        return hash(type(self).__name__)\n"
+           "    def __eq__(self, other):\n        return type(self) is type(other)\n"
+           "    def __call__(self, step):\n        return self.lr * step\n"
+           "@partial(jax.jit, static_argnums=0)\ndef update(sched, step, w):\n    return w - sched(step)\n")
+    assert "XLA423" in _codes(src)
+    ns = _run(src)
+    one = jax.numpy.ones(())
+    first = ns["update"](ns["Sched"](0.1), one, one)
+    second = ns["update"](ns["Sched"](0.5), one, one)
+    assert float(first) == float(second)  # stale: the second call ran with lr=0.1
+    assert ns["update"]._cache_size() == 1

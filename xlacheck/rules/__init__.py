@@ -54,6 +54,7 @@ from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
+from xlacheck.rules.static_argument_equal_by_type import StaticArgumentEqualByType
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
@@ -162,6 +163,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitReadsReboundGlobal,
     StaticCallableCreatedPerCall,
     TransformedFunctionToJitPerCall,
+    StaticArgumentEqualByType,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
     JitArgumentStructurePerIteration,
