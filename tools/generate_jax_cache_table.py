@@ -737,6 +737,17 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
     def _(c):
         return [lambda: jnp.stack([x3] * 1), lambda: jnp.stack([x3] * 2), lambda: jnp.stack([x3] * 3)]
 
+    @probe("eager.concatenate_grown_accumulator", "acc = jnp.concatenate([acc, x])  # not jitted, host loop",
+           "the same twice more: acc one row longer each time")
+    def _(c):
+        acc: list[Any] = [jnp.zeros((1, 5))]
+        row = jnp.ones((1, 5))
+
+        def grow() -> Any:
+            acc[0] = jnp.concatenate([acc[0], row])
+            return acc[0]
+        return [grow, grow, grow]
+
     @probe("eager.stack_list_same_length", "jnp.stack([x, x])  # not jitted",
            "jnp.stack([y, y]); jnp.stack([z, z])  # new values, same length and shape")
     def _(c):

@@ -655,3 +655,27 @@ def test_static_object_equal_by_type_keeps_first_values():
     second = ns["update"](ns["Sched"](0.5), one, one)
     assert float(first) == float(second)  # stale: the second call ran with lr=0.1
     assert ns["update"]._cache_size() == 1
+
+
+def test_eager_concatenate_of_grown_array_compiles_every_iteration():
+    src = ("import jax.numpy as jnp\ndef collect(rows):\n    acc = jnp.zeros((0, 13))\n    for r in rows:\n"
+           "        acc = jnp.concatenate([acc, r])\n    return acc\n")
+    assert "XLA424" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}
+    assert "XLA424" not in _codes(src)  # behind --preview
+    compiles: list[str] = []
+    active = [True]
+
+    def listener(event: str, duration_secs: float, **_: Any) -> None:
+        if active[0] and event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        ns = _run(src)
+        rows = [jax.numpy.full((1, 13), float(i)) for i in range(4)]
+        jax.block_until_ready(rows)
+        compiles.clear()
+        ns["collect"](rows)
+    finally:
+        active[0] = False
+    assert len(compiles) >= 4  # one concatenate per new length (plus the zeros)
