@@ -123,7 +123,9 @@ class TransformedFunctionToJitPerCall(ModuleRule):
         for call, _info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
             name = call.func.id if isinstance(call.func, ast.Name) else "?"
             for arg in [*call.args, *(kw.value for kw in call.keywords)]:
-                made = _made_by_transformation(index, call, arg) if isinstance(arg, ast.Name) else None
+                if not isinstance(arg, ast.Name):
+                    continue
+                made = _made_by_transformation(index, call, arg)
                 if made is None:
                     continue
                 kind, binding = made
