@@ -240,7 +240,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (3, 12, 'jax.pmap created inside `gather()` and called once per call: every call of `gather()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
-                            'tf.function once (module level, __init__, or a cache)'),
+                            'jax.pmap once (module level, __init__, or a cache)'),
                 )),
         Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
                 "        self._forward = tf.function(self.forward, jit_compile=True)\n"
@@ -280,7 +280,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (8, 12, 'jax.jit created inside `predict()` and called once per call: every call of `predict()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
-                            'tf.function once (module level, __init__, or a cache)'),
+                            'jax.jit once (module level, __init__, or a cache)'),
                 )),
         Example("import jax\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
                 "        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n        state = step(state)\n"
@@ -322,7 +322,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
-                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
                 )),
         # built from the call's own state (tf.function(model)), and this file calls the function in a loop:
         # a per-batch helper, flagged without --preview (tensorflow/tensorflow#43501)
@@ -340,7 +340,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (6, 21, 'jax.jit created inside `sgd_step()` and called once per call: every call of '
                             '`sgd_step()` builds a new function with an empty trace cache and traces/compiles it '
-                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
                 )),
     )
 
@@ -438,13 +438,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
             if self._called_in_loop(index, func):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
-                                        "again; create the tf.function once (__init__, module level or a cache)")
+                                        f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
             elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which maps it over its "
                                         "input and returns the results (a predict/evaluate helper, called again for "
                                         "every data set): each call builds a new function with an empty trace cache "
-                                        "and compiles it again; create the tf.function once (__init__, module level "
-                                        "or a cache)")
+                                        "and compiles it again; create the "
+                                        f"{_shown(kind)} once (__init__, module level or a cache)")
             elif kind.startswith("jax.") and fixed_loops and not self._called_only_outside_loops(ctx, index, func):
                 # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
                 # the function is a computation callers repeat, not a driver over data (jax #4572)
@@ -768,7 +768,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         ctx.report(self, where,
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
-                   "tf.function once (module level, __init__, or a cache)")
+                   f"{_shown(kind)} once (module level, __init__, or a cache)")
 
 
 def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
