@@ -57,8 +57,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
     `weighted_mse(a, b, w)`): numbers baked into a numeric kernel as constants, a loss or metric
     helper that runs per step, where the drivers call or read attributes of what they capture
     (`model.init`, `sample_chain(num_results=...)`); or unless this file calls the enclosing
-    function in a loop (`[prediction(b) for b in batches]`: a per-batch helper, not a one-off
-    driver). When this file calls the
+    function in a loop over data its caller receives (`[prediction(b) for b in batches]` with
+    `batches` a parameter: a per-batch helper, not a one-off driver; a loop over a count of
+    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
@@ -198,6 +199,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
                 "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
                 "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n"),
+        # called in a loop over a count of `self`, not over data the caller receives (tf_agents'
+        # samplers run inside the traced policy): no evidence of a per-batch helper
+        Example("import tensorflow as tf\nclass Sampler:\n    def __init__(self, n):\n        self._n = n\n"
+                "    def _one(self, model, x):\n        @tf.function\n        def run(v):\n"
+                "            return model(v)\n        return run(x)\n"
+                "    def sample(self, model, x):\n        return [self._one(model, x) for _ in range(self._n)]\n"),
         # one tf.function per distinct function the loop walks: each is traced once, and one built
         # before the loop could not serve them (google-deepmind/sonnet's per-device specializations)
         Example("import tensorflow as tf\ndef _cpu(x):\n    return x * 2.0\ndef _gpu(x):\n    return x + x\n"
@@ -409,7 +416,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or self._called_in_loop(index, func)):
+                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -455,7 +462,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node) or self._called_in_loop(index, func)):
+                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
@@ -744,6 +751,31 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     return True
                 if isinstance(n, ast.Name) and n.id in collected:
                     return True
+        return False
+
+    def _called_over_data(self, index: ModuleIndex, func: ast.AST) -> bool:
+        """This file calls ``func`` in a loop over data its caller receives: the loop iterates a
+        parameter of the calling function (``[prediction(b) for b in batches]``, ``enumerate(batches)``,
+        ``zip(xs, ys)``), so ``func`` runs once per item of a data set. A loop over a count or a
+        structure of ``self`` (``for i in range(self._num_sub_actions)``: tf_agents' samplers, traced
+        inside the policy) is not such evidence."""
+        for site in self._sites(index, func):
+            loops = index.loops_around(site)
+            caller = index.function_of(site)
+            if not loops or not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            params = {a.arg for a in caller.args.posonlyargs + caller.args.args + caller.args.kwonlyargs}
+            loop = loops[0]
+            generators = getattr(loop, "generators", None)
+            iterable = generators[0].iter if generators else getattr(loop, "iter", None)
+            if iterable is None:
+                continue
+            parts = [iterable]
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+                    and iterable.func.id in ("enumerate", "zip", "iter", "tqdm"):
+                parts = list(iterable.args)
+            if any(isinstance(p, ast.Name) and p.id in params for p in parts):
+                return True
         return False
 
     def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
