@@ -314,6 +314,22 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
             return o.apply(x3)
         return [lambda: o.apply(x3), second]
 
+    @probe("static.hash_and_eq_by_type_new_data", "f(S(0.1), x)  # static_argnums=0; S hashes and compares by type",
+           "f(S(0.5), x)  # other data, equal by S's __eq__")
+    def _(c):
+        class ByType:
+            def __init__(self, k: float) -> None:
+                self.k = k
+
+            def __hash__(self) -> int:
+                return hash(type(self).__name__)
+
+            def __eq__(self, other: object) -> bool:
+                return type(self) is type(other)
+
+        f = jit(c, lambda s, v: v * s.k, static_argnums=0)
+        return [lambda: f(ByType(0.1), x3), lambda: f(ByType(0.5), x3)]
+
     # --- the callable jax.jit wraps --------------------------------------------------------------
     def counted_g(c: Callable[[], None]) -> Callable[[Any], Any]:
         def gg(v: Any) -> Any:
@@ -679,6 +695,71 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
         b = [jnp.ones((2, 3)), jnp.ones((3, 3)), jnp.ones((4, 3))]
         return [lambda: f(b[0]), lambda: f(b[1]), lambda: f(b[2])]
 
+    # --- functions returned by a transformation, passed to a jitted function (jax#3755) ------
+    @probe("seq.vjp_pullback_as_argument_per_call", "_, pb = jax.vjp(g, x); f(pb, 1.0)  # a new pullback",
+           "the same with a new x of the same shape, twice more")
+    def _(c):
+        f = jit(c, lambda pb, t: pb(t)[0])
+        xs = [jnp.ones(3), jnp.ones(3) * 2.0, jnp.ones(3) * 3.0]
+
+        def energy(u: Any) -> Any:  # one function object: only the pullback is new per call
+            return jnp.sum(jnp.sin(u) * u)
+
+        def call(v: Any) -> Any:
+            _, pb = jax.vjp(energy, v)
+            return f(pb, 1.0)
+        return [lambda: call(xs[0]), lambda: call(xs[1]), lambda: call(xs[2])]
+
+    @probe("seq.vjp_pullback_reused_as_argument", "_, pb = jax.vjp(g, x); f(pb, 1.0)  # built once",
+           "f(pb, 2.0); f(pb, 3.0)  # the same pullback object")
+    def _(c):
+        f = jit(c, lambda pb, t: pb(t)[0])
+        _, pb = jax.vjp(lambda u: jnp.sum(jnp.sin(u) * u), jnp.ones(3))
+        return [lambda: f(pb, 1.0), lambda: f(pb, 2.0), lambda: f(pb, 3.0)]
+
+    @probe("seq.linearize_jvp_as_argument_per_call", "_, jvp = jax.linearize(g, x); f(jvp, t)  # a new jvp",
+           "the same with a new x of the same shape, twice more")
+    def _(c):
+        f = jit(c, lambda fn, t: fn(t))
+        xs = [jnp.ones(3), jnp.ones(3) * 2.0, jnp.ones(3) * 3.0]
+
+        def wave(u: Any) -> Any:
+            return jnp.sin(u) * u
+
+        def call(v: Any) -> Any:
+            _, jvp = jax.linearize(wave, v)
+            return f(jvp, jnp.ones(3))
+        return [lambda: call(xs[0]), lambda: call(xs[1]), lambda: call(xs[2])]
+
+    # --- eager (un-jitted) jax.numpy ops: compiled per new operand shape ----------------------
+    @probe("eager.stack_list_new_length", "jnp.stack([x] * 1)  # not jitted",
+           "jnp.stack([x] * 2); jnp.stack([x] * 3)  # a list of a new length per call")
+    def _(c):
+        return [lambda: jnp.stack([x3] * 1), lambda: jnp.stack([x3] * 2), lambda: jnp.stack([x3] * 3)]
+
+    @probe("eager.concatenate_grown_accumulator", "acc = jnp.concatenate([acc, x])  # not jitted, host loop",
+           "the same twice more: acc one row longer each time")
+    def _(c):
+        acc: list[Any] = [jnp.zeros((1, 5))]
+        row = jnp.ones((1, 5))
+
+        def grow() -> Any:
+            acc[0] = jnp.concatenate([acc[0], row])
+            return acc[0]
+        return [grow, grow, grow]
+
+    @probe("eager.stack_list_same_length", "jnp.stack([x, x])  # not jitted",
+           "jnp.stack([y, y]); jnp.stack([z, z])  # new values, same length and shape")
+    def _(c):
+        ys = [jnp.ones(3) * k for k in (5.0, 6.0, 7.0)]
+        return [lambda: jnp.stack([ys[0]] * 2), lambda: jnp.stack([ys[1]] * 2), lambda: jnp.stack([ys[2]] * 2)]
+
+    @probe("eager.mean_new_shape", "jnp.mean(jnp.ones((2, 3)), axis=1)  # not jitted",
+           "the same on ones((2, 5)), ones((2, 7))")
+    def _(c):
+        b = [jnp.ones((2, 3)), jnp.ones((2, 5)), jnp.ones((2, 7))]
+        return [lambda: jnp.mean(b[0], axis=1), lambda: jnp.mean(b[1], axis=1), lambda: jnp.mean(b[2], axis=1)]
+
 
 def measure() -> dict[str, Any]:
     if "jax" in sys.modules:
@@ -725,7 +806,7 @@ def measure() -> dict[str, Any]:
             "recompiles": error is None and then != (0, 0), "error": error,
             "calls": len(calls), "total_compiles": compiles[0] if error is None else None,
         }
-        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes"):
+        if key in ("static.self_attribute_mutated", "wrap.closure_global_changes", "static.hash_and_eq_by_type_new_data"):
             entry["stale"] = bool((results[0] == results[1]).all())
         out[key] = entry
     return {"schema_version": SCHEMA_VERSION, "jax_version": jax.__version__, "backend": jax.default_backend(),

@@ -622,3 +622,60 @@ def test_optional_field_of_every_batch_compiles_once():
     ones = jax.numpy.ones(3)
     ns["train"](jax.numpy.zeros(()), [{"x": ones, "mask": ones}] * 4)
     assert ns["step"]._cache_size() == 1
+
+
+def test_new_vjp_pullback_per_iteration_traces_every_time():
+    src = ("import jax\nimport jax.numpy as jnp\nTRACES = []\ndef energy(x):\n    return jnp.sum(jnp.sin(x) * x)\n"
+           "@jax.jit\ndef apply_pullback(pb, t):\n    TRACES.append(1)\n    return pb(t)[0]\n"
+           "def descend(x, steps):\n    for _ in range(steps):\n        _, pb = jax.vjp(energy, x)\n"
+           "        x = x - 0.1 * apply_pullback(pb, 1.0)\n    return x\n")
+    assert "XLA414" in _codes(src)
+    ns = _run(src)
+    ns["descend"](jax.numpy.ones(3), 3)
+    assert len(ns["TRACES"]) == 3
+    # one pullback built before the loop: flagged by nothing, traced once
+    fixed = src.replace("    for _ in range(steps):\n        _, pb = jax.vjp(energy, x)\n",
+                        "    _, pb = jax.vjp(energy, x)\n    for _ in range(steps):\n")
+    assert "XLA414" not in _codes(fixed)
+    ns = _run(fixed)
+    ns["descend"](jax.numpy.ones(3), 3)
+    assert len(ns["TRACES"]) == 1
+
+
+def test_static_object_equal_by_type_keeps_first_values():
+    src = ("import jax\nfrom functools import partial\nclass Sched:\n    def __init__(self, lr):\n"
+           "        self.lr = lr\n    def __hash__(self):\n        return hash(type(self).__name__)\n"
+           "    def __eq__(self, other):\n        return type(self) is type(other)\n"
+           "    def __call__(self, step):\n        return self.lr * step\n"
+           "@partial(jax.jit, static_argnums=0)\ndef update(sched, step, w):\n    return w - sched(step)\n")
+    assert "XLA423" in _codes(src)
+    ns = _run(src)
+    one = jax.numpy.ones(())
+    first = ns["update"](ns["Sched"](0.1), one, one)
+    second = ns["update"](ns["Sched"](0.5), one, one)
+    assert float(first) == float(second)  # stale: the second call ran with lr=0.1
+    assert ns["update"]._cache_size() == 1
+
+
+def test_eager_concatenate_of_grown_array_compiles_every_iteration():
+    src = ("import jax.numpy as jnp\ndef collect(rows):\n    acc = jnp.zeros((0, 13))\n    for r in rows:\n"
+           "        acc = jnp.concatenate([acc, r])\n    return acc\n")
+    assert "XLA424" in {d.code for d in check_source(src, "case.py", preview=True).diagnostics}
+    assert "XLA424" not in _codes(src)  # behind --preview
+    compiles: list[str] = []
+    active = [True]
+
+    def listener(event: str, duration_secs: float, **_: Any) -> None:
+        if active[0] and event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        ns = _run(src)
+        rows = [jax.numpy.full((1, 13), float(i)) for i in range(4)]
+        jax.block_until_ready(rows)
+        compiles.clear()
+        ns["collect"](rows)
+    finally:
+        active[0] = False
+    assert len(compiles) >= 4  # one concatenate per new length (plus the zeros)

@@ -78,7 +78,8 @@ def test_tf_function_created_per_call_traces_every_call() -> None:
         bad["loss"](a, b)
     assert len(traces) == 3
 
-    good = _load(TfFunctionCreatedPerCall.VALID[0].code, "XLA404", flagged=False)
+    good = _load(_example(TfFunctionCreatedPerCall.VALID, "_fast = tf.function(_loss, jit_compile=True)"), "XLA404",
+                 flagged=False)
     for _ in range(3):
         good["loss"](a, b)
     assert good["_fast"].experimental_get_tracing_count() == 1
@@ -162,7 +163,7 @@ def test_growing_tensor_compiles_every_iteration() -> None:
     out = bad["generate"](tf.constant([[1, 2]], tf.int64), 3)
     assert out.shape == (1, 5) and bad["next_logits"].experimental_get_tracing_count() == 3
 
-    good = _load(GrowingTensorToTfFunction.VALID[0].code, "XLA409", flagged=False)
+    good = _load(_example(GrowingTensorToTfFunction.VALID, "def step(ids, pos):"), "XLA409", flagged=False)
     good["generate"](tf.zeros([1, 5], tf.int32), 3)
     assert good["step"].experimental_get_tracing_count() == 1
 
@@ -222,7 +223,7 @@ def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> No
         bad["score_all"]([x, x, x])
     assert len(traced) == 3
 
-    good = _load(TfFunctionCreatedPerCall.VALID[4].code, "XLA404", flagged=False)
+    good = _load(_example(TfFunctionCreatedPerCall.VALID, "DETECTOR = Detector()"), "XLA404", flagged=False)
     traced.clear()
     good["Detector"].forward = counting
     detector = good["Detector"]()
@@ -272,7 +273,7 @@ def test_jax_jit_of_a_new_lambda_compiles_per_call_but_of_a_module_function_once
     # a closure over the call's own number `w` (an arithmetic operand only): reported by default
     bad_code = _example(TfFunctionCreatedPerCall.INVALID, "def weighted_mse")
     bad = _load(bad_code, "XLA404", flagged=True)
-    good = _load(TfFunctionCreatedPerCall.VALID[5].code, "XLA404", flagged=False)
+    good = _load(_example(TfFunctionCreatedPerCall.VALID, "return jax.jit(_mse)(a, b)"), "XLA404", flagged=False)
     traced = []
     good_fn = good["_mse"]
 

@@ -17,6 +17,7 @@ from xlacheck.rules.data_dependent_shape_op import DataDependentShapeOp
 from xlacheck.rules.decomposition_sign_differs_under_xla import DecompositionSignDiffersUnderXla
 from xlacheck.rules.dtype_without_xla_kernel import DtypeWithoutXlaKernel
 from xlacheck.rules.dynamic_padding_without_multiple import DynamicPaddingWithoutMultiple
+from xlacheck.rules.eager_jax_op_on_grown_array import EagerJaxOpOnGrownArray
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
 from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
@@ -54,6 +55,7 @@ from xlacheck.rules.raise_in_tensor_branch import RaiseInTensorBranch
 from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
+from xlacheck.rules.static_argument_equal_by_type import StaticArgumentEqualByType
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
@@ -90,6 +92,7 @@ from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScal
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
 from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
+from xlacheck.rules.transformed_function_to_jit_per_call import TransformedFunctionToJitPerCall
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
@@ -162,6 +165,9 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitArgumentDataDependentShape,
     JitReadsReboundGlobal,
     StaticCallableCreatedPerCall,
+    TransformedFunctionToJitPerCall,
+    StaticArgumentEqualByType,
+    EagerJaxOpOnGrownArray,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
     JitArgumentStructurePerIteration,

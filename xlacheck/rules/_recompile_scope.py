@@ -16,6 +16,10 @@ from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
+# jax.numpy calls whose result is longer than their first operand's arrays (XLA416, XLA424).
+JAX_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.pad", "jnp.row_stack",
+                         "jnp.concat"})
+
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
 
 

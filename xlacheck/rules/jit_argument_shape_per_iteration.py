@@ -9,6 +9,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    JAX_GROWERS,
     bound_arguments,
     jax_jitted_calls_in_host_code,
     jax_loop_varying_names,
@@ -28,9 +29,7 @@ _SIZE_PARAMS = frozenset({"shape", "newshape", "new_shape", "sizes", "out_shape"
                           "length", "size", "total_repeat_length", "k", "n", "repeats", "reps"})
 
 
-# jax.numpy calls whose result is longer than their first operand's arrays.
-_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.pad", "jnp.row_stack",
-                      "jnp.concat"})
+_GROWERS = JAX_GROWERS
 
 
 class JitArgumentShapePerIteration(ModuleRule):

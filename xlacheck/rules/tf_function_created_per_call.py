@@ -56,7 +56,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     operands of arithmetic or comparisons (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
     `weighted_mse(a, b, w)`): numbers baked into a numeric kernel as constants, a loss or metric
     helper that runs per step, where the drivers call or read attributes of what they capture
-    (`model.init`, `sample_chain(num_results=...)`). When this file calls the
+    (`model.init`, `sample_chain(num_results=...)`); or unless this file calls the enclosing
+    function in a loop over data its caller receives (`[prediction(b) for b in batches]` with
+    `batches` a parameter: a per-batch helper, not a one-off driver; a loop over a count of
+    `self`, as tf_agents' samplers run inside a traced policy, is no such evidence). When this file calls the
     enclosing function only outside loops and compiled code (a one-off dry run), it is not
     flagged; when nothing here calls it, it is assumed to run per step, as loss and predict
     helpers do. The same holds for objects of a class of this file that owns a tf.function per
@@ -169,6 +172,12 @@ class TfFunctionCreatedPerCall(ModuleRule):
         Example("import tensorflow as tf\nclass Eraser:\n    def __init__(self, p):\n        self.p = p\n"
                 "    @tf.function\n    def erase(self, x):\n        return x * self.p\n"
                 "def random_erasing(x, p):\n    return Eraser(p).erase(x)\n"),
+        # called in a loop over a count of `self`, not over data the caller receives (tf_agents'
+        # samplers run inside the traced policy): no evidence of a per-batch helper
+        Example("import tensorflow as tf\nclass Sampler:\n    def __init__(self, n):\n        self._n = n\n"
+                "    def _one(self, model, x):\n        @tf.function\n        def run(v):\n"
+                "            return model(v)\n        return run(x)\n"
+                "    def sample(self, model, x):\n        return [self._one(model, x) for _ in range(self._n)]\n"),
         # one tf.function per distinct function the loop walks: each is traced once, and one built
         # before the loop could not serve them (google-deepmind/sonnet's per-device specializations)
         Example("import tensorflow as tf\ndef _cpu(x):\n    return x * 2.0\ndef _gpu(x):\n    return x + x\n"
@@ -238,7 +247,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (3, 12, 'jax.pmap created inside `gather()` and called once per call: every call of `gather()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
-                            'tf.function once (module level, __init__, or a cache)'),
+                            'jax.pmap once (module level, __init__, or a cache)'),
                 )),
         Example("import tensorflow as tf\nclass Detector:\n    def __init__(self):\n"
                 "        self._forward = tf.function(self.forward, jit_compile=True)\n"
@@ -278,7 +287,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (8, 12, 'jax.jit created inside `predict()` and called once per call: every call of `predict()` '
                             'builds a new function with an empty trace cache and traces/compiles it again; create the '
-                            'tf.function once (module level, __init__, or a cache)'),
+                            'jax.jit once (module level, __init__, or a cache)'),
                 )),
         Example("import jax\ndef simulate(state, rates):\n    @jax.jit\n    def step(s):\n"
                 "        return s + 0.1 * (rates @ s - s)\n    for _ in range(3):\n        state = step(state)\n"
@@ -320,6 +329,16 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (4, 12, 'jax.jit created inside `weighted_mse()` and called once per call: every call of '
                             '`weighted_mse()` builds a new function with an empty trace cache and traces/compiles it '
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
+                )),
+        # built from the call's own state (tf.function(model)), and this file calls the function in a loop:
+        # a per-batch helper, flagged without --preview (tensorflow/tensorflow#43501)
+        Example("import tensorflow as tf\ndef prediction(model, x):\n"
+                "    predict = tf.function(model, jit_compile=True)\n    return predict(x)\n"
+                "def serve(model, batches):\n    return [prediction(model, b) for b in batches]\n",
+                expected=(
+                    (3, 15, 'tf.function created inside `prediction()` and called once per call: every call of '
+                            '`prediction()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the tf.function once (module level, __init__, or a cache)'),
                 )),
         # jax.grad of a module-level loss is a new function on every evaluation (seq.jit_of_new_grad_per_call)
@@ -328,7 +347,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 expected=(
                     (6, 21, 'jax.jit created inside `sgd_step()` and called once per call: every call of '
                             '`sgd_step()` builds a new function with an empty trace cache and traces/compiles it '
-                            'again; create the tf.function once (module level, __init__, or a cache)'),
+                            'again; create the jax.jit once (module level, __init__, or a cache)'),
                 )),
     )
 
@@ -397,7 +416,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         if isinstance(parent, ast.Call) and parent.func is node:
             if not self._called_only_outside_loops(ctx, index, func) \
                     and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node)):
+                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
                 self._report_per_call(ctx, where, func.name, kind)
             return
         if isinstance(node, ast.FunctionDef):
@@ -426,13 +445,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
             if self._called_in_loop(index, func):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which this file calls in a loop: "
                                         "each call builds a new function with an empty trace cache and compiles it "
-                                        "again; create the tf.function once (__init__, module level or a cache)")
+                                        f"again; create the {_shown(kind)} once (__init__, module level or a cache)")
             elif self._returns_mapped_results(index, func, local) and not in_test(index, ctx.path, func):
                 ctx.report(self, where, f"{_shown(kind)} created inside `{func.name}()`, which maps it over its "
                                         "input and returns the results (a predict/evaluate helper, called again for "
                                         "every data set): each call builds a new function with an empty trace cache "
-                                        "and compiles it again; create the tf.function once (__init__, module level "
-                                        "or a cache)")
+                                        "and compiles it again; create the "
+                                        f"{_shown(kind)} once (__init__, module level or a cache)")
             elif kind.startswith("jax.") and fixed_loops and not self._called_only_outside_loops(ctx, index, func):
                 # a jitted step run a fixed number of times (`for _ in range(3)`) inside the function:
                 # the function is a computation callers repeat, not a driver over data (jax #4572)
@@ -443,7 +462,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
             return
         if called_once and not self._called_only_outside_loops(ctx, index, func) \
                 and (ctx.preview or not _captures_call_state(index, func, node)
-                     or _bakes_call_numbers(index, func, node)):
+                     or _bakes_call_numbers(index, func, node) or self._called_over_data(index, func)):
             self._report_per_call(ctx, where, func.name, kind)
 
     # -- factories that return a new compiled function, called and discarded per call ------
@@ -734,6 +753,31 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     return True
         return False
 
+    def _called_over_data(self, index: ModuleIndex, func: ast.AST) -> bool:
+        """This file calls ``func`` in a loop over data its caller receives: the loop iterates a
+        parameter of the calling function (``[prediction(b) for b in batches]``, ``enumerate(batches)``,
+        ``zip(xs, ys)``), so ``func`` runs once per item of a data set. A loop over a count or a
+        structure of ``self`` (``for i in range(self._num_sub_actions)``: tf_agents' samplers, traced
+        inside the policy) is not such evidence."""
+        for site in self._sites(index, func):
+            loops = index.loops_around(site)
+            caller = index.function_of(site)
+            if not loops or not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            params = {a.arg for a in caller.args.posonlyargs + caller.args.args + caller.args.kwonlyargs}
+            loop = loops[0]
+            generators = getattr(loop, "generators", None)
+            iterable = generators[0].iter if generators else getattr(loop, "iter", None)
+            if iterable is None:
+                continue
+            parts = [iterable]
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+                    and iterable.func.id in ("enumerate", "zip", "iter", "tqdm"):
+                parts = list(iterable.args)
+            if any(isinstance(p, ast.Name) and p.id in params for p in parts):
+                return True
+        return False
+
     def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
         return any(index.loops_around(site) for site in self._sites(index, func))
 
@@ -756,7 +800,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         ctx.report(self, where,
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
-                   "tf.function once (module level, __init__, or a cache)")
+                   f"{_shown(kind)} once (module level, __init__, or a cache)")
 
 
 def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
