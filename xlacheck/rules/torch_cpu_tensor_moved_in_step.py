@@ -98,8 +98,6 @@ class TorchCpuTensorMovedInStep(ModuleRule):
     """
 
     code = "XLA553"
-    # untuned real code, first sight: 8 findings, 1 true (docs/real-code-judgments-8-final.md)
-    preview = True
     fix = INLINE  # check_module builds the fix from the call it flags
     name = "torch-cpu-tensor-moved-in-step"
     severity = Severity.WARNING
