@@ -52,9 +52,10 @@ def test_rule_fix_gives_the_expected_text(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "example.py"
     path.write_text(example.code)
-    fix_paths(["example.py"], Settings(cache=False).with_overrides(select=[rule.code]), unsafe=True)
+    settings = Settings(cache=False).with_overrides(select=[rule.code], preview=rule.preview)
+    fix_paths(["example.py"], settings, unsafe=True)
     assert path.read_text() == example.fixed
-    again = fix_paths(["example.py"], Settings(cache=False).with_overrides(select=[rule.code]), unsafe=True)
+    again = fix_paths(["example.py"], settings, unsafe=True)
     assert not any(f.changed for f in again.fixes)  # idempotent
 
 

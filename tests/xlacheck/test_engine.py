@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from xlacheck import engine
-from xlacheck.engine import check_source
+from xlacheck.engine import check_source, is_test_file
 from xlacheck.rules.base import Rule, RuleContext
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,3 +83,25 @@ def test_very_deep_expression_skips_only_its_function() -> None:
     result = check_source(src, "deep.py")
     assert result.error is None
     assert [d.code for d in result.diagnostics] == ["XLA301"]
+
+
+@pytest.mark.parametrize(("path", "is_test"), [
+    ("tests/test_model.py", True), ("pkg/tests/helpers.py", True), ("test/train_smoke.py", True),
+    ("src/model_test.py", True), ("conftest.py", True), ("src/test_utils.py", True),
+    ("src/model.py", False), ("src/testing_utils_extra/model.py", False), ("contest.py", False),
+    ("src/attest.py", False),
+])
+def test_is_test_file(path: str, is_test: bool) -> None:
+    assert is_test_file(path) is is_test
+
+
+def test_declarations_do_not_reach_tests() -> None:
+    step = ("import torch\n\ndef train_step(model, opt, x):\n    loss = model(x).sum()\n    loss.backward()\n"
+            "    opt.step()\n    print(loss.item())\n")
+    assert any(d.code == "XLA350" for d in check_source(step, "src/train.py", torch_xla=True).diagnostics)
+    assert not check_source(step, "tests/test_train.py", torch_xla=True).diagnostics
+    # a test file that uses torch_xla itself is still checked
+    explicit = ("import torch\nimport torch_xla.core.xla_model as xm\n\ndef train(model, opt, loader):\n"
+                "    for x in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n"
+                "        print(loss.item())\n        xm.mark_step()\n")
+    assert any(d.code == "XLA350" for d in check_source(explicit, "tests/test_train.py").diagnostics)

@@ -30,8 +30,8 @@ def _apply(source: str, edits: list[Edit]) -> str:
     return out
 
 
-def _findings(source: str, code: str) -> list[Diagnostic]:
-    result = check_source(source, "t.py")
+def _findings(source: str, code: str, *, preview: bool = False) -> list[Diagnostic]:
+    result = check_source(source, "t.py", preview=preview)
     assert result.error is None, result.error
     return [d for d in result.diagnostics if d.code == code]
 
@@ -43,12 +43,12 @@ def _fixed_cases() -> list:
 
 @pytest.mark.parametrize(("rule", "example"), _fixed_cases())
 def test_fix_gives_documented_text(rule, example) -> None:  # type: ignore[no-untyped-def]
-    found = [d for d in _findings(example.code, rule.code) if d.fix is not None]
+    found = [d for d in _findings(example.code, rule.code, preview=rule.preview) if d.fix is not None]
     assert found
     fixed = _apply(example.code, [e for d in found for e in d.fix.edits])  # type: ignore[union-attr]
     assert fixed == example.fixed
     ast.parse(fixed)
-    assert not _findings(fixed, rule.code)
+    assert not _findings(fixed, rule.code, preview=rule.preview)
 
 
 def test_scalar_fix_wraps_in_tf_constant_and_is_unsafe() -> None:

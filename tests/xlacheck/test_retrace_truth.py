@@ -86,7 +86,7 @@ def test_tf_function_created_per_call_traces_every_call() -> None:
 
 
 def test_tf_function_per_loop_target_traces_each_function_once() -> None:
-    good = _load(TfFunctionCreatedPerCall.VALID[-1].code, "XLA404", flagged=False)
+    good = _load(_example(TfFunctionCreatedPerCall.VALID, "SPECIALIZATIONS = {"), "XLA404", flagged=False)
     traces: dict[str, int] = {}
     for name in ("_cpu", "_gpu"):
         inner = good[name]
@@ -159,11 +159,12 @@ def test_padding_to_the_longest_compiles_per_length() -> None:
 
 
 def test_growing_tensor_compiles_every_iteration() -> None:
-    bad = _load(GrowingTensorToTfFunction.INVALID[0].code, "XLA409", flagged=True)
+    bad = _load(GrowingTensorToTfFunction.INVALID[0].code, "XLA409", flagged=True, preview=True)  # --preview rule
     out = bad["generate"](tf.constant([[1, 2]], tf.int64), 3)
     assert out.shape == (1, 5) and bad["next_logits"].experimental_get_tracing_count() == 3
 
-    good = _load(_example(GrowingTensorToTfFunction.VALID, "def step(ids, pos):"), "XLA409", flagged=False)
+    good = _load(_example(GrowingTensorToTfFunction.VALID, "def step(ids, pos):"), "XLA409", flagged=False,
+                 preview=True)
     good["generate"](tf.zeros([1, 5], tf.int32), 3)
     assert good["step"].experimental_get_tracing_count() == 1
 
@@ -234,7 +235,7 @@ def test_objects_owning_a_tf_function_trace_again_per_instance(index: int) -> No
 
 def test_growing_list_of_tensors_traces_per_length() -> None:
     """A Python list of tensors is traced as a structure: one more element is a new trace."""
-    bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True)
+    bad = _load(GrowingTensorToTfFunction.INVALID[1].code, "XLA409", flagged=True, preview=True)  # --preview rule
     table = tf.reshape(tf.range(12, dtype=tf.float32), [4, 3])
     history = bad["decode"](table, tf.constant(1), 3)
     assert len(history) == 4 and bad["next_id"].experimental_get_tracing_count() == 3
@@ -471,12 +472,13 @@ def test_slices_by_a_name_bound_to_a_display_trace_once_per_length() -> None:
 def test_a_list_kept_on_self_and_grown_per_call_traces_every_call() -> None:
     """XLA409 on ``self.history.append(loss); self.smooth(self.history)`` in a per-batch method."""
     losses = [tf.constant(float(i)) for i in range(4)]
-    bad = _load(_example(GrowingTensorToTfFunction.INVALID, "self.smooth(self.history)"), "XLA409", flagged=True)
+    bad = _load(_example(GrowingTensorToTfFunction.INVALID, "self.smooth(self.history)"), "XLA409", flagged=True,
+                preview=True)
     tracker = bad["Tracker"]()
     bad["train"](tracker, losses)
     assert tracker.smooth.experimental_get_tracing_count() == 4  # lengths 1, 2, 3, 4
 
-    good = _load(_example(GrowingTensorToTfFunction.VALID, "self.smooth(loss)"), "XLA409", flagged=False)
+    good = _load(_example(GrowingTensorToTfFunction.VALID, "self.smooth(loss)"), "XLA409", flagged=False, preview=True)
     tracker = good["Tracker"]()
     good["train"](tracker, losses)
     assert tracker.smooth.experimental_get_tracing_count() == 1

@@ -3,7 +3,8 @@
 Each example below is a host loop that makes the difference a table row measured (a Python int
 that counts the steps, a slice of new length, a new object, ...). A retrace rule must flag it
 exactly when the row says tf.function traces again (or, under ``jit_compile``, compiles again),
-except the bounded rows named in ``_BOUNDED`` (one retrace in all). The last test re-measures a
+except the bounded rows named in ``_BOUNDED`` (one retrace in all); the rules run with ``--preview``
+(XLA409, a growing tensor or list, is behind it). The last test re-measures a
 sample of rows with the installed TensorFlow (``tools/generate_tf_retrace_table.py --only``).
 """
 
@@ -198,7 +199,7 @@ def test_rows_cited_by_the_rules_exist() -> None:
 @pytest.mark.parametrize(("row", "jit", "code"), CASES,
                          ids=[f"{r}-{'jit' if j else 'plain'}-{i}" for i, (r, j, _) in enumerate(CASES)])
 def test_retrace_rules_flag_what_tf_function_retraces(row: str, jit: bool, code: str) -> None:
-    codes = {d.code for d in check_source(code, "example.py").diagnostics} & RETRACE_CODES
+    codes = {d.code for d in check_source(code, "example.py", preview=True).diagnostics} & RETRACE_CODES
     assert bool(codes) is _expected(row, jit), (row, retrace_table.rows()[row]["hazard"], codes)
 
 
@@ -233,8 +234,9 @@ _GROWING_RELAXED = (f"{H}@tf.function(jit_compile=True, reduce_retracing=True)\n
 def test_messages_of_the_review_fixes() -> None:
     """XLA412 leaves a tensor shaped like the batch it goes with alone; XLA409 says reduce_retracing
     traces twice in all while XLA compiles each shape (both measured below)."""
-    assert not {d.code for d in check_source(_SIZED_BY_BATCH, "example.py").diagnostics} & RETRACE_CODES
-    found = [d.message for d in check_source(_GROWING_RELAXED, "example.py").diagnostics if d.code == "XLA409"]
+    assert not {d.code for d in check_source(_SIZED_BY_BATCH, "example.py", preview=True).diagnostics} & RETRACE_CODES
+    found = [d.message for d in check_source(_GROWING_RELAXED, "example.py", preview=True).diagnostics
+             if d.code == "XLA409"]  # XLA409 runs with --preview
     assert found and "two traces in all, one XLA compilation per shape" in found[0], found
 
 

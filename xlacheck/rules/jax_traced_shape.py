@@ -77,6 +77,8 @@ class JaxTracedShape(Rule):
     """
 
     code = "XLA207"
+    # untuned real code, first sight: 9 findings, 2 true (docs/real-code-judgments-8-final.md)
+    preview = True
     fix = None
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)

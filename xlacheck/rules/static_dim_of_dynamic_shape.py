@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 from xlacheck import api_table
 from xlacheck.analysis.scopes import own_nodes
@@ -27,6 +28,27 @@ def _first_dim(e: ast.expr) -> ast.expr | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _bindings(fn: ast.AST) -> dict[str, list[ast.expr | None]]:
+    """Each name this function's own scope binds, with the value of each binding (``None`` for
+    anything but a plain ``name = value``): one walk per function, not one per name looked up
+    (a walk per name made linting quadratic in the function's length)."""
+    out: dict[str, list[ast.expr | None]] = {}
+    for node in own_nodes(fn):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension)):
+            targets = [node.target]
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets = [node.optional_vars]
+        for target in targets:
+            for name in {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}:
+                out.setdefault(name, []).append(
+                    node.value if isinstance(node, ast.Assign) and isinstance(target, ast.Name) else None)
+    return out
+
+
 def _single_binding(e: ast.expr, ctx: RuleContext) -> ast.expr:
     """The value of ``e`` when it is a name this function's own scope binds exactly once, by a plain
     assignment (``n = y.shape[0]``; not a parameter, not rebound by ``if n is None: n = ...``);
@@ -37,18 +59,7 @@ def _single_binding(e: ast.expr, ctx: RuleContext) -> ast.expr:
     args = getattr(fn, "args", None)
     if args is not None and any(a.arg == e.id for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
         return e
-    values: list[ast.expr | None] = []
-    for node in own_nodes(fn):
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension)):
-            targets = [node.target]
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            targets = [node.optional_vars]
-        for target in targets:
-            if any(isinstance(n, ast.Name) and n.id == e.id for n in ast.walk(target)):
-                values.append(node.value if isinstance(node, ast.Assign) and isinstance(target, ast.Name) else None)
+    values = _bindings(fn).get(e.id, [])
     return values[0] if len(values) == 1 and values[0] is not None else e
 
 

@@ -33,7 +33,7 @@ def clipped_update(w, grad, max_norm):
 
 @tf.function(jit_compile=True)
 def warmup_scale(loss, step, warmup=1000.0):
-    scale = min(step / warmup, 1.0)  # error: XLA103
+    scale = min(step / warmup, 1.0)  # preview: XLA103
     assert tf.reduce_all(tf.math.is_finite(loss)), "non-finite loss"  # error: XLA102
     return loss * scale
 
@@ -44,7 +44,7 @@ def token_weights(token_ids):
 
 def clip_by_norm_helper(grad, max_norm):
     norm = tf.norm(grad)
-    if norm > max_norm:  # error: XLA107
+    if norm > max_norm:  # preview: XLA107
         factor = max_norm / norm
     return grad * factor
 

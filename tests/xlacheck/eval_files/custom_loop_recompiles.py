@@ -44,7 +44,7 @@ class Trainer:
 
 
 def predict(model, x):
-    run = tf.function(model, jit_compile=True)  # XLA404 only with --preview: built from the call's own argument
+    run = tf.function(model, jit_compile=True)  # preview: XLA404 (built from the call's own argument)
     return run(x)
 
 
@@ -64,7 +64,7 @@ def next_token(ids):
 
 def generate(ids, steps):
     for _ in range(steps):
-        token = next_token(ids)  # error: XLA409
+        token = next_token(ids)  # preview: XLA409
         ids = tf.concat([ids, token[:, None]], axis=1)
     return ids
 

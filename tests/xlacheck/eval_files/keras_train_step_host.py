@@ -28,7 +28,7 @@ class WarmupClassifier(tf.keras.Model):
         grads = tape.gradient(loss, self.trainable_variables)
         scale = K.get_value(self.seen) / self.warmup  # error: XLA305
         lr_now = self.optimizer.learning_rate.numpy()  # error: XLA301
-        spread = np.std(per_example)  # error: XLA304
+        spread = np.std(per_example)  # preview: XLA304
         self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
         self.seen.assign_add(1.0)
         return {"loss": loss, "scale": scale, "lr": lr_now, "spread": spread}
