@@ -256,7 +256,8 @@ def _count_lines(data: bytes) -> int:
 
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
-                 project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False) -> CachedLint:
+                 project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False,
+                 rel: str | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -267,6 +268,12 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["torch_xla"] = True  # declared: torch code runs on XLA devices
     if jit_compiled:
         extra["jit_compiled"] = True  # declared: this file's TF/JAX code runs under XLA (jit-compiled globs)
+    if rel is not None and (plan.settings.torch_xla or jit_compiled):
+        from xlacheck.engine import is_test_file
+
+        # declarations never reach the project's tests, judged on the root-relative path (a project
+        # that lives under a folder named test/ is not a test)
+        extra["test_file"] = is_test_file(rel)
     engine = _engine()
     summary = None
     if hasattr(engine, "check_file"):
@@ -387,7 +394,7 @@ def _process_source(
             decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
-        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared)
+        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not _checks_directives(plan, data):
@@ -418,7 +425,8 @@ def _fix(
 
     def relint(text: str) -> tuple[Diagnostic, ...]:
         return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts,
-                                                           plan.settings.declares_jit(file.rel)).diagnostics)
+                                                           plan.settings.declares_jit(file.rel),
+                                                           file.rel).diagnostics)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False

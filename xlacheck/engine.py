@@ -91,7 +91,8 @@ def is_test_file(path: str) -> bool:
     ``--jit-compiled`` declare model and training code; a test runs that code on the host and reads
     its results on purpose (assertions, ``torch.testing.assert_close``), so the declaration does not
     reach it. What a test file itself compiles (``torch_xla`` imports, ``jit_compile=True``) is
-    still checked. On untuned PyTorch code, 43 of 51 false first-sight findings were in tests and
+    still checked. The CLI passes the path relative to the project root (the folder of the config
+    file, else the current directory). On untuned PyTorch code, 43 of 51 false first-sight findings were in tests and
     one-off scripts
     (docs/real-code-judgments-8-final.md)."""
     parts = path.replace("\\", "/").split("/")
@@ -103,10 +104,12 @@ def is_test_file(path: str) -> bool:
 def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
+    test_file: bool | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
-    functions (:func:`xlacheck.analysis.project.resolve`)."""
+    functions (:func:`xlacheck.analysis.project.resolve`); ``test_file``: whether the file is one of
+    the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -119,7 +122,8 @@ def check_file(
     skipped: list[FileError] = []
     summary: list[Summary] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled)
+        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled,
+                                  test_file)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -134,9 +138,11 @@ def check_file(
 def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
-    summary: list[Summary] | None = None, jit_compiled: bool = False,
+    summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
 ) -> list[Diagnostic]:
-    if is_test_file(path):  # a declaration covers model and training code, never its tests
+    # a declaration covers model and training code, never its tests; the CLI decides that on the
+    # root-relative path (``test_file``), a direct caller on ``path`` as given
+    if (torch_xla or jit_compiled) and (is_test_file(path) if test_file is None else test_file):
         torch_xla = jit_compiled = False
     facts = analyze_module(tree, path, project, declared=jit_compiled)
     if not facts.aliases.frameworks:

@@ -105,3 +105,20 @@ def test_declarations_do_not_reach_tests() -> None:
                 "    for x in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n"
                 "        print(loss.item())\n        xm.mark_step()\n")
     assert any(d.code == "XLA350" for d in check_source(explicit, "tests/test_train.py").diagnostics)
+
+
+def test_the_cli_judges_test_files_on_the_root_relative_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from xlacheck.cli import main
+
+    step = ("import torch\n\ndef train_step(model, opt, x):\n    loss = model(x).sum()\n    loss.backward()\n"
+            "    opt.step()\n    print(loss.item())\n")
+    project = tmp_path / "test" / "proj"  # a project that lives under a folder named test/
+    (project / "tests").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.xlacheck]\ntorch-xla = true\n")
+    (project / "train.py").write_text(step)
+    (project / "tests" / "test_train.py").write_text(step)
+    monkeypatch.chdir(tmp_path)
+    assert main(["--no-cache", "--output-format", "json", "test/proj"]) == 1
+    out = capsys.readouterr().out
+    assert '"XLA350"' in out and "train.py" in out and "test_train.py" not in out
