@@ -92,9 +92,8 @@ def is_test_file(path: str) -> bool:
     its results on purpose (assertions, ``torch.testing.assert_close``), so the declaration does not
     reach it. What a test file itself compiles (``torch_xla`` imports, ``jit_compile=True``) is
     still checked. The CLI passes the path relative to the project root (the folder of the config
-    file, else the current directory). On untuned PyTorch code, 43 of 51 false first-sight findings were in tests and
-    one-off scripts
-    (docs/real-code-judgments-8-final.md)."""
+    file, else the current directory). On untuned PyTorch code, 43 of 51 false first-sight findings
+    were in tests and one-off scripts (docs/real-code-judgments-8-final.md)."""
     parts = path.replace("\\", "/").split("/")
     name = parts[-1]
     return (any(part in _TEST_DIRS for part in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
