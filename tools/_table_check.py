@@ -18,7 +18,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 SEED = 11
@@ -83,4 +83,17 @@ def missing(module: str, python: str | None = None) -> str | None:
     if proc.returncode:
         last = (proc.stderr.strip().splitlines() or ["?"])[-1]
         return f"{module} is not importable in {python} ({last[:120]}): run the check with a Python that has it"
+    return None
+
+
+def gate(tool: str, module: str, python: str, check: bool, run_check: Callable[[], int]) -> int | None:
+    """The start of a generator that probes ``module`` in ``python``: with ``--check``, the check's
+    exit status (or a printed skip when ``module`` is absent); without, exit status 2 and a one-line
+    reason on stderr when ``module`` is absent, else None: go on and generate."""
+    reason = missing(module, python)
+    if check:
+        return skipped(tool, reason) if reason else run_check()
+    if reason:
+        print(f"{tool}: {reason}", file=sys.stderr)
+        return 2
     return None

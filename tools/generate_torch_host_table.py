@@ -444,14 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=0,
                     help="with --check: re-measure N rows of the Tensor-method sweep (0: all ~1,700, minutes)")
     args = ap.parse_args(argv)
-    reason = _table_check.missing("torch_xla", args.python)
-    if args.check:
-        if reason:
-            return _table_check.skipped("generate_torch_host_table", reason)
-        return check_table(args.python, args.out, args.sample)
-    if reason:
-        print(f"generate_torch_host_table: {reason}", file=sys.stderr)
-        return 2
+    if (status := _table_check.gate("generate_torch_host_table", "torch_xla", args.python, args.check,
+                                    lambda: check_table(args.python, args.out, args.sample))) is not None:
+        return status
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:

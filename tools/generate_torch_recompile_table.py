@@ -219,11 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma list of probe names: run only these and merge them "
                                                 "into --out (the other rows are kept)")
     args = ap.parse_args(argv)
-    if args.check:
-        reason = _table_check.missing("torch_xla", args.python)
-        if reason:
-            return _table_check.skipped("generate_torch_recompile_table", reason)
-        return check_table(args.python, args.out, args.sample)
+    if (status := _table_check.gate("generate_torch_recompile_table", "torch_xla", args.python, args.check,
+                                    lambda: check_table(args.python, args.out, args.sample))) is not None:
+        return status
     import tempfile
 
     got: dict = {"results": {}}
