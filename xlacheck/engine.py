@@ -40,7 +40,7 @@ def _dispatch_tables(select: Callable[[str], bool] | None, preview: bool = False
             continue
         if rule.preview and not preview:
             continue
-        for level in rule.fire_levels() | (rule.preview_levels if preview else frozenset()):
+        for level in rule.fire_levels() | (rule.preview_fire_levels() if preview else frozenset()):
             for t in rule.node_types:
                 tables[level].setdefault(t, []).append(rule)
     return tables

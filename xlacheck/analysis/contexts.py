@@ -28,7 +28,8 @@ Evidence levels (:class:`Level`), which each rule states it fires at (``Rule.lev
   ``MyModel()``, and the layers they build in ``__init__``: :func:`_jit_model_classes`);
   ``run_eagerly=True`` makes them host code;
 - ``GRAPH``: a plain ``tf.function`` (no ``jit_compile=True``) and what it calls: traced by
-  AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it;
+  AutoGraph, compiled by XLA only when a compiled caller or a TPU runs it (rules fire here only
+  for failures of every graph, ``Rule.fails_in_any_graph``; XLA-only failures with --preview);
 - ``HELPER``: the ``MAYBE`` helpers above (no evidence in this file that anything compiles them);
 - ``HOST``: traced into a host-side graph XLA never compiles: ``dataset.map/filter/...``
   functions, ``py_function`` targets, preprocessing layers and tokenizers, serving/TFLite export

@@ -144,8 +144,15 @@ class Rule:
     # Also run in module-level tensor helpers that nothing in the file compiles (MAYBE
     # contexts): only for patterns that fail in *every* graph function, so the rule stays precise.
     in_helpers: ClassVar[bool] = False
-    # The evidence levels (analysis.contexts.Level) the rule fires at; None: CERTAIN, LIKELY, GRAPH,
-    # plus HELPER when ``in_helpers``. A compile-failure claim never fires at HOST or EAGER.
+    # The failure happens in every TensorFlow graph, not only under XLA: tracing or AutoGraph
+    # rejects it (a tensor as a Python bool, `.numpy()`, a loop variable changing shape), so a plain
+    # ``tf.function`` fails too. A failure only XLA has (no kernel, a shape XLA needs static) does
+    # not happen in a plain ``tf.function``: XLA compiles one only under a compiled caller, a TPU
+    # replica function (LIKELY) or auto-clustering, which leaves such ops out of its clusters.
+    fails_in_any_graph: ClassVar[bool] = False
+    # The evidence levels (analysis.contexts.Level) the rule fires at; None: CERTAIN and LIKELY,
+    # GRAPH when ``fails_in_any_graph`` (else only with --preview), HELPER when ``in_helpers``. A
+    # compile-failure claim never fires at HOST or EAGER.
     levels: ClassVar[frozenset[Level] | None] = None
     # Off by default (below 90% true findings on real code, docs/known-results.md): ``--preview``.
     preview: ClassVar[bool] = False
@@ -161,7 +168,16 @@ class Rule:
     def fire_levels(cls) -> frozenset[Level]:
         if cls.levels is not None:
             return cls.levels
-        return frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH} | ({Level.HELPER} if cls.in_helpers else set()))
+        return frozenset({Level.CERTAIN, Level.LIKELY} | ({Level.GRAPH} if cls.fails_in_any_graph else set())
+                         | ({Level.HELPER} if cls.in_helpers else set()))
+
+    @classmethod
+    def preview_fire_levels(cls) -> frozenset[Level]:
+        """The levels --preview adds: ``preview_levels``, and GRAPH for an XLA-only failure (a plain
+        ``tf.function`` that a TPU or auto-clustering may compile: 0 of 14 such findings were true at
+        first sight on real code, docs/real-code-judgments-10.md)."""
+        graph = cls.levels is None and not cls.fails_in_any_graph
+        return cls.preview_levels | ({Level.GRAPH} if graph else frozenset())
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 

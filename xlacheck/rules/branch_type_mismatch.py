@@ -124,6 +124,7 @@ class BranchTypeMismatch(Rule):
     """
 
     code = "XLA113"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_if",)
     name = "branch-type-mismatch"
     node_types = (ast.If,)

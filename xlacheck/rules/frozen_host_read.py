@@ -41,6 +41,7 @@ class FrozenHostRead(Rule):
     """
 
     code = "XLA305"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_host_read",)
     name = "frozen-host-read"
     severity = Severity.WRONG_RESULT

@@ -45,6 +45,7 @@ class IntCastDtypeMismatch(Rule):
     """
 
     code = "XLA303"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_list_index", "rewrite_int_cast_operand")
     name = "int-cast-dtype-mismatch"
     node_types = (ast.BinOp, ast.Subscript)

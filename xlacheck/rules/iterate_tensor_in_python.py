@@ -83,6 +83,7 @@ class IterateTensorInPython(Rule):
     """
 
     code = "XLA106"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_iteration",)
     name = "iterate-tensor-in-python"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For, ast.Assign, ast.Call,

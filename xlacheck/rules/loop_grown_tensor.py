@@ -48,6 +48,7 @@ class LoopGrownTensor(Rule):
     """
 
     code = "XLA206"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_loop",)
     name = "loop-grown-tensor"
     node_types = (ast.Assign, ast.Return)

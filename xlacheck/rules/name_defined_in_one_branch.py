@@ -72,6 +72,7 @@ class NameDefinedInOneBranch(Rule):
     """
 
     code = "XLA107"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     # untuned real code, first sight: 9 findings, 0 true (docs/real-code-judgments-8-final.md)
     preview = True
     fix = ("rewrite_if",)

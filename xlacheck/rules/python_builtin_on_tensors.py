@@ -89,6 +89,7 @@ class PythonBuiltinOnTensors(Rule):
     """
 
     code = "XLA103"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     # untuned real code, first sight: 3 findings, 0 true (docs/real-code-judgments-8-final.md)
     preview = True
     fix = ("rewrite_builtin_call",)

@@ -41,6 +41,7 @@ class RaiseInTensorBranch(Rule):
     """
 
     code = "XLA109"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_if",)
     name = "raise-in-tensor-branch"
     node_types = (ast.Raise,)

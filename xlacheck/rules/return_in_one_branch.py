@@ -47,6 +47,7 @@ class ReturnInOneBranch(Rule):
     """
 
     code = "XLA108"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_if",)
     name = "return-in-one-branch"
     node_types = (ast.If,)

@@ -188,6 +188,7 @@ class StaticDimOfDynamicShape(Rule):
     """
 
     code = "XLA211"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = None
     name = "static-dim-of-dynamic-shape"
     node_types = (ast.BinOp, ast.Compare, ast.Call)

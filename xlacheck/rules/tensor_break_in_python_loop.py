@@ -45,6 +45,7 @@ class TensorBreakInPythonLoop(Rule):
     """
 
     code = "XLA110"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_break_loop",)
     name = "tensor-break-in-python-loop"
     node_types = (ast.Break, ast.Return)

@@ -39,6 +39,7 @@ class TensorIndexIntoPythonList(Rule):
     """
 
     code = "XLA112"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_list_index",)
     name = "tensor-index-into-python-list"
     node_types = (ast.Subscript,)

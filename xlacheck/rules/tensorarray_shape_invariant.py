@@ -67,6 +67,7 @@ class TensorArrayShapeInvariant(Rule):
     """
 
     code = "XLA209"
+    fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
     fix = ("rewrite_tensorarray_invariant",)
     name = "tensorarray-shape-invariant"
     node_types = (ast.Call,)
