@@ -26,7 +26,11 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
   installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``;
 - :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
   API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
-  by compiling in ``tests/xlacheck/test_api_table.py``.
+  by compiling in ``tests/xlacheck/test_api_table.py``;
+- :data:`TENSOR_ONLY_ARGS`: the opposite, arguments that must be tensors once traced (a Python
+  value works eagerly and fails in every ``tf.function``), proven in ``tests/xlacheck/test_compiler_truth.py``;
+- :data:`HOST_RANDOM_DRAWS`: Python and NumPy random functions that draw on the host (at trace time
+  in compiled code), checked against the installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
 """
 
@@ -107,6 +111,40 @@ NUMPY_GENERATOR_SCALAR_DRAWS: dict[str, int] = {  # np.random.default_rng(...).X
 STDLIB_RANDOM_DRAWS = frozenset({"random", "uniform", "randint", "randrange", "gauss", "normalvariate",
                                  "betavariate", "expovariate", "gammavariate", "lognormvariate",
                                  "triangular", "vonmisesvariate", "paretovariate", "weibullvariate"})
+
+# Every host-side draw, whatever it returns (arrays too): inside traced code each runs once, while
+# tracing, and its value is frozen into the graph (:mod:`xlacheck.rules.host_random_in_compiled_code`).
+# NumPy's legacy module functions (np.random.X, also the methods of a RandomState) and the stdlib's
+# draws, choices and in-place shuffles; seeding and state functions are not draws.
+HOST_RANDOM_DRAWS: dict[str, frozenset[str]] = {
+    "np.random": frozenset(NUMPY_SCALAR_DRAWS) | frozenset({
+        "choice", "permutation", "shuffle", "random_integers", "ranf", "sample", "bytes", "chisquare",
+        "dirichlet", "f", "geometric", "gumbel", "hypergeometric", "logistic", "logseries", "multinomial",
+        "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "pareto", "power",
+        "rayleigh", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t", "vonmises", "wald",
+        "weibull", "zipf"}),
+    "random": STDLIB_RANDOM_DRAWS | frozenset({"choice", "choices", "sample", "shuffle", "getrandbits"}),
+}
+
+
+class TensorArg(NamedTuple):
+    """An argument that must be a tensor once traced, and what TensorFlow says when it is not."""
+
+    position: int
+    keyword: str
+    error: str  # TF 2.21's message inside a tf.function (jit_compile or not)
+
+
+# Control-flow ops that accept a Python predicate eagerly (tf.cond(True, ...) calls the branch) but
+# raise inside every tf.function (measured on TF 2.21, with and without jit_compile: the XLA117
+# rows of tests/xlacheck/test_compiler_truth.py). A NumPy bool is accepted by tf.cond, a Python
+# int is not (InvalidArgumentError); tf.while_loop's cond may return a Python bool.
+TENSOR_ONLY_ARGS: dict[str, TensorArg] = {
+    "tf.cond": TensorArg(0, "pred", "pred must not be a Python bool"),
+    "tf.compat.v1.cond": TensorArg(0, "pred", "pred must not be a Python bool"),
+    "tf.switch_case": TensorArg(0, "branch_index", "'branch_index' must be a Tensor"),
+    "tf.case": TensorArg(0, "pred_fn_pairs", "pred must be a Tensor"),  # the preds of its (pred, fn) pairs
+}
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",

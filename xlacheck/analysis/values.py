@@ -276,7 +276,10 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = PYTHON  # typed, documented or named as a Python value: proven
         elif py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.startswith(
                 ("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
-            out[name] = 0
+            # named (or typed with a container) as a Python option: not a tensor; proven a Python
+            # value by a literal default (`use_gate=True`), unknown without one (a caller may pass
+            # a tensor `training`)
+            out[name] = PYTHON if default is not None and _python_literal(default) and py is not True else 0
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
