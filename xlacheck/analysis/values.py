@@ -24,13 +24,15 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Mapping
 from enum import IntFlag
+from typing import NamedTuple
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.reductions import returns_one_reduction
+from xlacheck.analysis.reductions import reduction_positions, returns_one_reduction
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
 
@@ -332,7 +334,7 @@ class ValueEnv:
         self._self_memo: dict[str, int] = {}
         # module-level functions of this file that return one reduction of their inputs
         # (:func:`reduction_functions`): a call of one is a data-derived tensor
-        self.reducers: frozenset[str] = frozenset()
+        self.reducers: Reducers = NO_REDUCERS
 
     def invalidate(self) -> None:
         if self._memo:
@@ -658,6 +660,10 @@ class ValueEnv:
                 return TENSOR | OPAQUE
         elif type(f) is ast.Attribute:
             recv = f.value
+            if self.reducer_key(f) in self.reducers.whole and (k := self._args_flags(e)) & TENSOR:
+                # a method of this class that returns a reduction of its inputs (`self.count(x)`,
+                # not list.count)
+                return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
             if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
                 return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
             if f.attr in _SHAPE_METHODS and self.flags(recv) & TENSOR:
@@ -674,7 +680,7 @@ class ValueEnv:
         k = self._args_flags(e)
         if type(f) is ast.Name and f.id == "self":
             return TENSOR | OPAQUE
-        if k & TENSOR and type(f) is ast.Name and f.id in self.reducers and f.id not in self.env:
+        if k & TENSOR and self.reducer_key(f) in self.reducers.whole:
             # a helper here that returns a count, an extreme or a position of its inputs' values
             return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
         if k & TENSOR:
@@ -683,6 +689,30 @@ class ValueEnv:
             # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
             return TENSOR | OPAQUE
         return 0
+
+    def reducer_key(self, f: ast.expr) -> str | None:
+        """The key of :class:`Reducers` a call of ``f`` names: a module-level function of this file
+        by its bare name (not shadowed by a local), or a method of this class as ``self.method``."""
+        if type(f) is ast.Name:
+            return f.id if f.id not in self.env else None  # type: ignore[attr-defined]
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self" \
+                and self.cls is not None and f.attr in self.cls.methods:  # type: ignore[attr-defined]
+            return f"{self.cls.node.name}.{f.attr}"  # type: ignore[attr-defined]
+        return None
+
+    def reduction_items(self, e: ast.expr, width: int) -> list[int] | None:
+        """Flags of the items of ``e`` unpacked into ``width`` targets, when ``e`` calls a function
+        of this file that returns a tuple holding reductions of tensor values (None otherwise)."""
+        if type(e) is not ast.Call:
+            return None
+        at = self.reducers.positions.get(self.reducer_key(e.func) or "")  # type: ignore[attr-defined]
+        if at is None or len(at) != width:
+            return None
+        k = self._args_flags(e)  # type: ignore[arg-type]
+        if not k & TENSOR:
+            return None
+        item = TENSOR | OPAQUE
+        return [TENSOR | OP | DATA | (k & (LOOP | RANDOM)) if r else item for r in at]
 
     def _args_flags(self, e: ast.Call) -> int:
         k = 0
@@ -946,17 +976,33 @@ _LOOP_RESULT_FUNCS = frozenset({
 })
 
 
-def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
-    """Module-level functions whose every ``return`` gives one reduction of tensor values
-    (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly, through ``tf.cast`` or a
-    name bound once to one: :func:`xlacheck.analysis.reductions.returns_one_reduction`): a call
-    of one is a tensor computed from data, which the value model otherwise cannot tell from a
-    structure a user function returns."""
-    out = set()
+def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> Reducers:
+    """Module-level functions and methods (keyed ``Class.method``) whose every ``return`` gives one
+    reduction of tensor values (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly,
+    through ``tf.cast`` or a name bound once to one:
+    :func:`xlacheck.analysis.reductions.returns_one_reduction`), or a tuple with such a reduction
+    at some positions (:func:`xlacheck.analysis.reductions.reduction_positions`): a call of one
+    (``n = count(x)``, ``n = self.count(x)``, ``n, boxes = filter(x)``) gives a tensor computed
+    from data, which the value model otherwise cannot tell from a structure a user function returns."""
+    whole = set()
+    positions: dict[str, tuple[bool, ...]] = {}
     for info in functions:
         node = info.node
-        if info.parent is not None or info.cls is not None or not isinstance(node, ast.FunctionDef):
+        if info.parent is not None or not isinstance(node, ast.FunctionDef):
             continue
+        key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
         if returns_one_reduction(node, aliases):
-            out.add(info.name)
-    return frozenset(out)
+            whole.add(key)
+        elif at := reduction_positions(node, aliases):
+            positions[key] = at
+    return Reducers(frozenset(whole), positions)
+
+
+class Reducers(NamedTuple):
+    """Same-file functions that return data-derived reductions (:func:`reduction_functions`)."""
+
+    whole: frozenset[str]  # `name` or `Class.method`: the result is one reduction
+    positions: Mapping[str, tuple[bool, ...]]  # the result is a tuple; True where it holds one
+
+
+NO_REDUCERS = Reducers(frozenset(), {})

@@ -10,6 +10,24 @@ from xlacheck.analysis.values import is_python
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
 
+# Tests of whether a value is a tensor or has a static value: a function that makes one on the
+# predicate dispatches on its kind (a `smart_cond` calls tf.cond only for a tensor).
+_KIND_TESTS = frozenset({"isinstance", "hasattr", "type", "callable", "tf.is_tensor", "tf.get_static_value",
+                         "tf.keras.backend.is_tensor", "tf.is_symbolic_tensor", "tf.keras.backend.is_keras_tensor",
+                         "tf.__internal__.smart_cond.smart_cond"})
+
+
+def _kind_tested(fn: ast.AST, names: set[str], ctx: RuleContext) -> bool:
+    """Whether ``fn`` tests the kind or static value of one of ``names`` (``isinstance(pred, ...)``,
+    ``tf.get_static_value(pred)``)."""
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
+            called = n.func.id if isinstance(n.func, ast.Name) else call_name(n, ctx)
+            if called in _KIND_TESTS:
+                return True
+    return False
+
+
 class PythonPredicateInTfCond(Rule):
     """
     ## What it does
@@ -60,6 +78,21 @@ class PythonPredicateInTfCond(Rule):
         Example("import tensorflow as tf\ndef f(x):\n    return tf.cond(True, lambda: x, lambda: -x)\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return tf.switch_case(tf.cast(x[0] > 0, tf.int32), [lambda: x, lambda: -x])\n"),
+        # a smart_cond (tensorflow/models bigbird): tf.cond only when the predicate has no static value
+        Example("""
+            import tensorflow as tf
+
+
+            def smart_cond(pred, true_fn, false_fn):
+                if tf.get_static_value(pred) is None:
+                    return tf.cond(pred, true_fn, false_fn)
+                return true_fn() if pred else false_fn()
+
+
+            class Drop(tf.keras.layers.Layer):
+                def call(self, x, training=False):
+                    return smart_cond(training, lambda: x * 0.5, lambda: x)
+        """),
     )
     INVALID = (
         Example("""
@@ -125,6 +158,9 @@ class PythonPredicateInTfCond(Rule):
             if not is_python(ctx.flags(arg)):
                 return
             what = spec.keyword
+        names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+        if names and _kind_tested(ctx.function.node, names, ctx):
+            return  # a smart_cond: tf.cond only when the predicate is a tensor
         label = name.replace("tf.compat.v1.", "tf.")
         ctx.report(self, node,
                    f"{label} with a Python value as `{what}` inside compiled code ({ctx.function.evidence}): once "
