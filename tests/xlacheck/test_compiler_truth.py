@@ -186,6 +186,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA117-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA117-valid-1", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA117-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA405-invalid-5", "noisy", lambda: (_f(1.0, 2.0),), "fails"),  # a random generator built in the step
 ]
 
 

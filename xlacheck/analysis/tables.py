@@ -29,6 +29,7 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
   by compiling in ``tests/xlacheck/test_api_table.py``;
 - :data:`TENSOR_ONLY_ARGS`: the opposite, arguments that must be tensors once traced (a Python
   value works eagerly and fails in every ``tf.function``), proven in ``tests/xlacheck/test_compiler_truth.py``;
+- :data:`VARIABLE_OWNERS`: constructors of objects that create a tf.Variable (random generators);
 - :data:`HOST_RANDOM_DRAWS`: Python and NumPy random functions that draw on the host (at trace time
   in compiled code), checked against the installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
@@ -145,6 +146,18 @@ TENSOR_ONLY_ARGS: dict[str, TensorArg] = {
     "tf.switch_case": TensorArg(0, "branch_index", "'branch_index' must be a Tensor"),
     "tf.case": TensorArg(0, "pred_fn_pairs", "pred must be a Tensor"),  # the preds of its (pred, fn) pairs
 }
+
+# Constructors of objects that create a tf.Variable when built (so building one inside a compiled
+# step fails like tf.Variable does: TF 2.21, `tf.random.Generator.from_seed(3)` inside a
+# jit_compile function raises ValueError on the first call); the generated API table records what a
+# call returns, not what an object creates (:mod:`xlacheck.rules.variable_created_in_compiled_step`).
+VARIABLE_OWNERS = frozenset({
+    "tf.random.Generator", "tf.random.Generator.from_seed", "tf.random.Generator.from_non_deterministic_state",
+    "tf.random.Generator.from_key_counter", "tf.random.Generator.from_state",
+    "tf.random.experimental.Generator", "tf.random.experimental.Generator.from_seed",
+    "tf.random.experimental.Generator.from_non_deterministic_state",
+    "tf.random.experimental.Generator.from_key_counter", "tf.random.experimental.Generator.from_state",
+})
 
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
