@@ -27,6 +27,8 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
 - :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
   API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
   by compiling in ``tests/xlacheck/test_api_table.py``;
+- :data:`PYTHON_ARGS_SUPPLEMENT`: arguments that cannot be tensors at all (tf.experimental.numpy),
+  which the generated table's probe does not reach, proven in ``tests/xlacheck/test_api_table.py``;
 - :data:`TENSOR_ONLY_ARGS`: the opposite, arguments that must be tensors once traced (a Python
   value works eagerly and fails in every ``tf.function``), proven in ``tests/xlacheck/test_compiler_truth.py``;
 - :data:`VARIABLE_OWNERS`: constructors of objects that create a tf.Variable (random generators);
@@ -192,6 +194,39 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
     "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
     # JAX: every static argument is in xlacheck/data/jax_api.json (jax.numpy, jax.lax, jax.random, jax.nn)
 }
+
+
+# Arguments that must be Python values, which the API table's probe could not measure (it does not
+# call tf.experimental.numpy): these functions compare or convert them in Python while tracing, so a
+# tensor fails even when it is only a shape (`tnp.arange(tf.shape(x)[1])`: "Using a symbolic
+# tf.Tensor as a Python bool is not allowed"; TF 2.21, tests/xlacheck/test_api_table.py).
+PYTHON_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
+    "tnp.arange": StaticArgs(("start", "stop", "step", "dtype"), ("start", "stop", "step"),
+                             "the probe does not call tf.experimental.numpy"),
+    "tnp.linspace": StaticArgs(("start", "stop", "num", "endpoint", "retstep", "dtype", "axis"), ("num",),
+                               "the probe does not call tf.experimental.numpy"),
+    "tnp.eye": StaticArgs(("N", "M", "k", "dtype"), ("N", "M", "k"), "the probe does not call tf.experimental.numpy"),
+    "tnp.identity": StaticArgs(("n", "dtype"), ("n",), "the probe does not call tf.experimental.numpy"),
+    "tnp.tri": StaticArgs(("N", "M", "k", "dtype"), ("N", "M", "k"), "the probe does not call tf.experimental.numpy"),
+    "tnp.triu": StaticArgs(("m", "k"), ("k",), "the probe does not call tf.experimental.numpy"),
+    "tnp.tril": StaticArgs(("m", "k"), ("k",), "the probe does not call tf.experimental.numpy"),
+    "tnp.moveaxis": StaticArgs(("a", "source", "destination"), ("source", "destination"),
+                               "the probe does not call tf.experimental.numpy"),
+    "tnp.repeat": StaticArgs(("a", "repeats", "axis"), ("repeats",), "the probe does not call tf.experimental.numpy"),
+}
+
+
+def python_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of a call that must be Python values, not tensors at all (a
+    shape tensor fails too): the generated API table's ``py_args`` and :data:`PYTHON_ARGS_SUPPLEMENT`."""
+    fact = api_table.fact_for(name)
+    extra = PYTHON_ARGS_SUPPLEMENT.get(name)
+    wanted = (fact.py_args if fact is not None else ()) + (extra.static if extra is not None else ())
+    if not wanted:
+        return []
+    params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
+    bound = api_table.bind_arguments(params, *call_arguments(node))
+    return [(p, bound[p]) for p in dict.fromkeys(wanted) if p in bound]
 
 
 def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]:
