@@ -525,7 +525,7 @@ def test_python_args_supplement_fails_on_a_shape_tensor(tf):
     for name, extra in PYTHON_ARGS_SUPPLEMENT.items():
         assert tuple(inspect.signature(getattr(tnp, name.split(".", 1)[1])).parameters) == extra.params, name
     x = tf.ones([3, 2])
-    for key, body in fails.items():
+    for body in fails.values():
         step = tf.function(lambda t, body=body: body(t, tf.shape(t)[0]), jit_compile=True)
         with pytest.raises((TypeError, NotImplementedError, tf.errors.OperatorNotAllowedInGraphError)):
             step(x)

@@ -693,22 +693,22 @@ class ValueEnv:
     def reducer_key(self, f: ast.expr) -> str | None:
         """The key of :class:`Reducers` a call of ``f`` names: a module-level function of this file
         by its bare name (not shadowed by a local), or a method of this class as ``self.method``."""
-        if type(f) is ast.Name:
-            return f.id if f.id not in self.env else None  # type: ignore[attr-defined]
-        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self" \
-                and self.cls is not None and f.attr in self.cls.methods:  # type: ignore[attr-defined]
-            return f"{self.cls.node.name}.{f.attr}"  # type: ignore[attr-defined]
+        if isinstance(f, ast.Name):
+            return f.id if f.id not in self.env else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
+                and self.cls is not None and f.attr in self.cls.methods:
+            return f"{self.cls.node.name}.{f.attr}"
         return None
 
     def reduction_items(self, e: ast.expr, width: int) -> list[int] | None:
         """Flags of the items of ``e`` unpacked into ``width`` targets, when ``e`` calls a function
         of this file that returns a tuple holding reductions of tensor values (None otherwise)."""
-        if type(e) is not ast.Call:
+        if not isinstance(e, ast.Call):
             return None
-        at = self.reducers.positions.get(self.reducer_key(e.func) or "")  # type: ignore[attr-defined]
+        at = self.reducers.positions.get(self.reducer_key(e.func) or "")
         if at is None or len(at) != width:
             return None
-        k = self._args_flags(e)  # type: ignore[arg-type]
+        k = self._args_flags(e)
         if not k & TENSOR:
             return None
         item = TENSOR | OPAQUE

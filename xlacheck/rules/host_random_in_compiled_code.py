@@ -64,13 +64,15 @@ class HostRandomInCompiledCode(Rule):
     """
 
     code = "XLA320"
+    fix = None
     name = "host-random-in-compiled-code"
     severity = Severity.WRONG_RESULT
     node_types = (ast.Call,)
 
     VALID = (
         Example("import numpy as np\nimport tensorflow as tf\nclass Aug(tf.keras.layers.Layer):\n"
-                "    def __init__(self):\n        super().__init__()\n        self.scale = np.random.uniform(0.9, 1.1)\n"
+                "    def __init__(self):\n        super().__init__()\n"
+                "        self.scale = np.random.uniform(0.9, 1.1)\n"
                 "    def call(self, x):\n        return x * tf.random.uniform([], 0.9, 1.1)\n"),
         # an op-level seed is a trace-time constant anyway: the stateful op still varies per call
         Example("import random\nimport tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n"
@@ -140,9 +142,9 @@ class HostRandomInCompiledCode(Rule):
                 return name
         func = node.func
         if isinstance(func, ast.Attribute):
-            module = _generator_attr(func.value, ctx)
-            if module is not None and func.attr in HOST_RANDOM_DRAWS[module]:
-                return f"{'np.random.RandomState' if module == 'np.random' else 'random.Random'}.{func.attr}"
+            owner = _generator_attr(func.value, ctx)
+            if owner is not None and func.attr in HOST_RANDOM_DRAWS[owner]:
+                return f"{'np.random.RandomState' if owner == 'np.random' else 'random.Random'}.{func.attr}"
         return None
 
     @staticmethod

@@ -9,7 +9,6 @@ from xlacheck.analysis.tables import TENSOR_ONLY_ARGS
 from xlacheck.analysis.values import is_python
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
-
 # Tests of whether a value is a tensor or has a static value: a function that makes one on the
 # predicate dispatches on its kind (a `smart_cond` calls tf.cond only for a tensor).
 _KIND_TESTS = frozenset({"isinstance", "hasattr", "type", "callable", "tf.is_tensor", "tf.get_static_value",
@@ -65,6 +64,7 @@ class PythonPredicateInTfCond(Rule):
     """
 
     code = "XLA117"
+    fix = None
     name = "python-predicate-in-tf-cond"
     node_types = (ast.Call,)
 
@@ -142,7 +142,7 @@ class PythonPredicateInTfCond(Rule):
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
         spec = TENSOR_ONLY_ARGS.get(name) if name is not None else None
-        if spec is None or ctx.function.jax:
+        if name is None or spec is None or ctx.function.jax:
             return
         arg = argument(node, spec.position, spec.keyword)
         if arg is None:

@@ -61,8 +61,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     """
     ## What it does
     Flags `tf.Variable(...)` (and what the API table says builds a variable:
-    `tf.keras.backend.variable`, `keras.Variable`), random generators (`tf.random.Generator.from_seed`,
-    which hold a variable: `VARIABLE_OWNERS` in `xlacheck/analysis/tables.py`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
+    `tf.keras.backend.variable`, `keras.Variable`), random generators
+    (`tf.random.Generator.from_seed`, which hold a variable: `VARIABLE_OWNERS` in
+    `xlacheck/analysis/tables.py`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
     optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
     a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
