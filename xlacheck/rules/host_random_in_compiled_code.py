@@ -82,6 +82,10 @@ class HostRandomInCompiledCode(Rule):
         # a tf.data function: a host graph, not compiled by XLA
         Example("import numpy as np\nimport tensorflow as tf\ndef aug(x):\n    return x * np.random.uniform()\n"
                 "def make(ds):\n    return ds.map(aug)\n", jit_compiled=True),
+        # a seed maker called from compiled code (edward2 utils.gen_int_seed): the stateful ops it seeds vary
+        Example("import random\nimport tensorflow as tf\ndef gen_int_seed():\n    return random.randrange(2**31)\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return x + tf.random.normal(tf.shape(x), seed=gen_int_seed())\n"),
     )
     INVALID = (
         Example("""
@@ -149,8 +153,8 @@ class HostRandomInCompiledCode(Rule):
 
     @staticmethod
     def _seed_only(node: ast.Call, ctx: RuleContext) -> bool:
-        """Whether the draw only seeds ops (``seed=random.randint(...)``, or a name bound to the draw
-        and read only as ``seed=``): an op-level seed is a constant of the graph in any case, and the
+        """Whether the draw only seeds ops (``seed=random.randint(...)``, a name bound to the draw and
+        read only as ``seed=`` or named as a seed, the return of a seed-making function): an op-level seed is a constant of the graph in any case, and the
         stateful op it seeds still draws per call."""
         seeds: list[ast.AST] = []
         bound: set[str] = set()
@@ -159,6 +163,10 @@ class HostRandomInCompiledCode(Rule):
                 seeds.append(n.value)
             elif isinstance(n, ast.Assign) and n.value is node:
                 bound.update(t.id for t in n.targets if isinstance(t, ast.Name))
+            elif isinstance(n, ast.Return) and n.value is node and "seed" in ctx.function.name.lower():
+                return True  # `def gen_int_seed(): return random.randrange(...)` (edward2): a seed maker
+        if any("seed" in name.lower() for name in bound):
+            return True  # `op_seed = random.randint(...)`: named as a seed, used as one further on
         in_seed = {id(x) for s in seeds for x in ast.walk(s)}
         if id(node) in in_seed:
             return True
