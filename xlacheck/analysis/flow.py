@@ -282,10 +282,6 @@ class FunctionWalker:
                     and not any(isinstance(e, ast.Starred) for e in elts):
                 for sub, v in zip(elts, value.elts):
                     self.bind(sub, self.values.flags(v), v)
-            elif value is not None and not any(isinstance(e, ast.Starred) for e in elts) \
-                    and (items := self.values.reduction_items(value, len(elts))) is not None:
-                for sub, k in zip(elts, items):  # `n, boxes = filter_boxes(x)`: n a data-derived count
-                    self.bind(sub, k)
             elif len(elts) == 2 and type(value) is ast.Call \
                     and self.ctx.aliases.resolve(value.func) in LEAVES_AND_TREEDEF:
                 self.bind(elts[0], flags)  # `leaves, treedef = jax.tree.flatten(tree)`: a list of leaves

@@ -74,21 +74,6 @@ def returns_one_reduction(fn: ast.FunctionDef | ast.AsyncFunctionDef, aliases: A
     return bool(returns) and all(_one_reduction(r.value, aliases, assigned) for r in returns)
 
 
-def reduction_positions(fn: ast.FunctionDef | ast.AsyncFunctionDef, aliases: AliasTable) -> tuple[bool, ...]:
-    """For a function every ``return`` of which gives a tuple of one length (two at least), which
-    positions are one reduction in every return (``return tf.reduce_max(n), boxes``: (True, False));
-    empty when no position is, or the returns are not such tuples."""
-    returns, assigned = own_returns_and_assignments(fn)
-    if not returns or not all(isinstance(r.value, ast.Tuple) for r in returns):
-        return ()
-    tuples = [r.value for r in returns if isinstance(r.value, ast.Tuple)]
-    width = len(tuples[0].elts)
-    if width < 2 or any(len(t.elts) != width or any(isinstance(e, ast.Starred) for e in t.elts) for t in tuples):
-        return ()
-    out = tuple(all(_one_reduction(t.elts[i], aliases, assigned) for t in tuples) for i in range(width))
-    return out if any(out) else ()
-
-
 def returns_scalar_reduction(fn: ast.FunctionDef | ast.AsyncFunctionDef, aliases: AliasTable) -> int:
     """The line of the first ``return`` when every ``return`` of ``fn`` (one at least) gives a
     scalar reduction (see the module docstring); else 0."""

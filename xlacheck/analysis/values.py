@@ -24,7 +24,6 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Mapping
 from enum import IntFlag
 from typing import NamedTuple
 
@@ -32,7 +31,7 @@ from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
 from xlacheck.analysis.dtypes import DtypeModel
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.reductions import reduction_positions, returns_one_reduction
+from xlacheck.analysis.reductions import returns_one_reduction
 from xlacheck.analysis.scopes import target_names
 from xlacheck.analysis.tables import BOOL_FUNCS, call_arguments, splatted
 
@@ -700,20 +699,6 @@ class ValueEnv:
             return f"{self.cls.node.name}.{f.attr}"
         return None
 
-    def reduction_items(self, e: ast.expr, width: int) -> list[int] | None:
-        """Flags of the items of ``e`` unpacked into ``width`` targets, when ``e`` calls a function
-        of this file that returns a tuple holding reductions of tensor values (None otherwise)."""
-        if not isinstance(e, ast.Call):
-            return None
-        at = self.reducers.positions.get(self.reducer_key(e.func) or "")
-        if at is None or len(at) != width:
-            return None
-        k = self._args_flags(e)
-        if not k & TENSOR:
-            return None
-        item = TENSOR | OPAQUE
-        return [TENSOR | OP | DATA | (k & (LOOP | RANDOM)) if r else item for r in at]
-
     def _args_flags(self, e: ast.Call) -> int:
         k = 0
         for a in e.args:
@@ -980,29 +965,25 @@ def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> R
     """Module-level functions and methods (keyed ``Class.method``) whose every ``return`` gives one
     reduction of tensor values (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly,
     through ``tf.cast`` or a name bound once to one:
-    :func:`xlacheck.analysis.reductions.returns_one_reduction`), or a tuple with such a reduction
-    at some positions (:func:`xlacheck.analysis.reductions.reduction_positions`): a call of one
-    (``n = count(x)``, ``n = self.count(x)``, ``n, boxes = filter(x)``) gives a tensor computed
-    from data, which the value model otherwise cannot tell from a structure a user function returns."""
+    :func:`xlacheck.analysis.reductions.returns_one_reduction`): a call of one (``n = count(x)``,
+    ``n = self.count(x)``) gives a tensor computed from data, which the value model otherwise cannot
+    tell from a structure a user function returns. Tuples holding a reduction are left out: on
+    transformers' Longformer/LED (``_get_global_attn_indices``) they added 28 findings downstream of
+    one data-dependent size that is already flagged where it is computed."""
     whole = set()
-    positions: dict[str, tuple[bool, ...]] = {}
     for info in functions:
         node = info.node
         if info.parent is not None or not isinstance(node, ast.FunctionDef):
             continue
-        key = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
         if returns_one_reduction(node, aliases):
-            whole.add(key)
-        elif at := reduction_positions(node, aliases):
-            positions[key] = at
-    return Reducers(frozenset(whole), positions)
+            whole.add(info.name if info.cls is None else f"{info.cls.node.name}.{info.name}")
+    return Reducers(frozenset(whole))
 
 
 class Reducers(NamedTuple):
-    """Same-file functions that return data-derived reductions (:func:`reduction_functions`)."""
+    """Same-file functions that return a data-derived reduction (:func:`reduction_functions`)."""
 
     whole: frozenset[str]  # `name` or `Class.method`: the result is one reduction
-    positions: Mapping[str, tuple[bool, ...]]  # the result is a tuple; True where it holds one
 
 
-NO_REDUCERS = Reducers(frozenset(), {})
+NO_REDUCERS = Reducers(frozenset())

@@ -154,8 +154,8 @@ class HostRandomInCompiledCode(Rule):
     @staticmethod
     def _seed_only(node: ast.Call, ctx: RuleContext) -> bool:
         """Whether the draw only seeds ops (``seed=random.randint(...)``, a name bound to the draw and
-        read only as ``seed=`` or named as a seed, the return of a seed-making function): an op-level seed is a constant of the graph in any case, and the
-        stateful op it seeds still draws per call."""
+        read only as ``seed=`` or named as a seed, the return of a seed-making function): an op-level
+        seed is a constant of the graph in any case, and the stateful op it seeds still draws per call."""
         seeds: list[ast.AST] = []
         bound: set[str] = set()
         for n in ast.walk(ctx.function.node):
