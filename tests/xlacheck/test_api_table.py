@@ -478,3 +478,54 @@ def test_output_dtype_and_structure_facts():
     where = api_table.fact_for("tf.keras.ops.where")  # a list of index tensors with one argument only
     assert where is not None and where.structure == "list"
     assert where.holds_for(frozenset({"condition"})) and not where.holds_for(frozenset({"condition", "x1", "x2"}))
+
+
+def test_python_args_supplement_is_not_in_the_table():
+    """The hand supplement of Python-valued arguments holds only what the generated table lacks."""
+    from xlacheck.analysis.tables import PYTHON_ARGS_SUPPLEMENT
+
+    for name, extra in PYTHON_ARGS_SUPPLEMENT.items():
+        assert extra.reason, name
+        assert set(extra.static) <= set(extra.params), name
+        fact = api_table.fact_for(name)
+        if fact is not None:
+            assert not set(extra.static) & set(fact.const_args + fact.py_args), name
+
+
+@pytest.mark.tf
+def test_python_args_supplement_fails_on_a_shape_tensor(tf):
+    """Each Python-valued argument of the supplement, given a tensor that is only a shape
+    (tf.shape(x)[0]), fails while tracing under jit_compile; the parameter names are the function's."""
+    import inspect
+
+    import tensorflow.experimental.numpy as tnp
+
+    from xlacheck.analysis.tables import PYTHON_ARGS_SUPPLEMENT
+
+    fails = {
+        ("tnp.arange", "start"): lambda x, n: tnp.arange(n),
+        ("tnp.arange", "stop"): lambda x, n: tnp.arange(0, n),
+        ("tnp.arange", "step"): lambda x, n: tnp.arange(0, 6, n),
+        ("tnp.linspace", "num"): lambda x, n: tnp.linspace(0.0, 1.0, n),
+        ("tnp.eye", "N"): lambda x, n: tnp.eye(n),
+        ("tnp.eye", "M"): lambda x, n: tnp.eye(2, n),
+        ("tnp.eye", "k"): lambda x, n: tnp.eye(3, 3, n),
+        ("tnp.identity", "n"): lambda x, n: tnp.identity(n),
+        ("tnp.tri", "N"): lambda x, n: tnp.tri(n),
+        ("tnp.tri", "M"): lambda x, n: tnp.tri(2, n),
+        ("tnp.tri", "k"): lambda x, n: tnp.tri(3, 3, n),
+        ("tnp.triu", "k"): lambda x, n: tnp.triu(x, n - 2),
+        ("tnp.tril", "k"): lambda x, n: tnp.tril(x, n - 2),
+        ("tnp.moveaxis", "source"): lambda x, n: tnp.moveaxis(x, n - 3, 1),
+        ("tnp.moveaxis", "destination"): lambda x, n: tnp.moveaxis(x, 0, n - 2),
+        ("tnp.repeat", "repeats"): lambda x, n: tnp.repeat(x, n, axis=0),
+    }
+    covered = {(name, arg) for name, extra in PYTHON_ARGS_SUPPLEMENT.items() for arg in extra.static}
+    assert covered == set(fails)
+    for name, extra in PYTHON_ARGS_SUPPLEMENT.items():
+        assert tuple(inspect.signature(getattr(tnp, name.split(".", 1)[1])).parameters) == extra.params, name
+    x = tf.ones([3, 2])
+    for body in fails.values():
+        step = tf.function(lambda t, body=body: body(t, tf.shape(t)[0]), jit_compile=True)
+        with pytest.raises((TypeError, NotImplementedError, tf.errors.OperatorNotAllowedInGraphError)):
+            step(x)

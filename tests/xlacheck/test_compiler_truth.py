@@ -180,6 +180,14 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA116-valid-3", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # tf.gather clamps in the excluded branch
     ("XLA211-invalid-6", "f", lambda: (_f(1.0, -2.0, 3.0),), "fails"),  # n = kept.shape[0]; tf.zeros([n, 2])
     ("XLA317-invalid-4", "f", lambda: (tf.constant([[True, False, True]]),), "fails"),  # mask = tf.cast(mask, int8)
+    # tf-recall10: a Python predicate of tf.cond / tf.switch_case / tf.case fails once traced
+    ("XLA117-invalid-1", "f", lambda: (tf.ones([2, 2]),), "fails"),
+    ("XLA117-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA117-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),
+    ("XLA117-valid-1", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA117-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA405-invalid-5", "noisy", lambda: (_f(1.0, 2.0),), "fails"),  # a random generator built in the step
+    ("XLA205-invalid-9", "positions", lambda: (tf.constant([[1, 2, 3]]),), "fails"),  # tnp.arange of a shape
 ]
 
 

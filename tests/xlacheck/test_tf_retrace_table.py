@@ -287,3 +287,19 @@ def test_numpy_scalar_draws_return_python_numbers() -> None:
             assert isinstance(getattr(owner, name)(*args, 2), np.ndarray), (owner, name)
     assert isinstance(np.random.choice([0.1, 0.2]), np.generic)
     assert isinstance(np.random.default_rng(0).integers(5), np.generic)
+
+
+def test_host_random_draws_exist() -> None:
+    """Every host draw XLA320 names is a function of NumPy's legacy random module (and but for two aliases a
+    method of a RandomState) or of Python's `random` module, so the table names no spelling that nothing has."""
+    np = pytest.importorskip("numpy")
+    import random
+
+    from xlacheck.analysis.tables import HOST_RANDOM_DRAWS
+
+    for name in HOST_RANDOM_DRAWS["np.random"]:
+        assert callable(getattr(np.random, name)), name
+        if name not in ("ranf", "sample"):  # module-level aliases of random_sample only
+            assert callable(getattr(np.random.RandomState(0), name)), name
+    for name in HOST_RANDOM_DRAWS["random"]:
+        assert callable(getattr(random, name)), name

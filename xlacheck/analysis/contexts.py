@@ -45,6 +45,7 @@ import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import TYPE_CHECKING
 
 from xlacheck import api_table
 from xlacheck.analysis import _CHILD_FIELDS, child_fields
@@ -58,6 +59,9 @@ from xlacheck.analysis.tables import (
     autograph_converts,
     module_name,
 )
+
+if TYPE_CHECKING:  # values imports this module
+    from xlacheck.analysis.values import Reducers
 
 
 class Certainty(IntEnum):
@@ -341,7 +345,7 @@ class ModuleFacts:
     # compiled code (a layer instance a model stores or calls)
     module_values: dict[str, ast.expr] = field(default_factory=dict)
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
-    reducers: frozenset[str] | None = None  # values.reduction_functions, computed on first use
+    reducers: Reducers | None = None  # values.reduction_functions, computed on first use
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}

@@ -26,7 +26,14 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
   installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``;
 - :data:`STATIC_ARGS_SUPPLEMENT`: arguments XLA needs as compile-time constants that the generated
   API table (``xlacheck/data/tf_api.json``) could not measure, each with the reason, each proven
-  by compiling in ``tests/xlacheck/test_api_table.py``.
+  by compiling in ``tests/xlacheck/test_api_table.py``;
+- :data:`PYTHON_ARGS_SUPPLEMENT`: arguments that cannot be tensors at all (tf.experimental.numpy),
+  which the generated table's probe does not reach, proven in ``tests/xlacheck/test_api_table.py``;
+- :data:`TENSOR_ONLY_ARGS`: the opposite, arguments that must be tensors once traced (a Python
+  value works eagerly and fails in every ``tf.function``), proven in ``tests/xlacheck/test_compiler_truth.py``;
+- :data:`VARIABLE_OWNERS`: constructors of objects that create a tf.Variable (random generators);
+- :data:`HOST_RANDOM_DRAWS`: Python and NumPy random functions that draw on the host (at trace time
+  in compiled code), checked against the installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
 """
 
@@ -108,6 +115,52 @@ STDLIB_RANDOM_DRAWS = frozenset({"random", "uniform", "randint", "randrange", "g
                                  "betavariate", "expovariate", "gammavariate", "lognormvariate",
                                  "triangular", "vonmisesvariate", "paretovariate", "weibullvariate"})
 
+# Every host-side draw, whatever it returns (arrays too): inside traced code each runs once, while
+# tracing, and its value is frozen into the graph (:mod:`xlacheck.rules.host_random_in_compiled_code`).
+# NumPy's legacy module functions (np.random.X, also the methods of a RandomState) and the stdlib's
+# draws, choices and in-place shuffles; seeding and state functions are not draws.
+HOST_RANDOM_DRAWS: dict[str, frozenset[str]] = {
+    "np.random": frozenset(NUMPY_SCALAR_DRAWS) | frozenset({
+        "choice", "permutation", "shuffle", "random_integers", "ranf", "sample", "bytes", "chisquare",
+        "dirichlet", "f", "geometric", "gumbel", "hypergeometric", "logistic", "logseries", "multinomial",
+        "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "pareto", "power",
+        "rayleigh", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t", "vonmises", "wald",
+        "weibull", "zipf"}),
+    "random": STDLIB_RANDOM_DRAWS | frozenset({"choice", "choices", "sample", "shuffle", "getrandbits"}),
+}
+
+
+class TensorArg(NamedTuple):
+    """An argument that must be a tensor once traced, and what TensorFlow says when it is not."""
+
+    position: int
+    keyword: str
+    error: str  # TF 2.21's message inside a tf.function (jit_compile or not)
+
+
+# Control-flow ops that accept a Python predicate eagerly (tf.cond(True, ...) calls the branch) but
+# raise inside every tf.function (measured on TF 2.21, with and without jit_compile: the XLA117
+# rows of tests/xlacheck/test_compiler_truth.py). A NumPy bool is accepted by tf.cond, a Python
+# int is not (InvalidArgumentError); tf.while_loop's cond may return a Python bool.
+TENSOR_ONLY_ARGS: dict[str, TensorArg] = {
+    "tf.cond": TensorArg(0, "pred", "pred must not be a Python bool"),
+    "tf.compat.v1.cond": TensorArg(0, "pred", "pred must not be a Python bool"),
+    "tf.switch_case": TensorArg(0, "branch_index", "'branch_index' must be a Tensor"),
+    "tf.case": TensorArg(0, "pred_fn_pairs", "pred must be a Tensor"),  # the preds of its (pred, fn) pairs
+}
+
+# Constructors of objects that create a tf.Variable when built (so building one inside a compiled
+# step fails like tf.Variable does: TF 2.21, `tf.random.Generator.from_seed(3)` inside a
+# jit_compile function raises ValueError on the first call); the generated API table records what a
+# call returns, not what an object creates (:mod:`xlacheck.rules.variable_created_in_compiled_step`).
+VARIABLE_OWNERS = frozenset({
+    "tf.random.Generator", "tf.random.Generator.from_seed", "tf.random.Generator.from_non_deterministic_state",
+    "tf.random.Generator.from_key_counter", "tf.random.Generator.from_state",
+    "tf.random.experimental.Generator", "tf.random.experimental.Generator.from_seed",
+    "tf.random.experimental.Generator.from_non_deterministic_state",
+    "tf.random.experimental.Generator.from_key_counter", "tf.random.experimental.Generator.from_state",
+})
+
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
                          "jnp.concatenate", "jnp.append", "jnp.pad", "jnp.hstack", "jnp.vstack", "jnp.stack"})
@@ -141,6 +194,39 @@ STATIC_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
     "tnp.ones": StaticArgs(("shape", "dtype"), ("shape",), "the probe does not call tf.experimental.numpy"),
     # JAX: every static argument is in xlacheck/data/jax_api.json (jax.numpy, jax.lax, jax.random, jax.nn)
 }
+
+
+# Arguments that must be Python values, which the API table's probe could not measure (it does not
+# call tf.experimental.numpy): these functions compare or convert them in Python while tracing, so a
+# tensor fails even when it is only a shape (`tnp.arange(tf.shape(x)[1])`: "Using a symbolic
+# tf.Tensor as a Python bool is not allowed"; TF 2.21, tests/xlacheck/test_api_table.py).
+PYTHON_ARGS_SUPPLEMENT: dict[str, StaticArgs] = {
+    "tnp.arange": StaticArgs(("start", "stop", "step", "dtype"), ("start", "stop", "step"),
+                             "the probe does not call tf.experimental.numpy"),
+    "tnp.linspace": StaticArgs(("start", "stop", "num", "endpoint", "retstep", "dtype", "axis"), ("num",),
+                               "the probe does not call tf.experimental.numpy"),
+    "tnp.eye": StaticArgs(("N", "M", "k", "dtype"), ("N", "M", "k"), "the probe does not call tf.experimental.numpy"),
+    "tnp.identity": StaticArgs(("n", "dtype"), ("n",), "the probe does not call tf.experimental.numpy"),
+    "tnp.tri": StaticArgs(("N", "M", "k", "dtype"), ("N", "M", "k"), "the probe does not call tf.experimental.numpy"),
+    "tnp.triu": StaticArgs(("m", "k"), ("k",), "the probe does not call tf.experimental.numpy"),
+    "tnp.tril": StaticArgs(("m", "k"), ("k",), "the probe does not call tf.experimental.numpy"),
+    "tnp.moveaxis": StaticArgs(("a", "source", "destination"), ("source", "destination"),
+                               "the probe does not call tf.experimental.numpy"),
+    "tnp.repeat": StaticArgs(("a", "repeats", "axis"), ("repeats",), "the probe does not call tf.experimental.numpy"),
+}
+
+
+def python_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of a call that must be Python values, not tensors at all (a
+    shape tensor fails too): the generated API table's ``py_args`` and :data:`PYTHON_ARGS_SUPPLEMENT`."""
+    fact = api_table.fact_for(name)
+    extra = PYTHON_ARGS_SUPPLEMENT.get(name)
+    wanted = (fact.py_args if fact is not None else ()) + (extra.static if extra is not None else ())
+    if not wanted:
+        return []
+    params = fact.params if fact is not None and fact.params else (extra.params if extra is not None else ())
+    bound = api_table.bind_arguments(params, *call_arguments(node))
+    return [(p, bound[p]) for p in dict.fromkeys(wanted) if p in bound]
 
 
 def call_arguments(node: ast.Call) -> tuple[list[ast.expr], dict[str, ast.expr]]:

@@ -25,6 +25,7 @@ import ast
 import re
 import sys
 from enum import IntFlag
+from typing import NamedTuple
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Certainty, ClassInfo, FunctionInfo
@@ -276,7 +277,10 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = PYTHON  # typed, documented or named as a Python value: proven
         elif py is True or name in PYTHON_PARAM_NAMES or name in _PY_NAMES or name.startswith(
                 ("num_", "use_", "output_", "n_")) or name.endswith(_PY_NAME_SUFFIXES):
-            out[name] = 0
+            # named (or typed with a container) as a Python option: not a tensor; proven a Python
+            # value by a literal default (`use_gate=True`), unknown without one (a caller may pass
+            # a tensor `training`)
+            out[name] = PYTHON if default is not None and _python_literal(default) and py is not True else 0
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
@@ -329,7 +333,7 @@ class ValueEnv:
         self._self_memo: dict[str, int] = {}
         # module-level functions of this file that return one reduction of their inputs
         # (:func:`reduction_functions`): a call of one is a data-derived tensor
-        self.reducers: frozenset[str] = frozenset()
+        self.reducers: Reducers = NO_REDUCERS
 
     def invalidate(self) -> None:
         if self._memo:
@@ -655,6 +659,10 @@ class ValueEnv:
                 return TENSOR | OPAQUE
         elif type(f) is ast.Attribute:
             recv = f.value
+            if self.reducer_key(f) in self.reducers.whole and (k := self._args_flags(e)) & TENSOR:
+                # a method of this class that returns a reduction of its inputs (`self.count(x)`,
+                # not list.count)
+                return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
             if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
                 return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
             if f.attr in _SHAPE_METHODS and self.flags(recv) & TENSOR:
@@ -671,7 +679,7 @@ class ValueEnv:
         k = self._args_flags(e)
         if type(f) is ast.Name and f.id == "self":
             return TENSOR | OPAQUE
-        if k & TENSOR and type(f) is ast.Name and f.id in self.reducers and f.id not in self.env:
+        if k & TENSOR and self.reducer_key(f) in self.reducers.whole:
             # a helper here that returns a count, an extreme or a position of its inputs' values
             return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
         if k & TENSOR:
@@ -680,6 +688,16 @@ class ValueEnv:
             # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
             return TENSOR | OPAQUE
         return 0
+
+    def reducer_key(self, f: ast.expr) -> str | None:
+        """The key of :class:`Reducers` a call of ``f`` names: a module-level function of this file
+        by its bare name (not shadowed by a local), or a method of this class as ``self.method``."""
+        if isinstance(f, ast.Name):
+            return f.id if f.id not in self.env else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
+                and self.cls is not None and f.attr in self.cls.methods:
+            return f"{self.cls.node.name}.{f.attr}"
+        return None
 
     def _args_flags(self, e: ast.Call) -> int:
         k = 0
@@ -943,17 +961,29 @@ _LOOP_RESULT_FUNCS = frozenset({
 })
 
 
-def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> frozenset[str]:
-    """Module-level functions whose every ``return`` gives one reduction of tensor values
-    (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly, through ``tf.cast`` or a
-    name bound once to one: :func:`xlacheck.analysis.reductions.returns_one_reduction`): a call
-    of one is a tensor computed from data, which the value model otherwise cannot tell from a
-    structure a user function returns."""
-    out = set()
+def reduction_functions(functions: list[FunctionInfo], aliases: AliasTable) -> Reducers:
+    """Module-level functions and methods (keyed ``Class.method``) whose every ``return`` gives one
+    reduction of tensor values (``return tf.reduce_sum(tf.cast(scores > t, tf.int32))``, directly,
+    through ``tf.cast`` or a name bound once to one:
+    :func:`xlacheck.analysis.reductions.returns_one_reduction`): a call of one (``n = count(x)``,
+    ``n = self.count(x)``) gives a tensor computed from data, which the value model otherwise cannot
+    tell from a structure a user function returns. Tuples holding a reduction are left out: on
+    transformers' Longformer/LED (``_get_global_attn_indices``) they added 28 findings downstream of
+    one data-dependent size that is already flagged where it is computed."""
+    whole = set()
     for info in functions:
         node = info.node
-        if info.parent is not None or info.cls is not None or not isinstance(node, ast.FunctionDef):
+        if info.parent is not None or not isinstance(node, ast.FunctionDef):
             continue
         if returns_one_reduction(node, aliases):
-            out.add(info.name)
-    return frozenset(out)
+            whole.add(info.name if info.cls is None else f"{info.cls.node.name}.{info.name}")
+    return Reducers(frozenset(whole))
+
+
+class Reducers(NamedTuple):
+    """Same-file functions that return a data-derived reduction (:func:`reduction_functions`)."""
+
+    whole: frozenset[str]  # `name` or `Class.method`: the result is one reduction
+
+
+NO_REDUCERS = Reducers(frozenset())

@@ -21,6 +21,7 @@ from xlacheck.rules.eager_jax_op_on_grown_array import EagerJaxOpOnGrownArray
 from xlacheck.rules.frozen_host_read import FrozenHostRead
 from xlacheck.rules.growing_tensor_to_tf_function import GrowingTensorToTfFunction
 from xlacheck.rules.guard_on_constant_tensor import GuardOnConstantTensor
+from xlacheck.rules.host_random_in_compiled_code import HostRandomInCompiledCode
 from xlacheck.rules.implicit_mask_lost_at_tf_function import ImplicitMaskLostAtTfFunction
 from xlacheck.rules.instrumentation_switch_with_jit_compile import InstrumentationSwitchWithJitCompile
 from xlacheck.rules.int_cast_dtype_mismatch import IntCastDtypeMismatch
@@ -47,6 +48,7 @@ from xlacheck.rules.possible_nan_where_xla_differs import PossibleNanWhereXlaDif
 from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
 from xlacheck.rules.python_callback_op import PythonCallbackOp
 from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
+from xlacheck.rules.python_predicate_in_tf_cond import PythonPredicateInTfCond
 from xlacheck.rules.python_scalar_of_tensor import PythonScalarOfTensor
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
 from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectInTensorBranch
@@ -117,6 +119,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LaxBranchOutputMismatch,
     GuardOnConstantTensor,
     StaticIndexUnderShapeGuard,
+    PythonPredicateInTfCond,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
@@ -146,6 +149,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ImplicitMaskLostAtTfFunction,
     DecompositionSignDiffersUnderXla,
     LookupLayerWithoutKernel,
+    HostRandomInCompiledCode,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     # XLA4xx recompile hazards, XLA5xx TPU set-up (module rules: code around compiled functions)

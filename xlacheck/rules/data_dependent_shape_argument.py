@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
-from xlacheck.analysis.tables import static_arguments
-from xlacheck.analysis.values import DATA, LOOP, PARAM, RANDOM, SHAPE, TENSOR, VARIABLE
+from xlacheck.analysis.tables import python_arguments, static_arguments
+from xlacheck.analysis.values import CONST, DATA, LOOP, OP, PARAM, PYLIST, RANDOM, SHAPE, TENSOR, VARIABLE
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -239,6 +239,17 @@ class DataDependentShapeArgument(Rule):
                             'constant, x.shape) or pad to a fixed bound (compiled: decorated with '
                             'tf.function(jit_compile=True) at line 2)'),
                 )),
+        # tf.experimental.numpy compares its sizes in Python (tables.PYTHON_ARGS_SUPPLEMENT): a shape fails too
+        Example("import tensorflow as tf\nimport tensorflow.experimental.numpy as tnp\n"
+                "@tf.function(jit_compile=True)\ndef positions(tokens):\n"
+                "    return tnp.arange(tf.shape(tokens)[1])\n",
+                expected=(
+                    (5, 12, '`start` of tnp.arange is a tensor, but tnp.arange needs a Python value there: it '
+                            'compares or converts it in Python while tracing, so tracing fails ("Using a symbolic '
+                            'tf.Tensor as a Python bool") even for a shape; use a static size (x.shape[i], a config '
+                            'constant) or the tf.* op (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 3)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -252,6 +263,16 @@ class DataDependentShapeArgument(Rule):
             return
         if name.startswith(("jnp.", "jax.", "lax.")):
             return  # JAX: XLA207 (jax.jit has no bounded dynamic shapes and no value specialization)
+        for keyword, arg in python_arguments(name, node):
+            k = ctx.flags(arg)
+            if k & TENSOR and not k & PYLIST and k & (OP | DATA | SHAPE | RANDOM | LOOP | VARIABLE | CONST):
+                # a computed tensor (a bare parameter may hold a Python number)
+                ctx.report(self, node,
+                           f"`{keyword}` of {name} is a tensor, but {name} needs a Python value there: it compares or "
+                           "converts it in Python while tracing, so tracing fails (\"Using a symbolic tf.Tensor as a "
+                           "Python bool\") even for a shape; use a static size (x.shape[i], a config constant) or the "
+                           f"tf.* op (compiled: {ctx.function.evidence})")
+                return
         helper = ctx.function.level in (Level.HELPER, Level.GRAPH)
         for keyword, arg in static_arguments(name, node):
             if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:

@@ -7,6 +7,7 @@ import ast
 from xlacheck import api_table
 from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS, Certainty
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import VARIABLE_OWNERS
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -60,7 +61,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     """
     ## What it does
     Flags `tf.Variable(...)` (and what the API table says builds a variable:
-    `tf.keras.backend.variable`, `keras.Variable`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
+    `tf.keras.backend.variable`, `keras.Variable`), random generators
+    (`tf.random.Generator.from_seed`, which hold a variable: `VARIABLE_OWNERS` in
+    `xlacheck/analysis/tables.py`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
     optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
     a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
@@ -143,6 +146,15 @@ class VariableCreatedInCompiledStep(ModuleRule):
                            'on the first call, so this fails (ValueError) or resets every step; create it once '
                            'outside the step (in __init__/build) and update it with assign()'),
                 )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef noisy(x):\n"
+                "    gen = tf.random.Generator.from_seed(3)\n    return x + gen.normal(tf.shape(x))\n",
+                expected=(
+                    (4, 11, 'random generator (tf.random.Generator.from_seed, which holds a tf.Variable) created '
+                            'inside compiled code (decorated with tf.function(jit_compile=True)): tf.function only '
+                            'supports singleton tf.Variables created on the first call, so this fails (ValueError) or '
+                            'resets every step; create it once outside the step (in __init__/build) and update it '
+                            'with assign()'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -154,6 +166,8 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 continue
             if _variable_constructor(name):
                 what = "tf.Variable" if name in _VARIABLES else f"variable ({name})"
+            elif name in VARIABLE_OWNERS:
+                what = f"random generator ({name}, which holds a tf.Variable)"
             elif _stateful(name, _METRIC_PREFIX):
                 what = f"metric {name.rsplit('.', 1)[-1]}"
             elif _stateful(name, _OPTIMIZER_PREFIX) or name in TRANSFORMERS_OPTIMIZERS:
