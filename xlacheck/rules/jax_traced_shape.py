@@ -144,6 +144,38 @@ class JaxTracedShape(Rule):
             init_fn = jax.jit(init)
             p_split = jax.pmap(lambda x, num: list(jax.random.split(x, num)), static_broadcasted_argnums=1)
         """),
+        # maxdiffusion ring attention: lax.axis_size is a Python int where the axis is bound (the JAX table's
+        # named-axis probe), so it sizes slices, aranges and permutations; a traced scale is dispatched by
+        # type before the Python branch (tf-prec10)
+        Example("""
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def ring(x, scale, mesh_axes):
+                ring_size = lax.axis_size(mesh_axes.ring)
+                shard_len = x.shape[-1] // ring_size
+                block = lax.dynamic_slice_in_dim(x, lax.axis_index(mesh_axes.ring) * shard_len, shard_len, axis=-1)
+                steps = jnp.arange(0, ring_size)
+                if isinstance(scale, jax.core.Tracer):
+                    return block * jnp.where(scale > 0, scale, 1.0) + steps.sum()
+                if scale > 0:
+                    block = block * scale
+                return block + steps.sum()
+
+
+            class MeshAxes:
+                ring = "ring"
+
+
+            @jax.jit
+            @functools.partial(jax.vmap, in_axes=(0, None), axis_name="ring")
+            def step(x, scale):
+                return ring(x, scale, MeshAxes())
+        """),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
