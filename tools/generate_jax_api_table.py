@@ -333,6 +333,8 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
     if (line := _table_check.difference("jax_version", table["jax_version"], jax.__version__)):
         differences.append(line)
     names = _table_check.spread_sample(groups, sample)
+    # the collectives probed where their axis is bound: few and cheap, all of them again
+    names += sorted(name for name, entry in entries.items() if entry.get("by") == "named_axis")
     for name in names:
         measured = {name: probe(name, resolve(name, jax, jnp), jax, jnp)}
         add_params(measured, jax, jnp)
