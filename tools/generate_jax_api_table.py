@@ -9,7 +9,9 @@ Per function (``by`` says how each fact was decided):
 
 * ``returns``: ``tensor`` (a jax Array or a tuple of them), ``python``, ``none``, ``object``,
   ``unknown``; decided by calling the function on small synthetic inputs (``by: "call"``), or not
-  at all (``by: "none"``: no synthetic arguments fit).
+  at all (``by: "none"``: no synthetic arguments fit). A collective that needs a bound axis
+  (``axis_name``: ``lax.axis_size``, ``axis_index``, ``psum``) is called inside ``jax.vmap`` with
+  that axis name (``by: "named_axis"``; ``jit`` and ``static_args`` are not probed for it).
 * ``jit``: ``true`` when the call compiles under ``jax.jit`` with every array argument traced and
   every integer argument a Python value (closed over); ``false`` with ``jit_error`` (the error
   class) otherwise. ``ConcretizationTypeError`` / ``NonConcreteBooleanIndexError`` there means
@@ -138,7 +140,7 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         except Exception:  # noqa: BLE001 - try the next synthetic arguments
             continue
     if args is None:
-        return {"returns": "unknown", "by": "none"}
+        return probe_named_axis(fn, jax, jnp)
     entry: dict[str, Any] = {"returns": kind_of(out, jax), "by": "call"}
     # the facts below hold for this call: jnp.where with one array is data-dependent, with three it is not
     entry["called_with"] = [k if not k.startswith("__") else "array" for k in args]
@@ -195,6 +197,45 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     return entry
 
 
+
+
+NAMED_AXIS = "i"
+
+
+def probe_named_axis(fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
+    """A collective that takes ``axis_name`` (``lax.axis_size``, ``axis_index``, ``psum``,
+    ``ppermute``) runs only where that axis is bound: called inside ``jax.vmap(...,
+    axis_name=NAMED_AXIS)`` over a batch of two probe arrays, with its array parameters the
+    batched (traced) values and every other required parameter synthetic. ``returns`` is what it
+    gave there (``lax.axis_size``: a Python int; ``axis_index``: a tracer); ``by: "named_axis"``."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {"returns": "unknown", "by": "none"}
+    if "axis_name" not in params:
+        return {"returns": "unknown", "by": "none"}
+    required = [p for p in params.values() if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "axis_name"]
+    batch = jnp.reshape(jnp.arange(1, 9, dtype=jnp.float32) / 8.0, (2, 2, 2))
+    results: list[Any] = []
+
+    def body(x: Any) -> Any:
+        kw: dict[str, Any] = {"axis_name": NAMED_AXIS}
+        for p in required:
+            if p.name == "perm":
+                kw[p.name] = [(0, 1), (1, 0)]  # a permutation of the two-member axis
+            else:
+                value = synthetic(p, jnp)
+                kw[p.name] = x if isinstance(value, jax.Array) else value
+        results.append(fn(**kw))
+        return x
+
+    try:
+        jax.vmap(body, axis_name=NAMED_AXIS)(batch)
+    except Exception:  # noqa: BLE001 - no synthetic arguments fit: not probed
+        return {"returns": "unknown", "by": "none"}
+    return {"returns": kind_of(results[0], jax), "by": "named_axis",
+            "called_with": [p.name for p in required] + ["axis_name"]}
 
 
 def probe_numpy_on_tracer(jax: Any, jnp: Any, only: list[str] | None = None) -> dict[str, list[str]]:
@@ -292,6 +333,8 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
     if (line := _table_check.difference("jax_version", table["jax_version"], jax.__version__)):
         differences.append(line)
     names = _table_check.spread_sample(groups, sample)
+    # the collectives probed where their axis is bound: few and cheap, all of them again
+    names += sorted(name for name, entry in entries.items() if entry.get("by") == "named_axis")
     for name in names:
         measured = {name: probe(name, resolve(name, jax, jnp), jax, jnp)}
         add_params(measured, jax, jnp)

@@ -25,7 +25,8 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
   it for the same seed, per variant of the call (:meth:`ApiFact.xla_values_differ`).
 
 ``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
-(``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs,
+(``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs (a
+collective that needs a bound axis, ``lax.axis_size``, inside a ``jax.vmap`` naming it),
 ``const_args`` = arguments ``jax.jit`` needs as static (concrete) values, ``xla`` = the call
 compiles under ``jax.jit`` with its array arguments traced, and ``dynamic_shape`` = it fails there
 with a concretization error because its result shape depends on the data (``jnp.nonzero``). Those
@@ -93,7 +94,7 @@ class ApiFact:
     @property
     def is_tensor_valued(self) -> bool:
         """Known (by calling it or from the op definition) to return a tensor in compiled code."""
-        return self.returns in {"tensor", "string_tensor"} and self.returns_by in {"call", "op_def"}
+        return self.returns in {"tensor", "string_tensor"} and self.returns_by in {"call", "op_def", "named_axis"}
 
     def needs_constant(self, argument: str) -> bool:
         """True when XLA needs ``argument`` as a compile-time constant (or a Python value)."""

@@ -25,7 +25,7 @@ _HEAD = "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
 def test_data_dependent_size_fails_under_jit_and_its_fix_compiles(body: str, fixed: str):
     x = jax.numpy.array([0, 3, 0, 2])
     for src, flagged in ((_HEAD + body, True), (_HEAD + fixed, False)):
-        result = check_source(src, "case.py", preview=True)  # XLA207 runs with --preview
+        result = check_source(src, "case.py")  # XLA207 runs by default
         assert result.error is None
         assert ("XLA207" in {d.code for d in result.diagnostics}) is flagged, src
         namespace: dict = {}
@@ -79,7 +79,7 @@ def test_psum_of_a_python_constant_is_a_static_axis_size():
     from xlacheck.rules.jax_traced_shape import JaxTracedShape
 
     src = next(e.code for e in JaxTracedShape.VALID if "psum(1" in e.code)
-    codes = {d.code for d in check_source(src, "case.py", preview=True).diagnostics}  # XLA207: --preview
+    codes = {d.code for d in check_source(src, "case.py").diagnostics}
     assert not codes & {"XLA207", "XLA302"}
     namespace: dict = {}
     exec(compile(src, "case.py", "exec"), namespace)  # noqa: S102 - our own snippet

@@ -45,7 +45,7 @@ def test_range_of_a_python_int_still_unrolls() -> None:
 def test_a_traced_argument_without_default_still_gives_a_traced_shape() -> None:
     src = ("import jax\nimport jax.numpy as jnp\ndef init(rng, dim, sizes=(4,)):\n"
            "    return jnp.zeros([dim]), [jnp.zeros([d]) for d in sizes]\ninit_fn = jax.jit(init)\n")
-    assert codes(src, preview=True) == [(4, "XLA207")]  # XLA207 runs with --preview
+    assert codes(src) == [(4, "XLA207")]
 
 
 def test_the_leaves_of_jax_tree_flatten_are_still_arrays() -> None:

@@ -106,7 +106,8 @@ def _is_none_test(test: ast.expr) -> str | None:
 
 
 _TENSOR_TYPES = frozenset({"tf.Tensor", "tf.Variable", "tf.RaggedTensor", "tf.SparseTensor",
-                           "tf.experimental.numpy.ndarray"})
+                           "tf.experimental.numpy.ndarray", "jax.Array", "jax.core.Tracer", "jnp.ndarray",
+                           "jax.numpy.ndarray"})
 
 
 def _tensor_type_test(test: ast.expr, aliases: AliasTable) -> str | None:
@@ -298,6 +299,7 @@ class FunctionWalker:
     def block(self, body: Sequence[ast.stmt]) -> None:
         blocks = self.ctx.blocks
         blocks.append((body, 0))  # type: ignore[arg-type]
+        exits: list[tuple[str, int]] = []
         for i, stmt in enumerate(body):
             blocks[-1] = (body, i)  # type: ignore[assignment]
             self.stmt(stmt)
@@ -305,6 +307,19 @@ class FunctionWalker:
                 live = self._live_branch(stmt)
                 if live and type(live[-1]) in (ast.Return, ast.Raise):
                     break  # `if jittable: return c` with jittable=True: what follows never runs here
+                typed = _tensor_type_test(stmt.test, self.ctx.aliases)
+                if typed is not None and not stmt.orelse and stmt.body and type(stmt.body[-1]) in (
+                        ast.Return, ast.Raise):
+                    # `if isinstance(x, jax.core.Tracer): return lax.cond(...)`: what follows is the
+                    # else branch of the type dispatch, where x is no tensor (until rebound)
+                    exits.append((typed, self.env.get(typed, 0)))
+                    self.env[typed] = 0
+                    self.values.invalidate()
+        for name, saved in reversed(exits):
+            if self.env.get(name, 0) == 0:
+                self.env[name] = saved
+        if exits:
+            self.values.invalidate()
         blocks.pop()
 
     def _live_branch(self, s: ast.If) -> list[ast.stmt] | None:

@@ -815,7 +815,9 @@ _VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cu
                              "segment_", "unsorted_segment_", "nonzero", "in_top_k", "math.reduce")
 
 
-_TRUSTED_BY = frozenset({"call", "class", "op_def"})  # how the table decided (not from a docstring)
+# how the table decided (not from a docstring); "named_axis": a JAX collective called where its axis
+# is bound (``lax.axis_size`` returns a Python int there)
+_TRUSTED_BY = frozenset({"call", "class", "op_def", "named_axis"})
 
 
 def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str] | None:

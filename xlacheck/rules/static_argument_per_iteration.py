@@ -92,6 +92,14 @@ class StaticArgumentPerIteration(ModuleRule):
                 "def step(x, log=False):\n    return (x * 2, x.mean()) if log else (x * 2, None)\n"
                 "def train(x, n, verbose):\n    for i in range(n):\n        should_log = i % 100 == 0 or i == n - 1\n"
                 "        log = verbose and should_log\n        x, m = step(x, log=log)\n    return x\n"),
+        # the static size is the batch of the array passed with it: it changes only with that array's shape,
+        # which compiles again anyway (maxdiffusion wan_pipeline_animate.py; tf-prec10)
+        Example("import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
+                "@partial(jax.jit, static_argnums=1)\ndef encode(x, batch_size):\n"
+                "    return x.reshape(batch_size, -1).sum(1)\n"
+                "def run(segments, cfg):\n    out = []\n    for seg in segments:\n"
+                "        both = jnp.concatenate([seg, -seg]) if cfg else seg\n"
+                "        out.append(encode(both, both.shape[0]))\n    return out\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -228,7 +236,7 @@ class StaticArgumentPerIteration(ModuleRule):
                                           "traced (with a static bound and a mask)")
                     break
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)) \
-                        and not _two_valued(index, arg, varying):
+                        and not _two_valued(index, arg, varying) and not _shape_of_passed_array(call, arg):
                     ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
                                           "iteration (it is computed from the loop variable): jax.jit compiles once "
                                           "per distinct static value, so every iteration compiles again; pass it "
@@ -269,6 +277,43 @@ class StaticArgumentPerIteration(ModuleRule):
                                       f"{line}: jax.jit compiles once per distinct static value, so every iteration "
                                       "compiles again; pass it traced (with a static bound and a mask)")
                 return
+
+
+_SHAPE_READS = frozenset({"shape", "ndim", "size"})
+
+
+def _shape_of_passed_array(call: ast.Call, arg: ast.expr) -> bool:
+    """``arg`` reads only the shape of values the same call also passes (``f(x, x.shape[0])``,
+    ``len(x)``, arithmetic of such reads and literals): it changes only when that argument's shape
+    does, and a new shape compiles again anyway (``shape.new_length`` in the JAX cache table), so
+    the static value adds no compile of its own (maxdiffusion's face-motion batch size)."""
+    if not jax_cache.recompiles("shape.new_length"):
+        return False
+    passed = {ast.unparse(a) for a in [*call.args, *(kw.value for kw in call.keywords)] if a is not arg}
+    reads = 0
+
+    def shape_only(e: ast.expr) -> bool:
+        nonlocal reads
+        if isinstance(e, ast.Constant):
+            return True
+        if isinstance(e, ast.BinOp):
+            return shape_only(e.left) and shape_only(e.right)
+        if isinstance(e, ast.Subscript):
+            if not (isinstance(e.value, ast.Attribute) and e.value.attr == "shape"
+                    and all(isinstance(n, (ast.Constant, ast.UnaryOp, ast.Slice, ast.unaryop))
+                            for n in ast.walk(e.slice))):
+                return False
+            e = e.value
+        if isinstance(e, ast.Attribute) and e.attr in _SHAPE_READS and ast.unparse(e.value) in passed:
+            reads += 1
+            return True
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1 \
+                and not e.keywords and ast.unparse(e.args[0]) in passed:
+            reads += 1
+            return True
+        return False
+
+    return shape_only(arg) and reads > 0
 
 
 def _two_valued(index: ModuleIndex, arg: ast.expr, varying: set[str], depth: int = 0) -> bool:

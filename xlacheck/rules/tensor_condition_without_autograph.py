@@ -156,6 +156,12 @@ class TensorConditionWithoutAutograph(Rule):
         Example("import jax\n@jax.jit\ndef f(key, x):\n"
                 "    if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key):\n        x = x + 1.0\n"
                 "    return x * jax.dtypes.itemsize_bits(x.dtype)\n"),
+        # maxdiffusion ltx2 pipeline: a traced scale returns through lax.cond first, so the Python `if` below
+        # sees only Python numbers (a type dispatch that exits; tf-prec10)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(noise, scale):\n"
+                "    if isinstance(scale, jax.core.Tracer):\n"
+                "        return jax.lax.cond(scale > 0, lambda: noise * scale, lambda: noise)\n"
+                "    if scale > 0:\n        return noise * scale\n    return noise\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"

@@ -11,7 +11,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test, runs_traced, static_hash_kind
+from xlacheck.rules._recompile_scope import in_test, jax_loop_varying_names, runs_traced, static_hash_kind
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -212,6 +212,44 @@ class TfFunctionCreatedPerCall(ModuleRule):
             def main(train_dataset, strategy, model, optimizer):
                 run(train_dataset, strategy, model, optimizer, 100, 3)
         """),
+        # one jit per resolution, built on a cache miss and kept in the cache (maxdiffusion
+        # generate_flux_multi_res.py; tf-prec10)
+        Example("""
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def denoise(x, steps):
+                return x * steps
+
+
+            def generate(images, steps):
+                jitted = {}
+                out = []
+                for x in images:
+                    fn = jitted.get(x.shape, None)
+                    if fn is None:
+                        fn = jax.jit(functools.partial(denoise, steps=steps))
+                        jitted[x.shape] = fn
+                    out.append(fn(jnp.asarray(x)))
+                return out
+        """),
+        # the jit's own out_shardings come from the iteration: one function per chunk either way
+        # (maxdiffusion wan_pipeline.py weight loading; tf-prec10)
+        Example("""
+            import jax
+
+
+            def place(arrays, shardings, chunks):
+                placed = {}
+                for chunk in chunks:
+                    copy = jax.jit(lambda xs: xs, out_shardings=[shardings[i] for i in chunk])
+                    for i, y in zip(chunk, copy([arrays[i] for i in chunk])):
+                        placed[i] = y
+                return placed
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -403,7 +441,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         func = index.function_of(node)
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
-        if index.loops_around(node) and not _wraps_loop_target(index, node):
+        if index.loops_around(node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
+                and not _configured_per_iteration(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
@@ -853,6 +892,36 @@ def _bakes_call_numbers(index: ModuleIndex, func: ast.AST, created: ast.AST) -> 
     ``model.init``, ``sssm.get_transition_matrix_for_timestep``, ``sample_chain(num_results=...)``)."""
     reads = _call_state_reads(index, func, created)
     return bool(reads) and all(isinstance(index.parent(r), (ast.BinOp, ast.UnaryOp, ast.Compare)) for r in reads)
+
+
+# jax.jit's own parameters: a jit whose configuration comes from the iteration cannot be built once
+_JIT_CONFIG = frozenset({"in_shardings", "out_shardings", "static_argnums", "static_argnames", "donate_argnums",
+                         "donate_argnames", "device", "backend"})
+
+
+def _configured_per_iteration(index: ModuleIndex, node: ast.AST) -> bool:
+    """``jax.jit(f, out_shardings=[specs[i] for i in chunk])`` in a loop over chunks: the jit's own
+    configuration changes with the iteration, so no function built before the loop could serve
+    every iteration (each compiles for its own shardings either way; maxdiffusion's weight loading)."""
+    if not (isinstance(node, ast.Call) and index.aliases.resolve(node.func) in JAX_JIT_NAMES):
+        return False
+    varying = jax_loop_varying_names(index, node)
+    return any(kw.arg in _JIT_CONFIG and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(kw.value))
+               for kw in node.keywords)
+
+
+def _cached(index: ModuleIndex, node: ast.AST) -> bool:
+    """The compiled function made in a loop is kept in a mapping by the same loop body
+    (``fn = jax.jit(...)`` then ``cache[key] = fn``, usually under ``if fn is None:`` after
+    ``fn = cache.get(key)``): built once per key, and looked up on the next iteration with that key
+    (maxdiffusion's one jit per resolution), so no iteration rebuilds what an earlier one built."""
+    parent = index.parent(node)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    local = parent.targets[0].id
+    return any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == local
+               and any(isinstance(t, ast.Subscript) for t in n.targets)
+               for n in ast.walk(index.loops_around(node)[0]))
 
 
 def _is_compiler_call(index: ModuleIndex, call: ast.Call) -> bool:

@@ -36,7 +36,7 @@ def cast_then_mix(per_token_loss, mask):
 
 @jax.jit
 def jax_masked_mean(x, labels):
-    valid = x[labels >= 0]  # preview: XLA207
+    valid = x[labels >= 0]  # error: XLA207
     safe = jnp.where(labels >= 0, x, 0.0)
     return jnp.mean(valid), jnp.sum(safe) / jnp.maximum(jnp.sum(labels >= 0), 1)
 
@@ -44,5 +44,5 @@ def jax_masked_mean(x, labels):
 @jax.jit
 def jax_durations(emb, durations):
     fixed = jnp.repeat(emb, durations, axis=0, total_repeat_length=16)
-    free = jnp.repeat(emb, durations, axis=0)  # preview: XLA207
+    free = jnp.repeat(emb, durations, axis=0)  # error: XLA207
     return fixed, free
