@@ -3003,3 +3003,46 @@ def tiled_rows(x, ids):
         "display-only",  # the tiled axis survives the sum: the output shape depends on the data
     ),
 )
+
+# A dynamically sized TensorArray filled by a counted Python `while` (AutoGraph's tf.while_loop):
+# the same static size as for `for i in tf.range(n)` and a counted tf.while_loop.
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size_python_while",
+        '''import tensorflow as tf
+
+
+def running_sums(x, steps):
+    sums = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag(XLA203)
+    total = tf.zeros_like(x[0])
+    i = tf.constant(0)
+    while i < steps:
+        total = total + x[i % tf.shape(x)[0]]
+        sums = sums.write(i, total)
+        i += 1
+    return sums.stack()
+''',
+        "safe",
+        ("sums = tf.TensorArray(tf.float32, size=tf.maximum(steps, 0))",),
+        # zero steps: eagerly both stack to shape (0,); XLA infers the element shape (0, 2) from the
+        # body, for every static-size fix of this rewrite alike
+        inputs=(((3, 2), "float"), ((), "count_positive")),
+    ),
+    Example(
+        "tensorarray_dynamic_size_python_while_int_counter",
+        '''import tensorflow as tf
+
+
+def doubled_rows(x):
+    rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])  # flag(XLA203)
+    i = 0
+    while i < tf.shape(x)[0]:
+        rows = rows.write(i, x[i] * 2.0)
+        i += 1
+    return rows.stack()
+''',
+        "safe",
+        ("rows = tf.TensorArray(tf.float32, size=tf.maximum(tf.shape(x)[0], 0), element_shape=[2])",),
+        inputs=(((3, 2), "float_nan"),),  # no gradient: XLA differentiates a while loop only with
+    ),                                      # maximum_iterations, which neither version sets
+)

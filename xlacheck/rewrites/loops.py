@@ -322,7 +322,12 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
       ``return`` gives ``i + 1`` for the counter and ``ta.write(i, v)`` for the TensorArray, and
       no ``maximum_iterations``: ``size=tf.maximum(N, 0)`` (``size=N`` for a literal N >= 0).
       ``N`` is written where the TensorArray is made: as is when its names are bound there,
-      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place.
+      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place;
+    * a Python ``while i < N:`` that AutoGraph converts, with ``ta = ta.write(i, v)`` and then
+      ``i += 1`` at the top level of its body, ``i`` starting at 0 (``i = 0`` with a provably int32
+      ``N``, or ``tf.constant(0)``) in the loop's block after the TensorArray is made, and nothing
+      else in the body binding ``i``, ``ta`` or what ``N`` reads (no break, continue, return or
+      nested function; :func:`_python_while_size`): the same ``size`` as for ``tf.while_loop``.
 
     Under XLA a dynamically sized TensorArray stacked to an empty tensor (a silent wrong result).
     The loop writes indices 0..n-1 exactly once, so a TensorArray of static size n holds the same
@@ -345,7 +350,8 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
     scope = src.scope_of(assign)
     filled = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
               and c.func.attr in ("write", "scatter", "unstack", "split")]
-    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled)
+    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled) \
+        or _python_while_size(src, assign, ta, filled)
     if bound is None:
         return None
     kept = [*(src.segment(a) for a in node.args), f"size={bound}", *(
@@ -432,6 +438,76 @@ def _while_loop_size(src: Source, assign: ast.Assign, ta: str, scope: ast.AST, f
         return None
     literal = static_int(src, limit)
     return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _python_while_size(src: Source, assign: ast.Assign, ta: str, filled: list[ast.Call]) -> str | None:
+    """The trip count of the counted Python ``while`` whose body writes ``ta`` at its counter (see
+    :func:`rewrite_tensorarray_size`), as code valid where ``ta`` is made. The iteration that
+    starts with ``i == k`` writes index k (the write runs before the increment), for k from 0 while
+    ``k < N``: indices 0..max(N, 0)-1, once each."""
+    if len(filled) != 1 or filled[0].func.attr != "write" or not (  # type: ignore[attr-defined]
+            isinstance(filled[0].func.value, ast.Name) and filled[0].func.value.id == ta):  # type: ignore[attr-defined]
+        return None
+    write = filled[0]
+    stmt = src.parents.get(write)
+    loop = src.parents.get(stmt) if stmt is not None else None
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == ta and isinstance(loop, ast.While) and stmt in loop.body and not loop.orelse):
+        return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            pass
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            pass
+        case _:
+            return None
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None  # a Python loop on a tensor: XLA101's case
+    if not (len(write.args) == 2 and isinstance(write.args[0], ast.Name) and write.args[0].id == counter):
+        return None
+    increments = [k for k, s in enumerate(loop.body) if _is_increment(s, counter)]
+    if len(increments) != 1 or increments[0] < loop.body.index(stmt):
+        return None
+    bindings = _loop_bindings(ast.Module(body=loop.body, type_ignores=[]))
+    if bindings is None or len(bindings.get(counter, ())) != 1 or len(bindings.get(ta, ())) != 1:
+        return None
+    if not _pure_bound(src, bound) or not _bound_kept(src, loop, bound, bindings) or ta in {
+            n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}:
+        return None
+    block = src.body_containing(loop)
+    if block is None or assign not in block:
+        return None
+    before = block[block.index(assign) + 1:block.index(loop)] if block.index(assign) < block.index(loop) else None
+    if before is None or _last_store(before, ta) is not None:
+        return None
+    at = _last_store(before, counter)
+    start_at = before[at] if at is not None else None
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 and isinstance(start_at.targets[0], ast.Name)):
+        return None
+    start = counter_start(src, start_at.value)
+    if start is None or start[0] != 0 or (not start[1] and not _int32_count(src, bound)):
+        return None  # a Python-int counter compares in N's dtype: a float N would run ceil(N) times
+    text = _available_at(src, bound, assign, loop)  # type: ignore[arg-type]
+    if text is None:
+        return None
+    literal = static_int(src, bound)
+    return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _bound_kept(src: Source, loop: ast.While, bound: ast.expr, bindings: dict[str, list[ast.Name]]) -> bool:
+    """Nothing in the loop's body changes what ``bound`` reads: no binding of its names, no store
+    to its attributes, no ``N.assign(...)`` / ``tf.compat.v1.assign(N, ...)`` of a variable."""
+    bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    if bound_names & set(bindings):
+        return False
+    attributes = {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}
+    for node in (n for s in loop.body for n in ast.walk(s)):
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and src.segment(node) in attributes:
+            return False
+        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
+            return False
+    return True
 
 
 def _counted_body_writes(src: Source, scope: ast.AST, body: ast.AST | None, width: int, position: int,
@@ -740,14 +816,9 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
     bindings = _loop_bindings(body)
     if bindings is None:
         return None
-    for node in ast.walk(body):
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
-                src.segment(node) in {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}:
-            return None
-        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
-                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
-            return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
-    if len(bindings.get(counter, ())) != 1 or name in bindings or bound_names & set(bindings):
+    if not _bound_kept(src, loop, bound, bindings):
+        return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
+    if len(bindings.get(counter, ())) != 1 or name in bindings:
         return None
     if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
         return None

@@ -3,7 +3,8 @@
 
 ``r = tf.repeat(x, c, axis=k)`` has ``sum(c)`` rows along axis k: a data-dependent shape, which
 XLA compiles once per value of ``c`` (or not at all). When ``r`` is read once, afterwards, as
-``tf.reduce_sum(r, axis=k)`` or ``tf.reduce_mean(r, axis=k)`` (the same literal k), the repeated
+``tf.reduce_sum(r, axis=k)`` or ``tf.reduce_mean(r, axis=k)`` (the same literal k), or the reduction
+reads ``tf.repeat(...)`` in place (:func:`xlacheck.rewrites.summed_sizes.summed_reader`), the repeated
 rows are never needed: row i of x appears c[i] times, so
 
 * ``reduce_sum(r, axis=k) == reduce_sum(tf.where(w > 0, x * w, 0), axis=k)`` with
@@ -17,8 +18,8 @@ Rows with a zero count are left out by ``tf.where``, so an inf or NaN in them st
 the original, and the gradient with respect to x is c[i] per row, as the original's. Negative
 counts raise in tf.repeat (unconstrained there).
 
-The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name), and the
-reduction reads x again: x must be a name that nothing rebinds in between, and r must have no
+The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name; in place, that
+assignment goes in front of the statement), and the reduction reads x again: x must be a name that nothing rebinds in between, and r must have no
 other reader. Exact (SAFE) for integer x and a sum: ``x * c`` is the sum of c copies of x. For
 floats ``x * c`` is rounded once where the original adds c copies (the last bits may differ),
 and an integer mean truncates in the original where the fix divides into a float: UNSAFE, and

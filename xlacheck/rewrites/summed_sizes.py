@@ -1,4 +1,4 @@
-"""A data-dependent size that only feeds a sum over the axis it sizes -> that sum, without the axis.
+"""A data-dependent size that only feeds a sum (or mean) over the axis it sizes -> that sum, without the axis.
 
 ``y = tf.one_hot(ids, depth)`` and ``y = tf.math.unsorted_segment_sum(x, ids, n)`` with ``depth`` or
 ``n`` computed from tensor values (XLA205) have an extent along one axis that depends on the data:
@@ -31,8 +31,24 @@ reduction sums again, so the result has the original's shape, and its values:
   frame holds are not read (``tf.where``: an inf there would give ``inf * 0``). Its gradient is
   ``c_j``, as the original's.
 
-``depth``/``n``/``frame_length`` are still computed, but only compared with ids or positions: no
-shape depends on them.
+* ``tf.tile(x, [m_0, ..., m_{R-1}])`` (the list's length is the rank of ``x``) with entries computed
+  from data on axes ``D`` that ``A`` covers: the sum over those axes holds ``m = prod m_d`` copies of
+  the sum of ``x`` over them, ``tf.where(m > 0, tf.reduce_sum(x, D, keepdims=True) * m, 0)`` (no copy
+  for ``m == 0``: an inf or NaN in ``x`` stays out, as in the original); int-literal entries stay
+  tiled. The gradient with respect to ``x`` is ``m``, as the original's.
+
+The reduction may also read the value in place, ``tf.reduce_sum(tf.one_hot(ids, n), axis=-1)``
+(:func:`summed_reader`: the statement is an assignment, ``return`` or expression statement, and no
+lambda, comprehension, conditional expression or ``and``/``or`` stands between them; new lines go
+in front of that statement). It may be a ``tf.reduce_mean`` too: the mean over the data-sized axis
+is the sum over it divided by its extent, so the one-hot indicator and the one segment are divided
+by ``depth``/``n``, and the mean over ``m`` tiled copies is the mean of ``x`` over the tiled axes
+(an integer mean truncates: refused for certain integers, UNSAFE where the dtype is unknown). An
+extent of 0 empties the original's axis, whose mean is NaN: the fix gives NaN under ``tf.where``
+(XLA:CPU folds ``tf.cast(b, tf.float32) / 0.0`` into 0, measured on TF 2.21). Frames are summed only.
+
+``depth``/``n``/``frame_length``/the tile counts are still computed, but only compared with ids or
+positions or used as factors: no shape depends on them.
 SAFE for integer sums (certainly int32/int64: integer addition is exact modulo 2**k in any order);
 for floats UNSAFE, and the message says why: the fix sums in another order (float sums may differ
 in the last bits; a sum of more than 2**24 float32 ones is rounded). The assignment of ``y``
