@@ -2991,6 +2991,37 @@ def tiled_mean(x, ids):
         rtol=1e-4,
     ),
     Example(
+        "one_hot_ids_computed_in_the_call_are_bound_once",
+        '''import tensorflow as tf
+
+
+def labelled_first_column(labels):
+    n = tf.reduce_max(labels) + 1
+    counts = tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)  # flag(XLA205): tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)
+    return tf.reduce_sum(counts, axis=-1)
+''',
+        "unsafe",  # float sums in another order
+        ("    ids = tf.cast(labels[:, 0], tf.int32)\n    counts = tf.cast((tf.cast(ids, tf.int64) >= 0) & "
+         "(tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), tf.float32)[..., None]  # flag",),
+        inputs=(((3, 2), "label"),),
+    ),
+    Example(
+        "segment_ids_computed_in_the_call_summed_in_place",
+        '''import tensorflow as tf
+
+
+def routed_total(features, ids):
+    n = tf.reduce_max(ids) + 1
+    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, ids // 2, n), axis=0)  # flag(XLA205): tf.math...
+''',
+        "unsafe",  # float sums in another order
+        ("    ids_2 = ids // 2\n    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids_2, "
+         "tf.int64) >= 0) & (tf.cast(ids_2, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1), axis=0)",),
+        inputs=(((4, 3), "float_nan"), ((4,), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
         "tile_kept_copies_is_explained",
         '''import tensorflow as tf
 

@@ -47,6 +47,11 @@ by ``depth``/``n``, and the mean over ``m`` tiled copies is the mean of ``x`` ov
 extent of 0 empties the original's axis, whose mean is NaN: the fix gives NaN under ``tf.where``
 (XLA:CPU folds ``tf.cast(b, tf.float32) / 0.0`` into 0, measured on TF 2.21). Frames are summed only.
 
+Ids that are not a name or attribute chain (``tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)``),
+which the indicator reads twice, are bound once to a fresh name just before the statement when
+they call only TensorFlow functions (:func:`_read_once`). A literal depth or segment count is no
+data-dependent size: left alone.
+
 ``depth``/``n``/``frame_length``/the tile counts are still computed, but only compared with ids or
 positions or used as factors: no shape depends on them.
 SAFE for integer sums (certainly int32/int64: integer addition is exact modulo 2**k in any order);
@@ -64,7 +69,7 @@ import ast
 import dataclasses
 
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._expr import arg, call_name, kw, number_value
+from xlacheck.rewrites._expr import arg, call_name, calls_only_tensorflow, kw, number_value
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import INT_DTYPES, argument, certain_dtype, dtype_name, is_floating
@@ -185,7 +190,7 @@ def _plain(node: ast.AST) -> bool:
 def _one_hot(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fix | None:
     tf = src.tf
     ids, depth = argument(node, 0, "indices"), argument(node, 1, "depth")
-    if ids is None or depth is None or len(node.args) > 2 or not _plain(ids):
+    if ids is None or depth is None or len(node.args) > 2 or type(number_value(depth)) is int:
         return None
     extra = {k.arg for k in node.keywords} - {"indices", "depth", "dtype", "name"}
     axis = kw(node, "axis")
@@ -196,7 +201,10 @@ def _one_hot(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fi
     if dtype is None:
         return None
     dtype_text = f"{tf}.float32" if dtype_node is None else src.segment(dtype_node)
-    ids_text = src.segment(ids)
+    read = _read_once(src, ids, summed)
+    if read is None:
+        return None
+    ids_text, before = read
     indicator = (f"{tf}.cast(({tf}.cast({ids_text}, {tf}.int64) >= 0) & ({tf}.cast({ids_text}, {tf}.int64) "
                  f"< {tf}.cast({arg(src, depth)}, {tf}.int64)), {dtype_text})[..., None]")
     if summed.op == "mean":
@@ -220,7 +228,7 @@ def _one_hot(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fi
         "the indicator of ids in range"
     return make_fix(f"{what.capitalize()} over the one-hot axis before `{summed.label}` is reduced: its size "
                     f"`{src.segment(depth)}` comes from the data, and the {'mean' if summed.op == 'mean' else 'sum'} "
-                    f"over it is {result} (no data-dependent shape)", [replace(src, node, value)], reasons)
+                    f"over it is {result} (no data-dependent shape)", [*before, replace(src, node, value)], reasons)
 
 
 def _segment_sum(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fix | None:
@@ -229,11 +237,13 @@ def _segment_sum(src: Source, node: ast.Call, axes: list[int], summed: Summed) -
     if data is None or ids is None or count is None or {k.arg for k in node.keywords} - {
             "data", "segment_ids", "num_segments", "name"} or len(node.args) > 3:
         return None
-    if axes and 0 not in axes:
+    if axes and 0 not in axes or type(number_value(count)) is int:
+        return None  # a literal count is no data-dependent size (and is what this fix writes)
+    read = _read_once(src, ids, summed)
+    if read is None:
         return None
-    if not _plain(ids):
-        return None
-    x, i = src.segment(data), src.segment(ids)
+    i, before = read
+    x = src.segment(data)
     in_range = (f"({tf}.cast({i}, {tf}.int64) >= 0) & ({tf}.cast({i}, {tf}.int64) < "
                 f"{tf}.cast({arg(src, count)}, {tf}.int64))")
     # one segment: ids in range go to segment 0, the others to -1, which unsorted_segment_sum drops
@@ -254,7 +264,7 @@ def _segment_sum(src: Source, node: ast.Call, axes: list[int], summed: Summed) -
                     f"is reduced over them: the segment count `{src.segment(count)}` comes from the data, and the "
                     f"{'mean' if summed.op == 'mean' else 'sum'} over all segments is "
                     f"{'that of one segment holding' if summed.op == 'mean' else 'the sum of'} "
-                    f"`{x}` where the ids are in range (no data-dependent shape)", [replace(src, node, value)],
+                    f"`{x}` where the ids are in range (no data-dependent shape)", [*before, replace(src, node, value)],
                     reasons)
 
 
@@ -316,6 +326,18 @@ def _frame(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fix 
                     f"`{src.segment(length)}` comes from the data, and the sum over every frame is each sample "
                     "times the number of frames that hold it (no data-dependent shape)",
                     edits, reasons)
+
+
+def _read_once(src: Source, ids: ast.expr, summed: Summed) -> tuple[str, list[Edit]] | None:
+    """``ids`` as code the fix may read twice: as written when it is a name or attribute chain;
+    else a fresh name bound to it just before the statement (the edit), when it calls only
+    TensorFlow functions and binds nothing (so computing it first, and once, gives its value)."""
+    if _plain(ids):
+        return src.segment(ids), []
+    if calls_only_tensorflow(src, ids) is not None or any(isinstance(n, (ast.NamedExpr, ast.Lambda)) for n in ast.walk(ids)):
+        return None
+    name = src.fresh_name("ids")
+    return name, [lines_before(src, summed.statement, [f"{name} = {src.segment(ids)}"])]
 
 
 def _over_count(src: Source, value: str, count: str, dtype: str) -> str:
