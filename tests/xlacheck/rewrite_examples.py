@@ -3077,3 +3077,43 @@ def doubled_rows(x):
         inputs=(((3, 2), "float_nan"),),  # no gradient: XLA differentiates a while loop only with
     ),                                      # maximum_iterations, which neither version sets
 )
+
+# A counted Python `while` (a Python-int counter, a bound with a static form) that grows a tensor:
+# unrolled as `for i in tf.range(...)` is, by comparing with the static size.
+EXAMPLES += (
+    Example(
+        "counted_while_concat_unrolled",
+        '''import tensorflow as tf
+
+
+def doubled_prefix_rows(x):
+    i = 0
+    out = tf.zeros([0, 3])
+    while i < tf.shape(x)[0]:
+        out = tf.concat([out, x[i:i + 1] * 2.0], axis=0)  # flag(XLA206)
+        i += 1
+    return out
+''',
+        "safe",  # the same iterations with the same rows; the counter only indexes
+        ("    while i < x.shape[0]:\n",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "counted_while_concat_counter_read_after_the_loop",
+        '''import tensorflow as tf
+
+
+def rows_and_count(x):
+    i = 0
+    out = x[:1]
+    while i < tf.shape(x)[0] - 1:
+        out = tf.concat([out, out[-1:] + x[i + 1:i + 2]], axis=0)  # flag(XLA206)
+        i += 1
+    return out, i
+''',
+        "unsafe",  # the returned count is a Python int where it was an int32 tensor
+        ("    while i < x.shape[0] - 1:\n",),
+        inputs=(((4, 3), "float"),),
+    ),
+)

@@ -136,7 +136,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if isinstance(loop, ast.For) and grown is not None and _iterates_tensor(src, loop) is not None:
             return _unstack_loops(src, grown, loops)
         if isinstance(loop, ast.While):
-            return rewrite_counted_list_loop(src, loop) or explain(TENSOR_WHILE)
+            return rewrite_counted_list_loop(src, loop) or _unroll_counted_while(src, loop) or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
             if loop.iter.keywords:
                 return None
@@ -150,6 +150,92 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                             "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:
+    """``i = i0`` (a Python int) and ``while i < tf.shape(x)[k]:`` with one ``i += 1`` in its body ->
+    ``while i < x.shape[k]:``, the ``while`` counterpart of unrolling ``for i in tf.range(...)``.
+
+    AutoGraph stages the loop because its test is a tensor; a tensor grown in the body then changes
+    shape per iteration, which XLA rejects. With the bound's static form (:func:`_static`) the test
+    is a Python bool, so the loop unrolls while tracing: the body runs for i = i0, i0 + 1, ... while
+    ``i < x.shape[k]``, the same iterations as the staged loop (``tf.shape(x)[k]`` is that static
+    size), with the same values. Trace time and program size grow with the trip count, and an
+    unknown dimension fails at trace time (``i < None``), loudly. Pattern: the counter bound just
+    once before the loop in its block, to a Python int (a ``tf.constant`` counter stays a tensor),
+    and once in the body, by the increment; no break, continue, return or nested function; nothing
+    in the body binds what the bound reads. UNSAFE where the counter, a tensor in the staged loop
+    and a Python int once unrolled, is read other than as a subscript index or slice bound
+    (:func:`_index_names`) or after the loop, and where the body calls a function other than
+    TensorFlow's (traced once staged, run per iteration unrolled)."""
+    if loop.orelse:
+        return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            pass
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            pass
+        case _:
+            return None
+    static = _static(src, bound)
+    if static is None or static == src.segment(bound):
+        return None
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None
+    bindings = _loop_bindings(ast.Module(body=loop.body, type_ignores=[]))
+    if bindings is None or len(bindings.get(counter, ())) != 1 or not any(_is_increment(s, counter) for s in loop.body):
+        return None
+    if not _bound_kept(src, loop, bound, bindings):
+        return None
+    block = src.body_containing(loop)
+    if block is None:
+        return None
+    before = block[:block.index(loop)]
+    at = _last_store(before, counter)
+    start_at = before[at] if at is not None else None
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 and isinstance(start_at.targets[0], ast.Name)):
+        return None
+    start = counter_start(src, start_at.value)
+    if start is None or start[1]:
+        return None  # a tf.constant counter keeps the test a tensor
+    reasons = []
+    index_uses = {id(n) for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])) if isinstance(node, ast.Subscript)
+                  for p in (node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
+                  for n in _index_names(p, counter)}
+    increment = next(s for s in loop.body if _is_increment(s, counter))
+    in_increment = {id(n) for n in ast.walk(increment)}
+    if any(isinstance(n, ast.Name) and n.id == counter and id(n) not in index_uses and id(n) not in in_increment
+           for s in loop.body for n in ast.walk(s)):
+        reasons.append("the counter becomes a Python int, and the body uses it other than as an index")
+    end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
+    if any(isinstance(n, ast.Name) and n.id == counter and (n.lineno, n.col_offset) > end
+           for n in ast.walk(src.scope_of(loop))):
+        reasons.append("after the loop the counter is a Python int where it was a tensor")
+    other = next((c for s in loop.body if (c := calls_only_tensorflow(src, s)) is not None), None)
+    if other is not None:
+        reasons.append(f"`{other}` is not a TensorFlow function: its Python side effects ran once while the staged "
+                       "loop was traced, and run once per iteration unrolled")
+    return make_fix("Unroll the counted loop over its static trip count: compare the counter with the static size "
+                    f"`{static}` (trace time and program size grow with the trip count; fails at trace time if the "
+                    "dimension is unknown)", [replace(src, bound, static)], reasons)
+
+
+def _index_names(part: ast.expr, counter: str) -> list[ast.Name]:
+    """Reads of ``counter`` in one subscript part that index the same elements whether it is a
+    Python int or an int32 scalar tensor: the part itself (``x[i]``), or a slice bound that is
+    ``i`` or ``i`` plus or minus an int literal (``x[i:i + 1]``)."""
+    if isinstance(part, ast.Name) and part.id == counter:
+        return [part]
+    if not isinstance(part, ast.Slice):
+        return []
+    found = []
+    for bound in (part.lower, part.upper):
+        if isinstance(bound, ast.Name) and bound.id == counter:
+            found.append(bound)
+        elif isinstance(bound, ast.BinOp) and isinstance(bound.op, (ast.Add, ast.Sub)) \
+                and isinstance(bound.left, ast.Name) and bound.left.id == counter and int_literal(bound.right) is not None:
+            found.append(bound.left)
+    return found
 
 
 # Calls whose result is already a Python sequence of tensors (iterating it unrolls), or a
