@@ -2915,7 +2915,7 @@ def class_share(ids):
 
 
 def weighted_total(features, counts):
-    return tf.reduce_sum(tf.repeat(features, counts, axis=0), axis=0)  # flag(XLA205): tf.repeat(features, counts, axis=0)
+    return tf.reduce_sum(tf.repeat(features, counts, axis=0), axis=0)  # flag(XLA205): tf.repeat(features...
 ''',
         "unsafe",  # x * c is rounded once where the original adds c copies
         ("    repeat_weights = tf.reshape(tf.cast(counts, features.dtype), [-1] + [1] * (len(features.shape) - 1))\n"
@@ -2935,8 +2935,9 @@ def mean_segment(features, ids):
     return tf.reduce_mean(per_segment, axis=0)
 ''',
         "unsafe",  # float sums in another order; integers would truncate
-        ("per_segment = tf.where(n > 0, tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids, tf.int64) >= 0) & "
-         "(tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1) / tf.cast(n, features.dtype), float(\"nan\"))",),
+        ("per_segment = tf.where(n > 0, tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids, "
+         "tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1) / tf.cast(n, "
+         "features.dtype), float(\"nan\"))",),
         inputs=(((4, 3), "float_nan"), ((4,), "label")),
         grad=True,
         rtol=1e-4,
@@ -2997,7 +2998,7 @@ def tiled_mean(x, ids):
 
 def labelled_first_column(labels):
     n = tf.reduce_max(labels) + 1
-    counts = tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)  # flag(XLA205): tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)
+    counts = tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)  # flag(XLA205): tf.one_hot(tf.cast(labels...
     return tf.reduce_sum(counts, axis=-1)
 ''',
         "unsafe",  # float sums in another order
@@ -3015,8 +3016,9 @@ def routed_total(features, ids):
     return tf.reduce_sum(tf.math.unsorted_segment_sum(features, ids // 2, n), axis=0)  # flag(XLA205): tf.math...
 ''',
         "unsafe",  # float sums in another order
-        ("    ids_2 = ids // 2\n    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids_2, "
-         "tf.int64) >= 0) & (tf.cast(ids_2, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1), axis=0)",),
+        ("    ids_2 = ids // 2\n    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, "
+         "tf.where((tf.cast(ids_2, tf.int64) >= 0) & (tf.cast(ids_2, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1), "
+         "axis=0)",),
         inputs=(((4, 3), "float_nan"), ((4,), "label")),
         grad=True,
         rtol=1e-4,

@@ -193,13 +193,15 @@ def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:
     before = block[:block.index(loop)]
     at = _last_store(before, counter)
     start_at = before[at] if at is not None else None
-    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 and isinstance(start_at.targets[0], ast.Name)):
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
+            and isinstance(start_at.targets[0], ast.Name)):
         return None
     start = counter_start(src, start_at.value)
     if start is None or start[1]:
         return None  # a tf.constant counter keeps the test a tensor
     reasons = []
-    index_uses = {id(n) for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])) if isinstance(node, ast.Subscript)
+    index_uses = {id(n) for node in ast.walk(ast.Module(body=loop.body, type_ignores=[]))
+                  if isinstance(node, ast.Subscript)
                   for p in (node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
                   for n in _index_names(p, counter)}
     increment = next(s for s in loop.body if _is_increment(s, counter))
@@ -233,7 +235,8 @@ def _index_names(part: ast.expr, counter: str) -> list[ast.Name]:
         if isinstance(bound, ast.Name) and bound.id == counter:
             found.append(bound)
         elif isinstance(bound, ast.BinOp) and isinstance(bound.op, (ast.Add, ast.Sub)) \
-                and isinstance(bound.left, ast.Name) and bound.left.id == counter and int_literal(bound.right) is not None:
+                and isinstance(bound.left, ast.Name) and bound.left.id == counter \
+                and int_literal(bound.right) is not None:
             found.append(bound.left)
     return found
 
@@ -568,7 +571,8 @@ def _python_while_size(src: Source, assign: ast.Assign, ta: str, filled: list[as
         return None
     at = _last_store(before, counter)
     start_at = before[at] if at is not None else None
-    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1 and isinstance(start_at.targets[0], ast.Name)):
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
+            and isinstance(start_at.targets[0], ast.Name)):
         return None
     start = counter_start(src, start_at.value)
     if start is None or start[0] != 0 or (not start[1] and not _int32_count(src, bound)):

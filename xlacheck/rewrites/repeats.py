@@ -19,11 +19,11 @@ the original, and the gradient with respect to x is c[i] per row, as the origina
 counts raise in tf.repeat (unconstrained there).
 
 The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name; in place, that
-assignment goes in front of the statement), and the reduction reads x again: x must be a name that nothing rebinds in between, and r must have no
-other reader. Exact (SAFE) for integer x and a sum: ``x * c`` is the sum of c copies of x. For
-floats ``x * c`` is rounded once where the original adds c copies (the last bits may differ),
-and an integer mean truncates in the original where the fix divides into a float: UNSAFE, and
-the message says which.
+assignment goes in front of the statement), and the reduction reads x again: x must be a name that
+nothing rebinds in between, and r must have no other reader. Exact (SAFE) for integer x and a sum:
+``x * c`` is the sum of c copies of x. For floats ``x * c`` is rounded once where the original adds
+c copies (the last bits may differ), and an integer mean truncates in the original where the fix
+divides into a float: UNSAFE, and the message says which.
 """
 
 from __future__ import annotations

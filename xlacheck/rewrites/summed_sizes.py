@@ -334,7 +334,8 @@ def _read_once(src: Source, ids: ast.expr, summed: Summed) -> tuple[str, list[Ed
     TensorFlow functions and binds nothing (so computing it first, and once, gives its value)."""
     if _plain(ids):
         return src.segment(ids), []
-    if calls_only_tensorflow(src, ids) is not None or any(isinstance(n, (ast.NamedExpr, ast.Lambda)) for n in ast.walk(ids)):
+    if calls_only_tensorflow(src, ids) is not None or any(
+            isinstance(n, (ast.NamedExpr, ast.Lambda)) for n in ast.walk(ids)):
         return None
     name = src.fresh_name("ids")
     return name, [lines_before(src, summed.statement, [f"{name} = {src.segment(ids)}"])]
@@ -400,7 +401,8 @@ def _tile(src: Source, node: ast.Call, axes: list[int], summed: Summed) -> Fix |
     if any(v != 1 for k, v in enumerate(literal) if k not in data):
         kept = ", ".join("1" if k in data else src.segment(e) for k, e in enumerate(multiples.elts))
         value = f"{tf}.tile({value}, [{kept}])"  # literal multiples compile: they stay
+    result = "mean over the copies is the mean of" if summed.op == "mean" else \
+        "sum over the copies is the count times the sum of"
     return make_fix(f"{'Average' if summed.op == 'mean' else 'Sum'} over the tiled axes before `{summed.label}` is "
-                    f"reduced: the tile counts come from the data, and the "
-                    f"{'mean over the copies is the mean of' if summed.op == 'mean' else 'sum over the copies is the count times the sum of'} "
-                    f"`{text}` (no data-dependent shape)", [replace(src, node, value)], reasons)
+                    f"reduced: the tile counts come from the data, and the {result} `{text}` (no data-dependent "
+                    "shape)", [replace(src, node, value)], reasons)
