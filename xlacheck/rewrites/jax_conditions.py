@@ -1,0 +1,160 @@
+"""Python conditionals on traced JAX arrays -> ``jax.lax.cond``.
+
+Under ``jax.jit`` a Python ``if``/conditional expression on a traced array raises
+``TracerBoolConversionError`` (XLA101). ``jax.lax.cond(pred, lambda: a, lambda: b)`` is the
+traced form: at run time only the branch ``pred`` selects is executed, so its value is the value
+Python picked, and so is the gradient (the untaken branch is not differentiated: no ``0 * inf``
+NaN, unlike ``jnp.where``). The forms rewritten, and nothing else:
+
+* a conditional expression ``a if c else b`` -> ``jax.lax.cond(c, lambda: a, lambda: b)``;
+* ``if c:`` / ``else:`` whose branches each assign one name, the same, once
+  (``x = a`` / ``x = b``; an augmented ``x += a`` reads ``x + a``); without ``else`` the name must
+  be bound before the ``if`` and keeps its value (``lambda: x``);
+* ``if c: return a`` then ``else: return b``, or ``return b`` as the next statement.
+
+Every fix is UNSAFE, and says why: ``lax.cond`` traces both branches, so the Python side effects
+of the untaken one run while tracing, and branches whose shapes or dtypes differ raise at trace
+time where Python picked one value (loudly; a weakly typed Python number is promoted). Gradients
+are the original's where the branches read only the inputs; a value computed outside and read by
+a branch (``n = jnp.linalg.norm(x)``) gets the untaken branch's zero cotangent, and ``0 * NaN``
+through its derivative where that is infinite (the norm at 0: measured, jax 0.10.2); ``pred``
+must be a scalar (a non-scalar condition raises in the original too). A condition that is not a
+comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real number or a bool.
+``and``/``or`` conditions, which Python short-circuits, and branches that bind names (``:=``),
+yield or await are left alone. TensorFlow code never gets this fix (``Frameworks.foreign``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import arg
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._source import Source
+
+TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
+               "and branches of different shapes or dtypes raise at trace time where Python picked one value; "
+               "the untaken branch sends a zero gradient to what it reads, which is NaN through an op with an "
+               "infinite derivative there (a norm at 0)")
+# The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
+JAX_REWRITERS = frozenset({"rewrite_jax_cond"})
+_UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def jax_alias(tree: ast.Module) -> str | None:
+    """The local name of ``import jax`` (``import jax as j``), if the module has one."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "jax":
+                    return alias.asname or "jax"
+    return None
+
+
+def _plain(src: Source, *nodes: ast.AST) -> bool:
+    return not any(isinstance(n, _UNSUPPORTED) for node in nodes for n in ast.walk(node))
+
+
+def _pred(src: Source, jax: str, test: ast.expr) -> str | None:
+    if isinstance(test, ast.BoolOp):
+        return None  # Python evaluates the operands lazily; the traced form would evaluate both
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return src.segment(test)
+    return f"{jax}.numpy.asarray({src.segment(test)}) != 0"
+
+
+def _cond(src: Source, jax: str, test: ast.expr, yes: str, no: str) -> str | None:
+    pred = _pred(src, jax, test)
+    return None if pred is None else f"{jax}.lax.cond({pred}, lambda: {yes}, lambda: {no})"
+
+
+@rewriter(ast.IfExp, ast.If)
+def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
+    jax = jax_alias(src.tree)
+    if jax is None or src.tf is not None and not _jax_function(src, node):
+        return None
+    if isinstance(node, ast.IfExp):
+        if not _plain(src, node):
+            return None
+        text = _cond(src, jax, node.test, arg(src, node.body), arg(src, node.orelse))
+        return None if text is None else make_fix(
+            "Select with jax.lax.cond: only the branch the condition picks runs", [replace(src, node, text)],
+            [TRACES_BOTH])
+    if not isinstance(node, ast.If) or not _plain(src, node.test, *node.body, *node.orelse):
+        return None
+    return _assigned(src, jax, node) or _returned(src, jax, node)
+
+
+def _jax_function(src: Source, node: ast.AST) -> bool:
+    """In a file that imports TensorFlow too: the enclosing function reads ``jax``/``jnp`` names
+    (``Frameworks.foreign`` then refuses edits that bring JAX into TensorFlow code)."""
+    from xlacheck.rewrites._framework import Frameworks
+
+    return Frameworks(src).of(node) == "jax"
+
+
+def _one_assignment(stmts: list[ast.stmt]) -> tuple[str, ast.expr, ast.stmt] | None:
+    """``x = v`` or ``x += v`` as the branch's only statement: (x, the value x gets, the statement)."""
+    if len(stmts) != 1:
+        return None
+    s = stmts[0]
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+        return s.targets[0].id, s.value, s
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and isinstance(
+            s.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return s.target.id, s, s
+    return None
+
+
+def _value(src: Source, name: str, value: ast.AST) -> str:
+    if isinstance(value, ast.AugAssign):
+        op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}[type(value.op)]
+        return f"{name} {op} ({src.segment(value.value)})"
+    return src.segment(value)
+
+
+def _assigned(src: Source, jax: str, node: ast.If) -> Fix | None:
+    yes = _one_assignment(node.body)
+    if yes is None:
+        return None
+    name = yes[0]
+    if node.orelse:
+        no = _one_assignment(node.orelse)
+        if no is None or no[0] != name:
+            return None
+        other = _value(src, name, no[1])
+    else:
+        if not src.bound_before(name, node):
+            return None
+        other = name
+    text = _cond(src, jax, node.test, _value(src, name, yes[1]), other)
+    if text is None or not src.alone_on_lines(node, node):
+        return None
+    indent = src.indent_of(node)
+    return make_fix(f"Select `{name}` with jax.lax.cond: only the branch the condition picks runs",
+                    [replace_lines(node.lineno, node.end_lineno or node.lineno, f"{indent}{name} = {text}\n")],
+                    [TRACES_BOTH])
+
+
+def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
+    if not (len(node.body) == 1 and isinstance(node.body[0], ast.Return) and node.body[0].value is not None):
+        return None
+    last: ast.stmt = node
+    if node.orelse:
+        other = node.orelse
+    else:
+        following = src.next_statement(node)
+        if following is None:
+            return None
+        other, last = [following], following
+    if not (len(other) == 1 and isinstance(other[0], ast.Return) and other[0].value is not None
+            and _plain(src, other[0])):
+        return None
+    text = _cond(src, jax, node.test, arg(src, node.body[0].value), arg(src, other[0].value))
+    if text is None or not src.alone_on_lines(node, last):
+        return None
+    indent = src.indent_of(node)
+    return make_fix("Return through jax.lax.cond: only the branch the condition picks runs",
+                    [replace_lines(node.lineno, last.end_lineno or last.lineno, f"{indent}return {text}\n")],
+                    [TRACES_BOTH])
