@@ -44,6 +44,11 @@ CASES = {
         "def early(x):\n    if jnp.all(jnp.isfinite(x)):\n        return jnp.sum(x * x)\n    return jnp.float32(0.0)\n",
         "    return jax.lax.cond(jax.numpy.asarray(jnp.all(jnp.isfinite(x))) != 0, lambda: jnp.sum(x * x), "
         "lambda: jnp.float32(0.0))\n"),
+    "early_return_before_the_rest": (
+        "def scaled(x, rate):\n    if jnp.sum(rate) == 0.0:\n        return x\n    x = x / (1.0 - jnp.sum(rate))\n"
+        "    y = jnp.tanh(x)\n    return x + y\n",
+        "    def otherwise(x):\n        x = x / (1.0 - jnp.sum(rate))\n        y = jnp.tanh(x)\n        return x + y\n"
+        "    return jax.lax.cond(jnp.sum(rate) == 0.0, lambda: x, lambda: otherwise(x))\n"),
 }
 
 
@@ -80,6 +85,7 @@ def test_jax_cond_fix_text_is_unsafe_and_says_why(name):
 def test_jax_cond_fix_compiles_and_matches_the_original(name, tmp_path):
     source = HEADER + CASES[name][0]
     fixed = apply_edits(source, fixed_source(source).edits)
+    two_args = name == "early_return_before_the_rest"
     original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
     compiled = jax.jit(rewritten)
     # gradients match where the branches read only the inputs: clip_norm's branch reads the norm,
@@ -89,12 +95,15 @@ def test_jax_cond_fix_compiles_and_matches_the_original(name, tmp_path):
                                                                           "assigned_without_else") else None
 
     @settings(max_examples=40, deadline=None)
-    @given(st.lists(VALUES, min_size=3, max_size=3))
-    def check(values):
+    @given(st.lists(VALUES, min_size=3, max_size=3), st.sampled_from([0.0, 0.5, -1.0]))
+    def check(values, rate):
         x = jnp.asarray(values, dtype=jnp.float32)
+        args = (x, jnp.asarray([rate, 0.0], dtype=jnp.float32)) if two_args else (x,)
         with jax.disable_jit():
-            expected = original(x)
-        np.testing.assert_allclose(np.asarray(compiled(x)), np.asarray(expected), rtol=1e-6, equal_nan=True)
+            expected = original(*args)
+        np.testing.assert_allclose(np.asarray(compiled(*args)), np.asarray(expected), rtol=1e-6, equal_nan=True)
+        if two_args:
+            return
         if grad_of is not None:
             with jax.disable_jit():
                 g_expected = grad_of(original)(x)

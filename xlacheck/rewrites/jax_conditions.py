@@ -10,7 +10,9 @@ NaN, unlike ``jnp.where``). The forms rewritten, and nothing else:
 * ``if c:`` / ``else:`` whose branches each assign one name, the same, once
   (``x = a`` / ``x = b``; an augmented ``x += a`` reads ``x + a``); without ``else`` the name must
   be bound before the ``if`` and keeps its value (``lambda: x``);
-* ``if c: return a`` then ``else: return b``, or ``return b`` as the next statement.
+* ``if c: return a`` then ``else: return b``, or ``return b`` as the next statement; at the top
+  of a function, ``if c: return a`` followed by the rest of the function, which becomes a local
+  function called by the other branch (:func:`_returned_before_rest`).
 
 Every fix is UNSAFE, and says why: ``lax.cond`` traces both branches, so the Python side effects
 of the untaken one run while tracing, and branches whose shapes or dtypes differ raise at trace
@@ -150,7 +152,7 @@ def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
         other, last = [following], following
     if not (len(other) == 1 and isinstance(other[0], ast.Return) and other[0].value is not None
             and _plain(src, other[0])):
-        return None
+        return _returned_before_rest(src, jax, node)
     text = _cond(src, jax, node.test, arg(src, node.body[0].value), arg(src, other[0].value))
     if text is None or not src.alone_on_lines(node, last):
         return None
@@ -158,3 +160,41 @@ def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
     return make_fix("Return through jax.lax.cond: only the branch the condition picks runs",
                     [replace_lines(node.lineno, last.end_lineno or last.lineno, f"{indent}return {text}\n")],
                     [TRACES_BOTH])
+
+
+def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: return a`` at the top of a function's body, followed by the rest of the function
+    ending in ``return``: the rest goes into a local function, called by the untaken branch.
+
+    The rest runs as written, in its own scope: a name it binds that has a value before the ``if``
+    (a parameter, an earlier assignment) is passed in as a parameter of the same name, so its
+    reads before rebinding see that value and its rebinding stays local, as it did (the function
+    returns at the end of the rest: nothing after it reads the name). Every other name the rest
+    reads is read through the closure, unchanged since the ``if``. Refused where the rest yields,
+    declares ``global``/``nonlocal``, or does not end in ``return``."""
+    function = src.parents.get(node)
+    if not (isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in function.body
+            and not node.orelse):
+        return None
+    rest = function.body[function.body.index(node) + 1:]
+    if not rest or not isinstance(rest[-1], ast.Return) or rest[-1].value is None:
+        return None
+    if any(isinstance(n, (*_UNSUPPORTED, ast.Global, ast.Nonlocal)) or (
+            isinstance(n, ast.Constant) and isinstance(n.value, str) and n.lineno != n.end_lineno)
+            for s in rest for n in ast.walk(s)):
+        return None  # (a string over several lines would change when the rest is indented)
+    stored = dict.fromkeys(n.id for s in rest for n in ast.walk(s)
+                           if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+    params = [name for name in stored if src.bound_before(name, node)]
+    helper = src.fresh_name("otherwise")
+    indent, step = src.indent_of(node), src.indent_step(node)
+    call = f"{helper}({', '.join(params)})"
+    text = _cond(src, jax, node.test, arg(src, node.body[0].value), call)  # type: ignore[union-attr]
+    if text is None or not src.alone_on_lines(node, rest[-1]):
+        return None
+    body = "".join(src.lines[rest[0].lineno - 1:rest[-1].end_lineno])  # type: ignore[operator]
+    body = "".join(f"{step}{line}" if line.strip() else line for line in body.splitlines(keepends=True))
+    lines = f"{indent}def {helper}({', '.join(params)}):\n{body}{indent}return {text}\n"
+    return make_fix("Return through jax.lax.cond: the early return is one branch, the rest of the function the "
+                    f"other (a local function, `{helper}`)",
+                    [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)], [TRACES_BOTH])
