@@ -40,7 +40,7 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
                "the untaken branch sends a zero gradient to what it reads, which is NaN through an op with an "
                "infinite derivative there (a norm at 0)")
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
-JAX_REWRITERS = frozenset({"rewrite_jax_cond"})
+JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -198,3 +198,118 @@ def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
     return make_fix("Return through jax.lax.cond: the early return is one branch, the rest of the function the "
                     f"other (a local function, `{helper}`)",
                     [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)], [TRACES_BOTH])
+
+
+def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
+    """None when every call in ``stmts`` is reached through a JAX module name (``jax.*``, ``jnp.*``,
+    ``lax.*`` as this file imports them) or is a builtin without side effects; else the first other
+    callee, whose Python side effects would run once, while tracing, not once per iteration."""
+    from xlacheck.rewrites._framework import Frameworks
+
+    names = {name for name, fw in Frameworks(src).names.items() if fw == "jax"} | {jax}
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if not isinstance(sub, ast.Call):
+                continue
+            root = sub.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (root.id in names or root.id in _PURE_BUILTINS):
+                continue
+            return ast.unparse(sub.func)
+    return None
+
+
+_PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
+LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in reverse mode (jax.grad raises: use "
+                "jax.lax.scan over a static maximum for that), and carried values whose shape or dtype changes "
+                "between iterations raise at trace time (a Python int that becomes a float)")
+
+
+def _carried(src: Source, loop: ast.For | ast.While) -> list[str] | None:
+    """The names the body assigns, each at its top level by ``x = ...`` or ``x op= ...``, all bound
+    before the loop; None for any other statement (a call for its effect, a nested block)."""
+    names: list[str] = []
+    for stmt in loop.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+        else:
+            return None
+        if name not in names:
+            names.append(name)
+    if not names or not all(src.bound_before(n, loop) for n in names):
+        return None
+    return names
+
+
+@rewriter(ast.While, ast.For, ast.expr)
+def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
+    """``while c:`` on a traced condition -> ``jax.lax.while_loop``; ``for i in range(n)`` with a
+    traced ``n`` -> ``jax.lax.fori_loop``: the same assignments in the same order, for the same
+    iterations, over the names the body assigns (carried; names only read are closed over).
+    UNSAFE always (:data:`LOOP_REASONS`), and where the body calls a function other than JAX's."""
+    jax = jax_alias(src.tree)
+    if jax is None or src.tf is not None and not _jax_function(src, node):
+        return None
+    loop = node if isinstance(node, (ast.While, ast.For)) else src.parents.get(node)
+    if isinstance(loop, ast.Call) and isinstance(src.parents.get(loop), ast.For):
+        loop = src.parents.get(loop)  # the finding on `range(n)`
+    if not isinstance(loop, (ast.While, ast.For)) or loop.orelse or not src.alone_on_lines(loop, loop):
+        return None
+    if not _plain(src, loop, *loop.body):
+        return None
+    names = _carried(src, loop)
+    if names is None:
+        return None
+    reasons = [LOOP_REASONS]
+    callee = _jax_calls_only(src, jax, loop.body)
+    if callee is not None:
+        reasons.append(f"Python side effects of `{callee}` run once, while tracing, not once per iteration")
+    indent, inner = src.indent_of(loop), src.indent_of(loop.body[0])
+    body_fn = src.fresh_name("loop_body")
+    carry = src.fresh_name("carry")
+    packed = f"({', '.join(names)},)" if len(names) == 1 else f"({', '.join(names)})"
+    header_end = (loop.test if isinstance(loop, ast.While) else loop.iter).end_lineno or loop.lineno
+    last = loop.body[-1].end_lineno or loop.body[-1].lineno
+    body = src.lines[header_end:last]  # the body as written, comments included
+    comments = [f"{indent}{c}\n" for c in src.comments_in(loop.lineno, header_end)]
+    if isinstance(loop, ast.While):
+        pred = _pred(src, jax, loop.test)
+        if pred is None:
+            return None
+        cond_fn = src.fresh_name("loop_cond")
+        lines = [*comments,
+                 f"{indent}def {cond_fn}({carry}):\n", f"{inner}{packed} = {carry}\n", f"{inner}return {pred}\n",
+                 f"{indent}def {body_fn}({carry}):\n", f"{inner}{packed} = {carry}\n", *body,
+                 f"{inner}return {packed}\n",
+                 f"{indent}{packed} = {jax}.lax.while_loop({cond_fn}, {body_fn}, {packed})\n"]
+        return make_fix("Loop with jax.lax.while_loop over the names the body assigns",
+                        [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+    bounds = _range_bounds(src, loop)
+    if bounds is None:
+        return None
+    target = loop.target.id  # type: ignore[attr-defined]
+    end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
+    if target in names or any(isinstance(n, ast.Name) and n.id == target and (n.lineno, n.col_offset) > end
+                              for n in ast.walk(src.scope_of(loop))):
+        return None  # the loop variable read after the loop: fori_loop does not bind it
+    lines = [*comments,
+             f"{indent}def {body_fn}({target}, {carry}):\n", f"{inner}{packed} = {carry}\n", *body,
+             f"{inner}return {packed}\n",
+             f"{indent}{packed} = {jax}.lax.fori_loop({bounds[0]}, {bounds[1]}, {body_fn}, {packed})\n"]
+    return make_fix("Loop with jax.lax.fori_loop over the names the body assigns",
+                    [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+
+
+def _range_bounds(src: Source, loop: ast.For) -> tuple[str, str] | None:
+    """``for i in range(n)`` / ``range(a, b)`` (a plain name as the target, no step): (a, b) as code."""
+    it = loop.iter
+    if not (isinstance(loop.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+            and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 2
+            and not any(isinstance(a, ast.Starred) for a in it.args)):
+        return None
+    if len(it.args) == 1:
+        return "0", arg(src, it.args[0])
+    return arg(src, it.args[0]), arg(src, it.args[1])
