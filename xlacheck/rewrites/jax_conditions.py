@@ -33,7 +33,8 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
-from xlacheck.rewrites._source import Source
+from xlacheck.rewrites._source import Source, module_alias
+from xlacheck.rewrites.loops import carried_names
 
 TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
                "and branches of different shapes or dtypes raise at trace time where Python picked one value; "
@@ -46,12 +47,7 @@ _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 def jax_alias(tree: ast.Module) -> str | None:
     """The local name of ``import jax`` (``import jax as j``), if the module has one."""
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "jax":
-                    return alias.asname or "jax"
-    return None
+    return module_alias(tree, "jax")
 
 
 def _plain(src: Source, *nodes: ast.AST) -> bool:
@@ -226,22 +222,6 @@ LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in rev
                 "between iterations raise at trace time (a Python int that becomes a float)")
 
 
-def _carried(src: Source, loop: ast.For | ast.While) -> list[str] | None:
-    """The names the body assigns, each at its top level by ``x = ...`` or ``x op= ...``, all bound
-    before the loop; None for any other statement (a call for its effect, a nested block)."""
-    names: list[str] = []
-    for stmt in loop.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name = stmt.targets[0].id
-        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            name = stmt.target.id
-        else:
-            return None
-        if name not in names:
-            names.append(name)
-    if not names or not all(src.bound_before(n, loop) for n in names):
-        return None
-    return names
 
 
 @rewriter(ast.While, ast.For, ast.expr)
@@ -260,7 +240,7 @@ def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
         return None
     if not _plain(src, loop, *loop.body):
         return None
-    names = _carried(src, loop)
+    names = carried_names(src, loop)
     if names is None:
         return None
     reasons = [LOOP_REASONS]

@@ -168,15 +168,10 @@ def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:
     and a Python int once unrolled, is read other than as a subscript index or slice bound
     (:func:`_index_names`) or after the loop, and where the body calls a function other than
     TensorFlow's (traced once staged, run per iteration unrolled)."""
-    if loop.orelse:
+    counted = counted_test(loop)
+    if counted is None:
         return None
-    match loop.test:
-        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
-            pass
-        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
-            pass
-        case _:
-            return None
+    counter, bound = counted
     static = _static(src, bound)
     if static is None or static == src.segment(bound):
         return None
@@ -345,6 +340,37 @@ def _creates(loop: ast.For | ast.While, name: str, grown: ast.stmt) -> bool:
     return False
 
 
+def carried_names(src: Source, loop: ast.For | ast.While) -> list[str] | None:
+    """The names a loop body of assignments assigns (``x = ...`` or ``x op= ...`` at its top level),
+    in order, all bound before the loop: what a ``tf.while_loop``/``jax.lax`` loop carries. None for
+    any other statement (a call for its effect, a nested block) or a name unbound before."""
+    names: list[str] = []
+    for stmt in loop.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+        else:
+            return None
+        if name not in names:
+            names.append(name)
+    if not names or not all(src.bound_before(n, loop) for n in names):
+        return None
+    return names
+
+
+def counted_test(loop: ast.While) -> tuple[str, ast.expr] | None:
+    """``while i < N:`` / ``while N > i:`` without ``else``: (the counter's name, N)."""
+    if loop.orelse:
+        return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            return counter, bound
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            return counter, bound
+    return None
+
+
 @rewriter(ast.While, ast.expr)
 def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     """``while c: x = f(x)`` (only assignments in the body) -> ``tf.while_loop``.
@@ -362,17 +388,8 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     loop = node if isinstance(node, ast.While) else src.parents.get(node)
     if not isinstance(loop, ast.While) or loop.orelse or (node is not loop and node is not loop.test):
         return None
-    names: list[str] = []
-    for stmt in loop.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name = stmt.targets[0].id
-        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            name = stmt.target.id
-        else:
-            return None
-        if name not in names:
-            names.append(name)
-    if not names or not all(src.bound_before(n, loop) for n in names) or not src.alone_on_lines(loop, loop):
+    names = carried_names(src, loop)
+    if names is None or not src.alone_on_lines(loop, loop):
         return None
     reasons: list[str] = []
     cond = bool_condition(src, loop.test, reasons)
@@ -543,13 +560,10 @@ def _python_while_size(src: Source, assign: ast.Assign, ta: str, filled: list[as
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
             and stmt.targets[0].id == ta and isinstance(loop, ast.While) and stmt in loop.body and not loop.orelse):
         return None
-    match loop.test:
-        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
-            pass
-        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
-            pass
-        case _:
-            return None
+    counted = counted_test(loop)
+    if counted is None:
+        return None
+    counter, bound = counted
     if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
         return None  # a Python loop on a tensor: XLA101's case
     if not (len(write.args) == 2 and isinstance(write.args[0], ast.Name) and write.args[0].id == counter):
@@ -881,15 +895,10 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
     """The loop's counter, bound and single append, when nothing else in the body could change
     the trip count or the list (no other binding of either, no jumps, no nested functions, a
     bound that reads names only and that the body does not rebind or assign)."""
-    if loop.orelse:
+    counted = counted_test(loop)
+    if counted is None:
         return None
-    match loop.test:
-        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
-            pass
-        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
-            pass
-        case _:
-            return None
+    counter, bound = counted
     if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
         return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
     appends = [k for k, s in enumerate(loop.body) if _appends_one_value(s)]
