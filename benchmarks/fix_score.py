@@ -30,6 +30,7 @@ the ``--jit-compiled`` declaration unless ``--no-declare``: the oracle compiles 
 
     python benchmarks/fix_score.py --corpus repo --split train            # per-case table
     python benchmarks/fix_score.py --corpus repo --split train,validation # validation: totals only
+    python benchmarks/fix_score.py --corpus repo-jax --split train,validation  # the JAX cases (jax.jit)
 
 Validation is held out (``eval_cases/README.md``): its per-case lines are never printed, only
 its totals (failing / changed / compiles / equal outputs / SAFE fixes that changed outputs).
@@ -135,9 +136,9 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool,
     return records
 
 
-def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int) -> dict:
+def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int, cases_dir: str = "tf") -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1")
-    cmd = ["nice", "-n", "5", sys.executable, str(oracle_path(corpus)), "check-fix", str(corpus / "tf"),
+    cmd = ["nice", "-n", "5", sys.executable, str(oracle_path(corpus)), "check-fix", str(corpus / cases_dir),
            str(fixed_dir), "--out", str(report), "--jobs", str(jobs)]
     print("$", " ".join(cmd), flush=True)
     subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL)
@@ -192,7 +193,8 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default=None,
-                    help="the xla_cases folder (default), a folder with labels.json and tf/, or `repo` for eval_cases/")
+                    help="the xla_cases folder (default), a folder with labels.json and tf/, `repo` for eval_cases/ "
+                         "or `repo-jax` for eval_cases/jax (labels_jax.json)")
     ap.add_argument("--categories", default="cond,shape")
     ap.add_argument("--split", default=None,
                     help="comma-separated splits, scored apart (default: dev; train for --corpus repo)")
@@ -212,14 +214,16 @@ def main(argv: list[str] | None = None) -> int:
     from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
 
     exclude = read_case_list(a.exclude_from)
-    repo_corpus = a.corpus == "repo"
+    jax_corpus = a.corpus == "repo-jax"  # eval_cases/jax, labels_jax.json: the oracle runs jax.jit there
+    repo_corpus = a.corpus in ("repo", "repo-jax")
+    labels_file, cases_dir = ("labels_jax.json", "jax") if jax_corpus else ("labels.json", "tf")
     a.corpus = REPO / "eval_cases" if repo_corpus else Path(a.corpus) if a.corpus else find_corpus()
     a.split = a.split or ("train" if repo_corpus else "dev")
-    if a.corpus is None or not (a.corpus / "labels.json").exists():
+    if a.corpus is None or not (a.corpus / labels_file).exists():
         print("fix_score: no corpus found; pass --corpus PATH/TO/xla_cases", file=sys.stderr)
         return 2
     oracle = load_oracle(a.corpus)
-    labels = json.loads((a.corpus / "labels.json").read_text())["cases"]
+    labels = json.loads((a.corpus / labels_file).read_text())["cases"]
     labels = list(labels.values()) if isinstance(labels, dict) else labels
     cats = set(a.categories.split(","))
     splits = a.split.split(",")
@@ -237,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             if not r.changed:
                 (out / f"fixed_{mode}" / f"{r.case}.py").unlink()
         if any(r.changed for r in records):
-            report = check_fix(a.corpus, out / f"fixed_{mode}", out / f"report_{mode}.json", a.jobs)
+            report = check_fix(a.corpus, out / f"fixed_{mode}", out / f"report_{mode}.json", a.jobs, cases_dir)
         else:
             report = {"cases": []}
         split_of = {c["case"]: c["split"] for c in cases}

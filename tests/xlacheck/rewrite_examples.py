@@ -2864,3 +2864,258 @@ def halve(x):
         inputs=(((3,), "float_nan"),),
     ),
 )
+
+# A data-sized value read in place by its reduction (no name in between), or averaged instead of
+# summed, or tiled by counts from the data: the same sums and means without the data-sized axis.
+EXAMPLES += (
+    Example(
+        "one_hot_depth_from_data_summed_in_place",
+        '''import tensorflow as tf
+
+
+def labelled_per_row(ids):
+    n = tf.reduce_max(ids) + 1
+    return tf.reduce_sum(tf.one_hot(ids, n), axis=-1)  # flag(XLA205): tf.one_hot(ids, n)
+''',
+        "unsafe",  # float sums in another order (exact here: sums of 0/1 below 2**24)
+        ("return tf.reduce_sum(tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < "
+         "tf.cast(n, tf.int64)), tf.float32)[..., None], axis=-1)",),
+        inputs=(((3, 4), "label"),),
+    ),
+    Example(
+        "one_hot_depth_from_data_averaged_over_classes",
+        '''import tensorflow as tf
+
+
+def class_share(ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.one_hot(ids, n)  # flag(XLA205): tf.one_hot(ids, n)
+    return tf.reduce_mean(y, axis=-1)
+''',
+        "unsafe",  # the mean divides once, in another order
+        ("y = tf.where(n > 0, tf.cast((tf.cast(ids, tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), "
+         "tf.float32)[..., None] / tf.cast(n, tf.float32), float(\"nan\"))",),
+        inputs=(((3, 4), "label"),),
+    ),
+    Example(
+        "one_hot_integer_mean_is_not_rewritten",
+        '''import tensorflow as tf
+
+
+def class_share(ids):
+    n = tf.reduce_max(ids) + 1
+    y = tf.one_hot(ids, n, dtype=tf.int32)  # flag(XLA205): tf.one_hot(ids, n, dtype=tf.int32)
+    return tf.reduce_mean(y, axis=-1)
+''',
+        "display-only",  # an integer mean truncates: the indicator over the depth is no integer
+    ),
+    Example(
+        "repeat_counts_from_data_summed_in_place",
+        '''import tensorflow as tf
+
+
+def weighted_total(features, counts):
+    return tf.reduce_sum(tf.repeat(features, counts, axis=0), axis=0)  # flag(XLA205): tf.repeat(features...
+''',
+        "unsafe",  # x * c is rounded once where the original adds c copies
+        ("    repeat_weights = tf.reshape(tf.cast(counts, features.dtype), [-1] + [1] * (len(features.shape) - 1))\n"
+         "    return tf.reduce_sum(tf.where(repeat_weights > 0, features * repeat_weights, 0), axis=0)",),
+        inputs=(((3, 2), "float_nan"), ((3,), "count")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "segment_sum_count_from_data_averaged_over_segments",
+        '''import tensorflow as tf
+
+
+def mean_segment(features, ids):
+    n = tf.reduce_max(ids) + 1
+    per_segment = tf.math.unsorted_segment_sum(features, ids, n)  # flag(XLA205): tf.math...
+    return tf.reduce_mean(per_segment, axis=0)
+''',
+        "unsafe",  # float sums in another order; integers would truncate
+        ("per_segment = tf.where(n > 0, tf.math.unsorted_segment_sum(features, tf.where((tf.cast(ids, "
+         "tf.int64) >= 0) & (tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1) / tf.cast(n, "
+         "features.dtype), float(\"nan\"))",),
+        inputs=(((4, 3), "float_nan"), ((4,), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "tile_multiples_from_data_summed_over_copies",
+        '''import tensorflow as tf
+
+
+def tiled_total(x, ids):
+    n = tf.reduce_max(ids)
+    y = tf.tile(x, [1, n])  # flag(XLA205): tf.tile(x, [1, n])
+    return tf.reduce_sum(y, axis=-1)
+''',
+        "unsafe",  # the sum times the count, where the original adds that many copies
+        ("y = tf.where(tf.cast(n, tf.int64) > 0, tf.reduce_sum(x, axis=[1], keepdims=True) * "
+         "tf.cast(tf.cast(n, tf.int64), x.dtype), 0)",),
+        inputs=(((2, 3), "float_nan"), ((2,), "count")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "tile_integers_summed_with_a_literal_multiple_kept",
+        '''import tensorflow as tf
+
+
+def tiled_counts(tokens, reps):
+    tokens = tf.cast(tokens, tf.int32)
+    y = tf.tile(tokens, [2, reps])  # flag(XLA205): tf.tile(tokens, [2, reps])
+    return tf.reduce_sum(y, axis=1)
+''',
+        "safe",  # integer sums and products are exact; the literal multiple of axis 0 stays
+        ("y = tf.tile(tf.where(tf.cast(reps, tf.int64) > 0, tf.reduce_sum(tokens, axis=[1], keepdims=True) * "
+         "tf.cast(tf.cast(reps, tf.int64), tokens.dtype), 0), [2, 1])",),
+        inputs=(((2, 3), "label"), ((), "count")),
+    ),
+    Example(
+        "tile_multiples_from_data_averaged_over_copies",
+        '''import tensorflow as tf
+
+
+def tiled_mean(x, ids):
+    n = tf.reduce_max(ids)
+    y = tf.tile(x, [n, 1])  # flag(XLA205): tf.tile(x, [n, 1])
+    return tf.reduce_mean(y, axis=0)
+''',
+        "unsafe",  # the mean of x, where the original averages n copies of it
+        ("y = tf.where(tf.cast(n, tf.int64) > 0, tf.reduce_mean(x, axis=[0], keepdims=True), "
+         "tf.zeros_like(tf.reduce_mean(x, axis=[0], keepdims=True)) + float(\"nan\"))",),
+        inputs=(((2, 3), "float"), ((2,), "count")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "one_hot_ids_computed_in_the_call_are_bound_once",
+        '''import tensorflow as tf
+
+
+def labelled_first_column(labels):
+    n = tf.reduce_max(labels) + 1
+    counts = tf.one_hot(tf.cast(labels[:, 0], tf.int32), n)  # flag(XLA205): tf.one_hot(tf.cast(labels...
+    return tf.reduce_sum(counts, axis=-1)
+''',
+        "unsafe",  # float sums in another order
+        ("    ids = tf.cast(labels[:, 0], tf.int32)\n    counts = tf.cast((tf.cast(ids, tf.int64) >= 0) & "
+         "(tf.cast(ids, tf.int64) < tf.cast(n, tf.int64)), tf.float32)[..., None]  # flag",),
+        inputs=(((3, 2), "label"),),
+    ),
+    Example(
+        "segment_ids_computed_in_the_call_summed_in_place",
+        '''import tensorflow as tf
+
+
+def routed_total(features, ids):
+    n = tf.reduce_max(ids) + 1
+    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, ids // 2, n), axis=0)  # flag(XLA205): tf.math...
+''',
+        "unsafe",  # float sums in another order
+        ("    ids_2 = ids // 2\n    return tf.reduce_sum(tf.math.unsorted_segment_sum(features, "
+         "tf.where((tf.cast(ids_2, tf.int64) >= 0) & (tf.cast(ids_2, tf.int64) < tf.cast(n, tf.int64)), 0, -1), 1), "
+         "axis=0)",),
+        inputs=(((4, 3), "float_nan"), ((4,), "label")),
+        grad=True,
+        rtol=1e-4,
+    ),
+    Example(
+        "tile_kept_copies_is_explained",
+        '''import tensorflow as tf
+
+
+def tiled_rows(x, ids):
+    n = tf.reduce_max(ids)
+    y = tf.tile(x, [1, n])  # flag(XLA205): tf.tile(x, [1, n])
+    return tf.reduce_sum(y, axis=0)
+''',
+        "display-only",  # the tiled axis survives the sum: the output shape depends on the data
+    ),
+)
+
+# A dynamically sized TensorArray filled by a counted Python `while` (AutoGraph's tf.while_loop):
+# the same static size as for `for i in tf.range(n)` and a counted tf.while_loop.
+EXAMPLES += (
+    Example(
+        "tensorarray_dynamic_size_python_while",
+        '''import tensorflow as tf
+
+
+def running_sums(x, steps):
+    sums = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag(XLA203)
+    total = tf.zeros_like(x[0])
+    i = tf.constant(0)
+    while i < steps:
+        total = total + x[i % tf.shape(x)[0]]
+        sums = sums.write(i, total)
+        i += 1
+    return sums.stack()
+''',
+        "safe",
+        ("sums = tf.TensorArray(tf.float32, size=tf.maximum(steps, 0))",),
+        # zero steps: eagerly both stack to shape (0,); XLA infers the element shape (0, 2) from the
+        # body, for every static-size fix of this rewrite alike
+        inputs=(((3, 2), "float"), ((), "count_positive")),
+    ),
+    Example(
+        "tensorarray_dynamic_size_python_while_int_counter",
+        '''import tensorflow as tf
+
+
+def doubled_rows(x):
+    rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])  # flag(XLA203)
+    i = 0
+    while i < tf.shape(x)[0]:
+        rows = rows.write(i, x[i] * 2.0)
+        i += 1
+    return rows.stack()
+''',
+        "safe",
+        ("rows = tf.TensorArray(tf.float32, size=tf.maximum(tf.shape(x)[0], 0), element_shape=[2])",),
+        inputs=(((3, 2), "float_nan"),),  # no gradient: XLA differentiates a while loop only with
+    ),                                      # maximum_iterations, which neither version sets
+)
+
+# A counted Python `while` (a Python-int counter, a bound with a static form) that grows a tensor:
+# unrolled as `for i in tf.range(...)` is, by comparing with the static size.
+EXAMPLES += (
+    Example(
+        "counted_while_concat_unrolled",
+        '''import tensorflow as tf
+
+
+def doubled_prefix_rows(x):
+    i = 0
+    out = tf.zeros([0, 3])
+    while i < tf.shape(x)[0]:
+        out = tf.concat([out, x[i:i + 1] * 2.0], axis=0)  # flag(XLA206)
+        i += 1
+    return out
+''',
+        "safe",  # the same iterations with the same rows; the counter only indexes
+        ("    while i < x.shape[0]:\n",),
+        inputs=(((4, 3), "float_nan"),),
+        grad=True,
+    ),
+    Example(
+        "counted_while_concat_counter_read_after_the_loop",
+        '''import tensorflow as tf
+
+
+def rows_and_count(x):
+    i = 0
+    out = x[:1]
+    while i < tf.shape(x)[0] - 1:
+        out = tf.concat([out, out[-1:] + x[i + 1:i + 2]], axis=0)  # flag(XLA206)
+        i += 1
+    return out, i
+''',
+        "unsafe",  # the returned count is a Python int where it was an int32 tensor
+        ("    while i < x.shape[0] - 1:\n",),
+        inputs=(((4, 3), "float"),),
+    ),
+)

@@ -987,3 +987,15 @@ def test_shape_argument_says_why_no_fix_when_the_output_is_data_sized(body, retu
     fix = fix_of(source)
     assert fix is not None and fix.applicability is Applicability.DISPLAY_ONLY and not fix.edits
     assert ("No fix is offered: `positions_from` returns this data-sized tensor" in fix.message) is returned
+
+
+@pytest.mark.parametrize("body", [
+    "        i += 1\n        rows = rows.write(i, x[i - 1])\n",  # writes 1..n: a size of n is one short
+    "        rows = rows.write(i, x[i])\n        i += 2\n",  # every other index
+    "        rows = rows.write(i, x[i])\n        i += 1\n        if tf.reduce_sum(x[i - 1]) > 0:\n            break\n",
+])
+def test_a_python_while_that_does_not_write_each_index_once_keeps_its_dynamic_size(body):
+    source = ("import tensorflow as tf\n\n\ndef rows_of(x):\n"
+              "    rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag(XLA203)\n"
+              "    i = 0\n    while i < tf.shape(x)[0]:\n" + body + "    return rows.stack()\n")
+    assert fix_of(source) is None

@@ -27,6 +27,7 @@ from xlacheck.diagnostics import Diagnostic, Fix, Location
 from xlacheck.rewrites._fix import Rewriter, parses, registered, rewriter
 from xlacheck.rewrites._framework import Frameworks
 from xlacheck.rewrites._source import Source
+from xlacheck.rewrites.jax_conditions import JAX_REWRITERS, jax_alias
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,8 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
     if not diagnostics:
         return tuple(diagnostics)
     src = Source(source, tree)
-    if src.tf is None:  # every rewrite emits tf.* calls
+    jax_only = src.tf is None  # every other rewrite emits tf.* calls
+    if jax_only and jax_alias(tree) is None:
         return tuple(diagnostics)
     index = _PositionIndex(src)
     frameworks = Frameworks(src)
@@ -93,7 +95,10 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
         fix = None
         if diagnostic.fix is None:
             try:
-                fix = _fix_for(src, index, rewriters_for(diagnostic.code), diagnostic, frameworks)
+                candidates = rewriters_for(diagnostic.code)
+                if jax_only:
+                    candidates = tuple(r for r in candidates if r.name in JAX_REWRITERS)
+                fix = _fix_for(src, index, candidates, diagnostic, frameworks)
             except Exception:  # a rewriter bug must never break linting
                 log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
         out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)

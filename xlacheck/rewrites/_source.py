@@ -184,13 +184,21 @@ class Source(ScopeTree):
         return candidate
 
 
-def _tensorflow_alias(tree: ast.Module) -> str | None:
-    """The name this file imports TensorFlow under (``tf`` for ``import tensorflow as tf``)."""
+def module_alias(tree: ast.Module, module: str) -> str | None:
+    """The name a top-level ``import MODULE [as NAME]`` of this file binds, if there is one."""
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name == "tensorflow":
-                    return alias.asname or "tensorflow"
+                if alias.name == module:
+                    return alias.asname or module
+    return None
+
+
+def _tensorflow_alias(tree: ast.Module) -> str | None:
+    """The name this file imports TensorFlow under (``tf`` for ``import tensorflow as tf``)."""
+    top = module_alias(tree, "tensorflow")
+    if top is not None:
+        return top
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:

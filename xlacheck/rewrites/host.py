@@ -29,7 +29,7 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
-from xlacheck.rewrites._source import Source, dotted
+from xlacheck.rewrites._source import Source, module_alias, dotted
 
 TENSOR_NOT_NUMPY = ("the result is a tensor, not a NumPy value (NumPy calls on it fail; it keeps the input's "
                     "dtype where NumPy may give float64)")
@@ -47,16 +47,9 @@ GET_VALUE = frozenset({"tf.keras.backend.get_value", "tf.compat.v1.keras.backend
 
 
 def _numpy_alias(src: Source) -> str | None:
-    return src.memo(_numpy_alias, lambda: _find_numpy_alias(src.tree))
+    return src.memo(_numpy_alias, lambda: module_alias(src.tree, "numpy"))
 
 
-def _find_numpy_alias(tree: ast.Module) -> str | None:
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "numpy":
-                    return alias.asname or "numpy"
-    return None
 
 
 # ndarray method -> TensorFlow reduction with the same axis/keepdims semantics.

@@ -136,7 +136,7 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
         if isinstance(loop, ast.For) and grown is not None and _iterates_tensor(src, loop) is not None:
             return _unstack_loops(src, grown, loops)
         if isinstance(loop, ast.While):
-            return rewrite_counted_list_loop(src, loop) or explain(TENSOR_WHILE)
+            return rewrite_counted_list_loop(src, loop) or _unroll_counted_while(src, loop) or explain(TENSOR_WHILE)
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and call_name(src, loop.iter) == "tf.range":
             if loop.iter.keywords:
                 return None
@@ -150,6 +150,90 @@ def rewrite_loop(src: Source, node: ast.AST) -> Fix | None:
                             "unknown)",
                             [replace(src, loop.iter, f"range({', '.join(b for b in bounds if b)})")], reasons)
     return None
+
+
+def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:
+    """``i = i0`` (a Python int) and ``while i < tf.shape(x)[k]:`` with one ``i += 1`` in its body ->
+    ``while i < x.shape[k]:``, the ``while`` counterpart of unrolling ``for i in tf.range(...)``.
+
+    AutoGraph stages the loop because its test is a tensor; a tensor grown in the body then changes
+    shape per iteration, which XLA rejects. With the bound's static form (:func:`_static`) the test
+    is a Python bool, so the loop unrolls while tracing: the body runs for i = i0, i0 + 1, ... while
+    ``i < x.shape[k]``, the same iterations as the staged loop (``tf.shape(x)[k]`` is that static
+    size), with the same values. Trace time and program size grow with the trip count, and an
+    unknown dimension fails at trace time (``i < None``), loudly. Pattern: the counter bound just
+    once before the loop in its block, to a Python int (a ``tf.constant`` counter stays a tensor),
+    and once in the body, by the increment; no break, continue, return or nested function; nothing
+    in the body binds what the bound reads. UNSAFE where the counter, a tensor in the staged loop
+    and a Python int once unrolled, is read other than as a subscript index or slice bound
+    (:func:`_index_names`) or after the loop, and where the body calls a function other than
+    TensorFlow's (traced once staged, run per iteration unrolled)."""
+    counted = counted_test(loop)
+    if counted is None:
+        return None
+    counter, bound = counted
+    static = _static(src, bound)
+    if static is None or static == src.segment(bound):
+        return None
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None
+    bindings = _loop_bindings(ast.Module(body=loop.body, type_ignores=[]))
+    if bindings is None or len(bindings.get(counter, ())) != 1 or not any(_is_increment(s, counter) for s in loop.body):
+        return None
+    if not _bound_kept(src, loop, bound, bindings):
+        return None
+    block = src.body_containing(loop)
+    if block is None:
+        return None
+    before = block[:block.index(loop)]
+    at = _last_store(before, counter)
+    start_at = before[at] if at is not None else None
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
+            and isinstance(start_at.targets[0], ast.Name)):
+        return None
+    start = counter_start(src, start_at.value)
+    if start is None or start[1]:
+        return None  # a tf.constant counter keeps the test a tensor
+    reasons = []
+    index_uses = {id(n) for node in ast.walk(ast.Module(body=loop.body, type_ignores=[]))
+                  if isinstance(node, ast.Subscript)
+                  for p in (node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
+                  for n in _index_names(p, counter)}
+    increment = next(s for s in loop.body if _is_increment(s, counter))
+    in_increment = {id(n) for n in ast.walk(increment)}
+    if any(isinstance(n, ast.Name) and n.id == counter and id(n) not in index_uses and id(n) not in in_increment
+           for s in loop.body for n in ast.walk(s)):
+        reasons.append("the counter becomes a Python int, and the body uses it other than as an index")
+    end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
+    if any(isinstance(n, ast.Name) and n.id == counter and (n.lineno, n.col_offset) > end
+           for n in ast.walk(src.scope_of(loop))):
+        reasons.append("after the loop the counter is a Python int where it was a tensor")
+    other = next((c for s in loop.body if (c := calls_only_tensorflow(src, s)) is not None), None)
+    if other is not None:
+        reasons.append(f"`{other}` is not a TensorFlow function: its Python side effects ran once while the staged "
+                       "loop was traced, and run once per iteration unrolled")
+    return make_fix("Unroll the counted loop over its static trip count: compare the counter with the static size "
+                    f"`{static}` (trace time and program size grow with the trip count; fails at trace time if the "
+                    "dimension is unknown)", [replace(src, bound, static)], reasons)
+
+
+def _index_names(part: ast.expr, counter: str) -> list[ast.Name]:
+    """Reads of ``counter`` in one subscript part that index the same elements whether it is a
+    Python int or an int32 scalar tensor: the part itself (``x[i]``), or a slice bound that is
+    ``i`` or ``i`` plus or minus an int literal (``x[i:i + 1]``)."""
+    if isinstance(part, ast.Name) and part.id == counter:
+        return [part]
+    if not isinstance(part, ast.Slice):
+        return []
+    found = []
+    for bound in (part.lower, part.upper):
+        if isinstance(bound, ast.Name) and bound.id == counter:
+            found.append(bound)
+        elif isinstance(bound, ast.BinOp) and isinstance(bound.op, (ast.Add, ast.Sub)) \
+                and isinstance(bound.left, ast.Name) and bound.left.id == counter \
+                and int_literal(bound.right) is not None:
+            found.append(bound.left)
+    return found
 
 
 # Calls whose result is already a Python sequence of tensors (iterating it unrolls), or a
@@ -256,6 +340,37 @@ def _creates(loop: ast.For | ast.While, name: str, grown: ast.stmt) -> bool:
     return False
 
 
+def carried_names(src: Source, loop: ast.For | ast.While) -> list[str] | None:
+    """The names a loop body of assignments assigns (``x = ...`` or ``x op= ...`` at its top level),
+    in order, all bound before the loop: what a ``tf.while_loop``/``jax.lax`` loop carries. None for
+    any other statement (a call for its effect, a nested block) or a name unbound before."""
+    names: list[str] = []
+    for stmt in loop.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+        else:
+            return None
+        if name not in names:
+            names.append(name)
+    if not names or not all(src.bound_before(n, loop) for n in names):
+        return None
+    return names
+
+
+def counted_test(loop: ast.While) -> tuple[str, ast.expr] | None:
+    """``while i < N:`` / ``while N > i:`` without ``else``: (the counter's name, N)."""
+    if loop.orelse:
+        return None
+    match loop.test:
+        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
+            return counter, bound
+        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
+            return counter, bound
+    return None
+
+
 @rewriter(ast.While, ast.expr)
 def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     """``while c: x = f(x)`` (only assignments in the body) -> ``tf.while_loop``.
@@ -273,17 +388,8 @@ def rewrite_while(src: Source, node: ast.AST) -> Fix | None:
     loop = node if isinstance(node, ast.While) else src.parents.get(node)
     if not isinstance(loop, ast.While) or loop.orelse or (node is not loop and node is not loop.test):
         return None
-    names: list[str] = []
-    for stmt in loop.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name = stmt.targets[0].id
-        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            name = stmt.target.id
-        else:
-            return None
-        if name not in names:
-            names.append(name)
-    if not names or not all(src.bound_before(n, loop) for n in names) or not src.alone_on_lines(loop, loop):
+    names = carried_names(src, loop)
+    if names is None or not src.alone_on_lines(loop, loop):
         return None
     reasons: list[str] = []
     cond = bool_condition(src, loop.test, reasons)
@@ -322,7 +428,12 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
       ``return`` gives ``i + 1`` for the counter and ``ta.write(i, v)`` for the TensorArray, and
       no ``maximum_iterations``: ``size=tf.maximum(N, 0)`` (``size=N`` for a literal N >= 0).
       ``N`` is written where the TensorArray is made: as is when its names are bound there,
-      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place.
+      else a name's single binding (``seq_len = tf.shape(x)[0]``) is written in its place;
+    * a Python ``while i < N:`` that AutoGraph converts, with ``ta = ta.write(i, v)`` and then
+      ``i += 1`` at the top level of its body, ``i`` starting at 0 (``i = 0`` with a provably int32
+      ``N``, or ``tf.constant(0)``) in the loop's block after the TensorArray is made, and nothing
+      else in the body binding ``i``, ``ta`` or what ``N`` reads (no break, continue, return or
+      nested function; :func:`_python_while_size`): the same ``size`` as for ``tf.while_loop``.
 
     Under XLA a dynamically sized TensorArray stacked to an empty tensor (a silent wrong result).
     The loop writes indices 0..n-1 exactly once, so a TensorArray of static size n holds the same
@@ -345,7 +456,8 @@ def rewrite_tensorarray_size(src: Source, node: ast.AST) -> Fix | None:
     scope = src.scope_of(assign)
     filled = [c for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
               and c.func.attr in ("write", "scatter", "unstack", "split")]
-    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled)
+    bound = _for_loop_size(src, assign, ta, filled) or _while_loop_size(src, assign, ta, scope, filled) \
+        or _python_while_size(src, assign, ta, filled)
     if bound is None:
         return None
     kept = [*(src.segment(a) for a in node.args), f"size={bound}", *(
@@ -432,6 +544,74 @@ def _while_loop_size(src: Source, assign: ast.Assign, ta: str, scope: ast.AST, f
         return None
     literal = static_int(src, limit)
     return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _python_while_size(src: Source, assign: ast.Assign, ta: str, filled: list[ast.Call]) -> str | None:
+    """The trip count of the counted Python ``while`` whose body writes ``ta`` at its counter (see
+    :func:`rewrite_tensorarray_size`), as code valid where ``ta`` is made. The iteration that
+    starts with ``i == k`` writes index k (the write runs before the increment), for k from 0 while
+    ``k < N``: indices 0..max(N, 0)-1, once each."""
+    if len(filled) != 1 or filled[0].func.attr != "write" or not (  # type: ignore[attr-defined]
+            isinstance(filled[0].func.value, ast.Name) and filled[0].func.value.id == ta):  # type: ignore[attr-defined]
+        return None
+    write = filled[0]
+    stmt = src.parents.get(write)
+    loop = src.parents.get(stmt) if stmt is not None else None
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == ta and isinstance(loop, ast.While) and stmt in loop.body and not loop.orelse):
+        return None
+    counted = counted_test(loop)
+    if counted is None:
+        return None
+    counter, bound = counted
+    if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
+        return None  # a Python loop on a tensor: XLA101's case
+    if not (len(write.args) == 2 and isinstance(write.args[0], ast.Name) and write.args[0].id == counter):
+        return None
+    increments = [k for k, s in enumerate(loop.body) if _is_increment(s, counter)]
+    if len(increments) != 1 or increments[0] < loop.body.index(stmt):
+        return None
+    bindings = _loop_bindings(ast.Module(body=loop.body, type_ignores=[]))
+    if bindings is None or len(bindings.get(counter, ())) != 1 or len(bindings.get(ta, ())) != 1:
+        return None
+    if not _pure_bound(src, bound) or not _bound_kept(src, loop, bound, bindings) or ta in {
+            n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}:
+        return None
+    block = src.body_containing(loop)
+    if block is None or assign not in block:
+        return None
+    before = block[block.index(assign) + 1:block.index(loop)] if block.index(assign) < block.index(loop) else None
+    if before is None or _last_store(before, ta) is not None:
+        return None
+    at = _last_store(before, counter)
+    start_at = before[at] if at is not None else None
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
+            and isinstance(start_at.targets[0], ast.Name)):
+        return None
+    start = counter_start(src, start_at.value)
+    if start is None or start[0] != 0 or (not start[1] and not _int32_count(src, bound)):
+        return None  # a Python-int counter compares in N's dtype: a float N would run ceil(N) times
+    text = _available_at(src, bound, assign, loop)  # type: ignore[arg-type]
+    if text is None:
+        return None
+    literal = static_int(src, bound)
+    return text if literal is not None and literal >= 0 else f"{src.tf}.maximum({text}, 0)"
+
+
+def _bound_kept(src: Source, loop: ast.While, bound: ast.expr, bindings: dict[str, list[ast.Name]]) -> bool:
+    """Nothing in the loop's body changes what ``bound`` reads: no binding of its names, no store
+    to its attributes, no ``N.assign(...)`` / ``tf.compat.v1.assign(N, ...)`` of a variable."""
+    bound_names = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name)}
+    if bound_names & set(bindings):
+        return False
+    attributes = {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}
+    for node in (n for s in loop.body for n in ast.walk(s)):
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and src.segment(node) in attributes:
+            return False
+        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
+            return False
+    return True
 
 
 def _counted_body_writes(src: Source, scope: ast.AST, body: ast.AST | None, width: int, position: int,
@@ -715,15 +895,10 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
     """The loop's counter, bound and single append, when nothing else in the body could change
     the trip count or the list (no other binding of either, no jumps, no nested functions, a
     bound that reads names only and that the body does not rebind or assign)."""
-    if loop.orelse:
+    counted = counted_test(loop)
+    if counted is None:
         return None
-    match loop.test:
-        case ast.Compare(left=ast.Name(id=counter), ops=[ast.Lt()], comparators=[bound]):
-            pass
-        case ast.Compare(left=bound, ops=[ast.Gt()], comparators=[ast.Name(id=counter)]):
-            pass
-        case _:
-            return None
+    counter, bound = counted
     if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _not_converted(f) for f in src.ancestors(loop)):
         return None  # without AutoGraph the `while` stays a Python loop on a tensor: tf.while_loop's case
     appends = [k for k, s in enumerate(loop.body) if _appends_one_value(s)]
@@ -740,14 +915,9 @@ def _counted_append_loop(src: Source, loop: ast.While) -> _CountedAppendLoop | N
     bindings = _loop_bindings(body)
     if bindings is None:
         return None
-    for node in ast.walk(body):
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
-                src.segment(node) in {src.segment(n) for n in ast.walk(bound) if isinstance(n, ast.Attribute)}:
-            return None
-        if isinstance(node, ast.Call) and "assign" in (dotted(node.func) or "").rpartition(".")[2] and {
-                n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & bound_names:
-            return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
-    if len(bindings.get(counter, ())) != 1 or name in bindings or bound_names & set(bindings):
+    if not _bound_kept(src, loop, bound, bindings):
+        return None  # `N.assign(...)`, `tf.compat.v1.assign(N, ...)`: a variable bound that changes
+    if len(bindings.get(counter, ())) != 1 or name in bindings:
         return None
     if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(body)) != 1:
         return None

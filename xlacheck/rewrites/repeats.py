@@ -3,7 +3,8 @@
 
 ``r = tf.repeat(x, c, axis=k)`` has ``sum(c)`` rows along axis k: a data-dependent shape, which
 XLA compiles once per value of ``c`` (or not at all). When ``r`` is read once, afterwards, as
-``tf.reduce_sum(r, axis=k)`` or ``tf.reduce_mean(r, axis=k)`` (the same literal k), the repeated
+``tf.reduce_sum(r, axis=k)`` or ``tf.reduce_mean(r, axis=k)`` (the same literal k), or the reduction
+reads ``tf.repeat(...)`` in place (:func:`xlacheck.rewrites.summed_sizes.summed_reader`), the repeated
 rows are never needed: row i of x appears c[i] times, so
 
 * ``reduce_sum(r, axis=k) == reduce_sum(tf.where(w > 0, x * w, 0), axis=k)`` with
@@ -17,12 +18,12 @@ Rows with a zero count are left out by ``tf.where``, so an inf or NaN in them st
 the original, and the gradient with respect to x is c[i] per row, as the original's. Negative
 counts raise in tf.repeat (unconstrained there).
 
-The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name), and the
-reduction reads x again: x must be a name that nothing rebinds in between, and r must have no
-other reader. Exact (SAFE) for integer x and a sum: ``x * c`` is the sum of c copies of x. For
-floats ``x * c`` is rounded once where the original adds c copies (the last bits may differ),
-and an integer mean truncates in the original where the fix divides into a float: UNSAFE, and
-the message says which.
+The assignment ``r = tf.repeat(...)`` becomes the weights' assignment (a fresh name; in place, that
+assignment goes in front of the statement), and the reduction reads x again: x must be a name that
+nothing rebinds in between, and r must have no other reader. Exact (SAFE) for integer x and a sum:
+``x * c`` is the sum of c copies of x. For floats ``x * c`` is rounded once where the original adds
+c copies (the last bits may differ), and an integer mean truncates in the original where the fix
+divides into a float: UNSAFE, and the message says which.
 """
 
 from __future__ import annotations
@@ -34,11 +35,9 @@ from xlacheck.rewrites._expr import arg, call_name, number_value
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import argument, certain_dtype, is_floating
+from xlacheck.rewrites.summed_sizes import INT_MEAN, lines_before, summed_reader
 
-REDUCTIONS = {f"tf.{m}reduce_{op}": op for m in ("", "math.") for op in ("sum", "mean")}
 ROUNDING = ("x * c is rounded once where the original adds c copies of x: float sums may differ in the last bits")
-INT_MEAN = ("cannot prove the values are floating-point: for integers the original's mean truncates, the fix "
-            "divides into a float")
 
 
 @rewriter(ast.Call)
@@ -52,23 +51,21 @@ def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
     axis = number_value(axis_node)
     if type(axis) is not int or not isinstance(data, ast.Name):
         return None
-    found = src.sole_reader(node)
-    if found is None:
+    summed = summed_reader(src, node)
+    if summed is None:
         return None
-    assign, reader = found
-    name, scope = reader.id, src.scope_of(assign)
-    reduction = src.parents.get(reader)
-    op = REDUCTIONS.get(call_name(src, reduction) or "") if isinstance(reduction, ast.Call) else None
-    if op is None or reduction.args[:1] != [reader] or len(reduction.args) > 2:  # type: ignore[union-attr]
+    reduction, op = summed.reduction, summed.op
+    if len(reduction.args) > 2 or {k.arg for k in reduction.keywords} - {"axis"} \
+            or number_value(argument(reduction, 1, "axis")) != axis:  # type: ignore[arg-type]
         return None
-    if {k.arg for k in reduction.keywords} - {"axis"} or number_value(argument(reduction, 1, "axis")) != axis:  # type: ignore[arg-type]
-        return None
-    start, stop = (assign.lineno, assign.col_offset), (reduction.lineno, reduction.col_offset)  # type: ignore[union-attr]
-    if any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id == data.id
-           and start <= (n.lineno, n.col_offset) < stop for n in ast.walk(scope)):
-        return None
+    if summed.assign is not None:
+        # x is read again at the reduction: nothing may rebind it in between
+        start, stop = (summed.assign.lineno, summed.assign.col_offset), (reduction.lineno, reduction.col_offset)
+        if any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id == data.id
+               and start <= (n.lineno, n.col_offset) < stop for n in ast.walk(src.scope_of(summed.assign))):
+            return None
     x = data.id
-    weights = src.fresh_name(f"{name}_weights")
+    weights = src.fresh_name(f"{summed.label if summed.assign is not None else 'repeat'}_weights")
     trailing = f"len({x}.shape) - {axis + 1}" if axis >= 0 else str(-axis - 1)
     lines = [f"{weights} = {tf}.reshape({tf}.cast({arg(src, counts)}, {x}.dtype), [-1] + [1] * ({trailing}))"]
     total = f"{tf}.reduce_sum({tf}.where({weights} > 0, {x} * {weights}, 0), axis={axis})"
@@ -83,10 +80,14 @@ def rewrite_repeat_reduction(src: Source, node: ast.AST) -> Fix | None:
         text = total
         if dtype not in ("int32", "int64"):
             reasons.append(ROUNDING)
-    indent = src.indent_of(assign)
-    tail = src.lines[assign.end_lineno - 1][src.end(assign).col:].rstrip("\n")  # type: ignore[operator]
-    edits = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno,  # type: ignore[arg-type]
-                           "".join(f"{indent}{line}{tail}\n" for line in lines)),
-             replace(src, reduction, text)]
+    if summed.assign is not None:
+        assign = summed.assign
+        indent = src.indent_of(assign)
+        tail = src.lines[assign.end_lineno - 1][src.end(assign).col:].rstrip("\n")  # type: ignore[operator]
+        edits = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno,  # type: ignore[arg-type]
+                               "".join(f"{indent}{line}{tail}\n" for line in lines)),
+                 replace(src, reduction, text)]
+    else:
+        edits = [lines_before(src, summed.statement, lines), replace(src, reduction, text)]
     return make_fix(f"Weight the rows of `{x}` by their repeat counts instead of materializing the repeated "
                     f"tensor (whose size is data-dependent)", edits, reasons)

@@ -67,12 +67,15 @@ class PythonScalarOfTensor(Rule):
     true, as Python's `bool()` of one element) is safe where the result is only tested (an
     `if`/`while`/ternary/`assert` test, through `not`/`and`/`or`) and `t` is provably numeric or
     boolean; as a value it is unsafe (a boolean tensor where code may need a Python bool). `int(t)`
-    gets no fix here (XLA303 fixes what its int32 cast breaks).
+    gets no fix here (XLA303 fixes what its int32 cast breaks). Under `jax.jit`, `for i in
+    range(n)` with a traced `n` and a body of assignments becomes `jax.lax.fori_loop` over the
+    names the body assigns: unsafe (a traced trip count cannot be reverse-differentiated; carried
+    values must keep their shape and dtype).
     """
 
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_builtin_call",)
+    fix = ("rewrite_builtin_call", "rewrite_jax_loop")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

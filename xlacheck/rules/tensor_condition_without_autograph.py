@@ -127,10 +127,19 @@ class TensorConditionWithoutAutograph(Rule):
     (`x.shape.num_elements()`, `len(x.shape)`, `x.shape[k]`), branches kept as written, so only the
     branch that runs is traced: unsafe, because a dimension unknown while tracing (an
     `input_signature` with None) reads as None there.
+
+    Under `jax.jit` (a file that imports `jax`), `a if c else b`, one-assignment branches
+    (`if c: x = a` / `else: x = b`, an augmented `x += a`) and `if c: return a` / `return b`
+    become `jax.lax.cond(c, lambda: a, lambda: b)`; always unsafe: both branches are traced (their
+    Python side effects run, branches of different shapes or dtypes raise), and a value computed
+    outside and read by a branch gets a zero gradient from the untaken one (NaN through a norm at
+    0). `and`/`or` conditions are left alone. A `while` of assignments becomes
+    `jax.lax.while_loop` over the names it assigns (unsafe: not reverse-differentiable, carried
+    values must keep shape and dtype). TensorFlow code never gets a JAX fix.
     """
 
     code = "XLA101"
-    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while")
+    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
     # HELPER: only in a helper that declares @tf.autograph.experimental.do_not_convert itself

@@ -1,0 +1,175 @@
+"""XLA101's jax.lax.cond fix (xlacheck/rewrites/jax_conditions.py) on JAX code: the fixed code
+compiles under jax.jit and gives the values and gradients the original gives without jit, on
+drawn inputs with NaN, inf and zeros among them; TensorFlow code never gets it."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xlacheck.diagnostics import Applicability
+from xlacheck.rewrites import attach_fixes
+from xlacheck.rewrites._fix import apply_edits
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_rewrites import diagnostic_at  # noqa: E402
+
+HEADER = "import jax\nimport jax.numpy as jnp\n\n\n"
+CASES = {
+    "assigned_without_else": (
+        "def clip_norm(x):\n    n = jnp.linalg.norm(x)\n    if n > 1.0:\n        x = x / n\n    return x\n",
+        "    x = jax.lax.cond(n > 1.0, lambda: x / n, lambda: x)\n"),
+    "assigned_in_both_branches": (
+        "def soft(x):\n    if jnp.sum(x) > 0:\n        y = jnp.log1p(jnp.abs(x))\n    else:\n        y = x * 2.0\n"
+        "    return jnp.sum(y)\n",
+        "    y = jax.lax.cond(jnp.sum(x) > 0, lambda: jnp.log1p(jnp.abs(x)), lambda: x * 2.0)\n"),
+    "augmented_assignment": (
+        "def bump(x):\n    if jnp.max(x) > 1.0:\n        x += 1.0\n    return x\n",
+        "    x = jax.lax.cond(jnp.max(x) > 1.0, lambda: x + (1.0), lambda: x)\n"),
+    "conditional_expression": (
+        "def tern(x):\n    return jnp.sqrt(jnp.abs(x)) if jnp.sum(x) > 0 else x - 1.0\n",
+        "jax.lax.cond(jnp.sum(x) > 0, lambda: jnp.sqrt(jnp.abs(x)), lambda: x - 1.0)"),
+    "early_return": (
+        "def early(x):\n    if jnp.all(jnp.isfinite(x)):\n        return jnp.sum(x * x)\n    return jnp.float32(0.0)\n",
+        "    return jax.lax.cond(jax.numpy.asarray(jnp.all(jnp.isfinite(x))) != 0, lambda: jnp.sum(x * x), "
+        "lambda: jnp.float32(0.0))\n"),
+    "early_return_before_the_rest": (
+        "def scaled(x, rate):\n    if jnp.sum(rate) == 0.0:\n        return x\n    x = x / (1.0 - jnp.sum(rate))\n"
+        "    y = jnp.tanh(x)\n    return x + y\n",
+        "    def otherwise(x):\n        x = x / (1.0 - jnp.sum(rate))\n        y = jnp.tanh(x)\n        return x + y\n"
+        "    return jax.lax.cond(jnp.sum(rate) == 0.0, lambda: x, lambda: otherwise(x))\n"),
+}
+
+
+def fixed_source(source: str):
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp)))
+    diagnostic = diagnostic_at(node.test, "XLA101")
+    (result,) = attach_fixes(source, tree, [diagnostic])
+    return result.fix
+
+
+def load(name: str, source: str, tmp: Path):
+    path = tmp / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return [v for k, v in vars(module).items() if callable(v) and getattr(v, "__module__", None) == name][-1]
+
+
+VALUES = st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, np.nan, np.inf, -np.inf])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jax_cond_fix_text_is_unsafe_and_says_why(name):
+    source, expected = CASES[name]
+    fix = fixed_source(HEADER + source)
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    assert "traces both branches" in fix.message
+    assert expected in apply_edits(HEADER + source, fix.edits)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jax_cond_fix_compiles_and_matches_the_original(name, tmp_path):
+    source = HEADER + CASES[name][0]
+    fixed = apply_edits(source, fixed_source(source).edits)
+    two_args = name == "early_return_before_the_rest"
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    compiled = jax.jit(rewritten)
+    # gradients match where the branches read only the inputs: clip_norm's branch reads the norm,
+    # whose derivative at 0 is NaN, and the untaken branch's zero cotangent times NaN is NaN (the
+    # fix's message says so)
+    grad_of = (lambda f: jax.grad(lambda x: jnp.sum(f(x)))) if name not in ("early_return",
+                                                                          "assigned_without_else") else None
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(VALUES, min_size=3, max_size=3), st.sampled_from([0.0, 0.5, -1.0]))
+    def check(values, rate):
+        x = jnp.asarray(values, dtype=jnp.float32)
+        args = (x, jnp.asarray([rate, 0.0], dtype=jnp.float32)) if two_args else (x,)
+        with jax.disable_jit():
+            expected = original(*args)
+        np.testing.assert_allclose(np.asarray(compiled(*args)), np.asarray(expected), rtol=1e-6, equal_nan=True)
+        if two_args:
+            return
+        if grad_of is not None:
+            with jax.disable_jit():
+                g_expected = grad_of(original)(x)
+            np.testing.assert_allclose(np.asarray(jax.jit(grad_of(rewritten))(x)), np.asarray(g_expected),
+                                       rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+def test_tensorflow_code_does_not_get_the_jax_fix():
+    source = ("import tensorflow as tf\nimport jax\n\n\n@tf.function(jit_compile=True, autograph=False)\n"
+              "def f(x):\n    return tf.reduce_sum(x) if tf.reduce_sum(x) > 0 else x\n")
+    fix = fixed_source(source)
+    assert fix is None or "jax" not in "".join(e.content for e in fix.edits)
+
+
+def test_short_circuit_conditions_are_left_alone():
+    source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and jnp.max(x) < 5:\n        x = x * 0.5\n    return x\n"
+    assert fixed_source(source) is None
+
+
+LOOPS = {
+    "while_loop": (
+        "def doubling(x):\n    total = jnp.float32(0.0)\n    while jnp.sum(jnp.abs(x)) < 50.0:\n"
+        "        x = x * 2.0 + 0.5\n        total += 1.0\n    return x, total\n",
+        "    (x, total) = jax.lax.while_loop(loop_cond, loop_body, (x, total))\n"),
+    "fori_loop": (
+        "def euler(y, n):\n    dt = 0.1\n    for _ in range(n):\n        y = y + dt * (-0.5 * y)\n    return y\n",
+        "    (y,) = jax.lax.fori_loop(0, n, loop_body, (y,))\n"),
+}
+
+
+def loop_fix(source: str):
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.While, ast.For)))
+    at = node.test if isinstance(node, ast.While) else node.iter
+    (result,) = attach_fixes(source, tree, [diagnostic_at(at, "XLA101" if isinstance(node, ast.While) else "XLA302")])
+    return result.fix
+
+
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_jax_loop_fix_compiles_and_matches_the_original(name, tmp_path):
+    source, expected = HEADER + LOOPS[name][0], LOOPS[name][1]
+    fix = loop_fix(source)
+    assert fix is not None and fix.applicability is Applicability.UNSAFE and "reverse mode" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    compiled = jax.jit(rewritten)
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, 1.0]),
+                    min_size=3, max_size=3), st.integers(-2, 6))
+    def check(values, n):
+        x = jnp.asarray(values, dtype=jnp.float32)
+        if name == "while_loop" and not float(jnp.sum(jnp.abs(x))) > 0.0:
+            x = x + 1.0  # a loop that never ends is outside the claim
+        args = (x,) if name == "while_loop" else (x, jnp.asarray(n, dtype=jnp.int32))
+        with jax.disable_jit():
+            expected_out = original(*args)
+        for e, a in zip(jax.tree_util.tree_leaves(expected_out), jax.tree_util.tree_leaves(compiled(*args))):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-5, equal_nan=True)
+
+    check()
+
+
+def test_a_loop_variable_read_after_the_loop_is_not_rewritten():
+    source = HEADER + "def f(y, n):\n    for i in range(n):\n        y = y * 2.0\n    return y + i\n"
+    assert loop_fix(source) is None

@@ -1,0 +1,295 @@
+"""Python conditionals on traced JAX arrays -> ``jax.lax.cond``.
+
+Under ``jax.jit`` a Python ``if``/conditional expression on a traced array raises
+``TracerBoolConversionError`` (XLA101). ``jax.lax.cond(pred, lambda: a, lambda: b)`` is the
+traced form: at run time only the branch ``pred`` selects is executed, so its value is the value
+Python picked, and so is the gradient (the untaken branch is not differentiated: no ``0 * inf``
+NaN, unlike ``jnp.where``). The forms rewritten, and nothing else:
+
+* a conditional expression ``a if c else b`` -> ``jax.lax.cond(c, lambda: a, lambda: b)``;
+* ``if c:`` / ``else:`` whose branches each assign one name, the same, once
+  (``x = a`` / ``x = b``; an augmented ``x += a`` reads ``x + a``); without ``else`` the name must
+  be bound before the ``if`` and keeps its value (``lambda: x``);
+* ``if c: return a`` then ``else: return b``, or ``return b`` as the next statement; at the top
+  of a function, ``if c: return a`` followed by the rest of the function, which becomes a local
+  function called by the other branch (:func:`_returned_before_rest`).
+
+Every fix is UNSAFE, and says why: ``lax.cond`` traces both branches, so the Python side effects
+of the untaken one run while tracing, and branches whose shapes or dtypes differ raise at trace
+time where Python picked one value (loudly; a weakly typed Python number is promoted). Gradients
+are the original's where the branches read only the inputs; a value computed outside and read by
+a branch (``n = jnp.linalg.norm(x)``) gets the untaken branch's zero cotangent, and ``0 * NaN``
+through its derivative where that is infinite (the norm at 0: measured, jax 0.10.2); ``pred``
+must be a scalar (a non-scalar condition raises in the original too). A condition that is not a
+comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real number or a bool.
+``and``/``or`` conditions, which Python short-circuits, and branches that bind names (``:=``),
+yield or await are left alone. TensorFlow code never gets this fix (``Frameworks.foreign``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import arg
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._source import Source, module_alias
+from xlacheck.rewrites.loops import carried_names
+
+TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
+               "and branches of different shapes or dtypes raise at trace time where Python picked one value; "
+               "the untaken branch sends a zero gradient to what it reads, which is NaN through an op with an "
+               "infinite derivative there (a norm at 0)")
+# The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
+JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop"})
+_UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def jax_alias(tree: ast.Module) -> str | None:
+    """The local name of ``import jax`` (``import jax as j``), if the module has one."""
+    return module_alias(tree, "jax")
+
+
+def _plain(src: Source, *nodes: ast.AST) -> bool:
+    return not any(isinstance(n, _UNSUPPORTED) for node in nodes for n in ast.walk(node))
+
+
+def _pred(src: Source, jax: str, test: ast.expr) -> str | None:
+    if isinstance(test, ast.BoolOp):
+        return None  # Python evaluates the operands lazily; the traced form would evaluate both
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return src.segment(test)
+    return f"{jax}.numpy.asarray({src.segment(test)}) != 0"
+
+
+def _cond(src: Source, jax: str, test: ast.expr, yes: str, no: str) -> str | None:
+    pred = _pred(src, jax, test)
+    return None if pred is None else f"{jax}.lax.cond({pred}, lambda: {yes}, lambda: {no})"
+
+
+@rewriter(ast.IfExp, ast.If)
+def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
+    jax = jax_alias(src.tree)
+    if jax is None or src.tf is not None and not _jax_function(src, node):
+        return None
+    if isinstance(node, ast.IfExp):
+        if not _plain(src, node):
+            return None
+        text = _cond(src, jax, node.test, arg(src, node.body), arg(src, node.orelse))
+        return None if text is None else make_fix(
+            "Select with jax.lax.cond: only the branch the condition picks runs", [replace(src, node, text)],
+            [TRACES_BOTH])
+    if not isinstance(node, ast.If) or not _plain(src, node.test, *node.body, *node.orelse):
+        return None
+    return _assigned(src, jax, node) or _returned(src, jax, node)
+
+
+def _jax_function(src: Source, node: ast.AST) -> bool:
+    """In a file that imports TensorFlow too: the enclosing function reads ``jax``/``jnp`` names
+    (``Frameworks.foreign`` then refuses edits that bring JAX into TensorFlow code)."""
+    from xlacheck.rewrites._framework import Frameworks
+
+    return Frameworks(src).of(node) == "jax"
+
+
+def _one_assignment(stmts: list[ast.stmt]) -> tuple[str, ast.expr, ast.stmt] | None:
+    """``x = v`` or ``x += v`` as the branch's only statement: (x, the value x gets, the statement)."""
+    if len(stmts) != 1:
+        return None
+    s = stmts[0]
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+        return s.targets[0].id, s.value, s
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and isinstance(
+            s.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return s.target.id, s, s
+    return None
+
+
+def _value(src: Source, name: str, value: ast.AST) -> str:
+    if isinstance(value, ast.AugAssign):
+        op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}[type(value.op)]
+        return f"{name} {op} ({src.segment(value.value)})"
+    return src.segment(value)
+
+
+def _assigned(src: Source, jax: str, node: ast.If) -> Fix | None:
+    yes = _one_assignment(node.body)
+    if yes is None:
+        return None
+    name = yes[0]
+    if node.orelse:
+        no = _one_assignment(node.orelse)
+        if no is None or no[0] != name:
+            return None
+        other = _value(src, name, no[1])
+    else:
+        if not src.bound_before(name, node):
+            return None
+        other = name
+    text = _cond(src, jax, node.test, _value(src, name, yes[1]), other)
+    if text is None or not src.alone_on_lines(node, node):
+        return None
+    indent = src.indent_of(node)
+    return make_fix(f"Select `{name}` with jax.lax.cond: only the branch the condition picks runs",
+                    [replace_lines(node.lineno, node.end_lineno or node.lineno, f"{indent}{name} = {text}\n")],
+                    [TRACES_BOTH])
+
+
+def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
+    if not (len(node.body) == 1 and isinstance(node.body[0], ast.Return) and node.body[0].value is not None):
+        return None
+    last: ast.stmt = node
+    if node.orelse:
+        other = node.orelse
+    else:
+        following = src.next_statement(node)
+        if following is None:
+            return None
+        other, last = [following], following
+    if not (len(other) == 1 and isinstance(other[0], ast.Return) and other[0].value is not None
+            and _plain(src, other[0])):
+        return _returned_before_rest(src, jax, node)
+    text = _cond(src, jax, node.test, arg(src, node.body[0].value), arg(src, other[0].value))
+    if text is None or not src.alone_on_lines(node, last):
+        return None
+    indent = src.indent_of(node)
+    return make_fix("Return through jax.lax.cond: only the branch the condition picks runs",
+                    [replace_lines(node.lineno, last.end_lineno or last.lineno, f"{indent}return {text}\n")],
+                    [TRACES_BOTH])
+
+
+def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: return a`` at the top of a function's body, followed by the rest of the function
+    ending in ``return``: the rest goes into a local function, called by the untaken branch.
+
+    The rest runs as written, in its own scope: a name it binds that has a value before the ``if``
+    (a parameter, an earlier assignment) is passed in as a parameter of the same name, so its
+    reads before rebinding see that value and its rebinding stays local, as it did (the function
+    returns at the end of the rest: nothing after it reads the name). Every other name the rest
+    reads is read through the closure, unchanged since the ``if``. Refused where the rest yields,
+    declares ``global``/``nonlocal``, or does not end in ``return``."""
+    function = src.parents.get(node)
+    if not (isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in function.body
+            and not node.orelse):
+        return None
+    rest = function.body[function.body.index(node) + 1:]
+    if not rest or not isinstance(rest[-1], ast.Return) or rest[-1].value is None:
+        return None
+    if any(isinstance(n, (*_UNSUPPORTED, ast.Global, ast.Nonlocal)) or (
+            isinstance(n, ast.Constant) and isinstance(n.value, str) and n.lineno != n.end_lineno)
+            for s in rest for n in ast.walk(s)):
+        return None  # (a string over several lines would change when the rest is indented)
+    stored = dict.fromkeys(n.id for s in rest for n in ast.walk(s)
+                           if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+    params = [name for name in stored if src.bound_before(name, node)]
+    helper = src.fresh_name("otherwise")
+    indent, step = src.indent_of(node), src.indent_step(node)
+    call = f"{helper}({', '.join(params)})"
+    text = _cond(src, jax, node.test, arg(src, node.body[0].value), call)  # type: ignore[union-attr]
+    if text is None or not src.alone_on_lines(node, rest[-1]):
+        return None
+    body = "".join(src.lines[rest[0].lineno - 1:rest[-1].end_lineno])  # type: ignore[operator]
+    body = "".join(f"{step}{line}" if line.strip() else line for line in body.splitlines(keepends=True))
+    lines = f"{indent}def {helper}({', '.join(params)}):\n{body}{indent}return {text}\n"
+    return make_fix("Return through jax.lax.cond: the early return is one branch, the rest of the function the "
+                    f"other (a local function, `{helper}`)",
+                    [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)], [TRACES_BOTH])
+
+
+def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
+    """None when every call in ``stmts`` is reached through a JAX module name (``jax.*``, ``jnp.*``,
+    ``lax.*`` as this file imports them) or is a builtin without side effects; else the first other
+    callee, whose Python side effects would run once, while tracing, not once per iteration."""
+    from xlacheck.rewrites._framework import Frameworks
+
+    names = {name for name, fw in Frameworks(src).names.items() if fw == "jax"} | {jax}
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if not isinstance(sub, ast.Call):
+                continue
+            root = sub.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (root.id in names or root.id in _PURE_BUILTINS):
+                continue
+            return ast.unparse(sub.func)
+    return None
+
+
+_PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
+LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in reverse mode (jax.grad raises: use "
+                "jax.lax.scan over a static maximum for that), and carried values whose shape or dtype changes "
+                "between iterations raise at trace time (a Python int that becomes a float)")
+
+
+
+
+@rewriter(ast.While, ast.For, ast.expr)
+def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
+    """``while c:`` on a traced condition -> ``jax.lax.while_loop``; ``for i in range(n)`` with a
+    traced ``n`` -> ``jax.lax.fori_loop``: the same assignments in the same order, for the same
+    iterations, over the names the body assigns (carried; names only read are closed over).
+    UNSAFE always (:data:`LOOP_REASONS`), and where the body calls a function other than JAX's."""
+    jax = jax_alias(src.tree)
+    if jax is None or src.tf is not None and not _jax_function(src, node):
+        return None
+    loop = node if isinstance(node, (ast.While, ast.For)) else src.parents.get(node)
+    if isinstance(loop, ast.Call) and isinstance(src.parents.get(loop), ast.For):
+        loop = src.parents.get(loop)  # the finding on `range(n)`
+    if not isinstance(loop, (ast.While, ast.For)) or loop.orelse or not src.alone_on_lines(loop, loop):
+        return None
+    if not _plain(src, loop, *loop.body):
+        return None
+    names = carried_names(src, loop)
+    if names is None:
+        return None
+    reasons = [LOOP_REASONS]
+    callee = _jax_calls_only(src, jax, loop.body)
+    if callee is not None:
+        reasons.append(f"Python side effects of `{callee}` run once, while tracing, not once per iteration")
+    indent, inner = src.indent_of(loop), src.indent_of(loop.body[0])
+    body_fn = src.fresh_name("loop_body")
+    carry = src.fresh_name("carry")
+    packed = f"({', '.join(names)},)" if len(names) == 1 else f"({', '.join(names)})"
+    header_end = (loop.test if isinstance(loop, ast.While) else loop.iter).end_lineno or loop.lineno
+    last = loop.body[-1].end_lineno or loop.body[-1].lineno
+    body = src.lines[header_end:last]  # the body as written, comments included
+    comments = [f"{indent}{c}\n" for c in src.comments_in(loop.lineno, header_end)]
+    if isinstance(loop, ast.While):
+        pred = _pred(src, jax, loop.test)
+        if pred is None:
+            return None
+        cond_fn = src.fresh_name("loop_cond")
+        lines = [*comments,
+                 f"{indent}def {cond_fn}({carry}):\n", f"{inner}{packed} = {carry}\n", f"{inner}return {pred}\n",
+                 f"{indent}def {body_fn}({carry}):\n", f"{inner}{packed} = {carry}\n", *body,
+                 f"{inner}return {packed}\n",
+                 f"{indent}{packed} = {jax}.lax.while_loop({cond_fn}, {body_fn}, {packed})\n"]
+        return make_fix("Loop with jax.lax.while_loop over the names the body assigns",
+                        [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+    bounds = _range_bounds(src, loop)
+    if bounds is None:
+        return None
+    target = loop.target.id  # type: ignore[attr-defined]
+    end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
+    if target in names or any(isinstance(n, ast.Name) and n.id == target and (n.lineno, n.col_offset) > end
+                              for n in ast.walk(src.scope_of(loop))):
+        return None  # the loop variable read after the loop: fori_loop does not bind it
+    lines = [*comments,
+             f"{indent}def {body_fn}({target}, {carry}):\n", f"{inner}{packed} = {carry}\n", *body,
+             f"{inner}return {packed}\n",
+             f"{indent}{packed} = {jax}.lax.fori_loop({bounds[0]}, {bounds[1]}, {body_fn}, {packed})\n"]
+    return make_fix("Loop with jax.lax.fori_loop over the names the body assigns",
+                    [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+
+
+def _range_bounds(src: Source, loop: ast.For) -> tuple[str, str] | None:
+    """``for i in range(n)`` / ``range(a, b)`` (a plain name as the target, no step): (a, b) as code."""
+    it = loop.iter
+    if not (isinstance(loop.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+            and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 2
+            and not any(isinstance(a, ast.Starred) for a in it.args)):
+        return None
+    if len(it.args) == 1:
+        return "0", arg(src, it.args[0])
+    return arg(src, it.args[0]), arg(src, it.args[1])
