@@ -122,12 +122,13 @@ class HostRandomInCompiledCode(Rule):
                 )),
         Example("import numpy as np\nimport tensorflow as tf\nclass Jitter(tf.Module):\n"
                 "    def __init__(self):\n        super().__init__()\n        self.rng = np.random.RandomState(0)\n"
-                "    @tf.function(jit_compile=True)\n    def __call__(self, x):\n        return x + self.rng.normal(0.0, 0.1)\n",
+                "    @tf.function(jit_compile=True)\n    def __call__(self, x):\n"
+                "        return x + self.rng.normal(0.0, 0.1)\n",
                 expected=(
-                    (9, 20, "np.random.RandomState.normal inside compiled code (decorated with tf.function(jit_compile=True) "
-                         "at line 7) runs once, while tracing: its value is frozen into the compiled program and "
-                         "every call reuses it (wrong result, no error); draw with tf.random.* (a "
-                         "tf.random.Generator or stateless op)"),
+                    (9, 20, "np.random.RandomState.normal inside compiled code (decorated with "
+                            "tf.function(jit_compile=True) at line 7) runs once, while tracing: its value is frozen "
+                            "into the compiled program and every call reuses it (wrong result, no error); draw with "
+                            "tf.random.* (a tf.random.Generator or stateless op)"),
                 )),
     )
 
