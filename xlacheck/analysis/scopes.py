@@ -300,6 +300,54 @@ class ScopeTree:
                 best = stmt
         return best.value if best is not None else None
 
+    def literal_of(self, node: ast.expr) -> ast.expr | None:
+        """The literal (a constant, or a tuple of constants) that a read of ``node`` has, as far as this
+        file says: the literal itself; a module constant bound to one; ``self.<attr>`` that its class
+        assigns exactly once, in ``__init__``, from such a value; a parameter of a class's ``__init__``
+        left at its literal default (never rebound there, and every construction of the class in this
+        file passes nothing for it or the same literal). None when unknown."""
+        if _is_literal(node):
+            return node
+        if isinstance(node, ast.Name):
+            bound = self.module_constant(node)
+            if bound is not None:
+                return bound if _is_literal(bound) else None
+            return self._init_default(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            cls = next((a for a in self.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+            if cls is None:
+                return None
+            stores = self.memo(("self stores", id(cls)), lambda: _self_stores(cls))
+            value = stores.get(node.attr)
+            return self.literal_of(value) if value is not None else None
+        return None
+
+    def _init_default(self, node: ast.Name) -> ast.expr | None:
+        func = self.function_of(node)
+        if not isinstance(func, ast.FunctionDef) or func.name != "__init__":
+            return None
+        cls = self.parent(func)
+        if not isinstance(cls, ast.ClassDef) or self.stores_in(func).get(node.id):
+            return None
+        args = func.args
+        positional = args.posonlyargs + args.args
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        default = defaults.get(node.id)
+        if default is None or not _is_literal(default):
+            return None
+        position = next((i - 1 for i, a in enumerate(positional) if a.arg == node.id), None)  # (after self)
+        for call in self.nodes:
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == cls.name:
+                if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+                    return None
+                given = next((k.value for k in call.keywords if k.arg == node.id), None)
+                if given is None and position is not None and 0 <= position < len(call.args):
+                    given = call.args[position]
+                if given is not None and ast.dump(given) != ast.dump(default):
+                    return None
+        return default
+
     def module_constant(self, node: ast.Name) -> ast.expr | None:
         """The value a read of ``node`` certainly has when it names a module constant: ``name``
         is assigned exactly once in the file, at module level, is not an import alias, and no
@@ -317,3 +365,26 @@ class ScopeTree:
                     a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
                 return None
         return bound
+
+
+def _is_literal(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) or isinstance(node, ast.Tuple) and all(
+        isinstance(e, ast.Constant) for e in node.elts)
+
+
+def _self_stores(cls: ast.ClassDef) -> dict[str, ast.expr]:
+    """``self.<attr>`` -> the value of its one assignment, when the class assigns it once, in ``__init__``."""
+    seen: dict[str, list[tuple[str, ast.expr | None]]] = {}
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for n in ast.walk(method):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                n, (ast.AugAssign, ast.AnnAssign)) else []
+            for t in targets:
+                for e in ast.walk(t):
+                    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self" \
+                            and isinstance(e.ctx, ast.Store):
+                        value = n.value if isinstance(n, ast.Assign) and t is e else None
+                        seen.setdefault(e.attr, []).append((method.name, value))
+    return {attr: v[0][1] for attr, v in seen.items() if len(v) == 1 and v[0][0] == "__init__" and v[0][1] is not None}
