@@ -241,3 +241,58 @@ def test_sizes_from_int_parameters_make_cpu_scalars() -> None:
             return chunk_scores(self.proj(x), 2)
     """
     assert _found(src) == []
+
+
+def test_a_per_step_number_comes_back_out_of_a_method() -> None:
+    src = """
+    import torch.nn.functional as F
+
+
+    class Trainer:
+        def __init__(self, model, opt):
+            self.model, self.opt = model, opt
+            self.step = 0
+
+        def curriculum_len(self):
+            return min(16 + self.step // 100, 512)
+
+        def train_step(self, ids, y):
+            self.opt.zero_grad()
+            loss = F.cross_entropy(self.model(ids[:, :self.curriculum_len()]), y)
+            loss.backward()
+            self.opt.step()
+            self.step += 1
+            return loss.detach()
+    """
+    assert _found(src) == [(_line(src, "curriculum_len()]"), "XLA450")]
+
+
+def test_a_modules_own_forward_says_what_self_returns() -> None:
+    src = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(8, 16)
+
+        def forward(self, x):
+            logits = self.head(x)
+            return logits, None
+
+        def n_params(self):
+            return sum(p.numel() for p in self.parameters())
+
+        @torch.no_grad()
+        def generate(self, x, steps: int, top_k: int):
+            for _ in range(steps):
+                logits, _ = self(x)
+                v, _ = torch.topk(logits, top_k)
+                logits[logits < v[:, [-1]]] = -float("inf")
+                x = torch.cat([x, F.softmax(logits, -1)[:, :8]], 1)
+            return x
+    """
+    assert (_line(src, "logits[logits <"), "XLA250") in _found(src)

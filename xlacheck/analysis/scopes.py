@@ -317,10 +317,34 @@ class ScopeTree:
             cls = next((a for a in self.ancestors(node) if isinstance(a, ast.ClassDef)), None)
             if cls is None:
                 return None
-            stores = self.memo(("self stores", id(cls)), lambda: _self_stores(cls))
-            value = stores.get(node.attr)
-            return self.literal_of(value) if value is not None else None
+            stores = self.self_assignments(cls).get(node.attr, [])
+            if len(stores) != 1 or stores[0][0].name != "__init__" or stores[0][1] is None:
+                return None  # (assigned in another method too, or by a form with no one value)
+            return self.literal_of(stores[0][1])
         return None
+
+    def self_assignments(self, cls: ast.ClassDef) -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef,
+                                                                          ast.expr | None]]]:
+        """``attr`` -> (method, value) for every ``self.attr = value`` / ``self.attr += value`` (value None
+        for other binding forms: a tuple target, ``for self.attr in``) in the methods of ``cls``."""
+
+        def compute() -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]:
+            found: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]] = {}
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for n in ast.walk(method):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                        n, (ast.AugAssign, ast.AnnAssign)) else []
+                    for t in targets:
+                        for sub in ast.walk(t):
+                            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
+                                value = n.value if sub is t else None  # type: ignore[union-attr]
+                                found.setdefault(sub.attr, []).append((method, value))
+            return found
+
+        return self.memo(("self assignments", id(cls)), compute)
 
     def _init_default(self, node: ast.Name) -> ast.expr | None:
         func = self.function_of(node)
@@ -370,21 +394,3 @@ class ScopeTree:
 def _is_literal(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) or isinstance(node, ast.Tuple) and all(
         isinstance(e, ast.Constant) for e in node.elts)
-
-
-def _self_stores(cls: ast.ClassDef) -> dict[str, ast.expr]:
-    """``self.<attr>`` -> the value of its one assignment, when the class assigns it once, in ``__init__``."""
-    seen: dict[str, list[tuple[str, ast.expr | None]]] = {}
-    for method in cls.body:
-        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for n in ast.walk(method):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
-                n, (ast.AugAssign, ast.AnnAssign)) else []
-            for t in targets:
-                for e in ast.walk(t):
-                    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self" \
-                            and isinstance(e.ctx, ast.Store):
-                        value = n.value if isinstance(n, ast.Assign) and t is e else None
-                        seen.setdefault(e.attr, []).append((method.name, value))
-    return {attr: v[0][1] for attr, v in seen.items() if len(v) == 1 and v[0][0] == "__init__" and v[0][1] is not None}

@@ -1683,19 +1683,20 @@ class _Walker:
             if flags & OUT and isinstance(value, ast.Call) and (self.b.resolve(value.func) or "").startswith("torch."):
                 item = TENSOR  # values, indices = torch.topk(...); a, b = torch.chunk(...): tuples of tensors
             elif flags & OUT and not flags & (BATCH | MODULE | LOADER):
-                # loss, logits = model(x, y); loss, logits = out[:2]: each item is what ``out[i]`` is, a tensor
-                # (the forward of a same-file module says what it returns instead, below)
-                item = TENSOR | (flags & (GRAD | CPU))
+                # loss, logits = model(x, y); loss, logits = out[:2]: each item is what ``out[i]`` is, a tensor.
+                # A same-file module's forward says what it returns instead (below); where that forward does not
+                # return one tuple, or a layer of unknown class may be a same-file one returning (out, height,
+                # width), each item stays a tensor or a structure of tensors (BATCH)
                 forward = self._submodule_forward(value.func) if isinstance(value, ast.Call) else []
-                if not forward and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-                        and value.func.id in _MODEL_NAMES and (root := self.b.root_forward()) is not None:
-                    forward = [root]  # loss, logits = model(x, y): the file's model
+                if not forward and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                    if value.func.id == "self" and self.cls is not None:
+                        forward = [m for name, m in self.cls.methods.items() if name == "forward"][:1]
+                    elif value.func.id in _MODEL_NAMES and (root := self.b.root_forward()) is not None:
+                        forward = [root]  # loss, logits = model(x, y): the file's model
                 if forward:
                     self.returned(value, forward[0])  # type: ignore[arg-type]
-                    if id(value) not in self.b.items_of:
-                        item = 0  # (a same-file forward that does not return one tuple: its items are unknown)
-                elif len(target.elts) in self.b.forward_tuples():
-                    item = 0  # (a layer of unknown class, and a same-file forward returns (out, height, width))
+                elif len(target.elts) not in self.b.forward_tuples():
+                    item = TENSOR | (flags & (GRAD | CPU))
             if _dict_items(value, self) and len(target.elts) == 2:
                 self.bind(target.elts[0], 0, None)  # for k, v in metrics.items(): the key, the tensor
                 self.bind(target.elts[1], TENSOR, None)
@@ -2153,7 +2154,7 @@ class _Walker:
         return 0
 
 
-_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT  # what a returned value carries back to the caller
+_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT  # what a return carries back to the caller
 
 
 def _agree(flags: list[int]) -> int:
@@ -2161,7 +2162,7 @@ def _agree(flags: list[int]) -> int:
     out = _RETURNED
     for f in flags:
         out &= f
-    return out if out & (TENSOR | OUT | TENSOR_DICT) else 0
+    return out if out & (TENSOR | OUT | TENSOR_DICT | STEP_INT) else 0
 
 
 def _per_step_numbers(items: list[int]) -> int:
