@@ -340,7 +340,7 @@ class ScopeTree:
                         for sub in ast.walk(t):
                             if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
                                     and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
-                                value = n.value if sub is t else None  # type: ignore[union-attr]
+                                value = n.value if sub is t else None  # type: ignore[attr-defined]
                                 found.setdefault(sub.attr, []).append((method, value))
             return found
 

@@ -1903,7 +1903,8 @@ class _Walker:
                 return 0
             target = hits[0]
         node = target.node
-        if isinstance(node, ast.Lambda) or id(node) in b.returning or len(b.returning) >= 3:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or id(node) in b.returning \
+                or len(b.returning) >= 3:
             return 0
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
         if params and params[0] == "self" and isinstance(c.func, ast.Attribute):
@@ -1921,6 +1922,7 @@ class _Walker:
 
     def _walk_returns(self, target: FunctionInfo, passed: dict[str, int]) -> tuple[int, list[int] | None]:
         b, node = self.b, target.node
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))  # (returned() walks no lambda)
         stmts = list(own_statements(node.body))
         values = [s.value for s in stmts if isinstance(s, ast.Return) and s.value is not None
                   and not (isinstance(s.value, ast.Constant) and s.value.value is None)]
@@ -2066,6 +2068,10 @@ class _Walker:
                     return OUT | GRAD | CPU  # a module nothing moves, on CPU inputs: its output is on the CPU
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
+                inner = c.args[0]
+                if isinstance(inner, ast.Call) and (b.resolve(inner.func) or "").startswith("torch.") \
+                        and _built_from_sizes(inner, self.size):
+                    return 0  # int(torch.div(h, 2)) with h from a shape: the same number at every step
                 return STEP_INT if f.id == "int" else HOST
             if f.id in ("len", "max", "min", "sum", "abs", "round", "int", "sorted") \
                     and any(a & STEP_INT for a in args):
@@ -2360,8 +2366,7 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         operands = [*e.args, *(k.value for k in e.keywords)]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
-        if e.args and all(size(a) for a in e.args) and all(k.arg in ("dtype", "rounding_mode") or size(k.value)
-                                                            for k in e.keywords):
+        if _built_from_sizes(e, size):
             return True  # torch.div(h, 2), torch.tensor(n): built from Python numbers on the default device
     elif isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
@@ -2370,6 +2375,12 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
                     if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
     tensors = [o for o in operands if out.of(o) & (TENSOR | STRUCT)]
     return bool(tensors) and all(out.of(o) & CPU for o in tensors)
+
+
+def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
+    """A call whose arguments are all Python sizes (``torch.div(h, 2, rounding_mode="trunc")``)."""
+    return bool(e.args) and all(size(a) for a in e.args) and all(
+        k.arg in ("dtype", "rounding_mode") or size(k.value) for k in e.keywords)
 
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:

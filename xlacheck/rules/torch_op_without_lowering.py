@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 
 from xlacheck.analysis.contexts import ClassInfo
 from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table
@@ -273,10 +274,11 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
     return op, ", ".join(entry.get("aten", []))
 
 
-def backward_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, str] | None:
+def backward_verdict(op: str, call: ast.Call, torch: TorchFacts, origin: ast.Call | None = None) -> tuple[str, str] | None:
     """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
-    ``backward`` probes) and the call is in a training file's step code outside ``no_grad``."""
-    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+    ``backward`` probes) and the call (``origin``, when ``call`` is a copy of it with literal arguments)
+    is in a training file's step code outside ``no_grad``."""
+    if not torch.trains or id(torch.stmt_of.get(id(origin or call))) in torch.no_grad:
         return None
     if op.startswith("Tensor."):
         inputs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
@@ -389,10 +391,10 @@ def with_literals(call: ast.Call, ctx: ModuleContext) -> ast.Call:
         if not isinstance(e, (ast.Name, ast.Attribute)) or torch.of(e):
             return e
         literal = ctx.index.literal_of(e)
-        return ast.copy_location(literal, e) if literal is not None and literal is not e else e
+        return ast.copy_location(copy.deepcopy(literal), e) if literal is not None and literal is not e else e
 
     args = [known(a) for a in call.args]
-    keywords = [ast.keyword(arg=k.arg, value=known(k.value)) if k.arg else k for k in call.keywords]
+    keywords = [ast.keyword(arg=k.arg, value=v) if (v := known(k.value)) is not k.value else k for k in call.keywords]
     if all(a is b for a, b in zip(args, call.args)) and all(k is b for k, b in zip(keywords, call.keywords)):
         return call
     return ast.copy_location(ast.Call(func=call.func, args=args, keywords=keywords), call)
@@ -566,7 +568,7 @@ class TorchOpWithoutLowering(ModuleRule):
                 ctx.report(self, node, f"`{shown}` has no XLA lowering in torch_xla {version} "
                                        f"({aten}): it runs on the CPU, with a transfer each way, inside the step")
                 continue
-            verdict = backward_verdict(op, with_literals(node, ctx), torch)
+            verdict = backward_verdict(op, with_literals(node, ctx), torch, node)
             if verdict is not None:
                 name, aten = verdict
                 shown = name.replace("Tensor.", "tensor.")
