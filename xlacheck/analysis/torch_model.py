@@ -1941,9 +1941,9 @@ class _Walker:
         try:
             _Walker(b, [], env, owner_class(target)).run(node)
             got = [b.out.of(v) for v in values]
-            if all(isinstance(v, ast.Tuple) for v in values) and len({len(v.elts) for v in values}) == 1:  # type: ignore[attr-defined]
-                items = [_agree([b.out.of(v.elts[i]) for v in values]) for i in range(len(values[0].elts))]  # type: ignore[attr-defined]
-                return 0, items
+            tuples = [v for v in values if isinstance(v, ast.Tuple)]
+            if len(tuples) == len(values) and len({len(v.elts) for v in tuples}) == 1:
+                return 0, [_agree([b.out.of(v.elts[i]) for v in tuples]) for i in range(len(tuples[0].elts))]
             return _agree(got), None
         finally:
             b.returning.discard(id(node))

@@ -274,7 +274,8 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
     return op, ", ".join(entry.get("aten", []))
 
 
-def backward_verdict(op: str, call: ast.Call, torch: TorchFacts, origin: ast.Call | None = None) -> tuple[str, str] | None:
+def backward_verdict(op: str, call: ast.Call, torch: TorchFacts,
+                     origin: ast.Call | None = None) -> tuple[str, str] | None:
     """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
     ``backward`` probes) and the call (``origin``, when ``call`` is a copy of it with literal arguments)
     is in a training file's step code outside ``no_grad``."""
