@@ -300,6 +300,78 @@ class ScopeTree:
                 best = stmt
         return best.value if best is not None else None
 
+    def literal_of(self, node: ast.expr) -> ast.expr | None:
+        """The literal (a constant, or a tuple of constants) that a read of ``node`` has, as far as this
+        file says: the literal itself; a module constant bound to one; ``self.<attr>`` that its class
+        assigns exactly once, in ``__init__``, from such a value; a parameter of a class's ``__init__``
+        left at its literal default (never rebound there, and every construction of the class in this
+        file passes nothing for it or the same literal). None when unknown."""
+        if _is_literal(node):
+            return node
+        if isinstance(node, ast.Name):
+            bound = self.module_constant(node)
+            if bound is not None:
+                return bound if _is_literal(bound) else None
+            return self._init_default(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            cls = next((a for a in self.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+            if cls is None:
+                return None
+            stores = self.self_assignments(cls).get(node.attr, [])
+            if len(stores) != 1 or stores[0][0].name != "__init__" or stores[0][1] is None:
+                return None  # (assigned in another method too, or by a form with no one value)
+            return self.literal_of(stores[0][1])
+        return None
+
+    def self_assignments(self, cls: ast.ClassDef) -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef,
+                                                                          ast.expr | None]]]:
+        """``attr`` -> (method, value) for every ``self.attr = value`` / ``self.attr += value`` (value None
+        for other binding forms: a tuple target, ``for self.attr in``) in the methods of ``cls``."""
+
+        def compute() -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]:
+            found: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]] = {}
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for n in ast.walk(method):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                        n, (ast.AugAssign, ast.AnnAssign)) else []
+                    for t in targets:
+                        for sub in ast.walk(t):
+                            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
+                                value = n.value if sub is t else None  # type: ignore[attr-defined]
+                                found.setdefault(sub.attr, []).append((method, value))
+            return found
+
+        return self.memo(("self assignments", id(cls)), compute)
+
+    def _init_default(self, node: ast.Name) -> ast.expr | None:
+        func = self.function_of(node)
+        if not isinstance(func, ast.FunctionDef) or func.name != "__init__":
+            return None
+        cls = self.parent(func)
+        if not isinstance(cls, ast.ClassDef) or self.stores_in(func).get(node.id):
+            return None
+        args = func.args
+        positional = args.posonlyargs + args.args
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        default = defaults.get(node.id)
+        if default is None or not _is_literal(default):
+            return None
+        position = next((i - 1 for i, a in enumerate(positional) if a.arg == node.id), None)  # (after self)
+        for call in self.nodes:
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == cls.name:
+                if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+                    return None
+                given = next((k.value for k in call.keywords if k.arg == node.id), None)
+                if given is None and position is not None and 0 <= position < len(call.args):
+                    given = call.args[position]
+                if given is not None and ast.dump(given) != ast.dump(default):
+                    return None
+        return default
+
     def module_constant(self, node: ast.Name) -> ast.expr | None:
         """The value a read of ``node`` certainly has when it names a module constant: ``name``
         is assigned exactly once in the file, at module level, is not an import alias, and no
@@ -317,3 +389,8 @@ class ScopeTree:
                     a.arg == node.id for a in ast.walk(scope.args) if isinstance(a, ast.arg)):
                 return None
         return bound
+
+
+def _is_literal(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) or isinstance(node, ast.Tuple) and all(
+        isinstance(e, ast.Constant) for e in node.elts)

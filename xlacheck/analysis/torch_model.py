@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import ChainMap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -460,6 +461,11 @@ class _Builder:
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
         self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
+        # (id(function), flags of what a call passes) -> what the function returns (see _Walker.returned)
+        self.returns: dict[tuple, tuple[int, list[int] | None]] = {}
+        self.returning: set[int] = set()  # functions being walked for their return value (recursion)
+        self.items_of: dict[int, list[int]] = {}  # id(Call) -> flags of each item of the tuple it returns
+        self._forward_tuples: frozenset[int] | None = None
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -1129,6 +1135,15 @@ class _Builder:
         self._root_cache = (roots[0] if len(roots) == 1 else None,)
         return self._root_cache[0]
 
+    def forward_tuples(self) -> frozenset[int]:
+        """Lengths of the tuple displays that the forwards of same-file nn.Module classes return."""
+        if self._forward_tuples is None:
+            self._forward_tuples = frozenset(
+                len(s.value.elts) for c in self.facts.classes if c.node.name in self.module_classes
+                for name, m in c.methods.items() if name == "forward" and not isinstance(m.node, ast.Lambda)
+                for s in own_statements(m.node.body) if isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple))
+        return self._forward_tuples
+
     def _self_is_module(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """``self`` of this method may be a module: its class is a same-file nn.Module, uses ``self`` as one
         (``self.parameters()``), or derives from a class named like one. Another class's
@@ -1403,6 +1418,10 @@ class _Walker:
     def run(self, owner: ast.AST) -> None:
         self.bool_names = self.b.bool_by_use(owner)
         self.unmoved = _unmoved_modules(owner, self.b.module_classes)
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # a parameter declared ``int`` is a Python number (``torch.div(seq_len, window: int)``: a CPU scalar)
+            self.size_names.update(a.arg for a in owner.args.posonlyargs + owner.args.args + owner.args.kwonlyargs
+                                   if isinstance(a.annotation, ast.Name) and a.annotation.id == "int")
         body = owner.body if isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
         whole = [s for s in self.steps if s.node is owner]
         if whole:
@@ -1575,6 +1594,9 @@ class _Walker:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
             return e.func.attr in ("dim", "numel", "ndimension", "nelement") or (
                 e.func.attr == "size" and len(e.args) == 1)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("min", "max", "abs", "int") \
+                and not self.b.resolve(e.func) and e.args and not e.keywords:
+            return all(self.size(a) for a in e.args)  # min(max(q.size(-2), k.size(-2)), span: int)
         return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
                 and not self.b.resolve(e.func))
 
@@ -1660,6 +1682,21 @@ class _Walker:
             item = _item_flags(flags, value, self)
             if flags & OUT and isinstance(value, ast.Call) and (self.b.resolve(value.func) or "").startswith("torch."):
                 item = TENSOR  # values, indices = torch.topk(...); a, b = torch.chunk(...): tuples of tensors
+            elif flags & OUT and not flags & (BATCH | MODULE | LOADER):
+                # loss, logits = model(x, y); loss, logits = out[:2]: each item is what ``out[i]`` is, a tensor.
+                # A same-file module's forward says what it returns instead (below); where that forward does not
+                # return one tuple, or a layer of unknown class may be a same-file one returning (out, height,
+                # width), each item stays a tensor or a structure of tensors (BATCH)
+                forward = self._submodule_forward(value.func) if isinstance(value, ast.Call) else []
+                if not forward and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                    if value.func.id == "self" and self.cls is not None:
+                        forward = [m for name, m in self.cls.methods.items() if name == "forward"][:1]
+                    elif value.func.id in _MODEL_NAMES and (root := self.b.root_forward()) is not None:
+                        forward = [root]  # loss, logits = model(x, y): the file's model
+                if forward:
+                    self.returned(value, forward[0])  # type: ignore[arg-type]
+                elif len(target.elts) not in self.b.forward_tuples():
+                    item = TENSOR | (flags & (GRAD | CPU))
             if _dict_items(value, self) and len(target.elts) == 2:
                 self.bind(target.elts[0], 0, None)  # for k, v in metrics.items(): the key, the tensor
                 self.bind(target.elts[1], TENSOR, None)
@@ -1668,11 +1705,20 @@ class _Walker:
                 for t, v in zip(target.elts, value.elts):
                     self.bind(t, self.b.out.of(v), v)
                 return
+            returned = self.b.items_of.get(id(value)) if value is not None else None
+            if returned is not None and len(returned) == len(target.elts) \
+                    and not any(isinstance(t, ast.Starred) for t in target.elts):
+                for t, item in zip(target.elts, returned):
+                    self.bind(t, item, None)  # loss, acc = compute_loss(...): each item as the helper returns it
+                return
             for t in target.elts:
                 self.bind(t.value if isinstance(t, ast.Starred) else t, item, None)
             if value is not None and _shape_of(value):  # b, t, d = x.shape; _, _, h, w = x.size()
                 self.size_names.update(t.id for t in target.elts if isinstance(t, ast.Name))
         else:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and not flags & TENSOR:
+                # stats["lr"] = 0.01: no longer a dict of tensors alone
+                self.env[target.value.id] = self.env.get(target.value.id, 0) & ~TENSOR_DICT
             self.expr(target)
 
     # expressions
@@ -1735,6 +1781,8 @@ class _Walker:
                 return TENSOR | (v & (BOOL | LONG))
             if v & STRUCT:
                 return TENSOR if not (isinstance(e.slice, ast.Slice)) else v
+            if v & TENSOR_DICT and not isinstance(e.slice, ast.Slice):
+                return TENSOR  # stats["loss"] of stats = {"loss": loss, "acc": acc}: each value is a tensor
             return 0
         if isinstance(e, ast.BinOp):
             lf, rf = self.expr(e.left), self.expr(e.right)
@@ -1807,7 +1855,9 @@ class _Walker:
             for k in e.keys:
                 if k is not None:
                     self.expr(k)
-            return TENSOR_DICT if vals and all(v & TENSOR for v in vals) and None not in e.keys else 0
+            if vals and all(v & TENSOR for v in vals) and None not in e.keys:
+                return TENSOR_DICT | (CPU if all(v & CPU for v in vals) else 0)
+            return 0
         if isinstance(e, ast.Lambda):
             return 0
         for child in ast.iter_child_nodes(e):
@@ -1836,6 +1886,70 @@ class _Walker:
             self.env[index.id] = TENSOR | BOOL
 
     def call(self, c: ast.Call) -> int:
+        flags = self._call(c)
+        return flags if flags else self.returned(c)
+
+    def returned(self, c: ast.Call, target: FunctionInfo | None = None) -> int:
+        """What a same-file function returns to this call (``loss = masked_mean(loss, m)``; ``loss, acc =
+        compute_loss(model, x, y)``; with ``target``, the forward a same-file module call runs): its body
+        walked with the flags of what the call passes, outside any step (nothing recorded, no flags kept),
+        once per function and argument flags. Returns that are ``None`` are left out (the caller tests
+        for them); the rest must agree: a tensor only if every one is. Each item of a tuple every return
+        builds is kept for unpacking (``items_of``)."""
+        b = self.b
+        if target is None:
+            hits = b._lookup(c.func)
+            if len(hits) != 1 or hits[0].name in ("forward", "__init__"):
+                return 0
+            target = hits[0]
+        node = target.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or id(node) in b.returning \
+                or len(b.returning) >= 3:
+            return 0
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        if params and params[0] == "self" and isinstance(c.func, ast.Attribute):
+            params = params[1:]
+        passed = {p: b.out.of(a) for p, a in zip(params, c.args) if not isinstance(a, ast.Starred)}
+        passed.update((k.arg, b.out.of(k.value)) for k in c.keywords if k.arg)
+        key = (id(node), tuple(sorted(passed.items())))
+        if key not in b.returns:
+            b.returns[key] = (0, None)
+            b.returns[key] = self._walk_returns(target, passed)
+        flags, items = b.returns[key]
+        if items is not None:
+            b.items_of[id(c)] = items
+        return flags
+
+    def _walk_returns(self, target: FunctionInfo, passed: dict[str, int]) -> tuple[int, list[int] | None]:
+        b, node = self.b, target.node
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))  # (returned() walks no lambda)
+        stmts = list(own_statements(node.body))
+        values = [s.value for s in stmts if isinstance(s, ast.Return) and s.value is not None
+                  and not (isinstance(s.value, ast.Constant) and s.value.value is None)]
+        if not values or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for s in stmts for n in walk(s)
+                             if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))):
+            return 0, None
+        proven = b._used_as_tensor(node)
+        env = {a.arg: passed.get(a.arg, 0) | proven.get(a.arg, 0)
+               for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+        for name in env:
+            if name in b.module_names and (name != "self" or b._self_is_module(node)):
+                env[name] |= MODULE
+        saved = b.out.flags, b.out.call_ops
+        b.out.flags, b.out.call_ops = ChainMap({}, saved[0]), ChainMap({}, saved[1])  # type: ignore[assignment]
+        b.returning.add(id(node))
+        try:
+            _Walker(b, [], env, owner_class(target)).run(node)
+            got = [b.out.of(v) for v in values]
+            tuples = [v for v in values if isinstance(v, ast.Tuple)]
+            if len(tuples) == len(values) and len({len(v.elts) for v in tuples}) == 1:
+                return 0, [_agree([b.out.of(v.elts[i]) for v in tuples]) for i in range(len(tuples[0].elts))]
+            return _agree(got), None
+        finally:
+            b.returning.discard(id(node))
+            b.out.flags, b.out.call_ops = saved
+
+    def _call(self, c: ast.Call) -> int:
         b = self.b
         f = c.func
         recv = self.expr(f.value) if isinstance(f, ast.Attribute) else 0
@@ -1954,6 +2068,10 @@ class _Walker:
                     return OUT | GRAD | CPU  # a module nothing moves, on CPU inputs: its output is on the CPU
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
+                inner = c.args[0]
+                if isinstance(inner, ast.Call) and (b.resolve(inner.func) or "").startswith("torch.") \
+                        and _built_from_sizes(inner, self.size):
+                    return 0  # int(torch.div(h, 2)) with h from a shape: the same number at every step
                 return STEP_INT if f.id == "int" else HOST
             if f.id in ("len", "max", "min", "sum", "abs", "round", "int", "sorted") \
                     and any(a & STEP_INT for a in args):
@@ -2040,6 +2158,17 @@ class _Walker:
                 return OUT
             return TENSOR
         return 0
+
+
+_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT  # what a return carries back to the caller
+
+
+def _agree(flags: list[int]) -> int:
+    """The flags every one of several returned values has (a tensor only if each return is one)."""
+    out = _RETURNED
+    for f in flags:
+        out &= f
+    return out if out & (TENSOR | OUT | TENSOR_DICT | STEP_INT) else 0
 
 
 def _per_step_numbers(items: list[int]) -> int:
@@ -2237,8 +2366,7 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         operands = [*e.args, *(k.value for k in e.keywords)]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
-        if e.args and all(size(a) for a in e.args) and all(k.arg in ("dtype", "rounding_mode") or size(k.value)
-                                                            for k in e.keywords):
+        if _built_from_sizes(e, size):
             return True  # torch.div(h, 2), torch.tensor(n): built from Python numbers on the default device
     elif isinstance(e, (ast.Attribute, ast.Subscript)):
         return bool(out.of(e.value) & CPU)
@@ -2247,6 +2375,12 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
                     if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
     tensors = [o for o in operands if out.of(o) & (TENSOR | STRUCT)]
     return bool(tensors) and all(out.of(o) & CPU for o in tensors)
+
+
+def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
+    """A call whose arguments are all Python sizes (``torch.div(h, 2, rounding_mode="trunc")``)."""
+    return bool(e.args) and all(size(a) for a in e.args) and all(
+        k.arg in ("dtype", "rounding_mode") or size(k.value) for k in e.keywords)
 
 
 def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:

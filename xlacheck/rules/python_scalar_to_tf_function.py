@@ -170,24 +170,7 @@ class _Scope:
         cls = self.owner_class()
         if cls is None:
             return []
-
-        def compute() -> dict[str, list[tuple[ast.AST, ast.expr | None]]]:
-            found: dict[str, list[tuple[ast.AST, ast.expr | None]]] = {}
-            for method in cls.body:
-                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                for n in ast.walk(method):
-                    targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
-                        n, (ast.AugAssign, ast.AnnAssign)) else []
-                    for t in targets:
-                        for sub in ast.walk(t):
-                            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
-                                    and sub.value.id == "self" and isinstance(sub.ctx, ast.Store):
-                                value = n.value if sub is t else None  # type: ignore[attr-defined]
-                                found.setdefault(sub.attr, []).append((method, value))
-            return found
-
-        return self.index.memo(("self assignments", id(cls)), compute).get(attr, [])
+        return list(self.index.self_assignments(cls).get(attr, []))
 
     def _self_number(self, attr: str, depth: int) -> int:
         """_STRONG when every assignment to ``self.attr`` in the class gives a Python number

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 
 from xlacheck.analysis.contexts import ClassInfo
 from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table
@@ -273,10 +274,12 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
     return op, ", ".join(entry.get("aten", []))
 
 
-def backward_verdict(op: str, call: ast.Call, torch: TorchFacts) -> tuple[str, str] | None:
+def backward_verdict(op: str, call: ast.Call, torch: TorchFacts,
+                     origin: ast.Call | None = None) -> tuple[str, str] | None:
     """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
-    ``backward`` probes) and the call is in a training file's step code outside ``no_grad``."""
-    if not torch.trains or id(torch.stmt_of.get(id(call))) in torch.no_grad:
+    ``backward`` probes) and the call (``origin``, when ``call`` is a copy of it with literal arguments)
+    is in a training file's step code outside ``no_grad``."""
+    if not torch.trains or id(torch.stmt_of.get(id(origin or call))) in torch.no_grad:
         return None
     if op.startswith("Tensor."):
         inputs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
@@ -378,6 +381,26 @@ def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
     return out
 
 
+def with_literals(call: ast.Call, ctx: ModuleContext) -> ast.Call:
+    """``call`` with each argument that is not a tensor but a name whose literal value the file states
+    (``mode=self.mode`` set in ``__init__`` from a ``mode="bicubic"`` default, ``mode=UPSAMPLE_MODE``)
+    replaced by that literal, so the table's argument-dependent rows can decide; ``call`` itself when
+    there is none."""
+    torch = ctx.torch
+
+    def known(e: ast.expr) -> ast.expr:
+        if not isinstance(e, (ast.Name, ast.Attribute)) or torch.of(e):
+            return e
+        literal = ctx.index.literal_of(e)
+        return ast.copy_location(copy.deepcopy(literal), e) if literal is not None and literal is not e else e
+
+    args = [known(a) for a in call.args]
+    keywords = [ast.keyword(arg=k.arg, value=v) if (v := known(k.value)) is not k.value else k for k in call.keywords]
+    if all(a is b for a, b in zip(args, call.args)) and all(k is b for k, b in zip(keywords, call.keywords)):
+        return call
+    return ast.copy_location(ast.Call(func=call.func, args=args, keywords=keywords), call)
+
+
 def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
     """``torch.nn`` modules built in a same-file nn.Module class whose methods run in a step:
     (the constructor call, the module's name, the functional call its forward makes, with the
@@ -395,8 +418,9 @@ def module_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, ast.Call]]:
             spec = table.get(spec_name)
             if spec is None:
                 continue
-            given: dict[str, ast.expr] = dict(zip(spec["init"], call.args))
-            given.update({k.arg: k.value for k in call.keywords if k.arg})
+            resolved = with_literals(call, ctx)
+            given: dict[str, ast.expr] = dict(zip(spec["init"], resolved.args))
+            given.update({k.arg: k.value for k in resolved.keywords if k.arg})
             keywords = []
             for param, attr in spec["arguments"].items():
                 if attr in given:
@@ -538,14 +562,14 @@ class TorchOpWithoutLowering(ModuleRule):
             op = torch.call_ops.get(id(node))
             if op is None or torch.of(node) & CPU:
                 continue  # (an op on CPU tensors alone, such as a tokenizer's ids, runs no XLA op)
-            verdict = fallback_verdict(op, node, torch)
+            verdict = fallback_verdict(op, with_literals(node, ctx), torch)
             if verdict is not None:
                 name, aten = verdict
                 shown = name.replace("Tensor.", "tensor.")
                 ctx.report(self, node, f"`{shown}` has no XLA lowering in torch_xla {version} "
                                        f"({aten}): it runs on the CPU, with a transfer each way, inside the step")
                 continue
-            verdict = backward_verdict(op, node, torch)
+            verdict = backward_verdict(op, with_literals(node, ctx), torch, node)
             if verdict is not None:
                 name, aten = verdict
                 shown = name.replace("Tensor.", "tensor.")
