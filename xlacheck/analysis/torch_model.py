@@ -625,10 +625,10 @@ class _Builder:
         # callees reached only through every-n-th-step calls (or from such callees), to a fixed point
         # (and callees reached only from set-up phases, or from such callees, the same way; a call in a loop
         # there runs more than once per call, so its callee is no set-up)
-        once = self._once_per_process()
+        entries = self._once_per_process()
         for s in steps:
             s.periodic = s.setup = id(s.node) not in roots and id(s.node) in sites
-            s.setup = s.setup or id(s.node) in once
+            s.setup = s.setup or id(s.node) in entries
 
         def lower() -> bool:  # the flags only fall, so this settles
             changed = False
@@ -636,7 +636,7 @@ class _Builder:
                 if s.periodic and not all(site or caller.periodic for caller, site, _, _ in sites[id(s.node)]):
                     s.periodic = False
                     changed = True
-                if s.setup and id(s.node) not in once and not all(
+                if s.setup and id(s.node) not in entries and not all(
                         one and (at_setup or caller.setup) for caller, _, at_setup, one in sites[id(s.node)]):
                     s.setup = False
                     changed = True
@@ -657,8 +657,8 @@ class _Builder:
                  and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in st.test.comparators)]
         if not mains:
             return set()
-        funcs = {f.name: f for f in self.facts.functions if f.parent is None and f.cls is None
-                 and not isinstance(f.node, ast.Lambda)}
+        funcs = {f.name: f.node for f in self.facts.functions if f.parent is None and f.cls is None
+                 and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if not funcs:
             return set()
 
@@ -696,8 +696,8 @@ class _Builder:
                 break
             for name in new:
                 once.add(name)
-                count(funcs[name].node.body)  # type: ignore[union-attr]
-        return {id(funcs[name].node) for name in once}
+                count(funcs[name].body)
+        return {id(funcs[name]) for name in once}
 
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         """The class whose method ``node`` is (None for a function outside any class)."""
