@@ -1403,7 +1403,9 @@ def test_self_is_a_module_only_in_a_class_that_uses_it_as_one() -> None:
             return latents
     """
     assert _codes(src, declared=True) == []
-    module = src.replace("class Pipeline:", "class Pipeline(torch.nn.Module):")
+    # (stored on self: a name the file never stores there is a method, see test_a_method_of_self_is_no_submodule)
+    module = src.replace("class Pipeline:", "class Pipeline(torch.nn.Module):\n        def __init__(self, t):\n"
+                                            "            self.trans_pipe = t\n")
     assert _codes(module, declared=True) == ["XLA350"]  # self.trans_pipe is a submodule there
 
 
@@ -1584,3 +1586,87 @@ def test_the_decode_method_a_declared_function_hands_off_to_has_its_own_set_up()
     # a module's forward is a step in itself (no set-up phase): the same read there is one in every step
     forward = src.replace("    @torch.no_grad()\n    def generate(", "    def forward(")
     assert ("XLA350", 8) in [(d.code, d.line) for d in check_source(forward, "m.py", torch_xla=True).diagnostics]
+
+
+def test_a_script_entry_runs_once_per_process() -> None:
+    """Functions that a script's ``if __name__ == "__main__":`` block calls outside any loop (and
+    what only they call so) run once per process: a host read in their straight-line code reads a
+    result once (a parity check, a conversion), not in every step. Their loops still run per
+    iteration, and a function the file also names elsewhere (a second call, handed on as a value) is
+    no such entry."""
+    src = """
+    import torch
+
+    def compare(ref, out):
+        return (ref - out).abs().max().item()
+
+    @torch.no_grad()
+    def main(model, x, ref):
+        out = model(x)
+        print(compare(ref, out), out.cpu())
+        {loop}
+
+    if __name__ == "__main__":
+        main(None, None, None)
+    """
+    assert _codes(src.replace("{loop}", "pass"), declared=True) == []
+    loop = "for _ in range(3):\n            out = model(out)\n            print(out.sum().item())"
+    assert _codes(src.replace("{loop}", loop), declared=True) == ["XLA350"]
+    # no __main__ block: a library function, called from anywhere (every step, maybe)
+    library = src.replace("{loop}", "pass").split("if __name__")[0]
+    assert _codes(library, declared=True) == ["XLA350", "XLA350"]
+    # also called in a loop: not once per process
+    looped = src.replace("{loop}", "pass").replace("main(None, None, None)",
+                                                   "main(None, None, None)\n        for b in range(3):\n"
+                                                   "            main(None, b, None)")
+    assert _codes(looped, declared=True) == ["XLA350", "XLA350"]
+
+
+def test_a_method_of_self_is_no_submodule() -> None:
+    """``self.<name>`` that the file never stores on ``self`` (a method of the class or of a mixin) is
+    not a submodule: calling it gives no module output, so a Python int it returns
+    (``S = self.get_sequence_length(x)``) or a dict it hands back is no tensor."""
+    src = """
+    import torch
+    from somewhere import Store
+
+    class Block(torch.nn.Module, Store):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Linear(4, 4)
+
+        def get_sequence_length(self, x) -> int:
+            return x.size(1)
+
+        def forward(self, x):
+            S = self.get_sequence_length(x)
+            assert S <= 512
+            store = self.get_local_store()
+            if store["past_length"] == 0:
+                x = x + 1
+            h = self.proj(x)
+            {line}
+            return h
+    """
+    assert _codes(src.replace("{line}", "pass"), declared=True) == []
+    assert _codes(src.replace("{line}", "assert h.sum() > 0"), declared=True) == ["XLA350"]
+
+
+def test_a_tensor_of_static_sizes_stays_on_the_cpu() -> None:
+    """``torch.tensor([m.shape[-1] for m in masks])`` builds a CPU tensor of Python sizes: ``unique``,
+    ``tolist`` and one-argument ``where`` on it run on the CPU, no XLA fallback or device read."""
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def forward(self, masks, boxes):
+            sizes = torch.tensor([m.shape[-1] for m in masks])
+            for s in torch.unique(sizes).tolist():
+                idx = torch.where(sizes == s)[0]
+                boxes = boxes + len(idx)
+            {line}
+            return boxes
+    """
+    assert _codes(src.replace("{line}", "pass"), declared=True) == []
+    assert _codes(src.replace("{line}", "sizes = torch.tensor([b.sum() for b in boxes])\n            "
+                              "print(torch.unique(sizes).tolist())"), declared=True) != []

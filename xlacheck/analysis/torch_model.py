@@ -450,6 +450,7 @@ class _Builder:
         self.out.module_names = self.module_names
         self.out.module_classes = self.module_classes
         self.submodule_attrs = self._submodule_attrs()
+        self.self_methods = self._self_methods()
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
@@ -498,6 +499,26 @@ class _Builder:
             for attr, v in c.attrs.items():
                 built.setdefault(attr, set()).add(self._builds_module(v))
         return frozenset(a for a, kinds in built.items() if kinds == {True})
+
+    def _self_methods(self) -> frozenset[str]:
+        """Names that ``self.<name>`` can only be a method by on a module of this file: a method some
+        same-file class defines and no code here stores on ``self``, or a name nothing here stores on
+        ``self`` at all (an inherited method: ``self.get_local_store()`` from a mixin); a submodule is
+        assigned (``self.layer = nn.Linear(...)``). Nothing qualifies where the file registers attributes
+        by name (``setattr``, ``add_module``, ``register_module``, ``self.__dict__``)."""
+        stored: set[str] = set()
+        for n in walk(self.tree):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+                if not isinstance(n.ctx, ast.Load) or n.attr == "__dict__":
+                    stored.add(n.attr)
+            elif isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id == "setattr" or isinstance(
+                    n.func, ast.Attribute) and n.func.attr in ("add_module", "register_module", "setattr")):
+                return frozenset()
+        if "__dict__" in stored:
+            return frozenset()
+        loaded = {n.attr for n in walk(self.tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                  and n.value.id == "self"}
+        return frozenset(loaded - stored)
 
     def _builds_module(self, v: ast.expr) -> bool:
         if not isinstance(v, ast.Call):
@@ -610,8 +631,10 @@ class _Builder:
         # callees reached only through every-n-th-step calls (or from such callees), to a fixed point
         # (and callees reached only from set-up phases, or from such callees, the same way; a call in a loop
         # there runs more than once per call, so its callee is no set-up)
+        entries = self._once_per_process()
         for s in steps:
             s.periodic = s.setup = id(s.node) not in roots and id(s.node) in sites
+            s.setup = s.setup or id(s.node) in entries
 
         def lower() -> bool:  # the flags only fall, so this settles
             changed = False
@@ -619,8 +642,8 @@ class _Builder:
                 if s.periodic and not all(site or caller.periodic for caller, site, _, _ in sites[id(s.node)]):
                     s.periodic = False
                     changed = True
-                if s.setup and not all(once and (at_setup or caller.setup)
-                                       for caller, _, at_setup, once in sites[id(s.node)]):
+                if s.setup and id(s.node) not in entries and not all(
+                        one and (at_setup or caller.setup) for caller, _, at_setup, one in sites[id(s.node)]):
                     s.setup = False
                     changed = True
             return changed
@@ -628,6 +651,59 @@ class _Builder:
         settle(lower)
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
+
+    def _once_per_process(self) -> set[int]:
+        """Module-level functions of a script that run once per process (ids of their nodes): the
+        ``if __name__ == "__main__":`` block calls them outside any loop, or such a function does, and
+        nothing else in the file names them (no other call, never handed on as a value). A host read
+        in their straight-line code reads a result once (a parity check, a conversion, a report), not
+        in every step; the bodies of their loops still run per iteration."""
+        mains = [st for st in self.tree.body if isinstance(st, ast.If) and isinstance(st.test, ast.Compare)
+                 and isinstance(st.test.left, ast.Name) and st.test.left.id == "__name__"
+                 and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in st.test.comparators)]
+        if not mains:
+            return set()
+        funcs = {f.name: f.node for f in self.facts.functions if f.parent is None and f.cls is None
+                 and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if not funcs:
+            return set()
+
+        def straight(body: list[ast.stmt]) -> Iterator[ast.Call]:
+            """Calls that ``body`` makes once per run of it: outside loops, comprehensions and nested
+            functions and classes."""
+            todo: list[ast.AST] = list(body)
+            while todo:
+                n = todo.pop()
+                if isinstance(n, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef,
+                                  ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                                  ast.GeneratorExp)):
+                    continue
+                if isinstance(n, ast.Call):
+                    yield n
+                todo.extend(ast.iter_child_nodes(n))
+
+        uses: dict[str, int] = {}  # name -> how many times the file names it (calls and values)
+        for n in walk(self.tree):
+            if isinstance(n, ast.Name) and n.id in funcs:
+                uses[n.id] = uses.get(n.id, 0) + 1
+        once_calls: dict[str, int] = {}  # name -> its calls in once-per-process code
+
+        def count(body: list[ast.stmt]) -> None:
+            for c in straight(body):
+                if isinstance(c.func, ast.Name) and c.func.id in funcs:
+                    once_calls[c.func.id] = once_calls.get(c.func.id, 0) + 1
+
+        for st in mains:
+            count(st.body)
+        once: set[str] = set()
+        while True:
+            new = {name for name, k in once_calls.items() if name not in once and k == uses.get(name)}
+            if not new:
+                break
+            for name in new:
+                once.add(name)
+                count(funcs[name].body)
+        return {id(funcs[name]) for name in once}
 
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         """The class whose method ``node`` is (None for a function outside any class)."""
@@ -1587,6 +1663,8 @@ class _Walker:
             return self.size(e.operand)
         if isinstance(e, (ast.Tuple, ast.List)):
             return bool(e.elts) and all(self.size(v) for v in e.elts)
+        if isinstance(e, (ast.ListComp, ast.GeneratorExp)):
+            return self.size(e.elt)  # [m.shape[-1] for m in masks]: a list of static sizes
         if isinstance(e, ast.Subscript):
             return _shape_of(e.value) and not isinstance(e.slice, ast.Slice)
         if isinstance(e, ast.Attribute):
@@ -1770,6 +1848,8 @@ class _Walker:
             if v & MODULE and e.attr not in _MODULE_USE_METHODS:
                 if e.attr in ("weight", "bias"):
                     return TENSOR | GRAD  # a layer's parameters
+                if isinstance(e.value, ast.Name) and e.value.id == "self" and e.attr in b.self_methods:
+                    return 0  # self.get_sequence_length: a method of the object, not a submodule it holds
                 return MODULE if e.attr[:1].islower() else 0
             return 0
         if isinstance(e, ast.Subscript):
