@@ -307,6 +307,27 @@ def add_params(entries: dict[str, Any], jax: Any, jnp: Any) -> int:
     return count
 
 
+def probe_array_methods(jax: Any, jnp: Any) -> list[str]:
+    """The public methods of a traced array: ``dir()`` of the tracer ``jax.jit`` hands its function
+    (``x.reshape``, ``x.sum``; a ``.append`` is never one, so ``obj.append(...)`` is not ``jnp.append``)."""
+    found: list[str] = []
+
+    def f(x: Any) -> Any:
+        for attr in dir(x):
+            if attr.startswith("_"):
+                continue
+            try:
+                value = getattr(x, attr)
+            except Exception:  # a concrete-array property (addressable_shards): not on a tracer
+                continue
+            if callable(value):
+                found.append(attr)
+        return x
+
+    jax.jit(f)(jnp.zeros((2, 3)))
+    return sorted(set(found))
+
+
 def write(table: dict[str, Any], out: Path) -> None:
     lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
     lines.append(' "entries": {')
@@ -349,7 +370,9 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
     for name in numpy_names:
         if (line := _table_check.difference(f"numpy_on_tracer {name}", verdicts[name], measured_verdicts.get(name))):
             differences.append(line)
-    return _table_check.report("generate_jax_api_table", 1 + len(names) + len(numpy_names), differences,
+    if (line := _table_check.difference("array_methods", table.get("array_methods"), probe_array_methods(jax, jnp))):
+        differences.append(line)
+    return _table_check.report("generate_jax_api_table", 2 + len(names) + len(numpy_names), differences,
                                f"jax {jax.__version__}")
 
 
@@ -359,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refresh-params", action="store_true", help="fill params into the existing --out file only")
     ap.add_argument("--refresh-numpy", action="store_true",
                     help="probe only numpy_on_tracer into the existing --out file")
+    ap.add_argument("--refresh-methods", action="store_true",
+                    help="probe only array_methods (a traced array's public methods) into the existing --out file")
     ap.add_argument("--check", action="store_true", help="probe a sample again and compare with --out")
     ap.add_argument("--sample", type=int, default=12, help="with --check: how many entries (and NumPy names)")
     args = ap.parse_args(argv)
@@ -382,6 +407,12 @@ def main(argv: list[str] | None = None) -> int:
         table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
         print(f"numpy_on_tracer: {len(table['numpy_on_tracer']['traceable'])} traceable, "
               f"{len(table['numpy_on_tracer']['fails'])} fail")
+        write(table, args.out)
+        return 0
+    if args.refresh_methods:
+        table = json.loads(args.out.read_text())
+        table["array_methods"] = probe_array_methods(jax, jnp)
+        print(f"array_methods: {len(table['array_methods'])}")
         write(table, args.out)
         return 0
     if args.refresh_params:
@@ -416,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
              "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
     add_params(entries, jax, jnp)
     table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
+    table["array_methods"] = probe_array_methods(jax, jnp)
     write(table, args.out)
     print(f"wrote {args.out}: {json.dumps(stats)}")
     return 0

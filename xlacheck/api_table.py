@@ -190,6 +190,13 @@ def numpy_traceable_under_jit() -> frozenset[str]:
 
 
 @cache
+def jax_array_methods() -> frozenset[str]:
+    """The public methods of a traced ``jax.Array`` (``reshape``, ``sum``, ``nonzero``): ``x.m(...)``
+    is ``jnp.m(x, ...)`` only for these. Measured by the JAX table's generator (``array_methods``)."""
+    return frozenset(_jax_table().get("array_methods", ()))
+
+
+@cache
 def _jax_entries() -> dict[str, dict[str, Any]]:
     raw: dict[str, dict[str, Any]] = _jax_table()["entries"]
     entries: dict[str, dict[str, Any]] = {}

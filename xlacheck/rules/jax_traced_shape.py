@@ -178,6 +178,9 @@ class JaxTracedShape(Rule):
             def step(x, scale):
                 return ring(x, scale, MeshAxes())
         """),
+        # a method of a traced pytree object (levanter's _DecodeOutputs.append): no jax.Array has
+        # .append (the JAX table's array_methods), so it is not jnp.append(outputs, tokens, axis=n)
+        Example("import jax\n@jax.jit\ndef step(outputs, tokens, n):\n    return outputs.append(tokens, n)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -268,8 +271,8 @@ class JaxTracedShape(Rule):
         if not isinstance(f, ast.Attribute) or ctx.resolve(f.value) is not None:
             return
         k = ctx.flags(f.value)
-        if not k & TENSOR or k & PYLIST:
-            return
+        if not k & TENSOR or k & PYLIST or f.attr not in api_table.jax_array_methods():
+            return  # `outputs.append(...)` on a traced pytree object is its class's method: no jax.Array has .append
         name = f"jnp.{f.attr}"
         as_function = ast.Call(func=f, args=[f.value, *node.args], keywords=node.keywords)
         need = _data_dependent(name, as_function)
