@@ -141,7 +141,8 @@ def _check_tree(
 ) -> list[Diagnostic]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
-    if (torch_xla or jit_compiled) and (is_test_file(path) if test_file is None else test_file):
+    test_file = is_test_file(path) if test_file is None else test_file
+    if (torch_xla or jit_compiled) and test_file:
         torch_xla = jit_compiled = False
     facts = analyze_module(tree, path, project, declared=jit_compiled)
     if not facts.aliases.frameworks:
@@ -173,5 +174,6 @@ def _check_tree(
     if summary is not None:  # after the walk, which records what calls into other modules pass
         summary.append(summarize(facts, tree))
     # XLA4xx/5xx: code around compiled functions
-    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla, preview=preview))
+    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla, preview=preview,
+                                test_file=test_file))
     return out

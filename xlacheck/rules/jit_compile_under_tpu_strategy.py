@@ -80,6 +80,7 @@ class JitCompileUnderTpuStrategy(ModuleRule):
     """
 
     code = "XLA501"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = INLINE  # check() builds the fix from the node it flags
     name = "jit-compile-under-tpu-strategy"
 

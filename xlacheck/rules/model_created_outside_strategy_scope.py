@@ -62,6 +62,7 @@ class ModelCreatedOutsideStrategyScope(ModuleRule):
     """
 
     code = "XLA502"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = None
     name = "model-created-outside-strategy-scope"
 

@@ -293,6 +293,7 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
     """
 
     code = "XLA554"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = INLINE  # check_module builds the fix from the join it flags
     name = "torch-cpu-tensor-joined-with-device"
     severity = Severity.ERROR

@@ -47,6 +47,7 @@ class TorchLoopWithoutSync(ModuleRule):
     """
 
     code = "XLA550"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = None
     name = "torch-loop-without-sync"
     severity = Severity.WARNING

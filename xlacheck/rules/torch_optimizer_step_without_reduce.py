@@ -51,6 +51,7 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
     """
 
     code = "XLA552"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = None
     name = "torch-optimizer-step-without-reduce"
     severity = Severity.WRONG_RESULT

@@ -41,6 +41,7 @@ class TorchSaveOfXlaTensors(ModuleRule):
     """
 
     code = "XLA551"
+    checks_test_files = False  # set-up rule: a test's set-up is a toy on purpose
     fix = None
     name = "torch-save-of-xla-tensors"
     severity = Severity.WARNING
