@@ -476,10 +476,8 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | N
         return Role.TF_FUNCTION, xla
     if name in JAX_JIT_NAMES:  # JAX: no AutoGraph, arguments always traced
         return Role.JAX, True
-    if name == "torch.compile":
-        # Dynamo falls back to Python at graph breaks, much like AutoGraph staging control flow;
-        # (torch.jit.script is TorchScript, not XLA, and is not a context)
-        return Role.TF_FUNCTION, False
+    # torch.compile is not a TensorFlow/JAX context: Dynamo breaks the graph where AutoGraph or a
+    # tracer would fail, and the torch model (analysis/torch_model.py) reads it (backend="openxla")
     if name in ("tf.autograph.experimental.do_not_convert",):
         return Role.NOAG, False
     return None
@@ -712,7 +710,7 @@ class _Scanner:
                 self.sites["wrap"].append((node, func))
             if func is not None and not func.uses_strings and name.startswith(_STRING_PREFIXES):
                 func.uses_strings = True
-            if (name in TF_FUNCTION_NAMES or name in JAX_JIT_NAMES or name == "torch.compile") and node.args:
+            if (name in TF_FUNCTION_NAMES or name in JAX_JIT_NAMES) and node.args:
                 role = Role.TF_FUNCTION
                 xla = _jit_compile_true(node)
                 if name in JAX_JIT_NAMES:

@@ -67,7 +67,7 @@ class TensorConditionWithoutAutograph(Rule):
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` and `torch.compile` functions; also in a module-level helper that nothing in the file
+    `jax.jit` functions; also in a module-level helper that nothing in the file
     compiles when the helper declares `@tf.autograph.experimental.do_not_convert` itself (the
     decorator only matters inside a graph). In converted code it flags `if`/`while`/ternaries on
     the truth value of a non-boolean `tf.Variable` attribute (`if self.bias:` where `self.bias`
