@@ -372,11 +372,13 @@ def test_data_dependent_shape_regardless_of_constant_arguments():
     assert not depends("tf.reshape", {"tensor", "shape"})
 
 
-def test_static_args_supplement_is_not_in_the_table():
-    """The hand supplement holds only what the generated table lacks."""
-    from xlacheck.analysis.tables import STATIC_ARGS_SUPPLEMENT
+@pytest.mark.parametrize("supplement", ["STATIC_ARGS_SUPPLEMENT", "PYTHON_ARGS_SUPPLEMENT"])
+def test_hand_supplements_are_not_in_the_table(supplement):
+    """The hand supplements (arguments that must be constants, arguments that must be Python values)
+    hold only what the generated table lacks."""
+    from xlacheck.analysis import tables
 
-    for name, extra in STATIC_ARGS_SUPPLEMENT.items():
+    for name, extra in getattr(tables, supplement).items():
         assert extra.reason, name
         assert set(extra.static) <= set(extra.params), name
         fact = api_table.fact_for(name)
@@ -478,18 +480,6 @@ def test_output_dtype_and_structure_facts():
     where = api_table.fact_for("tf.keras.ops.where")  # a list of index tensors with one argument only
     assert where is not None and where.structure == "list"
     assert where.holds_for(frozenset({"condition"})) and not where.holds_for(frozenset({"condition", "x1", "x2"}))
-
-
-def test_python_args_supplement_is_not_in_the_table():
-    """The hand supplement of Python-valued arguments holds only what the generated table lacks."""
-    from xlacheck.analysis.tables import PYTHON_ARGS_SUPPLEMENT
-
-    for name, extra in PYTHON_ARGS_SUPPLEMENT.items():
-        assert extra.reason, name
-        assert set(extra.static) <= set(extra.params), name
-        fact = api_table.fact_for(name)
-        if fact is not None:
-            assert not set(extra.static) & set(fact.const_args + fact.py_args), name
 
 
 @pytest.mark.tf

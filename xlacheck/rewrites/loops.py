@@ -186,12 +186,7 @@ def _unroll_counted_while(src: Source, loop: ast.While) -> Fix | None:
     if block is None:
         return None
     before = block[:block.index(loop)]
-    at = _last_store(before, counter)
-    start_at = before[at] if at is not None else None
-    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
-            and isinstance(start_at.targets[0], ast.Name)):
-        return None
-    start = counter_start(src, start_at.value)
+    start = _counter_start_before(src, before, counter)
     if start is None or start[1]:
         return None  # a tf.constant counter keeps the test a tensor
     reasons = []
@@ -583,12 +578,7 @@ def _python_while_size(src: Source, assign: ast.Assign, ta: str, filled: list[as
     before = block[block.index(assign) + 1:block.index(loop)] if block.index(assign) < block.index(loop) else None
     if before is None or _last_store(before, ta) is not None:
         return None
-    at = _last_store(before, counter)
-    start_at = before[at] if at is not None else None
-    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
-            and isinstance(start_at.targets[0], ast.Name)):
-        return None
-    start = counter_start(src, start_at.value)
+    start = _counter_start_before(src, before, counter)
     if start is None or start[0] != 0 or (not start[1] and not _int32_count(src, bound)):
         return None  # a Python-int counter compares in N's dtype: a float N would run ceil(N) times
     text = _available_at(src, bound, assign, loop)  # type: ignore[arg-type]
@@ -758,6 +748,17 @@ def _last_store(block: list[ast.stmt], name: str) -> int | None:
             found = k
     return found
 
+
+
+def _counter_start_before(src: Source, before: list[ast.stmt], counter: str) -> tuple[int, bool] | None:
+    """The start of ``counter`` set by its last plain ``counter = ...`` among ``before`` (the
+    statements ahead of the loop), as :func:`counter_start` reads it; None without one."""
+    at = _last_store(before, counter)
+    start_at = before[at] if at is not None else None
+    if not (isinstance(start_at, ast.Assign) and len(start_at.targets) == 1
+            and isinstance(start_at.targets[0], ast.Name)):
+        return None
+    return counter_start(src, start_at.value)
 
 def _reads(stmts: list[ast.stmt], name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for s in stmts for n in ast.walk(s))
