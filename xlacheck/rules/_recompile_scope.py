@@ -67,6 +67,37 @@ def per_batch(index: ModuleIndex, call: ast.Call) -> bool:
     return False
 
 
+
+def made_anew_before(index: ModuleIndex, call: ast.Call, made: ast.AST, *, once_if_conditional: bool = False
+                     ) -> str | None:
+    """How often ``made`` (the binding or creation of an argument) runs anew before ``call``:
+    ``"iteration"`` when a loop around the call also holds it, ``"call of `f()`, which runs per
+    batch"`` when both sit outside loops in a function that runs per batch; None when it is made
+    once before the loop that calls. ``once_if_conditional``: a creation in a branch of an ``if``
+    inside that loop which does not hold the call (``if i == 0: fn = lambda ...``) is not made anew
+    on every iteration either."""
+    made_in = {id(loop) for loop in index.loops_around(made)}
+    shared = next((loop for loop in index.loops_around(call) if id(loop) in made_in), None)
+    if shared is not None:
+        return None if once_if_conditional and _conditional_in(index, made, call, shared) else "iteration"
+    if index.loops_around(call):
+        return None  # made once, before the loop that calls
+    func = index.function_of(call)
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and per_batch(index, call):
+        return f"call of `{func.name}()`, which runs per batch"
+    return None
+
+
+def _conditional_in(index: ModuleIndex, creation: ast.AST, call: ast.AST, loop: ast.AST) -> bool:
+    """``creation`` sits in a branch of an ``if`` inside ``loop`` that does not hold ``call``."""
+    call_ancestors = {id(a) for a in index.ancestors(call)}
+    for anc in index.ancestors(creation):
+        if anc is loop:
+            return False
+        if isinstance(anc, (ast.If, ast.IfExp)) and id(anc) not in call_ancestors:
+            return True
+    return False
+
 def jitted_with_static_params(facts: ModuleFacts, index: ModuleIndex) -> Iterator[tuple[str, FunctionInfo]]:
     """:func:`jax_jitted` functions with static parameters (``static_argnums``/``static_argnames``)."""
     return ((name, info) for name, info in jax_jitted(facts, index) if info.static_params)

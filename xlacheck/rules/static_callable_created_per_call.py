@@ -12,7 +12,7 @@ from xlacheck.rules._recompile_scope import (
     bound_static_arguments,
     in_test,
     jax_jitted_callee,
-    per_batch,
+    made_anew_before,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -138,7 +138,7 @@ class StaticCallableCreatedPerCall(ModuleRule):
                 key, creation = made
                 if not jax_cache.recompiles(key):
                     continue
-                where = _repeats(index, call, creation)
+                where = made_anew_before(index, call, creation, once_if_conditional=True)
                 if where is None:
                     continue
                 ctx.report(self, arg, f"static argument `{param}` of jitted `{hit[0]}` is {_FORMS[key]} made anew "
@@ -191,32 +191,3 @@ def _form(ctx: ModuleContext, index: ModuleIndex, node: ast.expr) -> str | None:
 
 def _is_local_class(index: ModuleIndex, name: str) -> bool:
     return any(isinstance(c, ast.ClassDef) and c.name == name for c in index.tree.body)
-
-
-def _repeats(index: ModuleIndex, call: ast.Call, creation: ast.AST) -> str | None:
-    """How often the creation runs anew before the call: ``"iteration"`` when a loop around the
-    call also holds the creation, ``"call of `f()`, which runs per batch"`` when the function
-    around both runs per batch; None when the same object is passed each time."""
-    created_in = {id(loop) for loop in index.loops_around(creation)}
-    shared = next((loop for loop in index.loops_around(call) if id(loop) in created_in), None)
-    if shared is not None:
-        return None if _conditional_in(index, creation, call, shared) else "iteration"
-    if index.loops_around(call):
-        return None  # created once before the loop that calls it
-    func = index.function_of(call)
-    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and per_batch(index, call):
-        return f"call of `{func.name}()`, which runs per batch"
-    return None
-
-
-def _conditional_in(index: ModuleIndex, creation: ast.AST, call: ast.AST, loop: ast.AST) -> bool:
-    """``creation`` sits in a branch of an ``if`` inside ``loop`` that does not hold ``call``
-    (``if i == 0: fn = lambda ...``): it is not made anew on every iteration, so the call reuses
-    one object on most of them."""
-    call_ancestors = {id(a) for a in index.ancestors(call)}
-    for anc in index.ancestors(creation):
-        if anc is loop:
-            return False
-        if isinstance(anc, (ast.If, ast.IfExp)) and id(anc) not in call_ancestors:
-            return True
-    return False

@@ -8,7 +8,7 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import jax_jitted_calls_in_host_code, per_batch
+from xlacheck.rules._recompile_scope import jax_jitted_calls_in_host_code, made_anew_before
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -132,7 +132,7 @@ class TransformedFunctionToJitPerCall(ModuleRule):
                 key, what = _RETURNS_FUNCTION[kind]
                 if not jax_cache.recompiles(key):
                     continue
-                where = _repeats(index, call, binding)
+                where = made_anew_before(index, call, binding)
                 if where is None:
                     continue
                 ctx.report(self, arg, f"argument `{arg.id}` of jitted `{name}` is the {what} of a `{kind}` made "
@@ -170,18 +170,3 @@ def _made_by_transformation(index: ModuleIndex, call: ast.Call, arg: ast.Name) -
         return None
     kind = index.aliases.resolve(value.func)
     return (kind, assign) if kind in _RETURNS_FUNCTION else None
-
-
-def _repeats(index: ModuleIndex, call: ast.Call, binding: ast.AST) -> str | None:
-    """``"iteration"`` when a loop around the call also holds the binding; ``"call of `f()`, which
-    runs per batch"`` when both sit outside loops in a function that runs per batch; None when the
-    binding is made once before the loop that calls."""
-    bound_in = {id(loop) for loop in index.loops_around(binding)}
-    if any(id(loop) in bound_in for loop in index.loops_around(call)):
-        return "iteration"
-    if index.loops_around(call):
-        return None  # bound once, before the loop that calls
-    func = index.function_of(call)
-    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and per_batch(index, call):
-        return f"call of `{func.name}()`, which runs per batch"
-    return None
