@@ -403,13 +403,15 @@ class _Handoff:
 _STATIC_ARGNUMS = frozenset({"static_argnums", "static_broadcasted_argnums"})
 
 
-def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
+def _static_params(info: FunctionInfo, call: ast.expr | None, *, bound: bool = False) -> frozenset[str]:
     """Parameter names a jax.jit/jax.pmap call marks static (static_argnums, pmap's
-    static_broadcasted_argnums, static_argnames)."""
+    static_broadcasted_argnums, static_argnames). ``bound``: the call wraps the method bound to an
+    object (``jax.jit(self._step, static_argnums=1)``), whose signature has no ``self``, so the
+    numbers count from the parameter after it (jax.jit reads ``inspect.signature`` of what it wraps)."""
     if not isinstance(call, ast.Call):
         return frozenset()
     # a lambda's parameters too: `jax.pmap(lambda x, num: jax.random.split(x, num), static_broadcasted_argnums=1)`
-    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args][1 if bound else 0:]
     out: set[str] = set()
     for kw in call.keywords:
         values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
@@ -421,6 +423,18 @@ def _static_params(info: FunctionInfo, call: ast.expr | None) -> frozenset[str]:
             elif kw.arg == "static_argnames" and isinstance(v.value, str):
                 out.add(v.value)
     return frozenset(out)
+
+
+def bound_method(info: FunctionInfo, ref: ast.expr) -> bool:
+    """``ref`` reaches the method ``info`` through an object (``self._step``, ``model.apply``), so
+    calling it binds the object to the first parameter: not a staticmethod, and not read from the
+    class (``Trainer.step``) unless a classmethod, which binds the class either way."""
+    if info.cls is None or isinstance(info.node, ast.Lambda) or not isinstance(ref, ast.Attribute):
+        return False
+    decorators = {d.id for d in info.node.decorator_list if isinstance(d, ast.Name)}
+    if "staticmethod" in decorators:
+        return False
+    return "classmethod" in decorators or not (isinstance(ref.value, ast.Name) and ref.value.id == info.cls.node.name)
 
 
 def _partial_bound(info: FunctionInfo, ref: ast.expr) -> frozenset[str]:
@@ -1290,7 +1304,7 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             t.host = True
         elif h.role is Role.JAX:
             t.no_autograph = t.jax = t.traced_args = True
-            t.static_params |= _static_params(t, h.call)
+            t.static_params |= _static_params(t, h.call, bound=bound_method(t, h.ref))
             work.append((t, False, True, level, "wrapped in jax.jit", h.line))
         elif h.role is Role.TF_FUNCTION:
             t.traced_args = True

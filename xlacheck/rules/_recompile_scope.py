@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts, is_test_module
+from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
 
@@ -178,7 +178,7 @@ def jax_jitted_calls_in_host_code(ctx_facts: ModuleFacts, index: ModuleIndex, pa
 
 def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
     """(static parameter, argument) pairs of a call of the jitted ``info``."""
-    params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args]
+    params = call_params(info, call)
     bound: list[tuple[str, ast.expr]] = []
     for i, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
@@ -451,7 +451,14 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
         if wrapped is not None:
             local.setdefault(id(scope), {})[assign.targets[0].id] = wrapped
 
+    methods = _jitted_methods(facts, index)
+
     def callee(call: ast.Call) -> tuple[str, FunctionInfo] | None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            cls = _class_of(facts, index, call)
+            hit = methods.get(id(cls.node), {}).get(func.attr) if cls is not None else None
+            return (func.attr, hit) if hit is not None else None
         if not isinstance(call.func, ast.Name):
             return None
         name = call.func.id
@@ -464,6 +471,51 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
         return (name, module[name]) if name in module else None
 
     return callee
+
+
+def _class_of(facts: ModuleFacts, index: ModuleIndex, node: ast.AST) -> ClassInfo | None:
+    """The class whose method ``node`` is in (also inside a function nested in the method)."""
+    by_node = index.memo(("function infos", id(facts)), lambda: {id(f.node): f for f in facts.functions})
+    scope = index.function_of(node)
+    while scope is not None:
+        info = by_node.get(id(scope))
+        if info is not None and info.cls is not None:
+            return info.cls
+        scope = index.function_of(scope)
+    return None
+
+
+def _jitted_methods(facts: ModuleFacts, index: ModuleIndex) -> dict[int, dict[str, FunctionInfo]]:
+    """id(class node) -> the attribute a method of that class calls through ``self`` -> the jitted
+    method it runs: a method decorated with ``jax.jit``/``partial(jax.jit, ...)``, or one a method
+    binds jitted (``self._step = jax.jit(self._train_step, static_argnames=...)``)."""
+    resolve = facts.aliases.resolve
+    found: dict[int, dict[str, FunctionInfo]] = {}
+    for f in facts.functions:
+        if f.cls is not None and f.jax and not isinstance(f.node, ast.Lambda) and _jit_decorated(f.node, resolve):
+            found.setdefault(id(f.cls.node), {})[f.node.name] = f
+    for call, resolved in index.calls:
+        if not (resolved in JAX_JIT_NAMES or _partial_of_jit(call.func, resolve)) or not call.args:
+            continue
+        ref, assign = call.args[0], index.parent(call)
+        if not (isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name) and ref.value.id == "self"
+                and isinstance(assign, ast.Assign) and len(assign.targets) == 1):
+            continue
+        target = assign.targets[0]
+        cls = _class_of(facts, index, call)
+        method = cls.methods.get(ref.attr) if cls is not None else None
+        if method is not None and method.jax and isinstance(target, ast.Attribute) \
+                and isinstance(target.value, ast.Name) and target.value.id == "self":
+            found.setdefault(id(cls.node), {})[target.attr] = method  # type: ignore[union-attr]
+    return found
+
+
+def call_params(info: FunctionInfo, call: ast.Call) -> list[str]:
+    """The positional parameters of the jitted ``info`` that ``call``'s positional arguments fill:
+    all of them, or those after ``self`` when the call reaches a method through an object
+    (``self._step(params, batch)``: the object is bound, as :func:`bound_method` reads it)."""
+    params = positional_params(info.node)
+    return params[1:] if bound_method(info, call.func) else params
 
 
 class JitRebind(NamedTuple):

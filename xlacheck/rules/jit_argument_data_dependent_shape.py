@@ -8,10 +8,10 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
+    call_params,
     jax_jitted_calls_in_host_code,
     jax_params_varied_by_callers,
     per_batch,
-    positional_params,
 )
 from xlacheck.rules.base import Example
 from xlacheck.rules.jax_traced_shape import _data_dependent
@@ -106,21 +106,22 @@ class JitArgumentDataDependentShape(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
         for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
-            assert isinstance(call.func, ast.Name) and not isinstance(info.node, ast.Lambda)
+            assert not isinstance(info.node, ast.Lambda)
+            shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             if not (index.loops_around(call) or per_batch(index, call)
                     or jax_params_varied_by_callers(index, ctx.path, call)):
                 continue
-            for param, arg in bound_arguments(positional_params(info.node), call):
+            for param, arg in bound_arguments(call_params(info, call), call):
                 if param in info.static_params:
                     continue
                 how = self._data_dependent(ctx, index, arg)
                 if how is not None:
-                    ctx.report(self, arg, f"argument `{param}` of jitted `{call.func.id}` is {how} on every "
+                    ctx.report(self, arg, f"argument `{param}` of jitted `{shown}` is {how} on every "
                                           "iteration: its length depends on the values, a new shape for almost every "
                                           "call, so jax.jit traces and compiles again each time; pass the whole array "
                                           "with the mask and reduce with jnp.where inside the jitted function"
                                if "mask" not in how else
-                               f"argument `{param}` of jitted `{call.func.id}` is {how} on every iteration: its "
+                               f"argument `{param}` of jitted `{shown}` is {how} on every iteration: its "
                                "length is the number of True values, a new shape for almost every call, so jax.jit "
                                "traces and compiles again each time; pass the whole array with the mask and reduce "
                                "with jnp.where inside the jitted function")

@@ -11,10 +11,10 @@ from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     JAX_GROWERS,
     bound_arguments,
+    call_params,
     jax_jitted_calls_in_host_code,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
-    positional_params,
     varying_slice,
 )
 from xlacheck.rules.base import Example
@@ -149,12 +149,13 @@ class JitArgumentShapePerIteration(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
         for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
-            assert isinstance(call.func, ast.Name) and not isinstance(info.node, ast.Lambda)
+            assert not isinstance(info.node, ast.Lambda)
+            shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             loops = index.loops_around(call)
             from_callers = jax_params_varied_by_callers(index, ctx.path, call)
             if not loops and not from_callers:
                 continue
-            bound = [(p, a) for p, a in bound_arguments(positional_params(info.node), call)
+            bound = [(p, a) for p, a in bound_arguments(call_params(info, call), call)
                      if p not in info.static_params]
             varying = jax_loop_varying_names(index, call) if loops else set()
             why = self._shape_changes(ctx, index, call, bound, varying, loops, from_callers)
@@ -162,7 +163,7 @@ class JitArgumentShapePerIteration(ModuleRule):
                 why = self._grown_carry(index, call, info.node, bound)
             if why is not None:
                 param, arg, text = why
-                ctx.report(self, arg, f"argument `{param}` of jitted `{call.func.id}` {text}")
+                ctx.report(self, arg, f"argument `{param}` of jitted `{shown}` {text}")
 
     def _shape_changes(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call,
                        bound: list[tuple[str, ast.expr]], varying: set[str], loops: list[ast.AST],

@@ -9,11 +9,11 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
+    call_params,
     in_test,
     jax_jitted_callee,
     jax_loop_varying_names,
     jits_with_jax,
-    positional_params,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -124,7 +124,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
                         None)
             if loop is None:
                 continue
-            for param, arg in bound_arguments(positional_params(node), call):
+            for param, arg in bound_arguments(call_params(info, call), call):
                 if param in info.static_params:
                     continue
                 if dict_keys and isinstance(arg, ast.Name):

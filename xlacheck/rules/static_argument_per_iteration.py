@@ -100,6 +100,12 @@ class StaticArgumentPerIteration(ModuleRule):
                 "def run(segments, cfg):\n    out = []\n    for seg in segments:\n"
                 "        both = jnp.concatenate([seg, -seg]) if cfg else seg\n"
                 "        out.append(encode(both, both.shape[0]))\n    return out\n"),
+        # a method jitted bound to the object: static_argnums count from the parameter after self, so
+        # `train` (a flag fixed for the loop) is the static one, not the batch the loop changes
+        Example("import jax\nclass Trainer:\n    def __init__(self):\n"
+                "        self._step = jax.jit(self._train_step, static_argnums=1)\n"
+                "    def _train_step(self, batch, train):\n        return batch.mean() if train else batch.sum()\n"
+                "    def fit(self, loader):\n        return [self._step(b, True) for b in loader]\n"),
     )
     INVALID = (
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
@@ -176,19 +182,33 @@ class StaticArgumentPerIteration(ModuleRule):
                             'iteration compiles again; pass it traced (with a static bound and a mask) or hoist '
                             'the loop'),
                 )),
+        # a method the constructor jits bound to the object, called through self in the epoch loop
+        Example("import jax\nclass Trainer:\n    def __init__(self):\n"
+                "        self._step = jax.jit(self._train_step, static_argnames=('epoch',))\n"
+                "    def _train_step(self, params, batch, epoch):\n"
+                "        return params - 0.1 / (epoch + 1) * batch.mean()\n"
+                "    def fit(self, params, loader, epochs):\n        for epoch in range(epochs):\n"
+                "            for batch in loader:\n                params = self._step(params, batch, epoch=epoch)\n"
+                "        return params\n",
+                expected=(
+                    (10, 58, 'static argument `epoch` of jitted `self._step` changes on every iteration (it is '
+                             'computed from the loop variable): jax.jit compiles once per distinct static value, so '
+                             'every iteration compiles again; pass it traced (with a static bound and a mask) or '
+                             'hoist the loop'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
         for call, bound in jax_static_argument_calls(ctx.facts, index):
-            assert isinstance(call.func, ast.Name)
+            shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             if not bound or in_test(index, ctx.path, call):
                 continue
             read = next(((param, arg, how) for param, arg in bound
                          if (how := _read_from_arrays(ctx, index, arg)) is not None), None)
             if read is not None:
                 param, arg, how = read
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is read from array "
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is read from array "
                                       f"values ({how}): jax.jit compiles once per distinct static value, so it "
                                       "compiles again whenever the data gives a new one (and the read waits for the "
                                       "device); pass it traced, with a static bound and a mask")
@@ -197,7 +217,7 @@ class StaticArgumentPerIteration(ModuleRule):
                             if (c := _counter_of_enclosing_call(index, call, arg)) is not None), None)
             if counter is not None and not runs_traced(ctx.facts, index, call):
                 param, arg, c = counter
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` comes from `{c}`, which "
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` comes from `{c}`, which "
                                       "this function increments on every call: jax.jit compiles once per distinct "
                                       "static value, so every call compiles again; pass it traced")
                 continue
@@ -215,7 +235,7 @@ class StaticArgumentPerIteration(ModuleRule):
                     arg = built[0] if len(built) == 1 else arg
                 if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) \
                         and static_hash_kind(index, arg.func.id) == "identity":
-                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is a new "
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is a new "
                                           f"`{arg.func.id}` on every iteration: it hashes by identity, so jax.jit "
                                           "compiles again for each new object; build it once before the loop, or give "
                                           "it value equality (a frozen dataclass)")
@@ -230,14 +250,14 @@ class StaticArgumentPerIteration(ModuleRule):
                 named = next((n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in drawn), None)
                 if (draw is not None or named is not None) and jax_cache.recompiles("static.int_new_value"):
                     what = f"`{ast.unparse(draw.func)}`" if draw is not None else f"`{named}`, assigned a random draw"
-                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is drawn at random "
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is drawn at random "
                                           f"({what}) on every iteration: jax.jit compiles once per distinct static "
                                           "value, so every value drawn for the first time compiles again; pass it "
                                           "traced (with a static bound and a mask)")
                     break
                 if any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)) \
                         and not _two_valued(index, arg, varying) and not _shape_of_passed_array(call, arg):
-                    ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` changes on every "
+                    ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` changes on every "
                                           "iteration (it is computed from the loop variable): jax.jit compiles once "
                                           "per distinct static value, so every iteration compiles again; pass it "
                                           "traced (with a static bound and a mask) or hoist the loop")
@@ -255,8 +275,8 @@ class StaticArgumentPerIteration(ModuleRule):
         for param, arg in bound:
             draw = random_draw_in(ctx.index, arg)
             if draw is not None:
-                assert isinstance(call.func, ast.Name)
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` is drawn at random "
+                shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` is drawn at random "
                                       f"(`{ast.unparse(draw.func)}`) on every call of `{func.name}()`: jax.jit "
                                       "compiles once per distinct static value, so every value drawn for the first "
                                       "time compiles again; pass it traced (with a static bound and a mask)")

@@ -121,7 +121,7 @@ class TransformedFunctionToJitPerCall(ModuleRule):
         if not any(name in _RETURNS_FUNCTION for _, name in index.calls):
             return
         for call, _info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
-            name = call.func.id if isinstance(call.func, ast.Name) else "?"
+            name = ast.unparse(call.func)
             for arg in [*call.args, *(kw.value for kw in call.keywords)]:
                 if not isinstance(arg, ast.Name):
                     continue

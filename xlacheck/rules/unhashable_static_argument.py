@@ -183,7 +183,7 @@ class UnhashableStaticArgument(ModuleRule):
         for caller_name, info in jitted.items():
             self._check_body(ctx, index, caller_name, info)
         for call, bound in jax_static_argument_calls(ctx.facts, index):
-            assert isinstance(call.func, ast.Name)
+            shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
             for param, arg in bound:
                 what = self._unhashable(ctx, index, arg)
                 if what is None:
@@ -191,7 +191,7 @@ class UnhashableStaticArgument(ModuleRule):
                 fix = "make the parameter static in the outer function too, or traced in this one" \
                     if what.startswith("a traced value") else _fix(what)
                 noun = _noun(what)
-                ctx.report(self, arg, f"static argument `{param}` of jitted `{call.func.id}` receives {what}: jax.jit "
+                ctx.report(self, arg, f"static argument `{param}` of jitted `{shown}` receives {what}: jax.jit "
                                       f"hashes static arguments for its cache and {noun} are unhashable (ValueError: "
                                       f"Non-hashable static arguments are not supported); {fix}")
 
