@@ -171,6 +171,11 @@ class TensorConditionWithoutAutograph(Rule):
                 "    if isinstance(scale, jax.core.Tracer):\n"
                 "        return jax.lax.cond(scale > 0, lambda: noise * scale, lambda: noise)\n"
                 "    if scale > 0:\n        return noise * scale\n    return noise\n"),
+        # a method jitted bound to its object: static_argnums=(1,) is `t`, counted after self, a Python int
+        Example("import jax\nimport jax.numpy as jnp\nclass Agent:\n    def __init__(self):\n"
+                "        self._act = jax.jit(self._policy, static_argnums=(1,))\n"
+                "    def _policy(self, obs, t):\n        eps = max(0.05, 1.0 - t / 1000)\n"
+                "        return jnp.argmax(obs) if eps < 0.5 else 0\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
