@@ -37,6 +37,21 @@ _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
     ast.SetComp: "a set",
 }
 
+# Builtins that always return a new mutable container (unhashable), unless this file rebinds the name.
+_UNHASHABLE_BUILTINS = {"list": "a list", "sorted": "a list", "dict": "a dict", "set": "a set"}
+
+
+def _rebinds_builtin(index: ModuleIndex, name: str) -> bool:
+    """This file binds ``name`` itself (a def, class, import or assignment), so it is not the builtin."""
+    for node in ast.walk(index.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names):
+            return True
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            return True
+    return False
+
 
 class UnhashableStaticArgument(ModuleRule):
     """
@@ -107,6 +122,10 @@ class UnhashableStaticArgument(ModuleRule):
         # .astype/.item/.tolist: a NumPy scalar (np.float32(2.0), hashable) has them too
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=(1,))\n"
                 "def scale(x, t):\n    return x * t.item() + t.astype(x.dtype)\n"),
+        # a tuple of the sorted names is hashable: one compile per distinct selection
+        Example("import jax\ndef _select(x, keep):\n    return x[:, list(keep)]\n"
+                "select = jax.jit(_select, static_argnames=['keep'])\n"
+                "def run(x, cols):\n    return select(x, keep=tuple(sorted(cols)))\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -172,6 +191,15 @@ class UnhashableStaticArgument(ModuleRule):
                             'static arguments for its cache and arrays are unhashable (ValueError: Non-hashable '
                             'static arguments are not supported, measured: static.jax_array, static.numpy_array); '
                             'make the argument traced, or pass a tuple of Python numbers'),
+                )),
+        # a builtin that always builds a new container: sorted() returns a list
+        Example("import jax\ndef _select(x, keep):\n    return x[:, list(keep)]\n"
+                "select = jax.jit(_select, static_argnames=['keep'])\n"
+                "def run(x, cols):\n    return select(x, keep=sorted(cols))\n",
+                expected=(
+                    (6, 27, 'static argument `keep` of jitted `select` receives a list: jax.jit hashes static '
+                            'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
+                            'arguments are not supported); pass a tuple'),
                 )),
     )
 
@@ -243,6 +271,9 @@ class UnhashableStaticArgument(ModuleRule):
         if what is not None:
             return what
         if isinstance(arg, ast.Call):
+            if isinstance(arg.func, ast.Name) and arg.func.id in _UNHASHABLE_BUILTINS \
+                    and not _rebinds_builtin(index, arg.func.id):
+                return _UNHASHABLE_BUILTINS[arg.func.id]  # list(shape), sorted(cols), set(keys)
             if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
                 return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
             name = ctx.facts.aliases.resolve(arg.func)
