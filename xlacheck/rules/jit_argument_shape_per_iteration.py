@@ -42,7 +42,8 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`x[i * bs:(i + 1) * bs]`, a fixed-size window) is not flagged, except where the loop runs
     over a last, partial batch: `x[i:i + bs]` in `for i in range(0, len(x), bs)`, or
     `x[i * bs:(i + 1) * bs]` in `for i in range(math.ceil(len(x) / bs))` (one more compile per
-    distinct remainder). Also an array fed back from the function's own result when the function
+    distinct remainder), also when a generator function of this file yields that slice and the
+    loop runs over its batches (`for xb in chunks(x, bs)`). Also an array fed back from the function's own result when the function
     returns it grown (`h = step(h)` with `return jnp.concatenate([h, new])`, `jnp.append`,
     `jnp.vstack`, `jnp.pad`; measured, `seq.growing_carry`: 3 calls, 3 compiles), not a rolling
     window that drops as much as it adds (`concatenate([h[1:], new])`). Also an argument built
@@ -96,6 +97,11 @@ class JitArgumentShapePerIteration(ModuleRule):
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef push(window, row):\n"
                 "    return jnp.concatenate([window[1:], row[None]])\n"
                 "def run(window, rows):\n    for r in rows:\n        window = push(window, r)\n    return window\n"),
+        # a batch generator that yields only full batches: one shape
+        Example("import jax\nimport jax.numpy as jnp\ndef full_batches(data, size):\n"
+                "    for i in range(0, len(data) - size + 1, size):\n        yield data[i:i + size]\n"
+                "@jax.jit\ndef step(p, xb):\n    return p - 0.1 * jnp.mean(xb, axis=0)\n"
+                "def train(p, data):\n    for xb in full_batches(data, 32):\n        p = step(p, xb)\n    return p\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -144,6 +150,18 @@ class JitArgumentShapePerIteration(ModuleRule):
                             'so jax.jit traces and compiles again every iteration; write into a fixed-size buffer at '
                             'a traced position (`.at[i].set`, `lax.dynamic_update_slice`)'),
                 )),
+        # the remainder slice yielded by a batch generator of this file
+        Example("import jax\nimport jax.numpy as jnp\ndef chunks(data, size):\n"
+                "    for i in range(0, len(data), size):\n        yield data[i:i + size]\n"
+                "@jax.jit\ndef step(p, xb):\n    return p - 0.1 * jnp.mean(xb, axis=0)\n"
+                "def train(p, data):\n    for xb in chunks(data, 32):\n        p = step(p, xb)\n    return p\n",
+                expected=(
+                    (11, 21, 'argument `xb` of jitted `step` comes from `chunks()`, which yields the slice '
+                             '`data[i:i + size]` of a loop over `range(0, len(data), size)`: the last batch is '
+                             'shorter whenever len(data) is not a multiple of size, so jax.jit compiles again for its '
+                             'shape (once per distinct remainder, e.g. each data set); drop the remainder or pad the '
+                             'last batch to the full size with a mask'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -181,7 +199,7 @@ class JitArgumentShapePerIteration(ModuleRule):
                     func, name = sized
                     return param, arg, (f"is built by {func} with a size from `{name}`, which changes on every "
                                         f"iteration: {tail}")
-                rest = self._remainder_batch(index, arg, loops)
+                rest = self._remainder_batch(index, arg, loops) or self._yielded_remainder(index, arg, loops)
                 if rest is not None:
                     return param, arg, rest
                 if isinstance(arg, (ast.ListComp, ast.DictComp)):
@@ -275,6 +293,28 @@ class JitArgumentShapePerIteration(ModuleRule):
             hit = next((n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in varying), None)
             if hit is not None:
                 return name, hit
+        return None
+
+    @staticmethod
+    def _yielded_remainder(index: ModuleIndex, arg: ast.expr, loops: list[ast.AST]) -> str | None:
+        """``for xb in chunks(data, 32)`` where ``chunks`` is a generator of this file that yields
+        such a remainder slice (:meth:`_remainder_batch`, read in the generator's own loop): the
+        loop variable is each batch it yields, the last one shorter."""
+        if not isinstance(arg, ast.Name) or not loops:
+            return None
+        loop = loops[0]
+        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name) or loop.target.id != arg.id \
+                or not isinstance(loop.iter, ast.Call) or not isinstance(loop.iter.func, ast.Name):
+            return None
+        helper = next((n for n in index.tree.body if isinstance(n, ast.FunctionDef)
+                       and n.name == loop.iter.func.id), None)
+        if helper is None:
+            return None
+        for node in index.scope_nodes(helper):
+            if isinstance(node, ast.Yield) and node.value is not None:
+                text = JitArgumentShapePerIteration._remainder_batch(index, node.value, index.loops_around(node))
+                if text is not None:
+                    return f"comes from `{helper.name}()`, which yields {text.removeprefix('is ')}"
         return None
 
     @staticmethod
