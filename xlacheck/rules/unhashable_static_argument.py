@@ -61,7 +61,8 @@ class UnhashableStaticArgument(ModuleRule):
     per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
     annotated as an array, a traced value (a non-static parameter of the jitted function the
     call runs in), an object of a class of this file that cannot be hashed (a dataclass without
-    `frozen=True`, a class with `__eq__` and no `__hash__`), or a list, dict or set literal (also
+    `frozen=True`, a class with `__eq__` and no `__hash__`), a list, dict or set literal, or a
+    call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) (also
     through a name assigned once, an array method such as `.astype(...)` of a JAX array, or one
     level of calls: a parameter of the enclosing function that a call of it in this file passes
     such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
