@@ -65,18 +65,17 @@ class _Scope:
     # -- what a loop variable counts -------------------------------------------------------
     def counter_loop(self, name: str) -> ast.For | None:
         """The ``for`` that binds ``name`` to ``range(...)`` values or an ``enumerate`` index."""
-        for node in self.bindings.get(name, ()):
-            if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
-                continue
-            func = node.iter.func
-            if not isinstance(func, ast.Name):
-                continue
-            if func.id == "range" and isinstance(node.target, ast.Name) and node.target.id == name:
-                return node
-            if (func.id == "enumerate" and isinstance(node.target, ast.Tuple) and node.target.elts
-                    and isinstance(node.target.elts[0], ast.Name) and node.target.elts[0].id == name):
-                return node
-        return None
+        return next((node for node in self.bindings.get(name, ()) if isinstance(node, ast.For) and _counts(node, name)),
+                    None)
+
+    def comprehension_counter(self, name: str) -> bool:
+        """``name`` is bound only by comprehensions of this scope, each to ``range(...)`` values or
+        an ``enumerate`` index (``[step(x, k) for k in range(n)]``), and by nothing else here."""
+        if name not in self.comprehension_names or name in self.bindings or name in self.params:
+            return False
+        heads = [c for c in self.index.scope_nodes(self.scope) if isinstance(c, ast.comprehension)
+                 and name in target_names(c.target)]
+        return bool(heads) and all(_counts(c, name) for c in heads)
 
     # -- classification --------------------------------------------------------------------
     def number(self, node: ast.expr, depth: int = 0) -> int:
@@ -89,7 +88,8 @@ class _Scope:
             rebound = self._rebound_in_loop(node)
             if rebound is not None:  # `step = tf.convert_to_tensor(step)` before the use: that value reaches it
                 return self.number(rebound, depth + 1) if rebound is not node else 0
-            if self.counter_loop(node.id) is not None or node.id in self.numeric_params:
+            if self.counter_loop(node.id) is not None or node.id in self.numeric_params \
+                    or self.comprehension_counter(node.id):
                 return _STRONG
             if node.id in self.globals_updated and self._module_constant(node.id) and all(
                     self.number(b.value, depth + 1) for b in self.bindings.get(node.id, ())
@@ -682,6 +682,17 @@ class _Scope:
 _ARITHMETIC_CALLS = _NUMBER_BUILTINS | _NUMBER_COMBINERS
 
 
+def _counts(head: ast.For | ast.AsyncFor | ast.comprehension, name: str) -> bool:
+    """The loop head binds ``name`` to ``range(...)`` values or to the index of ``enumerate(...)``."""
+    it = head.iter
+    if not isinstance(it, ast.Call) or not isinstance(it.func, ast.Name):
+        return False
+    if it.func.id == "range":
+        return isinstance(head.target, ast.Name) and head.target.id == name
+    return it.func.id == "enumerate" and isinstance(head.target, ast.Tuple) and bool(head.target.elts) \
+        and isinstance(head.target.elts[0], ast.Name) and head.target.elts[0].id == name
+
+
 def _loop_sources(target: ast.expr, iterable: ast.expr) -> list[tuple[str, ast.expr]]:
     """(name, the iterable its values come from) for a loop target: ``for x in xs``,
     ``for i, x in enumerate(xs)``, ``for a, b in zip(xs, ys)``."""
@@ -926,7 +937,7 @@ class PythonScalarToTfFunction(ModuleRule):
     Flags a call of a `tf.function` defined in the same file (decorated, or
     `name = tf.function(f)`) that passes a Python `int`, `float`, list, dict or run-time string
     (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
-    a `range()`/`enumerate()` loop, a Python number reassigned in the loop around the call, a
+    a `range()`/`enumerate()` loop or comprehension (`[step(x, k) for k in range(n)]`), a Python number reassigned in the loop around the call, a
     number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
     list computed from the caller's arguments, each item of a parameter annotated as a sequence of
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
@@ -1277,6 +1288,15 @@ class PythonScalarToTfFunction(ModuleRule):
                             'every iteration of the comprehension that calls it, and `scaled` declares '
                             '`temperature: float`): each new value traces and compiles the function again; pass a '
                             'tensor (tf.constant / tf.Variable)'),
+                )),
+        # a comprehension that counts with range(): each count a new Python int
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef rollout(x, steps):\n"
+                "    return x * tf.cast(steps, tf.float32)\ndef run(x, horizon):\n"
+                "    return [rollout(x, steps=h) for h in range(1, horizon)]\n",
+                expected=(
+                    (6, 30, 'Python number `h` passed to tf.function `rollout` changes between calls (`h` changes '
+                            'every iteration of the comprehension that calls it): each new value traces and compiles '
+                            'the function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
     )
 
