@@ -43,7 +43,8 @@ class JitArgumentShapePerIteration(ModuleRule):
     over a last, partial batch: `x[i:i + bs]` in `for i in range(0, len(x), bs)`, or
     `x[i * bs:(i + 1) * bs]` in `for i in range(math.ceil(len(x) / bs))` (one more compile per
     distinct remainder), also when a generator function of this file yields that slice and the
-    loop runs over its batches (`for xb in chunks(x, bs)`). Also an array fed back from the function's own result when the function
+    loop runs over its batches (`for xb in chunks(x, bs)`). Also an array fed back from the
+    function's own result when the function
     returns it grown (`h = step(h)` with `return jnp.concatenate([h, new])`, `jnp.append`,
     `jnp.vstack`, `jnp.pad`; measured, `seq.growing_carry`: 3 calls, 3 compiles), not a rolling
     window that drops as much as it adds (`concatenate([h[1:], new])`). Also an argument built

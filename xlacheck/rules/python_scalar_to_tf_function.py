@@ -937,7 +937,8 @@ class PythonScalarToTfFunction(ModuleRule):
     Flags a call of a `tf.function` defined in the same file (decorated, or
     `name = tf.function(f)`) that passes a Python `int`, `float`, list, dict or run-time string
     (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
-    a `range()`/`enumerate()` loop or comprehension (`[step(x, k) for k in range(n)]`), a Python number reassigned in the loop around the call, a
+    a `range()`/`enumerate()` loop or comprehension (`[step(x, k) for k in range(n)]`), a Python
+    number reassigned in the loop around the call, a
     number computed by a helper of this file doing Python arithmetic (`warmup(step)`), a number or
     list computed from the caller's arguments, each item of a parameter annotated as a sequence of
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of

@@ -28,7 +28,8 @@ class StaticArgumentPerIteration(ModuleRule):
     `static_argnums`/`static_argnames` (decorated, `f = jax.jit(g, ...)`, or
     `f = partial(jax.jit, static_argnames=...)(g)`, or a method of a class of this file called
     through `self`: decorated, or bound jitted by a method, `self._step = jax.jit(self._train_step,
-    static_argnums=1)`, whose numbers count from the parameter after `self`) whose static argument is computed from the loop variable
+    static_argnums=1)`, whose numbers count from the parameter after `self`) whose static argument
+    is computed from the loop variable
     (`for n in sizes: sample(key, n)`), from a name the loop augments (`n += 1`), or from a name
     the loop assigns from those (`n = len(batch)` with `batch` the loop variable), a static
     argument drawn at random (`np.random.randint(4, 8)`, `rng.integers(...)`, `random.choice(...)`)
