@@ -207,13 +207,16 @@ def test_items_of_a_plain_dataloader_stay_on_the_cpu_until_moved() -> None:
             opt.step()
             torch_xla.sync()
     """)
-    assert _codes(src) == []
+    # no host read (lengths stays on the CPU); the slice of the moved batch at a per-batch length
+    # recompiles for each value (XLA450: x[:, :n] is a multi-axis index, so x is a tensor)
+    assert _codes(src) == ["XLA450"]
     moved = src.replace("x = x.to(device)", "x, lengths = x.to(device), lengths.to(device)")
     moved = moved.replace("        n = int(lengths.max())\n", "").replace(
         "        loss = model", "        n = int(lengths.max())\n        loss = model")
-    assert _codes(moved) == ["XLA350"]
+    assert [c for c in _codes(moved) if c != "XLA450"] == ["XLA350"]
     collate = src.replace("drop_last=True)", "drop_last=True, collate_fn=to_device)")
-    assert _codes(collate) == ["XLA350"]  # a collate_fn may move the batch: no CPU claim
+    # a collate_fn may move the batch: no CPU claim
+    assert [c for c in _codes(collate) if c != "XLA450"] == ["XLA350"]
 
 
 STEP_FUNCTION = """

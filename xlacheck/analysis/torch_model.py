@@ -2105,6 +2105,9 @@ class _Walker:
             if m == "per_device_loader":
                 return LOADER
             if m in ("item",) and recv & (TENSOR | STRUCT):
+                if isinstance(f.value, ast.Call) and (b.resolve(f.value.func) or "").startswith("torch.") \
+                        and (b.resolve(f.value.func) or "").rsplit(".", 1)[-1] in FACTORIES_RANDOM:
+                    return STEP_INT  # torch.randint(0, 8, (1,)).item(): a new number at every call
                 return HOST
             if recv & MAYBE_MASK and not recv & TENSOR and m in _MASK_METHODS:
                 # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
@@ -2149,9 +2152,12 @@ class _Walker:
                 return OUT | GRAD
             if f.id in ("int", "float", "bool") and args and args[0] & (TENSOR | HOST):
                 inner = c.args[0]
-                if isinstance(inner, ast.Call) and (b.resolve(inner.func) or "").startswith("torch.") \
-                        and _built_from_sizes(inner, self.size):
-                    return 0  # int(torch.div(h, 2)) with h from a shape: the same number at every step
+                inner_name = b.resolve(inner.func) or "" if isinstance(inner, ast.Call) else ""
+                if inner_name.startswith("torch.") and inner_name.rsplit(".", 1)[-1] not in RANDOM_OPS \
+                        and _built_from_sizes(inner, self.size):  # type: ignore[arg-type]
+                    # int(torch.div(h, 2)) with h from a shape: the same number at every step (a draw,
+                    # int(torch.randint(0, 8, (1,))), is a new number at every call)
+                    return 0
                 return STEP_INT if f.id == "int" else HOST
             if f.id in ("len", "max", "min", "sum", "abs", "round", "int", "sorted") \
                     and any(a & STEP_INT for a in args):

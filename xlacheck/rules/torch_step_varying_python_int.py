@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import CPU, HOST, STEP_ARG, STEP_INT, TENSOR, TorchFacts, recompiles
+from xlacheck.analysis.torch_model import CPU, HOST, STEP_ARG, STEP_INT, STRUCT, TENSOR, TorchFacts, recompiles
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -95,6 +95,14 @@ def _what(hit: ast.AST, flags: dict[int, int], number: bool = False) -> str:
             "from the loop)")
 
 
+
+def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
+    """``x[:, i:j]`` of a batch item or a module's output (``x, y = x.to(device), y.to(device)``): a tuple,
+    dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
+    result as one)."""
+    return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
+
+
 class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
@@ -168,6 +176,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        img = F.interpolate(img * random.uniform(0.8, 1.2), scale_factor=2.0)\n"
                 "        loss = model(img).sum()\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        # the offset drawn on the device and applied as an index: no Python int reaches the graph
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
+                "        i = torch.randint(0, 4, (1,), device=device)\n"
+                "        loss = model(x.index_select(1, i + torch.arange(8, device=device))).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -222,6 +236,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'position into the graph and compiles a new one for each value; index with a device '
                             'tensor (`index_select`/`index_copy_`)'),
                 )),
+        # a draw from torch's CPU generator read back as a Python int (torchvision's RandomCrop.get_params),
+        # slicing a batch item moved to the device (a multi-axis index: a tensor, not a tuple or dict)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n    device = torch_xla.device()\n"
+                "    for x, y in loader:\n        x, y = x.to(device), y.to(device)\n"
+                "        i = torch.randint(0, 4, (1,)).item()\n        loss = model(x[:, i:i + 8]).sum()\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (8, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
+                            'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
+                            'or a device-side index'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -237,7 +262,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
                                        "torch ops: torch_xla unrolls the loop into the graph and compiles a new one "
                                        "for each count; loop a fixed number of times (pad, mask the extra steps)")
                 continue
-            if isinstance(node, ast.Subscript) and torch.tensor(node.value) and not torch.of(node.value) & CPU:
+            if isinstance(node, ast.Subscript) and (torch.tensor(node.value) or _multi_axis_of_batch(node, torch)) \
+                    and not torch.of(node.value) & CPU:
                 parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 for p in parts:
                     if isinstance(p, ast.Slice):
