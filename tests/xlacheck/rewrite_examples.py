@@ -3119,3 +3119,40 @@ def rows_and_count(x):
         inputs=(((4, 3), "float"),),
     ),
 )
+
+# XLA117: tf.cond on a Python predicate -> a Python conditional expression, the branch eager tf.cond chose.
+EXAMPLES += (
+    Example(
+        "python_predicate_cond_lambda_branches",
+        '''import tensorflow as tf
+
+
+def gated(x, use_gate=True):
+    h = x * 0.5
+    h = tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)  # flag(XLA117): tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)
+    return x + h
+''',
+        "unsafe",  # a one-item list from a branch was unpacked by eager tf.cond
+        ("    h = h * tf.sigmoid(x) if use_gate else h  # flag",),
+        inputs=(((3, 2), "float"), ((), True)),
+        grad=True,
+    ),
+    Example(
+        "python_predicate_cond_named_branches_keywords",
+        '''import tensorflow as tf
+
+
+def scaled(x, mode=0):
+    def double():
+        return x * 2.0
+
+    def keep():
+        return x
+    return tf.reduce_sum(tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick"))  # flag(XLA117): tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick")
+''',
+        "unsafe",
+        ("return tf.reduce_sum((double() if mode > 1 else keep()))",),
+        inputs=(((4,), "float"), ((), 2)),
+        grad=True,
+    ),
+)
