@@ -3156,3 +3156,37 @@ def scaled(x, mode=0):
         grad=True,
     ),
 )
+
+# XLA205: tnp.arange on a tensor -> tf.range, the op it calls after testing its arguments in Python.
+EXAMPLES += (
+    Example(
+        "numpy_arange_positions_from_dynamic_length",
+        '''import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+
+def add_positions(tokens):
+    seq_len = tf.shape(tokens)[1]
+    positions = tnp.arange(seq_len)  # flag(XLA205): tnp.arange(seq_len)
+    return tokens + tf.cast(positions, tokens.dtype)[None, :]
+''',
+        "unsafe",  # tnp promotes the dtype the NumPy way (the same here: an int32 tensor)
+        ("    positions = tf.range(seq_len)  # flag",),
+        inputs=(((2, 5), "float"),),
+        grad=True,
+    ),
+    Example(
+        "numpy_arange_strided_with_start",
+        '''import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+
+def odd_rows(x):
+    n = tf.shape(x)[0]
+    return tf.gather(x, tnp.arange(1, n, 2))  # flag(XLA205): tnp.arange(1, n, 2)
+''',
+        "unsafe",
+        ("return tf.gather(x, tf.range(1, n, 2))",),
+        inputs=(((5, 3), "float"),),
+    ),
+)
