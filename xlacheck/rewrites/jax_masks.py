@@ -1,0 +1,170 @@
+"""Boolean-mask selections under ``jax.jit`` (XLA207) -> the same computation on the whole array,
+the mask applied by ``where``.
+
+``x[m]`` (``m`` boolean), ``x[jnp.nonzero(m)]`` and ``x[jnp.where(m)]`` have as many entries as
+``m`` has true ones, so tracing fails (NonConcreteBooleanIndexError, ConcretizationTypeError). Two
+consumers of such a selection have a static form that computes the same values:
+
+* a reduction ``jnp.sum/mean/prod(E)`` or ``E.sum/mean/prod()`` of an arithmetic expression ``E``
+  (``+ - * / ** %`` and unary minus) whose array leaves are selections by one mask -> the same
+  reduction of ``E`` on the whole arrays with ``where=m`` (``jnp.sum(b[~s] ** 2)`` ->
+  ``jnp.sum(b ** 2, where=~s)``): the reduction reads exactly the selected entries; an empty
+  selection gives 0, NaN and 1, as the original does;
+* ``x.at[m].set(c)`` with a number ``c`` -> ``jnp.where(m, c, x)``.
+
+``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
+for a boolean expression). Only the call without ``size=`` is a selection.
+
+Always UNSAFE, for what the reader cannot see: the rewrite assumes the mask has the array's shape
+(a mask over the leading axes only selects whole rows, where ``where`` broadcasts it against the
+trailing axes); ``E`` is computed on the masked-out entries too, so where they are not finite the
+gradient there is NaN (0 times inf) where the original's is 0; a sum runs in another order (the
+last bits of a float sum may differ); ``.at[m].set`` casts ``c`` to ``x``'s dtype where
+``jnp.where`` promotes (a float into an integer array).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import atom, is_number
+from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._source import Source, dotted, module_alias
+
+_REDUCTIONS = ("sum", "mean", "prod")
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
+_ARITH = tuple(_SYMBOLS)
+_LOGICAL = ("logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",
+            "isin", "greater", "less", "equal", "not_equal", "greater_equal", "less_equal")
+ASSUMES_SHAPE = ("assumes the mask has the array's shape (a mask over leading axes selects whole rows, where `where` "
+                 "broadcasts it against the trailing axes)")
+MASKED_GRADIENT = ("the expression is computed on the masked-out entries too: where they are not finite the gradient "
+                   "there is NaN (0 times inf) where the original's is 0")
+REORDERED = "the reduction runs in another order (the last bits of a float sum or product may differ)"
+CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
+
+
+def _jnp(src: Source) -> str | None:
+    return module_alias(src.tree, "jax.numpy") or next(
+        (a.asname or a.name for n in src.tree.body if isinstance(n, ast.ImportFrom) and n.module == "jax"
+         for a in n.names if a.name == "numpy"), None)
+
+
+def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
+    """Whether ``node`` is a boolean array expression: a comparison, ``~``/``&``/``|``/``^`` of
+    such, a ``jnp.logical_*``/``isnan``-like call, or a name bound once to one."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return True  # `~m` indexes by a mask: an integer index would not be flagged
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return _boolean(src, jnp, node.left, depth) or _boolean(src, jnp, node.right, depth)
+    if isinstance(node, ast.Call):
+        name = dotted(node.func)
+        return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _LOGICAL
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _boolean(src, jnp, bound, depth + 1)
+    return False
+
+
+def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
+    """The text of the boolean mask an index selects by, or None when it is no mask."""
+    if isinstance(index, ast.Call) and not index.keywords and len(index.args) == 1 \
+            and dotted(index.func) in (f"{jnp}.nonzero", f"{jnp}.where") \
+            and not isinstance(index.args[0], ast.Starred):
+        inner = index.args[0]
+        return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
+    if isinstance(index, ast.Tuple) or isinstance(index, ast.Slice) or is_number(index):
+        return None
+    return src.segment(index) if _boolean(src, jnp, index) else None
+
+
+def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(array, mask text) for ``x[m]``; None for any other expression."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        mask = _mask(src, jnp, node.slice)
+        if mask is not None:
+            return node.value, mask
+    return None
+
+
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str]) -> str | None:
+    """``node``'s text with each selection replaced by its whole array, every selection by one
+    mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers."""
+    selected = _selection(src, jnp, node)
+    if selected is not None:
+        masks.add(selected[1])
+        return atom(src, selected[0])
+    if is_number(node):
+        return src.segment(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _whole(src, jnp, node.operand, masks)
+        return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
+        left, right = _whole(src, jnp, node.left, masks), _whole(src, jnp, node.right, masks)
+        if left is None or right is None:
+            return None
+        return f"({left} {_SYMBOLS[type(node.op)]} {right})"
+    return None
+
+
+def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, str] | None:
+    """(name, reduced expression, how it is written) for ``jnp.sum(E)`` or ``E.sum()``."""
+    if node.keywords:
+        return None
+    name = dotted(node.func)
+    if name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS \
+            and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+        return name[len(jnp) + 1:], node.args[0], "function"
+    if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
+        return node.func.attr, node.func.value, "method"
+    return None
+
+
+def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.Call):
+        return None
+    found = _reduction(src, jnp, node)
+    if found is None:
+        return None
+    op, reduced, form = found
+    masks: set[str] = set()
+    whole = _whole(src, jnp, reduced, masks)
+    if whole is None or len(masks) != 1:
+        return None
+    (mask,) = masks
+    if whole.startswith("(") and whole.endswith(")") and _selection(src, jnp, reduced) is None:
+        whole = whole[1:-1]
+    if form == "function":
+        text = f"{jnp}.{op}({whole}, where={mask})"
+    else:  # a method of the whole array: an atom as it stands, else parenthesized
+        text = f"{whole if _selection(src, jnp, reduced) is not None else f'({whole})'}.{op}(where={mask})"
+    return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)",
+                    [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, MASKED_GRADIENT, REORDERED])
+
+
+def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``x.at[m].set(c)``, ``c`` a number -> ``jnp.where(m, c, x)``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "set"
+            and len(node.args) == 1 and not node.keywords and is_number(node.args[0])):
+        return None
+    target = node.func.value
+    if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
+            and target.value.attr == "at"):
+        return None
+    mask = _mask(src, jnp, target.slice)
+    if mask is None:
+        return None
+    text = f"{jnp}.where({mask}, {src.segment(node.args[0])}, {src.segment(target.value.value)})"
+    return make_fix("select with jnp.where instead of setting through a boolean mask (a static shape)",
+                    [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, CAST])
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
+    jnp = _jnp(src)
+    if jnp is None:
+        return None
+    return _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
