@@ -189,6 +189,9 @@ MASKS = {
     "at_set_with_a_number": (
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
+    "at_set_at_unpacked_coordinates": (
+        "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n    return out * 2.0\n",
+        "jnp.nonzero(m > 0.5)", "def zero_hits(b, m):\n    out = jnp.where(m > 0.5, 0.0, b)\n"),
 }
 
 
@@ -225,3 +228,6 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0)\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, i):\n    return jnp.sum(b[i] * b[i > 0])\n", "b[i > 0]") is None
+    # a coordinate read again elsewhere: the unpacking stays, so no fix
+    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
+                    "jnp.nonzero(m)") is None

@@ -10,7 +10,9 @@ consumers of such a selection have a static form that computes the same values:
   reduction of ``E`` on the whole arrays with ``where=m`` (``jnp.sum(b[~s] ** 2)`` ->
   ``jnp.sum(b ** 2, where=~s)``): the reduction reads exactly the selected entries; an empty
   selection gives 0, NaN and 1, as the original does;
-* ``x.at[m].set(c)`` with a number ``c`` -> ``jnp.where(m, c, x)``.
+* ``x.at[m].set(c)`` with a number ``c`` -> ``jnp.where(m, c, x)``; also where the coordinates
+  are unpacked first (``i, j = jnp.where(m)``, read only as ``x.at[i, j].set(c)`` later in the
+  block, nothing they or the mask read rebound): the unpacking goes.
 
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
@@ -29,7 +31,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, is_number
-from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
 
 _REDUCTIONS = ("sum", "mean", "prod")
@@ -162,9 +164,52 @@ def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, CAST])
 
 
+def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``i, j = jnp.where(m)`` whose names are read only together, as ``x.at[i, j].set(c)`` later in
+    the same block -> the assignment goes and the set becomes ``jnp.where(m, c, x)``."""
+    assign = src.parents.get(node)
+    if not (isinstance(node, ast.Call) and isinstance(assign, ast.Assign) and assign.value is node
+            and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts) and src.alone_on_lines(assign, assign)):
+        return None
+    mask = _mask(src, jnp, node)
+    if mask is None or isinstance(node.args[0], ast.Starred):
+        return None
+    names = [t.id for t in assign.targets[0].elts]  # type: ignore[attr-defined]
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names) \
+            or any(len(stores.get(n.id, [])) > 1 for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)):
+        return None  # a coordinate or a name of the mask rebound: the later read may see another value
+    readers = [n for name in names for n in src.loads_of(name, scope)]
+    if len(readers) != len(names):
+        return None
+    index = src.parents.get(readers[0])
+    if isinstance(index, ast.Subscript) and len(names) == 1:  # (i,) = jnp.nonzero(m); x.at[i]
+        at, elts = index, [readers[0]] if index.slice is readers[0] else []
+    else:
+        at = src.parents.get(index) if isinstance(index, ast.Tuple) else None
+        elts = index.elts if isinstance(index, ast.Tuple) else []
+    if not (isinstance(at, ast.Subscript) and len(elts) == len(names) and all(e is r for e, r in zip(elts, readers))
+            and (at.slice is index or at.slice is readers[0])):
+        return None
+    call = src.parents.get(src.parents.get(at))
+    if not (isinstance(at.value, ast.Attribute) and at.value.attr == "at" and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute) and call.func.attr == "set" and call.func.value is at
+            and len(call.args) == 1 and not call.keywords and is_number(call.args[0])):
+        return None
+    later, body = src.statement_of(call), src.body_containing(assign)
+    if later is None or body is None or later not in body or body.index(later) <= body.index(assign):
+        return None
+    text = f"{jnp}.where({mask}, {src.segment(call.args[0])}, {src.segment(at.value.value)})"
+    return make_fix("select with jnp.where instead of setting at the coordinates of a boolean mask (a static shape)",
+                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, ""), replace(src, call, text)],
+                    unsafe=[ASSUMES_SHAPE, CAST])
+
+
 @rewriter(ast.Call, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
-    return _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node)
+    return _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
