@@ -3129,7 +3129,7 @@ EXAMPLES += (
 
 def gated(x, use_gate=True):
     h = x * 0.5
-    h = tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)  # flag(XLA117): tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)
+    h = tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)  # flag(XLA117): tf.cond(use_gate...
     return x + h
 ''',
         "unsafe",  # a one-item list from a branch was unpacked by eager tf.cond
@@ -3148,7 +3148,7 @@ def scaled(x, mode=0):
 
     def keep():
         return x
-    return tf.reduce_sum(tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick"))  # flag(XLA117): tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick")
+    return tf.reduce_sum(tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick"))  # flag(XLA117): tf.cond(mode...
 ''',
         "unsafe",
         ("return tf.reduce_sum((double() if mode > 1 else keep()))",),

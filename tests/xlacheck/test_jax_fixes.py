@@ -190,7 +190,8 @@ MASKS = {
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
     "at_set_at_unpacked_coordinates": (
-        "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n    return out * 2.0\n",
+        "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
+        "    return out * 2.0\n",
         "jnp.nonzero(m > 0.5)", "def zero_hits(b, m):\n    out = jnp.where(m > 0.5, 0.0, b)\n"),
 }
 
