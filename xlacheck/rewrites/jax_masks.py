@@ -10,6 +10,8 @@ consumers of such a selection have a static form that computes the same values:
   reduction of ``E`` on the whole arrays with ``where=m`` (``jnp.sum(b[~s] ** 2)`` ->
   ``jnp.sum(b ** 2, where=~s)``): the reduction reads exactly the selected entries; an empty
   selection gives 0, NaN and 1, as the original does;
+* the same with a slice ``x[a:b]`` (no step) whose bounds may be traced: the mask is the positions
+  ``a <= i < b`` along axis 0, ``jax.lax.broadcasted_iota`` of ``x``'s shape (every rank);
 * ``x.at[m].set(c)`` with a number ``c`` -> ``jnp.where(m, c, x)``; also where the coordinates
   are unpacked first (``i, j = jnp.where(m)``, read only as ``x.at[i, j].set(c)`` later in the
   block, nothing they or the mask read rebound): the unpacking goes.
@@ -21,7 +23,8 @@ Always UNSAFE, for what the reader cannot see: the rewrite assumes the mask has 
 (a mask over the leading axes only selects whole rows, where ``where`` broadcasts it against the
 trailing axes); ``E`` is computed on the masked-out entries too, so where they are not finite the
 gradient there is NaN (0 times inf) where the original's is 0; a sum runs in another order (the
-last bits of a float sum may differ); ``.at[m].set`` casts ``c`` to ``x``'s dtype where
+last bits of a float sum may differ); a negative slice bound counts from the end, the mask's
+does not; ``.at[m].set`` casts ``c`` to ``x``'s dtype where
 ``jnp.where`` promotes (a float into an integer array).
 """
 
@@ -43,6 +46,8 @@ ASSUMES_SHAPE = ("assumes the mask has the array's shape (a mask over leading ax
                  "broadcasts it against the trailing axes)")
 MASKED_GRADIENT = ("the expression is computed on the masked-out entries too: where they are not finite the gradient "
                    "there is NaN (0 times inf) where the original's is 0")
+NEGATIVE_BOUND = "a negative slice bound counts from the end in the slice, not in the mask"
+_INDEX_DTYPE = "int32"  # lax.broadcasted_iota's dtype: the positions of any array XLA indexes
 REORDERED = "the reduction runs in another order (the last bits of a float sum or product may differ)"
 CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
@@ -83,10 +88,25 @@ def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
     return src.segment(index) if _boolean(src, jnp, index) else None
 
 
+def _rows(src: Source, jnp: str, node: ast.Subscript) -> str | None:
+    """The mask of ``x[a:b]`` (no step; either bound may be traced): the positions along axis 0
+    from ``a`` up to ``b``, as ``lax.broadcasted_iota`` of ``x``'s shape (exact for every rank)."""
+    bounds = node.slice
+    jax = module_alias(src.tree, "jax")
+    if not isinstance(bounds, ast.Slice) or bounds.step is not None or jax is None \
+            or (bounds.lower is None and bounds.upper is None):
+        return None
+    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {atom(src, node.value)}.shape, 0)"
+    tests = [f"({iota} >= {atom(src, bounds.lower)})" if bounds.lower is not None else "",
+             f"({iota} < {atom(src, bounds.upper)})" if bounds.upper is not None else ""]
+    tests = [t for t in tests if t]
+    return tests[0][1:-1] if len(tests) == 1 else " & ".join(tests)
+
+
 def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | None:
-    """(array, mask text) for ``x[m]``; None for any other expression."""
+    """(array, mask text) for ``x[m]`` and ``x[a:b]``; None for any other expression."""
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        mask = _mask(src, jnp, node.slice)
+        mask = _mask(src, jnp, node.slice) or _rows(src, jnp, node)
         if mask is not None:
             return node.value, mask
     return None
@@ -144,7 +164,8 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     else:  # a method of the whole array: an atom as it stands, else parenthesized
         text = f"{whole if _selection(src, jnp, reduced) is not None else f'({whole})'}.{op}(where={mask})"
     return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)",
-                    [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, MASKED_GRADIENT, REORDERED])
+                    [replace(src, node, text)],
+                    unsafe=[ASSUMES_SHAPE if "broadcasted_iota" not in mask else NEGATIVE_BOUND, MASKED_GRADIENT, REORDERED])
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
