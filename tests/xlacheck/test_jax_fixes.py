@@ -192,6 +192,9 @@ MASKS = {
     "sum_of_a_prefix_of_traced_length": (
         "def prefix(b, m):\n    k = jnp.sum(m > 0.5)\n    return jnp.sum(b[:k] * 2.0)\n", "b[:k]",
         "return jnp.sum(b * 2.0, where=jax.lax.broadcasted_iota(jnp.int32, b.shape, 0) < k)\n"),
+    "first_hit_coordinates": (
+        "def at_peak(b, m):\n    (hit,) = jnp.nonzero(m >= jnp.max(m))\n    return b[hit[0]] * 2.0\n",
+        "jnp.nonzero(m >= jnp.max(m))", "(hit,) = jnp.nonzero(m >= jnp.max(m), size=1)\n"),
     "at_set_at_unpacked_coordinates": (
         "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
         "    return out * 2.0\n",
@@ -211,7 +214,7 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
     body, flagged, expected = MASKS[name]
     source = HEADER + body
     fix = mask_fix(source, flagged)
-    assert fix is not None and fix.applicability is Applicability.UNSAFE and "mask" in fix.message
+    assert fix is not None and fix.applicability is Applicability.UNSAFE and "unsafe: " in fix.message
     fixed = apply_edits(source, fix.edits)
     assert expected in fixed
     original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
@@ -235,3 +238,5 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     # a coordinate read again elsewhere: the unpacking stays, so no fix
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
                     "jnp.nonzero(m)") is None
+    # coordinates read whole, or at a position from the end: no size covers them
+    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n", "jnp.nonzero(m)") is None

@@ -19,13 +19,17 @@ consumers of such a selection have a static form that computes the same values:
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
 
+Coordinates unpacked from ``jnp.where(m)``/``jnp.nonzero(m)`` and read only as ``i[k]`` with
+literal ``k`` get ``size=K`` (one past the largest ``k``): the first hits, in order, are the same.
+
 Always UNSAFE, for what the reader cannot see: the rewrite assumes the mask has the array's shape
 (a mask over the leading axes only selects whole rows, where ``where`` broadcasts it against the
 trailing axes); ``E`` is computed on the masked-out entries too, so where they are not finite the
 gradient there is NaN (0 times inf) where the original's is 0; a sum runs in another order (the
 last bits of a float sum may differ); a negative slice bound counts from the end, the mask's
 does not; ``.at[m].set`` casts ``c`` to ``x``'s dtype where
-``jnp.where`` promotes (a float into an integer array).
+``jnp.where`` promotes (a float into an integer array); with ``size=``, fewer hits than read
+raise IndexError in the original and read the fill value 0 in the fix.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import atom, is_number
+from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
 
@@ -48,6 +52,8 @@ MASKED_GRADIENT = ("the expression is computed on the masked-out entries too: wh
                    "there is NaN (0 times inf) where the original's is 0")
 NEGATIVE_BOUND = "a negative slice bound counts from the end in the slice, not in the mask"
 _INDEX_DTYPE = "int32"  # lax.broadcasted_iota's dtype: the positions of any array XLA indexes
+FEWER_HITS = ("where fewer entries are true than the code reads, the original raises IndexError and the fix reads "
+              "the fill value 0")
 REORDERED = "the reduction runs in another order (the last bits of a float sum or product may differ)"
 CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
@@ -228,9 +234,39 @@ def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     unsafe=[ASSUMES_SHAPE, CAST])
 
 
+def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``i, j = jnp.where(m)`` whose coordinates are read only as ``i[k]`` (literal ``k >= 0``) ->
+    ``jnp.where(m, size=K)``, ``K`` one past the largest ``k``: the first ``K`` hits, in the same
+    order, have a static shape."""
+    assign = src.parents.get(node)
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)
+            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Tuple) and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
+        return None
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    wanted = 0
+    for target in assign.targets[0].elts:
+        name = target.id  # type: ignore[attr-defined]
+        reads = src.loads_of(name, scope)
+        if len(stores.get(name, [])) != 1 or not reads:
+            return None
+        for read in reads:
+            at = src.parents.get(read)
+            k = int_literal(at.slice) if isinstance(at, ast.Subscript) and at.value is read else None
+            if k is None or k < 0:
+                return None
+            wanted = max(wanted, k + 1)
+    text = f"{src.segment(node.func)}({src.segment(node.args[0])}, size={wanted})"
+    return make_fix(f"keep the first {wanted} hit(s) the code reads (size={wanted}: a static shape)",
+                    [replace(src, node, text)], unsafe=[FEWER_HITS])
+
+
 @rewriter(ast.Call, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
-    return _masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
+    return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
+            or _first_hits(src, jnp, node))
