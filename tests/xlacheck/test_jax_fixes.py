@@ -239,4 +239,5 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
                     "jnp.nonzero(m)") is None
     # coordinates read whole, or at a position from the end: no size covers them
-    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n", "jnp.nonzero(m)") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n",
+                    "jnp.nonzero(m)") is None

@@ -171,7 +171,8 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         text = f"{whole if _selection(src, jnp, reduced) is not None else f'({whole})'}.{op}(where={mask})"
     return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)",
                     [replace(src, node, text)],
-                    unsafe=[ASSUMES_SHAPE if "broadcasted_iota" not in mask else NEGATIVE_BOUND, MASKED_GRADIENT, REORDERED])
+                    unsafe=[NEGATIVE_BOUND if "broadcasted_iota" in mask else ASSUMES_SHAPE, MASKED_GRADIENT,
+                            REORDERED])
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -242,7 +243,8 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
             and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)
             and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], ast.Tuple) and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
+            and isinstance(assign.targets[0], ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
         return None
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
