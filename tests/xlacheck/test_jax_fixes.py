@@ -69,6 +69,15 @@ def load(name: str, source: str, tmp: Path):
     return [v for k, v in vars(module).items() if callable(v) and getattr(v, "__module__", None) == name][-1]
 
 
+def original_and_compiled_fix(name: str, source: str, fix, expected: str, reason: str, tmp: Path):
+    """The original function and the jitted fixed one, after checking that the fix is unsafe,
+    says ``reason`` and writes ``expected``."""
+    assert fix is not None and fix.applicability is Applicability.UNSAFE and reason in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    return load(f"orig_{name}", source, tmp), jax.jit(load(f"fixed_{name}", fixed, tmp))
+
+
 VALUES = st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, np.nan, np.inf, -np.inf])
 
 
@@ -146,13 +155,9 @@ def loop_fix(source: str):
 
 @pytest.mark.parametrize("name", sorted(LOOPS))
 def test_jax_loop_fix_compiles_and_matches_the_original(name, tmp_path):
-    source, expected = HEADER + LOOPS[name][0], LOOPS[name][1]
-    fix = loop_fix(source)
-    assert fix is not None and fix.applicability is Applicability.UNSAFE and "reverse mode" in fix.message
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
-    compiled = jax.jit(rewritten)
+    source = HEADER + LOOPS[name][0]
+    original, compiled = original_and_compiled_fix(name, source, loop_fix(source), LOOPS[name][1], "reverse mode",
+                                                   tmp_path)
 
     @settings(max_examples=30, deadline=None)
     @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, 1.0]),
@@ -213,12 +218,8 @@ def mask_fix(source: str, flagged: str):
 def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
     body, flagged, expected = MASKS[name]
     source = HEADER + body
-    fix = mask_fix(source, flagged)
-    assert fix is not None and fix.applicability is Applicability.UNSAFE and "unsafe: " in fix.message
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
-    compiled = jax.jit(rewritten)
+    original, compiled = original_and_compiled_fix(name, source, mask_fix(source, flagged), expected, "unsafe: ",
+                                                   tmp_path)
 
     @settings(max_examples=40, deadline=None)
     @given(st.lists(VALUES, min_size=4, max_size=4), st.lists(st.sampled_from([-1.0, 0.0, 0.7, 2.0]),
