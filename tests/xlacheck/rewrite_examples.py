@@ -3119,3 +3119,74 @@ def rows_and_count(x):
         inputs=(((4, 3), "float"),),
     ),
 )
+
+# XLA117: tf.cond on a Python predicate -> a Python conditional expression, the branch eager tf.cond chose.
+EXAMPLES += (
+    Example(
+        "python_predicate_cond_lambda_branches",
+        '''import tensorflow as tf
+
+
+def gated(x, use_gate=True):
+    h = x * 0.5
+    h = tf.cond(use_gate, lambda: h * tf.sigmoid(x), lambda: h)  # flag(XLA117): tf.cond(use_gate...
+    return x + h
+''',
+        "unsafe",  # a one-item list from a branch was unpacked by eager tf.cond
+        ("    h = h * tf.sigmoid(x) if use_gate else h  # flag",),
+        inputs=(((3, 2), "float"), ((), True)),
+        grad=True,
+    ),
+    Example(
+        "python_predicate_cond_named_branches_keywords",
+        '''import tensorflow as tf
+
+
+def scaled(x, mode=0):
+    def double():
+        return x * 2.0
+
+    def keep():
+        return x
+    return tf.reduce_sum(tf.cond(mode > 1, true_fn=double, false_fn=keep, name="pick"))  # flag(XLA117): tf.cond(mode...
+''',
+        "unsafe",
+        ("return tf.reduce_sum((double() if mode > 1 else keep()))",),
+        inputs=(((4,), "float"), ((), 2)),
+        grad=True,
+    ),
+)
+
+# XLA205: tnp.arange on a tensor -> tf.range, the op it calls after testing its arguments in Python.
+EXAMPLES += (
+    Example(
+        "numpy_arange_positions_from_dynamic_length",
+        '''import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+
+def add_positions(tokens):
+    seq_len = tf.shape(tokens)[1]
+    positions = tnp.arange(seq_len)  # flag(XLA205): tnp.arange(seq_len)
+    return tokens + tf.cast(positions, tokens.dtype)[None, :]
+''',
+        "unsafe",  # tnp promotes the dtype the NumPy way (the same here: an int32 tensor)
+        ("    positions = tf.range(seq_len)  # flag",),
+        inputs=(((2, 5), "float"),),
+        grad=True,
+    ),
+    Example(
+        "numpy_arange_strided_with_start",
+        '''import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+
+def odd_rows(x):
+    n = tf.shape(x)[0]
+    return tf.gather(x, tnp.arange(1, n, 2))  # flag(XLA205): tnp.arange(1, n, 2)
+''',
+        "unsafe",
+        ("return tf.gather(x, tf.range(1, n, 2))",),
+        inputs=(((5, 3), "float"),),
+    ),
+)

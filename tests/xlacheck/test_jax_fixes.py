@@ -69,6 +69,15 @@ def load(name: str, source: str, tmp: Path):
     return [v for k, v in vars(module).items() if callable(v) and getattr(v, "__module__", None) == name][-1]
 
 
+def original_and_compiled_fix(name: str, source: str, fix, expected: str, reason: str, tmp: Path):
+    """The original function and the jitted fixed one, after checking that the fix is unsafe,
+    says ``reason`` and writes ``expected``."""
+    assert fix is not None and fix.applicability is Applicability.UNSAFE and reason in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    return load(f"orig_{name}", source, tmp), jax.jit(load(f"fixed_{name}", fixed, tmp))
+
+
 VALUES = st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, np.nan, np.inf, -np.inf])
 
 
@@ -146,13 +155,9 @@ def loop_fix(source: str):
 
 @pytest.mark.parametrize("name", sorted(LOOPS))
 def test_jax_loop_fix_compiles_and_matches_the_original(name, tmp_path):
-    source, expected = HEADER + LOOPS[name][0], LOOPS[name][1]
-    fix = loop_fix(source)
-    assert fix is not None and fix.applicability is Applicability.UNSAFE and "reverse mode" in fix.message
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
-    compiled = jax.jit(rewritten)
+    source = HEADER + LOOPS[name][0]
+    original, compiled = original_and_compiled_fix(name, source, loop_fix(source), LOOPS[name][1], "reverse mode",
+                                                   tmp_path)
 
     @settings(max_examples=30, deadline=None)
     @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False) | st.sampled_from([0.0, 1.0]),
@@ -173,3 +178,67 @@ def test_jax_loop_fix_compiles_and_matches_the_original(name, tmp_path):
 def test_a_loop_variable_read_after_the_loop_is_not_rewritten():
     source = HEADER + "def f(y, n):\n    for i in range(n):\n        y = y * 2.0\n    return y + i\n"
     assert loop_fix(source) is None
+
+
+# XLA207: boolean-mask selections consumed by a reduction or set through .at -> where= / jnp.where.
+MASKS = {
+    "sum_of_squares_of_a_selection": (
+        "def off_modes(b, m):\n    keep = m > 0.5\n    return jnp.sqrt(jnp.sum(b[~keep] ** 2))\n",
+        "b[~keep]", "return jnp.sqrt(jnp.sum(b ** 2, where=~keep))\n"),
+    "mean_of_a_difference": (
+        "def masked_err(b, m):\n    return jnp.mean(b[m > 0.0] - 2.0 * m[m > 0.0])\n",
+        "b[m > 0.0]", "return jnp.mean(b - (2.0 * m), where=m > 0.0)\n"),
+    "product_method_over_nonzero": (
+        "def active_gain(b, m):\n    g = jnp.abs(b) + m\n    return g[jnp.nonzero(g)].prod()\n",
+        "jnp.nonzero(g)", "return g.prod(where=g != 0)\n"),
+    "at_set_with_a_number": (
+        "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
+        "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
+    "sum_of_a_prefix_of_traced_length": (
+        "def prefix(b, m):\n    k = jnp.sum(m > 0.5)\n    return jnp.sum(b[:k] * 2.0)\n", "b[:k]",
+        "return jnp.sum(b * 2.0, where=jax.lax.broadcasted_iota(jnp.int32, b.shape, 0) < k)\n"),
+    "first_hit_coordinates": (
+        "def at_peak(b, m):\n    (hit,) = jnp.nonzero(m >= jnp.max(m))\n    return b[hit[0]] * 2.0\n",
+        "jnp.nonzero(m >= jnp.max(m))", "(hit,) = jnp.nonzero(m >= jnp.max(m), size=1)\n"),
+    "at_set_at_unpacked_coordinates": (
+        "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
+        "    return out * 2.0\n",
+        "jnp.nonzero(m > 0.5)", "def zero_hits(b, m):\n    out = jnp.where(m > 0.5, 0.0, b)\n"),
+}
+
+
+def mask_fix(source: str, flagged: str):
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    return result.fix
+
+
+@pytest.mark.parametrize("name", sorted(MASKS))
+def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
+    body, flagged, expected = MASKS[name]
+    source = HEADER + body
+    original, compiled = original_and_compiled_fix(name, source, mask_fix(source, flagged), expected, "unsafe: ",
+                                                   tmp_path)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(VALUES, min_size=4, max_size=4), st.lists(st.sampled_from([-1.0, 0.0, 0.7, 2.0]),
+                                                              min_size=4, max_size=4))
+    def check(values, masks):
+        b, m = jnp.asarray(values, dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-5, equal_nan=True)
+
+    check()
+
+
+def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0)\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, i):\n    return jnp.sum(b[i] * b[i > 0])\n", "b[i > 0]") is None
+    # a coordinate read again elsewhere: the unpacking stays, so no fix
+    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b.at[k].set(0.0), k\n",
+                    "jnp.nonzero(m)") is None
+    # coordinates read whole, or at a position from the end: no size covers them
+    assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n",
+                    "jnp.nonzero(m)") is None

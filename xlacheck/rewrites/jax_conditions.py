@@ -41,7 +41,7 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
                "the untaken branch sends a zero gradient to what it reads, which is NaN through an op with an "
                "infinite derivative there (a norm at 0)")
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
-JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop"})
+JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 

@@ -129,12 +129,18 @@ class DataDependentShapeArgument(Rule):
     first, which leaves a size-1 axis: the indicator of `0 <= ids < depth`, or the sum of `x`
     where `0 <= ids < n` (the ids the original keeps; it raises eagerly on ids `>= n`). Safe for
     sums of int32/int64; unsafe for floats (the sum runs in another order: the last bits may
-    differ). Other shape arguments get no automatic fix: the static bound must come from the
-    model's configuration.
+    differ).
+
+    `tnp.arange(n)` (no `dtype=`, an integer-literal step) on a tensor becomes `tf.range(n)`, the op
+    tnp calls after testing its arguments in Python; unsafe because tnp promotes the result dtype
+    the NumPy way (the same for integer tensors and Python ints, not always with Python floats).
+    Other shape arguments get no automatic fix: the static bound must come from the model's
+    configuration.
     """
 
     code = "XLA205"
-    fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_shape_argument")
+    fix = ("rewrite_masked", "rewrite_repeat_reduction", "rewrite_summed_size", "rewrite_numpy_arange",
+           "rewrite_shape_argument")
     name = "data-dependent-shape-argument"
     severity = Severity.RECOMPILE
     node_types = (ast.Call, ast.Subscript)

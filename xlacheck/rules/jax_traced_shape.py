@@ -73,7 +73,13 @@ class JaxTracedShape(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the static bound must come from the model's configuration.
+    Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
+    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`): `jnp.sum/mean/prod(E)` or `E.sum()` of arithmetic on
+    selections by one mask becomes the same reduction of the whole arrays with `where=m`, and
+    `x.at[m].set(c)` with a number `c` becomes `jnp.where(m, c, x)`. They assume the mask has the
+    array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
+    finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. Other sizes get
+    no automatic fix: the static bound must come from the model's configuration.
     """
 
     code = "XLA207"
@@ -81,7 +87,7 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = None
+    fix = ("rewrite_jax_boolean_mask",)
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

@@ -59,12 +59,16 @@ class PythonPredicateInTfCond(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the branch functions may take arguments or be defined elsewhere; a Python
-    `if` on the value picks the same branch.
+    Unsafe fix for `tf.cond` (`--unsafe-fixes`): the call becomes a Python conditional expression,
+    `(body_of_true_fn if pred else body_of_false_fn)` (a branch that is not a lambda without
+    parameters is called: `true_fn()`), which picks the branch eager `tf.cond` picked. It is unsafe
+    because eager `tf.cond` returns the item of a one-item list or tuple a branch returns, and read
+    the predicate as a NumPy value (the same truth for a bool, int or float). `tf.switch_case` and
+    `tf.case` get no fix (an out-of-range index runs the default branch; `exclusive=`).
     """
 
     code = "XLA117"
-    fix = None
+    fix = ("rewrite_python_predicate_cond",)
     name = "python-predicate-in-tf-cond"
     node_types = (ast.Call,)
 

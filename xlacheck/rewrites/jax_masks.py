@@ -1,0 +1,274 @@
+"""Boolean-mask selections under ``jax.jit`` (XLA207) -> the same computation on the whole array,
+the mask applied by ``where``.
+
+``x[m]`` (``m`` boolean), ``x[jnp.nonzero(m)]`` and ``x[jnp.where(m)]`` have as many entries as
+``m`` has true ones, so tracing fails (NonConcreteBooleanIndexError, ConcretizationTypeError). Two
+consumers of such a selection have a static form that computes the same values:
+
+* a reduction ``jnp.sum/mean/prod(E)`` or ``E.sum/mean/prod()`` of an arithmetic expression ``E``
+  (``+ - * / ** %`` and unary minus) whose array leaves are selections by one mask -> the same
+  reduction of ``E`` on the whole arrays with ``where=m`` (``jnp.sum(b[~s] ** 2)`` ->
+  ``jnp.sum(b ** 2, where=~s)``): the reduction reads exactly the selected entries; an empty
+  selection gives 0, NaN and 1, as the original does;
+* the same with a slice ``x[a:b]`` (no step) whose bounds may be traced: the mask is the positions
+  ``a <= i < b`` along axis 0, ``jax.lax.broadcasted_iota`` of ``x``'s shape (every rank);
+* ``x.at[m].set(c)`` with a number ``c`` -> ``jnp.where(m, c, x)``; also where the coordinates
+  are unpacked first (``i, j = jnp.where(m)``, read only as ``x.at[i, j].set(c)`` later in the
+  block, nothing they or the mask read rebound): the unpacking goes.
+
+``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
+for a boolean expression). Only the call without ``size=`` is a selection.
+
+Coordinates unpacked from ``jnp.where(m)``/``jnp.nonzero(m)`` and read only as ``i[k]`` with
+literal ``k`` get ``size=K`` (one past the largest ``k``): the first hits, in order, are the same.
+
+Always UNSAFE, for what the reader cannot see: the rewrite assumes the mask has the array's shape
+(a mask over the leading axes only selects whole rows, where ``where`` broadcasts it against the
+trailing axes); ``E`` is computed on the masked-out entries too, so where they are not finite the
+gradient there is NaN (0 times inf) where the original's is 0; a sum runs in another order (the
+last bits of a float sum may differ); a negative slice bound counts from the end, the mask's
+does not; ``.at[m].set`` casts ``c`` to ``x``'s dtype where
+``jnp.where`` promotes (a float into an integer array); with ``size=``, fewer hits than read
+raise IndexError in the original and read the fill value 0 in the fix.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.diagnostics import Fix
+from xlacheck.rewrites._expr import atom, int_literal, is_number
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._source import Source, dotted, module_alias
+
+_REDUCTIONS = ("sum", "mean", "prod")
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
+_ARITH = tuple(_SYMBOLS)
+_LOGICAL = ("logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",
+            "isin", "greater", "less", "equal", "not_equal", "greater_equal", "less_equal")
+ASSUMES_SHAPE = ("assumes the mask has the array's shape (a mask over leading axes selects whole rows, where `where` "
+                 "broadcasts it against the trailing axes)")
+MASKED_GRADIENT = ("the expression is computed on the masked-out entries too: where they are not finite the gradient "
+                   "there is NaN (0 times inf) where the original's is 0")
+NEGATIVE_BOUND = "a negative slice bound counts from the end in the slice, not in the mask"
+_INDEX_DTYPE = "int32"  # lax.broadcasted_iota's dtype: the positions of any array XLA indexes
+FEWER_HITS = ("where fewer entries are true than the code reads, the original raises IndexError and the fix reads "
+              "the fill value 0")
+REORDERED = "the reduction runs in another order (the last bits of a float sum or product may differ)"
+CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
+
+
+def _jnp(src: Source) -> str | None:
+    return module_alias(src.tree, "jax.numpy") or next(
+        (a.asname or a.name for n in src.tree.body if isinstance(n, ast.ImportFrom) and n.module == "jax"
+         for a in n.names if a.name == "numpy"), None)
+
+
+def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
+    """Whether ``node`` is a boolean array expression: a comparison, ``~``/``&``/``|``/``^`` of
+    such, a ``jnp.logical_*``/``isnan``-like call, or a name bound once to one."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return True  # `~m` indexes by a mask: an integer index would not be flagged
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return _boolean(src, jnp, node.left, depth) or _boolean(src, jnp, node.right, depth)
+    if isinstance(node, ast.Call):
+        name = dotted(node.func)
+        return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _LOGICAL
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node)
+        return bound is not None and _boolean(src, jnp, bound, depth + 1)
+    return False
+
+
+def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
+    """The text of the boolean mask an index selects by, or None when it is no mask."""
+    if isinstance(index, ast.Call) and not index.keywords and len(index.args) == 1 \
+            and dotted(index.func) in (f"{jnp}.nonzero", f"{jnp}.where") \
+            and not isinstance(index.args[0], ast.Starred):
+        inner = index.args[0]
+        return src.segment(inner) if _boolean(src, jnp, inner) else f"{atom(src, inner)} != 0"
+    if isinstance(index, ast.Tuple) or isinstance(index, ast.Slice) or is_number(index):
+        return None
+    return src.segment(index) if _boolean(src, jnp, index) else None
+
+
+def _rows(src: Source, jnp: str, node: ast.Subscript) -> str | None:
+    """The mask of ``x[a:b]`` (no step; either bound may be traced): the positions along axis 0
+    from ``a`` up to ``b``, as ``lax.broadcasted_iota`` of ``x``'s shape (exact for every rank)."""
+    bounds = node.slice
+    jax = module_alias(src.tree, "jax")
+    if not isinstance(bounds, ast.Slice) or bounds.step is not None or jax is None \
+            or (bounds.lower is None and bounds.upper is None):
+        return None
+    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {atom(src, node.value)}.shape, 0)"
+    tests = [f"({iota} >= {atom(src, bounds.lower)})" if bounds.lower is not None else "",
+             f"({iota} < {atom(src, bounds.upper)})" if bounds.upper is not None else ""]
+    tests = [t for t in tests if t]
+    return tests[0][1:-1] if len(tests) == 1 else " & ".join(tests)
+
+
+def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(array, mask text) for ``x[m]`` and ``x[a:b]``; None for any other expression."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        mask = _mask(src, jnp, node.slice) or _rows(src, jnp, node)
+        if mask is not None:
+            return node.value, mask
+    return None
+
+
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str]) -> str | None:
+    """``node``'s text with each selection replaced by its whole array, every selection by one
+    mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers."""
+    selected = _selection(src, jnp, node)
+    if selected is not None:
+        masks.add(selected[1])
+        return atom(src, selected[0])
+    if is_number(node):
+        return src.segment(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _whole(src, jnp, node.operand, masks)
+        return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
+        left, right = _whole(src, jnp, node.left, masks), _whole(src, jnp, node.right, masks)
+        if left is None or right is None:
+            return None
+        return f"({left} {_SYMBOLS[type(node.op)]} {right})"
+    return None
+
+
+def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, str] | None:
+    """(name, reduced expression, how it is written) for ``jnp.sum(E)`` or ``E.sum()``."""
+    if node.keywords:
+        return None
+    name = dotted(node.func)
+    if name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS \
+            and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+        return name[len(jnp) + 1:], node.args[0], "function"
+    if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
+        return node.func.attr, node.func.value, "method"
+    return None
+
+
+def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    if not isinstance(node, ast.Call):
+        return None
+    found = _reduction(src, jnp, node)
+    if found is None:
+        return None
+    op, reduced, form = found
+    masks: set[str] = set()
+    whole = _whole(src, jnp, reduced, masks)
+    if whole is None or len(masks) != 1:
+        return None
+    (mask,) = masks
+    if whole.startswith("(") and whole.endswith(")") and _selection(src, jnp, reduced) is None:
+        whole = whole[1:-1]
+    if form == "function":
+        text = f"{jnp}.{op}({whole}, where={mask})"
+    else:  # a method of the whole array: an atom as it stands, else parenthesized
+        text = f"{whole if _selection(src, jnp, reduced) is not None else f'({whole})'}.{op}(where={mask})"
+    return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)",
+                    [replace(src, node, text)],
+                    unsafe=[NEGATIVE_BOUND if "broadcasted_iota" in mask else ASSUMES_SHAPE, MASKED_GRADIENT,
+                            REORDERED])
+
+
+def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``x.at[m].set(c)``, ``c`` a number -> ``jnp.where(m, c, x)``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "set"
+            and len(node.args) == 1 and not node.keywords and is_number(node.args[0])):
+        return None
+    target = node.func.value
+    if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
+            and target.value.attr == "at"):
+        return None
+    mask = _mask(src, jnp, target.slice)
+    if mask is None:
+        return None
+    text = f"{jnp}.where({mask}, {src.segment(node.args[0])}, {src.segment(target.value.value)})"
+    return make_fix("select with jnp.where instead of setting through a boolean mask (a static shape)",
+                    [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, CAST])
+
+
+def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``i, j = jnp.where(m)`` whose names are read only together, as ``x.at[i, j].set(c)`` later in
+    the same block -> the assignment goes and the set becomes ``jnp.where(m, c, x)``."""
+    assign = src.parents.get(node)
+    if not (isinstance(node, ast.Call) and isinstance(assign, ast.Assign) and assign.value is node
+            and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts) and src.alone_on_lines(assign, assign)):
+        return None
+    mask = _mask(src, jnp, node)
+    if mask is None or isinstance(node.args[0], ast.Starred):
+        return None
+    names = [t.id for t in assign.targets[0].elts]  # type: ignore[attr-defined]
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names) \
+            or any(len(stores.get(n.id, [])) > 1 for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)):
+        return None  # a coordinate or a name of the mask rebound: the later read may see another value
+    readers = [n for name in names for n in src.loads_of(name, scope)]
+    if len(readers) != len(names):
+        return None
+    index = src.parents.get(readers[0])
+    if isinstance(index, ast.Subscript) and len(names) == 1:  # (i,) = jnp.nonzero(m); x.at[i]
+        at, elts = index, [readers[0]] if index.slice is readers[0] else []
+    else:
+        at = src.parents.get(index) if isinstance(index, ast.Tuple) else None
+        elts = index.elts if isinstance(index, ast.Tuple) else []
+    if not (isinstance(at, ast.Subscript) and len(elts) == len(names) and all(e is r for e, r in zip(elts, readers))
+            and (at.slice is index or at.slice is readers[0])):
+        return None
+    call = src.parents.get(src.parents.get(at))
+    if not (isinstance(at.value, ast.Attribute) and at.value.attr == "at" and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute) and call.func.attr == "set" and call.func.value is at
+            and len(call.args) == 1 and not call.keywords and is_number(call.args[0])):
+        return None
+    later, body = src.statement_of(call), src.body_containing(assign)
+    if later is None or body is None or later not in body or body.index(later) <= body.index(assign):
+        return None
+    text = f"{jnp}.where({mask}, {src.segment(call.args[0])}, {src.segment(at.value.value)})"
+    return make_fix("select with jnp.where instead of setting at the coordinates of a boolean mask (a static shape)",
+                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, ""), replace(src, call, text)],
+                    unsafe=[ASSUMES_SHAPE, CAST])
+
+
+def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``i, j = jnp.where(m)`` whose coordinates are read only as ``i[k]`` (literal ``k >= 0``) ->
+    ``jnp.where(m, size=K)``, ``K`` one past the largest ``k``: the first ``K`` hits, in the same
+    order, have a static shape."""
+    assign = src.parents.get(node)
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)
+            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
+        return None
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    wanted = 0
+    for target in assign.targets[0].elts:
+        name = target.id  # type: ignore[attr-defined]
+        reads = src.loads_of(name, scope)
+        if len(stores.get(name, [])) != 1 or not reads:
+            return None
+        for read in reads:
+            at = src.parents.get(read)
+            k = int_literal(at.slice) if isinstance(at, ast.Subscript) and at.value is read else None
+            if k is None or k < 0:
+                return None
+            wanted = max(wanted, k + 1)
+    text = f"{src.segment(node.func)}({src.segment(node.args[0])}, size={wanted})"
+    return make_fix(f"keep the first {wanted} hit(s) the code reads (size={wanted}: a static shape)",
+                    [replace(src, node, text)], unsafe=[FEWER_HITS])
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
+    jnp = _jnp(src)
+    if jnp is None:
+        return None
+    return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
+            or _first_hits(src, jnp, node))
