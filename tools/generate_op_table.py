@@ -1463,6 +1463,32 @@ def dtype_probe(
     return {"dtypes": list(PROBE_DTYPES), **counts}
 
 
+def compile_by_dtype(tf: Any, fn: Callable[..., Any], variant_of: Callable[[str], dict[str, Any]],
+                     counts: dict[str, int] | None = None) -> tuple[list[str], dict[str, list[str]]]:
+    """Each of ``PROBE_DTYPES`` whose arguments (``variant_of(dtype)``) ``fn`` accepts eagerly,
+    compiled with XLA:CPU: the dtypes that compiled, and those that failed with the ops the
+    compiler named. ``counts`` (if given) tallies the outcomes."""
+    tally = counts if counts is not None else {}
+    compiled: list[str] = []
+    failed: dict[str, list[str]] = {}
+    for dtype in PROBE_DTYPES:
+        variant = variant_of(dtype)
+        if not accepts_eagerly(tf, fn, variant):
+            tally["not_accepted_eagerly"] = tally.get("not_accepted_eagerly", 0) + 1
+            continue
+        outcome, detail = compile_verdict(tf, fn, variant)
+        if outcome == "compiled":
+            compiled.append(dtype)
+        elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
+            failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        else:
+            tally["other_error"] = tally.get("other_error", 0) + 1
+            continue
+        key = "compiled" if outcome == "compiled" else "no_kernel"
+        tally[key] = tally.get(key, 0) + 1
+    return compiled, failed
+
+
 def _probe_dtypes(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callable[..., Any],
                   args: dict[str, Any], counts: dict[str, int]) -> None:
     """Compile ``fn(**args)`` with its first tensor argument in each of ``PROBE_DTYPES`` and set
@@ -1477,22 +1503,7 @@ def _probe_dtypes(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callab
     else:
         param, position = key, parameter_position(fn, key)
     counts["entries_probed"] += 1
-    compiled: list[str] = []
-    failed: dict[str, list[str]] = {}
-    for dtype in PROBE_DTYPES:
-        variant = with_dtype(args, original, dtype)
-        if not accepts_eagerly(tf, fn, variant):
-            counts["not_accepted_eagerly"] += 1
-            continue
-        outcome, detail = compile_verdict(tf, fn, variant)
-        if outcome == "compiled":
-            compiled.append(dtype)
-        elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
-            failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
-        else:
-            counts["other_error"] += 1
-            continue
-        counts["compiled" if outcome == "compiled" else "no_kernel"] += 1
+    compiled, failed = compile_by_dtype(tf, fn, lambda dtype: with_dtype(args, original, dtype), counts)
     if compiled and failed:
         counts["entries_with_failures"] += 1
         api[name]["dtypes"] = {"param": param, "position": position, "compile": compiled, "fail": failed}
@@ -1515,17 +1526,7 @@ def dtype_argument_probe(
         if param is None:
             continue
         counts["dtype_arguments_probed"] += 1
-        compiled: list[str] = []
-        failed: dict[str, list[str]] = {}
-        for dtype in PROBE_DTYPES:
-            variant = {**args, param: f"dtype:{dtype}"}
-            if not accepts_eagerly(tf, fn, variant):
-                continue
-            outcome, detail = compile_verdict(tf, fn, variant)
-            if outcome == "compiled":
-                compiled.append(dtype)
-            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
-                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        compiled, failed = compile_by_dtype(tf, fn, lambda dtype: {**args, param: f"dtype:{dtype}"})
         if compiled and failed:
             counts["dtype_arguments_with_failures"] += 1
             api[name]["dtype_arguments"] = {"param": param, "position": parameter_position(fn, param),
