@@ -945,6 +945,22 @@ def class_probes(tf: Any) -> dict[str, Probe]:
                 "binomial": lambda g, x: g.binomial([2], 5.0, 0.5),
             },
         ),
+        # A TensorArray a compiled function builds and fills: each method entry holds the ops the
+        # method adds to a fresh array (ta.scatter creates TensorListScatterIntoExistingList).
+        "tf.TensorArray": (
+            lambda x: tf.TensorArray(tf.float32, size=2, element_shape=[2]),
+            {
+                "write": lambda ta, x: ta.write(0, x[0]).flow,
+                "read": lambda ta, x: ta.write(0, x[0]).read(0),
+                "unstack": lambda ta, x: ta.unstack(x).flow,
+                "scatter": lambda ta, x: ta.scatter([0, 1], x).flow,
+                "split": lambda ta, x: ta.split(tf.reshape(x, [4]), [2, 2]).flow,
+                "stack": lambda ta, x: ta.stack(),
+                "gather": lambda ta, x: ta.gather([0, 1]),
+                "concat": lambda ta, x: ta.concat(),
+                "size": lambda ta, x: ta.size(),
+            },
+        ),
     }
 
 
@@ -1368,13 +1384,34 @@ def api_compile_check(
 
 
 def primary_tensor(args: dict[str, Any]) -> tuple[str, str] | None:
-    """The first argument that is a dense tensor (or a list of them), and its dtype."""
+    """The first argument that is a dense tensor (or a list of them), and its dtype. In a call
+    given positionally (``{"*args": [...]}``, as ``tf.einsum("ij,jk->ik", a, b)``) the first dense
+    tensor of the list, keyed ``*<index>``."""
     for key, value in args.items():
         if isinstance(value, TensorArg) and value.kind == "dense":
             return key, value.dtype
+        if key == "*args" and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, TensorArg) and item.kind == "dense":
+                    return f"*{index}", item.dtype
+            continue
         if isinstance(value, list) and value and all(isinstance(v, TensorArg) and v.kind == "dense" for v in value):
             return key, value[0].dtype
     return None
+
+
+def positional_parameter(fn: Callable[..., Any], index: int) -> str:
+    """The name of the parameter a positional argument at ``index`` binds (``inputs`` for the
+    second argument of ``tf.einsum(equation, *inputs)``)."""
+    from tensorflow.python.util import tf_inspect
+
+    try:
+        spec = tf_inspect.getfullargspec(fn)
+    except TypeError:
+        return f"arg{index}"
+    if index < len(spec.args):
+        return spec.args[index]
+    return spec.varargs or f"arg{index}"
 
 
 def with_dtype(args: dict[str, Any], original: str, dtype: str) -> dict[str, Any]:
@@ -1421,34 +1458,55 @@ def dtype_probe(
     counts = {"entries_probed": 0, "entries_with_failures": 0, "compiled": 0, "no_kernel": 0,
               "other_error": 0, "not_accepted_eagerly": 0}
     for name, args in sorted(traced_args.items()):
-        primary = primary_tensor(args)
-        if primary is None or primary[0].startswith("*"):
-            continue
-        param, original = primary
-        fn = functions[name]
-        counts["entries_probed"] += 1
-        compiled: list[str] = []
-        failed: dict[str, list[str]] = {}
-        for dtype in PROBE_DTYPES:
-            variant = with_dtype(args, original, dtype)
-            if not accepts_eagerly(tf, fn, variant):
-                counts["not_accepted_eagerly"] += 1
-                continue
-            outcome, detail = compile_verdict(tf, fn, variant)
-            if outcome == "compiled":
-                compiled.append(dtype)
-            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
-                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
-            else:
-                counts["other_error"] += 1
-                continue
-            counts["compiled" if outcome == "compiled" else "no_kernel"] += 1
-        if compiled and failed:
-            counts["entries_with_failures"] += 1
-            api[name]["dtypes"] = {"param": param, "position": parameter_position(fn, param),
-                                   "compile": compiled, "fail": failed}
+        _probe_dtypes(tf, api, name, functions[name], args, counts)
     counts.update(dtype_argument_probe(tf, api, traced_args, functions))
     return {"dtypes": list(PROBE_DTYPES), **counts}
+
+
+def compile_by_dtype(tf: Any, fn: Callable[..., Any], variant_of: Callable[[str], dict[str, Any]],
+                     counts: dict[str, int] | None = None) -> tuple[list[str], dict[str, list[str]]]:
+    """Each of ``PROBE_DTYPES`` whose arguments (``variant_of(dtype)``) ``fn`` accepts eagerly,
+    compiled with XLA:CPU: the dtypes that compiled, and those that failed with the ops the
+    compiler named. ``counts`` (if given) tallies the outcomes."""
+    tally = counts if counts is not None else {}
+    compiled: list[str] = []
+    failed: dict[str, list[str]] = {}
+    for dtype in PROBE_DTYPES:
+        variant = variant_of(dtype)
+        if not accepts_eagerly(tf, fn, variant):
+            tally["not_accepted_eagerly"] = tally.get("not_accepted_eagerly", 0) + 1
+            continue
+        outcome, detail = compile_verdict(tf, fn, variant)
+        if outcome == "compiled":
+            compiled.append(dtype)
+        elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
+            failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        else:
+            tally["other_error"] = tally.get("other_error", 0) + 1
+            continue
+        key = "compiled" if outcome == "compiled" else "no_kernel"
+        tally[key] = tally.get(key, 0) + 1
+    return compiled, failed
+
+
+def _probe_dtypes(tf: Any, api: dict[str, dict[str, Any]], name: str, fn: Callable[..., Any],
+                  args: dict[str, Any], counts: dict[str, int]) -> None:
+    """Compile ``fn(**args)`` with its first tensor argument in each of ``PROBE_DTYPES`` and set
+    ``api[name]["dtypes"]`` where some accepted dtypes compile and others fail on a named op."""
+    primary = primary_tensor(args)
+    if primary is None:
+        return
+    key, original = primary
+    if key.startswith("*"):  # positional call: the parameter the tensor binds, at its index
+        position: int | None = int(key[1:])
+        param = positional_parameter(fn, position)
+    else:
+        param, position = key, parameter_position(fn, key)
+    counts["entries_probed"] += 1
+    compiled, failed = compile_by_dtype(tf, fn, lambda dtype: with_dtype(args, original, dtype), counts)
+    if compiled and failed:
+        counts["entries_with_failures"] += 1
+        api[name]["dtypes"] = {"param": param, "position": position, "compile": compiled, "fail": failed}
 
 
 DTYPE_ARGUMENTS = ("dtype", "out_type", "output_type", "output_dtype")
@@ -1468,17 +1526,7 @@ def dtype_argument_probe(
         if param is None:
             continue
         counts["dtype_arguments_probed"] += 1
-        compiled: list[str] = []
-        failed: dict[str, list[str]] = {}
-        for dtype in PROBE_DTYPES:
-            variant = {**args, param: f"dtype:{dtype}"}
-            if not accepts_eagerly(tf, fn, variant):
-                continue
-            outcome, detail = compile_verdict(tf, fn, variant)
-            if outcome == "compiled":
-                compiled.append(dtype)
-            elif outcome == "no_kernel" and set(detail) - BOUNDARY_OPS:
-                failed[dtype] = sorted(set(detail) - BOUNDARY_OPS)
+        compiled, failed = compile_by_dtype(tf, fn, lambda dtype: {**args, param: f"dtype:{dtype}"})
         if compiled and failed:
             counts["dtype_arguments_with_failures"] += 1
             api[name]["dtype_arguments"] = {"param": param, "position": parameter_position(fn, param),
@@ -1703,6 +1751,42 @@ def refresh_variants(tf: Any, table: dict[str, Any], only: re.Pattern[str] | Non
     if keras_layers() is not None:
         api = refresh_layer_variants(tf, {**table, "api": api}, only, counts)
     return {**table, "api": api, "generated": _table_check.generated_date()}, counts
+
+
+def refresh_dtypes(tf: Any, table: dict[str, Any], only: re.Pattern[str] | None = None
+                   ) -> tuple[dict[str, Any], dict[str, int]]:
+    """``table`` with the ``dtypes`` of its traced function entries (the tf.* walk and the swept
+    tf.compat.v1/Keras functions: ``tf.keras.ops.cumsum`` as well as ``tf.math.cumsum``) measured
+    again by :func:`_probe_dtypes`; ``only`` keeps the other entries as they are."""
+    if table.get("tensorflow_version") != tf.__version__:
+        raise SystemExit(f"generate_op_table: --dtypes-only needs the TensorFlow the table was built with "
+                         f"({table.get('tensorflow_version')}), found {tf.__version__}; run without it")
+    walked = public_functions(tf)
+    swept = {name: fn for members in public_callables(tf).values() for name, fn in members.items()
+             if not isinstance(fn, type)}
+    api = dict(table["api"])
+    counts = {"entries_probed": 0, "entries_with_failures": 0, "compiled": 0, "no_kernel": 0,
+              "other_error": 0, "not_accepted_eagerly": 0}
+    for name, entry in sorted(api.items()):
+        if (only is not None and not only.search(name)) or "alias_of" in entry or entry.get("source") != "trace" \
+                or entry.get("unsupported"):
+            continue
+        fn = walked.get(name) or swept.get(name)
+        traced = None if fn is None else trace_default(tf, name, fn) if name in walked else sweep_trace(tf, name, fn)
+        if traced is None:
+            continue
+        api[name] = {key: value for key, value in entry.items() if key != "dtypes"}
+        _probe_dtypes(tf, api, name, fn, traced.args, counts)
+    return {**table, "api": api, "dtype_probe": refreshed_probe_counts(table.get("dtype_probe", {}), api, counts),
+            "generated": _table_check.generated_date()}, counts
+
+
+def refreshed_probe_counts(probe: dict[str, Any], api: dict[str, dict[str, Any]],
+                           counts: dict[str, int]) -> dict[str, Any]:
+    """The table's ``dtype_probe`` after a ``--dtypes-only`` run: ``entries_with_failures`` counted
+    again over the whole table, the run's own counts kept apart (``refreshed``)."""
+    return {**probe, "entries_with_failures": sum(1 for entry in api.values() if "dtypes" in entry),
+            "refreshed": dict(counts)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -2454,8 +2538,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="measure again only the argument-variant conditions (bool flips, string choices, "
                              "numeric flags: forward and gradient compiled) of the traced functions in the existing "
                              "--out table; everything else is kept")
+    parser.add_argument("--dtypes-only", action="store_true",
+                        help="measure again only the input dtypes that compile (``dtypes``) of the traced "
+                             "functions, the swept tf.compat.v1/Keras ones included, in the existing --out table")
     parser.add_argument("--only", type=re.compile, default=None, metavar="REGEX",
-                        help="with --variants-only: only the API names this regular expression finds")
+                        help="with --variants-only or --dtypes-only: only the API names this regular expression "
+                             "finds")
     parser.add_argument("--check", action="store_true",
                         help="read the kernel registry again and trace and compile a sample of the API entries; "
                              "compare with --out (writes nothing; exit 1 when they differ)")
@@ -2479,6 +2567,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_table(tf, args.out, args.sample, args.conditions_sample)
     if args.coverage:
         print_coverage(coverage_report(tf, json.loads(args.out.read_text(encoding="utf-8"))), str(args.out))
+        return 0
+    if args.dtypes_only:
+        table, counts = refresh_dtypes(tf, json.loads(args.out.read_text(encoding="utf-8")), args.only)
+        args.out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: input dtypes of {counts['entries_probed']} traced functions, "
+              f"{counts['entries_with_failures']} with dtypes that fail to compile; "
+              f"{time.monotonic() - start:.0f} s wall")
         return 0
     if args.variants_only:
         cpu = time.process_time()

@@ -169,6 +169,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA311-invalid-5", "f", lambda: (tf.constant([3, 1, 3], tf.int64),), "fails"),  # a module-level Hashing
     ("XLA204-invalid-6", "f", lambda: (tf.constant([1, 2, 3]),), "fails"),  # tf.ragged.range (RaggedRange)
     ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
+    ("XLA309-invalid-11", "f", lambda: (tf.ones([3, 2]),), "fails"),  # TensorArray.scatter
+    ("XLA309-valid-8", "f", lambda: (tf.ones([3, 2]),), "compiles"),  # TensorArray.unstack
     ("XLA316-invalid-3", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "fails"),  # K.resize_images
     ("XLA316-valid-4", "step", lambda: (tf.ones([1, 4, 4, 1]), tf.ones([1, 8, 8, 1])), "compiles"),  # bilinear
     ("XLA308-invalid-3", "f", lambda: (tf.constant(["ab", "c"]),), "fails"),  # tf.compat.v1.strings.length
@@ -180,6 +182,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA116-valid-3", "f", lambda: (_f(1.0, 2.0),), "compiles"),  # tf.gather clamps in the excluded branch
     ("XLA211-invalid-6", "f", lambda: (_f(1.0, -2.0, 3.0),), "fails"),  # n = kept.shape[0]; tf.zeros([n, 2])
     ("XLA317-invalid-4", "f", lambda: (tf.constant([[True, False, True]]),), "fails"),  # mask = tf.cast(mask, int8)
+    ("XLA317-invalid-5", "f", lambda: (tf.constant([[True, False, True]]),), "fails"),  # keras.ops.cast/cumsum
     # tf-recall10: a Python predicate of tf.cond / tf.switch_case / tf.case fails once traced
     ("XLA117-invalid-1", "f", lambda: (tf.ones([2, 2]),), "fails"),
     ("XLA117-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),

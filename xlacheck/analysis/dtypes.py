@@ -51,7 +51,10 @@ TF_REAL_FLOATS_AND_ALIASES = TF_REAL_FLOATS | frozenset(f"tf.{a}" for a in DTYPE
 _DTYPE_MODULES = frozenset({"tf", "tf.dtypes", "tf.compat.v1", "tf.compat.v2", "tf.experimental.numpy", "np",
                             "numpy", "tnp"})
 
-_CASTS = frozenset({"tf.cast", "tf.dtypes.cast", "tf.saturate_cast", "tf.dtypes.saturate_cast"})
+# Casts: (x, dtype) in TensorFlow and in Keras (keras.ops.cast and keras.backend.cast, resolved as
+# tf.keras.*, take the same two arguments).
+_CASTS = frozenset({"tf.cast", "tf.dtypes.cast", "tf.saturate_cast", "tf.dtypes.saturate_cast", "tf.compat.v1.cast",
+                    "tf.keras.ops.cast", "tf.keras.backend.cast"})
 # name -> (positional index of dtype, keyword, default dtype or None: from the first argument / unknown).
 _FACTORIES: dict[str, tuple[int, str, str | None]] = {
     "tf.bitcast": (1, "type", None),

@@ -131,6 +131,15 @@ class DtypeWithoutXlaKernel(Rule):
                 fixed="import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(mask):\n"
                       "    mask = tf.cast(mask, tf.int8)\n"
                       "    return tf.cast(tf.math.cumsum(tf.cast(mask, tf.int32), axis=1), tf.int8)\n"),
+        # Keras 3 spellings: keras.ops.cast proves the dtype, keras.ops.cumsum has its own measured entry
+        Example("import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef f(mask):\n"
+                "    counts = keras.ops.cast(mask, \"int8\")\n    return keras.ops.cumsum(counts, axis=1)\n",
+                expected=(
+                    (6, 12, "tf.keras.ops.cumsum does not compile for int8 `x`: XLA:CPU has no Cumsum kernel for "
+                            "int8 ('OpKernel was found, but attributes didn't match'); it compiles for float16, "
+                            "bfloat16, float32, float64, int32, int64, bool: cast to one of them (compiled: decorated "
+                            "with tf.function(jit_compile=True) at line 3)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -169,6 +169,46 @@ def _loop_under_vectorized_map(call: ast.Call, ctx: RuleContext) -> tuple[str, t
     return None
 
 
+_TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
+# TensorArray methods that return the (new) array: ta = ta.write(i, x).
+_TENSOR_ARRAY_UPDATES = frozenset({"write", "unstack", "scatter", "split", "mark_used"})
+
+
+def is_tensor_array(expr: ast.expr, function: ast.AST, resolve: Any, depth: int = 0) -> bool:
+    """``expr`` is proven a ``tf.TensorArray``: a constructor call, an update method of one
+    (``ta.write(i, x)``), or a name every assignment of which in ``function`` is one of those (or
+    the name's own update, ``ta = ta.write(i, x)``, once some other assignment builds it). A
+    parameter, a loop variable or any other binding is not proven."""
+    if depth > 4:
+        return False
+    if isinstance(expr, ast.Call):
+        if resolve(expr.func) in _TENSOR_ARRAYS:
+            return True
+        return isinstance(expr.func, ast.Attribute) and expr.func.attr in _TENSOR_ARRAY_UPDATES and \
+            is_tensor_array(expr.func.value, function, resolve, depth + 1)
+    if not isinstance(expr, ast.Name):
+        return False
+    values: list[ast.expr] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
+            if len(node.targets) != 1:
+                return False
+            values.append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.withitem,
+                               ast.NamedExpr)):
+            target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+            if target is not None and any(isinstance(n, ast.Name) and n.id == expr.id for n in ast.walk(target)):
+                return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and \
+                any(a.arg == expr.id for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)):
+            return False
+    own = [v for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+           and isinstance(v.func.value, ast.Name) and v.func.value.id == expr.id
+           and v.func.attr in _TENSOR_ARRAY_UPDATES]
+    others = [v for v in values if v not in own]
+    return bool(others) and all(is_tensor_array(v, function, resolve, depth + 1) for v in others)
+
+
 class OpWithoutXlaKernel(Rule):
     """
     ## What it does
@@ -260,6 +300,10 @@ class OpWithoutXlaKernel(Rule):
                 "    with tf.GradientTape() as tape:\n        tape.watch(w)\n"
                 "        up = K.resize_images(x * w, 2, 2, 'channels_last', 'bilinear')\n"
                 "        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n"),
+        # a TensorArray filled by unstack (TensorListFromTensor has a kernel)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(rows):\n"
+                "    ta = tf.TensorArray(tf.float32, size=3, element_shape=[2])\n"
+                "    ta = ta.unstack(rows)\n    return ta.stack()\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -361,11 +405,31 @@ class OpWithoutXlaKernel(Rule):
                             "use an XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) "
                             "at line 3)"),
                 )),
+        # a TensorArray method: the op table's class probe (TensorListScatterIntoExistingList)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(rows):\n"
+                "    ta = tf.TensorArray(tf.float32, size=3, element_shape=[2])\n"
+                "    ta = ta.scatter([0, 1, 2], rows)\n    return ta.stack()\n",
+                expected=(
+                    (5, 10, "tf.TensorArray.scatter uses ops with no XLA kernel (TensorListScatterIntoExistingList): "
+                            "compilation fails with 'Detected unsupported operations'; write the rows one by one "
+                            "(ta.write) or build the tensor with tf.tensor_scatter_nd_update (compiled: decorated "
+                            "with tf.function(jit_compile=True) at line 2)"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
+        if name is None and isinstance(node.func, ast.Attribute) and not ctx.function.jax and \
+                is_tensor_array(node.func.value, ctx.function.node, ctx.resolve):
+            name = f"tf.TensorArray.{node.func.attr}"  # ta.scatter(...): the op table's class probe
+            verdict = op_table.lookup(name)
+            if verdict is not None and verdict.unsupported:
+                ctx.report(self, node,
+                           f"{name} uses ops with no XLA kernel ({', '.join(verdict.unsupported)}): compilation fails "
+                           "with 'Detected unsupported operations'; write the rows one by one (ta.write) or build "
+                           f"the tensor with tf.tensor_scatter_nd_update (compiled: {ctx.function.evidence})")
+            return
         if name is None or not name.startswith("tf."):
             return
         # tf.compat.v1.X is judged like tf.X for what other rules own (its entry may differ)
