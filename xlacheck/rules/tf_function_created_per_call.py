@@ -250,6 +250,43 @@ class TfFunctionCreatedPerCall(ModuleRule):
                         placed[i] = y
                 return placed
         """),
+        # one function per item of a fixed collection of configurations, each reading its item:
+        # one program per item, which none built before the loop could share (seed_rl's per-host
+        # gRPC servers; tf-prec11)
+        Example("""
+            import tensorflow as tf
+
+
+            class Learner:
+                def init_server(self):
+                    for host in self.hosts:
+                        @tf.function(input_signature=[])
+                        def pending():
+                            return host.completed < 10
+                        self.servers.append(pending)
+        """),
+        # a staged `for _ in tf.range(...)` loop traces its body once: the epoch function builds its
+        # tf.function once per trace, not per epoch (seed_rl's PPO epochs; tf-prec11)
+        Example("""
+            import tensorflow as tf
+
+
+            def single_epoch(model, x, n):
+                @tf.function
+                def train_on_minibatch(v):
+                    return model(v)
+                out = None
+                for i in range(n):
+                    out = train_on_minibatch(x[i])
+                return out
+
+
+            def training_step(model, x, epochs):
+                out = single_epoch(model, x, 4)
+                for _ in tf.range(epochs - 1):
+                    out = single_epoch(model, x, 4)
+                return out
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -441,8 +478,8 @@ class TfFunctionCreatedPerCall(ModuleRule):
         func = index.function_of(node)
         if func is not None and runs_traced(ctx.facts, index, func):
             return  # created while an outer tf.function traces: once per outer trace, not per step
-        if index.loops_around(node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
-                and not _configured_per_iteration(index, node):
+        if _python_loops_around(index, node) and not _wraps_loop_target(index, node) and not _cached(index, node) \
+                and not _configured_per_iteration(index, node) and not _one_program_per_item(index, node):
             ctx.report(self, where, f"{_shown(kind)} created inside a loop: each iteration builds a new function with "
                                     "an empty trace cache, so it traces and compiles again; create it once, before the loop")
             return
@@ -818,7 +855,7 @@ class TfFunctionCreatedPerCall(ModuleRule):
         return False
 
     def _called_in_loop(self, index: ModuleIndex, func: ast.AST) -> bool:
-        return any(index.loops_around(site) for site in self._sites(index, func))
+        return any(_python_loops_around(index, site) for site in self._sites(index, func))
 
     @staticmethod
     def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -966,3 +1003,83 @@ def _wraps_loop_target(index: ModuleIndex, node: ast.AST) -> bool:
         if any(isinstance(n, ast.Name) and n.id == wrapped.id for t in targets for n in ast.walk(t)):
             return True
     return False
+
+
+def _python_loops_around(index: ModuleIndex, node: ast.AST) -> list[ast.AST]:
+    """The loops around ``node`` that run its Python code once per iteration: a ``for _ in
+    tf.range(...)`` loop is staged by AutoGraph, which traces its body once into a tf.while_loop
+    (seed_rl's PPO epochs: the epoch function runs twice while ``minimize`` traces), so it repeats no
+    Python and builds no function per iteration."""
+    return [loop for loop in index.loops_around(node)
+            if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call)
+                    and index.aliases.resolve(loop.iter.func) == "tf.range")]
+
+
+_ITEM_WRAPPERS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
+_ITEM_VIEWS = frozenset({"items", "values", "keys"})
+
+
+def _configuration_items(index: ModuleIndex, iterable: ast.expr) -> bool:
+    """``iterable`` is a fixed collection of configurations, not data nor a count: a literal
+    display, a module-level name bound to one (``STATE_POINTS = ((1.0, 0.4), (1.0, 0.8))``), or a
+    structure of ``self`` (``self.hosts``), also through ``enumerate``/``zip``/``.items()``. A
+    ``range`` or a parameter of the function (the data its caller hands it) is not."""
+    parts = [iterable]
+    while len(parts) == 1 and isinstance(parts[0], ast.Call):
+        call = parts[0]
+        if isinstance(call.func, ast.Name) and call.func.id in _ITEM_WRAPPERS and call.args and not call.keywords:
+            parts = list(call.args)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in _ITEM_VIEWS and not call.args:
+            parts = [call.func.value]
+        else:
+            return False
+    module_literals = {t.id for st in index.tree.body if isinstance(st, ast.Assign)
+                       and isinstance(st.value, (ast.Tuple, ast.List, ast.Set, ast.Dict))
+                       for t in st.targets if isinstance(t, ast.Name)}
+    for part in parts:
+        if isinstance(part, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            continue
+        if isinstance(part, ast.Name) and part.id in module_literals and index.function_of(part) is None:
+            continue
+        if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "self":
+            continue
+        return False
+    return True
+
+
+def _one_program_per_item(index: ModuleIndex, node: ast.AST) -> bool:
+    """A function built in a loop over a fixed collection of configurations whose program reads the
+    item (``for host in self.hosts: @tf.function def pending(): ... host ...``; ``for t, p in
+    STATE_POINTS: jax.jit(lambda s: scan(sample, s))`` where ``sample`` steps a simulator built for
+    ``t, p``): each iteration compiles a different program, once, and one built before the loop
+    could serve none of them but one (seed_rl's per-host gRPC servers, jax-md's state points). A loop
+    over data or a count is not such a loop."""
+    loops = _python_loops_around(index, node)
+    if not loops:
+        return False
+    fors = [lp for lp in loops if isinstance(lp, (ast.For, ast.AsyncFor))]
+    if len(fors) != len(loops) or not all(_configuration_items(index, lp.iter) for lp in fors):
+        return False  # every loop around it must run over configurations
+    loop = fors[-1]  # the outermost loop
+    item = {n.id for lp in fors for n in ast.walk(lp.target) if isinstance(n, ast.Name)}
+    body = [n for st in loop.body for n in ast.walk(st)]
+    changed = True
+    while changed:  # names the loop body binds from the item: assignments (also unpacked) and defs
+        changed = False
+        for n in body:
+            if n is node:
+                continue
+            if isinstance(n, ast.Assign):
+                bound = {t.id for tgt in n.targets for t in ast.walk(tgt) if isinstance(t, ast.Name)}
+                reads = any(isinstance(v, ast.Name) and v.id in item for v in ast.walk(n.value))
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                bound, reads = {n.name}, bool(_free_names(n) & item)
+            else:
+                continue
+            if reads and bound - item:
+                item |= bound
+                changed = True
+    made = node.args[0] if isinstance(node, ast.Call) and node.args else node
+    if isinstance(made, ast.Name):
+        return made.id in item
+    return bool(_free_names(made) & item)
