@@ -467,6 +467,9 @@ class _Builder:
         self.returning: set[int] = set()  # functions being walked for their return value (recursion)
         self.items_of: dict[int, list[int]] = {}  # id(Call) -> flags of each item of the tuple it returns
         self._forward_tuples: frozenset[int] | None = None
+        # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
+        # a factory given no ``device=`` may build there, so none is known to build on the CPU
+        self.default_device = _sets_default_device(tree, self.resolve)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -911,6 +914,8 @@ class _Builder:
         """``torch.tensor(v)`` without ``device=`` (``v`` not a tensor the code proves: unknown is not one), or a
         factory ``_built_on_cpu`` knows: a tensor on the CPU."""
         name = self.resolve(c.func) or ""
+        if self.default_device:
+            return False
         if name == "torch.tensor":
             return not any(k.arg in ("device", None) for k in c.keywords)
         return name.startswith("torch.") and _built_on_cpu(name, c)
@@ -2078,7 +2083,10 @@ class _Walker:
             return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
         if name is not None:
             flags = self.named_call(name, c, args)
-            return flags | CPU if flags & TENSOR and _built_on_cpu(name, c) else flags
+            if flags & TENSOR and not b.default_device and (_built_on_cpu(name, c) or name == "torch.tensor" and (
+                    _host_data(c, args))):
+                return flags | CPU
+            return flags
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT | GRAD  # self.layer(x), self.model(x)
@@ -2098,6 +2106,8 @@ class _Walker:
                 if recv & MODULE:
                     return MODULE
                 if recv & (TENSOR | STRUCT):
+                    if m == "to" and _moves_to_cpu(c):
+                        return recv | CPU  # t.to("cpu"): the copy on the host; reading it runs no graph
                     return recv & ~CPU if m != "to" or _moves_off_cpu(c) else recv
                 if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
                     return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
@@ -2352,6 +2362,39 @@ def _moves_off_cpu(c: ast.Call) -> bool:
         if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "torch":
             continue  # torch.float16, torch.long: a dtype
         return True  # a device object or name (unknown values: moved, as in step code they are)
+    return False
+
+
+def _moves_to_cpu(c: ast.Call) -> bool:
+    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host."""
+    for a in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "device")]:
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" and a.args:
+            a = a.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu":
+            return True
+    return False
+
+
+def _host_data(c: ast.Call, args: list[int]) -> bool:
+    """``torch.tensor(data)`` with no ``device=`` (nor ``**kwargs``) of data that is no proven tensor on a
+    device (Python numbers or lists of them): built on the default device, the CPU. (``torch.tensor`` of a
+    device tensor copies it on that device.)"""
+    if any(k.arg in ("device", None) for k in c.keywords) or not c.args or isinstance(c.args[0], ast.Starred):
+        return False
+    return not (args[0] & (TENSOR | STRUCT) and not args[0] & CPU)
+
+
+def _sets_default_device(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The file sets torch's default device: ``torch.set_default_device``, ``torch.set_default_tensor_type``,
+    or ``with torch.device(d):`` (factories without ``device=`` build on ``d``)."""
+    for n in walk(tree):
+        if isinstance(n, ast.Call) and resolve(n.func) in ("torch.set_default_device",
+                                                          "torch.set_default_tensor_type"):
+            return True
+        if isinstance(n, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "torch.device"
+                for i in n.items):
+            return True
     return False
 
 

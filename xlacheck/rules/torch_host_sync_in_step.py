@@ -291,7 +291,7 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
 def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     """Printing or formatting ``arg`` formats a device tensor: a proven tensor, or a dict of proven tensors
     (``print({"loss": loss, "acc": acc})``: the dict's repr formats every value)."""
-    if torch.tensor(arg) or torch.of(arg) & TENSOR_DICT and not torch.of(arg) & CPU:
+    if (torch.tensor(arg) or torch.of(arg) & TENSOR_DICT) and not torch.of(arg) & CPU:
         return True
     if isinstance(arg, ast.JoinedStr):
         return any(isinstance(v, ast.FormattedValue) and _shows_tensor(v.value, torch) for v in arg.values)
