@@ -460,6 +460,7 @@ class _Builder:
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self.lazy_calls: set[int] = set()  # ids of calls under ``if self.x is None:`` that set ``self.x`` (once)
         self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
         # (id(function), flags of what a call passes) -> what the function returns (see _Walker.returned)
@@ -572,6 +573,7 @@ class _Builder:
         funcs = [f for f in self.facts.functions if not isinstance(f.node, ast.Lambda)]
         owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc, assignment]
         accelerate_tpu = self._names_xla_distributed_type()
+        self._lazy_inits()
         for owner, body in owners:
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
             loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
@@ -606,6 +608,7 @@ class _Builder:
         # id(callee) -> (calling step, call under every-n-th, call in a set-up phase, call outside the caller's loops)
         sites: dict[int, list[tuple[Step, bool, bool, bool]]] = {}
         looped: dict[int, set[int]] = {}  # id(function) -> ids of the calls inside its loops and nested functions
+        lazy_sites: dict[int, list[tuple[Step, bool]]] = {}  # id(callee) -> (calling step, call in a lazy init)
         work = list(steps)
         while work:
             s = work.pop()
@@ -626,6 +629,7 @@ class _Builder:
                         once = id(call) not in looped[id(s.node)]
                         sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
                                                                  once))
+                        lazy_sites.setdefault(id(f.node), []).append((s, id(call) in self.lazy_calls))
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
@@ -652,6 +656,19 @@ class _Builder:
             return changed
 
         settle(lower)
+        # callees reached only from lazy inits (or from such callees) run once per object: all of them,
+        # loops included, is set-up
+        lazy = {id(s.node) for s in steps if id(s.node) not in roots and id(s.node) in lazy_sites}
+
+        def shrink() -> bool:
+            gone = {k for k in lazy if not all(at or id(caller.node) in lazy for caller, at in lazy_sites[k])}
+            lazy.difference_update(gone)
+            return bool(gone)
+
+        settle(shrink)
+        for s in steps:
+            if id(s.node) in lazy:
+                out.setup.update(id(x) for x in walk(s.node) if isinstance(x, ast.stmt))
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
@@ -711,6 +728,31 @@ class _Builder:
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         """The class whose method ``node`` is (None for a function outside any class)."""
         return next((c.node for c in self.facts.classes if any(st is node for st in c.node.body)), None)
+
+    def _lazy_inits(self) -> None:
+        """A value computed once and kept on ``self``: ``if self.x is None: ... self.x = ...`` runs on the
+        first call only (a RoPE table, normalisation statistics built on first use), so its statements are
+        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. Not where the
+        class sets ``self.x`` back to ``None`` outside ``__init__`` (a cache rebuilt on demand)."""
+        for cls in self.facts.classes:
+            reset = {t.attr for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and n.value.value is None
+                     for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
+            for n in walk(cls.node):
+                if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1
+                        and isinstance(n.test.ops[0], ast.Is) and isinstance(n.test.comparators[0], ast.Constant)
+                        and n.test.comparators[0].value is None and isinstance(n.test.left, ast.Attribute)
+                        and _self_attr(n.test.left)) or n.test.left.attr in reset or n.orelse:
+                    continue
+                attr = n.test.left.attr
+                if not any(isinstance(t, ast.Attribute) and _self_attr(t) and t.attr == attr
+                           for st in n.body for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                           for t in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                    continue
+                for st in n.body:
+                    self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                    self.lazy_calls.update(id(call) for call in _calls_in(st))
 
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
