@@ -1616,7 +1616,13 @@ class _Walker:
             on_xla = self.xla_truth(s.test) if self.active else None
             self.periodic += every_n
             before = dict(self.env)
+            numbers = _python_number_tests(s.test)
+            for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
+                self.env[name] = 0
             self.dead_block(s.body, on_xla is False)
+            for name in numbers:
+                if self.env.get(name) == 0 and name in before:
+                    self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
             self.periodic -= every_n
             if s.orelse:
                 # the else branch starts from the names before the `if`, not from what the body bound
@@ -2407,6 +2413,21 @@ def _moves_off_cpu(c: ast.Call) -> bool:
     return False
 
 
+def _python_number_tests(test: ast.expr) -> list[str]:
+    """Names that ``test`` proves Python numbers where it holds: ``isinstance(x, int)``, ``isinstance(x,
+    (int, float))`` (also one operand of an ``and``). No torch tensor is an instance of ``int`` or ``float``."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    names: list[str] = []
+    for p in parts:
+        if not (isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "isinstance"
+                and len(p.args) == 2 and isinstance(p.args[0], ast.Name)):
+            continue
+        kinds = p.args[1].elts if isinstance(p.args[1], ast.Tuple) else [p.args[1]]
+        if kinds and all(isinstance(k, ast.Name) and k.id in ("int", "float", "bool") for k in kinds):
+            names.append(p.args[0].id)
+    return names
+
+
 def _moves_to_cpu(c: ast.Call) -> bool:
     """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host."""
     for a in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "device")]:
@@ -2529,6 +2550,8 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         if (resolve(f) or "").startswith("torch.nn.") and (resolve(f) or "").rsplit(".", 1)[-1][:1].isupper():
             return False  # nn.Parameter(torch.randn(n)), nn.Linear(...): module state moves with .to(device)
         operands = [*e.args, *(k.value for k in e.keywords)]
+        # torch.cat([a, b]): the tensors of a list or tuple display are operands too
+        operands += [x for a in operands if isinstance(a, (ast.List, ast.Tuple)) for x in a.elts]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
         if _built_from_sizes(e, size):
