@@ -2132,7 +2132,7 @@ class _Walker:
         if name is not None:
             flags = self.named_call(name, c, args)
             if flags & TENSOR and not b.default_device and (_built_on_cpu(name, c) or name == "torch.tensor" and (
-                    _host_data(c, args))):
+                    _host_data(c, b.out.of))):
                 return flags | CPU
             return flags
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
@@ -2413,6 +2413,14 @@ def _moves_off_cpu(c: ast.Call) -> bool:
     return False
 
 
+def _size_like(e: ast.expr) -> bool:
+    """A static size of a tensor: ``x.shape[-1]``, ``x.size(0)``, ``len(x)``, ``x.numel()``, ``x.dim()``, a literal."""
+    if isinstance(e, ast.Constant) or _shape_of(e) or isinstance(e, ast.Subscript) and _shape_of(e.value):
+        return True
+    return isinstance(e, ast.Call) and (isinstance(e.func, ast.Name) and e.func.id == "len" or isinstance(
+        e.func, ast.Attribute) and e.func.attr in ("size", "numel", "dim"))
+
+
 def _python_number_tests(test: ast.expr) -> list[str]:
     """Names that ``test`` proves Python numbers where it holds: ``isinstance(x, int)``, ``isinstance(x,
     (int, float))`` (also one operand of an ``and``). No torch tensor is an instance of ``int`` or ``float``."""
@@ -2438,13 +2446,33 @@ def _moves_to_cpu(c: ast.Call) -> bool:
     return False
 
 
-def _host_data(c: ast.Call, args: list[int]) -> bool:
-    """``torch.tensor(data)`` with no ``device=`` (nor ``**kwargs``) of data that is no proven tensor on a
-    device (Python numbers or lists of them): built on the default device, the CPU. (``torch.tensor`` of a
-    device tensor copies it on that device.)"""
+def _host_data(c: ast.Call, flags_of: Callable[[ast.AST], int]) -> bool:
+    """``torch.tensor(data)`` with no ``device=`` (nor ``**kwargs``) of data none of whose items is a proven
+    tensor on a device (Python numbers or lists of them): built on the default device, the CPU.
+    (``torch.tensor`` of a device tensor copies it on that device; of a list of device scalars it reads
+    each one: that read is no CPU tensor's.)"""
     if any(k.arg in ("device", None) for k in c.keywords) or not c.args or isinstance(c.args[0], ast.Starred):
         return False
-    return not (args[0] & (TENSOR | STRUCT) and not args[0] & CPU)
+    todo, items = [c.args[0]], []
+    while todo:
+        e = todo.pop()
+        if isinstance(e, (ast.List, ast.Tuple)):
+            todo.extend(e.elts)
+        elif isinstance(e, (ast.ListComp, ast.GeneratorExp)):
+            # [b.sum() for b in boxes]: items of a sequence not known to be on the host (a device tensor's, read
+            # one by one); [m.shape[-1] for m in masks], [1 if i in ids else 0 for i in range(n)]: Python values
+            bound = {n.id for g in e.generators if not flags_of(g.iter) & CPU and not (
+                isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Name) and g.iter.func.id == "range")
+                for n in walk(g.target) if isinstance(n, ast.Name)}
+            root = e.elt
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and root.id in bound and not _size_like(e.elt):
+                return False
+            todo.append(e.elt)
+        else:
+            items.append(e)
+    return not any(flags_of(e) & (TENSOR | STRUCT) and not flags_of(e) & CPU for e in items)
 
 
 def _sets_default_device(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> bool:

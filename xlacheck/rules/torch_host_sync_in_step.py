@@ -506,8 +506,9 @@ class TorchHostSyncInStep(ModuleRule):
         # computed once and kept on self (a RoPE table on first use): not a read in every step
         Example("import math\nimport torch\nfrom torch import nn\nclass Rope(nn.Module):\n"
                 "    def __init__(self):\n        super().__init__()\n        self.inv_freq = None\n"
-                "    def freqs(self, device):\n        inv = 1.0 / (10000 ** (torch.arange(0, 8, 2, device=device) / 8))\n"
-                "        out = []\n        for f in inv:\n            out.append(f if 2 * math.pi / f < 16 else f / 8)\n"
+                "    def freqs(self, device):\n"
+                "        inv = 1.0 / (10000 ** (torch.arange(0, 8, 2, device=device) / 8))\n        out = []\n"
+                "        for f in inv:\n            out.append(f if 2 * math.pi / f < 16 else f / 8)\n"
                 "        return torch.stack(out)\n    def forward(self, x):\n        if self.inv_freq is None:\n"
                 "            self.inv_freq = self.freqs(x.device)\n        return x * self.inv_freq\n", torch_xla=True),
         # isinstance(pos, int): a Python number in that branch, whatever the caller passes elsewhere

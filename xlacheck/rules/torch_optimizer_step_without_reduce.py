@@ -102,7 +102,8 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
                 return
         # an optimizer the file builds with a call outside torch.optim (``nxd.initialize_parallel_optimizer``,
         # a library's wrapper) may reduce the gradients in its own step(): unknown is not a plain optimizer
-        built_elsewhere = {t.id for n in ast.walk(ctx.tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+        built_elsewhere = {t.id for n in ast.walk(ctx.tree)
+                           if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                            and "." in (name := resolve(n.value.func) or "") and name.split(".")[0] != "torch"
                            for t in n.targets if isinstance(t, ast.Name)}
         for loop, _owner, _why in torch.loops:
