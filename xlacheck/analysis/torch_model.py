@@ -2582,6 +2582,8 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         operands += [x for a in operands if isinstance(a, (ast.List, ast.Tuple)) for x in a.elts]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
+        if any(isinstance(a, ast.Name) and not out.of(a) and not size(a) for a in operands):
+            return False  # masked_select(input_ids, cpu_mask): an operand of unknown place may be on the device
         if _built_from_sizes(e, size):
             return True  # torch.div(h, 2), torch.tensor(n): built from Python numbers on the default device
     elif isinstance(e, (ast.Attribute, ast.Subscript)):
