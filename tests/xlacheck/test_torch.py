@@ -1673,3 +1673,49 @@ def test_a_tensor_of_static_sizes_stays_on_the_cpu() -> None:
     assert _codes(src.replace("{line}", "pass"), declared=True) == []
     assert _codes(src.replace("{line}", "sizes = torch.tensor([b.sum() for b in boxes])\n            "
                               "print(torch.unique(sizes).tolist())"), declared=True) != []
+
+
+def test_where_a_tensor_lives_follows_how_it_was_made() -> None:
+    """``torch.tensor(data)`` without ``device=`` and ``t.to("cpu")`` are CPU tensors: reading them runs no
+    graph. A file that sets the default device builds its factories there, and ``torch.tensor`` of a
+    device tensor copies it on that device: those reads stay findings."""
+    src = """
+    import torch
+    {setup}
+    class Wrapper(torch.nn.Module):
+        def forward(self, x, sizes):
+            buckets = {made}
+            if buckets[0] > 4:
+                x = x[:, :4]
+            return self.model(x)
+    """
+    cpu = src.replace("{setup}", "")
+    assert _codes(cpu.replace("{made}", "torch.tensor(sizes, dtype=torch.int32)"), declared=True) == []
+    # (the copy to the host is the one read; the test of the copy is none)
+    assert _codes(cpu.replace("{made}", "torch.relu(x).to('cpu')"), declared=True) == ["XLA350"]
+    assert "XLA350" in _codes(cpu.replace("{made}", "torch.tensor(torch.relu(x))"), declared=True)
+    assert "XLA350" in _codes(src.replace("{setup}", "torch.set_default_device('xla')").replace(
+        "{made}", "torch.tensor(sizes, dtype=torch.int32)"), declared=True)
+
+
+def test_a_lazy_cache_on_self_runs_once() -> None:
+    """``if self.x is None: self.x = build()`` runs on the first call: its reads, and those of the
+    functions only it calls, are no per-step reads; a class that resets ``self.x = None`` rebuilds it."""
+    src = """
+    import torch
+    class Rope(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = None
+        def build(self, x):
+            t = torch.relu(x)
+            return t if t.max() > 0 else -t
+        def forward(self, x):
+            if self.table is None:
+                self.table = self.build(x)
+            return x * self.table
+        {reset}
+    """
+    assert _codes(src.replace("{reset}", ""), declared=True) == []
+    assert "XLA350" in _codes(src.replace("{reset}", "def reset(self):\n            self.table = None"),
+                              declared=True)

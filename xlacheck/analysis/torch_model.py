@@ -460,6 +460,7 @@ class _Builder:
         self._root_cache: tuple[FunctionInfo | None] | None = None
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
+        self.lazy_calls: set[int] = set()  # ids of calls under ``if self.x is None:`` that set ``self.x`` (once)
         self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
         # (id(function), flags of what a call passes) -> what the function returns (see _Walker.returned)
@@ -467,6 +468,9 @@ class _Builder:
         self.returning: set[int] = set()  # functions being walked for their return value (recursion)
         self.items_of: dict[int, list[int]] = {}  # id(Call) -> flags of each item of the tuple it returns
         self._forward_tuples: frozenset[int] | None = None
+        # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
+        # a factory given no ``device=`` may build there, so none is known to build on the CPU
+        self.default_device = _sets_default_device(tree, self.resolve)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -569,6 +573,7 @@ class _Builder:
         funcs = [f for f in self.facts.functions if not isinstance(f.node, ast.Lambda)]
         owners: list[tuple[ast.AST, list[ast.stmt]]] = [(self.tree, self.tree.body)] + [(f.node, f.node.body) for f in funcs]  # type: ignore[misc, assignment]
         accelerate_tpu = self._names_xla_distributed_type()
+        self._lazy_inits()
         for owner, body in owners:
             creates_device = any(self.resolve(c.func) in XLA_DEVICE_CALLS for c in _own_calls(body))
             loaders = self.device_loaders.get(id(owner), set()) | self.device_loaders.get(id(self.tree), set())
@@ -603,6 +608,7 @@ class _Builder:
         # id(callee) -> (calling step, call under every-n-th, call in a set-up phase, call outside the caller's loops)
         sites: dict[int, list[tuple[Step, bool, bool, bool]]] = {}
         looped: dict[int, set[int]] = {}  # id(function) -> ids of the calls inside its loops and nested functions
+        lazy_sites: dict[int, list[tuple[Step, bool]]] = {}  # id(callee) -> (calling step, call in a lazy init)
         work = list(steps)
         while work:
             s = work.pop()
@@ -623,6 +629,7 @@ class _Builder:
                         once = id(call) not in looped[id(s.node)]
                         sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
                                                                  once))
+                        lazy_sites.setdefault(id(f.node), []).append((s, id(call) in self.lazy_calls))
                     if id(f.node) not in seen and f.node is not s.node:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
@@ -649,6 +656,19 @@ class _Builder:
             return changed
 
         settle(lower)
+        # callees reached only from lazy inits (or from such callees) run once per object: all of them,
+        # loops included, is set-up
+        lazy = {id(s.node) for s in steps if id(s.node) not in roots and id(s.node) in lazy_sites}
+
+        def shrink() -> bool:
+            gone = {k for k in lazy if not all(at or id(caller.node) in lazy for caller, at in lazy_sites[k])}
+            lazy.difference_update(gone)
+            return bool(gone)
+
+        settle(shrink)
+        for s in steps:
+            if id(s.node) in lazy:
+                out.setup.update(id(x) for x in walk(s.node) if isinstance(x, ast.stmt))
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
@@ -708,6 +728,31 @@ class _Builder:
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         """The class whose method ``node`` is (None for a function outside any class)."""
         return next((c.node for c in self.facts.classes if any(st is node for st in c.node.body)), None)
+
+    def _lazy_inits(self) -> None:
+        """A value computed once and kept on ``self``: ``if self.x is None: ... self.x = ...`` runs on the
+        first call only (a RoPE table, normalisation statistics built on first use), so its statements are
+        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. Not where the
+        class sets ``self.x`` back to ``None`` outside ``__init__`` (a cache rebuilt on demand)."""
+        for cls in self.facts.classes:
+            reset = {t.attr for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and n.value.value is None
+                     for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
+            for n in walk(cls.node):
+                if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1
+                        and isinstance(n.test.ops[0], ast.Is) and isinstance(n.test.comparators[0], ast.Constant)
+                        and n.test.comparators[0].value is None and isinstance(n.test.left, ast.Attribute)
+                        and _self_attr(n.test.left)) or n.test.left.attr in reset or n.orelse:
+                    continue
+                attr = n.test.left.attr
+                if not any(isinstance(t, ast.Attribute) and _self_attr(t) and t.attr == attr
+                           for st in n.body for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                           for t in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                    continue
+                for st in n.body:
+                    self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                    self.lazy_calls.update(id(call) for call in _calls_in(st))
 
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
@@ -911,6 +956,8 @@ class _Builder:
         """``torch.tensor(v)`` without ``device=`` (``v`` not a tensor the code proves: unknown is not one), or a
         factory ``_built_on_cpu`` knows: a tensor on the CPU."""
         name = self.resolve(c.func) or ""
+        if self.default_device:
+            return False
         if name == "torch.tensor":
             return not any(k.arg in ("device", None) for k in c.keywords)
         return name.startswith("torch.") and _built_on_cpu(name, c)
@@ -1569,7 +1616,13 @@ class _Walker:
             on_xla = self.xla_truth(s.test) if self.active else None
             self.periodic += every_n
             before = dict(self.env)
+            numbers = _python_number_tests(s.test)
+            for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
+                self.env[name] = 0
             self.dead_block(s.body, on_xla is False)
+            for name in numbers:
+                if self.env.get(name) == 0 and name in before:
+                    self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
             self.periodic -= every_n
             if s.orelse:
                 # the else branch starts from the names before the `if`, not from what the body bound
@@ -2078,7 +2131,10 @@ class _Walker:
             return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
         if name is not None:
             flags = self.named_call(name, c, args)
-            return flags | CPU if flags & TENSOR and _built_on_cpu(name, c) else flags
+            if flags & TENSOR and not b.default_device and (_built_on_cpu(name, c) or name == "torch.tensor" and (
+                    _host_data(c, b.out.of))):
+                return flags | CPU
+            return flags
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT | GRAD  # self.layer(x), self.model(x)
@@ -2098,6 +2154,8 @@ class _Walker:
                 if recv & MODULE:
                     return MODULE
                 if recv & (TENSOR | STRUCT):
+                    if m == "to" and _moves_to_cpu(c):
+                        return recv | CPU  # t.to("cpu"): the copy on the host; reading it runs no graph
                     return recv & ~CPU if m != "to" or _moves_off_cpu(c) else recv
                 if c.args and (self.b.out.of(c.args[0]) & DEVICE or (b.resolve(c.args[0]) or "") in XLA_DEVICE_CALLS):
                     return BATCH  # x.to(device): a tensor or a batch of tensors (BatchEncoding)
@@ -2361,6 +2419,82 @@ def _moves_off_cpu(c: ast.Call) -> bool:
     return False
 
 
+def _size_like(e: ast.expr) -> bool:
+    """A static size of a tensor: ``x.shape[-1]``, ``x.size(0)``, ``len(x)``, ``x.numel()``, ``x.dim()``, a literal."""
+    if isinstance(e, ast.Constant) or _shape_of(e) or isinstance(e, ast.Subscript) and _shape_of(e.value):
+        return True
+    return isinstance(e, ast.Call) and (isinstance(e.func, ast.Name) and e.func.id == "len" or isinstance(
+        e.func, ast.Attribute) and e.func.attr in ("size", "numel", "dim"))
+
+
+def _python_number_tests(test: ast.expr) -> list[str]:
+    """Names that ``test`` proves Python numbers where it holds: ``isinstance(x, int)``, ``isinstance(x,
+    (int, float))`` (also one operand of an ``and``). No torch tensor is an instance of ``int`` or ``float``."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    names: list[str] = []
+    for p in parts:
+        if not (isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "isinstance"
+                and len(p.args) == 2 and isinstance(p.args[0], ast.Name)):
+            continue
+        kinds = p.args[1].elts if isinstance(p.args[1], ast.Tuple) else [p.args[1]]
+        if kinds and all(isinstance(k, ast.Name) and k.id in ("int", "float", "bool") for k in kinds):
+            names.append(p.args[0].id)
+    return names
+
+
+def _moves_to_cpu(c: ast.Call) -> bool:
+    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host."""
+    for a in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "device")]:
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" and a.args:
+            a = a.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu":
+            return True
+    return False
+
+
+def _host_data(c: ast.Call, flags_of: Callable[[ast.AST], int]) -> bool:
+    """``torch.tensor(data)`` with no ``device=`` (nor ``**kwargs``) of data none of whose items is a proven
+    tensor on a device (Python numbers or lists of them): built on the default device, the CPU.
+    (``torch.tensor`` of a device tensor copies it on that device; of a list of device scalars it reads
+    each one: that read is no CPU tensor's.)"""
+    if any(k.arg in ("device", None) for k in c.keywords) or not c.args or isinstance(c.args[0], ast.Starred):
+        return False
+    todo, items = [c.args[0]], []
+    while todo:
+        e = todo.pop()
+        if isinstance(e, (ast.List, ast.Tuple)):
+            todo.extend(e.elts)
+        elif isinstance(e, (ast.ListComp, ast.GeneratorExp)):
+            # [b.sum() for b in boxes]: items of a sequence not known to be on the host (a device tensor's, read
+            # one by one); [m.shape[-1] for m in masks], [1 if i in ids else 0 for i in range(n)]: Python values
+            bound = {n.id for g in e.generators if not flags_of(g.iter) & CPU and not (
+                isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Name) and g.iter.func.id == "range")
+                for n in walk(g.target) if isinstance(n, ast.Name)}
+            root = e.elt
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and root.id in bound and not _size_like(e.elt):
+                return False
+            todo.append(e.elt)
+        else:
+            items.append(e)
+    return not any(flags_of(e) & (TENSOR | STRUCT) and not flags_of(e) & CPU for e in items)
+
+
+def _sets_default_device(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The file sets torch's default device: ``torch.set_default_device``, ``torch.set_default_tensor_type``,
+    or ``with torch.device(d):`` (factories without ``device=`` build on ``d``)."""
+    for n in walk(tree):
+        if isinstance(n, ast.Call) and resolve(n.func) in ("torch.set_default_device",
+                                                          "torch.set_default_tensor_type"):
+            return True
+        if isinstance(n, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "torch.device"
+                for i in n.items):
+            return True
+    return False
+
+
 def _names_a_device(n: ast.AST, flags_of: Callable[[ast.Name], int]) -> bool:
     """``n`` is a name that holds a device: one the model knows holds a device (``DEVICE``: a
     ``torch_xla.device()``), or one whose spelling says so (``device``, ``xla_device``,
@@ -2450,8 +2584,12 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         if (resolve(f) or "").startswith("torch.nn.") and (resolve(f) or "").rsplit(".", 1)[-1][:1].isupper():
             return False  # nn.Parameter(torch.randn(n)), nn.Linear(...): module state moves with .to(device)
         operands = [*e.args, *(k.value for k in e.keywords)]
+        # torch.cat([a, b]): the tensors of a list or tuple display are operands too
+        operands += [x for a in operands if isinstance(a, (ast.List, ast.Tuple)) for x in a.elts]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
+        if any(isinstance(a, ast.Name) and not out.of(a) and not size(a) for a in operands):
+            return False  # masked_select(input_ids, cpu_mask): an operand of unknown place may be on the device
         if _built_from_sizes(e, size):
             return True  # torch.div(h, 2), torch.tensor(n): built from Python numbers on the default device
     elif isinstance(e, (ast.Attribute, ast.Subscript)):

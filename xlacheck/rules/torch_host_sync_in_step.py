@@ -288,10 +288,18 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
     return out
 
 
+def _error_message(node: ast.AST, stmt: ast.stmt) -> bool:
+    """``node`` is part of an error path: a ``raise`` statement, or the message of an ``assert`` (evaluated
+    only when the assertion fails; its test runs every time)."""
+    if isinstance(stmt, ast.Raise):
+        return True
+    return isinstance(stmt, ast.Assert) and stmt.msg is not None and any(n is node for n in ast.walk(stmt.msg))
+
+
 def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     """Printing or formatting ``arg`` formats a device tensor: a proven tensor, or a dict of proven tensors
     (``print({"loss": loss, "acc": acc})``: the dict's repr formats every value)."""
-    if torch.tensor(arg) or torch.of(arg) & TENSOR_DICT and not torch.of(arg) & CPU:
+    if (torch.tensor(arg) or torch.of(arg) & TENSOR_DICT) and not torch.of(arg) & CPU:
         return True
     if isinstance(arg, ast.JoinedStr):
         return any(isinstance(v, ast.FormattedValue) and _shows_tensor(v.value, torch) for v in arg.values)
@@ -329,6 +337,11 @@ class TorchHostSyncInStep(ModuleRule):
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
     to finish it (measured on torch_xla 2.9: a `TransferFromDeviceTime` sample in every step).
+    Not flagged: tensors known to live on the CPU (made by a factory or `torch.tensor(data)`
+    without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
+    torch ops compute from them alone), reads in a `raise` statement or an `assert` message (an
+    error path), and code that runs once: a value computed under `if self.x is None:` and kept in
+    `self.x` (and the functions only such code calls).
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
@@ -479,6 +492,29 @@ class TorchHostSyncInStep(ModuleRule):
                 "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    for _ in range(10):\n"
                 "        loss = model(x).pow(2).mean()\n        loss.backward()\n        opt.step()\n"
                 "        print('loss', loss.item())\n", torch_xla=True),
+        # tensors made on the host: torch.tensor(data) without device= (a bucket table, a mask of Python
+        # values) is a CPU tensor, reading it runs no graph (NxDI's ModelWrapper pads CPU inputs this way)
+        Example("import logging\nimport torch\nfrom torch import nn\nclass Wrapper(nn.Module):\n"
+                "    def forward(self, ids, n):\n        buckets = torch.tensor(self.sizes, dtype=torch.int32)\n"
+                "        mask = torch.tensor([1 if i < n else 0 for i in range(8)])\n"
+                "        logging.debug(f'mask {mask}')\n        if buckets[0] > n:\n            n = int(buckets[0])\n"
+                "        return self.model(ids)[:, :n]\n", torch_xla=True),
+        # an error path: the message of a raise is built only when it fails
+        Example("import torch\nfrom torch import nn\nclass Head(nn.Module):\n    def forward(self, x):\n"
+                "        y = torch.relu(x)\n        if y.shape[-1] != 4:\n"
+                "            raise ValueError('bad width ' + str(y.sum().item()))\n        return y\n", torch_xla=True),
+        # computed once and kept on self (a RoPE table on first use): not a read in every step
+        Example("import math\nimport torch\nfrom torch import nn\nclass Rope(nn.Module):\n"
+                "    def __init__(self):\n        super().__init__()\n        self.inv_freq = None\n"
+                "    def freqs(self, device):\n"
+                "        inv = 1.0 / (10000 ** (torch.arange(0, 8, 2, device=device) / 8))\n        out = []\n"
+                "        for f in inv:\n            out.append(f if 2 * math.pi / f < 16 else f / 8)\n"
+                "        return torch.stack(out)\n    def forward(self, x):\n        if self.inv_freq is None:\n"
+                "            self.inv_freq = self.freqs(x.device)\n        return x * self.inv_freq\n", torch_xla=True),
+        # isinstance(pos, int): a Python number in that branch, whatever the caller passes elsewhere
+        Example("import torch\nfrom torch import nn\nclass Embed(nn.Module):\n    def forward(self, x, pos):\n"
+                "        if isinstance(pos, int):\n            pos = torch.arange(pos)\n"
+                "        return x + pos.float().mean()\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -605,8 +641,10 @@ class TorchHostSyncInStep(ModuleRule):
         # after the step's own sync, every n-th step only, or once per call in the set-up of a declared
         # no_grad function (before its work loop, and the helpers only that set-up calls): not a read in
         # every step
+        # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         found = sorted(((node, what, stmt) for node, what, stmt in found
-                        if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup),
+                        if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
+                        and not _error_message(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:

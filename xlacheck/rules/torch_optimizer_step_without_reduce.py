@@ -22,7 +22,9 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
     Flags `optimizer.step()` inside a torch_xla training loop of a file that starts one process
     per device (`xmp.spawn(fn, ...)`, `torch_xla.launch(fn)`) when nothing in the file reduces the
     gradients across processes: no `xm.optimizer_step`, `xm.reduce_gradients` or `xm.all_reduce`,
-    and no wrapper that does it (DDP, FSDP, SPMD sharding, ZeRO, accelerate's `Accelerator`).
+    and no wrapper that does it (DDP, FSDP, SPMD sharding, ZeRO, accelerate's `Accelerator`). An
+    optimizer the file gets from another library's function (NxD's `initialize_parallel_optimizer`)
+    may reduce in its own `step()`: it is not flagged.
 
     ## Why is this bad?
     Each process then trains its own copy of the model on its shard of the data: the replicas
@@ -62,6 +64,14 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
                 "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
                 "        loss.backward()\n        xm.optimizer_step(optimizer)\n"
                 "if __name__ == '__main__':\n    torch_xla.launch(_mp_fn)\n"),
+        # an optimizer another library builds (NxD's ZeRO-1 wrapper) reduces the gradients in its own step()
+        Example("import torch\nimport torch_xla\nimport neuronx_distributed as nxd\n"
+                "import torch_xla.distributed.parallel_loader as pl\n"
+                "def _mp_fn(index, model, loader, device):\n"
+                "    optimizer = nxd.initialize_parallel_optimizer(model.parameters(), torch.optim.AdamW)\n"
+                "    for x, y in pl.MpDeviceLoader(loader, device):\n        loss = model(x).sum()\n"
+                "        loss.backward()\n        optimizer.step()\n"
+                "if __name__ == '__main__':\n    torch_xla.launch(_mp_fn)\n"),
     )
     INVALID = (
         Example("import torch_xla\nimport torch_xla.core.xla_model as xm\n"
@@ -90,9 +100,16 @@ class TorchOptimizerStepWithoutReduce(ModuleRule):
             text = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else None
             if text is not None and any(w in text for w in _WRAPPER_WORDS):
                 return
+        # an optimizer the file builds with a call outside torch.optim (``nxd.initialize_parallel_optimizer``,
+        # a library's wrapper) may reduce the gradients in its own step(): unknown is not a plain optimizer
+        built_elsewhere = {t.id for n in ast.walk(ctx.tree)
+                           if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                           and "." in (name := resolve(n.value.func) or "") and name.split(".")[0] != "torch"
+                           for t in n.targets if isinstance(t, ast.Name)}
         for loop, _owner, _why in torch.loops:
             for c in ast.walk(loop):
                 if (isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "step"
-                        and isinstance(c.func.value, ast.Name) and "opt" in c.func.value.id.lower() and not c.args):
+                        and isinstance(c.func.value, ast.Name) and "opt" in c.func.value.id.lower() and not c.args
+                        and c.func.value.id not in built_elsewhere):
                     ctx.report(self, c, "optimizer.step() in a multi-process torch_xla run that never reduces the "
                                         "gradients: each process updates its own replica; use xm.optimizer_step(optimizer)")
