@@ -670,7 +670,8 @@ def test_static_pytree_fields_are_python_values_under_jit(test: str, k: str, exp
 def test_static_field_names_leave_out_names_another_pytree_traces() -> None:
     from xlacheck.analysis.pytrees import static_field_names
 
-    tree = ast.parse("import flax\n@flax.struct.dataclass\nclass A:\n    t: float = flax.struct.field(pytree_node=False)\n"
+    tree = ast.parse("import flax\n@flax.struct.dataclass\nclass A:\n"
+                     "    t: float = flax.struct.field(pytree_node=False)\n"
                      "    mode: str = flax.struct.field(pytree_node=False)\n"
                      "@flax.struct.dataclass\nclass B:\n    t: jax.Array\n"
                      "class C(eqx.Module):\n    n: int = eqx.field(static=True)\n")

@@ -1475,7 +1475,8 @@ _CONTAINER_GROWERS = frozenset({"append", "extend", "update", "add", "insert", "
 def _state_variables(c: ClassInfo, aliases: AliasTable) -> set[str]:
     """Attributes a class keeps Keras/TF state in: ``self.total = self.add_weight(...)``, ``tf.Variable``."""
     return {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
-        (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight") or aliases.resolve(v.func) == "tf.Variable")}
+        (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
+        or aliases.resolve(v.func) == "tf.Variable")}
 
 
 def _mark_eager_written_metrics(inf: _Inference) -> None:
@@ -1497,7 +1498,8 @@ def _mark_eager_written_metrics(inf: _Inference) -> None:
                 b.rsplit(".", 1)[-1] == "Metric" or b in inf.classes for b in c.bases):
             python_state[id(c)] = c
     # bases defined here must keep no state either
-    grow(stateful := set(), list(python_state.values()), id, lambda c: any(
+    stateful: set[int] = set()
+    grow(stateful, list(python_state.values()), id, lambda c: any(
         b in inf.classes and (id(inf.classes[b]) not in python_state or id(inf.classes[b]) in stateful)
         for b in c.bases))
     candidates = [c for c in python_state.values() if id(c) not in stateful]
@@ -1505,8 +1507,8 @@ def _mark_eager_written_metrics(inf: _Inference) -> None:
     for c in candidates:
         methods = [m for m in inf.scanner.functions if m.cls is c]
         containers = {a for a, v in c.attrs.items() if isinstance(v, (ast.List, ast.Dict, ast.Set)) or (
-            isinstance(v, ast.Call) and (aliases.resolve(v.func)
-                                         or (v.func.id if isinstance(v.func, ast.Name) else "")) in _CONTAINER_BUILDERS)}
+            isinstance(v, ast.Call) and (aliases.resolve(v.func) or (v.func.id if isinstance(v.func, ast.Name)
+                                                                     else "")) in _CONTAINER_BUILDERS)}
         update = c.methods.get("update_state")
         if any(_eager_only(m, aliases) for m in methods) or (containers and update is not None and any(
                 isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _CONTAINER_GROWERS
