@@ -644,3 +644,79 @@ def test_an_xla_entry_passed_a_python_structure_here_is_not_taken_for_one_called
     assert ("XLA106" in codes) is not structure
     if not structure:
         assert v.is_tensor(env["weights"]) and v.is_tensor(env["grads"])
+
+
+_PYTREE_STATE = (
+    "import flax\nimport jax\nimport jax.numpy as jnp\n\n\n"
+    "@flax.struct.dataclass\nclass SamplerState:\n"
+    "    logits: jax.Array\n"
+    "    temperature: float = flax.struct.field(pytree_node=False)\n"
+    "    top_k: int = flax.struct.field(default=0, pytree_node=False)\n\n\n"
+    "@jax.jit\ndef sample(state):\n"
+    "    if {test}:\n        return state.logits / 2.0\n"
+    "    return jax.lax.top_k(state.logits, k={k})[0]\n")
+
+
+@pytest.mark.parametrize(("test", "k", "expected"), [
+    # static fields (`pytree_node=False`) are the Python values the tree was built with (tunix sampler)
+    ("state.temperature > 0.0", "state.top_k", []),
+    # the traced field is a tracer: `if` on it fails, and its value is no static size
+    ("jnp.max(state.logits) > 0.0", "state.top_k", [(15, "XLA101")]),
+])
+def test_static_pytree_fields_are_python_values_under_jit(test: str, k: str, expected: list[tuple[int, str]]) -> None:
+    assert codes(_PYTREE_STATE.format(test=test, k=k)) == expected
+
+
+def test_static_field_names_leave_out_names_another_pytree_traces() -> None:
+    from xlacheck.analysis.pytrees import static_field_names
+
+    tree = ast.parse("import flax\n@flax.struct.dataclass\nclass A:\n"
+                     "    t: float = flax.struct.field(pytree_node=False)\n"
+                     "    mode: str = flax.struct.field(pytree_node=False)\n"
+                     "@flax.struct.dataclass\nclass B:\n    t: jax.Array\n"
+                     "class C(eqx.Module):\n    n: int = eqx.field(static=True)\n")
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    assert static_field_names(classes) == frozenset({"mode", "n"})
+
+
+_METRIC = TF + (
+    "import numpy as np\n\n\n"
+    "class CocoAP(tf.keras.metrics.Metric):\n"
+    "    def __init__(self, **kw):\n        super().__init__(**kw)\n{init}\n\n"
+    "    def update_state(self, y_true, y_pred):\n{update}\n\n"
+    "    def result(self):\n        return tf.constant(0.0)\n")
+_PYTHON_STATE_INIT = "        self.detections = []\n        self.image_id = 0"
+_NUMPY_UPDATE = "        self.detections.extend(y_pred.numpy().tolist())\n        self.image_id += 1"
+
+
+@pytest.mark.parametrize(("init", "update", "expected"), [
+    # state in Python, read into NumPy: an evaluator's host loop calls it (deeplab2's COCO AP)
+    (_PYTHON_STATE_INIT, _NUMPY_UPDATE, []),
+    # state in Python lists it grows per batch (deeplab2's depth metrics)
+    ("        self.errors = []", "        self.errors.append(tf.reduce_mean(y_true - y_pred))", []),
+    # state variables: Keras accumulates it in the compiled step, where `.numpy()` fails
+    # (tensorflow issue 38038)
+    ("        self.total = self.add_weight(name='total', initializer='zeros')",
+     "        self.total.assign_add(float(np.median(y_pred.numpy())))", [(11, "XLA301")]),
+])
+def test_a_metric_keeping_its_state_in_python_is_compiled_only_where_compiled_code_updates_it(
+        init: str, update: str, expected: list[tuple[int, str]]) -> None:
+    assert codes(_METRIC.format(init=init, update=update)) == expected
+
+
+def test_an_eager_written_metric_updated_in_a_train_step_is_compiled_code() -> None:
+    source = _METRIC.format(init=_PYTHON_STATE_INIT, update=_NUMPY_UPDATE) + (
+        "\n\nclass Model(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.ap = CocoAP()\n\n"
+        "    def test_step(self, data):\n        x, y = data\n        self.ap.update_state(y, self(x))\n"
+        "        return {}\n")
+    assert codes(source) == [(12, "XLA301"), (13, "XLA406")]
+
+
+def test_a_metric_wrapping_an_eager_written_metric_is_eager_written() -> None:
+    source = _METRIC.format(init=_PYTHON_STATE_INIT, update=_NUMPY_UPDATE) + (
+        "\n\nclass PanopticAP(tf.keras.metrics.Metric):\n    def __init__(self, **kw):\n"
+        "        super().__init__(**kw)\n        self.inner = CocoAP()\n\n"
+        "    def update_state(self, y_true, y_pred):\n        boxes = tf.boolean_mask(y_pred, y_pred > 0)\n"
+        "        for b in boxes.numpy():\n            pass\n        self.inner.update_state(y_true, boxes)\n")
+    assert codes(source) == []

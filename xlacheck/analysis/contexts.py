@@ -217,6 +217,9 @@ class ClassInfo:
     model: bool = False
     host: bool = False  # a preprocessing layer / tokenizer: runs in the input pipeline
     metric: bool = False
+    # a metric written for eager use (:func:`_mark_eager_written_metrics`): its update_state/result are
+    # compiled only where compiled code calls them, not by being a metric's methods
+    eager_metric: bool = False
     called_in_step: bool = False  # a learning-rate schedule, constraint or regularizer
 
 
@@ -346,6 +349,8 @@ class ModuleFacts:
     module_values: dict[str, ast.expr] = field(default_factory=dict)
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
+    # names of pytree fields declared static here (analysis.pytrees.static_field_names), on first use
+    static_fields: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -913,6 +918,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _mark_classes(inf)
     _mark_shared_line_lambdas(functions)
     _mark_exports(inf)
+    _mark_eager_written_metrics(inf)
     work = _entry_points(inf) + _project_entries(inf, project)
     _propagate_compiled(inf, work)
     _mark_eager_metrics(inf)
@@ -1229,7 +1235,7 @@ def _entry_points(inf: _Inference) -> list[_Work]:
                              m.node.lineno))
             continue
         for name, m in c.methods.items():
-            if name in _KERAS_METHODS or (c.metric and name in _METRIC_METHODS) \
+            if name in _KERAS_METHODS or (c.metric and not c.eager_metric and name in _METRIC_METHODS) \
                     or (c.called_in_step and name == "__call__"):
                 m.keras_method = True
                 work.append((m, True, False, Level.LIKELY, f"Keras {name}()", m.node.lineno))
@@ -1460,14 +1466,78 @@ def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, Fun
     return module_funcs.get(stored.id) if isinstance(stored, ast.Name) else None
 
 
+# Constructors of Python containers: a metric whose update_state grows one holds its state in Python.
+_CONTAINER_BUILDERS = frozenset({"list", "dict", "set", "collections.defaultdict", "collections.OrderedDict",
+                                 "defaultdict", "OrderedDict"})
+_CONTAINER_GROWERS = frozenset({"append", "extend", "update", "add", "insert", "setdefault"})
+
+
+def _state_variables(c: ClassInfo, aliases: AliasTable) -> set[str]:
+    """Attributes a class keeps Keras/TF state in: ``self.total = self.add_weight(...)``, ``tf.Variable``."""
+    return {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
+        (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
+        or aliases.resolve(v.func) == "tf.Variable")}
+
+
+def _mark_eager_written_metrics(inf: _Inference) -> None:
+    """A Keras metric written for eager use: it keeps no state variable (no ``add_weight``, no
+    ``tf.Variable``; its bases are ``Metric`` itself or such classes of this file) and keeps its
+    state in Python instead: a method of it calls ``.numpy()`` outside an eager guard (COCO and
+    panoptic evaluators that hand each batch to NumPy), its ``update_state`` grows a Python container
+    kept on ``self`` (``self._errors.append(err)``), or it updates such a metric it builds
+    (``self.inner = CocoMetric()``, then ``self.inner.update_state(...)``). A metric Keras can run in
+    a compiled step accumulates in variables; one without any can only accumulate across concrete
+    batches, in Python: an evaluator's host loop calls it (orbit's ``eval_reduce``). So its
+    ``update_state``/``result`` are compiled only where compiled code of this file calls them, not
+    for being a metric's methods. (A metric with state variables that calls ``.numpy()`` on its
+    inputs is the classic bug, tensorflow issue 38038: still compiled.)"""
+    aliases = inf.scanner.aliases
+    python_state: dict[int, ClassInfo] = {}
+    for c in inf.scanner.classes:
+        if c.metric and not _state_variables(c, aliases) and all(
+                b.rsplit(".", 1)[-1] == "Metric" or b in inf.classes for b in c.bases):
+            python_state[id(c)] = c
+    # bases defined here must keep no state either
+    stateful: set[int] = set()
+    grow(stateful, list(python_state.values()), id, lambda c: any(
+        b in inf.classes and (id(inf.classes[b]) not in python_state or id(inf.classes[b]) in stateful)
+        for b in c.bases))
+    candidates = [c for c in python_state.values() if id(c) not in stateful]
+    eager: set[int] = set()
+    for c in candidates:
+        methods = [m for m in inf.scanner.functions if m.cls is c]
+        containers = {a for a, v in c.attrs.items() if isinstance(v, (ast.List, ast.Dict, ast.Set)) or (
+            isinstance(v, ast.Call) and (aliases.resolve(v.func) or (v.func.id if isinstance(v.func, ast.Name)
+                                                                     else "")) in _CONTAINER_BUILDERS)}
+        update = c.methods.get("update_state")
+        if any(_eager_only(m, aliases) for m in methods) or (containers and update is not None and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _CONTAINER_GROWERS
+                and isinstance(n.func.value, ast.Attribute) and n.func.value.attr in containers
+                and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"
+                for n in own_nodes(update.node))):
+            eager.add(id(c))
+
+    def wraps_eager(c: ClassInfo) -> bool:
+        for m in c.methods.values():
+            for on_self, attr, _ in m.called_object_methods:
+                built = c.attrs.get(attr) if on_self else None
+                inner = inf.classes.get(built.func.id) if isinstance(built, ast.Call) and isinstance(
+                    built.func, ast.Name) else None
+                if inner is not None and id(inner) in eager:
+                    return True
+        return False
+
+    grow(eager, candidates, id, wraps_eager)
+    for c in candidates:
+        c.eager_metric = id(c) in eager
+
+
 def _mark_eager_metrics(inf: _Inference) -> None:
     """A metric that reads its own state variables into NumPy (`self.total.numpy()`) computes its
     result in Python: it can only run eagerly (run_eagerly), so its methods are not compiled."""
     for c in inf.scanner.classes:
         if c.metric:
-            state = {a for a, v in c.attrs.items() if isinstance(v, ast.Call) and (
-                (isinstance(v.func, ast.Attribute) and v.func.attr == "add_weight")
-                or inf.scanner.aliases.resolve(v.func) == "tf.Variable")}
+            state = _state_variables(c, inf.scanner.aliases)
             if any(m.self_numpy & state for m in inf.scanner.functions if owner_class(m) is c):
                 c.host = True
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from xlacheck.analysis import child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
+from xlacheck.analysis.pytrees import static_field_names
 from xlacheck.analysis.values import (
     DATA,
     LEAVES_AND_TREEDEF,
@@ -543,6 +544,9 @@ def walk_function(
     if facts.reducers is None:
         facts.reducers = reduction_functions(facts.functions, aliases)
     values.reducers = facts.reducers
+    if facts.static_fields is None:
+        facts.static_fields = static_field_names([c.node for c in facts.classes])
+    values.static_fields = facts.static_fields
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
     ctx.module_funcs = facts.module_funcs

@@ -319,7 +319,7 @@ class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
     __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes",
-                 "reducers")
+                 "reducers", "static_fields")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -334,6 +334,8 @@ class ValueEnv:
         # module-level functions of this file that return one reduction of their inputs
         # (:func:`reduction_functions`): a call of one is a data-derived tensor
         self.reducers: Reducers = NO_REDUCERS
+        # fields of pytrees of this file declared static: Python values on any object (analysis.pytrees)
+        self.static_fields: frozenset[str] = frozenset()
 
     def invalidate(self) -> None:
         if self._memo:
@@ -461,6 +463,8 @@ class ValueEnv:
                     return self.self_attr(e.attr)  # type: ignore[attr-defined]
                 if base.id in self.aliases.names:
                     return PYTHON  # module attribute: tf.float32, np.pi, config module constant
+            if e.attr in self.static_fields:  # type: ignore[attr-defined]
+                return PYTHON  # `state.temperature`, a `struct.field(pytree_node=False)`: not a tracer
             return self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
         if t is ast.Call:
             return self._call(e)  # type: ignore[arg-type]

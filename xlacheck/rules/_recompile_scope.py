@@ -700,38 +700,7 @@ def padding_kind(node: ast.expr | None) -> str | None:
     return None
 
 
-# -- state classes: NamedTuples and dataclasses a jitted step takes in and rebuilds (XLA415, XLA421) --
-_STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
-_STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
-                     "dataclasses.dataclass")
-
-
-def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> dict[str, list[str]]:
-    """NamedTuple subclasses and dataclasses of this file: name -> field names in order (static
-    fields left out: they are hashed metadata, not traced)."""
-    out: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ClassDef):
-            continue
-        bases = {resolve(b) or (b.id if isinstance(b, ast.Name) else None) for b in node.bases}
-        decorators = {resolve(d.func if isinstance(d, ast.Call) else d)
-                      or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
-        if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
-            continue
-        fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-                  and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value)
-                           .endswith("ClassVar")) and not _static_field(s.value)]
-        if fields:
-            out[node.name] = fields
-    return out
-
-
-def _static_field(default: ast.expr | None) -> bool:
-    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
-    return isinstance(default, ast.Call) and any(
-        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
-        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
-        for k in default.keywords)
+# -- state classes (analysis.pytrees.state_classes): a construction and whether a step reads one --
 
 
 def bound_fields(call: ast.Call, fields: list[str]) -> Iterator[tuple[str, ast.expr]]:

@@ -7,6 +7,7 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.pytrees import state_classes
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
     bound_arguments,
@@ -19,7 +20,6 @@ from xlacheck.rules._recompile_scope import (
     positional_params,
     reads_state,
     runs_traced,
-    state_classes,
     state_constructions,
 )
 from xlacheck.rules.base import Example

@@ -45,12 +45,15 @@ _ONCE_FUNCTIONS = frozenset({"__init__", "build", "setUp", "setUpClass", "main",
 class TfFunctionCreatedPerCall(ModuleRule):
     """
     ## What it does
-    Flags `tf.function(...)` (call or decorator) evaluated inside a loop, and a `tf.function`
+    Flags `tf.function(...)` (call or decorator) evaluated inside a loop (not one kept in a cache
+    per key, nor one built under `if fn is None:` into the name the loop reuses: the first
+    iteration builds it), and a `tf.function`
     created inside a function body and then called in that same body, outside any loop, without
     being kept anywhere (not returned, not stored on `self` or in a cache): every call of the
     enclosing function builds a new `tf.function` and traces it once. Outside a loop, one built
     from the enclosing function's own parameters or locals (a closure over them,
-    `tf.function(model)`, `jax.jit(partial(model.init))`, an object made from them) is reported
+    `tf.function(model)`, `jax.jit(partial(model.init))`, an object made from them, or one the
+    call stores on `self`: `self._model = Net(cfg)` then `jax.jit(partial(self._model.init))`) is reported
     only with `--preview`: on real code those were one-off drivers (fit a model, init its
     parameters) about as often as per-step helpers; unless all it captures of the call are
     operands of arithmetic or comparisons (`jax.jit(lambda a, b: w * jnp.mean((a - b) ** 2))` in
@@ -286,6 +289,35 @@ class TfFunctionCreatedPerCall(ModuleRule):
                 for _ in tf.range(epochs - 1):
                     out = single_epoch(model, x, 4)
                 return out
+        """),
+        # built lazily on the first iteration into the name the loop reuses (algorithmic-efficiency's WMT decoding)
+        Example("""
+            import jax
+
+
+            def translate(predict_step, params, batches):
+                jitted = None
+                out = []
+                for batch in batches:
+                    if jitted is None:
+                        jitted = jax.jit(lambda p, b: predict_step(p, b))
+                    out.append(jitted(params, batch))
+                return out
+        """),
+        # the model this call builds and initializes: a one-off set-up driver (algorithmic-efficiency's
+        # init_model_fn), like a local `model` (reported with --preview)
+        Example("""
+            import functools
+
+            import jax
+            import numpy as np
+
+
+            class Workload:
+                def init_model_fn(self, rng, make_model):
+                    self._model = make_model()
+                    init = jax.jit(functools.partial(self._model.init, train=False))
+                    return init(rng, np.zeros((2, 8), np.float32))
         """),
     )
     INVALID = (
@@ -891,9 +923,11 @@ def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) ->
     return bool(_call_state_reads(index, func, created))
 
 
-def _call_state_reads(index: ModuleIndex, func: ast.AST, created: ast.AST) -> list[ast.Name]:
+def _call_state_reads(index: ModuleIndex, func: ast.AST, created: ast.AST) -> list[ast.expr]:
     """The reads, inside what ``created`` wraps, of ``func``'s own parameters and locals (``self``
-    and local defs aside): what :func:`_captures_call_state` asks about."""
+    and local defs aside), and of the attributes of ``self`` that ``func`` itself assigns (``self._model
+    = Conformer(config)`` then ``jax.jit(partial(self._model.init, train=False))``: an object this call
+    builds, as new per call as a local): what :func:`_captures_call_state` asks about."""
     parts: list[ast.AST] = [created]
     if isinstance(created, ast.Call):
         parts = list(created.args[:1]) if _is_compiler_call(index, created) \
@@ -909,15 +943,29 @@ def _call_state_reads(index: ModuleIndex, func: ast.AST, created: ast.AST) -> li
     params = [*func.args.posonlyargs, *func.args.args]
     bound = {a.arg for a in (*params, *func.args.kwonlyargs)}
     bound |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
+    this = None
     if params and isinstance(index.parent(func), ast.ClassDef):
-        bound.discard(params[0].arg)  # `self`: the same object on every call of its methods, not per-call state
+        this = params[0].arg
+        bound.discard(this)  # `self`: the same object on every call of its methods, not per-call state
+    built_attrs: set[str] = set()  # `self.<attr>` assigned by this call
     for sub in index.scope_nodes(func):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and index.function_of(sub) is func:
             bound.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name) \
+                and sub.value.id == this and index.function_of(sub) is func:
+            built_attrs.add(sub.attr)
     bound -= set(local_defs)  # a local def itself is looked into, not counted as state
     state = free & bound
-    return [sub for part in expanded for sub in ast.walk(part)
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in state]
+    reads: list[ast.expr] = []
+    for part in expanded:
+        outer_self = this is not None and this in _free_names(part)  # not a lambda's own `self`
+        for sub in ast.walk(part):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in state:
+                reads.append(sub)
+            elif outer_self and isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) \
+                    and sub.attr in built_attrs and isinstance(sub.value, ast.Name) and sub.value.id == this:
+                reads.append(sub)
+    return reads
 
 
 def _bakes_call_numbers(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:
@@ -951,14 +999,46 @@ def _cached(index: ModuleIndex, node: ast.AST) -> bool:
     """The compiled function made in a loop is kept in a mapping by the same loop body
     (``fn = jax.jit(...)`` then ``cache[key] = fn``, usually under ``if fn is None:`` after
     ``fn = cache.get(key)``): built once per key, and looked up on the next iteration with that key
-    (maxdiffusion's one jit per resolution), so no iteration rebuilds what an earlier one built."""
+    (maxdiffusion's one jit per resolution), so no iteration rebuilds what an earlier one built.
+    Or it is built lazily into the name the loop reuses: ``if step is None: step = jax.jit(...)``
+    inside the loop (algorithmic-efficiency's WMT decoding) runs on the first iteration only."""
     parent = index.parent(node)
-    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], (ast.Name, ast.Attribute))):
+        return False
+    target = ast.unparse(parent.targets[0])
+    loop = index.loops_around(node)[0]
+    if _built_when_unset(index, parent, target, loop):
+        return True
+    if not isinstance(parent.targets[0], ast.Name):
         return False
     local = parent.targets[0].id
     return any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == local
                and any(isinstance(t, ast.Subscript) for t in n.targets)
-               for n in ast.walk(index.loops_around(node)[0]))
+               for n in ast.walk(loop))
+
+
+def _built_when_unset(index: ModuleIndex, assign: ast.Assign, target: str, loop: ast.AST) -> bool:
+    """``assign`` (to ``target``, unparsed) sits, inside ``loop``, in the body of ``if target is
+    None:`` or ``if not target:``: it runs until the first iteration sets it (and nothing else in the
+    loop assigns ``target``, which could unset it again)."""
+    if any(isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and n is not assign
+           and any(ast.unparse(t) == target for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+           for n in ast.walk(loop)):
+        return False
+    child: ast.AST = assign
+    parent = index.parent(assign)
+    while parent is not None and parent is not loop:
+        if isinstance(parent, ast.If) and any(child is st for st in parent.body):
+            test = parent.test
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
+                    and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None \
+                    and ast.unparse(test.left) == target:
+                return True
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and ast.unparse(test.operand) == target:
+                return True
+        child, parent = parent, index.parent(parent)
+    return False
 
 
 def _is_compiler_call(index: ModuleIndex, call: ast.Call) -> bool:

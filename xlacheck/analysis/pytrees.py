@@ -1,0 +1,62 @@
+"""Pytree state classes and their static fields: one fact for the value model and the rules.
+
+A Flax ``struct.dataclass`` (or ``struct.PyTreeNode``), an Equinox module or a ``chex`` dataclass
+is a pytree whose fields are leaves, traced under ``jax.jit``, except the fields marked static
+(``struct.field(pytree_node=False)``, ``eqx.field(static=True)``): those are part of the tree's
+structure, hashed into the compile cache, and reach the jitted function as the Python values they
+were built with (a sampling temperature, a mode string, a ``top_k`` int), never as tracers.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+# NamedTuples and dataclasses a jitted step takes in and rebuilds (XLA415, XLA421)
+_STATE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+_STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "chex.dataclass",
+                     "dataclasses.dataclass")
+
+
+def is_static_field(default: ast.expr | None) -> bool:
+    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
+    return isinstance(default, ast.Call) and any(
+        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
+        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
+        for k in default.keywords)
+
+
+def _fields(node: ast.ClassDef) -> list[ast.AnnAssign]:
+    return [s for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+            and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value).endswith("ClassVar"))]
+
+
+def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> dict[str, list[str]]:
+    """NamedTuple subclasses and dataclasses of this file: name -> field names in order (static
+    fields left out: they are hashed metadata, not traced)."""
+    out: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {resolve(b) or (b.id if isinstance(b, ast.Name) else None) for b in node.bases}
+        decorators = {resolve(d.func if isinstance(d, ast.Call) else d)
+                      or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+        if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
+            continue
+        fields = [s.target.id for s in _fields(node) if not is_static_field(s.value)]  # type: ignore[union-attr]
+        if fields:
+            out[node.name] = fields
+    return out
+
+
+def static_field_names(classes: list[ast.ClassDef]) -> frozenset[str]:
+    """Names of the fields that classes of this file declare static (``x: float =
+    struct.field(pytree_node=False)``) and that no class here declares as a traced field: reading
+    one off any object (``state.temperature``) gives the Python value the tree was built with. The
+    marker itself says the class is a pytree, whatever its decorator or base."""
+    static: set[str] = set()
+    traced: set[str] = set()
+    for node in classes:
+        for s in _fields(node):
+            (static if is_static_field(s.value) else traced).add(s.target.id)  # type: ignore[union-attr]
+    return frozenset(static - traced)
