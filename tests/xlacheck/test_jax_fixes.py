@@ -49,6 +49,19 @@ CASES = {
         "    y = jnp.tanh(x)\n    return x + y\n",
         "    def otherwise(x):\n        x = x / (1.0 - jnp.sum(rate))\n        y = jnp.tanh(x)\n        return x + y\n"
         "    return jax.lax.cond(jnp.sum(rate) == 0.0, lambda: x, lambda: otherwise(x))\n"),
+    # the forms tools/generate_fix_forms.py writes: branches of several statements or names, `not`
+    "statements_reading_each_other": (
+        "def dep(x):\n    if jnp.sum(x) > 0:\n        h = x * 2.0\n        y = h + 1.0\n    else:\n        y = x - 1.0\n"
+        "    return y\n",
+        "    y = jax.lax.cond(jnp.sum(x) > 0, lambda: true_branch(), lambda: false_branch())\n"),
+    "two_names_without_else": (
+        "def two(x):\n    a = x * 1.0\n    b = x + 0.0\n    if jnp.max(x) > 1.0:\n        a = a * 0.5\n"
+        "        b = b - a\n    return a + b\n",
+        "    a, b = jax.lax.cond(jnp.max(x) > 1.0, lambda: true_branch(a, b), lambda: (a, b))\n"),
+    "negated_reduction": (
+        "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
+        "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "
+        "lambda: x)\n"),
 }
 
 
@@ -129,6 +142,19 @@ def test_tensorflow_code_does_not_get_the_jax_fix():
     assert fix is None or "jax" not in "".join(e.content for e in fix.edits)
 
 
+def test_an_elif_is_rewritten_from_its_chain():
+    """A finding on the `elif` rewrites the whole chain (the else branch holds the `elif` as a plain
+    `if`, rewritten in the next pass), never the `elif` alone after the first arm."""
+    source = HEADER + ("def chain(x):\n    s = jnp.sum(x)\n    if s > 1.0:\n        y = x * 2.0\n"
+                       "    elif s < -1.0:\n        y = -x\n    else:\n        y = x + 0.5\n    return y\n")
+    tree = ast.parse(source)
+    elif_ = [n for n in ast.walk(tree) if isinstance(n, ast.If)][1]
+    (result,) = attach_fixes(source, tree, [diagnostic_at(elif_.test, "XLA101")])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    if s > 1.0:" not in fixed and "        if s < -1.0:\n            y = -x\n" in fixed
+    assert "    y = jax.lax.cond(s > 1.0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+
+
 def test_short_circuit_conditions_are_left_alone():
     source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and jnp.max(x) < 5:\n        x = x * 0.5\n    return x\n"
     assert fixed_source(source) is None
@@ -204,6 +230,9 @@ MASKS = {
         "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
         "    return out * 2.0\n",
         "jnp.nonzero(m > 0.5)", "def zero_hits(b, m):\n    out = jnp.where(m > 0.5, 0.0, b)\n"),
+    "selection_assigned_then_reduced": (
+        "def pos_energy(b, m):\n    sel = b[m > 0.5]\n    e = jnp.sum(sel * sel)\n    return e + sel.mean()\n",
+        "b[m > 0.5]", "    e = jnp.sum(b * b, where=m > 0.5)\n    return e + b.mean(where=m > 0.5)\n"),
 }
 
 
@@ -231,6 +260,52 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
         np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-5, equal_nan=True)
 
     check()
+
+
+def test_a_selection_read_outside_a_reduction_is_not_rewritten():
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    b = b * 2.0\n    return jnp.sum(sel)\n",
+                    "b[m > 0]") is None  # the array rebound after the selection
+
+
+# XLA301/XLA302: `.item()` and `float()` of a traced array -> the array, kept on the device
+HOST = {
+    "item_subtracted": ("def center(b):\n    m = jnp.mean(b).item()\n    return b - m\n", "jnp.mean(b).item()",
+                        "    m = jnp.mean(b)\n", "XLA301"),
+    "float_as_a_scale": ("def scale(b):\n    s = float(jnp.max(jnp.abs(b)))\n    return b / (s + 1.0)\n",
+                         "float(jnp.max(jnp.abs(b)))", "    s = jnp.max(jnp.abs(b)).astype(jax.numpy.float32)\n",
+                         "XLA302"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOST))
+def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
+    body, flagged, expected, code = HOST[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, "weakly typed", tmp_path)
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False), min_size=4, max_size=4))
+    def check(values):
+        b = jnp.asarray(values, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b)
+        np.testing.assert_allclose(np.asarray(compiled(b)), np.asarray(expected_out), rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
+    for body, flagged in (("def f(b):\n    return f'{b.sum().item()}'\n", "b.sum().item()"),
+                          ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA302")])
+        assert result.fix is None or not result.fix.edits
 
 
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
