@@ -115,6 +115,11 @@ FORMS = (
          "    if {any}(x > 1.0):  # XLA: cond\n        y = x * 0.5\n    else:\n        y = x\n    return y"),
     Form("XLA101", "negated_condition", "`not` of a boolean reduction",
          "    if not {all}(x > 0.0):  # XLA: cond\n        y = {abs}(x)\n    else:\n        y = x\n    return y"),
+    Form("XLA101", "and_of_comparisons", "`and` of two comparisons",
+         "    if {sum}(x) > 0.0 and {max}(x) < 1.8:  # XLA: cond\n        y = x * 0.5\n    else:\n        y = x\n"
+         "    return y"),
+    Form("XLA101", "or_in_ternary", "`or` of two comparisons in a conditional expression",
+         "    return x * 0.5 if {max}(x) > 1.8 or {sum}(x) < -1.0 else x + 1.0  # XLA: cond"),
     Form("XLA101", "condition_named_before", "a comparison bound to a name, then tested",
          "    big = {max}(x) > 1.0\n    if big:  # XLA: cond\n        x = x / 2.0\n    return x"),
     Form("XLA101", "if_in_static_loop", "an `if` inside a Python loop over a constant range",

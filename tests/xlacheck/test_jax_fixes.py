@@ -155,8 +155,15 @@ def test_an_elif_is_rewritten_from_its_chain():
     assert "    y = jax.lax.cond(s > 1.0, lambda: true_branch(), lambda: false_branch())\n" in fixed
 
 
-def test_short_circuit_conditions_are_left_alone():
+def test_short_circuit_conditions_evaluate_every_operand_only_through_jax():
+    """`and`/`or` of JAX operands: logical_and/logical_or, saying that every operand is evaluated;
+    a later operand that calls anything else (side effects or errors Python may skip): no fix."""
     source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and jnp.max(x) < 5:\n        x = x * 0.5\n    return x\n"
+    fix = fixed_source(source)
+    assert "evaluates all of them" in fix.message
+    assert "jax.lax.cond(jax.numpy.logical_and(jnp.sum(x) > 0, jnp.max(x) < 5), lambda: x * 0.5, lambda: x)" in \
+        apply_edits(source, fix.edits)
+    source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and check(x):\n        x = x * 0.5\n    return x\n"
     assert fixed_source(source) is None
 
 
