@@ -35,9 +35,10 @@ LIST = ROOT / "eval_cases" / "forms_fix.txt"
 # The spellings of each framework, read by the form bodies as {sum}, {max}, ...
 OPS = {
     "tf": {"sum": "tf.reduce_sum", "max": "tf.reduce_max", "any": "tf.reduce_any", "all": "tf.reduce_all",
-           "abs": "tf.abs", "exp": "tf.exp", "mean": "tf.reduce_mean"},
+           "abs": "tf.abs", "exp": "tf.exp", "mean": "tf.reduce_mean", "rows": "tf.unstack(x)",
+           "count": "tf.math.count_nonzero"},
     "jax": {"sum": "jnp.sum", "max": "jnp.max", "any": "jnp.any", "all": "jnp.all", "abs": "jnp.abs",
-            "exp": "jnp.exp", "mean": "jnp.mean"},
+            "exp": "jnp.exp", "mean": "jnp.mean", "rows": "x", "count": "jnp.count_nonzero"},
 }
 HEADER = {
     "tf": ("import tensorflow as tf\n\n\n@tf.function({})\n", "tf.constant({})"),
@@ -141,6 +142,10 @@ FORMS = (
          frameworks=("tf",), tf_options="jit_compile=True"),
     Form("XLA302", "float_of_reduction", "`float()` of a reduction used as a scale",
          "    scale = float({max}({abs}(x)))  # XLA: host\n    return x / scale", category="host"),
+    Form("XLA302", "int_of_count_in_arithmetic", "`int()` of a count used in arithmetic",
+         "    n = int({count}(x > 0.0))  # XLA: host\n    return x * n", category="host"),
+    Form("XLA105", "filtered_sum_of_items", "`sum()` of a generator filtered by a condition on each item",
+         "    return sum(v * 2.0 for v in {rows} if v > 0.0)  # XLA: cond"),
     Form("XLA301", "item_of_reduction", "`.item()` of a reduction subtracted", "    m = jnp.mean(x).item()  # XLA: host\n"
          "    return x - m", category="host", frameworks=("jax",)),
     Form("XLA301", "numpy_of_reduction", "`.numpy()` of a reduction subtracted",

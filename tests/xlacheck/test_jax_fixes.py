@@ -282,6 +282,12 @@ HOST = {
     "float_as_a_scale": ("def scale(b):\n    s = float(jnp.max(jnp.abs(b)))\n    return b / (s + 1.0)\n",
                          "float(jnp.max(jnp.abs(b)))", "    s = jnp.max(jnp.abs(b)).astype(jax.numpy.float32)\n",
                          "XLA302"),
+    "int_of_a_count": ("def per_hit(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n    return b * n - n\n",
+                       "int(jnp.count_nonzero(b > 0.0))", "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n",
+                       "XLA302"),
+    "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
+                             "(v * 2.0 for v in b if v > 0.0)", "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n",
+                             "XLA105"),
 }
 
 
@@ -292,7 +298,8 @@ def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
-    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, "weakly typed", tmp_path)
+    reason = "int 0" if code == "XLA105" else "weakly typed"
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, reason, tmp_path)
 
     @settings(max_examples=30, deadline=None)
     @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False), min_size=4, max_size=4))
@@ -307,7 +314,8 @@ def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
 
 def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
     for body, flagged in (("def f(b):\n    return f'{b.sum().item()}'\n", "b.sum().item()"),
-                          ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())")):
+                          ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())"),
+                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())")):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)

@@ -41,7 +41,7 @@ class TensorComprehensionFilter(Rule):
 
     code = "XLA105"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_filtered_sum",)
+    fix = ("rewrite_filtered_sum", "rewrite_jax_filtered_sum")
     name = "tensor-comprehension-filter"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
     in_helpers = True
