@@ -129,6 +129,8 @@ def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
                        "non-linear op turns NaN at inf or NaN items (0 * inf)")
     item = f"{src.tf}.where({cond}, {arg(src, node.elt)}, 0)"
     text = f"[{item} for {src.segment(gen.target)} in {src.segment(gen.iter)}]"
+    if isinstance(node, ast.GeneratorExp) and src.segment(node).startswith("("):
+        text = f"({text})"  # a generator's span holds the parentheses it shares with the call: `sum(x for ...)`
     return make_fix("Sum every item, with zeros where the tensor filter drops one", [replace(src, node, text)],
                     reasons)
 
