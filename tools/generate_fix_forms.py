@@ -59,6 +59,7 @@ class Form:
     category: str = "cond"
     frameworks: tuple[str, ...] = ("tf", "jax")
     params: str = "x"  # the function's parameters; ENTRY passes X, then W
+    extra: str = ""  # further ENTRY arguments after the arrays (a Python int size)
     # TensorFlow: a Python `if` fails in any graph without AutoGraph; a selection's size only
     # under XLA, so those forms are compiled functions
     tf_options: str = "autograph=False"
@@ -72,7 +73,8 @@ class Form:
     def render(self, framework: str) -> str:
         head, array = HEADER[framework]
         head = head.format(self.tf_options) if framework == "tf" else head
-        arrays = [array.format(X), array.format(W)][: len(self.params.split(", "))]
+        arrays = [array.format(X), array.format(W)][: len(self.params.split(", ")) - bool(self.extra)]
+        arrays += [self.extra] if self.extra else []
         body = self.body.format(**OPS[framework]).strip("\n")
         if self.compiles:
             body = re.sub(r"  # XLA: \w+", "", body)
@@ -150,6 +152,9 @@ FORMS = (
          "    return x - m", category="host", frameworks=("jax",)),
     Form("XLA301", "numpy_of_reduction", "`.numpy()` of a reduction subtracted",
          "    m = tf.reduce_mean(x).numpy()  # XLA: host\n    return x - m", category="host", frameworks=("tf",)),
+    Form("XLA207", "size_from_parameter", "a shape read from a parameter of the jitted function",
+         "    return jnp.sum(x) + jnp.zeros((n,))  # XLA: shape", category="shape", frameworks=("jax",),
+         params="x, n", extra="3"),
     Form("XLA207", "mask_index_sum", "a boolean-mask selection summed", "    return jnp.sum(x[x > 0.0])  # XLA: shape",
          category="shape", frameworks=("jax",)),
     Form("XLA207", "mask_index_mean", "a boolean-mask selection averaged",

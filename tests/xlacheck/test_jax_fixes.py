@@ -332,3 +332,34 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     # coordinates read whole, or at a position from the end: no size covers them
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n",
                     "jnp.nonzero(m)") is None
+
+
+# XLA207: a size or axis read from a parameter of a @jax.jit function -> the parameter static
+def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + "@jax.jit\ndef spectrum(signal, n_fft):\n    return jnp.abs(jnp.fft.rfft(signal, n=n_fft)) ** 2\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.fft.rfft")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert fixed.startswith("import functools\nimport jax\n")
+    assert '@functools.partial(jax.jit, static_argnames=("n_fft",))\ndef spectrum' in fixed
+    signal = jnp.sin(jnp.arange(16.0) * 0.7)
+    original, rewritten = load("orig_spectrum", source, tmp_path), load("fixed_spectrum", fixed, tmp_path)
+    with jax.disable_jit():
+        expected = original(signal, 32)
+    for n in (32, 20):
+        with jax.disable_jit():
+            expected = original(signal, n)
+        np.testing.assert_allclose(np.asarray(rewritten(signal, n)), np.asarray(expected), rtol=1e-5)
+
+
+def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
+    for body in ("@jax.jit\ndef f(x):\n    m = jnp.sum(x > 0)\n    return jnp.zeros((m,))\n",
+                 "@jax.jit\ndef f(x, n):\n    n = n + jnp.sum(x)\n    return jnp.zeros((n,))\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits

@@ -42,7 +42,8 @@ class TensorToHostMethod(Rule):
     ## Fix safety
     `.numpy()` / `.item()` -> `tf.convert_to_tensor(x)` is unsafe: the result is a tensor, not a
     NumPy value (NumPy calls on it fail, and it keeps the input's dtype where NumPy may give
-    float64).
+    float64). Under `jax.jit`, `x.item()` read only by arithmetic, a `return` or JAX calls becomes
+    `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is.
     """
 
     code = "XLA301"
