@@ -2,8 +2,9 @@
 
 A fix that was written against the cases its author read matches their spelling; these cases
 ask instead whether the rewrite covers what the DETECTION covers. Each form below is one shape of
-code that the value model proves to be a condition on a tensor (XLA101), a boolean selection
-(XLA201, XLA202, XLA207) or a host read (XLA301, XLA302): the statement that holds it (a conditional expression in an assignment, a return or a
+code that the value model proves to be a condition on a tensor (XLA101, XLA105), a boolean
+selection (XLA201, XLA202, XLA207), a traced shape argument (XLA207) or a host read (XLA301,
+XLA302): the statement that holds it (a conditional expression in an assignment, a return or a
 call argument; an ``if`` with one or several assignments, an augmented assignment, no ``else``,
 an ``elif`` chain, nested ``if``s, returns in both arms or an early return, a loop around it; a
 ``while``), and the operand kinds of its test (a comparison, a reduction's truth value, ``not``,
@@ -12,10 +13,10 @@ a name bound to a comparison). The same form is written for TensorFlow (a ``tf.f
 the same inputs.
 
 Whether a case fails is not decided here: the compiler labels it (``oracle.py label``), and a
-form it labels ``ok`` is marked ``compiles=True`` below (a ``neg_`` case without the annotation). ``eval_cases/forms_fix.txt`` lists
-the cases (``fix_score.py --only-from eval_cases/forms_fix.txt`` scores the fixes on them), and
-they are in ``eval_cases/authored_with_rules.txt``: written with the rules and fixes they test,
-they are never evidence of recall.
+form it labels ``ok`` is marked ``compiles=True`` below (a ``neg_`` case, no annotation).
+``eval_cases/forms_fix.txt`` lists the cases (``fix_score.py --only-from eval_cases/forms_fix.txt``
+scores the fixes on them), and they are in ``eval_cases/authored_with_rules.txt``: written with
+the rules and fixes they test, they are never evidence of recall.
 
     python tools/generate_fix_forms.py            # (re)write the cases and forms_fix.txt
     python tools/generate_fix_forms.py --check    # exit 1 when a generated file is stale
@@ -148,8 +149,8 @@ FORMS = (
          "    n = int({count}(x > 0.0))  # XLA: host\n    return x * n", category="host"),
     Form("XLA105", "filtered_sum_of_items", "`sum()` of a generator filtered by a condition on each item",
          "    return sum(v * 2.0 for v in {rows} if v > 0.0)  # XLA: cond"),
-    Form("XLA301", "item_of_reduction", "`.item()` of a reduction subtracted", "    m = jnp.mean(x).item()  # XLA: host\n"
-         "    return x - m", category="host", frameworks=("jax",)),
+    Form("XLA301", "item_of_reduction", "`.item()` of a reduction subtracted",
+         "    m = jnp.mean(x).item()  # XLA: host\n    return x - m", category="host", frameworks=("jax",)),
     Form("XLA301", "numpy_of_reduction", "`.numpy()` of a reduction subtracted",
          "    m = tf.reduce_mean(x).numpy()  # XLA: host\n    return x - m", category="host", frameworks=("tf",)),
     Form("XLA207", "size_from_parameter", "a shape read from a parameter of the jitted function",

@@ -51,8 +51,8 @@ CASES = {
         "    return jax.lax.cond(jnp.sum(rate) == 0.0, lambda: x, lambda: otherwise(x))\n"),
     # the forms tools/generate_fix_forms.py writes: branches of several statements or names, `not`
     "statements_reading_each_other": (
-        "def dep(x):\n    if jnp.sum(x) > 0:\n        h = x * 2.0\n        y = h + 1.0\n    else:\n        y = x - 1.0\n"
-        "    return y\n",
+        "def dep(x):\n    if jnp.sum(x) > 0:\n        h = x * 2.0\n        y = h + 1.0\n    else:\n"
+        "        y = x - 1.0\n    return y\n",
         "    y = jax.lax.cond(jnp.sum(x) > 0, lambda: true_branch(), lambda: false_branch())\n"),
     "two_names_without_else": (
         "def two(x):\n    a = x * 1.0\n    b = x + 0.0\n    if jnp.max(x) > 1.0:\n        a = a * 0.5\n"
@@ -283,11 +283,11 @@ HOST = {
                          "float(jnp.max(jnp.abs(b)))", "    s = jnp.max(jnp.abs(b)).astype(jax.numpy.float32)\n",
                          "XLA302"),
     "int_of_a_count": ("def per_hit(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n    return b * n - n\n",
-                       "int(jnp.count_nonzero(b > 0.0))", "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n",
-                       "XLA302"),
+                       "int(jnp.count_nonzero(b > 0.0))",
+                       "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n", "XLA302"),
     "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
-                             "(v * 2.0 for v in b if v > 0.0)", "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n",
-                             "XLA105"),
+                             "(v * 2.0 for v in b if v > 0.0)",
+                             "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n", "XLA105"),
 }
 
 
@@ -318,7 +318,8 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
                           ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())")):
         source = HEADER + body
         tree = ast.parse(source)
-        node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+        node = next(n for n in ast.walk(tree)
+                    if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
         (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA302")])
         assert result.fix is None or not result.fix.edits
 

@@ -111,7 +111,8 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
             _reasons(node.test, TRACES_BOTH))
     if not isinstance(node, ast.If):
         return None
-    while isinstance(src.parents.get(node), ast.If) and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
+    while isinstance(src.parents.get(node), ast.If) \
+            and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
     if not _plain(src, node.test, *node.body, *node.orelse):
         return None

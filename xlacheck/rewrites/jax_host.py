@@ -64,7 +64,8 @@ def _arithmetic_only(src: Source, node: ast.expr, follow: bool = True) -> bool:
     parent = src.parents.get(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return)):
         return True
-    if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+    if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], ast.Name):
         uses = src.loads_of(parent.targets[0].id, src.scope_of(parent))
         return bool(uses) and all(_arithmetic_only(src, use, follow=False) for use in uses)
     return False
