@@ -123,14 +123,14 @@ def _jax_call(src: Source, func: ast.expr) -> bool:
     return isinstance(func, ast.Name) and Frameworks(src).names.get(func.id) == "jax"
 
 
-def tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
-    """Whatever reads ``node``'s value works the same on a tensor or a JAX array (eagerly, on the
-    common path)."""
+def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls: bool = False) -> bool:
+    """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
+    ``jax_calls``: on a JAX array, so a call through a JAX name (``jnp.sum``) takes it too."""
     parent = src.parents.get(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
-        return tensor_consumer(src, parent, follow)  # an element: whatever takes the container takes it
+        return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it
     if isinstance(parent, ast.Subscript):
         return parent.value is node
     if isinstance(parent, ast.Attribute):
@@ -139,11 +139,11 @@ def tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
         parent = src.parents.get(parent)
     if isinstance(parent, ast.Call) and parent.func is not node:
         name = tf_name(src, parent.func) or ""
-        return name.startswith("tf.") or _jax_call(src, parent.func) or (
+        return name.startswith("tf.") or (jax_calls and _jax_call(src, parent.func)) or (
             isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
     if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         scope = src.scope_of(parent)
-        return all(tensor_consumer(src, use, follow=False) for use in src.loads_of(parent.targets[0].id, scope))
+        return all(tensor_consumer(src, use, False, jax_calls) for use in src.loads_of(parent.targets[0].id, scope))
     return False
 
 
