@@ -31,6 +31,12 @@ the ``--jit-compiled`` declaration unless ``--no-declare``: the oracle compiles 
     python benchmarks/fix_score.py --corpus repo --split train            # per-case table
     python benchmarks/fix_score.py --corpus repo --split train,validation # validation: totals only
     python benchmarks/fix_score.py --corpus repo-jax --split train,validation  # the JAX cases (jax.jit)
+    python benchmarks/fix_score.py --corpus repo --only-from eval_cases/forms_fix.txt  # only the named cases
+
+``--only-from FILE`` scores only the cases FILE names (``tools/generate_fix_forms.py`` writes
+``eval_cases/forms_fix.txt``: every form a fixable rule's detection covers), whatever their split,
+as one group ``listed``; its per-case lines are printed only when every named case is in
+``eval_cases/authored_with_rules.txt`` (cases written with the rules are no held-out evidence).
 
 Validation is held out (``eval_cases/README.md``): its per-case lines are never printed, only
 its totals (failing / changed / compiles / equal outputs / SAFE fixes that changed outputs).
@@ -55,6 +61,7 @@ MARKER = "# --- oracle ---"
 
 
 HIDDEN_SPLITS = frozenset({"validation"})  # per-case lines are not printed for these
+AUTHORED = REPO / "eval_cases" / "authored_with_rules.txt"
 
 
 def find_corpus() -> Path | None:
@@ -205,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
                     help="leave out the cases named in FILE, e.g. eval_cases/authored_with_rules.txt (cases "
                          "written by the author of the rules they test)")
+    ap.add_argument("--only-from", type=Path, default=None, metavar="FILE",
+                    help="score only the cases named in FILE (any split, as one group), e.g. "
+                         "eval_cases/forms_fix.txt")
     ap.add_argument("--no-declare", action="store_true",
                     help="run the fixer without --jit-compiled (by default the cases are declared compiled, as "
                          "xla_cases_score.py does: the oracle compiles every ENTRY)")
@@ -214,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
 
     exclude = read_case_list(a.exclude_from)
+    only = read_case_list(a.only_from, "--only-from") if a.only_from is not None else None
     jax_corpus = a.corpus == "repo-jax"  # eval_cases/jax, labels_jax.json: the oracle runs jax.jit there
     repo_corpus = a.corpus in ("repo", "repo-jax")
     labels_file, cases_dir = ("labels_jax.json", "jax") if jax_corpus else ("labels.json", "tf")
@@ -227,8 +238,15 @@ def main(argv: list[str] | None = None) -> int:
     labels = list(labels.values()) if isinstance(labels, dict) else labels
     cats = set(a.categories.split(","))
     splits = a.split.split(",")
+    if only is not None:
+        # the named cases, whatever their split, as one group; shown case by case only when none
+        # of them is held out (every one was written with the rules: authored_with_rules.txt)
+        for c in labels:
+            if c["case"] in only:
+                c["split"] = "listed" if only <= read_case_list(AUTHORED) else "validation"
+        splits = sorted({c["split"] for c in labels if c["case"] in only}) or ["listed"]
     cases = [c for c in labels if c["category"] in cats and c["split"] in splits and (a.k is None or a.k in c["case"])
-             and c["case"] not in exclude]
+             and c["case"] not in exclude and (only is None or c["case"] in only)]
     out = a.out or Path(tempfile.mkdtemp(prefix="fix_score_"))
     summaries = []
     for mode in (["safe", "unsafe"] if a.mode == "both" else [a.mode]):

@@ -49,6 +49,19 @@ CASES = {
         "    y = jnp.tanh(x)\n    return x + y\n",
         "    def otherwise(x):\n        x = x / (1.0 - jnp.sum(rate))\n        y = jnp.tanh(x)\n        return x + y\n"
         "    return jax.lax.cond(jnp.sum(rate) == 0.0, lambda: x, lambda: otherwise(x))\n"),
+    # the forms tools/generate_fix_forms.py writes: branches of several statements or names, `not`
+    "statements_reading_each_other": (
+        "def dep(x):\n    if jnp.sum(x) > 0:\n        h = x * 2.0\n        y = h + 1.0\n    else:\n"
+        "        y = x - 1.0\n    return y\n",
+        "    y = jax.lax.cond(jnp.sum(x) > 0, lambda: true_branch(), lambda: false_branch())\n"),
+    "two_names_without_else": (
+        "def two(x):\n    a = x * 1.0\n    b = x + 0.0\n    if jnp.max(x) > 1.0:\n        a = a * 0.5\n"
+        "        b = b - a\n    return a + b\n",
+        "    a, b = jax.lax.cond(jnp.max(x) > 1.0, lambda: true_branch(a, b), lambda: (a, b))\n"),
+    "negated_reduction": (
+        "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
+        "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "
+        "lambda: x)\n"),
 }
 
 
@@ -129,8 +142,28 @@ def test_tensorflow_code_does_not_get_the_jax_fix():
     assert fix is None or "jax" not in "".join(e.content for e in fix.edits)
 
 
-def test_short_circuit_conditions_are_left_alone():
+def test_an_elif_is_rewritten_from_its_chain():
+    """A finding on the `elif` rewrites the whole chain (the else branch holds the `elif` as a plain
+    `if`, rewritten in the next pass), never the `elif` alone after the first arm."""
+    source = HEADER + ("def chain(x):\n    s = jnp.sum(x)\n    if s > 1.0:\n        y = x * 2.0\n"
+                       "    elif s < -1.0:\n        y = -x\n    else:\n        y = x + 0.5\n    return y\n")
+    tree = ast.parse(source)
+    elif_ = [n for n in ast.walk(tree) if isinstance(n, ast.If)][1]
+    (result,) = attach_fixes(source, tree, [diagnostic_at(elif_.test, "XLA101")])
+    fixed = apply_edits(source, result.fix.edits)
+    assert "    if s > 1.0:" not in fixed and "        if s < -1.0:\n            y = -x\n" in fixed
+    assert "    y = jax.lax.cond(s > 1.0, lambda: true_branch(), lambda: false_branch())\n" in fixed
+
+
+def test_short_circuit_conditions_evaluate_every_operand_only_through_jax():
+    """`and`/`or` of JAX operands: logical_and/logical_or, saying that every operand is evaluated;
+    a later operand that calls anything else (side effects or errors Python may skip): no fix."""
     source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and jnp.max(x) < 5:\n        x = x * 0.5\n    return x\n"
+    fix = fixed_source(source)
+    assert "evaluates all of them" in fix.message
+    assert "jax.lax.cond(jax.numpy.logical_and(jnp.sum(x) > 0, jnp.max(x) < 5), lambda: x * 0.5, lambda: x)" in \
+        apply_edits(source, fix.edits)
+    source = HEADER + "def f(x):\n    if jnp.sum(x) > 0 and check(x):\n        x = x * 0.5\n    return x\n"
     assert fixed_source(source) is None
 
 
@@ -204,6 +237,9 @@ MASKS = {
         "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
         "    return out * 2.0\n",
         "jnp.nonzero(m > 0.5)", "def zero_hits(b, m):\n    out = jnp.where(m > 0.5, 0.0, b)\n"),
+    "selection_assigned_then_reduced": (
+        "def pos_energy(b, m):\n    sel = b[m > 0.5]\n    e = jnp.sum(sel * sel)\n    return e + sel.mean()\n",
+        "b[m > 0.5]", "    e = jnp.sum(b * b, where=m > 0.5)\n    return e + b.mean(where=m > 0.5)\n"),
 }
 
 
@@ -233,6 +269,61 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
     check()
 
 
+def test_a_selection_read_outside_a_reduction_is_not_rewritten():
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    b = b * 2.0\n    return jnp.sum(sel)\n",
+                    "b[m > 0]") is None  # the array rebound after the selection
+
+
+# XLA301/XLA302: `.item()` and `float()` of a traced array -> the array, kept on the device
+HOST = {
+    "item_subtracted": ("def center(b):\n    m = jnp.mean(b).item()\n    return b - m\n", "jnp.mean(b).item()",
+                        "    m = jnp.mean(b)\n", "XLA301"),
+    "float_as_a_scale": ("def scale(b):\n    s = float(jnp.max(jnp.abs(b)))\n    return b / (s + 1.0)\n",
+                         "float(jnp.max(jnp.abs(b)))", "    s = jnp.max(jnp.abs(b)).astype(jax.numpy.float32)\n",
+                         "XLA302"),
+    "int_of_a_count": ("def per_hit(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n    return b * n - n\n",
+                       "int(jnp.count_nonzero(b > 0.0))",
+                       "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n", "XLA302"),
+    "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
+                             "(v * 2.0 for v in b if v > 0.0)",
+                             "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n", "XLA105"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOST))
+def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
+    body, flagged, expected, code = HOST[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    reason = "int 0" if code == "XLA105" else "weakly typed"
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, reason, tmp_path)
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False), min_size=4, max_size=4))
+    def check(values):
+        b = jnp.asarray(values, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b)
+        np.testing.assert_allclose(np.asarray(compiled(b)), np.asarray(expected_out), rtol=1e-6, equal_nan=True)
+
+    check()
+
+
+def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
+    for body, flagged in (("def f(b):\n    return f'{b.sum().item()}'\n", "b.sum().item()"),
+                          ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())"),
+                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree)
+                    if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA302")])
+        assert result.fix is None or not result.fix.edits
+
+
 def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    return jnp.sum(b[m > 0], axis=0)\n", "b[m > 0]") is None
     assert mask_fix(HEADER + "def f(b, i):\n    return jnp.sum(b[i] * b[i > 0])\n", "b[i > 0]") is None
@@ -242,3 +333,34 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
     # coordinates read whole, or at a position from the end: no size covers them
     assert mask_fix(HEADER + "def f(b, m):\n    (k,) = jnp.nonzero(m)\n    return b[k[-1]] + k\n",
                     "jnp.nonzero(m)") is None
+
+
+# XLA207: a size or axis read from a parameter of a @jax.jit function -> the parameter static
+def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + "@jax.jit\ndef spectrum(signal, n_fft):\n    return jnp.abs(jnp.fft.rfft(signal, n=n_fft)) ** 2\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.fft.rfft")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert fixed.startswith("import functools\nimport jax\n")
+    assert '@functools.partial(jax.jit, static_argnames=("n_fft",))\ndef spectrum' in fixed
+    signal = jnp.sin(jnp.arange(16.0) * 0.7)
+    original, rewritten = load("orig_spectrum", source, tmp_path), load("fixed_spectrum", fixed, tmp_path)
+    with jax.disable_jit():
+        expected = original(signal, 32)
+    for n in (32, 20):
+        with jax.disable_jit():
+            expected = original(signal, n)
+        np.testing.assert_allclose(np.asarray(rewritten(signal, n)), np.asarray(expected), rtol=1e-5)
+
+
+def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
+    for body in ("@jax.jit\ndef f(x):\n    m = jnp.sum(x > 0)\n    return jnp.zeros((m,))\n",
+                 "@jax.jit\ndef f(x, n):\n    n = n + jnp.sum(x)\n    return jnp.zeros((n,))\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits

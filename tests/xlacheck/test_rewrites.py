@@ -999,3 +999,16 @@ def test_a_python_while_that_does_not_write_each_index_once_keeps_its_dynamic_si
               "    rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True)  # flag(XLA203)\n"
               "    i = 0\n    while i < tf.shape(x)[0]:\n" + body + "    return rows.stack()\n")
     assert fix_of(source) is None
+
+
+def test_filtered_sum_of_a_generator_keeps_the_call_parentheses():
+    """``sum(e for t in items if c)``: the generator's span holds the call's parentheses, so the list
+    that replaces it is written inside them (``sum[...]`` would not parse: the fix was dropped)."""
+    source = ("import tensorflow as tf\n\n\n@tf.function(autograph=False)\ndef f(x):\n"
+              "    return sum(v * 2.0 for v in tf.unstack(x) if v > 0.0)\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.GeneratorExp))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA105")])
+    fixed = apply_edits(source, result.fix.edits)
+    ast.parse(fixed)
+    assert "    return sum([tf.where(tf.reduce_any(v > 0.0), v * 2.0, 0) for v in tf.unstack(x)])\n" in fixed

@@ -86,13 +86,13 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
         if not (isinstance(call, ast.Call) and call.func is parent):
             return None  # `.numpy().size`, `.real`...: an ndarray attribute a tensor lacks
         text = _method_as_op(src, call, parent.attr, arg(src, value))
-        if text is None or not _tensor_consumer(src, call):
+        if text is None or not tensor_consumer(src, call):
             return None  # (`err.numpy().max().item()`: the reduced value must suit its reader too)
         return make_fix(message, [replace(src, call, text)], [TENSOR_NOT_NUMPY])
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print" \
             and node in parent.args:
         return make_fix("Print the tensor itself", [replace(src, node, src.segment(value))], [PRINTS_TENSOR])
-    if not _tensor_consumer(src, node):
+    if not tensor_consumer(src, node):
         return None
     if isinstance(value, ast.Call) and (call_name(src, value) or "").startswith("tf."):
         return make_fix(message, [replace(src, node, src.segment(value))], [TENSOR_NOT_NUMPY])  # already a tensor
@@ -113,13 +113,24 @@ def _method_as_op(src: Source, call: ast.Call, method: str, value: str) -> str |
     return None
 
 
-def _tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
-    """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path)."""
+def _jax_call(src: Source, func: ast.expr) -> bool:
+    """A call through a name this file imports from JAX (``jnp.sum``, ``jax.nn.relu``): it takes an
+    array where it takes a Python scalar."""
+    from xlacheck.rewrites._framework import Frameworks
+
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and Frameworks(src).names.get(func.id) == "jax"
+
+
+def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls: bool = False) -> bool:
+    """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
+    ``jax_calls``: on a JAX array, so a call through a JAX name (``jnp.sum``) takes it too."""
     parent = src.parents.get(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
-        return _tensor_consumer(src, parent, follow)  # an element: whatever takes the container takes it
+        return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it
     if isinstance(parent, ast.Subscript):
         return parent.value is node
     if isinstance(parent, ast.Attribute):
@@ -128,10 +139,11 @@ def _tensor_consumer(src: Source, node: ast.expr, follow: bool = True) -> bool:
         parent = src.parents.get(parent)
     if isinstance(parent, ast.Call) and parent.func is not node:
         name = tf_name(src, parent.func) or ""
-        return name.startswith("tf.") or (isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
+        return name.startswith("tf.") or (jax_calls and _jax_call(src, parent.func)) or (
+            isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
     if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         scope = src.scope_of(parent)
-        return all(_tensor_consumer(src, use, follow=False) for use in src.loads_of(parent.targets[0].id, scope))
+        return all(tensor_consumer(src, use, False, jax_calls) for use in src.loads_of(parent.targets[0].id, scope))
     return False
 
 

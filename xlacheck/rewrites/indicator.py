@@ -41,7 +41,7 @@ evaluates).
 
 Branches of several statements that read each other's results (or end in ``return`` in both
 arms) go to ``tf.cond`` over two local functions holding the branches as written
-(:func:`_rewrite_cond_functions`), with the same safety conditions as the ``tf.cond`` form.
+(:func:`cond_functions`), with the same safety conditions as the ``tf.cond`` form.
 
 A name assigned in one branch only and unbound before gets NaN where the branch does not bind
 it: SAFE when the original provably raises UnboundLocalError on every such path (the proof is
@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Callable
 
 from xlacheck import api_table
 from xlacheck.diagnostics import Fix
@@ -341,7 +342,7 @@ def rewrite_if(src: Source, node: ast.AST) -> Fix | None:
     fix = _rewrite_assignments(src, node, cond, reasons)
     if fix is None:
         # under a None guard the statements after the `if` must run where the guard fails: never moved
-        fix = _rewrite_cond_functions(src, node, cond, list(cond_reasons), absorb_tail=not guards)
+        fix = cond_functions(src, node, cond, list(cond_reasons), absorb_tail=not guards)
     return fix if fix is None or not guards else _guard(src, node, fix, guards)
 
 
@@ -705,8 +706,30 @@ def _surely_bound(body: list[ast.stmt]) -> set[str]:
     return names
 
 
-def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str],
-                            absorb_tail: bool = True) -> Fix | None:
+@dataclasses.dataclass(frozen=True)
+class CondForm:
+    """How one framework writes :func:`cond_functions`' result: the conditional call over two
+    zero-argument functions (``tf.cond``, ``jax.lax.cond``: both trace both functions and run the
+    one the predicate selects), NaN in a value's structure, shape and dtype (``{value}`` stands
+    for the value), and the first call in a statement that is not the framework's own (its
+    Python side effects run while both branches are traced). ``gradients``: check the tensors a
+    branch captures for :data:`COND_GRADIENT` (TensorFlow's linearity facts); a framework
+    whose fixes state that reason themselves passes False."""
+
+    cond: str
+    nan: str
+    foreign_call: Callable[[Source, ast.AST], str | None]
+    gradients: bool = True
+
+    @staticmethod
+    def tensorflow(src: Source) -> CondForm:
+        tf = src.tf
+        return CondForm(f"{tf}.cond", f"{tf}.nest.map_structure(lambda t: {tf}.fill({tf}.shape(t), "
+                        f"{tf}.cast(float(\"nan\"), t.dtype)), {{value}})", calls_only_tensorflow)
+
+
+def cond_functions(src: Source, node: ast.If, cond: str, reasons: list[str],
+                            absorb_tail: bool = True, form: CondForm | None = None) -> Fix | None:
     """``if c:`` whose branches are statements (assignments that may read each other's results,
     calls, nested blocks) -> ``tf.cond`` over two local functions holding the branches as
     written.
@@ -732,8 +755,9 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
     provably boolean or numeric, ``and``/``or`` in it, a call to a non-TensorFlow function in a
     branch (tf.cond traces both, so its Python side effects run for both), and a branch reading
     a tensor computed by a non-linear op outside it (gradients only) make it UNSAFE. XLA rejects
-    branches whose results differ in dtype or structure (loudly, at trace time)."""
-    tf = src.tf
+    branches whose results differ in dtype or structure (loudly, at trace time). ``form``: how
+    the framework writes it (:class:`CondForm`; TensorFlow's by default)."""
+    form = form or CondForm.tensorflow(src)
     scope = src.scope_of(node)
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or not src.alone_on_lines(node, node):
         return None
@@ -784,13 +808,13 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
             return None  # a name one branch leaves unbound is read after the `if`
     statements = [s for b in branches for s in b]
     for stmt in statements:
-        callee = calls_only_tensorflow(src, stmt)
+        callee = form.foreign_call(src, stmt)
         if callee is not None:
-            reasons.append(f"tf.cond traces both branches, so Python side effects of `{callee}` run for both")
+            reasons.append(f"{form.cond} traces both branches, so Python side effects of `{callee}` run for both")
             break
     shared = _read_names(ast.Module(body=branches[0], type_ignores=[])) & _read_names(
         ast.Module(body=branches[1], type_ignores=[]))
-    for branch in branches:
+    for branch in branches if form.gradients else []:
         funcs = {id(n) for sub in ast.walk(ast.Module(body=branch, type_ignores=[])) if isinstance(sub, ast.Call)
                  for n in ast.walk(sub.func)}
         local: set[str] = set()  # assigned in the branch before any read there: computed inside, not captured
@@ -846,15 +870,14 @@ def _rewrite_cond_functions(src: Source, node: ast.If, cond: str, reasons: list[
         calls.append(f"lambda: {fn}({', '.join(params)})")
     if falls_off:
         other = next(c for c in calls if c is not None)[len("lambda: "):]
-        nan = (f"lambda: {tf}.nest.map_structure(lambda t: {tf}.fill({tf}.shape(t), {tf}.cast(float(\"nan\"), "
-               f"t.dtype)), {other})")
+        nan = "lambda: " + form.nan.replace("{value}", other)
         calls = [c if c is not None else nan for c in calls]
-    result = f"{tf}.cond({cond}, {calls[0]}, {calls[1]})"
+    result = f"{form.cond}({cond}, {calls[0]}, {calls[1]})"
     # no outputs: the branches only run ops for their effects (a variable's assign), which
     # tf.cond runs for the taken branch alone
     lines.append(f"{indent}return {result}\n" if returning else f"{indent}{packed} = {result}\n" if outputs
                  else f"{indent}{result}\n")
-    message = ("Run the branches with tf.cond over local functions instead of a Python `if` on a tensor "
+    message = (f"Run the branches with {form.cond} over local functions instead of a Python `if` on a tensor "
                "(the branches are kept as written")
     message += "; the statements after the `if` go into the branch that falls through)" if last is not node else ")"
     return _fix_or_explain(message, [replace_lines(node.lineno, last.end_lineno or last.lineno, "".join(lines))],

@@ -129,5 +129,50 @@ def rewrite_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
                        "non-linear op turns NaN at inf or NaN items (0 * inf)")
     item = f"{src.tf}.where({cond}, {arg(src, node.elt)}, 0)"
     text = f"[{item} for {src.segment(gen.target)} in {src.segment(gen.iter)}]"
+    if isinstance(node, ast.GeneratorExp) and src.segment(node).startswith("("):
+        text = f"({text})"  # a generator's span holds the parentheses it shares with the call: `sum(x for ...)`
     return make_fix("Sum every item, with zeros where the tensor filter drops one", [replace(src, node, text)],
                     reasons)
+
+
+@rewriter(ast.ListComp, ast.GeneratorExp)
+def rewrite_jax_filtered_sum(src: Source, node: ast.AST) -> Fix | None:
+    """The JAX form of :func:`rewrite_filtered_sum`: ``sum(e for t in items if c)`` under ``jax.jit``
+    -> ``sum(jnp.where(c, e, 0) for t in items)``. Iterating a traced array yields its rows (a
+    static count: the loop is unrolled), but the filter asks each for a Python bool. Dropping an
+    item equals adding zeros in its place, and ``where`` keeps NaN/inf of dropped items out of the
+    sum. UNSAFE always: with every item dropped the original returns the int 0, the fix an array
+    of zeros; the sum runs in the same order; a dropped item's ``e`` is computed too (its errors,
+    and a NaN gradient through a non-linear ``e`` at inf). The filter becomes the predicate JAX's
+    conditions use (:func:`xlacheck.rewrites.jax_conditions._pred`): refused with a later
+    ``and``/``or`` operand that calls anything but JAX."""
+    from xlacheck.rewrites.jax_conditions import _jax_function, _pred, jax_alias
+
+    jax = jax_alias(src.tree)
+    if jax is None or not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or (
+            src.tf is not None and not _jax_function(src, node)):
+        return None
+    if len(node.generators) != 1 or not node.generators[0].ifs or node.generators[0].is_async:
+        return None
+    consumer = src.parents.get(node)
+    if not (isinstance(consumer, ast.Call) and consumer.args == [node] and not consumer.keywords
+            and isinstance(consumer.func, ast.Name) and consumer.func.id == "sum"):
+        return None
+    gen = node.generators[0]
+    preds = [_pred(src, jax, test) for test in gen.ifs]
+    if any(p is None for p in preds):
+        return None
+    cond = preds[0] if len(preds) == 1 else f"{jax}.numpy.logical_and({', '.join(preds)})" if len(preds) == 2 \
+        else None
+    if cond is None:
+        return None
+    item = f"{jax}.numpy.where({cond}, {arg(src, node.elt)}, 0)"
+    text = f"{item} for {src.segment(gen.target)} in {src.segment(gen.iter)}"
+    if isinstance(node, ast.ListComp):
+        text = f"[{text}]"
+    elif src.segment(node).startswith("("):  # a generator's span holds the parentheses it shares with the call
+        text = f"({text})"
+    return make_fix("Sum every item, with zeros where the traced filter drops one", [replace(src, node, text)],
+                    ["where no item passes the filter the original returns the int 0; the fix gives an array of "
+                     "zeros", "a dropped item's value is computed too: its errors, and a NaN gradient through a "
+                     "non-linear expression at inf"])

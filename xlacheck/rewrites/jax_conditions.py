@@ -12,7 +12,11 @@ NaN, unlike ``jnp.where``). The forms rewritten, and nothing else:
   be bound before the ``if`` and keeps its value (``lambda: x``);
 * ``if c: return a`` then ``else: return b``, or ``return b`` as the next statement; at the top
   of a function, ``if c: return a`` followed by the rest of the function, which becomes a local
-  function called by the other branch (:func:`_returned_before_rest`).
+  function called by the other branch (:func:`_returned_before_rest`);
+* every other ``if`` whose branches are statements that can move into local functions (several
+  assignments that read each other, several names, an ``elif`` chain, taken from its ``if``):
+  ``jax.lax.cond`` over two local functions holding the branches as written, built as
+  TensorFlow's ``tf.cond`` form is (:func:`_functions`).
 
 Every fix is UNSAFE, and says why: ``lax.cond`` traces both branches, so the Python side effects
 of the untaken one run while tracing, and branches whose shapes or dtypes differ raise at trace
@@ -22,7 +26,10 @@ a branch (``n = jnp.linalg.norm(x)``) gets the untaken branch's zero cotangent, 
 through its derivative where that is infinite (the norm at 0: measured, jax 0.10.2); ``pred``
 must be a scalar (a non-scalar condition raises in the original too). A condition that is not a
 comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real number or a bool.
-``and``/``or`` conditions, which Python short-circuits, and branches that bind names (``:=``),
+``not c`` is ``jax.numpy.logical_not`` of ``c``'s predicate, ``a and b`` / ``a or b``
+``jax.numpy.logical_and``/``logical_or`` of theirs: Python stops at the first operand that
+decides, the fix evaluates every one (``LAZY`` says so), so only where the later operands call
+nothing but JAX. Conditions and branches that bind names (``:=``),
 yield or await are left alone. TensorFlow code never gets this fix (``Frameworks.foreign``).
 """
 
@@ -35,13 +42,15 @@ from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, module_alias
 from xlacheck.rewrites.loops import carried_names
+from xlacheck.rewrites.truth import LAZY
 
 TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
                "and branches of different shapes or dtypes raise at trace time where Python picked one value; "
                "the untaken branch sends a zero gradient to what it reads, which is NaN through an op with an "
                "infinite derivative there (a norm at 0)")
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
-JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask"})
+JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
+                           "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -56,10 +65,31 @@ def _plain(src: Source, *nodes: ast.AST) -> bool:
 
 def _pred(src: Source, jax: str, test: ast.expr) -> str | None:
     if isinstance(test, ast.BoolOp):
-        return None  # Python evaluates the operands lazily; the traced form would evaluate both
+        # Python evaluates the operands lazily; the traced form evaluates all of them, which is
+        # the same values for JAX operations (LAZY says so): refused where a later operand calls
+        # anything else, whose side effects or errors the original may skip
+        if _jax_calls_only(src, jax, [ast.Expr(v) for v in test.values[1:]]) is not None:
+            return None
+        parts = [_pred(src, jax, v) for v in test.values]
+        if any(p is None for p in parts):
+            return None
+        fn = f"{jax}.numpy.logical_{'and' if isinstance(test.op, ast.And) else 'or'}"
+        text = parts[-1]
+        for part in reversed(parts[:-1]):
+            text = f"{fn}({part}, {text})"
+        return text
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        # `not` asks a traced operand for its Python truth value: negate the traced predicate instead
+        inner = _pred(src, jax, test.operand)
+        return None if inner is None else f"{jax}.numpy.logical_not({inner})"
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         return src.segment(test)
     return f"{jax}.numpy.asarray({src.segment(test)}) != 0"
+
+
+def _reasons(test: ast.expr, *reasons: str) -> list[str]:
+    """The fix's reasons, with :data:`LAZY` where the test has ``and``/``or``."""
+    return [*reasons, *([LAZY] if any(isinstance(n, ast.BoolOp) for n in ast.walk(test)) else [])]
 
 
 def _cond(src: Source, jax: str, test: ast.expr, yes: str, no: str) -> str | None:
@@ -78,10 +108,31 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
         text = _cond(src, jax, node.test, arg(src, node.body), arg(src, node.orelse))
         return None if text is None else make_fix(
             "Select with jax.lax.cond: only the branch the condition picks runs", [replace(src, node, text)],
-            [TRACES_BOTH])
-    if not isinstance(node, ast.If) or not _plain(src, node.test, *node.body, *node.orelse):
+            _reasons(node.test, TRACES_BOTH))
+    if not isinstance(node, ast.If):
         return None
-    return _assigned(src, jax, node) or _returned(src, jax, node)
+    while isinstance(src.parents.get(node), ast.If) \
+            and src.parents[node].orelse == [node]:  # type: ignore[attr-defined]
+        node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
+    if not _plain(src, node.test, *node.body, *node.orelse):
+        return None
+    return _assigned(src, jax, node) or _returned(src, jax, node) or _functions(src, jax, node)
+
+
+def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """Every other ``if`` whose branches can move into local functions (several statements, several
+    names, no ``else``, an ``elif`` as the else branch's own ``if``, an early ``return`` with the
+    rest of the function): ``jax.lax.cond`` over them, by the same construction and refusals as
+    TensorFlow's ``tf.cond`` form (:func:`xlacheck.rewrites.indicator.cond_functions`)."""
+    from xlacheck.rewrites.indicator import CondForm, cond_functions
+
+    pred = _pred(src, jax, node.test)
+    if pred is None:
+        return None
+    form = CondForm(f"{jax}.lax.cond",
+                    f'{jax}.tree_util.tree_map(lambda t: {jax}.numpy.full_like(t, float("nan")), {{value}})',
+                    lambda s, stmt: _jax_calls_only(s, jax, [stmt]), gradients=False)  # type: ignore[list-item]
+    return cond_functions(src, node, pred, _reasons(node.test, TRACES_BOTH), form=form)
 
 
 def _jax_function(src: Source, node: ast.AST) -> bool:
@@ -132,7 +183,7 @@ def _assigned(src: Source, jax: str, node: ast.If) -> Fix | None:
     indent = src.indent_of(node)
     return make_fix(f"Select `{name}` with jax.lax.cond: only the branch the condition picks runs",
                     [replace_lines(node.lineno, node.end_lineno or node.lineno, f"{indent}{name} = {text}\n")],
-                    [TRACES_BOTH])
+                    _reasons(node.test, TRACES_BOTH))
 
 
 def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -155,7 +206,7 @@ def _returned(src: Source, jax: str, node: ast.If) -> Fix | None:
     indent = src.indent_of(node)
     return make_fix("Return through jax.lax.cond: only the branch the condition picks runs",
                     [replace_lines(node.lineno, last.end_lineno or last.lineno, f"{indent}return {text}\n")],
-                    [TRACES_BOTH])
+                    _reasons(node.test, TRACES_BOTH))
 
 
 def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -193,7 +244,8 @@ def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
     lines = f"{indent}def {helper}({', '.join(params)}):\n{body}{indent}return {text}\n"
     return make_fix("Return through jax.lax.cond: the early return is one branch, the rest of the function the "
                     f"other (a local function, `{helper}`)",
-                    [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)], [TRACES_BOTH])
+                    [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)],
+                    _reasons(node.test, TRACES_BOTH))
 
 
 def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
@@ -243,7 +295,7 @@ def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
     names = carried_names(src, loop)
     if names is None:
         return None
-    reasons = [LOOP_REASONS]
+    reasons = _reasons(loop.test, LOOP_REASONS) if isinstance(loop, ast.While) else [LOOP_REASONS]
     callee = _jax_calls_only(src, jax, loop.body)
     if callee is not None:
         reasons.append(f"Python side effects of `{callee}` run once, while tracing, not once per iteration")

@@ -16,6 +16,9 @@ consumers of such a selection have a static form that computes the same values:
   are unpacked first (``i, j = jnp.where(m)``, read only as ``x.at[i, j].set(c)`` later in the
   block, nothing they or the mask read rebound): the unpacking goes.
 
+A selection assigned to a name (``pos = x[m]``) that is read only inside such reductions is read
+as the selection it names: the assignment goes, and each reduction gets ``where=m``.
+
 ``jnp.nonzero(a)``/``jnp.where(a)`` as an index select where ``a != 0`` (the mask is ``a`` itself
 for a boolean expression). Only the call without ``size=`` is a selection.
 
@@ -118,9 +121,13 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | N
     return None
 
 
-def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str]) -> str | None:
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str],
+           named: dict[str, ast.expr] | None = None) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
-    mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers."""
+    mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers.
+    ``named``: names that stand for a selection (``pos = x[m]``, read here as ``x[m]``)."""
+    if named and isinstance(node, ast.Name) and node.id in named:
+        node = named[node.id]
     selected = _selection(src, jnp, node)
     if selected is not None:
         masks.add(selected[1])
@@ -128,10 +135,10 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str]) -> str | None
     if is_number(node):
         return src.segment(node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _whole(src, jnp, node.operand, masks)
+        inner = _whole(src, jnp, node.operand, masks, named)
         return None if inner is None else f"{'-' if isinstance(node.op, ast.USub) else '+'}({inner})"
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
-        left, right = _whole(src, jnp, node.left, masks), _whole(src, jnp, node.right, masks)
+        left, right = _whole(src, jnp, node.left, masks, named), _whole(src, jnp, node.right, masks, named)
         if left is None or right is None:
             return None
         return f"({left} {_SYMBOLS[type(node.op)]} {right})"
@@ -151,7 +158,9 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, st
     return None
 
 
-def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+def _reduced_whole(src: Source, jnp: str, node: ast.AST,
+                   named: dict[str, ast.expr] | None = None) -> tuple[str, str] | None:
+    """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text)."""
     if not isinstance(node, ast.Call):
         return None
     found = _reduction(src, jnp, node)
@@ -159,20 +168,63 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         return None
     op, reduced, form = found
     masks: set[str] = set()
-    whole = _whole(src, jnp, reduced, masks)
+    whole = _whole(src, jnp, reduced, masks, named)
     if whole is None or len(masks) != 1:
         return None
     (mask,) = masks
-    if whole.startswith("(") and whole.endswith(")") and _selection(src, jnp, reduced) is None:
+    leaf = _selection(src, jnp, reduced) is not None or bool(
+        named and isinstance(reduced, ast.Name) and reduced.id in named)
+    if whole.startswith("(") and whole.endswith(")") and not leaf:
         whole = whole[1:-1]
     if form == "function":
-        text = f"{jnp}.{op}({whole}, where={mask})"
-    else:  # a method of the whole array: an atom as it stands, else parenthesized
-        text = f"{whole if _selection(src, jnp, reduced) is not None else f'({whole})'}.{op}(where={mask})"
-    return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)",
-                    [replace(src, node, text)],
+        return f"{jnp}.{op}({whole}, where={mask})", mask
+    # a method of the whole array: an atom as it stands, else parenthesized
+    return f"{whole if leaf else f'({whole})'}.{op}(where={mask})", mask
+
+
+def _reduction_fix(edits: list, mask: str) -> Fix:
+    return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)", edits,
                     unsafe=[NEGATIVE_BOUND if "broadcasted_iota" in mask else ASSUMES_SHAPE, MASKED_GRADIENT,
                             REORDERED])
+
+
+def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    found = _reduced_whole(src, jnp, node)
+    return None if found is None else _reduction_fix([replace(src, node, found[0])], found[1])
+
+
+def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``pos = x[m]`` whose name is read only inside reductions that :func:`_masked_reduction`
+    rewrites (``jnp.sum(pos * 2.0)``) -> the assignment goes and each reduction reads the whole
+    arrays with ``where=m``. Only where ``pos`` is bound once and nothing the selection reads is
+    rebound in the function (each reduction then sees the selection the assignment made)."""
+    assign = src.parents.get(node)
+    if not (isinstance(node, ast.Subscript) and _selection(src, jnp, node) is not None
+            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
+        return None
+    name = assign.targets[0].id
+    scope = src.scope_of(assign)
+    stores = src.stores_in(scope)
+    if len(stores.get(name, [])) != 1 or any(
+            stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+        return None
+    edits, masks = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")], set()
+    readers = src.loads_of(name, scope)
+    for read in readers:
+        call = src.parents.get(read)  # the reduction that holds this read, through arithmetic
+        while isinstance(call, (ast.BinOp, ast.UnaryOp)) or (
+                isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS):
+            call = src.parents.get(call)
+        found = _reduced_whole(src, jnp, call, {name: node}) if isinstance(call, ast.Call) else None
+        if found is None:
+            return None
+        if not any(e.start == src.start(call) for e in edits):
+            edits.append(replace(src, call, found[0]))
+            masks.add(found[1])
+    if not readers or len(masks) != 1:
+        return None
+    return _reduction_fix(edits, masks.pop())
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -265,10 +317,10 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[FEWER_HITS])
 
 
-@rewriter(ast.Call, pointed=True)
+@rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-            or _first_hits(src, jnp, node))
+            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node))

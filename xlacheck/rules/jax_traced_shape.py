@@ -78,8 +78,12 @@ class JaxTracedShape(Rule):
     selections by one mask becomes the same reduction of the whole arrays with `where=m`, and
     `x.at[m].set(c)` with a number `c` becomes `jnp.where(m, c, x)`. They assume the mask has the
     array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
-    finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. Other sizes get
-    no automatic fix: the static bound must come from the model's configuration.
+    finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. A selection
+    assigned to a name that only such reductions read is read through the name. A size or axis
+    argument made only of parameters of a `@jax.jit` function (and numbers) makes those
+    parameters static (`functools.partial(jax.jit, static_argnames=...)`): unsafe, as each new
+    value compiles anew and a caller passing an array there raises. Other sizes get no automatic
+    fix: the static bound must come from the model's configuration.
     """
 
     code = "XLA207"
@@ -87,7 +91,7 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask",)
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

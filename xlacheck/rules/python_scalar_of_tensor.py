@@ -70,12 +70,15 @@ class PythonScalarOfTensor(Rule):
     gets no fix here (XLA303 fixes what its int32 cast breaks). Under `jax.jit`, `for i in
     range(n)` with a traced `n` and a body of assignments becomes `jax.lax.fori_loop` over the
     names the body assigns: unsafe (a traced trip count cannot be reverse-differentiated; carried
-    values must keep their shape and dtype).
+    values must keep their shape and dtype). Under `jax.jit`, `float(x)` read only by arithmetic,
+    a `return` or JAX calls becomes `x.astype(jnp.float32)`, and `int(x)` read only by arithmetic
+    `x.astype(jnp.int32)`: unsafe (a 0-d array is not weakly typed as a Python scalar is; int32
+    wraps).
     """
 
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_builtin_call", "rewrite_jax_loop")
+    fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

@@ -36,12 +36,14 @@ class TensorComprehensionFilter(Rule):
     `and`/`or`. Where the original returns, at least one item is kept (`tf.add_n([])` raises),
     dropped items add exact zeros, and they get a zero gradient. With builtin `sum` it is unsafe:
     when no item is kept, the original returns the int 0 and the fix returns a tensor of zeros.
-    Other comprehensions have no automatic fix, because the kept items change shape.
+    Under `jax.jit`, `sum(e for t in x if c)` becomes `sum(jnp.where(c, e, 0) for t in x)`,
+    unsafe for the same reason. Other comprehensions have no automatic fix, because the kept items
+    change shape.
     """
 
     code = "XLA105"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_filtered_sum",)
+    fix = ("rewrite_filtered_sum", "rewrite_jax_filtered_sum")
     name = "tensor-comprehension-filter"
     node_types = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
     in_helpers = True

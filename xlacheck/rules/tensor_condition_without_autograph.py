@@ -133,7 +133,12 @@ class TensorConditionWithoutAutograph(Rule):
     become `jax.lax.cond(c, lambda: a, lambda: b)`; always unsafe: both branches are traced (their
     Python side effects run, branches of different shapes or dtypes raise), and a value computed
     outside and read by a branch gets a zero gradient from the untaken one (NaN through a norm at
-    0). `and`/`or` conditions are left alone. A `while` of assignments becomes
+    0). Every other `if` whose branches can move into local functions (several statements or
+    names, no `else`, an `elif` chain from its `if`, an early `return` with the rest of the
+    function) becomes `jax.lax.cond` over two local functions, built as the `tf.cond` form above
+    and unsafe for the same reasons. `not c` is `jnp.logical_not`; `and`/`or` of operands that
+    call only JAX are `jnp.logical_and`/`logical_or`, unsafe also because every operand is then
+    evaluated; other `and`/`or` conditions are left alone. A `while` of assignments becomes
     `jax.lax.while_loop` over the names it assigns (unsafe: not reverse-differentiable, carried
     values must keep shape and dtype). TensorFlow code never gets a JAX fix.
     """

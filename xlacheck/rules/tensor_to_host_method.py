@@ -42,12 +42,13 @@ class TensorToHostMethod(Rule):
     ## Fix safety
     `.numpy()` / `.item()` -> `tf.convert_to_tensor(x)` is unsafe: the result is a tensor, not a
     NumPy value (NumPy calls on it fail, and it keeps the input's dtype where NumPy may give
-    float64).
+    float64). Under `jax.jit`, `x.item()` read only by arithmetic, a `return` or JAX calls becomes
+    `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is.
     """
 
     code = "XLA301"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_host_read",)
+    fix = ("rewrite_host_read", "rewrite_jax_host_read")
     name = "tensor-to-host-method"
     node_types = (ast.Call,)
 
