@@ -149,13 +149,42 @@ def _partial_of_jit(func: ast.expr, resolve: Callable[[ast.expr], str | None]) -
         and resolve(func.args[0]) in JAX_JIT_NAMES
 
 
-def bound_arguments(params: list[str], call: ast.Call) -> list[tuple[str, ast.expr]]:
+def bound_arguments(params: list[str], call: ast.Call, index: ModuleIndex | None = None
+                    ) -> list[tuple[str, ast.expr]]:
     """(parameter, argument) pairs of ``call`` for a function whose positional parameters are
     ``params``: positional arguments by position (``#i`` past the last parameter; ``*args`` left
-    out), then the named keywords."""
+    out), then the named keywords, and with ``index`` the entries of a ``**name`` that the calling
+    function binds once to a dict display (:func:`keyword_dict_entries`)."""
     bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
              if not isinstance(a, ast.Starred)]
-    return bound + [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    return bound + [(k.arg, k.value) for k in call.keywords if k.arg is not None] \
+        + (keyword_dict_entries(index, call) if index is not None else [])
+
+
+def keyword_dict_entries(index: ModuleIndex, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(keyword, value) of each ``**name`` argument of ``call`` whose name the calling function
+    binds exactly once, to a dict display with string keys (``inputs = {"x": x, "n": i + 1}``, then
+    ``step(**inputs)``), and of each ``**{...}`` display."""
+    out: list[tuple[str, ast.expr]] = []
+    for kw in call.keywords:
+        if kw.arg is not None:
+            continue
+        value = kw.value
+        if isinstance(value, ast.Name):
+            func = index.function_of(call)
+            if func is None or isinstance(func, ast.Lambda):
+                continue
+            binds = [n for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                     and any(isinstance(t, ast.Name) and t.id == value.id
+                             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            if len(binds) != 1 or not isinstance(binds[0], ast.Assign):
+                continue
+            value = binds[0].value
+        if isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                               for k in value.keys):
+            out.extend((k.value, v) for k, v in zip(value.keys, value.values)  # type: ignore[union-attr]
+                       if isinstance(k, ast.Constant))
+    return out
 
 
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
@@ -176,8 +205,10 @@ def jax_jitted_calls_in_host_code(ctx_facts: ModuleFacts, index: ModuleIndex, pa
         yield call, hit[1]
 
 
-def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
-    """(static parameter, argument) pairs of a call of the jitted ``info``."""
+def bound_static_arguments(info: FunctionInfo, call: ast.Call, index: ModuleIndex | None = None
+                           ) -> list[tuple[str, ast.expr]]:
+    """(static parameter, argument) pairs of a call of the jitted ``info`` (with ``index``, also
+    through a ``**name`` dict: :func:`keyword_dict_entries`)."""
     params = call_params(info, call)
     bound: list[tuple[str, ast.expr]] = []
     for i, arg in enumerate(call.args):
@@ -186,6 +217,8 @@ def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str
         if i < len(params):
             bound.append((params[i], arg))
     bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+    if index is not None:
+        bound += keyword_dict_entries(index, call)
     return [(p, a) for p, a in bound if p in info.static_params]
 
 
@@ -199,7 +232,7 @@ def jax_static_argument_calls(facts: ModuleFacts, index: ModuleIndex
     for call, _ in index.calls:
         hit = callee(call)
         if hit is not None and hit[1].static_params:
-            yield call, bound_static_arguments(hit[1], call)
+            yield call, bound_static_arguments(hit[1], call, index)
 
 
 def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
@@ -527,13 +560,23 @@ class JitRebind(NamedTuple):
     names: list[ast.expr]  # the target, or a tuple target's items
     info: FunctionInfo
     node: ast.FunctionDef | ast.AsyncFunctionDef  # the jitted function
+    params: list[str]  # the jitted function's positional parameters the call's positional arguments fill
+    # (position in the target, name) of every name that carries a part of the result to the next
+    # call: the target's names, and names the loop body copies one of them into (`state = out`)
+    carriers: tuple[tuple[int, str], ...]
 
 
-def jitted_calls_rebinding(index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> Iterator[JitRebind]:
-    """Each call in a loop of a function this file jits (by name) whose result one assignment binds.
+def jitted_calls_rebinding(facts: ModuleFacts, index: ModuleIndex) -> Iterator[JitRebind]:
+    """Each call in a loop of a function this file jits (:func:`jax_jitted_callee`: by name, a
+    local ``step = jax.jit(...)``, ``self._step`` bound jitted) whose result one assignment binds.
     XLA415 and XLA421 read them for values carried from one call to the next."""
+    callee = jax_jitted_callee(facts, index)
     for call, _ in index.calls:
-        if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
+        loops = index.loops_around(call)
+        if not loops:
+            continue
+        hit = callee(call)
+        if hit is None:
             continue
         assign = index.parent(call)
         if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
@@ -541,10 +584,18 @@ def jitted_calls_rebinding(index: ModuleIndex, jitted: dict[str, FunctionInfo]) 
         target = assign.targets[0]
         names: list[ast.expr] = [target] if isinstance(target, ast.Name) else list(target.elts) \
             if isinstance(target, ast.Tuple) else []
-        info = jitted[call.func.id]
+        name, info = hit
         node = info.node
-        assert not isinstance(node, ast.Lambda)
-        yield JitRebind(call, call.func.id, target, names, info, node)
+        if isinstance(node, ast.Lambda):
+            continue
+        carriers = [(i, n.id) for i, n in enumerate(names) if isinstance(n, ast.Name)]
+        by_name = {n: i for i, n in carriers}
+        for stmt in ast.walk(loops[0]):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Name) and stmt.value.id in by_name \
+                    and stmt.targets[0].id not in by_name:
+                carriers.append((by_name[stmt.value.id], stmt.targets[0].id))
+        yield JitRebind(call, name, target, names, info, node, call_params(info, call), tuple(carriers))
 
 
 def state_constructions(index: ModuleIndex, states: Iterable[str],

@@ -9,6 +9,7 @@ from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    bound_arguments,
     bound_before_loop,
     bound_fields,
     in_test,
@@ -95,37 +96,32 @@ class JitCarryStartsAsNone(ModuleRule):
         if not jits_with_jax(ctx.facts) or not jax_cache.recompiles("pytree.none_then_array"):
             return
         index = ctx.index
+        self._check_carried(ctx, index)
         jitted = dict(jax_jitted(ctx.facts, index))
-        if not jitted:
-            return
-        self._check_carried(ctx, index, jitted)
-        self._check_state_fields(ctx, index, jitted)
+        if jitted:
+            self._check_state_fields(ctx, index, jitted)
 
-    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
-        for call, jitted_name, target, names, info, node in jitted_calls_rebinding(index, jitted):
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        for call, jitted_name, target, names, info, node, params, carriers in jitted_calls_rebinding(ctx.facts, index):
             if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
-            params = positional_params(node)
             returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
                 continue
-            for position, name in enumerate(names):
-                if not isinstance(name, ast.Name):
-                    continue
-                param = next((params[i] for i, a in enumerate(call.args) if i < len(params)
-                              and isinstance(a, ast.Name) and a.id == name.id), None) or next(
-                    (k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name.id), None)
+            for position, carried in carriers:
+                param = next((p for p, a in bound_arguments(params, call, index)
+                              if not p.startswith("#") and isinstance(a, ast.Name) and a.id == carried), None)
                 if param is None or param in info.static_params:
                     continue
                 returned = [_element(r, position, len(names) if isinstance(target, ast.Tuple) else None)
                             for r in returns]
                 if any(r is None or _maybe_none(index, node, r, param) for r in returned):
                     continue
-                initial = bound_before_loop(index, call, name.id)
+                initial = bound_before_loop(index, call, carried)
                 if initial is None or not _is_none(initial):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
-                ctx.report(self, initial, f"`{name.id}` is None on the first call of jitted `{jitted_name}` and "
+                ctx.report(self, initial, f"`{carried}` is None on the first call of jitted `{jitted_name}` and "
                                           f"then what it returns (line {line}): None and an array are different "
                                           "pytree structures, so jax.jit traces and compiles the step a second "
                                           "time; start it with arrays of the shapes and dtypes the step returns")
