@@ -25,12 +25,20 @@ Two families:
 
 Cases follow the oracle conventions (``../shared/eval/xla_cases/README.md``): ``ENTRY`` runs one
 step, ``ALT_ARGS`` the next steps, so a compile that the later steps add is a ``recompile``. The
+oracle counts every compile of the process, eager ones too, so the training loops only collect the
+step's outputs in a list: eager arithmetic on them (``total = total + jnp.sum(out)``) would compile
+again on the second step (a Python float, then an array) and label every negative a recompile. The
 file names are ``form_<sink>_<form>.py`` and ``neg_form_<sink>_<form>.py``; the category comes from
 a ``CATEGORY`` line. The oracle, not this script, decides the labels: a negative that fails or a
 positive that compiles is renamed by hand, as for any case.
 
-    python tools/generate_form_cases_jax.py --out eval_cases/jax      # write (overwrites)
+    python tools/generate_form_cases_jax.py --out DIR/jax             # write every case (to label them)
     python tools/generate_form_cases_jax.py --list                    # names only
+    python tools/generate_form_cases_jax.py --check                   # the cases in eval_cases/forms_jax.txt
+                                                                      # are what this script writes
+
+Only labelled cases are kept in ``eval_cases/jax`` (``eval_cases/forms_jax.txt`` lists them; they are
+also in ``eval_cases/authored_with_rules.txt``: the analyzer was changed reading their matrix).
 
 flax (``nnx.jit``, ``nn.Module.__call__`` under ``model.apply``, ``flax.struct`` static fields) is
 not installed in this environment, and ``vmap``/``grad``/``shard_map`` bodies fail eagerly as well
@@ -41,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -576,21 +585,21 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
     if form == "decorated_loop":
         deco = f"@{jit_expr}\n" if kw else "@jax.jit\n"
         code = f"{deco}def step({sig}):\n{body}\n\n" + \
-            f"def train(x, steps):\n    total = 0.0\n{setup_lines}    {loop_head}\n" \
-            f"        out = step({call_args}){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"    return total\n"
+            f"def train(x, steps):\n    outs = []\n{setup_lines}    {loop_head}\n" \
+            f"        out = step({call_args}){mark}\n{after_lines}        outs.append(out)\n" \
+            f"    return outs\n"
     elif form in ("assigned_module_loop", "argnames_keyword_loop"):
         jit_call = f"jax.jit(_step, {kw})" if kw else "jax.jit(_step)"
         code = f"def _step({sig}):\n{body}\n\nstep = {jit_call}\n\n\n" + \
-            f"def train(x, steps):\n    total = 0.0\n{setup_lines}    {loop_head}\n" \
-            f"        out = step({call_args}){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"    return total\n"
+            f"def train(x, steps):\n    outs = []\n{setup_lines}    {loop_head}\n" \
+            f"        out = step({call_args}){mark}\n{after_lines}        outs.append(out)\n" \
+            f"    return outs\n"
     elif form == "assigned_in_train_loop":
         jit_call = f"jax.jit(_step, {kw})" if kw else "jax.jit(_step)"
         code = f"def _step({sig}):\n{body}\n\n" + \
-            f"def train(x, steps):\n    step = {jit_call}\n    total = 0.0\n{setup_lines}    {loop_head}\n" \
-            f"        out = step({call_args}){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"    return total\n"
+            f"def train(x, steps):\n    step = {jit_call}\n    outs = []\n{setup_lines}    {loop_head}\n" \
+            f"        out = step({call_args}){mark}\n{after_lines}        outs.append(out)\n" \
+            f"    return outs\n"
     elif form == "bound_method_loop":
         kw_b = _jit_kwargs(static, sink.params, by_name=False, offset=1)
         jit_call = f"jax.jit(self._step, {kw_b})" if kw_b else "jax.jit(self._step)"
@@ -598,25 +607,25 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
         mbody = textwrap.indent(body, "    ")
         code = (f"class Trainer:\n    def __init__(self):\n        self.step = {jit_call}\n\n"
                 f"    def _step({msig}):\n{mbody}\n"
-                f"    def fit(self, x, steps):\n        total = 0.0\n{textwrap.indent(setup_lines, '    ')}"
+                f"    def fit(self, x, steps):\n        outs = []\n{textwrap.indent(setup_lines, '    ')}"
                 f"        {loop_head}\n            out = self.step({call_args}){mark}\n"
-                f"{textwrap.indent(after_lines, '    ')}            total = total + jnp.sum(out)\n"
-                f"        return total\n\n\n"
+                f"{textwrap.indent(after_lines, '    ')}            outs.append(out)\n"
+                f"        return outs\n\n\n"
                 f"def train(x, steps):\n    return _TRAINER.fit(x, steps)\n\n\n_TRAINER = Trainer()\n")
     elif form == "through_helper_loop":
         deco = f"@{jit_expr}\n" if kw else "@jax.jit\n"
         hparams = ", ".join(_helper_params(args))
         code = f"{deco}def step({sig}):\n{body}\n\n" + \
             f"def run_step({hparams}):\n    return step({call_args})\n\n\n" + \
-            f"def train(x, steps):\n    total = 0.0\n{setup_lines}    {loop_head}\n" \
+            f"def train(x, steps):\n    outs = []\n{setup_lines}    {loop_head}\n" \
             f"        out = run_step({hparams}){mark}\n{after_lines}" \
-            f"        total = total + jnp.sum(out)\n    return total\n"
+            f"        outs.append(out)\n    return outs\n"
     elif form == "while_loop_counter":
         deco = f"@{jit_expr}\n" if kw else "@jax.jit\n"
         code = f"{deco}def step({sig}):\n{body}\n\n" + \
-            f"def train(x, steps):\n    total = 0.0\n{setup_lines}    i = 0\n    while i < steps:\n" \
-            f"        out = step({call_args}){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"        i += 1\n    return total\n"
+            f"def train(x, steps):\n    outs = []\n{setup_lines}    i = 0\n    while i < steps:\n" \
+            f"        out = step({call_args}){mark}\n{after_lines}        outs.append(out)\n" \
+            f"        i += 1\n    return outs\n"
     elif form == "loader_enumerate_loop":
         deco = f"@{jit_expr}\n" if kw else "@jax.jit\n"
         cargs = call_args.replace("x[", "batch[").replace("x,", "batch,").replace("(x)", "(batch)")
@@ -624,21 +633,21 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
             cargs = "batch" + cargs[1:]
         cargs = cargs.replace("x.shape", "batch.shape")
         code = f"{deco}def step({sig}):\n{body}\n\n" + \
-            f"def train(x, steps):\n    loader = [x * (k + 1) for k in range(steps)]\n    total = 0.0\n" \
+            f"def train(x, steps):\n    loader = [x * (k + 1) for k in range(steps)]\n    outs = []\n" \
             f"{setup_lines.replace('(x)', '(loader[0])')}" \
             f"    for i, batch in enumerate(loader):\n" \
-            f"        out = step({cargs}){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"    return total\n"
+            f"        out = step({cargs}){mark}\n{after_lines}        outs.append(out)\n" \
+            f"    return outs\n"
     elif form == "through_dict_loop":
         deco = f"@{jit_expr}\n" if kw else "@jax.jit\n"
         parts = _split_args(args)
         names = list(params)
         entries = ", ".join(f"{names[k]!r}: {p}" for k, p in enumerate(parts))
         code = f"{deco}def step({sig}):\n{body}\n\n" + \
-            f"def train(x, steps):\n    total = 0.0\n{setup_lines}    {loop_head}\n" \
+            f"def train(x, steps):\n    outs = []\n{setup_lines}    {loop_head}\n" \
             f"        inputs = {{{entries}}}\n" \
-            f"        out = step(**inputs){mark}\n{after_lines}        total = total + jnp.sum(out)\n" \
-            f"    return total\n"
+            f"        out = step(**inputs){mark}\n{after_lines}        outs.append(out)\n" \
+            f"    return outs\n"
     else:
         raise ValueError(form)
     imports = ["from functools import partial", "", "import jax", "import jax.numpy as jnp"]
@@ -707,9 +716,9 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
     lines = [ln + mark if "jax.jit(" in ln and positive else ln for ln in lines]
     body = "\n".join(lines)
     if form == "train_loop":
-        code = (defs + "def train(x, steps):\n    total = 0.0\n" + (_ind(setup, 4) if setup else "")
-                + "    for i in range(steps):\n" + _ind(body, 8) + "        total = total + jnp.sum(out)\n"
-                "    return total\n")
+        code = (defs + "def train(x, steps):\n    outs = []\n" + (_ind(setup, 4) if setup else "")
+                + "    for i in range(steps):\n" + _ind(body, 8) + "        outs.append(out)\n"
+                "    return outs\n")
     elif form == "helper_per_step":
         if positive:
             helper = "def predict(x, i):\n" + _ind(body, 4) + "    return out\n\n\n"
@@ -720,8 +729,8 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
                 "jax.jit(shifted)(", "fn("), 4) + "    return out\n\n\n")
             pre = _ind(setup or "scaled = jax.jit(shifted)", 4)
             loop = "        out = predict(scaled, x, i)\n"
-        code = (defs + helper + "def train(x, steps):\n    total = 0.0\n" + pre
-                + "    for i in range(steps):\n" + loop + "        total = total + jnp.sum(out)\n    return total\n")
+        code = (defs + helper + "def train(x, steps):\n    outs = []\n" + pre
+                + "    for i in range(steps):\n" + loop + "        outs.append(out)\n    return outs\n")
     elif form == "method_per_step":
         if positive:
             init = "        self.scale = 2.0\n"
@@ -731,9 +740,9 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
             body = body.replace("scaled(", "self.scaled(").replace("jax.jit(shifted)(", "self.scaled(")
         code = (defs + "class Predictor:\n    def __init__(self):\n" + init + "\n"
                 "    def predict(self, x, i):\n" + _ind(body, 8) + "        return out\n\n\n"
-                "def train(x, steps):\n    predictor = Predictor()\n    total = 0.0\n"
-                "    for i in range(steps):\n        total = total + jnp.sum(predictor.predict(x, i))\n"
-                "    return total\n")
+                "def train(x, steps):\n    predictor = Predictor()\n    outs = []\n"
+                "    for i in range(steps):\n        outs.append(predictor.predict(x, i))\n"
+                "    return outs\n")
     else:
         raise ValueError(form)
     imports = ["from functools import partial", "", "import jax", "import jax.numpy as jnp"]
@@ -767,11 +776,36 @@ def generate() -> dict[str, str]:
     return out
 
 
+ROOT = Path(__file__).resolve().parents[1]
+FORMS_LIST = ROOT / "eval_cases" / "forms_jax.txt"
+
+
+def check() -> list[str]:
+    """The kept cases (``eval_cases/forms_jax.txt``) whose file differs from what this script writes."""
+    cases = generate()
+    wrong = []
+    for line in FORMS_LIST.read_text().splitlines():
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        path = ROOT / "eval_cases" / "jax" / f"{name.removesuffix('.py')}.py"
+        if path.name not in cases or not path.is_file() or path.read_text() != cases[path.name]:
+            wrong.append(path.name)
+    return wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="folder to write the cases to")
     ap.add_argument("--list", action="store_true", help="print the case names")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a kept case is not what this script writes")
     args = ap.parse_args(argv)
+    if args.check:
+        wrong = check()
+        if wrong:
+            print("stale or unknown form cases (regenerate and relabel them): " + ", ".join(wrong), file=sys.stderr)
+            return 1
+        return 0
     cases = generate()
     if args.list or args.out is None:
         print("\n".join(sorted(cases)))

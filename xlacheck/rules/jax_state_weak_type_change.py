@@ -53,7 +53,9 @@ class JaxStateWeakTypeChange(ModuleRule):
     arithmetic is not judged. The same for a Python number carried through a jitted call in a
     loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
     returns it as a float (from an int) or strongly typed (also through a name the step assigns
-    once: `new_step = stepsize * jnp.float32(0.5)`), or when the loop body itself rebinds it so
+    once: `new_step = stepsize * jnp.float32(0.5)`; or as `acc + jnp.sum(x)`, arithmetic with a
+    `jnp` op of another parameter that the call passes an array, not a Python number, which gives
+    the array's strong dtype), or when the loop body itself rebinds it so
     (`lr = 1` before the loop, `lr = lr * 0.5` or `lr *= 0.5` in it: an int then a float;
     `lr = jnp.float32(lr * 0.5)` or `np.float32(...)`: strongly typed). Which of these changes miss
     the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
@@ -114,6 +116,17 @@ class JaxStateWeakTypeChange(ModuleRule):
         Example("import jax\n@jax.jit\ndef step(p, lr, i):\n    return p * lr + i\n"
                 "def train(p, n):\n    lr, i = 0.1, 0\n    for _ in range(n):\n        p = step(p, lr, i)\n"
                 "        lr = lr * 0.5\n        i += 1\n    return p\n"),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(acc, x):\n"
+                "    return acc + jnp.sum(x)\n"
+                "def run(xs):\n"
+                "    acc = 0.0\n"
+                "    for x in xs:\n"
+                "        acc = step(acc, 2.0)\n"
+                "    return acc\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -165,6 +178,20 @@ class JaxStateWeakTypeChange(ModuleRule):
                             '(line 10) before the next call of jitted `step`: that call has a different abstract type, '
                             'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
                             'jnp.asarray(x, jnp.float32))'),
+                )),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(acc, x):\n"
+                "    return acc + jnp.sum(x)\n"
+                "def run(xs):\n"
+                "    acc = 0.0\n"
+                "    for x in xs:\n"
+                "        acc = step(acc, x)\n"
+                "    return acc\n",
+                expected=(
+                    (7, 11, "`acc` starts as a Python float (weakly typed float32) and is then fed back from jitted `step`, which returns it strongly typed (jnp.sum of the array argument `x`) (line 5): the second call has a different abstract type, so jax.jit compiles again; start it as an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
                 )),
     )
 

@@ -31,7 +31,10 @@ class JitArgumentStructurePerIteration(ModuleRule):
     that gets a key only under such an `if` (`feed = {"x": x}`, then `if step % k == 0:
     feed["aux"] = ...`), or a value that is `None` under such a condition and an array
     otherwise (`mask if i > 0 else None`, or `m = None` in one branch of such an `if`, an array in
-    the other). Which changes miss the cache is read from the measured table
+    the other). Also an argument the loop carries to the next call with another structure than
+    the first call got: bound before the loop to a dict display and rebound in the loop to one
+    with other keys (`extra = {}`, then `extra = {"scale": s}`), to a list display of another
+    length, or a list the loop makes longer (`history.append(out)`) without starting it afresh. Which changes miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
     a config field), is not flagged, nor is a test of which fields the loop's item holds
@@ -82,6 +85,17 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "def train(s, loader):\n    for batch in loader:\n"
                 "        mask = batch['mask'] if 'mask' in batch else None\n"
                 "        s = step(s, batch['x'], mask)\n    return s\n"),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, history):\n"
+                "    return x + sum(history)\n"
+                "def run(xs):\n"
+                "    history = [xs[0]]\n"
+                "    for x in xs:\n"
+                "        y = step(x, history)\n"
+                "        history = [y]\n"
+                "    return y\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -101,6 +115,34 @@ class JitArgumentStructurePerIteration(ModuleRule):
                             'and that condition changes between iterations: None and an array are different pytree '
                             'structures, so jax.jit traces and compiles again; pass an array every time (zeros and '
                             'a traced flag)'),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, extra):\n"
+                "    return x * extra.get('scale', 1.0)\n"
+                "def run(xs):\n"
+                "    extra = {}\n"
+                "    for x in xs:\n"
+                "        y = step(x, extra)\n"
+                "        extra = {'scale': y.mean()}\n"
+                "    return y\n",
+                expected=(
+                    (8, 21, "argument `extra` of jitted `step` is a dict with no keys on the first call and keys {'scale'} after the loop rebinds it (line 9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and compiles again for each structure; pass the same structure every call (every key with a placeholder array, a fixed-size stacked buffer)"),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, history):\n"
+                "    return x + sum(history)\n"
+                "def run(xs):\n"
+                "    history = []\n"
+                "    for x in xs:\n"
+                "        y = step(x, history)\n"
+                "        history.append(y)\n"
+                "    return y\n",
+                expected=(
+                    (8, 21, "argument `history` of jitted `step` is a list the loop makes longer on every pass (line 9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and compiles again for each structure; pass the same structure every call (every key with a placeholder array, a fixed-size stacked buffer)"),
                 )),
     )
 
@@ -173,7 +215,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 if dict_keys and isinstance(before, ast.Dict) and isinstance(value, ast.Dict):
                     first, later = _keys(before), _keys(value)
                     if first is not None and later is not None and first != later:
-                        how = (f"a dict with keys {_show(first)} on the first call and {_show(later)} after the "
+                        how = (f"a dict with {_show(first)} on the first call and {_show(later)} after the "
                                f"loop rebinds it (line {value.lineno})")
                 elif list_length and isinstance(before, (ast.List, ast.Tuple)) \
                         and isinstance(value, type(before)) and not _starred(before) and not _starred(value) \
@@ -210,7 +252,7 @@ def _keys(d: ast.Dict) -> frozenset[str] | None:
 
 
 def _show(keys: frozenset[str]) -> str:
-    return "{" + ", ".join(sorted(keys)) + "}" if keys else "none"
+    return "keys {" + ", ".join(sorted(keys)) + "}" if keys else "no keys"
 
 
 def _starred(seq: ast.List | ast.Tuple) -> bool:

@@ -31,7 +31,9 @@ class JitCarryStartsAsNone(ModuleRule):
     ## What it does
     Flags a name bound to `None` right before a loop that passes it (not as a static argument)
     to a function this file jits and rebinds it from that call's result
-    (`state = None`, then `out, state = step(x, state)` in the loop), when the jitted function
+    (`state = None`, then `out, state = step(x, state)` in the loop, or `out = step(x, state)` and
+    `state = out`; the step called by name, as a local `jax.jit(...)` or as `self._step` bound
+    jitted, its arguments also through a `**dict`), when the jitted function
     evidently returns a value there (its `return` does not put `None` in that place); and a
     field of a state class of this file (a `NamedTuple` or dataclass) that is built `None` where
     the state is created and rebuilt with a value by a jitted function of this file that reads
@@ -89,6 +91,20 @@ class JitCarryStartsAsNone(ModuleRule):
                             'with a value (line 10): None and an array are different pytree structures, so jax.jit '
                             'traces and compiles `update` again on the call after the first; build it with arrays '
                             'of the shapes the update gives it (jax.eval_shape)'),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x if h is None else x + h\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        out = step(x, h)\n"
+                "        h = out\n"
+                "    return h\n",
+                expected=(
+                    (6, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None and an array are different pytree structures, so jax.jit traces and compiles the step a second time; start it with arrays of the shapes and dtypes the step returns"),
                 )),
     )
 
