@@ -506,6 +506,58 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
     return callee
 
 
+def jitted_call_resolver(facts: ModuleFacts, index: ModuleIndex
+                         ) -> Callable[[ast.Call], tuple[ast.Call, str, FunctionInfo] | None]:
+    """A resolver for the rules that follow what a loop passes from one call to the next (XLA415,
+    XLA421, XLA422): for a call of a jitted function (:func:`jax_jitted_callee`), the call itself;
+    for a call of a forwarder of this file, a module-level function whose whole body is
+    ``return step(...)`` of a jitted function with its own parameters as arguments
+    (``def run_step(x, i, state): return step(x, state)``), the jitted call as the loop's call makes
+    it: the forwarder's parameters replaced by what the loop passes, standing in the loop's call's
+    place (:meth:`~xlacheck.analysis.scopes.ScopeTree.stand_in`). Returns (the call whose arguments
+    bind to the jitted function, its name, the jitted function)."""
+    callee = jax_jitted_callee(facts, index)
+    forwarders = {f.node.name: f for f in facts.functions if f.parent is None and f.cls is None
+                  and not isinstance(f.node, ast.Lambda)}
+
+    def resolve(call: ast.Call) -> tuple[ast.Call, str, FunctionInfo] | None:
+        hit = callee(call)
+        if hit is not None:
+            return call, hit[0], hit[1]
+        if not isinstance(call.func, ast.Name) or call.func.id not in forwarders:
+            return None
+        node = forwarders[call.func.id].node
+        assert not isinstance(node, ast.Lambda)
+        body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+            return None
+        inner = body[0].value
+        hit = callee(inner)
+        if hit is None:
+            return None
+        params = positional_params(node) + [a.arg for a in node.args.kwonlyargs]
+        outer = {p: a for p, a in bound_arguments(positional_params(node), call, index) if not p.startswith("#")}
+
+        def passed(e: ast.expr) -> ast.expr | None:
+            """What the loop passes for ``e``: the argument bound to a parameter, a literal as is;
+            None (not followed) for a default, ``*args``, or anything the forwarder computes."""
+            if isinstance(e, ast.Name) and e.id in params:
+                return outer.get(e.id)
+            return e if isinstance(e, ast.Constant) else None
+        args = [passed(a) for a in inner.args]
+        keywords = [(k.arg, passed(k.value)) for k in inner.keywords]
+        if any(a is None or isinstance(a, ast.Starred) for a in args) \
+                or any(k is None or v is None for k, v in keywords):
+            return None
+        made = ast.Call(func=inner.func, args=args,
+                        keywords=[ast.keyword(arg=k, value=v) for k, v in keywords])  # type: ignore[arg-type]
+        ast.copy_location(made, call)
+        index.stand_in(made, call)
+        return made, hit[0], hit[1]
+
+    return resolve
+
+
 def _class_of(facts: ModuleFacts, index: ModuleIndex, node: ast.AST) -> ClassInfo | None:
     """The class whose method ``node`` is in (also inside a function nested in the method)."""
     by_node = index.memo(("function infos", id(facts)), lambda: {id(f.node): f for f in facts.functions})
@@ -569,22 +621,23 @@ class JitRebind(NamedTuple):
 def jitted_calls_rebinding(facts: ModuleFacts, index: ModuleIndex) -> Iterator[JitRebind]:
     """Each call in a loop of a function this file jits (:func:`jax_jitted_callee`: by name, a
     local ``step = jax.jit(...)``, ``self._step`` bound jitted) whose result one assignment binds.
-    XLA415 and XLA421 read them for values carried from one call to the next."""
-    callee = jax_jitted_callee(facts, index)
-    for call, _ in index.calls:
-        loops = index.loops_around(call)
+    XLA415 and XLA421 read them for values carried from one call to the next; a call through a
+    forwarder (:func:`jitted_call_resolver`) is the jitted call it makes, in the loop's call's place."""
+    resolve = jitted_call_resolver(facts, index)
+    for outer_call, _ in index.calls:
+        loops = index.loops_around(outer_call)
         if not loops:
             continue
-        hit = callee(call)
+        hit = resolve(outer_call)
         if hit is None:
             continue
+        call, name, info = hit
         assign = index.parent(call)
         if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
             continue
         target = assign.targets[0]
         names: list[ast.expr] = [target] if isinstance(target, ast.Name) else list(target.elts) \
             if isinstance(target, ast.Tuple) else []
-        name, info = hit
         node = info.node
         if isinstance(node, ast.Lambda):
             continue

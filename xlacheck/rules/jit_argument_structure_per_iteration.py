@@ -16,6 +16,7 @@ from xlacheck.rules._recompile_scope import (
     jax_jitted_callee,
     jax_loop_varying_names,
     jits_with_jax,
+    jitted_call_resolver,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -34,7 +35,8 @@ class JitArgumentStructurePerIteration(ModuleRule):
     the other). Also an argument the loop carries to the next call with another structure than
     the first call got: bound before the loop to a dict display and rebound in the loop to one
     with other keys (`extra = {}`, then `extra = {"scale": s}`), to a list display of another
-    length, or a list the loop makes longer (`history.append(out)`) without starting it afresh. Which changes miss the cache is read from the measured table
+    length, or a list the loop makes longer (`history.append(out)`) without starting it afresh (the
+    jitted function called directly or through a forwarder, `def run_step(x, h): return step(x, h)`). Which changes miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
     a config field), is not flagged, nor is a test of which fields the loop's item holds
@@ -154,20 +156,26 @@ class JitArgumentStructurePerIteration(ModuleRule):
         none_array = jax_cache.recompiles("pytree.none_then_array")
         list_length = jax_cache.recompiles("pytree.list_new_length")
         callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
+        resolve = jitted_call_resolver(ctx.facts, index)
+        for outer_call, _ in index.calls:
+            if not index.loops_around(outer_call) or in_test(index, ctx.path, outer_call) \
+                    or runs_traced(ctx.facts, index, outer_call):
+                continue
+            loop = next((lp for lp in index.loops_around(outer_call)
+                         if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))), None)
+            if loop is None:
+                continue
+            through = resolve(outer_call)  # also through a forwarder: the structure the loop carries
+            if through is not None and self._rebound_structure(ctx, index, through[0], through[1], through[2], loop,
+                                                               dict_keys, list_length):
+                continue
+            call = outer_call
             hit = callee(call)
-            if hit is None or not index.loops_around(call) or in_test(index, ctx.path, call) \
-                    or runs_traced(ctx.facts, index, call):
+            if hit is None:
                 continue
             name, info = hit
             node = info.node
             assert not isinstance(node, ast.Lambda)
-            loop = next((lp for lp in index.loops_around(call) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))),
-                        None)
-            if loop is None:
-                continue
-            if self._rebound_structure(ctx, index, call, name, info, loop, dict_keys, list_length):
-                continue
             varying = jax_loop_varying_names(index, call)
             if not varying:
                 continue

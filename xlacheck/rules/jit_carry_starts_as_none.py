@@ -33,7 +33,8 @@ class JitCarryStartsAsNone(ModuleRule):
     to a function this file jits and rebinds it from that call's result
     (`state = None`, then `out, state = step(x, state)` in the loop, or `out = step(x, state)` and
     `state = out`; the step called by name, as a local `jax.jit(...)` or as `self._step` bound
-    jitted, its arguments also through a `**dict`), when the jitted function
+    jitted, or through a forwarder of this file whose body is `return step(...)` of its own
+    parameters; its arguments also through a `**dict`), when the jitted function
     evidently returns a value there (its `return` does not put `None` in that place); and a
     field of a state class of this file (a `NamedTuple` or dataclass) that is built `None` where
     the state is created and rebuilt with a value by a jitted function of this file that reads
@@ -74,6 +75,19 @@ class JitCarryStartsAsNone(ModuleRule):
                 "def run(xs):\n    h = jnp.zeros(3)\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
         Example("import jax\n@jax.jit\ndef step(x, h):\n    return x * 2, None\n"
                 "def run(xs):\n    h = None\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x + h\n"
+                "def run_step(x, h):\n"
+                "    return step(x, jnp.zeros(3) if h is None else h)\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        h = run_step(x, h)\n"
+                "    return h\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(x, h):\n    h = x if h is None else x + h\n    return h * 2, h\n"
@@ -105,6 +119,21 @@ class JitCarryStartsAsNone(ModuleRule):
                 "    return h\n",
                 expected=(
                     (6, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None and an array are different pytree structures, so jax.jit traces and compiles the step a second time; start it with arrays of the shapes and dtypes the step returns"),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x if h is None else x + h\n"
+                "def run_step(x, h):\n"
+                "    return step(x, h)\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        h = run_step(x, h)\n"
+                "    return h\n",
+                expected=(
+                    (8, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None and an array are different pytree structures, so jax.jit traces and compiles the step a second time; start it with arrays of the shapes and dtypes the step returns"),
                 )),
     )
 
