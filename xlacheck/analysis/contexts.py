@@ -348,6 +348,7 @@ class ModuleFacts:
     module_values: dict[str, ast.expr] = field(default_factory=dict)
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
+    static_fields: frozenset[str] | None = None  # values.static_field_names, computed on first use
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
@@ -738,6 +739,8 @@ class _Scanner:
                 self.handoffs.append(_Handoff(node.args[0], role, func, cls, node, xla, node.lineno))
             elif name in JAX_TRACING_PRIMITIVES:
                 positions, keywords, loop = JAX_TRACING_PRIMITIVES[name]
+                if name == "jax.lax.cond" and len(node.args) == 5:
+                    positions = (2, 4)  # the old cond(pred, true_operand, true_fun, false_operand, false_fun)
                 for pos in positions:
                     if pos < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:pos + 1]):
                         self._handoff_refs(node.args[pos], Role.LAX, func, cls, node, how=f"traced by {name}",
@@ -1330,7 +1333,13 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
                                                           else "passed to compile()/strategy.run"), h.line))
         elif h.role is Role.LAX:
             # a lax.scan/cond body: JAX traces it whether or not its caller is jitted, and passes
-            # it tracers (carries, slices, operands; loop bodies get new values per iteration)
+            # it tracers (carries, slices, operands; loop bodies get new values per iteration).
+            # A function this file also calls directly serves both (jax_md's neighbor_fn builds the
+            # list on the host and is the update branch of a lax.cond, its host-only code under
+            # `if max_occupancy is None:`): its own callers decide, as for any function.
+            if not isinstance(t.node, ast.Lambda) and (t.name in inf.scanner.module_called or any(
+                    t.name in f.called_names for f in inf.scanner.functions)):
+                continue
             t.no_autograph = t.jax = t.traced_args = True
             if h.loop:
                 t.loop_body = True

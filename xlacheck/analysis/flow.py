@@ -31,6 +31,7 @@ from xlacheck.analysis.values import (
     merge_flags,
     param_flags,
     reduction_functions,
+    static_field_names,
 )
 from xlacheck.rules.base import Rule, RuleContext
 
@@ -543,6 +544,9 @@ def walk_function(
     if facts.reducers is None:
         facts.reducers = reduction_functions(facts.functions, aliases)
     values.reducers = facts.reducers
+    if facts.static_fields is None:
+        facts.static_fields = static_field_names(facts.classes)
+    values.static_fields = facts.static_fields
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
     ctx.module_funcs = facts.module_funcs

@@ -315,11 +315,43 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
     return out
 
 
+def static_field_declaration(default: ast.expr | None) -> bool:
+    """A dataclass field declared static, so a pytree keeps it as hashed Python metadata and never
+    traces it: ``struct.field(pytree_node=False)`` (Flax), ``field(static=True)`` (Equinox),
+    ``field(metadata=dict(static=True))`` / ``{"static": True}`` (``jax.tree_util.register_dataclass``),
+    ``static_field()`` (jax_md and others)."""
+    if not isinstance(default, ast.Call):
+        return False
+    func = default.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name == "static_field":
+        return True
+    for k in default.keywords:
+        if k.arg in ("pytree_node", "static") and isinstance(k.value, ast.Constant):
+            return k.value.value is (k.arg == "static")
+        if k.arg == "metadata":
+            meta = k.value
+            if isinstance(meta, ast.Call) and isinstance(meta.func, ast.Name) and meta.func.id == "dict":
+                return any(kw.arg == "static" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+                           for kw in meta.keywords)
+            if isinstance(meta, ast.Dict):
+                return any(isinstance(key, ast.Constant) and key.value == "static" and isinstance(v, ast.Constant)
+                           and v.value is True for key, v in zip(meta.keys, meta.values))
+    return False
+
+
+def static_field_names(classes: list[ClassInfo]) -> frozenset[str]:
+    """The names of the fields the classes of a file declare static (:func:`static_field_declaration`)."""
+    return frozenset(s.target.id for c in classes for s in c.node.body
+                     if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                     and static_field_declaration(s.value))
+
+
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
     __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes",
-                 "reducers")
+                 "reducers", "static_fields")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -334,6 +366,9 @@ class ValueEnv:
         # module-level functions of this file that return one reduction of their inputs
         # (:func:`reduction_functions`): a call of one is a data-derived tensor
         self.reducers: Reducers = NO_REDUCERS
+        # fields that a class of this file declares static (:func:`static_field_names`): on a traced
+        # pytree they are Python metadata, not arrays
+        self.static_fields: frozenset[str] = frozenset()
 
     def invalidate(self) -> None:
         if self._memo:
@@ -461,6 +496,8 @@ class ValueEnv:
                     return self.self_attr(e.attr)  # type: ignore[attr-defined]
                 if base.id in self.aliases.names:
                     return PYTHON  # module attribute: tf.float32, np.pi, config module constant
+            if e.attr in self.static_fields:  # type: ignore[attr-defined]
+                return PYTHON  # `grid.factors`, a static field of a pytree class of this file
             return self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
         if t is ast.Call:
             return self._call(e)  # type: ignore[arg-type]
@@ -673,7 +710,9 @@ class ValueEnv:
             else:
                 rk = self.flags(recv)
                 if rk & TENSOR and not rk & PYLIST:
-                    return _combine(rk | self._args_flags(e)) & ~(BOOL | INTCAST)
+                    # a method of an array: a Python list among its arguments (`x.at[i].set([a, b])`)
+                    # does not make the result one
+                    return _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
                 if rk & LAYER:
                     return TENSOR | OPAQUE
         k = self._args_flags(e)

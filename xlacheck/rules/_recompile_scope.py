@@ -15,6 +15,7 @@ from typing import NamedTuple
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.tables import JAX_JIT_NAMES
+from xlacheck.analysis.values import static_field_declaration
 
 # jax.numpy calls whose result is longer than their first operand's arrays (XLA416, XLA424).
 JAX_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.pad", "jnp.row_stack",
@@ -824,18 +825,10 @@ def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
             continue
         fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
                   and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value)
-                           .endswith("ClassVar")) and not _static_field(s.value)]
+                           .endswith("ClassVar")) and not static_field_declaration(s.value)]
         if fields:
             out[node.name] = fields
     return out
-
-
-def _static_field(default: ast.expr | None) -> bool:
-    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
-    return isinstance(default, ast.Call) and any(
-        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
-        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
-        for k in default.keywords)
 
 
 def bound_fields(call: ast.Call, fields: list[str]) -> Iterator[tuple[str, ast.expr]]:
