@@ -531,8 +531,9 @@ RETRACE_SINKS = (
     RetraceSink("partial_static_per_step", "a `functools.partial` built per step reaching a static argument",
                 ("activation",), ("activation",), "out = activation(x)",
                 "x, partial(jax.nn.leaky_relu, negative_slope=0.1)",
-                neg_setup="act = partial(jax.nn.leaky_relu, negative_slope=0.1)",
-                neg_args="x, act", neg_what="the partial built once before the loop"),
+                neg_args="x, jax.nn.leaky_relu", neg_what="a module function, the same object on every call (a "
+                "partial built once before the loop is still new on the next call of the training function: "
+                "the oracle saw it compile again)"),
     RetraceSink("list_static_argument", "a list passed as a static argument (unhashable)",
                 ("widths",), ("widths",), "out = jnp.pad(x, widths)[: x.shape[0]]", "x, [(1, 1)]",
                 neg_args="x, ((1, 1),)", neg_what="a tuple of tuples"),
@@ -686,59 +687,47 @@ def _helper_params(args: str) -> list[str]:
 # per-step jit creation: the cache key is the callable, so a jit of a new callable compiles again
 # --------------------------------------------------------------------------------------------
 CREATION = {
-    # name: (what, pos loop body, neg set-up before loop, neg loop body, module-level defs)
+    # name: (what, loop body, the module-level definitions of the positive, of the negative, negative loop body)
     "jit_lambda_per_step": (
         "a `jax.jit` of a lambda made per step",
-        "out = jax.jit(lambda v: v * 2.0 + i)(x)",
-        "scaled = jax.jit(lambda v, s: v * 2.0 + s)",
-        "out = scaled(x, i)", ""),
+        "out = jax.jit(lambda v: v * 2.0 + i)(x)", "",
+        "scaled = jax.jit(lambda v, s: v * 2.0 + s)\n\n\n",
+        "out = scaled(x, i)"),
     "jit_closure_per_step": (
         "a `jax.jit` of a closure defined per step",
-        "def shifted(v):\n    return v * 2.0 + i\n\nout = jax.jit(shifted)(x)",
-        "",
-        "out = jax.jit(shifted)(x, i)", "def shifted(v, s):\n    return v * 2.0 + s\n\n\n"),
+        "def shifted(v):\n    return v * 2.0 + i\n\nout = jax.jit(shifted)(x)", "",
+        "def shifted(v, s):\n    return v * 2.0 + s\n\n\n",
+        "out = jax.jit(shifted)(x, i)"),
     "jit_partial_per_step": (
         "a `jax.jit` of a `functools.partial` made per step",
         "out = jax.jit(partial(scale_shift, shift=1.0))(x)",
-        "scaled = jax.jit(partial(scale_shift, shift=1.0))",
-        "out = scaled(x)", "def scale_shift(v, shift):\n    return v * 2.0 + shift\n\n\n"),
+        "def scale_shift(v, shift):\n    return v * 2.0 + shift\n\n\n",
+        "def scale_shift(v, shift):\n    return v * 2.0 + shift\n\n\n"
+        "scaled = jax.jit(partial(scale_shift, shift=1.0))\n\n\n",
+        "out = scaled(x)"),
 }
+# The negatives jit once at module level (a module function jitted in the loop hits the cache: jax.jit
+# keys on the function object). A jit made once inside the training function is made again by its
+# next call: the oracle's second call of `train` compiles again, so that is no near miss.
 CREATION_FORMS = ("train_loop", "helper_per_step", "method_per_step")
 
 
 def _creation_case(name: str, form: str, positive: bool) -> str:
-    what, pos_body, neg_setup, neg_body, defs = CREATION[name]
+    what, pos_body, pos_defs, neg_defs, neg_body = CREATION[name]
     body = pos_body if positive else neg_body
-    setup = "" if positive else neg_setup
+    defs = pos_defs if positive else neg_defs
     mark = "  # XLA: retrace" if positive else ""
-    lines = body.splitlines()
-    # mark the line that calls jax.jit
-    lines = [ln + mark if "jax.jit(" in ln and positive else ln for ln in lines]
-    body = "\n".join(lines)
+    body = "\n".join(ln + mark if "jax.jit(" in ln and positive else ln for ln in body.splitlines())
     if form == "train_loop":
-        code = (defs + "def train(x, steps):\n    outs = []\n" + (_ind(setup, 4) if setup else "")
+        code = (defs + "def train(x, steps):\n    outs = []\n"
                 + "    for i in range(steps):\n" + _ind(body, 8) + "        outs.append(out)\n"
                 "    return outs\n")
     elif form == "helper_per_step":
-        if positive:
-            helper = "def predict(x, i):\n" + _ind(body, 4) + "    return out\n\n\n"
-            loop = "        out = predict(x, i)\n"
-            pre = ""
-        else:
-            helper = ("def predict(fn, x, i):\n" + _ind(body.replace("scaled(", "fn(").replace(
-                "jax.jit(shifted)(", "fn("), 4) + "    return out\n\n\n")
-            pre = _ind(setup or "scaled = jax.jit(shifted)", 4)
-            loop = "        out = predict(scaled, x, i)\n"
-        code = (defs + helper + "def train(x, steps):\n    outs = []\n" + pre
-                + "    for i in range(steps):\n" + loop + "        outs.append(out)\n    return outs\n")
+        code = (defs + "def predict(x, i):\n" + _ind(body, 4) + "    return out\n\n\n"
+                "def train(x, steps):\n    outs = []\n    for i in range(steps):\n"
+                "        outs.append(predict(x, i))\n    return outs\n")
     elif form == "method_per_step":
-        if positive:
-            init = "        self.scale = 2.0\n"
-        else:
-            init = "        self.scale = 2.0\n" + _ind((setup or "scaled = jax.jit(shifted)").replace(
-                "scaled =", "self.scaled ="), 8)
-            body = body.replace("scaled(", "self.scaled(").replace("jax.jit(shifted)(", "self.scaled(")
-        code = (defs + "class Predictor:\n    def __init__(self):\n" + init + "\n"
+        code = (defs + "class Predictor:\n    def __init__(self):\n        self.scale = 2.0\n\n"
                 "    def predict(self, x, i):\n" + _ind(body, 8) + "        return out\n\n\n"
                 "def train(x, steps):\n    predictor = Predictor()\n    outs = []\n"
                 "    for i in range(steps):\n        outs.append(predictor.predict(x, i))\n"
@@ -748,7 +737,7 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
     imports = ["from functools import partial", "", "import jax", "import jax.numpy as jnp"]
     if "partial(" not in code:
         imports = imports[1:]
-    w = what if positive else f"near miss of {what}: the jitted callable is made once"
+    w = what if positive else f"near miss of {what}: the jitted callable is made once, at module level"
     head = HEADER.format(what=w, where=f"form {form.replace('_', ' ')}")
     oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + "\n\n\ndef ENTRY():\n    return train, (X, 1)\n"
               "\n\ndef ALT_ARGS():\n    return [(X, 3)]\n")

@@ -183,8 +183,7 @@ def keyword_dict_entries(index: ModuleIndex, call: ast.Call) -> list[tuple[str, 
             value = binds[0].value
         if isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
                                                for k in value.keys):
-            out.extend((k.value, v) for k, v in zip(value.keys, value.values)  # type: ignore[union-attr]
-                       if isinstance(k, ast.Constant))
+            out.extend((str(k.value), v) for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant))
     return out
 
 
@@ -545,13 +544,19 @@ def jitted_call_resolver(facts: ModuleFacts, index: ModuleIndex
             if isinstance(e, ast.Name) and e.id in params:
                 return outer.get(e.id)
             return e if isinstance(e, ast.Constant) else None
-        args = [passed(a) for a in inner.args]
-        keywords = [(k.arg, passed(k.value)) for k in inner.keywords]
-        if any(a is None or isinstance(a, ast.Starred) for a in args) \
-                or any(k is None or v is None for k, v in keywords):
-            return None
-        made = ast.Call(func=inner.func, args=args,
-                        keywords=[ast.keyword(arg=k, value=v) for k, v in keywords])  # type: ignore[arg-type]
+        args: list[ast.expr] = []
+        for a in inner.args:
+            got = passed(a)
+            if got is None or isinstance(got, ast.Starred):
+                return None
+            args.append(got)
+        keywords: list[ast.keyword] = []
+        for k in inner.keywords:
+            got = passed(k.value)
+            if k.arg is None or got is None:
+                return None
+            keywords.append(ast.keyword(arg=k.arg, value=got))
+        made = ast.Call(func=inner.func, args=args, keywords=keywords)
         ast.copy_location(made, call)
         index.stand_in(made, call)
         return made, hit[0], hit[1]

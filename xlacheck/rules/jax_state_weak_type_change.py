@@ -191,7 +191,10 @@ class JaxStateWeakTypeChange(ModuleRule):
                 "        acc = step(acc, x)\n"
                 "    return acc\n",
                 expected=(
-                    (7, 11, "`acc` starts as a Python float (weakly typed float32) and is then fed back from jitted `step`, which returns it strongly typed (jnp.sum of the array argument `x`) (line 5): the second call has a different abstract type, so jax.jit compiles again; start it as an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
+                    (7, 11, "`acc` starts as a Python float (weakly typed float32) and is then fed back from jitted "
+                            "`step`, which returns it strongly typed (jnp.sum of the array argument `x`) (line 5): "
+                            "the second call has a different abstract type, so jax.jit compiles again; start it as "
+                            "an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
                 )),
     )
 

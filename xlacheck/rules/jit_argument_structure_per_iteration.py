@@ -36,7 +36,8 @@ class JitArgumentStructurePerIteration(ModuleRule):
     the first call got: bound before the loop to a dict display and rebound in the loop to one
     with other keys (`extra = {}`, then `extra = {"scale": s}`), to a list display of another
     length, or a list the loop makes longer (`history.append(out)`) without starting it afresh (the
-    jitted function called directly or through a forwarder, `def run_step(x, h): return step(x, h)`). Which changes miss the cache is read from the measured table
+    jitted function called directly or through a forwarder, `def run_step(x, h): return step(x, h)`).
+    Which changes miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
     a config field), is not flagged, nor is a test of which fields the loop's item holds
@@ -130,7 +131,11 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "        extra = {'scale': y.mean()}\n"
                 "    return y\n",
                 expected=(
-                    (8, 21, "argument `extra` of jitted `step` is a dict with no keys on the first call and keys {'scale'} after the loop rebinds it (line 9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and compiles again for each structure; pass the same structure every call (every key with a placeholder array, a fixed-size stacked buffer)"),
+                    (8, 21, "argument `extra` of jitted `step` is a dict with no keys on the first call and keys "
+                            "{'scale'} after the loop rebinds it (line 9): dict keys and list lengths are part of "
+                            "the pytree structure, so jax.jit traces and compiles again for each structure; pass the "
+                            "same structure every call (every key with a placeholder array, a fixed-size stacked "
+                            "buffer)"),
                 )),
         Example(
                 "import jax\n"
@@ -144,7 +149,10 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "        history.append(y)\n"
                 "    return y\n",
                 expected=(
-                    (8, 21, "argument `history` of jitted `step` is a list the loop makes longer on every pass (line 9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and compiles again for each structure; pass the same structure every call (every key with a placeholder array, a fixed-size stacked buffer)"),
+                    (8, 21, "argument `history` of jitted `step` is a list the loop makes longer on every pass (line "
+                            "9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and "
+                            "compiles again for each structure; pass the same structure every call (every key with a "
+                            "placeholder array, a fixed-size stacked buffer)"),
                 )),
     )
 
@@ -267,10 +275,10 @@ def _starred(seq: ast.List | ast.Tuple) -> bool:
     return any(isinstance(e, ast.Starred) for e in seq.elts)
 
 
-def _list_grown(loop: ast.AST, name: str) -> ast.AST | None:
+def _list_grown(loop: ast.AST, name: str) -> ast.expr | ast.stmt | None:
     """Where ``loop`` lengthens the list ``name`` and never binds it afresh: ``name.append(...)``
     (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``."""
-    grown = None
+    grown: ast.expr | ast.stmt | None = None
     for n in ast.walk(loop):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_GROWERS \
                 and isinstance(n.func.value, ast.Name) and n.func.value.id == name:

@@ -118,7 +118,9 @@ class JitCarryStartsAsNone(ModuleRule):
                 "        h = out\n"
                 "    return h\n",
                 expected=(
-                    (6, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None and an array are different pytree structures, so jax.jit traces and compiles the step a second time; start it with arrays of the shapes and dtypes the step returns"),
+                    (6, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None "
+                           "and an array are different pytree structures, so jax.jit traces and compiles the step a "
+                           "second time; start it with arrays of the shapes and dtypes the step returns"),
                 )),
         Example(
                 "import jax\n"
@@ -133,7 +135,9 @@ class JitCarryStartsAsNone(ModuleRule):
                 "        h = run_step(x, h)\n"
                 "    return h\n",
                 expected=(
-                    (8, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None and an array are different pytree structures, so jax.jit traces and compiles the step a second time; start it with arrays of the shapes and dtypes the step returns"),
+                    (8, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None "
+                           "and an array are different pytree structures, so jax.jit traces and compiles the step a "
+                           "second time; start it with arrays of the shapes and dtypes the step returns"),
                 )),
     )
 

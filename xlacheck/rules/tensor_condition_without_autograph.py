@@ -240,7 +240,8 @@ class TensorConditionWithoutAutograph(Rule):
                 "def accumulate(xs):\n"
                 "    return jax.lax.scan(body, 0.0, xs)\n",
                 expected=(
-                    (4, 8, "`if` on a traced array under jax.jit (traced by jax.lax.scan): tracing fails with TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
+                    (4, 8, "`if` on a traced array under jax.jit (traced by jax.lax.scan): tracing fails with "
+                           "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
                 )),
     )
 
