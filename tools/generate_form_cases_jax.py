@@ -216,8 +216,9 @@ X_ARG = "jnp.array([0.5, -1.5, 2.0, -0.25, 3.0, -2.0, 1.0, 0.75], dtype=jnp.floa
 class BodyForm:
     name: str
     where: str
-    template: str   # {BODY} indented 4 (function level) is substituted; {BODY8} at 8 (method)
-    oracle: str
+    template: str   # {BODY4} (function level) and {BODY8} (method) are substituted
+    entry: str      # the body of the oracle's ENTRY()
+    keep: bool = False  # ENTRY keeps the object alive in _KEEP (a jitted bound method)
 
 
 BODY_FORMS = (
@@ -227,13 +228,7 @@ BODY_FORMS = (
              def normalize(x):
              {BODY4}    return x
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return normalize, (X,)
-             """),
+             "return normalize, (X,)"),
     BodyForm("jit_assigned_loop", "in a function jitted by `jax.jit(f)` at module level and called in a loop",
              """
              def normalize(x):
@@ -249,26 +244,14 @@ BODY_FORMS = (
                      outs.append(normalize_jit(batch))
                  return jnp.stack(outs)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return run, ([X, X * 2.0],)
-             """),
+             "return run, ([X, X * 2.0],)"),
     BodyForm("partial_static_argnums", "in a function decorated with `partial(jax.jit, static_argnums=1)`",
              """
              @partial(jax.jit, static_argnums=1)
              def normalize(x, scale):
              {BODY4}    return x * scale
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return normalize, (X, 2.0)
-             """),
+             "return normalize, (X, 2.0)"),
     BodyForm("helper_same_file", "in a helper that a `@jax.jit` function of the same file calls",
              """
              def adjust(x):
@@ -279,13 +262,7 @@ BODY_FORMS = (
              def forward(x):
                  return adjust(x) + 1.0
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return forward, (X,)
-             """),
+             "return forward, (X,)"),
     BodyForm("bound_method_jit", "in a method jitted while bound (`self._fn = jax.jit(self._apply)`)",
              """
              class Normalizer:
@@ -299,13 +276,7 @@ BODY_FORMS = (
                  def __call__(self, x):
                      return self._fn(x)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return Normalizer(2.0), (X,)
-             """),
+             "return Normalizer(2.0), (X,)"),
     BodyForm("method_static_self", "in a method decorated with `partial(jax.jit, static_argnums=0)`",
              """
              class Normalizer:
@@ -316,16 +287,7 @@ BODY_FORMS = (
                  def apply(self, x):
              {BODY8}        return x * self.scale
              """,
-             """
-             WRAP = False
-             _KEEP = []
-
-
-             def ENTRY():
-                 n = Normalizer(2.0)
-                 _KEEP.append(n)
-                 return n.apply, (X,)
-             """),
+             "n = Normalizer(2.0)\n_KEEP.append(n)\nreturn n.apply, (X,)", keep=True),
     BodyForm("scan_body", "in a `jax.lax.scan` body under `jax.jit`",
              """
              def body(carry, x):
@@ -336,13 +298,7 @@ BODY_FORMS = (
              def accumulate(xs):
                  return jax.lax.scan(body, 0.0, xs)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return accumulate, (jnp.stack([X, X * 0.5, -X]),)
-             """),
+             "return accumulate, (jnp.stack([X, X * 0.5, -X]),)"),
     BodyForm("scan_body_no_jit", "in a `jax.lax.scan` body called from plain Python (scan traces its body)",
              """
              def body(carry, x):
@@ -352,13 +308,7 @@ BODY_FORMS = (
              def accumulate(xs):
                  return jax.lax.scan(body, 0.0, xs)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return accumulate, (jnp.stack([X, X * 0.5, -X]),)
-             """),
+             "return accumulate, (jnp.stack([X, X * 0.5, -X]),)"),
     BodyForm("fori_loop_body", "in a `jax.lax.fori_loop` body under `jax.jit`",
              """
              def body(i, x):
@@ -369,13 +319,7 @@ BODY_FORMS = (
              def iterate(x):
                  return jax.lax.fori_loop(0, 3, body, x)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return iterate, (X,)
-             """),
+             "return iterate, (X,)"),
     BodyForm("lax_cond_branch", "in a `jax.lax.cond` branch under `jax.jit`",
              """
              def grow(x):
@@ -390,13 +334,7 @@ BODY_FORMS = (
              def maybe_grow(x, flag):
                  return jax.lax.cond(flag, grow, keep, x)
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return maybe_grow, (X, jnp.array(True))
-             """),
+             "return maybe_grow, (X, jnp.array(True))"),
     BodyForm("dict_argument", "on an array read from a dict argument of a `@jax.jit` function",
              """
              @jax.jit
@@ -404,13 +342,7 @@ BODY_FORMS = (
                  x = batch["inputs"]
              {BODY4}    return x * batch["weight"]
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return normalize, ({"inputs": X, "weight": jnp.float32(2.0)},)
-             """),
+             'return normalize, ({"inputs": X, "weight": jnp.float32(2.0)},)'),
     BodyForm("tuple_argument", "on an array unpacked from a tuple argument of a `@jax.jit` function",
              """
              @jax.jit
@@ -418,13 +350,7 @@ BODY_FORMS = (
                  x, weight = pair
              {BODY4}    return x * weight
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return normalize, ((X, jnp.float32(2.0)),)
-             """),
+             "return normalize, ((X, jnp.float32(2.0)),)"),
     BodyForm("dataclass_argument", "on a field of a registered dataclass argument of a `@jax.jit` function",
              """
              @partial(jax.tree_util.register_dataclass, data_fields=["inputs", "weight"], meta_fields=[])
@@ -439,13 +365,7 @@ BODY_FORMS = (
                  x = batch.inputs
              {BODY4}    return x * batch.weight
              """,
-             """
-             WRAP = False
-
-
-             def ENTRY():
-                 return normalize, (Batch(X, jnp.float32(2.0)),)
-             """),
+             "return normalize, (Batch(X, jnp.float32(2.0)),)"),
 )
 
 
@@ -467,9 +387,9 @@ def _body_case(sink: BodySink, form: BodyForm, positive: bool) -> str:
         imports.append("import numpy as np")
     what = sink.what if positive else f"near miss of {sink.what} ({_first_line(sink.neg)})"
     head = HEADER.format(what=what, where=form.where)
-    oracle = textwrap.dedent(form.oracle).strip("\n")
+    oracle = "WRAP = False\n" + ("_KEEP = []\n" if form.keep else "") + "\n\ndef ENTRY():\n" + _ind(form.entry, 4)
     return (head + "\n".join(imports).lstrip("\n") + "\n\n\n" + code + "\n\n\n# --- oracle ---\n"
-            + f'CATEGORY = "{sink.category}"\nX = {X_ARG}\n' + oracle + "\n")
+            + f'CATEGORY = "{sink.category}"\nX = {X_ARG}\n' + oracle)
 
 
 def _first_line(s: str) -> str:
