@@ -55,6 +55,7 @@ from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
     JAX_JIT_NAMES,
+    JAX_TRACING_PRIMITIVES,
     TF_FUNCTION_NAMES,
     autograph_converts,
     module_name,
@@ -87,6 +88,7 @@ class Role(Enum):
     TF_FUNCTION = "tf.function"  # traced, AutoGraph-converted
     TF_FUNCTION_NOAG = "tf.function(autograph=False)"  # traced, not converted
     JAX = "jax.jit"
+    LAX = "jax.lax"  # traced by a JAX control-flow primitive (lax.scan/fori_loop/cond bodies), jitted or not
     NOAG = "do_not_convert"  # not converted, not traced by itself
     GRAPH = "graph"  # runs in its caller's graph (tf.map_fn, tf.cond bodies)
     HOST = "host"  # runs as Python on the host (py_function)
@@ -739,6 +741,17 @@ class _Scanner:
                         if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                             role = Role.TF_FUNCTION_NOAG
                 self.handoffs.append(_Handoff(node.args[0], role, func, cls, node, xla, node.lineno))
+            elif name in JAX_TRACING_PRIMITIVES:
+                positions, keywords, loop = JAX_TRACING_PRIMITIVES[name]
+                if name == "jax.lax.cond" and len(node.args) == 5:
+                    positions = (2, 4)  # the old cond(pred, true_operand, true_fun, false_operand, false_fun)
+                for pos in positions:
+                    if pos < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[:pos + 1]):
+                        self._handoff_refs(node.args[pos], Role.LAX, func, cls, node, how=f"traced by {name}",
+                                           loop=loop)
+                for kw in node.keywords:
+                    if kw.arg in keywords:
+                        self._handoff_refs(kw.value, Role.LAX, func, cls, node, how=f"traced by {name}", loop=loop)
             elif name in _GRAPH_HIGHER_ORDER:
                 loop = name in _LOOP_HIGHER_ORDER
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop", "tf.compat.v1.while_loop") \
@@ -1323,6 +1336,19 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             t.traced_args = True
             work.append((t, True, False, level, h.how or ("passed to compile(jit_compile=True)" if h.xla
                                                           else "passed to compile()/strategy.run"), h.line))
+        elif h.role is Role.LAX:
+            # a lax.scan/cond body: JAX traces it whether or not its caller is jitted, and passes
+            # it tracers (carries, slices, operands; loop bodies get new values per iteration).
+            # A function this file also calls directly serves both (jax_md's neighbor_fn builds the
+            # list on the host and is the update branch of a lax.cond, its host-only code under
+            # `if max_occupancy is None:`): its own callers decide, as for any function.
+            if not isinstance(t.node, ast.Lambda) and (t.name in inf.scanner.module_called or any(
+                    t.name in f.called_names for f in inf.scanner.functions)):
+                continue
+            t.no_autograph = t.jax = t.traced_args = True
+            if h.loop:
+                t.loop_body = True
+            work.append((t, False, False, Level.CERTAIN, h.how, h.line))
         # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
         # already nested in the caller; a named function becomes a callee. TF passes it
         # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
@@ -1348,10 +1374,10 @@ def _note_external_handoff(inf: _Inference, h: _Handoff, level: Level) -> None:
         return
     host = h.role in (Role.HOST, Role.PIPELINE)
     how = {Role.HOST: "run on the host by py_function", Role.PIPELINE: "mapped over a tf.data pipeline",
-           Role.COMPILED: "passed to compile()/strategy.run", Role.JAX: "wrapped in jax.jit"}.get(
+           Role.COMPILED: "passed to compile()/strategy.run", Role.JAX: "wrapped in jax.jit", Role.LAX: h.how}.get(
         h.role, "wrapped in tf.function" + ("(jit_compile=True)" if h.xla else ""))
     inf.external.append(ExternalUse(target, "", how, Level.HOST if host else level, host,
-                                    h.role in (Role.TF_FUNCTION, Role.COMPILED), h.role is Role.JAX, h.line,
+                                    h.role in (Role.TF_FUNCTION, Role.COMPILED), h.role in (Role.JAX, Role.LAX), h.line,
                                     traced=not host))
 
 

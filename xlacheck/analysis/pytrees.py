@@ -19,11 +19,28 @@ _STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "
 
 
 def is_static_field(default: ast.expr | None) -> bool:
-    """``struct.field(pytree_node=False)`` / ``field(static=True)``: metadata, hashed, not traced."""
-    return isinstance(default, ast.Call) and any(
-        (k.arg == "pytree_node" and isinstance(k.value, ast.Constant) and k.value.value is False)
-        or (k.arg == "static" and isinstance(k.value, ast.Constant) and k.value.value is True)
-        for k in default.keywords)
+    """A dataclass field declared static, so a pytree keeps it as hashed Python metadata and never
+    traces it: ``struct.field(pytree_node=False)`` (Flax), ``field(static=True)`` (Equinox),
+    ``field(metadata=dict(static=True))`` / ``{"static": True}`` (``jax.tree_util.register_dataclass``),
+    ``static_field()`` (jax_md and others)."""
+    if not isinstance(default, ast.Call):
+        return False
+    func = default.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name == "static_field":
+        return True
+    for k in default.keywords:
+        if k.arg in ("pytree_node", "static") and isinstance(k.value, ast.Constant):
+            return k.value.value is (k.arg == "static")
+        if k.arg == "metadata":
+            meta = k.value
+            if isinstance(meta, ast.Call) and isinstance(meta.func, ast.Name) and meta.func.id == "dict":
+                return any(kw.arg == "static" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+                           for kw in meta.keywords)
+            if isinstance(meta, ast.Dict):
+                return any(isinstance(key, ast.Constant) and key.value == "static" and isinstance(v, ast.Constant)
+                           and v.value is True for key, v in zip(meta.keys, meta.values))
+    return False
 
 
 def _fields(node: ast.ClassDef) -> list[ast.AnnAssign]:

@@ -109,6 +109,13 @@ class ScopeTree:
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(node)
 
+    def stand_in(self, node: ast.AST, place: ast.AST) -> None:
+        """Give ``node``, built by a rule and not in the tree, the parent of ``place``: structural
+        questions about it (its statement, loops, function) are answered as for ``place``."""
+        parent = self.parents.get(place)
+        if parent is not None:
+            self.parents[node] = parent
+
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         parents = self.parents
         while node in parents:

@@ -48,6 +48,18 @@ from xlacheck._data import load_json
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
+# JAX control-flow primitives: they trace the functions they take (every parameter a tracer) and
+# compile them into one XLA op, under jax.jit or called from plain Python alike, so a Python `if`,
+# a host read or a data-dependent shape in such a body fails wherever the call is. Name ->
+# (positions of the function arguments, their keywords, whether the body runs once per iteration).
+JAX_TRACING_PRIMITIVES: dict[str, tuple[tuple[int, ...], tuple[str, ...], bool]] = {
+    "jax.lax.scan": ((0,), ("f",), True),
+    "jax.lax.fori_loop": ((2,), ("body_fun",), True),
+    "jax.lax.while_loop": ((0, 1), ("cond_fun", "body_fun"), True),
+    "jax.lax.map": ((0,), ("f",), True),
+    "jax.lax.cond": ((1, 2), ("true_fun", "false_fun"), False),
+    "jax.lax.switch": ((1,), ("branches",), False),
+}
 
 BOOL_FUNCS = frozenset({
     "tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",

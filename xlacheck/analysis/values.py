@@ -677,7 +677,9 @@ class ValueEnv:
             else:
                 rk = self.flags(recv)
                 if rk & TENSOR and not rk & PYLIST:
-                    return _combine(rk | self._args_flags(e)) & ~(BOOL | INTCAST)
+                    # a method of an array: a Python list among its arguments (`x.at[i].set([a, b])`)
+                    # does not make the result one
+                    return _combine(rk | (self._args_flags(e) & ~(PYLIST | PYLIST_EMPTY))) & ~(BOOL | INTCAST)
                 if rk & LAYER:
                     return TENSOR | OPAQUE
         k = self._args_flags(e)

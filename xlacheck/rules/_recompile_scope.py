@@ -149,13 +149,41 @@ def _partial_of_jit(func: ast.expr, resolve: Callable[[ast.expr], str | None]) -
         and resolve(func.args[0]) in JAX_JIT_NAMES
 
 
-def bound_arguments(params: list[str], call: ast.Call) -> list[tuple[str, ast.expr]]:
+def bound_arguments(params: list[str], call: ast.Call, index: ModuleIndex | None = None
+                    ) -> list[tuple[str, ast.expr]]:
     """(parameter, argument) pairs of ``call`` for a function whose positional parameters are
     ``params``: positional arguments by position (``#i`` past the last parameter; ``*args`` left
-    out), then the named keywords."""
+    out), then the named keywords, and with ``index`` the entries of a ``**name`` that the calling
+    function binds once to a dict display (:func:`keyword_dict_entries`)."""
     bound = [(params[i] if i < len(params) else f"#{i}", a) for i, a in enumerate(call.args)
              if not isinstance(a, ast.Starred)]
-    return bound + [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    return bound + [(k.arg, k.value) for k in call.keywords if k.arg is not None] \
+        + (keyword_dict_entries(index, call) if index is not None else [])
+
+
+def keyword_dict_entries(index: ModuleIndex, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(keyword, value) of each ``**name`` argument of ``call`` whose name the calling function
+    binds exactly once, to a dict display with string keys (``inputs = {"x": x, "n": i + 1}``, then
+    ``step(**inputs)``), and of each ``**{...}`` display."""
+    out: list[tuple[str, ast.expr]] = []
+    for kw in call.keywords:
+        if kw.arg is not None:
+            continue
+        value = kw.value
+        if isinstance(value, ast.Name):
+            func = index.function_of(call)
+            if func is None or isinstance(func, ast.Lambda):
+                continue
+            binds = [n for n in index.scope_nodes(func) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                     and any(isinstance(t, ast.Name) and t.id == value.id
+                             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            if len(binds) != 1 or not isinstance(binds[0], ast.Assign):
+                continue
+            value = binds[0].value
+        if isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                               for k in value.keys):
+            out.extend((str(k.value), v) for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant))
+    return out
 
 
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
@@ -176,8 +204,10 @@ def jax_jitted_calls_in_host_code(ctx_facts: ModuleFacts, index: ModuleIndex, pa
         yield call, hit[1]
 
 
-def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str, ast.expr]]:
-    """(static parameter, argument) pairs of a call of the jitted ``info``."""
+def bound_static_arguments(info: FunctionInfo, call: ast.Call, index: ModuleIndex | None = None
+                           ) -> list[tuple[str, ast.expr]]:
+    """(static parameter, argument) pairs of a call of the jitted ``info`` (with ``index``, also
+    through a ``**name`` dict: :func:`keyword_dict_entries`)."""
     params = call_params(info, call)
     bound: list[tuple[str, ast.expr]] = []
     for i, arg in enumerate(call.args):
@@ -186,6 +216,8 @@ def bound_static_arguments(info: FunctionInfo, call: ast.Call) -> list[tuple[str
         if i < len(params):
             bound.append((params[i], arg))
     bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+    if index is not None:
+        bound += keyword_dict_entries(index, call)
     return [(p, a) for p, a in bound if p in info.static_params]
 
 
@@ -199,7 +231,7 @@ def jax_static_argument_calls(facts: ModuleFacts, index: ModuleIndex
     for call, _ in index.calls:
         hit = callee(call)
         if hit is not None and hit[1].static_params:
-            yield call, bound_static_arguments(hit[1], call)
+            yield call, bound_static_arguments(hit[1], call, index)
 
 
 def loop_varying_names(index: ModuleIndex, node: ast.AST) -> set[str]:
@@ -473,6 +505,64 @@ def jax_jitted_callee(facts: ModuleFacts, index: ModuleIndex
     return callee
 
 
+def jitted_call_resolver(facts: ModuleFacts, index: ModuleIndex
+                         ) -> Callable[[ast.Call], tuple[ast.Call, str, FunctionInfo] | None]:
+    """A resolver for the rules that follow what a loop passes from one call to the next (XLA415,
+    XLA421, XLA422): for a call of a jitted function (:func:`jax_jitted_callee`), the call itself;
+    for a call of a forwarder of this file, a module-level function whose whole body is
+    ``return step(...)`` of a jitted function with its own parameters as arguments
+    (``def run_step(x, i, state): return step(x, state)``), the jitted call as the loop's call makes
+    it: the forwarder's parameters replaced by what the loop passes, standing in the loop's call's
+    place (:meth:`~xlacheck.analysis.scopes.ScopeTree.stand_in`). Returns (the call whose arguments
+    bind to the jitted function, its name, the jitted function)."""
+    callee = jax_jitted_callee(facts, index)
+    forwarders = {f.node.name: f for f in facts.functions if f.parent is None and f.cls is None
+                  and not isinstance(f.node, ast.Lambda)}
+
+    def resolve(call: ast.Call) -> tuple[ast.Call, str, FunctionInfo] | None:
+        hit = callee(call)
+        if hit is not None:
+            return call, hit[0], hit[1]
+        if not isinstance(call.func, ast.Name) or call.func.id not in forwarders:
+            return None
+        node = forwarders[call.func.id].node
+        assert not isinstance(node, ast.Lambda)
+        body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+            return None
+        inner = body[0].value
+        hit = callee(inner)
+        if hit is None:
+            return None
+        params = positional_params(node) + [a.arg for a in node.args.kwonlyargs]
+        outer = {p: a for p, a in bound_arguments(positional_params(node), call, index) if not p.startswith("#")}
+
+        def passed(e: ast.expr) -> ast.expr | None:
+            """What the loop passes for ``e``: the argument bound to a parameter, a literal as is;
+            None (not followed) for a default, ``*args``, or anything the forwarder computes."""
+            if isinstance(e, ast.Name) and e.id in params:
+                return outer.get(e.id)
+            return e if isinstance(e, ast.Constant) else None
+        args: list[ast.expr] = []
+        for a in inner.args:
+            got = passed(a)
+            if got is None or isinstance(got, ast.Starred):
+                return None
+            args.append(got)
+        keywords: list[ast.keyword] = []
+        for k in inner.keywords:
+            got = passed(k.value)
+            if k.arg is None or got is None:
+                return None
+            keywords.append(ast.keyword(arg=k.arg, value=got))
+        made = ast.Call(func=inner.func, args=args, keywords=keywords)
+        ast.copy_location(made, call)
+        index.stand_in(made, call)
+        return made, hit[0], hit[1]
+
+    return resolve
+
+
 def _class_of(facts: ModuleFacts, index: ModuleIndex, node: ast.AST) -> ClassInfo | None:
     """The class whose method ``node`` is in (also inside a function nested in the method)."""
     by_node = index.memo(("function infos", id(facts)), lambda: {id(f.node): f for f in facts.functions})
@@ -527,24 +617,43 @@ class JitRebind(NamedTuple):
     names: list[ast.expr]  # the target, or a tuple target's items
     info: FunctionInfo
     node: ast.FunctionDef | ast.AsyncFunctionDef  # the jitted function
+    params: list[str]  # the jitted function's positional parameters the call's positional arguments fill
+    # (position in the target, name) of every name that carries a part of the result to the next
+    # call: the target's names, and names the loop body copies one of them into (`state = out`)
+    carriers: tuple[tuple[int, str], ...]
 
 
-def jitted_calls_rebinding(index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> Iterator[JitRebind]:
-    """Each call in a loop of a function this file jits (by name) whose result one assignment binds.
-    XLA415 and XLA421 read them for values carried from one call to the next."""
-    for call, _ in index.calls:
-        if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call):
+def jitted_calls_rebinding(facts: ModuleFacts, index: ModuleIndex) -> Iterator[JitRebind]:
+    """Each call in a loop of a function this file jits (:func:`jax_jitted_callee`: by name, a
+    local ``step = jax.jit(...)``, ``self._step`` bound jitted) whose result one assignment binds.
+    XLA415 and XLA421 read them for values carried from one call to the next; a call through a
+    forwarder (:func:`jitted_call_resolver`) is the jitted call it makes, in the loop's call's place."""
+    resolve = jitted_call_resolver(facts, index)
+    for outer_call, _ in index.calls:
+        loops = index.loops_around(outer_call)
+        if not loops:
             continue
+        hit = resolve(outer_call)
+        if hit is None:
+            continue
+        call, name, info = hit
         assign = index.parent(call)
         if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
             continue
         target = assign.targets[0]
         names: list[ast.expr] = [target] if isinstance(target, ast.Name) else list(target.elts) \
             if isinstance(target, ast.Tuple) else []
-        info = jitted[call.func.id]
         node = info.node
-        assert not isinstance(node, ast.Lambda)
-        yield JitRebind(call, call.func.id, target, names, info, node)
+        if isinstance(node, ast.Lambda):
+            continue
+        carriers = [(i, n.id) for i, n in enumerate(names) if isinstance(n, ast.Name)]
+        by_name = {n: i for i, n in carriers}
+        for stmt in ast.walk(loops[0]):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Name) and stmt.value.id in by_name \
+                    and stmt.targets[0].id not in by_name:
+                carriers.append((by_name[stmt.value.id], stmt.targets[0].id))
+        yield JitRebind(call, name, target, names, info, node, call_params(info, call), tuple(carriers))
 
 
 def state_constructions(index: ModuleIndex, states: Iterable[str],

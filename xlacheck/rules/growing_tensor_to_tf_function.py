@@ -27,7 +27,9 @@ class GrowingTensorToTfFunction(ModuleRule):
     Flags a call of a `tf.function` (or `jax.jit` function) of this file, inside a Python loop, whose argument (or a
     tensor built from it, `tf.stack(tokens)`) gets longer in that loop: re-bound to a longer
     version of itself (`ids = tf.concat([ids, next_id], 1)`, `tf.pad(ids, ...)`), or a Python
-    list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop.
+    list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop
+    (a grown list passed itself to a `jax.jit` function is XLA422's finding: its length is
+    pytree structure).
     Also flags a list kept across calls (`self.history`, a module-level list) that a function
     running per batch (called in a loop, a batch hook, a collator) grows and passes to a compiled
     function (`self.history.append(loss); self.smooth(self.history)`): one more item every call.
@@ -171,6 +173,8 @@ class GrowingTensorToTfFunction(ModuleRule):
                 self._grows_per_call(ctx, call, kind, callee)
                 continue
             for arg, name, growth in loop_grown_arguments(index, call):
+                if tfn is None and arg is name and _list_growth(growth):
+                    continue  # the list itself to jax.jit: its length is pytree structure (XLA422 reports it)
                 cost = "it traces and compiles again" if tfn is None else _tf_cost(index, tfn, arg, growth)
                 if cost is None:
                     continue
@@ -250,3 +254,13 @@ def _grows_persistent(func: ast.AST, value: ast.expr) -> ast.stmt | ast.expr | N
                 and isinstance(node.value, (ast.List, ast.Tuple, ast.ListComp)):
             return node
     return None
+
+
+def _list_growth(growth: ast.AST) -> bool:
+    """``growth`` lengthens a Python list (``append``/``extend``/``insert``, ``+= [...]``,
+    ``name = name + [...]``), not an array (``jnp.concatenate``)."""
+    if isinstance(growth, ast.Call):
+        return isinstance(growth.func, ast.Attribute) and growth.func.attr in LIST_GROWERS
+    value = growth.value if isinstance(growth, (ast.Assign, ast.AugAssign)) else None
+    return isinstance(value, (ast.List, ast.Tuple, ast.ListComp)) or (
+        isinstance(value, ast.BinOp) and isinstance(value.right, (ast.List, ast.Tuple)))

@@ -53,7 +53,9 @@ class JaxStateWeakTypeChange(ModuleRule):
     arithmetic is not judged. The same for a Python number carried through a jitted call in a
     loop (`total = 0` before it, `total = step(total, batch)` in it) when the step evidently
     returns it as a float (from an int) or strongly typed (also through a name the step assigns
-    once: `new_step = stepsize * jnp.float32(0.5)`), or when the loop body itself rebinds it so
+    once: `new_step = stepsize * jnp.float32(0.5)`; or as `acc + jnp.sum(x)`, arithmetic with a
+    `jnp` op of another parameter that the call passes an array, not a Python number, which gives
+    the array's strong dtype), or when the loop body itself rebinds it so
     (`lr = 1` before the loop, `lr = lr * 0.5` or `lr *= 0.5` in it: an int then a float;
     `lr = jnp.float32(lr * 0.5)` or `np.float32(...)`: strongly typed). Which of these changes miss
     the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
@@ -114,6 +116,17 @@ class JaxStateWeakTypeChange(ModuleRule):
         Example("import jax\n@jax.jit\ndef step(p, lr, i):\n    return p * lr + i\n"
                 "def train(p, n):\n    lr, i = 0.1, 0\n    for _ in range(n):\n        p = step(p, lr, i)\n"
                 "        lr = lr * 0.5\n        i += 1\n    return p\n"),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(acc, x):\n"
+                "    return acc + jnp.sum(x)\n"
+                "def run(xs):\n"
+                "    acc = 0.0\n"
+                "    for x in xs:\n"
+                "        acc = step(acc, 2.0)\n"
+                "    return acc\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n"
@@ -166,16 +179,33 @@ class JaxStateWeakTypeChange(ModuleRule):
                             'so jax.jit compiles again; start it as the type the loop gives it (a float literal, or '
                             'jnp.asarray(x, jnp.float32))'),
                 )),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(acc, x):\n"
+                "    return acc + jnp.sum(x)\n"
+                "def run(xs):\n"
+                "    acc = 0.0\n"
+                "    for x in xs:\n"
+                "        acc = step(acc, x)\n"
+                "    return acc\n",
+                expected=(
+                    (7, 11, "`acc` starts as a Python float (weakly typed float32) and is then fed back from jitted "
+                            "`step`, which returns it strongly typed (jnp.sum of the array argument `x`) (line 5): "
+                            "the second call has a different abstract type, so jax.jit compiles again; start it as "
+                            "an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         if not jits_with_jax(ctx.facts):
             return
         index = ctx.index
+        self._check_carried(ctx, index)
         jitted_by_name = dict(jax_jitted(ctx.facts, index))
         if not jitted_by_name:
             return
-        self._check_carried(ctx, index, jitted_by_name)
         self._check_rebound_in_loop(ctx, index, jitted_by_name)
         states = state_classes(ctx.tree, ctx.facts.aliases.resolve)
         if not states:
@@ -206,33 +236,31 @@ class JaxStateWeakTypeChange(ModuleRule):
                         break
 
     # -- a Python number carried through a jitted call in a loop -------------------------------
-    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex) -> None:
         """``total = 0`` before a loop, ``total = step(total, x)`` in it: the first call passes a weakly
         typed int32, later calls what the step returned; flagged when that is evidently a float
         (int -> float) or strongly typed (jax issue 3163)."""
-        for call, jitted_name, target, names, info, node in jitted_calls_rebinding(index, jitted):
-            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        for call, jitted_name, target, names, info, node, params, carriers in jitted_calls_rebinding(ctx.facts, index):
             returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return) and n.value is not None]
             if len(returns) != 1:
                 continue
-            for position, name in enumerate(names):
-                if not isinstance(name, ast.Name):
-                    continue
-                index_in_call = next((i for i, a in enumerate(call.args)
-                                      if isinstance(a, ast.Name) and a.id == name.id), None)
-                if index_in_call is None or index_in_call >= len(params) or params[index_in_call] in info.static_params:
+            for position, carried in carriers:
+                param = next((p for p, a in bound_arguments(params, call, index)
+                              if not p.startswith("#") and isinstance(a, ast.Name) and a.id == carried), None)
+                if param is None or param in info.static_params:
                     continue
                 returned = returns[0]
                 if isinstance(target, ast.Tuple):
                     if not (isinstance(returned, ast.Tuple) and len(returned.elts) == len(names)):
                         continue
                     returned = returned.elts[position]
-                initial = self._value_before_loop(index, call, name.id)
+                initial = self._value_before_loop(index, call, carried)
                 if initial is None:
                     continue
-                change = self._carried_change(ctx, index, initial, returned)
+                change = self._carried_change(ctx, index, initial, returned) or _mixed_with_array_argument(
+                    ctx, index, call, params, param, returned)
                 if change is not None:
-                    ctx.report(self, initial, f"`{name.id}` starts as {_weak_number(initial)} "
+                    ctx.report(self, initial, f"`{carried}` starts as {_weak_number(initial)} "
                                               f"and is then fed back from jitted `{jitted_name}`, which returns it "
                                               f"{change} (line {returned.lineno}): the second call has a different "
                                               "abstract type, so jax.jit compiles again; start it as an array of "
@@ -368,6 +396,45 @@ class JaxStateWeakTypeChange(ModuleRule):
         if name in _STRONG_WITHOUT_DTYPE:
             return "strongly", f"{short}(...)"
         return None
+
+
+def _mixed_with_array_argument(ctx: ModuleContext, index: ModuleIndex, call: ast.Call, params: list[str],
+                               carried: str, returned: ast.expr) -> str | None:
+    """The jitted step returns the carried value combined by arithmetic with a ``jnp`` op of
+    another of its parameters that the call passes an array (not a Python number): the result
+    takes that array's strong dtype (a weakly typed operand never decides it), so a carried value
+    that started as a Python number comes back strongly typed. ``returned`` is followed to its single
+    assignment in the step."""
+    expr = returned
+    if isinstance(expr, ast.Name):
+        func = index.function_of(expr)
+        values = [] if func is None or isinstance(func, ast.Lambda) else [
+            n.value for n in index.scope_nodes(func) if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+        if len(values) != 1:
+            return None
+        expr = values[0]
+    if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
+        return None
+    operands = [expr.left, expr.right]
+    if not any(isinstance(o, ast.Name) and o.id == carried for o in operands):
+        return None
+    passed = dict(bound_arguments(params, call, index))
+    for o in operands:
+        if not isinstance(o, ast.Call) or not o.args or not isinstance(o.args[0], ast.Name):
+            continue
+        name = ctx.facts.aliases.resolve(o.func)
+        param = o.args[0].id
+        if name is None or not name.startswith("jnp.") or param == carried or param not in params:
+            continue
+        arg = passed.get(param)
+        if arg is None or _python_number(arg) or isinstance(arg, ast.Name) and (
+                (before := bound_before_loop(index, call, arg.id)) is not None and _python_number(before)):
+            continue
+        if not isinstance(arg, (ast.Name, ast.Subscript, ast.Attribute)):
+            continue
+        return f"strongly typed ({name} of the array argument `{param}`)"
+    return None
 
 
 def _python_number(expr: ast.expr) -> bool:

@@ -111,7 +111,7 @@ class JitArgumentDataDependentShape(ModuleRule):
             if not (index.loops_around(call) or per_batch(index, call)
                     or jax_params_varied_by_callers(index, ctx.path, call)):
                 continue
-            for param, arg in bound_arguments(call_params(info, call), call):
+            for param, arg in bound_arguments(call_params(info, call), call, index):
                 if param in info.static_params:
                     continue
                 how = self._data_dependent(ctx, index, arg)

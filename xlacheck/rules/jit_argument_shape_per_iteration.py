@@ -174,7 +174,7 @@ class JitArgumentShapePerIteration(ModuleRule):
             from_callers = jax_params_varied_by_callers(index, ctx.path, call)
             if not loops and not from_callers:
                 continue
-            bound = [(p, a) for p, a in bound_arguments(call_params(info, call), call)
+            bound = [(p, a) for p, a in bound_arguments(call_params(info, call), call, index)
                      if p not in info.static_params]
             varying = jax_loop_varying_names(index, call) if loops else set()
             why = self._shape_changes(ctx, index, call, bound, varying, loops, from_callers)

@@ -8,12 +8,15 @@ from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    LIST_GROWERS,
     bound_arguments,
+    bound_before_loop,
     call_params,
     in_test,
     jax_jitted_callee,
     jax_loop_varying_names,
     jits_with_jax,
+    jitted_call_resolver,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -29,7 +32,12 @@ class JitArgumentStructurePerIteration(ModuleRule):
     that gets a key only under such an `if` (`feed = {"x": x}`, then `if step % k == 0:
     feed["aux"] = ...`), or a value that is `None` under such a condition and an array
     otherwise (`mask if i > 0 else None`, or `m = None` in one branch of such an `if`, an array in
-    the other). Which changes miss the cache is read from the measured table
+    the other). Also an argument the loop carries to the next call with another structure than
+    the first call got: bound before the loop to a dict display and rebound in the loop to one
+    with other keys (`extra = {}`, then `extra = {"scale": s}`), to a list display of another
+    length, or a list the loop makes longer (`history.append(out)`) without starting it afresh (the
+    jitted function called directly or through a forwarder, `def run_step(x, h): return step(x, h)`).
+    Which changes miss the cache is read from the measured table
     `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
     a config field), is not flagged, nor is a test of which fields the loop's item holds
@@ -80,6 +88,17 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "def train(s, loader):\n    for batch in loader:\n"
                 "        mask = batch['mask'] if 'mask' in batch else None\n"
                 "        s = step(s, batch['x'], mask)\n    return s\n"),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, history):\n"
+                "    return x + sum(history)\n"
+                "def run(xs):\n"
+                "    history = [xs[0]]\n"
+                "    for x in xs:\n"
+                "        y = step(x, history)\n"
+                "        history = [y]\n"
+                "    return y\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -100,6 +119,41 @@ class JitArgumentStructurePerIteration(ModuleRule):
                             'structures, so jax.jit traces and compiles again; pass an array every time (zeros and '
                             'a traced flag)'),
                 )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, extra):\n"
+                "    return x * extra.get('scale', 1.0)\n"
+                "def run(xs):\n"
+                "    extra = {}\n"
+                "    for x in xs:\n"
+                "        y = step(x, extra)\n"
+                "        extra = {'scale': y.mean()}\n"
+                "    return y\n",
+                expected=(
+                    (8, 21, "argument `extra` of jitted `step` is a dict with no keys on the first call and keys "
+                            "{'scale'} after the loop rebinds it (line 9): dict keys and list lengths are part of "
+                            "the pytree structure, so jax.jit traces and compiles again for each structure; pass the "
+                            "same structure every call (every key with a placeholder array, a fixed-size stacked "
+                            "buffer)"),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, history):\n"
+                "    return x + sum(history)\n"
+                "def run(xs):\n"
+                "    history = []\n"
+                "    for x in xs:\n"
+                "        y = step(x, history)\n"
+                "        history.append(y)\n"
+                "    return y\n",
+                expected=(
+                    (8, 21, "argument `history` of jitted `step` is a list the loop makes longer on every pass (line "
+                            "9): dict keys and list lengths are part of the pytree structure, so jax.jit traces and "
+                            "compiles again for each structure; pass the same structure every call (every key with a "
+                            "placeholder array, a fixed-size stacked buffer)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -108,11 +162,24 @@ class JitArgumentStructurePerIteration(ModuleRule):
         index = ctx.index
         dict_keys = jax_cache.recompiles("pytree.dict_new_key")
         none_array = jax_cache.recompiles("pytree.none_then_array")
+        list_length = jax_cache.recompiles("pytree.list_new_length")
         callee = jax_jitted_callee(ctx.facts, index)
-        for call, _ in index.calls:
+        resolve = jitted_call_resolver(ctx.facts, index)
+        for outer_call, _ in index.calls:
+            if not index.loops_around(outer_call) or in_test(index, ctx.path, outer_call) \
+                    or runs_traced(ctx.facts, index, outer_call):
+                continue
+            loop = next((lp for lp in index.loops_around(outer_call)
+                         if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))), None)
+            if loop is None:
+                continue
+            through = resolve(outer_call)  # also through a forwarder: the structure the loop carries
+            if through is not None and self._rebound_structure(ctx, index, through[0], through[1], through[2], loop,
+                                                               dict_keys, list_length):
+                continue
+            call = outer_call
             hit = callee(call)
-            if hit is None or not index.loops_around(call) or in_test(index, ctx.path, call) \
-                    or runs_traced(ctx.facts, index, call):
+            if hit is None:
                 continue
             name, info = hit
             node = info.node
@@ -120,11 +187,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
             varying = jax_loop_varying_names(index, call)
             if not varying:
                 continue
-            loop = next((lp for lp in index.loops_around(call) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))),
-                        None)
-            if loop is None:
-                continue
-            for param, arg in bound_arguments(call_params(info, call), call):
+            for param, arg in bound_arguments(call_params(info, call), call, index):
                 if param in info.static_params:
                     continue
                 if dict_keys and isinstance(arg, ast.Name):
@@ -149,6 +212,89 @@ class JitArgumentStructurePerIteration(ModuleRule):
                                               "pytree structures, so jax.jit traces and compiles again; pass an array "
                                               "every time (zeros and a traced flag)")
                         break
+
+
+    def _rebound_structure(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call, name: str, info,
+                           loop: ast.AST, dict_keys: bool, list_length: bool) -> bool:
+        """An argument the loop carries to the next call with another structure than the first call
+        gets: bound before the loop to a dict (list) display and rebound in the loop to a dict with
+        other keys (a list of another length), or a list the loop grows (``history.append(out)``,
+        ``history = history + [out]``) and never starts afresh. Reported: True."""
+        for param, arg in bound_arguments(call_params(info, call), call, index):
+            if param in info.static_params or not isinstance(arg, ast.Name):
+                continue
+            before = bound_before_loop(index, call, arg.id)
+            if before is None:
+                continue
+            how = None
+            for value in _rebound_in(loop, arg.id):
+                if dict_keys and isinstance(before, ast.Dict) and isinstance(value, ast.Dict):
+                    first, later = _keys(before), _keys(value)
+                    if first is not None and later is not None and first != later:
+                        how = (f"a dict with {_show(first)} on the first call and {_show(later)} after the "
+                               f"loop rebinds it (line {value.lineno})")
+                elif list_length and isinstance(before, (ast.List, ast.Tuple)) \
+                        and isinstance(value, type(before)) and not _starred(before) and not _starred(value) \
+                        and len(before.elts) != len(value.elts):
+                    how = (f"a {type(before).__name__.lower()} of {len(before.elts)} on the first call and of "
+                           f"{len(value.elts)} after the loop rebinds it (line {value.lineno})")
+                if how is not None:
+                    break
+            if how is None and list_length and isinstance(before, ast.List):
+                grown = _list_grown(loop, arg.id)
+                if grown is not None:
+                    how = f"a list the loop makes longer on every pass (line {grown.lineno})"
+            if how is None:
+                continue
+            ctx.report(self, arg, f"argument `{param}` of jitted `{name}` is {how}: dict keys and list lengths are "
+                                  "part of the pytree structure, so jax.jit traces and compiles again for each "
+                                  "structure; pass the same structure every call (every key with a placeholder "
+                                  "array, a fixed-size stacked buffer)")
+            return True
+        return False
+
+
+def _rebound_in(loop: ast.AST, name: str) -> list[ast.expr]:
+    """The values ``loop`` binds ``name`` to (plain assignments)."""
+    return [n.value for n in ast.walk(loop) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+
+
+def _keys(d: ast.Dict) -> frozenset[str] | None:
+    """The constant keys of a dict display (None: a ``**`` entry or a computed key)."""
+    if any(k is None or not isinstance(k, ast.Constant) for k in d.keys):
+        return None
+    return frozenset(repr(k.value) for k in d.keys if isinstance(k, ast.Constant))
+
+
+def _show(keys: frozenset[str]) -> str:
+    return "keys {" + ", ".join(sorted(keys)) + "}" if keys else "no keys"
+
+
+def _starred(seq: ast.List | ast.Tuple) -> bool:
+    return any(isinstance(e, ast.Starred) for e in seq.elts)
+
+
+def _list_grown(loop: ast.AST, name: str) -> ast.expr | ast.stmt | None:
+    """Where ``loop`` lengthens the list ``name`` and never binds it afresh: ``name.append(...)``
+    (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``."""
+    grown: ast.expr | ast.stmt | None = None
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_GROWERS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            grown = grown or n
+        elif isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name) \
+                and n.target.id == name and isinstance(n.value, (ast.List, ast.Tuple)):
+            grown = grown or n
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name:
+            v = n.value
+            if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) \
+                    and v.left.id == name and isinstance(v.right, ast.List):
+                grown = grown or n
+            else:
+                return None  # bound afresh on some pass: its length need not grow
+    return grown
 
 
 def _structure_test(node: ast.AST) -> bool:

@@ -10,6 +10,7 @@ from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.analysis.pytrees import state_classes
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
+    bound_arguments,
     bound_before_loop,
     bound_fields,
     in_test,
@@ -30,7 +31,10 @@ class JitCarryStartsAsNone(ModuleRule):
     ## What it does
     Flags a name bound to `None` right before a loop that passes it (not as a static argument)
     to a function this file jits and rebinds it from that call's result
-    (`state = None`, then `out, state = step(x, state)` in the loop), when the jitted function
+    (`state = None`, then `out, state = step(x, state)` in the loop, or `out = step(x, state)` and
+    `state = out`; the step called by name, as a local `jax.jit(...)` or as `self._step` bound
+    jitted, or through a forwarder of this file whose body is `return step(...)` of its own
+    parameters; its arguments also through a `**dict`), when the jitted function
     evidently returns a value there (its `return` does not put `None` in that place); and a
     field of a state class of this file (a `NamedTuple` or dataclass) that is built `None` where
     the state is created and rebuilt with a value by a jitted function of this file that reads
@@ -71,6 +75,19 @@ class JitCarryStartsAsNone(ModuleRule):
                 "def run(xs):\n    h = jnp.zeros(3)\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
         Example("import jax\n@jax.jit\ndef step(x, h):\n    return x * 2, None\n"
                 "def run(xs):\n    h = None\n    for x in xs:\n        y, h = step(x, h)\n    return y\n"),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x + h\n"
+                "def run_step(x, h):\n"
+                "    return step(x, jnp.zeros(3) if h is None else h)\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        h = run_step(x, h)\n"
+                "    return h\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(x, h):\n    h = x if h is None else x + h\n    return h * 2, h\n"
@@ -89,43 +106,71 @@ class JitCarryStartsAsNone(ModuleRule):
                             'traces and compiles `update` again on the call after the first; build it with arrays '
                             'of the shapes the update gives it (jax.eval_shape)'),
                 )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x if h is None else x + h\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        out = step(x, h)\n"
+                "        h = out\n"
+                "    return h\n",
+                expected=(
+                    (6, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None "
+                           "and an array are different pytree structures, so jax.jit traces and compiles the step a "
+                           "second time; start it with arrays of the shapes and dtypes the step returns"),
+                )),
+        Example(
+                "import jax\n"
+                "@jax.jit\n"
+                "def step(x, h):\n"
+                "    return x if h is None else x + h\n"
+                "def run_step(x, h):\n"
+                "    return step(x, h)\n"
+                "def run(xs):\n"
+                "    h = None\n"
+                "    for x in xs:\n"
+                "        h = run_step(x, h)\n"
+                "    return h\n",
+                expected=(
+                    (8, 9, "`h` is None on the first call of jitted `step` and then what it returns (line 4): None "
+                           "and an array are different pytree structures, so jax.jit traces and compiles the step a "
+                           "second time; start it with arrays of the shapes and dtypes the step returns"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         if not jits_with_jax(ctx.facts) or not jax_cache.recompiles("pytree.none_then_array"):
             return
         index = ctx.index
+        self._check_carried(ctx, index)
         jitted = dict(jax_jitted(ctx.facts, index))
-        if not jitted:
-            return
-        self._check_carried(ctx, index, jitted)
-        self._check_state_fields(ctx, index, jitted)
+        if jitted:
+            self._check_state_fields(ctx, index, jitted)
 
-    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex, jitted: dict[str, FunctionInfo]) -> None:
-        for call, jitted_name, target, names, info, node in jitted_calls_rebinding(index, jitted):
+    def _check_carried(self, ctx: ModuleContext, index: ModuleIndex) -> None:
+        for call, jitted_name, target, names, info, node, params, carriers in jitted_calls_rebinding(ctx.facts, index):
             if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
-            params = positional_params(node)
             returns = [n.value for n in index.scope_nodes(node) if isinstance(n, ast.Return)]
             if not returns or any(r is None for r in returns):
                 continue
-            for position, name in enumerate(names):
-                if not isinstance(name, ast.Name):
-                    continue
-                param = next((params[i] for i, a in enumerate(call.args) if i < len(params)
-                              and isinstance(a, ast.Name) and a.id == name.id), None) or next(
-                    (k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name.id), None)
+            for position, carried in carriers:
+                param = next((p for p, a in bound_arguments(params, call, index)
+                              if not p.startswith("#") and isinstance(a, ast.Name) and a.id == carried), None)
                 if param is None or param in info.static_params:
                     continue
                 returned = [_element(r, position, len(names) if isinstance(target, ast.Tuple) else None)
                             for r in returns]
                 if any(r is None or _maybe_none(index, node, r, param) for r in returned):
                     continue
-                initial = bound_before_loop(index, call, name.id)
+                initial = bound_before_loop(index, call, carried)
                 if initial is None or not _is_none(initial):
                     continue
                 line = returned[0].lineno if returned[0] is not None else node.lineno
-                ctx.report(self, initial, f"`{name.id}` is None on the first call of jitted `{jitted_name}` and "
+                ctx.report(self, initial, f"`{carried}` is None on the first call of jitted `{jitted_name}` and "
                                           f"then what it returns (line {line}): None and an array are different "
                                           "pytree structures, so jax.jit traces and compiles the step a second "
                                           "time; start it with arrays of the shapes and dtypes the step returns")

@@ -131,7 +131,7 @@ class StaticCallableCreatedPerCall(ModuleRule):
             if hit is None or not hit[1].static_params or in_test(index, ctx.path, call) \
                     or runs_traced(ctx.facts, index, call):
                 continue
-            for param, arg in bound_static_arguments(hit[1], call):
+            for param, arg in bound_static_arguments(hit[1], call, index):
                 made = _made_callable(ctx, index, call, arg)
                 if made is None:
                     continue

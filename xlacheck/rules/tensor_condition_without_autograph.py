@@ -181,6 +181,14 @@ class TensorConditionWithoutAutograph(Rule):
                 "        self._act = jax.jit(self._policy, static_argnums=(1,))\n"
                 "    def _policy(self, obs, t):\n        eps = max(0.05, 1.0 - t / 1000)\n"
                 "        return jnp.argmax(obs) if eps < 0.5 else 0\n"),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "def body(carry, x):\n"
+                "    x = jnp.where(jnp.sum(x) > 0, x * 2.0, x)\n"
+                "    return carry + jnp.sum(x), x\n"
+                "def accumulate(xs):\n"
+                "    return jax.lax.scan(body, 0.0, xs)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
@@ -226,6 +234,19 @@ class TensorConditionWithoutAutograph(Rule):
                            "tf.autograph.experimental.do_not_convert, traced by its callers): tracing fails with "
                            "'Using a symbolic tf.Tensor as a Python bool is not allowed'; use tf.where/tf.cond or "
                            "an indicator rewrite"),
+                )),
+        Example(
+                "import jax\n"
+                "import jax.numpy as jnp\n"
+                "def body(carry, x):\n"
+                "    if jnp.sum(x) > 0:\n"
+                "        x = x * 2.0\n"
+                "    return carry + jnp.sum(x), x\n"
+                "def accumulate(xs):\n"
+                "    return jax.lax.scan(body, 0.0, xs)\n",
+                expected=(
+                    (4, 8, "`if` on a traced array under jax.jit (traced by jax.lax.scan): tracing fails with "
+                           "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
                 )),
     )
 
