@@ -92,6 +92,7 @@ class Role(Enum):
     HOST = "host"  # runs as Python on the host (py_function)
     PIPELINE = "pipeline"  # a tf.data function: a host-side graph
     COMPILED = "compiled"  # compile(loss=...), strategy.run(...)
+    LAYER = "keras.layers.Lambda"  # run by a Keras layer's call (in the train step), not converted
 
 
 # Keras/keras-hub base classes whose subclasses run in the input pipeline (tf.data), not in the
@@ -211,6 +212,9 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     # self.<attr> -> the value assigned to it in any method (last wins), for value inference
     attrs: dict[str, ast.expr] = field(default_factory=dict)
+    # self.<attr> -> flags of the values its compiled methods (not __init__/build) assign it, as the
+    # flow walker found them (callers first: `self.hidden = tf.nn.relu(x)` in call(), read in head())
+    walked_attrs: dict[str, int] = field(default_factory=dict)
     keras: bool = False
     # a model or layer class: a Keras one (``keras``), or a tf.Module / Flax / Equinox one, or a class
     # of this file derived from one (:func:`_mark_classes`)
@@ -233,6 +237,9 @@ class FunctionInfo:
     jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
     static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
+    # a compiled caller that runs it without AutoGraph (an explicit autograph=False entry and what
+    # it reaches, Keras layers included: :func:`_mark_unconverted_paths`): how, for messages; "" if none
+    unconverted_from: str = ""
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
     called_names: set[str] = field(default_factory=set)
@@ -357,6 +364,10 @@ class ModuleFacts:
             found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
             if found:
                 return found[0], False
+            if _binds(caller, f.id):  # `fn = functools.partial(features, scale=s)`, then `fn(x)`
+                alias = _local_function_alias(caller, f.id, self.module_funcs, self.classes_by_name, self.by_node,
+                                              same_positions=True)
+                return (alias[0], False) if len(alias) == 1 else None
             init = _plain_constructor(self.classes_by_name, f.id)
             return (init, True) if init is not None else None
         recv = f.value if isinstance(f, ast.Attribute) else None
@@ -754,7 +765,7 @@ class _Scanner:
                 if target is not None:
                     self.handoffs.append(_Handoff(target, Role.HOST, func, cls, line=node.lineno))
             elif name.endswith("layers.Lambda") and node.args:
-                self._handoff_refs(node.args[0], Role.TF_FUNCTION_NOAG, func, cls, node)
+                self._handoff_refs(node.args[0], Role.LAYER, func, cls, node)
             elif name.startswith(("tf.keras.", "keras.")):
                 self._keras_callables(node, name, func, cls)
             return
@@ -921,6 +932,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _propagate_host(inf)
     if declared and not test_module:
         _propagate_compiled(inf, _declared_roots(inf))
+    _mark_unconverted_paths(inf)
     _mark_helpers(inf, test_module)
     _mark_losses(inf, test_module)
     walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node,
@@ -1294,7 +1306,7 @@ def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
 
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
     targets = inf.lookup(h.ref, h.caller, h.cls)
-    level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
+    level = Level.CERTAIN if h.xla else Level.LIKELY if h.role in (Role.COMPILED, Role.LAYER) else Level.GRAPH
     if not targets:
         _note_external_handoff(inf, h, level)
     work: list[_Work] = []
@@ -1313,6 +1325,9 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
         elif h.role is Role.TF_FUNCTION_NOAG:
             t.no_autograph = t.traced_args = True
             work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
+        elif h.role is Role.LAYER:  # a Keras layer's call runs it where the model runs: the train step
+            t.no_autograph = t.traced_args = True
+            work.append((t, False, False, level, "wrapped in a Keras Lambda layer, which runs it without AutoGraph", h.line))
         elif h.role is Role.COMPILED:
             t.traced_args = True
             work.append((t, True, False, level, h.how or ("passed to compile(jit_compile=True)" if h.xla
@@ -1405,6 +1420,76 @@ def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
 
+def _mark_unconverted_paths(inf: _Inference) -> None:
+    """What an explicit ``tf.function(autograph=False)`` entry (or a ``do_not_convert`` function in
+    compiled code) runs on its trace is not converted there, even where another path converts it:
+    its callees and nested functions, the functions it hands to ``tf.map_fn``/``strategy.run``
+    (which convert with the caller's AutoGraph status), and the ``call`` of the Keras layers and
+    models it calls (Keras converts ``call`` only when its caller's status allows it): the layers
+    of a ``Sequential``/functional model the module builds from classes defined here
+    (``model = Sequential([Block()])``, then ``model(x)``). A function with its own ``tf.function``
+    decorator is traced with its own setting and stops the walk."""
+    scanner = inf.scanner
+    stack = [info for info, role, _, _ in scanner.decorated
+             if role in (Role.TF_FUNCTION_NOAG, Role.NOAG) and info.certainty is Certainty.COMPILED]
+    stack += [t for h in scanner.handoffs if h.role is Role.TF_FUNCTION_NOAG for t in inf.lookup(h.ref, h.caller, h.cls)]
+    handed: dict[int, list[FunctionInfo]] = {}
+    for h in scanner.handoffs:
+        if h.caller is not None and h.role in (Role.GRAPH, Role.COMPILED, Role.LAYER):
+            handed.setdefault(id(h.caller), []).extend(inf.lookup(h.ref, h.caller, h.cls))
+    seen = {id(f) for f in stack}
+    while stack:
+        g = stack.pop()
+        if g.jax:
+            continue
+        reached = [*_compiled_callees(inf, g), *g.children, *handed.get(id(g), ()), *_built_model_calls(inf, g)]
+        for callee in reached:
+            if id(callee) in seen or callee.host or callee.traced_entry is not None or callee.jax:
+                continue
+            seen.add(id(callee))
+            callee.unconverted_from = f"called from {g.name}(), which runs without AutoGraph"
+            stack.append(callee)
+
+
+def _built_model_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
+    """The ``call`` of the Keras classes defined here that a module-level model ``info`` calls was
+    built from (``model = tf.keras.Sequential([Feature()])`` or ``Model(inputs, Feature()(inputs))``,
+    then ``model(x)``)."""
+    tree = inf.scanner.tree
+    if tree is None:
+        return []
+    out: list[FunctionInfo] = []
+    for n in info.called_names:
+        if _binds(info, n):
+            continue
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == n for t in stmt.targets) \
+                    and isinstance(stmt.value, ast.Call) and (inf.scanner.aliases.resolve(stmt.value.func) or "").endswith(
+                        ("Sequential", "Model")):
+                for sub in ast.walk(stmt):
+                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                        c = inf.classes.get(sub.func.id)
+                        if c is not None and c.keras and "call" in c.methods:
+                            out.append(c.methods["call"])
+                    elif isinstance(sub, ast.Name) and sub.id != n:  # `Model(inputs, outputs)`: what they were built of
+                        out.extend(_built_model_calls_of_name(inf, sub.id))
+    return out
+
+
+def _built_model_calls_of_name(inf: _Inference, name: str) -> list[FunctionInfo]:
+    """The ``call`` of the Keras classes defined here that a module-level ``name = ...`` instantiates."""
+    tree = inf.scanner.tree
+    out: list[FunctionInfo] = []
+    for stmt in tree.body if tree is not None else ():
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            for sub in ast.walk(stmt.value):
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                    c = inf.classes.get(sub.func.id)
+                    if c is not None and c.keras and "call" in c.methods:
+                        out.append(c.methods["call"])
+    return out
+
+
 def _binds(info: FunctionInfo, name: str) -> bool:
     """``name`` is a parameter of ``info`` or assigned in its body (a local, not the module's)."""
     for node in ast.walk(info.node):
@@ -1412,6 +1497,35 @@ def _binds(info: FunctionInfo, name: str) -> bool:
                 isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)):
             return True
     return False
+
+
+def _local_function_alias(info: FunctionInfo, name: str, module_funcs: dict[str, FunctionInfo],
+                          classes: dict[str, ClassInfo], by_node: dict[int, FunctionInfo],
+                          same_positions: bool = False) -> list[FunctionInfo]:
+    """The functions a local ``name`` denotes when every binding of it in ``info`` is an assignment
+    of a function reference (``fn = functools.partial(features, scale=s)``, ``fn = features``):
+    ``fn(x)`` then runs that function in ``info``'s graph. Any other binding (a parameter, a loop
+    target, an assignment of another value) leaves the name unresolved. ``same_positions``: only
+    references that pass ``fn``'s positional arguments on to the same parameters (no partial binding
+    positional arguments, no instance of a class)."""
+    found: list[FunctionInfo] = []
+    assigned: set[int] = set()
+    for node in own_nodes(info.node, include_signature=True):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name:
+            targets = _lookup(node.value, info, info.cls, module_funcs, classes, by_node)
+            if not targets or not isinstance(node.value, (ast.Name, ast.Call)) or (
+                    same_positions and isinstance(node.value, ast.Call) and (
+                        len(node.value.args) != 1 or getattr(node.value.func, "id", getattr(
+                            node.value.func, "attr", "")) != "partial")):
+                return []
+            found.extend(targets)
+            assigned.add(id(node.targets[0]))
+        elif (isinstance(node, ast.arg) and node.arg == name) or (
+                isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+                and id(node) not in assigned):
+            return []
+    return found
 
 
 def _plain_constructor(classes: Mapping[str, ClassInfo], name: str) -> FunctionInfo | None:
@@ -1639,7 +1753,10 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
     out: list[FunctionInfo] = []
     for n in info.called_names:
         found = _lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node)
-        if compiled and (found or _binds(info, n)):
+        local = _binds(info, n)
+        if not found and local:
+            found = _local_function_alias(info, n, module_funcs, classes, by_node)
+        if compiled and (found or local):
             out.extend(found)
             continue
         built = instances.get(n) if compiled else None

@@ -195,9 +195,10 @@ class TensorConditionWithoutAutograph(Rule):
                 )),
         Example("import tensorflow as tf\nlayer = tf.keras.layers.Lambda(lambda t: t * 2.0 if tf.reduce_max(t) > 1.0 else t)\n",
                 expected=(
-                    (2, 53, 'conditional expression on a tensor in code AutoGraph does not convert (compiled without '
-                            "AutoGraph): tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not "
-                            "allowed'; use tf.where/tf.cond or an indicator rewrite"),
+                    (2, 53, 'conditional expression on a tensor in code AutoGraph does not convert (wrapped in a '
+                            "Keras Lambda layer, which runs it without AutoGraph): tracing fails with 'Using a "
+                            "symbolic tf.Tensor as a Python bool is not allowed'; use tf.where/tf.cond or an "
+                            "indicator rewrite"),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
                 "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n",
@@ -228,7 +229,7 @@ class TensorConditionWithoutAutograph(Rule):
         helper = ctx.function.level is Level.HELPER
         if helper and not _declared_do_not_convert(ctx):
             return
-        if ctx.converted:
+        if ctx.converted and not ctx.function.unconverted_from:
             if not isinstance(node, ast.BoolOp):
                 self._variable_condition(node, ctx)
             return
@@ -247,7 +248,7 @@ class TensorConditionWithoutAutograph(Rule):
                                "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop")
                     return
                 why = ("a helper decorated with tf.autograph.experimental.do_not_convert, traced by its callers"
-                       if helper else ctx.function.why)
+                       if helper else ctx.function.unconverted_from if ctx.converted else ctx.function.why)
                 ctx.report(self, test,
                            f"{kind} on a tensor in code AutoGraph does not convert ({why}): "
                            "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; "
