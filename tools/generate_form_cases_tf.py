@@ -49,6 +49,16 @@ SINKS = (
     Sink("op", "op", "tf.math.bessel_i0 (BesselI0 has no XLA_CPU_JIT kernel)",
          "out = tf.reduce_sum(tf.math.bessel_i0(h), axis=-1){mark}\n",
          "out = tf.reduce_sum(tf.math.bessel_i0e(h) * tf.exp(tf.abs(h)), axis=-1)\n"),
+    Sink("opdtype", "op", "tf.math.cumsum on int8 (Cumsum has no XLA_CPU_JIT kernel for that dtype)",
+         "steps = tf.math.cumsum(tf.cast(h, tf.int8), axis=-1){mark}\n"
+         "out = tf.reduce_sum(tf.cast(steps, tf.float32), axis=-1)\n",
+         "steps = tf.math.cumsum(tf.cast(h, tf.int32), axis=-1)\n"
+         "out = tf.reduce_sum(tf.cast(steps, tf.float32), axis=-1)\n"),
+    Sink("opstring", "op", "tf.strings ops on a tensor (AsString has no XLA_CPU_JIT kernel)",
+         "digits = tf.strings.length(tf.strings.as_string(h)){mark}\n"
+         "out = tf.reduce_sum(tf.cast(digits, tf.float32), axis=-1)\n",
+         "digits = 8.0 + tf.floor(tf.math.log(tf.maximum(tf.abs(h), 1.0)) / tf.math.log(10.0))\n"
+         "out = tf.reduce_sum(digits, axis=-1)\n"),
     Sink("shape", "shape", "tf.math.cumsum over a boolean_mask result (XLA scans the padded bound)",
          "kept = tf.boolean_mask(h, h > 1.0)\n"
          "out = tf.reduce_sum(h, axis=-1) + tf.reduce_sum(tf.math.cumsum(kept)){mark}\n",
@@ -206,6 +216,8 @@ FIXED_PATHS = ("direct", "helper", "train_step", "map_fn")
 # cells whose case cannot run eagerly (the oracle needs an eager reference): reason
 SKIP = {
     ("host", "functional"): "a functional Model calls its layers on symbolic inputs when it is built",
+    ("host", "vectorized_map"): "tf.vectorized_map traces its function even when called eagerly",
+    ("cond", "vectorized_map"): "tf.vectorized_map traces its function even when called eagerly",
 }
 # cells where the compiler's verdict differs from the expectation: True = fails, False = compiles
 COMPILER: dict[tuple[str, str], bool] = {}

@@ -796,7 +796,8 @@ class _Scanner:
                 if isinstance(receiver, ast.Call):  # tf.distribute.get_strategy().run(...)
                     text = self.aliases.resolve(receiver.func) or ""
                 if "strategy" in text.lower():
-                    self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, line=node.lineno))
+                    self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, node, line=node.lineno,
+                                                  how="passed to strategy.run"))
             elif attr in _PIPELINE_METHODS and node.args:
                 self._handoff_refs(node.args[0], Role.PIPELINE, func, cls, node)
                 if func is not None:
@@ -1330,6 +1331,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             work.append((t, False, False, level, "wrapped in a Keras Lambda layer, which runs it without AutoGraph", h.line))
         elif h.role is Role.COMPILED:
             t.traced_args = True
+            if h.how == "passed to strategy.run" and h.caller is not None and not isinstance(t.node, ast.Lambda):
+                h.caller.called_names.add(t.name)  # run in the caller's graph where the caller is traced
             work.append((t, True, False, level, h.how or ("passed to compile(jit_compile=True)" if h.xla
                                                           else "passed to compile()/strategy.run"), h.line))
         # GRAPH (tf.map_fn(fn, ...)): fn runs in its caller's graph, like a call. Lambdas are
@@ -1442,7 +1445,7 @@ def _mark_unconverted_paths(inf: _Inference) -> None:
         g = stack.pop()
         if g.jax:
             continue
-        reached = [*_compiled_callees(inf, g), *g.children, *handed.get(id(g), ()), *_built_model_calls(inf, g)]
+        reached = [*_compiled_callees(inf, g), *g.children, *handed.get(id(g), ())]
         for callee in reached:
             if id(callee) in seen or callee.host or callee.traced_entry is not None or callee.jax:
                 continue
@@ -1452,41 +1455,42 @@ def _mark_unconverted_paths(inf: _Inference) -> None:
 
 
 def _built_model_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
-    """The ``call`` of the Keras classes defined here that a module-level model ``info`` calls was
-    built from (``model = tf.keras.Sequential([Feature()])`` or ``Model(inputs, Feature()(inputs))``,
-    then ``model(x)``)."""
+    """What calling a module-level Keras model runs, for the models ``info`` calls: the ``call`` of
+    the Keras classes defined here and the functions of the ``Lambda`` layers it was built from
+    (``model = tf.keras.Sequential([Feature(), Lambda(fn)])`` or ``Model(inputs, Feature()(inputs))``
+    through the names it reads, then ``model(x)``)."""
     tree = inf.scanner.tree
-    if tree is None:
+    if tree is None or isinstance(info.node, ast.Lambda):
         return []
+    assigned: dict[str, list[ast.expr]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, []).append(stmt.value)
     out: list[FunctionInfo] = []
-    for n in info.called_names:
-        if _binds(info, n):
+    for n in sorted(info.called_names):
+        values = assigned.get(n, ())
+        if _binds(info, n) or not any(isinstance(v, ast.Call) and (inf.scanner.aliases.resolve(v.func) or "").endswith(
+                ("Sequential", "Model")) for v in values):
             continue
-        for stmt in tree.body:
-            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == n for t in stmt.targets) \
-                    and isinstance(stmt.value, ast.Call) and (inf.scanner.aliases.resolve(stmt.value.func) or "").endswith(
-                        ("Sequential", "Model")):
-                for sub in ast.walk(stmt):
-                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
-                        c = inf.classes.get(sub.func.id)
-                        if c is not None and c.keras and "call" in c.methods:
+        todo, seen = [n], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for value in assigned.get(name, ()):
+                for sub in ast.walk(value):
+                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in inf.classes:
+                        c = inf.classes[sub.func.id]
+                        if c.keras and "call" in c.methods:
                             out.append(c.methods["call"])
-                    elif isinstance(sub, ast.Name) and sub.id != n:  # `Model(inputs, outputs)`: what they were built of
-                        out.extend(_built_model_calls_of_name(inf, sub.id))
-    return out
-
-
-def _built_model_calls_of_name(inf: _Inference, name: str) -> list[FunctionInfo]:
-    """The ``call`` of the Keras classes defined here that a module-level ``name = ...`` instantiates."""
-    tree = inf.scanner.tree
-    out: list[FunctionInfo] = []
-    for stmt in tree.body if tree is not None else ():
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            for sub in ast.walk(stmt.value):
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
-                    c = inf.classes.get(sub.func.id)
-                    if c is not None and c.keras and "call" in c.methods:
-                        out.append(c.methods["call"])
+                    elif isinstance(sub, ast.Call) and sub.args and (
+                            inf.scanner.aliases.resolve(sub.func) or "").endswith("layers.Lambda"):
+                        out.extend(inf.lookup(sub.args[0], None, None))
+                    elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                        todo.append(sub.id)  # `Model(inputs, outputs)`: what those were built of
     return out
 
 
@@ -1563,8 +1567,10 @@ def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str
 
 
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
-    """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``)."""
-    return _callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True)
+    """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``), and
+    the layers' ``call`` of the module-level Keras models it calls (:func:`_built_model_calls`)."""
+    return [*_callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True),
+            *_built_model_calls(inf, info)]
 
 
 def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
