@@ -75,3 +75,30 @@ def test_keras_layers_an_autograph_false_entry_calls_are_not_converted() -> None
         assert "which runs without AutoGraph" in found.diagnostics[0].message
         # the same model called from a converted entry compiles (AutoGraph stages the if)
         assert codes(src.replace(NOAG, JIT)) == [], build
+
+
+def test_a_module_level_keras_model_runs_its_layers_in_the_compiled_caller() -> None:
+    # string ops in a layer's call are taken for input-pipeline code, unless compiled code is shown
+    # to run the layer: here a jit-compiled function calls the Sequential/functional model built of it
+    layer = ("class Feature(tf.keras.layers.Layer):\n    def call(self, h):\n"
+             "        return tf.strings.length(tf.strings.as_string(h))\n")
+    for build in ("model = tf.keras.Sequential([Feature()])\n",
+                  "inputs = tf.keras.Input((6,))\noutputs = Feature()(inputs)\nmodel = tf.keras.Model(inputs, outputs)\n"):
+        src = TF + layer + build + JIT + "def forward(x):\n    return model(x)\n"
+        facts = {f.name: f for f in analyze_module(ast.parse(src)).functions}
+        assert facts["call"].level is Level.CERTAIN and not facts["call"].host, build
+        assert [c for _, c in codes(src)] == ["XLA308", "XLA308"], build
+        # nothing compiled calls it: preprocessing, as before
+        assert codes(TF + layer + build) == [], build
+    lam = TF + ("def digits(h):\n    return tf.strings.length(tf.strings.as_string(h))\n"
+                "model = tf.keras.Sequential([tf.keras.layers.Lambda(digits)])\n" + JIT
+                + "def forward(x):\n    return model(x)\n")
+    assert {f.name: f.level for f in analyze_module(ast.parse(lam)).functions}["digits"] is Level.CERTAIN
+
+
+def test_strategy_run_inside_a_jit_compiled_function_runs_the_step_there() -> None:
+    src = TF + ('strategy = tf.distribute.OneDeviceStrategy("/cpu:0")\n'
+                "def features(h):\n    return tf.strings.length(tf.strings.as_string(h))\n" + JIT
+                + "def forward(x):\n    return strategy.run(features, args=(x,))\n")
+    assert {f.name: f.level for f in analyze_module(ast.parse(src)).functions}["features"] is Level.CERTAIN
+    assert [c for _, c in codes(src)] == ["XLA308", "XLA308"]
