@@ -18,6 +18,7 @@ has no reference for them.
 
     python tools/generate_form_cases_tf.py            # (re)write the cases and eval_cases/forms_tf.txt
     python tools/generate_form_cases_tf.py --check    # exit 1 when a generated file is stale
+    python tools/generate_form_cases_tf.py --matrix   # xlacheck per cell (sink x path), by the labels
 """
 
 from __future__ import annotations
@@ -156,9 +157,11 @@ PATHS = (
           TRAIN_ENTRY, keras=True),
     Path_("metric", "in a keras Metric's update_state, compiled by Model.compile(jit_compile=True)",
           "class FeatureMetric(tf.keras.metrics.Metric):\n    def __init__(self, name=\"feature\"):\n"
-          "        super().__init__(name=name)\n        self.total = self.add_weight(name=\"total\", initializer=\"zeros\")\n\n"
+          "        super().__init__(name=name)\n"
+          "        self.total = self.add_weight(name=\"total\", initializer=\"zeros\")\n\n"
           "    def update_state(self, y_true, y_pred, sample_weight=None):\n        h = y_pred\n"
-          "{sink8}        self.total.assign_add(tf.reduce_sum(out))\n\n    def result(self):\n        return self.total\n\n\n"
+          "{sink8}        self.total.assign_add(tf.reduce_sum(out))\n\n"
+          "    def result(self):\n        return self.total\n\n\n"
           f"def build_model():\n    model = tf.keras.Sequential([{IDENTITY}])\n"
           '    model.compile(optimizer="sgd", loss="mse", metrics=[FeatureMetric()], jit_compile=True)\n'
           "    return model\n",
@@ -218,6 +221,8 @@ SKIP = {
     ("host", "functional"): "a functional Model calls its layers on symbolic inputs when it is built",
     ("host", "vectorized_map"): "tf.vectorized_map traces its function even when called eagerly",
     ("cond", "vectorized_map"): "tf.vectorized_map traces its function even when called eagerly",
+    ("shape", "vectorized_map"): "tf.vectorized_map's boolean_mask fails eagerly (pfor on a data-dependent shape)",
+    ("static", "vectorized_map"): "tf.vectorized_map's one_hot fails eagerly (pfor on a data-dependent depth)",
 }
 # cells where the compiler's verdict differs from the expectation: True = fails, False = compiles
 COMPILER: dict[tuple[str, str], bool] = {}
@@ -267,6 +272,44 @@ def render_all() -> dict[str, str]:
     return out
 
 
+def print_matrix() -> int:
+    """Lint every labelled form case as xla_cases_score.py does (stripped, jit-compiled declaration)
+    and print one mark per cell: F flagged failure, . missed failure, o quiet on a case that
+    compiles, x finding on one, E broken (no eager reference)."""
+    import hashlib
+    import json
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.xla_cases_score import strip_case_source
+    from xlacheck.engine import check_source
+
+    labels = {r["case"]: r for r in json.loads((ROOT / "eval_cases" / "labels.json").read_text())["cases"]}
+    cells: dict[tuple[str, str], str] = {}
+    counts = {"F": 0, ".": 0, "o": 0, "x": 0, "E": 0}
+    for name in sorted(render_all()):
+        case = name.removesuffix(".py")
+        rec = labels.get(case)
+        if rec is None:
+            continue
+        src = strip_case_source((OUT / name).read_text())
+        found = check_source(src, "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py", jit_compiled=True)
+        flagged = bool(found.diagnostics)
+        fail = rec.get("xla_fail")
+        mark = "E" if fail is None else ("F" if flagged else ".") if fail else ("x" if flagged else "o")
+        counts[mark] += 1
+        sink, path = case.removeprefix("neg_").removeprefix("form_").split("_", 1)
+        cells[(sink, path)] = mark
+    sinks = [s.name for s in SINKS]
+    paths = [p.name for p in PATHS] + [f"fixed_{p}" for p in FIXED_PATHS]
+    print(" " * 18 + "".join(f"{s:>9}" for s in sinks))
+    for p in paths:
+        print(f"{p:18}" + "".join(f"{cells.get((s, p), ''):>9}" for s in sinks))
+    tp, fn = counts["F"], counts["."]
+    print(f"failures flagged {tp}/{tp + fn}, compiling cases flagged {counts['x']}/{counts['x'] + counts['o']}, "
+          f"broken {counts['E']}  (F flagged, . missed, o quiet, x false alarm, E no eager reference)")
+    return 0
+
+
 def _generated() -> list[Path]:
     return [*OUT.glob("form_*.py"), *OUT.glob("neg_form_*.py")]
 
@@ -274,7 +317,10 @@ def _generated() -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 when a generated file is missing or stale")
+    ap.add_argument("--matrix", action="store_true", help="print xlacheck's result per cell, by the labels")
     args = ap.parse_args(argv)
+    if args.matrix:
+        return print_matrix()
     want = render_all()
     listing = "".join(f"{n.removesuffix('.py')}\n" for n in sorted(want))
     stale = [n for n, t in want.items() if not (OUT / n).exists() or (OUT / n).read_text() != t]

@@ -37,15 +37,18 @@ def test_a_local_bound_to_functools_partial_runs_its_function_in_the_callers_gra
 
 
 def test_a_keras_lambda_layer_runs_its_function_in_the_model() -> None:
-    src = TF + "def features(h):\n    return tf.math.bessel_i0(h)\nmodel = tf.keras.Sequential([tf.keras.layers.Lambda(features)])\n"
+    src = TF + ("def features(h):\n    return tf.math.bessel_i0(h)\n"
+                "model = tf.keras.Sequential([tf.keras.layers.Lambda(features)])\n")
     facts = {f.name: f for f in analyze_module(ast.parse(src)).functions}
     assert facts["features"].level is Level.LIKELY and facts["features"].no_autograph
     assert codes(src) == [(3, "XLA309")]
 
 
 def test_values_packed_into_star_args_and_kwargs_keep_their_flags() -> None:
-    for sig, read, call in (("*tensors", "tensors[0]", "tf.nn.relu(x), x"), ("**feats", 'feats["h"]', "h=tf.nn.relu(x)")):
-        src = TF + f"def features({sig}):\n    h = {read}\n" + ONE_HOT + JIT + f"def forward(x):\n    return features({call})\n"
+    for sig, read, call in (("*tensors", "tensors[0]", "tf.nn.relu(x), x"),
+                            ("**feats", 'feats["h"]', "h=tf.nn.relu(x)")):
+        src = (TF + f"def features({sig}):\n    h = {read}\n" + ONE_HOT + JIT
+               + f"def forward(x):\n    return features({call})\n")
         assert codes(src) == [(5, "XLA205")], sig
         # a Python value packed there is not data
         py = src.replace(call, "3, 4" if sig.startswith("*t") else "h=3")
@@ -83,7 +86,8 @@ def test_a_module_level_keras_model_runs_its_layers_in_the_compiled_caller() -> 
     layer = ("class Feature(tf.keras.layers.Layer):\n    def call(self, h):\n"
              "        return tf.strings.length(tf.strings.as_string(h))\n")
     for build in ("model = tf.keras.Sequential([Feature()])\n",
-                  "inputs = tf.keras.Input((6,))\noutputs = Feature()(inputs)\nmodel = tf.keras.Model(inputs, outputs)\n"):
+                  "inputs = tf.keras.Input((6,))\noutputs = Feature()(inputs)\n"
+                  "model = tf.keras.Model(inputs, outputs)\n"):
         src = TF + layer + build + JIT + "def forward(x):\n    return model(x)\n"
         facts = {f.name: f for f in analyze_module(ast.parse(src)).functions}
         assert facts["call"].level is Level.CERTAIN and not facts["call"].host, build

@@ -1328,7 +1328,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
             work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
         elif h.role is Role.LAYER:  # a Keras layer's call runs it where the model runs: the train step
             t.no_autograph = t.traced_args = True
-            work.append((t, False, False, level, "wrapped in a Keras Lambda layer, which runs it without AutoGraph", h.line))
+            work.append((t, False, False, level, "wrapped in a Keras Lambda layer, which runs it without AutoGraph",
+                         h.line))
         elif h.role is Role.COMPILED:
             t.traced_args = True
             if h.how == "passed to strategy.run" and h.caller is not None and not isinstance(t.node, ast.Lambda):
@@ -1435,7 +1436,8 @@ def _mark_unconverted_paths(inf: _Inference) -> None:
     scanner = inf.scanner
     stack = [info for info, role, _, _ in scanner.decorated
              if role in (Role.TF_FUNCTION_NOAG, Role.NOAG) and info.certainty is Certainty.COMPILED]
-    stack += [t for h in scanner.handoffs if h.role is Role.TF_FUNCTION_NOAG for t in inf.lookup(h.ref, h.caller, h.cls)]
+    stack += [t for h in scanner.handoffs if h.role is Role.TF_FUNCTION_NOAG
+              for t in inf.lookup(h.ref, h.caller, h.cls)]
     handed: dict[int, list[FunctionInfo]] = {}
     for h in scanner.handoffs:
         if h.caller is not None and h.role in (Role.GRAPH, Role.COMPILED, Role.LAYER):

@@ -307,11 +307,10 @@ class FunctionWalker:
                     self.bind(sub, item)
         elif t is ast.Starred:
             self.bind(target.value, flags | PYLIST)  # type: ignore[attr-defined]
-        elif t is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":  # type: ignore[attr-defined]
+        elif isinstance(target, ast.Attribute) and type(target.value) is ast.Name and target.value.id == "self":
             cls = self.values.cls
             if cls is not None and self.ctx.function.name not in _SETUP_METHODS:
-                attr = target.attr  # type: ignore[attr-defined]
-                cls.walked_attrs[attr] = merge_flags(cls.walked_attrs.get(attr), flags)
+                cls.walked_attrs[target.attr] = merge_flags(cls.walked_attrs.get(target.attr), flags)
         self.values.invalidate()
 
     # -- statements --------------------------------------------------------------------------
