@@ -898,6 +898,8 @@ class _Inference:
     order: list[FunctionInfo] = field(default_factory=list)  # functions found compiled or helpers, in that order
     external: list[ExternalUse] = field(default_factory=list)
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)  # seeded from the project's facts
+    # module-level `name = value` assignments (built once, for :func:`_built_model_calls`)
+    module_assigned: dict[str, list[ast.expr]] | None = None
 
     def lookup(self, ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None) -> list[FunctionInfo]:
         found = _lookup(ref, caller, cls, self.module_funcs, self.classes, self.scanner.by_node)
@@ -1462,19 +1464,21 @@ def _built_model_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo
     (``model = tf.keras.Sequential([Feature(), Lambda(fn)])`` or ``Model(inputs, Feature()(inputs))``
     through the names it reads, then ``model(x)``)."""
     tree = inf.scanner.tree
-    if tree is None or isinstance(info.node, ast.Lambda):
+    if tree is None or isinstance(info.node, ast.Lambda) or not info.called_names:
         return []
-    assigned: dict[str, list[ast.expr]] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign):
-            for t in stmt.targets:
-                if isinstance(t, ast.Name):
-                    assigned.setdefault(t.id, []).append(stmt.value)
+    if inf.module_assigned is None:
+        inf.module_assigned = {}
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        inf.module_assigned.setdefault(t.id, []).append(stmt.value)
+    assigned = inf.module_assigned
     out: list[FunctionInfo] = []
     for n in sorted(info.called_names):
         values = assigned.get(n, ())
-        if _binds(info, n) or not any(isinstance(v, ast.Call) and (inf.scanner.aliases.resolve(v.func) or "").endswith(
-                ("Sequential", "Model")) for v in values):
+        if not any(isinstance(v, ast.Call) and (inf.scanner.aliases.resolve(v.func) or "").endswith(
+                ("Sequential", "Model")) for v in values) or _binds(info, n):
             continue
         todo, seen = [n], set()
         while todo:
