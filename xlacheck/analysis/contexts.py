@@ -1279,21 +1279,8 @@ def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
                     for sub in ast.walk(t):
                         if isinstance(sub, ast.Name):
                             values.setdefault(sub.id, []).append(n.value)
-        todo, seen = [receiver.id], set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            for value in values.get(name, ()):
-                for sub in ast.walk(value):
-                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                        c = inf.classes.get(sub.id)
-                        if c is not None:
-                            if c.keras and not c.host:
-                                found.setdefault(id(c), (c, call))
-                        else:
-                            todo.append(sub.id)
+        for c in _keras_built_from(inf, receiver.id, values)[0]:
+            found.setdefault(id(c), (c, call))
     # the layers those classes build (``self.block = Block()`` in ``__init__``) run in the same graph
     stack = [pair for pair in found.values()]
     while stack:
@@ -1305,6 +1292,34 @@ def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
                     found[id(inner)] = (inner, call)
                     stack.append((inner, call))
     return list(found.values())
+
+
+def _keras_built_from(inf: _Inference, name: str, values: Mapping[str, list[ast.expr]]
+                      ) -> tuple[list[ClassInfo], list[ast.expr]]:
+    """The Keras classes defined here (host classes left out) that the value of ``name`` is built
+    from, through the names its assignments (``values``) read (``Sequential([Block()])``,
+    ``Model(inputs, outputs)`` with ``outputs = Block()(inputs)``), and the functions its
+    ``keras.layers.Lambda(fn)`` layers wrap."""
+    classes: dict[int, ClassInfo] = {}
+    lambdas: list[ast.expr] = []
+    todo, seen = [name], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for value in values.get(current, ()):
+            for sub in ast.walk(value):
+                if isinstance(sub, ast.Call) and sub.args and (
+                        inf.scanner.aliases.resolve(sub.func) or "").endswith("layers.Lambda"):
+                    lambdas.append(sub.args[0])
+                elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    c = inf.classes.get(sub.id)
+                    if c is None:
+                        todo.append(sub.id)
+                    elif c.keras and not c.host:
+                        classes.setdefault(id(c), c)
+    return list(classes.values()), lambdas
 
 
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
@@ -1476,27 +1491,13 @@ def _built_model_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo
     assigned = inf.module_assigned
     out: list[FunctionInfo] = []
     for n in sorted(info.called_names):
-        values = assigned.get(n, ())
         if not any(isinstance(v, ast.Call) and (inf.scanner.aliases.resolve(v.func) or "").endswith(
-                ("Sequential", "Model")) for v in values) or _binds(info, n):
+                ("Sequential", "Model")) for v in assigned.get(n, ())) or _binds(info, n):
             continue
-        todo, seen = [n], set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            for value in assigned.get(name, ()):
-                for sub in ast.walk(value):
-                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in inf.classes:
-                        c = inf.classes[sub.func.id]
-                        if c.keras and "call" in c.methods:
-                            out.append(c.methods["call"])
-                    elif isinstance(sub, ast.Call) and sub.args and (
-                            inf.scanner.aliases.resolve(sub.func) or "").endswith("layers.Lambda"):
-                        out.extend(inf.lookup(sub.args[0], None, None))
-                    elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                        todo.append(sub.id)  # `Model(inputs, outputs)`: what those were built of
+        classes, lambdas = _keras_built_from(inf, n, assigned)
+        out.extend(c.methods["call"] for c in classes if "call" in c.methods)
+        for ref in lambdas:
+            out.extend(inf.lookup(ref, None, None))
     return out
 
 
