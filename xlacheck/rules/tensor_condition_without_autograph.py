@@ -67,9 +67,12 @@ class TensorConditionWithoutAutograph(Rule):
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` functions; also in a module-level helper that nothing in the file
-    compiles when the helper declares `@tf.autograph.experimental.do_not_convert` itself (the
-    decorator only matters inside a graph). In converted code it flags `if`/`while`/ternaries on
+    `jax.jit` functions, and whatever an `autograph=False` entry runs on its trace, even where
+    another path converts it (its helpers, and the `call` of the Keras layers and models it calls:
+    Keras converts `call` only when its caller's AutoGraph status allows); also in a module-level
+    helper that nothing in the file compiles when the helper declares
+    `@tf.autograph.experimental.do_not_convert` itself (the decorator only matters inside a
+    graph). In converted code it flags `if`/`while`/ternaries on
     the truth value of a non-boolean `tf.Variable` attribute (`if self.bias:` where `self.bias`
     comes from `add_weight`).
 
