@@ -94,6 +94,7 @@ class Role(Enum):
     HOST = "host"  # runs as Python on the host (py_function)
     PIPELINE = "pipeline"  # a tf.data function: a host-side graph
     COMPILED = "compiled"  # compile(loss=...), strategy.run(...)
+    LAYER = "keras.layers.Lambda"  # run by a Keras layer's call (in the train step), not converted
 
 
 # Keras/keras-hub base classes whose subclasses run in the input pipeline (tf.data), not in the
@@ -213,6 +214,9 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     # self.<attr> -> the value assigned to it in any method (last wins), for value inference
     attrs: dict[str, ast.expr] = field(default_factory=dict)
+    # self.<attr> -> flags of the values its compiled methods (not __init__/build) assign it, as the
+    # flow walker found them (callers first: `self.hidden = tf.nn.relu(x)` in call(), read in head())
+    walked_attrs: dict[str, int] = field(default_factory=dict)
     keras: bool = False
     # a model or layer class: a Keras one (``keras``), or a tf.Module / Flax / Equinox one, or a class
     # of this file derived from one (:func:`_mark_classes`)
@@ -238,6 +242,9 @@ class FunctionInfo:
     jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
     static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
+    # a compiled caller that runs it without AutoGraph (an explicit autograph=False entry and what
+    # it reaches, Keras layers included: :func:`_mark_unconverted_paths`): how, for messages; "" if none
+    unconverted_from: str = ""
     host: bool = False  # runs on the host (py_function target, dataset.map function)
     why: str = ""
     called_names: set[str] = field(default_factory=set)
@@ -364,6 +371,10 @@ class ModuleFacts:
             found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
             if found:
                 return found[0], False
+            if _binds(caller, f.id):  # `fn = functools.partial(features, scale=s)`, then `fn(x)`
+                alias = _local_function_alias(caller, f.id, self.module_funcs, self.classes_by_name, self.by_node,
+                                              same_positions=True)
+                return (alias[0], False) if len(alias) == 1 else None
             init = _plain_constructor(self.classes_by_name, f.id)
             return (init, True) if init is not None else None
         recv = f.value if isinstance(f, ast.Attribute) else None
@@ -772,7 +783,7 @@ class _Scanner:
                 if target is not None:
                     self.handoffs.append(_Handoff(target, Role.HOST, func, cls, line=node.lineno))
             elif name.endswith("layers.Lambda") and node.args:
-                self._handoff_refs(node.args[0], Role.TF_FUNCTION_NOAG, func, cls, node)
+                self._handoff_refs(node.args[0], Role.LAYER, func, cls, node)
             elif name.startswith(("tf.keras.", "keras.")):
                 self._keras_callables(node, name, func, cls)
             return
@@ -803,7 +814,8 @@ class _Scanner:
                 if isinstance(receiver, ast.Call):  # tf.distribute.get_strategy().run(...)
                     text = self.aliases.resolve(receiver.func) or ""
                 if "strategy" in text.lower():
-                    self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, line=node.lineno))
+                    self.handoffs.append(_Handoff(node.args[0], Role.COMPILED, func, cls, node, line=node.lineno,
+                                                  how="passed to strategy.run"))
             elif attr in _PIPELINE_METHODS and node.args:
                 self._handoff_refs(node.args[0], Role.PIPELINE, func, cls, node)
                 if func is not None:
@@ -904,6 +916,8 @@ class _Inference:
     order: list[FunctionInfo] = field(default_factory=list)  # functions found compiled or helpers, in that order
     external: list[ExternalUse] = field(default_factory=list)
     call_flags: dict[int, dict[str, int]] = field(default_factory=dict)  # seeded from the project's facts
+    # module-level `name = value` assignments (built once, for :func:`_built_model_calls`)
+    module_assigned: dict[str, list[ast.expr]] | None = None
 
     def lookup(self, ref: ast.expr, caller: FunctionInfo | None, cls: ClassInfo | None) -> list[FunctionInfo]:
         found = _lookup(ref, caller, cls, self.module_funcs, self.classes, self.scanner.by_node)
@@ -940,6 +954,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     _propagate_host(inf)
     if declared and not test_module:
         _propagate_compiled(inf, _declared_roots(inf))
+    _mark_unconverted_paths(inf)
     _mark_helpers(inf, test_module)
     _mark_losses(inf, test_module)
     walk = _callers_first(inf.order, lambda f: _callees(f, module_funcs, inf.classes, scanner.by_node,
@@ -1283,21 +1298,8 @@ def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
                     for sub in ast.walk(t):
                         if isinstance(sub, ast.Name):
                             values.setdefault(sub.id, []).append(n.value)
-        todo, seen = [receiver.id], set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            for value in values.get(name, ()):
-                for sub in ast.walk(value):
-                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                        c = inf.classes.get(sub.id)
-                        if c is not None:
-                            if c.keras and not c.host:
-                                found.setdefault(id(c), (c, call))
-                        else:
-                            todo.append(sub.id)
+        for c in _keras_built_from(inf, receiver.id, values)[0]:
+            found.setdefault(id(c), (c, call))
     # the layers those classes build (``self.block = Block()`` in ``__init__``) run in the same graph
     stack = [pair for pair in found.values()]
     while stack:
@@ -1311,9 +1313,37 @@ def _jit_model_classes(inf: _Inference) -> list[tuple[ClassInfo, ast.Call]]:
     return list(found.values())
 
 
+def _keras_built_from(inf: _Inference, name: str, values: Mapping[str, list[ast.expr]]
+                      ) -> tuple[list[ClassInfo], list[ast.expr]]:
+    """The Keras classes defined here (host classes left out) that the value of ``name`` is built
+    from, through the names its assignments (``values``) read (``Sequential([Block()])``,
+    ``Model(inputs, outputs)`` with ``outputs = Block()(inputs)``), and the functions its
+    ``keras.layers.Lambda(fn)`` layers wrap."""
+    classes: dict[int, ClassInfo] = {}
+    lambdas: list[ast.expr] = []
+    todo, seen = [name], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for value in values.get(current, ()):
+            for sub in ast.walk(value):
+                if isinstance(sub, ast.Call) and sub.args and (
+                        inf.scanner.aliases.resolve(sub.func) or "").endswith("layers.Lambda"):
+                    lambdas.append(sub.args[0])
+                elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    c = inf.classes.get(sub.id)
+                    if c is None:
+                        todo.append(sub.id)
+                    elif c.keras and not c.host:
+                        classes.setdefault(id(c), c)
+    return list(classes.values()), lambdas
+
+
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
     targets = inf.lookup(h.ref, h.caller, h.cls)
-    level = Level.CERTAIN if h.xla else Level.LIKELY if h.role is Role.COMPILED else Level.GRAPH
+    level = Level.CERTAIN if h.xla else Level.LIKELY if h.role in (Role.COMPILED, Role.LAYER) else Level.GRAPH
     if not targets:
         _note_external_handoff(inf, h, level)
     work: list[_Work] = []
@@ -1332,8 +1362,14 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
         elif h.role is Role.TF_FUNCTION_NOAG:
             t.no_autograph = t.traced_args = True
             work.append((t, False, h.xla, level, "compiled without AutoGraph", h.line))
+        elif h.role is Role.LAYER:  # a Keras layer's call runs it where the model runs: the train step
+            t.no_autograph = t.traced_args = True
+            work.append((t, False, False, level, "wrapped in a Keras Lambda layer, which runs it without AutoGraph",
+                         h.line))
         elif h.role is Role.COMPILED:
             t.traced_args = True
+            if h.how == "passed to strategy.run" and h.caller is not None and not isinstance(t.node, ast.Lambda):
+                h.caller.called_names.add(t.name)  # run in the caller's graph where the caller is traced
             work.append((t, True, False, level, h.how or ("passed to compile(jit_compile=True)" if h.xla
                                                           else "passed to compile()/strategy.run"), h.line))
         elif h.role is Role.LAX:
@@ -1437,6 +1473,66 @@ def _propagate_compiled(inf: _Inference, work: list[_Work]) -> None:
                 work.append((callee, conv, False, level, f"called from {info.name}()", info.node.lineno))
 
 
+def _mark_unconverted_paths(inf: _Inference) -> None:
+    """What an explicit ``tf.function(autograph=False)`` entry (or a ``do_not_convert`` function in
+    compiled code) runs on its trace is not converted there, even where another path converts it:
+    its callees and nested functions, the functions it hands to ``tf.map_fn``/``strategy.run``
+    (which convert with the caller's AutoGraph status), and the ``call`` of the Keras layers and
+    models it calls (Keras converts ``call`` only when its caller's status allows it): the layers
+    of a ``Sequential``/functional model the module builds from classes defined here
+    (``model = Sequential([Block()])``, then ``model(x)``). A function with its own ``tf.function``
+    decorator is traced with its own setting and stops the walk."""
+    scanner = inf.scanner
+    stack = [info for info, role, _, _ in scanner.decorated
+             if role in (Role.TF_FUNCTION_NOAG, Role.NOAG) and info.certainty is Certainty.COMPILED]
+    stack += [t for h in scanner.handoffs if h.role is Role.TF_FUNCTION_NOAG
+              for t in inf.lookup(h.ref, h.caller, h.cls)]
+    handed: dict[int, list[FunctionInfo]] = {}
+    for h in scanner.handoffs:
+        if h.caller is not None and h.role in (Role.GRAPH, Role.COMPILED, Role.LAYER):
+            handed.setdefault(id(h.caller), []).extend(inf.lookup(h.ref, h.caller, h.cls))
+    seen = {id(f) for f in stack}
+    while stack:
+        g = stack.pop()
+        if g.jax:
+            continue
+        reached = [*_compiled_callees(inf, g), *g.children, *handed.get(id(g), ())]
+        for callee in reached:
+            if id(callee) in seen or callee.host or callee.traced_entry is not None or callee.jax:
+                continue
+            seen.add(id(callee))
+            callee.unconverted_from = f"called from {g.name}(), which runs without AutoGraph"
+            stack.append(callee)
+
+
+def _built_model_calls(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
+    """What calling a module-level Keras model runs, for the models ``info`` calls: the ``call`` of
+    the Keras classes defined here and the functions of the ``Lambda`` layers it was built from
+    (``model = tf.keras.Sequential([Feature(), Lambda(fn)])`` or ``Model(inputs, Feature()(inputs))``
+    through the names it reads, then ``model(x)``)."""
+    tree = inf.scanner.tree
+    if tree is None or isinstance(info.node, ast.Lambda) or not info.called_names:
+        return []
+    if inf.module_assigned is None:
+        inf.module_assigned = {}
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        inf.module_assigned.setdefault(t.id, []).append(stmt.value)
+    assigned = inf.module_assigned
+    out: list[FunctionInfo] = []
+    for n in sorted(info.called_names):
+        if not any(isinstance(v, ast.Call) and (inf.scanner.aliases.resolve(v.func) or "").endswith(
+                ("Sequential", "Model")) for v in assigned.get(n, ())) or _binds(info, n):
+            continue
+        classes, lambdas = _keras_built_from(inf, n, assigned)
+        out.extend(c.methods["call"] for c in classes if "call" in c.methods)
+        for ref in lambdas:
+            out.extend(inf.lookup(ref, None, None))
+    return out
+
+
 def _binds(info: FunctionInfo, name: str) -> bool:
     """``name`` is a parameter of ``info`` or assigned in its body (a local, not the module's)."""
     for node in ast.walk(info.node):
@@ -1444,6 +1540,35 @@ def _binds(info: FunctionInfo, name: str) -> bool:
                 isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)):
             return True
     return False
+
+
+def _local_function_alias(info: FunctionInfo, name: str, module_funcs: dict[str, FunctionInfo],
+                          classes: dict[str, ClassInfo], by_node: dict[int, FunctionInfo],
+                          same_positions: bool = False) -> list[FunctionInfo]:
+    """The functions a local ``name`` denotes when every binding of it in ``info`` is an assignment
+    of a function reference (``fn = functools.partial(features, scale=s)``, ``fn = features``):
+    ``fn(x)`` then runs that function in ``info``'s graph. Any other binding (a parameter, a loop
+    target, an assignment of another value) leaves the name unresolved. ``same_positions``: only
+    references that pass ``fn``'s positional arguments on to the same parameters (no partial binding
+    positional arguments, no instance of a class)."""
+    found: list[FunctionInfo] = []
+    assigned: set[int] = set()
+    for node in own_nodes(info.node, include_signature=True):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name:
+            targets = _lookup(node.value, info, info.cls, module_funcs, classes, by_node)
+            if not targets or not isinstance(node.value, (ast.Name, ast.Call)) or (
+                    same_positions and isinstance(node.value, ast.Call) and (
+                        len(node.value.args) != 1 or getattr(node.value.func, "id", getattr(
+                            node.value.func, "attr", "")) != "partial")):
+                return []
+            found.extend(targets)
+            assigned.add(id(node.targets[0]))
+        elif (isinstance(node, ast.arg) and node.arg == name) or (
+                isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+                and id(node) not in assigned):
+            return []
+    return found
 
 
 def _plain_constructor(classes: Mapping[str, ClassInfo], name: str) -> FunctionInfo | None:
@@ -1481,8 +1606,10 @@ def _object_method(classes: Mapping[str, ClassInfo], instances: Mapping[str, str
 
 
 def _compiled_callees(inf: _Inference, info: FunctionInfo) -> list[FunctionInfo]:
-    """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``)."""
-    return _callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True)
+    """Same-file functions a compiled function's graph runs (:func:`_callees`, ``compiled``), and
+    the layers' ``call`` of the module-level Keras models it calls (:func:`_built_model_calls`)."""
+    return [*_callees(info, inf.module_funcs, inf.classes, inf.scanner.by_node, inf.scanner.instances, compiled=True),
+            *_built_model_calls(inf, info)]
 
 
 def _stored_function(owner: ClassInfo, attr: str, module_funcs: Mapping[str, FunctionInfo]) -> FunctionInfo | None:
@@ -1735,7 +1862,10 @@ def _callees(info: FunctionInfo, module_funcs: dict[str, FunctionInfo], classes:
     out: list[FunctionInfo] = []
     for n in info.called_names:
         found = _lookup(ast.Name(n), info, info.cls, module_funcs, classes, by_node)
-        if compiled and (found or _binds(info, n)):
+        local = _binds(info, n)
+        if not found and local:
+            found = _local_function_alias(info, n, module_funcs, classes, by_node)
+        if compiled and (found or local):
             out.extend(found)
             continue
         built = instances.get(n) if compiled else None

@@ -40,6 +40,9 @@ _SKIP_STMTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, 
 _EAGER_CHECKS = frozenset({"tf.executing_eagerly", "tf.compat.v1.executing_eagerly"})
 
 
+_SETUP_METHODS = frozenset({"__init__", "build"})  # assign weights and sub-layers, not step values
+
+
 class RuleCrash(Exception):
     """A rule raised: the engine turns this into a FileError naming the rule."""
 
@@ -225,8 +228,19 @@ class FunctionWalker:
             if isinstance(arg, ast.Starred):
                 break
             record[name] = merge_flags(record.get(name), self.values.flags(arg))
+        named = set(params) | {a.arg for a in node.args.kwonlyargs}
+        # what lands in `*args` / `**kwargs`: a tuple / dict of the passed values
+        rest = call.args[len(params):] if node.args.vararg is not None else []
+        extra = [kw.value for kw in call.keywords if kw.arg is not None and kw.arg not in named] \
+            if node.args.kwarg is not None else []
+        for pack, values in ((node.args.vararg, rest), (node.args.kwarg, extra)):
+            if pack is not None and values and not any(isinstance(v, ast.Starred) for v in values):
+                packed: int | None = None
+                for v in values:
+                    packed = merge_flags(packed, self.values.flags(v))
+                record[pack.arg] = merge_flags(record.get(pack.arg), (packed or 0) | PYLIST)
         for kw in call.keywords:
-            if kw.arg is not None:
+            if kw.arg is not None and kw.arg in named:
                 record[kw.arg] = merge_flags(record.get(kw.arg), self.values.flags(kw.value))
 
     def _record_external(self, call: ast.Call) -> None:
@@ -294,6 +308,10 @@ class FunctionWalker:
                     self.bind(sub, item)
         elif t is ast.Starred:
             self.bind(target.value, flags | PYLIST)  # type: ignore[attr-defined]
+        elif isinstance(target, ast.Attribute) and type(target.value) is ast.Name and target.value.id == "self":
+            cls = self.values.cls
+            if cls is not None and self.ctx.function.name not in _SETUP_METHODS:
+                cls.walked_attrs[target.attr] = merge_flags(cls.walked_attrs.get(target.attr), flags)
         self.values.invalidate()
 
     # -- statements --------------------------------------------------------------------------

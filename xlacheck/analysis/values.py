@@ -308,10 +308,9 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             out[name] = TENSOR | PARAM
         else:
             out[name] = 0  # unknown is not a tensor
-    if args.vararg is not None:
-        out[args.vararg.arg] = 0
-    if args.kwarg is not None:
-        out[args.kwarg.arg] = 0
+    for pack in (args.vararg, args.kwarg):
+        if pack is not None:  # a tuple / dict of what the callers pass there (known only from them)
+            out[pack.arg] = passed[pack.arg] & VALUE_FLAGS if passed is not None and pack.arg in passed else 0
     return out
 
 
@@ -351,6 +350,9 @@ class ValueEnv:
             value = self.cls.attrs.get(attr)
             if value is not None:
                 flags = self._init_value_flags(value)
+            walked = self.cls.walked_attrs.get(attr)
+            if walked is not None and walked & TENSOR and not flags & (LAYER | VARIABLE):
+                flags = walked  # a tensor a compiled method stored (`self.hidden = tf.nn.relu(x)` in call)
         self._self_memo[attr] = flags
         return flags
 

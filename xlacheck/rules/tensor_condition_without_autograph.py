@@ -67,9 +67,12 @@ class TensorConditionWithoutAutograph(Rule):
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` functions; also in a module-level helper that nothing in the file
-    compiles when the helper declares `@tf.autograph.experimental.do_not_convert` itself (the
-    decorator only matters inside a graph). In converted code it flags `if`/`while`/ternaries on
+    `jax.jit` functions, and whatever an `autograph=False` entry runs on its trace, even where
+    another path converts it (its helpers, and the `call` of the Keras layers and models it calls:
+    Keras converts `call` only when its caller's AutoGraph status allows); also in a module-level
+    helper that nothing in the file compiles when the helper declares
+    `@tf.autograph.experimental.do_not_convert` itself (the decorator only matters inside a
+    graph). In converted code it flags `if`/`while`/ternaries on
     the truth value of a non-boolean `tf.Variable` attribute (`if self.bias:` where `self.bias`
     comes from `add_weight`).
 
@@ -208,9 +211,10 @@ class TensorConditionWithoutAutograph(Rule):
                 )),
         Example("import tensorflow as tf\nlayer = tf.keras.layers.Lambda(lambda t: t * 2.0 if tf.reduce_max(t) > 1.0 else t)\n",
                 expected=(
-                    (2, 53, 'conditional expression on a tensor in code AutoGraph does not convert (compiled without '
-                            "AutoGraph): tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not "
-                            "allowed'; use tf.where/tf.cond or an indicator rewrite"),
+                    (2, 53, 'conditional expression on a tensor in code AutoGraph does not convert (wrapped in a '
+                            "Keras Lambda layer, which runs it without AutoGraph): tracing fails with 'Using a "
+                            "symbolic tf.Tensor as a Python bool is not allowed'; use tf.where/tf.cond or an "
+                            "indicator rewrite"),
                 )),
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
                 "    while jnp.sum(x) > 1.0:\n        x = x / 2.0\n    return x\n",
@@ -254,7 +258,7 @@ class TensorConditionWithoutAutograph(Rule):
         helper = ctx.function.level is Level.HELPER
         if helper and not _declared_do_not_convert(ctx):
             return
-        if ctx.converted:
+        if ctx.converted and not ctx.function.unconverted_from:
             if not isinstance(node, ast.BoolOp):
                 self._variable_condition(node, ctx)
             return
@@ -273,7 +277,7 @@ class TensorConditionWithoutAutograph(Rule):
                                "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop")
                     return
                 why = ("a helper decorated with tf.autograph.experimental.do_not_convert, traced by its callers"
-                       if helper else ctx.function.why)
+                       if helper else ctx.function.unconverted_from if ctx.converted else ctx.function.why)
                 ctx.report(self, test,
                            f"{kind} on a tensor in code AutoGraph does not convert ({why}): "
                            "tracing fails with 'Using a symbolic tf.Tensor as a Python bool is not allowed'; "
