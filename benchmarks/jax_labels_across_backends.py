@@ -17,7 +17,10 @@ of the ``ALT_ARGS`` calls.
 Measured 2026-11-26 on an H200 (jax 0.11.2, the device machine's own JAX): every case that ran agrees
 with the checked-in XLA:CPU labels (jax 0.10.2) in label and trace counts, on XLA:GPU
 (``cuda,cpu``) and on that machine's XLA:CPU: repo 164/164 (one case needs Keras 3, absent there),
-shared 34/34.
+shared 34/34. The 285 JAX cases added the next session (the form matrices of
+tools/generate_form_cases_jax.py and tools/generate_fix_forms.py) were relabelled on XLA:GPU the same
+way (H200, jax 0.11.2, two batches with ``--cases-root``) and merged into the checked-in
+``repo_jax_cuda-cpu.json``: repo 449/449 agree on XLA:GPU.
 
 ``label`` writes ``DIR/{repo,shared}_jax_<platform>.json`` (the oracle's own format; a ``,`` in the
 platform becomes ``-``, since the device tool returns only plain names). ``--platform
