@@ -942,6 +942,14 @@ class _Builder:
                         assigned.setdefault(n.target.attr, []).append(None)  # type: ignore[union-attr]
                 elif isinstance(n, ast.AnnAssign) and _self_attr(n.target):
                     assigned.setdefault(n.target.attr, []).append(n.value)  # type: ignore[union-attr]
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "register_buffer" \
+                        and _self_attr(n.func) and len(n.args) >= 2 and isinstance(n.args[0], ast.Constant) \
+                        and isinstance(n.args[0].value, str):
+                    # self.register_buffer("steps", torch.tensor(0)) binds self.steps; a buffer built anywhere but
+                    # on a device lives where its module is, and nothing here says where that is (audiolm's
+                    # trainer module keeps its step counter in a buffer and is never moved)
+                    v = n.args[1]
+                    assigned.setdefault(n.args[0].value, []).append(v if self._on_device(v) else None)
             name = c.node.name
             self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
                                        and all(v is not None and self._on_device(v) for v in vs)}
@@ -959,7 +967,7 @@ class _Builder:
         if self.default_device:
             return False
         if name == "torch.tensor":
-            return not any(k.arg in ("device", None) for k in c.keywords)
+            return not any(k.arg in ("device", None) for k in c.keywords) or _built_on_cpu(name, c)
         return name.startswith("torch.") and _built_on_cpu(name, c)
 
     def _on_device(self, v: ast.expr) -> bool:
@@ -977,7 +985,8 @@ class _Builder:
         if _builds_tensor(self.resolve(f)):
             device = next((kw.value for kw in v.keywords if kw.arg == "device"), None)
             return device is not None and not (isinstance(device, ast.Constant)
-                                               and (device.value is None or device.value == "cpu"))
+                                               and (device.value is None or device.value == "cpu")
+                                               or _names_cuda(device))
         return False
 
     # -- values ----------------------------------------------------------------------------
@@ -2443,8 +2452,11 @@ def _python_number_tests(test: ast.expr) -> list[str]:
 
 
 def _moves_to_cpu(c: ast.Call) -> bool:
-    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host."""
+    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host (``t.to("cuda")``:
+    a copy on a CUDA device, off the XLA device as well)."""
     for a in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "device")]:
+        if _names_cuda(a):
+            return True
         if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" and a.args:
             a = a.args[0]
         if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu":
@@ -2512,7 +2524,9 @@ def _rooted_at_self(e: ast.expr) -> bool:
 
 def _built_on_cpu(name: str, c: ast.Call) -> bool:
     """``torch.from_numpy(a)`` (host memory, no ``device=``), a factory told ``device="cpu"``, and a
-    size-taking factory given no ``device=`` (``torch.rand([])``: built on the default device, the CPU)."""
+    size-taking factory given no ``device=`` (``torch.rand([])``: built on the default device, the CPU).
+    A factory told a CUDA device (``device=torch.cuda.current_device()``) counts too: its tensor is not on
+    the XLA device either, and reading it runs no XLA graph."""
     if name == "torch.from_numpy":
         return True
     device = [k.value for k in c.keywords if k.arg == "device"]
@@ -2520,7 +2534,22 @@ def _built_on_cpu(name: str, c: ast.Call) -> bool:
         return False  # (**kwargs may name the device)
     if not device:
         return name.removeprefix("torch.") in FACTORIES_DETERMINISTIC | FACTORIES_RANDOM
-    return name.startswith("torch.") and isinstance(device[0], ast.Constant) and device[0].value == "cpu"
+    return name.startswith("torch.") and (isinstance(device[0], ast.Constant) and device[0].value == "cpu"
+                                          or _names_cuda(device[0]))
+
+
+def _names_cuda(e: ast.expr) -> bool:
+    """A device spelled as a CUDA one: ``"cuda"``, ``"cuda:0"``, ``f"cuda:{rank}"``, ``torch.device("cuda", i)``,
+    ``torch.cuda.current_device()`` (an index into CUDA devices). Never the XLA device."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "device" and e.args:
+        e = e.args[0]  # torch.device("cuda", i)
+    if isinstance(e, ast.JoinedStr) and e.values:
+        e = e.values[0]  # f"cuda:{rank}"
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return e.value.split(":")[0] == "cuda"
+    return (isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute)
+            and e.func.attr == "current_device" and isinstance(e.func.value, ast.Attribute)
+            and e.func.value.attr == "cuda")
 
 
 def _unmoved_modules(owner: ast.AST, module_classes: frozenset[str] | set[str]) -> frozenset[str]:
