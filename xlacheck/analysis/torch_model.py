@@ -42,6 +42,7 @@ from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -471,6 +472,9 @@ class _Builder:
         # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
         # a factory given no ``device=`` may build there, so none is known to build on the CPU
         self.default_device = _sets_default_device(tree, self.resolve)
+        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
+        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
+        self.cuda_only = self._cuda_only_functions()
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -566,6 +570,61 @@ class _Builder:
         out[id(self.tree)] = held
         return out
 
+    def _cuda_call(self, c: ast.Call, cuda_only: set[int]) -> bool:
+        """A call into a CUDA-only kernel library (``flash_attn_varlen_func(...)``, ``sageattn(...)``), a Triton
+        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), or a call of a same-file
+        function in ``cuda_only``."""
+        f = c.func.value if isinstance(c.func, ast.Subscript) else c.func
+        name = self.resolve(f) or ""
+        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES:
+            return True
+        for target in self._lookup(f):
+            node = target.node
+            if id(node) in cuda_only or not isinstance(node, ast.Lambda) and any(
+                    (self.resolve(d.func if isinstance(d, ast.Call) else d) or "").split(".", 1)[0] == "triton"
+                    for d in node.decorator_list):
+                return True
+        return False
+
+    def cuda_bound(self, body: list[ast.stmt], cuda_only: set[int] | None = None) -> bool:
+        """Running ``body`` reaches a CUDA-only call (``_cuda_call``) unless it returns first: a statement with
+        one in its own expressions, an ``if`` both of whose branches are bound, or a ``try``/``with``/loop
+        whose body is. Such code cannot run with XLA tensors: on XLA the project never takes it."""
+        if not self.imports_cuda_only:
+            return False
+        cuda_only = self.cuda_only if cuda_only is None else cuda_only
+        for s in body:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(s, ast.If):
+                bound = bool(s.orelse) and self.cuda_bound(s.body, cuda_only) and self.cuda_bound(s.orelse, cuda_only)
+            elif isinstance(s, (ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+                bound = self.cuda_bound(s.body, cuda_only)
+            else:
+                bound = any(isinstance(n, ast.Call) and self._cuda_call(n, cuda_only) for n in walk(s))
+            if bound:
+                return True
+            if any(isinstance(n, ast.Return) for n in walk(s)):
+                return False  # (a path that returns before the call: `if not use_flash: return sdpa(...)`)
+        return False
+
+    def _cuda_only_functions(self) -> set[int]:
+        """ids of the file's functions whose body is ``cuda_bound`` (calling such a function is a CUDA-only
+        call too, to a fixed point), and of the functions nested in them."""
+        if not self.imports_cuda_only:
+            return set()
+        funcs = [f.node for f in self.facts.functions if isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        found: set[int] = set()
+
+        def more() -> bool:
+            new = {id(f) for f in funcs if id(f) not in found and self.cuda_bound(f.body, found)}
+            found.update(new)
+            return bool(new)
+
+        settle(more)
+        return found | {id(n) for f in funcs if id(f) in found for n in walk(f) if n is not f
+                        and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))}
+
     def find_steps(self) -> None:
         out = self.out
         self.device_loaders = self._device_loader_names()
@@ -591,7 +650,7 @@ class _Builder:
                     if isinstance(e, ast.Call) and self.resolve(e.func) == "torch_xla.step":
                         steps.append(Step(w, "inside `with torch_xla.step()`", owner))
         for f in funcs:
-            why = self._function_step(f)
+            why = self._function_step(f) if id(f.node) not in self.cuda_only else ""
             if why:
                 steps.append(Step(f.node, why, f.node))
                 if why.startswith("decorated with @") and why.endswith("(torch code declared to run on XLA)") \
@@ -630,7 +689,7 @@ class _Builder:
                         sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
                                                                  once))
                         lazy_sites.setdefault(id(f.node), []).append((s, id(call) in self.lazy_calls))
-                    if id(f.node) not in seen and f.node is not s.node:
+                    if id(f.node) not in seen and f.node is not s.node and id(f.node) not in self.cuda_only:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
@@ -1628,7 +1687,7 @@ class _Walker:
             numbers = _python_number_tests(s.test)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
-            self.dead_block(s.body, on_xla is False)
+            self.dead_block(s.body, on_xla is False or self.b.cuda_bound(s.body))
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
                     self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
@@ -1637,7 +1696,7 @@ class _Walker:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
                 after_body, self.env = self.env, before
-                self.dead_block(s.orelse, on_xla is True)
+                self.dead_block(s.orelse, on_xla is True or self.b.cuda_bound(s.orelse))
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
