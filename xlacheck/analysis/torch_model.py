@@ -454,6 +454,7 @@ class _Builder:
         self.self_methods = self._self_methods()
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
+        self._unmoved_cache: dict[int, frozenset[str]] = {}  # id(ClassDef) -> its unmoved_attrs
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.cpu_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> a plain tensor attribute built on the CPU
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
@@ -534,6 +535,67 @@ class _Builder:
         if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
             return True
         return is_module_class(self.resolve(v.func))
+
+    def unmoved_attrs(self, cls: ClassInfo) -> frozenset[str]:
+        """``self.<attr>`` of a class that is no nn.Module (so nothing moves it along with its parent), every
+        binding of which builds a module on the CPU (a same-file module class, a ``torch.nn`` class, a
+        pretrained model ``AutoModelFor...from_pretrained(...)`` given no ``device_map=``/``device=``; also with
+        ``.eval()``/``.requires_grad_(False)``-like calls chained), and that nothing in the class moves or hands
+        on (``self.<attr>.to(d)``/``.cuda()``, ``accelerator.prepare(self.<attr>)``, an argument, a return value,
+        an item of a display, an alias): its parameters stay where they were built, on the CPU (a toxicity
+        classifier a task loads for evaluation and never moves)."""
+        key = id(cls.node)
+        if key in self._unmoved_cache:
+            return self._unmoved_cache[key]
+        names: dict[str, bool] = {}
+        if cls.node.name not in self.module_classes:
+            for n in walk(cls.node):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if _self_attr(t):
+                            built = self._cpu_module(n.value)
+                            names[t.attr] = names.get(t.attr, True) and built  # type: ignore[attr-defined]
+                elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and _self_attr(n.target):
+                    names[n.target.attr] = False  # type: ignore[union-attr]
+            kept = {k for k, built in names.items() if built}
+            for n in walk(cls.node):
+                if not kept:
+                    break
+                handed: list[ast.expr] = []
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    if isinstance(f, ast.Attribute) and _self_attr(f.value) and f.attr in (
+                            "to", "cuda", "xla", "to_empty", "apply", "_apply"):
+                        kept.discard(f.value.attr)  # type: ignore[attr-defined]
+                    handed = [a.value if isinstance(a, ast.Starred) else a for a in n.args]
+                    handed += [k.value for k in n.keywords]
+                elif isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Assign)) and n.value is not None:
+                    handed = [n.value]
+                elif isinstance(n, (ast.List, ast.Tuple, ast.Set)):
+                    handed = list(n.elts)
+                elif isinstance(n, ast.Dict):
+                    handed = [v for v in n.values if v is not None]
+                for a in handed:
+                    if _self_attr(a):
+                        kept.discard(a.attr)  # type: ignore[attr-defined]
+            names = {k: True for k in kept}
+        self._unmoved_cache[key] = frozenset(names)
+        return self._unmoved_cache[key]
+
+    def _cpu_module(self, v: ast.expr) -> bool:
+        """``v`` builds a module on the CPU (see ``unmoved_attrs``)."""
+        while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in (
+                "eval", "train", "requires_grad_", "float", "half", "bfloat16", "double"):
+            v = v.func.value
+        if not isinstance(v, ast.Call) or any(k.arg in ("device_map", "device", None) for k in v.keywords):
+            return False
+        if self._builds_module(v):
+            return True
+        if not (isinstance(v.func, ast.Attribute) and v.func.attr == "from_pretrained"):
+            return False
+        leaf = (self.resolve(v.func.value) or "").rsplit(".", 1)
+        return len(leaf) == 2 and leaf[0].split(".", 1)[0] in ("transformers", "diffusers") and (
+            "Model" in leaf[1] or "For" in leaf[1]) and not leaf[1].endswith(("Config", "Tokenizer", "Processor"))
 
     # -- steps -----------------------------------------------------------------------------
     def _device_loader_names(self) -> dict[int, set[str]]:
@@ -2203,6 +2265,10 @@ class _Walker:
                     _host_data(c, b.out.of))):
                 return flags | CPU
             return flags
+        if _self_attr(f) and self.cls is not None and f.attr in b.unmoved_attrs(self.cls):  # type: ignore[attr-defined]
+            tensors = [a for a in [*args, *(self.b.out.of(k.value) for k in c.keywords)] if a & (TENSOR | STRUCT)]
+            if tensors and all(a & CPU for a in tensors):
+                return OUT | GRAD | CPU  # self.classifier(**tokenizer(texts, return_tensors="pt")): all on the CPU
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT | GRAD  # self.layer(x), self.model(x)
