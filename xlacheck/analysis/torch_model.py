@@ -853,23 +853,38 @@ class _Builder:
     def _lazy_inits(self) -> None:
         """A value computed once and kept on ``self``: ``if self.x is None: ... self.x = ...`` runs on the
         first call only (a RoPE table, normalisation statistics built on first use), so its statements are
-        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. Not where the
-        class sets ``self.x`` back to ``None`` outside ``__init__`` (a cache rebuilt on demand)."""
+        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. So is
+        ``if not self.done: ...`` whose branch sets ``self.done = True`` (itself or in a method of the class
+        that it calls: FID statistics of the real data, computed on the first evaluation). Not where the
+        class resets ``self.x`` (to ``None``; ``self.done`` to ``False``) outside ``__init__`` (a cache rebuilt
+        on demand)."""
         for cls in self.facts.classes:
-            reset = {t.attr for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
-                     and isinstance(n.value, ast.Constant) and n.value.value is None
+            reset = {(t.attr, n.value.value) for m in cls.node.body
+                     if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and n.value.value in (None, False)
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
             for n in walk(cls.node):
-                if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1
-                        and isinstance(n.test.ops[0], ast.Is) and isinstance(n.test.comparators[0], ast.Constant)
-                        and n.test.comparators[0].value is None and isinstance(n.test.left, ast.Attribute)
-                        and _self_attr(n.test.left)) or n.test.left.attr in reset or n.orelse:
+                if not isinstance(n, ast.If) or n.orelse:
                     continue
-                attr = n.test.left.attr
-                if not any(isinstance(t, ast.Attribute) and _self_attr(t) and t.attr == attr
-                           for st in n.body for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
-                           for t in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                t = n.test
+                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
+                        and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None \
+                        and _self_attr(t.left):
+                    attr, done = t.left.attr, None  # type: ignore[attr-defined]
+                elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
+                    attr, done = t.operand.attr, True  # type: ignore[attr-defined]
+                else:
+                    continue
+                if (attr, None if done is None else False) in reset:
+                    continue
+                # the branch, and the methods of the class it calls, one level down (a loader method)
+                scopes: list[ast.AST] = list(n.body) + [f.node for st in n.body for c in _calls_in(st)
+                                                        if isinstance(c.func, ast.Attribute) and _self_attr(c.func)
+                                                        for f in self._lookup(c.func)]
+                if not any(isinstance(tt, ast.Attribute) and _self_attr(tt) and tt.attr == attr and (
+                        done is None or isinstance(a.value, ast.Constant) and a.value.value is done)
+                           for st in scopes for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])):
                     continue
                 for st in n.body:
                     self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))

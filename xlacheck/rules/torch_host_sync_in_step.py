@@ -549,6 +549,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "        return self.classifier(**batch).logits.softmax(-1)[:, 1].tolist()\n"
                 "    def train_step(self, model, x, opt):\n        loss = model(x).mean()\n"
                 "        loss.backward()\n        opt.step()\n        return self.score(['a', 'b'])\n", torch_xla=True),
+        # reference statistics computed on the first call only (`if not self.loaded:` and the loader sets it)
+        Example("import torch\nclass Evaluator:\n    def __init__(self, model, loader):\n"
+                "        self.model, self.loader, self.loaded = model, loader, False\n    def load_stats(self):\n"
+                "        feats = [self.model(x) for x in self.loader]\n"
+                "        self.ref = torch.cat(feats).mean(0).cpu().numpy()\n        self.loaded = True\n"
+                "    @torch.no_grad()\n    def score(self, samples):\n        if not self.loaded:\n"
+                "            self.load_stats()\n        return self.model(samples).mean(0)\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
