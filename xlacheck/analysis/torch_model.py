@@ -860,7 +860,8 @@ class _Builder:
         on demand)."""
         for cls in self.facts.classes:
             reset = {(t.attr, n.value.value) for m in cls.node.body
-                     if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
+                     if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name != "__init__"
+                     for n in walk(m) if isinstance(n, ast.Assign)
                      and isinstance(n.value, ast.Constant) and n.value.value in (None, False)
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
             for n in walk(cls.node):
