@@ -64,18 +64,23 @@ def _reduction_fix(call: ast.Call, sub: ast.Subscript, torch_name: str) -> Fix |
 
 
 def _fixed_in(index: ast.expr, step: Step | None) -> bool:
-    """``index`` is a name the step never binds (nor takes as a parameter): made before the loop, the same
-    value at every step. A device tensor indexed by such a CPU mask gets the same count each time: torch_xla
-    computes the indices on the CPU and compiles one program (rebuilt: `w[mask] = orig[mask]` with
-    `mask = torch.arange(10) < 3`, six steps, two compiles, the first with the set-up, no aten:: fallback)."""
+    """``index`` is a name the step never binds, changes in place, nor takes as a parameter: made before the
+    loop, the same value at every step. A device tensor indexed by such a CPU mask gets the same count each
+    time: torch_xla computes the indices on the CPU and compiles one program (rebuilt: `w[mask] = orig[mask]`
+    with `mask = torch.arange(10) < 3`, six steps, two compiles, the first with the set-up, no aten:: fallback)."""
     if not isinstance(index, ast.Name) or step is None:
         return False
     node = step.node
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and index.id in {
             a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}:
         return False
-    return not any(isinstance(n, ast.Name) and n.id == index.id and not isinstance(n.ctx, ast.Load)
-                   for n in walk(node))
+    for n in walk(node):
+        if isinstance(n, ast.Name) and n.id == index.id and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name) and n.value.id == index.id \
+                and (not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Attribute) and n.attr.endswith("_")):
+            return False  # changed in place in the step (`mask[i] = True`, `mask.fill_(...)`): no longer fixed
+    return True
 
 
 def data_dependent_ops() -> frozenset[str]:
