@@ -1080,8 +1080,8 @@ class _Builder:
                 elif isinstance(n, ast.AnnAssign) and _self_attr(n.target):
                     assigned.setdefault(n.target.attr, []).append(n.value)  # type: ignore[union-attr]
                 elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-                        and n.func.attr == "register_buffer" and _self_attr(n.func) and len(n.args) >= 2 and isinstance(n.args[0], ast.Constant) \
-                        and isinstance(n.args[0].value, str):
+                        and n.func.attr == "register_buffer" and _self_attr(n.func) and len(n.args) >= 2 \
+                        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
                     # self.register_buffer("steps", torch.tensor(0)) binds self.steps; a buffer built anywhere but
                     # on a device lives where its module is, and nothing here says where that is (audiolm's
                     # trainer module keeps its step counter in a buffer and is never moved)
