@@ -142,6 +142,16 @@ HOST_RANDOM_DRAWS: dict[str, frozenset[str]] = {
 }
 
 
+# Kernel libraries that run only on CUDA devices (their calls launch CUDA or Triton kernels on CUDA
+# tensors; none has an XLA lowering): PyTorch code that calls one cannot run with XLA tensors, so it is
+# a path the project takes on GPUs only (lumina's flash-attn varlen path, SageAttention). Top-level
+# package names. Not listed: packages whose CUDA parts are modules built at set-up (apex's fused
+# layers, bitsandbytes, which has CPU backends too).
+CUDA_ONLY_PACKAGES = frozenset({"flash_attn", "flash_attn_interface", "flash_attn_2_cuda", "sageattention", "xformers",
+                                "mamba_ssm", "causal_conv1d", "flashinfer", "triton", "selective_scan_cuda",
+                                "deep_gemm", "natten", "fused_dense_lib"})
+
+
 class TensorArg(NamedTuple):
     """An argument that must be a tensor once traced, and what TensorFlow says when it is not."""
 

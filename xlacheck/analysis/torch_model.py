@@ -42,6 +42,7 @@ from xlacheck.analysis import walk
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -453,6 +454,7 @@ class _Builder:
         self.self_methods = self._self_methods()
         self.param_flags: dict[int, dict[str, int]] = {}  # id(FunctionDef) -> params proven by step callers
         self._instance_cache: dict[str, str] | None = None
+        self._unmoved_cache: dict[int, frozenset[str]] = {}  # id(ClassDef) -> its unmoved_attrs
         self.device_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> always a tensor built on a device
         self.cpu_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> a plain tensor attribute built on the CPU
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
@@ -471,6 +473,9 @@ class _Builder:
         # the file sets torch's default device (``torch.set_default_device(d)``, ``with torch.device(d):``):
         # a factory given no ``device=`` may build there, so none is known to build on the CPU
         self.default_device = _sets_default_device(tree, self.resolve)
+        # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
+        self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
+        self.cuda_only = self._cuda_only_functions()
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -531,6 +536,67 @@ class _Builder:
             return True
         return is_module_class(self.resolve(v.func))
 
+    def unmoved_attrs(self, cls: ClassInfo) -> frozenset[str]:
+        """``self.<attr>`` of a class that is no nn.Module (so nothing moves it along with its parent), every
+        binding of which builds a module on the CPU (a same-file module class, a ``torch.nn`` class, a
+        pretrained model ``AutoModelFor...from_pretrained(...)`` given no ``device_map=``/``device=``; also with
+        ``.eval()``/``.requires_grad_(False)``-like calls chained), and that nothing in the class moves or hands
+        on (``self.<attr>.to(d)``/``.cuda()``, ``accelerator.prepare(self.<attr>)``, an argument, a return value,
+        an item of a display, an alias): its parameters stay where they were built, on the CPU (a toxicity
+        classifier a task loads for evaluation and never moves)."""
+        key = id(cls.node)
+        if key in self._unmoved_cache:
+            return self._unmoved_cache[key]
+        names: dict[str, bool] = {}
+        if cls.node.name not in self.module_classes:
+            for n in walk(cls.node):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if _self_attr(t):
+                            built = self._cpu_module(n.value)
+                            names[t.attr] = names.get(t.attr, True) and built  # type: ignore[attr-defined]
+                elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and _self_attr(n.target):
+                    names[n.target.attr] = False  # type: ignore[union-attr]
+            kept = {k for k, built in names.items() if built}
+            for n in walk(cls.node):
+                if not kept:
+                    break
+                handed: list[ast.expr] = []
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    if isinstance(f, ast.Attribute) and _self_attr(f.value) and f.attr in (
+                            "to", "cuda", "xla", "to_empty", "apply", "_apply"):
+                        kept.discard(f.value.attr)  # type: ignore[attr-defined]
+                    handed = [a.value if isinstance(a, ast.Starred) else a for a in n.args]
+                    handed += [k.value for k in n.keywords]
+                elif isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Assign)) and n.value is not None:
+                    handed = [n.value]
+                elif isinstance(n, (ast.List, ast.Tuple, ast.Set)):
+                    handed = list(n.elts)
+                elif isinstance(n, ast.Dict):
+                    handed = [v for v in n.values if v is not None]
+                for a in handed:
+                    if _self_attr(a):
+                        kept.discard(a.attr)  # type: ignore[attr-defined]
+            names = {k: True for k in kept}
+        self._unmoved_cache[key] = frozenset(names)
+        return self._unmoved_cache[key]
+
+    def _cpu_module(self, v: ast.expr) -> bool:
+        """``v`` builds a module on the CPU (see ``unmoved_attrs``)."""
+        while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in (
+                "eval", "train", "requires_grad_", "float", "half", "bfloat16", "double"):
+            v = v.func.value
+        if not isinstance(v, ast.Call) or any(k.arg in ("device_map", "device", None) for k in v.keywords):
+            return False
+        if self._builds_module(v):
+            return True
+        if not (isinstance(v.func, ast.Attribute) and v.func.attr == "from_pretrained"):
+            return False
+        leaf = (self.resolve(v.func.value) or "").rsplit(".", 1)
+        return len(leaf) == 2 and leaf[0].split(".", 1)[0] in ("transformers", "diffusers") and (
+            "Model" in leaf[1] or "For" in leaf[1]) and not leaf[1].endswith(("Config", "Tokenizer", "Processor"))
+
     # -- steps -----------------------------------------------------------------------------
     def _device_loader_names(self) -> dict[int, set[str]]:
         """Per function (id of its node; the module is id(tree)), the names that hold a device
@@ -566,6 +632,61 @@ class _Builder:
         out[id(self.tree)] = held
         return out
 
+    def _cuda_call(self, c: ast.Call, cuda_only: set[int]) -> bool:
+        """A call into a CUDA-only kernel library (``flash_attn_varlen_func(...)``, ``sageattn(...)``), a Triton
+        kernel launch (``_kernel[grid](...)`` of a ``@triton.jit`` function), or a call of a same-file
+        function in ``cuda_only``."""
+        f = c.func.value if isinstance(c.func, ast.Subscript) else c.func
+        name = self.resolve(f) or ""
+        if name.split(".", 1)[0] in CUDA_ONLY_PACKAGES:
+            return True
+        for target in self._lookup(f):
+            node = target.node
+            if id(node) in cuda_only or not isinstance(node, ast.Lambda) and any(
+                    (self.resolve(d.func if isinstance(d, ast.Call) else d) or "").split(".", 1)[0] == "triton"
+                    for d in node.decorator_list):
+                return True
+        return False
+
+    def cuda_bound(self, body: list[ast.stmt], cuda_only: set[int] | None = None) -> bool:
+        """Running ``body`` reaches a CUDA-only call (``_cuda_call``) unless it returns first: a statement with
+        one in its own expressions, an ``if`` both of whose branches are bound, or a ``try``/``with``/loop
+        whose body is. Such code cannot run with XLA tensors: on XLA the project never takes it."""
+        if not self.imports_cuda_only:
+            return False
+        cuda_only = self.cuda_only if cuda_only is None else cuda_only
+        for s in body:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(s, ast.If):
+                bound = bool(s.orelse) and self.cuda_bound(s.body, cuda_only) and self.cuda_bound(s.orelse, cuda_only)
+            elif isinstance(s, (ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+                bound = self.cuda_bound(s.body, cuda_only)
+            else:
+                bound = any(isinstance(n, ast.Call) and self._cuda_call(n, cuda_only) for n in walk(s))
+            if bound:
+                return True
+            if any(isinstance(n, ast.Return) for n in walk(s)):
+                return False  # (a path that returns before the call: `if not use_flash: return sdpa(...)`)
+        return False
+
+    def _cuda_only_functions(self) -> set[int]:
+        """ids of the file's functions whose body is ``cuda_bound`` (calling such a function is a CUDA-only
+        call too, to a fixed point), and of the functions nested in them."""
+        if not self.imports_cuda_only:
+            return set()
+        funcs = [f.node for f in self.facts.functions if isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        found: set[int] = set()
+
+        def more() -> bool:
+            new = {id(f) for f in funcs if id(f) not in found and self.cuda_bound(f.body, found)}
+            found.update(new)
+            return bool(new)
+
+        settle(more)
+        return found | {id(n) for f in funcs if id(f) in found for n in walk(f) if n is not f
+                        and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))}
+
     def find_steps(self) -> None:
         out = self.out
         self.device_loaders = self._device_loader_names()
@@ -591,7 +712,7 @@ class _Builder:
                     if isinstance(e, ast.Call) and self.resolve(e.func) == "torch_xla.step":
                         steps.append(Step(w, "inside `with torch_xla.step()`", owner))
         for f in funcs:
-            why = self._function_step(f)
+            why = self._function_step(f) if id(f.node) not in self.cuda_only else ""
             if why:
                 steps.append(Step(f.node, why, f.node))
                 if why.startswith("decorated with @") and why.endswith("(torch code declared to run on XLA)") \
@@ -630,7 +751,7 @@ class _Builder:
                         sites.setdefault(id(f.node), []).append((s, id(call) in every_n, id(call) in self.setup_calls,
                                                                  once))
                         lazy_sites.setdefault(id(f.node), []).append((s, id(call) in self.lazy_calls))
-                    if id(f.node) not in seen and f.node is not s.node:
+                    if id(f.node) not in seen and f.node is not s.node and id(f.node) not in self.cuda_only:
                         seen.add(id(f.node))
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
@@ -732,23 +853,39 @@ class _Builder:
     def _lazy_inits(self) -> None:
         """A value computed once and kept on ``self``: ``if self.x is None: ... self.x = ...`` runs on the
         first call only (a RoPE table, normalisation statistics built on first use), so its statements are
-        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. Not where the
-        class sets ``self.x`` back to ``None`` outside ``__init__`` (a cache rebuilt on demand)."""
+        set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. So is
+        ``if not self.done: ...`` whose branch sets ``self.done = True`` (itself or in a method of the class
+        that it calls: FID statistics of the real data, computed on the first evaluation). Not where the
+        class resets ``self.x`` (to ``None``; ``self.done`` to ``False``) outside ``__init__`` (a cache rebuilt
+        on demand)."""
         for cls in self.facts.classes:
-            reset = {t.attr for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and m.name != "__init__" for n in walk(m) if isinstance(n, ast.Assign)
-                     and isinstance(n.value, ast.Constant) and n.value.value is None
+            reset = {(t.attr, n.value.value) for m in cls.node.body
+                     if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name != "__init__"
+                     for n in walk(m) if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and n.value.value in (None, False)
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
             for n in walk(cls.node):
-                if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and len(n.test.ops) == 1
-                        and isinstance(n.test.ops[0], ast.Is) and isinstance(n.test.comparators[0], ast.Constant)
-                        and n.test.comparators[0].value is None and isinstance(n.test.left, ast.Attribute)
-                        and _self_attr(n.test.left)) or n.test.left.attr in reset or n.orelse:
+                if not isinstance(n, ast.If) or n.orelse:
                     continue
-                attr = n.test.left.attr
-                if not any(isinstance(t, ast.Attribute) and _self_attr(t) and t.attr == attr
-                           for st in n.body for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
-                           for t in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                t = n.test
+                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
+                        and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None \
+                        and _self_attr(t.left):
+                    attr, done = t.left.attr, None  # type: ignore[attr-defined]
+                elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
+                    attr, done = t.operand.attr, True  # type: ignore[attr-defined]
+                else:
+                    continue
+                if (attr, None if done is None else False) in reset:
+                    continue
+                # the branch, and the methods of the class it calls, one level down (a loader method)
+                scopes: list[ast.AST] = list(n.body) + [f.node for st in n.body for c in _calls_in(st)
+                                                        if isinstance(c.func, ast.Attribute) and _self_attr(c.func)
+                                                        for f in self._lookup(c.func)]
+                if not any(isinstance(tt, ast.Attribute) and _self_attr(tt) and tt.attr == attr and (
+                        done is None or isinstance(a.value, ast.Constant) and a.value.value is done)
+                           for st in scopes for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])):
                     continue
                 for st in n.body:
                     self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
@@ -942,6 +1079,14 @@ class _Builder:
                         assigned.setdefault(n.target.attr, []).append(None)  # type: ignore[union-attr]
                 elif isinstance(n, ast.AnnAssign) and _self_attr(n.target):
                     assigned.setdefault(n.target.attr, []).append(n.value)  # type: ignore[union-attr]
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and n.func.attr == "register_buffer" and _self_attr(n.func) and len(n.args) >= 2 \
+                        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+                    # self.register_buffer("steps", torch.tensor(0)) binds self.steps; a buffer built anywhere but
+                    # on a device lives where its module is, and nothing here says where that is (audiolm's
+                    # trainer module keeps its step counter in a buffer and is never moved)
+                    v = n.args[1]
+                    assigned.setdefault(n.args[0].value, []).append(v if self._on_device(v) else None)
             name = c.node.name
             self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
                                        and all(v is not None and self._on_device(v) for v in vs)}
@@ -959,7 +1104,7 @@ class _Builder:
         if self.default_device:
             return False
         if name == "torch.tensor":
-            return not any(k.arg in ("device", None) for k in c.keywords)
+            return not any(k.arg in ("device", None) for k in c.keywords) or _built_on_cpu(name, c)
         return name.startswith("torch.") and _built_on_cpu(name, c)
 
     def _on_device(self, v: ast.expr) -> bool:
@@ -977,7 +1122,8 @@ class _Builder:
         if _builds_tensor(self.resolve(f)):
             device = next((kw.value for kw in v.keywords if kw.arg == "device"), None)
             return device is not None and not (isinstance(device, ast.Constant)
-                                               and (device.value is None or device.value == "cpu"))
+                                               and (device.value is None or device.value == "cpu")
+                                               or _names_cuda(device))
         return False
 
     # -- values ----------------------------------------------------------------------------
@@ -1619,7 +1765,7 @@ class _Walker:
             numbers = _python_number_tests(s.test)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
-            self.dead_block(s.body, on_xla is False)
+            self.dead_block(s.body, on_xla is False or self.b.cuda_bound(s.body))
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
                     self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
@@ -1628,7 +1774,7 @@ class _Walker:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
                 after_body, self.env = self.env, before
-                self.dead_block(s.orelse, on_xla is True)
+                self.dead_block(s.orelse, on_xla is True or self.b.cuda_bound(s.orelse))
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
@@ -2135,6 +2281,10 @@ class _Walker:
                     _host_data(c, b.out.of))):
                 return flags | CPU
             return flags
+        if _self_attr(f) and self.cls is not None and f.attr in b.unmoved_attrs(self.cls):  # type: ignore[attr-defined]
+            tensors = [a for a in [*args, *(self.b.out.of(k.value) for k in c.keywords)] if a & (TENSOR | STRUCT)]
+            if tensors and all(a & CPU for a in tensors):
+                return OUT | GRAD | CPU  # self.classifier(**tokenizer(texts, return_tensors="pt")): all on the CPU
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and (
                 f.attr in b.module_names or b.out.of(f) & MODULE or f.attr in _MODEL_NAMES):
             return OUT | GRAD  # self.layer(x), self.model(x)
@@ -2443,8 +2593,11 @@ def _python_number_tests(test: ast.expr) -> list[str]:
 
 
 def _moves_to_cpu(c: ast.Call) -> bool:
-    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host."""
+    """``t.to("cpu")``, ``t.to(device="cpu")``, ``t.to(torch.device("cpu"))``: a copy on the host (``t.to("cuda")``:
+    a copy on a CUDA device, off the XLA device as well)."""
     for a in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "device")]:
+        if _names_cuda(a):
+            return True
         if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" and a.args:
             a = a.args[0]
         if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu":
@@ -2512,7 +2665,9 @@ def _rooted_at_self(e: ast.expr) -> bool:
 
 def _built_on_cpu(name: str, c: ast.Call) -> bool:
     """``torch.from_numpy(a)`` (host memory, no ``device=``), a factory told ``device="cpu"``, and a
-    size-taking factory given no ``device=`` (``torch.rand([])``: built on the default device, the CPU)."""
+    size-taking factory given no ``device=`` (``torch.rand([])``: built on the default device, the CPU).
+    A factory told a CUDA device (``device=torch.cuda.current_device()``) counts too: its tensor is not on
+    the XLA device either, and reading it runs no XLA graph."""
     if name == "torch.from_numpy":
         return True
     device = [k.value for k in c.keywords if k.arg == "device"]
@@ -2520,7 +2675,22 @@ def _built_on_cpu(name: str, c: ast.Call) -> bool:
         return False  # (**kwargs may name the device)
     if not device:
         return name.removeprefix("torch.") in FACTORIES_DETERMINISTIC | FACTORIES_RANDOM
-    return name.startswith("torch.") and isinstance(device[0], ast.Constant) and device[0].value == "cpu"
+    return name.startswith("torch.") and (isinstance(device[0], ast.Constant) and device[0].value == "cpu"
+                                          or _names_cuda(device[0]))
+
+
+def _names_cuda(e: ast.expr) -> bool:
+    """A device spelled as a CUDA one: ``"cuda"``, ``"cuda:0"``, ``f"cuda:{rank}"``, ``torch.device("cuda", i)``,
+    ``torch.cuda.current_device()`` (an index into CUDA devices). Never the XLA device."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "device" and e.args:
+        e = e.args[0]  # torch.device("cuda", i)
+    if isinstance(e, ast.JoinedStr) and e.values:
+        e = e.values[0]  # f"cuda:{rank}"
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return e.value.split(":")[0] == "cuda"
+    return (isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute)
+            and e.func.attr == "current_device" and isinstance(e.func.value, ast.Attribute)
+            and e.func.value.attr == "cuda")
 
 
 def _unmoved_modules(owner: ast.AST, module_classes: frozenset[str] | set[str]) -> frozenset[str]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import BOOL, CPU, STRUCT, op_table
+from xlacheck.analysis import walk
+from xlacheck.analysis.torch_model import BOOL, CPU, STRUCT, Step, op_table
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -60,6 +61,26 @@ def _reduction_fix(call: ast.Call, sub: ast.Subscript, torch_name: str) -> Fix |
         return None
     edit = Edit(Location(call.lineno, call.col_offset), Location(call.end_lineno, call.end_col_offset), text)
     return Fix(f"Reduce under the mask: {torch_name}.where(mask, x, 0) (static shape)", (edit,), Applicability.SAFE)
+
+
+def _fixed_in(index: ast.expr, step: Step | None) -> bool:
+    """``index`` is a name the step never binds, changes in place, nor takes as a parameter: made before the
+    loop, the same value at every step. A device tensor indexed by such a CPU mask gets the same count each
+    time: torch_xla computes the indices on the CPU and compiles one program (rebuilt: `w[mask] = orig[mask]`
+    with `mask = torch.arange(10) < 3`, six steps, two compiles, the first with the set-up, no aten:: fallback)."""
+    if not isinstance(index, ast.Name) or step is None:
+        return False
+    node = step.node
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and index.id in {
+            a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}:
+        return False
+    for n in walk(node):
+        if isinstance(n, ast.Name) and n.id == index.id and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name) and n.value.id == index.id \
+                and (not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Attribute) and n.attr.endswith("_")):
+            return False  # changed in place in the step (`mask[i] = True`, `mask.fill_(...)`): no longer fixed
+    return True
 
 
 def data_dependent_ops() -> frozenset[str]:
@@ -132,6 +153,12 @@ class TorchDataDependentShape(ModuleRule):
                 "        neg = torch.randint(0, 9, (4, 8))\n        neg[neg >= 3] += 1\n"
                 "        loss = model(x, neg.to(x.device)).sum()\n        loss.backward()\n        opt.step()\n",
                 torch_xla=True),
+        # a CPU mask made once before the loop (textual inversion's frozen rows): the same count at every step
+        Example("import torch\ndef train(model, loader, opt, vocab, first_new):\n"
+                "    keep = torch.arange(vocab) < first_new\n    orig = model.embed.weight.data.clone()\n"
+                "    for x in loader:\n        model(x).sum().backward()\n        opt.step()\n"
+                "        with torch.no_grad():\n            model.embed.weight[keep] = orig[keep]\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
@@ -199,6 +226,8 @@ class TorchDataDependentShape(ModuleRule):
                 index = node.slice
                 if torch.of(node.value) & CPU and torch.of(index) & CPU:
                     continue  # a CPU tensor under a CPU mask (the host's own data): nothing runs on the device
+                if torch.of(index) & CPU and _fixed_in(index, torch.in_step(node)):
+                    continue  # a CPU mask made before the loop: the same count at every step, one shape
                 if torch.of(index) & BOOL and torch.tensor(index):
                     kind = "setitem" if isinstance(node.ctx, ast.Store) else "getitem"
                     what = "`x[mask] = v`" if kind == "setitem" else "`x[mask]`"

@@ -515,6 +515,47 @@ class TorchHostSyncInStep(ModuleRule):
         Example("import torch\nfrom torch import nn\nclass Embed(nn.Module):\n    def forward(self, x, pos):\n"
                 "        if isinstance(pos, int):\n            pos = torch.arange(pos)\n"
                 "        return x + pos.float().mean()\n", torch_xla=True),
+        # a buffer of a module nothing moves (audiolm's trainer counts its steps in one) and a tensor made
+        # on a CUDA device: neither is on the XLA device, reading them runs no XLA graph
+        Example("import torch\nimport torch.distributed as dist\nfrom torch import nn\nclass Trainer(nn.Module):\n"
+                "    def __init__(self, model, accelerator):\n        super().__init__()\n"
+                "        self.model, self.accelerator = accelerator.prepare(model), accelerator\n"
+                "        self.register_buffer('steps', torch.tensor(0))\n    def load(self, step):\n"
+                "        self.steps = torch.tensor([step], device=self.accelerator.device)\n"
+                "    def mean(self, x: float):\n        t = torch.tensor(x, device=torch.cuda.current_device())\n"
+                "        dist.all_reduce(t)\n        return t.item()\n    def train_step(self, x, opt):\n"
+                "        steps = int(self.steps.item())\n        loss = self.model(x).mean()\n"
+                "        self.accelerator.backward(loss)\n        opt.step()\n        self.steps.add_(1)\n"
+                "        return self.mean(steps)\n", torch_xla=True),
+        # a path that calls a CUDA-only kernel library (flash-attn's varlen path) never runs on XLA
+        Example("import torch\nfrom torch import nn\ntry:\n    from flash_attn import flash_attn_varlen_func\n"
+                "except ImportError:\n    flash_attn_varlen_func = None\nclass Attention(nn.Module):\n"
+                "    def __init__(self, use_flash_attn=False):\n        super().__init__()\n"
+                "        self.use_flash_attn = use_flash_attn\n    def _unpad(self, q, mask):\n"
+                "        lengths = mask.sum(-1)\n        return q[mask], lengths.max().item()\n"
+                "    def flash(self, q, k, v, mask):\n        q, n = self._unpad(q, mask)\n"
+                "        return flash_attn_varlen_func(q, k, v, max_seqlen_q=n)\n"
+                "    def forward(self, q, k, v, mask):\n"
+                "        if self.use_flash_attn:\n            return self.flash(q, k, v, mask)\n"
+                "        return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n",
+                torch_xla=True),
+        # a classifier loaded for evaluation and never moved, fed a tokenizer's CPU tensors: all on the CPU
+        Example("import torch\nfrom transformers import AutoModelForSequenceClassification, AutoTokenizer\n"
+                "class Task:\n    def setup(self, name):\n"
+                "        self.tokenizer = AutoTokenizer.from_pretrained(name)\n"
+                "        self.classifier = AutoModelForSequenceClassification.from_pretrained(name).eval()\n"
+                "    @torch.no_grad()\n    def score(self, texts):\n"
+                "        batch = self.tokenizer(texts, return_tensors='pt', padding=True)\n"
+                "        return self.classifier(**batch).logits.softmax(-1)[:, 1].tolist()\n"
+                "    def train_step(self, model, x, opt):\n        loss = model(x).mean()\n"
+                "        loss.backward()\n        opt.step()\n        return self.score(['a', 'b'])\n", torch_xla=True),
+        # reference statistics computed on the first call only (`if not self.loaded:` and the loader sets it)
+        Example("import torch\nclass Evaluator:\n    def __init__(self, model, loader):\n"
+                "        self.model, self.loader, self.loaded = model, loader, False\n    def load_stats(self):\n"
+                "        feats = [self.model(x) for x in self.loader]\n"
+                "        self.ref = torch.cat(feats).mean(0).cpu().numpy()\n        self.loaded = True\n"
+                "    @torch.no_grad()\n    def score(self, samples):\n        if not self.loaded:\n"
+                "            self.load_stats()\n        return self.model(samples).mean(0)\n", torch_xla=True),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
