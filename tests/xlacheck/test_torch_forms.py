@@ -6,7 +6,11 @@ that prove the step themselves (no ``--torch-xla`` declaration), each with the n
   ``nn.Sequential`` item is what the item before it returns;
 * a hook registered on a layer (``register_forward_hook(fn)``) runs in the forward, with the layer's output;
 * ``step = make_step(model, opt)`` before the loop: calling ``step`` runs the closure the factory returns;
-* ``torch.compile(model, backend="openxla")`` of ``model = Net().to(device)`` compiles ``Net.forward``.
+* ``torch.compile(model, backend="openxla")`` of ``model = Net().to(device)`` compiles ``Net.forward``;
+* ``step = functools.partial(train_step, model, opt)``: calling ``step`` runs ``train_step``;
+* ``super().forward(x)`` runs the same-file base class's ``forward``, and ``model(x)`` builds the subclass;
+* a hook registered in the function that holds the step loop, before it;
+* an accelerate loop in a file that names the XLA distributed type but does not import torch_xla.
 """
 
 from __future__ import annotations
@@ -213,3 +217,113 @@ def test_model_instance_compiled_with_openxla_compiles_its_forward() -> None:
     inductor = COMPILED.replace("{sink}", "scale = h.mean().item()").replace(', backend="openxla"', "")
     assert _found(inductor) == []
 
+
+
+EXTRA = {
+    "partial": ("""
+import functools
+import torch
+import torch.nn.functional as F
+import torch_xla
+
+
+def train_step(model, opt, x, y):
+    opt.zero_grad()
+    out = model(x)
+    {sink}
+    loss = F.cross_entropy(out, y)
+    loss.backward()
+    opt.step()
+
+
+def train_epoch(model, opt, batches):
+    step = functools.partial(train_step, model, opt)
+    for x, y in batches:
+        step(x, y)
+        torch_xla.sync()
+""", "keep = out[out > 0]", "keep = out * (out > 0)"),
+    "super": ("""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch_xla
+
+
+class Base(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        {sink}
+        return h
+
+
+class Net(Base):
+    def forward(self, x):
+        return torch.relu(super().forward(x))
+
+
+def train(opt, batches):
+    model = Net()
+    for x, y in batches:
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+""", "print(\"base\", h.mean())", "print(\"base\", h.shape)"),
+    "hook_before_loop": ("""
+import torch
+import torch.nn.functional as F
+import torch_xla
+
+FEATS = []
+
+
+def save_hook(module, inputs, output):
+    {sink}
+
+
+def train(model, opt, batches):
+    model.fc1.register_forward_hook(save_hook)
+    for x, y in batches:
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+""", "FEATS.append(output.detach().cpu())", "FEATS.append(output.detach())"),
+    "accelerate": ("""
+import torch.nn.functional as F
+from accelerate import Accelerator
+from accelerate.utils import DistributedType
+
+
+def train(model, opt, loader):
+    accelerator = Accelerator()
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    if accelerator.distributed_type == DistributedType.XLA:
+        print("on XLA")
+    for x, y in loader:
+        out = model(x)
+        {sink}
+        loss = F.cross_entropy(out, y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+""", "keep = out[out > 0]", "keep = out * (out > 0)"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(EXTRA))
+def test_more_ways_code_reaches_the_step(form: str) -> None:
+    template, sink, near = EXTRA[form]
+    src = template.replace("{sink}", sink)
+    assert [line for line, _ in _found(src)] == [_line(src, sink)]
+    assert _found(template.replace("{sink}", near)) == []
+
+
+def test_accelerate_loop_without_the_xla_distributed_type_is_not_a_step() -> None:
+    template, sink, _ = EXTRA["accelerate"]
+    src = template.replace("{sink}", sink).replace("DistributedType.XLA", "DistributedType.MULTI_GPU")
+    assert _found(src) == []

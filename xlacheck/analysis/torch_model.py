@@ -623,6 +623,8 @@ class _Builder:
             every_n = _every_n_calls(s.node) | self.output_calls
             for call in _calls_in(s.node):
                 callees = self._lookup(call.func)
+                if not callees:
+                    callees = self._super_method(call.func, s.node)
                 if not callees and isinstance(call.func, ast.Name):
                     # step = make_step(model, opt) before the loop, step(x, y) in it
                     callees = self._returned_closure(call.func.id, s.owner if s.loop is not None else s.node)
@@ -649,7 +651,7 @@ class _Builder:
             # code that runs inside this step's calls without a call here: the forwards of the same-file
             # modules this module holds (in ``nn.Sequential``/``nn.ModuleList`` too), the hooks registered
             # on its layers
-            for f, how in self._runs_inside(s.node):
+            for f, how in self._runs_inside(s.node, s.owner if s.loop is not None else None):
                 if id(f.node) not in seen and f.node is not s.node:
                     seen.add(id(f.node))
                     new = Step(f.node, called_from_step(s.why, how), f.node)
@@ -718,15 +720,29 @@ class _Builder:
             return []
         return self._class_forward(names.pop())
 
+    def _super_method(self, f: ast.expr, caller: ast.AST) -> list[FunctionInfo]:
+        """``super().forward(x)`` in a method of a same-file class: the method of its same-file base class."""
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and isinstance(f.value.func, ast.Name)
+                and f.value.func.id == "super"):
+            return []
+        info = self.facts.by_node.get(id(caller))
+        if info is None or info.cls is None:
+            return []
+        return [m for c in self.facts.classes if c.node.name in info.cls.bases
+                for n, m in c.methods.items() if n == f.attr and not isinstance(m.node, ast.Lambda)][:1]
+
     def _returned_closure(self, name: str, owner: ast.AST) -> list[FunctionInfo]:
         """``step = make_step(model, opt)`` in ``owner``, then ``step(x, y)``: the function nested in the
-        same-file factory that the factory returns by name (every assignment of ``step`` there calls it)."""
+        same-file factory that the factory returns by name (every assignment of ``step`` there calls it);
+        ``step = functools.partial(train_step, model, opt)``: ``train_step``."""
         values = [a.value for a in own_statements(getattr(owner, "body", [])) if isinstance(a, ast.Assign)
                   and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
         values += [a.value for loop in _all_loops(getattr(owner, "body", [])) for a in own_statements(loop.body)
                    if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
         if len(values) != 1 or not isinstance(values[0], ast.Call):
             return []
+        if self.resolve(values[0].func) == "functools.partial" and values[0].args:
+            return [f for f in self._lookup(values[0].args[0]) if not isinstance(f.node, ast.Lambda)]
         out: list[FunctionInfo] = []
         for factory in self._lookup(values[0].func):
             node = factory.node
@@ -738,11 +754,11 @@ class _Builder:
                     and not isinstance(f.node, ast.Lambda)]
         return out[:1]
 
-    def _runs_inside(self, node: ast.AST) -> list[tuple[FunctionInfo, str]]:
+    def _runs_inside(self, node: ast.AST, loop_owner: ast.AST | None = None) -> list[tuple[FunctionInfo, str]]:
         """Functions a step runs without calling them by name: in a method of a same-file nn.Module, the
         ``forward`` of each same-file module that an attribute it reads (``self.block``, ``self.body``)
-        holds; in ``forward``, and in a function that builds or trains modules, the hooks registered on
-        modules (``register_forward_hook(fn)``) in the class or in that function."""
+        holds; the hooks registered on modules (``register_forward_hook(fn)``) in the step, in the function
+        that holds a step loop, or, for a ``forward``, in its class."""
         info = self.facts.by_node.get(id(node))
         out: list[tuple[FunctionInfo, str]] = []
         cls = info.cls if info is not None else None
@@ -754,6 +770,8 @@ class _Builder:
                     if name != cls.node.name:
                         out += [(f, f" as the forward of self.{attr}") for f in self._class_forward(name)]
         places: list[ast.AST] = [node]
+        if isinstance(loop_owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            places.append(loop_owner)  # (set-up before a step loop: ``model.fc.register_forward_hook(save)``)
         if cls is not None and cls.node.name in self.module_classes and info is not None and info.name == "forward":
             places += [m.node for m in cls.methods.values() if m.node is not node]
         for place in places:
@@ -912,6 +930,11 @@ class _Builder:
 
     def _loop_step(self, loop: ast.For | ast.While, creates_device: bool, accelerate_tpu: bool,
                    loaders: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+        if accelerate_tpu and any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
+                                  and isinstance(c.func.value, ast.Name) and "accelerator" in c.func.value.id
+                                  for c in _calls_in(loop)):
+            # (a file that names accelerate's XLA distributed type need not import torch_xla itself)
+            return "an accelerate training loop (XLA distributed type)"
         if not (self.out.xla_file or self.out.declared):
             return ""
         if isinstance(loop, ast.For) and self.out.xla_file:
@@ -939,10 +962,6 @@ class _Builder:
             return "a loop that calls " + (self.resolve(syncs[0].func) or "").replace("torch_xla.core.xla_model.", "xm.")
         if _trains(loop, self) and (creates_device and self.out.xla_file or self.out.declared):
             return "a training loop on the XLA device"
-        if accelerate_tpu and any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
-                                  and isinstance(c.func.value, ast.Name) and "accelerator" in c.func.value.id
-                                  for c in _calls_in(loop)):
-            return "an accelerate training loop (XLA distributed type)"
         return ""
 
     def _function_step(self, f: FunctionInfo) -> str:
@@ -1346,6 +1365,8 @@ class _Builder:
             return self._root_cache[0]
         held = {n for c in self.facts.classes for v in c.attrs.values() for n in self._built_classes(v)
                 if n != c.node.name}
+        # (a base class of a same-file model is not what ``model(x)`` builds: ``class Net(Base)``)
+        held |= {b for c in self.facts.classes if c.node.name in self.module_classes for b in c.bases}
         roots = [m for c in self.facts.classes if c.node.name in self.module_classes and c.node.name not in held
                  for name, m in c.methods.items() if name == "forward"]
         self._root_cache = (roots[0] if len(roots) == 1 else None,)
