@@ -694,6 +694,11 @@ class _Builder:
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
 
+    def pass_params(self, fn: ast.AST, proven: dict[str, int]) -> None:
+        """What one more call passes ``fn``'s parameters: a parameter keeps a flag every call passes."""
+        old = self.param_flags.get(id(fn))
+        self.param_flags[id(fn)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+
     def _class_forward(self, name: str) -> list[FunctionInfo]:
         return [m for c in self.facts.classes if c.node.name == name and name in self.module_classes
                 for n, m in c.methods.items() if n == "forward" and not isinstance(m.node, ast.Lambda)][:1]
@@ -2273,16 +2278,11 @@ class _Walker:
                 for kw in c.keywords:
                     if kw.arg:
                         proven[kw.arg] = self.b.out.of(kw.value) if kw.value is not None else 0
-                old = b.param_flags.get(id(node))
-                b.param_flags[id(node)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+                b.pass_params(node, proven)
             for target, flags in self._sequential_forwards(f, args):
                 fn = target.node
                 assert not isinstance(fn, ast.Lambda)
-                params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1:2]  # (after self)
-                old = b.param_flags.get(id(target.node))
-                proven = {p: flags for p in params}
-                b.param_flags[id(target.node)] = proven if old is None else {
-                    k: old[k] & v for k, v in proven.items() if k in old}
+                b.pass_params(fn, {p: flags for p in [a.arg for a in fn.args.posonlyargs + fn.args.args][1:2]})
         if is_tokenizer(f) and any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
                                    and k.value.value == "pt" for k in c.keywords):
             return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
