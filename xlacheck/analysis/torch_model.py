@@ -736,7 +736,7 @@ class _Builder:
         return [m for c in self.facts.classes if c.node.name in info.cls.bases
                 for n, m in c.methods.items() if n == f.attr and not isinstance(m.node, ast.Lambda)][:1]
 
-    def _returned_closure(self, name: str, owner: ast.AST) -> list[FunctionInfo]:
+    def _returned_closure(self, name: str, owner: ast.AST | None) -> list[FunctionInfo]:
         """``step = make_step(model, opt)`` in ``owner``, then ``step(x, y)``: the function nested in the
         same-file factory that the factory returns by name (every assignment of ``step`` there calls it);
         ``step = functools.partial(train_step, model, opt)``: ``train_step``."""
