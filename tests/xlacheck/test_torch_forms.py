@@ -11,15 +11,22 @@ that prove the step themselves (no ``--torch-xla`` declaration), each with the n
 * ``super().forward(x)`` runs the same-file base class's ``forward``, and ``model(x)`` builds the subclass;
 * a hook registered in the function that holds the step loop, before it;
 * an accelerate loop in a file that names the XLA distributed type but does not import torch_xla.
+
+The generated matrix (``tools/generate_form_cases_torch.py``) in the tree is checked to be current.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from xlacheck.engine import check_source
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _found(src: str, declared: bool = False) -> list[tuple[int, str]]:
@@ -327,3 +334,9 @@ def test_accelerate_loop_without_the_xla_distributed_type_is_not_a_step() -> Non
     template, sink, _ = EXTRA["accelerate"]
     src = template.replace("{sink}", sink).replace("DistributedType.XLA", "DistributedType.MULTI_GPU")
     assert _found(src) == []
+
+
+def test_generated_form_matrix_is_current() -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_form_cases_torch.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
