@@ -12,6 +12,7 @@ not import torch_xla: they are linted with ``torch_xla=True`` (the ``--torch-xla
     python benchmarks/torch_cases_score.py                       # shared dev cases + eval_cases/torch_xla splits
     python benchmarks/torch_cases_score.py --verbose             # list every misclassified case
     python benchmarks/torch_cases_score.py --preview             # also the rules behind --preview
+    python benchmarks/torch_cases_score.py --only-from eval_cases/forms_torch.txt -v   # one batch of own cases
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 def _score(name: str, cases_dir: Path, labels: dict, oracle: Path, declare: bool, splits: dict[str, str] | None,
            verbose: bool, show_validation: bool = False, preview: bool = False,
-           exclude: frozenset[str] = frozenset()) -> None:
+           exclude: frozenset[str] = frozenset(), only: frozenset[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(oracle), "strip", str(cases_dir), tmp], check=True, capture_output=True)
         counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
         wrong = []
         for f in sorted(Path(tmp).glob("*.py")):
             rec = labels.get(f.name)
-            if rec is None or f.stem in exclude:
+            if rec is None or f.stem in exclude or only is not None and f.stem not in only:
                 continue
             split = splits.get(f.name, "?") if splits is not None else rec.get("split", "dev")
             result = check_source(f.read_text(), str(f), torch_xla=declare, preview=preview)
@@ -85,19 +86,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exclude-from", type=Path, default=None, metavar="FILE",
                     help="leave out the own cases named in FILE, e.g. eval_cases/authored_with_rules.txt (cases "
                          "written by the author of the rules they test)")
+    ap.add_argument("--only-from", type=Path, default=None, metavar="FILE",
+                    help="score only the own cases named in FILE (same format), e.g. eval_cases/forms_torch.txt (the "
+                         "generated form matrix); the shared dev cases are left out")
     args = ap.parse_args(argv)
     from xla_cases_score import read_case_list  # the same list format as xla_cases_score.py --exclude-from
 
     exclude = read_case_list(args.exclude_from)
+    only = read_case_list(args.only_from, "--only-from") if args.only_from is not None else None
+    if only is not None and not only:
+        raise SystemExit(f"--only-from: {args.only_from} names no case")
     oracle = args.shared / "oracle_torch.py"
     declare = not args.no_declare
-    if (args.shared / "labels.json").exists():
+    if only is None and (args.shared / "labels.json").exists():
         _score("shared dev cases", args.shared / "cases", json.loads((args.shared / "labels.json").read_text()),
                oracle, declare, None, args.verbose, preview=args.preview)
     if (args.own / "labels.json").exists():
         splits = json.loads((args.own / "split.json").read_text())
         _score("own cases (eval_cases/torch_xla)", args.own / "cases", json.loads((args.own / "labels.json").read_text()),
-               oracle, declare, splits, args.verbose, args.show_validation, args.preview, exclude)
+               oracle, declare, splits, args.verbose, args.show_validation, args.preview, exclude, only)
     return 0
 
 

@@ -113,6 +113,14 @@ def factory_takes_device(op: str, call: ast.Call) -> bool:
     return op in FACTORIES_DETERMINISTIC | FACTORIES_RANDOM
 
 
+# Module methods that register a function torch then calls inside the module's forward or backward, and
+# what it hands that function after the module: (module, inputs[, output]) for forward hooks, (module,
+# grad_input, grad_output) for backward ones: tuples of tensors, or a tensor (a forward hook's output).
+_HOOK_REGISTRATIONS = frozenset({"register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+                                 "register_full_backward_pre_hook", "register_backward_hook"})
+# torch.nn layers whose output is a tuple (output and state, or output and weights), not one tensor
+_MULTI_OUTPUT_LAYERS = frozenset({"RNN", "LSTM", "GRU", "MultiheadAttention", "Sequential", "ModuleList", "ModuleDict",
+                                  "Identity"})
 _STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
@@ -377,7 +385,7 @@ class Step:
     setup: bool = False
 
 
-_CALLED_FROM_STEP = re.compile(r"called from step code(?: with tensors)?(?:, (\d+) calls deep)?: ")
+_CALLED_FROM_STEP = re.compile(r"called from step code(?: with tensors| as [^:]*)?(?:, (\d+) calls deep)?: ")
 
 
 def called_from_step(caller_why: str, how: str = "") -> str:
@@ -721,7 +729,7 @@ class _Builder:
         for call in _calls_in(self.tree):
             name = self.resolve(call.func)
             if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
-                for f in self._lookup(call.args[0]):
+                for f in self._lookup(call.args[0]) or self._forward_of_instance(call.args[0], call):
                     steps.append(Step(f.node, f"passed to {name}" + ("(backend='openxla')" if name == "torch.compile" else ""), f.node))
         # callees of step code, transitively (same file)
         seen = {id(s.node) for s in steps if not isinstance(s.node, (ast.For, ast.While, ast.With))}
@@ -736,6 +744,11 @@ class _Builder:
             every_n = _every_n_calls(s.node) | self.output_calls
             for call in _calls_in(s.node):
                 callees = self._lookup(call.func)
+                if not callees:
+                    callees = self._super_method(call.func, s.node)
+                if not callees and isinstance(call.func, ast.Name):
+                    # step = make_step(model, opt) before the loop, step(x, y) in it
+                    callees = self._returned_closure(call.func.id, s.owner if s.loop is not None else s.node)
                 if not callees and isinstance(call.func, ast.Name) and (call.func.id in self.module_names
                                                                       or call.func.id in _MODEL_NAMES):
                     root = self.root_forward()  # model(x): the forward of the file's model runs in the step
@@ -756,6 +769,15 @@ class _Builder:
                         new = Step(f.node, called_from_step(s.why), f.node)
                         steps.append(new)
                         work.append(new)
+            # code that runs inside this step's calls without a call here: the forwards of the same-file
+            # modules this module holds (in ``nn.Sequential``/``nn.ModuleList`` too), the hooks registered
+            # on its layers
+            for f, how in self._runs_inside(s.node, s.owner if s.loop is not None else None):
+                if id(f.node) not in seen and f.node is not s.node:
+                    seen.add(id(f.node))
+                    new = Step(f.node, called_from_step(s.why, how), f.node)
+                    steps.append(new)
+                    work.append(new)
         # callees reached only through every-n-th-step calls (or from such callees), to a fixed point
         # (and callees reached only from set-up phases, or from such callees, the same way; a call in a loop
         # there runs more than once per call, so its callee is no set-up)
@@ -792,6 +814,100 @@ class _Builder:
                 out.setup.update(id(x) for x in walk(s.node) if isinstance(x, ast.stmt))
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
+
+    def pass_params(self, fn: ast.AST, proven: dict[str, int]) -> None:
+        """What one more call passes ``fn``'s parameters: a parameter keeps a flag every call passes."""
+        old = self.param_flags.get(id(fn))
+        self.param_flags[id(fn)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+
+    def _class_forward(self, name: str) -> list[FunctionInfo]:
+        return [m for c in self.facts.classes if c.node.name == name and name in self.module_classes
+                for n, m in c.methods.items() if n == "forward" and not isinstance(m.node, ast.Lambda)][:1]
+
+    def _built_classes(self, v: ast.AST) -> list[str]:
+        """Same-file nn.Module classes a value builds anywhere inside it (``Block()``, ``nn.Sequential(...,
+        Probe(), ...)``, ``nn.ModuleList([Block() for _ in range(n)])``, ``Net().to(device)``)."""
+        return [n.func.id for n in walk(v) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and n.func.id in self.module_classes]
+
+    def _forward_of_instance(self, e: ast.expr, site: ast.AST) -> list[FunctionInfo]:
+        """``torch.compile(model, ...)``: the forward of the same-file module class every assignment of
+        ``model`` in the enclosing function builds (``model = Net().to(device)``)."""
+        if not isinstance(e, ast.Name):
+            return []
+        owner = next((f.node for f in self.facts.functions if not isinstance(f.node, ast.Lambda)
+                      and _contains(f.node, site) and not any(
+                          g is not f and not isinstance(g.node, ast.Lambda) and _contains(f.node, g.node)
+                          and _contains(g.node, site) for g in self.facts.functions)), self.tree)
+        built = [self._built_classes(a.value) for a in walk(owner) if isinstance(a, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == e.id for t in a.targets)]
+        names = {n for b in built for n in b}
+        if not built or any(not b for b in built) or len(names) != 1:
+            return []
+        return self._class_forward(names.pop())
+
+    def _super_method(self, f: ast.expr, caller: ast.AST) -> list[FunctionInfo]:
+        """``super().forward(x)`` in a method of a same-file class: the method of its same-file base class."""
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and isinstance(f.value.func, ast.Name)
+                and f.value.func.id == "super"):
+            return []
+        info = self.facts.by_node.get(id(caller))
+        if info is None or info.cls is None:
+            return []
+        return [m for c in self.facts.classes if c.node.name in info.cls.bases
+                for n, m in c.methods.items() if n == f.attr and not isinstance(m.node, ast.Lambda)][:1]
+
+    def _returned_closure(self, name: str, owner: ast.AST | None) -> list[FunctionInfo]:
+        """``step = make_step(model, opt)`` in ``owner``, then ``step(x, y)``: the function nested in the
+        same-file factory that the factory returns by name (every assignment of ``step`` there calls it);
+        ``step = functools.partial(train_step, model, opt)``: ``train_step``."""
+        values = [a.value for a in own_statements(getattr(owner, "body", [])) if isinstance(a, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
+        values += [a.value for loop in _all_loops(getattr(owner, "body", [])) for a in own_statements(loop.body)
+                   if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
+        if len(values) != 1 or not isinstance(values[0], ast.Call):
+            return []
+        if self.resolve(values[0].func) == "functools.partial" and values[0].args:
+            return [f for f in self._lookup(values[0].args[0]) if not isinstance(f.node, ast.Lambda)]
+        out: list[FunctionInfo] = []
+        for factory in self._lookup(values[0].func):
+            node = factory.node
+            if isinstance(node, ast.Lambda):
+                continue
+            returned = {r.value.id for r in own_statements(node.body) if isinstance(r, ast.Return)
+                        and isinstance(r.value, ast.Name)}
+            out += [f for f in self.facts.functions if f.parent is factory and f.name in returned
+                    and not isinstance(f.node, ast.Lambda)]
+        return out[:1]
+
+    def _runs_inside(self, node: ast.AST, loop_owner: ast.AST | None = None) -> list[tuple[FunctionInfo, str]]:
+        """Functions a step runs without calling them by name: in a method of a same-file nn.Module, the
+        ``forward`` of each same-file module that an attribute it reads (``self.block``, ``self.body``)
+        holds; the hooks registered on modules (``register_forward_hook(fn)``) in the step, in the function
+        that holds a step loop, or, for a ``forward``, in its class."""
+        info = self.facts.by_node.get(id(node))
+        out: list[tuple[FunctionInfo, str]] = []
+        cls = info.cls if info is not None else None
+        if cls is not None and cls.node.name in self.module_classes:
+            read = {n.attr for n in walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+                    and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            for attr in sorted(read & set(cls.attrs)):
+                for name in dict.fromkeys(self._built_classes(cls.attrs[attr])):
+                    if name != cls.node.name:
+                        out += [(f, f" as the forward of self.{attr}") for f in self._class_forward(name)]
+        places: list[ast.AST] = [node]
+        if isinstance(loop_owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            places.append(loop_owner)  # (set-up before a step loop: ``model.fc.register_forward_hook(save)``)
+        if cls is not None and cls.node.name in self.module_classes and info is not None and info.name == "forward":
+            places += [m.node for m in cls.methods.values() if m.node is not node]
+        for place in places:
+            for c in _calls_in(place):
+                if isinstance(c.func, ast.Attribute) and c.func.attr in _HOOK_REGISTRATIONS and c.args:
+                    for f in self._lookup(c.args[0]):
+                        if not isinstance(f.node, ast.Lambda):
+                            self.param_flags.setdefault(id(f.node), _hook_params(f.node, c.func.attr))
+                            out.append((f, f" as a hook registered by {c.func.attr}"))
+        return out
 
     def _once_per_process(self) -> set[int]:
         """Module-level functions of a script that run once per process (ids of their nodes): the
@@ -956,6 +1072,11 @@ class _Builder:
 
     def _loop_step(self, loop: ast.For | ast.While, creates_device: bool, accelerate_tpu: bool,
                    loaders: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+        if accelerate_tpu and any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
+                                  and isinstance(c.func.value, ast.Name) and "accelerator" in c.func.value.id
+                                  for c in _calls_in(loop)):
+            # (a file that names accelerate's XLA distributed type need not import torch_xla itself)
+            return "an accelerate training loop (XLA distributed type)"
         if not (self.out.xla_file or self.out.declared):
             return ""
         if isinstance(loop, ast.For) and self.out.xla_file:
@@ -983,10 +1104,6 @@ class _Builder:
             return "a loop that calls " + (self.resolve(syncs[0].func) or "").replace("torch_xla.core.xla_model.", "xm.")
         if _trains(loop, self) and (creates_device and self.out.xla_file or self.out.declared):
             return "a training loop on the XLA device"
-        if accelerate_tpu and any(isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
-                                  and isinstance(c.func.value, ast.Name) and "accelerator" in c.func.value.id
-                                  for c in _calls_in(loop)):
-            return "an accelerate training loop (XLA distributed type)"
         return ""
 
     def _function_step(self, f: FunctionInfo) -> str:
@@ -1199,9 +1316,9 @@ class _Builder:
         holders: dict[str, set[str]] = {}
         for c in self.facts.classes:
             for v in c.attrs.values():
-                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in self.module_classes \
-                        and v.func.id != c.node.name:
-                    holders.setdefault(v.func.id, set()).add(c.node.name)
+                for name in self._built_classes(v):  # (in nn.Sequential/nn.ModuleList too)
+                    if name != c.node.name:
+                        holders.setdefault(name, set()).add(c.node.name)
         depth: dict[str, int] = {}
 
         def of(name: str, seen: frozenset[str]) -> int:
@@ -1397,8 +1514,10 @@ class _Builder:
         ``model(...)`` runs in a file that defines its model."""
         if self._root_cache is not None:
             return self._root_cache[0]
-        held = {v.func.id for c in self.facts.classes for v in c.attrs.values()
-                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
+        held = {n for c in self.facts.classes for v in c.attrs.values() for n in self._built_classes(v)
+                if n != c.node.name}
+        # (a base class of a same-file model is not what ``model(x)`` builds: ``class Net(Base)``)
+        held |= {b for c in self.facts.classes if c.node.name in self.module_classes for b in c.bases}
         roots = [m for c in self.facts.classes if c.node.name in self.module_classes and c.node.name not in held
                  for name, m in c.methods.items() if name == "forward"]
         self._root_cache = (roots[0] if len(roots) == 1 else None,)
@@ -1541,6 +1660,16 @@ def _self_attr(t: ast.AST) -> bool:
 
 def _is_step_function(steps: list[Step]) -> bool:
     return any(s.node is s.owner for s in steps)
+
+
+def _hook_params(fn: ast.FunctionDef | ast.AsyncFunctionDef, registration: str) -> dict[str, int]:
+    """The flags of a hook's parameters: what torch passes after the module is a tensor or a structure of
+    tensors (inputs and grads: tuples; a forward hook's output: the layer's output)."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if params and params[0] == "self":
+        params = params[1:]
+    return {p: (OUT | GRAD if registration == "register_forward_hook" and i == 2 else OUT)
+            for i, p in enumerate(params) if i > 0}
 
 
 def _openxla(call: ast.Call) -> bool:
@@ -2156,6 +2285,31 @@ class _Walker:
         return [m for c in self.b.facts.classes if c.node.name == built.func.id
                 for name, m in c.methods.items() if name == "forward"][:1]
 
+    def _sequential_forwards(self, f: ast.expr, args: list[int]) -> list[tuple[FunctionInfo, int]]:
+        """``self.body(x)`` where this class built ``self.body = nn.Sequential(...)``: the forward of each
+        same-file nn.Module among its items, with what its first parameter gets: the first item what is
+        passed here, a later one the output of the item before it (a module output, a tensor after a
+        ``torch.nn`` layer that returns one)."""
+        if self.cls is None or not _self_attr(f) or not args:
+            return []
+        built = self.cls.attrs.get(f.attr)  # type: ignore[attr-defined]
+        if not (isinstance(built, ast.Call) and self.b.resolve(built.func) == "torch.nn.Sequential") \
+                or any(isinstance(a, ast.Starred) for a in built.args):
+            return []
+        out: list[tuple[FunctionInfo, int]] = []
+        for i, item in enumerate(built.args):
+            if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
+                before = built.args[i - 1] if i else None
+                if before is None:
+                    flags = args[0]
+                elif isinstance(before, ast.Call) and (self.b.resolve(before.func) or "").startswith("torch.nn.") \
+                        and (self.b.resolve(before.func) or "").rsplit(".", 1)[-1] not in _MULTI_OUTPUT_LAYERS:
+                    flags = TENSOR | GRAD
+                else:
+                    flags = OUT | GRAD
+                out += [(m, flags) for m in self.b._class_forward(item.func.id)]
+        return out
+
     def _settle_mask(self, index: ast.expr) -> None:
         """A proven tensor (or model output) is indexed by ``index``, a comparison of unproven values:
         it is a boolean tensor mask, here and wherever the name holding it is read later."""
@@ -2270,8 +2424,11 @@ class _Walker:
                 for kw in c.keywords:
                     if kw.arg:
                         proven[kw.arg] = self.b.out.of(kw.value) if kw.value is not None else 0
-                old = b.param_flags.get(id(node))
-                b.param_flags[id(node)] = proven if old is None else {k: old[k] & v for k, v in proven.items() if k in old}
+                b.pass_params(node, proven)
+            for target, flags in self._sequential_forwards(f, args):
+                fn = target.node
+                assert not isinstance(fn, ast.Lambda)
+                b.pass_params(fn, {p: flags for p in [a.arg for a in fn.args.posonlyargs + fn.args.args][1:2]})
         if is_tokenizer(f) and any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
                                    and k.value.value == "pt" for k in c.keywords):
             return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
