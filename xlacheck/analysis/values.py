@@ -857,11 +857,13 @@ _PYTHON_VALUED = frozenset({
 # ``pmax``/``pmin`` of a constant return tracers.
 _CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
 # Structure utilities: what they return is a Python container of the leaves they were given.
-_STRUCTURE_PREFIXES = ("jax.tree.", "jax.tree_util.", "tf.nest.")
+# "jax.tree_" covers jax.tree_util.* and the top-level aliases older JAX exported (jax.tree_leaves,
+# jax.tree_map, jax.tree_flatten, ...: the same functions; jax 0.4.26 deprecated them).
+_STRUCTURE_PREFIXES = ("jax.tree.", "jax.tree_", "tf.nest.")
 # pytree flatteners that return a pair (the list of leaves, the tree definition): unpacked, the
 # first is a list of the leaves, the second a Python object (PyTreeDef), never an array
 LEAVES_AND_TREEDEF = frozenset({"jax.tree.flatten", "jax.tree_util.tree_flatten", "jax.tree.flatten_with_path",
-                                "jax.tree_util.tree_flatten_with_path"})
+                                "jax.tree_util.tree_flatten_with_path", "jax.tree_flatten"})
 _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.distribute.get_", "tf.sysconfig.",
                            "tf.dtypes.as_", "tf.keras.config.", "tf.keras.mixed_precision.", "tf.keras.utils.")
 

@@ -192,6 +192,10 @@ class TensorConditionWithoutAutograph(Rule):
                 "    return carry + jnp.sum(x), x\n"
                 "def accumulate(xs):\n"
                 "    return jax.lax.scan(body, 0.0, xs)\n"),
+        # long-range-arena's pmapped eval step: the old top-level alias jax.tree_leaves returns a Python
+        # list of the leaves, so the `if` tests whether the pytree has any (fourth first sight, corpora13)
+        Example("import jax\n@jax.jit\ndef f(state, x):\n"
+                "    if jax.tree_leaves(state):\n        x = x + 1.0\n    return x\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
