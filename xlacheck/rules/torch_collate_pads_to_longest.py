@@ -25,6 +25,14 @@ def collate_functions_feeding_steps(
             yield loader, value, _collate_functions(ctx, value)
 
 
+def _collate_values(ctx: ModuleContext) -> Iterator[ast.expr]:
+    """The ``collate_fn=`` value of every ``DataLoader(...)`` call of the file, whatever it feeds."""
+    resolve = ctx.facts.aliases.resolve
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and resolve(node.func) == "torch.utils.data.DataLoader":
+            yield from (kw.value for kw in node.keywords if kw.arg == "collate_fn")
+
+
 def _collate_functions(ctx: ModuleContext, value: ast.expr) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The same-file functions a ``collate_fn=`` value runs: a function name, ``functools.partial(f,
     ...)``, a lambda's callees, an instance of a class (its ``__call__``), ``self.method``."""
@@ -156,6 +164,15 @@ class TorchCollatePadsToLongest(ModuleRule):
                 "def evaluate(model, ds):\n"
                 "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
                 "    return [model(x) for x in loader]\n"),
+        # lit-llama's finetune loops: the loop draws from the loader but trains on get_batch(...), so the
+        # loader's padded batches never reach the model (fourth first sight, corpora13)
+        Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
+                "from torch.nn.utils.rnn import pad_sequence\n"
+                "def collate(batch):\n    return pad_sequence(batch, batch_first=True)\n"
+                "def train(model, ds, opt, get_batch):\n"
+                "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
+                "    for i, x in enumerate(loader):\n        x = get_batch(i)\n"
+                "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
@@ -193,12 +210,16 @@ class TorchCollatePadsToLongest(ModuleRule):
         # Declared project (its torch code runs on XLA) with a step in this file: a batch builder that
         # makes torch tensors as long as the batch's longest sequence feeds that step however it is called.
         steps = {id(st.node) for st in ctx.torch.steps}
+        # a DataLoader's collate_fn (also one nested in the function that builds the loader) is judged
+        # above, by whether its loader's batches reach a step
+        in_collates = {id(n) for value in _collate_values(ctx) for func in _collate_functions(ctx, value)
+                       for n in ast.walk(func)}
         for f in ctx.facts.functions:
             node = f.node
-            if isinstance(node, ast.Lambda) or id(node) in reported or id(node) in steps or f.parent is not None:
+            if isinstance(node, ast.Lambda) or id(node) in reported | steps or f.parent is not None:
                 continue
             hit = _pads_to_longest(ctx, node)
-            if hit is None or not _sizes_torch_tensor(ctx, node, hit):
+            if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
                 continue
             ctx.report(self, hit, "this function pads a batch of torch tensors to its longest sequence, and this "
                                   "project's torch code runs on XLA: every new length is a new input shape, and "

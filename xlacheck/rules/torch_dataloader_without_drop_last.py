@@ -29,6 +29,27 @@ def _names_in(e: ast.AST) -> set[str]:
     return out
 
 
+def _draws_read(loop: ast.For) -> bool:
+    """Whether the body reads what the loop draws before rebinding it. ``for i, (x, y) in
+    enumerate(loader):`` draws ``x, y`` (``i`` is the count); a body whose top-level statements
+    assign all of them anew before any read (lit-llama's finetune loops: ``x, y = get_batch(...)``)
+    trains on other data, and the loader's batch shapes never reach the step."""
+    target = loop.target
+    if (isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate"
+            and isinstance(target, ast.Tuple) and len(target.elts) == 2):
+        target = target.elts[1]
+    live = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    for stmt in loop.body:
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in live for n in ast.walk(stmt)):
+            return True
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            live -= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if not live:
+                return False
+    return False
+
+
 class TorchDataLoaderWithoutDropLast(ModuleRule):
     """
     ## What it does
@@ -224,6 +245,7 @@ def loaders_feeding_steps(ctx: ModuleContext, training_only: bool = False) -> li
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for n in ast.walk(f):
                 owner_of[id(n)] = f  # (inner functions come later in the walk and win)
+    loops = [loop for loop in loops if _draws_read(loop)]
     out = []
     for call, name in loaders:
         aliases = {name} | {w for w, inner in wrapped.items() if inner == name}
