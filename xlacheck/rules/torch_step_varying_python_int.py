@@ -182,6 +182,13 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "        i = torch.randint(0, 4, (1,), device=device)\n"
                 "        loss = model(x.index_select(1, i + torch.arange(8, device=device))).sum()\n"
                 "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # a changing bound of torch.randint is a value, not a size (its size is (1,)): rnnt SpecAugment's
+        # `torch.randint(0, max(1, h - w + 1), size=(1,))` (fourth first sight, corpora13)
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        w = random.randint(1, 8)\n"
+                "        f0 = torch.randint(0, 64 - w + 1, size=(1,))\n"
+                "        loss = model(x * f0).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -287,6 +294,11 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 args = node.args[1:] if op in _INPUT_FIRST else node.args
                 if op in ("torch.full",):
                     args = node.args[:1]
+                elif op == "torch.randint":
+                    # randint([low,] high, size): the bounds are values, not sizes (the recompile table
+                    # measures sizes only); the size is the last positional argument or size=
+                    has_size_kw = any(kw.arg == "size" for kw in node.keywords)
+                    args = node.args[-1:] if len(node.args) >= 2 and not has_size_kw else []
                 sizes = list(args) + [kw.value for kw in node.keywords if kw.arg in _SIZE_KEYWORDS]
                 hit = next((h for a in sizes if (h := _varies(a, flags)) is not None), None)
                 if hit is not None and not torch.tensor(hit):
