@@ -169,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=256)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=0.05, help="SGD learning rate (lower it for wide models)")
+    parser.add_argument("--schemes", default="",
+                        help="comma-separated words; run only the schemes whose name contains one "
+                             "(e.g. 'max_length,ours,packed'); the first one run is the anchor")
     args = parser.parse_args(argv)
     if args.quick:
         args.sequences, args.width, args.layers, args.heads = 128, 32, 1, 2
@@ -192,13 +196,18 @@ def main(argv: list[str] | None = None) -> int:
         table.add_column(column, justify="left" if column == "scheme" else "right")
     anchor = None
     started = time.perf_counter()
-    for name, make in schemes(lengths, sequences).items():
+    wanted = [word.strip() for word in args.schemes.split(",") if word.strip()]
+    selected = {name: make for name, make in schemes(lengths, sequences).items()
+                if not wanted or any(word in name for word in wanted)}
+    if not selected:
+        parser.error(f"--schemes {args.schemes!r} matches none of: {', '.join(schemes(lengths, sequences))}")
+    for name, make in selected.items():
         batches = [with_mlm(b, np.random.default_rng(i)) for i, b in enumerate(make())]
         assert sum(int((b["segment_ids"] > 0).sum()) for b in batches) == real, name  # the same tokens
         params = init_params(jax.random.PRNGKey(0), args.width, args.layers)
         # a new function per scheme: jax.jit caches by function, so each scheme counts its own compiles
         traces = [0]
-        fresh = jax.jit(make_step(args.heads, 0.05, traces), donate_argnums=(0,))
+        fresh = jax.jit(make_step(args.heads, args.lr, traces), donate_argnums=(0,))
         compile_seconds = steady_seconds = 0.0
         steady_tokens = slots = 0
         losses = []
