@@ -768,7 +768,8 @@ def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> 
     ``ds.batch(n)``, ``padded_batch``, ``bucket_by_sequence_length`` or ``ragged_batch``, read through
     ``enumerate(...)``, the dataset methods that keep a batch's shape (``prefetch``, ``map``,
     ``take``...) and names assigned in straight-line code before the loop (``ds = ...batch(4)``,
-    ``ds = ds.prefetch(2)``) or once at module level (``DATA = ...batch(4)`` read in a function). XLA402 (a last, partial
+    ``ds = ds.prefetch(2)``) or once at module level (``DATA = ...batch(4)`` read in a function).
+    XLA402 (a last, partial
     batch) and XLA401 (batches padded to their longest element) judge the shapes such a batch
     call gives, at the call; None for an iterable this file does not build."""
     if depth > 6:

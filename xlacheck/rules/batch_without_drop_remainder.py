@@ -159,11 +159,12 @@ class BatchWithoutDropRemainder(ModuleRule):
                     run_step(x)
         """,
                 expected=(
-                    (2, 8, 'batch without drop_remainder=True feeds tf.function `step` (through `run_step()`) called in the '
-                            'loop over it: the last, smaller batch has a new shape, so XLA compiles the step once more per '
-                            'process (measured, TF 2.21 XLA:CPU: 2 traces and 2 XLA compilations in all, where full batches '
-                            'need one of each), and a TPU needs a static batch dimension; use drop_remainder=True or pad the '
-                            'last batch'),
+                    (2, 8, 'batch without drop_remainder=True feeds tf.function `step` (through '
+                           '`run_step()`) called in the loop over it: the last, smaller batch has a new '
+                           'shape, so XLA compiles the step once more per process (measured, TF 2.21 '
+                           'XLA:CPU: 2 traces and 2 XLA compilations in all, where full batches need one of '
+                           'each), and a TPU needs a static batch dimension; use drop_remainder=True or pad '
+                           'the last batch'),
                 )),
         # batches drawn with next() from iter(dataset) in a loop (tf-retrace13)
         Example("""
@@ -178,10 +179,11 @@ class BatchWithoutDropRemainder(ModuleRule):
                     step(x)
         """,
                 expected=(
-                    (6, 20, 'batch without drop_remainder=True feeds tf.function `step` called in the loop over it: the '
-                            'last, smaller batch has a new shape, so XLA compiles the step once more per process (measured, '
-                            'TF 2.21 XLA:CPU: 2 traces and 2 XLA compilations in all, where full batches need one of each), '
-                            'and a TPU needs a static batch dimension; use drop_remainder=True or pad the last batch'),
+                    (6, 20, 'batch without drop_remainder=True feeds tf.function `step` called in the loop '
+                            'over it: the last, smaller batch has a new shape, so XLA compiles the step once '
+                            'more per process (measured, TF 2.21 XLA:CPU: 2 traces and 2 XLA compilations in '
+                            'all, where full batches need one of each), and a TPU needs a static batch '
+                            'dimension; use drop_remainder=True or pad the last batch'),
                 )),
     )
 
@@ -232,8 +234,8 @@ class BatchWithoutDropRemainder(ModuleRule):
                         continue
                 break
             parent = index.parent(expr)
-            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("iter", "next") \
-                    and parent.args and parent.args[0] is expr:
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+                    and parent.func.id in ("iter", "next") and parent.args and parent.args[0] is expr:
                 # `it = iter(ds)`, then `batch = next(it)` in a loop: the batches of the dataset
                 loops = [loop for loop in index.loops_around(parent) if isinstance(loop, (ast.For, ast.While))]
                 if parent.func.id == "next" and loops:

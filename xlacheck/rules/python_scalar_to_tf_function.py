@@ -993,7 +993,8 @@ class PythonScalarToTfFunction(ModuleRule):
     list computed from the caller's arguments, each item of a parameter annotated as a sequence of
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
     the enclosing function that a call site of this file feeds such a changing value (one level of
-    callers: a loss helper handed the epoch's weight, or a new object built in the caller's loop), or literals that differ between call sites.
+    callers: a loss helper handed the epoch's weight, or a new object built in the caller's loop), or
+    literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
     (`self.anneal()` per epoch), a number on `self` that the calling method updates from its own
@@ -1370,9 +1371,10 @@ class PythonScalarToTfFunction(ModuleRule):
                     step(x, i % 100 == 0)
         """,
                 expected=(
-                    (7, 17, 'Python bool `i % 100 == 0` passed to tf.function `step` changes between calls (`i` counts the '
-                            'iterations of range()): each of its two values traces and compiles the function (one more XLA '
-                            'compilation than a tensor needs); pass a tensor (tf.constant / tf.Variable)'),
+                    (7, 17, 'Python bool `i % 100 == 0` passed to tf.function `step` changes between calls '
+                            '(`i` counts the iterations of range()): each of its two values traces and '
+                            'compiles the function (one more XLA compilation than a tensor needs); pass a '
+                            'tensor (tf.constant / tf.Variable)'),
                 )),
         # a new object per iteration handed to a helper that passes it on (tf-retrace13)
         Example("""
@@ -1391,10 +1393,10 @@ class PythonScalarToTfFunction(ModuleRule):
                     run_step(x, cfg)
         """,
                 expected=(
-                    (9, 20, 'Python object `cfg` passed to tf.function `step` changes between calls (`run_step()` receives a '
-                            'new `Config` from line 13, built in the loop that calls it; it compares by identity): each new '
-                            'value traces and compiles the function again; create it once and reuse it, or pass its numbers '
-                            'as tensors'),
+                    (9, 20, 'Python object `cfg` passed to tf.function `step` changes between calls '
+                            '(`run_step()` receives a new `Config` from line 13, built in the loop that calls '
+                            'it; it compares by identity): each new value traces and compiles the function '
+                            'again; create it once and reuse it, or pass its numbers as tensors'),
                 )),
     )
 

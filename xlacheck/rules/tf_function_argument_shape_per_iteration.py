@@ -170,10 +170,10 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     run_step(x, tf.zeros([t + 1, 3]))
         """,
                 expected=(
-                    (6, 20, 'argument `buf` of tf.function `step` is sized by `t` (`run_step()` receives it from line 9), '
-                            'which changes on every iteration: each call passes a new shape, so it traces and XLA compiles '
-                            'again every iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
-                            'lengths'),
+                    (6, 20, 'argument `buf` of tf.function `step` is sized by `t` (`run_step()` receives it '
+                            'from line 9), which changes on every iteration: each call passes a new shape, so '
+                            'it traces and XLA compiles again every iteration; pass the fixed-size buffer '
+                            'with the position (or a mask), or bucket the lengths'),
                 )),
     )
 
@@ -230,8 +230,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         if not passed:
             return
         for site, _ in index.calls:
-            if not (isinstance(site.func, ast.Name) and site.func.id == helper.name) or index.function_of(site) is helper \
-                    or in_test(index, ctx.path, site):
+            if not (isinstance(site.func, ast.Name) and site.func.id == helper.name) \
+                    or index.function_of(site) is helper or in_test(index, ctx.path, site):
                 continue
             loops = index.loops_around(site)
             varying = loop_varying_names(index, site) if loops else set()
@@ -251,7 +251,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     return
 
 
-def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]) -> tuple[ast.expr, str, str] | None:
+def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]
+         ) -> tuple[ast.expr, str, str] | None:
     """(the argument or the item of its dict/list/tuple display that changes shape, the loop-varying
     name that sets it, "sliced by"/"sized by"), or None: ``x[:, :t]``, ``{"input_ids": ids[:, :t]}``,
     ``tf.zeros([t, d])``; not by the target of a loop over a display of constants."""
