@@ -34,6 +34,9 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _form_cases  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "eval_cases" / "tf"
 LIST = ROOT / "eval_cases" / "forms_tf_retrace.txt"
@@ -256,38 +259,18 @@ def print_matrix(preview: bool = False) -> int:
     """Lint every labelled case as xla_cases_score.py does (stripped, jit-compiled declaration) and
     print one mark per cell: F flagged retrace, . missed, o quiet on a case that does not retrace,
     x finding on one, E broken (no eager reference)."""
-    import hashlib
-    import json
-
-    sys.path.insert(0, str(ROOT))
-    from benchmarks.xla_cases_score import strip_case_source
-    from xlacheck.engine import check_source
-
-    labels = {r["case"]: r for r in json.loads((ROOT / "eval_cases" / "labels.json").read_text())["cases"]}
-    cells: dict[tuple[str, str], str] = {}
-    counts = {"F": 0, ".": 0, "o": 0, "x": 0, "E": 0}
-    for name in sorted(render_all()):
-        case = name.removesuffix(".py")
-        rec = labels.get(case)
-        if rec is None:
-            continue
-        src = strip_case_source((OUT / name).read_text())
-        found = check_source(src, "case_" + hashlib.sha1(case.encode()).hexdigest()[:10] + ".py", jit_compiled=True,
-                             **({"preview": True} if preview else {}))
-        flagged = bool(found.diagnostics)
-        fail = rec.get("xla_fail")
-        mark = "E" if fail is None else ("F" if flagged else ".") if fail else ("x" if flagged else "o")
-        counts[mark] += 1
-        sink, site = case.removeprefix("neg_").removeprefix("form_retrace_").split("_", 1)
-        cells[(sink, site)] = mark
+    marks = _form_cases.lint_marks(render_all(), OUT, preview=preview)
+    cells = {tuple(case.removeprefix("neg_").removeprefix("form_retrace_").split("_", 1)): mark
+             for case, mark in marks.items()}
+    counts = {m: list(marks.values()).count(m) for m in "F.oxE"}
     sinks = [s.name for s in SINKS]
     sites = list(SITES) + [f"fixed_{s}" for s in FIXED_SITES]
-    print(" " * 14 + "".join(f"{s:>10}" for s in sinks))
+    print(" " * 14 + "".join(f"{s:>12}" for s in sinks))
     for p in sites:
-        print(f"{p:14}" + "".join(f"{cells.get((s, p), ''):>10}" for s in sinks))
+        print(f"{p:14}" + "".join(f"{cells.get((s, p), ''):>12}" for s in sinks))
     tp, fn = counts["F"], counts["."]
     print(f"retraces flagged {tp}/{tp + fn}, non-retracing cases flagged {counts['x']}/{counts['x'] + counts['o']}, "
-          f"broken {counts['E']}  (F flagged, . missed, o quiet, x false alarm, E no eager reference)")
+          f"broken {counts['E']}  ({_form_cases.MARKS})")
     return 0
 
 
@@ -301,30 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 when a generated file is missing or stale")
     ap.add_argument("--matrix", action="store_true", help="print xlacheck's result per cell, by the labels")
-    ap.add_argument("--preview", action="store_true", help="with --matrix: lint with preview rules")
+    ap.add_argument("--preview", action="store_true", help="with --matrix: lint with the rules behind --preview")
     args = ap.parse_args(argv)
     if args.matrix:
         return print_matrix(args.preview)
-    want = render_all()
-    listing = "".join(f"{n.removesuffix('.py')}\n" for n in sorted(want))
-    stale = [n for n, t in want.items() if not (OUT / n).exists() or (OUT / n).read_text() != t]
-    stale += sorted(p.name for p in _generated() if p.name not in want)
-    list_stale = not LIST.exists() or LIST.read_text() != listing
-    if args.check:
-        if stale or list_stale:
-            print(f"stale retrace form cases: {', '.join(stale) or LIST.name}; run python "
-                  "tools/generate_retrace_cases_tf.py", file=sys.stderr)
-            return 1
-        return 0
-    for old in sorted(_generated()):
-        if old.name not in want:
-            old.unlink()
-    for n in stale:
-        if n in want:
-            (OUT / n).write_text(want[n])
-    LIST.write_text(listing)
-    print(f"{len(want)} retrace form cases ({len(stale)} written) in {OUT}")
-    return 0
+    return _form_cases.sync(render_all(), OUT, LIST, _generated(), "generate_retrace_cases_tf.py", check=args.check)
 
 
 if __name__ == "__main__":
