@@ -984,8 +984,7 @@ class PythonScalarToTfFunction(ModuleRule):
     """
     ## What it does
     Flags a call of a `tf.function` defined in the same file (decorated, or
-    `name = tf.function(f)`) that passes a Python `int`, `float`, bool computed from such numbers
-    (`i % 100 == 0`: two values, so one more compilation than a tensor), list, dict or run-time string
+    `name = tf.function(f)`) that passes a Python `int`, `float`, list, dict or run-time string
     (f-string, `str(...)`, `%`/`.format`) whose value changes from call to call: the counter of
     a `range()`/`enumerate()` loop or comprehension (`[step(x, k) for k in range(n)]`), a Python
     number reassigned in the loop around the call, a
@@ -1032,6 +1031,9 @@ class PythonScalarToTfFunction(ModuleRule):
     ``python_float_follow_type_hints_tensor`` in `xlacheck/data/tf_retrace.json`), so those
     functions are flagged like the others; so is a Python float handed on to a Keras loss
     hyperparameter (`label_smoothing=s`, ``python_float_keras_loss_hyperparameter``).
+    With `--preview`, also a Python bool computed from such numbers (`i % 100 == 0`: two values,
+    one more trace and compilation than a tensor, ``python_bool_changes``): on real code these were
+    first-step flags passed on purpose (Horovod's variable broadcast at `batch == 0`).
 
     ## Why is this bad?
     A `tf.function` keys its trace cache on the *values* of Python arguments: every new step
@@ -1360,22 +1362,6 @@ class PythonScalarToTfFunction(ModuleRule):
                             'every iteration of the comprehension that calls it): each new value traces and compiles '
                             'the function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
-        # a Python bool computed from the loop counter: python_bool_changes (tf-retrace13)
-        Example("""
-            import tensorflow as tf
-            @tf.function(jit_compile=True)
-            def step(x, log):
-                return tf.reduce_sum(x) * tf.cast(log, tf.float32)
-            def train(x, steps):
-                for i in range(steps):
-                    step(x, i % 100 == 0)
-        """,
-                expected=(
-                    (7, 17, 'Python bool `i % 100 == 0` passed to tf.function `step` changes between calls '
-                            '(`i` counts the iterations of range()): each of its two values traces and '
-                            'compiles the function (one more XLA compilation than a tensor needs); pass a '
-                            'tensor (tf.constant / tf.Variable)'),
-                )),
         # a new object per iteration handed to a helper that passes it on (tf-retrace13)
         Example("""
             import tensorflow as tf
@@ -1452,6 +1438,8 @@ class PythonScalarToTfFunction(ModuleRule):
             kind, why = found
         if kind is None or why is None:
             return
+        if kind == "bool" and not ctx.preview:
+            return  # real code passes first-step flags on purpose (Horovod's broadcast at `batch == 0`)
         shown = ast.unparse(arg)
         if len(shown) > 40:
             shown = shown[:37] + "..."
