@@ -78,3 +78,16 @@ def test_xla408_uncalled_entry_point_with_a_none_length_only_with_preview() -> N
     found = check_source(source, "serve.py", preview=True).diagnostics
     assert [(d.code, d.start.line, d.start.col) for d in found] == [("XLA408", 2, 8)]
     assert "which nothing in this file calls" in found[0].message
+
+
+def test_xla403_python_bool_from_the_loop_counter_only_with_preview() -> None:
+    """A bool has two values: one more trace than a tensor (python_bool_changes); real code passes
+    first-step flags on purpose (Horovod's broadcast at `batch == 0`), so it is weaker evidence."""
+    source = ("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, log):\n"
+              "    return tf.reduce_sum(x) * tf.cast(log, tf.float32)\ndef train(x, steps):\n"
+              "    for i in range(steps):\n        step(x, i % 100 == 0)\n")
+    assert check_source(source, "train.py").diagnostics == ()
+    found = check_source(source, "train.py", preview=True).diagnostics
+    assert [(d.code, d.start.line, d.start.col) for d in found] == [("XLA403", 7, 16)]
+    assert found[0].message.startswith("Python bool `i % 100 == 0`")
+    assert "each of its two values traces and compiles the function" in found[0].message

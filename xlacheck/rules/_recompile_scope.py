@@ -768,18 +768,21 @@ def dataset_batching(index: ModuleIndex, iterable: ast.expr, depth: int = 0) -> 
     ``ds.batch(n)``, ``padded_batch``, ``bucket_by_sequence_length`` or ``ragged_batch``, read through
     ``enumerate(...)``, the dataset methods that keep a batch's shape (``prefetch``, ``map``,
     ``take``...) and names assigned in straight-line code before the loop (``ds = ...batch(4)``,
-    ``ds = ds.prefetch(2)``). XLA402 (a last, partial
+    ``ds = ds.prefetch(2)``) or once at module level (``DATA = ...batch(4)`` read in a function).
+    XLA402 (a last, partial
     batch) and XLA401 (batches padded to their longest element) judge the shapes such a batch
     call gives, at the call; None for an iterable this file does not build."""
     if depth > 6:
         return None
     if isinstance(iterable, ast.Name):
         bound = index.straight_line_binding(iterable)
+        if bound is None and index.function_of(iterable) is not None:
+            bound = index.module_constant(iterable)  # a dataset built once at module level
         return dataset_batching(index, bound, depth + 1) if bound is not None else None
     if not isinstance(iterable, ast.Call):
         return None
-    if isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" and iterable.args:
-        return dataset_batching(index, iterable.args[0], depth + 1)
+    if isinstance(iterable.func, ast.Name) and iterable.func.id in ("enumerate", "iter", "next") and iterable.args:
+        return dataset_batching(index, iterable.args[0], depth + 1)  # next(iter(ds)): one of its batches
     if isinstance(iterable.func, ast.Attribute):
         if iterable.func.attr in _DATASET_BATCHING:
             return iterable

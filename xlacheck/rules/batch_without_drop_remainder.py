@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from xlacheck import retrace_table
 from xlacheck.analysis.module_index import ModuleIndex, TfFunction, has_kwargs_splat, is_true, keyword, method_name
+from xlacheck.analysis.scopes import target_names
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import in_test
+from xlacheck.rules._recompile_scope import bound_arguments, in_test, positional_params
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -47,9 +48,10 @@ class BatchWithoutDropRemainder(ModuleRule):
     """
     ## What it does
     Flags `dataset.batch(n)` and `dataset.padded_batch(n, ...)` without `drop_remainder=True`
-    when the batched dataset (directly, through a variable, further dataset methods, or a
-    function of this file that returns it) is iterated by a loop that calls a `tf.function` of
-    this file, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
+    when the batched dataset (directly, through a variable, a module-level name, further dataset
+    methods, or a function of this file that returns it) is iterated by a loop that calls a
+    `tf.function` of this file (or a helper of this file that passes the batch on to one), drawn
+    from with `next(iter(ds))` in such a loop, or is handed to `strategy.experimental_distribute_dataset`, or to Keras
     `fit`/`evaluate`/`predict` in a file that compiles with `jit_compile=True` or targets a TPU.
     Only a step that XLA compiles counts (`jit_compile=True`, or a file that targets a TPU): a plain
     `tf.function` traces the smaller batch once more per process and runs no XLA compilation (measured,
@@ -108,6 +110,18 @@ class BatchWithoutDropRemainder(ModuleRule):
         Example("import tensorflow as tf\n@tf.function\ndef step(x):\n    return tf.reduce_sum(x)\n"
                 "def run(features):\n    for x in tf.data.Dataset.from_tensor_slices(features).batch(4):\n"
                 "        step(x)\n"),
+        # a module-level dataset read by a loop that calls nothing compiled (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            DATA = tf.data.Dataset.from_tensor_slices(tf.zeros([10, 3])).batch(4)
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def show():
+                for x in DATA:
+                    print(x)
+                step(tf.zeros([4, 3]))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass Scorer(tf.keras.Model):\n    @tf.function(jit_compile=True)\n"
@@ -130,6 +144,46 @@ class BatchWithoutDropRemainder(ModuleRule):
                             '(measured, TF 2.21 XLA:CPU: 1 trace and 2 XLA compilations in all, where full batches '
                             'need one of each), and a TPU needs a static batch dimension; use drop_remainder=True or '
                             'pad the last batch'),
+                )),
+        # a module-level dataset, its batches handed to a helper that calls the compiled step (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            DATA = tf.data.Dataset.from_tensor_slices(tf.zeros([10, 3])).batch(4)
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def run_step(x):
+                return step(x)
+            def train():
+                for x in DATA:
+                    run_step(x)
+        """,
+                expected=(
+                    (2, 8, 'batch without drop_remainder=True feeds tf.function `step` (through '
+                           '`run_step()`) called in the loop over it: the last, smaller batch has a new '
+                           'shape, so XLA compiles the step once more per process (measured, TF 2.21 '
+                           'XLA:CPU: 2 traces and 2 XLA compilations in all, where full batches need one of '
+                           'each), and a TPU needs a static batch dimension; use drop_remainder=True or pad '
+                           'the last batch'),
+                )),
+        # batches drawn with next() from iter(dataset) in a loop (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def train(features, steps):
+                batches = iter(tf.data.Dataset.from_tensor_slices(features).batch(4))
+                for _ in range(steps):
+                    x = next(batches)
+                    step(x)
+        """,
+                expected=(
+                    (6, 20, 'batch without drop_remainder=True feeds tf.function `step` called in the loop '
+                            'over it: the last, smaller batch has a new shape, so XLA compiles the step once '
+                            'more per process (measured, TF 2.21 XLA:CPU: 2 traces and 2 XLA compilations in '
+                            'all, where full batches need one of each), and a TPU needs a static batch '
+                            'dimension; use drop_remainder=True or pad the last batch'),
                 )),
     )
 
@@ -180,14 +234,23 @@ class BatchWithoutDropRemainder(ModuleRule):
                         continue
                 break
             parent = index.parent(expr)
-            if isinstance(parent, ast.Call) and expr in parent.args or isinstance(parent, ast.keyword):
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+                    and parent.func.id in ("iter", "next") and parent.args and parent.args[0] is expr:
+                # `it = iter(ds)`, then `batch = next(it)` in a loop: the batches of the dataset
+                loops = [loop for loop in index.loops_around(parent) if isinstance(loop, (ast.For, ast.While))]
+                if parent.func.id == "next" and loops:
+                    sink = self._loop_sink(index, loops[0].body, keras_compiled, _assigned(index, parent))
+                    if sink is not None:
+                        return sink
+                work.append((parent, depth + 1))
+            elif isinstance(parent, ast.Call) and expr in parent.args or isinstance(parent, ast.keyword):
                 owner = index.parent(parent) if isinstance(parent, ast.keyword) else parent
                 sink = self._call_sink(index, owner, keras_compiled) if isinstance(owner, ast.Call) else None
                 if sink is not None:
                     return sink
             elif isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is expr:
                 body = parent.body if isinstance(parent, ast.For) else [index.parent(parent)]
-                sink = self._loop_sink(index, body, keras_compiled)
+                sink = self._loop_sink(index, body, keras_compiled, set(target_names(parent.target)))
                 if sink is not None:
                     return sink
             elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
@@ -197,6 +260,10 @@ class BatchWithoutDropRemainder(ModuleRule):
                     if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
                             and node.lineno >= parent.lineno:
                         work.append((node, depth + 1))
+                if scope is index.tree:  # a module-level dataset, read in the functions that iterate it
+                    for node in index.loads_of(name, index.tree):
+                        if index.function_of(node) is not None and index.module_constant(node) is parent.value:
+                            work.append((node, depth + 1))
             elif isinstance(parent, ast.Return):
                 func = index.function_of(parent)
                 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -216,8 +283,11 @@ class BatchWithoutDropRemainder(ModuleRule):
             return f"tf.function `{tfn.name}`", _row(index, tfn)
         return None
 
-    def _loop_sink(self, index: ModuleIndex, body: Sequence[ast.AST | None], keras_compiled: bool
-                   ) -> tuple[str, str | None] | None:
+    def _loop_sink(self, index: ModuleIndex, body: Sequence[ast.AST | None], keras_compiled: bool,
+                   batches: set[str] = frozenset()) -> tuple[str, str | None] | None:  # type: ignore[assignment]
+        """A compiled call in the body of a loop over the dataset: a ``tf.function`` of this file, or a
+        function of this file handed a batch (a name in ``batches``, the loop's target) that passes
+        it on to one (one level of helpers)."""
         for stmt in body:
             if stmt is None:
                 continue
@@ -229,10 +299,46 @@ class BatchWithoutDropRemainder(ModuleRule):
                     if _compiles(index, tfn):
                         return f"tf.function `{tfn.name}` called in the loop over it", _row(index, tfn)
                     continue
+                through = _helper_compiles(index, sub, batches)
+                if through is not None:
+                    helper, tfn = through
+                    return (f"tf.function `{tfn.name}` (through `{helper}()`) called in the loop over it",
+                            _row(index, tfn))
                 if keras_compiled and method_name(sub) in _STEP_CALLS and (
                         method_name(sub) != "run" or "strategy" in ast.unparse(sub.func).lower()):
                     return f"{ast.unparse(sub.func)}() called in the loop over it", None
         return None
+
+
+def _assigned(index: ModuleIndex, value: ast.expr) -> set[str]:
+    """The names ``value`` is assigned to (``batch = next(it)``, ``x, y = next(it)``)."""
+    stmt = index.parent(value)
+    if isinstance(stmt, ast.Assign) and stmt.value is value:
+        return {name for t in stmt.targets for name in target_names(t)}
+    return set()
+
+
+def _helper_compiles(index: ModuleIndex, call: ast.Call, batches: set[str]) -> tuple[str, TfFunction] | None:
+    """``helper(batch)``: a module-level function of this file (not itself a ``tf.function``) handed
+    a batch, whose body passes the parameter that receives it to a compiled ``tf.function``:
+    (the helper's name, that tf.function)."""
+    if not batches or not isinstance(call.func, ast.Name):
+        return None
+    helper = next((n for n in index.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and n.name == call.func.id), None)
+    if helper is None or call.func.id in index.tf_functions:
+        return None
+    fed = {param for param, arg in bound_arguments(positional_params(helper), call)
+           if any(isinstance(n, ast.Name) and n.id in batches for n in ast.walk(arg))}
+    for inner in ast.walk(helper):
+        if not isinstance(inner, ast.Call):
+            continue
+        tfn = index.tf_function_called(inner)
+        if tfn is not None and _compiles(index, tfn) and any(
+                isinstance(n, ast.Name) and n.id in fed for a in [*inner.args, *(k.value for k in inner.keywords)]
+                for n in ast.walk(a)):
+            return helper.name, tfn
+    return None
 
 
 def _compiles(index: ModuleIndex, tfn: TfFunction) -> bool:

@@ -803,7 +803,34 @@ def _kind(scope: _Scope, arg: ast.expr) -> str | None:
         return "number"
     if scope.text(arg):
         return "string"
+    if _python_bool(scope, arg):
+        return "bool"
     return None
+
+
+def _python_bool(scope: _Scope, arg: ast.expr, depth: int = 0) -> bool:
+    """``arg`` is a Python bool computed from Python numbers: a comparison whose every operand is a
+    number and one certainly a number on the host (``step % 2 == 0``, ``i == len(batches) - 1``),
+    ``not``/``and``/``or`` of such comparisons, or a local name every assignment binds to one. A
+    bool that changes between calls traces and compiles the function once per value (measured:
+    ``python_bool_changes`` in xlacheck/data/tf_retrace.json)."""
+    if depth > 4:
+        return False
+    if isinstance(arg, ast.Compare):
+        sides = [arg.left, *arg.comparators]
+        if scope._any_tensorish(sides) or not all(isinstance(op, (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                                                   for op in arg.ops):
+            return False
+        kinds = [scope.number(side) for side in sides]
+        return _STRONG in kinds and all(k or scope._neutral(side) for k, side in zip(kinds, sides))
+    if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.Not):
+        return _python_bool(scope, arg.operand, depth + 1)
+    if isinstance(arg, ast.BoolOp):
+        return all(_python_bool(scope, v, depth + 1) for v in arg.values)
+    if isinstance(arg, ast.Name) and arg.id not in scope.params:
+        values = [b.value if isinstance(b, ast.Assign) else None for b in scope.bindings.get(arg.id, ())]
+        return bool(values) and all(v is not None and _python_bool(scope, v, depth + 1) for v in values)
+    return False
 
 
 # What a parameter annotation of the compiled function says its argument is (the author's
@@ -909,6 +936,22 @@ def _bound_at_sites(index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctio
     return found
 
 
+def _new_object_bound(scope: _Scope, call: ast.Call, arg: ast.Name) -> str | None:
+    """The class of the new object ``arg`` holds at ``call`` when every binding of ``arg`` in the
+    function builds one (``cfg = Config(...)``) inside the loop around ``call`` (or, outside loops, in
+    the function around it); None when it is built before the loop (one object, one trace key)."""
+    binds = scope.bindings.get(arg.id, ())
+    classes = [scope.new_object(b.value) if isinstance(b, ast.Assign) else None for b in binds]
+    if not binds or any(c is None for c in classes) or isinstance(scope.scope, ast.Module):
+        return None
+    loops = [loop for loop in scope.index.loops_around(call) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
+    if loops and not any(scope._inside(b, loops[0]) for b in binds):
+        return None  # built before the loop: the same object every iteration
+    if scope.index.loops_around(call) and not loops:
+        return None  # a comprehension over an object built outside it
+    return classes[0]
+
+
 def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tuple[str, str] | None:
     """``param`` of the function around the call is a Python value that changes: a call site of
     that function in this file passes it one that changes between calls (a loop counter, a
@@ -928,6 +971,12 @@ def _through_callers(scope: _Scope, param: str, scopes: dict[int, _Scope]) -> tu
         why = caller.varies(value, site) if kind is not None else None
         if kind is not None and why is not None:
             return kind, f"`{func.name}()` receives it from line {site.lineno}, where {why}"
+        cls = caller.new_object(value) or (_new_object_bound(caller, site, value) if isinstance(value, ast.Name)
+                                           else None)
+        if cls is not None and index.loops_around(site):
+            # a new identity-keyed object per iteration (new_plain_object_each_call in tf_retrace.json)
+            return "object", (f"`{func.name}()` receives a new `{cls}` from line {site.lineno}, built in the loop that "
+                              "calls it; it compares by identity")
     return None
 
 
@@ -943,7 +992,8 @@ class PythonScalarToTfFunction(ModuleRule):
     list computed from the caller's arguments, each item of a parameter annotated as a sequence of
     numbers (`values: Sequence[float]`, `list(row)` for `rows: list[list[float]]`), a parameter of
     the enclosing function that a call site of this file feeds such a changing value (one level of
-    callers: a loss helper handed the epoch's weight), or literals that differ between call sites.
+    callers: a loss helper handed the epoch's weight, or a new object built in the caller's loop), or
+    literals that differ between call sites.
     A number kept on `self` (every assignment to `self.X` in the class gives a Python number)
     and reassigned in the loop around the call, or by a method of the class that loop calls
     (`self.anneal()` per epoch), a number on `self` that the calling method updates from its own
@@ -981,6 +1031,9 @@ class PythonScalarToTfFunction(ModuleRule):
     ``python_float_follow_type_hints_tensor`` in `xlacheck/data/tf_retrace.json`), so those
     functions are flagged like the others; so is a Python float handed on to a Keras loss
     hyperparameter (`label_smoothing=s`, ``python_float_keras_loss_hyperparameter``).
+    With `--preview`, also a Python bool computed from such numbers (`i % 100 == 0`: two values,
+    one more trace and compilation than a tensor, ``python_bool_changes``): on real code these were
+    first-step flags passed on purpose (Horovod's variable broadcast at `batch == 0`).
 
     ## Why is this bad?
     A `tf.function` keys its trace cache on the *values* of Python arguments: every new step
@@ -1078,6 +1131,16 @@ class PythonScalarToTfFunction(ModuleRule):
         Example("import tensorflow as tf\n@tf.function\ndef scaled(x, temperature):\n    return x / temperature\n"
                 "def run(xs):\n    out = []\n    for x in xs:\n        temperature = 0.7\n"
                 "        out.append(scaled(x, temperature))\n    return out\n"),
+        # the per-step bool passed as a tensor (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x, log):
+                return tf.reduce_sum(x) * tf.cast(log, tf.float32)
+            def train(x, steps):
+                for i in range(steps):
+                    step(x, tf.constant(i % 100 == 0))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(w, x, i):\n    return w * x * (0.99 ** i)\n"
@@ -1299,6 +1362,28 @@ class PythonScalarToTfFunction(ModuleRule):
                             'every iteration of the comprehension that calls it): each new value traces and compiles '
                             'the function again; pass a tensor (tf.constant / tf.Variable)'),
                 )),
+        # a new object per iteration handed to a helper that passes it on (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            class Config:
+                def __init__(self, scale):
+                    self.scale = scale
+            @tf.function(jit_compile=True)
+            def step(x, cfg):
+                return tf.reduce_sum(x) * cfg.scale
+            def run_step(x, cfg):
+                return step(x, cfg)
+            def train(x, steps):
+                for i in range(steps):
+                    cfg = Config(0.5)
+                    run_step(x, cfg)
+        """,
+                expected=(
+                    (9, 20, 'Python object `cfg` passed to tf.function `step` changes between calls '
+                            '(`run_step()` receives a new `Config` from line 13, built in the loop that calls '
+                            'it; it compares by identity): each new value traces and compiles the function '
+                            'again; create it once and reuse it, or pass its numbers as tensors'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -1353,6 +1438,8 @@ class PythonScalarToTfFunction(ModuleRule):
             kind, why = found
         if kind is None or why is None:
             return
+        if kind == "bool" and not ctx.preview:
+            return  # real code passes first-step flags on purpose (Horovod's broadcast at `batch == 0`)
         shown = ast.unparse(arg)
         if len(shown) > 40:
             shown = shown[:37] + "..."
@@ -1363,11 +1450,14 @@ class PythonScalarToTfFunction(ModuleRule):
             end = Location(arg.end_lineno or arg.lineno, arg.end_col_offset or arg.col_offset)
             fix = Fix(f"Pass `{tf}.constant({shown})`",
                       (Edit(start, start, f"{tf}.constant("), Edit(end, end, ")")), Applicability.UNSAFE)
-        advice = ("pass a tensor (tf.constant / tf.Variable)" if kind != "string"
-                  else "keep strings out of the compiled function's arguments")
+        advice = {"string": "keep strings out of the compiled function's arguments",
+                  "object": "create it once and reuse it, or pass its numbers as tensors"}.get(
+            kind, "pass a tensor (tf.constant / tf.Variable)")
+        cost = ("each of its two values traces and compiles the function (one more XLA compilation than a "
+                "tensor needs)" if kind == "bool" else "each new value traces and compiles the function again")
         ctx.report(self, arg,
                    f"Python {kind} `{shown}` passed to tf.function `{tfn.name}` changes between calls ({why}): "
-                   f"each new value traces and compiles the function again; {advice}",
+                   f"{cost}; {advice}",
                    fix=fix)
 
     def _new_object_by_name(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,
@@ -1375,16 +1465,10 @@ class PythonScalarToTfFunction(ModuleRule):
         """``model = tf.keras.Sequential(...)`` inside the loop that calls ``step(model, x)`` (or in
         the function around a call outside loops): a new identity-keyed object reaches every call.
         An object built once before the loop is one trace key, and is not reported."""
-        binds = scope.bindings.get(arg.id, ())
-        classes = [scope.new_object(b.value) if isinstance(b, ast.Assign) else None for b in binds]
-        if not binds or any(c is None for c in classes) or isinstance(scope.scope, ast.Module):
+        cls = _new_object_bound(scope, call, arg)
+        if cls is None:
             return False
-        loops = [loop for loop in ctx.index.loops_around(call) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))]
-        if loops and not any(scope._inside(b, loops[0]) for b in binds):
-            return False  # built before the loop: the same object every iteration
-        if ctx.index.loops_around(call) and not loops:
-            return False  # a comprehension over an object built outside it
-        self._report_new_object(ctx, scope, call, tfn, arg, classes[0])  # type: ignore[arg-type]
+        self._report_new_object(ctx, scope, call, tfn, arg, cls)
         return True
 
     def _report_new_object(self, ctx: ModuleContext, scope: _Scope, call: ast.Call, tfn: TfFunction,

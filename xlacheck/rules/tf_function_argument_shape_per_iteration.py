@@ -44,7 +44,9 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     display (`{"input_ids": ids[:, :t]}`), through a name the loop assigns, or through
     `tf.convert_to_tensor`/`tf.constant`/`tf.cast`; or a tensor or array built with a shape that
     follows the loop (`tf.zeros([t, d])`, `np.ones((n,))`, `tf.range(t)`: measured, one trace per
-    length; an array of new values and one shape, `np.array([t, t + 1])`, traces once).
+    length; an array of new values and one shape, `np.array([t, t + 1])`, traces once); also such
+    an argument handed by the loop to a helper of this file that passes it on to the `tf.function`
+    (one level of helpers).
     A slice whose two bounds both move
     (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
     a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
@@ -104,6 +106,18 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef score(x):\n    return tf.reduce_mean(x)\n"
                 "def sweep(x):\n    sizes = [1000, 2000, 3000]\n    for n in sizes:\n        score(x[:n])\n"
                 "        score(x[:n])\n"),
+        # a tensor of one shape with new values, through a helper (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x, buf):
+                return tf.reduce_sum(x) + tf.reduce_sum(buf)
+            def run_step(x, buf):
+                return step(x, buf)
+            def train(x, steps):
+                for t in range(steps):
+                    run_step(x, tf.zeros([4, 3]) + float(t))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -143,6 +157,24 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'each call passes a new shape, so it traces again every iteration; pass the fixed-size '
                             'buffer with the position (or a mask), or bucket the lengths'),
                 )),
+        # a tensor sized by the loop counter, handed to a helper that passes it on (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x, buf):
+                return tf.reduce_sum(x) + tf.reduce_sum(buf)
+            def run_step(x, buf):
+                return step(x, buf)
+            def train(x, steps):
+                for t in range(steps):
+                    run_step(x, tf.zeros([t + 1, 3]))
+        """,
+                expected=(
+                    (6, 20, 'argument `buf` of tf.function `step` is sized by `t` (`run_step()` receives it '
+                            'from line 9), which changes on every iteration: each call passes a new shape, so '
+                            'it traces and XLA compiles again every iteration; pass the fixed-size buffer '
+                            'with the position (or a mask), or bucket the lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -157,10 +189,7 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     "tensor_shape_changes_reduce_retracing"):
                 continue  # one retrace, then the relaxed trace (measured); XLA408 covers jit_compile
             loops = index.loops_around(call)
-            if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
-                continue
-            varying = loop_varying_names(index, call)
-            if not varying:
+            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
                 continue
             params: list[str] = []
             if tfn.definition is not None:
@@ -169,23 +198,73 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     params = params[1:]
             bound = bound_arguments(params, call)
             compiles = " and XLA compiles" if is_true(tfn.keyword("jit_compile")) else ""
+            if not loops:
+                self._through_helper(ctx, call, tfn.name, bound, compiles)
+                continue
+            varying = loop_varying_names(index, call)
+            if not varying:
+                continue
             for param, arg in bound:
-                # the argument, or an item of the dict/list/tuple display it is ({"input_ids": ids[:, :t]})
-                items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(
-                    arg, (ast.List, ast.Tuple)) else []
-                hits = [(item, found) for item in [arg, *items] if item is not None
-                        and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)
-                             or _varying_shape_argument(index, item, varying, loops)) is not None]
-                hits = [(item, name) for item, name in hits if not _fixed_display_target(index, loops, name)]
-                if hits:
-                    item, name = hits[0]
+                hit = _hit(index, arg, varying, loops)
+                if hit is not None:
+                    item, name, how = hit
                     what = f"argument `{param}`" if item is arg else f"an item of argument `{param}`"
-                    how = "sized by" if _varying_shape_argument(index, item, varying, loops) == name else "sliced by"
                     ctx.report(self, arg, f"{what} of tf.function `{tfn.name}` is {how} `{name}`, "
                                           "which changes on every iteration: each call passes a new shape, so it "
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
                     break
+
+    def _through_helper(self, ctx: ModuleContext, call: ast.Call, callee: str, bound: list[tuple[str, ast.expr]],
+                        compiles: str) -> None:
+        """``call`` (outside loops) is in a module-level function that passes one of its own
+        parameters on to the tf.function, and a call of that helper inside a loop of this file
+        binds the parameter to a slice or a tensor whose shape follows that loop: one level of
+        helpers (``run_step(x, tf.zeros([t, 3]))`` in the loop, ``train_step(x, buf)`` in ``run_step``)."""
+        index = ctx.index
+        helper = index.function_of(call)
+        if not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)) or helper not in index.tree.body:
+            return
+        rebound = {n.id for n in index.scope_nodes(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        passed = {arg.id: (param, arg) for param, arg in bound if isinstance(arg, ast.Name) and arg.id not in rebound}
+        if not passed:
+            return
+        for site, _ in index.calls:
+            if not (isinstance(site.func, ast.Name) and site.func.id == helper.name) \
+                    or index.function_of(site) is helper or in_test(index, ctx.path, site):
+                continue
+            loops = index.loops_around(site)
+            varying = loop_varying_names(index, site) if loops else set()
+            if not varying:
+                continue
+            for own, value in bound_arguments(positional_params(helper), site):
+                if own not in passed:
+                    continue
+                hit = _hit(index, value, varying, loops)
+                if hit is not None:
+                    param, arg = passed[own]
+                    ctx.report(self, arg, f"argument `{param}` of tf.function `{callee}` is {hit[2]} `{hit[1]}` "
+                                          f"(`{helper.name}()` receives it from line {site.lineno}), which changes on "
+                                          "every iteration: each call passes a new shape, so it "
+                                          f"traces{compiles} again every iteration; pass the fixed-size buffer with "
+                                          "the position (or a mask), or bucket the lengths")
+                    return
+
+
+def _hit(index: ModuleIndex, arg: ast.expr, varying: set[str], loops: list[ast.AST]
+         ) -> tuple[ast.expr, str, str] | None:
+    """(the argument or the item of its dict/list/tuple display that changes shape, the loop-varying
+    name that sets it, "sliced by"/"sized by"), or None: ``x[:, :t]``, ``{"input_ids": ids[:, :t]}``,
+    ``tf.zeros([t, d])``; not by the target of a loop over a display of constants."""
+    items = arg.values if isinstance(arg, ast.Dict) else arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else []
+    hits = [(item, found) for item in [arg, *items] if item is not None
+            and (found := varying_slice(index, item, varying, loops, _SHAPE_KEEPING)
+                 or _varying_shape_argument(index, item, varying, loops)) is not None]
+    hits = [(item, name) for item, name in hits if not _fixed_display_target(index, loops, name)]
+    if not hits:
+        return None
+    item, name = hits[0]
+    return item, name, "sized by" if _varying_shape_argument(index, item, varying, loops) == name else "sliced by"
 
 
 def _fixed_display_target(index: ModuleIndex, loops: list[ast.AST], name: str) -> bool:

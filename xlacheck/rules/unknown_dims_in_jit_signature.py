@@ -259,6 +259,17 @@ class UnknownDimsInJitSignature(ModuleRule):
         # an entry point nothing here calls, declared to take any sequence length: --preview only
         Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
                 "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n"),
+        # a None batch dimension fed only full batches (drop_remainder=True): one shape (tf-retrace13)
+        Example("""
+            import tensorflow as tf
+            DATA = tf.data.Dataset.from_tensor_slices(tf.zeros([10, 3])).batch(4, drop_remainder=True)
+            @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)], jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def train():
+                for x in DATA:
+                    step(x)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, None], tf.int32)])\n"
@@ -373,7 +384,7 @@ def _same_shape_every_iteration(index: ModuleIndex, tfn: TfFunction, call: ast.C
         for node in ast.walk(loop):
             if isinstance(node, ast.Assign) and any(arg.id in target_names(t) for t in node.targets):
                 if not (isinstance(node.value, ast.Call) and index.tf_function_called(node.value) is tfn) \
-                        and not _elementwise(node.value):
+                        and not _elementwise(node.value) and dataset_batching(index, node.value) is None:
                     return False
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and isinstance(
                     node.target, ast.Name) and node.target.id == arg.id:
