@@ -202,6 +202,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA318-valid-9", "f", lambda: ((tf.ones([2, 3]), _empty_row_mask()),), "compiles"),
     ("XLA309-invalid-12", "step", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a module-level tf.Variable upstream
     ("XLA309-valid-9", "step", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),  # tf.stop_gradient before the resize
+    ("XLA309-invalid-13", "step", lambda: (_f(1.0, 3.0, 2.0, 5.0)[None], tf.ones([4])), "fails"),  # nanmedian's grad
 ]
 
 

@@ -263,7 +263,9 @@ class OpWithoutXlaKernel(Rule):
     (`QuantizeAndDequantizeV4Grad`), and argument values the table measured apart
     (`grad_conditions`): `tf.image.resize(..., method="nearest")` (`ResizeNearestNeighborGrad`);
     for names whose gradient the API table did not measure, the op table's `grad_unsupported`
-    (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`.
+    (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`; and
+    a gradient the table measured to need a compile-time constant (`grad_const`:
+    `keras.ops.nanmedian`, whose backward pass ranges over a traced size).
     Only where a gradient reaches the call: its input comes from a layer or model call, a
     `self.<attr>` weight, a watched tensor or a module-level trainable `tf.Variable`, not through
     `tf.stop_gradient`.
@@ -472,6 +474,17 @@ class OpWithoutXlaKernel(Rule):
                         "operations'; keep it out of the taped computation or use an op whose gradient compiles "
                         '(compiled: decorated with tf.function(jit_compile=True) at line 3)'),
                 )),
+        # a gradient that needs a compile-time constant (the API table's grad_const)
+        Example('import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef step(x, w):\n'
+                '    with tf.GradientTape() as tape:\n        tape.watch(w)\n'
+                '        m = keras.ops.nanmedian(x * w)\n        loss = tf.reduce_sum(m * m)\n'
+                '    return tape.gradient(loss, w)\n',
+                expected=(
+                    (7, 13, 'the gradient of tf.keras.ops.nanmedian needs a value XLA must know at compile time '
+                        "(measured: the forward pass compiles, this GradientTape's backward pass fails with 'must "
+                        "be a compile-time constant'); keep it out of the taped computation or use an op whose "
+                        'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 3)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -560,4 +573,10 @@ class OpWithoutXlaKernel(Rule):
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): the forward pass "
                        "compiles, but this GradientTape's backward pass fails with 'Detected unsupported "
                        "operations'; keep it out of the taped computation or use an op whose gradient compiles "
+                       f"(compiled: {ctx.function.evidence})")
+        elif fact is not None and measured and fact.grad_xla is False and fact.grad_const and variant is None:
+            ctx.report(self, node,
+                       f"the gradient of {name} needs a value XLA must know at compile time (measured: the forward "
+                       "pass compiles, this GradientTape's backward pass fails with 'must be a compile-time "
+                       "constant'); keep it out of the taped computation or use an op whose gradient compiles "
                        f"(compiled: {ctx.function.evidence})")

@@ -98,7 +98,8 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
       (`ResizeNearestNeighborGrad`);
     - a call of such an API in a Keras method or compiled function outside a `GradientTape`
       block (XLA309 reports the ones inside it): `tf.image.resize(..., method="nearest")` in a
-      layer's `call`.
+      layer's `call`, and `keras.ops.nanmedian`, whose gradient the table measured to need a
+      compile-time constant (`grad_const`).
 
     Only where a gradient reaches it: an API call whose input comes from a layer or model call,
     a `self.<attr>` weight, a watched tensor in its function, a module-level trainable
@@ -228,6 +229,17 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                         "training it in the jit-compiled step() (line 7) fails with 'Detected unsupported operations'; "
                         'use the default method'),
                 )),
+        # a Keras op whose gradient needs a compile-time constant (grad_const), trained by compile(jit_compile=True)
+        Example('import keras\nclass RobustPool(keras.layers.Layer):\n    def __init__(self):\n'
+                '        super().__init__()\n        self.proj = keras.layers.Dense(4)\n'
+                '    def call(self, x):\n        return keras.ops.nanmedian(self.proj(x))\n'
+                'inputs = keras.Input(shape=(4,))\nmodel = keras.Model(inputs, RobustPool()(inputs))\n'
+                'model.compile(optimizer="adam", loss="mse", jit_compile=True)\n',
+                expected=(
+                    (7, 16, 'the gradient of tf.keras.ops.nanmedian needs a value XLA must know at compile time: '
+                        "training it in compile(jit_compile=True) (line 10) fails with 'must be a compile-time "
+                        "constant' (measured); keep it out of the trained model"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -250,6 +262,12 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 f"use the default {argument}" if default_compiles else "keep it out of the trained model")
             if name.endswith("UpSampling2D"):  # nearest upsampling by an integer factor is a repeat
                 advice += " or, for the same numbers, tf.repeat along the spatial axes"
+            if not ops:  # the table measured a gradient that needs a compile-time constant
+                ctx.report(self, node,
+                           f"the gradient of {name} needs a value XLA must know at compile time: training it in "
+                           f"{training[0]} (line {training[1]}) fails with 'must be a compile-time constant' "
+                           f"(measured); {advice}")
+                continue
             ctx.report(self, node,
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): training it in "
                        f"{training[0]} (line {training[1]}) fails with 'Detected unsupported operations'; {advice}")
@@ -284,7 +302,7 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
         for node in calls:
             name = resolve(node.func)
             name = same_object(name) if name is not None else None  # tf.compat.v1.keras.backend.X is K.X
-            if name is None or not name.startswith("tf."):
+            if name is None or not name.startswith(("tf.", "keras.ops.")):
                 continue
             layer = name.startswith("tf.keras.layers.")
             if layer and id(node) in first_layers:
@@ -314,7 +332,8 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             else:
                 measured = verdict.grad_unsupported if verdict is not None else ()
             ops = [op for op in measured if op not in forward]
-            if not ops or forward:
+            const = not ops and variant is None and fact is not None and fact.grad_xla is False and fact.grad_const
+            if (not ops and not const) or forward:
                 continue  # a forward without a kernel is XLA309's/XLA310's finding
             if predictions is None:
                 predictions = _loss_predictions(ctx.tree)
