@@ -30,7 +30,8 @@ counts a use as flagged when it gets at least one finding. Families (a verdict e
 - ``divergence``: an input class under which XLA's result differs from TensorFlow's (``differs``,
   ``eager_error``, ``xla_error`` in the divergence table), with the input made where the class
   can be written (a NaN from ``0/0``, a sum over a mask as the denominator, for ``nan`` and
-  ``nan_from_zero_division``; a tensor otherwise);
+  ``nan_from_zero_division``, and for ``narrowing_cast``, where that NaN is cast to ``tf.int32``; a
+  tensor otherwise);
 - JAX ``jax-shape`` (``jit: false`` with a concretization error: data-dependent result shape),
   ``jax-const`` (``static_args`` given a traced value), ``jax-numpy`` (NumPy functions that fail on
   a tracer: ``numpy_on_tracer.fails``).
@@ -360,7 +361,13 @@ def tf_uses() -> list[Use]:
                 for s in names:
                     c = _call(s, params, called_with, static)
                     tensors = c.tensors or ["x"]
-                    if cls in {"nan", "nan_from_zero_division"} and tensors:
+                    if cls == "narrowing_cast" and tensors:
+                        # the float the class needs (NaN, from a mean over a mask that selects nothing) cast
+                        # to an integer dtype, the table's probe; a cast to a float narrows nothing
+                        body = [f"{tensors[0]} = {tensors[0]} / tf.reduce_sum(mask, axis=0)",
+                                f"out = {s}({tensors[0]}, tf.int32)", "return out"]
+                        uses += _both("divergence", entry, s, cls, [tensors[0], "mask"], body, True)
+                    elif cls in {"nan", "nan_from_zero_division"} and tensors:
                         # a mean over a mask: 0/0 where the mask selects nothing
                         body = [f"{tensors[0]} = {tensors[0]} / tf.reduce_sum(mask, axis=0)", f"out = {c.text}",
                                 "return out"]

@@ -47,6 +47,7 @@ class Sink:
     code: str           # reads ``h``, assigns ``out``; ``{mark}`` ends the failing line
     fixed: str          # the same computation in a form that compiles
     autograph_off: bool = False  # fails only where AutoGraph does not convert the code
+    grad_only: bool = False  # fails only where the compiled step differentiates through it
 
 
 SINKS = (
@@ -85,6 +86,39 @@ SINKS = (
          "out = tf.reduce_sum(tf.one_hot(tf.cast(h, tf.int32), n), axis=[-2, -1]){mark}\n",
          "n = 4\n"
          "out = tf.reduce_sum(tf.one_hot(tf.cast(h, tf.int32), n), axis=[-2, -1])\n"),
+    # a divergence (xlacheck/data/tf_xla_divergence.json): the input class, NaN, is made where model code
+    # makes it, a mean over a mask that selects nothing (0/0); XLA's reduce_max drops the NaN
+    Sink("nan", "op", "tf.reduce_max over a mean whose mask selects nothing (0/0 NaN; XLA drops NaN, eager keeps it)",
+         "big = tf.cast(h > 2.0, h.dtype)\n"
+         "mean_big = tf.reduce_sum(h * big, axis=-1, keepdims=True) / tf.reduce_sum(big, axis=-1, keepdims=True)\n"
+         "out = tf.reduce_max(tf.concat([h, mean_big], axis=-1), axis=-1){mark}\n",
+         "big = tf.cast(h > 2.0, h.dtype)\n"
+         "mean_big = tf.math.divide_no_nan(tf.reduce_sum(h * big, axis=-1, keepdims=True),\n"
+         "                                 tf.reduce_sum(big, axis=-1, keepdims=True))\n"
+         "out = tf.reduce_max(tf.concat([h, mean_big], axis=-1), axis=-1)\n"),
+    # the same NaN cast to an integer: XLA maps NaN to 0, eager to INT_MIN (the table's narrowing_cast)
+    Sink("nancast", "op", "tf.cast to int32 of a mean whose mask selects nothing (0/0 NaN; XLA gives 0, eager INT_MIN)",
+         "big = tf.cast(h > 2.0, h.dtype)\n"
+         "mean_big = tf.reduce_sum(h * big, axis=-1) / tf.reduce_sum(big, axis=-1)\n"
+         "bucket = tf.cast(mean_big * 4.0, tf.int32){mark}\n"
+         "out = tf.reduce_sum(h, axis=-1) + tf.cast(bucket, h.dtype)\n",
+         "big = tf.cast(h > 2.0, h.dtype)\n"
+         "mean_big = tf.math.divide_no_nan(tf.reduce_sum(h * big, axis=-1), tf.reduce_sum(big, axis=-1))\n"
+         "bucket = tf.cast(mean_big * 4.0, tf.int32)\n"
+         "out = tf.reduce_sum(h, axis=-1) + tf.cast(bucket, h.dtype)\n"),
+    # the forward compiles; the gradient (ResizeNearestNeighborGrad) has no kernel: fails only where the
+    # step differentiates through it (the op table's grad_unsupported). The square keeps the incoming
+    # gradient data-dependent: a plain sum's gradient is a constant, and TensorFlow folds the
+    # ResizeNearestNeighborGrad of a constant before XLA sees it (measured: such a step compiles)
+    Sink("grad", "op",
+         "tf.image.resize(method=\"nearest\"), whose gradient ResizeNearestNeighborGrad has no XLA kernel",
+         "img = tf.reshape(h, [-1, 2, 3, 1])\n"
+         "up = tf.image.resize(img, [4, 6], method=\"nearest\"){mark}\n"
+         "out = tf.reduce_sum(up * up, axis=[1, 2, 3])\n",
+         "img = tf.reshape(h, [-1, 2, 3, 1])\n"
+         "up = tf.image.resize(img, [4, 6], method=\"bilinear\")\n"
+         "out = tf.reduce_sum(up * up, axis=[1, 2, 3])\n",
+         grad_only=True),
 )
 
 
@@ -100,6 +134,8 @@ class Path_:
     entry: str = "return forward, ({x},)"
     keras: bool = False  # compiled by Model.compile(jit_compile=True): AutoGraph converts the code
     value: bool = False  # a value-flow path: only for the sinks that read the value
+    differentiates: bool = False  # the compiled step takes a gradient through the sink's output
+    grad: bool = False  # a way of differentiating: only for the gradient-only sinks
 
 
 IDENTITY = 'tf.keras.layers.Dense(6, kernel_initializer="identity")'
@@ -145,19 +181,19 @@ PATHS = (
           '        return {{"loss": loss}}\n\n\n'
           "def build_model():\n    model = FeatureModel()\n"
           '    model.compile(optimizer="sgd", jit_compile=True)\n    return model\n',
-          TRAIN_ENTRY, keras=True),
+          TRAIN_ENTRY, keras=True, differentiates=True),
     Path_("loss_fn", "in a loss function given to Model.compile(jit_compile=True)",
           "def feature_loss(y_true, y_pred):\n    h = y_pred\n{sink4}"
           "    return tf.reduce_mean(tf.square(out - y_true)) + 0.01 * tf.reduce_mean(h)\n\n\n"
           f"def build_model():\n    model = tf.keras.Sequential([{IDENTITY}])\n"
           '    model.compile(optimizer="sgd", loss=feature_loss, jit_compile=True)\n    return model\n',
-          TRAIN_ENTRY, keras=True),
+          TRAIN_ENTRY, keras=True, differentiates=True),
     Path_("loss_class", "in a keras Loss subclass given to Model.compile(jit_compile=True)",
           "class FeatureLoss(tf.keras.losses.Loss):\n    def call(self, y_true, y_pred):\n        h = y_pred\n"
           "{sink8}        return tf.reduce_mean(tf.square(out - y_true)) + 0.01 * tf.reduce_mean(h)\n\n\n"
           f"def build_model():\n    model = tf.keras.Sequential([{IDENTITY}])\n"
           '    model.compile(optimizer="sgd", loss=FeatureLoss(), jit_compile=True)\n    return model\n',
-          TRAIN_ENTRY, keras=True),
+          TRAIN_ENTRY, keras=True, differentiates=True),
     Path_("metric", "in a keras Metric's update_state, compiled by Model.compile(jit_compile=True)",
           "class FeatureMetric(tf.keras.metrics.Metric):\n    def __init__(self, name=\"feature\"):\n"
           "        super().__init__(name=name)\n"
@@ -189,6 +225,33 @@ PATHS = (
           "strategy = tf.distribute.OneDeviceStrategy(\"/cpu:0\")\n\n\n"
           "def features(h):\n{sink4}    return out\n\n\n{dec}\ndef forward(x):\n"
           "    return strategy.run(features, args=(x,))\n"),
+    # ways of differentiating (for the gradient-only sinks), with near misses that need no gradient of the sink
+    Path_("fit_call",
+          "in the call of a subclassed Model that Model.fit trains (the default train_step, jit_compile=True)",
+          "class FeatureModel(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+          f"        self.dense = {IDENTITY}\n\n    def call(self, x):\n        h = self.dense(x)\n"
+          "{sink8}        return out\n\n\n"
+          "def build_model():\n    model = FeatureModel()\n"
+          '    model.compile(optimizer="sgd", loss="mse", jit_compile=True)\n    return model\n',
+          TRAIN_ENTRY, keras=True, differentiates=True, grad=True),
+    Path_("tape", "under a tf.GradientTape in the jit-compiled function, differentiated with respect to a variable",
+          "w = tf.Variable(tf.ones([6]))\n\n\n{dec}\ndef forward(x):\n    with tf.GradientTape() as tape:\n"
+          "        h = x * w\n{sink8}        loss = tf.reduce_sum(out)\n    return tape.gradient(loss, w)\n",
+          differentiates=True, grad=True),
+    Path_("minimize", "in the loss an optimizer's minimize differentiates in the jit-compiled function",
+          "w = tf.Variable(tf.ones([6]))\nopt = tf.keras.optimizers.SGD(0.1)\n\n\n"
+          "def objective(x):\n    h = x * w\n{sink4}    return tf.reduce_sum(out)\n\n\n"
+          "{dec}\ndef forward(x):\n    opt.minimize(lambda: objective(x), [w])\n    return w + 0.0\n",
+          differentiates=True, grad=True),
+    Path_("custom_gradient", "in a tf.custom_gradient function (its own gradient replaces the op's) under a tape",
+          "w = tf.Variable(tf.ones([6]))\n\n\n@tf.custom_gradient\ndef features(h):\n{sink4}"
+          "    def grad(dy):\n        return dy[..., None] * tf.ones_like(h)\n\n    return out, grad\n\n\n"
+          "{dec}\ndef forward(x):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(features(x * w))\n"
+          "    return tape.gradient(loss, w)\n", grad=True),
+    Path_("stop_gradient", "on a tf.stop_gradient input under a tape (the gradient does not flow through the op)",
+          "w = tf.Variable(tf.ones([6]))\n\n\n{dec}\ndef forward(x):\n    with tf.GradientTape() as tape:\n"
+          "        h = tf.stop_gradient(x * w)\n{sink8}        loss = tf.reduce_sum(out) + tf.reduce_sum(x * w)\n"
+          "    return tape.gradient(loss, w)\n", grad=True),
     # value flow: how the sink's input reaches it
     Path_("tuple", "on the first element of a tuple a helper returns",
           "def encode(x):\n    return tf.nn.relu(x), tf.reduce_sum(x)\n\n\n{dec}\ndef forward(x):\n"
@@ -218,6 +281,7 @@ PATHS = (
 )
 VALUE_SINKS = ("host", "cond", "static")
 FIXED_PATHS = ("direct", "helper", "train_step", "map_fn")
+GRAD_FIXED_PATHS = ("train_step", "loss_fn", "fit_call", "tape")  # the gradient-only sinks' fixed forms
 
 # cells whose case cannot run eagerly (the oracle needs an eager reference): reason
 SKIP = {
@@ -226,6 +290,8 @@ SKIP = {
     ("cond", "vectorized_map"): "tf.vectorized_map traces its function even when called eagerly",
     ("shape", "vectorized_map"): "tf.vectorized_map's boolean_mask fails eagerly (pfor on a data-dependent shape)",
     ("static", "vectorized_map"): "tf.vectorized_map's one_hot fails eagerly (pfor on a data-dependent depth)",
+    ("grad", "keras_call"): "a model compiled with an optimizer and a loss is trained by fit (the fit_call cell); "
+                            "the oracle would run its forward pass only",
 }
 # cells where the compiler's verdict differs from the expectation: True = fails, False = compiles
 COMPILER: dict[tuple[str, str], bool] = {}
@@ -235,6 +301,8 @@ def _expect_fail(sink: Sink, path: Path_) -> bool:
     verdict = COMPILER.get((sink.name, path.name))
     if verdict is not None:
         return verdict
+    if sink.grad_only:
+        return path.differentiates
     return not (sink.autograph_off and path.keras)
 
 
@@ -264,12 +332,13 @@ def render_all() -> dict[str, str]:
     out = {}
     for sink in SINKS:
         for path in PATHS:
-            if (sink.name, path.name) in SKIP or (path.value and sink.name not in VALUE_SINKS):
+            if (sink.name, path.name) in SKIP or (path.value and sink.name not in VALUE_SINKS) or (
+                    path.grad and not sink.grad_only):
                 continue
             name, text = _render(sink, path, fixed=False)
             out[f"{name}.py"] = text
         for path in PATHS:
-            if path.name in FIXED_PATHS:
+            if path.name in (GRAD_FIXED_PATHS if sink.grad_only else FIXED_PATHS):
                 name, text = _render(sink, path, fixed=True)
                 out[f"{name}.py"] = text
     return out
@@ -283,7 +352,7 @@ def print_matrix() -> int:
     cells = {tuple(case.removeprefix("neg_").removeprefix("form_").split("_", 1)): mark for case, mark in marks.items()}
     counts = {m: list(marks.values()).count(m) for m in "F.oxE"}
     sinks = [s.name for s in SINKS]
-    paths = [p.name for p in PATHS] + [f"fixed_{p}" for p in FIXED_PATHS]
+    paths = [p.name for p in PATHS] + [f"fixed_{p}" for p in dict.fromkeys(FIXED_PATHS + GRAD_FIXED_PATHS)]
     print(" " * 18 + "".join(f"{s:>9}" for s in sinks))
     for p in paths:
         print(f"{p:18}" + "".join(f"{cells.get((s, p), ''):>9}" for s in sinks))

@@ -69,6 +69,7 @@ class ApiFact:
     xla: bool | None = None
     grad_xla: bool | None = None
     grad_unsupported: tuple[str, ...] = ()
+    grad_const: bool = False  # the gradient fails to compile on a value it needs at compile time (keras.ops.nanmedian)
     has_gradient: bool | None = None
     dynamic_shape: bool = False
     unsupported: tuple[str, ...] = ()
@@ -253,6 +254,7 @@ def lookup(name: str) -> ApiFact | None:
         xla=entry.get("xla"),
         grad_xla=entry.get("grad_xla"),
         grad_unsupported=tuple(entry.get("grad_unsupported", ())),
+        grad_const=bool(entry.get("grad_const", False)),
         has_gradient=has_gradient,
         dynamic_shape=bool(entry.get("dynamic_shape", False)),
         unsupported=tuple(entry.get("unsupported", ())),

@@ -33,6 +33,11 @@ def _f(*values: Any) -> Any:
     return tf.constant(values, F)
 
 
+def _empty_row_mask() -> Any:
+    """A [2, 3] mask whose second row selects nothing."""
+    return tf.constant([[1.0, 0.0, 1.0], [0.0, 0.0, 0.0]], F)
+
+
 CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     # (example id, entry function, args, claim)
     ("XLA101-invalid-1", "f", lambda: (_f(1.0, 20.0),), "fails"),
@@ -191,6 +196,13 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA117-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA405-invalid-5", "noisy", lambda: (_f(1.0, 2.0),), "fails"),  # a random generator built in the step
     ("XLA205-invalid-9", "positions", lambda: (tf.constant([[1, 2, 3]]),), "fails"),  # tnp.arange of a shape
+    # tf-ops13: the binding that reaches a read; what a gradient reaches
+    # a mask row with nothing selected: reduce_max drops the 0/0 under XLA, eager returns NaN
+    ("XLA318-invalid-6", "step", lambda: (tf.ones([2, 3]), tf.ones([2, 3]), _empty_row_mask()), "fails"),
+    ("XLA318-valid-9", "f", lambda: ((tf.ones([2, 3]), _empty_row_mask()),), "compiles"),
+    ("XLA309-invalid-12", "step", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a module-level tf.Variable upstream
+    ("XLA309-valid-9", "step", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),  # tf.stop_gradient before the resize
+    ("XLA309-invalid-13", "step", lambda: (_f(1.0, 3.0, 2.0, 5.0)[None], tf.ones([4])), "fails"),  # nanmedian's grad
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Mapping
 from typing import Any
 
 from xlacheck import api_table, op_table
@@ -90,13 +91,42 @@ def call_literals(call: ast.Call, params: tuple[str, ...], resolve: Any) -> dict
 _BUILTINS = frozenset(dir(builtins))
 
 
-def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any) -> bool:
+_STOPS = frozenset({"tf.stop_gradient"})  # a gradient never flows back through these
+
+
+def _walk_to_gradient(tree: ast.AST, resolve: Any) -> list[ast.AST]:
+    """The nodes of ``tree`` a gradient can reach back to: ``ast.walk`` without the arguments of
+    ``tf.stop_gradient``."""
+    out: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, ast.Call) and resolve(node.func) in _STOPS:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _trainable_variable(value: ast.expr | None, resolve: Any) -> bool:
+    """``tf.Variable(...)`` not created with ``trainable=False``."""
+    return (isinstance(value, ast.Call) and resolve(value.func) == "tf.Variable"
+            and not any(kw.arg == "trainable" and isinstance(kw.value, ast.Constant) and kw.value.value is False
+                        for kw in value.keywords))
+
+
+def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any,
+                       module_values: Mapping[str, ast.expr] | None = None,
+                       trained: frozenset[str] = frozenset()) -> bool:
     """Evidence that a gradient reaches ``expr``: it (or what its names are bound to in
     ``function``, a few steps back) uses a layer or model call (a call that is not a
-    TensorFlow API: ``self.conv(x)``, ``model(x)``), a ``self.<attr>`` weight, or a name
-    ``tape.watch`` watches. A raw input with nothing trainable upstream has no gradient op.
-    One walk of ``function`` per call (callers ask only about the few calls a table flags)."""
-    watched: set[str] = set()
+    TensorFlow API: ``self.conv(x)``, ``model(x)``), a ``self.<attr>`` weight, a name
+    ``tape.watch`` watches, a module-level trainable ``tf.Variable`` (``module_values``) that
+    ``function`` does not rebind, or a name in ``trained`` (a loss's prediction parameter).
+    Nothing inside ``tf.stop_gradient(...)`` counts. A raw input with nothing trainable upstream
+    has no gradient op. One walk of ``function`` per call (callers ask only about the few calls a
+    table flags)."""
+    watched: set[str] = set(trained)
     bindings: dict[str, list[ast.expr]] = {}
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "watch":
@@ -105,12 +135,15 @@ def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any) -> bool:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     bindings.setdefault(target.id, []).append(node.value)
+    signature = getattr(function, "args", None)
+    params = {a.arg for a in ast.walk(signature) if isinstance(a, ast.arg)} if isinstance(signature, ast.arguments) \
+        else set()
     seen: set[str] = set()
     frontier: list[ast.AST] = [expr]
     for _ in range(4):  # names followed a few assignments back
         following: list[ast.AST] = []
         for tree in frontier:
-            for node in ast.walk(tree):
+            for node in _walk_to_gradient(tree, resolve):
                 if isinstance(node, ast.Call):
                     name = resolve(node.func)
                     if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS and \
@@ -120,6 +153,9 @@ def trainable_upstream(expr: ast.AST, function: ast.AST, resolve: Any) -> bool:
                     return True
                 elif isinstance(node, ast.Name) and node.id not in seen:
                     if node.id in watched:
+                        return True
+                    if module_values and node.id not in bindings and node.id not in params and \
+                            _trainable_variable(module_values.get(node.id), resolve):
                         return True
                     seen.add(node.id)
                     following.extend(bindings.get(node.id, ()))
@@ -227,7 +263,12 @@ class OpWithoutXlaKernel(Rule):
     (`QuantizeAndDequantizeV4Grad`), and argument values the table measured apart
     (`grad_conditions`): `tf.image.resize(..., method="nearest")` (`ResizeNearestNeighborGrad`);
     for names whose gradient the API table did not measure, the op table's `grad_unsupported`
-    (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`.
+    (differentiated by the generator's sweep and confirmed by compiling): `K.resize_images`; and
+    a gradient the table measured to need a compile-time constant (`grad_const`:
+    `keras.ops.nanmedian`, whose backward pass ranges over a traced size).
+    Only where a gradient reaches the call: its input comes from a layer or model call, a
+    `self.<attr>` weight, a watched tensor or a module-level trainable `tf.Variable`, not through
+    `tf.stop_gradient`.
 
     `tf.summary.scalar/histogram/image/text/audio/write` create their ops (`WriteSummary`, ...)
     only while a default summary writer is set (the table's `when: default_writer`): they are
@@ -304,6 +345,12 @@ class OpWithoutXlaKernel(Rule):
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(rows):\n"
                 "    ta = tf.TensorArray(tf.float32, size=3, element_shape=[2])\n"
                 "    ta = ta.unstack(rows)\n    return ta.stack()\n"),
+        # the gradient stops before the op (tf.stop_gradient): no ResizeNearestNeighborGrad
+        Example('import tensorflow as tf\nw = tf.Variable(tf.ones([4, 4, 1]))\n'
+                '@tf.function(jit_compile=True)\ndef step(x):\n    with tf.GradientTape() as tape:\n'
+                '        up = tf.image.resize(tf.stop_gradient(x * w), [8, 8], method="nearest")\n'
+                '        loss = tf.reduce_sum(up * up) + tf.reduce_sum(x * w)\n'
+                '    return tape.gradient(loss, w)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -415,6 +462,29 @@ class OpWithoutXlaKernel(Rule):
                             "(ta.write) or build the tensor with tf.tensor_scatter_nd_update (compiled: decorated "
                             "with tf.function(jit_compile=True) at line 2)"),
                 )),
+        # a module-level trainable tf.Variable upstream
+        Example('import tensorflow as tf\nw = tf.Variable(tf.ones([4, 4, 1]))\n'
+                '@tf.function(jit_compile=True)\ndef step(x):\n    with tf.GradientTape() as tape:\n'
+                '        up = tf.image.resize(x * w, [8, 8], method="nearest")\n'
+                '        loss = tf.reduce_sum(up * up)\n    return tape.gradient(loss, w)\n',
+                expected=(
+                    (6, 14, 'the gradient of tf.image.resize uses ops with no XLA kernel '
+                            '(ResizeNearestNeighborGrad): the '
+                        "forward pass compiles, but this GradientTape's backward pass fails with 'Detected unsupported "
+                        "operations'; keep it out of the taped computation or use an op whose gradient compiles "
+                        '(compiled: decorated with tf.function(jit_compile=True) at line 3)'),
+                )),
+        # a gradient that needs a compile-time constant (the API table's grad_const)
+        Example('import tensorflow as tf\nimport keras\n@tf.function(jit_compile=True)\ndef step(x, w):\n'
+                '    with tf.GradientTape() as tape:\n        tape.watch(w)\n'
+                '        m = keras.ops.nanmedian(x * w)\n        loss = tf.reduce_sum(m * m)\n'
+                '    return tape.gradient(loss, w)\n',
+                expected=(
+                    (7, 13, 'the gradient of tf.keras.ops.nanmedian needs a value XLA must know at compile time '
+                        "(measured: the forward pass compiles, this GradientTape's backward pass fails with 'must "
+                        "be a compile-time constant'); keep it out of the taped computation or use an op whose "
+                        'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 3)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -490,7 +560,7 @@ class OpWithoutXlaKernel(Rule):
         if variant is None and not measured and (verdict is None or not verdict.grad_unsupported):
             return
         first = node.args[0] if node.args else (node.keywords[0].value if node.keywords else None)
-        if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve):
+        if first is None or not trainable_upstream(first, ctx.function.node, ctx.resolve, ctx.module_values):
             return  # nothing trainable upstream: the backward pass never reaches this op
         if variant is not None:
             ops = variant
@@ -503,4 +573,10 @@ class OpWithoutXlaKernel(Rule):
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): the forward pass "
                        "compiles, but this GradientTape's backward pass fails with 'Detected unsupported "
                        "operations'; keep it out of the taped computation or use an op whose gradient compiles "
+                       f"(compiled: {ctx.function.evidence})")
+        elif fact is not None and measured and fact.grad_xla is False and fact.grad_const and variant is None:
+            ctx.report(self, node,
+                       f"the gradient of {name} needs a value XLA must know at compile time (measured: the forward "
+                       "pass compiles, this GradientTape's backward pass fails with 'must be a compile-time "
+                       "constant'); keep it out of the taped computation or use an op whose gradient compiles "
                        f"(compiled: {ctx.function.evidence})")

@@ -84,15 +84,51 @@ class _Flow:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 self.bound.setdefault(n.targets[0].id, []).append(n.value)
             elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-                for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", n)]):
+                if isinstance(n, ast.With):  # binds its `as` targets only, not the names in its body
+                    targets = [item.optional_vars for item in n.items if item.optional_vars is not None]
+                else:
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for t in targets:
                     for name in ast.walk(t):
                         if isinstance(name, ast.Name):
                             self.bound.setdefault(name.id, []).append(name)
 
     def _single(self, name: ast.Name) -> ast.expr | None:
         values = self.bound.get(name.id, [])
-        value = values[0] if len(values) == 1 else None
+        value = values[0] if len(values) == 1 else self._reaching(name)
         return value if isinstance(value, ast.expr) else None
+
+    def _reaching(self, use: ast.Name) -> ast.expr | None:
+        """The value of a name bound several times, where the binding that reaches ``use`` is plain: the
+        last statement before the one holding ``use`` that binds the name, in its block or the blocks
+        around it (``with`` bodies run straight through), is ``name = value`` (``x, mask = inputs``
+        then ``x = x / count``: the division). None when that statement binds it another way, or the
+        statement holding ``use`` rebinds it around the read (a loop, a branch)."""
+        if not hasattr(use, "lineno"):
+            return None
+        here = (use.lineno, use.col_offset)
+        chain: list[tuple[list[ast.stmt], int]] = []
+        block = getattr(self.function, "body", None)
+        while isinstance(block, list):
+            index = next((i for i, s in enumerate(block)
+                          if (s.lineno, s.col_offset) <= here <= (s.end_lineno or s.lineno, s.end_col_offset or 0)),
+                         None)
+            if index is None:
+                return None
+            chain.append((block, index))
+            holder = block[index]
+            inner = holder.body if isinstance(holder, (ast.With, ast.AsyncWith)) else None
+            block = inner if inner and (inner[0].lineno, inner[0].col_offset) <= here else None
+        holder = chain[-1][0][chain[-1][1]]
+        if _stores(holder, use.id) and not _plain(holder, None):  # `x = f(x)` reads the earlier x; a loop may not
+            return None
+        for block, index in reversed(chain):
+            if block[index] is not holder and _stores(block[index], use.id, items_only=True):
+                return None  # `with ... as name:` around the use
+            for stmt in reversed(block[:index]):
+                if _stores(stmt, use.id):
+                    return stmt.value if _plain(stmt, use.id) else None  # type: ignore[attr-defined]
+        return None
 
     def _positive(self, e: ast.expr, depth: int = 0) -> bool:
         """Summands that are never 0 (``tf.exp(x)``, a softmax), so their sum is not either."""
@@ -156,6 +192,8 @@ class _Flow:
             return self.nan_source(e.value, depth + 1)
         if isinstance(e, ast.UnaryOp):
             return self.nan_source(e.operand, depth + 1)
+        if isinstance(e, (ast.List, ast.Tuple)):  # the operands of tf.concat / tf.stack
+            return next((found for found in (self.nan_source(elt, depth + 1) for elt in e.elts) if found), None)
         if isinstance(e, ast.BinOp):
             if isinstance(e.op, ast.Div) and self.may_be_zero(e.right):
                 return e
@@ -176,6 +214,23 @@ class _Flow:
                 if found is not None:
                     return found
         return None
+
+
+def _stores(stmt: ast.stmt, name: str, items_only: bool = False) -> bool:
+    """Whether ``stmt`` (nested functions left out) binds ``name``; with ``items_only``, whether the
+    ``as`` targets of a ``with`` statement do."""
+    if items_only:
+        nodes = [n for item in getattr(stmt, "items", ()) if item.optional_vars is not None
+                 for n in ast.walk(item.optional_vars)]
+    else:
+        nodes = list(own_nodes([stmt]))
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in nodes)
+
+
+def _plain(stmt: ast.stmt, name: str | None) -> bool:
+    """``name = value`` (any single name when ``name`` is None)."""
+    return (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and (name is None or stmt.targets[0].id == name))
 
 
 def _helper_returns_nan(flow: _Flow) -> ast.expr | None:
@@ -214,8 +269,10 @@ class PossibleNanWhereXlaDiffers(Rule):
     from a division by a sum or count (`tf.reduce_sum`, `tf.math.count_nonzero`,
     `tf.math.unsorted_segment_sum`, `tf.math.bincount`) with no `+ eps`, `tf.maximum`,
     `tf.where` or `divide_no_nan` guard, so an empty class or an all-zero mask gives 0/0. The
-    division is followed through names bound once, arithmetic, TensorFlow ops and module-level
-    helpers of the same file. Which ops differ, and how, is read from
+    division is followed through names bound once (or, for a name bound several times, the plain
+    `name = value` that last binds it before the read, in its block or the `with` blocks around it:
+    `x, mask = inputs` then `x = x / count`), arithmetic, the operands of `tf.concat`/`tf.stack`,
+    TensorFlow ops and module-level helpers of the same file. Which ops differ, and how, is read from
     `xlacheck/data/tf_xla_divergence.json` (`python tools/generate_divergence_table.py` runs every
     op eagerly and under `jit_compile=True` on edge inputs, with NaN made as 0/0 in the function).
 
@@ -278,6 +335,11 @@ class PossibleNanWhereXlaDiffers(Rule):
                 "    return tf.maximum(0.0, s / tf.reduce_sum(oh, axis=0))  # a Python number first: measured equal\n"),
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(logits):\n"
                 "    w = tf.exp(logits)\n    return tf.argmax(w / tf.reduce_sum(w, -1, keepdims=True), -1)\n"),
+        # a name bound by tuple unpacking, then rebound to a guarded division
+        Example('import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(inputs):\n'
+                '    x, mask = inputs\n'
+                '    x = tf.math.divide_no_nan(tf.reduce_sum(x * mask, 1), tf.reduce_sum(mask, 1))\n'
+                '    return tf.argmax(x, -1)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(sums, one_hot):\n"
@@ -338,6 +400,35 @@ class PossibleNanWhereXlaDiffers(Rule):
                             "eagerly, [1.0, 2.0, 3.0, nan] under XLA); guard the division (tf.math.divide_no_nan, or "
                             "tf.maximum on the count) (compiled: decorated with tf.function(jit_compile=True) at "
                             "line 2)"),
+                )),
+        # the last binding before the read decides (`x, mask = inputs`, then `x = ... / count`)
+        Example('import tensorflow as tf\nclass Pool(tf.keras.layers.Layer):\n'
+                '    def call(self, inputs):\n        x, mask = inputs\n'
+                '        x = tf.reduce_sum(x * mask, 1) / tf.reduce_sum(mask, 1)\n'
+                '        return tf.argmax(x, -1)\nmodel = tf.keras.Sequential([Pool()])\n'
+                'model.compile(loss="mse", jit_compile=True)\n',
+                expected=(
+                    (6, 16, 'tf.argmax of a value that is NaN when `tf.reduce_sum(mask, 1)` is '
+                            '0 (`tf.reduce_sum(x * mask, '
+                        '1) / tf.reduce_sum(mask, 1)` at line 5, no guard): XLA picks the NaN where TensorFlow eager '
+                        'does not (measured, xlacheck/data/tf_xla_divergence.json: [1, 3, 2, nan] (NaN last) gives 1 '
+                        'eagerly, 3 under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) '
+                        '(compiled: Keras call() of a Pool in a model compiled with '
+                        'jit_compile=True (line 8) at line 8)'),
+                )),
+        # inside a GradientTape block
+        Example('import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x, w, mask):\n'
+                '    with tf.GradientTape() as tape:\n        h = x * w\n'
+                '        mean = tf.reduce_sum(h * mask, 1) / tf.reduce_sum(mask, 1)\n'
+                '        top = tf.reduce_max(mean)\n    return top, tape.gradient(top, w)\n',
+                expected=(
+                    (7, 15, 'tf.reduce_max of a value that is NaN when `tf.reduce_sum(mask, '
+                            '1)` is 0 (`tf.reduce_sum(h * '
+                        'mask, 1) / tf.reduce_sum(mask, 1)` at line 6, no guard): XLA '
+                        'ignores NaN where TensorFlow eager'
+                        ' does not (measured, xlacheck/data/tf_xla_divergence.json: [1, nan, 3, 2] gives nan eagerly, '
+                        '3.0 under XLA); guard the division (tf.math.divide_no_nan, or tf.maximum on the count) '
+                        '(compiled: decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
     )
 

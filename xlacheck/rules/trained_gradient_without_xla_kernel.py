@@ -33,7 +33,7 @@ def _xla_training(ctx: ModuleContext) -> tuple[str, int] | None:
         for node in ast.walk(info.node):
             if isinstance(node, (ast.With, ast.AsyncWith)) and any(
                     isinstance(item.context_expr, ast.Call) and resolve(item.context_expr.func) == "tf.GradientTape"
-                    for item in node.items):
+                    for item in node.items) or _minimize_call(node):
                 found.append((info.node.lineno, f"the jit-compiled {info.name}()"))
                 break
     for node in ast.walk(ctx.tree):
@@ -47,11 +47,49 @@ def _xla_training(ctx: ModuleContext) -> tuple[str, int] | None:
     return what, line
 
 
+def _minimize_call(node: ast.AST) -> bool:
+    """``optimizer.minimize(loss, var_list)``: a Keras optimizer differentiates the loss (a tape inside)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "minimize"
+            and (len(node.args) >= 2 or any(kw.arg == "var_list" for kw in node.keywords)))
+
+
+def _loss_predictions(tree: ast.Module) -> dict[int, frozenset[str]]:
+    """id(function) -> its prediction parameter, for the losses this file gives ``Model.compile``
+    (``loss=fn``, ``loss=LossClass(...)``, in a list or dict too): Keras calls a loss as
+    ``fn(y_true, y_pred)`` with the model's output, and the training step differentiates it."""
+    named: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
+            for kw in node.keywords:
+                if kw.arg != "loss":
+                    continue
+                values = kw.value.values if isinstance(kw.value, ast.Dict) else \
+                    kw.value.elts if isinstance(kw.value, (ast.List, ast.Tuple)) else [kw.value]
+                for value in values:
+                    target = value.func if isinstance(value, ast.Call) else value
+                    if isinstance(target, ast.Name):
+                        named.add(target.id)
+    out: dict[int, frozenset[str]] = {}
+    for node in tree.body:
+        functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, int]] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in named:
+            functions.append((node, 1))
+        elif isinstance(node, ast.ClassDef) and node.name in named:
+            functions += [(f, 2) for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and f.name in ("call", "__call__")]
+        for function, position in functions:
+            params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+            if len(params) > position:
+                out[id(function)] = frozenset({params[position]})
+    return out
+
+
 class TrainedGradientWithoutXlaKernel(ModuleRule):
     """
     ## What it does
     In a file that trains with XLA (a jit-compiled function that takes a gradient with
-    `tf.GradientTape`, or `model.compile(..., jit_compile=True)`), flags what the training step
+    `tf.GradientTape` or `optimizer.minimize(loss, var_list)`, or
+    `model.compile(..., jit_compile=True)`), flags what the training step
     differentiates without an XLA kernel for the gradient, according to the generated API table
     (`xlacheck/data/tf_api.json`: `grad_xla`, `grad_unsupported` and the measured argument values
     of `grad_conditions`; each API and probed Keras layer compiled with its gradient):
@@ -60,10 +98,13 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
       (`ResizeNearestNeighborGrad`);
     - a call of such an API in a Keras method or compiled function outside a `GradientTape`
       block (XLA309 reports the ones inside it): `tf.image.resize(..., method="nearest")` in a
-      layer's `call`.
+      layer's `call`, and `keras.ops.nanmedian`, whose gradient the table measured to need a
+      compile-time constant (`grad_const`).
 
     Only where a gradient reaches it: an API call whose input comes from a layer or model call,
-    a `self.<attr>` weight or a watched tensor in its function, and a layer that is not the
+    a `self.<attr>` weight, a watched tensor in its function, a module-level trainable
+    `tf.Variable`, or the prediction (`y_pred`) of a loss given to `compile(loss=...)` (a metric's
+    is not differentiated), never through `tf.stop_gradient`; and a layer that is not the
     first of a `Sequential` (on a raw input the backward pass never reaches the op, and XLA
     compiles the step). It is syntactic about which model is trained: the layer and the
     training step only need to be in the same file.
@@ -122,6 +163,12 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 "up = Up()\n@tf.function(jit_compile=True)\ndef step(x, y):\n"
                 "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.square(up(x) - y))\n"
                 "    return tape.gradient(loss, up.trainable_variables)\n"),
+        # a metric is not differentiated
+        Example('import tensorflow as tf\ndef upsampled_error(y_true, y_pred):\n'
+                '    up = tf.image.resize(y_pred, [8, 8], method="nearest")\n'
+                '    return tf.reduce_mean(tf.abs(up - y_true))\n'
+                'model = tf.keras.Sequential([tf.keras.layers.Conv2D(1, 3, padding="same")])\n'
+                'model.compile(optimizer="adam", loss="mse", metrics=[upsampled_error], jit_compile=True)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\nlayers = tf.keras.layers\n"
@@ -159,6 +206,40 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                             "(ResizeNearestNeighborGrad): training it in the jit-compiled step() (line 11) fails "
                             "with 'Detected unsupported operations'; use interpolation='bilinear'"),
                 )),
+        # a loss given to compile: Keras passes the model's output as y_pred
+        Example('import tensorflow as tf\ndef upsampled_loss(y_true, y_pred):\n'
+                '    up = tf.image.resize(y_pred, [8, 8], method="nearest")\n'
+                '    return tf.reduce_mean(tf.square(up - y_true))\n'
+                'model = tf.keras.Sequential([tf.keras.layers.Conv2D(1, 3, padding="same")])\n'
+                'model.compile(optimizer="adam", loss=upsampled_loss, jit_compile=True)\n',
+                expected=(
+                    (3, 10, 'the gradient of tf.image.resize uses ops with no XLA kernel (ResizeNearestNeighborGrad): '
+                        "training it in compile(jit_compile=True) (line 6) fails with 'Detected unsupported "
+                        "operations';"
+                        ' use the default method'),
+                )),
+        # optimizer.minimize differentiates the loss in the compiled step (Keras 2 / tf_keras optimizers)
+        Example('import tensorflow as tf\nw = tf.Variable(tf.ones([4, 4, 1]))\n'
+                'opt = tf.keras.optimizers.SGD(0.1)\ndef objective(x):\n'
+                '    return tf.reduce_sum(tf.square(tf.image.resize(x * w, [8, 8], method="nearest")))\n'
+                '@tf.function(jit_compile=True)\ndef step(x):\n'
+                '    opt.minimize(lambda: objective(x), [w])\n    return w + 0.0\n',
+                expected=(
+                    (5, 36, 'the gradient of tf.image.resize uses ops with no XLA kernel (ResizeNearestNeighborGrad): '
+                        "training it in the jit-compiled step() (line 7) fails with 'Detected unsupported operations'; "
+                        'use the default method'),
+                )),
+        # a Keras op whose gradient needs a compile-time constant (grad_const), trained by compile(jit_compile=True)
+        Example('import keras\nclass RobustPool(keras.layers.Layer):\n    def __init__(self):\n'
+                '        super().__init__()\n        self.proj = keras.layers.Dense(4)\n'
+                '    def call(self, x):\n        return keras.ops.nanmedian(self.proj(x))\n'
+                'inputs = keras.Input(shape=(4,))\nmodel = keras.Model(inputs, RobustPool()(inputs))\n'
+                'model.compile(optimizer="adam", loss="mse", jit_compile=True)\n',
+                expected=(
+                    (7, 16, 'the gradient of tf.keras.ops.nanmedian needs a value XLA must know at compile time: '
+                        "training it in compile(jit_compile=True) (line 10) fails with 'must be a compile-time "
+                        "constant' (measured); keep it out of the trained model"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -181,6 +262,12 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
                 f"use the default {argument}" if default_compiles else "keep it out of the trained model")
             if name.endswith("UpSampling2D"):  # nearest upsampling by an integer factor is a repeat
                 advice += " or, for the same numbers, tf.repeat along the spatial axes"
+            if not ops:  # the table measured a gradient that needs a compile-time constant
+                ctx.report(self, node,
+                           f"the gradient of {name} needs a value XLA must know at compile time: training it in "
+                           f"{training[0]} (line {training[1]}) fails with 'must be a compile-time constant' "
+                           f"(measured); {advice}")
+                continue
             ctx.report(self, node,
                        f"the gradient of {name} uses ops with no XLA kernel ({', '.join(ops)}): training it in "
                        f"{training[0]} (line {training[1]}) fails with 'Detected unsupported operations'; {advice}")
@@ -211,10 +298,11 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             return  # no call of an API whose gradient the table flags: the common case
         functions = [(f.node.lineno, f.node.end_lineno or f.node.lineno, f.node) for f in ctx.facts.functions
                      if f.level in (Level.LIKELY, Level.CERTAIN) and not f.jax and not f.host]
+        predictions: dict[int, frozenset[str]] | None = None
         for node in calls:
             name = resolve(node.func)
             name = same_object(name) if name is not None else None  # tf.compat.v1.keras.backend.X is K.X
-            if name is None or not name.startswith("tf."):
+            if name is None or not name.startswith(("tf.", "keras.ops.")):
                 continue
             layer = name.startswith("tf.keras.layers.")
             if layer and id(node) in first_layers:
@@ -244,8 +332,13 @@ class TrainedGradientWithoutXlaKernel(ModuleRule):
             else:
                 measured = verdict.grad_unsupported if verdict is not None else ()
             ops = [op for op in measured if op not in forward]
-            if not ops or forward:
+            const = not ops and variant is None and fact is not None and fact.grad_xla is False and fact.grad_const
+            if (not ops and not const) or forward:
                 continue  # a forward without a kernel is XLA309's/XLA310's finding
-            if not layer and not trainable_upstream(node.args[0], function, resolve):  # type: ignore[arg-type]
+            if predictions is None:
+                predictions = _loss_predictions(ctx.tree)
+            trained = predictions.get(id(function), frozenset())
+            if not layer and not trainable_upstream(node.args[0], function, resolve,  # type: ignore[arg-type]
+                                                    ctx.facts.module_values, trained):
                 continue  # nothing trainable upstream: the backward pass never reaches it
             yield node, name, tuple(ops), fact
