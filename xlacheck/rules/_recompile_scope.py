@@ -808,8 +808,18 @@ def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: list[ast.A
     (``--preview``) leaves it to XLA416."""
     if not loops:
         return None
+    around = {id(loop) for loop in loops}
+
+    def beside_call(node: ast.AST) -> bool:
+        """The growth and the call share the innermost loop around the growth: a list filled by an
+        inner loop and joined once after it (per pass of an outer loop) is not one item longer per call."""
+        inner = next((lp for lp in index.loops_around(node) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))),
+                     None)
+        return inner is not None and id(inner) in around
+
     if isinstance(arg, ast.Name):
-        growth = next((g for loop in loops if (g := jax_grown_in_loop(index, arg.id, loop)) is not None), None)
+        growth = next((g for loop in loops if (g := jax_grown_in_loop(index, arg.id, loop)) is not None
+                       and beside_call(g[0])), None)
         if growth is not None:
             return f"`{arg.id}`, which `{growth[1]}` makes longer on every iteration of this loop", growth[0].lineno
         values = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
@@ -827,7 +837,7 @@ def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: list[ast.A
     if not isinstance(seq, ast.Name):
         return None
     grown = list_grown_in_loop(loops[0], seq.id)
-    if grown is None:
+    if grown is None or not beside_call(grown):
         return None
     return f"`{join}` of `{seq.id}`, a list this loop makes longer on every iteration", grown.lineno
 
