@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
@@ -798,7 +798,7 @@ def jax_grown_in_loop(index: ModuleIndex, name: str, loop: ast.AST) -> tuple[ast
     return found if found is not None and not _rebound_fresh(name, loop) else None
 
 
-def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: list[ast.AST]) -> tuple[str, int] | None:
+def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: Sequence[ast.AST]) -> tuple[str, int] | None:
     """(what it is, the line where it grows) when the argument ``arg`` of a jitted call inside
     ``loops`` (innermost first) is longer on every pass: a name that a :data:`JAX_GROWERS` call over
     itself rebinds (:func:`jax_grown_in_loop`), or (a name the innermost loop binds once to)

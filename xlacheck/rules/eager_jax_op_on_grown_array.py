@@ -89,7 +89,9 @@ class EagerJaxOpOnGrownArray(ModuleRule):
         Example("import numpy as np\ndef collect(batches):\n    acc = np.zeros((0, 3))\n    for b in batches:\n"
                 "        acc = np.concatenate([acc, b])\n    return acc\n"),
         # joined once after the loop (eager.stack_list_same_length)
-        Example('import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs = []\n    for batch in batches:\n        outs.append(predict(batch))\n    return jnp.stack(outs).mean()\n'),
+        Example("import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs = []\n"
+                "    for batch in batches:\n        outs.append(predict(batch))\n"
+                "    return jnp.stack(outs).mean()\n"),
     )
     INVALID = (
         Example("import jax.numpy as jnp\ndef predict_all(predict, params, batches):\n"
@@ -111,9 +113,14 @@ class EagerJaxOpOnGrownArray(ModuleRule):
                             'join them once after the loop'),
                 )),
         # an eager `jnp.stack` of a list the loop appends to (eager.stack_list_new_length)
-        Example('import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs, running = [], []\n    for batch in batches:\n        outs.append(predict(batch))\n        running.append(jnp.stack(outs).mean())\n    return running\n',
+        Example("import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs, running = [], []\n"
+                "    for batch in batches:\n        outs.append(predict(batch))\n"
+                "        running.append(jnp.stack(outs).mean())\n    return running\n",
                 expected=(
-                    (6, 24, '`jnp.stack` joins `outs`, a list this loop makes longer on every iteration (line 5): outside jax.jit each jax.numpy call compiles an XLA program per new operand shape, so every iteration compiles again; join the list once after the loop, or keep a running value of a fixed shape'),
+                    (6, 24, "`jnp.stack` joins `outs`, a list this loop makes longer on every iteration (line 5): "
+                            "outside jax.jit each jax.numpy call compiles an XLA program per new operand shape, so "
+                            "every iteration compiles again; join the list once after the loop, or keep a running "
+                            "value of a fixed shape"),
                 )),
     )
 

@@ -200,9 +200,15 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
                 )),
         # through a method jitted while bound (weak.python_int_then_python_float)
-        Example('import jax\nclass Trainer:\n    def __init__(self):\n        self.step = jax.jit(self._step)\n    def _step(self, x, scale):\n        return x * scale\n    def fit(self, x, steps):\n        scale = 1\n        for i in range(steps):\n            x = self.step(x, scale)\n            scale = 0.5 ** (i + 1)\n        return x\n',
+        Example("import jax\nclass Trainer:\n    def __init__(self):\n        self.step = jax.jit(self._step)\n"
+                "    def _step(self, x, scale):\n        return x * scale\n    def fit(self, x, steps):\n"
+                "        scale = 1\n        for i in range(steps):\n            x = self.step(x, scale)\n"
+                "            scale = 0.5 ** (i + 1)\n        return x\n",
                 expected=(
-                    (8, 17, '`scale` starts as a Python int (weakly typed int32) and the loop rebinds it to a float (line 11) before the next call of jitted `step`: that call has a different abstract type, so jax.jit compiles again; start it as the type the loop gives it (a float literal, or jnp.asarray(x, jnp.float32))'),
+                    (8, 17, "`scale` starts as a Python int (weakly typed int32) and the loop rebinds it to a float "
+                            "(line 11) before the next call of jitted `step`: that call has a different abstract "
+                            "type, so jax.jit compiles again; start it as the type the loop gives it (a float "
+                            "literal, or jnp.asarray(x, jnp.float32))"),
                 )),
     )
 

@@ -113,7 +113,10 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "@jax.jit\ndef step(p, xb):\n    return p - 0.1 * jnp.mean(xb, axis=0)\n"
                 "def train(p, data):\n    for xb in full_batches(data, 32):\n        p = step(p, xb)\n    return p\n"),
         # a window that drops as much as the loop appends keeps its length
-        Example('import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n    for _ in range(steps):\n        out = step(x, hist)\n        hist = jnp.concatenate([hist[out.shape[0]:], out])\n    return hist\n'),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n"
+                "    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n"
+                "    for _ in range(steps):\n        out = step(x, hist)\n        hist = "
+                "jnp.concatenate([hist[out.shape[0]:], out])\n    return hist\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -175,14 +178,26 @@ class JitArgumentShapePerIteration(ModuleRule):
                              'last batch to the full size with a mask'),
                 )),
         # an array the loop grows by `jnp.concatenate` of itself (shape.new_length)
-        Example('import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n    for _ in range(steps):\n        out = step(x, hist)\n        hist = jnp.concatenate([hist, out])\n    return hist\n',
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n"
+                "    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n"
+                "    for _ in range(steps):\n        out = step(x, hist)\n        hist = jnp.concatenate([hist, "
+                "out])\n    return hist\n",
                 expected=(
-                    (9, 23, 'argument `hist` of jitted `step` is `hist`, which `jnp.concatenate` makes longer on every iteration of this loop (line 10): each call passes a new shape, so jax.jit traces and compiles again every iteration; write into a fixed-size buffer at a traced position (`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced'),
+                    (9, 23, "argument `hist` of jitted `step` is `hist`, which `jnp.concatenate` makes longer on "
+                            "every iteration of this loop (line 10): each call passes a new shape, so jax.jit traces "
+                            "and compiles again every iteration; write into a fixed-size buffer at a traced position "
+                            "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced"),
                 )),
         # `jnp.array` of a list the loop appends to (shape.jnp_array_of_list_new_length)
-        Example('import jax\nimport jax.numpy as jnp\n@jax.jit\ndef score(ctx):\n    return jnp.sum(ctx)\ndef sample(prompt, n):\n    tokens = list(prompt)\n    for _ in range(n):\n        s = score(jnp.array(tokens))\n        tokens.append(int(s) % 7)\n    return tokens\n',
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef score(ctx):\n"
+                "    return jnp.sum(ctx)\ndef sample(prompt, n):\n    tokens = list(prompt)\n"
+                "    for _ in range(n):\n        s = score(jnp.array(tokens))\n"
+                "        tokens.append(int(s) % 7)\n    return tokens\n",
                 expected=(
-                    (9, 19, 'argument `ctx` of jitted `score` is `jnp.array` of `tokens`, a list this loop makes longer on every iteration (line 10): each call passes a new shape, so jax.jit traces and compiles again every iteration; write into a fixed-size buffer at a traced position (`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced'),
+                    (9, 19, "argument `ctx` of jitted `score` is `jnp.array` of `tokens`, a list this loop makes "
+                            "longer on every iteration (line 10): each call passes a new shape, so jax.jit traces "
+                            "and compiles again every iteration; write into a fixed-size buffer at a traced position "
+                            "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced"),
                 )),
     )
 

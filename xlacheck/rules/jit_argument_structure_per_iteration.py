@@ -8,7 +8,6 @@ from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
-    LIST_GROWERS,
     bound_arguments,
     bound_before_loop,
     call_params,
@@ -103,7 +102,9 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "        history = [y]\n"
                 "    return y\n"),
         # rebuilt as a tuple: the same structure
-        Example('import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\ndef train(x, n):\n    state = (x, x)\n    for _ in range(n):\n        out = step(x, state)\n        state = (out, out)\n    return out\n'),
+        Example("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
+                "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n"
+                "        out = step(x, state)\n        state = (out, out)\n    return out\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -115,7 +116,8 @@ class JitArgumentStructurePerIteration(ModuleRule):
                              'jax.jit traces and compiles again for each set of keys; give every key a value on every '
                              'iteration (a placeholder array) and pass the condition as a traced flag'),
                 )),
-        Example("import jax\n@jax.jit\ndef step(s, x, prev):\n    return s + x.sum() if prev is None else s + prev.sum()\n"
+        Example("import jax\n@jax.jit\ndef step(s, x, prev):\n    return s + x.sum() if prev is None else s + "
+                "prev.sum()\n"
                 "def train(s, xs):\n    for i in range(len(xs)):\n"
                 "        s = step(s, xs[i], xs[i - 1] if i > 0 else None)\n    return s\n",
                 expected=(
@@ -160,9 +162,13 @@ class JitArgumentStructurePerIteration(ModuleRule):
                             "placeholder array, a fixed-size stacked buffer)"),
                 )),
         # a tuple rebuilt as a list (pytree.tuple_then_list)
-        Example('import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\ndef train(x, n):\n    state = (x, x)\n    for _ in range(n):\n        out = step(x, state)\n        state = [out, out]\n    return out\n',
+        Example("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
+                "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n"
+                "        out = step(x, state)\n        state = [out, out]\n    return out\n",
                 expected=(
-                    (8, 23, 'argument `state` of jitted `step` is a tuple on the first call and a list after the loop rebinds it (line 9): a list and a tuple are different pytree nodes, so jax.jit traces and compiles again; rebuild it as the container it started as'),
+                    (8, 23, "argument `state` of jitted `step` is a tuple on the first call and a list after the "
+                            "loop rebinds it (line 9): a list and a tuple are different pytree nodes, so jax.jit "
+                            "traces and compiles again; rebuild it as the container it started as"),
                 )),
     )
 

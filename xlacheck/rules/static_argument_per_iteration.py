@@ -203,9 +203,15 @@ class StaticArgumentPerIteration(ModuleRule):
                              'hoist the loop'),
                 )),
         # a new identity-hashed object in a helper the loop calls (static.new_plain_object)
-        Example('import jax\nfrom functools import partial\nclass Scale:\n    def __init__(self, value):\n        self.value = value\n@partial(jax.jit, static_argnums=1)\ndef step(x, cfg):\n    return x * cfg.value\ndef run_step(x):\n    return step(x, Scale(2.0))\ndef train(x, steps):\n    return [run_step(x) for _ in range(steps)]\n',
+        Example("import jax\nfrom functools import partial\nclass Scale:\n    def __init__(self, value):\n"
+                "        self.value = value\n@partial(jax.jit, static_argnums=1)\n"
+                "def step(x, cfg):\n    return x * cfg.value\ndef run_step(x):\n"
+                "    return step(x, Scale(2.0))\ndef train(x, steps):\n    return [run_step(x) for _ in "
+                "range(steps)]\n",
                 expected=(
-                    (10, 20, 'static argument `cfg` of jitted `step` is a new `Scale` on every call of `run_step()`, which runs per batch: it hashes by identity, so jax.jit compiles again for each new object; build it once outside, or give it value equality (a frozen dataclass)'),
+                    (10, 20, "static argument `cfg` of jitted `step` is a new `Scale` on every call of `run_step()`, "
+                             "which runs per batch: it hashes by identity, so jax.jit compiles again for each new "
+                             "object; build it once outside, or give it value equality (a frozen dataclass)"),
                 )),
     )
 
