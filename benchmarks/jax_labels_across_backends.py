@@ -20,7 +20,10 @@ with the checked-in XLA:CPU labels (jax 0.10.2) in label and trace counts, on XL
 shared 34/34. The 285 JAX cases added the next session (the form matrices of
 tools/generate_form_cases_jax.py and tools/generate_fix_forms.py) were relabelled on XLA:GPU the same
 way (H200, jax 0.11.2, two batches with ``--cases-root``) and merged into the checked-in
-``repo_jax_cuda-cpu.json``: repo 449/449 agree on XLA:GPU.
+``repo_jax_cuda-cpu.json``: repo 449/449 agree on XLA:GPU. The 290 cells of that matrix labelled next
+(by the lead on the H200, XLA:GPU and XLA:CPU, jax 0.11.2; relabelled here with jax 0.10.2, every label
+and trace count the same) were merged into both files: repo 739/739 agree on XLA:GPU, 454/454 on that
+machine's XLA:CPU.
 
 ``label`` writes ``DIR/{repo,shared}_jax_<platform>.json`` (the oracle's own format; a ``,`` in the
 platform becomes ``-``, since the device tool returns only plain names). ``--platform

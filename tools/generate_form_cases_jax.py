@@ -417,6 +417,9 @@ class RetraceSink:
     neg_setup: str | None = None
     neg_after: str | None = None
     neg_what: str = ""
+    defs: str = ""                   # module-level definitions before the step
+    neg_defs: str | None = None
+    neg_body: str | None = None
 
 
 RETRACE_SINKS = (
@@ -457,6 +460,69 @@ RETRACE_SINKS = (
     RetraceSink("list_static_argument", "a list passed as a static argument (unhashable)",
                 ("widths",), ("widths",), "out = jnp.pad(x, widths)[: x.shape[0]]", "x, [(1, 1)]",
                 neg_args="x, ((1, 1),)", neg_what="a tuple of tuples"),
+    # The sinks below follow the recompiling probes of xlacheck/data/jax_cache_key.json (the probe each
+    # one follows is named), each negative its no-recompile twin where the table has one.
+    RetraceSink("static_str_per_step", "a Python str that changes per step reaching a static argument "
+                "(static.str_new_value)",
+                ("mode",), ("mode",), "out = jnp.tanh(x) if mode == 'tanh' else x * 2.0",
+                "x, ('relu', 'gelu', 'tanh')[i % 3]",
+                neg_args="x, 'tanh'", neg_what="the same str on every step (static.int_same_value)"),
+    RetraceSink("static_object_per_step", "an object without `__eq__`/`__hash__` made per step reaching a "
+                "static argument (static.new_plain_object)",
+                ("cfg",), ("cfg",), "out = x * cfg.value", "x, Scale(2.0)",
+                defs="class Scale:\n    def __init__(self, value):\n        self.value = value\n",
+                neg_defs="@dataclasses.dataclass(frozen=True)\nclass Scale:\n    value: float\n",
+                neg_what="an equal frozen dataclass made per step (static.equal_frozen_dataclass_new_object)"),
+    RetraceSink("static_size_per_step", "a Python int that changes per step used as a shape through a static "
+                "argument (seq.static_size_new_each_call)",
+                ("n",), ("n",), "out = x + jnp.sum(jnp.ones((n,)))", "x, i + 2",
+                neg_args="x, 4", neg_what="the same size on every step (seq.static_size_same_each_call)"),
+    RetraceSink("scan_length_per_step", "a `lax.scan` length from a static argument that changes per step "
+                "(loop.scan_static_length)",
+                ("n",), ("n",), "out, _ = jax.lax.scan(lambda c, _: (c * 0.5, None), x, None, length=n)",
+                "x, i + 1", neg_static=(),
+                neg_body="out = jax.lax.fori_loop(0, n, lambda k, c: c * 0.5, x)",
+                neg_what="a `lax.fori_loop` to the same count passed traced (loop.fori_loop_traced_upper)"),
+    RetraceSink("python_range_static_per_step", "a Python `for` over `range` of a static argument that changes "
+                "per step (seq.python_range_over_static_new_each_call)",
+                ("n",), ("n",), "out = x\nfor _ in range(n):\n    out = out * 0.5", "x, i + 1",
+                neg_args="x, 3", neg_what="the same count on every step"),
+    RetraceSink("lambda_static_per_step", "a lambda made per step reaching a static argument (static.new_lambda)",
+                ("fn",), ("fn",), "out = fn(x)", "x, lambda v: v * 2.0",
+                neg_args="x, jnp.tanh", neg_what="a module function, the same object on every step "
+                "(static.same_function)"),
+    RetraceSink("weak_int_then_float", "a Python int on the first step, a Python float after "
+                "(weak.python_int_then_python_float)",
+                ("scale",), (), "out = x * scale", "x, scale", setup="scale = 1", after="scale = 0.5 ** (i + 1)",
+                neg_setup="scale = 1.0", neg_what="a Python float from the start (weak.python_float_new_value)"),
+    RetraceSink("weak_then_numpy_float32", "a Python float on the first step, a NumPy float32 after "
+                "(weak.python_float_then_numpy_float32)",
+                ("scale",), (), "out = x * scale", "x, scale", setup="scale = 1.0",
+                after="scale = np.float32(0.5 ** (i + 1))",
+                neg_after="scale = float(np.float32(0.5 ** (i + 1)))",
+                neg_what="the NumPy value turned back into a Python float"),
+    RetraceSink("weak_then_float32_scalar", "a Python float on the first step, a `jnp.float32` scalar after "
+                "(weak.python_float_then_float32_scalar)",
+                ("scale",), (), "out = x * scale", "x, scale", setup="scale = 1.0",
+                after="scale = jnp.float32(0.5 ** (i + 1))",
+                neg_after="scale = jnp.asarray(0.5 ** (i + 1))",
+                neg_what="`jnp.asarray` of the Python float, weakly typed like it "
+                "(weak.python_float_then_jnp_asarray)"),
+    RetraceSink("concat_history_per_step", "an array argument that `jnp.concatenate` grows by the step's output "
+                "(eager.concatenate_grown_accumulator, seq.growing_carry)",
+                ("hist",), (), "out = x + jnp.mean(hist)", "x, hist", setup="hist = x",
+                after="hist = jnp.concatenate([hist, out])", neg_after="hist = out",
+                neg_what="the output of the same shape fed back"),
+    RetraceSink("tuple_then_list_per_step", "a tuple argument rebuilt as a list after the first step "
+                "(pytree.tuple_then_list)",
+                ("state",), (), "out = x * 0.5 + state[1]", "x, state", setup="state = (x, x)",
+                after="state = [out, out]", neg_after="state = (out, out)",
+                neg_what="rebuilt as a tuple (pytree.list_same_length_new_values)"),
+    RetraceSink("eager_stack_growing_list", "an eager `jnp.stack` over the outputs so far in the loop "
+                "(eager.stack_list_new_length)",
+                (), (), "out = x * 2.0", "x", after="running = jnp.stack(outs + [out]).mean()",
+                neg_after="running = jnp.stack([out, out]).mean()",
+                neg_what="a stack of a fixed length (eager.stack_list_same_length)"),
 )
 
 
@@ -498,7 +564,7 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
         parts = _split_args(args)
         names = list(params)
         call_args = ", ".join(p if names[k] not in static else f"{names[k]}={p}" for k, p in enumerate(parts))
-    body = f"    {sink.body}\n    return out\n"
+    body = _ind(sink.body if positive or sink.neg_body is None else sink.neg_body, 4) + "    return out\n"
     setup_lines = _ind(setup, 4) if setup else ""
     after = sink.after if positive or sink.neg_after is None else sink.neg_after
     after_lines = _ind(after, 8) if after else ""
@@ -571,9 +637,15 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
             f"    return outs\n"
     else:
         raise ValueError(form)
-    imports = ["from functools import partial", "", "import jax", "import jax.numpy as jnp"]
-    if "partial(" not in code:
-        imports = imports[1:]
+    defs = sink.defs if positive or sink.neg_defs is None else sink.neg_defs
+    if defs:
+        code = defs + "\n\n" + code
+    imports = ["import dataclasses"] if "dataclasses." in code else []
+    if "partial(" in code:
+        imports.append("from functools import partial")
+    imports += ["", "import jax", "import jax.numpy as jnp"]
+    if "np." in code.replace("jnp.", ""):
+        imports.append("import numpy as np")
     what = sink.what if positive else f"near miss of {sink.what}: {sink.neg_what}"
     head = HEADER.format(what=what, where=f"call form {form.replace('_', ' ')}")
     oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + "\n\n\ndef ENTRY():\n    return train, (X, 1)\n"
@@ -599,7 +671,8 @@ def _split_args(args: str) -> list[str]:
 
 def _helper_params(args: str) -> list[str]:
     """What a helper between the loop and the step needs: the array, the counter and the loop's state."""
-    names = set(re.findall(r"\b[a-z_]+\b", args)) & {"acc", "prev", "extra", "history", "act"}
+    names = set(re.findall(r"\b[a-z_]+\b", args)) & {"acc", "prev", "extra", "history", "act", "scale",
+                                                       "hist", "state"}
     return ["x", "i"] + sorted(names)
 
 
@@ -625,6 +698,49 @@ CREATION = {
         "def scale_shift(v, shift):\n    return v * 2.0 + shift\n\n\n"
         "scaled = jax.jit(partial(scale_shift, shift=1.0))\n\n\n",
         "out = scaled(x)"),
+    # transformations made per step (seq.jit_of_new_*_per_call, wrap.bound_method_same_instance,
+    # seq.pmap_new_lambda_per_call); a negative jits the same object per step where the table says that
+    # hits the cache (wrap.same_function_rewrapped, seq.pmap_same_function_rewrapped), else once.
+    "jit_grad_per_step": (
+        "a `jax.jit` of `jax.grad` made per step",
+        "out = jax.jit(jax.grad(loss_fn))(x)",
+        "def loss_fn(v):\n    return jnp.sum(v * v)\n\n\n",
+        "def loss_fn(v):\n    return jnp.sum(v * v)\n\n\nloss_grad = jax.grad(loss_fn)\n\n\n",
+        "out = jax.jit(loss_grad)(x)",
+        "the same transformed function, made once, jitted per step (wrap.same_function_rewrapped)"),
+    "jit_value_and_grad_per_step": (
+        "a `jax.jit` of `jax.value_and_grad` made per step",
+        "loss, out = jax.jit(jax.value_and_grad(loss_fn))(x)",
+        "def loss_fn(v):\n    return jnp.sum(v * v)\n\n\n",
+        "def loss_fn(v):\n    return jnp.sum(v * v)\n\n\ntrain_grad = jax.jit(jax.value_and_grad(loss_fn))\n\n\n",
+        "loss, out = train_grad(x)"),
+    "jit_vmap_per_step": (
+        "a `jax.jit` of `jax.vmap` made per step",
+        "out = jax.jit(jax.vmap(affine))(x)",
+        "def affine(v):\n    return v * 2.0 + 1.0\n\n\n",
+        "def affine(v):\n    return v * 2.0 + 1.0\n\n\nbatched_affine = jax.vmap(affine)\n\n\n",
+        "out = jax.jit(batched_affine)(x)",
+        "the same transformed function, made once, jitted per step (wrap.same_function_rewrapped)"),
+    "jit_checkpoint_per_step": (
+        "a `jax.jit` of `jax.checkpoint` made per step",
+        "out = jax.jit(jax.checkpoint(affine))(x)",
+        "def affine(v):\n    return v * 2.0 + 1.0\n\n\n",
+        "def affine(v):\n    return v * 2.0 + 1.0\n\n\nremat_affine = jax.jit(jax.checkpoint(affine))\n\n\n",
+        "out = remat_affine(x)"),
+    "jit_bound_method_per_step": (
+        "a `jax.jit` of a bound method made per step",
+        "out = jax.jit(SCALER.apply)(x)",
+        "class Scaler:\n    def __init__(self):\n        self.k = 2.0\n\n    def apply(self, v):\n"
+        "        return v * self.k\n\n\nSCALER = Scaler()\n\n\n",
+        "class Scaler:\n    def __init__(self):\n        self.k = 2.0\n\n    def apply(self, v):\n"
+        "        return v * self.k\n\n\nSCALER = Scaler()\napply_jit = jax.jit(SCALER.apply)\n\n\n",
+        "out = apply_jit(x)"),
+    "pmap_lambda_per_step": (
+        "a `jax.pmap` of a lambda made per step",
+        "out = jax.pmap(lambda v: v * 2.0)(x[None])[0]", "",
+        "def double(v):\n    return v * 2.0\n\n\n",
+        "out = jax.pmap(double)(x[None])[0]",
+        "a module function, the same object, mapped per step (seq.pmap_same_function_rewrapped)"),
 }
 # The negatives jit once at module level (a module function jitted in the loop hits the cache: jax.jit
 # keys on the function object). A jit made once inside the training function is made again by its
@@ -633,11 +749,12 @@ CREATION_FORMS = ("train_loop", "helper_per_step", "method_per_step")
 
 
 def _creation_case(name: str, form: str, positive: bool) -> str:
-    what, pos_body, pos_defs, neg_defs, neg_body = CREATION[name]
+    what, pos_body, pos_defs, neg_defs, neg_body, *neg_what = CREATION[name]
     body = pos_body if positive else neg_body
     defs = pos_defs if positive else neg_defs
     mark = "  # XLA: retrace" if positive else ""
-    body = "\n".join(ln + mark if "jax.jit(" in ln and positive else ln for ln in body.splitlines())
+    body = "\n".join(ln + mark if ("jax.jit(" in ln or "jax.pmap(" in ln) and positive else ln
+                     for ln in body.splitlines())
     if form == "train_loop":
         code = (defs + "def train(x, steps):\n    outs = []\n"
                 + "    for i in range(steps):\n" + _ind(body, 8) + "        outs.append(out)\n"
@@ -657,7 +774,8 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
     imports = ["from functools import partial", "", "import jax", "import jax.numpy as jnp"]
     if "partial(" not in code:
         imports = imports[1:]
-    w = what if positive else f"near miss of {what}: the jitted callable is made once, at module level"
+    made = neg_what[0] if neg_what else "the jitted callable is made once, at module level"
+    w = what if positive else f"near miss of {what}: {made}"
     head = HEADER.format(what=w, where=f"form {form.replace('_', ' ')}")
     oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + "\n\n\ndef ENTRY():\n    return train, (X, 1)\n"
               "\n\ndef ALT_ARGS():\n    return [(X, 3)]\n")

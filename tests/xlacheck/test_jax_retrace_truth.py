@@ -77,10 +77,33 @@ def test_growing_array_to_jitted_function_compiles_per_shape():
     src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef next_token(ids):\n    return jnp.argmax(ids[-1:])\n"
            "def generate(ids, n):\n    for _ in range(n):\n"
            "        ids = jnp.concatenate([ids, next_token(ids)[None]])\n    return ids\n")
-    assert "XLA409" in _codes(src, preview=True)  # XLA409 runs with --preview
+    assert "XLA416" in _codes(src)  # one fact, one finding: XLA409 (--preview) leaves it to XLA416
+    assert "XLA409" not in _codes(src, preview=True)
     ns = _run(src)
     ns["generate"](jax.numpy.zeros(2, jax.numpy.int32), 3)
     assert ns["next_token"]._cache_size() == 3
+
+
+def test_array_of_grown_list_to_jitted_function_compiles_per_length():
+    src = ("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef score(ctx):\n    return jnp.sum(ctx)\n"
+           "def sample(prompt, n):\n    tokens = list(prompt)\n    for _ in range(n):\n"
+           "        s = score(jnp.array(tokens))\n        tokens.append(int(s) % 7)\n    return tokens\n")
+    assert "XLA416" in _codes(src)
+    ns = _run(src)
+    ns["sample"]([1, 2], 3)
+    assert ns["score"]._cache_size() == 3
+
+
+def test_tuple_rebuilt_as_list_compiles_again():
+    src = ("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
+           "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n        out = step(x, state)\n"
+           "        state = [out, out]\n    return out\n")
+    assert "XLA422" in _codes(src)
+    ns = _run(src)
+    ns["train"](jax.numpy.ones(3), 3)
+    assert ns["step"]._cache_size() == 2
+    same = src.replace("state = [out, out]", "state = (out, out)")
+    assert "XLA422" not in _codes(same)
 
 
 def test_factory_called_and_dropped_compiles_per_call():

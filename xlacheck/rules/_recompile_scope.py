@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, bound_method, is_test_module
@@ -19,6 +19,13 @@ from xlacheck.analysis.tables import JAX_JIT_NAMES
 # jax.numpy calls whose result is longer than their first operand's arrays (XLA416, XLA424).
 JAX_GROWERS = frozenset({"jnp.concatenate", "jnp.append", "jnp.vstack", "jnp.hstack", "jnp.pad", "jnp.row_stack",
                          "jnp.concat"})
+
+# jax.numpy calls that join a Python list of arrays into one array whose shape follows the list's
+# length, compiling an XLA program per length when run eagerly (XLA416, XLA424); and the calls that
+# turn a list into an array on the host, with no compile of their own but the same shape (XLA416).
+JAX_LIST_JOINS = frozenset({"jnp.stack", "jnp.concatenate", "jnp.concat", "jnp.vstack", "jnp.hstack"})
+HOST_LIST_JOINS = frozenset({"jnp.array", "jnp.asarray", "np.stack", "np.concatenate", "np.vstack", "np.hstack",
+                             "np.array", "np.asarray"})
 
 _PER_BATCH_METHODS = frozenset({"__call__", "__getitem__", "__iter__", "collate", "collate_fn", "on_epoch_end"})
 
@@ -741,6 +748,98 @@ def _rebound_fresh(name: str, loop: ast.AST) -> bool:
                 and not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
             return True
     return False
+
+
+def list_grown_in_loop(loop: ast.AST, name: str) -> ast.expr | ast.stmt | None:
+    """Where ``loop`` lengthens the list ``name`` and never binds it afresh: ``name.append(...)``
+    (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``."""
+    grown: ast.expr | ast.stmt | None = None
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_GROWERS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            grown = grown or n
+        elif isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name) \
+                and n.target.id == name and isinstance(n.value, (ast.List, ast.Tuple)):
+            grown = grown or n
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name:
+            v = n.value
+            if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) \
+                    and v.left.id == name and isinstance(v.right, ast.List):
+                grown = grown or n
+            else:
+                return None  # bound afresh on some pass: its length need not grow
+    return grown
+
+
+def grows_from(first: ast.expr, acc: str) -> bool:
+    """``acc`` is the first operand of a growing ``jax.numpy`` call (``jnp.append(acc, x)``,
+    ``jnp.pad(acc, ...)``) or an element of the sequence it joins (``jnp.concatenate([acc, x])``);
+    ``acc[1:]`` (a rolling window) is not."""
+    if isinstance(first, ast.Name):
+        return first.id == acc
+    if isinstance(first, (ast.List, ast.Tuple)):
+        return any(isinstance(e, ast.Name) and e.id == acc for e in first.elts)
+    return False
+
+
+def jax_grown_in_loop(index: ModuleIndex, name: str, loop: ast.AST) -> tuple[ast.Assign, str] | None:
+    """(the assignment, the call's name) where ``loop`` makes the array ``name`` longer on every
+    pass, ``name = jnp.concatenate([name, x])`` (a :data:`JAX_GROWERS` call over it), and never
+    binds it afresh from a value that does not read it: each pass sees a longer array (the table's
+    ``eager.concatenate_grown_accumulator``, ``seq.growing_carry``)."""
+    found: tuple[ast.Assign, str] | None = None
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name and isinstance(node.value, ast.Call) and node.value.args:
+            grower = index.aliases.resolve(node.value.func)
+            if grower in JAX_GROWERS and grows_from(node.value.args[0], name):
+                found = found or (node, grower)
+    return found if found is not None and not _rebound_fresh(name, loop) else None
+
+
+def jax_loop_grown_argument(index: ModuleIndex, arg: ast.expr, loops: Sequence[ast.AST]) -> tuple[str, int] | None:
+    """(what it is, the line where it grows) when the argument ``arg`` of a jitted call inside
+    ``loops`` (innermost first) is longer on every pass: a name that a :data:`JAX_GROWERS` call over
+    itself rebinds (:func:`jax_grown_in_loop`), or (a name the innermost loop binds once to)
+    ``jnp.array(tokens)`` (a :data:`JAX_LIST_JOINS`/:data:`HOST_LIST_JOINS` call, also of
+    ``tokens + [t]``) of a Python list that loop makes longer and never starts afresh (the table's
+    ``shape.new_length``, ``shape.jnp_array_of_list_new_length``). XLA416 reports it; XLA409
+    (``--preview``) leaves it to XLA416."""
+    if not loops:
+        return None
+    around = {id(loop) for loop in loops}
+
+    def beside_call(node: ast.AST) -> bool:
+        """The growth and the call share the innermost loop around the growth: a list filled by an
+        inner loop and joined once after it (per pass of an outer loop) is not one item longer per call."""
+        inner = next((lp for lp in index.loops_around(node) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))),
+                     None)
+        return inner is not None and id(inner) in around
+
+    if isinstance(arg, ast.Name):
+        growth = next((g for loop in loops if (g := jax_grown_in_loop(index, arg.id, loop)) is not None
+                       and beside_call(g[0])), None)
+        if growth is not None:
+            return f"`{arg.id}`, which `{growth[1]}` makes longer on every iteration of this loop", growth[0].lineno
+        values = [n.value for n in ast.walk(loops[0]) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
+        value: ast.expr | None = values[0] if len(values) == 1 else None
+    else:
+        value = arg
+    if not isinstance(value, ast.Call) or not value.args:
+        return None
+    join = index.aliases.resolve(value.func)
+    if join not in JAX_LIST_JOINS and join not in HOST_LIST_JOINS:
+        return None
+    first = value.args[0]
+    seq = first.left if isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add) else first
+    if not isinstance(seq, ast.Name):
+        return None
+    grown = list_grown_in_loop(loops[0], seq.id)
+    if grown is None or not beside_call(grown):
+        return None
+    return f"`{join}` of `{seq.id}`, a list this loop makes longer on every iteration", grown.lineno
 
 
 def loop_grown_arguments(index: ModuleIndex, call: ast.Call

@@ -7,11 +7,19 @@ import ast
 from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
-from xlacheck.rules._recompile_scope import JAX_GROWERS, in_test, runs_traced
+from xlacheck.rules._recompile_scope import (
+    JAX_GROWERS,
+    JAX_LIST_JOINS,
+    grows_from,
+    in_test,
+    list_grown_in_loop,
+    runs_traced,
+)
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _KEY = "eager.concatenate_grown_accumulator"
+_LIST_KEY = "eager.stack_list_new_length"
 _LOOP_STATEMENTS = (ast.For, ast.AsyncFor, ast.While)
 
 
@@ -19,7 +27,9 @@ class EagerJaxOpOnGrownArray(ModuleRule):
     """
     ## What it does
     Flags `acc = jnp.concatenate([acc, x])` (and `jnp.append`, `jnp.vstack`, `jnp.hstack`,
-    `jnp.row_stack`, `jnp.pad`, `jnp.concat` of `acc`) inside a `for`/`while` loop of host code:
+    `jnp.row_stack`, `jnp.pad`, `jnp.concat` of `acc`), and `jnp.stack(outs)` (`jnp.concatenate`,
+    `vstack`, `hstack`, also of `outs + [out]`) of a Python list the loop appends to and never starts
+    afresh, inside a `for`/`while` loop of host code:
     code that no `jax.jit` (nor any compiled function of this file) traces, outside tests. The
     loop must not rebind `acc` otherwise (`acc = jnp.zeros(...)` at the top of each iteration
     restarts it at one shape). Whether an eager call on a new shape compiles is read from the
@@ -78,6 +88,10 @@ class EagerJaxOpOnGrownArray(ModuleRule):
         # numpy on the host: no XLA compile
         Example("import numpy as np\ndef collect(batches):\n    acc = np.zeros((0, 3))\n    for b in batches:\n"
                 "        acc = np.concatenate([acc, b])\n    return acc\n"),
+        # joined once after the loop (eager.stack_list_same_length)
+        Example("import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs = []\n"
+                "    for batch in batches:\n        outs.append(predict(batch))\n"
+                "    return jnp.stack(outs).mean()\n"),
     )
     INVALID = (
         Example("import jax.numpy as jnp\ndef predict_all(predict, params, batches):\n"
@@ -98,10 +112,22 @@ class EagerJaxOpOnGrownArray(ModuleRule):
                             'compiles again and copies the whole array; append the pieces to a Python list and '
                             'join them once after the loop'),
                 )),
+        # an eager `jnp.stack` of a list the loop appends to (eager.stack_list_new_length)
+        Example("import jax.numpy as jnp\ndef evaluate(predict, batches):\n    outs, running = [], []\n"
+                "    for batch in batches:\n        outs.append(predict(batch))\n"
+                "        running.append(jnp.stack(outs).mean())\n    return running\n",
+                expected=(
+                    (6, 24, "`jnp.stack` joins `outs`, a list this loop makes longer on every iteration (line 5): "
+                            "outside jax.jit each jax.numpy call compiles an XLA program per new operand shape, so "
+                            "every iteration compiles again; join the list once after the loop, or keep a running "
+                            "value of a fixed shape"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
+        if jax_cache.recompiles(_LIST_KEY):
+            self._joins_of_grown_lists(ctx)
         if not jax_cache.recompiles(_KEY):
             return
         for call, name in index.calls:
@@ -112,7 +138,7 @@ class EagerJaxOpOnGrownArray(ModuleRule):
                     and isinstance(assign.targets[0], ast.Name)):
                 continue
             acc = assign.targets[0].id
-            if not _grows_from(call.args[0], acc):
+            if not grows_from(call.args[0], acc):
                 continue
             loops = [loop for loop in index.loops_around(assign) if isinstance(loop, _LOOP_STATEMENTS)]
             if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call) \
@@ -124,6 +150,31 @@ class EagerJaxOpOnGrownArray(ModuleRule):
                                    "jax.jit each jax.numpy call compiles an XLA program per new operand shape, so "
                                    "every iteration compiles again and copies the whole array; append the pieces "
                                    "to a Python list and join them once after the loop")
+
+
+    def _joins_of_grown_lists(self, ctx: ModuleContext) -> None:
+        """``jnp.stack(outs)`` (``jnp.stack(outs + [out])``) in a host loop that appends to ``outs``
+        and never starts it afresh: a list one item longer on every pass, so a new shape to compile
+        (``eager.stack_list_new_length``)."""
+        index = ctx.index
+        for call, name in index.calls:
+            if name not in JAX_LIST_JOINS or not call.args:
+                continue
+            first = call.args[0]
+            seq = first.left if isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add) else first
+            if not isinstance(seq, ast.Name):
+                continue
+            loops = [loop for loop in index.loops_around(call) if isinstance(loop, _LOOP_STATEMENTS)]
+            if not loops or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call) \
+                    or _may_be_traced(index, call):
+                continue
+            grown = list_grown_in_loop(loops[0], seq.id)
+            if grown is None:
+                continue
+            ctx.report(self, call, f"`{name}` joins `{seq.id}`, a list this loop makes longer on every iteration "
+                                   f"(line {grown.lineno}): outside jax.jit each jax.numpy call compiles an XLA "
+                                   "program per new operand shape, so every iteration compiles again; join the list "
+                                   "once after the loop, or keep a running value of a fixed shape")
 
 
 def _may_be_traced(index: ModuleIndex, call: ast.Call) -> bool:
@@ -152,16 +203,6 @@ def _may_be_traced(index: ModuleIndex, call: ast.Call) -> bool:
     return False
 
 
-def _grows_from(first: ast.expr, acc: str) -> bool:
-    """``acc`` is the first operand (``jnp.append(acc, x)``, ``jnp.pad(acc, ...)``) or an element of
-    the sequence the call joins (``jnp.concatenate([acc, x])``)."""
-    if isinstance(first, ast.Name):
-        return first.id == acc
-    if isinstance(first, (ast.List, ast.Tuple)):
-        return any(isinstance(e, ast.Name) and e.id == acc for e in first.elts)
-    return False
-
-
 def _restarted_in(index: ModuleIndex, loop: ast.AST, acc: str, grow: ast.Assign) -> bool:
     """The innermost loop around the growth binds ``acc`` otherwise too (``acc = x`` at the top of
     each iteration, a ``for acc in ...`` target): each iteration starts again at one shape."""
@@ -171,7 +212,7 @@ def _restarted_in(index: ModuleIndex, loop: ast.AST, acc: str, grow: ast.Assign)
         if isinstance(sub, ast.Assign) and any(isinstance(t, ast.Name) and t.id == acc for t in sub.targets):
             value = sub.value
             if isinstance(value, ast.Call) and index.aliases.resolve(value.func) in JAX_GROWERS \
-                    and value.args and _grows_from(value.args[0], acc):
+                    and value.args and grows_from(value.args[0], acc):
                 continue  # another growth of the same array
             return True
         if isinstance(sub, (ast.For, ast.AsyncFor, ast.comprehension)) and sub is not loop and any(

@@ -11,6 +11,7 @@ from xlacheck.rules._recompile_scope import (
     LIST_GROWERS,
     in_test,
     jax_jitted,
+    jax_loop_grown_argument,
     loop_grown_arguments,
     per_batch,
     runs_traced,
@@ -29,7 +30,8 @@ class GrowingTensorToTfFunction(ModuleRule):
     version of itself (`ids = tf.concat([ids, next_id], 1)`, `tf.pad(ids, ...)`), or a Python
     list of tensors grown with `append`/`extend`/`+=`, as in a token-by-token generation loop
     (a grown list passed itself to a `jax.jit` function is XLA422's finding: its length is
-    pytree structure).
+    pytree structure; a `jax.numpy` array grown by `jnp.concatenate`/`append`/`pad` of itself, or
+    `jnp.array(tokens)` of a grown list, passed to a `jax.jit` function is XLA416's).
     Also flags a list kept across calls (`self.history`, a module-level list) that a function
     running per batch (called in a loop, a batch hook, a collator) grows and passes to a compiled
     function (`self.history.append(loss); self.smooth(self.history)`): one more item every call.
@@ -103,6 +105,10 @@ class GrowingTensorToTfFunction(ModuleRule):
                     for m in range(ens_size):
                         means.append(jnp.mean(batch) + m)
         """),
+        # a jax.numpy array grown in the loop and passed to jax.jit: XLA416 reports it (one fact, one finding)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef next_token(ids):\n    return jnp.argmax(ids[-1:])\n"
+                "def generate(ids, n):\n    for _ in range(n):\n"
+                "        ids = jnp.concatenate([ids, next_token(ids)[None]])\n    return ids\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(ids):\n"
@@ -123,14 +129,6 @@ class GrowingTensorToTfFunction(ModuleRule):
                     (8, 39, '`history` grows every iteration (line 8) and is passed to tf.function `next_id` in the '
                             'same loop: every step has a new shape, so it traces and compiles again each iteration; '
                             'use a fixed-size padded buffer and a position index'),
-                )),
-        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef next_token(ids):\n    return jnp.argmax(ids[-1:])\n"
-                "def generate(ids, n):\n    for _ in range(n):\n"
-                "        ids = jnp.concatenate([ids, next_token(ids)[None]])\n    return ids\n",
-                expected=(
-                    (8, 48, '`ids` grows every iteration (line 8) and is passed to jitted function `next_token` in '
-                            'the same loop: every step has a new shape, so it traces and compiles again each '
-                            'iteration; use a fixed-size padded buffer and a position index'),
                 )),
         Example('import tensorflow as tf\nclass Tracker:\n    def __init__(self):\n'
                 '        self.history = []\n    @tf.function(jit_compile=True)\n'
@@ -172,9 +170,12 @@ class GrowingTensorToTfFunction(ModuleRule):
             if not any(isinstance(loop, (ast.For, ast.While)) for loop in index.loops_around(call)):
                 self._grows_per_call(ctx, call, kind, callee)
                 continue
+            loops = [lp for lp in index.loops_around(call) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))]
             for arg, name, growth in loop_grown_arguments(index, call):
                 if tfn is None and arg is name and _list_growth(growth):
                     continue  # the list itself to jax.jit: its length is pytree structure (XLA422 reports it)
+                if tfn is None and jax_loop_grown_argument(index, arg, loops) is not None:
+                    continue  # a grown array or a join of a grown list to jax.jit: XLA416 reports it
                 cost = "it traces and compiles again" if tfn is None else _tf_cost(index, tfn, arg, growth)
                 if cost is None:
                     continue

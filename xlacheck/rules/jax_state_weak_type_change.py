@@ -13,11 +13,12 @@ from xlacheck.rules._recompile_scope import (
     bound_arguments,
     bound_before_loop,
     bound_fields,
+    call_params,
     in_test,
     jax_jitted,
     jits_with_jax,
+    jitted_call_resolver,
     jitted_calls_rebinding,
-    positional_params,
     reads_state,
     runs_traced,
     state_constructions,
@@ -57,7 +58,9 @@ class JaxStateWeakTypeChange(ModuleRule):
     `jnp` op of another parameter that the call passes an array, not a Python number, which gives
     the array's strong dtype), or when the loop body itself rebinds it so
     (`lr = 1` before the loop, `lr = lr * 0.5` or `lr *= 0.5` in it: an int then a float;
-    `lr = jnp.float32(lr * 0.5)` or `np.float32(...)`: strongly typed). Which of these changes miss
+    `lr = jnp.float32(lr * 0.5)` or `np.float32(...)`: strongly typed), whether the loop calls the
+    jitted function directly, as a method jitted while bound (`self.step`), through a forwarder of
+    this file or with a `**dict`. Which of these changes miss
     the cache is read from the measured table `xlacheck/data/jax_cache_key.json`
     (`weak.python_int_then_python_float`, `weak.python_float_then_float32_scalar`,
     `weak.python_float_then_numpy_float32`); a Python float rebound to another Python float, or
@@ -196,6 +199,17 @@ class JaxStateWeakTypeChange(ModuleRule):
                             "the second call has a different abstract type, so jax.jit compiles again; start it as "
                             "an array of the dtype the step returns (jnp.zeros((), jnp.float32))"),
                 )),
+        # through a method jitted while bound (weak.python_int_then_python_float)
+        Example("import jax\nclass Trainer:\n    def __init__(self):\n        self.step = jax.jit(self._step)\n"
+                "    def _step(self, x, scale):\n        return x * scale\n    def fit(self, x, steps):\n"
+                "        scale = 1\n        for i in range(steps):\n            x = self.step(x, scale)\n"
+                "            scale = 0.5 ** (i + 1)\n        return x\n",
+                expected=(
+                    (8, 17, "`scale` starts as a Python int (weakly typed int32) and the loop rebinds it to a float "
+                            "(line 11) before the next call of jitted `step`: that call has a different abstract "
+                            "type, so jax.jit compiles again; start it as the type the loop gives it (a float "
+                            "literal, or jnp.asarray(x, jnp.float32))"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -204,9 +218,9 @@ class JaxStateWeakTypeChange(ModuleRule):
         index = ctx.index
         self._check_carried(ctx, index)
         jitted_by_name = dict(jax_jitted(ctx.facts, index))
+        self._check_rebound_in_loop(ctx, index, jitted_by_name)
         if not jitted_by_name:
             return
-        self._check_rebound_in_loop(ctx, index, jitted_by_name)
         states = state_classes(ctx.tree, ctx.facts.aliases.resolve)
         if not states:
             return
@@ -274,13 +288,16 @@ class JaxStateWeakTypeChange(ModuleRule):
         passes a weakly typed int32, later ones a float32 (or a strongly typed value), which the
         measured cache-key table says compiles again."""
         reported: set[int] = set()
-        for call, _ in index.calls:
-            if not isinstance(call.func, ast.Name) or call.func.id not in jitted or not index.loops_around(call) \
-                    or in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+        resolve = jitted_call_resolver(ctx.facts, index)  # also a bound jitted method, a forwarder, `**dict`
+        for outer_call, _ in index.calls:
+            if not index.loops_around(outer_call) or in_test(index, ctx.path, outer_call) \
+                    or runs_traced(ctx.facts, index, outer_call):
                 continue
-            info = jitted[call.func.id]
-            params = positional_params(info.node)
-            for param, arg in bound_arguments(params, call):
+            hit = resolve(outer_call)
+            if hit is None:
+                continue
+            call, shown, info = hit
+            for param, arg in bound_arguments(call_params(info, call), call, index):
                 if param.startswith("#") or param in info.static_params or not isinstance(arg, ast.Name):
                     continue
                 initial = self._value_before_loop(index, call, arg.id)
@@ -293,7 +310,7 @@ class JaxStateWeakTypeChange(ModuleRule):
                 reported.add(id(initial))
                 ctx.report(self, initial, f"`{arg.id}` starts as {_weak_number(initial)} and "
                                           f"the loop rebinds it {how} (line {line}) before the next call of jitted "
-                                          f"`{call.func.id}`: that call has a different abstract type, so "
+                                          f"`{shown}`: that call has a different abstract type, so "
                                           "jax.jit compiles again; start it as the type the loop gives it (a float "
                                           "literal, or jnp.asarray(x, jnp.float32))")
 

@@ -12,9 +12,13 @@ from xlacheck.rules._recompile_scope import (
     JAX_GROWERS,
     bound_arguments,
     call_params,
+    in_test,
     jax_jitted_calls_in_host_code,
+    jax_loop_grown_argument,
     jax_loop_varying_names,
     jax_params_varied_by_callers,
+    jitted_call_resolver,
+    runs_traced,
     varying_slice,
 )
 from xlacheck.rules.base import Example
@@ -54,7 +58,12 @@ class JitArgumentShapePerIteration(ModuleRule):
     (`[x[j] for j in range(i)]`: a new pytree structure). One level of calls is followed: a
     slice or size from a parameter of the enclosing function that a call of it in this file
     passes a loop-varying value. Names the loop rebinds from themselves or draws at random count
-    as changing. Calls inside traced code and in tests are left out.
+    as changing. Also an array the loop itself makes longer and never starts afresh
+    (`hist = jnp.concatenate([hist, out])`, `jnp.append`/`pad`/`vstack` of itself; measured,
+    `shape.new_length`), and `jnp.array(tokens)`/`jnp.stack`/`np.asarray` of a Python list the
+    loop appends to (`shape.jnp_array_of_list_new_length`), passed directly, through a forwarder
+    of this file or a `**dict`, or to a method jitted while bound. Calls inside traced code and in
+    tests are left out.
 
     ## Why is this bad?
     `jax.jit` compiles once per distinct input shape. A slice whose length follows the loop
@@ -103,6 +112,11 @@ class JitArgumentShapePerIteration(ModuleRule):
                 "    for i in range(0, len(data) - size + 1, size):\n        yield data[i:i + size]\n"
                 "@jax.jit\ndef step(p, xb):\n    return p - 0.1 * jnp.mean(xb, axis=0)\n"
                 "def train(p, data):\n    for xb in full_batches(data, 32):\n        p = step(p, xb)\n    return p\n"),
+        # a window that drops as much as the loop appends keeps its length
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n"
+                "    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n"
+                "    for _ in range(steps):\n        out = step(x, hist)\n        hist = "
+                "jnp.concatenate([hist[out.shape[0]:], out])\n    return hist\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef decode_step(params, prefix):\n"
@@ -163,10 +177,33 @@ class JitArgumentShapePerIteration(ModuleRule):
                              'shape (once per distinct remainder, e.g. each data set); drop the remainder or pad the '
                              'last batch to the full size with a mask'),
                 )),
+        # an array the loop grows by `jnp.concatenate` of itself (shape.new_length)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef step(x, hist):\n"
+                "    return x + jnp.mean(hist)\ndef train(x, steps):\n    hist = x\n"
+                "    for _ in range(steps):\n        out = step(x, hist)\n        hist = jnp.concatenate([hist, "
+                "out])\n    return hist\n",
+                expected=(
+                    (9, 23, "argument `hist` of jitted `step` is `hist`, which `jnp.concatenate` makes longer on "
+                            "every iteration of this loop (line 10): each call passes a new shape, so jax.jit traces "
+                            "and compiles again every iteration; write into a fixed-size buffer at a traced position "
+                            "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced"),
+                )),
+        # `jnp.array` of a list the loop appends to (shape.jnp_array_of_list_new_length)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef score(ctx):\n"
+                "    return jnp.sum(ctx)\ndef sample(prompt, n):\n    tokens = list(prompt)\n"
+                "    for _ in range(n):\n        s = score(jnp.array(tokens))\n"
+                "        tokens.append(int(s) % 7)\n    return tokens\n",
+                expected=(
+                    (9, 19, "argument `ctx` of jitted `score` is `jnp.array` of `tokens`, a list this loop makes "
+                            "longer on every iteration (line 10): each call passes a new shape, so jax.jit traces "
+                            "and compiles again every iteration; write into a fixed-size buffer at a traced position "
+                            "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         index = ctx.index
+        reported: set[int] = set()
         for call, info in jax_jitted_calls_in_host_code(ctx.facts, index, ctx.path):
             assert not isinstance(info.node, ast.Lambda)
             shown = ast.unparse(call.func)  # `step`, or `self._step` for a jitted method
@@ -183,6 +220,39 @@ class JitArgumentShapePerIteration(ModuleRule):
             if why is not None:
                 param, arg, text = why
                 ctx.report(self, arg, f"argument `{param}` of jitted `{shown}` {text}")
+                reported.add(id(call))
+        self._grown_in_loop(ctx, reported)
+
+    def _grown_in_loop(self, ctx: ModuleContext, reported: set[int]) -> None:
+        """An array argument that the loop around the call makes longer on every pass
+        (``hist = jnp.concatenate([hist, out])``, ``jnp.array(tokens)`` of a list the loop appends to:
+        :func:`jax_loop_grown_argument`): every call passes a new shape (``shape.new_length``). Also
+        through a forwarder of this file and a ``**dict``."""
+        if not jax_cache.recompiles("shape.new_length"):
+            return
+        index = ctx.index
+        resolve = jitted_call_resolver(ctx.facts, index)
+        for outer, _ in index.calls:
+            loops = [lp for lp in index.loops_around(outer) if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))]
+            if id(outer) in reported or not loops or in_test(index, ctx.path, outer) \
+                    or runs_traced(ctx.facts, index, outer):
+                continue
+            hit = resolve(outer)
+            if hit is None or id(hit[0]) in reported:
+                continue
+            call, _, info = hit
+            for param, arg in bound_arguments(call_params(info, call), call, index):
+                if param.startswith("#") or param in info.static_params:
+                    continue
+                grown = jax_loop_grown_argument(index, arg, loops)
+                if grown is None:
+                    continue
+                what, line = grown
+                ctx.report(self, arg, f"argument `{param}` of jitted `{ast.unparse(call.func)}` is {what} (line "
+                                      f"{line}): each call passes a new shape, so jax.jit traces and compiles again "
+                                      "every iteration; write into a fixed-size buffer at a traced position "
+                                      "(`.at[i].set`, `lax.dynamic_update_slice`) and pass the length traced")
+                break
 
     def _shape_changes(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call,
                        bound: list[tuple[str, ast.expr]], varying: set[str], loops: list[ast.AST],

@@ -8,7 +8,6 @@ from xlacheck import jax_cache
 from xlacheck.analysis.module_index import ModuleIndex
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import (
-    LIST_GROWERS,
     bound_arguments,
     bound_before_loop,
     call_params,
@@ -17,6 +16,7 @@ from xlacheck.rules._recompile_scope import (
     jax_loop_varying_names,
     jits_with_jax,
     jitted_call_resolver,
+    list_grown_in_loop,
     runs_traced,
 )
 from xlacheck.rules.base import Example
@@ -35,10 +35,12 @@ class JitArgumentStructurePerIteration(ModuleRule):
     the other). Also an argument the loop carries to the next call with another structure than
     the first call got: bound before the loop to a dict display and rebound in the loop to one
     with other keys (`extra = {}`, then `extra = {"scale": s}`), to a list display of another
-    length, or a list the loop makes longer (`history.append(out)`) without starting it afresh (the
-    jitted function called directly or through a forwarder, `def run_step(x, h): return step(x, h)`).
-    Which changes miss the cache is read from the measured table
-    `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`, `pytree.none_then_array`).
+    length, to the other container (a tuple, then a list or a list comprehension: `state = (a, b)`,
+    then `state = [out, out]`), or a list the loop makes longer (`history.append(out)`) without
+    starting it afresh (the jitted function called directly or through a forwarder,
+    `def run_step(x, h): return step(x, h)`). Which changes miss the cache is read from the
+    measured table `xlacheck/data/jax_cache_key.json` (`pytree.dict_new_key`,
+    `pytree.none_then_array`, `pytree.list_new_length`, `pytree.tuple_then_list`).
     A key set on every iteration, or a condition on a value fixed for the whole loop (a flag,
     a config field), is not flagged, nor is a test of which fields the loop's item holds
     (`"mask" in batch`, `batch.get("mask") is not None`, `hasattr(batch, "mask")`): a loader's
@@ -99,6 +101,10 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 "        y = step(x, history)\n"
                 "        history = [y]\n"
                 "    return y\n"),
+        # rebuilt as a tuple: the same structure
+        Example("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
+                "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n"
+                "        out = step(x, state)\n        state = (out, out)\n    return out\n"),
     )
     INVALID = (
         Example("import jax\n@jax.jit\ndef step(s, feed):\n    return s + feed['x'].sum()\n"
@@ -110,7 +116,8 @@ class JitArgumentStructurePerIteration(ModuleRule):
                              'jax.jit traces and compiles again for each set of keys; give every key a value on every '
                              'iteration (a placeholder array) and pass the condition as a traced flag'),
                 )),
-        Example("import jax\n@jax.jit\ndef step(s, x, prev):\n    return s + x.sum() if prev is None else s + prev.sum()\n"
+        Example("import jax\n@jax.jit\ndef step(s, x, prev):\n    return s + x.sum() if prev is None else s + "
+                "prev.sum()\n"
                 "def train(s, xs):\n    for i in range(len(xs)):\n"
                 "        s = step(s, xs[i], xs[i - 1] if i > 0 else None)\n    return s\n",
                 expected=(
@@ -154,6 +161,15 @@ class JitArgumentStructurePerIteration(ModuleRule):
                             "compiles again for each structure; pass the same structure every call (every key with a "
                             "placeholder array, a fixed-size stacked buffer)"),
                 )),
+        # a tuple rebuilt as a list (pytree.tuple_then_list)
+        Example("import jax\n@jax.jit\ndef step(x, state):\n    return x * 0.5 + state[1]\n"
+                "def train(x, n):\n    state = (x, x)\n    for _ in range(n):\n"
+                "        out = step(x, state)\n        state = [out, out]\n    return out\n",
+                expected=(
+                    (8, 23, "argument `state` of jitted `step` is a tuple on the first call and a list after the "
+                            "loop rebinds it (line 9): a list and a tuple are different pytree nodes, so jax.jit "
+                            "traces and compiles again; rebuild it as the container it started as"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -163,6 +179,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
         dict_keys = jax_cache.recompiles("pytree.dict_new_key")
         none_array = jax_cache.recompiles("pytree.none_then_array")
         list_length = jax_cache.recompiles("pytree.list_new_length")
+        container = jax_cache.recompiles("pytree.tuple_then_list")
         callee = jax_jitted_callee(ctx.facts, index)
         resolve = jitted_call_resolver(ctx.facts, index)
         for outer_call, _ in index.calls:
@@ -175,7 +192,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
                 continue
             through = resolve(outer_call)  # also through a forwarder: the structure the loop carries
             if through is not None and self._rebound_structure(ctx, index, through[0], through[1], through[2], loop,
-                                                               dict_keys, list_length):
+                                                               dict_keys, list_length, container):
                 continue
             call = outer_call
             hit = callee(call)
@@ -215,7 +232,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
 
 
     def _rebound_structure(self, ctx: ModuleContext, index: ModuleIndex, call: ast.Call, name: str, info,
-                           loop: ast.AST, dict_keys: bool, list_length: bool) -> bool:
+                           loop: ast.AST, dict_keys: bool, list_length: bool, container: bool) -> bool:
         """An argument the loop carries to the next call with another structure than the first call
         gets: bound before the loop to a dict (list) display and rebound in the loop to a dict with
         other keys (a list of another length), or a list the loop grows (``history.append(out)``,
@@ -227,6 +244,7 @@ class JitArgumentStructurePerIteration(ModuleRule):
             if before is None:
                 continue
             how = None
+            kinds_differ = False
             for value in _rebound_in(loop, arg.id):
                 if dict_keys and isinstance(before, ast.Dict) and isinstance(value, ast.Dict):
                     first, later = _keys(before), _keys(value)
@@ -238,14 +256,25 @@ class JitArgumentStructurePerIteration(ModuleRule):
                         and len(before.elts) != len(value.elts):
                     how = (f"a {type(before).__name__.lower()} of {len(before.elts)} on the first call and of "
                            f"{len(value.elts)} after the loop rebinds it (line {value.lineno})")
+                first_kind, later_kind = _sequence_kind(before), _sequence_kind(value)
+                if how is None and container and first_kind is not None and later_kind is not None \
+                        and first_kind != later_kind:
+                    how = (f"a {first_kind} on the first call and a {later_kind} after the loop rebinds it "
+                           f"(line {value.lineno})")
+                    kinds_differ = True
                 if how is not None:
                     break
             if how is None and list_length and isinstance(before, ast.List):
-                grown = _list_grown(loop, arg.id)
+                grown = list_grown_in_loop(loop, arg.id)
                 if grown is not None:
                     how = f"a list the loop makes longer on every pass (line {grown.lineno})"
             if how is None:
                 continue
+            if kinds_differ:
+                ctx.report(self, arg, f"argument `{param}` of jitted `{name}` is {how}: a list and a tuple are "
+                                      "different pytree nodes, so jax.jit traces and compiles again; rebuild it as "
+                                      "the container it started as")
+                return True
             ctx.report(self, arg, f"argument `{param}` of jitted `{name}` is {how}: dict keys and list lengths are "
                                   "part of the pytree structure, so jax.jit traces and compiles again for each "
                                   "structure; pass the same structure every call (every key with a placeholder "
@@ -258,6 +287,18 @@ def _rebound_in(loop: ast.AST, name: str) -> list[ast.expr]:
     """The values ``loop`` binds ``name`` to (plain assignments)."""
     return [n.value for n in ast.walk(loop) if isinstance(n, ast.Assign) and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+
+
+def _sequence_kind(e: ast.expr) -> str | None:
+    """``"list"`` or ``"tuple"`` for a display, a comprehension or a ``list(...)``/``tuple(...)`` call
+    (the pytree node type it makes), else None."""
+    if isinstance(e, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(e, ast.Tuple):
+        return "tuple"
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("list", "tuple") and len(e.args) == 1:
+        return e.func.id
+    return None
 
 
 def _keys(d: ast.Dict) -> frozenset[str] | None:
@@ -273,28 +314,6 @@ def _show(keys: frozenset[str]) -> str:
 
 def _starred(seq: ast.List | ast.Tuple) -> bool:
     return any(isinstance(e, ast.Starred) for e in seq.elts)
-
-
-def _list_grown(loop: ast.AST, name: str) -> ast.expr | ast.stmt | None:
-    """Where ``loop`` lengthens the list ``name`` and never binds it afresh: ``name.append(...)``
-    (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``."""
-    grown: ast.expr | ast.stmt | None = None
-    for n in ast.walk(loop):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_GROWERS \
-                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
-            grown = grown or n
-        elif isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name) \
-                and n.target.id == name and isinstance(n.value, (ast.List, ast.Tuple)):
-            grown = grown or n
-        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                and n.targets[0].id == name:
-            v = n.value
-            if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) \
-                    and v.left.id == name and isinstance(v.right, ast.List):
-                grown = grown or n
-            else:
-                return None  # bound afresh on some pass: its length need not grow
-    return grown
 
 
 def _structure_test(node: ast.AST) -> bool:

@@ -13,6 +13,7 @@ from xlacheck.rules._recompile_scope import (
     jax_loop_varying_names,
     jax_params_varied_by_callers,
     jax_static_argument_calls,
+    made_anew_before,
     random_draw_in,
     runs_traced,
     static_hash_kind,
@@ -45,7 +46,9 @@ class StaticArgumentPerIteration(ModuleRule):
     arrays (`int(jnp.sum(valid))`, `jnp.argmax(x).item()`, `int(valid.sum())`: an array method
     reducing over values), whose value follows the data, and a
     counter the calling function increments before the call (`self.step += 1`, or a `global`):
-    a new value on every call of that function. A `lambda` or `functools.partial(...)` written at
+    a new value on every call of that function, and a new object of a class that hashes by
+    identity built at the call in a function that runs per batch (`def run_step(x): return
+    step(x, Config())`, called in a loop: `static.new_plain_object`). A `lambda` or `functools.partial(...)` written at
     the call is left to XLA419 (a callable made anew, which misses the cache by identity).
 
     ## Why is this bad?
@@ -199,6 +202,17 @@ class StaticArgumentPerIteration(ModuleRule):
                              'every iteration compiles again; pass it traced (with a static bound and a mask) or '
                              'hoist the loop'),
                 )),
+        # a new identity-hashed object in a helper the loop calls (static.new_plain_object)
+        Example("import jax\nfrom functools import partial\nclass Scale:\n    def __init__(self, value):\n"
+                "        self.value = value\n@partial(jax.jit, static_argnums=1)\n"
+                "def step(x, cfg):\n    return x * cfg.value\ndef run_step(x):\n"
+                "    return step(x, Scale(2.0))\ndef train(x, steps):\n    return [run_step(x) for _ in "
+                "range(steps)]\n",
+                expected=(
+                    (10, 20, "static argument `cfg` of jitted `step` is a new `Scale` on every call of `run_step()`, "
+                             "which runs per batch: it hashes by identity, so jax.jit compiles again for each new "
+                             "object; build it once outside, or give it value equality (a frozen dataclass)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -228,7 +242,7 @@ class StaticArgumentPerIteration(ModuleRule):
             from_callers = {} if runs_traced(ctx.facts, index, call) else \
                 jax_params_varied_by_callers(index, ctx.path, call)
             if not loops:
-                if not self._drawn_per_call(ctx, call, bound):
+                if not self._drawn_per_call(ctx, call, bound) and not self._object_per_call(ctx, call, bound):
                     self._varied_by_callers(ctx, call, bound, from_callers)
                 continue
             for param, arg in bound:
@@ -267,6 +281,27 @@ class StaticArgumentPerIteration(ModuleRule):
                     break
             else:
                 self._varied_by_callers(ctx, call, bound, from_callers)
+
+    def _object_per_call(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]]) -> bool:
+        """A static argument built as a new object of a class of this file that hashes by identity
+        (``static.new_plain_object``) in a function, outside loops, that runs per batch (called in a
+        loop: :func:`made_anew_before`): a new cache entry on every call. Reported; True."""
+        index = ctx.index
+        if runs_traced(ctx.facts, index, call) or not jax_cache.recompiles("static.new_plain_object"):
+            return False
+        for param, arg in bound:
+            if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name)
+                    and static_hash_kind(index, arg.func.id) == "identity"):
+                continue
+            where = made_anew_before(index, call, arg)
+            if where is None:
+                continue
+            ctx.report(self, arg, f"static argument `{param}` of jitted `{ast.unparse(call.func)}` is a new "
+                                  f"`{arg.func.id}` on every {where}: it hashes by identity, so jax.jit compiles "
+                                  "again for each new object; build it once outside, or give it value equality (a "
+                                  "frozen dataclass)")
+            return True
+        return False
 
     def _drawn_per_call(self, ctx: ModuleContext, call: ast.Call, bound: list[tuple[str, ast.expr]]) -> bool:
         """A static argument drawn at random (``np.random.randint(4, 8)``) in the function that calls
