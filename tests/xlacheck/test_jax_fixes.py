@@ -240,6 +240,10 @@ MASKS = {
     "selection_assigned_then_reduced": (
         "def pos_energy(b, m):\n    sel = b[m > 0.5]\n    e = jnp.sum(sel * sel)\n    return e + sel.mean()\n",
         "b[m > 0.5]", "    e = jnp.sum(b * b, where=m > 0.5)\n    return e + b.mean(where=m > 0.5)\n"),
+    "selection_of_an_array_rebound_after_it": (  # a loop carry or `x = x * jnp.sum(sel)`
+        "def rescale(b, m):\n    sel = b[m > 0.5]\n    b = b * jnp.sum(sel)\n    return b + jnp.mean(sel * 2.0)\n",
+        "b[m > 0.5]", "    sel, sel_mask = b, m > 0.5\n    b = b * jnp.sum(sel, where=sel_mask)\n"
+        "    return b + jnp.mean(sel * 2.0, where=sel_mask)\n"),
 }
 
 
@@ -271,8 +275,42 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
 
 def test_a_selection_read_outside_a_reduction_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
-    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    b = b * 2.0\n    return jnp.sum(sel)\n",
-                    "b[m > 0]") is None  # the array rebound after the selection
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    sel = sel * 2.0\n    return jnp.sum(sel)\n",
+                    "b[m > 0]") is None  # the selection's name rebound
+
+
+# XLA207: hits without size= read only by sums -> size= the operand's size, padded with zeros (SAFE for indices)
+PADDED = {
+    "summed_coordinates": ("def f(b, m):\n    idx = jnp.nonzero(m > 0.5)[0]\n    b = b + jnp.sum(idx)\n    return b\n",
+                           "jnp.nonzero(m > 0.5)", "jnp.nonzero(m > 0.5, size=(m > 0.5).size, fill_value=0)[0]",
+                           Applicability.SAFE),
+    "summed_flat_hits_method": ("def f(b, m):\n    return b * jnp.flatnonzero(m).sum()\n", "jnp.flatnonzero(m)",
+                                "jnp.flatnonzero(m, size=m.size, fill_value=0).sum()", Applicability.SAFE),
+    "summed_unique_values": ("def f(b, m):\n    levels = jnp.unique(m)\n    return b - jnp.sum(levels)\n",
+                             "jnp.unique(m)", "jnp.unique(m, size=m.size, fill_value=0)", Applicability.UNSAFE),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PADDED))
+def test_hits_read_only_by_sums_are_padded_and_the_fix_compiles(name, tmp_path):
+    body, flagged, expected, applicability = PADDED[name]
+    source = HEADER + body
+    fix = mask_fix(source, flagged)
+    assert fix is not None and fix.applicability is applicability
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
+    for masks in ([0.0, 0.7, 2.0, 0.7], [0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 2.0, 2.0]):
+        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+
+
+def test_hits_read_other_than_by_a_sum_are_not_padded():
+    assert mask_fix(HEADER + "def f(b, m):\n    idx = jnp.nonzero(m)[0]\n    return jnp.sum(idx) + idx.shape[0]\n",
+                    "jnp.nonzero(m)") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.mean(jnp.unique(m))\n", "jnp.unique(m)") is None
 
 
 # XLA301/XLA302: `.item()` and `float()` of a traced array -> the array, kept on the device

@@ -43,6 +43,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites.jax_static import canonical
 
 _REDUCTIONS = ("sum", "mean", "prod")
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
@@ -121,13 +122,17 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | N
     return None
 
 
-def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str],
-           named: dict[str, ast.expr] | None = None) -> str | None:
+Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (whole array, mask) texts
+
+
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
     mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers.
-    ``named``: names that stand for a selection (``pos = x[m]``, read here as ``x[m]``)."""
+    ``named``: names that stand for a selection (``pos = x[m]``: ``pos`` reads as ``x`` with mask ``m``)."""
     if named and isinstance(node, ast.Name) and node.id in named:
-        node = named[node.id]
+        whole, mask = named[node.id]
+        masks.add(mask)
+        return whole
     selected = _selection(src, jnp, node)
     if selected is not None:
         masks.add(selected[1])
@@ -158,8 +163,7 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, st
     return None
 
 
-def _reduced_whole(src: Source, jnp: str, node: ast.AST,
-                   named: dict[str, ast.expr] | None = None) -> tuple[str, str] | None:
+def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = None) -> tuple[str, str] | None:
     """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text)."""
     if not isinstance(node, ast.Call):
         return None
@@ -195,28 +199,40 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     """``pos = x[m]`` whose name is read only inside reductions that :func:`_masked_reduction`
-    rewrites (``jnp.sum(pos * 2.0)``) -> the assignment goes and each reduction reads the whole
-    arrays with ``where=m``. Only where ``pos`` is bound once and nothing the selection reads is
-    rebound in the function (each reduction then sees the selection the assignment made)."""
+    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``.
+    Only where ``pos`` is bound once. Where nothing the selection reads is rebound in the function,
+    the assignment goes (each reduction then sees the selection the assignment made); where
+    something is (``x = x * jnp.sum(pos)``, a loop carry), the assignment binds the whole array
+    and the mask there instead (``pos, pos_mask = x, x > 0``), so each reduction reads the values
+    the selection was made from."""
     assign = src.parents.get(node)
-    if not (isinstance(node, ast.Subscript) and _selection(src, jnp, node) is not None
+    selected = _selection(src, jnp, node)
+    if not (isinstance(node, ast.Subscript) and selected is not None
             and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
         return None
     name = assign.targets[0].id
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
-    if len(stores.get(name, [])) != 1 or any(
-            stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+    if len(stores.get(name, [])) != 1:
         return None
-    edits, masks = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")], set()
+    lines = (assign.lineno, assign.end_lineno or assign.lineno)
+    if any(stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+        mask_name = src.fresh_name(f"{name}_mask")
+        named = {name: (name, mask_name)}
+        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {atom(src, selected[0])}, {selected[1]}\n"
+        edits = [replace_lines(*lines, src.page_break_of(assign) + binding)]
+    else:
+        named = {name: (atom(src, selected[0]), selected[1])}
+        edits = [replace_lines(*lines, "")]
+    masks: set[str] = set()
     readers = src.loads_of(name, scope)
     for read in readers:
         call = src.parents.get(read)  # the reduction that holds this read, through arithmetic
         while isinstance(call, (ast.BinOp, ast.UnaryOp)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS):
             call = src.parents.get(call)
-        found = _reduced_whole(src, jnp, call, {name: node}) if isinstance(call, ast.Call) else None
+        found = _reduced_whole(src, jnp, call, named) if isinstance(call, ast.Call) else None
         if found is None:
             return None
         if not any(e.start == src.start(call) for e in edits):
@@ -224,7 +240,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             masks.add(found[1])
     if not readers or len(masks) != 1:
         return None
-    return _reduction_fix(edits, masks.pop())
+    return _reduction_fix(edits, selected[1])
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -317,10 +333,66 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[FEWER_HITS])
 
 
+# Data-dependent results of one array whose length is at most that array's size: the bound their
+# ``size=`` (the JAX API table's ``sized_by``) can always take.
+_HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where",
+                          "jax.numpy.unique", "jax.numpy.unique_values"})
+_INTEGER_HITS = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where"})
+PADDED_SUM = "the padded entries are 0: a float sum runs over more terms (its last bits may differ)"
+
+
+def _summed(src: Source, jnp: str, node: ast.AST) -> bool:
+    """``node`` is the one operand of a sum: ``jnp.sum(node)`` or ``node.sum()``, nothing else passed."""
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Call) and not parent.keywords and parent.args == [node]:
+        return dotted(parent.func) == f"{jnp}.sum"
+    call = src.parents.get(parent)
+    return (isinstance(parent, ast.Attribute) and parent.attr == "sum" and parent.value is node
+            and isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords)
+
+
+def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``jnp.nonzero(a)``, ``jnp.where(a)``, ``jnp.unique(a)`` ... without ``size=`` (one array, no
+    other argument) whose result (or its ``[k]``, directly or through a name bound once) is read
+    only as the operand of sums -> ``size=<a>.size, fill_value=0``: no such result is longer than
+    ``a`` has entries, and the padding adds 0 to every sum. Exact for indices (integer sums);
+    UNSAFE for the values of ``jnp.unique`` (a float sum over more terms)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)):
+        return None
+    name = canonical(src, node.func)
+    if name not in _HITS_OF_ONE:
+        return None
+    value: ast.AST = node
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
+        value = parent  # jnp.nonzero(m)[0]: one coordinate array
+    elif name in ("jax.numpy.nonzero", "jax.numpy.where"):
+        return None  # a tuple of coordinate arrays: summed only one by one
+    assign = src.parents.get(value)
+    if isinstance(assign, ast.Assign) and assign.value is value:
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+            return None
+        scope = src.scope_of(assign)
+        target = assign.targets[0].id
+        if len(src.stores_in(scope).get(target, [])) != 1:
+            return None
+        reads: list[ast.AST] = list(src.loads_of(target, scope))
+    else:
+        reads = [value]
+    if not reads or not all(_summed(src, jnp, read) for read in reads):
+        return None
+    operand = node.args[0]
+    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"
+    return make_fix("pad the result to its largest size with zeros (size=, a static shape): the sums that read it "
+                    "do not change", [replace(src, node, text)],
+                    unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
+
+
 @rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node))
+            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node))
