@@ -307,6 +307,39 @@ def test_hits_read_only_by_sums_are_padded_and_the_fix_compiles(name, tmp_path):
         np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
 
 
+# XLA207: hits without size= read only for their length, in arithmetic with an array -> counted on the device
+COUNTED = {
+    "unique_levels_scale_a_stack": (
+        "def f(b, m):\n    levels = jnp.unique(m)\n    return jnp.stack([b, b * 2.0]) * levels.shape[0]\n",
+        "jnp.unique(m)", "    levels_count = jnp.count_nonzero(jnp.sort(jnp.ravel(m))[1:] != jnp.sort(jnp.ravel(m))[:-1]) "
+        "+ min(m.size, 1)\n    return jnp.stack([b, b * 2.0]) * levels_count\n"),
+    "hit_count_divides_a_sum": (
+        "def f(b, m):\n    return jnp.sum(b) / len(jnp.flatnonzero(m > 0.5))\n", "jnp.flatnonzero(m > 0.5)",
+        "return jnp.sum(b) / jnp.count_nonzero(m > 0.5)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_hits_read_only_for_their_length_are_counted_and_the_fix_compiles(name, tmp_path):
+    body, flagged, expected = COUNTED[name]
+    source = HEADER + body
+    fix = mask_fix(source, flagged)
+    assert fix is not None
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
+    for masks in ([0.0, 0.7, 2.0, 0.7], [1.0, 1.0, 1.0, 1.0], [2.0, 0.0, 3.0, -1.0]):
+        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+
+
+def test_a_length_that_sizes_a_shape_is_not_counted_on_the_device():
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.zeros((jnp.unique(m).size,)) + 1.0\n",
+                    "jnp.unique(m)") is None
+
+
 def test_hits_read_other_than_by_a_sum_are_not_padded():
     assert mask_fix(HEADER + "def f(b, m):\n    idx = jnp.nonzero(m)[0]\n    return jnp.sum(idx) + idx.shape[0]\n",
                     "jnp.nonzero(m)") is None

@@ -339,6 +339,7 @@ _HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.num
                           "jax.numpy.unique", "jax.numpy.unique_values"})
 _INTEGER_HITS = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where"})
 PADDED_SUM = "the padded entries are 0: a float sum runs over more terms (its last bits may differ)"
+UNIQUE_NAN = "NaN entries are counted one by one; jnp.unique counts them as one value"
 
 
 def _summed(src: Source, jnp: str, node: ast.AST) -> bool:
@@ -351,12 +352,11 @@ def _summed(src: Source, jnp: str, node: ast.AST) -> bool:
             and isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords)
 
 
-def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """``jnp.nonzero(a)``, ``jnp.where(a)``, ``jnp.unique(a)`` ... without ``size=`` (one array, no
-    other argument) whose result (or its ``[k]``, directly or through a name bound once) is read
-    only as the operand of sums -> ``size=<a>.size, fill_value=0``: no such result is longer than
-    ``a`` has entries, and the padding adds 0 to every sum. Exact for indices (integer sums);
-    UNSAFE for the values of ``jnp.unique`` (a float sum over more terms)."""
+def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | None, list[ast.AST]] | None:
+    """For a size-less ``jnp.nonzero(a)``, ``jnp.where(a)``, ``jnp.unique(a)`` ... (one array, no
+    other argument): (its canonical name, ``a``, the assignment that binds its result (or its
+    ``[k]``) to a name bound once, or None, and the nodes that read that result: the name's loads,
+    else the expression itself)."""
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
             and not isinstance(node.args[0], ast.Starred)):
         return None
@@ -368,25 +368,94 @@ def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
         value = parent  # jnp.nonzero(m)[0]: one coordinate array
     elif name in ("jax.numpy.nonzero", "jax.numpy.where"):
-        return None  # a tuple of coordinate arrays: summed only one by one
+        return None  # a tuple of coordinate arrays: read only one by one
     assign = src.parents.get(value)
-    if isinstance(assign, ast.Assign) and assign.value is value:
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
-            return None
-        scope = src.scope_of(assign)
-        target = assign.targets[0].id
-        if len(src.stores_in(scope).get(target, [])) != 1:
-            return None
-        reads: list[ast.AST] = list(src.loads_of(target, scope))
-    else:
-        reads = [value]
+    if not (isinstance(assign, ast.Assign) and assign.value is value):
+        return name, node.args[0], None, [value]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+        return None
+    scope = src.scope_of(assign)
+    target = assign.targets[0].id
+    if len(src.stores_in(scope).get(target, [])) != 1:
+        return None
+    return name, node.args[0], assign, list(src.loads_of(target, scope))
+
+
+def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """Size-less hits (:func:`_hit_reads`) read only as the operand of sums -> ``size=<a>.size,
+    fill_value=0``: no such result is longer than ``a`` has entries, and the padding adds 0 to
+    every sum. Exact for indices (integer sums); UNSAFE for the values of ``jnp.unique`` (a float
+    sum over more terms)."""
+    found = _hit_reads(src, node)
+    if found is None:
+        return None
+    name, operand, _, reads = found
     if not reads or not all(_summed(src, jnp, read) for read in reads):
         return None
-    operand = node.args[0]
-    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"
+    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"  # type: ignore[attr-defined]
     return make_fix("pad the result to its largest size with zeros (size=, a static shape): the sums that read it "
                     "do not change", [replace(src, node, text)],
                     unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
+
+
+def _count_read(src: Source, read: ast.AST) -> ast.expr | None:
+    """The expression that reads the length of ``read`` (``v.shape[0]``, ``v.size``, ``len(v)``) where
+    it is an operand of arithmetic with an array (a ``jax`` call, or a name bound to one): there a
+    traced count gives the value the Python int gave (never where it could size a shape)."""
+    parent = src.parents.get(read)
+    count: ast.expr | None = None
+    if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "size":
+        count = parent
+    elif isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
+        index = src.parents.get(parent)
+        if isinstance(index, ast.Subscript) and index.value is parent and int_literal(index.slice) == 0:
+            count = index
+    elif (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len"
+          and parent.args == [read] and not parent.keywords):
+        count = parent
+    arithmetic = src.parents.get(count) if count is not None else None
+    if not isinstance(arithmetic, ast.BinOp) or not isinstance(arithmetic.op, _ARITH):
+        return None
+    other = arithmetic.right if arithmetic.left is count else arithmetic.left
+    if isinstance(other, ast.Name):
+        other = src.local_binding(other.id, other)  # type: ignore[assignment]
+    if not (isinstance(other, ast.Call) and (canonical(src, other.func) or "").startswith("jax.")):
+        return None
+    return count
+
+
+def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """Size-less hits (:func:`_hit_reads`) whose result is read only for its length, in arithmetic
+    with an array (``jnp.stack(rows) * levels.shape[0]``) -> that length counted on the device:
+    ``jnp.count_nonzero(a)`` hits of ``a``, or the distinct values of ``a`` (``jnp.unique``) from
+    its sorted entries. The count is a traced int32 where the original had a Python int: the
+    arithmetic gives the same values. UNSAFE: for ``jnp.unique``, NaN entries count one each (the
+    original counts them once)."""
+    found = _hit_reads(src, node)
+    if found is None:
+        return None
+    name, operand, assign, reads = found
+    counts = [_count_read(src, read) for read in reads]
+    if not counts or any(c is None for c in counts):
+        return None
+    a = src.segment(operand)
+    if name in _INTEGER_HITS:
+        count, unsafe = f"{jnp}.count_nonzero({a})", []
+    else:
+        ordered = f"{jnp}.sort({jnp}.ravel({a}))"
+        count = f"{jnp}.count_nonzero({ordered}[1:] != {ordered}[:-1]) + min({atom(src, operand)}.size, 1)"
+        unsafe = [UNIQUE_NAN]
+    edits = []
+    if assign is not None:
+        target = assign.targets[0].id  # type: ignore[attr-defined]
+        fresh = src.fresh_name(f"{target}_count")
+        edits += [replace(src, assign.targets[0], fresh), replace(src, assign.value, count)]
+        count = fresh
+    elif unsafe:
+        count = f"({count})"
+    edits += [replace(src, c, count) for c in counts]  # type: ignore[arg-type]
+    return make_fix("count the entries on the device instead of reading the length of a data-dependent result "
+                    "(the arithmetic that reads it takes a traced count)", edits, unsafe)
 
 
 @rewriter(ast.Call, ast.Subscript, pointed=True)
@@ -395,4 +464,5 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     if jnp is None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node))
+            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
+            or _counted_hits(src, jnp, node))
