@@ -240,6 +240,13 @@ MASKS = {
     "selection_assigned_then_reduced": (
         "def pos_energy(b, m):\n    sel = b[m > 0.5]\n    e = jnp.sum(sel * sel)\n    return e + sel.mean()\n",
         "b[m > 0.5]", "    e = jnp.sum(b * b, where=m > 0.5)\n    return e + b.mean(where=m > 0.5)\n"),
+    "at_set_at_coordinates_of_an_array_rebound_before_it": (
+        "def bump(b, m):\n    (hits,) = jnp.nonzero(b > 0.5)\n    b = b * 3.0 + m\n    b = b.at[hits].set(0.0)\n"
+        "    return b * 2.0\n", "jnp.nonzero(b > 0.5)",
+        "    hit_mask = b > 0.5\n    b = b * 3.0 + m\n    b = jnp.where(hit_mask, 0.0, b)\n"),
+    "at_set_that_rebinds_the_masked_array": (
+        "def bump(b, m):\n    (hits,) = jnp.nonzero(b > m)\n    b = b.at[hits].set(0.0)\n    return b * 2.0\n",
+        "jnp.nonzero(b > m)", "def bump(b, m):\n    b = jnp.where(b > m, 0.0, b)\n"),
     "selection_of_an_array_rebound_after_it": (  # a loop carry or `x = x * jnp.sum(sel)`
         "def rescale(b, m):\n    sel = b[m > 0.5]\n    b = b * jnp.sum(sel)\n    return b + jnp.mean(sel * 2.0)\n",
         "b[m > 0.5]", "    sel, sel_mask = b, m > 0.5\n    b = b * jnp.sum(sel, where=sel_mask)\n"

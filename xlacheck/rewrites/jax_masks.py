@@ -274,9 +274,8 @@ def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     names = [t.id for t in assign.targets[0].elts]  # type: ignore[attr-defined]
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
-    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names) \
-            or any(len(stores.get(n.id, [])) > 1 for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)):
-        return None  # a coordinate or a name of the mask rebound: the later read may see another value
+    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names):
+        return None  # a coordinate rebound: the later read may see another value
     readers = [n for name in names for n in src.loads_of(name, scope)]
     if len(readers) != len(names):
         return None
@@ -297,10 +296,30 @@ def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     later, body = src.statement_of(call), src.body_containing(assign)
     if later is None or body is None or later not in body or body.index(later) <= body.index(assign):
         return None
+    # The mask moves to the later statement where nothing it reads is stored in between; else it
+    # is computed where the coordinates were, under a name of its own.
+    binding = ""
+    mask_names = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+    if _stored_between(body[body.index(assign) + 1:body.index(later) + 1], mask_names):
+        fresh = src.fresh_name("hit_mask")
+        binding, mask = f"{src.page_break_of(assign)}{src.indent_of(assign)}{fresh} = {mask}\n", fresh
     text = f"{jnp}.where({mask}, {src.segment(call.args[0])}, {src.segment(at.value.value)})"
     return make_fix("select with jnp.where instead of setting at the coordinates of a boolean mask (a static shape)",
-                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, ""), replace(src, call, text)],
-                    unsafe=[ASSUMES_SHAPE, CAST])
+                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, binding),
+                     replace(src, call, text)], unsafe=[ASSUMES_SHAPE, CAST])
+
+
+def _stored_between(statements: list[ast.stmt], names: set[str]) -> bool:
+    """Whether ``statements`` store any of ``names`` before the last one reads them: the last
+    statement's own assignment targets are stored after its value is computed (``x = x.at[i].set(0)``
+    reads ``x`` first), every other store counts."""
+    *before, last = statements
+    after = set()
+    if isinstance(last, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = last.targets if isinstance(last, ast.Assign) else [last.target]
+        after = {id(n) for t in targets for n in ast.walk(t)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names and id(n) not in after
+               for stmt in [*before, last] for n in ast.walk(stmt))
 
 
 def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
