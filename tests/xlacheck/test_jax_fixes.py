@@ -442,3 +442,34 @@ def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
         (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
         assert result.fix is None or not result.fix.edits
+
+
+# XLA207: a window of static length at a traced start -> jax.lax.dynamic_slice_in_dim
+WINDOWS = {
+    "window_after_a_traced_start": ("def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2] * 2.0\n",
+                                    "b[s:s + 2]", "return jax.lax.dynamic_slice_in_dim(b, s, 2) * 2.0\n"),
+    "window_before_a_traced_stop_on_axis_1": (
+        "def f(b, m):\n    e = jnp.argmax(m) + 2\n    return jnp.stack([b, m])[:, e - 2:e]\n", "jnp.stack([b, m])[:, e - 2:e]",
+        "return jax.lax.dynamic_slice_in_dim(jnp.stack([b, m]), e - 2, 2, axis=1)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WINDOWS))
+def test_a_window_at_a_traced_start_is_a_dynamic_slice_and_the_fix_compiles(name, tmp_path):
+    body, flagged, expected = WINDOWS[name]
+    source = HEADER + body
+    fix = mask_fix(source, flagged)
+    assert fix is not None and fix.applicability is Applicability.UNSAFE and "clamps the start" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
+    for masks in ([0.0, 0.7, 2.0, 0.7], [3.0, 1.0, 1.0, 1.0], [0.0, 0.0, 1.0, -1.0]):  # windows inside the array
+        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+
+
+def test_a_window_of_traced_length_is_not_a_dynamic_slice():
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + s]\n", "b[s:s + s]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2, s]\n", "b[s:s + 2, s]") is None
