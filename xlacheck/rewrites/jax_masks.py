@@ -371,11 +371,25 @@ def _summed(src: Source, jnp: str, node: ast.AST) -> bool:
             and isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords)
 
 
+def _result_reads(src: Source, value: ast.AST) -> tuple[ast.Assign | None, list[ast.AST]] | None:
+    """(the assignment that binds ``value`` to a name bound once, or None, and the nodes that read
+    it: that name's loads, else ``value`` itself)."""
+    assign = src.parents.get(value)
+    if not (isinstance(assign, ast.Assign) and assign.value is value):
+        return None, [value]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+        return None
+    scope = src.scope_of(assign)
+    target = assign.targets[0].id
+    if len(src.stores_in(scope).get(target, [])) != 1:
+        return None
+    return assign, list(src.loads_of(target, scope))
+
+
 def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | None, list[ast.AST]] | None:
     """For a size-less ``jnp.nonzero(a)``, ``jnp.where(a)``, ``jnp.unique(a)`` ... (one array, no
-    other argument): (its canonical name, ``a``, the assignment that binds its result (or its
-    ``[k]``) to a name bound once, or None, and the nodes that read that result: the name's loads,
-    else the expression itself)."""
+    other argument): (its canonical name, ``a``, and :func:`_result_reads` of its result, or of
+    its ``[k]``)."""
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
             and not isinstance(node.args[0], ast.Starred)):
         return None
@@ -388,16 +402,8 @@ def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | 
         value = parent  # jnp.nonzero(m)[0]: one coordinate array
     elif name in ("jax.numpy.nonzero", "jax.numpy.where"):
         return None  # a tuple of coordinate arrays: read only one by one
-    assign = src.parents.get(value)
-    if not (isinstance(assign, ast.Assign) and assign.value is value):
-        return name, node.args[0], None, [value]
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
-        return None
-    scope = src.scope_of(assign)
-    target = assign.targets[0].id
-    if len(src.stores_in(scope).get(target, [])) != 1:
-        return None
-    return name, node.args[0], assign, list(src.loads_of(target, scope))
+    found = _result_reads(src, value)
+    return None if found is None else (name, node.args[0], *found)
 
 
 def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -444,33 +450,45 @@ def _count_read(src: Source, read: ast.AST) -> ast.expr | None:
 
 
 def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """Size-less hits (:func:`_hit_reads`) whose result is read only for its length, in arithmetic
-    with an array (``jnp.stack(rows) * levels.shape[0]``) -> that length counted on the device:
-    ``jnp.count_nonzero(a)`` hits of ``a``, or the distinct values of ``a`` (``jnp.unique``) from
-    its sorted entries. The count is a traced int32 where the original had a Python int: the
-    arithmetic gives the same values. UNSAFE: for ``jnp.unique``, NaN entries count one each (the
-    original counts them once)."""
-    found = _hit_reads(src, node)
-    if found is None:
-        return None
-    name, operand, assign, reads = found
-    counts = [_count_read(src, read) for read in reads]
+    """Size-less hits (:func:`_hit_reads`) or a boolean selection ``x[m]`` whose result is read only
+    for its length, in arithmetic with an array (``jnp.stack(rows) * levels.shape[0]``) -> that
+    length counted on the device: ``jnp.count_nonzero(a)`` hits of ``a`` (``m`` for a selection:
+    its rows), or the distinct values of ``a`` (``jnp.unique``) from its sorted entries. The count
+    is a traced int32 where the original had a Python int: the arithmetic gives the same values.
+    UNSAFE for ``jnp.unique`` (NaN entries count one each; the original counts them once) and for
+    a selection's ``.size`` (it counts the mask's hits: the rows' other axes are not counted)."""
+    unsafe: list[str] = []
+    mask = _mask(src, jnp, node.slice) if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) else None
+    if mask is not None:
+        reads = _result_reads(src, node)
+        if reads is None:
+            return None
+        name, assign, reads_of = "selection", reads[0], reads[1]
+        a = mask
+    else:
+        found = _hit_reads(src, node)
+        if found is None:
+            return None
+        name, operand, assign, reads_of = found
+        a = src.segment(operand)
+    counts = [_count_read(src, read) for read in reads_of]
     if not counts or any(c is None for c in counts):
         return None
-    a = src.segment(operand)
-    if name in _INTEGER_HITS:
-        count, unsafe = f"{jnp}.count_nonzero({a})", []
+    if name == "selection" or name in _INTEGER_HITS:
+        count = f"{jnp}.count_nonzero({a})"
+        if name == "selection" and any(isinstance(c, ast.Attribute) for c in counts):
+            unsafe.append(ASSUMES_SHAPE)
     else:
         ordered = f"{jnp}.sort({jnp}.ravel({a}))"
         count = f"{jnp}.count_nonzero({ordered}[1:] != {ordered}[:-1]) + min({atom(src, operand)}.size, 1)"
-        unsafe = [UNIQUE_NAN]
+        unsafe.append(UNIQUE_NAN)
     edits = []
     if assign is not None:
         target = assign.targets[0].id  # type: ignore[attr-defined]
         fresh = src.fresh_name(f"{target}_count")
         edits += [replace(src, assign.targets[0], fresh), replace(src, assign.value, count)]
         count = fresh
-    elif unsafe:
+    elif "+" in count:
         count = f"({count})"
     edits += [replace(src, c, count) for c in counts]  # type: ignore[arg-type]
     return make_fix("count the entries on the device instead of reading the length of a data-dependent result "
