@@ -321,9 +321,11 @@ COUNTED = {
         "jnp.unique(m)", "    levels_count = jnp.count_nonzero(jnp.sort(jnp.ravel(m))[1:] != jnp.sort(jnp.ravel(m))[:-1]) "
         "+ min(m.size, 1)\n    return jnp.stack([b, b * 2.0]) * levels_count\n"),
     "selection_length_divides_a_sum": (
-        "def f(b, m):\n    pos = b[m > 0.5]\n    return jnp.sum(b) / len(pos) + b[m < 0.5].shape[0] * jnp.ones(2)\n",
-        "b[m > 0.5]", "    pos_count = jnp.count_nonzero(m > 0.5)\n"
-        "    return jnp.sum(b) / pos_count + b[m < 0.5].shape[0] * jnp.ones(2)\n"),
+        "def f(b, m):\n    pos = b[m > 0.5]\n    return jnp.sum(b) / len(pos)\n",
+        "b[m > 0.5]", "    pos_count = jnp.count_nonzero(m > 0.5)\n    return jnp.sum(b) / pos_count\n"),
+    "selection_rows_scale_an_array": (
+        "def f(b, m):\n    return b[m < 0.5].shape[0] * jnp.ones(2)\n", "b[m < 0.5]",
+        "return jnp.count_nonzero(m < 0.5) * jnp.ones(2)\n"),
     "hit_count_divides_a_sum": (
         "def f(b, m):\n    return jnp.sum(b) / len(jnp.flatnonzero(m > 0.5))\n", "jnp.flatnonzero(m > 0.5)",
         "return jnp.sum(b) / jnp.count_nonzero(m > 0.5)\n"),
