@@ -261,6 +261,24 @@ def mask_fix(source: str, flagged: str):
     return result.fix
 
 
+def check_mask_fix(name: str, body: str, flagged: str, expected: str, tmp: Path, masks: list[list[float]],
+                   applicability: Applicability | None = None, reason: str = "") -> None:
+    """The fix of the finding at ``flagged`` writes ``expected``, and the jitted fixed function gives
+    the original's values (run without jit) for ``b`` fixed and each ``m`` in ``masks``."""
+    source = HEADER + body
+    fix = mask_fix(source, flagged)
+    assert fix is not None and reason in fix.message
+    assert applicability is None or fix.applicability is applicability
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp), jax.jit(load(f"fixed_{name}", fixed, tmp))
+    for values in masks:
+        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(values, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+
+
 @pytest.mark.parametrize("name", sorted(MASKS))
 def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
     body, flagged, expected = MASKS[name]
@@ -301,24 +319,16 @@ PADDED = {
 @pytest.mark.parametrize("name", sorted(PADDED))
 def test_hits_read_only_by_sums_are_padded_and_the_fix_compiles(name, tmp_path):
     body, flagged, expected, applicability = PADDED[name]
-    source = HEADER + body
-    fix = mask_fix(source, flagged)
-    assert fix is not None and fix.applicability is applicability
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
-    for masks in ([0.0, 0.7, 2.0, 0.7], [0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 2.0, 2.0]):
-        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
-        with jax.disable_jit():
-            expected_out = original(b, m)
-        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+    check_mask_fix(name, body, flagged, expected, tmp_path,
+                   [[0.0, 0.7, 2.0, 0.7], [0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 2.0, 2.0]], applicability)
 
 
 # XLA207: hits without size= read only for their length, in arithmetic with an array -> counted on the device
 COUNTED = {
     "unique_levels_scale_a_stack": (
         "def f(b, m):\n    levels = jnp.unique(m)\n    return jnp.stack([b, b * 2.0]) * levels.shape[0]\n",
-        "jnp.unique(m)", "    levels_count = jnp.count_nonzero(jnp.sort(jnp.ravel(m))[1:] != jnp.sort(jnp.ravel(m))[:-1]) "
+        "jnp.unique(m)",
+        "    levels_count = jnp.count_nonzero(jnp.sort(jnp.ravel(m))[1:] != jnp.sort(jnp.ravel(m))[:-1]) "
         "+ min(m.size, 1)\n    return jnp.stack([b, b * 2.0]) * levels_count\n"),
     "selection_length_divides_a_sum": (
         "def f(b, m):\n    pos = b[m > 0.5]\n    return jnp.sum(b) / len(pos)\n",
@@ -334,18 +344,7 @@ COUNTED = {
 
 @pytest.mark.parametrize("name", sorted(COUNTED))
 def test_hits_read_only_for_their_length_are_counted_and_the_fix_compiles(name, tmp_path):
-    body, flagged, expected = COUNTED[name]
-    source = HEADER + body
-    fix = mask_fix(source, flagged)
-    assert fix is not None
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
-    for masks in ([0.0, 0.7, 2.0, 0.7], [1.0, 1.0, 1.0, 1.0], [2.0, 0.0, 3.0, -1.0]):
-        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
-        with jax.disable_jit():
-            expected_out = original(b, m)
-        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+    check_mask_fix(name, *COUNTED[name], tmp_path, [[0.0, 0.7, 2.0, 0.7], [1.0, 1.0, 1.0, 1.0], [2.0, 0.0, 3.0, -1.0]])
 
 
 def test_a_length_that_sizes_a_shape_is_not_counted_on_the_device():
@@ -455,25 +454,17 @@ WINDOWS = {
     "window_after_a_traced_start": ("def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2] * 2.0\n",
                                     "b[s:s + 2]", "return jax.lax.dynamic_slice_in_dim(b, s, 2) * 2.0\n"),
     "window_before_a_traced_stop_on_axis_1": (
-        "def f(b, m):\n    e = jnp.argmax(m) + 2\n    return jnp.stack([b, m])[:, e - 2:e]\n", "jnp.stack([b, m])[:, e - 2:e]",
+        "def f(b, m):\n    e = jnp.argmax(m) + 2\n    return jnp.stack([b, m])[:, e - 2:e]\n",
+        "jnp.stack([b, m])[:, e - 2:e]",
         "return jax.lax.dynamic_slice_in_dim(jnp.stack([b, m]), e - 2, 2, axis=1)\n"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(WINDOWS))
 def test_a_window_at_a_traced_start_is_a_dynamic_slice_and_the_fix_compiles(name, tmp_path):
-    body, flagged, expected = WINDOWS[name]
-    source = HEADER + body
-    fix = mask_fix(source, flagged)
-    assert fix is not None and fix.applicability is Applicability.UNSAFE and "clamps the start" in fix.message
-    fixed = apply_edits(source, fix.edits)
-    assert expected in fixed
-    original, compiled = load(f"orig_{name}", source, tmp_path), jax.jit(load(f"fixed_{name}", fixed, tmp_path))
-    for masks in ([0.0, 0.7, 2.0, 0.7], [3.0, 1.0, 1.0, 1.0], [0.0, 0.0, 1.0, -1.0]):  # windows inside the array
-        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(masks, dtype=jnp.float32)
-        with jax.disable_jit():
-            expected_out = original(b, m)
-        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
+    check_mask_fix(name, *WINDOWS[name], tmp_path,  # windows inside the array
+                   [[0.0, 0.7, 2.0, 0.7], [3.0, 1.0, 1.0, 1.0], [0.0, 0.0, 1.0, -1.0]], Applicability.UNSAFE,
+                   "clamps the start")
 
 
 def test_a_window_of_traced_length_is_not_a_dynamic_slice():

@@ -417,7 +417,7 @@ def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     name, operand, _, reads = found
     if not reads or not all(_summed(src, jnp, read) for read in reads):
         return None
-    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"  # type: ignore[attr-defined]
+    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"
     return make_fix("pad the result to its largest size with zeros (size=, a static shape): the sums that read it "
                     "do not change", [replace(src, node, text)],
                     unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
