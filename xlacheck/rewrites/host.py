@@ -136,7 +136,9 @@ def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls:
     """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
     ``jax_calls``: on a JAX array, so a call through a JAX name (``jnp.sum``) takes it too."""
     parent = src.parents.get(node)
-    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
+    if isinstance(parent, (ast.BinOp, ast.UnaryOp)):  # arithmetic gives a tensor: its own reader must take one
+        return tensor_consumer(src, parent, follow, jax_calls)
+    if isinstance(parent, (ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
         return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it
