@@ -106,6 +106,7 @@ class CaseFix:
     offered: list[str] = field(default_factory=list)  # applicabilities of the fixes offered on the original
     applied: list[str] = field(default_factory=list)  # of those, the ones this mode applies
     changed: bool = False
+    codes: list[str] = field(default_factory=list)  # rule codes found on the original, with a declared fix
 
 
 def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool,
@@ -124,9 +125,13 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool,
         (user_dir / f"{case['case']}.py").write_text(originals[case["case"]], encoding="utf-8")
     offered: dict[str, list[str]] = {}
     found: dict[str, int] = {}
+    codes: dict[str, list[str]] = {}
+    fixable = declared_fix_codes()
     for d in xlacheck(user_dir, *declare)["diagnostics"]:
         name = Path(d["path"]).stem
         found[name] = found.get(name, 0) + 1
+        if d["code"] in fixable:
+            codes.setdefault(name, []).append(d["code"])
         if d.get("fix"):
             offered.setdefault(name, []).append(d["fix"]["applicability"])
     xlacheck(user_dir, *declare, "--fix", *(["--unsafe-fixes"] if unsafe else []))
@@ -136,11 +141,42 @@ def prepare(corpus: Path, oracle, cases: list[dict], out: Path, unsafe: bool,
         name = case["case"]
         fixed = (user_dir / f"{name}.py").read_text(encoding="utf-8")
         record = CaseFix(name, case["label"], case["xla_fail"], found.get(name, 0), offered.get(name, []),
-                         [a for a in offered.get(name, []) if a in applies], fixed != originals[name])
+                         [a for a in offered.get(name, []) if a in applies], fixed != originals[name],
+                         sorted(set(codes.get(name, []))))
         (out / f"{name}.py").write_text(fixed.rstrip("\n") + "\n\n\n" + sections[name], encoding="utf-8")
         records.append(record)
     shutil.rmtree(user_dir)
     return records
+
+
+def declared_fix_codes() -> frozenset[str]:
+    """The codes of the rules that declare a fix (``Rule.fix``): a finding of one is a place a user
+    would press --fix."""
+    sys.path.insert(0, str(REPO))
+    from xlacheck.rules import ALL_RULES
+
+    return frozenset(rule.code for rule in ALL_RULES if rule.fix)
+
+
+def by_rule(mode: str, records: list[CaseFix], report: dict) -> None:
+    """Per rule with a declared fix, over the failing cases where it fires: how many the fixer did
+    not change (no fix applied), changed into code that does not compile, changed with outputs that
+    differ, and really fixed (a case with findings of two rules counts for both)."""
+    by_case = {r["case"]: r for r in report["cases"]}
+    rows: dict[str, list[int]] = {}
+    for r in records:
+        if not r.failing:
+            continue
+        c = by_case.get(r.case, {})
+        outcome = (0 if not r.changed else 1 if not c.get("xla_ok") else
+                   2 if c.get("status") != "PASS" else 3)
+        for code in r.codes:
+            rows.setdefault(code, [0, 0, 0, 0])[outcome] += 1
+    print(f"\n[{mode}] by rule (failing cases where the rule fires): "
+          f"{'rule':8s} {'cases':>5s} {'no fix':>6s} {'no compile':>10s} {'differs':>7s} {'fixed':>5s}")
+    for code in sorted(rows):
+        n = rows[code]
+        print(f"[{mode}] by rule {'':43s}{code:8s} {sum(n):5d} {n[0]:6d} {n[1]:10d} {n[2]:7d} {n[3]:5d}")
 
 
 def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int, cases_dir: str = "tf") -> dict:
@@ -265,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         split_of = {c["case"]: c["split"] for c in cases}
         for split in splits:
             summary = summarize(mode, [r for r in records if split_of[r.case] == split], report, split)
+            if split not in HIDDEN_SPLITS:
+                by_rule(mode, [r for r in records if split_of[r.case] == split], report)
             summary.update(fixer=" ".join([sys.executable, "-m", "xlacheck", *declare, "--fix"]),
                            seconds=round(time.time() - t0, 1))
             summaries.append(summary)

@@ -1620,7 +1620,7 @@ def decayed_update(grad):
     return 0.1 / (1.0 + step) * grad
 ''',
         "unsafe",
-        ("step = tf.convert_to_tensor(STEP)",),
+        ("step = tf.stop_gradient(STEP)",),
         inputs=(((3,), "float"),),
     ),
     Example(
@@ -1635,7 +1635,7 @@ def sgd_delta(grad):
     return -lr * grad
 ''',
         "unsafe",
-        ("lr = tf.convert_to_tensor(LEARNING_RATE)",),
+        ("lr = tf.stop_gradient(LEARNING_RATE)",),
         inputs=(((3,), "float"),),
     ),
     Example(
@@ -1679,7 +1679,7 @@ def worst_error(y_true, y_pred):
     return err.numpy().max(axis=-1)  # flag: err.numpy()
 ''',
         "unsafe",
-        ("return tf.reduce_max(err, axis=-1)",),
+        ("return tf.reduce_max(tf.stop_gradient(err), axis=-1)",),
         inputs=(((3, 2), "float"), ((3, 2), "float")),
     ),
     Example(
@@ -1692,7 +1692,7 @@ def rounded_scores(logits):
     return probs.numpy().astype("float64") * 100.0  # flag: probs.numpy()
 ''',
         "unsafe",
-        ('return tf.cast(probs, "float64") * 100.0',),
+        ('return tf.cast(tf.stop_gradient(probs), "float64") * 100.0',),
         inputs=(((2, 3), "float"),),
     ),
     Example(

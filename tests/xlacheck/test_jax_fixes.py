@@ -240,6 +240,17 @@ MASKS = {
     "selection_assigned_then_reduced": (
         "def pos_energy(b, m):\n    sel = b[m > 0.5]\n    e = jnp.sum(sel * sel)\n    return e + sel.mean()\n",
         "b[m > 0.5]", "    e = jnp.sum(b * b, where=m > 0.5)\n    return e + b.mean(where=m > 0.5)\n"),
+    "at_set_at_coordinates_of_an_array_rebound_before_it": (
+        "def bump(b, m):\n    (hits,) = jnp.nonzero(b > 0.5)\n    b = b * 3.0 + m\n    b = b.at[hits].set(0.0)\n"
+        "    return b * 2.0\n", "jnp.nonzero(b > 0.5)",
+        "    hit_mask = b > 0.5\n    b = b * 3.0 + m\n    b = jnp.where(hit_mask, 0.0, b)\n"),
+    "at_set_that_rebinds_the_masked_array": (
+        "def bump(b, m):\n    (hits,) = jnp.nonzero(b > m)\n    b = b.at[hits].set(0.0)\n    return b * 2.0\n",
+        "jnp.nonzero(b > m)", "def bump(b, m):\n    b = jnp.where(b > m, 0.0, b)\n"),
+    "selection_of_an_array_rebound_after_it": (  # a loop carry or `x = x * jnp.sum(sel)`
+        "def rescale(b, m):\n    sel = b[m > 0.5]\n    b = b * jnp.sum(sel)\n    return b + jnp.mean(sel * 2.0)\n",
+        "b[m > 0.5]", "    sel, sel_mask = b, m > 0.5\n    b = b * jnp.sum(sel, where=sel_mask)\n"
+        "    return b + jnp.mean(sel * 2.0, where=sel_mask)\n"),
 }
 
 
@@ -248,6 +259,24 @@ def mask_fix(source: str, flagged: str):
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     return result.fix
+
+
+def check_mask_fix(name: str, body: str, flagged: str, expected: str, tmp: Path, masks: list[list[float]],
+                   applicability: Applicability | None = None, reason: str = "") -> None:
+    """The fix of the finding at ``flagged`` writes ``expected``, and the jitted fixed function gives
+    the original's values (run without jit) for ``b`` fixed and each ``m`` in ``masks``."""
+    source = HEADER + body
+    fix = mask_fix(source, flagged)
+    assert fix is not None and reason in fix.message
+    assert applicability is None or fix.applicability is applicability
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed
+    original, compiled = load(f"orig_{name}", source, tmp), jax.jit(load(f"fixed_{name}", fixed, tmp))
+    for values in masks:
+        b, m = jnp.asarray([1.0, -2.0, 0.5, 3.0], dtype=jnp.float32), jnp.asarray(values, dtype=jnp.float32)
+        with jax.disable_jit():
+            expected_out = original(b, m)
+        np.testing.assert_allclose(np.asarray(compiled(b, m)), np.asarray(expected_out), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(MASKS))
@@ -271,8 +300,62 @@ def test_jax_boolean_mask_fix_compiles_and_matches_the_original(name, tmp_path):
 
 def test_a_selection_read_outside_a_reduction_is_not_rewritten():
     assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    return jnp.sum(sel) + sel[0]\n", "b[m > 0]") is None
-    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    b = b * 2.0\n    return jnp.sum(sel)\n",
-                    "b[m > 0]") is None  # the array rebound after the selection
+    assert mask_fix(HEADER + "def f(b, m):\n    sel = b[m > 0]\n    sel = sel * 2.0\n    return jnp.sum(sel)\n",
+                    "b[m > 0]") is None  # the selection's name rebound
+
+
+# XLA207: hits without size= read only by sums -> size= the operand's size, padded with zeros (SAFE for indices)
+PADDED = {
+    "summed_coordinates": ("def f(b, m):\n    idx = jnp.nonzero(m > 0.5)[0]\n    b = b + jnp.sum(idx)\n    return b\n",
+                           "jnp.nonzero(m > 0.5)", "jnp.nonzero(m > 0.5, size=(m > 0.5).size, fill_value=0)[0]",
+                           Applicability.SAFE),
+    "summed_flat_hits_method": ("def f(b, m):\n    return b * jnp.flatnonzero(m).sum()\n", "jnp.flatnonzero(m)",
+                                "jnp.flatnonzero(m, size=m.size, fill_value=0).sum()", Applicability.SAFE),
+    "summed_unique_values": ("def f(b, m):\n    levels = jnp.unique(m)\n    return b - jnp.sum(levels)\n",
+                             "jnp.unique(m)", "jnp.unique(m, size=m.size, fill_value=0)", Applicability.UNSAFE),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PADDED))
+def test_hits_read_only_by_sums_are_padded_and_the_fix_compiles(name, tmp_path):
+    body, flagged, expected, applicability = PADDED[name]
+    check_mask_fix(name, body, flagged, expected, tmp_path,
+                   [[0.0, 0.7, 2.0, 0.7], [0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 2.0, 2.0]], applicability)
+
+
+# XLA207: hits without size= read only for their length, in arithmetic with an array -> counted on the device
+COUNTED = {
+    "unique_levels_scale_a_stack": (
+        "def f(b, m):\n    levels = jnp.unique(m)\n    return jnp.stack([b, b * 2.0]) * levels.shape[0]\n",
+        "jnp.unique(m)",
+        "    levels_count = jnp.count_nonzero(jnp.sort(jnp.ravel(m))[1:] != jnp.sort(jnp.ravel(m))[:-1]) "
+        "+ min(m.size, 1)\n    return jnp.stack([b, b * 2.0]) * levels_count\n"),
+    "selection_length_divides_a_sum": (
+        "def f(b, m):\n    pos = b[m > 0.5]\n    return jnp.sum(b) / len(pos)\n",
+        "b[m > 0.5]", "    pos_count = jnp.count_nonzero(m > 0.5)\n    return jnp.sum(b) / pos_count\n"),
+    "selection_rows_scale_an_array": (
+        "def f(b, m):\n    return b[m < 0.5].shape[0] * jnp.ones(2)\n", "b[m < 0.5]",
+        "return jnp.count_nonzero(m < 0.5) * jnp.ones(2)\n"),
+    "hit_count_divides_a_sum": (
+        "def f(b, m):\n    return jnp.sum(b) / len(jnp.flatnonzero(m > 0.5))\n", "jnp.flatnonzero(m > 0.5)",
+        "return jnp.sum(b) / jnp.count_nonzero(m > 0.5)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_hits_read_only_for_their_length_are_counted_and_the_fix_compiles(name, tmp_path):
+    check_mask_fix(name, *COUNTED[name], tmp_path, [[0.0, 0.7, 2.0, 0.7], [1.0, 1.0, 1.0, 1.0], [2.0, 0.0, 3.0, -1.0]])
+
+
+def test_a_length_that_sizes_a_shape_is_not_counted_on_the_device():
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.zeros((jnp.unique(m).size,)) + 1.0\n",
+                    "jnp.unique(m)") is None
+
+
+def test_hits_read_other_than_by_a_sum_are_not_padded():
+    assert mask_fix(HEADER + "def f(b, m):\n    idx = jnp.nonzero(m)[0]\n    return jnp.sum(idx) + idx.shape[0]\n",
+                    "jnp.nonzero(m)") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    return jnp.mean(jnp.unique(m))\n", "jnp.unique(m)") is None
 
 
 # XLA301/XLA302: `.item()` and `float()` of a traced array -> the array, kept on the device
@@ -364,3 +447,26 @@ def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
         (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
         assert result.fix is None or not result.fix.edits
+
+
+# XLA207: a window of static length at a traced start -> jax.lax.dynamic_slice_in_dim
+WINDOWS = {
+    "window_after_a_traced_start": ("def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2] * 2.0\n",
+                                    "b[s:s + 2]", "return jax.lax.dynamic_slice_in_dim(b, s, 2) * 2.0\n"),
+    "window_before_a_traced_stop_on_axis_1": (
+        "def f(b, m):\n    e = jnp.argmax(m) + 2\n    return jnp.stack([b, m])[:, e - 2:e]\n",
+        "jnp.stack([b, m])[:, e - 2:e]",
+        "return jax.lax.dynamic_slice_in_dim(jnp.stack([b, m]), e - 2, 2, axis=1)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WINDOWS))
+def test_a_window_at_a_traced_start_is_a_dynamic_slice_and_the_fix_compiles(name, tmp_path):
+    check_mask_fix(name, *WINDOWS[name], tmp_path,  # windows inside the array
+                   [[0.0, 0.7, 2.0, 0.7], [3.0, 1.0, 1.0, 1.0], [0.0, 0.0, 1.0, -1.0]], Applicability.UNSAFE,
+                   "clamps the start")
+
+
+def test_a_window_of_traced_length_is_not_a_dynamic_slice():
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + s]\n", "b[s:s + s]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2, s]\n", "b[s:s + 2, s]") is None

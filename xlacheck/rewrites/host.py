@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import arg, call_name, kw, tf_name
+from xlacheck.rewrites._expr import call_name, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, module_alias, dotted
+from xlacheck.rewrites.dtypes import certain_dtype
 
 TENSOR_NOT_NUMPY = ("the result is a tensor, not a NumPy value (NumPy calls on it fail; it keeps the input's "
                     "dtype where NumPy may give float64)")
@@ -78,14 +80,23 @@ def rewrite_host_read(src: Source, node: ast.AST) -> Fix | None:
 
 
 def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix | None:
-    """``node`` (a host read of ``value``) -> the tensor, with its consumer adapted or no fix."""
+    """``node`` (a host read of ``value``) -> the tensor, with its consumer adapted or no fix.
+
+    A value read to the host is a constant to autodiff: eagerly, a GradientTape sends no gradient
+    through ``.numpy()``, ``.item()`` or ``get_value``. The tensor that replaces it is read through
+    ``tf.stop_gradient`` (the identity on values; not for an integer or boolean tensor, which has
+    no gradient), so a loss or train step that scaled by the read
+    value keeps the gradients it had (without it, the gradient flows into the reduction that
+    computed the value, and a train step updates its weights differently)."""
     tf = src.tf
     parent = src.parents.get(node)
+    integer = certain_dtype(src, value) in (*INT_DTYPES, "bool")
+    held = src.segment(value) if integer else f"{tf}.stop_gradient({src.segment(value)})"  # no gradient anyway
     if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr not in SHARED_ATTRIBUTES:
         call = src.parents.get(parent)
         if not (isinstance(call, ast.Call) and call.func is parent):
             return None  # `.numpy().size`, `.real`...: an ndarray attribute a tensor lacks
-        text = _method_as_op(src, call, parent.attr, arg(src, value))
+        text = _method_as_op(src, call, parent.attr, held)
         if text is None or not tensor_consumer(src, call):
             return None  # (`err.numpy().max().item()`: the reduced value must suit its reader too)
         return make_fix(message, [replace(src, call, text)], [TENSOR_NOT_NUMPY])
@@ -94,9 +105,7 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
         return make_fix("Print the tensor itself", [replace(src, node, src.segment(value))], [PRINTS_TENSOR])
     if not tensor_consumer(src, node):
         return None
-    if isinstance(value, ast.Call) and (call_name(src, value) or "").startswith("tf."):
-        return make_fix(message, [replace(src, node, src.segment(value))], [TENSOR_NOT_NUMPY])  # already a tensor
-    return make_fix(message, [replace(src, node, f"{tf}.convert_to_tensor({arg(src, value)})")], [TENSOR_NOT_NUMPY])
+    return make_fix(message, [replace(src, node, held)], [TENSOR_NOT_NUMPY])
 
 
 def _method_as_op(src: Source, call: ast.Call, method: str, value: str) -> str | None:
@@ -127,7 +136,9 @@ def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls:
     """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
     ``jax_calls``: on a JAX array, so a call through a JAX name (``jnp.sum``) takes it too."""
     parent = src.parents.get(node)
-    if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
+    if isinstance(parent, (ast.BinOp, ast.UnaryOp)):  # arithmetic gives a tensor: its own reader must take one
+        return tensor_consumer(src, parent, follow, jax_calls)
+    if isinstance(parent, (ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
     if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
         return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it

@@ -50,7 +50,8 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
                "infinite derivative there (a norm at 0)")
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
-                           "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument"})
+                           "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
+                           "rewrite_jax_dynamic_slice"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 

@@ -43,6 +43,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites.jax_static import canonical
 
 _REDUCTIONS = ("sum", "mean", "prod")
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
@@ -121,13 +122,17 @@ def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | N
     return None
 
 
-def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str],
-           named: dict[str, ast.expr] | None = None) -> str | None:
+Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (whole array, mask) texts
+
+
+def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
     mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers.
-    ``named``: names that stand for a selection (``pos = x[m]``, read here as ``x[m]``)."""
+    ``named``: names that stand for a selection (``pos = x[m]``: ``pos`` reads as ``x`` with mask ``m``)."""
     if named and isinstance(node, ast.Name) and node.id in named:
-        node = named[node.id]
+        whole, mask = named[node.id]
+        masks.add(mask)
+        return whole
     selected = _selection(src, jnp, node)
     if selected is not None:
         masks.add(selected[1])
@@ -158,8 +163,7 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, st
     return None
 
 
-def _reduced_whole(src: Source, jnp: str, node: ast.AST,
-                   named: dict[str, ast.expr] | None = None) -> tuple[str, str] | None:
+def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = None) -> tuple[str, str] | None:
     """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text)."""
     if not isinstance(node, ast.Call):
         return None
@@ -195,28 +199,40 @@ def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     """``pos = x[m]`` whose name is read only inside reductions that :func:`_masked_reduction`
-    rewrites (``jnp.sum(pos * 2.0)``) -> the assignment goes and each reduction reads the whole
-    arrays with ``where=m``. Only where ``pos`` is bound once and nothing the selection reads is
-    rebound in the function (each reduction then sees the selection the assignment made)."""
+    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``.
+    Only where ``pos`` is bound once. Where nothing the selection reads is rebound in the function,
+    the assignment goes (each reduction then sees the selection the assignment made); where
+    something is (``x = x * jnp.sum(pos)``, a loop carry), the assignment binds the whole array
+    and the mask there instead (``pos, pos_mask = x, x > 0``), so each reduction reads the values
+    the selection was made from."""
     assign = src.parents.get(node)
-    if not (isinstance(node, ast.Subscript) and _selection(src, jnp, node) is not None
+    selected = _selection(src, jnp, node)
+    if not (isinstance(node, ast.Subscript) and selected is not None
             and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
         return None
     name = assign.targets[0].id
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
-    if len(stores.get(name, [])) != 1 or any(
-            stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+    if len(stores.get(name, [])) != 1:
         return None
-    edits, masks = [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, "")], set()
+    lines = (assign.lineno, assign.end_lineno or assign.lineno)
+    if any(stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+        mask_name = src.fresh_name(f"{name}_mask")
+        named = {name: (name, mask_name)}
+        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {atom(src, selected[0])}, {selected[1]}\n"
+        edits = [replace_lines(*lines, src.page_break_of(assign) + binding)]
+    else:
+        named = {name: (atom(src, selected[0]), selected[1])}
+        edits = [replace_lines(*lines, "")]
+    masks: set[str] = set()
     readers = src.loads_of(name, scope)
     for read in readers:
         call = src.parents.get(read)  # the reduction that holds this read, through arithmetic
         while isinstance(call, (ast.BinOp, ast.UnaryOp)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS):
             call = src.parents.get(call)
-        found = _reduced_whole(src, jnp, call, {name: node}) if isinstance(call, ast.Call) else None
+        found = _reduced_whole(src, jnp, call, named) if isinstance(call, ast.Call) else None
         if found is None:
             return None
         if not any(e.start == src.start(call) for e in edits):
@@ -224,7 +240,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
             masks.add(found[1])
     if not readers or len(masks) != 1:
         return None
-    return _reduction_fix(edits, masks.pop())
+    return _reduction_fix(edits, selected[1])
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -258,9 +274,8 @@ def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     names = [t.id for t in assign.targets[0].elts]  # type: ignore[attr-defined]
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
-    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names) \
-            or any(len(stores.get(n.id, [])) > 1 for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)):
-        return None  # a coordinate or a name of the mask rebound: the later read may see another value
+    if len(set(names)) != len(names) or any(len(stores.get(n, [])) != 1 for n in names):
+        return None  # a coordinate rebound: the later read may see another value
     readers = [n for name in names for n in src.loads_of(name, scope)]
     if len(readers) != len(names):
         return None
@@ -281,10 +296,30 @@ def _unpacked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     later, body = src.statement_of(call), src.body_containing(assign)
     if later is None or body is None or later not in body or body.index(later) <= body.index(assign):
         return None
+    # The mask moves to the later statement where nothing it reads is stored in between; else it
+    # is computed where the coordinates were, under a name of its own.
+    binding = ""
+    mask_names = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+    if _stored_between(body[body.index(assign) + 1:body.index(later) + 1], mask_names):
+        fresh = src.fresh_name("hit_mask")
+        binding, mask = f"{src.page_break_of(assign)}{src.indent_of(assign)}{fresh} = {mask}\n", fresh
     text = f"{jnp}.where({mask}, {src.segment(call.args[0])}, {src.segment(at.value.value)})"
     return make_fix("select with jnp.where instead of setting at the coordinates of a boolean mask (a static shape)",
-                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, ""), replace(src, call, text)],
-                    unsafe=[ASSUMES_SHAPE, CAST])
+                    [replace_lines(assign.lineno, assign.end_lineno or assign.lineno, binding),
+                     replace(src, call, text)], unsafe=[ASSUMES_SHAPE, CAST])
+
+
+def _stored_between(statements: list[ast.stmt], names: set[str]) -> bool:
+    """Whether ``statements`` store any of ``names`` before the last one reads them: the last
+    statement's own assignment targets are stored after its value is computed (``x = x.at[i].set(0)``
+    reads ``x`` first), every other store counts."""
+    *before, last = statements
+    after = set()
+    if isinstance(last, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = last.targets if isinstance(last, ast.Assign) else [last.target]
+        after = {id(n) for t in targets for n in ast.walk(t)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names and id(n) not in after
+               for stmt in [*before, last] for n in ast.walk(stmt))
 
 
 def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -317,10 +352,154 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[FEWER_HITS])
 
 
+# Data-dependent results of one array whose length is at most that array's size: the bound their
+# ``size=`` (the JAX API table's ``sized_by``) can always take.
+_HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where",
+                          "jax.numpy.unique", "jax.numpy.unique_values"})
+_INTEGER_HITS = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where"})
+PADDED_SUM = "the padded entries are 0: a float sum runs over more terms (its last bits may differ)"
+UNIQUE_NAN = "NaN entries are counted one by one; jnp.unique counts them as one value"
+
+
+def _summed(src: Source, jnp: str, node: ast.AST) -> bool:
+    """``node`` is the one operand of a sum: ``jnp.sum(node)`` or ``node.sum()``, nothing else passed."""
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Call) and not parent.keywords and parent.args == [node]:
+        return dotted(parent.func) == f"{jnp}.sum"
+    call = src.parents.get(parent)
+    return (isinstance(parent, ast.Attribute) and parent.attr == "sum" and parent.value is node
+            and isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords)
+
+
+def _result_reads(src: Source, value: ast.AST) -> tuple[ast.Assign | None, list[ast.AST]] | None:
+    """(the assignment that binds ``value`` to a name bound once, or None, and the nodes that read
+    it: that name's loads, else ``value`` itself)."""
+    assign = src.parents.get(value)
+    if not (isinstance(assign, ast.Assign) and assign.value is value):
+        return None, [value]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+        return None
+    scope = src.scope_of(assign)
+    target = assign.targets[0].id
+    if len(src.stores_in(scope).get(target, [])) != 1:
+        return None
+    return assign, list(src.loads_of(target, scope))
+
+
+def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | None, list[ast.AST]] | None:
+    """For a size-less ``jnp.nonzero(a)``, ``jnp.where(a)``, ``jnp.unique(a)`` ... (one array, no
+    other argument): (its canonical name, ``a``, and :func:`_result_reads` of its result, or of
+    its ``[k]``)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)):
+        return None
+    name = canonical(src, node.func)
+    if name not in _HITS_OF_ONE:
+        return None
+    value: ast.AST = node
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
+        value = parent  # jnp.nonzero(m)[0]: one coordinate array
+    elif name in ("jax.numpy.nonzero", "jax.numpy.where"):
+        return None  # a tuple of coordinate arrays: read only one by one
+    found = _result_reads(src, value)
+    return None if found is None else (name, node.args[0], *found)
+
+
+def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """Size-less hits (:func:`_hit_reads`) read only as the operand of sums -> ``size=<a>.size,
+    fill_value=0``: no such result is longer than ``a`` has entries, and the padding adds 0 to
+    every sum. Exact for indices (integer sums); UNSAFE for the values of ``jnp.unique`` (a float
+    sum over more terms)."""
+    found = _hit_reads(src, node)
+    if found is None:
+        return None
+    name, operand, _, reads = found
+    if not reads or not all(_summed(src, jnp, read) for read in reads):
+        return None
+    text = f"{src.segment(node.func)}({src.segment(operand)}, size={atom(src, operand)}.size, fill_value=0)"
+    return make_fix("pad the result to its largest size with zeros (size=, a static shape): the sums that read it "
+                    "do not change", [replace(src, node, text)],
+                    unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
+
+
+def _count_read(src: Source, read: ast.AST) -> ast.expr | None:
+    """The expression that reads the length of ``read`` (``v.shape[0]``, ``v.size``, ``len(v)``) where
+    it is an operand of arithmetic with an array (a ``jax`` call, or a name bound to one): there a
+    traced count gives the value the Python int gave (never where it could size a shape)."""
+    parent = src.parents.get(read)
+    count: ast.expr | None = None
+    if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "size":
+        count = parent
+    elif isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
+        index = src.parents.get(parent)
+        if isinstance(index, ast.Subscript) and index.value is parent and int_literal(index.slice) == 0:
+            count = index
+    elif (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len"
+          and parent.args == [read] and not parent.keywords):
+        count = parent
+    arithmetic = src.parents.get(count) if count is not None else None
+    if not isinstance(arithmetic, ast.BinOp) or not isinstance(arithmetic.op, _ARITH):
+        return None
+    other = arithmetic.right if arithmetic.left is count else arithmetic.left
+    if isinstance(other, ast.Name):
+        other = src.local_binding(other.id, other)  # type: ignore[assignment]
+    if not (isinstance(other, ast.Call) and (canonical(src, other.func) or "").startswith("jax.")):
+        return None
+    return count
+
+
+def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """Size-less hits (:func:`_hit_reads`) or a boolean selection ``x[m]`` whose result is read only
+    for its length, in arithmetic with an array (``jnp.stack(rows) * levels.shape[0]``) -> that
+    length counted on the device: ``jnp.count_nonzero(a)`` hits of ``a`` (``m`` for a selection:
+    its rows), or the distinct values of ``a`` (``jnp.unique``) from its sorted entries. The count
+    is a traced int32 where the original had a Python int: the arithmetic gives the same values.
+    UNSAFE for ``jnp.unique`` (NaN entries count one each; the original counts them once) and for
+    a selection's ``.size`` (it counts the mask's hits: the rows' other axes are not counted)."""
+    unsafe: list[str] = []
+    mask = _mask(src, jnp, node.slice) if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) else None
+    if mask is not None:
+        reads = _result_reads(src, node)
+        if reads is None:
+            return None
+        name, assign, reads_of = "selection", reads[0], reads[1]
+        a = mask
+    else:
+        found = _hit_reads(src, node)
+        if found is None:
+            return None
+        name, operand, assign, reads_of = found
+        a = src.segment(operand)
+    counts = [_count_read(src, read) for read in reads_of]
+    if not counts or any(c is None for c in counts):
+        return None
+    if name == "selection" or name in _INTEGER_HITS:
+        count = f"{jnp}.count_nonzero({a})"
+        if name == "selection" and any(isinstance(c, ast.Attribute) for c in counts):
+            unsafe.append(ASSUMES_SHAPE)
+    else:
+        ordered = f"{jnp}.sort({jnp}.ravel({a}))"
+        count = f"{jnp}.count_nonzero({ordered}[1:] != {ordered}[:-1]) + min({atom(src, operand)}.size, 1)"
+        unsafe.append(UNIQUE_NAN)
+    edits = []
+    if assign is not None:
+        target = assign.targets[0].id  # type: ignore[attr-defined]
+        fresh = src.fresh_name(f"{target}_count")
+        edits += [replace(src, assign.targets[0], fresh), replace(src, assign.value, count)]
+        count = fresh
+    elif "+" in count:
+        count = f"({count})"
+    edits += [replace(src, c, count) for c in counts]  # type: ignore[arg-type]
+    return make_fix("count the entries on the device instead of reading the length of a data-dependent result "
+                    "(the arithmetic that reads it takes a traced count)", edits, unsafe)
+
+
 @rewriter(ast.Call, ast.Subscript, pointed=True)
 def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
     jnp = _jnp(src)
     if jnp is None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
-            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node))
+            or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
+            or _counted_hits(src, jnp, node))

@@ -28,7 +28,7 @@ RECOMPILES = ("each new value of a static argument compiles the function anew, a
               "passing an array there raises (pass a Python int or tuple)")
 
 
-def _canonical(src: Source, node: ast.expr) -> str | None:
+def canonical(src: Source, node: ast.expr) -> str | None:
     """``jnp.fft.rfft`` as ``jax.numpy.fft.rfft``: the root name replaced by the module it imports."""
     name = dotted(node)
     if name is None:
@@ -74,9 +74,9 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
         return None
     decorator = function.decorator_list[0]
-    if _canonical(src, decorator) != "jax.jit":
+    if canonical(src, decorator) != "jax.jit":
         return None
-    name = _canonical(src, node.func)
+    name = canonical(src, node.func)
     if name is None or api_table.fact_for(name) is None:
         return None
     static: list[str] = []

@@ -36,8 +36,9 @@ class FrozenHostRead(Rule):
     ```
 
     ## Fix safety
-    `K.get_value(v)` -> `tf.convert_to_tensor(v)` reads the variable when the program runs. It is
-    unsafe by the letter: the result is a tensor, not a NumPy value (NumPy calls on it fail).
+    `K.get_value(v)` -> `tf.stop_gradient(v)` reads the variable when the program runs, a constant
+    to autodiff as the NumPy value was. It is unsafe by the letter: the result is a tensor, not a
+    NumPy value (NumPy calls on it fail).
     """
 
     code = "XLA305"

@@ -79,7 +79,14 @@ class JaxTracedShape(Rule):
     `x.at[m].set(c)` with a number `c` becomes `jnp.where(m, c, x)`. They assume the mask has the
     array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
     finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. A selection
-    assigned to a name that only such reductions read is read through the name. A size or axis
+    assigned to a name that only such reductions read is read through the name (where the array
+    is rebound later, the name keeps the array and a second name its mask). `jnp.nonzero/where/
+    flatnonzero/argwhere/unique` without `size=` read only by sums get `size=<operand>.size,
+    fill_value=0` (safe for indices: the padding adds 0); read only for their length in arithmetic
+    with an array, the length is counted on the device (`jnp.count_nonzero`; unsafe for
+    `jnp.unique`, whose NaNs count as one). A window of static length at a traced start
+    (`x[i:i + K]`) becomes `jax.lax.dynamic_slice_in_dim(x, i, K)`: unsafe, as it clamps the start
+    where the original window would run past the end. A size or axis
     argument made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`): unsafe, as each new
     value compiles anew and a caller passing an array there raises. Other sizes get no automatic
@@ -91,7 +98,7 @@ class JaxTracedShape(Rule):
     # docs/real-code-judgments-8-final.md) were all fixed in the shared model (lax.axis_size measured a
     # Python int, pmap static_broadcasted_argnums, jit defaults, classes defined in compiled code); on
     # the 20 JAX corpora judged so far it gives 2 findings, both true (docs/known-results.md).
-    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument")
+    fix = ("rewrite_jax_boolean_mask", "rewrite_jax_static_argument", "rewrite_jax_dynamic_slice")
     name = "jax-traced-shape"
     node_types = (ast.Call, ast.Subscript)
 

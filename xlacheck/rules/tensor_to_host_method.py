@@ -40,10 +40,12 @@ class TensorToHostMethod(Rule):
     ```
 
     ## Fix safety
-    `.numpy()` / `.item()` -> `tf.convert_to_tensor(x)` is unsafe: the result is a tensor, not a
+    `.numpy()` / `.item()` -> `tf.stop_gradient(x)` is unsafe: the result is a tensor, not a
     NumPy value (NumPy calls on it fail, and it keeps the input's dtype where NumPy may give
-    float64). Under `jax.jit`, `x.item()` read only by arithmetic, a `return` or JAX calls becomes
-    `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is.
+    float64). `tf.stop_gradient` keeps what the host read was to autodiff, a constant: a loss or
+    train step scaled by it gets the gradients it had eagerly (an integer or boolean tensor is
+    kept as it is). Under `jax.jit`, `x.item()` read only by arithmetic, a `return` or JAX calls
+    becomes `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is.
     """
 
     code = "XLA301"
