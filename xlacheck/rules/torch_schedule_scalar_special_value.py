@@ -65,6 +65,20 @@ def _clamp(node: ast.expr | None, counters: set[str]) -> tuple[float, ast.Call] 
     return bound, node
 
 
+def _draw(node: ast.expr | None) -> tuple[float, ast.Call] | None:
+    """``rng.choice([0.5, 0.75, 1.0])`` / ``random.choice((0.0, 0.1))``: a per-call draw from literal numbers
+    that holds 0 or ±1 beside other values (torch_xla_recompile.json ``float_scalar_reaches_one``/``_zero``:
+    a value that becomes 1.0 or 0.0 compiles once more): the special value it reaches and the call."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "choice"
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return None
+    values = [_number(e) for e in node.args[0].elts]
+    if None in values or len(set(values)) < 2:
+        return None
+    special = [v for v in values if v in (0.0, 1.0, -1.0)]
+    return (special[0], node) if special and len(special) < len(set(values)) else None
+
+
 class TorchScheduleScalarSpecialValue(ModuleRule):
     """
     ## What it does
@@ -142,7 +156,7 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 counters_of[id(step)] = _counters(step, ctx.tree, incremented)
             counters = counters_of[id(step)]
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                hit = _clamp(node.value, counters)
+                hit = _clamp(node.value, counters) or _draw(node.value)
                 if hit is not None:
                     bound_names[(id(step), node.targets[0].id)] = hit
         for node in torch.nodes:
@@ -154,14 +168,17 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
             for scalar, other in ((node.left, node.right), (node.right, node.left)):
                 if not torch.tensor(other):
                     continue
-                hit = _clamp(scalar, counters_of.get(id(step), set()))
+                hit = _clamp(scalar, counters_of.get(id(step), set())) or _draw(scalar)
                 if hit is None and isinstance(scalar, ast.Name):
                     hit = bound_names.get((id(step), scalar.id))
                 if hit is None:
                     continue
                 bound, call = hit
-                ctx.report(self, call, f"a per-step Python number clamped to {bound:g} meets a tensor (line "
+                drawn = _draw(call) is not None
+                how, when = ("drawn from values that include", "the draw first gives it") if drawn else \
+                    ("clamped to", "the schedule reaches the bound")
+                ctx.report(self, call, f"a per-step Python number {how} {bound:g} meets a tensor (line "
                                        f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
-                                       "the step compiles once more when the schedule reaches the bound; compute the "
+                                       f"the step compiles once more when {when}; compute the "
                                        "schedule on the device (a step-count tensor and torch.clamp)")
                 break
