@@ -97,6 +97,19 @@ def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> boo
         return True
     names = {n.targets[0].id for n in ast.walk(func) if isinstance(n, ast.Assign) and n.value is hit
              and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    # names computed from it, also in a nested helper (lit-llama's `pad_right`: `n = max_len - len(x)`,
+    # `torch.full((n,), pad)`); a rounded value is no longer the batch's own longest
+    assigns = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name)]
+    grown = True
+    while grown:
+        grown = False
+        for n in assigns:
+            if n.targets[0].id not in names and not any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
+                                                        for b in ast.walk(n.value)) \
+                    and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.value)):
+                names.add(n.targets[0].id)
+                grown = True
     for c in ast.walk(func):
         if isinstance(c, ast.Call) and (resolve(c.func) or "").startswith("torch.") and any(
                 isinstance(x, ast.Name) and x.id in names for a in [*c.args, *(k.value for k in c.keywords)]
@@ -216,8 +229,10 @@ class TorchCollatePadsToLongest(ModuleRule):
                        for n in ast.walk(func)}
         for f in ctx.facts.functions:
             node = f.node
-            if isinstance(node, ast.Lambda) or id(node) in reported | steps or f.parent is not None:
-                continue
+            if isinstance(node, ast.Lambda) or id(node) in reported or f.parent is not None \
+                    or id(node) in steps and f.cls is not None:
+                continue  # (a module-level batch builder the loop calls between syncs is step code too: lit-llama's
+                #           get_batch; methods in the step, forward among them, are not batch builders)
             hit = _pads_to_longest(ctx, node)
             if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
                 continue
