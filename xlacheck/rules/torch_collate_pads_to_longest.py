@@ -186,6 +186,14 @@ class TorchCollatePadsToLongest(ModuleRule):
                 "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
                 "    for i, x in enumerate(loader):\n        x = get_batch(i)\n"
                 "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        Example("import torch\nimport torch_xla\ndef get_batch(data, device, block_size=64):\n"
+                "    ix = torch.randint(len(data), (4,))\n    seqs = [data[i] for i in ix]\n"
+                "    max_len = block_size\n\n    def pad_right(x):\n        n = max_len - len(x)\n"
+                "        return torch.cat((x, torch.zeros(n, dtype=x.dtype)))\n\n"
+                "    return torch.stack([pad_right(s) for s in seqs]).to(device)\n"
+                "def train(model, data, opt, device):\n    for _ in range(100):\n        x = get_batch(data, device)\n"
+                "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
@@ -200,6 +208,22 @@ class TorchCollatePadsToLongest(ModuleRule):
                             'feeds a torch_xla training loop: every new length is a new input shape, and torch_xla '
                             'compiles the step again; pad to a fixed length or round the length up to a '
                             'multiple (a few buckets)'),
+                )),
+        # a batch builder the loop calls between syncs (lit-llama's get_batch): the longest length reaches
+        # torch.zeros through a name computed from it in a nested helper
+        Example("import torch\nimport torch_xla\ndef get_batch(data, device):\n"
+                "    ix = torch.randint(len(data), (4,))\n    seqs = [data[i] for i in ix]\n"
+                "    max_len = max(len(s) for s in seqs)\n\n    def pad_right(x):\n        n = max_len - len(x)\n"
+                "        return torch.cat((x, torch.zeros(n, dtype=x.dtype)))\n\n"
+                "    return torch.stack([pad_right(s) for s in seqs]).to(device)\n"
+                "def train(model, data, opt, device):\n    for _ in range(100):\n        x = get_batch(data, device)\n"
+                "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 15, "this function pads a batch of torch tensors to its longest sequence, and this project's "
+                            "torch code runs on XLA: every new length is a new input shape, and torch_xla compiles "
+                            "the step again; pad to a fixed length or round the length up to a multiple (a few "
+                            "buckets)"),
                 )),
     )
 

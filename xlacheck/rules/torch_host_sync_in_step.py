@@ -683,6 +683,15 @@ class TorchHostSyncInStep(ModuleRule):
                             'calls torch_xla.sync): the pending graph runs and is cut here; keep the value on the '
                             'device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it '
                             'from `xm.add_step_closure(fn, args=(t,))`'),)),
+        # a Tensor method the host table's sweep measured reading: `.type(torch.FloatTensor)` copies to the CPU
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for x, y in loader:\n        loss = model(x).sum()\n"
+                "        log.append(loss.detach().type(torch.FloatTensor))\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=((6, 20, '`tensor.type(...)` reads a torch tensor on the host inside a torch_xla step (a loop '
+                            'that calls torch_xla.sync): the pending graph runs and is cut here; keep the value on '
+                            'the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log '
+                            'it from `xm.add_step_closure(fn, args=(t,))`'),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -83,7 +83,8 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
     """
     ## What it does
     Flags, inside a torch_xla step, a Python number that follows the step count and is clamped
-    to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), where it meets a
+    to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), or is drawn each step
+    from literal values that include 0 or ±1 (`random.choice([0.5, 1.0])`), where it meets a
     torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`).
 
     ## Why is this bad?
@@ -125,6 +126,10 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 "    for step, (x, y) in enumerate(loader):\n        warm = 0.5 + step / 1000\n"
                 "        loss = torch.relu(model(x)).sum() * warm\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        scale = random.choice([0.5, 0.75])\n"
+                "        loss = torch.relu(model(x)).sum() * scale\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
@@ -135,6 +140,16 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                     (5, 16, 'a per-step Python number clamped to 1 meets a tensor (line 6): torch_xla bakes 0 and ±1 '
                             'into the graph as constants, so the step compiles once more when the schedule reaches '
                             'the bound; compute the schedule on the device (a step-count tensor and torch.clamp)'),
+                )),
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        scale = random.choice([0.5, 0.75, 1.0])\n"
+                "        loss = torch.relu(model(x)).sum() * scale\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (6, 17, 'a per-step Python number drawn from values that include 1 meets a tensor (line 7): '
+                            'torch_xla bakes 0 and ±1 into the graph as constants, so the step compiles once more '
+                            'when the draw first gives it; draw on the device instead (index a tensor of the '
+                            'choices with torch.randint)'),
                 )),
     )
 
@@ -175,10 +190,11 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                     continue
                 bound, call = hit
                 drawn = _draw(call) is not None
-                how, when = ("drawn from values that include", "the draw first gives it") if drawn else \
-                    ("clamped to", "the schedule reaches the bound")
+                how, when, fix = ("drawn from values that include", "the draw first gives it",
+                                  "draw on the device instead (index a tensor of the choices with torch.randint)") \
+                    if drawn else ("clamped to", "the schedule reaches the bound",
+                                   "compute the schedule on the device (a step-count tensor and torch.clamp)")
                 ctx.report(self, call, f"a per-step Python number {how} {bound:g} meets a tensor (line "
                                        f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
-                                       f"the step compiles once more when {when}; compute the "
-                                       "schedule on the device (a step-count tensor and torch.clamp)")
+                                       f"the step compiles once more when {when}; {fix}")
                 break
