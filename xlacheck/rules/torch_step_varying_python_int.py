@@ -106,7 +106,7 @@ def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
 class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
-    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`,
+    Flags a Python int that changes from step to step (drawn with `random.randint`/`randrange`/`choice`,
     read from a tensor with `int(t)`/`.item()`/`.tolist()` (per-example lengths or counts of the
     batch), or an attribute the step counts up:
     `self.step_index += 1`) used, inside a torch_xla step, as an index or a slice bound of a
