@@ -251,14 +251,11 @@ class TorchCollatePadsToLongest(ModuleRule):
         # above, by whether its loader's batches reach a step
         in_collates = {id(n) for value in _collate_values(ctx) for func in _collate_functions(ctx, value)
                        for n in ast.walk(func)}
-        # names of functions a loop of the file calls (`for ...: x, y = get_batch(data)`)
-        looped = {c.func.id for loop in ast.walk(ctx.tree) if isinstance(loop, (ast.For, ast.While))
-                  for st in loop.body for c in ast.walk(st) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
         for f in ctx.facts.functions:
             node = f.node
             if isinstance(node, ast.Lambda) or id(node) in reported or f.parent is not None \
-                    or id(node) in steps and (f.cls is not None or f.name not in looped):
-                continue  # (a module-level batch builder a loop calls between syncs is step code too: lit-llama's
+                    or id(node) in steps and f.cls is not None:
+                continue  # (a module-level batch builder the loop calls between syncs is step code too: lit-llama's
                 #           get_batch; methods in the step, forward among them, are not batch builders)
             hit = _pads_to_longest(ctx, node)
             if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
