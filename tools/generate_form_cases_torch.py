@@ -129,7 +129,8 @@ _BIND = {  # the table's probe values, computed from p_x = torch.abs({v}), a pro
 }
 _SINK_OBJECTS = {"SummaryWriter(tmp)": ("from torch.utils.tensorboard import SummaryWriter",
                                         "WRITER = SummaryWriter(tempfile.mkdtemp())"),
-                 "tqdm.tqdm(total=3, file=io.StringIO())": ("import tqdm", "WRITER = tqdm.tqdm(total=3, file=io.StringIO())")}
+                 "tqdm.tqdm(total=3, file=io.StringIO())": ("import tqdm",
+                                                            "WRITER = tqdm.tqdm(total=3, file=io.StringIO())")}
 # the call of an argument-dependent op, with {kw} the arguments its table rows vary
 _ARG_CALLS = {
     "torch.multinomial": "torch.multinomial(F.softmax({v}.detach(), -1), {kw})",
@@ -138,7 +139,8 @@ _ARG_CALLS = {
     "torch.nn.functional.adaptive_max_pool1d": "F.adaptive_max_pool1d({v}.unsqueeze(1), {kw})",
     "torch.nn.functional.adaptive_max_pool2d": "F.adaptive_max_pool2d({v}.view(-1, 1, 4, 4), {kw})",
     "torch.nn.functional.embedding": "F.embedding({v}.argmax(-1), torch.ones(16, 4, device={v}.device), {kw})",
-    "torch.nn.functional.embedding_bag": "F.embedding_bag({v}.argmax(-1).view(2, -1), torch.ones(16, 4, device={v}.device), {kw})",
+    "torch.nn.functional.embedding_bag": ("F.embedding_bag({v}.argmax(-1).view(2, -1), "
+                                          "torch.ones(16, 4, device={v}.device), {kw})"),
     "torch.nn.functional.interpolate": "F.interpolate({v}.view(-1, 1, 4, 4), scale_factor=2, {kw})",
     "torch.repeat_interleave": "torch.repeat_interleave({v}, {kw}, dim=0)",
     "torch.where": "torch.where({kw})",
@@ -146,7 +148,8 @@ _ARG_CALLS = {
 }
 _WHEN_ARGS = {  # a row's `when` value -> the argument written
     ("output_size", "does not divide input (8->3)"): "3", ("output_size", "divides input (8->4)"): "4",
-    ("output_size", "1"): "1", ("max_norm", "given"): "max_norm=1.0", ("repeats", "tensor"): "({v}[:, 0] > 0).long() + 1",
+    ("output_size", "1"): "1", ("max_norm", "given"): "max_norm=1.0",
+    ("repeats", "tensor"): "({v}[:, 0] > 0).long() + 1",
     ("repeats", "int"): "2", ("arguments", "1"): "{v} > 0", ("arguments", "3"): "{v} > 0, {v}, 0.0",
     ("index", "bool tensor"): "{v} > 0", ("index", "long tensor"): "{v}.argmax(-1)",
 }
@@ -197,7 +200,7 @@ def _table_sinks() -> tuple[Sink, ...]:
         for k, (n, e) in enumerate(reading):
             pos = _bound(sec, e["call"])
             if sec == "sinks":
-                neg = f"LOG.append({{v}}.abs().mean().detach())"
+                neg = "LOG.append({v}.abs().mean().detach())"
             elif sec == "sizes":  # the size as a Python int
                 neg = _bound(sec, e["call"]).replace(f"p_i = {_BIND[sec]['i']}", "p_i = 4")
             else:
@@ -253,7 +256,8 @@ def _table_sinks() -> tuple[Sink, ...]:
         expr = p["step"].removeprefix("return ")
         body = _rename(_rename(expr, {"v": "p_val"}), {"x": "p_x"})
         vals = p["values"]
-        pos = f"p_val = _RNG.choice({vals!r})\np_x = torch.abs({{v}})\nr = {body}\n{{v}} = {{v}} + r.float().mean() * 0.01"
+        pos = (f"p_val = _RNG.choice({vals!r})\np_x = torch.abs({{v}})\nr = {body}\n"
+               "{v} = {v} + r.float().mean() * 0.01")
         neg = f"p_val = {vals[0]!r}\np_x = torch.abs({{v}})\nr = {body}\n{{v}} = {{v}} + r.float().mean() * 0.01"
         out.append(Sink(f"tab_rec_{_slug(n)}", "recompile", pos, neg,
                         f"{p['varies']} (torch_xla_recompile.json {n})", random=True))
@@ -716,7 +720,7 @@ def case(sink: Sink, entry: str, loc: str, positive: bool) -> tuple[str, str]:
     flipped = ORACLE_FLIPPED.get((sink.name, entry, loc)) if positive else None
     name = f"{'' if positive and not flipped else 'neg_'}form_{sink.name}_{entry}_{loc}.py"
     imports, run, entry_body, settings = _entry(entry, loc)
-    if sink.optimizer:  # the step code builds the optimizer the table measured (Adam, which reads nothing, as the near miss)
+    if sink.optimizer:  # the step code builds the optimizer the table measured (Adam, reading nothing: the near miss)
         cls = sink.optimizer if positive else "torch.optim.Adam"
         note = "  # XLA: host" if positive else ""
         run = (f"def make_optimizer(model):\n    return {cls}(model.parameters(), lr=0.05){note}\n\n\n"
