@@ -99,16 +99,16 @@ def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> boo
              and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
     # names computed from it, also in a nested helper (lit-llama's `pad_right`: `n = max_len - len(x)`,
     # `torch.full((n,), pad)`); a rounded value is no longer the batch's own longest
-    assigns = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name)]
+    assigns = [(n.targets[0].id, n.value) for n in ast.walk(func) if isinstance(n, ast.Assign)
+               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
     grown = True
     while grown:
         grown = False
-        for n in assigns:
-            if n.targets[0].id not in names and not any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
-                                                        for b in ast.walk(n.value)) \
-                    and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.value)):
-                names.add(n.targets[0].id)
+        for target, value in assigns:
+            if target not in names and not any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
+                                               for b in ast.walk(value)) \
+                    and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(value)):
+                names.add(target)
                 grown = True
     for c in ast.walk(func):
         if isinstance(c, ast.Call) and (resolve(c.func) or "").startswith("torch.") and any(

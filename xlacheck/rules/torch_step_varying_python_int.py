@@ -58,7 +58,7 @@ def _dynamo(torch: TorchFacts, node: ast.AST) -> bool:
     compiles nothing in the steady steps (measured with torch_xla 2.9 on the form matrix: a slice offset,
     `topk`'s k and a `view` size, each drawn per step: 0 compilations per steady step)."""
     line, end = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0) or 0
-    return any("torch.compile" in st.why and not isinstance(st.node, (ast.For, ast.While, ast.With))
+    return any("torch.compile" in st.why and isinstance(st.node, (ast.FunctionDef, ast.AsyncFunctionDef))
                and st.node.lineno <= line and end <= (st.node.end_lineno or 0) for st in torch.steps)
 
 
