@@ -65,26 +65,11 @@ def _clamp(node: ast.expr | None, counters: set[str]) -> tuple[float, ast.Call] 
     return bound, node
 
 
-def _draw(node: ast.expr | None) -> tuple[float, ast.Call] | None:
-    """``rng.choice([0.5, 0.75, 1.0])`` / ``random.choice((0.0, 0.1))``: a per-call draw from literal numbers
-    that holds 0 or ±1 beside other values (torch_xla_recompile.json ``float_scalar_reaches_one``/``_zero``:
-    a value that becomes 1.0 or 0.0 compiles once more): the special value it reaches and the call."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "choice"
-            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], (ast.List, ast.Tuple))):
-        return None
-    values = [_number(e) for e in node.args[0].elts]
-    if None in values or len(set(values)) < 2:
-        return None
-    special = [v for v in values if v in (0.0, 1.0, -1.0)]
-    return (special[0], node) if special and len(special) < len(set(values)) else None
-
-
 class TorchScheduleScalarSpecialValue(ModuleRule):
     """
     ## What it does
     Flags, inside a torch_xla step, a Python number that follows the step count and is clamped
-    to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), or is drawn each step
-    from literal values that include 0 or ±1 (`random.choice([0.5, 1.0])`), where it meets a
+    to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), where it meets a
     torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`).
 
     ## Why is this bad?
@@ -141,16 +126,6 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                             'into the graph as constants, so the step compiles once more when the schedule reaches '
                             'the bound; compute the schedule on the device (a step-count tensor and torch.clamp)'),
                 )),
-        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
-                "    for x, y in loader:\n        scale = random.choice([0.5, 0.75, 1.0])\n"
-                "        loss = torch.relu(model(x)).sum() * scale\n        loss.backward()\n        opt.step()\n"
-                "        torch_xla.sync()\n",
-                expected=(
-                    (6, 17, 'a per-step Python number drawn from values that include 1 meets a tensor (line 7): '
-                            'torch_xla bakes 0 and ±1 into the graph as constants, so the step compiles once more '
-                            'when the draw first gives it; draw on the device instead (index a tensor of the '
-                            'choices with torch.randint)'),
-                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -171,7 +146,7 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 counters_of[id(step)] = _counters(step, ctx.tree, incremented)
             counters = counters_of[id(step)]
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                hit = _clamp(node.value, counters) or _draw(node.value)
+                hit = _clamp(node.value, counters)
                 if hit is not None:
                     bound_names[(id(step), node.targets[0].id)] = hit
         for node in torch.nodes:
@@ -183,18 +158,14 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
             for scalar, other in ((node.left, node.right), (node.right, node.left)):
                 if not torch.tensor(other):
                     continue
-                hit = _clamp(scalar, counters_of.get(id(step), set())) or _draw(scalar)
+                hit = _clamp(scalar, counters_of.get(id(step), set()))
                 if hit is None and isinstance(scalar, ast.Name):
                     hit = bound_names.get((id(step), scalar.id))
                 if hit is None:
                     continue
                 bound, call = hit
-                drawn = _draw(call) is not None
-                how, when, fix = ("drawn from values that include", "the draw first gives it",
-                                  "draw on the device instead (index a tensor of the choices with torch.randint)") \
-                    if drawn else ("clamped to", "the schedule reaches the bound",
-                                   "compute the schedule on the device (a step-count tensor and torch.clamp)")
-                ctx.report(self, call, f"a per-step Python number {how} {bound:g} meets a tensor (line "
+                ctx.report(self, call, f"a per-step Python number clamped to {bound:g} meets a tensor (line "
                                        f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
-                                       f"the step compiles once more when {when}; {fix}")
+                                       "the step compiles once more when the schedule reaches the bound; compute the "
+                                       "schedule on the device (a step-count tensor and torch.clamp)")
                 break
