@@ -47,6 +47,7 @@ class Sink:
     doc: str
     random: bool = False
     state: bool = False  # uses the module-level LOG / HIST / STATE (reset by ENTRY)
+    optimizer: str = ""  # the positive case builds this optimizer (torch_xla_host.json optimizers)
 
 
 SINKS = (
@@ -110,6 +111,161 @@ SINKS = (
 )
 SINK = {s.name: s for s in SINKS}
 
+# ---------------------------------------------------------------------------------------------------- table sinks
+# The sinks of the generated tables, not a hand list: every entry of xlacheck/data/torch_xla_host.json that
+# read the device back (functions, logging sinks, optimizers, size arguments, Tensor methods), the fallback
+# and argument-dependent rows of torch_xla_ops.json (the lowered argument as the near miss), and every
+# recompile probe of torch_xla_recompile.json (its value drawn per step; the fixed value as the near miss).
+# Each call is written in the table's own probe names (``t`` a scalar, ``v`` a vector, ``m`` a matrix,
+# ``i`` an integer scalar, ``b`` booleans, ``f`` a float scalar), bound here from the sink's tensor.
+DATA = ROOT / "xlacheck" / "data"
+_BIND = {  # the table's probe values, computed from p_x = torch.abs({v}), a proven tensor wherever {v} is
+    "functions": {"t": "p_x.abs().mean() + 1.0", "i": "(p_x * 0).sum().long() + 4", "v": "p_x.flatten()",
+                  "b": "p_x.flatten() > -100.0"},
+    "sizes": {"i": "(p_x * 0).sum().long() + 4", "v": "p_x.flatten()", "m": "p_x"},
+    "sinks": {"t": "p_x.abs().mean()", "v": "p_x.flatten()"},
+    "methods": {"t": "p_x.abs().mean() + 1.0", "v": "p_x.flatten()", "f": "p_x.mean() + 1.0",
+                "i": "p_x.abs().sum().long() + 1", "b": "p_x.sum() > -100.0"},
+}
+_SINK_OBJECTS = {"SummaryWriter(tmp)": ("from torch.utils.tensorboard import SummaryWriter",
+                                        "WRITER = SummaryWriter(tempfile.mkdtemp())"),
+                 "tqdm.tqdm(total=3, file=io.StringIO())": ("import tqdm",
+                                                            "WRITER = tqdm.tqdm(total=3, file=io.StringIO())")}
+# the call of an argument-dependent op, with {kw} the arguments its table rows vary
+_ARG_CALLS = {
+    "torch.multinomial": "torch.multinomial(F.softmax({v}.detach(), -1), {kw})",
+    "torch.nn.functional.adaptive_avg_pool1d": "F.adaptive_avg_pool1d({v}.unsqueeze(1), {kw})",
+    "torch.nn.functional.adaptive_avg_pool2d": "F.adaptive_avg_pool2d({v}.view(-1, 1, 4, 4), {kw})",
+    "torch.nn.functional.adaptive_max_pool1d": "F.adaptive_max_pool1d({v}.unsqueeze(1), {kw})",
+    "torch.nn.functional.adaptive_max_pool2d": "F.adaptive_max_pool2d({v}.view(-1, 1, 4, 4), {kw})",
+    "torch.nn.functional.embedding": "F.embedding({v}.argmax(-1), torch.ones(16, 4, device={v}.device), {kw})",
+    "torch.nn.functional.embedding_bag": ("F.embedding_bag({v}.argmax(-1).view(2, -1), "
+                                          "torch.ones(16, 4, device={v}.device), {kw})"),
+    "torch.nn.functional.interpolate": "F.interpolate({v}.view(-1, 1, 4, 4), scale_factor=2, {kw})",
+    "torch.repeat_interleave": "torch.repeat_interleave({v}, {kw}, dim=0)",
+    "torch.where": "torch.where({kw})",
+    "Tensor.__getitem__": "{v}[{kw}]",
+}
+_WHEN_ARGS = {  # a row's `when` value -> the argument written
+    ("output_size", "does not divide input (8->3)"): "3", ("output_size", "divides input (8->4)"): "4",
+    ("output_size", "1"): "1", ("max_norm", "given"): "max_norm=1.0",
+    ("repeats", "tensor"): "({v}[:, 0] > 0).long() + 1",
+    ("repeats", "int"): "2", ("arguments", "1"): "{v} > 0", ("arguments", "3"): "{v} > 0, {v}, 0.0",
+    ("index", "bool tensor"): "{v} > 0", ("index", "long tensor"): "{v}.argmax(-1)",
+}
+
+
+_WRITER_IMPORTS = {"SummaryWriter(tmp)": "tempfile", "tqdm.tqdm(total=3, file=io.StringIO())": "io"}
+
+
+def _writer(text: str) -> str:
+    """The logging object a table sink's call runs on (``w`` in the host table), or ''."""
+    return next((b for b, (_, line) in _SINK_OBJECTS.items() if "WRITER." in text and
+                 ("add_" in text) == ("SummaryWriter" in b)), "")
+
+
+def _rename(call: str, names: dict[str, str]) -> str:
+    import re
+    return re.sub(r"\b(" + "|".join(names) + r")\b(?!\s*=)", lambda m: names[m.group(1)], call) if names else call
+
+
+def _bound(section: str, call: str, v: str = "{v}") -> str:
+    """Lines binding the probe names ``call`` uses, then ``LOG.append(call)``."""
+    import re
+    used = [n for n in _BIND[section] if re.search(rf"\b{n}\b(?!\s*=)", call)]
+    names = {n: f"p_{n}" for n in used}
+    if section == "sinks":
+        names["w"] = "WRITER"
+    lines = ["p_x = torch.abs({v})"] + [f"p_{n} = {_BIND[section][n]}" for n in used]
+    return "\n".join(lines + [f"LOG.append({_rename(call, names)})"])
+
+
+def _slug(name: str) -> str:
+    import re
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _table_sinks() -> tuple[Sink, ...]:
+    import sys as _sys
+    _sys.path.insert(0, str(ROOT / "tools"))
+    from generate_torch_host_table import ARG_METHODS  # the sweep's own calls
+    host = json.loads((DATA / "torch_xla_host.json").read_text())
+    ops = json.loads((DATA / "torch_xla_ops.json").read_text())
+    rec = json.loads((DATA / "torch_xla_recompile.json").read_text())
+    out: list[Sink] = []
+    quiet = {sec: [n for n, e in host[sec].items() if not e.get("transfers") and e.get("call") and not e.get("error")]
+             for sec in ("functions", "sizes")}
+    for sec in ("functions", "sizes", "sinks"):
+        reading = [(n, e) for n, e in host[sec].items() if e.get("transfers") and not e.get("error")]
+        for k, (n, e) in enumerate(reading):
+            pos = _bound(sec, e["call"])
+            if sec == "sinks":
+                neg = "LOG.append({v}.abs().mean().detach())"
+            elif sec == "sizes":  # the size as a Python int
+                neg = _bound(sec, e["call"]).replace(f"p_i = {_BIND[sec]['i']}", "p_i = 4")
+            else:
+                q = quiet[sec][k % len(quiet[sec])]
+                neg = _bound(sec, host[sec][q]["call"])
+            out.append(Sink(f"tab_{sec}_{_slug(n)}", "host", pos, neg,
+                            f"`{n}` read a device value back (torch_xla_host.json {sec})", state=True))
+    methods: dict[str, str] = {}
+    for key, e in sorted(host["methods"].items()):
+        n, dt = key.split(":")
+        if e.get("transfers") and not e.get("error") and ops["ops"].get("Tensor." + n, {}).get("status") != "fallback":
+            methods.setdefault(n, ARG_METHODS.get(n, f"{dt}.{n}()"))
+    for n, call in methods.items():
+        out.append(Sink(f"tab_method_{_slug(n)}", "host", _bound("methods", call),
+                        "LOG.append({v}.abs().mean().detach())",
+                        f"`Tensor.{n}` read a device value back (torch_xla_host.json methods)", state=True))
+    for n, e in host["optimizers"].items():
+        if e.get("reads") and not e.get("error") and n.startswith("torch.optim.") and n != "torch.optim.LBFGS":
+            out.append(Sink(f"tab_opt_{_slug(n.rsplit('.', 1)[1])}", "host", "", "",
+                            f"`{n}.step()` read a device value back (torch_xla_host.json optimizers)",
+                            optimizer=n))
+    # ops: the fallback Tensor methods the host sweep ran without an error (their call is the sweep's), and
+    # every argument-dependent op, its fallback argument against the argument that lowers
+    fallback: dict[str, str] = {}
+    for key, e in sorted(host["methods"].items()):
+        n, dt = key.split(":")
+        if not e.get("error") and ops["ops"].get("Tensor." + n, {}).get("status") == "fallback" and \
+                not n.endswith("_") and n not in SINK:
+            fallback.setdefault(n, ARG_METHODS.get(n, f"{dt}.{n}()"))
+    for n, call in fallback.items():
+        out.append(Sink(f"tab_op_{_slug(n)}", "op", _bound("methods", call),
+                        "LOG.append({v}.abs().mean().detach())",
+                        f"`Tensor.{n}` has no XLA lowering (torch_xla_ops.json)", state=True))
+    for n, rows in ops["argument_dependent"].items():
+        if n not in _ARG_CALLS:
+            continue
+        fb = [r for r in rows if r["status"] == "fallback" and len(r["when"]) == 1]
+        ok = [r for r in rows if r["status"] == "lowered" and len(r["when"]) == 1 and not r.get("reads_value")]
+        if not fb or not ok:
+            continue
+        def arg(r):
+            (k, val), = r["when"].items()
+            return _WHEN_ARGS.get((k, str(val)), f"{k}={val!r}")
+        call = "p_x = torch.abs({v})\nr = " + _ARG_CALLS[n].replace("{v}", "p_x")
+        pos = f"{call.replace('{kw}', arg(fb[0]).replace('{v}', 'p_x'))}\n{{v}} = {{v}} + r.float().mean() * 0.01"
+        neg = f"{call.replace('{kw}', arg(ok[0]).replace('{v}', 'p_x'))}\n{{v}} = {{v}} + r.float().mean() * 0.01"
+        out.append(Sink(f"tab_argop_{_slug(n.rsplit('.', 1)[1])}", "op", pos, neg,
+                        f"`{n}` with {fb[0]['when']} has no lowering ({ok[0]['when']} has)",
+                        random=n == "torch.multinomial"))
+    for n, p in rec["probes"].items():
+        if not p.get("recompiles") or p["input"] != "fixed" or "globals()" in p["step"] or "\n" in p["step"]:
+            continue
+        expr = p["step"].removeprefix("return ")
+        body = _rename(_rename(expr, {"v": "p_val"}), {"x": "p_x"})
+        vals = p["values"]
+        pos = (f"p_val = _RNG.choice({vals!r})\np_x = torch.abs({{v}})\nr = {body}\n"
+               "{v} = {v} + r.float().mean() * 0.01")
+        neg = f"p_val = {vals[0]!r}\np_x = torch.abs({{v}})\nr = {body}\n{{v}} = {{v}} + r.float().mean() * 0.01"
+        out.append(Sink(f"tab_rec_{_slug(n)}", "recompile", pos, neg,
+                        f"{p['varies']} (torch_xla_recompile.json {n})", random=True))
+    return tuple(out)
+
+
+TABLE_SINKS = _table_sinks()
+
 # ---------------------------------------------------------------------------------------------------- paths
 # Where the sink sits (the variable it applies to is named in the template as {SINK:var}).
 LOCATIONS = ("forward", "submodule", "sequential", "modulelist", "helper", "hook", "step", "loss_fn", "loss_module",
@@ -153,6 +309,8 @@ _LOC_DOC = {
 def _body(sink: Sink, var: str, positive: bool, indent: int, note: bool = True) -> str:
     text = (sink.pos if positive else sink.neg).replace("{v}", var)
     lines = text.splitlines()
+    if not lines:  # a sink outside the model (the optimizer the step code builds)
+        return " " * indent + "pass"
     if positive and note:
         lines[0] += f"  # XLA: {sink.category}"
     return textwrap.indent("\n".join(lines), " " * indent)
@@ -562,6 +720,12 @@ def case(sink: Sink, entry: str, loc: str, positive: bool) -> tuple[str, str]:
     flipped = ORACLE_FLIPPED.get((sink.name, entry, loc)) if positive else None
     name = f"{'' if positive and not flipped else 'neg_'}form_{sink.name}_{entry}_{loc}.py"
     imports, run, entry_body, settings = _entry(entry, loc)
+    if sink.optimizer:  # the step code builds the optimizer the table measured (Adam, reading nothing: the near miss)
+        cls = sink.optimizer if positive else "torch.optim.Adam"
+        note = "  # XLA: host" if positive else ""
+        run = (f"def make_optimizer(model):\n    return {cls}(model.parameters(), lr=0.05){note}\n\n\n"
+               + run.replace("torch.optim.SGD(model.parameters(), lr=0.05)", "make_optimizer(model)"))
+        entry_body = entry_body.replace("torch.optim.SGD(model.parameters(), lr=0.05)", "make_optimizer(model)")
     head = ["import functools"] if "functools" in entry_body or loc == "partial" else []
     if sink.random:
         head.append("import random")
@@ -569,11 +733,18 @@ def case(sink: Sink, entry: str, loc: str, positive: bool) -> tuple[str, str]:
         head.append("from dataclasses import dataclass")
     if sink.name == "list_grown":
         head.append("import collections")
+    text = sink.pos + sink.neg
+    head += [f"import {m}" for m in ("io", "math", "operator", "tempfile") if f"{m}." in text or
+             m in ("io", "tempfile") and "WRITER" in text and m in _WRITER_IMPORTS.get(_writer(text), "")]
+    writer = _writer(text)
     state = ""
     if sink.state:
         state = ("LOG = []\nHIST = []\nWINDOW = collections.deque(maxlen=2)\nSTATE = {\"t\": 0}\n\n\n"
                  if sink.name == "list_grown" else "LOG = []\nSTATE = {\"t\": 0}\n\n\n")
     rng = "_RNG = random.Random(0)\n\n\n" if sink.random else ""
+    if writer:
+        imports += _SINK_OBJECTS[writer][0] + "\n"
+        rng += _SINK_OBJECTS[writer][1] + "\n\n\n"
     verdict = ("the hazard: " + sink.doc) if positive else \
         "the near miss: the fixed form of " + sink.doc.split(" ", 1)[0]
     doc = (f'"""Generated by tools/generate_form_cases_torch.py: {verdict}, {_LOC_DOC[loc]}, reached through '
@@ -630,11 +801,17 @@ def cells() -> list[tuple[str, str, str, bool]]:
         loc = "forward" if entry == "torch_compile" else "step"
         out += [(s, entry, loc, True) for s in ENTRY_SINKS]
         out.append(("item", entry, loc, False))
+    ways = [("sync", loc) for loc in LOCATIONS] + [(e, "forward" if e == "torch_compile" else "step")
+                                                     for e in ENTRIES if e != "sync"]
+    for k, s in enumerate(TABLE_SINKS):
+        entry, loc = ("spawn", "step") if s.optimizer else ways[k % len(ways)]
+        out += [(s.name, entry, loc, True), (s.name, entry, loc, False)]
     return out
 
 
 def generate() -> dict[str, str]:
-    return dict(case(SINK[s], e, loc, pos) for s, e, loc, pos in cells())
+    every = {**SINK, **{s.name: s for s in TABLE_SINKS}}
+    return dict(case(every[s], e, loc, pos) for s, e, loc, pos in cells())
 
 
 def _in_tree() -> set[str]:

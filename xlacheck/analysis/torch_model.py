@@ -245,11 +245,25 @@ def built_from(tree: ast.Module, recv: ast.expr, resolve: Callable[[ast.expr], s
             return _self_attr(t) and t.attr == recv.attr  # type: ignore[attr-defined]
     else:
         return None
+    factories = {f.name: f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def built(e: ast.expr) -> str | None:
+        """The class a call builds: ``SummaryWriter(...)``, or a same-file function every ``return`` of which
+        builds the same class (``def make_optimizer(model): return torch.optim.ASGD(...)``)."""
+        if not isinstance(e, ast.Call):
+            return None
+        if isinstance(e.func, ast.Name) and e.func.id in factories:
+            returns = [r.value for r in own_statements(factories[e.func.id].body) if isinstance(r, ast.Return)]
+            made = {resolve(r.func) if isinstance(r, ast.Call) and not (
+                isinstance(r.func, ast.Name) and r.func.id in factories) else None for r in returns}
+            return next(iter(made)) if len(made) == 1 else None
+        return resolve(e.func)
+
     names: set[str | None] = set()
     for n in ast.walk(tree):
         if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and any(
                 same(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
-            names.add(resolve(n.value.func) if isinstance(n.value, ast.Call) else None)
+            names.add(built(n.value))
         elif isinstance(n, (ast.With, ast.AsyncWith)):
             for item in n.items:
                 if item.optional_vars is not None and same(item.optional_vars):
@@ -2448,7 +2462,7 @@ class _Walker:
         if isinstance(f, ast.Attribute) and f.attr in b.submodule_attrs and (recv & MODULE or (
                 isinstance(f.value, ast.Name) and f.value.id in _MODEL_NAMES and not recv & (TENSOR | STRUCT))):
             return OUT | GRAD  # model.cell(h): a submodule that the file's nn.Module classes build under that name
-        if isinstance(f, ast.Attribute) and f.attr in ("randint", "randrange", "integers", "uniform") \
+        if isinstance(f, ast.Attribute) and f.attr in _DRAW_METHODS \
                 and not recv & (TENSOR | STRUCT):
             return STEP_INT  # rng.randrange(...), rng.uniform(...) on a random.Random / numpy Generator
         if isinstance(f, ast.Attribute):
@@ -2647,7 +2661,7 @@ def _differentiable(e: ast.expr) -> bool:
     return True
 
 
-_DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform"})
+_DRAW_METHODS = frozenset({"randint", "randrange", "integers", "uniform", "choice"})
 
 
 def _is_draw(e: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:

@@ -97,6 +97,19 @@ def _sizes_torch_tensor(ctx: ModuleContext, func: ast.AST, hit: ast.Call) -> boo
         return True
     names = {n.targets[0].id for n in ast.walk(func) if isinstance(n, ast.Assign) and n.value is hit
              and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    # names computed from it, also in a nested helper (lit-llama's `pad_right`: `n = max_len - len(x)`,
+    # `torch.full((n,), pad)`); a rounded value is no longer the batch's own longest
+    assigns = [(n.targets[0].id, n.value) for n in ast.walk(func) if isinstance(n, ast.Assign)
+               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
+    grown = True
+    while grown:
+        grown = False
+        for target, value in assigns:
+            if target not in names and not any(isinstance(b, ast.BinOp) and isinstance(b.op, _ROUNDING)
+                                               for b in ast.walk(value)) \
+                    and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(value)):
+                names.add(target)
+                grown = True
     for c in ast.walk(func):
         if isinstance(c, ast.Call) and (resolve(c.func) or "").startswith("torch.") and any(
                 isinstance(x, ast.Name) and x.id in names for a in [*c.args, *(k.value for k in c.keywords)]
@@ -173,6 +186,14 @@ class TorchCollatePadsToLongest(ModuleRule):
                 "    loader = DataLoader(ds, batch_size=8, collate_fn=collate, drop_last=True)\n"
                 "    for i, x in enumerate(loader):\n        x = get_batch(i)\n"
                 "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        Example("import torch\nimport torch_xla\ndef get_batch(data, device, block_size=64):\n"
+                "    ix = torch.randint(len(data), (4,))\n    seqs = [data[i] for i in ix]\n"
+                "    max_len = block_size\n\n    def pad_right(x):\n        n = max_len - len(x)\n"
+                "        return torch.cat((x, torch.zeros(n, dtype=x.dtype)))\n\n"
+                "    return torch.stack([pad_right(s) for s in seqs]).to(device)\n"
+                "def train(model, data, opt, device):\n    for _ in range(100):\n        x = get_batch(data, device)\n"
+                "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nfrom torch.utils.data import DataLoader\n"
@@ -187,6 +208,22 @@ class TorchCollatePadsToLongest(ModuleRule):
                             'feeds a torch_xla training loop: every new length is a new input shape, and torch_xla '
                             'compiles the step again; pad to a fixed length or round the length up to a '
                             'multiple (a few buckets)'),
+                )),
+        # a batch builder the loop calls between syncs (lit-llama's get_batch): the longest length reaches
+        # torch.zeros through a name computed from it in a nested helper
+        Example("import torch\nimport torch_xla\ndef get_batch(data, device):\n"
+                "    ix = torch.randint(len(data), (4,))\n    seqs = [data[i] for i in ix]\n"
+                "    max_len = max(len(s) for s in seqs)\n\n    def pad_right(x):\n        n = max_len - len(x)\n"
+                "        return torch.cat((x, torch.zeros(n, dtype=x.dtype)))\n\n"
+                "    return torch.stack([pad_right(s) for s in seqs]).to(device)\n"
+                "def train(model, data, opt, device):\n    for _ in range(100):\n        x = get_batch(data, device)\n"
+                "        model(x).sum().backward()\n        opt.step()\n        torch_xla.sync()\n",
+                torch_xla=True,
+                expected=(
+                    (6, 15, "this function pads a batch of torch tensors to its longest sequence, and this project's "
+                            "torch code runs on XLA: every new length is a new input shape, and torch_xla compiles "
+                            "the step again; pad to a fixed length or round the length up to a multiple (a few "
+                            "buckets)"),
                 )),
     )
 
@@ -216,8 +253,10 @@ class TorchCollatePadsToLongest(ModuleRule):
                        for n in ast.walk(func)}
         for f in ctx.facts.functions:
             node = f.node
-            if isinstance(node, ast.Lambda) or id(node) in reported | steps or f.parent is not None:
-                continue
+            if isinstance(node, ast.Lambda) or id(node) in reported or f.parent is not None \
+                    or id(node) in steps and f.cls is not None:
+                continue  # (a module-level batch builder the loop calls between syncs is step code too: lit-llama's
+                #           get_batch; methods in the step, forward among them, are not batch builders)
             hit = _pads_to_longest(ctx, node)
             if hit is None or id(hit) in in_collates or not _sizes_torch_tensor(ctx, node, hit):
                 continue

@@ -118,7 +118,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                               "transfers per step)"))
     out.extend((n, w) for n, w in _function_reads(torch, resolve, table.get("functions", {}))
                if ctx.preview or w != "`x in tensor`")  # (--preview: 0 of 4 true on real code, flash-attention paths)
-    out.extend(_method_reads(torch, table.get("methods", {})))
+    out.extend(_method_reads(torch, table.get("methods", {}), resolve))
     out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
@@ -186,14 +186,15 @@ def method_reads(rows: dict[str, dict]) -> dict[str, bool]:
     """Tensor methods the host table's ``methods`` sweep saw hand a Python value (or a copy on the CPU)
     back after reading the device: name -> whether the probe passed an argument (``v.equal(w)``,
     ``v.to("cpu")``) rather than none (``t.is_nonzero()``). Methods that read because they fall back
-    to the CPU and return a device tensor (``median``, ``nonzero``) are XLA351's and XLA250's; the
-    protocol methods (``__bool__``) are reached through ``bool(t)`` and ``if t:``, reported as such."""
+    to the CPU and return a device tensor (``median``, ``nonzero``) are XLA351's and XLA250's (the op
+    table says which fall back; a lowered op that reads, ``inverse``, stays); the protocol methods
+    (``__bool__``, ``__float__``) count when called by name (``bool(t)`` and ``if t:`` are reported as such)."""
     out: dict[str, bool] = {}
     for key, row in rows.items():
         name, _, probe = key.partition(":")
-        if not row.get("reads") or name.startswith("__") or name in _READ_METHODS:
+        if not row.get("reads") or name in _READ_METHODS:
             continue
-        if row.get("returns") == "torch.Tensor" and row.get("device") != "cpu":
+        if row.get("returns") == "torch.Tensor" and row.get("device") != "cpu" and _falls_back("Tensor." + name):
             continue
         if row.get("returns", "").startswith("torch.return_types."):
             continue  # (aminmax, mode, frexp: device results of ops that fall back)
@@ -212,7 +213,18 @@ def _cpu_target(call: ast.Call) -> bool:
     return False
 
 
-def _method_reads(torch: TorchFacts, rows: dict[str, dict]) -> list[tuple[ast.AST, str]]:
+def _cpu_type(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """``.type(torch.DoubleTensor)``, ``.type("torch.FloatTensor")``: the probe's argument, a CPU tensor type
+    (``torch.cuda.*Tensor`` and dtypes are not)."""
+    if len(call.args) != 1 or call.keywords:
+        return False
+    a = call.args[0]
+    name = a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else resolve(a) or ""
+    return name.startswith("torch.") and name.count(".") == 1 and name.endswith("Tensor") and name != "torch.Tensor"
+
+
+def _method_reads(torch: TorchFacts, rows: dict[str, dict],
+                  resolve: Callable[[ast.expr], str | None] = lambda e: None) -> list[tuple[ast.AST, str]]:
     """Tensor methods the sweep measured reading a device tensor and returning a host value
     (``a.equal(b)``, ``a.allclose(b)``, ``t.is_nonzero()``, ``t.to("cpu")``), called on a proven
     tensor that is not on the CPU; not in a ``raise`` or ``assert`` message."""
@@ -226,7 +238,8 @@ def _method_reads(torch: TorchFacts, rows: dict[str, dict]) -> list[tuple[ast.AS
         if not torch.tensor(recv) or torch.of(recv) & CPU or _falls_back("Tensor." + name):
             continue
         with_args = bool(node.args or node.keywords)
-        if with_args != reading[name] or name in ("to", "type") and not (name == "to" and _cpu_target(node)):
+        if with_args != reading[name] or name == "to" and not _cpu_target(node) \
+                or name == "type" and not _cpu_type(node, resolve):
             continue  # (the probe's form only: `.to(device)` moves to the device, `.type()` names the type)
         out.append((node, f"`tensor.{name}(...)`" if with_args else f"`tensor.{name}()`"))
     return out
@@ -670,6 +683,15 @@ class TorchHostSyncInStep(ModuleRule):
                             'calls torch_xla.sync): the pending graph runs and is cut here; keep the value on the '
                             'device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log it '
                             'from `xm.add_step_closure(fn, args=(t,))`'),)),
+        # a Tensor method the host table's sweep measured reading: `.type(torch.FloatTensor)` copies to the CPU
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for x, y in loader:\n        loss = model(x).sum()\n"
+                "        log.append(loss.detach().type(torch.FloatTensor))\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=((6, 20, '`tensor.type(...)` reads a torch tensor on the host inside a torch_xla step (a loop '
+                            'that calls torch_xla.sync): the pending graph runs and is cut here; keep the value on '
+                            'the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log '
+                            'it from `xm.add_step_closure(fn, args=(t,))`'),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:

@@ -111,6 +111,10 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 "    for step, (x, y) in enumerate(loader):\n        warm = 0.5 + step / 1000\n"
                 "        loss = torch.relu(model(x)).sum() * warm\n        loss.backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        Example("import random\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        scale = random.choice([0.5, 0.75])\n"
+                "        loss = torch.relu(model(x)).sum() * scale\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt):\n"
