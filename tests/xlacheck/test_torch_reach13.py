@@ -145,5 +145,6 @@ def test_a_read_after_a_compiled_functions_own_training_loop_runs_once_per_call(
 
 
 def test_a_read_inside_the_training_loop_is_still_a_per_step_read() -> None:
-    src = LOOP_FN.format(after="").replace("        xm.mark_step()\n", "        print(loss.item())\n        xm.mark_step()\n")
+    read = "        print(loss.item())\n        xm.mark_step()\n"
+    src = LOOP_FN.format(after="").replace("        xm.mark_step()\n", read)
     assert _found(src) == [("XLA350", 11)]
