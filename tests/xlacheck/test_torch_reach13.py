@@ -148,3 +148,28 @@ def test_a_read_inside_the_training_loop_is_still_a_per_step_read() -> None:
     read = "        print(loss.item())\n        xm.mark_step()\n"
     src = LOOP_FN.format(after="").replace("        xm.mark_step()\n", read)
     assert _found(src) == [("XLA350", 11)]
+
+
+ASSIGN = """
+import torch
+import torch.nn as nn
+
+def _assign(scores, strict=True):
+    labels = torch.zeros_like(scores)
+    twice = scores.sum(dim=0) > 1
+    if strict:
+        labels[twice] = 0
+    else:
+        labels[twice] = -1
+    return labels
+
+class Head(nn.Module):
+    def forward(self, scores):
+        return _assign(scores{strict})
+"""
+
+
+def test_only_the_branch_the_calls_select_is_step_code() -> None:
+    assert _found(ASSIGN.format(strict="")) == [("XLA250", 9)]
+    assert _found(ASSIGN.format(strict=", strict=False")) == [("XLA250", 11)]
+    assert _found(ASSIGN.format(strict=", strict=flag")) == [("XLA250", 9), ("XLA250", 11)]

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from xlacheck.analysis.contexts import FunctionInfo
 
 _UNKNOWN = object()  # a parameter two calls pass differently, or pass as a non-literal
+_UNSET = object()  # no call seen yet
 
 
 def _literal(e: ast.expr | None) -> object:
@@ -113,7 +114,8 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo]) ->
         for param, default in defaults.items():
             if param in rebound:
                 continue
-            value = _literal(default)
+            default_value = _literal(default)
+            value: object = _UNSET
             for c in sites:
                 if any(isinstance(x, ast.Starred) for x in c.args) or any(k.arg is None for k in c.keywords) \
                         or shift and _through_class(c):
@@ -122,16 +124,16 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo]) ->
                 passed = next((k.value for k in c.keywords if k.arg == param), None)
                 if passed is None and param in index and index[param] < len(c.args) + shift:
                     at = index[param] - shift
-                    passed = c.args[at] if at >= 0 else None
-                    if passed is None:  # the receiver slot: anything
+                    if at < 0:  # the receiver slot: anything
                         value = _UNKNOWN
                         break
-                if passed is not None:
-                    got = _literal(passed)
-                    if got is _UNKNOWN or value is _UNKNOWN or got != value or type(got) is not type(value):
-                        value = _UNKNOWN
-                        break
-            if value is not _UNKNOWN:
+                    passed = c.args[at]
+                got = default_value if passed is None else _literal(passed)
+                if got is _UNKNOWN or value is not _UNSET and (got != value or type(got) is not type(value)):
+                    value = _UNKNOWN
+                    break
+                value = got
+            if value is not _UNKNOWN and value is not _UNSET:
                 known[param] = value
         if known:
             out[id(node)] = known
