@@ -39,6 +39,7 @@ from functools import cache
 
 from xlacheck._data import load_json
 from xlacheck.analysis import walk
+from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
@@ -498,6 +499,8 @@ class _Builder:
         # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
         self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
         self.cuda_only = self._cuda_only_functions()
+        # parameters every call of a file-private function leaves at one literal (analysis.calls)
+        self.literals = closed_call_literals(tree, facts.functions)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -745,6 +748,14 @@ class _Builder:
             if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
                 for f in self._lookup(call.args[0]) or self._forward_of_instance(call.args[0], call):
                     steps.append(Step(f.node, f"passed to {name}" + ("(backend='openxla')" if name == "torch.compile" else ""), f.node))
+        # a step function that holds a training loop of its own (a whole pass over a loader, each iteration
+        # cut by a sync: `torch_xla.compile(train_loop_fn)` over `for i, data in enumerate(loader)`) runs the
+        # statements before and after that loop once per call (per epoch or data shard), not per step
+        holding = {id(owner) for _, owner, _ in out.loops}
+        for s in steps:
+            if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(s.node) in holding \
+                    and id(s.node) not in self._phased:
+                self._phases(s.node)
         # callees of step code, transitively (same file)
         seen = {id(s.node) for s in steps if not isinstance(s.node, (ast.For, ast.While, ast.With))}
         roots = set(seen)
@@ -1024,7 +1035,8 @@ class _Builder:
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A declared @torch.no_grad()/inference_mode() function whose work runs in loops (a decode or
         denoising loop, an evaluation over a loader: loops that call torch, a module or a method of
-        ``self`` such as a pipeline's ``self.unet``) runs the statements before its first
+        ``self`` such as a pipeline's ``self.unet``), or a step function that holds a training loop
+        (:meth:`find_steps`), runs the statements before its first
         such loop (set-up: buffers, input checks) and after its last (reading the output) once per
         call, not once per iteration: ``out.setup`` holds the first (and their nested
         statements; the output phase joins ``out.periodic``, as a read there is no read in every step,
@@ -1032,7 +1044,7 @@ class _Builder:
         body = node.body
 
         def works(loop: ast.For | ast.While) -> bool:
-            return _uses_torch(loop, self) or any(
+            return any(loop is step for step, _, _ in self.out.loops) or _uses_torch(loop, self) or any(
                 _rooted_at_self(c.func) or isinstance(c.func, ast.Name) and c.func.id in self.module_names
                 for c in _calls_in(loop))
         loops = [loop for loop in _own_loops(body) if works(loop)]
@@ -1826,9 +1838,11 @@ class _Walker:
         # names bound to Python sizes (``_, _, h, w = x.shape``, ``n = x.size(0) // 2``): never tensors
         self.size_names: set[str] = set()
         self.unmoved: frozenset[str] = frozenset()  # modules built here that nothing moves (see _unmoved_modules)
+        self.literals: dict[str, object] = {}  # parameters every call leaves at one literal (analysis.calls)
 
     def run(self, owner: ast.AST) -> None:
         self.bool_names = self.b.bool_by_use(owner)
+        self.literals = self.b.literals.get(id(owner), {})
         self.unmoved = _unmoved_modules(owner, self.b.module_classes)
         if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
             # a parameter declared ``int`` is a Python number (``torch.div(seq_len, window: int)``: a CPU scalar)
@@ -1902,13 +1916,15 @@ class _Walker:
         elif isinstance(s, ast.If):
             self.expr(s.test)
             every_n = self._every_n(s.test)
-            on_xla = self.xla_truth(s.test) if self.active else None
+            known = self.xla_truth(s.test) if self.active else None
+            if known is None:  # (a branch every caller rules out never runs: analysis.calls)
+                known = literal_test(s.test, self.literals)
             self.periodic += every_n
             before = dict(self.env)
             numbers = _python_number_tests(s.test)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
-            self.dead_block(s.body, on_xla is False or self.b.cuda_bound(s.body))
+            self.dead_block(s.body, known is False or self.b.cuda_bound(s.body))
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
                     self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
@@ -1917,7 +1933,7 @@ class _Walker:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
                 after_body, self.env = self.env, before
-                self.dead_block(s.orelse, on_xla is True or self.b.cuda_bound(s.orelse))
+                self.dead_block(s.orelse, known is True or self.b.cuda_bound(s.orelse))
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
