@@ -746,8 +746,9 @@ class _Builder:
         for call in _calls_in(self.tree):
             name = self.resolve(call.func)
             if call.args and (name == "torch_xla.compile" or name == "torch.compile" and _openxla(call)):
+                how = _compile_options(call) if name == "torch.compile" else ""
                 for f in self._lookup(call.args[0]) or self._forward_of_instance(call.args[0], call):
-                    steps.append(Step(f.node, f"passed to {name}" + ("(backend='openxla')" if name == "torch.compile" else ""), f.node))
+                    steps.append(Step(f.node, f"passed to {name}{how}", f.node))
         # a step function that holds a training loop of its own (a whole pass over a loader, each iteration
         # cut by a sync: `torch_xla.compile(train_loop_fn)` over `for i, data in enumerate(loader)`) runs the
         # statements before and after that loop once per call (per epoch or data shard), not per step
@@ -1141,7 +1142,7 @@ class _Builder:
             if name == "torch_xla.compile":
                 return "decorated with @torch_xla.compile"
             if name == "torch.compile" and isinstance(dec, ast.Call) and _openxla(dec):
-                return "decorated with torch.compile(backend='openxla')"
+                return f"decorated with torch.compile{_compile_options(dec)}"
             if self.out.declared and name in _STEP_DECORATORS and _uses_torch(node, self):
                 return f"decorated with @{name} (torch code declared to run on XLA)"
         if not self.out.declared:
@@ -1696,6 +1697,14 @@ def _hook_params(fn: ast.FunctionDef | ast.AsyncFunctionDef, registration: str) 
         params = params[1:]
     return {p: (OUT | GRAD if registration == "register_forward_hook" and i == 2 else OUT)
             for i, p in enumerate(params) if i > 0}
+
+
+def _compile_options(call: ast.Call) -> str:
+    """How a step's ``torch.compile`` call reads in a finding: ``(backend='openxla')``, plus
+    ``dynamic=False`` where it is given (dynamo then never passes a changing int as a symbolic value)."""
+    static = any(kw.arg == "dynamic" and isinstance(kw.value, ast.Constant) and kw.value.value is False
+                 for kw in call.keywords)
+    return "(backend='openxla', dynamic=False)" if static else "(backend='openxla')"
 
 
 def _openxla(call: ast.Call) -> bool:

@@ -28,7 +28,7 @@ import ast
 
 from xlacheck.analysis.dtypes import INT_DTYPES
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import call_name, kw, tf_name
+from xlacheck.rewrites._expr import atom, call_name, kw, tf_name
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, module_alias, dotted
 from xlacheck.rewrites.dtypes import certain_dtype
@@ -91,7 +91,7 @@ def _read_fix(src: Source, node: ast.Call, value: ast.expr, message: str) -> Fix
     tf = src.tf
     parent = src.parents.get(node)
     integer = certain_dtype(src, value) in (*INT_DTYPES, "bool")
-    held = src.segment(value) if integer else f"{tf}.stop_gradient({src.segment(value)})"  # no gradient anyway
+    held = atom(src, value) if integer else f"{tf}.stop_gradient({src.segment(value)})"  # no gradient anyway
     if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr not in SHARED_ATTRIBUTES:
         call = src.parents.get(parent)
         if not (isinstance(call, ast.Call) and call.func is parent):

@@ -399,6 +399,8 @@ def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | 
     value: ast.AST = node
     parent = src.parents.get(node)
     if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
+        if name == "jax.numpy.argwhere":
+            return None  # jnp.argwhere(m)[k] is the k-th hit's coordinates (a row of ndim entries), not hits
         value = parent  # jnp.nonzero(m)[0]: one coordinate array
     elif name in ("jax.numpy.nonzero", "jax.numpy.where"):
         return None  # a tuple of coordinate arrays: read only one by one
@@ -474,6 +476,8 @@ def _counted_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     counts = [_count_read(src, read) for read in reads_of]
     if not counts or any(c is None for c in counts):
         return None
+    if name == "jax.numpy.argwhere" and any(isinstance(c, ast.Attribute) for c in counts):
+        return None  # jnp.argwhere(m).size is hits * m.ndim: only its rows (.shape[0], len) are the hits
     if name == "selection" or name in _INTEGER_HITS:
         count = f"{jnp}.count_nonzero({a})"
         if name == "selection" and any(isinstance(c, ast.Attribute) for c in counts):

@@ -702,6 +702,7 @@ def bound_before_loop(index: ModuleIndex, call: ast.Call, name: str) -> ast.expr
 
 # -- one fact, one finding: the loop-varying shapes that a more specific rule reports -------------
 LIST_GROWERS = frozenset({"append", "extend", "insert"})  # what grows a Python list in place
+LIST_SHRINKERS = frozenset({"pop", "remove", "clear"})  # what shortens it in place
 # Dataset methods that form batches, and those that pass batches through unchanged in shape.
 _DATASET_BATCHING = frozenset({"batch", "padded_batch", "bucket_by_sequence_length", "ragged_batch"})
 _DATASET_PASS_THROUGH = frozenset({"prefetch", "cache", "map", "filter", "shuffle", "take", "skip", "repeat",
@@ -752,9 +753,18 @@ def _rebound_fresh(name: str, loop: ast.AST) -> bool:
 
 def list_grown_in_loop(loop: ast.AST, name: str) -> ast.expr | ast.stmt | None:
     """Where ``loop`` lengthens the list ``name`` and never binds it afresh: ``name.append(...)``
-    (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``."""
+    (``extend``/``insert``), ``name += [...]``, ``name = name + [...]``. A loop that also shortens
+    it (``pop``/``remove``/``clear``, ``del name[...]``, ``name[...] = ...``: a sliding window) need
+    not make it longer: None."""
     grown: ast.expr | ast.stmt | None = None
     for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_SHRINKERS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            return None
+        if isinstance(n, (ast.Delete, ast.Assign)) and any(
+                isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                for t in n.targets):
+            return None
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in LIST_GROWERS \
                 and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
             grown = grown or n

@@ -56,9 +56,11 @@ def _dynamo(torch: TorchFacts, node: ast.AST) -> bool:
     """Step code that torch.compile (dynamo, backend="openxla") compiles: a Python int that changes per call
     compiles once more, then dynamo's automatic dynamic shapes pass it as a symbolic value, and torch_xla
     compiles nothing in the steady steps (measured with torch_xla 2.9 on the form matrix: a slice offset,
-    `topk`'s k and a `view` size, each drawn per step: 0 compilations per steady step)."""
+    `topk`'s k and a `view` size, each drawn per step: 0 compilations per steady step). Not with
+    ``dynamic=False``: dynamo then specializes on every value (a compile each, up to its cache limit)."""
     line, end = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0) or 0
-    return any("torch.compile" in st.why and isinstance(st.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return any("torch.compile" in st.why and "dynamic=False" not in st.why
+               and isinstance(st.node, (ast.FunctionDef, ast.AsyncFunctionDef))
                and st.node.lineno <= line and end <= (st.node.end_lineno or 0) for st in torch.steps)
 
 
@@ -277,6 +279,22 @@ class TorchStepVaryingPythonInt(ModuleRule):
                     (8, 22, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla '
                             'bakes it into the graph and compiles a new one for each value; use a fixed size (pad) '
                             'or a device-side index'),
+                )),
+        # torch.compile(..., dynamic=False): dynamo specializes on every value, so the slice bound recompiles
+        Example("import random\nimport torch\nimport torch.nn as nn\nimport torch_xla\n"
+                "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.fc = nn.Linear(16, 16)\n    def forward(self, h):\n"
+                "        off = random.randint(1, 8)\n"
+                "        return self.fc(torch.cat([h[:, off:], h[:, :off]], dim=1))\n"
+                "def train(loader, opt, device):\n    model = Net().to(device)\n"
+                "    compiled = torch.compile(model, backend='openxla', dynamic=False)\n"
+                "    for x, y in loader:\n        compiled(x).sum().backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (11, 35, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla bakes it into the graph '
+                            'and compiles a new one for each value; use a fixed size (pad) or a device-side index'),
+                    (11, 47, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla bakes it into the graph '
+                            'and compiles a new one for each value; use a fixed size (pad) or a device-side index'),
                 )),
     )
 
