@@ -7,7 +7,10 @@ a value, never spelled as a string for ``getattr``). For such a function, a para
 default (``tol=None``) that no call passes (no keyword, no positional argument that reaches it, no
 ``*args``/``**kwargs``) is that literal at every run, and so is one that every call passes as the same
 literal; :func:`literal_test` then decides ``if tol is not None:`` / ``if p:`` / ``if mode == "cpu":``
-on it. A branch that can never run is code the project never runs (docs/real-code-judgments-11.md:
+on it. Private names are a convention, not a fence: a module that imports ``_f`` and passes other
+literals is not seen (a single-file fact; decorated functions are left out, since a decorator may call
+its function with arguments of its own).
+A branch that can never run is code the project never runs (docs/real-code-judgments-11.md:
 the only caller of ``RouterSinkhorn._sinkhorn`` does not pass ``tol``, so its ``float(error)`` check
 never reads the device). A parameter the function rebinds is left out.
 
@@ -58,6 +61,14 @@ def _rebound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
             out.add(n.id)
         elif isinstance(n, (ast.Nonlocal, ast.Global)):
             out.update(n.names)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+            out.add(n.name)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.add(n.rest)
     return out
 
 
@@ -89,7 +100,9 @@ def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo]) ->
     call the file shows (see the module docstring). Functions with no call at all get nothing."""
     closed = [f for f in functions if isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))
               and (f.parent is not None and f.cls is None
-                   or f.name.startswith("_") and not (f.name.startswith("__") and f.name.endswith("__")))]
+                   or f.name.startswith("_") and not (f.name.startswith("__") and f.name.endswith("__")))
+              and all(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                      for d in f.node.decorator_list)]  # other decorators may call it with their own arguments
     if not closed:
         return {}
     calls, other = _mentions(tree, {f.name for f in closed})

@@ -36,7 +36,20 @@ def _static_size(src: Source, node: ast.expr) -> bool:
         bound = [s for s in src.tree.body if isinstance(s, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == node.id for t in s.targets)]
         scope_stores = src.stores_in(src.scope_of(node)).get(node.id)
-        return len(bound) == 1 and not scope_stores and (int_literal(bound[0].value) or 0) > 0
+        return (len(bound) == 1 and not scope_stores and not _parameter_of_enclosing(src, node)
+                and (int_literal(bound[0].value) or 0) > 0)
+    return False
+
+
+def _parameter_of_enclosing(src: Source, node: ast.Name) -> bool:
+    """``node`` names a parameter of a function around it (it shadows the module constant)."""
+    parent = src.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = parent.args
+            if any(p.arg == node.id for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p):
+                return True
+        parent = src.parents.get(parent)
     return False
 
 
