@@ -23,7 +23,10 @@ way (H200, jax 0.11.2, two batches with ``--cases-root``) and merged into the ch
 ``repo_jax_cuda-cpu.json``: repo 449/449 agree on XLA:GPU. The 290 cells of that matrix labelled next
 (by the lead on the H200, XLA:GPU and XLA:CPU, jax 0.11.2; relabelled here with jax 0.10.2, every label
 and trace count the same) were merged into both files: repo 739/739 agree on XLA:GPU, 454/454 on that
-machine's XLA:CPU.
+machine's XLA:CPU. The last 251 cells (the cache-key recompile cells of the tenth session) were
+labelled the same way on 2026-11-27 (H200, jax 0.11.2, ``--cases-root`` with only those cells, 67 s
+on XLA:GPU and 40 s on XLA:CPU with 14 jobs) and appended: repo 990/990 agree on XLA:GPU, 705/705 on
+that machine's XLA:CPU; every JAX case of the repository now has a GPU label.
 
 ``label`` writes ``DIR/{repo,shared}_jax_<platform>.json`` (the oracle's own format; a ``,`` in the
 platform becomes ``-``, since the device tool returns only plain names). ``--platform

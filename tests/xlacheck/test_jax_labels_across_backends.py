@@ -58,4 +58,4 @@ def test_checked_in_h200_labels_agree_with_cpu_labels(capsys: pytest.CaptureFixt
     monkeypatch.setattr(bench, "CORPORA", {"repo": repo})  # the shared corpus lives outside the clone
     assert bench.main(["compare", str(ROOT / "benchmarks" / "results" / "jax_h200")]) == 0
     printed = capsys.readouterr().out
-    assert "454/454 agree" in printed and "739/739 agree" in printed
+    assert "705/705 agree" in printed and "990/990 agree" in printed
