@@ -178,15 +178,14 @@ class UnknownDimsInJitSignature(ModuleRule):
     `self.X`/`Cls.X`, a helper of this file returning the specs, and shapes built with
     `tf.TensorShape`, `+` or `[None] * n`. A jit function that this file calls, but never per
     batch, is not flagged: a function fed one padded shape compiles once (the compiler-labelled
-    corpora have such negatives). One that nothing in this file calls (a serving entry point, an
-    encoder called from another module) is flagged when its signature declares a `None` dimension
-    past the leading one: a sequence length its author expects to vary, and XLA compiles once per
-    distinct length (measured: `sequence_dim_changes_input_signature_none`,
-    `sequence_dim_repeats_input_signature_none` in the table). The evidence is the declaration
-    alone (likely, not certain: a caller elsewhere may feed one padded length); it was behind
-    `--preview` until tf-retrace14, and on the real code linted so far it fired nowhere. A `None`
-    batch dimension alone is not flagged there: batches share one size but the last, which XLA402
-    reports where it is made.
+    corpora have such negatives). With `--preview`, one that nothing in this file calls (a serving
+    entry point, an encoder called from elsewhere) is flagged when its signature declares a `None`
+    dimension past the leading one: a sequence length its author expects to vary, and XLA compiles
+    once per distinct length (measured: `sequence_dim_changes_input_signature_none`,
+    `sequence_dim_repeats_input_signature_none` in the table). Without a call site the file cannot
+    tell it from a function fed a single length (compiler-labelled negatives of that form exist),
+    hence the preview. A `None` batch dimension alone is not flagged there: batches share one size
+    but the last, which XLA402 reports where it is made.
 
     ## Why is this bad?
     `None` dimensions and relaxed shapes stop *tracing* once per shape, but XLA compiles for
@@ -257,8 +256,8 @@ class UnknownDimsInJitSignature(ModuleRule):
                 "    for _ in range(n):\n        logits = next_logits(ids)\n"
                 "        ids = tf.concat([ids, tf.argmax(logits, -1, output_type=ids.dtype)[:, None]], axis=1)\n"
                 "    return ids\n"),
-        # an entry point nothing here calls whose only None dimension is the batch one (built with +)
-        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([None] + [8], tf.int32)]\n"
+        # an entry point nothing here calls, declared to take any sequence length: --preview only
+        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
                 "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n"),
         # a None batch dimension fed only full batches (drop_remainder=True): one shape (tf-retrace13)
         Example("""
@@ -294,14 +293,6 @@ class UnknownDimsInJitSignature(ModuleRule):
                 expected=(
                     (4, 39, 'reduce_retracing=True on jit_compile=True function `f`, called in a loop: tracing is '
                             'relaxed but XLA still compiles once per concrete shape; feed fixed (or bucketed) shapes'),
-                )),
-        # an entry point nothing here calls, declared to take any sequence length (tf-retrace14: default)
-        Example("import tensorflow as tf\nSPEC = [tf.TensorSpec([8] + [None], tf.int32)]\n"
-                "@tf.function(jit_compile=True, input_signature=SPEC)\ndef serving(ids):\n    return ids + 1\n",
-                expected=(
-                    (2, 9, 'input_signature with a None length dimension on jit_compile=True function `serving`, '
-                           'which nothing in this file calls: it traces once, but XLA compiles once per distinct '
-                           'length its callers pass; pad (or bucket) inputs to fixed lengths and declare them'),
                 )),
     )
 
@@ -351,9 +342,11 @@ class UnknownDimsInJitSignature(ModuleRule):
         vary, and XLA compiles once per distinct length while tracing once (measured:
         ``sequence_dim_changes_input_signature_none`` compiles 3 times for 3 lengths,
         ``sequence_dim_repeats_input_signature_none`` once per distinct length). A ``None`` batch
-        dimension alone is not flagged: batches have one size but the last. With no call site the file
-        cannot tell a function fed varying lengths from one fed a single length: the declaration is the
-        evidence (likely), and the message says that nothing here calls it."""
+        dimension alone is not flagged: batches have one size but the last. Behind ``--preview``:
+        with no call site the file cannot tell a function fed varying lengths from one fed a single
+        length (compiler-labelled negatives of exactly this form exist), so it is weak evidence."""
+        if not ctx.preview:
+            return
         if retrace_table.bounded("sequence_dim_changes_input_signature_none", jit_compile=True):
             return  # a TensorFlow whose measured row compiles once for many lengths: nothing to report
         signature = tfn.keyword("input_signature")
