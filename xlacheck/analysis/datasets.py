@@ -73,7 +73,7 @@ class DatasetFacts:
                 counts = [self.cardinality(p, depth + 1) for p in parts.elts]
                 if None in counts:
                     return None
-                finite = [c for c in counts if c != INFINITE]  # type: ignore[misc]
+                finite = [c for c in counts if c != INFINITE]
                 return min(finite) if finite else INFINITE  # type: ignore[type-var]
             return None
         if name is not None or not isinstance(expr.func, ast.Attribute):

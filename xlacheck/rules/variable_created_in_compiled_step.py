@@ -65,7 +65,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     (`tf.random.Generator.from_seed`, which hold a variable: `VARIABLE_OWNERS` in
     `xlacheck/analysis/tables.py`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
     optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
-    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`; also an object of a class of this file whose `__init__` creates one of these (not a layer) unguarded, constructed there; unless the creation is guarded as a singleton (`if self.v is None:`,
+    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`; also an
+    object of a class of this file whose `__init__` creates one of these (not a layer) unguarded,
+    constructed there; unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
 
     ## Why is this bad?
