@@ -91,6 +91,13 @@ SINKS = (
          ("(ROWS[:4],)", "(ROWS[4:8],)", "(ROWS[8:],)"),
          fixed_module=ROWS + "DATA = tf.data.Dataset.from_tensor_slices(ROWS).batch(4, drop_remainder=True)\n",
          fixed_entry=("(ROWS[:4],)", "(ROWS[4:8],)"), count=False),
+    Sink("batcheven", "dataset_partial_batch_epochs",
+         "the near miss of a partial batch: .batch(5) over 10 rows without drop_remainder (every batch is full)",
+         ROWS + "DATA = tf.data.Dataset.from_tensor_slices(ROWS).batch(5)\n", "xb",
+         "return tf.reduce_sum(tf.nn.relu(xb), axis=0)", "", "for xb in DATA", "", "xb",
+         ("(ROWS[:5],)", "(ROWS[5:],)"),
+         fixed_module=ROWS + "DATA = tf.data.Dataset.from_tensor_slices(ROWS).shuffle(10).batch(5)\n",
+         fixed_entry=("(ROWS[:5],)", "(ROWS[5:],)"), count=False),
     Sink("signature", "dataset_partial_batch_epochs_input_signature",
          "the last, partial batch of .batch(4) into an input_signature with a None batch dimension under jit_compile",
          ROWS + "DATA = tf.data.Dataset.from_tensor_slices(ROWS).batch(4)\n", "xb",
@@ -134,12 +141,17 @@ SINKS = (
 # the growing list starts empty before the loop
 _SETUP = {"growlist": "history = []\n"}
 
-SITES = ("loop", "helper", "method", "while", "comprehension")
+SITES = ("loop", "helper", "method", "while", "comprehension", "declared")
+# sinks that have a declared cell: the step alone, no caller in the file (the oracle's ALT_ARGS are the
+# only caller: a caller in another module); the dataset and per-step-object sinks need their caller
+DECLARED = ("pyfloat", "pyint", "pybool", "growlist", "zeros")
 # sinks whose step is not written as a list comprehension (state grown or created across statements)
 NO_COMPREHENSION = ("growlist", "newfunction")
 FIXED_SITES = ("loop", "method")
 # cells where the compiler's verdict differs from the expectation: True = fails, False = compiles
-COMPILER: dict[tuple[str, str], bool] = {}
+# (batcheven is a near miss in every cell: its batches all have 5 rows)
+COMPILER: dict[tuple[str, str], bool] = {("batcheven", site): False for site in
+                                         ("loop", "helper", "method", "while", "comprehension")}
 
 
 def _ind(code: str, n: int) -> str:
@@ -209,6 +221,9 @@ def _render(sink: Sink, site: str, fixed: bool) -> tuple[str, str]:
     if sink.name == "newfunction":
         code, oracle_entry = _created_per_step(sink, site, fixed, mark)
         entry = ("(X,)",) * 3 if site == "helper" else entry
+    elif site == "declared":
+        code = f"{sink.decorator}\ndef train_step({step_params}):\n    {sink.body}{mark}\n"
+        oracle_entry = f"return train_step, {entry[0]}"
     elif site == "method":
         decorator = sink.decorator.removeprefix("@tf.function(").removesuffix(")")
         code = (f"class Trainer:\n    def __init__(self):\n        self.step = tf.function(self._step, {decorator})\n\n"
@@ -229,7 +244,8 @@ def _render(sink: Sink, site: str, fixed: bool) -> tuple[str, str]:
                  "helper": "passed through a helper called in the training loop",
                  "method": "called as self.step (compiled in __init__) in a fit loop",
                  "while": "called in a while loop",
-                 "comprehension": "called in a list comprehension"}[site]
+                 "comprehension": "called in a list comprehension",
+                 "declared": "with no caller in this file (its callers are in another module)"}[site]
     doc = (f"the near miss of {sink.what} (it does not retrace), {site_text}" if fixed
            else f"{sink.what}, {site_text} (row {sink.row})")
     keep = "_KEEP = []\n" if "_KEEP" in oracle_entry else ""
@@ -245,7 +261,8 @@ def render_all() -> dict[str, str]:
     out = {}
     for sink in SINKS:
         for site in SITES:
-            if site == "comprehension" and sink.name in NO_COMPREHENSION:
+            if site == "comprehension" and sink.name in NO_COMPREHENSION or site == "declared" \
+                    and sink.name not in DECLARED:
                 continue
             name, text = _render(sink, site, fixed=False)
             out[f"{name}.py"] = text

@@ -195,6 +195,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA117-valid-1", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA117-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA405-invalid-5", "noisy", lambda: (_f(1.0, 2.0),), "fails"),  # a random generator built in the step
+    ("XLA405-invalid-6", "step", lambda: (_f(1.0, 2.0),), "fails"),  # a class whose __init__ makes a variable
     ("XLA205-invalid-9", "positions", lambda: (tf.constant([[1, 2, 3]]),), "fails"),  # tnp.arange of a shape
     # tf-ops13: the binding that reaches a read; what a gradient reaches
     # a mask row with nothing selected: reduce_max drops the 0/0 under XLA, eager returns NaN

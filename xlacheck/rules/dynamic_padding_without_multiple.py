@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.datasets import dataset_facts
 from xlacheck.analysis.module_index import (
+    ModuleIndex,
     callee_text,
     has_kwargs_splat,
     is_tokenizer,
@@ -13,6 +15,7 @@ from xlacheck.analysis.module_index import (
     method_name,
 )
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
 from xlacheck.rules._recompile_scope import in_test, padding_kind, per_batch
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -53,15 +56,23 @@ def _explicit_longest(shapes: ast.expr | None) -> bool:
     return shapes is not None and _unknown_dims(shapes)
 
 
-def _tf_padding(call: ast.Call, name: str | None, preview: bool) -> str | None:
+def _tf_padding(call: ast.Call, name: str | None, preview: bool, index: ModuleIndex) -> str | None:
     """What a tf.data / Keras padding call pads to, when that is "the longest in the batch".
     ``padded_batch``/``bucket_by_sequence_length`` without ``padded_shapes`` only with ``preview``:
     on real code their elements were as often already padded to fixed lengths (t5x's feature
-    converters) or on paths XLA never compiles (docs/known-results.md)."""
+    converters) or on paths XLA never compiles (docs/known-results.md); by default only a
+    ``padded_batch`` whose batches this file feeds to compiled code (a jit-compiled ``tf.function``,
+    Keras ``fit`` of a jit-compiled/TPU model: :mod:`xlacheck.rules._dataset_flow`). Never one whose
+    elements visibly share one shape (``Dataset.range``, ``from_tensor_slices`` of an array, no
+    ``map``): it pads nothing."""
     method = method_name(call)
     if method == "padded_batch" and call.args and _unknown_dims(shapes := _argument(call, 1, "padded_shapes")) \
-            and (preview or _explicit_longest(shapes)):
-        return "padded_batch without fixed padded_shapes pads each batch to its longest element"
+            and not dataset_facts(index).static_elements(call.func.value):  # type: ignore[attr-defined]
+        if preview or _explicit_longest(shapes):
+            return "padded_batch without fixed padded_shapes pads each batch to its longest element"
+        found = compiled_consumer(index, call, keras_compiled(index))
+        if found is not None:
+            return f"padded_batch without padded_shapes pads each batch to its longest element and feeds {found[0]}"
     if (name or "").endswith("pad_sequences") and not _set(_argument(call, 1, "maxlen")):
         return "pad_sequences without maxlen pads to the longest sequence of each call"
     if (method == "bucket_by_sequence_length" or (name or "").endswith(".bucket_by_sequence_length")) and not (
@@ -97,7 +108,10 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     whose `padded_shapes` ask for the longest element (a `None` dimension). Left out,
     `padded_shapes` is also what code writes for elements that already have static shapes (on
     real code, features padded to fixed lengths upstream, or paths XLA never compiles): those
-    calls are flagged only with `--preview`. Padding a whole corpus in one call gives one length and is
+    calls are flagged only where this file feeds their batches to compiled code (a loop calling
+    a jit-compiled `tf.function`, Keras `fit` of a jit-compiled or TPU model, followed as XLA402
+    follows a dataset), else with `--preview`; never when the elements visibly share one shape
+    (`Dataset.range`, `from_tensor_slices` of an array, no `map`). Padding a whole corpus in one call gives one length and is
     not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
     nor test functions. Tokenizers are recognised by name (syntactic).
 
@@ -156,6 +170,17 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
         Example("import tensorflow as tf\ndef batches(ds):\n    return ds.padded_batch(8, drop_remainder=True)\n"),
         Example("import tensorflow as tf\ndef batches(ds):\n"
                 "    return ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [32, 64], [16, 8, 4])\n"),
+        # padded_batch feeding a jit-compiled step, but its elements share one shape: nothing is padded
+        Example("""
+            import tensorflow as tf
+            DATA = tf.data.Dataset.range(6).shuffle(6).padded_batch(2)
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def train():
+                for x in DATA:
+                    step(x)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
@@ -215,6 +240,23 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                             'longest element, not to the bucket boundary: every distinct length is a new input shape '
                             'that XLA compiles again; pad to fixed shapes (or bucket boundaries / a multiple of 64)'),
                 )),
+        # no padded_shapes, elements of their own length (a map), batches fed to a jit-compiled step
+        Example("""
+            import tensorflow as tf
+            DATA = tf.data.Dataset.range(1, 7).map(lambda n: tf.range(n)).padded_batch(2)
+            @tf.function(jit_compile=True)
+            def step(ids):
+                return tf.reduce_sum(ids, axis=-1)
+            def train():
+                for ids in DATA:
+                    step(ids)
+        """,
+                expected=(
+                    (2, 8, 'padded_batch without padded_shapes pads each batch to its longest element and feeds '
+                           'tf.function `step` called in the loop over it: every distinct length is a new input '
+                           'shape that XLA compiles again; pad to fixed shapes (or bucket boundaries / a multiple '
+                           'of 64)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -229,7 +271,7 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
             if returns is not None and isinstance(returns.value, ast.Constant) and returns.value.value == "pt" \
                     and not torch_xla:
                 continue  # PyTorch tensors in a file that never uses torch_xla: eager PyTorch, no XLA
-            tf_padding = _tf_padding(call, name, ctx.preview)
+            tf_padding = _tf_padding(call, name, ctx.preview, ctx.index)
             if tf_padding is not None and name is not None and name.endswith("pad_sequences") \
                     and not per_batch(ctx.index, call):
                 continue  # one call over the whole corpus: one global length, one shape

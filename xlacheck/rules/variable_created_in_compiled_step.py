@@ -65,7 +65,9 @@ class VariableCreatedInCompiledStep(ModuleRule):
     (`tf.random.Generator.from_seed`, which hold a variable: `VARIABLE_OWNERS` in
     `xlacheck/analysis/tables.py`), Keras metric objects (`tf.keras.metrics.Mean()`, ...) and
     optimizers created inside a compiled function (a `tf.function`, a Keras `train_step`/`call`,
-    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`, unless the creation is guarded as a singleton (`if self.v is None:`,
+    a function handed to `strategy.run`), and Keras layers created inside a `tf.function`; also an
+    object of a class of this file whose `__init__` creates one of these (not a layer) unguarded,
+    constructed there; unless the creation is guarded as a singleton (`if self.v is None:`,
     `if not hasattr(self, "v"):`) or wrapped in `tf.init_scope()`.
 
     ## Why is this bad?
@@ -109,6 +111,19 @@ class VariableCreatedInCompiledStep(ModuleRule):
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.v = None\n    @tf.function\n"
                 "    def step(self, x):\n        if self.v is None:\n            self.v = tf.Variable(tf.zeros_like(x))\n"
                 "        return self.v.assign_add(x)\n"),
+        # a class whose __init__ creates a variable, built once outside the step (tf-retrace14)
+        Example("""
+            import tensorflow as tf
+            class Running:
+                def __init__(self):
+                    self.total = tf.Variable(0.0, trainable=False)
+            class Trainer:
+                def __init__(self):
+                    self.running = Running()
+                @tf.function(jit_compile=True)
+                def step(self, x):
+                    return self.running.total.assign_add(tf.reduce_sum(x))
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
@@ -155,26 +170,38 @@ class VariableCreatedInCompiledStep(ModuleRule):
                             'resets every step; create it once outside the step (in __init__/build) and update it '
                             'with assign()'),
                 )),
+        # a class of this file whose __init__ creates a variable, constructed in the step (tf-retrace14)
+        Example("""
+            import tensorflow as tf
+            class Running:
+                def __init__(self):
+                    self.total = tf.Variable(0.0, trainable=False)
+                def update(self, x):
+                    return self.total.assign_add(tf.reduce_sum(x))
+            @tf.function(jit_compile=True)
+            def step(x):
+                return Running().update(x)
+        """,
+                expected=(
+                    (9, 12, 'Running() (its __init__ creates a tf.Variable at line 4) created inside compiled code '
+                            '(decorated with tf.function(jit_compile=True)): tf.function only supports singleton '
+                            'tf.Variables created on the first call, so this fails (ValueError) or resets every '
+                            'step; create it once outside the step (in __init__/build) and update it with assign()'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
         if not any(f.certainty is Certainty.COMPILED for f in ctx.facts.functions):
             return
         index = ctx.index
+        owners = _state_owning_classes(ctx)
         for node, name in index.calls:
-            if name is None:
-                continue
-            if _variable_constructor(name):
-                what = "tf.Variable" if name in _VARIABLES else f"variable ({name})"
-            elif name in VARIABLE_OWNERS:
-                what = f"random generator ({name}, which holds a tf.Variable)"
-            elif _stateful(name, _METRIC_PREFIX):
-                what = f"metric {name.rsplit('.', 1)[-1]}"
-            elif _stateful(name, _OPTIMIZER_PREFIX) or name in TRANSFORMERS_OPTIMIZERS:
-                what = f"optimizer {name.rsplit('.', 1)[-1]}"
-            elif _stateful(name, _LAYER_PREFIX):
-                what = f"layer {name.rsplit('.', 1)[-1]}"
-            else:
+            what = _creates(name) if name is not None else None
+            if what is None and isinstance(node.func, ast.Name) and node.func.id in owners \
+                    and index.module_binding(node.func.id) is None:
+                inner, line = owners[node.func.id]
+                what = f"{node.func.id}() (its __init__ creates a {inner} at line {line})"
+            if what is None:
                 continue
             func = index.function_of(node)
             info = ctx.facts.by_node.get(id(func)) if func is not None else None
@@ -188,3 +215,47 @@ class VariableCreatedInCompiledStep(ModuleRule):
                        f"{what} created inside compiled code ({info.why}): tf.function only supports singleton "
                        "tf.Variables created on the first call, so this fails (ValueError) or resets every step; "
                        "create it once outside the step (in __init__/build) and update it with assign()")
+
+
+def _creates(name: str) -> str | None:
+    """What a call of ``name`` creates that holds a tf.Variable, in words; None for anything else."""
+    if _variable_constructor(name):
+        return "tf.Variable" if name in _VARIABLES else f"variable ({name})"
+    if name in VARIABLE_OWNERS:
+        return f"random generator ({name}, which holds a tf.Variable)"
+    if _stateful(name, _METRIC_PREFIX):
+        return f"metric {name.rsplit('.', 1)[-1]}"
+    if _stateful(name, _OPTIMIZER_PREFIX) or name in TRANSFORMERS_OPTIMIZERS:
+        return f"optimizer {name.rsplit('.', 1)[-1]}"
+    if _stateful(name, _LAYER_PREFIX):
+        return f"layer {name.rsplit('.', 1)[-1]}"
+    return None
+
+
+def _state_owning_classes(ctx: ModuleContext) -> dict[str, tuple[str, int]]:
+    """Module-level classes of this file whose ``__init__`` creates a variable, a metric, an optimizer
+    or a random generator unguarded (not a layer: Keras builds those lazily), directly or through a
+    base class of this file that does: class name -> (what, line). Constructing one in a compiled
+    step creates that state at every trace, which ``tf.function`` refuses after the first
+    (measured: ``ValueError: tf.function only supports singleton tf.Variables``)."""
+    index = ctx.index
+    classes = {n.name: n for n in ctx.tree.body if isinstance(n, ast.ClassDef)}
+    found: dict[str, tuple[str, int]] = {}
+    for cls in classes.values():
+        init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None:
+            continue
+        for sub in ast.walk(init):
+            if isinstance(sub, ast.Call):
+                name = index.aliases.resolve(sub.func)
+                what = _creates(name) if name is not None else None
+                if what is not None and not what.startswith("layer") and not _guarded(index, sub, init):
+                    found[cls.name] = (what, sub.lineno)
+                    break
+    for cls in classes.values():  # a subclass without its own __init__ runs its base's
+        if cls.name not in found and not any(isinstance(m, ast.FunctionDef) and m.name == "__init__"
+                                             for m in cls.body):
+            base = next((b.id for b in cls.bases if isinstance(b, ast.Name) and b.id in found), None)
+            if base is not None:
+                found[cls.name] = found[base]
+    return found
