@@ -49,6 +49,7 @@ from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
 from xlacheck.rules.python_callback_op import PythonCallbackOp
 from xlacheck.rules.python_input_pipeline_on_tpu import PythonInputPipelineOnTpu
 from xlacheck.rules.python_predicate_in_tf_cond import PythonPredicateInTfCond
+from xlacheck.rules.traced_value_hashed import TracedValueHashed
 from xlacheck.rules.python_scalar_of_tensor import PythonScalarOfTensor
 from xlacheck.rules.python_scalar_to_tf_function import PythonScalarToTfFunction
 from xlacheck.rules.python_side_effect_in_tensor_branch import PythonSideEffectInTensorBranch
@@ -58,6 +59,7 @@ from xlacheck.rules.return_in_one_branch import ReturnInOneBranch
 from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUnderXla
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_equal_by_type import StaticArgumentEqualByType
+from xlacheck.rules.static_argument_used_as_data import StaticArgumentUsedAsData
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
@@ -120,6 +122,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     GuardOnConstantTensor,
     StaticIndexUnderShapeGuard,
     PythonPredicateInTfCond,
+    TracedValueHashed,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
@@ -172,6 +175,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TransformedFunctionToJitPerCall,
     StaticArgumentEqualByType,
     EagerJaxOpOnGrownArray,
+    StaticArgumentUsedAsData,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
     JitArgumentStructurePerIteration,
