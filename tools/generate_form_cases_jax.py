@@ -6,7 +6,7 @@ negative next to it, so ``xla_cases_score.py --only-from eval_cases/forms_jax.tx
 as a matrix: a sink every form misses is a rule gap, a form every sink misses is a gap of the shared
 model (what counts as compiled, what reaches a static argument, what changes per loop step).
 
-Two families:
+Three families:
 
 * body sinks (cond/shape/host): a statement that fails under tracing (a Python ``if``/``while``/
   ``bool()`` on a tracer, ``int()``/``float()``/``.item()``/``np.asarray`` host reads, boolean
@@ -21,7 +21,12 @@ Two families:
   a list as a static argument, a ``jax.jit`` of a lambda/closure/partial made per step) crossed
   with call sites (decorated, assigned at module level, assigned in the training function, a
   bound method jitted in ``__init__``, through a helper, through a dict/tuple, ``static_argnames``
-  by keyword, a ``while`` loop, a ``for batch in loader`` loop).
+  by keyword, a ``while`` loop, a ``for batch in loader`` loop);
+* declaration sinks: a hazard the jitted function's declaration and body show with no caller in its
+  file (``ENTRY``/``ALT_ARGS`` are the only callers, as when callers live in another module): a
+  static number used only as data, a traced argument used as a dict key or passed to an
+  ``lru_cache`` helper, crossed with the ways of jitting (``partial(jax.jit, static_argnums)``/
+  ``static_argnames``, ``jax.jit(f)`` assigned, a method with ``self`` static, a factory's closure).
 
 Cases follow the oracle conventions (``../shared/eval/xla_cases/README.md``): ``ENTRY`` runs one
 step, ``ALT_ARGS`` the next steps, so a compile that the later steps add is a ``recompile``. The
@@ -640,17 +645,23 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
     defs = sink.defs if positive or sink.neg_defs is None else sink.neg_defs
     if defs:
         code = defs + "\n\n" + code
-    imports = ["import dataclasses"] if "dataclasses." in code else []
-    if "partial(" in code:
-        imports.append("from functools import partial")
-    imports += ["", "import jax", "import jax.numpy as jnp"]
-    if "np." in code.replace("jnp.", ""):
-        imports.append("import numpy as np")
+    imports = _imports(code)
     what = sink.what if positive else f"near miss of {sink.what}: {sink.neg_what}"
     head = HEADER.format(what=what, where=f"call form {form.replace('_', ' ')}")
     oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + "\n\n\ndef ENTRY():\n    return train, (X, 1)\n"
               "\n\ndef ALT_ARGS():\n    return [(X, 3)]\n")
     return head + "\n".join(imports).lstrip("\n") + "\n\n\n" + code + "\n\n# --- oracle ---\n" + oracle
+
+
+def _imports(code: str) -> list[str]:
+    """The import lines a retrace or declaration case needs, in the order the kept cases have them."""
+    imports = [f"import {m}" for m in ("dataclasses", "functools") if f"{m}." in code]
+    if "partial(" in code:
+        imports.append("from functools import partial")
+    imports += ["", "import jax", "import jax.numpy as jnp"]
+    if "np." in code.replace("jnp.", ""):
+        imports.append("import numpy as np")
+    return imports
 
 
 def _split_args(args: str) -> list[str]:
@@ -860,10 +871,7 @@ def _decl_case(sink: DeclSink, form: str, positive: bool) -> str:
         raise ValueError(form)
     if defs:
         code = defs + "\n\n" + code
-    imports = ["import functools"] if "functools." in code else []
-    if "partial(" in code:
-        imports.append("from functools import partial")
-    imports += ["", "import jax", "import jax.numpy as jnp"]
+    imports = _imports(code)
     what = sink.what if positive else f"near miss of {sink.what}: {sink.neg_what}"
     head = HEADER.format(what=what, where=f"jitted as {form.replace('_', ' ')}, no caller in the file")
     alts = ", ".join(f"(X, {a})" for a in sink.alts)
@@ -888,8 +896,10 @@ def generate() -> dict[str, str]:
     for decl in DECL_SINKS:
         for form in DECL_FORMS:
             stem = f"{decl.name}_{form}"
-            out[f"form_{stem}.py"] = _decl_case(decl, form, True)
-            out[f"neg_form_{stem}.py"] = _decl_case(decl, form, False)
+            for positive, prefix in ((True, "form_"), (False, "neg_form_")):
+                # with nothing static, static_argnames and static_argnums spell the same `@jax.jit`
+                if form != "decorated_argnames" or (decl.static if positive else decl.neg_static):
+                    out[f"{prefix}{stem}.py"] = _decl_case(decl, form, positive)
     for name in CREATION:
         for form in CREATION_FORMS:
             stem = f"{name}_{form}"
