@@ -64,7 +64,8 @@ class TracedValueHashed(Rule):
     VALID = (
         # a static argument is a Python value: a dict key is fine
         Example("import jax\nfrom functools import partial\nSCALES = {0: 1.0, 1: 0.5}\n"
-                "@partial(jax.jit, static_argnames=('level',))\ndef rescale(x, level):\n    return x * SCALES[level]\n"),
+                "@partial(jax.jit, static_argnames=('level',))\ndef rescale(x, level):\n"
+                "    return x * SCALES[level]\n"),
         # a string key of a dict of arrays
         Example("import jax\n@jax.jit\ndef loss(batch):\n    return batch['x'].sum()\n"),
         # an array indexed by a tracer
@@ -136,7 +137,8 @@ class TracedValueHashed(Rule):
                 if self._traced(ctx, arg):
                     ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to `{func.id}`, which "
                                           "functools.lru_cache caches by its arguments: tracers cannot be hashed "
-                                          "(TypeError: unhashable type: 'DynamicJaxprTracer'); make the argument static")
+                                          "(TypeError: unhashable type: 'DynamicJaxprTracer'); make the argument "
+                                          "static")
                     return
 
     def _key(self, ctx: RuleContext, key: ast.expr, how: str) -> None:
@@ -178,7 +180,8 @@ class TracedValueHashed(Rule):
             return not dicts_only
         if isinstance(value, ast.Call):
             name = ctx.resolve(value.func) or (value.func.id if isinstance(value.func, ast.Name) else None)
-            if name in _HASHED_CONTAINERS and not (isinstance(value.func, ast.Name) and value.func.id in ctx.module_funcs):
+            own = isinstance(value.func, ast.Name) and value.func.id in ctx.module_funcs  # a def of this file
+            if name in _HASHED_CONTAINERS and not own:
                 return not dicts_only or name not in ("set", "frozenset")
         return False
 
