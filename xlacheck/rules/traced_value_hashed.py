@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck import jax_cache
 from xlacheck.analysis.values import TENSOR, is_computed_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
@@ -13,6 +14,8 @@ _HASHED_CONTAINERS = frozenset({"dict", "set", "frozenset", "collections.Ordered
 # Methods of a dict that hash their first argument.
 _DICT_KEY_METHODS = frozenset({"get", "pop", "setdefault"})
 _CACHES = frozenset({"functools.lru_cache", "functools.cache"})
+# The measured probes (xlacheck/data/jax_cache_key.json) of each way of hashing.
+_DICT_KEY, _MEMBER, _CACHED = "hash.traced_dict_key", "hash.traced_set_membership", "hash.traced_lru_cache_argument"
 
 
 class TracedValueHashed(Rule):
@@ -27,8 +30,10 @@ class TracedValueHashed(Rule):
 
     ## Why is this bad?
     Inside `jax.jit`, arguments are tracers, and tracers (like JAX arrays) cannot be hashed: the
-    trace fails with `TypeError: unhashable type: 'DynamicJaxprTracer'` (measured on jax 0.10.2 for
-    a dict key and for an `lru_cache`d helper). The same code runs eagerly when the caller passes
+    trace fails with `TypeError: unhashable type: 'DynamicJaxprTracer'` (measured on jax 0.10.2:
+    `hash.traced_dict_key`, `hash.traced_set_membership` and `hash.traced_lru_cache_argument` in
+    `xlacheck/data/jax_cache_key.json`; the same dict read with the argument static compiles once
+    per value, `hash.static_dict_key`). The same code runs eagerly when the caller passes
     a Python int, so it works in tests and fails the first time the function is jitted, or when a
     caller that jits it passes the value as an ordinary argument.
 
@@ -78,26 +83,26 @@ class TracedValueHashed(Rule):
         Example("import jax\nSCALES = {0: 1.0, 1: 0.5}\n@jax.jit\ndef rescale(x, level):\n"
                 "    return x * SCALES[level]\n",
                 expected=(
-                    (5, 23, '`level` is traced here and is used as a dict key (`SCALES[level]`): tracers cannot be '
-                            "hashed (TypeError: unhashable type: 'DynamicJaxprTracer'); index an array instead, or "
-                            'make the argument static'),
+                    (5, 23, "`level` is traced here and is used as a dict key (`SCALES[level]`): tracers cannot be "
+                            "hashed (TypeError: unhashable type: 'DynamicJaxprTracer', measured: hash.traced_dict_key); "
+                            "index an array instead, or make the argument static"),
                 )),
         Example("import functools\nimport jax\nimport jax.numpy as jnp\n@functools.lru_cache(maxsize=None)\n"
                 "def window(n):\n    return jnp.hanning(n)\n@jax.jit\ndef smooth(x, n):\n"
                 "    return jnp.convolve(x, window(n))\n",
                 expected=(
-                    (9, 35, '`n` is traced here and is passed to `window`, which functools.lru_cache caches by its '
-                            "arguments: tracers cannot be hashed (TypeError: unhashable type: 'DynamicJaxprTracer'); "
-                            'make the argument static'),
+                    (9, 35, "`n` is traced here and is passed to `window`, which functools.lru_cache caches by its "
+                            "arguments: tracers cannot be hashed (TypeError: unhashable type: 'DynamicJaxprTracer', "
+                            "measured: hash.traced_lru_cache_argument); make the argument static"),
                 )),
         Example("import jax\n@jax.jit\ndef pick(x, k):\n    seen = {k: x}\n    return seen[k]\n",
                 expected=(
-                    (4, 13, '`k` is traced here and is used as a dict key (`{k: ...}`): tracers cannot be hashed '
-                            "(TypeError: unhashable type: 'DynamicJaxprTracer'); index an array instead, or make the "
-                            'argument static'),
-                    (5, 17, '`k` is traced here and is used as a dict key (`seen[k]`): tracers cannot be hashed '
-                            "(TypeError: unhashable type: 'DynamicJaxprTracer'); index an array instead, or make the "
-                            'argument static'),
+                    (4, 13, "`k` is traced here and is used as a dict key (`{k: ...}`): tracers cannot be hashed "
+                            "(TypeError: unhashable type: 'DynamicJaxprTracer', measured: hash.traced_dict_key); "
+                            "index an array instead, or make the argument static"),
+                    (5, 17, "`k` is traced here and is used as a dict key (`seen[k]`): tracers cannot be hashed "
+                            "(TypeError: unhashable type: 'DynamicJaxprTracer', measured: hash.traced_dict_key); "
+                            "index an array instead, or make the argument static"),
                 )),
     )
 
@@ -107,45 +112,44 @@ class TracedValueHashed(Rule):
         if isinstance(node, ast.Subscript):
             if isinstance(node.ctx, ast.Load) and not isinstance(node.slice, (ast.Slice, ast.Tuple)) \
                     and self._hashing_container(ctx, node.value):
-                self._key(ctx, node.slice, f"used as a dict key (`{ast.unparse(node)}`)")
+                self._key(ctx, node.slice, f"used as a dict key (`{ast.unparse(node)}`)", _DICT_KEY)
         elif isinstance(node, ast.Compare):
             if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
                     and self._hashing_container(ctx, node.comparators[0]):
-                self._key(ctx, node.left, f"tested for membership in a dict or set (`{ast.unparse(node)}`)")
+                self._key(ctx, node.left, f"tested for membership in a dict or set (`{ast.unparse(node)}`)", _MEMBER)
         elif isinstance(node, ast.Dict):
             for k in node.keys:
                 if k is not None:
-                    self._key(ctx, k, f"used as a dict key (`{{{ast.unparse(k)}: ...}}`)")
+                    self._key(ctx, k, f"used as a dict key (`{{{ast.unparse(k)}: ...}}`)", _DICT_KEY)
         elif isinstance(node, ast.Set):
             for e in node.elts:
-                self._key(ctx, e, f"used as a set member (`{ast.unparse(node)}`)")
+                self._key(ctx, e, f"used as a set member (`{ast.unparse(node)}`)", _MEMBER)
         elif isinstance(node, ast.Call):
             self._call(ctx, node)
 
     def _call(self, ctx: RuleContext, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "hash" and func.id not in ctx.module_funcs and len(node.args) == 1:
-            self._key(ctx, node.args[0], "hashed (`hash(...)`)")
+            self._key(ctx, node.args[0], "hashed (`hash(...)`)", _MEMBER)
         elif isinstance(func, ast.Attribute) and func.attr in _DICT_KEY_METHODS and node.args \
                 and self._hashing_container(ctx, func.value, dicts_only=True):
-            self._key(ctx, node.args[0], f"used as a dict key (`{ast.unparse(node)}`)")
+            self._key(ctx, node.args[0], f"used as a dict key (`{ast.unparse(node)}`)", _DICT_KEY)
         elif isinstance(func, ast.Name) and func.id in ctx.module_funcs:
             target = ctx.module_funcs[func.id].node
-            if isinstance(target, ast.Lambda) or not any(self._cache_decorator(ctx, d) for d in target.decorator_list):
+            if isinstance(target, ast.Lambda) or not any(self._cache_decorator(ctx, d) for d in target.decorator_list) \
+                    or not jax_cache.raises(_CACHED):
                 return
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if self._traced(ctx, arg):
                     ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to `{func.id}`, which "
-                                          "functools.lru_cache caches by its arguments: tracers cannot be hashed "
-                                          "(TypeError: unhashable type: 'DynamicJaxprTracer'); make the argument "
-                                          "static")
+                                          f"functools.lru_cache caches by its arguments: tracers cannot be hashed "
+                                          f"({_measured(_CACHED)}); make the argument static")
                     return
 
-    def _key(self, ctx: RuleContext, key: ast.expr, how: str) -> None:
-        if self._traced(ctx, key):
+    def _key(self, ctx: RuleContext, key: ast.expr, how: str, probe: str) -> None:
+        if jax_cache.raises(probe) and self._traced(ctx, key):
             ctx.report(self, key, f"`{ast.unparse(key)}` is traced here and is {how}: tracers cannot be hashed "
-                                  "(TypeError: unhashable type: 'DynamicJaxprTracer'); index an array instead, or make "
-                                  "the argument static")
+                                  f"({_measured(probe)}); index an array instead, or make the argument static")
 
     @staticmethod
     def _traced(ctx: RuleContext, e: ast.expr) -> bool:
@@ -184,6 +188,10 @@ class TracedValueHashed(Rule):
             if name in _HASHED_CONTAINERS and not own:
                 return not dicts_only or name not in ("set", "frozenset")
         return False
+
+
+def _measured(probe: str) -> str:
+    return f"{jax_cache.probe(probe)['error']}, measured: {probe}"
 
 
 def _single_binding(ctx: RuleContext, name: str) -> ast.expr | None:
