@@ -25,7 +25,8 @@ class TracedValueHashed(Rule):
     computed from one) used where Python must hash it: the key of a dict this file builds
     (`SCALES[level]`, `table.get(level)`, `level in SCALES`), a key of a dict or a member of a set
     display (`{level: x}`, `{level}`), `hash(level)`, or an argument of a function this file
-    decorates with `functools.lru_cache`/`functools.cache`. Only in functions that JAX traces;
+    decorates with `functools.lru_cache`/`functools.cache` (a module function, or a method called
+    through `self`). Only in functions that JAX traces;
     a static parameter (`static_argnums`/`static_argnames`) is a Python value and not flagged.
 
     ## Why is this bad?
@@ -71,6 +72,11 @@ class TracedValueHashed(Rule):
         Example("import jax\nfrom functools import partial\nSCALES = {0: 1.0, 1: 0.5}\n"
                 "@partial(jax.jit, static_argnames=('level',))\ndef rescale(x, level):\n"
                 "    return x * SCALES[level]\n"),
+        # a cached method called with a static argument
+        Example("import functools\nimport jax\nfrom functools import partial\nclass Model:\n"
+                "    @functools.lru_cache(maxsize=None)\n    def decay(self, n):\n        return 1.0 / (n + 1.0)\n"
+                "    @partial(jax.jit, static_argnums=(0, 2))\n    def step(self, x, n):\n"
+                "        return x * self.decay(n)\n"),
         # a string key of a dict of arrays
         Example("import jax\n@jax.jit\ndef loss(batch):\n    return batch['x'].sum()\n"),
         # an array indexed by a tracer
@@ -104,6 +110,16 @@ class TracedValueHashed(Rule):
                             "(TypeError: unhashable type: 'DynamicJaxprTracer', measured: hash.traced_dict_key); "
                             "index an array instead, or make the argument static"),
                 )),
+        Example("import functools\nimport jax\nfrom functools import partial\nclass Model:\n"
+                "    @functools.lru_cache(maxsize=None)\n    def decay(self, n):\n        return 1.0 / (n + 1.0)\n"
+                "    @partial(jax.jit, static_argnums=0)\n    def step(self, x, n):\n"
+                "        return x * self.decay(n)\n",
+                expected=(
+                    (10, 31, "`n` is traced here and is passed to `self.decay`, which functools.lru_cache caches by "
+                             "its arguments: tracers cannot be hashed (TypeError: unhashable type: "
+                             "'DynamicJaxprTracer', measured: hash.traced_lru_cache_argument); make the argument "
+                             "static"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -134,17 +150,32 @@ class TracedValueHashed(Rule):
         elif isinstance(func, ast.Attribute) and func.attr in _DICT_KEY_METHODS and node.args \
                 and self._hashing_container(ctx, func.value, dicts_only=True):
             self._key(ctx, node.args[0], f"used as a dict key (`{ast.unparse(node)}`)", _DICT_KEY)
-        elif isinstance(func, ast.Name) and func.id in ctx.module_funcs:
-            target = ctx.module_funcs[func.id].node
-            if isinstance(target, ast.Lambda) or not any(self._cache_decorator(ctx, d) for d in target.decorator_list) \
+        else:
+            target = self._callee(ctx, func)
+            if target is None or not any(self._cache_decorator(ctx, d) for d in target.decorator_list) \
                     or not jax_cache.raises(_CACHED):
                 return
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if self._traced(ctx, arg):
-                    ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to `{func.id}`, which "
+                    ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to `{ast.unparse(func)}`, "
+                                          "which "
                                           f"functools.lru_cache caches by its arguments: tracers cannot be hashed "
                                           f"({_measured(_CACHED)}); make the argument static")
                     return
+
+    @staticmethod
+    def _callee(ctx: RuleContext, func: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The def a call reaches: a module-level function (``decay(k)``) or a method of the class the
+        caller is a method of (``self.decay(k)``)."""
+        if isinstance(func, ast.Name) and func.id in ctx.module_funcs:
+            node = ctx.module_funcs[func.id].node
+            return None if isinstance(node, ast.Lambda) else node
+        cls = ctx.function.cls
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+                and cls is not None and func.attr in cls.methods:
+            node = cls.methods[func.attr].node
+            return None if isinstance(node, ast.Lambda) else node
+        return None
 
     def _key(self, ctx: RuleContext, key: ast.expr, how: str, probe: str) -> None:
         if jax_cache.raises(probe) and self._traced(ctx, key):
