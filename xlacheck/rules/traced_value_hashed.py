@@ -90,8 +90,8 @@ class TracedValueHashed(Rule):
                 "    return x * SCALES[level]\n",
                 expected=(
                     (5, 23, "`level` is traced here and is used as a dict key (`SCALES[level]`): tracers cannot be "
-                            "hashed (TypeError: unhashable type: 'DynamicJaxprTracer', measured: hash.traced_dict_key); "
-                            "index an array instead, or make the argument static"),
+                            "hashed (TypeError: unhashable type: 'DynamicJaxprTracer', measured: "
+                            "hash.traced_dict_key); index an array instead, or make the argument static"),
                 )),
         Example("import functools\nimport jax\nimport jax.numpy as jnp\n@functools.lru_cache(maxsize=None)\n"
                 "def window(n):\n    return jnp.hanning(n)\n@jax.jit\ndef smooth(x, n):\n"
@@ -157,8 +157,8 @@ class TracedValueHashed(Rule):
                 return
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if self._traced(ctx, arg):
-                    ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to `{ast.unparse(func)}`, "
-                                          "which "
+                    ctx.report(self, arg, f"`{ast.unparse(arg)}` is traced here and is passed to "
+                                          f"`{ast.unparse(func)}`, which "
                                           f"functools.lru_cache caches by its arguments: tracers cannot be hashed "
                                           f"({_measured(_CACHED)}); make the argument static")
                     return
