@@ -6,7 +6,7 @@ negative next to it, so ``xla_cases_score.py --only-from eval_cases/forms_jax.tx
 as a matrix: a sink every form misses is a rule gap, a form every sink misses is a gap of the shared
 model (what counts as compiled, what reaches a static argument, what changes per loop step).
 
-Two families:
+Three families:
 
 * body sinks (cond/shape/host): a statement that fails under tracing (a Python ``if``/``while``/
   ``bool()`` on a tracer, ``int()``/``float()``/``.item()``/``np.asarray`` host reads, boolean
@@ -21,7 +21,12 @@ Two families:
   a list as a static argument, a ``jax.jit`` of a lambda/closure/partial made per step) crossed
   with call sites (decorated, assigned at module level, assigned in the training function, a
   bound method jitted in ``__init__``, through a helper, through a dict/tuple, ``static_argnames``
-  by keyword, a ``while`` loop, a ``for batch in loader`` loop).
+  by keyword, a ``while`` loop, a ``for batch in loader`` loop);
+* declaration sinks: a hazard the jitted function's declaration and body show with no caller in its
+  file (``ENTRY``/``ALT_ARGS`` are the only callers, as when callers live in another module): a
+  static number used only as data, a traced argument used as a dict key or passed to an
+  ``lru_cache`` helper, crossed with the ways of jitting (``partial(jax.jit, static_argnums)``/
+  ``static_argnames``, ``jax.jit(f)`` assigned, a method with ``self`` static, a factory's closure).
 
 Cases follow the oracle conventions (``../shared/eval/xla_cases/README.md``): ``ENTRY`` runs one
 step, ``ALT_ARGS`` the next steps, so a compile that the later steps add is a ``recompile``. The
@@ -640,17 +645,23 @@ def _retrace_case(sink: RetraceSink, form: str, positive: bool) -> str:
     defs = sink.defs if positive or sink.neg_defs is None else sink.neg_defs
     if defs:
         code = defs + "\n\n" + code
-    imports = ["import dataclasses"] if "dataclasses." in code else []
-    if "partial(" in code:
-        imports.append("from functools import partial")
-    imports += ["", "import jax", "import jax.numpy as jnp"]
-    if "np." in code.replace("jnp.", ""):
-        imports.append("import numpy as np")
+    imports = _imports(code)
     what = sink.what if positive else f"near miss of {sink.what}: {sink.neg_what}"
     head = HEADER.format(what=what, where=f"call form {form.replace('_', ' ')}")
     oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + "\n\n\ndef ENTRY():\n    return train, (X, 1)\n"
               "\n\ndef ALT_ARGS():\n    return [(X, 3)]\n")
     return head + "\n".join(imports).lstrip("\n") + "\n\n\n" + code + "\n\n# --- oracle ---\n" + oracle
+
+
+def _imports(code: str) -> list[str]:
+    """The import lines a retrace or declaration case needs, in the order the kept cases have them."""
+    imports = [f"import {m}" for m in ("dataclasses", "functools") if f"{m}." in code]
+    if "partial(" in code:
+        imports.append("from functools import partial")
+    imports += ["", "import jax", "import jax.numpy as jnp"]
+    if "np." in code.replace("jnp.", ""):
+        imports.append("import numpy as np")
+    return imports
 
 
 def _split_args(args: str) -> list[str]:
@@ -782,6 +793,93 @@ def _creation_case(name: str, form: str, positive: bool) -> str:
     return head + "\n".join(imports).lstrip("\n") + "\n\n\n" + code + "\n\n# --- oracle ---\n" + oracle
 
 
+# --------------------------------------------------------------------------------------------
+# declaration sinks: the jitted function has no caller in its file (ENTRY and ALT_ARGS call it,
+# and the linter never sees them), so only its declaration and body show the hazard. A sink gives
+# the body (after `x`), its static parameters, the value ENTRY passes, the values ALT_ARGS pass,
+# and the near miss: the same call with the parameter traced, or the value indexing an array.
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DeclSink:
+    name: str
+    what: str
+    param: str
+    static: bool                     # the parameter is static in the positive
+    body: str                        # returns `out`
+    entry: str                       # the value ENTRY passes
+    alts: tuple[str, ...]            # the values ALT_ARGS pass
+    neg_static: bool                 # the parameter is static in the near miss
+    neg_body: str | None = None
+    defs: str = ""
+    neg_defs: str | None = None
+    neg_what: str = ""
+
+
+DECL_SINKS = (
+    DeclSink("static_float_as_data", "a static float used only as data, new values from callers elsewhere "
+             "(static.float_new_value)", "temperature", True, "out = x / temperature", "1.0", ("1.5", "2.0"),
+             False, neg_what="the same float passed traced (seq.python_float_new_each_call)"),
+    DeclSink("static_int_as_data", "a static int used only as data, new values from callers elsewhere "
+             "(static.int_new_value)", "offset", True, "out = x + offset * 0.5", "1", ("2", "3"),
+             False, neg_what="the same int passed traced (seq.python_int_new_each_call)"),
+    DeclSink("traced_dict_key", "a traced argument used as the key of a module dict (unhashable tracer)",
+             "level", False, "out = x * SCALES[level]", "0", ("1", "2"), False,
+             neg_body="out = x * SCALE_TABLE[level]",
+             defs="SCALES = {0: 1.0, 1: 0.5, 2: 0.25}\n",
+             neg_defs="SCALE_TABLE = jnp.array([1.0, 0.5, 0.25], dtype=jnp.float32)\n",
+             neg_what="the table made an array indexed by the tracer"),
+    DeclSink("traced_lru_cache_argument", "a traced argument passed to a `functools.lru_cache` helper "
+             "(unhashable tracer)", "level", False, "out = x * decay(level)", "0", ("1", "2"), False,
+             defs="@functools.lru_cache(maxsize=None)\ndef decay(n):\n    return 1.0 / (n + 1.0)\n",
+             neg_defs="def decay(n):\n    return 1.0 / (n + 1.0)\n",
+             neg_what="the helper without a cache (plain arithmetic on the tracer)"),
+)
+
+DECL_FORMS = ("decorated_argnums", "decorated_argnames", "assigned_module", "method_static_self",
+              "factory_closure")
+
+
+def _decl_case(sink: DeclSink, form: str, positive: bool) -> str:
+    static = sink.static if positive else sink.neg_static
+    body = sink.body if positive or sink.neg_body is None else sink.neg_body
+    defs = sink.defs if positive or sink.neg_defs is None else sink.neg_defs
+    p = sink.param
+    mark = "  # XLA: retrace" if positive else ""
+    kw_nums = "static_argnums=1" if static else ""
+    kw_names = f"static_argnames=({p!r},)" if static else ""
+    ret = _ind(body, 4) + "    return out\n"
+    if form in ("decorated_argnums", "decorated_argnames"):
+        kw = kw_nums if form == "decorated_argnums" else kw_names
+        deco = f"@partial(jax.jit, {kw})" if kw else "@jax.jit"
+        code = f"{deco}\ndef step(x, {p}):{mark}\n{ret}"
+        entry = "step"
+    elif form == "assigned_module":
+        kw = f", {kw_nums}" if kw_nums else ""
+        code = f"def _step(x, {p}):{mark}\n{ret}\n\nstep = jax.jit(_step{kw})\n"
+        entry = "step"
+    elif form == "method_static_self":
+        nums = "(0, 2)" if static else "0"
+        code = (f"class Model:\n    @partial(jax.jit, static_argnums={nums})\n"
+                f"    def step(self, x, {p}):{mark}\n{textwrap.indent(ret, '    ')}\n\n_MODEL = Model()\n")
+        entry = "_MODEL.step"
+    elif form == "factory_closure":
+        kw = f", {kw_names}" if kw_names else ""
+        code = (f"def make_step():\n    def step(x, {p}):{mark}\n{textwrap.indent(ret, '    ')}\n"
+                f"    return jax.jit(step{kw})\n\n\nSTEP = make_step()\n")
+        entry = "STEP"
+    else:
+        raise ValueError(form)
+    if defs:
+        code = defs + "\n\n" + code
+    imports = _imports(code)
+    what = sink.what if positive else f"near miss of {sink.what}: {sink.neg_what}"
+    head = HEADER.format(what=what, where=f"jitted as {form.replace('_', ' ')}, no caller in the file")
+    alts = ", ".join(f"(X, {a})" for a in sink.alts)
+    oracle = ('CATEGORY = "retrace"\nWRAP = False\nX = ' + X_ARG + f"\n\n\ndef ENTRY():\n    return {entry}, "
+              f"(X, {sink.entry})\n\n\ndef ALT_ARGS():\n    return [{alts}]\n")
+    return head + "\n".join(imports).lstrip("\n") + "\n\n\n" + code + "\n\n# --- oracle ---\n" + oracle
+
+
 def generate() -> dict[str, str]:
     """File name -> source of every generated case."""
     out: dict[str, str] = {}
@@ -795,6 +893,13 @@ def generate() -> dict[str, str]:
             stem = f"{sink.name}_{form}"
             out[f"form_{stem}.py"] = _retrace_case(sink, form, True)
             out[f"neg_form_{stem}.py"] = _retrace_case(sink, form, False)
+    for decl in DECL_SINKS:
+        for form in DECL_FORMS:
+            stem = f"{decl.name}_{form}"
+            for positive, prefix in ((True, "form_"), (False, "neg_form_")):
+                # with nothing static, static_argnames and static_argnums spell the same `@jax.jit`
+                if form != "decorated_argnames" or (decl.static if positive else decl.neg_static):
+                    out[f"{prefix}{stem}.py"] = _decl_case(decl, form, positive)
     for name in CREATION:
         for form in CREATION_FORMS:
             stem = f"{name}_{form}"

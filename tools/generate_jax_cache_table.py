@@ -234,6 +234,30 @@ def build_probes() -> None:  # noqa: C901, PLR0915 - one flat list of probes rea
     statics("static.numpy_array", "f(x, np.array([1, 2]))", "f(x, np.array([1, 2]))",
             lambda: np.array([1, 2]), lambda: np.array([1, 2]))
 
+    # --- a traced argument hashed by the body (XLA118): the trace itself raises ---------------------
+    scales = {0: 1.0, 1: 0.5}
+
+    @probe("hash.traced_dict_key", "f(x, 0)  # body reads SCALES[k], k traced", "f(x, 1)")
+    def _(c):
+        f = jit(c, lambda v, k: v * scales[k])
+        return [lambda: f(x3, 0), lambda: f(x3, 1)]
+
+    @probe("hash.traced_set_membership", "f(x, 0)  # body tests k in {0, 1}, k traced", "f(x, 1)")
+    def _(c):
+        f = jit(c, lambda v, k: v * (2.0 if k in {0, 1} else 1.0))
+        return [lambda: f(x3, 0), lambda: f(x3, 1)]
+
+    @probe("hash.traced_lru_cache_argument", "f(x, 0)  # body calls an lru_cache helper with k traced", "f(x, 1)")
+    def _(c):
+        decay = functools.lru_cache(maxsize=None)(lambda n: 1.0 / (n + 1.0))
+        f = jit(c, lambda v, k: v * decay(k))
+        return [lambda: f(x3, 0), lambda: f(x3, 1)]
+
+    @probe("hash.static_dict_key", "f(x, 0)  # body reads SCALES[k], k static", "f(x, 1)")
+    def _(c):
+        f = jit(c, lambda v, k: v * scales[k], static_argnums=1)
+        return [lambda: f(x3, 0), lambda: f(x3, 1)]
+
     class Plain:
         def __init__(self, k: float = 2.0) -> None:
             self.k = k

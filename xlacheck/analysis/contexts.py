@@ -241,6 +241,9 @@ class FunctionInfo:
     traced_entry: ast.expr | None = None  # the tf.function/jax.jit decorator or wrapper call that traces it
     jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
     static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
+    # the part of static_params that a functools.partial binds before jax.jit sees the function:
+    # constants closed over, not arguments (no cache-key entry)
+    partial_bound: frozenset[str] = frozenset()
     no_autograph: bool = False  # autograph=False / do_not_convert / jax.jit / lambda
     # a compiled caller that runs it without AutoGraph (an explicit autograph=False entry and what
     # it reaches, Keras layers included: :func:`_mark_unconverted_paths`): how, for messages; "" if none
@@ -1348,7 +1351,9 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
         _note_external_handoff(inf, h, level)
     work: list[_Work] = []
     for t in targets:
-        t.static_params |= _partial_bound(t, h.ref)
+        bound_by_partial = _partial_bound(t, h.ref)
+        t.static_params |= bound_by_partial
+        t.partial_bound |= bound_by_partial
         if h.role in (Role.HOST, Role.PIPELINE):
             t.host = True
         elif h.role is Role.JAX:

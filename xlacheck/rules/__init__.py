@@ -59,6 +59,7 @@ from xlacheck.rules.seeded_random_differs_under_xla import SeededRandomDiffersUn
 from xlacheck.rules.serving_function_without_input_signature import ServingFunctionWithoutInputSignature
 from xlacheck.rules.static_argument_equal_by_type import StaticArgumentEqualByType
 from xlacheck.rules.static_argument_per_iteration import StaticArgumentPerIteration
+from xlacheck.rules.static_argument_used_as_data import StaticArgumentUsedAsData
 from xlacheck.rules.static_callable_created_per_call import StaticCallableCreatedPerCall
 from xlacheck.rules.static_dim_of_dynamic_shape import StaticDimOfDynamicShape
 from xlacheck.rules.static_index_under_shape_guard import StaticIndexUnderShapeGuard
@@ -93,6 +94,7 @@ from xlacheck.rules.torch_save_of_xla_tensors import TorchSaveOfXlaTensors
 from xlacheck.rules.torch_schedule_scalar_special_value import TorchScheduleScalarSpecialValue
 from xlacheck.rules.torch_step_varying_python_int import TorchStepVaryingPythonInt
 from xlacheck.rules.torch_tensor_grows_every_step import TorchTensorGrowsEveryStep
+from xlacheck.rules.traced_value_hashed import TracedValueHashed
 from xlacheck.rules.trained_gradient_without_xla_kernel import TrainedGradientWithoutXlaKernel
 from xlacheck.rules.transformed_function_to_jit_per_call import TransformedFunctionToJitPerCall
 from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
@@ -120,6 +122,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     GuardOnConstantTensor,
     StaticIndexUnderShapeGuard,
     PythonPredicateInTfCond,
+    TracedValueHashed,
     # XLA2xx data-dependent shapes
     MaskedTailIndex,
     CumulativeOpOnMasked,
@@ -172,6 +175,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     TransformedFunctionToJitPerCall,
     StaticArgumentEqualByType,
     EagerJaxOpOnGrownArray,
+    StaticArgumentUsedAsData,
     StaticSelfAttributeMutated,
     JitCarryStartsAsNone,
     JitArgumentStructurePerIteration,
