@@ -499,8 +499,9 @@ class _Builder:
         # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
         self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
         self.cuda_only = self._cuda_only_functions()
-        # parameters every call of a file-private function leaves at one literal (analysis.calls)
-        self.literals = closed_call_literals(tree, facts.functions)
+        # parameters every call of a file-private function, or every call of the project, leaves at one
+        # literal (analysis.calls)
+        self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -1822,6 +1823,11 @@ def _every_n_calls(node: ast.AST) -> set[int]:
     return out
 
 
+def _leaves_block(body: list[ast.stmt]) -> bool:
+    """``body`` ends by leaving the block it sits in (``return``, ``raise``, ``break``, ``continue``)."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
@@ -1848,6 +1854,7 @@ class _Walker:
         self.size_names: set[str] = set()
         self.unmoved: frozenset[str] = frozenset()  # modules built here that nothing moves (see _unmoved_modules)
         self.literals: dict[str, object] = {}  # parameters every call leaves at one literal (analysis.calls)
+        self.cut = False  # the statement just walked was an `if` whose running branch leaves the block
 
     def run(self, owner: ast.AST) -> None:
         self.bool_names = self.b.bool_by_use(owner)
@@ -1870,8 +1877,12 @@ class _Walker:
 
     # statements
     def block(self, body: list[ast.stmt]) -> None:
-        for s in body:
+        for i, s in enumerate(body):
             self.stmt(s)
+            if self.cut:  # the branch that runs of a decided `if` returns: what follows never runs
+                self.cut = False
+                self.dead_block(body[i + 1:], True)
+                return
 
     def stmt(self, s: ast.stmt) -> None:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -1934,6 +1945,7 @@ class _Walker:
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
             self.dead_block(s.body, known is False or self.b.cuda_bound(s.body))
+            cut = known is True and _leaves_block(s.body)
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
                     self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
@@ -1944,6 +1956,8 @@ class _Walker:
                 after_body, self.env = self.env, before
                 self.dead_block(s.orelse, known is True or self.b.cuda_bound(s.orelse))
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
+                cut = cut or known is False and _leaves_block(s.orelse)
+            self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
                 v = self.expr(item.context_expr)
