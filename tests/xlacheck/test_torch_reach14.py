@@ -103,3 +103,41 @@ def test_a_call_elsewhere_that_passes_another_literal_keeps_the_branch(tmp_path:
     user = "from emb import rope, Embed\n\ndef go(x):\n    Embed().helper(x, debug=True)\n    return rope(x)\n"
     # (use.py imports no framework: its calls count all the same)
     assert _write(tmp_path, {"emb.py": EMBED, "use.py": user}) == [("XLA350", 17), ("XLA351", 9)]
+
+
+def _one(src: str) -> list[tuple[str, int]]:
+    from xlacheck.engine import check_source
+
+    return [(d.code, d.line) for d in check_source(textwrap.dedent(src), "t.py", torch_xla=True).diagnostics]
+
+
+LENGTHS = """
+import torch
+import torch.nn as nn
+
+class TextEmbed(nn.Module):
+    def forward(self, text, seq_len):
+        if {test}:
+            n = int(seq_len.max().item())
+        else:
+            n = int(seq_len)
+        return text[:, :1] * 0 + n
+
+class Model(nn.Module):
+    def forward(self, x, text, mask):
+        a = self.embed(text, x.shape[1])
+        return self.embed(text, mask.sum(dim=1)) + a
+
+    def __init__(self):
+        super().__init__()
+        self.embed = TextEmbed()
+"""
+
+
+def test_the_else_of_a_tensor_test_holds_no_tensor() -> None:
+    assert _one(LENGTHS.format(test="torch.is_tensor(seq_len)")) == [("XLA350", 8)]
+    assert _one(LENGTHS.format(test="isinstance(seq_len, torch.Tensor)")) == [("XLA350", 8)]
+    negated = LENGTHS.format(test="not torch.is_tensor(seq_len)").replace(
+        "int(seq_len.max().item())", "int(seq_len)").replace("n = int(seq_len)\n        return", "n = int(seq_len.amax())\n        return")
+    assert _one(negated) == [("XLA350", 10)]  # `not`: the body holds the Python number, the else the tensor
+    assert _one(LENGTHS.format(test="seq_len is None")) == [("XLA350", 8), ("XLA350", 10)]

@@ -1941,7 +1941,7 @@ class _Walker:
                 known = literal_test(s.test, self.literals)
             self.periodic += every_n
             before = dict(self.env)
-            numbers = _python_number_tests(s.test)
+            numbers = _python_number_tests(s.test) + self._not_tensor_tests(s.test, True)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
             self.dead_block(s.body, known is False or self.b.cuda_bound(s.body))
@@ -1953,8 +1953,14 @@ class _Walker:
             if s.orelse:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
-                after_body, self.env = self.env, before
+                after_body, self.env = self.env, dict(before)
+                others = self._not_tensor_tests(s.test, False)
+                for name in others:  # the else of `if torch.is_tensor(n):`: n is no tensor there
+                    self.env[name] = 0
                 self.dead_block(s.orelse, known is True or self.b.cuda_bound(s.orelse))
+                for name in others:
+                    if self.env.get(name) == 0 and name in before:
+                        self.env[name] = before[name]
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
             self.cut = cut
@@ -1983,6 +1989,21 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _not_tensor_tests(self, test: ast.expr, holds: bool) -> list[str]:
+        """Names that ``test`` proves no torch tensor where it holds (``holds``) or where it fails:
+        ``torch.is_tensor(n)`` / ``isinstance(n, torch.Tensor)`` fails (its ``else``), ``not`` of one holds."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._not_tensor_tests(test.operand, not holds)
+        if holds or not (isinstance(test, ast.Call) and isinstance(test.func, (ast.Name, ast.Attribute))
+                         and test.args and isinstance(test.args[0], ast.Name) and not test.keywords):
+            return []
+        name = self.b.resolve(test.func)
+        if name == "torch.is_tensor" and len(test.args) == 1 or (
+                isinstance(test.func, ast.Name) and test.func.id == "isinstance" and not name and len(test.args) == 2
+                and self.b.resolve(test.args[1]) == "torch.Tensor"):
+            return [test.args[0].id]
+        return []
 
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
