@@ -77,8 +77,8 @@ def test_a_method_a_framework_base_may_call_fixes_nothing() -> None:
     assert list(_facts(hf)["f0.py"]) == ["rope"]
     train = EMBED.replace("helper", "train")  # nn.Module.eval() calls self.train(False)
     assert list(_facts(train)["f0.py"]) == ["rope"]
-    sub = EMBED + "\nclass Sub(Embed):\n    def scale(self, x, k=2):\n        return x * k\n    def forward(self, x):\n" \
-        "        return self.scale(x)\n"
+    sub = EMBED + ("\nclass Sub(Embed):\n    def scale(self, x, k=2):\n        return x * k\n"
+                   "    def forward(self, x):\n        return self.scale(x)\n")
     assert _facts(sub)["f0.py"]["Sub.scale"] == {"k": 2}
 
 
@@ -137,7 +137,7 @@ class Model(nn.Module):
 def test_the_else_of_a_tensor_test_holds_no_tensor() -> None:
     assert _one(LENGTHS.format(test="torch.is_tensor(seq_len)")) == [("XLA350", 8)]
     assert _one(LENGTHS.format(test="isinstance(seq_len, torch.Tensor)")) == [("XLA350", 8)]
-    negated = LENGTHS.format(test="not torch.is_tensor(seq_len)").replace(
-        "int(seq_len.max().item())", "int(seq_len)").replace("n = int(seq_len)\n        return", "n = int(seq_len.amax())\n        return")
+    negated = LENGTHS.format(test="not torch.is_tensor(seq_len)").replace("int(seq_len.max().item())", "int(seq_len)")
+    negated = negated.replace("n = int(seq_len)\n        return", "n = int(seq_len.amax())\n        return")
     assert _one(negated) == [("XLA350", 10)]  # `not`: the body holds the Python number, the else the tensor
     assert _one(LENGTHS.format(test="seq_len is None")) == [("XLA350", 8), ("XLA350", 10)]

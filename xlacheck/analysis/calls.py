@@ -226,20 +226,20 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
             other.add(n.value)
     classes = tuple((c.name, tuple(_base_name(b) for b in c.bases)) for c in tree.body if isinstance(c, ast.ClassDef))
     candidates: list[Candidate] = []
-    for f in functions:
-        node = f.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or f.parent is not None \
-                or f.name.startswith("__") and f.name.endswith("__") or not _plainly_decorated(node):
+    for info in functions:
+        node = info.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or info.parent is not None \
+                or info.name.startswith("__") and info.name.endswith("__") or not _plainly_decorated(node):
             continue
-        if f.cls is not None and f.cls.node not in tree.body:
+        if info.cls is not None and info.cls.node not in tree.body:
             continue  # a method of a nested class
         params = _literal_params(node)
         if not params:
             continue
-        bases = None if f.cls is None else tuple(_base_name(b) for b in f.cls.node.bases)
-        qualname = f.name if f.cls is None else f"{f.cls.node.name}.{f.name}"
-        shift = 1 if f.cls is not None and not _is_static(node) else 0
-        candidates.append(Candidate(qualname, f.name, shift, tuple(params), bases))
+        bases = None if info.cls is None else tuple(_base_name(b) for b in info.cls.node.bases)
+        qualname = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+        shift = 1 if info.cls is not None and not _is_static(node) else 0
+        candidates.append(Candidate(qualname, info.name, shift, tuple(params), bases))
     return CallIndex(tuple((n, tuple(cs)) for n, cs in sorted(calls.items())), frozenset(other), classes,
                      tuple(candidates))
 
