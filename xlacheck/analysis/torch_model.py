@@ -1953,14 +1953,14 @@ class _Walker:
             if s.orelse:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
-                after_body, self.env = self.env, dict(before)
-                others = self._not_tensor_tests(s.test, False)
+                after_body, self.env = self.env, before
+                others = {name: before.get(name) for name in self._not_tensor_tests(s.test, False)}
                 for name in others:  # the else of `if torch.is_tensor(n):`: n is no tensor there
                     self.env[name] = 0
                 self.dead_block(s.orelse, known is True or self.b.cuda_bound(s.orelse))
-                for name in others:
-                    if self.env.get(name) == 0 and name in before:
-                        self.env[name] = before[name]
+                for name, flags in others.items():
+                    if self.env.get(name) == 0 and flags is not None:
+                        self.env[name] = flags
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
             self.cut = cut
