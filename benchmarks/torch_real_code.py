@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.engine import check_source  # noqa: E402
+from xlacheck.analysis.project import ProjectFile, call_literals  # noqa: E402
+from xlacheck.engine import check_file  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 
 
@@ -37,21 +38,30 @@ def main(argv: list[str] | None = None) -> int:
     lines = 0
     per_rule: Counter[str] = Counter()
     fixes: Counter[str] = Counter()
-    for pattern in args.globs:
-        for path in sorted(glob.glob(pattern, recursive=True)):
-            source = Path(path).read_text(errors="replace")
-            lines += source.count("\n")
-            result = check_source(source, path, torch_xla=args.torch_xla, preview=args.preview)
-            if result.error is not None:
-                print(f"{path}: error: {result.error.message}")
-            for d in result.diagnostics:
-                per_rule[d.code] += 1
-                print(f"{path}:{d.line}:{d.col + 1}: {d.code} {d.message}")
-                if args.fixes and d.fix is not None and d.fix.edits:
-                    fixes[d.code] += 1
-                    before = set(source.splitlines())  # the lines the fix writes anew
-                    new = [line.strip() for line in apply_edits(source, d.fix.edits).splitlines() if line not in before]
-                    print(f"    fix ({d.fix.applicability.value}): " + "\n        ".join(new))
+    paths = [path for pattern in args.globs for path in sorted(glob.glob(pattern, recursive=True))]
+    # as the CLI's project pass: every file alone, then again those whose functions every call of the
+    # globbed files passes a literal to (analysis.calls.project_literals)
+    first = {}
+    for path in paths:
+        source = Path(path).read_text(errors="replace")
+        first[path] = (source, check_file(source, path, torch_xla=args.torch_xla, preview=args.preview))
+    literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
+    for path in paths:
+        source, checked = first[path]
+        if path in literals:
+            checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview, literals=literals[path])
+        result = checked.result
+        lines += source.count("\n")
+        if result.error is not None:
+            print(f"{path}: error: {result.error.message}")
+        for d in result.diagnostics:
+            per_rule[d.code] += 1
+            print(f"{path}:{d.line}:{d.col + 1}: {d.code} {d.message}")
+            if args.fixes and d.fix is not None and d.fix.edits:
+                fixes[d.code] += 1
+                before = set(source.splitlines())  # the lines the fix writes anew
+                new = [line.strip() for line in apply_edits(source, d.fix.edits).splitlines() if line not in before]
+                print(f"    fix ({d.fix.applicability.value}): " + "\n        ".join(new))
     total = sum(per_rule.values())
     print(f"{lines} lines, {total} findings ({total / max(lines, 1) * 1e4:.2f} per 10k lines): "
           + ", ".join(f"{code} {n}" for code, n in sorted(per_rule.items())))

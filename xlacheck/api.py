@@ -93,6 +93,8 @@ class _Plan:
     fix: _FixMode | None = None
     # file path -> what the other files of the run say about its functions (second pass)
     project: dict[str, dict[str, ProjectFact]] | None = None
+    # file path -> {qualname: {parameter: literal}} every call of the run passes (second pass)
+    literals: dict[str, dict[str, dict[str, object]]] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -158,16 +160,18 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     first = _map_files(replace(plan, fix=None), files)
     project: list[Any] = []
     if len(files) > 1:
-        from xlacheck.analysis.project import ProjectFile, resolve
+        from xlacheck.analysis.project import ProjectFile, call_literals, resolve
 
         project = [ProjectFile(str(f.path), f.display, o[2], _cell_lines(f) if f.display.endswith(".ipynb") else None)
                    for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
     facts = resolve(project) if len(project) > 1 else {}
+    literals = call_literals(project) if len(project) > 1 else {}
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
+        str(f.path) in literals and o[0].error is None and not o[0].skipped) or (
         plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
     if not again:
         return first
-    second = _map_files(replace(plan, project=facts or None), [files[i] for i in again])
+    second = _map_files(replace(plan, project=facts or None, literals=literals or None), [files[i] for i in again])
     out = list(first)
     for i, outcome in zip(again, second):
         out[i] = outcome
@@ -257,7 +261,7 @@ def _count_lines(data: bytes) -> int:
 
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False,
-                 rel: str | None = None) -> CachedLint:
+                 rel: str | None = None, literals: dict[str, dict[str, object]] | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -268,6 +272,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["torch_xla"] = True  # declared: torch code runs on XLA devices
     if jit_compiled:
         extra["jit_compiled"] = True  # declared: this file's TF/JAX code runs under XLA (jit-compiled globs)
+    if literals:
+        extra["literals"] = literals  # what every call of the run passes to its functions
     if rel is not None and (plan.settings.torch_xla or jit_compiled):
         from xlacheck.engine import is_test_file
 
@@ -350,19 +356,24 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
 
 
 def _reexports(path: str, data: bytes) -> Summary | None:
-    """A package ``__init__`` that names no framework may still re-export the package's functions
-    (``from .losses import focal_loss``): a summary with those names alone, for the project pass."""
-    if not path.endswith("__init__.py") or b"import" not in data:
+    """A file that names no framework may still call the project's functions (their call literals,
+    :func:`xlacheck.analysis.project.call_literals`), and a package ``__init__`` re-export them
+    (``from .losses import focal_loss``): a summary with those calls and names alone, for the
+    project pass."""
+    if not path.endswith(".py") or b"(" not in data and b"import" not in data:
         return None
     import ast
 
+    from xlacheck.analysis.calls import index_calls
     from xlacheck.analysis.project import Summary, reexports
 
     try:
-        names = reexports(ast.parse(data))
+        tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return Summary((), (), (), names) if names else None
+    names = reexports(tree) if path.endswith("__init__.py") else ()
+    calls = index_calls(tree)  # its calls still count for the call literals of the run
+    return Summary((), (), (), names, calls) if names or calls.calls or calls.other else None
 
 
 def _decode(data: bytes, notebook: Notebook | None) -> DecodedSource:
@@ -376,14 +387,15 @@ def _process_source(
 ) -> _Outcome | None:
     path = file.display
     facts = plan.project.get(str(file.path)) if plan.project is not None else None
+    literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
     declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
-        from xlacheck.analysis.project import facts_key  # the key depends on the other files' facts
+        from xlacheck.analysis.project import facts_key, literals_key  # the key depends on the other files
 
         # the result depends on the other files' facts and on whether jit-compiled covers this file
-        key = plan.cache.key((data + facts_key(facts) if facts else data) + (b"\0jit-compiled" if declared else b""),
-                             path)
+        key = plan.cache.key((data + facts_key(facts) if facts else data) + literals_key(literals)
+                             + (b"\0jit-compiled" if declared else b""), path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -394,7 +406,7 @@ def _process_source(
             decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
-        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel)
+        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not _checks_directives(plan, data):
@@ -424,9 +436,10 @@ def _fix(
     assert plan.fix is not None
 
     def relint(text: str) -> tuple[Diagnostic, ...]:
+        literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
         return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts,
                                                            plan.settings.declares_jit(file.rel),
-                                                           file.rel).diagnostics)
+                                                           file.rel, literals).diagnostics)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False

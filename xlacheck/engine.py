@@ -103,12 +103,14 @@ def is_test_file(path: str) -> bool:
 def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
-    test_file: bool | None = None,
+    test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
     functions (:func:`xlacheck.analysis.project.resolve`); ``test_file``: whether the file is one of
-    the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``)."""
+    the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``);
+    ``literals``: what every call of the project passes to this file's functions
+    (:func:`xlacheck.analysis.project.call_literals`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -122,7 +124,7 @@ def check_file(
     summary: list[Summary] = []
     try:
         diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled,
-                                  test_file)
+                                  test_file, literals)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -138,6 +140,7 @@ def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
+    literals: Mapping[str, Mapping[str, object]] | None = None,
 ) -> list[Diagnostic]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -145,6 +148,8 @@ def _check_tree(
     if (torch_xla or jit_compiled) and test_file:
         torch_xla = jit_compiled = False
     facts = analyze_module(tree, path, project, declared=jit_compiled)
+    if literals:
+        facts.call_literals = literals
     if not facts.aliases.frameworks:
         if summary is not None:
             summary.append(summarize(facts, tree))

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import walk
 
@@ -95,61 +96,270 @@ def _mentions(tree: ast.Module, names: set[str]) -> tuple[dict[str, list[ast.Cal
     return calls, other
 
 
-def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo]) -> dict[int, dict[str, object]]:
+@dataclass(frozen=True)
+class CallShape:
+    """One call as far as literal arguments go: each positional argument's literal (``_UNKNOWN`` for
+    anything else), each keyword's, whether it unpacks ``*args``/``**kwargs`` (``open``: it may pass
+    anything), and whether it names a class before the method (``Cls.method(obj, ...)``)."""
+
+    positional: tuple[object, ...]
+    keywords: tuple[tuple[str, object], ...]
+    open: bool
+    through_class: bool
+
+    @classmethod
+    def of(cls, c: ast.Call) -> CallShape:
+        return cls(tuple(_literal(a) for a in c.args), tuple((k.arg, _literal(k.value)) for k in c.keywords if k.arg),
+                   any(isinstance(x, ast.Starred) for x in c.args) or any(k.arg is None for k in c.keywords),
+                   _through_class(c))
+
+    def to_json(self) -> list[object]:
+        return [[_enc(v) for v in self.positional], [[k, _enc(v)] for k, v in self.keywords], self.open,
+                self.through_class]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> CallShape:
+        positional, keywords, is_open, through = data
+        return cls(tuple(_dec(v) for v in positional), tuple((str(k), _dec(v)) for k, v in keywords), bool(is_open),
+                   bool(through))
+
+
+def _enc(v: object) -> list[object]:
+    return [] if v is _UNKNOWN else [v]  # JSON: [] unknown, [literal] known
+
+
+def _dec(v: list[object]) -> object:
+    return v[0] if v else _UNKNOWN
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A public function or method of one file whose parameters with literal defaults the calls of the
+    whole project may fix (:func:`project_literals`): ``qualname`` (``f`` or ``Cls.f``), the name calls
+    spell, how many receiver slots a call through an attribute fills first (``shift``), each parameter
+    (name, positional index or -1, default literal), and for a method its class's bases (last names)."""
+
+    qualname: str
+    name: str
+    shift: int
+    params: tuple[tuple[str, int, object], ...]
+    bases: tuple[str, ...] | None
+
+    def to_json(self) -> list[object]:
+        return [self.qualname, self.name, self.shift, [[p, i, _enc(d)] for p, i, d in self.params],
+                None if self.bases is None else list(self.bases)]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Candidate:
+        qualname, name, shift, params, bases = data
+        return cls(str(qualname), str(name), int(shift), tuple((str(p), int(i), _dec(d)) for p, i, d in params),
+                   None if bases is None else tuple(str(b) for b in bases))
+
+
+@dataclass(frozen=True)
+class CallIndex:
+    """What one file tells the project about calls by name (:func:`index_calls`): the calls per callee
+    name, the names it uses otherwise (a value, an attribute read not called, a string constant), its
+    classes with their bases (last names) and its candidate functions. JSON-able, for the cache."""
+
+    calls: tuple[tuple[str, tuple[CallShape, ...]], ...] = ()
+    other: frozenset[str] = frozenset()
+    classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+
+    def to_json(self) -> list[object]:
+        return [[[n, [c.to_json() for c in cs]] for n, cs in self.calls], sorted(self.other),
+                [[n, list(b)] for n, b in self.classes], [c.to_json() for c in self.candidates]]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> CallIndex:
+        calls, other, classes, candidates = data
+        return cls(tuple((str(n), tuple(CallShape.from_json(c) for c in cs)) for n, cs in calls),
+                   frozenset(str(o) for o in other), tuple((str(n), tuple(str(x) for x in b)) for n, b in classes),
+                   tuple(Candidate.from_json(c) for c in candidates))
+
+
+def _base_name(b: ast.expr) -> str:
+    return b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "?"
+
+
+def _literal_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, int, object]]:
+    """(parameter, positional index or -1, default literal or ``_UNKNOWN``) for the parameters with a
+    default that the function never rebinds."""
+    a = node.args
+    positional = a.posonlyargs + a.args
+    index = {p.arg: i for i, p in enumerate(positional)}
+    pairs = list(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
+    pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    rebound = _rebound(node)
+    return [(p, index.get(p, -1), _literal(d)) for p, d in pairs if p not in rebound]
+
+
+def _plainly_decorated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """No decorator but ``staticmethod``/``classmethod``: other decorators may call it with arguments of
+    their own."""
+    return all(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
+
+
+def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> CallIndex:
+    """The file's :class:`CallIndex`: every call by name, every other use of a name, its module-level
+    classes and its candidates (module-level functions and methods of module-level classes, public or
+    not, not dunders, with a parameter of literal default)."""
+    calls: dict[str, list[CallShape]] = {}
+    callee_ids: set[int] = set()
+    for n in walk(tree):
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name is not None:
+                calls.setdefault(name, []).append(CallShape.of(n))
+                callee_ids.add(id(f))
+    other: set[str] = set()
+    for n in walk(tree):
+        if id(n) in callee_ids:
+            continue
+        if isinstance(n, ast.Name):
+            other.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            other.add(n.attr)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+            other.add(n.value)
+    classes = tuple((c.name, tuple(_base_name(b) for b in c.bases)) for c in tree.body if isinstance(c, ast.ClassDef))
+    candidates: list[Candidate] = []
+    for info in functions:
+        node = info.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or info.parent is not None \
+                or info.name.startswith("__") and info.name.endswith("__") or not _plainly_decorated(node):
+            continue
+        if info.cls is not None and info.cls.node not in tree.body:
+            continue  # a method of a nested class
+        params = _literal_params(node)
+        if not params:
+            continue
+        bases = None if info.cls is None else tuple(_base_name(b) for b in info.cls.node.bases)
+        qualname = info.name if info.cls is None else f"{info.cls.node.name}.{info.name}"
+        shift = 1 if info.cls is not None and not _is_static(node) else 0
+        candidates.append(Candidate(qualname, info.name, shift, tuple(params), bases))
+    return CallIndex(tuple((n, tuple(cs)) for n, cs in sorted(calls.items())), frozenset(other), classes,
+                     tuple(candidates))
+
+
+def _fixed(sites: Iterable[CallShape], index: int, shift: int, default: object, param: str) -> object:
+    """The literal ``param`` is at every one of ``sites`` (its default where a call does not pass it),
+    ``_UNKNOWN`` where calls differ or pass something else, ``_UNSET`` with no site."""
+    value: object = _UNSET
+    for c in sites:
+        if c.open or shift and c.through_class:
+            return _UNKNOWN
+        passed = next((v for k, v in c.keywords if k == param), _UNSET)
+        if passed is _UNSET and index >= 0 and index < len(c.positional) + shift:
+            at = index - shift
+            if at < 0:  # the receiver slot: anything
+                return _UNKNOWN
+            passed = c.positional[at]
+        got = default if passed is _UNSET else passed
+        if got is _UNKNOWN or value is not _UNSET and (got != value or type(got) is not type(value)):
+            return _UNKNOWN
+        value = got
+    return value
+
+
+# nn.Module calls some of its own methods with arguments of its own (``eval()`` -> ``self.train(False)``):
+# a method of one of these names may be called with anything (tools/generate_torch_module_table.py)
+_MODULE_METHODS: frozenset[str] | None = None
+
+
+def _module_methods() -> frozenset[str]:
+    global _MODULE_METHODS
+    if _MODULE_METHODS is None:
+        from xlacheck._data import load_json
+
+        _MODULE_METHODS = frozenset(load_json("torch_module.json")["methods"]) | {"forward"}
+    return _MODULE_METHODS
+
+
+def project_literals(indexes: Mapping[str, CallIndex]) -> dict[str, dict[str, dict[str, object]]]:
+    """Per file path: {qualname: {parameter: the literal it is at every call of the project}}, for the
+    candidates whose every call the project shows: the name is spelled only as a callee in every file
+    of the run (never a value, an attribute read or a string), at least one call, and, for a method, a
+    class whose bases are ``object``, ``nn.Module`` or such classes of the project (a method that
+    overrides a framework class's may be called by the framework with anything); nn.Module's own
+    method names and ``forward`` are left out (the module calls them itself). Calls are matched by the
+    spelled name, so every same-named function's calls count for each: more calls, fewer facts."""
+    calls: dict[str, list[CallShape]] = {}
+    other: set[str] = set()
+    bases: dict[str, list[tuple[str, ...]]] = {}
+    for ix in indexes.values():
+        for name, shapes in ix.calls:
+            calls.setdefault(name, []).extend(shapes)
+        other |= ix.other
+        for name, b in ix.classes:
+            bases.setdefault(name, []).append(b)
+    closed: dict[str, bool] = {}
+
+    def is_closed(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name in ("object", "Module"):
+            return True
+        if name in seen or name not in bases:
+            return False
+        if name not in closed:
+            closed[name] = all(is_closed(b, seen | {name}) for defs in bases[name] for b in defs)
+        return closed[name]
+
+    out: dict[str, dict[str, dict[str, object]]] = {}
+    for path, ix in indexes.items():
+        for cand in ix.candidates:
+            if cand.name in other or not calls.get(cand.name):
+                continue
+            if cand.bases is not None and (cand.name in _module_methods() or not all(is_closed(b) for b in cand.bases)):
+                continue
+            known = {}
+            for param, index, default in cand.params:
+                value = _fixed(calls[cand.name], index, cand.shift, default, param)
+                if value is not _UNKNOWN and value is not _UNSET:
+                    known[param] = value
+            if known:
+                out.setdefault(path, {})[cand.qualname] = known
+    return out
+
+
+def closed_call_literals(tree: ast.Module, functions: Iterable[FunctionInfo],
+                         project: Mapping[str, Mapping[str, object]] | None = None) -> dict[int, dict[str, object]]:
     """id(function node) -> {parameter: the literal it is at every call}, for the functions whose every
-    call the file shows (see the module docstring). Functions with no call at all get nothing."""
+    call the file shows (see the module docstring), and ``project``'s (:func:`project_literals` of this
+    file: {qualname: {parameter: literal}}) for those whose every call the project shows. Functions with
+    no call at all get nothing."""
+    functions = list(functions)
+    out: dict[int, dict[str, object]] = {}
+    if project:
+        for f in functions:
+            if f.parent is None and isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qualname = f.name if f.cls is None else f"{f.cls.node.name}.{f.name}"
+                if qualname in project:
+                    out[id(f.node)] = dict(project[qualname])
     closed = [f for f in functions if isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef))
               and (f.parent is not None and f.cls is None
                    or f.name.startswith("_") and not (f.name.startswith("__") and f.name.endswith("__")))
-              and all(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
-                      for d in f.node.decorator_list)]  # other decorators may call it with their own arguments
+              and _plainly_decorated(f.node)]
     if not closed:
-        return {}
+        return out
     calls, other = _mentions(tree, {f.name for f in closed})
-    out: dict[int, dict[str, object]] = {}
     for f in closed:
         node = f.node
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        sites = calls.get(f.name, [])
+        sites = [CallShape.of(c) for c in calls.get(f.name, [])]
         if not sites or f.name in other:
             continue
-        a = node.args
-        positional = a.posonlyargs + a.args
-        defaults: dict[str, ast.expr] = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]],
-                                                 a.defaults))
-        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
-        index = {p.arg: i for i, p in enumerate(positional)}
         # a method called through an attribute binds its receiver first; count it as passed positionally
         # (conservative: ``Cls.method(obj, x)`` reaches one parameter further than ``obj.method(x)``)
         shift = 1 if f.cls is not None and not _is_static(node) else 0
-        rebound = _rebound(node)
         known: dict[str, object] = {}
-        for param, default in defaults.items():
-            if param in rebound:
-                continue
-            default_value = _literal(default)
-            value: object = _UNSET
-            for c in sites:
-                if any(isinstance(x, ast.Starred) for x in c.args) or any(k.arg is None for k in c.keywords) \
-                        or shift and _through_class(c):
-                    value = _UNKNOWN
-                    break
-                passed = next((k.value for k in c.keywords if k.arg == param), None)
-                if passed is None and param in index and index[param] < len(c.args) + shift:
-                    at = index[param] - shift
-                    if at < 0:  # the receiver slot: anything
-                        value = _UNKNOWN
-                        break
-                    passed = c.args[at]
-                got = default_value if passed is None else _literal(passed)
-                if got is _UNKNOWN or value is not _UNSET and (got != value or type(got) is not type(value)):
-                    value = _UNKNOWN
-                    break
-                value = got
+        for param, index, default in _literal_params(node):
+            value = _fixed(sites, index, shift, default, param)
             if value is not _UNKNOWN and value is not _UNSET:
                 known[param] = value
         if known:
-            out[id(node)] = known
+            out[id(node)] = {**known, **out.get(id(node), {})}
     return out
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
     Certainty,
@@ -50,22 +51,24 @@ class Summary:
     # names imported at module level from non-framework modules, as imported ("..losses.focal_loss"):
     # a package's __init__ re-exports functions this way
     exports: tuple[tuple[str, str], ...] = ()
+    call_index: CallIndex | None = None  # its calls by name and candidate functions (analysis.calls)
 
     def to_json(self) -> list[object]:
         return [[[n, int(level)] for n, level in self.functions], [[n, list(c)] for n, c in self.calls],
                 [[u.target, u.caller, u.how, int(u.level), u.host, u.converted, u.jax, u.line, u.traced,
                   [list(a) for a in u.args], [list(c) for c in u.consts]] for u in self.uses],
-                [list(e) for e in self.exports]]
+                [list(e) for e in self.exports], None if self.call_index is None else self.call_index.to_json()]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Summary:
-        functions, calls, uses, exports = data
+        functions, calls, uses, exports = data[:4]
+        index = CallIndex.from_json(data[4]) if len(data) > 4 and data[4] is not None else None
         return cls(tuple((n, Level(v)) for n, v in functions), tuple((n, tuple(c)) for n, c in calls),
                    tuple(ExternalUse(t, c, h, Level(v), bool(ho), bool(cv), bool(j), int(line), bool(tr),
                                      tuple((str(k), int(fl)) for k, fl in args),
                                      tuple((str(k), bool(truth)) for k, truth in consts))
                          for t, c, h, v, ho, cv, j, line, tr, args, consts in uses),
-                   tuple((str(a), str(b)) for a, b in exports))
+                   tuple((str(a), str(b)) for a, b in exports), index)
 
 
 def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
@@ -77,7 +80,8 @@ def summarize(facts: ModuleFacts, tree: ast.Module | None = None) -> Summary:
                       for name, f in funcs.items())
     calls = tuple((name, tuple(sorted(n for n in f.called_names if n in funcs and n != name)))
                   for name, f in funcs.items() if any(n in funcs for n in f.called_names))
-    return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else ())
+    return Summary(functions, calls, tuple(external_uses(facts)), reexports(tree) if tree is not None else (),
+                   index_calls(tree, facts.functions) if tree is not None else None)
 
 
 def reexports(tree: ast.Module) -> tuple[tuple[str, str], ...]:
@@ -120,6 +124,21 @@ def facts_key(facts: Mapping[str, ProjectFact]) -> bytes:
         return b""
     return json.dumps(sorted((n, int(f.level), f.why, f.converted, f.jax, f.traced, f.args, f.consts)
                              for n, f in facts.items())).encode()
+
+
+def call_literals(files: Sequence[ProjectFile]) -> dict[str, dict[str, dict[str, object]]]:
+    """Per file path: {qualname: {parameter: literal}} for its functions whose every call in the run
+    leaves a parameter at one literal (:func:`xlacheck.analysis.calls.project_literals`); only files
+    that get some."""
+    return project_literals({f.path: f.summary.call_index for f in sorted(files, key=lambda f: f.path)
+                             if f.summary.call_index is not None})
+
+
+def literals_key(literals: Mapping[str, Mapping[str, object]] | None) -> bytes:
+    """Canonical bytes of one file's call literals, for its cache key (empty when it has none)."""
+    if not literals:
+        return b""
+    return json.dumps(sorted((q, sorted((p, repr(v)) for p, v in ps.items())) for q, ps in literals.items())).encode()
 
 
 def resolve(files: Sequence[ProjectFile]) -> dict[str, dict[str, ProjectFact]]:

@@ -499,8 +499,9 @@ class _Builder:
         # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
         self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
         self.cuda_only = self._cuda_only_functions()
-        # parameters every call of a file-private function leaves at one literal (analysis.calls)
-        self.literals = closed_call_literals(tree, facts.functions)
+        # parameters every call of a file-private function, or every call of the project, leaves at one
+        # literal (analysis.calls)
+        self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
@@ -1822,6 +1823,11 @@ def _every_n_calls(node: ast.AST) -> set[int]:
     return out
 
 
+def _leaves_block(body: list[ast.stmt]) -> bool:
+    """``body`` ends by leaving the block it sits in (``return``, ``raise``, ``break``, ``continue``)."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
@@ -1848,6 +1854,7 @@ class _Walker:
         self.size_names: set[str] = set()
         self.unmoved: frozenset[str] = frozenset()  # modules built here that nothing moves (see _unmoved_modules)
         self.literals: dict[str, object] = {}  # parameters every call leaves at one literal (analysis.calls)
+        self.cut = False  # the statement just walked was an `if` whose running branch leaves the block
 
     def run(self, owner: ast.AST) -> None:
         self.bool_names = self.b.bool_by_use(owner)
@@ -1870,8 +1877,12 @@ class _Walker:
 
     # statements
     def block(self, body: list[ast.stmt]) -> None:
-        for s in body:
+        for i, s in enumerate(body):
             self.stmt(s)
+            if self.cut:  # the branch that runs of a decided `if` returns: what follows never runs
+                self.cut = False
+                self.dead_block(body[i + 1:], True)
+                return
 
     def stmt(self, s: ast.stmt) -> None:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -1930,10 +1941,11 @@ class _Walker:
                 known = literal_test(s.test, self.literals)
             self.periodic += every_n
             before = dict(self.env)
-            numbers = _python_number_tests(s.test)
+            numbers = _python_number_tests(s.test) + self._not_tensor_tests(s.test, True)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
             self.dead_block(s.body, known is False or self.b.cuda_bound(s.body))
+            cut = known is True and _leaves_block(s.body)
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
                     self.env[name] = before[name]  # not rebound in the body: whatever it was on the other path
@@ -1942,8 +1954,16 @@ class _Walker:
                 # the else branch starts from the names before the `if`, not from what the body bound
                 # (`weights = torch.tensor(...)` in the body; `weights.split("|")` on the str in the else)
                 after_body, self.env = self.env, before
+                others = {name: before.get(name) for name in self._not_tensor_tests(s.test, False)}
+                for name in others:  # the else of `if torch.is_tensor(n):`: n is no tensor there
+                    self.env[name] = 0
                 self.dead_block(s.orelse, known is True or self.b.cuda_bound(s.orelse))
+                for name, flags in others.items():
+                    if self.env.get(name) == 0 and flags is not None:
+                        self.env[name] = flags
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
+                cut = cut or known is False and _leaves_block(s.orelse)
+            self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
                 v = self.expr(item.context_expr)
@@ -1969,6 +1989,21 @@ class _Walker:
         if not isinstance(s, (ast.For, ast.AsyncFor, ast.While)) and any(
                 self.b.resolve(c.func) in GRAPH_SYNCS for c in _calls_in(s)):
             self.synced = True
+
+    def _not_tensor_tests(self, test: ast.expr, holds: bool) -> list[str]:
+        """Names that ``test`` proves no torch tensor where it holds (``holds``) or where it fails:
+        ``torch.is_tensor(n)`` / ``isinstance(n, torch.Tensor)`` fails (its ``else``), ``not`` of one holds."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._not_tensor_tests(test.operand, not holds)
+        if holds or not (isinstance(test, ast.Call) and isinstance(test.func, (ast.Name, ast.Attribute))
+                         and test.args and isinstance(test.args[0], ast.Name) and not test.keywords):
+            return []
+        name = self.b.resolve(test.func)
+        if name == "torch.is_tensor" and len(test.args) == 1 or (
+                isinstance(test.func, ast.Name) and test.func.id == "isinstance" and not name and len(test.args) == 2
+                and self.b.resolve(test.args[1]) == "torch.Tensor"):
+            return [test.args[0].id]
+        return []
 
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
