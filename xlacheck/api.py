@@ -166,8 +166,10 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
                    for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
     facts = resolve(project) if len(project) > 1 else {}
     literals = call_literals(project) if len(project) > 1 else {}
+    # call literals only decide branches that never run (analysis.calls): they can take findings
+    # away, never add one, so a file they reach is linted again only when it has findings
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
-        str(f.path) in literals and o[0].error is None and not o[0].skipped) or (
+        str(f.path) in literals and o[0].error is None and not o[0].skipped and o[0].diagnostics) or (
         plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
     if not again:
         return first
