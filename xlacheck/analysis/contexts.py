@@ -249,6 +249,9 @@ class FunctionInfo:
     why: str = ""
     called_names: set[str] = field(default_factory=set)
     referenced_names: set[str] = field(default_factory=set)  # every name it reads, called or not
+    # parameters whose default names a framework API that no call in the file passes: param -> API
+    # (def apply(t, fn=tf.linalg.det): `fn(t)` calls tf.linalg.det; :func:`_api_defaults`)
+    api_defaults: dict[str, str] = field(default_factory=dict)
     called_methods: set[str] = field(default_factory=set)
     # `self.<attr>.<method>(...)` and `<name>.<method>(...)` calls: (attr or name, method), for
     # objects of classes defined here that a method or the module builds (:func:`_object_method`)
@@ -547,6 +550,10 @@ class _Scanner:
         self.external: list[tuple[str, FunctionInfo, int, str, ast.Call | None]] = []
         # module-level `name = ClassName(...)`: name -> class name (None once bound twice)
         self.instances: dict[str, str | None] = {}
+        # `NAME = <chain, partial or getattr>` outside class bodies: names that may name an API
+        # (AliasTable.bind_callables keeps those bound once in the file)
+        self.callable_candidates: dict[str, ast.expr] = {}
+        self.module_lambdas: dict[str, ast.Lambda | None] = {}  # module-level `NAME = lambda ...` (None: bound twice)
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -615,6 +622,11 @@ class _Scanner:
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
                 _module_alias(aliases, node)  # type: ignore[arg-type]
+                self._callable_candidate(node)  # type: ignore[arg-type]
+                if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:  # type: ignore[attr-defined]
+                    name = node.targets[0].id  # type: ignore[attr-defined]
+                    lam = value if type(value) is ast.Lambda else None
+                    self.module_lambdas[name] = None if name in self.module_lambdas else lam
                 wrapper = value.func if type(value) is ast.Call else None
                 if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
                     wrapper = wrapper.func
@@ -626,8 +638,9 @@ class _Scanner:
                         self.instances[target.id] = None if target.id in self.instances else built
                         if compiled:
                             self.compiled_names.add(target.id)
-            elif t is ast.Assign and func is not None and func.cls is not None:
-                for target in node.targets:  # type: ignore[attr-defined]
+            elif t is ast.Assign and func is not None:
+                self._callable_candidate(node)  # type: ignore[arg-type]
+                for target in node.targets if func.cls is not None else ():  # type: ignore[attr-defined]
                     if (
                         type(target) is ast.Attribute
                         and type(target.value) is ast.Name
@@ -651,6 +664,12 @@ class _Scanner:
                             push((child, func, cls))
                 elif isinstance(value, AST):
                     push((value, func, cls))
+
+    def _callable_candidate(self, node: ast.Assign) -> None:
+        """Note ``NAME = <attribute chain | partial(...) | getattr(...)>`` for AliasTable.bind_callables."""
+        if len(node.targets) == 1 and type(node.targets[0]) is ast.Name and \
+                type(node.value) in (ast.Attribute, ast.Call):
+            self.callable_candidates[node.targets[0].id] = node.value
 
     def _base_name(self, base: ast.expr) -> str:
         resolved = self.aliases.resolve(base)
@@ -941,6 +960,9 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     (``--jit-compiled``, :func:`_mark_declared_roots`)."""
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
+    for name, lam in scanner.module_lambdas.items():  # `NAME = lambda ...` bound once at module level: called by name
+        if lam is not None and name not in module_funcs and id(lam) in scanner.by_node:
+            module_funcs[name] = scanner.by_node[id(lam)]
     inf = _Inference(scanner, module_funcs, {c.node.name: c for c in scanner.classes})
     _mark_classes(inf)
     _mark_shared_line_lambdas(functions)
@@ -1933,6 +1955,39 @@ def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], 
     return out
 
 
+def _api_defaults(scanner: _Scanner) -> None:
+    """Set :attr:`FunctionInfo.api_defaults`: a plain function's (not a method's: its callers go through
+    ``self``) parameters whose default names a framework API (``fn=tf.linalg.det``), that the function
+    never rebinds, and that no call of it in the file passes (by keyword, by position, or through
+    ``*args``/``**kwargs``); a function the module body itself calls is left out (those calls are not
+    collected). Every run the file shows calls that API."""
+    aliases = scanner.aliases
+    for f in scanner.functions:
+        node = f.node
+        if f.cls is not None or isinstance(node, ast.Lambda) or f.name in scanner.module_called:
+            continue
+        a = node.args
+        positional = [*a.posonlyargs, *a.args]
+        pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+                 *((p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+        found = {p.arg: api for p, d in pairs if type(d) in (ast.Attribute, ast.Call)
+                 and (api := aliases.callable_value(d)) is not None}
+        if not found:
+            continue
+        index = {p.arg: i for i, p in enumerate(positional)}
+        for call, _ in scanner.sites["local"]:
+            if type(call.func) is not ast.Name or call.func.id != f.name:
+                continue
+            if any(kw.arg is None for kw in call.keywords) or any(type(x) is ast.Starred for x in call.args):
+                found = {}
+                break
+            found = {p: api for p, api in found.items() if not any(kw.arg == p for kw in call.keywords)
+                     and not (p in index and index[p] < len(call.args))}
+        if found:
+            stored = {n.id for n in own_nodes(node) if type(n) is ast.Name and not isinstance(n.ctx, ast.Load)}
+            f.api_defaults = {p: api for p, api in found.items() if p not in stored}
+
+
 def is_test_module(path: str | None) -> bool:
     """pytest's default file patterns: ``test_*.py`` and ``*_test.py``."""
     if not path:
@@ -1949,6 +2004,8 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     jit-compiled declaration (:func:`_declared_roots`)."""
     scanner = _Scanner()
     scanner.scan(tree)
+    scanner.aliases.bind_callables(tree, scanner.callable_candidates)
+    _api_defaults(scanner)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project, declared=declared)
     _mark_structure_params(tree, facts)
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
