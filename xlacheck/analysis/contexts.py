@@ -640,13 +640,14 @@ class _Scanner:
                             self.compiled_names.add(target.id)
             elif t is ast.Assign and func is not None:
                 self._callable_candidate(node)  # type: ignore[arg-type]
-                for target in node.targets if func.cls is not None else ():  # type: ignore[attr-defined]
+                owner = func.cls
+                for target in node.targets if owner is not None else ():  # type: ignore[attr-defined]
                     if (
                         type(target) is ast.Attribute
                         and type(target.value) is ast.Name
                         and target.value.id == "self"
                     ):
-                        func.cls.attrs[target.attr] = node.value  # type: ignore[attr-defined]
+                        owner.attrs[target.attr] = node.value  # type: ignore[union-attr, attr-defined]
             if t is ast.Attribute and func is not None and node.attr in _HOST_READS:  # type: ignore[attr-defined]
                 if (aliases.resolve(node) or "") in _HOST_READ_NAMES:  # type: ignore[arg-type]
                     func.drives = True  # reads the command line or the environment: host code
@@ -960,7 +961,7 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     (``--jit-compiled``, :func:`_mark_declared_roots`)."""
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
-    for name, lam in scanner.module_lambdas.items():  # `NAME = lambda ...` bound once at module level: called by name
+    for name, lam in scanner.module_lambdas.items():  # `NAME = lambda ...` bound once at module level
         if lam is not None and name not in module_funcs and id(lam) in scanner.by_node:
             module_funcs[name] = scanner.by_node[id(lam)]
     inf = _Inference(scanner, module_funcs, {c.node.name: c for c in scanner.classes})

@@ -219,8 +219,10 @@ class LookupLayerWithoutKernel(Rule):
                 "model = tf.keras.Sequential([tf.keras.layers.RandomRotation(0.2), tf.keras.layers.Dense(4)])\n"
                 "@tf.function(jit_compile=True)\ndef f(x):\n    return model(x, training=True)\n",
                 expected=(
-                    (5, 12, 'model (a Sequential) holds a layer that is a RandomRotation: calling it creates ops with no XLA '
-                            'kernel (ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
+                    (5, 12, 'model (a Sequential) holds a layer that is a RandomRotation: calling it creates ops '
+                            'with no XLA '
+                            'kernel (ImageProjectiveTransformV3), so compilation fails; apply it in the input '
+                            'pipeline and '
                             'feed the model its outputs'),
                 )),
         # layers of a list the model loops over
@@ -230,7 +232,8 @@ class LookupLayerWithoutKernel(Rule):
                 "    def call(self, x):\n        for aug in self.augs:\n            x = aug(x, training=True)\n"
                 "        return x\n",
                 expected=(
-                    (8, 17, 'aug is a RandomZoom: calling it creates ops with no XLA kernel (ImageProjectiveTransformV3), so '
+                    (8, 17, 'aug is a RandomZoom: calling it creates ops with no XLA kernel '
+                            '(ImageProjectiveTransformV3), so '
                             'compilation fails; apply it in the input pipeline and feed the model its outputs'),
                 )),
         # a subclass of the layer calling super().call
@@ -238,14 +241,16 @@ class LookupLayerWithoutKernel(Rule):
                 "    def call(self, x, training=True):\n        return super().call(x, training=True)\n",
                 expected=(
                     (4, 16, 'the base class is a RandomRotation: calling it creates ops with no XLA kernel '
-                            '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and feed the '
+                            '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
+                            'feed the '
                             'model its outputs'),
                 )),
         # a tf.random.Generator built by its from_seed classmethod
         Example("import tensorflow as tf\ngen = tf.random.Generator.from_seed(1)\n@tf.function(jit_compile=True)\n"
                 "def f(x):\n    return x + gen.binomial([2], counts=[4.0, 4.0], probs=[0.5, 0.5])\n",
                 expected=(
-                    (5, 16, 'gen.binomial is a Generator: calling it creates ops with no XLA kernel (StatefulRandomBinomial),'
+                    (5, 16, 'gen.binomial is a Generator: calling it creates ops with no XLA kernel '
+                            '(StatefulRandomBinomial),'
                             ' so compilation fails; apply it in the input pipeline and feed the model its outputs'),
                 )),
     )
@@ -284,7 +289,7 @@ class LookupLayerWithoutKernel(Rule):
             else:
                 return
             label = f"self.{attr}"
-            built = ctx.values.cls.attrs.get(attr)
+            built = cls.attrs.get(attr)
             if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
                 built = ctx.module_values.get(built.id)
         self._report_built(node, label, method, built, ctx)

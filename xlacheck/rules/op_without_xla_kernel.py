@@ -499,26 +499,37 @@ class OpWithoutXlaKernel(Rule):
                 'REDUCERS = {"det": tf.linalg.det, "trace": tf.linalg.trace}\n@tf.function(jit_compile=True)\n'
                 'def f(k):\n    return det(k) + REDUCERS["det"](k) + getattr(tf.linalg, "det")(k)\n',
                 expected=(
-                    (7, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with 'Detected "
-                            "unsupported operations'; move it out of the compiled function or use an XLA-supported equivalent"
+                    (7, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
                             ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
-                    (7, 21, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with 'Detected "
-                            "unsupported operations'; move it out of the compiled function or use an XLA-supported equivalent"
+                    (7, 21, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
                             ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
-                    (7, 42, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with 'Detected "
-                            "unsupported operations'; move it out of the compiled function or use an XLA-supported equivalent"
+                    (7, 42, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
                             ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
                 )),
         # a loop over a tuple of functions; a parameter default no call passes
         Example("import tensorflow as tf\ndef reduce_matrix(k, fn=tf.linalg.det):\n    return fn(k)\n"
                 "@tf.function(jit_compile=True)\ndef f(k):\n"
-                "    parts = [op(k) for op in (tf.linalg.det, tf.linalg.trace)]\n    return reduce_matrix(k) + parts[0]\n",
+                "    parts = [op(k) for op in (tf.linalg.det, tf.linalg.trace)]\n    return "
+                "reduce_matrix(k) + parts[0]\n",
                 expected=(
-                    (3, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with 'Detected "
-                            "unsupported operations'; move it out of the compiled function or use an XLA-supported equivalent"
+                    (3, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
                             ' (compiled: called from f() at line 5)'),
-                    (6, 14, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with 'Detected "
-                            "unsupported operations'; move it out of the compiled function or use an XLA-supported equivalent"
+                    (6, 14, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
                             ' (compiled: decorated with tf.function(jit_compile=True) at line 4)'),
                 )),
     )
