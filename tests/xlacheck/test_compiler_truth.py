@@ -209,6 +209,7 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-invalid-15", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
     ("XLA311-invalid-6", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a layer of a Sequential list
     ("XLA311-invalid-9", "f", lambda: (_f(1.0, 2.0),), "fails"),  # Generator.from_seed(...).binomial
+    ("XLA309-invalid-16", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # experimental_compile
 ]
 
 

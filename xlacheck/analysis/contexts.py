@@ -56,6 +56,7 @@ from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
+    JIT_COMPILE_KEYWORDS,
     TF_FUNCTION_NAMES,
     autograph_converts,
     module_name,
@@ -486,13 +487,19 @@ def _literal_true(node: ast.expr) -> bool:
 
 def _jit_compile_true(call: ast.expr) -> bool:
     return isinstance(call, ast.Call) and any(
-        kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+        kw.arg in JIT_COMPILE_KEYWORDS and isinstance(kw.value, ast.Constant) and kw.value.value is True
         for kw in call.keywords)
 
 
-def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | None:
+def _decorator_role(dec: ast.expr, aliases: AliasTable,
+                    factories: Mapping[str, ast.Call] | None = None) -> tuple[Role, bool] | None:
     """The role a decorator gives its function, and whether it is an explicit XLA entry point
-    (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program)."""
+    (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program).
+    ``factories``: module-level names bound once to a decorator made by a call (``jit =
+    tf.function(jit_compile=True)``, ``xla = functools.partial(tf.function, jit_compile=True)``):
+    ``@jit`` is that call."""
+    if factories and isinstance(dec, ast.Name) and dec.id in factories:
+        dec = factories[dec.id]
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
     if (name is None and isinstance(target, ast.Name) and target.id in ("partial",)
@@ -554,6 +561,9 @@ class _Scanner:
         # (AliasTable.bind_callables keeps those bound once in the file)
         self.callable_candidates: dict[str, ast.expr] = {}
         self.module_lambdas: dict[str, ast.Lambda | None] = {}  # module-level `NAME = lambda ...` (None: bound twice)
+        # module-level `jit = tf.function(jit_compile=True)` (a decorator made by a call: _decorator_role)
+        self.decorator_factories: dict[str, ast.Call] = {}
+        self.decorator_factories_dropped: set[str] = set()
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -627,6 +637,7 @@ class _Scanner:
                     name = node.targets[0].id  # type: ignore[attr-defined]
                     lam = value if type(value) is ast.Lambda else None
                     self.module_lambdas[name] = None if name in self.module_lambdas else lam
+                    self._decorator_factory(name, value)
                 wrapper = value.func if type(value) is ast.Call else None
                 if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
                     wrapper = wrapper.func
@@ -666,6 +677,22 @@ class _Scanner:
                 elif isinstance(value, AST):
                     push((value, func, cls))
 
+    def _decorator_factory(self, name: str, value: ast.expr) -> None:
+        """``jit = tf.function(jit_compile=True)`` or ``functools.partial(tf.function, ...)`` (no
+        function given yet): ``@jit`` decorates as that call does. A name bound twice is dropped."""
+        if name in self.decorator_factories:
+            del self.decorator_factories[name]
+            self.decorator_factories_dropped.add(name)
+            return
+        if name in self.decorator_factories_dropped or type(value) is not ast.Call:
+            return
+        callee = self.aliases.resolve(value.func)
+        factory = (callee in TF_FUNCTION_NAMES and not value.args) or (
+            callee == "functools.partial" and len(value.args) == 1
+            and self.aliases.resolve(value.args[0]) in TF_FUNCTION_NAMES | JAX_JIT_NAMES)
+        if factory:
+            self.decorator_factories[name] = value
+
     def _callable_candidate(self, node: ast.Assign) -> None:
         """Note ``NAME = <attribute chain | partial(...) | getattr(...)>`` for AliasTable.bind_callables."""
         if len(node.targets) == 1 and type(node.targets[0]) is ast.Name and \
@@ -693,7 +720,7 @@ class _Scanner:
             cls.methods.setdefault(name, info)
         if not isinstance(node, ast.Lambda):
             for dec in node.decorator_list:
-                role = _decorator_role(dec, self.aliases)
+                role = _decorator_role(dec, self.aliases, self.decorator_factories)
                 if role is not None:
                     self.decorated.append((info, role[0], role[1], dec.lineno))
                     if role[0] is not Role.NOAG:

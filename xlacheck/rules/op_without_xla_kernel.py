@@ -532,6 +532,19 @@ class OpWithoutXlaKernel(Rule):
                             "equivalent"
                             ' (compiled: decorated with tf.function(jit_compile=True) at line 4)'),
                 )),
+        # the deprecated experimental_compile=True, and a decorator made once (jit = tf.function(jit_compile=True))
+        Example("import tensorflow as tf\njit = tf.function(jit_compile=True)\n"
+                "@tf.function(experimental_compile=True)\ndef f(k):\n    return tf.linalg.det(k) + g(k)\n"
+                "@jit\ndef g(k):\n    return tf.linalg.det(k)\n",
+                expected=(
+                    (5, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 3)'),
+                    (8, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: called from f() at line 4)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
