@@ -1393,6 +1393,11 @@ def _keras_built_from(inf: _Inference, name: str, values: Mapping[str, list[ast.
 
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
     targets = inf.lookup(h.ref, h.caller, h.cls)
+    if not targets and h.role in (Role.HOST, Role.PIPELINE) and isinstance(h.ref, ast.Name) and \
+            (h.caller is None or not _binds(h.caller, h.ref.id)):
+        # ds.map(vocab) with the module's `vocab = Vocab()`, a layer of this file: its call runs on the host
+        owner = inf.classes.get(inf.scanner.instances.get(h.ref.id) or "")
+        targets = [m for n, m in owner.methods.items() if n in ("call", "__call__")] if owner is not None else []
     level = Level.CERTAIN if h.xla else Level.LIKELY if h.role in (Role.COMPILED, Role.LAYER) else Level.GRAPH
     if not targets:
         _note_external_handoff(inf, h, level)
