@@ -265,7 +265,8 @@ OBJECT_WAYS = (
               "tf.constant([10.0, 20.0, 30.0])), default_value=0.0)\n\n\n"
               "def features(x):\n    return table.lookup(tf.cast(x, tf.int64))\n\n\n"
               "{jit}\ndef step(f):\n    return tf.reduce_sum(f * f)\n\n\n"
-              "def forward(x):\n    ds = tf.data.Dataset.from_tensors(x).map(features)\n    return step(next(iter(ds)))\n",
+              "def forward(x):\n    ds = tf.data.Dataset.from_tensors(x).map(features)\n"
+              "    return step(next(iter(ds)))\n",
               host=True),
     # measured: a table's size() has no kernel either (LookupTableSizeV2); the op table did not probe it
     ObjectWay("table_size_module", "tf.lookup.StaticHashTable.size on a module-level table",
@@ -278,7 +279,8 @@ OBJECT_WAYS = (
               "tf.constant([10.0, 20.0, 30.0])), default_value=0.0)\n\n\n"
               "def features(x):\n    return x * tf.cast(table.size(), x.dtype)\n\n\n"
               "{jit}\ndef step(f):\n    return tf.reduce_sum(f * f)\n\n\n"
-              "def forward(x):\n    ds = tf.data.Dataset.from_tensors(x).map(features)\n    return step(next(iter(ds)))\n",
+              "def forward(x):\n    ds = tf.data.Dataset.from_tensors(x).map(features)\n"
+              "    return step(next(iter(ds)))\n",
               host=True),
     ObjectWay("table_build", "tf.lookup.StaticHashTable.lookup on a table a layer builds in build",
               "class Vocab(tf.keras.layers.Layer):\n    def build(self, input_shape):\n"
