@@ -927,14 +927,20 @@ def class_probes(tf: Any) -> dict[str, Probe]:
         return tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, default_value=-1)
 
     return {
-        "tf.lookup.StaticHashTable": (static_table, {"lookup": lambda t, x: t.lookup(int_keys(x))}),
+        # every public method of a table runs a LookupTable* op on its resource (size() as much as lookup())
+        "tf.lookup.StaticHashTable": (static_table, {"lookup": lambda t, x: t.lookup(int_keys(x)),
+                                                     "size": lambda t, x: t.size(),
+                                                     "export": lambda t, x: t.export()[0]}),
         "tf.lookup.StaticVocabularyTable": (
-            vocabulary_table, {"lookup": lambda t, x: t.lookup(tf.constant(["a", "c"]))}
+            vocabulary_table, {"lookup": lambda t, x: t.lookup(tf.constant(["a", "c"])), "size": lambda t, x: t.size()}
         ),
-        "tf.lookup.experimental.DenseHashTable": (dense_table, {"lookup": lambda t, x: t.lookup(int_keys(x))}),
+        "tf.lookup.experimental.DenseHashTable": (dense_table, {"lookup": lambda t, x: t.lookup(int_keys(x)),
+                                                                "size": lambda t, x: t.size(),
+                                                                "export": lambda t, x: t.export()[0]}),
         "tf.lookup.experimental.MutableHashTable": (
             mutable_table,
-            {"lookup": lambda t, x: t.lookup(int_keys(x)), "insert": lambda t, x: t.insert(int_keys(x), int_keys(x))},
+            {"lookup": lambda t, x: t.lookup(int_keys(x)), "insert": lambda t, x: t.insert(int_keys(x), int_keys(x)),
+             "size": lambda t, x: t.size(), "export": lambda t, x: t.export()[0]},
         ),
         "tf.random.Generator": (
             lambda x: generator,

@@ -204,6 +204,13 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA309-invalid-12", "step", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a module-level tf.Variable upstream
     ("XLA309-valid-9", "step", lambda: (tf.ones([1, 4, 4, 1]),), "compiles"),  # tf.stop_gradient before the resize
     ("XLA309-invalid-13", "step", lambda: (_f(1.0, 3.0, 2.0, 5.0)[None], tf.ones([4])), "fails"),  # nanmedian's grad
+    # names bound to the API (tf-ways14): partial, dict, getattr; a loop over functions, a default
+    ("XLA309-valid-10", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "compiles"),
+    ("XLA309-invalid-14", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
+    ("XLA309-invalid-15", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),
+    ("XLA311-invalid-6", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a layer of a Sequential list
+    ("XLA311-invalid-9", "f", lambda: (_f(1.0, 2.0),), "fails"),  # Generator.from_seed(...).binomial
+    ("XLA309-invalid-16", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # experimental_compile
 ]
 
 

@@ -56,6 +56,7 @@ from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
+    JIT_COMPILE_KEYWORDS,
     TF_FUNCTION_NAMES,
     autograph_converts,
     module_name,
@@ -252,6 +253,9 @@ class FunctionInfo:
     why: str = ""
     called_names: set[str] = field(default_factory=set)
     referenced_names: set[str] = field(default_factory=set)  # every name it reads, called or not
+    # parameters whose default names a framework API that no call in the file passes: param -> API
+    # (def apply(t, fn=tf.linalg.det): `fn(t)` calls tf.linalg.det; :func:`_api_defaults`)
+    api_defaults: dict[str, str] = field(default_factory=dict)
     called_methods: set[str] = field(default_factory=set)
     # `self.<attr>.<method>(...)` and `<name>.<method>(...)` calls: (attr or name, method), for
     # objects of classes defined here that a method or the module builds (:func:`_object_method`)
@@ -489,13 +493,19 @@ def _literal_true(node: ast.expr) -> bool:
 
 def _jit_compile_true(call: ast.expr) -> bool:
     return isinstance(call, ast.Call) and any(
-        kw.arg == "jit_compile" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+        kw.arg in JIT_COMPILE_KEYWORDS and isinstance(kw.value, ast.Constant) and kw.value.value is True
         for kw in call.keywords)
 
 
-def _decorator_role(dec: ast.expr, aliases: AliasTable) -> tuple[Role, bool] | None:
+def _decorator_role(dec: ast.expr, aliases: AliasTable,
+                    factories: Mapping[str, ast.Call] | None = None) -> tuple[Role, bool] | None:
     """The role a decorator gives its function, and whether it is an explicit XLA entry point
-    (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program)."""
+    (jit_compile=True, jax.jit: its arguments' values can be baked into the compiled program).
+    ``factories``: module-level names bound once to a decorator made by a call (``jit =
+    tf.function(jit_compile=True)``, ``xla = functools.partial(tf.function, jit_compile=True)``):
+    ``@jit`` is that call."""
+    if factories and isinstance(dec, ast.Name) and dec.id in factories:
+        dec = factories[dec.id]
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
     if (name is None and isinstance(target, ast.Name) and target.id in ("partial",)
@@ -553,6 +563,13 @@ class _Scanner:
         self.external: list[tuple[str, FunctionInfo, int, str, ast.Call | None]] = []
         # module-level `name = ClassName(...)`: name -> class name (None once bound twice)
         self.instances: dict[str, str | None] = {}
+        # `NAME = <chain, partial or getattr>` outside class bodies: names that may name an API
+        # (AliasTable.bind_callables keeps those bound once in the file)
+        self.callable_candidates: dict[str, ast.expr] = {}
+        self.module_lambdas: dict[str, ast.Lambda | None] = {}  # module-level `NAME = lambda ...` (None: bound twice)
+        # module-level `jit = tf.function(jit_compile=True)` (a decorator made by a call: _decorator_role)
+        self.decorator_factories: dict[str, ast.Call] = {}
+        self.decorator_factories_dropped: set[str] = set()
 
     def external_name(self, ref: ast.expr) -> str | None:
         """The dotted name of a reference to an imported project (non-framework) function."""
@@ -621,6 +638,12 @@ class _Scanner:
             elif t is ast.Assign and func is None and cls is None:
                 value = node.value  # type: ignore[attr-defined]
                 _module_alias(aliases, node)  # type: ignore[arg-type]
+                self._callable_candidate(node)  # type: ignore[arg-type]
+                if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:  # type: ignore[attr-defined]
+                    name = node.targets[0].id  # type: ignore[attr-defined]
+                    lam = value if type(value) is ast.Lambda else None
+                    self.module_lambdas[name] = None if name in self.module_lambdas else lam
+                    self._decorator_factory(name, value)
                 wrapper = value.func if type(value) is ast.Call else None
                 if type(wrapper) is ast.Call:  # tf.function(jit_compile=True)(f)
                     wrapper = wrapper.func
@@ -632,14 +655,16 @@ class _Scanner:
                         self.instances[target.id] = None if target.id in self.instances else built
                         if compiled:
                             self.compiled_names.add(target.id)
-            elif t is ast.Assign and func is not None and func.cls is not None:
-                for target in node.targets:  # type: ignore[attr-defined]
+            elif t is ast.Assign and func is not None:
+                self._callable_candidate(node)  # type: ignore[arg-type]
+                owner = func.cls
+                for target in node.targets if owner is not None else ():  # type: ignore[attr-defined]
                     if (
                         type(target) is ast.Attribute
                         and type(target.value) is ast.Name
                         and target.value.id == "self"
                     ):
-                        func.cls.attrs[target.attr] = node.value  # type: ignore[attr-defined]
+                        owner.attrs[target.attr] = node.value  # type: ignore[union-attr, attr-defined]
             if t is ast.Attribute and func is not None and node.attr in _HOST_READS:  # type: ignore[attr-defined]
                 if (aliases.resolve(node) or "") in _HOST_READ_NAMES:  # type: ignore[arg-type]
                     func.drives = True  # reads the command line or the environment: host code
@@ -657,6 +682,28 @@ class _Scanner:
                             push((child, func, cls))
                 elif isinstance(value, AST):
                     push((value, func, cls))
+
+    def _decorator_factory(self, name: str, value: ast.expr) -> None:
+        """``jit = tf.function(jit_compile=True)`` or ``functools.partial(tf.function, ...)`` (no
+        function given yet): ``@jit`` decorates as that call does. A name bound twice is dropped."""
+        if name in self.decorator_factories:
+            del self.decorator_factories[name]
+            self.decorator_factories_dropped.add(name)
+            return
+        if name in self.decorator_factories_dropped or type(value) is not ast.Call:
+            return
+        callee = self.aliases.resolve(value.func)
+        factory = (callee in TF_FUNCTION_NAMES and not value.args) or (
+            callee == "functools.partial" and len(value.args) == 1
+            and self.aliases.resolve(value.args[0]) in TF_FUNCTION_NAMES | JAX_JIT_NAMES)
+        if factory:
+            self.decorator_factories[name] = value
+
+    def _callable_candidate(self, node: ast.Assign) -> None:
+        """Note ``NAME = <attribute chain | partial(...) | getattr(...)>`` for AliasTable.bind_callables."""
+        if len(node.targets) == 1 and type(node.targets[0]) is ast.Name and \
+                type(node.value) in (ast.Attribute, ast.Call):
+            self.callable_candidates[node.targets[0].id] = node.value
 
     def _base_name(self, base: ast.expr) -> str:
         resolved = self.aliases.resolve(base)
@@ -679,7 +726,7 @@ class _Scanner:
             cls.methods.setdefault(name, info)
         if not isinstance(node, ast.Lambda):
             for dec in node.decorator_list:
-                role = _decorator_role(dec, self.aliases)
+                role = _decorator_role(dec, self.aliases, self.decorator_factories)
                 if role is not None:
                     self.decorated.append((info, role[0], role[1], dec.lineno))
                     if role[0] is not Role.NOAG:
@@ -947,6 +994,9 @@ def infer_contexts(scanner: _Scanner, test_module: bool = False,
     (``--jit-compiled``, :func:`_mark_declared_roots`)."""
     functions = scanner.functions
     module_funcs = {f.name: f for f in functions if f.parent is None and f.cls is None and not isinstance(f.node, ast.Lambda)}
+    for name, lam in scanner.module_lambdas.items():  # `NAME = lambda ...` bound once at module level
+        if lam is not None and name not in module_funcs and id(lam) in scanner.by_node:
+            module_funcs[name] = scanner.by_node[id(lam)]
     inf = _Inference(scanner, module_funcs, {c.node.name: c for c in scanner.classes})
     _mark_classes(inf)
     _mark_shared_line_lambdas(functions)
@@ -1349,6 +1399,11 @@ def _keras_built_from(inf: _Inference, name: str, values: Mapping[str, list[ast.
 
 def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
     targets = inf.lookup(h.ref, h.caller, h.cls)
+    if not targets and h.role in (Role.HOST, Role.PIPELINE) and isinstance(h.ref, ast.Name) and \
+            (h.caller is None or not _binds(h.caller, h.ref.id)):
+        # ds.map(vocab) with the module's `vocab = Vocab()`, a layer of this file: its call runs on the host
+        owner = inf.classes.get(inf.scanner.instances.get(h.ref.id) or "")
+        targets = [m for n, m in owner.methods.items() if n in ("call", "__call__")] if owner is not None else []
     level = Level.CERTAIN if h.xla else Level.LIKELY if h.role in (Role.COMPILED, Role.LAYER) else Level.GRAPH
     if not targets:
         _note_external_handoff(inf, h, level)
@@ -1941,6 +1996,39 @@ def _callers_first(order: list[FunctionInfo], callees: Callable[[FunctionInfo], 
     return out
 
 
+def _api_defaults(scanner: _Scanner) -> None:
+    """Set :attr:`FunctionInfo.api_defaults`: a plain function's (not a method's: its callers go through
+    ``self``) parameters whose default names a framework API (``fn=tf.linalg.det``), that the function
+    never rebinds, and that no call of it in the file passes (by keyword, by position, or through
+    ``*args``/``**kwargs``); a function the module body itself calls is left out (those calls are not
+    collected). Every run the file shows calls that API."""
+    aliases = scanner.aliases
+    for f in scanner.functions:
+        node = f.node
+        if f.cls is not None or isinstance(node, ast.Lambda) or f.name in scanner.module_called:
+            continue
+        a = node.args
+        positional = [*a.posonlyargs, *a.args]
+        pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+                 *((p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+        found = {p.arg: api for p, d in pairs if type(d) in (ast.Attribute, ast.Call)
+                 and (api := aliases.callable_value(d)) is not None}
+        if not found:
+            continue
+        index = {p.arg: i for i, p in enumerate(positional)}
+        for call, _ in scanner.sites["local"]:
+            if type(call.func) is not ast.Name or call.func.id != f.name:
+                continue
+            if any(kw.arg is None for kw in call.keywords) or any(type(x) is ast.Starred for x in call.args):
+                found = {}
+                break
+            found = {p: api for p, api in found.items() if not any(kw.arg == p for kw in call.keywords)
+                     and not (p in index and index[p] < len(call.args))}
+        if found:
+            stored = {n.id for n in own_nodes(node) if type(n) is ast.Name and not isinstance(n.ctx, ast.Load)}
+            f.api_defaults = {p: api for p, api in found.items() if p not in stored}
+
+
 def is_test_module(path: str | None) -> bool:
     """pytest's default file patterns: ``test_*.py`` and ``*_test.py``."""
     if not path:
@@ -1957,6 +2045,8 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     jit-compiled declaration (:func:`_declared_roots`)."""
     scanner = _Scanner()
     scanner.scan(tree)
+    scanner.aliases.bind_callables(tree, scanner.callable_candidates)
+    _api_defaults(scanner)
     facts = infer_contexts(scanner, test_module=is_test_module(path), project=project, declared=declared)
     _mark_structure_params(tree, facts)
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)

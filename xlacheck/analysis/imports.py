@@ -19,6 +19,7 @@ and wrappers are judged as before.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from functools import cache
 
 from xlacheck import api_table
@@ -93,6 +94,36 @@ class AliasTable:
             full = f"{base}.{alias.name}"
             self.names[local] = canonical_module(full) if base != "transformers" else full
 
+    def bind_callables(self, tree: ast.Module, candidates: Mapping[str, ast.expr]) -> None:
+        """``NAME = tf.linalg.det`` (at module level or in a function), ``NAME =
+        functools.partial(tf.linalg.det, name="d")`` (keywords only) or ``NAME = getattr(tf.linalg,
+        "det")``: ``NAME`` names that API wherever the file uses it, when this assignment is the only
+        binding of ``NAME`` in the whole file (no parameter, other assignment, loop or ``with``
+        target, ``def``, ``class``, import or ``global`` of it). Python resolves every use of such a
+        name to this one object, as it would after ``from tensorflow.linalg import det as NAME``."""
+        wanted = {name: api for name, value in candidates.items()
+                  if name not in self.names and (api := self.callable_value(value)) is not None}
+        if not wanted:
+            return
+        counts = dict.fromkeys(wanted, 0)
+        for node in ast.walk(tree):
+            for name in _bound_names(node):
+                if name in counts:
+                    counts[name] += 1
+        self.names.update((name, api) for name, api in wanted.items() if counts[name] == 1)
+
+    def callable_value(self, value: ast.expr) -> str | None:
+        """The framework API a value names: an import-rooted chain (``tf.linalg.det``),
+        ``getattr(chain, "literal")``, or ``functools.partial(chain, ...)`` that binds keywords
+        only (positional ones would shift the arguments rules read); None otherwise."""
+        if isinstance(value, ast.Call) and value.args and len(value.args) == 1 and \
+                self.resolve(value.func) == "functools.partial":
+            value = value.args[0]
+        if not isinstance(value, (ast.Attribute, ast.Call)):
+            return None
+        api = self.resolve(value)
+        return api if api is not None and api.startswith(_CALLABLE_PREFIXES) else None
+
     def _note_framework(self, canon: str) -> None:
         head = canon.split(".", 1)[0]
         if head in ("tf", "tnp"):
@@ -103,11 +134,18 @@ class AliasTable:
             self.frameworks.add("torch")
 
     def resolve(self, node: ast.expr) -> str | None:
-        """Canonical dotted name of a Name/Attribute chain rooted at an imported name, else None."""
+        """Canonical dotted name of a Name/Attribute chain rooted at an imported name, else None.
+        ``getattr(chain, "name")`` with a literal name is ``chain.name`` (the same object)."""
         attrs: list[str] = []
-        while isinstance(node, ast.Attribute):
-            attrs.append(node.attr)
-            node = node.value
+        while True:
+            if isinstance(node, ast.Attribute):
+                attrs.append(node.attr)
+                node = node.value
+            elif isinstance(node, ast.Call) and _literal_getattr(node):
+                attrs.append(node.args[1].value)  # type: ignore[attr-defined]
+                node = node.args[0]
+            else:
+                break
         if not isinstance(node, ast.Name):
             return None
         base = self.names.get(node.id)
@@ -117,6 +155,70 @@ class AliasTable:
             return base
         attrs.reverse()
         return base + "." + ".".join(attrs)
+
+
+# Namespaces whose functions a name bound to them is taken for (NAME = tf.linalg.det).
+_CALLABLE_PREFIXES = ("tf.", "tnp.", "jax.", "jnp.")
+
+
+def _literal_getattr(node: ast.Call) -> bool:
+    """``getattr(obj, "name")``: two arguments, the second a literal string (no default)."""
+    return isinstance(node.func, ast.Name) and node.func.id == "getattr" and len(node.args) == 2 \
+        and not node.keywords and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+        and node.args[1].value.isidentifier()
+
+
+def _bound_names(node: ast.AST) -> list[str]:
+    """The names ``node`` binds in its scope (a store, a parameter, a def/class, an import, an
+    ``except ... as``, a ``global``/``nonlocal`` declaration)."""
+    if isinstance(node, ast.Name):
+        return [node.id] if not isinstance(node.ctx, ast.Load) else []
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".", 1)[0] for a in node.names]
+    if isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    return []
+
+
+def resolve_callee(func: ast.expr, aliases: AliasTable, module_values: Mapping[str, ast.expr],
+                   attrs: Mapping[str, ast.expr] | None = None, defaults: Mapping[str, str] | None = None,
+                   function: ast.AST | None = None) -> str | None:
+    """The API a called expression names when it is not itself an import-rooted chain: an element
+    of a module-level dict, list or tuple of functions read with a literal key or index
+    (``FNS["det"](x)``), a ``self.<attr>`` the class set to an API (``self.fn = tf.linalg.det``;
+    ``attrs``), or a parameter whose default names an API that no call in the file passes
+    (``def f(t, fn=tf.linalg.det)``; ``defaults``). ``function``: the calling function (a name it
+    binds itself shadows the module's)."""
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and isinstance(func.slice, ast.Constant) \
+            and func.value.id in module_values and not _binds(function, func.value.id):
+        table = module_values.get(func.value.id)
+        key = func.slice.value
+        element: ast.expr | None = None
+        if isinstance(table, ast.Dict):
+            element = next((v for k, v in zip(table.keys, table.values)
+                            if isinstance(k, ast.Constant) and k.value == key), None)
+        elif isinstance(table, (ast.List, ast.Tuple)) and isinstance(key, int) and not isinstance(key, bool) \
+                and -len(table.elts) <= key < len(table.elts):
+            element = table.elts[key]
+        return aliases.callable_value(element) if element is not None else None
+    if attrs is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and func.value.id == "self" and func.attr in attrs:
+        return aliases.callable_value(attrs[func.attr])
+    if defaults and isinstance(func, ast.Name):
+        return defaults.get(func.id)
+    return None
+
+
+def _binds(function: ast.AST | None, name: str) -> bool:
+    """``function`` (with what it nests) binds ``name``: a parameter, a store, a def, an import."""
+    return function is not None and not isinstance(function, ast.Module) and \
+        any(name in _bound_names(node) for node in ast.walk(function))
 
 
 # Spellings whose aliases are resolved: the TF1 compatibility module, Keras' deprecated

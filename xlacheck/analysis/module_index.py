@@ -17,6 +17,7 @@ from functools import cached_property
 
 from xlacheck.analysis.contexts import ModuleFacts
 from xlacheck.analysis.scopes import ScopeTree
+from xlacheck.analysis.tables import JIT_COMPILE_KEYWORDS
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES as _TF_FUNCTION
 
 _SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -42,9 +43,12 @@ class TfFunction:
             for kw in self.wrapper.keywords)
 
     def keyword(self, name: str) -> ast.expr | None:
+        """The value of a keyword of the wrapper; ``jit_compile`` also answers for its deprecated
+        name ``experimental_compile``, which TF 2.21 still takes."""
+        names = JIT_COMPILE_KEYWORDS if name == "jit_compile" else (name,)
         if isinstance(self.wrapper, ast.Call):
             for kw in self.wrapper.keywords:
-                if kw.arg == name:
+                if kw.arg in names:
                     return kw.value
         return None
 

@@ -21,7 +21,7 @@ thousands of findings must not rescan the file once each (issue 15).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from xlacheck.analysis import child_fields
@@ -44,6 +44,36 @@ def target_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Starred):
         return target_names(target.value)
     return []
+
+
+def iterated_elements(name: str, function: ast.AST, module_values: Mapping[str, ast.expr],
+                      attrs: Mapping[str, ast.expr] | None = None) -> list[ast.expr]:
+    """The values a loop variable takes, when ``function`` binds ``name`` only as the whole target of
+    ``for``/comprehension loops over a literal list or tuple: written in place, a module-level name
+    bound to one (that ``function`` does not rebind), or a ``self.<attr>`` the class set to one
+    (``attrs``). ``for fn in (tf.linalg.det, tf.math.abs): fn(x)`` calls each; ``for layer in
+    self.blocks: x = layer(x)`` calls each layer built in ``__init__``. [] when unknown."""
+    nodes = list(ast.walk(function))
+    loops = [n for n in nodes if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))]
+    whole_targets = {id(loop.target) for loop in loops}
+    stored = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+              and id(n) not in whole_targets} | {n.arg for n in nodes if isinstance(n, ast.arg)}
+    if name in stored:
+        return []
+    out: list[ast.expr] = []
+    for loop in loops:
+        if not (isinstance(loop.target, ast.Name) and loop.target.id == name):
+            continue
+        it = loop.iter
+        if isinstance(it, ast.Name) and it.id in module_values and it.id not in stored:
+            it = module_values[it.id]
+        elif attrs is not None and isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) \
+                and it.value.id == "self" and it.attr in attrs:
+            it = attrs[it.attr]
+        if not isinstance(it, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in it.elts):
+            return []
+        out.extend(it.elts)
+    return out
 
 
 def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False

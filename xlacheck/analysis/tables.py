@@ -47,6 +47,11 @@ from xlacheck import api_table
 from xlacheck._data import load_json
 
 TF_FUNCTION_NAMES = frozenset({"tf.function", "tf.compat.v1.function", "tf.compat.v2.function"})
+# tf.function's keywords that ask XLA to compile it: `experimental_compile` is the deprecated name of
+# `jit_compile` that TF 2.21 still takes ("experimental_compile is deprecated, use jit_compile
+# instead"; measured: `tf.function(experimental_compile=True)` fails on MatrixDeterminant as
+# jit_compile=True does)
+JIT_COMPILE_KEYWORDS = frozenset({"jit_compile", "experimental_compile"})
 JAX_JIT_NAMES = frozenset({"jax.jit", "jax.pmap"})
 # JAX control-flow primitives: they trace the functions they take (every parameter a tracer) and
 # compile them into one XLA op, under jax.jit or called from plain Python alike, so a Python `if`,

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from xlacheck.analysis import argument as argument  # the rules import it from here
 from xlacheck.analysis.contexts import Certainty, Level
-from xlacheck.analysis.imports import same_object
+from xlacheck.analysis.imports import resolve_callee, same_object
+from xlacheck.analysis.scopes import iterated_elements
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
@@ -194,5 +195,24 @@ def call_name(node: ast.Call, ctx: RuleContext) -> str | None:
     if key in names:
         return names[key]
     resolved = ctx.aliases.resolve(node.func)
+    if resolved is None and not isinstance(node.func, ast.Name) or ctx.function.api_defaults:
+        # FNS["det"](x), self.fn(x) set to an API in __init__, fn(x) with a default that names one
+        cls = ctx.values.cls
+        resolved = resolved or resolve_callee(node.func, ctx.aliases, ctx.module_values,
+                                              cls.attrs if cls is not None else None, ctx.function.api_defaults,
+                                              ctx.function.node)
     name = names[key] = same_object(resolved) if resolved is not None else None
     return name
+
+
+def loop_call_names(node: ast.Call, ctx: RuleContext) -> tuple[str, ...]:
+    """The APIs a call of a loop variable runs, one per element of the literal list or tuple it loops
+    over (``for fn in (tf.linalg.det, tf.math.abs): fn(x)``; :func:`xlacheck.analysis.scopes.
+    iterated_elements`), each named as :func:`call_name` names it; () when unknown."""
+    if not isinstance(node.func, ast.Name):
+        return ()
+    cls = ctx.values.cls
+    elements = iterated_elements(node.func.id, ctx.function.node, ctx.module_values,
+                                 cls.attrs if cls is not None else None)
+    names = (ctx.aliases.callable_value(e) for e in elements)
+    return tuple(dict.fromkeys(same_object(n) for n in names if n is not None))

@@ -1,4 +1,4 @@
-"""XLA311: Keras layers and lookup tables, built in ``__init__``, whose call has no XLA kernel."""
+"""XLA311: Keras layers, lookup tables and random generators, built once, whose call has no XLA kernel."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
-from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.scopes import iterated_elements, own_nodes
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -17,14 +17,52 @@ _VALUE_SPECIALIZED = {
 }
 
 
+# classes whose objects the op table probes (their call or methods): Keras layers, lookup tables, generators
+_OBJECT_CLASSES = ("tf.keras.", "tf.lookup.", "tf.random.Generator")
+_SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
+_FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
+
+
 def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Call] | None:
+    """(class, call) when ``value`` builds an object of a framework class: ``Cls(...)``, or an
+    alternate constructor ``Cls.from_seed(...)``/``Cls.from_config(...)`` (a ``from_*`` classmethod
+    returns an object of its class)."""
     if not isinstance(value, ast.Call):
         return None
     name = ctx.resolve(value.func)
     name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
-    if name is None or not name.startswith(("tf.keras.", "tf.lookup.")):
+    if name is not None and name.rsplit(".", 1)[-1].startswith("from_"):
+        name = same_object(name.rsplit(".", 1)[0])
+    if name is None or not name.startswith(_OBJECT_CLASSES):
         return None
     return name, value
+
+
+def _model_layers(ctor: tuple[str, ast.Call], ctx: RuleContext) -> list[ast.expr]:
+    """The layers a model built here holds: the list given to ``Sequential([...])``, or the layers
+    a functional ``Model(inputs, outputs)`` applies on the way to its outputs (``Layer(...)(x)``,
+    followed back through module-level names)."""
+    name, call = ctor
+    if name in _SEQUENTIAL:
+        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "layers"), None)
+        return list(given.elts) if isinstance(given, (ast.List, ast.Tuple)) else []
+    if name not in _FUNCTIONAL:
+        return []
+    outputs = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "outputs"), None)
+    layers: list[ast.expr] = []
+    seen: set[str] = set()
+    frontier = [outputs] if outputs is not None else []
+    for _ in range(8):  # names followed a few assignments back
+        following: list[ast.expr] = []
+        for expr in frontier:
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+                    layers.append(node.func)  # Layer(...)(x)
+                elif isinstance(node, ast.Name) and node.id not in seen and node.id in ctx.module_values:
+                    seen.add(node.id)
+                    following.append(ctx.module_values[node.id])
+        frontier = following
+    return layers
 
 
 def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
@@ -69,8 +107,12 @@ class LookupLayerWithoutKernel(Rule):
     jit-compiled function or a Keras method, from a
     Keras layer or `tf.lookup` table whose call creates ops without an XLA kernel, according to
     the op table (`Hashing`, `StringLookup`, `IntegerLookup`, `TextVectorization`,
-    `RandomRotation`, `Resizing(interpolation="bicubic")`, `StaticHashTable.lookup`, ...), and
-    to `CategoryEncoding` layers.
+    `RandomRotation`, `Resizing(interpolation="bicubic")`, `StaticHashTable.lookup`,
+    `tf.random.Generator.binomial`, ...), and to `CategoryEncoding` layers. Also such a layer
+    inside a model called there (an element of a `Sequential` list, a layer a functional `Model`
+    applies on the way to its outputs), each layer of a literal list a method loops over
+    (`for aug in self.augs: x = aug(x)`), the base layer's call that a subclass reaches with
+    `super().call(...)`, and objects built by a `from_*` classmethod (`Generator.from_seed`).
 
     ## Why is this bad?
     Lookup tables (`LookupTableFindV2`), string hashing and some image ops have no XLA kernel:
@@ -120,6 +162,10 @@ class LookupLayerWithoutKernel(Rule):
         # a plain tf.function calling a module-level layer: input-pipeline code (dataset.map)
         Example("import tensorflow as tf\nhash_ids = tf.keras.layers.Hashing(num_bins=16)\n"
                 "@tf.function\ndef preprocess(ids):\n    return hash_ids(ids)\n"),
+        # layers whose call compiles, in a Sequential list; a generator method that compiles
+        Example("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Rescaling(0.5)])\n"
+                "gen = tf.random.Generator.from_seed(1)\n@tf.function(jit_compile=True)\ndef f(x):\n"
+                "    return model(x) + gen.uniform([2])\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -168,6 +214,45 @@ class LookupLayerWithoutKernel(Rule):
                             '(StringToHashBucketFast), so compilation fails; apply it in the input pipeline and feed '
                             'the model its outputs'),
                 )),
+        # a layer inside a Sequential model called in a jit-compiled function
+        Example("import tensorflow as tf\n"
+                "model = tf.keras.Sequential([tf.keras.layers.RandomRotation(0.2), tf.keras.layers.Dense(4)])\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return model(x, training=True)\n",
+                expected=(
+                    (5, 12, 'model (a Sequential) holds a layer that is a RandomRotation: calling it creates ops '
+                            'with no XLA '
+                            'kernel (ImageProjectiveTransformV3), so compilation fails; apply it in the input '
+                            'pipeline and '
+                            'feed the model its outputs'),
+                )),
+        # layers of a list the model loops over
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.augs = [tf.keras.layers.RandomZoom(0.1), tf.keras.layers.Rescaling(2.0)]\n"
+                "    def call(self, x):\n        for aug in self.augs:\n            x = aug(x, training=True)\n"
+                "        return x\n",
+                expected=(
+                    (8, 17, 'aug is a RandomZoom: calling it creates ops with no XLA kernel '
+                            '(ImageProjectiveTransformV3), so '
+                            'compilation fails; apply it in the input pipeline and feed the model its outputs'),
+                )),
+        # a subclass of the layer calling super().call
+        Example("import tensorflow as tf\nclass Augment(tf.keras.layers.RandomRotation):\n"
+                "    def call(self, x, training=True):\n        return super().call(x, training=True)\n",
+                expected=(
+                    (4, 16, 'the base class is a RandomRotation: calling it creates ops with no XLA kernel '
+                            '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
+                            'feed the '
+                            'model its outputs'),
+                )),
+        # a tf.random.Generator built by its from_seed classmethod
+        Example("import tensorflow as tf\ngen = tf.random.Generator.from_seed(1)\n@tf.function(jit_compile=True)\n"
+                "def f(x):\n    return x + gen.binomial([2], counts=[4.0, 4.0], probs=[0.5, 0.5])\n",
+                expected=(
+                    (5, 16, 'gen.binomial is a Generator: calling it creates ops with no XLA kernel '
+                            '(StatefulRandomBinomial),'
+                            ' so compilation fails; apply it in the input pipeline and feed the model its outputs'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -178,7 +263,23 @@ class LookupLayerWithoutKernel(Rule):
         if module_level is not None:  # hash_ids(x), table.lookup(x): built once at module level
             label, method, built = module_level
         else:
-            if ctx.values.cls is None or not isinstance(f, ast.Attribute):
+            cls = ctx.values.cls
+            if isinstance(f, ast.Name) and ctx.function.level in (Level.CERTAIN, Level.LIKELY):
+                # for layer in self.blocks: x = layer(x), each built in __init__ (or a literal list)
+                for element in iterated_elements(f.id, ctx.function.node, ctx.module_values,
+                                                 cls.attrs if cls is not None else None):
+                    if isinstance(element, ast.Name):
+                        element = ctx.module_values.get(element.id, element)
+                    self._report_built(node, f.id, "", element, ctx)
+                return
+            if cls is None or not isinstance(f, ast.Attribute):
+                return
+            if f.attr in ("call", "__call__") and isinstance(f.value, ast.Call) and \
+                    isinstance(f.value.func, ast.Name) and f.value.func.id == "super":
+                # class Augment(tf.keras.layers.RandomRotation): ... super().call(x): the base layer's call
+                for base in cls.bases:
+                    if same_object(base).startswith(_OBJECT_CLASSES):
+                        self._report_found(node, "the base class", "", (same_object(base), node), ctx)
                 return
             if isinstance(f.value, ast.Name) and f.value.id == "self":
                 attr, method = f.attr, ""  # self.layer(x)
@@ -188,13 +289,30 @@ class LookupLayerWithoutKernel(Rule):
             else:
                 return
             label = f"self.{attr}"
-            built = ctx.values.cls.attrs.get(attr)
+            built = cls.attrs.get(attr)
             if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
                 built = ctx.module_values.get(built.id)
+        self._report_built(node, label, method, built, ctx)
+
+    def _report_built(self, node: ast.Call, label: str, method: str, built: ast.expr | None, ctx: RuleContext,
+                      holder: str = "") -> None:
+        """Report ``node``, a call of ``label`` (or of its ``method``), when ``built`` (the value the object
+        was built from) makes an object whose call creates ops without a kernel; a model's own layers
+        (a Sequential list, a functional model's layers) are looked into once (``holder``)."""
         found = _constructor(built, ctx)
-        if found is None:
-            return
+        if found is not None:
+            self._report_found(node, label, method, found, ctx, holder)
+
+    def _report_found(self, node: ast.Call, label: str, method: str, found: tuple[str, ast.Call], ctx: RuleContext,
+                      holder: str = "") -> None:
+        if not method and not holder:
+            for layer in _model_layers(found, ctx):
+                if isinstance(layer, ast.Name):
+                    layer = ctx.module_values.get(layer.id, layer)
+                self._report_built(node, label, method, layer, ctx, holder=found[0].rsplit(".", 1)[-1])
         name, ctor = found
+        if holder:
+            label = f"{label} (a {holder}) holds a layer that"
         kind = name.rsplit(".", 1)[-1]
         if not method and kind in _VALUE_SPECIALIZED:
             ctx.report(self, node, f"{label} is a {kind}: {_VALUE_SPECIALIZED[kind]}; apply it in the input "

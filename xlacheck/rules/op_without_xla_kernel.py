@@ -9,7 +9,7 @@ from typing import Any
 
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
-from xlacheck.rules.base import Example, Rule, RuleContext, call_name
+from xlacheck.rules.base import Example, Rule, RuleContext, call_name, loop_call_names
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
 _V1_PREFIX = "tf.compat.v1."
@@ -255,7 +255,12 @@ class OpWithoutXlaKernel(Rule):
     The table also holds the TF1 names (`tf.compat.v1.image.resize_bicubic`,
     `tf.compat.v1.nn.nce_loss`; a `tf.compat.v1.X` that is the `tf.X` object answers as it),
     Keras 3's `keras.ops` (`keras.ops.det`, `slogdet`, `eig`) and the Keras backend
-    (`K.print_tensor`, `K.ctc_batch_cost`), all traced by the generator.
+    (`K.print_tensor`, `K.ctc_batch_cost`), all traced by the generator. The API may be named
+    through any binding Python resolves to it: an import alias, a name bound once in the file
+    (`det = tf.linalg.det`, `functools.partial(tf.linalg.det, ...)`, `getattr(tf.linalg, "det")`),
+    an element of a module-level dict, list or tuple of functions read with a literal key or run
+    by a loop over it, a `self.<attr>` set to it, or a parameter default that no call in the file
+    overrides.
 
     Also flags an API whose forward compiles but whose gradient has no XLA kernel (the generated
     API table's `grad_xla: false`, `xlacheck/data/tf_api.json`), when it is called inside a
@@ -351,6 +356,10 @@ class OpWithoutXlaKernel(Rule):
                 '        up = tf.image.resize(tf.stop_gradient(x * w), [8, 8], method="nearest")\n'
                 '        loss = tf.reduce_sum(up * up) + tf.reduce_sum(x * w)\n'
                 '    return tape.gradient(loss, w)\n'),
+        # a name bound twice is no alias; a default every call overrides is not what runs
+        Example("import tensorflow as tf\nop = tf.linalg.det\nop = tf.linalg.trace\n"
+                "def reduce_matrix(k, fn=tf.linalg.det):\n    return fn(k)\n"
+                "@tf.function(jit_compile=True)\ndef f(k):\n    return op(k) + reduce_matrix(k, fn=tf.linalg.trace)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(k):\n"
@@ -485,6 +494,57 @@ class OpWithoutXlaKernel(Rule):
                         "be a compile-time constant'); keep it out of the taped computation or use an op whose "
                         'gradient compiles (compiled: decorated with tf.function(jit_compile=True) at line 3)'),
                 )),
+        # names bound to the API: a partial, a dict of functions read with a literal key, getattr
+        Example('import functools\nimport tensorflow as tf\ndet = functools.partial(tf.linalg.det, name="det")\n'
+                'REDUCERS = {"det": tf.linalg.det, "trace": tf.linalg.trace}\n@tf.function(jit_compile=True)\n'
+                'def f(k):\n    return det(k) + REDUCERS["det"](k) + getattr(tf.linalg, "det")(k)\n',
+                expected=(
+                    (7, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
+                            ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
+                    (7, 21, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
+                            ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
+                    (7, 42, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
+                            ' (compiled: decorated with tf.function(jit_compile=True) at line 5)'),
+                )),
+        # a loop over a tuple of functions; a parameter default no call passes
+        Example("import tensorflow as tf\ndef reduce_matrix(k, fn=tf.linalg.det):\n    return fn(k)\n"
+                "@tf.function(jit_compile=True)\ndef f(k):\n"
+                "    parts = [op(k) for op in (tf.linalg.det, tf.linalg.trace)]\n    return "
+                "reduce_matrix(k) + parts[0]\n",
+                expected=(
+                    (3, 12, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
+                            ' (compiled: called from f() at line 5)'),
+                    (6, 14, "tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with "
+                            "'Detected "
+                            "unsupported operations'; move it out of the compiled function or use an XLA-supported "
+                            "equivalent"
+                            ' (compiled: decorated with tf.function(jit_compile=True) at line 4)'),
+                )),
+        # the deprecated experimental_compile=True, and a decorator made once (jit = tf.function(jit_compile=True))
+        Example("import tensorflow as tf\njit = tf.function(jit_compile=True)\n"
+                "@tf.function(experimental_compile=True)\ndef f(k):\n    return tf.linalg.det(k) + g(k)\n"
+                "@jit\ndef g(k):\n    return tf.linalg.det(k)\n",
+                expected=(
+                    (5, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: decorated with tf.function(jit_compile=True) at '
+                            'line 3)'),
+                    (8, 12, 'tf.linalg.det uses ops with no XLA kernel (MatrixDeterminant): compilation fails with '
+                            "'Detected unsupported operations'; move it out of the compiled function or use an "
+                            'XLA-supported equivalent (compiled: called from f() at line 4)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -500,7 +560,15 @@ class OpWithoutXlaKernel(Rule):
                            "with 'Detected unsupported operations'; write the rows one by one (ta.write) or build "
                            f"the tensor with tf.tensor_scatter_nd_update (compiled: {ctx.function.evidence})")
             return
-        if name is None or not name.startswith("tf."):
+        if name is None:  # fn(x) for fn in (tf.linalg.det, tf.math.abs): each element is called
+            for each in loop_call_names(node, ctx):
+                self._check_api(node, each, ctx)
+            return
+        self._check_api(node, name, ctx)
+
+    def _check_api(self, node: ast.Call, name: str, ctx: RuleContext) -> None:
+        """Report ``node``, a call of the API ``name``, when its ops or its gradient have no kernel."""
+        if not name.startswith("tf."):
             return
         # tf.compat.v1.X is judged like tf.X for what other rules own (its entry may differ)
         plain = "tf." + name[len(_V1_PREFIX):] if name.startswith(_V1_PREFIX) else name
