@@ -204,10 +204,11 @@ def _worker(fw: str, out: str, files: list[str]) -> None:
         if f in results:
             continue
         path = str(Path(f).resolve())
-        want = wanted(ast.parse(case_source(Path(path))))
+        target = {"path": path, "want": wanted(ast.parse(case_source(Path(path))))}
         seen: dict[str, set] = defaultdict(set)
 
-        def local(frame, event, arg, want=want, seen=seen, path=path):
+        def local(frame, event, arg, seen=seen, target=target):
+            want, path = target["want"], target["path"]
             if event != "line":
                 return local
             fname = frame.f_code.co_filename
@@ -242,9 +243,9 @@ def _worker(fw: str, out: str, files: list[str]) -> None:
                 seen[f"{line}:{n}"].add(f"{k}{'@T' if traced else ''}")
             return local
 
-        def glob(frame, event, arg, path=path):
+        def glob(frame, event, arg, target=target):
             fname = frame.f_code.co_filename
-            if fname == path or fname in genmap:
+            if fname == target["path"] or fname in genmap:
                 if frame.f_code.co_name == "<module>":
                     return None
                 return local
@@ -255,8 +256,13 @@ def _worker(fw: str, out: str, files: list[str]) -> None:
             spec = importlib.util.spec_from_file_location("vm_case_" + Path(path).stem, path)
             mod = importlib.util.module_from_spec(spec)
             sys.modules[spec.name] = mod
-            signal.alarm(120)
+            signal.alarm(int(os.environ.get("VM_CASE_TIMEOUT", "120")))
             spec.loader.exec_module(mod)
+            traced_file = getattr(mod, "TRACE_FILE", None)  # a driver: the code measured is that module's
+            if traced_file:
+                target["path"] = str(Path(traced_file).resolve())
+                target["want"] = wanted(ast.parse(Path(target["path"]).read_text(encoding="utf-8")))
+                rec["file"] = target["path"]
             wrap = getattr(mod, "WRAP", True)
             if fw == "tf":
                 tf.keras.utils.set_random_seed(0)
@@ -323,6 +329,8 @@ def cmd_runtime(a: argparse.Namespace) -> int:
     outdir = Path(a.out)
     outdir.mkdir(parents=True, exist_ok=True)
     cases = train_cases()
+    if a.drivers:  # real code we did not write, run by the drivers in this folder (TF)
+        cases = {"tf": sorted(Path(a.drivers).glob("*.py")), "jax": []}
     for fw in a.framework:
         files = [str(p) for p in cases[fw]]
         if a.only:
@@ -453,8 +461,9 @@ def cmd_compare(a: argparse.Namespace) -> int:
         if not traced:
             continue
         n_cases += 1
-        flags = static_flags(Path(case))
-        params = _params_by_line(Path(case))
+        measured = Path(rec.get("file", case))  # a driver (--drivers) measures another module
+        flags = static_flags(measured)
+        params = _params_by_line(measured)
         for key, kinds in sorted(traced.items()):
             kind = next(iter(kinds)) if len(kinds) == 1 else "mixed"
             ver = verdict(flags.get(key))
@@ -505,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--framework", action="append", choices=["tf", "jax"])
     r.add_argument("--batch", type=int, default=40)
     r.add_argument("--only", action="append", help="case paths containing this text")
+    r.add_argument("--drivers", help="a folder of drivers (ENTRY plus TRACE_FILE, the module measured) instead of "
+                                     "the TRAIN cases: tools/value_model_drivers/")
     c = sub.add_parser("compare", help="the confusion table of the value model against a runtime dir")
     c.add_argument("--runtime", required=True)
     c.add_argument("--summary")
