@@ -38,9 +38,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_EVAL = REPO.parent.parent / "shared" / "eval" if not (REPO.parent / "shared").is_dir() else REPO.parent / "shared" / "eval"
-if not SHARED_EVAL.is_dir():
-    SHARED_EVAL = Path("/work/shared/eval")
 ORACLE_MARKER = "# --- oracle ---"
 # the xlacheck measured: this checkout's (VM_XLACHECK_ROOT=/path/to/other/checkout measures that one)
 sys.path.insert(0, os.environ.get("VM_XLACHECK_ROOT", str(REPO)))
@@ -134,11 +131,12 @@ def runtime_kind(v, fw: str) -> str:
     mod = type(v).__module__ or ""
     if fw == "tf":
         import tensorflow as tf
-        if isinstance(v, tf.Variable) or "ResourceVariable" in type(v).__name__ or type(v).__name__ == "AutoCastVariable":
+        tname = type(v).__name__
+        if isinstance(v, tf.Variable) or "ResourceVariable" in tname or tname == "AutoCastVariable":
             return "var"
         if isinstance(v, tf.Tensor) or type(v).__name__ in ("RaggedTensor", "SparseTensor"):
             return "eager" if hasattr(v, "_numpy") and type(v).__name__ == "EagerTensor" else "sym"
-        if isinstance(v, tf.Module) and hasattr(v, "__call__"):
+        if isinstance(v, tf.Module) and callable(v):
             return "layer"
     else:
         import jax
@@ -146,7 +144,7 @@ def runtime_kind(v, fw: str) -> str:
             return "sym"
         if isinstance(v, jax.Array):
             return "eager"
-        if "flax" in mod and hasattr(v, "__call__"):
+        if "flax" in mod and callable(v):
             return "layer"
     import numpy as np
     if isinstance(v, (np.ndarray, np.generic)):
@@ -276,8 +274,8 @@ def _worker(fw: str, out: str, files: list[str]) -> None:
                 inputs += list(alt())[:1]
             if fw == "tf":
                 if wrap and not (hasattr(fn, "python_function") and getattr(fn, "_jit_compile", None)):
-                    inner = fn
-                    g = tf.function(lambda *a: inner(*a), jit_compile=True)
+                    inner = fn  # one tf.function per case, as the oracle wraps it
+                    g = tf.function(lambda *a: inner(*a), jit_compile=True)  # xlacheck: ignore[XLA404]
                 else:
                     g = fn
             else:
@@ -341,7 +339,7 @@ def cmd_runtime(a: argparse.Namespace) -> int:
             done = json.loads(out.read_text()) if out.exists() else {}
             if all(f in done for f in batch):
                 continue
-            for attempt in range(3):  # a crash (segfault) loses only the case it was on
+            for _attempt in range(3):  # a crash (segfault) loses only the case it was on
                 subprocess.run([sys.executable, __file__, "_worker", fw, str(out), *batch], cwd=REPO,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=3600, check=False)
                 done = json.loads(out.read_text()) if out.exists() else {}
@@ -442,7 +440,8 @@ def verdict(k: int | None) -> str:
 
 
 RUNTIME_COLS = ("sym", "var", "eager", "list_t", "numpy", "py", "none", "list", "layer", "other", "mixed")
-VERDICTS = ("tensor", "helper-param", "tensor-or-structure", "list", "layer", "python", "shape", "unknown", "not-walked")
+VERDICTS = ("tensor", "helper-param", "tensor-or-structure", "list", "layer", "python", "shape", "unknown",
+            "not-walked")
 
 
 def cmd_compare(a: argparse.Namespace) -> int:
@@ -477,7 +476,8 @@ def cmd_compare(a: argparse.Namespace) -> int:
                 opaque.append(f"{kind:5} {origin:5} {short}")
             if ver == "tensor" and kind in ("py", "none", "numpy", "list", "layer"):
                 defects.append(f"{kind:5} {short}")
-    lines = [f"# value model vs runtime: {n_cases} TRAIN cases with traced lines; keys (line, name) seen inside a trace",
+    lines = [f"# value model vs runtime: {n_cases} TRAIN cases with traced lines; "
+             "keys (line, name) seen inside a trace",
              "", "| static \\ runtime | " + " | ".join(RUNTIME_COLS) + " | total |",
              "|---" * (len(RUNTIME_COLS) + 2) + "|"]
     for ver in VERDICTS:

@@ -9,7 +9,11 @@ TRACE_FILE = modeling_tf_mobilebert.__file__
 
 
 def ENTRY():
-    model = TFMobileBertModel(MobileBertConfig(vocab_size=64, embedding_size=16, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, intra_bottleneck_size=8, max_position_embeddings=32))
+    config = MobileBertConfig(
+        vocab_size=64, embedding_size=16, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=32, intra_bottleneck_size=8, max_position_embeddings=32
+    )
+    model = TFMobileBertModel(config)
     ids = tf.constant([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]])
     model(ids, training=False)
 

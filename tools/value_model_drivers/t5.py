@@ -9,7 +9,10 @@ TRACE_FILE = modeling_tf_t5.__file__
 
 
 def ENTRY():
-    model = TFT5ForConditionalGeneration(T5Config(vocab_size=64, d_model=16, d_kv=8, d_ff=32, num_layers=2, num_heads=2, decoder_start_token_id=0))
+    config = T5Config(
+        vocab_size=64, d_model=16, d_kv=8, d_ff=32, num_layers=2, num_heads=2, decoder_start_token_id=0
+    )
+    model = TFT5ForConditionalGeneration(config)
     ids = tf.constant([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]])
     model(ids, decoder_input_ids=ids, training=False)
 

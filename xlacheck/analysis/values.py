@@ -24,8 +24,8 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from enum import IntFlag
 from collections.abc import Callable
+from enum import IntFlag
 from typing import NamedTuple
 
 from xlacheck import api_table
@@ -344,8 +344,9 @@ def _jax_array_first_arg(name: str | None) -> bool:
     if name is None or not name.startswith("jnp.") or name in _JAX_CONVERTERS:
         return False
     fact = api_table.fact_for(name)
-    return fact is not None and fact.returns == "tensor" and fact.returns_by == "call" and bool(fact.called_with) \
-        and fact.called_with[0] in _JAX_ARRAY_PARAMS and fact.called_with[0] not in fact.const_args
+    if fact is None or fact.returns != "tensor" or fact.returns_by != "call" or not fact.called_with:
+        return False
+    return fact.called_with[0] in _JAX_ARRAY_PARAMS and fact.called_with[0] not in fact.const_args
 
 
 def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | None = None) -> frozenset[str]:
@@ -381,8 +382,9 @@ def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | No
             if isinstance(n.op, (ast.USub, ast.Invert)) and type(n.operand) is ast.Name:  # type: ignore[attr-defined]
                 used.add(n.operand.id)  # type: ignore[attr-defined]
         elif t is ast.Call:
-            first = n.args[0] if n.args else None  # type: ignore[attr-defined]
-            if type(first) is ast.Name and resolve is not None and _jax_array_first_arg(resolve(n.func)):  # type: ignore[attr-defined]
+            call: ast.Call = n  # type: ignore[assignment]
+            first = call.args[0] if call.args else None
+            if type(first) is ast.Name and resolve is not None and _jax_array_first_arg(resolve(call.func)):
                 used.add(first.id)
         elif t in (ast.Global, ast.Nonlocal):
             for name in n.names:  # type: ignore[attr-defined]
