@@ -160,6 +160,9 @@ def runtime_kind(v, fw: str) -> str:
 def _worker(fw: str, out: str, files: list[str]) -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+    if fw == "tf":
+        # transformers would import torch (and torch_xla's LLVM) after TensorFlow's: an abort
+        os.environ.setdefault("USE_TORCH", "0")
     import importlib.util
     import signal
     import threading
