@@ -721,3 +721,31 @@ def test_a_metric_wrapping_an_eager_written_metric_is_eager_written() -> None:
         "    def update_state(self, y_true, y_pred):\n        boxes = tf.boolean_mask(y_pred, y_pred > 0)\n"
         "        for b in boxes.numpy():\n            pass\n        self.inner.update_state(y_true, boxes)\n")
     assert codes(source) == []
+
+
+_JAX_STEP = "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef step(x, w):\n{body}"
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # jnp.sum refuses a list or tuple (check_arraylike): x is one traced array, its truth fails
+    # (TracerBoolConversionError, jax 0.10.2)
+    ("    total = jnp.sum(x)\n    if x:\n        return total * w\n    return total\n", [(8, "XLA101")]),
+    # an array attribute proves it as well
+    ("    n = x.ndim\n    if x:\n        return w * n\n    return w\n", [(8, "XLA101")]),
+    # a pytree of arrays read by key: nothing says one array, its truth is the dict's
+    ("    if x:\n        return x['a'] * w\n    return w\n", []),
+    # rebound: the use may see the other value
+    ("    if x:\n        x = jnp.sum(x)\n    return jnp.sum(x) * w\n", []),
+    # jnp.stack takes a sequence of arrays
+    ("    total = jnp.stack(x)\n    if x:\n        return total * w\n    return total\n", []),
+])
+def test_a_tensor_or_structure_used_as_one_array_is_a_tensor(body: str, expected: list[tuple[int, str]]) -> None:
+    assert codes(_JAX_STEP.format(body=body)) == expected
+
+
+def test_array_evidence_names_only_names_bound_once() -> None:
+    from xlacheck.analysis.values import array_evidence
+
+    fn = ast.parse("def f(x, y, z):\n    a = g(y)\n    b = x.shape\n    z = z + 1\n    c = a[:, 0] - z\n"
+                   "    return -y\n").body[0]
+    assert array_evidence(fn) == frozenset({"x", "a", "y"})

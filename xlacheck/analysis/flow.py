@@ -28,10 +28,12 @@ from xlacheck.analysis.values import (
     SHAPE,
     TENSOR,
     ValueEnv,
+    array_evidence,
     is_tensor,
     merge_flags,
     param_flags,
     reduction_functions,
+    without_opaque,
 )
 from xlacheck.rules.base import Rule, RuleContext
 
@@ -174,6 +176,9 @@ class FunctionWalker:
         self.dispatch = dispatch
         self.depth = 0  # inside a branch or loop: assignments merge with what was there
         self.loop_flag = 0
+        # names the function uses as one array and binds once (values.array_evidence): a
+        # tensor-or-structure bound to one is a tensor
+        self.arrays: frozenset[str] = frozenset()
 
     # -- dispatch ----------------------------------------------------------------------------
     def _emit(self, node: ast.AST) -> None:
@@ -288,6 +293,8 @@ class FunctionWalker:
         if t is ast.Name:
             name = target.id  # type: ignore[attr-defined]
             flags |= self.loop_flag if flags & TENSOR else 0
+            if name in self.arrays:
+                flags = without_opaque(flags)
             if self.depth:
                 # a list stays a list; tensors merge conservatively; proven Python on both paths only
                 flags = merge_flags(self.env.get(name), flags)
@@ -557,6 +564,10 @@ def walk_function(
     env = dict(outer_env) if outer_env else {}
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
     env.update(param_flags(info, passed))
+    arrays = array_evidence(info.node, aliases.resolve)
+    for name in arrays:
+        if name in env:
+            env[name] = without_opaque(env[name])
     values = ValueEnv(aliases, owner, env, info.node)
     values.converted = info.converted
     if facts.reducers is None:
@@ -569,6 +580,7 @@ def walk_function(
     ctx.module_values = facts.module_values
     ctx.module_funcs = facts.module_funcs
     walker = FunctionWalker(ctx, dispatch, facts)
+    walker.arrays = arrays
     node = info.node
     if isinstance(node, ast.Lambda):
         walker.expr(node.body)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Callable
 from enum import IntFlag
 from typing import NamedTuple
 
@@ -312,6 +313,93 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
         if pack is not None:  # a tuple / dict of what the callers pass there (known only from them)
             out[pack.arg] = passed[pack.arg] & VALUE_FLAGS if passed is not None and pack.arg in passed else 0
     return out
+
+
+# Uses that only one array supports, never a tuple, list, dict or other structure of arrays
+# (a Keras ``call`` argument or a ``jax.jit`` argument is "a tensor or a structure of tensors",
+# OPAQUE, until its use says which): array attributes and methods, a subscript with a slice,
+# ``...`` or ``None`` inside a tuple index (``x[:, 0]``, ``x[..., None]``), matrix products,
+# arithmetic that sequences do not define, negation. Equally a Python number supports some of
+# them, and OPAQUE already excludes numbers (arithmetic on an OPAQUE value proves a tensor).
+_ARRAY_ONLY_ATTRS = frozenset({"shape", "dtype", "ndim", "T", "astype", "reshape", "get_shape", "set_shape",
+                               "transpose", "squeeze", "flatten", "ravel", "at", "numpy"})
+_ARRAY_ONLY_BINOPS = (ast.MatMult, ast.Sub, ast.Div, ast.Pow)
+
+
+def _array_index(index: ast.expr) -> bool:
+    return isinstance(index, ast.Tuple) and any(
+        isinstance(i, ast.Slice) or (isinstance(i, ast.Constant) and i.value in (None, Ellipsis)) for i in index.elts)
+
+
+# jax.numpy refuses a list or tuple where it takes an array (``check_arraylike``: "sum requires
+# ndarray or scalar arguments, got <class 'list'>", measured on jax 0.10.2 for every array function
+# tried); the converters take any structure. The API table says which argument the probing call
+# passed first: a function whose first argument is an array (by its parameter name) proves it one.
+_JAX_ARRAY_PARAMS = frozenset({"array", "a", "x", "x1", "a1", "ar", "ar1", "arr", "ary", "m", "v", "z", "A", "y",
+                               "condition", "element", "prototype", "filt"})
+_JAX_CONVERTERS = frozenset({"jnp.asarray", "jnp.array", "jnp.ascontiguousarray", "jnp.asanyarray"})
+
+
+def _jax_array_first_arg(name: str | None) -> bool:
+    if name is None or not name.startswith("jnp.") or name in _JAX_CONVERTERS:
+        return False
+    fact = api_table.fact_for(name)
+    if fact is None or fact.returns != "tensor" or fact.returns_by != "call" or not fact.called_with:
+        return False
+    return fact.called_with[0] in _JAX_ARRAY_PARAMS and fact.called_with[0] not in fact.const_args
+
+
+def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | None = None) -> frozenset[str]:
+    """Names of ``node`` (a function) that its own body uses as one array (:data:`_ARRAY_ONLY_ATTRS`,
+    a tuple index with a slice, ``@``, ``-``, ``/``, ``**``, unary ``-``/``~``, the first argument of
+    a ``jax.numpy`` array function: :func:`_jax_array_first_arg`) and binds so that
+    every use sees the same value: a parameter never rebound, or a local bound once. Such a name
+    holds a tensor, not a structure of tensors (the runtime, tools/measure_value_model.py: the
+    parameters and layer outputs the model left "tensor or structure" held a symbolic tensor)."""
+    used: set[str] = set()
+    stores: dict[str, int] = {}
+    todo: list[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else list(getattr(node, "body", []))
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if t is ast.Name:
+            if not isinstance(n.ctx, ast.Load):  # type: ignore[attr-defined]
+                stores[n.id] = stores.get(n.id, 0) + 1  # type: ignore[attr-defined]
+        elif t is ast.Attribute:
+            if n.attr in _ARRAY_ONLY_ATTRS and type(n.value) is ast.Name:  # type: ignore[attr-defined]
+                used.add(n.value.id)  # type: ignore[attr-defined]
+        elif t is ast.Subscript:
+            if type(n.value) is ast.Name and _array_index(n.slice):  # type: ignore[attr-defined]
+                used.add(n.value.id)  # type: ignore[attr-defined]
+        elif t is ast.BinOp:
+            if isinstance(n.op, _ARRAY_ONLY_BINOPS):  # type: ignore[attr-defined]
+                for side in (n.left, n.right):  # type: ignore[attr-defined]
+                    if type(side) is ast.Name:
+                        used.add(side.id)
+        elif t is ast.UnaryOp:
+            if isinstance(n.op, (ast.USub, ast.Invert)) and type(n.operand) is ast.Name:  # type: ignore[attr-defined]
+                used.add(n.operand.id)  # type: ignore[attr-defined]
+        elif t is ast.Call:
+            call: ast.Call = n  # type: ignore[assignment]
+            first = call.args[0] if call.args else None
+            if type(first) is ast.Name and resolve is not None and _jax_array_first_arg(resolve(call.func)):
+                used.add(first.id)
+        elif t in (ast.Global, ast.Nonlocal):
+            for name in n.names:  # type: ignore[attr-defined]
+                stores[name] = 2  # bound elsewhere too
+        todo.extend(ast.iter_child_nodes(n))
+    params: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = node.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    return frozenset(name for name in used if stores.get(name, 0) == (0 if name in params else 1))
+
+
+def without_opaque(flags: int) -> int:
+    """A tensor-or-structure (OPAQUE) that a use proved one tensor: a tensor."""
+    return flags & ~OPAQUE if flags & OPAQUE and flags & TENSOR and not flags & (PYLIST | LAYER) else flags
 
 
 class ValueEnv:

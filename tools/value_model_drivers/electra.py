@@ -1,0 +1,23 @@
+"""Driver: transformers' TFElectraForPreTraining from a tiny config, traced under tf.function(jit_compile=True)
+(tools/measure_value_model.py runtime --drivers): real code nobody here wrote. Built eagerly first,
+so only the forward pass runs inside the trace."""
+import tensorflow as tf
+from transformers import ElectraConfig, TFElectraForPreTraining
+from transformers.models.electra import modeling_tf_electra
+
+TRACE_FILE = modeling_tf_electra.__file__
+
+
+def ENTRY():
+    config = ElectraConfig(
+        vocab_size=64, embedding_size=8, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=32, max_position_embeddings=32
+    )
+    model = TFElectraForPreTraining(config)
+    ids = tf.constant([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]])
+    model(ids, training=False)
+
+    def forward(x):
+        return model(x, training=False)
+
+    return forward, (ids,)
