@@ -470,3 +470,70 @@ def test_a_window_at_a_traced_start_is_a_dynamic_slice_and_the_fix_compiles(name
 def test_a_window_of_traced_length_is_not_a_dynamic_slice():
     assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + s]\n", "b[s:s + s]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2, s]\n", "b[s:s + 2, s]") is None
+
+
+# XLA207: a size read through local names bound once to Python-valued expressions of parameters
+# (their jax.numpy calls with a Python equivalent rewritten into it)
+def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + ("@jax.jit\ndef fold(x, n):\n    rows = jnp.where(n < x.shape[0], n, x.shape[0])\n"
+                       "    cols = jnp.maximum(x.shape[0] // rows, 1)\n    return jnp.reshape(x, (rows, cols)) * rows\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.reshape")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef fold' in fixed
+    assert "    rows = (n if n < x.shape[0] else x.shape[0])\n    cols = max(x.shape[0] // rows, 1)\n" in fixed
+    original, rewritten = load("orig_fold", source, tmp_path), load("fixed_fold", fixed, tmp_path)
+    x = jnp.arange(12.0)
+    for n in (3, 4, 12, 20):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
+
+
+def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
+    for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
+                 "    else:\n        m = n\n    return jnp.zeros((m,))\n",
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, 4)\n    return jnp.zeros((m,)) + m.astype(x.dtype)\n",
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits, body
+
+
+# XLA101: `if c: return a` inside a Python loop over a static range -> a flag and jax.numpy.where
+EARLY_RETURN_IN_LOOP = ("def escape(c):\n    z = jnp.zeros_like(c)\n    for i in range(6):\n        z = z * z + c\n"
+                        "        if jnp.abs(z) > 2.0:\n            return jnp.float32(i) * c\n"
+                        "    return jnp.float32(6.0) * c\n")
+
+
+def test_an_early_return_in_an_unrolled_loop_is_selected_and_the_fix_compiles(tmp_path):
+    source = HEADER + EARLY_RETURN_IN_LOOP
+    fix = fixed_source(source)
+    original, compiled = original_and_compiled_fix(
+        "escape", source, fix, "    returned, returned_value = False, None\n    for i in range(6):\n",
+        "every iteration of the loop", tmp_path)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.floats(-3, 3, width=32, allow_subnormal=False))
+    def check(value):
+        c = jnp.float32(value)
+        with jax.disable_jit():
+            expected = original(c)
+        np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)
+
+    check()
+
+
+def test_an_early_return_in_a_loop_that_breaks_or_calls_python_or_iterates_data_is_not_selected():
+    for old, new in (("        z = z * z + c\n", "        z = z * z + c\n        if i > 3:\n            break\n"),
+                     ("        z = z * z + c\n", "        z = z * z + c\n        print(i)\n"),
+                     ("range(6)", "[1, 2, 3]"),
+                     ("    return jnp.float32(6.0) * c\n", "    z = z + 1.0\n")):
+        source = HEADER + EARLY_RETURN_IN_LOOP.replace(old, new)
+        fix = fixed_source(source)
+        assert fix is None or "every iteration of the loop" not in fix.message, new
