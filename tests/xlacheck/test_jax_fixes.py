@@ -537,3 +537,44 @@ def test_an_early_return_in_a_loop_that_breaks_or_calls_python_or_iterates_data_
         source = HEADER + EARLY_RETURN_IN_LOOP.replace(old, new)
         fix = fixed_source(source)
         assert fix is None or "every iteration of the loop" not in fix.message, new
+
+
+# XLA114: lax.switch / lax.cond with branches of different forms, index from parameters -> static,
+# the branch picked in Python (lax.switch clamps its index: so does the fix)
+STATIC_BRANCHES = {
+    "switch": ("@jax.jit\ndef pool(x, mode):\n    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n",
+               "    return (lambda v: jnp.mean(v, axis=0), lambda v: v)[min(max(int(mode), 0), 1)](x)\n",
+               (-1, 0, 1, 5)),
+    "cond_through_a_binding": (
+        "@jax.jit\ndef pool(x, k):\n    keep = jnp.maximum(k, 0) > 1\n"
+        "    return lax.cond(keep, lambda v: v * 2.0, lambda v: jnp.sum(v, axis=0), x)\n",
+        "    return ((lambda v: v * 2.0) if keep else (lambda v: jnp.sum(v, axis=0)))(x)\n", (0, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATIC_BRANCHES))
+def test_a_branch_index_from_parameters_is_static_and_the_fix_compiles(name, tmp_path):
+    body, expected, values = STATIC_BRANCHES[name]
+    source = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n" + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func).startswith("lax."))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA114")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert expected in fixed and "static_argnames=(" in fixed
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    x = jnp.arange(6.0).reshape(3, 2)
+    for value in values:
+        with jax.disable_jit():
+            want = original(x, value)
+        np.testing.assert_allclose(np.asarray(rewritten(x, value)), np.asarray(want))
+
+
+def test_a_branch_index_from_data_is_not_made_static():
+    source = ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n@jax.jit\ndef pool(x):\n"
+              "    return lax.switch(jnp.argmax(x[0]), [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "lax.switch")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA114")])
+    assert result.fix is None

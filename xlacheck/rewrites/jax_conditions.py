@@ -51,7 +51,7 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
-                           "rewrite_jax_dynamic_slice"})
+                           "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 

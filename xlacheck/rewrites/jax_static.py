@@ -130,7 +130,7 @@ class _StaticValue:
         if name not in PYTHON_EQUIVALENTS or not all(self.read(a) for a in call.args):
             return False
         builtin = PYTHON_EQUIVALENTS[name]
-        parts = [self._text(a) for a in call.args]
+        parts = [self.text_of(a) for a in call.args]
         if builtin is None:
             if len(parts) != 3:
                 return False
@@ -138,16 +138,16 @@ class _StaticValue:
         else:
             text = f"{builtin}({', '.join(parts)})"
         # the edits of inner calls are folded into this one's text: edits must not nest
-        self.edits = [e for e in self.edits if not self._within(e, call)]
+        self.edits = [e for e in self.edits if not self.within(e, call)]
         self.edits.append(replace(self.src, call, text))
         return True
 
-    def _within(self, edit: Edit, node: ast.AST) -> bool:
+    def within(self, edit: Edit, node: ast.AST) -> bool:
         return self.src.start(node) <= edit.start and edit.end <= self.src.end(node)
 
-    def _text(self, node: ast.expr) -> str:
+    def text_of(self, node: ast.expr) -> str:
         """``node``'s source with the edits already made inside it applied."""
-        inner = [e for e in self.edits if self._within(e, node)]
+        inner = [e for e in self.edits if self.within(e, node)]
         base = self.src.offset(self.src.start(node))
         text = self.src.segment(node)
         for edit in sorted(inner, key=lambda e: e.start, reverse=True):
@@ -193,3 +193,59 @@ def _import_line(src: Source) -> int:
         if isinstance(stmt, ast.Import) or (isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__"):
             return stmt.lineno
     return 1
+
+
+_BRANCHING = frozenset({"jax.lax.switch", "jax.lax.cond"})
+
+
+@rewriter(ast.Call, pointed=True)
+def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
+    """``lax.switch(i, [f, g], *operands)`` / ``lax.cond(p, f, g, *operands)`` whose branches return
+    different forms (XLA114), in a ``@jax.jit`` function whose index or predicate is made of its
+    parameters (as :class:`_StaticValue` reads them): those parameters static and the branch
+    picked in Python, ``(f, g)[min(max(int(i), 0), 1)](*operands)`` (``lax.switch`` clamps its
+    index into range) or ``(f if p else g)(*operands)``. The picked branch computes what
+    ``lax.switch``/``lax.cond`` would have computed with that index, without tracing the others:
+    the output form may then differ per value, which is what the code asked for. UNSAFE as every
+    static-argument fix (:data:`RECOMPILES`)."""
+    if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    name = canonical(src, node.func)
+    if name not in _BRANCHING:
+        return None
+    function = src.scope_of(node)
+    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+        return None
+    decorator = function.decorator_list[0]
+    if canonical(src, decorator) != "jax.jit":
+        return None
+    value = _StaticValue(src, function)
+    if not node.args or not value.read(node.args[0]) or not value.names:
+        return None
+    index = value.text_of(node.args[0])
+    if name == "jax.lax.switch":
+        if len(node.args) < 2 or not isinstance(node.args[1], (ast.List, ast.Tuple)) or not node.args[1].elts:
+            return None
+        branches = [src.segment(b) for b in node.args[1].elts]
+        last = len(branches) - 1
+        picked = f"({', '.join(branches)}{',' if len(branches) == 1 else ''})[min(max(int({index}), 0), {last})]"
+        operands = node.args[2:]
+    else:
+        if len(node.args) < 3:
+            return None
+        picked = f"(({src.segment(node.args[1])}) if {index} else ({src.segment(node.args[2])}))"
+        operands = node.args[3:]
+    call = f"{picked}({', '.join(src.segment(a) for a in operands)})"
+    inner = [e for e in value.edits if value.within(e, node.args[0])]
+    static = value.names
+    names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
+    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))"),
+             *[e for e in value.edits if e not in inner], replace(src, node, call)]
+    if module_alias(src.tree, "functools") != "functools":
+        at = Location(_import_line(src), 0)
+        edits.insert(0, Edit(at, at, "import functools\n"))
+    short = name.rsplit(".", 1)[-1]
+    return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit and pick the {short} branch in "
+                    "Python: only the branch taken is traced, so the branches may return different forms",
+                    edits, [RECOMPILES])
+
