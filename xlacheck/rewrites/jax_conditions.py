@@ -251,67 +251,16 @@ def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
 
 
 def _returned_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
-    """``if c: return a`` in the body of a Python ``for ... in range(...)`` loop (unrolled while
-    tracing) at the top of a function that ends in ``return b``: the loop runs every iteration,
-    and the value returned is selected with ``jax.numpy.where``.
+    """``if c: return a`` in a Python loop over a static range: :func:`loop_returns.select_returned`
+    with ``jax.numpy``'s ``where``/``logical_*``."""
+    from xlacheck.rewrites.loop_returns import LoopReturnOps, select_returned
 
-    A flag (``done``) records whether an earlier iteration returned; each iteration's ``a`` is
-    kept where ``c`` holds for the first time, and the function returns it where the flag is set,
-    ``b`` otherwise: the value Python returned. Refused where the loop or the rest of the function
-    returns elsewhere, breaks, continues, has an ``else``, defines functions, or calls anything but
-    JAX and pure builtins (their side effects and errors would run in iterations the original
-    skipped)."""
-    if node.orelse or not (len(node.body) == 1 and isinstance(node.body[0], ast.Return)
-                           and node.body[0].value is not None):
-        return None
-    loop = src.parents.get(node)
-    function = src.parents.get(loop) if loop is not None else None
-    if not (isinstance(loop, ast.For) and node in loop.body and not loop.orelse
-            and isinstance(function, ast.FunctionDef) and loop in function.body):
-        return None
-    if not (isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"
-            and not src.stores_in(src.tree).get("range")):
-        return None  # only a loop Python unrolls over a static range
-    rest = function.body[function.body.index(loop) + 1:]
-    if not rest or not isinstance(rest[-1], ast.Return) or rest[-1].value is None:
-        return None
-    returned = node.body[0]
-    for stmt in [*loop.body, *rest]:
-        for sub in ast.walk(stmt):
-            if isinstance(sub, (ast.Break, ast.Continue, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                ast.Global, ast.Nonlocal, *_UNSUPPORTED)) \
-                    or isinstance(sub, ast.Return) and sub is not returned and sub is not rest[-1]:
-                return None
-    if _jax_calls_only(src, jax, [*loop.body, *rest]) is not None:
-        return None
     pred = _pred(src, jax, node.test)
-    if pred is None or not src.alone_on_lines(node, node) or not src.alone_on_lines(rest[-1], rest[-1]) \
-            or not src.alone_on_lines(loop, loop):
+    if pred is None:
         return None
-    done, value, hit = src.fresh_name("returned"), src.fresh_name("returned_value"), src.fresh_name("returns_now")
-    jnp = f"{jax}.numpy"
-    outer, inner = src.indent_of(loop), src.indent_of(node)
-    early, final = src.segment(returned.value), src.segment(rest[-1].value)
-    before = f"{outer}{done}, {value} = False, None\n"
-    select = (f"{inner}{hit} = {jnp}.logical_and({jnp}.logical_not({done}), {pred})\n"
-              f"{inner}{value} = ({early}) if {value} is None else {jnp}.where({hit}, {early}, {value})\n"
-              f"{inner}{done} = {jnp}.logical_or({done}, {hit})\n")
-    end = (f"{src.indent_of(rest[-1])}return ({final}) if {value} is None "
-           f"else {jnp}.where({done}, {value}, {final})\n")
-    # one edit from the loop to the final return: each edit must parse as statements on its own
-    lines = src.lines[loop.lineno - 1:rest[-1].end_lineno]
-    first = loop.lineno
-    text = "".join([before, *lines[:node.lineno - first], select,
-                    *lines[(node.end_lineno or node.lineno) - first + 1:rest[-1].lineno - first], end])
-    edits = [replace_lines(loop.lineno, rest[-1].end_lineno or rest[-1].lineno, text)]
-    return make_fix("Return from the loop through a flag: every iteration runs, and jax.numpy.where selects the "
-                    "value of the first iteration whose condition holds", edits, _reasons(node.test, EARLY_RETURN))
-
-
-EARLY_RETURN = ("every iteration of the loop and the rest of the function run, also after the iteration that "
-                "returned (their values are discarded, but a NaN or inf there reaches the gradient through "
-                "jax.numpy.where), and the returned values are broadcast and promoted to one shape and dtype "
-                "where the return statements give different ones")
+    ops = LoopReturnOps(f"{jax}.numpy", pred, lambda stmts: _jax_calls_only(src, jax, stmts) is None,
+                        _reasons(node.test))
+    return select_returned(src, node, ops)
 
 
 def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
