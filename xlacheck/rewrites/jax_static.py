@@ -177,14 +177,20 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     static = value.names
     if not static:
         return None
+    edits = [*_static_decorator(src, decorator, static), *value.edits]
+    return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
+                    "value while tracing", edits, [RECOMPILES])
+
+
+def _static_decorator(src: Source, decorator: ast.expr, static: list[str]) -> list[Edit]:
+    """``@jax.jit`` -> ``@functools.partial(jax.jit, static_argnames=(...))`` naming ``static``,
+    with ``import functools`` where the module has none."""
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
-    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))"),
-             *value.edits]
+    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))")]
     if module_alias(src.tree, "functools") != "functools":
         at = Location(_import_line(src), 0)
         edits.insert(0, Edit(at, at, "import functools\n"))
-    return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
-                    "value while tracing", edits, [RECOMPILES])
+    return edits
 
 
 def _import_line(src: Source) -> int:
@@ -204,7 +210,7 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     different forms (XLA114), in a ``@jax.jit`` function whose index or predicate is made of its
     parameters (as :class:`_StaticValue` reads them): those parameters static and the branch
     picked in Python, ``(f, g)[min(max(int(i), 0), 1)](*operands)`` (``lax.switch`` clamps its
-    index into range) or ``(f if p else g)(*operands)``. The picked branch computes what
+    index into range) or ``((f) if p else (g))(*operands)``. The picked branch computes what
     ``lax.switch``/``lax.cond`` would have computed with that index, without tracing the others:
     the output form may then differ per value, which is what the code asked for. UNSAFE as every
     static-argument fix (:data:`RECOMPILES`)."""
@@ -238,12 +244,8 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     call = f"{picked}({', '.join(src.segment(a) for a in operands)})"
     inner = [e for e in value.edits if value.within(e, node.args[0])]
     static = value.names
-    names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
-    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))"),
-             *[e for e in value.edits if e not in inner], replace(src, node, call)]
-    if module_alias(src.tree, "functools") != "functools":
-        at = Location(_import_line(src), 0)
-        edits.insert(0, Edit(at, at, "import functools\n"))
+    edits = [*_static_decorator(src, decorator, static), *[e for e in value.edits if e not in inner],
+             replace(src, node, call)]
     short = name.rsplit(".", 1)[-1]
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit and pick the {short} branch in "
                     "Python: only the branch taken is traced, so the branches may return different forms",
