@@ -476,7 +476,8 @@ def test_a_window_of_traced_length_is_not_a_dynamic_slice():
 # (their jax.numpy calls with a Python equivalent rewritten into it)
 def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fix_compiles(tmp_path):
     source = HEADER + ("@jax.jit\ndef fold(x, n):\n    rows = jnp.where(n < x.shape[0], n, x.shape[0])\n"
-                       "    cols = jnp.maximum(x.shape[0] // rows, 1)\n    return jnp.reshape(x, (rows, cols)) * rows\n")
+                       "    cols = jnp.maximum(x.shape[0] // rows, 1)\n"
+                       "    return jnp.reshape(x, (rows, cols)) * rows\n")
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.reshape")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
@@ -542,7 +543,8 @@ def test_an_early_return_in_a_loop_that_breaks_or_calls_python_or_iterates_data_
 # XLA114: lax.switch / lax.cond with branches of different forms, index from parameters -> static,
 # the branch picked in Python (lax.switch clamps its index: so does the fix)
 STATIC_BRANCHES = {
-    "switch": ("@jax.jit\ndef pool(x, mode):\n    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n",
+    "switch": ("@jax.jit\ndef pool(x, mode):\n"
+               "    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n",
                "    return (lambda v: jnp.mean(v, axis=0), lambda v: v)[min(max(int(mode), 0), 1)](x)\n",
                (-1, 0, 1, 5)),
     "cond_through_a_binding": (

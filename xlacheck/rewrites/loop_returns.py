@@ -82,7 +82,7 @@ def select_returned(src: Source, node: ast.If, ops: LoopReturnOps) -> Fix | None
                 return None
     if not ops.pure([*loop.body, *rest]):
         return None
-    if not (src.alone_on_lines(node, node) and src.alone_on_lines(rest[-1], rest[-1]) and src.alone_on_lines(loop, loop)):
+    if not all(src.alone_on_lines(stmt, stmt) for stmt in (node, rest[-1], loop)):
         return None
     done, value, hit = src.fresh_name("returned"), src.fresh_name("returned_value"), src.fresh_name("returns_now")
     m = ops.module
