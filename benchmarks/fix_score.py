@@ -309,7 +309,8 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
           f"pass only as value-specialized code (static=False, recompiles per value): {specialized_pass}")
     print(f"[{mode}/{split}] cases where a SAFE fix changed outputs: {safe_changed}")
     stage_counts = stages(mode, split, records, report)
-    return {"mode": mode, "split": split, "stages": stage_counts, "failing": len(failing), "pass": passed, "changed": changed,
+    return {"mode": mode, "split": split, "stages": stage_counts, "failing": len(failing), "pass": passed,
+            "changed": changed,
             "compiles": compiled, "share": share, "static_pass": static_pass,
             "value_specialized_pass": specialized_pass, "safe_fix_changed_outputs": safe_changed,
             "cases": [] if hidden else [vars(r) | {"check_fix": by_case.get(r.case)} for r in records]}
