@@ -8,7 +8,7 @@ XLA302): the statement that holds it (a conditional expression in an assignment,
 call argument; an ``if`` with one or several assignments, an augmented assignment, no ``else``,
 an ``elif`` chain, nested ``if``s, returns in both arms or an early return, a loop around it; a
 ``while``), and the operand kinds of its test (a comparison, a reduction's truth value, ``not``,
-a name bound to a comparison; an early return in a loop), a size bound to ``jnp`` calls on
+a name bound to a comparison; an early return or a break in a loop), a size bound to ``jnp`` calls on
 parameters, and ``lax.switch`` on a parameter (XLA114). The same form is written for TensorFlow (a ``tf.function`` with
 ``autograph=False``, where the Python ``if`` is not converted) and for JAX (``jax.jit``), with
 the same inputs.
@@ -178,6 +178,13 @@ FORMS = (
     Form("XLA101", "early_return_on_static_shape_in_loop", "an early `return` in a loop on a static shape",
          "    y = x * 1.0\n    for i in range(3):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"
          "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True", compiles=True),
+    # a break inside a Python loop over a constant range (JAX: XLA101, masked; AutoGraph: XLA110, tf.range)
+    Form("XLA101", "break_in_static_loop", "a `break` on a reduction inside a Python loop over a constant range",
+         "    y = x * 1.0\n    for _ in range(4):\n        y = y * 1.5\n        if {sum}({abs}(y)) > 8.0:  # XLA: cond\n"
+         "            break\n    return y", tf_options="jit_compile=True"),
+    Form("XLA101", "break_on_static_shape_in_loop", "a `break` in a loop on a static shape",
+         "    y = x * 1.0\n    for i in range(4):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"
+         "            break\n    return y", tf_options="jit_compile=True", compiles=True),
     # a size read through a local name bound to jnp calls on parameters and static facts, and its
     # near miss through Python's min
     Form("XLA207", "size_through_local_where", "a size bound to `jnp.where` of a parameter and a static dimension",

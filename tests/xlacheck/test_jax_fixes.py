@@ -580,3 +580,45 @@ def test_a_branch_index_from_data_is_not_made_static():
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "lax.switch")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA114")])
     assert result.fix is None
+
+
+# XLA101: `if c: break` in a Python loop over a static range -> a flag, and each assignment kept
+# once the loop has stopped
+BREAKS = {
+    "break_after_an_update": ("def halve(x, w):\n    y = x * 1.0\n    total = jnp.sum(x) * 0.0\n    for i in range(4):\n"
+                              "        y = y * 0.5 + w\n        if jnp.max(jnp.abs(y)) < 1.0:\n            break\n"
+                              "        total += jnp.sum(y) * i\n    return y + total\n",
+                              "        y = jax.numpy.where(stopped, y, y * 0.5 + w)\n"),
+    "break_in_the_else": ("def grow(x, w):\n    out = jnp.zeros_like(x)\n    for i in range(3):\n"
+                          "        if jnp.sum(x) > i:\n            out = out + w\n        else:\n            break\n"
+                          "    return out\n",
+                          "        stopped = jax.numpy.logical_or(stopped, jax.numpy.logical_not(jnp.sum(x) > i))\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREAKS))
+def test_a_break_in_an_unrolled_loop_is_masked_and_the_fix_compiles(name, tmp_path):
+    source = HEADER + BREAKS[name][0]
+    original, compiled = original_and_compiled_fix(name, source, fixed_source(source), BREAKS[name][1],
+                                                   "every iteration runs", tmp_path)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False), min_size=6, max_size=6))
+    def check(values):
+        x, w = jnp.asarray(values[:3], dtype=jnp.float32), jnp.asarray(values[3:], dtype=jnp.float32)
+        with jax.disable_jit():
+            expected = original(x, w)
+        np.testing.assert_allclose(np.asarray(compiled(x, w)), np.asarray(expected), rtol=1e-5, atol=1e-6)
+
+    check()
+
+
+def test_a_break_in_a_loop_that_binds_new_names_or_nests_blocks_is_not_masked():
+    for old, new in (("    total = jnp.sum(x) * 0.0\n", ""),  # `total` first bound in the loop
+                     ("        y = y * 0.5 + w\n", "        if jnp.sum(w) > 0:\n            y = y * 0.5 + w\n"),
+                     ("range(4)", "[0, 1, 2, 3]")):
+        source = HEADER + BREAKS["break_after_an_update"][0].replace(old, new)
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.If) and isinstance(n.body[0], ast.Break))
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+        assert result.fix is None or "every iteration runs" not in result.fix.message, new

@@ -118,7 +118,7 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
     if not _plain(src, node.test, *node.body, *node.orelse):
         return None
     return _assigned(src, jax, node) or _returned(src, jax, node) or _returned_in_loop(src, jax, node) \
-        or _functions(src, jax, node)
+        or _break_in_loop(src, jax, node) or _functions(src, jax, node)
 
 
 def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -261,6 +261,65 @@ def _returned_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
     ops = LoopReturnOps(f"{jax}.numpy", pred, lambda stmts: _jax_calls_only(src, jax, stmts) is None,
                         _reasons(node.test))
     return select_returned(src, node, ops)
+
+
+def _break_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: break`` (or ``if c: ... else: break``) in a Python loop over a static range, whose
+    other statements assign names bound before the loop: every iteration runs, and each
+    assignment keeps the name's value once the loop has stopped.
+
+    A flag ``stopped`` becomes ``c`` (``not c`` for a ``break`` in the ``else``) or'ed over the
+    iterations, at the place of the ``if``; every assignment ``x = v`` of the loop body becomes
+    ``x = jax.numpy.where(stopped, x, v)``, reading the flag as it is at that statement: before
+    the ``if`` it says whether an earlier iteration stopped, after it whether this one did. So
+    each name keeps the value it had when Python left the loop. Only assignments to single names
+    (and augmented ones) bound before the loop, with calls to JAX and pure builtins; no other
+    ``break``, ``continue``, ``return`` or nested block in the loop."""
+    arms = (node.body, node.orelse)
+    if not any(len(arm) == 1 and isinstance(arm[0], ast.Break) for arm in arms):
+        return None
+    stops_on_else = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.Break)
+    kept = node.body if stops_on_else else node.orelse
+    loop = src.parents.get(node)
+    if not (isinstance(loop, ast.For) and node in loop.body and not loop.orelse and isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name)
+            and loop.iter.func.id == "range" and not src.stores_in(src.tree).get("range")):
+        return None
+    index = loop.body.index(node)
+    before, after = loop.body[:index], [*kept, *loop.body[index + 1:]]
+    assigned = [_one_assignment([stmt]) for stmt in [*before, *after]]
+    if any(a is None for a in assigned) or not all(src.bound_before(a[0], loop) for a in assigned if a is not None):
+        return None
+    if any(a[0] == loop.target.id for a in assigned if a is not None):  # type: ignore[union-attr]
+        return None
+    if _jax_calls_only(src, jax, [*loop.body, *node.orelse]) is not None \
+            or not all(src.alone_on_lines(stmt, stmt) for stmt in [loop, *loop.body]):
+        return None
+    pred = _pred(src, jax, node.test)
+    if pred is None:
+        return None
+    if stops_on_else:
+        pred = f"{jax}.numpy.logical_not({pred})"
+    stopped = src.fresh_name("stopped")
+    inner = src.indent_of(node)
+
+    def guarded(stmt: ast.stmt) -> str:
+        name, value, _ = _one_assignment([stmt])  # type: ignore[misc]
+        return f"{inner}{name} = {jax}.numpy.where({stopped}, {name}, {_value(src, name, value)})\n"
+
+    lines = [f"{src.indent_of(loop)}{stopped} = False\n", "".join(src.lines[loop.lineno - 1:loop.body[0].lineno - 1])]
+    lines += [guarded(stmt) for stmt in before]
+    lines.append(f"{inner}{stopped} = {jax}.numpy.logical_or({stopped}, {pred})\n")
+    lines += [guarded(stmt) for stmt in after]
+    return make_fix("Stop the loop through a flag: every iteration runs, and jax.numpy.where keeps each name's value "
+                    "once the loop has stopped", [replace_lines(loop.lineno, loop.end_lineno or loop.lineno,
+                                                                "".join(lines))],
+                    _reasons(node.test, BREAK_MASKED))
+
+
+BREAK_MASKED = ("every iteration runs, also after the one that stopped (its values are discarded, but a NaN or inf "
+                "there reaches the gradient through jax.numpy.where), and jax.numpy.where promotes each name to one "
+                "dtype and shape (a Python number becomes an array)")
 
 
 def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
