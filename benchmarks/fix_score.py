@@ -216,7 +216,8 @@ def error_class(check: dict) -> str:
 
 def stage_of(record: CaseFix, check: dict, unsafe: bool) -> tuple[str, str]:
     """Where a failing case stops on its way to a real fix: (stage letter, detail). The detail
-    says for (c) why nothing was written (no fix of an applicability this mode applies, or the
+    says for (b) whether a rule that declares a fix fired (its rewriters declined the code) or only
+    rules without one, for (c) why nothing was written (no fix of an applicability this mode applies, or the
     fixer did not write the applicable ones: conflicts, re-parse refusals, a fix that replaces a
     text with itself), for (d) the error class, for (e) whether outputs differ or too few inputs
     were checked."""
@@ -225,7 +226,7 @@ def stage_of(record: CaseFix, check: dict, unsafe: bool) -> tuple[str, str]:
         if record.diagnostics == 0:
             return "a", ""
         if not record.offered:
-            return "b", ""
+            return "b", "rewriters declined" if record.codes else "no rule with a declared fix fired"
         if not set(record.offered) & applies:
             return "c", "only " + "/".join(sorted(set(record.offered))) + " fixes"
         return "c", "applicable fix not written"
