@@ -175,6 +175,10 @@ FORMS = (
     Form("XLA101", "early_return_in_static_loop", "an early `return` inside a Python loop over a constant range",
          "    y = x * 1.0\n    for _ in range(3):\n        y = y * 1.5\n        if {sum}(y) > 2.0:  # XLA: cond\n"
          "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True"),
+    Form("XLA101", "early_return_after_statements_in_static_loop",
+         "statements, then an early `return`, inside a Python loop over a constant range",
+         "    y = x * 1.0\n    for _ in range(3):\n        y = y * 1.5\n        if {sum}(y) > 2.0:  # XLA: cond\n"
+         "            y = y - 1.0\n            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True"),
     Form("XLA101", "early_return_on_static_shape_in_loop", "an early `return` in a loop on a static shape",
          "    y = x * 1.0\n    for i in range(3):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"
          "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True", compiles=True),

@@ -622,3 +622,18 @@ def test_a_break_in_a_loop_that_binds_new_names_or_nests_blocks_is_not_masked():
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.If) and isinstance(n.body[0], ast.Break))
         (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
         assert result.fix is None or "every iteration runs" not in result.fix.message, new
+
+
+def test_statements_before_an_early_return_in_a_loop_move_into_a_local_function(tmp_path):
+    source = HEADER + EARLY_RETURN_IN_LOOP.replace(
+        "            return jnp.float32(i) * c\n", "            z = z - 1.0\n            w = z * 2.0\n"
+        "            return jnp.float32(i) * c + w\n")
+    original, compiled = original_and_compiled_fix(
+        "escape_statements", source, fixed_source(source),
+        "        def returned_branch(z):\n            z = z - 1.0\n            w = z * 2.0\n", "every iteration of the loop",
+        tmp_path)
+    for value in (-2.5, -0.3, 0.0, 0.4, 1.7):
+        c = jnp.float32(value)
+        with jax.disable_jit():
+            expected = original(c)
+        np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)

@@ -19,6 +19,9 @@ unrolled iterations::
 ``returned_value is None`` is a Python test while tracing (true only before the first iteration,
 and after the loop only when the range is empty), so the first iteration's ``a`` is kept as it is:
 if its condition does not hold, ``returned`` stays false and a later ``a`` or ``b`` replaces it.
+Statements before the ``return`` in the ``if`` move into a local function that returns ``a``
+(a name they rebind that has a value before the ``if`` is its parameter, so the rebinding stays
+local, as it was: the original returned right after it), called each iteration.
 The value is the one Python returned; every iteration and the rest of the function run (the
 discarded work is computed), so the rewrite is refused where they break, continue, return
 elsewhere, define functions or classes, or call anything but the framework and pure builtins
@@ -61,8 +64,7 @@ class LoopReturnOps:
 def select_returned(src: Source, node: ast.If, ops: LoopReturnOps) -> Fix | None:
     """The rewrite of ``node`` (``if c: return a`` directly in a ``for ... in range(...)`` loop at
     the top of a function that ends in ``return b``), or None where a form above is not met."""
-    if node.orelse or not (len(node.body) == 1 and isinstance(node.body[0], ast.Return)
-                           and node.body[0].value is not None):
+    if node.orelse or not (isinstance(node.body[-1], ast.Return) and node.body[-1].value is not None):
         return None
     loop = src.parents.get(node)
     function = src.parents.get(loop) if loop is not None else None
@@ -75,22 +77,40 @@ def select_returned(src: Source, node: ast.If, ops: LoopReturnOps) -> Fix | None
     rest = function.body[function.body.index(loop) + 1:]
     if not rest or not isinstance(rest[-1], ast.Return) or rest[-1].value is None:
         return None
-    returned = node.body[0]
+    returned = node.body[-1]
     for stmt in [*loop.body, *rest]:
         for sub in ast.walk(stmt):
             if isinstance(sub, _REFUSED) or isinstance(sub, ast.Return) and sub is not returned and sub is not rest[-1]:
                 return None
     if not ops.pure([*loop.body, *rest]):
         return None
-    if not all(src.alone_on_lines(stmt, stmt) for stmt in (node, rest[-1], loop)):
+    if not all(src.alone_on_lines(stmt, stmt) for stmt in (*node.body, rest[-1], loop)):
         return None
     done, value, hit = src.fresh_name("returned"), src.fresh_name("returned_value"), src.fresh_name("returns_now")
     m = ops.module
     outer, inner = src.indent_of(loop), src.indent_of(node)
-    early, final = src.segment(returned.value), src.segment(rest[-1].value)
-    select = (f"{inner}{hit} = {m}.logical_and({m}.logical_not({done}), {ops.pred})\n"
-              f"{inner}{value} = ({early}) if {value} is None else {m}.where({hit}, {early}, {value})\n"
-              f"{inner}{done} = {m}.logical_or({done}, {hit})\n")
+    early, final = src.segment(returned.value), src.segment(rest[-1].value)  # type: ignore[arg-type]
+    select = ""
+    if len(node.body) > 1:
+        # the statements before the return move into a local function that returns its value: a
+        # name they bind that has a value before the `if` is passed in (reads before the rebinding
+        # see it; the rebinding stays local, as the original returned right after it)
+        if any(isinstance(sub, ast.Constant) and isinstance(sub.value, str) and sub.lineno != sub.end_lineno
+               for stmt in node.body for sub in ast.walk(stmt)):
+            return None  # a string over several lines would change when re-indented
+        stored = dict.fromkeys(n.id for stmt in node.body for n in ast.walk(stmt)
+                               if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+        params = ", ".join(name for name in stored if src.bound_before(name, node))
+        branch = src.fresh_name("returned_branch")
+        body = "".join(src.lines[node.body[0].lineno - 1:returned.end_lineno])
+        step = src.indent_step(node)
+        body = "".join(f"{step}{line[len(src.indent_of(node.body[0])) - len(inner):]}" if line.strip() else line
+                       for line in body.splitlines(keepends=True))
+        select = f"{inner}def {branch}({params}):\n{body}"
+        early = f"{branch}({params})"
+    select += (f"{inner}{hit} = {m}.logical_and({m}.logical_not({done}), {ops.pred})\n"
+               f"{inner}{value} = ({early}) if {value} is None else {m}.where({hit}, {early}, {value})\n"
+               f"{inner}{done} = {m}.logical_or({done}, {hit})\n")
     end = f"{src.indent_of(rest[-1])}return ({final}) if {value} is None else {m}.where({done}, {value}, {final})\n"
     # one edit from the loop to the final return: each edit must parse as statements on its own
     lines = src.lines[loop.lineno - 1:rest[-1].end_lineno]
