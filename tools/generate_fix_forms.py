@@ -184,7 +184,8 @@ FORMS = (
          "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True", compiles=True),
     # a break inside a Python loop over a constant range (JAX: XLA101, masked; AutoGraph: XLA110, tf.range)
     Form("XLA101", "break_in_static_loop", "a `break` on a reduction inside a Python loop over a constant range",
-         "    y = x * 1.0\n    for _ in range(4):\n        y = y * 1.5\n        if {sum}({abs}(y)) > 8.0:  # XLA: cond\n"
+         "    y = x * 1.0\n    for _ in range(4):\n        y = y * 1.5\n"
+         "        if {sum}({abs}(y)) > 8.0:  # XLA: cond\n"
          "            break\n    return y", tf_options="jit_compile=True"),
     Form("XLA101", "break_on_static_shape_in_loop", "a `break` in a loop on a static shape",
          "    y = x * 1.0\n    for i in range(4):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"

@@ -585,7 +585,8 @@ def test_a_branch_index_from_data_is_not_made_static():
 # XLA101: `if c: break` in a Python loop over a static range -> a flag, and each assignment kept
 # once the loop has stopped
 BREAKS = {
-    "break_after_an_update": ("def halve(x, w):\n    y = x * 1.0\n    total = jnp.sum(x) * 0.0\n    for i in range(4):\n"
+    "break_after_an_update": ("def halve(x, w):\n    y = x * 1.0\n    total = jnp.sum(x) * 0.0\n"
+                              "    for i in range(4):\n"
                               "        y = y * 0.5 + w\n        if jnp.max(jnp.abs(y)) < 1.0:\n            break\n"
                               "        total += jnp.sum(y) * i\n    return y + total\n",
                               "        y = jax.numpy.where(stopped, y, y * 0.5 + w)\n"),
@@ -630,7 +631,8 @@ def test_statements_before_an_early_return_in_a_loop_move_into_a_local_function(
         "            return jnp.float32(i) * c + w\n")
     original, compiled = original_and_compiled_fix(
         "escape_statements", source, fixed_source(source),
-        "        def returned_branch(z):\n            z = z - 1.0\n            w = z * 2.0\n", "every iteration of the loop",
+        "        def returned_branch(z):\n            z = z - 1.0\n            w = z * 2.0\n",
+        "every iteration of the loop",
         tmp_path)
     for value in (-2.5, -0.3, 0.0, 0.4, 1.7):
         c = jnp.float32(value)
