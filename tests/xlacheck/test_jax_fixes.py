@@ -418,15 +418,21 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
                     "jnp.nonzero(m)") is None
 
 
+def static_fix_at(source: str, callee: str, code: str):
+    """The fix of a ``code`` finding at the first call of ``callee``, checked to be the unsafe
+    static-argument fix; the fixed source."""
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    return apply_edits(source, fix.edits)
+
+
 # XLA207: a size or axis read from a parameter of a @jax.jit function -> the parameter static
 def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
     source = HEADER + "@jax.jit\ndef spectrum(signal, n_fft):\n    return jnp.abs(jnp.fft.rfft(signal, n=n_fft)) ** 2\n"
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.fft.rfft")
-    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
-    fix = result.fix
-    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
-    fixed = apply_edits(source, fix.edits)
+    fixed = static_fix_at(source, "jnp.fft.rfft", "XLA207")
     assert fixed.startswith("import functools\nimport jax\n")
     assert '@functools.partial(jax.jit, static_argnames=("n_fft",))\ndef spectrum' in fixed
     signal = jnp.sin(jnp.arange(16.0) * 0.7)
@@ -478,12 +484,7 @@ def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fi
     source = HEADER + ("@jax.jit\ndef fold(x, n):\n    rows = jnp.where(n < x.shape[0], n, x.shape[0])\n"
                        "    cols = jnp.maximum(x.shape[0] // rows, 1)\n"
                        "    return jnp.reshape(x, (rows, cols)) * rows\n")
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.reshape")
-    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
-    fix = result.fix
-    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
-    fixed = apply_edits(source, fix.edits)
+    fixed = static_fix_at(source, "jnp.reshape", "XLA207")
     assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef fold' in fixed
     assert "    rows = (n if n < x.shape[0] else x.shape[0])\n    cols = max(x.shape[0] // rows, 1)\n" in fixed
     original, rewritten = load("orig_fold", source, tmp_path), load("fixed_fold", fixed, tmp_path)
@@ -558,12 +559,7 @@ STATIC_BRANCHES = {
 def test_a_branch_index_from_parameters_is_static_and_the_fix_compiles(name, tmp_path):
     body, expected, values = STATIC_BRANCHES[name]
     source = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n" + body
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func).startswith("lax."))
-    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA114")])
-    fix = result.fix
-    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
-    fixed = apply_edits(source, fix.edits)
+    fixed = static_fix_at(source, f"lax.{name.split('_')[0]}", "XLA114")
     assert expected in fixed and "static_argnames=(" in fixed
     original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
     x = jnp.arange(6.0).reshape(3, 2)
