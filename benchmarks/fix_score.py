@@ -206,11 +206,10 @@ def error_class(check: dict) -> str:
         return reason.split(" ", 1)[0] + " in phase " + reason.rsplit(" in phase ", 1)[-1]
     for item in check.get("per_input") or []:
         if item.get("status") == "xla_error":
-            key = (item.get("error") or {}).get("key", "")
-            if "compile-time constant" in key:
+            error = item.get("error") or {}
+            if "compile-time constant" in error.get("key", ""):
                 return "compile-time constant"
-            kind = key.split(":", 1)[0].strip()
-            return kind if kind.replace(".", "").replace("_", "").isalnum() else "other error"
+            return error.get("type") or "other error"
     return "no XLA compilation" if check.get("xla_compiles") == 0 else "other"
 
 
