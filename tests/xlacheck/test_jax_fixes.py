@@ -58,6 +58,9 @@ CASES = {
         "def two(x):\n    a = x * 1.0\n    b = x + 0.0\n    if jnp.max(x) > 1.0:\n        a = a * 0.5\n"
         "        b = b - a\n    return a + b\n",
         "    a, b = jax.lax.cond(jnp.max(x) > 1.0, lambda: true_branch(a, b), lambda: (a, b))\n"),
+    "bool_of_a_reduction": (
+        "def scaled(x):\n    s = 2.0 if bool(jnp.all(x > -1.0)) else 1.0\n    return x * s\n",
+        "jax.lax.cond(jax.numpy.asarray(jnp.all(x > -1.0)) != 0, lambda: 2.0, lambda: 1.0)"),
     "negated_reduction": (
         "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
         "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "

@@ -26,6 +26,7 @@ a branch (``n = jnp.linalg.norm(x)``) gets the untaken branch's zero cotangent, 
 through its derivative where that is infinite (the norm at 0: measured, jax 0.10.2); ``pred``
 must be a scalar (a non-scalar condition raises in the original too). A condition that is not a
 comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real number or a bool.
+``bool(c)`` is ``c``'s predicate (the same truth value, traced),
 ``not c`` is ``jax.numpy.logical_not`` of ``c``'s predicate, ``a and b`` / ``a or b``
 ``jax.numpy.logical_and``/``logical_or`` of theirs: Python stops at the first operand that
 decides, the fix evaluates every one (``LAZY`` says so), so only where the later operands call
@@ -65,6 +66,12 @@ def _plain(src: Source, *nodes: ast.AST) -> bool:
 
 
 def _pred(src: Source, jax: str, test: ast.expr) -> str | None:
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "bool" \
+            and len(test.args) == 1 and not test.keywords and not isinstance(test.args[0], ast.Starred) \
+            and not src.stores_in(src.tree).get("bool"):
+        # `bool(c)` asks the traced operand for its Python truth value, as `if c:` does: the
+        # predicate of `c` is the same truth value, traced
+        return _pred(src, jax, test.args[0])
     if isinstance(test, ast.BoolOp):
         # Python evaluates the operands lazily; the traced form evaluates all of them, which is
         # the same values for JAX operations (LAZY says so): refused where a later operand calls
