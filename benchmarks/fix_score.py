@@ -40,6 +40,14 @@ as one group ``listed``; its per-case lines are printed only when every named ca
 
 Validation is held out (``eval_cases/README.md``): its per-case lines are never printed, only
 its totals (failing / changed / compiles / equal outputs / SAFE fixes that changed outputs).
+
+Every split, held out or not, also gets the STAGE breakdown of its failing cases, counts only:
+where each stops on the way to a real fix: (a) no finding, (b) a finding but no fix offered,
+(c) a fix offered but the file not changed (no fix of an applicability the mode applies, or the
+applicable fixes not written: conflicts, re-parse refusals), (d) changed but does not compile under
+XLA (counted by error class), (e) compiles but outputs differ, (f) really fixed. (a) is detection's
+to mend, (b)-(e) the fixer's. The per-case table of a split that is not held out names each
+case's stage.
 """
 
 from __future__ import annotations
@@ -179,6 +187,78 @@ def by_rule(mode: str, records: list[CaseFix], report: dict) -> None:
         print(f"[{mode}] by rule {'':43s}{code:8s} {sum(n):5d} {n[0]:6d} {n[1]:10d} {n[2]:7d} {n[3]:5d}")
 
 
+STAGES = (
+    ("a", "no finding"),
+    ("b", "a finding, no fix offered"),
+    ("c", "a fix offered, file not changed"),
+    ("d", "changed, does not compile under XLA"),
+    ("e", "compiles, outputs differ"),
+    ("f", "really fixed"),
+)
+
+
+def error_class(check: dict) -> str:
+    """The class of a fixed case's failure under XLA, in a few words: the exception type of the
+    first failing input (``compile-time constant`` for a shape computed from a value), or the phase
+    where the oracle's worker died (a fixed file that does not import dies in ``import``)."""
+    reason = check.get("reason") or ""
+    if reason.startswith(("worker died", "timeout")) and " in phase " in reason:
+        return reason.split(" ", 1)[0] + " in phase " + reason.rsplit(" in phase ", 1)[-1]
+    for item in check.get("per_input") or []:
+        if item.get("status") == "xla_error":
+            error = item.get("error") or {}
+            if "compile-time constant" in error.get("key", ""):
+                return "compile-time constant"
+            return error.get("type") or "other error"
+    return "no XLA compilation" if check.get("xla_compiles") == 0 else "other"
+
+
+def stage_of(record: CaseFix, check: dict, unsafe: bool) -> tuple[str, str]:
+    """Where a failing case stops on its way to a real fix: (stage letter, detail). The detail
+    says for (b) whether a rule that declares a fix fired (its rewriters declined the code) or only
+    rules without one, for (c) why nothing was written (no fix of an applicability this mode applies, or the
+    fixer did not write the applicable ones: conflicts, re-parse refusals, a fix that replaces a
+    text with itself), for (d) the error class, for (e) whether outputs differ or too few inputs
+    were checked."""
+    applies = {"safe", "unsafe"} if unsafe else {"safe"}
+    if not record.changed:
+        if record.diagnostics == 0:
+            return "a", ""
+        if not record.offered:
+            return "b", "rewriters declined" if record.codes else "no rule with a declared fix fired"
+        if not set(record.offered) & applies:
+            return "c", "only " + "/".join(sorted(set(record.offered))) + " fixes"
+        return "c", "applicable fix not written"
+    if not check.get("xla_ok"):
+        return "d", error_class(check)
+    if check.get("status") == "PASS":
+        return "f", ""
+    if check.get("n_match") != check.get("n_checked"):
+        return "e", "outputs differ"
+    return "e", "too few inputs checked"
+
+
+def stages(mode: str, split: str, records: list[CaseFix], report: dict) -> dict:
+    """Counts of failing cases per stage (see ``STAGES``), with the details of (c)-(e) counted;
+    only counts, so it is printed for held-out splits too."""
+    by_case = {r["case"]: r for r in report["cases"]}
+    counts: dict[str, int] = {letter: 0 for letter, _ in STAGES}
+    details: dict[str, dict[str, int]] = {}
+    for r in records:
+        if not r.failing:
+            continue
+        letter, detail = stage_of(r, by_case.get(r.case, {}), mode == "unsafe")
+        counts[letter] += 1
+        if detail:
+            details.setdefault(letter, {}).setdefault(detail, 0)
+            details[letter][detail] += 1
+    print(f"[{mode}/{split}] stages of the failing cases:")
+    for letter, what in STAGES:
+        more = "; ".join(f"{k} {v}" for k, v in sorted(details.get(letter, {}).items(), key=lambda kv: (-kv[1], kv[0])))
+        print(f"[{mode}/{split}]   ({letter}) {what:38s} {counts[letter]:3d}" + (f"  ({more})" if more else ""))
+    return {"counts": counts, "details": details}
+
+
 def check_fix(corpus: Path, fixed_dir: Path, report: Path, jobs: int, cases_dir: str = "tf") -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1")
     cmd = ["nice", "-n", "5", sys.executable, str(oracle_path(corpus)), "check-fix", str(corpus / cases_dir),
@@ -195,7 +275,7 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
     if hidden:
         print("(held-out split: per-case lines are not printed)")
     else:
-        print(f"{'case':40s} {'label':17s} {'found':5s} {'fixes applied':22s} {'result':6s} {'static':6s} reason")
+        print(f"{'case':40s} {'label':17s} {'found':5s} {'fixes applied':22s} {'result':6s} {'static':6s} stage reason")
     failing = [r for r in records if r.failing]
     passed = static_pass = specialized_pass = safe_changed = compiled = 0
     for r in records:
@@ -204,8 +284,9 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
         static = c.get("fixed_static_ok")  # True: compiles from shapes alone; False: needs argument values
         applied = ",".join(r.applied) or ("display-only" if "display-only" in r.offered else "-")
         if not hidden:
+            stage = stage_of(r, c, mode == "unsafe")[0] if r.failing else "-"
             print(f"{r.case:40s} {r.label:17s} {r.diagnostics:<5d} {applied:22s} {status:6s} {static!s:6s} "
-                  f"{(c.get('reason') or '')[:70]}")
+                  f"{stage:5s} {(c.get('reason') or '')[:70]}")
         if r.failing and r.changed and c.get("xla_ok"):
             compiled += 1
         if r.failing and r.changed and status == "PASS":
@@ -227,7 +308,9 @@ def summarize(mode: str, records: list[CaseFix], report: dict, split: str = "dev
     print(f"[{mode}/{split}]   compile from shapes alone (static, real fixes): {static_pass}/{len(failing)}; "
           f"pass only as value-specialized code (static=False, recompiles per value): {specialized_pass}")
     print(f"[{mode}/{split}] cases where a SAFE fix changed outputs: {safe_changed}")
-    return {"mode": mode, "split": split, "failing": len(failing), "pass": passed, "changed": changed,
+    stage_counts = stages(mode, split, records, report)
+    return {"mode": mode, "split": split, "stages": stage_counts, "failing": len(failing), "pass": passed,
+            "changed": changed,
             "compiles": compiled, "share": share, "static_pass": static_pass,
             "value_specialized_pass": specialized_pass, "safe_fix_changed_outputs": safe_changed,
             "cases": [] if hidden else [vars(r) | {"check_fix": by_case.get(r.case)} for r in records]}

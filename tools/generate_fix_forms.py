@@ -8,7 +8,8 @@ XLA302): the statement that holds it (a conditional expression in an assignment,
 call argument; an ``if`` with one or several assignments, an augmented assignment, no ``else``,
 an ``elif`` chain, nested ``if``s, returns in both arms or an early return, a loop around it; a
 ``while``), and the operand kinds of its test (a comparison, a reduction's truth value, ``not``,
-a name bound to a comparison). The same form is written for TensorFlow (a ``tf.function`` with
+a name bound to a comparison; an early return or a break in a loop), a size bound to ``jnp`` calls on
+parameters, and ``lax.switch`` on a parameter (XLA114). The same form is written for TensorFlow (a ``tf.function`` with
 ``autograph=False``, where the Python ``if`` is not converted) and for JAX (``jax.jit``), with
 the same inputs.
 
@@ -169,6 +170,41 @@ FORMS = (
          category="shape", frameworks=("jax",)),
     Form("XLA207", "mask_selection_assigned", "a boolean-mask selection assigned, then reduced",
          "    pos = x[x > 0.0]  # XLA: shape\n    return jnp.sum(pos * 2.0)", category="shape", frameworks=("jax",)),
+    # an early return inside a Python loop over a constant range (JAX: XLA101; AutoGraph: XLA110),
+    # and its near miss on a static condition
+    Form("XLA101", "early_return_in_static_loop", "an early `return` inside a Python loop over a constant range",
+         "    y = x * 1.0\n    for _ in range(3):\n        y = y * 1.5\n        if {sum}(y) > 2.0:  # XLA: cond\n"
+         "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True"),
+    Form("XLA101", "early_return_after_statements_in_static_loop",
+         "statements, then an early `return`, inside a Python loop over a constant range",
+         "    y = x * 1.0\n    for _ in range(3):\n        y = y * 1.5\n        if {sum}(y) > 2.0:  # XLA: cond\n"
+         "            y = y - 1.0\n            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True"),
+    Form("XLA101", "early_return_on_static_shape_in_loop", "an early `return` in a loop on a static shape",
+         "    y = x * 1.0\n    for i in range(3):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"
+         "            return y * 0.5\n    return y - 1.0", tf_options="jit_compile=True", compiles=True),
+    # a break inside a Python loop over a constant range (JAX: XLA101, masked; AutoGraph: XLA110, tf.range)
+    Form("XLA101", "break_in_static_loop", "a `break` on a reduction inside a Python loop over a constant range",
+         "    y = x * 1.0\n    for _ in range(4):\n        y = y * 1.5\n"
+         "        if {sum}({abs}(y)) > 8.0:  # XLA: cond\n"
+         "            break\n    return y", tf_options="jit_compile=True"),
+    Form("XLA101", "break_on_static_shape_in_loop", "a `break` in a loop on a static shape",
+         "    y = x * 1.0\n    for i in range(4):\n        y = y * 1.5\n        if y.shape[0] > i + 4:\n"
+         "            break\n    return y", tf_options="jit_compile=True", compiles=True),
+    # a size read through a local name bound to jnp calls on parameters and static facts, and its
+    # near miss through Python's min
+    Form("XLA207", "size_through_local_where", "a size bound to `jnp.where` of a parameter and a static dimension",
+         "    k = jnp.where(n < x.shape[0], n, x.shape[0])\n    return jnp.sum(x) + jnp.zeros((k,))  # XLA: shape",
+         category="shape", frameworks=("jax",), params="x, n", extra="3"),
+    Form("XLA207", "size_through_python_min", "a size bound to Python's `min` of static dimensions",
+         "    k = min(x.shape[0], 4)\n    return jnp.sum(x) + jnp.zeros((k,))", category="shape", frameworks=("jax",),
+         compiles=True),
+    # lax.switch whose branches return different forms, indexed by a parameter; near miss: agreeing forms
+    Form("XLA114", "switch_index_parameter", "`lax.switch` on a parameter, branches of different ranks",
+         "    return jax.lax.switch(n, [lambda v: jnp.sum(v, axis=0), lambda v: v * 2.0], x)  # XLA: cond",
+         frameworks=("jax",), params="x, n", extra="1"),
+    Form("XLA114", "switch_branches_agree", "`lax.switch` on a parameter, branches of one form",
+         "    return jax.lax.switch(n, [lambda v: jnp.sum(v, axis=0) * jnp.ones_like(v), lambda v: v * 2.0], x)",
+         frameworks=("jax",), params="x, n", extra="1", compiles=True),
 )
 
 

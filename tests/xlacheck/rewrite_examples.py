@@ -3189,4 +3189,23 @@ def odd_rows(x):
         ("return tf.gather(x, tf.range(1, n, 2))",),
         inputs=(((5, 3), "float"),),
     ),
+    Example(
+        "return_in_python_range_loop",
+        '''import tensorflow as tf
+
+
+def first_large_power(x):
+    z = x
+    for i in range(4):
+        z = z * x
+        if tf.reduce_max(tf.abs(z)) > 4.0:
+            return z * float(i)  # flag(XLA110)
+    return z - 1.0
+''',
+        "unsafe",  # every iteration runs; the returned values must share a dtype and broadcast
+        ("returned, returned_value = False, None\n    for i in range(4):",
+         "return (z - 1.0) if returned_value is None else tf.where(returned, returned_value, z - 1.0)"),
+        inputs=(((3,), "float"),),
+        grad=True,
+    ),
 )

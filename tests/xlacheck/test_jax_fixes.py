@@ -58,6 +58,9 @@ CASES = {
         "def two(x):\n    a = x * 1.0\n    b = x + 0.0\n    if jnp.max(x) > 1.0:\n        a = a * 0.5\n"
         "        b = b - a\n    return a + b\n",
         "    a, b = jax.lax.cond(jnp.max(x) > 1.0, lambda: true_branch(a, b), lambda: (a, b))\n"),
+    "bool_of_a_reduction": (
+        "def scaled(x):\n    s = 2.0 if bool(jnp.all(x > -1.0)) else 1.0\n    return x * s\n",
+        "jax.lax.cond(jax.numpy.asarray(jnp.all(x > -1.0)) != 0, lambda: 2.0, lambda: 1.0)"),
     "negated_reduction": (
         "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
         "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "
@@ -418,15 +421,21 @@ def test_an_index_array_or_a_reduction_over_an_axis_is_not_rewritten():
                     "jnp.nonzero(m)") is None
 
 
+def static_fix_at(source: str, callee: str, code: str):
+    """The fix of a ``code`` finding at the first call of ``callee``, checked to be the unsafe
+    static-argument fix; the fixed source."""
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    return apply_edits(source, fix.edits)
+
+
 # XLA207: a size or axis read from a parameter of a @jax.jit function -> the parameter static
 def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
     source = HEADER + "@jax.jit\ndef spectrum(signal, n_fft):\n    return jnp.abs(jnp.fft.rfft(signal, n=n_fft)) ** 2\n"
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.fft.rfft")
-    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
-    fix = result.fix
-    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
-    fixed = apply_edits(source, fix.edits)
+    fixed = static_fix_at(source, "jnp.fft.rfft", "XLA207")
     assert fixed.startswith("import functools\nimport jax\n")
     assert '@functools.partial(jax.jit, static_argnames=("n_fft",))\ndef spectrum' in fixed
     signal = jnp.sin(jnp.arange(16.0) * 0.7)
@@ -470,3 +479,162 @@ def test_a_window_at_a_traced_start_is_a_dynamic_slice_and_the_fix_compiles(name
 def test_a_window_of_traced_length_is_not_a_dynamic_slice():
     assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + s]\n", "b[s:s + s]") is None
     assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2, s]\n", "b[s:s + 2, s]") is None
+
+
+# XLA207: a size read through local names bound once to Python-valued expressions of parameters
+# (their jax.numpy calls with a Python equivalent rewritten into it)
+def test_a_size_through_a_local_binding_of_a_parameter_becomes_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + ("@jax.jit\ndef fold(x, n):\n    rows = jnp.where(n < x.shape[0], n, x.shape[0])\n"
+                       "    cols = jnp.maximum(x.shape[0] // rows, 1)\n"
+                       "    return jnp.reshape(x, (rows, cols)) * rows\n")
+    fixed = static_fix_at(source, "jnp.reshape", "XLA207")
+    assert '@functools.partial(jax.jit, static_argnames=("n",))\ndef fold' in fixed
+    assert "    rows = (n if n < x.shape[0] else x.shape[0])\n    cols = max(x.shape[0] // rows, 1)\n" in fixed
+    original, rewritten = load("orig_fold", source, tmp_path), load("fixed_fold", fixed, tmp_path)
+    x = jnp.arange(12.0)
+    for n in (3, 4, 12, 20):
+        with jax.disable_jit():
+            expected = original(x, n)
+        np.testing.assert_allclose(np.asarray(rewritten(x, n)), np.asarray(expected))
+
+
+def test_a_size_through_a_binding_in_a_branch_or_read_as_an_array_is_not_made_static():
+    for body in ("@jax.jit\ndef f(x, n):\n    if x.shape[0] > 2:\n        m = jnp.minimum(n, 4)\n"
+                 "    else:\n        m = n\n    return jnp.zeros((m,))\n",
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, 4)\n    return jnp.zeros((m,)) + m.astype(x.dtype)\n",
+                 "@jax.jit\ndef f(x, n):\n    m = jnp.minimum(n, jnp.sum(x > 0))\n    return jnp.zeros((m,))\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits, body
+
+
+# XLA101: `if c: return a` inside a Python loop over a static range -> a flag and jax.numpy.where
+EARLY_RETURN_IN_LOOP = ("def escape(c):\n    z = jnp.zeros_like(c)\n    for i in range(6):\n        z = z * z + c\n"
+                        "        if jnp.abs(z) > 2.0:\n            return jnp.float32(i) * c\n"
+                        "    return jnp.float32(6.0) * c\n")
+
+
+def test_an_early_return_in_an_unrolled_loop_is_selected_and_the_fix_compiles(tmp_path):
+    source = HEADER + EARLY_RETURN_IN_LOOP
+    fix = fixed_source(source)
+    original, compiled = original_and_compiled_fix(
+        "escape", source, fix, "    returned, returned_value = False, None\n    for i in range(6):\n",
+        "every iteration of the loop", tmp_path)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.floats(-3, 3, width=32, allow_subnormal=False))
+    def check(value):
+        c = jnp.float32(value)
+        with jax.disable_jit():
+            expected = original(c)
+        np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)
+
+    check()
+
+
+def test_an_early_return_in_a_loop_that_breaks_or_calls_python_or_iterates_data_is_not_selected():
+    for old, new in (("        z = z * z + c\n", "        z = z * z + c\n        if i > 3:\n            break\n"),
+                     ("        z = z * z + c\n", "        z = z * z + c\n        print(i)\n"),
+                     ("range(6)", "[1, 2, 3]"),
+                     ("    return jnp.float32(6.0) * c\n", "    z = z + 1.0\n")):
+        source = HEADER + EARLY_RETURN_IN_LOOP.replace(old, new)
+        fix = fixed_source(source)
+        assert fix is None or "every iteration of the loop" not in fix.message, new
+
+
+# XLA114: lax.switch / lax.cond with branches of different forms, index from parameters -> static,
+# the branch picked in Python (lax.switch clamps its index: so does the fix)
+STATIC_BRANCHES = {
+    "switch": ("@jax.jit\ndef pool(x, mode):\n"
+               "    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n",
+               "    return (lambda v: jnp.mean(v, axis=0), lambda v: v)[min(max(int(mode), 0), 1)](x)\n",
+               (-1, 0, 1, 5)),
+    "cond_through_a_binding": (
+        "@jax.jit\ndef pool(x, k):\n    keep = jnp.maximum(k, 0) > 1\n"
+        "    return lax.cond(keep, lambda v: v * 2.0, lambda v: jnp.sum(v, axis=0), x)\n",
+        "    return ((lambda v: v * 2.0) if keep else (lambda v: jnp.sum(v, axis=0)))(x)\n", (0, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATIC_BRANCHES))
+def test_a_branch_index_from_parameters_is_static_and_the_fix_compiles(name, tmp_path):
+    body, expected, values = STATIC_BRANCHES[name]
+    source = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n" + body
+    fixed = static_fix_at(source, f"lax.{name.split('_')[0]}", "XLA114")
+    assert expected in fixed and "static_argnames=(" in fixed
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    x = jnp.arange(6.0).reshape(3, 2)
+    for value in values:
+        with jax.disable_jit():
+            want = original(x, value)
+        np.testing.assert_allclose(np.asarray(rewritten(x, value)), np.asarray(want))
+
+
+def test_a_branch_index_from_data_is_not_made_static():
+    source = ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n@jax.jit\ndef pool(x):\n"
+              "    return lax.switch(jnp.argmax(x[0]), [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "lax.switch")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA114")])
+    assert result.fix is None
+
+
+# XLA101: `if c: break` in a Python loop over a static range -> a flag, and each assignment kept
+# once the loop has stopped
+BREAKS = {
+    "break_after_an_update": ("def halve(x, w):\n    y = x * 1.0\n    total = jnp.sum(x) * 0.0\n"
+                              "    for i in range(4):\n"
+                              "        y = y * 0.5 + w\n        if jnp.max(jnp.abs(y)) < 1.0:\n            break\n"
+                              "        total += jnp.sum(y) * i\n    return y + total\n",
+                              "        y = jax.numpy.where(stopped, y, y * 0.5 + w)\n"),
+    "break_in_the_else": ("def grow(x, w):\n    out = jnp.zeros_like(x)\n    for i in range(3):\n"
+                          "        if jnp.sum(x) > i:\n            out = out + w\n        else:\n            break\n"
+                          "    return out\n",
+                          "        stopped = jax.numpy.logical_or(stopped, jax.numpy.logical_not(jnp.sum(x) > i))\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREAKS))
+def test_a_break_in_an_unrolled_loop_is_masked_and_the_fix_compiles(name, tmp_path):
+    source = HEADER + BREAKS[name][0]
+    original, compiled = original_and_compiled_fix(name, source, fixed_source(source), BREAKS[name][1],
+                                                   "every iteration runs", tmp_path)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.floats(-3, 3, width=32, allow_subnormal=False), min_size=6, max_size=6))
+    def check(values):
+        x, w = jnp.asarray(values[:3], dtype=jnp.float32), jnp.asarray(values[3:], dtype=jnp.float32)
+        with jax.disable_jit():
+            expected = original(x, w)
+        np.testing.assert_allclose(np.asarray(compiled(x, w)), np.asarray(expected), rtol=1e-5, atol=1e-6)
+
+    check()
+
+
+def test_a_break_in_a_loop_that_binds_new_names_or_nests_blocks_is_not_masked():
+    for old, new in (("    total = jnp.sum(x) * 0.0\n", ""),  # `total` first bound in the loop
+                     ("        y = y * 0.5 + w\n", "        if jnp.sum(w) > 0:\n            y = y * 0.5 + w\n"),
+                     ("range(4)", "[0, 1, 2, 3]")):
+        source = HEADER + BREAKS["break_after_an_update"][0].replace(old, new)
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.If) and isinstance(n.body[0], ast.Break))
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+        assert result.fix is None or "every iteration runs" not in result.fix.message, new
+
+
+def test_statements_before_an_early_return_in_a_loop_move_into_a_local_function(tmp_path):
+    source = HEADER + EARLY_RETURN_IN_LOOP.replace(
+        "            return jnp.float32(i) * c\n", "            z = z - 1.0\n            w = z * 2.0\n"
+        "            return jnp.float32(i) * c + w\n")
+    original, compiled = original_and_compiled_fix(
+        "escape_statements", source, fixed_source(source),
+        "        def returned_branch(z):\n            z = z - 1.0\n            w = z * 2.0\n",
+        "every iteration of the loop",
+        tmp_path)
+    for value in (-2.5, -0.3, 0.0, 0.4, 1.7):
+        c = jnp.float32(value)
+        with jax.disable_jit():
+            expected = original(c)
+        np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)

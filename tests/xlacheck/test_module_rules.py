@@ -8,6 +8,7 @@ import pytest
 
 from xlacheck.diagnostics import Applicability, Diagnostic, Edit
 from xlacheck.engine import check_source
+from xlacheck.rewrites import attach_fixes
 from xlacheck.rules import ALL_RULES
 from xlacheck.rules.module_base import ModuleRule
 
@@ -31,9 +32,11 @@ def _apply(source: str, edits: list[Edit]) -> str:
 
 
 def _findings(source: str, code: str, *, preview: bool = False) -> list[Diagnostic]:
+    """The rule's findings, with the fixes ``--fix`` would see: those the rule builds, and those of
+    the rewriters its ``fix`` declaration names (``xlacheck.rewrites.attach_fixes``)."""
     result = check_source(source, "t.py", preview=preview)
     assert result.error is None, result.error
-    return [d for d in result.diagnostics if d.code == code]
+    return [d for d in attach_fixes(source, ast.parse(source), result.diagnostics) if d.code == code]
 
 
 def _fixed_cases() -> list:

@@ -26,6 +26,7 @@ a branch (``n = jnp.linalg.norm(x)``) gets the untaken branch's zero cotangent, 
 through its derivative where that is infinite (the norm at 0: measured, jax 0.10.2); ``pred``
 must be a scalar (a non-scalar condition raises in the original too). A condition that is not a
 comparison is read as ``jax.numpy.asarray(c) != 0``, its truth value for a real number or a bool.
+``bool(c)`` is ``c``'s predicate (the same truth value, traced),
 ``not c`` is ``jax.numpy.logical_not`` of ``c``'s predicate, ``a and b`` / ``a or b``
 ``jax.numpy.logical_and``/``logical_or`` of theirs: Python stops at the first operand that
 decides, the fix evaluates every one (``LAZY`` says so), so only where the later operands call
@@ -51,7 +52,7 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
-                           "rewrite_jax_dynamic_slice"})
+                           "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -65,6 +66,12 @@ def _plain(src: Source, *nodes: ast.AST) -> bool:
 
 
 def _pred(src: Source, jax: str, test: ast.expr) -> str | None:
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "bool" \
+            and len(test.args) == 1 and not test.keywords and not isinstance(test.args[0], ast.Starred) \
+            and not src.stores_in(src.tree).get("bool"):
+        # `bool(c)` asks the traced operand for its Python truth value, as `if c:` does: the
+        # predicate of `c` is the same truth value, traced
+        return _pred(src, jax, test.args[0])
     if isinstance(test, ast.BoolOp):
         # Python evaluates the operands lazily; the traced form evaluates all of them, which is
         # the same values for JAX operations (LAZY says so): refused where a later operand calls
@@ -117,7 +124,8 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
         node = src.parents[node]  # an `elif`: the chain is rewritten from its `if`
     if not _plain(src, node.test, *node.body, *node.orelse):
         return None
-    return _assigned(src, jax, node) or _returned(src, jax, node) or _functions(src, jax, node)
+    return _assigned(src, jax, node) or _returned(src, jax, node) or _returned_in_loop(src, jax, node) \
+        or _break_in_loop(src, jax, node) or _functions(src, jax, node)
 
 
 def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -247,6 +255,78 @@ def _returned_before_rest(src: Source, jax: str, node: ast.If) -> Fix | None:
                     f"other (a local function, `{helper}`)",
                     [replace_lines(node.lineno, rest[-1].end_lineno or rest[-1].lineno, lines)],
                     _reasons(node.test, TRACES_BOTH))
+
+
+def _returned_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: return a`` in a Python loop over a static range: :func:`loop_returns.select_returned`
+    with ``jax.numpy``'s ``where``/``logical_*``."""
+    from xlacheck.rewrites.loop_returns import LoopReturnOps, select_returned
+
+    pred = _pred(src, jax, node.test)
+    if pred is None:
+        return None
+    ops = LoopReturnOps(f"{jax}.numpy", pred, lambda stmts: _jax_calls_only(src, jax, stmts) is None,
+                        _reasons(node.test))
+    return select_returned(src, node, ops)
+
+
+def _break_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: break`` (or ``if c: ... else: break``) in a Python loop over a static range, whose
+    other statements assign names bound before the loop: every iteration runs, and each
+    assignment keeps the name's value once the loop has stopped.
+
+    A flag ``stopped`` becomes ``c`` (``not c`` for a ``break`` in the ``else``) or'ed over the
+    iterations, at the place of the ``if``; every assignment ``x = v`` of the loop body becomes
+    ``x = jax.numpy.where(stopped, x, v)``, reading the flag as it is at that statement: before
+    the ``if`` it says whether an earlier iteration stopped, after it whether this one did. So
+    each name keeps the value it had when Python left the loop. Only assignments to single names
+    (and augmented ones) bound before the loop, with calls to JAX and pure builtins; no other
+    ``break``, ``continue``, ``return`` or nested block in the loop."""
+    arms = (node.body, node.orelse)
+    if not any(len(arm) == 1 and isinstance(arm[0], ast.Break) for arm in arms):
+        return None
+    stops_on_else = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.Break)
+    kept = node.body if stops_on_else else node.orelse
+    loop = src.parents.get(node)
+    if not (isinstance(loop, ast.For) and node in loop.body and not loop.orelse and isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name)
+            and loop.iter.func.id == "range" and not src.stores_in(src.tree).get("range")):
+        return None
+    index = loop.body.index(node)
+    before, after = loop.body[:index], [*kept, *loop.body[index + 1:]]
+    assigned = [_one_assignment([stmt]) for stmt in [*before, *after]]
+    if any(a is None for a in assigned) or not all(src.bound_before(a[0], loop) for a in assigned if a is not None):
+        return None
+    if any(a[0] == loop.target.id for a in assigned if a is not None):  # type: ignore[union-attr]
+        return None
+    if _jax_calls_only(src, jax, [*loop.body, *node.orelse]) is not None \
+            or not all(src.alone_on_lines(stmt, stmt) for stmt in [loop, *loop.body]):
+        return None
+    pred = _pred(src, jax, node.test)
+    if pred is None:
+        return None
+    if stops_on_else:
+        pred = f"{jax}.numpy.logical_not({pred})"
+    stopped = src.fresh_name("stopped")
+    inner = src.indent_of(node)
+
+    def guarded(stmt: ast.stmt) -> str:
+        name, value, _ = _one_assignment([stmt])  # type: ignore[misc]
+        return f"{inner}{name} = {jax}.numpy.where({stopped}, {name}, {_value(src, name, value)})\n"
+
+    lines = [f"{src.indent_of(loop)}{stopped} = False\n", "".join(src.lines[loop.lineno - 1:loop.body[0].lineno - 1])]
+    lines += [guarded(stmt) for stmt in before]
+    lines.append(f"{inner}{stopped} = {jax}.numpy.logical_or({stopped}, {pred})\n")
+    lines += [guarded(stmt) for stmt in after]
+    return make_fix("Stop the loop through a flag: every iteration runs, and jax.numpy.where keeps each name's value "
+                    "once the loop has stopped", [replace_lines(loop.lineno, loop.end_lineno or loop.lineno,
+                                                                "".join(lines))],
+                    _reasons(node.test, BREAK_MASKED))
+
+
+BREAK_MASKED = ("every iteration runs, also after the one that stopped (its values are discarded, but a NaN or inf "
+                "there reaches the gradient through jax.numpy.where), and jax.numpy.where promotes each name to one "
+                "dtype and shape (a Python number becomes an array)")
 
 
 def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:

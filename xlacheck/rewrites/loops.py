@@ -1285,3 +1285,29 @@ def rewrite_break_loop(src: Source, node: ast.AST) -> Fix | None:
         return None  # a module rebinds `range`
     return make_fix("Loop over tf.range so AutoGraph stages the loop and can stop it on the tensor condition",
                     [replace(src, it.func, f"{src.tf}.range")], [BREAK_LOOP])
+
+
+_PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
+
+
+@rewriter(ast.Return, pointed=True)
+def rewrite_loop_return(src: Source, node: ast.AST) -> Fix | None:
+    """``if c: return a`` on a tensor condition inside a ``for`` over Python's ``range`` (XLA110),
+    in a function that ends in ``return b``: the flag-and-``tf.where`` selection of
+    :mod:`xlacheck.rewrites.loop_returns` (``break`` has :func:`rewrite_break_loop`)."""
+    from xlacheck.rewrites.loop_returns import LoopReturnOps, select_returned
+
+    if src.tf is None or not isinstance(node, ast.Return):
+        return None
+    branch = src.parents.get(node)
+    if not isinstance(branch, ast.If):
+        return None
+
+    def pure(stmts) -> bool:  # type: ignore[no-untyped-def]
+        return all(call_name(src, sub) is not None or isinstance(sub.func, ast.Name) and sub.func.id in _PURE_BUILTINS
+                   and not src.stores_in(src.tree).get(sub.func.id)
+                   for stmt in stmts for sub in ast.walk(stmt) if isinstance(sub, ast.Call))
+
+    reasons: list[str] = []
+    pred = bool_condition(src, branch.test, reasons)
+    return select_returned(src, branch, LoopReturnOps(src.tf, pred, pure, reasons))

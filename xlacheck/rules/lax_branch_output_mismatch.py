@@ -96,11 +96,17 @@ class LaxBranchOutputMismatch(ModuleRule):
     ```
 
     ## Fix safety
-    No automatic fix: which shape the branches should agree on is the model's choice.
+    Where the index (or predicate) is made of parameters of a `@jax.jit` function, an unsafe fix
+    marks them static and picks the branch in Python
+    (`(f, g)[min(max(int(mode), 0), 1)](x)`, clamped as `lax.switch` clamps): only the branch
+    taken is traced, and it computes what the call would have; each new value compiles the
+    function anew, and a caller that passes an array there raises (static arguments must be
+    hashable). Otherwise no automatic fix: which shape the branches should agree on is the model's
+    choice.
     """
 
     code = "XLA114"
-    fix = None
+    fix = ("rewrite_jax_static_branch",)
     name = "lax-branch-output-mismatch"
 
     VALID = (
@@ -126,6 +132,17 @@ class LaxBranchOutputMismatch(ModuleRule):
                 expected=(
                     (8, 12, 'branches of lax.cond return different forms (true_fun / false_fun: element 1: a scalar '
                             '/ rank 1): every branch must return the same structure, shapes and dtypes (TypeError: '
+                            'branches must have equal output types); make them agree (keepdims=True, broadcasting, or '
+                            'the same tuple)'),
+                )),
+        Example("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n@jax.jit\ndef pool(x, mode):\n"
+                "    return lax.switch(mode, [lambda v: jnp.mean(v, axis=0), lambda v: v], x)\n",
+                fixed="import functools\nimport jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+                      "@functools.partial(jax.jit, static_argnames=(\"mode\",))\ndef pool(x, mode):\n"
+                      "    return (lambda v: jnp.mean(v, axis=0), lambda v: v)[min(max(int(mode), 0), 1)](x)\n",
+                expected=(
+                    (6, 12, 'branches of lax.switch return different forms (branch 0 / branch 1: rank of `x` - 1 / '
+                            'rank of `x`): every branch must return the same structure, shapes and dtypes (TypeError: '
                             'branches must have equal output types); make them agree (keepdims=True, broadcasting, or '
                             'the same tuple)'),
                 )),

@@ -40,13 +40,19 @@ class TensorBreakInPythonLoop(Rule):
     run and stop at the same one. Always unsafe: the loop variable becomes an int32 tensor instead
     of a Python int, and the names the body assigns become loop variables, which must have a value
     before the loop and keep their dtype and shape (tracing fails loudly otherwise); Python values
-    the body changes (lists, counters) change only once, while tracing. A `return`, a loop over
-    another iterable or a loop with an `else` gets no fix.
+    the body changes (lists, counters) change only once, while tracing. An `if c: return a` in
+    such a loop, in a function that ends in `return b`, keeps a flag across the unrolled iterations
+    and returns `tf.where(returned, returned_value, b)`: the `a` of the first iteration whose
+    condition holds, else `b`, as Python returned. Always unsafe: every iteration and the rest of
+    the function run (their values are discarded; a NaN there reaches the gradient through
+    `tf.where`), and the values returned must have one dtype and broadcast to one shape. Refused
+    where the loop or the rest breaks, continues, returns elsewhere or calls anything but
+    TensorFlow and pure builtins. A loop over another iterable or a loop with an `else` gets no fix.
     """
 
     code = "XLA110"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_break_loop",)
+    fix = ("rewrite_break_loop", "rewrite_loop_return")
     name = "tensor-break-in-python-loop"
     node_types = (ast.Break, ast.Return)
 
