@@ -2758,6 +2758,12 @@ def _zero_d(e: ast.expr, out: TorchFacts) -> int:
             whole = m in _INT_CASTS or recv & LONG and m in ("abs", "neg", "clone", "detach", "contiguous")
             return ZERO_D | (LONG if whole else 0)
         return 0
+    op = out.call_ops.get(id(e), "") if isinstance(e, ast.Call) else ""
+    if op.startswith("torch.") and op.count(".") == 1 and op[6:] in _FULL_REDUCTIONS and len(e.args) == 1 \
+            and not any(k.arg in ("dim", "axis") for k in e.keywords) and out.of(e.args[0]) & TENSOR:  # type: ignore[attr-defined]
+        recv, m = out.of(e.args[0]), op[6:]  # type: ignore[attr-defined]
+        whole = m in _INT_REDUCTIONS or m in _INT_OF_INT_REDUCTIONS and recv & (LONG | BOOL) and m != "nansum"
+        return ZERO_D | (LONG if whole else 0)  # torch.argmax(scores), torch.sum(mask)
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
         return out.of(e.operand) & (ZERO_D | LONG) if out.of(e.operand) & ZERO_D else 0
     if isinstance(e, ast.BinOp):
