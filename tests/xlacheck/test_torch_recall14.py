@@ -125,7 +125,8 @@ def test_list_bound_before_the_step_loop_grows_across_iterations() -> None:
         return torch.cat(preds)
     """
     assert _found(src) == [(10, "XLA454")]
-    assert _found(src.replace("        for x, y in loader:\n", "        for x, y in loader:\n            preds = []\n")) == []
+    fresh = src.replace("        for x, y in loader:\n", "        for x, y in loader:\n            preds = []\n")
+    assert _found(fresh) == []
 
 
 @pytest.mark.parametrize(("values", "hit"), [("[0.5, 0.7, 0.0]", True), ("[0.5, 1.0]", True), ("[0.5, 0.7]", False),

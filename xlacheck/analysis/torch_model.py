@@ -2746,32 +2746,44 @@ _INT_CASTS = frozenset({"long", "int", "short"})
 _INT_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 
+def _reduced(m: str, recv: int) -> int:
+    """The flags of a full reduction ``m`` (no ``dim``) of a tensor with flags ``recv``: 0-d, an integer or not."""
+    whole = m in _INT_REDUCTIONS or m in _INT_OF_INT_REDUCTIONS and bool(recv & (LONG | BOOL)) and m != "nansum"
+    return ZERO_D | (LONG if whole else 0)
+
+
+def _no_dim(c: ast.Call, positional: int) -> bool:
+    return len(c.args) == positional and not any(k.arg in ("dim", "axis") for k in c.keywords)
+
+
+def _int_constant(x: ast.expr) -> bool:
+    return isinstance(x, ast.Constant) and type(x.value) is int
+
+
 def _zero_d(e: ast.expr, out: TorchFacts) -> int:
     """ZERO_D (with LONG for an integer one) when the proven tensor ``e`` is 0-d: see :data:`ZERO_D`."""
     if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and out.of(e.func.value) & TENSOR:
         m, recv = e.func.attr, out.of(e.func.value)
-        if m in _FULL_REDUCTIONS and not e.args and not any(k.arg in ("dim", "axis") for k in e.keywords):
-            whole = m in _INT_REDUCTIONS or m in _INT_OF_INT_REDUCTIONS and recv & (LONG | BOOL) and m != "nansum"
-            return ZERO_D | (LONG if whole else 0)
-        if m in _ELEMENTWISE_0D and recv & ZERO_D and not (m == "to" and any(
-                isinstance(a, (ast.Tuple, ast.List)) for a in e.args)):
+        if m in _FULL_REDUCTIONS and _no_dim(e, 0):
+            return _reduced(m, recv)
+        if m in _ELEMENTWISE_0D and recv & ZERO_D and not any(isinstance(a, (ast.Tuple, ast.List)) for a in e.args):
             whole = m in _INT_CASTS or recv & LONG and m in ("abs", "neg", "clone", "detach", "contiguous")
             return ZERO_D | (LONG if whole else 0)
         return 0
-    op = out.call_ops.get(id(e), "") if isinstance(e, ast.Call) else ""
-    if op.startswith("torch.") and op.count(".") == 1 and op[6:] in _FULL_REDUCTIONS and len(e.args) == 1 \
-            and not any(k.arg in ("dim", "axis") for k in e.keywords) and out.of(e.args[0]) & TENSOR:  # type: ignore[attr-defined]
-        recv, m = out.of(e.args[0]), op[6:]  # type: ignore[attr-defined]
-        whole = m in _INT_REDUCTIONS or m in _INT_OF_INT_REDUCTIONS and recv & (LONG | BOOL) and m != "nansum"
-        return ZERO_D | (LONG if whole else 0)  # torch.argmax(scores), torch.sum(mask)
+    if isinstance(e, ast.Call):  # torch.argmax(scores), torch.sum(mask)
+        op = out.call_ops.get(id(e), "")
+        if op.startswith("torch.") and op.count(".") == 1 and op[6:] in _FULL_REDUCTIONS and _no_dim(e, 1) \
+                and out.of(e.args[0]) & TENSOR:
+            return _reduced(op[6:], out.of(e.args[0]))
+        return 0
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
         return out.of(e.operand) & (ZERO_D | LONG) if out.of(e.operand) & ZERO_D else 0
     if isinstance(e, ast.BinOp):
         sides = (e.left, e.right)
         if not all(out.of(x) & ZERO_D or isinstance(x, ast.Constant) and type(x.value) in (int, float) for x in sides):
             return 0
-        whole = isinstance(e.op, _INT_ARITH) and all(out.of(x) & LONG if out.of(x) & ZERO_D else type(x.value) is int
-                                                    for x in sides)  # type: ignore[attr-defined]
+        whole = isinstance(e.op, _INT_ARITH) and all(
+            out.of(x) & LONG if out.of(x) & ZERO_D else _int_constant(x) for x in sides)
         return ZERO_D | (LONG if whole else 0)
     return 0
 

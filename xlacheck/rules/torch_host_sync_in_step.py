@@ -585,7 +585,8 @@ class TorchHostSyncInStep(ModuleRule):
         # not an integer (an error, not a read)
         Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
                 "    for x, y in loader:\n        scores = model(x).logits\n"
-                "        log.append(scores[scores.argmax(-1)])\n        log.append(scores[scores.sum(-1).argmax().view(1)])\n"
+                "        log.append(scores[scores.argmax(-1)])\n"
+                "        log.append(scores[scores.sum(-1).argmax().view(1)])\n"
                 "        scores.sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (

@@ -79,10 +79,11 @@ def _drawn(node: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> 
     if not (name in _CHOICES or name is None and isinstance(node.func, ast.Attribute) and node.func.attr == "choice"):
         return None
     values = [_number(e) for e in node.args[0].elts]
-    if any(v is None for v in values) or len(set(values)) < 2:
+    numbers = [v for v in values if v is not None]
+    if len(numbers) < len(values) or len(set(numbers)) < 2:
         return None
-    special = [v for v in values if v in (0.0, 1.0, -1.0)]
-    return (special[0], node) if special else None  # type: ignore[return-value]
+    special = [v for v in numbers if v in (0.0, 1.0, -1.0)]
+    return (special[0], node) if special else None
 
 
 class TorchScheduleScalarSpecialValue(ModuleRule):

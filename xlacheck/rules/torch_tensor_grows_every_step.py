@@ -143,7 +143,8 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                 "WINDOW = collections.deque(maxlen=4)\nHIST = []\nclass Net(nn.Module):\n    def forward(self, x):\n"
                 "        h = torch.relu(x)\n        WINDOW.append(h.mean())\n        HIST.append(h.mean())\n"
                 "        if len(HIST) > 4:\n            HIST.pop(0)\n        outs = []\n        outs.append(h)\n"
-                "        return torch.stack(list(WINDOW)).mean() + torch.stack(HIST).mean() + torch.stack(outs).sum()\n",
+                "        return (torch.stack(list(WINDOW)).mean() + torch.stack(HIST).mean()\n"
+                "                + torch.stack(outs).sum())\n",
                 torch_xla=True),
     )
     INVALID = (
@@ -270,7 +271,8 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
         return False  # (re)bound in the step: a new list at each step or call
     if step.loop is not None:
         scope = step.owner
-        if isinstance(region, ast.For) and any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(region.target)):
+        if isinstance(region, ast.For) and any(isinstance(t, ast.Name) and t.id == name
+                                               for t in ast.walk(region.target)):
             return False
     elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)):
         if name in {a.arg for a in [*region.args.posonlyargs, *region.args.args, *region.args.kwonlyargs]}:
@@ -281,11 +283,12 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
     body = getattr(scope, "body", None)
     if not isinstance(body, list):
         return False
-    bindings = [s for s in own_statements(body) for t in _binding_targets(s) if isinstance(t, ast.Name) and t.id == name]
+    bindings = [s for s in own_statements(body) for t in _binding_targets(s)
+                if isinstance(t, ast.Name) and t.id == name]
     return len(bindings) == 1 and isinstance(bindings[0], ast.Assign) and _empty_list(bindings[0].value)
 
 
-def _binding_targets(s: ast.stmt) -> list[ast.expr]:
+def _binding_targets(s: ast.stmt) -> list[ast.AST]:
     """The names and other targets a statement binds (its own, not those of nested blocks)."""
     if isinstance(s, ast.Assign):
         return [n for t in s.targets for n in ast.walk(t)]
