@@ -1440,7 +1440,7 @@ class _Builder:
         # a parameter is bound once already: rebinding it (``keep = keep.nonzero()``) is a second value
         counts: dict[str, int] = dict.fromkeys(_param_names(owner), 1)
         for n in own_statements(owner.body):
-            for t in _bound_names(n):
+            for t in bound_names(n):
                 counts[t] = counts.get(t, 0) + 1
         out: set[str] = set()
         for n in own_statements(owner.body):
@@ -1634,7 +1634,7 @@ def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
 
 
-def _bound_names(s: ast.stmt) -> list[str]:
+def bound_names(s: ast.stmt) -> list[str]:
     """Names a statement binds (``a = ...``, ``a, b = ...``, ``for a in ...``, ``with ... as a``,
     ``a += ...``), not the names read inside a target (``y[keep] = 1`` binds nothing)."""
     targets: list[ast.expr] = []
@@ -2719,7 +2719,7 @@ def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None])
             if value is None or not any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
                                         for n in walk(value)):
                 continue
-            for t in _bound_names(s):
+            for t in bound_names(s):
                 if t not in drawn:
                     drawn.add(t)
                     changed = True

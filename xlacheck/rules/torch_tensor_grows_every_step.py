@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import CPU, Step, TorchFacts, own_statements
+from xlacheck.analysis.torch_model import CPU, Step, TorchFacts, bound_names, own_statements
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -267,13 +267,12 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
     if _trimmed(name, ctx.tree):
         return False
     own = list(own_statements(getattr(region, "body", [])))
-    if any(isinstance(t, ast.Name) and t.id == name for s in own for t in _binding_targets(s)):
+    if any(name in bound_names(s) for s in own):
         return False  # (re)bound in the step: a new list at each step or call
     if step.loop is not None:
         scope = step.owner
-        if isinstance(region, ast.For) and any(isinstance(t, ast.Name) and t.id == name
-                                               for t in ast.walk(region.target)):
-            return False
+        if isinstance(region, ast.stmt) and name in bound_names(region):
+            return False  # the loop's own target
     elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)):
         if name in {a.arg for a in [*region.args.posonlyargs, *region.args.args, *region.args.kwonlyargs]}:
             return False
@@ -283,26 +282,8 @@ def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
     body = getattr(scope, "body", None)
     if not isinstance(body, list):
         return False
-    bindings = [s for s in own_statements(body) for t in _binding_targets(s)
-                if isinstance(t, ast.Name) and t.id == name]
+    bindings = [s for s in own_statements(body) if name in bound_names(s)]
     return len(bindings) == 1 and isinstance(bindings[0], ast.Assign) and _empty_list(bindings[0].value)
-
-
-def _binding_targets(s: ast.stmt) -> list[ast.AST]:
-    """The names and other targets a statement binds (its own, not those of nested blocks)."""
-    if isinstance(s, ast.Assign):
-        return [n for t in s.targets for n in ast.walk(t)]
-    if isinstance(s, (ast.AnnAssign, ast.AugAssign)):
-        return [s.target]
-    if isinstance(s, (ast.For, ast.AsyncFor)):
-        return list(ast.walk(s.target))
-    if isinstance(s, (ast.With, ast.AsyncWith)):
-        return [n for i in s.items if i.optional_vars is not None for n in ast.walk(i.optional_vars)]
-    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [ast.Name(id=s.name)]
-    if isinstance(s, (ast.Import, ast.ImportFrom)):
-        return [ast.Name(id=(a.asname or a.name).split(".")[0]) for a in s.names]
-    return []
 
 
 _FACTORIES = frozenset({"tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange", "rand", "randn",
