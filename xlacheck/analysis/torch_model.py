@@ -74,6 +74,11 @@ STEP_ARG = 16384
 # there; so is what a tokenizer returns with ``return_tensors="pt"``. Reading it on the host
 # (``int(lengths.max())``) runs no pending XLA graph, and a torch op on it alone runs no XLA op.
 CPU = 32768
+# A 0-d tensor: a full reduction of a proven tensor (``x.sum()``, ``scores.argmax()``: no ``dim``), an
+# elementwise method of one (``.long()``, ``.abs()``), or arithmetic of one with Python numbers or other 0-d
+# tensors (``(x * 0).sum().long() + 4``). With LONG it is an integer scalar: used as an index (``v[i]``)
+# torch reads its value back as a Python int (torch_xla_host.json sizes: ``Tensor.__getitem__(index)``).
+ZERO_D = 65536
 
 STRUCT = OUT | BATCH  # a tensor or a structure of tensors: its items/attributes are tensors
 # binary operators that no tuple, list, dict or ModelOutput supports: an operand of one is a tensor
@@ -1436,7 +1441,7 @@ class _Builder:
         # a parameter is bound once already: rebinding it (``keep = keep.nonzero()``) is a second value
         counts: dict[str, int] = dict.fromkeys(_param_names(owner), 1)
         for n in own_statements(owner.body):
-            for t in _bound_names(n):
+            for t in bound_names(n):
                 counts[t] = counts.get(t, 0) + 1
         out: set[str] = set()
         for n in own_statements(owner.body):
@@ -1630,7 +1635,7 @@ def _param_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
 
 
-def _bound_names(s: ast.stmt) -> list[str]:
+def bound_names(s: ast.stmt) -> list[str]:
     """Names a statement binds (``a = ...``, ``a, b = ...``, ``for a in ...``, ``with ... as a``,
     ``a += ...``), not the names read inside a target (``y[keep] = 1`` binds nothing)."""
     targets: list[ast.expr] = []
@@ -2210,6 +2215,8 @@ class _Walker:
         if (f & (TENSOR | STRUCT) or id(e) in self.b.out.call_ops) and _stays_on_cpu(e, self.b.out, self.b.resolve,
                                                                                      self.size):
             f |= CPU  # (a torch op on CPU tensors alone, also one returning a Python value: torch.equal)
+        if f & TENSOR:
+            f |= _zero_d(e, self.b.out)
         self.b.out.flags[id(e)] = f
         return f
 
@@ -2685,7 +2692,7 @@ class _Walker:
         return 0
 
 
-_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT  # what a return carries back to the caller
+_RETURNED = TENSOR | BOOL | LONG | GRAD | CPU | OUT | TENSOR_DICT | STEP_INT | ZERO_D  # what a return carries back
 
 
 def _agree(flags: list[int]) -> int:
@@ -2747,7 +2754,7 @@ def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None])
             if value is None or not any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
                                         for n in walk(value)):
                 continue
-            for t in _bound_names(s):
+            for t in bound_names(s):
                 if t not in drawn:
                     drawn.add(t)
                     changed = True
@@ -2758,6 +2765,62 @@ def _returns_random_draw(fn: ast.AST, resolve: Callable[[ast.expr], str | None])
     return bool(returns) and all(
         s.value is not None and any(_is_draw(n, resolve) or isinstance(n, ast.Name) and n.id in drawn
                                     for n in walk(s.value)) for s in returns)
+
+
+# Reductions that, called without a dimension, give a 0-d tensor; of them, those whose 0-d result is an integer
+# (of any tensor, or of an integer or boolean one).
+_FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "prod", "argmax", "argmin", "norm", "all",
+                              "any", "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
+_INT_REDUCTIONS = frozenset({"argmax", "argmin", "count_nonzero"})
+_INT_OF_INT_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "nansum"})
+# Tensor methods that keep a 0-d tensor 0-d (elementwise, casts, copies); those that make it an integer
+_ELEMENTWISE_0D = frozenset({"long", "int", "short", "float", "double", "half", "bfloat16", "abs", "neg", "clone",
+                             "detach", "sqrt", "exp", "log", "round", "floor", "ceil", "clamp", "clamp_min",
+                             "clamp_max", "to", "type_as", "reciprocal", "sign", "trunc", "contiguous"})
+_INT_CASTS = frozenset({"long", "int", "short"})
+_INT_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def _reduced(m: str, recv: int) -> int:
+    """The flags of a full reduction ``m`` (no ``dim``) of a tensor with flags ``recv``: 0-d, an integer or not."""
+    whole = m in _INT_REDUCTIONS or m in _INT_OF_INT_REDUCTIONS and bool(recv & (LONG | BOOL)) and m != "nansum"
+    return ZERO_D | (LONG if whole else 0)
+
+
+def _no_dim(c: ast.Call, positional: int) -> bool:
+    return len(c.args) == positional and not any(k.arg in ("dim", "axis") for k in c.keywords)
+
+
+def _int_constant(x: ast.expr) -> bool:
+    return isinstance(x, ast.Constant) and type(x.value) is int
+
+
+def _zero_d(e: ast.expr, out: TorchFacts) -> int:
+    """ZERO_D (with LONG for an integer one) when the proven tensor ``e`` is 0-d: see :data:`ZERO_D`."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and out.of(e.func.value) & TENSOR:
+        m, recv = e.func.attr, out.of(e.func.value)
+        if m in _FULL_REDUCTIONS and _no_dim(e, 0):
+            return _reduced(m, recv)
+        if m in _ELEMENTWISE_0D and recv & ZERO_D and not any(isinstance(a, (ast.Tuple, ast.List)) for a in e.args):
+            whole = m in _INT_CASTS or recv & LONG and m in ("abs", "neg", "clone", "detach", "contiguous")
+            return ZERO_D | (LONG if whole else 0)
+        return 0
+    if isinstance(e, ast.Call):  # torch.argmax(scores), torch.sum(mask)
+        op = out.call_ops.get(id(e), "")
+        if op.startswith("torch.") and op.count(".") == 1 and op[6:] in _FULL_REDUCTIONS and _no_dim(e, 1) \
+                and out.of(e.args[0]) & TENSOR:
+            return _reduced(op[6:], out.of(e.args[0]))
+        return 0
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        return out.of(e.operand) & (ZERO_D | LONG) if out.of(e.operand) & ZERO_D else 0
+    if isinstance(e, ast.BinOp):
+        sides = (e.left, e.right)
+        if not all(out.of(x) & ZERO_D or isinstance(x, ast.Constant) and type(x.value) in (int, float) for x in sides):
+            return 0
+        whole = isinstance(e.op, _INT_ARITH) and all(
+            out.of(x) & LONG if out.of(x) & ZERO_D else _int_constant(x) for x in sides)
+        return ZERO_D | (LONG if whole else 0)
+    return 0
 
 
 def _grown_in(node: ast.AST) -> set[str]:

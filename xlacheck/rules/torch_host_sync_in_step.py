@@ -8,10 +8,12 @@ from collections.abc import Callable
 from xlacheck.analysis.torch_model import (
     BOOL,
     CPU,
+    LONG,
     OUT,
     STRUCT,
     TENSOR,
     TENSOR_DICT,
+    ZERO_D,
     Step,
     TorchFacts,
     built_from,
@@ -33,6 +35,10 @@ _BRANCH_FIX = ("the branch needs the value now, so a step closure cannot defer i
 # A size needs the value now too, and a new value is a new graph: no closure can defer it.
 _SIZE_FIX = ("a size must be a Python int: keep a static size (pad to a fixed bound and mask the tail) or "
              "compute it from shapes, not from values")
+# A 0-d integer tensor as an index is read as a Python int; a 1-element index tensor stays on the device.
+_INDEX_READ = "a 0-d integer tensor as an index"
+_INDEX_FIX = ("index with a 1-element tensor instead (`v.index_select(0, i.view(1)).squeeze(0)`): a tensor index "
+              "stays on the device")
 _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
                        "`and`/`or` on a tensor", "`not tensor`"})
 
@@ -279,11 +285,15 @@ def _size_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None],
     for node in torch.nodes:
         if isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):
             continue
-        if isinstance(node, ast.Subscript) and "Tensor.__getitem__(slice)" in reading and torch.tensor(node.value):
+        if isinstance(node, ast.Subscript) and torch.tensor(node.value):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if any(isinstance(p, ast.Slice) and any(b is not None and device_size(b) for b in (p.lower, p.upper))
-                   for p in parts):
+            if "Tensor.__getitem__(slice)" in reading and any(
+                    isinstance(p, ast.Slice) and any(b is not None and device_size(b) for b in (p.lower, p.upper))
+                    for p in parts):
                 out.append((node, "a tensor as a slice bound"))
+            elif "Tensor.__getitem__(index)" in reading and any(
+                    torch.of(p) & (ZERO_D | LONG) == ZERO_D | LONG and device_size(p) for p in parts):
+                out.append((node, _INDEX_READ))
             continue
         if not isinstance(node, ast.Call):
             continue
@@ -345,7 +355,9 @@ class TorchHostSyncInStep(ModuleRule):
     the places where torch turns a device integer tensor into a Python int (a host read each time):
     a slice bound `x[:n]`, the size of a factory `torch.zeros(n)`, `x.view(n, -1)`,
     `x.new_zeros(n)`, `x.narrow(0, 0, n)`, `x.topk(n)`, `F.pad(x, (0, n))`, `range(n)`, with `n` a
-    proven device tensor (`n = mask.sum()`). These get no automatic fix.
+    proven device tensor (`n = mask.sum()`), and an index `v[i]` (`v[:, i]`) with `i` a 0-d integer
+    tensor (a full reduction such as `scores.argmax()` or `mask.sum() - 1`, not an index tensor with
+    a dimension: that one gathers on the device). These get no automatic fix.
     A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
@@ -569,6 +581,13 @@ class TorchHostSyncInStep(ModuleRule):
                 "        self.ref = torch.cat(feats).mean(0).cpu().numpy()\n        self.loaded = True\n"
                 "    @torch.no_grad()\n    def score(self, samples):\n        if not self.loaded:\n"
                 "            self.load_stats()\n        return self.model(samples).mean(0)\n", torch_xla=True),
+        # an index tensor with a dimension (advanced indexing: a gather on the device), and a 0-d one that is
+        # not an integer (an error, not a read)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for x, y in loader:\n        scores = model(x).logits\n"
+                "        log.append(scores[scores.argmax(-1)])\n"
+                "        log.append(scores[scores.sum(-1).argmax().view(1)])\n"
+                "        scores.sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -692,6 +711,16 @@ class TorchHostSyncInStep(ModuleRule):
                             'that calls torch_xla.sync): the pending graph runs and is cut here; keep the value on '
                             'the device (return or accumulate the tensor), read it after `torch_xla.sync()`, or log '
                             'it from `xm.add_step_closure(fn, args=(t,))`'),)),
+        # a 0-d integer tensor (a full reduction) as an index: torch reads it as a Python int (host table
+        # `Tensor.__getitem__(index)`; in a tuple index too, measured: aten::_local_scalar_dense)
+        Example("import torch\nimport torch_xla\ndef train(model, loader, opt, log):\n"
+                "    for x, y in loader:\n        scores = model(x).logits\n        best = scores.sum(-1).argmax()\n"
+                "        log.append(scores[best])\n        scores.sum().backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=((7, 20, 'a 0-d integer tensor as an index reads a torch tensor on the host inside a '
+                            'torch_xla step (a loop that calls torch_xla.sync): the pending graph runs and is cut '
+                            'here; index with a 1-element tensor instead (`v.index_select(0, i.view(1)).squeeze(0)`): '
+                            'a tensor index stays on the device'),)),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -701,6 +730,7 @@ class TorchHostSyncInStep(ModuleRule):
         library = library_reads(ctx)
         found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch) + library]
         no_fix = {id(node) for node, _ in library}  # a read inside the library: no closure rewrite proven for it
+        no_fix |= {id(node) for node, what, _ in found if what == _INDEX_READ}  # (none proven for an index)
         # after the step's own sync, every n-th step only, or once per call in the set-up of a declared
         # no_grad function (before its work loop, and the helpers only that set-up calls): not a read in
         # every step
@@ -728,7 +758,8 @@ class TorchHostSyncInStep(ModuleRule):
             if stmt is not None and step is not None and id(stmt) not in fixed and id(node) not in no_fix:
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
-            advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") else _FIX
+            advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") \
+                else _INDEX_FIX if what == _INDEX_READ else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
                                    f"the pending graph runs and is cut here; {advice}", fix=fix)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from xlacheck.analysis.torch_model import Step
 from xlacheck.diagnostics import Severity
@@ -65,12 +66,34 @@ def _clamp(node: ast.expr | None, counters: set[str]) -> tuple[float, ast.Call] 
     return bound, node
 
 
+_CHOICES = frozenset({"random.choice", "numpy.random.choice", "np.random.choice"})
+
+
+def _drawn(node: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> tuple[float, ast.Call] | None:
+    """``random.choice([0.5, 0.7, 0.0])`` (also ``rng.choice`` on a generator object): a number drawn anew at
+    each step from literals, two or more, some of them 0 or ±1: the special value it reaches and the call."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return None
+    name = resolve(node.func)
+    if not (name in _CHOICES or name is None and isinstance(node.func, ast.Attribute) and node.func.attr == "choice"):
+        return None
+    values = [_number(e) for e in node.args[0].elts]
+    numbers = [v for v in values if v is not None]
+    if len(numbers) < len(values) or len(set(numbers)) < 2:
+        return None
+    special = [v for v in numbers if v in (0.0, 1.0, -1.0)]
+    return (special[0], node) if special else None
+
+
 class TorchScheduleScalarSpecialValue(ModuleRule):
     """
     ## What it does
     Flags, inside a torch_xla step, a Python number that follows the step count and is clamped
     to 0 or ±1 (`min(1.0, step / warmup)`, `max(0.0, 1 - step / total)`), where it meets a
-    torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`).
+    torch tensor in arithmetic (`loss * scale`, `aux_weight * aux_loss`); also a number drawn per
+    step from two or more literals, 0 or ±1 among them (`random.choice([0.5, 0.7, 0.0])`,
+    `rng.choice(...)`).
 
     ## Why is this bad?
     torch_xla passes a Python float to the graph as device data, so a new value each step does
@@ -126,6 +149,16 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                             'into the graph as constants, so the step compiles once more when the schedule reaches '
                             'the bound; compute the schedule on the device (a step-count tensor and torch.clamp)'),
                 )),
+        Example("import random\nimport torch\nimport torch_xla\nRNG = random.Random(0)\n"
+                "def train(model, loader, opt):\n    for x, y in loader:\n        keep = RNG.choice([0.5, 0.7, 0.0])\n"
+                "        loss = torch.relu(model(x)).sum() * keep\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (7, 16, 'a Python number drawn per step from values that include 0 meets a tensor (line 8): '
+                            'torch_xla bakes 0 and ±1 into the graph as constants, so the step compiles once more '
+                            'for that value; draw it on the device (`torch.tensor(values, device=...)'
+                            '[torch.randint(...)]`) or leave the special value out'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -146,7 +179,7 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
                 counters_of[id(step)] = _counters(step, ctx.tree, incremented)
             counters = counters_of[id(step)]
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                hit = _clamp(node.value, counters)
+                hit = _clamp(node.value, counters) or _drawn(node.value, ctx.facts.aliases.resolve)
                 if hit is not None:
                     bound_names[(id(step), node.targets[0].id)] = hit
         for node in torch.nodes:
@@ -158,14 +191,21 @@ class TorchScheduleScalarSpecialValue(ModuleRule):
             for scalar, other in ((node.left, node.right), (node.right, node.left)):
                 if not torch.tensor(other):
                     continue
-                hit = _clamp(scalar, counters_of.get(id(step), set()))
+                hit = _clamp(scalar, counters_of.get(id(step), set())) or _drawn(scalar, ctx.facts.aliases.resolve)
                 if hit is None and isinstance(scalar, ast.Name):
                     hit = bound_names.get((id(step), scalar.id))
                 if hit is None:
                     continue
                 bound, call = hit
-                ctx.report(self, call, f"a per-step Python number clamped to {bound:g} meets a tensor (line "
-                                       f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
-                                       "the step compiles once more when the schedule reaches the bound; compute the "
-                                       "schedule on the device (a step-count tensor and torch.clamp)")
+                if isinstance(call.func, ast.Name) and call.func.id in _BOUNDS:
+                    ctx.report(self, call, f"a per-step Python number clamped to {bound:g} meets a tensor (line "
+                                           f"{node.lineno}): torch_xla bakes 0 and ±1 into the graph as constants, so "
+                                           "the step compiles once more when the schedule reaches the bound; compute "
+                                           "the schedule on the device (a step-count tensor and torch.clamp)")
+                else:
+                    ctx.report(self, call, f"a Python number drawn per step from values that include {bound:g} meets "
+                                           f"a tensor (line {node.lineno}): torch_xla bakes 0 and ±1 into the graph "
+                                           "as constants, so the step compiles once more for that value; draw it on "
+                                           "the device (`torch.tensor(values, device=...)[torch.randint(...)]`) or "
+                                           "leave the special value out")
                 break

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import Step, TorchFacts, own_statements
+from xlacheck.analysis.torch_model import CPU, Step, TorchFacts, bound_names, own_statements
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
+# joins of a whole Python list of tensors (``torch.stack(hist)``): one piece per item, so a list one item longer
+# at every step is a tensor one row longer at every step
+_JOINS = _CATS | {"torch.stack", "torch.row_stack", "torch.column_stack", "torch.dstack"}
+# list methods that shrink or empty a list: a list the code trims is a bounded window, not a growing one
+_SHRINKS = frozenset({"clear", "pop", "remove", "popleft"})
 
 
 def _same(a: ast.AST, b: ast.AST) -> bool:
@@ -82,6 +87,10 @@ class TorchTensorGrowsEveryStep(ModuleRule):
     (`state["ids"] = torch.cat([ids, next_token], 1)` after `ids = state["ids"]`), or, in a step
     loop, a name that the loop body only ever grows. A tensor kept on the CPU (assigned from
     `.cpu()`, or grown with a piece built without `device=`) is host bookkeeping and is not flagged.
+    Also a Python list that outlives the step (a module-level list for a step function, a list
+    built before a step loop), that the step appends a device tensor to and joins whole
+    (`torch.stack(hist)`, `torch.cat(list(hist))`): bound once to an empty list, never rebound,
+    popped, cleared or sliced away (a `deque(maxlen=k)` window is not flagged).
 
     ## Why is this bad?
     The tensor is one step longer at every step, and torch_xla compiles a graph per input shape:
@@ -129,6 +138,14 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                 "        self.tokens = ids.cpu()\n    def run(self, model, loader):\n        for x in loader:\n"
                 "            tok = model(x).argmax(-1)\n            torch_xla.sync()\n"
                 "            self.tokens = torch.cat([self.tokens, tok.cpu()])\n"),
+        # a bounded window (a deque with maxlen), a list trimmed to its last items, a list built afresh per call
+        Example("import collections\nimport torch\nimport torch.nn as nn\nimport torch_xla\n"
+                "WINDOW = collections.deque(maxlen=4)\nHIST = []\nclass Net(nn.Module):\n    def forward(self, x):\n"
+                "        h = torch.relu(x)\n        WINDOW.append(h.mean())\n        HIST.append(h.mean())\n"
+                "        if len(HIST) > 4:\n            HIST.pop(0)\n        outs = []\n        outs.append(h)\n"
+                "        return (torch.stack(list(WINDOW)).mean() + torch.stack(HIST).mean()\n"
+                "                + torch.stack(outs).sum())\n",
+                torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nclass Eval:\n    def __init__(self, model):\n"
@@ -147,6 +164,16 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                     (6, 17, 'a tensor kept across steps grows with `torch.cat` onto itself every step '
                             '(`preds`): each step has a new shape and torch_xla compiles a new graph; keep '
                             'fixed-shape accumulators or a preallocated buffer written with a device index'),
+                )),
+        # a module-level list one tensor longer at every step, stacked whole in the step
+        Example("import torch\nimport torch.nn as nn\nimport torch_xla\nHIST = []\nclass Net(nn.Module):\n"
+                "    def forward(self, x):\n        h = torch.relu(x)\n        HIST.append(h.mean())\n"
+                "        return h * torch.stack(HIST).mean()\n", torch_xla=True,
+                expected=(
+                    (9, 20, 'a Python list kept across steps gets a device tensor appended every step and is joined '
+                            'whole with `torch.stack` (`HIST`): each step has a new shape and torch_xla compiles a '
+                            'new graph; keep a fixed-length window (`collections.deque(maxlen=k)`) or a preallocated '
+                            'buffer written with a device index'),
                 )),
     )
 
@@ -180,6 +207,83 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                                    f"every step (`{ast.unparse(target)}`): each step has a new shape and torch_xla "
                                    "compiles a new graph; keep fixed-shape accumulators or a preallocated buffer "
                                    "written with a device index")
+        for node in torch.nodes:
+            if not isinstance(node, ast.Call) or torch.call_ops.get(id(node)) not in _JOINS:
+                continue
+            step = torch.in_step(node)
+            kept = _whole_list(node)
+            if step is None or kept is None or not _grown_list(kept, step, ctx):
+                continue
+            ctx.report(self, node, f"a Python list kept across steps gets a device tensor appended every step and is "
+                                   f"joined whole with `{torch.call_ops[id(node)]}` (`{kept}`): each step has a new "
+                                   "shape and torch_xla compiles a new graph; keep a fixed-length window "
+                                   "(`collections.deque(maxlen=k)`) or a preallocated buffer written with a device "
+                                   "index")
+
+
+def _whole_list(call: ast.Call) -> str | None:
+    """The name of the list a join takes whole: ``torch.stack(hist)``, ``torch.stack(list(hist))``."""
+    if not call.args:
+        return None
+    a = call.args[0]
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id in ("list", "tuple") \
+            and len(a.args) == 1 and not a.keywords:
+        a = a.args[0]
+    return a.id if isinstance(a, ast.Name) else None
+
+
+def _empty_list(e: ast.expr | None) -> bool:
+    return isinstance(e, ast.List) and not e.elts or isinstance(e, ast.Call) and isinstance(e.func, ast.Name) \
+        and e.func.id == "list" and not e.args and not e.keywords
+
+
+def _trimmed(name: str, tree: ast.AST) -> bool:
+    """Something in the file shortens, empties or rebinds the list from a function: ``clear``/``pop``/``remove``,
+    ``del name[...]``, ``name[...] = ...``, ``global name``."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _SHRINKS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            return True
+        targets = n.targets if isinstance(n, (ast.Delete, ast.Assign)) else [n.target] \
+            if isinstance(n, ast.AugAssign) else []
+        if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in targets):
+            return True
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            return True
+    return False
+
+
+def _grown_list(name: str, step: Step, ctx: ModuleContext) -> bool:
+    """``name`` is a list that outlives the step and that the step lengthens by a device tensor every step:
+    the step appends a proven non-CPU tensor to it and never rebinds it; it is bound once, to an empty list
+    (``[]``, ``list()``), outside the step: at module level for a step function (a local of the function starts
+    afresh at each call), in the loop's own function before the loop for a step loop; nothing trims it."""
+    torch = ctx.torch
+    region = step.node
+    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
+               and isinstance(c.func.value, ast.Name) and c.func.value.id == name and len(c.args) == 1
+               and torch.tensor(c.args[0]) and not torch.of(c.args[0]) & CPU for c in ast.walk(region)):
+        return False
+    if _trimmed(name, ctx.tree):
+        return False
+    own = list(own_statements(getattr(region, "body", [])))
+    if any(name in bound_names(s) for s in own):
+        return False  # (re)bound in the step: a new list at each step or call
+    if step.loop is not None:
+        scope = step.owner
+        if isinstance(region, ast.stmt) and name in bound_names(region):
+            return False  # the loop's own target
+    elif isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if name in {a.arg for a in [*region.args.posonlyargs, *region.args.args, *region.args.kwonlyargs]}:
+            return False
+        scope = ctx.tree
+    else:
+        return False
+    body = getattr(scope, "body", None)
+    if not isinstance(body, list):
+        return False
+    bindings = [s for s in own_statements(body) if name in bound_names(s)]
+    return len(bindings) == 1 and isinstance(bindings[0], ast.Assign) and _empty_list(bindings[0].value)
 
 
 _FACTORIES = frozenset({"tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange", "rand", "randn",
