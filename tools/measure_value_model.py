@@ -331,7 +331,10 @@ def cmd_runtime(a: argparse.Namespace) -> int:
     outdir.mkdir(parents=True, exist_ok=True)
     cases = train_cases()
     if a.drivers:  # real code we did not write, run by the drivers in this folder (TF)
-        cases = {"tf": sorted(Path(a.drivers).glob("*.py")), "jax": []}
+        cases = {"tf": sorted(p for p in Path(a.drivers).glob("*.py") if not p.name.startswith("_")), "jax": []}
+        # the drivers share their helper module (_tiny.py): the workers find it on their path
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(a.drivers).resolve()),
+                                                                 os.environ.get("PYTHONPATH")]))
     for fw in a.framework:
         files = [str(p) for p in cases[fw]]
         if a.only:

@@ -1,7 +1,6 @@
 """Driver: transformers' TFElectraForPreTraining from a tiny config, traced under tf.function(jit_compile=True)
-(tools/measure_value_model.py runtime --drivers): real code nobody here wrote. Built eagerly first,
-so only the forward pass runs inside the trace."""
-import tensorflow as tf
+(tools/measure_value_model.py runtime --drivers): real code nobody here wrote."""
+from _tiny import entry_for
 from transformers import ElectraConfig, TFElectraForPreTraining
 from transformers.models.electra import modeling_tf_electra
 
@@ -13,11 +12,4 @@ def ENTRY():
         vocab_size=64, embedding_size=8, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
         intermediate_size=32, max_position_embeddings=32
     )
-    model = TFElectraForPreTraining(config)
-    ids = tf.constant([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]])
-    model(ids, training=False)
-
-    def forward(x):
-        return model(x, training=False)
-
-    return forward, (ids,)
+    return entry_for(TFElectraForPreTraining(config))
