@@ -224,6 +224,8 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
             other.add(n.attr)
         elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
             other.add(n.value)
+        elif isinstance(n, ast.alias) and n.asname is not None and n.asname != n.name.rsplit(".", 1)[-1]:
+            other.add(n.name.rsplit(".", 1)[-1])  # `import f as g`: its calls are spelled g(...), not seen as f's
     classes = tuple((c.name, tuple(_base_name(b) for b in c.bases)) for c in tree.body if isinstance(c, ast.ClassDef))
     candidates: list[Candidate] = []
     for info in functions:

@@ -444,6 +444,9 @@ def _static_params(info: FunctionInfo, call: ast.expr | None, *, bound: bool = F
     for kw in call.keywords:
         values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
         for v in values:
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
+                    and isinstance(v.operand.value, int):
+                v = ast.Constant(-v.operand.value)  # static_argnums=-1: counted from the end, as jax does
             if not isinstance(v, ast.Constant):
                 continue
             if kw.arg in _STATIC_ARGNUMS and isinstance(v.value, int) and -len(params) <= v.value < len(params):

@@ -270,6 +270,19 @@ def _returned_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
     return select_returned(src, node, ops)
 
 
+def _read_after(src: Source, loop: ast.For, name: str) -> bool:
+    """``name`` is read after ``loop`` ends, in the scope that holds the loop (or the loop is in a
+    loop itself, where a later iteration's code before it may read it)."""
+    scope: ast.AST | None = src.parents.get(loop)
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        if isinstance(scope, (ast.For, ast.While)):
+            return True
+        scope = src.parents.get(scope)
+    end = loop.end_lineno or loop.lineno
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and n.lineno > end
+               for n in ast.walk(scope if scope is not None else src.tree))
+
+
 def _break_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
     """``if c: break`` (or ``if c: ... else: break``) in a Python loop over a static range, whose
     other statements assign names bound before the loop: every iteration runs, and each
@@ -298,6 +311,8 @@ def _break_in_loop(src: Source, jax: str, node: ast.If) -> Fix | None:
     if any(a is None for a in assigned) or not all(src.bound_before(a[0], loop) for a in assigned if a is not None):
         return None
     if any(a[0] == loop.target.id for a in assigned if a is not None):  # type: ignore[union-attr]
+        return None
+    if _read_after(src, loop, loop.target.id):  # every iteration runs: the index would end at the last one
         return None
     if _jax_calls_only(src, jax, [*loop.body, *node.orelse]) is not None \
             or not all(src.alone_on_lines(stmt, stmt) for stmt in [loop, *loop.body]):

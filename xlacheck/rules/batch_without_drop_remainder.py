@@ -252,11 +252,23 @@ def _partial_last_batch(index: ModuleIndex, call: ast.Call) -> str | None:
     facts = dataset_facts(index)
     count = facts.cardinality(call.func.value)  # type: ignore[attr-defined]
     size = facts.integer(call.args[0])
+    if _joins_datasets(index):
+        return ""  # its full batches may be joined with another dataset's partial ones on the way to the step
     if count == INFINITE or count is not None and size is not None and size > 0 and count % size == 0:
         return None
     if count is None or size is None or size <= 0:
         return ""
     return f" ({count} elements in batches of {size}: the last has {count % size})"
+
+
+_JOINS = frozenset({"concatenate", "zip", "sample_from_datasets", "choose_from_datasets"})
+
+
+def _joins_datasets(index: ModuleIndex) -> bool:
+    """The file joins datasets (``a.concatenate(b)``, ``Dataset.zip``, ``sample_from_datasets``, ...):
+    the count of one ``batch`` does not say what reaches the step, so no batch is taken as full."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _JOINS
+               for n in ast.walk(index.tree))
 
 
 def _cost(row: str | None) -> str:
