@@ -44,6 +44,7 @@ from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, module_alias
 from xlacheck.rewrites.loops import carried_names
 from xlacheck.rewrites.truth import LAZY
+from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
 TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of the untaken one run while tracing, "
                "and branches of different shapes or dtypes raise at trace time where Python picked one value; "
@@ -358,13 +359,12 @@ def _jax_calls_only(src: Source, jax: str, stmts: list[ast.stmt]) -> str | None:
             root = sub.func
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if isinstance(root, ast.Name) and (root.id in names or root.id in _PURE_BUILTINS):
+            if isinstance(root, ast.Name) and (root.id in names or root.id in PURE_BUILTINS):
                 continue
             return ast.unparse(sub.func)
     return None
 
 
-_PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
 LOOP_REASONS = ("a loop with a traced trip count cannot be differentiated in reverse mode (jax.grad raises: use "
                 "jax.lax.scan over a static maximum for that), and carried values whose shape or dtype changes "
                 "between iterations raise at trace time (a Python int that becomes a float)")

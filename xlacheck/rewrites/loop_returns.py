@@ -41,6 +41,10 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._fix import make_fix, replace_lines
 from xlacheck.rewrites._source import Source
 
+# builtins that loop bodies may call without effects the rewrites would repeat (the JAX and TF
+# loop fixes share it)
+PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
+
 EARLY_RETURN = ("every iteration of the loop and the rest of the function run, also after the iteration that "
                 "returned (their values are discarded, but a NaN or inf there reaches the gradient through "
                 "`where`), and the values returned must broadcast to one shape (JAX also promotes them to one "

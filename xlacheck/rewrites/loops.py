@@ -34,6 +34,7 @@ from xlacheck.rewrites._fix import explain, make_fix, replace, replace_lines, re
 from xlacheck.rewrites._source import Source, dotted
 from xlacheck.rewrites.dtypes import DTYPES, argument, certain_dtype, counter_start, dtype_of_source
 from xlacheck.rewrites.truth import bool_condition
+from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
 _STAGED_GROWTH = ("{loop} is staged as a tf.while_loop inside tf.function: a Python list appended to in its body "
                   "holds tensors of the loop's inner graph (InaccessibleTensorError), and a tensor grown with "
@@ -1287,7 +1288,6 @@ def rewrite_break_loop(src: Source, node: ast.AST) -> Fix | None:
                     [replace(src, it.func, f"{src.tf}.range")], [BREAK_LOOP])
 
 
-_PURE_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "range", "tuple"})
 
 
 @rewriter(ast.Return, pointed=True)
@@ -1304,7 +1304,7 @@ def rewrite_loop_return(src: Source, node: ast.AST) -> Fix | None:
         return None
 
     def pure(stmts) -> bool:  # type: ignore[no-untyped-def]
-        return all(call_name(src, sub) is not None or isinstance(sub.func, ast.Name) and sub.func.id in _PURE_BUILTINS
+        return all(call_name(src, sub) is not None or isinstance(sub.func, ast.Name) and sub.func.id in PURE_BUILTINS
                    and not src.stores_in(src.tree).get(sub.func.id)
                    for stmt in stmts for sub in ast.walk(stmt) if isinstance(sub, ast.Call))
 
