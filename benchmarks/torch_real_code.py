@@ -39,8 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     per_rule: Counter[str] = Counter()
     fixes: Counter[str] = Counter()
     paths = [path for pattern in args.globs for path in sorted(glob.glob(pattern, recursive=True))]
-    # as the CLI's project pass: every file alone, then again those whose functions every call of the
-    # globbed files passes a literal to (analysis.calls.project_literals)
+    # as the CLI's project pass: every file alone, then again those with findings whose functions every
+    # call of the globbed files passes a literal to (analysis.calls.project_literals: the literals only
+    # decide branches that never run, so a file without findings keeps none)
     first = {}
     for path in paths:
         source = Path(path).read_text(errors="replace")
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
     for path in paths:
         source, checked = first[path]
-        if path in literals:
+        if path in literals and checked.result.diagnostics:
             checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview, literals=literals[path])
         result = checked.result
         lines += source.count("\n")
