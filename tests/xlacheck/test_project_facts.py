@@ -254,6 +254,25 @@ def test_a_function_reexported_by_the_package_init(tmp_path: Path, run: Lint) ->
     ]
 
 
+def test_a_warm_cache_keeps_the_reexport_without_parsing_the_init_again(
+        tmp_path: Path, run: Lint, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package __init__ names no framework: its re-exports come from the cache on a warm run
+    (parsing every such file was most of a warm run's time), and the finding stays."""
+    from xlacheck import api
+
+    model = MODEL.replace("from pkg.losses import focal_loss", "from pkg import focal_loss")
+    write(tmp_path, {"pkg/losses.py": LOSSES, "pkg/model.py": model})
+    (tmp_path / "pkg" / "__init__.py").write_text("from .losses import focal_loss\n")
+    cold = findings(run(cache=True))
+    parsed: list[str] = []
+    real = api._reexports
+    monkeypatch.setattr(api, "_reexports", lambda path, data: parsed.append(path) or real(path, data))
+    assert findings(run(cache=True)) == cold and [code for _, _, code, _ in cold] == ["XLA205"]
+    assert parsed == []
+    (tmp_path / "pkg" / "__init__.py").write_text("from .losses import focal_loss  # edited\n")
+    assert findings(run(cache=True)) == cold and [Path(p).name for p in parsed] == ["__init__.py"]
+
+
 def test_evidence_in_a_notebook_names_its_cell_and_line(tmp_path: Path, run: Lint) -> None:
     # a notebook's train_step calls a package helper: the evidence names the notebook's cell and
     # the line in that cell, as the notebook's own findings do, not a line of the joined cells
