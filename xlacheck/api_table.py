@@ -184,6 +184,17 @@ def _jax_table() -> dict[str, Any]:
 
 
 @cache
+def jax_table_modules() -> tuple[str, ...]:
+    """The module prefixes whose public callables the JAX table probed (``"jax.numpy."``,
+    ``"jax.lax."``, ...), with the spellings :mod:`xlacheck.analysis.imports` gives them (``"jnp."``,
+    ``"lax."``): a name under one of them that the table lacks is not public there; a ``jax.*`` name
+    elsewhere (``jax.sharding``, ``jax.experimental``) was never probed."""
+    modules = {name.rsplit(".", 1)[0] + "." for name in _jax_table()["entries"]}
+    aliases = {prefix for prefix, table in _CANONICAL_TO_TABLE for t in table if t in modules}
+    return tuple(sorted(modules | aliases))
+
+
+@cache
 def numpy_traceable_under_jit() -> frozenset[str]:
     """NumPy functions (``np.sum``) that accept a traced array under ``jax.jit``: NumPy hands it to
     the array's own method (``x.sum()``). Measured by the JAX table's generator (``numpy_on_tracer``)."""

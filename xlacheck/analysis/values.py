@@ -841,6 +841,13 @@ class ValueEnv:
             # whatever the leaves are), never an array themselves; iterating them gives the leaves
             k = self._args_flags(e)
             return (k & _PASS_FLAGS & ~OPAQUE) | PYLIST if k & TENSOR else 0
+        if head in ("jax", "jnp") and fact is None and not name.startswith(api_table.jax_table_modules()):
+            # a jax.* name outside the modules xlacheck/data/jax_api.json probes (jax.sharding,
+            # jax.core, jax.experimental, jax.scipy, jax.image, ...): its return kind is unknown, as
+            # for an untabled tf.* name (`jax.sharding.get_abstract_mesh().shape_tuple` is a Python
+            # tuple; unknown is not a tensor)
+            k = self._args_flags(e)
+            return TENSOR | OPAQUE if k & TENSOR else 0
         if name.startswith(("tf.python.", "tf.keras.src.", "tf.keras.engine.", "tf.keras.layers.rnn.")):
             # TensorFlow's and Keras' implementation modules: not public ops; like a user function
             k = self._args_flags(e)

@@ -196,6 +196,10 @@ class TensorConditionWithoutAutograph(Rule):
         # list of the leaves, so the `if` tests whether the pytree has any (fourth first sight, corpora13)
         Example("import jax\n@jax.jit\ndef f(state, x):\n"
                 "    if jax.tree_leaves(state):\n        x = x + 1.0\n    return x\n"),
+        # RecML's splash attention (seventh first sight, corpora16): a jax.* module the JAX table does not
+        # probe returns a value of unknown kind; here the mesh's (name, size) pairs, a Python tuple
+        Example("import jax\n@jax.jit\ndef f(x):\n"
+                "    if jax.sharding.get_abstract_mesh().shape_tuple:\n        x = x * 2.0\n    return x\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
