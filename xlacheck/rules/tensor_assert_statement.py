@@ -100,12 +100,25 @@ class TensorAssertStatement(Rule):
                            "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* (XLA drops "
                            'the check, eager mode keeps it)'),
                 )),
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(labels):\n"
+                "    assert jnp.all(labels >= 0), 'negative'\n    return labels\n",
+                expected=(
+                    (5, 5, '`assert` on a traced array under jax.jit: Python asks for its truth while tracing, which '
+                           'fails with TracerBoolConversionError; use jax.experimental.checkify.check, or check '
+                           'outside the jitted function'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Assert)
         k = ctx.flags(node.test)
         if is_computed_tensor(k) or (ctx.function.jit_entry and is_tensor(k)):
+            if ctx.function.jax:
+                ctx.report(self, node,
+                           "`assert` on a traced array under jax.jit: Python asks for its truth while tracing, which "
+                           "fails with TracerBoolConversionError; use jax.experimental.checkify.check, or check "
+                           "outside the jitted function")
+                return
             ctx.report(self, node,
                        "`assert` on a tensor: AutoGraph does not convert assert statements, so tracing fails "
                        "with 'Using a symbolic tf.Tensor as a Python bool'; use tf.debugging.assert_* "
