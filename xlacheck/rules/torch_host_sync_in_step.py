@@ -329,6 +329,52 @@ def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     return False
 
 
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
+
+
+def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> set[int]:
+    """Statements of a block that ends the run: its last statement calls ``sys.exit()``/``exit()``/
+    ``os._exit()``, or raises outside any ``try`` of its function (a check that fired, reporting before
+    it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``). They run at most once per run,
+    not in every step; the test that guards them still runs every step and is not among them."""
+    out: set[int] = set()
+
+    def ends(stmt: ast.stmt, in_try: bool) -> bool:
+        if isinstance(stmt, ast.Raise):
+            return not in_try
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            return (resolve(func) or (func.id if isinstance(func, ast.Name) else None)) in _EXITS
+        return False
+
+    def visit(body: list[ast.stmt], in_try: bool) -> None:
+        if body and ends(body[-1], in_try):
+            out.update(id(n) for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.stmt))
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(stmt.body, False)
+                continue
+            if isinstance(stmt, ast.ClassDef):
+                visit(stmt.body, False)
+                continue
+            if isinstance(stmt, (ast.Try, ast.TryStar)):
+                visit(stmt.body, bool(stmt.handlers) or in_try)
+                for h in stmt.handlers:
+                    visit(h.body, in_try)
+                visit(stmt.orelse, in_try)
+                visit(stmt.finalbody, in_try)
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    visit(inner, in_try)
+            for case in getattr(stmt, "cases", ()):
+                visit(case.body, in_try)
+
+    visit(tree.body, False)
+    return out
+
+
 class TorchHostSyncInStep(ModuleRule):
     """
     ## What it does
@@ -365,7 +411,8 @@ class TorchHostSyncInStep(ModuleRule):
     Not flagged: tensors known to live on the CPU (made by a factory or `torch.tensor(data)`
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
     torch ops compute from them alone), reads in a `raise` statement or an `assert` message (an
-    error path), and code that runs once: a value computed under `if self.x is None:` and kept in
+    error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
+    fired; the check itself is flagged), and code that runs once: a value computed under `if self.x is None:` and kept in
     `self.x` (and the functions only such code calls).
 
     ## Why is this bad?
@@ -721,6 +768,17 @@ class TorchHostSyncInStep(ModuleRule):
                             'torch_xla step (a loop that calls torch_xla.sync): the pending graph runs and is cut '
                             'here; index with a 1-element tensor instead (`v.index_select(0, i.view(1)).squeeze(0)`): '
                             'a tensor index stays on the device'),)),
+        # a check that fired prints its values before exit(1): once per run; the check itself reads every step
+        Example("import sys\nimport torch\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        loss = model(x).mean()\n        if torch.isnan(loss):\n"
+                "            print(f'loss is NaN: {loss.item()}')\n            sys.exit(1)\n"
+                "        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (7, 12, "`if tensor:` reads a torch tensor on the host inside a torch_xla step (a loop that calls "
+                            "torch_xla.sync): the pending graph runs and is cut here; the branch needs the value now, "
+                            "so a step closure cannot defer it: decide on the device (`torch.where`, a masked update) "
+                            "or test the value after `torch_xla.sync()` (every N steps)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -735,9 +793,11 @@ class TorchHostSyncInStep(ModuleRule):
         # no_grad function (before its work loop, and the helpers only that set-up calls): not a read in
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
+        # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
+        once = _once_per_run(ctx.tree, ctx.facts.aliases.resolve)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
-                        and not _error_message(node, stmt)),
+                        and id(stmt) not in once and not _error_message(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
