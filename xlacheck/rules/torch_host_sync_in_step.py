@@ -412,8 +412,8 @@ class TorchHostSyncInStep(ModuleRule):
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
     torch ops compute from them alone), reads in a `raise` statement or an `assert` message (an
     error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
-    fired; the check itself is flagged), and code that runs once: a value computed under `if self.x is None:` and kept in
-    `self.x` (and the functions only such code calls).
+    fired; the check itself is flagged), and code that runs once: a value computed under
+    `if self.x is None:` and kept in `self.x` (and the functions only such code calls).
 
     ## Why is this bad?
     torch_xla records operations lazily and runs them as one graph at the step's sync. A value
