@@ -3089,7 +3089,10 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
 
 
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:
-    """The torch adapter's facts for one file (empty unless the file uses torch)."""
+    """The torch adapter's facts for one file (empty unless the file uses torch; no steps in a module
+    that nothing in the project runs, ``facts.unreached``)."""
+    if facts.unreached is not None:
+        return TorchFacts(False, declared)
     if "torch" not in facts.aliases.frameworks and not any(
             v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()):
         return TorchFacts(False, declared)
