@@ -109,3 +109,15 @@ def test_a_published_library_keeps_modules_nothing_imports_but_not_a_stale_copy(
         (tmp_path / name).write_text(src)
     why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/extra copy.py", "scripts/probe.py"]
+
+
+def test_private_modules_of_a_library_that_only_tests_import_are_unreached(tmp_path: Path) -> None:
+    files = {"pyproject.toml": '[project]\nname = "lib"\nkeywords = ["x"]\n', "lib/__init__.py": "",
+             "lib/_export/__init__.py": "", "lib/_export/rope.py": NET, "lib/_export/used.py": NET,
+             "lib/model.py": "from lib._export.used import Net\n",
+             "tests/test_rope.py": "from lib._export.rope import Net\n"}
+    for name, src in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(src)
+    why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
+    assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/_export/rope.py"]

@@ -372,7 +372,7 @@ def _reach_texts(root: str) -> Iterator[tuple[str, str]] | None:
     """(path, text) of the files under ``root`` that may name a module; None when there are too many."""
     found: list[str] = []
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _REACH_SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if (not d.startswith(".") or d == ".github") and d not in _REACH_SKIP_DIRS)
         for n in sorted(names):
             if n.endswith(_REACH_SUFFIXES):
                 found.append(os.path.join(folder, n))
@@ -433,8 +433,10 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     ``conftest.py`` or a test; when it lies in a folder whose modules the project imports by computed
     name (``import_module("." + name, __name__)``, ``f"pkg.models.{name}"``, a file that lists folders
     and imports what it finds: its whole top package; a lazy package such as transformers'); and when
-    it is a module of a package that a published project ships (:func:`published`: its users import
-    it), unless its file name is no identifier (``ddpm copy.py``: no import statement can name it)."""
+    it is a public module of a package that a published project ships (:func:`published`: its users
+    import it), not when its file name is no identifier (``ddpm copy.py``: no import statement can name
+    it) nor when a part of its dotted name is private (``pkg._export.rope``). What the project's tests
+    import or name does not count: a module only they use runs only under them."""
     from xlacheck.engine import is_test_file
 
     if len([p for p in paths if p.endswith(".py")]) < 2:
@@ -459,6 +461,8 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
         path = os.path.abspath(path)
         if path in wanted:
             own[path] = text
+        if is_test_file(os.path.relpath(path, root)):
+            continue  # a module only tests import runs only under them
         is_py = path.endswith(".py")
         here = _parts(path, root) if is_py else ()
         is_package = path.endswith("__init__.py")
@@ -499,8 +503,10 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
         text = own[full]
         if "torch" not in text or _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
             continue
-        if library and module_name(full) is not None and os.path.splitext(base)[0].isidentifier():
-            continue  # a module of a published package: its users import it
+        dotted = module_name(full)
+        if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
+                part.startswith("_") for part in dotted.split(".")):
+            continue  # a public module of a published package: its users import it
         parts = _parts(full, root)
         if any(parts[i:i + len(d)] == d for d in dynamic for i in range(len(parts) - len(d))):
             continue
