@@ -121,3 +121,15 @@ def test_private_modules_of_a_library_that_only_tests_import_are_unreached(tmp_p
         (tmp_path / name).write_text(src)
     why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/_export/rope.py"]
+
+
+def test_the_root_comes_from_every_file_of_the_run_not_only_those_asked_about(tmp_path: Path) -> None:
+    files = {"task/__init__.py": "", "task/model/reward.py": NET, "task/reward.py": "from .model.reward import Net\n",
+             "train.py": "from task import nsmc, \\\n    reward\n\nif __name__ == '__main__':\n    pass\n",
+             "task/nsmc.py": NET}
+    for name, src in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(src)
+    paths = [str(tmp_path / n) for n in files]
+    assert unreached_modules(paths, only=[str(tmp_path / "task/model/reward.py")]) == {}
+    assert unreached_modules(paths) == {}  # reward and nsmc: imported on a backslash-continued line

@@ -311,8 +311,9 @@ _REACH_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "d
 _REACH_MAX_BYTES = 2_000_000  # a larger file is data, not a config
 _REACH_MAX_FILES = 50_000  # a root this big is not one project: no module counts as unreached
 _ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+# (a backslash continues an import line: ``from task import a, \\\n    b``)
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n#;\\]|\\\n)*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+((?:[^\n#;\\]|\\\n)+)", re.M)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _RUN_MODULE = re.compile(r"-m[ \t]+([A-Za-z_][\w.]*)")
 _SCRIPT = re.compile(r"(?<![\w\-. /])[\w\-. /]*\.py\b")  # anchored where a run starts: linear time
@@ -402,7 +403,7 @@ def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterato
     """The modules an import statement of a file names, as dotted parts (relative ones resolved
     against the importer's root-relative parts); ``from a import b`` names a and a.b."""
     for m in _FROM_IMPORT.finditer(text):
-        module, names = m.group(1), m.group(2).strip("() \t\n")
+        module, names = m.group(1), m.group(2).replace("\\", " ").strip("() \t\n")
         level = len(module) - len(module.lstrip("."))
         base: tuple[str, ...] = ()
         if level:
@@ -415,7 +416,7 @@ def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterato
             if name and name not in ("as", "*") and name.isidentifier():
                 yield head + (name,)
     for m in _IMPORT.finditer(text):
-        for item in m.group(1).split(","):
+        for item in m.group(1).replace("\\", " ").split(","):
             name = item.strip().split(" ")[0].strip("()")
             if name and all(p.isidentifier() for p in name.split(".")):
                 yield tuple(name.split("."))
@@ -439,12 +440,11 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     import or name does not count: a module only they use runs only under them."""
     from xlacheck.engine import is_test_file
 
-    if len([p for p in paths if p.endswith(".py")]) < 2:
-        return {}
+    everything = [p for p in paths if p.endswith(".py")]
     candidates = [p for p in (paths if only is None else only) if p.endswith(".py")]
-    if not candidates:
+    if len(everything) < 2 or not candidates:
         return {}
-    root = root or project_root(candidates)
+    root = root or project_root(everything)
     if root is None:
         return {}
     root = os.path.abspath(root)
