@@ -42,11 +42,15 @@ if __name__ == "__main__":
 """
 
 
-def _lint(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str, int]]:
+def _write(tmp_path: Path, files: dict[str, str]) -> None:
     for name, src in files.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(src))
+
+
+def _lint(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str, int]]:
+    _write(tmp_path, files)
     result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, torch_xla=True))
     return sorted((Path(f.path).relative_to(tmp_path).as_posix(), d.code, d.line)
                   for f in result.files for d in f.diagnostics)
@@ -90,9 +94,7 @@ def test_scripts_package_inits_and_tests_are_never_unreached(tmp_path: Path) -> 
              "pkg/b.py": "import torch\ndef g(): pass\n", "pkg/c.py": "def h(): pass\n",  # c: no torch code
              "run.py": "import torch\nprint(1)\n", "tools/go.py": "import torch\nmain(torch.ones(2))\n",
              "tests/test_b.py": "import torch\ndef test(): pass\n", "setup.py": "import torch\nx = 1\n"}
-    for name, src in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(src)
+    _write(tmp_path, files)
     paths = [str(tmp_path / n) for n in files]
     why = unreached_modules(paths)
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["pkg/b.py"]
@@ -104,9 +106,7 @@ def test_scripts_package_inits_and_tests_are_never_unreached(tmp_path: Path) -> 
 def test_a_published_library_keeps_modules_nothing_imports_but_not_a_stale_copy(tmp_path: Path) -> None:
     files = {"pyproject.toml": '[project]\nname = "lib"\nreadme = "README.md"\n', "lib/__init__.py": "",
              "lib/extra.py": NET, "lib/extra copy.py": NET, "scripts/probe.py": NET}
-    for name, src in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(src)
+    _write(tmp_path, files)
     why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/extra copy.py", "scripts/probe.py"]
 
@@ -116,9 +116,7 @@ def test_private_modules_of_a_library_that_only_tests_import_are_unreached(tmp_p
              "lib/_export/__init__.py": "", "lib/_export/rope.py": NET, "lib/_export/used.py": NET,
              "lib/model.py": "from lib._export.used import Net\n",
              "tests/test_rope.py": "from lib._export.rope import Net\n"}
-    for name, src in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(src)
+    _write(tmp_path, files)
     why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/_export/rope.py"]
 
@@ -127,9 +125,7 @@ def test_the_root_comes_from_every_file_of_the_run_not_only_those_asked_about(tm
     files = {"task/__init__.py": "", "task/model/reward.py": NET, "task/reward.py": "from .model.reward import Net\n",
              "train.py": "from task import nsmc, \\\n    reward\n\nif __name__ == '__main__':\n    pass\n",
              "task/nsmc.py": NET}
-    for name, src in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(src)
+    _write(tmp_path, files)
     paths = [str(tmp_path / n) for n in files]
     assert unreached_modules(paths, only=[str(tmp_path / "task/model/reward.py")]) == {}
     assert unreached_modules(paths) == {}  # reward and nsmc: imported on a backslash-continued line
