@@ -129,3 +129,11 @@ def test_the_root_comes_from_every_file_of_the_run_not_only_those_asked_about(tm
     paths = [str(tmp_path / n) for n in files]
     assert unreached_modules(paths, only=[str(tmp_path / "task/model/reward.py")]) == {}
     assert unreached_modules(paths) == {}  # reward and nsmc: imported on a backslash-continued line
+
+
+def test_an_installed_package_is_its_own_root(tmp_path: Path) -> None:
+    files = {"site-packages/lib/__init__.py": "", "site-packages/lib/models/__init__.py": "",
+             "site-packages/lib/models/a.py": NET, "site-packages/lib/models/b.py": NET}
+    _write(tmp_path, files)
+    paths = [str(tmp_path / n) for n in files]
+    assert project_root(paths[2:]) == str(tmp_path / "site-packages" / "lib")

@@ -331,13 +331,16 @@ _DYNAMIC_IMPORT = re.compile(r"\b(?:import_module|__import__|define_import_struc
 
 def project_root(paths: Sequence[str]) -> str | None:
     """The folder whose files decide what a run's files are for: the common folder of ``paths``,
-    raised to the top of its package (``__init__.py`` folders) and then to the nearest of its two
-    parents holding a project marker (pyproject.toml, setup.py, setup.cfg, .git)."""
+    raised to the folder above its top package (``__init__.py`` folders; an installed package's own
+    folder, not site-packages) and then to the nearest of it and its two parents holding a project
+    marker (pyproject.toml, setup.py, setup.cfg, .git)."""
     dirs = [os.path.dirname(os.path.abspath(p)) for p in paths]
     if not dirs:
         return None
     root = os.path.commonpath(dirs)
     while os.path.isfile(os.path.join(root, "__init__.py")) and os.path.dirname(root) != root:
+        if os.path.basename(os.path.dirname(root)) in _REACH_SKIP_DIRS:
+            return root  # an installed package (site-packages/transformers): its own folder, not the environment
         root = os.path.dirname(root)
     up = root
     for _ in range(3):
