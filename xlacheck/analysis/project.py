@@ -395,6 +395,16 @@ def _reach_texts(root: str) -> Iterator[tuple[str, str]] | None:
     return read()
 
 
+def _mentions_torch(path: str) -> bool:
+    """Whether the file's text names torch at all (only the torch adapter reads the fact): a project
+    without such a file with findings is not scanned."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return "torch" in fh.read()
+    except OSError:
+        return False
+
+
 def _parts(path: str, root: str) -> tuple[str, ...]:
     rel = os.path.relpath(os.path.abspath(path), root)
     stem = os.path.splitext(rel)[0]
@@ -444,7 +454,7 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     from xlacheck.engine import is_test_file
 
     everything = [p for p in paths if p.endswith(".py")]
-    candidates = [p for p in (paths if only is None else only) if p.endswith(".py")]
+    candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and _mentions_torch(p)]
     if len(everything) < 2 or not candidates:
         return {}
     root = root or project_root(everything)
@@ -504,7 +514,7 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
                 os.path.relpath(full, root)) or full not in own):
             continue
         text = own[full]
-        if "torch" not in text or _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
+        if _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
             continue
         dotted = module_name(full)
         if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
