@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xlacheck.analysis.project import ProjectFile, call_literals  # noqa: E402
+from xlacheck.analysis.project import ProjectFile, call_literals, unreached_modules  # noqa: E402
 from xlacheck.engine import check_file  # noqa: E402
 from xlacheck.rewrites._fix import apply_edits  # noqa: E402
 
@@ -47,10 +47,13 @@ def main(argv: list[str] | None = None) -> int:
         source = Path(path).read_text(errors="replace")
         first[path] = (source, check_file(source, path, torch_xla=args.torch_xla, preview=args.preview))
     literals = call_literals([ProjectFile(p, p, c.summary) for p, (_, c) in first.items() if c.summary is not None])
+    # and modules nothing in the project imports, names or runs (analysis.project.unreached_modules)
+    unreached = unreached_modules(paths, only=[p for p, (_, c) in first.items() if c.result.diagnostics])
     for path in paths:
         source, checked = first[path]
-        if path in literals and checked.result.diagnostics:
-            checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview, literals=literals[path])
+        if (path in literals or path in unreached) and checked.result.diagnostics:
+            checked = check_file(source, path, torch_xla=args.torch_xla, preview=args.preview,
+                                 literals=literals.get(path), unreached=unreached.get(path))
         result = checked.result
         lines += source.count("\n")
         if result.error is not None:

@@ -104,13 +104,15 @@ def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
     test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
+    unreached: str | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
     functions (:func:`xlacheck.analysis.project.resolve`); ``test_file``: whether the file is one of
     the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``);
     ``literals``: what every call of the project passes to this file's functions
-    (:func:`xlacheck.analysis.project.call_literals`)."""
+    (:func:`xlacheck.analysis.project.call_literals`); ``unreached``: why nothing in the project runs
+    this module (:func:`xlacheck.analysis.project.unreached_modules`)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -124,7 +126,7 @@ def check_file(
     summary: list[Summary] = []
     try:
         diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled,
-                                  test_file, literals)
+                                  test_file, literals, unreached)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -140,7 +142,7 @@ def _check_tree(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, skipped: list[FileError],
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
-    literals: Mapping[str, Mapping[str, object]] | None = None,
+    literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
 ) -> list[Diagnostic]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -150,6 +152,7 @@ def _check_tree(
     facts = analyze_module(tree, path, project, declared=jit_compiled)
     if literals:
         facts.call_literals = literals
+    facts.unreached = unreached
     if not facts.aliases.frameworks:
         if summary is not None:
             summary.append(summarize(facts, tree))

@@ -116,7 +116,9 @@ def test_the_cli_judges_test_files_on_the_root_relative_path(tmp_path: Path, mon
     project = tmp_path / "test" / "proj"  # a project that lives under a folder named test/
     (project / "tests").mkdir(parents=True)
     (project / "pyproject.toml").write_text("[tool.xlacheck]\ntorch-xla = true\n")
-    (project / "train.py").write_text(step)
+    # (a script the project runs: a module that nothing imports, names or runs has no step,
+    # analysis.project.unreached_modules)
+    (project / "train.py").write_text(step + "\n\nif __name__ == '__main__':\n    pass\n")
     (project / "tests" / "test_train.py").write_text(step)
     monkeypatch.chdir(tmp_path)
     assert main(["--no-cache", "--output-format", "json", "test/proj"]) == 1

@@ -370,6 +370,9 @@ class ModuleFacts:
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions
     # (analysis.calls.project_literals; set by the engine from the project pass)
     call_literals: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    # why nothing in the project runs this module (analysis.project.unreached_modules; set by the engine
+    # from the project pass): its torch code is no step of any run
+    unreached: str | None = None
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}

@@ -22,7 +22,8 @@ from __future__ import annotations
 import ast
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -298,3 +299,238 @@ def _host(start: tuple[str, str], host: set[tuple[str, str]], level: dict[tuple[
         host.add(key)
         path, name = key
         stack.extend((path, c) for c in calls[path].get(name, ()) if (path, c) in level)
+
+
+# --- module reachability: files of a run that nothing in the project runs --------------------------
+
+# files whose text may name a module: the project's code, configs (YAML/JSON/TOML class paths,
+# ``_target_:``), launch scripts (``python -m pkg.train``, ``python train.py``), notebooks and docs
+_REACH_SUFFIXES = (".py", ".pyi", ".ipynb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".sh", ".bash",
+                   ".md", ".rst", ".txt", ".jsonnet", ".gin", ".mk", "Makefile", "Dockerfile", ".slurm", ".sbatch")
+_REACH_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "dist-packages", "build", "dist"})
+_REACH_MAX_BYTES = 2_000_000  # a larger file is data, not a config
+_REACH_MAX_FILES = 50_000  # a root this big is not one project: no module counts as unreached
+_ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+# (a backslash continues an import line: ``from task import a, \\\n    b``)
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n#;\\]|\\\n)*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+((?:[^\n#;\\]|\\\n)+)", re.M)
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_RUN_MODULE = re.compile(r"-m[ \t]+([A-Za-z_][\w.]*)")
+_SCRIPT = re.compile(r"(?<![\w\-. /])[\w\-. /]*\.py\b")  # anchored where a run starts: linear time
+_MAIN_GUARD = re.compile(r"__name__\s*==\s*['\"]__main__['\"]|['\"]__main__['\"]\s*==\s*__name__")
+_TOP_CALL = re.compile(r"^[A-Za-z_][\w.]*\(", re.M)  # a statement at column 0 that calls: the file runs as a script
+# imports by a computed name: ``importlib.import_module(name)``, ``__import__(f"pkg.{x}")``, a lazy
+# package that imports its folder's files (transformers' define_import_structure), path-based loads
+# a file that lists its folder's files (to import each): ``os.listdir(os.path.dirname(__file__))``
+_SCANS_FOLDER = re.compile(r"\b(?:listdir|scandir|iterdir|glob|iter_modules|walk_packages|__path__|"
+                           r"define_import_structure|_LazyModule)\b")
+_DYNAMIC_IMPORT = re.compile(r"\b(?:import_module|__import__|define_import_structure|_LazyModule|iter_modules|"
+                             r"walk_packages|spec_from_file_location|load_source|run_path|SourceFileLoader|"
+                             r"import_string|import_from_string|locate)\s*\(\s*([^)\n]{0,200})")
+
+
+def project_root(paths: Sequence[str]) -> str | None:
+    """The folder whose files decide what a run's files are for: the common folder of ``paths``,
+    raised to the folder above its top package (``__init__.py`` folders; an installed package's own
+    folder, not site-packages) and then to the nearest of it and its two parents holding a project
+    marker (pyproject.toml, setup.py, setup.cfg, .git)."""
+    dirs = [os.path.dirname(os.path.abspath(p)) for p in paths]
+    if not dirs:
+        return None
+    root = os.path.commonpath(dirs)
+    while os.path.isfile(os.path.join(root, "__init__.py")) and os.path.dirname(root) != root:
+        if os.path.basename(os.path.dirname(root)) in _REACH_SKIP_DIRS:
+            return root  # an installed package (site-packages/transformers): its own folder, not the environment
+        root = os.path.dirname(root)
+    up = root
+    for _ in range(3):
+        if any(os.path.exists(os.path.join(up, m)) for m in _ROOT_MARKERS):
+            return up
+        if os.path.dirname(up) == up:
+            break
+        up = os.path.dirname(up)
+    return root
+
+
+_PUBLISHED = re.compile(r"\b(?:classifiers|long_description|readme|urls|url|homepage|keywords)\b\s*[=:\]]",
+                        re.I)
+
+
+def published(root: str) -> bool:
+    """Whether the project at ``root`` publishes itself as a library (its pyproject.toml, setup.py or
+    setup.cfg gives trove classifiers, a readme or long description, project URLs or keywords): users
+    import any module of its packages with their own code, so none is unreached for being imported
+    by no file of the project. An application's ``setup(name=..., packages=find_packages())`` for
+    ``pip install -e .`` gives none of these."""
+    for marker in ("pyproject.toml", "setup.py", "setup.cfg"):
+        try:
+            with open(os.path.join(root, marker), encoding="utf-8", errors="replace") as fh:
+                if _PUBLISHED.search(fh.read(200_000)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def _reach_texts(root: str) -> Iterator[tuple[str, str]] | None:
+    """(path, text) of the files under ``root`` that may name a module; None when there are too many."""
+    found: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if (not d.startswith(".") or d == ".github") and d not in _REACH_SKIP_DIRS)
+        for n in sorted(names):
+            if n.endswith(_REACH_SUFFIXES):
+                found.append(os.path.join(folder, n))
+        if len(found) > _REACH_MAX_FILES:
+            return None
+
+    def read() -> Iterator[tuple[str, str]]:
+        for p in found:
+            try:
+                if os.path.getsize(p) > _REACH_MAX_BYTES:
+                    continue
+                with open(p, encoding="utf-8", errors="replace") as fh:
+                    yield p, fh.read()
+            except OSError:
+                continue
+    return read()
+
+
+def _mentions_torch(path: str) -> bool:
+    """Whether the file's text names torch at all (only the torch adapter reads the fact): a project
+    without such a file with findings is not scanned."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return "torch" in fh.read()
+    except OSError:
+        return False
+
+
+def _parts(path: str, root: str) -> tuple[str, ...]:
+    rel = os.path.relpath(os.path.abspath(path), root)
+    stem = os.path.splitext(rel)[0]
+    parts = tuple(p for p in stem.replace("\\", "/").split("/") if p)
+    return parts[:-1] if parts and parts[-1] == "__init__" else parts
+
+
+def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterator[tuple[str, ...]]:
+    """The modules an import statement of a file names, as dotted parts (relative ones resolved
+    against the importer's root-relative parts); ``from a import b`` names a and a.b."""
+    for m in _FROM_IMPORT.finditer(text):
+        module, names = m.group(1), m.group(2).replace("\\", " ").strip("() \t\n")
+        level = len(module) - len(module.lstrip("."))
+        base: tuple[str, ...] = ()
+        if level:
+            package = importer if is_package else importer[:-1]
+            base = package[:len(package) - (level - 1)] if level - 1 <= len(package) else ()
+        head = base + tuple(p for p in module.lstrip(".").split(".") if p)
+        if head:
+            yield head
+        for name in re.split(r"[,\s]+", names):
+            if name and name not in ("as", "*") and name.isidentifier():
+                yield head + (name,)
+    for m in _IMPORT.finditer(text):
+        for item in m.group(1).replace("\\", " ").split(","):
+            name = item.strip().split(" ")[0].strip("()")
+            if name and all(p.isidentifier() for p in name.split(".")):
+                yield tuple(name.split("."))
+
+
+def unreached_modules(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None
+                      ) -> dict[str, str]:
+    """Per path of the run's torch ``.py`` files (of ``only``, when given) that the project never runs:
+    why. A run of one file gets none. A module is reached when another file of the project (under
+    :func:`project_root`: its code, configs, launch scripts, docs) imports it (a package's ``__init__``
+    included), names it in a dotted string (``target: ldm.models.ddpm.DDPM``, a console script
+    ``pkg.cli:main``, ``python -m pkg.train``; a class path a config hands to ``import_module``) or by
+    file name (``python train.py``); when it runs as a script itself (a ``__main__`` block, a call
+    statement at its top level); when it is a package ``__init__``/``__main__``, ``setup.py``, a
+    ``conftest.py`` or a test; when it lies in a folder whose modules the project imports by computed
+    name (``import_module("." + name, __name__)``, ``f"pkg.models.{name}"``, a file that lists folders
+    and imports what it finds: its whole top package; a lazy package such as transformers'); and when
+    it is a public module of a package that a published project ships (:func:`published`: its users
+    import it), not when its file name is no identifier (``ddpm copy.py``: no import statement can name
+    it) nor when a part of its dotted name is private (``pkg._export.rope``). What the project's tests
+    import or name does not count: a module only they use runs only under them."""
+    from xlacheck.engine import is_test_file
+
+    everything = [p for p in paths if p.endswith(".py")]
+    candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and _mentions_torch(p)]
+    if len(everything) < 2 or not candidates:
+        return {}
+    root = root or project_root(everything)
+    if root is None:
+        return {}
+    root = os.path.abspath(root)
+    texts = _reach_texts(root)
+    if texts is None:
+        return {}
+    named_by: dict[tuple[str, ...], set[str]] = {}
+    scripts: dict[str, set[str]] = {}  # "train.py" (a path's tail) -> the files that name it
+    dynamic: list[tuple[str, ...]] = []  # folders (root-relative parts) whose modules load by computed name
+    library = published(root)
+    own: dict[str, str] = {}  # path -> its own text
+    wanted = {os.path.abspath(p) for p in candidates}
+    for path, text in texts:
+        path = os.path.abspath(path)
+        if path in wanted:
+            own[path] = text
+        if is_test_file(os.path.relpath(path, root)):
+            continue  # a module only tests import runs only under them
+        is_py = path.endswith(".py")
+        here = _parts(path, root) if is_py else ()
+        is_package = path.endswith("__init__.py")
+        for parts in _imported(text, here, is_package) if is_py or path.endswith(".ipynb") else ():
+            named_by.setdefault(parts, set()).add(path)
+        for m in _RUN_MODULE.finditer(text):
+            named_by.setdefault(tuple(m.group(1).split(".")), set()).add(path)
+        for m in _DOTTED.finditer(text):
+            parts = tuple(m.group(0).split("."))
+            for k in range(2, len(parts) + 1):
+                named_by.setdefault(parts[:k], set()).add(path)
+        for m in _SCRIPT.finditer(text):
+            tail = m.group(0).strip().replace("\\", "/")  # "python tools/train.py": each way to end it
+            word = tail.rsplit(" ", 1)[-1]
+            for piece in {tail, tail.rsplit("/", 1)[-1], word, word.rsplit("/", 1)[-1]}:
+                scripts.setdefault(piece, set()).add(path)
+        scans = is_py and _SCANS_FOLDER.search(text) is not None
+        for m in _DYNAMIC_IMPORT.finditer(text):
+            arg = m.group(1).strip()
+            if re.match(r"""^[rbu]?(['"])[\w.]*\1\s*(?:[,)]|$)""", arg):
+                continue  # a literal name: a dotted string, counted above
+            prefix = re.match(r"""^[fF]?(['"])([A-Za-z_][\w.]*\.)""", arg)
+            if prefix:  # f"pkg.models.{name}": the modules under pkg/models
+                dynamic.append(tuple(p for p in prefix.group(2).split(".") if p))
+            elif is_py and (arg.startswith(("'.", '".', 'f".', "f'.")) or "__name__" in arg or "__package__" in arg):
+                dynamic.append(here if is_package else here[:-1])  # relative to its own package
+            elif scans:  # it lists folders and imports what it finds: any module of its top package
+                dotted = module_name(path)
+                dynamic.append(here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1])
+            # else a name handed in (a config's class path): the dotted strings above name it
+    out: dict[str, str] = {}
+    for path in candidates:
+        full = os.path.abspath(path)
+        base = os.path.basename(full)
+        if (base in ("__init__.py", "__main__.py", "setup.py", "conftest.py") or is_test_file(
+                os.path.relpath(full, root)) or full not in own):
+            continue
+        text = own[full]
+        if _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
+            continue
+        dotted = module_name(full)
+        if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
+                part.startswith("_") for part in dotted.split(".")):
+            continue  # a public module of a published package: its users import it
+        parts = _parts(full, root)
+        if any(parts[i:i + len(d)] == d for d in dynamic for i in range(len(parts) - len(d))):
+            continue
+        suffixes = [parts[i:] for i in range(len(parts))]
+        if any(named_by.get(s, set()) - {full} for s in suffixes):
+            continue
+        rel = "/".join(parts) + ".py"
+        tails = {base, rel}
+        tails |= {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
+        if any(scripts.get(t, set()) - {full} for t in tails):
+            continue
+        out[path] = ("no file of the project imports or names this module, and it does not run as a script "
+                     f"(under {root})")
+    return out

@@ -1086,7 +1086,7 @@ class _Builder:
         for st in body[:tops[0]]:
             self.out.setup.update(id(n) for n in walk(st) if isinstance(n, ast.stmt))
             self.setup_calls.update(id(call) for call in _calls_in(st))
-        for st in body[tops[-1] + 1:]:
+        for st in _after_last(body, tops[-1], loops):
             if isinstance(st, ast.Expr):
                 continue  # print(x.mean()), log(...): a read only to show it, deferrable, stays a read
             self.out.periodic.update(id(n) for n in walk(st) if isinstance(n, ast.stmt) and not isinstance(n, ast.Expr))
@@ -1755,6 +1755,21 @@ def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         if isinstance(s, ast.Match):
             for case in s.cases:
                 stack.extend(reversed(case.body))
+
+
+def _after_last(body: list[ast.stmt], last: int, loops: list[ast.For | ast.While]) -> list[ast.stmt]:
+    """The statements of ``body`` after its ``last``-th statement (the last that holds a work loop), and,
+    where that statement is a ``with`` block (``with torch.no_grad():``) around the loop, the statements
+    after the loop inside it, level by level: each runs once, after the last iteration."""
+    out = list(body[last + 1:])
+    st = body[last]
+    while isinstance(st, (ast.With, ast.AsyncWith)):
+        inner = [i for i, x in enumerate(st.body) if any(x is loop or _contains(x, loop) for loop in loops)]
+        if not inner:
+            break
+        out = st.body[inner[-1] + 1:] + out
+        st = st.body[inner[-1]]
+    return out
 
 
 def _dynamic_self_methods(node: ast.AST) -> set[str]:
@@ -3089,7 +3104,10 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
 
 
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:
-    """The torch adapter's facts for one file (empty unless the file uses torch)."""
+    """The torch adapter's facts for one file (empty unless the file uses torch; no steps in a module
+    that nothing in the project runs, ``facts.unreached``)."""
+    if facts.unreached is not None:
+        return TorchFacts(False, declared)
     if "torch" not in facts.aliases.frameworks and not any(
             v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()):
         return TorchFacts(False, declared)
