@@ -345,6 +345,9 @@ CONSUMERS = {
     "zeros_at_a_bounded_minimum_summed": (
         "def pad(b, m):\n    k = jnp.minimum(jnp.argmax(m), 2)\n    return b + jnp.sum(jnp.zeros(k) + 1.0)\n",
         "jnp.zeros(k)", "return b + jnp.sum(jnp.zeros((2,)) + 1.0, where=jnp.arange(2) < k)\n"),
+    "constant_sized_by_a_unique_count_read_by_items": (  # numpyro issue 853's form
+        "def items(b, m):\n    s = jnp.full((jnp.unique(m).size,), 2.0)\n    return b * s[jnp.arange(4) % 3]\n",
+        "jnp.unique(m)", "    s = jnp.full((jnp.size(m),), 2.0)\n"),
 }
 
 
@@ -380,9 +383,51 @@ def test_a_created_array_that_is_returned_or_whose_count_array_is_rebound_is_not
                     "jnp.zeros((n,))") is None  # a value, not a count: no bound
 
 
+def test_a_constant_whose_length_is_read_is_not_created_at_the_bound():
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.ones((jnp.sum(m > 0),))\n    return s[0] + s.shape[0]\n",
+                    "jnp.ones((jnp.sum(m > 0),))") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    s = jnp.ones((jnp.sum(m > 0),))\n    return jnp.sum(s[1:])\n",
+                    "jnp.ones((jnp.sum(m > 0),))") is None  # a slice reads as many entries as the length allows
+
+
 def test_a_slice_after_an_index_array_or_followed_by_one_is_not_masked():
     assert mask_fix(HEADER + "def f(b, m):\n    n = jnp.sum(m > 0)\n    x = b.reshape(2, 2)\n"
                     "    return jnp.sum(x[:n, m])\n", "x[:n, m]") is None
+
+
+# XLA101/XLA102: a check on a traced value (`if c: raise`, `assert c`) -> the same check in a host callback
+CHECKS = {
+    "raise_in_an_if": ("def guarded(x):\n    if jnp.any(jnp.isnan(x)):\n        raise ValueError('NaN')\n"
+                       "    return x * 2.0\n", ast.If, "XLA101",
+                       "    def check_failed(failed):\n        if failed:\n            raise ValueError('NaN')\n"
+                       "    jax.debug.callback(check_failed, jax.numpy.asarray(jnp.any(jnp.isnan(x))) != 0)\n"),
+    "assert_with_a_message": ("def guarded(x):\n    assert jnp.all(jnp.isfinite(x)), 'NaN'\n    return x * 2.0\n",
+                              ast.Assert, "XLA102",
+                              "            raise AssertionError('NaN')\n    jax.debug.callback(check_failed, "
+                              "jax.numpy.logical_not(jax.numpy.asarray(jnp.all(jnp.isfinite(x))) != 0))\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_a_check_on_a_traced_value_runs_in_a_callback_and_still_raises(name, tmp_path):
+    body, kind, code, expected = CHECKS[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, kind))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test if kind is ast.If else node, code)])
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, "host callback", tmp_path)
+    good = jnp.asarray([1.0, -2.0, 0.5], dtype=jnp.float32)
+    np.testing.assert_array_equal(np.asarray(compiled(good)), np.asarray(original(good)))
+    with pytest.raises(Exception, match="NaN"):
+        jax.block_until_ready(compiled(jnp.asarray([1.0, np.nan, 0.5], dtype=jnp.float32)))
+
+
+def test_an_if_that_raises_and_does_more_is_not_a_callback():
+    source = HEADER + "def f(x):\n    if jnp.any(x < 0):\n        x = -x\n        raise ValueError('neg')\n    return x\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+    assert result.fix is None or "callback" not in result.fix.message
 
 
 # XLA207: hits without size= read only by sums -> size= the operand's size, padded with zeros (SAFE for indices)

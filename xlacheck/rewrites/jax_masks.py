@@ -43,7 +43,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import JAX_ELEMENTWISE, atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
-from xlacheck.rewrites.jax_sizes import PADDED, bounded_creation
+from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
 _REDUCTIONS = ("sum", "mean", "prod", "var", "std", "any", "all", "max", "min")
@@ -92,6 +92,11 @@ def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
         bound = src.local_binding(node.id, node)
         return bound is not None and _boolean(src, jnp, bound, depth + 1)
     return False
+
+
+def is_mask(src: Source, jnp: str, index: ast.AST) -> bool:
+    """Whether an index selects by a boolean mask (:func:`_mask`)."""
+    return _mask(src, jnp, index) is not None
 
 
 def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
@@ -432,10 +437,6 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[FEWER_HITS])
 
 
-# Data-dependent results of one array whose length is at most that array's size: the bound their
-# ``size=`` (the JAX API table's ``sized_by``) can always take.
-_HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where",
-                          "jax.numpy.unique", "jax.numpy.unique_values"})
 _INTEGER_HITS = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where"})
 PADDED_SUM = "the padded entries are 0: a float sum runs over more terms (its last bits may differ)"
 UNIQUE_NAN = "NaN entries are counted one by one; jnp.unique counts them as one value"
@@ -474,7 +475,7 @@ def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | 
             and not isinstance(node.args[0], ast.Starred)):
         return None
     name = canonical(src, node.func)
-    if name not in _HITS_OF_ONE:
+    if name not in HITS_OF_ONE:
         return None
     value: ast.AST = node
     parent = src.parents.get(node)
@@ -586,4 +587,4 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
             or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
-            or _counted_hits(src, jnp, node))
+            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node))

@@ -28,7 +28,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, int_literal
+from xlacheck.rewrites._fix import make_fix, replace
 from xlacheck.rewrites._source import Source, module_alias
 from xlacheck.rewrites.jax_static import canonical
 
@@ -36,17 +38,27 @@ PADDED = ("the array is created at a static bound of its size and the entries pa
           "a float sum or mean runs over more terms (its last bits may differ); where the size is negative the "
           "original's zeros/ones/full raise and the fix reads no entry")
 
+INDEXED = ("the array is created at a static bound of its size: every entry holds the fill value, so each item read "
+           "is the same (an index past the traced size reads it too, where JAX clamps the original's); where the "
+           "traced size is 0 or negative the original raises")
+
 _COUNTS = frozenset({"jax.numpy.count_nonzero", "jax.numpy.argmax", "jax.numpy.argmin"})
 _FILLED = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty", "jax.numpy.full"})
+# Data-dependent results of one array whose length is at most that array's size: the bound their
+# ``size=`` (the JAX API table's ``sized_by``) can always take, and a bound of their length.
+HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where",
+                         "jax.numpy.unique", "jax.numpy.unique_values"})
 _DEPTH = 4
 
 
 @dataclass(frozen=True)
 class BoundedCreation:
-    """The text of the array created at the bound, and of the mask of the original's entries."""
+    """The text of the array created at the bound, and of the mask of the original's entries;
+    ``filled``: every entry holds one value (zeros, ones, empty, full)."""
 
     whole: str
     mask: str
+    filled: bool
 
 
 def _boolean(node: ast.AST) -> bool:
@@ -88,6 +100,14 @@ def _bound(src: Source, jnp: str, node: ast.AST, names: set[str], bindings: list
             return None
         inner = _bound(src, jnp, node.left, names, bindings, depth)
         return None if inner is None else inner if isinstance(node.op, ast.Sub) else f"{inner} + {literal}"
+    sized = _length_of(node)
+    if sized is not None:
+        call = sized.value if isinstance(sized, ast.Subscript) and int_literal(sized.slice) is not None else sized
+        if isinstance(call, ast.Call) and not call.keywords and len(call.args) == 1 \
+                and not isinstance(call.args[0], ast.Starred) and canonical(src, call.func) in HITS_OF_ONE:
+            names.update(n.id for n in ast.walk(call.args[0]) if isinstance(n, ast.Name))
+            return f"{jnp}.size({src.segment(call.args[0])})"
+        return None
     if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = canonical(src, node.func)
@@ -110,6 +130,19 @@ def _bound(src: Source, jnp: str, node: ast.AST, names: set[str], bindings: list
         return None
     names.update(n.id for n in ast.walk(operand) if isinstance(n, ast.Name))
     return f"{jnp}.size({src.segment(operand)})"
+
+
+def _length_of(node: ast.AST) -> ast.AST | None:
+    """``v`` of ``v.size``, ``v.shape[0]`` or ``len(v)``; None for anything else."""
+    if isinstance(node, ast.Attribute) and node.attr == "size":
+        return node.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+            and int_literal(node.slice) == 0:
+        return node.value.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and len(node.args) == 1 and not node.keywords:
+        return node.args[0]
+    return None
 
 
 def _kept_until(src: Source, creation: ast.AST, bindings: list[ast.expr], names: set[str]) -> bool:
@@ -185,4 +218,40 @@ def bounded_creation(src: Source, jnp: str, node: ast.AST) -> BoundedCreation | 
         positions = f"{jax}.lax.broadcasted_iota({jnp}.int32, {shape}, 0)" if rest else f"{jnp}.arange({bound})"
     args += [src.segment(a) for a in node.args[1:]] if shape_node is not None else []
     args += [f"{k.arg}={src.segment(k.value)}" for k in node.keywords]
-    return BoundedCreation(f"{func}({', '.join(args)})", f"{positions} < {atom(src, size)}")
+    return BoundedCreation(f"{func}({', '.join(args)})", f"{positions} < {atom(src, size)}", shape_node is not None)
+
+
+def _item_read(src: Source, jnp: str, read: ast.AST) -> bool:
+    """``read[i]`` loaded with an index that holds no slice, ellipsis, new axis or mask: the entries
+    it reads, whatever the array's length along axis 0 (JAX clamps an index past the end)."""
+    parent = src.parents.get(read)
+    if not (isinstance(parent, ast.Subscript) and parent.value is read and isinstance(parent.ctx, ast.Load)):
+        return False
+    parts = parent.slice.elts if isinstance(parent.slice, ast.Tuple) else [parent.slice]
+    from xlacheck.rewrites.jax_masks import is_mask
+
+    return not any(isinstance(p, (ast.Slice, ast.Starred)) or isinstance(p, ast.Constant) and p.value in (None, ...)
+                   or is_mask(src, jnp, p) for p in parts)
+
+
+def indexed_fill(src: Source, jnp: str, node: ast.AST) -> Fix | None:
+    """``jnp.zeros/ones/empty/full`` at a traced size with a static bound (:func:`bounded_creation`),
+    read only by items (``s[idx]``, directly or through a name bound once) -> created at the bound:
+    every entry holds the fill value, so each item read is the same value in the same shape."""
+    created = bounded_creation(src, jnp, node)
+    if created is None or not created.filled:
+        return None
+    assign = src.parents.get(node)
+    if isinstance(assign, ast.Assign) and assign.value is node:
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+            return None
+        scope = src.scope_of(assign)
+        name = assign.targets[0].id
+        reads = src.loads_of(name, scope)
+        if len(src.stores_in(scope).get(name, [])) != 1 or not reads \
+                or not all(_item_read(src, jnp, r) for r in reads):
+            return None
+    elif not _item_read(src, jnp, node):
+        return None
+    return make_fix("create the constant array at a static bound of its size: the items read are the same",
+                    [replace(src, node, created.whole)], unsafe=[INDEXED])

@@ -54,7 +54,7 @@ class TensorAssertStatement(Rule):
 
     code = "XLA102"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_assert",)
+    fix = ("rewrite_assert", "rewrite_jax_check")
     name = "tensor-assert-statement"
     node_types = (ast.Assert,)
     in_helpers = True
