@@ -226,7 +226,8 @@ FORMS = (
          "    return x * jnp.full(({count}(x > 0.0) + 1, 2), 3.0).mean()  # XLA: shape", category="shape",
          frameworks=("jax",)),
     Form("XLA207", "constant_sized_by_unique_read_by_items", "a constant sized by a unique count, read by items",
-         "    s = jnp.zeros((jnp.unique(x).size,))  # XLA: shape\n    return x + s[jnp.arange(6) % 3]", category="shape",
+         "    s = jnp.zeros((jnp.unique(x).size,))  # XLA: shape\n    return x + s[jnp.arange(6) % 3]",
+         category="shape",
          frameworks=("jax",)),
     Form("XLA207", "arange_to_static_size_summed", "`jnp.arange` to a size read from a static shape, summed",
          "    n = x.shape[0] - 2\n    return x + jnp.sum(jnp.arange(n))", category="shape", frameworks=("jax",),
@@ -243,7 +244,8 @@ FORMS = (
          "    if x.shape[0] > 100:\n        raise ValueError(\"too long\")\n    return x * 2.0", frameworks=("jax",),
          compiles=True),
     Form("XLA101", "same_call_in_both_branches", "the same call in both branches, with another argument",
-         "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n            out.append(x[i] * 2.0)\n"
+         "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
+         "            out.append(x[i] * 2.0)\n"
          "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
 )
 

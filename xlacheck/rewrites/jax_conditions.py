@@ -107,10 +107,17 @@ def _cond(src: Source, jax: str, test: ast.expr, yes: str, no: str) -> str | Non
     return None if pred is None else f"{jax}.lax.cond({pred}, lambda: {yes}, lambda: {no})"
 
 
+def jax_target(src: Source, node: ast.AST) -> str | None:
+    """The local name of ``jax`` where ``node`` is JAX code a JAX fix may edit (in a file that also
+    imports TensorFlow, only in functions that read JAX names), else None."""
+    jax = jax_alias(src.tree)
+    return None if jax is None or src.tf is not None and not _jax_function(src, node) else jax
+
+
 @rewriter(ast.IfExp, ast.If)
 def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
-    jax = jax_alias(src.tree)
-    if jax is None or src.tf is not None and not _jax_function(src, node):
+    jax = jax_target(src, node)
+    if jax is None:
         return None
     if isinstance(node, ast.IfExp):
         if not _plain(src, node):

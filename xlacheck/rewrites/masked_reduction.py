@@ -148,7 +148,8 @@ def selection(src: Source, node: ast.expr) -> Selection | None:
             and node.slice.step is None and node.slice.upper is not None and data_dependent(src, node.slice.upper):
         # x[:n], n computed from data: the first n rows (all of them for n past the end), as
         # tf.gather(x, tf.range(n)) below; a negative n counts from the end (NEGATIVE_STOP)
-        limit = f"{tf}.sequence_mask({arg(src, node.slice.upper)}, {tf}.shape({arg(src, node.value)}, out_type={tf}.int64)[0])"
+        length = f"{tf}.shape({arg(src, node.value)}, out_type={tf}.int64)[0]"
+        limit = f"{tf}.sequence_mask({arg(src, node.slice.upper)}, {length})"
         return Selection(node.value, limit, None, chain, first_axis=True, stop=True)
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple, ast.Constant)):
         if _boolish(src, node.slice):

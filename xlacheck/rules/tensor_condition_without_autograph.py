@@ -152,7 +152,8 @@ class TensorConditionWithoutAutograph(Rule):
     """
 
     code = "XLA101"
-    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_check")
+    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop",
+           "rewrite_jax_check")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
     # HELPER: only in a helper that declares @tf.autograph.experimental.do_not_convert itself
