@@ -257,6 +257,17 @@ MASKS = {
     # XLA207: more consumers of a selection (extremes, spread, truth, products, elementwise functions), slices
     # along another axis, and arrays created at a traced size with a static bound. An empty selection's extreme
     # raises in the original: those draws are left out.
+    "at_set_with_a_special_float": (
+        "def f(b, m):\n    return b.at[m > 0.5].set(-jnp.inf)\n", "b.at[m > 0.5]",
+        "return jnp.where(m > 0.5, -jnp.inf, b)\n"),
+    "at_multiply_with_a_number": (
+        "def f(b, m):\n    return b.at[m > 0.5].multiply(0.1)\n", "b.at[m > 0.5]",
+        "return jnp.where(m > 0.5, b * 0.1, b)\n"),
+    "at_max_with_a_reduction": (
+        "def f(b, m):\n    return b.at[m > 0.5].max(jnp.mean(m))\n", "b.at[m > 0.5]",
+        "return jnp.where(m > 0.5, jnp.maximum(b, jnp.mean(m)), b)\n"),
+    "at_set_from_the_same_selection_of_another_array": (
+        "def f(b, m):\n    k = m > 0.5\n    return b.at[k].set(m[k])\n", "b.at[k]", "return jnp.where(k, m, b)\n"),
     "maximum_of_a_selection": (
         "def peak(b, m):\n    return jnp.max(b[m > 0.5]) * 2.0\n", "b[m > 0.5]",
         "return jnp.max(b, where=m > 0.5, initial=-jnp.inf) * 2.0\n"),
@@ -359,6 +370,11 @@ def test_a_created_array_that_is_returned_or_whose_count_array_is_rebound_is_not
                     "jnp.ones((n,))") is None  # the bound would read the rebound m
     assert mask_fix(HEADER + "def f(b, m):\n    n = jnp.max(m)\n    return jnp.sum(jnp.zeros((n,)))\n",
                     "jnp.zeros((n,))") is None  # a value, not a count: no bound
+
+
+def test_an_update_through_a_mask_with_an_array_value_is_not_a_select():
+    assert mask_fix(HEADER + "def f(b, m):\n    return b.at[m > 0.5].set(m)\n", "b.at[m > 0.5]") is None
+    assert mask_fix(HEADER + "def f(b, m):\n    return b.at[m > 0.5].set(b[m < 0.5])\n", "b.at[m > 0.5]") is None
 
 
 def test_a_constant_whose_length_is_read_is_not_created_at_the_bound():

@@ -67,7 +67,7 @@ EMPTY_EXTREME = ("the maximum or minimum of an empty selection raises in the ori
                  "integer dtype's extreme) in the fix")
 ONE_D = ("a dot product of two selections by one mask is read as the sum of their entries' products: exact for a "
          "mask of the arrays' shape (the selections are 1-D), not for a mask over leading axes (matrix products)")
-CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
+CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
 def _jnp(src: Source) -> str | None:
@@ -328,20 +328,65 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
 
 
+# ``x.at[m].<method>(c)`` -> the value of each selected entry (``{x}`` the array, ``{c}`` the value)
+_AT_METHODS = {"set": "{c}", "add": "{x} + {c}", "multiply": "{x} * {c}", "divide": "{x} / {c}",
+               "power": "{x} ** {c}", "min": "{jnp}.minimum({x}, {c})", "max": "{jnp}.maximum({x}, {c})"}
+_SPECIAL_FLOATS = ("nan", "inf", "pi", "e")
+
+
+def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
+    """A value the same at every selected entry: a number, ``jnp.nan``/``np.inf``/``math.pi`` (negated
+    or not), ``float("-inf")``, a full reduction ``jnp.max(a)`` (no other argument), or a name bound
+    once (in the function or the module) to one."""
+    if is_number(node):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _scalar(src, jnp, node.operand, depth)
+    if isinstance(node, ast.Attribute):
+        return node.attr in _SPECIAL_FLOATS and isinstance(node.value, ast.Name)
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        if isinstance(node.func, ast.Name) and node.func.id == "float":
+            return isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+        name = dotted(node.func)
+        return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node) or src.module_binding(node.id)
+        return bound is not None and _scalar(src, jnp, bound, depth + 1)
+    return False
+
+
+def _set_value(src: Source, jnp: str, value: ast.AST, mask: str) -> str | None:
+    """The text of what ``.at[m].set(value)`` writes at each selected entry, over the whole array:
+    ``value`` itself for a scalar (:func:`_scalar`), the whole array for a selection by the same mask
+    (``y[m]``); None otherwise."""
+    if _scalar(src, jnp, value):
+        return src.segment(value)
+    selected = _selection(src, jnp, value)
+    if selected is not None and selected[1] == mask and isinstance(value, ast.Subscript):
+        return selected[0]
+    return None
+
+
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """``x.at[m].set(c)``, ``c`` a number -> ``jnp.where(m, c, x)``."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "set"
-            and len(node.args) == 1 and not node.keywords and is_number(node.args[0])):
+    """``x.at[m].set(c)`` -> ``jnp.where(m, c, x)``; ``.add/multiply/divide/power/min/max(c)`` ->
+    ``jnp.where(m, x + c, x)`` and so on; ``c`` the same at every entry (:func:`_scalar`) or ``y[m]``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _AT_METHODS
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)):
         return None
     target = node.func.value
     if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
             and target.value.attr == "at"):
         return None
     mask = _mask(src, jnp, target.slice)
-    if mask is None:
+    value = None if mask is None else _set_value(src, jnp, node.args[0], mask)
+    if mask is None or value is None:
         return None
-    text = f"{jnp}.where({mask}, {src.segment(node.args[0])}, {src.segment(target.value.value)})"
-    return make_fix("select with jnp.where instead of setting through a boolean mask (a static shape)",
+    array = atom(src, target.value.value)
+    if node.func.attr in ("add", "multiply", "divide", "power") and value == src.segment(node.args[0]):
+        value = atom(src, node.args[0])  # an operand of an operator
+    written = _AT_METHODS[node.func.attr].format(x=array, c=value, jnp=jnp)
+    text = f"{jnp}.where({mask}, {written}, {src.segment(target.value.value)})"
+    return make_fix("select with jnp.where instead of updating through a boolean mask (a static shape)",
                     [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, CAST])
 
 
