@@ -80,7 +80,9 @@ class JaxTracedShape(Rule):
     elementwise `jnp` functions on selections by one mask becomes the same reduction of the whole
     arrays with `where=m` (`jnp.dot(a[m], b[m])`: `jnp.sum(a * b, where=m)`, exact for a mask of the
     arrays' shape), and
-    `x.at[m].set(c)` with a number `c` becomes `jnp.where(m, c, x)`. They assume the mask has the
+    `x.at[m].set(c)` with `c` the same at every entry (a number, `jnp.nan`, `-jnp.inf`, a full
+    reduction) becomes `jnp.where(m, c, x)` (`.add(c)`: `jnp.where(m, x + c, x)`, and so on for
+    multiply/divide/power/min/max; `.set(y[m])`: `jnp.where(m, y, x)`). They assume the mask has the
     array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
     finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. A selection
     assigned to a name that only such reductions read is read through the name (where the array
