@@ -61,6 +61,10 @@ CASES = {
     "bool_of_a_reduction": (
         "def scaled(x):\n    s = 2.0 if bool(jnp.all(x > -1.0)) else 1.0\n    return x * s\n",
         "jax.lax.cond(jax.numpy.asarray(jnp.all(x > -1.0)) != 0, lambda: 2.0, lambda: 1.0)"),
+    "one_differing_value_in_the_same_call": (
+        "def app(x):\n    out = []\n    if jnp.sum(x) > 0:\n        out.append(x * 2.0)\n    else:\n"
+        "        out.append(-x)\n    return jnp.stack(out)\n",
+        "    out.append(jax.lax.cond(jnp.sum(x) > 0, lambda: x * 2.0, lambda: -x))\n"),
     "negated_reduction": (
         "def neg(x):\n    if not jnp.all(x > 0.0):\n        y = jnp.abs(x)\n    else:\n        y = x\n    return y\n",
         "    y = jax.lax.cond(jax.numpy.logical_not(jax.numpy.asarray(jnp.all(x > 0.0)) != 0), lambda: jnp.abs(x), "

@@ -199,8 +199,8 @@ def _one_difference(src: Source, jax: str, node: ast.If) -> Fix | None:
     chain = [yes, *src.ancestors(yes)]
     for inner, outer in zip(chain, chain[1:]):
         if isinstance(outer, _NEW_SCOPES) or isinstance(outer, ast.Call) and outer.func is inner \
-                or isinstance(outer, ast.Starred):
-            return None
+                or isinstance(outer, ast.Starred) or isinstance(getattr(outer, "ctx", None), (ast.Store, ast.Del)):
+            return None  # a new scope, what is called, or where a value is stored (`out[i] = v`)
         if outer is yes_stmt:
             break
     text = _cond(src, jax, node.test, arg(src, yes), arg(src, no))
