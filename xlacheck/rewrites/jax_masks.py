@@ -343,7 +343,7 @@ def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return _scalar(src, jnp, node.operand, depth)
     if isinstance(node, ast.Attribute):
-        return node.attr in _SPECIAL_FLOATS and isinstance(node.value, ast.Name)
+        return node.attr in _SPECIAL_FLOATS and canonical(src, node.value) in ("jax.numpy", "numpy", "math")
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
         if isinstance(node.func, ast.Name) and node.func.id == "float":
             return isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
