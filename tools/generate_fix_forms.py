@@ -38,9 +38,10 @@ LIST = ROOT / "eval_cases" / "forms_fix.txt"
 OPS = {
     "tf": {"sum": "tf.reduce_sum", "max": "tf.reduce_max", "any": "tf.reduce_any", "all": "tf.reduce_all",
            "abs": "tf.abs", "exp": "tf.exp", "mean": "tf.reduce_mean", "rows": "tf.unstack(x)",
-           "count": "tf.math.count_nonzero"},
+           "count": "tf.math.count_nonzero", "stack": "tf.stack"},
     "jax": {"sum": "jnp.sum", "max": "jnp.max", "any": "jnp.any", "all": "jnp.all", "abs": "jnp.abs",
-            "exp": "jnp.exp", "mean": "jnp.mean", "rows": "x", "count": "jnp.count_nonzero"},
+            "exp": "jnp.exp", "mean": "jnp.mean", "rows": "x", "count": "jnp.count_nonzero",
+            "stack": "jnp.stack"},
 }
 HEADER = {
     "tf": ("import tensorflow as tf\n\n\n@tf.function({})\n", "tf.constant({})"),
@@ -205,6 +206,51 @@ FORMS = (
     Form("XLA114", "switch_branches_agree", "`lax.switch` on a parameter, branches of one form",
          "    return jax.lax.switch(n, [lambda v: jnp.sum(v, axis=0) * jnp.ones_like(v), lambda v: v * 2.0], x)",
          frameworks=("jax",), params="x, n", extra="1", compiles=True),
+    # fix15: more consumers of a boolean selection (an extreme, a spread, a truth value, a dot product),
+    # a slice along the second axis, arrays created at a bounded traced size, checks that raise, and
+    # one differing value in the same statement of both branches; with near misses that compile
+    Form("XLA207", "max_of_selection", "the maximum of a boolean-mask selection",
+         "    return jnp.max(x[x > 0.0]) * 2.0  # XLA: shape", category="shape", frameworks=("jax",)),
+    Form("XLA207", "std_of_elementwise_selection", "the standard deviation of an elementwise function of a selection",
+         "    return jnp.std(jnp.abs(x[x > 0.0])) + x  # XLA: shape", category="shape", frameworks=("jax",)),
+    Form("XLA207", "dot_of_two_selections", "the dot product of two arrays selected by one mask",
+         "    m = x > 0.0\n    return jnp.dot(x[m], w[m])  # XLA: shape", category="shape", frameworks=("jax",),
+         params="x, w"),
+    Form("XLA207", "any_of_selection_comparison", "`any` of a comparison on a selection",
+         "    return jnp.where(jnp.any(x[x > 0.0] > 1.0), x, -x)  # XLA: shape", category="shape",
+         frameworks=("jax",)),
+    Form("XLA207", "prefix_of_second_axis", "a mean over a prefix of the second axis of traced length",
+         "    y = x.reshape(2, 3)\n    n = jnp.sum(x > 0.0) // 2\n    return jnp.mean(y[:, :n]) + x  # XLA: shape",
+         category="shape", frameworks=("jax",)),
+    Form("XLA207", "constant_rows_at_count_averaged", "`jnp.full` with as many rows as a count plus one, averaged",
+         "    return x * jnp.full(({count}(x > 0.0) + 1, 2), 3.0).mean()  # XLA: shape", category="shape",
+         frameworks=("jax",)),
+    Form("XLA207", "constant_sized_by_unique_read_by_items", "a constant sized by a unique count, read by items",
+         "    s = jnp.zeros((jnp.unique(x).size,))  # XLA: shape\n    return x + s[jnp.arange(6) % 3]",
+         category="shape",
+         frameworks=("jax",)),
+    Form("XLA207", "mask_at_set_special_float", "`.at[mask].set(-jnp.inf)`",
+         "    return x.at[x < 0.0].set(-jnp.inf)  # XLA: shape", category="shape", frameworks=("jax",)),
+    Form("XLA207", "mask_at_multiply", "`.at[mask].multiply(0.1)`",
+         "    return x.at[x < 0.0].multiply(0.1)  # XLA: shape", category="shape", frameworks=("jax",)),
+    Form("XLA207", "arange_to_static_size_summed", "`jnp.arange` to a size read from a static shape, summed",
+         "    n = x.shape[0] - 2\n    return x + jnp.sum(jnp.arange(n))", category="shape", frameworks=("jax",),
+         compiles=True),
+    Form("XLA205", "prefix_slice_of_count_summed", "the sum of a prefix slice whose stop is a count from data",
+         "    n = tf.reduce_sum(tf.cast(x > 0.0, tf.int32))\n    return tf.reduce_sum(x[:n]) + x  # XLA: shape",
+         category="shape", frameworks=("tf",), tf_options="jit_compile=True", compiles=True),  # bounded: XLA pads it
+    Form("XLA101", "raise_on_reduction", "an `if` on a reduction that raises",
+         "    if {any}(x > 100.0):  # XLA: cond\n        raise ValueError(\"too large\")\n    return x * 2.0",
+         frameworks=("jax",)),
+    Form("XLA102", "assert_on_reduction", "an `assert` on a reduction",
+         "    assert {all}(x < 100.0), \"too large\"  # XLA: cond\n    return x * 2.0", frameworks=("jax",)),
+    Form("XLA101", "raise_on_static_shape", "an `if` on a static shape that raises",
+         "    if x.shape[0] > 100:\n        raise ValueError(\"too long\")\n    return x * 2.0", frameworks=("jax",),
+         compiles=True),
+    Form("XLA101", "same_call_in_both_branches", "the same call in both branches, with another argument",
+         "    out = []\n    for i in range(3):\n        if x[i] > 0.0:  # XLA: cond\n"
+         "            out.append(x[i] * 2.0)\n"
+         "        else:\n            out.append(-x[i])\n    return {stack}(out)", frameworks=("jax",)),
 )
 
 

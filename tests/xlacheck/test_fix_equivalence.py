@@ -492,11 +492,13 @@ def pad(values, partition, fill):
     _assert_refines(source, name, args, grad=True)
 
 
-def _both(source: str, fn: str, name: str):
+def _both(source: str, fn: str, name: str, unsafe: str = ""):
     """(original, fixed compiled with XLA), each with gradients: call the fixed one on arguments
-    of one shape and XLA compiles it once, whatever their values."""
+    of one shape and XLA compiles it once, whatever their values. The fix is SAFE, or, with
+    ``unsafe``, UNSAFE for a reason that says so (inputs outside it are not drawn)."""
     (diagnostic,) = attach_fixes(source, ast.parse(source), [flagged(source)])
-    assert diagnostic.fix.applicability.value == "safe", diagnostic.fix.message
+    assert diagnostic.fix.applicability.value == ("unsafe" if unsafe else "safe"), diagnostic.fix.message
+    assert unsafe in diagnostic.fix.message
     original = with_gradients(load(f"original_{name}", source)[fn])
     fixed = tf.function(with_gradients(load(f"fixed_{name}", apply_edits(source, diagnostic.fix.edits))[fn]),
                         jit_compile=True)
@@ -512,9 +514,9 @@ def _call_both(original, fixed, args):
     return expected, fixed(*args)
 
 
-def _run_both(source: str, fn: str, args, name: str):
+def _run_both(source: str, fn: str, args, name: str, unsafe: str = ""):
     """(original eagerly, fixed under XLA), each with gradients; None for a side that raises."""
-    return _call_both(*_both(source, fn, name), args)
+    return _call_both(*_both(source, fn, name, unsafe), args)
 
 
 _X = np.arange(24, dtype=np.float32)
@@ -583,6 +585,25 @@ def head_energy(x, n):
 '''
     x = tf.constant([[1.0, 2.0], [0.5, np.inf], [3.0, 0.0], [np.nan, -np.inf]], tf.float32)
     expected, actual = _run_both(source, "head_energy", (x, tf.constant(n)), f"head_{op.replace('.', '_')}_{n}")
+    assert_same(expected, actual, 1e-6)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 6])
+@pytest.mark.parametrize("op", ["tf.square", "tf.math.log"])
+@pytest.mark.parametrize("reduction", ["sum", "mean"])
+def test_prefix_slice_of_data_length_reduction_exact_with_nonfinite_rows(reduction, op, n):
+    """reduce_sum/mean(f(x[:n])) with n a tensor (XLA205's slice bound from data): the first n rows
+    masked in, rows past n (inf/NaN/0 there) masked out; n past the end keeps every row, as the
+    slice does. Values and gradients as the original (UNSAFE only for a negative n, not drawn)."""
+    source = f'''import tensorflow as tf
+
+
+def head_energy(x, n):
+    return tf.reduce_{reduction}({op}(x[:n]))  # flag(XLA205): x[:n]
+'''
+    x = tf.constant([[1.0, 2.0], [0.5, np.inf], [3.0, 0.0], [np.nan, -np.inf]], tf.float32)
+    expected, actual = _run_both(source, "head_energy", (x, tf.constant(n)),
+                                 f"prefix_{reduction}_{op.replace('.', '_')}_{n}", unsafe="negative slice stop")
     assert_same(expected, actual, 1e-6)
 
 

@@ -40,7 +40,7 @@ import ast
 
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
-from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
+from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, module_alias
 from xlacheck.rewrites.loops import carried_names
 from xlacheck.rewrites.truth import LAZY
@@ -53,7 +53,8 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
 # The rewriters that emit JAX, not TensorFlow: the only ones tried in a file without TensorFlow.
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
-                           "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch"})
+                           "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch",
+                           "rewrite_jax_check"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -106,10 +107,17 @@ def _cond(src: Source, jax: str, test: ast.expr, yes: str, no: str) -> str | Non
     return None if pred is None else f"{jax}.lax.cond({pred}, lambda: {yes}, lambda: {no})"
 
 
+def jax_target(src: Source, node: ast.AST) -> str | None:
+    """The local name of ``jax`` where ``node`` is JAX code a JAX fix may edit (in a file that also
+    imports TensorFlow, only in functions that read JAX names), else None."""
+    jax = jax_alias(src.tree)
+    return None if jax is None or src.tf is not None and not _jax_function(src, node) else jax
+
+
 @rewriter(ast.IfExp, ast.If)
 def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
-    jax = jax_alias(src.tree)
-    if jax is None or src.tf is not None and not _jax_function(src, node):
+    jax = jax_target(src, node)
+    if jax is None:
         return None
     if isinstance(node, ast.IfExp):
         if not _plain(src, node):
@@ -126,7 +134,7 @@ def rewrite_jax_cond(src: Source, node: ast.AST) -> Fix | None:
     if not _plain(src, node.test, *node.body, *node.orelse):
         return None
     return _assigned(src, jax, node) or _returned(src, jax, node) or _returned_in_loop(src, jax, node) \
-        or _break_in_loop(src, jax, node) or _functions(src, jax, node)
+        or _break_in_loop(src, jax, node) or _one_difference(src, jax, node) or _functions(src, jax, node)
 
 
 def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
@@ -143,6 +151,67 @@ def _functions(src: Source, jax: str, node: ast.If) -> Fix | None:
                     f'{jax}.tree_util.tree_map(lambda t: {jax}.numpy.full_like(t, float("nan")), {{value}})',
                     lambda s, stmt: _jax_calls_only(s, jax, [stmt]), gradients=False)  # type: ignore[list-item]
     return cond_functions(src, node, pred, _reasons(node.test, TRACES_BOTH), form=form)
+
+
+_SAME = object()
+_SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
+_NEW_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _difference(a: ast.AST, b: ast.AST) -> object:
+    """``_SAME`` for equal trees; else the pair of subtrees where they first differ, when they
+    differ in one place only (otherwise the pair ``(a, b)`` itself)."""
+    if type(a) is not type(b):
+        return a, b
+    found = []
+    for field in a._fields:
+        x, y = getattr(a, field, None), getattr(b, field, None)
+        if isinstance(x, list) != isinstance(y, list) or isinstance(x, list) and len(x) != len(y):
+            return a, b
+        for u, v in zip(x, y) if isinstance(x, list) else [(x, y)]:
+            if isinstance(u, ast.AST) and isinstance(v, ast.AST):
+                inner = _difference(u, v)
+                if inner is not _SAME:
+                    found.append(inner)
+            elif u != v:
+                return a, b
+    if not found:
+        return _SAME
+    return found[0] if len(found) == 1 else (a, b)
+
+
+def _one_difference(src: Source, jax: str, node: ast.If) -> Fix | None:
+    """``if c: S(a)`` / ``else: S(b)``, one simple statement per branch that differ in one expression
+    (``out.append(x * 2.0)`` / ``out.append(-x)``) -> ``S(jax.lax.cond(c, lambda: a, lambda: b))``:
+    the statement runs once, as in either branch, on the value the condition picks. Not where the
+    two differ in what they store, call, or in a name a comprehension or lambda binds."""
+    if len(node.body) != 1 or len(node.orelse) != 1 or not isinstance(node.body[0], _SIMPLE) \
+            or not src.alone_on_lines(node, node):
+        return None
+    yes_stmt, no_stmt = node.body[0], node.orelse[0]
+    found = _difference(yes_stmt, no_stmt)
+    if found is _SAME or not isinstance(found, tuple):
+        return None
+    yes, no = found
+    if not isinstance(yes, ast.expr) or not isinstance(getattr(yes, "ctx", ast.Load()), ast.Load) \
+            or isinstance(yes, ast.Starred):
+        return None
+    chain = [yes, *src.ancestors(yes)]
+    for inner, outer in zip(chain, chain[1:]):
+        if isinstance(outer, _NEW_SCOPES) or isinstance(outer, ast.Call) and outer.func is inner \
+                or isinstance(outer, ast.Starred) or isinstance(getattr(outer, "ctx", None), (ast.Store, ast.Del)):
+            return None  # a new scope, what is called, or where a value is stored (`out[i] = v`)
+        if outer is yes_stmt:
+            break
+    text = _cond(src, jax, node.test, arg(src, yes), arg(src, no))
+    if text is None:
+        return None
+    at = src.offset(src.start(yes)) - src.offset(src.start(yes_stmt))
+    statement = src.segment(yes_stmt)
+    statement = statement[:at] + text + statement[at + len(src.segment(yes)):]
+    return make_fix("Pick the one differing value with jax.lax.cond: the statement runs once, on the value the "
+                    "condition picks", replace_block(src, node, node, statement.splitlines()),
+                    _reasons(node.test, TRACES_BOTH))
 
 
 def _jax_function(src: Source, node: ast.AST) -> bool:

@@ -40,12 +40,16 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import atom, int_literal, is_number
+from xlacheck.rewrites._expr import JAX_ELEMENTWISE, atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
-_REDUCTIONS = ("sum", "mean", "prod")
+_REDUCTIONS = ("sum", "mean", "prod", "var", "std", "any", "all", "max", "min")
+_EXTREMES = ("max", "min")  # no identity: `where=` needs `initial=`
+_PRODUCTS = ("dot", "inner")
+_COMPARISONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
 _ARITH = tuple(_SYMBOLS)
 _LOGICAL = ("logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",
@@ -59,7 +63,11 @@ _INDEX_DTYPE = "int32"  # lax.broadcasted_iota's dtype: the positions of any arr
 FEWER_HITS = ("where fewer entries are true than the code reads, the original raises IndexError and the fix reads "
               "the fill value 0")
 REORDERED = "the reduction runs in another order (the last bits of a float sum or product may differ)"
-CAST = ".at[].set casts the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
+EMPTY_EXTREME = ("the maximum or minimum of an empty selection raises in the original, and is -inf or inf (the "
+                 "integer dtype's extreme) in the fix")
+ONE_D = ("a dot product of two selections by one mask is read as the sum of their entries' products: exact for a "
+         "mask of the arrays' shape (the selections are 1-D), not for a mask over leading axes (matrix products)")
+CAST = ".at[] updates cast the value to the array's dtype, jnp.where promotes it (a float into an integer array)"
 
 
 def _jnp(src: Source) -> str | None:
@@ -86,6 +94,11 @@ def _boolean(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
     return False
 
 
+def is_mask(src: Source, jnp: str, index: ast.AST) -> bool:
+    """Whether an index selects by a boolean mask (:func:`_mask`)."""
+    return _mask(src, jnp, index) is not None
+
+
 def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
     """The text of the boolean mask an index selects by, or None when it is no mask."""
     if isinstance(index, ast.Call) and not index.keywords and len(index.args) == 1 \
@@ -98,28 +111,61 @@ def _mask(src: Source, jnp: str, index: ast.AST) -> str | None:
     return src.segment(index) if _boolean(src, jnp, index) else None
 
 
-def _rows(src: Source, jnp: str, node: ast.Subscript) -> str | None:
-    """The mask of ``x[a:b]`` (no step; either bound may be traced): the positions along axis 0
-    from ``a`` up to ``b``, as ``lax.broadcasted_iota`` of ``x``'s shape (exact for every rank)."""
-    bounds = node.slice
+def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
+    """(whole array, mask) texts of ``x[a:b]`` (no step; either bound may be traced): ``x`` and the
+    positions along axis 0 from ``a`` up to ``b``, as ``lax.broadcasted_iota`` of ``x``'s shape (exact
+    for every rank). In a tuple index (``x[:, :n]``, ``x[i, :n]``) the other entries before the
+    bounded slice may be full slices or indices (which remove their axis, or, for index arrays, put
+    theirs first), those after it only full slices: the whole is ``x`` indexed with ``:`` in place of
+    the bounded slice, whose axis there counts from the end (``W.ndim - x.ndim + k`` for the k-th
+    entry) where an index comes before it."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     jax = module_alias(src.tree, "jax")
-    if not isinstance(bounds, ast.Slice) or bounds.step is not None or jax is None \
-            or (bounds.lower is None and bounds.upper is None):
+    bounded = [i for i, p in enumerate(parts) if isinstance(p, ast.Slice) and (p.lower or p.upper)]
+    if jax is None or len(bounded) != 1:
         return None
-    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {atom(src, node.value)}.shape, 0)"
+    k = bounded[0]
+    bounds = parts[k]
+    assert isinstance(bounds, ast.Slice)
+    if bounds.step is not None or any(
+            isinstance(p, ast.Slice) and p.step is not None
+            or not isinstance(p, ast.Slice) and (i > k or not _plain_index(src, jnp, p))
+            for i, p in enumerate(parts) if i != k):
+        return None
+    array = atom(src, node.value)
+    if all(isinstance(p, ast.Slice) for p in parts):  # the others are full slices: the whole array
+        whole, axis = array, str(k)
+    else:
+        whole = f"{array}[{', '.join(':' if i == k else src.segment(p) for i, p in enumerate(parts))}]"
+        indexed = any(not isinstance(p, ast.Slice) for p in parts[:k])
+        axis = f"{whole}.ndim - {array}.ndim + {k}" if indexed else str(k)
+    iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {whole}.shape, {axis})"
     tests = [f"({iota} >= {atom(src, bounds.lower)})" if bounds.lower is not None else "",
              f"({iota} < {atom(src, bounds.upper)})" if bounds.upper is not None else ""]
     tests = [t for t in tests if t]
-    return tests[0][1:-1] if len(tests) == 1 else " & ".join(tests)
+    return whole, tests[0][1:-1] if len(tests) == 1 else " & ".join(tests)
 
 
-def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[ast.expr, str] | None:
-    """(array, mask text) for ``x[m]`` and ``x[a:b]``; None for any other expression."""
+def _plain_index(src: Source, jnp: str, node: ast.AST) -> bool:
+    """An index that is no mask, ellipsis or new axis: a name, a number, an attribute or an item."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp)) and not _boolean(src, jnp, node)
+
+
+def _selection(src: Source, jnp: str, node: ast.AST) -> tuple[str, str] | None:
+    """(whole array, mask) texts for ``x[m]`` and ``x[a:b]``, and for an array created at a traced
+    size with a static bound (:func:`~xlacheck.rewrites.jax_sizes.bounded_creation`: the array at the
+    bound and its first entries); None for any other expression."""
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        mask = _mask(src, jnp, node.slice) or _rows(src, jnp, node)
+        mask = _mask(src, jnp, node.slice)
         if mask is not None:
-            return node.value, mask
-    return None
+            return atom(src, node.value), mask
+        rows = _rows(src, jnp, node)
+        if rows is not None:
+            return rows
+    created = bounded_creation(src, jnp, node)
+    return None if created is None else (created.whole, created.mask)
 
 
 Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (whole array, mask) texts
@@ -127,8 +173,10 @@ Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (who
 
 def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
-    mask (collected in ``masks``); None unless ``node`` is arithmetic on selections and numbers.
-    ``named``: names that stand for a selection (``pos = x[m]``: ``pos`` reads as ``x`` with mask ``m``)."""
+    mask (collected in ``masks``); None unless ``node`` is elementwise arithmetic, comparisons and
+    elementwise ``jax.numpy`` functions (:data:`~xlacheck.rewrites._expr.JAX_ELEMENTWISE`) of
+    selections and numbers. ``named``: names that stand for a selection (``pos = x[m]``: ``pos``
+    reads as ``x`` with mask ``m``)."""
     if named and isinstance(node, ast.Name) and node.id in named:
         whole, mask = named[node.id]
         masks.add(mask)
@@ -136,7 +184,7 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
     selected = _selection(src, jnp, node)
     if selected is not None:
         masks.add(selected[1])
-        return atom(src, selected[0])
+        return selected[0]
     if is_number(node):
         return src.segment(node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -147,24 +195,41 @@ def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named 
         if left is None or right is None:
             return None
         return f"({left} {_SYMBOLS[type(node.op)]} {right})"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+        left, right = _whole(src, jnp, node.left, masks, named), _whole(src, jnp, node.comparators[0], masks, named)
+        if left is None or right is None:
+            return None
+        return f"({left} {_COMPARISONS[type(node.ops[0])]} {right})"
+    if isinstance(node, ast.Call) and not node.keywords and node.args \
+            and not any(isinstance(a, ast.Starred) for a in node.args) \
+            and JAX_ELEMENTWISE.get(canonical(src, node.func) or "") == len(node.args):
+        operands = [_whole(src, jnp, a, masks, named) for a in node.args]
+        if any(o is None for o in operands):
+            return None
+        return f"{src.segment(node.func)}({', '.join(operands)})"  # type: ignore[arg-type]
     return None
 
 
-def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, ast.expr, str] | None:
-    """(name, reduced expression, how it is written) for ``jnp.sum(E)`` or ``E.sum()``."""
-    if node.keywords:
+def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.expr], str] | None:
+    """(name, reduced expressions, how it is written) for ``jnp.sum(E)`` or ``E.sum()`` (any of
+    :data:`_REDUCTIONS`), and ``jnp.dot(A, B)`` / ``jnp.inner(A, B)`` (two operands)."""
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     name = dotted(node.func)
-    if name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS \
-            and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
-        return name[len(jnp) + 1:], node.args[0], "function"
+    op = name[len(jnp) + 1:] if name is not None and name.startswith(f"{jnp}.") else None
+    if op in _REDUCTIONS and len(node.args) == 1:
+        return op, list(node.args), "function"
+    if op in _PRODUCTS and len(node.args) == 2:
+        return op, list(node.args), "function"
     if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
-        return node.func.attr, node.func.value, "method"
+        return node.func.attr, [node.func.value], "method"
     return None
 
 
-def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = None) -> tuple[str, str] | None:
-    """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text)."""
+def _reduced_whole(src: Source, jnp: str, node: ast.AST,
+                   named: Named | None = None) -> tuple[str, str, tuple[str, ...]] | None:
+    """(the text of reduction ``node`` over the whole arrays with ``where=``, its mask's text, and
+    what the reduction adds to the fix's reasons)."""
     if not isinstance(node, ast.Call):
         return None
     found = _reduction(src, jnp, node)
@@ -172,29 +237,45 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST, named: Named | None = N
         return None
     op, reduced, form = found
     masks: set[str] = set()
-    whole = _whole(src, jnp, reduced, masks, named)
-    if whole is None or len(masks) != 1:
+    wholes = [_whole(src, jnp, r, masks, named) for r in reduced]
+    if any(w is None for w in wholes) or len(masks) != 1:
         return None
     (mask,) = masks
-    leaf = _selection(src, jnp, reduced) is not None or bool(
-        named and isinstance(reduced, ast.Name) and reduced.id in named)
+    if op in _PRODUCTS:  # the selections are 1-D: the product of two is the sum of their entries' products
+        return f"{jnp}.sum({' * '.join(wholes)}, where={mask})", mask, (ONE_D,)  # type: ignore[arg-type]
+    (whole,) = wholes
+    assert whole is not None
+    leaf = _selection(src, jnp, reduced[0]) is not None or bool(
+        named and isinstance(reduced[0], ast.Name) and reduced[0].id in named)
     if whole.startswith("(") and whole.endswith(")") and not leaf:
         whole = whole[1:-1]
+    initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
+    extra = (EMPTY_EXTREME,) if op in _EXTREMES else ()
     if form == "function":
-        return f"{jnp}.{op}({whole}, where={mask})", mask
+        return f"{jnp}.{op}({whole}, where={mask}{initial})", mask, extra
     # a method of the whole array: an atom as it stands, else parenthesized
-    return f"{whole if leaf else f'({whole})'}.{op}(where={mask})", mask
+    return f"{whole if leaf else f'({whole})'}.{op}(where={mask}{initial})", mask, extra
 
 
-def _reduction_fix(edits: list, mask: str) -> Fix:
+def _reduction_fix(edits: list, mask: str, created: bool = False, extra: tuple[str, ...] = ()) -> Fix:
+    if created:
+        return make_fix("create the array at a static bound of its size and reduce it with `where=` its first "
+                        "entries (a static shape)", edits, unsafe=[PADDED, *extra])
     return make_fix("reduce the whole array with `where=` instead of the boolean selection (a static shape)", edits,
                     unsafe=[NEGATIVE_BOUND if "broadcasted_iota" in mask else ASSUMES_SHAPE, MASKED_GRADIENT,
-                            REORDERED])
+                            REORDERED, *extra])
 
 
 def _masked_reduction(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     found = _reduced_whole(src, jnp, node)
-    return None if found is None else _reduction_fix([replace(src, node, found[0])], found[1])
+    return None if found is None else _reduction_fix([replace(src, node, found[0])], found[1],
+                                                     _created_only(src, jnp, node), found[2])
+
+
+def _created_only(src: Source, jnp: str, node: ast.AST) -> bool:
+    """Every selection under ``node`` is an array created at a bounded size (no boolean selection)."""
+    leaves = [n for n in ast.walk(node) if _selection(src, jnp, n) is not None]
+    return bool(leaves) and all(not isinstance(n, ast.Subscript) for n in leaves)
 
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
@@ -207,7 +288,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     the selection was made from."""
     assign = src.parents.get(node)
     selected = _selection(src, jnp, node)
-    if not (isinstance(node, ast.Subscript) and selected is not None
+    if not (isinstance(node, (ast.Subscript, ast.Call)) and selected is not None
             and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
         return None
@@ -220,17 +301,20 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if any(stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
-        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {atom(src, selected[0])}, {selected[1]}\n"
+        binding = f"{src.indent_of(assign)}{name}, {mask_name} = {selected[0]}, {selected[1]}\n"
         edits = [replace_lines(*lines, src.page_break_of(assign) + binding)]
     else:
-        named = {name: (atom(src, selected[0]), selected[1])}
+        named = {name: selected}
         edits = [replace_lines(*lines, "")]
     masks: set[str] = set()
+    extra: list[str] = []
     readers = src.loads_of(name, scope)
     for read in readers:
-        call = src.parents.get(read)  # the reduction that holds this read, through arithmetic
-        while isinstance(call, (ast.BinOp, ast.UnaryOp)) or (
-                isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS):
+        call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
+        while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
+                isinstance(call, ast.Call) and _reduction(src, jnp, call) is None
+                and (canonical(src, call.func) or "") in JAX_ELEMENTWISE):
             call = src.parents.get(call)
         found = _reduced_whole(src, jnp, call, named) if isinstance(call, ast.Call) else None
         if found is None:
@@ -238,25 +322,71 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
         if not any(e.start == src.start(call) for e in edits):
             edits.append(replace(src, call, found[0]))
             masks.add(found[1])
+            extra += found[2]
     if not readers or len(masks) != 1:
         return None
-    return _reduction_fix(edits, selected[1])
+    return _reduction_fix(edits, selected[1], isinstance(node, ast.Call), tuple(extra))
+
+
+# ``x.at[m].<method>(c)`` -> the value of each selected entry (``{x}`` the array, ``{c}`` the value)
+_AT_METHODS = {"set": "{c}", "add": "{x} + {c}", "multiply": "{x} * {c}", "divide": "{x} / {c}",
+               "power": "{x} ** {c}", "min": "{jnp}.minimum({x}, {c})", "max": "{jnp}.maximum({x}, {c})"}
+_SPECIAL_FLOATS = ("nan", "inf", "pi", "e")
+
+
+def _scalar(src: Source, jnp: str, node: ast.AST, depth: int = 0) -> bool:
+    """A value the same at every selected entry: a number, ``jnp.nan``/``np.inf``/``math.pi`` (negated
+    or not), ``float("-inf")``, a full reduction ``jnp.max(a)`` (no other argument), or a name bound
+    once (in the function or the module) to one."""
+    if is_number(node):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _scalar(src, jnp, node.operand, depth)
+    if isinstance(node, ast.Attribute):
+        return node.attr in _SPECIAL_FLOATS and canonical(src, node.value) in ("jax.numpy", "numpy", "math")
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        if isinstance(node.func, ast.Name) and node.func.id == "float":
+            return isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+        name = dotted(node.func)
+        return name is not None and name.startswith(f"{jnp}.") and name[len(jnp) + 1:] in _REDUCTIONS
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = src.local_binding(node.id, node) or src.module_binding(node.id)
+        return bound is not None and _scalar(src, jnp, bound, depth + 1)
+    return False
+
+
+def _set_value(src: Source, jnp: str, value: ast.AST, mask: str) -> str | None:
+    """The text of what ``.at[m].set(value)`` writes at each selected entry, over the whole array:
+    ``value`` itself for a scalar (:func:`_scalar`), the whole array for a selection by the same mask
+    (``y[m]``); None otherwise."""
+    if _scalar(src, jnp, value):
+        return src.segment(value)
+    selected = _selection(src, jnp, value)
+    if selected is not None and selected[1] == mask and isinstance(value, ast.Subscript):
+        return selected[0]
+    return None
 
 
 def _masked_set(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """``x.at[m].set(c)``, ``c`` a number -> ``jnp.where(m, c, x)``."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "set"
-            and len(node.args) == 1 and not node.keywords and is_number(node.args[0])):
+    """``x.at[m].set(c)`` -> ``jnp.where(m, c, x)``; ``.add/multiply/divide/power/min/max(c)`` ->
+    ``jnp.where(m, x + c, x)`` and so on; ``c`` the same at every entry (:func:`_scalar`) or ``y[m]``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _AT_METHODS
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)):
         return None
     target = node.func.value
     if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
             and target.value.attr == "at"):
         return None
     mask = _mask(src, jnp, target.slice)
-    if mask is None:
+    value = None if mask is None else _set_value(src, jnp, node.args[0], mask)
+    if mask is None or value is None:
         return None
-    text = f"{jnp}.where({mask}, {src.segment(node.args[0])}, {src.segment(target.value.value)})"
-    return make_fix("select with jnp.where instead of setting through a boolean mask (a static shape)",
+    array = atom(src, target.value.value)
+    if node.func.attr in ("add", "multiply", "divide", "power") and value == src.segment(node.args[0]):
+        value = atom(src, node.args[0])  # an operand of an operator
+    written = _AT_METHODS[node.func.attr].format(x=array, c=value, jnp=jnp)
+    text = f"{jnp}.where({mask}, {written}, {src.segment(target.value.value)})"
+    return make_fix("select with jnp.where instead of updating through a boolean mask (a static shape)",
                     [replace(src, node, text)], unsafe=[ASSUMES_SHAPE, CAST])
 
 
@@ -352,10 +482,6 @@ def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     [replace(src, node, text)], unsafe=[FEWER_HITS])
 
 
-# Data-dependent results of one array whose length is at most that array's size: the bound their
-# ``size=`` (the JAX API table's ``sized_by``) can always take.
-_HITS_OF_ONE = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where",
-                          "jax.numpy.unique", "jax.numpy.unique_values"})
 _INTEGER_HITS = frozenset({"jax.numpy.nonzero", "jax.numpy.flatnonzero", "jax.numpy.argwhere", "jax.numpy.where"})
 PADDED_SUM = "the padded entries are 0: a float sum runs over more terms (its last bits may differ)"
 UNIQUE_NAN = "NaN entries are counted one by one; jnp.unique counts them as one value"
@@ -394,7 +520,7 @@ def _hit_reads(src: Source, node: ast.AST) -> tuple[str, ast.expr, ast.Assign | 
             and not isinstance(node.args[0], ast.Starred)):
         return None
     name = canonical(src, node.func)
-    if name not in _HITS_OF_ONE:
+    if name not in HITS_OF_ONE:
         return None
     value: ast.AST = node
     parent = src.parents.get(node)
@@ -506,4 +632,4 @@ def rewrite_jax_boolean_mask(src: Source, node: ast.AST) -> Fix | None:
         return None
     return (_masked_set(src, jnp, node) or _masked_reduction(src, jnp, node) or _unpacked_set(src, jnp, node)
             or _first_hits(src, jnp, node) or _assigned_selection(src, jnp, node) or _padded_hits(src, jnp, node)
-            or _counted_hits(src, jnp, node))
+            or _counted_hits(src, jnp, node) or indexed_fill(src, jnp, node))

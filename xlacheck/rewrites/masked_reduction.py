@@ -44,6 +44,7 @@ from xlacheck.rewrites._expr import (
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import certain_dtype, is_floating
+from xlacheck.rewrites.static_shapes import data_dependent
 
 REDUCTIONS = {f"tf.{p}reduce_{op}": op for p in ("", "math.") for op in ("sum", "mean", "max", "min")}
 SCANS = {"tf.cumsum": "0", "tf.math.cumsum": "0", "tf.math.cumprod": "1", "tf.cumprod": "1"}
@@ -66,6 +67,7 @@ NAN_EXTREMES = "a NaN among the selected values: eagerly tf.reduce_max/min retur
 INT_MEAN = "cannot prove the values are floating-point: for integers the mean becomes a float64 (int / int in " \
            "TensorFlow) where the original's stays an integer"
 INT_FILL = "cannot prove the values are floating-point: for integers the -inf/+inf fill raises where the original returns"
+NEGATIVE_STOP = ("a negative slice stop counts from the end (x[:-1] drops the last row); the mask keeps no row there")
 UNSMOOTH = "the per-position values are also computed where the mask is false; a non-finite derivative there " \
            "turns the gradient NaN"
 
@@ -80,6 +82,7 @@ class Selection:
     rows: bool = False  # tf.gather(x, tf.where(m)[:, 0]): the ROW of every true entry of m, in row-major order
     one_d: bool = False  # ... spelled with tf.squeeze/tf.reshape: those rows only for a 1-D mask
     first_axis: bool = False  # tf.gather(x, tf.range(n)): a 1-D mask over data's first axis, by construction
+    stop: bool = False  # x[:n] with n from data: the first n rows too, but a negative n counts from the end
 
 
 def _boolish(src: Source, node: ast.AST, depth: int = 0) -> bool:
@@ -141,6 +144,13 @@ def _mask_text(src: Source, mask: ast.expr) -> str:
 def selection(src: Source, node: ast.expr) -> Selection | None:
     node, chain = _resolve(src, node, ())
     tf = src.tf
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.lower is None \
+            and node.slice.step is None and node.slice.upper is not None and data_dependent(src, node.slice.upper):
+        # x[:n], n computed from data: the first n rows (all of them for n past the end), as
+        # tf.gather(x, tf.range(n)) below; a negative n counts from the end (NEGATIVE_STOP)
+        length = f"{tf}.shape({arg(src, node.value)}, out_type={tf}.int64)[0]"
+        limit = f"{tf}.sequence_mask({arg(src, node.slice.upper)}, {length})"
+        return Selection(node.value, limit, None, chain, first_axis=True, stop=True)
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple, ast.Constant)):
         if _boolish(src, node.slice):
             return Selection(node.value, arg(src, node.slice), node.slice, chain)
@@ -214,6 +224,7 @@ class _Masked:
     sanitize_all: bool = False  # replace every selected value by 0 where the mask is false
     rows: bool = False
     first_axis: bool = False
+    stop: bool = False
     labels_in_mask: bool = False  # the labels of a per-example loss have the mask's shape
 
 
@@ -261,6 +272,7 @@ def _lift(src: Source, node: ast.expr, state: _Masked, role: str = "value") -> s
         state.ragged |= sel.ragged
         state.rows |= sel.rows
         state.first_axis |= sel.first_axis
+        state.stop |= sel.stop
         in_mask = src.segment(sel.data) in _mask_operands(src, sel.mask_node)
         if role != "logits" and not in_mask:
             state.leaves_like_mask = False
@@ -455,7 +467,7 @@ def _first_rows_reduction(src: Source, call: ast.Call, op: str, axis: ast.expr |
     compared in int64, so an int64 ``n`` is neither rejected nor truncated."""
     if axis is not None or isinstance(src.scope_of(call), ast.Lambda) or state.mask is None:
         return None
-    tf, data, reasons = src.tf, state.data, []
+    tf, data, reasons = src.tf, state.data, [NEGATIVE_STOP] if state.stop else []
     mask, masked = src.fresh_name("mask"), src.fresh_name("masked_values")
     lines = [f"{mask} = {state.mask}[(...,) + ({tf}.newaxis,) * ({data}.shape.rank - 1)]"]
     state = _Masked(mask_name=mask, sanitize_all=True)

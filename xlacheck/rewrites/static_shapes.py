@@ -24,7 +24,7 @@ from xlacheck.rewrites._source import Source
 STATIC_CALLS = frozenset({"tf.shape", "tf.size", "tf.rank"})
 
 
-def _data_dependent(src: Source, node: ast.AST, depth: int = 0) -> bool:
+def data_dependent(src: Source, node: ast.AST, depth: int = 0) -> bool:
     """Whether the argument is computed by a TensorFlow op from tensor values (not shapes)."""
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
@@ -33,7 +33,7 @@ def _data_dependent(src: Source, node: ast.AST, depth: int = 0) -> bool:
                 return True
         if isinstance(sub, ast.Name) and depth < 4:
             bound = src.local_binding(sub.id, sub)
-            if bound is not None and _data_dependent(src, bound, depth + 1):
+            if bound is not None and data_dependent(src, bound, depth + 1):
                 return True
             if bound is None and _is_parameter(src, sub) and sub.id not in ("self", "cls") \
                     and not isinstance(src.parents.get(sub), ast.Attribute):
@@ -61,7 +61,7 @@ def rewrite_shape_argument(src: Source, node: ast.AST) -> Fix | None:
     if name is None or name.startswith(("jnp.", "jax.", "lax.")):
         return None
     # the arguments XLA needs as constants: the generated API table (one home, shared with XLA205)
-    found = [(k, a) for k, a in static_arguments(name, node) if _data_dependent(src, a)]
+    found = [(k, a) for k, a in static_arguments(name, node) if data_dependent(src, a)]
     if not found:
         return None
     keyword = found[0][0]
@@ -111,7 +111,7 @@ def _slice_bound(src: Source, node: ast.Subscript) -> Fix | None:
     """``x[:, :n]`` with ``n`` from data: bounded, but one compilation per value of ``n``."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper) if b is not None]
-    if not any(_data_dependent(src, b) for b in bounds):
+    if not any(data_dependent(src, b) for b in bounds):
         return None
     return explain(
         "A slice bound computed from tensor values gives a data-dependent shape: XLA compiles once per "

@@ -74,9 +74,15 @@ class JaxTracedShape(Rule):
 
     ## Fix safety
     Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
-    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`): `jnp.sum/mean/prod(E)` or `E.sum()` of arithmetic on
-    selections by one mask becomes the same reduction of the whole arrays with `where=m`, and
-    `x.at[m].set(c)` with a number `c` becomes `jnp.where(m, c, x)`. They assume the mask has the
+    `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, a slice of traced bounds `x[a:b]`, `x[:, :n]`,
+    `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()` (max/min with
+    `initial=` -inf/inf: an empty selection raises in the original) of arithmetic, comparisons and
+    elementwise `jnp` functions on selections by one mask becomes the same reduction of the whole
+    arrays with `where=m` (`jnp.dot(a[m], b[m])`: `jnp.sum(a * b, where=m)`, exact for a mask of the
+    arrays' shape), and
+    `x.at[m].set(c)` with `c` the same at every entry (a number, `jnp.nan`, `-jnp.inf`, a full
+    reduction) becomes `jnp.where(m, c, x)` (`.add(c)`: `jnp.where(m, x + c, x)`, and so on for
+    multiply/divide/power/min/max; `.set(y[m])`: `jnp.where(m, y, x)`). They assume the mask has the
     array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
     finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. A selection
     assigned to a name that only such reductions read is read through the name (where the array
@@ -86,7 +92,12 @@ class JaxTracedShape(Rule):
     with an array, the length is counted on the device (`jnp.count_nonzero`; unsafe for
     `jnp.unique`, whose NaNs count as one). A window of static length at a traced start
     (`x[i:i + K]`) becomes `jax.lax.dynamic_slice_in_dim(x, i, K)`: unsafe, as it clamps the start
-    where the original window would run past the end. A size or axis
+    where the original window would run past the end. `jnp.arange(n)`, `jnp.zeros/ones/empty/full`
+    at a traced size `n` that counts entries of an array (`jnp.sum(m)`, `jnp.count_nonzero(a)`, the
+    size of a `jnp.unique`/`nonzero` result, `jnp.argmax(a)`, plus or minus a literal, `jnp.minimum`)
+    are created at that array's static size: read only by such reductions, with `where=` the first
+    `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
+    value). A size or axis
     argument made only of parameters of a `@jax.jit` function (and numbers) makes those
     parameters static (`functools.partial(jax.jit, static_argnames=...)`): unsafe, as each new
     value compiles anew and a caller passing an array there raises. Other sizes get no automatic

@@ -49,12 +49,15 @@ class TensorAssertStatement(Rule):
     unsafe (a message that is not a literal) stays a Python assert on the static shape
     (`assert len(m.shape) == 5`): it raises `AssertionError` while tracing where the original
     raises eagerly, and XLA cannot drop it; unsafe only because a dimension unknown while tracing
-    reads as None.
+    reads as None. Under `jax.jit`, `assert c, msg` becomes a `jax.debug.callback` that raises
+    `AssertionError(msg)` when the compiled code runs and `c` is false: equal wherever the original
+    returns; unsafe because the error reaches the caller wrapped in JAX's runtime error (and the
+    check also runs under `python -O`).
     """
 
     code = "XLA102"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_assert",)
+    fix = ("rewrite_assert", "rewrite_jax_check")
     name = "tensor-assert-statement"
     node_types = (ast.Assert,)
     in_helpers = True

@@ -143,11 +143,17 @@ class TensorConditionWithoutAutograph(Rule):
     call only JAX are `jnp.logical_and`/`logical_or`, unsafe also because every operand is then
     evaluated; other `and`/`or` conditions are left alone. A `while` of assignments becomes
     `jax.lax.while_loop` over the names it assigns (unsafe: not reverse-differentiable, carried
-    values must keep shape and dtype). TensorFlow code never gets a JAX fix.
+    values must keep shape and dtype). An `if`/`else` whose two statements differ in one expression
+    (`out.append(a)` / `out.append(b)`) runs that statement once on `jax.lax.cond(c, lambda: a,
+    lambda: b)`, unsafe as above. `if c: raise E(...)` becomes the same check in a
+    `jax.debug.callback` that raises `E` when the compiled code runs: equal wherever the original
+    returns; unsafe because the error then reaches the caller wrapped in JAX's runtime error, and a
+    message that formats traced values shows tracers. TensorFlow code never gets a JAX fix.
     """
 
     code = "XLA101"
-    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop")
+    fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop",
+           "rewrite_jax_check")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
     # HELPER: only in a helper that declares @tf.autograph.experimental.do_not_convert itself
