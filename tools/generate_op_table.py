@@ -970,6 +970,164 @@ def class_probes(tf: Any) -> dict[str, Probe]:
     }
 
 
+# Objects whose methods a compiled step calls, generated from the framework: every public
+# ``tf.linalg.LinearOperator*`` class (built from a 2x2 positive-definite matrix by the names of its
+# required parameters) with every public method of ``LinearOperator`` that takes no argument or one
+# right-hand side; every ``tf.queue`` class; a ``tf.data`` iterator (``next(it)`` is ``get_next``);
+# every ``tf.keras.optimizers`` optimizer's ``apply_gradients`` and every ``tf.keras.initializers``
+# initializer's call. Each ``Class.method`` entry holds the ops the method adds; an op without a
+# kernel is kept only where compiling the method under jit_compile=True confirms it
+# (:func:`object_method_entries`).
+LINEAR_OPERATOR_METHODS: dict[str, Callable[[Any, Any], Any]] = {
+    **{name: (lambda m: lambda op, x: getattr(op, m)())(name) for name in (
+        "determinant", "log_abs_determinant", "to_dense", "diag_part", "trace", "eigvals", "cond",
+        "shape_tensor", "tensor_rank_tensor", "domain_dimension_tensor", "range_dimension_tensor",
+        "assert_non_singular", "assert_positive_definite", "assert_self_adjoint")},
+    "cholesky": lambda op, x: op.cholesky().to_dense(),
+    "inverse": lambda op, x: op.inverse().to_dense(),
+    "adjoint": lambda op, x: op.adjoint().to_dense(),
+    "matmul": lambda op, x: op.matmul(x),
+    "solve": lambda op, x: op.solve(x),
+    "matvec": lambda op, x: op.matvec(x[0]),
+    "solvevec": lambda op, x: op.solvevec(x[0]),
+}
+
+
+def _linear_operator_args(tf: Any, cls: Any, x: Any) -> dict[str, Any] | None:
+    """Constructor arguments of a LinearOperator class, by the names of its required parameters
+    (a 2x2 positive-definite matrix and what the other kinds are built from); None when a
+    required parameter has no recipe."""
+    spd = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(2)
+    recipes: dict[str, Callable[[], Any]] = {
+        "matrix": lambda: spd, "tril": lambda: tf.linalg.band_part(spd, -1, 0), "diag": lambda: tf.linalg.diag_part(spd),
+        "num_rows": lambda: 2, "multiplier": lambda: 2.0, "spectrum": lambda: tf.complex(tf.linalg.diag_part(spd), 0.0),
+        "col": lambda: spd[0], "row": lambda: spd[0], "reflection_axis": lambda: tf.constant([1.0, 0.0]),
+        "perm": lambda: tf.constant([1, 0]), "operator": lambda: tf.linalg.LinearOperatorFullMatrix(spd),
+        "base_operator": lambda: tf.linalg.LinearOperatorFullMatrix(spd), "u": lambda: spd[:, :1],
+        "operators": lambda: [tf.linalg.LinearOperatorFullMatrix(spd), tf.linalg.LinearOperatorDiag(spd[0])],
+        "tril_operators": lambda: [[tf.linalg.LinearOperatorFullMatrix(spd)]],
+    }
+    try:
+        params = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                  if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    if any(p.name not in recipes for p in params):
+        return None
+    return {p.name: recipes[p.name]() for p in params}
+
+
+def object_method_probes(tf: Any) -> dict[str, Probe]:
+    """Probes (as :func:`class_probes`) generated from the framework's own class lists."""
+    probes: dict[str, Probe] = {}
+    for short in sorted(dir(tf.linalg)):
+        cls = getattr(tf.linalg, short)
+        if not (short.startswith("LinearOperator") and isinstance(cls, type)) or short == "LinearOperator":
+            continue
+
+        def construct(x: Any, cls: Any = cls) -> Any:
+            args = _linear_operator_args(tf, cls, x)
+            if args is None:
+                raise TypeError(f"no recipe for {cls.__name__}")
+            return cls(**args)
+
+        probes[f"tf.linalg.{short}"] = (construct, dict(LINEAR_OPERATOR_METHODS))
+    queue_methods: dict[str, Callable[[Any, Any], Any]] = {
+        "enqueue": lambda q, x: q.enqueue(x[0]), "enqueue_many": lambda q, x: q.enqueue_many(x),
+        "dequeue": lambda q, x: q.dequeue(), "dequeue_many": lambda q, x: q.dequeue_many(1),
+        "size": lambda q, x: q.size(), "close": lambda q, x: q.close(),
+    }
+    # queues are made eagerly, as a program makes them before its step, and captured by it
+    made_queues = {"FIFOQueue": lambda: tf.queue.FIFOQueue(4, [tf.float32], shapes=[[2]]),
+                   "PaddingFIFOQueue": lambda: tf.queue.PaddingFIFOQueue(4, [tf.float32], shapes=[[2]]),
+                   "RandomShuffleQueue": lambda: tf.queue.RandomShuffleQueue(4, 0, [tf.float32], shapes=[[2]])}
+    for short in sorted(dir(tf.queue)):
+        cls = getattr(tf.queue, short)
+        if not (isinstance(cls, type) and short.endswith("Queue")) or short == "QueueBase":
+            continue
+        if short == "PriorityQueue":
+            queue = tf.queue.PriorityQueue(4, [tf.float32], shapes=[[2]])
+            probes[f"tf.queue.{short}"] = ((lambda x, q=queue: q), {
+                "enqueue": lambda q, x: q.enqueue((tf.constant(0, tf.int64), x[0])),
+                "dequeue": lambda q, x: q.dequeue()[1], "size": lambda q, x: q.size()})
+        elif short in made_queues:
+            made = made_queues[short]()
+            probes[f"tf.queue.{short}"] = ((lambda x, q=made: q), queue_methods)
+    # an iterator is made eagerly (iter() of a dataset) and read in the step: next(it) is get_next()
+    iterator = iter(tf.data.Dataset.from_tensors(tf.zeros([2])).repeat())
+    probes["tf.data.Iterator"] = (lambda x: iterator, {
+        "get_next": lambda it, x: it.get_next(), "__next__": lambda it, x: next(it),
+        "get_next_as_optional": lambda it, x: it.get_next_as_optional().get_value()})
+    return probes
+
+
+def keras_object_probes(tf: Any) -> dict[str, Probe]:
+    """tf_keras optimizers (``apply_gradients`` on one variable, built eagerly as a model builds
+    them) and initializers (called on a static shape), as :func:`class_probes`."""
+    if keras_layers() is None:
+        return {}
+    import tf_keras
+
+    probes: dict[str, Probe] = {}
+    for short in sorted(dir(tf_keras.optimizers)):
+        cls = getattr(tf_keras.optimizers, short)
+        if not isinstance(cls, type) or not issubclass(cls, tf_keras.optimizers.Optimizer) \
+                or cls is tf_keras.optimizers.Optimizer:
+            continue
+        try:
+            optimizer, variable = cls(), tf.Variable(tf.ones([2, 2]))
+            optimizer.build([variable])
+        except Exception:  # noqa: BLE001 - needs arguments (LossScaleOptimizer wraps another)
+            continue
+        probes[f"tf.keras.optimizers.{short}"] = (
+            (lambda x, o=optimizer: o),
+            {"apply_gradients": (lambda o, x, v=variable: (o.apply_gradients([(x, v)]), v.read_value())[1])})
+    for short in sorted(dir(tf_keras.initializers)):
+        cls = getattr(tf_keras.initializers, short)
+        if not isinstance(cls, type) or not issubclass(cls, tf_keras.initializers.Initializer) \
+                or cls is tf_keras.initializers.Initializer or short[0].islower():
+            continue
+        try:
+            initializer = cls()
+        except Exception:  # noqa: BLE001 - needs arguments (Constant is fine; none needs them today)
+            continue
+        probes[f"tf.keras.initializers.{short}"] = ((lambda x, i=initializer: i), {
+            "__call__": (lambda i, x: i([2, 2], dtype=tf.float32))})
+    return probes
+
+
+def object_method_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """Entries for :func:`object_method_probes` and :func:`keras_object_probes`: ``Class.method``
+    with the ops the method adds to the constructed object; an op without a kernel is kept only
+    when compiling the method (jit_compile=True, XLA:CPU) fails naming a kernel (graph ops in a
+    library function the program never calls are dropped). A method that does not trace is left
+    out. Returns the entries (sorted by name)."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, (construct, methods) in sorted({**object_method_probes(tf), **keras_object_probes(tf)}.items()):
+        try:
+            constructed = trace_probe(tf, lambda x: (construct(x), tf.constant(0.0))[1])
+        except (Exception, TraceTimeout) as error:  # noqa: BLE001 - no recipe, or not buildable in a graph
+            logger.info("object probe %s: not constructed (%s)", name, str(error).splitlines()[0][:120] if str(error) else "")
+            continue
+        for method, use in sorted(methods.items()):
+            try:
+                used = trace_probe(tf, lambda x, use=use: use(construct(x), x))
+            except (Exception, TraceTimeout):  # noqa: BLE001 - the method does not apply to this class
+                continue
+            added = used - constructed | (used & {"Identity"})
+            found = added & unsupported
+            if found:
+                outcome, detail = compile_verdict(tf, lambda x, use=use: use(construct(x), x), {"x": FLOAT_MATRIX})
+                if outcome == "compiled":
+                    found = frozenset()
+                elif outcome == "no_kernel":
+                    found = found | (frozenset(detail) - BOUNDARY_OPS)
+            method_name = "" if method == "__call__" else f".{method}"
+            entries[f"{name}{method_name}"] = {"raw_ops": sorted(added), "unsupported": sorted(found),
+                                               "source": "trace"}
+    return entries
+
+
 TRIVIAL_OPS = frozenset({"Const", "Identity", "NoOp"})
 
 
@@ -1547,6 +1705,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
+    api.update(object_method_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     sweep_check = sweep_entries(tf, api, unsupported)
@@ -1588,6 +1747,7 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api = dict(table["api"])
     api.update(class_entries(tf, unsupported))
+    api.update(object_method_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     switches = switch_entries(tf, unsupported)

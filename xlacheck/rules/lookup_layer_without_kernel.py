@@ -6,7 +6,16 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
-from xlacheck.analysis.scopes import iterated_elements, own_nodes
+from xlacheck.analysis.objects import (
+    ITERATOR,
+    KERAS,
+    BuiltObject,
+    built_object,
+    constructor,
+    model_layers,
+    object_class,
+)
+from xlacheck.analysis.scopes import BuiltValues, built_values, iterated_elements, own_nodes
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -15,54 +24,6 @@ _VALUE_SPECIALIZED = {
     "CategoryEncoding": "it counts with tf.math.bincount, which compiles only with the input values baked in "
                         "(recompiles per value, fails with TensorSpecs)",
 }
-
-
-# classes whose objects the op table probes (their call or methods): Keras layers, lookup tables, generators
-_OBJECT_CLASSES = ("tf.keras.", "tf.lookup.", "tf.random.Generator")
-_SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
-_FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
-
-
-def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Call] | None:
-    """(class, call) when ``value`` builds an object of a framework class: ``Cls(...)``, or an
-    alternate constructor ``Cls.from_seed(...)``/``Cls.from_config(...)`` (a ``from_*`` classmethod
-    returns an object of its class)."""
-    if not isinstance(value, ast.Call):
-        return None
-    name = ctx.resolve(value.func)
-    name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
-    if name is not None and name.rsplit(".", 1)[-1].startswith("from_"):
-        name = same_object(name.rsplit(".", 1)[0])
-    if name is None or not name.startswith(_OBJECT_CLASSES):
-        return None
-    return name, value
-
-
-def _model_layers(ctor: tuple[str, ast.Call], ctx: RuleContext) -> list[ast.expr]:
-    """The layers a model built here holds: the list given to ``Sequential([...])``, or the layers
-    a functional ``Model(inputs, outputs)`` applies on the way to its outputs (``Layer(...)(x)``,
-    followed back through module-level names)."""
-    name, call = ctor
-    if name in _SEQUENTIAL:
-        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "layers"), None)
-        return list(given.elts) if isinstance(given, (ast.List, ast.Tuple)) else []
-    if name not in _FUNCTIONAL:
-        return []
-    outputs = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "outputs"), None)
-    layers: list[ast.expr] = []
-    seen: set[str] = set()
-    frontier = [outputs] if outputs is not None else []
-    for _ in range(8):  # names followed a few assignments back
-        following: list[ast.expr] = []
-        for expr in frontier:
-            for node in ast.walk(expr):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
-                    layers.append(node.func)  # Layer(...)(x)
-                elif isinstance(node, ast.Name) and node.id not in seen and node.id in ctx.module_values:
-                    seen.add(node.id)
-                    following.append(ctx.module_values[node.id])
-        frontier = following
-    return layers
 
 
 def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
@@ -78,10 +39,30 @@ def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr]
         name, method = f.value.id, f.attr
     else:
         return None
-    built = ctx.module_values.get(name)
-    if built is None or name in _local_names(ctx.function.node):
+    if name not in ctx.module_values or name in _local_names(ctx.function.node):
         return None
-    return (f"{name}.{method}" if method else name), method, built
+    return (f"{name}.{method}" if method else name), method, ast.Name(id=name, ctx=ast.Load())
+
+
+def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, BuiltValues] | None:
+    """(label, method, value, scope) for ``name.method(x)`` (or ``name(x)``) where this compiled
+    function binds ``name`` once to an object it builds there that is not a Keras object (a layer
+    built inside the step is XLA405's finding) and whose construction creates no op without a
+    kernel (XLA309 reports that constructor): ``op = tf.linalg.LinearOperatorFullMatrix(m)``."""
+    if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
+        return None
+    if isinstance(f, ast.Name):
+        name, method = f.id, ""
+    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        name, method = f.value.id, f.attr
+    else:
+        return None
+    scope = built_values(ctx.function.node)
+    value = scope.values.get(name)
+    found = constructor(value, ctx.objects, scope)
+    if value is None or found is None or found[0].startswith(KERAS) or unsupported_ops(found[0], found[1]):
+        return None
+    return (f"{name}.{method}" if method else name), method, value, scope
 
 
 def _local_names(function: ast.AST) -> frozenset[str]:
@@ -258,18 +239,30 @@ class LookupLayerWithoutKernel(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         f = node.func
+        if isinstance(f, ast.Name) and f.id == "next" and len(node.args) == 1 and ctx.resolve(f) is None:
+            f = ast.Attribute(value=node.args[0], attr="__next__", ctx=ast.Load())  # next(it): it.__next__()
         built: ast.expr | None
+        scope: BuiltValues | None = None
         module_level = _module_instance(f, ctx)
+        local = _local_instance(f, ctx)
         if module_level is not None:  # hash_ids(x), table.lookup(x): built once at module level
             label, method, built = module_level
+        elif local is not None:  # op = tf.linalg.LinearOperatorFullMatrix(m); op.determinant()
+            label, method, built, scope = local
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and \
+                ctx.function.level in (Level.CERTAIN, Level.LIKELY) and \
+                not (isinstance(f.value.func, ast.Name) and f.value.func.id == "super"):
+            # tf.linalg.LinearOperatorFullMatrix(m).determinant(): an object's method on the spot
+            found = constructor(f.value, ctx.objects)
+            if found is not None and not found[0].startswith(KERAS) and not unsupported_ops(*found):
+                self._report_found(node, found[0].rsplit(".", 1)[-1], f.attr, BuiltObject(*found, None, None), ctx)
+            return
         else:
             cls = ctx.values.cls
             if isinstance(f, ast.Name) and ctx.function.level in (Level.CERTAIN, Level.LIKELY):
                 # for layer in self.blocks: x = layer(x), each built in __init__ (or a literal list)
                 for element in iterated_elements(f.id, ctx.function.node, ctx.module_values,
                                                  cls.attrs if cls is not None else None):
-                    if isinstance(element, ast.Name):
-                        element = ctx.module_values.get(element.id, element)
                     self._report_built(node, f.id, "", element, ctx)
                 return
             if cls is None or not isinstance(f, ast.Attribute):
@@ -278,8 +271,9 @@ class LookupLayerWithoutKernel(Rule):
                     isinstance(f.value.func, ast.Name) and f.value.func.id == "super":
                 # class Augment(tf.keras.layers.RandomRotation): ... super().call(x): the base layer's call
                 for base in cls.bases:
-                    if same_object(base).startswith(_OBJECT_CLASSES):
-                        self._report_found(node, "the base class", "", (same_object(base), node), ctx)
+                    if object_class(same_object(base)):
+                        self._report_found(node, "the base class", "", BuiltObject(same_object(base), node, None, None),
+                                           ctx)
                 return
             if isinstance(f.value, ast.Name) and f.value.id == "self":
                 attr, method = f.attr, ""  # self.layer(x)
@@ -290,27 +284,24 @@ class LookupLayerWithoutKernel(Rule):
                 return
             label = f"self.{attr}"
             built = cls.attrs.get(attr)
-            if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
-                built = ctx.module_values.get(built.id)
-        self._report_built(node, label, method, built, ctx)
+        self._report_built(node, label, method, built, ctx, scope)
 
     def _report_built(self, node: ast.Call, label: str, method: str, built: ast.expr | None, ctx: RuleContext,
-                      holder: str = "") -> None:
+                      scope: BuiltValues | None = None, holder: str = "") -> None:
         """Report ``node``, a call of ``label`` (or of its ``method``), when ``built`` (the value the object
-        was built from) makes an object whose call creates ops without a kernel; a model's own layers
-        (a Sequential list, a functional model's layers) are looked into once (``holder``)."""
-        found = _constructor(built, ctx)
+        was built from, read in ``scope``) makes an object whose call creates ops without a kernel; a
+        model's own layers (a Sequential list, a functional model's layers) are looked into once
+        (``holder``)."""
+        found = built_object(built, ctx.objects, scope)
         if found is not None:
             self._report_found(node, label, method, found, ctx, holder)
 
-    def _report_found(self, node: ast.Call, label: str, method: str, found: tuple[str, ast.Call], ctx: RuleContext,
+    def _report_found(self, node: ast.Call, label: str, method: str, found: BuiltObject, ctx: RuleContext,
                       holder: str = "") -> None:
         if not method and not holder:
-            for layer in _model_layers(found, ctx):
-                if isinstance(layer, ast.Name):
-                    layer = ctx.module_values.get(layer.id, layer)
-                self._report_built(node, label, method, layer, ctx, holder=found[0].rsplit(".", 1)[-1])
-        name, ctor = found
+            for layer, where in model_layers(found, ctx.objects):
+                self._report_built(node, label, method, layer, ctx, where, holder=found.cls.rsplit(".", 1)[-1])
+        name, ctor = found.cls, found.call
         if holder:
             label = f"{label} (a {holder}) holds a layer that"
         kind = name.rsplit(".", 1)[-1]
@@ -319,7 +310,18 @@ class LookupLayerWithoutKernel(Rule):
                                    "pipeline instead")
             return
         ops = unsupported_ops(f"{name}.{method}" if method else name, ctor)
-        if ops:
+        if not ops:
+            return
+        if name == ITERATOR:
+            owner = label.rsplit(".", 1)[0]
             ctx.report(self, node,
-                       f"{label} is a {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
-                       "compilation fails; apply it in the input pipeline and feed the model its outputs")
+                       f"{'next(' + owner + ')' if method == '__next__' else label} reads a tf.data iterator inside "
+                       f"compiled code: its ops have no XLA kernel ({', '.join(ops)}), so compilation fails; call "
+                       "next() outside the compiled function and pass it the batch")
+            return
+        advice = ("apply it in the input pipeline and feed the model its outputs"
+                  if name.startswith((KERAS, "tf.lookup.", "tf.random.")) else "compute it outside the compiled function")
+        article = "an" if kind[:1] in "AEIOU" else "a"
+        ctx.report(self, node,
+                   f"{label} is {article} {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
+                   f"compilation fails; {advice}")
