@@ -578,7 +578,7 @@ def walk_function(
     values.static_fields = facts.static_fields
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
-    ctx.module_added = facts.module_added
+    ctx.module_built = facts.module_built
     ctx.module_funcs = facts.module_funcs
     walker = FunctionWalker(ctx, dispatch, facts)
     walker.arrays = arrays

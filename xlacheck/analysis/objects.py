@@ -28,7 +28,7 @@ class ObjectScope:
 
     resolve: Callable[[ast.expr], str | None]
     module_values: Mapping[str, ast.expr]
-    module_added: Mapping[str, tuple[ast.expr, ...]]
+    module_built: BuiltValues
     module_funcs: Mapping[str, ast.AST]
 
 
@@ -93,7 +93,7 @@ def _added(name: str, objects: ObjectScope, scope: BuiltValues | None) -> tuple[
     """The ``name.add(x)``/``name.append(x)`` arguments of the scope that binds ``name``."""
     if scope is not None and name in scope.values:
         return scope.added.get(name, ())
-    return objects.module_added.get(name, ())
+    return objects.module_built.added.get(name, ())
 
 
 @dataclass(frozen=True)
@@ -167,6 +167,10 @@ def model_layers(built: BuiltObject, objects: ObjectScope) -> list[tuple[ast.exp
                     found.append((node.func, where))  # Layer(...)(x), or layer(x) with layer = Layer(...)
                 if isinstance(node, ast.Name) and node.id not in seen:
                     seen.add(node.id)
+                    steps = (where or objects.module_built).assigned.get(node.id, ())
+                    if len(steps) > 1:  # x = layer(x) chains: every step
+                        following.extend((value, where) for value in steps)
+                        continue
                     bound = _bound(node.id, objects, where)
                     if bound is not None:
                         following.append(bound)

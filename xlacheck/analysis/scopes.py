@@ -86,6 +86,10 @@ class BuiltValues:
 
     values: Mapping[str, ast.expr]
     added: Mapping[str, tuple[ast.expr, ...]]
+    assigned: Mapping[str, tuple[ast.expr, ...]]  # every value an ``Assign`` gives each name (x = layer(x) chains)
+
+
+EMPTY_BUILT = BuiltValues({}, {}, {})
 
 
 def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
@@ -93,9 +97,11 @@ def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
     counts: dict[str, int] = {}
     values: dict[str, ast.expr] = {}
     added: dict[str, list[ast.expr]] = {}
+    assigned: dict[str, list[ast.expr]] = {}
     for node in own_nodes(scope, include_signature=True):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             values[node.targets[0].id] = node.value
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             counts[node.id] = counts.get(node.id, 0) + 1
             continue
@@ -107,7 +113,8 @@ def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
                     isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords:
                 added.setdefault(call.func.value.id, []).append(call.args[0])
     single = {name: value for name, value in values.items() if counts.get(name) == 1}
-    return BuiltValues(single, {name: tuple(args) for name, args in added.items() if name in single})
+    return BuiltValues(single, {name: tuple(args) for name, args in added.items() if name in single},
+                       {name: tuple(v) for name, v in assigned.items()})
 
 
 def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False

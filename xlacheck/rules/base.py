@@ -19,7 +19,7 @@ from xlacheck.analysis import argument as argument  # the rules import it from h
 from xlacheck.analysis.contexts import Certainty, Level
 from xlacheck.analysis.imports import resolve_callee, same_object
 from xlacheck.analysis.objects import ObjectScope
-from xlacheck.analysis.scopes import iterated_elements
+from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, iterated_elements
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
 from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
 
@@ -100,7 +100,7 @@ class RuleContext(FindingCollector):
         self.blocks: list[tuple[list[ast.stmt], int]] = []  # (statement list, index) enclosing the node
         self.call_names: dict[int, str | None] = {}  # id(Call) -> canonical name, shared by the rules
         self.module_values: Mapping[str, ast.expr] = {}  # module-level NAME = value (ModuleFacts)
-        self.module_added: Mapping[str, tuple[ast.expr, ...]] = {}  # module-level NAME.add(x) (ModuleFacts)
+        self.module_built: BuiltValues = EMPTY_BUILT  # module-level names bound once, NAME.add(x) (ModuleFacts)
         self._objects: ObjectScope | None = None
         self.module_funcs: Mapping[str, FunctionInfo] = {}  # module-level functions by name (ModuleFacts)
 
@@ -115,7 +115,7 @@ class RuleContext(FindingCollector):
     def objects(self) -> ObjectScope:
         """What the file's objects are built from (:mod:`xlacheck.analysis.objects`), made once."""
         if self._objects is None:
-            self._objects = ObjectScope(self.resolve, self.module_values, self.module_added,
+            self._objects = ObjectScope(self.resolve, self.module_values, self.module_built,
                                         {name: f.node for name, f in self.module_funcs.items()})
         return self._objects
 
