@@ -95,6 +95,15 @@ class LookupLayerWithoutKernel(Rule):
     (`for aug in self.augs: x = aug(x)`), the base layer's call that a subclass reaches with
     `super().call(...)`, and objects built by a `from_*` classmethod (`Generator.from_seed`).
 
+    What an object is comes from `xlacheck/analysis/objects.py`: a model returned by a builder
+    function of the file (`model = build_model()`), layers added with `model.add(layer)` or
+    appended to a list, `x = layer(x)` chains of a functional model, a model held by a model. Beyond
+    Keras, any class whose methods the op table probes (generated from the framework: every
+    `tf.linalg.LinearOperator*` class, `tf.queue` queues, a `tf.data` iterator): an object built
+    once or in the compiled function itself (`op = tf.linalg.LinearOperatorFullMatrix(m)`,
+    `op.determinant()`: `MatrixDeterminant`), and `next(it)` of `it = iter(dataset)`
+    (`IteratorGetNext`).
+
     ## Why is this bad?
     Lookup tables (`LookupTableFindV2`), string hashing and some image ops have no XLA kernel:
     the model does not compile under `jit_compile=True` or on a TPU. `CategoryEncoding` counts
@@ -147,6 +156,13 @@ class LookupLayerWithoutKernel(Rule):
         Example("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Rescaling(0.5)])\n"
                 "gen = tf.random.Generator.from_seed(1)\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return model(x) + gen.uniform([2])\n"),
+        # linear-operator methods that compile (a triangular operator's determinant is its diagonal's product)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m, v):\n"
+                "    op = tf.linalg.LinearOperatorFullMatrix(m)\n"
+                "    return op.matvec(v) + tf.linalg.LinearOperatorLowerTriangular(m).log_abs_determinant()\n"),
+        # next() of a Python iterator runs at trace time
+        Example("import tensorflow as tf\nbatches = iter([tf.ones([2])] * 4)\n"
+                "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -234,6 +250,36 @@ class LookupLayerWithoutKernel(Rule):
                             '(StatefulRandomBinomial),'
                             ' so compilation fails; apply it in the input pipeline and feed the model its outputs'),
                 )),
+        # a Sequential a builder function fills with model.add
+        Example("import tensorflow as tf\ndef build():\n    model = tf.keras.Sequential()\n"
+                "    model.add(tf.keras.layers.RandomRotation(0.2))\n    return model\nmodel = build()\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return model(x, training=True)\n",
+                expected=(
+                    (9, 12, 'model (a Sequential) holds a layer that is a RandomRotation: calling it creates ops with '
+                            'no XLA kernel (ImageProjectiveTransformV3), so compilation fails; apply it in the input '
+                            'pipeline and feed the model its outputs'),
+                )),
+        # a linear operator the compiled function builds (the op table's generated method probes)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m):\n"
+                "    op = tf.linalg.LinearOperatorFullMatrix(m)\n    return op.determinant()\n",
+                expected=(
+                    (5, 12, 'op.determinant is a LinearOperatorFullMatrix: calling it creates ops with no XLA kernel '
+                            '(MatrixDeterminant), so compilation fails; compute it outside the compiled function'),
+                )),
+        # next() of a tf.data iterator made once
+        Example("import tensorflow as tf\nbatches = iter(tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2))\n"
+                "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n",
+                expected=(
+                    (5, 26, 'next(batches) reads a tf.data iterator inside compiled code: its ops have no XLA kernel '
+                            '(IteratorGetNext), so compilation fails; call next() outside the compiled function and '
+                            'pass it the batch'),
+                )),
+        Example("import tensorflow as tf\nqueue = tf.queue.FIFOQueue(4, tf.float32, shapes=[[2]])\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    queue.enqueue(x)\n    return x\n",
+                expected=(
+                    (5, 5, 'queue.enqueue is a FIFOQueue: calling it creates ops with no XLA kernel (QueueEnqueueV2), '
+                           'so compilation fails; compute it outside the compiled function'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -255,7 +301,8 @@ class LookupLayerWithoutKernel(Rule):
             # tf.linalg.LinearOperatorFullMatrix(m).determinant(): an object's method on the spot
             found = constructor(f.value, ctx.objects)
             if found is not None and not found[0].startswith(KERAS) and not unsupported_ops(*found):
-                self._report_found(node, found[0].rsplit(".", 1)[-1], f.attr, BuiltObject(*found, None, None), ctx)
+                self._report_found(node, f"{found[0].rsplit('.', 1)[-1]}(...).{f.attr}", f.attr,
+                                   BuiltObject(*found, None, None), ctx)
             return
         else:
             cls = ctx.values.cls
@@ -287,20 +334,24 @@ class LookupLayerWithoutKernel(Rule):
         self._report_built(node, label, method, built, ctx, scope)
 
     def _report_built(self, node: ast.Call, label: str, method: str, built: ast.expr | None, ctx: RuleContext,
-                      scope: BuiltValues | None = None, holder: str = "") -> None:
+                      scope: BuiltValues | None = None, holder: str = "", seen: set[int] | None = None) -> None:
         """Report ``node``, a call of ``label`` (or of its ``method``), when ``built`` (the value the object
         was built from, read in ``scope``) makes an object whose call creates ops without a kernel; a
-        model's own layers (a Sequential list, a functional model's layers) are looked into once
-        (``holder``)."""
+        model's own layers (a Sequential list, a functional model's layers, and theirs when a layer is
+        a model) are looked into, each once (``holder``: the outermost model's class)."""
         found = built_object(built, ctx.objects, scope)
         if found is not None:
-            self._report_found(node, label, method, found, ctx, holder)
+            self._report_found(node, label, method, found, ctx, holder, seen)
 
     def _report_found(self, node: ast.Call, label: str, method: str, found: BuiltObject, ctx: RuleContext,
-                      holder: str = "") -> None:
-        if not method and not holder:
+                      holder: str = "", seen: set[int] | None = None) -> None:
+        if not method:
+            seen = seen if seen is not None else {id(found.call)}
             for layer, where in model_layers(found, ctx.objects):
-                self._report_built(node, label, method, layer, ctx, where, holder=found.cls.rsplit(".", 1)[-1])
+                if id(layer) not in seen:
+                    seen.add(id(layer))
+                    self._report_built(node, label, method, layer, ctx, where,
+                                       holder=holder or found.cls.rsplit(".", 1)[-1], seen=seen)
         name, ctor = found.cls, found.call
         if holder:
             label = f"{label} (a {holder}) holds a layer that"
