@@ -249,6 +249,11 @@ LAYER_WAYS = (
              "    model.compile(optimizer=\"sgd\", loss=\"mse\", jit_compile=True){mark}\n    return model\n\n\n"
              "model = build_model()\n",
              runner="def forward(x):\n    return model.train_on_batch(x, tf.zeros_like(x))\n"),
+    LayerWay("subclass_init", "a subclass of the layer that sets its arguments in __init__ and keeps its call",
+             "class Augment({cls}):\n    def __init__(self):\n        super().__init__({args})\n\n\n"
+             "class Net(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.aug = Augment()\n\n    def call(self, x):\n        return self.aug(x, training=True){mark}\n"
+             "\n\nmodel = Net()\n"),
     LayerWay("tf_function_model", "in a Sequential wrapped whole in tf.function(jit_compile=True)",
              "model = tf.keras.Sequential([{layer}, tf.keras.layers.Rescaling(2.0)])\n"
              "fast = tf.function(model, jit_compile=True){mark}\n",
@@ -364,6 +369,17 @@ OBJECT_WAYS = (
               "{jit}\ndef forward(x):\n    queue.enqueue(x[0]){mark}\n    return queue.dequeue()\n",
               "import collections\n\nqueue = collections.deque(maxlen=4)\n\n\n"
               "{jit}\ndef forward(x):\n    queue.append(x[0])\n    return queue.popleft()\n"),
+    ObjectWay("dataset_loop_module", "a for loop over a module-level tf.data dataset inside the compiled function",
+              "batches = tf.data.Dataset.from_tensor_slices(tf.ones([4, 6])).batch(2)\n\n\n"
+              "{jit}\ndef forward(x):\n    total = tf.zeros([2, 6])\n    for batch in batches:{mark}\n"
+              "        total += batch * x\n    return total\n",
+              "batches = [tf.ones([2, 6]), tf.ones([2, 6])]\n\n\n"
+              "{jit}\ndef forward(x):\n    total = tf.zeros([2, 6])\n    for batch in batches:\n"
+              "        total += batch * x\n    return total\n"),
+    ObjectWay("dataset_built", "a tf.data dataset built and reduced inside the compiled function",
+              "{jit}\ndef forward(x):\n    rows = tf.data.Dataset.from_tensor_slices(x){mark}\n"
+              "    return rows.reduce(tf.zeros([6]), lambda total, row: total + row)\n",
+              "{jit}\ndef forward(x):\n    return tf.foldl(lambda total, row: total + row, x, initializer=tf.zeros([6]))\n"),
     ObjectWay("iterator_module", "next() of a module-level tf.data iterator inside the compiled function",
               "batches = iter(tf.data.Dataset.from_tensors(tf.ones([2, 6])).repeat())\n\n\n"
               "{jit}\ndef forward(x):\n    return x + next(batches){mark}\n",

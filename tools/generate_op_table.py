@@ -1053,6 +1053,27 @@ def object_method_probes(tf: Any) -> dict[str, Probe]:
         elif short in made_queues:
             made = made_queues[short]()
             probes[f"tf.queue.{short}"] = ((lambda x, q=made: q), queue_methods)
+    # a dataset made eagerly and used in the step: built again there (a constructor), transformed,
+    # reduced, or looped over (``for b in ds``, which AutoGraph turns into a dataset reduction)
+    dataset = tf.data.Dataset.from_tensors(tf.zeros([2])).repeat(2)
+
+    def loop(ds: Any) -> Any:
+        total = tf.constant(0.0)
+        for batch in ds:
+            total += tf.reduce_sum(batch)
+        return total
+
+    looped = tf.autograph.to_graph(loop)
+    probes["tf.data.Dataset"] = (lambda x: dataset, {
+        # a transformation's own op: the pipeline's variant tensor, not read in the probe
+        "from_tensor_slices": lambda ds, x: tf.data.Dataset.from_tensor_slices(x)._variant_tensor,
+        "from_tensors": lambda ds, x: tf.data.Dataset.from_tensors(x)._variant_tensor,
+        "range": lambda ds, x: tf.data.Dataset.range(2)._variant_tensor,
+        "map": lambda ds, x: ds.map(lambda b: b * 2.0)._variant_tensor,
+        "batch": lambda ds, x: ds.batch(2)._variant_tensor,
+        "reduce": lambda ds, x: ds.reduce(0.0, lambda a, b: a + tf.reduce_sum(b)),
+        "__iter__": lambda ds, x: looped(ds),
+    })
     # an iterator is made eagerly (iter() of a dataset) and read in the step: next(it) is get_next()
     iterator = iter(tf.data.Dataset.from_tensors(tf.zeros([2])).repeat())
     probes["tf.data.Iterator"] = (lambda x: iterator, {
@@ -1096,6 +1117,76 @@ def keras_object_probes(tf: Any) -> dict[str, Probe]:
     return probes
 
 
+# Keras 3 layers that tf_keras does not have (``keras.layers.RandAugment``, ``MixUp``, ``RandomShear``
+# ...; xlacheck spells ``keras.layers.X`` as ``tf.keras.layers.X``): required constructor arguments,
+# and the inputs tried in order (an image batch in [0, 255], a float matrix, a mono waveform).
+KERAS3_LAYER_ARGS: dict[str, dict[str, Any]] = {
+    "AdaptiveAveragePooling1D": {"output_size": 2}, "AdaptiveAveragePooling2D": {"output_size": 2},
+    "AdaptiveAveragePooling3D": {"output_size": 2}, "AdaptiveMaxPooling1D": {"output_size": 2},
+    "AdaptiveMaxPooling2D": {"output_size": 2}, "AdaptiveMaxPooling3D": {"output_size": 2},
+    "GroupQueryAttention": {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1},
+    "ReversibleEmbedding": {"input_dim": 8, "output_dim": 2}, "RandomElasticTransform": {},
+    "MaxNumBoundingBoxes": {"max_number": 2}, "RandomColorDegeneration": {"factor": 0.5},
+    "RandomHue": {"factor": 0.5}, "RandomPosterization": {"factor": (1, 4)}, "RandomSaturation": {"factor": 0.5},
+    "RandomSharpness": {"factor": 0.5},
+}
+KERAS3_SKIP = frozenset({"FlaxLayer", "JaxLayer", "TorchModuleWrapper", "TFSMLayer", "Pipeline"})
+
+
+def keras3_layer_entries(tf: Any, unsupported: frozenset[str], known: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.keras.layers.X`` for every Keras 3 layer class (``import keras``, TensorFlow backend) whose
+    name is not in ``known`` (the tf_keras layers): built once eagerly with its defaults
+    (``KERAS3_LAYER_ARGS``), called (``training=True`` where it takes it) inside a traced function on
+    the first input it accepts; an op without a kernel kept only where compiling the call with
+    jit_compile=True confirms it. Entries say ``"keras": 3``."""
+    try:
+        import keras
+    except ImportError:
+        return {}
+    if not keras.__version__.startswith("3"):
+        return {}
+    if keras_layers() is not None:  # a class tf_keras has too is tf_keras's (TF_USE_LEGACY_KERAS=1)
+        known = known | {f"tf.keras.layers.{short}" for short in dir(keras_layers()[0])}  # type: ignore[index]
+    entries: dict[str, dict[str, Any]] = {}
+    images = (TensorArg("float32", (1, 8, 8, 3)), F(2, 6), F(1, 64), F(2, 4, 6))
+    for short in sorted(dir(keras.layers)):
+        cls = getattr(keras.layers, short)
+        name = f"tf.keras.layers.{short}"
+        if not isinstance(cls, type) or not issubclass(cls, keras.layers.Layer) or short in KERAS3_SKIP \
+                or name in known or short.startswith("_"):
+            continue
+        try:
+            layer = cls(**KERAS3_LAYER_ARGS.get(short, {}))
+        except Exception as error:  # noqa: BLE001 - needs arguments no recipe gives
+            logger.info("keras 3 layer %s: not built (%s)", short, str(error).splitlines()[0][:120] if str(error) else "")
+            continue
+        try:
+            takes_training = "training" in inspect.signature(cls.call).parameters
+        except (TypeError, ValueError):
+            takes_training = False
+
+        def call(x: Any, layer: Any = layer, takes_training: bool = takes_training) -> Any:
+            out = layer(x * 255.0 if x.shape.rank == 4 else x, **({"training": True} if takes_training else {}))
+            return tf.nest.flatten(out)[0]
+
+        for example in images:
+            try:
+                ops = trace_probe_on(tf, call, example)
+            except (Exception, TraceTimeout):  # noqa: BLE001 - this input does not fit: try the next
+                continue
+            found = ops & unsupported
+            entry: dict[str, Any] = {"raw_ops": sorted(ops), "source": "trace", "keras": 3}
+            if found:
+                outcome, detail = compile_verdict(tf, call, {"x": example})
+                if outcome == "compiled":  # in a branch or library function the program never runs
+                    entry["compiled_despite_graph"], found = sorted(found), frozenset()
+                elif outcome == "no_kernel":
+                    found = found | (frozenset(detail) - BOUNDARY_OPS)
+            entries[name] = {**entry, "unsupported": sorted(found)}
+            break
+    return entries
+
+
 def object_method_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
     """Entries for :func:`object_method_probes` and :func:`keras_object_probes`: ``Class.method``
     with the ops the method adds to the constructed object; an op without a kernel is kept only
@@ -1116,15 +1207,15 @@ def object_method_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dic
                 continue
             added = used - constructed | (used & {"Identity"})
             found = added & unsupported
+            entry: dict[str, Any] = {"raw_ops": sorted(added), "source": "trace"}
             if found:
                 outcome, detail = compile_verdict(tf, lambda x, use=use: use(construct(x), x), {"x": FLOAT_MATRIX})
-                if outcome == "compiled":
-                    found = frozenset()
+                if outcome == "compiled":  # in a branch or library function the program never runs
+                    entry["compiled_despite_graph"], found = sorted(found), frozenset()
                 elif outcome == "no_kernel":
                     found = found | (frozenset(detail) - BOUNDARY_OPS)
             method_name = "" if method == "__call__" else f".{method}"
-            entries[f"{name}{method_name}"] = {"raw_ops": sorted(added), "unsupported": sorted(found),
-                                               "source": "trace"}
+            entries[f"{name}{method_name}"] = {**entry, "unsupported": sorted(found)}
     return entries
 
 
@@ -1709,6 +1800,7 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     sweep_check = sweep_entries(tf, api, unsupported)
+    api.update(keras3_layer_entries(tf, unsupported, frozenset(api)))
     if keras_layers() is not None:  # constructor-argument variants of the swept layers
         api = refresh_layer_variants(tf, {"api": api}, None, sweep_check.setdefault("layer_variants", {}))
     # An op a public function creates may be registered without a tf.raw_ops export (a static
@@ -1750,6 +1842,7 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     api.update(object_method_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
+    api.update(keras3_layer_entries(tf, unsupported, frozenset(n for n, e in api.items() if e.get("keras") != 3)))
     switches = switch_entries(tf, unsupported)
     vectorized = vectorized_map_entries(tf, unsupported)
     created = (frozenset(op for entry in api.values() for op in entry.get("raw_ops", ())) | frozenset(table["raw_ops"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xlacheck import op_table
 from xlacheck.analysis.imports import same_object
@@ -30,6 +30,22 @@ class ObjectScope:
     module_values: Mapping[str, ast.expr]
     module_built: BuiltValues
     module_funcs: Mapping[str, ast.AST]
+    # classes of the file that inherit a framework class's call: name -> that class (no call/__call__ of their own)
+    inherited_calls: Mapping[str, str] = field(default_factory=dict)
+
+
+def inherited_calls(classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]]) -> dict[str, str]:
+    """``class MyAugment(tf.keras.layers.RandomRotation): ...`` that defines no ``call``/``__call__``
+    (``classes``: name -> (canonical bases, method names)): name -> the framework class whose call
+    its objects run (a class the op table probes, or any Keras class)."""
+    out: dict[str, str] = {}
+    for name, (bases, methods) in classes.items():
+        if methods & {"call", "__call__"}:
+            continue
+        base = next((same_object(b) for b in bases if object_class(same_object(b))), None)
+        if base is not None:
+            out[name] = base
+    return out
 
 
 # Keras classes (layers, losses, metrics, initializers, models) are looked up by their call; the
@@ -39,6 +55,7 @@ KERAS = "tf.keras."
 OWNED_BY_XLA309 = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
 SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
 FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
+DATASET = "tf.data.Dataset"  # a tf.data pipeline (any constructor, any chain of its methods)
 ITERATOR = "tf.data.Iterator"  # iter(dataset): the op table's class probe (next(it) is __next__)
 
 
@@ -50,12 +67,18 @@ def constructor(value: ast.expr | None, objects: ObjectScope, scope: BuiltValues
                  ) -> tuple[str, ast.Call] | None:
     """(class, call) when ``value`` builds an object of a framework class: ``Cls(...)``, or an
     alternate constructor ``Cls.from_seed(...)``/``Cls.from_config(...)`` (a ``from_*`` classmethod
-    returns an object of its class), or ``iter(dataset)`` (a ``tf.data`` iterator)."""
+    returns an object of its class), a ``tf.data`` pipeline (:data:`DATASET`), or ``iter(dataset)`` (a
+    ``tf.data`` iterator)."""
     if not isinstance(value, ast.Call):
         return None
     if isinstance(value.func, ast.Name) and value.func.id == "iter" and len(value.args) == 1 and \
             objects.resolve(value.func) is None and _dataset(value.args[0], objects, scope):
         return ITERATOR, value
+    if _dataset(value, objects, scope):
+        return DATASET, value
+    if isinstance(value.func, ast.Name) and value.func.id in objects.inherited_calls and \
+            (scope is None or value.func.id not in scope.values):
+        return objects.inherited_calls[value.func.id], value  # a subclass that keeps its base's call
     name = objects.resolve(value.func)
     name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
     if name is not None and name.rsplit(".", 1)[-1].startswith("from_"):

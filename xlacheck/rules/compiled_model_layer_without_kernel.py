@@ -6,7 +6,7 @@ import ast
 from collections.abc import Callable
 
 from xlacheck.analysis.module_index import is_true
-from xlacheck.analysis.objects import BuiltObject, ObjectScope, built_object, model_layers
+from xlacheck.analysis.objects import BuiltObject, ObjectScope, built_object, inherited_calls, model_layers
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
 from xlacheck.analysis.tables import TF_FUNCTION_NAMES
 from xlacheck.rules.base import Example
@@ -120,7 +120,9 @@ class CompiledModelLayerWithoutKernel(ModuleRule):
     def check_module(self, ctx: ModuleContext) -> None:
         facts = ctx.facts
         objects = ObjectScope(facts.aliases.resolve, facts.module_values, facts.module_built,
-                              {name: f.node for name, f in facts.module_funcs.items()})
+                              {name: f.node for name, f in facts.module_funcs.items()},
+                              inherited_calls({name: (c.bases, frozenset(c.methods))
+                                               for name, c in facts.classes_by_name.items()}))
         scopes: list[ast.AST] = [ctx.tree, *(f.node for f in facts.functions
                                              if isinstance(f.node, (ast.FunctionDef, ast.AsyncFunctionDef)))]
         for scope_node in scopes:

@@ -7,6 +7,7 @@ import ast
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.objects import (
+    DATASET,
     ITERATOR,
     KERAS,
     BuiltObject,
@@ -47,8 +48,8 @@ def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr]
 def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, BuiltValues] | None:
     """(label, method, value, scope) for ``name.method(x)`` (or ``name(x)``) where this compiled
     function binds ``name`` once to an object it builds there that is not a Keras object (a layer
-    built inside the step is XLA405's finding) and whose construction creates no op without a
-    kernel (XLA309 reports that constructor): ``op = tf.linalg.LinearOperatorFullMatrix(m)``."""
+    built inside the step is XLA405's finding) nor a dataset, and whose construction creates no op
+    without a kernel (XLA309 reports those constructors): ``op = tf.linalg.LinearOperatorFullMatrix(m)``."""
     if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
         return None
     if isinstance(f, ast.Name):
@@ -60,7 +61,8 @@ def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, 
     scope = built_values(ctx.function.node)
     value = scope.values.get(name)
     found = constructor(value, ctx.objects, scope)
-    if value is None or found is None or found[0].startswith(KERAS) or unsupported_ops(found[0], found[1]):
+    if value is None or found is None or found[0].startswith(KERAS) or found[0] == DATASET or \
+            unsupported_ops(found[0], found[1]):
         return None
     return (f"{name}.{method}" if method else name), method, value, scope
 
@@ -101,8 +103,10 @@ class LookupLayerWithoutKernel(Rule):
     Keras, any class whose methods the op table probes (generated from the framework: every
     `tf.linalg.LinearOperator*` class, `tf.queue` queues, a `tf.data` iterator): an object built
     once or in the compiled function itself (`op = tf.linalg.LinearOperatorFullMatrix(m)`,
-    `op.determinant()`: `MatrixDeterminant`), and `next(it)` of `it = iter(dataset)`
-    (`IteratorGetNext`).
+    `op.determinant()`: `MatrixDeterminant`), `next(it)` of `it = iter(dataset)`
+    (`IteratorGetNext`), and a `for` loop over a `tf.data` dataset built once (`ReduceDataset`). A
+    class of the file that derives from a layer and keeps its call (`class Augment(RandomZoom)`
+    with only an `__init__`) is that layer.
 
     ## Why is this bad?
     Lookup tables (`LookupTableFindV2`), string hashing and some image ops have no XLA kernel:
@@ -127,7 +131,7 @@ class LookupLayerWithoutKernel(Rule):
     code = "XLA311"
     fix = None
     name = "lookup-layer-without-kernel"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.For)
 
     VALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -280,9 +284,36 @@ class LookupLayerWithoutKernel(Rule):
                     (5, 5, 'queue.enqueue is a FIFOQueue: calling it creates ops with no XLA kernel (QueueEnqueueV2), '
                            'so compilation fails; compute it outside the compiled function'),
                 )),
+        # a for loop over a dataset built once: AutoGraph runs it with dataset ops
+        Example("import tensorflow as tf\nval_ds = tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2)\n"
+                "@tf.function(jit_compile=True)\ndef evaluate(w):\n    total = tf.constant(0.0)\n"
+                "    for x in val_ds:\n        total += tf.reduce_sum(x * w)\n    return total\n",
+                expected=(
+                    (6, 14, 'looping over val_ds runs a tf.data pipeline inside compiled code: its ops have no XLA '
+                            'kernel (ReduceDataset, ScanDataset), so compilation fails; iterate the dataset outside '
+                            'the compiled function and pass it each batch'),
+                )),
+        # a subclass that keeps the layer's call
+        Example("import tensorflow as tf\nclass Augment(tf.keras.layers.RandomZoom):\n    def __init__(self):\n"
+                "        super().__init__(0.1)\nclass Net(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.aug = Augment()\n    def call(self, x):\n"
+                "        return self.aug(x, training=True)\n",
+                expected=(
+                    (10, 16, 'self.aug is a RandomZoom: calling it creates ops with no XLA kernel '
+                             '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
+                             'feed the model its outputs'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if isinstance(node, ast.For):  # for batch in ds: AutoGraph loops over the dataset with its own ops
+            if isinstance(node.iter, ast.Name | ast.Attribute):
+                loop = ast.copy_location(ast.Call(func=ast.Attribute(value=node.iter, attr="__iter__", ctx=ast.Load()),
+                                                  args=[], keywords=[]), node.iter)
+                ast.copy_location(loop.func, node.iter)
+                loop.end_lineno, loop.end_col_offset = node.iter.end_lineno, node.iter.end_col_offset
+                self.check(loop, ctx)
+            return
         assert isinstance(node, ast.Call)
         f = node.func
         if isinstance(f, ast.Name) and f.id == "next" and len(node.args) == 1 and ctx.resolve(f) is None:
@@ -300,7 +331,8 @@ class LookupLayerWithoutKernel(Rule):
                 not (isinstance(f.value.func, ast.Name) and f.value.func.id == "super"):
             # tf.linalg.LinearOperatorFullMatrix(m).determinant(): an object's method on the spot
             found = constructor(f.value, ctx.objects)
-            if found is not None and not found[0].startswith(KERAS) and not unsupported_ops(*found):
+            if found is not None and not found[0].startswith(KERAS) and found[0] != DATASET and \
+                    not unsupported_ops(*found):
                 self._report_found(node, f"{found[0].rsplit('.', 1)[-1]}(...).{f.attr}", f.attr,
                                    BuiltObject(*found, None, None), ctx)
             return
@@ -362,6 +394,14 @@ class LookupLayerWithoutKernel(Rule):
             return
         ops = unsupported_ops(f"{name}.{method}" if method else name, ctor)
         if not ops:
+            return
+        if name == DATASET:
+            owner = label.rsplit(".", 1)[0]
+            what = f"looping over {owner}" if method == "__iter__" else f"{label}()"
+            ctx.report(self, node,
+                       f"{what} runs a tf.data pipeline inside compiled code: its ops have no XLA kernel "
+                       f"({', '.join(ops)}), so compilation fails; iterate the dataset outside the compiled "
+                       "function and pass it each batch")
             return
         if name == ITERATOR:
             owner = label.rsplit(".", 1)[0]
