@@ -27,19 +27,27 @@ _VALUE_SPECIALIZED = {
 }
 
 
-def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
-    """(label, method, value) for ``name(x)`` or ``name.method(x)`` where ``name`` is bound at
-    module level (and not in this function: a parameter or a local assignment shadows it), in
-    code that XLA compiles for sure or a Keras method (a plain ``tf.function`` calling a
-    module-level vocabulary is usually input-pipeline code)."""
+def _named_receiver(f: ast.expr, ctx: RuleContext) -> tuple[str, str] | None:
+    """(name, method) for ``name(x)`` (method "") or ``name.method(x)`` in code that XLA compiles for
+    sure or a Keras method (a plain ``tf.function`` calling a module-level vocabulary is usually
+    input-pipeline code); None otherwise."""
     if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
         return None
     if isinstance(f, ast.Name):
-        name, method = f.id, ""
-    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-        name, method = f.value.id, f.attr
-    else:
+        return f.id, ""
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return f.value.id, f.attr
+    return None
+
+
+def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
+    """(label, method, value) for ``name(x)`` or ``name.method(x)`` where ``name`` is bound at
+    module level (and not in this function: a parameter or a local assignment shadows it)
+    (:func:`_named_receiver`)."""
+    receiver = _named_receiver(f, ctx)
+    if receiver is None:
         return None
+    name, method = receiver
     if name not in ctx.module_values or name in _local_names(ctx.function.node):
         return None
     return (f"{name}.{method}" if method else name), method, ast.Name(id=name, ctx=ast.Load())
@@ -50,14 +58,10 @@ def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, 
     function binds ``name`` once to an object it builds there that is not a Keras object (a layer
     built inside the step is XLA405's finding) nor a dataset, and whose construction creates no op
     without a kernel (XLA309 reports those constructors): ``op = tf.linalg.LinearOperatorFullMatrix(m)``."""
-    if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
+    receiver = _named_receiver(f, ctx)
+    if receiver is None:
         return None
-    if isinstance(f, ast.Name):
-        name, method = f.id, ""
-    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-        name, method = f.value.id, f.attr
-    else:
-        return None
+    name, method = receiver
     scope = built_values(ctx.function.node)
     value = scope.values.get(name)
     found = constructor(value, ctx.objects, scope)
