@@ -234,7 +234,8 @@ LAYER_WAYS = (
              "model = tf.keras.Sequential()\nmodel.add({layer}){mark}\nmodel.add(tf.keras.layers.Rescaling(2.0))\n"),
     LayerWay("functional_builder", "in a functional model a builder function chains (x = layer(x))",
              "def build_model():\n    inputs = tf.keras.Input((2, 3, 1))\n    x = {layer}(inputs){mark}\n"
-             "    x = tf.keras.layers.Rescaling(2.0)(x)\n    return tf.keras.Model(inputs, x)\n\n\nmodel = build_model()\n"),
+             "    x = tf.keras.layers.Rescaling(2.0)(x)\n    return tf.keras.Model(inputs, x)\n\n\n"
+             "model = build_model()\n"),
     LayerWay("nested_model", "in a Sequential that is the first layer of another Sequential",
              "augment = tf.keras.Sequential([{layer}]){mark}\n"
              "model = tf.keras.Sequential([augment, tf.keras.layers.Rescaling(2.0)])\n"),
@@ -379,7 +380,8 @@ OBJECT_WAYS = (
     ObjectWay("dataset_built", "a tf.data dataset built and reduced inside the compiled function",
               "{jit}\ndef forward(x):\n    rows = tf.data.Dataset.from_tensor_slices(x){mark}\n"
               "    return rows.reduce(tf.zeros([6]), lambda total, row: total + row)\n",
-              "{jit}\ndef forward(x):\n    return tf.foldl(lambda total, row: total + row, x, initializer=tf.zeros([6]))\n"),
+              "{jit}\ndef forward(x):\n"
+              "    return tf.foldl(lambda total, row: total + row, x, initializer=tf.zeros([6]))\n"),
     ObjectWay("iterator_module", "next() of a module-level tf.data iterator inside the compiled function",
               "batches = iter(tf.data.Dataset.from_tensors(tf.ones([2, 6])).repeat())\n\n\n"
               "{jit}\ndef forward(x):\n    return x + next(batches){mark}\n",

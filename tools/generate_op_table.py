@@ -999,7 +999,8 @@ def _linear_operator_args(tf: Any, cls: Any, x: Any) -> dict[str, Any] | None:
     required parameter has no recipe."""
     spd = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(2)
     recipes: dict[str, Callable[[], Any]] = {
-        "matrix": lambda: spd, "tril": lambda: tf.linalg.band_part(spd, -1, 0), "diag": lambda: tf.linalg.diag_part(spd),
+        "matrix": lambda: spd, "tril": lambda: tf.linalg.band_part(spd, -1, 0),
+        "diag": lambda: tf.linalg.diag_part(spd),
         "num_rows": lambda: 2, "multiplier": lambda: 2.0, "spectrum": lambda: tf.complex(tf.linalg.diag_part(spd), 0.0),
         "col": lambda: spd[0], "row": lambda: spd[0], "reflection_axis": lambda: tf.constant([1.0, 0.0]),
         "perm": lambda: tf.constant([1, 0]), "operator": lambda: tf.linalg.LinearOperatorFullMatrix(spd),
@@ -1158,7 +1159,7 @@ def keras3_layer_entries(tf: Any, unsupported: frozenset[str], known: frozenset[
         try:
             layer = cls(**KERAS3_LAYER_ARGS.get(short, {}))
         except Exception as error:  # noqa: BLE001 - needs arguments no recipe gives
-            logger.info("keras 3 layer %s: not built (%s)", short, str(error).splitlines()[0][:120] if str(error) else "")
+            logger.info("keras 3 layer %s: not built (%s)", short, (str(error).splitlines() or [""])[0][:120])
             continue
         try:
             takes_training = "training" in inspect.signature(cls.call).parameters
@@ -1198,7 +1199,7 @@ def object_method_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dic
         try:
             constructed = trace_probe(tf, lambda x: (construct(x), tf.constant(0.0))[1])
         except (Exception, TraceTimeout) as error:  # noqa: BLE001 - no recipe, or not buildable in a graph
-            logger.info("object probe %s: not constructed (%s)", name, str(error).splitlines()[0][:120] if str(error) else "")
+            logger.info("object probe %s: not constructed (%s)", name, (str(error).splitlines() or [""])[0][:120])
             continue
         for method, use in sorted(methods.items()):
             try:

@@ -263,7 +263,8 @@ def test_every_traced_entry_was_compiled_and_disagreements_are_explained() -> No
     # sweep's tf.compat.v1 and Keras names: compiled by the sweep (test_sweep_...)
     probed = ("tf.keras.", "tf.lookup.", "tf.random.Generator.", "tf.summary.", "tf.compat.v1.", "tf.TensorArray")
     objects = op_table.probed_classes()  # object methods: compiled by their own probe (object_method_entries)
-    assert check["checked"] == len([n for n in traced if not n.startswith(probed) and n.rsplit(".", 1)[0] not in objects])
+    assert check["checked"] == len([n for n in traced
+                                    if not n.startswith(probed) and n.rsplit(".", 1)[0] not in objects])
     assert check["agree"] >= 0.8 * check["checked"]
     # The only tolerated disagreement: an op on constants that Grappler folded away.
     assert all("note" in record for record in check["disagreements"]), check["disagreements"]

@@ -275,7 +275,8 @@ class LookupLayerWithoutKernel(Rule):
                             '(MatrixDeterminant), so compilation fails; compute it outside the compiled function'),
                 )),
         # next() of a tf.data iterator made once
-        Example("import tensorflow as tf\nbatches = iter(tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2))\n"
+        Example("import tensorflow as tf\n"
+                "batches = iter(tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2))\n"
                 "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n",
                 expected=(
                     (5, 26, 'next(batches) reads a tf.data iterator inside compiled code: its ops have no XLA kernel '
@@ -415,7 +416,8 @@ class LookupLayerWithoutKernel(Rule):
                        "next() outside the compiled function and pass it the batch")
             return
         advice = ("apply it in the input pipeline and feed the model its outputs"
-                  if name.startswith((KERAS, "tf.lookup.", "tf.random.")) else "compute it outside the compiled function")
+                  if name.startswith((KERAS, "tf.lookup.", "tf.random."))
+                  else "compute it outside the compiled function")
         article = "an" if kind[:1] in "AEIOU" else "a"
         ctx.report(self, node,
                    f"{label} is {article} {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
