@@ -970,6 +970,256 @@ def class_probes(tf: Any) -> dict[str, Probe]:
     }
 
 
+# Objects whose methods a compiled step calls, generated from the framework: every public
+# ``tf.linalg.LinearOperator*`` class (built from a 2x2 positive-definite matrix by the names of its
+# required parameters) with every public method of ``LinearOperator`` that takes no argument or one
+# right-hand side; every ``tf.queue`` class; a ``tf.data`` iterator (``next(it)`` is ``get_next``);
+# every ``tf.keras.optimizers`` optimizer's ``apply_gradients`` and every ``tf.keras.initializers``
+# initializer's call. Each ``Class.method`` entry holds the ops the method adds; an op without a
+# kernel is kept only where compiling the method under jit_compile=True confirms it
+# (:func:`object_method_entries`).
+LINEAR_OPERATOR_METHODS: dict[str, Callable[[Any, Any], Any]] = {
+    **{name: (lambda m: lambda op, x: getattr(op, m)())(name) for name in (
+        "determinant", "log_abs_determinant", "to_dense", "diag_part", "trace", "eigvals", "cond",
+        "shape_tensor", "tensor_rank_tensor", "domain_dimension_tensor", "range_dimension_tensor",
+        "assert_non_singular", "assert_positive_definite", "assert_self_adjoint")},
+    "cholesky": lambda op, x: op.cholesky().to_dense(),
+    "inverse": lambda op, x: op.inverse().to_dense(),
+    "adjoint": lambda op, x: op.adjoint().to_dense(),
+    "matmul": lambda op, x: op.matmul(x),
+    "solve": lambda op, x: op.solve(x),
+    "matvec": lambda op, x: op.matvec(x[0]),
+    "solvevec": lambda op, x: op.solvevec(x[0]),
+}
+
+
+def _linear_operator_args(tf: Any, cls: Any, x: Any) -> dict[str, Any] | None:
+    """Constructor arguments of a LinearOperator class, by the names of its required parameters
+    (a 2x2 positive-definite matrix and what the other kinds are built from); None when a
+    required parameter has no recipe."""
+    spd = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(2)
+    recipes: dict[str, Callable[[], Any]] = {
+        "matrix": lambda: spd, "tril": lambda: tf.linalg.band_part(spd, -1, 0),
+        "diag": lambda: tf.linalg.diag_part(spd),
+        "num_rows": lambda: 2, "multiplier": lambda: 2.0, "spectrum": lambda: tf.complex(tf.linalg.diag_part(spd), 0.0),
+        "col": lambda: spd[0], "row": lambda: spd[0], "reflection_axis": lambda: tf.constant([1.0, 0.0]),
+        "perm": lambda: tf.constant([1, 0]), "operator": lambda: tf.linalg.LinearOperatorFullMatrix(spd),
+        "base_operator": lambda: tf.linalg.LinearOperatorFullMatrix(spd), "u": lambda: spd[:, :1],
+        "operators": lambda: [tf.linalg.LinearOperatorFullMatrix(spd), tf.linalg.LinearOperatorDiag(spd[0])],
+        "tril_operators": lambda: [[tf.linalg.LinearOperatorFullMatrix(spd)]],
+    }
+    try:
+        params = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                  if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    if any(p.name not in recipes for p in params):
+        return None
+    return {p.name: recipes[p.name]() for p in params}
+
+
+def object_method_probes(tf: Any) -> dict[str, Probe]:
+    """Probes (as :func:`class_probes`) generated from the framework's own class lists."""
+    probes: dict[str, Probe] = {}
+    for short in sorted(dir(tf.linalg)):
+        cls = getattr(tf.linalg, short)
+        if not (short.startswith("LinearOperator") and isinstance(cls, type)) or short == "LinearOperator":
+            continue
+
+        def construct(x: Any, cls: Any = cls) -> Any:
+            args = _linear_operator_args(tf, cls, x)
+            if args is None:
+                raise TypeError(f"no recipe for {cls.__name__}")
+            return cls(**args)
+
+        probes[f"tf.linalg.{short}"] = (construct, dict(LINEAR_OPERATOR_METHODS))
+    queue_methods: dict[str, Callable[[Any, Any], Any]] = {
+        "enqueue": lambda q, x: q.enqueue(x[0]), "enqueue_many": lambda q, x: q.enqueue_many(x),
+        "dequeue": lambda q, x: q.dequeue(), "dequeue_many": lambda q, x: q.dequeue_many(1),
+        "size": lambda q, x: q.size(), "close": lambda q, x: q.close(),
+    }
+    # queues are made eagerly, as a program makes them before its step, and captured by it
+    made_queues = {"FIFOQueue": lambda: tf.queue.FIFOQueue(4, [tf.float32], shapes=[[2]]),
+                   "PaddingFIFOQueue": lambda: tf.queue.PaddingFIFOQueue(4, [tf.float32], shapes=[[2]]),
+                   "RandomShuffleQueue": lambda: tf.queue.RandomShuffleQueue(4, 0, [tf.float32], shapes=[[2]])}
+    for short in sorted(dir(tf.queue)):
+        cls = getattr(tf.queue, short)
+        if not (isinstance(cls, type) and short.endswith("Queue")) or short == "QueueBase":
+            continue
+        if short == "PriorityQueue":
+            queue = tf.queue.PriorityQueue(4, [tf.float32], shapes=[[2]])
+            probes[f"tf.queue.{short}"] = ((lambda x, q=queue: q), {
+                "enqueue": lambda q, x: q.enqueue((tf.constant(0, tf.int64), x[0])),
+                "dequeue": lambda q, x: q.dequeue()[1], "size": lambda q, x: q.size()})
+        elif short in made_queues:
+            made = made_queues[short]()
+            probes[f"tf.queue.{short}"] = ((lambda x, q=made: q), queue_methods)
+    # a dataset made eagerly and used in the step: built again there (a constructor), transformed,
+    # reduced, or looped over (``for b in ds``, which AutoGraph turns into a dataset reduction)
+    dataset = tf.data.Dataset.from_tensors(tf.zeros([2])).repeat(2)
+
+    def loop(ds: Any) -> Any:
+        total = tf.constant(0.0)
+        for batch in ds:
+            total += tf.reduce_sum(batch)
+        return total
+
+    looped = tf.autograph.to_graph(loop)
+    probes["tf.data.Dataset"] = (lambda x: dataset, {
+        # a transformation's own op: the pipeline's variant tensor, not read in the probe
+        "from_tensor_slices": lambda ds, x: tf.data.Dataset.from_tensor_slices(x)._variant_tensor,
+        "from_tensors": lambda ds, x: tf.data.Dataset.from_tensors(x)._variant_tensor,
+        "range": lambda ds, x: tf.data.Dataset.range(2)._variant_tensor,
+        "map": lambda ds, x: ds.map(lambda b: b * 2.0)._variant_tensor,
+        "batch": lambda ds, x: ds.batch(2)._variant_tensor,
+        "reduce": lambda ds, x: ds.reduce(0.0, lambda a, b: a + tf.reduce_sum(b)),
+        "__iter__": lambda ds, x: looped(ds),
+    })
+    # an iterator is made eagerly (iter() of a dataset) and read in the step: next(it) is get_next()
+    iterator = iter(tf.data.Dataset.from_tensors(tf.zeros([2])).repeat())
+    probes["tf.data.Iterator"] = (lambda x: iterator, {
+        "get_next": lambda it, x: it.get_next(), "__next__": lambda it, x: next(it),
+        "get_next_as_optional": lambda it, x: it.get_next_as_optional().get_value()})
+    return probes
+
+
+def keras_object_probes(tf: Any) -> dict[str, Probe]:
+    """tf_keras optimizers (``apply_gradients`` on one variable, built eagerly as a model builds
+    them) and initializers (called on a static shape), as :func:`class_probes`."""
+    if keras_layers() is None:
+        return {}
+    import tf_keras
+
+    probes: dict[str, Probe] = {}
+    for short in sorted(dir(tf_keras.optimizers)):
+        cls = getattr(tf_keras.optimizers, short)
+        if not isinstance(cls, type) or not issubclass(cls, tf_keras.optimizers.Optimizer) \
+                or cls is tf_keras.optimizers.Optimizer:
+            continue
+        try:
+            optimizer, variable = cls(), tf.Variable(tf.ones([2, 2]))
+            optimizer.build([variable])
+        except Exception:  # noqa: BLE001 - needs arguments (LossScaleOptimizer wraps another)
+            continue
+        probes[f"tf.keras.optimizers.{short}"] = (
+            (lambda x, o=optimizer: o),
+            {"apply_gradients": (lambda o, x, v=variable: (o.apply_gradients([(x, v)]), v.read_value())[1])})
+    for short in sorted(dir(tf_keras.initializers)):
+        cls = getattr(tf_keras.initializers, short)
+        if not isinstance(cls, type) or not issubclass(cls, tf_keras.initializers.Initializer) \
+                or cls is tf_keras.initializers.Initializer or short[0].islower():
+            continue
+        try:
+            initializer = cls()
+        except Exception:  # noqa: BLE001 - needs arguments (Constant is fine; none needs them today)
+            continue
+        probes[f"tf.keras.initializers.{short}"] = ((lambda x, i=initializer: i), {
+            "__call__": (lambda i, x: i([2, 2], dtype=tf.float32))})
+    return probes
+
+
+# Keras 3 layers that tf_keras does not have (``keras.layers.RandAugment``, ``MixUp``, ``RandomShear``
+# ...; xlacheck spells ``keras.layers.X`` as ``tf.keras.layers.X``): required constructor arguments,
+# and the inputs tried in order (an image batch in [0, 255], a float matrix, a mono waveform).
+KERAS3_LAYER_ARGS: dict[str, dict[str, Any]] = {
+    "AdaptiveAveragePooling1D": {"output_size": 2}, "AdaptiveAveragePooling2D": {"output_size": 2},
+    "AdaptiveAveragePooling3D": {"output_size": 2}, "AdaptiveMaxPooling1D": {"output_size": 2},
+    "AdaptiveMaxPooling2D": {"output_size": 2}, "AdaptiveMaxPooling3D": {"output_size": 2},
+    "GroupQueryAttention": {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1},
+    "ReversibleEmbedding": {"input_dim": 8, "output_dim": 2}, "RandomElasticTransform": {},
+    "MaxNumBoundingBoxes": {"max_number": 2}, "RandomColorDegeneration": {"factor": 0.5},
+    "RandomHue": {"factor": 0.5}, "RandomPosterization": {"factor": (1, 4)}, "RandomSaturation": {"factor": 0.5},
+    "RandomSharpness": {"factor": 0.5},
+}
+KERAS3_SKIP = frozenset({"FlaxLayer", "JaxLayer", "TorchModuleWrapper", "TFSMLayer", "Pipeline"})
+
+
+def keras3_layer_entries(tf: Any, unsupported: frozenset[str], known: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """``tf.keras.layers.X`` for every Keras 3 layer class (``import keras``, TensorFlow backend) whose
+    name is not in ``known`` (the tf_keras layers): built once eagerly with its defaults
+    (``KERAS3_LAYER_ARGS``), called (``training=True`` where it takes it) inside a traced function on
+    the first input it accepts; an op without a kernel kept only where compiling the call with
+    jit_compile=True confirms it. Entries say ``"keras": 3``."""
+    try:
+        import keras
+    except ImportError:
+        return {}
+    if not keras.__version__.startswith("3"):
+        return {}
+    if keras_layers() is not None:  # a class tf_keras has too is tf_keras's (TF_USE_LEGACY_KERAS=1)
+        known = known | {f"tf.keras.layers.{short}" for short in dir(keras_layers()[0])}  # type: ignore[index]
+    entries: dict[str, dict[str, Any]] = {}
+    images = (TensorArg("float32", (1, 8, 8, 3)), F(2, 6), F(1, 64), F(2, 4, 6))
+    for short in sorted(dir(keras.layers)):
+        cls = getattr(keras.layers, short)
+        name = f"tf.keras.layers.{short}"
+        if not isinstance(cls, type) or not issubclass(cls, keras.layers.Layer) or short in KERAS3_SKIP \
+                or name in known or short.startswith("_"):
+            continue
+        try:
+            layer = cls(**KERAS3_LAYER_ARGS.get(short, {}))
+        except Exception as error:  # noqa: BLE001 - needs arguments no recipe gives
+            logger.info("keras 3 layer %s: not built (%s)", short, (str(error).splitlines() or [""])[0][:120])
+            continue
+        try:
+            takes_training = "training" in inspect.signature(cls.call).parameters
+        except (TypeError, ValueError):
+            takes_training = False
+
+        def call(x: Any, layer: Any = layer, takes_training: bool = takes_training) -> Any:
+            out = layer(x * 255.0 if x.shape.rank == 4 else x, **({"training": True} if takes_training else {}))
+            return tf.nest.flatten(out)[0]
+
+        for example in images:
+            try:
+                ops = trace_probe_on(tf, call, example)
+            except (Exception, TraceTimeout):  # noqa: BLE001 - this input does not fit: try the next
+                continue
+            found = ops & unsupported
+            entry: dict[str, Any] = {"raw_ops": sorted(ops), "source": "trace", "keras": 3}
+            if found:
+                outcome, detail = compile_verdict(tf, call, {"x": example})
+                if outcome == "compiled":  # in a branch or library function the program never runs
+                    entry["compiled_despite_graph"], found = sorted(found), frozenset()
+                elif outcome == "no_kernel":
+                    found = found | (frozenset(detail) - BOUNDARY_OPS)
+            entries[name] = {**entry, "unsupported": sorted(found)}
+            break
+    return entries
+
+
+def object_method_entries(tf: Any, unsupported: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """Entries for :func:`object_method_probes` and :func:`keras_object_probes`: ``Class.method``
+    with the ops the method adds to the constructed object; an op without a kernel is kept only
+    when compiling the method (jit_compile=True, XLA:CPU) fails naming a kernel (graph ops in a
+    library function the program never calls are dropped). A method that does not trace is left
+    out. Returns the entries (sorted by name)."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, (construct, methods) in sorted({**object_method_probes(tf), **keras_object_probes(tf)}.items()):
+        try:
+            constructed = trace_probe(tf, lambda x: (construct(x), tf.constant(0.0))[1])
+        except (Exception, TraceTimeout) as error:  # noqa: BLE001 - no recipe, or not buildable in a graph
+            logger.info("object probe %s: not constructed (%s)", name, (str(error).splitlines() or [""])[0][:120])
+            continue
+        for method, use in sorted(methods.items()):
+            try:
+                used = trace_probe(tf, lambda x, use=use: use(construct(x), x))
+            except (Exception, TraceTimeout):  # noqa: BLE001 - the method does not apply to this class
+                continue
+            added = used - constructed | (used & {"Identity"})
+            found = added & unsupported
+            entry: dict[str, Any] = {"raw_ops": sorted(added), "source": "trace"}
+            if found:
+                outcome, detail = compile_verdict(tf, lambda x, use=use: use(construct(x), x), {"x": FLOAT_MATRIX})
+                if outcome == "compiled":  # in a branch or library function the program never runs
+                    entry["compiled_despite_graph"], found = sorted(found), frozenset()
+                elif outcome == "no_kernel":
+                    found = found | (frozenset(detail) - BOUNDARY_OPS)
+            method_name = "" if method == "__call__" else f".{method}"
+            entries[f"{name}{method_name}"] = {**entry, "unsupported": sorted(found)}
+    return entries
+
+
 TRIVIAL_OPS = frozenset({"Const", "Identity", "NoOp"})
 
 
@@ -1547,9 +1797,11 @@ def build_table(tf: Any, *, compile_check: bool = True) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api, traced_args = api_table(tf, unsupported)
     api.update(class_entries(tf, unsupported))
+    api.update(object_method_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
     sweep_check = sweep_entries(tf, api, unsupported)
+    api.update(keras3_layer_entries(tf, unsupported, frozenset(api)))
     if keras_layers() is not None:  # constructor-argument variants of the swept layers
         api = refresh_layer_variants(tf, {"api": api}, None, sweep_check.setdefault("layer_variants", {}))
     # An op a public function creates may be registered without a tf.raw_ops export (a static
@@ -1588,8 +1840,10 @@ def refresh_probes(tf: Any, table: dict[str, Any]) -> dict[str, Any]:
     unsupported = unsupported_set(raw_op_table(tf, kernels, registered_ops(tf)))
     api = dict(table["api"])
     api.update(class_entries(tf, unsupported))
+    api.update(object_method_entries(tf, unsupported))
     api.update(keras_entries(tf, unsupported))
     api.update(summary_entries(tf, unsupported))
+    api.update(keras3_layer_entries(tf, unsupported, frozenset(n for n, e in api.items() if e.get("keras") != 3)))
     switches = switch_entries(tf, unsupported)
     vectorized = vectorized_map_entries(tf, unsupported)
     created = (frozenset(op for entry in api.values() for op in entry.get("raw_ops", ())) | frozenset(table["raw_ops"])

@@ -175,6 +175,19 @@ def lookup(api_name: str) -> OpVerdict | None:
 
 
 @cache
+def probed_classes() -> frozenset[str]:
+    """Classes whose objects the table probes (``tf.lookup.StaticHashTable``, ``tf.queue.FIFOQueue``,
+    ``tf.linalg.LinearOperatorFullMatrix``, ``tf.data.Iterator``, ``tf.keras.optimizers.Adam``):
+    the ``X`` of every ``X.method`` entry whose ``X`` names a class (a capitalized last part)."""
+    out = set()
+    for name in _table()["api"]:
+        owner = name.rsplit(".", 1)[0]
+        if owner != name and owner.rsplit(".", 1)[-1][:1].isupper():
+            out.add(owner)
+    return frozenset(out)
+
+
+@cache
 def gradient_sensitive_names() -> frozenset[str]:
     """Public names (aliases included) whose gradient needs an op without an XLA kernel according
     to this table (``grad_unsupported``: Keras objects and the swept tf.compat.v1/Keras functions,

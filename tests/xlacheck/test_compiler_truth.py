@@ -172,6 +172,12 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA307-invalid-3", "f", lambda: (_f(1.0, 2.0),), "fails"),  # tf.compat.v1.print
     ("XLA309-invalid-9", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # keras.ops.linalg.det
     ("XLA311-invalid-5", "f", lambda: (tf.constant([3, 1, 3], tf.int64),), "fails"),  # a module-level Hashing
+    ("XLA311-invalid-11", "f", lambda: (tf.constant([[2.0, 1.0], [1.0, 3.0]]),), "fails"),  # LinearOperator.det
+    ("XLA311-invalid-12", "f", lambda: (_f(1.0, 2.0),), "fails"),  # next(iter(dataset))
+    ("XLA311-invalid-13", "f", lambda: (_f(1.0, 2.0),), "fails"),  # FIFOQueue.enqueue
+    ("XLA311-valid-8", "f", lambda: (tf.constant([[2.0, 1.0], [1.0, 3.0]]), _f(1.0, 2.0)), "compiles"),
+    ("XLA311-valid-9", "f", lambda: (_f(1.0, 2.0),), "compiles"),
+    ("XLA311-invalid-14", "evaluate", lambda: (_f(1.0, 2.0),), "fails"),  # for x in a module-level dataset
     ("XLA204-invalid-6", "f", lambda: (tf.constant([1, 2, 3]),), "fails"),  # tf.ragged.range (RaggedRange)
     ("XLA309-invalid-10", "f", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # keras.random.gamma
     ("XLA309-invalid-11", "f", lambda: (tf.ones([3, 2]),), "fails"),  # TensorArray.scatter

@@ -128,6 +128,8 @@ def test_every_api_entry_is_consistent_with_the_raw_op_table() -> None:
     raw = op_table._table()["raw_ops"]
     unsupported = op_table.unsupported_raw_ops()
     dropped = {r["api"] for r in op_table._table()["sweep_check"]["compiled_despite_graph"] if r["part"] == "forward"}
+    # object methods and Keras 3 layers record the ops their compile dropped in their own entry
+    dropped |= {n for n, entry in op_table._table()["api"].items() if entry.get("compiled_despite_graph")}
     for name in op_table.api_names():
         verdict = op_table.lookup(name)
         assert verdict is not None
@@ -260,7 +262,9 @@ def test_every_traced_entry_was_compiled_and_disagreements_are_explained() -> No
     # classes and tf.summary (traced under a default writer): probed with explicit code; the
     # sweep's tf.compat.v1 and Keras names: compiled by the sweep (test_sweep_...)
     probed = ("tf.keras.", "tf.lookup.", "tf.random.Generator.", "tf.summary.", "tf.compat.v1.", "tf.TensorArray")
-    assert check["checked"] == len([n for n in traced if not n.startswith(probed)])
+    objects = op_table.probed_classes()  # object methods: compiled by their own probe (object_method_entries)
+    assert check["checked"] == len([n for n in traced
+                                    if not n.startswith(probed) and n.rsplit(".", 1)[0] not in objects])
     assert check["agree"] >= 0.8 * check["checked"]
     # The only tolerated disagreement: an op on constants that Grappler folded away.
     assert all("note" in record for record in check["disagreements"]), check["disagreements"]

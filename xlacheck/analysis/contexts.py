@@ -52,7 +52,7 @@ from xlacheck.analysis import _CHILD_FIELDS, child_fields
 from xlacheck.analysis.fixpoint import grow
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_scalar_reduction
-from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
+from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, built_values, own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
@@ -363,6 +363,8 @@ class ModuleFacts:
     # module-level `NAME = value` (the last such assignment): objects built once and used inside
     # compiled code (a layer instance a model stores or calls)
     module_values: dict[str, ast.expr] = field(default_factory=dict)
+    # module-level names bound once, NAME.add(x)/NAME.append(x) arguments, every value of each name
+    module_built: BuiltValues = EMPTY_BUILT
     instances: dict[str, str | None] = field(default_factory=dict)  # module `name = Class(...)`: the class
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
     # names of pytree fields declared static here (analysis.pytrees.static_field_names), on first use
@@ -2057,6 +2059,7 @@ def analyze_module(tree: ast.Module, path: str | None = None,
     _mark_structure_params(tree, facts)
     facts.module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
                            for t in stmt.targets if isinstance(t, ast.Name)}
+    facts.module_built = built_values(tree)
     module = module_name(path) if path else None
     if module is not None and not autograph_converts(module):
         # A module AutoGraph never converts (tensorflow, keras, numpy, ...: its own list) is

@@ -578,6 +578,8 @@ def walk_function(
     values.static_fields = facts.static_fields
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
+    ctx.module_built = facts.module_built
+    ctx.module_classes = {name: (c.bases, frozenset(c.methods)) for name, c in facts.classes_by_name.items()}
     ctx.module_funcs = facts.module_funcs
     walker = FunctionWalker(ctx, dispatch, facts)
     walker.arrays = arrays

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Hashable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from xlacheck.analysis import child_fields
@@ -74,6 +75,46 @@ def iterated_elements(name: str, function: ast.AST, module_values: Mapping[str, 
             return []
         out.extend(it.elts)
     return out
+
+
+@dataclass(frozen=True)
+class BuiltValues:
+    """How a scope builds its objects: the value of each name it binds exactly once (an ``Assign``
+    to the bare name, not a parameter, loop target or augmented assignment), and the arguments
+    of ``NAME.add(x)``/``NAME.append(x)`` statements on those names (a ``Sequential`` filled by
+    ``model.add(layer)``, a list of layers filled by ``layers.append(layer)``)."""
+
+    values: Mapping[str, ast.expr]
+    added: Mapping[str, tuple[ast.expr, ...]]
+    assigned: Mapping[str, tuple[ast.expr, ...]]  # every value an ``Assign`` gives each name (x = layer(x) chains)
+
+
+EMPTY_BUILT = BuiltValues({}, {}, {})
+
+
+def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
+    """:class:`BuiltValues` of a function body or a module's statements (nested scopes left out)."""
+    counts: dict[str, int] = {}
+    values: dict[str, ast.expr] = {}
+    added: dict[str, list[ast.expr]] = {}
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in own_nodes(scope, include_signature=True):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+            continue
+        elif isinstance(node, ast.arg):
+            counts[node.arg] = counts.get(node.arg, 0) + 2
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value
+            if isinstance(call.func, ast.Attribute) and call.func.attr in ("add", "append") and \
+                    isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords:
+                added.setdefault(call.func.value.id, []).append(call.args[0])
+    single = {name: value for name, value in values.items() if counts.get(name) == 1}
+    return BuiltValues(single, {name: tuple(args) for name, args in added.items() if name in single},
+                       {name: tuple(v) for name, v in assigned.items()})
 
 
 def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False

@@ -6,7 +6,17 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
-from xlacheck.analysis.scopes import iterated_elements, own_nodes
+from xlacheck.analysis.objects import (
+    DATASET,
+    ITERATOR,
+    KERAS,
+    BuiltObject,
+    built_object,
+    constructor,
+    model_layers,
+    object_class,
+)
+from xlacheck.analysis.scopes import BuiltValues, built_values, iterated_elements, own_nodes
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -17,71 +27,48 @@ _VALUE_SPECIALIZED = {
 }
 
 
-# classes whose objects the op table probes (their call or methods): Keras layers, lookup tables, generators
-_OBJECT_CLASSES = ("tf.keras.", "tf.lookup.", "tf.random.Generator")
-_SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
-_FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
-
-
-def _constructor(value: ast.expr | None, ctx: RuleContext) -> tuple[str, ast.Call] | None:
-    """(class, call) when ``value`` builds an object of a framework class: ``Cls(...)``, or an
-    alternate constructor ``Cls.from_seed(...)``/``Cls.from_config(...)`` (a ``from_*`` classmethod
-    returns an object of its class)."""
-    if not isinstance(value, ast.Call):
+def _named_receiver(f: ast.expr, ctx: RuleContext) -> tuple[str, str] | None:
+    """(name, method) for ``name(x)`` (method "") or ``name.method(x)`` in code that XLA compiles for
+    sure or a Keras method (a plain ``tf.function`` calling a module-level vocabulary is usually
+    input-pipeline code); None otherwise."""
+    if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
         return None
-    name = ctx.resolve(value.func)
-    name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
-    if name is not None and name.rsplit(".", 1)[-1].startswith("from_"):
-        name = same_object(name.rsplit(".", 1)[0])
-    if name is None or not name.startswith(_OBJECT_CLASSES):
-        return None
-    return name, value
-
-
-def _model_layers(ctor: tuple[str, ast.Call], ctx: RuleContext) -> list[ast.expr]:
-    """The layers a model built here holds: the list given to ``Sequential([...])``, or the layers
-    a functional ``Model(inputs, outputs)`` applies on the way to its outputs (``Layer(...)(x)``,
-    followed back through module-level names)."""
-    name, call = ctor
-    if name in _SEQUENTIAL:
-        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "layers"), None)
-        return list(given.elts) if isinstance(given, (ast.List, ast.Tuple)) else []
-    if name not in _FUNCTIONAL:
-        return []
-    outputs = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "outputs"), None)
-    layers: list[ast.expr] = []
-    seen: set[str] = set()
-    frontier = [outputs] if outputs is not None else []
-    for _ in range(8):  # names followed a few assignments back
-        following: list[ast.expr] = []
-        for expr in frontier:
-            for node in ast.walk(expr):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
-                    layers.append(node.func)  # Layer(...)(x)
-                elif isinstance(node, ast.Name) and node.id not in seen and node.id in ctx.module_values:
-                    seen.add(node.id)
-                    following.append(ctx.module_values[node.id])
-        frontier = following
-    return layers
+    if isinstance(f, ast.Name):
+        return f.id, ""
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return f.value.id, f.attr
+    return None
 
 
 def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr] | None:
     """(label, method, value) for ``name(x)`` or ``name.method(x)`` where ``name`` is bound at
-    module level (and not in this function: a parameter or a local assignment shadows it), in
-    code that XLA compiles for sure or a Keras method (a plain ``tf.function`` calling a
-    module-level vocabulary is usually input-pipeline code)."""
-    if ctx.function.level not in (Level.CERTAIN, Level.LIKELY):
+    module level (and not in this function: a parameter or a local assignment shadows it)
+    (:func:`_named_receiver`)."""
+    receiver = _named_receiver(f, ctx)
+    if receiver is None:
         return None
-    if isinstance(f, ast.Name):
-        name, method = f.id, ""
-    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-        name, method = f.value.id, f.attr
-    else:
+    name, method = receiver
+    if name not in ctx.module_values or name in _local_names(ctx.function.node):
         return None
-    built = ctx.module_values.get(name)
-    if built is None or name in _local_names(ctx.function.node):
+    return (f"{name}.{method}" if method else name), method, ast.Name(id=name, ctx=ast.Load())
+
+
+def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, BuiltValues] | None:
+    """(label, method, value, scope) for ``name.method(x)`` (or ``name(x)``) where this compiled
+    function binds ``name`` once to an object it builds there that is not a Keras object (a layer
+    built inside the step is XLA405's finding) nor a dataset, and whose construction creates no op
+    without a kernel (XLA309 reports those constructors): ``op = tf.linalg.LinearOperatorFullMatrix(m)``."""
+    receiver = _named_receiver(f, ctx)
+    if receiver is None:
         return None
-    return (f"{name}.{method}" if method else name), method, built
+    name, method = receiver
+    scope = built_values(ctx.function.node)
+    value = scope.values.get(name)
+    found = constructor(value, ctx.objects, scope)
+    if value is None or found is None or found[0].startswith(KERAS) or found[0] == DATASET or \
+            unsupported_ops(found[0], found[1]):
+        return None
+    return (f"{name}.{method}" if method else name), method, value, scope
 
 
 def _local_names(function: ast.AST) -> frozenset[str]:
@@ -114,6 +101,17 @@ class LookupLayerWithoutKernel(Rule):
     (`for aug in self.augs: x = aug(x)`), the base layer's call that a subclass reaches with
     `super().call(...)`, and objects built by a `from_*` classmethod (`Generator.from_seed`).
 
+    What an object is comes from `xlacheck/analysis/objects.py`: a model returned by a builder
+    function of the file (`model = build_model()`), layers added with `model.add(layer)` or
+    appended to a list, `x = layer(x)` chains of a functional model, a model held by a model. Beyond
+    Keras, any class whose methods the op table probes (generated from the framework: every
+    `tf.linalg.LinearOperator*` class, `tf.queue` queues, a `tf.data` iterator): an object built
+    once or in the compiled function itself (`op = tf.linalg.LinearOperatorFullMatrix(m)`,
+    `op.determinant()`: `MatrixDeterminant`), `next(it)` of `it = iter(dataset)`
+    (`IteratorGetNext`), and a `for` loop over a `tf.data` dataset built once (`ReduceDataset`). A
+    class of the file that derives from a layer and keeps its call (`class Augment(RandomZoom)`
+    with only an `__init__`) is that layer.
+
     ## Why is this bad?
     Lookup tables (`LookupTableFindV2`), string hashing and some image ops have no XLA kernel:
     the model does not compile under `jit_compile=True` or on a TPU. `CategoryEncoding` counts
@@ -137,7 +135,7 @@ class LookupLayerWithoutKernel(Rule):
     code = "XLA311"
     fix = None
     name = "lookup-layer-without-kernel"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.For)
 
     VALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -166,6 +164,13 @@ class LookupLayerWithoutKernel(Rule):
         Example("import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Rescaling(0.5)])\n"
                 "gen = tf.random.Generator.from_seed(1)\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    return model(x) + gen.uniform([2])\n"),
+        # linear-operator methods that compile (a triangular operator's determinant is its diagonal's product)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m, v):\n"
+                "    op = tf.linalg.LinearOperatorFullMatrix(m)\n"
+                "    return op.matvec(v) + tf.linalg.LinearOperatorLowerTriangular(m).log_abs_determinant()\n"),
+        # next() of a Python iterator runs at trace time
+        Example("import tensorflow as tf\nbatches = iter([tf.ones([2])] * 4)\n"
+                "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
@@ -253,23 +258,95 @@ class LookupLayerWithoutKernel(Rule):
                             '(StatefulRandomBinomial),'
                             ' so compilation fails; apply it in the input pipeline and feed the model its outputs'),
                 )),
+        # a Sequential a builder function fills with model.add
+        Example("import tensorflow as tf\ndef build():\n    model = tf.keras.Sequential()\n"
+                "    model.add(tf.keras.layers.RandomRotation(0.2))\n    return model\nmodel = build()\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return model(x, training=True)\n",
+                expected=(
+                    (9, 12, 'model (a Sequential) holds a layer that is a RandomRotation: calling it creates ops with '
+                            'no XLA kernel (ImageProjectiveTransformV3), so compilation fails; apply it in the input '
+                            'pipeline and feed the model its outputs'),
+                )),
+        # a linear operator the compiled function builds (the op table's generated method probes)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(m):\n"
+                "    op = tf.linalg.LinearOperatorFullMatrix(m)\n    return op.determinant()\n",
+                expected=(
+                    (5, 12, 'op.determinant is a LinearOperatorFullMatrix: calling it creates ops with no XLA kernel '
+                            '(MatrixDeterminant), so compilation fails; compute it outside the compiled function'),
+                )),
+        # next() of a tf.data iterator made once
+        Example("import tensorflow as tf\n"
+                "batches = iter(tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2))\n"
+                "@tf.function(jit_compile=True)\ndef f(w):\n    return tf.reduce_sum(next(batches) * w)\n",
+                expected=(
+                    (5, 26, 'next(batches) reads a tf.data iterator inside compiled code: its ops have no XLA kernel '
+                            '(IteratorGetNext), so compilation fails; call next() outside the compiled function and '
+                            'pass it the batch'),
+                )),
+        Example("import tensorflow as tf\nqueue = tf.queue.FIFOQueue(4, tf.float32, shapes=[[2]])\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    queue.enqueue(x)\n    return x\n",
+                expected=(
+                    (5, 5, 'queue.enqueue is a FIFOQueue: calling it creates ops with no XLA kernel (QueueEnqueueV2), '
+                           'so compilation fails; compute it outside the compiled function'),
+                )),
+        # a for loop over a dataset built once: AutoGraph runs it with dataset ops
+        Example("import tensorflow as tf\nval_ds = tf.data.Dataset.from_tensor_slices(tf.ones([8, 2])).batch(2)\n"
+                "@tf.function(jit_compile=True)\ndef evaluate(w):\n    total = tf.constant(0.0)\n"
+                "    for x in val_ds:\n        total += tf.reduce_sum(x * w)\n    return total\n",
+                expected=(
+                    (6, 14, 'looping over val_ds runs a tf.data pipeline inside compiled code: its ops have no XLA '
+                            'kernel (ReduceDataset, ScanDataset), so compilation fails; iterate the dataset outside '
+                            'the compiled function and pass it each batch'),
+                )),
+        # a subclass that keeps the layer's call
+        Example("import tensorflow as tf\nclass Augment(tf.keras.layers.RandomZoom):\n    def __init__(self):\n"
+                "        super().__init__(0.1)\nclass Net(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.aug = Augment()\n    def call(self, x):\n"
+                "        return self.aug(x, training=True)\n",
+                expected=(
+                    (10, 16, 'self.aug is a RandomZoom: calling it creates ops with no XLA kernel '
+                             '(ImageProjectiveTransformV3), so compilation fails; apply it in the input pipeline and '
+                             'feed the model its outputs'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        if isinstance(node, ast.For):  # for batch in ds: AutoGraph loops over the dataset with its own ops
+            if isinstance(node.iter, ast.Name | ast.Attribute):
+                loop = ast.copy_location(ast.Call(func=ast.Attribute(value=node.iter, attr="__iter__", ctx=ast.Load()),
+                                                  args=[], keywords=[]), node.iter)
+                ast.copy_location(loop.func, node.iter)
+                loop.end_lineno, loop.end_col_offset = node.iter.end_lineno, node.iter.end_col_offset
+                self.check(loop, ctx)
+            return
         assert isinstance(node, ast.Call)
         f = node.func
+        if isinstance(f, ast.Name) and f.id == "next" and len(node.args) == 1 and ctx.resolve(f) is None:
+            f = ast.Attribute(value=node.args[0], attr="__next__", ctx=ast.Load())  # next(it): it.__next__()
         built: ast.expr | None
+        scope: BuiltValues | None = None
         module_level = _module_instance(f, ctx)
+        local = _local_instance(f, ctx)
         if module_level is not None:  # hash_ids(x), table.lookup(x): built once at module level
             label, method, built = module_level
+        elif local is not None:  # op = tf.linalg.LinearOperatorFullMatrix(m); op.determinant()
+            label, method, built, scope = local
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and \
+                ctx.function.level in (Level.CERTAIN, Level.LIKELY) and \
+                not (isinstance(f.value.func, ast.Name) and f.value.func.id == "super"):
+            # tf.linalg.LinearOperatorFullMatrix(m).determinant(): an object's method on the spot
+            found = constructor(f.value, ctx.objects)
+            if found is not None and not found[0].startswith(KERAS) and found[0] != DATASET and \
+                    not unsupported_ops(*found):
+                self._report_found(node, f"{found[0].rsplit('.', 1)[-1]}(...).{f.attr}", f.attr,
+                                   BuiltObject(*found, None, None), ctx)
+            return
         else:
             cls = ctx.values.cls
             if isinstance(f, ast.Name) and ctx.function.level in (Level.CERTAIN, Level.LIKELY):
                 # for layer in self.blocks: x = layer(x), each built in __init__ (or a literal list)
                 for element in iterated_elements(f.id, ctx.function.node, ctx.module_values,
                                                  cls.attrs if cls is not None else None):
-                    if isinstance(element, ast.Name):
-                        element = ctx.module_values.get(element.id, element)
                     self._report_built(node, f.id, "", element, ctx)
                 return
             if cls is None or not isinstance(f, ast.Attribute):
@@ -278,8 +355,9 @@ class LookupLayerWithoutKernel(Rule):
                     isinstance(f.value.func, ast.Name) and f.value.func.id == "super":
                 # class Augment(tf.keras.layers.RandomRotation): ... super().call(x): the base layer's call
                 for base in cls.bases:
-                    if same_object(base).startswith(_OBJECT_CLASSES):
-                        self._report_found(node, "the base class", "", (same_object(base), node), ctx)
+                    if object_class(same_object(base)):
+                        self._report_found(node, "the base class", "", BuiltObject(same_object(base), node, None, None),
+                                           ctx)
                 return
             if isinstance(f.value, ast.Name) and f.value.id == "self":
                 attr, method = f.attr, ""  # self.layer(x)
@@ -290,27 +368,28 @@ class LookupLayerWithoutKernel(Rule):
                 return
             label = f"self.{attr}"
             built = cls.attrs.get(attr)
-            if isinstance(built, ast.Name):  # self.vectorize = vectorize, a module-level instance
-                built = ctx.module_values.get(built.id)
-        self._report_built(node, label, method, built, ctx)
+        self._report_built(node, label, method, built, ctx, scope)
 
     def _report_built(self, node: ast.Call, label: str, method: str, built: ast.expr | None, ctx: RuleContext,
-                      holder: str = "") -> None:
+                      scope: BuiltValues | None = None, holder: str = "", seen: set[int] | None = None) -> None:
         """Report ``node``, a call of ``label`` (or of its ``method``), when ``built`` (the value the object
-        was built from) makes an object whose call creates ops without a kernel; a model's own layers
-        (a Sequential list, a functional model's layers) are looked into once (``holder``)."""
-        found = _constructor(built, ctx)
+        was built from, read in ``scope``) makes an object whose call creates ops without a kernel; a
+        model's own layers (a Sequential list, a functional model's layers, and theirs when a layer is
+        a model) are looked into, each once (``holder``: the outermost model's class)."""
+        found = built_object(built, ctx.objects, scope)
         if found is not None:
-            self._report_found(node, label, method, found, ctx, holder)
+            self._report_found(node, label, method, found, ctx, holder, seen)
 
-    def _report_found(self, node: ast.Call, label: str, method: str, found: tuple[str, ast.Call], ctx: RuleContext,
-                      holder: str = "") -> None:
-        if not method and not holder:
-            for layer in _model_layers(found, ctx):
-                if isinstance(layer, ast.Name):
-                    layer = ctx.module_values.get(layer.id, layer)
-                self._report_built(node, label, method, layer, ctx, holder=found[0].rsplit(".", 1)[-1])
-        name, ctor = found
+    def _report_found(self, node: ast.Call, label: str, method: str, found: BuiltObject, ctx: RuleContext,
+                      holder: str = "", seen: set[int] | None = None) -> None:
+        if not method:
+            seen = seen if seen is not None else {id(found.call)}
+            for layer, where in model_layers(found, ctx.objects):
+                if id(layer) not in seen:
+                    seen.add(id(layer))
+                    self._report_built(node, label, method, layer, ctx, where,
+                                       holder=holder or found.cls.rsplit(".", 1)[-1], seen=seen)
+        name, ctor = found.cls, found.call
         if holder:
             label = f"{label} (a {holder}) holds a layer that"
         kind = name.rsplit(".", 1)[-1]
@@ -319,7 +398,27 @@ class LookupLayerWithoutKernel(Rule):
                                    "pipeline instead")
             return
         ops = unsupported_ops(f"{name}.{method}" if method else name, ctor)
-        if ops:
+        if not ops:
+            return
+        if name == DATASET:
+            owner = label.rsplit(".", 1)[0]
+            what = f"looping over {owner}" if method == "__iter__" else f"{label}()"
             ctx.report(self, node,
-                       f"{label} is a {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
-                       "compilation fails; apply it in the input pipeline and feed the model its outputs")
+                       f"{what} runs a tf.data pipeline inside compiled code: its ops have no XLA kernel "
+                       f"({', '.join(ops)}), so compilation fails; iterate the dataset outside the compiled "
+                       "function and pass it each batch")
+            return
+        if name == ITERATOR:
+            owner = label.rsplit(".", 1)[0]
+            ctx.report(self, node,
+                       f"{'next(' + owner + ')' if method == '__next__' else label} reads a tf.data iterator inside "
+                       f"compiled code: its ops have no XLA kernel ({', '.join(ops)}), so compilation fails; call "
+                       "next() outside the compiled function and pass it the batch")
+            return
+        advice = ("apply it in the input pipeline and feed the model its outputs"
+                  if name.startswith((KERAS, "tf.lookup.", "tf.random."))
+                  else "compute it outside the compiled function")
+        article = "an" if kind[:1] in "AEIOU" else "a"
+        ctx.report(self, node,
+                   f"{label} is {article} {kind}: calling it creates ops with no XLA kernel ({', '.join(ops)}), so "
+                   f"compilation fails; {advice}")

@@ -254,8 +254,9 @@ class OpWithoutXlaKernel(Rule):
     `tf.nn.sampled_softmax_loss` (`LogUniformCandidateSampler`), `tf.histogram_fixed_width`.
     The table also holds the TF1 names (`tf.compat.v1.image.resize_bicubic`,
     `tf.compat.v1.nn.nce_loss`; a `tf.compat.v1.X` that is the `tf.X` object answers as it),
-    Keras 3's `keras.ops` (`keras.ops.det`, `slogdet`, `eig`) and the Keras backend
-    (`K.print_tensor`, `K.ctc_batch_cost`), all traced by the generator. The API may be named
+    Keras 3's `keras.ops` (`keras.ops.det`, `slogdet`, `eig`), the Keras backend
+    (`K.print_tensor`, `K.ctc_batch_cost`) and the `tf.data` constructors (a dataset built inside
+    compiled code: `TensorSliceDataset`), all traced by the generator. The API may be named
     through any binding Python resolves to it: an import alias, a name bound once in the file
     (`det = tf.linalg.det`, `functools.partial(tf.linalg.det, ...)`, `getattr(tf.linalg, "det")`),
     an element of a module-level dict, list or tuple of functions read with a literal key or run

@@ -1,0 +1,201 @@
+"""What objects code builds from framework classes, and what a model built here holds.
+
+A layer, lookup table, queue, linear operator or ``tf.data`` iterator is usually built once (at
+module level, in ``__init__``, or by a builder function) and called inside compiled code. The op
+table (``xlacheck/data/tf_xla_ops.json``) records what each class's call and methods create
+(``op_table.probed_classes()``); this module says which class an expression builds: a framework
+constructor, through names bound once, through module-level builder functions
+(``model = build_model()``), and for models the layers they hold (a ``Sequential`` list and its
+``model.add(layer)`` calls, the layers a functional ``Model(inputs, outputs)`` applies).
+Rules read it through :class:`ObjectScope` (a function's rule context or a module rule's facts).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from xlacheck import op_table
+from xlacheck.analysis.imports import same_object
+from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
+
+
+@dataclass(frozen=True)
+class ObjectScope:
+    """What resolving a built object needs of its file: canonical API names, the module-level
+    bindings (``NAME = value``, ``NAME.add(x)``) and the module-level functions (builders)."""
+
+    resolve: Callable[[ast.expr], str | None]
+    module_values: Mapping[str, ast.expr]
+    module_built: BuiltValues
+    module_funcs: Mapping[str, ast.AST]
+    # classes of the file that inherit a framework class's call: name -> that class (no call/__call__ of their own)
+    inherited_calls: Mapping[str, str] = field(default_factory=dict)
+
+
+def inherited_calls(classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]]) -> dict[str, str]:
+    """``class MyAugment(tf.keras.layers.RandomRotation): ...`` that defines no ``call``/``__call__``
+    (``classes``: name -> (canonical bases, method names)): name -> the framework class whose call
+    its objects run (a class the op table probes, or any Keras class)."""
+    out: dict[str, str] = {}
+    for name, (bases, methods) in classes.items():
+        if methods & {"call", "__call__"}:
+            continue
+        base = next((same_object(b) for b in bases if object_class(same_object(b))), None)
+        if base is not None:
+            out[name] = base
+    return out
+
+
+# Keras classes (layers, losses, metrics, initializers, models) are looked up by their call; the
+# other objects the op table probes by their methods (op_table.probed_classes(): lookup tables,
+# queues, linear operators, tf.data iterators, random generators). XLA309 owns TensorArray methods.
+KERAS = "tf.keras."
+OWNED_BY_XLA309 = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
+SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
+FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
+DATASET = "tf.data.Dataset"  # a tf.data pipeline (any constructor, any chain of its methods)
+ITERATOR = "tf.data.Iterator"  # iter(dataset): the op table's class probe (next(it) is __next__)
+
+
+def object_class(name: str) -> bool:
+    return (name.startswith(KERAS) or name in op_table.probed_classes()) and name not in OWNED_BY_XLA309
+
+
+def constructor(value: ast.expr | None, objects: ObjectScope, scope: BuiltValues | None = None
+                 ) -> tuple[str, ast.Call] | None:
+    """(class, call) when ``value`` builds an object of a framework class: ``Cls(...)``, or an
+    alternate constructor ``Cls.from_seed(...)``/``Cls.from_config(...)`` (a ``from_*`` classmethod
+    returns an object of its class), a ``tf.data`` pipeline (:data:`DATASET`), or ``iter(dataset)`` (a
+    ``tf.data`` iterator)."""
+    if not isinstance(value, ast.Call):
+        return None
+    if isinstance(value.func, ast.Name) and value.func.id == "iter" and len(value.args) == 1 and \
+            objects.resolve(value.func) is None and _dataset(value.args[0], objects, scope):
+        return ITERATOR, value
+    if _dataset(value, objects, scope):
+        return DATASET, value
+    if isinstance(value.func, ast.Name) and value.func.id in objects.inherited_calls and \
+            (scope is None or value.func.id not in scope.values):
+        return objects.inherited_calls[value.func.id], value  # a subclass that keeps its base's call
+    name = objects.resolve(value.func)
+    name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
+    if name is not None and name.rsplit(".", 1)[-1].startswith("from_"):
+        name = same_object(name.rsplit(".", 1)[0])
+    if name is None or not object_class(name):
+        return None
+    return name, value
+
+
+def _dataset(expr: ast.expr, objects: ObjectScope, scope: BuiltValues | None, depth: int = 0) -> bool:
+    """``expr`` is a ``tf.data`` dataset: a ``tf.data.*`` constructor, a method chain on one
+    (``.batch(8).repeat()``), or a name bound once to one (in ``scope`` or at module level)."""
+    if depth > 8:
+        return False
+    if isinstance(expr, ast.Name):
+        bound = _bound(expr.id, objects, scope)
+        return bound is not None and _dataset(bound[0], objects, bound[1], depth + 1)
+    if not isinstance(expr, ast.Call):
+        return False
+    if (objects.resolve(expr.func) or "").startswith("tf.data."):
+        return True
+    return isinstance(expr.func, ast.Attribute) and _dataset(expr.func.value, objects, scope, depth + 1)
+
+
+def _bound(name: str, objects: ObjectScope, scope: BuiltValues | None) -> tuple[ast.expr, BuiltValues | None] | None:
+    """The value ``name`` is bound to once in ``scope`` (a builder function's body), else at module
+    level; with the scope it was bound in (None: the module)."""
+    if scope is not None and name in scope.values:
+        return scope.values[name], scope
+    value = objects.module_values.get(name)
+    return (value, None) if value is not None else None
+
+
+def _added(name: str, objects: ObjectScope, scope: BuiltValues | None) -> tuple[ast.expr, ...]:
+    """The ``name.add(x)``/``name.append(x)`` arguments of the scope that binds ``name``."""
+    if scope is not None and name in scope.values:
+        return scope.added.get(name, ())
+    return objects.module_built.added.get(name, ())
+
+
+@dataclass(frozen=True)
+class BuiltObject:
+    """An object a framework class builds: its class, the constructor call, the scope that binds
+    the names it reads (None: the module) and the name it was bound to there (``.add`` calls)."""
+
+    cls: str
+    call: ast.Call
+    scope: BuiltValues | None
+    name: str | None
+
+
+def built_object(value: ast.expr | None, objects: ObjectScope, scope: BuiltValues | None = None,
+                  name: str | None = None, depth: int = 0) -> BuiltObject | None:
+    """What ``value`` builds: a framework constructor (:func:`_constructor`), through names bound
+    once, and through module-level builder functions whose one ``return`` builds it
+    (``model = build_model()``)."""
+    if value is None or depth > 6:
+        return None
+    if isinstance(value, ast.Name):
+        bound = _bound(value.id, objects, scope)
+        return built_object(bound[0], objects, bound[1], value.id, depth + 1) if bound is not None else None
+    found = constructor(value, objects, scope)
+    if found is not None:
+        return BuiltObject(found[0], found[1], scope, name)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in objects.module_funcs \
+            and (scope is None or value.func.id not in scope.values):
+        builder = objects.module_funcs[value.func.id]
+        returns = [n.value for n in own_nodes(builder) if isinstance(n, ast.Return) and n.value is not None]
+        if len(returns) == 1:
+            return built_object(returns[0], objects, built_values(builder), None, depth + 1)
+    return None
+
+
+def _elements(expr: ast.expr | None, objects: ObjectScope, scope: BuiltValues | None) -> list[ast.expr]:
+    """The layers a literal list holds, through a name bound once to it and its ``.append`` calls."""
+    if isinstance(expr, ast.Name):
+        bound = _bound(expr.id, objects, scope)
+        if bound is None:
+            return []
+        return [*_elements(bound[0], objects, bound[1]), *_added(expr.id, objects, bound[1])]
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return [e for e in expr.elts if not isinstance(e, ast.Starred)]
+    return []
+
+
+def model_layers(built: BuiltObject, objects: ObjectScope) -> list[tuple[ast.expr, BuiltValues | None]]:
+    """The layers a model built here holds, each with the scope it was built in: the list given
+    to ``Sequential([...])`` and the layers ``model.add(layer)`` adds, or the layers a functional
+    ``Model(inputs, outputs)`` applies on the way to its outputs (``Layer(...)(x)``, followed back
+    through names bound once in the builder function or at module level)."""
+    call, scope = built.call, built.scope
+    if built.cls in SEQUENTIAL:
+        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "layers"), None)
+        layers = _elements(given, objects, scope) if given is not None else []
+        if built.name is not None:
+            layers += _added(built.name, objects, scope)
+        return [(layer, scope) for layer in layers]
+    if built.cls not in FUNCTIONAL:
+        return []
+    outputs = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "outputs"), None)
+    found: list[tuple[ast.expr, BuiltValues | None]] = []
+    seen: set[str] = set()
+    frontier: list[tuple[ast.expr, BuiltValues | None]] = [(outputs, scope)] if outputs is not None else []
+    for _ in range(8):  # names followed a few assignments back
+        following: list[tuple[ast.expr, BuiltValues | None]] = []
+        for expr, where in frontier:
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Call) and isinstance(node.func, (ast.Call, ast.Name)):
+                    found.append((node.func, where))  # Layer(...)(x), or layer(x) with layer = Layer(...)
+                if isinstance(node, ast.Name) and node.id not in seen:
+                    seen.add(node.id)
+                    steps = (where or objects.module_built).assigned.get(node.id, ())
+                    if len(steps) > 1:  # x = layer(x) chains: every step
+                        following.extend((value, where) for value in steps)
+                        continue
+                    bound = _bound(node.id, objects, where)
+                    if bound is not None:
+                        following.append(bound)
+        frontier = following
+    return found
