@@ -334,9 +334,10 @@ _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
 
 def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> set[int]:
     """Statements of a block that ends the run: its last statement calls ``sys.exit()``/``exit()``/
-    ``os._exit()``, or raises outside any ``try`` of its function (a check that fired, reporting before
-    it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``). They run at most once per run,
-    not in every step; the test that guards them still runs every step and is not among them."""
+    ``os._exit()``, or raises outside any ``try`` of its function, and none leaves it before (a check
+    that fired, reporting before it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``).
+    They run at most once per run, not in every step; the test that guards them still runs every
+    step and is not among them."""
     out: set[int] = set()
 
     def ends(stmt: ast.stmt, in_try: bool) -> bool:
@@ -347,8 +348,20 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
             return (resolve(func) or (func.id if isinstance(func, ast.Name) else None)) in _EXITS
         return False
 
+    def leaves_early(body: list[ast.stmt]) -> bool:
+        """A statement of the block may leave it before its end (``if not ok: return x`` before a
+        final ``raise``: the block runs in every call that returns early)."""
+        stack: list[ast.AST] = list(body)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom)):
+                return True
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.extend(ast.iter_child_nodes(n))
+        return False
+
     def visit(body: list[ast.stmt], in_try: bool) -> None:
-        if body and ends(body[-1], in_try):
+        if body and ends(body[-1], in_try) and not leaves_early(body):
             out.update(id(n) for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.stmt))
         for stmt in body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
