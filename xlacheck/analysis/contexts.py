@@ -57,6 +57,7 @@ from xlacheck.analysis.tables import (
     JAX_FUNCTION_TRANSFORMS,
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
+    JAX_TREE_MAPS,
     JIT_COMPILE_KEYWORDS,
     TF_FUNCTION_NAMES,
     autograph_converts,
@@ -846,6 +847,8 @@ class _Scanner:
                 if target is not None:
                     self._handoff_refs(target, Role.LAX if traced else Role.GRAPH, func, cls, node,
                                        how=f"traced by {name}")
+            elif name in JAX_TREE_MAPS and node.args and not isinstance(node.args[0], ast.Starred):
+                self._handoff_refs(node.args[0], Role.GRAPH, func, cls, node, how="leaves")
             elif name in _GRAPH_HIGHER_ORDER:
                 loop = name in _LOOP_HIGHER_ORDER
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop", "tf.compat.v1.while_loop") \
@@ -1487,7 +1490,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
         # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
         elif h.role is Role.GRAPH:
             func = h.call.func if h.call is not None else None
-            if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
+            if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure") \
+                    and h.how != "leaves":  # tf.nest.map_structure, jax.tree.map: any leaves
                 t.traced_args = True
             if h.loop:
                 t.loop_body = True

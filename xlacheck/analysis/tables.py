@@ -74,6 +74,10 @@ JAX_TRACING_PRIMITIVES: dict[str, tuple[tuple[int, ...], tuple[str, ...], bool]]
 # is given (a BatchTracer has no value: `if x > 0:` fails eagerly too), jax.checkpoint traces its
 # function into a jaxpr; an `in_axes=None` argument of vmap is passed through unchanged (a Python
 # int stays one), so vmap with `in_axes` runs in its caller's context only.
+# Pytree maps: the function runs in the caller's trace too, on the leaves (arrays under jax.jit, but
+# any Python leaves of a tree built there), so its parameters are not taken for arrays by themselves.
+JAX_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map",
+                           "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
 JAX_FUNCTION_TRANSFORMS: dict[str, bool] = {
     "jax.grad": False, "jax.value_and_grad": False, "jax.jacrev": False, "jax.jacfwd": False,
     "jax.jacobian": False, "jax.hessian": False, "jax.jvp": False, "jax.vjp": False, "jax.linearize": False,
