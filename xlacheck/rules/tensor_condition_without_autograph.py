@@ -95,7 +95,10 @@ class TensorConditionWithoutAutograph(Rule):
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` functions, and whatever an `autograph=False` entry runs on its trace, even where
+    `jax.jit` functions (and what they run through `jax.grad`/`jax.vmap`/`jax.tree.map`; a
+    `jax.vmap`/`jax.checkpoint` body anywhere; a truth test on a required non-static `jax.jit`
+    argument or an item of one, which JAX passes as a tracer even when the caller passes a Python
+    bool), and whatever an `autograph=False` entry runs on its trace, even where
     another path converts it (its helpers, and the `call` of the Keras layers and models it calls:
     Keras converts `call` only when its caller's AutoGraph status allows); also in a module-level
     helper that nothing in the file compiles when the helper declares
