@@ -4,8 +4,9 @@ Two meanings, kept apart because their callers need different proofs:
 
 - :func:`returns_one_reduction`: every ``return`` gives one reduction of tensor values, any
   TensorFlow reduction (``reduce_*``, ``argmax``, ``norm``, ``count_nonzero`` ..., with or
-  without ``axis``) or its jax.numpy twin (``jnp.sum``, ``x.max()``), through ``tf.cast``/``tf.identity``/``tf.stop_gradient``, plus or times a
-  number, or a name bound once to one. A call of such a function is a tensor computed from data
+  without ``axis``) or its jax.numpy twin (``jnp.sum``, ``x.max()``), through
+  ``tf.cast``/``tf.identity``/``tf.stop_gradient``, plus or times a number, or a name bound once
+  to one. A call of such a function is a tensor computed from data
   (:func:`xlacheck.analysis.values.reduction_functions`).
 - :func:`returns_scalar_reduction`: every ``return`` gives a scalar, a full reduction without
   ``axis`` (``tf.reduce_mean(x)``, ``tf.nn.compute_average_loss``), negated, scaled by a number

@@ -305,7 +305,7 @@ class JaxTracedShape(Rule):
             return
         for keyword, arg in static_arguments(name, as_function):
             # the packed tuple is built here: its elements' flags, never its own (flags are memoized by id)
-            parts = arg.elts if args is not node.args and arg is args[0] else [arg]
+            parts = arg.elts if args is not node.args and arg is args[0] and isinstance(arg, ast.Tuple) else [arg]
             if arg is not f.value and any(_traced(ctx.flags(a)) for a in parts):
                 ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
                                        "shapes must be static (ConcretizationTypeError); use a static bound or "

@@ -63,17 +63,19 @@ def _numeric_variable(test: ast.expr, ctx: RuleContext) -> str | None:
 
 def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
     """``if flag:`` / ``if not flag:`` / ``if mask[i]:`` on a parameter (or an item of one) of an
-    explicit ``jax.jit`` entry that is not static, has no default and is never rebound. jax.jit passes every leaf of its non-static
-    arguments as a tracer, a Python bool or int included (measured, jax 0.10.2: ``jax.jit(f)(x,
-    True)`` raises TracerBoolConversionError at ``if not flag:``); only a container passed whole
-    would be truthy without a trace error, and none of the 570 functions decorated with jax.jit in the
-    JAX corpora judged so far (reserve10-15, real_code.py's) tests such an argument's truth (a static
-    flag is in ``static_argnames``, an optional one defaults to None). Not an attribute
-    (``state.flag``): a registered pytree may keep it as static metadata."""
+    explicit ``jax.jit`` entry that is not static, has no default, is never rebound and is read
+    only for its truth. jax.jit passes every leaf of its non-static arguments as a tracer, a Python
+    bool or int included (measured, jax 0.10.2: ``jax.jit(f)(x, True)`` raises
+    TracerBoolConversionError at ``if not flag:``); only a container passed whole is truthy without
+    a trace error, and a container is read some other way too (``x['a']``, ``jnp.stack(x)``). None
+    of the 570 functions decorated with jax.jit in the JAX corpora judged so far (reserve10-15,
+    real_code.py's) tests such an argument's truth (a static flag is in ``static_argnames``, an
+    optional one defaults to None). Not an attribute (``state.flag``): a registered pytree may keep
+    it as static metadata."""
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
     while isinstance(test, ast.Subscript):
-        test = test.value  # an item of it (`mask[i]`, `batch["flag"]`): a leaf, so a tracer, or a sub-container
+        test = test.value  # an item of it (`mask[i]`): a leaf, so a tracer, or a sub-container
     info = ctx.function
     node = info.node
     if not (isinstance(test, ast.Name) and info.jax and info.jit_entry and info.cls is None
@@ -85,8 +87,28 @@ def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
     required = {a.arg for a in positional[:len(positional) - len(args.defaults)]}
     if test.id not in required or args.vararg is not None or args.kwarg is not None:
         return False
-    return not any(isinstance(n, ast.Name) and n.id == test.id and not isinstance(n.ctx, ast.Load)
-                   for n in ast.walk(node))
+    return all(isinstance(n.ctx, ast.Load) and _only_truth_tested(n, parents)
+               for parents in [_parents(node)] for n in ast.walk(node)
+               if isinstance(n, ast.Name) and n.id == test.id)
+
+
+def _parents(root: ast.AST) -> dict[int, ast.AST]:
+    return {id(child): n for n in ast.walk(root) for child in ast.iter_child_nodes(n)}
+
+
+def _only_truth_tested(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """``name`` (or an item of it by a non-string index, negated or not) is the test of an ``if``,
+    ``while`` or conditional expression, or a tested operand of ``and``/``or``."""
+    node: ast.AST = name
+    parent = parents.get(id(node))
+    while isinstance(parent, ast.Subscript) and parent.value is node and not (
+            isinstance(parent.slice, ast.Constant) and isinstance(parent.slice.value, str)):
+        node, parent = parent, parents.get(id(parent))
+    while isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        node, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
+        return parent.test is node
+    return isinstance(parent, ast.BoolOp) and any(v is node for v in parent.values[:-1])
 
 
 class TensorConditionWithoutAutograph(Rule):
