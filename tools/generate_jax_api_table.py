@@ -37,6 +37,14 @@ Per function (``by`` says how each fact was decided):
   (``np.exp(x)``: TracerArrayConversionError). Functions that need more arguments are in
   neither. ``--refresh-numpy`` probes only this part into the existing file.
 
+* ``array_methods`` (top level): the public methods of a traced array; ``array_methods_packed``:
+  those that take their shape or axes as separate arguments (``x.reshape(2, -1)``: a ``*args``
+  parameter in ``jax.Array``'s signature). ``--refresh-methods`` probes only these.
+
+* Functions whose parameters the generic synthetic values cannot fit (padding configurations,
+  index tuples, per-dimension sizes: ``jnp.pad``, ``lax.dynamic_slice``, ``lax.broadcast_in_dim``)
+  are called with the arguments :func:`probe_arguments` lists, then probed like any other.
+
 xlacheck reads the file through :mod:`xlacheck.api_table` (``lookup("jax.numpy.nonzero")``); no
 JAX import there.
 """
@@ -67,9 +75,39 @@ AXIS_PARAMS = {"axis", "axis1", "axis2", "source", "destination", "dimension", "
 SHAPE_PARAMS = {"shape", "newshape", "new_shape", "sizes", "broadcast_sizes", "out_shape"}
 SKIP = {"jax.numpy.load", "jax.numpy.save", "jax.numpy.savez", "jax.numpy.fromfile", "jax.numpy.fromfunction",
         "jax.numpy.frompyfunc", "jax.numpy.vectorize", "jax.numpy.piecewise", "jax.numpy.printoptions",
-        "jax.numpy.set_printoptions", "jax.lax.while_loop", "jax.lax.fori_loop", "jax.lax.scan", "jax.lax.cond",
+        "jax.numpy.set_printoptions", "jax.lax.while_loop", "jax.lax.fori_loop", "jax.lax.cond",
         "jax.lax.switch", "jax.lax.map", "jax.lax.custom_root", "jax.lax.custom_linear_solve",
         "jax.lax.associative_scan", "jax.lax.reduce", "jax.lax.reduce_window", "jax.lax.sort_key_val"}
+
+
+def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
+    """Arguments for functions whose parameters the generic synthetic values cannot fit (padding
+    configurations, index tuples, sizes per dimension): keyword -> value, an array where the
+    function takes data; the probe then asks which of the others must be static, as for any call."""
+    array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
+    pairs = (0, 0)
+    table: dict[str, dict[str, Any]] = {
+        "jax.numpy.pad": {"array": array, "pad_width": 1},
+        "jax.numpy.indices": {"dimensions": (2, 2)},
+        "jax.lax.pad": {"operand": array, "padding_value": jnp.float32(0.0), "padding_config": ((1, 1, 0), (0, 0, 0))},
+        "jax.lax.dynamic_slice": {"operand": array, "start_indices": pairs, "slice_sizes": (1, 1)},
+        "jax.lax.dynamic_update_slice": {"operand": array, "update": array[:1, :1], "start_indices": pairs},
+        "jax.lax.slice": {"operand": array, "start_indices": pairs, "limit_indices": (1, 1)},
+        "jax.lax.slice_in_dim": {"operand": array, "start_index": 0, "limit_index": 1},
+        "jax.lax.index_in_dim": {"operand": array, "index": 0},
+        "jax.lax.broadcast_in_dim": {"operand": array, "shape": (3, 2, 2), "broadcast_dimensions": (1, 2)},
+        "jax.lax.full": {"shape": (2, 2), "fill_value": jnp.float32(1.0)},
+        "jax.lax.reshape": {"operand": array, "new_sizes": (4,)},
+        "jax.lax.expand_dims": {"array": array, "dimensions": (0,)},
+        "jax.lax.squeeze": {"array": array[None], "dimensions": (0,)},
+        "jax.lax.tile": {"operand": array, "reps": (1, 2)},
+        "jax.lax.rev": {"operand": array, "dimensions": (0,)},
+        "jax.lax.transpose": {"operand": array, "permutation": (1, 0)},
+        "jax.lax.split": {"operand": array, "sizes": (1, 1)},
+        # a loop primitive: only its trip count is asked about (the body is a closed-over function)
+        "jax.lax.scan": {"f": lambda carry, x: (carry, carry), "init": array, "xs": None, "length": 2},
+    }
+    return table.get(name)
 
 
 def synthetic(param: inspect.Parameter, jnp: Any) -> Any:
@@ -129,6 +167,9 @@ def probe(name: str, fn: Any, jax: Any, jnp: Any) -> dict[str, Any]:
         candidates = []
     array = jnp.reshape(jnp.arange(1, 5, dtype=jnp.float32) / 4.0, (2, 2))
     candidates += [{"__0": array}, {"__0": array, "__1": array}]
+    special = probe_arguments(name, jnp)
+    if special is not None:
+        candidates.insert(0, special)
     out = args = None
     for trial in candidates:
         positional = [v for k, v in trial.items() if k.startswith("__")]
@@ -328,6 +369,23 @@ def probe_array_methods(jax: Any, jnp: Any) -> list[str]:
     return sorted(set(found))
 
 
+def probe_packed_methods(jax: Any) -> list[str]:
+    """The array methods that take their shape or axes as separate positional arguments (a
+    ``*args`` parameter in ``jax.Array``'s signature: ``x.reshape(2, -1)`` is ``jnp.reshape(x, (2, -1))``,
+    ``x.transpose(1, 0)`` is ``jnp.transpose(x, (1, 0))``)."""
+    found: list[str] = []
+    for attr in dir(jax.Array):
+        if attr.startswith("_"):
+            continue
+        try:
+            params = inspect.signature(getattr(jax.Array, attr)).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            found.append(attr)
+    return sorted(found)
+
+
 def write(table: dict[str, Any], out: Path) -> None:
     lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in table.items() if k != "entries"]
     lines.append(' "entries": {')
@@ -412,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.refresh_methods:
         table = json.loads(args.out.read_text())
         table["array_methods"] = probe_array_methods(jax, jnp)
-        print(f"array_methods: {len(table['array_methods'])}")
+        table["array_methods_packed"] = probe_packed_methods(jax)
+        print(f"array_methods: {len(table['array_methods'])}, packed: {table['array_methods_packed']}")
         write(table, args.out)
         return 0
     if args.refresh_params:
@@ -448,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
     add_params(entries, jax, jnp)
     table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
     table["array_methods"] = probe_array_methods(jax, jnp)
+    table["array_methods_packed"] = probe_packed_methods(jax)
     write(table, args.out)
     print(f"wrote {args.out}: {json.dumps(stats)}")
     return 0

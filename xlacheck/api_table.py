@@ -208,6 +208,12 @@ def jax_array_methods() -> frozenset[str]:
     return frozenset(_jax_table().get("array_methods", ()))
 
 
+def jax_array_packed_methods() -> frozenset[str]:
+    """The traced array's methods that take their shape or axes as separate arguments:
+    ``x.reshape(b, t)`` is ``jnp.reshape(x, (b, t))``. Measured (``array_methods_packed``)."""
+    return frozenset(_jax_table().get("array_methods_packed", ()))
+
+
 @cache
 def _jax_entries() -> dict[str, dict[str, Any]]:
     raw: dict[str, dict[str, Any]] = _jax_table()["entries"]

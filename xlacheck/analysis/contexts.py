@@ -54,8 +54,10 @@ from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.reductions import returns_scalar_reduction
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, built_values, own_nodes, own_nodes_in_loops
 from xlacheck.analysis.tables import (
+    JAX_FUNCTION_TRANSFORMS,
     JAX_JIT_NAMES,
     JAX_TRACING_PRIMITIVES,
+    JAX_TREE_MAPS,
     JIT_COMPILE_KEYWORDS,
     TF_FUNCTION_NAMES,
     autograph_converts,
@@ -242,6 +244,9 @@ class FunctionInfo:
     traced_entry: ast.expr | None = None  # the tf.function/jax.jit decorator or wrapper call that traces it
     jax: bool = False  # traced by jax.jit: no AutoGraph, no value specialization, no bounded dynamic shapes
     static_params: frozenset[str] = frozenset()  # jax.jit static_argnums/static_argnames: Python values
+    # a jax.jit of it names its static arguments in a way not read here (`static_argnums=STATIC`,
+    # `**options`): any parameter may be static
+    static_params_unknown: bool = False
     # the part of static_params that a functools.partial binds before jax.jit sees the function:
     # constants closed over, not arguments (no cache-key entry)
     partial_bound: frozenset[str] = frozenset()
@@ -380,8 +385,13 @@ class ModuleFacts:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}
 
     def callee(self, call: ast.Call, caller: FunctionInfo) -> tuple[FunctionInfo, bool] | None:
-        """The same-file function a call invokes, and whether it is a ``self.method`` call."""
+        """The same-file function a call invokes, and whether it is a ``self.method`` call.
+        ``jax.vmap(fn)(x)``, ``jax.grad(fn)(w, x)``: a JAX transformation passes the arguments on to
+        ``fn`` (slices of the mapped ones), so it is a call of ``fn`` with them."""
         f = call.func
+        if isinstance(f, ast.Call) and f.args and isinstance(f.args[0], (ast.Name, ast.Attribute)) \
+                and self.aliases.resolve(f.func) in JAX_FUNCTION_TRANSFORMS:
+            return self.callee(ast.Call(func=f.args[0], args=call.args, keywords=call.keywords), caller)
         if isinstance(f, ast.Name):
             found = _lookup(f, caller, caller.cls, self.module_funcs, self.classes_by_name, self.by_node)
             if found:
@@ -447,12 +457,17 @@ def _static_params(info: FunctionInfo, call: ast.expr | None, *, bound: bool = F
     params = [a.arg for a in info.node.args.posonlyargs + info.node.args.args][1 if bound else 0:]
     out: set[str] = set()
     for kw in call.keywords:
+        if kw.arg is None:
+            info.static_params_unknown = True  # jax.jit(f, **options)
+            continue
         values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
         for v in values:
             if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
                     and isinstance(v.operand.value, int):
                 v = ast.Constant(-v.operand.value)  # static_argnums=-1: counted from the end, as jax does
             if not isinstance(v, ast.Constant):
+                if kw.arg in _STATIC_ARGNUMS or kw.arg == "static_argnames":
+                    info.static_params_unknown = True
                 continue
             if kw.arg in _STATIC_ARGNUMS and isinstance(v.value, int) and -len(params) <= v.value < len(params):
                 out.add(params[v.value])
@@ -532,6 +547,10 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable,
         return Role.TF_FUNCTION, xla
     if name in JAX_JIT_NAMES:  # JAX: no AutoGraph, arguments always traced
         return Role.JAX, True
+    if JAX_FUNCTION_TRANSFORMS.get(name) and not (isinstance(dec, ast.Call) and (
+            len(dec.args) > (1 if dec.func is not target else 0)
+            or any(kw.arg in ("in_axes", "static_argnums") or kw.arg is None for kw in dec.keywords))):
+        return Role.LAX, False  # @jax.vmap / @jax.checkpoint: every argument traced wherever it is called
     # torch.compile is not a TensorFlow/JAX context: Dynamo breaks the graph where AutoGraph or a
     # tracer would fail, and the torch model (analysis/torch_model.py) reads it (backend="openxla")
     if name in ("tf.autograph.experimental.do_not_convert",):
@@ -824,6 +843,17 @@ class _Scanner:
                 for kw in node.keywords:
                     if kw.arg in keywords:
                         self._handoff_refs(kw.value, Role.LAX, func, cls, node, how=f"traced by {name}", loop=loop)
+            elif name in JAX_FUNCTION_TRANSFORMS:
+                target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else next(
+                    (kw.value for kw in node.keywords if kw.arg == "fun"), None)
+                # every argument traced: vmap without `in_axes` (all mapped), checkpoint without static ones
+                traced = JAX_FUNCTION_TRANSFORMS[name] and len(node.args) < 2 and not any(
+                    kw.arg in ("in_axes", "static_argnums") or kw.arg is None for kw in node.keywords)
+                if target is not None:
+                    self._handoff_refs(target, Role.LAX if traced else Role.GRAPH, func, cls, node,
+                                       how=f"traced by {name}")
+            elif name in JAX_TREE_MAPS and node.args and not isinstance(node.args[0], ast.Starred):
+                self._handoff_refs(node.args[0], Role.GRAPH, func, cls, node, how="leaves")
             elif name in _GRAPH_HIGHER_ORDER:
                 loop = name in _LOOP_HIGHER_ORDER
                 for arg in node.args[:3] if name in ("tf.cond", "tf.while_loop", "tf.compat.v1.while_loop") \
@@ -1313,6 +1343,10 @@ def _entry_points(inf: _Inference) -> list[_Work]:
         elif role is Role.TF_FUNCTION:
             work.append((info, True, xla, level, "decorated with tf.function" + ("(jit_compile=True)" if xla else ""),
                          line))
+        elif role is Role.LAX:
+            info.no_autograph = info.jax = True
+            work.append((info, False, False, Level.CERTAIN, "decorated with a JAX transformation that traces it",
+                         line))
         else:
             info.no_autograph = True
             work.append((info, False, xla, level, "jit-compiled without AutoGraph", line))
@@ -1461,7 +1495,8 @@ def _handoff_work(inf: _Inference, h: _Handoff) -> list[_Work]:
         # tensors (elements, loop variables), except tf.nest.map_structure (any leaves).
         elif h.role is Role.GRAPH:
             func = h.call.func if h.call is not None else None
-            if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure"):
+            if func is not None and not (isinstance(func, ast.Attribute) and func.attr == "map_structure") \
+                    and h.how != "leaves":  # tf.nest.map_structure, jax.tree.map: any leaves
                 t.traced_args = True
             if h.loop:
                 t.loop_body = True

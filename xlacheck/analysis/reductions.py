@@ -4,8 +4,9 @@ Two meanings, kept apart because their callers need different proofs:
 
 - :func:`returns_one_reduction`: every ``return`` gives one reduction of tensor values, any
   TensorFlow reduction (``reduce_*``, ``argmax``, ``norm``, ``count_nonzero`` ..., with or
-  without ``axis``), through ``tf.cast``/``tf.identity``/``tf.stop_gradient``, plus or times a
-  number, or a name bound once to one. A call of such a function is a tensor computed from data
+  without ``axis``) or its jax.numpy twin (``jnp.sum``, ``x.max()``), through
+  ``tf.cast``/``tf.identity``/``tf.stop_gradient``, plus or times a number, or a name bound once
+  to one. A call of such a function is a tensor computed from data
   (:func:`xlacheck.analysis.values.reduction_functions`).
 - :func:`returns_scalar_reduction`: every ``return`` gives a scalar, a full reduction without
   ``axis`` (``tf.reduce_mean(x)``, ``tf.nn.compute_average_loss``), negated, scaled by a number
@@ -32,6 +33,11 @@ from xlacheck.analysis.tables import FULL_REDUCTIONS
 _REDUCTION_PREFIXES = ("reduce_", "argmax", "argmin")
 _REDUCTION_NAMES = frozenset({"count_nonzero", "norm", "global_norm", "bincount"})
 _PASS_THROUGH = ("tf.cast", "tf.dtypes.cast", "tf.identity", "tf.stop_gradient")
+# The same in jax.numpy (``jnp.sum(mask)``, ``jnp.linalg.norm(g)``) and as a method of the array
+# (``mask.sum()``, ``scores.argmax()``: a jax.Array's method is the jax.numpy function of that name).
+_JAX_REDUCTION_NAMES = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "argmax", "argmin",
+                                  "count_nonzero", "norm", "bincount", "nansum", "nanmax", "nanmin"})
+_JAX_PASS_THROUGH = ("jnp.asarray", "jax.lax.stop_gradient", "lax.stop_gradient")
 
 Assignments = Mapping[str, list[ast.expr | None]]
 
@@ -96,6 +102,16 @@ def _one_reduction(e: ast.expr | None, aliases: AliasTable, assigned: Assignment
     if not isinstance(e, ast.Call):
         return False
     name = aliases.resolve(e.func)
+    if name is None and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) \
+            and e.func.value.id != "self" and not e.args:
+        return e.func.attr in _JAX_REDUCTION_NAMES and "jax" in aliases.frameworks  # `mask.sum()`
+    if name is not None and name.startswith(("jnp.", "jax.numpy.")):
+        last = name.rsplit(".", 1)[-1]
+        if name in _JAX_PASS_THROUGH and e.args:
+            return _one_reduction(e.args[0], aliases, assigned, depth + 1)
+        return last in _JAX_REDUCTION_NAMES
+    if name in _JAX_PASS_THROUGH and e.args:
+        return _one_reduction(e.args[0], aliases, assigned, depth + 1)
     if name is None or not name.startswith("tf."):
         return False
     if name in _PASS_THROUGH and e.args:

@@ -65,6 +65,25 @@ JAX_TRACING_PRIMITIVES: dict[str, tuple[tuple[int, ...], tuple[str, ...], bool]]
     "jax.lax.cond": ((1, 2), ("true_fun", "false_fun"), False),
     "jax.lax.switch": ((1,), ("branches",), False),
 }
+# JAX transformations of a function (its first argument, keyword ``fun``): the function runs inside
+# the trace of whoever calls the transformed function, so under jax.jit it is compiled code like a
+# call from there (a Python `if` on an argument fails; measured on jax 0.10.2: `jax.grad(loss)`
+# inside a jitted step raises TracerBoolConversionError on `if l > 10.0:`, the same grad called
+# eagerly runs, its JVP tracers hold concrete values). Name -> whether it traces the function
+# wherever it is called, as the lax primitives do: jax.vmap maps every argument when no `in_axes`
+# is given (a BatchTracer has no value: `if x > 0:` fails eagerly too), jax.checkpoint traces its
+# function into a jaxpr; an `in_axes=None` argument of vmap is passed through unchanged (a Python
+# int stays one), so vmap with `in_axes` runs in its caller's context only.
+# Pytree maps: the function runs in the caller's trace too, on the leaves (arrays under jax.jit, but
+# any Python leaves of a tree built there), so its parameters are not taken for arrays by themselves.
+JAX_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map",
+                           "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
+JAX_FUNCTION_TRANSFORMS: dict[str, bool] = {
+    "jax.grad": False, "jax.value_and_grad": False, "jax.jacrev": False, "jax.jacfwd": False,
+    "jax.jacobian": False, "jax.hessian": False, "jax.jvp": False, "jax.vjp": False, "jax.linearize": False,
+    "jax.custom_jvp": False, "jax.custom_vjp": False, "jax.named_call": False,
+    "jax.vmap": True, "jax.checkpoint": True, "jax.remat": True, "jax.ad_checkpoint.checkpoint": True,
+}
 
 BOOL_FUNCS = frozenset({
     "tf.math.is_finite", "tf.math.is_nan", "tf.math.is_inf", "tf.logical_and", "tf.logical_or",

@@ -302,7 +302,11 @@ class JaxTracedShape(Rule):
         if not k & TENSOR or k & PYLIST or f.attr not in api_table.jax_array_methods():
             return  # `outputs.append(...)` on a traced pytree object is its class's method: no jax.Array has .append
         name = f"jnp.{f.attr}"
-        as_function = ast.Call(func=f, args=[f.value, *node.args], keywords=node.keywords)
+        args = node.args
+        if len(args) > 1 and f.attr in api_table.jax_array_packed_methods() \
+                and not any(isinstance(a, ast.Starred) for a in args):
+            args = [ast.Tuple(elts=list(args), ctx=ast.Load())]  # x.reshape(b, t) is jnp.reshape(x, (b, t))
+        as_function = ast.Call(func=f, args=[f.value, *args], keywords=node.keywords)
         need = _data_dependent(name, as_function)
         if need:  # x.nonzero(): the method is jnp.nonzero(x)
             if _traced(k) and not any(kw.arg == need for kw in node.keywords):
@@ -311,7 +315,9 @@ class JaxTracedShape(Rule):
                                        f"static `{need}`")
             return
         for keyword, arg in static_arguments(name, as_function):
-            if arg is not f.value and _traced(ctx.flags(arg)):
+            # the packed tuple is built here: its elements' flags, never its own (flags are memoized by id)
+            parts = arg.elts if args is not node.args and arg is args[0] and isinstance(arg, ast.Tuple) else [arg]
+            if arg is not f.value and any(_traced(ctx.flags(a)) for a in parts):
                 ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
                                        "shapes must be static (ConcretizationTypeError); use a static bound or "
                                        "static_argnums")

@@ -61,13 +61,66 @@ def _numeric_variable(test: ast.expr, ctx: RuleContext) -> str | None:
     return None
 
 
+def _bare_jit_argument(test: ast.expr, ctx: RuleContext) -> bool:
+    """``if flag:`` / ``if not flag:`` / ``if mask[i]:`` on a parameter (or an item of one) of an
+    explicit ``jax.jit`` entry that is not static, has no default, is never rebound and is read
+    only for its truth. jax.jit passes every leaf of its non-static arguments as a tracer, a Python
+    bool or int included (measured, jax 0.10.2: ``jax.jit(f)(x, True)`` raises
+    TracerBoolConversionError at ``if not flag:``); only a container passed whole is truthy without
+    a trace error, and a container is read some other way too (``x['a']``, ``jnp.stack(x)``). None
+    of the 570 functions decorated with jax.jit in the JAX corpora judged so far (reserve10-15,
+    real_code.py's) tests such an argument's truth (a static flag is in ``static_argnames``, an
+    optional one defaults to None). Not an attribute (``state.flag``): a registered pytree may keep
+    it as static metadata."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    while isinstance(test, ast.Subscript):
+        test = test.value  # an item of it (`mask[i]`): a leaf, so a tracer, or a sub-container
+    info = ctx.function
+    node = info.node
+    if not (isinstance(test, ast.Name) and info.jax and info.jit_entry and info.cls is None
+            and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and test.id not in info.static_params
+            and not info.static_params_unknown):
+        return False
+    args = node.args
+    positional = args.posonlyargs + args.args
+    required = {a.arg for a in positional[:len(positional) - len(args.defaults)]}
+    if test.id not in required or args.vararg is not None or args.kwarg is not None:
+        return False
+    return all(isinstance(n.ctx, ast.Load) and _only_truth_tested(n, parents)
+               for parents in [_parents(node)] for n in ast.walk(node)
+               if isinstance(n, ast.Name) and n.id == test.id)
+
+
+def _parents(root: ast.AST) -> dict[int, ast.AST]:
+    return {id(child): n for n in ast.walk(root) for child in ast.iter_child_nodes(n)}
+
+
+def _only_truth_tested(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """``name`` (or an item of it by a non-string index, negated or not) is the test of an ``if``,
+    ``while`` or conditional expression, or a tested operand of ``and``/``or``."""
+    node: ast.AST = name
+    parent = parents.get(id(node))
+    while isinstance(parent, ast.Subscript) and parent.value is node and not (
+            isinstance(parent.slice, ast.Constant) and isinstance(parent.slice.value, str)):
+        node, parent = parent, parents.get(id(parent))
+    while isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        node, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
+        return parent.test is node
+    return isinstance(parent, ast.BoolOp) and any(v is node for v in parent.values[:-1])
+
+
 class TensorConditionWithoutAutograph(Rule):
     """
     ## What it does
     Flags `if`, `while`, ternaries and `and`/`or` whose condition is a tensor, in compiled code
     that AutoGraph does not convert: `@tf.function(autograph=False)`,
     `@tf.autograph.experimental.do_not_convert`, lambdas (including `keras.layers.Lambda`),
-    `jax.jit` functions, and whatever an `autograph=False` entry runs on its trace, even where
+    `jax.jit` functions (and what they run through `jax.grad`/`jax.vmap`/`jax.tree.map`; a
+    `jax.vmap`/`jax.checkpoint` body anywhere; a truth test on a required non-static `jax.jit`
+    argument or an item of one, which JAX passes as a tracer even when the caller passes a Python
+    bool), and whatever an `autograph=False` entry runs on its trace, even where
     another path converts it (its helpers, and the `call` of the Keras layers and models it calls:
     Keras converts `call` only when its caller's AutoGraph status allows); also in a module-level
     helper that nothing in the file compiles when the helper declares
@@ -266,6 +319,13 @@ class TensorConditionWithoutAutograph(Rule):
                     (4, 8, "`if` on a traced array under jax.jit (traced by jax.lax.scan): tracing fails with "
                            "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
                 )),
+        # a Python bool passed to jax.jit is traced like an array unless it is static
+        Example("import jax\n@jax.jit\ndef dropout(x, key, deterministic):\n    if not deterministic:\n"
+                "        x = x * jax.random.bernoulli(key, 0.9, x.shape) / 0.9\n    return x\n",
+                expected=(
+                    (4, 8, "`if` on a traced array under jax.jit (decorated with jax.jit): tracing fails with "
+                           "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -282,7 +342,7 @@ class TensorConditionWithoutAutograph(Rule):
             tested = [node.test]  # type: ignore[attr-defined]
         for test in tested:
             flags = ctx.flags(test)
-            if ctx.tensor_value(flags) if helper else is_tensor(flags):
+            if (ctx.tensor_value(flags) if helper else is_tensor(flags)) or _bare_jit_argument(test, ctx):
                 kind = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression",
                         ast.BoolOp: "`and`/`or`"}[type(node)]
                 if ctx.function.jax:  # say it in JAX's terms: no AutoGraph, no tf.Tensor there
