@@ -274,3 +274,30 @@ def test_buffer_rebound_to_python_value_is_not() -> None:
     src = BUFFER.format(value="torch.tensor(False)").replace(
         "            self.codebook.data.copy_(x[:16])", "            self.initted = True")
     assert _found(src) == []
+
+
+BATCH_MASK = """
+import torch
+import torch.nn.functional as F
+import torch_xla.distributed.parallel_loader as pl
+
+
+def train(model, loader, opt, device):
+    for x, y in pl.MpDeviceLoader(loader, device):
+        {line}
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+"""
+
+
+@pytest.mark.parametrize("line, found", [
+    # a batch item compared to a number, then a method a Python bool lacks: the item was a tensor
+    ("n = (y != -100).sum().item()", [(9, "XLA350")]),
+    ("if (y == 0).all():\n            continue", [(9, "XLA350")]),
+    ("mask = y != -100\n        n = int(mask.sum())", [(10, "XLA350")]),
+    ("same = (y == x).real", []),  # (an attribute a bool has too: nothing proven)
+    ("n = (y != -100)", []),
+])
+def test_batch_item_comparison_then_tensor_method(line: str, found: list[tuple[int, str]]) -> None:
+    assert _found(BATCH_MASK.format(line=line)) == found

@@ -189,6 +189,8 @@ _ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cu
 # tensor's `.cpu()` is a no-op, optimum-tpu's generator.py:185 was such a false finding)
 # Methods that, called on a comparison of unproven values, show it is a tensor mask.
 _MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
+# what a Python bool (the result of comparing a tuple, dict or ModelOutput) has as attributes
+_BOOL_ATTRIBUTES = frozenset(dir(bool))
 # Python numbers drawn anew at each call: ints (an offset, a size) and floats (a zoom or resize factor that
 # sets an output size: torch_xla_recompile.json, float_interpolate_scale_factor). A float only multiplied
 # into tensors is uploaded as data and compiles once (float_scalar): XLA450 reads the flag at sizes only.
@@ -2096,6 +2098,15 @@ class _Walker:
             return [test.args[0].id]
         return []
 
+    def _structure_compared(self, e: ast.expr) -> bool:
+        """``e`` is an ``==``/``!=`` comparison of a batch item or module output (a tensor or a structure of
+        tensors: ``labels != -100``), or a name every assignment in the file binds to one."""
+        if isinstance(e, ast.Name):
+            values = self.b.assigned_values(e.id)
+            return bool(values) and all(not isinstance(v, ast.Name) and self._structure_compared(v) for v in values)
+        return isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq)) \
+            and any(self.b.out.of(x) & STRUCT for x in (e.left, *e.comparators))
+
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
         every n-th step (the documented way to log from a torch_xla loop)."""
@@ -2654,6 +2665,11 @@ class _Walker:
                 # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
                 # in step code the receiver is a torch mask, not a NumPy one)
                 return TENSOR | LONG if m in ("nonzero", "argwhere") else TENSOR
+            if recv & MAYBE_MASK and not recv & TENSOR and m in tensor_methods() and m not in _BOOL_ATTRIBUTES \
+                    and self._structure_compared(f.value):
+                # `(labels != -100).sum()`, `mask = y == 0; mask.all()` with `labels`/`y` a batch item or a module
+                # output: the comparison of a structure would be a Python bool, which has no such method
+                return TENSOR | (BOOL if m in ("any", "all", "bool") else LONG if m in ("sum", "long") else 0)
             if m == "bool" and not recv & (TENSOR | STRUCT) and not c.args:
                 return MAYBE_MASK  # `attention_mask.bool()` of an unproven value
             if m == "tolist" and recv & (TENSOR | BATCH) and not c.args:
