@@ -301,3 +301,24 @@ def train(model, loader, opt, device):
 ])
 def test_batch_item_comparison_then_tensor_method(line: str, found: list[tuple[int, str]]) -> None:
     assert _found(BATCH_MASK.format(line=line)) == found
+
+
+def test_code_after_an_isinstance_return_is_its_else() -> None:
+    src = """
+    import torch
+
+
+    @torch.no_grad()
+    def batched(x, device=None):
+        if isinstance(x, torch.Tensor):
+            return x.unsqueeze(dim=0)
+        return torch.tensor([x], device=device)
+
+
+    @torch.no_grad()
+    def update(model, inp):
+        return batched(model(inp).sum())
+    """
+    assert _found(src) == []
+    assert _found(src.replace("            return x.unsqueeze(dim=0)\n", "            x = x.unsqueeze(dim=0)\n")) \
+        == [(9, "XLA350")]

@@ -2056,6 +2056,10 @@ class _Walker:
                         self.env[name] = flags
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
+            elif _leaves_block(s.body):
+                # `if isinstance(x, torch.Tensor): return x.unsqueeze(0)`: what follows is the test's else
+                for name in self._not_tensor_tests(s.test, False):
+                    self.env[name] = 0
             self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
