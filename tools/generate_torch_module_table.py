@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         missing = sorted(set(names) - set(table["methods"]))
         print(f"{len(names)} names, {len(missing)} missing from the table" + (f": {missing}" if missing else ""))
         stale = losses != table.get("losses")
-        print(f"{len(losses)} loss modules" + (f", the table has {table.get('losses')}" if stale else ", as in the table"))
+        said = f", the table has {table.get('losses')}" if stale else ", as in the table"
+        print(f"{len(losses)} loss modules{said}")
         return 1 if missing or stale else 0
     table = {"schema": 1, "command": COMMAND, "generated": _table_check.generated_date(), "torch": version,
              "methods": names, "losses": losses}

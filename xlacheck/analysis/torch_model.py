@@ -596,9 +596,9 @@ class _Builder:
                 if c.node.name not in self.module_classes:
                     continue
                 for n in walk(c.node):
-                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "register_buffer" \
-                            and _self_attr(n.func) and len(n.args) >= 2 and isinstance(n.args[0], ast.Constant) \
-                            and isinstance(n.args[0].value, str):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _self_attr(n.func) \
+                            and n.func.attr == "register_buffer" and len(n.args) >= 2 \
+                            and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
                         value = n.args[1]
                         tensor = not (isinstance(value, ast.Constant) and value.value is None)
                         registered[n.args[0].value] = registered.get(n.args[0].value, True) and tensor
@@ -890,8 +890,8 @@ class _Builder:
         out.trains = any(_trains(s.node, self) for s in steps)
         # (torch code declared to run on XLA: a backward pass anywhere in the file runs there too, such as a
         # function that calls the model and ``loss.backward()`` and leaves the optimizer to its caller)
-        out.backward = out.trains or any(runs_backward(c, self.resolve) for c in _calls_in(
-            self.tree if out.declared else ast.Module(body=[s.node for s in steps], type_ignores=[])))
+        scopes: list[ast.AST] = [self.tree] if out.declared else [s.node for s in steps]
+        out.backward = out.trains or any(runs_backward(c, self.resolve) for n in scopes for c in _calls_in(n))
 
     def built_class(self, recv: ast.expr) -> str:
         """The class the file builds ``recv`` (a name or ``self.<attr>``) from at every assignment
@@ -1806,7 +1806,8 @@ def runs_backward(c: ast.Call, resolve: Callable[[ast.expr], str | None]) -> boo
 
 
 def _optimizer_named(e: ast.expr) -> bool:
-    return isinstance(e, ast.Name) and "opt" in e.id.lower() or _self_attr(e) and "opt" in e.attr.lower()  # type: ignore[attr-defined]
+    return isinstance(e, ast.Name) and "opt" in e.id.lower() \
+        or _self_attr(e) and "opt" in e.attr.lower()  # type: ignore[attr-defined]
 
 
 def _optimizer_step(c: ast.Call, b: _Builder) -> bool:

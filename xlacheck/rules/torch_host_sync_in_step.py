@@ -75,7 +75,7 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
         elif isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and isinstance(node.test, ast.BoolOp):
             # `if step > 0 and loss > 1:`: the test converts the chain's last operand to bool too (the others
             # are the BoolOp's own, below)
-            last = node.test
+            last: ast.expr = node.test
             while isinstance(last, ast.BoolOp):
                 last = last.values[-1]
             if torch.tensor(last) and not torch.of(last) & CPU:
@@ -181,13 +181,13 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
                 out.append((node, "`str.format(tensor)`"))
             continue
         name = f"builtins.{f.id}" if isinstance(f, ast.Name) and resolve(f) in (None, f.id) else resolve(f)
-        if name in reading and len(node.args) > rows[name]["position"] and not _falls_back(name):
-            arg = node.args[rows[name]["position"]]
-            if name in displays:  # the probe handed a list of device scalars (`torch.tensor([loss, acc])`)
-                if isinstance(arg, (ast.List, ast.Tuple)) and any(device_tensor(e) for e in arg.elts):
-                    out.append((node, f"`{name}([tensor, ...])`"))
-            elif device_tensor(arg):
-                out.append((node, f"`{name.removeprefix('builtins.')}(tensor)`"))
+        arg = node.args[rows[name]["position"]] if name in reading and len(node.args) > rows[name]["position"] \
+            and not _falls_back(name) else None
+        if arg is not None and name in displays:  # the probe handed a list of device scalars (`torch.tensor([loss])`)
+            if isinstance(arg, (ast.List, ast.Tuple)) and any(device_tensor(e) for e in arg.elts):
+                out.append((node, f"`{name}([tensor, ...])`"))
+        elif arg is not None and name is not None and device_tensor(arg):
+            out.append((node, f"`{name.removeprefix('builtins.')}(tensor)`"))
         elif name in ("builtins.any", "builtins.all") and name in reading and len(node.args) == 1 \
                 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and device_tensor(node.args[0].elt):
             # the probe iterates a bool vector: the truth test of each item reads it; items that are tensors

@@ -97,7 +97,8 @@ def reshaped_sides(call: ast.Call, leaf: str) -> tuple[int, ...] | None:
     sizes (``F.adaptive_max_pool2d(h.view(-1, 1, 4, 4), 3)``: (4, 4)); None otherwise."""
     x = _arg(call, 0, "input")
     dims = int(leaf[-2]) if leaf[-2:-1].isdigit() else 0
-    if not dims or not (isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in ("view", "reshape")):
+    if not dims or not (isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute)
+                        and x.func.attr in ("view", "reshape")):
         return None
     shape = x.args[0].elts if len(x.args) == 1 and isinstance(x.args[0], (ast.Tuple, ast.List)) else x.args
     tail = [_literal(a) for a in shape][-dims:]
