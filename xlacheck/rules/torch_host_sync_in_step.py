@@ -76,9 +76,13 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             # `if step > 0 and loss > 1:`: the test converts the chain's last operand to bool too (the others
             # are the BoolOp's own, below)
             last: ast.expr = node.test
+            earlier: list[ast.expr] = []
             while isinstance(last, ast.BoolOp):
+                earlier += last.values[:-1]
                 last = last.values[-1]
-            if torch.tensor(last) and not torch.of(last) & CPU:
+            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one)
+            if torch.tensor(last) and not torch.of(last) & CPU \
+                    and not any(torch.tensor(v) and not torch.of(v) & CPU for v in earlier):
                 out.append((last, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.BoolOp):
             for v in node.values[:-1]:
