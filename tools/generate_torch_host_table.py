@@ -13,7 +13,8 @@ device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()`
 
 * ``sinks``: logging and progress calls handed a device tensor (``SummaryWriter.add_scalar(tag,
   loss, step)``); ``argument`` names the parameter that held the tensor and ``position`` its
-  place after ``self``. XLA350 reads them: the call, on an object the file builds from that class,
+  place after ``self`` (``ReduceLROnPlateau.step(metrics)`` too: it compares the metric on the host).
+  XLA350 reads them: the call, on an object the file builds from that class,
   with a proven tensor in that argument, is a host read inside the step.
 * ``optimizers``: every ``torch.optim.Optimizer`` subclass in ``torch.optim`` (and
   ``torch.nn.utils.clip_grad_norm_`` with and without ``error_if_nonfinite``), stepped three times
@@ -23,7 +24,9 @@ device-to-host copy) and the ``aten::_local_scalar_dense`` counter (a ``.item()`
   XLA350 reads them: ``opt.step()`` in a step, where the file
   builds ``opt`` from a class that reads, is a host read at every step.
 * ``functions``: Python and NumPy functions handed a device tensor (``math.isnan(loss)``,
-  ``str(t)``, ``range(n)`` of an integer tensor, ``"%.3f" % loss``, ``"{}".format(loss)``); a row
+  ``str(t)``, ``range(n)`` of an integer tensor, ``"%.3f" % loss``, ``"{}".format(loss)``,
+  ``xm.master_print(t)``, ``torch.tensor([t, t * 2])``: a probe that hands a list display tells XLA350
+  to look at the display's items); a row
   that raised (NumPy on an XLA tensor: a TypeError, not a read) or read nothing is kept with its
   verdict. XLA350 reads the rows that read: such a call on a proven tensor in step code.
 """
@@ -57,6 +60,10 @@ SINKS: dict[str, tuple[str, int, str, str]] = {
         "values", 1, "SummaryWriter(tmp)", "w.add_histogram('weights', v, 0)"),
     "tqdm.tqdm.set_postfix": ("kwargs", -1, "tqdm.tqdm(total=3, file=io.StringIO())", "w.set_postfix(loss=t)"),
     "tqdm.tqdm.set_description": ("desc", 0, "tqdm.tqdm(total=3, file=io.StringIO())", "w.set_description(f'{t}')"),
+    # a scheduler stepped on the loss (`sched.step(val_loss)`): it compares the metric on the host
+    "torch.optim.lr_scheduler.ReduceLROnPlateau.step": (
+        "metrics", 0, "torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([torch.nn.Parameter(torch.zeros(1, "
+        "device=device))], lr=0.1))", "w.step(t)"),
 }
 
 # Python and NumPy functions (and the two str formatting operators) handed a device tensor in
@@ -86,6 +93,13 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "torch.is_nonzero": (0, "torch.is_nonzero(t)"), "torch.is_same_size": (0, "torch.is_same_size(v, v)"),
     "torch.numel": (0, "torch.numel(v)"), "torch.is_tensor": (0, "torch.is_tensor(t)"),
     "torch.testing.assert_close": (0, "torch.testing.assert_close(v, v)"),
+    # tensors built from a list of device scalars (`torch.tensor([loss, acc])`): a list display in the probe
+    # means the rule looks at the display's items
+    "torch.tensor": (0, "torch.tensor([t, t * 2])"), "torch.as_tensor": (0, "torch.as_tensor([t, t * 2])"),
+    "torch.Tensor": (0, "torch.Tensor([t, t * 2])"),
+    # torch_xla's own logging and reductions to the host
+    "torch_xla.core.xla_model.master_print": (0, "xm.master_print(t)"),
+    "torch_xla.core.xla_model.mesh_reduce": (1, "xm.mesh_reduce('loss', t, sum)"),
 }
 
 # A device integer tensor handed where torch takes a size, a count or an index bound (`i` is a lazily
@@ -190,6 +204,7 @@ for name, (argument, position, build, call) in spec["sinks"].items():
         out["sinks"][name] = {"transfers": None, "scalar_reads": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
 
 import math, numpy, operator
+import torch_xla.core.xla_model as xm
 out["functions"] = {}
 for name, (position, call) in spec.get("functions", {}).items():
     x = torch.randn(8, 4).to(device)
@@ -200,7 +215,7 @@ for name, (position, call) in spec.get("functions", {}).items():
         v = (x * 2).flatten()
         b = (x * 2).flatten() > -100.0
         eval(call, {"t": t, "i": i, "v": v, "b": b, "math": math, "numpy": numpy, "operator": operator,
-                    "torch": torch})
+                    "torch": torch, "xm": xm})
     try:
         out["functions"][name] = {**measure(run), "error": None}
     except Exception as exc:  # recorded, never guessed

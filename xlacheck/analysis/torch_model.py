@@ -189,6 +189,8 @@ _ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "cu
 # tensor's `.cpu()` is a no-op, optimum-tpu's generator.py:185 was such a false finding)
 # Methods that, called on a comparison of unproven values, show it is a tensor mask.
 _MASK_METHODS = frozenset({"nonzero", "argwhere", "masked_select", "unique"})
+# what a Python bool (the result of comparing a tuple, dict or ModelOutput) has as attributes
+_BOOL_ATTRIBUTES = frozenset(dir(bool))
 # Python numbers drawn anew at each call: ints (an offset, a size) and floats (a zoom or resize factor that
 # sets an output size: torch_xla_recompile.json, float_interpolate_scale_factor). A float only multiplied
 # into tensors is uploaded as data and compiles once (float_scalar): XLA450 reads the flag at sizes only.
@@ -283,6 +285,13 @@ def recompiles(*probes: str) -> bool:
     or one that errored, keeps the finding: the rules stated these before the table existed)."""
     rows = recompile_table().get("probes", {})
     return any(rows.get(p, {}).get("recompiles") is not False for p in probes)
+
+
+@cache
+def loss_modules() -> frozenset[str]:
+    """The ``torch.nn`` loss modules (xlacheck/data/torch_module.json ``losses``, written by
+    tools/generate_torch_module_table.py): calling one returns one tensor."""
+    return frozenset(load_json("torch_module.json").get("losses", ()))
 
 
 @cache
@@ -445,6 +454,10 @@ class TorchFacts:
     # the file trains: some step code calls ``.backward()`` with an optimizer step, so the backward
     # kernels of the ops in its steps run too (outside ``no_grad`` code)
     trains: bool = False
+    # some step code (any code, where torch code is declared to run on XLA) runs autograd's backward pass
+    # (``loss.backward()``, ``torch.autograd.grad``), with or without an optimizer step: the backward kernels
+    # of the ops it records run on the device
+    backward: bool = False
     no_grad: set[int] = field(default_factory=set)  # ids of step statements under torch.no_grad()/inference_mode()
     # ids of the statements a declared @torch.no_grad() function with a work loop runs once per call
     # before its first loop (set-up; its output phase after the last loop is in ``periodic``)
@@ -488,6 +501,8 @@ class _Builder:
         self.counter_attrs: dict[str, set[str]] = {}  # class name -> self.<attr> Python ints counted up in step code
         self.late: list[tuple[FunctionInfo, str]] = []  # methods reached through objects of unknown type
         self._root_cache: tuple[FunctionInfo | None] | None = None
+        self._built: dict[str, str] = {}  # unparsed receiver -> the class every assignment builds it from (built_class)
+        self._buffer_cache: dict[int, frozenset[str]] = {}  # id(ClassDef) -> its buffer_attrs
         self.output_calls: set[int] = set()  # ids of calls in the output phase of a declared no_grad function
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
         self.lazy_calls: set[int] = set()  # ids of calls under ``if self.x is None:`` that set ``self.x`` (once)
@@ -566,6 +581,33 @@ class _Builder:
         if isinstance(v.func, ast.Name) and v.func.id in self.module_classes:
             return True
         return is_module_class(self.resolve(v.func))
+
+    def buffer_attrs(self, cls: ClassInfo) -> frozenset[str]:
+        """``self.<name>`` buffers a same-file nn.Module class (or a same-file base of it) registers with a
+        value (``self.register_buffer("initted", torch.tensor(False))``): tensors that ``model.to(device)``
+        moves with the parameters, so on the XLA device in step code; not where the class (or its bases)
+        also binds the name to something else (``self.step = 0``) or registers it as ``None``."""
+        key = id(cls.node)
+        if key not in self._buffer_cache:
+            self._buffer_cache[key] = frozenset()  # (a base naming itself)
+            registered: dict[str, bool] = {}
+            classes = [cls] + [c for c in self.facts.classes if c.node.name in cls.bases and c is not cls]
+            for c in classes:
+                if c.node.name not in self.module_classes:
+                    continue
+                for n in walk(c.node):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _self_attr(n.func) \
+                            and n.func.attr == "register_buffer" and len(n.args) >= 2 \
+                            and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+                        value = n.args[1]
+                        tensor = not (isinstance(value, ast.Constant) and value.value is None)
+                        registered[n.args[0].value] = registered.get(n.args[0].value, True) and tensor
+                    elif isinstance(n, ast.Assign):
+                        for t in n.targets:
+                            if _self_attr(t):
+                                registered[t.attr] = False  # type: ignore[attr-defined]
+            self._buffer_cache[key] = frozenset(k for k, v in registered.items() if v)
+        return self._buffer_cache[key]
 
     def unmoved_attrs(self, cls: ClassInfo) -> frozenset[str]:
         """``self.<attr>`` of a class that is no nn.Module (so nothing moves it along with its parent), every
@@ -846,6 +888,30 @@ class _Builder:
                 out.setup.update(id(x) for x in walk(s.node) if isinstance(x, ast.stmt))
         out.steps = steps
         out.trains = any(_trains(s.node, self) for s in steps)
+        # (torch code declared to run on XLA: a backward pass anywhere in the file runs there too, such as a
+        # function that calls the model and ``loss.backward()`` and leaves the optimizer to its caller)
+        scopes: list[ast.AST] = [self.tree] if out.declared else [s.node for s in steps]
+        out.backward = out.trains or any(runs_backward(c, self.resolve) for n in scopes for c in _calls_in(n))
+
+    def built_class(self, recv: ast.expr) -> str:
+        """The class the file builds ``recv`` (a name or ``self.<attr>``) from at every assignment
+        (:func:`built_from`); "" when none or several."""
+        key = ast.unparse(recv)
+        if key not in self._built:
+            self._built[key] = built_from(self.tree, recv, self.resolve) or ""
+        return self._built[key]
+
+    def optimizer_built(self, recv: ast.expr) -> bool:
+        """``recv`` is built from a ``torch.optim`` optimizer class (``solver = torch.optim.SGD(...)``;
+        learning-rate schedulers are not)."""
+        name = self.built_class(recv)
+        return name.startswith("torch.optim.") and name.rsplit(".", 1)[-1][:1].isupper() \
+            and not name.startswith(("torch.optim.lr_scheduler.", "torch.optim.swa_utils."))
+
+    def loss_built(self, recv: ast.expr) -> bool:
+        """``recv`` is built from a ``torch.nn`` loss module (xlacheck/data/torch_module.json ``losses``:
+        ``self.criterion = nn.CrossEntropyLoss()``), whose call returns one tensor."""
+        return (isinstance(recv, ast.Name) or _self_attr(recv)) and self.built_class(recv) in loss_modules()
 
     def pass_params(self, fn: ast.AST, proven: dict[str, int]) -> None:
         """What one more call passes ``fn``'s parameters: a parameter keeps a flag every call passes."""
@@ -1723,21 +1789,40 @@ def _uses_torch(node: ast.AST, b: _Builder) -> bool:
 
 
 def _trains(node: ast.AST, b: _Builder, own: bool = False) -> bool:
-    """``x.backward()`` and an optimizer step (``opt.step()``, ``xm.optimizer_step(opt)``);
-    ``own``: in the function's own statements, not in functions nested in it."""
+    """A backward pass (``x.backward()``, ``torch.autograd.grad(...)``) and an optimizer step (see
+    :func:`_optimizer_step`); ``own``: in the function's own statements, not in functions nested in it."""
     backward = step = False
     calls = _own_calls(node.body) if own and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else _calls_in(node)
     for c in calls:
-        f = c.func
-        if isinstance(f, ast.Attribute) and f.attr == "backward":
-            backward = True
-        if isinstance(f, ast.Attribute) and f.attr == "step" and (
-                isinstance(f.value, ast.Name) and "opt" in f.value.id.lower()
-                or _self_attr(f.value) and "opt" in f.value.attr.lower()):  # type: ignore[attr-defined]
-            step = True  # opt.step(), self.optimizer.step()
-        if b.resolve(f) == "torch_xla.core.xla_model.optimizer_step":
-            step = True
+        backward = backward or runs_backward(c, b.resolve)
+        step = step or _optimizer_step(c, b)
     return backward and step
+
+
+def runs_backward(c: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The call runs autograd's backward pass: ``loss.backward()``, ``accelerator.backward(loss)``,
+    ``torch.autograd.backward(loss)``, ``torch.autograd.grad(loss, params)``."""
+    return isinstance(c.func, ast.Attribute) and c.func.attr == "backward" or resolve(c.func) == "torch.autograd.grad"
+
+
+def _optimizer_named(e: ast.expr) -> bool:
+    return isinstance(e, ast.Name) and "opt" in e.id.lower() \
+        or _self_attr(e) and "opt" in e.attr.lower()  # type: ignore[attr-defined]
+
+
+def _optimizer_step(c: ast.Call, b: _Builder) -> bool:
+    """An optimizer step: ``.step()`` on a name that says it is one (``opt.step()``,
+    ``self.optimizer.step()``) or that the file builds from a ``torch.optim`` optimizer class
+    (``solver = torch.optim.SGD(...)``), a step handed the optimizer (``scaler.step(optimizer)``, the
+    AMP grad scaler's), ``xm.optimizer_step(opt)``."""
+    f = c.func
+    if b.resolve(f) == "torch_xla.core.xla_model.optimizer_step":
+        return True
+    if not isinstance(f, ast.Attribute) or f.attr != "step":
+        return False
+    if _optimizer_named(f.value) or c.args and _optimizer_named(c.args[0]):
+        return True
+    return b.optimizer_built(f.value)
 
 
 def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -1942,6 +2027,10 @@ class _Walker:
                   and not any(isinstance(a, ast.Starred) for a in s.iter.args)):
                 # for score, box in zip(scores, boxes): each name gets an item of its own sequence
                 pairs = [(t, _item_flags(self.b.out.of(a), a, self)) for t, a in zip(s.target.elts, s.iter.args)]
+            elif _dict_items(s.iter, self) and isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2:
+                pairs = [(s.target.elts[0], 0), (s.target.elts[1], TENSOR)]  # for k, v in metrics.items(): the tensor
+            elif _dict_values(s.iter, self):
+                pairs = [(s.target, TENSOR)]  # for v in metrics.values(), as in a comprehension
             else:
                 pairs = [(s.target, _item_flags(it, s.iter, self))]
 
@@ -1983,6 +2072,10 @@ class _Walker:
                         self.env[name] = flags
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
+            elif _leaves_block(s.body):
+                # `if isinstance(x, torch.Tensor): return x.unsqueeze(0)`: what follows is the test's else
+                for name in self._not_tensor_tests(s.test, False):
+                    self.env[name] = 0
             self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
@@ -2024,6 +2117,15 @@ class _Walker:
                 and self.b.resolve(test.args[1]) == "torch.Tensor"):
             return [test.args[0].id]
         return []
+
+    def _structure_compared(self, e: ast.expr) -> bool:
+        """``e`` is an ``==``/``!=`` comparison of a batch item or module output (a tensor or a structure of
+        tensors: ``labels != -100``), or a name every assignment in the file binds to one."""
+        if isinstance(e, ast.Name):
+            values = self.b.assigned_values(e.id)
+            return bool(values) and all(not isinstance(v, ast.Name) and self._structure_compared(v) for v in values)
+        return isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq)) \
+            and any(self.b.out.of(x) & STRUCT for x in (e.left, *e.comparators))
 
     def _every_n(self, test: ast.expr) -> int:
         """1 for ``step % n == 0`` (either side, also inside ``and``) on Python values: the branch runs
@@ -2261,6 +2363,8 @@ class _Walker:
                     return STEP_INT  # self.step_index, counted up by step code: new every step
                 if e.attr in b.device_attrs.get(self.cls.node.name, ()):
                     return TENSOR  # self.sigmas = torch.cat(...).to(device)
+                if e.attr in b.buffer_attrs(self.cls):
+                    return TENSOR  # self.register_buffer("initted", torch.tensor(False)): moved with the module
                 if e.attr in b.cpu_attrs.get(self.cls.node.name, ()):
                     return TENSOR | CPU  # self.drop_rate = torch.tensor(p) in __init__: `.to(device)` does not move it
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
@@ -2487,6 +2591,11 @@ class _Walker:
         args = [self.expr(a) for a in c.args]
         for kw in c.keywords:
             self.expr(kw.value)
+        if isinstance(f, ast.Attribute) and f.attr == "backward" and isinstance(f.value, ast.Name) and not c.args \
+                and not recv & (TENSOR | MODULE):
+            # loss = loss_fn(out, y); loss.backward(): only a tensor has a backward pass (accelerator.backward(loss)
+            # and Function.backward(ctx, g) take arguments); from here on the name is one
+            self.env[f.value.id] = recv | TENSOR | GRAD
         name = b.resolve(f)
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
@@ -2528,6 +2637,8 @@ class _Walker:
         if is_tokenizer(f) and any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
                                    and k.value.value == "pt" for k in c.keywords):
             return BATCH | CPU  # tokenizer(texts, return_tensors="pt"): a BatchEncoding of CPU tensors
+        if b.loss_built(f):
+            return TENSOR | GRAD  # loss = self.criterion(logits, y): a torch.nn loss module returns one tensor
         if name is not None:
             flags = self.named_call(name, c, args)
             if flags & TENSOR and not b.default_device and (_built_on_cpu(name, c) or name == "torch.tensor" and (
@@ -2574,6 +2685,11 @@ class _Walker:
                 # `(labels != -100).nonzero()`: the comparison was a tensor (a Python bool has no such method;
                 # in step code the receiver is a torch mask, not a NumPy one)
                 return TENSOR | LONG if m in ("nonzero", "argwhere") else TENSOR
+            if recv & MAYBE_MASK and not recv & TENSOR and m in tensor_methods() and m not in _BOOL_ATTRIBUTES \
+                    and self._structure_compared(f.value):
+                # `(labels != -100).sum()`, `mask = y == 0; mask.all()` with `labels`/`y` a batch item or a module
+                # output: the comparison of a structure would be a Python bool, which has no such method
+                return TENSOR | (BOOL if m in ("any", "all", "bool") else LONG if m in ("sum", "long") else 0)
             if m == "bool" and not recv & (TENSOR | STRUCT) and not c.args:
                 return MAYBE_MASK  # `attention_mask.bool()` of an unproven value
             if m == "tolist" and recv & (TENSOR | BATCH) and not c.args:

@@ -12,7 +12,9 @@ from xlacheck.rules.torch_op_without_lowering import (
     adaptive_output_sizes,
     adaptive_pools,
     always_falls_back,
+    measured_pool,
     module_calls,
+    reshaped_sides,
 )
 
 
@@ -56,6 +58,8 @@ def _guess(op: str, call: ast.Call) -> tuple[tuple[int | None, ...], str] | None
     sizes = adaptive_output_sizes(call)
     if sizes is None or not any(n is not None and n > 1 and falls_back_on_usual_sides(leaf, n) for n in sizes):
         return None
+    if (sides := reshaped_sides(call, leaf)) is not None and measured_pool(leaf, sides, sizes) is not None:
+        return None  # the input's size is known here: XLA351 reports what the pool table measured for it
     rows = op_table()["argument_dependent"].get("torch.nn.functional." + leaf, [])
     aten: list[str] = next((r.get("aten", []) for r in rows if r["status"] == "fallback"), [])
     return sizes, ", ".join(aten[:1])

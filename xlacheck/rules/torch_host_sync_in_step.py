@@ -72,6 +72,18 @@ def host_reads(torch: TorchFacts) -> list[tuple[ast.AST, str]]:
             kind = {ast.If: "`if tensor:`", ast.While: "`while tensor:`", ast.Assert: "`assert tensor`",
                     ast.IfExp: "`a if tensor else b`"}[type(node)]
             out.append((node.test, kind))
+        elif isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and isinstance(node.test, ast.BoolOp):
+            # `if step > 0 and loss > 1:`: the test converts the chain's last operand to bool too (the others
+            # are the BoolOp's own, below)
+            last: ast.expr = node.test
+            earlier: list[ast.expr] = []
+            while isinstance(last, ast.BoolOp):
+                earlier += last.values[:-1]
+                last = last.values[-1]
+            # (one finding per chain: where an earlier operand is a tensor, the BoolOp reports that one)
+            if torch.tensor(last) and not torch.of(last) & CPU \
+                    and not any(torch.tensor(v) and not torch.of(v) & CPU for v in earlier):
+                out.append((last, "`and`/`or` on a tensor"))
         elif isinstance(node, ast.BoolOp):
             for v in node.values[:-1]:
                 if torch.tensor(v) and not torch.of(v) & CPU:
@@ -143,6 +155,7 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
     ``"{}".format(loss)``), handed a proven tensor that is not on the CPU; not in a ``raise`` or
     ``assert`` message (an error path costs no step)."""
     reading = {name for name, row in rows.items() if row.get("reads")}
+    displays = {name for name in reading if _probe_hands_display(rows[name])}
     out: list[tuple[ast.AST, str]] = []
 
     def device_tensor(e: ast.expr) -> bool:
@@ -172,8 +185,12 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
                 out.append((node, "`str.format(tensor)`"))
             continue
         name = f"builtins.{f.id}" if isinstance(f, ast.Name) and resolve(f) in (None, f.id) else resolve(f)
-        if name in reading and len(node.args) > rows[name]["position"] \
-                and device_tensor(node.args[rows[name]["position"]]) and not _falls_back(name):
+        arg = node.args[rows[name]["position"]] if name in reading and len(node.args) > rows[name]["position"] \
+            and not _falls_back(name) else None
+        if arg is not None and name in displays:  # the probe handed a list of device scalars (`torch.tensor([loss])`)
+            if isinstance(arg, (ast.List, ast.Tuple)) and any(device_tensor(e) for e in arg.elts):
+                out.append((node, f"`{name}([tensor, ...])`"))
+        elif arg is not None and name is not None and device_tensor(arg):
             out.append((node, f"`{name.removeprefix('builtins.')}(tensor)`"))
         elif name in ("builtins.any", "builtins.all") and name in reading and len(node.args) == 1 \
                 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and device_tensor(node.args[0].elt):
@@ -181,6 +198,18 @@ def _function_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]
             # already are read the same way
             out.append((node, f"`{name.removeprefix('builtins.')}()` over tensors"))
     return out
+
+
+def _probe_hands_display(row: dict) -> bool:
+    """The row's probe hands the function a list display of device tensors at the row's position
+    (``torch.tensor([t, t * 2])``), not a tensor: the rule looks at the items of such a display."""
+    try:
+        call = ast.parse(row.get("call", ""), mode="eval").body
+    except SyntaxError:
+        return False
+    position = row.get("position", 0)
+    return isinstance(call, ast.Call) and len(call.args) > position \
+        and isinstance(call.args[position], (ast.List, ast.Tuple))
 
 
 def _falls_back(name: str | None) -> bool:
@@ -399,13 +428,16 @@ class TorchHostSyncInStep(ModuleRule):
     `docs/torch.md`). Library calls that `tools/generate_torch_host_table.py` measured copying a
     device tensor to the host (xlacheck/data/torch_xla_host.json) count too: a logging sink handed
     a proven tensor (`SummaryWriter.add_scalar`/`add_scalars`/`add_histogram`, tqdm's
-    `set_postfix`/`set_description`) on an object the file builds from that class, `opt.step()`
+    `set_postfix`/`set_description`, `ReduceLROnPlateau.step(loss)`, which compares the metric on
+    the host) on an object the file builds from that class, `opt.step()`
     where the file builds `opt` from an optimizer whose step reads values back (`Adafactor`,
     `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, and the Python
     functions and formatting its `functions` rows saw read a device tensor (`math.isnan(loss)`,
     `math.exp(t)`, `str(t)`, `format(t, ".3f")`, `range(n)` of an integer tensor, `"%.3f" % loss`,
     `"{}".format(loss)`, `any()`/`all()`/`sorted()`/`max()`/`min()` of tensors, `x in t`,
-    `torch.allclose`, `math.isclose`; not in a `raise` or `assert` message; `x in t` only with
+    `torch.allclose`, `math.isclose`, `xm.master_print(t)`, `xm.mesh_reduce(tag, t, fn)`, and a
+    tensor built from a list of device scalars, `torch.tensor([loss, acc])` (its probe hands a list
+    display: the display's items count); not in a `raise` or `assert` message; `x in t` only with
     `--preview`: on real code all four were in flash-attention branches that never run on XLA).
     The table's Tensor-method sweep (every public `torch.Tensor` method called on lazily computed
     float, integer and bool tensors) gives the methods that hand a host value back (`t.is_nonzero()`, `a.allclose(b)`,

@@ -6,7 +6,7 @@ import ast
 import copy
 
 from xlacheck.analysis.contexts import ClassInfo
-from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table
+from xlacheck.analysis.torch_model import CPU, GRAD, TorchFacts, op_table, pool_table
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -90,6 +90,37 @@ def argument_dependent_verdict(op: str, call: ast.Call, method: bool) -> str | N
         return next((r["status"] for r in probes["torch.nn.functional.embedding"]
                      if r["when"].get("max_norm") == when), None)
     return None
+
+
+def reshaped_sides(call: ast.Call, leaf: str) -> tuple[int, ...] | None:
+    """The pooled sides of an adaptive pool's input where the call reshapes it in place with literal
+    sizes (``F.adaptive_max_pool2d(h.view(-1, 1, 4, 4), 3)``: (4, 4)); None otherwise."""
+    x = _arg(call, 0, "input")
+    dims = int(leaf[-2]) if leaf[-2:-1].isdigit() else 0
+    if not dims or not (isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute)
+                        and x.func.attr in ("view", "reshape")):
+        return None
+    shape = x.args[0].elts if len(x.args) == 1 and isinstance(x.args[0], (ast.Tuple, ast.List)) else x.args
+    tail = [_literal(a) for a in shape][-dims:]
+    if len(shape) <= dims or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in tail):
+        return None
+    return tuple(tail)  # type: ignore[arg-type]
+
+
+def measured_pool(leaf: str, sides: tuple[int, ...], sizes: tuple[int | None, ...]) -> tuple[str, list[str]] | None:
+    """What xlacheck/data/torch_xla_pools.json measured for this pool from these input sides to these
+    output sizes (square maps: one side, or equal sides): ("fallback", aten ops) or ("lowered", []);
+    None where it has no row (a side or size it did not probe, sides that differ)."""
+    outs = sizes * len(sides) if len(sizes) == 1 else sizes
+    if len(set(sides)) != 1 or len(outs) != len(sides) or len({m for m in outs if m is not None}) > 1:
+        return None
+    wanted = next((m for m in outs if m is not None), None)
+    if wanted is None:
+        return "lowered", []  # every pooled side keeps the input's size
+    row = pool_table().get("rows", {}).get(f"{leaf}:{sides[0]}->{wanted}")
+    if row is None or row.get("status") not in ("fallback", "lowered"):
+        return None
+    return row["status"], list(row.get("aten", []))
 
 
 def adaptive_pools() -> frozenset[str]:
@@ -255,6 +286,17 @@ def fallback_verdict(op: str, call: ast.Call, torch: TorchFacts, grad: bool | No
                          "requires grad)")
         return (f"{op}({given})" if given else op), aten
     if leaf in ("multinomial", "interpolate", "embedding_bag", "upsample", "embedding") or leaf in adaptive_pools():
+        sides = reshaped_sides(call, leaf) if leaf in adaptive_pools() and not method else None
+        sizes = adaptive_output_sizes(call) if sides is not None else None
+        measured = measured_pool(leaf, sides, sizes) if sides is not None and sizes is not None else None
+        if measured is not None and measured[0] == "fallback" and not always_falls_back(leaf):
+            shown = "x".join(str(n) for n in sides)  # type: ignore[union-attr]
+            kernels = [a for a in measured[1] if grad or not a.endswith("_backward")]
+            return op, (f"{', '.join(kernels)}: the input is reshaped to {shown} here, and the output size "
+                        f"{next(m for m in sizes if m is not None)} does not divide it; "  # type: ignore[union-attr]
+                        "xlacheck/data/torch_xla_pools.json measured that pair falling back")
+        if measured is not None:
+            return None
         verdict = argument_dependent_verdict(op, call, method)
         if verdict == "fallback" and always_falls_back(leaf):
             return op, (", ".join(always_falls_back(leaf)) + " at every output size probed: 1, one that divides "
@@ -278,8 +320,8 @@ def backward_verdict(op: str, call: ast.Call, torch: TorchFacts,
                      origin: ast.Call | None = None) -> tuple[str, str] | None:
     """(op, aten ops) when the op's forward lowers but its backward falls back (the table's
     ``backward`` probes) and the call (``origin``, when ``call`` is a copy of it with literal arguments)
-    is in a training file's step code outside ``no_grad``."""
-    if not torch.trains or id(torch.stmt_of.get(id(origin or call))) in torch.no_grad:
+    is in step code outside ``no_grad`` in a file whose step code runs a backward pass."""
+    if not torch.backward or id(torch.stmt_of.get(id(origin or call))) in torch.no_grad:
         return None
     if op.startswith("Tensor."):
         inputs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
@@ -362,7 +404,7 @@ def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
     rows = {k: v for k, v in op_table()["argument_dependent"].items() if k.startswith("torch.nn.utils.")}
     out: list[tuple[ast.Call, str, dict]] = []
     removes = any(isinstance(n, ast.Call) and _leaf_name(n.func) in _REMOVERS for n in ast.walk(ctx.tree))
-    if removes and not ctx.torch.trains:
+    if removes and not ctx.torch.backward:
         return out  # the file removes the wrapper before inference (a vocoder's remove_weight_norm): no cost then
     for cls in _classes_in_step(ctx):
         # the same layer wrapped on two paths (`if deepspeed_zero3: ... else: ...`): one finding, on the last
@@ -376,7 +418,7 @@ def wrapper_calls(ctx: ModuleContext) -> list[tuple[ast.Call, str, dict]]:
             backward = [r for r in probes if r["when"].get("pass") == "backward" and r["status"] == "fallback"]
             if forward:
                 out.append((call, name, {**forward[0], "pass": "forward"}))
-            elif backward and ctx.torch.trains:
+            elif backward and ctx.torch.backward:
                 out.append((call, name, {**backward[0], "pass": "backward"}))
     return out
 
@@ -461,9 +503,11 @@ class TorchOpWithoutLowering(ModuleRule):
     every output size, 1 included, and is flagged wherever it runs in a step. Method calls count
     only on proven torch tensors. Callable objects the step calls with tensors (`criteria(input_ids)`, a logits
     processor) run their `__call__` in the step when one same-file class defines it.
-    In a file whose step code trains (`.backward()` and an optimizer step), ops whose forward
-    lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
-    `aten::glu_backward`, bilinear `F.interpolate`) are flagged too, outside `torch.no_grad()`.
+    In a file whose step code runs a backward pass (`.backward()`, `torch.autograd.grad`; where torch
+    code is declared to run on XLA, anywhere in the file: the optimizer may be the caller's), ops whose
+    forward lowers but whose backward kernel falls back (the table's backward probes: `F.glu` ->
+    `aten::glu_backward`, `torch.pdist` -> `aten::_pdist_backward`, bilinear `F.interpolate`) are
+    flagged too, on values autograd records, outside `torch.no_grad()`.
     `torch.nn` modules built in an `nn.Module` class whose forward runs in a step are checked as
     the functional op their `forward` calls, with the constructor's arguments (the table's
     `modules` section, read from torch's source: `nn.EmbeddingBag(mode="mean")` is
