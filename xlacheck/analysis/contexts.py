@@ -531,13 +531,14 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable,
         dec = factories[dec.id]
     target = dec.func if isinstance(dec, ast.Call) else dec
     name = aliases.resolve(target)
+    via_partial = False  # @functools.partial(jax.checkpoint, ...): dec.args[0] is the decorator, not an argument
     if (name is None and isinstance(target, ast.Name) and target.id in ("partial",)
             and isinstance(dec, ast.Call) and dec.args):
-        name = aliases.resolve(dec.args[0])
+        name, via_partial = aliases.resolve(dec.args[0]), True
     if name is None:
         return None
     if name in ("functools.partial",) and isinstance(dec, ast.Call) and dec.args:
-        name = aliases.resolve(dec.args[0]) or ""
+        name, via_partial = aliases.resolve(dec.args[0]) or "", True
     if name in TF_FUNCTION_NAMES:
         xla = _jit_compile_true(dec)
         if isinstance(dec, ast.Call):
@@ -548,7 +549,7 @@ def _decorator_role(dec: ast.expr, aliases: AliasTable,
     if name in JAX_JIT_NAMES:  # JAX: no AutoGraph, arguments always traced
         return Role.JAX, True
     if JAX_FUNCTION_TRANSFORMS.get(name) and not (isinstance(dec, ast.Call) and (
-            len(dec.args) > (1 if dec.func is not target else 0)
+            len(dec.args) > (1 if via_partial else 0)
             or any(kw.arg in ("in_axes", "static_argnums") or kw.arg is None for kw in dec.keywords))):
         return Role.LAX, False  # @jax.vmap / @jax.checkpoint: every argument traced wherever it is called
     # torch.compile is not a TensorFlow/JAX context: Dynamo breaks the graph where AutoGraph or a
