@@ -48,3 +48,63 @@ def test_partial_vmap_with_in_axes_stays_quiet() -> None:
         return x
     """
     assert _codes(src) == []
+
+
+_TRAIN = """
+import sys
+import torch
+import torch_xla
+
+
+def train(model, loader, opt):
+    for x, y in loader:
+        loss = model(x).mean()
+        print(loss.item())
+        loss.backward()
+        opt.step()
+        torch_xla.sync()
+"""
+
+
+def test_script_ending_in_sys_exit_main_keeps_step_reads() -> None:
+    # `sys.exit(main())` ends the module's block, but the functions it defines run when called, every step
+    src = _TRAIN + "\n\ndef main():\n    train(None, [], None)\n    return 0\n\n\nsys.exit(main())\n"
+    assert ("XLA350", 10) in _codes(src)
+
+
+def test_loop_before_exit_in_a_block_keeps_step_reads() -> None:
+    # a training loop followed by `sys.exit(0)`: the exit runs once, the loop's body every step
+    src = """
+    import sys
+    import torch
+    import torch_xla
+
+    def train(model, loader, opt):
+        for x, y in loader:
+            loss = model(x).mean()
+            print(loss.item())
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+        sys.exit(0)
+    """
+    assert ("XLA350", 9) in _codes(src)
+
+
+def test_block_that_ends_the_run_still_quiet() -> None:
+    src = """
+    import sys
+    import torch
+    import torch_xla
+
+    def train(model, loader, opt):
+        for x, y in loader:
+            loss = model(x).mean()
+            if torch.isnan(loss):
+                print(loss.item())
+                sys.exit(1)
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+    """
+    assert _codes(src) == [("XLA350", 9)]

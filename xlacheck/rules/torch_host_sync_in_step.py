@@ -389,9 +389,26 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
                 stack.extend(ast.iter_child_nodes(n))
         return False
 
+    def once(body: list[ast.stmt]) -> None:
+        """The block's statements that run once with it: not the bodies of its loops (they repeat
+        before the exit: a training loop, then ``sys.exit(0)``) nor of the functions and classes it
+        defines (they run when called: ``sys.exit(main())`` ends a script whose ``main`` runs the steps)."""
+        stack: list[ast.stmt] = list(body)
+        while stack:
+            stmt = stack.pop()
+            out.add(id(stmt))
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+                                 ast.While)):
+                continue
+            stack.extend(n for n in ast.iter_child_nodes(stmt) if isinstance(n, ast.stmt))
+            for h in getattr(stmt, "handlers", ()):
+                stack.extend(h.body)
+            for case in getattr(stmt, "cases", ()):
+                stack.extend(case.body)
+
     def visit(body: list[ast.stmt], in_try: bool) -> None:
         if body and ends(body[-1], in_try) and not leaves_early(body):
-            out.update(id(n) for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.stmt))
+            once(body)
         for stmt in body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 visit(stmt.body, False)
