@@ -108,3 +108,31 @@ def test_block_that_ends_the_run_still_quiet() -> None:
             torch_xla.sync()
     """
     assert _codes(src) == [("XLA350", 9)]
+
+
+def test_local_model_does_not_resolve_to_the_module_level_one() -> None:
+    # a parameter, a name assigned twice and a loop target shadow the module-level `model`: what is
+    # compiled there is not the module's Sequential
+    src = """
+    import tensorflow as tf
+
+    model = tf.keras.Sequential([tf.keras.layers.RandomRotation(0.1), tf.keras.layers.Dense(2)])
+
+    def train(big):
+        if big:
+            model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        else:
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+        model.compile(optimizer="adam", loss="mse", jit_compile=True)
+
+    def train2(model):
+        model.compile(optimizer="adam", loss="mse", jit_compile=True)
+
+    def train3():
+        for model in [tf.keras.Sequential([tf.keras.layers.Dense(4)])]:
+            model.compile(optimizer="adam", loss="mse", jit_compile=True)
+
+    def train4():
+        model.compile(optimizer="adam", loss="mse", jit_compile=True)
+    """
+    assert _codes(src) == [("XLA321", 21)]

@@ -77,7 +77,7 @@ def constructor(value: ast.expr | None, objects: ObjectScope, scope: BuiltValues
     if _dataset(value, objects, scope):
         return DATASET, value
     if isinstance(value.func, ast.Name) and value.func.id in objects.inherited_calls and \
-            (scope is None or value.func.id not in scope.values):
+            (scope is None or value.func.id not in scope.bound):
         return objects.inherited_calls[value.func.id], value  # a subclass that keeps its base's call
     name = objects.resolve(value.func)
     name = same_object(name) if name is not None else None  # tf.keras.layers.experimental.preprocessing.X
@@ -108,6 +108,8 @@ def _bound(name: str, objects: ObjectScope, scope: BuiltValues | None) -> tuple[
     level; with the scope it was bound in (None: the module)."""
     if scope is not None and name in scope.values:
         return scope.values[name], scope
+    if scope is not None and name in scope.bound:
+        return None  # a local bound otherwise (a parameter, several assignments, a loop target): not the module's
     value = objects.module_values.get(name)
     return (value, None) if value is not None else None
 
@@ -116,6 +118,8 @@ def _added(name: str, objects: ObjectScope, scope: BuiltValues | None) -> tuple[
     """The ``name.add(x)``/``name.append(x)`` arguments of the scope that binds ``name``."""
     if scope is not None and name in scope.values:
         return scope.added.get(name, ())
+    if scope is not None and name in scope.bound:
+        return ()
     return objects.module_built.added.get(name, ())
 
 
@@ -144,7 +148,7 @@ def built_object(value: ast.expr | None, objects: ObjectScope, scope: BuiltValue
     if found is not None:
         return BuiltObject(found[0], found[1], scope, name)
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in objects.module_funcs \
-            and (scope is None or value.func.id not in scope.values):
+            and (scope is None or value.func.id not in scope.bound):
         builder = objects.module_funcs[value.func.id]
         returns = [n.value for n in own_nodes(builder) if isinstance(n, ast.Return) and n.value is not None]
         if len(returns) == 1:

@@ -87,6 +87,9 @@ class BuiltValues:
     values: Mapping[str, ast.expr]
     added: Mapping[str, tuple[ast.expr, ...]]
     assigned: Mapping[str, tuple[ast.expr, ...]]  # every value an ``Assign`` gives each name (x = layer(x) chains)
+    # every name the scope binds in any way (parameters, loop targets, several assignments): a local
+    # that shadows a module-level name of the same spelling
+    bound: frozenset[str] = frozenset()
 
 
 EMPTY_BUILT = BuiltValues({}, {}, {})
@@ -114,7 +117,7 @@ def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
                 added.setdefault(call.func.value.id, []).append(call.args[0])
     single = {name: value for name, value in values.items() if counts.get(name) == 1}
     return BuiltValues(single, {name: tuple(args) for name, args in added.items() if name in single},
-                       {name: tuple(v) for name, v in assigned.items()})
+                       {name: tuple(v) for name, v in assigned.items()}, frozenset(counts))
 
 
 def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False
