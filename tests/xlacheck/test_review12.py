@@ -136,3 +136,54 @@ def test_local_model_does_not_resolve_to_the_module_level_one() -> None:
         model.compile(optimizer="adam", loss="mse", jit_compile=True)
     """
     assert _codes(src) == [("XLA321", 21)]
+
+
+_LOOP_SCRIPT = """
+import torch
+import torch_xla.core.xla_model as xm
+
+from util import Net
+
+model = Net()
+for x in [torch.ones(2, 2)] * 4:
+    loss = model(x).mean()
+    print(loss.item())
+    xm.mark_step()
+"""
+_UTIL = """
+import torch
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+"""
+_FLAG_SCRIPT = """
+import sys
+import torch
+import torch_xla.core.xla_model as xm
+
+
+def train():
+    for x in [torch.ones(2, 2)] * 4:
+        loss = (x * 2).mean()
+        print(loss.item())
+        xm.mark_step()
+
+
+args = sys.argv[1:]
+if args:
+    train()
+"""
+
+
+def test_a_script_whose_work_is_a_top_level_loop_or_guarded_call_is_reached(tmp_path) -> None:
+    # a tutorial-style script: its training loop at module level (no `__main__` block, no call at
+    # column 0), or its call under a module-level `if`; nothing names it, yet `python train.py` runs it
+    from xlacheck.analysis.project import unreached_modules
+
+    for name, src in (("train.py", _LOOP_SCRIPT), ("run.py", _FLAG_SCRIPT)):
+        (tmp_path / name).write_text(textwrap.dedent(src))
+    (tmp_path / "util.py").write_text(textwrap.dedent(_UTIL))
+    paths = [str(tmp_path / n) for n in ("train.py", "run.py", "util.py")]
+    assert unreached_modules(paths, root=str(tmp_path)) == {}

@@ -319,6 +319,33 @@ _RUN_MODULE = re.compile(r"-m[ \t]+([A-Za-z_][\w.]*)")
 _SCRIPT = re.compile(r"(?<![\w\-. /])[\w\-. /]*\.py\b")  # anchored where a run starts: linear time
 _MAIN_GUARD = re.compile(r"__name__\s*==\s*['\"]__main__['\"]|['\"]__main__['\"]\s*==\s*__name__")
 _TOP_CALL = re.compile(r"^[A-Za-z_][\w.]*\(", re.M)  # a statement at column 0 that calls: the file runs as a script
+
+
+def _runs_as_script(text: str) -> bool:
+    """Module-level code that does work when the file runs: a ``__main__`` block, a call statement
+    at column 0, or, nested in module-level ``if``/``with``/``try`` blocks, a call statement or a
+    loop (a script's ``for x, y in loader:`` training loop, ``if args.train:\n    train(args)``);
+    not an ``except`` handler's fallback (``except ImportError: warnings.warn(...)``). A file that
+    does not parse counts as a script."""
+    if _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
+        return True
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError):
+        return True
+    stack: list[ast.stmt] = list(body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) or isinstance(stmt, ast.Expr) and isinstance(
+                stmt.value, (ast.Call, ast.Await)):
+            return True
+        if isinstance(stmt, ast.If):
+            stack.extend(stmt.body + stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            stack.extend(stmt.body)
+        elif isinstance(stmt, (ast.Try, ast.TryStar)):
+            stack.extend(stmt.body + stmt.orelse + stmt.finalbody)
+    return False
 # imports by a computed name: ``importlib.import_module(name)``, ``__import__(f"pkg.{x}")``, a lazy
 # package that imports its folder's files (transformers' define_import_structure), path-based loads
 # a file that lists its folder's files (to import each): ``os.listdir(os.path.dirname(__file__))``
@@ -442,8 +469,8 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     :func:`project_root`: its code, configs, launch scripts, docs) imports it (a package's ``__init__``
     included), names it in a dotted string (``target: ldm.models.ddpm.DDPM``, a console script
     ``pkg.cli:main``, ``python -m pkg.train``; a class path a config hands to ``import_module``) or by
-    file name (``python train.py``); when it runs as a script itself (a ``__main__`` block, a call
-    statement at its top level); when it is a package ``__init__``/``__main__``, ``setup.py``, a
+    file name (``python train.py``); when it runs as a script itself (:func:`_runs_as_script`: a
+    ``__main__`` block, a call statement or a loop at its top level); when it is a package ``__init__``/``__main__``, ``setup.py``, a
     ``conftest.py`` or a test; when it lies in a folder whose modules the project imports by computed
     name (``import_module("." + name, __name__)``, ``f"pkg.models.{name}"``, a file that lists folders
     and imports what it finds: its whole top package; a lazy package such as transformers'); and when
@@ -514,7 +541,7 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
                 os.path.relpath(full, root)) or full not in own):
             continue
         text = own[full]
-        if _MAIN_GUARD.search(text) or _TOP_CALL.search(text):
+        if _runs_as_script(text):
             continue
         dotted = module_name(full)
         if library and dotted is not None and os.path.splitext(base)[0].isidentifier() and not any(
