@@ -343,7 +343,7 @@ def _runs_as_script(text: str) -> bool:
             stack.extend(stmt.body + stmt.orelse)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             stack.extend(stmt.body)
-        elif isinstance(stmt, (ast.Try, ast.TryStar)):
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # TryStar: Python 3.11+
             stack.extend(stmt.body + stmt.orelse + stmt.finalbody)
     return False
 # imports by a computed name: ``importlib.import_module(name)``, ``__import__(f"pkg.{x}")``, a lazy
