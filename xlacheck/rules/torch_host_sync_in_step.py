@@ -416,7 +416,7 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
             if isinstance(stmt, ast.ClassDef):
                 visit(stmt.body, False)
                 continue
-            if isinstance(stmt, (ast.Try, ast.TryStar)):
+            if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # TryStar: Python 3.11+
                 visit(stmt.body, bool(stmt.handlers) or in_try)
                 for h in stmt.handlers:
                     visit(h.body, in_try)
