@@ -187,3 +187,25 @@ def test_a_script_whose_work_is_a_top_level_loop_or_guarded_call_is_reached(tmp_
     (tmp_path / "util.py").write_text(textwrap.dedent(_UTIL))
     paths = [str(tmp_path / n) for n in ("train.py", "run.py", "util.py")]
     assert unreached_modules(paths, root=str(tmp_path)) == {}
+
+
+def test_loop_inside_a_block_that_ends_the_run_stays_quiet() -> None:
+    # a check that fired prints every metric (a loop, but no step) before exit(1): once per run
+    src = """
+    import sys
+    import torch
+    import torch_xla
+
+    def train(model, loader, opt):
+        for x, y in loader:
+            loss = model(x).mean()
+            metrics = {"loss": loss}
+            if torch.isnan(loss):
+                for name, value in metrics.items():
+                    print(name, value.item())
+                sys.exit(1)
+            loss.backward()
+            opt.step()
+            torch_xla.sync()
+    """
+    assert _codes(src) == [("XLA350", 10)]

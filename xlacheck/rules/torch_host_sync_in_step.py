@@ -361,12 +361,15 @@ def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
 
 
-def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> set[int]:
+def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], steps: frozenset[int] = frozenset()
+                  ) -> set[int]:
     """Statements of a block that ends the run: its last statement calls ``sys.exit()``/``exit()``/
     ``os._exit()``, or raises outside any ``try`` of its function, and none leaves it before (a check
     that fired, reporting before it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``).
     They run at most once per run, not in every step; the test that guards them still runs every
-    step and is not among them."""
+    step and is not among them, nor are the step regions inside such a block (``steps``: ids of the
+    step loops and ``with`` blocks; a training loop followed by ``sys.exit(0)``) or the functions and
+    classes it defines (they run when called: ``sys.exit(main())``)."""
     out: set[int] = set()
 
     def ends(stmt: ast.stmt, in_try: bool) -> bool:
@@ -390,15 +393,15 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
         return False
 
     def once(body: list[ast.stmt]) -> None:
-        """The block's statements that run once with it: not the bodies of its loops (they repeat
-        before the exit: a training loop, then ``sys.exit(0)``) nor of the functions and classes it
-        defines (they run when called: ``sys.exit(main())`` ends a script whose ``main`` runs the steps)."""
+        """The block's statements that run once with it (a loop printing a dict's values before the
+        exit included), not the step regions in it nor the functions and classes it defines."""
         stack: list[ast.stmt] = list(body)
         while stack:
             stmt = stack.pop()
+            if id(stmt) in steps:
+                continue
             out.add(id(stmt))
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
-                                 ast.While)):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             stack.extend(n for n in ast.iter_child_nodes(stmt) if isinstance(n, ast.stmt))
             for h in getattr(stmt, "handlers", ()):
@@ -856,7 +859,8 @@ class TorchHostSyncInStep(ModuleRule):
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
-        once = _once_per_run(ctx.tree, ctx.facts.aliases.resolve)
+        once = _once_per_run(ctx.tree, ctx.facts.aliases.resolve,
+                             frozenset(id(s.node) for s in torch.steps if not isinstance(s.node, ast.Lambda)))
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
                         and id(stmt) not in once and not _error_message(node, stmt)),
