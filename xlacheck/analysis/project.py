@@ -25,7 +25,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
 from xlacheck.analysis.contexts import (
@@ -343,8 +343,9 @@ def _runs_as_script(text: str) -> bool:
             stack.extend(stmt.body + stmt.orelse)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             stack.extend(stmt.body)
-        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # TryStar: Python 3.11+
-            stack.extend(stmt.body + stmt.orelse + stmt.finalbody)
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":  # TryStar: Python 3.11+
+            t = cast(ast.Try, stmt)  # (the same fields)
+            stack.extend(t.body + t.orelse + t.finalbody)
     return False
 # imports by a computed name: ``importlib.import_module(name)``, ``__import__(f"pkg.{x}")``, a lazy
 # package that imports its folder's files (transformers' define_import_structure), path-based loads
@@ -470,8 +471,9 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     included), names it in a dotted string (``target: ldm.models.ddpm.DDPM``, a console script
     ``pkg.cli:main``, ``python -m pkg.train``; a class path a config hands to ``import_module``) or by
     file name (``python train.py``); when it runs as a script itself (:func:`_runs_as_script`: a
-    ``__main__`` block, a call statement or a loop at its top level); when it is a package ``__init__``/``__main__``, ``setup.py``, a
-    ``conftest.py`` or a test; when it lies in a folder whose modules the project imports by computed
+    ``__main__`` block, a call statement or a loop at its top level); when it is a package
+    ``__init__``/``__main__``, ``setup.py``, a ``conftest.py`` or a test; when it lies in a folder
+    whose modules the project imports by computed
     name (``import_module("." + name, __name__)``, ``f"pkg.models.{name}"``, a file that lists folders
     and imports what it finds: its whole top package; a lazy package such as transformers'); and when
     it is a public module of a package that a published project ships (:func:`published`: its users

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import cast
 
 from xlacheck.analysis.torch_model import (
     BOOL,
@@ -419,12 +420,13 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], s
             if isinstance(stmt, ast.ClassDef):
                 visit(stmt.body, False)
                 continue
-            if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # TryStar: Python 3.11+
-                visit(stmt.body, bool(stmt.handlers) or in_try)
-                for h in stmt.handlers:
+            if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":  # TryStar: Python 3.11+
+                t = cast(ast.Try, stmt)  # (the same fields)
+                visit(t.body, bool(t.handlers) or in_try)
+                for h in t.handlers:
                     visit(h.body, in_try)
-                visit(stmt.orelse, in_try)
-                visit(stmt.finalbody, in_try)
+                visit(t.orelse, in_try)
+                visit(t.finalbody, in_try)
                 continue
             for field in ("body", "orelse"):
                 inner = getattr(stmt, field, None)
