@@ -803,9 +803,26 @@ def cells() -> list[tuple[str, str, str, bool]]:
         out.append(("item", entry, loc, False))
     ways = [("sync", loc) for loc in LOCATIONS] + [(e, "forward" if e == "torch_compile" else "step")
                                                      for e in ENTRIES if e != "sync"]
+    # a table sink keeps the way its cells in the tree were generated with (their labels belong to those
+    # files): a row added to a table must not shift the round-robin of the rows before it
+    kept = _ways_in_tree(ways)
     for k, s in enumerate(TABLE_SINKS):
-        entry, loc = ("spawn", "step") if s.optimizer else ways[k % len(ways)]
+        entry, loc = ("spawn", "step") if s.optimizer else kept.get(s.name, ways[k % len(ways)])
         out += [(s.name, entry, loc, True), (s.name, entry, loc, False)]
+    return out
+
+
+def _ways_in_tree(ways: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """Table sink name -> the (entry, location) of its cells already in the tree."""
+    out: dict[str, tuple[str, str]] = {}
+    if not CASES.is_dir():
+        return out
+    for path in CASES.glob("*form_tab_*.py"):
+        stem = path.stem.removeprefix("neg_").removeprefix("form_")
+        for entry, loc in ways:
+            if stem.endswith(f"_{entry}_{loc}"):
+                out[stem[: -len(f"_{entry}_{loc}")]] = (entry, loc)
+                break
     return out
 
 

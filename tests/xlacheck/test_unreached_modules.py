@@ -104,11 +104,20 @@ def test_scripts_package_inits_and_tests_are_never_unreached(tmp_path: Path) -> 
 
 
 def test_a_published_library_keeps_modules_nothing_imports_but_not_a_stale_copy(tmp_path: Path) -> None:
-    files = {"pyproject.toml": '[project]\nname = "lib"\nreadme = "README.md"\n', "lib/__init__.py": "",
+    files = {"pyproject.toml": '[project]\nname = "lib"\nreadme = "README.md"\n',
+             "lib/__init__.py": "from .core import Net\n", "lib/core.py": NET,
              "lib/extra.py": NET, "lib/extra copy.py": NET, "scripts/probe.py": NET}
     _write(tmp_path, files)
     why = unreached_modules([str(tmp_path / n) for n in files if n.endswith(".py")])
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in why) == ["lib/extra copy.py", "scripts/probe.py"]
+
+
+def test_a_folder_of_standalone_files_has_no_import_graph_so_nothing_is_unreached(tmp_path: Path) -> None:
+    # (a folder of cases or snippets linted together: none imports another, so imports say nothing
+    # about what runs)
+    files = {"a.py": NET, "b.py": NET, "c.py": NET}
+    _write(tmp_path, files)
+    assert unreached_modules([str(tmp_path / n) for n in files]) == {}
 
 
 def test_private_modules_of_a_library_that_only_tests_import_are_unreached(tmp_path: Path) -> None:

@@ -498,6 +498,8 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     dynamic: list[tuple[str, ...]] = []  # folders (root-relative parts) whose modules load by computed name
     library = published(root)
     own: dict[str, str] = {}  # path -> its own text
+    modules: dict[tuple[str, ...], str] = {}  # dotted parts (root-relative) of each .py file -> its path
+    imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
     for path, text in texts:
         path = os.path.abspath(path)
@@ -508,8 +510,11 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
         is_py = path.endswith(".py")
         here = _parts(path, root) if is_py else ()
         is_package = path.endswith("__init__.py")
+        if is_py:
+            modules[tuple(p for p in here if p != "__init__")] = path
         for parts in _imported(text, here, is_package) if is_py or path.endswith(".ipynb") else ():
             named_by.setdefault(parts, set()).add(path)
+            imports.append((parts, path))
         for m in _RUN_MODULE.finditer(text):
             named_by.setdefault(tuple(m.group(1).split(".")), set()).add(path)
         for m in _DOTTED.finditer(text):
@@ -535,6 +540,11 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
                 dotted = module_name(path)
                 dynamic.append(here[:len(here) - len(dotted.split(".")) + 1] if dotted else here[:-1])
             # else a name handed in (a config's class path): the dotted strings above name it
+    # a project none of whose files imports another (a folder of standalone scripts or cases) has no
+    # import graph: what runs is unknown there, not "nothing"
+    suffixes_of = {m[i:]: path for m, path in modules.items() for i in range(len(m)) if m[i:]}
+    if not any(suffixes_of.get(parts) not in (None, importer) for parts, importer in imports):
+        return {}
     out: dict[str, str] = {}
     for path in candidates:
         full = os.path.abspath(path)

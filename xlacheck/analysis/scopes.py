@@ -21,6 +21,7 @@ thousands of findings must not rescan the file once each (issue 15).
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -95,8 +96,22 @@ class BuiltValues:
 EMPTY_BUILT = BuiltValues({}, {}, {})
 
 
+# built_values per scope node: rules ask for the enclosing function's at every call they check
+# (a function with N findings asked N times walked N bodies: quadratic, tests/xlacheck/test_fix_scaling.py)
+_BUILT: weakref.WeakKeyDictionary[ast.AST, BuiltValues] = weakref.WeakKeyDictionary()
+
+
 def built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
     """:class:`BuiltValues` of a function body or a module's statements (nested scopes left out)."""
+    if isinstance(scope, list):
+        return _built_values(scope)
+    found = _BUILT.get(scope)
+    if found is None:
+        found = _BUILT[scope] = _built_values(scope)
+    return found
+
+
+def _built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
     counts: dict[str, int] = {}
     values: dict[str, ast.expr] = {}
     added: dict[str, list[ast.expr]] = {}

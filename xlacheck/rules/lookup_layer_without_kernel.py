@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import weakref
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
@@ -73,6 +74,17 @@ def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, 
 
 def _local_names(function: ast.AST) -> frozenset[str]:
     """Names a function binds itself: its parameters and the targets it assigns."""
+    found = _LOCAL_NAMES.get(function)
+    if found is None:
+        found = _LOCAL_NAMES[function] = _local_names_of(function)
+    return found
+
+
+# per function node: the rule asks at every call it checks (linear, not quadratic, in the calls)
+_LOCAL_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _local_names_of(function: ast.AST) -> frozenset[str]:
     out: set[str] = set()
     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         a = function.args
