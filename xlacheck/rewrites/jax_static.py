@@ -161,12 +161,10 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     jax = module_alias(src.tree, "jax")
     if jax is None or not isinstance(node, ast.Call):
         return None
-    function = src.scope_of(node)
-    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+    jitted = _jitted_function(src, node)
+    if jitted is None:
         return None
-    decorator = function.decorator_list[0]
-    if canonical(src, decorator) != "jax.jit":
-        return None
+    function, decorator = jitted
     name = canonical(src, node.func)
     if name is None or api_table.fact_for(name) is None:
         return None
@@ -180,6 +178,16 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     edits = [*_static_decorator(src, decorator, static), *value.edits]
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
                     "value while tracing", edits, [RECOMPILES])
+
+
+def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, ast.expr] | None:
+    """The function around ``node`` and its decorator, when its only decorator is ``@jax.jit`` (the
+    one a static-argument fix rewrites)."""
+    function = src.scope_of(node)
+    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+        return None
+    decorator = function.decorator_list[0]
+    return (function, decorator) if canonical(src, decorator) == "jax.jit" else None
 
 
 def _static_decorator(src: Source, decorator: ast.expr, static: list[str]) -> list[Edit]:
@@ -219,12 +227,10 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     name = canonical(src, node.func)
     if name not in _BRANCHING:
         return None
-    function = src.scope_of(node)
-    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+    jitted = _jitted_function(src, node)
+    if jitted is None:
         return None
-    decorator = function.decorator_list[0]
-    if canonical(src, decorator) != "jax.jit":
-        return None
+    function, decorator = jitted
     value = _StaticValue(src, function)
     if not node.args or not value.read(node.args[0]) or not value.names:
         return None

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable
 from typing import cast
 
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.torch_model import (
     BOOL,
     CPU,
@@ -384,14 +385,8 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], s
     def leaves_early(body: list[ast.stmt]) -> bool:
         """A statement of the block may leave it before its end (``if not ok: return x`` before a
         final ``raise``: the block runs in every call that returns early)."""
-        stack: list[ast.AST] = list(body)
-        while stack:
-            n = stack.pop()
-            if isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom)):
-                return True
-            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.extend(ast.iter_child_nodes(n))
-        return False
+        return any(isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom))
+                   for n in own_nodes(body))
 
     def once(body: list[ast.stmt]) -> None:
         """The block's statements that run once with it (a loop printing a dict's values before the
@@ -414,10 +409,7 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], s
         if body and ends(body[-1], in_try) and not leaves_early(body):
             once(body)
         for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                visit(stmt.body, False)
-                continue
-            if isinstance(stmt, ast.ClassDef):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(stmt.body, False)
                 continue
             if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":  # TryStar: Python 3.11+
