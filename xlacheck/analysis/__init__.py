@@ -18,6 +18,10 @@ _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "asna
                           "type_comment", "is_async", "conversion"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
 
+# `try:` statements: `try ... except*` (ast.TryStar) exists from Python 3.11 on; the package supports 3.10.
+TRY_STATEMENTS: tuple[type[ast.Try] | type[ast.TryStar], ...] = (
+    ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
 
 def child_fields(t: type) -> tuple[str, ...]:
     """The fields of node type ``t`` that can hold child nodes worth visiting (cached)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from xlacheck.analysis import child_nodes
+from xlacheck.analysis import TRY_STATEMENTS, child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
 from xlacheck.analysis.pytrees import static_field_names
@@ -404,7 +404,7 @@ class FunctionWalker:
                     self.bind(item.optional_vars, 0)
             if not eager:
                 self.block(s.body)
-        elif isinstance(s, (ast.Try, ast.TryStar)):
+        elif isinstance(s, TRY_STATEMENTS):
             self.depth += 1
             self.block(s.body)
             for h in s.handlers:

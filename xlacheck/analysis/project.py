@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
 from xlacheck.analysis.contexts import (
     FRAMEWORK_HEADS,
@@ -343,7 +344,7 @@ def _runs_as_script(text: str) -> bool:
             stack.extend(stmt.body + stmt.orelse)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             stack.extend(stmt.body)
-        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":  # TryStar: Python 3.11+
+        elif isinstance(stmt, TRY_STATEMENTS):
             t = cast(ast.Try, stmt)  # (the same fields)
             stack.extend(t.body + t.orelse + t.finalbody)
     return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.rewrites._source import Source, dotted
 
 
@@ -46,7 +47,7 @@ def who_catches(src: Source, node: ast.AST, exc: str) -> str | None:
     for parent in src.ancestors(node):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             break
-        if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        if isinstance(parent, TRY_STATEMENTS):
             return "it is inside a try statement, which may turn the original's exception into a normal return"
     return src.memo((who_catches, exc), lambda: _caught_in_file(src, exc, mro))
 

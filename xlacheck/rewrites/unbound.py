@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.rewrites._expr import ELEMENTWISE_UNARY, FULL_REDUCTIONS, call_name, is_scalar
 from xlacheck.rewrites._source import Source
@@ -116,7 +117,7 @@ def _header_reads(stmt: ast.stmt, name: str) -> bool:
         return _eager_reads(stmt.iter, name)
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
         return any(_eager_reads(item.context_expr, name) for item in stmt.items)
-    if isinstance(stmt, (*_SCOPES, ast.Try, ast.Match)) or type(stmt).__name__ == "TryStar":
+    if isinstance(stmt, (*_SCOPES, *TRY_STATEMENTS, ast.Match)):
         return False
     if isinstance(stmt, ast.Assert):
         return _eager_reads(stmt.test, name)

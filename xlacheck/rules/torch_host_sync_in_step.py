@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable
 from typing import cast
 
+from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.torch_model import (
     BOOL,
@@ -412,7 +413,7 @@ def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], s
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(stmt.body, False)
                 continue
-            if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":  # TryStar: Python 3.11+
+            if isinstance(stmt, TRY_STATEMENTS):
                 t = cast(ast.Try, stmt)  # (the same fields)
                 visit(t.body, bool(t.handlers) or in_try)
                 for h in t.handlers:
