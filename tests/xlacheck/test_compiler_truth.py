@@ -217,6 +217,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA311-invalid-6", "f", lambda: (tf.ones([1, 4, 4, 1]),), "fails"),  # a layer of a Sequential list
     ("XLA311-invalid-9", "f", lambda: (_f(1.0, 2.0),), "fails"),  # Generator.from_seed(...).binomial
     ("XLA309-invalid-16", "f", lambda: (tf.constant([[2.0, 0.0], [0.0, 3.0]]),), "fails"),  # experimental_compile
+    # reports17: a tf.function that pops from the dict it receives; the same on a copy
+    ("XLA322-invalid-1", "train_step", lambda: ({"label": _f(1.0, 2.0), "x": _f(0.5, 0.5)},), "fails"),
+    ("XLA322-valid-1", "step", lambda: ({"x": _f(1.0, 2.0), "y": _f(3.0, 4.0)},), "compiles"),
 ]
 
 

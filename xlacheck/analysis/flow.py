@@ -570,6 +570,7 @@ def walk_function(
             env[name] = without_opaque(env[name])
     values = ValueEnv(aliases, owner, env, info.node)
     values.converted = info.converted
+    values.staged = info.jax
     if facts.reducers is None:
         facts.reducers = reduction_functions(facts.functions, aliases)
     values.reducers = facts.reducers

@@ -405,8 +405,8 @@ def without_opaque(flags: int) -> int:
 class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
-    __slots__ = ("aliases", "env", "cls", "converted", "node", "_memo", "_self_memo", "_class_by_name", "_dtypes",
-                 "reducers", "static_fields")
+    __slots__ = ("aliases", "env", "cls", "converted", "staged", "node", "_memo", "_self_memo", "_class_by_name",
+                 "_dtypes", "reducers", "static_fields")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -415,6 +415,11 @@ class ValueEnv:
         self.node = node  # the function walked (its local bindings prove dtypes)
         self._dtypes: DtypeModel | None = None
         self.converted = False  # AutoGraph converts the function: `a if t else b` on a tensor is a tf.cond
+        # JAX traces the function (jax.jit, a lax body): every jnp/lax op is staged into the jaxpr, so
+        # its result is a tracer even of Python ints (measured, jax 0.10.2: `jnp.arange(jnp.log2(8))`,
+        # `jnp.zeros(jnp.array(3))`, `int(jnp.sqrt(4.0))` all fail under jax.jit); XLA folds nothing
+        # back into a Python value, unlike TF's constant tensors
+        self.staged = False
         self.env: dict[str, int] = dict(env) if env else {}
         self._memo: dict[int, int] = {}
         self._self_memo: dict[str, int] = {}
@@ -856,6 +861,8 @@ class ValueEnv:
             return TENSOR | RANDOM | DATA
         if name in ("tf.constant", "tf.convert_to_tensor", "jnp.array", "jnp.asarray"):
             k = self.flags(e.args[0]) if e.args else 0
+            if self.staged and name.startswith("jnp."):
+                return (k & _PASS_FLAGS & ~(SHAPE | CONST)) | TENSOR | OP
             return (k & _PASS_FLAGS) | TENSOR if k & TENSOR else TENSOR | CONST
         if name in ("tf.Variable",):
             return TENSOR | VARIABLE
@@ -882,7 +889,10 @@ class ValueEnv:
             # executing_eagerly_outside_functions, classes): its return kind is unknown
             k = self._args_flags(e)
             return TENSOR | OPAQUE if k & TENSOR else 0
-        return self._structure(name, fact, e, self._generic_op(name, e))
+        res = self._generic_op(name, e)
+        if self.staged and name.startswith(_STAGED_PREFIXES):
+            res = (res & ~(SHAPE | CONST)) | OP  # a tracer, whatever it was computed from
+        return self._structure(name, fact, e, res)
 
     def _structure(self, name: str, fact: api_table.ApiFact | None, e: ast.Call, res: int) -> int:
         """A list of tensors or a boolean mask, from the API table (``structure``/``dtype``) and the
@@ -951,6 +961,8 @@ _PYTHON_VALUED = frozenset({
 # shard_map, jax 0.10.2: the idiom that sizes buffers and ``range(axis_size)`` permutations);
 # ``pmax``/``pmin`` of a constant return tracers.
 _CONSTANT_FOLDING_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean"})
+# Ops JAX stages into the jaxpr of a traced function (:attr:`ValueEnv.staged`).
+_STAGED_PREFIXES = ("jnp.", "jax.numpy.", "jax.lax.", "jax.nn.")
 # Structure utilities: what they return is a Python container of the leaves they were given.
 # "jax.tree_" covers jax.tree_util.* and the top-level aliases older JAX exported (jax.tree_leaves,
 # jax.tree_map, jax.tree_flatten, ...: the same functions; jax 0.4.26 deprecated them).

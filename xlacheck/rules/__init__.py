@@ -78,6 +78,7 @@ from xlacheck.rules.tensorarray_dynamic_size import TensorArrayDynamicSize
 from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
 from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
+from xlacheck.rules.tf_function_input_mutated import TfFunctionInputMutated
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import TorchAdaptivePoolSizeMayNotDivide
 from xlacheck.rules.torch_collate_packs_examples import TorchCollatePacksExamples
@@ -102,6 +103,7 @@ from xlacheck.rules.unhashable_static_argument import UnhashableStaticArgument
 from xlacheck.rules.unknown_dims_in_jit_signature import UnknownDimsInJitSignature
 from xlacheck.rules.unsupported_op_variant import UnsupportedOpVariant
 from xlacheck.rules.variable_created_in_compiled_step import VariableCreatedInCompiledStep
+from xlacheck.rules.variable_initialized_from_traced_data import VariableInitializedFromTracedData
 from xlacheck.rules.while_loop_gradient_without_bound import WhileLoopGradientWithoutBound
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -154,6 +156,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     DecompositionSignDiffersUnderXla,
     LookupLayerWithoutKernel,
     HostRandomInCompiledCode,
+    TfFunctionInputMutated,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True
@@ -163,6 +166,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     PythonScalarToTfFunction,
     TfFunctionCreatedPerCall,
     VariableCreatedInCompiledStep,
+    VariableInitializedFromTracedData,
     PythonStateMutatedInCompiledStep,
     ServingFunctionWithoutInputSignature,
     UnknownDimsInJitSignature,

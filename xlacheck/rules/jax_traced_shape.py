@@ -209,6 +209,9 @@ class JaxTracedShape(Rule):
         # a method of a traced pytree object (levanter's _DecodeOutputs.append): no jax.Array has
         # .append (the JAX table's array_methods), so it is not jnp.append(outputs, tokens, axis=n)
         Example("import jax\n@jax.jit\ndef step(outputs, tokens, n):\n    return outputs.append(tokens, n)\n"),
+        # a Python computation of a static shape stays a Python int (reports17, after flax#1077)
+        Example("import math\nimport jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    return jnp.arange(int(math.log2(x.shape[-1]))).sum() + x\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -260,6 +263,13 @@ class JaxTracedShape(Rule):
                 expected=(
                     (5, 21, 'boolean-mask indexing under jax.jit: the result size depends on data '
                             '(NonConcreteBooleanIndexError); use jnp.where(mask, x, 0) and a masked reduction'),
+                )),
+        # a jnp op of static values is still staged: a tracer (reports17, after flax#1077)
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
+                "    return jnp.arange(jnp.log2(x.shape[-1])).sum() + x\n",
+                expected=(
+                    (5, 12, '`start` of jnp.arange is a traced value under jax.jit: shapes must be static '
+                            '(ConcretizationTypeError); use a static bound or static_argnums'),
                 )),
     )
 

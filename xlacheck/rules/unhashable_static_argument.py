@@ -38,7 +38,8 @@ _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
 }
 
 # Builtins that always return a new mutable container (unhashable), unless this file rebinds the name.
-_UNHASHABLE_BUILTINS = {"list": "a list", "sorted": "a list", "dict": "a dict", "set": "a set"}
+# `slice` objects hash only from Python 3.12 on (jax 0.10.2 runs on 3.11: measured ValueError).
+_UNHASHABLE_BUILTINS = {"list": "a list", "sorted": "a list", "dict": "a dict", "set": "a set", "slice": "a slice"}
 
 
 def _rebinds_builtin(index: ModuleIndex, name: str) -> bool:
@@ -62,7 +63,8 @@ class UnhashableStaticArgument(ModuleRule):
     annotated as an array, a traced value (a non-static parameter of the jitted function the
     call runs in), an object of a class of this file that cannot be hashed (a dataclass without
     `frozen=True`, a class with `__eq__` and no `__hash__`), a list, dict or set literal, or a
-    call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) (also
+    call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) or a
+    `slice(...)` (hashable only from Python 3.12) (also
     through a name assigned once, an array method such as `.astype(...)` of a JAX array, or one
     level of calls: a parameter of the enclosing function that a call of it in this file passes
     such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
@@ -201,6 +203,15 @@ class UnhashableStaticArgument(ModuleRule):
                     (6, 27, 'static argument `keep` of jitted `select` receives a list: jax.jit hashes static '
                             'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
                             'arguments are not supported); pass a tuple'),
+                )),
+        # a slice object (reports17, after jax#3708): unhashable on Python 3.11
+        Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
+                "def window(x, s):\n    return x[:, s]\ndef run(x):\n    return window(x, slice(1, 4))\n",
+                expected=(
+                    (7, 22, 'static argument `s` of jitted `window` receives a slice: jax.jit hashes static '
+                            'arguments for its cache and slices are unhashable (ValueError: Non-hashable static '
+                            'arguments are not supported); pass its bounds as a tuple and slice inside (slices '
+                            'hash only from Python 3.12)'),
                 )),
     )
 
@@ -389,6 +400,8 @@ def _fix(what: str) -> str:
         return "pass a tuple"
     if what == "a dict":
         return "pass a tuple, a frozen dataclass or a FrozenDict"
+    if what == "a slice":
+        return "pass its bounds as a tuple and slice inside (slices hash only from Python 3.12)"
     return "pass a Python value or make the argument traced"
 
 

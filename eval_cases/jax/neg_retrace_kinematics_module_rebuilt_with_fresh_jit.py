@@ -1,0 +1,50 @@
+"""Source: https://github.com/patrick-kidger/equinox/issues/686 (the fix: build the kinematics helper, and its jitted forward function, once and reuse it for every optimization run, so the static argument of the jitted step stays the same object)."""
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+def forward_kinematics(q):
+    return jnp.stack([jnp.cos(q[..., 0]) + jnp.cos(q[..., 0] + q[..., 1]),
+                      jnp.sin(q[..., 0]) + jnp.sin(q[..., 0] + q[..., 1])], axis=-1)
+
+
+class Kinematics:
+    def __init__(self, fk_fn):
+        self.forward = jax.jit(fk_fn)
+
+
+KINEMATICS = Kinematics(forward_kinematics)
+
+
+@partial(jax.jit, static_argnums=0)
+def step(kin, params, t, target):
+    def loss(p):
+        q = t[:, None] * p["slope"] + p["offset"]
+        return jnp.mean((kin.forward(q) - target) ** 2)
+
+    val, grads = jax.value_and_grad(loss)(params)
+    return val, jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def optimize(params, t, target):
+    for _ in range(2):
+        val, params = step(KINEMATICS, params, t, target)
+    return val, params
+
+
+# --- oracle ---
+WRAP = False
+
+
+def ENTRY():
+    params = {"slope": jnp.array([0.5, -0.3]), "offset": jnp.array([0.1, 0.2])}
+    t = jnp.linspace(0.0, 1.0, 4)
+    return optimize, (params, t, jnp.ones((4, 2)))
+
+
+def ALT_ARGS():
+    params = {"slope": jnp.array([0.4, -0.2]), "offset": jnp.array([0.0, 0.1])}
+    t = jnp.linspace(0.0, 1.0, 4)
+    return [(params, t, jnp.ones((4, 2)))]

@@ -1,0 +1,34 @@
+"""Source: https://github.com/google/flax/issues/1492 ("jax.jit causes type error": the CIFAR eval loop hands the whole batch dict, including the example `id` column of byte strings, to the jitted `eval_step`; `Argument '[b'test_09933' ...]' of type numpy.ndarray is not a valid JAX type`; the fix was `del test_ds['id']`)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def init_params():
+    return {"w": jnp.linspace(-0.5, 0.5, 12).reshape(4, 3), "b": jnp.zeros(3)}
+
+
+@jax.jit
+def eval_step(params, batch):
+    logits = batch["image"] @ params["w"] + params["b"]
+    labels = jax.nn.one_hot(batch["label"], 3)
+    loss = -jnp.mean(jnp.sum(labels * jax.nn.log_softmax(logits), axis=-1))
+    accuracy = jnp.mean(jnp.argmax(logits, -1) == batch["label"])
+    return {"loss": loss, "accuracy": accuracy}
+
+
+def evaluate(params, test_ds):
+    return eval_step(params, test_ds)  # XLA: op
+
+
+# --- oracle ---
+WRAP = False
+
+
+def ENTRY():
+    test_ds = {
+        "image": np.arange(8, dtype=np.float32).reshape(2, 4) / 8.0,
+        "label": np.array([0, 2]),
+        "id": np.array([b"test_09933", b"test_05669"]),
+    }
+    return evaluate, (init_params(), test_ds)
