@@ -501,8 +501,10 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     modules: dict[tuple[str, ...], str] = {}  # dotted parts (root-relative) of each .py file -> its path
     imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
+    read = {"py": 0, "other": 0}  # what the fact rests on, for the reason the run shows
     for path, text in texts:
         path = os.path.abspath(path)
+        read["py" if path.endswith(".py") else "other"] += 1
         if path in wanted:
             own[path] = text
         if is_test_file(os.path.relpath(path, root)):
@@ -571,5 +573,5 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
         if any(scripts.get(t, set()) - {full} for t in tails):
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
-                     f"(under {root})")
+                     f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")
     return out
