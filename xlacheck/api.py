@@ -171,7 +171,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
-    unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found) if (
+    unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
         len(project) > 1 and found) else {}
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings

@@ -86,16 +86,29 @@ class ResultCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def load(self, key: str, path: str) -> CachedLint | None:
-        try:
-            data = json.loads(self._entry(key).read_bytes())
-            return _decode(data, path)
-        except FileNotFoundError:
+        data = self.load_json(key)
+        if data is None:
             return None
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        try:
+            return _decode(data, path)
+        except (ValueError, KeyError, TypeError) as e:
             log.debug("ignoring unreadable cache entry %s: %s", key, e)
             return None
 
     def store(self, key: str, lint: CachedLint) -> None:
+        self.store_json(key, _encode(lint))
+
+    def load_json(self, key: str) -> Any:
+        """The JSON value stored under ``key`` (a project fact, :meth:`store_json`), or None."""
+        try:
+            return json.loads(self._entry(key).read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            log.debug("ignoring unreadable cache entry %s: %s", key, e)
+            return None
+
+    def store_json(self, key: str, data: Any) -> None:
         import tempfile  # only runs that write pay for importing it
 
         entry = self._entry(key)
@@ -104,7 +117,7 @@ class ResultCache:
             fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(_encode(lint), f, separators=(",", ":"))
+                    json.dump(data, f, separators=(",", ":"))
                 os.replace(tmp, entry)
             except BaseException:
                 os.unlink(tmp)
