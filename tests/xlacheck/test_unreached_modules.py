@@ -13,6 +13,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from xlacheck.analysis.project import project_root, unreached_modules
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
@@ -148,7 +150,8 @@ def test_an_installed_package_is_its_own_root(tmp_path: Path) -> None:
     assert project_root(paths[2:]) == str(tmp_path / "site-packages" / "lib")
 
 
-def test_the_project_scan_is_cached_on_what_it_read(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_project_scan_is_cached_on_what_it_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A warm run reads no file of the project for the fact: the answer is kept under a key of each
     scanned file's path, size and modification time (and xlacheck's version and code, the cache's
     salt); an edit, a new file or a removed one is a new key, so the fact is computed again."""

@@ -144,7 +144,8 @@ def bound_names(scope: ast.AST | list[ast.stmt], *, nested: bool = False) -> fro
     """The names a scope (a function, lambda, class or module, or a list of statements) binds
     itself, so that a name of the same spelling outside is shadowed there: its parameters and the
     names its own body stores or deletes (assignment, loop, ``with ... as`` and walrus targets; a
-    comprehension's targets too, as :func:`own_nodes` enters comprehensions), less those it declares ``global``/``nonlocal`` (they rebind the outer name). Imports and
+    comprehension's targets too, as :func:`own_nodes` enters comprehensions), less those it declares
+    ``global``/``nonlocal`` (they rebind the outer name). Imports and
     ``def``/``class`` statements are not counted. ``nested``: also the names stored or deleted in
     the functions, lambdas, classes and comprehensions nested in it, for a rule that reads the
     names of the whole subtree (``ast.walk``) and must not take any of them for an outer name."""
