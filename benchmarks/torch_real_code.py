@@ -7,7 +7,8 @@ Each file is linted with :func:`xlacheck.engine.check_source` (``torch_xla=True`
 behind ``--preview``). Prints ``path:line:col: CODE
 message`` per finding, then the number of lines and findings, findings per rule and per 10k lines;
 ``--fixes`` also prints, under each finding that has a fix, the fixed line(s) and its applicability,
-and counts the fixes per rule.
+and counts the fixes per rule; ``--show-set-aside`` lists the findings project facts set aside
+(``set aside (reason): path:line:col: CODE message [the fact]``) and counts them per reason.
 The globs used for known-results: transformers' ``models/*/modeling_[!tf]*.py`` (in an environment
 with transformers 4.57), and snapshots of pytorch/xla (``examples/**``, ``test/test_train_*.py``),
 huggingface/accelerate (``examples/**``) and huggingface/optimum-tpu (``**/*.py``).
@@ -34,10 +35,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--torch-xla", action="store_true", help="declare that the torch code runs on XLA")
     ap.add_argument("--preview", action="store_true", help="also run the rules behind --preview")
     ap.add_argument("--fixes", action="store_true", help="show each fix (the rewritten lines) and count them")
+    ap.add_argument("--show-set-aside", action="store_true",
+                    help="also list the findings project facts set aside, prefixed `set aside (reason): `")
     args = ap.parse_args(argv)
     lines = 0
     per_rule: Counter[str] = Counter()
     fixes: Counter[str] = Counter()
+    aside: Counter[str] = Counter()
     paths = [path for pattern in args.globs for path in sorted(glob.glob(pattern, recursive=True))]
     # as the CLI's project pass: every file alone, then again those with findings whose functions every
     # call of the globbed files passes a literal to (analysis.calls.project_literals: the literals only
@@ -66,9 +70,16 @@ def main(argv: list[str] | None = None) -> int:
                 before = set(source.splitlines())  # the lines the fix writes anew
                 new = [line.strip() for line in apply_edits(source, d.fix.edits).splitlines() if line not in before]
                 print(f"    fix ({d.fix.applicability.value}): " + "\n        ".join(new))
+        if args.show_set_aside:
+            for a in result.set_aside:
+                aside[a.reason.value] += 1
+                print(f"set aside ({a.reason.value}): {path}:{a.diagnostic.line}:{a.diagnostic.col + 1}: "
+                      f"{a.diagnostic.code} {a.diagnostic.message} [{a.why}]")
     total = sum(per_rule.values())
     print(f"{lines} lines, {total} findings ({total / max(lines, 1) * 1e4:.2f} per 10k lines): "
           + ", ".join(f"{code} {n}" for code, n in sorted(per_rule.items())))
+    if args.show_set_aside:
+        print(f"set aside: {sum(aside.values())}" + "".join(f", {r} {n}" for r, n in sorted(aside.items())))
     if args.fixes:
         print(f"fixes: {sum(fixes.values())}" + "".join(f", {code} {n}" for code, n in sorted(fixes.items())))
     return 0

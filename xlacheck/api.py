@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from xlacheck.cache import CachedLint, ResultCache, analyzer_fingerprint, make_salt
 from xlacheck.config import Settings
-from xlacheck.diagnostics import Diagnostic, FileError, FileResult, Location, RunResult
+from xlacheck.diagnostics import Diagnostic, FileError, FileResult, Location, RunResult, SetAside
 from xlacheck.discovery import SourceFile, discover, mentions_ml_framework
 from xlacheck.fixes import DecodedSource, decode_source, encode_source, fix_source, is_applicable, write_atomic
-from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions
+from xlacheck.suppression import SUPPRESSION_RULES, check_suppressions, filter_suppressed
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import ProjectFact
@@ -171,7 +171,7 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # modules nothing in the project runs: only the torch adapter reads it (no step there), so only files with
     # findings need it
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
-    unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found) if (
+    unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
         len(project) > 1 and found) else {}
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings
@@ -306,7 +306,7 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         from xlacheck import rewrites  # imported only when some finding may get a fix
 
         diagnostics = rewrites.attach_fixes(text, tree, diagnostics)
-    return CachedLint(diagnostics, result.error, lines, result.incomplete, summary)
+    return CachedLint(diagnostics, result.error, lines, result.incomplete, summary, result.set_aside)
 
 
 def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
@@ -320,6 +320,19 @@ def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence
     return check_suppressions(
         text, file.display, kept, is_selected=plan.settings.is_selected, known_codes=_known_codes, ignored=ignored
     )
+
+
+def _postprocess_set_aside(plan: _Plan, file: SourceFile, text: str, set_aside: Sequence[SetAside]
+                           ) -> tuple[SetAside, ...]:
+    """The set-aside findings the selection, per-file-ignores and inline suppressions keep, as for the
+    findings (:func:`_postprocess`); a directive that only they would use is not "used" by them."""
+    if not set_aside:
+        return ()
+    ignored = plan.settings.ignored_for(file.rel)
+    kept = [s for s in set_aside if plan.settings.is_selected(s.diagnostic.code)
+            and not any(s.diagnostic.code.startswith(i) or i == "ALL" for i in ignored)]
+    shown = {id(d) for d in filter_suppressed(text, [s.diagnostic for s in kept])}
+    return tuple(s for s in kept if id(s.diagnostic) in shown)
 
 
 def _known_codes() -> frozenset[str]:
@@ -439,20 +452,22 @@ def _process_source(
         lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
-    if not lint.diagnostics and not _checks_directives(plan, data):
+    if not lint.diagnostics and not lint.set_aside and not _checks_directives(plan, data):
         return (FileResult(path, (), lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), None,
                 lint.summary)
 
     if decoded is None:
         decoded = _decode(data, notebook)  # a cache hit with findings: suppressions need the text
     diagnostics = _postprocess(plan, file, decoded.text, lint.diagnostics)
+    set_aside = _postprocess_set_aside(plan, file, decoded.text, lint.set_aside)
     file_fix = None
     if plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in diagnostics):
         if not analyze:
             return None
-        diagnostics, file_fix = _fix(plan, file, decoded, diagnostics, notebook, facts)
-    return (FileResult(path, diagnostics, lint.error, cached=cached, lines=lines, incomplete=lint.incomplete), file_fix,
-            lint.summary)
+        diagnostics, file_fix, fixed_aside = _fix(plan, file, decoded, diagnostics, notebook, facts)
+        set_aside = set_aside if fixed_aside is None else fixed_aside
+    return (FileResult(path, diagnostics, lint.error, cached=cached, lines=lines, incomplete=lint.incomplete,
+                       set_aside=set_aside), file_fix, lint.summary)
 
 
 def _fix(
@@ -462,15 +477,19 @@ def _fix(
     diagnostics: tuple[Diagnostic, ...],
     notebook: Notebook | None = None,
     facts: dict[str, ProjectFact] | None = None,
-) -> tuple[tuple[Diagnostic, ...], FileFix]:
+) -> tuple[tuple[Diagnostic, ...], FileFix, tuple[SetAside, ...] | None]:
+    """The findings left after fixing, what fixing did, and the set-aside findings of the fixed text
+    (None when no fix changed it: those of the original stand). Set-aside findings are never fixed."""
     assert plan.fix is not None
+    last_aside: list[tuple[SetAside, ...]] = []  # of the last text linted: the fixed one
 
     def relint(text: str) -> tuple[Diagnostic, ...]:
         literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
         unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
-        return _postprocess(plan, file, text, _engine_lint(plan, text, file.display, 0, facts,
-                                                           plan.settings.declares_jit(file.rel),
-                                                           file.rel, literals, unreached).diagnostics)
+        lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
+                            literals, unreached)
+        last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
+        return _postprocess(plan, file, text, lint.diagnostics)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False
@@ -494,7 +513,8 @@ def _fix(
         except (OSError, UnicodeEncodeError) as e:
             error = f"cannot write fixed file: {e}"
     remaining = outcome.remaining if error is None else diagnostics
-    return remaining, FileFix(file.display, original, text, outcome.fixed, error, written)
+    aside = last_aside[0] if error is None and outcome.changed and last_aside else None
+    return remaining, FileFix(file.display, original, text, outcome.fixed, error, written), aside
 
 
 def _read_only_mode(path: os.PathLike[str]) -> int | None:
@@ -521,6 +541,7 @@ def _to_cells(notebook: Notebook, result: FileResult) -> FileResult:
         diagnostics=tuple(_diagnostic_to_cells(notebook, d) for d in result.diagnostics),
         error=None if result.error is None else error_to_cells(result.error),
         incomplete=tuple(error_to_cells(e) for e in result.incomplete),
+        set_aside=tuple(replace(s, diagnostic=_diagnostic_to_cells(notebook, s.diagnostic)) for s in result.set_aside),
     )
 
 
@@ -537,5 +558,5 @@ def _diagnostic_to_cells(notebook: Notebook, d: Diagnostic) -> Diagnostic:
     return replace(d, start=moved(d.start), end=moved(d.end), fix=fix, cell=cell)
 
 
-__all__ = ["FileFix", "FixRun", "Settings", "check_paths", "fix_paths", "is_internal_error"]
+__all__ = ["FileFix", "FixRun", "SetAside", "Settings", "check_paths", "fix_paths", "is_internal_error"]
 

@@ -24,13 +24,24 @@ from typing import TYPE_CHECKING, Any
 
 import xlacheck
 from xlacheck.config import RuleSelection
-from xlacheck.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
+from xlacheck.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    FileError,
+    Fix,
+    Location,
+    SetAside,
+    SetAsideReason,
+    Severity,
+)
 
 if TYPE_CHECKING:
     from xlacheck.analysis.project import Summary
 
 log = logging.getLogger(__name__)
-FORMAT = "3"  # bump when the stored layout changes (2: "incomplete", the functions not analyzed; 3: "summary")
+FORMAT = "4"  # bump when the stored layout changes (2: "incomplete", the functions not analyzed; 3: "summary";
+# 4: "set_aside", the findings a project fact set aside)
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,7 @@ class CachedLint:
     lines: int
     incomplete: tuple[FileError, ...] = ()  # functions not analyzed (engine limits)
     summary: Summary | None = None  # what the project pass learns from this file (analysis.project)
+    set_aside: tuple[SetAside, ...] = ()  # findings a project fact set aside (never fixed, never counted)
 
 
 def analyzer_fingerprint() -> str:
@@ -74,16 +86,29 @@ class ResultCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def load(self, key: str, path: str) -> CachedLint | None:
-        try:
-            data = json.loads(self._entry(key).read_bytes())
-            return _decode(data, path)
-        except FileNotFoundError:
+        data = self.load_json(key)
+        if data is None:
             return None
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        try:
+            return _decode(data, path)
+        except (ValueError, KeyError, TypeError) as e:
             log.debug("ignoring unreadable cache entry %s: %s", key, e)
             return None
 
     def store(self, key: str, lint: CachedLint) -> None:
+        self.store_json(key, _encode(lint))
+
+    def load_json(self, key: str) -> Any:
+        """The JSON value stored under ``key`` (a project fact, :meth:`store_json`), or None."""
+        try:
+            return json.loads(self._entry(key).read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            log.debug("ignoring unreadable cache entry %s: %s", key, e)
+            return None
+
+    def store_json(self, key: str, data: Any) -> None:
         import tempfile  # only runs that write pay for importing it
 
         entry = self._entry(key)
@@ -92,7 +117,7 @@ class ResultCache:
             fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(_encode(lint), f, separators=(",", ":"))
+                    json.dump(data, f, separators=(",", ":"))
                 os.replace(tmp, entry)
             except BaseException:
                 os.unlink(tmp)
@@ -117,48 +142,49 @@ def _loc(loc: Location) -> list[int]:
     return [loc.line, loc.col]
 
 
+def _encode_diagnostic(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "c": d.code,
+        "n": d.name,
+        "m": d.message,
+        "s": _loc(d.start),
+        "e": _loc(d.end),
+        "v": d.severity.value,
+        "f": None
+        if d.fix is None
+        else {
+            "m": d.fix.message,
+            "a": d.fix.applicability.value,
+            "e": [[*_loc(e.start), *_loc(e.end), e.content] for e in d.fix.edits],
+        },
+    }
+
+
 def _encode(lint: CachedLint) -> dict[str, Any]:
     return {
         "lines": lint.lines,
         "error": None if lint.error is None else [lint.error.message, lint.error.line, lint.error.col],
         "incomplete": [[e.message, e.line, e.col] for e in lint.incomplete],
         "summary": None if lint.summary is None else lint.summary.to_json(),
-        "diagnostics": [
-            {
-                "c": d.code,
-                "n": d.name,
-                "m": d.message,
-                "s": _loc(d.start),
-                "e": _loc(d.end),
-                "v": d.severity.value,
-                "f": None
-                if d.fix is None
-                else {
-                    "m": d.fix.message,
-                    "a": d.fix.applicability.value,
-                    "e": [[*_loc(e.start), *_loc(e.end), e.content] for e in d.fix.edits],
-                },
-            }
-            for d in lint.diagnostics
-        ],
+        "diagnostics": [_encode_diagnostic(d) for d in lint.diagnostics],
+        "set_aside": [{"d": _encode_diagnostic(s.diagnostic), "r": s.reason.value, "w": s.why}
+                      for s in lint.set_aside],
     }
 
 
-def _decode(data: dict[str, Any], path: str) -> CachedLint:
-    diagnostics = []
-    for d in data["diagnostics"]:
-        fix = None
-        if d["f"] is not None:
-            fix = Fix(
-                d["f"]["m"],
-                tuple(Edit(Location(a, b), Location(c, e), content) for a, b, c, e, content in d["f"]["e"]),
-                Applicability(d["f"]["a"]),
-            )
-        diagnostics.append(
-            Diagnostic(
-                path, d["c"], d["n"], d["m"], Location(*d["s"]), Location(*d["e"]), Severity(d["v"]), fix
-            )
+def _decode_diagnostic(d: dict[str, Any], path: str) -> Diagnostic:
+    fix = None
+    if d["f"] is not None:
+        fix = Fix(
+            d["f"]["m"],
+            tuple(Edit(Location(a, b), Location(c, e), content) for a, b, c, e, content in d["f"]["e"]),
+            Applicability(d["f"]["a"]),
         )
+    return Diagnostic(path, d["c"], d["n"], d["m"], Location(*d["s"]), Location(*d["e"]), Severity(d["v"]), fix)
+
+
+def _decode(data: dict[str, Any], path: str) -> CachedLint:
+    diagnostics = [_decode_diagnostic(d, path) for d in data["diagnostics"]]
     error = None if data["error"] is None else FileError(path, *data["error"])
     incomplete = tuple(FileError(path, *e) for e in data.get("incomplete", ()))
     summary = None
@@ -166,4 +192,6 @@ def _decode(data: dict[str, Any], path: str) -> CachedLint:
         from xlacheck.analysis.project import Summary
 
         summary = Summary.from_json(data["summary"])
-    return CachedLint(tuple(diagnostics), error, data["lines"], incomplete, summary)
+    set_aside = tuple(SetAside(_decode_diagnostic(s["d"], path), SetAsideReason(s["r"]), s["w"])
+                      for s in data.get("set_aside", ()))
+    return CachedLint(tuple(diagnostics), error, data["lines"], incomplete, summary, set_aside)

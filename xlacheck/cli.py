@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
     out.add_argument("--show-fixes", action="store_true", help="show each finding's fix and what --fix changed")
+    out.add_argument("--show-set-aside", action="store_true",
+                     help="list the findings that facts about what the project runs set aside (a module nothing "
+                          "imports or runs, code in a block that ends the run), each with the fact; they never fail "
+                          "the run and are never fixed")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     fix = p.add_argument_group("fixes")
@@ -240,7 +244,7 @@ def _lint(args: argparse.Namespace) -> int:
     color = _color() and args.format == "text" and args.output_file is None
     options = ReportOptions(
         unsafe_fixes=args.unsafe_fixes, show_fixes=args.show_fixes, quiet=args.quiet, color=color,
-        fixing=args.fix and not args.diff
+        fixing=args.fix and not args.diff, show_set_aside=args.show_set_aside
     )
     if paths == ["-"]:
         return _stdin(args, settings, options)

@@ -91,6 +91,23 @@ class FileError:
     cell: int | None = None  # a notebook's cell, as in Diagnostic
 
 
+class SetAsideReason(str, Enum):
+    """A fact about what the project runs that takes a finding out of the run's findings."""
+
+    UNREACHED_MODULE = "unreached-module"  # nothing in the project imports or runs the module
+    ONCE_PER_RUN = "once-per-run"  # the code runs at most once: its block ends the run
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A finding a project fact set aside: never counted, never fixed, never fails the run; shown
+    with ``--show-set-aside`` (and apart in JSON/SARIF) so a user can see, and dispute, the fact."""
+
+    diagnostic: Diagnostic  # as the rule reported it, without its fix
+    reason: SetAsideReason
+    why: str  # one line naming the fact ("runs once: the block ends the run (sys.exit at line 12)")
+
+
 @dataclass(frozen=True)
 class FileResult:
     path: str
@@ -102,6 +119,7 @@ class FileResult:
     # Parts of a checked file that were not analyzed (a function nested too deep): its findings
     # there are missing, so each is reported as an error too (issue 15: nothing skipped silently).
     incomplete: tuple[FileError, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()  # findings a project fact set aside (not in ``diagnostics``)
 
 
 @dataclass(frozen=True)
@@ -111,6 +129,10 @@ class RunResult:
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         return tuple(d for f in self.files for d in f.diagnostics)
+
+    @property
+    def set_aside(self) -> tuple[SetAside, ...]:
+        return tuple(s for f in self.files for s in f.set_aside)
 
     @property
     def errors(self) -> tuple[FileError, ...]:

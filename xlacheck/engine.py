@@ -12,12 +12,12 @@ from __future__ import annotations
 import ast
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xlacheck.analysis.contexts import Certainty, Level, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
-from xlacheck.diagnostics import Diagnostic, FileError, FileResult
+from xlacheck.diagnostics import Diagnostic, FileError, FileResult, SetAside, SetAsideReason
 from xlacheck.positions import diagnostics_in_characters
 from xlacheck.rules import ALL_RULES
 from xlacheck.rules.base import Rule
@@ -125,8 +125,11 @@ def check_file(
     skipped: list[FileError] = []
     summary: list[Summary] = []
     try:
-        diagnostics = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary, jit_compiled,
-                                  test_file, literals, unreached)
+        diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
+                                             jit_compiled, test_file, literals, unreached)
+        if unreached is not None:
+            set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
+                                                 test_file, literals, unreached, diagnostics, set_aside)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -134,8 +137,30 @@ def check_file(
     # Rules report ast's UTF-8 byte columns; from here on every column counts characters.
     diagnostics = diagnostics_in_characters(source, diagnostics)
     diagnostics.sort(key=lambda d: (d.start.line, d.start.col, d.code))
-    return CheckedFile(FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped)), tree,
-                       summary[0] if summary else None)
+    moved = diagnostics_in_characters(source, [s.diagnostic for s in set_aside])
+    aside = sorted((replace(s, diagnostic=d) for s, d in zip(set_aside, moved)),
+                   key=lambda s: (s.diagnostic.start.line, s.diagnostic.start.col, s.diagnostic.code))
+    return CheckedFile(FileResult(path, tuple(diagnostics), lines=lines, incomplete=tuple(skipped),
+                                  set_aside=tuple(aside)), tree, summary[0] if summary else None)
+
+
+def _set_aside_as_unreached(
+    tree: ast.Module, path: str, select: Callable[[str], bool] | None, preview: bool, torch_xla: bool,
+    project: Mapping[str, ProjectFact] | None, jit_compiled: bool, test_file: bool | None,
+    literals: Mapping[str, Mapping[str, object]] | None, unreached: str, diagnostics: list[Diagnostic],
+    set_aside: list[SetAside],
+) -> list[SetAside]:
+    """What the unreached-module fact took away: the file checked again as if the project ran it, less
+    what the run reports or set aside already. Only files the project pass found unreached (torch
+    files with findings) pay for the second check."""
+    seen = {(d.code, d.start.line, d.start.col) for d in diagnostics}
+    seen |= {(s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col) for s in set_aside}
+    reached, reached_aside = _check_tree(tree, path, select, [], preview, torch_xla, project, None, jit_compiled,
+                                         test_file, literals, None)
+    out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
+           for d in reached if (d.code, d.start.line, d.start.col) not in seen]
+    return out + [s for s in reached_aside if (s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col)
+                  not in seen]
 
 
 def _check_tree(
@@ -143,7 +168,7 @@ def _check_tree(
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
-) -> list[Diagnostic]:
+) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
     test_file = is_test_file(path) if test_file is None else test_file
@@ -156,10 +181,11 @@ def _check_tree(
     if not facts.aliases.frameworks:
         if summary is not None:
             summary.append(summarize(facts, tree))
-        return []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
+        return [], []  # no tensorflow/jax/torch/keras import: nothing here can be compiled
     tables = _dispatch_tables(select, preview)
     envs: dict[int, dict[str, int]] = {}  # each walked function's final names, the closure of nested ones
     out: list[Diagnostic] = []
+    aside: list[SetAside] = []
     # callers before callees (so callees know what they are passed), parents before nested functions
     for info in facts.walk_order:
         if info.host or info.certainty is Certainty.NONE:
@@ -179,9 +205,10 @@ def _check_tree(
             continue
         envs[id(info)] = ctx.values.env
         out.extend(ctx.diagnostics)
+        aside.extend(ctx.set_aside)
     if summary is not None:  # after the walk, which records what calls into other modules pass
         summary.append(summarize(facts, tree))
     # XLA4xx/5xx: code around compiled functions
-    out.extend(run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla, preview=preview,
-                                test_file=test_file))
-    return out
+    found, found_aside = run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla,
+                                          preview=preview, test_file=test_file)
+    return out + found, aside + found_aside

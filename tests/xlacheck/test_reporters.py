@@ -95,7 +95,7 @@ def test_json(fake_engine) -> None:  # noqa: F811
     text = render("json", RESULT)
     assert_snapshot("report.json", text)
     payload = json.loads(text)
-    assert set(payload) == {"version", "diagnostics", "errors"}
+    assert set(payload) == {"version", "diagnostics", "errors", "set_aside"}
     first = payload["diagnostics"][0]
     assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "name", "message", "severity", "fix", "cell"}
     assert set(first["fix"]) == {"message", "applicability", "edits"}

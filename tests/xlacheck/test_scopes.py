@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from xlacheck.analysis.scopes import ScopeTree, own_nodes, own_nodes_in_loops
 
 SOURCE = """\
@@ -114,3 +116,51 @@ def test_straight_line_binding_takes_the_last_assignment_and_gives_up_on_loop_re
     assert scopes.straight_line_binding(next(u for u in uses if u.lineno == 6)) is not None
     inner = next(u for u in uses if u.lineno == 7)
     assert scopes.straight_line_binding(inner) is None
+
+
+def test_bound_names_is_what_a_scope_binds_itself() -> None:
+    """One home for "the names a function binds" (XLA418, XLA309's module instances, BuiltValues.bound)."""
+    from xlacheck.analysis.scopes import bound_names, built_values
+
+    tree = ast.parse(
+        "def f(a, /, b, *c, d, **e):\n"
+        "    global g\n"
+        "    g = 1\n"
+        "    x = 2\n"
+        "    for i in range(3):\n"
+        "        del x\n"
+        "    with open(a) as fh:\n"
+        "        (y := 4)\n"
+        "    def inner(p):\n"
+        "        q = p\n"
+        "    return [z for z in c]\n"
+    )
+    f = tree.body[0]
+    # not g (declared global), not inner's p/q; a comprehension's target counts (own_nodes enters it)
+    own = {"a", "b", "c", "d", "e", "x", "i", "fh", "y", "z"}
+    assert bound_names(f) == own
+    assert bound_names(f, nested=True) == own | {"q"}  # what ast.walk meets: nested stores, not their parameters
+    assert built_values(f).bound == own
+    assert bound_names(f) is bound_names(f)  # kept per node: rules ask at every call they check
+    assert bound_names(tree.body) == set()  # a module's statements: only what they store
+
+
+def test_the_jax_shape_tables_name_real_jax_functions() -> None:
+    """Each name of the hand-kept JAX tables (analysis/tables.py) is a function of the installed JAX,
+    and the reductions the masked rewrite writes with ``where=`` take that keyword."""
+    import importlib
+    import inspect
+
+    jnp = pytest.importorskip("jax.numpy")
+    from xlacheck.analysis.tables import JAX_ELEMENTWISE, JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
+    from xlacheck.rewrites.jax_masks import _REDUCTIONS
+
+    for name in sorted(set(JAX_ELEMENTWISE) | JAX_SHAPE_PRESERVING):
+        module, _, attr = name.rpartition(".")
+        assert callable(getattr(importlib.import_module(module), attr, None)), name
+    modules = [importlib.import_module(m) for m in ("jax.numpy", "jax.nn", "jax.scipy.special")]
+    for short in JAX_REDUCTIONS:
+        assert any(callable(getattr(m, short, None)) for m in modules), short
+    assert _REDUCTIONS <= JAX_REDUCTIONS
+    for short in _REDUCTIONS:
+        assert "where" in inspect.signature(getattr(jnp, short)).parameters, short

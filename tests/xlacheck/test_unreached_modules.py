@@ -13,6 +13,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from xlacheck.analysis.project import project_root, unreached_modules
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
@@ -146,3 +148,38 @@ def test_an_installed_package_is_its_own_root(tmp_path: Path) -> None:
     _write(tmp_path, files)
     paths = [str(tmp_path / n) for n in files]
     assert project_root(paths[2:]) == str(tmp_path / "site-packages" / "lib")
+
+
+def test_the_project_scan_is_cached_on_what_it_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm run reads no file of the project for the fact: the answer is kept under a key of each
+    scanned file's path, size and modification time (and xlacheck's version and code, the cache's
+    salt); an edit, a new file or a removed one is a new key, so the fact is computed again."""
+    import os
+
+    from xlacheck import analysis
+    from xlacheck.cache import ResultCache
+
+    project = analysis.project
+    files = {"models/__init__.py": "", "models/net.py": NET, "models/net copy.py": NET, "train.py": TRAIN}
+    _write(tmp_path / "src", files)
+    paths = [str(tmp_path / "src" / name) for name in files]
+    cache = ResultCache(tmp_path / "cache", "salt")
+    cold = unreached_modules(paths, cache=cache)
+    assert list(cold) == [str(tmp_path / "src/models/net copy.py")]
+
+    def no_read(found):  # type: ignore[no-untyped-def]
+        raise AssertionError("a warm run read the project's files")
+
+    monkeypatch.setattr(project, "_reach_texts", no_read)
+    assert unreached_modules(paths, cache=cache) == cold
+    monkeypatch.undo()
+    # an edited file names the stale copy now (a launch line): a new key, a new answer
+    train = tmp_path / "src/train.py"
+    train.write_text(train.read_text() + "# python 'models/net copy.py'\n")
+    assert unreached_modules(paths, cache=cache) == {}
+    train.write_text(train.read_text().replace("# python 'models/net copy.py'\n", ""))
+    os.utime(train, ns=(1, 1))  # as before the edit, but not the same time: computed again
+    assert unreached_modules(paths, cache=cache) == cold
+    (tmp_path / "src/run.sh").write_text("python 'models/net copy.py'\n")  # a new file
+    assert unreached_modules(paths, cache=cache) == {}

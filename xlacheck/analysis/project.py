@@ -25,7 +25,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
@@ -41,6 +41,9 @@ from xlacheck.analysis.contexts import (
 from xlacheck.analysis.fixpoint import settle
 from xlacheck.analysis.imports import canonical_module
 from xlacheck.analysis.tables import module_name
+
+if TYPE_CHECKING:
+    from xlacheck.cache import ResultCache
 
 
 @dataclass(frozen=True)
@@ -401,8 +404,8 @@ def published(root: str) -> bool:
     return False
 
 
-def _reach_texts(root: str) -> Iterator[tuple[str, str]] | None:
-    """(path, text) of the files under ``root`` that may name a module; None when there are too many."""
+def _reach_files(root: str) -> list[str] | None:
+    """The files under ``root`` that may name a module; None when there are too many."""
     found: list[str] = []
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if (not d.startswith(".") or d == ".github") and d not in _REACH_SKIP_DIRS)
@@ -411,17 +414,33 @@ def _reach_texts(root: str) -> Iterator[tuple[str, str]] | None:
                 found.append(os.path.join(folder, n))
         if len(found) > _REACH_MAX_FILES:
             return None
+    return found
 
-    def read() -> Iterator[tuple[str, str]]:
-        for p in found:
-            try:
-                if os.path.getsize(p) > _REACH_MAX_BYTES:
-                    continue
-                with open(p, encoding="utf-8", errors="replace") as fh:
-                    yield p, fh.read()
-            except OSError:
+
+def _reach_texts(found: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(path, text) of the files of :func:`_reach_files` (a larger file than a config is data)."""
+    for p in found:
+        try:
+            if os.path.getsize(p) > _REACH_MAX_BYTES:
                 continue
-    return read()
+            with open(p, encoding="utf-8", errors="replace") as fh:
+                yield p, fh.read()
+        except OSError:
+            continue
+
+
+def _scan_key(cache: ResultCache, root: str, found: Sequence[str], candidates: Sequence[str]) -> str:
+    """The cache key of :func:`unreached_modules`' answer: what the scan reads (each file's path, size and
+    modification time, so an edited, added or removed file is a new key), the run's candidates, and
+    the cache's salt (xlacheck's version and code)."""
+    parts = [root, "\0".join(sorted(os.path.abspath(p) for p in candidates))]
+    for p in found:
+        try:
+            st = os.stat(p)
+            parts.append(f"{p}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{p}\0gone")
+    return cache.key("\n".join(parts).encode("utf-8", "surrogateescape"), "\0unreached-modules")
 
 
 def _mentions_torch(path: str) -> bool:
@@ -464,8 +483,8 @@ def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterato
                 yield tuple(name.split("."))
 
 
-def unreached_modules(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None
-                      ) -> dict[str, str]:
+def unreached_modules(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None,
+                      cache: ResultCache | None = None) -> dict[str, str]:
     """Per path of the run's torch ``.py`` files (of ``only``, when given) that the project never runs:
     why. A run of one file gets none. A module is reached when another file of the project (under
     :func:`project_root`: its code, configs, launch scripts, docs) imports it (a package's ``__init__``
@@ -480,9 +499,9 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     it is a public module of a package that a published project ships (:func:`published`: its users
     import it), not when its file name is no identifier (``ddpm copy.py``: no import statement can name
     it) nor when a part of its dotted name is private (``pkg._export.rope``). What the project's tests
-    import or name does not count: a module only they use runs only under them."""
-    from xlacheck.engine import is_test_file
-
+    import or name does not count: a module only they use runs only under them. With ``cache`` the
+    answer is kept under a key of what the scan reads (:func:`_scan_key`): a warm run stats the
+    project's files instead of reading and matching every one (and does not import the engine)."""
     everything = [p for p in paths if p.endswith(".py")]
     candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and _mentions_torch(p)]
     if len(everything) < 2 or not candidates:
@@ -491,9 +510,25 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     if root is None:
         return {}
     root = os.path.abspath(root)
-    texts = _reach_texts(root)
-    if texts is None:
+    found = _reach_files(root)
+    if found is None:
         return {}
+    key = _scan_key(cache, root, found, candidates) if cache is not None else None
+    if cache is not None and key is not None:
+        stored = cache.load_json(key)
+        if isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values()):
+            return stored
+    out = _unreached(root, found, candidates)
+    if cache is not None and key is not None:
+        cache.store_json(key, out)
+    return out
+
+
+def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> dict[str, str]:
+    """:func:`unreached_modules` over the files :func:`_reach_files` found under ``root``."""
+    from xlacheck.engine import is_test_file
+
+    texts = _reach_texts(found)
     named_by: dict[tuple[str, ...], set[str]] = {}
     scripts: dict[str, set[str]] = {}  # "train.py" (a path's tail) -> the files that name it
     dynamic: list[tuple[str, ...]] = []  # folders (root-relative parts) whose modules load by computed name
@@ -502,8 +537,10 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     modules: dict[tuple[str, ...], str] = {}  # dotted parts (root-relative) of each .py file -> its path
     imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
+    read = {"py": 0, "other": 0}  # what the fact rests on, for the reason the run shows
     for path, text in texts:
         path = os.path.abspath(path)
+        read["py" if path.endswith(".py") else "other"] += 1
         if path in wanted:
             own[path] = text
         if is_test_file(os.path.relpath(path, root)):
@@ -572,5 +609,5 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
         if any(scripts.get(t, set()) - {full} for t in tails):
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
-                     f"(under {root})")
+                     f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")
     return out

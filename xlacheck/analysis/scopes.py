@@ -89,7 +89,7 @@ class BuiltValues:
     added: Mapping[str, tuple[ast.expr, ...]]
     assigned: Mapping[str, tuple[ast.expr, ...]]  # every value an ``Assign`` gives each name (x = layer(x) chains)
     # every name the scope binds in any way (parameters, loop targets, several assignments): a local
-    # that shadows a module-level name of the same spelling
+    # that shadows a module-level name of the same spelling (:func:`bound_names`)
     bound: frozenset[str] = frozenset()
 
 
@@ -132,7 +132,47 @@ def _built_values(scope: ast.AST | list[ast.stmt]) -> BuiltValues:
                 added.setdefault(call.func.value.id, []).append(call.args[0])
     single = {name: value for name, value in values.items() if counts.get(name) == 1}
     return BuiltValues(single, {name: tuple(args) for name, args in added.items() if name in single},
-                       {name: tuple(v) for name, v in assigned.items()}, frozenset(counts))
+                       {name: tuple(v) for name, v in assigned.items()}, bound_names(scope))
+
+
+# bound_names per (scope node, nested): rules ask at every call or name they check
+_BOUND: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str]]] = {
+    False: weakref.WeakKeyDictionary(), True: weakref.WeakKeyDictionary()}
+
+
+def bound_names(scope: ast.AST | list[ast.stmt], *, nested: bool = False) -> frozenset[str]:
+    """The names a scope (a function, lambda, class or module, or a list of statements) binds
+    itself, so that a name of the same spelling outside is shadowed there: its parameters and the
+    names its own body stores or deletes (assignment, loop, ``with ... as`` and walrus targets; a
+    comprehension's targets too, as :func:`own_nodes` enters comprehensions), less those it declares
+    ``global``/``nonlocal`` (they rebind the outer name). Imports and
+    ``def``/``class`` statements are not counted. ``nested``: also the names stored or deleted in
+    the functions, lambdas, classes and comprehensions nested in it, for a rule that reads the
+    names of the whole subtree (``ast.walk``) and must not take any of them for an outer name."""
+    if isinstance(scope, list):
+        return _bound_names(scope, nested)
+    found = _BOUND[nested].get(scope)
+    if found is None:
+        found = _BOUND[nested][scope] = _bound_names(scope, nested)
+    return found
+
+
+def _bound_names(scope: ast.AST | list[ast.stmt], nested: bool) -> frozenset[str]:
+    out: set[str] = set()
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = scope.args
+        out.update(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None)
+    declared: set[str] = set()
+    for node in own_nodes(scope, include_signature=True):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+    if nested:
+        roots = scope if isinstance(scope, list) else [scope]
+        out.update(n.id for root in roots for n in ast.walk(root)
+                   if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+    return frozenset(out - declared)
 
 
 def own_nodes_in_loops(scope: ast.AST | list[ast.stmt], *, include_signature: bool = False

@@ -33,7 +33,10 @@ Tables kept here (canonical names, see :mod:`xlacheck.analysis.imports`):
   value works eagerly and fails in every ``tf.function``), proven in ``tests/xlacheck/test_compiler_truth.py``;
 - :data:`VARIABLE_OWNERS`: constructors of objects that create a tf.Variable (random generators);
 - :data:`HOST_RANDOM_DRAWS`: Python and NumPy random functions that draw on the host (at trace time
-  in compiled code), checked against the installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``.
+  in compiled code), checked against the installed NumPy in ``tests/xlacheck/test_tf_retrace_table.py``;
+- :data:`JAX_ELEMENTWISE`, :data:`JAX_SHAPE_PRESERVING`, :data:`JAX_REDUCTIONS`: what ``jax.numpy``/``jax.nn``
+  functions do to their operands' shape (entry by entry; the first operand's shape; one axis fewer, or a
+  scalar without ``axis``), checked against the installed JAX in ``tests/xlacheck/test_scopes.py``.
 Value-kind tables (shape functions, Python-valued APIs) live in :mod:`xlacheck.analysis.values`.
 """
 
@@ -108,6 +111,35 @@ FULL_REDUCTIONS = frozenset({
     # the Keras backends' spellings of the same reductions (tf_keras's K.mean, Keras 3's keras.ops)
     "tf.keras.backend.mean", "tf.keras.backend.sum", "keras.ops.mean", "keras.ops.sum",
 })
+
+# Elementwise jax functions (canonical names, ``jax.numpy`` for ``jnp``) -> their number of array
+# operands: the result has the broadcast operands' shape, entry by entry (a masked rewrite may apply
+# them to the whole array and select after: rewrites/jax_masks.py).
+JAX_ELEMENTWISE: dict[str, int] = {
+    **{f"jax.numpy.{op}": 1 for op in (
+        "abs", "absolute", "negative", "positive", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log1p",
+        "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "arcsin", "arccos", "arctan", "arctanh",
+        "sign", "floor", "ceil", "round", "rint", "trunc", "reciprocal", "isnan", "isinf", "isfinite",
+        "logical_not", "conj", "real", "imag")},
+    **{f"jax.nn.{op}": 1 for op in ("relu", "relu6", "sigmoid", "softplus", "silu", "swish", "gelu", "elu",
+                                     "leaky_relu", "log_sigmoid", "tanh", "celu", "selu", "hard_tanh", "mish")},
+    **{f"jax.numpy.{op}": 2 for op in ("maximum", "minimum", "power", "add", "subtract", "multiply", "divide",
+                                        "true_divide", "logaddexp", "arctan2", "hypot", "logical_and", "logical_or",
+                                        "greater", "less", "equal", "not_equal", "greater_equal", "less_equal")},
+}
+# Functions whose result has the shape of their first array argument: the one-operand elementwise
+# ones, and those that keep the shape without working entry by entry (a sort, a softmax over an
+# axis, ``clip``'s bounds, ``zeros_like``).
+JAX_SHAPE_PRESERVING = frozenset({name for name, operands in JAX_ELEMENTWISE.items() if operands == 1} | {
+    *(f"jax.numpy.{f}" for f in ("clip", "zeros_like", "ones_like", "full_like", "nan_to_num", "sort", "flip",
+                                 "roll", "asarray")),
+    "jax.nn.softmax", "jax.nn.log_softmax", "jax.lax.stop_gradient", "jax.lax.neg", "jax.lax.exp",
+})
+# ``jax.numpy`` reductions (short names; also array methods): without ``axis`` (or ``axis=None``) a
+# scalar, with an int ``axis`` one dimension fewer.
+JAX_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all", "argmax", "argmin",
+                            "median", "nanmean", "nansum", "nanmax", "nanmin", "amax", "amin", "average",
+                            "logsumexp", "count_nonzero", "ptp"})
 
 # Callables that turn an argument into a Python/NumPy value while tracing, so a symbolic tensor
 # there fails in every graph (not only under XLA): callable -> (positional index, keyword). The

@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from xlacheck._data import load_json
-from xlacheck.analysis import walk
+from xlacheck.analysis import TRY_STATEMENTS, walk
 from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
+from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES
 
 TENSOR = 1  # proven torch tensor
@@ -1936,6 +1937,84 @@ def _leaves_block(body: list[ast.stmt]) -> bool:
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return (getattr(outer, "lineno", 0) <= getattr(inner, "lineno", 0) <= (getattr(outer, "end_lineno", 0) or 0)
             and outer is not inner)
+
+
+# --- code that runs at most once per run: a block that ends the run --------------------------------
+
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
+
+
+def once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], torch: TorchFacts) -> dict[int, str]:
+    """Statements of a block that ends the run, each with why it runs once ("the block ends the run
+    (sys.exit at line 12)"): the block's last statement calls ``sys.exit()``/``exit()``/``os._exit()``,
+    or raises outside any ``try`` of its function, and none leaves it before (a check that fired,
+    reporting before it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``). They run at most
+    once per run, not in every step, so a per-step rule sets its findings there aside
+    (:class:`xlacheck.diagnostics.SetAside`); the test that guards them still runs every step and is
+    not among them, nor are the step regions inside such a block (``torch.steps``' loops and ``with``
+    blocks; a training loop followed by ``sys.exit(0)``) or the functions and classes it defines (they
+    run when called: ``sys.exit(main())``)."""
+    steps = frozenset(id(s.node) for s in torch.steps if not isinstance(s.node, ast.Lambda))
+    out: dict[int, str] = {}
+
+    def ending(stmt: ast.stmt, in_try: bool) -> str | None:
+        """How ``stmt`` ends the run ("sys.exit", "raise"), or None."""
+        if isinstance(stmt, ast.Raise):
+            return None if in_try else "raise"
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            name = resolve(func) or (func.id if isinstance(func, ast.Name) else None)
+            return name if name in _EXITS else None
+        return None
+
+    def leaves_early(body: list[ast.stmt]) -> bool:
+        """A statement of the block may leave it before its end (``if not ok: return x`` before a
+        final ``raise``: the block runs in every call that returns early)."""
+        return any(isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom))
+                   for n in own_nodes(body))
+
+    def once(body: list[ast.stmt], why: str) -> None:
+        """The block's statements that run once with it (a loop printing a dict's values before the
+        exit included), not the step regions in it nor the functions and classes it defines."""
+        stack: list[ast.stmt] = list(body)
+        while stack:
+            stmt = stack.pop()
+            if id(stmt) in steps:
+                continue
+            out.setdefault(id(stmt), why)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            stack.extend(n for n in ast.iter_child_nodes(stmt) if isinstance(n, ast.stmt))
+            for h in getattr(stmt, "handlers", ()):
+                stack.extend(h.body)
+            for case in getattr(stmt, "cases", ()):
+                stack.extend(case.body)
+
+    def visit(body: list[ast.stmt], in_try: bool) -> None:
+        how = ending(body[-1], in_try) if body else None
+        if how is not None and not leaves_early(body):
+            once(body, f"runs once: the block ends the run ({how} at line {body[-1].lineno})")
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                visit(stmt.body, False)
+                continue
+            if isinstance(stmt, TRY_STATEMENTS):
+                t = stmt
+                visit(t.body, bool(t.handlers) or in_try)
+                for h in t.handlers:
+                    visit(h.body, in_try)
+                visit(t.orelse, in_try)
+                visit(t.finalbody, in_try)
+                continue
+            for field_name in ("body", "orelse"):
+                inner = getattr(stmt, field_name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    visit(inner, in_try)
+            for case in getattr(stmt, "cases", ()):
+                visit(case.body, in_try)
+
+    visit(tree.body, False)
+    return out
 
 
 class _Walker:

@@ -22,6 +22,7 @@ class ReportOptions:
     quiet: bool = False  # text: findings only, no summary
     color: bool = False  # text: rich markup (the CLI prints it through a rich Console)
     fixing: bool = False  # the run applied fixes (--fix): the summary says how many
+    show_set_aside: bool = False  # text: list the findings project facts set aside, each with its reason
 
 
 def render(

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import xlacheck
-from xlacheck.diagnostics import Diagnostic, RunResult
+from xlacheck.diagnostics import Diagnostic, RunResult, SetAside
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
@@ -41,6 +41,11 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
     }
 
 
+def set_aside_dict(s: SetAside) -> dict[str, Any]:
+    """A finding a project fact set aside: the finding's fields (never a fix), and the fact."""
+    return {**diagnostic_dict(s.diagnostic), "set_aside": {"reason": s.reason.value, "why": s.why}}
+
+
 def render(result: RunResult) -> str:
     payload = {
         "version": xlacheck.__version__,
@@ -49,5 +54,8 @@ def render(result: RunResult) -> str:
             {"path": e.path, "line": e.line, "column": e.col + 1, "message": e.message, "cell": e.cell}
             for e in result.errors
         ],
+        # findings a project fact set aside (an unreached module, code that runs once): not findings of
+        # the run (they never fail it), listed so a user can see and dispute the fact
+        "set_aside": [set_aside_dict(s) for s in result.set_aside],
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

@@ -6,7 +6,11 @@ formats count; UTF-16 code units would differ after an emoji) and lines ended by
 ``\\r`` or ``\\n``, as Python ends them (``newlineSequences``; SARIF's default leaves out a lone
 ``\\r``). A fix becomes ``fixes[].artifactChanges``
 with one replacement per edit; files that could not be checked become tool execution
-notifications, so a consumer sees them instead of a silently short result list.
+notifications, so a consumer sees them instead of a silently short result list. A finding a
+project fact set aside (an unreached module, code that runs once) is a result with a
+``suppressions`` entry (SARIF 2.1.0 3.35: ``kind`` "external", as it is not a comment in the
+source; ``status`` "accepted"; the fact as ``justification`` and its code in ``properties``), so
+viewers such as GitHub code scanning show it as closed, not as an open finding.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import json
 from typing import Any
 
 import xlacheck
-from xlacheck.diagnostics import Diagnostic, Location, RunResult, Severity
+from xlacheck.diagnostics import Diagnostic, Location, RunResult, SetAside, Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -78,6 +82,13 @@ def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
     return result
 
 
+def _set_aside_result(s: SetAside, index: dict[str, int]) -> dict[str, Any]:
+    result = _result(s.diagnostic, index)
+    result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": s.why,
+                               "properties": {"reason": s.reason.value}}]
+    return result
+
+
 def render(result: RunResult) -> str:
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -113,7 +124,8 @@ def render(result: RunResult) -> str:
                 "invocations": [
                     {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
                 ],
-                "results": [_result(d, index) for d in result.diagnostics],
+                "results": [_result(d, index) for d in result.diagnostics]
+                + [_set_aside_result(s, index) for s in result.set_aside],
             }
         ],
     }

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from xlacheck.api import FileFix
-from xlacheck.diagnostics import Diagnostic, FileError, RunResult
+from xlacheck.diagnostics import Diagnostic, FileError, RunResult, SetAsideReason
 from xlacheck.fixes import is_applicable
 from xlacheck.reporters import ReportOptions
 
@@ -69,6 +69,10 @@ def render(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix] =
             out.append(diagnostic_line(d, options, s))
             if options.show_fixes and d.fix is not None:
                 out.append(s(f"    fix ({d.fix.applicability.value}): {d.fix.message}", "dim"))
+        if options.show_set_aside:
+            for a in file.set_aside:  # never fixed: no [*]
+                out.append(diagnostic_line(a.diagnostic, options, s))
+                out.append(s(f"    set aside ({a.reason.value}): {_one_line(a.why)}", "dim"))
     for fix in fixes:
         if fix.error is not None:
             out.append(f"{s(fix.path, 'bold')}: {s('fix not applied:', 'bold yellow')} {s(fix.error)}")
@@ -130,5 +134,20 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
     elif unsafe_only:
         hidden = _plural(unsafe_only, "hidden fix")
         lines.append(s(f"No fixes available ({hidden} can be enabled with the `--unsafe-fixes` option).", "cyan"))
+    lines.extend(set_aside_summary(result, options, s))
     return lines
+
+
+_REASON_WORDS = {SetAsideReason.UNREACHED_MODULE: "unreached module", SetAsideReason.ONCE_PER_RUN: "once per run"}
+
+
+def set_aside_summary(result: RunResult, options: ReportOptions, s: _Style) -> list[str]:
+    """One line when project facts set findings aside: how many, per fact, and how to list them."""
+    aside = result.set_aside
+    if not aside:
+        return []
+    counts = Counter(a.reason for a in aside)
+    parts = ", ".join(f"{counts[r]} {_REASON_WORDS.get(r, r.value)}" for r in SetAsideReason if counts[r])
+    tail = "listed above" if options.show_set_aside else "use --show-set-aside to list them"
+    return [s(f"{_plural(len(aside), 'finding')} set aside by project facts ({parts}); {tail}.", "dim")]
 

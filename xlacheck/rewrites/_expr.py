@@ -33,22 +33,6 @@ SMOOTH_UNARY = frozenset(
 ) | {"tf.nn.relu", "tf.nn.sigmoid", "tf.nn.tanh"}
 
 
-# Elementwise jax functions (canonical names, ``jax.numpy`` for ``jnp``) -> their number of array
-# operands: the result has the broadcast operands' shape, entry by entry.
-JAX_ELEMENTWISE = {
-    **{f"jax.numpy.{op}": 1 for op in (
-        "abs", "absolute", "negative", "positive", "square", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log1p",
-        "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "arcsin", "arccos", "arctan", "arctanh",
-        "sign", "floor", "ceil", "round", "rint", "trunc", "reciprocal", "isnan", "isinf", "isfinite",
-        "logical_not", "conj", "real", "imag")},
-    **{f"jax.nn.{op}": 1 for op in ("relu", "relu6", "sigmoid", "softplus", "silu", "swish", "gelu", "elu",
-                                     "leaky_relu", "log_sigmoid", "tanh")},
-    **{f"jax.numpy.{op}": 2 for op in ("maximum", "minimum", "power", "add", "subtract", "multiply", "divide",
-                                        "true_divide", "logaddexp", "arctan2", "hypot", "logical_and", "logical_or",
-                                        "greater", "less", "equal", "not_equal", "greater_equal", "less_equal")},
-}
-
-
 def tf_name(src: Source, node: ast.AST) -> str | None:
     """``tf.math.reduce_sum`` for a call target spelled with this file's TensorFlow alias."""
     name = dotted(node)

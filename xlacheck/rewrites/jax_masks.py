@@ -40,13 +40,16 @@ from __future__ import annotations
 import ast
 
 from xlacheck.diagnostics import Fix
-from xlacheck.rewrites._expr import JAX_ELEMENTWISE, atom, int_literal, is_number
+from xlacheck.analysis.tables import JAX_ELEMENTWISE
+from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, module_alias
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
-_REDUCTIONS = ("sum", "mean", "prod", "var", "std", "any", "all", "max", "min")
+# the reductions of JAX_REDUCTIONS whose `where=` mask the fix writes (a subset on purpose: argmax,
+# median, ptp take no `where=`; checked against the installed JAX in tests/xlacheck/test_scopes.py)
+_REDUCTIONS = frozenset({"sum", "mean", "prod", "var", "std", "any", "all", "max", "min"})
 _EXTREMES = ("max", "min")  # no identity: `where=` needs `initial=`
 _PRODUCTS = ("dot", "inner")
 _COMPARISONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
@@ -174,7 +177,7 @@ Named = dict[str, tuple[str, str]]  # a name that stands for a selection -> (who
 def _whole(src: Source, jnp: str, node: ast.expr, masks: set[str], named: Named | None = None) -> str | None:
     """``node``'s text with each selection replaced by its whole array, every selection by one
     mask (collected in ``masks``); None unless ``node`` is elementwise arithmetic, comparisons and
-    elementwise ``jax.numpy`` functions (:data:`~xlacheck.rewrites._expr.JAX_ELEMENTWISE`) of
+    elementwise ``jax.numpy`` functions (:data:`~xlacheck.analysis.tables.JAX_ELEMENTWISE`) of
     selections and numbers. ``named``: names that stand for a selection (``pos = x[m]``: ``pos``
     reads as ``x`` with mask ``m``)."""
     if named and isinstance(node, ast.Name) and node.id in named:

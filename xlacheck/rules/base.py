@@ -21,7 +21,7 @@ from xlacheck.analysis.imports import resolve_callee, same_object
 from xlacheck.analysis.objects import ObjectScope, inherited_calls
 from xlacheck.analysis.scopes import EMPTY_BUILT, BuiltValues, iterated_elements
 from xlacheck.analysis.values import is_computed_tensor, is_tensor
-from xlacheck.diagnostics import Diagnostic, Fix, Location, Severity
+from xlacheck.diagnostics import Diagnostic, Fix, Location, SetAside, SetAsideReason, Severity
 
 if TYPE_CHECKING:
     from xlacheck.analysis.contexts import FunctionInfo
@@ -69,21 +69,29 @@ class FindingCollector:
     def __init__(self, path: str) -> None:
         self.path = path
         self.diagnostics: list[Diagnostic] = []
+        self.set_aside: list[SetAside] = []  # findings a project fact set aside (reported with ``set_aside``)
         self._reported: set[tuple[str, int, int]] = set()
+        self._set_aside_keys: set[tuple[str, int, int]] = set()
 
     def report(self, rule: Rule | type[Rule], node: ast.AST, message: str, *,
-               severity: Severity | None = None, fix: Fix | None = None) -> None:
+               severity: Severity | None = None, fix: Fix | None = None,
+               set_aside: tuple[SetAsideReason, str] | None = None) -> None:
+        """One finding at ``node``; ``set_aside``: (reason, one line naming the fact) when a project
+        fact takes it out of the run (the library returns it apart, without its fix)."""
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
         key = (rule.code, line, col)
-        if key in self._reported:
+        seen = self._set_aside_keys if set_aside is not None else self._reported
+        if key in seen:
             return
-        self._reported.add(key)
+        seen.add(key)
         end = Location(getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
-        self.diagnostics.append(
-            Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
-                       severity or rule.severity, fix)
-        )
+        diagnostic = Diagnostic(self.path, rule.code, rule.name, message, Location(line, col), end,
+                                severity or rule.severity, None if set_aside is not None else fix)
+        if set_aside is not None:
+            self.set_aside.append(SetAside(diagnostic, *set_aside))
+        else:
+            self.diagnostics.append(diagnostic)
 
 
 class RuleContext(FindingCollector):

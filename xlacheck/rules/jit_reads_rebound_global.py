@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.contexts import FunctionInfo
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.scopes import bound_names
 from xlacheck.diagnostics import Severity
 from xlacheck.rules._recompile_scope import in_test, jax_jitted
 from xlacheck.rules.base import Example
@@ -101,7 +101,7 @@ class JitReadsReboundGlobal(ModuleRule):
         if not rebinders:
             return
         for name, info in jitted.items():
-            local = _local_names(info)
+            local = bound_names(info.node, nested=True)  # parameters and names it binds shadow the global
             for node in ast.walk(info.node):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:
                     hit = rebinders.get((node.id, name))
@@ -142,15 +142,3 @@ class JitReadsReboundGlobal(ModuleRule):
                     for j in called:
                         out.setdefault((g, j), (func.name, loop.lineno))
         return out
-
-
-def _local_names(info: FunctionInfo) -> set[str]:
-    """Parameters and names the jitted function binds itself (they shadow the global)."""
-    node = info.node
-    args = node.args
-    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            names.add(n.id)
-    return names

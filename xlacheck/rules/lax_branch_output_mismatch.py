@@ -6,28 +6,22 @@ import ast
 from dataclasses import dataclass
 
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.tables import JAX_REDUCTIONS, JAX_SHAPE_PRESERVING
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
 _COND = frozenset({"jax.lax.cond", "lax.cond"})
 _SWITCH = frozenset({"jax.lax.switch", "lax.switch"})
 
-# Functions whose result has the shape of their (first) array argument.
-_ELEMENTWISE = frozenset({
-    *(f"jnp.{f}" for f in (
-        "exp", "exp2", "log", "log1p", "log2", "log10", "expm1", "tanh", "sinh", "cosh", "sin", "cos", "tan",
-        "arctan", "abs", "absolute", "sqrt", "rsqrt", "square", "negative", "sign", "floor", "ceil", "round", "rint",
-        "clip", "reciprocal", "conj", "real", "imag", "zeros_like", "ones_like", "full_like", "nan_to_num",
-        "isnan", "isfinite", "logical_not", "sort", "flip", "roll", "asarray")),
-    *(f"jax.nn.{f}" for f in ("relu", "relu6", "gelu", "sigmoid", "softplus", "silu", "swish", "elu", "celu", "selu",
-                              "leaky_relu", "softmax", "log_softmax", "tanh", "log_sigmoid", "hard_tanh", "mish")),
-    "jax.lax.stop_gradient", "lax.stop_gradient", "jax.lax.neg", "lax.neg", "jax.lax.exp", "lax.exp",
-})
-# Reductions: without `axis` (or axis=None) a scalar; with an int axis one dimension fewer.
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all", "argmax", "argmin",
-                         "median", "nanmean", "nansum", "nanmax", "nanmin", "amax", "amin", "average", "logsumexp",
-                         "count_nonzero", "ptp"})
-_REDUCTION_MODULES = ("jnp.", "jax.nn.", "jax.scipy.special.")
+_REDUCTION_MODULES = ("jax.numpy.", "jax.nn.", "jax.scipy.special.")
+
+
+def _canonical(name: str) -> str:
+    """``jnp.exp`` (the alias the value model keeps) and ``lax.neg`` as the tables spell them."""
+    for short, full in (("jnp.", "jax.numpy."), ("lax.", "jax.lax.")):
+        if name.startswith(short):
+            return full + name[len(short):]
+    return name
 
 
 @dataclass(frozen=True)
@@ -243,10 +237,11 @@ class LaxBranchOutputMismatch(ModuleRule):
             return None
         name = resolve(e.func)
         if name is not None:
-            if name in _ELEMENTWISE and e.args:
+            full = _canonical(name)
+            if full in JAX_SHAPE_PRESERVING and e.args:
                 return self._form(index, e.args[0], names, params)
-            short = next((name[len(m):] for m in _REDUCTION_MODULES if name.startswith(m)), None)
-            if short in _REDUCTIONS and e.args:
+            short = next((full[len(m):] for m in _REDUCTION_MODULES if full.startswith(m)), None)
+            if short in JAX_REDUCTIONS and e.args:
                 return self._reduced(index, e.args[0], e.args[1] if len(e.args) > 1 else None, e, names, params)
             if name in ("jnp.zeros", "jnp.ones", "jnp.empty") and e.args:
                 shape = e.args[0]
@@ -257,7 +252,7 @@ class LaxBranchOutputMismatch(ModuleRule):
             return None
         if isinstance(e.func, ast.Attribute) and resolve(e.func.value) is None:
             method = e.func.attr
-            if method in _REDUCTIONS:
+            if method in JAX_REDUCTIONS:
                 return self._reduced(index, e.func.value, e.args[0] if e.args else None, e, names, params)
             if method in ("astype", "clip", "round", "conj"):
                 return self._form(index, e.func.value, names, params)

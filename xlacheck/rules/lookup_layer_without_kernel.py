@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import weakref
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.imports import same_object
@@ -17,7 +16,7 @@ from xlacheck.analysis.objects import (
     model_layers,
     object_class,
 )
-from xlacheck.analysis.scopes import BuiltValues, built_values, iterated_elements, own_nodes
+from xlacheck.analysis.scopes import BuiltValues, bound_names, built_values, iterated_elements
 from xlacheck.rules.base import Example, Rule, RuleContext
 from xlacheck.rules.op_without_xla_kernel import unsupported_ops
 
@@ -49,7 +48,7 @@ def _module_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr]
     if receiver is None:
         return None
     name, method = receiver
-    if name not in ctx.module_values or name in _local_names(ctx.function.node):
+    if name not in ctx.module_values or name in bound_names(ctx.function.node):
         return None
     return (f"{name}.{method}" if method else name), method, ast.Name(id=name, ctx=ast.Load())
 
@@ -70,31 +69,6 @@ def _local_instance(f: ast.expr, ctx: RuleContext) -> tuple[str, str, ast.expr, 
             unsupported_ops(found[0], found[1]):
         return None
     return (f"{name}.{method}" if method else name), method, value, scope
-
-
-def _local_names(function: ast.AST) -> frozenset[str]:
-    """Names a function binds itself: its parameters and the targets it assigns."""
-    found = _LOCAL_NAMES.get(function)
-    if found is None:
-        found = _LOCAL_NAMES[function] = _local_names_of(function)
-    return found
-
-
-# per function node: the rule asks at every call it checks (linear, not quadratic, in the calls)
-_LOCAL_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
-def _local_names_of(function: ast.AST) -> frozenset[str]:
-    out: set[str] = set()
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        a = function.args
-        out.update(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None)
-    for node in own_nodes(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(node.id)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            out.difference_update(node.names)
-    return frozenset(out)
 
 
 class LookupLayerWithoutKernel(Rule):

@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from xlacheck.diagnostics import Diagnostic
+from xlacheck.diagnostics import Diagnostic, SetAside
 from xlacheck.rules.base import FindingCollector, Rule
 
 if TYPE_CHECKING:
@@ -70,9 +70,10 @@ class ModuleRule(Rule):
 
 def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: ModuleFacts, path: str,
                      select: Callable[[str], bool] | None, *, torch_xla: bool = False,
-                     preview: bool = False, test_file: bool = False) -> list[Diagnostic]:
+                     preview: bool = False, test_file: bool = False) -> tuple[list[Diagnostic], list[SetAside]]:
     """Run every selected module rule once (those behind ``--preview`` only with ``preview``; on a
-    test file only those that check test files); a crash becomes the engine's RuleCrash."""
+    test file only those that check test files): their findings, and those a project fact set
+    aside; a crash becomes the engine's RuleCrash."""
     from xlacheck.analysis.flow import RuleCrash
 
     ctx = ModuleContext(path, tree, facts, torch_xla=torch_xla, preview=preview)
@@ -86,4 +87,4 @@ def run_module_rules(rules: Sequence[ModuleRule], tree: ast.Module, facts: Modul
             raise
         except Exception as exc:  # noqa: BLE001 - any rule bug becomes a FileError naming the rule
             raise RuleCrash(rule.code, exc) from exc
-    return ctx.diagnostics
+    return ctx.diagnostics, ctx.set_aside

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import cast
 
-from xlacheck.analysis import TRY_STATEMENTS
-from xlacheck.analysis.scopes import own_nodes
 from xlacheck.analysis.torch_model import (
     BOOL,
     CPU,
@@ -21,9 +18,10 @@ from xlacheck.analysis.torch_model import (
     TorchFacts,
     built_from,
     host_table,
+    once_per_run,
     op_table,
 )
-from xlacheck.diagnostics import Fix, Severity
+from xlacheck.diagnostics import Fix, SetAsideReason, Severity
 from xlacheck.rewrites.step_closure import closure_fix, step_syncs_each_iteration
 from xlacheck.rules.base import INLINE, Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -361,77 +359,6 @@ def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     return False
 
 
-_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
-
-
-def _once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], steps: frozenset[int] = frozenset()
-                  ) -> set[int]:
-    """Statements of a block that ends the run: its last statement calls ``sys.exit()``/``exit()``/
-    ``os._exit()``, or raises outside any ``try`` of its function, and none leaves it before (a check
-    that fired, reporting before it stops: ``if torch.isnan(loss): print(loss.item()); exit(1)``).
-    They run at most once per run, not in every step; the test that guards them still runs every
-    step and is not among them, nor are the step regions inside such a block (``steps``: ids of the
-    step loops and ``with`` blocks; a training loop followed by ``sys.exit(0)``) or the functions and
-    classes it defines (they run when called: ``sys.exit(main())``)."""
-    out: set[int] = set()
-
-    def ends(stmt: ast.stmt, in_try: bool) -> bool:
-        if isinstance(stmt, ast.Raise):
-            return not in_try
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            func = stmt.value.func
-            return (resolve(func) or (func.id if isinstance(func, ast.Name) else None)) in _EXITS
-        return False
-
-    def leaves_early(body: list[ast.stmt]) -> bool:
-        """A statement of the block may leave it before its end (``if not ok: return x`` before a
-        final ``raise``: the block runs in every call that returns early)."""
-        return any(isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom))
-                   for n in own_nodes(body))
-
-    def once(body: list[ast.stmt]) -> None:
-        """The block's statements that run once with it (a loop printing a dict's values before the
-        exit included), not the step regions in it nor the functions and classes it defines."""
-        stack: list[ast.stmt] = list(body)
-        while stack:
-            stmt = stack.pop()
-            if id(stmt) in steps:
-                continue
-            out.add(id(stmt))
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            stack.extend(n for n in ast.iter_child_nodes(stmt) if isinstance(n, ast.stmt))
-            for h in getattr(stmt, "handlers", ()):
-                stack.extend(h.body)
-            for case in getattr(stmt, "cases", ()):
-                stack.extend(case.body)
-
-    def visit(body: list[ast.stmt], in_try: bool) -> None:
-        if body and ends(body[-1], in_try) and not leaves_early(body):
-            once(body)
-        for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                visit(stmt.body, False)
-                continue
-            if isinstance(stmt, TRY_STATEMENTS):
-                t = cast(ast.Try, stmt)  # (the same fields)
-                visit(t.body, bool(t.handlers) or in_try)
-                for h in t.handlers:
-                    visit(h.body, in_try)
-                visit(t.orelse, in_try)
-                visit(t.finalbody, in_try)
-                continue
-            for field in ("body", "orelse"):
-                inner = getattr(stmt, field, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    visit(inner, in_try)
-            for case in getattr(stmt, "cases", ()):
-                visit(case.body, in_try)
-
-    visit(tree.body, False)
-    return out
-
-
 class TorchHostSyncInStep(ModuleRule):
     """
     ## What it does
@@ -472,7 +399,8 @@ class TorchHostSyncInStep(ModuleRule):
     without `device=` in a file that sets no default device, moved with `.to("cpu")`, and what
     torch ops compute from them alone), reads in a `raise` statement or an `assert` message (an
     error path) or in a block that ends the run (`print(loss.item()); sys.exit(1)` after a check
-    fired; the check itself is flagged), and code that runs once: a value computed under
+    fired; the check itself is flagged: these are set aside, and `--show-set-aside` lists them with
+    the line that ends the run), and code that runs once: a value computed under
     `if self.x is None:` and kept in `self.x` (and the functions only such code calls).
 
     ## Why is this bad?
@@ -854,11 +782,11 @@ class TorchHostSyncInStep(ModuleRule):
         # every step
         # (nor on an error path: the message of a `raise` or of an `assert` is built only when it fails)
         # (nor in a block that ends the run: a check that fired, printing its values before exit(1))
-        once = _once_per_run(ctx.tree, ctx.facts.aliases.resolve,
-                             frozenset(id(s.node) for s in torch.steps if not isinstance(s.node, ast.Lambda)))
+        # (those are set aside, shown with --show-set-aside: SetAsideReason.ONCE_PER_RUN)
+        once = once_per_run(ctx.tree, ctx.facts.aliases.resolve, torch)
         found = sorted(((node, what, stmt) for node, what, stmt in found
                         if stmt is None or id(stmt) not in torch.periodic and id(stmt) not in torch.setup
-                        and id(stmt) not in once and not _error_message(node, stmt)),
+                        and not _error_message(node, stmt)),
                        key=lambda f: (getattr(f[0], "lineno", 0), getattr(f[0], "col_offset", 0)))
         by_stmt: dict[int, list[ast.AST]] = {}
         for node, _, stmt in found:
@@ -869,20 +797,22 @@ class TorchHostSyncInStep(ModuleRule):
             step = torch.in_step(node)
             where = step.why if step is not None else "a torch_xla step"
             fix = None
+            aside = (SetAsideReason.ONCE_PER_RUN, once[id(stmt)]) if stmt is not None and id(stmt) in once else None
             if stmt is not None and id(stmt) in torch.after_sync:
                 ctx.report(self, node, f"{what} reads a torch tensor on the host after the sync inside a torch_xla "
                                        f"step ({where}): the graph already ran, but the read waits for the device to "
                                        "finish it every step, so the host cannot trace the next step meanwhile; read "
                                        "it every N steps (`if step % n == 0:`) or log it from "
-                                       "`xm.add_step_closure(fn, args=(t,))`")
+                                       "`xm.add_step_closure(fn, args=(t,))`", set_aside=aside)
                 continue
-            if stmt is not None and step is not None and id(stmt) not in fixed and id(node) not in no_fix:
+            if aside is None and stmt is not None and step is not None and id(stmt) not in fixed \
+                    and id(node) not in no_fix:
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
             advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") \
                 else _INDEX_FIX if what == _INDEX_READ else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
-                                   f"the pending graph runs and is cut here; {advice}", fix=fix)
+                                   f"the pending graph runs and is cut here; {advice}", fix=fix, set_aside=aside)
 
 
 def _closure_fix(ctx: ModuleContext, stmt: ast.stmt, reads: list[ast.AST], step: Step) -> Fix | None:
