@@ -140,6 +140,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                if ctx.preview or w != "`x in tensor`")  # (--preview: 0 of 4 true on real code, flash-attention paths)
     out.extend(_method_reads(torch, table.get("methods", {}), resolve))
     out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
+    out.extend(_argument_reads(torch, resolve))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
         if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
@@ -279,6 +280,35 @@ def _method_reads(torch: TorchFacts, rows: dict[str, dict],
                 or name == "type" and not _cpu_type(node, resolve):
             continue  # (the probe's form only: `.to(device)` moves to the device, `.type()` names the type)
         out.append((node, f"`tensor.{name}(...)`" if with_args else f"`tensor.{name}()`"))
+    return out
+
+
+def _argument_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> list[tuple[ast.AST, str]]:
+    """Calls that the op table's argument probes (tools/generate_torch_table.py, ``argument_dependent``)
+    measured reading the value on the host when an argument is left out (``reads_value`` on a row whose
+    ``when`` says ``"absent"``: ``F.one_hot(labels)`` without ``num_classes`` sizes its result from
+    ``labels.max()``), on a proven device tensor given as the only argument; not in a ``raise`` or
+    ``assert`` message. A call that passes anything after the input may pass the argument by position:
+    not counted."""
+    reading: dict[str, str] = {}
+    for op, rows in op_table()["argument_dependent"].items():
+        for row in rows:
+            absent = [k for k, v in row.get("when", {}).items() if v == "absent"]
+            if row.get("reads_value") and len(absent) == 1 and len(row["when"]) == 1:
+                reading[op] = absent[0]
+    out: list[tuple[ast.AST, str]] = []
+    for node in torch.nodes:
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or isinstance(node.args[0], ast.Starred) \
+                or isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):
+            continue
+        op = resolve(node.func)
+        param = reading.get(op or "")
+        if param is None or any(k.arg in (param, None) for k in node.keywords):
+            continue
+        x = node.args[0]
+        if torch.tensor(x) and not torch.of(x) & CPU:
+            out.append((node, f"`{op.rsplit('.', 1)[-1]}(tensor)` without `{param}` (it reads the values to size "
+                              "its result)"))
     return out
 
 
