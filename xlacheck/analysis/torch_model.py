@@ -484,6 +484,7 @@ class _Builder:
         self.tree = tree
         self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self._callee_stack: set[int] = set()  # functions _used_as_tensor is reading through a call (no recursion)
+        self._function_attr_cache: dict[str, str] | None = None  # self.<attr> bound to a torch function (lazy)
         self.facts = facts
         self.aliases = facts.aliases
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
@@ -526,7 +527,29 @@ class _Builder:
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
-        return canonical(self.aliases.resolve(node))
+        name = canonical(self.aliases.resolve(node))
+        if name is None and _self_attr(node):
+            return self._function_attrs().get(node.attr)  # type: ignore[attr-defined]
+        return name
+
+    def _function_attrs(self) -> dict[str, str]:
+        """``self.<attr>`` names that every assignment in the file binds to one same torch function that
+        returns a tensor, referenced and not called (``self.monitor_op = torch.lt``): calling the attribute
+        calls that function."""
+        if self._function_attr_cache is None:
+            seen: dict[str, set[str | None]] = {}
+            for n in walk(self.tree):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target] \
+                    if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []
+                for t in targets:
+                    if _self_attr(t):
+                        v = getattr(n, "value", None)
+                        ref = canonical(self.aliases.resolve(v)) if isinstance(v, (ast.Name, ast.Attribute)) \
+                            and not isinstance(n, ast.AugAssign) else None
+                        seen.setdefault(t.attr, set()).add(ref if _builds_tensor(ref) else None)  # type: ignore[attr-defined]
+            self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
+                                         if len(v) == 1 and None not in v}
+        return self._function_attr_cache
 
     def _module_classes(self) -> set[str]:
         out: set[str] = set()
