@@ -546,7 +546,8 @@ class _Builder:
                         v = getattr(n, "value", None)
                         ref = canonical(self.aliases.resolve(v)) if isinstance(v, (ast.Name, ast.Attribute)) \
                             and not isinstance(n, ast.AugAssign) else None
-                        seen.setdefault(t.attr, set()).add(ref if _builds_tensor(ref) else None)  # type: ignore[attr-defined]
+                        attr = t.attr  # type: ignore[attr-defined]
+                        seen.setdefault(attr, set()).add(ref if _builds_tensor(ref) else None)
             self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
                                          if len(v) == 1 and None not in v}
         return self._function_attr_cache
@@ -1331,7 +1332,7 @@ class _Builder:
             self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
                                        and all(v is not None and (self._on_device(v) or self._self_update(v, a))
                                                for v in vs)
-                                       and any(self._on_device(v) for v in vs)}
+                                       and any(v is not None and self._on_device(v) for v in vs)}
             # one assignment, a CPU build (``self.drop_rate = torch.tensor(p)``): a plain attribute, neither a
             # parameter nor a buffer, so ``module.to(device)`` leaves it on the CPU
             self.cpu_attrs[name] = {a for a, vs in assigned.items() if a not in counted and len(vs) == 1
@@ -1574,7 +1575,8 @@ class _Builder:
             return {}
         callee = targets[0].node
         names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
-        passed = {names[i]: a.id for i, a in enumerate(c.args[:len(names)]) if isinstance(a, ast.Name) and a.id in params}
+        passed = {names[i]: a.id for i, a in enumerate(c.args[:len(names)])
+                  if isinstance(a, ast.Name) and a.id in params}
         passed.update({k.arg: k.value.id for k in c.keywords
                        if k.arg and isinstance(k.value, ast.Name) and k.value.id in params})
         if not passed:
