@@ -899,9 +899,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "        opt.step()\n"
                 "        torch_xla.sync()\n",
                 expected=(
-                    (5, 12, "`one_hot(tensor)` without `num_classes` (it reads the values to size its result) reads a torch "
-                            "tensor on the host inside a torch_xla step (called from step code: a loop that calls torch_xla."
-                            "sync): the pending graph runs and is cut here; pass the left-out argument as a Python int (`F.o"
+                    (5, 12, "`one_hot(tensor)` without `num_classes` (it reads the "
+                            "values to size its result) reads a torch "
+                            "tensor on the host inside a torch_xla step (called from "
+                            "step code: a loop that calls torch_xla."
+                            "sync): the pending graph runs and is cut here; pass the "
+                            "left-out argument as a Python int (`F.o"
                             "ne_hot(y, num_classes)`): the size is then static"),
                 )),
         Example("import torch\n"
@@ -927,13 +930,19 @@ class TorchHostSyncInStep(ModuleRule):
                 "        torch_xla.sync()\n"
                 "    return best\n",
                 expected=(
-                    (12, 12, "`if tensor:` reads a torch tensor on the host inside a torch_xla step (called from step code: a"
-                            " loop that calls torch_xla.sync): the pending graph runs and is cut here; the branch needs the "
-                            "value now, so a step closure cannot defer it: decide on the device (`torch.where`, a masked upd"
+                    (12, 12, "`if tensor:` reads a torch tensor on the host inside a "
+                             "torch_xla step (called from step code: a"
+                            " loop that calls torch_xla.sync): the pending graph runs "
+                            "and is cut here; the branch needs the "
+                            "value now, so a step closure cannot defer it: decide on "
+                            "the device (`torch.where`, a masked upd"
                             "ate) or test the value after `torch_xla.sync()` (every N steps)"),
-                    (14, 12, "`if tensor:` reads a torch tensor on the host inside a torch_xla step (called from step code: a"
-                            " loop that calls torch_xla.sync): the pending graph runs and is cut here; the branch needs the "
-                            "value now, so a step closure cannot defer it: decide on the device (`torch.where`, a masked upd"
+                    (14, 12, "`if tensor:` reads a torch tensor on the host inside a "
+                             "torch_xla step (called from step code: a"
+                            " loop that calls torch_xla.sync): the pending graph runs "
+                            "and is cut here; the branch needs the "
+                            "value now, so a step closure cannot defer it: decide on "
+                            "the device (`torch.where`, a masked upd"
                             "ate) or test the value after `torch_xla.sync()` (every N steps)"),
                 )),
     )
