@@ -484,6 +484,8 @@ class _Builder:
     def __init__(self, tree: ast.Module, facts: ModuleFacts, declared: bool) -> None:
         self.tree = tree
         self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
+        self._callee_stack: set[int] = set()  # functions _used_as_tensor is reading through a call (no recursion)
+        self._function_attr_cache: dict[str, str] | None = None  # self.<attr> bound to a torch function (lazy)
         self.facts = facts
         self.aliases = facts.aliases
         self.out = TorchFacts(xla_file=any(v.split(".", 1)[0] == "torch_xla" for v in facts.aliases.names.values()),
@@ -526,7 +528,30 @@ class _Builder:
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, node: ast.expr) -> str | None:
-        return canonical(self.aliases.resolve(node))
+        name = canonical(self.aliases.resolve(node))
+        if name is None and _self_attr(node):
+            return self._function_attrs().get(node.attr)  # type: ignore[attr-defined]
+        return name
+
+    def _function_attrs(self) -> dict[str, str]:
+        """``self.<attr>`` names that every assignment in the file binds to one same torch function that
+        returns a tensor, referenced and not called (``self.monitor_op = torch.lt``): calling the attribute
+        calls that function."""
+        if self._function_attr_cache is None:
+            seen: dict[str, set[str | None]] = {}
+            for n in walk(self.tree):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target] \
+                    if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []
+                for t in targets:
+                    if _self_attr(t):
+                        v = getattr(n, "value", None)
+                        ref = canonical(self.aliases.resolve(v)) if isinstance(v, (ast.Name, ast.Attribute)) \
+                            and not isinstance(n, ast.AugAssign) else None
+                        attr = t.attr  # type: ignore[attr-defined]
+                        seen.setdefault(attr, set()).add(ref if _builds_tensor(ref) else None)
+            self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
+                                         if len(v) == 1 and None not in v}
+        return self._function_attr_cache
 
     def _module_classes(self) -> set[str]:
         out: set[str] = set()
@@ -1306,13 +1331,48 @@ class _Builder:
                     assigned.setdefault(n.args[0].value, []).append(v if self._on_device(v) else None)
             name = c.node.name
             self.device_attrs[name] = {a for a, vs in assigned.items() if a not in counted and vs
-                                       and all(v is not None and self._on_device(v) for v in vs)}
+                                       and all(v is not None and (self._on_device(v) or self._self_update(v, a))
+                                               for v in vs)
+                                       and any(v is not None and self._on_device(v) for v in vs)}
             # one assignment, a CPU build (``self.drop_rate = torch.tensor(p)``): a plain attribute, neither a
             # parameter nor a buffer, so ``module.to(device)`` leaves it on the CPU
             self.cpu_attrs[name] = {a for a, vs in assigned.items() if a not in counted and len(vs) == 1
                                     and isinstance(vs[0], ast.Call) and self._cpu_build(vs[0])}
             self.counter_attrs[name] = {a for a in counted if assigned.get(a) and all(
                 isinstance(v, ast.Name) or isinstance(v, ast.Constant) and type(v.value) is int for v in assigned[a])}
+
+    def _self_update(self, v: ast.expr, attr: str) -> bool:
+        """``v`` is computed from ``self.<attr>`` itself by torch tensor ops, with no way off its device: a
+        tensor method that returns a tensor on the same device (``self.done.mul(m)``, ``self.ids[beam]``),
+        arithmetic with it (``self.n + 1``), or a torch function handed it (``torch.cat([self.ids, tok], 1)``,
+        ``torch.where(m, x, self.out)``). So an attribute built on a device and re-bound this way in the
+        step stays on the device. Not ``.cpu()``/``.to()``/``.item()``-like methods (``NON_TENSOR_METHODS``),
+        nor a tensor method the op table does not know."""
+        def own(e: ast.expr) -> bool:
+            return _self_attr(e) and e.attr == attr  # type: ignore[attr-defined]
+
+        def derived(e: ast.expr, depth: int = 0) -> bool:
+            if depth > 6:
+                return False
+            if own(e):
+                return True
+            if isinstance(e, ast.Subscript):
+                return derived(e.value, depth + 1)
+            if isinstance(e, ast.BinOp):
+                return derived(e.left, depth + 1) or derived(e.right, depth + 1)
+            if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.Invert)):
+                return derived(e.operand, depth + 1)
+            if not isinstance(e, ast.Call):
+                return False
+            f = e.func
+            if isinstance(f, ast.Attribute) and derived(f.value, depth + 1):
+                return f.attr in tensor_methods() and f.attr not in NON_TENSOR_METHODS \
+                    and f.attr not in ("cpu", "to", "numpy", "tolist", "type", "pin_memory")
+            if _builds_tensor(self.resolve(f)) and not any(k.arg == "device" for k in e.keywords):
+                args = [x for a in e.args for x in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
+                return any(derived(a, depth + 1) for a in args)
+            return False
+        return derived(v)
 
     def _cpu_build(self, c: ast.Call) -> bool:
         """``torch.tensor(v)`` without ``device=`` (``v`` not a tensor the code proves: unknown is not one), or a
@@ -1498,7 +1558,36 @@ class _Builder:
                             and isinstance(c.slice, ast.Tuple) and len(c.slice.elts) > 1 \
                             and any(isinstance(x, ast.Slice) for x in c.slice.elts):
                         out[c.value.id] = out.get(c.value.id, 0) | TENSOR
+                    if isinstance(c, ast.Call):
+                        for p, flags in self._proven_by_callee(c, params).items():
+                            out[p] = out.get(p, 0) | flags
         return out
+
+    def _proven_by_callee(self, c: ast.Call, params: set[str]) -> dict[str, int]:
+        """Parameters handed on unchanged to a same-file function (called by its plain name) whose own code
+        proves the receiving parameter a tensor (``soft = smooth_targets(y)`` where ``smooth_targets`` runs
+        ``F.one_hot(targets)``): the same value, so a tensor here too. Only positional and keyword arguments
+        that are the parameter itself; a function already being asked (recursion) proves nothing."""
+        if not isinstance(c.func, ast.Name) or any(isinstance(a, ast.Starred) for a in c.args):
+            return {}
+        targets = self._lookup(c.func)
+        if len(targets) != 1 or not isinstance(targets[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or id(targets[0].node) in self._callee_stack:
+            return {}
+        callee = targets[0].node
+        names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        passed = {names[i]: a.id for i, a in enumerate(c.args[:len(names)])
+                  if isinstance(a, ast.Name) and a.id in params}
+        passed.update({k.arg: k.value.id for k in c.keywords
+                       if k.arg and isinstance(k.value, ast.Name) and k.value.id in params})
+        if not passed:
+            return {}
+        self._callee_stack.add(id(callee))
+        try:
+            used = self._used_as_tensor(callee)
+        finally:
+            self._callee_stack.discard(id(callee))
+        return {mine: used[theirs] & (TENSOR | BOOL) for theirs, mine in passed.items() if used.get(theirs, 0) & TENSOR}
 
     def bool_by_use(self, owner: ast.AST) -> set[str]:
         """Names the function assigns once and passes, somewhere in its own code, where torch accepts

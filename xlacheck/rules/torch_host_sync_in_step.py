@@ -40,6 +40,8 @@ _SIZE_FIX = ("a size must be a Python int: keep a static size (pad to a fixed bo
 _INDEX_READ = "a 0-d integer tensor as an index"
 _INDEX_FIX = ("index with a 1-element tensor instead (`v.index_select(0, i.view(1)).squeeze(0)`): a tensor index "
               "stays on the device")
+# A call that sizes its result from the values (F.one_hot without num_classes): the size is needed now.
+_ARGUMENT_FIX = "pass the left-out argument as a Python int (`F.one_hot(y, num_classes)`): the size is then static"
 _BRANCHES = frozenset({"`if tensor:`", "`while tensor:`", "`assert tensor`", "`a if tensor else b`",
                        "`and`/`or` on a tensor", "`not tensor`"})
 
@@ -139,6 +141,7 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
                if ctx.preview or w != "`x in tensor`")  # (--preview: 0 of 4 true on real code, flash-attention paths)
     out.extend(_method_reads(torch, table.get("methods", {}), resolve))
     out.extend(_size_reads(torch, resolve, table.get("sizes", {})))
+    out.extend(_argument_reads(torch, resolve))
     clip = optimizers.get("torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True)")
     for node in torch.nodes if clip else ():
         if isinstance(node, ast.Call) and resolve(node.func) in ("torch.nn.utils.clip_grad_norm_",
@@ -281,6 +284,35 @@ def _method_reads(torch: TorchFacts, rows: dict[str, dict],
     return out
 
 
+def _argument_reads(torch: TorchFacts, resolve: Callable[[ast.expr], str | None]) -> list[tuple[ast.AST, str]]:
+    """Calls that the op table's argument probes (tools/generate_torch_table.py, ``argument_dependent``)
+    measured reading the value on the host when an argument is left out (``reads_value`` on a row whose
+    ``when`` says ``"absent"``: ``F.one_hot(labels)`` without ``num_classes`` sizes its result from
+    ``labels.max()``), on a proven device tensor given as the only argument; not in a ``raise`` or
+    ``assert`` message. A call that passes anything after the input may pass the argument by position:
+    not counted."""
+    reading: dict[str, str] = {}
+    for op, rows in op_table()["argument_dependent"].items():
+        for row in rows:
+            absent = [k for k, v in row.get("when", {}).items() if v == "absent"]
+            if row.get("reads_value") and len(absent) == 1 and len(row["when"]) == 1:
+                reading[op] = absent[0]
+    out: list[tuple[ast.AST, str]] = []
+    for node in torch.nodes:
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or isinstance(node.args[0], ast.Starred) \
+                or isinstance(torch.stmt_of.get(id(node)), (ast.Raise, ast.Assert)):
+            continue
+        op = resolve(node.func) or ""
+        param = reading.get(op)
+        if param is None or any(k.arg in (param, None) for k in node.keywords):
+            continue
+        x = node.args[0]
+        if torch.tensor(x) and not torch.of(x) & CPU:
+            out.append((node, f"`{op.rsplit('.', 1)[-1]}(tensor)` without `{param}` (it reads the values to size "
+                              "its result)"))
+    return out
+
+
 # size arguments of the table's `sizes` rows that are an input tensor, not a size (the first argument)
 _INPUT_FIRST = frozenset({"torch.nn.functional.pad", "torch.nn.functional.one_hot", "torch.nn.functional.interpolate",
                           "torch.nn.functional.adaptive_avg_pool1d", "torch.split", "torch.multinomial"})
@@ -390,7 +422,9 @@ class TorchHostSyncInStep(ModuleRule):
     `x.new_zeros(n)`, `x.narrow(0, 0, n)`, `x.topk(n)`, `F.pad(x, (0, n))`, `range(n)`, with `n` a
     proven device tensor (`n = mask.sum()`), and an index `v[i]` (`v[:, i]`) with `i` a 0-d integer
     tensor (a full reduction such as `scores.argmax()` or `mask.sum() - 1`, not an index tensor with
-    a dimension: that one gathers on the device). These get no automatic fix.
+    a dimension: that one gathers on the device), and a call the op table's argument probes
+    measured sizing its result from the values when an argument is left out (`F.one_hot(y)`
+    without `num_classes`, on a proven device tensor). These get no automatic fix.
     A read after `torch_xla.sync()`/`xm.mark_step()` in the same iteration
     is flagged too (without a fix) unless it runs every N-th step (`if step % n == 0:`): the
     graph already ran, but torch_xla executes it asynchronously and the read waits for the device
@@ -623,6 +657,18 @@ class TorchHostSyncInStep(ModuleRule):
                 "        log.append(scores[scores.argmax(-1)])\n"
                 "        log.append(scores[scores.sum(-1).argmax().view(1)])\n"
                 "        scores.sum().backward()\n        opt.step()\n        torch_xla.sync()\n"),
+        # num_classes given: the one-hot size is static, nothing is read
+        Example("import torch\n"
+                "import torch.nn.functional as F\n"
+                "import torch_xla\n"
+                "def smooth(labels, n):\n"
+                "    return F.one_hot(labels, n).float() * 0.9 + 0.05\n"
+                "def train(model, loader, opt):\n"
+                "    for x, y in loader:\n"
+                "        loss = -(smooth(y, 10) * F.log_softmax(model(x), -1)).sum(-1).mean()\n"
+                "        loss.backward()\n"
+                "        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -767,6 +813,67 @@ class TorchHostSyncInStep(ModuleRule):
                             "so a step closure cannot defer it: decide on the device (`torch.where`, a masked update) "
                             "or test the value after `torch_xla.sync()` (every N steps)"),
                 )),
+        # the op table's argument probes: F.one_hot without num_classes reads the labels' maximum (in a helper the
+        # step hands the labels to); a device attribute the step re-binds from itself, and a self attribute bound
+        # to torch.lt, called: both are device tensors read by `if`
+        Example("import torch\n"
+                "import torch.nn.functional as F\n"
+                "import torch_xla\n"
+                "def smooth(labels):\n"
+                "    return F.one_hot(labels).float() * 0.9 + 0.05\n"
+                "def train(model, loader, opt):\n"
+                "    for x, y in loader:\n"
+                "        loss = -(smooth(y) * F.log_softmax(model(x), -1)).sum(-1).mean()\n"
+                "        loss.backward()\n"
+                "        opt.step()\n"
+                "        torch_xla.sync()\n",
+                expected=(
+                    (5, 12, "`one_hot(tensor)` without `num_classes` (it reads the "
+                            "values to size its result) reads a torch "
+                            "tensor on the host inside a torch_xla step (called from "
+                            "step code: a loop that calls torch_xla."
+                            "sync): the pending graph runs and is cut here; pass the "
+                            "left-out argument as a Python int (`F.o"
+                            "ne_hot(y, num_classes)`): the size is then static"),
+                )),
+        Example("import torch\n"
+                "import torch_xla\n"
+                "class Decoder:\n"
+                "    def __init__(self, model, ids):\n"
+                "        self.model, self.ids = model, ids\n"
+                "        self.alive = torch.ones(ids.size(0), dtype=torch.long, device=ids.device)\n"
+                "        self.better = torch.lt\n"
+                "    @torch.no_grad()\n"
+                "    def step(self, best):\n"
+                "        tok = self.model(self.ids).argmax(-1)\n"
+                "        self.alive = self.alive.mul((tok != 2).long())\n"
+                "        if self.alive.max() == 0:\n"
+                "            return best\n"
+                "        if self.better(tok.float().mean(), best):\n"
+                "            best = tok.float().mean()\n"
+                "        return best\n"
+                "def generate(model, ids, best):\n"
+                "    dec = Decoder(model, ids)\n"
+                "    for _ in range(8):\n"
+                "        best = dec.step(best)\n"
+                "        torch_xla.sync()\n"
+                "    return best\n",
+                expected=(
+                    (12, 12, "`if tensor:` reads a torch tensor on the host inside a "
+                             "torch_xla step (called from step code: a"
+                            " loop that calls torch_xla.sync): the pending graph runs "
+                            "and is cut here; the branch needs the "
+                            "value now, so a step closure cannot defer it: decide on "
+                            "the device (`torch.where`, a masked upd"
+                            "ate) or test the value after `torch_xla.sync()` (every N steps)"),
+                    (14, 12, "`if tensor:` reads a torch tensor on the host inside a "
+                             "torch_xla step (called from step code: a"
+                            " loop that calls torch_xla.sync): the pending graph runs "
+                            "and is cut here; the branch needs the "
+                            "value now, so a step closure cannot defer it: decide on "
+                            "the device (`torch.where`, a masked upd"
+                            "ate) or test the value after `torch_xla.sync()` (every N steps)"),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -777,6 +884,7 @@ class TorchHostSyncInStep(ModuleRule):
         found = [(node, what, torch.stmt_of.get(id(node))) for node, what in host_reads(torch) + library]
         no_fix = {id(node) for node, _ in library}  # a read inside the library: no closure rewrite proven for it
         no_fix |= {id(node) for node, what, _ in found if what == _INDEX_READ}  # (none proven for an index)
+        no_fix |= {id(node) for node, what, _ in found if " without `" in what}  # (the size is needed now)
         # after the step's own sync, every n-th step only, or once per call in the set-up of a declared
         # no_grad function (before its work loop, and the helpers only that set-up calls): not a read in
         # every step
@@ -810,7 +918,7 @@ class TorchHostSyncInStep(ModuleRule):
                 fixed.add(id(stmt))  # one fix per statement, on its first finding
                 fix = _closure_fix(ctx, stmt, by_stmt[id(stmt)], step)
             advice = _BRANCH_FIX if what in _BRANCHES else _SIZE_FIX if what.startswith("a tensor as a") \
-                else _INDEX_FIX if what == _INDEX_READ else _FIX
+                else _INDEX_FIX if what == _INDEX_READ else _ARGUMENT_FIX if " without `" in what else _FIX
             ctx.report(self, node, f"{what} reads a torch tensor on the host inside a torch_xla step ({where}): "
                                    f"the pending graph runs and is cut here; {advice}", fix=fix, set_aside=aside)
 
