@@ -749,3 +749,44 @@ def test_array_evidence_names_only_names_bound_once() -> None:
     fn = ast.parse("def f(x, y, z):\n    a = g(y)\n    b = x.shape\n    z = z + 1\n    c = a[:, 0] - z\n"
                    "    return -y\n").body[0]
     assert array_evidence(fn) == frozenset({"x", "a", "y"})
+
+
+# Python values read off a traced tensor (xlacheck/data/tensor_members.json, measured): a ragged
+# tensor's ragged rank and a variable's hashable reference.
+_RAGGED_GUARD = TF + (
+    "@tf.function(jit_compile=True)\n"
+    "def row_means(rt):\n"
+    "    if rt.ragged_rank == 1:\n"
+    "        return tf.reduce_mean(rt, axis=1)\n"
+    "    raise ValueError('one ragged dimension expected')\n")
+_FROZEN_VARIABLES = TF + (
+    "FROZEN = set()\n"
+    "@tf.function(jit_compile=True)\n"
+    "def masked_grad(g, v):\n"
+    "    if v.ref() in FROZEN:\n"
+    "        return g * 0.0\n"
+    "    return g\n")
+
+
+def test_measured_tensor_members_that_are_python_values() -> None:
+    from xlacheck import api_table
+
+    attrs, methods = api_table.tensor_python_members()
+    assert {"ragged_rank", "trainable", "ndim", "dtype", "shape"} <= attrs and {"ref", "get_shape"} <= methods
+    # a tensor on some kind of value, or None on the probe: never a Python value by name
+    assert not {"values", "flat_values", "uniform_row_length", "op", "T", "at", "initial_value"} & (attrs | methods)
+
+
+@pytest.mark.parametrize("source", [_RAGGED_GUARD, _FROZEN_VARIABLES])
+def test_python_members_of_tensors_are_not_tensors_and_compile(source: str) -> None:
+    assert codes(source) == []
+    tf = pytest.importorskip("tensorflow")
+    namespace: dict = {}
+    exec(compile(source, "members.py", "exec"), namespace)  # noqa: S102 - the source under test
+    if "row_means" in namespace:
+        rt = tf.ragged.constant([[1.0, 3.0], [2.0]])
+        assert namespace["row_means"](rt).numpy().tolist() == [2.0, 2.0]
+    else:
+        frozen = tf.Variable(2.0)
+        namespace["FROZEN"].add(frozen.ref())  # a Python set lookup at trace time, then one compile
+        assert float(namespace["masked_grad"](tf.constant(7.0), frozen)) == 0.0

@@ -543,6 +543,8 @@ class ValueEnv:
         if t is ast.Constant:
             return PYTHON
         if t is ast.Attribute:
+            if e.attr in _TENSOR_PYTHON_ATTRS and self.flags(e.value) & TENSOR:  # type: ignore[attr-defined]
+                return PYTHON  # `rt.ragged_rank`, `v.trainable`: a Python value while tracing (measured)
             if e.attr in STATIC_ATTRS:  # type: ignore[attr-defined]
                 return PYTHON if e.attr in _PROVEN_STATIC_ATTRS else 0  # type: ignore[attr-defined]
             if e.attr in _VARIABLE_LIST_ATTRS:  # type: ignore[attr-defined]
@@ -759,6 +761,8 @@ class ValueEnv:
                 return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
             if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
                 return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
+            if f.attr in _TENSOR_PYTHON_METHODS and self.flags(recv) & TENSOR:
+                return PYTHON  # `v.ref()`: the hashable reference that keys a Python dict or set (measured)
             if f.attr in _SHAPE_METHODS and self.flags(recv) & TENSOR:
                 return TENSOR | SHAPE  # rt.nrows(): a dimension of the ragged tensor, not its values
             if type(recv) is ast.Name and recv.id == "self":
@@ -965,6 +969,10 @@ _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.
 # Attributes of Keras layers/models and tf.Module that are Python lists (tuples) of variables.
 _VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "non_trainable_weights",
                                   "non_trainable_variables"})
+
+# Attributes and no-argument methods of a traced tensor that give Python values while tracing, on
+# every kind of tensor that has them (tools/generate_tensor_members_table.py measured them).
+_TENSOR_PYTHON_ATTRS, _TENSOR_PYTHON_METHODS = api_table.tensor_python_members()
 
 # Tensor methods whose result is a dimension (RaggedTensor.nrows), like tf.shape(x)[0].
 _SHAPE_METHODS = frozenset({"nrows"})
