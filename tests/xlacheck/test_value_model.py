@@ -790,3 +790,26 @@ def test_python_members_of_tensors_are_not_tensors_and_compile(source: str) -> N
         frozen = tf.Variable(2.0)
         namespace["FROZEN"].add(frozen.ref())  # a Python set lookup at trace time, then one compile
         assert float(namespace["masked_grad"](tf.constant(7.0), frozen)) == 0.0
+
+
+# A field marked static through dataclass metadata, in Flax's own spelling (`flax.struct.field`
+# writes `metadata={"pytree_node": False}`), read as a dict key inside a lax.scan body.
+_SLOT_SCAN = (
+    "import dataclasses\nimport functools\nimport jax\n\nSCALE = {'a': 2.0, 'b': 3.0}\n\n\n"
+    "@functools.partial(jax.tree_util.register_dataclass, data_fields=['value'], meta_fields=['label'])\n"
+    "@dataclasses.dataclass\nclass Slot:\n    value: jax.Array\n"
+    "    label: str = dataclasses.field(metadata={'pytree_node': False})\n\n\n"
+    "@jax.jit\ndef run(slots, xs):\n    def body(carry, x):\n"
+    "        return [Slot(s.value + x * SCALE[s.label], s.label) for s in carry], x\n\n"
+    "    return jax.lax.scan(body, slots, xs)[0]\n")
+
+
+def test_a_field_marked_static_in_its_metadata_is_a_python_value_under_jit() -> None:
+    assert codes(_SLOT_SCAN) == []
+    assert codes(_SLOT_SCAN.replace("{'pytree_node': False}", "{}")) == [(18, "XLA118")]
+    jax = pytest.importorskip("jax")
+    namespace: dict = {}
+    exec(compile(_SLOT_SCAN, "slots.py", "exec"), namespace)  # noqa: S102 - the source under test
+    slot = namespace["Slot"]
+    out = namespace["run"]([slot(jax.numpy.zeros(()), "a"), slot(jax.numpy.zeros(()), "b")], jax.numpy.ones(2))
+    assert [float(s.value) for s in out] == [4.0, 6.0]
