@@ -813,3 +813,28 @@ def test_a_field_marked_static_in_its_metadata_is_a_python_value_under_jit() -> 
     slot = namespace["Slot"]
     out = namespace["run"]([slot(jax.numpy.zeros(()), "a"), slot(jax.numpy.zeros(()), "b")], jax.numpy.ones(2))
     assert [float(s.value) for s in out] == [4.0, 6.0]
+
+
+# A key path entry the framework builds is no array: comparing a tensor-or-structure with it is a
+# Python comparison (here the path half of each (path, leaf) pair a same-file helper returns).
+_KEY_PATHS = (
+    "import jax\nimport jax.numpy as jnp\n\n\n"
+    "def weighted(tree, weights):\n"
+    "    return [(path, leaf * weights) for path, leaf in jax.tree_util.tree_flatten_with_path(tree)[0]]\n\n\n"
+    "@jax.jit\ndef kernel_norm(tree, weights):\n    total = jnp.zeros(())\n"
+    "    for path, leaf in weighted(tree, weights):\n"
+    "        if path[-1] == jax.tree_util.DictKey({key}):\n"
+    "            total = total + jnp.sum(leaf ** 2)\n"
+    "    return total\n")
+
+
+def test_a_comparison_with_a_framework_object_is_a_python_comparison_under_jit() -> None:
+    source = _KEY_PATHS.format(key="'kernel'")
+    assert codes(source) == []
+    # compared with an array instead, the same structure item is taken for one
+    assert codes(_KEY_PATHS.replace("jax.tree_util.DictKey({key})", "jnp.ones(())")) == [(13, "XLA101")]
+    jax = pytest.importorskip("jax")
+    namespace: dict = {}
+    exec(compile(source, "key_paths.py", "exec"), namespace)  # noqa: S102 - the source under test
+    tree = {"dense": {"kernel": jax.numpy.ones(2), "bias": jax.numpy.ones(3)}}
+    assert float(namespace["kernel_norm"](tree, 2.0)) == 8.0

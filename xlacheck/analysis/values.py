@@ -587,6 +587,11 @@ class ValueEnv:
             if any(type(c) is ast.Constant and type(c.value) is str for c in sides) \
                     and not any(pk & (OP | DATA) for pk in parts):
                 return 0  # `mode == 'sum'`: an option compared with its name (no op made a string tensor)
+            if not any(is_tensor(pk) for pk in parts) and any(self._framework_object(c) for c in sides):
+                # `path[-1] == jax.tree_util.DictKey("kernel")`, `spec == tf.TensorSpec(...)`: a key, a
+                # spec or a mesh that the framework built is no array, so neither is what is compared
+                # with it (a tensor-or-structure here is the structure)
+                return 0
             k = 0
             for pk in parts:
                 k |= pk
@@ -789,6 +794,14 @@ class ValueEnv:
             return TENSOR | OPAQUE
         return 0
 
+    def _framework_object(self, e: ast.expr) -> bool:
+        """A call of a framework name (``jax.*``, ``tf.*``, ``keras.*``) whose result the API tables
+        do not make an array or a tensor: a key path entry, a spec, a mesh, a device."""
+        if type(e) is not ast.Call:
+            return False
+        name = self.aliases.resolve(e.func)  # type: ignore[attr-defined]
+        return name is not None and name.startswith(_FRAMEWORK_OBJECT_HEADS) and not self.flags(e) & TENSOR
+
     def reducer_key(self, f: ast.expr) -> str | None:
         """The key of :class:`Reducers` a call of ``f`` names: a module-level function of this file
         by its bare name (not shadowed by a local), or a method of this class as ``self.method``."""
@@ -973,6 +986,9 @@ _VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "n
 # Attributes and no-argument methods of a traced tensor that give Python values while tracing, on
 # every kind of tensor that has them (tools/generate_tensor_members_table.py measured them).
 _TENSOR_PYTHON_ATTRS, _TENSOR_PYTHON_METHODS = api_table.tensor_python_members()
+
+# Frameworks whose calls build either arrays (the API tables say which) or Python objects.
+_FRAMEWORK_OBJECT_HEADS = ("jax.", "tf.", "keras.")
 
 # Tensor methods whose result is a dimension (RaggedTensor.nrows), like tf.shape(x)[0].
 _SHAPE_METHODS = frozenset({"nrows"})
