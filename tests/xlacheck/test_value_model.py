@@ -846,3 +846,27 @@ def test_a_comparison_with_a_framework_object_is_a_python_comparison_under_jit()
     exec(compile(source, "key_paths.py", "exec"), namespace)  # noqa: S102 - the source under test
     tree = {"dense": {"kernel": jax.numpy.ones(2), "bias": jax.numpy.ones(3)}}
     assert float(namespace["kernel_norm"](tree, 2.0)) == 8.0
+
+
+# A parameter annotated as a Keras model holds the model object: calling it gives tensors, its
+# attributes (`model.layers`, a Python list of layers) are not tensors.
+_MODEL_PARAM = TF + (
+    "@tf.function(jit_compile=True)\n"
+    "def penalized(model: tf.keras.Model, x):\n"
+    "    y = model(x)\n"
+    "    kernels = [layer.kernel for layer in model.layers if hasattr(layer, 'kernel')]\n"
+    "    return tf.reduce_sum(y) + tf.add_n([tf.reduce_sum(k ** 2) for k in kernels])\n")
+
+
+def test_a_parameter_annotated_as_a_model_is_a_layer_object_and_compiles() -> None:
+    from xlacheck.analysis import values as v
+
+    assert codes(_MODEL_PARAM) == []
+    env = _env(_MODEL_PARAM, "penalized")
+    assert env["model"] == v.LAYER and env["y"] & v.TENSOR  # a tensor or a structure of them (OPAQUE)
+    tf = pytest.importorskip("tensorflow")
+    namespace: dict = {}
+    exec(compile(_MODEL_PARAM, "model_param.py", "exec"), namespace)  # noqa: S102 - the source under test
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones", use_bias=False)])
+    model.build((None, 3))
+    assert float(namespace["penalized"](model, tf.ones([1, 3]))) == 12.0

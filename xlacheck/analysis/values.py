@@ -145,13 +145,22 @@ _CONTAINER_ANNOTATIONS = ("List", "list", "Sequence", "Tuple", "tuple", "Dict", 
                           "typing.Tuple", "typing.Dict", "typing.Mapping", "collections.abc.Sequence")
 
 
+def _unwrap_optional(text: str) -> str:
+    while text.startswith(("Optional[", "typing.Optional[")) and text.endswith("]"):
+        text = text[text.index("[") + 1:-1]
+    return text
+
+
+# An annotation naming a layer or model class (tf.keras.Model, keras.layers.Layer, tf.Module, a
+# library's TFBertModel): the parameter holds the object, not a tensor.
+_LAYER_ANNOTATION = re.compile(r"[\w.]*(?:Layer|Model|Module|Sequential)")
+
+
 def _annotation_is_python(ann: ast.expr) -> bool | None:
     """True for Python-typed annotations (containers of tensors included), False for tensor ones,
     None when unknown."""
     text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
-    inner = text
-    while inner.startswith(("Optional[", "typing.Optional[")) and inner.endswith("]"):
-        inner = inner[inner.index("[") + 1:-1]
+    inner = _unwrap_optional(text)
     if inner.split("[", 1)[0] in _CONTAINER_ANNOTATIONS:
         return True  # a Python list/tuple/dict (of tensors or not): a Python container
     if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
@@ -282,6 +291,8 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             # value by a literal default (`use_gate=True`), unknown without one (a caller may pass
             # a tensor `training`)
             out[name] = PYTHON if default is not None and _python_literal(default) and py is not True else 0
+        elif py is False and _LAYER_ANNOTATION.fullmatch(_unwrap_optional(ast.unparse(ann))):  # type: ignore[arg-type]
+            out[name] = LAYER  # `model: tf.keras.Model`: a layer object; calling it gives tensors, its attributes are not
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
