@@ -870,3 +870,24 @@ def test_a_parameter_annotated_as_a_model_is_a_layer_object_and_compiles() -> No
     model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones", use_bias=False)])
     model.build((None, 3))
     assert float(namespace["penalized"](model, tf.ones([1, 3]))) == 12.0
+
+
+# What a same-file helper of unknown kind returns may be a count from static shapes (NumPy on
+# `.shape`): range() of it is a Python loop, which jax.jit unrolls.
+_TILES = (
+    "import functools\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+    "def tiles_per_row(x):\n    return int(np.ceil(x.shape[-1] / x.shape[-2]))\n\n\n"
+    "@functools.partial(jax.jit, static_argnames='tiles')\ndef tile_sums(x, tiles=None):\n"
+    "    if tiles is None:\n        tiles = tiles_per_row(x)\n    width = x.shape[-2]\n"
+    "    return jnp.stack([x[..., t * width:(t + 1) * width].sum() for t in range({bound})])\n")
+
+
+def test_range_of_an_unknown_function_result_is_a_python_loop_under_jit() -> None:
+    source = _TILES.format(bound="tiles")
+    assert codes(source) == []
+    # a traced value computed by an op is still flagged
+    assert codes(_TILES.format(bound="jnp.sum(x).astype(int)")) == [(17, "XLA302")]
+    jax = pytest.importorskip("jax")
+    namespace: dict = {}
+    exec(compile(source, "tiles.py", "exec"), namespace)  # noqa: S102 - the source under test
+    assert namespace["tile_sums"](jax.numpy.ones((2, 6))).tolist() == [4.0, 4.0, 4.0]

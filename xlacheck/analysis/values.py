@@ -1086,6 +1086,13 @@ def is_data_tensor(k: int) -> bool:
     return is_tensor(k) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM))
 
 
+def is_unknown_result(k: int) -> bool:
+    """What a function of unknown kind returns (a user function of tensors, a layer): a tensor or a
+    structure of values, shapes and counts mixed, with nothing that proves which. Where Python asks
+    for a count (``range(n)``) it is taken for one."""
+    return bool(k & OPAQUE) and not k & (PARAM | DATA | OP | VARIABLE)
+
+
 def is_computed_tensor(k: int) -> bool:
     """A tensor computed inside the function (by an op, a variable read, tf.shape...): not a bare
     parameter, which may well be a Python value at run time (model code validates Python ints
