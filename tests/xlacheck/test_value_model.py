@@ -751,6 +751,13 @@ def test_array_evidence_names_only_names_bound_once() -> None:
     assert array_evidence(fn) == frozenset({"x", "a", "y"})
 
 
+def _defined(source: str, filename: str) -> dict:
+    """The names ``source`` defines, run as a module (to call what the linter judged)."""
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the source under test
+    return namespace
+
+
 # Python values read off a traced tensor (xlacheck/data/tensor_members.json, measured): a ragged
 # tensor's ragged rank and a variable's hashable reference.
 _RAGGED_GUARD = TF + (
@@ -781,8 +788,7 @@ def test_measured_tensor_members_that_are_python_values() -> None:
 def test_python_members_of_tensors_are_not_tensors_and_compile(source: str) -> None:
     assert codes(source) == []
     tf = pytest.importorskip("tensorflow")
-    namespace: dict = {}
-    exec(compile(source, "members.py", "exec"), namespace)  # noqa: S102 - the source under test
+    namespace = _defined(source, "members.py")
     if "row_means" in namespace:
         rt = tf.ragged.constant([[1.0, 3.0], [2.0]])
         assert namespace["row_means"](rt).numpy().tolist() == [2.0, 2.0]
@@ -816,8 +822,7 @@ def test_a_field_marked_static_in_its_metadata_is_a_python_value_under_jit() -> 
     assert codes(_SLOT_SCAN.replace("SCALE[s.label]", "SCALE[jnp.argmax(x)]").replace(
         "import jax\n", "import jax\nimport jax.numpy as jnp\n", 1)) == [(19, "XLA118")]
     jax = pytest.importorskip("jax")
-    namespace: dict = {}
-    exec(compile(_SLOT_SCAN, "slots.py", "exec"), namespace)  # noqa: S102 - the source under test
+    namespace = _defined(_SLOT_SCAN, "slots.py")
     slot = namespace["Slot"]
     out = namespace["run"]([slot(jax.numpy.zeros(()), "a"), slot(jax.numpy.zeros(()), "b")], jax.numpy.ones(2))
     assert [float(s.value) for s in out] == [4.0, 6.0]
@@ -842,8 +847,7 @@ def test_a_comparison_with_a_framework_object_is_a_python_comparison_under_jit()
     # compared with an array instead, the same structure item is taken for one
     assert codes(_KEY_PATHS.replace("jax.tree_util.DictKey({key})", "jnp.ones(())")) == [(13, "XLA101")]
     jax = pytest.importorskip("jax")
-    namespace: dict = {}
-    exec(compile(source, "key_paths.py", "exec"), namespace)  # noqa: S102 - the source under test
+    namespace = _defined(source, "key_paths.py")
     tree = {"dense": {"kernel": jax.numpy.ones(2), "bias": jax.numpy.ones(3)}}
     assert float(namespace["kernel_norm"](tree, 2.0)) == 8.0
 
@@ -865,8 +869,7 @@ def test_a_parameter_annotated_as_a_model_is_a_layer_object_and_compiles() -> No
     env = _env(_MODEL_PARAM, "penalized")
     assert env["model"] == v.LAYER and env["y"] & v.TENSOR  # a tensor or a structure of them (OPAQUE)
     tf = pytest.importorskip("tensorflow")
-    namespace: dict = {}
-    exec(compile(_MODEL_PARAM, "model_param.py", "exec"), namespace)  # noqa: S102 - the source under test
+    namespace = _defined(_MODEL_PARAM, "model_param.py")
     model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones", use_bias=False)])
     model.build((None, 3))
     assert float(namespace["penalized"](model, tf.ones([1, 3]))) == 12.0
@@ -888,6 +891,5 @@ def test_range_of_an_unknown_function_result_is_a_python_loop_under_jit() -> Non
     # a traced value computed by an op is still flagged
     assert codes(_TILES.format(bound="jnp.sum(x).astype(int)")) == [(17, "XLA302")]
     jax = pytest.importorskip("jax")
-    namespace: dict = {}
-    exec(compile(source, "tiles.py", "exec"), namespace)  # noqa: S102 - the source under test
+    namespace = _defined(source, "tiles.py")
     assert namespace["tile_sums"](jax.numpy.ones((2, 6))).tolist() == [4.0, 4.0, 4.0]
