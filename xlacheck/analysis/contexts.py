@@ -2270,3 +2270,20 @@ def external_uses(facts: ModuleFacts) -> list[ExternalUse]:
                                func.host, func.converted or func.level < Level.GRAPH, func.jax, line,
                                args=tuple(sorted(args.items())), consts=tuple(sorted(consts.items()))))
     return out
+
+
+def declared_varying_shapes(loop: ast.stmt, aliases: AliasTable) -> frozenset[str]:
+    """Names whose shape a staged loop declares free: ``tf.autograph.experimental.set_loop_options(
+    shape_invariants=[(kept, tf.TensorShape([None])), ...])`` among the loop's own statements. A
+    plain graph carries such a variable (it may grow), XLA does not (measured on TF 2.21: "Input and
+    output shapes of loop body do not match" under jit_compile=True, the same loop runs without)."""
+    names: set[str] = set()
+    for stmt in getattr(loop, "body", ()):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not isinstance(call, ast.Call) or aliases.resolve(call.func) != "tf.autograph.experimental.set_loop_options":
+            continue
+        for kw in call.keywords:
+            if kw.arg == "shape_invariants" and isinstance(kw.value, (ast.List, ast.Tuple)):
+                names.update(pair.elts[0].id for pair in kw.value.elts if isinstance(pair, ast.Tuple)
+                             and pair.elts and isinstance(pair.elts[0], ast.Name))
+    return frozenset(names)
