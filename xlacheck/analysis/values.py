@@ -292,7 +292,8 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             # a tensor `training`)
             out[name] = PYTHON if default is not None and _python_literal(default) and py is not True else 0
         elif py is False and _LAYER_ANNOTATION.fullmatch(_unwrap_optional(ast.unparse(ann))):  # type: ignore[arg-type]
-            out[name] = LAYER  # `model: tf.keras.Model`: a layer object; calling it gives tensors, its attributes are not
+            # `model: tf.keras.Model`: a layer object; calling it gives tensors, its attributes are not
+            out[name] = LAYER
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
@@ -810,7 +811,7 @@ class ValueEnv:
         do not make an array or a tensor: a key path entry, a spec, a mesh, a device."""
         if type(e) is not ast.Call:
             return False
-        name = self.aliases.resolve(e.func)  # type: ignore[attr-defined]
+        name = self.aliases.resolve(e.func)
         return name is not None and name.startswith(_FRAMEWORK_OBJECT_HEADS) and not self.flags(e) & TENSOR
 
     def reducer_key(self, f: ast.expr) -> str | None:

@@ -71,7 +71,8 @@ class LoopGrownTensor(Rule):
         # shape_invariants): the graph carries it; only XLA cannot
         Example("import tensorflow as tf\n@tf.function\ndef f(n):\n    kept = tf.zeros([0])\n"
                 "    while tf.size(kept) < n:\n"
-                "        tf.autograph.experimental.set_loop_options(shape_invariants=[(kept, tf.TensorShape([None]))])\n"
+                "        tf.autograph.experimental.set_loop_options(\n"
+                "            shape_invariants=[(kept, tf.TensorShape([None]))])\n"
                 "        kept = tf.concat([kept, tf.ones([2])], axis=0)\n    return kept\n"),
     )
     INVALID = (
@@ -110,10 +111,11 @@ class LoopGrownTensor(Rule):
         # the same declared loop under jit_compile=True: XLA needs fixed loop shapes, declared or not
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(n):\n    kept = tf.zeros([0])\n"
                 "    while tf.size(kept) < n:\n"
-                "        tf.autograph.experimental.set_loop_options(shape_invariants=[(kept, tf.TensorShape([None]))])\n"
+                "        tf.autograph.experimental.set_loop_options(\n"
+                "            shape_invariants=[(kept, tf.TensorShape([None]))])\n"
                 "        kept = tf.concat([kept, tf.ones([2])], axis=0)\n    return kept\n",
                 expected=(
-                    (7, 9, "tensor grown by tf.concat inside a staged loop: its shape changes per iteration, which "
+                    (8, 9, "tensor grown by tf.concat inside a staged loop: its shape changes per iteration, which "
                            "XLA cannot compile; preallocate a fixed-size buffer or use tf.TensorArray with a static "
                            "size"),
                 )),
