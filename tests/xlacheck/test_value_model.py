@@ -893,3 +893,23 @@ def test_range_of_an_unknown_function_result_is_a_python_loop_under_jit() -> Non
     jax = pytest.importorskip("jax")
     namespace = _defined(source, "tiles.py")
     assert namespace["tile_sums"](jax.numpy.ones((2, 6))).tolist() == [4.0, 4.0, 4.0]
+
+
+# A parameter annotated with an Enum class of the file holds a member, a Python value (an int
+# mixin included): an if/return chain on it selects a branch at trace time.
+_POOL_MODE = (
+    "import enum\n\nimport tensorflow as tf\n\n\n"
+    "class Pool(int, enum.Enum):\n    MEAN = 0\n    MAX = 1\n\n\n"
+    "@tf.function(jit_compile=True)\ndef pooled(x, pool: Pool):\n"
+    "    if pool == Pool.MEAN:\n        return tf.reduce_mean(x, axis=1)\n"
+    "    if pool == Pool.MAX:\n        return tf.reduce_max(x, axis=1)\n"
+    "    raise ValueError(f'unknown pooling {pool}')\n")
+
+
+def test_a_parameter_annotated_with_an_enum_of_the_file_is_a_python_value_and_compiles() -> None:
+    assert codes(_POOL_MODE) == []
+    assert codes(_POOL_MODE.replace("pool: Pool", "pool")) == [(15, "XLA108")]  # unannotated: a traced argument
+    tf = pytest.importorskip("tensorflow")
+    namespace = _defined(_POOL_MODE, "pool_mode.py")
+    x, pool = tf.constant([[1.0, 3.0]]), namespace["Pool"]
+    assert [float(namespace["pooled"](x, p)[0]) for p in (pool.MEAN, pool.MAX)] == [2.0, 3.0]

@@ -374,6 +374,8 @@ class ModuleFacts:
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
     # names of pytree fields declared static here (analysis.pytrees.static_field_names), on first use
     static_fields: frozenset[str] | None = None
+    # names of this file's Enum classes (analysis.flow.enum_class_names), on first use
+    enum_classes: frozenset[str] | None = None
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions
     # (analysis.calls.project_literals; set by the engine from the project pass)
     call_literals: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
