@@ -215,6 +215,22 @@ def jax_array_packed_methods() -> frozenset[str]:
 
 
 @cache
+def tensor_python_members() -> tuple[frozenset[str], frozenset[str]]:
+    """(attributes, no-argument methods) of a traced tensor that are Python values while tracing, on
+    every kind of traced value that has them (``x.shape``, ``rt.ragged_rank``, ``v.trainable``;
+    ``v.ref()``, the hashable reference TensorFlow documents for keying a dict by a tensor). A name
+    that is a tensor, an object or unset (``None``) on any measured kind is left out. Measured by
+    ``tools/generate_tensor_members_table.py`` (``xlacheck/data/tensor_members.json``)."""
+    kinds: dict[str, set[str]] = {}
+    for members in load_json("tensor_members.json")["probes"].values():
+        for name, kind in members.items():
+            kinds.setdefault(name, set()).add(kind)
+    attrs = frozenset(n for n, k in kinds.items() if k == {"python"})
+    methods = frozenset(n for n, k in kinds.items() if k and k <= {"method:python", "method:reference"})
+    return attrs, methods
+
+
+@cache
 def _jax_entries() -> dict[str, dict[str, Any]]:
     raw: dict[str, dict[str, Any]] = _jax_table()["entries"]
     entries: dict[str, dict[str, Any]] = {}

@@ -171,3 +171,11 @@ def test_generated_date_is_pinned_by_source_date_epoch(monkeypatch: pytest.Monke
     assert _table_check.generated_date() == "2026-11-26"
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
     assert len(_table_check.generated_date()) == 10
+
+
+@pytest.mark.tf
+@pytest.mark.slow
+def test_tensor_members_table_agrees_with_tensorflow_and_jax() -> None:
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("jax")
+    _agrees(_check("generate_tensor_members_table.py"))

@@ -749,3 +749,167 @@ def test_array_evidence_names_only_names_bound_once() -> None:
     fn = ast.parse("def f(x, y, z):\n    a = g(y)\n    b = x.shape\n    z = z + 1\n    c = a[:, 0] - z\n"
                    "    return -y\n").body[0]
     assert array_evidence(fn) == frozenset({"x", "a", "y"})
+
+
+def _defined(source: str, filename: str) -> dict:
+    """The names ``source`` defines, run as a module (to call what the linter judged)."""
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the source under test
+    return namespace
+
+
+# Python values read off a traced tensor (xlacheck/data/tensor_members.json, measured): a ragged
+# tensor's ragged rank and a variable's hashable reference.
+_RAGGED_GUARD = TF + (
+    "@tf.function(jit_compile=True)\n"
+    "def row_means(rt):\n"
+    "    if rt.ragged_rank == 1:\n"
+    "        return tf.reduce_mean(rt, axis=1)\n"
+    "    raise ValueError('one ragged dimension expected')\n")
+_FROZEN_VARIABLES = TF + (
+    "FROZEN = set()\n"
+    "@tf.function(jit_compile=True)\n"
+    "def masked_grad(g, v):\n"
+    "    if v.ref() in FROZEN:\n"
+    "        return g * 0.0\n"
+    "    return g\n")
+
+
+def test_measured_tensor_members_that_are_python_values() -> None:
+    from xlacheck import api_table
+
+    attrs, methods = api_table.tensor_python_members()
+    assert {"ragged_rank", "trainable", "ndim", "dtype", "shape"} <= attrs and {"ref", "get_shape"} <= methods
+    # a tensor on some kind of value, or None on the probe: never a Python value by name
+    assert not {"values", "flat_values", "uniform_row_length", "op", "T", "at", "initial_value"} & (attrs | methods)
+
+
+@pytest.mark.parametrize("source", [_RAGGED_GUARD, _FROZEN_VARIABLES])
+def test_python_members_of_tensors_are_not_tensors_and_compile(source: str) -> None:
+    assert codes(source) == []
+    tf = pytest.importorskip("tensorflow")
+    namespace = _defined(source, "members.py")
+    if "row_means" in namespace:
+        rt = tf.ragged.constant([[1.0, 3.0], [2.0]])
+        assert namespace["row_means"](rt).numpy().tolist() == [2.0, 2.0]
+    else:
+        frozen = tf.Variable(2.0)
+        namespace["FROZEN"].add(frozen.ref())  # a Python set lookup at trace time, then one compile
+        assert float(namespace["masked_grad"](tf.constant(7.0), frozen)) == 0.0
+
+
+# A field marked static through dataclass metadata, in Flax's own spelling (`flax.struct.field`
+# writes `metadata={"pytree_node": False}`), read as a dict key inside a lax.scan body.
+_SLOT_SCAN = (
+    "import dataclasses\nimport functools\nimport jax\n\nSCALE = {'a': 2.0, 'b': 3.0}\n\n\n"
+    "@functools.partial(jax.tree_util.register_dataclass, data_fields=['value'], meta_fields=['label'])\n"
+    "@dataclasses.dataclass\nclass Slot:\n    value: jax.Array\n"
+    "    label: str = dataclasses.field(metadata={'pytree_node': False})\n\n\n"
+    "@jax.jit\ndef run(slots, xs):\n    def body(carry, x):\n"
+    "        return [Slot(s.value + x * SCALE[s.label], s.label) for s in carry], x\n\n"
+    "    return jax.lax.scan(body, slots, xs)[0]\n")
+
+
+def test_a_field_marked_static_in_its_metadata_is_a_python_value_under_jit() -> None:
+    from xlacheck.analysis.pytrees import static_field_names
+
+    classes = [n for n in ast.parse(_SLOT_SCAN).body if isinstance(n, ast.ClassDef)]
+    assert static_field_names(classes) == frozenset({"label"})
+    assert codes(_SLOT_SCAN) == []
+    # a scan carry's item is a tensor-or-structure: its field hashed as a dict key is not proven a
+    # tracer, marker or not (Python hashes structures and their metadata, as it tests their truth)
+    assert codes(_SLOT_SCAN.replace("{'pytree_node': False}", "{}")) == []
+    assert codes(_SLOT_SCAN.replace("SCALE[s.label]", "SCALE[jnp.argmax(x)]").replace(
+        "import jax\n", "import jax\nimport jax.numpy as jnp\n", 1)) == [(19, "XLA118")]
+    jax = pytest.importorskip("jax")
+    namespace = _defined(_SLOT_SCAN, "slots.py")
+    slot = namespace["Slot"]
+    out = namespace["run"]([slot(jax.numpy.zeros(()), "a"), slot(jax.numpy.zeros(()), "b")], jax.numpy.ones(2))
+    assert [float(s.value) for s in out] == [4.0, 6.0]
+
+
+# A key path entry the framework builds is no array: comparing a tensor-or-structure with it is a
+# Python comparison (here the path half of each (path, leaf) pair a same-file helper returns).
+_KEY_PATHS = (
+    "import jax\nimport jax.numpy as jnp\n\n\n"
+    "def weighted(tree, weights):\n"
+    "    return [(path, leaf * weights) for path, leaf in jax.tree_util.tree_flatten_with_path(tree)[0]]\n\n\n"
+    "@jax.jit\ndef kernel_norm(tree, weights):\n    total = jnp.zeros(())\n"
+    "    for path, leaf in weighted(tree, weights):\n"
+    "        if path[-1] == jax.tree_util.DictKey({key}):\n"
+    "            total = total + jnp.sum(leaf ** 2)\n"
+    "    return total\n")
+
+
+def test_a_comparison_with_a_framework_object_is_a_python_comparison_under_jit() -> None:
+    source = _KEY_PATHS.format(key="'kernel'")
+    assert codes(source) == []
+    # compared with an array instead, the same structure item is taken for one
+    assert codes(_KEY_PATHS.replace("jax.tree_util.DictKey({key})", "jnp.ones(())")) == [(13, "XLA101")]
+    jax = pytest.importorskip("jax")
+    namespace = _defined(source, "key_paths.py")
+    tree = {"dense": {"kernel": jax.numpy.ones(2), "bias": jax.numpy.ones(3)}}
+    assert float(namespace["kernel_norm"](tree, 2.0)) == 8.0
+
+
+# A parameter annotated as a Keras model holds the model object: calling it gives tensors, its
+# attributes (`model.layers`, a Python list of layers) are not tensors.
+_MODEL_PARAM = TF + (
+    "@tf.function(jit_compile=True)\n"
+    "def penalized(model: tf.keras.Model, x):\n"
+    "    y = model(x)\n"
+    "    kernels = [layer.kernel for layer in model.layers if hasattr(layer, 'kernel')]\n"
+    "    return tf.reduce_sum(y) + tf.add_n([tf.reduce_sum(k ** 2) for k in kernels])\n")
+
+
+def test_a_parameter_annotated_as_a_model_is_a_layer_object_and_compiles() -> None:
+    from xlacheck.analysis import values as v
+
+    assert codes(_MODEL_PARAM) == []
+    env = _env(_MODEL_PARAM, "penalized")
+    assert env["model"] == v.LAYER and env["y"] & v.TENSOR  # a tensor or a structure of them (OPAQUE)
+    tf = pytest.importorskip("tensorflow")
+    namespace = _defined(_MODEL_PARAM, "model_param.py")
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones", use_bias=False)])
+    model.build((None, 3))
+    assert float(namespace["penalized"](model, tf.ones([1, 3]))) == 12.0
+
+
+# What a same-file helper of unknown kind returns may be a count from static shapes (NumPy on
+# `.shape`): range() of it is a Python loop, which jax.jit unrolls.
+_TILES = (
+    "import functools\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+    "def tiles_per_row(x):\n    return int(np.ceil(x.shape[-1] / x.shape[-2]))\n\n\n"
+    "@functools.partial(jax.jit, static_argnames='tiles')\ndef tile_sums(x, tiles=None):\n"
+    "    if tiles is None:\n        tiles = tiles_per_row(x)\n    width = x.shape[-2]\n"
+    "    return jnp.stack([x[..., t * width:(t + 1) * width].sum() for t in range({bound})])\n")
+
+
+def test_range_of_an_unknown_function_result_is_a_python_loop_under_jit() -> None:
+    source = _TILES.format(bound="tiles")
+    assert codes(source) == []
+    # a traced value computed by an op is still flagged
+    assert codes(_TILES.format(bound="jnp.sum(x).astype(int)")) == [(17, "XLA302")]
+    jax = pytest.importorskip("jax")
+    namespace = _defined(source, "tiles.py")
+    assert namespace["tile_sums"](jax.numpy.ones((2, 6))).tolist() == [4.0, 4.0, 4.0]
+
+
+# A parameter annotated with an Enum class of the file holds a member, a Python value (an int
+# mixin included): an if/return chain on it selects a branch at trace time.
+_POOL_MODE = (
+    "import enum\n\nimport tensorflow as tf\n\n\n"
+    "class Pool(int, enum.Enum):\n    MEAN = 0\n    MAX = 1\n\n\n"
+    "@tf.function(jit_compile=True)\ndef pooled(x, pool: Pool):\n"
+    "    if pool == Pool.MEAN:\n        return tf.reduce_mean(x, axis=1)\n"
+    "    if pool == Pool.MAX:\n        return tf.reduce_max(x, axis=1)\n"
+    "    raise ValueError(f'unknown pooling {pool}')\n")
+
+
+def test_a_parameter_annotated_with_an_enum_of_the_file_is_a_python_value_and_compiles() -> None:
+    assert codes(_POOL_MODE) == []
+    assert codes(_POOL_MODE.replace("pool: Pool", "pool")) == [(15, "XLA108")]  # unannotated: a traced argument
+    tf = pytest.importorskip("tensorflow")
+    namespace = _defined(_POOL_MODE, "pool_mode.py")
+    x, pool = tf.constant([[1.0, 3.0]]), namespace["Pool"]
+    assert [float(namespace["pooled"](x, p)[0]) for p in (pool.MEAN, pool.MAX)] == [2.0, 3.0]

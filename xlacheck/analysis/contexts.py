@@ -374,6 +374,8 @@ class ModuleFacts:
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
     # names of pytree fields declared static here (analysis.pytrees.static_field_names), on first use
     static_fields: frozenset[str] | None = None
+    # names of this file's Enum classes (analysis.flow.enum_class_names), on first use
+    enum_classes: frozenset[str] | None = None
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions
     # (analysis.calls.project_literals; set by the engine from the project pass)
     call_literals: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
@@ -2270,3 +2272,20 @@ def external_uses(facts: ModuleFacts) -> list[ExternalUse]:
                                func.host, func.converted or func.level < Level.GRAPH, func.jax, line,
                                args=tuple(sorted(args.items())), consts=tuple(sorted(consts.items()))))
     return out
+
+
+def declared_varying_shapes(loop: ast.stmt, aliases: AliasTable) -> frozenset[str]:
+    """Names whose shape a staged loop declares free: ``tf.autograph.experimental.set_loop_options(
+    shape_invariants=[(kept, tf.TensorShape([None])), ...])`` among the loop's own statements. A
+    plain graph carries such a variable (it may grow), XLA does not (measured on TF 2.21: "Input and
+    output shapes of loop body do not match" under jit_compile=True, the same loop runs without)."""
+    names: set[str] = set()
+    for stmt in getattr(loop, "body", ()):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not isinstance(call, ast.Call) or aliases.resolve(call.func) != "tf.autograph.experimental.set_loop_options":
+            continue
+        for kw in call.keywords:
+            if kw.arg == "shape_invariants" and isinstance(kw.value, (ast.List, ast.Tuple)):
+                names.update(pair.elts[0].id for pair in kw.value.elts if isinstance(pair, ast.Tuple)
+                             and pair.elts and isinstance(pair.elts[0], ast.Name))
+    return frozenset(names)

@@ -66,6 +66,26 @@ def _const_param_test(test: ast.expr, const_params: dict[str, bool]) -> bool | N
     return None
 
 
+# Bases of Enum classes (resolved, or as spelled when imported from enum by name)
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "Enum", "IntEnum",
+                         "StrEnum", "Flag", "IntFlag"})
+
+
+def _annotated_with(node: ast.AST, classes: frozenset[str]) -> list[str]:
+    """Parameters of ``node`` annotated with one of ``classes`` (``m: Mode``, ``m: Optional[Mode]``)."""
+    args = getattr(node, "args", None)
+    if not classes or args is None or isinstance(node, ast.Lambda):
+        return []
+    out = []
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        ann = a.annotation
+        if isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name) and ann.value.id == "Optional":
+            ann = ann.slice
+        if isinstance(ann, ast.Name) and ann.id in classes:
+            out.append(a.arg)
+    return out
+
+
 def numpy_guard(test: ast.expr, aliases: AliasTable) -> bool | None:
     """True if ``test`` holds only for NumPy arrays (``isinstance(x, np.ndarray)``,
     ``hasattr(x, "astype")``), False if only for other values: a type dispatch whose NumPy branch
@@ -564,6 +584,11 @@ def walk_function(
     env = dict(outer_env) if outer_env else {}
     passed = None if info.jit_entry else facts.call_flags.get(id(info))
     env.update(param_flags(info, passed))
+    if facts.enum_classes is None:
+        facts.enum_classes = frozenset(c.node.name for c in facts.classes if set(c.bases) & _ENUM_BASES)
+    for name in _annotated_with(info.node, facts.enum_classes):
+        if name in env and not (passed and name in passed):
+            env[name] = PYTHON  # `mode: Mode`, an Enum of this file: a member, a Python value
     arrays = array_evidence(info.node, aliases.resolve)
     for name in arrays:
         if name in env:

@@ -18,10 +18,19 @@ _STATE_DECORATORS = ("dataclass", "struct.dataclass", "flax.struct.dataclass", "
                      "dataclasses.dataclass")
 
 
+def _static_marker(key: object, value: ast.expr) -> bool:
+    """A ``metadata`` entry that marks a field static: ``"static": True``
+    (``jax.tree_util.register_dataclass``) or ``"pytree_node": False`` (what ``flax.struct.field``
+    writes, and penzai's ``pz.Struct`` reads)."""
+    return isinstance(value, ast.Constant) and ((key == "static" and value.value is True)
+                                                 or (key == "pytree_node" and value.value is False))
+
+
 def is_static_field(default: ast.expr | None) -> bool:
     """A dataclass field declared static, so a pytree keeps it as hashed Python metadata and never
     traces it: ``struct.field(pytree_node=False)`` (Flax), ``field(static=True)`` (Equinox),
     ``field(metadata=dict(static=True))`` / ``{"static": True}`` (``jax.tree_util.register_dataclass``),
+    ``dataclasses.field(metadata={"pytree_node": False})`` (Flax's own spelling, penzai),
     ``static_field()`` (jax_md and others)."""
     if not isinstance(default, ast.Call):
         return False
@@ -35,11 +44,10 @@ def is_static_field(default: ast.expr | None) -> bool:
         if k.arg == "metadata":
             meta = k.value
             if isinstance(meta, ast.Call) and isinstance(meta.func, ast.Name) and meta.func.id == "dict":
-                return any(kw.arg == "static" and isinstance(kw.value, ast.Constant) and kw.value.value is True
-                           for kw in meta.keywords)
+                return any(_static_marker(kw.arg, kw.value) for kw in meta.keywords)
             if isinstance(meta, ast.Dict):
-                return any(isinstance(key, ast.Constant) and key.value == "static" and isinstance(v, ast.Constant)
-                           and v.value is True for key, v in zip(meta.keys, meta.values))
+                return any(isinstance(key, ast.Constant) and _static_marker(key.value, v)
+                           for key, v in zip(meta.keys, meta.values))
     return False
 
 

@@ -145,13 +145,22 @@ _CONTAINER_ANNOTATIONS = ("List", "list", "Sequence", "Tuple", "tuple", "Dict", 
                           "typing.Tuple", "typing.Dict", "typing.Mapping", "collections.abc.Sequence")
 
 
+def _unwrap_optional(text: str) -> str:
+    while text.startswith(("Optional[", "typing.Optional[")) and text.endswith("]"):
+        text = text[text.index("[") + 1:-1]
+    return text
+
+
+# An annotation naming a layer or model class (tf.keras.Model, keras.layers.Layer, tf.Module, a
+# library's TFBertModel): the parameter holds the object, not a tensor.
+_LAYER_ANNOTATION = re.compile(r"[\w.]*(?:Layer|Model|Module|Sequential)")
+
+
 def _annotation_is_python(ann: ast.expr) -> bool | None:
     """True for Python-typed annotations (containers of tensors included), False for tensor ones,
     None when unknown."""
     text = ast.unparse(ann) if not isinstance(ann, ast.Name) else ann.id
-    inner = text
-    while inner.startswith(("Optional[", "typing.Optional[")) and inner.endswith("]"):
-        inner = inner[inner.index("[") + 1:-1]
+    inner = _unwrap_optional(text)
     if inner.split("[", 1)[0] in _CONTAINER_ANNOTATIONS:
         return True  # a Python list/tuple/dict (of tensors or not): a Python container
     if any(w in text for w in ("Tensor", "ndarray", "TFModelInputType", "Array", "tf.", "np.")):
@@ -282,6 +291,9 @@ def param_flags(info: FunctionInfo, passed: dict[str, int] | None = None) -> dic
             # value by a literal default (`use_gate=True`), unknown without one (a caller may pass
             # a tensor `training`)
             out[name] = PYTHON if default is not None and _python_literal(default) and py is not True else 0
+        elif py is False and _LAYER_ANNOTATION.fullmatch(_unwrap_optional(ast.unparse(ann))):  # type: ignore[arg-type]
+            # `model: tf.keras.Model`: a layer object; calling it gives tensors, its attributes are not
+            out[name] = LAYER
         elif py is False:
             out[name] = TENSOR | PARAM
         elif default is not None and isinstance(default, (ast.Constant, ast.UnaryOp, ast.Tuple, ast.List, ast.Name,
@@ -548,6 +560,8 @@ class ValueEnv:
         if t is ast.Constant:
             return PYTHON
         if t is ast.Attribute:
+            if e.attr in _TENSOR_PYTHON_ATTRS and self.flags(e.value) & TENSOR:  # type: ignore[attr-defined]
+                return PYTHON  # `rt.ragged_rank`, `v.trainable`: a Python value while tracing (measured)
             if e.attr in STATIC_ATTRS:  # type: ignore[attr-defined]
                 return PYTHON if e.attr in _PROVEN_STATIC_ATTRS else 0  # type: ignore[attr-defined]
             if e.attr in _VARIABLE_LIST_ATTRS:  # type: ignore[attr-defined]
@@ -590,6 +604,11 @@ class ValueEnv:
             if any(type(c) is ast.Constant and type(c.value) is str for c in sides) \
                     and not any(pk & (OP | DATA) for pk in parts):
                 return 0  # `mode == 'sum'`: an option compared with its name (no op made a string tensor)
+            if not any(is_tensor(pk) for pk in parts) and any(self._framework_object(c) for c in sides):
+                # `path[-1] == jax.tree_util.DictKey("kernel")`, `spec == tf.TensorSpec(...)`: a key, a
+                # spec or a mesh that the framework built is no array, so neither is what is compared
+                # with it (a tensor-or-structure here is the structure)
+                return 0
             k = 0
             for pk in parts:
                 k |= pk
@@ -764,6 +783,8 @@ class ValueEnv:
                 return TENSOR | OP | DATA | (k & (LOOP | RANDOM))
             if f.attr.endswith("shape") or f.attr in _PYTHON_METHODS:
                 return 0  # get_shape(), batch_shape(): static facts; host copies and dict/list/str methods
+            if f.attr in _TENSOR_PYTHON_METHODS and self.flags(recv) & TENSOR:
+                return PYTHON  # `v.ref()`: the hashable reference that keys a Python dict or set (measured)
             if f.attr in _SHAPE_METHODS and self.flags(recv) & TENSOR:
                 return TENSOR | SHAPE  # rt.nrows(): a dimension of the ragged tensor, not its values
             if type(recv) is ast.Name and recv.id == "self":
@@ -789,6 +810,14 @@ class ValueEnv:
             # helper of a noised tensor returns its shape as often as values (pix2seq shape_as_list).
             return TENSOR | OPAQUE
         return 0
+
+    def _framework_object(self, e: ast.expr) -> bool:
+        """A call of a framework name (``jax.*``, ``tf.*``, ``keras.*``) whose result the API tables
+        do not make an array or a tensor: a key path entry, a spec, a mesh, a device."""
+        if type(e) is not ast.Call:
+            return False
+        name = self.aliases.resolve(e.func)
+        return name is not None and name.startswith(_FRAMEWORK_OBJECT_HEADS) and not self.flags(e) & TENSOR
 
     def reducer_key(self, f: ast.expr) -> str | None:
         """The key of :class:`Reducers` a call of ``f`` names: a module-level function of this file
@@ -978,6 +1007,13 @@ _PYTHON_VALUED_PREFIXES = ("tf.config.", "tf.io.gfile.", "tf.saved_model.", "tf.
 _VARIABLE_LIST_ATTRS = frozenset({"trainable_weights", "trainable_variables", "non_trainable_weights",
                                   "non_trainable_variables"})
 
+# Attributes and no-argument methods of a traced tensor that give Python values while tracing, on
+# every kind of tensor that has them (tools/generate_tensor_members_table.py measured them).
+_TENSOR_PYTHON_ATTRS, _TENSOR_PYTHON_METHODS = api_table.tensor_python_members()
+
+# Frameworks whose calls build either arrays (the API tables say which) or Python objects.
+_FRAMEWORK_OBJECT_HEADS = ("jax.", "tf.", "keras.")
+
 # Tensor methods whose result is a dimension (RaggedTensor.nrows), like tf.shape(x)[0].
 _SHAPE_METHODS = frozenset({"nrows"})
 
@@ -1061,6 +1097,13 @@ def is_tensor(k: int) -> bool:
 def is_data_tensor(k: int) -> bool:
     """A tensor whose value depends on input data (not only on shapes or constants)."""
     return is_tensor(k) and bool(k & (DATA | PARAM | VARIABLE | LOOP | RANDOM))
+
+
+def is_unknown_result(k: int) -> bool:
+    """What a function of unknown kind returns (a user function of tensors, a layer): a tensor or a
+    structure of values, shapes and counts mixed, with nothing that proves which. Where Python asks
+    for a count (``range(n)``) it is taken for one."""
+    return bool(k & OPAQUE) and not k & (PARAM | DATA | OP | VARIABLE)
 
 
 def is_computed_tensor(k: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.contexts import Level, declared_varying_shapes
 from xlacheck.analysis.values import DYNAMIC, PARAM, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
 
@@ -20,7 +20,9 @@ class LoopGrownTensor(Rule):
     `tf.unique(x)` while `x` has a static shape, `x = tf.expand_dims(x, 0)`, a non-zero
     `x = tf.pad(x, ...)` (filters, slices and pads of a value that comes from a parameter only in
     jit-compiled code, where arguments are traced with their static shapes); and, in jit-compiled code and Keras methods, a `tf.while_loop` body that returns
-    `tf.concat([v, ...])` in the place of its own loop variable `v`.
+    `tf.concat([v, ...])` in the place of its own loop variable `v`. In a plain `tf.function`, not
+    a variable whose shape the loop declares free (`tf.autograph.experimental.set_loop_options(
+    shape_invariants=[(v, tf.TensorShape([None]))])`): the graph carries it, only XLA cannot.
 
     ## Why is this bad?
     A staged loop's variables must keep their shape across iterations; growing one needs
@@ -65,6 +67,13 @@ class LoopGrownTensor(Rule):
                 "    kept = tf.boolean_mask(x, x > 0)\n    for i in tf.range(2):\n"
                 "        kept = tf.boolean_mask(kept, kept > tf.cast(i, kept.dtype))\n"
                 "        x = tf.pad(x, [[0, 0]]) * 2.0\n    return tf.reduce_sum(kept) + tf.reduce_sum(x)\n"),
+        # a plain tf.function whose loop declares the grown variable's shape free (AutoGraph's
+        # shape_invariants): the graph carries it; only XLA cannot
+        Example("import tensorflow as tf\n@tf.function\ndef f(n):\n    kept = tf.zeros([0])\n"
+                "    while tf.size(kept) < n:\n"
+                "        tf.autograph.experimental.set_loop_options(\n"
+                "            shape_invariants=[(kept, tf.TensorShape([None]))])\n"
+                "        kept = tf.concat([kept, tf.ones([2])], axis=0)\n    return kept\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(seq, w):\n"
@@ -99,6 +108,17 @@ class LoopGrownTensor(Rule):
                            "one iteration'); keep a fixed shape (a mask, a preallocated buffer, or a tf.TensorArray "
                            "with a static size)"),
                 )),
+        # the same declared loop under jit_compile=True: XLA needs fixed loop shapes, declared or not
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(n):\n    kept = tf.zeros([0])\n"
+                "    while tf.size(kept) < n:\n"
+                "        tf.autograph.experimental.set_loop_options(\n"
+                "            shape_invariants=[(kept, tf.TensorShape([None]))])\n"
+                "        kept = tf.concat([kept, tf.ones([2])], axis=0)\n    return kept\n",
+                expected=(
+                    (8, 9, "tensor grown by tf.concat inside a staged loop: its shape changes per iteration, which "
+                           "XLA cannot compile; preallocate a fixed-size buffer or use tf.TensorArray with a static "
+                           "size"),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -109,6 +129,9 @@ class LoopGrownTensor(Rule):
         if not ctx.staged_loops:
             return
         names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if ctx.function.level not in (Level.CERTAIN, Level.LIKELY) \
+                and names & declared_varying_shapes(ctx.staged_loops[-1], ctx.aliases):
+            return  # shape_invariants declare it free: a plain graph carries it, only XLA cannot
         how = _reshaped_by(node.value, names, ctx)
         if how is not None and not _assigned_later(node, names, ctx.staged_loops[-1]):
             ctx.report(self, node,

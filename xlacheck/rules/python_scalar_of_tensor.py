@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import math
 
-from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE
+from xlacheck.analysis.values import DATA, OP, PARAM, SHAPE, TENSOR, VARIABLE, is_unknown_result
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 # Python's `math` module: every function converts its arguments to Python numbers (`__float__`,
@@ -150,7 +150,10 @@ class PythonScalarOfTensor(Rule):
             # raises TracerIntegerConversionError
             # a bare parameter of a tf.function may be a Python int (one trace per value); under
             # jax.jit every non-static argument is traced
-            if not ctx.converted and any(_value_tensor(k) and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP)))
+            # (a bound that a function of unknown kind returns is taken for the count it names:
+            # `range(num_blocks(x))`, where the helper computes it from static shapes)
+            if not ctx.converted and any(_value_tensor(k) and not is_unknown_result(k)
+                                         and (ctx.function.jax or bool(k & (DATA | VARIABLE | OP)))
                                          for k in map(ctx.flags, node.args)):
                 fix = "mark it static (static_argnums) or use lax.fori_loop" if ctx.function.jax else "use tf.while_loop or let AutoGraph convert the loop"
                 ctx.report(self, node, f"`range()` of a tensor in code AutoGraph does not convert ({ctx.function.why}):"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import jax_cache
-from xlacheck.analysis.values import TENSOR, is_computed_tensor
+from xlacheck.analysis.values import TENSOR, is_computed_tensor, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 # Calls whose result is a dict or a set: indexing it, or testing membership in it, hashes the key.
@@ -27,7 +27,8 @@ class TracedValueHashed(Rule):
     display (`{level: x}`, `{level}`), `hash(level)`, or an argument of a function this file
     decorates with `functools.lru_cache`/`functools.cache` (a module function, or a method called
     through `self`). Only in functions that JAX traces;
-    a static parameter (`static_argnums`/`static_argnames`) is a Python value and not flagged.
+    a static parameter (`static_argnums`/`static_argnames`) is a Python value and not flagged, nor is
+    a field of an array-or-structure (an item of a `lax.scan` carry), which may be static metadata.
 
     ## Why is this bad?
     Inside `jax.jit`, arguments are tracers, and tracers (like JAX arrays) cannot be hashed: the
@@ -84,6 +85,11 @@ class TracedValueHashed(Rule):
                 "def rescale(x, level):\n    return x * TABLE[level]\n"),
         # membership in a tuple compares, it does not hash (another error, another rule)
         Example("import jax\n@jax.jit\ndef f(x):\n    return {'out': x}\n"),
+        # a field of a scan carry's item: the item is an array or a structure, and a structure's
+        # field may be static metadata (a name, a label), which Python hashes
+        Example("import jax\nWEIGHTS = {'a': 2.0, 'b': 3.0}\n@jax.jit\ndef run(slots, xs):\n"
+                "    def body(carry, x):\n        total = sum(s.value * WEIGHTS[s.name] for s in carry)\n"
+                "        return carry, total * x\n    return jax.lax.scan(body, slots, xs)[1]\n"),
     )
     INVALID = (
         Example("import jax\nSCALES = {0: 1.0, 1: 0.5}\n@jax.jit\ndef rescale(x, level):\n"
@@ -187,7 +193,9 @@ class TracedValueHashed(Rule):
         if isinstance(e, (ast.Constant, ast.Starred)):
             return False
         k = ctx.flags(e)
-        if is_computed_tensor(k):
+        if is_computed_tensor(k) and is_tensor(k):
+            # a proven array; a tensor-or-structure (a scan carry's item, a layer's output) may be the
+            # structure or its static metadata, which Python hashes (as it tests their truth: XLA101)
             return True
         # a parameter: traced only where jax.jit itself passes it (a tracer, or a structure holding
         # one: a tuple or dict of arrays hashes its items, as unhashable); a helper's or a declared
