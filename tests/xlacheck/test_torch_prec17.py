@@ -158,3 +158,43 @@ def run(model, opt, batches):
 def test_a_test_reads_on_purpose() -> None:
     assert _codes(TEST, "tests/test_zero1.py") == []
     assert _codes(TEST, "train.py") == [("XLA350", 12)]
+
+
+POST = """
+import torch
+
+
+@torch.no_grad()
+def postprocess(logits, threshold):
+    scores = torch.sigmoid(logits)
+    if not (scores > threshold).any():
+        return None
+    return scores
+"""
+
+
+def test_a_no_grad_function_on_data_not_weights_stays_a_step() -> None:
+    assert _codes(POST) == [("XLA350", 8)]  # post-processing of outputs: no weights, every batch
+
+
+OPTIMIZER = """
+import torch
+
+
+class Lion(torch.optim.Optimizer):
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group["params"]:
+                update = torch.sign(p.grad)
+                p.data.add_(update, alpha=-group["lr"])
+                if not torch.isfinite(update).all():
+                    raise ValueError("non-finite update")
+"""
+
+
+def test_an_optimizer_step_on_weights_stays_a_step() -> None:
+    assert _codes(OPTIMIZER) == [("XLA350", 12)]  # it updates the weights at every step
+    plain = OPTIMIZER.replace("class Lion(torch.optim.Optimizer):", "class Lion:").replace(
+        "self.param_groups", "self.groups")
+    assert _codes(plain) == []  # the same weight update with no optimizer: set-up

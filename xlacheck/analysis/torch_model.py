@@ -1249,7 +1249,7 @@ class _Builder:
             if name == "torch.compile" and isinstance(dec, ast.Call) and _openxla(dec):
                 return f"decorated with torch.compile{_compile_options(dec)}"
             if self.out.declared and name in _STEP_DECORATORS and _uses_torch(node, self) and (
-                    name not in _NO_GRAD or self.runs_a_model(node)):
+                    name not in _NO_GRAD or not self.weight_set_up(f)):
                 return f"decorated with @{name} (torch code declared to run on XLA)"
         if not self.out.declared:
             return ""
@@ -1260,14 +1260,27 @@ class _Builder:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
         return ""
 
+    def weight_set_up(self, f: FunctionInfo) -> bool:
+        """A declared ``@torch.no_grad()`` function that is set-up work on a model's weights, not an inference
+        step of its own: it runs no model (:meth:`runs_a_model`), it works on weights (:func:`_handles_weights`:
+        merge a LoRA delta into a layer, extract a rank from a weight's SVD, quantize or copy a state dict),
+        and it is no optimizer's step (a method of a ``torch.optim`` optimizer class, or one that reads
+        ``self.param_groups``: it updates the weights at every step). Such a function is step code only where
+        step code calls it. Post-processing of outputs and a metric's update work on data, not weights: they
+        stay steps."""
+        node = f.node
+        assert not isinstance(node, ast.Lambda)
+        if self.runs_a_model(node) or not _handles_weights(node):
+            return False
+        if f.cls is not None and any(b.startswith("torch.optim.") or b.endswith("Optimizer") for b in f.cls.bases):
+            return False
+        return not any(isinstance(n, ast.Attribute) and n.attr == "param_groups" for n in walk(node))
+
     def runs_a_model(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """The function runs a model's forward, itself or through same-file functions it calls: ``self(...)``,
         a module call (:meth:`_is_module_call`), ``x.forward(...)``/``x.generate(...)``, a callable stored on
-        ``self`` called with inputs (``self.unet(x)``: not a method of the file's classes), a method of a model other than its
-        bookkeeping (``model.encode(x)``, ``self.vae.decode(z)``). A ``@torch.no_grad()`` function that runs
-        none only transforms tensors it is handed or holds (merge LoRA weights into a layer, extract a rank
-        from an SVD, quantize a weight at load): set-up work, not an inference step of its own (it is step
-        code where step code calls it)."""
+        ``self`` called with inputs (``self.unet(x)``: not a method of the file's classes), a method of a model
+        other than its bookkeeping (``vae.decode(z)``, ``self.vae.encode(x)``)."""
         cache = self._runs_model_cache
         if id(node) in cache:
             return cache[id(node)]
@@ -1285,10 +1298,11 @@ class _Builder:
                 elif _self_attr(f):
                     # (with inputs: ``self.network_ref()`` dereferences a weak reference)
                     found = f.attr not in methods and bool(c.args or c.keywords)
-                elif (isinstance(recv, ast.Name) and (recv.id in self.module_names or recv.id in _MODEL_NAMES)
-                      or _self_attr(recv)) and f.attr not in _NOT_A_FORWARD and f.attr not in tensor_methods() \
+                elif isinstance(recv, ast.Name) and (recv.id in self.module_names or recv.id in _MODEL_NAMES):
+                    found = f.attr not in _NOT_A_FORWARD and f.attr not in _MODULE_USE_METHODS  # vae.decode(z)
+                elif _self_attr(recv) and f.attr not in _NOT_A_FORWARD and f.attr not in tensor_methods() \
                         and f.attr not in _SHARED_METHOD_NAMES and f.attr not in _MODULE_USE_METHODS:
-                    found = True
+                    found = True  # self.vae.encode(x) (not self.diff.any(): a tensor's method)
             if not found:
                 found = any(not isinstance(g.node, ast.Lambda) and g.node is not node and self.runs_a_model(g.node)
                             for g in self._lookup(f))
@@ -1828,6 +1842,32 @@ def _self_attr(t: ast.AST) -> bool:
     return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
 
 
+def _join_host(env: dict[str, int], paths: list[dict[str, int]]) -> None:
+    """After a branch: a tensor is known to be on the CPU only where every path leaves it there
+    (``if mode == "cpu": x = x.cpu()`` leaves ``x`` where it was on the other path, the device)."""
+    for name, f in env.items():
+        if f & CPU and any(p.get(name, 0) & (TENSOR | STRUCT) and not p.get(name, 0) & CPU for p in paths):
+            env[name] = f & ~CPU
+
+
+# what reads or writes a module's weights: its parameters' attributes, its state dict
+_WEIGHT_ATTRIBUTES = frozenset({"weight", "bias", "data", "_parameters"})
+_WEIGHT_METHODS = frozenset({"state_dict", "load_state_dict", "parameters", "named_parameters", "buffers",
+                             "named_buffers", "modules", "named_modules"})
+
+
+def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The function works on a model's weights: it reads a parameter's attributes (``layer.weight``,
+    ``p.data``, ``module._parameters``), a state dict or the parameters of a module (``.state_dict()``,
+    ``.named_parameters()``), or it is handed a weight (a parameter named ``weight``, ``org_weight``)."""
+    params = [a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
+    if any("weight" in p.lower() for p in params):
+        return True
+    return any(isinstance(n, ast.Attribute) and n.attr in _WEIGHT_ATTRIBUTES
+               or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WEIGHT_METHODS
+               for n in walk(node))
+
+
 def _flag_names(test: ast.expr) -> list[str]:
     """The flags a test is made of: ``onnx``, ``self.onnx``, an ``or`` of them (``tflite or edgetpu``)."""
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
@@ -2148,12 +2188,17 @@ class _Walker:
                 for name, flags in others.items():
                     if self.env.get(name) == 0 and flags is not None:
                         self.env[name] = flags
+                after_else = self.env
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
+                if known is None:
+                    _join_host(self.env, [after_body, after_else])
             elif _leaves_block(s.body):
                 # `if isinstance(x, torch.Tensor): return x.unsqueeze(0)`: what follows is the test's else
                 for name in self._not_tensor_tests(s.test, False):
                     self.env[name] = 0
+            elif known is None:
+                _join_host(self.env, [before])
             self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
