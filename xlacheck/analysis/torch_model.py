@@ -1842,14 +1842,6 @@ def _self_attr(t: ast.AST) -> bool:
     return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
 
 
-def _join_host(env: dict[str, int], paths: list[dict[str, int]]) -> None:
-    """After a branch: a tensor is known to be on the CPU only where every path leaves it there
-    (``if mode == "cpu": x = x.cpu()`` leaves ``x`` where it was on the other path, the device)."""
-    for name, f in env.items():
-        if f & CPU and any(p.get(name, 0) & (TENSOR | STRUCT) and not p.get(name, 0) & CPU for p in paths):
-            env[name] = f & ~CPU
-
-
 # what reads or writes a module's weights: its parameters' attributes, its state dict
 _WEIGHT_ATTRIBUTES = frozenset({"weight", "bias", "data", "_parameters"})
 _WEIGHT_METHODS = frozenset({"state_dict", "load_state_dict", "parameters", "named_parameters", "buffers",
@@ -2188,17 +2180,12 @@ class _Walker:
                 for name, flags in others.items():
                     if self.env.get(name) == 0 and flags is not None:
                         self.env[name] = flags
-                after_else = self.env
                 self.env = {**after_body, **{k: v for k, v in self.env.items() if k not in before or before[k] != v}}
                 cut = cut or known is False and _leaves_block(s.orelse)
-                if known is None:
-                    _join_host(self.env, [after_body, after_else])
             elif _leaves_block(s.body):
                 # `if isinstance(x, torch.Tensor): return x.unsqueeze(0)`: what follows is the test's else
                 for name in self._not_tensor_tests(s.test, False):
                     self.env[name] = 0
-            elif known is None:
-                _join_host(self.env, [before])
             self.cut = cut
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
