@@ -134,8 +134,8 @@ def test_a_branch_of_a_non_torch_runtime_runs_no_graph() -> None:
 
 
 def test_a_flag_that_selects_no_other_runtime_stays() -> None:
-    plain = BACKENDS.replace("            import onnxruntime\n            self.session = onnxruntime.InferenceSession(w)\n",
-                             "            self.session = torch.jit.load(w)\n")
+    runtime = "            import onnxruntime\n            self.session = onnxruntime.InferenceSession(w)\n"
+    plain = BACKENDS.replace(runtime, "            self.session = torch.jit.load(w)\n")
     assert _codes(plain) == [("XLA350", 19), ("XLA350", 21)]
 
 

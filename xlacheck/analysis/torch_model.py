@@ -759,7 +759,7 @@ class _Builder:
         (``elif self.onnx: im = im.cpu().numpy()``) feeds that runtime: torch_xla never runs it
         (:meth:`other_runtime`)."""
         def runtime(name: str | None) -> bool:
-            return bool(name) and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES)  # type: ignore[union-attr]
+            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES)
 
         out: set[str] = set()
         for n in walk(self.tree):
@@ -1863,7 +1863,8 @@ def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _flag_names(test: ast.expr) -> list[str]:
     """The flags a test is made of: ``onnx``, ``self.onnx``, an ``or`` of them (``tflite or edgetpu``)."""
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
-    out = [p.id if isinstance(p, ast.Name) else p.attr if _self_attr(p) else "" for p in parts]  # type: ignore[attr-defined]
+    out = [p.id if isinstance(p, ast.Name) else p.attr if isinstance(p, ast.Attribute) and _self_attr(p) else ""
+           for p in parts]
     return [] if "" in out else out
 
 
