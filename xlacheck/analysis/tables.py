@@ -207,6 +207,15 @@ CUDA_ONLY_PACKAGES = frozenset({"flash_attn", "flash_attn_interface", "flash_att
                                 "mamba_ssm", "causal_conv1d", "flashinfer", "triton", "selective_scan_cuda",
                                 "deep_gemm", "natten", "fused_dense_lib"})
 
+# Inference runtimes other than PyTorch (dotted prefixes of what a module imports or calls): a branch that
+# loads one (``elif onnx: import onnxruntime``) serves a model exported from torch, so the branches that the
+# same flag selects elsewhere (``elif self.onnx: y = self.session.run(...)``) run that runtime on host
+# arrays, never a torch_xla graph (yolov5's DetectMultiBackend: OpenCV DNN, ONNX Runtime, OpenVINO,
+# TensorRT, CoreML, PaddlePaddle, TensorFlow/TFLite, Triton clients).
+NON_TORCH_RUNTIMES = frozenset({"onnxruntime", "openvino", "tensorrt", "coremltools", "paddle", "tensorflow",
+                                "tflite_runtime", "cv2.dnn", "tritonclient", "ncnn", "MNN", "rknn", "rknnlite",
+                                "tensorrt_llm"})
+
 
 class TensorArg(NamedTuple):
     """An argument that must be a tensor once traced, and what TensorFlow says when it is not."""

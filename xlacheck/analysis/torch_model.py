@@ -44,7 +44,7 @@ from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, own
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
 from xlacheck.analysis.scopes import own_nodes
-from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES
+from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES
 
 TENSOR = 1  # proven torch tensor
 BOOL = 2  # a boolean tensor (a mask)
@@ -130,6 +130,13 @@ _MULTI_OUTPUT_LAYERS = frozenset({"RNN", "LSTM", "GRU", "MultiheadAttention", "S
                                   "Identity"})
 _STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode"})
+# methods that run a model's forward whatever the receiver (``model.generate(...)``, ``layer.forward(x)``)
+_FORWARD_METHODS = frozenset({"forward", "generate", "__call__"})
+# methods of a module (or of what holds it) that run no forward: moves, registration, bookkeeping
+_NOT_A_FORWARD = frozenset({"to", "cuda", "cpu", "xla", "requires_grad_", "register_buffer", "register_parameter",
+                            "register_forward_hook", "register_forward_pre_hook", "apply", "named_buffers",
+                            "named_children", "get_submodule", "get_parameter", "add_module", "register_module",
+                            "zero_", "copy_", "fill_"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
 
 # Tensor methods whose result is not a tensor (Python values, sizes, devices, host copies).
@@ -510,6 +517,7 @@ class _Builder:
         self.setup_calls: set[int] = set()  # ids of calls in the set-up phase of a declared no_grad function
         self.lazy_calls: set[int] = set()  # ids of calls under ``if self.x is None:`` that set ``self.x`` (once)
         self._phased: set[int] = set()  # functions whose set-up and output phases _phases has marked
+        self._runs_model_cache: dict[int, bool] = {}  # id(function) -> runs_a_model
         self._self_modules: dict[int, bool] | None = None  # id(method) -> its class uses self as a module
         # (id(function), flags of what a call passes) -> what the function returns (see _Walker.returned)
         self.returns: dict[tuple, tuple[int, list[int] | None]] = {}
@@ -522,6 +530,7 @@ class _Builder:
         # the file imports a CUDA-only kernel library (``CUDA_ONLY_PACKAGES``): code that calls one never runs on XLA
         self.imports_cuda_only = any(v.split(".", 1)[0] in CUDA_ONLY_PACKAGES for v in self.aliases.names.values())
         self.cuda_only = self._cuda_only_functions()
+        self.runtime_flags = self._runtime_flags()
         # parameters every call of a file-private function, or every call of the project, leaves at one
         # literal (analysis.calls)
         self.literals = closed_call_literals(tree, facts.functions, facts.call_literals)
@@ -768,6 +777,30 @@ class _Builder:
             if any(isinstance(n, ast.Return) for n in walk(s)):
                 return False  # (a path that returns before the call: `if not use_flash: return sdpa(...)`)
         return False
+
+    def _runtime_flags(self) -> frozenset[str]:
+        """Names of the flags that select a runtime other than PyTorch (``NON_TORCH_RUNTIMES``): the test of an
+        ``if`` is the flag (``onnx``, ``self.onnx``, or one of an ``or`` of them) and its branch imports or calls
+        such a runtime (``elif onnx: import onnxruntime``). A branch the same flag selects elsewhere in the file
+        (``elif self.onnx: im = im.cpu().numpy()``) feeds that runtime: torch_xla never runs it
+        (:meth:`other_runtime`)."""
+        def runtime(name: str | None) -> bool:
+            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES)
+
+        out: set[str] = set()
+        for n in walk(self.tree):
+            if not isinstance(n, ast.If) or not (flags := _flag_names(n.test)):
+                continue
+            if any(isinstance(x, ast.Import) and any(runtime(a.name) for a in x.names)
+                   or isinstance(x, ast.ImportFrom) and not x.level and runtime(x.module)
+                   or isinstance(x, ast.Call) and runtime(self.resolve(x.func)) for st in n.body for x in walk(st)):
+                out.update(flags)
+        return frozenset(out)
+
+    def other_runtime(self, test: ast.expr) -> bool:
+        """``test`` is a flag that selects a runtime other than PyTorch (:meth:`_runtime_flags`)."""
+        flags = _flag_names(test)
+        return bool(flags) and all(f in self.runtime_flags for f in flags)
 
     def _cuda_only_functions(self) -> set[int]:
         """ids of the file's functions whose body is ``cuda_bound`` (calling such a function is a CUDA-only
@@ -1241,7 +1274,8 @@ class _Builder:
                 return "decorated with @torch_xla.compile"
             if name == "torch.compile" and isinstance(dec, ast.Call) and _openxla(dec):
                 return f"decorated with torch.compile{_compile_options(dec)}"
-            if self.out.declared and name in _STEP_DECORATORS and _uses_torch(node, self):
+            if self.out.declared and name in _STEP_DECORATORS and _uses_torch(node, self) and (
+                    name not in _NO_GRAD or not self.weight_set_up(f)):
                 return f"decorated with @{name} (torch code declared to run on XLA)"
         if not self.out.declared:
             return ""
@@ -1251,6 +1285,57 @@ class _Builder:
         if f.cls is not None and f.name == "forward" and f.cls.node.name in self.module_classes:
             return f"{f.cls.node.name}.forward (torch code declared to run on XLA)"
         return ""
+
+    def weight_set_up(self, f: FunctionInfo) -> bool:
+        """A declared ``@torch.no_grad()`` function that is set-up work on a model's weights, not an inference
+        step of its own: it runs no model (:meth:`runs_a_model`), it works on weights (:func:`_handles_weights`:
+        merge a LoRA delta into a layer, extract a rank from a weight's SVD, quantize or copy a state dict),
+        and it is no optimizer's step (a method of a ``torch.optim`` optimizer class, or one that reads
+        ``self.param_groups``: it updates the weights at every step). Such a function is step code only where
+        step code calls it. Post-processing of outputs and a metric's update work on data, not weights: they
+        stay steps."""
+        node = f.node
+        assert not isinstance(node, ast.Lambda)
+        if self.runs_a_model(node) or not _handles_weights(node):
+            return False
+        if f.cls is not None and any(b.startswith("torch.optim.") or b.endswith("Optimizer") for b in f.cls.bases):
+            return False
+        return not any(isinstance(n, ast.Attribute) and n.attr == "param_groups" for n in walk(node))
+
+    def runs_a_model(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """The function runs a model's forward, itself or through same-file functions it calls: ``self(...)``,
+        a module call (:meth:`_is_module_call`), ``x.forward(...)``/``x.generate(...)``, a callable stored on
+        ``self`` called with inputs (``self.unet(x)``: not a method of the file's classes), a method of a model
+        other than its bookkeeping (``vae.decode(z)``, ``self.vae.encode(x)``)."""
+        cache = self._runs_model_cache
+        if id(node) in cache:
+            return cache[id(node)]
+        cache[id(node)] = False  # (recursion: a cycle proves nothing)
+        methods = {m for c in self.facts.classes for m in c.methods}
+        found = False
+        for c in _calls_in(node):
+            f = c.func
+            if isinstance(f, ast.Name) and f.id == "self" or self._is_module_call(f):
+                found = True
+            elif isinstance(f, ast.Attribute):
+                recv = f.value
+                if f.attr in _FORWARD_METHODS:
+                    found = True
+                elif _self_attr(f):
+                    # (with inputs: ``self.network_ref()`` dereferences a weak reference)
+                    found = f.attr not in methods and bool(c.args or c.keywords)
+                elif isinstance(recv, ast.Name) and (recv.id in self.module_names or recv.id in _MODEL_NAMES):
+                    found = f.attr not in _NOT_A_FORWARD and f.attr not in _MODULE_USE_METHODS  # vae.decode(z)
+                elif _self_attr(recv) and f.attr not in _NOT_A_FORWARD and f.attr not in tensor_methods() \
+                        and f.attr not in _SHARED_METHOD_NAMES and f.attr not in _MODULE_USE_METHODS:
+                    found = True  # self.vae.encode(x) (not self.diff.any(): a tensor's method)
+            if not found:
+                found = any(not isinstance(g.node, ast.Lambda) and g.node is not node and self.runs_a_model(g.node)
+                            for g in self._lookup(f))
+            if found:
+                break
+        cache[id(node)] = found
+        return found
 
     def _lookup(self, ref: ast.expr) -> list[FunctionInfo]:
         facts = self.facts
@@ -1847,6 +1932,32 @@ def _self_attr(t: ast.AST) -> bool:
     return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
 
 
+# what reads or writes a module's weights: its parameters' attributes, its state dict
+_WEIGHT_ATTRIBUTES = frozenset({"weight", "bias", "data", "_parameters"})
+_WEIGHT_METHODS = frozenset({"state_dict", "load_state_dict", "parameters", "named_parameters", "buffers",
+                             "named_buffers", "modules", "named_modules"})
+
+
+def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The function works on a model's weights: it reads a parameter's attributes (``layer.weight``,
+    ``p.data``, ``module._parameters``), a state dict or the parameters of a module (``.state_dict()``,
+    ``.named_parameters()``), or it is handed a weight (a parameter named ``weight``, ``org_weight``)."""
+    params = [a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
+    if any("weight" in p.lower() for p in params):
+        return True
+    return any(isinstance(n, ast.Attribute) and n.attr in _WEIGHT_ATTRIBUTES
+               or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WEIGHT_METHODS
+               for n in walk(node))
+
+
+def _flag_names(test: ast.expr) -> list[str]:
+    """The flags a test is made of: ``onnx``, ``self.onnx``, an ``or`` of them (``tflite or edgetpu``)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    out = [p.id if isinstance(p, ast.Name) else p.attr if isinstance(p, ast.Attribute) and _self_attr(p) else ""
+           for p in parts]
+    return [] if "" in out else out
+
+
 def _is_step_function(steps: list[Step]) -> bool:
     return any(s.node is s.owner for s in steps)
 
@@ -2221,7 +2332,7 @@ class _Walker:
             numbers = _python_number_tests(s.test) + self._not_tensor_tests(s.test, True)
             for name in numbers:  # if isinstance(pos, int): pos is a Python number in the body, no tensor
                 self.env[name] = 0
-            self.dead_block(s.body, known is False or self.b.cuda_bound(s.body))
+            self.dead_block(s.body, known is False or self.b.cuda_bound(s.body) or self.b.other_runtime(s.test))
             cut = known is True and _leaves_block(s.body)
             for name in numbers:
                 if self.env.get(name) == 0 and name in before:
@@ -2864,6 +2975,8 @@ class _Walker:
                 # the values of a step's tensor as Python ints (per-example lengths, split sizes): new
                 # with every batch (torch_xla_recompile.json: int_split_sections, int_in_factory_size)
                 return STEP_INT
+            if m == "cpu" and recv & (TENSOR | STRUCT) and not c.args and not c.keywords:
+                return recv | CPU  # t.cpu(): as t.to("cpu"), the copy on the host; reading it runs no graph
             if m in ("tolist", "numpy", "cpu") or m in NON_TENSOR_METHODS:
                 return 0
             if recv & TENSOR or (recv & STRUCT and (m in tensor_methods() or m in _CASTS)) or m in proving_methods():

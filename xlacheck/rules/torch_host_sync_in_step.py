@@ -485,6 +485,11 @@ class TorchHostSyncInStep(ModuleRule):
     fix = INLINE  # check_module builds the step-closure fix (xlacheck/rewrites/step_closure.py)
     name = "torch-host-sync-in-step"
     severity = Severity.WARNING
+    # a test reads its results on purpose (an assertion, a comparison with the CPU result: engine.is_test_file),
+    # even one that imports torch_xla and syncs in its own loop; on the judged batches all five such
+    # findings were false (neuronx-distributed's ZeRO-1 and MoE correctness tests, optimum-neuron's
+    # optimizer test)
+    checks_test_files = False
     VALID = (
         # the lengths of a plain DataLoader's batch stay on the CPU (only ids and labels are moved):
         # reading them runs no XLA graph
