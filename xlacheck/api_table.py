@@ -243,6 +243,8 @@ def _jax_entries() -> dict[str, dict[str, Any]]:
             converted["xla"] = entry["jit"]
         if entry.get("static_args"):
             converted["const_args"] = entry["static_args"]
+        if entry.get("static_unless"):
+            converted["const_unless"] = entry["static_unless"]
         if entry.get("jit_error") in _DATA_DEPENDENT_ERRORS:
             converted["dynamic_shape"] = True
             converted["data_dependent_shape"] = True

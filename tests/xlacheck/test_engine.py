@@ -104,7 +104,8 @@ def test_declarations_do_not_reach_tests() -> None:
     # its results on purpose (torch-prec17: the five such findings on the judged batches were all false)
     explicit = ("import torch\nimport torch_xla.core.xla_model as xm\n\ndef train(model, opt, loader):\n"
                 "    for x in loader:\n        loss = model(x).sum()\n        loss.backward()\n"
-                "        opt.step()\n        print(loss.item())\n        kept = torch.nonzero(loss)\n        xm.mark_step()\n")
+                "        opt.step()\n        print(loss.item())\n        kept = torch.nonzero(loss)\n"
+                "        xm.mark_step()\n")
     codes = {d.code for d in check_source(explicit, "tests/test_train.py").diagnostics}
     assert "XLA250" in codes and "XLA350" not in codes
     assert "XLA350" in {d.code for d in check_source(explicit, "src/train.py").diagnostics}

@@ -212,6 +212,9 @@ class JaxTracedShape(Rule):
         # a Python computation of a static shape stays a Python int (reports17, after flax#1077)
         Example("import math\nimport jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n"
                 "    return jnp.arange(int(math.log2(x.shape[-1]))).sum() + x\n"),
+        # traced repeats with a static total_repeat_length compile: the JAX table's measured static_unless
+        Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(counts):\n"
+                "    return jnp.arange(3).repeat(counts, total_repeat_length=8)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
