@@ -61,3 +61,44 @@ def test_xla322_still_on_dicts_and_lists() -> None:
         return batch["x"]
     """
     assert _codes(src, select="XLA322") == [("XLA322", 6), ("XLA322", 11), ("XLA322", 16), ("XLA322", 21)]
+
+
+def _torch_codes(src: str, path: str = "sampler.py") -> list[tuple[str, int]]:
+    result = check_source(textwrap.dedent(src), path, torch_xla=True)
+    assert result.error is None
+    return sorted((d.code, d.line) for d in result.diagnostics)
+
+
+def test_no_grad_sampler_running_a_model_handed_in_stays_a_step() -> None:
+    # a parameter named *weight* made the function "work on weights", and a model handed in as a parameter and
+    # called with inputs was no model run: the sampler became set-up and its per-step read was lost
+    src = """
+    import torch
+    import torch.nn.functional as F
+    import torch_xla
+
+    @torch.no_grad()
+    def sample(denoiser, z, guidance_weight):
+        for t in range(10):
+            z = F.relu(denoiser(z, t))
+            if z.abs().max() > 10:
+                break
+        return z
+    """
+    assert _torch_codes(src) == [("XLA350", 10)]
+
+
+def test_no_grad_weight_merge_stays_set_up() -> None:
+    # the near miss: merging a delta into a layer's weight runs no model
+    src = """
+    import torch
+    import torch_xla
+
+    @torch.no_grad()
+    def merge(layer, delta, scale):
+        w = layer.weight.data
+        w.add_(delta * scale)
+        if w.abs().max() > 10:
+            w.clamp_(-10, 10)
+    """
+    assert _torch_codes(src) == []

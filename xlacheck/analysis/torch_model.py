@@ -1312,10 +1312,13 @@ class _Builder:
             return cache[id(node)]
         cache[id(node)] = False  # (recursion: a cycle proves nothing)
         methods = {m for c in self.facts.classes for m in c.methods}
+        # a model handed in and called with inputs (``sample(denoiser, z)``: ``denoiser(z, t)``)
+        params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]} - {"self", "cls"}
         found = False
         for c in _calls_in(node):
             f = c.func
-            if isinstance(f, ast.Name) and f.id == "self" or self._is_module_call(f):
+            if isinstance(f, ast.Name) and (f.id == "self" or f.id in params and bool(c.args or c.keywords)) \
+                    or self._is_module_call(f):
                 found = True
             elif isinstance(f, ast.Attribute):
                 recv = f.value
