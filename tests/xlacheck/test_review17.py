@@ -3,7 +3,10 @@ written here, not copied from a case)."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
+
+import pytest
 
 from xlacheck.engine import check_source
 
@@ -102,3 +105,26 @@ def test_no_grad_weight_merge_stays_set_up() -> None:
             w.clamp_(-10, 10)
     """
     assert _torch_codes(src) == []
+
+
+def test_callee_proofs_read_each_helper_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a chain of helpers, each calling the next four times with its parameter: reading each callee again at
+    # every call site was 4**depth readings (minutes at depth 12)
+    from xlacheck.analysis import torch_model
+
+    calls: list[str] = []
+    original = torch_model._Builder._used_as_tensor
+
+    def counted(self: torch_model._Builder, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
+        calls.append(owner.name)
+        return original(self, owner)
+
+    monkeypatch.setattr(torch_model._Builder, "_used_as_tensor", counted)
+    depth = 10
+    parts = ["import torch", "import torch_xla", f"def f{depth}(x):", "    return torch.relu(x)"]
+    for i in range(depth - 1, -1, -1):
+        parts += [f"def f{i}(x):", *[f"    y = f{i + 1}(x)"] * 4, "    return y"]
+    parts += ["def train(loader):", "    for x in loader:", "        y = f0(x)", "        torch_xla.sync()"]
+    result = check_source("\n".join(parts) + "\n", "chain.py", torch_xla=True)
+    assert result.error is None
+    assert len(calls) < 500

@@ -492,6 +492,8 @@ class _Builder:
         self.tree = tree
         self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self._callee_stack: set[int] = set()  # functions _used_as_tensor is reading through a call (no recursion)
+        self._callee_used: dict[int, dict[str, int]] = {}  # id(function) -> its _used_as_tensor, read through a call
+        self._callee_cycles = 0  # calls _proven_by_callee refused as recursion (a result read meanwhile is partial)
         self._function_attr_cache: dict[str, str] | None = None  # self.<attr> bound to a torch function (lazy)
         self.facts = facts
         self.aliases = facts.aliases
@@ -1659,8 +1661,10 @@ class _Builder:
         if not isinstance(c.func, ast.Name) or any(isinstance(a, ast.Starred) for a in c.args):
             return {}
         targets = self._lookup(c.func)
-        if len(targets) != 1 or not isinstance(targets[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                or id(targets[0].node) in self._callee_stack:
+        if len(targets) != 1 or not isinstance(targets[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return {}
+        if id(targets[0].node) in self._callee_stack:
+            self._callee_cycles += 1  # (what the functions on the stack prove is then partial: not kept)
             return {}
         callee = targets[0].node
         names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
@@ -1670,11 +1674,16 @@ class _Builder:
                        if k.arg and isinstance(k.value, ast.Name) and k.value.id in params})
         if not passed:
             return {}
-        self._callee_stack.add(id(callee))
-        try:
-            used = self._used_as_tensor(callee)
-        finally:
-            self._callee_stack.discard(id(callee))
+        used = self._callee_used.get(id(callee))
+        if used is None:  # (kept: a chain of helpers each calling the next several times is read once each)
+            cycles = self._callee_cycles
+            self._callee_stack.add(id(callee))
+            try:
+                used = self._used_as_tensor(callee)
+            finally:
+                self._callee_stack.discard(id(callee))
+            if self._callee_cycles == cycles:
+                self._callee_used[id(callee)] = used
         return {mine: used[theirs] & (TENSOR | BOOL) for theirs, mine in passed.items() if used.get(theirs, 0) & TENSOR}
 
     def bool_by_use(self, owner: ast.AST) -> set[str]:
