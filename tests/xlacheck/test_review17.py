@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 import pytest
 
+from xlacheck.api import check_paths
+from xlacheck.config import Settings
 from xlacheck.engine import check_source
 
 
@@ -128,3 +131,28 @@ def test_callee_proofs_read_each_helper_once(monkeypatch: pytest.MonkeyPatch) ->
     result = check_source("\n".join(parts) + "\n", "chain.py", torch_xla=True)
     assert result.error is None
     assert len(calls) < 500
+
+
+def test_noqa_of_a_set_aside_finding_is_used(tmp_path: Path) -> None:
+    # XLA001 called a noqa comment for XLA350 that hides a set-aside finding unused ("remove it"), though the fact that
+    # sets the finding aside can change (the block stops ending the run, another file imports the module)
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import sys
+        import torch
+        import torch_xla
+
+
+        def train(model, loader, opt):
+            for x, y in loader:
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                bad = torch.isnan(loss)
+                if bad:  # noqa: XLA350
+                    print(loss.item())  # noqa: XLA350
+                    sys.exit(1)
+                torch_xla.sync()
+        """))
+    result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, extend_select=("XLA001",)))
+    assert [d.code for d in result.diagnostics] == []
+    assert result.set_aside == ()
