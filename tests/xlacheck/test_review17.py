@@ -156,3 +156,40 @@ def test_noqa_of_a_set_aside_finding_is_used(tmp_path: Path) -> None:
     result = check_paths([str(tmp_path)], Settings(cache=False, root=tmp_path, extend_select=("XLA001",)))
     assert [d.code for d in result.diagnostics] == []
     assert result.set_aside == ()
+
+
+TF_LOGGING = """
+import torch
+import torch_xla
+
+
+class Trainer:
+    def __init__(self, model, use_tf):
+        self.model = model
+        self.use_tf = use_tf
+        if self.use_tf:
+            import tensorflow as tf
+            self.writer = tf.summary.create_file_writer("logs")
+
+    def train(self, loader, opt):
+        for step, (x, y) in enumerate(loader):
+            loss = torch.nn.functional.cross_entropy(self.model(x), y)
+            loss.backward()
+            opt.step()
+            if self.use_tf:
+                self.log(loss.item(), step)
+            torch_xla.sync()
+
+    def log(self, v, step):
+        pass
+"""
+
+
+def test_tensorflow_for_logging_is_no_other_runtime() -> None:
+    # a flag whose branch imports TensorFlow for TensorBoard logging was taken for one that selects TF as the
+    # inference runtime, so every branch it guards (the per-step logging read) was dropped as never run on XLA
+    assert _torch_codes(TF_LOGGING, "trainer.py") == [("XLA350", 20)]
+    # the near miss: the branch loads a TF model, the runtime the flag selects
+    loads = TF_LOGGING.replace('self.writer = tf.summary.create_file_writer("logs")', 'self.tf_model = '
+                               'tf.saved_model.load("w")')
+    assert _torch_codes(loads, "trainer.py") == []

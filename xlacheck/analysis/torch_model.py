@@ -137,6 +137,8 @@ _NOT_A_FORWARD = frozenset({"to", "cuda", "cpu", "xla", "requires_grad_", "regis
                             "register_forward_hook", "register_forward_pre_hook", "apply", "named_buffers",
                             "named_children", "get_submodule", "get_parameter", "add_module", "register_module",
                             "zero_", "copy_", "fill_"})
+# what a branch that imports TensorFlow as an inference runtime calls to load the model (not tf.summary)
+_TF_MODEL_LOADERS = frozenset({"saved_model", "load_model", "lite", "Interpreter", "GraphDef", "wrap_function"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
 
 # Tensor methods whose result is not a tensor (Python values, sizes, devices, host copies).
@@ -786,16 +788,21 @@ class _Builder:
         such a runtime (``elif onnx: import onnxruntime``). A branch the same flag selects elsewhere in the file
         (``elif self.onnx: im = im.cpu().numpy()``) feeds that runtime: torch_xla never runs it
         (:meth:`other_runtime`)."""
-        def runtime(name: str | None) -> bool:
-            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES)
+        def runtime(name: str | None, loads_model: bool) -> bool:
+            # TensorFlow is also a logging library (tf.summary for TensorBoard): a runtime only where the
+            # branch loads a model with it (tf.saved_model.load, tf.keras.models.load_model, tf.lite.Interpreter)
+            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES) \
+                and (loads_model or name.split(".", 1)[0] not in ("tensorflow", "tf"))
 
         out: set[str] = set()
         for n in walk(self.tree):
             if not isinstance(n, ast.If) or not (flags := _flag_names(n.test)):
                 continue
-            if any(isinstance(x, ast.Import) and any(runtime(a.name) for a in x.names)
-                   or isinstance(x, ast.ImportFrom) and not x.level and runtime(x.module)
-                   or isinstance(x, ast.Call) and runtime(self.resolve(x.func)) for st in n.body for x in walk(st)):
+            nodes = [x for st in n.body for x in walk(st)]
+            loads = any(isinstance(x, ast.Attribute) and x.attr in _TF_MODEL_LOADERS for x in nodes)
+            if any(isinstance(x, ast.Import) and any(runtime(a.name, loads) for a in x.names)
+                   or isinstance(x, ast.ImportFrom) and not x.level and runtime(x.module, loads)
+                   or isinstance(x, ast.Call) and runtime(self.resolve(x.func), loads) for x in nodes):
                 out.update(flags)
         return frozenset(out)
 
