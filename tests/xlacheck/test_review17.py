@@ -193,3 +193,35 @@ def test_tensorflow_for_logging_is_no_other_runtime() -> None:
     loads = TF_LOGGING.replace('self.writer = tf.summary.create_file_writer("logs")', 'self.tf_model = '
                                'tf.saved_model.load("w")')
     assert _torch_codes(loads, "trainer.py") == []
+
+
+def test_no_grad_post_processing_with_class_weights_stays_a_step() -> None:
+    # a parameter whose name weighs data (class_weights) made post-processing of outputs "work on weights", so
+    # it was taken for set-up, against the fact's own rule (post-processing works on data: it stays a step)
+    src = """
+    import torch
+    import torch_xla
+
+
+    @torch.no_grad()
+    def postprocess(logits, labels, class_weights):
+        probs = logits.softmax(-1) * class_weights
+        if probs.max() > 0.99:
+            probs = probs.clamp(max=0.99)
+        return probs
+    """
+    assert _torch_codes(src, "post.py") == [("XLA350", 9)]
+    # the near miss: a layer's weight handed in (LoRA's org_weight) is set-up work on weights
+    merge = """
+    import torch
+    import torch_xla
+
+
+    @torch.no_grad()
+    def merge(org_weight, down, up, scale):
+        delta = (up @ down) * scale
+        if delta.abs().max() > 10:
+            delta = delta.clamp(-10, 10)
+        return org_weight + delta
+    """
+    assert _torch_codes(merge, "merge.py") == []

@@ -1957,12 +1957,19 @@ _WEIGHT_METHODS = frozenset({"state_dict", "load_state_dict", "parameters", "nam
                              "named_buffers", "modules", "named_modules"})
 
 
+# words that make a *weight* parameter a weighting of data, not a model's weight (class_weights, sample_weight,
+# loss_weight, guidance_weight, attn_weights): a function handed one post-processes outputs or scores a batch
+_DATA_WEIGHTS = frozenset({"class", "classes", "sample", "samples", "loss", "losses", "label", "labels", "pos", "neg",
+                           "guidance", "cfg", "token", "tokens", "example", "instance", "task", "tasks", "reward",
+                           "attn", "attention", "box", "bbox", "focal", "cls", "per"})
+
+
 def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """The function works on a model's weights: it reads a parameter's attributes (``layer.weight``,
     ``p.data``, ``module._parameters``), a state dict or the parameters of a module (``.state_dict()``,
     ``.named_parameters()``), or it is handed a weight (a parameter named ``weight``, ``org_weight``)."""
     params = [a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
-    if any("weight" in p.lower() for p in params):
+    if any("weight" in p.lower() and not set(p.lower().split("_")) & _DATA_WEIGHTS for p in params):
         return True
     return any(isinstance(n, ast.Attribute) and n.attr in _WEIGHT_ATTRIBUTES
                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WEIGHT_METHODS
