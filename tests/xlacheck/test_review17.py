@@ -225,3 +225,32 @@ def test_no_grad_post_processing_with_class_weights_stays_a_step() -> None:
         return org_weight + delta
     """
     assert _torch_codes(merge, "merge.py") == []
+
+
+TEST_NAMED_SCRIPT = """
+import torch
+import torch_xla
+
+
+def main(model, loader, opt):
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        print(loss.item())
+        torch_xla.sync()
+
+
+if __name__ == "__main__":
+    main(None, [], None)
+"""
+
+
+def test_training_script_named_like_a_test_is_checked() -> None:
+    # XLA350 skips tests (they read results on purpose); a training script named test_train.py, holding no test
+    # and run as a script, lost its per-step read silently
+    assert _torch_codes(TEST_NAMED_SCRIPT, "test_train.py") == [("XLA350", 11)]
+    # the near misses: a file with a test function, and the same script under a tests folder, stay tests
+    with_test = TEST_NAMED_SCRIPT + "\n\ndef test_main():\n    main(None, [], None)\n"
+    assert _torch_codes(with_test, "test_train.py") == []
+    assert _torch_codes(TEST_NAMED_SCRIPT, "tests/test_train.py") == []
