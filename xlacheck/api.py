@@ -309,7 +309,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
     return CachedLint(diagnostics, result.error, lines, result.incomplete, summary, result.set_aside)
 
 
-def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic],
+                 set_aside: Sequence[SetAside] = ()) -> tuple[Diagnostic, ...]:
     ignored = plan.settings.ignored_for(file.rel)
     kept = [
         d
@@ -318,14 +319,16 @@ def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence
         if not any(d.code.startswith(s) or s == "ALL" for s in ignored)
     ]
     return check_suppressions(
-        text, file.display, kept, is_selected=plan.settings.is_selected, known_codes=_known_codes, ignored=ignored
+        text, file.display, kept, is_selected=plan.settings.is_selected, known_codes=_known_codes, ignored=ignored,
+        set_aside=[s.diagnostic for s in set_aside if plan.settings.is_selected(s.diagnostic.code)
+                   and not any(s.diagnostic.code.startswith(i) or i == "ALL" for i in ignored)],
     )
 
 
 def _postprocess_set_aside(plan: _Plan, file: SourceFile, text: str, set_aside: Sequence[SetAside]
                            ) -> tuple[SetAside, ...]:
     """The set-aside findings the selection, per-file-ignores and inline suppressions keep, as for the
-    findings (:func:`_postprocess`); a directive that only they would use is not "used" by them."""
+    findings (:func:`_postprocess`, which counts a directive that suppresses one as used)."""
     if not set_aside:
         return ()
     ignored = plan.settings.ignored_for(file.rel)
@@ -458,7 +461,7 @@ def _process_source(
 
     if decoded is None:
         decoded = _decode(data, notebook)  # a cache hit with findings: suppressions need the text
-    diagnostics = _postprocess(plan, file, decoded.text, lint.diagnostics)
+    diagnostics = _postprocess(plan, file, decoded.text, lint.diagnostics, lint.set_aside)
     set_aside = _postprocess_set_aside(plan, file, decoded.text, lint.set_aside)
     file_fix = None
     if plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in diagnostics):
@@ -489,7 +492,7 @@ def _fix(
         lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
                             literals, unreached)
         last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
-        return _postprocess(plan, file, text, lint.diagnostics)
+        return _postprocess(plan, file, text, lint.diagnostics, lint.set_aside)
 
     outcome = fix_source(decoded.text, diagnostics, relint, unsafe=plan.fix.unsafe, newline=decoded.newline)
     error, written = outcome.error, False

@@ -100,6 +100,29 @@ def is_test_file(path: str) -> bool:
             or name.endswith(("_test.py", "_tests.py")))
 
 
+def _script_named_like_a_test(tree: ast.Module, path: str) -> bool:
+    """A file named like a test (``test_train.py``), outside any test folder, that holds no test (no
+    ``test*`` function, no ``Test*`` class, no pytest/unittest import) and runs as a script (``if __name__
+    == "__main__":``): a training or evaluation script, so the module rules that skip tests check it."""
+    parts = path.replace("\\", "/").split("/")
+    if any(part in _TEST_DIRS for part in parts[:-1]) or parts[-1] == "conftest.py":
+        return False
+    main = False
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test"):
+            return False
+        if isinstance(n, ast.ClassDef) and (n.name.startswith("Test") or any(
+                (b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "TestCase" for b in n.bases)):
+            return False
+        if isinstance(n, ast.Import) and any(a.name.split(".")[0] in ("pytest", "unittest") for a in n.names) \
+                or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in ("pytest", "unittest"):
+            return False
+        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and isinstance(n.test.left, ast.Name) \
+                and n.test.left.id == "__name__":
+            main = True
+    return main
+
+
 def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
@@ -210,5 +233,6 @@ def _check_tree(
         summary.append(summarize(facts, tree))
     # XLA4xx/5xx: code around compiled functions
     found, found_aside = run_module_rules(_MODULE_RULES, tree, facts, path, select, torch_xla=torch_xla,
-                                          preview=preview, test_file=test_file)
+                                          preview=preview,
+                                          test_file=test_file and not _script_named_like_a_test(tree, path))
     return out + found, aside + found_aside

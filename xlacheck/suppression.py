@@ -140,9 +140,12 @@ def check_suppressions(
     is_selected: Callable[[str], bool],
     known_codes: Callable[[], frozenset[str]],
     ignored: tuple[str, ...] = (),
+    set_aside: Iterable[Diagnostic] = (),
 ) -> tuple[Diagnostic, ...]:
     """Suppress as :func:`filter_suppressed` does, then add XLA001/XLA002 findings (when selected)
-    about the directives. ``ignored``: selectors per-file-ignores turns off for this file."""
+    about the directives. ``ignored``: selectors per-file-ignores turns off for this file.
+    ``set_aside``: findings a project fact set aside; a directive that suppresses one is used (the
+    fact may not hold tomorrow: another file imports the module), never reported as unused."""
     diagnostics = tuple(diagnostics)
     unused_on = is_selected(UNUSED_NOQA.code) and not _covered(UNUSED_NOQA.code, ignored)
     unknown_on = is_selected(UNKNOWN_NOQA_CODE.code) and not _covered(UNKNOWN_NOQA_CODE.code, ignored)
@@ -156,6 +159,10 @@ def check_suppressions(
         if hit is None:
             kept.append(d)
         else:
+            used.add(hit)
+    for d in set_aside:
+        hit = suppressions.suppressing(d)
+        if hit is not None:
             used.add(hit)
     if not (unused_on or unknown_on):
         return tuple(kept)

@@ -137,6 +137,8 @@ _NOT_A_FORWARD = frozenset({"to", "cuda", "cpu", "xla", "requires_grad_", "regis
                             "register_forward_hook", "register_forward_pre_hook", "apply", "named_buffers",
                             "named_children", "get_submodule", "get_parameter", "add_module", "register_module",
                             "zero_", "copy_", "fill_"})
+# what a branch that imports TensorFlow as an inference runtime calls to load the model (not tf.summary)
+_TF_MODEL_LOADERS = frozenset({"saved_model", "load_model", "lite", "Interpreter", "GraphDef", "wrap_function"})
 _LOADER_CALLS = frozenset({"torch.utils.data.DataLoader"}) | DEVICE_LOADERS
 
 # Tensor methods whose result is not a tensor (Python values, sizes, devices, host copies).
@@ -492,6 +494,8 @@ class _Builder:
         self.tree = tree
         self._assigned: dict[str, list[ast.expr]] | None = None  # name -> values assigned to it (lazy)
         self._callee_stack: set[int] = set()  # functions _used_as_tensor is reading through a call (no recursion)
+        self._callee_used: dict[int, dict[str, int]] = {}  # id(function) -> its _used_as_tensor, read through a call
+        self._callee_cycles = 0  # calls _proven_by_callee refused as recursion (a result read meanwhile is partial)
         self._function_attr_cache: dict[str, str] | None = None  # self.<attr> bound to a torch function (lazy)
         self.facts = facts
         self.aliases = facts.aliases
@@ -784,16 +788,21 @@ class _Builder:
         such a runtime (``elif onnx: import onnxruntime``). A branch the same flag selects elsewhere in the file
         (``elif self.onnx: im = im.cpu().numpy()``) feeds that runtime: torch_xla never runs it
         (:meth:`other_runtime`)."""
-        def runtime(name: str | None) -> bool:
-            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES)
+        def runtime(name: str | None, loads_model: bool) -> bool:
+            # TensorFlow is also a logging library (tf.summary for TensorBoard): a runtime only where the
+            # branch loads a model with it (tf.saved_model.load, tf.keras.models.load_model, tf.lite.Interpreter)
+            return name is not None and any(name == p or name.startswith(p + ".") for p in NON_TORCH_RUNTIMES) \
+                and (loads_model or name.split(".", 1)[0] not in ("tensorflow", "tf"))
 
         out: set[str] = set()
         for n in walk(self.tree):
             if not isinstance(n, ast.If) or not (flags := _flag_names(n.test)):
                 continue
-            if any(isinstance(x, ast.Import) and any(runtime(a.name) for a in x.names)
-                   or isinstance(x, ast.ImportFrom) and not x.level and runtime(x.module)
-                   or isinstance(x, ast.Call) and runtime(self.resolve(x.func)) for st in n.body for x in walk(st)):
+            nodes = [x for st in n.body for x in walk(st)]
+            loads = any(isinstance(x, ast.Attribute) and x.attr in _TF_MODEL_LOADERS for x in nodes)
+            if any(isinstance(x, ast.Import) and any(runtime(a.name, loads) for a in x.names)
+                   or isinstance(x, ast.ImportFrom) and not x.level and runtime(x.module, loads)
+                   or isinstance(x, ast.Call) and runtime(self.resolve(x.func), loads) for x in nodes):
                 out.update(flags)
         return frozenset(out)
 
@@ -1312,10 +1321,13 @@ class _Builder:
             return cache[id(node)]
         cache[id(node)] = False  # (recursion: a cycle proves nothing)
         methods = {m for c in self.facts.classes for m in c.methods}
+        # a model handed in and called with inputs (``sample(denoiser, z)``: ``denoiser(z, t)``)
+        params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]} - {"self", "cls"}
         found = False
         for c in _calls_in(node):
             f = c.func
-            if isinstance(f, ast.Name) and f.id == "self" or self._is_module_call(f):
+            if isinstance(f, ast.Name) and (f.id == "self" or f.id in params and bool(c.args or c.keywords)) \
+                    or self._is_module_call(f):
                 found = True
             elif isinstance(f, ast.Attribute):
                 recv = f.value
@@ -1656,8 +1668,10 @@ class _Builder:
         if not isinstance(c.func, ast.Name) or any(isinstance(a, ast.Starred) for a in c.args):
             return {}
         targets = self._lookup(c.func)
-        if len(targets) != 1 or not isinstance(targets[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                or id(targets[0].node) in self._callee_stack:
+        if len(targets) != 1 or not isinstance(targets[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return {}
+        if id(targets[0].node) in self._callee_stack:
+            self._callee_cycles += 1  # (what the functions on the stack prove is then partial: not kept)
             return {}
         callee = targets[0].node
         names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
@@ -1667,11 +1681,16 @@ class _Builder:
                        if k.arg and isinstance(k.value, ast.Name) and k.value.id in params})
         if not passed:
             return {}
-        self._callee_stack.add(id(callee))
-        try:
-            used = self._used_as_tensor(callee)
-        finally:
-            self._callee_stack.discard(id(callee))
+        used = self._callee_used.get(id(callee))
+        if used is None:  # (kept: a chain of helpers each calling the next several times is read once each)
+            cycles = self._callee_cycles
+            self._callee_stack.add(id(callee))
+            try:
+                used = self._used_as_tensor(callee)
+            finally:
+                self._callee_stack.discard(id(callee))
+            if self._callee_cycles == cycles:
+                self._callee_used[id(callee)] = used
         return {mine: used[theirs] & (TENSOR | BOOL) for theirs, mine in passed.items() if used.get(theirs, 0) & TENSOR}
 
     def bool_by_use(self, owner: ast.AST) -> set[str]:
@@ -1938,12 +1957,19 @@ _WEIGHT_METHODS = frozenset({"state_dict", "load_state_dict", "parameters", "nam
                              "named_buffers", "modules", "named_modules"})
 
 
+# words that make a *weight* parameter a weighting of data, not a model's weight (class_weights, sample_weight,
+# loss_weight, guidance_weight, attn_weights): a function handed one post-processes outputs or scores a batch
+_DATA_WEIGHTS = frozenset({"class", "classes", "sample", "samples", "loss", "losses", "label", "labels", "pos", "neg",
+                           "guidance", "cfg", "token", "tokens", "example", "instance", "task", "tasks", "reward",
+                           "attn", "attention", "box", "bbox", "focal", "cls", "per"})
+
+
 def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """The function works on a model's weights: it reads a parameter's attributes (``layer.weight``,
     ``p.data``, ``module._parameters``), a state dict or the parameters of a module (``.state_dict()``,
     ``.named_parameters()``), or it is handed a weight (a parameter named ``weight``, ``org_weight``)."""
     params = [a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
-    if any("weight" in p.lower() for p in params):
+    if any("weight" in p.lower() and not set(p.lower().split("_")) & _DATA_WEIGHTS for p in params):
         return True
     return any(isinstance(n, ast.Attribute) and n.attr in _WEIGHT_ATTRIBUTES
                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WEIGHT_METHODS

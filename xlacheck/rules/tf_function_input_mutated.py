@@ -22,6 +22,40 @@ def _rebound(name: str, func: ast.AST) -> bool:
     return False
 
 
+def _shows_container(call: ast.Call) -> bool:
+    """A mutator call that shows a dict by itself: ``pop("key")`` (a string key), ``update({...})`` or
+    ``update(k=v)``, ``setdefault``/``popitem``. The other names (``update(x)``, ``add``, ``insert``,
+    ``remove``, ``append``) are also methods of objects tf.function does not compare: a tf.lookup
+    MutableHashTable's insert/remove, a metric tracker's update (TF 2.21 measured: both trace and run)."""
+    f = call.func
+    attr = f.attr if isinstance(f, ast.Attribute) else ""
+    if attr in ("popitem", "setdefault"):
+        return True
+    if attr == "pop":
+        return bool(call.args) and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+    if attr == "update":
+        return (len(call.args) == 1 and isinstance(call.args[0], (ast.Dict, ast.DictComp))) or (
+            not call.args and bool(call.keywords) and all(k.arg for k in call.keywords))
+    return False
+
+
+def _used_as_container(name: str, func: ast.AST) -> bool:
+    """The function reads ``name`` as a dict or list: a constant key or index (``batch["x"]``, ``xs[0]``),
+    a dict view (``batch.items()``), ``**batch``, or a mutator call that shows a dict by itself."""
+    for n in ast.walk(func):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name \
+                and isinstance(n.slice, ast.Constant):
+            return True
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == name and (
+                    f.attr in ("items", "keys", "values") or _shows_container(n)):
+                return True
+            if any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == name for k in n.keywords):
+                return True
+    return False
+
+
 class TfFunctionInputMutated(Rule):
     """
     ## What it does
@@ -120,7 +154,9 @@ class TfFunctionInputMutated(Rule):
         params.discard("self")
         params.discard("cls")
         for name, how in self._mutations(node):
-            if name in params and not _rebound(name, info.node) and self._first(node, name, info.node):
+            if name in params and not _rebound(name, info.node) and self._first(node, name, info.node) \
+                    and (not isinstance(node, ast.Call) or _shows_container(node)
+                         or _used_as_container(name, info.node)):
                 kind = "list" if how.endswith(("append", "extend", "insert")) else "dict"
                 ctx.report(self, node,
                            f"{info.name} ({info.evidence}) modifies its argument '{name}' ({how}): tf.function "
