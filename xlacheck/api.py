@@ -309,19 +309,20 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
     return CachedLint(diagnostics, result.error, lines, result.incomplete, summary, result.set_aside)
 
 
+def _reported(plan: _Plan, ignored: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a finding of this code is reported in a file: the selection, less the file's
+    per-file-ignores ``ignored`` (shared by the findings and the set-aside findings)."""
+    return lambda code: plan.settings.is_selected(code) and not any(code.startswith(s) or s == "ALL" for s in ignored)
+
+
 def _postprocess(plan: _Plan, file: SourceFile, text: str, diagnostics: Sequence[Diagnostic],
                  set_aside: Sequence[SetAside] = ()) -> tuple[Diagnostic, ...]:
     ignored = plan.settings.ignored_for(file.rel)
-    kept = [
-        d
-        for d in diagnostics
-        if plan.settings.is_selected(d.code)
-        if not any(d.code.startswith(s) or s == "ALL" for s in ignored)
-    ]
+    reported = _reported(plan, ignored)
     return check_suppressions(
-        text, file.display, kept, is_selected=plan.settings.is_selected, known_codes=_known_codes, ignored=ignored,
-        set_aside=[s.diagnostic for s in set_aside if plan.settings.is_selected(s.diagnostic.code)
-                   and not any(s.diagnostic.code.startswith(i) or i == "ALL" for i in ignored)],
+        text, file.display, [d for d in diagnostics if reported(d.code)], is_selected=plan.settings.is_selected,
+        known_codes=_known_codes, ignored=ignored,
+        set_aside=[s.diagnostic for s in set_aside if reported(s.diagnostic.code)],
     )
 
 
@@ -331,9 +332,8 @@ def _postprocess_set_aside(plan: _Plan, file: SourceFile, text: str, set_aside: 
     findings (:func:`_postprocess`, which counts a directive that suppresses one as used)."""
     if not set_aside:
         return ()
-    ignored = plan.settings.ignored_for(file.rel)
-    kept = [s for s in set_aside if plan.settings.is_selected(s.diagnostic.code)
-            and not any(s.diagnostic.code.startswith(i) or i == "ALL" for i in ignored)]
+    reported = _reported(plan, plan.settings.ignored_for(file.rel))
+    kept = [s for s in set_aside if reported(s.diagnostic.code)]
     shown = {id(d) for d in filter_suppressed(text, [s.diagnostic for s in kept])}
     return tuple(s for s in kept if id(s.diagnostic) in shown)
 

@@ -91,9 +91,12 @@ def is_test_file(path: str) -> bool:
     ``--jit-compiled`` declare model and training code; a test runs that code on the host and reads
     its results on purpose (assertions, ``torch.testing.assert_close``), so the declaration does not
     reach it. What a test file itself compiles (``torch_xla`` imports, ``jit_compile=True``) is
-    still checked. The CLI passes the path relative to the project root (the folder of the config
-    file, else the current directory). On untuned PyTorch code, 43 of 51 false first-sight findings
-    were in tests and one-off scripts (docs/real-code-judgments-8-final.md)."""
+    still checked, except by the rules that skip tests (``checks_test_files = False``: set-up rules, and
+    XLA350's host reads, which a test makes on purpose); those check a file named like a test that holds
+    no test and runs as a script (:func:`_script_named_like_a_test`). The CLI passes the path relative
+    to the project root (the folder of the config file, else the current directory). On untuned
+    PyTorch code, 43 of 51 false first-sight findings were in tests and one-off scripts
+    (docs/real-code-judgments-8-final.md)."""
     parts = path.replace("\\", "/").split("/")
     name = parts[-1]
     return (any(part in _TEST_DIRS for part in parts[:-1]) or name.startswith("test_") or name == "conftest.py"

@@ -25,7 +25,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from xlacheck.analysis import TRY_STATEMENTS
 from xlacheck.analysis.calls import CallIndex, index_calls, project_literals
@@ -348,8 +348,7 @@ def _runs_as_script(text: str) -> bool:
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             stack.extend(stmt.body)
         elif isinstance(stmt, TRY_STATEMENTS):
-            t = cast(ast.Try, stmt)  # (the same fields)
-            stack.extend(t.body + t.orelse + t.finalbody)
+            stack.extend(stmt.body + stmt.orelse + stmt.finalbody)
     return False
 # imports by a computed name: ``importlib.import_module(name)``, ``__import__(f"pkg.{x}")``, a lazy
 # package that imports its folder's files (transformers' define_import_structure), path-based loads

@@ -1322,7 +1322,7 @@ class _Builder:
         cache[id(node)] = False  # (recursion: a cycle proves nothing)
         methods = {m for c in self.facts.classes for m in c.methods}
         # a model handed in and called with inputs (``sample(denoiser, z)``: ``denoiser(z, t)``)
-        params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]} - {"self", "cls"}
+        params = _param_names(node) - {"self", "cls"}
         found = False
         for c in _calls_in(node):
             f = c.func
@@ -1968,8 +1968,7 @@ def _handles_weights(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """The function works on a model's weights: it reads a parameter's attributes (``layer.weight``,
     ``p.data``, ``module._parameters``), a state dict or the parameters of a module (``.state_dict()``,
     ``.named_parameters()``), or it is handed a weight (a parameter named ``weight``, ``org_weight``)."""
-    params = [a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
-    if any("weight" in p.lower() and not set(p.lower().split("_")) & _DATA_WEIGHTS for p in params):
+    if any("weight" in p.lower() and not set(p.lower().split("_")) & _DATA_WEIGHTS for p in _param_names(node)):
         return True
     return any(isinstance(n, ast.Attribute) and n.attr in _WEIGHT_ATTRIBUTES
                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WEIGHT_METHODS
@@ -2225,12 +2224,11 @@ def once_per_run(tree: ast.Module, resolve: Callable[[ast.expr], str | None], to
                 visit(stmt.body, False)
                 continue
             if isinstance(stmt, TRY_STATEMENTS):
-                t = stmt
-                visit(t.body, bool(t.handlers) or in_try)
-                for h in t.handlers:
+                visit(stmt.body, bool(stmt.handlers) or in_try)
+                for h in stmt.handlers:
                     visit(h.body, in_try)
-                visit(t.orelse, in_try)
-                visit(t.finalbody, in_try)
+                visit(stmt.orelse, in_try)
+                visit(stmt.finalbody, in_try)
                 continue
             for field_name in ("body", "orelse"):
                 inner = getattr(stmt, field_name, None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.values import DATA, LOOP, PARAM, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
@@ -104,8 +105,7 @@ class VariableInitializedFromTracedData(Rule):
         name = call_name(node, ctx)
         if name is None or not _variable_constructor(name) or ctx.function.jax:
             return
-        init = node.args[0] if node.args else next(
-            (kw.value for kw in node.keywords if kw.arg == "initial_value"), None)
+        init = argument(node, 0, "initial_value")
         if init is None:
             return
         k = ctx.flags(init)
