@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from xlacheck.analysis import is_main_guard
 from xlacheck.analysis.contexts import Certainty, Level, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
@@ -120,8 +121,7 @@ def _script_named_like_a_test(tree: ast.Module, path: str) -> bool:
         if isinstance(n, ast.Import) and any(a.name.split(".")[0] in ("pytest", "unittest") for a in n.names) \
                 or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in ("pytest", "unittest"):
             return False
-        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and isinstance(n.test.left, ast.Name) \
-                and n.test.left.id == "__name__":
+        if is_main_guard(n):
             main = True
     return main
 
