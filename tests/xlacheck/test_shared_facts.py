@@ -129,3 +129,25 @@ def test_self_function_attribute_paired_in_a_tuple() -> None:
         return best
     """
     assert ("XLA350", 13) in _codes(src, torch_xla=True)
+
+
+def test_target_python_decides_slice_static_arguments() -> None:
+    # XLA410: a slice passed as a jax.jit static argument is unhashable before Python 3.12 (jax 0.10.2 on
+    # 3.11 measured: ValueError: Non-hashable static arguments are not supported), hashable from 3.12
+    src = """
+    import jax
+    from functools import partial
+
+    @partial(jax.jit, static_argnums=1)
+    def window(x, s):
+        return x[:, s]
+
+    def run(x):
+        return window(x, slice(1, 4))
+    """
+    def codes(target: tuple[int, int]) -> list[str]:
+        result = check_source(textwrap.dedent(src), "snippet.py", target_python=target)
+        return [d.code for d in result.diagnostics]
+
+    assert codes((3, 11)) == ["XLA410"]
+    assert codes((3, 12)) == []
