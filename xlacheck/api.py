@@ -142,9 +142,9 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
     found = discover(paths, settings)
     cache = None
     if settings.cache:
-        cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint()
-                                                                             + ("+preview" if settings.preview else "")
-                                                                             + ("+torch-xla" if settings.torch_xla else "")))
+        modes = ("+preview" if settings.preview else "") + ("+torch-xla" if settings.torch_xla else "")
+        modes += "+py%d.%d" % settings.target_python  # what the rules assume of the language
+        cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint() + modes))
     files = list(found.files)
     outcomes = _project_pass(_Plan(settings, cache, fix), files)
     missing: list[_Outcome] = [
@@ -288,6 +288,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["literals"] = literals  # what every call of the run passes to its functions
     if unreached:
         extra["unreached"] = unreached  # nothing in the project runs this module
+    if plan.settings.target_version is not None:
+        extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
     if rel is not None and (plan.settings.torch_xla or jit_compiled):
         from xlacheck.engine import is_test_file
 

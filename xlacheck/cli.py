@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import xlacheck
-from xlacheck.config import ALL_FILES, ConfigError, Settings, check_selector
+from xlacheck.config import ALL_FILES, ConfigError, Settings, check_selector, parse_target_version
 from xlacheck.reporters import FORMATS, ReportOptions
 
 log = logging.getLogger("xlacheck")
@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--torch-xla", action="store_true",
                      help="the torch code runs on XLA devices: training steps, no_grad functions and module forwards "
                           "count as torch_xla steps without a torch_xla import (config: torch-xla = true)")
+    run.add_argument("--target-version", metavar="pyXY",
+                     help="the oldest Python the code runs on, e.g. py311 (config: target-version; default: "
+                          "requires-python's lower bound, else this interpreter's)")
     run.add_argument("--jit-compiled", action="store_true",
                      help="the TensorFlow/JAX code runs under XLA (tf.function(jit_compile=True), jax.jit, Keras "
                           "jit_compile) from a caller elsewhere: functions and model/layer methods are compiled roots "
@@ -170,6 +173,8 @@ def _settings(args: argparse.Namespace) -> Settings:
                                  "torch_xla": base.torch_xla or getattr(args, "torch_xla", False)}
     if getattr(args, "jit_compiled", False):
         fields["jit_compiled"] = (ALL_FILES,)
+    if getattr(args, "target_version", None) is not None:
+        fields["target_version"] = parse_target_version(args.target_version, "--target-version")
     if args.no_respect_gitignore:
         fields["respect_gitignore"] = False
     if args.jobs is not None:

@@ -54,7 +54,25 @@ CONFIG_KEYS: tuple[str, ...] = (
     "respect-gitignore",
     "torch-xla",
     "jit-compiled",
+    "target-version",
 )
+TARGET_VERSION_RE = re.compile(r"py3(\d{1,2})")  # "py311", as ruff spells it
+# requires-python's lower bound: ">=3.10", "~=3.11", "==3.12.*", ">3.9" (the first such clause)
+_REQUIRES_PYTHON_FLOOR = re.compile(r"(?:>=|~=|==|>)\s*3\.(\d{1,2})")
+
+
+def parse_target_version(value: object, source: str) -> tuple[int, int]:
+    """``"py311"`` -> ``(3, 11)``; anything else is a one-line error naming ``source`` and the form."""
+    match = TARGET_VERSION_RE.fullmatch(value) if isinstance(value, str) else None
+    if match is None or int(match.group(1)) < 8:
+        raise ConfigError(f'{source}: expected a Python version like "py311" (py38 or later), got {value!r}')
+    return 3, int(match.group(1))
+
+
+def requires_python_floor(spec: object) -> tuple[int, int] | None:
+    """The oldest Python a ``[project] requires-python`` specifier admits (None: no lower bound read)."""
+    match = _REQUIRES_PYTHON_FLOOR.search(spec) if isinstance(spec, str) else None
+    return (3, int(match.group(1))) if match else None
 
 
 class ConfigError(ValueError):
@@ -125,6 +143,9 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
     preview: bool = False  # also run the rules and evidence levels behind --preview
+    # the oldest Python the project runs on: target-version, else [project] requires-python of the same
+    # pyproject.toml; None: the running interpreter's (what the language allows: a slice hashes from 3.12)
+    target_version: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if self.jobs is not None and self.jobs < 1:
@@ -157,7 +178,13 @@ class Settings:
                 f'{where}: expected a table of settings, got {table!r}; write `[tool.xlacheck]` on its own line '
                 'with keys below it, e.g. select = ["XLA1"] (an empty table turns xlacheck on with defaults)'
             )
-        return cls.from_mapping(table, root=path.resolve().parent, source=where, config_file=path)
+        settings = cls.from_mapping(table, root=path.resolve().parent, source=where, config_file=path)
+        project = data.get("project") if path.name == "pyproject.toml" else None
+        if settings.target_version is None and isinstance(project, Mapping):
+            floor = requires_python_floor(project.get("requires-python"))
+            if floor is not None:
+                settings = replace(settings, target_version=floor)
+        return settings
 
     @classmethod
     def from_mapping(
@@ -215,6 +242,8 @@ class Settings:
             else:
                 raise ConfigError(f'{source} jit-compiled: expected true, false or a list of globs like '
                                   f'["src/models/**"], got {value!r}')
+        if "target-version" in table:
+            kwargs["target_version"] = parse_target_version(table["target-version"], f"{source} target-version")
         if "per-file-ignores" in table:
             value = table["per-file-ignores"]
             if not isinstance(value, Mapping):
@@ -270,6 +299,11 @@ class Settings:
         return tuple(
             code for pattern, codes in self.per_file_ignores if Glob(pattern).matches(rel_path) for code in codes
         )
+
+    @property
+    def target_python(self) -> tuple[int, int]:
+        """The Python the rules assume: ``target_version``, else the running interpreter's."""
+        return self.target_version or (sys.version_info[0], sys.version_info[1])
 
     def declares_jit(self, rel_path: str) -> bool:
         """``jit-compiled`` covers this root-relative POSIX path: its TF/JAX functions and model/layer

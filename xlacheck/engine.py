@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from xlacheck.analysis import is_main_guard
 from xlacheck.analysis.contexts import Certainty, Level, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
@@ -53,25 +54,27 @@ def _count_lines(source: str) -> int:
 
 
 def check_source(source: str, path: str, *, select: Callable[[str], bool] | None = None,
-                 preview: bool = False, torch_xla: bool = False, jit_compiled: bool = False) -> FileResult:
+                 preview: bool = False, torch_xla: bool = False, jit_compiled: bool = False,
+                 target_python: tuple[int, int] | None = None) -> FileResult:
     """Lint one file's source. Diagnostics are sorted by (line, col, code); nothing is filtered.
     ``preview`` also runs the rules and evidence levels behind ``--preview``. ``torch_xla``: the
     caller declares that this file's torch code runs on an XLA device (training steps and module
     forwards count as torch_xla steps without a torch_xla import). ``jit_compiled``: the caller
     declares that this file's TensorFlow/JAX functions and model/layer methods run under XLA
-    (compiled roots unless the code shows they run on the host: docs/configuration.md)."""
+    (compiled roots unless the code shows they run on the host: docs/configuration.md).
+    ``target_python``: the oldest Python the code runs on (``None``: the running interpreter's)."""
     return check_source_and_tree(source, path, select=select, preview=preview, torch_xla=torch_xla,
-                                 jit_compiled=jit_compiled)[0]
+                                 jit_compiled=jit_compiled, target_python=target_python)[0]
 
 
 def check_source_and_tree(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
-    torch_xla: bool = False, jit_compiled: bool = False,
+    torch_xla: bool = False, jit_compiled: bool = False, target_python: tuple[int, int] | None = None,
 ) -> tuple[FileResult, ast.Module | None]:
     """:func:`check_source`, plus the parsed tree (None when it does not parse), so a caller that
     attaches fixes does not parse the file a second time."""
     checked = check_file(source, path, select=select, preview=preview, torch_xla=torch_xla,
-                         jit_compiled=jit_compiled)
+                         jit_compiled=jit_compiled, target_python=target_python)
     return checked.result, checked.tree
 
 
@@ -120,8 +123,7 @@ def _script_named_like_a_test(tree: ast.Module, path: str) -> bool:
         if isinstance(n, ast.Import) and any(a.name.split(".")[0] in ("pytest", "unittest") for a in n.names) \
                 or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in ("pytest", "unittest"):
             return False
-        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and isinstance(n.test.left, ast.Name) \
-                and n.test.left.id == "__name__":
+        if is_main_guard(n):
             main = True
     return main
 
@@ -130,7 +132,7 @@ def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
     test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
-    unreached: str | None = None,
+    unreached: str | None = None, target_python: tuple[int, int] | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -138,7 +140,8 @@ def check_file(
     the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``);
     ``literals``: what every call of the project passes to this file's functions
     (:func:`xlacheck.analysis.project.call_literals`); ``unreached``: why nothing in the project runs
-    this module (:func:`xlacheck.analysis.project.unreached_modules`)."""
+    this module (:func:`xlacheck.analysis.project.unreached_modules`); ``target_python``: the oldest
+    Python the project runs on (``None``: the running interpreter's)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -152,10 +155,11 @@ def check_file(
     summary: list[Summary] = []
     try:
         diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
-                                             jit_compiled, test_file, literals, unreached)
+                                             jit_compiled, test_file, literals, unreached, target_python)
         if unreached is not None:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
-                                                 test_file, literals, unreached, diagnostics, set_aside)
+                                                 test_file, literals, unreached, diagnostics, set_aside,
+                                                 target_python)
     except RuleCrash as crash:
         logger.exception("rule %s crashed on %s", crash.code, path)
         return CheckedFile(FileResult(path, error=FileError(path, f"internal error in rule {crash.code}: "
@@ -174,7 +178,7 @@ def _set_aside_as_unreached(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, preview: bool, torch_xla: bool,
     project: Mapping[str, ProjectFact] | None, jit_compiled: bool, test_file: bool | None,
     literals: Mapping[str, Mapping[str, object]] | None, unreached: str, diagnostics: list[Diagnostic],
-    set_aside: list[SetAside],
+    set_aside: list[SetAside], target_python: tuple[int, int] | None,
 ) -> list[SetAside]:
     """What the unreached-module fact took away: the file checked again as if the project ran it, less
     what the run reports or set aside already. Only files the project pass found unreached (torch
@@ -182,7 +186,7 @@ def _set_aside_as_unreached(
     seen = {(d.code, d.start.line, d.start.col) for d in diagnostics}
     seen |= {(s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col) for s in set_aside}
     reached, reached_aside = _check_tree(tree, path, select, [], preview, torch_xla, project, None, jit_compiled,
-                                         test_file, literals, None)
+                                         test_file, literals, None, target_python)
     out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
            for d in reached if (d.code, d.start.line, d.start.col) not in seen]
     return out + [s for s in reached_aside if (s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col)
@@ -194,6 +198,7 @@ def _check_tree(
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
+    target_python: tuple[int, int] | None = None,
 ) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -204,6 +209,8 @@ def _check_tree(
     if literals:
         facts.call_literals = literals
     facts.unreached = unreached
+    if target_python is not None:
+        facts.target_python = target_python
     if not facts.aliases.frameworks:
         if summary is not None:
             summary.append(summarize(facts, tree))

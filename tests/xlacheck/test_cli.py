@@ -97,6 +97,7 @@ def test_command_line_overrides_config(project: Path, capsys) -> None:  # type: 
         (("--config", "missing.toml"), "missing.toml: no such config file"),
         (("--statistics", "--format", "sarif"), "--statistics prints text or json"),
         (("--explain", "XLA999"), "--explain XLA999: no such rule; known codes: XLA101"),
+        (("--target-version", "3.12"), '--target-version: expected a Python version like "py311"'),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(project: Path, capsys, argv: tuple[str, ...], needle: str) -> None:  # type: ignore[no-untyped-def]

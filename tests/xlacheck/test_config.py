@@ -8,7 +8,8 @@ import pytest
 from cli_fakes import TF_HEADER, fake_engine  # noqa: F401  (fixture)
 
 from xlacheck.api import check_paths
-from xlacheck.config import CONFIG_KEYS, DEFAULT_EXCLUDE, ConfigError, RuleSelection, Settings, find_config
+from xlacheck.config import (CONFIG_KEYS, DEFAULT_EXCLUDE, ConfigError, RuleSelection, Settings, find_config,
+                             requires_python_floor)
 from xlacheck.globs import Glob
 
 BODY = TF_HEADER + "y = x.numpy()\nif tf.reduce_any(m):\n    pass\nz = tf.boolean_mask(x, m)\n"
@@ -121,6 +122,47 @@ def test_jit_compiled(tmp_path: Path) -> None:
     for bad in ("yes", ["models/**", 3], [""]):
         with pytest.raises(ConfigError, match=r"jit-compiled: expected true, false or a list of globs"):
             Settings.from_mapping({"jit-compiled": bad}, root=tmp_path)
+
+
+JAX_SLICE_STATIC = """import jax
+from functools import partial
+
+@partial(jax.jit, static_argnums=1)
+def window(x, s):
+    return x[:, s]
+
+def run(x):
+    return window(x, slice(1, 4))
+"""
+
+
+def test_target_version(tmp_path: Path) -> None:
+    """A slice is a hashable static argument from Python 3.12 on: XLA410 flags it only for a project whose
+    oldest Python is older (target-version, else requires-python's lower bound); the cache keeps them apart."""
+    (tmp_path / "window.py").write_text(JAX_SLICE_STATIC)
+    codes = []
+    for toml in ('[tool.xlacheck]\ntarget-version = "py311"\n', '[tool.xlacheck]\ntarget-version = "py312"\n',
+                 '[project]\nrequires-python = ">=3.10,<3.14"\n[tool.xlacheck]\n',
+                 '[project]\nrequires-python = ">=3.12"\n[tool.xlacheck]\n'):
+        (tmp_path / "pyproject.toml").write_text(toml)
+        codes.append([d.code for d in check_paths([tmp_path], Settings.from_pyproject(tmp_path)).diagnostics])
+    assert codes == [["XLA410"], [], ["XLA410"], []]
+    settings = Settings.from_pyproject(tmp_path)
+    assert settings.target_version == (3, 12) == settings.target_python
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.12"\n[tool.xlacheck]\n'
+                                             'target-version = "py310"\n')  # the explicit key wins
+    assert Settings.from_pyproject(tmp_path).target_version == (3, 10)
+    for bad in ("3.11", "py27", 311):
+        with pytest.raises(ConfigError, match='target-version: expected a Python version like "py311"'):
+            Settings.from_mapping({"target-version": bad}, root=tmp_path)
+
+
+@pytest.mark.parametrize(("spec", "floor"), [
+    (">=3.10", (3, 10)), ("~=3.11", (3, 11)), ("==3.12.*", (3, 12)), (">= 3.9, <4", (3, 9)), ("<3.13", None),
+    ("", None), (None, None),
+])
+def test_requires_python_floor(spec: object, floor: tuple[int, int] | None) -> None:
+    assert requires_python_floor(spec) == floor
 
 
 def test_jit_compiled_is_part_of_the_cache_key(tmp_path: Path) -> None:

@@ -134,6 +134,15 @@ def test_json_and_sarif_carry_them_apart(tmp_path: Path, capsys: pytest.CaptureF
         "unreached-module", "once-per-run"}
 
 
+def test_github_annotations_give_them_one_notice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, PROJECT)
+    main([str(tmp_path), "--no-cache", "--format", "github"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines] == ["::warning", "::warning", "::notice"]  # host syncs: slow
+    assert lines[-1] == ("::notice title=xlacheck::2 findings set aside by project facts (1 unreached module, 1 once "
+                         "per run); run xlacheck --show-set-aside to list them.")
+
+
 def test_fix_never_touches_them_and_they_follow_the_fixed_text(tmp_path: Path) -> None:
     _write(tmp_path, PROJECT)
     orphan = (tmp_path / "pkg/orphan.py").read_text()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import TypeGuard
 
 # Fields that hold no node worth visiting: identifiers and literals (never nodes), expression
 # contexts and operator singletons (shared objects, not places in the file). Skipping them, `ctx`
@@ -54,6 +55,18 @@ def argument(e: ast.Call, index: int, keyword: str) -> ast.expr | None:
     if index < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:index + 1]):
         return e.args[index]
     return None
+
+
+def is_main_guard(node: ast.AST) -> TypeGuard[ast.If]:
+    """``if __name__ == "__main__":`` (either operand order): the block a file runs when it is
+    executed as a script. The one AST reading of it; the project scan, which reads files as text
+    without parsing them, has its text twin (``project._MAIN_GUARD``)."""
+    if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+            and isinstance(node.test.ops[0], ast.Eq)):
+        return False
+    sides = (node.test.left, node.test.comparators[0])
+    return any(isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
+               for a, b in (sides, sides[::-1]))
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:

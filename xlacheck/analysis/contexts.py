@@ -42,6 +42,7 @@ A compile-failure claim never fires at ``HOST`` or ``EAGER``; :attr:`FunctionInf
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
@@ -382,6 +383,9 @@ class ModuleFacts:
     # why nothing in the project runs this module (analysis.project.unreached_modules; set by the engine
     # from the project pass): its torch code is no step of any run
     unreached: str | None = None
+    # the oldest Python the project runs on (config target-version / requires-python, else the running
+    # interpreter; set by the engine): what the language allows, e.g. whether a slice is hashable (3.12)
+    target_python: tuple[int, int] = sys.version_info[:2]
 
     def __post_init__(self) -> None:
         self.external_call_ids = {id(c) for *_, c in self.external_calls if c is not None}

@@ -16,7 +16,8 @@ import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from xlacheck import op_table
+from xlacheck import api_table, op_table
+from xlacheck.analysis import walk
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
 
@@ -203,3 +204,33 @@ def model_layers(built: BuiltObject, objects: ObjectScope) -> list[tuple[ast.exp
                         following.append(bound)
         frontier = following
     return found
+
+
+TF_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+
+
+def variable_constructor(name: str) -> bool:
+    """``tf.Variable`` and what the API table says returns a variable and is named for it
+    (``tf.keras.backend.variable``, ``keras.Variable``); not ``assign_add`` and the like, which
+    return the variable they update."""
+    if name in TF_VARIABLES:
+        return True
+    fact = api_table.fact_for(name)
+    return fact is not None and fact.returns == "variable" and name.rsplit(".", 1)[-1] in ("Variable", "variable")
+
+
+def is_creation_guard(test: ast.expr) -> bool:
+    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard."""
+    for sub in walk(test):
+        if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
+            return True
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr":
+            return True
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
+
+
+def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
+    """``node`` sits in a branch of an ``if`` of ``func`` whose test is a singleton guard
+    (:func:`is_creation_guard`): what it builds is built once, on the first call (or trace)."""
+    return any(isinstance(n, ast.If) and is_creation_guard(n.test)
+               and any(sub is node for branch in n.body + n.orelse for sub in walk(branch)) for n in walk(func))

@@ -321,6 +321,7 @@ _IMPORT = re.compile(r"^[ \t]*import[ \t]+((?:[^\n#;\\]|\\\n)+)", re.M)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _RUN_MODULE = re.compile(r"-m[ \t]+([A-Za-z_][\w.]*)")
 _SCRIPT = re.compile(r"(?<![\w\-. /])[\w\-. /]*\.py\b")  # anchored where a run starts: linear time
+# the text twin of analysis.is_main_guard: this scan reads files without parsing them
 _MAIN_GUARD = re.compile(r"__name__\s*==\s*['\"]__main__['\"]|['\"]__main__['\"]\s*==\s*__name__")
 _TOP_CALL = re.compile(r"^[A-Za-z_][\w.]*\(", re.M)  # a statement at column 0 that calls: the file runs as a script
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from xlacheck._data import load_json
-from xlacheck.analysis import TRY_STATEMENTS, walk
+from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
 from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
@@ -549,19 +549,38 @@ class _Builder:
     def _function_attrs(self) -> dict[str, str]:
         """``self.<attr>`` names that every assignment in the file binds to one same torch function that
         returns a tensor, referenced and not called (``self.monitor_op = torch.lt``): calling the attribute
-        calls that function."""
+        calls that function. Keyed by attribute name over the whole file: a name bound otherwise anywhere
+        (another class, a tuple or loop target, ``with ... as``) is unknown everywhere, never a wrong function."""
         if self._function_attr_cache is None:
             seen: dict[str, set[str | None]] = {}
+
+            def bind(target: ast.expr, value: ast.expr | None) -> None:
+                """``target = value``; a tuple target takes the items of a tuple value of its length
+                (``self.lt, self.gt = torch.lt, torch.gt``), else an unknown value each."""
+                if isinstance(target, (ast.Tuple, ast.List)):
+                    items = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(
+                        target.elts) and not any(isinstance(e, ast.Starred) for e in (*value.elts, *target.elts)) \
+                        else [None] * len(target.elts)
+                    for t, v in zip(target.elts, items):
+                        bind(t.value if isinstance(t, ast.Starred) else t, v)
+                elif _self_attr(target):
+                    ref = canonical(self.aliases.resolve(value)) if isinstance(value, (ast.Name, ast.Attribute)) \
+                        else None
+                    attr = target.attr  # type: ignore[attr-defined]
+                    seen.setdefault(attr, set()).add(ref if _builds_tensor(ref) else None)
+
             for n in walk(self.tree):
-                targets = n.targets if isinstance(n, ast.Assign) else [n.target] \
-                    if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []
-                for t in targets:
-                    if _self_attr(t):
-                        v = getattr(n, "value", None)
-                        ref = canonical(self.aliases.resolve(v)) if isinstance(v, (ast.Name, ast.Attribute)) \
-                            and not isinstance(n, ast.AugAssign) else None
-                        attr = t.attr  # type: ignore[attr-defined]
-                        seen.setdefault(attr, set()).add(ref if _builds_tensor(ref) else None)
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        bind(t, n.value)
+                elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+                    bind(n.target, n.value if isinstance(n, ast.AnnAssign) else None)
+                elif isinstance(n, (ast.For, ast.AsyncFor)):
+                    bind(n.target, None)  # `for self.x in ...`: not one function
+                elif isinstance(n, (ast.With, ast.AsyncWith)):
+                    for item in n.items:
+                        if item.optional_vars is not None:
+                            bind(item.optional_vars, None)
             self._function_attr_cache = {a: next(iter(v)) for a, v in seen.items()  # type: ignore[misc]
                                          if len(v) == 1 and None not in v}
         return self._function_attr_cache
@@ -1081,9 +1100,7 @@ class _Builder:
         nothing else in the file names them (no other call, never handed on as a value). A host read
         in their straight-line code reads a result once (a parity check, a conversion, a report), not
         in every step; the bodies of their loops still run per iteration."""
-        mains = [st for st in self.tree.body if isinstance(st, ast.If) and isinstance(st.test, ast.Compare)
-                 and isinstance(st.test.left, ast.Name) and st.test.left.id == "__name__"
-                 and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in st.test.comparators)]
+        mains = [st for st in self.tree.body if is_main_guard(st)]
         if not mains:
             return set()
         funcs = {f.name: f.node for f in self.facts.functions if f.parent is None and f.cls is None

@@ -1,13 +1,15 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
 
 ``::error file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::message``; findings that
-compile but are slow or recompile are ``::warning``. Values are escaped as the runner expects
+compile but are slow or recompile are ``::warning``; findings that project facts set aside, one
+``::notice`` counting them. Values are escaped as the runner expects
 (``%``, CR and LF everywhere; also ``:`` and ``,`` inside properties).
 """
 
 from __future__ import annotations
 
 from xlacheck.diagnostics import RunResult, Severity
+from xlacheck.reporters.text import set_aside_line
 
 
 def _data(text: str) -> str:
@@ -34,4 +36,8 @@ def render(result: RunResult) -> str:
             f"endLine={d.end.line},endColumn={d.end.col + 1},"
             f"title={_prop(d.code)}::{_data(_cell(d.cell) + d.code + ' ' + d.message)}"
         )
+    # findings project facts set aside fail nothing and annotate no line; one notice says they exist
+    aside = set_aside_line(result, "run xlacheck --show-set-aside to list them")
+    if aside is not None:
+        out.append(f"::notice title=xlacheck::{_data(aside)}")
     return "".join(line + "\n" for line in out)

@@ -141,13 +141,18 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
 _REASON_WORDS = {SetAsideReason.UNREACHED_MODULE: "unreached module", SetAsideReason.ONCE_PER_RUN: "once per run"}
 
 
-def set_aside_summary(result: RunResult, options: ReportOptions, s: _Style) -> list[str]:
-    """One line when project facts set findings aside: how many, per fact, and how to list them."""
+def set_aside_line(result: RunResult, tail: str) -> str | None:
+    """How many findings project facts set aside, per fact, then ``tail`` (how to list them); None: none."""
     aside = result.set_aside
     if not aside:
-        return []
+        return None
     counts = Counter(a.reason for a in aside)
     parts = ", ".join(f"{counts[r]} {_REASON_WORDS.get(r, r.value)}" for r in SetAsideReason if counts[r])
-    tail = "listed above" if options.show_set_aside else "use --show-set-aside to list them"
-    return [s(f"{_plural(len(aside), 'finding')} set aside by project facts ({parts}); {tail}.", "dim")]
+    return f"{_plural(len(aside), 'finding')} set aside by project facts ({parts}); {tail}."
+
+
+def set_aside_summary(result: RunResult, options: ReportOptions, s: _Style) -> list[str]:
+    """One line when project facts set findings aside: how many, per fact, and how to list them."""
+    line = set_aside_line(result, "listed above" if options.show_set_aside else "use --show-set-aside to list them")
+    return [] if line is None else [s(line, "dim")]
 

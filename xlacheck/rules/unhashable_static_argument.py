@@ -39,6 +39,7 @@ _UNHASHABLE_LITERALS: dict[type[ast.AST], str] = {
 
 # Builtins that always return a new mutable container (unhashable), unless this file rebinds the name.
 # `slice` objects hash only from Python 3.12 on (jax 0.10.2 runs on 3.11: measured ValueError).
+_SLICE_HASHABLE = (3, 12)  # a project whose oldest Python is 3.12 or later may pass slices (config target-version)
 _UNHASHABLE_BUILTINS = {"list": "a list", "sorted": "a list", "dict": "a dict", "set": "a set", "slice": "a slice"}
 
 
@@ -64,7 +65,8 @@ class UnhashableStaticArgument(ModuleRule):
     call runs in), an object of a class of this file that cannot be hashed (a dataclass without
     `frozen=True`, a class with `__eq__` and no `__hash__`), a list, dict or set literal, or a
     call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) or a
-    `slice(...)` (hashable only from Python 3.12) (also
+    `slice(...)` (hashable only from Python 3.12: flagged when the project's oldest Python,
+    config `target-version` or `requires-python`, else the running interpreter, is older) (also
     through a name assigned once, an array method such as `.astype(...)` of a JAX array, or one
     level of calls: a parameter of the enclosing function that a call of it in this file passes
     such a value); a static parameter annotated with such a type (`cfg: Config`, `sizes: list[int]`,
@@ -204,10 +206,11 @@ class UnhashableStaticArgument(ModuleRule):
                             'arguments for its cache and lists are unhashable (ValueError: Non-hashable static '
                             'arguments are not supported); pass a tuple'),
                 )),
-        # a slice object (reports17, after jax#3708): unhashable on Python 3.11
+        # a slice object (reports17, after jax#3708): unhashable on Python 3.11 (a project whose oldest
+        # Python is 3.12, target-version = "py312", is not flagged: tests/xlacheck/test_shared_facts.py)
         Example("import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\n"
                 "def window(x, s):\n    return x[:, s]\ndef run(x):\n    return window(x, slice(1, 4))\n",
-                expected=(
+                target_python=(3, 11), expected=(
                     (7, 22, 'static argument `s` of jitted `window` receives a slice: jax.jit hashes static '
                             'arguments for its cache and slices are unhashable (ValueError: Non-hashable static '
                             'arguments are not supported); pass its bounds as a tuple and slice inside (slices '
@@ -284,7 +287,8 @@ class UnhashableStaticArgument(ModuleRule):
             return what
         if isinstance(arg, ast.Call):
             if isinstance(arg.func, ast.Name) and arg.func.id in _UNHASHABLE_BUILTINS \
-                    and not _rebinds_builtin(index, arg.func.id):
+                    and not _rebinds_builtin(index, arg.func.id) \
+                    and (arg.func.id != "slice" or ctx.facts.target_python < _SLICE_HASHABLE):
                 return _UNHASHABLE_BUILTINS[arg.func.id]  # list(shape), sorted(cols), set(keys)
             if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
                 return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"

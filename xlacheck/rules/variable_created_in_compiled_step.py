@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck import api_table
 from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS, Certainty
 from xlacheck.analysis.module_index import ModuleIndex
+from xlacheck.analysis.objects import TF_VARIABLES, under_creation_guard, variable_constructor
 from xlacheck.analysis.tables import VARIABLE_OWNERS
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
 _METRIC_PREFIX = "tf.keras.metrics."
 _OPTIMIZER_PREFIX = "tf.keras.optimizers."
 _LAYER_PREFIX = "tf.keras.layers."
 _TF_FUNCTION_ENTRY = ("decorated with tf.function", "wrapped in tf.function")
-
-
-def _variable_constructor(name: str) -> bool:
-    """``tf.Variable`` and what the API table says returns a variable and is named for it
-    (``tf.keras.backend.variable``, ``keras.Variable``); not ``assign_add`` and the like, which
-    return the variable they update."""
-    if name in _VARIABLES:
-        return True
-    fact = api_table.fact_for(name)
-    return fact is not None and fact.returns == "variable" and name.rsplit(".", 1)[-1] in ("Variable", "variable")
 
 
 def _stateful(name: str, prefix: str) -> bool:
@@ -38,23 +27,9 @@ def _stateful(name: str, prefix: str) -> bool:
 _STATE_METHODS = frozenset({"__init__", "build"})
 
 
-def _is_creation_guard(test: ast.expr) -> bool:
-    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard."""
-    for sub in ast.walk(test):
-        if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
-            return True
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr":
-            return True
-    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
-
-
 def _guarded(index: ModuleIndex, node: ast.AST, func: ast.AST) -> bool:
-    for anc in index.ancestors(node):
-        if anc is func:
-            return False
-        if isinstance(anc, ast.If) and _is_creation_guard(anc.test):
-            return True
-    return index.eager_only(node)  # tf.init_scope() / executing_eagerly(): not traced
+    """Built once (a singleton guard), or outside the trace (``tf.init_scope()``, ``executing_eagerly()``)."""
+    return under_creation_guard(node, func) or index.eager_only(node)
 
 
 class VariableCreatedInCompiledStep(ModuleRule):
@@ -219,8 +194,8 @@ class VariableCreatedInCompiledStep(ModuleRule):
 
 def _creates(name: str) -> str | None:
     """What a call of ``name`` creates that holds a tf.Variable, in words; None for anything else."""
-    if _variable_constructor(name):
-        return "tf.Variable" if name in _VARIABLES else f"variable ({name})"
+    if variable_constructor(name):
+        return "tf.Variable" if name in TF_VARIABLES else f"variable ({name})"
     if name in VARIABLE_OWNERS:
         return f"random generator ({name}, which holds a tf.Variable)"
     if _stateful(name, _METRIC_PREFIX):

@@ -6,19 +6,9 @@ import ast
 
 from xlacheck.analysis import argument
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.objects import under_creation_guard, variable_constructor
 from xlacheck.analysis.values import DATA, LOOP, PARAM, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name
-from xlacheck.rules.variable_created_in_compiled_step import _is_creation_guard, _variable_constructor
-
-
-def _first_call_only(node: ast.AST, func: ast.AST) -> bool:
-    """The creation sits under a singleton guard (``if self.v is None:``): the first trace creates it
-    (XLA405 reports the unguarded form)."""
-    for n in ast.walk(func):
-        if isinstance(n, ast.If) and _is_creation_guard(n.test) \
-                and any(sub is node for b in n.body for sub in ast.walk(b)):
-            return True
-    return False
 
 
 class VariableInitializedFromTracedData(Rule):
@@ -103,7 +93,7 @@ class VariableInitializedFromTracedData(Rule):
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
         name = call_name(node, ctx)
-        if name is None or not _variable_constructor(name) or ctx.function.jax:
+        if name is None or not variable_constructor(name) or ctx.function.jax:
             return
         init = argument(node, 0, "initial_value")
         if init is None:
@@ -111,7 +101,7 @@ class VariableInitializedFromTracedData(Rule):
         k = ctx.flags(init)
         if not is_tensor(k) or not k & TENSOR or k & VARIABLE or not k & (DATA | PARAM | LOOP):
             return
-        if not _first_call_only(node, ctx.function.node):
+        if not under_creation_guard(node, ctx.function.node):  # XLA405 reports the unguarded form
             return
         ctx.report(self, node,
                    f"{name} created on the first call of XLA-compiled code ({ctx.function.evidence}) from the values "
