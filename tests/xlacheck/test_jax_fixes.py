@@ -580,6 +580,71 @@ def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
         assert result.fix is None or not result.fix.edits
 
 
+# XLA207: the static parameter named at every place the function is handed to jax.jit, as the
+# detection finds them (a wrapping call, a partial decorator naming some already), and through a
+# helper that only the jitted function calls
+JIT_SITES = {
+    "wrapping_call": ("def pad_to(x, n):\n    return jnp.zeros((n,)) + jnp.sum(x)\n\n\nstep = jax.jit(pad_to)\n",
+                      "step = jax.jit(pad_to, static_argnames=(\"n\",))\n", "step"),
+    "partial_naming_others": (
+        "import functools\n\n\n@functools.partial(jax.jit, static_argnames=(\"axis\",))\n"
+        "def step(x, n, axis):\n    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"axis\", \"n\"))\n", "step"),
+    # with static_argnums only, jax.jit finds names from positions; a position joins them
+    "partial_numbering_others": (
+        "from functools import partial\n\n\n@partial(jax.jit, static_argnums=(2,))\n"
+        "def step(x, n, axis):\n    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n",
+        "@partial(jax.jit, static_argnums=(2, 1))\n", "step"),
+    "partial_call": ("from functools import partial\n\n\ndef pad_to(x, n, axis=0):\n"
+                     "    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
+                     "step = partial(jax.jit, static_argnums=(2,))(pad_to)\n",
+                     "step = partial(jax.jit, static_argnums=(2, 1))(pad_to)\n", "step"),
+    "helper_of_the_jitted_function": (
+        "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JIT_SITES))
+def test_a_size_parameter_becomes_static_where_the_function_is_jitted(name, tmp_path):
+    body, expected, entry = JIT_SITES[name]
+    source = HEADER + body
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert expected in fixed, fixed
+    modules = []
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        modules.append(getattr(module, entry))
+    original, rewritten = modules
+    x = jnp.arange(6.0).reshape(2, 3)
+    for n in (2, 5):
+        with jax.disable_jit():
+            expected_value = original(x, n, 1) if "axis" in body else original(x, n)
+        got = rewritten(x, n, 1) if "axis" in body else rewritten(x, n)
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected_value))
+        if "axis" in body:  # passed by keyword, as jax.jit's signature reading allows
+            np.testing.assert_allclose(np.asarray(rewritten(x, n=n, axis=1)), np.asarray(expected_value))
+
+
+def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
+    for body in ("def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\nstep = jax.jit(jax.vmap(pad_to))\n",
+                 "def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\nSTATIC = (1,)\nstep = jax.jit(pad_to, static_argnums=STATIC)\n",
+                 "def helper(x, n):\n    return jnp.zeros((n,))\n\n\n@jax.jit\ndef step(x):\n"
+                 "    return helper(x, jnp.sum(x > 0))\n",
+                 "def helper(x, n):\n    return jnp.zeros((n,))\n\n\nfns = [helper]\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return helper(x, n)\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits, body
+
+
 # XLA207: a window of static length at a traced start -> jax.lax.dynamic_slice_in_dim
 WINDOWS = {
     "window_after_a_traced_start": ("def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2] * 2.0\n",

@@ -161,43 +161,183 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     jax = module_alias(src.tree, "jax")
     if jax is None or not isinstance(node, ast.Call):
         return None
-    jitted = _jitted_function(src, node)
-    if jitted is None:
-        return None
-    function, decorator = jitted
+    function = src.scope_of(node)
     name = canonical(src, node.func)
-    if name is None or api_table.fact_for(name) is None:
+    if not isinstance(function, ast.FunctionDef) or name is None or api_table.fact_for(name) is None:
         return None
-    value = _StaticValue(src, function)
     arguments = static_arguments(name, node)
-    if not arguments or not all(value.read(argument) for _, argument in arguments):
+    made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
+    if made is None:
         return None
-    static = value.names
-    if not static:
-        return None
-    edits = [*_static_decorator(src, decorator, static), *value.edits]
+    static, edits = made
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
                     "value while tracing", edits, [RECOMPILES])
 
 
-def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, ast.expr] | None:
-    """The function around ``node`` and its decorator, when its only decorator is ``@jax.jit`` (the
-    one a static-argument fix rewrites)."""
-    function = src.scope_of(node)
-    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+_HOPS = 1  # helpers followed from a shape argument up to the jax.jit function that calls them
+
+
+def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
+                  hops: int) -> tuple[list[str], list[Edit]] | None:
+    """The parameters to make static, and the edits, for ``exprs`` (read in ``function``) to be
+    Python values while it is traced: the parameters they read (:class:`_StaticValue`) static at
+    ``function``'s jax.jit sites (:func:`jit_sites`); or, for a helper that is not handed to
+    jax.jit but only called by name from functions (at most ``hops`` calls up), the arguments its
+    callers pass for those parameters made Python values the same way in each caller. With every
+    call passing a Python value, the helper's parameter is one in every trace."""
+    value = _StaticValue(src, function)
+    if not all(value.read(e) for e in exprs) or not value.names:
         return None
-    decorator = function.decorator_list[0]
-    return (function, decorator) if canonical(src, decorator) == "jax.jit" else None
+    sites = jit_sites(src, function)
+    if sites:
+        made = _static_decorator(src, function, sites, value.names)
+        return None if made is None else (value.names, [*made, *value.edits])
+    callers = _callers(src, function) if hops > 0 else None
+    if not callers:
+        return None
+    static: list[str] = []
+    edits = list(value.edits)
+    for caller, passed in callers:
+        args = [_passed_for(function, call, p) for call in passed for p in value.names]
+        if any(a is None for a in args):
+            return None
+        made = _static_edits(src, caller, args, hops - 1)  # type: ignore[arg-type]
+        if made is None:
+            return None
+        static += [p for p in made[0] if p not in static]
+        edits += [e for e in made[1] if e not in edits]
+    return static, edits
 
 
-def _static_decorator(src: Source, decorator: ast.expr, static: list[str]) -> list[Edit]:
-    """``@jax.jit`` -> ``@functools.partial(jax.jit, static_argnames=(...))`` naming ``static``,
-    with ``import functools`` where the module has none."""
+def _callers(src: Source, function: ast.FunctionDef) -> list[tuple[ast.FunctionDef, list[ast.Call]]] | None:
+    """The functions that call ``function`` by name, with their calls; None when its name is read
+    any other way (handed on, wrapped) or called outside a function."""
+    out: dict[int, tuple[ast.FunctionDef, list[ast.Call]]] = {}
+    for ref in src.loads_of(function.name, src.scope_of(function)):
+        call = src.parents.get(ref)
+        caller = src.scope_of(ref)
+        if not (isinstance(call, ast.Call) and call.func is ref and isinstance(caller, ast.FunctionDef)) \
+                or caller is function:
+            return None
+        out.setdefault(id(caller), (caller, []))[1].append(call)
+    return list(out.values())
+
+
+def _passed_for(function: ast.FunctionDef, call: ast.Call, param: str) -> ast.expr | None:
+    """What ``call`` passes for ``param`` of ``function`` (its default when it passes nothing);
+    None when unpacked arguments leave it unknown."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    if param in positional and positional.index(param) < len(call.args):
+        return call.args[positional.index(param)]
+    passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
+    if passed is not None:
+        return passed
+    defaults = dict(zip(positional[len(positional) - len(function.args.defaults):], function.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(function.args.kwonlyargs, function.args.kw_defaults) if d is not None})
+    return defaults.get(param)
+
+
+def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[ast.expr]] | None:
+    """The function around ``node`` and the places that hand it to ``jax.jit`` (:func:`jit_sites`),
+    when every one of them can name static arguments."""
+    function = src.scope_of(node)
+    if not isinstance(function, ast.FunctionDef):
+        return None
+    sites = jit_sites(src, function)
+    return (function, sites) if sites else None
+
+
+def _jax_jit_partial(src: Source, node: ast.expr) -> bool:
+    """``functools.partial(jax.jit, ...)`` (any spelling of both names), keywords only after ``jax.jit``."""
+    return isinstance(node, ast.Call) and canonical(src, node.func) == "functools.partial" \
+        and len(node.args) == 1 and canonical(src, node.args[0]) == "jax.jit"
+
+
+def jit_sites(src: Source, function: ast.FunctionDef) -> list[ast.expr]:
+    """Where ``function`` is handed to ``jax.jit``, as the contexts model reads it
+    (``analysis/contexts.py``: a decorator or a wrapping call), each a node whose keywords can
+    name static arguments: its one decorator, ``@jax.jit`` or ``@functools.partial(jax.jit,
+    ...)``; else every call in the scope that defines it that wraps its name, ``jax.jit(f, ...)``
+    or ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the
+    function has other decorators, a call site is of another form, or a site passes ``**options``
+    or names static arguments with anything but literals (its static set is not read here)."""
+    if function.decorator_list:
+        if len(function.decorator_list) != 1:
+            return []
+        decorator = function.decorator_list[0]
+        if canonical(src, decorator) == "jax.jit":
+            return [decorator]
+        return [decorator] if _jax_jit_partial(src, decorator) and _literal_static(decorator) else []
+    sites: list[ast.expr] = []
+    for ref in src.loads_of(function.name, src.scope_of(function)):
+        call = src.parents.get(ref)
+        if isinstance(call, ast.Call) and call.func is ref:
+            continue  # called as it is, not compiled there: static arguments change nothing
+        if not (isinstance(call, ast.Call) and call.args and call.args[0] is ref):
+            return []  # handed on some other way (a list, an argument of another wrapper)
+        if canonical(src, call.func) == "jax.jit":
+            site: ast.expr = call
+        elif _jax_jit_partial(src, call.func):
+            site = call.func
+        else:
+            return []
+        if len(call.args) != 1 or not _literal_static(site):  # type: ignore[arg-type]
+            return []
+        sites.append(site)
+    return sites
+
+
+def _literal_static(call: ast.Call) -> bool:
+    """No ``**options`` and static arguments named by literals only (``static_argnums=(1,)``)."""
+    for kw in call.keywords:
+        if kw.arg is None:
+            return False
+        if kw.arg in ("static_argnums", "static_argnames"):
+            values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+            if not all(isinstance(v, ast.Constant) for v in values):
+                return False
+    return True
+
+
+def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[ast.expr], static: list[str]) -> list[Edit] | None:
+    """Each site with ``static`` among its static arguments: ``@jax.jit`` ->
+    ``@functools.partial(jax.jit, static_argnames=(...))`` (with ``import functools`` where the
+    module has none); a call that names none gets ``static_argnames`` (jax.jit finds their
+    positions in the signature). A call that already names some keeps its way of naming them:
+    jax.jit reads the signature only when one of ``static_argnums``/``static_argnames`` is given,
+    and with both it treats as static a parameter passed by position only if ``static_argnums``
+    names it, and one passed by keyword only if ``static_argnames`` does (measured, jax 0.10.2).
+    So a parameter's position joins ``static_argnums`` and its name ``static_argnames``, each where
+    given. None for a keyword-only parameter where only ``static_argnums`` is given."""
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
-    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))")]
-    if module_alias(src.tree, "functools") != "functools":
-        at = Location(_import_line(src), 0)
-        edits.insert(0, Edit(at, at, "import functools\n"))
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    edits: list[Edit] = []
+    for site in sites:
+        if not isinstance(site, ast.Call):
+            edits.append(replace(src, site, f"functools.partial({src.segment(site)}, static_argnames=({names}))"))
+            if module_alias(src.tree, "functools") != "functools" and not any(
+                    e.content == "import functools\n" for e in edits):
+                at = Location(_import_line(src), 0)
+                edits.insert(0, Edit(at, at, "import functools\n"))
+            continue
+        given = {kw.arg: kw.value for kw in site.keywords if kw.arg in ("static_argnums", "static_argnames")}
+        if not given:
+            given = {"static_argnames": ast.Tuple(elts=[], ctx=ast.Load())}
+        added = {"static_argnums": [str(positional.index(p)) for p in static if p in positional],
+                 "static_argnames": [f'"{p}"' for p in static]}
+        if "static_argnames" not in given and len(added["static_argnums"]) < len(static):
+            return None
+        keywords = [f"{kw.arg}={src.segment(kw.value)}" for kw in site.keywords if kw.arg not in given]
+        for kwarg, value in given.items():
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+            kept = [src.segment(v) for v in values]
+            kept += [t for t in added[kwarg] if t not in kept]
+            keywords.append(f"{kwarg}=({', '.join(kept)}{',' if len(kept) == 1 else ''})")
+        # the call written again (an edit is a whole expression)
+        parts = [*(src.segment(a) for a in site.args), *keywords]
+        edits.append(replace(src, site, f"{src.segment(site.func)}({', '.join(parts)})"))
     return edits
 
 
@@ -230,7 +370,7 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     jitted = _jitted_function(src, node)
     if jitted is None:
         return None
-    function, decorator = jitted
+    function, sites = jitted
     value = _StaticValue(src, function)
     if not node.args or not value.read(node.args[0]) or not value.names:
         return None
@@ -250,7 +390,10 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     call = f"{picked}({', '.join(src.segment(a) for a in operands)})"
     inner = [e for e in value.edits if value.within(e, node.args[0])]
     static = value.names
-    edits = [*_static_decorator(src, decorator, static), *[e for e in value.edits if e not in inner],
+    made_static = _static_decorator(src, function, sites, static)
+    if made_static is None:
+        return None
+    edits = [*made_static, *[e for e in value.edits if e not in inner],
              replace(src, node, call)]
     short = name.rsplit(".", 1)[-1]
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit and pick the {short} branch in "
