@@ -603,6 +603,10 @@ JIT_SITES = {
         "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
         "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
         "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # a method wrapped bound: static_argnums count from the parameter after `self`
+    "bound_method": ("class Model:\n    def __init__(self):\n        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
+                     "    def pad(self, x, n, axis):\n        return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
+                     "step = Model().step\n", "self.step = jax.jit(self.pad, static_argnums=(2, 1))\n", "step"),
 }
 
 

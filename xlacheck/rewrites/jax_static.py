@@ -27,6 +27,7 @@ from jax) decorator; ``import functools`` is added when the module has none.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from xlacheck import api_table
 from xlacheck.analysis.tables import static_arguments
@@ -239,7 +240,7 @@ def _passed_for(function: ast.FunctionDef, call: ast.Call, param: str) -> ast.ex
     return defaults.get(param)
 
 
-def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[ast.expr]] | None:
+def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:
     """The function around ``node`` and the places that hand it to ``jax.jit`` (:func:`jit_sites`),
     when every one of them can name static arguments."""
     function = src.scope_of(node)
@@ -255,23 +256,38 @@ def _jax_jit_partial(src: Source, node: ast.expr) -> bool:
         and len(node.args) == 1 and canonical(src, node.args[0]) == "jax.jit"
 
 
-def jit_sites(src: Source, function: ast.FunctionDef) -> list[ast.expr]:
+@dataclass(frozen=True)
+class JitSite:
+    """A place that hands a function to ``jax.jit``: the decorator or the call whose keywords name
+    its static arguments; ``bound``: it wraps the method bound to an object (``jax.jit(self.step)``),
+    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it."""
+
+    node: ast.expr
+    bound: bool = False
+
+
+def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
     """Where ``function`` is handed to ``jax.jit``, as the contexts model reads it
-    (``analysis/contexts.py``: a decorator or a wrapping call), each a node whose keywords can
-    name static arguments: its one decorator, ``@jax.jit`` or ``@functools.partial(jax.jit,
-    ...)``; else every call in the scope that defines it that wraps its name, ``jax.jit(f, ...)``
-    or ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the
-    function has other decorators, a call site is of another form, or a site passes ``**options``
-    or names static arguments with anything but literals (its static set is not read here)."""
+    (``analysis/contexts.py``: a decorator or a wrapping call, ``bound_method``), each a node whose
+    keywords can name static arguments: its one decorator, ``@jax.jit`` or
+    ``@functools.partial(jax.jit, ...)``; else every call that wraps its name in the scope that
+    defines it (a method: ``self.<name>`` in the methods of its class), ``jax.jit(f, ...)`` or
+    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the function
+    has other decorators, its name is read any other way than called or wrapped so, or a site
+    passes ``**options`` or names static arguments with anything but literals (its static set is
+    not read here)."""
     if function.decorator_list:
         if len(function.decorator_list) != 1:
             return []
         decorator = function.decorator_list[0]
         if canonical(src, decorator) == "jax.jit":
-            return [decorator]
-        return [decorator] if _jax_jit_partial(src, decorator) and _literal_static(decorator) else []
-    sites: list[ast.expr] = []
-    for ref in src.loads_of(function.name, src.scope_of(function)):
+            return [JitSite(decorator)]
+        return [JitSite(decorator)] if _jax_jit_partial(src, decorator) and _literal_static(decorator) else []
+    owner = src.parents.get(function)
+    refs: list[ast.expr] = [*src.loads_of(function.name, src.scope_of(function))] if not isinstance(
+        owner, ast.ClassDef) else _bound_reads(src, owner, function.name)
+    sites: list[JitSite] = []
+    for ref in refs:
         call = src.parents.get(ref)
         if isinstance(call, ast.Call) and call.func is ref:
             continue  # called as it is, not compiled there: static arguments change nothing
@@ -285,8 +301,27 @@ def jit_sites(src: Source, function: ast.FunctionDef) -> list[ast.expr]:
             return []
         if len(call.args) != 1 or not _literal_static(site):  # type: ignore[arg-type]
             return []
-        sites.append(site)
+        sites.append(JitSite(site, bound=isinstance(ref, ast.Attribute)))
     return sites
+
+
+def _bound_reads(src: Source, cls: ast.ClassDef, name: str) -> list[ast.expr]:
+    """Every read of attribute ``name`` in ``cls``'s body: ``self.<name>`` in its methods (``self``
+    their first parameter) are the method bound; any other read (``Model.<name>``, ``other.<name>``)
+    comes back as it is, and :func:`jit_sites` refuses it unless it is a plain call."""
+    out: list[ast.expr] = []
+    for node in ast.walk(cls):
+        if not (isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.ctx, ast.Load)):
+            continue
+        method = src.function_of(node)
+        while method is not None and src.parents.get(method) is not cls:
+            method = src.function_of(method)
+        first = method.args.posonlyargs + method.args.args if isinstance(method, ast.FunctionDef) else []
+        if not (first and isinstance(node.value, ast.Name) and node.value.id == first[0].arg):
+            out.append(ast.Name(id=name))  # not the bound method: no call site it can be
+            continue
+        out.append(node)
+    return out
 
 
 def _literal_static(call: ast.Call) -> bool:
@@ -301,7 +336,7 @@ def _literal_static(call: ast.Call) -> bool:
     return True
 
 
-def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[ast.expr], static: list[str]) -> list[Edit] | None:
+def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSite], static: list[str]) -> list[Edit] | None:
     """Each site with ``static`` among its static arguments: ``@jax.jit`` ->
     ``@functools.partial(jax.jit, static_argnames=(...))`` (with ``import functools`` where the
     module has none); a call that names none gets ``static_argnames`` (jax.jit finds their
@@ -314,7 +349,8 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[ast.ex
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
     positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     edits: list[Edit] = []
-    for site in sites:
+    for jit_site in sites:
+        site = jit_site.node
         if not isinstance(site, ast.Call):
             edits.append(replace(src, site, f"functools.partial({src.segment(site)}, static_argnames=({names}))"))
             if module_alias(src.tree, "functools") != "functools" and not any(
@@ -325,7 +361,8 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[ast.ex
         given = {kw.arg: kw.value for kw in site.keywords if kw.arg in ("static_argnums", "static_argnames")}
         if not given:
             given = {"static_argnames": ast.Tuple(elts=[], ctx=ast.Load())}
-        added = {"static_argnums": [str(positional.index(p)) for p in static if p in positional],
+        shift = 1 if jit_site.bound else 0
+        added = {"static_argnums": [str(positional.index(p) - shift) for p in static if p in positional],
                  "static_argnames": [f'"{p}"' for p in static]}
         if "static_argnames" not in given and len(added["static_argnums"]) < len(static):
             return None
