@@ -309,6 +309,14 @@ MASKS = {
     "constant_sized_by_a_unique_count_read_by_items": (  # numpyro issue 853's form
         "def items(b, m):\n    s = jnp.full((jnp.unique(m).size,), 2.0)\n    return b * s[jnp.arange(4) % 3]\n",
         "jnp.unique(m)", "    s = jnp.full((jnp.size(m),), 2.0)\n"),
+    # a named selection read by reductions and for its length (its rows: the mask's hits)
+    "selection_averaged_by_its_length": (
+        "def avg(b, m):\n    sel = b[m > 0.5]\n    return sel.sum() / sel.shape[0]\n", "b[m > 0.5]",
+        "return b.sum(where=m > 0.5) / jnp.count_nonzero(m > 0.5)\n"),
+    "selection_of_a_rebound_array_averaged_by_len": (
+        "def avg(b, m):\n    sel = b[m > 0.5]\n    b = b * 2.0\n    return jnp.sum(sel) / len(sel) + b\n", "b[m > 0.5]",
+        "    sel, sel_mask = b, m > 0.5\n    b = b * 2.0\n"
+        "    return jnp.sum(sel, where=sel_mask) / jnp.count_nonzero(sel_mask) + b\n"),
 }
 
 

@@ -283,7 +283,9 @@ def _created_only(src: Source, jnp: str, node: ast.AST) -> bool:
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     """``pos = x[m]`` whose name is read only inside reductions that :func:`_masked_reduction`
-    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``.
+    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``;
+    a boolean selection's length read beside them in arithmetic with an array (``pos.sum() /
+    pos.shape[0]``, ``len(pos)``) -> ``jnp.count_nonzero(m)``, its rows for a mask of any rank.
     Only where ``pos`` is bound once. Where nothing the selection reads is rebound in the function,
     the assignment goes (each reduction then sees the selection the assignment made); where
     something is (``x = x * jnp.sum(pos)``, a loop carry), the assignment binds the whole array
@@ -312,7 +314,17 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     masks: set[str] = set()
     extra: list[str] = []
     readers = src.loads_of(name, scope)
-    for read in readers:
+    # a boolean selection read by reductions and for its length: the rows counted on the device (the
+    # mask's hits), in arithmetic with an array (read only for its length: _counted_hits)
+    boolean = isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
+    lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
+    if all(lengths):
+        return None
+    for read, length in zip(readers, lengths):
+        if length is not None:
+            edits.append(replace(src, length, f"{jnp}.count_nonzero({named[name][1]})"))
+            masks.add(named[name][1])
+            continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
@@ -554,25 +566,33 @@ def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
 
 
-def _count_read(src: Source, read: ast.AST) -> ast.expr | None:
-    """The expression that reads the length of ``read`` (``v.shape[0]``, ``v.size``, ``len(v)``) where
-    it is an operand of arithmetic with an array (a ``jax`` call, or a name bound to one): there a
-    traced count gives the value the Python int gave (never where it could size a shape)."""
+def _length_read(src: Source, read: ast.AST) -> ast.expr | None:
+    """The expression that reads the length of ``read``: ``v.shape[0]``, ``v.size`` or ``len(v)``."""
     parent = src.parents.get(read)
-    count: ast.expr | None = None
     if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "size":
-        count = parent
-    elif isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
+        return parent
+    if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
         index = src.parents.get(parent)
         if isinstance(index, ast.Subscript) and index.value is parent and int_literal(index.slice) == 0:
-            count = index
+            return index
     elif (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len"
-          and parent.args == [read] and not parent.keywords):
-        count = parent
+          and parent.args == [read] and not parent.keywords and not src.stores_in(src.tree).get("len")):
+        return parent
+    return None
+
+
+def _count_read(src: Source, read: ast.AST, arrays: frozenset[str] = frozenset()) -> ast.expr | None:
+    """The expression that reads the length of ``read`` (:func:`_length_read`) where it is an
+    operand of arithmetic with an array (a ``jax`` call, a name bound to one, or an expression
+    that reads one of the names ``arrays``, which the fix turns into arrays): there a traced count
+    gives the value the Python int gave (never where it could size a shape)."""
+    count = _length_read(src, read)
     arithmetic = src.parents.get(count) if count is not None else None
     if not isinstance(arithmetic, ast.BinOp) or not isinstance(arithmetic.op, _ARITH):
         return None
     other = arithmetic.right if arithmetic.left is count else arithmetic.left
+    if any(isinstance(n, ast.Name) and n.id in arrays for n in ast.walk(other)):
+        return count
     if isinstance(other, ast.Name):
         other = src.local_binding(other.id, other)  # type: ignore[assignment]
     if not (isinstance(other, ast.Call) and (canonical(src, other.func) or "").startswith("jax.")):
