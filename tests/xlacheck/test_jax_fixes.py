@@ -317,6 +317,16 @@ MASKS = {
         "def avg(b, m):\n    sel = b[m > 0.5]\n    b = b * 2.0\n    return jnp.sum(sel) / len(sel) + b\n", "b[m > 0.5]",
         "    sel, sel_mask = b, m > 0.5\n    b = b * 2.0\n"
         "    return jnp.sum(sel, where=sel_mask) / jnp.count_nonzero(sel_mask) + b\n"),
+    # reductions of every entry with no `where=` of their own, or under another module
+    "norm_of_a_selection": (
+        "def size(b, m):\n    return jnp.linalg.norm(b[m > 0.5]) * 2.0\n", "b[m > 0.5]",
+        "return jnp.sqrt(jnp.sum(jnp.abs(b) ** 2, where=m > 0.5)) * 2.0\n"),
+    "count_of_a_comparison_in_a_selection": (
+        "def big(b, m):\n    return jnp.count_nonzero(b[m > 0.5] > 1.0) + b\n", "b[m > 0.5]",
+        "return jnp.sum((b > 1.0) != 0, where=m > 0.5) + b\n"),
+    "logsumexp_of_a_named_selection": (
+        "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
+        "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
 }
 
 

@@ -51,6 +51,15 @@ from xlacheck.rewrites.jax_static import canonical
 # median, ptp take no `where=`; checked against the installed JAX in tests/xlacheck/test_scopes.py)
 _REDUCTIONS = frozenset({"sum", "mean", "prod", "var", "std", "any", "all", "max", "min"})
 _EXTREMES = ("max", "min")  # no identity: `where=` needs `initial=`
+# reductions of every entry without a `where=` of their own (norm, count_nonzero) or with one under
+# another module (logsumexp): canonical name -> op, and op -> the same over the whole array with the
+# mask (`{e}` the whole expression, `{m}` the mask, `{f}` the function as written). The 2-norm is the
+# root of the sum of squared magnitudes (its gradient at 0 is NaN either way: measured, jax 0.10.2);
+# an empty selection gives 0, 0 and -inf, as the original does.
+_FULL_REDUCTIONS = {"jax.numpy.linalg.norm": "norm", "jax.numpy.count_nonzero": "count_nonzero",
+                    "jax.nn.logsumexp": "logsumexp", "jax.scipy.special.logsumexp": "logsumexp"}
+_FULL_TEXT = {"norm": "{jnp}.sqrt({jnp}.sum({jnp}.abs({e}) ** 2, where={m}))",
+              "count_nonzero": "{jnp}.sum(({e}) != 0, where={m})", "logsumexp": "{f}({e}, where={m})"}
 _PRODUCTS = ("dot", "inner")
 _COMPARISONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
@@ -224,6 +233,9 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.exp
         return op, list(node.args), "function"
     if op in _PRODUCTS and len(node.args) == 2:
         return op, list(node.args), "function"
+    full = _FULL_REDUCTIONS.get(canonical(src, node.func) or "")
+    if full is not None and len(node.args) == 1:
+        return full, list(node.args), "function"
     if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
         return node.func.attr, [node.func.value], "method"
     return None
@@ -252,6 +264,8 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST,
         named and isinstance(reduced[0], ast.Name) and reduced[0].id in named)
     if whole.startswith("(") and whole.endswith(")") and not leaf:
         whole = whole[1:-1]
+    if op in _FULL_REDUCTIONS.values():
+        return _FULL_TEXT[op].format(jnp=jnp, e=whole, m=mask, f=src.segment(node.func)), mask, ()
     initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
     extra = (EMPTY_EXTREME,) if op in _EXTREMES else ()
     if form == "function":

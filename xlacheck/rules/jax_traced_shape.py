@@ -75,7 +75,8 @@ class JaxTracedShape(Rule):
     ## Fix safety
     Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
     `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, a slice of traced bounds `x[a:b]`, `x[:, :n]`,
-    `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()` (max/min with
+    `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()`, `jnp.linalg.norm(E)`,
+    `jnp.count_nonzero(E)`, `logsumexp(E)` (max/min with
     `initial=` -inf/inf: an empty selection raises in the original) of arithmetic, comparisons and
     elementwise `jnp` functions on selections by one mask becomes the same reduction of the whole
     arrays with `where=m` (`jnp.dot(a[m], b[m])`: `jnp.sum(a * b, where=m)`, exact for a mask of the
