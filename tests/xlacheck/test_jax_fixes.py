@@ -847,3 +847,38 @@ def test_statements_before_an_early_return_in_a_loop_move_into_a_local_function(
         with jax.disable_jit():
             expected = original(c)
         np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)
+
+
+# A module that imports from JAX only by other names (`from jax import jit`, `import jax.numpy as jnp`) gets
+# the same fixes, with `import jax` added for the `jax.` names they write; none where `jax` names something else
+NO_JAX_NAME = {
+    "from_jax_import_jit": ("from jax import jit\nimport jax.numpy as jnp\n\n\n@jit\ndef f(x):\n"
+                            "    if jnp.sum(x) > 0:\n        return x * 2.0\n    return x - 1.0\n"),
+    "jax_numpy_imported_from_jax": ("from jax import jit, numpy as jnp\n\n\n@jit\ndef f(x):\n"
+                                    "    return jnp.sqrt(jnp.abs(x)) if jnp.max(x) > 1.0 else x\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_JAX_NAME))
+def test_a_module_without_the_jax_name_gets_the_fix_and_an_import(name, tmp_path):
+    source = NO_JAX_NAME[name]
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp)))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA101")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    fixed = apply_edits(source, result.fix.edits)
+    assert fixed.startswith("import jax\nfrom jax import jit") and "jax.lax.cond(" in fixed
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    for x in (jnp.asarray([1.0, 2.0, -0.5]), jnp.asarray([-3.0, 0.5, 0.25])):
+        with jax.disable_jit():
+            expected = original(x)
+        np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected), rtol=1e-6)
+
+
+def test_a_module_that_binds_jax_to_something_else_gets_no_jax_fix():
+    source = ("from jax import jit\nimport jax.numpy as jnp\n\njax = None\n\n\n@jit\ndef f(x):\n"
+              "    if jnp.sum(x) > 0:\n        return x * 2.0\n    return x - 1.0\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA101")])
+    assert result.fix is None or not result.fix.edits

@@ -43,7 +43,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
-from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites._source import Source, dotted, jax_alias, module_alias
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
@@ -132,7 +132,7 @@ def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
     the bounded slice, whose axis there counts from the end (``W.ndim - x.ndim + k`` for the k-th
     entry) where an index comes before it."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     bounded = [i for i, p in enumerate(parts) if isinstance(p, ast.Slice) and (p.lower or p.upper)]
     if jax is None or len(bounded) != 1:
         return None

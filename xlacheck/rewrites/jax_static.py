@@ -33,7 +33,7 @@ from xlacheck import api_table
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
-from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
 
 RECOMPILES = ("each new value of a static argument compiles the function anew, and it must be hashable: a caller "
               "passing an array there raises (pass a Python int or tuple)")
@@ -159,7 +159,7 @@ class _StaticValue:
 
 @rewriter(ast.Call, pointed=True)
 def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     if jax is None or not isinstance(node, ast.Call):
         return None
     function = src.scope_of(node)
@@ -355,7 +355,7 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSit
             edits.append(replace(src, site, f"functools.partial({src.segment(site)}, static_argnames=({names}))"))
             if module_alias(src.tree, "functools") != "functools" and not any(
                     e.content == "import functools\n" for e in edits):
-                at = Location(_import_line(src), 0)
+                at = Location(import_line(src.tree), 0)
                 edits.insert(0, Edit(at, at, "import functools\n"))
             continue
         given = {kw.arg: kw.value for kw in site.keywords if kw.arg in ("static_argnums", "static_argnames")}
@@ -376,14 +376,6 @@ def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSit
         parts = [*(src.segment(a) for a in site.args), *keywords]
         edits.append(replace(src, site, f"{src.segment(site.func)}({', '.join(parts)})"))
     return edits
-
-
-def _import_line(src: Source) -> int:
-    """The line of the module's first import (after its docstring and ``__future__`` imports)."""
-    for stmt in src.tree.body:
-        if isinstance(stmt, ast.Import) or (isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__"):
-            return stmt.lineno
-    return 1
 
 
 _BRANCHING = frozenset({"jax.lax.switch", "jax.lax.cond"})
