@@ -882,3 +882,42 @@ def test_a_module_that_binds_jax_to_something_else_gets_no_jax_fix():
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA101")])
     assert result.fix is None or not result.fix.edits
+
+
+# XLA207: a size computed by jax.numpy math from Python values (static shapes, a helper's parameter that every
+# caller passes one): traced under jax.jit even so, so the math becomes Python's (and `import math`)
+STAGED_MATH = {
+    "square_side_from_a_shape": (
+        "@jax.jit\ndef tile(x):\n    side = int(jnp.sqrt(x.shape[0]))\n    return jnp.zeros((side, side)) + jnp.sum(x)\n",
+        "jnp.zeros", "    side = int(math.sqrt(x.shape[0]))\n", "tile"),
+    "levels_of_a_helper_called_with_a_shape": (
+        "def levels(n):\n    depth = jnp.log2(n)\n    return jnp.arange(depth) * 2.0\n\n\n"
+        "@jax.jit\ndef pyramid(x):\n    return levels(x.shape[-1]).sum() + x.sum()\n",
+        "jnp.arange", "    depth = math.log2(n)\n", "pyramid"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAGED_MATH))
+def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_path):
+    body, callee, expected, entry = STAGED_MATH[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "float64" in result.fix.message and "compiles the function anew" not in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert fixed.startswith("import math\nimport jax\n") and expected in fixed
+    functions = []
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        functions.append(getattr(module, entry))
+    original, rewritten = functions
+    for x in (jnp.arange(4.0), jnp.arange(16.0).reshape(2, 8) / 3.0):
+        with jax.disable_jit():
+            expected_value = original(x)
+        np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)

@@ -27,6 +27,7 @@ from jax) decorator; ``import functools`` is added when the module has none.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
@@ -61,7 +62,14 @@ def canonical(src: Source, node: ast.expr) -> str | None:
 # ``jax.numpy`` calls with a Python equivalent on Python numbers: name -> builtin (``where``: a
 # conditional expression). The one table the static-argument fix reads.
 PYTHON_EQUIVALENTS = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max", "jax.numpy.abs": "abs",
-                      "jax.numpy.absolute": "abs", "jax.numpy.where": None}
+                      "jax.numpy.absolute": "abs", "jax.numpy.where": None,
+                      # the math of a size (`jnp.log2(width)`): Python's in float64 where jnp's was float32
+                      "jax.numpy.log2": "math.log2", "jax.numpy.log10": "math.log10", "jax.numpy.log": "math.log",
+                      "jax.numpy.sqrt": "math.sqrt", "jax.numpy.exp": "math.exp", "jax.numpy.floor": "math.floor",
+                      "jax.numpy.ceil": "math.ceil"}
+PYTHON_MATH = ("the size is computed by Python's math in float64 where jax.numpy computed float32: a value rounded "
+               "to an int at an exact boundary may differ, and math.floor/ceil give ints where jax.numpy gave floats")
+_MATH_ROOT = re.compile(r"(?<![\w.])math\.")
 _BUILTINS = frozenset({"min", "max", "abs", "int", "len"})
 _STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
 _OPERATORS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple, ast.List,
@@ -168,11 +176,20 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
         return None
     arguments = static_arguments(name, node)
     made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
-    if made is None:
+    if made is None or not made[1]:
         return None
     static, edits = made
+    reasons = [RECOMPILES] if static else []
+    if any(_MATH_ROOT.search(e.content) for e in edits):
+        reasons.append(PYTHON_MATH)
+        if module_alias(src.tree, "math") != "math":
+            at = Location(import_line(src.tree), 0)
+            edits = [Edit(at, at, "import math\n"), *edits]
+    if not static:  # the size read only Python values: its jax.numpy calls were what traced it
+        return make_fix("Compute the size with Python on Python values: under jax.jit a jax.numpy call traces its "
+                        "result even from Python numbers", edits, reasons)
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
-                    "value while tracing", edits, [RECOMPILES])
+                    "value while tracing", edits, reasons)
 
 
 _HOPS = 1  # helpers followed from a shape argument up to the jax.jit function that calls them
@@ -187,8 +204,10 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     callers pass for those parameters made Python values the same way in each caller. With every
     call passing a Python value, the helper's parameter is one in every trace."""
     value = _StaticValue(src, function)
-    if not all(value.read(e) for e in exprs) or not value.names:
+    if not all(value.read(e) for e in exprs):
         return None
+    if not value.names:  # Python values already, once their jax.numpy calls are Python's (if any)
+        return [], list(value.edits)
     sites = jit_sites(src, function)
     if sites:
         made = _static_decorator(src, function, sites, value.names)

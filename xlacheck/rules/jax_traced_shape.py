@@ -104,7 +104,8 @@ class JaxTracedShape(Rule):
     parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
     wrapped by a call, `jax.jit(f, static_argnames=...)`, a bound method's `static_argnums` counted
     after `self`; in a helper that only jitted functions call, the callers' parameters it is passed
-    from): unsafe, as each new
+    from; a size that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so,
+    gets Python's `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. Other sizes get no automatic
     fix: the static bound must come from the model's configuration.
     """
