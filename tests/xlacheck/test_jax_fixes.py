@@ -622,7 +622,8 @@ JIT_SITES = {
         "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
         "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
     # a method wrapped bound: static_argnums count from the parameter after `self`
-    "bound_method": ("class Model:\n    def __init__(self):\n        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
+    "bound_method": ("class Model:\n    def __init__(self):\n"
+                     "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
                      "    def pad(self, x, n, axis):\n        return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
                      "step = Model().step\n", "self.step = jax.jit(self.pad, static_argnums=(2, 1))\n", "step"),
 }
@@ -655,7 +656,8 @@ def test_a_size_parameter_becomes_static_where_the_function_is_jitted(name, tmp_
 
 def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
     for body in ("def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\nstep = jax.jit(jax.vmap(pad_to))\n",
-                 "def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\nSTATIC = (1,)\nstep = jax.jit(pad_to, static_argnums=STATIC)\n",
+                 "def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\n"
+                 "STATIC = (1,)\nstep = jax.jit(pad_to, static_argnums=STATIC)\n",
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\n@jax.jit\ndef step(x):\n"
                  "    return helper(x, jnp.sum(x > 0))\n",
                  "def helper(x, n):\n    return jnp.zeros((n,))\n\n\nfns = [helper]\n\n\n@jax.jit\ndef step(x, n):\n"
@@ -888,7 +890,8 @@ def test_a_module_that_binds_jax_to_something_else_gets_no_jax_fix():
 # caller passes one): traced under jax.jit even so, so the math becomes Python's (and `import math`)
 STAGED_MATH = {
     "square_side_from_a_shape": (
-        "@jax.jit\ndef tile(x):\n    side = int(jnp.sqrt(x.shape[0]))\n    return jnp.zeros((side, side)) + jnp.sum(x)\n",
+        "@jax.jit\ndef tile(x):\n    side = int(jnp.sqrt(x.shape[0]))\n"
+        "    return jnp.zeros((side, side)) + jnp.sum(x)\n",
         "jnp.zeros", "    side = int(math.sqrt(x.shape[0]))\n", "tile"),
     "levels_of_a_helper_called_with_a_shape": (
         "def levels(n):\n    depth = jnp.log2(n)\n    return jnp.arange(depth) * 2.0\n\n\n"

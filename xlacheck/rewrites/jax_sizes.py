@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, int_literal
 from xlacheck.rewrites._fix import make_fix, replace
-from xlacheck.rewrites._source import Source, jax_alias, module_alias
+from xlacheck.rewrites._source import Source, jax_alias
 from xlacheck.rewrites.jax_static import canonical
 
 PADDED = ("the array is created at a static bound of its size and the entries past the traced size are masked out: "

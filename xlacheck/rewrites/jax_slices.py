@@ -18,7 +18,7 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, int_literal
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
-from xlacheck.rewrites._source import Source, jax_alias, module_alias
+from xlacheck.rewrites._source import Source, jax_alias
 
 CLAMPED = ("dynamic_slice_in_dim clamps the start into [0, n - K]: where the window runs past the end (the original "
            "gives fewer entries) or starts below 0 (the original counts from the end), the fix reads K entries from "

@@ -355,7 +355,8 @@ def _literal_static(call: ast.Call) -> bool:
     return True
 
 
-def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSite], static: list[str]) -> list[Edit] | None:
+def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSite],
+                      static: list[str]) -> list[Edit] | None:
     """Each site with ``static`` among its static arguments: ``@jax.jit`` ->
     ``@functools.partial(jax.jit, static_argnames=(...))`` (with ``import functools`` where the
     module has none); a call that names none gets ``static_argnames`` (jax.jit finds their
