@@ -309,6 +309,24 @@ MASKS = {
     "constant_sized_by_a_unique_count_read_by_items": (  # numpyro issue 853's form
         "def items(b, m):\n    s = jnp.full((jnp.unique(m).size,), 2.0)\n    return b * s[jnp.arange(4) % 3]\n",
         "jnp.unique(m)", "    s = jnp.full((jnp.size(m),), 2.0)\n"),
+    # a named selection read by reductions and for its length (its rows: the mask's hits)
+    "selection_averaged_by_its_length": (
+        "def avg(b, m):\n    sel = b[m > 0.5]\n    return sel.sum() / sel.shape[0]\n", "b[m > 0.5]",
+        "return b.sum(where=m > 0.5) / jnp.count_nonzero(m > 0.5)\n"),
+    "selection_of_a_rebound_array_averaged_by_len": (
+        "def avg(b, m):\n    sel = b[m > 0.5]\n    b = b * 2.0\n    return jnp.sum(sel) / len(sel) + b\n", "b[m > 0.5]",
+        "    sel, sel_mask = b, m > 0.5\n    b = b * 2.0\n"
+        "    return jnp.sum(sel, where=sel_mask) / jnp.count_nonzero(sel_mask) + b\n"),
+    # reductions of every entry with no `where=` of their own, or under another module
+    "norm_of_a_selection": (
+        "def size(b, m):\n    return jnp.linalg.norm(b[m > 0.5]) * 2.0\n", "b[m > 0.5]",
+        "return jnp.sqrt(jnp.sum(jnp.abs(b) ** 2, where=m > 0.5)) * 2.0\n"),
+    "count_of_a_comparison_in_a_selection": (
+        "def big(b, m):\n    return jnp.count_nonzero(b[m > 0.5] > 1.0) + b\n", "b[m > 0.5]",
+        "return jnp.sum((b > 1.0) != 0, where=m > 0.5) + b\n"),
+    "logsumexp_of_a_named_selection": (
+        "def lse(b, m):\n    sel = b[m > 0.5]\n    return jax.nn.logsumexp(sel * 2.0)\n", "b[m > 0.5]",
+        "return jax.nn.logsumexp(b * 2.0, where=m > 0.5)\n"),
 }
 
 
@@ -580,6 +598,77 @@ def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
         assert result.fix is None or not result.fix.edits
 
 
+# XLA207: the static parameter named at every place the function is handed to jax.jit, as the
+# detection finds them (a wrapping call, a partial decorator naming some already), and through a
+# helper that only the jitted function calls
+JIT_SITES = {
+    "wrapping_call": ("def pad_to(x, n):\n    return jnp.zeros((n,)) + jnp.sum(x)\n\n\nstep = jax.jit(pad_to)\n",
+                      "step = jax.jit(pad_to, static_argnames=(\"n\",))\n", "step"),
+    "partial_naming_others": (
+        "import functools\n\n\n@functools.partial(jax.jit, static_argnames=(\"axis\",))\n"
+        "def step(x, n, axis):\n    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n",
+        "@functools.partial(jax.jit, static_argnames=(\"axis\", \"n\"))\n", "step"),
+    # with static_argnums only, jax.jit finds names from positions; a position joins them
+    "partial_numbering_others": (
+        "from functools import partial\n\n\n@partial(jax.jit, static_argnums=(2,))\n"
+        "def step(x, n, axis):\n    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n",
+        "@partial(jax.jit, static_argnums=(2, 1))\n", "step"),
+    "partial_call": ("from functools import partial\n\n\ndef pad_to(x, n, axis=0):\n"
+                     "    return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
+                     "step = partial(jax.jit, static_argnums=(2,))(pad_to)\n",
+                     "step = partial(jax.jit, static_argnums=(2, 1))(pad_to)\n", "step"),
+    "helper_of_the_jitted_function": (
+        "def helper(x, size):\n    return jnp.zeros((size,)) + jnp.sum(x)\n\n\n"
+        "@jax.jit\ndef step(x, n):\n    return helper(x, n + 1) * 2.0\n",
+        "@functools.partial(jax.jit, static_argnames=(\"n\",))\ndef step", "step"),
+    # a method wrapped bound: static_argnums count from the parameter after `self`
+    "bound_method": ("class Model:\n    def __init__(self):\n"
+                     "        self.step = jax.jit(self.pad, static_argnums=(2,))\n\n"
+                     "    def pad(self, x, n, axis):\n        return jnp.zeros((n,)) + jnp.sum(x, axis)[0]\n\n\n"
+                     "step = Model().step\n", "self.step = jax.jit(self.pad, static_argnums=(2, 1))\n", "step"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JIT_SITES))
+def test_a_size_parameter_becomes_static_where_the_function_is_jitted(name, tmp_path):
+    body, expected, entry = JIT_SITES[name]
+    source = HEADER + body
+    fixed = static_fix_at(source, "jnp.zeros", "XLA207")
+    assert expected in fixed, fixed
+    modules = []
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        modules.append(getattr(module, entry))
+    original, rewritten = modules
+    x = jnp.arange(6.0).reshape(2, 3)
+    for n in (2, 5):
+        with jax.disable_jit():
+            expected_value = original(x, n, 1) if "axis" in body else original(x, n)
+        got = rewritten(x, n, 1) if "axis" in body else rewritten(x, n)
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected_value))
+        if "axis" in body:  # passed by keyword, as jax.jit's signature reading allows
+            np.testing.assert_allclose(np.asarray(rewritten(x, n=n, axis=1)), np.asarray(expected_value))
+
+
+def test_a_size_is_not_made_static_where_the_function_is_handed_on_unseen():
+    for body in ("def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\nstep = jax.jit(jax.vmap(pad_to))\n",
+                 "def pad_to(x, n):\n    return jnp.zeros((n,))\n\n\n"
+                 "STATIC = (1,)\nstep = jax.jit(pad_to, static_argnums=STATIC)\n",
+                 "def helper(x, n):\n    return jnp.zeros((n,))\n\n\n@jax.jit\ndef step(x):\n"
+                 "    return helper(x, jnp.sum(x > 0))\n",
+                 "def helper(x, n):\n    return jnp.zeros((n,))\n\n\nfns = [helper]\n\n\n@jax.jit\ndef step(x, n):\n"
+                 "    return helper(x, n)\n"):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits, body
+
+
 # XLA207: a window of static length at a traced start -> jax.lax.dynamic_slice_in_dim
 WINDOWS = {
     "window_after_a_traced_start": ("def f(b, m):\n    s = jnp.argmax(m)\n    return b[s:s + 2] * 2.0\n",
@@ -760,3 +849,78 @@ def test_statements_before_an_early_return_in_a_loop_move_into_a_local_function(
         with jax.disable_jit():
             expected = original(c)
         np.testing.assert_allclose(np.asarray(compiled(c)), np.asarray(expected), rtol=1e-6)
+
+
+# A module that imports from JAX only by other names (`from jax import jit`, `import jax.numpy as jnp`) gets
+# the same fixes, with `import jax` added for the `jax.` names they write; none where `jax` names something else
+NO_JAX_NAME = {
+    "from_jax_import_jit": ("from jax import jit\nimport jax.numpy as jnp\n\n\n@jit\ndef f(x):\n"
+                            "    if jnp.sum(x) > 0:\n        return x * 2.0\n    return x - 1.0\n"),
+    "jax_numpy_imported_from_jax": ("from jax import jit, numpy as jnp\n\n\n@jit\ndef f(x):\n"
+                                    "    return jnp.sqrt(jnp.abs(x)) if jnp.max(x) > 1.0 else x\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_JAX_NAME))
+def test_a_module_without_the_jax_name_gets_the_fix_and_an_import(name, tmp_path):
+    source = NO_JAX_NAME[name]
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp)))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA101")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    fixed = apply_edits(source, result.fix.edits)
+    assert fixed.startswith("import jax\nfrom jax import jit") and "jax.lax.cond(" in fixed
+    original, rewritten = load(f"orig_{name}", source, tmp_path), load(f"fixed_{name}", fixed, tmp_path)
+    for x in (jnp.asarray([1.0, 2.0, -0.5]), jnp.asarray([-3.0, 0.5, 0.25])):
+        with jax.disable_jit():
+            expected = original(x)
+        np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected), rtol=1e-6)
+
+
+def test_a_module_that_binds_jax_to_something_else_gets_no_jax_fix():
+    source = ("from jax import jit\nimport jax.numpy as jnp\n\njax = None\n\n\n@jit\ndef f(x):\n"
+              "    if jnp.sum(x) > 0:\n        return x * 2.0\n    return x - 1.0\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA101")])
+    assert result.fix is None or not result.fix.edits
+
+
+# XLA207: a size computed by jax.numpy math from Python values (static shapes, a helper's parameter that every
+# caller passes one): traced under jax.jit even so, so the math becomes Python's (and `import math`)
+STAGED_MATH = {
+    "square_side_from_a_shape": (
+        "@jax.jit\ndef tile(x):\n    side = int(jnp.sqrt(x.shape[0]))\n"
+        "    return jnp.zeros((side, side)) + jnp.sum(x)\n",
+        "jnp.zeros", "    side = int(math.sqrt(x.shape[0]))\n", "tile"),
+    "levels_of_a_helper_called_with_a_shape": (
+        "def levels(n):\n    depth = jnp.log2(n)\n    return jnp.arange(depth) * 2.0\n\n\n"
+        "@jax.jit\ndef pyramid(x):\n    return levels(x.shape[-1]).sum() + x.sum()\n",
+        "jnp.arange", "    depth = math.log2(n)\n", "pyramid"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAGED_MATH))
+def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_path):
+    body, callee, expected, entry = STAGED_MATH[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == callee)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and result.fix.applicability is Applicability.UNSAFE
+    assert "float64" in result.fix.message and "compiles the function anew" not in result.fix.message
+    fixed = apply_edits(source, result.fix.edits)
+    assert fixed.startswith("import math\nimport jax\n") and expected in fixed
+    functions = []
+    for tag, text in (("orig", source), ("fixed", fixed)):
+        path = tmp_path / f"{tag}_{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        functions.append(getattr(module, entry))
+    original, rewritten = functions
+    for x in (jnp.arange(4.0), jnp.arange(16.0).reshape(2, 8) / 3.0):
+        with jax.disable_jit():
+            expected_value = original(x)
+        np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)

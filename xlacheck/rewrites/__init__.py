@@ -23,10 +23,10 @@ import logging
 import pkgutil
 from collections.abc import Iterator, Sequence
 
-from xlacheck.diagnostics import Diagnostic, Fix, Location
+from xlacheck.diagnostics import Diagnostic, Edit, Fix, Location
 from xlacheck.rewrites._fix import Rewriter, parses, registered, rewriter
 from xlacheck.rewrites._framework import Frameworks
-from xlacheck.rewrites._source import Source
+from xlacheck.rewrites._source import Source, import_line, needs_jax_import
 from xlacheck.rewrites.jax_conditions import JAX_REWRITERS, jax_alias
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,8 @@ def attach_fixes(source: str, tree: ast.Module, diagnostics: Sequence[Diagnostic
                 if jax_only:
                     candidates = tuple(r for r in candidates if r.name in JAX_REWRITERS)
                 fix = _fix_for(src, index, candidates, diagnostic, frameworks)
+                if fix is not None and needs_jax_import(tree, fix):
+                    fix = _with_import(fix, "import jax\n", import_line(tree))
             except Exception:  # a rewriter bug must never break linting
                 log.exception("rewrite failed for %s at %s:%s", diagnostic.code, diagnostic.path, diagnostic.line)
         out.append(dataclasses.replace(diagnostic, fix=fix) if fix is not None else diagnostic)
@@ -130,6 +132,20 @@ def _fix_for(src: Source, index: _PositionIndex, candidates: Sequence[Rewriter],
                     continue
                 return fix
     return advice
+
+
+def _with_import(fix: Fix, statement: str, line: int) -> Fix:
+    """``fix`` with ``statement`` inserted at the start of ``line`` (the module's first import),
+    joined to an insertion the fix already makes there (appliers refuse two edits at one point)."""
+    at = Location(line, 0)
+    edits = list(fix.edits)
+    for k, edit in enumerate(edits):
+        if edit.start == at and edit.end == at:
+            edits[k] = dataclasses.replace(edit, content=statement + edit.content)
+            break
+    else:
+        edits.insert(0, Edit(at, at, statement))
+    return dataclasses.replace(fix, edits=tuple(edits))
 
 
 def _candidates(src: Source, index: _PositionIndex, diagnostic: Diagnostic) -> Iterator[tuple[ast.AST, bool]]:

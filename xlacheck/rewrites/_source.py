@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import io
 import keyword
+import re
 import tokenize
 
 from xlacheck.analysis.scopes import FunctionScope, ScopeTree
-from xlacheck.diagnostics import Location
+from xlacheck.diagnostics import Fix, Location
 from xlacheck.positions import LineTable
 
 Scope = FunctionScope
@@ -192,6 +193,51 @@ def module_alias(tree: ast.Module, module: str) -> str | None:
                 if alias.name == module:
                     return alias.asname or module
     return None
+
+
+def jax_alias(tree: ast.Module) -> str | None:
+    """The local name of ``import jax`` (``import jax as j``), if the module has one; ``jax`` where
+    ``import jax.numpy`` binds it, or where the module imports from JAX only by other names
+    (``from jax import jit``, ``import jax.numpy as jnp``) and binds ``jax`` nowhere: the fix then
+    adds ``import jax`` (:func:`needs_jax_import`)."""
+    alias = module_alias(tree, "jax")
+    if alias is not None:
+        return alias
+    jax_imports = [a for n in tree.body if isinstance(n, ast.Import) for a in n.names
+                   if a.name.split(".")[0] == "jax"]
+    jax_imports += [a for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module
+                    and n.module.split(".")[0] == "jax" for a in n.names]
+    if not jax_imports:
+        return None
+    if any(isinstance(a, ast.alias) and a.asname is None and a.name.startswith("jax.") for a in jax_imports):
+        return "jax"  # `import jax.numpy` binds `jax`
+    bound = any(isinstance(n, ast.Name) and n.id == "jax" and not isinstance(n.ctx, ast.Load) for n in ast.walk(tree)) \
+        or any((a.asname or a.name.split(".")[0]) == "jax" for n in ast.walk(tree)
+               if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names) \
+        or any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == "jax"
+               or isinstance(n, ast.arg) and n.arg == "jax" for n in ast.walk(tree))
+    return None if bound else "jax"
+
+
+def import_line(tree: ast.Module) -> int:
+    """The line of the module's first import (after its docstring and ``__future__`` imports)."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import) or (isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__"):
+            return stmt.lineno
+    return 1
+
+
+_JAX_ROOT = re.compile(r"(?<![\w.])jax\.")
+
+
+def needs_jax_import(tree: ast.Module, fix: Fix) -> bool:
+    """A fix that writes ``jax.<name>`` in a module that binds no top-level ``jax`` (it imports
+    from JAX only by other names: :func:`jax_alias`)."""
+    if module_alias(tree, "jax") is not None or any(
+            isinstance(n, ast.Import) and any(a.asname is None and a.name.startswith("jax.") for a in n.names)
+            for n in tree.body):
+        return False
+    return any(_JAX_ROOT.search(e.content) for e in fix.edits)
 
 
 def _tensorflow_alias(tree: ast.Module) -> str | None:

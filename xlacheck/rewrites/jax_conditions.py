@@ -41,7 +41,7 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
-from xlacheck.rewrites._source import Source, module_alias
+from xlacheck.rewrites._source import Source, jax_alias, module_alias, needs_jax_import  # noqa: F401 (re-exported)
 from xlacheck.rewrites.loops import carried_names
 from xlacheck.rewrites.truth import LAZY
 from xlacheck.rewrites.loop_returns import PURE_BUILTINS
@@ -56,11 +56,6 @@ JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_
                            "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch",
                            "rewrite_jax_check"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
-
-
-def jax_alias(tree: ast.Module) -> str | None:
-    """The local name of ``import jax`` (``import jax as j``), if the module has one."""
-    return module_alias(tree, "jax")
 
 
 def _plain(src: Source, *nodes: ast.AST) -> bool:

@@ -43,7 +43,7 @@ from xlacheck.diagnostics import Fix
 from xlacheck.analysis.tables import JAX_ELEMENTWISE
 from xlacheck.rewrites._expr import atom, int_literal, is_number
 from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
-from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites._source import Source, dotted, jax_alias, module_alias
 from xlacheck.rewrites.jax_sizes import HITS_OF_ONE, PADDED, bounded_creation, indexed_fill
 from xlacheck.rewrites.jax_static import canonical
 
@@ -51,6 +51,15 @@ from xlacheck.rewrites.jax_static import canonical
 # median, ptp take no `where=`; checked against the installed JAX in tests/xlacheck/test_scopes.py)
 _REDUCTIONS = frozenset({"sum", "mean", "prod", "var", "std", "any", "all", "max", "min"})
 _EXTREMES = ("max", "min")  # no identity: `where=` needs `initial=`
+# reductions of every entry without a `where=` of their own (norm, count_nonzero) or with one under
+# another module (logsumexp): canonical name -> op, and op -> the same over the whole array with the
+# mask (`{e}` the whole expression, `{m}` the mask, `{f}` the function as written). The 2-norm is the
+# root of the sum of squared magnitudes (its gradient at 0 is NaN either way: measured, jax 0.10.2);
+# an empty selection gives 0, 0 and -inf, as the original does.
+_FULL_REDUCTIONS = {"jax.numpy.linalg.norm": "norm", "jax.numpy.count_nonzero": "count_nonzero",
+                    "jax.nn.logsumexp": "logsumexp", "jax.scipy.special.logsumexp": "logsumexp"}
+_FULL_TEXT = {"norm": "{jnp}.sqrt({jnp}.sum({jnp}.abs({e}) ** 2, where={m}))",
+              "count_nonzero": "{jnp}.sum(({e}) != 0, where={m})", "logsumexp": "{f}({e}, where={m})"}
 _PRODUCTS = ("dot", "inner")
 _COMPARISONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.Mod: "%", ast.FloorDiv: "//"}
@@ -123,7 +132,7 @@ def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
     the bounded slice, whose axis there counts from the end (``W.ndim - x.ndim + k`` for the k-th
     entry) where an index comes before it."""
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     bounded = [i for i, p in enumerate(parts) if isinstance(p, ast.Slice) and (p.lower or p.upper)]
     if jax is None or len(bounded) != 1:
         return None
@@ -224,6 +233,9 @@ def _reduction(src: Source, jnp: str, node: ast.Call) -> tuple[str, list[ast.exp
         return op, list(node.args), "function"
     if op in _PRODUCTS and len(node.args) == 2:
         return op, list(node.args), "function"
+    full = _FULL_REDUCTIONS.get(canonical(src, node.func) or "")
+    if full is not None and len(node.args) == 1:
+        return full, list(node.args), "function"
     if isinstance(node.func, ast.Attribute) and node.func.attr in _REDUCTIONS and not node.args:
         return node.func.attr, [node.func.value], "method"
     return None
@@ -252,6 +264,8 @@ def _reduced_whole(src: Source, jnp: str, node: ast.AST,
         named and isinstance(reduced[0], ast.Name) and reduced[0].id in named)
     if whole.startswith("(") and whole.endswith(")") and not leaf:
         whole = whole[1:-1]
+    if op in _FULL_REDUCTIONS.values():
+        return _FULL_TEXT[op].format(jnp=jnp, e=whole, m=mask, f=src.segment(node.func)), mask, ()
     initial = f", initial={'-' if op == 'max' else ''}{jnp}.inf" if op in _EXTREMES else ""
     extra = (EMPTY_EXTREME,) if op in _EXTREMES else ()
     if form == "function":
@@ -283,7 +297,9 @@ def _created_only(src: Source, jnp: str, node: ast.AST) -> bool:
 
 def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     """``pos = x[m]`` whose name is read only inside reductions that :func:`_masked_reduction`
-    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``.
+    rewrites (``jnp.sum(pos * 2.0)``) -> each reduction reads the whole arrays with ``where=m``;
+    a boolean selection's length read beside them in arithmetic with an array (``pos.sum() /
+    pos.shape[0]``, ``len(pos)``) -> ``jnp.count_nonzero(m)``, its rows for a mask of any rank.
     Only where ``pos`` is bound once. Where nothing the selection reads is rebound in the function,
     the assignment goes (each reduction then sees the selection the assignment made); where
     something is (``x = x * jnp.sum(pos)``, a loop carry), the assignment binds the whole array
@@ -312,7 +328,17 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     masks: set[str] = set()
     extra: list[str] = []
     readers = src.loads_of(name, scope)
-    for read in readers:
+    # a boolean selection read by reductions and for its length: the rows counted on the device (the
+    # mask's hits), in arithmetic with an array (read only for its length: _counted_hits)
+    boolean = isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
+    lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
+    if all(lengths):
+        return None
+    for read, length in zip(readers, lengths):
+        if length is not None:
+            edits.append(replace(src, length, f"{jnp}.count_nonzero({named[name][1]})"))
+            masks.add(named[name][1])
+            continue
         call = src.parents.get(read)  # the reduction that holds this read, through elementwise operations
         while isinstance(call, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
                 isinstance(call, ast.Attribute) and call.attr in _REDUCTIONS) or (
@@ -554,25 +580,33 @@ def _padded_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
                     unsafe=[] if name in _INTEGER_HITS else [PADDED_SUM])
 
 
-def _count_read(src: Source, read: ast.AST) -> ast.expr | None:
-    """The expression that reads the length of ``read`` (``v.shape[0]``, ``v.size``, ``len(v)``) where
-    it is an operand of arithmetic with an array (a ``jax`` call, or a name bound to one): there a
-    traced count gives the value the Python int gave (never where it could size a shape)."""
+def _length_read(src: Source, read: ast.AST) -> ast.expr | None:
+    """The expression that reads the length of ``read``: ``v.shape[0]``, ``v.size`` or ``len(v)``."""
     parent = src.parents.get(read)
-    count: ast.expr | None = None
     if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "size":
-        count = parent
-    elif isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
+        return parent
+    if isinstance(parent, ast.Attribute) and parent.value is read and parent.attr == "shape":
         index = src.parents.get(parent)
         if isinstance(index, ast.Subscript) and index.value is parent and int_literal(index.slice) == 0:
-            count = index
+            return index
     elif (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len"
-          and parent.args == [read] and not parent.keywords):
-        count = parent
+          and parent.args == [read] and not parent.keywords and not src.stores_in(src.tree).get("len")):
+        return parent
+    return None
+
+
+def _count_read(src: Source, read: ast.AST, arrays: frozenset[str] = frozenset()) -> ast.expr | None:
+    """The expression that reads the length of ``read`` (:func:`_length_read`) where it is an
+    operand of arithmetic with an array (a ``jax`` call, a name bound to one, or an expression
+    that reads one of the names ``arrays``, which the fix turns into arrays): there a traced count
+    gives the value the Python int gave (never where it could size a shape)."""
+    count = _length_read(src, read)
     arithmetic = src.parents.get(count) if count is not None else None
     if not isinstance(arithmetic, ast.BinOp) or not isinstance(arithmetic.op, _ARITH):
         return None
     other = arithmetic.right if arithmetic.left is count else arithmetic.left
+    if any(isinstance(n, ast.Name) and n.id in arrays for n in ast.walk(other)):
+        return count
     if isinstance(other, ast.Name):
         other = src.local_binding(other.id, other)  # type: ignore[assignment]
     if not (isinstance(other, ast.Call) and (canonical(src, other.func) or "").startswith("jax.")):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import atom, int_literal
 from xlacheck.rewrites._fix import make_fix, replace
-from xlacheck.rewrites._source import Source, module_alias
+from xlacheck.rewrites._source import Source, jax_alias
 from xlacheck.rewrites.jax_static import canonical
 
 PADDED = ("the array is created at a static bound of its size and the entries past the traced size are masked out: "
@@ -180,7 +180,7 @@ def bounded_creation(src: Source, jnp: str, node: ast.AST) -> BoundedCreation | 
     if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args) \
             or any(k.arg is None for k in node.keywords):
         return None
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     name = canonical(src, node.func)
     if jax is None or name is None:
         return None

@@ -18,7 +18,7 @@ import ast
 from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg, int_literal
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
-from xlacheck.rewrites._source import Source, module_alias
+from xlacheck.rewrites._source import Source, jax_alias
 
 CLAMPED = ("dynamic_slice_in_dim clamps the start into [0, n - K]: where the window runs past the end (the original "
            "gives fewer entries) or starts below 0 (the original counts from the end), the fix reads K entries from "
@@ -71,7 +71,7 @@ def _window(src: Source, part: ast.Slice) -> tuple[ast.expr, ast.expr] | None:
 
 @rewriter(ast.Subscript, pointed=True)
 def rewrite_jax_dynamic_slice(src: Source, node: ast.AST) -> Fix | None:
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     if jax is None or not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
         return None
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]

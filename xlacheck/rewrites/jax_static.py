@@ -27,12 +27,14 @@ from jax) decorator; ``import functools`` is added when the module has none.
 from __future__ import annotations
 
 import ast
+import re
+from dataclasses import dataclass
 
 from xlacheck import api_table
 from xlacheck.analysis.tables import static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
-from xlacheck.rewrites._source import Source, dotted, module_alias
+from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
 
 RECOMPILES = ("each new value of a static argument compiles the function anew, and it must be hashable: a caller "
               "passing an array there raises (pass a Python int or tuple)")
@@ -60,7 +62,14 @@ def canonical(src: Source, node: ast.expr) -> str | None:
 # ``jax.numpy`` calls with a Python equivalent on Python numbers: name -> builtin (``where``: a
 # conditional expression). The one table the static-argument fix reads.
 PYTHON_EQUIVALENTS = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max", "jax.numpy.abs": "abs",
-                      "jax.numpy.absolute": "abs", "jax.numpy.where": None}
+                      "jax.numpy.absolute": "abs", "jax.numpy.where": None,
+                      # the math of a size (`jnp.log2(width)`): Python's in float64 where jnp's was float32
+                      "jax.numpy.log2": "math.log2", "jax.numpy.log10": "math.log10", "jax.numpy.log": "math.log",
+                      "jax.numpy.sqrt": "math.sqrt", "jax.numpy.exp": "math.exp", "jax.numpy.floor": "math.floor",
+                      "jax.numpy.ceil": "math.ceil"}
+PYTHON_MATH = ("the size is computed by Python's math in float64 where jax.numpy computed float32: a value rounded "
+               "to an int at an exact boundary may differ, and math.floor/ceil give ints where jax.numpy gave floats")
+_MATH_ROOT = re.compile(r"(?<![\w.])math\.")
 _BUILTINS = frozenset({"min", "max", "abs", "int", "len"})
 _STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
 _OPERATORS = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple, ast.List,
@@ -158,55 +167,235 @@ class _StaticValue:
 
 @rewriter(ast.Call, pointed=True)
 def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
-    jax = module_alias(src.tree, "jax")
+    jax = jax_alias(src.tree)
     if jax is None or not isinstance(node, ast.Call):
         return None
-    jitted = _jitted_function(src, node)
-    if jitted is None:
-        return None
-    function, decorator = jitted
-    name = canonical(src, node.func)
-    if name is None or api_table.fact_for(name) is None:
-        return None
-    value = _StaticValue(src, function)
-    arguments = static_arguments(name, node)
-    if not arguments or not all(value.read(argument) for _, argument in arguments):
-        return None
-    static = value.names
-    if not static:
-        return None
-    edits = [*_static_decorator(src, decorator, static), *value.edits]
-    return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
-                    "value while tracing", edits, [RECOMPILES])
-
-
-def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, ast.expr] | None:
-    """The function around ``node`` and its decorator, when its only decorator is ``@jax.jit`` (the
-    one a static-argument fix rewrites)."""
     function = src.scope_of(node)
-    if not isinstance(function, ast.FunctionDef) or len(function.decorator_list) != 1:
+    name = canonical(src, node.func)
+    if not isinstance(function, ast.FunctionDef) or name is None or api_table.fact_for(name) is None:
         return None
-    decorator = function.decorator_list[0]
-    return (function, decorator) if canonical(src, decorator) == "jax.jit" else None
+    arguments = static_arguments(name, node)
+    made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
+    if made is None or not made[1]:
+        return None
+    static, edits = made
+    reasons = [RECOMPILES] if static else []
+    if any(_MATH_ROOT.search(e.content) for e in edits):
+        reasons.append(PYTHON_MATH)
+        if module_alias(src.tree, "math") != "math":
+            at = Location(import_line(src.tree), 0)
+            edits = [Edit(at, at, "import math\n"), *edits]
+    if not static:  # the size read only Python values: its jax.numpy calls were what traced it
+        return make_fix("Compute the size with Python on Python values: under jax.jit a jax.numpy call traces its "
+                        "result even from Python numbers", edits, reasons)
+    return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
+                    "value while tracing", edits, reasons)
 
 
-def _static_decorator(src: Source, decorator: ast.expr, static: list[str]) -> list[Edit]:
-    """``@jax.jit`` -> ``@functools.partial(jax.jit, static_argnames=(...))`` naming ``static``,
-    with ``import functools`` where the module has none."""
+_HOPS = 1  # helpers followed from a shape argument up to the jax.jit function that calls them
+
+
+def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
+                  hops: int) -> tuple[list[str], list[Edit]] | None:
+    """The parameters to make static, and the edits, for ``exprs`` (read in ``function``) to be
+    Python values while it is traced: the parameters they read (:class:`_StaticValue`) static at
+    ``function``'s jax.jit sites (:func:`jit_sites`); or, for a helper that is not handed to
+    jax.jit but only called by name from functions (at most ``hops`` calls up), the arguments its
+    callers pass for those parameters made Python values the same way in each caller. With every
+    call passing a Python value, the helper's parameter is one in every trace."""
+    value = _StaticValue(src, function)
+    if not all(value.read(e) for e in exprs):
+        return None
+    if not value.names:  # Python values already, once their jax.numpy calls are Python's (if any)
+        return [], list(value.edits)
+    sites = jit_sites(src, function)
+    if sites:
+        made = _static_decorator(src, function, sites, value.names)
+        return None if made is None else (value.names, [*made, *value.edits])
+    callers = _callers(src, function) if hops > 0 else None
+    if not callers:
+        return None
+    static: list[str] = []
+    edits = list(value.edits)
+    for caller, passed in callers:
+        args = [_passed_for(function, call, p) for call in passed for p in value.names]
+        if any(a is None for a in args):
+            return None
+        made = _static_edits(src, caller, args, hops - 1)  # type: ignore[arg-type]
+        if made is None:
+            return None
+        static += [p for p in made[0] if p not in static]
+        edits += [e for e in made[1] if e not in edits]
+    return static, edits
+
+
+def _callers(src: Source, function: ast.FunctionDef) -> list[tuple[ast.FunctionDef, list[ast.Call]]] | None:
+    """The functions that call ``function`` by name, with their calls; None when its name is read
+    any other way (handed on, wrapped) or called outside a function."""
+    out: dict[int, tuple[ast.FunctionDef, list[ast.Call]]] = {}
+    for ref in src.loads_of(function.name, src.scope_of(function)):
+        call = src.parents.get(ref)
+        caller = src.scope_of(ref)
+        if not (isinstance(call, ast.Call) and call.func is ref and isinstance(caller, ast.FunctionDef)) \
+                or caller is function:
+            return None
+        out.setdefault(id(caller), (caller, []))[1].append(call)
+    return list(out.values())
+
+
+def _passed_for(function: ast.FunctionDef, call: ast.Call, param: str) -> ast.expr | None:
+    """What ``call`` passes for ``param`` of ``function`` (its default when it passes nothing);
+    None when unpacked arguments leave it unknown."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    if param in positional and positional.index(param) < len(call.args):
+        return call.args[positional.index(param)]
+    passed = next((kw.value for kw in call.keywords if kw.arg == param), None)
+    if passed is not None:
+        return passed
+    defaults = dict(zip(positional[len(positional) - len(function.args.defaults):], function.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(function.args.kwonlyargs, function.args.kw_defaults) if d is not None})
+    return defaults.get(param)
+
+
+def _jitted_function(src: Source, node: ast.AST) -> tuple[ast.FunctionDef, list[JitSite]] | None:
+    """The function around ``node`` and the places that hand it to ``jax.jit`` (:func:`jit_sites`),
+    when every one of them can name static arguments."""
+    function = src.scope_of(node)
+    if not isinstance(function, ast.FunctionDef):
+        return None
+    sites = jit_sites(src, function)
+    return (function, sites) if sites else None
+
+
+def _jax_jit_partial(src: Source, node: ast.expr) -> bool:
+    """``functools.partial(jax.jit, ...)`` (any spelling of both names), keywords only after ``jax.jit``."""
+    return isinstance(node, ast.Call) and canonical(src, node.func) == "functools.partial" \
+        and len(node.args) == 1 and canonical(src, node.args[0]) == "jax.jit"
+
+
+@dataclass(frozen=True)
+class JitSite:
+    """A place that hands a function to ``jax.jit``: the decorator or the call whose keywords name
+    its static arguments; ``bound``: it wraps the method bound to an object (``jax.jit(self.step)``),
+    whose signature has no ``self``, so ``static_argnums`` count from the parameter after it."""
+
+    node: ast.expr
+    bound: bool = False
+
+
+def jit_sites(src: Source, function: ast.FunctionDef) -> list[JitSite]:
+    """Where ``function`` is handed to ``jax.jit``, as the contexts model reads it
+    (``analysis/contexts.py``: a decorator or a wrapping call, ``bound_method``), each a node whose
+    keywords can name static arguments: its one decorator, ``@jax.jit`` or
+    ``@functools.partial(jax.jit, ...)``; else every call that wraps its name in the scope that
+    defines it (a method: ``self.<name>`` in the methods of its class), ``jax.jit(f, ...)`` or
+    ``functools.partial(jax.jit, ...)(f)`` (the partial call returned). Empty when the function
+    has other decorators, its name is read any other way than called or wrapped so, or a site
+    passes ``**options`` or names static arguments with anything but literals (its static set is
+    not read here)."""
+    if function.decorator_list:
+        if len(function.decorator_list) != 1:
+            return []
+        decorator = function.decorator_list[0]
+        if canonical(src, decorator) == "jax.jit":
+            return [JitSite(decorator)]
+        return [JitSite(decorator)] if _jax_jit_partial(src, decorator) and _literal_static(decorator) else []
+    owner = src.parents.get(function)
+    refs: list[ast.expr] = [*src.loads_of(function.name, src.scope_of(function))] if not isinstance(
+        owner, ast.ClassDef) else _bound_reads(src, owner, function.name)
+    sites: list[JitSite] = []
+    for ref in refs:
+        call = src.parents.get(ref)
+        if isinstance(call, ast.Call) and call.func is ref:
+            continue  # called as it is, not compiled there: static arguments change nothing
+        if not (isinstance(call, ast.Call) and call.args and call.args[0] is ref):
+            return []  # handed on some other way (a list, an argument of another wrapper)
+        if canonical(src, call.func) == "jax.jit":
+            site: ast.expr = call
+        elif _jax_jit_partial(src, call.func):
+            site = call.func
+        else:
+            return []
+        if len(call.args) != 1 or not _literal_static(site):  # type: ignore[arg-type]
+            return []
+        sites.append(JitSite(site, bound=isinstance(ref, ast.Attribute)))
+    return sites
+
+
+def _bound_reads(src: Source, cls: ast.ClassDef, name: str) -> list[ast.expr]:
+    """Every read of attribute ``name`` in ``cls``'s body: ``self.<name>`` in its methods (``self``
+    their first parameter) are the method bound; any other read (``Model.<name>``, ``other.<name>``)
+    comes back as it is, and :func:`jit_sites` refuses it unless it is a plain call."""
+    out: list[ast.expr] = []
+    for node in ast.walk(cls):
+        if not (isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.ctx, ast.Load)):
+            continue
+        method = src.function_of(node)
+        while method is not None and src.parents.get(method) is not cls:
+            method = src.function_of(method)
+        first = method.args.posonlyargs + method.args.args if isinstance(method, ast.FunctionDef) else []
+        if not (first and isinstance(node.value, ast.Name) and node.value.id == first[0].arg):
+            out.append(ast.Name(id=name))  # not the bound method: no call site it can be
+            continue
+        out.append(node)
+    return out
+
+
+def _literal_static(call: ast.Call) -> bool:
+    """No ``**options`` and static arguments named by literals only (``static_argnums=(1,)``)."""
+    for kw in call.keywords:
+        if kw.arg is None:
+            return False
+        if kw.arg in ("static_argnums", "static_argnames"):
+            values = kw.value.elts if isinstance(kw.value, (ast.Tuple, ast.List)) else [kw.value]
+            if not all(isinstance(v, ast.Constant) for v in values):
+                return False
+    return True
+
+
+def _static_decorator(src: Source, function: ast.FunctionDef, sites: list[JitSite],
+                      static: list[str]) -> list[Edit] | None:
+    """Each site with ``static`` among its static arguments: ``@jax.jit`` ->
+    ``@functools.partial(jax.jit, static_argnames=(...))`` (with ``import functools`` where the
+    module has none); a call that names none gets ``static_argnames`` (jax.jit finds their
+    positions in the signature). A call that already names some keeps its way of naming them:
+    jax.jit reads the signature only when one of ``static_argnums``/``static_argnames`` is given,
+    and with both it treats as static a parameter passed by position only if ``static_argnums``
+    names it, and one passed by keyword only if ``static_argnames`` does (measured, jax 0.10.2).
+    So a parameter's position joins ``static_argnums`` and its name ``static_argnames``, each where
+    given. None for a keyword-only parameter where only ``static_argnums`` is given."""
     names = ", ".join(f'"{p}"' for p in static) + ("," if len(static) == 1 else "")
-    edits = [replace(src, decorator, f"functools.partial({src.segment(decorator)}, static_argnames=({names}))")]
-    if module_alias(src.tree, "functools") != "functools":
-        at = Location(_import_line(src), 0)
-        edits.insert(0, Edit(at, at, "import functools\n"))
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    edits: list[Edit] = []
+    for jit_site in sites:
+        site = jit_site.node
+        if not isinstance(site, ast.Call):
+            edits.append(replace(src, site, f"functools.partial({src.segment(site)}, static_argnames=({names}))"))
+            if module_alias(src.tree, "functools") != "functools" and not any(
+                    e.content == "import functools\n" for e in edits):
+                at = Location(import_line(src.tree), 0)
+                edits.insert(0, Edit(at, at, "import functools\n"))
+            continue
+        given = {kw.arg: kw.value for kw in site.keywords if kw.arg in ("static_argnums", "static_argnames")}
+        if not given:
+            given = {"static_argnames": ast.Tuple(elts=[], ctx=ast.Load())}
+        shift = 1 if jit_site.bound else 0
+        added = {"static_argnums": [str(positional.index(p) - shift) for p in static if p in positional],
+                 "static_argnames": [f'"{p}"' for p in static]}
+        if "static_argnames" not in given and len(added["static_argnums"]) < len(static):
+            return None
+        keywords = [f"{kw.arg}={src.segment(kw.value)}" for kw in site.keywords if kw.arg not in given]
+        for kwarg, value in given.items():
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+            kept = [src.segment(v) for v in values]
+            kept += [t for t in added[kwarg] if t not in kept]
+            keywords.append(f"{kwarg}=({', '.join(kept)}{',' if len(kept) == 1 else ''})")
+        # the call written again (an edit is a whole expression)
+        parts = [*(src.segment(a) for a in site.args), *keywords]
+        edits.append(replace(src, site, f"{src.segment(site.func)}({', '.join(parts)})"))
     return edits
-
-
-def _import_line(src: Source) -> int:
-    """The line of the module's first import (after its docstring and ``__future__`` imports)."""
-    for stmt in src.tree.body:
-        if isinstance(stmt, ast.Import) or (isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__"):
-            return stmt.lineno
-    return 1
 
 
 _BRANCHING = frozenset({"jax.lax.switch", "jax.lax.cond"})
@@ -230,7 +419,7 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     jitted = _jitted_function(src, node)
     if jitted is None:
         return None
-    function, decorator = jitted
+    function, sites = jitted
     value = _StaticValue(src, function)
     if not node.args or not value.read(node.args[0]) or not value.names:
         return None
@@ -250,7 +439,10 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
     call = f"{picked}({', '.join(src.segment(a) for a in operands)})"
     inner = [e for e in value.edits if value.within(e, node.args[0])]
     static = value.names
-    edits = [*_static_decorator(src, decorator, static), *[e for e in value.edits if e not in inner],
+    made_static = _static_decorator(src, function, sites, static)
+    if made_static is None:
+        return None
+    edits = [*made_static, *[e for e in value.edits if e not in inner],
              replace(src, node, call)]
     short = name.rsplit(".", 1)[-1]
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit and pick the {short} branch in "

@@ -75,7 +75,8 @@ class JaxTracedShape(Rule):
     ## Fix safety
     Unsafe fixes (`--unsafe-fixes`) for two consumers of a boolean selection (`x[m]`,
     `x[jnp.nonzero(m)]`, `x[jnp.where(m)]`, a slice of traced bounds `x[a:b]`, `x[:, :n]`,
-    `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()` (max/min with
+    `x[i, :n]`): `jnp.sum/mean/prod/var/std/any/all/max/min(E)` or `E.sum()`, `jnp.linalg.norm(E)`,
+    `jnp.count_nonzero(E)`, `logsumexp(E)` (max/min with
     `initial=` -inf/inf: an empty selection raises in the original) of arithmetic, comparisons and
     elementwise `jnp` functions on selections by one mask becomes the same reduction of the whole
     arrays with `where=m` (`jnp.dot(a[m], b[m])`: `jnp.sum(a * b, where=m)`, exact for a mask of the
@@ -86,7 +87,8 @@ class JaxTracedShape(Rule):
     array's shape, compute the expression on masked-out entries (a NaN gradient where those are not
     finite), reorder a float sum, and `jnp.where` promotes where `.at[].set` casts. A selection
     assigned to a name that only such reductions read is read through the name (where the array
-    is rebound later, the name keeps the array and a second name its mask). `jnp.nonzero/where/
+    is rebound later, the name keeps the array and a second name its mask), and its length read
+    beside them in arithmetic (`sel.sum() / sel.shape[0]`) is `jnp.count_nonzero(m)`. `jnp.nonzero/where/
     flatnonzero/argwhere/unique` without `size=` read only by sums get `size=<operand>.size,
     fill_value=0` (safe for indices: the padding adds 0); read only for their length in arithmetic
     with an array, the length is counted on the device (`jnp.count_nonzero`; unsafe for
@@ -99,7 +101,11 @@ class JaxTracedShape(Rule):
     `n` positions; a constant one read only by items (`s[idx]`), as it is (every entry is the fill
     value). A size or axis
     argument made only of parameters of a `@jax.jit` function (and numbers) makes those
-    parameters static (`functools.partial(jax.jit, static_argnames=...)`): unsafe, as each new
+    parameters static (`functools.partial(jax.jit, static_argnames=...)`; where the function is
+    wrapped by a call, `jax.jit(f, static_argnames=...)`, a bound method's `static_argnums` counted
+    after `self`; in a helper that only jitted functions call, the callers' parameters it is passed
+    from; a size that reads Python values through `jnp.log2/sqrt/floor/...`, traced even so,
+    gets Python's `math` instead, in float64): unsafe, as each new
     value compiles anew and a caller passing an array there raises. Other sizes get no automatic
     fix: the static bound must come from the model's configuration.
     """
