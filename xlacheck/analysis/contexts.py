@@ -838,7 +838,14 @@ class _Scanner:
                     for kw in node.keywords:
                         if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
                             role = Role.TF_FUNCTION_NOAG
-                self.handoffs.append(_Handoff(node.args[0], role, func, cls, node, xla, node.lineno))
+                ref = node.args[0]
+                while role is Role.JAX and isinstance(ref, ast.Call) and ref.args \
+                        and not isinstance(ref.args[0], ast.Starred) \
+                        and self.aliases.resolve(ref.func) in JAX_FUNCTION_TRANSFORMS:
+                    # `jax.jit(jax.grad(loss))`, `jax.jit(jax.value_and_grad(lambda p, b: ...))`: jit
+                    # traces the transformed function with the same (traced) arguments, so it compiles `loss`
+                    ref = ref.args[0]
+                self.handoffs.append(_Handoff(ref, role, func, cls, node, xla, node.lineno))
             elif name in JAX_TRACING_PRIMITIVES:
                 positions, keywords, loop = JAX_TRACING_PRIMITIVES[name]
                 if name == "jax.lax.cond" and len(node.args) == 5:

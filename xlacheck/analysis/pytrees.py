@@ -2,7 +2,8 @@
 
 A Flax ``struct.dataclass`` (or ``struct.PyTreeNode``), an Equinox module or a ``chex`` dataclass
 is a pytree whose fields are leaves, traced under ``jax.jit``, except the fields marked static
-(``struct.field(pytree_node=False)``, ``eqx.field(static=True)``): those are part of the tree's
+(``struct.field(pytree_node=False)``, ``eqx.field(static=True)``, the ``meta_fields`` a
+``register_dataclass`` decorator lists): those are part of the tree's
 structure, hashed into the compile cache, and reach the jitted function as the Python values they
 were built with (a sampling temperature, a mode string, a ``top_k`` int), never as tracers.
 """
@@ -51,6 +52,29 @@ def is_static_field(default: ast.expr | None) -> bool:
     return False
 
 
+def meta_fields(node: ast.ClassDef) -> frozenset[str]:
+    """Fields a ``register_dataclass`` decorator lists as ``meta_fields``
+    (``@partial(jax.tree_util.register_dataclass, data_fields=[...], meta_fields=["window"])`` or
+    ``@jax.tree_util.register_dataclass(data_fields=..., meta_fields=...)``): static metadata of
+    the tree, hashed, never traced."""
+    names: set[str] = set()
+    for dec in node.decorator_list:
+        if not isinstance(dec, ast.Call):
+            continue
+        target = dec.args[0] if dec.args and ast.unparse(dec.func).endswith("partial") else dec.func
+        if not ast.unparse(target).endswith("register_dataclass"):
+            continue
+        for kw in dec.keywords:
+            if kw.arg == "meta_fields" and isinstance(kw.value, (ast.List, ast.Tuple)):
+                names.update(e.value for e in kw.value.elts
+                             if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return frozenset(names)
+
+
+def _static(node: ast.ClassDef, field: ast.AnnAssign) -> bool:
+    return is_static_field(field.value) or field.target.id in meta_fields(node)  # type: ignore[union-attr]
+
+
 def _fields(node: ast.ClassDef) -> list[ast.AnnAssign]:
     return [s for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
             and not (isinstance(s.annotation, ast.Subscript) and ast.unparse(s.annotation.value).endswith("ClassVar"))]
@@ -68,7 +92,7 @@ def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
                       or ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
         if not (bases & _STATE_BASES or any(d and d.endswith(_STATE_DECORATORS) for d in decorators)):
             continue
-        fields = [s.target.id for s in _fields(node) if not is_static_field(s.value)]  # type: ignore[union-attr]
+        fields = [s.target.id for s in _fields(node) if not _static(node, s)]  # type: ignore[union-attr]
         if fields:
             out[node.name] = fields
     return out
@@ -83,5 +107,5 @@ def static_field_names(classes: list[ast.ClassDef]) -> frozenset[str]:
     traced: set[str] = set()
     for node in classes:
         for s in _fields(node):
-            (static if is_static_field(s.value) else traced).add(s.target.id)  # type: ignore[union-attr]
+            (static if _static(node, s) else traced).add(s.target.id)  # type: ignore[union-attr]
     return frozenset(static - traced)

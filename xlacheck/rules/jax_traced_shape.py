@@ -221,6 +221,12 @@ class JaxTracedShape(Rule):
         # traced repeats with a static total_repeat_length compile: the JAX table's measured static_unless
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(counts):\n"
                 "    return jnp.arange(3).repeat(counts, total_repeat_length=8)\n"),
+        # a field listed in register_dataclass's meta_fields is static tree metadata, a Python int
+        Example("import dataclasses\nfrom functools import partial\nimport jax\nimport jax.numpy as jnp\n"
+                "@partial(jax.tree_util.register_dataclass, data_fields=['scale'], meta_fields=['window'])\n"
+                "@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    scale: float\n    window: int\n"
+                "@jax.jit\ndef smooth(x, cfg: Cfg):\n"
+                "    return jnp.convolve(x, jnp.ones((cfg.window,))) * cfg.scale\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"

@@ -115,6 +115,14 @@ class NumpyCallOnTensor(Rule):
                             "tf.function(jit_compile=True)): NumPy needs concrete values ('Cannot convert a symbolic "
                             "tf.Tensor to a numpy array'); keep the value as a tensor"),
                 )),
+        # jax.jit of jax.grad of a lambda compiles what the lambda calls (stheno#21)
+        Example("import jax\nimport jax.numpy as jnp\nimport numpy as np\ndef nll(w, y):\n"
+                "    keep = np.asarray(~jnp.isnan(y))\n    return jnp.sum(jnp.where(keep, y, 0.0)) * w\n"
+                "grad_fn = jax.jit(jax.grad(lambda w, y: -nll(w, y)))\n",
+                expected=(
+                    (5, 12, 'np.asarray on a traced array under jax.jit (called from <lambda>()): NumPy needs '
+                            'concrete values (TracerArrayConversionError); use the jnp.* / jax.lax op'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:

@@ -84,7 +84,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
     function defined in the enclosing function (JAX caches on the wrapped callable, so
     `jax.jit(module_function)` per call hits the cache); and a jitted local function that the
     enclosing function runs a fixed number of times (`for _ in range(3)`), which makes it a
-    computation its callers repeat rather than a driver over data (jax issue 4572). Objects of a
+    computation its callers repeat rather than a driver over data (jax issue 4572). A jitted local
+    function handed to a transformation that is called at once (`jax.value_and_grad(loss_fn)(p, b)`,
+    equinox#307) is called there, not kept; and a call that is the whole body of a forwarder
+    (`def policy(obs): return agent.act(obs)`) runs as often as the forwarder does (jax#4645). Objects of a
     class that owns a jax.jit cache per instance count as tf.function owners do: `self.f =
     jax.jit(self.m)`, or a method jitted with `self` static in a class that hashes by identity. And a
     factory of this file that returns such a new compiled function, called and dropped at once
@@ -319,6 +322,9 @@ class TfFunctionCreatedPerCall(ModuleRule):
                     init = jax.jit(functools.partial(self._model.init, train=False))
                     return init(rng, np.zeros((2, 8), np.float32))
         """),
+        # the transformation of the jitted local is returned, not called: kept, so traced once
+        Example("import jax\nimport jax.numpy as jnp\ndef make_grad():\n    @jax.jit\n    def loss_fn(p, v):\n"
+                "        return jnp.mean((v @ p) ** 2)\n    return jax.value_and_grad(loss_fn)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\ndef _loss(a, b):\n    return tf.reduce_mean(a - b)\n"
@@ -456,6 +462,25 @@ class TfFunctionCreatedPerCall(ModuleRule):
                             '`sgd_step()` builds a new function with an empty trace cache and traces/compiles it '
                             'again; create the jax.jit once (module level, __init__, or a cache)'),
                 )),
+        # called through a transformation at once (equinox#307): the jitted local is new at every call
+        Example("import jax\nimport jax.numpy as jnp\ndef train(params, x):\n    @jax.jit\n    def loss_fn(p, v):\n"
+                "        return jnp.mean((v @ p) ** 2)\n    loss, grads = jax.value_and_grad(loss_fn)(params, x)\n"
+                "    return params - 0.1 * grads\n",
+                expected=(
+                    (4, 6, 'jax.jit created inside `train()` and called once per call: every call of `train()` '
+                           'builds a new function with an empty trace cache and traces/compiles it again; create the '
+                           'jax.jit once (module level, __init__, or a cache)'),
+                )),
+        # its only caller forwards to it (jax#4645): it runs as often as the forwarder, which nothing here calls once
+        Example("import jax\nimport jax.numpy as jnp\nclass Agent:\n    def __init__(self, params):\n"
+                "        self.params = params\n    def act(self, obs):\n        @jax.jit\n        def pick(p, o):\n"
+                "            return jnp.argmax(o @ p)\n        return pick(self.params, obs)\n"
+                "AGENT = Agent(jnp.eye(3))\ndef policy(obs):\n    return AGENT.act(obs)\n",
+                expected=(
+                    (7, 10, 'jax.jit created inside `act()` and called once per call: every call of `act()` builds a '
+                            'new function with an empty trace cache and traces/compiles it again; create the jax.jit '
+                            'once (module level, __init__, or a cache)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -538,7 +563,13 @@ class TfFunctionCreatedPerCall(ModuleRule):
         for sub in index.scope_nodes(func):
             if isinstance(sub, ast.Name) and sub.id == local and isinstance(sub.ctx, ast.Load):
                 use = index.parent(sub)
-                if isinstance(use, ast.Call) and use.func is sub:
+                if not (isinstance(use, ast.Call) and use.func is sub) and kind.startswith("jax.") \
+                        and use is not None and _transformed_and_called(index, use, sub):
+                    # `jax.value_and_grad(loss_fn)(params, batch)`: the transformed function is called
+                    # at once and dropped, so the jitted local is called here, not kept
+                    use = index.parent(use)
+                if isinstance(use, ast.Call) and (use.func is sub or isinstance(use.func, ast.Call)
+                                                  and _transformed_and_called(index, use.func, sub)):
                     if index.loops_around(use) or index.function_of(use) is not func:
                         reused = True  # created once per call, reused many times inside it
                         fixed_loops = fixed_loops and bool(index.loops_around(use)) and all(
@@ -890,8 +921,11 @@ class TfFunctionCreatedPerCall(ModuleRule):
         return any(_python_loops_around(index, site) for site in self._sites(index, func))
 
     @staticmethod
-    def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        """The file calls ``func`` and never from a loop or compiled code: a one-off (a dry run, a setup step)."""
+    def _called_only_outside_loops(ctx: ModuleContext, index: ModuleIndex,
+                                   func: ast.FunctionDef | ast.AsyncFunctionDef, depth: int = 0) -> bool:
+        """The file calls ``func`` and never from a loop or compiled code: a one-off (a dry run, a setup step).
+        A call that is the whole body of a forwarder (``def act(obs): return agent.take_action(obs)``)
+        runs as often as the forwarder does: one-off only if the forwarder is."""
         sites = TfFunctionCreatedPerCall._sites(index, func)
         if not sites:
             return False  # called from elsewhere: assume per step, as a loss or predict helper usually is
@@ -902,6 +936,10 @@ class TfFunctionCreatedPerCall(ModuleRule):
             info = ctx.facts.by_node.get(id(caller)) if caller is not None else None
             if info is not None and info.compiled:
                 return False
+            if isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) and caller is not func and depth < 3 \
+                    and _forwards(caller, site) \
+                    and not TfFunctionCreatedPerCall._called_only_outside_loops(ctx, index, caller, depth + 1):
+                return False
         return True
 
     def _report_per_call(self, ctx: ModuleContext, where: ast.AST, owner: str, kind: str = "tf.function") -> None:
@@ -909,6 +947,23 @@ class TfFunctionCreatedPerCall(ModuleRule):
                    f"{_shown(kind)} created inside `{owner}()` and called once per call: every call of `{owner}()` "
                    "builds a new function with an empty trace cache and traces/compiles it again; create the "
                    f"{_shown(kind)} once (module level, __init__, or a cache)")
+
+
+def _forwards(func: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.AST) -> bool:
+    """The body of ``func`` (its docstring aside) is ``return <call>``: a thin forwarder."""
+    body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is call
+
+
+def _transformed_and_called(index: ModuleIndex, use: ast.AST | None, name: ast.Name) -> bool:
+    """``use`` is ``jax.grad(name)``/``jax.value_and_grad(name, ...)``/``jax.vmap(name)``/... (a
+    transformation of ``_TRANSFORM_ROWS``) whose result is called at once: ``jax.value_and_grad(
+    loss_fn)(params, batch)`` calls ``loss_fn`` and keeps nothing."""
+    if not (isinstance(use, ast.Call) and use.args and use.args[0] is name
+            and (index.aliases.resolve(use.func) or "") in _TRANSFORM_ROWS):
+        return False
+    outer = index.parent(use)
+    return isinstance(outer, ast.Call) and outer.func is use
 
 
 def _captures_call_state(index: ModuleIndex, func: ast.AST, created: ast.AST) -> bool:

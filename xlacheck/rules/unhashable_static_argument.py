@@ -63,7 +63,9 @@ class UnhashableStaticArgument(ModuleRule):
     per the generated JAX API table), a NumPy array (`np.array`, `np.arange`, ...), a parameter
     annotated as an array, a traced value (a non-static parameter of the jitted function the
     call runs in), an object of a class of this file that cannot be hashed (a dataclass without
-    `frozen=True`, a class with `__eq__` and no `__hash__`), a list, dict or set literal, or a
+    `frozen=True`, a class with `__eq__` and no `__hash__`; a frozen dataclass or NamedTuple of
+    this file built with a list, dict or set literal field, since its generated hash hashes every
+    field), a list, dict or set literal, or a
     call of a builtin that builds one (`list(...)`, `sorted(...)`, `dict(...)`, `set(...)`) or a
     `slice(...)` (hashable only from Python 3.12: flagged when the project's oldest Python,
     config `target-version` or `requires-python`, else the running interpreter, is older) (also
@@ -131,6 +133,12 @@ class UnhashableStaticArgument(ModuleRule):
         Example("import jax\ndef _select(x, keep):\n    return x[:, list(keep)]\n"
                 "select = jax.jit(_select, static_argnames=['keep'])\n"
                 "def run(x, cols):\n    return select(x, keep=tuple(sorted(cols)))\n"),
+        # a frozen dataclass holding a tuple, or hashing its dict itself: hashable
+        Example("import jax\nimport dataclasses\nfrom functools import partial\n@dataclasses.dataclass(frozen=True)\n"
+                "class Head:\n    ids: tuple\n@dataclasses.dataclass(frozen=True)\nclass Table:\n    ids: dict\n"
+                "    def __hash__(self):\n        return hash(tuple(sorted(self.ids.items())))\n"
+                "@partial(jax.jit, static_argnums=1)\ndef mask(x, head):\n    return x * len(head.ids)\n"
+                "def run(x):\n    return mask(x, Head(((\"pad\", 0),))) + mask(x, Table({\"pad\": 0}))\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\ndef grid(half):\n    return jnp.arange(-half, half)\n"
@@ -216,6 +224,17 @@ class UnhashableStaticArgument(ModuleRule):
                             'arguments are not supported); pass its bounds as a tuple and slice inside (slices '
                             'hash only from Python 3.12)'),
                 )),
+        # a frozen dataclass whose field is a dict (equinox#1089): its generated hash hashes the dict
+        Example("import jax\nimport dataclasses\nfrom functools import partial\n@dataclasses.dataclass(frozen=True)\n"
+                "class Head:\n    ids: dict\n@partial(jax.jit, static_argnums=1)\ndef mask(x, head):\n"
+                "    return x * len(head.ids)\ndef run(x):\n    return mask(x, Head({\"pad\": 0}))\n",
+                expected=(
+                    (11, 20, 'static argument `head` of jitted `mask` receives a `Head` holding a dict (its generated '
+                             '__hash__ hashes every field): jax.jit hashes static arguments for its cache and objects '
+                             'holding one are unhashable (ValueError: Non-hashable static arguments are not '
+                             'supported); store a hashable value in the field instead (a tuple of pairs, a '
+                             'FrozenDict)'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -292,6 +311,13 @@ class UnhashableStaticArgument(ModuleRule):
                 return _UNHASHABLE_BUILTINS[arg.func.id]  # list(shape), sorted(cols), set(keys)
             if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
                 return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
+            if isinstance(arg.func, ast.Name) and _hashes_its_fields(index, arg.func.id):
+                # a frozen dataclass or NamedTuple hashes the tuple of its fields: one unhashable
+                # field value (a dict of ids) makes hashing the object raise (equinox#1089)
+                for value in [*arg.args, *(k.value for k in arg.keywords if k.arg is not None)]:
+                    inner = UnhashableStaticArgument._unhashable(ctx, index, value, depth + 1, callers=False)
+                    if inner is not None and inner in _UNHASHABLE_LITERALS.values():
+                        return f"a `{arg.func.id}` holding {inner} (its generated __hash__ hashes every field)"
             name = ctx.facts.aliases.resolve(arg.func)
             if name in _NUMPY_ARRAY_BUILDERS:
                 return f"a NumPy array ({name})"
@@ -387,8 +413,20 @@ class UnhashableStaticArgument(ModuleRule):
         return None
 
 
+def _hashes_its_fields(index: ModuleIndex, class_name: str) -> bool:
+    """A class of this file hashed by value through the hash Python generates from its fields (a
+    frozen or ``unsafe_hash`` dataclass, a NamedTuple), not through a ``__hash__`` of its own."""
+    if static_hash_kind(index, class_name) != "value":
+        return False
+    cls = next(c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef) and c.name == class_name)
+    return not any(isinstance(s, ast.FunctionDef) and s.name == "__hash__" or isinstance(s, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "__hash__" for t in s.targets) for s in cls.body)
+
+
 def _noun(what: str) -> str:
     what = what.split(", passed to")[0]
+    if " holding " in what:
+        return "objects holding one"
     if what.startswith("a traced value"):
         return "tracers"
     if "dataclass" in what:
@@ -398,6 +436,8 @@ def _noun(what: str) -> str:
 
 def _fix(what: str) -> str:
     what = what.split(", passed to")[0]
+    if " holding " in what:
+        return "store a hashable value in the field instead (a tuple of pairs, a FrozenDict)"
     if "dataclass" in what:
         return "declare it @dataclass(frozen=True)"
     if what in ("a list", "a set"):
