@@ -143,7 +143,7 @@ def _run(paths: Sequence[str | os.PathLike[str]], settings: Settings | None, fix
     cache = None
     if settings.cache:
         modes = ("+preview" if settings.preview else "") + ("+torch-xla" if settings.torch_xla else "")
-        modes += "+py%d.%d" % settings.target_python  # what the rules assume of the language
+        modes += "+py{}.{}".format(*settings.target_python)  # what the rules assume of the language
         cache = ResultCache(settings.resolved_cache_dir, make_salt(settings.layers, analyzer_fingerprint() + modes))
     files = list(found.files)
     outcomes = _project_pass(_Plan(settings, cache, fix), files)

@@ -8,8 +8,15 @@ import pytest
 from cli_fakes import TF_HEADER, fake_engine  # noqa: F401  (fixture)
 
 from xlacheck.api import check_paths
-from xlacheck.config import (CONFIG_KEYS, DEFAULT_EXCLUDE, ConfigError, RuleSelection, Settings, find_config,
-                             requires_python_floor)
+from xlacheck.config import (
+    CONFIG_KEYS,
+    DEFAULT_EXCLUDE,
+    ConfigError,
+    RuleSelection,
+    Settings,
+    find_config,
+    requires_python_floor,
+)
 from xlacheck.globs import Glob
 
 BODY = TF_HEADER + "y = x.numpy()\nif tf.reduce_any(m):\n    pass\nz = tf.boolean_mask(x, m)\n"
