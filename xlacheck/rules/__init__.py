@@ -79,6 +79,7 @@ from xlacheck.rules.tensorarray_shape_invariant import TensorArrayShapeInvariant
 from xlacheck.rules.tf_function_argument_shape_per_iteration import TfFunctionArgumentShapePerIteration
 from xlacheck.rules.tf_function_created_per_call import TfFunctionCreatedPerCall
 from xlacheck.rules.tf_function_input_mutated import TfFunctionInputMutated
+from xlacheck.rules.layer_returned_from_traced_call import LayerReturnedFromTracedCall
 from xlacheck.rules.tf_print_without_kernel import TfPrintWithoutKernel
 from xlacheck.rules.torch_adaptive_pool_size_may_not_divide import TorchAdaptivePoolSizeMayNotDivide
 from xlacheck.rules.torch_collate_packs_examples import TorchCollatePacksExamples
@@ -157,6 +158,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LookupLayerWithoutKernel,
     HostRandomInCompiledCode,
     TfFunctionInputMutated,
+    LayerReturnedFromTracedCall,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True

@@ -83,7 +83,11 @@ class DataDependentShapeArgument(Rule):
     element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets, what such a loop returns)
     or (in a jit entry point)
     an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
-    Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
+    Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged. Arguments the table
+    records as Python-only (`py_args`: tracing raises once they are tensors) are flagged when a
+    tensor is passed, whatever it is computed from: a `tf.experimental.numpy` size, and the op-level
+    `seed` of a stateful random op (`tf.nn.dropout`, `tf.random.uniform`, `tf.image.random_flip_left_right`:
+    "Expected int for argument 'seed2'").
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
     code every such finding was tf.data preprocessing, docs/known-results.md).
