@@ -58,8 +58,9 @@ comes from (the ``by`` fields say which source decided it, per entry):
 * ``elementwise``: ``"unary"``/``"binary"`` for the APIs TensorFlow registers as elementwise for
   dispatch (``tf.abs``, ``tf.math.add`` ...): a ragged input gives a ragged result.
 * ``const_args`` also holds optional integer arguments the probing call leaves out (an int
-  default, or a None default for names such as ``axis``, ``maxlen``, ``depth``): each is given as
-  a value-less graph input and the call compiled (``probe_optional_const``).
+  default, or a None default for names such as ``axis``, ``maxlen``, ``depth``, ``seed``): each is
+  given as a value-less graph input and the call compiled (``probe_optional_const``); one whose
+  tracing then raises goes to ``py_args`` (``tf.nn.dropout``'s and ``tf.random.uniform``'s ``seed``).
 * ``const_unless``: ``{argument: [other, ...]}``: the argument had to be a compile-time constant in
   the probing call, but compiles as a tensor once ``other`` is given a Python value
   (``tf.sequence_mask``'s ``lengths`` only sizes the result when ``maxlen`` is omitted).
@@ -825,6 +826,7 @@ OPTIONAL_INT_PARAMS = frozenset({
     "num_rows", "size", "length", "fft_length", "frame_length", "frame_step", "num_classes", "num_or_size_splits",
     "shift", "multiples", "seq_axis", "batch_axis", "lower", "upper", "num_lower", "num_upper", "block_size",
     "target_height", "target_width", "offset_height", "offset_width", "n", "ord", "dim", "dims", "perm",
+    "seed",  # an op-level random seed: random_seed.get_seed reads it in Python while tracing (py_args)
 })
 
 
@@ -868,13 +870,23 @@ def probe_optional_const(tf: Any, keras: Any | None, table: dict[str, Any],
         if not candidates or compile_outcome(tf, obj, traced.args)[0] != "compiled":
             continue
         stats["entries"] += 1
-        found = []
+        found, python_only = [], []
+        defaults = got.default_values(obj)
         for param, graph_input in candidates.items():
             stats["probed"] += 1
-            if compile_outcome(tf, obj, {**traced.args, param: graph_input})[0] == "const":
+            outcome = compile_outcome(tf, obj, {**traced.args, param: graph_input})[0]
+            if outcome == "const":
                 found.append(param)
+            elif outcome == "trace" and defaults.get(param) is None:
+                # tracing raises once it is a tensor (tf.nn.dropout's seed); not for an int default
+                # (tf.random.uniform's minval=0 as an int32 input fails on its dtype, not for being a tensor)
+                python_only.append(param)
         if found:
             entry["const_args"] = list(dict.fromkeys([*entry.get("const_args", ()), *found]))
+        if python_only:
+            entry["py_args"] = list(dict.fromkeys([*entry.get("py_args", ()), *python_only]))
+            stats["py"] = stats.get("py", 0) + len(python_only)
+        if found or python_only:
             params = positional_params(obj)
             if params is not None:
                 entry["params"] = params

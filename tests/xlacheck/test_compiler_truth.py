@@ -84,6 +84,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA205-valid-7", "f", lambda: (tf.ones([3, 3]), 1, 3), "compiles"),  # Python ints from the call site
     ("XLA205-valid-8", "f", lambda: (tf.ones([5]), 2), "compiles"),  # a range() counter from the call site
     ("XLA205-invalid-8", "f", lambda: (tf.ones([1, 4, 4, 1]), tf.constant(2.0)), "static_fails"),  # shape * argument
+    ("XLA205-invalid-10", "augment", lambda: (tf.ones([2, 4, 4, 1]), tf.constant(3)), "fails"),  # a tensor seed
+    ("XLA205-valid-10", "jitter", lambda: (_f(1.0, 2.0, 3.0), tf.constant(0.0)), "compiles"),  # a Python int seed
+    ("XLA323-invalid-2", "project", lambda: (_f(1.0, 2.0)[None],), "fails"),  # a layer object returned
     ("XLA206-invalid-1", "f", lambda: (tf.constant([[1.0, 2.0]]), tf.constant(0.5)), "fails"),
     ("XLA405-invalid-1", "step", lambda: (_f(1.0, 2.0),), "fails"),
     ("XLA301-invalid-2", "f", lambda: (_f(1.0, 2.0),), "fails"),

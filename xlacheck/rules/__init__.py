@@ -37,6 +37,7 @@ from xlacheck.rules.jit_carry_starts_as_none import JitCarryStartsAsNone
 from xlacheck.rules.jit_compile_under_tpu_strategy import JitCompileUnderTpuStrategy
 from xlacheck.rules.jit_reads_rebound_global import JitReadsReboundGlobal
 from xlacheck.rules.lax_branch_output_mismatch import LaxBranchOutputMismatch
+from xlacheck.rules.layer_returned_from_traced_call import LayerReturnedFromTracedCall
 from xlacheck.rules.local_path_in_tpu_pipeline import LocalPathInTpuPipeline
 from xlacheck.rules.lookup_layer_without_kernel import LookupLayerWithoutKernel
 from xlacheck.rules.loop_grown_tensor import LoopGrownTensor
@@ -157,6 +158,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LookupLayerWithoutKernel,
     HostRandomInCompiledCode,
     TfFunctionInputMutated,
+    LayerReturnedFromTracedCall,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True

@@ -83,7 +83,11 @@ class DataDependentShapeArgument(Rule):
     element a `tf.map_fn`/`tf.vectorized_map`/`tf.scan` function gets, what such a loop returns)
     or (in a jit entry point)
     an argument value (also a shape scaled by one: `tf.shape(x)[1:3] * zoom`).
-    Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged.
+    Sizes from `tf.shape`/`shape_list`/`x.shape` are fine and not flagged. Arguments the table
+    records as Python-only (`py_args`: tracing raises once they are tensors) are flagged when a
+    tensor is passed, whatever it is computed from: a `tf.experimental.numpy` size, and the op-level
+    `seed` of a stateful random op (`tf.nn.dropout`, `tf.random.uniform`, `tf.image.random_flip_left_right`:
+    "Expected int for argument 'seed2'").
     It fires in compiled code (jit entry points, Keras methods, tf.functions and what they call);
     in a module-level helper that nothing in the file compiles only with `--preview` (on real
     code every such finding was tf.data preprocessing, docs/known-results.md).
@@ -175,6 +179,9 @@ class DataDependentShapeArgument(Rule):
         Example("import tensorflow as tf\nimport utils\n@tf.function(jit_compile=True)\ndef f(x):\n"
                 "    x = x + tf.random.normal(tf.shape(x))\n    sh = utils.shape_as_list(x)\n"
                 "    return tf.reshape(x, sh[:-1] + [3, sh[-1] // 3])\n"),
+        # an op-level seed given as a Python int (a config constant) is baked into the trace
+        Example("import tensorflow as tf\nSEED = 7\n@tf.function(jit_compile=True)\ndef jitter(x, scale):\n"
+                "    return x + scale * tf.random.uniform(tf.shape(x), seed=SEED)\n"),
     )
 
     INVALID = (
@@ -256,6 +263,16 @@ class DataDependentShapeArgument(Rule):
                             'constant) or the tf.* op (compiled: decorated with tf.function(jit_compile=True) at '
                             'line 3)'),
                 )),
+        # the op-level seed of a stateful random op must be a Python int (generated table: py_args)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef augment(images, step):\n"
+                "    seed = tf.cast(step, tf.int32) % 1000\n"
+                "    return tf.image.random_flip_left_right(images, seed=seed)\n",
+                expected=(
+                    (5, 12, '`seed` of tf.image.random_flip_left_right is a tensor, but '
+                            'tf.image.random_flip_left_right needs a Python int there: tracing turns the op-level '
+                            'seed into an op attribute, so it fails ("Expected int for argument \'seed2\'"); pass '
+                            'a Python integer seed (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -273,6 +290,13 @@ class DataDependentShapeArgument(Rule):
             k = ctx.flags(arg)
             if k & TENSOR and not k & PYLIST and k & (OP | DATA | SHAPE | RANDOM | LOOP | VARIABLE | CONST):
                 # a computed tensor (a bare parameter may hold a Python number)
+                if keyword == "seed":  # the op-level seed of a stateful random op (random_seed.get_seed)
+                    ctx.report(self, node,
+                               f"`seed` of {name} is a tensor, but {name} needs a Python int there: tracing turns "
+                               "the op-level seed into an op attribute, so it fails (\"Expected int for argument "
+                               "'seed2'\"); pass a Python integer seed (compiled: "
+                               f"{ctx.function.evidence})")
+                    return
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is a tensor, but {name} needs a Python value there: it compares or "
                            "converts it in Python while tracing, so tracing fails (\"Using a symbolic tf.Tensor as a "

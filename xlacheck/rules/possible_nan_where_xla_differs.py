@@ -119,6 +119,8 @@ class _Flow:
             holder = block[index]
             inner = holder.body if isinstance(holder, (ast.With, ast.AsyncWith)) else None
             block = inner if inner and (inner[0].lineno, inner[0].col_offset) <= here else None
+        if not chain:  # a lambda: its body is one expression, no statement binds a name in it
+            return None
         holder = chain[-1][0][chain[-1][1]]
         if _stores(holder, use.id) and not _plain(holder, None):  # `x = f(x)` reads the earlier x; a loop may not
             return None
@@ -340,6 +342,9 @@ class PossibleNanWhereXlaDiffers(Rule):
                 '    x, mask = inputs\n'
                 '    x = tf.math.divide_no_nan(tf.reduce_sum(x * mask, 1), tf.reduce_sum(mask, 1))\n'
                 '    return tf.argmax(x, -1)\n'),
+        # a lambda's parameter (its body is an expression: no statement binds it) is not a NaN source
+        Example('import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(x):\n'
+                '    return tf.map_fn(lambda row: tf.reduce_max(row, axis=0), x)\n'),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef f(sums, one_hot):\n"

@@ -1,0 +1,123 @@
+"""XLA323: a traced function or Keras ``call`` that returns a Keras layer object instead of a tensor."""
+
+from __future__ import annotations
+
+import ast
+
+from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.values import LAYER, TENSOR
+from xlacheck.rules.base import Example, Rule, RuleContext
+from xlacheck.rules.variable_created_in_compiled_step import _TF_FUNCTION_ENTRY
+
+
+def _returned_parts(value: ast.expr) -> list[ast.expr]:
+    """The expressions a return hands back: the value, or the items of a tuple/list/dict display."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return [p for e in value.elts for p in _returned_parts(e)]
+    if isinstance(value, ast.Dict):
+        return [p for v in value.values if v is not None for p in _returned_parts(v)]
+    return [value]
+
+
+class LayerReturnedFromTracedCall(Rule):
+    """
+    ## What it does
+    Flags a `return` of a function that `tf.function` traces itself (decorated or wrapped,
+    `jit_compile` or not), or of a Keras layer's or model's `call`, that hands back a Keras layer
+    or model object (the value model's layer fact: a constructor the generated API table records
+    as returning a layer, `tf.keras.layers.Lambda(...)`, `tf.keras.layers.Dense(...)`, or a name
+    bound to one) instead of applying it: `return main, tf.keras.layers.Lambda(lambda t: head(t))`.
+
+    ## Why is this bad?
+    A traced function may only return tensors (and nested structures of them, ExtensionTypes or
+    None). Eager execution hands the layer object back without complaint, so the mistake goes
+    unnoticed until the model is compiled: `tf.function(jit_compile=True)` then raises
+    `TypeError: To be compatible with tf.function, Python functions must return zero or more
+    Tensors or ExtensionTypes or None values ... found return value of type Lambda` (TF 2.21,
+    measured; tensorflow/tensorflow#108142).
+
+    ## Example
+    ```python
+    class TwoHead(tf.keras.Model):
+        def call(self, x):
+            h = self.trunk(x)
+            return self.main(h), tf.keras.layers.Lambda(lambda t: self.aux(t))
+    ```
+
+    ## Use instead
+    ```python
+    class TwoHead(tf.keras.Model):
+        def call(self, x):
+            h = self.trunk(x)
+            return self.main(h), self.aux(h)  # apply the layer: return its output tensor
+    ```
+
+    ## Fix safety
+    No automatic fix: which input the layer was meant to be applied to is not visible here.
+    """
+
+    code = "XLA323"
+    fix = None
+    name = "layer-returned-from-traced-call"
+    fails_in_any_graph = True
+    levels = frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH})
+    node_types = (ast.Return,)
+
+    VALID = (
+        # the layer is applied: its output tensor is returned
+        Example("import tensorflow as tf\nclass M(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.d = tf.keras.layers.Dense(2)\n"
+                "    def call(self, x):\n        return tf.keras.layers.Lambda(lambda t: self.d(t))(x)\n"),
+        # a builder that returns a layer to its (Python) caller is not a traced function
+        Example("import tensorflow as tf\ndef head(units):\n    return tf.keras.layers.Dense(units)\n"
+                "HEAD = head(3)\n@tf.function(jit_compile=True)\ndef f(x):\n    return HEAD(x)\n"),
+        # a nested helper of the traced function returns a layer to the traced code, which applies it
+        Example("import tensorflow as tf\nDENSE = tf.keras.layers.Dense(2)\n@tf.function\ndef f(x):\n"
+                "    def pick():\n        return DENSE\n    return pick()(x)\n"),
+    )
+    INVALID = (
+        Example("import tensorflow as tf\nclass TwoHead(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.main = tf.keras.layers.Dense(1)\n"
+                "        self.aux = tf.keras.layers.Dense(3)\n"
+                "    def call(self, x):\n"
+                "        return self.main(x), tf.keras.layers.Lambda(lambda t: self.aux(t))\n",
+                expected=(
+                    (8, 30, "call of a Keras layer/model returns a Keras layer object (tf.keras.layers.Lambda(...)), "
+                            "not a tensor: a traced function may only return tensors, so tracing the model fails "
+                            "(TypeError: \"must return zero or more Tensors\"); apply the layer to its input and "
+                            "return the result"),
+                )),
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef project(x):\n"
+                "    proj = tf.keras.layers.Dense(4)\n    return proj\n",
+                expected=(
+                    (5, 12, "project (decorated with tf.function(jit_compile=True) at line 2) returns a Keras layer "
+                            "object (proj), not a tensor: a traced function may only return tensors, so tracing "
+                            "fails (TypeError: \"must return zero or more Tensors\"); apply the layer to its input "
+                            "and return the result"),
+                )),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> None:
+        assert isinstance(node, ast.Return)
+        info = ctx.function
+        if node.value is None or info.jax or not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        traced = info.why.startswith(_TF_FUNCTION_ENTRY)
+        keras_call = info.keras_method and info.name == "call" and info.cls is not None
+        if not (traced or keras_call):
+            return
+        for part in _returned_parts(node.value):
+            k = ctx.flags(part)
+            if not k & LAYER or k & TENSOR:
+                continue
+            shown = ast.unparse(part)
+            if isinstance(part, ast.Call):
+                shown = ast.unparse(part.func) + "(...)"
+            who = (f"{info.name} ({info.evidence})" if traced
+                   else "call of a Keras layer/model")
+            where = "tracing fails" if traced else "tracing the model fails"
+            ctx.report(self, part,
+                       f"{who} returns a Keras layer object ({shown}), not a tensor: a traced function may only "
+                       f"return tensors, so {where} (TypeError: \"must return zero or more Tensors\"); apply the "
+                       "layer to its input and return the result")
+            return
