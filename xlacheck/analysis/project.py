@@ -482,6 +482,18 @@ def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterato
                 yield tuple(name.split("."))
 
 
+def _run_scope(paths: Sequence[str], root: str | None, only: Sequence[str] | None,
+               mentions: Callable[[str], bool]) -> tuple[str, list[str]] | None:
+    """The project root and the candidate ``.py`` files (of ``only``, when given, that ``mentions``
+    the framework) of a project fact over a run; None for a run of one file or no candidate."""
+    everything = [p for p in paths if p.endswith(".py")]
+    candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and mentions(p)]
+    if len(everything) < 2 or not candidates:
+        return None
+    root = root or project_root(everything)
+    return None if root is None else (os.path.abspath(root), candidates)
+
+
 def unreached_modules(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None,
                       cache: ResultCache | None = None) -> dict[str, str]:
     """Per path of the run's torch ``.py`` files (of ``only``, when given) that the project never runs:
@@ -501,14 +513,10 @@ def unreached_modules(paths: Sequence[str], root: str | None = None, only: Seque
     import or name does not count: a module only they use runs only under them. With ``cache`` the
     answer is kept under a key of what the scan reads (:func:`_scan_key`): a warm run stats the
     project's files instead of reading and matching every one (and does not import the engine)."""
-    everything = [p for p in paths if p.endswith(".py")]
-    candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and _mentions_torch(p)]
-    if len(everything) < 2 or not candidates:
+    scope = _run_scope(paths, root, only, _mentions_torch)
+    if scope is None:
         return {}
-    root = root or project_root(everything)
-    if root is None:
-        return {}
-    root = os.path.abspath(root)
+    root, candidates = scope
     found = _reach_files(root)
     if found is None:
         return {}
@@ -674,14 +682,10 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
     XLA-compiled, and the engine sets aside the findings of their functions that only assumed they
     were (below ``Level.CERTAIN``). A run of one file gets none; a root too large to scan counts as
     reached."""
-    everything = [p for p in paths if p.endswith(".py")]
-    candidates = [p for p in (paths if only is None else only) if p.endswith(".py") and _mentions_tensorflow(p)]
-    if len(everything) < 2 or not candidates:
+    scope = _run_scope(paths, root, only, _mentions_tensorflow)
+    if scope is None:
         return {}
-    root = root or project_root(everything)
-    if root is None:
-        return {}
-    root = os.path.abspath(root)
+    root, candidates = scope
     reached_in: dict[str, set[str] | None] = {}  # project folder -> the files compiled entries reach (None: all)
     out: dict[str, str] = {}
     for p in candidates:
