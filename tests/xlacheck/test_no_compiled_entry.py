@@ -103,7 +103,8 @@ def test_a_tpu_strategy_or_a_config_that_sets_jit_compile_keeps_them(tmp_path: P
 def test_a_package_that_loads_its_folder_is_reached_through_its_init(tmp_path: Path) -> None:
     lazy = "import importlib\nimport os\n\nfor name in os.listdir(os.path.dirname(__file__)):\n" \
            "    importlib.import_module('.' + name[:-3], __name__)\n"
-    entry = "import tensorflow as tf\nimport pkg\n\n\ndef make(model):\n    return tf.function(model, jit_compile=True)\n"
+    entry = ("import tensorflow as tf\nimport pkg\n\n\ndef make(model):\n"
+             "    return tf.function(model, jit_compile=True)\n")
     _write(tmp_path, {"setup.py": "", "pkg/__init__.py": lazy, "pkg/layers.py": LAYER, "train.py": EAGER,
                       "compile.py": entry})
     assert _run(tmp_path)[1] == []
