@@ -162,28 +162,30 @@ def probe_class(cls: Any, jax: Any, jnp: Any) -> dict[str, Any]:
     non-callable attributes is an array or a tracer, else ``object`` (``by: "class"``)."""
     attributes: set[str] = set()
     built = 0
+    seen: dict[str, bool] = {}
+
+    def build(x: Any) -> Any:
+        obj = cls(x.dtype)
+        # an instance of the class itself: not a wrapper that hands its argument back (np.object_)
+        seen["instance"] = isinstance(obj, cls) and not isinstance(obj, (jax.Array, jax.core.Tracer)) \
+            and kind_of(obj, jax) != "tensor"
+        for attr in dir(obj):
+            if attr.startswith("_"):
+                continue
+            try:
+                value = getattr(obj, attr)
+            except Exception:  # noqa: BLE001 - a property that fails: not a value
+                continue
+            if callable(value):
+                continue
+            seen[attr] = not isinstance(value, (jax.Array, jax.core.Tracer))
+        return x
+
+    traced = jax.jit(build)  # noqa: XLA404 - a probe: one trace per class and dtype is what it measures
     for dtype in (jnp.float32, jnp.int32):
-        seen: dict[str, bool] = {}
-
-        def build(x: Any, seen: dict[str, bool] = seen) -> Any:
-            obj = cls(x.dtype)
-            # an instance of the class itself: not a wrapper that hands its argument back (np.object_)
-            seen["instance"] = isinstance(obj, cls) and not isinstance(obj, (jax.Array, jax.core.Tracer)) \
-                and kind_of(obj, jax) != "tensor"
-            for attr in dir(obj):
-                if attr.startswith("_"):
-                    continue
-                try:
-                    value = getattr(obj, attr)
-                except Exception:  # noqa: BLE001 - a property that fails: not a value
-                    continue
-                if callable(value):
-                    continue
-                seen[attr] = not isinstance(value, (jax.Array, jax.core.Tracer))
-            return x
-
+        seen.clear()
         try:
-            jax.jit(build)(jnp.zeros((2,), dtype))
+            traced(jnp.zeros((2,), dtype))
         except Exception:  # noqa: BLE001 - not built from this dtype
             continue
         if not seen.get("instance") or not all(seen.values()):
