@@ -677,7 +677,8 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
     the project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs
     its ``__init__``, and a package ``__init__`` that loads its folder by computed name, such as a lazy
     package, reaches every module below it). A configuration or script that names one (a gin or YAML
-    ``jit_compile: true``) reaches every file. The others are traced into a graph at most (a Keras
+    ``jit_compile: true``) reaches every file, and so does a project none of whose files imports
+    another (a folder of standalone scripts or cases: no import graph to follow). The others are traced into a graph at most (a Keras
     ``call`` under Keras 2 ``fit``, a plain ``tf.function``, an eager ``GradientTape`` loop), never
     XLA-compiled, and the engine sets aside the findings of their functions that only assumed they
     were (below ``Level.CERTAIN``). A run of one file gets none; a root too large to scan counts as
@@ -729,6 +730,10 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
     for parts, path in modules.items():
         for i in range(len(parts)):
             by_suffix.setdefault(parts[i:], set()).add(path)
+    # a project none of whose files imports another (a folder of standalone scripts or cases) has no
+    # import graph: what compiles what is unknown there, not "nothing" (as for unreached modules)
+    if not any(by_suffix.get(parts, set()) - {path} for path, names in imports.items() for parts in names):
+        return None
     reached = set(entries)
     stack = list(entries)
     while stack:
