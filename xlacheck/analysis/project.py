@@ -678,8 +678,9 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
     its ``__init__``, and a package ``__init__`` that loads its folder by computed name, such as a lazy
     package, reaches every module below it). A configuration or script that names one (a gin or YAML
     ``jit_compile: true``) reaches every file, and so does a project none of whose files imports
-    another (a folder of standalone scripts or cases: no import graph to follow). The others are traced into a graph at most (a Keras
-    ``call`` under Keras 2 ``fit``, a plain ``tf.function``, an eager ``GradientTape`` loop), never
+    another (a folder of standalone scripts or cases: no import graph to follow). The others are
+    traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain ``tf.function``, an
+    eager ``GradientTape`` loop), never
     XLA-compiled, and the engine sets aside the findings of their functions that only assumed they
     were (below ``Level.CERTAIN``). A run of one file gets none; a root too large to scan counts as
     reached."""
