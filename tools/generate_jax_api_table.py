@@ -36,6 +36,13 @@ Per function (``by`` says how each fact was decided):
   ``static_args`` or a data-dependent result, so a linter can map ``jnp.reshape(x, s)``'s second
   argument to ``shape``. ``--refresh-params`` fills them into the existing file without probing.
 
+* classes: ``returns: "object"``, ``by: "class"`` (what their instances are, not probed), unless
+  the class, built under ``jax.jit`` from a traced array's dtype (``jnp.iinfo(x.dtype)``,
+  ``jnp.finfo(x.dtype)``), gives an instance that is no array and whose public attributes are none
+  either (``.max``, ``.eps``, ``.bits``: Python or NumPy values at trace time): ``returns:
+  "python"``, ``by: "class_jit"``, with ``attributes`` the attribute names probed.
+  ``--refresh-classes`` probes only the classes into the existing file.
+
 * ``numpy_on_tracer`` (top level): NumPy functions called with one traced array under jax.jit.
   ``traceable``: the call compiles (NumPy hands the array to its own method: ``np.sum(x)`` is
   ``x.sum()``); ``fails``: the same call works on a NumPy array but raises on a tracer
@@ -146,6 +153,48 @@ def kind_of(value: Any, jax: Any) -> str:
     if isinstance(value, (bool, int, float, complex, str, tuple)):
         return "python"
     return "object"
+
+
+def probe_class(cls: Any, jax: Any, jnp: Any) -> dict[str, Any]:
+    """A class's entry: built under ``jax.jit`` from the dtype of a traced float32 and of a traced int32
+    array; ``python`` (``by: "class_jit"``) when a build succeeds (``iinfo`` takes integer dtypes only,
+    ``finfo`` float ones) and, for every build that does, neither the instance nor any of its public
+    non-callable attributes is an array or a tracer, else ``object`` (``by: "class"``)."""
+    attributes: set[str] = set()
+    built = 0
+    seen: dict[str, bool] = {}
+
+    def build(x: Any) -> Any:
+        obj = cls(x.dtype)
+        # an instance of the class itself: not a wrapper that hands its argument back (np.object_)
+        seen["instance"] = isinstance(obj, cls) and not isinstance(obj, (jax.Array, jax.core.Tracer)) \
+            and kind_of(obj, jax) != "tensor"
+        for attr in dir(obj):
+            if attr.startswith("_"):
+                continue
+            try:
+                value = getattr(obj, attr)
+            except Exception:  # noqa: BLE001 - a property that fails: not a value
+                continue
+            if callable(value):
+                continue
+            seen[attr] = not isinstance(value, (jax.Array, jax.core.Tracer))
+        return x
+
+    traced = jax.jit(build)  # noqa: XLA404 - a probe: one trace per class and dtype is what it measures
+    for dtype in (jnp.float32, jnp.int32):
+        seen.clear()
+        try:
+            traced(jnp.zeros((2,), dtype))
+        except Exception:  # noqa: BLE001 - not built from this dtype
+            continue
+        if not seen.get("instance") or not all(seen.values()):
+            return {"returns": "object", "by": "class"}
+        built += 1
+        attributes |= {a for a in seen if a != "instance"}
+    if not built or not attributes:
+        return {"returns": "object", "by": "class"}
+    return {"returns": "python", "by": "class_jit", "attributes": sorted(attributes)}
 
 
 DATA_DEPENDENT_ERRORS = {"ConcretizationTypeError", "NonConcreteBooleanIndexError"}
@@ -442,6 +491,11 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
     names = _table_check.spread_sample(groups, sample)
     # the collectives probed where their axis is bound: few and cheap, all of them again
     names += sorted(name for name, entry in entries.items() if entry.get("by") == "named_axis")
+    # the classes measured as Python values under jax.jit: few, all of them again
+    classes = sorted(name for name, entry in entries.items() if entry.get("by") == "class_jit")
+    for name in classes:
+        if (line := _table_check.difference(name, entries[name], probe_class(resolve(name, jax, jnp), jax, jnp))):
+            differences.append(line)
     for name in names:
         measured = {name: probe(name, resolve(name, jax, jnp), jax, jnp)}
         add_params(measured, jax, jnp)
@@ -458,7 +512,7 @@ def check_table(jax: Any, jnp: Any, path: Path, sample: int) -> int:
             differences.append(line)
     if (line := _table_check.difference("array_methods", table.get("array_methods"), probe_array_methods(jax, jnp))):
         differences.append(line)
-    return _table_check.report("generate_jax_api_table", 2 + len(names) + len(numpy_names), differences,
+    return _table_check.report("generate_jax_api_table", 2 + len(names) + len(classes) + len(numpy_names), differences,
                                f"jax {jax.__version__}")
 
 
@@ -472,6 +526,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="probe only array_methods (a traced array's public methods) into the existing --out file")
     ap.add_argument("--refresh-static", action="store_true",
                     help="probe again only the entries of the existing --out file that have static_args")
+    ap.add_argument("--refresh-classes", action="store_true",
+                    help="probe again only the classes of the existing --out file (probe_class)")
     ap.add_argument("--check", action="store_true", help="probe a sample again and compare with --out")
     ap.add_argument("--sample", type=int, default=12, help="with --check: how many entries (and NumPy names)")
     args = ap.parse_args(argv)
@@ -504,6 +560,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"array_methods: {len(table['array_methods'])}, packed: {table['array_methods_packed']}")
         write(table, args.out)
         return 0
+    if args.refresh_classes:
+        table = json.loads(args.out.read_text())
+        classes = {name: probe_class(resolve(name, jax, jnp), jax, jnp) for name, entry in table["entries"].items()
+                   if entry.get("by") in ("class", "class_jit")}
+        table["entries"].update(classes)
+        print(f"classes: {len(classes)}, python under jax.jit: "
+              f"{sorted(n for n, e in classes.items() if e['returns'] == 'python')}")
+        write(table, args.out)
+        return 0
     if args.refresh_params:
         table = json.loads(args.out.read_text())
         print(f"params: {add_params(table['entries'], jax, jnp)} entries")
@@ -526,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seen[id(obj)] = name
             if isinstance(obj, type):
-                entries[name] = {"returns": "object", "by": "class"}
+                entries[name] = probe_class(obj, jax, jnp)
                 continue
             if args.refresh_static and name in old and not old[name].get("static_args"):
                 entries[name] = old[name]

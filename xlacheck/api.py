@@ -97,6 +97,9 @@ class _Plan:
     literals: dict[str, dict[str, dict[str, object]]] | None = None
     # file path -> why nothing in the project runs it (second pass; analysis.project.unreached_modules)
     unreached: dict[str, str] | None = None
+    # file path -> why no compiled entry of its project reaches its TensorFlow code (second pass;
+    # analysis.project.uncompiled_modules)
+    uncompiled: dict[str, str] | None = None
 
 
 def check_paths(paths: Sequence[str | os.PathLike[str]], settings: Settings | None = None) -> RunResult:
@@ -162,7 +165,13 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     first = _map_files(replace(plan, fix=None), files)
     project: list[Any] = []
     if len(files) > 1:
-        from xlacheck.analysis.project import ProjectFile, call_literals, resolve, unreached_modules
+        from xlacheck.analysis.project import (
+            ProjectFile,
+            call_literals,
+            resolve,
+            uncompiled_modules,
+            unreached_modules,
+        )
 
         project = [ProjectFile(str(f.path), f.display, o[2], _cell_lines(f) if f.display.endswith(".ipynb") else None)
                    for f, o in zip(files, first) if o[2] is not None and f.stdin is None]
@@ -173,15 +182,23 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and o[0].diagnostics]
     unreached = unreached_modules([str(f.path) for f in files if f.stdin is None], only=found, cache=plan.cache) if (
         len(project) > 1 and found) else {}
+    # TensorFlow files with findings (or facts that may give them some) whose project holds no compiled entry:
+    # a fact that only sets findings aside
+    tf_found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and not plan.settings.declares_jit(f.rel)
+                and (o[0].diagnostics or str(f.path) in facts)]
+    uncompiled = uncompiled_modules([str(f.path) for f in files if f.stdin is None], only=tf_found) if (
+        len(project) > 1 and tf_found) else {}
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings
     again = [i for i, (f, o) in enumerate(zip(files, first)) if str(f.path) in facts or (
-        (str(f.path) in literals or str(f.path) in unreached) and o[0].error is None and not o[0].skipped
+        (str(f.path) in literals or str(f.path) in unreached or str(f.path) in uncompiled) and o[0].error is None
+        and not o[0].skipped
         and o[0].diagnostics) or (
         plan.fix is not None and any(is_applicable(d, unsafe=plan.fix.unsafe) for d in o[0].diagnostics))]
     if not again:
         return first
-    second = _map_files(replace(plan, project=facts or None, literals=literals or None, unreached=unreached or None),
+    second = _map_files(replace(plan, project=facts or None, literals=literals or None, unreached=unreached or None,
+                                uncompiled=uncompiled or None),
                         [files[i] for i in again])
     out = list(first)
     for i, outcome in zip(again, second):
@@ -273,7 +290,7 @@ def _count_lines(data: bytes) -> int:
 def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
                  project: dict[str, ProjectFact] | None = None, jit_compiled: bool = False,
                  rel: str | None = None, literals: dict[str, dict[str, object]] | None = None,
-                 unreached: str | None = None) -> CachedLint:
+                 unreached: str | None = None, uncompiled: str | None = None) -> CachedLint:
     """Engine findings with the rewrites' fixes attached (docs/cli.md, ## Fixes: after check_source, before
     suppression); what the cache stores, so a warm run keeps the fixes."""
     # keywords only when set: engines (and test fakes) without them keep working
@@ -290,6 +307,8 @@ def _engine_lint(plan: _Plan, text: str, path: str, lines: int,
         extra["unreached"] = unreached  # nothing in the project runs this module
     if plan.settings.target_version is not None:
         extra["target_python"] = plan.settings.target_version  # the oldest Python the project runs on
+    if uncompiled:
+        extra["uncompiled"] = uncompiled  # no compiled entry of the project reaches its TensorFlow code
     if rel is not None and (plan.settings.torch_xla or jit_compiled):
         from xlacheck.engine import is_test_file
 
@@ -435,6 +454,7 @@ def _process_source(
     facts = plan.project.get(str(file.path)) if plan.project is not None else None
     literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
     unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
+    uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
     declared = plan.settings.declares_jit(file.rel)
     key = ""
     if plan.cache is not None:
@@ -443,7 +463,8 @@ def _process_source(
         # the result depends on the other files' facts and on whether jit-compiled covers this file
         key = plan.cache.key((data + facts_key(facts) if facts else data) + literals_key(literals)
                              + (b"\0jit-compiled" if declared else b"")
-                             + (b"\0unreached:" + unreached.encode() if unreached else b""), path)
+                             + (b"\0unreached:" + unreached.encode() if unreached else b"")
+                             + (b"\0uncompiled:" + uncompiled.encode() if uncompiled else b""), path)
     lint = plan.cache.load(key, path) if plan.cache is not None else None
     cached = lint is not None
     decoded: DecodedSource | None = None
@@ -454,7 +475,8 @@ def _process_source(
             decoded = _decode(data, notebook)
         except (SyntaxError, UnicodeDecodeError) as e:
             return FileResult(path, error=FileError(path, f"cannot decode file: {e}"), lines=lines), None, None
-        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached)
+        lint = _engine_lint(plan, decoded.text, path, lines, facts, declared, file.rel, literals, unreached,
+                            uncompiled)
         if plan.cache is not None and (lint.error is None or not is_internal_error(lint.error)):
             plan.cache.store(key, lint)
     if not lint.diagnostics and not lint.set_aside and not _checks_directives(plan, data):
@@ -491,8 +513,9 @@ def _fix(
     def relint(text: str) -> tuple[Diagnostic, ...]:
         literals = plan.literals.get(str(file.path)) if plan.literals is not None else None
         unreached = plan.unreached.get(str(file.path)) if plan.unreached is not None else None
+        uncompiled = plan.uncompiled.get(str(file.path)) if plan.uncompiled is not None else None
         lint = _engine_lint(plan, text, file.display, 0, facts, plan.settings.declares_jit(file.rel), file.rel,
-                            literals, unreached)
+                            literals, unreached, uncompiled)
         last_aside[:] = [_postprocess_set_aside(plan, file, text, lint.set_aside)]
         return _postprocess(plan, file, text, lint.diagnostics, lint.set_aside)
 

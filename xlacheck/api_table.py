@@ -26,7 +26,8 @@ The data file ``xlacheck/data/tf_api.json`` is written by ``python tools/generat
 
 ``jax.numpy.*`` and ``jax.lax.*`` names are answered from ``xlacheck/data/jax_api.json``
 (``python tools/generate_jax_api_table.py``): ``returns`` by calling on small inputs (a
-collective that needs a bound axis, ``lax.axis_size``, inside a ``jax.vmap`` naming it),
+collective that needs a bound axis, ``lax.axis_size``, inside a ``jax.vmap`` naming it; a class
+built under ``jax.jit`` from a traced array's dtype, ``returns_by`` ``"class_jit"``: ``jnp.iinfo``),
 ``const_args`` = arguments ``jax.jit`` needs as static (concrete) values, ``xla`` = the call
 compiles under ``jax.jit`` with its array arguments traced, and ``dynamic_shape`` = it fails there
 with a concretization error because its result shape depends on the data (``jnp.nonzero``). Those

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from xlacheck.analysis import is_main_guard
-from xlacheck.analysis.contexts import Certainty, Level, ProjectFact, analyze_module
+from xlacheck.analysis.contexts import Certainty, FunctionInfo, Level, ModuleFacts, ProjectFact, analyze_module
 from xlacheck.analysis.flow import RuleCrash, walk_function
 from xlacheck.analysis.project import Summary, summarize
 from xlacheck.diagnostics import Diagnostic, FileError, FileResult, SetAside, SetAsideReason
@@ -132,7 +132,7 @@ def check_file(
     source: str, path: str, *, select: Callable[[str], bool] | None = None, preview: bool = False,
     torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None, jit_compiled: bool = False,
     test_file: bool | None = None, literals: Mapping[str, Mapping[str, object]] | None = None,
-    unreached: str | None = None, target_python: tuple[int, int] | None = None,
+    unreached: str | None = None, uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
 ) -> CheckedFile:
     """:func:`check_source_and_tree`, with the file's :class:`~xlacheck.analysis.project.Summary`
     for the project pass; ``project``: what the other files of the run say about this one's
@@ -140,8 +140,10 @@ def check_file(
     the project's tests (:func:`is_test_file` of its root-relative path; ``None``: of ``path``);
     ``literals``: what every call of the project passes to this file's functions
     (:func:`xlacheck.analysis.project.call_literals`); ``unreached``: why nothing in the project runs
-    this module (:func:`xlacheck.analysis.project.unreached_modules`); ``target_python``: the oldest
-    Python the project runs on (``None``: the running interpreter's)."""
+    this module (:func:`xlacheck.analysis.project.unreached_modules`); ``uncompiled``: why no compiled
+    entry of the project reaches this module's TensorFlow code
+    (:func:`xlacheck.analysis.project.uncompiled_modules`); ``target_python``: the oldest Python the
+    project runs on (``None``: the running interpreter's)."""
     lines = _count_lines(source)
     try:
         tree = ast.parse(source, filename=path)
@@ -155,7 +157,8 @@ def check_file(
     summary: list[Summary] = []
     try:
         diagnostics, set_aside = _check_tree(tree, path, select, skipped, preview, torch_xla, project, summary,
-                                             jit_compiled, test_file, literals, unreached, target_python)
+                                             jit_compiled, test_file, literals, unreached, uncompiled,
+                                             target_python=target_python)
         if unreached is not None:
             set_aside += _set_aside_as_unreached(tree, path, select, preview, torch_xla, project, jit_compiled,
                                                  test_file, literals, unreached, diagnostics, set_aside,
@@ -174,6 +177,13 @@ def check_file(
                                   set_aside=tuple(aside)), tree, summary[0] if summary else None)
 
 
+def _assumed_compiled_tf(info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """TensorFlow code taken for compiled without a compiled entry of its own (below ``CERTAIN``: a
+    Keras method, a plain ``tf.function``, a tensor helper): JAX code is traced by ``jax.jit`` wherever
+    it runs, and a file that imports JAX is left as it is."""
+    return info.level < Level.CERTAIN and not info.jax and "jax" not in facts.aliases.frameworks
+
+
 def _set_aside_as_unreached(
     tree: ast.Module, path: str, select: Callable[[str], bool] | None, preview: bool, torch_xla: bool,
     project: Mapping[str, ProjectFact] | None, jit_compiled: bool, test_file: bool | None,
@@ -186,7 +196,7 @@ def _set_aside_as_unreached(
     seen = {(d.code, d.start.line, d.start.col) for d in diagnostics}
     seen |= {(s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col) for s in set_aside}
     reached, reached_aside = _check_tree(tree, path, select, [], preview, torch_xla, project, None, jit_compiled,
-                                         test_file, literals, None, target_python)
+                                         test_file, literals, None, target_python=target_python)
     out = [SetAside(replace(d, fix=None), SetAsideReason.UNREACHED_MODULE, unreached)
            for d in reached if (d.code, d.start.line, d.start.col) not in seen]
     return out + [s for s in reached_aside if (s.diagnostic.code, s.diagnostic.start.line, s.diagnostic.start.col)
@@ -198,7 +208,7 @@ def _check_tree(
     preview: bool = False, torch_xla: bool = False, project: Mapping[str, ProjectFact] | None = None,
     summary: list[Summary] | None = None, jit_compiled: bool = False, test_file: bool | None = None,
     literals: Mapping[str, Mapping[str, object]] | None = None, unreached: str | None = None,
-    target_python: tuple[int, int] | None = None,
+    uncompiled: str | None = None, target_python: tuple[int, int] | None = None,
 ) -> tuple[list[Diagnostic], list[SetAside]]:
     # a declaration covers model and training code, never its tests; the CLI decides that on the
     # root-relative path (``test_file``), a direct caller on ``path`` as given
@@ -237,7 +247,12 @@ def _check_tree(
                                      "expression or exclude the file", line, getattr(info.node, "col_offset", 0)))
             continue
         envs[id(info)] = ctx.values.env
-        out.extend(ctx.diagnostics)
+        if uncompiled is not None and not jit_compiled and _assumed_compiled_tf(info, facts):
+            # no compiled entry of the project reaches it: what it found fails under XLA only if XLA ran it
+            aside.extend(SetAside(replace(d, fix=None), SetAsideReason.NO_COMPILED_ENTRY, uncompiled)
+                         for d in ctx.diagnostics)
+        else:
+            out.extend(ctx.diagnostics)
         aside.extend(ctx.set_aside)
     if summary is not None:  # after the walk, which records what calls into other modules pass
         summary.append(summarize(facts, tree))

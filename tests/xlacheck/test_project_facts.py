@@ -63,6 +63,9 @@ def make(files):
 
 
 def write(root: Path, files: dict[str, str]) -> None:
+    """The project's files, and a config that compiles it with XLA: a Keras train step of a project
+    that nothing compiles is traced at most, and its findings are set aside (test_no_compiled_entry.py);
+    here the facts follow calls in a project that XLA compiles."""
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +73,7 @@ def write(root: Path, files: dict[str, str]) -> None:
         init = path.parent / "__init__.py"
         if not init.exists():
             init.write_text("")
+    (root / "xla.yaml").write_text("jit_compile: true\n")
 
 
 def project_file(root: Path, name: str) -> ProjectFile:

@@ -958,8 +958,10 @@ _VALUE_CONSUMING_PREFIXES = ("reduce_", "argmax", "argmin", "count_nonzero", "cu
 
 
 # how the table decided (not from a docstring); "named_axis": a JAX collective called where its axis
-# is bound (``lax.axis_size`` returns a Python int there)
-_TRUSTED_BY = frozenset({"call", "class", "op_def", "named_axis"})
+# is bound (``lax.axis_size`` returns a Python int there); "class_jit": a JAX class built under
+# jax.jit from a traced array's dtype, whose instance and attributes are Python/NumPy values there
+# (``jnp.iinfo(x.dtype).max``, ``jnp.finfo(x.dtype).eps``)
+_TRUSTED_BY = frozenset({"call", "class", "op_def", "named_axis", "class_jit"})
 
 
 def _given(fact: api_table.ApiFact, e: ast.Call) -> frozenset[str] | None:

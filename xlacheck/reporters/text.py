@@ -138,7 +138,8 @@ def summary(result: RunResult, options: ReportOptions, fixes: Sequence[FileFix],
     return lines
 
 
-_REASON_WORDS = {SetAsideReason.UNREACHED_MODULE: "unreached module", SetAsideReason.ONCE_PER_RUN: "once per run"}
+_REASON_WORDS = {SetAsideReason.UNREACHED_MODULE: "unreached module", SetAsideReason.ONCE_PER_RUN: "once per run",
+                 SetAsideReason.NO_COMPILED_ENTRY: "no compiled entry"}
 
 
 def set_aside_line(result: RunResult, tail: str) -> str | None:
