@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import CPU, HOST, STEP_ARG, STEP_INT, STRUCT, TENSOR, TorchFacts, recompiles
+from xlacheck.analysis.torch_model import (
+    CPU,
+    HOST,
+    STEP_ARG,
+    STEP_INT,
+    STRUCT,
+    TENSOR,
+    TorchFacts,
+    grows_a_cache,
+    recompiles,
+)
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -113,6 +123,17 @@ def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
     dict or ModelOutput takes no multi-axis index, so the value indexed is a tensor (the model reads the
     result as one)."""
     return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
+
+
+def _rebuilds_a_cache(ctx: ModuleContext, node: ast.AST) -> bool:
+    """``node`` is in the body of an ``if`` that rebuilds a cached table only for a larger size than it holds
+    (:func:`grows_a_cache`): a few sizes, each a graph once, not one per step."""
+    child = node
+    for a in ctx.index.ancestors(node):
+        if isinstance(a, ast.If) and child in a.body and grows_a_cache(a.test, a.body):
+            return True
+        child = a
+    return False
 
 
 class TorchStepVaryingPythonInt(ModuleRule):
@@ -304,6 +325,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         for node in torch.nodes:
+            if _rebuilds_a_cache(ctx, node):
+                continue
             if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
                     and _runs_tensor_ops(node, torch) and recompiles("loop_count"):
                 # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
