@@ -9,7 +9,12 @@
   ``torch.stack`` of a comprehension of them (Wan's ``grid_sizes``);
 * a factory told ``device="cpu"`` builds on the CPU even in a file that sets a default device elsewhere, and
   ``with torch.device("cpu"):`` sets no device other than the CPU; ``device=t.device`` of a CPU tensor builds
-  there too.
+  there too;
+* a cache kept on ``self`` and rebuilt only when it is missing, too small (``need > self.table.shape[0]``, a table
+  that grows by doubling) or no longer the static size needed (``b * self.n != self.buf.size(0)``, ``b`` from a
+  shape) is set-up: a few sizes, each once (``_Builder._lazy_inits``);
+* tokenizer ids that are only measured, compared with ``torch.equal`` or decoded on the host are no graph input
+  (XLA401).
 
 The snippets are written here (not copied from a case); findings are pinned by code and line."""
 
@@ -181,3 +186,33 @@ def test_ids_padded_to_the_longest_only_to_warn_on_the_host_are_no_input_shape()
 def test_the_same_ids_handed_to_the_model_are_an_input_shape() -> None:
     fed = TRUNCATION.replace("text_encoder(ids.to(device))", "text_encoder(untruncated.to(device))")
     assert _codes(fed) == [("XLA401", 9)]
+
+
+BUFFER = """
+import torch
+import torch.nn as nn
+
+
+class Graph(nn.Module):
+    def __init__(self, n: int, d: int):
+        super().__init__()
+        self.n = n
+        self.d = d
+        self.buf = None
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        b = x.size(0)
+        if self.buf is None or b * self.n != self.buf.size(0):
+            self.buf = torch.zeros(self.n * b, self.d).to(x.device)
+        return self.fc(self.buf).sum() + x.sum()
+"""
+
+
+def test_a_buffer_reallocated_when_the_batch_size_changes_is_set_up() -> None:
+    assert _codes(BUFFER) == []
+
+
+def test_the_same_buffer_sized_by_a_value_read_from_a_tensor_is_rebuilt_per_step() -> None:
+    read = BUFFER.replace("b = x.size(0)", "b = int(x.sum().item())")
+    assert _codes(read) == [("XLA350", 15), ("XLA450", 17), ("XLA553", 17)]

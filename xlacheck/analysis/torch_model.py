@@ -1137,7 +1137,10 @@ class _Builder:
         first call only (a RoPE table, normalisation statistics built on first use), so its statements are
         set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. So is
         ``if not self.done: ...`` whose branch sets ``self.done = True`` (itself or in a method of the class
-        that it calls: FID statistics of the real data, computed on the first evaluation). Not where the
+        that it calls: FID statistics of the real data, computed on the first evaluation). So is a cache
+        rebuilt only when it is too small or its size no longer matches a static size (:func:`_cache_size_test`:
+        a RoPE table that doubles when a longer position first comes, a buffer re-allocated when the batch
+        size changes): a few sizes, each once, not a new one at every step. Not where the
         class resets ``self.x`` (to ``None``; ``self.done`` to ``False``) outside ``__init__`` (a cache rebuilt
         on demand)."""
         for cls in self.facts.classes:
@@ -1146,6 +1149,7 @@ class _Builder:
                      for n in walk(m) if isinstance(n, ast.Assign)
                      and isinstance(n.value, ast.Constant) and n.value.value in (None, False)
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
+            methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             for n in walk(cls.node):
                 if not isinstance(n, ast.If) or n.orelse:
                     continue
@@ -1156,6 +1160,9 @@ class _Builder:
                     attr, done = t.left.attr, None  # type: ignore[attr-defined]
                 elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
                     attr, done = t.operand.attr, True  # type: ignore[attr-defined]
+                elif (grown := _cache_size_test(t, next((m for m in methods if _contains(m, n)), None),
+                                                constructor_numbers(cls.node))) is not None:
+                    attr, done = grown, None
                 else:
                     continue
                 if (attr, None if done is None else False) in reset:
@@ -1167,7 +1174,8 @@ class _Builder:
                 if not any(isinstance(tt, ast.Attribute) and _self_attr(tt) and tt.attr == attr and (
                         done is None or isinstance(a.value, ast.Constant) and a.value.value is done)
                            for st in scopes for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
-                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])) and not (
+                        done is None and any(_registers(c, attr) for st in scopes for c in _calls_in(st))):
                     continue
                 for st in n.body:
                     self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
@@ -3645,26 +3653,60 @@ def _self_attr_name(e: ast.expr) -> str | None:
     return e.attr if _self_attr(e) else None  # type: ignore[attr-defined]
 
 
-def grows_a_cache(test: ast.expr, body: list[ast.stmt]) -> bool:
-    """``if n > self.table.shape[0]: ... self.table = build(n)`` (or ``self.register_buffer("table", ...)``, or
-    ``self.max_len_cached = n``): a table rebuilt only when a larger size than the cached one is first seen.
-    Each rebuild at least raises the bound, so its sizes form a short increasing series (RoPE tables that grow
-    on demand), not a new value per step."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Gt, ast.GtE))):
-        return False
-    cached = _self_attr_name(test.comparators[0])
-    if cached is None:
-        return False
-    for n in (x for st in body for x in walk(st)):
-        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if any(_self_attr(t) and t.attr == cached for t in targets):  # type: ignore[attr-defined]
-                return True
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
-                "register_buffer", "register_parameter") and n.args and isinstance(n.args[0], ast.Constant) \
-                and n.args[0].value == cached:
-            return True
-    return False
+def _cache_size_test(test: ast.expr, method: ast.AST | None, numbers: frozenset[str]) -> str | None:
+    """The cached ``self.X`` a test rebuilds when it is missing or its size no longer fits, else None:
+    ``need > self.X.shape[0]`` (a table that only grows: each rebuild raises the bound, so its sizes are a short
+    increasing series), ``self.X is None or b * self.n != self.X.size(0)`` where the needed size is static
+    (``b`` bound from a tensor's shape in ``method``, ``self.n`` a number fixed at construction): one size per
+    input shape. Every part of an ``or`` must be such a test of the same ``self.X``; ``self.X is None`` alone is
+    the plain lazy initialisation the caller reads itself."""
+    atoms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    shaped = {t.id for a in walk(method) if isinstance(a, ast.Assign) and _static_size(a.value, set(), numbers)
+              for t in a.targets if isinstance(t, ast.Name)} if method is not None else set()
+    found: set[str] = set()
+    sized = False
+    for a in atoms:
+        if not (isinstance(a, ast.Compare) and len(a.ops) == 1):
+            return None
+        op, left, right = a.ops[0], a.left, a.comparators[0]
+        if isinstance(op, ast.Is) and isinstance(right, ast.Constant) and right.value is None and _self_attr(left):
+            found.add(left.attr)  # type: ignore[attr-defined]
+            continue
+        if isinstance(op, (ast.Lt, ast.LtE)):
+            op, left, right = ast.Gt(), right, left
+        cached = _self_attr_name(right) if isinstance(op, (ast.Gt, ast.GtE, ast.NotEq)) else None
+        if cached is None and isinstance(op, ast.NotEq):
+            cached, left = _self_attr_name(left), right
+        if cached is None or isinstance(op, ast.NotEq) and not _static_size(left, shaped, numbers):
+            return None
+        found.add(cached)
+        sized = True
+    return found.pop() if sized and len(found) == 1 else None
+
+
+def _registers(c: ast.Call, attr: str) -> bool:
+    """``self.register_buffer("attr", ...)`` (or ``register_parameter``): binds ``self.attr``."""
+    return isinstance(c.func, ast.Attribute) and c.func.attr in ("register_buffer", "register_parameter") \
+        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" and bool(c.args) \
+        and isinstance(c.args[0], ast.Constant) and c.args[0].value == attr
+
+
+def _static_size(e: ast.expr, names: set[str], numbers: frozenset[str]) -> bool:
+    """Arithmetic of literals, static sizes (``x.size(0)``, ``x.shape[1]``, ``len(x)``), ``names`` and numbers an
+    ``nn.Module`` fixes at construction (``self.n``)."""
+    if isinstance(e, ast.BinOp):
+        return _static_size(e.left, names, numbers) and _static_size(e.right, names, numbers)
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, int) and not isinstance(e.value, bool)
+    if isinstance(e, ast.Name):
+        return e.id in names
+    if isinstance(e, ast.Attribute):
+        return _self_attr(e) and e.attr in numbers
+    if isinstance(e, ast.Subscript):
+        return _shape_of(e.value) and not isinstance(e.slice, ast.Slice)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+        return e.func.attr in ("size", "dim", "numel") and len(e.args) <= 1
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
 
 
 # Reads of a token batch that stay on the host: its static shape, a comparison with ``torch.equal`` (of CPU

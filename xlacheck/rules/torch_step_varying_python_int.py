@@ -12,7 +12,6 @@ from xlacheck.analysis.torch_model import (
     STRUCT,
     TENSOR,
     TorchFacts,
-    grows_a_cache,
     recompiles,
 )
 from xlacheck.diagnostics import Severity
@@ -125,17 +124,6 @@ def _multi_axis_of_batch(node: ast.Subscript, torch: TorchFacts) -> bool:
     return isinstance(node.slice, ast.Tuple) and bool(torch.of(node.value) & STRUCT) and torch.tensor(node)
 
 
-def _rebuilds_a_cache(ctx: ModuleContext, node: ast.AST) -> bool:
-    """``node`` is in the body of an ``if`` that rebuilds a cached table only for a larger size than it holds
-    (:func:`grows_a_cache`): a few sizes, each a graph once, not one per step."""
-    child = node
-    for a in ctx.index.ancestors(node):
-        if isinstance(a, ast.If) and child in a.body and grows_a_cache(a.test, a.body):
-            return True
-        child = a
-    return False
-
-
 class TorchStepVaryingPythonInt(ModuleRule):
     """
     ## What it does
@@ -163,7 +151,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
-    `k` and a `view` size drawn per step: 0 compilations per steady step).
+    `k` and a `view` size drawn per step: 0 compilations per steady step). Nor in set-up that runs
+    once, not per step: a cache built lazily or rebuilt only when it is too small (a RoPE table that
+    doubles when a longer position first comes) or when a static size changes (the analysis model's
+    `setup`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
+    built are no per-step value: one graph per input shape (measured with torch_xla 2.9 on the CPU:
+    three steps of one shape compile once, a second shape once more).
 
     ## Why is this bad?
     torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
@@ -325,8 +318,8 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         for node in torch.nodes:
-            if _rebuilds_a_cache(ctx, node):
-                continue
+            if id(torch.stmt_of.get(id(node))) in torch.setup:
+                continue  # set-up: once per call (a lazily built or grown cache), not a new value per step
             if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
                     and _runs_tensor_ops(node, torch) and recompiles("loop_count"):
                 # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
