@@ -216,3 +216,32 @@ def test_a_buffer_reallocated_when_the_batch_size_changes_is_set_up() -> None:
 def test_the_same_buffer_sized_by_a_value_read_from_a_tensor_is_rebuilt_per_step() -> None:
     read = BUFFER.replace("b = x.size(0)", "b = int(x.sum().item())")
     assert _codes(read) == [("XLA350", 15), ("XLA450", 17), ("XLA553", 17)]
+
+
+EXPERTS = """
+import torch
+import torch.nn as nn
+
+
+class Experts(nn.Module):
+    def __init__(self, n: int, d: int):
+        super().__init__()
+        self.w = nn.Parameter(torch.empty(n, d, d))
+
+    def _per_expert(self, x: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+        parts = torch.split(x, split_size_or_sections=counts.tolist(), dim=0)
+        out = []
+        for i, part in enumerate(parts):
+            out.append(torch.matmul(part, self.w[i]))
+        return torch.cat(out, dim=0)
+
+    @torch.inference_mode(mode=False)
+    def forward(self, x: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+        return self._per_expert(x, counts)
+"""
+
+
+def test_split_sizes_read_per_call_before_a_loop_stay_a_size_per_step() -> None:
+    # (the set-up before a declared function's work loop runs once per call: a value new at every call is new at
+    # every step; only a cache kept on self is built once per size)
+    assert ("XLA450", 12) in _codes(EXPERTS)

@@ -472,6 +472,9 @@ class TorchFacts:
     # ids of the statements a declared @torch.no_grad() function with a work loop runs once per call
     # before its first loop (set-up; its output phase after the last loop is in ``periodic``)
     setup: set[int] = field(default_factory=set)
+    # ids of the statements of a value kept on ``self`` and built lazily or rebuilt only when its size must change
+    # (``_Builder._lazy_inits``; also in ``setup``): once per object or per size, not once per call
+    cached: set[int] = field(default_factory=set)
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -1179,6 +1182,7 @@ class _Builder:
                     continue
                 for st in n.body:
                     self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                    self.out.cached.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
                     self.lazy_calls.update(id(call) for call in _calls_in(st))
 
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:

@@ -154,7 +154,7 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `k` and a `view` size drawn per step: 0 compilations per steady step). Nor in set-up that runs
     once, not per step: a cache built lazily or rebuilt only when it is too small (a RoPE table that
     doubles when a longer position first comes) or when a static size changes (the analysis model's
-    `setup`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
+    `cached`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
     built are no per-step value: one graph per input shape (measured with torch_xla 2.9 on the CPU:
     three steps of one shape compile once, a second shape once more).
 
@@ -318,8 +318,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         for node in torch.nodes:
-            if id(torch.stmt_of.get(id(node))) in torch.setup:
-                continue  # set-up: once per call (a lazily built or grown cache), not a new value per step
+            if id(torch.stmt_of.get(id(node))) in torch.cached:
+                continue  # a lazily built or grown cache: once per object or per size, not a new value per step
+                #           (other set-up runs once per call: a value new at every call is new at every step)
             if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
                     and _runs_tensor_ops(node, torch) and recompiles("loop_count"):
                 # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
