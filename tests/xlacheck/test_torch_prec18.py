@@ -250,3 +250,12 @@ def test_split_sizes_read_per_call_before_a_loop_stay_a_size_per_step() -> None:
     # (the set-up before a declared function's work loop runs once per call: a value new at every call is new at
     # every step; only a cache kept on self is built once per size)
     assert ("XLA450", 13) in _codes(EXPERTS)
+
+
+def test_a_grown_table_with_an_elif_is_still_set_up() -> None:
+    # (Kandinsky 5's RoPE: `elif self.table.device != pos.device:` moves it; the growth branch still runs once a size)
+    moved = CACHE.replace("        return self.table[pos]\n",
+                          "        elif self.table.device != pos.device:\n"
+                          "            self.table = self.table.to(pos.device)\n"
+                          "        return self.table[pos]\n")
+    assert _codes(moved) == [("XLA350", 13)]

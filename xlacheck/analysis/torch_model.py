@@ -1154,18 +1154,21 @@ class _Builder:
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
             methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             for n in walk(cls.node):
-                if not isinstance(n, ast.If) or n.orelse:
+                if not isinstance(n, ast.If):
                     continue
                 t = n.test
-                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
+                grown = _cache_size_test(t, next((m for m in methods if _contains(m, n)), None),
+                                         constructor_numbers(cls.node))
+                if n.orelse and grown is None:
+                    continue  # (with an elif/else, only a size test: its body is still the rebuild, once a size)
+                if grown is not None:
+                    attr, done = grown, None
+                elif isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
                         and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None \
                         and _self_attr(t.left):
                     attr, done = t.left.attr, None  # type: ignore[attr-defined]
                 elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _self_attr(t.operand):
                     attr, done = t.operand.attr, True  # type: ignore[attr-defined]
-                elif (grown := _cache_size_test(t, next((m for m in methods if _contains(m, n)), None),
-                                                constructor_numbers(cls.node))) is not None:
-                    attr, done = grown, None
                 else:
                     continue
                 if (attr, None if done is None else False) in reset:
@@ -3665,8 +3668,11 @@ def _cache_size_test(test: ast.expr, method: ast.AST | None, numbers: frozenset[
     input shape. Every part of an ``or`` must be such a test of the same ``self.X``; ``self.X is None`` alone is
     the plain lazy initialisation the caller reads itself."""
     atoms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    if not all(isinstance(a, ast.Compare) and len(a.ops) == 1 for a in atoms):
+        return None
     shaped = {t.id for a in walk(method) if isinstance(a, ast.Assign) and _static_size(a.value, set(), numbers)
-              for t in a.targets if isinstance(t, ast.Name)} if method is not None else set()
+              for t in a.targets if isinstance(t, ast.Name)} if method is not None and any(
+        isinstance(a.ops[0], ast.NotEq) for a in atoms) else set()  # type: ignore[attr-defined]
     found: set[str] = set()
     sized = False
     for a in atoms:
