@@ -43,7 +43,7 @@ from xlacheck.analysis.calls import closed_call_literals, literal_test
 from xlacheck.analysis.contexts import ClassInfo, FunctionInfo, ModuleFacts, owner_class
 from xlacheck.analysis.fixpoint import grow, settle
 from xlacheck.analysis.module_index import is_tokenizer
-from xlacheck.analysis.scopes import own_nodes
+from xlacheck.analysis.scopes import ScopeTree, own_nodes
 from xlacheck.analysis.tables import CUDA_ONLY_PACKAGES, NON_TORCH_RUNTIMES
 
 TENSOR = 1  # proven torch tensor
@@ -472,6 +472,9 @@ class TorchFacts:
     # ids of the statements a declared @torch.no_grad() function with a work loop runs once per call
     # before its first loop (set-up; its output phase after the last loop is in ``periodic``)
     setup: set[int] = field(default_factory=set)
+    # ids of the statements of a value kept on ``self`` and built lazily or rebuilt only when its size must change
+    # (``_Builder._lazy_inits``; also in ``setup``): once per object or per size, not once per call
+    cached: set[int] = field(default_factory=set)
 
     def of(self, node: ast.AST | None) -> int:
         return self.flags.get(id(node), 0) if node is not None else 0
@@ -1154,7 +1157,10 @@ class _Builder:
         first call only (a RoPE table, normalisation statistics built on first use), so its statements are
         set-up (``out.setup``) and so are the functions only it calls (``lazy_calls``), loops included. So is
         ``if not self.done: ...`` whose branch sets ``self.done = True`` (itself or in a method of the class
-        that it calls: FID statistics of the real data, computed on the first evaluation). Not where the
+        that it calls: FID statistics of the real data, computed on the first evaluation). So is a cache
+        rebuilt only when it is too small or its size no longer matches a static size (:func:`_cache_size_test`:
+        a RoPE table that doubles when a longer position first comes, a buffer re-allocated when the batch
+        size changes): a few sizes, each once, not a new one at every step. Not where the
         class resets ``self.x`` (to ``None``; ``self.done`` to ``False``) outside ``__init__`` (a cache rebuilt
         on demand)."""
         for cls in self.facts.classes:
@@ -1163,11 +1169,18 @@ class _Builder:
                      for n in walk(m) if isinstance(n, ast.Assign)
                      and isinstance(n.value, ast.Constant) and n.value.value in (None, False)
                      for t in n.targets if isinstance(t, ast.Attribute) and _self_attr(t)}
+            methods = [m for m in cls.node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             for n in walk(cls.node):
-                if not isinstance(n, ast.If) or n.orelse:
+                if not isinstance(n, ast.If):
                     continue
                 t = n.test
-                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
+                grown = _cache_size_test(t, next((m for m in methods if _contains(m, n)), None),
+                                         constructor_numbers(cls.node))
+                if n.orelse and grown is None:
+                    continue  # (with an elif/else, only a size test: its body is still the rebuild, once a size)
+                if grown is not None:
+                    attr, done = grown, None
+                elif isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
                         and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None \
                         and _self_attr(t.left):
                     attr, done = t.left.attr, None  # type: ignore[attr-defined]
@@ -1184,10 +1197,12 @@ class _Builder:
                 if not any(isinstance(tt, ast.Attribute) and _self_attr(tt) and tt.attr == attr and (
                         done is None or isinstance(a.value, ast.Constant) and a.value.value is done)
                            for st in scopes for a in walk(st) if isinstance(a, (ast.Assign, ast.AnnAssign))
-                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])):
+                           for tt in (a.targets if isinstance(a, ast.Assign) else [a.target])) and not (
+                        done is None and any(_registers(c, attr) for st in scopes for c in _calls_in(st))):
                     continue
                 for st in n.body:
                     self.out.setup.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
+                    self.out.cached.update(id(x) for x in walk(st) if isinstance(x, ast.stmt))
                     self.lazy_calls.update(id(call) for call in _calls_in(st))
 
     def _phases(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -2510,9 +2525,11 @@ class _Walker:
         if isinstance(e, (ast.ListComp, ast.GeneratorExp)):
             return self.size(e.elt)  # [m.shape[-1] for m in masks]: a list of static sizes
         if isinstance(e, ast.Subscript):
-            return _shape_of(e.value) and not isinstance(e.slice, ast.Slice)
+            # x.shape[-1]; x.shape[2:] too: a torch.Size of static sizes, as a tuple display of them
+            return _shape_of(e.value)
         if isinstance(e, ast.Attribute):
-            return e.attr == "ndim"
+            return e.attr == "ndim" or (isinstance(e.value, ast.Name) and e.value.id == "self" and self.cls is not None
+                                        and e.attr in constructor_numbers(self.cls.node))
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
             return e.func.attr in ("dim", "numel", "ndimension", "nelement") or (
                 e.func.attr == "size" and len(e.args) == 1)
@@ -2961,8 +2978,9 @@ class _Walker:
             return TENSOR | GRAD  # loss = self.criterion(logits, y): a torch.nn loss module returns one tensor
         if name is not None:
             flags = self.named_call(name, c, args)
-            if flags & TENSOR and not b.default_device and (_built_on_cpu(name, c) or name == "torch.tensor" and (
-                    _host_data(c, b.out.of))):
+            if flags & TENSOR and (not b.default_device or _names_device(c)) and (
+                    _built_on_cpu(name, c) or name == "torch.tensor" and _host_data(c, b.out.of)):
+                # (a file that sets a default device: only a factory told ``device="cpu"`` builds on the CPU)
                 return flags | CPU
             return flags
         if _self_attr(f) and self.cls is not None and f.attr in b.unmoved_attrs(self.cls):  # type: ignore[attr-defined]
@@ -3381,15 +3399,28 @@ def _host_data(c: ast.Call, flags_of: Callable[[ast.AST], int]) -> bool:
     return not any(flags_of(e) & (TENSOR | STRUCT) and not flags_of(e) & CPU for e in items)
 
 
+def _names_the_cpu(c: ast.Call) -> bool:
+    """``torch.device("cpu")`` (``"cpu:0"``), ``torch.device(type="cpu")``."""
+    a = c.args[0] if c.args else next((k.value for k in c.keywords if k.arg == "type"), None)
+    return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
+
+
+def _names_device(c: ast.Call) -> bool:
+    """The call says where it builds: a ``device=`` keyword (the default device does not apply)."""
+    return any(k.arg == "device" for k in c.keywords)
+
+
 def _sets_default_device(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> bool:
     """The file sets torch's default device: ``torch.set_default_device``, ``torch.set_default_tensor_type``,
-    or ``with torch.device(d):`` (factories without ``device=`` build on ``d``)."""
+    or ``with torch.device(d):`` (factories without ``device=`` build on ``d``). Not ``with torch.device("cpu"):``:
+    there the default device is the CPU, as it is without it."""
     for n in walk(tree):
         if isinstance(n, ast.Call) and resolve(n.func) in ("torch.set_default_device",
                                                           "torch.set_default_tensor_type"):
             return True
         if isinstance(n, (ast.With, ast.AsyncWith)) and any(
                 isinstance(i.context_expr, ast.Call) and resolve(i.context_expr.func) == "torch.device"
+                and not _names_the_cpu(i.context_expr)
                 for i in n.items):
             return True
     return False
@@ -3480,6 +3511,83 @@ def _unmoved_modules(owner: ast.AST, module_classes: frozenset[str] | set[str]) 
     return frozenset(names)
 
 
+_NUMBER_ANNOTATIONS = frozenset({"int", "float"})
+
+
+@cache
+def constructor_numbers(cls: ast.ClassDef) -> frozenset[str]:
+    """``self.<attr>`` names that hold a Python number fixed when the object is built: every assignment to
+    the attribute is in ``__init__`` (none in another method, no ``+=`` outside it), and each assigned value
+    is a number literal, an ``__init__`` parameter annotated ``int``/``float`` or defaulting to a number, an
+    attribute of a parameter (``config.num_classes``), another such attribute, or arithmetic, ``len()``,
+    ``int()``/``float()``/``min()``/``max()`` of them. One value per module instance: a size computed from it
+    and from static shapes is the same at every step of one input shape (``num_attrs = self.num_classes + 5``)."""
+    init = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and m.name == "__init__"), None)
+    if init is None:
+        return frozenset()
+    a = init.args
+    params = {x.arg: x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs][1:]}
+    defaults = dict(zip([x.arg for x in [*a.posonlyargs, *a.args]][::-1], a.defaults[::-1]))
+    defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+
+    def number_param(name: str) -> bool:
+        x = params.get(name)
+        if x is None:
+            return False
+        if x.annotation is not None:
+            return isinstance(x.annotation, ast.Name) and x.annotation.id in _NUMBER_ANNOTATIONS
+        d = defaults.get(name)
+        return isinstance(d, ast.Constant) and isinstance(d.value, (int, float)) and not isinstance(d.value, bool)
+
+    assigned: dict[str, list[ast.expr | None]] = {}
+    elsewhere: set[str] = set()
+    for m in cls.body:
+        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for n in ast.walk(m):
+            targets: list[tuple[ast.expr, ast.expr | None]] = []
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, (ast.Tuple, ast.List)):
+                        targets += [(x, None) for x in t.elts]
+                    else:
+                        targets.append((t, n.value))
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+                targets = [(n.target, n.value if isinstance(n, ast.AnnAssign) else None)]
+            for t, v in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                    if m is init and not isinstance(n, ast.AugAssign):
+                        assigned.setdefault(t.attr, []).append(v)
+                    else:
+                        elsewhere.add(t.attr)
+    known: set[str] = set()
+
+    def number(e: ast.expr | None) -> bool:
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float)) and not isinstance(e.value, bool)
+        if isinstance(e, ast.Name):
+            return number_param(e.id)
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name):
+            return e.attr in known if e.value.id == "self" else e.value.id in params
+        if isinstance(e, ast.BinOp):
+            return number(e.left) and number(e.right)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+            return number(e.operand)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.keywords and e.args:
+            return e.func.id == "len" or e.func.id in ("int", "float", "min", "max") and all(number(x) for x in e.args)
+        return False
+
+    grew = True
+    while grew:
+        grew = False
+        for attr, values in assigned.items():
+            if attr not in known and attr not in elsewhere and all(number(v) for v in values):
+                known.add(attr)
+                grew = True
+    return frozenset(known)
+
+
 def _shape_of(e: ast.expr) -> bool:
     """``x.shape`` or ``x.size()``: a tensor's static sizes (a torch.Size of Python ints)."""
     return (isinstance(e, ast.Attribute) and e.attr == "shape" or isinstance(e, ast.Call) and not e.args
@@ -3496,6 +3604,8 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         f = e.func
         if isinstance(f, ast.Attribute) and out.of(f.value) & (TENSOR | STRUCT | CPU):
             return f.attr not in ("to", "cuda", "xla") and bool(out.of(f.value) & CPU)
+        if (resolve(f) or "").startswith("torch.") and _device_of_cpu_tensor(e, out):
+            return True  # torch.arange(e, device=freqs.device) with freqs on the CPU
         if not (resolve(f) or "").startswith("torch.") or any(k.arg in ("device", None) for k in e.keywords):
             return False
         if (resolve(f) or "").startswith("torch.nn.") and (resolve(f) or "").rsplit(".", 1)[-1][:1].isupper():
@@ -3503,6 +3613,8 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
         operands = [*e.args, *(k.value for k in e.keywords)]
         # torch.cat([a, b]): the tensors of a list or tuple display are operands too
         operands += [x for a in operands if isinstance(a, (ast.List, ast.Tuple)) for x in a.elts]
+        # torch.stack([torch.tensor(u.shape[2:]) for u in xs]): the items a comprehension builds are operands
+        operands += [a.elt for a in operands if isinstance(a, (ast.ListComp, ast.GeneratorExp))]
         if any(_names_a_device(n, out.of) for a in operands for n in walk(a)):
             return False
         if any(isinstance(a, ast.Name) and not out.of(a) and not size(a) for a in operands):
@@ -3516,6 +3628,17 @@ def _stays_on_cpu(e: ast.expr, out: TorchFacts, resolve: Callable[[ast.expr], st
                     if isinstance(e, ast.Compare) else [e.operand] if isinstance(e, ast.UnaryOp) else [])
     tensors = [o for o in operands if out.of(o) & (TENSOR | STRUCT)]
     return bool(tensors) and all(out.of(o) & CPU for o in tensors)
+
+
+def _device_of_cpu_tensor(e: ast.Call, out: TorchFacts) -> bool:
+    """A call told ``device=t.device`` of a tensor known to be on the CPU (``torch.arange(n, device=freqs.device)``
+    with ``freqs`` built with ``device="cpu"``): the result lives where ``device=`` says, whatever the operands."""
+    device = [k.value for k in e.keywords if k.arg == "device"]
+    if len(device) != 1 or any(k.arg is None for k in e.keywords):
+        return False
+    d = device[0]
+    return isinstance(d, ast.Attribute) and d.attr == "device" and bool(out.of(d.value) & CPU) \
+        and bool(out.of(d.value) & (TENSOR | STRUCT))
 
 
 def _built_from_sizes(e: ast.Call, size: Callable[[ast.expr], bool]) -> bool:
@@ -3539,6 +3662,119 @@ def _item_flags(flags: int, value: ast.expr | None, w: _Walker) -> int:
     if flags & STEP_INT:
         return STEP_INT  # rx, ry, rw, rh = rand_bbox(...); a, b = lengths.tolist(): numbers new every step
     return 0
+
+
+def _self_attr_name(e: ast.expr) -> str | None:
+    """``self.X`` -> "X"; ``self.X.shape[...]`` / ``self.X.size(...)`` / ``len(self.X)`` -> "X" (what it measures)."""
+    if isinstance(e, ast.Subscript):
+        e = e.value
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1:
+        e = e.args[0]
+    elif isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size":
+        e = e.func.value
+    if isinstance(e, ast.Attribute) and e.attr == "shape":
+        e = e.value
+    return e.attr if _self_attr(e) else None  # type: ignore[attr-defined]
+
+
+def _cache_size_test(test: ast.expr, method: ast.AST | None, numbers: frozenset[str]) -> str | None:
+    """The cached ``self.X`` a test rebuilds when it is missing or its size no longer fits, else None:
+    ``need > self.X.shape[0]`` (a table that only grows: each rebuild raises the bound, so its sizes are a short
+    increasing series), ``self.X is None or b * self.n != self.X.size(0)`` where the needed size is static
+    (``b`` bound from a tensor's shape in ``method``, ``self.n`` a number fixed at construction): one size per
+    input shape. Every part of an ``or`` must be such a test of the same ``self.X``; ``self.X is None`` alone is
+    the plain lazy initialisation the caller reads itself."""
+    atoms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    if not all(isinstance(a, ast.Compare) and len(a.ops) == 1 for a in atoms):
+        return None
+    shaped = {t.id for a in walk(method) if isinstance(a, ast.Assign) and _static_size(a.value, set(), numbers)
+              for t in a.targets if isinstance(t, ast.Name)} if method is not None and any(
+        isinstance(a.ops[0], ast.NotEq) for a in atoms) else set()  # type: ignore[attr-defined]
+    found: set[str] = set()
+    sized = False
+    for a in atoms:
+        if not (isinstance(a, ast.Compare) and len(a.ops) == 1):
+            return None
+        op, left, right = a.ops[0], a.left, a.comparators[0]
+        if isinstance(op, ast.Is) and isinstance(right, ast.Constant) and right.value is None and _self_attr(left):
+            found.add(left.attr)  # type: ignore[attr-defined]
+            continue
+        if isinstance(op, (ast.Lt, ast.LtE)):
+            op, left, right = ast.Gt(), right, left
+        cached = _self_attr_name(right) if isinstance(op, (ast.Gt, ast.GtE, ast.NotEq)) else None
+        if cached is None and isinstance(op, ast.NotEq):
+            cached, left = _self_attr_name(left), right
+        if cached is None or isinstance(op, ast.NotEq) and not _static_size(left, shaped, numbers):
+            return None
+        found.add(cached)
+        sized = True
+    return found.pop() if sized and len(found) == 1 else None
+
+
+def _registers(c: ast.Call, attr: str) -> bool:
+    """``self.register_buffer("attr", ...)`` (or ``register_parameter``): binds ``self.attr``."""
+    return isinstance(c.func, ast.Attribute) and c.func.attr in ("register_buffer", "register_parameter") \
+        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" and bool(c.args) \
+        and isinstance(c.args[0], ast.Constant) and c.args[0].value == attr
+
+
+def _static_size(e: ast.expr, names: set[str], numbers: frozenset[str]) -> bool:
+    """Arithmetic of literals, static sizes (``x.size(0)``, ``x.shape[1]``, ``len(x)``), ``names`` and numbers an
+    ``nn.Module`` fixes at construction (``self.n``)."""
+    if isinstance(e, ast.BinOp):
+        return _static_size(e.left, names, numbers) and _static_size(e.right, names, numbers)
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, int) and not isinstance(e.value, bool)
+    if isinstance(e, ast.Name):
+        return e.id in names
+    if isinstance(e, ast.Attribute):
+        return _self_attr(e) and e.attr in numbers
+    if isinstance(e, ast.Subscript):
+        return _shape_of(e.value) and not isinstance(e.slice, ast.Slice)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+        return e.func.attr in ("size", "dim", "numel") and len(e.args) <= 1
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
+
+
+# Reads of a token batch that stay on the host: its static shape, a comparison with ``torch.equal`` (of CPU
+# tensors: no XLA op), turning ids back into text
+_HOST_TOKEN_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size", "numel", "dim"})
+_HOST_TOKEN_CALLS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
+
+
+def tokens_read_on_host_only(index: ScopeTree, call: ast.Call) -> bool:
+    """A tokenizer call's PyTorch ids (``return_tensors="pt"``: CPU tensors) that never reach a model or a device:
+    the call (or its ``.input_ids`` / ``["input_ids"]``) is bound to a name of the function, and every read of that
+    name takes its shape, compares it with ``torch.equal`` or decodes it back to text (diffusers' truncation
+    check: ``untruncated_ids = tokenizer(prompt, padding="longest", return_tensors="pt").input_ids``, only to
+    warn about what ``max_length`` padding cut off). Such ids are no input shape of any graph."""
+    node: ast.AST = call
+    parent = index.parent(node)
+    if isinstance(parent, ast.Attribute) and parent.attr == "input_ids" or isinstance(parent, ast.Subscript) \
+            and parent.value is node and isinstance(parent.slice, ast.Constant) and parent.slice.value == "input_ids":
+        node, parent = parent, index.parent(parent)
+    if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    scope = index.scope_of(parent)
+    if len(index.own_bindings(scope).get(name, ())) != 1:
+        return False
+    for load in index.loads_of(name, scope):
+        use: ast.AST = load
+        up = index.parent(use)
+        if isinstance(up, ast.Subscript) and up.value is use:
+            use, up = up, index.parent(up)  # ids[:, n - 1 : -1]
+        if isinstance(up, ast.Attribute) and up.value is use and up.attr in _HOST_TOKEN_ATTRIBUTES:
+            continue
+        if isinstance(up, ast.Call) and use in up.args and (
+                isinstance(up.func, ast.Attribute) and up.func.attr in _HOST_TOKEN_CALLS
+                or isinstance(up.func, ast.Attribute) and up.func.attr == "equal"
+                and isinstance(up.func.value, ast.Name) and up.func.value.id == "torch"
+                or isinstance(up.func, ast.Name) and up.func.id == "len"):
+            continue
+        return False
+    return True
 
 
 def build_torch_facts(tree: ast.Module, facts: ModuleFacts, declared: bool = False) -> TorchFacts:

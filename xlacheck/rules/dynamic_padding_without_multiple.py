@@ -14,6 +14,7 @@ from xlacheck.analysis.module_index import (
     keyword,
     method_name,
 )
+from xlacheck.analysis.torch_model import tokens_read_on_host_only
 from xlacheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from xlacheck.rules._dataset_flow import compiled_consumer, keras_compiled
 from xlacheck.rules._recompile_scope import in_test, padding_kind, per_batch
@@ -113,7 +114,9 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
     follows a dataset), else with `--preview`; never when the elements visibly share one shape
     (`Dataset.range`, `from_tensor_slices` of an array, no `map`). Padding a whole corpus in one call gives one length and is
     not flagged; neither is code returning PyTorch tensors in a file that never uses torch_xla,
-    nor test functions. Tokenizers are recognised by name (syntactic).
+    nor PyTorch ids that only stay on the host (bound to a name whose every read takes its shape,
+    compares it with `torch.equal` or decodes it: diffusers' truncation warning), nor test functions.
+    Tokenizers are recognised by name (syntactic).
 
     ## Why is this bad?
     Every distinct sequence length is a new input shape; XLA compiles the step once per shape.
@@ -181,6 +184,16 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 for x in DATA:
                     step(x)
         """),
+        # ids padded to the longest prompt only to measure, compare and decode them on the host (diffusers'
+        # truncation warning); the model gets the max_length ids: no graph takes the longest-padded ones
+        Example("import torch\nimport torch_xla\ndef encode(tokenizer, text_encoder, prompts, device):\n"
+                "    for prompt in prompts:\n"
+                "        ids = tokenizer(prompt, padding='max_length', max_length=77, truncation=True,\n"
+                "                        return_tensors='pt').input_ids\n"
+                "        untruncated = tokenizer(prompt, padding='longest', return_tensors='pt').input_ids\n"
+                "        if untruncated.shape[-1] >= ids.shape[-1] and not torch.equal(ids, untruncated):\n"
+                "            print(tokenizer.batch_decode(untruncated[:, 76:-1]))\n"
+                "        yield text_encoder(ids.to(device))\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nfrom transformers import DataCollatorWithPadding\n"
@@ -303,6 +316,8 @@ class DynamicPaddingWithoutMultiple(ModuleRule):
                 # pad() is what collators call per batch; enable_padding() sets up every later batch
                 if method not in ("pad", "enable_padding") and not per_batch(ctx.index, call):
                     continue  # tokenizing a whole corpus at once pads it to one global length
+                if rt is not None and tokens_read_on_host_only(ctx.index, call):
+                    continue  # ids only measured, compared or decoded on the host: no graph's input
                 if isinstance(call.func, ast.Attribute) and call.func.attr == "enable_padding":
                     # the `tokenizers` library: pads encode_batch() to the longest unless length= is set
                     padding = None if _set(_argument(call, 99, "length")) else "longest"

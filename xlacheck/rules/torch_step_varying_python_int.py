@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import ast
 
-from xlacheck.analysis.torch_model import CPU, HOST, STEP_ARG, STEP_INT, STRUCT, TENSOR, TorchFacts, recompiles
+from xlacheck.analysis.torch_model import (
+    CPU,
+    HOST,
+    STEP_ARG,
+    STEP_INT,
+    STRUCT,
+    TENSOR,
+    TorchFacts,
+    recompiles,
+)
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
@@ -142,7 +151,12 @@ class TorchStepVaryingPythonInt(ModuleRule):
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
-    `k` and a `view` size drawn per step: 0 compilations per steady step).
+    `k` and a `view` size drawn per step: 0 compilations per steady step). Nor in set-up that runs
+    once, not per step: a cache built lazily or rebuilt only when it is too small (a RoPE table that
+    doubles when a longer position first comes) or when a static size changes (the analysis model's
+    `cached`). Sizes computed from a tensor's static shape and from numbers a module fixes when it is
+    built are no per-step value: one graph per input shape (measured with torch_xla 2.9 on the CPU:
+    three steps of one shape compile once, a second shape once more).
 
     ## Why is this bad?
     torch_xla bakes Python ints into the graph: a slice offset or a size is a constant of the
@@ -304,6 +318,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
             return
         flags = torch.flags
         for node in torch.nodes:
+            if id(torch.stmt_of.get(id(node))) in torch.cached:
+                continue  # a lazily built or grown cache: once per object or per size, not a new value per step
+                #           (other set-up runs once per call: a value new at every call is new at every step)
             if isinstance(node, ast.For) and (count := _loop_count(node, flags)) is not None \
                     and _runs_tensor_ops(node, torch) and recompiles("loop_count"):
                 # table: loop_count (the loop is unrolled into the graph, one graph per trip count)
