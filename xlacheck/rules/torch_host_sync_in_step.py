@@ -110,6 +110,9 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
         if row.get("reads"):
             sinks[name.rsplit(".", 1)[0]][name.rsplit(".", 1)[1]] = row
     optimizers = {name: row for name, row in table.get("optimizers", {}).items() if row.get("reads")}
+    # the one torch scheduler whose step takes a value: where the file does not build the receiver, a name that
+    # says scheduler stepped with one proven device tensor is that value (`scheduler.step(val_loss)`)
+    plateau = sinks.get("torch.optim.lr_scheduler.ReduceLROnPlateau", {}).get("step")
     out: list[tuple[ast.AST, str]] = []
     built: dict[str, str | None] = {}
     for node in torch.nodes:
@@ -123,6 +126,10 @@ def library_reads(ctx: ModuleContext) -> list[tuple[ast.AST, str]]:
             built[key] = built_from(ctx.tree, f.value, resolve)
         cls = built[key]
         if cls is None:
+            if f.attr == "step" and plateau is not None and _names_scheduler(f.value) \
+                    and _only_metric(node, plateau, torch):
+                out.append((node, "`scheduler.step(tensor)` (a learning-rate scheduler handed a value reads it: "
+                                  "ReduceLROnPlateau.step compares the metric on the host)"))
             continue
         row = sinks.get(cls, {}).get(f.attr)
         if row is not None:
@@ -381,6 +388,21 @@ def _error_message(node: ast.AST, stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Assert) and stmt.msg is not None and any(n is node for n in ast.walk(stmt.msg))
 
 
+def _names_scheduler(recv: ast.expr) -> bool:
+    """``recv``'s own name says learning-rate scheduler (``scheduler``, ``self.lr_scheduler``, ``sched``)."""
+    name = recv.id if isinstance(recv, ast.Name) else recv.attr if isinstance(recv, ast.Attribute) else ""
+    return "sched" in name.lower() or "plateau" in name.lower()
+
+
+def _only_metric(call: ast.Call, row: dict, torch: TorchFacts) -> bool:
+    """``call`` hands exactly one value, in the probed argument's place (first positional or its keyword), and
+    that value is a proven tensor not on the CPU; a diffusion scheduler's ``step(pred, t, latents)`` is not this."""
+    given = list(call.args) + [k.value for k in call.keywords if k.arg == row.get("argument")]
+    if len(given) != 1 or len(call.args) + len(call.keywords) != 1:
+        return False
+    return torch.tensor(given[0]) and not torch.of(given[0]) & CPU
+
+
 def _shows_tensor(arg: ast.expr, torch: TorchFacts) -> bool:
     """Printing or formatting ``arg`` formats a device tensor: a proven tensor, or a dict of proven tensors
     (``print({"loss": loss, "acc": acc})``: the dict's repr formats every value)."""
@@ -403,7 +425,9 @@ class TorchHostSyncInStep(ModuleRule):
     device tensor to the host (xlacheck/data/torch_xla_host.json) count too: a logging sink handed
     a proven tensor (`SummaryWriter.add_scalar`/`add_scalars`/`add_histogram`, tqdm's
     `set_postfix`/`set_description`, `ReduceLROnPlateau.step(loss)`, which compares the metric on
-    the host) on an object the file builds from that class, `opt.step()`
+    the host) on an object the file builds from that class (a scheduler the file does not build,
+    named `*sched*`, stepped with one proven device tensor is taken for the plateau scheduler: the
+    only torch scheduler whose step takes a value), `opt.step()`
     where the file builds `opt` from an optimizer whose step reads values back (`Adafactor`,
     `ASGD`, `Rprop`, `LBFGS`), `clip_grad_norm_(..., error_if_nonfinite=True)`, and the Python
     functions and formatting its `functions` rows saw read a device tensor (`math.isnan(loss)`,
@@ -674,6 +698,12 @@ class TorchHostSyncInStep(ModuleRule):
                 "        loss.backward()\n"
                 "        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        # a scheduler the file does not build, stepped without a value (a LambdaLR/cosine schedule), and a
+        # diffusion scheduler's step(pred, t, latents): nothing is compared on the host
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, loader, opt, scheduler, noise_scheduler):\n    for x, y in loader:\n"
+                "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n        opt.step()\n"
+                "        scheduler.step()\n        x = noise_scheduler.step(loss, 3, x)\n        torch_xla.sync()\n"),
     )
     INVALID = (
         # measured forms (xlacheck/data/torch_xla_host.json): a Python bool from torch.allclose, a device
@@ -878,6 +908,18 @@ class TorchHostSyncInStep(ModuleRule):
                             "value now, so a step closure cannot defer it: decide on "
                             "the device (`torch.where`, a masked upd"
                             "ate) or test the value after `torch_xla.sync()` (every N steps)"),
+                )),
+        # a scheduler handed in (built elsewhere) stepped with the step's loss: the plateau test reads it
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\n"
+                "def train(model, loader, opt, scheduler):\n    for x, y in loader:\n"
+                "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n        opt.step()\n"
+                "        scheduler.step(loss.detach())\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 9, "`scheduler.step(tensor)` (a learning-rate scheduler handed a value reads it: "
+                           "ReduceLROnPlateau.step compares the metric on the host) reads a torch tensor on the host "
+                           "inside a torch_xla step (a loop that calls torch_xla.sync): the pending graph runs and is "
+                           "cut here; keep the value on the device (return or accumulate the tensor), read it after "
+                           "`torch_xla.sync()`, or log it from `xm.add_step_closure(fn, args=(t,))`"),
                 )),
     )
 

@@ -1,0 +1,53 @@
+"""The hierarchical attention block with the maintainer's rewrite: instead of a boolean-mask copy,
+the slot mask is turned into a multiplier and the two tensors are blended,
+`hierarchical_x * ~ind + x * ind`. Every shape is fixed by the input shapes.
+
+Source: https://github.com/pytorch/xla/issues/2661 ("Need help on the error message": "I suggest you rewrite
+that part as `torch.mul(hierarchical_x, ~ind) + torch.mul(x, ind)`; this should produce the same result w/o
+creating a dynamic graph").
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class HierarchicalBlock(nn.Module):
+    def __init__(self, d=16, heads=2):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, heads)
+        self.out = nn.Linear(d, d)
+
+    def forward(self, x, x_mask):
+        residual = x
+        hierarchical_x = torch.zeros_like(x)
+        ind = x_mask.transpose(0, 1).unsqueeze(-1).to(x.dtype)
+        hierarchical_x = torch.mul(hierarchical_x, 1 - ind) + torch.mul(x, ind)
+        h, _ = self.attn(hierarchical_x, hierarchical_x, hierarchical_x)
+        return residual + self.out(h)
+
+
+def make_train_step(block, opt):
+    def train_step(x, x_mask, target):
+        opt.zero_grad()
+        loss = F.mse_loss(block(x, x_mask), target)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(10, 3, 16, generator=g)
+    mask = torch.rand(3, 10, generator=g) > 0.6
+    return x.to(device), mask.to(device), torch.randn(10, 3, 16, generator=g).to(device)
+
+
+def ENTRY(device):
+    block = HierarchicalBlock().to(device)
+    return make_train_step(block, torch.optim.SGD(block.parameters(), lr=0.05)), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]

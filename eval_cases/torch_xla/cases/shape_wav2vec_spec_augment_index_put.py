@@ -1,0 +1,71 @@
+"""wav2vec 2.0 fine-tuning with SpecAugment as transformers implements it: `_compute_mask_indices` draws
+the masked time spans with NumPy on the host, and the model writes its learned mask embedding into
+the hidden states with boolean indexing, `hidden_states[mask_time_indices] = self.masked_spec_embed`.
+The number of masked frames changes with every draw, so the assignment sizes its update from the
+mask's values on every step.
+
+Source: https://github.com/huggingface/transformers/issues/22849 ("Fine-tuning wav2vec 2.0 with `torch.compile`":
+"the issue seems to reside with the `_compute_mask_indices` function ... both dynamic and in NumPy").
+"""
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def _compute_mask_indices(shape, mask_prob, mask_length, rng):
+    batch_size, sequence_length = shape
+    spec_aug_mask = np.zeros((batch_size, sequence_length), dtype=bool)
+    num_masked_span = max(int(mask_prob * sequence_length / mask_length + rng.random()), 1)
+    for b in range(batch_size):
+        starts = rng.choice(sequence_length - mask_length, num_masked_span, replace=False)
+        for s in starts:
+            spec_aug_mask[b, s:s + mask_length] = True
+    return spec_aug_mask
+
+
+class TinyWav2Vec2(nn.Module):
+    def __init__(self, d=16, vocab=12, seed=0):
+        super().__init__()
+        self.feature_extractor = nn.Conv1d(1, d, 10, stride=5)
+        self.masked_spec_embed = nn.Parameter(torch.rand(d))
+        self.encoder = nn.Linear(d, d)
+        self.lm_head = nn.Linear(d, vocab)
+        self.rng = np.random.default_rng(seed)
+
+    def _mask_hidden_states(self, hidden_states):
+        mask_time_indices = _compute_mask_indices(hidden_states.shape[:2], 0.2, 3, self.rng)
+        mask_time_indices = torch.tensor(mask_time_indices, device=hidden_states.device, dtype=torch.bool)
+        hidden_states[mask_time_indices] = self.masked_spec_embed.to(hidden_states.dtype)  # XLA: shape
+        return hidden_states
+
+    def forward(self, input_values):
+        hidden_states = self.feature_extractor(input_values.unsqueeze(1)).transpose(1, 2)
+        hidden_states = self._mask_hidden_states(hidden_states)
+        return self.lm_head(torch.tanh(self.encoder(hidden_states)))
+
+
+def make_train_step(model, opt):
+    def train_step(input_values, labels):
+        opt.zero_grad()
+        logits = model(input_values)
+        loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1))
+        loss.backward()
+        opt.step()
+        return loss.detach()
+    return train_step
+
+
+# --- oracle ---
+def _batch(device, seed):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(2, 105, generator=g).to(device), torch.randint(0, 12, (2, 20), generator=g).to(device)
+
+
+def ENTRY(device):
+    model = TinyWav2Vec2().to(device)
+    return make_train_step(model, torch.optim.AdamW(model.parameters(), lr=1e-3)), _batch(device, 0)
+
+
+def ALT_ARGS(device):
+    return [_batch(device, s) for s in (1, 2)]
