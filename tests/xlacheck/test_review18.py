@@ -6,14 +6,22 @@ has no ground to set aside.
 - a notebook that compiles with ``jit_compile=True`` reaches what its cells import (its JSON quotes
   every line, so the import scan saw none);
 - a package with a setup.py of its own inside a project is reached by the project's scripts above it.
+
+And the JAX static-argument fix's Python math takes one number, never a whole shape.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.xlacheck.test_no_compiled_entry import EAGER, LAYER, _run, _write
+from tests.xlacheck.test_rewrites import diagnostic_at
+from xlacheck.rewrites import attach_fixes
+from xlacheck.rewrites._fix import apply_edits
 
 KERAS2_LAYER = """
 import tensorflow as tf
@@ -79,3 +87,32 @@ def test_projects_side_by_side_in_an_unmarked_folder_stay_apart(tmp_path: Path) 
                       "b/setup.py": "", "b/pkg/__init__.py": "", "b/pkg/layers.py": "", "b/train.py": jit})
     found, aside = _run(tmp_path)
     assert found == [] and [a[3] for a in aside] == ["no-compiled-entry"] * 2
+
+
+# The static-argument fix rewrites jax.numpy math on Python values into Python's (math.sqrt, max, abs):
+# those take one number, where jnp maps over a tuple. A whole shape (or a slice of it, or a name bound
+# to one) stays as it is: math.sqrt(x.shape) and max(x.shape, 1) raise TypeError.
+SEQUENCE_MATH = {
+    "sqrt_of_a_shape": "@jax.jit\ndef f(x):\n    return jnp.zeros(int(jnp.sqrt(x.shape)))\n",
+    "sqrt_of_a_name_bound_to_a_shape_slice": "@jax.jit\ndef f(x):\n    s = x.shape[1:]\n"
+                                             "    return jnp.zeros(int(jnp.sqrt(s)))\n",
+    "maximum_of_a_shape": "@jax.jit\ndef f(x):\n    return jnp.zeros(jnp.maximum(x.shape, 1))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEQUENCE_MATH))
+def test_jnp_math_over_a_whole_shape_is_not_rewritten_into_python_math(name: str) -> None:
+    source = "import jax\nimport jax.numpy as jnp\n\n\n" + SEQUENCE_MATH[name]
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is None or not any(w in e.content for e in result.fix.edits for w in ("math.", "max("))
+
+
+def test_jnp_math_over_one_dimension_is_still_rewritten() -> None:
+    source = "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    s = x.shape[0]\n" \
+             "    return jnp.zeros(int(jnp.sqrt(s)))\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and "math.sqrt(s)" in apply_edits(source, result.fix.edits)
