@@ -116,3 +116,17 @@ def test_jnp_math_over_one_dimension_is_still_rewritten() -> None:
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.zeros")
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix is not None and "math.sqrt(s)" in apply_edits(source, result.fix.edits)
+
+
+def test_constructor_numbers_keeps_no_file_alive_after_it_is_linted() -> None:
+    """torch-prec18's ``constructor_numbers`` is cached on the class node: unbounded, it held every linted
+    file's classes (measured 53 -> 349 MB over 250 transformers modeling files); bounded, a long run stays flat."""
+    from xlacheck.analysis.torch_model import constructor_numbers
+    from xlacheck.engine import check_file
+
+    source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self, n: int):\n"
+              "        super().__init__()\n        self.n = n\n\n    def forward(self, x):\n"
+              "        if self.n > 1:\n            x = x * 2\n        return x[: self.n] + torch.zeros(self.n, device=x.device)\n")
+    for i in range(300):
+        check_file(source, f"m{i}.py", torch_xla=True)
+    assert constructor_numbers.cache_info().currsize <= 256
