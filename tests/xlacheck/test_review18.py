@@ -7,7 +7,8 @@ has no ground to set aside.
   every line, so the import scan saw none);
 - a package with a setup.py of its own inside a project is reached by the project's scripts above it.
 
-And the JAX static-argument fix's Python math takes one number, never a whole shape.
+And the JAX static-argument fix's Python math takes one number, never a whole shape; constructor_numbers'
+cache is bounded; XLA410 reads only the fields a generated __hash__ hashes.
 """
 
 from __future__ import annotations
@@ -130,3 +131,36 @@ def test_constructor_numbers_keeps_no_file_alive_after_it_is_linted() -> None:
     for i in range(300):
         check_file(source, f"m{i}.py", torch_xla=True)
     assert constructor_numbers.cache_info().currsize <= 256
+
+
+# XLA410's frozen dataclass "holding" an unhashable field (reports18-jax): the generated __hash__ leaves out a
+# field(hash=False) / field(compare=False), and frozen=True with eq=False generates none (identity hash).
+# Measured on jax 0.10.2: jax.jit with such an object as a static argument runs.
+HASH_SAFE_HOLDERS = {
+    "field_hash_false": "@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    n: int\n"
+                        "    ids: dict = dataclasses.field(hash=False)\n",
+    "field_compare_false": "@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    n: int\n"
+                           "    ids: dict = dataclasses.field(compare=False)\n",
+    "eq_false": "@dataclasses.dataclass(frozen=True, eq=False)\nclass Cfg:\n    n: int\n    ids: dict\n",
+}
+JITTED = ("@partial(jax.jit, static_argnums=1)\ndef f(x, cfg):\n    return x * 2\n\n\n"
+          "def run(x):\n    return f(x, Cfg(1, {\"a\": 1})) + f(x, Cfg(n=1, ids={\"a\": 1}))\n")
+HEADER = "import dataclasses\nfrom functools import partial\n\nimport jax\n\n\n"
+
+
+@pytest.mark.parametrize("name", sorted(HASH_SAFE_HOLDERS))
+def test_a_field_the_generated_hash_leaves_out_is_no_unhashable_static_argument(name: str) -> None:
+    from xlacheck.engine import check_source
+
+    source = HEADER + HASH_SAFE_HOLDERS[name] + "\n\n" + JITTED
+    assert [d.code for d in check_source(source, "m.py").diagnostics if d.code == "XLA410"] == []
+
+
+def test_a_hashed_dict_field_beside_a_left_out_one_is_still_flagged() -> None:
+    from xlacheck.engine import check_source
+
+    holder = ("@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    n: dict\n"
+              "    ids: dict = dataclasses.field(hash=False)\n")
+    calls = JITTED.replace("Cfg(1, {", "Cfg({\"b\": 2}, {").replace("Cfg(n=1,", "Cfg(n={\"b\": 2},")
+    found = [d for d in check_source(HEADER + holder + "\n\n" + calls, "m.py").diagnostics if d.code == "XLA410"]
+    assert len(found) == 2 and all("holding a dict" in d.message for d in found)
