@@ -29,6 +29,9 @@ SKIPPED_FUNCTION = "cannot analyze function"  # FileError prefix: a user-side li
 
 _INSTANCES: tuple[Rule, ...] = tuple(cls() for cls in ALL_RULES if not issubclass(cls, ModuleRule))
 _MODULE_RULES: tuple[ModuleRule, ...] = tuple(cls() for cls in ALL_RULES if issubclass(cls, ModuleRule))
+# rules whose pattern fails in every graph (tracing rejects it with or without XLA): a Keras 2 fit or a
+# plain tf.function traces the code too, so the no-compiled-entry fact does not set their findings aside
+_FAILS_IN_ANY_GRAPH = frozenset(cls.code for cls in ALL_RULES if getattr(cls, "fails_in_any_graph", False))
 
 
 def _dispatch_tables(select: Callable[[str], bool] | None, preview: bool = False
@@ -248,9 +251,11 @@ def _check_tree(
             continue
         envs[id(info)] = ctx.values.env
         if uncompiled is not None and not jit_compiled and _assumed_compiled_tf(info, facts):
-            # no compiled entry of the project reaches it: what it found fails under XLA only if XLA ran it
+            # no compiled entry of the project reaches it: what fails only under XLA fails only if XLA ran
+            # it; what fails in every graph still fails where Keras 2 fit or a plain tf.function traces it
             aside.extend(SetAside(replace(d, fix=None), SetAsideReason.NO_COMPILED_ENTRY, uncompiled)
-                         for d in ctx.diagnostics)
+                         for d in ctx.diagnostics if d.code not in _FAILS_IN_ANY_GRAPH)
+            out.extend(d for d in ctx.diagnostics if d.code in _FAILS_IN_ANY_GRAPH)
         else:
             out.extend(ctx.diagnostics)
         aside.extend(ctx.set_aside)

@@ -41,6 +41,8 @@ from xlacheck.analysis.contexts import (
 from xlacheck.analysis.fixpoint import settle
 from xlacheck.analysis.imports import canonical_module
 from xlacheck.analysis.tables import module_name
+from xlacheck.notebook import NotebookError
+from xlacheck.notebook import read as read_notebook
 
 if TYPE_CHECKING:
     from xlacheck.cache import ResultCache
@@ -460,6 +462,18 @@ def _parts(path: str, root: str) -> tuple[str, ...]:
     return parts[:-1] if parts and parts[-1] == "__init__" else parts
 
 
+def _code_of(path: str, text: str) -> str:
+    """The Python text of a file of the scan: a notebook's code cells (its JSON quotes every line, so
+    no import statement starts one), else the text as read."""
+    if not path.endswith(".ipynb"):
+        return text
+    try:
+        notebook = read_notebook(text.encode("utf-8", "surrogateescape"))
+    except (NotebookError, UnicodeError):
+        return text
+    return text if notebook is None else notebook.source
+
+
 def _imported(text: str, importer: tuple[str, ...], is_package: bool) -> Iterator[tuple[str, ...]]:
     """The modules an import statement of a file names, as dotted parts (relative ones resolved
     against the importer's root-relative parts); ``from a import b`` names a and a.b."""
@@ -558,7 +572,7 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         is_package = path.endswith("__init__.py")
         if is_py:
             modules[tuple(p for p in here if p != "__init__")] = path
-        for parts in _imported(text, here, is_package) if is_py or path.endswith(".ipynb") else ():
+        for parts in _imported(_code_of(path, text), here, is_package) if is_py or path.endswith(".ipynb") else ():
             named_by.setdefault(parts, set()).add(path)
             imports.append((parts, path))
         for m in _RUN_MODULE.finditer(text):
@@ -647,14 +661,19 @@ def _tf_xla_entry(text: str) -> bool:
 
 
 def _own_root(path: str, root: str) -> str:
-    """The project a file of the run belongs to: its nearest folder, up to ``root``, with a project
-    marker (a run over several projects' folders: each its own), else ``root``."""
+    """The project a file of the run belongs to: ``root`` when it holds a project marker itself, else
+    the file's outermost folder under it with one (a run over several projects' folders: each its
+    own), else ``root``. A package with a setup.py of its own inside a project is still that
+    project's: its scripts above the package may be what compiles it."""
+    if any(os.path.exists(os.path.join(root, m)) for m in _ROOT_MARKERS):
+        return root
+    own = root
     folder = os.path.dirname(os.path.abspath(path))
-    while folder.startswith(root) and folder != root:
+    while folder.startswith(root + os.sep):
         if any(os.path.exists(os.path.join(folder, m)) for m in _ROOT_MARKERS):
-            return folder
+            own = folder
         folder = os.path.dirname(folder)
-    return root
+    return own
 
 
 def _mentions_tensorflow(path: str) -> bool:
@@ -672,8 +691,8 @@ _PROSE_SUFFIXES = (".md", ".rst", ".txt")
 def uncompiled_modules(paths: Sequence[str], root: str | None = None,
                        only: Sequence[str] | None = None) -> dict[str, str]:
     """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of
-    their project reaches: why. The project is the file's nearest folder with a project marker under
-    the run's :func:`project_root`, else that root. A file of it (code or notebook) that names a
+    their project reaches: why. The project is the run's :func:`project_root`, or where that holds no
+    project marker, the file's outermost folder under it with one (:func:`_own_root`). A file of it (code or notebook) that names a
     compiled entry (:data:`_TF_XLA_ENTRY`, Keras 3 ``fit``) reaches itself and what it imports, through
     the project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs
     its ``__init__``, and a package ``__init__`` that loads its folder by computed name, such as a lazy
@@ -725,7 +744,7 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
         is_package = path.endswith("__init__.py")
         if path.endswith(".py"):
             modules[here] = path
-        imports[path] = list(_imported(text, here, is_package))
+        imports[path] = list(_imported(_code_of(path, text), here, is_package))
         if is_package and (_SCANS_FOLDER.search(text) or _DYNAMIC_IMPORT.search(text)):
             loads_folder.add(path)
     by_suffix: dict[tuple[str, ...], set[str]] = {}

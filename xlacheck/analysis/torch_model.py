@@ -35,7 +35,7 @@ import re
 from collections import ChainMap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from xlacheck._data import load_json
 from xlacheck.analysis import TRY_STATEMENTS, is_main_guard, walk
@@ -3514,7 +3514,8 @@ def _unmoved_modules(owner: ast.AST, module_classes: frozenset[str] | set[str]) 
 _NUMBER_ANNOTATIONS = frozenset({"int", "float"})
 
 
-@cache
+# (bounded: keyed on the class node, an unbounded cache kept every linted file's classes alive, ~1 MB a file)
+@lru_cache(maxsize=256)
 def constructor_numbers(cls: ast.ClassDef) -> frozenset[str]:
     """``self.<attr>`` names that hold a Python number fixed when the object is built: every assignment to
     the attribute is in ``__init__`` (none in another method, no ``+=`` outside it), and each assigned value

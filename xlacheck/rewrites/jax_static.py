@@ -138,6 +138,8 @@ class _StaticValue:
         name = canonical(self.src, call.func)
         if name not in PYTHON_EQUIVALENTS or not all(self.read(a) for a in call.args):
             return False
+        if any(self._sequence(a) for a in call.args):
+            return False  # jnp.sqrt(x.shape) maps over the tuple; math.sqrt and max/abs take one number
         builtin = PYTHON_EQUIVALENTS[name]
         parts = [self.text_of(a) for a in call.args]
         if builtin is None:
@@ -150,6 +152,24 @@ class _StaticValue:
         self.edits = [e for e in self.edits if not self.within(e, call)]
         self.edits.append(replace(self.src, call, text))
         return True
+
+    def _sequence(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` (a Python value, :meth:`read`) may be a tuple or list rather than one number:
+        a literal one, a whole ``.shape`` or a slice of it, an operation on one, or a name bound to one."""
+        if isinstance(expr, (ast.Tuple, ast.List, ast.ListComp)):
+            return True
+        if isinstance(expr, ast.Attribute):
+            return expr.attr == "shape"
+        if isinstance(expr, ast.Subscript):
+            return isinstance(expr.slice, ast.Slice) and self._sequence(expr.value)
+        if isinstance(expr, ast.BinOp):
+            return self._sequence(expr.left) or self._sequence(expr.right)
+        if isinstance(expr, ast.IfExp):
+            return self._sequence(expr.body) or self._sequence(expr.orelse)
+        if isinstance(expr, ast.Name) and expr.id not in self.params:
+            value = self.src.local_binding(expr.id, expr)
+            return isinstance(value, ast.expr) and value is not expr and self._sequence(value)
+        return False
 
     def within(self, edit: Edit, node: ast.AST) -> bool:
         return self.src.start(node) <= edit.start and edit.end <= self.src.end(node)

@@ -311,10 +311,18 @@ class UnhashableStaticArgument(ModuleRule):
                 return _UNHASHABLE_BUILTINS[arg.func.id]  # list(shape), sorted(cols), set(keys)
             if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
                 return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
-            if isinstance(arg.func, ast.Name) and _hashes_its_fields(index, arg.func.id):
+            fields = _hashed_fields(index, arg.func.id) if isinstance(arg.func, ast.Name) else None
+            if fields is not None:
                 # a frozen dataclass or NamedTuple hashes the tuple of its fields: one unhashable
-                # field value (a dict of ids) makes hashing the object raise (equinox#1089)
-                for value in [*arg.args, *(k.value for k in arg.keywords if k.arg is not None)]:
+                # field value (a dict of ids) makes hashing the object raise (equinox#1089); a field
+                # declared field(hash=False) or field(compare=False) is left out of that tuple
+                names, hashed = fields
+                passed = [(names[i] if names is not None and i < len(names) else None, v)
+                          for i, v in enumerate(arg.args)]
+                passed += [(k.arg, k.value) for k in arg.keywords if k.arg is not None]
+                for field_name, value in passed:
+                    if hashed is not None and field_name not in hashed:
+                        continue  # left out of the hash, or a position no field of this class names
                     inner = UnhashableStaticArgument._unhashable(ctx, index, value, depth + 1, callers=False)
                     if inner is not None and inner in _UNHASHABLE_LITERALS.values():
                         return f"a `{arg.func.id}` holding {inner} (its generated __hash__ hashes every field)"
@@ -413,14 +421,41 @@ class UnhashableStaticArgument(ModuleRule):
         return None
 
 
-def _hashes_its_fields(index: ModuleIndex, class_name: str) -> bool:
-    """A class of this file hashed by value through the hash Python generates from its fields (a
-    frozen or ``unsafe_hash`` dataclass, a NamedTuple), not through a ``__hash__`` of its own."""
+def _hashed_fields(index: ModuleIndex, class_name: str) -> tuple[list[str] | None, set[str] | None] | None:
+    """For a class of this file hashed by value through the hash Python generates from its fields (a
+    frozen or ``unsafe_hash`` dataclass with ``eq``, a NamedTuple), not through a ``__hash__`` of its
+    own: its own fields in order (None where a base class may add fields before them, so positions
+    say nothing) and those the hash reads (None: all; not a ``field(hash=False)`` or
+    ``field(compare=False)``). None for any other class (``frozen=True, eq=False`` hashes by identity)."""
     if static_hash_kind(index, class_name) != "value":
-        return False
+        return None
     cls = next(c for c in ast.walk(index.tree) if isinstance(c, ast.ClassDef) and c.name == class_name)
-    return not any(isinstance(s, ast.FunctionDef) and s.name == "__hash__" or isinstance(s, ast.Assign) and any(
-        isinstance(t, ast.Name) and t.id == "__hash__" for t in s.targets) for s in cls.body)
+    if any(isinstance(s, ast.FunctionDef) and s.name == "__hash__" or isinstance(s, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__hash__" for t in s.targets) for s in cls.body):
+        return None
+    for dec in cls.decorator_list:
+        if isinstance(dec, ast.Call) and any(k.arg == "eq" and not (isinstance(k.value, ast.Constant)
+                                                                    and k.value.value is True) for k in dec.keywords):
+            return None  # eq=False: no generated __hash__, the object's identity
+    own = [s for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+           and "ClassVar" not in ast.unparse(s.annotation)]
+    names = [s.target.id for s in own]  # type: ignore[union-attr]
+    bases = [ast.unparse(b) for b in cls.bases]
+    positional = names if all(b in ("NamedTuple", "typing.NamedTuple", "object") for b in bases) else None
+    left_out = {s.target.id for s in own if _left_out_of_hash(s.value)}  # type: ignore[union-attr]
+    return positional, (set(names) - left_out if left_out else None)
+
+
+def _left_out_of_hash(default: ast.expr | None) -> bool:
+    """``field(hash=False)``, or ``field(compare=False)`` with no ``hash=`` (hash follows compare)."""
+    if not (isinstance(default, ast.Call) and ast.unparse(default.func).rsplit(".", 1)[-1] == "field"):
+        return False
+    options = {k.arg: k.value for k in default.keywords}
+    hash_option = options.get("hash")
+    if hash_option is not None:
+        return isinstance(hash_option, ast.Constant) and hash_option.value is False
+    compare = options.get("compare")
+    return isinstance(compare, ast.Constant) and compare.value is False
 
 
 def _noun(what: str) -> str:
