@@ -61,6 +61,10 @@ class LayerReturnedFromTracedCall(Rule):
     name = "layer-returned-from-traced-call"
     fails_in_any_graph = True
     levels = frozenset({Level.CERTAIN, Level.LIKELY, Level.GRAPH})
+    # behind --preview: on real code its one finding was false (tensorflow-addons 0.23
+    # attention_wrapper.py:235 returns `self.values = super().__call__(...)`, a tensor; the value model
+    # calls any unresolved call assigned to self a layer object, which is no proof of one)
+    preview = True
     node_types = (ast.Return,)
 
     VALID = (
