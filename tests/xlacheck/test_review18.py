@@ -50,7 +50,8 @@ def test_a_finding_that_fails_in_any_graph_is_not_set_aside(tmp_path: Path) -> N
 
 
 def test_what_fails_only_under_xla_is_still_set_aside_beside_it(tmp_path: Path) -> None:
-    layer = KERAS2_LAYER.replace("        return x * n", "        return x * n + tf.reduce_sum(tf.random.poisson([3], 2.0))")
+    layer = KERAS2_LAYER.replace("        return x * n",
+                                 "        return x * n + tf.reduce_sum(tf.random.poisson([3], 2.0))")
     _write(tmp_path, {"setup.py": "", "pkg/__init__.py": "", "pkg/layers.py": layer, "train.py": KERAS2_FIT})
     found, aside = _run(tmp_path)
     assert [f[2] for f in found] == ["XLA301"] and [(a[2], a[3]) for a in aside] == [("XLA309", "no-compiled-entry")]
@@ -127,7 +128,8 @@ def test_constructor_numbers_keeps_no_file_alive_after_it_is_linted() -> None:
 
     source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self, n: int):\n"
               "        super().__init__()\n        self.n = n\n\n    def forward(self, x):\n"
-              "        if self.n > 1:\n            x = x * 2\n        return x[: self.n] + torch.zeros(self.n, device=x.device)\n")
+              "        if self.n > 1:\n            x = x * 2\n"
+              "        return x[: self.n] + torch.zeros(self.n, device=x.device)\n")
     for i in range(300):
         check_file(source, f"m{i}.py", torch_xla=True)
     assert constructor_numbers.cache_info().currsize <= 256

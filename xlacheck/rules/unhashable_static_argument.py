@@ -311,7 +311,8 @@ class UnhashableStaticArgument(ModuleRule):
                 return _UNHASHABLE_BUILTINS[arg.func.id]  # list(shape), sorted(cols), set(keys)
             if isinstance(arg.func, ast.Name) and static_hash_kind(index, arg.func.id) == "unhashable":
                 return f"a `{arg.func.id}` (a dataclass or class with __eq__ and no __hash__)"
-            fields = _hashed_fields(index, arg.func.id) if isinstance(arg.func, ast.Name) else None
+            callee = arg.func.id if isinstance(arg.func, ast.Name) else None
+            fields = _hashed_fields(index, callee) if callee is not None else None
             if fields is not None:
                 # a frozen dataclass or NamedTuple hashes the tuple of its fields: one unhashable
                 # field value (a dict of ids) makes hashing the object raise (equinox#1089); a field
@@ -325,7 +326,7 @@ class UnhashableStaticArgument(ModuleRule):
                         continue  # left out of the hash, or a position no field of this class names
                     inner = UnhashableStaticArgument._unhashable(ctx, index, value, depth + 1, callers=False)
                     if inner is not None and inner in _UNHASHABLE_LITERALS.values():
-                        return f"a `{arg.func.id}` holding {inner} (its generated __hash__ hashes every field)"
+                        return f"a `{callee}` holding {inner} (its generated __hash__ hashes every field)"
             name = ctx.facts.aliases.resolve(arg.func)
             if name in _NUMPY_ARRAY_BUILDERS:
                 return f"a NumPy array ({name})"
