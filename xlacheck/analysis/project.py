@@ -690,20 +690,18 @@ _PROSE_SUFFIXES = (".md", ".rst", ".txt")
 
 def uncompiled_modules(paths: Sequence[str], root: str | None = None,
                        only: Sequence[str] | None = None) -> dict[str, str]:
-    """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of
-    their project reaches: why. The project is the run's :func:`project_root`, or where that holds no
-    project marker, the file's outermost folder under it with one (:func:`_own_root`). A file of it
-    (code or notebook) that names a compiled entry (:data:`_TF_XLA_ENTRY`, Keras 3 ``fit``) reaches
-    itself and what it imports, through the project's imports to a fixed point (``from pkg.layers
-    import Block``; importing a package runs its ``__init__``, and a package ``__init__`` that loads
-    its folder by computed name, such as a lazy package, reaches every module below it). A configuration or script that names one (a gin or YAML
-    ``jit_compile: true``) reaches every file, and so does a project none of whose files imports
-    another (a folder of standalone scripts or cases: no import graph to follow). The others are
-    traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain ``tf.function``, an
-    eager ``GradientTape`` loop), never
-    XLA-compiled, and the engine sets aside the findings of their functions that only assumed they
-    were (below ``Level.CERTAIN``). A run of one file gets none; a root too large to scan counts as
-    reached."""
+    """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of their
+    project reaches: why. The project is the run's :func:`project_root`, or where that holds no project marker, the
+    file's outermost folder under it with one (:func:`_own_root`). A file of it (code or notebook) that names a
+    compiled entry (:data:`_TF_XLA_ENTRY`, Keras 3 ``fit``) reaches itself and what it imports, through the
+    project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs its ``__init__``,
+    and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches every module
+    below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches every file,
+    and so does a project none of whose files imports another (a folder of standalone scripts or cases: no import
+    graph to follow). The others are traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain
+    ``tf.function``, an eager ``GradientTape`` loop), never XLA-compiled, and the engine sets aside the findings of
+    their functions that only assumed they were (below ``Level.CERTAIN``). A run of one file gets none; a root too
+    large to scan counts as reached."""
     scope = _run_scope(paths, root, only, _mentions_tensorflow)
     if scope is None:
         return {}
