@@ -186,7 +186,8 @@ def _project_pass(plan: _Plan, files: list[SourceFile]) -> list[_Outcome]:
     # a fact that only sets findings aside
     tf_found = [str(f.path) for f, o in zip(files, first) if f.stdin is None and not plan.settings.declares_jit(f.rel)
                 and (o[0].diagnostics or str(f.path) in facts)]
-    uncompiled = uncompiled_modules([str(f.path) for f in files if f.stdin is None], only=tf_found) if (
+    uncompiled = uncompiled_modules([str(f.path) for f in files if f.stdin is None], only=tf_found,
+                                    cache=plan.cache) if (
         len(project) > 1 and tf_found) else {}
     # call literals only decide branches that never run (analysis.calls): they can take findings
     # away, never add one, so a file they reach is linted again only when it has findings

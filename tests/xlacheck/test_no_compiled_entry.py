@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from xlacheck.analysis.project import uncompiled_modules
 from xlacheck.api import check_paths
 from xlacheck.config import Settings
@@ -147,3 +149,26 @@ def test_the_layer_runs_traced_and_fails_only_under_xla() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "xla failed:" in out.stdout
+
+
+def test_the_reach_scan_is_cached_on_what_it_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm run does not re-read the project (the answer is kept under a key of every scanned file's path,
+    size and modification time, as for unreached modules); an edited file is a new key."""
+    import os
+
+    from xlacheck.analysis import project
+    from xlacheck.cache import ResultCache
+
+    _write(tmp_path / "proj", {"setup.py": "", "pkg/__init__.py": "", "pkg/layers.py": LAYER, "train.py": EAGER})
+    paths = [str(tmp_path / "proj/train.py"), str(tmp_path / "proj/pkg/layers.py")]
+    cache = ResultCache(tmp_path / "cache", "salt")
+    cold = uncompiled_modules(paths, cache=cache)
+    assert sorted(cold) == sorted(paths)  # the eager loop and the layer it runs
+    calls = []
+    real = project._reached_from_entries
+    monkeypatch.setattr(project, "_reached_from_entries", lambda *a: calls.append(a) or real(*a))
+    assert uncompiled_modules(paths, cache=cache) == cold and calls == []  # warm: nothing re-read
+    train = tmp_path / "proj/train.py"
+    train.write_text(JIT)
+    os.utime(train, ns=(1, 1))  # a different modification time (and size): a new key
+    assert uncompiled_modules(paths, cache=cache) == {} and len(calls) == 1

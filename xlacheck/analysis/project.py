@@ -431,8 +431,10 @@ def _reach_texts(found: Sequence[str]) -> Iterator[tuple[str, str]]:
             continue
 
 
-def _scan_key(cache: ResultCache, root: str, found: Sequence[str], candidates: Sequence[str]) -> str:
-    """The cache key of :func:`unreached_modules`' answer: what the scan reads (each file's path, size and
+def _scan_key(cache: ResultCache, root: str, found: Sequence[str], candidates: Sequence[str],
+              fact: str = "unreached-modules") -> str:
+    """The cache key of a project fact's answer (:func:`unreached_modules`, :func:`uncompiled_modules`): what the
+    scan reads (each file's path, size and
     modification time, so an edited, added or removed file is a new key), the run's candidates, and
     the cache's salt (xlacheck's version and code)."""
     parts = [root, "\0".join(sorted(os.path.abspath(p) for p in candidates))]
@@ -442,7 +444,7 @@ def _scan_key(cache: ResultCache, root: str, found: Sequence[str], candidates: S
             parts.append(f"{p}\0{st.st_size}\0{st.st_mtime_ns}")
         except OSError:
             parts.append(f"{p}\0gone")
-    return cache.key("\n".join(parts).encode("utf-8", "surrogateescape"), "\0unreached-modules")
+    return cache.key("\n".join(parts).encode("utf-8", "surrogateescape"), "\0" + fact)
 
 
 def _mentions_torch(path: str) -> bool:
@@ -688,8 +690,8 @@ def _mentions_tensorflow(path: str) -> bool:
 _PROSE_SUFFIXES = (".md", ".rst", ".txt")
 
 
-def uncompiled_modules(paths: Sequence[str], root: str | None = None,
-                       only: Sequence[str] | None = None) -> dict[str, str]:
+def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequence[str] | None = None,
+                       cache: ResultCache | None = None) -> dict[str, str]:
     """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of their
     project reaches: why. The project is the run's :func:`project_root`, or where that holds no project marker, the
     file's outermost folder under it with one (:func:`_own_root`). A file of it (code or notebook) that names a
@@ -701,7 +703,8 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
     graph to follow). The others are traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain
     ``tf.function``, an eager ``GradientTape`` loop), never XLA-compiled, and the engine sets aside the findings of
     their functions that only assumed they were (below ``Level.CERTAIN``). A run of one file gets none; a root too
-    large to scan counts as reached."""
+    large to scan counts as reached. With ``cache`` each project's reached files are kept under a key of what the
+    scan reads (:func:`_scan_key`), as :func:`unreached_modules` keeps its answer."""
     scope = _run_scope(paths, root, only, _mentions_tensorflow)
     if scope is None:
         return {}
@@ -712,7 +715,7 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
         own = _own_root(p, root)
         if own not in reached_in:
             found = _reach_files(own)
-            reached_in[own] = None if found is None else _reached_from_entries(own, found)
+            reached_in[own] = None if found is None else _cached_reach(own, found, cache)
         reached = reached_in[own]
         full = os.path.abspath(p)
         if reached is not None and full not in reached:
@@ -720,6 +723,19 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None,
                       "that runs TensorFlow under XLA (jit_compile, a TPU strategy, Keras 3 fit) imports this "
                       "module, so its Keras methods and tf.functions are traced at most, never XLA-compiled")
     return out
+
+
+def _cached_reach(root: str, found: Sequence[str], cache: ResultCache | None) -> set[str] | None:
+    """:func:`_reached_from_entries`, kept in ``cache`` (when given) under a key of what the scan reads."""
+    key = _scan_key(cache, root, found, (), "uncompiled-modules") if cache is not None else None
+    if cache is not None and key is not None:
+        stored = cache.load_json(key)
+        if isinstance(stored, dict) and "reached" in stored:
+            return None if stored["reached"] is None else set(stored["reached"])
+    reached = _reached_from_entries(root, found)
+    if cache is not None and key is not None:
+        cache.store_json(key, {"reached": None if reached is None else sorted(reached)})
+    return reached
 
 
 def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
