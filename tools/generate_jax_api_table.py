@@ -1,5 +1,5 @@
 """Generate xlacheck/data/jax_api.json: for every public function of ``jax.numpy`` (with its ``fft``
-and ``linalg`` submodules), ``jax.lax``, ``jax.random``, ``jax.nn`` and ``jax.dtypes``,
+and ``linalg`` submodules), ``jax.lax``, ``jax.random``, ``jax.nn``, ``jax.ops`` and ``jax.dtypes``,
 what it returns and which arguments jax.jit needs as concrete (static) values, asked of JAX.
 
     python tools/generate_jax_api_table.py        # ~2 min, needs jax
@@ -41,7 +41,8 @@ Per function (``by`` says how each fact was decided):
   ``jnp.finfo(x.dtype)``), gives an instance that is no array and whose public attributes are none
   either (``.max``, ``.eps``, ``.bits``: Python or NumPy values at trace time): ``returns:
   "python"``, ``by: "class_jit"``, with ``attributes`` the attribute names probed.
-  ``--refresh-classes`` probes only the classes into the existing file.
+  ``--refresh-classes`` probes only the classes into the existing file; ``--refresh-module jax.ops``
+  probes only one namespace's entries (a namespace added to :func:`modules`) into it.
 
 * ``numpy_on_tracer`` (top level): NumPy functions called with one traced array under jax.jit.
   ``traceable``: the call compiles (NumPy hands the array to its own method: ``np.sum(x)`` is
@@ -117,6 +118,9 @@ def probe_arguments(name: str, jnp: Any) -> dict[str, Any] | None:
         "jax.lax.rev": {"operand": array, "dimensions": (0,)},
         "jax.lax.transpose": {"operand": array, "permutation": (1, 0)},
         "jax.lax.split": {"operand": array, "sizes": (1, 1)},
+        # segment reductions: the ids are integers (the generic float array is no index)
+        **{f"jax.ops.segment_{op}": {"data": array, "segment_ids": jnp.array([0, 1], dtype=jnp.int32)}
+           for op in ("sum", "max", "min", "prod")},
         # a loop primitive: only its trip count is asked about (the body is a closed-over function)
         "jax.lax.scan": {"f": lambda carry, x: (carry, carry), "init": array, "xs": None, "length": 2},
     }
@@ -401,7 +405,7 @@ def positional_params(fn: Any) -> list[str] | None:
 def modules(jax: Any, jnp: Any) -> dict[str, Any]:
     """The probed namespaces, by the prefix of their entries' names."""
     return {"jax.numpy": jnp, "jax.lax": jax.lax, "jax.numpy.fft": jnp.fft, "jax.numpy.linalg": jnp.linalg,
-            "jax.random": jax.random, "jax.nn": jax.nn, "jax.dtypes": jax.dtypes}
+            "jax.random": jax.random, "jax.nn": jax.nn, "jax.ops": jax.ops, "jax.dtypes": jax.dtypes}
 
 
 def resolve(name: str, jax: Any, jnp: Any) -> Any:
@@ -528,6 +532,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="probe again only the entries of the existing --out file that have static_args")
     ap.add_argument("--refresh-classes", action="store_true",
                     help="probe again only the classes of the existing --out file (probe_class)")
+    ap.add_argument("--refresh-module", action="append", metavar="NAME",
+                    help="probe only the entries of this namespace (jax.ops), keeping the others of the existing "
+                         "--out file (repeatable)")
     ap.add_argument("--check", action="store_true", help="probe a sample again and compare with --out")
     ap.add_argument("--sample", type=int, default=12, help="with --check: how many entries (and NumPy names)")
     args = ap.parse_args(argv)
@@ -575,7 +582,9 @@ def main(argv: list[str] | None = None) -> int:
         write(table, args.out)
         return 0
 
-    old = json.loads(args.out.read_text())["entries"] if args.refresh_static else {}
+    refresh = frozenset(args.refresh_module or ())
+    existing = json.loads(args.out.read_text()) if args.refresh_static or refresh else None
+    old = existing["entries"] if existing is not None else {}
     entries: dict[str, Any] = {}
     seen: dict[int, str] = {}
     for module_name, module in modules(jax, jnp).items():
@@ -590,6 +599,9 @@ def main(argv: list[str] | None = None) -> int:
                 entries[name] = {"alias_of": seen[id(obj)]}
                 continue
             seen[id(obj)] = name
+            if refresh and module_name not in refresh and name in old:
+                entries[name] = old[name]  # --refresh-module: the other namespaces keep their probed facts
+                continue
             if isinstance(obj, type):
                 entries[name] = probe_class(obj, jax, jnp)
                 continue
@@ -604,9 +616,13 @@ def main(argv: list[str] | None = None) -> int:
     table = {"schema": SCHEMA_VERSION, "command": "python tools/generate_jax_api_table.py",
              "jax_version": jax.__version__, "backend": "cpu", "stats": stats, "entries": entries}
     add_params(entries, jax, jnp)
-    table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
-    table["array_methods"] = probe_array_methods(jax, jnp)
-    table["array_methods_packed"] = probe_packed_methods(jax)
+    if refresh and existing is not None:
+        for key in ("numpy_on_tracer", "array_methods", "array_methods_packed"):
+            table[key] = existing[key]
+    else:
+        table["numpy_on_tracer"] = probe_numpy_on_tracer(jax, jnp)
+        table["array_methods"] = probe_array_methods(jax, jnp)
+        table["array_methods_packed"] = probe_packed_methods(jax)
     write(table, args.out)
     print(f"wrote {args.out}: {json.dumps(stats)}")
     return 0

@@ -375,6 +375,8 @@ class ModuleFacts:
     reducers: Reducers | None = None  # values.reduction_functions, computed on first use
     # names of pytree fields declared static here (analysis.pytrees.static_field_names), on first use
     static_fields: frozenset[str] | None = None
+    # names of scalar NamedTuple fields here (analysis.pytrees.leaf_field_names), on first use
+    leaf_fields: frozenset[str] | None = None
     # names of this file's Enum classes (analysis.flow.enum_class_names), on first use
     enum_classes: frozenset[str] | None = None
     # {qualname: {parameter: literal}}: what every call of the project passes to this file's functions

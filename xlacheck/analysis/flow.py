@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from xlacheck.analysis import TRY_STATEMENTS, child_nodes
 from xlacheck.analysis.contexts import FunctionInfo, ModuleFacts
 from xlacheck.analysis.imports import AliasTable
-from xlacheck.analysis.pytrees import static_field_names
+from xlacheck.analysis.pytrees import leaf_field_names, static_field_names
 from xlacheck.analysis.values import (
     DATA,
     LEAVES_AND_TREEDEF,
@@ -602,6 +602,9 @@ def walk_function(
     if facts.static_fields is None:
         facts.static_fields = static_field_names([c.node for c in facts.classes])
     values.static_fields = facts.static_fields
+    if facts.leaf_fields is None:
+        facts.leaf_fields = leaf_field_names([c.node for c in facts.classes])
+    values.leaf_fields = facts.leaf_fields
     ctx = RuleContext(path, info, aliases, values)
     ctx.module_values = facts.module_values
     ctx.module_built = facts.module_built

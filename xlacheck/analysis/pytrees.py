@@ -98,6 +98,35 @@ def state_classes(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -
     return out
 
 
+# scalar annotations of a NamedTuple field: under jax.jit such a field is a leaf, a 0-d tracer
+_SCALAR_ANNOTATIONS = frozenset({"bool", "int", "float"})
+
+
+def leaf_field_names(classes: list[ast.ClassDef]) -> frozenset[str]:
+    """Names of the scalar-annotated fields (``inference: bool``, ``p: float``) of NamedTuples of
+    this file that no other class here declares: a NamedTuple has no static fields, so when one
+    reaches a traced function as an argument or a loop carry (``jax.jit``, ``lax.scan``) each field
+    is a leaf, an array tracer, whatever Python value it was built with (measured, jax 0.10.2:
+    ``if layer.inference:`` raises TracerBoolConversionError). The annotation says the field is
+    one scalar leaf, not a structure whose truth Python could take."""
+    leaves: set[str] = set()
+    other: set[str] = set()
+    for node in classes:
+        named_tuple = any(ast.unparse(b) in _STATE_BASES for b in node.bases)
+        for s in _fields(node):
+            name = s.target.id  # type: ignore[union-attr]
+            if named_tuple and isinstance(s.annotation, ast.Name) and s.annotation.id in _SCALAR_ANNOTATIONS:
+                leaves.add(name)
+            else:
+                other.add(name)
+        if not named_tuple:  # attributes a plain class sets on self share the name space
+            for n in ast.walk(node):
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" \
+                        and isinstance(n.ctx, ast.Store):
+                    other.add(n.attr)
+    return frozenset(leaves - other)
+
+
 def static_field_names(classes: list[ast.ClassDef]) -> frozenset[str]:
     """Names of the fields that classes of this file declare static (``x: float =
     struct.field(pytree_node=False)``) and that no class here declares as a traced field: reading

@@ -418,7 +418,7 @@ class ValueEnv:
     """Name -> flags for one function, updated statement by statement by the walker."""
 
     __slots__ = ("aliases", "env", "cls", "converted", "staged", "node", "_memo", "_self_memo", "_class_by_name",
-                 "_dtypes", "reducers", "static_fields")
+                 "_dtypes", "reducers", "static_fields", "leaf_fields")
 
     def __init__(self, aliases: AliasTable, cls: ClassInfo | None, env: dict[str, int] | None = None,
                  node: ast.AST | None = None) -> None:
@@ -440,6 +440,8 @@ class ValueEnv:
         self.reducers: Reducers = NO_REDUCERS
         # fields of pytrees of this file declared static: Python values on any object (analysis.pytrees)
         self.static_fields: frozenset[str] = frozenset()
+        # scalar fields of NamedTuples of this file: leaves, so tracers on a traced tree (analysis.pytrees)
+        self.leaf_fields: frozenset[str] = frozenset()
 
     def invalidate(self) -> None:
         if self._memo:
@@ -574,7 +576,11 @@ class ValueEnv:
                     return PYTHON  # module attribute: tf.float32, np.pi, config module constant
             if e.attr in self.static_fields:  # type: ignore[attr-defined]
                 return PYTHON  # `state.temperature`, a `struct.field(pytree_node=False)`: not a tracer
-            return self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
+            k = self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
+            if self.staged and e.attr in self.leaf_fields and k & TENSOR and k & (PARAM | LOOP):  # type: ignore[attr-defined]
+                # `layer.inference` of a NamedTuple a jitted function or a scan body takes: one leaf tracer
+                return without_opaque(k)
+            return k
         if t is ast.Call:
             return self._call(e)  # type: ignore[arg-type]
         if t is ast.BinOp:

@@ -47,7 +47,8 @@ class JaxTracedShape(Rule):
     measured by tracing each one), such as the sizes of `jnp.arange/zeros/ones/full/reshape/tile`
     and `lax.top_k`'s `k`, `jnp.squeeze`'s axis, `jnp.repeat` without `total_repeat_length`,
     functions whose result size depends on data unless a static size is given (from the same
-    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`), the same
+    table: `jnp.nonzero/argwhere/unique`, one-argument `jnp.where` without `size=`,
+    `jax.ops.segment_sum/max/min/prod` without `num_segments=`), the same
     arguments of array methods (`x.reshape(n, -1)` is `jnp.reshape(x, ...)`, `x.nonzero()` is
     `jnp.nonzero(x)`), data-dependent functions that no argument can size (`jnp.trim_zeros`), `jnp.bincount`
     without `length=`, boolean-mask indexing `x[mask]` (also `x.at[~mask]`) and slices `x[:n]` with
@@ -227,6 +228,10 @@ class JaxTracedShape(Rule):
                 "@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    scale: float\n    window: int\n"
                 "@jax.jit\ndef smooth(x, cfg: Cfg):\n"
                 "    return jnp.convolve(x, jnp.ones((cfg.window,))) * cfg.scale\n"),
+        # jax.ops segment reductions with a static `num_segments` (the JAX API table probes jax.ops;
+        # jax#6350's fix; reports19-jax)
+        Example("import jax\n@jax.jit\ndef pool(messages, receivers):\n"
+                "    return jax.ops.segment_sum(messages, receivers, num_segments=8)\n"),
     )
     INVALID = (
         Example("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(signal, n_fft):\n"
@@ -285,6 +290,14 @@ class JaxTracedShape(Rule):
                 expected=(
                     (5, 12, '`start` of jnp.arange is a traced value under jax.jit: shapes must be static '
                             '(ConcretizationTypeError); use a static bound or static_argnums'),
+                )),
+        # without it the number of segments is read off the traced ids (jax#6350, a GNN's message
+        # aggregation; reports19-jax)
+        Example("import jax\n@jax.jit\ndef pool(messages, receivers):\n"
+                "    return jax.ops.segment_sum(messages, receivers)\n",
+                expected=(
+                    (4, 12, "jax.ops.segment_sum without `num_segments=` under jax.jit: its output size depends on "
+                            "traced values, so tracing fails (ConcretizationTypeError); pass a static `num_segments`"),
                 )),
     )
 

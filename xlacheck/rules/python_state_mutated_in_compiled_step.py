@@ -118,7 +118,9 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
     an attribute that holds a Python number, `global`/`nonlocal` counters, items of a module-level
     Python dict/list (`STATE["step"] += 1`), and `self.history.append(...)` on an
     attribute that holds a Python list (this last one only in the `tf.function` or Keras method
-    itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose).
+    itself, not in helpers it calls: Keras' own `add_loss` collects symbolic tensors on purpose),
+    and, in a `jax.jit`-traced method of a plain class (no base but `object`), `self.key, sub =
+    jax.random.split(self.key)` or any `self.x = f(self.x)`: array state the method advances.
     A method the class itself replaces on its instances (`obj.update_state = ...` in `__new__`
     or `__init__`) is not flagged: callers run the replacement, which may run the original
     eagerly (keras-cv's COCO metrics wrap it in `tf.py_function`).
@@ -180,6 +182,11 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 "        self.update_state = types.MethodType(wrapped, self)\n"
                 "    def update_state(self, y_true, y_pred, sample_weight=None):\n        self.count += 1\n"
                 "        self.preds.append(y_pred)\n"),
+        # the pure form: the jitted function takes the key and returns the next one (jax#4312's fix)
+        Example("import jax\n@jax.jit\ndef _act(key, x):\n    key, sub = jax.random.split(key)\n"
+                "    return x + jax.random.normal(sub, x.shape), key\nclass NoisyPolicy:\n"
+                "    def __init__(self, key):\n        self.key = key\n    def act(self, x):\n"
+                "        y, self.key = _act(self.key, x)\n        return y\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass T:\n    def __init__(self):\n        self.step = 0\n"
@@ -220,6 +227,17 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                     (8, 9, '`self.losses.append(...)` on a Python list inside compiled code (decorated with '
                            'tf.function): it runs only while tracing and collects symbolic tensors, not per-step '
                            'values; return the values from the step or write them to a tf.TensorArray/tf.Variable'),
+                )),
+        # a PRNG key on a plain object split inside a jitted method: the draws repeat after the first
+        # call (jax#4312; reports19-jax)
+        Example("import jax\nclass NoisyPolicy:\n    def __init__(self, key):\n        self.key = key\n"
+                "        self.act = jax.jit(self._act)\n    def _act(self, x):\n"
+                "        self.key, sub = jax.random.split(self.key)\n        return x + jax.random.normal(sub, x.shape)\n",
+                expected=(
+                    (7, 9, "`self.key` updated from itself inside compiled code (wrapped in jax.jit): jax.jit runs "
+                           "this only while tracing, so later calls reuse the first trace's value (a PRNG key repeats "
+                           "its draws) and the attribute keeps a leaked tracer; pass it in and return the new value "
+                           "(jitted functions must be pure)"),
                 )),
     )
 
@@ -267,7 +285,7 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                     outer: set[str], node: ast.AST) -> None:
         where = f"inside compiled code ({info.why})"
         if isinstance(node, (ast.AugAssign, ast.Assign)):
-            targets = [node.target] if isinstance(node, ast.AugAssign) else node.targets
+            targets = [node.target] if isinstance(node, ast.AugAssign) else _flat_targets(node.targets)
             for target in targets:
                 attr = _self_attr(target)
                 if attr is not None and attr in numbers:
@@ -276,6 +294,15 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                                 else "keep it in a tf.Variable and use assign_add()")
                         ctx.report(self, node, f"`self.{attr}` holds a Python number updated {where}: this runs only "
                                                f"while tracing, so the value freezes after the first trace; {keep}")
+                elif attr is not None and info.jax and _plain_class(info) and isinstance(node, ast.Assign) \
+                        and _mentions_self_attr(node.value, attr):
+                    # an array kept on a plain object (a PRNG key, a step count) that a jitted method advances
+                    # from itself: jax.jit keys its cache on the arguments, never on self's attributes
+                    # (jax#4312: a key split into global state repeats its draws under jit)
+                    ctx.report(self, node, f"`self.{attr}` updated from itself {where}: jax.jit runs this only while "
+                                           "tracing, so later calls reuse the first trace's value (a PRNG key repeats "
+                                           "its draws) and the attribute keeps a leaked tracer; pass it in and return "
+                                           "the new value (jitted functions must be pure)")
                 elif isinstance(target, ast.Name) and target.id in outer:
                     if isinstance(node, ast.AugAssign) or _mentions_name(node.value, target.id):
                         ctx.report(self, node, f"global/nonlocal `{target.id}` updated {where}: this runs only while "
@@ -289,6 +316,14 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
                 ctx.report(self, node, f"`self.{attr}.{node.func.attr}(...)` on a Python list {where}: it runs only "
                                        "while tracing and collects symbolic tensors, not per-step values; return "
                                        "the values from the step or write them to a tf.TensorArray/tf.Variable")
+
+
+def _plain_class(info: FunctionInfo) -> bool:
+    """A method of a class with no base but ``object``: no framework (Flax NNX, Equinox, Keras) gives
+    its attribute writes a meaning under tracing."""
+    cls = info.cls
+    return cls is not None and all(isinstance(b, ast.Name) and b.id == "object" for b in cls.node.bases) \
+        and not cls.node.keywords
 
 
 def _module_containers(tree: ast.Module) -> set[str]:
@@ -321,13 +356,27 @@ def _candidate_assignment(node: ast.Assign | ast.AugAssign, outer_names: set[str
     if isinstance(node, ast.AugAssign):
         target = node.target
         return _self_attr(target) is not None or (isinstance(target, ast.Name) and target.id in outer_names)
-    for each in node.targets:
+    for each in _flat_targets(node.targets):
         attr = _self_attr(each)
         if attr is not None and _mentions_self_attr(node.value, attr):
             return True
         if isinstance(each, ast.Name) and each.id in outer_names:
             return True
     return False
+
+
+def _flat_targets(targets: list[ast.expr]) -> list[ast.expr]:
+    """The names and attributes an assignment binds, through tuple/list unpacking
+    (``self.key, subkey = jax.random.split(self.key)``)."""
+    out: list[ast.expr] = []
+    stack = list(reversed(targets))
+    while stack:
+        t = stack.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            stack.extend(reversed(t.elts))
+        else:
+            out.append(t)
+    return out
 
 
 def _mentions_self_attr(value: ast.expr, attr: str) -> bool:

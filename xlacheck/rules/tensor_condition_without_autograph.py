@@ -259,6 +259,12 @@ class TensorConditionWithoutAutograph(Rule):
         # probe returns a value of unknown kind; here the mesh's (name, size) pairs, a Python tuple
         Example("import jax\n@jax.jit\ndef f(x):\n"
                 "    if jax.sharding.get_abstract_mesh().shape_tuple:\n        x = x * 2.0\n    return x\n"),
+        # a NamedTuple marked static is hashed into the cache key: its fields are Python values (equinox#987's
+        # near miss; reports19-jax)
+        Example("from functools import partial\nfrom typing import NamedTuple\nimport jax\n"
+                "class Dropout(NamedTuple):\n    rate: float\n    inference: bool\n"
+                "@partial(jax.jit, static_argnums=0)\ndef apply(layer, x):\n"
+                "    if layer.inference:\n        return x\n    return x * (1.0 - layer.rate)\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True, autograph=False)\ndef f(x):\n"
@@ -325,6 +331,16 @@ class TensorConditionWithoutAutograph(Rule):
                 expected=(
                     (4, 8, "`if` on a traced array under jax.jit (decorated with jax.jit): tracing fails with "
                            "TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop"),
+                )),
+        # a NamedTuple has no static fields: as a jitted argument (or a scan carry) its `inference: bool`
+        # is a traced leaf (equinox#987, a dropout flag carried through lax.scan; reports19-jax)
+        Example("from typing import NamedTuple\nimport jax\n"
+                "class Dropout(NamedTuple):\n    rate: float\n    inference: bool\n"
+                "@jax.jit\ndef apply(layer, x):\n"
+                "    if layer.inference:\n        return x\n    return x * (1.0 - layer.rate)\n",
+                expected=(
+                    (8, 8, '`if` on a traced array under jax.jit (decorated with jax.jit): tracing fails with '
+                           'TracerBoolConversionError; use jnp.where or jax.lax.cond/while_loop'),
                 )),
     )
 

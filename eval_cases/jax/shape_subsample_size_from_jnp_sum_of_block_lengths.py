@@ -1,0 +1,26 @@
+"""Source: https://github.com/jax-ml/jax/issues/5013 ("Masking + Jit to deal with dynamic/variable shape arrays?": in numpyro's HMC-ECS subsampling, `u = random.randint(rng_key, (jnp.sum(block_lengths), m), 0, m)` under jit fails with "Shapes must be 1D sequences of concrete values of integer type" because the sum of the block lengths is traced). Here an energy-conserving subsampling step draws a block of data indices sized by the sum of the block lengths."""
+import jax
+import jax.numpy as jnp
+
+
+def sample_u_blocks(key, block_lengths, num_data):
+    n_total = jnp.sum(block_lengths)
+    return jax.random.randint(key, (n_total,), 0, num_data)  # XLA: shape
+
+
+def subsample_log_likelihood(key, theta, x, y, block_lengths):
+    idx = sample_u_blocks(key, block_lengths, x.shape[0])
+    xb, yb = x[idx], y[idx]
+    logits = xb @ theta
+    ll = yb * jax.nn.log_sigmoid(logits) + (1 - yb) * jax.nn.log_sigmoid(-logits)
+    return x.shape[0] * jnp.mean(ll)
+
+
+# --- oracle ---
+COMPARE = False
+
+
+def ENTRY():
+    x = jnp.linspace(-1.0, 1.0, 60).reshape(20, 3)
+    y = (x[:, 0] > 0).astype(jnp.float32)
+    return subsample_log_likelihood, (jax.random.PRNGKey(0), jnp.ones(3), x, y, jnp.array([2, 3, 3]))
