@@ -250,13 +250,22 @@ def is_creation_guard(test: ast.expr, owners: frozenset[str] = frozenset({"self"
 
 
 def _state_owners(func: ast.AST) -> frozenset[str]:
-    """Names through which ``func`` reaches state that outlives one call: ``self``/``cls`` and its
-    ``global``/``nonlocal`` names."""
-    owners = {"self", "cls"}
+    """Names through which ``func`` reaches state that outlives one call: ``self``/``cls``, its
+    ``global``/``nonlocal`` names, and the names it reads but never binds (a closure cell such as
+    ``state = [None]`` of the enclosing function, a module-level cache); not its parameters or locals."""
+    declared: set[str] = set()
+    bound: set[str] = set()
+    used: set[str] = set()
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        args = func.args
+        bound.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
     for node in walk(func):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
-            owners.update(node.names)
-    return frozenset(owners)
+            declared.update(node.names)
+        elif isinstance(node, ast.Name):
+            (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+    return frozenset({"self", "cls"} | declared | (used - bound))
 
 
 def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:

@@ -99,6 +99,16 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 def step(self, x):
                     return self.running.total.assign_add(tf.reduce_sum(x))
         """),
+        # a module-level cell the function reads and never binds holds the variable after the first trace
+        Example("""
+            import tensorflow as tf
+            _state = [None]
+            @tf.function(jit_compile=True)
+            def counter(x):
+                if _state[0] is None:
+                    _state[0] = tf.Variable(tf.zeros_like(x))
+                return _state[0].assign_add(x)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
