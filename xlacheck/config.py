@@ -154,10 +154,12 @@ class Settings:
     # -- loading ---------------------------------------------------------------------------
     @classmethod
     def from_pyproject(cls, start: str | os.PathLike[str] | None = None) -> Settings:
-        """Settings from the nearest pyproject.toml with a [tool.xlacheck] table at or above ``start``."""
-        found = find_config(Path(start) if start is not None else Path.cwd())
+        """Settings from the nearest pyproject.toml with a [tool.xlacheck] table at or above ``start``; with
+        none, the defaults and the oldest Python that the nearest pyproject.toml's ``requires-python`` admits."""
+        start_path = Path(start) if start is not None else Path.cwd()
+        found = find_config(start_path)
         if found is None:
-            return cls()
+            return cls(target_version=nearest_requires_python(start_path))
         return cls.from_file(found)
 
     @classmethod
@@ -336,6 +338,25 @@ def find_config(start: Path) -> Path | None:
             tool = _read_toml(candidate).get("tool", {})
             if isinstance(tool, Mapping) and "xlacheck" in tool:
                 return candidate
+    return None
+
+
+def nearest_requires_python(start: Path) -> tuple[int, int] | None:
+    """The lower bound of ``[project] requires-python`` in the nearest pyproject.toml at or above ``start``
+    (any pyproject.toml: the project's metadata, not xlacheck's table). None when that file has none, is not
+    valid TOML (packaging tools report that; it is not xlacheck's config), or there is no pyproject.toml."""
+    start = start.resolve()
+    directory = start if _is(start, Path.is_dir) else start.parent
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if _is(candidate, Path.is_file):
+            try:
+                if b"requires-python" not in candidate.read_bytes():
+                    return None
+                project = _read_toml(candidate).get("project")
+            except (OSError, ConfigError):
+                return None
+            return requires_python_floor(project.get("requires-python")) if isinstance(project, Mapping) else None
     return None
 
 

@@ -205,6 +205,9 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA117-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
     ("XLA405-invalid-5", "noisy", lambda: (_f(1.0, 2.0),), "fails"),  # a random generator built in the step
     ("XLA405-invalid-6", "step", lambda: (_f(1.0, 2.0),), "fails"),  # a class whose __init__ makes a variable
+    ("XLA405-invalid-7", "weighted_sum", lambda: (_f(1.0, 2.0), _f(0.5, 0.5)), "fails"),  # guarded on an argument
+    ("XLA205-invalid-11", "jitter", lambda: (tf.ones([2, 4]), tf.constant(7)), "fails"),  # a seed argument, a tensor
+    ("XLA405-valid-4", "counter", lambda: (_f(1.0, 2.0),), "compiles"),  # a module-level cell guards the variable
     ("XLA205-invalid-9", "positions", lambda: (tf.constant([[1, 2, 3]]),), "fails"),  # tnp.arange of a shape
     # tf-ops13: the binding that reaches a read; what a gradient reaches
     # a mask row with nothing selected: reduce_max drops the 0/0 under XLA, eager returns NaN

@@ -164,6 +164,28 @@ def test_target_version(tmp_path: Path) -> None:
             Settings.from_mapping({"target-version": bad}, root=tmp_path)
 
 
+def test_requires_python_without_xlacheck_table(tmp_path: Path) -> None:
+    """A project with a pyproject.toml but no [tool.xlacheck] table still declares its oldest Python: the nearest
+    pyproject.toml's requires-python decides (review18: it was read only beside a [tool.xlacheck] table, so a
+    py3.12+ project got this interpreter's answer); a pyproject.toml that is not valid TOML is not xlacheck's
+    config and is no error; the nearest file decides even when it has no requires-python."""
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "window.py").write_text(JAX_SLICE_STATIC)
+    codes = []
+    for toml in ('[project]\nname = "p"\nrequires-python = ">=3.12"\n', '[project]\nrequires-python = ">=3.10"\n'):
+        (project / "pyproject.toml").write_text(toml)
+        settings = Settings.from_pyproject(project / "src")
+        codes.append([d.code for d in check_paths([project / "src"], settings).diagnostics])
+    assert codes == [[], ["XLA410"]]
+    assert Settings.from_pyproject(project / "src" / "window.py").target_version == (3, 10)
+    (project / "pyproject.toml").write_text('[project\nrequires-python = ">=3.12"\n')  # broken TOML
+    assert Settings.from_pyproject(project).target_version is None
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.12"\n')  # an outer project's
+    assert Settings.from_pyproject(project).target_version is None
+
+
 @pytest.mark.parametrize(("spec", "floor"), [
     (">=3.10", (3, 10)), ("~=3.11", (3, 11)), ("==3.12.*", (3, 12)), (">= 3.9, <4", (3, 9)), ("<3.13", None),
     ("", None), (None, None),

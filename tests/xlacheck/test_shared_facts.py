@@ -50,6 +50,27 @@ def test_creation_guard_either_branch() -> None:
     assert not under_creation_guard(unguarded, func)
 
 
+@pytest.mark.parametrize(("test", "guard"), [
+    ("self.v is None", True), ("not hasattr(self, 'v')", True), ("not self.built", True),
+    ("self._cache.get(key) is None", True),
+    ("state[0] is None", True),  # a closure cell of the enclosing function (seed_rl's ops_test.py)
+    ("_CACHE.get('v') is None", True),  # a module-level cache the function reads and never binds
+    ("weights is not None", False),  # a parameter: a new value every call (review18: any `is` counted)
+    ("local is None", False),  # bound in the function: None again on every call
+    ("self.v is other", False),  # no None test
+])
+def test_creation_guard_is_on_state_that_outlives_the_call(test: str, guard: bool) -> None:
+    func = ast.parse(textwrap.dedent(f"""
+    def step(self, x, weights=None):
+        local = None
+        if {test}:
+            made = make(x)
+    """)).body[0]
+    assert isinstance(func, ast.FunctionDef)
+    made = func.body[1].body[0].value  # type: ignore[attr-defined]
+    assert under_creation_guard(made, func) is guard
+
+
 def test_xla426_variable_from_data_in_else_of_singleton_guard() -> None:
     # measured on TF 2.21 (this exact class, called on tf.ones((4, 3))): UnimplementedError "We failed to
     # lift variable creations out of this tf.function, so this tf.function cannot be run on XLA"

@@ -20,6 +20,7 @@ from xlacheck import api_table, op_table
 from xlacheck.analysis import walk
 from xlacheck.analysis.imports import same_object
 from xlacheck.analysis.scopes import BuiltValues, built_values, own_nodes
+from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_VARIABLES
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def inherited_calls(classes: Mapping[str, tuple[tuple[str, ...], frozenset[str]]
 # other objects the op table probes by their methods (op_table.probed_classes(): lookup tables,
 # queues, linear operators, tf.data iterators, random generators). XLA309 owns TensorArray methods.
 KERAS = "tf.keras."
-OWNED_BY_XLA309 = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
+OWNED_BY_XLA309 = TENSOR_ARRAYS
 SEQUENTIAL = frozenset({"tf.keras.Sequential", "tf.keras.models.Sequential"})
 FUNCTIONAL = frozenset({"tf.keras.Model", "tf.keras.models.Model"})
 DATASET = "tf.data.Dataset"  # a tf.data pipeline (any constructor, any chain of its methods)
@@ -206,9 +207,6 @@ def model_layers(built: BuiltObject, objects: ObjectScope) -> list[tuple[ast.exp
     return found
 
 
-TF_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
-
-
 def variable_constructor(name: str) -> bool:
     """``tf.Variable`` and what the API table says returns a variable and is named for it
     (``tf.keras.backend.variable``, ``keras.Variable``); not ``assign_add`` and the like, which
@@ -219,18 +217,60 @@ def variable_constructor(name: str) -> bool:
     return fact is not None and fact.returns == "variable" and name.rsplit(".", 1)[-1] in ("Variable", "variable")
 
 
-def is_creation_guard(test: ast.expr) -> bool:
-    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard."""
+def _root_name(expr: ast.expr) -> str | None:
+    """The name an access chain starts from: ``self`` for ``self._cache[key].v`` and ``self.get(k)``."""
+    while True:
+        if isinstance(expr, (ast.Attribute, ast.Subscript)):
+            expr = expr.value
+        elif isinstance(expr, ast.Call):
+            expr = expr.func
+        else:
+            return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+def is_creation_guard(test: ast.expr, owners: frozenset[str] = frozenset({"self"})) -> bool:
+    """``if self.v is None:``, ``if not hasattr(self, "v"):``, ``if not self.built:``: a singleton guard
+    on state that outlives the call -- reached from one of ``owners`` (the object, ``global``/``nonlocal``
+    names). ``if mask is not None:`` on an argument is not one (review18: any ``is`` counted)."""
     for sub in walk(test):
         if isinstance(sub, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in sub.ops):
+            sides = [sub.left, *sub.comparators]
+            if any(_is_none(side) for side in sides) and any(
+                    not _is_none(side) and _root_name(side) in owners for side in sides):
+                return True
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr"
+                and sub.args and _root_name(sub.args[0]) in owners):
             return True
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "hasattr":
-            return True
-    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
+    return (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute)
+            and _root_name(test.operand) in owners)
+
+
+def _state_owners(func: ast.AST) -> frozenset[str]:
+    """Names through which ``func`` reaches state that outlives one call: ``self``/``cls``, its
+    ``global``/``nonlocal`` names, and the names it reads but never binds (a closure cell such as
+    ``state = [None]`` of the enclosing function, a module-level cache); not its parameters or locals."""
+    declared: set[str] = set()
+    bound: set[str] = set()
+    used: set[str] = set()
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        args = func.args
+        bound.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    for node in walk(func):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.Name):
+            (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+    return frozenset({"self", "cls"} | declared | (used - bound))
 
 
 def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
     """``node`` sits in a branch of an ``if`` of ``func`` whose test is a singleton guard
     (:func:`is_creation_guard`): what it builds is built once, on the first call (or trace)."""
-    return any(isinstance(n, ast.If) and is_creation_guard(n.test)
+    owners = _state_owners(func)
+    return any(isinstance(n, ast.If) and is_creation_guard(n.test, owners)
                and any(sub is node for branch in n.body + n.orelse for sub in walk(branch)) for n in walk(func))

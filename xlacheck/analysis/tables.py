@@ -248,6 +248,14 @@ VARIABLE_OWNERS = frozenset({
     "tf.random.experimental.Generator.from_key_counter", "tf.random.experimental.Generator.from_state",
 })
 
+# one home for these constructors (rules, rewrites and the object model import them from here)
+TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
+TF_VARIABLES = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
+TF_TENSOR_SHAPES = frozenset({"tf.TensorShape", "tf.compat.v1.TensorShape"})
+# torch ops that join a sequence of tensors along an existing dimension (TORCH_CATS) or a new one
+TORCH_CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
+TORCH_JOINS = TORCH_CATS | {"torch.stack", "torch.row_stack", "torch.column_stack", "torch.dstack"}
+
 GROWING_OPS = frozenset({"tf.concat", "tf.stack", "tf.pad", "tf.experimental.numpy.append", "tnp.concatenate",
                          "tnp.append", "tnp.hstack", "tnp.vstack", "tf.experimental.numpy.concatenate",
                          "jnp.concatenate", "jnp.append", "jnp.pad", "jnp.hstack", "jnp.vstack", "jnp.stack"})

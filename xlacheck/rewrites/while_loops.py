@@ -62,6 +62,7 @@ import ast
 from collections.abc import Callable
 
 from xlacheck.analysis.scopes import own_nodes, own_nodes_in_loops
+from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_TENSOR_SHAPES
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._expr import atom, call_name, int_literal, static_int
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
@@ -69,8 +70,6 @@ from xlacheck.rewrites._source import Source
 from xlacheck.rewrites.dtypes import argument, counter_start
 
 _WHILE_LOOPS = frozenset({"tf.while_loop", "tf.compat.v1.while_loop", "tf.compat.v2.while_loop"})
-_TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
-_TENSOR_SHAPES = frozenset({"tf.TensorShape", "tf.compat.v1.TensorShape"})
 _SHAPE_CALLS = frozenset({"tf.shape", "tf.size", "tf.rank", "tf.compat.v1.shape"})
 _LOGICAL_AND = frozenset({"tf.logical_and", "tf.math.logical_and"})
 _LESS = frozenset({"tf.less", "tf.math.less"})
@@ -84,7 +83,7 @@ def _tensor_array(src: Source, node: ast.expr, call: ast.Call) -> bool:
     ``call`` is such a call, a write to it (``ta = ta.write(...)`` keeps a TensorArray) or the
     result of ``call`` itself (``_, ta = tf.while_loop(...)``)."""
     if isinstance(node, ast.Call):
-        return call_name(src, node) in _TENSOR_ARRAYS
+        return call_name(src, node) in TENSOR_ARRAYS
     if not isinstance(node, ast.Name):
         return False
     scope = src.scope_of(call)
@@ -96,7 +95,7 @@ def _tensor_array(src: Source, node: ast.expr, call: ast.Call) -> bool:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             return False
         value = stmt.value
-        if isinstance(value, ast.Call) and call_name(src, value) in _TENSOR_ARRAYS:
+        if isinstance(value, ast.Call) and call_name(src, value) in TENSOR_ARRAYS:
             made = True
         elif not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                   and isinstance(value.func.value, ast.Name) and value.func.value.id == node.id
@@ -108,7 +107,7 @@ def _tensor_array(src: Source, node: ast.expr, call: ast.Call) -> bool:
 
 def _ranked_shape(src: Source, node: ast.expr) -> bool:
     """``tf.TensorShape([d, ...])`` with at least one dimension."""
-    if not (isinstance(node, ast.Call) and call_name(src, node) in _TENSOR_SHAPES and len(node.args) == 1
+    if not (isinstance(node, ast.Call) and call_name(src, node) in TF_TENSOR_SHAPES and len(node.args) == 1
             and not node.keywords):
         return False
     dims = node.args[0]

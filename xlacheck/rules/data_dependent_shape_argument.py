@@ -273,6 +273,16 @@ class DataDependentShapeArgument(Rule):
                             'seed into an op attribute, so it fails ("Expected int for argument \'seed2\'"); pass '
                             'a Python integer seed (compiled: decorated with tf.function(jit_compile=True) at line 2)'),
                 )),
+        # a seed handed in as an argument: a tensor fails, a Python int recompiles per value (the message says both)
+        Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef jitter(boxes, seed):\n"
+                "    return boxes + tf.random.normal(tf.shape(boxes), stddev=0.01, seed=seed)\n",
+                expected=(
+                    (4, 20, '`seed` of tf.random.normal comes from an argument of the compiled function: a tensor '
+                            'there fails ("Expected int for argument \'seed2\'"), and a Python int retraces and '
+                            'recompiles for every new value; pass one fixed Python integer seed (a config constant) '
+                            'or use tf.random.stateless_* with a seed tensor (compiled: decorated with '
+                            'tf.function(jit_compile=True) at line 2)'),
+                )),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
@@ -308,6 +318,14 @@ class DataDependentShapeArgument(Rule):
             if name == "tf.range" and keyword == "start" and len(node.args) == 1 and not node.keywords:
                 keyword = "limit"  # tf.range(n): the one positional argument is the limit
             if _bad_flags(ctx.flags(arg), entry, helper):
+                if keyword == "seed":  # an op-level seed: an int attribute, never a size to pad
+                    ctx.report(self, node,
+                               f"`seed` of {name} comes from an argument of the compiled function: a tensor there "
+                               "fails (\"Expected int for argument 'seed2'\"), and a Python int retraces and "
+                               "recompiles for every new value; pass one fixed Python integer seed (a config "
+                               f"constant) or use tf.random.stateless_* with a seed tensor (compiled: "
+                               f"{ctx.function.evidence})")
+                    return
                 ctx.report(self, node,
                            f"`{keyword}` of {name} is computed from tensor values: XLA needs it at compile time, "
                            "so this fails to compile or recompiles for every value; use a static size "

@@ -9,6 +9,7 @@ from typing import Any
 
 from xlacheck import api_table, op_table
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.tables import TENSOR_ARRAYS
 from xlacheck.rules.base import Example, Rule, RuleContext, call_name, loop_call_names
 from xlacheck.rules.data_dependent_shape_op import dynamic_shape_reason
 
@@ -205,7 +206,6 @@ def _loop_under_vectorized_map(call: ast.Call, ctx: RuleContext) -> tuple[str, t
     return None
 
 
-_TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
 # TensorArray methods that return the (new) array: ta = ta.write(i, x).
 _TENSOR_ARRAY_UPDATES = frozenset({"write", "unstack", "scatter", "split", "mark_used"})
 
@@ -218,7 +218,7 @@ def is_tensor_array(expr: ast.expr, function: ast.AST, resolve: Any, depth: int 
     if depth > 4:
         return False
     if isinstance(expr, ast.Call):
-        if resolve(expr.func) in _TENSOR_ARRAYS:
+        if resolve(expr.func) in TENSOR_ARRAYS:
             return True
         return isinstance(expr.func, ast.Attribute) and expr.func.attr in _TENSOR_ARRAY_UPDATES and \
             is_tensor_array(expr.func.value, function, resolve, depth + 1)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.contexts import Level
+from xlacheck.analysis.tables import TF_VARIABLES
 from xlacheck.analysis.values import BOOL, TENSOR, VARIABLE, is_tensor
 from xlacheck.rules.base import Example, Rule, RuleContext
 
 _DO_NOT_CONVERT = "tf.autograph.experimental.do_not_convert"
-_VARIABLE_CONSTRUCTORS = frozenset({"tf.Variable", "tf.compat.v1.Variable", "tf.compat.v2.Variable"})
 
 
 def _declared_do_not_convert(ctx: RuleContext) -> bool:
@@ -25,7 +25,7 @@ def _variable_dtype_bool(ctor: ast.Call, ctx: RuleContext) -> bool | None:
     ``add_weight`` defaults to the layer's float dtype; ``tf.Variable`` takes the initial value's."""
     name = ctx.resolve(ctor.func)
     is_add_weight = isinstance(ctor.func, ast.Attribute) and ctor.func.attr == "add_weight"
-    if not is_add_weight and name not in _VARIABLE_CONSTRUCTORS:
+    if not is_add_weight and name not in TF_VARIABLES:
         return None
     for kw in ctor.keywords:
         if kw.arg == "dtype":

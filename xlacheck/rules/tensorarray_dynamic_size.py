@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.tables import TENSOR_ARRAYS
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
@@ -80,7 +81,7 @@ class TensorArrayDynamicSize(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Call)
-        if call_name(node, ctx) not in ("tf.TensorArray", "tf.compat.v1.TensorArray"):
+        if call_name(node, ctx) not in TENSOR_ARRAYS:
             return
         dyn = argument(node, 2, "dynamic_size")
         if isinstance(dyn, ast.Constant) and type(dyn.value) is int:

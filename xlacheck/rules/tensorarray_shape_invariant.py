@@ -4,26 +4,24 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.tables import TENSOR_ARRAYS, TF_TENSOR_SHAPES
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
-
-_TENSOR_ARRAYS = frozenset({"tf.TensorArray", "tf.compat.v1.TensorArray"})
-_TENSOR_SHAPES = frozenset({"tf.TensorShape", "tf.compat.v1.TensorShape"})
 
 
 def _is_tensor_array(e: ast.expr, ctx: RuleContext) -> bool:
     """A ``tf.TensorArray(...)`` call, or a name this function binds only to such calls."""
     if isinstance(e, ast.Call):
-        return call_name(e, ctx) in _TENSOR_ARRAYS
+        return call_name(e, ctx) in TENSOR_ARRAYS
     if not isinstance(e, ast.Name):
         return False
     bound = [n.value for n in ast.walk(ctx.function.node) if isinstance(n, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets)]
-    return bool(bound) and all(isinstance(v, ast.Call) and call_name(v, ctx) in _TENSOR_ARRAYS for v in bound)
+    return bool(bound) and all(isinstance(v, ast.Call) and call_name(v, ctx) in TENSOR_ARRAYS for v in bound)
 
 
 def _ranked_shape(e: ast.expr, ctx: RuleContext) -> bool:
     """``tf.TensorShape([d, ...])`` with at least one dimension (a rank >= 1 invariant)."""
-    if not isinstance(e, ast.Call) or call_name(e, ctx) not in _TENSOR_SHAPES or not e.args:
+    if not isinstance(e, ast.Call) or call_name(e, ctx) not in TF_TENSOR_SHAPES or not e.args:
         return False
     dims = e.args[0]
     return isinstance(dims, (ast.List, ast.Tuple)) and bool(dims.elts)

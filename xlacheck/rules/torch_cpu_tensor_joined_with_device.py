@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck.analysis.dtypes import DTYPE_ALIASES, DTYPE_NAMES
+from xlacheck.analysis.tables import TORCH_JOINS
 from xlacheck.analysis.torch_model import (
     BATCH,
     FACTORIES_DETERMINISTIC,
@@ -28,7 +29,6 @@ _FACTORIES = FACTORIES_DETERMINISTIC | FACTORIES_RANDOM | FACTORIES_NO_DEVICE
 # ``torch.<name>`` dtypes: ``.to(torch.float16)`` casts, it does not move the tensor.
 _TORCH_DTYPES = DTYPE_NAMES | frozenset(DTYPE_ALIASES) | {"float", "long", "int", "short", "cfloat", "cdouble",
                                                           "chalf", "float8_e4m3fn", "float8_e5m2"}
-_JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
 # Reads that give a Python value or metadata, not a tensor: a device tensor under them is no operand.
 _META_ATTRS = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"})
 _META_CALLS = frozenset({"len", "int", "float", "bool", "range", "isinstance", "max", "min", "round"})
@@ -386,7 +386,7 @@ class TorchCpuTensorJoinedWithDevice(ModuleRule):
             places.walk(owner.body)
             for s in own_statements(owner.body):
                 for call in ast.walk(s):
-                    if not (isinstance(call, ast.Call) and resolve(call.func) in _JOINS and call.args
+                    if not (isinstance(call, ast.Call) and resolve(call.func) in TORCH_JOINS and call.args
                             and isinstance(call.args[0], (ast.List, ast.Tuple))):
                         continue
                     elts = call.args[0].elts

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import ast
 
+from xlacheck.analysis.tables import TORCH_CATS, TORCH_JOINS
 from xlacheck.analysis.torch_model import CPU, Step, TorchFacts, bound_names, own_statements
 from xlacheck.diagnostics import Severity
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
-_CATS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
-# joins of a whole Python list of tensors (``torch.stack(hist)``): one piece per item, so a list one item longer
-# at every step is a tensor one row longer at every step
-_JOINS = _CATS | {"torch.stack", "torch.row_stack", "torch.column_stack", "torch.dstack"}
+# joins of a whole Python list of tensors (TORCH_JOINS, ``torch.stack(hist)``): one piece per item, so a list one
+# item longer at every step is a tensor one row longer at every step
 # list methods that shrink or empty a list: a list the code trims is a bounded window, not a growing one
 _SHRINKS = frozenset({"clear", "pop", "remove", "popleft"})
 
@@ -186,7 +185,7 @@ class TorchTensorGrowsEveryStep(ModuleRule):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
                 continue
             call = node.value
-            if torch.call_ops.get(id(call)) not in _CATS or not call.args \
+            if torch.call_ops.get(id(call)) not in TORCH_CATS or not call.args \
                     or not isinstance(call.args[0], (ast.List, ast.Tuple)):
                 continue
             step = torch.in_step(node)
@@ -208,7 +207,7 @@ class TorchTensorGrowsEveryStep(ModuleRule):
                                    "compiles a new graph; keep fixed-shape accumulators or a preallocated buffer "
                                    "written with a device index")
         for node in torch.nodes:
-            if not isinstance(node, ast.Call) or torch.call_ops.get(id(node)) not in _JOINS:
+            if not isinstance(node, ast.Call) or torch.call_ops.get(id(node)) not in TORCH_JOINS:
                 continue
             step = torch.in_step(node)
             kept = _whole_list(node)

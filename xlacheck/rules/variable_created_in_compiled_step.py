@@ -6,8 +6,8 @@ import ast
 
 from xlacheck.analysis.contexts import TRANSFORMERS_OPTIMIZERS, Certainty
 from xlacheck.analysis.module_index import ModuleIndex
-from xlacheck.analysis.objects import TF_VARIABLES, under_creation_guard, variable_constructor
-from xlacheck.analysis.tables import VARIABLE_OWNERS
+from xlacheck.analysis.objects import under_creation_guard, variable_constructor
+from xlacheck.analysis.tables import TF_VARIABLES, VARIABLE_OWNERS
 from xlacheck.rules.base import Example
 from xlacheck.rules.module_base import ModuleContext, ModuleRule
 
@@ -99,6 +99,16 @@ class VariableCreatedInCompiledStep(ModuleRule):
                 def step(self, x):
                     return self.running.total.assign_add(tf.reduce_sum(x))
         """),
+        # a module-level cell the function reads and never binds holds the variable after the first trace
+        Example("""
+            import tensorflow as tf
+            _state = [None]
+            @tf.function(jit_compile=True)
+            def counter(x):
+                if _state[0] is None:
+                    _state[0] = tf.Variable(tf.zeros_like(x))
+                return _state[0].assign_add(x)
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef step(x):\n"
@@ -162,6 +172,23 @@ class VariableCreatedInCompiledStep(ModuleRule):
                             '(decorated with tf.function(jit_compile=True)): tf.function only supports singleton '
                             'tf.Variables created on the first call, so this fails (ValueError) or resets every '
                             'step; create it once outside the step (in __init__/build) and update it with assign()'),
+                )),
+        # a test on an argument is no singleton guard: every call with weights creates (review18)
+        Example("""
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def weighted_sum(x, weights=None):
+                if weights is not None:
+                    total = tf.Variable(0.0, trainable=False)
+                    total.assign_add(tf.reduce_sum(x * weights))
+                    return total.read_value()
+                return tf.reduce_sum(x)
+        """,
+                expected=(
+                    (5, 17, 'tf.Variable created inside compiled code (decorated with tf.function(jit_compile=True)): '
+                            'tf.function only supports singleton tf.Variables created on the first call, so this '
+                            'fails (ValueError) or resets every step; create it once outside the step (in '
+                            '__init__/build) and update it with assign()'),
                 )),
     )
 
