@@ -511,6 +511,10 @@ HOST = {
     "int_of_a_count": ("def per_hit(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n    return b * n - n\n",
                        "int(jnp.count_nonzero(b > 0.0))",
                        "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n", "XLA302"),
+    "float_centred_then_rebound": ("def center(b):\n    c = float(jnp.mean(b))\n    b = b - c\n    return b * 2.0\n",
+                                   "float(jnp.mean(b))", "    c = jnp.mean(b).astype(jax.numpy.float32)\n", "XLA302"),
+    "float_in_returned_dict": ("def stats(b):\n    return {'peak': float(jnp.max(b))}['peak'] + b\n", "float(jnp.max(b))",
+                               "{'peak': jnp.max(b).astype(jax.numpy.float32)}", "XLA302"),
     "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
                              "(v * 2.0 for v in b if v > 0.0)",
                              "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n", "XLA105"),
@@ -541,7 +545,9 @@ def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
 def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
     for body, flagged in (("def f(b):\n    return f'{b.sum().item()}'\n", "b.sum().item()"),
                           ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())"),
-                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())")):
+                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())"),
+                          # the arithmetic result is assigned on and then formatted
+                          ("def f(b):\n    n = float(b.sum())\n    m = n * 2.0\n    return str(m)\n", "float(b.sum())")):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree)

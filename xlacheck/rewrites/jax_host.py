@@ -51,7 +51,7 @@ def rewrite_jax_host_read(src: Source, node: ast.AST) -> Fix | None:
     else:
         return None
     integer = isinstance(func, ast.Name) and func.id == "int"
-    if not (_arithmetic_only(src, node) if integer else tensor_consumer(src, node, jax_calls=True)):
+    if not (_arithmetic_only(src, node) if integer else tensor_consumer(src, node, follow=2, jax_calls=True)):
         return None
     what = "`.item()`" if isinstance(func, ast.Attribute) else f"`{func.id}()`"
     return make_fix(f"Keep the value on the device as an array instead of reading it with {what}",

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
-from xlacheck.analysis.tables import static_arguments
+from xlacheck.analysis.tables import array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
 from xlacheck.rewrites._fix import make_fix, replace, rewriter
 from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
@@ -191,10 +191,13 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     if jax is None or not isinstance(node, ast.Call):
         return None
     function = src.scope_of(node)
-    name = canonical(src, node.func)
+    name, call = canonical(src, node.func), node
+    method = array_method_as_function(node) if name is None else None
+    if method is not None:  # `x.reshape(-1, width)` on the traced array the finding names: jnp.reshape's arguments
+        name, call = method
     if not isinstance(function, ast.FunctionDef) or name is None or api_table.fact_for(name) is None:
         return None
-    arguments = static_arguments(name, node)
+    arguments = [(p, a) for p, a in static_arguments(name, call) if method is None or a is not call.args[0]]
     made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
     if made is None or not made[1]:
         return None
