@@ -231,6 +231,16 @@ MASKS = {
     "product_method_over_nonzero": (
         "def active_gain(b, m):\n    g = jnp.abs(b) + m\n    return g[jnp.nonzero(g)].prod()\n",
         "jnp.nonzero(g)", "return g.prod(where=g != 0)\n"),
+    "mean_of_a_suffix_of_traced_length": (  # `-k` counts from the end; `-0` is the whole array
+        "def tail_mean(b, m):\n    k = jnp.sum(m > 0.5)\n    return jnp.mean(b[-k:])\n", "b[-k:]",
+        "return jnp.mean(b, where=jax.lax.broadcasted_iota(jnp.int32, b.shape, 0) >= "
+        "jnp.where((-k) < 0, (-k) + b.shape[0], (-k)))\n"),
+    "negated_selection_assigned_then_summed": (
+        "def neg_loss(b, m):\n    nll = -b[m > 0.0] * 2.0\n    return nll.sum()\n", "b[m > 0.0]",
+        "return (-(b) * 2.0).sum(where=m > 0.0)\n"),
+    "elementwise_of_a_selection_assigned_then_averaged": (
+        "def exp_mean(b, m):\n    w = jnp.abs(m)\n    e = jnp.exp(b[w > 0.5])\n    return e.mean()\n", "b[w > 0.5]",
+        "    e, e_mask = (jnp.exp(b)), w > 0.5\n    return e.mean(where=e_mask)\n"),
     "at_set_with_a_number": (
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
