@@ -940,3 +940,45 @@ def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_pat
         with jax.disable_jit():
             expected_value = original(x)
         np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)
+
+
+# XLA301/XLA302 inside `print(...)`: the read goes, and jax.debug.print formats the array at run time
+PRINTS = {
+    "f_string_with_a_spec": ("def step(b):\n    loss = jnp.sum(b * b)\n    print(f'loss = {loss.item():.3f}')\n"
+                             "    return loss\n", "loss.item()", "XLA301",
+                             "    jax.debug.print('loss = {:.3f}', loss)\n", "loss = 5.000"),
+    "arguments_joined_by_a_space": ("def step(b):\n    print('peak', float(jnp.max(b)), f'{{n}}={int(jnp.argmax(b))}')\n"
+                                    "    return b * 2.0\n", "float(jnp.max(b))", "XLA302",
+                                    "    jax.debug.print('peak {} {{n}}={}', jnp.max(b), "
+                                    "jnp.argmax(b).astype(jax.numpy.int32))\n", "peak 2.0 {n}=1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRINTS))
+def test_a_printed_host_read_becomes_a_debug_print_and_the_fix_compiles(name, tmp_path, capfd):
+    body, flagged, code, expected, printed = PRINTS[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, "each time the compiled",
+                                                   tmp_path)
+    b = jnp.asarray([1.0, 2.0, 0.0, 0.0], dtype=jnp.float32)
+    with jax.disable_jit():
+        expected_out = original(b)
+    capfd.readouterr()
+    out = compiled(b)
+    jax.effects_barrier()
+    assert printed in capfd.readouterr().out
+    np.testing.assert_allclose(np.asarray(out), np.asarray(expected_out))
+
+
+def test_a_print_with_keywords_or_a_nested_spec_is_not_rewritten():
+    for body, flagged in (("def f(b):\n    print(b.sum().item(), end='')\n    return b\n", "b.sum().item()"),
+                          ("def f(b, w):\n    print(f'{b.sum().item():{w}}')\n    return b\n", "b.sum().item()")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree)
+                    if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA301")])
+        assert result.fix is None or not result.fix.edits

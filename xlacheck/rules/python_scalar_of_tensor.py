@@ -78,7 +78,7 @@ class PythonScalarOfTensor(Rule):
 
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read")
+    fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read", "rewrite_jax_debug_print")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

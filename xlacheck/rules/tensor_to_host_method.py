@@ -50,7 +50,7 @@ class TensorToHostMethod(Rule):
 
     code = "XLA301"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_host_read", "rewrite_jax_host_read")
+    fix = ("rewrite_host_read", "rewrite_jax_host_read", "rewrite_jax_debug_print")
     name = "tensor-to-host-method"
     node_types = (ast.Call,)
 
