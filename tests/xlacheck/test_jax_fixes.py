@@ -182,6 +182,10 @@ LOOPS = {
     "fori_loop": (
         "def euler(y, n):\n    dt = 0.1\n    for _ in range(n):\n        y = y + dt * (-0.5 * y)\n    return y\n",
         "    (y,) = jax.lax.fori_loop(0, n, loop_body, (y,))\n"),
+    "fori_loop_of_a_tuple_assignment_and_an_if": (  # the body moves as written; an `if` in it is fixed on its own
+        "def recur(y, n):\n    a, b = y, y * 0.5\n    dt = 0.1\n    for _ in range(n):\n        a, b = b, a + dt * b\n"
+        "        if dt > 0.05:\n            b = b * 0.9\n        else:\n            pass\n    return a + b\n",
+        "    (a, b) = jax.lax.fori_loop(0, n, loop_body, (a, b))\n"),
 }
 
 
