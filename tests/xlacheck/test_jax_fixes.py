@@ -608,6 +608,23 @@ def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
         np.testing.assert_allclose(np.asarray(rewritten(signal, n)), np.asarray(expected), rtol=1e-5)
 
 
+@pytest.mark.parametrize("method", [False, True])
+def test_a_method_shape_or_a_python_range_of_a_parameter_becomes_static_and_the_fix_compiles(method, tmp_path):
+    # `x.reshape(-1, width)` is jnp.reshape(x, (-1, width)); `range(n)` whose body no lax loop can carry
+    body = ("def windows(x, width):\n    return x.reshape(-1, width).mean(axis=1)\n" if method else
+            "def decode(x, width):\n    out = []\n    for t in range(width):\n        out.append(x[t] * 2.0)\n"
+            "    return jnp.stack(out)\n")
+    source = HEADER + "@jax.jit\n" + body
+    fixed = static_fix_at(source, "x.reshape" if method else "range", "XLA207" if method else "XLA302")
+    assert '@functools.partial(jax.jit, static_argnames=("width",))\ndef ' in fixed
+    original, rewritten = load(f"orig_w{method}", source, tmp_path), load(f"fixed_w{method}", fixed, tmp_path)
+    x = jnp.arange(12.0)
+    for width in (3, 4):
+        with jax.disable_jit():
+            expected = original(x, width)
+        np.testing.assert_allclose(np.asarray(rewritten(x, width)), np.asarray(expected), rtol=1e-6)
+
+
 def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
     for body in ("@jax.jit\ndef f(x):\n    m = jnp.sum(x > 0)\n    return jnp.zeros((m,))\n",
                  "@jax.jit\ndef f(x, n):\n    n = n + jnp.sum(x)\n    return jnp.zeros((n,))\n"):

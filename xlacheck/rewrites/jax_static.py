@@ -191,13 +191,18 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     if jax is None or not isinstance(node, ast.Call):
         return None
     function = src.scope_of(node)
-    name, call = canonical(src, node.func), node
-    method = array_method_as_function(node) if name is None else None
-    if method is not None:  # `x.reshape(-1, width)` on the traced array the finding names: jnp.reshape's arguments
-        name, call = method
-    if not isinstance(function, ast.FunctionDef) or name is None or api_table.fact_for(name) is None:
+    if not isinstance(function, ast.FunctionDef):
         return None
-    arguments = [(p, a) for p, a in static_arguments(name, call) if method is None or a is not call.args[0]]
+    if _python_range(src, node):  # `range(n)`: Python ints, every argument
+        arguments: list[tuple[str, ast.expr]] = [("", a) for a in node.args]
+    else:
+        name, call = canonical(src, node.func), node
+        method = array_method_as_function(node) if name is None else None
+        if method is not None:  # `x.reshape(-1, width)` on the traced array the finding names: jnp.reshape's
+            name, call = method
+        if name is None or api_table.fact_for(name) is None:
+            return None
+        arguments = [(p, a) for p, a in static_arguments(name, call) if method is None or a is not call.args[0]]
     made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
     if made is None or not made[1]:
         return None
@@ -213,6 +218,12 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
                         "result even from Python numbers", edits, reasons)
     return make_fix(f"Mark {', '.join(f'`{p}`' for p in static)} static in jax.jit: a shape argument needs a Python "
                     "value while tracing", edits, reasons)
+
+
+def _python_range(src: Source, node: ast.Call) -> bool:
+    """A call of the builtin ``range`` with plain positional arguments: each must be a Python int."""
+    return isinstance(node.func, ast.Name) and node.func.id == "range" and bool(node.args) and not node.keywords \
+        and not any(isinstance(a, ast.Starred) for a in node.args) and not src.stores_in(src.tree).get("range")
 
 
 _HOPS = 1  # helpers followed from a shape argument up to the jax.jit function that calls them
