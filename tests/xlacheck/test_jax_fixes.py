@@ -1003,3 +1003,38 @@ def test_a_print_with_keywords_or_a_nested_spec_is_not_rewritten():
                     if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
         (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA301")])
         assert result.fix is None or not result.fix.edits
+
+
+def test_a_size_from_a_field_of_a_registered_dataclass_makes_the_field_static_and_the_fix_compiles(tmp_path):
+    source = ("import dataclasses\n" + HEADER + "@jax.tree_util.register_dataclass\n@dataclasses.dataclass\n"
+              "class Params:\n    scale: float\n    window: int  # frames\n\n\n"
+              "@jax.jit\ndef smooth(x, p: Params):\n    kernel = jnp.ones((p.window,)) / p.window\n"
+              "    return jnp.convolve(x, kernel, mode='same') * p.scale\n")
+    fixed = static_fix_at(source, "jnp.ones", "XLA207")
+    assert "    window: int = dataclasses.field(metadata=dict(static=True))  # frames\n" in fixed
+    assert "@jax.jit\ndef smooth" in fixed
+    modules = []
+    for name, text in (("orig_smooth", source), ("fixed_smooth", fixed)):
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, tmp_path / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        modules.append(module)
+    original, rewritten = modules
+    x = jnp.sin(jnp.arange(12.0))
+    for window in (3, 5):
+        with jax.disable_jit():
+            expected = original.smooth(x, original.Params(2.0, window))
+        np.testing.assert_allclose(np.asarray(rewritten.smooth(x, rewritten.Params(2.0, window))),
+                                   np.asarray(expected), rtol=1e-5)
+
+
+def test_a_field_with_a_default_or_a_parameter_without_its_dataclass_is_not_made_static():
+    for fields, annotation in (("    window: int = 3\n", ": Params"), ("    window: int\n", "")):
+        source = ("import dataclasses\n" + HEADER + "@jax.tree_util.register_dataclass\n@dataclasses.dataclass\n"
+                  f"class Params:\n{fields}\n\n@jax.jit\ndef smooth(x, p{annotation}):\n"
+                  "    return x + jnp.ones((p.window,))\n")
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.ones")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits

@@ -18,6 +18,11 @@ equivalent (:data:`PYTHON_EQUIVALENTS`: ``where`` -> a conditional expression, `
 compute the same number as a Python value (a weakly typed scalar, as the ``jax.numpy`` result of
 Python numbers is), and other reads of the local name see that number.
 
+A size read from a field of a parameter annotated with a dataclass of the module that
+``jax.tree_util.register_dataclass`` registers (``params.window``, a traced leaf) makes that field
+static instead (``window: int = dataclasses.field(metadata=dict(static=True))``): a meta field, a
+Python value while tracing, the same for every function that takes the class.
+
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
 array there raises (pass a Python int or tuple). Only for a bare ``@jax.jit`` (``@jit`` imported
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 from xlacheck import api_table
 from xlacheck.analysis.tables import array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
 
 RECOMPILES = ("each new value of a static argument compiles the function anew, and it must be hashable: a caller "
@@ -88,6 +93,7 @@ class _StaticValue:
         self.stores = src.stores_in(function)
         self.names: list[str] = []
         self.edits: list[Edit] = []
+        self.fields: list[str] = []  # fields of registered dataclasses made static (`GuidanceParams.window`)
         self._followed: set[str] = set()
 
     def read(self, expr: ast.expr) -> bool:
@@ -95,6 +101,9 @@ class _StaticValue:
         them, and the edits its ``jax.numpy`` calls need)."""
         if isinstance(expr, ast.Name):
             return self._name(expr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.params \
+                and not self.stores.get(expr.value.id) and expr.attr not in _STATIC_ATTRIBUTES:
+            return self._field(expr.value.id, expr.attr)
         if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:
             return isinstance(expr.value, ast.Name) and expr.value.id in self.params  # an array's static facts
         if isinstance(expr, ast.Subscript):
@@ -126,6 +135,32 @@ class _StaticValue:
             return False  # `rows.astype(...)`: an array's method on what becomes a Python number
         self._followed.add(node.id)
         return self.read(value)
+
+    def _field(self, param: str, attr: str) -> bool:
+        """``params.window`` where the parameter is annotated with a dataclass of this module that
+        ``jax.tree_util.register_dataclass`` registers (bare: the fields say which are static) and
+        ``window`` is a field declared without a default: the field becomes static
+        (``dataclasses.field(metadata=dict(static=True))``), a Python value while tracing."""
+        annotation = next((a.annotation for a in [*self.function.args.posonlyargs, *self.function.args.args,
+                                                  *self.function.args.kwonlyargs] if a.arg == param), None)
+        dataclasses_alias = module_alias(self.src.tree, "dataclasses")
+        if not isinstance(annotation, ast.Name) or dataclasses_alias is None:
+            return False
+        cls = next((c for c in self.src.tree.body if isinstance(c, ast.ClassDef) and c.name == annotation.id), None)
+        if cls is None or not any(canonical(self.src, d) == "jax.tree_util.register_dataclass"
+                                  for d in cls.decorator_list):
+            return False
+        field = next((f for f in cls.body if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)
+                      and f.target.id == attr), None)
+        if field is None or field.value is not None or not field.simple or field.end_lineno != field.lineno:
+            return False
+        name = f"{cls.name}.{attr}"
+        if name not in self.fields:
+            self.fields.append(name)
+            line, col = self.src.lines[field.lineno - 1], self.src.end(field).col
+            self.edits.append(replace_lines(field.lineno, field.lineno, f"{line[:col]} = {dataclasses_alias}.field("
+                                            f"metadata=dict(static=True)){line[col:]}"))
+        return True
 
     def _call(self, call: ast.Call) -> bool:
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
@@ -241,11 +276,11 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     if not all(value.read(e) for e in exprs):
         return None
     if not value.names:  # Python values already, once their jax.numpy calls are Python's (if any)
-        return [], list(value.edits)
+        return list(value.fields), list(value.edits)
     sites = jit_sites(src, function)
     if sites:
         made = _static_decorator(src, function, sites, value.names)
-        return None if made is None else (value.names, [*made, *value.edits])
+        return None if made is None else ([*value.names, *value.fields], [*made, *value.edits])
     callers = _callers(src, function) if hops > 0 else None
     if not callers:
         return None
