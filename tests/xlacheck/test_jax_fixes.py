@@ -254,6 +254,9 @@ MASKS = {
     "first_hit_coordinates": (
         "def at_peak(b, m):\n    (hit,) = jnp.nonzero(m >= jnp.max(m))\n    return b[hit[0]] * 2.0\n",
         "jnp.nonzero(m >= jnp.max(m))", "(hit,) = jnp.nonzero(m >= jnp.max(m), size=1)\n"),
+    "first_hit_of_an_indexed_coordinate_array": (
+        "def at_peak_idx(b, m):\n    hit = jnp.nonzero(m >= jnp.max(m))[0]\n    return b[hit[0]] + b[hit[0]]\n",
+        "jnp.nonzero(m >= jnp.max(m))", "hit = jnp.nonzero(m >= jnp.max(m), size=1)[0]\n"),
     "at_set_at_unpacked_coordinates": (
         "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
         "    return out * 2.0\n",

@@ -512,20 +512,28 @@ def _stored_between(statements: list[ast.stmt], names: set[str]) -> bool:
 
 
 def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """``i, j = jnp.where(m)`` whose coordinates are read only as ``i[k]`` (literal ``k >= 0``) ->
+    """``i, j = jnp.where(m)`` (or ``i = jnp.nonzero(m)[0]``) whose coordinates are read only as
+    ``i[k]`` (literal ``k >= 0``) ->
     ``jnp.where(m, size=K)``, ``K`` one past the largest ``k``: the first ``K`` hits, in the same
     order, have a static shape."""
-    assign = src.parents.get(node)
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
-            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)
-            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], ast.Tuple)
-            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
+            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)):
+        return None
+    value: ast.AST = node
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
+        value = parent  # `idx = jnp.nonzero(m)[0]`: one coordinate array, named
+    assign = src.parents.get(value)
+    if not (isinstance(assign, ast.Assign) and assign.value is value and len(assign.targets) == 1):
+        return None
+    targets = assign.targets[0].elts if isinstance(assign.targets[0], ast.Tuple) and value is node \
+        else [assign.targets[0]] if value is not node else []
+    if not targets or not all(isinstance(t, ast.Name) for t in targets):
         return None
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
     wanted = 0
-    for target in assign.targets[0].elts:
+    for target in targets:
         name = target.id  # type: ignore[attr-defined]
         reads = src.loads_of(name, scope)
         if len(stores.get(name, [])) != 1 or not reads:
