@@ -1041,3 +1041,30 @@ def test_a_field_with_a_default_or_a_parameter_without_its_dataclass_is_not_made
         node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.ones")
         (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
         assert result.fix is None or not result.fix.edits
+
+
+# XLA101 on a test made only of option parameters: those parameters static, Python picks the branch
+def test_a_condition_on_option_parameters_makes_them_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + ("@jax.jit\ndef head(x, training, mode):\n    if training and mode > 1:\n"
+                       "        return jnp.concatenate([x, x])\n    return x * 2.0\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert '@functools.partial(jax.jit, static_argnames=("training", "mode"))\ndef head' in fixed
+    original, rewritten = load("orig_head", source, tmp_path), load("fixed_head", fixed, tmp_path)
+    x = jnp.arange(3.0)
+    for training, mode in ((True, 2), (True, 1), (False, 3)):  # the branches differ in shape: no lax.cond
+        with jax.disable_jit():
+            expected = original(x, training, mode)
+        np.testing.assert_allclose(np.asarray(rewritten(x, training, mode)), np.asarray(expected))
+
+
+def test_a_condition_on_a_parameter_also_read_as_data_is_left_to_lax_cond():
+    source = HEADER + "@jax.jit\ndef scale(x, n):\n    if n > 2:\n        return x * n\n    return x\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+    assert "jax.lax.cond(n > 2" in apply_edits(source, result.fix.edits)

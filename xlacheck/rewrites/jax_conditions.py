@@ -53,7 +53,8 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
                            "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch",
-                           "rewrite_jax_check", "rewrite_jax_debug_print"})
+                           "rewrite_jax_check", "rewrite_jax_debug_print",
+                           "rewrite_jax_static_condition"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 

@@ -518,3 +518,32 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
                     "Python: only the branch taken is traced, so the branches may return different forms",
                     edits, [RECOMPILES])
 
+
+
+@rewriter(ast.If, ast.While, ast.IfExp, pointed=True)
+def rewrite_jax_static_condition(src: Source, node: ast.AST) -> Fix | None:
+    """A Python ``if``/``while``/conditional expression whose test is made only of parameters of a
+    ``jax.jit`` function (as :class:`_StaticValue` reads them: ``if training:``, ``if n_steps > 0:``)
+    and those parameters read nowhere else but in such tests (flags and options, not data) -> those
+    parameters static: the test is then a Python value while tracing, and Python runs the branch it
+    picks, as the original asked (no ``lax.cond``: the branches may differ in shape, raise, or touch
+    Python state). UNSAFE as every static-argument fix (:data:`RECOMPILES`); a parameter also read
+    as data is left to ``jax.lax.cond`` (:func:`~xlacheck.rewrites.jax_conditions.rewrite_jax_cond`)."""
+    if not isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        return None
+    jitted = _jitted_function(src, node)
+    if jitted is None:
+        return None
+    function, sites = jitted
+    value = _StaticValue(src, function)
+    if not value.read(node.test) or not value.names or value.fields or value.edits:
+        return None
+    tests = [n.test for n in ast.walk(function) if isinstance(n, (ast.If, ast.While, ast.IfExp))]
+    in_tests = {id(sub) for test in tests for sub in ast.walk(test)}
+    if any(id(read) not in in_tests for p in value.names for read in src.loads_of(p, function)):
+        return None  # also data: lax.cond keeps one compile
+    made = _static_decorator(src, function, sites, value.names)
+    if made is None:
+        return None
+    return make_fix(f"Mark {', '.join(f'`{p}`' for p in value.names)} static in jax.jit: the condition reads only "
+                    "options, so Python picks the branch while tracing", made, [RECOMPILES])
