@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): bisection for a root under jax.jit, a Python `while` on the traced interval width whose body picks the half with a Python `if`."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as bisection for a root under jax.jit, a Python `while` on the traced interval width whose body picks the half with a Python `if`."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): feature centring reads the mean with `float()` and subtracts it, rebinding the input name."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as feature centring reads the mean with `float()` and subtracts it, rebinding the input name."""
 import jax
 import jax.numpy as jnp
 

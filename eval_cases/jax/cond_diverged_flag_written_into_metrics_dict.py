@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a train step rescales a diverging loss and records it in a metrics dict, both in a Python `if` on the traced loss."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a train step rescales a diverging loss and records it in a metrics dict, both in a Python `if` on the traced loss."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): the embedding of the best-scoring class, indexed with `int(jnp.argmax(...))`."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as the embedding of the best-scoring class, indexed with `int(jnp.argmax(...))`."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a second-order recurrence rolled out for a traced number of steps with a tuple update, `for _ in range(n)`."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a second-order recurrence rolled out for a traced number of steps with a tuple update, `for _ in range(n)`."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a jitted step prints its loss with `loss.item()` in an f-string, as an eager loop would."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a jitted step prints its loss with `loss.item()` in an f-string, as an eager loop would."""
 import jax
 import jax.numpy as jnp
 

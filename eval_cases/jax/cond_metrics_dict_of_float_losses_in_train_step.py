@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a jitted train step returns its metrics as Python floats, `float(loss)` in a dict, the way eager training loops log them."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a jitted train step returns its metrics as Python floats, `float(loss)` in a dict, the way eager training loops log them."""
 import jax
 import jax.numpy as jnp
 

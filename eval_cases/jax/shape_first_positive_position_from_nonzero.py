@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): the value at the first positive position, read through `jnp.nonzero(...)[0][0]` without `size=`."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as the value at the first positive position, read through `jnp.nonzero(...)[0][0]` without `size=`."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a masked language-model loss selects the log-probabilities of the labelled tokens with a boolean mask and negates them before averaging."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a masked language-model loss selects the log-probabilities of the labelled tokens with a boolean mask and negates them before averaging."""
 import jax
 import jax.numpy as jnp
 

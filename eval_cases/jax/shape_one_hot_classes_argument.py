@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): a cross-entropy loss builds one-hot targets with the number of classes passed to the jitted function."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as a cross-entropy loss builds one-hot targets with the number of classes passed to the jitted function."""
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): an average-pooling kernel sized by an int field of a config dataclass registered as a pytree, so the field is a traced leaf under jax.jit."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as an average-pooling kernel sized by an int field of a config dataclass registered as a pytree, so the field is a traced leaf under jax.jit."""
 import dataclasses
 
 import jax

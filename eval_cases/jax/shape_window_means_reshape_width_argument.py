@@ -1,4 +1,4 @@
-"""Written for fixes19 (issue 11, the JAX fixer): non-overlapping window means reshape a signal to `(-1, width)` with the window width passed as an argument."""
+"""Source: https://github.com/jax-ml/jax/blob/main/jax/_src/errors.py (the tracer errors JAX documents, with their fixes), not rebuilt from one report: written for fixes19 (issue 11, the JAX fixer) with the fixer, as non-overlapping window means reshape a signal to `(-1, width)` with the window width passed as an argument."""
 import jax
 import jax.numpy as jnp
 

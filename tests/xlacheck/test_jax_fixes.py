@@ -1045,8 +1045,8 @@ def test_a_field_with_a_default_or_a_parameter_without_its_dataclass_is_not_made
 
 # XLA101 on a test made only of option parameters: those parameters static, Python picks the branch
 def test_a_condition_on_option_parameters_makes_them_static_and_the_fix_compiles(tmp_path):
-    source = HEADER + ("@jax.jit\ndef head(x, training, mode):\n    if training and mode > 1:\n"
-                       "        return jnp.concatenate([x, x])\n    return x * 2.0\n")
+    source = HEADER + ("@jax.jit\ndef head(x, training, mode):\n    outs = [x]\n    if training and mode > 1:\n"
+                       "        outs.append(x * 2.0)\n    return jnp.concatenate(outs)\n")
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
     (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
@@ -1056,7 +1056,7 @@ def test_a_condition_on_option_parameters_makes_them_static_and_the_fix_compiles
     assert '@functools.partial(jax.jit, static_argnames=("training", "mode"))\ndef head' in fixed
     original, rewritten = load("orig_head", source, tmp_path), load("fixed_head", fixed, tmp_path)
     x = jnp.arange(3.0)
-    for training, mode in ((True, 2), (True, 1), (False, 3)):  # the branches differ in shape: no lax.cond
+    for training, mode in ((True, 2), (True, 1), (False, 3)):  # a list grown in one branch: no lax.cond
         with jax.disable_jit():
             expected = original(x, training, mode)
         np.testing.assert_allclose(np.asarray(rewritten(x, training, mode)), np.asarray(expected))

@@ -527,8 +527,10 @@ def rewrite_jax_static_condition(src: Source, node: ast.AST) -> Fix | None:
     and those parameters read nowhere else but in such tests (flags and options, not data) -> those
     parameters static: the test is then a Python value while tracing, and Python runs the branch it
     picks, as the original asked (no ``lax.cond``: the branches may differ in shape, raise, or touch
-    Python state). UNSAFE as every static-argument fix (:data:`RECOMPILES`); a parameter also read
-    as data is left to ``jax.lax.cond`` (:func:`~xlacheck.rewrites.jax_conditions.rewrite_jax_cond`)."""
+    Python state). Tried after the ``lax`` forms (XLA101's declaration), for tests they cannot take:
+    a caller that passes an array for the parameter raises with it static, where ``lax.cond`` takes
+    one. UNSAFE as every static-argument fix (:data:`RECOMPILES`); a parameter also read as data is
+    left alone."""
     if not isinstance(node, (ast.If, ast.While, ast.IfExp)):
         return None
     jitted = _jitted_function(src, node)
