@@ -532,6 +532,11 @@ HOST = {
                                    "float(jnp.mean(b))", "    c = jnp.mean(b).astype(jax.numpy.float32)\n", "XLA302"),
     "float_in_returned_dict": ("def stats(b):\n    return {'peak': float(jnp.max(b))}['peak'] + b\n", "float(jnp.max(b))",
                                "{'peak': jnp.max(b).astype(jax.numpy.float32)}", "XLA302"),
+    "float_in_a_python_min": ("def warm(b):\n    return b * min(1.0, float(jnp.sum(b)) / 4.0)\n", "float(jnp.sum(b))",
+                              "jax.numpy.minimum(1.0, jnp.sum(b).astype(jax.numpy.float32) / 4.0)", "XLA302"),
+    "int_count_in_a_python_max": ("def per_hit_mean(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n"
+                                  "    return jnp.sum(b) / max(n, 1)\n", "int(jnp.count_nonzero(b > 0.0))",
+                                  "    return jnp.sum(b) / jax.numpy.maximum(n, 1)\n", "XLA302"),
     "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
                              "(v * 2.0 for v in b if v > 0.0)",
                              "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n", "XLA105"),

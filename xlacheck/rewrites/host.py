@@ -157,11 +157,11 @@ def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: boo
             isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
     if follow > 0 and isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
             and isinstance(parent.targets[0], ast.Name):
-        return all(tensor_consumer(src, use, follow - 1, jax_calls) for use in _reads_after(src, parent))
+        return all(tensor_consumer(src, use, follow - 1, jax_calls) for use in reads_after(src, parent))
     return False
 
 
-def _reads_after(src: Source, assign: ast.Assign) -> list[ast.Name]:
+def reads_after(src: Source, assign: ast.Assign) -> list[ast.Name]:
     """The reads of the name ``assign`` binds that may see its value: every read in its function,
     except, outside loops, those that come before it (``x = x - c`` reads the earlier ``x``)."""
     target = assign.targets[0]
