@@ -80,4 +80,4 @@ def test_rewriters_register_themselves_and_a_name_is_taken_once() -> None:
 def test_a_rule_tries_its_rewriters_in_the_order_it_names_them() -> None:
     assert [r.name for r in rewrites.rewriters_for("XLA101")] == ["rewrite_if", "rewrite_ternary", "rewrite_while",
                                                                "rewrite_jax_cond", "rewrite_jax_loop",
-                                                               "rewrite_jax_check"]
+                                                               "rewrite_jax_check", "rewrite_jax_static_condition"]

@@ -182,6 +182,10 @@ LOOPS = {
     "fori_loop": (
         "def euler(y, n):\n    dt = 0.1\n    for _ in range(n):\n        y = y + dt * (-0.5 * y)\n    return y\n",
         "    (y,) = jax.lax.fori_loop(0, n, loop_body, (y,))\n"),
+    "fori_loop_of_a_tuple_assignment_and_an_if": (  # the body moves as written; an `if` in it is fixed on its own
+        "def recur(y, n):\n    a, b = y, y * 0.5\n    dt = 0.1\n    for _ in range(n):\n        a, b = b, a + dt * b\n"
+        "        if dt > 0.05:\n            b = b * 0.9\n        else:\n            pass\n    return a + b\n",
+        "    (a, b) = jax.lax.fori_loop(0, n, loop_body, (a, b))\n"),
 }
 
 
@@ -231,6 +235,16 @@ MASKS = {
     "product_method_over_nonzero": (
         "def active_gain(b, m):\n    g = jnp.abs(b) + m\n    return g[jnp.nonzero(g)].prod()\n",
         "jnp.nonzero(g)", "return g.prod(where=g != 0)\n"),
+    "mean_of_a_suffix_of_traced_length": (  # `-k` counts from the end; `-0` is the whole array
+        "def tail_mean(b, m):\n    k = jnp.sum(m > 0.5)\n    return jnp.mean(b[-k:])\n", "b[-k:]",
+        "return jnp.mean(b, where=jax.lax.broadcasted_iota(jnp.int32, b.shape, 0) >= "
+        "jnp.where((-k) < 0, (-k) + b.shape[0], (-k)))\n"),
+    "negated_selection_assigned_then_summed": (
+        "def neg_loss(b, m):\n    nll = -b[m > 0.0] * 2.0\n    return nll.sum()\n", "b[m > 0.0]",
+        "return (-(b) * 2.0).sum(where=m > 0.0)\n"),
+    "elementwise_of_a_selection_assigned_then_averaged": (
+        "def exp_mean(b, m):\n    w = jnp.abs(m)\n    e = jnp.exp(b[w > 0.5])\n    return e.mean()\n", "b[w > 0.5]",
+        "    e, e_mask = (jnp.exp(b)), w > 0.5\n    return e.mean(where=e_mask)\n"),
     "at_set_with_a_number": (
         "def masked_scores(b, m):\n    return b.at[m < 0.0].set(-1e6)\n",
         "b.at[m < 0.0]", "return jnp.where(m < 0.0, -1e6, b)\n"),
@@ -240,6 +254,9 @@ MASKS = {
     "first_hit_coordinates": (
         "def at_peak(b, m):\n    (hit,) = jnp.nonzero(m >= jnp.max(m))\n    return b[hit[0]] * 2.0\n",
         "jnp.nonzero(m >= jnp.max(m))", "(hit,) = jnp.nonzero(m >= jnp.max(m), size=1)\n"),
+    "first_hit_of_an_indexed_coordinate_array": (
+        "def at_peak_idx(b, m):\n    hit = jnp.nonzero(m >= jnp.max(m))[0]\n    return b[hit[0]] + b[hit[0]]\n",
+        "jnp.nonzero(m >= jnp.max(m))", "hit = jnp.nonzero(m >= jnp.max(m), size=1)[0]\n"),
     "at_set_at_unpacked_coordinates": (
         "def zero_hits(b, m):\n    (hits,) = jnp.nonzero(m > 0.5)\n    out = b.at[hits].set(0.0)\n"
         "    return out * 2.0\n",
@@ -511,6 +528,15 @@ HOST = {
     "int_of_a_count": ("def per_hit(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n    return b * n - n\n",
                        "int(jnp.count_nonzero(b > 0.0))",
                        "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n", "XLA302"),
+    "float_centred_then_rebound": ("def center(b):\n    c = float(jnp.mean(b))\n    b = b - c\n    return b * 2.0\n",
+                                   "float(jnp.mean(b))", "    c = jnp.mean(b).astype(jax.numpy.float32)\n", "XLA302"),
+    "float_in_returned_dict": ("def stats(b):\n    return {'peak': float(jnp.max(b))}['peak'] + b\n", "float(jnp.max(b))",
+                               "{'peak': jnp.max(b).astype(jax.numpy.float32)}", "XLA302"),
+    "float_in_a_python_min": ("def warm(b):\n    return b * min(1.0, float(jnp.sum(b)) / 4.0)\n", "float(jnp.sum(b))",
+                              "jax.numpy.minimum(1.0, jnp.sum(b).astype(jax.numpy.float32) / 4.0)", "XLA302"),
+    "int_count_in_a_python_max": ("def per_hit_mean(b):\n    n = int(jnp.count_nonzero(b > 0.0))\n"
+                                  "    return jnp.sum(b) / max(n, 1)\n", "int(jnp.count_nonzero(b > 0.0))",
+                                  "    return jnp.sum(b) / jax.numpy.maximum(n, 1)\n", "XLA302"),
     "filtered_sum_of_rows": ("def pos_sum(b):\n    return sum(v * 2.0 for v in b if v > 0.0)\n",
                              "(v * 2.0 for v in b if v > 0.0)",
                              "    return sum(jax.numpy.where(v > 0.0, v * 2.0, 0) for v in b)\n", "XLA105"),
@@ -541,7 +567,9 @@ def test_jax_host_read_fix_compiles_and_matches_the_original(name, tmp_path):
 def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
     for body, flagged in (("def f(b):\n    return f'{b.sum().item()}'\n", "b.sum().item()"),
                           ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())"),
-                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())")):
+                          ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())"),
+                          # the arithmetic result is assigned on and then formatted
+                          ("def f(b):\n    n = float(b.sum())\n    m = n * 2.0\n    return str(m)\n", "float(b.sum())")):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree)
@@ -586,6 +614,23 @@ def test_a_size_parameter_becomes_static_and_the_fix_compiles(tmp_path):
         with jax.disable_jit():
             expected = original(signal, n)
         np.testing.assert_allclose(np.asarray(rewritten(signal, n)), np.asarray(expected), rtol=1e-5)
+
+
+@pytest.mark.parametrize("method", [False, True])
+def test_a_method_shape_or_a_python_range_of_a_parameter_becomes_static_and_the_fix_compiles(method, tmp_path):
+    # `x.reshape(-1, width)` is jnp.reshape(x, (-1, width)); `range(n)` whose body no lax loop can carry
+    body = ("def windows(x, width):\n    return x.reshape(-1, width).mean(axis=1)\n" if method else
+            "def decode(x, width):\n    out = []\n    for t in range(width):\n        out.append(x[t] * 2.0)\n"
+            "    return jnp.stack(out)\n")
+    source = HEADER + "@jax.jit\n" + body
+    fixed = static_fix_at(source, "x.reshape" if method else "range", "XLA207" if method else "XLA302")
+    assert '@functools.partial(jax.jit, static_argnames=("width",))\ndef ' in fixed
+    original, rewritten = load(f"orig_w{method}", source, tmp_path), load(f"fixed_w{method}", fixed, tmp_path)
+    x = jnp.arange(12.0)
+    for width in (3, 4):
+        with jax.disable_jit():
+            expected = original(x, width)
+        np.testing.assert_allclose(np.asarray(rewritten(x, width)), np.asarray(expected), rtol=1e-6)
 
 
 def test_a_size_computed_from_data_or_a_rebound_parameter_is_not_made_static():
@@ -924,3 +969,107 @@ def test_a_size_from_jnp_math_on_python_values_becomes_python_math(name, tmp_pat
         with jax.disable_jit():
             expected_value = original(x)
         np.testing.assert_allclose(np.asarray(rewritten(x)), np.asarray(expected_value), rtol=1e-6)
+
+
+# XLA301/XLA302 inside `print(...)`: the read goes, and jax.debug.print formats the array at run time
+PRINTS = {
+    "f_string_with_a_spec": ("def step(b):\n    loss = jnp.sum(b * b)\n    print(f'loss = {loss.item():.3f}')\n"
+                             "    return loss\n", "loss.item()", "XLA301",
+                             "    jax.debug.print('loss = {:.3f}', loss)\n", "loss = 5.000"),
+    "arguments_joined_by_a_space": ("def step(b):\n    print('peak', float(jnp.max(b)), f'{{n}}={int(jnp.argmax(b))}')\n"
+                                    "    return b * 2.0\n", "float(jnp.max(b))", "XLA302",
+                                    "    jax.debug.print('peak {} {{n}}={}', jnp.max(b), "
+                                    "jnp.argmax(b).astype(jax.numpy.int32))\n", "peak 2.0 {n}=1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRINTS))
+def test_a_printed_host_read_becomes_a_debug_print_and_the_fix_compiles(name, tmp_path, capfd):
+    body, flagged, code, expected, printed = PRINTS[name]
+    source = HEADER + body
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, code)])
+    original, compiled = original_and_compiled_fix(name, source, result.fix, expected, "each time the compiled",
+                                                   tmp_path)
+    b = jnp.asarray([1.0, 2.0, 0.0, 0.0], dtype=jnp.float32)
+    with jax.disable_jit():
+        expected_out = original(b)
+    capfd.readouterr()
+    out = compiled(b)
+    jax.effects_barrier()
+    assert printed in capfd.readouterr().out
+    np.testing.assert_allclose(np.asarray(out), np.asarray(expected_out))
+
+
+def test_a_print_with_keywords_or_a_nested_spec_is_not_rewritten():
+    for body, flagged in (("def f(b):\n    print(b.sum().item(), end='')\n    return b\n", "b.sum().item()"),
+                          ("def f(b, w):\n    print(f'{b.sum().item():{w}}')\n    return b\n", "b.sum().item()")):
+        source = HEADER + body
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree)
+                    if isinstance(n, ast.expr) and ast.get_source_segment(source, n) == flagged)
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA301")])
+        assert result.fix is None or not result.fix.edits
+
+
+def test_a_size_from_a_field_of_a_registered_dataclass_makes_the_field_static_and_the_fix_compiles(tmp_path):
+    source = ("import dataclasses\n" + HEADER + "@jax.tree_util.register_dataclass\n@dataclasses.dataclass\n"
+              "class Params:\n    scale: float\n    window: int  # frames\n\n\n"
+              "@jax.jit\ndef smooth(x, p: Params):\n    kernel = jnp.ones((p.window,)) / p.window\n"
+              "    return jnp.convolve(x, kernel, mode='same') * p.scale\n")
+    fixed = static_fix_at(source, "jnp.ones", "XLA207")
+    assert "    window: int = dataclasses.field(metadata=dict(static=True))  # frames\n" in fixed
+    assert "@jax.jit\ndef smooth" in fixed
+    modules = []
+    for name, text in (("orig_smooth", source), ("fixed_smooth", fixed)):
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, tmp_path / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        modules.append(module)
+    original, rewritten = modules
+    x = jnp.sin(jnp.arange(12.0))
+    for window in (3, 5):
+        with jax.disable_jit():
+            expected = original.smooth(x, original.Params(2.0, window))
+        np.testing.assert_allclose(np.asarray(rewritten.smooth(x, rewritten.Params(2.0, window))),
+                                   np.asarray(expected), rtol=1e-5)
+
+
+def test_a_field_with_a_default_or_a_parameter_without_its_dataclass_is_not_made_static():
+    for fields, annotation in (("    window: int = 3\n", ": Params"), ("    window: int\n", "")):
+        source = ("import dataclasses\n" + HEADER + "@jax.tree_util.register_dataclass\n@dataclasses.dataclass\n"
+                  f"class Params:\n{fields}\n\n@jax.jit\ndef smooth(x, p{annotation}):\n"
+                  "    return x + jnp.ones((p.window,))\n")
+        tree = ast.parse(source)
+        node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.ones")
+        (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+        assert result.fix is None or not result.fix.edits
+
+
+# XLA101 on a test made only of option parameters: those parameters static, Python picks the branch
+def test_a_condition_on_option_parameters_makes_them_static_and_the_fix_compiles(tmp_path):
+    source = HEADER + ("@jax.jit\ndef head(x, training, mode):\n    outs = [x]\n    if training and mode > 1:\n"
+                       "        outs.append(x * 2.0)\n    return jnp.concatenate(outs)\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+    fix = result.fix
+    assert fix.applicability is Applicability.UNSAFE and "compiles the function anew" in fix.message
+    fixed = apply_edits(source, fix.edits)
+    assert '@functools.partial(jax.jit, static_argnames=("training", "mode"))\ndef head' in fixed
+    original, rewritten = load("orig_head", source, tmp_path), load("fixed_head", fixed, tmp_path)
+    x = jnp.arange(3.0)
+    for training, mode in ((True, 2), (True, 1), (False, 3)):  # a list grown in one branch: no lax.cond
+        with jax.disable_jit():
+            expected = original(x, training, mode)
+        np.testing.assert_allclose(np.asarray(rewritten(x, training, mode)), np.asarray(expected))
+
+
+def test_a_condition_on_a_parameter_also_read_as_data_is_left_to_lax_cond():
+    source = HEADER + "@jax.jit\ndef scale(x, n):\n    if n > 2:\n        return x * n\n    return x\n"
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If))
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node.test, "XLA101")])
+    assert "jax.lax.cond(n > 2" in apply_edits(source, result.fix.edits)

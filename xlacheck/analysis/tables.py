@@ -363,6 +363,21 @@ def static_arguments(name: str, node: ast.Call) -> list[tuple[str, ast.expr]]:
     return [(p, bound[p]) for p in static if p in bound]
 
 
+def array_method_as_function(node: ast.Call) -> tuple[str, ast.Call] | None:
+    """``x.reshape(b, t)`` as the ``jax.numpy`` function it is (``jnp.reshape``) and the equivalent
+    call ``jnp.reshape(x, (b, t))`` (its arguments the method call's own nodes), for the public
+    methods of a traced ``jax.Array`` (the JAX table's ``array_methods``); None for another call.
+    Whether ``x`` is a traced array is the caller's to know."""
+    f = node.func
+    if not isinstance(f, ast.Attribute) or f.attr not in api_table.jax_array_methods():
+        return None
+    args = list(node.args)
+    if len(args) > 1 and f.attr in api_table.jax_array_packed_methods() \
+            and not any(isinstance(a, ast.Starred) for a in args):
+        args = [ast.Tuple(elts=args, ctx=ast.Load())]  # x.reshape(b, t) is jnp.reshape(x, (b, t))
+    return f"jnp.{f.attr}", ast.Call(func=f, args=[f.value, *args], keywords=node.keywords)
+
+
 @cache
 def _autograph_rules() -> tuple[tuple[str, str], ...]:
     try:

@@ -132,15 +132,18 @@ def _jax_call(src: Source, func: ast.expr) -> bool:
     return isinstance(func, ast.Name) and Frameworks(src).names.get(func.id) == "jax"
 
 
-def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls: bool = False) -> bool:
+def tensor_consumer(src: Source, node: ast.expr, follow: int = 1, jax_calls: bool = False) -> bool:
     """Whatever reads ``node``'s value works the same on a tensor (eagerly, on the common path);
-    ``jax_calls``: on a JAX array, so a call through a JAX name (``jnp.sum``) takes it too."""
+    ``follow``: through how many assignments to one name its readers are followed (an arithmetic
+    result assigned on is still a tensor, read the same way); ``jax_calls``: on a JAX array, so a
+    call through a JAX name (``jnp.sum``) takes it too."""
     parent = src.parents.get(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp)):  # arithmetic gives a tensor: its own reader must take one
         return tensor_consumer(src, parent, follow, jax_calls)
     if isinstance(parent, (ast.Compare, ast.Return, ast.IfExp, ast.BoolOp, ast.Expr)):
         return True
-    if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
+    if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load) \
+            or isinstance(parent, ast.Dict) and any(v is node for v in parent.values):
         return tensor_consumer(src, parent, follow, jax_calls)  # an element: whatever takes the container takes it
     if isinstance(parent, ast.Subscript):
         return parent.value is node
@@ -152,10 +155,23 @@ def tensor_consumer(src: Source, node: ast.expr, follow: bool = True, jax_calls:
         name = tf_name(src, parent.func) or ""
         return name.startswith("tf.") or (jax_calls and _jax_call(src, parent.func)) or (
             isinstance(parent.func, ast.Name) and parent.func.id in TENSOR_BUILTINS)
-    if follow and isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        scope = src.scope_of(parent)
-        return all(tensor_consumer(src, use, False, jax_calls) for use in src.loads_of(parent.targets[0].id, scope))
+    if follow > 0 and isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], ast.Name):
+        return all(tensor_consumer(src, use, follow - 1, jax_calls) for use in reads_after(src, parent))
     return False
+
+
+def reads_after(src: Source, assign: ast.Assign) -> list[ast.Name]:
+    """The reads of the name ``assign`` binds that may see its value: every read in its function,
+    except, outside loops, those that come before it (``x = x - c`` reads the earlier ``x``)."""
+    target = assign.targets[0]
+    assert isinstance(target, ast.Name)
+    scope = src.scope_of(assign)
+    uses = src.loads_of(target.id, scope)
+    in_loop = any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) for a in src.ancestors(assign)
+                  if a is not scope and scope in src.ancestors(a))
+    end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    return uses if in_loop else [u for u in uses if (u.lineno, u.col_offset) >= end]
 
 
 def _numpy_call(src: Source, node: ast.Call) -> Fix | None:

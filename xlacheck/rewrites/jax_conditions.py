@@ -42,7 +42,6 @@ from xlacheck.diagnostics import Fix
 from xlacheck.rewrites._expr import arg
 from xlacheck.rewrites._fix import make_fix, replace, replace_block, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, jax_alias, module_alias, needs_jax_import  # noqa: F401 (re-exported)
-from xlacheck.rewrites.loops import carried_names
 from xlacheck.rewrites.truth import LAZY
 from xlacheck.rewrites.loop_returns import PURE_BUILTINS
 
@@ -54,7 +53,8 @@ TRACES_BOTH = ("jax.lax.cond traces both branches: the Python side effects of th
 JAX_REWRITERS = frozenset({"rewrite_jax_cond", "rewrite_jax_loop", "rewrite_jax_boolean_mask",
                            "rewrite_jax_host_read", "rewrite_jax_filtered_sum", "rewrite_jax_static_argument",
                            "rewrite_jax_dynamic_slice", "rewrite_jax_static_branch",
-                           "rewrite_jax_check"})
+                           "rewrite_jax_check", "rewrite_jax_debug_print",
+                           "rewrite_jax_static_condition"})
 _UNSUPPORTED = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -452,7 +452,7 @@ def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
         return None
     if not _plain(src, loop, *loop.body):
         return None
-    names = carried_names(src, loop)
+    names = _carried(src, loop)
     if names is None:
         return None
     reasons = _reasons(loop.test, LOOP_REASONS) if isinstance(loop, ast.While) else [LOOP_REASONS]
@@ -493,6 +493,40 @@ def rewrite_jax_loop(src: Source, node: ast.AST) -> Fix | None:
              f"{indent}{packed} = {jax}.lax.fori_loop({bounds[0]}, {bounds[1]}, {body_fn}, {packed})\n"]
     return make_fix("Loop with jax.lax.fori_loop over the names the body assigns",
                     [replace_lines(loop.lineno, last, "".join(lines))], reasons)
+
+
+def _carried(src: Source, loop: ast.For | ast.While) -> list[str] | None:
+    """The names a JAX loop body assigns, in order, all bound before the loop: what the
+    ``jax.lax`` loop carries (:func:`~xlacheck.rewrites.loops.carried_names`, and more, since the
+    body moves into a function as written): assignments to names or tuples of names, augmented
+    assignments, ``pass``, and ``if`` blocks of those (a traced ``if`` there is flagged, and fixed,
+    on its own once it is in the loop's body function). None for any other statement."""
+    names: list[str] = []
+
+    def collect(stmts: list[ast.stmt]) -> bool:
+        for stmt in stmts:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0]
+                parts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                if not all(isinstance(p, ast.Name) for p in parts):
+                    return False
+                stored = [p.id for p in parts]  # type: ignore[attr-defined]
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                stored = [stmt.target.id]
+            elif isinstance(stmt, ast.If):
+                if not (collect(stmt.body) and collect(stmt.orelse)):
+                    return False
+                continue
+            elif isinstance(stmt, ast.Pass):
+                continue
+            else:
+                return False
+            names.extend(n for n in stored if n not in names)
+        return True
+
+    if not collect(loop.body) or not names or not all(src.bound_before(n, loop) for n in names):
+        return None
+    return names
 
 
 def _range_bounds(src: Source, loop: ast.For) -> tuple[str, str] | None:

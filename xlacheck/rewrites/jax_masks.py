@@ -152,10 +152,24 @@ def _rows(src: Source, jnp: str, node: ast.Subscript) -> tuple[str, str] | None:
         indexed = any(not isinstance(p, ast.Slice) for p in parts[:k])
         axis = f"{whole}.ndim - {array}.ndim + {k}" if indexed else str(k)
     iota = f"{jax}.lax.broadcasted_iota({jnp}.{_INDEX_DTYPE}, {whole}.shape, {axis})"
-    tests = [f"({iota} >= {atom(src, bounds.lower)})" if bounds.lower is not None else "",
-             f"({iota} < {atom(src, bounds.upper)})" if bounds.upper is not None else ""]
+    length = f"{whole}.shape[{axis}]"
+    tests = [f"({iota} >= {_position(src, jnp, bounds.lower, length)})" if bounds.lower is not None else "",
+             f"({iota} < {_position(src, jnp, bounds.upper, length)})" if bounds.upper is not None else ""]
     tests = [t for t in tests if t]
     return whole, tests[0][1:-1] if len(tests) == 1 else " & ".join(tests)
+
+
+def _position(src: Source, jnp: str, bound: ast.expr, length: str) -> str:
+    """The position a slice bound stands for, as the mask compares it: a bound written negative
+    counts from the end (``x[-k:]``: ``length - k``; ``-0`` is 0, the start), as the slice reads it;
+    any other bound as written (:data:`NEGATIVE_BOUND` says a traced one may still be negative)."""
+    if isinstance(bound, ast.UnaryOp) and isinstance(bound.op, ast.USub):
+        literal = int_literal(bound.operand)
+        if literal is not None:
+            return f"({length} - {literal})" if literal else "0"
+        text = atom(src, bound)
+        return f"{jnp}.where({text} < 0, {text} + {length}, {text})"
+    return atom(src, bound)
 
 
 def _plain_index(src: Source, jnp: str, node: ast.AST) -> bool:
@@ -305,10 +319,26 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     something is (``x = x * jnp.sum(pos)``, a loop carry), the assignment binds the whole array
     and the mask there instead (``pos, pos_mask = x, x > 0``), so each reduction reads the values
     the selection was made from."""
-    assign = src.parents.get(node)
     selected = _selection(src, jnp, node)
-    if not (isinstance(node, (ast.Subscript, ast.Call)) and selected is not None
-            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
+    if not isinstance(node, (ast.Subscript, ast.Call)) or selected is None:
+        return None
+    # `nll = -picked[valid]`: elementwise arithmetic of selections by one mask, assigned, reads as the
+    # same arithmetic of the whole arrays, with that mask
+    value: ast.expr = node
+    while isinstance(src.parents.get(value), (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call)) \
+            and src.parents.get(value) is not None:
+        parent = src.parents[value]
+        if isinstance(parent, ast.Call) and value is parent.func:
+            break
+        value = parent  # type: ignore[assignment]
+    assign = src.parents.get(value)
+    if value is not node:
+        masks_of_value: set[str] = set()
+        whole = _whole(src, jnp, value, masks_of_value)
+        if whole is None or masks_of_value != {selected[1]}:
+            return None
+        selected = (whole if whole.startswith("(") else f"({whole})", selected[1])
+    if not (isinstance(assign, ast.Assign) and assign.value is value and len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name) and src.alone_on_lines(assign, assign)):
         return None
     name = assign.targets[0].id
@@ -317,7 +347,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     if len(stores.get(name, [])) != 1:
         return None
     lines = (assign.lineno, assign.end_lineno or assign.lineno)
-    if any(stores.get(n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id != name):
+    if any(stores.get(n.id) for n in ast.walk(value) if isinstance(n, ast.Name) and n.id != name):
         mask_name = src.fresh_name(f"{name}_mask")
         named = {name: (name, mask_name)}
         binding = f"{src.indent_of(assign)}{name}, {mask_name} = {selected[0]}, {selected[1]}\n"
@@ -330,7 +360,7 @@ def _assigned_selection(src: Source, jnp: str, node: ast.AST) -> Fix | None:
     readers = src.loads_of(name, scope)
     # a boolean selection read by reductions and for its length: the rows counted on the device (the
     # mask's hits), in arithmetic with an array (read only for its length: _counted_hits)
-    boolean = isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
+    boolean = value is node and isinstance(node, ast.Subscript) and _mask(src, jnp, node.slice) is not None
     lengths = [_count_read(src, read, frozenset({name})) if boolean else None for read in readers]
     if all(lengths):
         return None
@@ -482,20 +512,28 @@ def _stored_between(statements: list[ast.stmt], names: set[str]) -> bool:
 
 
 def _first_hits(src: Source, jnp: str, node: ast.AST) -> Fix | None:
-    """``i, j = jnp.where(m)`` whose coordinates are read only as ``i[k]`` (literal ``k >= 0``) ->
+    """``i, j = jnp.where(m)`` (or ``i = jnp.nonzero(m)[0]``) whose coordinates are read only as
+    ``i[k]`` (literal ``k >= 0``) ->
     ``jnp.where(m, size=K)``, ``K`` one past the largest ``k``: the first ``K`` hits, in the same
     order, have a static shape."""
-    assign = src.parents.get(node)
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
-            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)
-            and isinstance(assign, ast.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], ast.Tuple)
-            and all(isinstance(t, ast.Name) for t in assign.targets[0].elts)):
+            and dotted(node.func) in (f"{jnp}.nonzero", f"{jnp}.where") and not isinstance(node.args[0], ast.Starred)):
+        return None
+    value: ast.AST = node
+    parent = src.parents.get(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node and int_literal(parent.slice) is not None:
+        value = parent  # `idx = jnp.nonzero(m)[0]`: one coordinate array, named
+    assign = src.parents.get(value)
+    if not (isinstance(assign, ast.Assign) and assign.value is value and len(assign.targets) == 1):
+        return None
+    targets = assign.targets[0].elts if isinstance(assign.targets[0], ast.Tuple) and value is node \
+        else [assign.targets[0]] if value is not node else []
+    if not targets or not all(isinstance(t, ast.Name) for t in targets):
         return None
     scope = src.scope_of(assign)
     stores = src.stores_in(scope)
     wanted = 0
-    for target in assign.targets[0].elts:
+    for target in targets:
         name = target.id  # type: ignore[attr-defined]
         reads = src.loads_of(name, scope)
         if len(stores.get(name, [])) != 1 or not reads:

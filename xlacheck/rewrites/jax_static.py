@@ -18,6 +18,11 @@ equivalent (:data:`PYTHON_EQUIVALENTS`: ``where`` -> a conditional expression, `
 compute the same number as a Python value (a weakly typed scalar, as the ``jax.numpy`` result of
 Python numbers is), and other reads of the local name see that number.
 
+A size read from a field of a parameter annotated with a dataclass of the module that
+``jax.tree_util.register_dataclass`` registers (``params.window``, a traced leaf) makes that field
+static instead (``window: int = dataclasses.field(metadata=dict(static=True))``): a meta field, a
+Python value while tracing, the same for every function that takes the class.
+
 Always UNSAFE: each new value of a static argument compiles the function anew (the recompile the
 rule's message warns about), and a static argument must be hashable: a caller that passes an
 array there raises (pass a Python int or tuple). Only for a bare ``@jax.jit`` (``@jit`` imported
@@ -31,9 +36,9 @@ import re
 from dataclasses import dataclass
 
 from xlacheck import api_table
-from xlacheck.analysis.tables import static_arguments
+from xlacheck.analysis.tables import array_method_as_function, static_arguments
 from xlacheck.diagnostics import Edit, Fix, Location
-from xlacheck.rewrites._fix import make_fix, replace, rewriter
+from xlacheck.rewrites._fix import make_fix, replace, replace_lines, rewriter
 from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, module_alias
 
 RECOMPILES = ("each new value of a static argument compiles the function anew, and it must be hashable: a caller "
@@ -88,6 +93,7 @@ class _StaticValue:
         self.stores = src.stores_in(function)
         self.names: list[str] = []
         self.edits: list[Edit] = []
+        self.fields: list[str] = []  # fields of registered dataclasses made static (`GuidanceParams.window`)
         self._followed: set[str] = set()
 
     def read(self, expr: ast.expr) -> bool:
@@ -95,6 +101,9 @@ class _StaticValue:
         them, and the edits its ``jax.numpy`` calls need)."""
         if isinstance(expr, ast.Name):
             return self._name(expr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.params \
+                and not self.stores.get(expr.value.id) and expr.attr not in _STATIC_ATTRIBUTES:
+            return self._field(expr.value.id, expr.attr)
         if isinstance(expr, ast.Attribute) and expr.attr in _STATIC_ATTRIBUTES:
             return isinstance(expr.value, ast.Name) and expr.value.id in self.params  # an array's static facts
         if isinstance(expr, ast.Subscript):
@@ -126,6 +135,32 @@ class _StaticValue:
             return False  # `rows.astype(...)`: an array's method on what becomes a Python number
         self._followed.add(node.id)
         return self.read(value)
+
+    def _field(self, param: str, attr: str) -> bool:
+        """``params.window`` where the parameter is annotated with a dataclass of this module that
+        ``jax.tree_util.register_dataclass`` registers (bare: the fields say which are static) and
+        ``window`` is a field declared without a default: the field becomes static
+        (``dataclasses.field(metadata=dict(static=True))``), a Python value while tracing."""
+        annotation = next((a.annotation for a in [*self.function.args.posonlyargs, *self.function.args.args,
+                                                  *self.function.args.kwonlyargs] if a.arg == param), None)
+        dataclasses_alias = module_alias(self.src.tree, "dataclasses")
+        if not isinstance(annotation, ast.Name) or dataclasses_alias is None:
+            return False
+        cls = next((c for c in self.src.tree.body if isinstance(c, ast.ClassDef) and c.name == annotation.id), None)
+        if cls is None or not any(canonical(self.src, d) == "jax.tree_util.register_dataclass"
+                                  for d in cls.decorator_list):
+            return False
+        field = next((f for f in cls.body if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)
+                      and f.target.id == attr), None)
+        if field is None or field.value is not None or not field.simple or field.end_lineno != field.lineno:
+            return False
+        name = f"{cls.name}.{attr}"
+        if name not in self.fields:
+            self.fields.append(name)
+            line, col = self.src.lines[field.lineno - 1], self.src.end(field).col
+            self.edits.append(replace_lines(field.lineno, field.lineno, f"{line[:col]} = {dataclasses_alias}.field("
+                                            f"metadata=dict(static=True)){line[col:]}"))
+        return True
 
     def _call(self, call: ast.Call) -> bool:
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
@@ -191,10 +226,18 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
     if jax is None or not isinstance(node, ast.Call):
         return None
     function = src.scope_of(node)
-    name = canonical(src, node.func)
-    if not isinstance(function, ast.FunctionDef) or name is None or api_table.fact_for(name) is None:
+    if not isinstance(function, ast.FunctionDef):
         return None
-    arguments = static_arguments(name, node)
+    if _python_range(src, node):  # `range(n)`: Python ints, every argument
+        arguments: list[tuple[str, ast.expr]] = [("", a) for a in node.args]
+    else:
+        name, call = canonical(src, node.func), node
+        method = array_method_as_function(node) if name is None else None
+        if method is not None:  # `x.reshape(-1, width)` on the traced array the finding names: jnp.reshape's
+            name, call = method
+        if name is None or api_table.fact_for(name) is None:
+            return None
+        arguments = [(p, a) for p, a in static_arguments(name, call) if method is None or a is not call.args[0]]
     made = _static_edits(src, function, [argument for _, argument in arguments], _HOPS) if arguments else None
     if made is None or not made[1]:
         return None
@@ -212,6 +255,12 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
                     "value while tracing", edits, reasons)
 
 
+def _python_range(src: Source, node: ast.Call) -> bool:
+    """A call of the builtin ``range`` with plain positional arguments: each must be a Python int."""
+    return isinstance(node.func, ast.Name) and node.func.id == "range" and bool(node.args) and not node.keywords \
+        and not any(isinstance(a, ast.Starred) for a in node.args) and not src.stores_in(src.tree).get("range")
+
+
 _HOPS = 1  # helpers followed from a shape argument up to the jax.jit function that calls them
 
 
@@ -227,11 +276,11 @@ def _static_edits(src: Source, function: ast.FunctionDef, exprs: list[ast.expr],
     if not all(value.read(e) for e in exprs):
         return None
     if not value.names:  # Python values already, once their jax.numpy calls are Python's (if any)
-        return [], list(value.edits)
+        return list(value.fields), list(value.edits)
     sites = jit_sites(src, function)
     if sites:
         made = _static_decorator(src, function, sites, value.names)
-        return None if made is None else (value.names, [*made, *value.edits])
+        return None if made is None else ([*value.names, *value.fields], [*made, *value.edits])
     callers = _callers(src, function) if hops > 0 else None
     if not callers:
         return None
@@ -469,3 +518,34 @@ def rewrite_jax_static_branch(src: Source, node: ast.AST) -> Fix | None:
                     "Python: only the branch taken is traced, so the branches may return different forms",
                     edits, [RECOMPILES])
 
+
+
+@rewriter(ast.If, ast.While, ast.IfExp, pointed=True)
+def rewrite_jax_static_condition(src: Source, node: ast.AST) -> Fix | None:
+    """A Python ``if``/``while``/conditional expression whose test is made only of parameters of a
+    ``jax.jit`` function (as :class:`_StaticValue` reads them: ``if training:``, ``if n_steps > 0:``)
+    and those parameters read nowhere else but in such tests (flags and options, not data) -> those
+    parameters static: the test is then a Python value while tracing, and Python runs the branch it
+    picks, as the original asked (no ``lax.cond``: the branches may differ in shape, raise, or touch
+    Python state). Tried after the ``lax`` forms (XLA101's declaration), for tests they cannot take:
+    a caller that passes an array for the parameter raises with it static, where ``lax.cond`` takes
+    one. UNSAFE as every static-argument fix (:data:`RECOMPILES`); a parameter also read as data is
+    left alone."""
+    if not isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        return None
+    jitted = _jitted_function(src, node)
+    if jitted is None:
+        return None
+    function, sites = jitted
+    value = _StaticValue(src, function)
+    if not value.read(node.test) or not value.names or value.fields or value.edits:
+        return None
+    tests = [n.test for n in ast.walk(function) if isinstance(n, (ast.If, ast.While, ast.IfExp))]
+    in_tests = {id(sub) for test in tests for sub in ast.walk(test)}
+    if any(id(read) not in in_tests for p in value.names for read in src.loads_of(p, function)):
+        return None  # also data: lax.cond keeps one compile
+    made = _static_decorator(src, function, sites, value.names)
+    if made is None:
+        return None
+    return make_fix(f"Mark {', '.join(f'`{p}`' for p in value.names)} static in jax.jit: the condition reads only "
+                    "options, so Python picks the branch while tracing", made, [RECOMPILES])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from xlacheck import api_table
-from xlacheck.analysis.tables import call_arguments, splatted, static_arguments
+from xlacheck.analysis.tables import array_method_as_function, call_arguments, splatted, static_arguments
 from xlacheck.analysis.values import BOOL, DATA, LOOP, OP, PARAM, PYLIST, RANDOM, SHAPE, TENSOR
 from xlacheck.rules.base import Example, Rule, RuleContext, argument, call_name
 
@@ -339,12 +339,9 @@ class JaxTracedShape(Rule):
         k = ctx.flags(f.value)
         if not k & TENSOR or k & PYLIST or f.attr not in api_table.jax_array_methods():
             return  # `outputs.append(...)` on a traced pytree object is its class's method: no jax.Array has .append
-        name = f"jnp.{f.attr}"
-        args = node.args
-        if len(args) > 1 and f.attr in api_table.jax_array_packed_methods() \
-                and not any(isinstance(a, ast.Starred) for a in args):
-            args = [ast.Tuple(elts=list(args), ctx=ast.Load())]  # x.reshape(b, t) is jnp.reshape(x, (b, t))
-        as_function = ast.Call(func=f, args=[f.value, *args], keywords=node.keywords)
+        name, as_function = array_method_as_function(node)  # type: ignore[misc]  # f.attr is an array method
+        args = as_function.args[1:]
+        packed = len(args) != len(node.args)
         need = _data_dependent(name, as_function)
         if need:  # x.nonzero(): the method is jnp.nonzero(x)
             if _traced(k) and not any(kw.arg == need for kw in node.keywords):
@@ -354,7 +351,7 @@ class JaxTracedShape(Rule):
             return
         for keyword, arg in static_arguments(name, as_function):
             # the packed tuple is built here: its elements' flags, never its own (flags are memoized by id)
-            parts = arg.elts if args is not node.args and arg is args[0] and isinstance(arg, ast.Tuple) else [arg]
+            parts = arg.elts if packed and arg is args[0] and isinstance(arg, ast.Tuple) else [arg]
             if arg is not f.value and any(_traced(ctx.flags(a)) for a in parts):
                 ctx.report(self, node, f"`{keyword}` of .{f.attr}() (jnp.{f.attr}) is a traced value under jax.jit: "
                                        "shapes must be static (ConcretizationTypeError); use a static bound or "

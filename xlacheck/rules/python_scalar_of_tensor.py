@@ -73,12 +73,15 @@ class PythonScalarOfTensor(Rule):
     values must keep their shape and dtype). Under `jax.jit`, `float(x)` read only by arithmetic,
     a `return` or JAX calls becomes `x.astype(jnp.float32)`, and `int(x)` read only by arithmetic
     `x.astype(jnp.int32)`: unsafe (a 0-d array is not weakly typed as a Python scalar is; int32
-    wraps).
+    wraps). A printed `float(t)`/`int(t)` becomes `jax.debug.print` of the array (unsafe: it
+    prints each run and formats the array); `range(n)` of a parameter that no `lax` loop can take
+    (the body appends to a list) makes `n` static in `jax.jit` (unsafe: a compile per value).
     """
 
     code = "XLA302"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read")
+    fix = ("rewrite_builtin_call", "rewrite_jax_loop", "rewrite_jax_host_read", "rewrite_jax_debug_print",
+           "rewrite_jax_static_argument")
     name = "python-scalar-of-tensor"
     node_types = (ast.Call,)
 

@@ -201,12 +201,16 @@ class TensorConditionWithoutAutograph(Rule):
     lambda: b)`, unsafe as above. `if c: raise E(...)` becomes the same check in a
     `jax.debug.callback` that raises `E` when the compiled code runs: equal wherever the original
     returns; unsafe because the error then reaches the caller wrapped in JAX's runtime error, and a
-    message that formats traced values shows tracers. TensorFlow code never gets a JAX fix.
+    message that formats traced values shows tracers. A test made only of parameters of the
+    `jax.jit` function that are read nowhere else but in tests (`if training:`), where no `lax`
+    form applies (a branch appends to a list), makes them static instead (unsafe: a compile per
+    value, and a caller passing an array there raises). TensorFlow
+    code never gets a JAX fix.
     """
 
     code = "XLA101"
     fix = ("rewrite_if", "rewrite_ternary", "rewrite_while", "rewrite_jax_cond", "rewrite_jax_loop",
-           "rewrite_jax_check")
+           "rewrite_jax_check", "rewrite_jax_static_condition")
     name = "tensor-condition-without-autograph"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp)
     # HELPER: only in a helper that declares @tf.autograph.experimental.do_not_convert itself

@@ -45,12 +45,14 @@ class TensorToHostMethod(Rule):
     float64). `tf.stop_gradient` keeps what the host read was to autodiff, a constant: a loss or
     train step scaled by it gets the gradients it had eagerly (an integer or boolean tensor is
     kept as it is). Under `jax.jit`, `x.item()` read only by arithmetic, a `return` or JAX calls
-    becomes `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is.
+    becomes `x`: unsafe, a 0-d array is not weakly typed as a Python scalar is. Printed
+    (`print(f"{x.item():.4f}")`), it becomes `jax.debug.print("{:.4f}", x)`: unsafe, it prints each
+    time the compiled function runs and formats the array.
     """
 
     code = "XLA301"
     fails_in_any_graph = True  # tracing rejects it in every tf.function, jit_compile or not
-    fix = ("rewrite_host_read", "rewrite_jax_host_read")
+    fix = ("rewrite_host_read", "rewrite_jax_host_read", "rewrite_jax_debug_print")
     name = "tensor-to-host-method"
     node_types = (ast.Call,)
 
