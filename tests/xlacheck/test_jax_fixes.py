@@ -530,7 +530,8 @@ HOST = {
                        "    n = jnp.count_nonzero(b > 0.0).astype(jax.numpy.int32)\n", "XLA302"),
     "float_centred_then_rebound": ("def center(b):\n    c = float(jnp.mean(b))\n    b = b - c\n    return b * 2.0\n",
                                    "float(jnp.mean(b))", "    c = jnp.mean(b).astype(jax.numpy.float32)\n", "XLA302"),
-    "float_in_returned_dict": ("def stats(b):\n    return {'peak': float(jnp.max(b))}['peak'] + b\n", "float(jnp.max(b))",
+    "float_in_returned_dict": ("def stats(b):\n    return {'peak': float(jnp.max(b))}['peak'] + b\n",
+                               "float(jnp.max(b))",
                                "{'peak': jnp.max(b).astype(jax.numpy.float32)}", "XLA302"),
     "float_in_a_python_min": ("def warm(b):\n    return b * min(1.0, float(jnp.sum(b)) / 4.0)\n", "float(jnp.sum(b))",
                               "jax.numpy.minimum(1.0, jnp.sum(b).astype(jax.numpy.float32) / 4.0)", "XLA302"),
@@ -569,7 +570,8 @@ def test_a_host_read_that_sizes_a_shape_or_is_formatted_is_not_rewritten():
                           ("def f(b):\n    n = float(b.sum())\n    return str(n)\n", "float(b.sum())"),
                           ("def f(b):\n    n = int(b.sum())\n    return jnp.zeros(n)\n", "int(b.sum())"),
                           # the arithmetic result is assigned on and then formatted
-                          ("def f(b):\n    n = float(b.sum())\n    m = n * 2.0\n    return str(m)\n", "float(b.sum())")):
+                          ("def f(b):\n    n = float(b.sum())\n    m = n * 2.0\n    return str(m)\n",
+                           "float(b.sum())")):
         source = HEADER + body
         tree = ast.parse(source)
         node = next(n for n in ast.walk(tree)
@@ -976,7 +978,8 @@ PRINTS = {
     "f_string_with_a_spec": ("def step(b):\n    loss = jnp.sum(b * b)\n    print(f'loss = {loss.item():.3f}')\n"
                              "    return loss\n", "loss.item()", "XLA301",
                              "    jax.debug.print('loss = {:.3f}', loss)\n", "loss = 5.000"),
-    "arguments_joined_by_a_space": ("def step(b):\n    print('peak', float(jnp.max(b)), f'{{n}}={int(jnp.argmax(b))}')\n"
+    "arguments_joined_by_a_space": ("def step(b):\n"
+                                    "    print('peak', float(jnp.max(b)), f'{{n}}={int(jnp.argmax(b))}')\n"
                                     "    return b * 2.0\n", "float(jnp.max(b))", "XLA302",
                                     "    jax.debug.print('peak {} {{n}}={}', jnp.max(b), "
                                     "jnp.argmax(b).astype(jax.numpy.int32))\n", "peak 2.0 {n}=1"),

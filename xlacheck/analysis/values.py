@@ -577,7 +577,8 @@ class ValueEnv:
             if e.attr in self.static_fields:  # type: ignore[attr-defined]
                 return PYTHON  # `state.temperature`, a `struct.field(pytree_node=False)`: not a tracer
             k = self.flags(base) & ~(LAYER | PYLIST | PYLIST_EMPTY | BOOL)
-            if self.staged and e.attr in self.leaf_fields and k & TENSOR and k & (PARAM | LOOP):  # type: ignore[attr-defined]
+            leaf = e.attr in self.leaf_fields  # type: ignore[attr-defined]
+            if self.staged and leaf and k & TENSOR and k & (PARAM | LOOP):
                 # `layer.inference` of a NamedTuple a jitted function or a scan body takes: one leaf tracer
                 return without_opaque(k)
             return k

@@ -232,7 +232,8 @@ class PythonStateMutatedInCompiledStep(ModuleRule):
         # call (jax#4312; reports19-jax)
         Example("import jax\nclass NoisyPolicy:\n    def __init__(self, key):\n        self.key = key\n"
                 "        self.act = jax.jit(self._act)\n    def _act(self, x):\n"
-                "        self.key, sub = jax.random.split(self.key)\n        return x + jax.random.normal(sub, x.shape)\n",
+                "        self.key, sub = jax.random.split(self.key)\n"
+                "        return x + jax.random.normal(sub, x.shape)\n",
                 expected=(
                     (7, 9, "`self.key` updated from itself inside compiled code (wrapped in jax.jit): jax.jit runs "
                            "this only while tracing, so later calls reuse the first trace's value (a PRNG key repeats "
