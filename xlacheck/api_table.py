@@ -94,6 +94,12 @@ class ApiFact:
     grad_conditions: tuple[tuple[str, Any, bool, tuple[str, ...]], ...] = ()
 
     @property
+    def returns_operation_when_traced(self) -> bool:
+        """A raw op whose definition has no outputs (``tf.raw_ops.AssignVariableOp``, ``NoOp``):
+        eagerly the call returns None, traced it returns the ``tf.Operation`` it adds to the graph."""
+        return self.returns == "none" and self.returns_by == "op_def"
+
+    @property
     def is_tensor_valued(self) -> bool:
         """Known (by calling it or from the op definition) to return a tensor in compiled code."""
         return self.returns in {"tensor", "string_tensor"} and self.returns_by in {"call", "op_def", "named_axis"}

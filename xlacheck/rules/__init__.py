@@ -46,6 +46,7 @@ from xlacheck.rules.model_created_outside_strategy_scope import ModelCreatedOuts
 from xlacheck.rules.name_defined_in_one_branch import NameDefinedInOneBranch
 from xlacheck.rules.numpy_call_on_tensor import NumpyCallOnTensor
 from xlacheck.rules.op_without_xla_kernel import OpWithoutXlaKernel
+from xlacheck.rules.operation_returned_from_traced_call import OperationReturnedFromTracedCall
 from xlacheck.rules.possible_nan_where_xla_differs import PossibleNanWhereXlaDiffers
 from xlacheck.rules.python_builtin_on_tensors import PythonBuiltinOnTensors
 from xlacheck.rules.python_callback_op import PythonCallbackOp
@@ -159,6 +160,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     HostRandomInCompiledCode,
     TfFunctionInputMutated,
     LayerReturnedFromTracedCall,
+    OperationReturnedFromTracedCall,
     InstrumentationSwitchWithJitCompile,  # a module rule: a global switch around compiled functions
     TrainedGradientWithoutXlaKernel,  # a module rule: model code of a file that trains with XLA
     CompiledModelLayerWithoutKernel,  # a module rule: a model compiled with jit_compile=True

@@ -46,7 +46,13 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
     follows the loop (`tf.zeros([t, d])`, `np.ones((n,))`, `tf.range(t)`: measured, one trace per
     length; an array of new values and one shape, `np.array([t, t + 1])`, traces once); also such
     an argument handed by the loop to a helper of this file that passes it on to the `tf.function`
-    (one level of helpers).
+    (one level of helpers); or what a builder of this file returns when the loop binds the
+    parameter that sizes it to a loop-varying name (`x, y = make_batch(seq_len)` or
+    `step(*make_batch(seq_len))` where `make_batch` returns `tf.constant(rng.normal(size=(b,
+    seq_len, 2)))`: `tf.zeros`/`np.zeros`-style shapes and NumPy random draws' `size=`, through
+    names it assigns once, `tf.constant` and `.astype`). Under the jit-compiled declaration a
+    function that calls one of this file's `tf.function`s in such a loop is driver code, not a
+    compiled root.
     A slice whose two bounds both move
     (`x[i * bs:(i + 1) * bs]`, `tokens[:, t - w:t]`: a window of fixed size) is not flagged, nor is
     a slice by the target of a loop over a display of constants (`for n in (8, 16, 32)`: each
@@ -118,6 +124,31 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                 for t in range(steps):
                     run_step(x, tf.zeros([4, 3]) + float(t))
         """),
+        # a builder of this file whose parameter is only a seed: one shape every iteration (reports19-tf)
+        Example("""
+            import numpy as np
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def step(x):
+                return tf.reduce_sum(x)
+            def noisy_batch(seed):
+                rng = np.random.default_rng(seed)
+                return tf.constant(rng.normal(size=(8, 3)))
+            def train(steps):
+                for s in range(steps):
+                    step(noisy_batch(s))
+        """),
+        # a builder sized by the target of a loop over a display of constants: each size traces once
+        Example("""
+            import tensorflow as tf
+            @tf.function
+            def score(a, b):
+                return tf.reduce_sum(a) * tf.reduce_sum(b)
+            def pair(n):
+                return tf.ones([n, 2]), tf.ones([3])
+            def probe():
+                return [score(*pair(n)) for n in (16, 32, 64)]
+        """),
     )
     INVALID = (
         Example("import tensorflow as tf\n@tf.function(jit_compile=True)\ndef next_logits(prefix):\n"
@@ -175,6 +206,45 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                             'it traces and XLA compiles again every iteration; pass the fixed-size buffer '
                             'with the position (or a mask), or bucket the lengths'),
                 )),
+        # a builder of this file sizes what it returns by its parameter; the loop unpacks it (reports19-tf)
+        Example("""
+            import numpy as np
+            import tensorflow as tf
+            @tf.function(jit_compile=True)
+            def fit_step(frames, labels):
+                return tf.reduce_mean(frames) + tf.reduce_mean(labels)
+            def clip(num_frames, seed):
+                rng = np.random.default_rng(seed)
+                frames = rng.uniform(size=(2, num_frames, 5)).astype("float32")
+                return tf.constant(frames), tf.zeros([2])
+            def train(durations):
+                for d in durations:
+                    frames, labels = clip(d, 0)
+                    fit_step(frames, labels)
+        """,
+                expected=(
+                    (13, 18, 'argument `frames` of tf.function `fit_step` is sized by `d`, which changes on every '
+                             'iteration: each call passes a new shape, so it traces and XLA compiles again every '
+                             'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                             'lengths'),
+                )),
+        # the builder's tuple starred into the call
+        Example("""
+            import tensorflow as tf
+            @tf.function
+            def score(a, b):
+                return tf.reduce_sum(a) * tf.reduce_sum(b)
+            def pair(n):
+                return tf.ones([n, 2]), tf.ones([3])
+            def sweep(limit):
+                return [score(*pair(n)) for n in range(1, limit)]
+        """,
+                expected=(
+                    (8, 19, 'argument `a` of tf.function `score` is sized by `n` (item 0 of what `pair()` returns), '
+                            'which changes on every iteration: each call passes a new shape, so it traces again every '
+                            'iteration; pass the fixed-size buffer with the position (or a mask), or bucket the '
+                            'lengths'),
+                )),
     )
 
     def check_module(self, ctx: ModuleContext) -> None:
@@ -189,7 +259,8 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                     "tensor_shape_changes_reduce_retracing"):
                 continue  # one retrace, then the relaxed trace (measured); XLA408 covers jit_compile
             loops = index.loops_around(call)
-            if in_test(index, ctx.path, call) or runs_traced(ctx.facts, index, call):
+            if in_test(index, ctx.path, call) or (runs_traced(ctx.facts, index, call)
+                                                  and not _declared_driver(ctx, call)):
                 continue
             params: list[str] = []
             if tfn.definition is not None:
@@ -214,6 +285,28 @@ class TfFunctionArgumentShapePerIteration(ModuleRule):
                                           f"traces{compiles} again every iteration; pass the fixed-size buffer with "
                                           "the position (or a mask), or bucket the lengths")
                     break
+            else:
+                self._starred_builder(ctx, call, tfn.name, params, varying, loops, compiles)
+
+    def _starred_builder(self, ctx: ModuleContext, call: ast.Call, callee: str, params: list[str],
+                         varying: set[str], loops: list[ast.AST], compiles: str) -> None:
+        """``step(*make_batch(n))`` in a loop: the items of the tuple a builder of this file returns
+        become the positional arguments from the star on; one sized by a parameter that the loop
+        binds to a loop-varying name is a new shape per iteration."""
+        index = ctx.index
+        for pos, arg in enumerate(call.args):
+            if not (isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Call)):
+                continue
+            for j, name in _builder_items_shaped(index, arg.value, varying):
+                if j is None or _fixed_display_target(index, loops, name):
+                    continue
+                param = params[pos + j] if pos + j < len(params) else f"#{pos + j}"
+                ctx.report(self, arg, f"argument `{param}` of tf.function `{callee}` is sized by `{name}` "
+                                      f"(item {j} of what `{ast.unparse(arg.value.func)}()` returns), which changes "
+                                      "on every iteration: each call passes a new shape, so it "
+                                      f"traces{compiles} again every iteration; pass the fixed-size buffer with "
+                                      "the position (or a mask), or bucket the lengths")
+                return
 
     def _through_helper(self, ctx: ModuleContext, call: ast.Call, callee: str, bound: list[tuple[str, ast.expr]],
                         compiles: str) -> None:
@@ -310,9 +403,20 @@ def _varying_shape_argument(index: ModuleIndex, arg: ast.expr, varying: set[str]
     if isinstance(arg, ast.Name) and depth == 0:
         values = [n.value for loop in loops[:1] for n in ast.walk(loop) if isinstance(n, ast.Assign)
                   and any(isinstance(t, ast.Name) and t.id == arg.id for t in n.targets)]
-        return _varying_shape_argument(index, values[0], varying, loops, depth + 1) if len(values) == 1 else None
+        if len(values) == 1:
+            return _varying_shape_argument(index, values[0], varying, loops, depth + 1)
+        unpacked = [(n.value, t.elts.index(e)) for loop in loops[:1] for n in ast.walk(loop)
+                    if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                    for t in n.targets if isinstance(t, ast.Tuple)
+                    for e in t.elts if isinstance(e, ast.Name) and e.id == arg.id]
+        if len(values) == 0 and len(unpacked) == 1:
+            call, j = unpacked[0]
+            return next((name for i, name in _builder_items_shaped(index, call, varying) if i == j), None)
+        return None
     if not isinstance(arg, ast.Call):
         return None
+    if _builder(index, arg) is not None:
+        return next((name for i, name in _builder_items_shaped(index, arg, varying) if i is None), None)
     func = index.aliases.resolve(arg.func)
     if func in _SHAPED_BY_ARGUMENT:
         shape = next((k.value for k in arg.keywords if k.arg in ("shape", "dims")), arg.args[0] if arg.args else None)
@@ -345,3 +449,102 @@ def _moving_name(node: ast.expr | None, varying: set[str], index: ModuleIndex | 
         return node.id if node.id in varying else None
     return next((m for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
                  and (m := _moving_name(child, varying, index)) is not None), None)
+
+
+# Array methods that keep the shape of the array they are called on (``rng.normal(size=...).astype("f4")``).
+_SHAPE_KEEPING_METHODS = frozenset({"astype", "copy"})
+# NumPy random draws whose ``size=`` is the shape of the result: ``np.random.normal(size=(b, n))`` and the
+# methods of a generator bound to ``np.random.default_rng(...)`` / ``np.random.RandomState(...)``.
+_NUMPY_GENERATORS = frozenset({"np.random.default_rng", "np.random.RandomState", "np.random.Generator"})
+
+
+def _builder(index: ModuleIndex, call: ast.Call) -> ast.FunctionDef | None:
+    """The module-level function of this file that ``call`` calls by name, or None."""
+    if not isinstance(call.func, ast.Name):
+        return None
+    return next((f for f in index.tree.body if isinstance(f, ast.FunctionDef) and f.name == call.func.id), None)
+
+
+def _builder_items_shaped(index: ModuleIndex, call: ast.Call, varying: set[str]) -> list[tuple[int | None, str]]:
+    """What a builder of this file (``make_batch(seq_len)``) returns whose shape follows a loop-varying
+    name: (item index of a returned tuple display, or None for the whole value; the loop-varying name
+    bound to the parameter that sets it). A returned array or tensor is shaped by a parameter when it is
+    built with that parameter in its shape (``np.zeros((batch, seq_len, 2))``, ``tf.ones([n, 4])``,
+    ``rng.normal(size=(b, n))``), directly or through a name the builder assigns once and shape-keeping
+    wrappers (``tf.constant(x)``, ``x.astype("float32")``). One level: the builder's own calls are not
+    followed."""
+    helper = _builder(index, call)
+    if helper is None:
+        return []
+    moving = {p: m for p, e in bound_arguments(positional_params(helper), call)
+              if (m := _moving_name(e, varying, index)) is not None}
+    if not moving:
+        return []
+    out: list[tuple[int | None, str]] = []
+    for ret in index.scope_nodes(helper):
+        if not isinstance(ret, ast.Return) or ret.value is None:
+            continue
+        items = list(enumerate(ret.value.elts)) if isinstance(ret.value, ast.Tuple) else [(None, ret.value)]
+        for i, item in items:
+            param = _shaped_by_param(index, item, set(moving), helper)
+            if param is not None:
+                out.append((i, moving[param]))
+        if isinstance(ret.value, ast.Tuple) and out:
+            out.append((None, out[0][1]))  # the tuple handed on whole: one of its items changes shape
+    return out
+
+
+def _shaped_by_param(index: ModuleIndex, expr: ast.expr, params: set[str], scope: ast.FunctionDef,
+                     depth: int = 0) -> str | None:
+    """The parameter of ``scope`` in ``params`` that sets the shape of the array or tensor ``expr``
+    builds, or None."""
+    if depth > 4:
+        return None
+    if isinstance(expr, ast.Name):
+        values = [n.value for n in index.scope_nodes(scope) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+        return _shaped_by_param(index, values[0], params, scope, depth + 1) if len(values) == 1 else None
+    if not isinstance(expr, ast.Call):
+        return None
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr in _SHAPE_KEEPING_METHODS:
+        return _shaped_by_param(index, expr.func.value, params, scope, depth + 1)
+    func = index.aliases.resolve(expr.func)
+    if func in _SHAPE_KEEPING and expr.args:
+        return _shaped_by_param(index, expr.args[0], params, scope, depth + 1)
+    if func in _SHAPED_BY_ARGUMENT:
+        shape = next((k.value for k in expr.keywords if k.arg in ("shape", "dims")), expr.args[0] if expr.args else None)
+        return _moving_name(shape, params, index)
+    size = next((k.value for k in expr.keywords if k.arg == "size"), None)
+    if size is not None and _numpy_random_draw(index, expr, func, scope):
+        return _moving_name(size, params, index)
+    return None
+
+
+def _numpy_random_draw(index: ModuleIndex, call: ast.Call, func: str | None, scope: ast.FunctionDef) -> bool:
+    """``np.random.<draw>(..., size=...)``, or a method of a name ``scope`` binds once to a NumPy
+    generator (``rng = np.random.default_rng(seed)``, then ``rng.normal(size=...)``)."""
+    if func is not None and func.startswith("np.random."):
+        return True
+    if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)):
+        return False
+    name = call.func.value.id
+    values = [n.value for n in index.scope_nodes(scope) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return (len(values) == 1 and isinstance(values[0], ast.Call)
+            and index.aliases.resolve(values[0].func) in _NUMPY_GENERATORS)
+
+
+def _declared_driver(ctx: ModuleContext, call: ast.Call) -> bool:
+    """``call`` of a tf.function of this file is in a function that is compiled only by the
+    jit-compiled declaration (a declared root, or what only declared roots call): calling one of
+    this file's compiled entry points from it shows that it runs as Python on the host, as the
+    declaration's own reading of driver code says (``trainer.train_step(...)`` in a ``fit``
+    loop); the context model records bare-name calls of entry points, not method calls."""
+    func = ctx.index.function_of(call)
+    while func is not None:
+        info = ctx.facts.by_node.get(id(func))
+        if info is not None and info.compiled:
+            if not (info.declared or "(declared jit-compiled)" in info.why):
+                return False
+        func = ctx.index.function_of(func)
+    return True

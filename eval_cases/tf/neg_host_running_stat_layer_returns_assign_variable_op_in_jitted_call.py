@@ -1,0 +1,31 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/88038 (the ordinary form: update the state with `Variable.assign` and return a tensor, the updated mean, so the jit-compiled call returns a value). Running-statistics layer in a jit-compiled model."""
+import tensorflow as tf
+
+
+class RunningMean(tf.keras.layers.Layer):
+    def __init__(self, momentum=0.9, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+
+    def build(self, input_shape):
+        self.mean = self.add_weight(name="mean", shape=input_shape[-1:], initializer="zeros", trainable=False)
+
+    def call(self, x):
+        new_mean = self.momentum * self.mean + (1.0 - self.momentum) * tf.reduce_mean(x, axis=0)
+        self.mean.assign(new_mean)
+        return x - new_mean
+
+
+class Tracker(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.stats = RunningMean()
+
+    @tf.function(jit_compile=True)
+    def call(self, x):
+        return self.stats(x)
+
+
+# --- oracle ---
+def ENTRY():
+    return Tracker(), (tf.reshape(tf.range(12, dtype=tf.float32), [3, 4]),)

@@ -1,0 +1,48 @@
+"""Source: https://github.com/tensorflow/tensorflow/issues/28317 ("XLA missing [ op: Unique ] for most optimizers": the gradient of an embedding lookup is an `IndexedSlices`, and the v1 optimizers other than plain SGD sum duplicate indices with `_deduplicate_indexed_slices`, which calls `tf.unique`; `Unique` has no XLA kernel, so a compiled training step with Adam fails). Here a next-item recommender trained with `tf.compat.v1.train.AdamOptimizer` in a jit-compiled step. Written as the failing case; does not reproduce on TF 2.21 CPU (the step with `IndexedSlices` gradients and the v1 Adam optimizer compiles and matches eager execution), so it is a negative."""
+import tensorflow as tf
+
+NUM_ITEMS = 40
+DIM = 8
+
+
+class NextItemModel(tf.Module):
+    def __init__(self):
+        super().__init__()
+        init = tf.random.stateless_normal([NUM_ITEMS, DIM], seed=[1, 2]) * 0.1
+        self.item_embeddings = tf.Variable(init, name="item_embeddings")
+        self.output_bias = tf.Variable(tf.zeros([NUM_ITEMS]), name="output_bias")
+
+    def __call__(self, history):
+        session = tf.reduce_mean(tf.gather(self.item_embeddings, history), axis=1)
+        return tf.matmul(session, self.item_embeddings, transpose_b=True) + self.output_bias
+
+
+class Trainer:
+    def __init__(self):
+        self.model = NextItemModel()
+        self.optimizer = tf.compat.v1.train.AdamOptimizer(1e-2)
+        self.variables = [self.model.item_embeddings, self.model.output_bias]
+        # create the slots eagerly, outside the compiled step
+        zeros = [tf.zeros_like(v) for v in self.variables]
+        self.optimizer.apply_gradients(zip(zeros, self.variables))
+
+    @tf.function(jit_compile=True)
+    def train_step(self, history, next_item):
+        with tf.GradientTape() as tape:
+            logits = self.model(history)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(next_item, logits))
+        grads = tape.gradient(loss, self.variables)
+        self.optimizer.apply_gradients(zip(grads, self.variables))
+        return loss
+
+
+# --- oracle ---
+_KEEP = []
+WRAP = False
+
+
+def ENTRY():
+    t = Trainer()
+    _KEEP.append(t)
+    history = tf.constant([[1, 5, 5, 9], [3, 3, 7, 2]])
+    return t.train_step, (history, tf.constant([4, 11]))
