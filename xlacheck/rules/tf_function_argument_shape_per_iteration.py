@@ -512,7 +512,8 @@ def _shaped_by_param(index: ModuleIndex, expr: ast.expr, params: set[str], scope
     if func in _SHAPE_KEEPING and expr.args:
         return _shaped_by_param(index, expr.args[0], params, scope, depth + 1)
     if func in _SHAPED_BY_ARGUMENT:
-        shape = next((k.value for k in expr.keywords if k.arg in ("shape", "dims")), expr.args[0] if expr.args else None)
+        shape = next((k.value for k in expr.keywords if k.arg in ("shape", "dims")),
+                     expr.args[0] if expr.args else None)
         return _moving_name(shape, params, index)
     size = next((k.value for k in expr.keywords if k.arg == "size"), None)
     if size is not None and _numpy_random_draw(index, expr, func, scope):
