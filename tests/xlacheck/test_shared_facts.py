@@ -58,6 +58,7 @@ def test_creation_guard_either_branch() -> None:
     ("weights is not None", False),  # a parameter: a new value every call (review18: any `is` counted)
     ("local is None", False),  # bound in the function: None again on every call
     ("self.v is other", False),  # no None test
+    ("weights is None", True),  # fills an argument the caller left out: the caller decides (tf-addons crf)
 ])
 def test_creation_guard_is_on_state_that_outlives_the_call(test: str, guard: bool) -> None:
     func = ast.parse(textwrap.dedent(f"""

@@ -268,9 +268,44 @@ def _state_owners(func: ast.AST) -> frozenset[str]:
     return frozenset({"self", "cls"} | declared | (used - bound))
 
 
+def _none_default_params(func: ast.AST) -> frozenset[str]:
+    """Parameters of ``func`` whose default is ``None``."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return frozenset()
+    args = func.args
+    positional = (*args.posonlyargs, *args.args)
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+             *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
+    return frozenset(a.arg for a, d in pairs if _is_none(d))
+
+
+def _fills_left_out_argument(test: ast.expr, params: frozenset[str]) -> ast.cmpop | None:
+    """``p is None`` / ``p is not None`` on a parameter ``p`` that defaults to None: the op, else None."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(test.left, ast.Name) and test.left.id in params and _is_none(test.comparators[0])):
+        return test.ops[0]
+    return None
+
+
 def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
     """``node`` sits in a branch of an ``if`` of ``func`` whose test is a singleton guard
-    (:func:`is_creation_guard`): what it builds is built once, on the first call (or trace)."""
+    (:func:`is_creation_guard`): what it builds is built once, on the first call (or trace); or in the
+    branch that fills an optional argument the caller left out (``if transition_params is None:``
+    with a None default): whether it runs at all is the caller's choice, which this function cannot see
+    (tensorflow-addons' ``crf_log_likelihood``, whose Keras wrapper always passes its kernel). The
+    branch a passed argument takes (``if weights is not None:``) runs on every such call."""
     owners = _state_owners(func)
-    return any(isinstance(n, ast.If) and is_creation_guard(n.test, owners)
-               and any(sub is node for branch in n.body + n.orelse for sub in walk(branch)) for n in walk(func))
+    optional = _none_default_params(func)
+
+    def inside(branch: list[ast.stmt]) -> bool:
+        return any(sub is node for stmt in branch for sub in walk(stmt))
+
+    for n in walk(func):
+        if not isinstance(n, ast.If):
+            continue
+        if is_creation_guard(n.test, owners) and (inside(n.body) or inside(n.orelse)):
+            return True
+        op = _fills_left_out_argument(n.test, optional)
+        if op is not None and inside(n.body if isinstance(op, ast.Is) else n.orelse):
+            return True
+    return False
