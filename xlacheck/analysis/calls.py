@@ -240,7 +240,7 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
     not, not dunders, with a parameter of literal default)."""
     calls: dict[str, list[CallShape]] = {}
     callee_ids: set[int] = set()
-    bound: dict[int, ast.expr] = {}  # id(call) -> the one plain target its result is assigned to
+    bound: dict[int, ast.Name | ast.Attribute] = {}  # id(call) -> the one plain target its result is assigned to
     for n in walk(tree):
         if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Call):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
