@@ -9,7 +9,10 @@ default (``tol=None``) that no call passes (no keyword, no positional argument t
 literal; :func:`literal_test` then decides ``if tol is not None:`` / ``if p:`` / ``if mode == "cpu":``
 on it. Private names are a convention, not a fence: a module that imports ``_f`` and passes other
 literals is not seen (a single-file fact; decorated functions are left out, since a decorator may call
-its function with arguments of its own).
+its function with arguments of its own, but for decorators that pass the caller's arguments through:
+``@torch.no_grad()``, ``@functools.lru_cache``). Across the project (:func:`project_literals`) an
+``nn.Module``'s ``forward`` counts the calls of its instances where every instance is bound to one name
+that is only called (``self.encoder = Encoder()`` ... ``self.encoder(x)``).
 A branch that can never run is code the project never runs (docs/real-code-judgments-11.md:
 the only caller of ``RouterSinkhorn._sinkhorn`` does not pass ``tol``, so its ``float(error)`` check
 never reads the device). A parameter the function rebinds is left out.
@@ -166,17 +169,23 @@ class CallIndex:
     other: frozenset[str] = frozenset()
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     candidates: tuple[Candidate, ...] = ()
+    # per callee name, the name each call's result is bound to ("" where it is not one plain
+    # ``x = C(...)``/``self.x = C(...)``); and ``other`` less the targets of those bindings
+    binds: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    loads: frozenset[str] = frozenset()
 
     def to_json(self) -> list[object]:
         return [[[n, [c.to_json() for c in cs]] for n, cs in self.calls], sorted(self.other),
-                [[n, list(b)] for n, b in self.classes], [c.to_json() for c in self.candidates]]
+                [[n, list(b)] for n, b in self.classes], [c.to_json() for c in self.candidates],
+                [[n, list(b)] for n, b in self.binds], sorted(self.loads)]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> CallIndex:
-        calls, other, classes, candidates = data
+        calls, other, classes, candidates, binds, loads = data
         return cls(tuple((str(n), tuple(CallShape.from_json(c) for c in cs)) for n, cs in calls),
                    frozenset(str(o) for o in other), tuple((str(n), tuple(str(x) for x in b)) for n, b in classes),
-                   tuple(Candidate.from_json(c) for c in candidates))
+                   tuple(Candidate.from_json(c) for c in candidates),
+                   tuple((str(n), tuple(str(x) for x in b)) for n, b in binds), frozenset(str(o) for o in loads))
 
 
 def _base_name(b: ast.expr) -> str:
@@ -195,10 +204,34 @@ def _literal_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[
     return [(p, index.get(p, -1), _literal(d)) for p, d in pairs if p not in rebound]
 
 
+# decorators that call the function with the caller's own arguments, unchanged (grad-mode and autocast
+# contexts, TorchScript markers, memoising caches, compiler opt-outs); spelled as written, with or
+# without the call (``@torch.no_grad()``, ``@torch.no_grad``)
+_PASS_THROUGH_DECORATORS = frozenset({
+    *(f"{m}.{n}" for m in ("torch", "torch.autograd", "torch.autograd.grad_mode")
+      for n in ("no_grad", "enable_grad", "inference_mode")),
+    "no_grad", "enable_grad", "inference_mode", "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast",
+    "torch.jit.ignore", "torch.jit.unused", "torch.jit.export", "torch.compiler.disable", "torch._dynamo.disable",
+    "functools.cache", "functools.lru_cache", "lru_cache", "staticmethod", "classmethod"})
+
+
+def _spelled(e: ast.expr) -> str:
+    """``a.b.c`` of a name or attribute chain; "" for anything else."""
+    parts: list[str] = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name):
+        return ""
+    return ".".join([e.id, *reversed(parts)])
+
+
 def _plainly_decorated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """No decorator but ``staticmethod``/``classmethod``: other decorators may call it with arguments of
-    their own."""
-    return all(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
+    """No decorator but those that pass the caller's arguments through unchanged
+    (:data:`_PASS_THROUGH_DECORATORS`: ``staticmethod``, ``@torch.no_grad()``, ``@functools.lru_cache``):
+    other decorators may call it with arguments of their own."""
+    return all(_spelled(d.func if isinstance(d, ast.Call) else d) in _PASS_THROUGH_DECORATORS
+               for d in node.decorator_list)
 
 
 def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> CallIndex:
@@ -207,6 +240,13 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
     not, not dunders, with a parameter of literal default)."""
     calls: dict[str, list[CallShape]] = {}
     callee_ids: set[int] = set()
+    bound: dict[int, ast.Name | ast.Attribute] = {}  # id(call) -> the one plain target its result is assigned to
+    for n in walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Call):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if len(targets) == 1 and isinstance(targets[0], (ast.Name, ast.Attribute)):
+                bound[id(n.value)] = targets[0]
+    binds: dict[str, list[str]] = {}
     for n in walk(tree):
         if isinstance(n, ast.Call):
             f = n.func
@@ -214,10 +254,22 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
             if name is not None:
                 calls.setdefault(name, []).append(CallShape.of(n))
                 callee_ids.add(id(f))
+                target = bound.get(id(n))
+                binds.setdefault(name, []).append(
+                    "" if target is None else target.id if isinstance(target, ast.Name) else target.attr)
+    not_loads = {id(t) for t in bound.values()}
+    # `super(Cls, self)`: the class named for the method lookup, not handed on
+    not_loads |= {id(n.args[0]) for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    and n.func.id == "super" and n.args}
     other: set[str] = set()
+    loads: set[str] = set()
     for n in walk(tree):
         if id(n) in callee_ids:
             continue
+        if isinstance(n, (ast.Name, ast.Attribute)) and id(n) not in not_loads:
+            loads.add(n.id if isinstance(n, ast.Name) else n.attr)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+            loads.add(n.value)
         if isinstance(n, ast.Name):
             other.add(n.id)
         elif isinstance(n, ast.Attribute):
@@ -226,6 +278,7 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
             other.add(n.value)
         elif isinstance(n, ast.alias) and n.asname is not None and n.asname != n.name.rsplit(".", 1)[-1]:
             other.add(n.name.rsplit(".", 1)[-1])  # `import f as g`: its calls are spelled g(...), not seen as f's
+            loads.add(n.name.rsplit(".", 1)[-1])
     classes = tuple((c.name, tuple(_base_name(b) for b in c.bases)) for c in tree.body if isinstance(c, ast.ClassDef))
     candidates: list[Candidate] = []
     for info in functions:
@@ -243,7 +296,7 @@ def index_calls(tree: ast.Module, functions: Iterable[FunctionInfo] = ()) -> Cal
         shift = 1 if info.cls is not None and not _is_static(node) else 0
         candidates.append(Candidate(qualname, info.name, shift, tuple(params), bases))
     return CallIndex(tuple((n, tuple(cs)) for n, cs in sorted(calls.items())), frozenset(other), classes,
-                     tuple(candidates))
+                     tuple(candidates), tuple((n, tuple(b)) for n, b in sorted(binds.items())), frozenset(loads))
 
 
 def _fixed(sites: Iterable[CallShape], index: int, shift: int, default: object, param: str) -> object:
@@ -290,13 +343,19 @@ def project_literals(indexes: Mapping[str, CallIndex]) -> dict[str, dict[str, di
     spelled name, so every same-named function's calls count for each: more calls, fewer facts."""
     calls: dict[str, list[CallShape]] = {}
     other: set[str] = set()
+    loads: set[str] = set()
     bases: dict[str, list[tuple[str, ...]]] = {}
+    binds: dict[str, list[str]] = {}
     for ix in indexes.values():
         for name, shapes in ix.calls:
             calls.setdefault(name, []).extend(shapes)
         other |= ix.other
+        loads |= ix.loads
         for name, b in ix.classes:
             bases.setdefault(name, []).append(b)
+        for name, names in ix.binds:
+            binds.setdefault(name, []).extend(names)
+    subclassed = {b for defs in bases.values() for d in defs for b in d}
     closed: dict[str, bool] = {}
 
     def is_closed(name: str, seen: frozenset[str] = frozenset()) -> bool:
@@ -308,16 +367,36 @@ def project_literals(indexes: Mapping[str, CallIndex]) -> dict[str, dict[str, di
             closed[name] = all(is_closed(b, seen | {name}) for defs in bases[name] for b in defs)
         return closed[name]
 
+    def forward_sites(cand: Candidate) -> list[CallShape] | None:
+        """The calls that run an ``nn.Module`` class's ``forward``: its instances' calls, where every
+        instance the project builds is bound to one name (``self.enc = Enc(...)``) that is used only as
+        a callee (``self.enc(x)``; never read otherwise: handed on, wrapped, its attributes read), the
+        class is named nowhere else and nothing subclasses it; plus explicit ``.forward(...)`` calls.
+        None when the project does not show them all."""
+        cls = cand.qualname.split(".", 1)[0]
+        names = binds.get(cls, [])
+        if (cand.bases is None or cls in loads or cls in subclassed or not names or "" in names
+                or any(n in loads or n == cls for n in names)):
+            return None
+        sites = [c for n in set(names) for c in calls.get(n, [])] + calls.get("forward", [])
+        return sites or None
+
     out: dict[str, dict[str, dict[str, object]]] = {}
     for path, ix in indexes.items():
         for cand in ix.candidates:
-            if cand.name in other or not calls.get(cand.name):
+            sites = calls.get(cand.name)
+            if cand.name == "forward" and cand.bases is not None and all(is_closed(b) for b in cand.bases):
+                sites = forward_sites(cand)
+                if not sites:
+                    continue
+            elif cand.name in other or not sites:
                 continue
-            if cand.bases is not None and (cand.name in _module_methods() or not all(is_closed(b) for b in cand.bases)):
+            elif cand.bases is not None and (cand.name in _module_methods()
+                                             or not all(is_closed(b) for b in cand.bases)):
                 continue
             known = {}
             for param, index, default in cand.params:
-                value = _fixed(calls[cand.name], index, cand.shift, default, param)
+                value = _fixed(sites, index, cand.shift, default, param)
                 if value is not _UNKNOWN and value is not _UNSET:
                     known[param] = value
             if known:

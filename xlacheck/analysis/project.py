@@ -328,6 +328,24 @@ _MAIN_GUARD = re.compile(r"__name__\s*==\s*['\"]__main__['\"]|['\"]__main__['\"]
 _TOP_CALL = re.compile(r"^[A-Za-z_][\w.]*\(", re.M)  # a statement at column 0 that calls: the file runs as a script
 
 
+# a script that traces or exports a model (ONNX, TorchScript tracing, torch.export, AWS Neuron): the
+# model's code runs once, while it is traced, and the compiled artefact runs elsewhere, not per step
+_EXPORTS = re.compile(r"\b(?:onnx\.export|onnx\.dynamo_export|jit\.trace|jit\.trace_module|torch_neuronx\.trace|"
+                      r"torch\.export\.export|export_for_training|parallel_model_trace)\s*\(")
+# ... unless it also trains or runs on XLA itself (a training script that exports at the end)
+_STEPS_TOO = re.compile(r"\.backward\(|\boptimizer\.step\(|\bopt\.step\(|\bmark_step\b|\btorch_xla\b|"
+                        r"\bxla_device\b|\bfit\(")
+
+
+def _exports_only(path: str, text: str) -> bool:
+    """A ``.py`` script (:func:`_runs_as_script`) that traces or exports a model and neither trains nor
+    runs on XLA: what only such scripts import runs once, at trace or export time (F5-TTS's
+    ``export_vocoder_to_onnx.py`` and the STFT module it alone imports; a Neuron ``compile_*.py`` that
+    ``torch_neuronx.trace``s the modules of a helper it alone imports)."""
+    return (path.endswith(".py") and _EXPORTS.search(text) is not None and _STEPS_TOO.search(text) is None
+            and _runs_as_script(text))
+
+
 def _runs_as_script(text: str) -> bool:
     """Module-level code that does work when the file runs: a ``__main__`` block, a call statement
     at column 0, or, nested in module-level ``if``/``with``/``try`` blocks, a call statement or a
@@ -562,9 +580,12 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
     imports: list[tuple[tuple[str, ...], str]] = []  # (what an import statement names, the importing file)
     wanted = {os.path.abspath(p) for p in candidates}
     read = {"py": 0, "other": 0}  # what the fact rests on, for the reason the run shows
+    exporters: set[str] = set()  # files that only trace or export a model (_exports_only)
     for path, text in texts:
         path = os.path.abspath(path)
         read["py" if path.endswith(".py") else "other"] += 1
+        if _exports_only(path, text):
+            exporters.add(path)
         if path in wanted:
             own[path] = text
         if is_test_file(os.path.relpath(path, root)):
@@ -625,12 +646,17 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
         if any(parts[i:i + len(d)] == d for d in dynamic for i in range(len(parts) - len(d))):
             continue
         suffixes = [parts[i:] for i in range(len(parts))]
-        if any(named_by.get(s, set()) - {full} for s in suffixes):
-            continue
         rel = "/".join(parts) + ".py"
         tails = {base, rel}
         tails |= {"/".join(parts[i:]) + ".py" for i in range(len(parts))}
-        if any(scripts.get(t, set()) - {full} for t in tails):
+        reach = set().union(*(named_by.get(s, set()) for s in suffixes), *(scripts.get(t, set()) for t in tails))
+        reach.discard(full)
+        if reach and reach <= exporters:
+            out[path] = ("only scripts that trace or export a model import or name this module ("
+                         + ", ".join(sorted(os.path.relpath(r, root) for r in reach)[:3])
+                         + "): its code runs once, while the model is traced or exported, not per step")
+            continue
+        if reach:
             continue
         out[path] = ("no file of the project imports or names this module, and it does not run as a script "
                      f"(checked {read['py']} .py files and {read['other']} config and other files under {root})")

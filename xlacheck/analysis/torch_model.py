@@ -130,6 +130,34 @@ _MULTI_OUTPUT_LAYERS = frozenset({"RNN", "LSTM", "GRU", "MultiheadAttention", "S
                                   "Identity"})
 _STEP_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad"})
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode"})
+# grad-mode context managers/decorators and the parameter that sets the mode (None: the mode is fixed)
+_GRAD_MODES = {f"{module}.{name}": param for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")
+               for name, param in (("no_grad", None), ("enable_grad", None), ("inference_mode", "mode"),
+                                   ("set_grad_enabled", "mode"))}
+
+
+def grad_disabled(node: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool | None:
+    """Whether a ``with`` item or a decorator turns autograd off (True), on (False) or leaves it as it
+    is (None: not a grad-mode manager, or a mode that is not a literal). ``torch.no_grad()`` and
+    ``torch.inference_mode()`` turn it off; ``torch.enable_grad()``, ``torch.inference_mode(False)``
+    (``mode=False``: leaving inference mode turns grad mode on, even inside ``no_grad``; measured,
+    torch 2.9) and ``torch.set_grad_enabled(True)`` turn it on; ``torch.set_grad_enabled(False)`` off."""
+    call = node if isinstance(node, ast.Call) else None
+    name = resolve(call.func if call is not None else node)
+    if name not in _GRAD_MODES:
+        return None
+    short = name.rsplit(".", 1)[1]
+    if short in ("no_grad", "enable_grad"):
+        return short == "no_grad"
+    param = _GRAD_MODES[name]
+    arg: ast.expr | None = None
+    if call is not None:
+        arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
+    if arg is None:  # inference_mode() / @inference_mode: on; set_grad_enabled needs its mode
+        return True if short == "inference_mode" else None
+    if not isinstance(arg, ast.Constant) or not isinstance(arg.value, bool):
+        return None
+    return arg.value if short == "inference_mode" else not arg.value
 # methods that run a model's forward whatever the receiver (``model.generate(...)``, ``layer.forward(x)``)
 _FORWARD_METHODS = frozenset({"forward", "generate", "__call__"})
 # methods of a module (or of what holds it) that run no forward: moves, registration, bookkeeping
@@ -2286,7 +2314,7 @@ class _Walker:
         self.periodic = 0  # inside `if step % n == 0:` blocks
         self.setup = False  # the statements of a callee only a set-up phase calls (Step.setup)
         self.loops = 0  # inside a loop of the function walked
-        self.no_grad = 0  # inside `with torch.no_grad():` or a function decorated with it
+        self.no_grad = 0  # 1 where autograd is off (:func:`grad_disabled`: `with torch.no_grad():`, a decorator)
         self.bool_names: set[str] = set()  # assigned once and passed where torch takes only a bool tensor
         # names bound to a test whose value on the XLA device is known (``is_tpu = x.device.type == "xla"``)
         self.on_xla: dict[str, bool] = {}
@@ -2310,9 +2338,11 @@ class _Walker:
             self.active.append(whole[0])
             self.periodic += whole[0].periodic
             self.setup = whole[0].setup
-        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                self.b.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD for d in owner.decorator_list):
-            self.no_grad += 1
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in owner.decorator_list:
+                off = grad_disabled(d, self.b.resolve)
+                if off is not None:
+                    self.no_grad = int(off)
         self.block(body)
 
     # statements
@@ -2417,11 +2447,13 @@ class _Walker:
                 v = self.expr(item.context_expr)
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, 0 if not v & LOADER else v, None)
-            off = int(any(isinstance(i.context_expr, ast.Call) and self.b.resolve(i.context_expr.func) in _NO_GRAD
-                          for i in s.items))
-            self.no_grad += off
+            outer = self.no_grad
+            for item in s.items:
+                off = grad_disabled(item.context_expr, self.b.resolve) if isinstance(item.context_expr, ast.Call) else None
+                if off is not None:
+                    self.no_grad = int(off)
             self.block(s.body)
-            self.no_grad -= off
+            self.no_grad = outer
         elif isinstance(s, ast.Try):
             self.block(s.body)
             for h in s.handlers:

@@ -554,6 +554,11 @@ class TorchOpWithoutLowering(ModuleRule):
                 "        probs = torch.softmax(model(ids)[:, -1], -1)\n        nxt = torch.multinomial(probs, 1)\n"
                 "        ids = torch.cat([ids, nxt], 1)\n        torch_xla.sync()\n    return ids\n"),
         Example("import torch\ndef stats(x):\n    return torch.median(x)\n"),
+        # `set_grad_enabled(False)` turns autograd off as `no_grad()` does: no backward runs for the op
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        h = model(x)\n        with torch.set_grad_enabled(False):\n"
+                "            g = F.glu(h)\n        loss = (h * g).sum()\n        loss.backward()\n        opt.step()\n"
+                "        torch_xla.sync()\n"),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\ndef sample(model, ids, steps):\n    for _ in range(steps):\n"
@@ -592,6 +597,17 @@ class TorchOpWithoutLowering(ModuleRule):
                     (6, 18, "`tensor.scatter_reduce(include_self=False, reduce='amax')` has no XLA lowering in "
                             "torch_xla 2.9.0 (aten::scatter_reduce.two; with `include_self=True` it lowers): it runs "
                             "on the CPU, with a transfer each way, inside the step"),
+                )),
+        # `inference_mode(mode=False)` leaves inference mode and turns grad mode ON, even inside `no_grad()`
+        # (torch 2.9: `torch.is_grad_enabled()` is True there): the backward of `F.glu` runs
+        Example("import torch\nimport torch.nn.functional as F\nimport torch_xla\ndef train(model, loader, opt):\n"
+                "    for x, y in loader:\n        h = model(x)\n        with torch.no_grad():\n"
+                "            with torch.inference_mode(mode=False):\n                g = F.glu(h)\n"
+                "        loss = g.sum()\n        loss.backward()\n        opt.step()\n        torch_xla.sync()\n",
+                expected=(
+                    (9, 21, "`torch.nn.functional.glu` lowers but its backward has no XLA lowering in torch_xla "
+                            "2.9.0 (aten::glu_backward): in this training step the gradient runs on the CPU, with a "
+                            "transfer each way"),
                 )),
     )
 
