@@ -2449,7 +2449,8 @@ class _Walker:
                     self.bind(item.optional_vars, 0 if not v & LOADER else v, None)
             outer = self.no_grad
             for item in s.items:
-                off = grad_disabled(item.context_expr, self.b.resolve) if isinstance(item.context_expr, ast.Call) else None
+                call = isinstance(item.context_expr, ast.Call)
+                off = grad_disabled(item.context_expr, self.b.resolve) if call else None
                 if off is not None:
                     self.no_grad = int(off)
             self.block(s.body)
