@@ -79,6 +79,8 @@ def _found(root: Path, files: dict[str, str], run: Path | None = None) -> list[t
     ({"pyproject.toml": '[tool.poetry.dependencies]\ntensorflow = "2.11.0"\n'}, False),
     ({"setup.py": "from setuptools import setup\nREQ = ['tensorflow>=2.16']\nsetup(install_requires=REQ)\n"}, True),
     ({"setup.py": "from setuptools import setup\nsetup(install_requires=['tensorflow-gpu==2.4.1'])\n"}, False),
+    ({"setup.py": "from setuptools import setup\nsetup(extras_require={'tf': ['tensorflow>=2.7,<=2.11']})\n"}, False),
+    ({"pyproject.toml": '[project]\nname = "p"\n[project.optional-dependencies]\ntf = ["tensorflow>=2.18"]\n'}, True),
     ({"setup.cfg": "[options]\ninstall_requires =\n    numpy\n    tensorflow>=2.16\n"}, True),
     ({"setup.cfg": "[options]\ninstall_requires =\n    tensorflow==2.9.*\n"}, False),
     ({"environment.yml": "dependencies:\n  - python=3.11\n  - pip:\n    - tensorflow==2.19.0\n"}, True),

@@ -15,7 +15,7 @@ loader routes it to ``keras._tf_keras.keras`` when the installed ``keras`` is 3.
 ``jit_compile=True``.
 
 :func:`keras_generation` answers from what a project declares (requirements*.txt, setup.py and
-setup.cfg ``install_requires``, pyproject ``[project]`` and poetry dependencies, conda
+setup.cfg ``install_requires`` and extras, pyproject ``[project]`` dependencies and extras, poetry, conda
 environment files, Dockerfile base images and ``pip install`` lines) and from its code (an import
 of ``tf_keras``, ``TF_USE_LEGACY_KERAS``, APIs only one generation has), with a third answer,
 unknown. Versions are read by ``packaging`` (PEP 440/508); nothing imports TensorFlow.
@@ -109,7 +109,8 @@ def is_declaration_file(path: str) -> bool:
 
 
 def declarations(path: str, text: str, source: str) -> tuple[Declared, ...]:
-    """The TensorFlow and Keras packages one declaration file installs."""
+    """The TensorFlow and Keras packages one declaration file installs, or offers as an extra (a library's
+    ``pip install pkg[tensorflow]``: the versions it supports)."""
     base = os.path.basename(path)
     if base.endswith(".txt"):
         reqs = _requirement_lines(text.splitlines())
@@ -161,16 +162,19 @@ def _setup_py(text: str) -> list[tuple[str, str]]:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     lists[target.id] = strings
+    def strings(value: ast.expr) -> list[str]:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return lists.get(value.id, []) if isinstance(value, ast.Name) else []
+
     found: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             for kw in node.keywords:
-                if kw.arg != "install_requires":
-                    continue
-                if isinstance(kw.value, (ast.List, ast.Tuple)):
-                    found += [e.value for e in kw.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-                elif isinstance(kw.value, ast.Name):
-                    found += lists.get(kw.value.id, [])
+                if kw.arg == "install_requires":
+                    found += strings(kw.value)
+                elif kw.arg == "extras_require" and isinstance(kw.value, ast.Dict):
+                    found += [r for v in kw.value.values for r in strings(v)]  # `pip install pkg[tensorflow]`
     return list(_requirement_lines(found))
 
 
@@ -180,7 +184,10 @@ def _setup_cfg(text: str) -> list[tuple[str, str]]:
         parser.read_string(text)
     except configparser.Error:
         return []
-    return list(_requirement_lines(parser.get("options", "install_requires", fallback="").splitlines()))
+    lines = parser.get("options", "install_requires", fallback="").splitlines()
+    if parser.has_section("options.extras_require"):
+        lines += [line for _, value in parser.items("options.extras_require") for line in value.splitlines()]
+    return list(_requirement_lines(lines))
 
 
 def _pyproject(text: str) -> list[tuple[str, str]]:
@@ -196,7 +203,11 @@ def _pyproject(text: str) -> list[tuple[str, str]]:
     except (tomllib.TOMLDecodeError, UnicodeError):
         return []
     project = data.get("project", {})
-    out = list(_requirement_lines(project.get("dependencies", []) if isinstance(project, dict) else []))
+    project = project if isinstance(project, dict) else {}
+    out = list(_requirement_lines(r for r in project.get("dependencies", []) if isinstance(r, str)))
+    extras = project.get("optional-dependencies", {})
+    for reqs in extras.values() if isinstance(extras, dict) else ():
+        out += _requirement_lines(r for r in reqs if isinstance(r, str)) if isinstance(reqs, list) else []
     poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {})
     for name, value in poetry.items() if isinstance(poetry, dict) else ():
         spec = value.get("version", "") if isinstance(value, dict) else value
