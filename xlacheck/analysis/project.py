@@ -700,8 +700,9 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
                        cache: ResultCache | None = None) -> dict[str, str]:
     """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of their
     project reaches: why. The project is the run's :func:`project_root`, or where that holds no project marker, the
-    file's outermost folder under it with one (:func:`_own_root`). A file of it (code or notebook) that names a
-    compiled entry (:data:`_TF_XLA_ENTRY`, Keras 3 ``fit``) reaches itself and what it imports, through the
+    file's outermost folder under it with one, or the nearest folder above it with one (:func:`_own_root`). A file
+    of it (code or notebook) that names a compiled entry (:data:`_TF_XLA_ENTRY`; Keras ``fit`` where the project
+    runs Keras 3, :func:`~xlacheck.analysis.keras_version.fit_is_xla_entry`) reaches itself and what it imports, through the
     project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs its ``__init__``,
     and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches every module
     below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches every file,
@@ -726,7 +727,8 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
         full = os.path.abspath(p)
         if reached is not None and full not in reached:
             out[p] = (f"no compiled entry reaches it: no file of the project ({os.path.basename(own) or own}) "
-                      "that runs TensorFlow under XLA (jit_compile, a TPU strategy, Keras 3 fit) imports this "
+                      "that runs TensorFlow under XLA (jit_compile, a TPU strategy, Keras fit where the project "
+                      "runs Keras 3) imports this "
                       "module, so its Keras methods and tf.functions are traced at most, never XLA-compiled")
     return out
 
