@@ -112,6 +112,7 @@ def declarations(path: str, text: str, source: str) -> tuple[Declared, ...]:
     """The TensorFlow and Keras packages one declaration file installs, or offers as an extra (a library's
     ``pip install pkg[tensorflow]``: the versions it supports)."""
     base = os.path.basename(path)
+    reqs: Iterable[tuple[str, str]]
     if base.endswith(".txt"):
         reqs = _requirement_lines(text.splitlines())
     elif base == "setup.py":
@@ -162,19 +163,19 @@ def _setup_py(text: str) -> list[tuple[str, str]]:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     lists[target.id] = strings
-    def strings(value: ast.expr) -> list[str]:
+    def literal(value: ast.expr) -> list[str]:
         if isinstance(value, (ast.List, ast.Tuple)):
             return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
         return lists.get(value.id, []) if isinstance(value, ast.Name) else []
 
     found: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            for kw in node.keywords:
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call):
+            for kw in call.keywords:
                 if kw.arg == "install_requires":
-                    found += strings(kw.value)
+                    found += literal(kw.value)
                 elif kw.arg == "extras_require" and isinstance(kw.value, ast.Dict):
-                    found += [r for v in kw.value.values for r in strings(v)]  # `pip install pkg[tensorflow]`
+                    found += [r for v in kw.value.values for r in literal(v)]  # `pip install pkg[tensorflow]`
     return list(_requirement_lines(found))
 
 
