@@ -99,6 +99,10 @@ def test_legacy_keras_set_anywhere_in_the_project_makes_it_keras_2(tmp_path: Pat
     keras3 = {"requirements.txt": "tensorflow>=2.16\n", "train.py": TF_KERAS_FIT}
     assert _found(tmp_path / "a", keras3) == KEPT
     assert _found(tmp_path / "b", {**keras3, "run.sh": "export TF_USE_LEGACY_KERAS=1\npython train.py\n"}) == []
+    python_env = 'import os\n\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n'
+    assert _found(tmp_path / "d", {**keras3, "pkg/__init__.py": python_env}) == []
+    advice = 'raise ImportError("set the environment variable TF_USE_LEGACY_KERAS=1 to fix")\n'
+    assert _found(tmp_path / "e", {**keras3, "pkg/compat.py": advice}) == KEPT
     legacy_import = TF_KERAS_FIT.replace("import tensorflow as tf\n", "import tensorflow as tf\nimport tf_keras\n")
     assert _found(tmp_path / "c", {**keras3, "train.py": legacy_import}) == []
 
@@ -175,5 +179,8 @@ def test_declarations_keep_only_tensorflow_and_keras_and_say_why(tmp_path: Path)
                               {folder: list(declarations("requirements.txt", text, "requirements.txt"))}, None)
     assert answer.generation is KerasGeneration.UNKNOWN
     assert "tensorflow-gpu==2.4.1 (requirements.txt)" in answer.why
+    legacy = [Declared("tensorflow", ">=2.17,<3", "pyproject.toml"), Declared("tf-keras", ">=2.17", "pyproject.toml")]
+    both = keras_generation(str(tmp_path / "train.py"), "import tensorflow as tf\n", folder, {folder: legacy}, None)
+    assert both.generation is KerasGeneration.KERAS_2  # the project installs tf-keras to run tf.keras on TF 2.17
     ops = keras_generation(str(tmp_path / "train.py"), "from keras import ops\n", folder, {}, None)
     assert ops.generation is KerasGeneration.KERAS_3

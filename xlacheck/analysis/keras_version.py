@@ -85,7 +85,12 @@ _KERAS2_CODE = re.compile(
     r"|\b(?:tf|tensorflow)\.compat\.v1\.keras\b|\bkeras\.utils\.multi_gpu_model\b", re.M)
 _KERAS3_CODE = re.compile(r"\bkeras\.ops\b|^[ \t]*from[ \t]+keras[ \t]+import[ \t]+[^\n]*\bops\b|\bkeras_core\b"
                           r"|\bkeras\.config\.set_backend\b|\bKERAS_BACKEND\b", re.M)
-_LEGACY_ENV = re.compile(r"\bTF_USE_LEGACY_KERAS\W{0,6}(?:1|[Tt]rue)\b")
+# TF_USE_LEGACY_KERAS set true: in Python through os.environ, in a script, Dockerfile or config at a line's
+# start (``export``, ``ENV``, a YAML key, ``TF_USE_LEGACY_KERAS=1 python train.py``); not a message that
+# advises it ("set the environment variable TF_USE_LEGACY_KERAS=1 to fix")
+_LEGACY_ENV = re.compile(r"\benviron\b[^\n]*\bTF_USE_LEGACY_KERAS\W{0,6}(?:1|[Tt]rue)\b"
+                         r"|^[ \t]*(?:export[ \t]+|ENV[ \t]+|-[ \t]+)?[\"']?TF_USE_LEGACY_KERAS[\"']?[ \t]*[=: ][ \t]*"
+                         r"[\"']?(?:1|[Tt]rue)\b", re.M)
 
 # a file that trains a Keras model with ``fit`` (any Keras: ``import keras``, ``tf.keras``)
 _FIT_CALL = re.compile(r"\.fit\(")
@@ -321,8 +326,9 @@ def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Seq
         if decls:
             gens = {_generation_of(d) for d in decls}
             named = ", ".join(sorted({f"{d.package}{d.specifier} ({d.source})" for d in decls}))
-            if KerasGeneration.KERAS_2 in gens and KerasGeneration.KERAS_3 not in gens:
-                # tf-keras beside tensorflow>=2.16: the project asks for legacy Keras
+            if any(d.package.startswith("tf-keras") for d in decls) or (
+                    KerasGeneration.KERAS_2 in gens and KerasGeneration.KERAS_3 not in gens):
+                # tf-keras beside tensorflow>=2.16: the project installs legacy Keras to run tf.keras on it
                 return KerasAnswer(KerasGeneration.KERAS_2, f"the project declares {named}")
             if gens == {KerasGeneration.KERAS_3}:
                 return KerasAnswer(KerasGeneration.KERAS_3, f"the project declares {named}")
