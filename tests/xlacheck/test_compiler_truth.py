@@ -227,6 +227,8 @@ CASES: list[tuple[str, str, Callable[[], tuple], str]] = [
     ("XLA322-invalid-1", "train_step", lambda: ({"label": _f(1.0, 2.0), "x": _f(0.5, 0.5)},), "fails"),
     ("XLA322-valid-1", "step", lambda: ({"x": _f(1.0, 2.0), "y": _f(3.0, 4.0)},), "compiles"),
     ("XLA324-invalid-2", "remember", lambda: (_f(1.0, 2.0, 3.0, 4.0),), "fails"),  # an Operation returned
+    # tfjax-prec19: a layer attribute bound to what a function of the file returns is a tensor, not a layer
+    ("XLA323-valid-4", "f", lambda: (_f(1.0, 2.0),), "compiles"),
 ]
 
 

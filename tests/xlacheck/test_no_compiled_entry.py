@@ -1,7 +1,7 @@
 """TensorFlow code that no compiled entry of its project reaches is set aside, not reported.
 
 :func:`xlacheck.analysis.project.uncompiled_modules` finds the files of a project that name an XLA
-entry (``jit_compile``, a TPU strategy, Keras 3 ``fit``; a config that sets ``jit_compile: true``)
+entry (``jit_compile``, a TPU strategy, Keras ``fit`` under Keras 3; a config that sets ``jit_compile: true``)
 and follows their imports; the engine sets aside the findings of TensorFlow functions below
 ``Level.CERTAIN`` (a Keras ``call``, a plain ``tf.function``, a tensor helper) in the files none of
 them reaches (``SetAsideReason.NO_COMPILED_ENTRY``). Each project is written here.

@@ -668,40 +668,46 @@ def _unreached(root: str, found: Sequence[str], candidates: Sequence[str]) -> di
 # Text that makes a project's TensorFlow code run under XLA (or may, from a flag or a config): a
 # ``jit_compile``/``experimental_compile`` set to anything but False/None (``tf.function``,
 # ``Model.compile``, a gin or YAML config: ``jit_compile: true``), a TPU (``TPUStrategy``, a TPU
-# cluster resolver, TF1's ``TPUEstimator``), ``tf.xla.experimental.compile``, and Keras 3
-# (``import keras``) with its ``fit``: Keras 3's ``compile()`` defaults to ``jit_compile="auto"``,
-# which compiles the train step with XLA on a GPU. Not an entry: a plain ``tf.function``, Keras 2
-# (``tf.keras``) ``compile``/``fit``, a ``MirroredStrategy``, and XLA auto-clustering
+# cluster resolver, TF1's ``TPUEstimator``), ``tf.xla.experimental.compile``. Keras ``fit`` is one
+# when the project runs Keras 3 (``analysis.keras_version``: its ``compile()`` defaults to
+# ``jit_compile="auto"``, XLA on a GPU without a distribution strategy). Not an entry: a plain
+# ``tf.function``, Keras 2 ``compile``/``fit``, a ``MirroredStrategy``, and XLA auto-clustering
 # (``tf.config.optimizer.set_jit``, ``TF_XLA_FLAGS``), which leaves ops XLA cannot compile outside its
 # clusters and runs them (docs/real-code-judgments-10.md rebuilt the EfficientDet eval steps).
 _TF_XLA_ENTRY = re.compile(
     r"\b(?:jit_compile|experimental_compile)\b[\"']?\s*[=:]\s*(?!\s*(?:False|false|None|null|0)\b)\S"
     r"|\bTPU(?:Mirrored)?Strategy\b|\bTPUClusterResolver\b|\bTPUEstimator\b|\bxla\.experimental\.compile\b")
-_KERAS3_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+keras\b|from[ \t]+keras\b)", re.M)
-_FIT_CALL = re.compile(r"\.fit\(")
 _TF_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?:tensorflow|tf_keras)\b|from[ \t]+(?:tensorflow|tf_keras)\b)",
                         re.M)
-
-
-def _tf_xla_entry(text: str) -> bool:
-    """Whether a file of the project (code, config, script) makes TensorFlow code run under XLA."""
-    return bool(_TF_XLA_ENTRY.search(text)) or bool(_KERAS3_IMPORT.search(text) and _FIT_CALL.search(text))
 
 
 def _own_root(path: str, root: str) -> str:
     """The project a file of the run belongs to: ``root`` when it holds a project marker itself, else
     the file's outermost folder under it with one (a run over several projects' folders: each its
-    own), else ``root``. A package with a setup.py of its own inside a project is still that
-    project's: its scripts above the package may be what compiles it."""
-    if any(os.path.exists(os.path.join(root, m)) for m in _ROOT_MARKERS):
+    own), else the nearest folder above ``root`` with one (a run over a deep sub-folder of a
+    repository: the entries that compile it may be anywhere in the repository; not above an
+    installed package's site-packages), else ``root``. A package with a setup.py of its own inside a
+    project is still that project's: its scripts above the package may be what compiles it."""
+    if _marked(root):
         return root
     own = root
     folder = os.path.dirname(os.path.abspath(path))
     while folder.startswith(root + os.sep):
-        if any(os.path.exists(os.path.join(folder, m)) for m in _ROOT_MARKERS):
+        if _marked(folder):
             own = folder
         folder = os.path.dirname(folder)
-    return own
+    if own != root:
+        return own
+    up = os.path.dirname(root)
+    while os.path.dirname(up) != up and os.path.basename(up) not in _REACH_SKIP_DIRS:
+        if _marked(up):
+            return up
+        up = os.path.dirname(up)
+    return root
+
+
+def _marked(folder: str) -> bool:
+    return any(os.path.exists(os.path.join(folder, m)) for m in _ROOT_MARKERS)
 
 
 def _mentions_tensorflow(path: str) -> bool:
@@ -720,8 +726,9 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
                        cache: ResultCache | None = None) -> dict[str, str]:
     """Per path of the run's TensorFlow ``.py`` files (of ``only``, when given) that no compiled entry of their
     project reaches: why. The project is the run's :func:`project_root`, or where that holds no project marker, the
-    file's outermost folder under it with one (:func:`_own_root`). A file of it (code or notebook) that names a
-    compiled entry (:data:`_TF_XLA_ENTRY`, Keras 3 ``fit``) reaches itself and what it imports, through the
+    file's outermost folder under it with one, or the nearest folder above it with one (:func:`_own_root`). A file
+    of it (code or notebook) that names a compiled entry (:data:`_TF_XLA_ENTRY`; Keras ``fit`` where the project
+    runs Keras 3, :func:`~xlacheck.analysis.keras_version.fit_is_xla_entry`) reaches itself and what it imports, through the
     project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs its ``__init__``,
     and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches every module
     below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches every file,
@@ -746,7 +753,8 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
         full = os.path.abspath(p)
         if reached is not None and full not in reached:
             out[p] = (f"no compiled entry reaches it: no file of the project ({os.path.basename(own) or own}) "
-                      "that runs TensorFlow under XLA (jit_compile, a TPU strategy, Keras 3 fit) imports this "
+                      "that runs TensorFlow under XLA (jit_compile, a TPU strategy, Keras fit where the project "
+                      "runs Keras 3) imports this "
                       "module, so its Keras methods and tf.functions are traced at most, never XLA-compiled")
     return out
 
@@ -765,19 +773,43 @@ def _cached_reach(root: str, found: Sequence[str], cache: ResultCache | None) ->
 
 
 def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
-    """The ``.py`` files under ``root`` that a compiled entry reaches through imports (None: every one)."""
+    """The ``.py`` files under ``root`` that a compiled entry reaches through imports (None: every one). A file
+    that trains with Keras ``fit`` is an entry when the Keras it runs (:func:`keras_generation`, from the
+    project's declarations and code read in the same pass) compiles ``fit`` (:func:`fit_is_xla_entry`)."""
+    from xlacheck.analysis.keras_version import (
+        Declared,
+        declarations,
+        fit_is_xla_entry,
+        is_declaration_file,
+        keras_generation,
+        legacy_env,
+        trains_with_fit,
+    )
+
     modules: dict[tuple[str, ...], str] = {}  # root-relative dotted parts (a package: its folder's) -> path
     imports: dict[str, list[tuple[str, ...]]] = {}
     loads_folder: set[str] = set()  # package __init__ files that import their folder's modules by computed name
     entries: list[str] = []
+    fits: dict[str, str] = {}  # files that train with Keras fit (not entries by other text) -> their code
+    declared: dict[str, list[Declared]] = {}  # folder -> the TensorFlow/Keras versions its files declare
+    settings: list[tuple[str, str]] = []  # (root-relative name, text) of code, configs and scripts
     for path, text in _reach_texts(found):
         path = os.path.abspath(path)
         is_code = path.endswith((".py", ".ipynb"))
-        if _tf_xla_entry(text):
+        rel = os.path.relpath(path, root)
+        if is_declaration_file(path):
+            found_decls = declarations(path, text, rel)
+            if found_decls:
+                declared.setdefault(os.path.dirname(path), []).extend(found_decls)
+        if not path.endswith(_PROSE_SUFFIXES):
+            settings.append((rel, text))
+        if _TF_XLA_ENTRY.search(text):
             if not is_code and not path.endswith(_PROSE_SUFFIXES):
                 return None  # a config or launch script compiles: which module it reaches is not spelled
             if is_code:
                 entries.append(path)
+        elif is_code and trains_with_fit(text):
+            fits[path] = _code_of(path, text)
         if not is_code:
             continue
         here = _parts(path, root)
@@ -787,6 +819,10 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
         imports[path] = list(_imported(_code_of(path, text), here, is_package))
         if is_package and (_SCANS_FOLDER.search(text) or _DYNAMIC_IMPORT.search(text)):
             loads_folder.add(path)
+    if fits:
+        legacy = legacy_env(settings)
+        entries += [p for p, code in fits.items() if fit_is_xla_entry(code, keras_generation(
+            p, code, root, declared, legacy))]
     by_suffix: dict[tuple[str, ...], set[str]] = {}
     for parts, path in modules.items():
         for i in range(len(parts)):

@@ -409,6 +409,24 @@ def array_evidence(node: ast.AST, resolve: Callable[[ast.expr], str | None] | No
     return frozenset(name for name in used if stores.get(name, 0) == (0 if name in params else 1))
 
 
+def _calls_a_layer(func: ast.expr) -> bool:
+    """A call that runs the layer the method belongs to: ``super().__call__(...)``, ``super().call(...)``,
+    ``self(...)``, ``self.__call__(...)``/``self.call(...)``: its output, a tensor (or a structure of them)."""
+    if isinstance(func, ast.Name):
+        return func.id == "self"
+    if not isinstance(func, ast.Attribute) or func.attr not in ("__call__", "call"):
+        return False
+    recv = func.value
+    return isinstance(recv, ast.Name) and recv.id == "self" or isinstance(recv, ast.Call) and isinstance(
+        recv.func, ast.Name) and recv.func.id == "super"
+
+
+def _names_a_class(func: ast.expr) -> bool:
+    """Whether a callee's own name is a class's by PEP 8 (CapWords: ``Block``, ``layers.MyDense``, ``MLP``)."""
+    last = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return last[:1].isupper()
+
+
 def without_opaque(flags: int) -> int:
     """A tensor-or-structure (OPAQUE) that a use proved one tensor: a tensor."""
     return flags & ~OPAQUE if flags & OPAQUE and flags & TENSOR and not flags & (PYLIST | LAYER) else flags
@@ -492,7 +510,13 @@ class ValueEnv:
             if name is None:
                 if isinstance(value.func, ast.Attribute) and value.func.attr == "add_weight":
                     return TENSOR | VARIABLE
-                return LAYER  # an object built here and called later (layer, helper)
+                if _calls_a_layer(value.func) or depth < 3 and isinstance(value.func, ast.Attribute) and isinstance(
+                        value.func.value, ast.Name) and value.func.value.id == "self" and self._init_attr_flags(
+                        value.func.attr, depth + 1) & LAYER:
+                    return TENSOR | OPAQUE  # what a layer call returns: its output, not a layer
+                # a class (PEP 8 names classes in CapWords) builds an object called later (a layer, a
+                # helper); what any other unresolved call returns is unknown, not a layer
+                return LAYER if _names_a_class(value.func) else 0
             if name in ("tf.Variable",):
                 return TENSOR | VARIABLE
             if name.startswith("tf.keras") or name.startswith("tf.lookup"):
@@ -503,6 +527,11 @@ class ValueEnv:
                     return TENSOR | CONST  # an op of proven Python values: a constant tensor
                 return TENSOR | OP  # an op of values of unknown provenance
         return 0
+
+    def _init_attr_flags(self, attr: str, depth: int) -> int:
+        """:meth:`self_attr` from within :meth:`_init_value_flags` (depth-bounded: ``self.a = self.a(x)``)."""
+        value = self.cls.attrs.get(attr) if self.cls is not None else None
+        return self._init_value_flags(value, depth) if value is not None else 0
 
     def _init_name_flags(self, name: ast.Name, depth: int) -> int:
         """A name in the method that assigns ``self.<attr>``: a Python-typed parameter, or the one

@@ -25,8 +25,10 @@ class LayerReturnedFromTracedCall(Rule):
     Flags a `return` of a function that `tf.function` traces itself (decorated or wrapped,
     `jit_compile` or not), or of a Keras layer's or model's `call`, that hands back a Keras layer
     or model object (the value model's layer fact: a constructor the generated API table records
-    as returning a layer, `tf.keras.layers.Lambda(...)`, `tf.keras.layers.Dense(...)`, or a name
-    bound to one) instead of applying it: `return main, tf.keras.layers.Lambda(lambda t: head(t))`.
+    as returning a layer, `tf.keras.layers.Lambda(...)`, `tf.keras.layers.Dense(...)`, a class of
+    the project (a CapWords name: `Head()`), or a name bound to one) instead of applying it. What a
+    layer call returns (`super().__call__(...)`, `self(...)`) is its output, and what any other
+    unresolved call returns is unknown: neither is a layer: `return main, tf.keras.layers.Lambda(lambda t: head(t))`.
 
     ## Why is this bad?
     A traced function may only return tensors (and nested structures of them, ExtensionTypes or
@@ -78,6 +80,21 @@ class LayerReturnedFromTracedCall(Rule):
         # a nested helper of the traced function returns a layer to the traced code, which applies it
         Example("import tensorflow as tf\nDENSE = tf.keras.layers.Dense(2)\n@tf.function\ndef f(x):\n"
                 "    def pick():\n        return DENSE\n    return pick()(x)\n"),
+        # what a function of this file returns is unknown, not a layer: `self.values` is a tensor
+        # (compiles under jit_compile, measured)
+        Example("import tensorflow as tf\ndef _prepare(x):\n    return x * 2.0\n"
+                "class Memory(tf.keras.layers.Layer):\n    def setup_memory(self, x):\n"
+                "        self.values = _prepare(x)\n    def call(self, x):\n        self.setup_memory(x)\n"
+                "        return self.values\n"
+                "@tf.function(jit_compile=True)\ndef f(x):\n    return Memory()(x)\n"),
+        # a layer call returns its output (tensorflow-addons' attention wrapper keeps
+        # `super().__call__(...)` on self and returns it from call)
+        Example("import tensorflow as tf\nclass Memory(tf.keras.layers.Layer):\n"
+                "    def __call__(self, x, setup_memory=False):\n        if setup_memory:\n"
+                "            self.values = super().__call__(x, setup_memory=True)\n            return self.values\n"
+                "        return super().__call__(x)\n"
+                "    def call(self, x, setup_memory=False):\n        if setup_memory:\n            return x * 2.0\n"
+                "        return self.values\n"),
     )
     INVALID = (
         Example("import tensorflow as tf\nclass TwoHead(tf.keras.Model):\n    def __init__(self):\n"
@@ -98,6 +115,16 @@ class LayerReturnedFromTracedCall(Rule):
                             "object (proj), not a tensor: a traced function may only return tensors, so tracing "
                             "fails (TypeError: \"must return zero or more Tensors\"); apply the layer to its input "
                             "and return the result"),
+                )),
+        # a class of the project (CapWords) builds a layer object
+        Example("import tensorflow as tf\nclass Head(tf.keras.layers.Layer):\n    def call(self, x):\n"
+                "        return x\nclass TwoHead(tf.keras.Model):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.aux = Head()\n    def call(self, x):\n"
+                "        return x, self.aux\n",
+                expected=(
+                    (10, 19, "call of a Keras layer/model returns a Keras layer object (self.aux), not a tensor: a "
+                             "traced function may only return tensors, so tracing the model fails (TypeError: \"must "
+                             "return zero or more Tensors\"); apply the layer to its input and return the result"),
                 )),
     )
 
