@@ -2937,8 +2937,11 @@ class _Walker:
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
         elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
-                                               or recv & STRUCT and f.attr in proving_methods()):
-            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor)
+                                               or recv & STRUCT and f.attr in proving_methods()
+                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS):
+            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor;
+            # also ``row.nonzero()`` over the rows of a model input: no container has it, and what a module is
+            # handed or returns is a torch tensor, not the NumPy array that shares the name)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:
