@@ -2737,6 +2737,10 @@ class _Walker:
                     return TENSOR  # self.register_buffer("initted", torch.tensor(False)): moved with the module
                 if e.attr in b.cpu_attrs.get(self.cls.node.name, ()):
                     return TENSOR | CPU  # self.drop_rate = torch.tensor(p) in __init__: `.to(device)` does not move it
+            if e.attr == "shape" and v & STEP_ARG and not v & (TENSOR | STRUCT):
+                # for tgt in targets: tgt.shape, the size of an item of a Python list handed to the step at each
+                # call (per-image targets): a list, not one stacked tensor, because the items' sizes differ
+                return STEP_ARG
             if e.attr in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout"):
                 return 0
             if v & TENSOR and e.attr in ("T", "mT", "H", "data", "grad", "real", "imag", "values", "indices"):
@@ -2753,6 +2757,8 @@ class _Walker:
         if isinstance(e, ast.Subscript):
             v = self.expr(e.value)
             index = self.expr(e.slice)  # records the index's own flags (rules read them)
+            if v == STEP_ARG and isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+                return STEP_ARG  # tgt.shape[0] of such an item: its size, new with every call
             if v & (TENSOR | STRUCT) and index & MAYBE_MASK and not index & TENSOR:
                 self._settle_mask(e.slice)
             if v & TENSOR:
@@ -2970,8 +2976,11 @@ class _Walker:
         if name is not None and name.startswith("torch."):
             b.out.call_ops[id(c)] = name
         elif isinstance(f, ast.Attribute) and (recv & TENSOR or recv & MAYBE_MASK and f.attr in _MASK_METHODS
-                                               or recv & STRUCT and f.attr in proving_methods()):
-            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor)
+                                               or recv & STRUCT and f.attr in proving_methods()
+                                               or recv & STRUCT and not recv & CPU and f.attr in _MASK_METHODS):
+            # (a module output or batch item with a method only tensors have, ``h.masked_scatter(m, v)``: a tensor;
+            # also ``row.nonzero()`` over the rows of a model input: no container has it, and what a module is
+            # handed or returns is a torch tensor, not the NumPy array that shares the name)
             b.out.call_ops[id(c)] = "Tensor." + f.attr
         # same-file function called from step code: its parameters get what is passed here
         if self.active:

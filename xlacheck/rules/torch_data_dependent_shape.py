@@ -97,7 +97,9 @@ class TorchDataDependentShape(ModuleRule):
     bool tensor, such as `masked_fill`'s mask or three-argument `where`'s condition; the table's
     `bool_arguments`, measured by calling each op with a float and an integer tensor there),
     `nonzero`, `argwhere`, `masked_select`, one-argument `torch.where`, `unique`,
-    `repeat_interleave` with tensor `repeats`. The set comes from the generated table
+    `repeat_interleave` with tensor `repeats` (the method form also on what step code hands a
+    module or gets from one and on its rows, `for row in mask: row.nonzero()`: a module takes and
+    returns torch tensors, not the NumPy arrays that share `nonzero`). The set comes from the generated table
     (`xlacheck/data/torch_xla_ops.json`, docs/torch-op-table.md): ops whose output shape moved
     between two inputs of the same shape, and the argument-dependent probes.
 
@@ -159,6 +161,9 @@ class TorchDataDependentShape(ModuleRule):
                 "    for x in loader:\n        model(x).sum().backward()\n        opt.step()\n"
                 "        with torch.no_grad():\n            model.embed.weight[keep] = orig[keep]\n",
                 torch_xla=True),
+        # the last real token found by counting the model input's mask (pytorch/xla#5031): a fixed shape
+        Example("import torch\n@torch.no_grad()\ndef score(model, ids, mask):\n    logits = model(ids, mask)\n"
+                "    return torch.count_nonzero(mask, dim=1) - 1\n", torch_xla=True),
     )
     INVALID = (
         Example("import torch\nimport torch_xla\nimport torch_xla.distributed.parallel_loader as pl\n"
@@ -201,6 +206,14 @@ class TorchDataDependentShape(ModuleRule):
                     (5, 12, '`x[mask]` with a boolean tensor mask has a data-dependent shape: torch_xla runs it on '
                             'the CPU (aten::nonzero) and recompiles when the count changes; use `masked_fill(~mask, '
                             '0)`, `torch.where(mask, x, 0)`, or a loss with `ignore_index`'),
+                )),
+        # `.nonzero()` on the rows of what the step hands a module: a torch tensor (no container has the method)
+        Example("import torch\n@torch.no_grad()\ndef score(model, ids, mask):\n    logits = model(ids, mask)\n"
+                "    return torch.stack([row.nonzero().max() for row in mask])\n", torch_xla=True,
+                expected=(
+                    (5, 25, '`tensor.nonzero` has a data-dependent output shape: torch_xla runs it on the CPU and '
+                            'recompiles when the size changes; use the mask itself and compute with it (`x * mask`, '
+                            '`torch.where(mask, x, 0)`, `masked_fill`)'),
                 )),
     )
 

@@ -147,7 +147,9 @@ class TorchStepVaryingPythonInt(ModuleRule):
     step): a parameter without a default that the function never proves a tensor, module or object
     (`def train_step(ids, seq_len, labels)`), followed into the file's model (`model(ids, seq_len)`
     hands `seq_len` to the forward of the one same-file nn.Module no other builds, when that forward
-    uses it as a size) and through loops over it (`for beg, end in trim:`). Not in code that
+    uses it as a size) and through loops over it (`for beg, end in trim:`; the size of an item of
+    such a list, `for tgt in targets: pred[i, :tgt.shape[0]]`: a list of per-image tensors rather
+    than one stacked tensor because their sizes differ). Not in code that
     `torch.compile(backend="openxla")` compiles (slice bounds and sizes): dynamo compiles once more
     for the second value, then passes the int as a symbolic value, and torch_xla compiles nothing
     in the steady steps (measured with torch_xla 2.9 on the form matrix, a slice offset, `topk`'s
@@ -229,6 +231,10 @@ class TorchStepVaryingPythonInt(ModuleRule):
                 "    compiled = torch.compile(model, backend='openxla')\n"
                 "    for x, y in loader:\n        compiled(x).sum().backward()\n        opt.step()\n"
                 "        torch_xla.sync()\n"),
+        # the rows of a stacked model input share one size: not a per-call value
+        Example("import torch\ndef train_step(model, opt, feats):\n    pred = model(feats)\n    loss = 0.0\n"
+                "    for row in feats:\n        loss = loss + pred[:, :row.shape[0]].sum()\n    loss.backward()\n"
+                "    opt.step()\n    return loss\n", torch_xla=True),
     )
     INVALID = (
         Example("import random\nimport torch\nimport torch.nn.functional as F\nimport torch_xla\n"
@@ -309,6 +315,17 @@ class TorchStepVaryingPythonInt(ModuleRule):
                             'and compiles a new one for each value; use a fixed size (pad) or a device-side index'),
                     (11, 47, 'a Python int that changes every step is a slice bound of a torch tensor: torch_xla bakes it into the graph '
                             'and compiles a new one for each value; use a fixed size (pad) or a device-side index'),
+                )),
+        # the size of an item of a Python list the step is handed (per-image targets, roboflow/rf-detr#1450): a list
+        # and not one stacked tensor because the sizes differ, so the slice bound is new with each batch
+        Example("import torch\nimport torch.nn.functional as F\ndef train_step(model, opt, feats, targets):\n"
+                "    pred = model(feats)\n    loss = 0.0\n    for i, tgt in enumerate(targets):\n"
+                "        n = tgt.shape[0]\n        loss = loss + F.l1_loss(pred[i, :n], tgt)\n    loss.backward()\n"
+                "    opt.step()\n    return loss\n", torch_xla=True,
+                expected=(
+                    (8, 33, '`n`, a Python value the step function takes as an argument (new at each call from the '
+                            'loop) is a slice bound of a torch tensor: torch_xla bakes it into the graph and compiles '
+                            'a new one for each value; use a fixed size (pad) or a device-side index'),
                 )),
     )
 
