@@ -729,9 +729,9 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
     file's outermost folder under it with one, or the nearest folder above it with one (:func:`_own_root`). A file
     of it (code or notebook) that names a compiled entry (:data:`_TF_XLA_ENTRY`; Keras ``fit`` where the project
     runs Keras 3, :func:`~xlacheck.analysis.keras_version.fit_is_xla_entry`) reaches itself and what it imports,
-    through the project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs its ``__init__``,
-    and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches every module
-    below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches every file,
+    through the project's imports to a fixed point (``from pkg.layers import Block``; importing a package runs its
+    ``__init__``, and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches
+    every module below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches every file,
     and so does a project none of whose files imports another (a folder of standalone scripts or cases: no import
     graph to follow). The others are traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain
     ``tf.function``, an eager ``GradientTape`` loop), never XLA-compiled, and the engine sets aside the findings of
