@@ -733,11 +733,11 @@ def uncompiled_modules(paths: Sequence[str], root: str | None = None, only: Sequ
     ``__init__``, and a package ``__init__`` that loads its folder by computed name, such as a lazy package, reaches
     every module below it). A configuration or script that names one (a gin or YAML ``jit_compile: true``) reaches
     every file, and so does a project none of whose files imports another (a folder of standalone scripts or cases:
-    no import graph to follow). The others are traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``, a plain
-    ``tf.function``, an eager ``GradientTape`` loop), never XLA-compiled, and the engine sets aside the findings of
-    their functions that only assumed they were (below ``Level.CERTAIN``). A run of one file gets none; a root too
-    large to scan counts as reached. With ``cache`` each project's reached files are kept under a key of what the
-    scan reads (:func:`_scan_key`), as :func:`unreached_modules` keeps its answer."""
+    no import graph to follow). The others are traced into a graph at most (a Keras ``call`` under Keras 2 ``fit``,
+    a plain ``tf.function``, an eager ``GradientTape`` loop), never XLA-compiled, and the engine sets aside the
+    findings of their functions that only assumed they were (below ``Level.CERTAIN``). A run of one file gets none;
+    a root too large to scan counts as reached. With ``cache`` each project's reached files are kept under a key of
+    what the scan reads (:func:`_scan_key`), as :func:`unreached_modules` keeps its answer."""
     scope = _run_scope(paths, root, only, _mentions_tensorflow)
     if scope is None:
         return {}
