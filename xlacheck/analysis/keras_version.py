@@ -84,7 +84,9 @@ _KERAS2_CODE = re.compile(
     r"|\bkeras\.engine\b|\bkeras\.wrappers\.scikit_learn\b|\blayers\.experimental\.preprocessing\b"
     r"|\b(?:tf|tensorflow)\.compat\.v1\.keras\b|\bkeras\.utils\.multi_gpu_model\b", re.M)
 _KERAS3_CODE = re.compile(r"\bkeras\.ops\b|^[ \t]*from[ \t]+keras[ \t]+import[ \t]+[^\n]*\bops\b|\bkeras_core\b"
-                          r"|\bkeras\.config\.set_backend\b|\bKERAS_BACKEND\b", re.M)
+                          r"|\bkeras\.config\.set_backend\b"
+                          # a backend only Keras 3 has (Keras 2.0-2.3 read KERAS_BACKEND too: tensorflow, theano, cntk)
+                          r"|\bKERAS_BACKEND\W{0,6}(?:jax|torch|numpy|openvino)\b", re.M)
 # TF_USE_LEGACY_KERAS set true: in Python through os.environ, in a script, Dockerfile or config at a line's
 # start (``export``, ``ENV``, a YAML key, ``TF_USE_LEGACY_KERAS=1 python train.py``); not a message that
 # advises it ("set the environment variable TF_USE_LEGACY_KERAS=1 to fix")
@@ -214,7 +216,9 @@ def _pyproject(text: str) -> list[tuple[str, str]]:
     extras = project.get("optional-dependencies", {})
     for reqs in extras.values() if isinstance(extras, dict) else ():
         out += _requirement_lines(r for r in reqs if isinstance(r, str)) if isinstance(reqs, list) else []
-    poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {})
+    tool = data.get("tool", {})
+    poetry = tool.get("poetry", {}) if isinstance(tool, dict) else {}
+    poetry = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
     for name, value in poetry.items() if isinstance(poetry, dict) else ():
         spec = value.get("version", "") if isinstance(value, dict) else value
         out.append((name, _poetry_spec(spec) if isinstance(spec, str) else ""))
@@ -251,7 +255,8 @@ def _conda_env(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for dep in deps if isinstance(deps, list) else ():
         if isinstance(dep, dict):
-            out += _requirement_lines(p for p in dep.get("pip", []) or [] if isinstance(p, str))
+            pip = dep.get("pip")
+            out += _requirement_lines(p for p in pip if isinstance(p, str)) if isinstance(pip, list) else []
         elif isinstance(dep, str):
             name, _, rest = dep.partition("=")
             if rest and not rest.startswith("="):  # conda's fuzzy ``=``: a version prefix

@@ -686,8 +686,9 @@ def _own_root(path: str, root: str) -> str:
     the file's outermost folder under it with one (a run over several projects' folders: each its
     own), else the nearest folder above ``root`` with one (a run over a deep sub-folder of a
     repository: the entries that compile it may be anywhere in the repository; not above an
-    installed package's site-packages), else ``root``. A package with a setup.py of its own inside a
-    project is still that project's: its scripts above the package may be what compiles it."""
+    installed package's site-packages, not the home folder), else ``root``. A package with a setup.py
+    of its own inside a project is still that project's: its scripts above the package may be what
+    compiles it."""
     if _marked(root):
         return root
     own = root
@@ -699,7 +700,8 @@ def _own_root(path: str, root: str) -> str:
     if own != root:
         return own
     up = os.path.dirname(root)
-    while os.path.dirname(up) != up and os.path.basename(up) not in _REACH_SKIP_DIRS:
+    home = os.path.abspath(os.path.expanduser("~"))  # a home folder under git (dotfiles) is no project: not walked
+    while os.path.dirname(up) != up and os.path.basename(up) not in _REACH_SKIP_DIRS and up != home:
         if _marked(up):
             return up
         up = os.path.dirname(up)

@@ -1,0 +1,57 @@
+"""Defects found by review19 in this session's merges (keras_version, project._own_root)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from xlacheck.analysis.keras_version import KerasGeneration, declarations, keras_generation
+from xlacheck.analysis.project import _own_root
+
+
+@pytest.mark.parametrize("text", ["tool = 1\n", '[tool]\npoetry = "x"\n', "[tool.poetry]\ndependencies = 3\n"])
+def test_malformed_pyproject_tool_table_does_not_crash(text: str) -> None:
+    # valid TOML whose tool / tool.poetry is not a table crashed the whole run (AttributeError)
+    assert declarations("pyproject.toml", text, "pyproject.toml") == ()
+
+
+@pytest.mark.parametrize("text", ["dependencies:\n  - pip: 3\n", "dependencies:\n  - pip: tensorflow\n"])
+def test_conda_pip_entry_not_a_list(text: str) -> None:
+    # an int crashed (TypeError); a string was read letter by letter
+    assert declarations("environment.yml", text, "environment.yml") == ()
+
+
+def test_conda_pip_list_still_read() -> None:
+    found = declarations("environment.yml", "dependencies:\n  - pip:\n    - tensorflow==2.10\n", "e")
+    assert [(d.package, d.specifier) for d in found] == [("tensorflow", "==2.10")]
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "theano", "cntk"])
+def test_keras_backend_of_keras2_is_not_keras3_evidence(backend: str) -> None:
+    # standalone Keras 2.0-2.3 read KERAS_BACKEND too: setting it to tensorflow/theano proves nothing
+    code = f"import os\nos.environ['KERAS_BACKEND'] = '{backend}'\nimport keras\nmodel.fit(x, y)\n"
+    answer = keras_generation("/p/train.py", code, "/p", {}, None)
+    assert answer.generation is KerasGeneration.UNKNOWN
+
+
+@pytest.mark.parametrize("backend", ["jax", "torch"])
+def test_keras_backend_of_keras3_only_is_keras3(backend: str) -> None:
+    code = f'import os\nos.environ["KERAS_BACKEND"] = "{backend}"\nimport keras\n'
+    assert keras_generation("/p/train.py", code, "/p", {}, None).generation is KerasGeneration.KERAS_3
+
+
+def test_own_root_does_not_climb_to_a_home_folder_under_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a dotfiles repository at ~/.git made every unmarked run folder under home "the project": the whole
+    # home directory walked and scanned
+    home = tmp_path / "home"
+    run = home / "scratch" / "exp"
+    run.mkdir(parents=True)
+    (home / ".git").mkdir()
+    (run / "a.py").write_text("import tensorflow as tf\n")
+    monkeypatch.setenv("HOME", str(home))
+    assert _own_root(str(run / "a.py"), str(run)) == str(run)
+    # a repository below home is still found above a deep sub-folder
+    (home / "scratch" / ".git").mkdir()
+    assert _own_root(str(run / "a.py"), str(run)) == os.path.join(str(home), "scratch")
