@@ -55,3 +55,51 @@ def test_own_root_does_not_climb_to_a_home_folder_under_git(tmp_path: Path, monk
     # a repository below home is still found above a deep sub-folder
     (home / "scratch" / ".git").mkdir()
     assert _own_root(str(run / "a.py"), str(run)) == os.path.join(str(home), "scratch")
+
+
+_ENC = """
+import torch
+from torch import nn
+
+
+class Encoder(nn.Module):
+    def forward(self, x, lengths=None):
+        if lengths is not None:
+            x = x[:, :int(lengths.max().item())]
+        return x
+
+    def encode(self, x, n):
+        return {call}
+"""
+_NET = """
+from torch import nn
+from models.enc import Encoder
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+
+    def forward(self, x):
+        return self.encoder(x)
+"""
+
+
+@pytest.mark.parametrize("call", ["self(x, n)", "self(x, lengths=n)", "self.__call__(x, n)"])
+def test_forward_called_by_the_module_itself_is_a_call_site(call: str) -> None:
+    # `self(x, n)` runs forward with lengths: the fact "lengths is always None" dropped the findings of that branch
+    import ast
+
+    from xlacheck.analysis.calls import index_calls, project_literals
+    from xlacheck.analysis.contexts import analyze_module
+
+    def index(src: str):  # type: ignore[no-untyped-def]
+        tree = ast.parse(src)
+        return index_calls(tree, analyze_module(tree).functions)
+
+    facts = project_literals({"enc.py": index(_ENC.format(call=call)), "net.py": index(_NET)})
+    assert "Encoder.forward" not in facts.get("enc.py", {})
+    # without the self call the fact still holds
+    facts = project_literals({"enc.py": index(_ENC.format(call="x")), "net.py": index(_NET)})
+    assert facts["enc.py"]["Encoder.forward"] == {"lengths": None}
