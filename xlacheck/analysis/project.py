@@ -794,7 +794,7 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
     entries: list[str] = []
     fits: dict[str, str] = {}  # files that train with Keras fit (not entries by other text) -> their code
     declared: dict[str, list[Declared]] = {}  # folder -> the TensorFlow/Keras versions its files declare
-    settings: list[tuple[str, str]] = []  # (root-relative name, text) of code, configs and scripts
+    legacy: str | None = None  # the first code, config or script that sets TF_USE_LEGACY_KERAS (not every text kept)
     for path, text in _reach_texts(found):
         path = os.path.abspath(path)
         is_code = path.endswith((".py", ".ipynb"))
@@ -803,8 +803,8 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
             found_decls = declarations(path, text, rel)
             if found_decls:
                 declared.setdefault(os.path.dirname(path), []).extend(found_decls)
-        if not path.endswith(_PROSE_SUFFIXES):
-            settings.append((rel, text))
+        if legacy is None and not path.endswith(_PROSE_SUFFIXES):
+            legacy = legacy_env([(rel, text)])
         if _TF_XLA_ENTRY.search(text):
             if not is_code and not path.endswith(_PROSE_SUFFIXES):
                 return None  # a config or launch script compiles: which module it reaches is not spelled
@@ -822,7 +822,6 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
         if is_package and (_SCANS_FOLDER.search(text) or _DYNAMIC_IMPORT.search(text)):
             loads_folder.add(path)
     if fits:
-        legacy = legacy_env(settings)
         entries += [p for p, code in fits.items() if fit_is_xla_entry(code, keras_generation(
             p, code, root, declared, legacy))]
     by_suffix: dict[tuple[str, ...], set[str]] = {}
