@@ -103,3 +103,20 @@ def test_forward_called_by_the_module_itself_is_a_call_site(call: str) -> None:
     # without the self call the fact still holds
     facts = project_literals({"enc.py": index(_ENC.format(call="x")), "net.py": index(_NET)})
     assert facts["enc.py"]["Encoder.forward"] == {"lengths": None}
+
+
+@pytest.mark.parametrize("text", [
+    "tensorflow==2.15.0 \\\n    --hash=sha256:abc \\\n    --hash=sha256:def\n    # via -r requirements.in\n",  # pip-compile
+    "tensorflow==2.15.0 --hash=sha256:abc\n",
+    "tensorflow==2.15.0\t# pinned\n",
+    "tensorflow==2.15.0  # pinned\n",
+])
+def test_requirements_in_pip_compile_form_are_read(text: str) -> None:
+    found = declarations("requirements.txt", text, "requirements.txt")
+    assert [(d.package, d.specifier) for d in found] == [("tensorflow", "==2.15.0")]
+
+
+def test_requirements_continuation_and_urls_kept() -> None:
+    text = "numpy \\\n  ==1.26\npkg @ https://x.org/p.zip#egg=pkg\n-r base.txt\nkeras<3\n"
+    found = declarations("requirements.txt", text, "requirements.txt")
+    assert [(d.package, d.specifier) for d in found] == [("keras", "<3")]

@@ -148,9 +148,20 @@ def _requirement(line: str) -> tuple[str, str] | None:
     return req.name, str(req.specifier)
 
 
+_COMMENT = re.compile(r"(?:^|\s)#")
+_OPTIONS = re.compile(r"\s--?[A-Za-z]")  # per-requirement options: `pkg==1.0 --hash=sha256:...`
+
+
 def _requirement_lines(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    for line in lines:
-        line = line.split(" #", 1)[0].strip()
+    """Requirements of pip's format: a comment after whitespace, a backslash that continues the line and the
+    per-requirement options after it (pip-compile's ``tensorflow==2.15.0 \\`` then ``--hash=...`` lines)."""
+    pending = ""
+    for raw in [*lines, ""]:
+        line = _COMMENT.split(raw, 1)[0].rstrip()
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        line, pending = _OPTIONS.split(pending + line, 1)[0].strip(), ""
         if line and not line.startswith(("#", "-")):
             found = _requirement(line)
             if found is not None:
