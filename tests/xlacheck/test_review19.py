@@ -106,7 +106,8 @@ def test_forward_called_by_the_module_itself_is_a_call_site(call: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "tensorflow==2.15.0 \\\n    --hash=sha256:abc \\\n    --hash=sha256:def\n    # via -r requirements.in\n",  # pip-compile
+    # pip-compile
+    "tensorflow==2.15.0 \\\n    --hash=sha256:abc \\\n    --hash=sha256:def\n    # via -r requirements.in\n",
     "tensorflow==2.15.0 --hash=sha256:abc\n",
     "tensorflow==2.15.0\t# pinned\n",
     "tensorflow==2.15.0  # pinned\n",
