@@ -121,3 +121,23 @@ def test_requirements_continuation_and_urls_kept() -> None:
     text = "numpy \\\n  ==1.26\npkg @ https://x.org/p.zip#egg=pkg\n-r base.txt\nkeras<3\n"
     found = declarations("requirements.txt", text, "requirements.txt")
     assert [(d.package, d.specifier) for d in found] == [("keras", "<3")]
+
+
+def test_a_static_dataclass_field_fix_says_it_changes_every_use_of_the_class() -> None:
+    import ast
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_rewrites import diagnostic_at
+
+    from xlacheck.rewrites import attach_fixes
+
+    source = ("import dataclasses\nimport jax\nimport jax.numpy as jnp\n\n\n@jax.tree_util.register_dataclass\n"
+              "@dataclasses.dataclass\nclass Params:\n    scale: float\n    window: int\n\n\n"
+              "@jax.jit\ndef smooth(x, p: Params):\n    kernel = jnp.ones((p.window,)) / p.window\n"
+              "    return jnp.convolve(x, kernel, mode='same') * p.scale\n")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "jnp.ones")
+    (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
+    assert result.fix is not None and "static=True" in "".join(e.content for e in result.fix.edits)
+    assert "every use of the class" in result.fix.message
