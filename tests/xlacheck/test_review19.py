@@ -141,3 +141,16 @@ def test_a_static_dataclass_field_fix_says_it_changes_every_use_of_the_class() -
     (result,) = attach_fixes(source, tree, [diagnostic_at(node, "XLA207")])
     assert result.fix is not None and "static=True" in "".join(e.content for e in result.fix.edits)
     assert "every use of the class" in result.fix.message
+
+
+def test_legacy_keras_env_does_not_make_standalone_keras_keras2() -> None:
+    # TF_USE_LEGACY_KERAS=1 routes tf.keras to tf_keras; `import keras` still imports Keras 3 (its fit an XLA entry)
+    from xlacheck.analysis.keras_version import fit_is_xla_entry
+
+    code = "import keras\nmodel = keras.Sequential([])\nmodel.compile('adam', 'mse')\nmodel.fit(x, y)\n"
+    answer = keras_generation("/p/train.py", code, "/p", {}, "Dockerfile")
+    assert answer.generation is not KerasGeneration.KERAS_2
+    assert fit_is_xla_entry(code, answer)
+    for tf_code in ("import tensorflow as tf\nmodel = tf.keras.Sequential([])\nmodel.fit(x, y)\n",
+                    "from tensorflow import keras\nmodel = keras.Sequential([])\nmodel.fit(x, y)\n"):
+        assert keras_generation("/p/t.py", tf_code, "/p", {}, "Dockerfile").generation is KerasGeneration.KERAS_2

@@ -98,6 +98,7 @@ _LEGACY_ENV = re.compile(r"\benviron\b[^\n]*\bTF_USE_LEGACY_KERAS\W{0,6}(?:1|[Tt
 _FIT_CALL = re.compile(r"\.fit\(")
 _KERAS_NAME = re.compile(r"\bkeras\b")
 _KERAS3_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+keras\b|from[ \t]+keras\b)", re.M)
+_TF_KERAS = re.compile(r"\b(?:tf|tensorflow)\.keras\b|^[ \t]*from[ \t]+tensorflow[ \t]+import[^\n]*\bkeras\b", re.M)
 # what makes Keras 3's jit_compile="auto" resolve to False for the models a file builds and fits
 _AUTO_OFF = re.compile(r"\brun_eagerly\s*=\s*True\b|\bjit_compile\s*=\s*False\b|\benable_op_determinism\b"
                        r"|\b(?:MultiWorkerMirrored|Mirrored|CentralStorage|ParameterServer|OneDevice)Strategy\b"
@@ -325,7 +326,7 @@ def _generation_of(decl: Declared) -> KerasGeneration:
 def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Sequence[Declared]],
                      legacy_env: str | None) -> KerasAnswer:
     """Which Keras the file at ``path`` (its ``text``) runs: its own code first (``tf_keras``, an API only
-    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where),
+    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where; tf.keras code only),
     then the declarations of the nearest folder from the file's up to ``root`` that declares TensorFlow or
     Keras (``declared``: folder -> its declarations); unknown when they disagree or allow both."""
     m2 = _KERAS2_CODE.search(text)
@@ -334,7 +335,9 @@ def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Seq
     m3 = _KERAS3_CODE.search(text)
     if m3:
         return KerasAnswer(KerasGeneration.KERAS_3, f"its code uses `{m3.group(0).strip()}`, which only Keras 3 has")
-    if legacy_env is not None:
+    # TF_USE_LEGACY_KERAS routes tf.keras only: `import keras` is still the installed keras package
+    standalone = _KERAS3_IMPORT.search(text) is not None and _TF_KERAS.search(text) is None
+    if legacy_env is not None and not standalone:
         return KerasAnswer(KerasGeneration.KERAS_2, f"{legacy_env} sets TF_USE_LEGACY_KERAS (tf.keras is tf_keras)")
     folder = os.path.dirname(os.path.abspath(path))
     while True:
