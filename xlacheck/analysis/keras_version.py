@@ -326,9 +326,10 @@ def _generation_of(decl: Declared) -> KerasGeneration:
 def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Sequence[Declared]],
                      legacy_env: str | None) -> KerasAnswer:
     """Which Keras the file at ``path`` (its ``text``) runs: its own code first (``tf_keras``, an API only
-    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where; tf.keras code only),
-    then the declarations of the nearest folder from the file's up to ``root`` that declares TensorFlow or
-    Keras (``declared``: folder -> its declarations); unknown when they disagree or allow both."""
+    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where;
+    for tf.keras code only, not a file of standalone ``import keras``), then the declarations of the nearest
+    folder from the file's up to ``root`` that declares TensorFlow or Keras (``declared``: folder -> its
+    declarations); unknown when they disagree or allow both."""
     m2 = _KERAS2_CODE.search(text)
     if m2:
         return KerasAnswer(KerasGeneration.KERAS_2, f"its code uses `{m2.group(0).strip()}`, which only Keras 2 has")
