@@ -11,7 +11,8 @@ from xlacheck.analysis.keras_version import KerasGeneration, declarations, keras
 from xlacheck.analysis.project import _own_root
 
 
-@pytest.mark.parametrize("text", ["tool = 1\n", '[tool]\npoetry = "x"\n', "[tool.poetry]\ndependencies = 3\n"])
+@pytest.mark.parametrize("text", ["tool = 1\n", '[tool]\npoetry = "x"\n', "[tool.poetry]\ndependencies = 3\n",
+                                  "[project]\ndependencies = 5\n", "project = 1\n"])
 def test_malformed_pyproject_tool_table_does_not_crash(text: str) -> None:
     # valid TOML whose tool / tool.poetry is not a table crashed the whole run (AttributeError)
     assert declarations("pyproject.toml", text, "pyproject.toml") == ()

@@ -224,7 +224,8 @@ def _pyproject(text: str) -> list[tuple[str, str]]:
         return []
     project = data.get("project", {})
     project = project if isinstance(project, dict) else {}
-    out = list(_requirement_lines(r for r in project.get("dependencies", []) if isinstance(r, str)))
+    deps = project.get("dependencies", [])
+    out = list(_requirement_lines(r for r in deps if isinstance(r, str))) if isinstance(deps, list) else []
     extras = project.get("optional-dependencies", {})
     for reqs in extras.values() if isinstance(extras, dict) else ():
         out += _requirement_lines(r for r in reqs if isinstance(r, str)) if isinstance(reqs, list) else []
