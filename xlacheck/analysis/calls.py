@@ -371,14 +371,15 @@ def project_literals(indexes: Mapping[str, CallIndex]) -> dict[str, dict[str, di
         """The calls that run an ``nn.Module`` class's ``forward``: its instances' calls, where every
         instance the project builds is bound to one name (``self.enc = Enc(...)``) that is used only as
         a callee (``self.enc(x)``; never read otherwise: handed on, wrapped, its attributes read), the
-        class is named nowhere else and nothing subclasses it; plus explicit ``.forward(...)`` calls.
+        class is named nowhere else and nothing subclasses it; plus explicit ``.forward(...)`` calls and
+        a module calling itself (``self(x, n)``, ``self.__call__(x)`` in any class: more calls, fewer facts).
         None when the project does not show them all."""
         cls = cand.qualname.split(".", 1)[0]
         names = binds.get(cls, [])
         if (cand.bases is None or cls in loads or cls in subclassed or not names or "" in names
                 or any(n in loads or n == cls for n in names)):
             return None
-        sites = [c for n in set(names) for c in calls.get(n, [])] + calls.get("forward", [])
+        sites = [c for n in {*names, "forward", "self", "__call__"} for c in calls.get(n, [])]
         return sites or None
 
     out: dict[str, dict[str, dict[str, object]]] = {}

@@ -84,7 +84,9 @@ _KERAS2_CODE = re.compile(
     r"|\bkeras\.engine\b|\bkeras\.wrappers\.scikit_learn\b|\blayers\.experimental\.preprocessing\b"
     r"|\b(?:tf|tensorflow)\.compat\.v1\.keras\b|\bkeras\.utils\.multi_gpu_model\b", re.M)
 _KERAS3_CODE = re.compile(r"\bkeras\.ops\b|^[ \t]*from[ \t]+keras[ \t]+import[ \t]+[^\n]*\bops\b|\bkeras_core\b"
-                          r"|\bkeras\.config\.set_backend\b|\bKERAS_BACKEND\b", re.M)
+                          r"|\bkeras\.config\.set_backend\b"
+                          # a backend only Keras 3 has (Keras 2.0-2.3 read KERAS_BACKEND too: tensorflow, theano, cntk)
+                          r"|\bKERAS_BACKEND\W{0,6}(?:jax|torch|numpy|openvino)\b", re.M)
 # TF_USE_LEGACY_KERAS set true: in Python through os.environ, in a script, Dockerfile or config at a line's
 # start (``export``, ``ENV``, a YAML key, ``TF_USE_LEGACY_KERAS=1 python train.py``); not a message that
 # advises it ("set the environment variable TF_USE_LEGACY_KERAS=1 to fix")
@@ -96,6 +98,7 @@ _LEGACY_ENV = re.compile(r"\benviron\b[^\n]*\bTF_USE_LEGACY_KERAS\W{0,6}(?:1|[Tt
 _FIT_CALL = re.compile(r"\.fit\(")
 _KERAS_NAME = re.compile(r"\bkeras\b")
 _KERAS3_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+keras\b|from[ \t]+keras\b)", re.M)
+_TF_KERAS = re.compile(r"\b(?:tf|tensorflow)\.keras\b|^[ \t]*from[ \t]+tensorflow[ \t]+import[^\n]*\bkeras\b", re.M)
 # what makes Keras 3's jit_compile="auto" resolve to False for the models a file builds and fits
 _AUTO_OFF = re.compile(r"\brun_eagerly\s*=\s*True\b|\bjit_compile\s*=\s*False\b|\benable_op_determinism\b"
                        r"|\b(?:MultiWorkerMirrored|Mirrored|CentralStorage|ParameterServer|OneDevice)Strategy\b"
@@ -146,9 +149,20 @@ def _requirement(line: str) -> tuple[str, str] | None:
     return req.name, str(req.specifier)
 
 
+_COMMENT = re.compile(r"(?:^|\s)#")
+_OPTIONS = re.compile(r"\s--?[A-Za-z]")  # per-requirement options: `pkg==1.0 --hash=sha256:...`
+
+
 def _requirement_lines(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    for line in lines:
-        line = line.split(" #", 1)[0].strip()
+    """Requirements of pip's format: a comment after whitespace, a backslash that continues the line and the
+    per-requirement options after it (pip-compile's ``tensorflow==2.15.0 \\`` then ``--hash=...`` lines)."""
+    pending = ""
+    for raw in [*lines, ""]:
+        line = _COMMENT.split(raw, 1)[0].rstrip()
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        line, pending = _OPTIONS.split(pending + line, 1)[0].strip(), ""
         if line and not line.startswith(("#", "-")):
             found = _requirement(line)
             if found is not None:
@@ -210,11 +224,14 @@ def _pyproject(text: str) -> list[tuple[str, str]]:
         return []
     project = data.get("project", {})
     project = project if isinstance(project, dict) else {}
-    out = list(_requirement_lines(r for r in project.get("dependencies", []) if isinstance(r, str)))
+    deps = project.get("dependencies", [])
+    out = list(_requirement_lines(r for r in deps if isinstance(r, str))) if isinstance(deps, list) else []
     extras = project.get("optional-dependencies", {})
     for reqs in extras.values() if isinstance(extras, dict) else ():
         out += _requirement_lines(r for r in reqs if isinstance(r, str)) if isinstance(reqs, list) else []
-    poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {})
+    tool = data.get("tool", {})
+    poetry = tool.get("poetry", {}) if isinstance(tool, dict) else {}
+    poetry = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
     for name, value in poetry.items() if isinstance(poetry, dict) else ():
         spec = value.get("version", "") if isinstance(value, dict) else value
         out.append((name, _poetry_spec(spec) if isinstance(spec, str) else ""))
@@ -251,7 +268,8 @@ def _conda_env(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for dep in deps if isinstance(deps, list) else ():
         if isinstance(dep, dict):
-            out += _requirement_lines(p for p in dep.get("pip", []) or [] if isinstance(p, str))
+            pip = dep.get("pip")
+            out += _requirement_lines(p for p in pip if isinstance(p, str)) if isinstance(pip, list) else []
         elif isinstance(dep, str):
             name, _, rest = dep.partition("=")
             if rest and not rest.startswith("="):  # conda's fuzzy ``=``: a version prefix
@@ -309,16 +327,19 @@ def _generation_of(decl: Declared) -> KerasGeneration:
 def keras_generation(path: str, text: str, root: str, declared: Mapping[str, Sequence[Declared]],
                      legacy_env: str | None) -> KerasAnswer:
     """Which Keras the file at ``path`` (its ``text``) runs: its own code first (``tf_keras``, an API only
-    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where),
-    then the declarations of the nearest folder from the file's up to ``root`` that declares TensorFlow or
-    Keras (``declared``: folder -> its declarations); unknown when they disagree or allow both."""
+    one generation has), then ``TF_USE_LEGACY_KERAS`` set anywhere in the project (``legacy_env``: where;
+    for tf.keras code only, not a file of standalone ``import keras``), then the declarations of the nearest
+    folder from the file's up to ``root`` that declares TensorFlow or Keras (``declared``: folder -> its
+    declarations); unknown when they disagree or allow both."""
     m2 = _KERAS2_CODE.search(text)
     if m2:
         return KerasAnswer(KerasGeneration.KERAS_2, f"its code uses `{m2.group(0).strip()}`, which only Keras 2 has")
     m3 = _KERAS3_CODE.search(text)
     if m3:
         return KerasAnswer(KerasGeneration.KERAS_3, f"its code uses `{m3.group(0).strip()}`, which only Keras 3 has")
-    if legacy_env is not None:
+    # TF_USE_LEGACY_KERAS routes tf.keras only: `import keras` is still the installed keras package
+    standalone = _KERAS3_IMPORT.search(text) is not None and _TF_KERAS.search(text) is None
+    if legacy_env is not None and not standalone:
         return KerasAnswer(KerasGeneration.KERAS_2, f"{legacy_env} sets TF_USE_LEGACY_KERAS (tf.keras is tf_keras)")
     folder = os.path.dirname(os.path.abspath(path))
     while True:

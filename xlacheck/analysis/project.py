@@ -686,8 +686,9 @@ def _own_root(path: str, root: str) -> str:
     the file's outermost folder under it with one (a run over several projects' folders: each its
     own), else the nearest folder above ``root`` with one (a run over a deep sub-folder of a
     repository: the entries that compile it may be anywhere in the repository; not above an
-    installed package's site-packages), else ``root``. A package with a setup.py of its own inside a
-    project is still that project's: its scripts above the package may be what compiles it."""
+    installed package's site-packages, not the home folder), else ``root``. A package with a setup.py
+    of its own inside a project is still that project's: its scripts above the package may be what
+    compiles it."""
     if _marked(root):
         return root
     own = root
@@ -699,7 +700,8 @@ def _own_root(path: str, root: str) -> str:
     if own != root:
         return own
     up = os.path.dirname(root)
-    while os.path.dirname(up) != up and os.path.basename(up) not in _REACH_SKIP_DIRS:
+    home = os.path.abspath(os.path.expanduser("~"))  # a home folder under git (dotfiles) is no project: not walked
+    while os.path.dirname(up) != up and os.path.basename(up) not in _REACH_SKIP_DIRS and up != home:
         if _marked(up):
             return up
         up = os.path.dirname(up)
@@ -792,7 +794,7 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
     entries: list[str] = []
     fits: dict[str, str] = {}  # files that train with Keras fit (not entries by other text) -> their code
     declared: dict[str, list[Declared]] = {}  # folder -> the TensorFlow/Keras versions its files declare
-    settings: list[tuple[str, str]] = []  # (root-relative name, text) of code, configs and scripts
+    legacy: str | None = None  # the first code, config or script that sets TF_USE_LEGACY_KERAS (not every text kept)
     for path, text in _reach_texts(found):
         path = os.path.abspath(path)
         is_code = path.endswith((".py", ".ipynb"))
@@ -801,8 +803,8 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
             found_decls = declarations(path, text, rel)
             if found_decls:
                 declared.setdefault(os.path.dirname(path), []).extend(found_decls)
-        if not path.endswith(_PROSE_SUFFIXES):
-            settings.append((rel, text))
+        if legacy is None and not path.endswith(_PROSE_SUFFIXES):
+            legacy = legacy_env([(rel, text)])
         if _TF_XLA_ENTRY.search(text):
             if not is_code and not path.endswith(_PROSE_SUFFIXES):
                 return None  # a config or launch script compiles: which module it reaches is not spelled
@@ -820,7 +822,6 @@ def _reached_from_entries(root: str, found: Sequence[str]) -> set[str] | None:
         if is_package and (_SCANS_FOLDER.search(text) or _DYNAMIC_IMPORT.search(text)):
             loads_folder.add(path)
     if fits:
-        legacy = legacy_env(settings)
         entries += [p for p, code in fits.items() if fit_is_xla_entry(code, keras_generation(
             p, code, root, declared, legacy))]
     by_suffix: dict[tuple[str, ...], set[str]] = {}

@@ -43,6 +43,9 @@ from xlacheck.rewrites._source import Source, dotted, import_line, jax_alias, mo
 
 RECOMPILES = ("each new value of a static argument compiles the function anew, and it must be hashable: a caller "
               "passing an array there raises (pass a Python int or tuple)")
+STATIC_FIELD = ("a static dataclass field is static for every use of the class, not only this function: "
+                "jax.tree_util maps, jax.grad and jax.vmap no longer see it as a leaf, and an array stored in it "
+                "raises under jax.jit (a meta field must be hashable)")
 
 
 def canonical(src: Source, node: ast.expr) -> str | None:
@@ -243,6 +246,8 @@ def rewrite_jax_static_argument(src: Source, node: ast.AST) -> Fix | None:
         return None
     static, edits = made
     reasons = [RECOMPILES] if static else []
+    if any("." in p for p in static):  # `Params.window`, a field made static (_StaticValue._field)
+        reasons.append(STATIC_FIELD)
     if any(_MATH_ROOT.search(e.content) for e in edits):
         reasons.append(PYTHON_MATH)
         if module_alias(src.tree, "math") != "math":
