@@ -59,6 +59,7 @@ def test_creation_guard_either_branch() -> None:
     ("local is None", False),  # bound in the function: None again on every call
     ("self.v is other", False),  # no None test
     ("weights is None", True),  # fills an argument the caller left out: the caller decides (tf-addons crf)
+    ("tf.get_static_value(x) is None", False),  # a module's function, nothing the branch writes (review19)
 ])
 def test_creation_guard_is_on_state_that_outlives_the_call(test: str, guard: bool) -> None:
     func = ast.parse(textwrap.dedent(f"""
@@ -66,6 +67,7 @@ def test_creation_guard_is_on_state_that_outlives_the_call(test: str, guard: boo
         local = None
         if {test}:
             made = make(x)
+            self.v = state[0] = _CACHE["v"] = made
     """)).body[0]
     assert isinstance(func, ast.FunctionDef)
     made = func.body[1].body[0].value  # type: ignore[attr-defined]

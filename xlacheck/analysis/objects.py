@@ -287,6 +287,33 @@ def _fills_left_out_argument(test: ast.expr, params: frozenset[str]) -> ast.cmpo
     return None
 
 
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "__setitem__"})
+
+
+def _written_through(branch: list[ast.stmt]) -> frozenset[str]:
+    """Names a branch writes through: the root of an attribute or item assignment target, or of a
+    mutating method call (``cache.setdefault(...)``, ``slots.append(...)``)."""
+    names: set[str] = set()
+    for stmt in branch:
+        for sub in walk(stmt):
+            targets: list[ast.expr] = []
+            if isinstance(sub, ast.Assign):
+                targets = list(sub.targets)
+            elif isinstance(sub, (ast.AugAssign, ast.AnnAssign)):
+                targets = [sub.target]
+            elif (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                  and sub.func.attr in _MUTATORS):
+                targets = [sub.func.value]
+            for target in targets:
+                for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
+                    if isinstance(t, (ast.Attribute, ast.Subscript)) or (
+                            isinstance(sub, ast.Call) and t is target):
+                        root = _root_name(t)
+                        if root is not None:
+                            names.add(root)
+    return frozenset(names)
+
+
 def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
     """``node`` sits in a branch of an ``if`` of ``func`` whose test is a singleton guard
     (:func:`is_creation_guard`): what it builds is built once, on the first call (or trace); or in the
@@ -303,7 +330,11 @@ def under_creation_guard(node: ast.AST, func: ast.AST) -> bool:
     for n in walk(func):
         if not isinstance(n, ast.If):
             continue
-        if is_creation_guard(n.test, owners) and (inside(n.body) or inside(n.orelse)):
+        # a cell or cache outside the object is a guard's state only where the branch writes through it
+        # (``state[0] = ...``, ``_CACHE["v"] = ...``): ``if tf.get_static_value(x) is None:`` tests a module
+        written = _written_through(n.body + n.orelse)
+        held = frozenset(o for o in owners if o in ("self", "cls") or o in written)
+        if is_creation_guard(n.test, held) and (inside(n.body) or inside(n.orelse)):
             return True
         op = _fills_left_out_argument(n.test, optional)
         if op is not None and inside(n.body if isinstance(op, ast.Is) else n.orelse):
