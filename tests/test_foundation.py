@@ -26,7 +26,9 @@ def test_linter_dependencies_stay_light() -> None:
     # tomli only backfills tomllib on Python 3.10
     always = [d for d in meta["dependencies"] if ";" not in d]
     names = {re.split(r"[<>=!~; ]", d, maxsplit=1)[0] for d in always}
-    assert names == {"pathspec", "rich"}  # pathspec: .gitignore matching, pure Python
+    # pathspec: .gitignore matching; packaging: the versions a project declares (analysis.keras_version),
+    # imported only when a project scan reads them; both pure Python without dependencies
+    assert names == {"pathspec", "rich", "packaging"}
     assert all("python_version < '3.11'" in d for d in meta["dependencies"] if ";" in d)
     trainer = " ".join(meta["optional-dependencies"]["trainer"])
     assert "transformers>=4.44,<5" in trainer and "tf-keras" in trainer
