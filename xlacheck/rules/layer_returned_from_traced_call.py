@@ -6,17 +6,8 @@ import ast
 
 from xlacheck.analysis.contexts import Level
 from xlacheck.analysis.values import LAYER, TENSOR
+from xlacheck.rules._traced_returns import traced_return
 from xlacheck.rules.base import Example, Rule, RuleContext
-from xlacheck.rules.variable_created_in_compiled_step import _TF_FUNCTION_ENTRY
-
-
-def _returned_parts(value: ast.expr) -> list[ast.expr]:
-    """The expressions a return hands back: the value, or the items of a tuple/list/dict display."""
-    if isinstance(value, (ast.Tuple, ast.List)):
-        return [p for e in value.elts for p in _returned_parts(e)]
-    if isinstance(value, ast.Dict):
-        return [p for v in value.values if v is not None for p in _returned_parts(v)]
-    return [value]
 
 
 class LayerReturnedFromTracedCall(Rule):
@@ -130,25 +121,18 @@ class LayerReturnedFromTracedCall(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Return)
-        info = ctx.function
-        if node.value is None or info.jax or not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        found = traced_return(node, ctx)
+        if found is None:
             return
-        traced = info.why.startswith(_TF_FUNCTION_ENTRY)
-        keras_call = info.keras_method and info.name == "call" and info.cls is not None
-        if not (traced or keras_call):
-            return
-        for part in _returned_parts(node.value):
+        for part in found.parts:
             k = ctx.flags(part)
             if not k & LAYER or k & TENSOR:
                 continue
             shown = ast.unparse(part)
             if isinstance(part, ast.Call):
                 shown = ast.unparse(part.func) + "(...)"
-            who = (f"{info.name} ({info.evidence})" if traced
-                   else "call of a Keras layer/model")
-            where = "tracing fails" if traced else "tracing the model fails"
             ctx.report(self, part,
-                       f"{who} returns a Keras layer object ({shown}), not a tensor: a traced function may only "
-                       f"return tensors, so {where} (TypeError: \"must return zero or more Tensors\"); apply the "
-                       "layer to its input and return the result")
+                       f"{found.who} returns a Keras layer object ({shown}), not a tensor: a traced function may "
+                       f"only return tensors, so {found.where} (TypeError: \"must return zero or more Tensors\"); "
+                       "apply the layer to its input and return the result")
             return

@@ -6,9 +6,8 @@ import ast
 
 from xlacheck import api_table
 from xlacheck.analysis.contexts import Level
+from xlacheck.rules._traced_returns import traced_return
 from xlacheck.rules.base import Example, Rule, RuleContext
-from xlacheck.rules.layer_returned_from_traced_call import _returned_parts
-from xlacheck.rules.variable_created_in_compiled_step import _TF_FUNCTION_ENTRY
 
 
 class OperationReturnedFromTracedCall(Rule):
@@ -95,26 +94,22 @@ class OperationReturnedFromTracedCall(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> None:
         assert isinstance(node, ast.Return)
-        info = ctx.function
-        if node.value is None or info.jax or not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        found = traced_return(node, ctx)
+        if found is None:
             return
-        traced = info.why.startswith(_TF_FUNCTION_ENTRY)
-        keras_call = info.keras_method and info.name == "call" and info.cls is not None
-        if not (traced or keras_call):
-            return
-        for part in _returned_parts(node.value):
-            call = _bound_call(part, info.node)
+        func = ctx.function.node
+        assert isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for part in found.parts:
+            call = _bound_call(part, func)
             if call is None:
                 continue
             name = ctx.resolve(call.func)
             fact = api_table.fact_for(name) if name else None
             if fact is None or not fact.returns_operation_when_traced:
                 continue
-            who = (f"{info.name} ({info.evidence})" if traced else "call of a Keras layer/model")
-            where = "tracing fails" if traced else "tracing the model fails"
             ctx.report(self, part,
-                       f"{who} returns what {name}(...) returns, the tf.Operation of an op without outputs when "
-                       f"traced (None only eagerly): a traced function may only return tensors, so {where} "
+                       f"{found.who} returns what {name}(...) returns, the tf.Operation of an op without outputs "
+                       f"when traced (None only eagerly): a traced function may only return tensors, so {found.where} "
                        "(TypeError: \"must return zero or more Tensors\"); run the op and return a tensor (the "
                        "updated value, or nothing)")
             return
